@@ -1,0 +1,15 @@
+#pragma once
+/// \file
+/// llmcost — the core of the library in one include: units, descriptors, costs and serving.
+/// It does not pull in Eigen; the planning layer (`llmcost/plan.hpp`) does.
+///
+/// **Example**
+/// \code
+/// #include <llmcost/llmcost.hpp>
+/// using namespace llmcost::literals;
+/// static_assert(llmcost::transfer_time(40_GB, 20_TBps) == 2_ms);   // seed S27
+/// \endcode
+
+#include <llmcost/units.hpp>
+
+#include <llmcost/costs/roofline.hpp>
