@@ -1,0 +1,223 @@
+#pragma once
+/// \file
+/// Hardware descriptors: the accelerator (HBM, dense FLOP/s per precision, power), the links
+/// that join accelerators (with an explicit direction convention), the memory tiers below HBM,
+/// the node and cluster around them, and the facility that powers and pays for them.
+///
+/// **Example**
+/// \code
+/// constexpr hardware h = catalog::h100_sxm5;
+/// static_assert(h.gpu.hbm_bandwidth == 3.35_TBps);
+/// \endcode
+
+#include <llmcost/descriptors/precision.hpp>
+#include <llmcost/descriptors/validation.hpp>
+#include <llmcost/units/makers.hpp>
+
+#include <string_view>
+
+namespace llmcost {
+
+/// A point-to-point link. Bandwidth is **per direction**: what one endpoint can send while it
+/// receives as much. Vendors often print the sum of both directions (NVLink 5: "1.8 TB/s" is
+/// 900 GB/s each way); build such a link with `link::from_bidirectional` so the halving is
+/// visible (seed S36).
+struct link {
+    std::string_view name;
+    bytes_per_second_t per_direction;  ///< sustained bandwidth, one direction
+    seconds_t latency;                 ///< one-way latency of a small message
+
+    /// The vendor's both-directions figure: 2 × per-direction.
+    [[nodiscard]] constexpr bytes_per_second_t both_directions() const { return per_direction * 2.0; }
+
+    /// A link from a figure that counts both directions: per-direction = total ÷ 2.
+    [[nodiscard]] static constexpr link from_bidirectional(std::string_view name,
+                                                           bytes_per_second_t both,
+                                                           seconds_t latency) {
+        return link{.name = name, .per_direction = both / 2.0, .latency = latency};
+    }
+
+    constexpr void validate(std::string_view subject) const {
+        require(positive_finite(per_direction.value()), subject, "per_direction (B/s)",
+                per_direction.value(), "link bandwidth must be positive and finite");
+        require(non_negative_finite(latency.value()), subject, "latency (s)", latency.value(),
+                "link latency must be zero or positive and finite");
+    }
+    [[nodiscard]] constexpr bool operator==(const link&) const = default;
+};
+
+/// A memory tier below HBM (host DRAM, local NVMe, network storage): its capacity per GPU and
+/// the bandwidth at which one GPU can read from it.
+struct memory_tier {
+    std::string_view name;
+    bytes_t capacity;              ///< per GPU
+    bytes_per_second_t bandwidth;  ///< read bandwidth into one GPU
+
+    constexpr void validate(std::string_view subject) const {
+        require(positive_finite(capacity.value()), subject, "capacity (B)", capacity.value(),
+                "a memory tier's capacity must be positive and finite");
+        require(positive_finite(bandwidth.value()), subject, "bandwidth (B/s)", bandwidth.value(),
+                "a memory tier's bandwidth must be positive and finite");
+    }
+    [[nodiscard]] constexpr bool operator==(const memory_tier&) const = default;
+};
+
+/// Dense (not 2:4-sparse) peak matmul rates per operand precision. Zero = no native unit for that
+/// precision, or no published figure; `accelerator::peak` then falls back to a wider format, and a
+/// cost formula that still finds zero refuses the request rather than dividing by it.
+struct dense_peaks {
+    flops_per_second_t bf16;  ///< also FP16
+    flops_per_second_t fp8;
+    flops_per_second_t fp4;
+    flops_per_second_t int8;
+    [[nodiscard]] constexpr bool operator==(const dense_peaks&) const = default;
+};
+
+/// Fractions of the datasheet figures that real kernels sustain, from micro-benchmarks
+/// (tables/calibration: HBM copy bandwidth ÷ spec, large-GEMM rate ÷ spec).
+struct achievable_fractions {
+    double hbm = 1.0;     ///< sustained HBM bandwidth ÷ spec
+    double matmul = 1.0;  ///< large-GEMM FLOP/s ÷ dense peak
+    [[nodiscard]] constexpr bool operator==(const achievable_fractions&) const = default;
+};
+
+/// One accelerator (GPU) as the datasheet describes it.
+struct accelerator {
+    std::string_view name;
+    bytes_t hbm_capacity;
+    int hbm_stacks = 1;
+    bytes_per_second_t hbm_bandwidth;
+    dense_peaks dense;
+    watts_t board_power;  ///< TDP/TGP
+    watts_t idle_power;   ///< draw with nothing running
+    achievable_fractions efficiency;
+
+    /// The dense peak that runs a matmul of compute class `c`. Without native FP4 units, FP4
+    /// operands are widened to FP8 (then BF16); without INT8 units, to BF16.
+    [[nodiscard]] constexpr flops_per_second_t peak(compute_class c) const {
+        switch (c) {
+            case compute_class::fp4:
+                if (dense.fp4.value() > 0) return dense.fp4;
+                [[fallthrough]];
+            case compute_class::fp8:
+                if (dense.fp8.value() > 0) return dense.fp8;
+                return dense.bf16;
+            case compute_class::int8:
+                if (dense.int8.value() > 0) return dense.int8;
+                return dense.bf16;
+            case compute_class::bf16: return dense.bf16;
+        }
+        return dense.bf16;
+    }
+    /// True when some peak can run compute class `c` (natively or widened).
+    [[nodiscard]] constexpr bool supports(compute_class c) const { return peak(c).value() > 0; }
+    /// Sustained HBM bandwidth: spec × achievable fraction.
+    [[nodiscard]] constexpr bytes_per_second_t sustained_hbm_bandwidth() const {
+        return hbm_bandwidth * efficiency.hbm;
+    }
+    /// Sustained matmul rate for compute class `c`: peak × achievable fraction.
+    [[nodiscard]] constexpr flops_per_second_t sustained_peak(compute_class c) const {
+        return peak(c) * efficiency.matmul;
+    }
+    /// Capacity of one HBM stack.
+    [[nodiscard]] constexpr bytes_t stack_capacity() const {
+        return hbm_capacity / static_cast<double>(hbm_stacks);
+    }
+
+    constexpr void validate() const {
+        const std::string_view s = name;
+        require(positive_finite(hbm_capacity.value()), s, "hbm_capacity (B)", hbm_capacity.value(),
+                "must be positive and finite");
+        require(hbm_stacks >= 1, s, "hbm_stacks", hbm_stacks, "an accelerator has at least one HBM stack");
+        require(stack_capacity() >= gigabytes(1.0), s, "hbm_capacity (B)", hbm_capacity.value(),
+                "capacity per stack is below 1 GB, smaller than any HBM stack: check hbm_stacks");
+        require(stack_capacity() <= gigabytes(64.0), s, "hbm_stacks", hbm_stacks,
+                "capacity per stack is above 64 GB, more than any HBM stack: check hbm_capacity");
+        require(positive_finite(hbm_bandwidth.value()), s, "hbm_bandwidth (B/s)",
+                hbm_bandwidth.value(), "must be positive and finite");
+        require(non_negative_finite(dense.bf16.value()), s, "dense.bf16 (FLOP/s)", dense.bf16.value(),
+                "must be zero (not published) or positive and finite");
+        require(dense.bf16.value() > 0 || dense.fp8.value() > 0 || dense.fp4.value() > 0, s,
+                "dense.bf16 (FLOP/s)", dense.bf16.value(),
+                "an accelerator needs at least one positive dense peak (bf16, fp8 or fp4)");
+        require(non_negative_finite(dense.fp8.value()), s, "dense.fp8 (FLOP/s)", dense.fp8.value(),
+                "must be zero (no FP8 units) or positive and finite");
+        require(non_negative_finite(dense.fp4.value()), s, "dense.fp4 (FLOP/s)", dense.fp4.value(),
+                "must be zero (no FP4 units) or positive and finite");
+        require(non_negative_finite(dense.int8.value()), s, "dense.int8 (FLOP/s)", dense.int8.value(),
+                "must be zero (no INT8 units) or positive and finite");
+        require(positive_finite(board_power.value()), s, "board_power (W)", board_power.value(),
+                "must be positive and finite");
+        require(non_negative_finite(idle_power.value()) && idle_power < board_power, s,
+                "idle_power (W)", idle_power.value(), "must be at least 0 and below board_power");
+        require(efficiency.hbm > 0.0 && efficiency.hbm <= 1.0, s, "efficiency.hbm", efficiency.hbm,
+                "an achievable fraction must be in (0, 1]");
+        require(efficiency.matmul > 0.0 && efficiency.matmul <= 1.0, s, "efficiency.matmul",
+                efficiency.matmul, "an achievable fraction must be in (0, 1]");
+    }
+    [[nodiscard]] constexpr bool operator==(const accelerator&) const = default;
+};
+
+/// A deployable system: the accelerator, its scale-up fabric and domain, its scale-out NIC, the
+/// memory tiers below HBM, and the optics that join domains (seed S8–S10, S17, S35).
+struct hardware {
+    std::string_view name;
+    accelerator gpu;
+    link scale_up;            ///< NVLink / Infinity Fabric, per GPU
+    int scale_up_domain = 8;  ///< GPUs joined by the scale-up fabric (copper inside, seed S9)
+    link scale_out;           ///< the NIC of one GPU (optics outside the domain)
+    int gpus_per_node = 8;
+    memory_tier host_memory;  ///< host DRAM share of one GPU, and its bandwidth to the GPU
+    memory_tier storage;      ///< local NVMe share of one GPU, and its read bandwidth
+    int transceivers_per_gpu = 0;   ///< optical modules per GPU outside the domain (seed S10)
+    watts_t transceiver_power;      ///< per module
+    dollars_t capex_per_gpu;        ///< purchase price of one GPU with its share of the server; 0 = unknown
+    std::string_view status = "spec";  ///< "spec" or "preliminary"
+
+    constexpr void validate() const {
+        gpu.validate();
+        const std::string_view s = name;
+        scale_up.validate(s);
+        scale_out.validate(s);
+        host_memory.validate(s);
+        storage.validate(s);
+        require(scale_up_domain >= 1, s, "scale_up_domain", scale_up_domain,
+                "a scale-up domain holds at least one GPU");
+        require(gpus_per_node >= 1, s, "gpus_per_node", gpus_per_node, "a node holds at least one GPU");
+        require(transceivers_per_gpu >= 0, s, "transceivers_per_gpu", transceivers_per_gpu,
+                "must not be negative");
+        require(non_negative_finite(transceiver_power.value()), s, "transceiver_power (W)",
+                transceiver_power.value(), "must be zero or positive and finite");
+        require(non_negative_finite(capex_per_gpu.value()), s, "capex_per_gpu ($)",
+                capex_per_gpu.value(), "must be zero (unknown) or positive and finite");
+    }
+    [[nodiscard]] constexpr bool operator==(const hardware&) const = default;
+};
+
+/// The site: power multipliers on top of the GPUs and the money side (seed S30, T1, T7).
+struct facility {
+    std::string_view name;
+    double server_overhead = 1.3;  ///< server power ÷ GPU power: CPUs, NICs, fans (S30)
+    double cooling = 1.2;          ///< facility power ÷ IT power (≈ PUE) (S30)
+    dollars_per_joule_t electricity;
+    seconds_t depreciation;  ///< straight-line depreciation period of the hardware
+
+    /// Wall power per GPU watt: server overhead × cooling (1.56 in the seed's receipt).
+    [[nodiscard]] constexpr double power_multiplier() const { return server_overhead * cooling; }
+
+    constexpr void validate() const {
+        const std::string_view s = name;
+        require(server_overhead >= 1.0 && server_overhead <= 10.0, s, "server_overhead", server_overhead,
+                "a multiplier of GPU power must be in [1, 10]");
+        require(cooling >= 1.0 && cooling <= 10.0, s, "cooling", cooling,
+                "a PUE-like multiplier must be in [1, 10]");
+        require(non_negative_finite(electricity.value()), s, "electricity ($/J)", electricity.value(),
+                "must be zero or positive and finite");
+        require(positive_finite(depreciation.value()), s, "depreciation (s)", depreciation.value(),
+                "must be positive and finite");
+    }
+    [[nodiscard]] constexpr bool operator==(const facility&) const = default;
+};
+
+
+}  // namespace llmcost

@@ -1,0 +1,289 @@
+#pragma once
+/// \file
+/// Model descriptors: the architecture (layers, hidden size, heads, FFN or MoE, attention variant)
+/// and the precisions it is served in, with exact derived counts: parameters total and active,
+/// per-layer breakdown, weight bytes, KV-cache bytes per token.
+///
+/// **Example**
+/// \code
+/// static_assert(kv_bytes_per_token(catalog::llama_3_1_70b) == 327'680_B / 1_tok);   // seed S16
+/// \endcode
+
+#include <llmcost/descriptors/precision.hpp>
+#include <llmcost/descriptors/validation.hpp>
+#include <llmcost/units/makers.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace llmcost {
+
+using count_t = std::int64_t;  ///< exact integer counts (parameters, elements): 2^63 ≈ 9.2e18
+
+/// Standard attention (MHA, GQA or MQA, by the ratio of query to KV heads) or latent attention
+/// (MLA, DeepSeek-V2/V3), which caches one compressed latent per token instead of K and V.
+enum class attention_kind { standard, latent };
+
+/// MLA dimensions (DeepSeek-V2 §2.1; DeepSeek-V3 config.json names in brackets).
+struct latent_attention {
+    int kv_lora_rank = 0;   ///< [kv_lora_rank] width of the cached KV latent
+    int q_lora_rank = 0;    ///< [q_lora_rank] 0 = queries not compressed
+    int rope_head_dim = 0;  ///< [qk_rope_head_dim] decoupled RoPE key, cached alongside
+    int nope_head_dim = 0;  ///< [qk_nope_head_dim]
+    int v_head_dim = 0;     ///< [v_head_dim]
+    [[nodiscard]] constexpr bool operator==(const latent_attention&) const = default;
+};
+
+struct attention_spec {
+    attention_kind kind = attention_kind::standard;
+    int query_heads = 0;
+    int kv_heads = 0;  ///< = query_heads: MHA; 1: MQA; between: GQA. For MLA: = query_heads
+    int head_dim = 0;  ///< standard attention only
+    latent_attention latent{};
+    int sliding_window = 0;         ///< tokens a windowed layer attends to; 0 = no window
+    int sliding_window_layers = 0;  ///< how many layers use the window (gpt-oss: every other)
+    bool qkv_bias = false;          ///< biases on Q, K, V projections (Qwen2, gpt-oss)
+    bool output_bias = false;       ///< bias on the output projection (gpt-oss)
+    bool qk_norm = false;           ///< RMSNorm on queries and keys per head (Qwen3)
+    bool sinks = false;             ///< one learned sink logit per head (gpt-oss)
+    [[nodiscard]] constexpr bool operator==(const attention_spec&) const = default;
+};
+
+struct ffn_spec {
+    int intermediate = 0;          ///< width of the dense FFN (dense layers)
+    bool gated = true;             ///< SwiGLU-style: 3 matrices; plain MLP: 2
+    int routed_experts = 0;        ///< 0 = dense model
+    int shared_experts = 0;        ///< always-on experts (DeepSeek)
+    int top_k = 0;                 ///< routed experts chosen per token
+    int expert_intermediate = 0;   ///< width of one expert
+    int first_dense_layers = 0;    ///< leading layers with a dense FFN (DeepSeek-V3: 3)
+    bool expert_bias = false;      ///< biases inside experts (gpt-oss)
+    bool router_bias = false;      ///< router bias (gpt-oss; DeepSeek's score-correction bias)
+    [[nodiscard]] constexpr bool operator==(const ffn_spec&) const = default;
+};
+
+struct model {
+    std::string_view name;
+    int layers = 0;
+    int hidden = 0;
+    int vocab = 0;
+    bool tied_embeddings = false;
+    attention_spec attention{};
+    ffn_spec ffn{};
+    int max_position = 0;  ///< longest context the model was trained for
+    number_format weights = formats::bf16;
+    number_format kv_cache = formats::bf16;
+    number_format activations = formats::bf16;
+    /// Routed-expert weights in their own format (gpt-oss ships experts in MXFP4); empty = `weights`.
+    std::optional<number_format> expert_weights{};
+    int mtp_modules = 0;  ///< multi-token-prediction modules shipped with the model (not counted)
+
+    [[nodiscard]] constexpr bool is_moe() const { return ffn.routed_experts > 0; }
+    [[nodiscard]] constexpr int moe_layers() const { return is_moe() ? layers - ffn.first_dense_layers : 0; }
+    [[nodiscard]] constexpr int dense_layers() const { return layers - moe_layers(); }
+    [[nodiscard]] constexpr number_format expert_format() const {
+        return expert_weights ? *expert_weights : weights;
+    }
+
+    constexpr void validate() const;
+    [[nodiscard]] constexpr bool operator==(const model&) const = default;
+};
+
+// ---- parameter counts --------------------------------------------------------------------------
+
+/// Parameters of one layer's attention block, norms excluded.
+/// Standard: Q and O are hidden × (H·d); K and V are hidden × (H_kv·d) (+ biases, sinks, QK-norm).
+/// Latent (DeepSeek-V2 eq. 9–11): W_qa, W_qb (or W_q), W_kva (latent + RoPE key), W_kvb, W_o.
+[[nodiscard]] constexpr count_t attention_parameters_per_layer(const model& m) {
+    const attention_spec& a = m.attention;
+    const count_t h = m.hidden;
+    const count_t nh = a.query_heads;
+    if (a.kind == attention_kind::latent) {
+        const latent_attention& l = a.latent;
+        const count_t qk_dim = l.nope_head_dim + l.rope_head_dim;
+        const count_t q = l.q_lora_rank > 0
+                              ? h * l.q_lora_rank + l.q_lora_rank /*norm*/ + count_t{l.q_lora_rank} * nh * qk_dim
+                              : h * nh * qk_dim;
+        const count_t kv = h * (l.kv_lora_rank + l.rope_head_dim) + l.kv_lora_rank /*norm*/ +
+                           count_t{l.kv_lora_rank} * nh * (l.nope_head_dim + l.v_head_dim);
+        const count_t o = nh * l.v_head_dim * h;
+        return q + kv + o;
+    }
+    const count_t q_width = nh * a.head_dim;
+    const count_t kv_width = count_t{a.kv_heads} * a.head_dim;
+    count_t p = h * q_width + 2 * h * kv_width + q_width * h;
+    if (a.qkv_bias) p += q_width + 2 * kv_width;
+    if (a.output_bias) p += h;
+    if (a.qk_norm) p += 2 * count_t{a.head_dim};
+    if (a.sinks) p += nh;
+    return p;
+}
+
+/// One FFN of width w: gated 3·hidden·w, plain 2·hidden·w (+ biases when the model has them).
+[[nodiscard]] constexpr count_t ffn_parameters(const model& m, int width, bool with_bias) {
+    const count_t mats = m.ffn.gated ? 3 : 2;
+    count_t p = mats * count_t{m.hidden} * width;
+    if (with_bias) p += (m.ffn.gated ? 2 * count_t{width} : count_t{width}) + m.hidden;
+    return p;
+}
+
+/// One routed expert.
+[[nodiscard]] constexpr count_t expert_parameters(const model& m) {
+    return ffn_parameters(m, m.ffn.expert_intermediate, m.ffn.expert_bias);
+}
+
+/// Where the parameters are. Totals over all layers.
+struct parameter_breakdown {
+    count_t embedding = 0;       ///< input embedding table, vocab × hidden
+    count_t lm_head = 0;         ///< output projection (0 when tied to the embedding)
+    count_t attention = 0;       ///< all layers
+    count_t dense_ffn = 0;       ///< dense-FFN layers
+    count_t routed_experts = 0;  ///< every routed expert of every MoE layer
+    count_t shared_experts = 0;
+    count_t routers = 0;
+    count_t norms = 0;           ///< RMSNorm weights: 2 per layer + final
+
+    [[nodiscard]] constexpr count_t total() const {
+        return embedding + lm_head + attention + dense_ffn + routed_experts + shared_experts +
+               routers + norms;
+    }
+    [[nodiscard]] constexpr bool operator==(const parameter_breakdown&) const = default;
+};
+
+[[nodiscard]] constexpr parameter_breakdown parameters(const model& m) {
+    parameter_breakdown b;
+    b.embedding = count_t{m.vocab} * m.hidden;
+    b.lm_head = m.tied_embeddings ? 0 : b.embedding;
+    b.attention = attention_parameters_per_layer(m) * m.layers;
+    b.dense_ffn = ffn_parameters(m, m.ffn.intermediate, false) * m.dense_layers();
+    if (m.is_moe()) {
+        const count_t moe = m.moe_layers();
+        b.routed_experts = expert_parameters(m) * m.ffn.routed_experts * moe;
+        b.shared_experts = expert_parameters(m) * m.ffn.shared_experts * moe;
+        b.routers = (count_t{m.hidden} * m.ffn.routed_experts +
+                     (m.ffn.router_bias ? m.ffn.routed_experts : 0)) * moe;
+    }
+    b.norms = 2 * count_t{m.hidden} * m.layers + m.hidden;
+    return b;
+}
+
+/// N = Σ parameters — what must be resident (seed S20: every expert stays in HBM).
+[[nodiscard]] constexpr count_t total_parameters(const model& m) { return parameters(m).total(); }
+
+/// N_active = N − (E − k) experts per MoE layer — parameters one token touches, embeddings included.
+[[nodiscard]] constexpr count_t active_parameters(const model& m) {
+    const parameter_breakdown b = parameters(m);
+    if (!m.is_moe()) return b.total();
+    const count_t unused = expert_parameters(m) * (m.ffn.routed_experts - m.ffn.top_k) * m.moe_layers();
+    return b.total() - unused;
+}
+
+/// N_mm = N_active − vocab·hidden — parameters in matmuls per token: the input embedding is a
+/// row lookup, not a matmul. 2·N_mm is the FLOPs of one token outside attention (seed S11).
+[[nodiscard]] constexpr count_t matmul_parameters(const model& m) {
+    return active_parameters(m) - parameters(m).embedding;
+}
+
+// ---- bytes -------------------------------------------------------------------------------------
+
+/// Resident weight bytes: routed experts in their format, everything else in `weights`.
+[[nodiscard]] constexpr bytes_t weight_bytes(const model& m) {
+    const parameter_breakdown b = parameters(m);
+    const double experts = static_cast<double>(b.routed_experts);
+    const double rest = static_cast<double>(b.total() - b.routed_experts);
+    return m.weights.bytes_for(rest) + m.expert_format().bytes_for(experts);
+}
+
+/// KV elements cached per token per layer: 2·H_kv·d (K and V) for standard attention;
+/// kv_lora_rank + rope_head_dim (one latent and one RoPE key, shared by all heads) for MLA.
+[[nodiscard]] constexpr count_t kv_elements_per_token_per_layer(const model& m) {
+    const attention_spec& a = m.attention;
+    if (a.kind == attention_kind::latent) return count_t{a.latent.kv_lora_rank} + a.latent.rope_head_dim;
+    return 2 * count_t{a.kv_heads} * a.head_dim;
+}
+
+/// KV bytes per token per layer at the model's KV precision.
+[[nodiscard]] constexpr bytes_per_token_t kv_bytes_per_token_per_layer(const model& m) {
+    return m.kv_cache.bytes_for(static_cast<double>(kv_elements_per_token_per_layer(m))) / tokens(1.0);
+}
+
+/// KV bytes per token of context, all layers: layers × per-layer (seed S16: 327,680 B for a
+/// 70B GQA model at BF16; S23: 70,272 B for DeepSeek-V3's MLA). Sliding-window layers stop
+/// growing at their window; `kv_bytes_for_context` accounts for that.
+[[nodiscard]] constexpr bytes_per_token_t kv_bytes_per_token(const model& m) {
+    return kv_bytes_per_token_per_layer(m) * static_cast<double>(m.layers);
+}
+
+/// KV bytes of one sequence holding `context` tokens: full-attention layers keep every token,
+/// windowed layers keep at most `sliding_window` (seed S16: 40 GiB at 131,072 tokens).
+template <token_count T>
+[[nodiscard]] constexpr bytes_t kv_bytes_for_context(const model& m, const T& context) {
+    const double n = in_base_units(context).value();
+    const int windowed = m.attention.sliding_window > 0 ? m.attention.sliding_window_layers : 0;
+    const double w = windowed > 0 && n > m.attention.sliding_window ? m.attention.sliding_window : n;
+    const bytes_per_token_t per_layer = kv_bytes_per_token_per_layer(m);
+    return per_layer * tokens(n * (m.layers - windowed) + w * windowed);
+}
+
+// ---- validation --------------------------------------------------------------------------------
+
+constexpr void model::validate() const {
+    const std::string_view s = name;
+    require(layers >= 1, s, "layers", layers, "a model has at least one layer");
+    require(hidden >= 1, s, "hidden", hidden, "hidden size must be at least 1");
+    require(vocab >= 1, s, "vocab", vocab, "vocabulary size must be at least 1");
+    require(max_position >= 1, s, "max_position", max_position, "must be at least 1 token");
+    const attention_spec& a = attention;
+    require(a.query_heads >= 1, s, "attention.query_heads", a.query_heads, "must be at least 1");
+    if (a.kind == attention_kind::standard) {
+        require(a.kv_heads >= 1, s, "attention.kv_heads", a.kv_heads, "must be at least 1");
+        require(a.kv_heads <= a.query_heads, s, "attention.kv_heads", a.kv_heads,
+                "must not exceed query_heads");
+        require(a.query_heads % a.kv_heads == 0, s, "attention.kv_heads", a.kv_heads,
+                "must divide query_heads (each KV head serves a whole group of query heads)");
+        require(a.head_dim >= 1, s, "attention.head_dim", a.head_dim, "must be at least 1");
+    } else {
+        require(a.latent.kv_lora_rank >= 1, s, "attention.latent.kv_lora_rank", a.latent.kv_lora_rank,
+                "latent attention needs a KV latent of at least 1");
+        require(a.latent.q_lora_rank >= 0, s, "attention.latent.q_lora_rank", a.latent.q_lora_rank,
+                "must not be negative (0 = uncompressed queries)");
+        require(a.latent.rope_head_dim >= 0, s, "attention.latent.rope_head_dim",
+                a.latent.rope_head_dim, "must not be negative");
+        require(a.latent.nope_head_dim >= 1, s, "attention.latent.nope_head_dim",
+                a.latent.nope_head_dim, "must be at least 1");
+        require(a.latent.v_head_dim >= 1, s, "attention.latent.v_head_dim", a.latent.v_head_dim,
+                "must be at least 1");
+    }
+    require(a.sliding_window >= 0, s, "attention.sliding_window", a.sliding_window,
+            "must not be negative (0 = no window)");
+    require(a.sliding_window_layers >= 0 && a.sliding_window_layers <= layers, s,
+            "attention.sliding_window_layers", a.sliding_window_layers, "must be between 0 and layers");
+    require(a.sliding_window_layers == 0 || a.sliding_window > 0, s, "attention.sliding_window",
+            a.sliding_window, "windowed layers need a window of at least 1 token");
+    const ffn_spec& f = ffn;
+    require(f.routed_experts >= 0, s, "ffn.routed_experts", f.routed_experts, "must not be negative");
+    if (f.routed_experts > 0) {
+        require(f.top_k >= 1, s, "ffn.top_k", f.top_k, "an MoE model routes each token to at least 1 expert");
+        require(f.top_k <= f.routed_experts, s, "ffn.top_k", f.top_k,
+                "must not exceed routed_experts (a token cannot pick more experts than exist)");
+        require(f.expert_intermediate >= 1, s, "ffn.expert_intermediate", f.expert_intermediate,
+                "must be at least 1");
+        require(f.shared_experts >= 0, s, "ffn.shared_experts", f.shared_experts, "must not be negative");
+        require(f.first_dense_layers >= 0 && f.first_dense_layers < layers, s, "ffn.first_dense_layers",
+                f.first_dense_layers, "must be between 0 and layers - 1");
+    } else {
+        require(f.top_k == 0 && f.shared_experts == 0, s, "ffn.top_k", f.top_k,
+                "a dense model (routed_experts = 0) has no top_k or shared experts");
+    }
+    if (dense_layers() > 0)
+        require(f.intermediate >= 1, s, "ffn.intermediate", f.intermediate,
+                "dense FFN layers need an intermediate size of at least 1");
+    require(mtp_modules >= 0, s, "mtp_modules", mtp_modules, "must not be negative");
+    require(weights.bits_per_element() > 0, s, "weights", weights.bits_per_element(),
+            "a number format needs a positive number of bits");
+    require(kv_cache.bits_per_element() > 0, s, "kv_cache", kv_cache.bits_per_element(),
+            "a number format needs a positive number of bits");
+}
+
+}  // namespace llmcost

@@ -1,0 +1,95 @@
+#pragma once
+/// \file
+/// How llmcost refuses nonsense. A descriptor's `validate()` checks each rule with `require`:
+/// at run time a broken rule throws `invalid_input` naming the field, the value and the rule; in a
+/// constant expression (a catalog entry, a `static_assert`) it stops the compilation, and the
+/// compiler's note shows the `require(...)` call with the field and the rule spelled out.
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace llmcost {
+
+/// A value that breaks a rule of the cost model. `what()` reads like
+/// "llmcost: model 'X': kv_heads = 7: must divide query_heads (64)".
+class invalid_input : public std::invalid_argument {
+public:
+    invalid_input(std::string_view subject, std::string_view field, double value,
+                  std::string_view rule)
+        : std::invalid_argument(make_message(subject, field, value, rule)),
+          subject_(subject), field_(field), value_(value), rule_(rule) {}
+
+    [[nodiscard]] const std::string& subject() const noexcept { return subject_; }
+    [[nodiscard]] const std::string& field() const noexcept { return field_; }
+    [[nodiscard]] double value() const noexcept { return value_; }
+    [[nodiscard]] const std::string& rule() const noexcept { return rule_; }
+
+    /// Formats a value the way a user typed it: integers without a decimal point.
+    [[nodiscard]] static std::string show(double v) {
+        char buf[48];
+        if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
+            std::snprintf(buf, sizeof buf, "%.0f", v);
+        else
+            std::snprintf(buf, sizeof buf, "%.6g", v);
+        return buf;
+    }
+
+private:
+    static std::string make_message(std::string_view subject, std::string_view field, double value,
+                                    std::string_view rule) {
+        std::string m = "llmcost: ";
+        if (!subject.empty()) {
+            m += subject;
+            m += ": ";
+        }
+        m += field;
+        m += " = ";
+        m += show(value);
+        m += ": ";
+        m += rule;
+        return m;
+    }
+    std::string subject_, field_;
+    double value_;
+    std::string rule_;
+};
+
+namespace detail {
+
+/// Not constexpr on purpose: reaching it during constant evaluation is the compile error.
+[[noreturn]] inline void fail(std::string_view subject, std::string_view field, double value,
+                              std::string_view rule) {
+    throw invalid_input(subject, field, value, rule);
+}
+
+}  // namespace detail
+
+/// Checks one rule. `ok` false → `invalid_input` at run time, a compile error in a constant
+/// expression ("call to non-constexpr function ... fail", with this call's arguments in the note).
+constexpr void require(bool ok, std::string_view subject, std::string_view field, double value,
+                       std::string_view rule) {
+    if (!ok) detail::fail(subject, field, value, rule);
+}
+
+/// 0 < v < ∞ (NaN fails every comparison, so it fails here too).
+[[nodiscard]] constexpr bool positive_finite(double v) {
+    return v > 0.0 && v <= std::numeric_limits<double>::max();
+}
+/// 0 ≤ v < ∞.
+[[nodiscard]] constexpr bool non_negative_finite(double v) {
+    return v >= 0.0 && v <= std::numeric_limits<double>::max();
+}
+
+/// Validates `d` and returns it: `inline constexpr hardware h = checked(hardware{...});` makes
+/// an invalid catalog entry a compile error that names the field and the rule.
+template <class Descriptor>
+[[nodiscard]] constexpr Descriptor checked(const Descriptor& d) {
+    d.validate();
+    return d;
+}
+
+}  // namespace llmcost
