@@ -13,3 +13,11 @@
 #include <llmcost/units.hpp>
 
 #include <llmcost/costs/roofline.hpp>
+
+#include <llmcost/descriptors/hardware.hpp>
+#include <llmcost/descriptors/model.hpp>
+#include <llmcost/descriptors/precision.hpp>
+#include <llmcost/descriptors/validation.hpp>
+
+#include <llmcost/catalog/hardware.hpp>
+#include <llmcost/catalog/models.hpp>

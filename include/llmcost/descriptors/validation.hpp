@@ -31,7 +31,7 @@ public:
     /// Formats a value the way a user typed it: integers without a decimal point.
     [[nodiscard]] static std::string show(double v) {
         char buf[48];
-        if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
+        if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e9)
             std::snprintf(buf, sizeof buf, "%.0f", v);
         else
             std::snprintf(buf, sizeof buf, "%.6g", v);

@@ -1,0 +1,57 @@
+// Compile-time checks of the descriptors and catalogs, with seed ledger ids.
+#include <llmcost/llmcost.hpp>
+
+namespace {
+using namespace llmcost;
+using namespace llmcost::literals;
+using namespace llmcost::catalog;
+
+// S16: Llama-3.1-70B KV cache at BF16 = 2 · 80 · 8 · 128 · 2 B = 327,680 B per token.
+static_assert(kv_bytes_per_token(llama_3_1_70b) * 1_tok == 327'680_B);
+static_assert(kv_bytes_per_token(llama_3_1_70b) * 1_tok == 0.3125_MiB);
+// S16: × 131,072 tokens = 40 GiB.
+static_assert(kv_bytes_for_context(llama_3_1_70b, 131'072_tok) == 40_GiB);
+// S23: DeepSeek-V3 MLA at BF16 = 61 · (512 + 64) · 2 B = 70,272 B per token.
+static_assert(kv_bytes_per_token(deepseek_v3) * 1_tok == 70'272_B);
+static_assert(kv_elements_per_token_per_layer(deepseek_v3) == 576);
+// Precision of the cache is the model's choice: FP8 halves it.
+constexpr model llama_fp8_kv = [] { model m = llama_3_1_70b; m.kv_cache = formats::fp8; return m; }();
+static_assert(kv_bytes_per_token(llama_fp8_kv) * 1_tok == 163'840_B);
+// gpt-oss-120b: 18 of 36 layers keep only a 128-token window.
+// 2 · 8 · 64 · 2 B = 2,048 B per layer-token; at 1,000 tokens: 18 · 1000 · 2048 + 18 · 128 · 2048.
+static_assert(kv_bytes_for_context(gpt_oss_120b, 1'000_tok) == bytes(18.0 * 1000 * 2048 + 18.0 * 128 * 2048));
+static_assert(kv_bytes_for_context(gpt_oss_120b, 100_tok) == bytes(36.0 * 100 * 2048));
+
+// Block-scaled formats pay for their scales.
+static_assert(formats::nvfp4.bits_per_element() == 4.5);   // 4 + 8/16
+static_assert(formats::mxfp4.bits_per_element() == 4.25);  // 4 + 8/32
+static_assert(formats::int4.bits_per_element() == 4.125);  // 4 + 16/128
+static_assert(formats::fp8.bytes_for(40e9) == 40_GB);      // S27: 40B parameters at 8 bits
+
+// Parameter counts (hand-worked for Llama-2-70B):
+//   attention 8192·8192·2 + 8192·1024·2 = 150,994,944 per layer; FFN 3·8192·28672 = 704,643,072;
+//   embeddings 2 · 32000 · 8192 = 524,288,000; norms 2·8192·80 + 8192 = 1,318,912.
+static_assert(attention_parameters_per_layer(llama_2_70b) == 150'994'944);
+static_assert(total_parameters(llama_2_70b) ==
+              80LL * (150'994'944 + 704'643'072) + 524'288'000 + 1'318'912);
+// S12: the public 70B has 80 layers and hidden 8192; the ~400B has 126 layers.
+static_assert(llama_3_1_70b.layers == 80 && llama_3_1_70b.hidden == 8192);
+static_assert(llama_3_1_405b.layers == 126);
+// The dashboard model reads 40 GB per pass at FP8 (S27): 40.00004e9 matmul parameters.
+static_assert(approx_equal(formats::fp8.bytes_for(double(matmul_parameters(seed_dashboard_model))), 40_GB, 1e-5));
+
+// S7: the dashboard GPU has 288 GB in 8 stacks (36 GB a stack) and 20 TB/s; the previous
+// generation 8 TB/s: 20 / 8 = 2.5 ("almost 3×").
+static_assert(seed_dashboard_gpu.gpu.stack_capacity() == 36_GB);
+static_assert(ratio(seed_dashboard_gpu.gpu.hbm_bandwidth, b200_hgx.gpu.hbm_bandwidth) == 2.5);
+// S8/S36: NVLink 5's 1.8 TB/s counts both directions: 900 GB/s each way.
+static_assert(b200_hgx.scale_up.per_direction == 900_GBps);
+static_assert(b200_hgx.scale_up.both_directions() == 1.8_TBps);
+static_assert(b300_hgx.scale_out.per_direction == 100_GBps);  // 800 Gb/s NIC
+// Without native FP4, FP4 operands run at the FP8 peak.
+static_assert(h100_sxm5.gpu.peak(compute_class::fp4) == h100_sxm5.gpu.dense.fp8);
+static_assert(b200_hgx.gpu.peak(compute_class::fp4) == 9000_TFLOPS);
+static_assert(!rubin_vr200.gpu.supports(compute_class::bf16));
+// S30: the seed site multiplies GPU power by 1.3 × 1.2 = 1.56.
+static_assert(seed_site.power_multiplier() == 1.3 * 1.2);
+}  // namespace
