@@ -21,3 +21,12 @@
 
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/models.hpp>
+
+#include <llmcost/costs/collectives.hpp>
+#include <llmcost/costs/energy.hpp>
+#include <llmcost/costs/kv_cache.hpp>
+#include <llmcost/costs/moe.hpp>
+#include <llmcost/costs/network.hpp>
+#include <llmcost/costs/optics.hpp>
+#include <llmcost/costs/parallel.hpp>
+#include <llmcost/costs/passes.hpp>

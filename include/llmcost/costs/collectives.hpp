@@ -1,0 +1,70 @@
+#pragma once
+/// \file
+/// Collective communication in the α–β model: t = steps · α + bytes on the busiest link ÷ β,
+/// with β the link's **per-direction** bandwidth and α its one-way latency. `bytes` is always the
+/// size of the whole buffer one rank holds (the all-reduce's tensor, the gathered result, the
+/// data one rank sends in an all-to-all). Thakur, Rabenseifner & Gropp (2005); NCCL's docs.
+
+#include <llmcost/descriptors/hardware.hpp>
+#include <llmcost/costs/roofline.hpp>
+#include <llmcost/detail/math.hpp>
+
+namespace llmcost {
+
+enum class all_reduce_algorithm {
+    ring,      ///< 2(n−1) steps; bandwidth-optimal, latency grows with n (NCCL across nodes)
+    tree,      ///< 2⌈log₂n⌉ steps; same bytes, fewer steps (NCCL double binary tree)
+    two_shot,  ///< reduce-scatter + all-gather through a switch: 2 steps (NVLS, custom all-reduce)
+};
+
+namespace detail {
+[[nodiscard]] constexpr double ceil_log2(int n) {
+    double steps = 0;
+    for (long long p = 1; p < n; p *= 2) steps += 1;
+    return steps;
+}
+}  // namespace detail
+
+/// All-reduce of S bytes over n ranks. Every algorithm moves 2(n−1)/n · S through each rank's link;
+/// they differ in the number of latency steps: ring 2(n−1), tree 2⌈log₂n⌉, two-shot 2.
+template <data_size D>
+[[nodiscard]] constexpr seconds_t all_reduce_time(const D& bytes, int ranks, const link& l,
+                                                  all_reduce_algorithm algo = all_reduce_algorithm::ring) {
+    if (ranks <= 1) return seconds(0.0);
+    const double n = ranks;
+    const double steps = algo == all_reduce_algorithm::ring ? 2.0 * (n - 1.0)
+                         : algo == all_reduce_algorithm::tree ? 2.0 * detail::ceil_log2(ranks)
+                                                              : 2.0;
+    return l.latency * steps + transfer_time(in_base_units(bytes) * (2.0 * (n - 1.0) / n), l.per_direction);
+}
+
+/// All-gather (or reduce-scatter) of a result of S bytes over n ranks: (n−1)·α + (n−1)/n · S ÷ β.
+template <data_size D>
+[[nodiscard]] constexpr seconds_t all_gather_time(const D& bytes, int ranks, const link& l) {
+    if (ranks <= 1) return seconds(0.0);
+    const double n = ranks;
+    return l.latency * (n - 1.0) + transfer_time(in_base_units(bytes) * ((n - 1.0) / n), l.per_direction);
+}
+
+/// Reduce-scatter has the cost of an all-gather run backwards.
+template <data_size D>
+[[nodiscard]] constexpr seconds_t reduce_scatter_time(const D& bytes, int ranks, const link& l) {
+    return all_gather_time(bytes, ranks, l);
+}
+
+/// All-to-all where each rank holds S bytes spread evenly over n ranks: (n−1)/n of them leave.
+/// Through a switch (or a full mesh) the exchanges overlap: α + (n−1)/n · S ÷ β.
+template <data_size D>
+[[nodiscard]] constexpr seconds_t all_to_all_time(const D& bytes, int ranks, const link& l) {
+    if (ranks <= 1) return seconds(0.0);
+    const double n = ranks;
+    return l.latency + transfer_time(in_base_units(bytes) * ((n - 1.0) / n), l.per_direction);
+}
+
+/// Point to point: α + S ÷ β (pipeline stages, KV transfer).
+template <data_size D>
+[[nodiscard]] constexpr seconds_t point_to_point_time(const D& bytes, const link& l) {
+    return l.latency + transfer_time(bytes, l.per_direction);
+}
+
+}  // namespace llmcost

@@ -1,0 +1,55 @@
+#pragma once
+/// \file
+/// Mixture of experts (seed S20–S22): resident bytes are all experts; bytes read per pass are the
+/// experts some token in the batch picked; tokens travel to their experts and back (all-to-all).
+
+#include <llmcost/costs/collectives.hpp>
+#include <llmcost/costs/parallel.hpp>
+#include <llmcost/detail/math.hpp>
+
+namespace llmcost {
+
+/// Probability that a given expert is chosen by at least one of T tokens under uniform top-k
+/// routing: 1 − (1 − k/E)^T.
+[[nodiscard]] constexpr double expert_coverage(int experts, int top_k, double tokens) {
+    if (experts <= 0 || tokens <= 0) return 0.0;
+    const double miss = 1.0 - static_cast<double>(top_k) / experts;
+    return 1.0 - detail::pow_int(miss, static_cast<long long>(tokens));
+}
+
+/// E_distinct = E · (1 − (1 − k/E)^T) — expected distinct experts a batch of T tokens touches
+/// (k at T = 1, → E as T grows; seed S20).
+[[nodiscard]] constexpr double expected_distinct_experts(int experts, int top_k, double tokens) {
+    return experts * expert_coverage(experts, top_k, tokens);
+}
+
+/// Tokens one expert may take with capacity factor f: f · T · k ÷ E (GShard / Switch Transformer).
+/// Kernels that pad to capacity do f× the routed-expert work.
+[[nodiscard]] constexpr double expert_capacity(double tokens, int top_k, int experts, double capacity_factor = 1.0) {
+    return capacity_factor * tokens * top_k / experts;
+}
+
+/// Routed-expert bytes one GPU reads in a pass that routes `tokens` tokens through its EP group:
+/// resident expert bytes × coverage. Between k/E and all of them; rising with the batch.
+[[nodiscard]] constexpr bytes_t expert_bytes_read_per_gpu(const deployment& d, double tokens) {
+    if (!d.m.is_moe()) return bytes(0.0);
+    return expert_weight_bytes_per_gpu(d) * expert_coverage(d.m.ffn.routed_experts, d.m.ffn.top_k, tokens);
+}
+
+/// All-to-all bytes one GPU sends per MoE layer and phase: tokens × top-k × hidden × bytes ÷ tp
+/// (seed S21). Dispatch and combine each move this much; (ep_group − 1)/ep_group of it leaves the GPU.
+[[nodiscard]] constexpr bytes_t all_to_all_bytes_per_layer(const deployment& d, double tokens_per_rank) {
+    if (!d.m.is_moe()) return bytes(0.0);
+    return d.m.activations.bytes_for(tokens_per_rank * d.m.ffn.top_k * d.m.hidden) / static_cast<double>(d.layout.tp);
+}
+
+/// Time of the expert all-to-all for one pass: 2 phases × MoE layers, each over the stage's EP group
+/// (tp·dp GPUs) on the scale-up link when the group fits in a domain, else on the NIC (S21, S22).
+[[nodiscard]] constexpr seconds_t all_to_all_time_per_pass(const deployment& d, double tokens_per_rank) {
+    if (!d.expert_parallel()) return seconds(0.0);
+    const int group = d.layout.tp * d.layout.dp;
+    const seconds_t one = all_to_all_time(all_to_all_bytes_per_layer(d, tokens_per_rank), group, d.link_for(group));
+    return one * (2.0 * d.m.moe_layers());
+}
+
+}  // namespace llmcost

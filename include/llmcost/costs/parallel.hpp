@@ -1,0 +1,120 @@
+#pragma once
+/// \file
+/// Where a model runs: the parallel layout and the per-GPU shards it implies.
+///
+/// Conventions (those of Megatron-LM, vLLM and TensorRT-LLM):
+/// - A replica spans tp × pp GPUs: tensor parallelism splits every layer's heads and FFN width,
+///   pipeline parallelism splits the layers into pp stages.
+/// - Dense models: dp independent replicas.
+/// - MoE models with ep > 1: the tp × dp GPUs of each stage form one expert-parallel group
+///   (DeepSeek's and TensorRT-LLM's "attention DP + EP" layouts, e.g. 8 GPUs, dp 8, ep 8):
+///   attention runs data-parallel over dp ranks (each tp-way), the routed experts are spread over
+///   all tp·dp GPUs of the stage, ep-way by expert and tp·dp/ep-way inside each expert.
+/// - TP beyond the KV-head count replicates KV heads: each GPU still holds at least one.
+/// - A group inside one scale-up domain talks over the scale-up link; a larger group is limited
+///   by the scale-out NIC.
+
+#include <llmcost/descriptors/hardware.hpp>
+#include <llmcost/descriptors/model.hpp>
+
+namespace llmcost {
+
+struct parallel_layout {
+    int tp = 1;  ///< tensor parallel
+    int pp = 1;  ///< pipeline parallel
+    int ep = 1;  ///< expert parallel (MoE)
+    int dp = 1;  ///< data parallel: replicas (dense) or attention-DP ranks (MoE with ep > 1)
+
+    [[nodiscard]] constexpr int gpus() const { return tp * pp * dp; }
+    [[nodiscard]] constexpr bool operator==(const parallel_layout&) const = default;
+};
+
+/// A model served on hardware with a layout: the input of every cost formula.
+struct deployment {
+    model m;
+    hardware hw;
+    parallel_layout layout{};
+
+    /// MoE served as one expert-parallel instance across the dp ranks.
+    [[nodiscard]] constexpr bool expert_parallel() const { return m.is_moe() && layout.ep > 1; }
+    /// GPUs of one serving instance (a replica, or the whole EP group).
+    [[nodiscard]] constexpr int instance_gpus() const {
+        return expert_parallel() ? layout.gpus() : layout.tp * layout.pp;
+    }
+    /// Independent instances: dp for dense, 1 for an EP group.
+    [[nodiscard]] constexpr int instances() const { return expert_parallel() ? 1 : layout.dp; }
+    /// Sequences batched by one attention rank see their own KV; this many ranks share a pass.
+    [[nodiscard]] constexpr int attention_ranks() const { return expert_parallel() ? layout.dp : 1; }
+
+    /// The link a group of `ranks` GPUs uses: scale-up when it fits in one domain, else the NIC.
+    [[nodiscard]] constexpr const link& link_for(int ranks) const {
+        return ranks <= hw.scale_up_domain ? hw.scale_up : hw.scale_out;
+    }
+
+    constexpr void validate() const {
+        m.validate();
+        hw.validate();
+        const std::string_view s = m.name;
+        const parallel_layout& l = layout;
+        require(l.tp >= 1, s, "layout.tp", l.tp, "tensor parallelism must be at least 1");
+        require(l.pp >= 1, s, "layout.pp", l.pp, "pipeline parallelism must be at least 1");
+        require(l.ep >= 1, s, "layout.ep", l.ep, "expert parallelism must be at least 1");
+        require(l.dp >= 1, s, "layout.dp", l.dp, "data parallelism must be at least 1");
+        require(l.pp <= m.layers, s, "layout.pp", l.pp, "cannot exceed the model's layers");
+        const int q = m.attention.query_heads;
+        require(q % l.tp == 0, s, "layout.tp", l.tp, "must divide the query heads");
+        if (m.attention.kind == attention_kind::standard && l.tp > m.attention.kv_heads)
+            require(l.tp % m.attention.kv_heads == 0, s, "layout.tp", l.tp,
+                    "beyond the KV-head count, tp must be a multiple of kv_heads (heads are replicated)");
+        else if (m.attention.kind == attention_kind::standard)
+            require(m.attention.kv_heads % l.tp == 0, s, "layout.tp", l.tp, "must divide the KV heads");
+        if (l.ep > 1) {
+            require(m.is_moe(), s, "layout.ep", l.ep, "expert parallelism needs an MoE model");
+            require(m.ffn.routed_experts % l.ep == 0, s, "layout.ep", l.ep, "must divide the routed experts");
+            require((l.tp * l.dp) % l.ep == 0, s, "layout.ep", l.ep,
+                    "must divide tp × dp (the expert group lives inside one pipeline stage)");
+        }
+    }
+};
+
+/// KV heads each GPU holds: ⌈H_kv ÷ tp⌉ (replicated when tp > H_kv). MLA keeps one latent that
+/// every TP rank needs whole, so its cache does not shrink with tp.
+[[nodiscard]] constexpr int kv_heads_per_gpu(const model& m, int tp) {
+    return (m.attention.kv_heads + tp - 1) / tp;
+}
+
+/// KV bytes per token of context on one GPU: per-layer KV × layers of its stage, split by TP
+/// for standard attention (seed S16 divided by the layout).
+[[nodiscard]] constexpr bytes_per_token_t kv_bytes_per_token_per_gpu(const deployment& d) {
+    const model& m = d.m;
+    const double layers = static_cast<double>(m.layers) / d.layout.pp;
+    if (m.attention.kind == attention_kind::latent) return kv_bytes_per_token_per_layer(m) * layers;
+    const double share = static_cast<double>(kv_heads_per_gpu(m, d.layout.tp)) / m.attention.kv_heads;
+    return kv_bytes_per_token_per_layer(m) * (layers * share);
+}
+
+/// KV bytes one GPU holds for a sequence of `context` tokens (windowed layers capped).
+template <token_count T>
+[[nodiscard]] constexpr bytes_t kv_bytes_per_gpu_for_context(const deployment& d, const T& context) {
+    const double per_token_all = kv_bytes_per_token(d.m).value();
+    const double per_token_gpu = kv_bytes_per_token_per_gpu(d).value();
+    return kv_bytes_for_context(d.m, context) * (per_token_gpu / per_token_all);
+}
+
+/// Weight bytes resident on one GPU: non-expert weights ÷ (tp·pp); routed experts ÷ (GPUs of
+/// the stage that share them: tp·dp with EP, tp otherwise) ÷ pp. All experts stay resident (S20).
+[[nodiscard]] constexpr bytes_t expert_weight_bytes_per_gpu(const deployment& d) {
+    const parameter_breakdown b = parameters(d.m);
+    const double shards = static_cast<double>(d.expert_parallel() ? d.layout.tp * d.layout.dp : d.layout.tp) * d.layout.pp;
+    return d.m.expert_format().bytes_for(static_cast<double>(b.routed_experts)) / shards;
+}
+[[nodiscard]] constexpr bytes_t dense_weight_bytes_per_gpu(const deployment& d) {
+    const parameter_breakdown b = parameters(d.m);
+    const double rest = static_cast<double>(b.total() - b.routed_experts);
+    return d.m.weights.bytes_for(rest) / static_cast<double>(d.layout.tp * d.layout.pp);
+}
+[[nodiscard]] constexpr bytes_t weight_bytes_per_gpu(const deployment& d) {
+    return dense_weight_bytes_per_gpu(d) + expert_weight_bytes_per_gpu(d);
+}
+
+}  // namespace llmcost

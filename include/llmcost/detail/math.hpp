@@ -1,0 +1,78 @@
+#pragma once
+/// \file
+/// Constant-evaluable elementary functions. <cmath> is not constexpr in C++20 (and clang 14 does
+/// not fold it), so the few functions the cost model needs are written here. Accuracy ~1e-15
+/// relative over the ranges the model uses.
+
+namespace llmcost::detail {
+
+/// x^n for an integer n ≥ 0 by repeated squaring: exact operation count O(log n).
+[[nodiscard]] constexpr double pow_int(double x, long long n) {
+    double result = 1.0;
+    while (n > 0) {
+        if (n & 1) result *= x;
+        x *= x;
+        n >>= 1;
+    }
+    return result;
+}
+
+/// √x by Newton's method from a power-of-two first guess.
+[[nodiscard]] constexpr double const_sqrt(double x) {
+    if (!(x > 0.0)) return x == 0.0 ? 0.0 : 0.0 / 0.0 * 0.0;
+    double g = 1.0;
+    while (g * g < x) g *= 2.0;
+    while (g * g > 4.0 * x) g /= 2.0;
+    for (int i = 0; i < 60; ++i) {
+        const double next = 0.5 * (g + x / g);
+        if (next == g) break;
+        g = next;
+    }
+    return g;
+}
+
+inline constexpr double pi = 3.14159265358979323846;
+
+/// sin x: reduce to [−π, π], then a Taylor series (converges fast on that range).
+[[nodiscard]] constexpr double const_sin(double x) {
+    const double two_pi = 2.0 * pi;
+    const long long k = static_cast<long long>(x / two_pi);
+    x -= static_cast<double>(k) * two_pi;
+    if (x > pi) x -= two_pi;
+    if (x < -pi) x += two_pi;
+    double term = x, sum = x;
+    for (int n = 1; n < 30; ++n) {
+        term *= -x * x / ((2.0 * n) * (2.0 * n + 1.0));
+        sum += term;
+    }
+    return sum;
+}
+
+[[nodiscard]] constexpr double const_cos(double x) { return const_sin(x + pi / 2.0); }
+
+/// atan x for |x| ≤ 1 via argument halving and a Taylor series; elsewhere π/2 − const_atan(1/x).
+[[nodiscard]] constexpr double const_atan(double x) {
+    if (x < 0) return -const_atan(-x);
+    if (x > 1.0) return pi / 2.0 - const_atan(1.0 / x);
+    // atan x = 2 const_atan(x / (1 + √(1 + x²))) — twice, to make the series converge quickly.
+    x = x / (1.0 + const_sqrt(1.0 + x * x));
+    x = x / (1.0 + const_sqrt(1.0 + x * x));
+    double term = x, sum = x;
+    for (int n = 1; n < 40; ++n) {
+        term *= -x * x;
+        sum += term / (2.0 * n + 1.0);
+    }
+    return 4.0 * sum;
+}
+
+/// asin x = const_atan(x / √(1 − x²)) on [−1, 1].
+[[nodiscard]] constexpr double const_asin(double x) {
+    if (x >= 1.0) return pi / 2.0;
+    if (x <= -1.0) return -pi / 2.0;
+    return const_atan(x / const_sqrt(1.0 - x * x));
+}
+
+[[nodiscard]] constexpr double max(double a, double b) { return a > b ? a : b; }
+[[nodiscard]] constexpr double min(double a, double b) { return a < b ? a : b; }
+
+}  // namespace llmcost::detail
