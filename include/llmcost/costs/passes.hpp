@@ -94,7 +94,8 @@ namespace detail {
     c.compute_time = peak.value() > 0 ? compute_time(c.flops, peak) : seconds(1.0 / 0.0);
     c.memory_time = transfer_time(c.bytes(), g.sustained_hbm_bandwidth());
     const bytes_t hidden_state = m.activations.bytes_for(tokens_per_rank * m.hidden);
-    c.tp_time = all_reduce_time(hidden_state, d.layout.tp, tp_link(d), tp_algorithm(d)) * (2.0 * m.layers);
+    c.tp_time = all_reduce_time(hidden_state, d.layout.tp, tp_link(d), tp_algorithm(d)) *
+                static_cast<double>(d.layout.tp > 1 ? 2 * m.layers : 0);
     c.ep_time = all_to_all_time_per_pass(d, tokens_per_rank);
     c.pp_time = d.layout.pp > 1
                     ? point_to_point_time(hidden_state / static_cast<double>(d.layout.tp), d.link_for(d.layout.tp * d.layout.pp)) *
@@ -104,6 +105,12 @@ namespace detail {
 }
 
 }  // namespace detail
+
+/// Tensor-parallel synchronisations per pass: 2 all-reduces per layer (after attention and after
+/// the FFN), none without TP (seed S13: 160 for 80 layers).
+[[nodiscard]] constexpr int tp_all_reduces_per_pass(const deployment& d) {
+    return d.layout.tp > 1 ? 2 * d.m.layers : 0;
+}
 
 /// Weight bytes a pass streams per tensor-parallel rank when `routed_tokens` tokens pass through
 /// the experts: everything but the embedding table (a lookup) and the untouched experts.

@@ -1,0 +1,503 @@
+#pragma once
+/// \file
+/// Reads a Hugging Face `config.json` into a validated `model` descriptor.
+///
+/// Supported `model_type`s (or, when it is absent, the matching `architectures` entry):
+/// llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss.
+/// Keys are read by their exact Hugging Face names; a key that a family's config class gives a
+/// default for may be absent, one that it needs may not. Every failure is a `load_error` naming
+/// the file, the key and the rule; where the key can be found in the text, its line and column.
+///
+/// What is deliberately not read: `torch_dtype` (the checkpoint's storage dtype says nothing
+/// about how the model is served; FP16 and BF16 cost the same 2 bytes, and the cost model keeps
+/// BF16 as its default), RoPE scaling, norms' epsilon, dropout — none of them changes a cost.
+///
+/// **Example**
+/// \code
+/// const llmcost::model m = llmcost::io::load_hf_config("models/Llama-3.1-8B/config.json");
+/// \endcode
+
+#include <llmcost/descriptors/model.hpp>
+#include <llmcost/io/error.hpp>
+#include <llmcost/io/intern.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace llmcost::io {
+
+/// The `model_type`s this loader understands, in the order the error message lists them.
+inline constexpr std::array<std::string_view, 9> supported_model_types{
+    "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt_oss"};
+
+namespace detail::hf {
+
+using json = nlohmann::json;
+
+/// 1-based line and column of byte `offset` in `text` (offset clamped to the text).
+struct text_position {
+    int line = 0;
+    int column = 0;
+};
+[[nodiscard]] inline text_position position_of(std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    text_position p{1, 1};
+    for (std::size_t i = 0; i < offset; ++i) {
+        if (text[i] == '\n') {
+            ++p.line;
+            p.column = 1;
+        } else {
+            ++p.column;
+        }
+    }
+    return p;
+}
+
+/// Where the value of member `name` starts: the first `"name"` followed by `:`. nlohmann::json
+/// keeps no source positions, so this scan is how a type error gets a line and column; in a
+/// config with the same name nested deeper it may point at the first one, which is still a
+/// useful place to look. {0, 0} when not found.
+[[nodiscard]] inline text_position locate_member(std::string_view text, std::string_view name) {
+    const std::string quoted = '"' + std::string(name) + '"';
+    for (std::size_t at = text.find(quoted); at != std::string_view::npos;
+         at = text.find(quoted, at + 1)) {
+        std::size_t j = at + quoted.size();
+        while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n')) ++j;
+        if (j < text.size() && text[j] == ':') {
+            ++j;
+            while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n')) ++j;
+            return position_of(text, j);
+        }
+    }
+    return {};
+}
+
+[[nodiscard]] inline std::string type_name(const json& v) {
+    switch (v.type()) {
+        case json::value_t::null: return "null";
+        case json::value_t::boolean: return "boolean";
+        case json::value_t::string: return "string";
+        case json::value_t::number_float: return "a floating-point number";
+        case json::value_t::number_integer:
+        case json::value_t::number_unsigned: return "an integer";
+        case json::value_t::array: return "array";
+        case json::value_t::object: return "object";
+        default: return "an unsupported value";
+    }
+}
+
+/// The reading context: the text (for positions), the root object and the name for messages.
+class reader {
+public:
+    reader(std::string_view text, const json& root, std::string origin)
+        : text_(text), root_(root), origin_(std::move(origin)) {}
+
+    [[nodiscard]] const std::string& origin() const { return origin_; }
+    [[nodiscard]] const json& root() const { return root_; }
+
+    [[noreturn]] void fail(const std::string& key, const std::string& rule, std::string value = {}) const {
+        const std::string_view leaf = std::string_view(key).substr(key.rfind('/') + 1);
+        const text_position p = locate_member(text_, leaf);
+        throw load_error(origin_, key, rule, p.line, p.column, std::move(value));
+    }
+
+    /// The member, or nullptr when absent (null is returned as a null json, not as absent).
+    [[nodiscard]] const json* member(std::string_view key) const {
+        const auto it = root_.find(key);
+        return it == root_.end() ? nullptr : &*it;
+    }
+    [[nodiscard]] bool has(std::string_view key) const {
+        const json* v = member(key);
+        return v != nullptr && !v->is_null();
+    }
+
+    /// A non-negative integer that fits in `int`. A float is refused even when integral: configs
+    /// are written by json.dump, which writes counts as integers, so a float means a broken file.
+    [[nodiscard]] int integer_value(const json& v, const std::string& key) const {
+        if (v.is_number_float())
+            fail(key, "expected an integer, got a floating-point number", v.dump());
+        if (!v.is_number_integer()) fail(key, "expected an integer, got " + type_name(v));
+        if (v.is_number_unsigned()) {
+            const auto u = v.get<std::uint64_t>();
+            if (u > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+                fail(key, "too large (must fit in a 32-bit int)", v.dump());
+            return static_cast<int>(u);
+        }
+        const auto s = v.get<std::int64_t>();
+        if (s < 0) fail(key, "must not be negative", v.dump());
+        if (s > std::numeric_limits<int>::max()) fail(key, "too large (must fit in a 32-bit int)", v.dump());
+        return static_cast<int>(s);
+    }
+
+    /// A required integer: absent → "missing required key", null → "null where an integer is required".
+    [[nodiscard]] int required_int(const std::string& key) const {
+        const json* v = member(key);
+        if (v == nullptr) fail(key, "missing required key");
+        if (v->is_null()) fail(key, "expected an integer, got null (the key is required)");
+        return integer_value(*v, key);
+    }
+    /// An optional integer: absent or null → `fallback` (Hugging Face treats null as "unset").
+    [[nodiscard]] int optional_int(const std::string& key, int fallback) const {
+        const json* v = member(key);
+        if (v == nullptr || v->is_null()) return fallback;
+        return integer_value(*v, key);
+    }
+    [[nodiscard]] bool optional_bool(const std::string& key, bool fallback) const {
+        const json* v = member(key);
+        if (v == nullptr || v->is_null()) return fallback;
+        if (!v->is_boolean()) fail(key, "expected true or false, got " + type_name(*v));
+        return v->get<bool>();
+    }
+    [[nodiscard]] std::optional<std::string> optional_string(const std::string& key) const {
+        const json* v = member(key);
+        if (v == nullptr || v->is_null()) return std::nullopt;
+        if (!v->is_string()) fail(key, "expected a string, got " + type_name(*v));
+        return v->get<std::string>();
+    }
+
+private:
+    std::string_view text_;
+    const json& root_;
+    std::string origin_;
+};
+
+[[nodiscard]] inline std::string supported_list() {
+    std::string s;
+    for (std::string_view t : supported_model_types) {
+        if (!s.empty()) s += ", ";
+        s += t;
+    }
+    return s;
+}
+
+/// `model_type`, or the family an `architectures` entry names when `model_type` is absent.
+[[nodiscard]] inline std::string family_of(const reader& r) {
+    if (const auto t = r.optional_string("model_type")) {
+        if (std::find(supported_model_types.begin(), supported_model_types.end(), *t) ==
+            supported_model_types.end())
+            r.fail("model_type", "unsupported model type (supported: " + supported_list() + ")",
+                   '"' + *t + '"');
+        return *t;
+    }
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 9> by_architecture{{
+        {"LlamaForCausalLM", "llama"},          {"MistralForCausalLM", "mistral"},
+        {"MixtralForCausalLM", "mixtral"},      {"Qwen2ForCausalLM", "qwen2"},
+        {"Qwen3ForCausalLM", "qwen3"},          {"Qwen3MoeForCausalLM", "qwen3_moe"},
+        {"DeepseekV2ForCausalLM", "deepseek_v2"}, {"DeepseekV3ForCausalLM", "deepseek_v3"},
+        {"GptOssForCausalLM", "gpt_oss"},
+    }};
+    if (const json* a = r.member("architectures"); a != nullptr && a->is_array()) {
+        for (const json& e : *a)
+            if (e.is_string())
+                for (const auto& [arch, family] : by_architecture)
+                    if (e.get<std::string>() == arch) return std::string(family);
+        r.fail("architectures", "no supported architecture and no model_type (supported model types: " +
+                                    supported_list() + ")");
+    }
+    r.fail("model_type", "missing required key (needed to tell the model family; supported: " +
+                             supported_list() + ")");
+}
+
+/// Which config key a descriptor field came from, so that a validation failure points at the
+/// line the user has to change.
+[[nodiscard]] inline std::string config_key_for(std::string_view field, std::string_view family) {
+    const bool deepseek = family == "deepseek_v2" || family == "deepseek_v3";
+    if (field == "layers") return "num_hidden_layers";
+    if (field == "hidden") return "hidden_size";
+    if (field == "vocab") return "vocab_size";
+    if (field == "max_position") return "max_position_embeddings";
+    if (field == "attention.query_heads") return "num_attention_heads";
+    if (field == "attention.kv_heads") return "num_key_value_heads";
+    if (field == "attention.head_dim") return "head_dim";
+    if (field == "attention.latent.kv_lora_rank") return "kv_lora_rank";
+    if (field == "attention.latent.q_lora_rank") return "q_lora_rank";
+    if (field == "attention.latent.rope_head_dim") return "qk_rope_head_dim";
+    if (field == "attention.latent.nope_head_dim") return "qk_nope_head_dim";
+    if (field == "attention.latent.v_head_dim") return "v_head_dim";
+    if (field == "attention.sliding_window") return "sliding_window";
+    if (field == "attention.sliding_window_layers") return family == "gpt_oss" ? "layer_types" : "max_window_layers";
+    if (field == "ffn.routed_experts")
+        return deepseek ? "n_routed_experts" : family == "qwen3_moe" ? "num_experts" : "num_local_experts";
+    if (field == "ffn.top_k") return "num_experts_per_tok";
+    if (field == "ffn.shared_experts") return "n_shared_experts";
+    if (field == "ffn.first_dense_layers") return deepseek ? "first_k_dense_replace" : "mlp_only_layers";
+    if (field == "ffn.expert_intermediate")
+        return family == "mixtral" || family == "gpt_oss" ? "intermediate_size" : "moe_intermediate_size";
+    if (field == "ffn.intermediate") return "intermediate_size";
+    if (field == "mtp_modules") return "num_nextn_predict_layers";
+    if (field == "weights" || field == "kv_cache") return "quantization_config/quant_method";
+    return std::string(field);
+}
+
+/// Standard (MHA/GQA) attention: heads, KV heads (default = heads) and head_dim (default
+/// hidden / heads, which needs the division to be exact).
+inline void read_standard_attention(const reader& r, model& m) {
+    attention_spec& a = m.attention;
+    a.query_heads = r.required_int("num_attention_heads");
+    if (a.query_heads == 0) r.fail("num_attention_heads", "must be at least 1", "0");
+    a.kv_heads = r.optional_int("num_key_value_heads", a.query_heads);
+    if (r.has("head_dim")) {
+        a.head_dim = r.required_int("head_dim");
+    } else {
+        if (m.hidden % a.query_heads != 0)
+            r.fail("head_dim",
+                   "missing, and hidden_size (" + std::to_string(m.hidden) +
+                       ") is not a multiple of num_attention_heads (" + std::to_string(a.query_heads) +
+                       "), so it cannot be derived");
+        a.head_dim = m.hidden / a.query_heads;
+    }
+    // Llama, Mistral and Qwen3 put one switch on all four projections.
+    const bool bias = r.optional_bool("attention_bias", false);
+    a.qkv_bias = bias;
+    a.output_bias = bias;
+}
+
+/// Qwen2/Qwen3: a window applies only with use_sliding_window, and then to the layers from
+/// max_window_layers on (the first max_window_layers layers keep full attention).
+inline void read_qwen_window(const reader& r, model& m) {
+    if (!r.optional_bool("use_sliding_window", false)) return;
+    m.attention.sliding_window = r.required_int("sliding_window");
+    const int full = std::min(r.optional_int("max_window_layers", m.layers), m.layers);
+    m.attention.sliding_window_layers = m.layers - full;
+}
+
+/// Quantization that changes the bytes of the resident weights.
+inline void read_quantization(const reader& r, model& m) {
+    const json* q = r.member("quantization_config");
+    if (q == nullptr || q->is_null()) return;
+    if (!q->is_object()) r.fail("quantization_config", "expected an object, got " + type_name(*q));
+    const auto it = q->find("quant_method");
+    if (it == q->end()) r.fail("quantization_config/quant_method", "missing required key");
+    if (!it->is_string())
+        r.fail("quantization_config/quant_method", "expected a string, got " + type_name(*it));
+    const std::string method = it->get<std::string>();
+    if (method == "fp8") {
+        m.weights = formats::fp8;  // DeepSeek-V3: block-scaled E4M3, scales negligible (128×128)
+    } else if (method == "mxfp4") {
+        // gpt-oss: only the routed experts are MXFP4; attention, router and embeddings stay BF16.
+        if (m.is_moe())
+            m.expert_weights = formats::mxfp4;
+        else
+            m.weights = formats::mxfp4;
+    } else {
+        r.fail("quantization_config/quant_method", "unsupported quantization method (supported: fp8, mxfp4)",
+               '"' + method + '"');
+    }
+}
+
+[[nodiscard]] inline model read_model(const reader& r, std::string_view name) {
+    const std::string family = family_of(r);
+    model m;
+    m.name = name;
+    m.layers = r.required_int("num_hidden_layers");
+    m.hidden = r.required_int("hidden_size");
+    m.vocab = r.required_int("vocab_size");
+    m.max_position = r.required_int("max_position_embeddings");
+    // Every supported family's config class defaults this to false.
+    m.tied_embeddings = r.optional_bool("tie_word_embeddings", false);
+
+    if (family == "deepseek_v2" || family == "deepseek_v3") {
+        attention_spec& a = m.attention;
+        a.kind = attention_kind::latent;
+        a.query_heads = r.required_int("num_attention_heads");
+        a.kv_heads = r.optional_int("num_key_value_heads", a.query_heads);
+        a.latent.kv_lora_rank = r.required_int("kv_lora_rank");
+        a.latent.q_lora_rank = r.optional_int("q_lora_rank", 0);  // null: queries not compressed (V2-Lite)
+        a.latent.rope_head_dim = r.required_int("qk_rope_head_dim");
+        a.latent.nope_head_dim = r.required_int("qk_nope_head_dim");
+        a.latent.v_head_dim = r.required_int("v_head_dim");
+        ffn_spec& f = m.ffn;
+        f.intermediate = r.required_int("intermediate_size");
+        if (r.has("n_routed_experts")) {
+            f.routed_experts = r.required_int("n_routed_experts");
+            f.top_k = r.required_int("num_experts_per_tok");
+            f.expert_intermediate = r.required_int("moe_intermediate_size");
+            f.shared_experts = r.optional_int("n_shared_experts", 0);
+            f.first_dense_layers = r.optional_int("first_k_dense_replace", 0);
+            // The descriptor knows "leading dense layers, then MoE in every layer"; a sparser
+            // interleave would be counted wrong, so refuse it instead.
+            if (const int freq = r.optional_int("moe_layer_freq", 1); freq != 1)
+                r.fail("moe_layer_freq", "only 1 (an MoE FFN in every layer after the dense ones) is supported",
+                       std::to_string(freq));
+            // The aux-loss-free router (noaux_tc, DeepSeek-V3's default) adds a per-expert score
+            // correction bias.
+            const std::string topk_method =
+                r.optional_string("topk_method").value_or(family == "deepseek_v3" ? "noaux_tc" : "greedy");
+            f.router_bias = topk_method == "noaux_tc";
+        }
+        m.mtp_modules = r.optional_int("num_nextn_predict_layers", 0);
+    } else {
+        read_standard_attention(r, m);
+        attention_spec& a = m.attention;
+        ffn_spec& f = m.ffn;
+        if (family == "llama") {
+            f.intermediate = r.required_int("intermediate_size");
+        } else if (family == "mistral") {
+            f.intermediate = r.required_int("intermediate_size");
+            a.sliding_window = r.optional_int("sliding_window", 0);  // null: no window
+            a.sliding_window_layers = a.sliding_window > 0 ? m.layers : 0;
+        } else if (family == "mixtral") {
+            // Every layer is MoE, and each expert is a full FFN of intermediate_size.
+            f.routed_experts = r.required_int("num_local_experts");
+            f.top_k = r.required_int("num_experts_per_tok");
+            f.expert_intermediate = r.required_int("intermediate_size");
+            a.sliding_window = r.optional_int("sliding_window", 0);
+            a.sliding_window_layers = a.sliding_window > 0 ? m.layers : 0;
+        } else if (family == "qwen2") {
+            f.intermediate = r.required_int("intermediate_size");
+            a.qkv_bias = true;  // Qwen2 hard-wires biases on Q, K and V (not on O)
+            a.output_bias = false;
+            read_qwen_window(r, m);
+        } else if (family == "qwen3") {
+            f.intermediate = r.required_int("intermediate_size");
+            a.qk_norm = true;
+            read_qwen_window(r, m);
+        } else if (family == "qwen3_moe") {
+            a.qk_norm = true;
+            f.intermediate = r.required_int("intermediate_size");
+            f.routed_experts = r.required_int("num_experts");
+            f.top_k = r.required_int("num_experts_per_tok");
+            f.expert_intermediate = r.required_int("moe_intermediate_size");
+            if (const int step = r.optional_int("decoder_sparse_step", 1); step != 1)
+                r.fail("decoder_sparse_step", "only 1 (MoE in every layer) is supported", std::to_string(step));
+            // mlp_only_layers lists dense layers; only a leading run 0..k-1 is representable.
+            if (const json* dense = r.member("mlp_only_layers"); dense != nullptr && !dense->is_null()) {
+                if (!dense->is_array()) r.fail("mlp_only_layers", "expected an array, got " + type_name(*dense));
+                int expected = 0;
+                for (const json& e : *dense) {
+                    if (!e.is_number_integer() || r.integer_value(e, "mlp_only_layers") != expected)
+                        r.fail("mlp_only_layers",
+                               "only a leading run of dense layers (0, 1, ..., k-1) is supported", dense->dump());
+                    ++expected;
+                }
+                f.first_dense_layers = expected;
+            }
+            read_qwen_window(r, m);
+        } else if (family == "gpt_oss") {
+            f.routed_experts = r.required_int("num_local_experts");
+            f.top_k = r.has("num_experts_per_tok") ? r.required_int("num_experts_per_tok")
+                                                   : r.required_int("experts_per_token");
+            f.expert_intermediate = r.required_int("intermediate_size");  // the expert width
+            f.expert_bias = true;
+            f.router_bias = true;
+            a.qkv_bias = true;
+            a.output_bias = true;
+            a.sinks = true;
+            a.sliding_window = r.required_int("sliding_window");
+            if (const json* types = r.member("layer_types"); types != nullptr && !types->is_null()) {
+                if (!types->is_array()) r.fail("layer_types", "expected an array, got " + type_name(*types));
+                if (types->size() != static_cast<std::size_t>(m.layers))
+                    r.fail("layer_types",
+                           "must have one entry per layer (num_hidden_layers = " + std::to_string(m.layers) +
+                               "), has " + std::to_string(types->size()));
+                int windowed = 0;
+                for (const json& t : *types) {
+                    if (!t.is_string() ||
+                        (t.get<std::string>() != "sliding_attention" && t.get<std::string>() != "full_attention"))
+                        r.fail("layer_types", "entries must be \"sliding_attention\" or \"full_attention\"",
+                               t.dump());
+                    windowed += t.get<std::string>() == "sliding_attention" ? 1 : 0;
+                }
+                a.sliding_window_layers = windowed;
+            } else {
+                // The config class's default: sliding on even layers (0, 2, ...), full on odd.
+                a.sliding_window_layers = (m.layers + 1) / 2;
+            }
+        }
+    }
+    read_quantization(r, m);
+
+    try {
+        m.validate();
+    } catch (const invalid_input& e) {
+        const std::string key = config_key_for(e.field(), family);
+        // The descriptor's own message follows, so that its field name stays searchable.
+        r.fail(key, e.rule() + " (model check: " + e.what() + ")", invalid_input::show(e.value()));
+    }
+    return m;
+}
+
+/// The name to give the model: the override, else `_name_or_path`, else the directory that
+/// holds the file (Hugging Face snapshots are laid out as <model-name>/config.json).
+[[nodiscard]] inline std::string_view choose_name(const reader& r, std::optional<std::string_view> name_override,
+                                                  std::string_view origin) {
+    if (name_override) return intern(std::string(*name_override));
+    if (const auto n = r.optional_string("_name_or_path"); n && !n->empty()) return intern(*n);
+    const std::filesystem::path p(origin);
+    const std::string dir = p.parent_path().filename().string();
+    return intern(dir.empty() ? p.filename().string() : dir);
+}
+
+}  // namespace detail::hf
+
+/// Parses the text of a `config.json`. `origin_name` names the input in messages (and, when the
+/// config has no `_name_or_path`, gives the model its name: its parent directory's name).
+[[nodiscard]] inline model parse_hf_config(std::string_view json_text, std::string_view origin_name,
+                                           std::optional<std::string_view> name_override = std::nullopt) {
+    using detail::hf::json;
+    const std::string origin(origin_name);
+    if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        throw load_error(origin, {}, "empty file: expected a JSON object");
+    json root;
+    try {
+        root = json::parse(json_text.begin(), json_text.end());
+    } catch (const json::parse_error& e) {
+        // e.byte counts the characters read, so the last one read is at e.byte - 1.
+        const std::size_t last = e.byte > 0 ? std::min<std::size_t>(e.byte - 1, json_text.size()) : 0;
+        const std::string what = e.what();
+        const std::size_t reason_at = what.find("syntax error");
+        const std::string reason = reason_at == std::string::npos ? what : what.substr(reason_at);
+        const std::size_t end = json_text.find_last_not_of(" \t\r\n");
+        if (what.find("end of input") != std::string::npos ||
+            (last >= end && what.find("missing closing quote") != std::string::npos)) {
+            const detail::hf::text_position p = detail::hf::position_of(json_text, json_text.size());
+            throw load_error(origin, {}, "truncated file: the JSON ends before it is complete (" + reason + ")",
+                             p.line, p.column);
+        }
+        // The parser stops at the end of the offending token; point at its start, which is where
+        // a reader looks (for `"key" 32` that is the 3, not the 2).
+        std::size_t at = std::min(last, json_text.size() - 1);
+        const auto token_char = [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '-' || c == '+';
+        };
+        if (token_char(json_text[at]))
+            while (at > 0 && token_char(json_text[at - 1])) --at;
+        const detail::hf::text_position p = detail::hf::position_of(json_text, at);
+        throw load_error(origin, {}, "JSON " + reason, p.line, p.column);
+    }
+    if (!root.is_object())
+        throw load_error(origin, {}, "expected a JSON object at the top level, got " + detail::hf::type_name(root));
+    const detail::hf::reader r(json_text, root, origin);
+    return detail::hf::read_model(r, detail::hf::choose_name(r, name_override, origin_name));
+}
+
+/// Reads `file` (a `config.json`, or a model directory holding one) and returns the validated model.
+[[nodiscard]] inline model load_hf_config(const std::filesystem::path& file,
+                                          std::optional<std::string_view> name_override = std::nullopt) {
+    std::error_code ec;
+    const std::filesystem::path path =
+        std::filesystem::is_directory(file, ec) ? file / "config.json" : file;
+    const std::string where = path.string();
+    if (!std::filesystem::exists(path, ec)) throw load_error(where, {}, "cannot open file: no such file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw load_error(where, {}, "cannot open file for reading");
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad()) throw load_error(where, {}, "read error");
+    return parse_hf_config(buffer.str(), where, name_override);
+}
+
+}  // namespace llmcost::io
