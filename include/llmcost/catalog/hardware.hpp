@@ -44,7 +44,7 @@ struct hardware_row {
                 .board_power = watts(r.board_power_W),
                 .idle_power = watts(r.idle_power_W),
                 .efficiency = {.hbm = r.hbm_efficiency, .matmul = r.matmul_efficiency}},
-        .scale_up = link::from_bidirectional(r.scaleup_link,
+        .scale_up = interconnect::from_bidirectional(r.scaleup_link,
                                              gigabytes_per_second(r.scaleup_GBps_bidirectional),
                                              microseconds(r.scaleup_latency_us)),
         .scale_up_domain = static_cast<int>(r.scaleup_domain_gpus),

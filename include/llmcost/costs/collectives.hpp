@@ -28,7 +28,7 @@ namespace detail {
 /// All-reduce of S bytes over n ranks. Every algorithm moves 2(n−1)/n · S through each rank's link;
 /// they differ in the number of latency steps: ring 2(n−1), tree 2⌈log₂n⌉, two-shot 2.
 template <data_size D>
-[[nodiscard]] constexpr seconds_t all_reduce_time(const D& bytes, int ranks, const link& l,
+[[nodiscard]] constexpr seconds_t all_reduce_time(const D& bytes, int ranks, const interconnect& l,
                                                   all_reduce_algorithm algo = all_reduce_algorithm::ring) {
     if (ranks <= 1) return seconds(0.0);
     const double n = ranks;
@@ -40,7 +40,7 @@ template <data_size D>
 
 /// All-gather (or reduce-scatter) of a result of S bytes over n ranks: (n−1)·α + (n−1)/n · S ÷ β.
 template <data_size D>
-[[nodiscard]] constexpr seconds_t all_gather_time(const D& bytes, int ranks, const link& l) {
+[[nodiscard]] constexpr seconds_t all_gather_time(const D& bytes, int ranks, const interconnect& l) {
     if (ranks <= 1) return seconds(0.0);
     const double n = ranks;
     return l.latency * (n - 1.0) + transfer_time(in_base_units(bytes) * ((n - 1.0) / n), l.per_direction);
@@ -48,14 +48,14 @@ template <data_size D>
 
 /// Reduce-scatter has the cost of an all-gather run backwards.
 template <data_size D>
-[[nodiscard]] constexpr seconds_t reduce_scatter_time(const D& bytes, int ranks, const link& l) {
+[[nodiscard]] constexpr seconds_t reduce_scatter_time(const D& bytes, int ranks, const interconnect& l) {
     return all_gather_time(bytes, ranks, l);
 }
 
 /// All-to-all where each rank holds S bytes spread evenly over n ranks: (n−1)/n of them leave.
 /// Through a switch (or a full mesh) the exchanges overlap: α + (n−1)/n · S ÷ β.
 template <data_size D>
-[[nodiscard]] constexpr seconds_t all_to_all_time(const D& bytes, int ranks, const link& l) {
+[[nodiscard]] constexpr seconds_t all_to_all_time(const D& bytes, int ranks, const interconnect& l) {
     if (ranks <= 1) return seconds(0.0);
     const double n = ranks;
     return l.latency + transfer_time(in_base_units(bytes) * ((n - 1.0) / n), l.per_direction);
@@ -63,7 +63,7 @@ template <data_size D>
 
 /// Point to point: α + S ÷ β (pipeline stages, KV transfer).
 template <data_size D>
-[[nodiscard]] constexpr seconds_t point_to_point_time(const D& bytes, const link& l) {
+[[nodiscard]] constexpr seconds_t point_to_point_time(const D& bytes, const interconnect& l) {
     return l.latency + transfer_time(bytes, l.per_direction);
 }
 

@@ -47,7 +47,7 @@ struct deployment {
     [[nodiscard]] constexpr int attention_ranks() const { return expert_parallel() ? layout.dp : 1; }
 
     /// The link a group of `ranks` GPUs uses: scale-up when it fits in one domain, else the NIC.
-    [[nodiscard]] constexpr const link& link_for(int ranks) const {
+    [[nodiscard]] constexpr const interconnect& link_for(int ranks) const {
         return ranks <= hw.scale_up_domain ? hw.scale_up : hw.scale_out;
     }
 

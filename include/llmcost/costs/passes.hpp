@@ -80,7 +80,7 @@ namespace detail {
            causal_pairs(prefix, new_tokens, m.attention.sliding_window) * windowed;
 }
 
-[[nodiscard]] constexpr const link& tp_link(const deployment& d) { return d.link_for(d.layout.tp); }
+[[nodiscard]] constexpr const interconnect& tp_link(const deployment& d) { return d.link_for(d.layout.tp); }
 
 [[nodiscard]] constexpr all_reduce_algorithm tp_algorithm(const deployment& d) {
     return d.layout.tp <= d.hw.scale_up_domain ? all_reduce_algorithm::two_shot : all_reduce_algorithm::ring;

@@ -18,11 +18,11 @@
 
 namespace llmcost {
 
-/// A point-to-point link. Bandwidth is **per direction**: what one endpoint can send while it
+/// A point-to-point link (`interconnect`, since POSIX owns `::link`). Bandwidth is **per direction**: what one endpoint can send while it
 /// receives as much. Vendors often print the sum of both directions (NVLink 5: "1.8 TB/s" is
-/// 900 GB/s each way); build such a link with `link::from_bidirectional` so the halving is
+/// 900 GB/s each way); build such a link with `interconnect::from_bidirectional` so the halving is
 /// visible (seed S36).
-struct link {
+struct interconnect {
     std::string_view name;
     bytes_per_second_t per_direction;  ///< sustained bandwidth, one direction
     seconds_t latency;                 ///< one-way latency of a small message
@@ -31,10 +31,10 @@ struct link {
     [[nodiscard]] constexpr bytes_per_second_t both_directions() const { return per_direction * 2.0; }
 
     /// A link from a figure that counts both directions: per-direction = total ÷ 2.
-    [[nodiscard]] static constexpr link from_bidirectional(std::string_view name,
+    [[nodiscard]] static constexpr interconnect from_bidirectional(std::string_view name,
                                                            bytes_per_second_t both,
                                                            seconds_t latency) {
-        return link{.name = name, .per_direction = both / 2.0, .latency = latency};
+        return interconnect{.name = name, .per_direction = both / 2.0, .latency = latency};
     }
 
     constexpr void validate(std::string_view subject) const {
@@ -43,7 +43,7 @@ struct link {
         require(non_negative_finite(latency.value()), subject, "latency (s)", latency.value(),
                 "link latency must be zero or positive and finite");
     }
-    [[nodiscard]] constexpr bool operator==(const link&) const = default;
+    [[nodiscard]] constexpr bool operator==(const interconnect&) const = default;
 };
 
 /// A memory tier below HBM (host DRAM, local NVMe, network storage): its capacity per GPU and
@@ -163,9 +163,9 @@ struct accelerator {
 struct hardware {
     std::string_view name;
     accelerator gpu;
-    link scale_up;            ///< NVLink / Infinity Fabric, per GPU
+    interconnect scale_up;            ///< NVLink / Infinity Fabric, per GPU
     int scale_up_domain = 8;  ///< GPUs joined by the scale-up fabric (copper inside, seed S9)
-    link scale_out;           ///< the NIC of one GPU (optics outside the domain)
+    interconnect scale_out;           ///< the NIC of one GPU (optics outside the domain)
     int gpus_per_node = 8;
     memory_tier host_memory;  ///< host DRAM share of one GPU, and its bandwidth to the GPU
     memory_tier storage;      ///< local NVMe share of one GPU, and its read bandwidth
