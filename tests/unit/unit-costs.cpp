@@ -238,6 +238,19 @@ TEST_CASE("properties") {
     }
 }
 
+TEST_CASE("pipeline parallelism: bubbles and stage hand-offs") {
+    CHECK(pipeline_bubble_fraction(1, 1) == 0.0);
+    CHECK(pipeline_bubble_fraction(4, 1) == doctest::Approx(0.75));   // 3 / 4
+    CHECK(pipeline_bubble_fraction(4, 12) == doctest::Approx(0.2));   // 3 / 15
+    // PP 2 × TP 4 on Llama-3.1-70B: same bytes per tensor-parallel rank as TP 8 would stream twice,
+    // plus one hand-off of the hidden state between the stages.
+    const deployment pp{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 4, .pp = 2}};
+    pp.validate();
+    const pass_cost p = decode_pass(pp, 1, 100_tok);
+    CHECK(p.pp_time.value() == doctest::Approx(3.7e-6 + 8192.0 * 2 / 4 / 450e9));
+    CHECK(weight_bytes_per_gpu(pp).value() == doctest::Approx(2.0 * static_cast<double>(total_parameters(catalog::llama_3_1_70b)) / 8));
+}
+
 TEST_CASE("layout validation names the rule") {
     auto message = [](const deployment& d) {
         try {

@@ -106,6 +106,12 @@ namespace detail {
 
 }  // namespace detail
 
+/// Idle fraction of a pipeline of pp stages fed m micro-batches: (pp − 1) ÷ (m + pp − 1)
+/// (GPipe, Huang et al. 2019). A single request (m = 1) leaves each stage idle (pp − 1)/pp of the time.
+[[nodiscard]] constexpr double pipeline_bubble_fraction(int stages, int micro_batches) {
+    return static_cast<double>(stages - 1) / (micro_batches + stages - 1);
+}
+
 /// Tensor-parallel synchronisations per pass: 2 all-reduces per layer (after attention and after
 /// the FFN), none without TP (seed S13: 160 for 80 layers).
 [[nodiscard]] constexpr int tp_all_reduces_per_pass(const deployment& d) {
