@@ -1,5 +1,6 @@
-// A first what-if: the seed dashboard's receipt (S27–S30) from typed quantities.
-// Each line states its assumption; change one and rebuild to see what moves.
+// The main example: the seed dashboard's receipt (ledger S27–S30) computed from the catalog's
+// dashboard model and GPU, next to the fuller figure the cost model gives for the same pass.
+// Later work turns this into the `llmcost receipt` command with the whole request journey.
 #include <llmcost/llmcost.hpp>
 
 #include <cstdio>
@@ -8,28 +9,36 @@ int main() {
     using namespace llmcost;
     using namespace llmcost::literals;
 
-    // Assumptions of the dashboard (S39).
-    constexpr bytes_t weights_read_per_pass = 40_GB;  // 40B active parameters at 8 bits
-    constexpr bytes_per_second_t hbm = 20_TBps;       // the latest GPU (S7)
-    constexpr double batch = 32.0;                    // sequences sharing one pass (S28)
-    constexpr watts_t gpu_power = 1.5_kW;
-    constexpr double output_tokens = 500.0;
-    constexpr double server_overhead = 1.3, cooling = 1.2;
+    // Assumptions of the dashboard (S39): 40B parameters read per pass at 8 bits, 20 TB/s HBM,
+    // batch 32, a 1.5 kW GPU, 200 input and 500 output tokens, prefill at an effective 2 PFLOP/s.
+    constexpr deployment dash{.m = catalog::seed_dashboard_model, .hw = catalog::seed_dashboard_gpu};
+    constexpr double batch = 32.0, output_tokens = 500.0;
+    constexpr tokens_t prompt = 200_tok;
+    const facility& site = catalog::seed_site;
 
-    constexpr seconds_t pass = transfer_time(weights_read_per_pass, hbm);              // S27
-    constexpr seconds_t per_token = pass / batch;                                       // S28
-    constexpr joules_t decode_energy = energy_at(gpu_power, per_token) * output_tokens;  // S29
-    constexpr joules_t at_the_wall = decode_energy * (server_overhead * cooling);       // S30
-    static_assert(pass == 2_ms, "S27: 40 GB / 20 TB/s is 2 ms");
+    constexpr pass_cost step = decode_pass(dash, batch, prompt + 250_tok);  // mid-answer context
+    constexpr seconds_t pass = transfer_time(step.weight_bytes, dash.hw.gpu.hbm_bandwidth);   // S27
+    constexpr seconds_t per_token = pass / batch;                                              // S28
+    constexpr joules_t decode = gpu_energy(dash.hw, per_token * output_tokens);                // S29
+    constexpr pass_cost prefill = prefill_pass(dash, 1.0, prompt, 0_tok);
+    constexpr joules_t prefill_energy = gpu_energy(dash.hw, prefill.time());
+    static_assert(approx_equal(pass, 2_ms, 1e-4), "S27: 40 GB / 20 TB/s is 2 ms");
 
     const format_options wh{.digits = 3, .energy = energy_style::watt_hours};
-    std::printf("S27  one decode pass   %s / %s = %s\n", format(weights_read_per_pass).c_str(),
-                format(hbm).c_str(), format(pass).c_str());
-    std::printf("S28  per token         %s / batch %g = %s\n", format(pass).c_str(), batch,
-                format(per_token).c_str());
-    std::printf("S29  decode energy     %s x %s x %g tokens = %s\n", format(per_token).c_str(),
-                format(gpu_power).c_str(), output_tokens, format(decode_energy).c_str());
-    std::printf("S30  at the wall       x %g server x %g cooling = %s (decode only)\n",
-                server_overhead, cooling, format(at_the_wall, wh).c_str());
+    std::printf("llmcost: the seed dashboard's receipt (%s on %s, batch %g)\n\n",
+                dash.m.name.data(), dash.hw.name.data(), batch);
+    std::printf("S27  weights per pass     %s / %s = %s\n", format(step.weight_bytes).c_str(),
+                format(dash.hw.gpu.hbm_bandwidth).c_str(), format(pass).c_str());
+    std::printf("S28  per token            %s / %g = %s\n", format(pass).c_str(), batch, format(per_token).c_str());
+    std::printf("S29  decode energy        %s x %s x %g tokens = %s\n", format(per_token).c_str(),
+                format(dash.hw.gpu.board_power).c_str(), output_tokens, format(decode).c_str());
+    std::printf("S30  at the wall          x %g x %g = %s (decode only)\n", site.server_overhead, site.cooling,
+                format(wall_energy(decode, site), wh).c_str());
+    std::printf("S30  with the prefill     %s of prefill = %s -> %s in all\n", format(prefill.time()).c_str(),
+                format(prefill_energy).c_str(), format(wall_energy(decode + prefill_energy, site), wh).c_str());
+    std::printf("\nWhat the seed leaves out: the same pass also reads %s of KV cache (32 sequences at %s),\n"
+                "so it takes %s, not %s; and energy here is a floor (S32).\n",
+                format(step.kv_bytes).c_str(), format(prompt + 250_tok).c_str(), format(step.time()).c_str(),
+                format(pass).c_str());
     return 0;
 }
