@@ -208,4 +208,25 @@ private:
     return parse_csv(buffer.str(), where);
 }
 
+
+/// Reads every row of a catalog table with `read_row(table, row)` after checking that all
+/// `columns` exist (so an empty table is still refused, naming the first missing column), and
+/// refuses a name that appears twice, since callers look entries up by name. `Reader` is the
+/// table's row reader, whose `fail(column, rule)` reports a row's error.
+template <class Reader, class Columns, class ReadRow>
+[[nodiscard]] auto read_named_rows(const csv_table& table, const Columns& columns, ReadRow read_row) {
+    for (const std::string_view c : columns) (void)table.column(c);
+    std::vector<decltype(read_row(table, std::size_t{0}))> out;
+    out.reserve(table.size());
+    for (std::size_t row = 0; row < table.size(); ++row) {
+        auto entry = read_row(table, row);
+        for (std::size_t prev = 0; prev < out.size(); ++prev)
+            if (out[prev].name == entry.name)
+                Reader(table, row).fail("name", "name appears twice (first on line " +
+                                                    std::to_string(table.rows()[prev].line) + ")");
+        out.push_back(entry);
+    }
+    return out;
+}
+
 }  // namespace llmcost::io

@@ -219,23 +219,9 @@ void check_part(const row_reader& r, const csv_table& table, std::string_view pa
     return hw;
 }
 
-/// Reads the rows of an already parsed hardware table, in the table's order. Two rows with the
-/// same name are refused, since callers look systems up by name.
+/// Reads the rows of an already parsed table, in the table's order.
 [[nodiscard]] inline std::vector<hardware> read_table(const csv_table& table) {
-    // Check every column before the first row, so that a table without data rows is still
-    // refused, and the message names the first missing column rather than whichever a row needs.
-    for (const std::string_view c : columns) (void)table.column(c);
-    std::vector<hardware> out;
-    out.reserve(table.size());
-    for (std::size_t row = 0; row < table.size(); ++row) {
-        const hardware h = read_row(table, row);
-        for (std::size_t prev = 0; prev < out.size(); ++prev)
-            if (out[prev].name == h.name)
-                row_reader(table, row).fail("name", "name appears twice (first on line " +
-                                                        std::to_string(table.rows()[prev].line) + ")");
-        out.push_back(h);
-    }
-    return out;
+    return read_named_rows<row_reader>(table, columns, read_row);
 }
 
 }  // namespace detail::hardware_csv

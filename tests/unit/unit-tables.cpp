@@ -1,0 +1,340 @@
+// tables/*.csv against the constexpr catalogs, their sources and published totals, and the
+// messages of the table loaders for broken tables.
+#include <llmcost/catalog/hardware.hpp>
+#include <llmcost/catalog/models.hpp>
+#include <llmcost/io/csv.hpp>
+#include <llmcost/io/hardware_csv.hpp>
+#include <llmcost/io/models_csv.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace llmcost;
+
+namespace {
+
+const std::filesystem::path tables_dir{LLMCOST_TABLES_DIR};
+
+template <class F>
+std::string message_of(F&& f) {
+    try {
+        (void)f();
+    } catch (const io::load_error& e) {
+        return e.what();
+    }
+    FAIL("no load_error thrown");
+    return {};
+}
+bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+
+// ---- building broken tables from the real ones ------------------------------------------------
+// Each bad input is the real header and two real rows with one change in the second row, so the
+// tests follow the tables when columns are added or reordered, and the broken row is on line 3
+// (a line number that cannot be confused with the header's).
+
+std::string quoted(const std::string& field) {
+    if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+    std::string q = "\"";
+    for (const char c : field) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + '"';
+}
+std::string csv_line(const std::vector<std::string>& fields) {
+    std::string line;
+    for (std::size_t i = 0; i < fields.size(); ++i) line += (i > 0 ? "," : "") + quoted(fields[i]);
+    return line + '\n';
+}
+
+struct table_text {
+    std::vector<std::string> header, first, second;
+
+    [[nodiscard]] std::string text() const { return csv_line(header) + csv_line(first) + csv_line(second); }
+    [[nodiscard]] std::size_t index(std::string_view column) const {
+        for (std::size_t i = 0; i < header.size(); ++i)
+            if (header[i] == column) return i;
+        FAIL("no column " << std::string(column));
+        return 0;
+    }
+    /// The second row with `column` set to `value`.
+    [[nodiscard]] table_text with(std::string_view column, std::string value) const {
+        table_text t = *this;
+        t.second[index(column)] = std::move(value);
+        return t;
+    }
+    /// Both rows and the header without `column`.
+    [[nodiscard]] table_text without(std::string_view column) const {
+        table_text t = *this;
+        const auto at = static_cast<std::ptrdiff_t>(index(column));
+        t.header.erase(t.header.begin() + at);
+        t.first.erase(t.first.begin() + at);
+        t.second.erase(t.second.begin() + at);
+        return t;
+    }
+};
+
+table_text real_rows(std::string_view file) {
+    const io::csv_table t = io::load_csv(tables_dir / file);
+    REQUIRE(t.size() >= 2);
+    return {t.header(), t.rows()[0].fields, t.rows()[1].fields};
+}
+
+/// Published parameter counts of one row of tables/models.csv, in billions (empty = none).
+struct published_counts {
+    std::optional<double> total_b, active_b;
+};
+
+}  // namespace
+
+// ---- (a) the tables transcribe the catalogs ----------------------------------------------------
+
+TEST_CASE("tables/hardware.csv equals catalog::all_hardware, row for row") {
+    const std::vector<hardware> loaded = io::load_hardware_csv(tables_dir / "hardware.csv");
+    REQUIRE(loaded.size() == catalog::all_hardware.size());
+    for (std::size_t i = 0; i < loaded.size(); ++i) {
+        CAPTURE(std::string(loaded[i].name));
+        CHECK(loaded[i].name == catalog::all_hardware[i].name);  // same order
+        const hardware* entry = nullptr;
+        for (const hardware& h : catalog::all_hardware)
+            if (h.name == loaded[i].name) entry = &h;
+        REQUIRE(entry != nullptr);
+        // The parts first, so that a difference says where it is; then the whole descriptor.
+        CHECK(loaded[i].gpu == entry->gpu);
+        CHECK(loaded[i].scale_up == entry->scale_up);
+        CHECK(loaded[i].scale_out == entry->scale_out);
+        CHECK(loaded[i].host_memory == entry->host_memory);
+        CHECK(loaded[i].storage == entry->storage);
+        CHECK(loaded[i] == *entry);
+    }
+}
+
+TEST_CASE("tables/models.csv equals catalog::all_models, row for row") {
+    const std::vector<model> loaded = io::load_models_csv(tables_dir / "models.csv");
+    REQUIRE(loaded.size() == catalog::all_models.size());
+    for (std::size_t i = 0; i < loaded.size(); ++i) {
+        CAPTURE(std::string(loaded[i].name));
+        CHECK(loaded[i].name == catalog::all_models[i].name);  // same order
+        const model* entry = nullptr;
+        for (const model& m : catalog::all_models)
+            if (m.name == loaded[i].name) entry = &m;
+        REQUIRE(entry != nullptr);
+        CHECK(loaded[i].attention == entry->attention);
+        CHECK(loaded[i].ffn == entry->ffn);
+        CHECK(loaded[i].weights == entry->weights);
+        CHECK(loaded[i].expert_weights == entry->expert_weights);
+        CHECK(loaded[i] == *entry);
+    }
+}
+
+// ---- (b) every figure has a source -------------------------------------------------------------
+
+TEST_CASE("every row of tables/hardware.csv and tables/models.csv names its source") {
+    for (const char* file : {"hardware.csv", "models.csv"}) {
+        const io::csv_table t = io::load_csv(tables_dir / file);
+        REQUIRE(t.size() > 0);
+        for (std::size_t row = 0; row < t.size(); ++row) {
+            CAPTURE(file);
+            CAPTURE(t.field(row, "name"));
+            CHECK_FALSE(t.field(row, "source").empty());
+        }
+    }
+}
+
+// ---- (c) published totals ----------------------------------------------------------------------
+
+TEST_CASE("tables/models.csv: published parameter counts agree with the counted ones within 2%") {
+    const io::csv_table t = io::load_csv(tables_dir / "models.csv");
+    const std::vector<model> models = io::load_models_csv(tables_dir / "models.csv");
+    REQUIRE(models.size() == t.size());
+    const auto within_2_percent = [](double counted, double published) {
+        return std::fabs(counted - published) <= 0.02 * published;
+    };
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        const model& m = models[row];
+        CAPTURE(std::string(m.name));
+        const published_counts p{t.number(row, "published_total_params_B"),
+                                 t.number(row, "published_active_params_B")};
+        // The seed's dashboard model is not a released model: it has no published total, only
+        // the ledger's "40B read per pass". Every real model must have one.
+        const bool seed = m.name == catalog::seed_dashboard_model.name;
+        CHECK((seed || p.total_b.has_value()));
+        if (p.total_b) {
+            const double total = static_cast<double>(total_parameters(m)) / 1e9;
+            CHECK(within_2_percent(total, *p.total_b));
+        }
+        if (p.active_b) {
+            // OpenAI's 5.1B for gpt-oss-120b leaves out the input embedding (a row lookup, see
+            // catalog/models.hpp), and the seed's 40B counts what one pass reads: both are the
+            // matmul parameters. Every other published active count includes the embedding.
+            const bool matmul_only = m.name == catalog::gpt_oss_120b.name || seed;
+            const double active =
+                static_cast<double>(matmul_only ? matmul_parameters(m) : active_parameters(m)) / 1e9;
+            CHECK(within_2_percent(active, *p.active_b));
+        }
+    }
+}
+
+// ---- (d) broken tables: messages name the file, the line and the column ------------------------
+
+TEST_CASE("hardware table: a missing column is named, at the header's line") {
+    const std::string msg = message_of(
+        [&] { return io::parse_hardware_csv(real_rows("hardware.csv").without("hbm_bandwidth_TBps").text(), "bad-hw.csv"); });
+    CHECK(contains(msg, "bad-hw.csv:1"));
+    CHECK(contains(msg, "\"hbm_bandwidth_TBps\""));
+    CHECK(contains(msg, "no such column"));
+}
+
+TEST_CASE("hardware table: a cell that is not a number") {
+    const std::string msg = message_of(
+        [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("board_power_W", "700W").text(), "bad-hw.csv"); });
+    CHECK(contains(msg, "bad-hw.csv:3:"));
+    CHECK(contains(msg, "\"board_power_W\""));
+    CHECK(contains(msg, "700W"));
+    CHECK(contains(msg, "expected a number"));
+}
+
+TEST_CASE("hardware table: a negative bandwidth") {
+    const std::string msg = message_of(
+        [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("hbm_bandwidth_TBps", "-4.8").text(), "bad-hw.csv"); });
+    CHECK(contains(msg, "bad-hw.csv:3:"));
+    CHECK(contains(msg, "\"hbm_bandwidth_TBps\""));
+    CHECK(contains(msg, "-4.8"));
+    CHECK(contains(msg, "must not be negative"));
+}
+
+TEST_CASE("hardware table: a descriptor rule lands on the column it came from") {
+    const table_text t = real_rows("hardware.csv");
+    SUBCASE("scale-out bandwidth of zero: the link's rule, on the NIC's column (not the scale-up's)") {
+        const std::string msg = message_of(
+            [&] { return io::parse_hardware_csv(t.with("scaleout_Gbps_per_gpu", "0").text(), "bad-hw.csv"); });
+        CHECK(contains(msg, "bad-hw.csv:3:"));
+        CHECK(contains(msg, "\"scaleout_Gbps_per_gpu\""));
+        CHECK(contains(msg, "link bandwidth must be positive"));
+    }
+    SUBCASE("storage read bandwidth of zero: the tier's rule, on the storage column") {
+        const std::string msg = message_of(
+            [&] { return io::parse_hardware_csv(t.with("storage_read_GBps_per_gpu", "0").text(), "bad-hw.csv"); });
+        CHECK(contains(msg, "bad-hw.csv:3:"));
+        CHECK(contains(msg, "\"storage_read_GBps_per_gpu\""));
+    }
+    SUBCASE("idle power above board power") {
+        const std::string msg = message_of(
+            [&] { return io::parse_hardware_csv(t.with("idle_power_W", "800").text(), "bad-hw.csv"); });
+        CHECK(contains(msg, "bad-hw.csv:3:"));
+        CHECK(contains(msg, "\"idle_power_W\""));
+        CHECK(contains(msg, "below board_power"));
+    }
+    SUBCASE("a fractional count") {
+        const std::string msg = message_of(
+            [&] { return io::parse_hardware_csv(t.with("hbm_stacks", "5.5").text(), "bad-hw.csv"); });
+        CHECK(contains(msg, "bad-hw.csv:3:"));
+        CHECK(contains(msg, "\"hbm_stacks\""));
+        CHECK(contains(msg, "whole number"));
+    }
+    SUBCASE("the same name twice") {
+        const std::string msg = message_of(
+            [&] { return io::parse_hardware_csv(t.with("name", t.first[t.index("name")]).text(), "bad-hw.csv"); });
+        CHECK(contains(msg, "bad-hw.csv:3:"));
+        CHECK(contains(msg, "\"name\""));
+        CHECK(contains(msg, "appears twice (first on line 2)"));
+    }
+}
+
+TEST_CASE("hardware table: a row with the wrong number of fields") {
+    table_text t = real_rows("hardware.csv");
+    t.second.pop_back();
+    const std::string msg = message_of([&] { return io::parse_hardware_csv(t.text(), "bad-hw.csv"); });
+    // The CSV reader refuses the row before any column is read, so it names the line, not a column.
+    CHECK(contains(msg, "bad-hw.csv:3:"));
+    CHECK(contains(msg, "wrong field count"));
+}
+
+TEST_CASE("hardware table: a file that is not there") {
+    const std::string msg = message_of([] { return io::load_hardware_csv(tables_dir / "no-such-table.csv"); });
+    CHECK(contains(msg, "no-such-table.csv"));
+    CHECK(contains(msg, "no such file"));
+}
+
+TEST_CASE("model table: a missing column is named, at the header's line") {
+    const std::string msg = message_of(
+        [&] { return io::parse_models_csv(real_rows("models.csv").without("mtp_modules").text(), "bad-models.csv"); });
+    CHECK(contains(msg, "bad-models.csv:1"));
+    CHECK(contains(msg, "\"mtp_modules\""));
+    CHECK(contains(msg, "no such column"));
+}
+
+TEST_CASE("model table: KV heads that do not divide the query heads") {
+    const std::string msg = message_of(
+        [&] { return io::parse_models_csv(real_rows("models.csv").with("kv_heads", "7").text(), "bad-models.csv"); });
+    CHECK(contains(msg, "bad-models.csv:3:"));
+    CHECK(contains(msg, "\"kv_heads\" = \"7\""));
+    CHECK(contains(msg, "must divide query_heads"));
+}
+
+TEST_CASE("model table: an unknown number format") {
+    const std::string msg = message_of(
+        [&] { return io::parse_models_csv(real_rows("models.csv").with("weights", "fp7").text(), "bad-models.csv"); });
+    CHECK(contains(msg, "bad-models.csv:3:"));
+    CHECK(contains(msg, "\"weights\" = \"fp7\""));
+    CHECK(contains(msg, "unknown number format"));
+    CHECK(contains(msg, "mxfp4"));  // the message lists what would have been accepted
+}
+
+TEST_CASE("model table: cells of the wrong kind") {
+    const table_text t = real_rows("models.csv");
+    SUBCASE("a count that is not a number") {
+        const std::string msg =
+            message_of([&] { return io::parse_models_csv(t.with("layers", "eighty").text(), "bad-models.csv"); });
+        CHECK(contains(msg, "bad-models.csv:3:"));
+        CHECK(contains(msg, "\"layers\""));
+        CHECK(contains(msg, "expected a number"));
+    }
+    SUBCASE("a negative count") {
+        const std::string msg =
+            message_of([&] { return io::parse_models_csv(t.with("hidden", "-4096").text(), "bad-models.csv"); });
+        CHECK(contains(msg, "bad-models.csv:3:"));
+        CHECK(contains(msg, "\"hidden\""));
+        CHECK(contains(msg, "must not be negative"));
+    }
+    SUBCASE("an empty count") {
+        const std::string msg =
+            message_of([&] { return io::parse_models_csv(t.with("vocab", "").text(), "bad-models.csv"); });
+        CHECK(contains(msg, "bad-models.csv:3:"));
+        CHECK(contains(msg, "\"vocab\""));
+        CHECK(contains(msg, "empty cell"));
+    }
+    SUBCASE("a flag that is not true or false") {
+        const std::string msg =
+            message_of([&] { return io::parse_models_csv(t.with("qkv_bias", "yes").text(), "bad-models.csv"); });
+        CHECK(contains(msg, "bad-models.csv:3:"));
+        CHECK(contains(msg, "\"qkv_bias\""));
+        CHECK(contains(msg, "expected true or false"));
+    }
+    SUBCASE("an unknown attention kind") {
+        const std::string msg = message_of(
+            [&] { return io::parse_models_csv(t.with("attention_kind", "sparse").text(), "bad-models.csv"); });
+        CHECK(contains(msg, "bad-models.csv:3:"));
+        CHECK(contains(msg, "\"attention_kind\""));
+        CHECK(contains(msg, "standard or latent"));
+    }
+    SUBCASE("top_k above the expert count, on an MoE row") {
+        const table_text moe = t.with("routed_experts", "8").with("top_k", "9").with("expert_intermediate", "14336");
+        const std::string msg = message_of([&] { return io::parse_models_csv(moe.text(), "bad-models.csv"); });
+        CHECK(contains(msg, "bad-models.csv:3:"));
+        CHECK(contains(msg, "\"top_k\""));
+        CHECK(contains(msg, "must not exceed routed_experts"));
+    }
+}
+
+TEST_CASE("model table: a row with the wrong number of fields") {
+    table_text t = real_rows("models.csv");
+    t.second.push_back("extra");
+    const std::string msg = message_of([&] { return io::parse_models_csv(t.text(), "bad-models.csv"); });
+    CHECK(contains(msg, "bad-models.csv:3:"));
+    CHECK(contains(msg, "wrong field count"));
+}
