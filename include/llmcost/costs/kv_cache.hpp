@@ -5,6 +5,7 @@
 
 #include <llmcost/costs/parallel.hpp>
 #include <llmcost/costs/roofline.hpp>
+#include <llmcost/detail/math.hpp>
 
 namespace llmcost {
 
