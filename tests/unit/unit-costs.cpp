@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_helpers.hpp"
+
 #include <cmath>
 
 using namespace llmcost;
@@ -252,14 +254,7 @@ TEST_CASE("pipeline parallelism: bubbles and stage hand-offs") {
 }
 
 TEST_CASE("layout validation names the rule") {
-    auto message = [](const deployment& d) {
-        try {
-            d.validate();
-        } catch (const invalid_input& e) {
-            return std::string(e.what());
-        }
-        return std::string();
-    };
+    auto message = [](const deployment& d) { return test::validation_message(d); };
     deployment d{.m = catalog::mixtral_8x7b, .hw = catalog::h100_sxm5, .layout = {.ep = 3, .dp = 3}};
     CHECK(message(d) == "llmcost: Mixtral-8x7B: layout.ep = 3: must divide the routed experts");
     d.layout = {.tp = 3};

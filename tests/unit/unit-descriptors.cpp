@@ -3,10 +3,13 @@
 
 #include <doctest/doctest.h>
 
+#include "test_helpers.hpp"
+
 #include <string>
 
 using namespace llmcost;
 using namespace llmcost::literals;
+using test::validation_message;
 
 namespace {
 struct published {
@@ -66,71 +69,53 @@ TEST_CASE("weight bytes follow each tensor's format") {
           doctest::Approx(2.0 * static_cast<double>(total_parameters(catalog::llama_3_1_70b))));
 }
 
-namespace {
-std::string message_of(const model& m) {
-    try {
-        m.validate();
-    } catch (const invalid_input& e) {
-        return e.what();
-    }
-    return "";
-}
-std::string message_of(const hardware& h) {
-    try {
-        h.validate();
-    } catch (const invalid_input& e) {
-        return e.what();
-    }
-    return "";
-}
-}  // namespace
 
 TEST_CASE("validation names the field, the value and the rule") {
     model m = catalog::llama_3_1_70b;
     SUBCASE("KV heads must divide query heads") {
         m.attention.kv_heads = 7;
-        CHECK(message_of(m) == "llmcost: Llama-3.1-70B: attention.kv_heads = 7: must divide query_heads "
+        CHECK(validation_message(m) == "llmcost: Llama-3.1-70B: attention.kv_heads = 7: must divide query_heads "
                                "(each KV head serves a whole group of query heads)");
     }
     SUBCASE("zero layers") {
         m.layers = 0;
-        CHECK(message_of(m) == "llmcost: Llama-3.1-70B: layers = 0: a model has at least one layer");
+        CHECK(validation_message(m) == "llmcost: Llama-3.1-70B: layers = 0: a model has at least one layer");
     }
     SUBCASE("top-k beyond the experts") {
         model moe = catalog::mixtral_8x7b;
         moe.ffn.top_k = 9;
-        CHECK(message_of(moe).find("ffn.top_k = 9: must not exceed routed_experts") != std::string::npos);
+        CHECK(validation_message(moe).find("ffn.top_k = 9: must not exceed routed_experts") != std::string::npos);
     }
     SUBCASE("latent attention without a latent") {
         model ds = catalog::deepseek_v3;
         ds.attention.latent.kv_lora_rank = 0;
-        CHECK(message_of(ds).find("attention.latent.kv_lora_rank = 0") != std::string::npos);
+        CHECK(validation_message(ds).find("attention.latent.kv_lora_rank = 0") != std::string::npos);
     }
     SUBCASE("windowed layers without a window") {
         model g = catalog::gpt_oss_120b;
         g.attention.sliding_window = 0;
-        CHECK(message_of(g).find("windowed layers need a window") != std::string::npos);
+        CHECK(validation_message(g).find("windowed layers need a window") != std::string::npos);
     }
     SUBCASE("negative and non-finite bandwidth") {
         hardware h = catalog::h100_sxm5;
         h.gpu.hbm_bandwidth = terabytes_per_second(-3.35);
-        CHECK(message_of(h) == "llmcost: H100 SXM5: hbm_bandwidth (B/s) = -3.35e+12: must be positive and finite");
+        CHECK(validation_message(h) == "llmcost: H100 SXM5: hbm_bandwidth (B/s) = -3.35e+12: must be positive and finite");
         h = catalog::h100_sxm5;
         h.scale_up.per_direction = bytes_per_second(std::numeric_limits<double>::quiet_NaN());
-        CHECK(message_of(h).find("per_direction (B/s) = nan: link bandwidth must be positive") != std::string::npos);
+        CHECK(validation_message(h).find("per_direction (B/s) = nan: link bandwidth must be positive") != std::string::npos);
     }
     SUBCASE("capacity smaller than a stack") {
         hardware h = catalog::h100_sxm5;
         h.gpu.hbm_capacity = 4_GB;
-        CHECK(message_of(h).find("capacity per stack is below 1 GB") != std::string::npos);
+        CHECK(validation_message(h).find("capacity per stack is below 1 GB") != std::string::npos);
     }
     SUBCASE("idle power above board power") {
         hardware h = catalog::h100_sxm5;
         h.gpu.idle_power = 800_W;
-        CHECK(message_of(h).find("idle_power (W) = 800: must be at least 0 and below board_power") != std::string::npos);
+        CHECK(validation_message(h).find("idle_power (W) = 800: must be at least 0 and below board_power") != std::string::npos);
     }
     SUBCASE("every catalog entry is valid") {
-        for (const model& c : catalog::all_models) CHECK(message_of(c) == "");
-        for (const hardware& c : catalog::all_hardware) CHECK(message_of(c) == "");
+        for (const model& c : catalog::all_models) CHECK(validation_message(c) == "");
+        for (const hardware& c : catalog::all_hardware) CHECK(validation_message(c) == "");
     }
 }

@@ -3,23 +3,16 @@
 
 #include <doctest/doctest.h>
 
+#include "test_helpers.hpp"
+
 #include <string>
 #include <string_view>
 
 using namespace llmcost;
 
 namespace {
-template <class F>
-std::string message_of(F&& f) {
-    try {
-        (void)f();
-    } catch (const io::load_error& e) {
-        return e.what();
-    }
-    FAIL("no load_error thrown");
-    return {};
-}
-bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+using test::contains;
+using test::message_of;
 }  // namespace
 
 TEST_CASE("csv: quoted fields, doubled quotes, CRLF and header lookup") {

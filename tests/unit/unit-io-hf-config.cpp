@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_helpers.hpp"
+
 #include <string>
 #include <string_view>
 
@@ -18,19 +20,8 @@ model load_fixture(std::string_view dir, std::string_view catalog_name) {
     return io::load_hf_config(fixtures + "/hf/" + std::string(dir) + "/config.json", catalog_name);
 }
 
-/// The message of the load_error that `parse` throws (fails the test when none is thrown).
-template <class F>
-std::string message_of(F&& parse) {
-    try {
-        (void)parse();
-    } catch (const io::load_error& e) {
-        return e.what();
-    }
-    FAIL("no load_error thrown");
-    return {};
-}
-
-bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+using test::contains;
+using test::message_of;
 
 /// A minimal valid Llama config with one member replaced (or added) as raw JSON text.
 std::string llama_with(std::string_view key, std::string_view raw_value) {

@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_helpers.hpp"
+
 #include <cmath>
 #include <cstddef>
 #include <filesystem>
@@ -22,17 +24,8 @@ namespace {
 
 const std::filesystem::path tables_dir{LLMCOST_TABLES_DIR};
 
-template <class F>
-std::string message_of(F&& f) {
-    try {
-        (void)f();
-    } catch (const io::load_error& e) {
-        return e.what();
-    }
-    FAIL("no load_error thrown");
-    return {};
-}
-bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+using test::contains;
+using test::message_of;
 
 // ---- building broken tables from the real ones ------------------------------------------------
 // Each bad input is the real header and two real rows with one change in the second row, so the

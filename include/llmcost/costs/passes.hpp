@@ -38,6 +38,12 @@ struct pass_cost {
     [[nodiscard]] constexpr flops_per_byte_t arithmetic_intensity() const { return flops / bytes(); }
 };
 
+/// Tensor-parallel synchronisations per pass: 2 all-reduces per layer (after attention and after
+/// the FFN), none without TP (seed S13: 160 for 80 layers).
+[[nodiscard]] constexpr int tp_all_reduces_per_pass(const deployment& d) {
+    return d.layout.tp > 1 ? 2 * d.m.layers : 0;
+}
+
 namespace detail {
 
 /// Matmul parameters per token outside the routed experts (attention projections, dense FFN,
@@ -95,7 +101,7 @@ namespace detail {
     c.memory_time = transfer_time(c.bytes(), g.sustained_hbm_bandwidth());
     const bytes_t hidden_state = m.activations.bytes_for(tokens_per_rank * m.hidden);
     c.tp_time = all_reduce_time(hidden_state, d.layout.tp, tp_link(d), tp_algorithm(d)) *
-                static_cast<double>(d.layout.tp > 1 ? 2 * m.layers : 0);
+                static_cast<double>(tp_all_reduces_per_pass(d));
     c.ep_time = all_to_all_time_per_pass(d, tokens_per_rank);
     c.pp_time = d.layout.pp > 1
                     ? point_to_point_time(hidden_state / static_cast<double>(d.layout.tp), d.link_for(d.layout.tp * d.layout.pp)) *
@@ -112,11 +118,6 @@ namespace detail {
     return static_cast<double>(stages - 1) / (micro_batches + stages - 1);
 }
 
-/// Tensor-parallel synchronisations per pass: 2 all-reduces per layer (after attention and after
-/// the FFN), none without TP (seed S13: 160 for 80 layers).
-[[nodiscard]] constexpr int tp_all_reduces_per_pass(const deployment& d) {
-    return d.layout.tp > 1 ? 2 * d.m.layers : 0;
-}
 
 /// Weight bytes a pass streams per tensor-parallel rank when `routed_tokens` tokens pass through
 /// the experts: everything but the embedding table (a lookup) and the untouched experts.
@@ -159,7 +160,8 @@ template <token_count T, token_count U>
     const double p = in_base_units(cached).value();
     const double tp = d.layout.tp;
     const double t = batch * n;
-    const double lm_head = static_cast<double>(parameters(m).lm_head > 0 ? parameters(m).lm_head : parameters(m).embedding);
+    const parameter_breakdown b = parameters(m);
+    const double lm_head = static_cast<double>(b.lm_head > 0 ? b.lm_head : b.embedding);  // tied: the embedding
     pass_cost r{};
     const double expert_flops = m.is_moe()
         ? 2.0 * t * m.ffn.top_k * static_cast<double>(expert_parameters(m)) * m.moe_layers() : 0.0;
