@@ -1,4 +1,4 @@
-// An accelerator whose HBM would hold 300 GB per stack is refused at compile time.
+// An accelerator whose HBM would hold 288 GiB in one stack is refused at compile time.
 // expect: more than any HBM stack
 #include <llmcost/catalog/hardware.hpp>
 
@@ -10,7 +10,7 @@ constexpr hardware bad = checked(catalog::from_row({"bad", 288,
 #else
     1,
 #endif
-    8.0, 2250, 4500, 9000, 4500, 1000, 140, 0.9, 0.6, "NVLink", 1800, 3.7, 8, "NIC", 400, 2, 8,
+    8.0, 2250, 4500, 9000, 4500, 1000, 140, 0.9, 0.6, 798, 0.33, 4, "NVLink", 1800, 3.7, 8, "NIC", 400, 2, 8,
     "DDR5", 250, 64, "NVMe", 3.84, 7, 6, 17, 0, "spec"}));
 
 int main() { return bad.gpu.hbm_stacks > 0 ? 0 : 1; }

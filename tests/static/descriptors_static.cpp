@@ -42,7 +42,7 @@ static_assert(approx_equal(formats::fp8.bytes_for(double(matmul_parameters(seed_
 
 // S7: the dashboard GPU has 288 GB in 8 stacks (36 GB a stack) and 20 TB/s; the previous
 // generation 8 TB/s: 20 / 8 = 2.5 ("almost 3×").
-static_assert(seed_dashboard_gpu.gpu.stack_capacity() == 36_GB);
+static_assert(seed_dashboard_gpu.gpu.stack_capacity() == 36_GiB);  // vendors' HBM "GB" are binary
 static_assert(ratio(seed_dashboard_gpu.gpu.hbm_bandwidth, b200_hgx.gpu.hbm_bandwidth) == 2.5);
 // S8/S36: NVLink 5's 1.8 TB/s counts both directions: 900 GB/s each way.
 static_assert(b200_hgx.scale_up.per_direction == 900_GBps);
@@ -55,3 +55,16 @@ static_assert(!rubin_vr200.gpu.supports(compute_class::bf16));
 // S30: the seed site multiplies GPU power by 1.3 × 1.2 = 1.56.
 static_assert(seed_site.power_multiplier() == 1.3 * 1.2);
 }  // namespace
+
+constexpr bool within(double v, double lo, double hi) { return v >= lo && v <= hi; }
+
+// B04: the H100's GEMM curve e(n) = 0.7153 · n ÷ (n + 798) gives back both measured sizes:
+// 32768³ → 1382.2 of 1978.9 TFLOP/s (0.698) and 8192³ → 1290.1 (0.652); small GEMMs pay whole
+// 64-row tiles: 32 rows use half a tile.
+static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(32768, 32768, 32768), 0.697, 0.700));
+static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(8192, 8192, 8192), 0.650, 0.654));
+static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(32, 8192, 8192) /
+                         h100_sxm5.gpu.efficiency.matmul_at(64, 8192, 8192), 0.45, 0.5));
+// The ideal machine has no size effect.
+static_assert(seed_dashboard_gpu.gpu.efficiency.matmul_at(1, 1, 1) == 1.0);
+static_assert(detail::const_cbrt(27.0) == 3.0 && detail::const_cbrt(0.0) == 0.0);

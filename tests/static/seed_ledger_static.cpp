@@ -24,7 +24,7 @@ static_assert(within(ratio(seoul_oregon, 1_km), 8'530, 8'540));
 static_assert(within(route_inflation(137_ms, seoul_oregon), 1.6, 1.65));  // 137 / 83.6 ms
 
 // S7: 288 GB in 8 stacks = 36 GB a stack; 20 TB/s vs the previous 8 TB/s = 2.5×.
-static_assert(seed_dashboard_gpu.gpu.stack_capacity() == 36_GB);
+static_assert(seed_dashboard_gpu.gpu.stack_capacity() == 36_GiB);  // vendors' HBM "GB" are binary
 static_assert(ratio(seed_dashboard_gpu.gpu.hbm_bandwidth, b200_hgx.gpu.hbm_bandwidth) == 2.5);
 
 // S10: 1,000,000 GPUs × 6 transceivers × 30 W = 180 MW; and 180 MW ÷ 6e6 = 30 W.

@@ -14,25 +14,49 @@
 
 namespace llmcost {
 
+/// One pass as the kernels of one tensor-parallel rank see it. Each class of kernel is priced by
+/// its own roofline and the classes run one after another, as they do on a GPU stream:
+///   t = max(GEMM FLOPs ÷ R_gemm, weights ÷ B) + max(attention FLOPs ÷ R_attn, KV ÷ B)
+///     + activations ÷ B + kernels · t_launch + communication,
+/// with R_gemm the size-dependent GEMM rate (B04), R_attn the fused-attention rate (B06) and B the
+/// sustained HBM bandwidth (B01–B03). A sum of rooflines is never below the roofline of the sums.
 struct pass_cost {
-    flops_t flops;              ///< per tensor-parallel rank
-    bytes_t weight_bytes;       ///< weights streamed from HBM
-    bytes_t kv_bytes;           ///< KV cache read (and, for prefill, written)
-    bytes_t activation_bytes;   ///< hidden states in and out of HBM (a small term)
-    seconds_t compute_time;     ///< FLOPs ÷ (peak × efficiency)
-    seconds_t memory_time;      ///< bytes ÷ (HBM bandwidth × efficiency)
-    seconds_t tp_time;          ///< tensor-parallel all-reduces, 2 per layer (S13)
-    seconds_t ep_time;          ///< expert-parallel all-to-all, dispatch and combine (S21)
-    seconds_t pp_time;          ///< hand-offs between pipeline stages
+    flops_t flops;               ///< per tensor-parallel rank: matmul_flops + attention_flops
+    flops_t matmul_flops;        ///< GEMMs (projections, FFN, experts, LM head)
+    flops_t attention_flops;     ///< QKᵀ and PV
+    bytes_t weight_bytes;        ///< weights streamed from HBM
+    bytes_t kv_bytes;            ///< KV cache read (and, for prefill, written)
+    bytes_t activation_bytes;    ///< hidden states between kernels (norms, residuals, GEMM inputs/outputs)
+    seconds_t compute_time;      ///< all FLOPs at the large-GEMM rate — the compute floor
+    seconds_t memory_time;       ///< all bytes at sustained bandwidth — the memory floor
+    seconds_t matmul_compute_time;     ///< GEMM FLOPs ÷ the GEMM rate at their size
+    seconds_t matmul_memory_time;      ///< weight bytes ÷ bandwidth
+    seconds_t attention_compute_time;  ///< attention FLOPs ÷ the fused-attention rate
+    seconds_t attention_memory_time;   ///< KV bytes ÷ bandwidth
+    seconds_t elementwise_time;  ///< activation bytes ÷ bandwidth
+    seconds_t overhead_time;     ///< kernels launched × per-kernel overhead
+    seconds_t tp_time;           ///< tensor-parallel all-reduces, 2 per layer (S13)
+    seconds_t ep_time;           ///< expert-parallel all-to-all, dispatch and combine (S21)
+    seconds_t pp_time;           ///< hand-offs between pipeline stages
 
     [[nodiscard]] constexpr bytes_t bytes() const { return weight_bytes + kv_bytes + activation_bytes; }
-    /// max(compute, memory) — the roofline (Williams et al. 2009).
+    /// max(compute, memory) — the roofline of the whole pass (Williams et al. 2009): a floor.
     [[nodiscard]] constexpr seconds_t roofline_time() const {
         return compute_time > memory_time ? compute_time : memory_time;
     }
+    [[nodiscard]] constexpr seconds_t matmul_time() const {
+        return matmul_compute_time > matmul_memory_time ? matmul_compute_time : matmul_memory_time;
+    }
+    [[nodiscard]] constexpr seconds_t attention_time() const {
+        return attention_compute_time > attention_memory_time ? attention_compute_time : attention_memory_time;
+    }
+    /// The GPU's own work: GEMMs + attention + element-wise kernels + launch overheads.
+    [[nodiscard]] constexpr seconds_t kernel_time() const {
+        return matmul_time() + attention_time() + elementwise_time + overhead_time;
+    }
     [[nodiscard]] constexpr seconds_t communication_time() const { return tp_time + ep_time + pp_time; }
-    /// t = max(compute, memory) + communication (not overlapped: a conservative, common choice).
-    [[nodiscard]] constexpr seconds_t time() const { return roofline_time() + communication_time(); }
+    /// t = kernels + communication (not overlapped: a conservative, common choice).
+    [[nodiscard]] constexpr seconds_t time() const { return kernel_time() + communication_time(); }
     [[nodiscard]] constexpr bool memory_bound() const { return memory_time >= compute_time; }
     /// FLOP/byte of the pass (seed S14: ≈ 2·batch for decode at 8 bits).
     [[nodiscard]] constexpr flops_per_byte_t arithmetic_intensity() const { return flops / bytes(); }
@@ -92,13 +116,70 @@ namespace detail {
     return d.layout.tp <= d.hw.scale_up_domain ? all_reduce_algorithm::two_shot : all_reduce_algorithm::ring;
 }
 
-/// Fill in times from work and traffic.
-[[nodiscard]] constexpr pass_cost finish(const deployment& d, pass_cost c, double tokens_per_rank) {
+/// Query and key/value widths of one token in one layer (all heads).
+[[nodiscard]] constexpr double query_width(const model& m) {
+    const attention_spec& a = m.attention;
+    return a.kind == attention_kind::latent ? static_cast<double>(a.query_heads) * (a.latent.nope_head_dim + a.latent.rope_head_dim)
+                                            : static_cast<double>(a.query_heads) * a.head_dim;
+}
+
+/// Activation elements one token moves through HBM in one layer on one TP rank. Kernels read their
+/// inputs and write their outputs: the residual stream (two norms, two residual adds, the inputs of
+/// the column-parallel and the outputs of the row-parallel GEMMs: 14·h, replicated on every rank)
+/// and the sharded tensors (Q/K/V out and into attention, attention out and into the O projection,
+/// FFN up/gate out and into the activation, activation out and into the down projection).
+[[nodiscard]] constexpr double activation_elements_per_token_layer(const model& m, double tp) {
+    const double h = m.hidden;
+    const double q = query_width(m);
+    const double kv = static_cast<double>(kv_elements_per_token_per_layer(m));
+    const double width = m.is_moe()
+        ? static_cast<double>(m.ffn.expert_intermediate) * (m.ffn.top_k + m.ffn.shared_experts)
+        : static_cast<double>(m.ffn.intermediate);
+    const double ffn = (m.ffn.gated ? 6.0 : 4.0) * width;
+    const double routing = m.is_moe() ? 4.0 * h * m.ffn.top_k : 0.0;  // permute in, un-permute out
+    return 14.0 * h + routing + (2.0 * (q + kv) + 2.0 * q + ffn) / tp;
+}
+
+/// Kernels one pass launches: 10 per layer (norm, QKV GEMM, RoPE + KV append, attention, O GEMM,
+/// residual + norm, up/gate GEMM, activation, down GEMM, residual), 4 more per MoE layer (router,
+/// top-k, permute, un-permute), and 3 at the end (final norm, LM head, sampling).
+[[nodiscard]] constexpr double kernels_per_pass(const model& m) {
+    return 10.0 * m.layers + 4.0 * (m.is_moe() ? m.moe_layers() : 0) + 3.0;
+}
+
+/// Fill in times from work and traffic. `tokens_per_rank` tokens go through the GEMMs of this rank;
+/// `expert_flops` of `matmul_flops` run in the routed experts, whose GEMMs see fewer rows.
+[[nodiscard]] constexpr pass_cost finish(const deployment& d, pass_cost c, double tokens_per_rank, double expert_flops) {
     const accelerator& g = d.hw.gpu;
-    const flops_per_second_t peak = g.sustained_peak(d.m.activations.compute);
     const model& m = d.m;
-    c.compute_time = peak.value() > 0 ? compute_time(c.flops, peak) : seconds(1.0 / 0.0);
-    c.memory_time = transfer_time(c.bytes(), g.sustained_hbm_bandwidth());
+    const double tp = d.layout.tp;
+    const flops_per_second_t peak = g.peak(m.activations.compute);
+    const bytes_per_second_t bandwidth = g.sustained_hbm_bandwidth();
+    const bool can_compute = peak.value() > 0;
+    auto at = [&](double flop, double efficiency) {
+        return can_compute ? compute_time(flops(flop), peak * efficiency) : seconds(flop > 0 ? 1.0 / 0.0 : 0.0);
+    };
+    c.flops = c.matmul_flops + c.attention_flops;
+    c.compute_time = at(c.flops.value(), g.efficiency.matmul);
+    c.memory_time = transfer_time(c.bytes(), bandwidth);
+
+    // GEMMs: dense ones see every token; an expert sees tokens · k · ranks ÷ E of them (its share).
+    const double dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / tp;
+    const double dense_flops = c.matmul_flops.value() - expert_flops;
+    const double expert_rows = m.is_moe()
+        ? tokens_per_rank * d.attention_ranks() * m.ffn.top_k / m.ffn.routed_experts : 0.0;
+    const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : tp;
+    const double expert_width = m.is_moe() ? m.ffn.expert_intermediate / inside_expert : 0.0;
+    c.matmul_compute_time = at(dense_flops, g.efficiency.matmul_at(tokens_per_rank, m.hidden, dense_width)) +
+                            at(expert_flops, g.efficiency.matmul_at(expert_rows, m.hidden, expert_width));
+    c.matmul_memory_time = transfer_time(c.weight_bytes, bandwidth);
+    const flops_per_second_t attention_peak = g.peak(compute_class::bf16).value() > 0 ? g.peak(compute_class::bf16) : peak;
+    c.attention_compute_time = attention_peak.value() > 0
+        ? compute_time(c.attention_flops, attention_peak * g.efficiency.attention) : seconds(0.0);
+    c.attention_memory_time = transfer_time(c.kv_bytes, bandwidth);
+    c.elementwise_time = transfer_time(c.activation_bytes, bandwidth);
+    c.overhead_time = g.efficiency.kernel_overhead * kernels_per_pass(m);
+
     const bytes_t hidden_state = m.activations.bytes_for(tokens_per_rank * m.hidden);
     c.tp_time = all_reduce_time(hidden_state, d.layout.tp, tp_link(d), tp_algorithm(d)) *
                 static_cast<double>(tp_all_reduces_per_pass(d));
@@ -140,14 +221,13 @@ template <token_count T>
     const double routed = batch * d.attention_ranks();
     pass_cost r{};
     const double expert_flops = m.is_moe()
-        ? 2.0 * batch * m.ffn.top_k * static_cast<double>(expert_parameters(m)) * m.moe_layers() : 0.0;
-    r.flops = flops((2.0 * batch * detail::non_expert_matmul_parameters(m) + expert_flops +
-                     batch * detail::attention_pairs(m, c, 1.0) * detail::attention_flops_per_pair(m, true)) / tp);
+        ? 2.0 * batch * m.ffn.top_k * static_cast<double>(expert_parameters(m)) * m.moe_layers() / tp : 0.0;
+    r.matmul_flops = flops(2.0 * batch * detail::non_expert_matmul_parameters(m) / tp + expert_flops);
+    r.attention_flops = flops(batch * detail::attention_pairs(m, c, 1.0) * detail::attention_flops_per_pair(m, true) / tp);
     r.weight_bytes = weight_bytes_read(d, routed);
     r.kv_bytes = kv_bytes_per_gpu_for_context(d, context) * (batch * d.layout.pp);
-    // Hidden states: read and written ~4 times per layer (residual, norm, attention out, FFN out).
-    r.activation_bytes = m.activations.bytes_for(4.0 * batch * m.hidden * m.layers) / tp;
-    return detail::finish(d, r, batch);
+    r.activation_bytes = m.activations.bytes_for(batch * m.layers * detail::activation_elements_per_token_layer(m, tp));
+    return detail::finish(d, r, batch, expert_flops);
 }
 
 /// One prefill pass over `batch` sequences of `new_tokens` each, after `cached` tokens already in
@@ -164,14 +244,15 @@ template <token_count T, token_count U>
     const double lm_head = static_cast<double>(b.lm_head > 0 ? b.lm_head : b.embedding);  // tied: the embedding
     pass_cost r{};
     const double expert_flops = m.is_moe()
-        ? 2.0 * t * m.ffn.top_k * static_cast<double>(expert_parameters(m)) * m.moe_layers() : 0.0;
-    r.flops = flops((2.0 * t * (detail::non_expert_matmul_parameters(m) - lm_head) + 2.0 * batch * lm_head +
-                     expert_flops + batch * detail::attention_pairs(m, p, n) * detail::attention_flops_per_pair(m, false)) / tp);
+        ? 2.0 * t * m.ffn.top_k * static_cast<double>(expert_parameters(m)) * m.moe_layers() / tp : 0.0;
+    r.matmul_flops = flops((2.0 * t * (detail::non_expert_matmul_parameters(m) - lm_head) + 2.0 * batch * lm_head) / tp +
+                           expert_flops);
+    r.attention_flops = flops(batch * detail::attention_pairs(m, p, n) * detail::attention_flops_per_pair(m, false) / tp);
     r.weight_bytes = weight_bytes_read(d, t * d.attention_ranks());
     // Read the cached prefix, write the new tokens' KV: the whole context once per sequence.
     r.kv_bytes = kv_bytes_per_gpu_for_context(d, tokens(p + n)) * (batch * d.layout.pp);
-    r.activation_bytes = m.activations.bytes_for(4.0 * t * m.hidden * m.layers) / tp;
-    return detail::finish(d, r, t);
+    r.activation_bytes = m.activations.bytes_for(t * m.layers * detail::activation_elements_per_token_layer(m, tp));
+    return detail::finish(d, r, t, expert_flops);
 }
 
 /// Prefill of a prompt in chunks of `chunk` tokens (chunked prefill, as vLLM and TensorRT-LLM do to
@@ -188,9 +269,9 @@ template <token_count T, token_count U>
     return total;
 }
 
-/// Σ over decode steps of the pass time, in closed form. Each step's roofline is
-/// max(a_c + b_c·x, a_m + b_m·x) in the context x (KV reads and attention grow linearly), so the sum
-/// over x = x₀ … x₁ splits at the crossover x* and at the sliding window into arithmetic series.
+/// Σ over decode steps of the pass time, in closed form. Only attention changes with the context x:
+/// max(a_c + b_c·x, a_m + b_m·x) (its FLOPs and KV reads grow linearly), so the sum over
+/// x = x₀ … x₁ splits at the crossover x* and at the sliding window into arithmetic series.
 struct decode_sum {
     seconds_t total;       ///< all steps
     seconds_t first_step;  ///< context x₀
@@ -235,12 +316,13 @@ template <token_count T>
         if (hi < lo) return 0.0;
         const pass_cost p0 = decode_pass(d, batch, tokens(lo));
         const pass_cost p1 = decode_pass(d, batch, tokens(lo + 1.0));
-        const double bc = (p1.compute_time - p0.compute_time).value();
-        const double bm = (p1.memory_time - p0.memory_time).value();
-        const double ac = p0.compute_time.value() - bc * lo;
-        const double am = p0.memory_time.value() - bm * lo;
-        const double comm = p0.communication_time().value() * (hi - lo + 1.0);
-        return detail::sum_max_of_lines(ac, bc, am, bm, lo, hi) + comm;
+        // Only attention grows with the context; every other term is the same at each step.
+        const double bc = (p1.attention_compute_time - p0.attention_compute_time).value();
+        const double bm = (p1.attention_memory_time - p0.attention_memory_time).value();
+        const double ac = p0.attention_compute_time.value() - bc * lo;
+        const double am = p0.attention_memory_time.value() - bm * lo;
+        const double fixed = (p0.time() - p0.attention_time()).value() * (hi - lo + 1.0);
+        return detail::sum_max_of_lines(ac, bc, am, bm, lo, hi) + fixed;
     };
     if (w > 0 && x0 < w && x1 >= w) {
         total = piece(x0, w - 1.0) + piece(w, x1);

@@ -11,6 +11,7 @@
 /// \endcode
 
 #include <llmcost/descriptors/precision.hpp>
+#include <llmcost/detail/math.hpp>
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/units/makers.hpp>
 
@@ -73,11 +74,28 @@ struct dense_peaks {
     [[nodiscard]] constexpr bool operator==(const dense_peaks&) const = default;
 };
 
-/// Fractions of the datasheet figures that real kernels sustain, from micro-benchmarks
-/// (tables/calibration: HBM copy bandwidth ÷ spec, large-GEMM rate ÷ spec).
+/// What real kernels sustain of the datasheet figures, from micro-benchmarks (calibration rows
+/// B01–B08; the sources are in tables/hardware.csv). Defaults are the ideal machine.
 struct achievable_fractions {
-    double hbm = 1.0;     ///< sustained HBM bandwidth ÷ spec
-    double matmul = 1.0;  ///< large-GEMM FLOP/s ÷ dense peak
+    double hbm = 1.0;     ///< sustained HBM bandwidth ÷ spec (STREAM-like copy)
+    double matmul = 1.0;  ///< GEMM FLOP/s ÷ dense peak for a very large GEMM (e∞)
+    /// n₀ of the GEMM size curve e(n) = e∞ · n ÷ (n + n₀), n = ∛(m·k·n) the GEMM's mean dimension;
+    /// 0: efficiency independent of size.
+    double matmul_half_dim = 0.0;
+    double attention = 1.0;       ///< fused-attention FLOP/s ÷ BF16 dense peak (prefill)
+    seconds_t kernel_overhead{};  ///< fixed cost per kernel launch (launch gap, ramp and tail)
+
+    /// Fraction of peak a GEMM of m rows (tokens) × k (inner) × n (outputs) sustains: the size
+    /// curve × tile quantisation, m ÷ (⌈m/64⌉·64) — GEMM kernels compute whole 64-row tiles.
+    [[nodiscard]] constexpr double matmul_at(double m, double k, double n) const {
+        if (m <= 0.0) return matmul;
+        const double size = matmul_half_dim > 0.0 ? detail::const_cbrt(m * k * n) : 1.0;
+        const double curve = matmul_half_dim > 0.0 ? size / (size + matmul_half_dim) : 1.0;
+        const double tiles = matmul_half_dim > 0.0 ? detail::const_ceil(m / gemm_tile_rows) * gemm_tile_rows : m;
+        return matmul * curve * (m / tiles);
+    }
+    /// Rows of the smallest GEMM tile (CUTLASS 3 Hopper warp-specialised kernels: 64).
+    static constexpr double gemm_tile_rows = 64.0;
     [[nodiscard]] constexpr bool operator==(const achievable_fractions&) const = default;
 };
 
@@ -154,6 +172,13 @@ struct accelerator {
                 "an achievable fraction must be in (0, 1]");
         require(efficiency.matmul > 0.0 && efficiency.matmul <= 1.0, s, "efficiency.matmul",
                 efficiency.matmul, "an achievable fraction must be in (0, 1]");
+        require(non_negative_finite(efficiency.matmul_half_dim), s, "efficiency.matmul_half_dim",
+                efficiency.matmul_half_dim, "must be zero (no size effect) or positive and finite");
+        require(efficiency.attention > 0.0 && efficiency.attention <= 1.0, s, "efficiency.attention",
+                efficiency.attention, "an achievable fraction must be in (0, 1]");
+        require(non_negative_finite(efficiency.kernel_overhead.value()) && efficiency.kernel_overhead.value() < 1e-3,
+                s, "efficiency.kernel_overhead (s)", efficiency.kernel_overhead.value(),
+                "a per-kernel overhead must be in [0, 1 ms)");
     }
     [[nodiscard]] constexpr bool operator==(const accelerator&) const = default;
 };

@@ -31,6 +31,26 @@ namespace llmcost::detail {
     return g;
 }
 
+/// ∛x by Newton's method (x ≥ 0), to double precision.
+[[nodiscard]] constexpr double const_cbrt(double x) {
+    if (!(x > 0.0) || x > 1e300) return x > 0.0 ? x : 0.0;
+    double r = 1.0;
+    while (r * r * r < x) r *= 2.0;
+    while (r * r * r > 8.0 * x) r /= 2.0;
+    for (int i = 0; i < 60; ++i) {
+        const double next = r - (r * r * r - x) / (3.0 * r * r);
+        if (next == r) break;
+        r = next;
+    }
+    return r;
+}
+
+/// ⌈x⌉ for x ≥ 0 within the range of long long.
+[[nodiscard]] constexpr double const_ceil(double x) {
+    const double t = static_cast<double>(static_cast<long long>(x));
+    return t < x ? t + 1.0 : t;
+}
+
 inline constexpr double pi = 3.14159265358979323846;
 
 /// sin x: reduce to [−π, π], then a Taylor series (converges fast on that range).

@@ -39,9 +39,9 @@ namespace llmcost::io {
 namespace detail::hardware_csv {
 
 /// The columns the loader reads, in the order of `tables/hardware.csv`.
-inline constexpr std::array<std::string_view, 30> columns{
+inline constexpr std::array<std::string_view, 33> columns{
     "name",
-    "hbm_capacity_GB",
+    "hbm_capacity_GiB",
     "hbm_stacks",
     "hbm_bandwidth_TBps",
     "bf16_dense_TFLOPS",
@@ -52,6 +52,9 @@ inline constexpr std::array<std::string_view, 30> columns{
     "idle_power_W",
     "hbm_efficiency",
     "matmul_efficiency",
+    "matmul_half_dim",
+    "attention_efficiency",
+    "kernel_overhead_us",
     "scaleup_link",
     "scaleup_GBps_bidirectional",
     "scaleup_latency_us",
@@ -135,8 +138,8 @@ private:
         if (field.starts_with("bandwidth")) return host ? "host_link_GBps_per_direction" : "storage_read_GBps_per_gpu";
     }
     // Accelerator and system fields: the descriptor name, up to the unit in parentheses.
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 16> by_field{{
-        {"hbm_capacity", "hbm_capacity_GB"},
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 19> by_field{{
+        {"hbm_capacity", "hbm_capacity_GiB"},
         {"hbm_stacks", "hbm_stacks"},
         {"hbm_bandwidth", "hbm_bandwidth_TBps"},
         {"dense.bf16", "bf16_dense_TFLOPS"},
@@ -147,6 +150,9 @@ private:
         {"idle_power", "idle_power_W"},
         {"efficiency.hbm", "hbm_efficiency"},
         {"efficiency.matmul", "matmul_efficiency"},
+        {"efficiency.matmul_half_dim", "matmul_half_dim"},
+        {"efficiency.attention", "attention_efficiency"},
+        {"efficiency.kernel_overhead", "kernel_overhead_us"},
         {"scale_up_domain", "scaleup_domain_gpus"},
         {"gpus_per_node", "gpus_per_node"},
         {"transceivers_per_gpu", "transceivers_per_gpu"},
@@ -177,7 +183,7 @@ void check_part(const row_reader& r, const csv_table& table, std::string_view pa
     const row_reader r(table, row);
     catalog::hardware_row h{};
     h.name = r.name("name");
-    h.hbm_capacity_GB = r.figure("hbm_capacity_GB");
+    h.hbm_capacity_GiB = r.figure("hbm_capacity_GiB");
     h.hbm_stacks = r.whole("hbm_stacks");
     h.hbm_bandwidth_TBps = r.figure("hbm_bandwidth_TBps");
     h.bf16_dense_TFLOPS = r.figure("bf16_dense_TFLOPS");
@@ -188,6 +194,9 @@ void check_part(const row_reader& r, const csv_table& table, std::string_view pa
     h.idle_power_W = r.figure("idle_power_W");
     h.hbm_efficiency = r.figure("hbm_efficiency");
     h.matmul_efficiency = r.figure("matmul_efficiency");
+    h.matmul_half_dim = r.figure("matmul_half_dim");
+    h.attention_efficiency = r.figure("attention_efficiency");
+    h.kernel_overhead_us = r.figure("kernel_overhead_us");
     h.scaleup_link = r.label("scaleup_link");
     h.scaleup_GBps_bidirectional = r.figure("scaleup_GBps_bidirectional");
     h.scaleup_latency_us = r.figure("scaleup_latency_us");
