@@ -210,24 +210,53 @@ namespace detail {
            expert_bytes_read_per_gpu(d, routed_tokens) * pp;
 }
 
-/// One decode pass: `batch` sequences (per attention rank), each appending one token to a context
-/// of `context` tokens. Bytes = weights touched + every sequence's KV + activations; FLOPs =
-/// 2 · params · batch + attention over the context (seed S13, S14, S27).
-template <token_count T>
-[[nodiscard]] constexpr pass_cost decode_pass(const deployment& d, double batch, const T& context) {
+/// What one engine step carries (per attention rank): sequences that each decode one token, and
+/// sequences that each prefill `prefill_tokens` new tokens after `prefill_prefix` cached ones.
+/// Continuous batching with chunked prefill mixes both in one pass (Orca, Sarathi-Serve).
+struct step_shape {
+    double decode_sequences = 0;
+    tokens_t decode_context{};    ///< context each decoding sequence attends to
+    double prefill_sequences = 0;
+    tokens_t prefill_tokens{};    ///< new tokens per prefilling sequence
+    tokens_t prefill_prefix{};    ///< tokens already cached before them (prefix-cache hit, S6; earlier chunks)
+
+    [[nodiscard]] constexpr double tokens_in_step() const {
+        return decode_sequences + prefill_sequences * prefill_tokens.value();
+    }
+};
+
+/// One step: GEMM FLOPs 2·params per token (the LM head only for decoding tokens and each prompt's
+/// last position), attention over each sequence's context, every touched weight streamed once,
+/// each sequence's KV read (prefill also writes its new tokens'), activations per token
+/// (seed S11, S13, S14, S27).
+[[nodiscard]] constexpr pass_cost step_pass(const deployment& d, const step_shape& s) {
     const model& m = d.m;
-    const double c = in_base_units(context).value();
     const double tp = d.layout.tp;
-    const double routed = batch * d.attention_ranks();
+    const double ds = s.decode_sequences, c = s.decode_context.value();
+    const double ps = s.prefill_sequences, n = s.prefill_tokens.value(), p = s.prefill_prefix.value();
+    const double t = s.tokens_in_step();
+    const parameter_breakdown b = parameters(m);
+    const double lm_head = static_cast<double>(b.lm_head > 0 ? b.lm_head : b.embedding);  // tied: the embedding
+    const double logits = ds + ps;  // positions that need the LM head
     pass_cost r{};
     const double expert_flops = m.is_moe()
-        ? 2.0 * batch * m.ffn.top_k * static_cast<double>(expert_parameters(m)) * m.moe_layers() / tp : 0.0;
-    r.matmul_flops = flops(2.0 * batch * detail::non_expert_matmul_parameters(m) / tp + expert_flops);
-    r.attention_flops = flops(batch * detail::attention_pairs(m, c, 1.0) * detail::attention_flops_per_pair(m, true) / tp);
-    r.weight_bytes = weight_bytes_read(d, routed);
-    r.kv_bytes = kv_bytes_per_gpu_for_context(d, context) * (batch * d.layout.pp);
-    r.activation_bytes = m.activations.bytes_for(batch * m.layers * detail::activation_elements_per_token_layer(m, tp));
-    return detail::finish(d, r, batch, expert_flops);
+        ? 2.0 * t * m.ffn.top_k * static_cast<double>(expert_parameters(m)) * m.moe_layers() / tp : 0.0;
+    r.matmul_flops = flops((2.0 * t * (detail::non_expert_matmul_parameters(m) - lm_head) + 2.0 * logits * lm_head) / tp +
+                           expert_flops);
+    r.attention_flops = flops((ds * detail::attention_pairs(m, c, 1.0) * detail::attention_flops_per_pair(m, true) +
+                               ps * detail::attention_pairs(m, p, n) * detail::attention_flops_per_pair(m, false)) / tp);
+    r.weight_bytes = weight_bytes_read(d, t * d.attention_ranks());
+    r.kv_bytes = (kv_bytes_per_gpu_for_context(d, tokens(c)) * ds +
+                  kv_bytes_per_gpu_for_context(d, tokens(p + n)) * ps) * static_cast<double>(d.layout.pp);
+    r.activation_bytes = m.activations.bytes_for(t * m.layers * detail::activation_elements_per_token_layer(m, tp));
+    return detail::finish(d, r, t, expert_flops);
+}
+
+/// One decode pass: `batch` sequences (per attention rank), each appending one token to a context
+/// of `context` tokens (seed S13, S14, S27).
+template <token_count T>
+[[nodiscard]] constexpr pass_cost decode_pass(const deployment& d, double batch, const T& context) {
+    return step_pass(d, {.decode_sequences = batch, .decode_context = in_base_units(context)});
 }
 
 /// One prefill pass over `batch` sequences of `new_tokens` each, after `cached` tokens already in
@@ -235,24 +264,8 @@ template <token_count T>
 /// whole context. The LM head runs for the last position only (the first output token).
 template <token_count T, token_count U>
 [[nodiscard]] constexpr pass_cost prefill_pass(const deployment& d, double batch, const T& new_tokens, const U& cached) {
-    const model& m = d.m;
-    const double n = in_base_units(new_tokens).value();
-    const double p = in_base_units(cached).value();
-    const double tp = d.layout.tp;
-    const double t = batch * n;
-    const parameter_breakdown b = parameters(m);
-    const double lm_head = static_cast<double>(b.lm_head > 0 ? b.lm_head : b.embedding);  // tied: the embedding
-    pass_cost r{};
-    const double expert_flops = m.is_moe()
-        ? 2.0 * t * m.ffn.top_k * static_cast<double>(expert_parameters(m)) * m.moe_layers() / tp : 0.0;
-    r.matmul_flops = flops((2.0 * t * (detail::non_expert_matmul_parameters(m) - lm_head) + 2.0 * batch * lm_head) / tp +
-                           expert_flops);
-    r.attention_flops = flops(batch * detail::attention_pairs(m, p, n) * detail::attention_flops_per_pair(m, false) / tp);
-    r.weight_bytes = weight_bytes_read(d, t * d.attention_ranks());
-    // Read the cached prefix, write the new tokens' KV: the whole context once per sequence.
-    r.kv_bytes = kv_bytes_per_gpu_for_context(d, tokens(p + n)) * (batch * d.layout.pp);
-    r.activation_bytes = m.activations.bytes_for(t * m.layers * detail::activation_elements_per_token_layer(m, tp));
-    return detail::finish(d, r, t, expert_flops);
+    return step_pass(d, {.prefill_sequences = batch, .prefill_tokens = in_base_units(new_tokens),
+                         .prefill_prefix = in_base_units(cached)});
 }
 
 /// Prefill of a prompt in chunks of `chunk` tokens (chunked prefill, as vLLM and TensorRT-LLM do to

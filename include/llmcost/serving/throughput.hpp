@@ -1,0 +1,182 @@
+#pragma once
+/// \file
+/// Serving many requests at once: a deployment at a given concurrency, at a given arrival rate, and
+/// saturated — every request queued, as many sequences running as KV capacity and the engine's
+/// limits allow (the figure of TensorRT-LLM's throughput tables and MLPerf Offline).
+///
+/// The engine is modelled as continuous batching with chunked prefill (Orca, OSDI 2022;
+/// Sarathi-Serve, OSDI 2024): in steady state each step decodes one token for each of b sequences
+/// and carries b ÷ O prompts' worth of prefill tokens, since every sequence that finishes after O
+/// tokens is replaced by a new one whose prompt must be processed.
+
+#include <llmcost/costs/passes.hpp>
+#include <llmcost/detail/math.hpp>
+
+#include <string_view>
+
+namespace llmcost {
+
+/// The lengths of one request.
+struct request_shape {
+    tokens_t input;   ///< prompt tokens
+    tokens_t output;  ///< generated tokens (≥ 1)
+
+    constexpr void validate() const {
+        require(positive_finite(input.value()), "request", "input (tokens)", input.value(),
+                "a prompt has at least one token");
+        require(output.value() >= 1.0 && non_negative_finite(output.value()), "request", "output (tokens)",
+                output.value(), "a request generates at least one token");
+    }
+};
+
+/// What the engine admits: KV capacity always; optionally a batch cap and a per-step token cap
+/// (TensorRT-LLM's max_batch_size and max_num_tokens; vLLM's max_num_seqs and max_num_batched_tokens).
+struct scheduler_limits {
+    double max_batch = 0;              ///< sequences per attention rank; 0 = no cap
+    double max_tokens_per_step = 0;    ///< decode + prefill tokens per step; 0 = no cap
+    memory_reserve reserve{};
+    /// Reserve KV for input + output when admitting a sequence (TensorRT-LLM's default
+    /// GUARANTEED_NO_EVICT policy), or only for the mean context input + output/2 (vLLM-style
+    /// optimistic admission, with preemption when memory runs out).
+    bool reserve_full_sequence = true;
+
+    constexpr void validate() const {
+        require(non_negative_finite(max_batch), "scheduler", "max_batch", max_batch,
+                "must be 0 (no cap) or positive and finite");
+        require(non_negative_finite(max_tokens_per_step), "scheduler", "max_tokens_per_step",
+                max_tokens_per_step, "must be 0 (no cap) or positive and finite");
+        require(reserve.fraction >= 0.0 && reserve.fraction < 1.0, "scheduler", "reserve.fraction",
+                reserve.fraction, "must be in [0, 1)");
+        require(non_negative_finite(reserve.activations.value()), "scheduler", "reserve.activations (B)",
+                reserve.activations.value(), "must be zero or positive and finite");
+    }
+};
+
+/// A deployment serving b concurrent sequences per attention rank in steady state.
+struct serving_point {
+    double batch = 0;              ///< concurrent sequences per attention rank (or per pipeline)
+    pass_cost step;                ///< the mixed step: b decodes + b/O prompts of prefill
+    seconds_t step_time;           ///< one decode step, prefill share included (= mean TPOT)
+    seconds_t prefill_time;        ///< the prompt alone, batch 1
+    seconds_t ttft;                ///< the step that carries my prompt, with b − 1 neighbours decoding
+    seconds_t tpot;                ///< mean time per output token
+    seconds_t e2e;                 ///< ttft + (O − 1) · tpot
+    tokens_per_second_t output_rate;          ///< whole deployment
+    tokens_per_second_t output_rate_per_gpu;
+    tokens_per_second_t per_user;             ///< 1 ÷ tpot
+    std::string_view limited_by;   ///< what set the batch: "KV capacity", "max batch", "max tokens per step", "given"
+};
+
+namespace detail {
+/// Sequences per pipeline micro-batch: with pp stages, pp micro-batches are in flight at once.
+[[nodiscard]] constexpr double micro_batch(const deployment& d, double batch) {
+    return batch / static_cast<double>(d.layout.pp);
+}
+}  // namespace detail
+
+/// Steady state at `batch` concurrent sequences per attention rank (seed S4, S5):
+/// step = pass(b decodes at context I + O/2, b/O prompts of I tokens); output rate = b ÷ step ×
+/// dp (independent replicas, or attention-DP ranks of one EP group); per GPU ÷ tp·pp·dp.
+[[nodiscard]] constexpr serving_point serve_at_batch(const deployment& d, const request_shape& r, double batch) {
+    r.validate();
+    require(batch >= 1.0 && non_negative_finite(batch), d.m.name, "batch", batch,
+            "at least one sequence must be running");
+    const double in = r.input.value(), out = r.output.value();
+    const double b = detail::micro_batch(d, batch);
+    serving_point s{};
+    s.batch = batch;
+    s.limited_by = "given";
+    s.step = step_pass(d, {.decode_sequences = b, .decode_context = tokens(in + out / 2.0),
+                           .prefill_sequences = b / out, .prefill_tokens = r.input});
+    s.step_time = s.step.time();
+    s.prefill_time = prefill_pass(d, 1.0, r.input, tokens(0.0)).time();
+    s.ttft = step_pass(d, {.decode_sequences = detail::max(0.0, b - 1.0), .decode_context = tokens(in + out / 2.0),
+                           .prefill_sequences = 1.0, .prefill_tokens = r.input}).time();
+    s.tpot = s.step_time;
+    s.e2e = s.ttft + s.tpot * (out - 1.0);
+    s.output_rate = tokens(batch * d.layout.dp) / s.step_time;
+    s.output_rate_per_gpu = s.output_rate / static_cast<double>(d.layout.gpus());
+    s.per_user = tokens(1.0) / s.tpot;
+    return s;
+}
+
+/// The largest batch the engine admits for requests of this shape, and what limits it:
+/// KV capacity ÷ KV per sequence (I + O tokens, or I + O/2), the batch cap, and the token cap
+/// b · (1 + I/O) ≤ max tokens (decodes plus the prefill they bring).
+struct batch_limit {
+    double batch = 0;
+    std::string_view limited_by;
+};
+
+[[nodiscard]] constexpr batch_limit max_batch(const deployment& d, const request_shape& r, const scheduler_limits& l = {}) {
+    r.validate();
+    l.validate();
+    const double in = r.input.value(), out = r.output.value();
+    const double held = l.reserve_full_sequence ? in + out : in + out / 2.0;
+    const bytes_t budget = kv_budget_per_gpu(d, l.reserve);
+    require(budget.value() > 0.0, d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(),
+            "does not fit: the weights and the reserve exceed HBM; use more GPUs or a smaller format");
+    const double per_sequence = kv_bytes_per_gpu_for_context(d, tokens(held)).value();
+    batch_limit b{.batch = static_cast<double>(static_cast<long long>(budget.value() / per_sequence)),
+                  .limited_by = "KV capacity"};
+    require(b.batch >= 1.0, d.m.name, "KV per sequence (B)", per_sequence,
+            "does not fit: one sequence needs more KV than the HBM left after the weights");
+    if (l.max_batch > 0 && l.max_batch < b.batch) b = {.batch = l.max_batch, .limited_by = "max batch"};
+    if (l.max_tokens_per_step > 0) {
+        const double cap = detail::const_ceil(l.max_tokens_per_step / (1.0 + in / out) - 0.5);
+        if (cap < b.batch) b = {.batch = detail::max(1.0, cap), .limited_by = "max tokens per step"};
+    }
+    return b;
+}
+
+/// Saturated throughput: the largest admissible batch, in steady state.
+[[nodiscard]] constexpr serving_point saturated(const deployment& d, const request_shape& r, const scheduler_limits& l = {}) {
+    const batch_limit b = max_batch(d, r, l);
+    serving_point s = serve_at_batch(d, r, b.batch);
+    s.limited_by = b.limited_by;
+    return s;
+}
+
+/// A finite run of N equal requests, all queued at t = 0 (trtllm-bench, MLPerf Offline): they run
+/// in waves of the largest batch, and the last wave may be partly empty. Output rate =
+/// N · O ÷ Σ waves' O · step time.
+[[nodiscard]] constexpr serving_point saturated_run(const deployment& d, const request_shape& r, double requests,
+                                                    const scheduler_limits& l = {}) {
+    require(requests >= 1.0 && non_negative_finite(requests), d.m.name, "requests", requests,
+            "a run has at least one request");
+    serving_point s = saturated(d, r, l);
+    const double per_wave = s.batch * d.layout.dp;
+    const double full = static_cast<double>(static_cast<long long>(requests / per_wave));
+    const double rest = requests - full * per_wave;
+    seconds_t total = s.step_time * (full * r.output.value());
+    if (rest > 0.0) total = total + serve_at_batch(d, r, detail::max(1.0, rest / d.layout.dp)).step_time * r.output.value();
+    s.output_rate = tokens(requests * r.output.value()) / total;
+    s.output_rate_per_gpu = s.output_rate / static_cast<double>(d.layout.gpus());
+    return s;
+}
+
+/// Online serving with one request every `interarrival` seconds on average (λ = 1 ÷ interarrival per
+/// replica): the concurrency that Little's law gives, b = λ · e2e(b), found by fixed-point
+/// iteration; a new request first waits for the step in flight (mean residual of a regular step:
+/// t_step ÷ 2), then its prompt rides in one step with the b − 1 others decoding.
+template <duration T>
+[[nodiscard]] constexpr serving_point serve_online(const deployment& d, const request_shape& r, const T& interarrival) {
+    const double gap = in_base_units(interarrival).value();
+    require(positive_finite(gap), d.m.name, "interarrival (s)", gap, "must be positive and finite");
+    double b = 1.0;
+    serving_point s = serve_at_batch(d, r, b);
+    for (int i = 0; i < 200; ++i) {
+        const double next = detail::max(1.0, s.e2e.value() / gap);
+        require(next < 1e7, d.m.name, "interarrival (s)", gap,
+                "arrivals outpace the deployment: the queue grows without bound");
+        if (detail::max(next - b, b - next) <= 1e-9 * next) break;
+        b = next;
+        s = serve_at_batch(d, r, b);
+    }
+    s.ttft = s.ttft + s.step_time / 2.0;
+    s.e2e = s.ttft + s.tpot * (r.output.value() - 1.0);
+    s.limited_by = "arrival rate";
+    return s;
+}
+
+}  // namespace llmcost

@@ -1,0 +1,188 @@
+// Serving at a batch, saturated and online, checked against the published serving rows of
+// ../shared/reference/calibration.csv (T01, T05, T10, P01, L01, L06, L07). The H100's factors come
+// from micro-benchmarks only (B01 copy bandwidth, B04 GEMM sizes, B06 attention, a 4 µs launch gap):
+// nothing below is fitted to a serving row. Each row's prediction and error is printed in the
+// comment next to it; the bar is ±25%.
+#include <llmcost/llmcost.hpp>
+#include <llmcost/serving/throughput.hpp>
+
+#include <doctest/doctest.h>
+
+#include "test_helpers.hpp"
+
+using namespace llmcost;
+using namespace llmcost::literals;
+
+namespace {
+// TensorRT-LLM's FP8 checkpoints: FP8 weights, FP8 KV cache ("FP8 quantization implies FP8 KV
+// cache", calibration.csv), FP8 GEMM inputs.
+model fp8(model m) {
+    m.weights = m.kv_cache = m.activations = formats::fp8;
+    return m;
+}
+// Llama-2-7B (meta-llama/Llama-2-7b-hf config.json): 32 layers, hidden 4096, 32 heads (MHA),
+// FFN 11008, vocab 32000 — not in the catalog, so spelled out here.
+constexpr model llama_2_7b{.name = "Llama-2-7B", .layers = 32, .hidden = 4096, .vocab = 32000,
+                           .attention = {.query_heads = 32, .kv_heads = 32, .head_dim = 128},
+                           .ffn = {.intermediate = 11008}, .max_position = 4096};
+
+double error(double predicted, double measured) { return predicted / measured - 1.0; }
+}  // namespace
+
+TEST_CASE("serving: steady state at a batch, by hand") {
+    // The ideal dashboard machine (efficiencies 1, no launch overhead) at batch 32, 200 -> 500:
+    // every step decodes 32 tokens and carries 32/500 of a 200-token prompt.
+    const deployment d{.m = catalog::seed_dashboard_model, .hw = catalog::seed_dashboard_gpu};
+    const request_shape r{.input = 200_tok, .output = 500_tok};
+    const serving_point s = serve_at_batch(d, r, 32);
+    const pass_cost expected = step_pass(d, {.decode_sequences = 32, .decode_context = 450_tok,
+                                             .prefill_sequences = 32.0 / 500, .prefill_tokens = 200_tok});
+    CHECK(s.step_time == expected.time());
+    // Output rate = 32 tokens per step; per user one token per step (S5).
+    CHECK(s.output_rate.value() == doctest::Approx(32.0 / expected.time().value()));
+    CHECK(s.per_user.value() == doctest::Approx(1.0 / expected.time().value()));
+    CHECK(s.e2e.value() == doctest::Approx(s.ttft.value() + 499 * s.tpot.value()));
+    // S27/S28: the step reads the 40 GB of weights (2 ms at 20 TB/s) plus 32 contexts of KV.
+    CHECK(s.step_time > 2_ms);
+    CHECK(s.step_time < 3_ms);
+}
+
+TEST_CASE("serving: the batch the engine admits") {
+    deployment d{.m = fp8(catalog::llama_3_1_70b), .hw = catalog::h100_sxm5};
+    const request_shape r{.input = 128_tok, .output = 2048_tok};
+    // One H100: 80 GiB · 0.95 − 2 GB − 70.55 GB of FP8 weights = 9.06 GB for KV; at 163,840 B per
+    // token (80 layers · 8 heads · 128 · 2 · 1 B) a 2,176-token sequence takes 356.5 MB → 25 sequences.
+    const double budget = 80.0 * 1073741824.0 * 0.95 - 2e9 - static_cast<double>(total_parameters(d.m));
+    const batch_limit b = max_batch(d, r);
+    CHECK(b.batch == std::floor(budget / (163'840.0 * 2176)));
+    CHECK(b.limited_by == "KV capacity");
+    SUBCASE("a batch cap and a token cap") {
+        CHECK(max_batch(d, r, {.max_batch = 8}).batch == 8);
+        CHECK(max_batch(d, r, {.max_batch = 8}).limited_by == "max batch");
+        // b · (1 + 128/2048) ≤ 17 → b = 16.
+        CHECK(max_batch(d, r, {.max_tokens_per_step = 17}).batch == 16);
+        CHECK(max_batch(d, r, {.max_tokens_per_step = 17}).limited_by == "max tokens per step");
+    }
+    SUBCASE("optimistic admission holds I + O/2 per sequence: more sequences") {
+        CHECK(max_batch(d, r, {.reserve_full_sequence = false}).batch > b.batch);
+    }
+    SUBCASE("does not fit: named, with the numbers") {
+        deployment big{.m = catalog::llama_3_1_405b, .hw = catalog::h100_sxm5};
+        std::string msg;
+        try {
+            (void)max_batch(big, r);
+        } catch (const invalid_input& e) {
+            msg = e.what();
+        }
+        CHECK(test::contains(msg, "does not fit"));
+        CHECK(test::contains(msg, "weights per GPU"));
+    }
+}
+
+TEST_CASE("serving: calibration rows, throughput (T01, T05, T10, P01)") {
+    // trtllm-bench's engine limits (tensorrt_llm/bench/build/tuning.py): max batch = KV requests
+    // rounded up, capped at 4096; max tokens = batch · (1 + I/O), at least 2048, capped at 32768.
+    SUBCASE("T01: Llama-3.1-8B FP8, 1 H100, 128 -> 128, 30,000 requests: 28,836.77 tok/s") {
+        const deployment d{.m = fp8(catalog::llama_3_1_8b), .hw = catalog::h100_sxm5};
+        const serving_point s = saturated_run(d, {.input = 128_tok, .output = 128_tok}, 30'000, {.max_batch = 4096});
+        CHECK(s.limited_by == "max batch");
+        // Compute bound: ~8,200 tokens a step at ~0.69 of the FP8 peak. Predicted ≈ 32,300 (+12%).
+        CHECK(std::abs(error(s.output_rate.value(), 28'836.77)) < 0.25);
+    }
+    SUBCASE("T05: Llama-3.1-70B FP8, 1 H100, 128 -> 2048, 3,000 requests: 911.62 tok/s") {
+        const deployment d{.m = fp8(catalog::llama_3_1_70b), .hw = catalog::h100_sxm5};
+        const serving_point s = saturated_run(d, {.input = 128_tok, .output = 2048_tok}, 3'000, {.max_batch = 64});
+        CHECK(s.limited_by == "KV capacity");
+        // 25 sequences fit; each step streams 70 GB of weights. Predicted ≈ 861 (−6%).
+        CHECK(std::abs(error(s.output_rate.value(), 911.62)) < 0.25);
+    }
+    SUBCASE("T10: Mixtral-8x7B FP8, 2 H100 TP2, 128 -> 2048, 3,000 requests: 22,830.08 tok/s") {
+        const deployment d{.m = fp8(catalog::mixtral_8x7b), .hw = catalog::h100_sxm5, .layout = {.tp = 2}};
+        const serving_point s = saturated_run(d, {.input = 128_tok, .output = 2048_tok}, 3'000, {.max_batch = 896});
+        // Every expert is read each step; KV reads of ~780 sequences dominate. Predicted ≈ 28,400 (+24%: the weakest row; grouped expert GEMMs
+        // of ~200 rows are likely slower than our size curve says).
+        CHECK(std::abs(error(s.output_rate.value(), 22'830.08)) < 0.25);
+    }
+    SUBCASE("P01: Llama-2-70B FP8, 8 H100 as 4 TP2 replicas, MLPerf Offline: 24,524.9 tok/s") {
+        const deployment d{.m = fp8(catalog::llama_2_70b), .hw = catalog::h100_sxm5, .layout = {.tp = 2, .dp = 4}};
+        // Output 294 tokens per sample (MLPerf's TOKENS_PER_SAMPLE reference, 294.45); input:
+        // OpenOrca prompts are capped at 1,024 tokens and we assume a mean of 255 (an assumption:
+        // the row does not give it). gpu_batch_size 896 per engine.
+        const serving_point s = saturated(d, {.input = 255_tok, .output = 294_tok}, {.max_batch = 896});
+        CHECK(s.limited_by == "max batch");
+        // Predicted ≈ 28,700 (+17%); with a 128-token mean input it would be +49%, with 512 −20%.
+        CHECK(std::abs(error(s.output_rate.value(), 24'524.9)) < 0.25);
+        CHECK(s.output_rate_per_gpu.value() == doctest::Approx(s.output_rate.value() / 8));
+    }
+}
+
+TEST_CASE("serving: calibration rows, latency (L01, L06, L07)") {
+    SUBCASE("L07: Llama-2-7B FP8, batch 1, 2,048-token prompt: first token in 36 ms") {
+        const deployment d{.m = fp8(llama_2_7b), .hw = catalog::h100_sxm5};
+        const seconds_t ttft = prefill_pass(d, 1, 2048_tok, 0_tok).time();
+        // 27.6 TFLOP of GEMMs at ~0.63 of the FP8 peak + FlashAttention at B06's rate. Predicted ≈ 30.2 ms (−16%).
+        CHECK(std::abs(error(ratio(ttft, 1_ms), 36.0)) < 0.25);
+    }
+    SUBCASE("L06: Llama-2-7B FP8, batch 1, 128-token prompt: first token in 7 ms — a known miss") {
+        const deployment d{.m = fp8(llama_2_7b), .hw = catalog::h100_sxm5};
+        const seconds_t ttft = prefill_pass(d, 1, 128_tok, 0_tok).time();
+        // Predicted ≈ 3.8 ms (−46%): the weights stream in 2.3 ms and 323 kernels cost 1.3 ms. The
+        // remaining ~3 ms of TensorRT-LLM v0.5's batch-1 path (host-side setup of the context
+        // phase, the first sampling step) has no counterpart in a kernel model; we report the miss
+        // rather than add a term fitted to this one row.
+        CHECK(ratio(ttft, 1_ms) < 7.0);
+        CHECK(ratio(ttft, 1_ms) > 3.0);
+    }
+    SUBCASE("L01: Llama-3.1-8B BF16, 1 H100, 2 requests/s, 467 -> 256: TTFT 23 ms, ITL 8 ms") {
+        const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+        const serving_point s = serve_online(d, {.input = 467_tok, .output = 256_tok}, 500_ms);
+        // Little's law: 2 requests/s × ~1.7 s in the system ≈ 3.4 running at once.
+        CHECK(s.batch > 3.0);
+        CHECK(s.batch < 6.0);
+        // ITL: the 16 GB of BF16 weights at B01's 2.90 TB/s (5.5 ms) + 323 launches. Predicted ≈ 6.6 ms (−18%).
+        CHECK(std::abs(error(ratio(s.tpot, 1_ms), 8.0)) < 0.25);
+        // TTFT: half a step of waiting + the step with my prompt. Predicted ≈ 19.2 ms (−16%).
+        CHECK(std::abs(error(ratio(s.ttft, 1_ms), 23.0)) < 0.25);
+    }
+}
+
+TEST_CASE("serving: properties") {
+    const deployment d{.m = fp8(catalog::llama_3_1_70b), .hw = catalog::h100_sxm5, .layout = {.tp = 2}};
+    const request_shape r{.input = 512_tok, .output = 512_tok};
+    SUBCASE("more neighbours: more throughput, slower per user (S5)") {
+        double prev_rate = 0, prev_user = 1e300;
+        for (double b : {1.0, 2.0, 8.0, 32.0, 128.0}) {
+            const serving_point s = serve_at_batch(d, r, b);
+            CHECK(s.output_rate.value() > prev_rate);
+            CHECK(s.per_user.value() < prev_user);
+            prev_rate = s.output_rate.value();
+            prev_user = s.per_user.value();
+        }
+    }
+    SUBCASE("throughput is bounded by the bandwidth bound of the weights (T2) at batch 1") {
+        // One token per pass per user ≤ sustained bandwidth ÷ weight bytes per GPU.
+        const serving_point s = serve_at_batch(d, r, 1);
+        CHECK(s.per_user.value() <= d.hw.gpu.sustained_hbm_bandwidth().value() / weight_bytes_per_gpu(d).value());
+    }
+    SUBCASE("replicas scale throughput, not per-GPU throughput") {
+        deployment two = d;
+        two.layout.dp = 2;
+        const serving_point a = saturated(d, r), b = saturated(two, r);
+        CHECK(b.output_rate.value() == doctest::Approx(2 * a.output_rate.value()));
+        CHECK(b.output_rate_per_gpu.value() == doctest::Approx(a.output_rate_per_gpu.value()));
+    }
+    SUBCASE("a finite run never beats the steady state") {
+        const serving_point steady = saturated(d, r);
+        for (double n : {1.0, 10.0, 1000.0, 12345.0})
+            CHECK(saturated_run(d, r, n).output_rate.value() <= steady.output_rate.value() * (1 + 1e-12));
+    }
+    SUBCASE("online: a faster arrival rate means more running and a slower stream") {
+        const serving_point slow = serve_online(d, r, 2_s), fast = serve_online(d, r, 200_ms);
+        CHECK(fast.batch > slow.batch);
+        CHECK(fast.tpot > slow.tpot);
+    }
+    SUBCASE("bad input is named") {
+        CHECK(test::contains(test::validation_message(request_shape{.input = 0_tok, .output = 5_tok}), "input (tokens)"));
+        CHECK(test::contains(test::validation_message(scheduler_limits{.max_batch = -1}), "max_batch"));
+    }
+}
