@@ -1,0 +1,151 @@
+#pragma once
+/// \file
+/// Prefill/decode disaggregation (seed S24, S25, T3, T9; DistServe, OSDI 2024; Splitwise, ISCA
+/// 2024): prefill on one pool, decode on another, the prompt's KV cache sent between them. What it
+/// costs (the transfer), what it buys (no prefill stalls in decode steps), the pool ratio that
+/// balances a workload, and goodput — requests per second per GPU that meet TTFT and TPOT targets —
+/// colocated against disaggregated.
+
+#include <llmcost/serving/throughput.hpp>
+
+namespace llmcost {
+
+/// Where the KV cache travels: inside the scale-up domain (NVLink, seed S9) or over the NIC (S36).
+enum class kv_path { scale_up, scale_out };
+
+/// The KV cache of one prompt on its way from a prefill instance to a decode instance. Every GPU
+/// of the prefill instance sends its own shard over its own link, in parallel.
+struct kv_transfer {
+    bytes_t total;        ///< the prompt's whole KV cache: KV per token × input (S16, S25)
+    bytes_t per_gpu;      ///< the shard one prefill GPU holds and sends
+    seconds_t time;       ///< α + shard ÷ per-direction bandwidth
+};
+
+/// t = α + KV_gpu(I) ÷ β — one prompt's cache over the chosen link (seed S25).
+[[nodiscard]] constexpr kv_transfer kv_transfer_for(const deployment& prefill, const tokens_t& input, kv_path path) {
+    const interconnect& link = path == kv_path::scale_up ? prefill.hw.scale_up : prefill.hw.scale_out;
+    kv_transfer t{};
+    t.total = kv_bytes_for_context(prefill.m, input);
+    t.per_gpu = kv_bytes_per_gpu_for_context(prefill, input);
+    t.time = point_to_point_time(t.per_gpu, link);
+    return t;
+}
+
+/// The stall one whole prompt adds to a colocated decode step: step(b decodes + one prompt) −
+/// step(b decodes) — every sequence in the batch waits for it (seed T3, S24).
+[[nodiscard]] constexpr seconds_t prefill_stall(const deployment& d, double batch, const request_shape& r) {
+    r.validate();
+    const tokens_t context = r.input + r.output / 2.0;
+    return step_pass(d, {.decode_sequences = batch, .decode_context = context, .prefill_sequences = 1.0,
+                         .prefill_tokens = r.input}).time() -
+           decode_pass(d, batch, context).time();
+}
+
+/// Latency targets a request must meet to count towards goodput.
+struct slo {
+    seconds_t ttft;  ///< time to first token
+    seconds_t tpot;  ///< time per output token: the mean, or every token's when `every_token`
+    /// Bound every inter-token gap (DistServe's P90 TPOT is close to this), not only the mean: a
+    /// colocated step that carries a prompt (or a chunk of one) must then fit the target too.
+    bool every_token = false;
+
+    constexpr void validate() const {
+        require(positive_finite(ttft.value()), "slo", "ttft (s)", ttft.value(), "must be positive and finite");
+        require(positive_finite(tpot.value()), "slo", "tpot (s)", tpot.value(), "must be positive and finite");
+    }
+};
+
+/// One way of serving a workload under an SLO: the batches chosen and the goodput they give.
+struct goodput_plan {
+    bool feasible = false;       ///< some batch meets both targets
+    double decode_batch = 0;     ///< sequences per decode instance (colocated: per instance)
+    double prefill_batch = 0;    ///< prompts per prefill pass (disaggregated only)
+    seconds_t ttft;
+    seconds_t tpot;
+    double prefill_instances_per_decode_instance = 0;  ///< P:D (disaggregated only)
+    double requests_per_second_per_gpu = 0;            ///< goodput
+};
+
+namespace detail {
+/// Largest b in [1, hi] with ok(b), assuming ok is true up to some b and false after; 0 if none.
+template <class Ok>
+[[nodiscard]] constexpr double largest_batch(double hi, Ok&& ok) {
+    if (hi < 1.0 || !ok(1.0)) return 0.0;
+    double lo = 1.0;
+    while (hi - lo > 0.5) {
+        const double mid = static_cast<double>(static_cast<long long>((lo + hi + 1.0) / 2.0));
+        if (mid <= lo) break;
+        if (ok(mid)) lo = mid;
+        else hi = mid - 1.0;
+    }
+    return ok(hi) ? hi : lo;
+}
+}  // namespace detail
+
+/// Colocated (continuous batching, prefill and decode in the same steps): the largest batch whose
+/// mean step (b decodes + b/O prompts) meets the TPOT target and whose prompt step meets TTFT; with
+/// `every_token`, the step that carries a prompt — whole, or one `prefill_chunk` of it (chunked
+/// prefill, Sarathi-Serve) — must meet TPOT as well (seed T3: a long prefill stalls every decode).
+/// Goodput = b ÷ (O · t_step) per instance ÷ its GPUs.
+[[nodiscard]] constexpr goodput_plan colocated_goodput(const deployment& d, const request_shape& r, const slo& target,
+                                                      const scheduler_limits& l = {},
+                                                      const tokens_t& prefill_chunk = tokens(0.0)) {
+    target.validate();
+    const double hi = max_batch(d, r, l).batch;
+    const double chunk = prefill_chunk.value() > 0 ? detail::min(prefill_chunk.value(), r.input.value()) : r.input.value();
+    auto meets = [&](double b) {
+        const serving_point s = serve_at_batch(d, r, b);
+        if (s.tpot > target.tpot || s.ttft > target.ttft) return false;
+        if (!target.every_token) return true;
+        const double mb = detail::micro_batch(d, b);
+        const seconds_t worst = step_pass(d, {.decode_sequences = mb, .decode_context = r.input + r.output / 2.0,
+                                              .prefill_sequences = 1.0, .prefill_tokens = tokens(chunk),
+                                              .prefill_prefix = r.input - tokens(chunk)}).time();
+        return worst <= target.tpot;
+    };
+    goodput_plan p{};
+    p.decode_batch = detail::largest_batch(hi, meets);
+    if (p.decode_batch < 1.0) return p;
+    const serving_point s = serve_at_batch(d, r, p.decode_batch);
+    p.feasible = true;
+    p.ttft = s.ttft;
+    p.tpot = s.tpot;
+    p.requests_per_second_per_gpu = s.output_rate_per_gpu.value() / r.output.value();
+    return p;
+}
+
+/// Disaggregated: a prefill pool (prompts in batches, then the KV transfer) and a decode pool that
+/// only decodes. TTFT = prefill pass + transfer + one decode step; TPOT = the decode step. The
+/// pools are sized in proportion to their work: P:D = (t_prefill ÷ b_p) ÷ (O · t_step ÷ b_d)
+/// instances (seed T9's 1P:2D is one such ratio). Goodput = 1 ÷ GPU-seconds per request.
+[[nodiscard]] constexpr goodput_plan disaggregated_goodput(const deployment& prefill, const deployment& decode,
+                                                          const request_shape& r, const slo& target, kv_path path,
+                                                          const scheduler_limits& l = {}) {
+    target.validate();
+    const tokens_t context = r.input + r.output / 2.0;
+    const seconds_t transfer = kv_transfer_for(prefill, r.input, path).time;
+    auto step = [&](double b) { return decode_pass(decode, detail::micro_batch(decode, b), context).time(); };
+    const double hi_d = max_batch(decode, r, l).batch;
+    goodput_plan p{};
+    p.decode_batch = detail::largest_batch(hi_d, [&](double b) { return step(b) <= target.tpot; });
+    if (p.decode_batch < 1.0) return p;
+    const seconds_t tpot = step(p.decode_batch);
+    // Prompts batched together wait for the whole pass; KV of the batch must fit the prefill GPUs.
+    const double hi_p = max_batch(prefill, {.input = r.input, .output = tokens(1.0)}, l).batch;
+    auto ttft = [&](double b) { return prefill_pass(prefill, b, r.input, tokens(0.0)).time() + transfer + tpot; };
+    p.prefill_batch = detail::largest_batch(hi_p, [&](double b) { return ttft(b) <= target.ttft; });
+    if (p.prefill_batch < 1.0) return p;
+    p.feasible = true;
+    p.ttft = ttft(p.prefill_batch);
+    p.tpot = tpot;
+    // Instance-seconds per request in each pool, then GPU-seconds.
+    const double prefill_instance_s = prefill_pass(prefill, p.prefill_batch, r.input, tokens(0.0)).time().value() /
+                                      (p.prefill_batch * prefill.attention_ranks());
+    const double decode_instance_s = r.output.value() * tpot.value() / (p.decode_batch * decode.attention_ranks());
+    p.prefill_instances_per_decode_instance = prefill_instance_s / decode_instance_s;
+    const double gpu_seconds = prefill_instance_s * prefill.instance_gpus() + decode_instance_s * decode.instance_gpus();
+    p.requests_per_second_per_gpu = 1.0 / gpu_seconds;
+    return p;
+}
+
+}  // namespace llmcost
