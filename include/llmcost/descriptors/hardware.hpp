@@ -86,13 +86,15 @@ struct achievable_fractions {
     seconds_t kernel_overhead{};  ///< fixed cost per kernel launch (launch gap, ramp and tail)
 
     /// Fraction of peak a GEMM of m rows (tokens) × k (inner) × n (outputs) sustains: the size
-    /// curve × tile quantisation, m ÷ (⌈m/64⌉·64) — GEMM kernels compute whole 64-row tiles.
+    /// curve at the padded size × tile quantisation, m ÷ (⌈m/64⌉·64) — GEMM kernels compute whole
+    /// 64-row tiles.
     [[nodiscard]] constexpr double matmul_at(double m, double k, double n) const {
-        if (m <= 0.0) return matmul;
-        const double size = matmul_half_dim > 0.0 ? detail::const_cbrt(m * k * n) : 1.0;
-        const double curve = matmul_half_dim > 0.0 ? size / (size + matmul_half_dim) : 1.0;
-        const double tiles = matmul_half_dim > 0.0 ? detail::const_ceil(m / gemm_tile_rows) * gemm_tile_rows : m;
-        return matmul * curve * (m / tiles);
+        if (m <= 0.0 || matmul_half_dim <= 0.0) return matmul;
+        // The kernel computes the padded rows, so the size curve sees them too: the time of a GEMM
+        // then never falls as rows are added.
+        const double padded = detail::const_ceil(m / gemm_tile_rows) * gemm_tile_rows;
+        const double size = detail::const_cbrt(padded * k * n);
+        return matmul * size / (size + matmul_half_dim) * (m / padded);
     }
     /// Rows of the smallest GEMM tile (CUTLASS 3 Hopper warp-specialised kernels: 64).
     static constexpr double gemm_tile_rows = 64.0;
