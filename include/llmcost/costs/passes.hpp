@@ -163,11 +163,13 @@ namespace detail {
     c.compute_time = at(c.flops.value(), g.efficiency.matmul);
     c.memory_time = transfer_time(c.bytes(), bandwidth);
 
-    // GEMMs: dense ones see every token; an expert sees tokens · k · ranks ÷ E of them (its share).
+    // GEMMs: dense ones see every token; an expert sees its share of the routed tokens.
     const double dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / tp;
     const double dense_flops = c.matmul_flops.value() - expert_flops;
-    const double expert_rows = m.is_moe()
-        ? tokens_per_rank * d.attention_ranks() * m.ffn.top_k / m.ffn.routed_experts : 0.0;
+    // Rows per touched expert: routed tokens · k ÷ the experts they touch (at least one each).
+    const double routed = tokens_per_rank * d.attention_ranks();
+    const double touched = m.is_moe() ? expected_distinct_experts(m.ffn.routed_experts, m.ffn.top_k, routed) : 0.0;
+    const double expert_rows = touched > 0.0 ? detail::max(1.0, routed * m.ffn.top_k / touched) : 0.0;
     const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : tp;
     const double expert_width = m.is_moe() ? m.ffn.expert_intermediate / inside_expert : 0.0;
     c.matmul_compute_time = at(dense_flops, g.efficiency.matmul_at(tokens_per_rank, m.hidden, dense_width)) +
