@@ -1,6 +1,6 @@
 // The main example: the seed dashboard's receipt (ledger S27–S30) computed from the catalog's
 // dashboard model and GPU, next to the fuller figure the cost model gives for the same pass.
-// Later work turns this into the `llmcost receipt` command with the whole request journey.
+// Then the whole journey of one request (S1-S6, S26, S38), stage by stage with its share.
 #include <llmcost/llmcost.hpp>
 
 #include <cstdio>
@@ -40,5 +40,16 @@ int main() {
                 "so it takes %s, not %s; and energy here is a floor (S32).\n",
                 format(step.kv_bytes).c_str(), format(prompt + 250_tok).c_str(), format(step.time()).c_str(),
                 format(pass).c_str());
+
+    // The journey (S38: "about 3 seconds"): network, gates, prefill, 500 decode passes, streaming.
+    const journey_times j = journey_breakdown(seed_default_journey());
+    std::printf("\nThe journey of one request (Seoul -> Oregon, batch %g, %g -> %g tokens):\n", batch, 200.0, output_tokens);
+    for (journey_stage st : all_journey_stages)
+        std::printf("  %-22s %10s  %5.1f %%\n", journey_stage_name(st).data(), format(j.of(st)).c_str(), 100.0 * j.share(st));
+    std::printf("  %-22s %10s  (time to first token %s)\n", "end to end", format(j.end_to_end()).c_str(),
+                format(j.time_to_first_token()).c_str());
+    std::printf("The seed says about 3 s; this floor-level GPU (efficiencies 1, no launch overhead) gives less:\n"
+                "every decode pass would have to be %.2fx slower to reach 3 s.\n",
+                journey_decode_slowdown_for(j, 3_s));
     return 0;
 }

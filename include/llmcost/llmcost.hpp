@@ -30,3 +30,11 @@
 #include <llmcost/costs/optics.hpp>
 #include <llmcost/costs/parallel.hpp>
 #include <llmcost/costs/passes.hpp>
+
+#include <llmcost/serving/batching.hpp>
+#include <llmcost/serving/disaggregation.hpp>
+#include <llmcost/serving/economics.hpp>
+#include <llmcost/serving/journey.hpp>
+#include <llmcost/serving/prefix_cache.hpp>
+#include <llmcost/serving/speculative.hpp>
+#include <llmcost/serving/throughput.hpp>
