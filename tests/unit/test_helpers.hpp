@@ -33,6 +33,17 @@ std::string validation_message(const Descriptor& d) {
     return {};
 }
 
+/// The message of the invalid_input that `f` throws, or "" when none is thrown.
+template <class F>
+std::string error_of(F&& f) {
+    try {
+        (void)f();
+    } catch (const invalid_input& e) {
+        return e.what();
+    }
+    return {};
+}
+
 inline bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
 
 }  // namespace llmcost::test

@@ -17,15 +17,7 @@ using namespace llmcost;
 using namespace llmcost::literals;
 
 namespace {
-template <class F>
-std::string error_of(F&& f) {
-    try {
-        (void)f();
-    } catch (const invalid_input& e) {
-        return e.what();
-    }
-    return {};
-}
+using test::error_of;
 
 /// Deterministic pseudo-random lengths in [1, 1000] (a 64-bit LCG, Knuth's MMIX constants).
 std::vector<tokens_t> lcg_lengths(std::size_t n, std::uint64_t seed) {

@@ -14,16 +14,7 @@ using namespace llmcost;
 using namespace llmcost::literals;
 
 namespace {
-/// The message of the invalid_input that `f` throws ("" when none is thrown).
-template <class F>
-std::string error_of(F&& f) {
-    try {
-        (void)f();
-    } catch (const invalid_input& e) {
-        return e.what();
-    }
-    return {};
-}
+using test::error_of;
 
 constexpr journey_network seoul_oregon_measured{
     .path = {.client_to_edge_rtt = 10_ms, .edge_to_origin_rtt = 137_ms},

@@ -14,15 +14,7 @@ using namespace llmcost;
 using namespace llmcost::literals;
 
 namespace {
-template <class F>
-std::string error_of(F&& f) {
-    try {
-        (void)f();
-    } catch (const invalid_input& e) {
-        return e.what();
-    }
-    return {};
-}
+using test::error_of;
 
 const deployment dash{.m = catalog::seed_dashboard_model, .hw = catalog::seed_dashboard_gpu};
 const deployment llama70_h100{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};

@@ -68,12 +68,7 @@ TEST_CASE("serving: the batch the engine admits") {
     }
     SUBCASE("does not fit: named, with the numbers") {
         deployment big{.m = catalog::llama_3_1_405b, .hw = catalog::h100_sxm5};
-        std::string msg;
-        try {
-            (void)max_batch(big, r);
-        } catch (const invalid_input& e) {
-            msg = e.what();
-        }
+        const std::string msg = test::error_of([&] { return max_batch(big, r); });
         CHECK(test::contains(msg, "does not fit"));
         CHECK(test::contains(msg, "weights per GPU"));
     }
