@@ -34,6 +34,7 @@
 #include <llmcost/serving/batching.hpp>
 #include <llmcost/serving/disaggregation.hpp>
 #include <llmcost/serving/economics.hpp>
+#include <llmcost/serving/estimate.hpp>
 #include <llmcost/serving/journey.hpp>
 #include <llmcost/serving/prefix_cache.hpp>
 #include <llmcost/serving/speculative.hpp>

@@ -117,4 +117,17 @@ template <token_count T>
     return dense_weight_bytes_per_gpu(d) + expert_weight_bytes_per_gpu(d);
 }
 
+/// The deployment with its weights (experts included) stored in `weights` and its KV cache in
+/// `kv`. Matmuls run in the weights' format when it is a compute format (W8A8, W4A4, as
+/// TensorRT-LLM and vLLM serve FP8 and NVFP4 checkpoints; without native FP4 units at the FP8
+/// peak, `accelerator::peak`); a weight-only format (INT4 AWQ/GPTQ) is dequantized to BF16.
+[[nodiscard]] constexpr deployment with_formats(deployment d, const number_format& weights, const number_format& kv) {
+    d.m.weights = weights;
+    d.m.expert_weights.reset();
+    d.m.kv_cache = kv;
+    const bool native = weights.compute != compute_class::bf16 && d.hw.gpu.supports(weights.compute);
+    d.m.activations = native ? weights : formats::bf16;
+    return d;
+}
+
 }  // namespace llmcost

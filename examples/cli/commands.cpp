@@ -1,0 +1,571 @@
+// The `llmcost` tool's commands: options in, a report out. Every figure comes from the library;
+// this file only chooses which figures to show and how to name them.
+#include "commands.hpp"
+
+#include <llmcost/io/hf_config.hpp>
+#include <llmcost/llmcost.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <limits>
+
+namespace llmcost::cli {
+
+namespace {
+
+// ---- names ---------------------------------------------------------------------------------
+
+/// Lower case, letters and digits only: "H100 SXM5", "h100-sxm5" and "h100sxm5" are one name.
+std::string normal(std::string_view s) {
+    std::string n;
+    for (unsigned char c : s)
+        if (std::isalnum(c)) n += static_cast<char>(std::tolower(c));
+    return n;
+}
+
+/// Levenshtein distance, for "did you mean".
+std::size_t distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+/// The catalog entry called `query`: exact (normalised) name, else a unique prefix; otherwise a
+/// usage error that lists the closest names.
+template <class Entry, std::size_t N>
+const Entry& find_in(const std::array<Entry, N>& entries, std::string_view query, std::string_view flag,
+                     std::string_view listing) {
+    const std::string q = normal(query);
+    std::vector<const Entry*> prefixed;
+    for (const Entry& e : entries) {
+        const std::string n = normal(e.name);
+        if (n == q) return e;
+        if (!q.empty() && n.starts_with(q)) prefixed.push_back(&e);
+    }
+    if (prefixed.size() == 1) return *prefixed.front();
+    std::string msg = std::string(flag) + " '" + std::string(query) + "'";
+    std::vector<std::string_view> names;
+    if (prefixed.size() > 1) {
+        msg += " is ambiguous; it starts ";
+        for (const Entry* e : prefixed) names.push_back(e->name);
+    } else {
+        msg += " is not in the catalog; closest: ";
+        std::vector<std::pair<std::size_t, std::string_view>> ranked;
+        for (const Entry& e : entries) ranked.emplace_back(distance(q, normal(e.name)), e.name);
+        std::stable_sort(ranked.begin(), ranked.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (std::size_t i = 0; i < ranked.size() && i < 3; ++i) names.push_back(ranked[i].second);
+    }
+    for (std::size_t i = 0; i < names.size(); ++i) msg += (i ? ", " : "") + std::string(names[i]);
+    msg += " (see `llmcost list " + std::string(listing) + "`)";
+    throw usage_error(msg);
+}
+
+const hardware& find_hardware(std::string_view query, std::string_view flag = "--hardware") {
+    return find_in(catalog::all_hardware, query, flag, "hardware");
+}
+
+/// A catalog model, or a Hugging Face config.json (a file, or the folder that holds one).
+model find_model(const std::string& query, std::string_view flag = "--model") {
+    namespace fs = std::filesystem;
+    const bool looks_like_path = query.find('/') != std::string::npos || query.ends_with(".json");
+    std::error_code ec;
+    if (looks_like_path || fs::exists(query, ec)) {
+        fs::path file = query;
+        if (fs::is_directory(file, ec)) file /= "config.json";
+        if (!fs::exists(file, ec))
+            throw usage_error(std::string(flag) + " '" + query + "': no such file" +
+                              (file.filename() == "config.json" && !query.ends_with(".json") ? " (looked for config.json in it)" : ""));
+        return io::load_hf_config(file);
+    }
+    return find_in(catalog::all_models, query, flag, "models");
+}
+
+number_format format_for(const std::string& name, std::string_view flag) {
+    if (const auto f = format_named(name)) return *f;
+    throw usage_error(std::string(flag) + " '" + name + "' is not a number format (see `llmcost list formats`)");
+}
+
+/// The deployment the flags describe. Layout arithmetic mistakes are usage errors; rules of the
+/// model (tp must divide the heads …) are the library's, thrown by `validate` as invalid_input.
+deployment build(const deployment_options& o) {
+    deployment d{.m = find_model(o.model), .hw = find_hardware(o.hardware)};
+    // Degrees are at most 10^8 each (the parser's rule); their product must stay a sane count too.
+    const long long gpus_asked = static_cast<long long>(o.tp) * o.pp * (o.dp == 0 ? 1 : o.dp);
+    if (gpus_asked > 100'000'000)
+        throw usage_error("tp × pp × dp = " + std::to_string(gpus_asked) + " GPUs: more than 100,000,000 is not a deployment");
+    const int replica = o.tp * o.pp;
+    int dp = o.dp;
+    if (o.gpus > 0) {
+        if (dp == 0) {
+            if (o.gpus % replica != 0)
+                throw usage_error("--gpus " + std::to_string(o.gpus) + " is not a multiple of tp × pp = " +
+                                  std::to_string(replica));
+            dp = o.gpus / replica;
+        } else if (replica * dp != o.gpus) {
+            throw usage_error("--gpus " + std::to_string(o.gpus) + " does not equal tp × pp × dp = " +
+                              std::to_string(replica * dp));
+        }
+    }
+    d.layout = {.tp = o.tp, .pp = o.pp, .ep = o.ep, .dp = dp == 0 ? 1 : dp};
+    if (!o.weights.empty() || !o.kv.empty()) {
+        const number_format w = o.weights.empty() ? d.m.weights : format_for(o.weights, "--weights");
+        const number_format k = o.kv.empty() ? d.m.kv_cache : format_for(o.kv, "--kv");
+        if (o.weights.empty()) d.m.kv_cache = k;
+        else d = with_formats(d, w, k);
+    }
+    d.validate();
+    return d;
+}
+
+/// Contexts past the trained maximum are refused unless asked for (RoPE scaling, a fine-tune).
+void check_context(const deployment& d, double context, const deployment_options& o) {
+    if (o.ignore_max_position) return;
+    require(context <= d.m.max_position, d.m.name, "context (tokens)", context,
+            "exceeds the model's max_position (" + std::to_string(d.m.max_position) +
+                "); pass --ignore-max-position to price it anyway");
+}
+
+request_shape shape_of(const request_options& r) { return {.input = tokens(r.input), .output = tokens(r.output)}; }
+
+std::string layout_text(const deployment& d) {
+    const parallel_layout& l = d.layout;
+    std::string s = std::to_string(l.gpus()) + " × " + std::string(d.hw.name) + " (tp " + std::to_string(l.tp);
+    if (l.pp > 1) s += ", pp " + std::to_string(l.pp);
+    if (l.ep > 1) s += ", ep " + std::to_string(l.ep);
+    if (l.dp > 1) s += ", dp " + std::to_string(l.dp);
+    return s + ")";
+}
+
+std::string formats_text(const model& m) {
+    std::string s = "weights " + std::string(m.weights.name);
+    if (m.expert_weights) s += " (experts " + std::string(m.expert_weights->name) + ")";
+    s += ", KV " + std::string(m.kv_cache.name) + ", matmuls in " + std::string(to_string(m.activations.compute));
+    return s;
+}
+
+void add_deployment(record& r, const deployment& d) {
+    r.add("model", "model", std::string(d.m.name))
+        .add("hardware", "hardware", std::string(d.hw.name))
+        .add("gpus", "GPUs", static_cast<double>(d.layout.gpus()))
+        .add("tp", "tensor parallel", static_cast<double>(d.layout.tp))
+        .add("pp", "pipeline parallel", static_cast<double>(d.layout.pp))
+        .add("ep", "expert parallel", static_cast<double>(d.layout.ep))
+        .add("dp", "data parallel", static_cast<double>(d.layout.dp))
+        .add("weights", "weight format", std::string(d.m.weights.name))
+        .add("kv", "KV cache format", std::string(d.m.kv_cache.name));
+}
+
+double per_million(const dollars_per_token_t& c) { return c.value() * 1e6; }
+
+}  // namespace
+
+std::vector<std::string> weight_format_names() {
+    std::vector<std::string> v;
+    for (const number_format& f : formats::all)
+        if (f.name != "fp32") v.emplace_back(f.name);
+    return v;
+}
+
+std::vector<std::string> kv_format_names() { return {"bf16", "fp16", "fp8", "int8", "fp4", "nvfp4", "mxfp4"}; }
+
+// ---- receipt -------------------------------------------------------------------------------
+
+report receipt() {
+    // The seed dashboard (S39): 40B parameters at 8 bits read per pass, a 20 TB/s GPU at 1.5 kW,
+    // batch 32, 200 prompt and 500 output tokens, prefill at an effective 2 PFLOP/s.
+    const journey_scenario scenario = seed_default_journey();
+    const deployment& dash = scenario.serving;
+    const double batch = scenario.batch;
+    const tokens_t prompt = scenario.prompt, answer = scenario.output;
+    const facility& site = catalog::seed_site;
+
+    const pass_cost step = decode_pass(dash, batch, prompt + answer / 2.0);  // mid-answer context
+    const seconds_t pass = transfer_time(step.weight_bytes, dash.hw.gpu.hbm_bandwidth);
+    const seconds_t per_token = pass / batch;
+    const joules_t decode = gpu_energy(dash.hw, per_token * answer.value());
+    const pass_cost prefill = prefill_pass(dash, 1.0, prompt, tokens(0.0));
+    const joules_t prefill_energy = gpu_energy(dash.hw, prefill.time());
+    const journey_times j = journey_breakdown(scenario);
+
+    report r{.title = "llmcost receipt: the seed dashboard (" + std::string(dash.m.name) + " on " +
+                      std::string(dash.hw.name) + ", batch 32, 200 -> 500 tokens)",
+             .layout = report::shape::by_id};
+    auto line = [&](std::string id, std::string label, double v, std::string unit, std::string shown = {}) {
+        record rec{.id = std::move(id)};
+        rec.add("value", std::move(label), v, std::move(unit), std::move(shown));
+        r.records.push_back(std::move(rec));
+    };
+    line("S27", "one decode pass reads " + format(step.weight_bytes) + " at " + format(dash.hw.gpu.hbm_bandwidth),
+         pass.value(), "s");
+    line("S28", "GPU time per token: the pass shared by a batch of 32", per_token.value(), "s");
+    line("S29", "decode energy: x " + format(dash.hw.gpu.board_power) + " x 500 tokens", decode.value(), "J");
+    line("S30.decode", "at the wall (x 1.3 server x 1.2 cooling), decode only",
+         wall_energy(decode, site).value(), "J", "Wh");
+    line("S11", "prefill of the 200-token prompt at 2 PFLOP/s", prefill.time().value(), "s");
+    line("S30", "at the wall with the prefill's energy (the seed's 0.026 Wh)",
+         wall_energy(decode + prefill_energy, site).value(), "J", "Wh");
+    line("S16", "KV cache the same pass also reads (32 sequences mid-answer)", step.kv_bytes.value(), "B");
+    line("S27.full", "the pass with its KV reads and activations (not in the seed)", step.time().value(), "s");
+    for (journey_stage st : all_journey_stages) {
+        std::string key;
+        for (char ch : journey_stage_name(st))
+            if (std::isalnum(static_cast<unsigned char>(ch))) key += ch;
+            else if (ch == ' ') key += '_';
+        line("S38." + key, "journey: " + std::string(journey_stage_name(st)), j.of(st).value(), "s");
+    }
+    line("S38.ttft", "journey: time to first token (at the client)", j.time_to_first_token().value(), "s");
+    line("S38", "journey: end to end (the seed says about 3 s)", j.end_to_end().value(), "s");
+    line("S38.decode_share", "journey: decode's share of the end to end", 100.0 * j.share(journey_stage::decode), "%");
+    line("S38.slowdown_for_3s", "every decode pass would have to be this much slower to reach 3 s",
+         journey_decode_slowdown_for(j, seconds(3.0)), "x");
+    r.notes = {
+        "S27-S30 follow the seed's receipt: 40 GB of weights per pass, board power, x 1.56 at the wall.",
+        "The seed leaves out the KV reads (S16) and the prefill's energy; both are shown.",
+        "The journey is Seoul -> Oregon (S1), three placement gates (S3), continuous batching (S4).",
+    };
+    return r;
+}
+
+// ---- estimate ------------------------------------------------------------------------------
+
+report estimate(const estimate_command& c) {
+    const deployment d = build(c.dep);
+    const request_shape r = shape_of(c.req);
+    check_context(d, c.req.input + c.req.output, c.dep);
+    const estimate_options o{
+        .batch = c.saturate ? 0.0 : c.batch,
+        .limits = {.max_batch = c.max_batch, .max_tokens_per_step = c.max_tokens},
+        .utilisation = c.utilisation,
+        .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
+    const request_estimate e = llmcost::estimate(d, r, o);
+    const serving_point& s = e.point;
+
+    report out{.title = "llmcost estimate: " + std::string(d.m.name) + " on " + layout_text(d) + ", " +
+                        std::to_string(static_cast<long long>(c.req.input)) + " -> " +
+                        std::to_string(static_cast<long long>(c.req.output)) + " tokens"};
+    record rec;
+    add_deployment(rec, d);
+    rec.add("input_tokens", "input tokens", c.req.input, "token")
+        .add("output_tokens", "output tokens", c.req.output, "token")
+        .add("batch", "concurrent sequences (per replica or attention rank)", s.batch)
+        .add("limited_by", "batch set by", std::string(s.limited_by))
+        .add("ttft_s", "time to first token", s.ttft.value(), "s")
+        .add("tpot_s", "time per output token (mean)", s.tpot.value(), "s")
+        .add("e2e_s", "end to end", s.e2e.value(), "s")
+        .add("prefill_s", "prefill of one prompt alone", s.prefill_time.value(), "s")
+        .add("decode_step_s", "one decode step (with its share of prefill)", s.step_time.value(), "s")
+        .add("step_memory_bound", "step limited by memory (roofline)", s.step.memory_bound())
+        .add("output_tokens_per_s", "output tokens/s, whole deployment", s.output_rate.value(), "token/s")
+        .add("output_tokens_per_s_per_gpu", "output tokens/s per GPU", s.output_rate_per_gpu.value(), "token/s")
+        .add("tokens_per_s_per_user", "tokens/s one user sees", s.per_user.value(), "token/s")
+        .add("kv_bytes_per_token", "KV cache per token (all layers)", e.kv_bytes_per_token.value(), "B/token")
+        .add("weight_bytes_per_gpu", "weights per GPU", e.weight_bytes_per_gpu.value(), "B")
+        .add("kv_capacity_tokens", "KV room per replica (tokens)", e.kv_capacity_tokens.value(), "token")
+        .add("energy_j_per_output_token", "GPU energy per output token (board power)",
+             e.gpu_energy_per_output_token.value(), "J/token")
+        .add("wall_energy_j_per_output_token", "at the wall (x server overhead x cooling)",
+             e.wall_energy_per_output_token.value(), "J/token")
+        .add("wh_per_request", "GPU energy per request", e.gpu_energy_per_request.value() / 3600.0, "Wh")
+        .add("wall_wh_per_request", "at the wall, per request", e.wall_energy_per_request.value() / 3600.0, "Wh")
+        .add("usd_per_gpu_hour", "cost of a GPU-hour", e.cost_known() ? value(e.gpu_cost.value() * 3600.0) : value(),
+             "USD/h")
+        .add("usd_per_million_output_tokens", "cost per million output tokens",
+             e.cost_known() ? value(per_million(e.cost_per_output_token)) : value(), "USD/Mtoken");
+    out.records.push_back(std::move(rec));
+
+    out.notes.push_back(formats_text(d.m) + ".");
+    out.notes.push_back(c.saturate ? "Saturated: every request queued, the batch as large as " +
+                                         std::string(s.limited_by) + " allows (prefill interleaved with decode)."
+                                   : "At a batch of " + invalid_input::show(c.batch) +
+                                         " concurrent sequences in steady state (continuous batching).");
+    out.notes.push_back("Energy at board power for the whole busy time: an upper bound on the draw.");
+    if (c.usd_per_gpu_hour > 0)
+        out.notes.push_back("Cost at the given $" + invalid_input::show(c.usd_per_gpu_hour) + " per GPU-hour.");
+    else if (e.cost_known())
+        out.notes.push_back("Cost: $" + invalid_input::show(d.hw.capex_per_gpu.value()) +
+                            " per GPU over 5 years + wall power at $0.0806/kWh, all charged to output tokens.");
+    else
+        out.notes.push_back("Cost unknown: the catalog has no price for " + std::string(d.hw.name) +
+                            "; pass --usd-per-gpu-hour.");
+    return out;
+}
+
+// ---- list ----------------------------------------------------------------------------------
+
+report list(catalog_kind k) {
+    report r{.layout = report::shape::array};
+    if (k == catalog_kind::models) {
+        r.title = "llmcost catalog: models (sources in tables/models.csv)";
+        for (const model& m : catalog::all_models) {
+            record rec{.id = std::string(m.name)};
+            const bool mla = m.attention.kind == attention_kind::latent;
+            rec.add("name", "name", std::string(m.name))
+                .add("layers", "layers", static_cast<double>(m.layers))
+                .add("hidden", "hidden", static_cast<double>(m.hidden))
+                .add("attention", "attention", std::string(mla ? "MLA" : m.attention.kv_heads == m.attention.query_heads ? "MHA" : "GQA"))
+                .add("kv_heads", "KV heads", static_cast<double>(m.attention.kv_heads))
+                .add("routed_experts", "experts", static_cast<double>(m.ffn.routed_experts))
+                .add("top_k", "top-k", static_cast<double>(m.ffn.top_k))
+                .add("parameters", "parameters", static_cast<double>(total_parameters(m)))
+                .add("active_parameters", "active", static_cast<double>(active_parameters(m)))
+                .add("weights", "weights", std::string(m.weights.name))
+                .add("kv_bytes_per_token", "KV per token", kv_bytes_per_token(m).value(), "B/token")
+                .add("max_position_tokens", "max context", static_cast<double>(m.max_position), "token");
+            r.records.push_back(std::move(rec));
+        }
+    } else if (k == catalog_kind::hardware) {
+        r.title = "llmcost catalog: hardware (sources in tables/hardware.csv)";
+        r.notes.push_back("Peaks are native dense rates; unknown means no native unit for that format or no "
+                          "published figure (the model then runs it on a wider format's peak).");
+        auto native = [](const flops_per_second_t& f) { return f.value() > 0 ? value(f.value()) : value(); };
+        for (const hardware& h : catalog::all_hardware) {
+            record rec{.id = std::string(h.name)};
+            rec.add("name", "name", std::string(h.name))
+                .add("hbm_capacity_B", "HBM", h.gpu.hbm_capacity.value(), "B", "GiB")
+                .add("hbm_bandwidth_B_per_s", "HBM bandwidth", h.gpu.hbm_bandwidth.value(), "B/s")
+                .add("bf16_flop_per_s", "BF16 dense", native(h.gpu.dense.bf16), "FLOP/s")
+                .add("fp8_flop_per_s", "FP8 dense", native(h.gpu.dense.fp8), "FLOP/s")
+                .add("fp4_flop_per_s", "FP4 dense", native(h.gpu.dense.fp4), "FLOP/s")
+                .add("board_power_W", "power", h.gpu.board_power.value(), "W")
+                .add("scale_up_B_per_s", "scale-up per direction", h.scale_up.per_direction.value(), "B/s")
+                .add("scale_up_domain", "domain", static_cast<double>(h.scale_up_domain))
+                .add("capex_usd", "price", h.capex_per_gpu.value() > 0 ? value(h.capex_per_gpu.value()) : value(), "USD")
+                .add("status", "status", std::string(h.status));
+            r.records.push_back(std::move(rec));
+        }
+    } else {
+        r.title = "llmcost number formats (--weights, --kv)";
+        for (const number_format& f : formats::all) {
+            record rec{.id = std::string(f.name)};
+            rec.add("name", "name", std::string(f.name))
+                .add("bits_per_element", "bits per element (scales included)", f.bits_per_element())
+                .add("compute", "matmul peak used", std::string(to_string(f.compute)));
+            r.records.push_back(std::move(rec));
+        }
+    }
+    return r;
+}
+
+// ---- kv ------------------------------------------------------------------------------------
+
+report kv(const kv_command& c) {
+    const deployment d = build(c.dep);
+    const double context = c.context > 0 ? c.context : d.m.max_position;
+    check_context(d, context, c.dep);
+    const tokens_t ctx = tokens(context);
+    const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, ctx);
+    const bytes_t need = per_sequence * c.batch;
+    const spill_placement p = place_kv(d, need);
+    const bytes_t budget = kv_budget_per_gpu(d);
+
+    report r{.title = "llmcost kv: " + std::string(d.m.name) + " on " + layout_text(d) + ", " +
+                      invalid_input::show(c.batch) + " x " + invalid_input::show(context) + " tokens"};
+    record rec;
+    add_deployment(rec, d);
+    rec.add("context_tokens", "context per sequence", context, "token")
+        .add("sequences", "sequences", c.batch)
+        .add("kv_bytes_per_token", "KV per token, all layers (S16)", kv_bytes_per_token(d.m).value(), "B/token")
+        .add("kv_bytes_per_token_per_gpu", "KV per token on one GPU", kv_bytes_per_token_per_gpu(d).value(), "B/token")
+        .add("kv_bytes_per_sequence_per_gpu", "one sequence on one GPU", per_sequence.value(), "B")
+        .add("kv_bytes_per_gpu", "all sequences on one GPU", need.value(), "B")
+        .add("weight_bytes_per_gpu", "weights per GPU", weight_bytes_per_gpu(d).value(), "B")
+        .add("kv_budget_bytes_per_gpu", "HBM left for KV per GPU", std::max(0.0, budget.value()), "B")
+        .add("in_hbm_B", "held in HBM", p.in_hbm.value(), "B")
+        .add("in_host_B", "spilled to host DRAM (S17)", p.in_host.value(), "B")
+        .add("in_storage_B", "spilled to NVMe", p.in_storage.value(), "B")
+        .add("overflow_B", "beyond every tier", p.overflow.value(), "B")
+        .add("restore_s", "time to bring the spilled part back", p.restore_time.value(), "s")
+        .add("max_context_tokens_at_batch_1", "KV room per replica (tokens)", kv_capacity_tokens(d).value(), "token")
+        .add("max_sequences_at_context", "sequences of this context that fit in HBM", max_sequences(d, ctx));
+    r.records.push_back(std::move(rec));
+    if (budget.value() <= 0)
+        r.notes.push_back("The weights alone do not fit: they need " + format(weight_bytes_per_gpu(d)) +
+                          " per GPU; HBM holds " + format(d.hw.gpu.hbm_capacity) + " less 5 % and 2 GB of workspace.");
+    if (p.overflow.value() > 0) r.notes.push_back("The cache does not fit even with host DRAM and NVMe.");
+    return r;
+}
+
+// ---- disagg --------------------------------------------------------------------------------
+
+report disagg(const disagg_command& c) {
+    const deployment pre = build(c.dep);
+    deployment_options dec_opts = c.dep;
+    if (!c.decode_hardware.empty()) dec_opts.hardware = c.decode_hardware;
+    if (c.decode_tp > 0) {
+        dec_opts.tp = c.decode_tp;
+        dec_opts.gpus = 0;
+    }
+    const deployment dec = build(dec_opts);
+    const request_shape r = shape_of(c.req);
+    check_context(pre, c.req.input + c.req.output, c.dep);
+    const kv_path path = c.path == "scale-up" ? kv_path::scale_up : kv_path::scale_out;
+    const slo target{.ttft = seconds(c.ttft), .tpot = seconds(c.tpot), .every_token = c.every_token};
+    const kv_transfer t = kv_transfer_for(pre, r.input, path);
+    const goodput_plan co = colocated_goodput(pre, r, target, {}, tokens(c.chunk));
+    const goodput_plan dis = disaggregated_goodput(pre, dec, r, target, path);
+    const double stall_batch = co.feasible ? co.decode_batch : 1.0;
+
+    report out{.title = "llmcost disagg: " + std::string(pre.m.name) + ", prefill on " + layout_text(pre) +
+                        ", decode on " + layout_text(dec)};
+    record rec;
+    rec.add("model", "model", std::string(pre.m.name))
+        .add("input_tokens", "input tokens", c.req.input, "token")
+        .add("output_tokens", "output tokens", c.req.output, "token")
+        .add("kv_bytes_per_request", "KV to move per request (S25)", t.total.value(), "B")
+        .add("kv_bytes_per_prefill_gpu", "sent by each prefill GPU", t.per_gpu.value(), "B")
+        .add("kv_transfer_s", "transfer over " + c.path, t.time.value(), "s")
+        .add("prefill_s", "prefill of one prompt", prefill_pass(pre, 1.0, r.input, tokens(0.0)).time().value(), "s")
+        .add("prefill_stall_s", "colocated: one prompt stalls the decode batch by (T3)",
+             prefill_stall(pre, stall_batch, r).value(), "s")
+        .add("colocated_feasible", "colocated meets the SLO", co.feasible)
+        .add_or("colocated_batch", "colocated batch", co.feasible, co.decode_batch, "", "infeasible")
+        .add_or("colocated_ttft_s", "colocated TTFT", co.feasible, co.ttft.value(), "s", "infeasible")
+        .add_or("colocated_tpot_s", "colocated TPOT", co.feasible, co.tpot.value(), "s", "infeasible")
+        .add("colocated_requests_per_s_per_gpu", "colocated goodput per GPU (requests/s)",
+             co.requests_per_second_per_gpu)
+        .add("disaggregated_feasible", "disaggregated meets the SLO", dis.feasible)
+        .add_or("disaggregated_decode_batch", "decode batch", dis.feasible, dis.decode_batch, "", "infeasible")
+        .add_or("disaggregated_prefill_batch", "prompts per prefill pass", dis.feasible, dis.prefill_batch, "", "infeasible")
+        .add_or("disaggregated_ttft_s", "disaggregated TTFT (with the transfer)", dis.feasible, dis.ttft.value(), "s", "infeasible")
+        .add_or("disaggregated_tpot_s", "disaggregated TPOT", dis.feasible, dis.tpot.value(), "s", "infeasible")
+        .add_or("prefill_per_decode_instances", "P:D instances (T9)", dis.feasible,
+                dis.prefill_instances_per_decode_instance, "", "infeasible")
+        .add("disaggregated_requests_per_s_per_gpu", "disaggregated goodput per GPU (requests/s)",
+             dis.requests_per_second_per_gpu)
+        .add_or("goodput_gain", "disaggregated / colocated", co.requests_per_second_per_gpu > 0,
+                dis.requests_per_second_per_gpu / co.requests_per_second_per_gpu, "x", "colocated infeasible");
+    out.records.push_back(std::move(rec));
+    out.notes.push_back("SLO: TTFT <= " + format(target.ttft) + ", TPOT <= " + format(target.tpot) +
+                        (c.every_token ? " for every token." : " on the mean."));
+    if (!co.feasible) out.notes.push_back("Colocated serving cannot meet the SLO at any batch.");
+    if (!dis.feasible) out.notes.push_back("Disaggregated serving cannot meet the SLO at any batch.");
+    return out;
+}
+
+// ---- spec ----------------------------------------------------------------------------------
+
+report spec(const spec_command& c) {
+    const deployment d = build(c.dep);
+    const request_shape r = shape_of(c.req);
+    check_context(d, c.req.input + c.req.output, c.dep);
+    const tokens_t context = r.input + r.output / 2.0;
+    speculative_step step{};
+    std::string drafter;
+    if (c.drafter == "mtp") {
+        step = speculative_step_for(d, mtp_draft_head(d.m), c.batch, context, c.draft_tokens);
+        drafter = "the model's MTP module";
+    } else if (c.drafter == "eagle") {
+        step = speculative_step_for(d, eagle_draft_head(d.m), c.batch, context, c.draft_tokens);
+        drafter = "an EAGLE head";
+    } else {
+        deployment_options o = c.dep;
+        o.model = c.drafter;
+        o.gpus = 0;
+        deployment draft = build(o);
+        step = speculative_step_for(d, draft, c.batch, context, c.draft_tokens);
+        drafter = "draft model " + std::string(draft.m.name);
+    }
+    const double a = c.acceptance;
+    report out{.title = "llmcost spec: " + std::string(d.m.name) + " on " + layout_text(d) + ", " + drafter +
+                        ", gamma " + std::to_string(c.draft_tokens) + ", alpha " + invalid_input::show(a)};
+    record rec;
+    add_deployment(rec, d);
+    rec.add("drafter", "drafter", drafter)
+        .add("batch", "sequences per pass", c.batch)
+        .add("acceptance", "acceptance rate alpha", a)
+        .add("draft_tokens", "draft tokens gamma", static_cast<double>(c.draft_tokens))
+        .add("expected_tokens_per_pass", "tokens per verification (1 - a^(g+1)) / (1 - a) (T6)",
+             expected_tokens_per_pass(a, c.draft_tokens))
+        .add("draft_s", "drafting (all gamma passes)", step.draft_time.value(), "s")
+        .add("verify_s", "verification pass", step.verify_time.value(), "s")
+        .add("plain_step_s", "plain decode pass", step.plain_time.value(), "s")
+        .add("speedup", "decode speedup", step.speedup(a), "x")
+        .add("max_speedup", "speedup if every draft is accepted", step.max_speedup(), "x")
+        .add("plain_tokens_per_s_per_user", "tokens/s per user without", step.plain_tokens_per_second().value(), "token/s")
+        .add("tokens_per_s_per_user", "tokens/s per user with", step.tokens_per_second(a).value(), "token/s");
+    if (c.target > 0) {
+        const auto need = speculative_min_acceptance(step, tokens_per_second(c.target));
+        rec.add("target_tokens_per_s_per_user", "target (T4)", c.target, "token/s")
+            .add_or("min_acceptance_for_target", "least acceptance that reaches it", need.has_value(),
+                    need.value_or(0.0), "", "unreachable");
+        if (!need)
+            out.notes.push_back("No acceptance rate reaches the target with this draft length and layout (T4).");
+    }
+    out.records.push_back(std::move(rec));
+    return out;
+}
+
+// ---- cost ----------------------------------------------------------------------------------
+
+report cost(const cost_command& c) {
+    hardware h = find_hardware(c.dep.hardware);
+    if (c.capex > 0) h.capex_per_gpu = dollars(c.capex);
+    facility site = catalog::seed_site;
+    if (c.electricity > 0) site.electricity = dollars_per_kilowatt_hour(c.electricity);
+    if (c.depreciation_years > 0) site.depreciation = years(c.depreciation_years);
+    if (h.capex_per_gpu.value() <= 0)
+        throw usage_error("--hardware '" + std::string(h.name) + "' has no price in the catalog; pass --capex USD");
+    const gpu_cost_rate rate = gpu_hour_cost(h, site, c.utilisation);
+
+    report out{.title = "llmcost cost: " + std::string(h.name) + " at " + invalid_input::show(100 * c.utilisation) +
+                        " % utilisation"};
+    record rec;
+    rec.add("hardware", "hardware", std::string(h.name))
+        .add("capex_usd", "price per GPU (with its share of the server)", h.capex_per_gpu.value(), "USD")
+        .add("depreciation_years", "depreciation", site.depreciation.value() / (365.25 * 86400.0), "years")
+        .add("utilisation", "utilisation", c.utilisation)
+        .add("wall_power_W", "wall power per GPU at this utilisation (S30)", rate.wall_power.value(), "W")
+        .add("capital_usd_per_gpu_hour", "capital per GPU-hour", rate.capital.value() * 3600, "USD/h")
+        .add("energy_usd_per_gpu_hour", "energy per GPU-hour", rate.energy.value() * 3600, "USD/h")
+        .add("usd_per_gpu_hour", "cost of a GPU-hour", rate.total().value() * 3600, "USD/h");
+    if (c.with_model) {
+        deployment_options o = c.dep;
+        deployment d = build(o);
+        d.hw = h;
+        check_context(d, c.req.input + c.req.output, c.dep);
+        const pricing_point p{.decode_batch = c.batch, .context = tokens(c.req.input + c.req.output / 2.0),
+                              .prompt = tokens(c.req.input)};
+        const gpu_token_rates rates = gpu_token_rates_at(d, p);
+        const token_costs tc = cost_per_token(rate.total(), rates, c.utilisation);
+        rec.add("model", "model", std::string(d.m.name))
+            .add("decode_batch", "decode batch", c.batch)
+            .add("prefill_tokens_per_s_per_gpu", "input tokens/s per GPU", rates.prefill.value(), "token/s")
+            .add("decode_tokens_per_s_per_gpu", "output tokens/s per GPU", rates.decode.value(), "token/s")
+            .add("usd_per_million_input_tokens", "cost per million input tokens (S33)", per_million(tc.input), "USD/Mtoken")
+            .add("usd_per_million_output_tokens", "cost per million output tokens", per_million(tc.output), "USD/Mtoken")
+            .add("usd_per_million_cached_tokens", "cost per million cached input tokens", per_million(tc.cached), "USD/Mtoken")
+            .add("output_input_cost_ratio", "output / input cost (lists: 5-6x)", output_input_cost_ratio(rates), "x")
+            .add("cached_input_cost_ratio", "cached / input cost (lists: 1/10)", cached_input_cost_ratio(rates));
+        if (c.price_input > 0 || c.price_output > 0) {
+            const token_prices prices{.name = "--price-input and --price-output", .input = dollars_per_million_tokens(c.price_input),
+                                      .output = dollars_per_million_tokens(c.price_output)};
+            const dollars_per_second_t full = full_use_revenue(prices, rates, tokens(c.req.input), tokens(c.req.output));
+            const break_even be = break_even_utilisation(h, site, full);
+            const utilisation_economics at = economics_at(h, site, full, c.utilisation);
+            rec.add("revenue_usd_per_gpu_hour_at_full_use", "token revenue per GPU-hour at full use", full.value() * 3600, "USD/h")
+                .add_or("break_even_utilisation", "break-even utilisation (T7)", be.reachable, be.utilisation, "",
+                        "never")
+                .add("revenue_over_depreciation", "revenue / depreciation at this utilisation (T7)",
+                     at.revenue_over_depreciation(), "x")
+                .add("payback_s", "payback period", payback_period(h, site, full, c.utilisation).value(), "s");
+            if (!be.reachable) out.notes.push_back("At these prices the GPU never breaks even.");
+        }
+    }
+    out.records.push_back(std::move(rec));
+    out.notes.push_back("Electricity $" + llmcost::detail::number(site.electricity.value() * 3.6e6, 4) +
+                        "/kWh at the wall (x 1.3 server x 1.2 cooling).");
+    return out;
+}
+
+}  // namespace llmcost::cli

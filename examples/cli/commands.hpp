@@ -1,0 +1,106 @@
+#pragma once
+/// \file
+/// The `llmcost` tool's commands: each takes its parsed options and returns a report. Parsing
+/// (main.cpp, CLI11) and the cost model (commands.cpp) live in separate translation units so that
+/// neither pays for the other's templates.
+
+#include "report.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace llmcost::cli {
+
+/// A mistake in how the tool was called (a flag, a value, a name): exit code 2. Errors of the
+/// cost model itself (a layout that does not divide the heads, a batch that does not fit, a
+/// malformed config.json) keep their own types and exit with 1.
+class usage_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Which model on which hardware, stored how, split how.
+struct deployment_options {
+    std::string model = "Llama-3.1-70B";  ///< catalog name, or a path to a config.json (or its folder)
+    std::string hardware = "H100 SXM5";   ///< catalog name
+    int gpus = 0;                         ///< 0 = tp · pp · dp
+    int tp = 1, pp = 1, ep = 1;
+    int dp = 0;                           ///< 0 = gpus ÷ (tp · pp), or 1
+    std::string weights;                  ///< empty = the model's own format
+    std::string kv;                       ///< empty = the model's own KV format
+    bool ignore_max_position = false;     ///< allow contexts beyond the model's trained maximum
+};
+
+struct request_options {
+    double input = 1000;  ///< prompt tokens
+    double output = 200;  ///< generated tokens
+};
+
+struct estimate_command {
+    deployment_options dep;
+    request_options req;
+    double batch = 0;     ///< 0 with `saturate`
+    bool saturate = false;
+    double max_batch = 0;
+    double max_tokens = 0;
+    double usd_per_gpu_hour = 0;  ///< 0 = capex + power
+    double utilisation = 1.0;
+};
+
+struct kv_command {
+    deployment_options dep;
+    double context = 0;  ///< 0 = the model's maximum
+    double batch = 1;
+};
+
+struct disagg_command {
+    deployment_options dep;
+    request_options req;
+    std::string decode_hardware;  ///< empty = same as prefill
+    int decode_tp = 0;            ///< 0 = same as prefill
+    double ttft = 2.0;            ///< s
+    double tpot = 0.05;           ///< s
+    bool every_token = false;
+    std::string path = "scale-out";
+    double chunk = 0;             ///< colocated chunked-prefill size in tokens; 0 = whole prompts
+};
+
+struct spec_command {
+    deployment_options dep;
+    request_options req;
+    double batch = 1;
+    double acceptance = 0.8;
+    int draft_tokens = 3;
+    std::string drafter = "eagle";  ///< "mtp", "eagle", or a catalog model name
+    double target = 0;              ///< tokens/s per user to reach; 0 = none
+};
+
+struct cost_command {
+    deployment_options dep;
+    request_options req;
+    double batch = 32;
+    double utilisation = 1.0;
+    double capex = 0;              ///< $ per GPU; 0 = the catalog's
+    double electricity = 0;        ///< $/kWh; 0 = the site's
+    double depreciation_years = 0; ///< 0 = the site's
+    double price_input = 0;        ///< $ per million input tokens (for break-even); 0 = none
+    double price_output = 0;       ///< $ per million output tokens
+    bool with_model = false;       ///< --model given: price tokens too
+};
+
+enum class catalog_kind { models, hardware, formats };
+
+[[nodiscard]] report receipt();
+[[nodiscard]] report estimate(const estimate_command& c);
+[[nodiscard]] report list(catalog_kind k);
+[[nodiscard]] report kv(const kv_command& c);
+[[nodiscard]] report disagg(const disagg_command& c);
+[[nodiscard]] report spec(const spec_command& c);
+[[nodiscard]] report cost(const cost_command& c);
+
+/// Names the tool accepts for --weights and --kv, in the order --help lists them.
+[[nodiscard]] std::vector<std::string> weight_format_names();
+[[nodiscard]] std::vector<std::string> kv_format_names();
+
+}  // namespace llmcost::cli

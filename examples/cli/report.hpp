@@ -1,0 +1,276 @@
+#pragma once
+/// \file
+/// What a command of the `llmcost` tool produces, before it is printed: records of named figures,
+/// each a raw SI value with its unit and a label, plus notes. One report renders three ways:
+/// - table: for people; values with SI prefixes (2.5 ms, 40 GB), one record as label/value lines,
+///   several as rows;
+/// - json: for programs; SI values, the unit in the key (`ttft_s`), notes as an array;
+/// - csv: for spreadsheets; a header of keys and one line per record, SI values.
+
+#include <llmcost/units.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace llmcost::cli {
+
+enum class output_format { table, json, csv };
+
+/// null (not known), a number in SI units, a word, or a yes/no.
+using value = std::variant<std::monostate, double, std::string, bool>;
+
+struct field {
+    std::string key;    ///< snake_case, with the unit when there is one: "ttft_s"
+    std::string label;  ///< for people: "time to first token"
+    value v;
+    std::string unit;   ///< SI: "s", "B", "B/s", "J", "W", "token", "token/s", "USD", "" for a ratio
+    std::string shown_in = {};  ///< a unit for people instead of `unit` in tables: "Wh" for "J"
+    std::string if_null = "unknown";  ///< what a table shows for null ("unreachable", "none")
+};
+
+struct record {
+    std::string id = {};  ///< a ledger id (receipt) or a name (lists); may be empty
+    std::vector<field> fields = {};
+
+    record& add(std::string key, std::string label, value v, std::string unit = {}, std::string shown_in = {}) {
+        fields.push_back({std::move(key), std::move(label), std::move(v), std::move(unit), std::move(shown_in)});
+        return *this;
+    }
+    /// A figure that may not exist: null in JSON, empty in CSV, `if_null` in a table.
+    record& add_or(std::string key, std::string label, bool exists, double v, std::string unit, std::string if_null) {
+        add(std::move(key), std::move(label), exists ? value(v) : value(), std::move(unit));
+        fields.back().if_null = std::move(if_null);
+        return *this;
+    }
+};
+
+struct report {
+    enum class shape {
+        object,  ///< one record: {"key": value, …}
+        array,   ///< many records: [{…}, …]
+        by_id,   ///< one figure per id: {"S27": {"value": …, "unit": …, "label": …}, …}
+    };
+    std::string title = {};
+    shape layout = shape::object;
+    std::vector<record> records = {};
+    std::vector<std::string> notes = {};
+};
+
+namespace detail {
+
+/// 1512840 → "1,512,840": whole counts read better grouped; fractions and huge values stay %g.
+[[nodiscard]] inline std::string grouped(double v) {
+    if (std::fabs(v) >= 1000) v = std::round(v);  // a fraction of a token in a million is noise
+    if (!(std::fabs(v) < 1e15) || v != std::floor(v)) return llmcost::detail::number(v, 6);
+    std::string digits = std::to_string(static_cast<long long>(std::fabs(v)));
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return v < 0 ? "-" + out : out;
+}
+
+/// A value for people: the unit picks the prefix style (bytes and FLOPs decimal, seconds down to ns).
+[[nodiscard]] inline std::string human(double v, std::string_view unit) {
+    using namespace llmcost;
+    if (!std::isfinite(v)) return std::isnan(v) ? "unknown" : "unbounded";
+    if (unit == "s") return format(seconds(v));
+    if (unit == "B") return format(bytes(v));
+    if (unit == "B/s") return format(bytes_per_second_t::from_value(v));
+    if (unit == "B/token") return format(bytes_per_token_t::from_value(v));
+    if (unit == "J") return format(joules(v));
+    if (unit == "Wh") return llmcost::detail::number(v, 3) + " Wh";
+    if (unit == "W") return format(watts(v));
+    if (unit == "J/token") return llmcost::detail::number(v, 4) + " J/token";
+    if (unit == "FLOP") return format(flops(v));
+    if (unit == "FLOP/s") return format(flops_per_second_t::from_value(v));
+    if (unit == "token/s") return llmcost::detail::number(v, 4) + " tokens/s";
+    if (unit == "token") return grouped(v) + " tokens";
+    if (unit == "USD") return "$" + (std::fabs(v) >= 1000 ? grouped(std::round(v)) : llmcost::detail::number(v, 4));
+    if (unit == "USD/h") return "$" + llmcost::detail::number(v, 4) + "/h";
+    if (unit == "USD/Mtoken") return "$" + llmcost::detail::number(v, 4) + " per M tokens";
+    if (unit == "%") return llmcost::detail::number(v, 3) + " %";
+    if (unit == "x") return llmcost::detail::number(v, 3) + "x";
+    if (unit.empty()) return llmcost::detail::number(v, 4);
+    return llmcost::detail::number(v, 4) + " " + std::string(unit);
+}
+
+[[nodiscard]] inline std::string text_of(const value& v, std::string_view unit, std::string_view shown_in = {},
+                                        std::string_view if_null = "unknown") {
+    if (std::holds_alternative<std::monostate>(v)) return std::string(if_null);
+    if (const double* d = std::get_if<double>(&v)) {
+        if (unit == "J" && shown_in == "Wh") return human(*d / 3600.0, "Wh");
+        if (unit == "B" && shown_in == "GiB") return llmcost::detail::number(*d / 1073741824.0, 4) + " GiB";
+        return human(*d, unit);
+    }
+    if (const bool* b = std::get_if<bool>(&v)) return *b ? "yes" : "no";
+    return std::get<std::string>(v);
+}
+
+/// SI values keep 10 significant digits in JSON and CSV: enough to compare, stable to print.
+/// Whole numbers (counts, byte sizes) print without a fraction: 8, not 8.0.
+[[nodiscard]] inline bool whole(double v) { return std::fabs(v) < 9007199254740992.0 && v == std::floor(v); }
+
+[[nodiscard]] inline nlohmann::ordered_json json_of(const value& v) {
+    if (const double* d = std::get_if<double>(&v)) {
+        if (!std::isfinite(*d)) return nullptr;  // JSON has no NaN or infinity
+        if (whole(*d)) return static_cast<long long>(*d);
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.10g", *d);
+        return std::stod(buf);
+    }
+    if (const bool* b = std::get_if<bool>(&v)) return *b;
+    if (const std::string* s = std::get_if<std::string>(&v)) return *s;
+    return nullptr;
+}
+
+[[nodiscard]] inline std::string csv_of(const value& v) {
+    if (const double* d = std::get_if<double>(&v)) {
+        if (!std::isfinite(*d)) return "";
+        if (whole(*d)) return std::to_string(static_cast<long long>(*d));
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.10g", *d);
+        return buf;
+    }
+    if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+    if (const std::string* s = std::get_if<std::string>(&v)) {
+        if (s->find_first_of(",\"\n") == std::string::npos) return *s;
+        std::string q = "\"";
+        for (char c : *s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return q + "\"";
+    }
+    return "";
+}
+
+/// Display width of UTF-8 text: count the bytes that start a code point.
+[[nodiscard]] inline std::size_t width(std::string_view s) {
+    std::size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+}
+
+[[nodiscard]] inline std::string pad(std::string s, std::size_t w) {
+    const std::size_t have = width(s);
+    if (have < w) s.append(w - have, ' ');
+    return s;
+}
+
+}  // namespace detail
+
+[[nodiscard]] inline std::string render_table(const report& r) {
+    std::string out;
+    if (!r.title.empty()) out += r.title + "\n\n";
+    if (r.layout == report::shape::array) {
+        // Columns are the fields of the first record; every record has the same keys.
+        std::vector<std::vector<std::string>> cells;
+        std::vector<std::size_t> w;
+        if (!r.records.empty()) {
+            std::vector<std::string> head;
+            for (const field& f : r.records.front().fields) head.push_back(f.label);
+            cells.push_back(head);
+        }
+        for (const record& rec : r.records) {
+            std::vector<std::string> row;
+            for (const field& f : rec.fields) row.push_back(detail::text_of(f.v, f.unit, f.shown_in, f.if_null));
+            cells.push_back(row);
+        }
+        for (const auto& row : cells)
+            for (std::size_t c = 0; c < row.size(); ++c) {
+                if (w.size() <= c) w.push_back(0);
+                w[c] = std::max(w[c], detail::width(row[c]));
+            }
+        for (const auto& row : cells) {
+            std::string line;
+            for (std::size_t c = 0; c < row.size(); ++c)
+                line += c + 1 < row.size() ? detail::pad(row[c], w[c] + 2) : row[c];
+            out += line + "\n";
+        }
+    } else {
+        std::size_t label_w = 0, id_w = 0;
+        for (const record& rec : r.records) {
+            id_w = std::max(id_w, detail::width(rec.id));
+            for (const field& f : rec.fields) label_w = std::max(label_w, detail::width(f.label));
+        }
+        for (const record& rec : r.records)
+            for (const field& f : rec.fields) {
+                std::string line = "  ";
+                if (r.layout == report::shape::by_id) line += detail::pad(rec.id, id_w + 2);
+                line += detail::pad(f.label, label_w + 2) + detail::text_of(f.v, f.unit, f.shown_in, f.if_null);
+                out += line + "\n";
+            }
+    }
+    if (!r.notes.empty()) {
+        out += "\n";
+        for (const std::string& n : r.notes) out += "note: " + n + "\n";
+    }
+    return out;
+}
+
+[[nodiscard]] inline std::string render_json(const report& r) {
+    using json = nlohmann::ordered_json;
+    json out;
+    auto object_of = [](const record& rec) {
+        json o = json::object();
+        for (const field& f : rec.fields) o[f.key] = detail::json_of(f.v);
+        return o;
+    };
+    switch (r.layout) {
+        case report::shape::object:
+            out = r.records.empty() ? json::object() : object_of(r.records.front());
+            if (!r.notes.empty()) out["notes"] = r.notes;
+            break;
+        case report::shape::array:
+            out = json::array();
+            for (const record& rec : r.records) out.push_back(object_of(rec));
+            break;
+        case report::shape::by_id:
+            out = json::object();
+            for (const record& rec : r.records)
+                for (const field& f : rec.fields)
+                    out[rec.id] = json{{"value", detail::json_of(f.v)}, {"unit", f.unit}, {"label", f.label}};
+            if (!r.notes.empty()) out["notes"] = r.notes;
+            break;
+    }
+    return out.dump(2) + "\n";
+}
+
+[[nodiscard]] inline std::string render_csv(const report& r) {
+    std::string out;
+    if (r.layout == report::shape::by_id) {
+        out = "id,value,unit,label\n";
+        for (const record& rec : r.records)
+            for (const field& f : rec.fields)
+                out += detail::csv_of(rec.id) + "," + detail::csv_of(f.v) + "," + detail::csv_of(f.unit) + "," +
+                       detail::csv_of(f.label) + "\n";
+        return out;
+    }
+    if (r.records.empty()) return out;
+    std::string head;
+    for (const field& f : r.records.front().fields) head += (head.empty() ? "" : ",") + detail::csv_of(f.key);
+    out = head + "\n";
+    for (const record& rec : r.records) {
+        std::string line;
+        for (std::size_t i = 0; i < rec.fields.size(); ++i)
+            line += (i ? "," : "") + detail::csv_of(rec.fields[i].v);
+        out += line + "\n";
+    }
+    return out;
+}
+
+[[nodiscard]] inline std::string render(const report& r, output_format f) {
+    switch (f) {
+        case output_format::json: return render_json(r);
+        case output_format::csv: return render_csv(r);
+        case output_format::table: break;
+    }
+    return render_table(r);
+}
+
+}  // namespace llmcost::cli

@@ -1,0 +1,104 @@
+#pragma once
+/// \file
+/// One deployment serving one kind of request: the figures a capacity planner asks for first —
+/// latency (TTFT, TPOT, end to end), throughput (deployment, per GPU, per user), memory (weights
+/// per GPU, KV per token, KV room), energy and money per output token. It is what
+/// `llmcost estimate` prints, and the unit a sweep evaluates millions of times.
+///
+/// Conventions:
+/// - The deployment is busy: every GPU draws board power while it serves (the seed's S29
+///   convention; an upper bound on draw, since a memory-bound GPU rarely reaches its TDP).
+/// - Money: a GPU-second costs capex ÷ depreciation + wall power × electricity at the given
+///   utilisation (economics.hpp); all of it is charged to output tokens, the way "$ per million
+///   output tokens at this throughput" is quoted, so prompt processing is paid for inside it.
+///
+/// **Example**
+/// \code
+/// constexpr deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+/// constexpr request_estimate e = estimate(d, {.input = 1000_tok, .output = 200_tok}, {.batch = 32});
+/// static_assert(e.point.tpot < 50_ms);
+/// \endcode
+
+#include <llmcost/catalog/hardware.hpp>
+#include <llmcost/costs/energy.hpp>
+#include <llmcost/serving/economics.hpp>
+#include <llmcost/serving/throughput.hpp>
+
+#include <limits>
+
+namespace llmcost {
+
+struct estimate_options {
+    double batch = 0;                          ///< concurrent sequences per attention rank; 0 = saturate
+    scheduler_limits limits{};                 ///< what the engine admits when saturating
+    facility site = catalog::seed_site;        ///< power multipliers, electricity, depreciation
+    double utilisation = 1.0;                  ///< share of wall-clock time spent serving, for $/token
+    /// $ per GPU-second to charge instead of capex + power (e.g. a cloud price); 0 = derive it.
+    dollars_per_second_t gpu_cost = dollars_per_second_t::from_value(0.0);
+
+    constexpr void validate() const {
+        require(batch == 0.0 || (batch >= 1.0 && non_negative_finite(batch)), "estimate", "batch", batch,
+                "must be 0 (saturate) or at least one sequence");
+        require(utilisation > 0.0 && utilisation <= 1.0, "estimate", "utilisation", utilisation,
+                "must be in (0, 1]: an idle deployment makes no tokens to charge");
+        require(non_negative_finite(gpu_cost.value()), "estimate", "gpu_cost ($/s)", gpu_cost.value(),
+                "must be 0 (derive from capex and power) or positive and finite");
+        limits.validate();
+        site.validate();
+    }
+};
+
+struct request_estimate {
+    serving_point point;                       ///< batch, step, TTFT, TPOT, e2e, rates, what limited the batch
+    bytes_per_token_t kv_bytes_per_token;      ///< whole model, all layers (S16)
+    bytes_t weight_bytes_per_gpu;
+    tokens_t kv_capacity_tokens;               ///< context one replica (attention rank) can cache
+    joules_per_token_t gpu_energy_per_output_token;
+    joules_per_token_t wall_energy_per_output_token;  ///< × server overhead × cooling (S30)
+    joules_t gpu_energy_per_request;
+    joules_t wall_energy_per_request;
+    dollars_per_second_t gpu_cost;             ///< per GPU-second at the utilisation; 0 = unknown
+    /// $ per output token; NaN when the GPU's price is unknown and no `gpu_cost` was given.
+    dollars_per_token_t cost_per_output_token;
+
+    [[nodiscard]] constexpr bool cost_known() const { return gpu_cost.value() > 0.0; }
+};
+
+/// The whole estimate for requests of shape r on deployment d:
+/// E/token = P_board · GPUs ÷ R_out (S29), × overhead × cooling at the wall (S30);
+/// $/token = C(u) · GPUs ÷ (u · R_out) (S33, T7); E/request = E/token · O (prefill is inside the steps).
+[[nodiscard]] constexpr request_estimate estimate(const deployment& d, const request_shape& r,
+                                                  const estimate_options& o = {}) {
+    o.validate();
+    request_estimate e{};
+    e.point = o.batch > 0.0 ? serve_at_batch(d, r, o.batch) : saturated(d, r, o.limits);
+    if (o.batch > 0.0) {
+        // A given batch must still fit: the same rule the saturated path applies.
+        const batch_limit room = max_batch(d, r, {.reserve = o.limits.reserve,
+                                                  .reserve_full_sequence = o.limits.reserve_full_sequence});
+        require(o.batch <= room.batch, d.m.name, "batch", o.batch,
+                "does not fit: the KV cache of this many sequences exceeds the HBM left after the weights "
+                "(see kv_capacity_tokens)");
+    }
+    e.kv_bytes_per_token = kv_bytes_per_token(d.m);
+    e.weight_bytes_per_gpu = weight_bytes_per_gpu(d);
+    e.kv_capacity_tokens = kv_capacity_tokens(d, o.limits.reserve);
+
+    const double gpus = static_cast<double>(d.layout.gpus());
+    const tokens_per_second_t rate = e.point.output_rate;
+    e.gpu_energy_per_output_token = d.hw.gpu.board_power * gpus / rate;
+    e.wall_energy_per_output_token = e.gpu_energy_per_output_token * o.site.power_multiplier();
+    e.gpu_energy_per_request = e.gpu_energy_per_output_token * r.output;
+    e.wall_energy_per_request = e.wall_energy_per_output_token * r.output;
+
+    if (o.gpu_cost.value() > 0.0)
+        e.gpu_cost = o.gpu_cost;
+    else if (d.hw.capex_per_gpu.value() > 0.0)
+        e.gpu_cost = gpu_hour_cost(d.hw, o.site, o.utilisation).total();
+    e.cost_per_output_token = e.cost_known()
+        ? e.gpu_cost * gpus / (rate * o.utilisation)
+        : dollars_per_token_t::from_value(std::numeric_limits<double>::quiet_NaN());
+    return e;
+}
+
+}  // namespace llmcost

@@ -1,0 +1,113 @@
+// The one-call estimate (serving/estimate.hpp) and with_formats (costs/parallel.hpp): energy and
+// money per output token worked by hand from the serving point's rate, the batch rules, and the
+// formats a --weights flag selects.
+#include <llmcost/llmcost.hpp>
+
+#include <doctest/doctest.h>
+
+#include "test_helpers.hpp"
+
+#include <cmath>
+
+using namespace llmcost;
+using namespace llmcost::literals;
+
+namespace {
+constexpr deployment llama70_tp8{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+constexpr request_shape chat{.input = 2000_tok, .output = 500_tok};
+}  // namespace
+
+TEST_CASE("estimate: energy and cost per output token follow from the rate (S29, S30, S33)") {
+    const request_estimate e = estimate(llama70_tp8, chat, {.batch = 32});
+    const serving_point p = serve_at_batch(llama70_tp8, chat, 32);
+    CHECK(e.point.step_time == p.step_time);
+    const double rate = p.output_rate.value();  // tokens/s for 8 GPUs
+    SUBCASE("energy: 700 W x 8 GPUs / rate, x 1.3 x 1.2 at the wall, x 500 tokens per request") {
+        CHECK(e.gpu_energy_per_output_token.value() == doctest::Approx(700.0 * 8 / rate).epsilon(1e-12));
+        CHECK(e.wall_energy_per_output_token.value() == doctest::Approx(700.0 * 8 / rate * 1.56).epsilon(1e-12));
+        CHECK(e.gpu_energy_per_request.value() == doctest::Approx(700.0 * 8 / rate * 500).epsilon(1e-12));
+    }
+    SUBCASE("money: an H100 at $24,875 over 5 years plus 700 W x 1.56 at $0.0806/kWh") {
+        const double capital = 24875.0 / (5 * 365.25 * 86400);       // $/s
+        const double energy = 700.0 * 1.56 / 3.6e6 * 0.0806;          // $/s at full use
+        CHECK(e.gpu_cost.value() == doctest::Approx(capital + energy).epsilon(1e-12));
+        CHECK(e.cost_per_output_token.value() == doctest::Approx((capital + energy) * 8 / rate).epsilon(1e-12));
+    }
+    SUBCASE("a given GPU-hour price replaces capex and power; utilisation spreads it over fewer tokens") {
+        const request_estimate cloud = estimate(llama70_tp8, chat, {.batch = 32, .utilisation = 0.5,
+                                                                    .gpu_cost = dollars_per_hour(2.0)});
+        CHECK(cloud.cost_per_output_token.value() == doctest::Approx(2.0 / 3600 * 8 / (0.5 * rate)).epsilon(1e-12));
+    }
+    CHECK(e.kv_bytes_per_token == kv_bytes_per_token(catalog::llama_3_1_70b));
+    CHECK(e.weight_bytes_per_gpu == weight_bytes_per_gpu(llama70_tp8));
+    CHECK(e.kv_capacity_tokens == kv_capacity_tokens(llama70_tp8));
+}
+
+TEST_CASE("estimate: batch 0 saturates; a batch that does not fit is refused") {
+    const request_estimate sat = estimate(llama70_tp8, chat);
+    const serving_point s = saturated(llama70_tp8, chat);
+    CHECK(sat.point.batch == s.batch);
+    CHECK(sat.point.limited_by == s.limited_by);
+    CHECK(sat.point.output_rate == s.output_rate);
+    const std::string err = test::error_of([&] { return estimate(llama70_tp8, chat, {.batch = s.batch + 1}); });
+    CHECK(test::contains(err, "batch = "));
+    CHECK(test::contains(err, "does not fit"));
+    CHECK(test::error_of([&] { return estimate(llama70_tp8, chat, {.batch = s.batch}); }).empty());
+}
+
+TEST_CASE("estimate: an unpriced GPU gives NaN cost, never a made-up one") {
+    const deployment b200{.m = catalog::llama_3_1_70b, .hw = catalog::b200_hgx, .layout = {.tp = 8}};
+    const request_estimate e = estimate(b200, chat, {.batch = 8});
+    CHECK_FALSE(e.cost_known());
+    CHECK(std::isnan(e.cost_per_output_token.value()));
+    CHECK(estimate(b200, chat, {.batch = 8, .gpu_cost = dollars_per_hour(3.0)}).cost_known());
+}
+
+TEST_CASE("estimate: options are validated") {
+    CHECK(test::contains(test::error_of([] { return estimate(llama70_tp8, chat, {.batch = 0.5}); }), "batch = 0.5"));
+    CHECK(test::contains(test::error_of([] { return estimate(llama70_tp8, chat, {.utilisation = 0}); }),
+                         "utilisation = 0: must be in (0, 1]"));
+    CHECK(test::contains(test::error_of([] {
+                             return estimate(llama70_tp8, chat, {.gpu_cost = dollars_per_hour(-1.0)});
+                         }),
+                         "gpu_cost ($/s)"));
+}
+
+TEST_CASE("estimate: properties") {
+    SUBCASE("more sequences never lower the deployment's output rate nor raise energy per token") {
+        double last_rate = 0, last_energy = INFINITY;
+        for (double b : {1.0, 2.0, 8.0, 32.0, 128.0}) {
+            const request_estimate e = estimate(llama70_tp8, chat, {.batch = b});
+            CHECK(e.point.output_rate.value() >= last_rate);
+            CHECK(e.gpu_energy_per_output_token.value() <= last_energy * (1 + 1e-12));
+            last_rate = e.point.output_rate.value();
+            last_energy = e.gpu_energy_per_output_token.value();
+        }
+    }
+    SUBCASE("independent replicas: dp 2 doubles the rate and keeps every per-GPU figure") {
+        deployment two = llama70_tp8;
+        two.layout.dp = 2;
+        const request_estimate one_e = estimate(llama70_tp8, chat, {.batch = 16});
+        const request_estimate two_e = estimate(two, chat, {.batch = 16});
+        CHECK(two_e.point.output_rate.value() == doctest::Approx(2 * one_e.point.output_rate.value()).epsilon(1e-12));
+        CHECK(two_e.point.output_rate_per_gpu.value() == doctest::Approx(one_e.point.output_rate_per_gpu.value()).epsilon(1e-12));
+        CHECK(two_e.cost_per_output_token.value() == doctest::Approx(one_e.cost_per_output_token.value()).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("with_formats: what --weights and --kv select") {
+    const deployment fp8 = with_formats(llama70_tp8, formats::fp8, formats::fp8);
+    CHECK(fp8.m.weights == formats::fp8);
+    CHECK(fp8.m.kv_cache == formats::fp8);
+    CHECK(fp8.m.activations == formats::fp8);  // W8A8 on Hopper's FP8 peak
+    // 1 byte per parameter instead of 2: half the weights per GPU; half the KV per token.
+    CHECK(weight_bytes_per_gpu(fp8).value() == doctest::Approx(weight_bytes_per_gpu(llama70_tp8).value() / 2).epsilon(1e-12));
+    CHECK(kv_bytes_per_token(fp8.m).value() == doctest::Approx(kv_bytes_per_token(catalog::llama_3_1_70b).value() / 2));
+    // INT4 is weight-only: dequantized, the matmuls stay in BF16.
+    const deployment int4 = with_formats(llama70_tp8, formats::int4, formats::bf16);
+    CHECK(int4.m.activations == formats::bf16);
+    // gpt-oss ships MXFP4 experts; --weights replaces every weight's format.
+    const deployment oss{.m = catalog::gpt_oss_120b, .hw = catalog::h100_sxm5};
+    REQUIRE(oss.m.expert_weights.has_value());
+    CHECK_FALSE(with_formats(oss, formats::bf16, formats::bf16).m.expert_weights.has_value());
+}
