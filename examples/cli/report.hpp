@@ -93,9 +93,10 @@ namespace detail {
     if (unit == "FLOP/s") return format(flops_per_second_t::from_value(v));
     if (unit == "token/s") return llmcost::detail::number(v, 4) + " tokens/s";
     if (unit == "token") return grouped(v) + " tokens";
-    if (unit == "USD") return "$" + (std::fabs(v) >= 1000 ? grouped(std::round(v)) : llmcost::detail::number(v, 4));
-    if (unit == "USD/h") return "$" + llmcost::detail::number(v, 4) + "/h";
-    if (unit == "USD/Mtoken") return "$" + llmcost::detail::number(v, 4) + " per M tokens";
+    using llmcost::detail::dollars_text;
+    if (unit == "USD") return dollars_text(std::fabs(v) >= 1000 ? grouped(std::round(v)) : llmcost::detail::number(v, 4));
+    if (unit == "USD/h") return dollars_text(llmcost::detail::number(v, 4) + "/h");
+    if (unit == "USD/Mtoken") return dollars_text(llmcost::detail::number(v, 4) + " per M tokens");
     if (unit == "%") return llmcost::detail::number(v, 3) + " %";
     if (unit == "x") return llmcost::detail::number(v, 3) + "x";
     if (unit.empty()) return llmcost::detail::number(v, 4);

@@ -59,12 +59,16 @@ static_assert(seed_site.power_multiplier() == 1.3 * 1.2);
 constexpr bool within(double v, double lo, double hi) { return v >= lo && v <= hi; }
 
 // B04: the H100's GEMM curve e(n) = 0.7153 · n ÷ (n + 798) gives back both measured sizes:
-// 32768³ → 1382.2 of 1978.9 TFLOP/s (0.698) and 8192³ → 1290.1 (0.652); small GEMMs pay whole
-// 64-row tiles: 32 rows use half a tile.
+// 32768³ → 1382.2 of 1978.9 TFLOP/s (0.698) and 8192³ → 1290.1 (0.652). GEMMs pay whole 64-row
+// tiles; below 64 tokens, swapped-operand kernels pad the tokens to a multiple of 8 only.
 static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(32768, 32768, 32768), 0.697, 0.700));
 static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(8192, 8192, 8192), 0.650, 0.654));
-static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(32, 8192, 8192) /
-                         h100_sxm5.gpu.efficiency.matmul_at(64, 8192, 8192), 0.45, 0.5));
+static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(65, 8192, 8192) /
+                               h100_sxm5.gpu.efficiency.matmul_at(128, 8192, 8192), 65.0 / 128.0 - 1e-12, 65.0 / 128.0 + 1e-12));
+static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(33, 8192, 8192) /
+                               h100_sxm5.gpu.efficiency.matmul_at(40, 8192, 8192), 33.0 / 40.0 - 1e-12, 33.0 / 40.0 + 1e-12));
+static_assert(achievable_fractions::padded_rows(1) == 8 && achievable_fractions::padded_rows(64) == 64 &&
+              achievable_fractions::padded_rows(65) == 128);
 // The ideal machine has no size effect.
 static_assert(seed_dashboard_gpu.gpu.efficiency.matmul_at(1, 1, 1) == 1.0);
 static_assert(detail::const_cbrt(27.0) == 3.0 && detail::const_cbrt(0.0) == 0.0);

@@ -155,10 +155,10 @@ namespace detail {
     const double tp = d.layout.tp;
     const flops_per_second_t peak = g.peak(m.activations.compute);
     const bytes_per_second_t bandwidth = g.sustained_hbm_bandwidth();
-    const bool can_compute = peak.value() > 0;
-    auto at = [&](double flop, double efficiency) {
-        return can_compute ? compute_time(flops(flop), peak * efficiency) : seconds(flop > 0 ? 1.0 / 0.0 : 0.0);
-    };
+    require(peak.value() > 0, d.hw.name, "dense peak for the matmul format (FLOP/s)", peak.value(),
+            "this GPU has no published rate for the model's matmul precision (nor a wider one): "
+            "serve it in a format the GPU has a peak for (e.g. with_formats(d, formats::nvfp4, …))");
+    auto at = [&](double flop, double efficiency) { return compute_time(flops(flop), peak * efficiency); };
     c.flops = c.matmul_flops + c.attention_flops;
     c.compute_time = at(c.flops.value(), g.efficiency.matmul);
     c.memory_time = transfer_time(c.bytes(), bandwidth);
@@ -247,7 +247,12 @@ struct step_shape {
                            expert_flops);
     r.attention_flops = flops((ds * detail::attention_pairs(m, c, 1.0) * detail::attention_flops_per_pair(m, true) +
                                ps * detail::attention_pairs(m, p, n) * detail::attention_flops_per_pair(m, false)) / tp);
-    r.weight_bytes = weight_bytes_read(d, t * d.attention_ranks());
+    // Experts touched are concave in tokens, so a fractional prompt (b ÷ O prompts per step in
+    // steady state) is a mixture: ⌊ps⌋ whole prompts in most steps, one more in a share of them.
+    const double whole = static_cast<double>(static_cast<long long>(ps)), extra = ps - whole;
+    auto read = [&](double prompts) { return weight_bytes_read(d, (ds + prompts * n) * d.attention_ranks()); };
+    r.weight_bytes = extra > 0.0 && m.is_moe() ? read(whole) * (1.0 - extra) + read(whole + 1.0) * extra
+                                                : read(ps);
     r.kv_bytes = (kv_bytes_per_gpu_for_context(d, tokens(c)) * ds +
                   kv_bytes_per_gpu_for_context(d, tokens(p + n)) * ps) * static_cast<double>(d.layout.pp);
     r.activation_bytes = m.activations.bytes_for(t * m.layers * detail::activation_elements_per_token_layer(m, tp));

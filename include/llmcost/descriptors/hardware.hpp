@@ -86,18 +86,25 @@ struct achievable_fractions {
     seconds_t kernel_overhead{};  ///< fixed cost per kernel launch (launch gap, ramp and tail)
 
     /// Fraction of peak a GEMM of m rows (tokens) × k (inner) × n (outputs) sustains: the size
-    /// curve at the padded size × tile quantisation, m ÷ (⌈m/64⌉·64) — GEMM kernels compute whole
-    /// 64-row tiles.
+    /// curve at the padded size × tile quantisation, m ÷ padded(m).
     [[nodiscard]] constexpr double matmul_at(double m, double k, double n) const {
         if (m <= 0.0 || matmul_half_dim <= 0.0) return matmul;
         // The kernel computes the padded rows, so the size curve sees them too: the time of a GEMM
         // then never falls as rows are added.
-        const double padded = detail::const_ceil(m / gemm_tile_rows) * gemm_tile_rows;
+        const double padded = padded_rows(m);
         const double size = detail::const_cbrt(padded * k * n);
         return matmul * size / (size + matmul_half_dim) * (m / padded);
     }
-    /// Rows of the smallest GEMM tile (CUTLASS 3 Hopper warp-specialised kernels: 64).
+    /// Rows a GEMM kernel computes for m tokens: whole 64-row tiles (CUTLASS 3 Hopper
+    /// warp-specialised kernels); below 64 tokens, decode kernels swap the operands so that the
+    /// tokens run along the tile's N side, which comes in steps of 8 (PTX wgmma n = 8…256;
+    /// TensorRT-LLM's and CUTLASS's "swap AB" small-M kernels).
+    [[nodiscard]] static constexpr double padded_rows(double m) {
+        const double tile = m < gemm_tile_rows ? gemm_small_m_step : gemm_tile_rows;
+        return detail::const_ceil(m / tile) * tile;
+    }
     static constexpr double gemm_tile_rows = 64.0;
+    static constexpr double gemm_small_m_step = 8.0;
     [[nodiscard]] constexpr bool operator==(const achievable_fractions&) const = default;
 };
 

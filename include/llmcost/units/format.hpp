@@ -54,6 +54,13 @@ inline constexpr std::array<prefix, 7> binary_prefixes{{{1.0, ""},
                                                          {1152921504606846976.0, "Ei"}}};
 inline constexpr std::array<prefix, 4> sub_second{{{1e-9, "n"}, {1e-6, "µ"}, {1e-3, "m"}, {1.0, ""}}};
 
+/// "$" + text, built by insertion: g++ 12 at -O2 warns falsely (-Wrestrict, GCC bug 105329) on
+/// `"$" + std::string`.
+[[nodiscard]] inline std::string dollars_text(std::string text) {
+    text.insert(0, 1, '$');
+    return text;
+}
+
 [[nodiscard]] inline std::string number(double v, int digits) {
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
@@ -140,17 +147,17 @@ template <std::size_t N>
     return detail::number(r.value(), o.digits) + " tokens/s";
 }
 [[nodiscard]] inline std::string format(const dollars_t& d, format_options o = {}) {
-    return "$" + detail::number(d.value(), o.digits);
+    return detail::dollars_text(detail::number(d.value(), o.digits));
 }
 [[nodiscard]] inline std::string format(const dollars_per_second_t& d, format_options o = {}) {
-    return "$" + detail::number(d.value() * 3600.0, o.digits) + "/h";
+    return detail::dollars_text(detail::number(d.value() * 3600.0, o.digits) + "/h");
 }
 /// Token prices are quoted per million tokens.
 [[nodiscard]] inline std::string format(const dollars_per_token_t& d, format_options o = {}) {
-    return "$" + detail::number(d.value() * 1e6, o.digits) + "/Mtoken";
+    return detail::dollars_text(detail::number(d.value() * 1e6, o.digits) + "/Mtoken");
 }
 [[nodiscard]] inline std::string format(const dollars_per_joule_t& d, format_options o = {}) {
-    return "$" + detail::number(d.value() * 3.6e6, o.digits) + "/kWh";
+    return detail::dollars_text(detail::number(d.value() * 3.6e6, o.digits) + "/kWh");
 }
 
 }  // namespace llmcost
