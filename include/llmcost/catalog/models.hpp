@@ -53,7 +53,8 @@ inline constexpr model mixtral_8x22b = checked(model{
     .ffn = {.routed_experts = 8, .top_k = 2, .expert_intermediate = 16384},
     .max_position = 65536});
 
-/// DeepSeek-V3: MLA, 256 routed + 1 shared expert (top-8), first 3 layers dense; FP8 weights.
+/// DeepSeek-V3: MLA, 256 routed + 1 shared expert (top-8), first 3 layers dense; FP8 weights and
+/// FP8 GEMM inputs (config.json: quant_method fp8, activation_scheme dynamic).
 inline constexpr model deepseek_v3 = checked(model{
     .name = "DeepSeek-V3", .layers = 61, .hidden = 7168, .vocab = 129280,
     .attention = {.kind = attention_kind::latent, .query_heads = 128, .kv_heads = 128,
@@ -63,6 +64,7 @@ inline constexpr model deepseek_v3 = checked(model{
             .expert_intermediate = 2048, .first_dense_layers = 3, .router_bias = true},
     .max_position = 163840,
     .weights = formats::fp8,
+    .activations = formats::fp8,
     .mtp_modules = 1});
 
 /// Qwen3-235B-A22B: every layer MoE (128 experts, top-8), QK-norm.

@@ -286,6 +286,10 @@ inline void read_quantization(const reader& r, model& m) {
     const std::string method = it->get<std::string>();
     if (method == "fp8") {
         m.weights = formats::fp8;  // DeepSeek-V3: block-scaled E4M3, scales negligible (128×128)
+        // "activation_scheme": activations quantised to FP8 too ("dynamic": per-token scales at run
+        // time, "static": calibrated), so the GEMMs run at the FP8 peak (W8A8).
+        if (const auto a = q->find("activation_scheme"); a != q->end() && a->is_string())
+            m.activations = formats::fp8;
     } else if (method == "mxfp4") {
         // gpt-oss: only the routed experts are MXFP4; attention, router and embeddings stay BF16.
         if (m.is_moe())
