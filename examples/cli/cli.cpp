@@ -1,0 +1,245 @@
+// llmcost — the command-line what-if tool. This file parses the command line (CLI11) and maps
+// errors to exit codes: 0 done, 1 the cost model refused the input, 2 the tool was called wrongly.
+#include "cli.hpp"
+#include "commands.hpp"
+
+#include <llmcost/descriptors/validation.hpp>
+#include <llmcost/io/error.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <ostream>
+
+namespace {
+
+using namespace llmcost::cli;
+
+/// A number that makes sense as a count or a size: positive and finite (CLI11's own
+/// PositiveNumber lets NaN through).
+const CLI::Validator positive{[](std::string& s) -> std::string {
+                                  double v = 0;
+                                  if (!CLI::detail::lexical_cast(s, v)) return "'" + s + "' is not a number";
+                                  if (!std::isfinite(v) || v <= 0) return "must be positive and finite, got " + s;
+                                  return {};
+                              },
+                              "POSITIVE"};
+
+/// A count of GPUs or a parallel degree: a whole number ≥ 1 (CLI11's PositiveNumber prints its
+/// range as 300 digits).
+const CLI::Validator count{[](std::string& s) -> std::string {
+                               long long v = 0;
+                               if (!CLI::detail::lexical_cast(s, v) || v < 1 || v > 100'000'000)
+                                   return "must be a whole number from 1 to 100,000,000, got '" + s + "'";
+                               return {};
+                           },
+                           "COUNT"};
+
+const CLI::Validator non_negative{[](std::string& s) -> std::string {
+                                      double v = 0;
+                                      if (!CLI::detail::lexical_cast(s, v)) return "'" + s + "' is not a number";
+                                      if (!std::isfinite(v) || v < 0) return "must be zero or positive and finite, got " + s;
+                                      return {};
+                                  },
+                                  "NON-NEGATIVE"};
+
+const CLI::Validator fraction{[](std::string& s) -> std::string {
+                                  double v = 0;
+                                  if (!CLI::detail::lexical_cast(s, v)) return "'" + s + "' is not a number";
+                                  if (!(v > 0 && v <= 1)) return "must be in (0, 1], got " + s;
+                                  return {};
+                              },
+                              "(0,1]"};
+
+const CLI::Validator probability{[](std::string& s) -> std::string {
+                                     double v = 0;
+                                     if (!CLI::detail::lexical_cast(s, v)) return "'" + s + "' is not a number";
+                                     if (!(v >= 0 && v < 1)) return "must be in [0, 1), got " + s;
+                                     return {};
+                                 },
+                                 "[0,1)"};
+
+void add_format(CLI::App* app, std::string& format) {
+    app->add_option("--format", format, "Output: table (for people), json (SI units, unit in the key), csv")
+        ->check(CLI::IsMember({"table", "json", "csv"}))
+        ->capture_default_str();
+}
+
+void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = true) {
+    app->add_option("--model", d.model, "Catalog model (llmcost list models) or a Hugging Face config.json (or its folder)")
+        ->capture_default_str();
+    app->add_option("--hardware", d.hardware, "Catalog GPU (llmcost list hardware)")->capture_default_str();
+    app->add_option("--gpus", d.gpus, "GPUs in all; default tp x pp x dp")->check(count);
+    app->add_option("--tp", d.tp, "Tensor parallelism")->check(count)->capture_default_str();
+    app->add_option("--pp", d.pp, "Pipeline parallelism")->check(count)->capture_default_str();
+    app->add_option("--ep", d.ep, "Expert parallelism (MoE): experts spread over tp x dp GPUs")
+        ->check(count)
+        ->capture_default_str();
+    app->add_option("--dp", d.dp,
+                    "Data parallelism: replicas (dense), or attention-DP ranks with --ep (MoE \"DEP\": --gpus 8 --dp 8 --ep 8)")
+        ->check(count);
+    if (with_formats) {
+        app->add_option("--weights", d.weights, "Weight format (default: the model's own)")
+            ->check(CLI::IsMember(weight_format_names()));
+        app->add_option("--kv", d.kv, "KV cache format (default: the model's own)")->check(CLI::IsMember(kv_format_names()));
+    }
+    app->add_flag("--ignore-max-position", d.ignore_max_position,
+                  "Allow contexts beyond the model's trained maximum");
+}
+
+void add_request(CLI::App* app, request_options& r) {
+    app->add_option("--input", r.input, "Prompt tokens")->check(positive)->capture_default_str();
+    app->add_option("--output", r.output, "Output tokens")->check(positive)->capture_default_str();
+}
+
+constexpr const char* footer = R"(Examples:
+  llmcost                                        the seed's receipt and the request journey
+  llmcost estimate --model Llama-3.1-70B --hardware H100 --tp 8 --input 2000 --output 500 --batch 32
+  llmcost estimate --model ./my-model/config.json --hardware H200 --tp 2 --weights fp8 --saturate
+  llmcost estimate --model DeepSeek-V3 --hardware B200 --gpus 8 --dp 8 --ep 8 --saturate --format json
+  llmcost list models --format json
+  llmcost kv --model Llama-3.1-70B --hardware H100 --tp 8 --context 131072 --batch 16
+  llmcost disagg --model Llama-3.1-70B --hardware H100 --tp 8 --input 4000 --output 300 --ttft 1 --tpot 0.05
+  llmcost spec --model Llama-3.1-70B --hardware B300 --tp 8 --acceptance 0.8 --draft-tokens 4
+  llmcost cost --hardware H100 --utilisation 0.6 --model Llama-3.1-8B --batch 64
+
+Exit codes: 0 done; 1 the model refused the input (e.g. tp does not divide the heads, the batch does
+not fit); 2 a usage error (unknown flag, bad value, unknown name).)";
+
+}  // namespace
+
+int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
+    CLI::App app{"llmcost: what an LLM request costs, from first principles (time, memory, energy, money).",
+                 "llmcost"};
+    app.footer(footer);
+    app.require_subcommand(0, 1);
+    std::string format = "table";
+    add_format(&app, format);
+
+    CLI::App* receipt = app.add_subcommand("receipt", "The seed dashboard's receipt (S27-S30) and the request journey (default)");
+    add_format(receipt, format);
+
+    estimate_command est;
+    CLI::App* estimate = app.add_subcommand("estimate", "Latency, throughput, memory, energy and cost of one deployment");
+    add_deployment(estimate, est.dep);
+    add_request(estimate, est.req);
+    CLI::Option* batch = estimate->add_option("--batch", est.batch, "Concurrent sequences (per replica or attention rank)")
+                             ->check(positive);
+    CLI::Option* saturate = estimate->add_flag("--saturate", est.saturate,
+                                               "Max-load offline throughput: as many sequences as KV and limits allow (default)");
+    batch->excludes(saturate);
+    CLI::Option* max_batch = estimate->add_option("--max-batch", est.max_batch, "With --saturate: cap on sequences")->check(positive);
+    CLI::Option* max_tokens = estimate->add_option("--max-tokens", est.max_tokens, "With --saturate: cap on tokens per step")
+                                  ->check(positive);
+    max_batch->excludes(batch);
+    max_tokens->excludes(batch);
+    estimate->add_option("--usd-per-gpu-hour", est.usd_per_gpu_hour, "Price a GPU-hour at this (default: capex + power)")
+        ->check(positive);
+    estimate->add_option("--utilisation", est.utilisation, "Share of time the deployment serves, for $/token")
+        ->check(fraction)
+        ->capture_default_str();
+    add_format(estimate, format);
+
+    std::string what;
+    CLI::App* list = app.add_subcommand("list", "The catalogs: models, hardware, number formats");
+    list->add_option("what", what, "models | hardware | formats")->required()->check(CLI::IsMember({"models", "hardware", "formats"}));
+    add_format(list, format);
+
+    kv_command kvc;
+    CLI::App* kv = app.add_subcommand("kv", "KV cache footprint at a context and batch, and where it spills");
+    add_deployment(kv, kvc.dep);
+    kv->add_option("--context", kvc.context, "Tokens per sequence (default: the model's maximum)")->check(positive);
+    kv->add_option("--batch", kvc.batch, "Sequences")->check(positive)->capture_default_str();
+    add_format(kv, format);
+
+    disagg_command dis;
+    CLI::App* disagg = app.add_subcommand("disagg", "Prefill/decode disaggregation: KV transfer, P:D ratio, goodput vs colocated");
+    add_deployment(disagg, dis.dep);
+    add_request(disagg, dis.req);
+    disagg->add_option("--decode-hardware", dis.decode_hardware, "GPU of the decode pool (default: same)");
+    disagg->add_option("--decode-tp", dis.decode_tp, "Tensor parallelism of the decode pool (default: same)")
+        ->check(count);
+    disagg->add_option("--ttft", dis.ttft, "Time-to-first-token target, seconds")->check(positive)->capture_default_str();
+    disagg->add_option("--tpot", dis.tpot, "Time-per-output-token target, seconds")->check(positive)->capture_default_str();
+    disagg->add_flag("--every-token", dis.every_token, "Bound every inter-token gap, not only the mean");
+    disagg->add_option("--path", dis.path, "How KV travels: scale-up (NVLink) or scale-out (NIC)")
+        ->check(CLI::IsMember({"scale-up", "scale-out"}))
+        ->capture_default_str();
+    disagg->add_option("--chunk", dis.chunk, "Colocated chunked-prefill size, tokens")->check(positive);
+    add_format(disagg, format);
+
+    spec_command sp;
+    CLI::App* spec = app.add_subcommand("spec", "Speculative decoding: tokens per pass, speedup, acceptance needed");
+    add_deployment(spec, sp.dep);
+    add_request(spec, sp.req);
+    spec->add_option("--batch", sp.batch, "Sequences per pass")->check(positive)->capture_default_str();
+    spec->add_option("--acceptance", sp.acceptance, "Per-token acceptance rate alpha")->check(probability)->capture_default_str();
+    spec->add_option("--draft-tokens", sp.draft_tokens, "Draft length gamma")->check(CLI::Range(1, 64))->capture_default_str();
+    spec->add_option("--drafter", sp.drafter, "mtp, eagle, or a catalog model used as the draft model")->capture_default_str();
+    spec->add_option("--target", sp.target, "Tokens/s per user to reach: reports the acceptance needed")->check(positive);
+    add_format(spec, format);
+
+    cost_command co;
+    CLI::App* cost = app.add_subcommand("cost", "$/GPU-hour; with --model, $/M tokens; with prices, break-even and payback");
+    add_deployment(cost, co.dep);
+    add_request(cost, co.req);
+    cost->add_option("--batch", co.batch, "Decode batch for token rates")->check(positive)->capture_default_str();
+    cost->add_option("--utilisation", co.utilisation, "Share of time the GPU serves")->check(fraction)->capture_default_str();
+    cost->add_option("--capex", co.capex, "Price of one GPU with its share of the server, USD")->check(positive);
+    cost->add_option("--electricity", co.electricity, "USD per kWh")->check(positive);
+    cost->add_option("--depreciation-years", co.depreciation_years, "Straight-line depreciation")->check(positive);
+    cost->add_option("--price-input", co.price_input, "Selling price, USD per million input tokens")->check(non_negative);
+    cost->add_option("--price-output", co.price_output, "Selling price, USD per million output tokens")->check(non_negative);
+    add_format(cost, format);
+
+    try {
+        std::vector<std::string> reversed(arguments.rbegin(), arguments.rend());  // CLI11 parses from the back
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e, out, err);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e, out, err);
+    } catch (const CLI::ParseError& e) {
+        err << "llmcost: " << e.what() << "\nRun 'llmcost --help' (or 'llmcost <command> --help') for usage.\n";
+        return 2;
+    }
+
+    try {
+        report r;
+        if (estimate->parsed()) {
+            if (!est.saturate && est.batch == 0) est.saturate = true;
+            r = llmcost::cli::estimate(est);
+        } else if (list->parsed()) {
+            r = llmcost::cli::list(what == "models" ? catalog_kind::models
+                                   : what == "hardware" ? catalog_kind::hardware
+                                                        : catalog_kind::formats);
+        } else if (kv->parsed()) {
+            r = llmcost::cli::kv(kvc);
+        } else if (disagg->parsed()) {
+            r = llmcost::cli::disagg(dis);
+        } else if (spec->parsed()) {
+            r = llmcost::cli::spec(sp);
+        } else if (cost->parsed()) {
+            co.with_model = cost->count("--model") > 0;
+            r = llmcost::cli::cost(co);
+        } else {
+            r = llmcost::cli::receipt();
+        }
+        out << render(r, format == "json" ? output_format::json
+                               : format == "csv" ? output_format::csv
+                                                 : output_format::table);
+        return 0;
+    } catch (const usage_error& e) {
+        err << "llmcost: " << e.what() << "\n";
+        return 2;
+    } catch (const llmcost::invalid_input& e) {
+        err << e.what() << "\n";
+        return 1;
+    } catch (const llmcost::io::load_error& e) {
+        err << e.what() << "\n";
+        return 1;
+    } catch (const std::exception& e) {
+        err << "llmcost: internal error: " << e.what() << "\n";
+        return 1;
+    }
+}
