@@ -4,6 +4,8 @@
 /// not fold it), so the few functions the cost model needs are written here. Accuracy ~1e-15
 /// relative over the ranges the model uses.
 
+#include <string_view>
+
 namespace llmcost::detail {
 
 /// x^n for an integer n ≥ 0 by repeated squaring: exact operation count O(log n).
@@ -90,6 +92,24 @@ inline constexpr double pi = 3.14159265358979323846;
     if (x >= 1.0) return pi / 2.0;
     if (x <= -1.0) return -pi / 2.0;
     return const_atan(x / const_sqrt(1.0 - x * x));
+}
+
+/// Two names compare equal ignoring case and everything but letters and digits.
+[[nodiscard]] constexpr bool same_name(std::string_view a, std::string_view b) {
+    auto next = [](std::string_view s, std::size_t& i) -> char {
+        while (i < s.size()) {
+            char c = s[i++];
+            if (c >= 'A' && c <= 'Z') return static_cast<char>(c - 'A' + 'a');
+            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) return c;
+        }
+        return '\0';
+    };
+    std::size_t i = 0, j = 0;
+    for (;;) {
+        const char x = next(a, i), y = next(b, j);
+        if (x != y) return false;
+        if (x == '\0') return true;
+    }
 }
 
 [[nodiscard]] constexpr double max(double a, double b) { return a > b ? a : b; }

@@ -1,0 +1,181 @@
+#pragma once
+/// \file
+/// Reads measurements (plan/measurement.hpp) from a CSV file: `tables/measurements.csv`, or your
+/// own runs for `llmcost calibrate`. One row is one measured figure with the configuration that
+/// produced it. Columns, found by name (others, such as `notes`, are ignored):
+///
+/// | column | meaning |
+/// |---|---|
+/// | `id` | a unique name for the row |
+/// | `role` | `calibration` (may be fitted) or `check` (never fitted) |
+/// | `model` | a catalog model name, or a path to a `config.json` relative to the CSV file |
+/// | `hardware` | a catalog GPU name |
+/// | `tp`, `pp`, `ep`, `dp` | the layout (whole numbers ≥ 1) |
+/// | `weights`, `kv` | number formats (`bf16`, `fp8`, …); empty = the model's own |
+/// | `scenario` | `offline`, `online`, `fixed_batch` or `single_prefill` |
+/// | `requests`, `max_batch`, `max_tokens` | offline run size and engine caps (0 or empty = none) |
+/// | `rate_per_s` | online arrival rate |
+/// | `batch` | fixed_batch concurrency |
+/// | `input_tokens`, `output_tokens` | the request shape |
+/// | `metric` | `output_tokens_per_s`, `ttft_s` or `tpot_s` |
+/// | `value`, `unit` | the figure: `tok/s`, `s` or `ms` |
+/// | `source` | where the figure was published (required: a figure without a source is refused) |
+///
+/// **Example**
+/// \code
+/// const auto rows = llmcost::io::load_measurements_csv("tables/measurements.csv");
+/// \endcode
+
+#include <llmcost/io/csv.hpp>
+#include <llmcost/io/error.hpp>
+#include <llmcost/io/hf_config.hpp>
+#include <llmcost/plan/measurement.hpp>
+
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llmcost::io {
+
+namespace detail::measurements_csv {
+
+inline constexpr std::array<std::string_view, 23> columns{
+    "id",       "role",     "model",     "hardware",   "tp",           "pp",            "ep",     "dp",
+    "weights",  "kv",       "scenario",  "requests",   "max_batch",    "max_tokens",    "rate_per_s",
+    "batch",    "input_tokens", "output_tokens", "metric", "value", "unit", "source", "notes"};
+
+class row_reader {
+public:
+    row_reader(const csv_table& t, std::size_t row) : t_(t), row_(row) {}
+
+    [[noreturn]] void fail(std::string_view column, const std::string& rule) const {
+        const std::size_t c = t_.column(column);
+        throw load_error(t_.origin(), std::string(column), rule, t_.rows()[row_].line, static_cast<int>(c) + 1,
+                         '"' + text(column) + '"');
+    }
+    [[nodiscard]] const std::string& text(std::string_view column) const { return t_.field(row_, column); }
+    [[nodiscard]] const std::string& required(std::string_view column) const {
+        const std::string& s = text(column);
+        if (s.empty()) fail(column, "empty cell: a value is required");
+        return s;
+    }
+    /// A number ≥ 0, or `fallback` when the cell is empty.
+    [[nodiscard]] double number(std::string_view column, double fallback) const {
+        const std::optional<double> v = t_.number(row_, column);
+        if (!v) return fallback;
+        if (!std::isfinite(*v)) fail(column, "expected a finite number");
+        if (*v < 0) fail(column, "must not be negative");
+        return *v;
+    }
+    [[nodiscard]] int degree(std::string_view column) const {
+        const double v = number(column, 1.0);
+        if (v < 1 || v != std::floor(v) || v > 1e6) fail(column, "expected a whole number from 1 to 1,000,000");
+        return static_cast<int>(v);
+    }
+
+private:
+    const csv_table& t_;
+    std::size_t row_;
+};
+
+template <class E, std::size_t N>
+[[nodiscard]] E pick(const row_reader& r, std::string_view column, const std::array<E, N>& all) {
+    const std::string& s = r.required(column);
+    std::string known;
+    for (E e : all) {
+        if (plan::to_string(e) == s) return e;
+        known += (known.empty() ? "" : ", ") + std::string(plan::to_string(e));
+    }
+    r.fail(column, "unknown; expected one of " + known);
+}
+
+inline plan::measurement read_row(const csv_table& t, std::size_t row, const std::filesystem::path& base) {
+    const row_reader r(t, row);
+    plan::measurement x;
+    x.id = r.required("id");
+    const std::string& role = r.required("role");
+    if (role != "calibration" && role != "check") r.fail("role", "expected calibration or check");
+    x.check = role == "check";
+
+    const std::string& model_name = r.required("model");
+    if (const model* m = catalog::find_model(model_name)) {
+        x.d.m = *m;
+    } else if (model_name.ends_with(".json")) {
+        x.d.m = load_hf_config(base / model_name);
+    } else {
+        r.fail("model", "not a catalog model (see `llmcost list models`) nor a path to a config.json");
+    }
+    const hardware* h = catalog::find_hardware(r.required("hardware"));
+    if (h == nullptr) r.fail("hardware", "not a catalog GPU (see `llmcost list hardware`)");
+    x.d.hw = *h;
+    x.d.layout = {.tp = r.degree("tp"), .pp = r.degree("pp"), .ep = r.degree("ep"), .dp = r.degree("dp")};
+    auto format_in = [&](std::string_view column, const number_format& fallback) {
+        const std::string& s = r.text(column);
+        if (s.empty()) return fallback;
+        const auto f = format_named(s);
+        if (!f) r.fail(column, "unknown number format (bf16, fp16, fp8, int8, int4, fp4, nvfp4, mxfp4)");
+        return *f;
+    };
+    const number_format w = format_in("weights", x.d.m.weights), k = format_in("kv", x.d.m.kv_cache);
+    if (!r.text("weights").empty()) x.d = with_formats(x.d, w, k);
+    else x.d.m.kv_cache = k;
+
+    x.how = pick(r, "scenario", plan::all_scenarios);
+    x.requests = r.number("requests", 0.0);
+    x.max_batch = r.number("max_batch", 0.0);
+    x.max_tokens = r.number("max_tokens", 0.0);
+    x.rate = r.number("rate_per_s", 0.0);
+    x.batch = r.number("batch", 0.0);
+    const double in = r.number("input_tokens", 0.0), out = r.number("output_tokens", 0.0);
+    if (in < 1) r.fail("input_tokens", "a request has at least one input token");
+    if (out < 1) r.fail("output_tokens", "a request has at least one output token");
+    x.r = {.input = tokens(in), .output = tokens(out)};
+    x.what = pick(r, "metric", plan::all_metrics);
+
+    const double v = r.number("value", 0.0);
+    if (!(v > 0)) r.fail("value", "a measured figure is positive");
+    const std::string& unit = r.required("unit");
+    const bool rate_metric = x.what == plan::metric::output_tokens_per_s;
+    if (rate_metric && unit == "tok/s") x.value = v;
+    else if (!rate_metric && unit == "s") x.value = v;
+    else if (!rate_metric && unit == "ms") x.value = v / 1000.0;
+    else r.fail("unit", rate_metric ? "output_tokens_per_s is measured in tok/s" : "a time is measured in s or ms");
+    x.source = r.required("source");
+    try {
+        x.validate();
+    } catch (const invalid_input& e) {
+        r.fail("id", e.what());
+    }
+    return x;
+}
+
+}  // namespace detail::measurements_csv
+
+/// Measurements from a parsed table; `base` resolves relative config.json paths.
+[[nodiscard]] inline std::vector<plan::measurement> measurements_from(const csv_table& t,
+                                                                      const std::filesystem::path& base) {
+    for (const std::string_view c : detail::measurements_csv::columns)
+        if (c != "notes") (void)t.column(c);  // a missing column is named before any row is read
+    std::vector<plan::measurement> out;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        plan::measurement x = detail::measurements_csv::read_row(t, row, base);
+        for (const plan::measurement& prev : out)
+            if (prev.id == x.id) detail::measurements_csv::row_reader(t, row).fail("id", "id appears twice");
+        out.push_back(std::move(x));
+    }
+    return out;
+}
+
+[[nodiscard]] inline std::vector<plan::measurement> parse_measurements_csv(std::string_view text, std::string_view origin,
+                                                                           const std::filesystem::path& base = {}) {
+    return measurements_from(parse_csv(text, origin), base);
+}
+
+[[nodiscard]] inline std::vector<plan::measurement> load_measurements_csv(const std::filesystem::path& file) {
+    return measurements_from(load_csv(file), file.parent_path());
+}
+
+}  // namespace llmcost::io

@@ -1,0 +1,170 @@
+#pragma once
+/// \file
+/// A measurement of a serving system, as the cost model sees it: the deployment that produced the
+/// figure, how it was driven, and the figure in SI units. `predict` prices one with the library;
+/// calibration (plan/calibrate.hpp) fits efficiency parameters to many of them, and the validation
+/// report compares them row by row.
+///
+/// The efficiency parameters are the hardware's `achievable_fractions` and its links' latency and
+/// bandwidth: what a user with their own measurements is entitled to fit, since they describe the
+/// kernels and the fabric, not the model.
+///
+/// **Example**
+/// \code
+/// plan::measurement t01{.id = "T01", .d = {.m = m_fp8, .hw = catalog::h100_sxm5},
+///                       .r = {.input = 128_tok, .output = 128_tok}, .how = plan::scenario::offline,
+///                       .requests = 30000, .max_batch = 4096, .value = 28836.77};
+/// double predicted = plan::predict(t01);   // output tokens/s
+/// \endcode
+
+#include <llmcost/llmcost.hpp>
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace llmcost::plan {
+
+/// How the measured system was driven.
+enum class scenario {
+    offline,         ///< `requests` queued at once (trtllm-bench, MLPerf Offline); 0 = steady state
+    online,          ///< requests arriving at `rate` per second (Poisson or constant)
+    fixed_batch,     ///< `batch` concurrent sequences in steady state
+    single_prefill,  ///< one prompt alone: its prefill pass
+};
+
+/// What was measured.
+enum class metric {
+    output_tokens_per_s,  ///< output tokens/s of the whole deployment
+    ttft_s,               ///< time to first token
+    tpot_s,               ///< mean time per output token (inter-token latency)
+};
+
+[[nodiscard]] constexpr std::string_view to_string(scenario s) {
+    switch (s) {
+        case scenario::offline: return "offline";
+        case scenario::online: return "online";
+        case scenario::fixed_batch: return "fixed_batch";
+        case scenario::single_prefill: return "single_prefill";
+    }
+    return "?";
+}
+[[nodiscard]] constexpr std::string_view to_string(metric m) {
+    switch (m) {
+        case metric::output_tokens_per_s: return "output_tokens_per_s";
+        case metric::ttft_s: return "ttft_s";
+        case metric::tpot_s: return "tpot_s";
+    }
+    return "?";
+}
+inline constexpr std::array all_scenarios{scenario::offline, scenario::online, scenario::fixed_batch,
+                                          scenario::single_prefill};
+inline constexpr std::array all_metrics{metric::output_tokens_per_s, metric::ttft_s, metric::tpot_s};
+
+struct measurement {
+    std::string id;
+    bool check = true;  ///< a check row, never used to fit; false: a calibration row
+    deployment d;
+    request_shape r{.input = tokens(1.0), .output = tokens(1.0)};
+    scenario how = scenario::offline;
+    double requests = 0;    ///< offline: requests in the run; 0 = steady state
+    double max_batch = 0;   ///< offline: the engine's batch cap; 0 = none
+    double max_tokens = 0;  ///< offline: the engine's tokens-per-step cap; 0 = none
+    double rate = 0;        ///< online: requests per second
+    double batch = 0;       ///< fixed_batch: concurrent sequences per replica
+    metric what = metric::output_tokens_per_s;
+    double value = 0;       ///< the measured figure in SI (tokens/s or s)
+    std::string source;
+
+    void validate() const {
+        const std::string_view s = id;
+        d.validate();
+        r.validate();
+        require(positive_finite(value), s, "value", value, "a measured figure is positive and finite");
+        require(non_negative_finite(requests), s, "requests", requests, "must be 0 (steady state) or positive");
+        require(non_negative_finite(max_batch), s, "max_batch", max_batch, "must be 0 (no cap) or positive");
+        require(non_negative_finite(max_tokens), s, "max_tokens", max_tokens, "must be 0 (no cap) or positive");
+        if (how == scenario::online)
+            require(positive_finite(rate), s, "rate (requests/s)", rate, "an online run needs an arrival rate");
+        if (how == scenario::fixed_batch)
+            require(batch >= 1.0 && positive_finite(batch), s, "batch", batch, "at least one sequence");
+        if (how == scenario::single_prefill)
+            require(what == metric::ttft_s, s, "metric", static_cast<double>(what),
+                    "a single prefill measures time to first token only");
+        if (how == scenario::offline)
+            require(what == metric::output_tokens_per_s, s, "metric", static_cast<double>(what),
+                    "an offline run measures output tokens/s only");
+    }
+};
+
+/// The figure the cost model gives for measurement `x`, run on `x.d` as it stands.
+[[nodiscard]] inline double predict(const measurement& x) {
+    const deployment& d = x.d;
+    switch (x.how) {
+        case scenario::single_prefill: return prefill_pass(d, 1.0, x.r.input, tokens(0.0)).time().value();
+        case scenario::offline: {
+            const scheduler_limits l{.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens};
+            return (x.requests > 0 ? saturated_run(d, x.r, x.requests, l) : saturated(d, x.r, l)).output_rate.value();
+        }
+        case scenario::online: {
+            const serving_point s = serve_online(d, x.r, seconds(1.0 / x.rate));
+            return x.what == metric::ttft_s ? s.ttft.value()
+                   : x.what == metric::tpot_s ? s.tpot.value()
+                                              : s.output_rate.value();
+        }
+        case scenario::fixed_batch: {
+            const serving_point s = serve_at_batch(d, x.r, x.batch);
+            return x.what == metric::ttft_s ? s.ttft.value()
+                   : x.what == metric::tpot_s ? s.tpot.value()
+                                              : s.output_rate.value();
+        }
+    }
+    return 0.0;
+}
+
+/// What calibration may change: the kernels' achievable fractions and the links' α and β.
+struct efficiency_parameters {
+    double hbm = 1.0;              ///< sustained ÷ spec HBM bandwidth
+    double matmul = 1.0;           ///< e∞ of the GEMM size curve
+    double matmul_half_dim = 0.0;  ///< n₀ of the GEMM size curve
+    double attention = 1.0;        ///< fused attention ÷ BF16 peak
+    double kernel_overhead = 0.0;  ///< seconds per kernel
+    double link_latency = 0.0;     ///< seconds, α of the scale-up link (where TP and EP collectives run)
+    double link_fraction = 1.0;    ///< achieved ÷ catalogued per-direction bandwidth of the scale-up link
+
+    [[nodiscard]] bool operator==(const efficiency_parameters&) const = default;
+};
+
+/// The parameters a hardware descriptor carries now (link_fraction 1: the links as catalogued).
+[[nodiscard]] inline efficiency_parameters parameters_of(const hardware& h) {
+    const achievable_fractions& e = h.gpu.efficiency;
+    return {.hbm = e.hbm, .matmul = e.matmul, .matmul_half_dim = e.matmul_half_dim, .attention = e.attention,
+            .kernel_overhead = e.kernel_overhead.value(), .link_latency = h.scale_up.latency.value(),
+            .link_fraction = 1.0};
+}
+
+/// h with parameters p: fractions replaced, the scale-up link's latency set to α and its bandwidth
+/// scaled by the fraction (the catalog's figure × p.link_fraction).
+[[nodiscard]] inline hardware apply(hardware h, const efficiency_parameters& p) {
+    achievable_fractions& e = h.gpu.efficiency;
+    e.hbm = p.hbm;
+    e.matmul = p.matmul;
+    e.matmul_half_dim = p.matmul_half_dim;
+    e.attention = p.attention;
+    e.kernel_overhead = seconds(p.kernel_overhead);
+    h.scale_up.latency = seconds(p.link_latency);
+    h.scale_up.per_direction = h.scale_up.per_direction * p.link_fraction;
+    return h;
+}
+
+/// The prediction for `x` with its hardware's efficiency parameters replaced by `p`.
+[[nodiscard]] inline double predict(const measurement& x, const efficiency_parameters& p) {
+    measurement y = x;
+    y.d.hw = apply(x.d.hw, p);
+    return predict(y);
+}
+
+/// predicted ÷ measured − 1.
+[[nodiscard]] inline double relative_error(const measurement& x, double predicted) { return predicted / x.value - 1.0; }
+
+}  // namespace llmcost::plan

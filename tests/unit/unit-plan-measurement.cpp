@@ -1,0 +1,75 @@
+// Measurements (plan/measurement.hpp) and their CSV loader (io/measurements_csv.hpp): each
+// scenario predicts through the serving function it names, parameters round-trip through a
+// hardware descriptor, and every bad cell is refused with its file, line, column and rule.
+#include <llmcost/io/measurements_csv.hpp>
+
+#include <doctest/doctest.h>
+
+#include "test_helpers.hpp"
+
+using namespace llmcost;
+using namespace llmcost::literals;
+
+namespace {
+const std::string header =
+    "id,role,model,hardware,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,rate_per_s,batch,"
+    "input_tokens,output_tokens,metric,value,unit,source\n";
+std::vector<plan::measurement> parse(const std::string& rows) {
+    return io::parse_measurements_csv(header + rows, "m.csv");
+}
+}  // namespace
+
+TEST_CASE("measurements: each scenario predicts through its serving function") {
+    const auto rows = parse(
+        "A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,fp8,fp8,offline,3000,256,,,,128,128,output_tokens_per_s,1000,tok/s,s\n"
+        "B,calibration,llama-3.1-8b,h100-sxm5,1,1,1,1,,,single_prefill,,,,,,2048,1,ttft_s,36,ms,s\n"
+        "C,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,online,,,,2,,467,256,tpot_s,8,ms,s\n"
+        "D,check,Llama-3.1-70B,H100 SXM5,4,1,1,2,,,fixed_batch,,,,,16,1000,200,ttft_s,0.5,s,s\n");
+    REQUIRE(rows.size() == 4);
+    const deployment fp8 = with_formats({.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5}, formats::fp8, formats::fp8);
+    CHECK((rows[0].d.m == fp8.m && rows[0].d.hw == fp8.hw));
+    CHECK(plan::predict(rows[0]) ==
+          saturated_run(fp8, {.input = 128_tok, .output = 128_tok}, 3000, {.max_batch = 256}).output_rate.value());
+    CHECK_FALSE(rows[1].check);
+    CHECK(rows[1].value == doctest::Approx(0.036));
+    const deployment bf16{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    CHECK(plan::predict(rows[1]) == prefill_pass(bf16, 1, 2048_tok, 0_tok).time().value());
+    CHECK(plan::predict(rows[2]) == serve_online(bf16, {.input = 467_tok, .output = 256_tok}, 500_ms).tpot.value());
+    CHECK(rows[3].d.layout == parallel_layout{.tp = 4, .dp = 2});
+    CHECK(plan::predict(rows[3]) ==
+          serve_at_batch(rows[3].d, {.input = 1000_tok, .output = 200_tok}, 16).ttft.value());
+}
+
+TEST_CASE("measurements: efficiency parameters round-trip and change the prediction") {
+    const plan::efficiency_parameters p = plan::parameters_of(catalog::h100_sxm5);
+    CHECK(p.hbm == catalog::h100_sxm5.gpu.efficiency.hbm);
+    CHECK(plan::apply(catalog::h100_sxm5, p) == catalog::h100_sxm5);
+    plan::efficiency_parameters slow = p;
+    slow.hbm = p.hbm / 2;
+    const auto rows = parse("A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,fixed_batch,,,,,1,1000,200,tpot_s,8,ms,s\n");
+    CHECK(plan::predict(rows[0], slow) > 1.8 * plan::predict(rows[0], p));  // batch-1 decode is HBM bound
+}
+
+TEST_CASE("measurements: bad cells name file, line, column and rule") {
+    auto error = [](const std::string& row) {
+        return test::message_of([&] { return parse(row); });
+    };
+    const std::string ok_tail = ",1,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n";
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H1OO" + ok_tail), "m.csv:2:4: key \"hardware\" = \"H1OO\": not a catalog GPU"));
+    CHECK(test::contains(error("A,check,Llama-9B,H100 SXM5" + ok_tail), "key \"model\" = \"Llama-9B\""));
+    CHECK(test::contains(error("A,maybe,Llama-3.1-8B,H100 SXM5" + ok_tail), "expected calibration or check"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,0,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n"),
+                         "key \"tp\" = \"0\": expected a whole number"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,offline,10,,,,,128,128,ttft_s,10,ms,s\n"),
+                         "an offline run measures output tokens/s only"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,10,ms,s\n"),
+                         "output_tokens_per_s is measured in tok/s"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,sideways,10,,,,,128,128,output_tokens_per_s,10,tok/s,s\n"),
+                         "expected one of offline, online, fixed_batch, single_prefill"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,\n"),
+                         "key \"source\" = \"\": empty cell"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5" + ok_tail + "A,check,Llama-3.1-8B,H100 SXM5" + ok_tail),
+                         "m.csv:3:1: key \"id\" = \"A\": id appears twice"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,3,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n"),
+                         "layout.tp = 3: must divide the query heads"));
+}
