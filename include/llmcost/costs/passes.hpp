@@ -147,52 +147,6 @@ namespace detail {
     return 10.0 * m.layers + 4.0 * (m.is_moe() ? m.moe_layers() : 0) + 3.0;
 }
 
-/// Fill in times from work and traffic. `tokens_per_rank` tokens go through the GEMMs of this rank;
-/// `expert_flops` of `matmul_flops` run in the routed experts, whose GEMMs see fewer rows.
-[[nodiscard]] constexpr pass_cost finish(const deployment& d, pass_cost c, double tokens_per_rank, double expert_flops) {
-    const accelerator& g = d.hw.gpu;
-    const model& m = d.m;
-    const double tp = d.layout.tp;
-    const flops_per_second_t peak = g.peak(m.activations.compute);
-    const bytes_per_second_t bandwidth = g.sustained_hbm_bandwidth();
-    require(peak.value() > 0, d.hw.name, "dense peak for the matmul format (FLOP/s)", peak.value(),
-            "this GPU has no published rate for the model's matmul precision (nor a wider one): "
-            "serve it in a format the GPU has a peak for (e.g. with_formats(d, formats::nvfp4, …))");
-    auto at = [&](double flop, double efficiency) { return compute_time(flops(flop), peak * efficiency); };
-    c.flops = c.matmul_flops + c.attention_flops;
-    c.compute_time = at(c.flops.value(), g.efficiency.matmul);
-    c.memory_time = transfer_time(c.bytes(), bandwidth);
-
-    // GEMMs: dense ones see every token; an expert sees its share of the routed tokens.
-    const double dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / tp;
-    const double dense_flops = c.matmul_flops.value() - expert_flops;
-    // Rows per touched expert: routed tokens · k ÷ the experts they touch (at least one each).
-    const double routed = tokens_per_rank * d.attention_ranks();
-    const double touched = m.is_moe() ? expected_distinct_experts(m.ffn.routed_experts, m.ffn.top_k, routed) : 0.0;
-    const double expert_rows = touched > 0.0 ? detail::max(1.0, routed * m.ffn.top_k / touched) : 0.0;
-    const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : tp;
-    const double expert_width = m.is_moe() ? m.ffn.expert_intermediate / inside_expert : 0.0;
-    c.matmul_compute_time = at(dense_flops, g.efficiency.matmul_at(tokens_per_rank, m.hidden, dense_width)) +
-                            at(expert_flops, g.efficiency.matmul_at(expert_rows, m.hidden, expert_width));
-    c.matmul_memory_time = transfer_time(c.weight_bytes, bandwidth);
-    const flops_per_second_t attention_peak = g.peak(compute_class::bf16).value() > 0 ? g.peak(compute_class::bf16) : peak;
-    c.attention_compute_time = attention_peak.value() > 0
-        ? compute_time(c.attention_flops, attention_peak * g.efficiency.attention) : seconds(0.0);
-    c.attention_memory_time = transfer_time(c.kv_bytes, bandwidth);
-    c.elementwise_time = transfer_time(c.activation_bytes, bandwidth);
-    c.overhead_time = g.efficiency.kernel_overhead * kernels_per_pass(m);
-
-    const bytes_t hidden_state = m.activations.bytes_for(tokens_per_rank * m.hidden);
-    c.tp_time = all_reduce_time(hidden_state, d.layout.tp, tp_link(d), tp_algorithm(d)) *
-                static_cast<double>(tp_all_reduces_per_pass(d));
-    c.ep_time = all_to_all_time_per_pass(d, tokens_per_rank);
-    c.pp_time = d.layout.pp > 1
-                    ? point_to_point_time(hidden_state / static_cast<double>(d.layout.tp), d.link_for(d.layout.tp * d.layout.pp)) *
-                          static_cast<double>(d.layout.pp - 1)
-                    : seconds(0.0);
-    return c;
-}
-
 }  // namespace detail
 
 /// Idle fraction of a pipeline of pp stages fed m micro-batches: (pp − 1) ÷ (m + pp − 1)
@@ -227,52 +181,165 @@ struct step_shape {
     }
 };
 
+/// Everything a pass costs that depends only on the deployment, worked out once. `step_pass(d, …)`
+/// prepares one per call; a caller pricing many steps of one deployment (a sweep over batch and
+/// context, a request's decode, a serving point's three steps) prepares it once and passes it in:
+/// the figures are the same to the last bit, since the same numbers go through the same operations.
+struct pass_model {
+    deployment d;
+    double tp = 1, pp = 1, ranks = 1;       ///< tensor, pipeline degree; attention ranks sharing a pass
+    double lm_head = 0;                     ///< LM-head parameters (the embedding when tied)
+    double non_expert_parameters = 0;       ///< matmul parameters per token outside the routed experts
+    double expert_parameters = 0;           ///< parameters of one routed expert
+    double dense_bytes_read = 0;            ///< non-expert, non-embedding weight bytes per TP rank
+    double expert_resident_bytes = 0;       ///< routed-expert bytes resident per GPU
+    double kv_gpu_share = 1;                ///< this GPU's share of a sequence's KV bytes
+    double activation_elements = 0;         ///< per token per layer per TP rank
+    double pair_flops_decode = 0, pair_flops_prefill = 0;  ///< attention FLOPs per query-key pair
+    flops_per_second_t peak{};              ///< the matmul peak for the activations' format
+    flops_per_second_t attention_peak{};    ///< BF16 peak (fused attention)
+    bytes_per_second_t bandwidth{};         ///< sustained HBM bandwidth
+    double dense_width = 0, expert_width = 0;  ///< GEMM output widths per rank
+    seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead
+    interconnect tp_link{};
+    all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
+    double tp_all_reduces = 0;
+};
+
+namespace detail {
+
+/// Fill in times from work and traffic. `tokens_per_rank` tokens go through the GEMMs of this rank;
+/// `expert_flops` of `matmul_flops` run in the routed experts, whose GEMMs see fewer rows.
+[[nodiscard]] constexpr pass_cost finish(const pass_model& pm, pass_cost c, double tokens_per_rank, double expert_flops) {
+    const deployment& d = pm.d;
+    const accelerator& g = d.hw.gpu;
+    const model& m = d.m;
+    auto at = [&](double flop, double efficiency) { return compute_time(flops(flop), pm.peak * efficiency); };
+    c.flops = c.matmul_flops + c.attention_flops;
+    c.compute_time = at(c.flops.value(), g.efficiency.matmul);
+    c.memory_time = transfer_time(c.bytes(), pm.bandwidth);
+
+    // GEMMs: dense ones see every token; an expert sees its share of the routed tokens.
+    const double dense_flops = c.matmul_flops.value() - expert_flops;
+    // Rows per touched expert: routed tokens · k ÷ the experts they touch (at least one each).
+    const double routed = tokens_per_rank * pm.ranks;
+    const double touched = m.is_moe() ? expected_distinct_experts(m.ffn.routed_experts, m.ffn.top_k, routed) : 0.0;
+    const double expert_rows = touched > 0.0 ? detail::max(1.0, routed * m.ffn.top_k / touched) : 0.0;
+    c.matmul_compute_time = at(dense_flops, g.efficiency.matmul_at(tokens_per_rank, m.hidden, pm.dense_width)) +
+                            at(expert_flops, g.efficiency.matmul_at(expert_rows, m.hidden, pm.expert_width));
+    c.matmul_memory_time = transfer_time(c.weight_bytes, pm.bandwidth);
+    c.attention_compute_time = pm.attention_peak.value() > 0
+        ? compute_time(c.attention_flops, pm.attention_peak * g.efficiency.attention) : seconds(0.0);
+    c.attention_memory_time = transfer_time(c.kv_bytes, pm.bandwidth);
+    c.elementwise_time = transfer_time(c.activation_bytes, pm.bandwidth);
+    c.overhead_time = pm.overhead;
+
+    const bytes_t hidden_state = m.activations.bytes_for(tokens_per_rank * m.hidden);
+    c.tp_time = all_reduce_time(hidden_state, d.layout.tp, pm.tp_link, pm.tp_algorithm) * pm.tp_all_reduces;
+    c.ep_time = all_to_all_time_per_pass(d, tokens_per_rank);
+    c.pp_time = d.layout.pp > 1
+                    ? point_to_point_time(hidden_state / pm.tp, d.link_for(d.layout.tp * d.layout.pp)) * (pm.pp - 1.0)
+                    : seconds(0.0);
+    return c;
+}
+
+}  // namespace detail
+
+/// The deployment's constants for pricing passes (checks that the GPU can run its matmuls).
+[[nodiscard]] constexpr pass_model prepare_pass(const deployment& d) {
+    const model& m = d.m;
+    const accelerator& g = d.hw.gpu;
+    pass_model pm{.d = d};
+    pm.tp = d.layout.tp;
+    pm.pp = d.layout.pp;
+    pm.ranks = d.attention_ranks();
+    const parameter_breakdown b = parameters(m);
+    pm.lm_head = static_cast<double>(b.lm_head > 0 ? b.lm_head : b.embedding);  // tied: the embedding
+    pm.non_expert_parameters = detail::non_expert_matmul_parameters(m);
+    pm.expert_parameters = m.is_moe() ? static_cast<double>(expert_parameters(m)) : 0.0;
+    pm.dense_bytes_read = m.weights.bytes_for(static_cast<double>(b.total() - b.routed_experts - b.embedding)).value() /
+                          pm.tp;
+    pm.expert_resident_bytes = m.is_moe() ? expert_weight_bytes_per_gpu(d).value() : 0.0;
+    pm.kv_gpu_share = kv_bytes_per_token_per_gpu(d).value() / kv_bytes_per_token(m).value();
+    pm.activation_elements = detail::activation_elements_per_token_layer(m, pm.tp);
+    pm.pair_flops_decode = detail::attention_flops_per_pair(m, true);
+    pm.pair_flops_prefill = detail::attention_flops_per_pair(m, false);
+    pm.peak = g.peak(m.activations.compute);
+    require(pm.peak.value() > 0, d.hw.name, "dense peak for the matmul format (FLOP/s)", pm.peak.value(),
+            "this GPU has no published rate for the model's matmul precision (nor a wider one): "
+            "serve it in a format the GPU has a peak for (e.g. with_formats(d, formats::nvfp4, …))");
+    pm.attention_peak = g.peak(compute_class::bf16).value() > 0 ? g.peak(compute_class::bf16) : pm.peak;
+    pm.bandwidth = g.sustained_hbm_bandwidth();
+    pm.dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / pm.tp;
+    const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : pm.tp;
+    pm.expert_width = m.is_moe() ? m.ffn.expert_intermediate / inside_expert : 0.0;
+    pm.overhead = g.efficiency.kernel_overhead * detail::kernels_per_pass(m);
+    pm.tp_link = detail::tp_link(d);
+    pm.tp_algorithm = detail::tp_algorithm(d);
+    pm.tp_all_reduces = static_cast<double>(tp_all_reduces_per_pass(d));
+    return pm;
+}
+
 /// One step: GEMM FLOPs 2·params per token (the LM head only for decoding tokens and each prompt's
 /// last position), attention over each sequence's context, every touched weight streamed once,
 /// each sequence's KV read (prefill also writes its new tokens'), activations per token
 /// (seed S11, S13, S14, S27).
-[[nodiscard]] constexpr pass_cost step_pass(const deployment& d, const step_shape& s) {
-    const model& m = d.m;
-    const double tp = d.layout.tp;
+[[nodiscard]] constexpr pass_cost step_pass(const pass_model& pm, const step_shape& s) {
+    const model& m = pm.d.m;
     const double ds = s.decode_sequences, c = s.decode_context.value();
     const double ps = s.prefill_sequences, n = s.prefill_tokens.value(), p = s.prefill_prefix.value();
     const double t = s.tokens_in_step();
-    const parameter_breakdown b = parameters(m);
-    const double lm_head = static_cast<double>(b.lm_head > 0 ? b.lm_head : b.embedding);  // tied: the embedding
     const double logits = ds + ps;  // positions that need the LM head
     pass_cost r{};
-    const double expert_flops = m.is_moe()
-        ? 2.0 * t * m.ffn.top_k * static_cast<double>(expert_parameters(m)) * m.moe_layers() / tp : 0.0;
-    r.matmul_flops = flops((2.0 * t * (detail::non_expert_matmul_parameters(m) - lm_head) + 2.0 * logits * lm_head) / tp +
+    const double expert_flops = m.is_moe() ? 2.0 * t * m.ffn.top_k * pm.expert_parameters * m.moe_layers() / pm.tp : 0.0;
+    r.matmul_flops = flops((2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * logits * pm.lm_head) / pm.tp +
                            expert_flops);
-    r.attention_flops = flops((ds * detail::attention_pairs(m, c, 1.0) * detail::attention_flops_per_pair(m, true) +
-                               ps * detail::attention_pairs(m, p, n) * detail::attention_flops_per_pair(m, false)) / tp);
+    r.attention_flops = flops((ds * detail::attention_pairs(m, c, 1.0) * pm.pair_flops_decode +
+                               ps * detail::attention_pairs(m, p, n) * pm.pair_flops_prefill) / pm.tp);
+    // Weights: every dense byte once; routed experts as far as the step's tokens touch them (S20).
     // Experts touched are concave in tokens, so a fractional prompt (b ÷ O prompts per step in
     // steady state) is a mixture: ⌊ps⌋ whole prompts in most steps, one more in a share of them.
+    auto read = [&](double prompts) {
+        const double routed = (ds + prompts * n) * pm.ranks;
+        const double experts = m.is_moe() ? pm.expert_resident_bytes *
+                                                expert_coverage(m.ffn.routed_experts, m.ffn.top_k, routed) * pm.pp
+                                          : 0.0;
+        return bytes(pm.dense_bytes_read + experts);
+    };
     const double whole = static_cast<double>(static_cast<long long>(ps)), extra = ps - whole;
-    auto read = [&](double prompts) { return weight_bytes_read(d, (ds + prompts * n) * d.attention_ranks()); };
-    r.weight_bytes = extra > 0.0 && m.is_moe() ? read(whole) * (1.0 - extra) + read(whole + 1.0) * extra
-                                                : read(ps);
-    r.kv_bytes = (kv_bytes_per_gpu_for_context(d, tokens(c)) * ds +
-                  kv_bytes_per_gpu_for_context(d, tokens(p + n)) * ps) * static_cast<double>(d.layout.pp);
-    r.activation_bytes = m.activations.bytes_for(t * m.layers * detail::activation_elements_per_token_layer(m, tp));
-    return detail::finish(d, r, t, expert_flops);
+    r.weight_bytes = extra > 0.0 && m.is_moe() ? read(whole) * (1.0 - extra) + read(whole + 1.0) * extra : read(ps);
+    r.kv_bytes = (kv_bytes_for_context(m, tokens(c)) * pm.kv_gpu_share * ds +
+                  kv_bytes_for_context(m, tokens(p + n)) * pm.kv_gpu_share * ps) * pm.pp;
+    r.activation_bytes = m.activations.bytes_for(t * m.layers * pm.activation_elements);
+    return detail::finish(pm, r, t, expert_flops);
+}
+
+[[nodiscard]] constexpr pass_cost step_pass(const deployment& d, const step_shape& s) {
+    return step_pass(prepare_pass(d), s);
 }
 
 /// One decode pass: `batch` sequences (per attention rank), each appending one token to a context
 /// of `context` tokens (seed S13, S14, S27).
 template <token_count T>
+[[nodiscard]] constexpr pass_cost decode_pass(const pass_model& pm, double batch, const T& context) {
+    return step_pass(pm, {.decode_sequences = batch, .decode_context = in_base_units(context)});
+}
+template <token_count T>
 [[nodiscard]] constexpr pass_cost decode_pass(const deployment& d, double batch, const T& context) {
-    return step_pass(d, {.decode_sequences = batch, .decode_context = in_base_units(context)});
+    return decode_pass(prepare_pass(d), batch, context);
 }
 
 /// One prefill pass over `batch` sequences of `new_tokens` each, after `cached` tokens already in
 /// the KV cache (a prefix-cache hit: seed S6). Only new tokens are computed; they attend to the
 /// whole context. The LM head runs for the last position only (the first output token).
 template <token_count T, token_count U>
+[[nodiscard]] constexpr pass_cost prefill_pass(const pass_model& pm, double batch, const T& new_tokens, const U& cached) {
+    return step_pass(pm, {.prefill_sequences = batch, .prefill_tokens = in_base_units(new_tokens),
+                          .prefill_prefix = in_base_units(cached)});
+}
+template <token_count T, token_count U>
 [[nodiscard]] constexpr pass_cost prefill_pass(const deployment& d, double batch, const T& new_tokens, const U& cached) {
-    return step_pass(d, {.prefill_sequences = batch, .prefill_tokens = in_base_units(new_tokens),
-                         .prefill_prefix = in_base_units(cached)});
+    return prefill_pass(prepare_pass(d), batch, new_tokens, cached);
 }
 
 /// Prefill of a prompt in chunks of `chunk` tokens (chunked prefill, as vLLM and TensorRT-LLM do to
@@ -323,6 +390,7 @@ namespace detail {
 /// neighbours sharing every pass (continuous batching at a steady batch: seed S4, S5, S15).
 template <token_count T>
 [[nodiscard]] constexpr decode_sum decode_steps(const deployment& d, double batch, const T& prompt, double steps) {
+    const pass_model pm = prepare_pass(d);
     decode_sum s{};
     s.steps = steps;
     if (steps <= 0) return s;
@@ -334,8 +402,8 @@ template <token_count T>
     double total = 0.0;
     auto piece = [&](double lo, double hi) {
         if (hi < lo) return 0.0;
-        const pass_cost p0 = decode_pass(d, batch, tokens(lo));
-        const pass_cost p1 = decode_pass(d, batch, tokens(lo + 1.0));
+        const pass_cost p0 = decode_pass(pm, batch, tokens(lo));
+        const pass_cost p1 = decode_pass(pm, batch, tokens(lo + 1.0));
         // Only attention grows with the context; every other term is the same at each step.
         const double bc = (p1.attention_compute_time - p0.attention_compute_time).value();
         const double bm = (p1.attention_memory_time - p0.attention_memory_time).value();
@@ -350,8 +418,8 @@ template <token_count T>
         total = piece(x0, x1);
     }
     s.total = seconds(total);
-    s.first_step = decode_pass(d, batch, tokens(x0)).time();
-    s.last_step = decode_pass(d, batch, tokens(x1)).time();
+    s.first_step = decode_pass(pm, batch, tokens(x0)).time();
+    s.last_step = decode_pass(pm, batch, tokens(x1)).time();
     return s;
 }
 

@@ -4,7 +4,9 @@
 /// not fold it), so the few functions the cost model needs are written here. Accuracy ~1e-15
 /// relative over the ranges the model uses.
 
+#include <cmath>
 #include <string_view>
+#include <type_traits>
 
 namespace llmcost::detail {
 
@@ -33,9 +35,11 @@ namespace llmcost::detail {
     return g;
 }
 
-/// ∛x by Newton's method (x ≥ 0), to double precision.
+/// ∛x by Newton's method (x ≥ 0), to double precision; at run time the C library's cbrt, which
+/// is as accurate and an order of magnitude faster (the pass model calls it twice per pass).
 [[nodiscard]] constexpr double const_cbrt(double x) {
     if (!(x > 0.0) || x > 1e300) return x > 0.0 ? x : 0.0;
+    if (!std::is_constant_evaluated()) return std::cbrt(x);
     double r = 1.0;
     while (r * r * r < x) r *= 2.0;
     while (r * r * r > 8.0 * x) r /= 2.0;

@@ -83,15 +83,16 @@ namespace detail {
             "at least one sequence must be running");
     const double in = r.input.value(), out = r.output.value();
     const double b = detail::micro_batch(d, batch);
+    const pass_model pm = prepare_pass(d);
     serving_point s{};
     s.batch = batch;
     s.limited_by = "given";
-    s.step = step_pass(d, {.decode_sequences = b, .decode_context = tokens(in + out / 2.0),
-                           .prefill_sequences = b / out, .prefill_tokens = r.input});
+    s.step = step_pass(pm, {.decode_sequences = b, .decode_context = tokens(in + out / 2.0),
+                            .prefill_sequences = b / out, .prefill_tokens = r.input});
     s.step_time = s.step.time();
-    s.prefill_time = prefill_pass(d, 1.0, r.input, tokens(0.0)).time();
-    s.ttft = step_pass(d, {.decode_sequences = detail::max(0.0, b - 1.0), .decode_context = tokens(in + out / 2.0),
-                           .prefill_sequences = 1.0, .prefill_tokens = r.input}).time();
+    s.prefill_time = prefill_pass(pm, 1.0, r.input, tokens(0.0)).time();
+    s.ttft = step_pass(pm, {.decode_sequences = detail::max(0.0, b - 1.0), .decode_context = tokens(in + out / 2.0),
+                            .prefill_sequences = 1.0, .prefill_tokens = r.input}).time();
     s.tpot = s.step_time;
     s.e2e = s.ttft + s.tpot * (out - 1.0);
     s.output_rate = tokens(batch * d.layout.dp) / s.step_time;
