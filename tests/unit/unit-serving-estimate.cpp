@@ -111,3 +111,25 @@ TEST_CASE("with_formats: what --weights and --kv select") {
     REQUIRE(oss.m.expert_weights.has_value());
     CHECK_FALSE(with_formats(oss, formats::bf16, formats::bf16).m.expert_weights.has_value());
 }
+
+TEST_CASE("price_request: one request's prefill, decode, GPU time, energy and money, by hand") {
+    const request_shape r{.input = 1000_tok, .output = 200_tok};
+    const request_cost c = price_request(llama70_tp8, r, 16);
+    const double prefill = prefill_pass(llama70_tp8, 1, 1000_tok, 0_tok).time().value();
+    double decode = 0;  // the 199 decode steps, one by one
+    for (int i = 0; i < 199; ++i) decode += decode_pass(llama70_tp8, 16, tokens(1000.0 + i)).time().value();
+    CHECK(c.prefill.value() == doctest::Approx(prefill).epsilon(1e-12));
+    CHECK(c.decode.value() == doctest::Approx(decode).epsilon(1e-9));
+    CHECK(c.end_to_end.value() == doctest::Approx(prefill + decode).epsilon(1e-9));
+    // 8 GPUs: the whole prefill, 1/16 of every decode step.
+    CHECK(c.gpu_seconds.value() == doctest::Approx((prefill + decode / 16) * 8).epsilon(1e-9));
+    CHECK(c.gpu_energy.value() == doctest::Approx(700.0 * (prefill + decode / 16) * 8).epsilon(1e-9));
+    CHECK(c.wall_energy.value() == doctest::Approx(c.gpu_energy.value() * 1.56).epsilon(1e-12));
+    const double per_s = 24875.0 / (5 * 365.25 * 86400) + 700.0 * 1.56 / 3.6e6 * 0.0806;
+    CHECK(c.cost.value() == doctest::Approx(per_s * c.gpu_seconds.value()).epsilon(1e-12));
+    // More neighbours: each step slower, the request's share of the GPU smaller.
+    const request_cost crowded = price_request(llama70_tp8, r, 64);
+    CHECK(crowded.decode > c.decode);
+    CHECK(crowded.gpu_seconds < c.gpu_seconds);
+    CHECK(std::isnan(price_request({.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx}, r).cost.value()));
+}

@@ -388,22 +388,23 @@ namespace detail {
 
 /// The decode of one request: steps at contexts x₀ = prompt … prompt + steps − 1, `batch`
 /// neighbours sharing every pass (continuous batching at a steady batch: seed S4, S5, S15).
+/// `last_step` is priced only when asked for (it is one more pass).
 template <token_count T>
-[[nodiscard]] constexpr decode_sum decode_steps(const deployment& d, double batch, const T& prompt, double steps) {
-    const pass_model pm = prepare_pass(d);
+[[nodiscard]] constexpr decode_sum decode_steps(const pass_model& pm, double batch, const T& prompt, double steps,
+                                                bool with_last_step = true) {
     decode_sum s{};
     s.steps = steps;
     if (steps <= 0) return s;
     const double x0 = in_base_units(prompt).value();
     const double x1 = x0 + steps - 1.0;
     // Pieces where every term is linear in x: split at the sliding window.
-    const double w = d.m.attention.sliding_window > 0 && d.m.attention.sliding_window_layers > 0
-                         ? static_cast<double>(d.m.attention.sliding_window) : 0.0;
-    double total = 0.0;
+    const attention_spec& a = pm.d.m.attention;
+    const double w = a.sliding_window > 0 && a.sliding_window_layers > 0 ? static_cast<double>(a.sliding_window) : 0.0;
     auto piece = [&](double lo, double hi) {
         if (hi < lo) return 0.0;
         const pass_cost p0 = decode_pass(pm, batch, tokens(lo));
         const pass_cost p1 = decode_pass(pm, batch, tokens(lo + 1.0));
+        if (lo == x0) s.first_step = p0.time();
         // Only attention grows with the context; every other term is the same at each step.
         const double bc = (p1.attention_compute_time - p0.attention_compute_time).value();
         const double bm = (p1.attention_memory_time - p0.attention_memory_time).value();
@@ -412,15 +413,15 @@ template <token_count T>
         const double fixed = (p0.time() - p0.attention_time()).value() * (hi - lo + 1.0);
         return detail::sum_max_of_lines(ac, bc, am, bm, lo, hi) + fixed;
     };
-    if (w > 0 && x0 < w && x1 >= w) {
-        total = piece(x0, w - 1.0) + piece(w, x1);
-    } else {
-        total = piece(x0, x1);
-    }
+    const double total = w > 0 && x0 < w && x1 >= w ? piece(x0, w - 1.0) + piece(w, x1) : piece(x0, x1);
     s.total = seconds(total);
-    s.first_step = decode_pass(pm, batch, tokens(x0)).time();
-    s.last_step = decode_pass(pm, batch, tokens(x1)).time();
+    if (with_last_step) s.last_step = decode_pass(pm, batch, tokens(x1)).time();
     return s;
+}
+
+template <token_count T>
+[[nodiscard]] constexpr decode_sum decode_steps(const deployment& d, double batch, const T& prompt, double steps) {
+    return decode_steps(prepare_pass(d), batch, prompt, steps);
 }
 
 }  // namespace llmcost

@@ -101,4 +101,46 @@ struct request_estimate {
     return e;
 }
 
+/// One request on its own: its prompt's prefill pass, then output − 1 decode steps, each shared with
+/// `batch` − 1 neighbours at the same context (the seed's S15 picture: 500 passes), and what the GPU
+/// time it takes costs in energy and money. The benchmark unit of "a full request estimate".
+struct request_cost {
+    seconds_t prefill;      ///< the prompt's pass: time to first token on the GPU (S11)
+    seconds_t decode;       ///< Σ decode steps (closed form, decode_steps)
+    seconds_t end_to_end;   ///< prefill + decode
+    seconds_t gpu_seconds;  ///< GPU-time charged to the request: its prefill whole, 1/batch of each decode step
+    joules_t gpu_energy;    ///< gpu_seconds × board power (S29)
+    joules_t wall_energy;   ///< × server overhead × cooling (S30)
+    dollars_t cost;         ///< gpu_seconds × $/GPU-second; NaN when the GPU's price is unknown
+};
+
+/// GPU-s = (t_prefill + Σ t_step ÷ b) · GPUs of the instance ÷ (pp · ranks) (each pipeline stage is busy
+/// 1/pp of a pass; a pass serves every attention rank); E = GPU-s · P_board; $ = GPU-s · C (S29, S30, S33).
+[[nodiscard]] constexpr request_cost price_request(const pass_model& pm, const request_shape& r, double batch,
+                                                   const facility& site, const dollars_per_second_t& gpu_cost) {
+    const deployment& d = pm.d;
+    request_cost c{};
+    c.prefill = prefill_pass(pm, 1.0, r.input, tokens(0.0)).time();
+    c.decode = decode_steps(pm, batch, r.input, r.output.value() - 1.0, false).total;
+    c.end_to_end = c.prefill + c.decode;
+    const double share = static_cast<double>(d.instance_gpus()) / (pm.pp * pm.ranks);
+    c.gpu_seconds = (c.prefill + c.decode / batch) * share;
+    c.gpu_energy = d.hw.gpu.board_power * c.gpu_seconds;
+    c.wall_energy = c.gpu_energy * site.power_multiplier();
+    c.cost = gpu_cost.value() > 0.0 ? gpu_cost * c.gpu_seconds
+                                    : dollars_t::from_value(std::numeric_limits<double>::quiet_NaN());
+    return c;
+}
+
+/// The same for a deployment, priced at the site's capex and power (or `o.gpu_cost`) at full use.
+[[nodiscard]] constexpr request_cost price_request(const deployment& d, const request_shape& r, double batch = 1.0,
+                                                   const estimate_options& o = {}) {
+    r.validate();
+    require(batch >= 1.0 && non_negative_finite(batch), d.m.name, "batch", batch, "at least one sequence");
+    const dollars_per_second_t rate = o.gpu_cost.value() > 0.0   ? o.gpu_cost
+                                      : d.hw.capex_per_gpu.value() > 0.0 ? gpu_hour_cost(d.hw, o.site, 1.0).total()
+                                                                         : dollars_per_second_t::from_value(0.0);
+    return price_request(prepare_pass(d), r, batch, o.site, rate);
+}
+
 }  // namespace llmcost
