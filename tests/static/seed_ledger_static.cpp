@@ -79,7 +79,8 @@ static_assert(approx_equal(decode_energy, 46.875_J, 1e-5));
 static_assert(within(ratio(wall_energy(decode_energy, seed_site), 1_Wh), 0.02031, 0.02032));
 constexpr pass_cost prefill = prefill_pass(dash, 1.0, 200_tok, 0_tok);
 static_assert(!prefill.memory_bound());
-static_assert(within(ratio(prefill.time(), 1_ms), 7.7, 8.1));  // LM head for the last token only: 7.8 ms
+// GEMMs 7.8 ms (the LM head for the last token only) + 0.4 ms of BF16 hidden states between kernels.
+static_assert(within(ratio(prefill.time(), 1_ms), 7.7, 8.3));
 constexpr joules_t total_energy = wall_energy(decode_energy + gpu_energy(seed_dashboard_gpu, prefill.time()), seed_site);
 static_assert(within(ratio(total_energy, 1_Wh), 0.025, 0.026));
 

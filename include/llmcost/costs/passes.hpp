@@ -234,7 +234,7 @@ namespace detail {
     c.elementwise_time = transfer_time(c.activation_bytes, pm.bandwidth);
     c.overhead_time = pm.overhead;
 
-    const bytes_t hidden_state = m.activations.bytes_for(tokens_per_rank * m.hidden);
+    const bytes_t hidden_state = m.residual_format().bytes_for(tokens_per_rank * m.hidden);
     c.tp_time = all_reduce_time(hidden_state, d.layout.tp, pm.tp_link, pm.tp_algorithm) * pm.tp_all_reduces;
     c.ep_time = all_to_all_time_per_pass(d, tokens_per_rank);
     c.pp_time = d.layout.pp > 1
@@ -310,13 +310,32 @@ namespace detail {
     r.weight_bytes = extra > 0.0 && m.is_moe() ? read(whole) * (1.0 - extra) + read(whole + 1.0) * extra : read(ps);
     r.kv_bytes = (kv_bytes_for_context(m, tokens(c)) * pm.kv_gpu_share * ds +
                   kv_bytes_for_context(m, tokens(p + n)) * pm.kv_gpu_share * ps) * pm.pp;
-    r.activation_bytes = m.activations.bytes_for(t * m.layers * pm.activation_elements);
+    r.activation_bytes = m.residual_format().bytes_for(t * m.layers * pm.activation_elements);
     return detail::finish(pm, r, t, expert_flops);
 }
 
 [[nodiscard]] constexpr pass_cost step_pass(const deployment& d, const step_shape& s) {
     return step_pass(prepare_pass(d), s);
 }
+
+namespace detail {
+/// The attention terms of a decode-only step (`ds` sequences at context `c`), computed exactly as
+/// `step_pass` computes them: what the closed-form decode sum needs at its second point.
+struct decode_attention_times {
+    seconds_t compute, memory;
+};
+[[nodiscard]] constexpr decode_attention_times decode_attention(const pass_model& pm, double ds, double c) {
+    const model& m = pm.d.m;
+    const flops_t work = flops((ds * attention_pairs(m, c, 1.0) * pm.pair_flops_decode +
+                                0.0 * attention_pairs(m, 0.0, 0.0) * pm.pair_flops_prefill) / pm.tp);
+    const bytes_t kv = (kv_bytes_for_context(m, tokens(c)) * pm.kv_gpu_share * ds +
+                        kv_bytes_for_context(m, tokens(0.0)) * pm.kv_gpu_share * 0.0) * pm.pp;
+    return {.compute = pm.attention_peak.value() > 0
+                           ? compute_time(work, pm.attention_peak * pm.d.hw.gpu.efficiency.attention)
+                           : seconds(0.0),
+            .memory = transfer_time(kv, pm.bandwidth)};
+}
+}  // namespace detail
 
 /// One decode pass: `batch` sequences (per attention rank), each appending one token to a context
 /// of `context` tokens (seed S13, S14, S27).
@@ -403,11 +422,11 @@ template <token_count T>
     auto piece = [&](double lo, double hi) {
         if (hi < lo) return 0.0;
         const pass_cost p0 = decode_pass(pm, batch, tokens(lo));
-        const pass_cost p1 = decode_pass(pm, batch, tokens(lo + 1.0));
+        const detail::decode_attention_times p1 = detail::decode_attention(pm, batch, lo + 1.0);
         if (lo == x0) s.first_step = p0.time();
         // Only attention grows with the context; every other term is the same at each step.
-        const double bc = (p1.attention_compute_time - p0.attention_compute_time).value();
-        const double bm = (p1.attention_memory_time - p0.attention_memory_time).value();
+        const double bc = (p1.compute - p0.attention_compute_time).value();
+        const double bm = (p1.memory - p0.attention_memory_time).value();
         const double ac = p0.attention_compute_time.value() - bc * lo;
         const double am = p0.attention_memory_time.value() - bm * lo;
         const double fixed = (p0.time() - p0.attention_time()).value() * (hi - lo + 1.0);

@@ -82,6 +82,12 @@ struct model {
     [[nodiscard]] constexpr bool is_moe() const { return ffn.routed_experts > 0; }
     [[nodiscard]] constexpr int moe_layers() const { return is_moe() ? layers - ffn.first_dense_layers : 0; }
     [[nodiscard]] constexpr int dense_layers() const { return layers - moe_layers(); }
+    /// The hidden states between GEMMs — residual stream, norms, GEMM outputs, the TP all-reduce
+    /// payload — stay in 16 bits when only the GEMM inputs are quantised (the FP8 and FP4 recipes
+    /// of TensorRT-LLM, vLLM and DeepSeek-V3 quantise activations on the way into a GEMM only).
+    [[nodiscard]] constexpr number_format residual_format() const {
+        return activations.bits_per_element() < 16.0 ? formats::bf16 : activations;
+    }
     [[nodiscard]] constexpr number_format expert_format() const {
         return expert_weights ? *expert_weights : weights;
     }
