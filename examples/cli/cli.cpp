@@ -2,6 +2,7 @@
 // errors to exit codes: 0 done, 1 the cost model refused the input, 2 the tool was called wrongly.
 #include "cli.hpp"
 #include "commands.hpp"
+#include "plan_commands.hpp"
 
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/io/error.hpp>
@@ -102,6 +103,7 @@ constexpr const char* footer = R"(Examples:
   llmcost disagg --model Llama-3.1-70B --hardware H100 --tp 8 --input 4000 --output 300 --ttft 1 --tpot 0.05
   llmcost spec --model Llama-3.1-70B --hardware B300 --tp 8 --acceptance 0.8 --draft-tokens 4
   llmcost cost --hardware H100 --utilisation 0.6 --model Llama-3.1-8B --batch 64
+  llmcost calibrate my_runs.csv --free hbm,matmul --with-uncertainty
 
 Exit codes: 0 done; 1 the model refused the input (e.g. tp does not divide the heads, the batch does
 not fit); 2 a usage error (unknown flag, bad value, unknown name).)";
@@ -192,6 +194,20 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     cost->add_option("--price-output", co.price_output, "Selling price, USD per million output tokens")->check(non_negative);
     add_format(cost, format);
 
+    calibrate_command cal;
+    CLI::App* calibrate = app.add_subcommand("calibrate", "Fit efficiency parameters to your own measurements (CSV), with error bars");
+    calibrate->add_option("measurements", cal.csv_path, "CSV of measurements (format: include/llmcost/io/measurements_csv.hpp)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    calibrate->add_option("--free", cal.free_parameters, "Parameters to fit (the others keep the catalog's values)")
+        ->check(CLI::IsMember(calibration_parameter_names()))
+        ->delimiter(',')
+        ->capture_default_str();
+    calibrate->add_flag("--with-uncertainty", cal.with_uncertainty, "Print each row's prediction interval");
+    calibrate->add_option("--coverage", cal.coverage, "Coverage of the intervals")->check(probability)->capture_default_str();
+    calibrate->add_flag("--all-rows", cal.all_rows, "Fit check rows too (by default only calibration rows are fitted)");
+    add_format(calibrate, format);
+
     try {
         std::vector<std::string> reversed(arguments.rbegin(), arguments.rend());  // CLI11 parses from the back
         app.parse(reversed);
@@ -219,6 +235,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
             r = llmcost::cli::disagg(dis);
         } else if (spec->parsed()) {
             r = llmcost::cli::spec(sp);
+        } else if (calibrate->parsed()) {
+            r = llmcost::cli::calibrate(cal);
         } else if (cost->parsed()) {
             co.with_model = cost->count("--model") > 0;
             r = llmcost::cli::cost(co);

@@ -1,0 +1,562 @@
+/// llmcost-validation <tables-dir> <output.md> [--max-check-median <fraction>]: the validation report.
+/// Every published measurement in <tables-dir>/measurements.csv is priced with the library
+/// (`plan::predict`) and every micro-benchmark in <tables-dir>/microbenchmarks.csv is compared with
+/// the figure the hardware's achievable fractions imply; the report gives the error of each row and
+/// the median and 90th percentile of the absolute errors, for the calibration rows (micro-benchmarks)
+/// and the check rows (serving measurements) apart. The `validation` target writes it to
+/// tables/validation.md; `validation.up_to_date` keeps that copy current and
+/// `validation.check_rows_median` runs this with `--max-check-median 0.2`, which exits 1 when the
+/// check rows' median absolute error is above the bar.
+///
+/// The output is byte-identical under every compiler and build type: numbers go through printf's
+/// correctly rounded %e / %f, never through iostream or the locale; rows keep the order of the CSV.
+
+#include <llmcost/io/csv.hpp>
+#include <llmcost/io/measurements_csv.hpp>
+#include <llmcost/llmcost.hpp>
+#include <llmcost/plan/measurement.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace llmcost;
+
+// ---- numbers as text -------------------------------------------------------------------------
+
+std::string grouped(const std::string& digits) {
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+/// v to `digits` significant digits in plain notation (no exponent, no trailing zeros, commas in
+/// the integer part). printf's %e rounds correctly, so the text is the same everywhere.
+std::string sig(double v, int digits) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, v);
+    std::string s = buf;
+    const std::string sign = s[0] == '-' ? "-" : "";
+    if (!sign.empty()) s.erase(0, 1);
+    const std::size_t e = s.find('e');
+    const int exp = std::stoi(s.substr(e + 1));
+    std::string mantissa = s.substr(0, 1) + (e > 1 ? s.substr(2, e - 2) : "");
+    std::string whole, fraction;
+    if (exp >= 0) {
+        const auto n = static_cast<std::size_t>(exp + 1);
+        mantissa.resize(std::max(n, mantissa.size()), '0');
+        whole = mantissa.substr(0, n);
+        fraction = mantissa.substr(n);
+    } else {
+        whole = "0";
+        fraction = std::string(static_cast<std::size_t>(-exp - 1), '0') + mantissa;
+    }
+    while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+    return sign + grouped(whole) + (fraction.empty() ? "" : "." + fraction);
+}
+
+std::string fixed(double v, int decimals) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+/// A relative error as a signed percentage with one decimal: "+12.1%".
+std::string percent(double e) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * e);
+    return std::string(buf) == "-0.0%" ? "+0.0%" : buf;
+}
+std::string unsigned_percent(double e) { return fixed(100.0 * e, 1) + "%"; }
+
+std::string whole(double v) { return grouped(std::to_string(static_cast<long long>(std::llround(v)))); }
+
+// ---- statistics --------------------------------------------------------------------------------
+
+/// The q-quantile of `v` by linear interpolation between order statistics at rank q·(n − 1)
+/// (the median is q = 0.5: the middle value, or the mean of the two middle ones).
+double quantile(std::vector<double> v, double q) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const double rank = q * static_cast<double>(v.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(rank));
+    const std::size_t hi = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (v[hi] - v[lo]) * (rank - static_cast<double>(lo));
+}
+
+struct summary {
+    std::size_t n = 0;
+    double median = 0, p90 = 0, max = 0;
+    std::size_t within_10 = 0, within_25 = 0;
+    double mean_signed = 0;
+};
+
+summary summarise(const std::vector<double>& errors) {
+    summary s;
+    s.n = errors.size();
+    if (errors.empty()) return s;
+    std::vector<double> a;
+    double sum = 0;
+    for (double e : errors) {
+        a.push_back(std::abs(e));
+        sum += e;
+        s.within_10 += std::abs(e) <= 0.10 ? 1 : 0;
+        s.within_25 += std::abs(e) <= 0.25 ? 1 : 0;
+    }
+    s.median = quantile(a, 0.5);
+    s.p90 = quantile(a, 0.9);
+    s.max = *std::max_element(a.begin(), a.end());
+    s.mean_signed = sum / static_cast<double>(errors.size());
+    return s;
+}
+
+std::string summary_cells(const summary& s) {
+    if (s.n == 0) return "0 | | | | | |";
+    return std::to_string(s.n) + " | " + unsigned_percent(s.median) + " | " + unsigned_percent(s.p90) + " | " +
+           unsigned_percent(s.max) + " | " + percent(s.mean_signed) + " | " + std::to_string(s.within_10) + " | " +
+           std::to_string(s.within_25) + " |";
+}
+
+constexpr std::string_view summary_header =
+    "| rows | n | median abs. error | p90 abs. error | max abs. error | mean signed error | within ±10% | within ±25% |\n"
+    "|---|--:|--:|--:|--:|--:|--:|--:|\n";
+
+// ---- calibration rows: micro-benchmarks against the factors ------------------------------------
+
+struct micro_row {
+    std::string id, kind, hardware_name, precision, size, unit, source, notes;
+    bool fitted = false;
+    double measured = 0;   ///< in `unit`
+    double predicted = 0;  ///< in `unit`
+    std::string how;       ///< how the library's figure is made, with its numbers
+};
+
+/// `unit` per SI unit (TB/s: 1e12 B/s …).
+double unit_scale(const std::string& unit, const std::string& id) {
+    if (unit == "TB/s" || unit == "TFLOP/s") return 1e12;
+    if (unit == "GB/s") return 1e9;
+    throw std::runtime_error(id + ": unknown unit '" + unit + "' (TB/s, GB/s or TFLOP/s)");
+}
+
+std::vector<double> dimensions(const std::string& text, const std::string& id) {
+    std::vector<double> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t x = text.find('x', start);
+        const std::string part = text.substr(start, x == std::string::npos ? std::string::npos : x - start);
+        char* end = nullptr;
+        const double v = std::strtod(part.c_str(), &end);
+        if (part.empty() || end != part.c_str() + part.size() || !(v > 0))
+            throw std::runtime_error(id + ": size '" + text + "' is not a list of positive numbers joined by 'x'");
+        out.push_back(v);
+        if (x == std::string::npos) break;
+        start = x + 1;
+    }
+    return out;
+}
+
+micro_row price(micro_row r) {
+    const hardware* hw = catalog::find_hardware(r.hardware_name);
+    if (hw == nullptr) throw std::runtime_error(r.id + ": '" + r.hardware_name + "' is not a catalog GPU");
+    const accelerator& g = hw->gpu;
+    const achievable_fractions& e = g.efficiency;
+    const double scale = unit_scale(r.unit, r.id);
+    if (r.kind == "hbm_copy") {
+        r.predicted = g.sustained_hbm_bandwidth().value() / scale;
+        r.how = "HBM spec " + sig(g.hbm_bandwidth.value() / 1e12, 4) + " TB/s × hbm fraction " + sig(e.hbm, 4);
+    } else if (r.kind == "gemm") {
+        const std::vector<double> mnk = dimensions(r.size, r.id);
+        if (mnk.size() != 3) throw std::runtime_error(r.id + ": a GEMM size is m x n x k");
+        const std::optional<number_format> f = format_named(r.precision);
+        if (!f) throw std::runtime_error(r.id + ": unknown precision '" + r.precision + "'");
+        const double m = mnk[0], n = mnk[1], k = mnk[2];
+        const double fraction = e.matmul_at(m, k, n);
+        r.predicted = fraction * g.peak(f->compute).value() / scale;
+        r.how = std::string(to_string(f->compute)) + " peak " + sig(g.peak(f->compute).value() / 1e12, 5) +
+                " TFLOP/s × matmul_at(m, k, n) " + sig(fraction, 4) + " (e∞ " + sig(e.matmul, 4) + ", n₀ " +
+                sig(e.matmul_half_dim, 4) + ", ∛(m·n·k) " + sig(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) +
+                ")";
+    } else if (r.kind == "attention") {
+        r.predicted = e.attention * g.peak(compute_class::bf16).value() / scale;
+        r.how = "BF16 peak " + sig(g.peak(compute_class::bf16).value() / 1e12, 5) + " TFLOP/s × attention fraction " +
+                sig(e.attention, 4);
+    } else if (r.kind == "all_reduce") {
+        const std::vector<double> ns = dimensions(r.size, r.id);
+        if (ns.size() != 2) throw std::runtime_error(r.id + ": an all-reduce size is ranks x bytes");
+        const int ranks = static_cast<int>(ns[0]);
+        const double s = ns[1];
+        const interconnect& link = hw->scale_up;
+        const seconds_t t = all_reduce_time(bytes(s), ranks, link, all_reduce_algorithm::two_shot);
+        const double moved = s * 2.0 * (ranks - 1.0) / ranks;
+        r.predicted = moved / t.value() / scale;
+        r.how = "bus bandwidth 2(n−1)/n·S ÷ t, t = two-shot all-reduce over " + std::string(link.name) + " (α " +
+                sig(link.latency.value() * 1e6, 3) + " µs × 2 + 2(n−1)/n·S ÷ " +
+                sig(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + sig(t.value() * 1e6, 4) + " µs";
+    } else {
+        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, attention, all_reduce)");
+    }
+    return r;
+}
+
+std::vector<micro_row> load_micro(const std::filesystem::path& file) {
+    const io::csv_table t = io::load_csv(file);
+    std::vector<micro_row> out;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        micro_row r;
+        r.id = t.field(i, "id");
+        r.kind = t.field(i, "kind");
+        r.hardware_name = t.field(i, "hardware");
+        r.precision = t.field(i, "precision");
+        r.size = t.field(i, "size");
+        r.unit = t.field(i, "unit");
+        r.source = t.field(i, "source");
+        r.notes = t.field(i, "notes");
+        const std::string& fitted = t.field(i, "fitted");
+        if (fitted != "yes" && fitted != "no") throw std::runtime_error(r.id + ": fitted is yes or no");
+        r.fitted = fitted == "yes";
+        const std::optional<double> v = t.number(i, "value");
+        if (!v || !(*v > 0)) throw std::runtime_error(r.id + ": a measured value is positive");
+        if (r.source.empty()) throw std::runtime_error(r.id + ": a figure without a source is refused");
+        r.measured = *v;
+        out.push_back(price(r));
+    }
+    return out;
+}
+
+// ---- check rows: serving measurements ------------------------------------------------------------
+
+struct check_row {
+    plan::measurement x;
+    double predicted = 0;
+    std::string ran;  ///< what the model ran: the batch and what limited it, the concurrency
+};
+
+std::string layout_text(const parallel_layout& l) {
+    std::string s;
+    auto add = [&](std::string_view name, int v) {
+        if (v > 1) s += (s.empty() ? "" : "·") + std::string(name) + std::to_string(v);
+    };
+    add("TP", l.tp);
+    add("PP", l.pp);
+    add("EP", l.ep);
+    add("DP", l.dp);
+    return (s.empty() ? "1 GPU" : s) + (l.gpus() > 1 ? " (" + std::to_string(l.gpus()) + " GPUs)" : "");
+}
+
+std::string engine_text(const plan::measurement& x) {
+    switch (x.how) {
+        case plan::scenario::offline: {
+            std::string s = x.requests > 0 ? whole(x.requests) + " requests" : "steady state";
+            if (x.max_batch > 0) s += ", max batch " + whole(x.max_batch);
+            if (x.max_tokens > 0) s += ", max tokens " + whole(x.max_tokens);
+            return s;
+        }
+        case plan::scenario::online: return sig(x.rate, 4) + " requests/s";
+        case plan::scenario::fixed_batch: return "batch " + whole(x.batch);
+        case plan::scenario::single_prefill: return "one prompt";
+    }
+    return "";
+}
+
+check_row evaluate(const plan::measurement& x) {
+    check_row c{.x = x, .predicted = plan::predict(x), .ran = {}};
+    switch (x.how) {
+        case plan::scenario::offline: {
+            const batch_limit b = max_batch(x.d, x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens});
+            c.ran = "batch " + whole(b.batch) + " (" + std::string(b.limited_by) + ")";
+            break;
+        }
+        case plan::scenario::online: {
+            const serving_point s = serve_online(x.d, x.r, seconds(1.0 / x.rate));
+            c.ran = sig(s.batch, 3) + " running";
+            break;
+        }
+        case plan::scenario::fixed_batch: c.ran = "batch " + whole(x.batch); break;
+        case plan::scenario::single_prefill: c.ran = "prefill pass"; break;
+    }
+    return c;
+}
+
+std::string value_text(plan::metric m, double si, int digits) {
+    return m == plan::metric::output_tokens_per_s ? sig(si, digits) + " tok/s" : sig(si * 1e3, digits) + " ms";
+}
+
+std::string metric_text(plan::metric m) {
+    switch (m) {
+        case plan::metric::output_tokens_per_s: return "output tok/s";
+        case plan::metric::ttft_s: return "TTFT";
+        case plan::metric::tpot_s: return "TPOT / ITL";
+    }
+    return "";
+}
+
+std::string group_name(const plan::measurement& x) {
+    return std::string(to_string(x.how)) + ", " + metric_text(x.what);
+}
+
+// ---- the report ------------------------------------------------------------------------------------
+
+/// Sources in order of first appearance, numbered from 1.
+struct source_list {
+    std::vector<std::string> items;
+    std::size_t number(const std::string& s) {
+        for (std::size_t i = 0; i < items.size(); ++i)
+            if (items[i] == s) return i + 1;
+        items.push_back(s);
+        return items.size();
+    }
+};
+
+/// Rows grouped by a key, groups in order of first appearance.
+template <class Row>
+std::vector<std::pair<std::string, std::vector<double>>> groups(const std::vector<Row>& rows,
+                                                                 const std::function<std::string(const Row&)>& key,
+                                                                 const std::function<double(const Row&)>& error) {
+    std::vector<std::pair<std::string, std::vector<double>>> out;
+    for (const Row& r : rows) {
+        const std::string k = key(r);
+        auto it = std::find_if(out.begin(), out.end(), [&](const auto& g) { return g.first == k; });
+        if (it == out.end()) {
+            out.push_back({k, {}});
+            it = out.end() - 1;
+        }
+        it->second.push_back(error(r));
+    }
+    return out;
+}
+
+double error_of(const micro_row& r) { return r.predicted / r.measured - 1.0; }
+double error_of(const check_row& c) { return plan::relative_error(c.x, c.predicted); }
+
+struct report {
+    std::string text;
+    summary calibration, check;
+};
+
+constexpr double bar = 0.20;  ///< the issue's bar on the check rows' median absolute error
+
+/// The GPUs that appear in the rows, with the factors the catalog gives them.
+std::string factors_text(const std::vector<check_row>& checks, const std::vector<micro_row>& micro) {
+    std::vector<std::string> names;
+    auto add = [&](std::string_view n) {
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.emplace_back(n);
+    };
+    for (const check_row& c : checks) add(c.x.d.hw.name);
+    for (const micro_row& m : micro) add(catalog::find_hardware(m.hardware_name)->name);
+    std::string s = "| GPU | HBM (TB/s) × hbm fraction | GEMM e∞ | GEMM n₀ | attention ÷ BF16 peak | kernel overhead | "
+                    "scale-up link α | per direction |\n|---|--:|--:|--:|--:|--:|--:|--:|\n";
+    for (const std::string& n : names) {
+        const hardware& h = *catalog::find_hardware(n);
+        const achievable_fractions& e = h.gpu.efficiency;
+        s += "| " + n + " | " + sig(h.gpu.hbm_bandwidth.value() / 1e12, 4) + " × " + sig(e.hbm, 4) + " | " +
+             sig(e.matmul, 4) + " | " + sig(e.matmul_half_dim, 4) + " | " + sig(e.attention, 4) + " | " +
+             sig(e.kernel_overhead.value() * 1e6, 3) + " µs | " + sig(h.scale_up.latency.value() * 1e6, 3) + " µs | " +
+             sig(h.scale_up.per_direction.value() / 1e9, 4) + " GB/s |\n";
+    }
+    return s;
+}
+
+report build(const std::vector<plan::measurement>& measurements, const std::vector<micro_row>& micro) {
+    std::vector<check_row> checks;
+    std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
+    for (const plan::measurement& x : measurements) (x.check ? checks : fitted_serving).push_back(evaluate(x));
+
+    std::vector<double> calibration_errors, check_errors, unfitted_micro;
+    for (const micro_row& r : micro) {
+        calibration_errors.push_back(error_of(r));
+        if (!r.fitted) unfitted_micro.push_back(error_of(r));
+    }
+    for (const check_row& c : fitted_serving) calibration_errors.push_back(error_of(c));
+    for (const check_row& c : checks) check_errors.push_back(error_of(c));
+
+    report out;
+    out.calibration = summarise(calibration_errors);
+    out.check = summarise(check_errors);
+
+    std::string s;
+    s += "# Validation: the cost model against published measurements\n\n";
+    s += "Generated by the `validation` target (`llmcost-validation`, examples/tools/validation) from "
+         "`tables/measurements.csv` and `tables/microbenchmarks.csv`: do not edit by hand. Regenerate with "
+         "`cmake --build <build dir> --target validation`; the test `validation.up_to_date` fails when this file is "
+         "stale, and `validation.check_rows_median` fails when the median absolute error of the check rows is above " +
+         fixed(bar * 100.0, 0) + "%.\n\n";
+    s += "Assumptions:\n\n";
+    s += "- Error = llmcost ÷ measured − 1, per row; the summaries give the median and the 90th percentile of the "
+         "absolute errors (linear interpolation between order statistics at rank q·(n − 1)).\n";
+    s += "- **Calibration rows** are the micro-benchmarks (HBM copy, GEMM, fused attention, all-reduce): the library's "
+         "figure is the one its hardware factors imply (spec × achievable fraction, the GEMM size curve, the α–β link "
+         "model). Rows marked *fitted* set a factor, so they reproduce by construction; the others check the factors "
+         "on sizes, formats or kernels they were not fitted to.\n";
+    s += "- **Check rows** are published serving measurements, each with the configuration that produced it and its "
+         "source. None of them set a factor: every serving row is a check row (`role` = check). Each is priced with "
+         "`plan::predict` on the catalog's descriptors as they stand: `offline` = `saturated_run` (all requests queued, "
+         "batch bounded by KV capacity and the engine's max batch and max tokens per step; without a request count, "
+         "`saturated`), `online` = `serve_online` (Little's law at the arrival rate), `fixed_batch` = `serve_at_batch`, "
+         "`single_prefill` = one prefill pass.\n";
+    s += "- Engine limits the sources do not print are reconstructed and said so in the row's `notes` in "
+         "`tables/measurements.csv` (trtllm-bench's max-batch and max-token heuristic, MLPerf's mean prompt length, "
+         "which online runs were below capacity); the library keeps its own memory reserve (5% of HBM and 2 GB of "
+         "activations per GPU) whatever fraction the engine was given.\n";
+    s += "- Number formats: FP8 rows run FP8 weights, FP8 KV cache and FP8 GEMMs (`with_formats`), as TensorRT-LLM's "
+         "FP8 quantization does; BF16 rows run BF16 throughout.\n\n";
+    s += "The factors of the GPUs below (from `tables/hardware.csv`):\n\n" + factors_text(checks, micro) + "\n";
+
+    s += "## Summary\n\n" + std::string(summary_header);
+    s += "| calibration rows (micro-benchmarks) | " + summary_cells(out.calibration) + "\n";
+    s += "| — of which not fitted | " + summary_cells(summarise(unfitted_micro)) + "\n";
+    s += "| **check rows (serving)** | " + summary_cells(out.check) + "\n";
+    s += "\nCheck rows: the median absolute error is " + unsigned_percent(out.check.median) + " (bar: " +
+         fixed(bar * 100.0, 0) + "%) — " + (out.check.median <= bar ? "within the bar" : "**above the bar**") +
+         ".\n\n";
+
+    source_list sources;
+    for (const micro_row& r : micro) (void)sources.number(r.source);
+    for (const check_row& c : checks) (void)sources.number(c.x.source);
+
+    const auto by_source = groups<check_row>(
+        checks, [&](const check_row& c) { return "[" + std::to_string(sources.number(c.x.source)) + "]"; },
+        [](const check_row& c) { return error_of(c); });
+    const auto by_kind = groups<check_row>(checks, [](const check_row& c) { return group_name(c.x); },
+                                           [](const check_row& c) { return error_of(c); });
+    const auto by_gpu = groups<check_row>(checks, [](const check_row& c) { return std::string(c.x.d.hw.name); },
+                                          [](const check_row& c) { return error_of(c); });
+    std::vector<check_row> by_tp_order = checks;  // TP1 dense, TP1 MoE, TP2 dense, …
+    std::stable_sort(by_tp_order.begin(), by_tp_order.end(),
+                     [](const check_row& a, const check_row& b) {
+                         const int ka = 2 * a.x.d.layout.tp + (a.x.d.m.is_moe() ? 1 : 0);
+                         const int kb = 2 * b.x.d.layout.tp + (b.x.d.m.is_moe() ? 1 : 0);
+                         return ka < kb;
+                     });
+    const auto by_tp = groups<check_row>(
+        by_tp_order,
+        [](const check_row& c) {
+            return "TP" + std::to_string(c.x.d.layout.tp) + (c.x.d.m.is_moe() ? ", MoE" : ", dense");
+        },
+        [](const check_row& c) { return error_of(c); });
+    s += "Check rows by source, by scenario and metric, by GPU, and by tensor-parallel degree:\n\n" +
+         std::string(summary_header);
+    for (const auto& [name, errors] : by_source) s += "| source " + name + " | " + summary_cells(summarise(errors)) + "\n";
+    for (const auto& [name, errors] : by_kind) s += "| " + name + " | " + summary_cells(summarise(errors)) + "\n";
+    for (const auto& [name, errors] : by_gpu) s += "| " + name + " | " + summary_cells(summarise(errors)) + "\n";
+    for (const auto& [name, errors] : by_tp) s += "| " + name + " | " + summary_cells(summarise(errors)) + "\n";
+
+    s += "\n## Calibration rows: micro-benchmarks against the factors\n\n";
+    s += "| id | micro-benchmark | GPU | size | measured | llmcost | error | fitted | llmcost's figure | source |\n";
+    s += "|---|---|---|---|--:|--:|--:|---|---|---|\n";
+    for (const micro_row& r : micro) {
+        const std::string what = r.kind == "gemm" ? r.precision + " GEMM" : r.kind == "attention" ? "fused attention"
+                                 : r.kind == "all_reduce" ? "all-reduce bus bandwidth" : "HBM bandwidth";
+        std::string size = r.size;
+        if (r.kind == "gemm") size = "m·n·k " + r.size;
+        if (r.kind == "all_reduce") {
+            const std::vector<double> ns = dimensions(r.size, r.id);
+            size = whole(ns[0]) + " GPUs, " + whole(ns[1]) + " B";
+        }
+        s += "| " + r.id + " | " + what + " | " + r.hardware_name + " | " + size + " | " + sig(r.measured, 6) + " " +
+             r.unit + " | " + sig(r.predicted, 4) + " " + r.unit + " | " + percent(error_of(r)) + " | " +
+             (r.fitted ? "fitted" : "no") + " | " + r.how + " | [" + std::to_string(sources.number(r.source)) + "] |\n";
+    }
+
+    s += "\n## Check rows: serving measurements\n\n";
+    s += "| id | model | GPU | layout | weights / KV | scenario | input → output | engine | llmcost ran | metric | "
+         "measured | llmcost | error | source |\n";
+    s += "|---|---|---|---|---|---|---|---|---|---|--:|--:|--:|---|\n";
+    for (const check_row& c : checks) {
+        const plan::measurement& x = c.x;
+        s += "| " + x.id + " | " + std::string(x.d.m.name) + " | " + std::string(x.d.hw.name) + " | " +
+             layout_text(x.d.layout) + " | " + std::string(x.d.m.weights.name) + " / " +
+             std::string(x.d.m.kv_cache.name) + " | " + std::string(to_string(x.how)) + " | " +
+             whole(x.r.input.value()) + " → " + whole(x.r.output.value()) + " | " + engine_text(x) + " | " + c.ran +
+             " | " + metric_text(x.what) + " | " + value_text(x.what, x.value, 7) + " | " +
+             value_text(x.what, c.predicted, 4) + " | " + percent(error_of(c)) + " | [" +
+             std::to_string(sources.number(x.source)) + "] |\n";
+    }
+    if (!fitted_serving.empty()) {
+        s += "\nServing rows marked `calibration` (counted with the calibration rows above):\n\n";
+        for (const check_row& c : fitted_serving)
+            s += "- " + c.x.id + ": measured " + value_text(c.x.what, c.x.value, 7) + ", llmcost " +
+                 value_text(c.x.what, c.predicted, 4) + " (" + percent(error_of(c)) + ")\n";
+    }
+
+    s += "\n## Sources\n\n";
+    for (std::size_t i = 0; i < sources.items.size(); ++i)
+        s += std::to_string(i + 1) + ". " + sources.items[i] + "\n";
+    s += "\nEach row's assumptions (how the engine limits were reconstructed, what the source leaves open) are in the "
+         "`notes` column of `tables/measurements.csv` and `tables/microbenchmarks.csv`.\n";
+    out.text = s;
+    return out;
+}
+
+void write(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    if (f) f.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (f) f.close();
+    if (!f) throw std::runtime_error("cannot write '" + path.string() + "'");
+}
+
+void print_summary(const char* name, const summary& s) {
+    std::printf("%-36s %4zu rows  median |error| %5.1f%%  p90 %5.1f%%  max %6.1f%%  within 10%%: %zu  within 25%%: %zu\n",
+                name, s.n, 100.0 * s.median, 100.0 * s.p90, 100.0 * s.max, s.within_10, s.within_25);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::optional<double> max_median;
+    std::vector<std::string> positional;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--max-check-median" && i + 1 < argc) {
+            char* end = nullptr;
+            const double v = std::strtod(argv[i + 1], &end);
+            if (end == argv[i + 1] || *end != '\0' || !(v >= 0)) {
+                std::fprintf(stderr, "llmcost-validation: --max-check-median takes a fraction, e.g. 0.2\n");
+                return 2;
+            }
+            max_median = v;
+            ++i;
+        } else {
+            positional.emplace_back(a);
+        }
+    }
+    if (positional.size() != 2) {
+        std::fprintf(stderr, "usage: llmcost-validation <tables-dir> <output.md> [--max-check-median <fraction>]\n"
+                             "reads <tables-dir>/measurements.csv and <tables-dir>/microbenchmarks.csv\n");
+        return 2;
+    }
+    try {
+        const std::filesystem::path dir = positional[0];
+        const std::vector<plan::measurement> measurements = io::load_measurements_csv(dir / "measurements.csv");
+        const std::vector<micro_row> micro = load_micro(dir / "microbenchmarks.csv");
+        const report r = build(measurements, micro);
+        write(positional[1], r.text);
+        print_summary("calibration rows (micro-benchmarks)", r.calibration);
+        print_summary("check rows (serving)", r.check);
+        if (max_median) {
+            const bool ok = r.check.median <= *max_median;
+            std::printf("check rows: median |error| %.1f%% %s the bar of %.1f%%\n", 100.0 * r.check.median,
+                        ok ? "is within" : "is ABOVE", 100.0 * *max_median);
+            if (!ok) return 1;
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "llmcost-validation: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
