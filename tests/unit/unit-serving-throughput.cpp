@@ -81,25 +81,24 @@ TEST_CASE("serving: calibration rows, throughput (T01, T05, T10, P01)") {
         const deployment d{.m = fp8(catalog::llama_3_1_8b), .hw = catalog::h100_sxm5};
         const serving_point s = saturated_run(d, {.input = 128_tok, .output = 128_tok}, 30'000, {.max_batch = 4096});
         CHECK(s.limited_by == "max batch");
-        // Compute bound: ~8,200 tokens a step at ~0.69 of the FP8 peak. Predicted ≈ 32,300 (+12%).
+        // Compute bound: ~8,200 tokens a step at ~0.69 of the FP8 peak, plus BF16 hidden states
+        // between kernels. Predicted ≈ 28,950 (+0.4%).
         CHECK(std::abs(error(s.output_rate.value(), 28'836.77)) < 0.25);
     }
     SUBCASE("T05: Llama-3.1-70B FP8, 1 H100, 128 -> 2048, 3,000 requests: 911.62 tok/s") {
         const deployment d{.m = fp8(catalog::llama_3_1_70b), .hw = catalog::h100_sxm5};
         const serving_point s = saturated_run(d, {.input = 128_tok, .output = 2048_tok}, 3'000, {.max_batch = 64});
         CHECK(s.limited_by == "KV capacity");
-        // 25 sequences fit; each step streams 70 GB of weights. Predicted ≈ 861 (−6%).
+        // 25 sequences fit; each step streams 70 GB of weights. Predicted ≈ 854 (−6%).
         CHECK(std::abs(error(s.output_rate.value(), 911.62)) < 0.25);
     }
-    SUBCASE("T10: Mixtral-8x7B FP8, 2 H100 TP2, 128 -> 2048, 3,000 requests: 22,830.08 tok/s — a near miss") {
+    SUBCASE("T10: Mixtral-8x7B FP8, 2 H100 TP2, 128 -> 2048, 3,000 requests: 22,830.08 tok/s") {
         const deployment d{.m = fp8(catalog::mixtral_8x7b), .hw = catalog::h100_sxm5, .layout = {.tp = 2}};
         const serving_point s = saturated_run(d, {.input = 128_tok, .output = 2048_tok}, 3'000, {.max_batch = 896});
-        // Every expert is read each step and the KV reads of ~790 sequences dominate. Predicted
-        // ≈ 28,600 (+25.4%), just outside the ±25% bar: the grouped expert GEMMs (~210 rows each)
-        // are likely slower than a size curve fitted to square GEMMs says, and TensorRT-LLM's MoE
-        // routing kernels do more than our four per layer. Reported, not tuned away.
-        CHECK(error(s.output_rate.value(), 22'830.08) > 0.0);
-        CHECK(error(s.output_rate.value(), 22'830.08) < 0.30);
+        // Every expert is read each step and the KV reads of ~790 sequences dominate; the TP
+        // all-reduces carry BF16 hidden states. Predicted ≈ 26,490 (+16%): still the worst of the
+        // throughput rows (grouped expert GEMMs of ~210 rows, TensorRT-LLM's routing kernels).
+        CHECK(std::abs(error(s.output_rate.value(), 22'830.08)) < 0.25);
     }
     SUBCASE("P01: Llama-2-70B FP8, 8 H100 as 4 TP2 replicas, MLPerf Offline: 24,524.9 tok/s") {
         const deployment d{.m = fp8(catalog::llama_2_70b), .hw = catalog::h100_sxm5, .layout = {.tp = 2, .dp = 4}};
@@ -108,7 +107,7 @@ TEST_CASE("serving: calibration rows, throughput (T01, T05, T10, P01)") {
         // the row does not give it). gpu_batch_size 896 per engine.
         const serving_point s = saturated(d, {.input = 255_tok, .output = 294_tok}, {.max_batch = 896});
         CHECK(s.limited_by == "max batch");
-        // Predicted ≈ 28,700 (+17%); with a 128-token mean input it would be +49%, with 512 −20%.
+        // Predicted ≈ 25,660 (+4.6%); the assumed input mean matters: 128 tokens or 512 move it far.
         CHECK(std::abs(error(s.output_rate.value(), 24'524.9)) < 0.25);
         CHECK(s.output_rate_per_gpu.value() == doctest::Approx(s.output_rate.value() / 8));
     }
@@ -118,13 +117,14 @@ TEST_CASE("serving: calibration rows, latency (L01, L06, L07)") {
     SUBCASE("L07: Llama-2-7B FP8, batch 1, 2,048-token prompt: first token in 36 ms") {
         const deployment d{.m = fp8(llama_2_7b), .hw = catalog::h100_sxm5};
         const seconds_t ttft = prefill_pass(d, 1, 2048_tok, 0_tok).time();
-        // 27.6 TFLOP of GEMMs at ~0.63 of the FP8 peak + FlashAttention at B06's rate. Predicted ≈ 30.2 ms (−16%).
+        // 27.6 TFLOP of GEMMs at ~0.63 of the FP8 peak + FlashAttention at B06's rate + BF16 hidden
+        // states between kernels. Predicted ≈ 33.8 ms (−6%).
         CHECK(std::abs(error(ratio(ttft, 1_ms), 36.0)) < 0.25);
     }
     SUBCASE("L06: Llama-2-7B FP8, batch 1, 128-token prompt: first token in 7 ms — a known miss") {
         const deployment d{.m = fp8(llama_2_7b), .hw = catalog::h100_sxm5};
         const seconds_t ttft = prefill_pass(d, 1, 128_tok, 0_tok).time();
-        // Predicted ≈ 3.8 ms (−46%): the weights stream in 2.3 ms and 323 kernels cost 1.3 ms. The
+        // Predicted ≈ 4.0 ms (−43%): the weights stream in 2.3 ms and 323 kernels cost 1.3 ms. The
         // remaining ~3 ms of TensorRT-LLM v0.5's batch-1 path (host-side setup of the context
         // phase, the first sampling step) has no counterpart in a kernel model; we report the miss
         // rather than add a term fitted to this one row.
