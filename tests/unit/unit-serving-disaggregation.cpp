@@ -59,9 +59,10 @@ TEST_CASE("disagg: the P:D ratio that balances a workload (T9: 1P:2D)") {
     // More prompt per request needs more prefill; more output needs more decode.
     CHECK(pd(4096, 512) > pd(1024, 512));
     CHECK(pd(1024, 2048) < pd(1024, 512));
-    // 1P:2D (ratio 0.5) sits between chat-like shapes: prompts and answers of a few thousand tokens.
-    CHECK(pd(2048, 2048) < 0.5);
-    CHECK(pd(2048, 512) > 0.5);
+    // 1P:2D (ratio 0.5) sits between chat-like shapes: a 1,024-token prompt with an answer of
+    // 1,024 tokens needs more prefill than that (≈ 0.65), with 2,048 less (≈ 0.3).
+    CHECK(pd(1024, 2048) < 0.5);
+    CHECK(pd(1024, 1024) > 0.5);
 }
 
 TEST_CASE("disagg: goodput, colocated vs disaggregated") {
