@@ -1,0 +1,27 @@
+# Checks that docs/troubleshooting.md quotes a compile-fail case's first error line as this
+# compiler prints it (LC_ALL=C; the first 80 characters after "error: ").
+#   cmake -DCOMPILER=c++ -DFLAGS="a|b|…" -DSOURCE=case.cpp -DDOC=troubleshooting.md -P check_troubleshooting.cmake
+string(REPLACE "|" ";" FLAGS "${FLAGS}")
+get_filename_component(name ${SOURCE} NAME_WE)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env LC_ALL=C ${COMPILER} ${FLAGS} ${SOURCE}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "${name}: compiled, but it is a case that must not")
+endif()
+string(REGEX MATCH "error: [^\n]*" first "${err}")
+string(SUBSTRING "${first}" 7 80 quote)
+file(READ ${DOC} doc)
+string(FIND "${doc}" "### `${name}`" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "${DOC} has no section '### `${name}`': add one (the case's first line is:\n  error: ${quote})")
+endif()
+string(SUBSTRING "${doc}" ${at} -1 section)
+string(SUBSTRING "${section}" 4 -1 rest)
+string(FIND "${rest}" "\n### " next)
+if(NOT next EQUAL -1)
+  string(SUBSTRING "${section}" 0 ${next} section)
+endif()
+string(FIND "${section}" "error: ${quote}" found)
+if(found EQUAL -1)
+  message(FATAL_ERROR "${DOC}, section ${name}: the compiler's first line is no longer quoted; it is now\n  error: ${quote}")
+endif()
