@@ -3,6 +3,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "plan_commands.hpp"
+#include "plan_sweep_commands.hpp"
 
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/io/error.hpp>
@@ -104,6 +105,8 @@ constexpr const char* footer = R"(Examples:
   llmcost spec --model Llama-3.1-70B --hardware B300 --tp 8 --acceptance 0.8 --draft-tokens 4
   llmcost cost --hardware H100 --utilisation 0.6 --model Llama-3.1-8B --batch 64
   llmcost calibrate my_runs.csv --free hbm,matmul --with-uncertainty
+  llmcost frontier --model Llama-3.1-70B --hardware H100,B200 --tp 2,4,8 --weights fp8 --svg frontier.svg
+  llmcost plan --model Llama-3.1-70B --rate 20 --input 2000 --output 500 --ttft 1 --tpot 0.05
 
 Exit codes: 0 done; 1 the model refused the input (e.g. tp does not divide the heads, the batch does
 not fit); 2 a usage error (unknown flag, bad value, unknown name).)";
@@ -208,6 +211,48 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     calibrate->add_flag("--all-rows", cal.all_rows, "Fit check rows too (by default only calibration rows are fitted)");
     add_format(calibrate, format);
 
+    frontier_command fr;
+    CLI::App* frontier_app =
+        app.add_subcommand("frontier", "Pareto frontier of tokens/s per GPU against tokens/s per user, under TTFT/TPOT targets");
+    frontier_app->add_option("--model", fr.model, "Catalog model or a config.json")->capture_default_str();
+    frontier_app->add_option("--hardware", fr.hardware, "Catalog GPUs to compare")->delimiter(',')->capture_default_str();
+    frontier_app->add_option("--tp", fr.tp, "Tensor-parallel degrees to try")->delimiter(',')->check(count)->capture_default_str();
+    frontier_app->add_option("--pp", fr.pp, "Pipeline degrees to try")->delimiter(',')->check(count)->capture_default_str();
+    frontier_app->add_option("--ep", fr.ep, "Expert-parallel degrees to try (MoE)")->delimiter(',')->check(count)->capture_default_str();
+    frontier_app->add_option("--weights", fr.weights, "Weight formats to compare")->delimiter(',')->check(CLI::IsMember(weight_format_names()));
+    frontier_app->add_option("--kv", fr.kv, "KV cache format")->check(CLI::IsMember(kv_format_names()));
+    frontier_app->add_option("--input", fr.input, "Prompt tokens")->check(positive)->capture_default_str();
+    frontier_app->add_option("--output", fr.output, "Output tokens")->check(positive)->capture_default_str();
+    frontier_app->add_option("--ttft", fr.ttft, "Time-to-first-token target, s")->check(positive)->capture_default_str();
+    frontier_app->add_option("--tpot", fr.tpot, "Time-per-output-token target, s")->check(positive)->capture_default_str();
+    frontier_app->add_option("--max-batch", fr.max_batch, "Largest batch tried")->check(positive)->capture_default_str();
+    frontier_app->add_flag("--disagg", fr.disaggregated, "Add disaggregated (prefill/decode pools) points");
+    frontier_app->add_option("--prefill-batch", fr.prefill_batch, "Prompts per prefill pass, disaggregated")->check(positive);
+    frontier_app->add_option("--svg", fr.svg, "Also draw the frontier into this SVG file");
+    frontier_app->add_flag("--ignore-max-position", fr.ignore_max_position, "Allow contexts beyond the model's maximum");
+    add_format(frontier_app, format);
+
+    plan_command pl;
+    CLI::App* plan_app = app.add_subcommand("plan", "The cheapest deployment for a traffic description under TTFT/TPOT targets");
+    plan_app->add_option("--model", pl.model, "Catalog model or a config.json")->capture_default_str();
+    plan_app->add_option("--hardware", pl.hardware, "Catalog GPUs to consider (default: every priced one)")->delimiter(',');
+    plan_app->add_option("--rate", pl.rate, "Requests per second at the peak")->check(positive)->capture_default_str();
+    plan_app->add_option("--input", pl.input, "Prompt tokens")->check(positive)->capture_default_str();
+    plan_app->add_option("--output", pl.output, "Output tokens")->check(positive)->capture_default_str();
+    plan_app->add_option("--mix", pl.mix, "A mix of request shapes INPUT:OUTPUT:SHARE,... (replaces --input/--output)");
+    plan_app->add_option("--ttft", pl.ttft, "Time-to-first-token target, s")->check(positive)->capture_default_str();
+    plan_app->add_option("--tpot", pl.tpot, "Time-per-output-token target, s")->check(positive)->capture_default_str();
+    plan_app->add_option("--max-gpus", pl.max_gpus, "GPUs in the fleet at most")->check(positive);
+    plan_app->add_option("--max-instance-gpus", pl.max_instance_gpus, "GPUs in one replica or EP group")->check(count)->capture_default_str();
+    plan_app->add_option("--weights", pl.weights, "Weight formats to consider")->delimiter(',')->check(CLI::IsMember(weight_format_names()));
+    plan_app->add_option("--kv", pl.kv, "KV cache format")->check(CLI::IsMember(kv_format_names()));
+    plan_app->add_option("--usd-per-gpu-hour", pl.usd_per_gpu_hour, "One price for every GPU type")->check(positive);
+    plan_app->add_option("--price", pl.prices, "A GPU type's price: NAME=USD_PER_GPU_HOUR (repeatable)");
+    plan_app->add_option("--utilisation", pl.utilisation, "Mean load / the peak rate")->check(fraction)->capture_default_str();
+    plan_app->add_flag("--colocated-only", pl.colocated_only, "Leave disaggregated serving out");
+    plan_app->add_flag("--ignore-max-position", pl.ignore_max_position, "Allow contexts beyond the model's maximum");
+    add_format(plan_app, format);
+
     try {
         std::vector<std::string> reversed(arguments.rbegin(), arguments.rend());  // CLI11 parses from the back
         app.parse(reversed);
@@ -235,6 +280,10 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
             r = llmcost::cli::disagg(dis);
         } else if (spec->parsed()) {
             r = llmcost::cli::spec(sp);
+        } else if (frontier_app->parsed()) {
+            r = llmcost::cli::frontier(fr);
+        } else if (plan_app->parsed()) {
+            r = llmcost::cli::plan(pl);
         } else if (calibrate->parsed()) {
             r = llmcost::cli::calibrate(cal);
         } else if (cost->parsed()) {

@@ -1,0 +1,370 @@
+// The `llmcost` tool's sweep commands: options in, a report out (and for `frontier --svg`, a
+// figure). Every figure comes from the library (plan/sweep.hpp, frontier.hpp, plan.hpp); this file
+// chooses which to show and how to name them.
+#include "plan_sweep_commands.hpp"
+
+#include "../tools/figures/svg.hpp"
+
+#include <llmcost/io/hf_config.hpp>
+#include <llmcost/plan/frontier.hpp>
+#include <llmcost/plan/plan.hpp>
+#include <llmcost/plan/sweep.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+
+namespace llmcost::cli {
+
+namespace {
+
+namespace lp = llmcost::plan;  // `plan` alone names the command in this namespace
+namespace svg = llmcost::figures::svg;
+
+// ---- names and options ---------------------------------------------------------------------
+
+std::string normal(std::string_view s) {
+    std::string n;
+    for (unsigned char c : s)
+        if (std::isalnum(c)) n += static_cast<char>(std::tolower(c));
+    return n;
+}
+
+/// A catalog GPU by its name, loosely (case, spaces and punctuation ignored), or a unique prefix.
+const hardware& hardware_named(const std::string& query, std::string_view flag) {
+    const std::string q = normal(query);
+    std::vector<const hardware*> prefixed;
+    for (const hardware& h : catalog::all_hardware) {
+        if (normal(h.name) == q) return h;
+        if (!q.empty() && normal(h.name).starts_with(q)) prefixed.push_back(&h);
+    }
+    if (prefixed.size() == 1) return *prefixed.front();
+    std::string msg(flag);
+    msg.append(" '").append(query).append(prefixed.empty() ? "' is not in the catalog" : "' is ambiguous; it starts ");
+    for (std::size_t i = 0; i < prefixed.size(); ++i) msg.append(i ? ", " : "").append(prefixed[i]->name);
+    msg.append(" (see `llmcost list hardware`)");
+    throw usage_error(msg);
+}
+
+/// A catalog model, or a Hugging Face config.json (a file, or the folder that holds one).
+model model_named(const std::string& query) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (query.find('/') != std::string::npos || query.ends_with(".json") || fs::exists(query, ec)) {
+        fs::path file = query;
+        if (fs::is_directory(file, ec)) file /= "config.json";
+        if (!fs::exists(file, ec)) throw usage_error("--model '" + query + "': no such file");
+        return io::load_hf_config(file);
+    }
+    const std::string q = normal(query);
+    std::vector<const model*> prefixed;
+    for (const model& m : catalog::all_models) {
+        if (normal(m.name) == q) return m;
+        if (!q.empty() && normal(m.name).starts_with(q)) prefixed.push_back(&m);
+    }
+    if (prefixed.size() == 1) return *prefixed.front();
+    throw usage_error("--model '" + query + "' is " + (prefixed.empty() ? "not in the catalog" : "ambiguous") +
+                      " (see `llmcost list models`)");
+}
+
+number_format format_named_or_throw(const std::string& name, std::string_view flag) {
+    if (const auto f = format_named(name)) return *f;
+    throw usage_error(std::string(flag) + " '" + name + "' is not a number format (see `llmcost list formats`)");
+}
+
+/// The formats to compare: each --weights (with --kv, or its own KV format), or --kv alone.
+std::vector<lp::serving_formats> formats_of(const std::vector<std::string>& weights, const std::string& kv) {
+    std::optional<number_format> k;
+    if (!kv.empty()) k = format_named_or_throw(kv, "--kv");
+    std::vector<lp::serving_formats> out;
+    for (const std::string& w : weights) out.push_back({.weights = format_named_or_throw(w, "--weights"), .kv = k});
+    if (out.empty()) out.push_back({.kv = k});
+    return out;
+}
+
+void check_positive(double v, std::string_view flag) {
+    if (!(v > 0.0) || !std::isfinite(v))
+        throw usage_error(std::string(flag) + " must be positive and finite, got " + invalid_input::show(v));
+}
+
+void check_context(const model& m, double context, bool ignore) {
+    if (ignore) return;
+    require(context <= m.max_position, m.name, "context (tokens)", context,
+            "exceeds the model's max_position (" + std::to_string(m.max_position) +
+                "); pass --ignore-max-position to price it anyway");
+}
+
+std::string layout_text(const deployment& d) {
+    const parallel_layout& l = d.layout;
+    std::string s = "tp " + std::to_string(l.tp);
+    if (l.pp > 1) s += ", pp " + std::to_string(l.pp);
+    if (l.ep > 1) s += ", ep " + std::to_string(l.ep);
+    if (l.dp > 1) s += ", dp " + std::to_string(l.dp);
+    return s;
+}
+
+std::string tokens_text(double v) { return invalid_input::show(v); }
+
+// ---- the frontier figure -------------------------------------------------------------------
+
+/// The step of about `target` ticks over [0, hi]: 1, 2 or 5 × 10^k.
+double nice_step(double hi, double target) {
+    const double raw = hi / target;
+    double decade = 1.0;
+    while (decade * 10.0 <= raw) decade *= 10.0;
+    while (decade > raw) decade /= 10.0;
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (decade * m >= raw) return decade * m;
+    return decade * 10.0;
+}
+
+void write_svg(const lp::sweep_result& s, const std::vector<Eigen::Index>& front, const std::vector<Eigen::Index>& eligible,
+               const std::string& title, const std::string& subtitle, const std::string& path) {
+    static constexpr const char* palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+                                              "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+    double most_x = 0.0, most_y = 0.0;
+    for (Eigen::Index i : eligible) {
+        most_x = std::max(most_x, s.tokens_per_s_per_user(i));
+        most_y = std::max(most_y, s.output_tokens_per_s_per_gpu(i));
+    }
+    if (!(most_x > 0.0)) most_x = 1.0;
+    if (!(most_y > 0.0)) most_y = 1.0;
+    const double x_step = nice_step(most_x, 8.0), y_step = nice_step(most_y, 7.0);
+    const double x_hi = std::ceil(most_x * 1.02 / x_step) * x_step, y_hi = std::ceil(most_y * 1.02 / y_step) * y_step;
+    svg::document doc(960.0, 640.0, "Serving frontier");
+    svg::plot p(doc, {.x = 96.0, .y = 78.0, .width = 830.0, .height = 470.0},
+                svg::axis::linear(0.0, x_hi, svg::linear_ticks(0.0, x_hi, x_step, x_step < 1.0 ? 1 : 0)),
+                svg::axis::linear(0.0, y_hi, svg::linear_ticks(0.0, y_hi, y_step, y_step < 1.0 ? 1 : 0, true)));
+    p.axes("output tokens/s per user", "output tokens/s per GPU");
+    doc.text(96.0, 30.0, title, {.size = 16.0, .bold = true});
+    doc.text(96.0, 52.0, subtitle, {.size = 12.0, .color = "#444444"});
+    // Every eligible point, thinned to at most 2,000, in grey; the frontier on top, coloured by GPU.
+    const std::size_t stride = eligible.size() / 2000 + 1;
+    const svg::shape_style grey{.fill = "#c8c8c8"};
+    p.clipped([&] {
+        for (std::size_t k = 0; k < eligible.size(); k += stride) {
+            const Eigen::Index i = eligible[k];
+            p.marker({s.tokens_per_s_per_user(i), s.output_tokens_per_s_per_gpu(i)}, svg::marker_kind::circle, 3.0, grey);
+        }
+    });
+    std::vector<svg::point> line;
+    for (Eigen::Index i : front) line.push_back({s.tokens_per_s_per_user(i), s.output_tokens_per_s_per_gpu(i)});
+    p.line(line, {.stroke = "#222222", .stroke_width = 1.6});
+    std::vector<std::string> gpus;
+    std::vector<svg::legend_entry> legend;
+    for (std::size_t k = 0; k < front.size(); ++k) {
+        const lp::sweep_block& blk = s.blocks[s.block_of(front[k])];
+        const std::string name(blk.d.hw.name);
+        std::size_t colour = std::find(gpus.begin(), gpus.end(), name) - gpus.begin();
+        if (colour == gpus.size()) {
+            gpus.push_back(name);
+            legend.push_back({.label = name, .has_marker = true,
+                              .marker_style = {.fill = palette[colour % 10], .stroke = "#222222", .stroke_width = 0.6}});
+        }
+        const svg::shape_style dot{.fill = palette[colour % 10], .stroke = "#222222", .stroke_width = 0.6};
+        p.marker(line[k], blk.how.disaggregated ? svg::marker_kind::diamond : svg::marker_kind::circle, 7.0, dot);
+    }
+    legend.push_back({.label = "other configurations", .has_marker = true, .marker_style = grey});
+    if (s.grid.modes.size() > 1)
+        legend.push_back({.label = "disaggregated", .has_marker = true, .marker = svg::marker_kind::diamond,
+                          .marker_style = {.fill = "#ffffff", .stroke = "#222222", .stroke_width = 1.0}});
+    p.legend(legend, svg::corner::top_right, 10.0, "on the frontier");
+    doc.text(96.0, 612.0,
+             "Up and to the right is better. Grey: every configuration that fits and meets the targets; the line joins "
+             "those no other beats on both axes.",
+             {.size = 11.5, .italic = true, .color = "#555555"});
+    if (!doc.save(path)) throw std::runtime_error("cannot write the SVG to '" + path + "'");
+}
+
+}  // namespace
+
+// ---- frontier ------------------------------------------------------------------------------
+
+report frontier(const frontier_command& c) {
+    const model m = model_named(c.model);
+    for (double v : {c.input, c.output, c.ttft, c.tpot, c.max_batch, c.prefill_batch})
+        check_positive(v, "--input, --output, --ttft, --tpot, --max-batch and --prefill-batch");
+    check_context(m, c.input + c.output, c.ignore_max_position);
+    if (c.hardware.empty()) throw usage_error("--hardware: name at least one GPU");
+    lp::sweep_grid g{.m = m, .formats = formats_of(c.weights, c.kv),
+                     .layouts = lp::expand({.tp = c.tp, .pp = c.pp, .ep = c.ep, .dp = {0}}),
+                     .modes = {{}}, .shapes = {{.input = tokens(c.input), .output = tokens(c.output)}},
+                     .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
+    for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware"));
+    if (c.disaggregated) g.modes.push_back({.disaggregated = true, .prefill_batch = c.prefill_batch});
+    if (g.batches.empty()) g.batches = {1};
+    const slo target{.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)};
+    const lp::sweep_result s = lp::sweep(g);
+    // Nothing could be priced at all (every layout breaks a rule): the library's refusal, exit 1.
+    if (std::all_of(s.blocks.begin(), s.blocks.end(),
+                    [](const lp::sweep_block& b) { return b.status == lp::point_status::invalid_deployment; })) {
+        const deployment& d = s.blocks.front().d;
+        d.validate();
+        (void)prepare_pass(d);
+    }
+    const std::vector<Eigen::Index> front = lp::frontier(s, target);
+
+    std::vector<Eigen::Index> eligible;
+    std::size_t fitting = 0;
+    for (Eigen::Index i = 0; i < s.size(); ++i) {
+        if (!s.fits(i)) continue;
+        ++fitting;
+        if (s.ttft_s(i) <= c.ttft && s.tpot_s(i) <= c.tpot) eligible.push_back(i);
+    }
+    const std::string shape = tokens_text(c.input) + " -> " + tokens_text(c.output) + " tokens";
+    const std::string limits = "TTFT <= " + format(target.ttft) + ", TPOT <= " + format(target.tpot);
+    report r{.title = "llmcost frontier: " + std::string(m.name) + ", " + shape + ", " + limits,
+             .layout = report::shape::array};
+    for (Eigen::Index i : front) {
+        const lp::sweep_point p = s.point(i);
+        const deployment& d = p.block->d;
+        const bool dis = p.block->how.disaggregated;
+        record rec;
+        rec.add("hardware", "GPU", std::string(d.hw.name))
+            .add("weights", "weights", std::string(d.m.weights.name))
+            .add("kv", "KV", std::string(d.m.kv_cache.name))
+            .add("layout", "layout", layout_text(d))
+            .add("instance_gpus", "GPUs", static_cast<double>(d.instance_gpus()))
+            .add("mode", "mode", std::string(dis ? "disaggregated" : "colocated"))
+            .add("batch", "batch", p.batch)
+            .add("ttft_s", "TTFT", p.ttft.value(), "s")
+            .add("tpot_s", "TPOT", p.tpot.value(), "s")
+            .add("tokens_per_s_per_user", "per user", p.per_user.value(), "token/s")
+            .add("output_tokens_per_s_per_gpu", "per GPU", p.output_rate_per_gpu.value(), "token/s")
+            .add_or("prefill_per_decode", "P:D", dis, p.prefill_per_decode, "", "-");
+        r.records.push_back(std::move(rec));
+    }
+    r.notes.push_back(std::to_string(s.size()) + " configurations in the grid; " + std::to_string(fitting) +
+                      " fit (weights and KV cache in HBM, context within the model's), " + std::to_string(eligible.size()) +
+                      " meet the targets, " + std::to_string(front.size()) +
+                      " are on the frontier (no other is faster both per user and per GPU).");
+    r.notes.push_back("Batch: concurrent sequences per replica (per attention rank with expert parallelism)" +
+                      std::string(c.disaggregated ? "; disaggregated: per decode instance, " +
+                                                        invalid_input::show(c.prefill_batch) + " prompts per prefill pass."
+                                                  : "."));
+    std::map<std::string, std::string> problems;  // deployments that could not be priced, once each
+    for (const lp::sweep_block& b : s.blocks)
+        if (b.status == lp::point_status::invalid_deployment || b.status == lp::point_status::weights_do_not_fit)
+            problems.emplace(std::string(b.d.hw.name) + " " + layout_text(b.d) + " " + std::string(b.d.m.weights.name),
+                             b.problem);
+    std::size_t shown = 0;
+    for (const auto& [what, why] : problems)
+        if (shown++ < 3) r.notes.push_back("Left out: " + what + ": " + why + ".");
+    if (problems.size() > 3)
+        r.notes.push_back("... and " + std::to_string(problems.size() - 3) + " more GPU, layout and format combinations.");
+    if (front.empty()) r.notes.push_back("No configuration fits and meets the targets.");
+    if (!c.svg.empty()) {
+        write_svg(s, front, eligible, "The serving frontier: " + std::string(m.name), shape + "; " + limits, c.svg);
+        r.notes.push_back("The frontier is drawn in " + c.svg + ".");
+    }
+    return r;
+}
+
+// ---- plan ----------------------------------------------------------------------------------
+
+report plan(const plan_command& c) {
+    const model m = model_named(c.model);
+    for (double v : {c.rate, c.ttft, c.tpot, c.input, c.output}) check_positive(v, "--rate, --ttft, --tpot, --input and --output");
+    lp::traffic t{.requests_per_second = c.rate, .target = {.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)}};
+    if (c.mix.empty()) {
+        t.mix.push_back({.shape = {.input = tokens(c.input), .output = tokens(c.output)}});
+    } else {
+        std::size_t at = 0;
+        while (at <= c.mix.size()) {
+            const std::size_t end = std::min(c.mix.find(',', at), c.mix.size());
+            const std::string item = c.mix.substr(at, end - at);
+            double in = 0, out = 0, share = 0;
+            char tail = 0;
+            if (std::sscanf(item.c_str(), "%lf:%lf:%lf%c", &in, &out, &share, &tail) != 3 || !(in > 0) || !(out >= 1) ||
+                !(share > 0) || !std::isfinite(in + out + share))
+                throw usage_error("--mix '" + item + "': expected INPUT:OUTPUT:SHARE, positive numbers (e.g. 2000:500:3)");
+            t.mix.push_back({.share = share, .shape = {.input = tokens(in), .output = tokens(out)}});
+            at = end + 1;
+        }
+    }
+    for (const lp::traffic_class& k : t.mix)
+        check_context(m, k.shape.input.value() + k.shape.output.value(), c.ignore_max_position);
+
+    lp::plan_options o{.formats = formats_of(c.weights, c.kv), .max_instance_gpus = c.max_instance_gpus,
+                       .max_gpus = c.max_gpus, .utilisation = c.utilisation,
+                       .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
+    if (c.colocated_only) o.prefill_batches.clear();
+    if (c.hardware.empty()) {
+        for (const hardware& h : catalog::all_hardware)
+            if (h.status != "seed") o.gpus.push_back(h);
+    } else {
+        for (const std::string& h : c.hardware) o.gpus.push_back(hardware_named(h, "--hardware"));
+    }
+    std::vector<std::string> price_names;  // keeps the names the gpu_price views point to
+    price_names.reserve(c.prices.size());
+    for (const std::string& p : c.prices) {
+        const std::size_t eq = p.find('=');
+        double usd = 0;
+        char tail = 0;
+        if (eq == std::string::npos || std::sscanf(p.c_str() + eq + 1, "%lf%c", &usd, &tail) != 1 || !(usd > 0) ||
+            !std::isfinite(usd))
+            throw usage_error("--price '" + p + "': expected GPU=USD_PER_GPU_HOUR (e.g. B200=4.5)");
+        price_names.push_back(std::string(hardware_named(p.substr(0, eq), "--price").name));
+        o.prices.push_back({.hardware = price_names.back(), .per_gpu = dollars_per_hour(usd)});
+    }
+    const lp::plan_result res = lp::plan(m, t, o);
+
+    std::string shapes;
+    for (const lp::traffic_class& k : t.mix)
+        shapes += (shapes.empty() ? "" : ", ") + tokens_text(k.shape.input.value()) + " -> " +
+                  tokens_text(k.shape.output.value()) + (t.mix.size() > 1 ? " (x" + invalid_input::show(k.share) + ")" : "");
+    report r{.title = "llmcost plan: " + std::string(m.name) + ", " + invalid_input::show(c.rate) + " requests/s of " +
+                      shapes + ", TTFT <= " + format(t.target.ttft) + ", TPOT <= " + format(t.target.tpot),
+             .layout = report::shape::array};
+    for (const lp::deployment_plan& p : res.options) {
+        const bool dis = p.how.disaggregated;
+        record rec;
+        rec.add("hardware", "GPU", std::string(p.d.hw.name))
+            .add("weights", "weights", std::string(p.d.m.weights.name))
+            .add("kv", "KV", std::string(p.d.m.kv_cache.name))
+            .add("layout", "layout", layout_text(p.d))
+            .add("mode", "mode", std::string(dis ? "disaggregated" : "colocated"))
+            .add("gpus", "GPUs", p.gpus)
+            .add("instances", "instances", dis ? p.prefill_instances + p.decode_instances : p.instances)
+            .add_or("prefill_instances", "P", dis, p.prefill_instances, "", "-")
+            .add_or("decode_instances", "D", dis, p.decode_instances, "", "-")
+            .add_or("prefill_per_decode", "P:D balanced", dis, p.prefill_per_decode, "", "-")
+            .add("batch", "batch limit", p.batch)
+            .add_or("prefill_batch", "prefill batch", dis, p.how.prefill_batch, "", "-")
+            .add("ttft_s", "TTFT", p.ttft.value(), "s")
+            .add("tpot_s", "TPOT", p.tpot.value(), "s")
+            .add("load", "load at peak", p.load)
+            .add("usd_per_gpu_hour", "$/GPU-hour", p.gpu_cost.value() * 3600.0, "USD/h")
+            .add("usd_per_hour", "$/hour", p.fleet_cost.value() * 3600.0, "USD/h")
+            .add("usd_per_million_output_tokens", "$/M output", p.cost_per_output_token.value() * 1e6, "USD/Mtoken")
+            .add("usd_per_million_tokens", "$/M tokens", p.cost_per_token.value() * 1e6, "USD/Mtoken")
+            .add("gpu_power_W", "GPU power", p.gpu_power.value(), "W")
+            .add("wall_power_W", "wall power", p.wall_power.value(), "W");
+        r.records.push_back(std::move(rec));
+    }
+    if (res.best) {
+        const lp::deployment_plan& b = *res.best;
+        std::string what = "Cheapest: " + invalid_input::show(b.gpus) + " x " + std::string(b.d.hw.name) + " (" +
+                           layout_text(b.d) + ", " + std::string(b.d.m.weights.name) + " weights), ";
+        if (b.how.disaggregated)
+            what += "disaggregated " + invalid_input::show(b.prefill_instances) + "P:" +
+                    invalid_input::show(b.decode_instances) + "D";
+        else
+            what += "colocated, " + invalid_input::show(b.instances) + " instances";
+        what += ", batch limit " + invalid_input::show(b.batch) + ".";
+        r.notes.push_back(what);
+    } else {
+        r.notes.push_back("No GPU type, layout and batch meets the targets within the limits.");
+    }
+    for (const std::string& why : res.skipped) r.notes.push_back("Left out: " + why + ".");
+    r.notes.push_back("Each row: the cheapest plan of one GPU type and mode; " + std::to_string(res.points) +
+                      " configurations priced. Fleet sized for the peak rate in whole instances; "
+                      "power at board power (busy); $ at capex over 5 years + wall power, or the price given.");
+    return r;
+}
+
+}  // namespace llmcost::cli

@@ -1,0 +1,65 @@
+#pragma once
+/// \file
+/// The `llmcost` tool's sweep commands (the Eigen layer, plan/sweep.hpp, frontier.hpp, plan.hpp):
+/// `frontier` — the Pareto frontier of throughput per GPU against speed per user over a grid of
+/// GPUs, formats, layouts and batches, under latency targets (optionally drawn as an SVG); `plan` —
+/// the cheapest deployment for a traffic description. Options in, a report out.
+
+#include "commands.hpp"
+#include "report.hpp"
+
+#include <string>
+#include <vector>
+
+namespace llmcost::cli {
+
+/// `llmcost frontier`: which configurations are worth running for one request shape.
+struct frontier_command {
+    std::string model = "Llama-3.1-70B";             ///< catalog name, or a config.json (or its folder)
+    std::vector<std::string> hardware{"H100 SXM5"};  ///< catalog names
+    std::vector<int> tp{1, 2, 4, 8};
+    std::vector<int> pp{1};
+    std::vector<int> ep{1};                          ///< > 1: expert parallel over attention-DP ranks, dp = ep ÷ tp
+    std::vector<std::string> weights{};              ///< formats to compare; empty: the model's own
+    std::string kv;                                  ///< empty: the model's own (FP8 weights keep it unless given)
+    double input = 1000;                             ///< prompt tokens
+    double output = 200;                             ///< generated tokens
+    double ttft = 2.0;                               ///< s
+    double tpot = 0.05;                              ///< s
+    double max_batch = 4096;                         ///< the largest batch tried (the KV cache may allow less)
+    bool disaggregated = false;                      ///< add disaggregated points (prefill and decode pools)
+    double prefill_batch = 1;                        ///< prompts per prefill pass, disaggregated
+    std::string svg;                                 ///< write the frontier as an SVG here; empty: none
+    bool ignore_max_position = false;
+};
+
+/// `llmcost plan`: the cheapest fleet for a traffic description.
+struct plan_command {
+    std::string model = "Llama-3.1-70B";
+    std::vector<std::string> hardware{};   ///< catalog names; empty: every catalog GPU but the seed's
+    double rate = 10;                      ///< requests per second at the peak
+    double input = 1000, output = 200;     ///< the request shape, unless `mix` is given
+    /// A mix of shapes "INPUT:OUTPUT:SHARE,…" (e.g. "2000:500:3,8000:1000:1"); empty: input/output.
+    std::string mix;
+    double ttft = 2.0;                     ///< s
+    double tpot = 0.05;                    ///< s
+    double max_gpus = 0;                   ///< GPUs in the fleet; 0: no cap
+    int max_instance_gpus = 8;             ///< GPUs in one instance (replica or EP group)
+    std::vector<std::string> weights{};    ///< formats to consider; empty: the model's own
+    std::string kv;
+    double usd_per_gpu_hour = 0;           ///< one price for every GPU type; 0: per type or the catalog's
+    std::vector<std::string> prices{};     ///< "NAME=USD_PER_GPU_HOUR" per GPU type
+    double utilisation = 1.0;              ///< mean load ÷ the peak rate
+    bool colocated_only = false;           ///< leave disaggregated serving out
+    bool ignore_max_position = false;
+};
+
+/// The frontier's points, fastest per user last: GPU, formats, layout, mode, batch, TTFT, TPOT,
+/// tokens/s per user and per GPU (and P:D for disaggregated points). Unknown names are usage errors.
+[[nodiscard]] report frontier(const frontier_command& c);
+
+/// The cheapest plan per GPU type and serving mode, cheapest first: GPUs, layout, P:D, batch limit,
+/// latency, $ per million tokens, power. GPU types without a price are left out with a note.
+[[nodiscard]] report plan(const plan_command& c);
+
+}  // namespace llmcost::cli

@@ -1,0 +1,11 @@
+#pragma once
+/// \file
+/// llmcost's planning layer in one include: measurements, calibration with uncertainty, sweeps
+/// over many configurations at once, the Pareto frontier, and the cheapest plan for a traffic
+/// description. The only part of llmcost that includes Eigen (CMake target `llmcost::plan`).
+
+#include <llmcost/plan/calibrate.hpp>
+#include <llmcost/plan/frontier.hpp>
+#include <llmcost/plan/measurement.hpp>
+#include <llmcost/plan/plan.hpp>
+#include <llmcost/plan/sweep.hpp>

@@ -1,0 +1,513 @@
+// Sweeps, frontiers and plans (plan/sweep.hpp, plan/frontier.hpp, plan/plan.hpp). The sweep's
+// vectorised figures must equal the scalar formulas bit for bit — `serve_at_batch` for colocated
+// points, `disaggregated_goodput`'s formulas for disaggregated ones — so every comparison with the
+// scalar path below is `==` on the doubles, across dense and MoE models, sliding windows, MLA,
+// expert formats, TP, PP, EP and number formats. Frontier and plan cases are small enough to check
+// by hand.
+#include <llmcost/llmcost.hpp>
+#include <llmcost/plan/frontier.hpp>
+#include <llmcost/plan/plan.hpp>
+#include <llmcost/plan/sweep.hpp>
+
+#include <doctest/doctest.h>
+
+#include "test_helpers.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace llmcost;
+using namespace llmcost::literals;
+
+namespace {
+
+/// Points whose figures differ from the scalar formulas (the first few are reported); `priced`
+/// counts the points compared.
+std::size_t mismatches(const plan::sweep_result& s, std::size_t* priced = nullptr) {
+    std::size_t bad = 0, compared = 0;
+    auto same = [&](double a, double b, const char* what, Eigen::Index i) {
+        if (a == b) return;
+        if (bad++ < 5) {
+            const plan::sweep_point p = s.point(i);
+            MESSAGE(what << " at point " << i << " (" << p.block->d.hw.name << ", tp " << p.block->d.layout.tp << ", pp "
+                         << p.block->d.layout.pp << ", ep " << p.block->d.layout.ep << ", dp " << p.block->d.layout.dp
+                         << ", batch " << p.batch << ", " << p.shape.input.value() << " -> " << p.shape.output.value()
+                         << "): scalar " << a << ", sweep " << b);
+        }
+    };
+    for (Eigen::Index i = 0; i < s.size(); ++i) {
+        const plan::sweep_point p = s.point(i);
+        if (p.status == plan::point_status::invalid_deployment) continue;
+        ++compared;
+        const deployment& d = p.block->d;
+        if (!p.block->how.disaggregated) {
+            const serving_point r = serve_at_batch(d, p.shape, p.batch);
+            same(r.tpot.value(), p.tpot.value(), "tpot", i);
+            same(r.ttft.value(), p.ttft.value(), "ttft", i);
+            same(r.e2e.value(), p.e2e.value(), "e2e", i);
+            same(r.output_rate_per_gpu.value(), p.output_rate_per_gpu.value(), "output/s per GPU", i);
+            same(r.per_user.value(), p.per_user.value(), "tokens/s per user", i);
+            same(r.output_rate_per_gpu.value() / p.shape.output.value(), p.requests_per_second_per_gpu, "goodput", i);
+        } else {
+            // disaggregated_goodput's formulas at this decode batch and prefill batch
+            const double pb = p.block->how.prefill_batch, out = p.shape.output.value();
+            const seconds_t tpot = decode_pass(d, p.batch / d.layout.pp, p.shape.input + p.shape.output / 2.0).time();
+            const seconds_t pre = prefill_pass(d, pb, p.shape.input, tokens(0.0)).time();
+            const seconds_t ttft = pre + kv_transfer_for(d, p.shape.input, p.block->how.path).time + tpot;
+            const double prefill_s = pre.value() / (pb * d.attention_ranks());
+            const double decode_s = out * tpot.value() / (p.batch * d.attention_ranks());
+            const double goodput = 1.0 / (prefill_s * d.instance_gpus() + decode_s * d.instance_gpus());
+            same(tpot.value(), p.tpot.value(), "tpot", i);
+            same(ttft.value(), p.ttft.value(), "ttft", i);
+            same(ttft.value() + tpot.value() * (out - 1.0), p.e2e.value(), "e2e", i);
+            same(1.0 / tpot.value(), p.per_user.value(), "tokens/s per user", i);
+            same(prefill_s / decode_s, p.prefill_per_decode, "P:D", i);
+            same(goodput, p.requests_per_second_per_gpu, "goodput", i);
+            same(goodput * out, p.output_rate_per_gpu.value(), "output/s per GPU", i);
+        }
+    }
+    if (priced) *priced = compared;
+    return bad;
+}
+
+const std::vector<request_shape> shapes{{.input = 1000_tok, .output = 200_tok},
+                                        {.input = 37_tok, .output = 1_tok},
+                                        {.input = 3000_tok, .output = 777_tok}};
+// Around the GEMM tiles (8-row steps below 64, 64-row tiles above), and fractional batches.
+const std::vector<double> batches{1, 1.5, 2, 7, 8, 9, 31, 63, 64, 65, 100, 257};
+
+model with_max_position(model m, int tokens) {
+    m.max_position = tokens;
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
+    SUBCASE("dense: GPUs x formats x TP/PP x colocated and disaggregated") {
+        const plan::sweep_grid g{
+            .m = catalog::llama_3_1_70b,
+            .gpus = {catalog::h100_sxm5, catalog::b200_hgx, catalog::mi300x},
+            .formats = {{}, {.weights = formats::fp8, .kv = formats::fp8}, {.weights = formats::nvfp4, .kv = formats::fp8},
+                        {.kv = formats::fp8}},
+            .layouts = {{.tp = 1}, {.tp = 2}, {.tp = 8}, {.tp = 4, .pp = 2}},
+            .modes = {{}, {.disaggregated = true, .prefill_batch = 3}},
+            .shapes = shapes,
+            .batches = batches};
+        const plan::sweep_result s = plan::sweep(g);
+        CHECK(s.size() == static_cast<Eigen::Index>(g.size()));
+        std::size_t priced = 0;
+        CHECK(mismatches(s, &priced) == 0);
+        CHECK(priced == g.size());  // every one of these deployments can be priced
+    }
+    SUBCASE("MoE: TP, expert parallel over attention-DP ranks, pipeline") {
+        const plan::sweep_grid g{
+            .m = catalog::mixtral_8x7b,
+            .gpus = {catalog::h100_sxm5, catalog::gb200_nvl72},
+            .formats = {{}, {.weights = formats::fp8, .kv = formats::fp8}},
+            .layouts = {{.tp = 1}, {.tp = 2}, {.tp = 1, .ep = 8, .dp = 8}, {.tp = 2, .ep = 4, .dp = 2},
+                        {.tp = 2, .ep = 2}, {.tp = 2, .pp = 2}, {.tp = 4, .ep = 8, .dp = 4}},
+            .modes = {{}, {.disaggregated = true, .prefill_batch = 2, .path = kv_path::scale_up}},
+            .shapes = shapes,
+            .batches = batches};
+        CHECK(mismatches(plan::sweep(g)) == 0);
+    }
+    SUBCASE("MLA and dense first layers (DeepSeek-V3), windows, sinks and MXFP4 experts (gpt-oss)") {
+        const plan::sweep_grid v3{.m = catalog::deepseek_v3,
+                                  .gpus = {catalog::h200_sxm, catalog::b200_hgx},
+                                  .layouts = {{.tp = 8}, {.tp = 1, .ep = 8, .dp = 8}, {.tp = 8, .pp = 2}},
+                                  .modes = {{}, {.disaggregated = true}},
+                                  .shapes = shapes,
+                                  .batches = batches};
+        CHECK(mismatches(plan::sweep(v3)) == 0);
+        const plan::sweep_grid oss{.m = catalog::gpt_oss_120b,
+                                   .gpus = {catalog::h100_sxm5, catalog::b200_hgx},
+                                   .formats = {{}, {.weights = formats::fp8}},
+                                   .layouts = {{.tp = 1}, {.tp = 4}, {.tp = 2, .ep = 8, .dp = 4}},
+                                   .shapes = {{.input = 100_tok, .output = 20_tok}, {.input = 5000_tok, .output = 300_tok}},
+                                   .batches = batches};
+        CHECK(mismatches(plan::sweep(oss)) == 0);
+        const plan::sweep_grid qwen{.m = catalog::qwen3_235b_a22b,
+                                    .gpus = {catalog::mi355x},
+                                    .layouts = {{.tp = 4}, {.tp = 1, .ep = 4, .dp = 4}},
+                                    .shapes = shapes,
+                                    .batches = batches};
+        CHECK(mismatches(plan::sweep(qwen)) == 0);
+    }
+    SUBCASE("a second colocated mode of one deployment repeats the first's figures") {
+        const plan::sweep_grid g{.m = catalog::llama_3_1_8b, .gpus = {catalog::h100_sxm5},
+                                 .modes = {{}, {.disaggregated = true}, {}}, .shapes = shapes, .batches = batches};
+        const plan::sweep_result s = plan::sweep(g);
+        CHECK(mismatches(s) == 0);
+        const Eigen::Index n = s.points_per_block();
+        CHECK((s.tpot_s.segment(0, n) == s.tpot_s.segment(2 * n, n)).all());
+        CHECK((s.ttft_s.segment(0, n) == s.ttft_s.segment(2 * n, n)).all());
+    }
+}
+
+TEST_CASE("sweep: the points colocated_goodput and disaggregated_goodput choose, exactly") {
+    const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+    const request_shape r{.input = 4000_tok, .output = 300_tok};
+    const slo target{.ttft = 1_s, .tpot = 50_ms};
+    const goodput_plan co = colocated_goodput(d, r, target);
+    const goodput_plan dis = disaggregated_goodput(d, d, r, target, kv_path::scale_out);
+    REQUIRE(co.feasible);
+    REQUIRE(dis.feasible);
+    const plan::sweep_result s = plan::sweep(
+        {.m = d.m, .gpus = {d.hw}, .layouts = {d.layout},
+         .modes = {{}, {.disaggregated = true, .prefill_batch = dis.prefill_batch}},
+         .shapes = {r}, .batches = {co.decode_batch, dis.decode_batch}});
+    const Eigen::Index c = s.index(0, 0, 0), x = s.index(1, 0, 1);
+    CHECK(s.ttft_s(c) == co.ttft.value());
+    CHECK(s.tpot_s(c) == co.tpot.value());
+    CHECK(s.requests_per_second_per_gpu(c) == co.requests_per_second_per_gpu);
+    CHECK(s.ttft_s(x) == dis.ttft.value());
+    CHECK(s.tpot_s(x) == dis.tpot.value());
+    CHECK(s.prefill_per_decode(x) == dis.prefill_instances_per_decode_instance);
+    CHECK(s.requests_per_second_per_gpu(x) == dis.requests_per_second_per_gpu);
+    CHECK(s.fits(c));
+    CHECK(s.fits(x));
+    // The largest batch of a whole-number sweep that meets the SLO is the one colocated_goodput finds.
+    plan::sweep_grid all{.m = d.m, .gpus = {d.hw}, .layouts = {d.layout}, .shapes = {r}};
+    for (double b = 1; b <= co.decode_batch + 20; ++b) all.batches.push_back(b);
+    const plan::sweep_result a = plan::sweep(all);
+    double largest = 0;
+    for (Eigen::Index i = 0; i < a.size(); ++i)
+        if (a.fits(i) && a.ttft_s(i) <= 1.0 && a.tpot_s(i) <= 0.05) largest = a.point(i).batch;
+    CHECK(largest == co.decode_batch);
+}
+
+TEST_CASE("sweep: infeasible points are marked, never dropped") {
+    const request_shape r{.input = 1000_tok, .output = 200_tok};
+    SUBCASE("a batch beyond the KV cache, at the limit max_batch sets") {
+        const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 2}};
+        const batch_limit most = max_batch(d, r);
+        const plan::sweep_result s =
+            plan::sweep({.m = d.m, .gpus = {d.hw}, .layouts = {d.layout}, .shapes = {r},
+                         .batches = {1, most.batch, most.batch + 1, 4 * most.batch}});
+        REQUIRE(s.size() == 4);
+        CHECK(s.blocks[0].max_batch[0] == most.batch);
+        CHECK(s.blocks[0].limited_by[0] == "KV capacity");
+        CHECK(s.status(0) == plan::point_status::ok);
+        CHECK(s.status(1) == plan::point_status::ok);
+        CHECK(s.status(2) == plan::point_status::over_kv_capacity);
+        CHECK(s.status(3) == plan::point_status::over_kv_capacity);
+        CHECK(s.tpot_s(3) == serve_at_batch(d, r, 4 * most.batch).tpot.value());  // priced all the same
+        // The scheduler's caps count too.
+        const plan::sweep_result capped = plan::sweep({.m = d.m, .gpus = {d.hw}, .layouts = {d.layout}, .shapes = {r},
+                                                       .batches = {16, 17}, .limits = {.max_batch = 16}});
+        CHECK(capped.status(0) == plan::point_status::ok);
+        CHECK(capped.status(1) == plan::point_status::over_kv_capacity);
+        CHECK(capped.blocks[0].limited_by[0] == "max batch");
+    }
+    SUBCASE("a layout that breaks a rule: NaN figures and the library's message") {
+        const plan::sweep_result s = plan::sweep(
+            {.m = catalog::llama_3_1_70b, .gpus = {catalog::h100_sxm5}, .layouts = {{.tp = 3}, {.tp = 4}}, .shapes = {r},
+             .batches = {1, 2}});
+        CHECK(s.status(0) == plan::point_status::invalid_deployment);
+        CHECK(s.status(1) == plan::point_status::invalid_deployment);
+        CHECK(std::isnan(s.tpot_s(0)));
+        CHECK(std::isnan(s.point(0).requests_per_second_per_gpu));
+        CHECK(test::contains(s.blocks[0].problem, "layout.tp = 3: must divide the query heads"));
+        CHECK(s.status(2) == plan::point_status::ok);
+    }
+    SUBCASE("a GPU without a peak for the model's matmuls") {
+        const plan::sweep_result s = plan::sweep(
+            {.m = catalog::llama_3_1_8b, .gpus = {catalog::rubin_vr200}, .formats = {{}, {.weights = formats::nvfp4}},
+             .shapes = {r}, .batches = {1}});
+        CHECK(s.status(0) == plan::point_status::invalid_deployment);
+        CHECK(test::contains(s.blocks[0].problem, "no published rate"));
+        CHECK(s.status(1) == plan::point_status::ok);
+    }
+    SUBCASE("weights that do not fit, and contexts beyond the model's maximum") {
+        // 405B in BF16 is 810 GB: 101 GB per GPU at tp 8, more than an H100 holds; in FP8 it fits.
+        const plan::sweep_result s = plan::sweep({.m = catalog::llama_3_1_405b, .gpus = {catalog::h100_sxm5},
+                                                  .formats = {{}, {.weights = formats::fp8}},
+                                                  .layouts = {{.tp = 8}}, .shapes = {r}, .batches = {1}});
+        CHECK(s.status(0) == plan::point_status::weights_do_not_fit);
+        CHECK(s.blocks[0].max_batch[0] == 0);
+        CHECK(test::contains(s.blocks[0].problem, "weights need"));
+        CHECK(std::isfinite(s.tpot_s(0)));  // priced all the same
+        CHECK(s.status(1) == plan::point_status::ok);
+        const model short_context = with_max_position(catalog::llama_3_1_8b, 1100);
+        const plan::sweep_result c = plan::sweep({.m = short_context, .gpus = {catalog::h100_sxm5},
+                                                  .shapes = {r, {.input = 900_tok, .output = 200_tok}}, .batches = {1}});
+        CHECK(c.status(0) == plan::point_status::beyond_max_position);
+        CHECK(c.status(1) == plan::point_status::ok);
+        plan::sweep_grid anyway = c.grid;
+        anyway.ignore_max_position = true;
+        CHECK(plan::sweep(anyway).status(0) == plan::point_status::ok);
+    }
+    SUBCASE("a malformed grid is refused") {
+        CHECK(test::contains(test::error_of([&] { return plan::sweep({.m = catalog::llama_3_1_8b, .shapes = {r}, .batches = {1}}); }),
+                             "gpus"));
+        CHECK(test::contains(test::error_of([&] {
+                                 return plan::sweep({.m = catalog::llama_3_1_8b, .gpus = {catalog::h100_sxm5},
+                                                     .shapes = {r}, .batches = {0.5}});
+                             }),
+                             "batch = 0.5"));
+    }
+}
+
+TEST_CASE("sweep: grid order, layouts and the ladder") {
+    const std::vector<parallel_layout> l = plan::expand({.tp = {1, 2}, .ep = {1, 8}, .dp = {0}});
+    REQUIRE(l.size() == 4);
+    CHECK(l[0] == parallel_layout{.tp = 1});
+    CHECK(l[1] == parallel_layout{.tp = 1, .ep = 8, .dp = 8});  // DEP: dp = ep / tp
+    CHECK(l[3] == parallel_layout{.tp = 2, .ep = 8, .dp = 4});
+    const std::vector<double> ladder = plan::batch_ladder(600);
+    CHECK(ladder[63] == 64);
+    CHECK(ladder[64] == 72);
+    CHECK(ladder.back() == 576);
+    const plan::sweep_result s = plan::sweep({.m = catalog::llama_3_1_8b, .gpus = {catalog::h100_sxm5, catalog::h200_sxm},
+                                              .layouts = {{.tp = 1}, {.tp = 2}},
+                                              .shapes = {{.input = 10_tok, .output = 10_tok}, {.input = 20_tok, .output = 10_tok}},
+                                              .batches = {1, 2, 3}});
+    const Eigen::Index i = s.index(3, 1, 2);  // H200, tp 2, second shape, batch 3
+    CHECK(i == 3 * 6 + 1 * 3 + 2);
+    CHECK(s.block_of(i) == 3);
+    CHECK(s.shape_of(i) == 1);
+    CHECK(s.batch_of(i) == 2);
+    CHECK(s.point(i).block->d.hw.name == "H200 SXM");
+    CHECK(s.point(i).block->d.layout.tp == 2);
+    CHECK(s.point(i).batch == 3);
+    CHECK(s.point(i).shape.input == 20_tok);
+    // Tokens/s per user is 1 ÷ TPOT, point by point or as one array expression.
+    CHECK((s.tokens_per_s_per_user() == 1.0 / s.tpot_s).all());
+    CHECK(s.tokens_per_s_per_user(i) == s.point(i).per_user.value());
+    // Sweeping again into the same result reuses it and gives the same figures.
+    plan::sweep_result again = s;
+    plan::sweep(s.grid, again);
+    CHECK((again.tpot_s == s.tpot_s).all());
+}
+
+// ---- frontier ----------------------------------------------------------------------------------
+
+namespace {
+/// An H100 that is twice as fast in every respect: every configuration on it beats the H100's.
+hardware twice_h100() {
+    hardware h = catalog::h100_sxm5;
+    h.name = "H100x2";
+    h.gpu.hbm_bandwidth = h.gpu.hbm_bandwidth * 2.0;
+    h.gpu.dense.bf16 = h.gpu.dense.bf16 * 2.0;
+    h.gpu.dense.fp8 = h.gpu.dense.fp8 * 2.0;
+    h.gpu.dense.int8 = h.gpu.dense.int8 * 2.0;
+    h.gpu.efficiency.kernel_overhead = h.gpu.efficiency.kernel_overhead / 2.0;
+    h.scale_up.per_direction = h.scale_up.per_direction * 2.0;
+    h.scale_up.latency = h.scale_up.latency / 2.0;
+    return h;
+}
+}  // namespace
+
+TEST_CASE("frontier: a single configuration is its own frontier") {
+    const request_shape r{.input = 1000_tok, .output = 200_tok};
+    const plan::sweep_result s = plan::sweep({.m = catalog::llama_3_1_70b, .gpus = {catalog::h100_sxm5},
+                                              .layouts = {{.tp = 8}}, .shapes = {r}, .batches = {16}});
+    const std::vector<Eigen::Index> f = plan::frontier(s, {.ttft = 10_s, .tpot = 1_s});
+    REQUIRE(f.size() == 1);
+    CHECK(f[0] == 0);
+    // Failing either target leaves nothing.
+    CHECK(plan::frontier(s, {.ttft = 10_s, .tpot = seconds(s.tpot_s(0) * 0.99)}).empty());
+    CHECK(plan::frontier(s, {.ttft = seconds(s.ttft_s(0) * 0.99), .tpot = 1_s}).empty());
+    CHECK(plan::frontier(s, {.ttft = seconds(s.ttft_s(0)), .tpot = seconds(s.tpot_s(0))}).size() == 1);  // ≤ holds
+    CHECK(test::contains(test::error_of([&] { return plan::frontier(s, {.ttft = 1_s, .tpot = 1_s, .every_token = true}); }),
+                         "every_token"));
+}
+
+TEST_CASE("frontier: a GPU that dominates leaves the other off the frontier") {
+    const hardware fast = twice_h100();
+    const request_shape r{.input = 1000_tok, .output = 200_tok};
+    std::vector<double> b;
+    for (double x = 1; x <= 128; x *= 2) b.push_back(x);
+    const plan::sweep_result s = plan::sweep({.m = catalog::llama_3_1_70b, .gpus = {catalog::h100_sxm5, fast},
+                                              .layouts = {{.tp = 4}, {.tp = 8}}, .shapes = {r}, .batches = b});
+    // The premise, point by point: the fast GPU beats the H100 on both axes at every batch and layout.
+    for (std::size_t layout = 0; layout < 2; ++layout)
+        for (std::size_t j = 0; j < b.size(); ++j) {
+            const Eigen::Index slow = s.index(layout, 0, j), quick = s.index(2 + layout, 0, j);
+            CHECK(s.tokens_per_s_per_user(quick) > s.tokens_per_s_per_user(slow));
+            CHECK(s.output_tokens_per_s_per_gpu(quick) > s.output_tokens_per_s_per_gpu(slow));
+        }
+    const std::vector<Eigen::Index> f = plan::frontier(s, {.ttft = 60_s, .tpot = 10_s});
+    REQUIRE(!f.empty());
+    for (Eigen::Index i : f) CHECK(s.point(i).block->d.hw.name == "H100x2");
+}
+
+TEST_CASE("frontier: monotone, within the targets, and nothing left off is undominated") {
+    const request_shape r{.input = 2000_tok, .output = 500_tok};
+    const slo target{.ttft = 1_s, .tpot = 40_ms};
+    const plan::sweep_result s = plan::sweep({.m = catalog::llama_3_1_70b, .gpus = {catalog::h100_sxm5, catalog::b200_hgx},
+                                              .formats = {{}, {.weights = formats::fp8, .kv = formats::fp8}},
+                                              .layouts = {{.tp = 2}, {.tp = 4}, {.tp = 8}},
+                                              .modes = {{}, {.disaggregated = true}},
+                                              .shapes = {r, {.input = 200_tok, .output = 100_tok}},
+                                              .batches = plan::batch_ladder(1024)});
+    const std::vector<Eigen::Index> f = plan::frontier(s, target, {.shape = 0});
+    REQUIRE(f.size() > 3);
+    for (std::size_t k = 0; k < f.size(); ++k) {
+        const plan::sweep_point p = s.point(f[k]);
+        CHECK(p.fits());
+        CHECK(p.ttft <= target.ttft);
+        CHECK(p.tpot <= target.tpot);
+        CHECK(s.shape_of(f[k]) == 0);
+        if (k > 0) {
+            CHECK(s.tokens_per_s_per_user(f[k]) > s.tokens_per_s_per_user(f[k - 1]));
+            CHECK(s.output_tokens_per_s_per_gpu(f[k]) < s.output_tokens_per_s_per_gpu(f[k - 1]));
+        }
+    }
+    // Every eligible point is matched or beaten on both axes by a frontier point.
+    std::size_t undominated = 0;
+    for (Eigen::Index i = 0; i < s.size(); ++i) {
+        if (!s.fits(i) || s.shape_of(i) != 0 || s.ttft_s(i) > 1.0 || s.tpot_s(i) > 0.04) continue;
+        bool covered = false;
+        for (Eigen::Index j : f)
+            covered = covered || (s.tokens_per_s_per_user(j) >= s.tokens_per_s_per_user(i) &&
+                                  s.output_tokens_per_s_per_gpu(j) >= s.output_tokens_per_s_per_gpu(i));
+        undominated += covered ? 0 : 1;
+    }
+    CHECK(undominated == 0);
+    // Restricting to one mode never adds points the unrestricted frontier beats.
+    for (Eigen::Index i : plan::frontier(s, target, {.shape = 0, .disaggregated = true}))
+        CHECK(s.blocks[s.block_of(i)].how.disaggregated);
+}
+
+// ---- plan --------------------------------------------------------------------------------------
+
+TEST_CASE("plan: one candidate, by hand") {
+    const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+    const request_shape r{.input = 2000_tok, .output = 500_tok};
+    const plan::traffic t{.requests_per_second = 10, .mix = {{.shape = r}}, .target = {.ttft = 2_s, .tpot = 40_ms}};
+    const plan::plan_result p = plan::plan(d.m, t, {.gpus = {d.hw}, .layouts = {d.layout}, .prefill_batches = {},
+                                                   .batches = {8, 16, 32, 64, 128}, .refine = false});
+    REQUIRE(p.best);
+    CHECK(p.options.size() == 1);
+    CHECK(p.skipped.empty());
+    // By hand: the largest batch of the list that meets 40 ms per token and 2 s to the first.
+    double batch = 0;
+    for (double b : {8.0, 16.0, 32.0, 64.0, 128.0}) {
+        const serving_point s = serve_at_batch(d, r, b);
+        if (s.tpot <= 40_ms && s.ttft <= 2_s && b <= max_batch(d, r).batch) batch = b;
+    }
+    REQUIRE(batch > 0);
+    const plan::deployment_plan& best = *p.best;
+    CHECK(best.batch == batch);
+    CHECK_FALSE(best.how.disaggregated);
+    const serving_point s = serve_at_batch(d, r, batch);
+    const double per_instance = s.output_rate.value() / 500.0;  // requests/s of one 8-GPU replica
+    const double instances = std::ceil(10.0 / per_instance);
+    CHECK(best.instances == instances);
+    CHECK(best.gpus == 8 * instances);
+    CHECK(best.ttft == s.ttft);
+    CHECK(best.tpot == s.tpot);
+    CHECK(best.load == doctest::Approx(10.0 / per_instance / instances).epsilon(1e-12));
+    const dollars_per_second_t per_gpu = gpu_hour_cost(d.hw, catalog::seed_site, 1.0).total();
+    CHECK(best.gpu_cost == per_gpu);
+    CHECK(best.cost_per_output_token.value() ==
+          doctest::Approx(per_gpu.value() * 8 * instances / (10.0 * 500.0)).epsilon(1e-12));
+    CHECK(best.cost_per_token.value() == doctest::Approx(per_gpu.value() * 8 * instances / (10.0 * 2500.0)).epsilon(1e-12));
+    CHECK(best.gpu_power.value() == doctest::Approx(700.0 * 8 * instances).epsilon(1e-12));
+    CHECK(best.wall_power.value() == doctest::Approx(700.0 * 8 * instances * 1.56).epsilon(1e-12));
+}
+
+TEST_CASE("plan: of two GPUs at the same SLO, the one cheaper per token") {
+    hardware cheap = catalog::h100_sxm5;
+    cheap.name = "H100 (discount)";
+    const plan::traffic t{.requests_per_second = 5, .mix = {{.shape = {.input = 1000_tok, .output = 300_tok}}},
+                          .target = {.ttft = 2_s, .tpot = 50_ms}};
+    const plan::plan_options o{.gpus = {catalog::h100_sxm5, cheap}, .layouts = {{.tp = 4}}, .prefill_batches = {},
+                               .batches = {16, 32, 64},
+                               .prices = {{.hardware = "H100 SXM5", .per_gpu = dollars_per_hour(3.0)},
+                                          {.hardware = "h100-discount", .per_gpu = dollars_per_hour(2.0)}}};
+    const plan::plan_result p = plan::plan(catalog::llama_3_1_70b, t, o);
+    REQUIRE(p.best);
+    REQUIRE(p.options.size() == 2);
+    CHECK(p.best->d.hw.name == "H100 (discount)");
+    CHECK(p.best->gpus == p.options[1].gpus);  // the same GPUs either way
+    CHECK(p.options[1].cost_per_output_token.value() / p.best->cost_per_output_token.value() ==
+          doctest::Approx(1.5).epsilon(1e-12));
+    CHECK(p.best->gpu_cost == dollars_per_hour(2.0));
+}
+
+TEST_CASE("plan: traffic that needs more replicas scales the count linearly") {
+    const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    const request_shape r{.input = 500_tok, .output = 250_tok};
+    const plan::plan_options o{.gpus = {d.hw}, .layouts = {{.tp = 1}}, .prefill_batches = {}, .batches = {32}};
+    const serving_point s = serve_at_batch(d, r, 32);
+    const double per_gpu = s.output_rate_per_gpu.value() / 250.0;  // requests/s one GPU serves
+    auto gpus_for = [&](double lambda) {
+        const plan::plan_result p = plan::plan(d.m, {.requests_per_second = lambda, .mix = {{.shape = r}},
+                                                     .target = {.ttft = 10_s, .tpot = 1_s}}, o);
+        REQUIRE(p.best);
+        return *p.best;
+    };
+    const plan::deployment_plan one = gpus_for(per_gpu * 3);  // exactly three GPUs' worth
+    const plan::deployment_plan more = gpus_for(per_gpu * 30);
+    CHECK(one.gpus == 3);
+    CHECK(more.gpus == 30);
+    CHECK(more.cost_per_output_token.value() == doctest::Approx(one.cost_per_output_token.value()).epsilon(1e-12));
+    CHECK(more.gpu_power.value() == doctest::Approx(10 * one.gpu_power.value()).epsilon(1e-12));
+    CHECK(gpus_for(per_gpu * 3.01).gpus == 4);  // a little more traffic needs a whole GPU more
+    CHECK(gpus_for(per_gpu * 3.01).load == doctest::Approx(3.01 / 4).epsilon(1e-12));
+    // A cap on the fleet leaves it unplanned, and says why.
+    plan::plan_options capped = o;
+    capped.max_gpus = 10;
+    const plan::plan_result none = plan::plan(d.m, {.requests_per_second = per_gpu * 30, .mix = {{.shape = r}},
+                                                    .target = {.ttft = 10_s, .tpot = 1_s}}, capped);
+    CHECK_FALSE(none.best);
+    REQUIRE(none.skipped.size() == 1);
+    CHECK(test::contains(none.skipped[0], "needs more than 10 GPUs"));
+}
+
+TEST_CASE("plan: disaggregated pools sized by their own work") {
+    const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h200_sxm, .layout = {.tp = 4}};
+    const request_shape r{.input = 4000_tok, .output = 300_tok};
+    const plan::traffic t{.requests_per_second = 12, .mix = {{.shape = r}}, .target = {.ttft = 2_s, .tpot = 50_ms}};
+    const plan::plan_result p = plan::plan(d.m, t, {.gpus = {d.hw}, .layouts = {d.layout}, .colocated = false,
+                                                   .prefill_batches = {2}, .batches = {16, 32}, .refine = false});
+    REQUIRE(p.best);
+    const plan::deployment_plan& b = *p.best;
+    CHECK(b.how.disaggregated);
+    const double batch = b.batch;
+    const seconds_t tpot = decode_pass(d, batch, r.input + r.output / 2.0).time();
+    const double prefill_s = prefill_pass(d, 2.0, r.input, tokens(0.0)).time().value() / 2.0;
+    const double decode_s = 300.0 * tpot.value() / batch;
+    CHECK(b.tpot == tpot);
+    CHECK(b.prefill_instances == std::ceil(12 * prefill_s));
+    CHECK(b.decode_instances == std::ceil(12 * decode_s));
+    CHECK(b.prefill_per_decode == doctest::Approx(prefill_s / decode_s).epsilon(1e-12));
+    CHECK(b.gpus == 4 * (b.prefill_instances + b.decode_instances));
+}
+
+TEST_CASE("plan: a mix of shapes, prices and what is left out") {
+    const plan::traffic t{.requests_per_second = 4,
+                          .mix = {{.share = 3, .shape = {.input = 1000_tok, .output = 200_tok}},
+                                  {.share = 1, .shape = {.input = 8000_tok, .output = 1000_tok}}},
+                          .target = {.ttft = 3_s, .tpot = 60_ms}};
+    const plan::plan_result p = plan::plan(catalog::llama_3_1_70b, t,
+                                           {.gpus = {catalog::h100_sxm5, catalog::b200_hgx},
+                                            .formats = {{.weights = formats::fp8, .kv = formats::fp8}}});
+    REQUIRE(p.best);
+    REQUIRE(p.skipped.size() == 1);  // B200 has no price in the catalog
+    CHECK(test::contains(p.skipped[0], "B200 (HGX): no price"));
+    // The slowest shape of the mix meets the targets at the chosen batch.
+    CHECK(p.best->ttft <= t.target.ttft);
+    CHECK(p.best->tpot <= t.target.tpot);
+    if (!p.best->how.disaggregated)
+        for (const plan::traffic_class& c : t.mix) CHECK(serve_at_batch(p.best->d, c.shape, p.best->batch).tpot <= p.best->tpot);
+    CHECK(p.best->load <= 1.0);
+    // With a price for the B200 it competes (and the options are sorted by cost).
+    const plan::plan_result q = plan::plan(catalog::llama_3_1_70b, t,
+                                           {.gpus = {catalog::h100_sxm5, catalog::b200_hgx},
+                                            .formats = {{.weights = formats::fp8, .kv = formats::fp8}},
+                                            .prices = {{.hardware = "b200 hgx", .per_gpu = dollars_per_hour(0.5)}}});
+    CHECK(q.skipped.empty());
+    CHECK(q.best->d.hw.name == "B200 (HGX)");
+    for (std::size_t k = 1; k < q.options.size(); ++k) CHECK(q.options[k - 1].fleet_cost <= q.options[k].fleet_cost);
+    // Bad traffic is refused.
+    CHECK(test::contains(test::error_of([] {
+                             return plan::plan(catalog::llama_3_1_8b, {.requests_per_second = 0, .mix = {{}}},
+                                               {.gpus = {catalog::h100_sxm5}});
+                         }),
+                         "requests_per_second"));
+}
