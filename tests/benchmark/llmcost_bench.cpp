@@ -2,6 +2,7 @@
 // quotes the figures with the machine they came from. Speed is measured here, never asserted in
 // a timed test.
 #include <llmcost/llmcost.hpp>
+#include <llmcost/plan.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -60,13 +61,57 @@ void decode_step(benchmark::State& state, const deployment& d) {
     const pass_model pm = prepare_pass(d);
     std::int64_t i = 0;
     for (auto _ : state) {
-        const pass_cost p = decode_pass(pm, 32.0 + static_cast<double>(i & 31), tokens(1000.0 + static_cast<double>(i++ & 1023)));
+        const pass_cost p = decode_pass(pm, 32.0 + static_cast<double>(i & 31), tokens(1000.0 + static_cast<double>(i & 1023)));
+        ++i;
         benchmark::DoNotOptimize(p);
     }
     state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK_CAPTURE(decode_step, llama70_tp8, llama70);
 BENCHMARK_CAPTURE(decode_step, deepseek_v3_dep8, deepseek);
+
+/// A grid of 1,048,576 configurations: 4 GPUs × 2 formats × 4 layouts × 2 modes × 16 request
+/// shapes × 1,024 batches of Llama-3.1-70B. The result arrays are reused between iterations, as a
+/// planner that sweeps again and again would (a fresh result also pays the page faults of 26 MB).
+plan::sweep_grid million_grid() {
+    std::vector<request_shape> shapes;
+    for (double in : {128.0, 512.0, 2048.0, 8192.0})
+        for (double out : {64.0, 256.0, 1024.0, 4096.0}) shapes.push_back({.input = tokens(in), .output = tokens(out)});
+    std::vector<double> batches;
+    for (int b = 1; b <= 1024; ++b) batches.push_back(b);
+    return {.m = catalog::llama_3_1_70b,
+            .gpus = {catalog::h100_sxm5, catalog::h200_sxm, catalog::b200_hgx, catalog::mi300x},
+            .formats = {{}, {.weights = formats::fp8, .kv = formats::fp8}},
+            .layouts = {{.tp = 1}, {.tp = 2}, {.tp = 4}, {.tp = 8}},
+            .modes = {{}, {.disaggregated = true}},
+            .shapes = shapes,
+            .batches = batches};
+}
+
+void sweep_million(benchmark::State& state) {
+    const plan::sweep_grid g = million_grid();
+    plan::sweep_result r;
+    plan::sweep(g, r);
+    for (auto _ : state) {
+        plan::sweep(g, r);
+        benchmark::DoNotOptimize(r.tpot_s.data());
+    }
+    state.counters["configurations"] = static_cast<double>(g.size());
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(g.size()));
+}
+BENCHMARK(sweep_million)->Unit(benchmark::kMillisecond);
+
+/// The frontier of that sweep for one request shape under TTFT ≤ 2 s and TPOT ≤ 50 ms.
+void frontier_search(benchmark::State& state) {
+    const plan::sweep_grid g = million_grid();
+    const plan::sweep_result r = plan::sweep(g);
+    const slo target{.ttft = seconds(2.0), .tpot = seconds(0.05)};
+    for (auto _ : state) {
+        const auto f = plan::frontier(r, target, {.shape = 6});
+        benchmark::DoNotOptimize(f.data());
+    }
+}
+BENCHMARK(frontier_search)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
