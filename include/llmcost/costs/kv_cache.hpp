@@ -39,7 +39,7 @@ template <token_count T>
     if (budget.value() <= 0.0) return 0.0;
     const double per_seq = kv_bytes_per_gpu_for_context(d, context).value();
     const double n = budget.value() / per_seq;
-    return static_cast<double>(static_cast<long long>(n));
+    return detail::const_trunc(n);
 }
 
 /// Where a cache of `need` bytes per GPU lives: HBM first, then host DRAM, then storage (S17).

@@ -10,11 +10,15 @@
 namespace llmcost {
 
 /// Probability that a given expert is chosen by at least one of T tokens under uniform top-k
-/// routing: 1 − (1 − k/E)^T.
+/// routing: 1 − (1 − k/E)^T. A fractional T (a micro-batch of 0.75 sequences: steady-state
+/// averages) is the linear mixture of ⌊T⌋ and ⌈T⌉ tokens: 1 − q^⌊T⌋ + f · q^⌊T⌋ · (1 − q), q = 1 − k/E.
 [[nodiscard]] constexpr double expert_coverage(int experts, int top_k, double tokens) {
     if (experts <= 0 || tokens <= 0) return 0.0;
     const double miss = 1.0 - static_cast<double>(top_k) / experts;
-    return 1.0 - detail::pow_int(miss, static_cast<long long>(tokens));
+    const double whole = detail::const_trunc(tokens), frac = tokens - whole;
+    if (whole >= 4611686018427387904.0) return miss < 1.0 ? 1.0 : 0.0;  // 2^62 tokens: past any long long power
+    const double missed = detail::pow_int(miss, static_cast<long long>(whole));
+    return 1.0 - missed + frac * missed * (1.0 - miss);
 }
 
 /// E_distinct = E · (1 − (1 − k/E)^T) — expected distinct experts a batch of T tokens touches

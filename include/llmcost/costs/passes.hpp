@@ -160,7 +160,8 @@ namespace detail {
 /// the experts: everything but the embedding table (a lookup) and the untouched experts.
 [[nodiscard]] constexpr bytes_t weight_bytes_read(const deployment& d, double routed_tokens) {
     const parameter_breakdown b = parameters(d.m);
-    const double dense = static_cast<double>(b.total() - b.routed_experts - b.embedding);
+    // The embedding lookup reads a few rows; a tied table is streamed whole by the LM head.
+    const double dense = static_cast<double>(b.total() - b.routed_experts - (b.lm_head > 0 ? b.embedding : 0));
     const double pp = d.layout.pp;
     return d.m.weights.bytes_for(dense) / static_cast<double>(d.layout.tp) +
            expert_bytes_read_per_gpu(d, routed_tokens) * pp;
@@ -200,6 +201,7 @@ struct pass_model {
     flops_per_second_t attention_peak{};    ///< BF16 peak (fused attention)
     bytes_per_second_t bandwidth{};         ///< sustained HBM bandwidth
     double dense_width = 0, expert_width = 0;  ///< GEMM output widths per rank
+    double lm_head_width = 0;               ///< vocabulary per rank (the LM head's outputs)
     seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
@@ -210,22 +212,29 @@ namespace detail {
 
 /// Fill in times from work and traffic. `tokens_per_rank` tokens go through the GEMMs of this rank;
 /// `expert_flops` of `matmul_flops` run in the routed experts, whose GEMMs see fewer rows.
-[[nodiscard]] constexpr pass_cost finish(const pass_model& pm, pass_cost c, double tokens_per_rank, double expert_flops) {
+[[nodiscard]] constexpr pass_cost finish(const pass_model& pm, pass_cost c, double tokens_per_rank, double expert_flops,
+                                         double logits) {
     const deployment& d = pm.d;
     const accelerator& g = d.hw.gpu;
     const model& m = d.m;
     auto at = [&](double flop, double efficiency) { return compute_time(flops(flop), pm.peak * efficiency); };
     c.flops = c.matmul_flops + c.attention_flops;
-    c.compute_time = at(c.flops.value(), g.efficiency.matmul);
+    // The floor: every FLOP at the fastest rate any kernel class reaches (GEMMs or fused attention).
+    const double floor_rate = detail::max((pm.peak * g.efficiency.matmul).value(),
+                                          (pm.attention_peak * g.efficiency.attention).value());
+    c.compute_time = compute_time(c.flops, flops_per_second(floor_rate));
     c.memory_time = transfer_time(c.bytes(), pm.bandwidth);
 
-    // GEMMs: dense ones see every token; an expert sees its share of the routed tokens.
-    const double dense_flops = c.matmul_flops.value() - expert_flops;
+    // GEMMs: dense ones see every token; the LM head only the positions that need logits; an
+    // expert its share of the routed tokens.
+    const double lm_head_flops = 2.0 * logits * pm.lm_head / pm.tp;
+    const double dense_flops = c.matmul_flops.value() - expert_flops - lm_head_flops;
     // Rows per touched expert: routed tokens · k ÷ the experts they touch (at least one each).
     const double routed = tokens_per_rank * pm.ranks;
     const double touched = m.is_moe() ? expected_distinct_experts(m.ffn.routed_experts, m.ffn.top_k, routed) : 0.0;
     const double expert_rows = touched > 0.0 ? detail::max(1.0, routed * m.ffn.top_k / touched) : 0.0;
     c.matmul_compute_time = at(dense_flops, g.efficiency.matmul_at(tokens_per_rank, m.hidden, pm.dense_width)) +
+                            at(lm_head_flops, g.efficiency.matmul_at(logits, m.hidden, pm.lm_head_width)) +
                             at(expert_flops, g.efficiency.matmul_at(expert_rows, m.hidden, pm.expert_width));
     c.matmul_memory_time = transfer_time(c.weight_bytes, pm.bandwidth);
     c.attention_compute_time = pm.attention_peak.value() > 0
@@ -257,7 +266,8 @@ namespace detail {
     pm.lm_head = static_cast<double>(b.lm_head > 0 ? b.lm_head : b.embedding);  // tied: the embedding
     pm.non_expert_parameters = detail::non_expert_matmul_parameters(m);
     pm.expert_parameters = m.is_moe() ? static_cast<double>(expert_parameters(m)) : 0.0;
-    pm.dense_bytes_read = m.weights.bytes_for(static_cast<double>(b.total() - b.routed_experts - b.embedding)).value() /
+    pm.dense_bytes_read = m.weights.bytes_for(static_cast<double>(b.total() - b.routed_experts -
+                                                                  (b.lm_head > 0 ? b.embedding : 0))).value() /
                           pm.tp;
     pm.expert_resident_bytes = m.is_moe() ? expert_weight_bytes_per_gpu(d).value() : 0.0;
     pm.kv_gpu_share = kv_bytes_per_token_per_gpu(d).value() / kv_bytes_per_token(m).value();
@@ -273,6 +283,7 @@ namespace detail {
     pm.dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / pm.tp;
     const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : pm.tp;
     pm.expert_width = m.is_moe() ? m.ffn.expert_intermediate / inside_expert : 0.0;
+    pm.lm_head_width = pm.lm_head / m.hidden / pm.tp;
     pm.overhead = g.efficiency.kernel_overhead * detail::kernels_per_pass(m);
     pm.tp_link = detail::tp_link(d);
     pm.tp_algorithm = detail::tp_algorithm(d);
@@ -306,12 +317,12 @@ namespace detail {
                                           : 0.0;
         return bytes(pm.dense_bytes_read + experts);
     };
-    const double whole = static_cast<double>(static_cast<long long>(ps)), extra = ps - whole;
+    const double whole = detail::const_trunc(ps), extra = ps - whole;
     r.weight_bytes = extra > 0.0 && m.is_moe() ? read(whole) * (1.0 - extra) + read(whole + 1.0) * extra : read(ps);
     r.kv_bytes = (kv_bytes_for_context(m, tokens(c)) * pm.kv_gpu_share * ds +
                   kv_bytes_for_context(m, tokens(p + n)) * pm.kv_gpu_share * ps) * pm.pp;
     r.activation_bytes = m.residual_format().bytes_for(t * m.layers * pm.activation_elements);
-    return detail::finish(pm, r, t, expert_flops);
+    return detail::finish(pm, r, t, expert_flops, logits);
 }
 
 [[nodiscard]] constexpr pass_cost step_pass(const deployment& d, const step_shape& s) {
@@ -400,7 +411,7 @@ namespace detail {
     const bool first_flatter = b1 < b2;
     const double a_lo = first_flatter ? a1 : a2, b_lo = first_flatter ? b1 : b2;  // on top below x*
     const double a_hi = first_flatter ? a2 : a1, b_hi = first_flatter ? b2 : b1;  // on top above x*
-    double k = cross < x0 ? x0 - 1.0 : (cross > x1 ? x1 : static_cast<double>(static_cast<long long>(cross)));
+    double k = cross < x0 ? x0 - 1.0 : (cross > x1 ? x1 : detail::const_trunc(cross));
     return series(a_lo, b_lo, x0, k) + series(a_hi, b_hi, k + 1.0, x1);
 }
 }  // namespace detail

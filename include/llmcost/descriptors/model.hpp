@@ -188,7 +188,9 @@ struct parameter_breakdown {
 /// N_mm = N_active − vocab·hidden — parameters in matmuls per token: the input embedding is a
 /// row lookup, not a matmul. 2·N_mm is the FLOPs of one token outside attention (seed S11).
 [[nodiscard]] constexpr count_t matmul_parameters(const model& m) {
-    return active_parameters(m) - parameters(m).embedding;
+    // The input embedding is a row lookup, not a matmul; a tied table is still read whole by the
+    // LM head, so then it stays in.
+    return active_parameters(m) - (m.tied_embeddings ? 0 : parameters(m).embedding);
 }
 
 // ---- bytes -------------------------------------------------------------------------------------

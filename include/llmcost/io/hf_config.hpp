@@ -481,6 +481,20 @@ inline void read_quantization(const reader& r, model& m) {
             while (at > 0 && token_char(json_text[at - 1])) --at;
         const detail::hf::text_position p = detail::hf::position_of(json_text, at);
         throw load_error(origin, {}, "JSON " + reason, p.line, p.column);
+    } catch (const json::out_of_range& e) {
+        // A number beyond a double (`1e400`) is out_of_range 406, not a parse_error, and has no
+        // position: point at the first place the number's text appears.
+        const std::string what = e.what();
+        const std::size_t open = what.find('\''), close = what.rfind('\'');
+        const std::size_t at = open != std::string::npos && close > open + 1
+                                   ? json_text.find(std::string_view(what).substr(open + 1, close - open - 1))
+                                   : std::string_view::npos;
+        const detail::hf::text_position p =
+            at == std::string_view::npos ? detail::hf::text_position{} : detail::hf::position_of(json_text, at);
+        const std::size_t reason_at = what.find("number overflow");
+        throw load_error(origin, {},
+                         "JSON number too large (" + (reason_at == std::string::npos ? what : what.substr(reason_at)) + ")",
+                         p.line, p.column);
     }
     if (!root.is_object())
         throw load_error(origin, {}, "expected a JSON object at the top level, got " + detail::hf::type_name(root));

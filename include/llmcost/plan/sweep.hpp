@@ -289,7 +289,8 @@ using lane_out = Eigen::Ref<Eigen::ArrayXd>;
 /// Lanes a chunk is evaluated over (its length, 256, keeps every array of the kernel in L1).
 inline constexpr Eigen::Index chunk = 256;
 
-/// 1 − (1 − k/E)^⌊T⌋ for T > 0, else 0 — `expert_coverage` for a whole chunk. pow_int multiplies
+/// 1 − q^⌊T⌋ + f · q^⌊T⌋ · (1 − q) for T > 0 (q = 1 − k/E, f = T − ⌊T⌋), else 0 —
+/// `expert_coverage` for a whole chunk. pow_int multiplies
 /// the running product by x^(2^j) for each set bit j of ⌊T⌋, lowest first, squaring x as it goes;
 /// here every lane runs the same sequence of squares (a table), multiplying where its bit is set.
 /// Bits are read exactly in double (⌊q/2⌋, q − 2⌊q/2⌋), and once x^(2^j) has underflowed to 0 any
@@ -338,7 +339,9 @@ inline void coverage(const coverage_table& c, const lane_in& tokens, lane_out ou
         out = (qj - (half + half) > 0.0).select(out * c.square[j], out);
         std::swap(q, h);
     }
-    out = (tokens > 0.0).select(1.0 - out, 0.0);
+    // f · missed · (1 − q) as expert_coverage orders it: ((1 − missed) + (f · missed) · (1 − q)).
+    const Eigen::ArrayXd frac = tokens - tokens.floor();
+    out = (tokens > 0.0).select((1.0 - out) + (frac * out) * (1.0 - c.miss), 0.0);
 }
 
 /// e(m) = `achievable_fractions::matmul_at(m, k, n)` for every lane, its operations in its order;
@@ -474,11 +477,20 @@ inline void step_time(const step_constants& k, const chunk_lanes& s, const lane_
         rows = (b > 0.0).select(routed * k.top_k / b, 0.0);
         rows = (b > 0.0 && rows < 1.0).select(1.0, rows);  // max(1, ·) where any expert is touched
         matmul_efficiency(g.efficiency, hidden, expert_width, rows, b);
-        a = (matmul_flops - expert_flops) / (k.matmul_peak * a) + expert_flops / (k.matmul_peak * b);
-        b = weight / k.bandwidth;
+        rows = ds + ps;  // logits
+        matmul_efficiency(g.efficiency, hidden, pm.lm_head_width, rows, c);
+        weight = weight / k.bandwidth;  // the memory side, before the scratch is reused
+        rows = 2.0 * (ds + ps) * pm.lm_head / pm.tp;  // the LM head's FLOPs
+        a = (matmul_flops - expert_flops - rows) / (k.matmul_peak * a) + rows / (k.matmul_peak * c) +
+            expert_flops / (k.matmul_peak * b);
+        b = weight;
     } else {
         // no experts: their term is 0 ÷ (peak · e∞) = 0, and the weights are the dense bytes
-        a = (2.0 * t * k.non_expert_minus_lm_head + 2.0 * (ds + ps) * pm.lm_head) / pm.tp / (k.matmul_peak * a);
+        matmul_flops = (2.0 * t * k.non_expert_minus_lm_head + 2.0 * (ds + ps) * pm.lm_head) / pm.tp + 0.0;
+        rows = ds + ps;  // logits
+        matmul_efficiency(g.efficiency, hidden, pm.lm_head_width, rows, c);
+        rows = 2.0 * (ds + ps) * pm.lm_head / pm.tp;  // the LM head's FLOPs
+        a = (matmul_flops - 0.0 - rows) / (k.matmul_peak * a) + rows / (k.matmul_peak * c) + 0.0;
         b.setConstant((pm.dense_bytes_read + 0.0) / k.bandwidth);
     }
     out = (a > b).select(a, b);  // matmul_time

@@ -129,9 +129,9 @@ struct batching_length_distribution {
         const std::string_view s = "output-length distribution";
         if (law == batching_length_law::uniform) {
             const double a = shortest.value(), b = longest.value();
-            require(a >= 1.0 && a == static_cast<double>(static_cast<long long>(a)) && a <= 1e9, s,
+            require(a >= 1.0 && a == detail::const_trunc(a) && a <= 1e9, s,
                     "shortest (tokens)", a, "must be a whole number of tokens, at least 1");
-            require(b >= a && b == static_cast<double>(static_cast<long long>(b)) && b <= 1e9, s,
+            require(b >= a && b == detail::const_trunc(b) && b <= 1e9, s,
                     "longest (tokens)", b, "must be a whole number of tokens, at least shortest");
         } else if (law == batching_length_law::geometric) {
             require(mean.value() >= 1.0 && mean.value() <= 1e9, s, "mean (tokens)", mean.value(),
@@ -250,7 +250,7 @@ template <token_count T>
                                                                          const T& prompt,
                                                                          const batching_length_distribution& lengths,
                                                                          int refill_every_steps = 1) {
-    require(batch >= 1.0 && batch == static_cast<double>(static_cast<long long>(batch)) && batch <= 1e6, "batching",
+    require(batch >= 1.0 && batch == detail::const_trunc(batch) && batch <= 1e6, "batching",
             "batch", batch, "must be a whole number of requests, at least 1");
     const int b = static_cast<int>(batch);
     const tokens_t p = in_base_units(prompt);

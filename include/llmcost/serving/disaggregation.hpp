@@ -73,7 +73,7 @@ template <class Ok>
     if (hi < 1.0 || !ok(1.0)) return 0.0;
     double lo = 1.0;
     while (hi - lo > 0.5) {
-        const double mid = static_cast<double>(static_cast<long long>((lo + hi + 1.0) / 2.0));
+        const double mid = detail::const_trunc((lo + hi + 1.0) / 2.0);
         if (mid <= lo) break;
         if (ok(mid)) lo = mid;
         else hi = mid - 1.0;

@@ -306,12 +306,12 @@ namespace detail {
         p.decode_batch = b;
         return output_input_cost_ratio(gpu_token_rates_at(d, p));
     };
-    double hi = detail::min(static_cast<double>(static_cast<long long>(max_batch)), max_sequences(d, p.context, reserve));
+    double hi = detail::min(detail::const_trunc(max_batch), max_sequences(d, p.context, reserve));
     if (hi < 1.0 || ratio_at(hi) > target) return 0.0;
     if (ratio_at(1.0) <= target) return 1.0;
     double lo = 1.0;  // ratio(lo) > target ≥ ratio(hi)
     while (hi - lo > 1.0) {
-        const double mid = static_cast<double>(static_cast<long long>((lo + hi) / 2.0));
+        const double mid = detail::const_trunc((lo + hi) / 2.0);
         if (ratio_at(mid) > target) lo = mid; else hi = mid;
     }
     return hi;
@@ -506,7 +506,7 @@ struct context_cost {
     require(utilisation > 0.0 && utilisation <= 1.0, "output_cost_at_context", "utilisation", utilisation,
             "must be in (0, 1]");
     context_cost c{};
-    c.batch = detail::min(max_sequences(d, context, reserve), static_cast<double>(static_cast<long long>(batch_cap)));
+    c.batch = detail::min(max_sequences(d, context, reserve), detail::const_trunc(batch_cap));
     const dollars_per_second_t busy = gpu_hour_cost(d.hw, f, utilisation, o).total() / utilisation;
     if (c.batch < 1.0) {
         c.gpu_time_per_token = seconds_per_token_t::from_value(detail::econ_infinity);

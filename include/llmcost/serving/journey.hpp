@@ -339,9 +339,9 @@ struct journey_scenario {
         network.validate();
         gates.validate();
         const std::string_view s = name;
-        require(batch >= 1.0 && batch == static_cast<double>(static_cast<long long>(batch)) && batch <= 1e6, s,
+        require(batch >= 1.0 && batch == detail::const_trunc(batch) && batch <= 1e6, s,
                 "batch", batch, "must be a whole number of sequences, at least 1");
-        require(prefill_batch >= 1.0 && prefill_batch == static_cast<double>(static_cast<long long>(prefill_batch)) &&
+        require(prefill_batch >= 1.0 && prefill_batch == detail::const_trunc(prefill_batch) &&
                     prefill_batch <= 1e6,
                 s, "prefill_batch", prefill_batch, "must be a whole number of prompts, at least 1");
         require(positive_finite(prompt.value()), s, "prompt (tokens)", prompt.value(), "must be positive and finite");

@@ -118,7 +118,7 @@ struct batch_limit {
     require(budget.value() > 0.0, d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(),
             "does not fit: the weights and the reserve exceed HBM; use more GPUs or a smaller format");
     const double per_sequence = kv_bytes_per_gpu_for_context(d, tokens(held)).value();
-    batch_limit b{.batch = static_cast<double>(static_cast<long long>(budget.value() / per_sequence)),
+    batch_limit b{.batch = detail::const_trunc(budget.value() / per_sequence),
                   .limited_by = "KV capacity"};
     require(b.batch >= 1.0, d.m.name, "KV per sequence (B)", per_sequence,
             "does not fit: one sequence needs more KV than the HBM left after the weights");
@@ -147,7 +147,7 @@ struct batch_limit {
             "a run has at least one request");
     serving_point s = saturated(d, r, l);
     const double per_wave = s.batch * d.layout.dp;
-    const double full = static_cast<double>(static_cast<long long>(requests / per_wave));
+    const double full = detail::const_trunc(requests / per_wave);
     const double rest = requests - full * per_wave;
     seconds_t total = s.step_time * (full * r.output.value());
     if (rest > 0.0) total = total + serve_at_batch(d, r, detail::max(1.0, rest / d.layout.dp)).step_time * r.output.value();
