@@ -520,6 +520,8 @@ inline void step_time(const step_constants& k, const chunk_lanes& s, const lane_
 /// The batch ladder used by `plan` when no batches are given: 1 … 64 by 1, then by 8 to 512, by
 /// 64 to 4,096, by 512 beyond, up to `most`.
 [[nodiscard]] inline std::vector<double> batch_ladder(double most = 16384) {
+    // Beyond a million sequences per rank no engine runs, and the ladder would grow without end.
+    require(most >= 1.0 && most <= 1e6, "sweep", "largest batch", most, "must be between 1 and 1,000,000");
     std::vector<double> b;
     for (double x = 1; x <= most; x += x < 64 ? 1 : x < 512 ? 8 : x < 4096 ? 64 : 512) b.push_back(x);
     return b;
