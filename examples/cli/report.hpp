@@ -74,7 +74,8 @@ namespace detail {
         if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
         out += digits[i];
     }
-    return v < 0 ? "-" + out : out;
+    if (v < 0) out.insert(0, 1, '-');
+    return out;
 }
 
 /// A value for people: the unit picks the prefix style (bytes and FLOPs decimal, seconds down to ns).
@@ -209,7 +210,11 @@ namespace detail {
     }
     if (!r.notes.empty()) {
         out += "\n";
-        for (const std::string& n : r.notes) out += "note: " + n + "\n";
+        for (const std::string& n : r.notes) {
+            out += "note: ";
+            out += n;
+            out += '\n';
+        }
     }
     return out;
 }
@@ -254,12 +259,18 @@ namespace detail {
     }
     if (r.records.empty()) return out;
     std::string head;
-    for (const field& f : r.records.front().fields) head += (head.empty() ? "" : ",") + detail::csv_of(f.key);
+    // Appends, not `"," + std::string`: g++ 12 at -O2 warns falsely on that (-Wrestrict, GCC bug 105329).
+    for (const field& f : r.records.front().fields) {
+        if (!head.empty()) head += ',';
+        head += detail::csv_of(f.key);
+    }
     out = head + "\n";
     for (const record& rec : r.records) {
         std::string line;
-        for (std::size_t i = 0; i < rec.fields.size(); ++i)
-            line += (i ? "," : "") + detail::csv_of(rec.fields[i].v);
+        for (std::size_t i = 0; i < rec.fields.size(); ++i) {
+            if (i) line += ',';
+            line += detail::csv_of(rec.fields[i].v);
+        }
         out += line + "\n";
     }
     return out;
