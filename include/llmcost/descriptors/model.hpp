@@ -292,6 +292,18 @@ constexpr void model::validate() const {
             "a number format needs a positive number of bits");
     require(kv_cache.bits_per_element() > 0, s, "kv_cache", kv_cache.bits_per_element(),
             "a number format needs a positive number of bits");
+    // Parameters are counted exactly in 64-bit integers; bound the sizes (in doubles, before any
+    // integer product) so that no count can overflow: 10^17 parameters is 10,000× today's largest.
+    const double h = hidden, L = layers;
+    const double width = a.kind == attention_kind::latent
+        ? static_cast<double>(a.query_heads) * (a.latent.nope_head_dim + a.latent.rope_head_dim + a.latent.v_head_dim) +
+              static_cast<double>(a.latent.kv_lora_rank) * (a.query_heads + 2.0) + a.latent.q_lora_rank * 2.0
+        : (static_cast<double>(a.query_heads) + a.kv_heads) * a.head_dim * 2.0;
+    const double ffn_width = static_cast<double>(f.intermediate) +
+                             (static_cast<double>(f.routed_experts) + f.shared_experts) * f.expert_intermediate;
+    const double estimate = L * h * (width + 3.0 * ffn_width) + 2.0 * static_cast<double>(vocab) * h;
+    require(estimate <= 1e17, s, "parameters (estimated)", estimate,
+            "more than 10^17 parameters: beyond what llmcost counts exactly (check hidden, heads and widths)");
 }
 
 }  // namespace llmcost
