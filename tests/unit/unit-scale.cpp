@@ -43,6 +43,11 @@ TEST_CASE("scale: 10^7 GPUs as independent replicas keep every per-GPU figure") 
           doctest::Approx(1e7 * catalog::h100_sxm5.transceivers_per_gpu * catalog::h100_sxm5.transceiver_power.value()));
 }
 
+TEST_CASE("scale: a layout whose GPU count would wrap an int is refused") {
+    const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .layout = {.tp = 8, .pp = 32, .dp = 2'000'000'000}};
+    CHECK(test::contains(test::validation_message(d), "layout.tp × pp × dp = 5.12e+11: more than 10^9 GPUs"));
+}
+
 TEST_CASE("scale: a 10^8-token context") {
     // S16 at 10^8 tokens: 327,680 B per token = 32.768 TB for one sequence of Llama-3.1-70B.
     CHECK(kv_bytes_for_context(catalog::llama_3_1_70b, tokens(1e8)).value() == doctest::Approx(327680.0 * 1e8));

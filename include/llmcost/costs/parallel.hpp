@@ -60,6 +60,9 @@ struct deployment {
         require(l.pp >= 1, s, "layout.pp", l.pp, "pipeline parallelism must be at least 1");
         require(l.ep >= 1, s, "layout.ep", l.ep, "expert parallelism must be at least 1");
         require(l.dp >= 1, s, "layout.dp", l.dp, "data parallelism must be at least 1");
+        // gpus() is an int product: bound it before it can wrap.
+        require(static_cast<double>(l.tp) * l.pp * l.dp <= 1e9, s, "layout.tp × pp × dp",
+                static_cast<double>(l.tp) * l.pp * l.dp, "more than 10^9 GPUs in one deployment");
         require(l.pp <= m.layers, s, "layout.pp", l.pp, "cannot exceed the model's layers");
         const int q = m.attention.query_heads;
         require(q % l.tp == 0, s, "layout.tp", l.tp, "must divide the query heads");
