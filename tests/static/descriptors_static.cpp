@@ -72,3 +72,20 @@ static_assert(achievable_fractions::padded_rows(1) == 8 && achievable_fractions:
 // The ideal machine has no size effect.
 static_assert(seed_dashboard_gpu.gpu.efficiency.matmul_at(1, 1, 1) == 1.0);
 static_assert(detail::const_cbrt(27.0) == 3.0 && detail::const_cbrt(0.0) == 0.0);
+// The tabulated ∛ is a cache of const_cbrt: the same bits in the table (multiples of 8 up to
+// 8,192), at its edge and past it, and for values that are not multiples of 8.
+constexpr bool table_matches_const_cbrt() {
+    for (double x = 0.0; x <= 8200.0; x += 1.0)
+        if (detail::cbrt_tabulated(x) != detail::const_cbrt(x)) return false;
+    return detail::cbrt_tabulated(1e6) == detail::const_cbrt(1e6) && detail::cbrt_tabulated(-8.0) == 0.0 &&
+           detail::cbrt_tabulated(8.5) == detail::const_cbrt(8.5);
+}
+static_assert(table_matches_const_cbrt());
+static_assert(detail::cbrt_tabulated(64.0) == 4.0 && detail::cbrt_tabulated(8192.0) == detail::const_cbrt(8192.0));
+// ∛(padded·k·n) as ∛padded · ∛(k·n): within a few ulp of the single root (2^-50 relative).
+constexpr bool split_root_close(double m, double k, double n) {
+    const double one = detail::const_cbrt(achievable_fractions::padded_rows(m) * k * n);
+    const double two = detail::const_cbrt(achievable_fractions::padded_rows(m)) * detail::const_cbrt(k * n);
+    return within(two / one, 1.0 - 0x1p-50, 1.0 + 0x1p-50);
+}
+static_assert(split_root_close(1, 8192, 1024) && split_root_close(1000, 8192, 3584) && split_root_close(20000, 7168, 16160));

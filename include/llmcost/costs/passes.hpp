@@ -202,6 +202,8 @@ struct pass_model {
     bytes_per_second_t bandwidth{};         ///< sustained HBM bandwidth
     double dense_width = 0, expert_width = 0;  ///< GEMM output widths per rank
     double lm_head_width = 0;               ///< vocabulary per rank (the LM head's outputs)
+    /// ∛(k·n) of each GEMM class (k = hidden, n its width), for the size curve (matmul_at_rows)
+    double dense_cbrt_k_n = 0, lm_head_cbrt_k_n = 0, expert_cbrt_k_n = 0;
     seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
@@ -233,9 +235,9 @@ namespace detail {
     const double routed = tokens_per_rank * pm.ranks;
     const double touched = m.is_moe() ? expected_distinct_experts(m.ffn.routed_experts, m.ffn.top_k, routed) : 0.0;
     const double expert_rows = touched > 0.0 ? detail::max(1.0, routed * m.ffn.top_k / touched) : 0.0;
-    c.matmul_compute_time = at(dense_flops, g.efficiency.matmul_at(tokens_per_rank, m.hidden, pm.dense_width)) +
-                            at(lm_head_flops, g.efficiency.matmul_at(logits, m.hidden, pm.lm_head_width)) +
-                            at(expert_flops, g.efficiency.matmul_at(expert_rows, m.hidden, pm.expert_width));
+    c.matmul_compute_time = at(dense_flops, g.efficiency.matmul_at_rows(tokens_per_rank, pm.dense_cbrt_k_n)) +
+                            at(lm_head_flops, g.efficiency.matmul_at_rows(logits, pm.lm_head_cbrt_k_n)) +
+                            at(expert_flops, g.efficiency.matmul_at_rows(expert_rows, pm.expert_cbrt_k_n));
     c.matmul_memory_time = transfer_time(c.weight_bytes, pm.bandwidth);
     c.attention_compute_time = pm.attention_peak.value() > 0
         ? compute_time(c.attention_flops, pm.attention_peak * g.efficiency.attention) : seconds(0.0);
@@ -284,6 +286,9 @@ namespace detail {
     const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : pm.tp;
     pm.expert_width = m.is_moe() ? m.ffn.expert_intermediate / inside_expert : 0.0;
     pm.lm_head_width = pm.lm_head / m.hidden / pm.tp;
+    pm.dense_cbrt_k_n = detail::const_cbrt(m.hidden * pm.dense_width);
+    pm.lm_head_cbrt_k_n = detail::const_cbrt(m.hidden * pm.lm_head_width);
+    pm.expert_cbrt_k_n = detail::const_cbrt(m.hidden * pm.expert_width);
     pm.overhead = g.efficiency.kernel_overhead * detail::kernels_per_pass(m);
     pm.tp_link = detail::tp_link(d);
     pm.tp_algorithm = detail::tp_algorithm(d);

@@ -89,10 +89,17 @@ struct achievable_fractions {
     /// curve at the padded size × tile quantisation, m ÷ padded(m).
     [[nodiscard]] constexpr double matmul_at(double m, double k, double n) const {
         if (m <= 0.0 || matmul_half_dim <= 0.0) return matmul;
+        return matmul_at_rows(m, detail::const_cbrt(k * n));
+    }
+    /// The same with ∛(k·n) given: a GEMM class (the dense projections, the LM head, one expert)
+    /// keeps k and n through every step, so a caller pricing many steps works its root out once.
+    /// ∛(padded·k·n) = ∛padded · ∛(k·n), the first tabulated for the usual row counts.
+    [[nodiscard]] constexpr double matmul_at_rows(double m, double cbrt_k_n) const {
+        if (m <= 0.0 || matmul_half_dim <= 0.0) return matmul;
         // The kernel computes the padded rows, so the size curve sees them too: the time of a GEMM
         // then never falls as rows are added.
         const double padded = padded_rows(m);
-        const double size = detail::const_cbrt(padded * k * n);
+        const double size = detail::cbrt_tabulated(padded) * cbrt_k_n;
         return matmul * size / (size + matmul_half_dim) * (m / padded);
     }
     /// Rows a GEMM kernel computes for m tokens: whole 64-row tiles (CUTLASS 3 Hopper

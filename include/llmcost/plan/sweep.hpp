@@ -8,8 +8,8 @@
 /// and its `finish`, then `serve_at_batch` or `disaggregated_goodput`'s) lane by lane in the same
 /// order. Every figure is therefore the scalar formulas' figure for the same inputs to the last bit
 /// (the unit tests compare with `==`): IEEE-754 +, −, ×, ÷ and ⌊·⌋ are correctly rounded in a vector
-/// lane as in a scalar register; the GEMM size curve calls the same ∛ (`const_cbrt`, the C
-/// library's at run time) on the same argument; and expert coverage, an integer power by repeated
+/// lane as in a scalar register; the GEMM size curve is the scalar function itself
+/// (`matmul_at_rows`), called lane by lane; and expert coverage, an integer power by repeated
 /// squaring in `expert_coverage`, multiplies the same squares in the same order, lane by lane.
 ///
 /// Two conditions. No FMA contraction: the default x86-64 target has no FMA instruction, but with
@@ -344,24 +344,10 @@ inline void coverage(const coverage_table& c, const lane_in& tokens, lane_out ou
     out = (tokens > 0.0).select((1.0 - out) + (frac * out) * (1.0 - c.miss), 0.0);
 }
 
-/// e(m) = `achievable_fractions::matmul_at(m, k, n)` for every lane, its operations in its order;
-/// the ∛ of the padded GEMM size is taken once per run of lanes with the same padded rows (lanes
-/// run along the batch axis, so neighbours usually share a 64-row tile).
-inline void matmul_efficiency(const achievable_fractions& e, double k, double n, const lane_in& rows, lane_out out) {
-    double last_padded = -1.0, size = 0.0;
-    for (Eigen::Index i = 0; i < rows.size(); ++i) {
-        const double m = rows(i);
-        if (m <= 0.0 || e.matmul_half_dim <= 0.0) {
-            out(i) = e.matmul;
-            continue;
-        }
-        const double padded = achievable_fractions::padded_rows(m);
-        if (padded != last_padded) {
-            last_padded = padded;
-            size = llmcost::detail::const_cbrt(padded * k * n);
-        }
-        out(i) = e.matmul * size / (size + e.matmul_half_dim) * (m / padded);
-    }
+/// e(m) = `achievable_fractions::matmul_at_rows(m, ∛(k·n))` for every lane: the scalar function
+/// itself (its ∛ of the padded rows is a table look-up for the usual row counts).
+inline void matmul_efficiency(const achievable_fractions& e, double cbrt_k_n, const lane_in& rows, lane_out out) {
+    for (Eigen::Index i = 0; i < rows.size(); ++i) out(i) = e.matmul_at_rows(rows(i), cbrt_k_n);
 }
 
 /// The deployment's constants as the step formula uses them (passes.hpp: step_pass and finish),
@@ -443,13 +429,12 @@ inline void step_time(const step_constants& k, const chunk_lanes& s, const lane_
     auto t = w.t.head(n), expert_flops = w.expert_flops.head(n), matmul_flops = w.matmul_flops.head(n);
     auto weight = w.weight.head(n), routed = w.routed.head(n), rows = w.rows.head(n);
     auto a = w.a.head(n), b = w.b.head(n), c = w.c.head(n);
-    const double dense_width = pm.dense_width, expert_width = pm.expert_width, hidden = k.hidden;
 
     t = ds + ps * s.input;  // tokens_in_step
     // GEMMs (finish): FLOPs ÷ (peak · e(rows)), the dense ones at t rows, each expert at its rows;
     // against the weights streamed (step_pass's read(): experts as far as the step's tokens touch
     // them, a fractional prompt count mixing ⌊ps⌋ and ⌊ps⌋ + 1 whole prompts).
-    matmul_efficiency(g.efficiency, hidden, dense_width, t, a);
+    matmul_efficiency(g.efficiency, pm.dense_cbrt_k_n, t, a);
     if (k.moe) {
         expert_flops = 2.0 * t * k.top_k * pm.expert_parameters * k.moe_layers / pm.tp;
         matmul_flops = (2.0 * t * k.non_expert_minus_lm_head + 2.0 * (ds + ps) * pm.lm_head) / pm.tp + expert_flops;
@@ -476,9 +461,9 @@ inline void step_time(const step_constants& k, const chunk_lanes& s, const lane_
         b = k.experts * touched;  // touched experts
         rows = (b > 0.0).select(routed * k.top_k / b, 0.0);
         rows = (b > 0.0 && rows < 1.0).select(1.0, rows);  // max(1, ·) where any expert is touched
-        matmul_efficiency(g.efficiency, hidden, expert_width, rows, b);
+        matmul_efficiency(g.efficiency, pm.expert_cbrt_k_n, rows, b);
         rows = ds + ps;  // logits
-        matmul_efficiency(g.efficiency, hidden, pm.lm_head_width, rows, c);
+        matmul_efficiency(g.efficiency, pm.lm_head_cbrt_k_n, rows, c);
         weight = weight / k.bandwidth;  // the memory side, before the scratch is reused
         rows = 2.0 * (ds + ps) * pm.lm_head / pm.tp;  // the LM head's FLOPs
         a = (matmul_flops - expert_flops - rows) / (k.matmul_peak * a) + rows / (k.matmul_peak * c) +
@@ -488,7 +473,7 @@ inline void step_time(const step_constants& k, const chunk_lanes& s, const lane_
         // no experts: their term is 0 ÷ (peak · e∞) = 0, and the weights are the dense bytes
         matmul_flops = (2.0 * t * k.non_expert_minus_lm_head + 2.0 * (ds + ps) * pm.lm_head) / pm.tp + 0.0;
         rows = ds + ps;  // logits
-        matmul_efficiency(g.efficiency, hidden, pm.lm_head_width, rows, c);
+        matmul_efficiency(g.efficiency, pm.lm_head_cbrt_k_n, rows, c);
         rows = 2.0 * (ds + ps) * pm.lm_head / pm.tp;  // the LM head's FLOPs
         a = (matmul_flops - 0.0 - rows) / (k.matmul_peak * a) + rows / (k.matmul_peak * c) + 0.0;
         b.setConstant((pm.dense_bytes_read + 0.0) / k.bandwidth);
@@ -504,11 +489,11 @@ inline void step_time(const step_constants& k, const chunk_lanes& s, const lane_
     // Communication: (tp + ep) + pp, each absent term a zero.
     const bool tp = pm.d.layout.tp > 1, pp = pm.d.layout.pp > 1;
     if (tp || k.expert_parallel || pp) {
-        b = t * hidden * k.residual_bits / 8.0;  // the step's hidden state
+        b = t * k.hidden * k.residual_bits / 8.0;  // the step's hidden state
         if (tp) a = (k.tp_latency_steps + b * k.tp_fraction / k.tp_link_bw) * pm.tp_all_reduces;
         else a.setZero();
         if (k.expert_parallel)
-            a = a + (k.ep_latency + (t * k.top_k * hidden * k.activation_bits / 8.0 / pm.tp) * k.ep_fraction / k.ep_link_bw) *
+            a = a + (k.ep_latency + (t * k.top_k * k.hidden * k.activation_bits / 8.0 / pm.tp) * k.ep_fraction / k.ep_link_bw) *
                         (2.0 * k.moe_layers);
         if (pp) a = a + (k.pp_latency + b / pm.tp / k.pp_link_bw) * (pm.pp - 1.0);
         out = out + a;
