@@ -111,17 +111,6 @@ std::string tokens_text(double v) { return invalid_input::show(v); }
 
 // ---- the frontier figure -------------------------------------------------------------------
 
-/// The step of about `target` ticks over [0, hi]: 1, 2 or 5 × 10^k.
-double nice_step(double hi, double target) {
-    const double raw = hi / target;
-    double decade = 1.0;
-    while (decade * 10.0 <= raw) decade *= 10.0;
-    while (decade > raw) decade /= 10.0;
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (decade * m >= raw) return decade * m;
-    return decade * 10.0;
-}
-
 void write_svg(const lp::sweep_result& s, const std::vector<Eigen::Index>& front, const std::vector<Eigen::Index>& eligible,
                const std::string& title, const std::string& subtitle, const std::string& path) {
     static constexpr const char* palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
@@ -133,8 +122,8 @@ void write_svg(const lp::sweep_result& s, const std::vector<Eigen::Index>& front
     }
     if (!(most_x > 0.0)) most_x = 1.0;
     if (!(most_y > 0.0)) most_y = 1.0;
-    const double x_step = nice_step(most_x, 8.0), y_step = nice_step(most_y, 7.0);
-    const double x_hi = std::ceil(most_x * 1.02 / x_step) * x_step, y_hi = std::ceil(most_y * 1.02 / y_step) * y_step;
+    const double x_step = svg::nice_step(most_x, 8.0), y_step = svg::nice_step(most_y, 7.0);
+    const double x_hi = svg::ceil_to(most_x * 1.02, x_step), y_hi = svg::ceil_to(most_y * 1.02, y_step);
     svg::document doc(960.0, 640.0, "Serving frontier");
     svg::plot p(doc, {.x = 96.0, .y = 78.0, .width = 830.0, .height = 470.0},
                 svg::axis::linear(0.0, x_hi, svg::linear_ticks(0.0, x_hi, x_step, x_step < 1.0 ? 1 : 0)),

@@ -44,19 +44,8 @@ std::string grouped(double v) {
     return svg::group_thousands(printed("%.0f", v));
 }
 
-/// The step of about `target` ticks over [0, hi]: 1, 2 or 5 × 10^k.
-double nice_step(double hi, double target) {
-    const double raw = hi / target;
-    double decade = 1.0;
-    while (decade * 10.0 <= raw) decade *= 10.0;
-    while (decade > raw) decade /= 10.0;
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (decade * m >= raw) return decade * m;
-    return decade * 10.0;
-}
-
-/// `v` rounded up to a whole number of `step`s.
-double ceil_to(double v, double step) { return std::ceil(v / step) * step; }
+using svg::ceil_to;
+using svg::nice_step;
 
 const format_options three{.digits = 3};
 const format_options binary3{.digits = 3, .bytes = byte_prefix::binary};

@@ -351,6 +351,20 @@ template <class Label>
     return out;
 }
 
+/// The tick step for about `target` ticks over [0, hi]: 1, 2 or 5 × 10^k.
+[[nodiscard]] inline double nice_step(double hi, double target) {
+    const double raw = hi / target;
+    double decade = 1.0;
+    while (decade * 10.0 <= raw) decade *= 10.0;
+    while (decade > raw) decade /= 10.0;
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (decade * m >= raw) return decade * m;
+    return decade * 10.0;
+}
+
+/// `v` rounded up to a whole number of `step`s (an axis end on a tick).
+[[nodiscard]] inline double ceil_to(double v, double step) { return std::ceil(v / step) * step; }
+
 /// Ticks at lo, lo + step, … ≤ hi, labelled with `decimals` decimals (computed as i · step, so they
 /// do not accumulate rounding).
 [[nodiscard]] inline std::vector<tick> linear_ticks(double lo, double hi, double step, int decimals,

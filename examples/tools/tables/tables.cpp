@@ -9,6 +9,8 @@
 
 #include <llmcost/llmcost.hpp>
 
+#include "../common/number_text.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -35,50 +37,14 @@ constexpr int dep_gpus = 8;  ///< the expert-parallel layout tried for MoE model
 
 // ---- numbers as text -------------------------------------------------------------------------
 
-/// Commas between groups of three digits: "131072" → "131,072".
-std::string grouped(const std::string& digits) {
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
-/// v to `digits` significant digits in plain notation (no exponent, no trailing zeros); `commas`
-/// groups the integer part. printf's %e rounds correctly, so the text is the same everywhere.
-std::string sig(double v, bool commas, int digits) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, v);  // "-3.233e+04"
-    std::string s = buf;
-    const std::string sign = s[0] == '-' ? "-" : "";
-    if (!sign.empty()) s.erase(0, 1);
-    const std::size_t e = s.find('e');
-    const int exp = std::stoi(s.substr(e + 1));
-    std::string mantissa = s.substr(0, 1) + (e > 1 ? s.substr(2, e - 2) : "");  // the digits, point removed
-    std::string whole, fraction;
-    if (exp >= 0) {
-        const auto n = static_cast<std::size_t>(exp + 1);
-        mantissa.resize(std::max(n, mantissa.size()), '0');
-        whole = mantissa.substr(0, n);
-        fraction = mantissa.substr(n);
-    } else {
-        whole = "0";
-        fraction = std::string(static_cast<std::size_t>(-exp - 1), '0') + mantissa;
-    }
-    while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
-    if (commas) whole = grouped(whole);
-    return sign + whole + (fraction.empty() ? "" : "." + fraction);
-}
-
 /// Markdown shows 4 significant digits; the CSV keeps 6 for whoever computes with it.
-std::string md(double v) { return sig(v, true, 4); }
-std::string plain(double v) { return sig(v, false, 6); }
+std::string md(double v) { return tools::sig(v, 4); }
+std::string plain(double v) { return tools::sig(v, 6, false); }
 
 /// A whole number (GPUs, sequences, tokens), exactly.
 std::string whole(double v, bool commas) {
     const std::string s = std::to_string(static_cast<long long>(v));
-    return commas ? grouped(s) : s;
+    return commas ? tools::grouped(s) : s;
 }
 
 // ---- one model on one GPU --------------------------------------------------------------------

@@ -16,6 +16,8 @@
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/measurement.hpp>
 
+#include "../common/number_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -37,45 +39,9 @@ using namespace llmcost;
 
 // ---- numbers as text -------------------------------------------------------------------------
 
-std::string grouped(const std::string& digits) {
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
-/// v to `digits` significant digits in plain notation (no exponent, no trailing zeros, commas in
-/// the integer part). printf's %e rounds correctly, so the text is the same everywhere.
-std::string sig(double v, int digits) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, v);
-    std::string s = buf;
-    const std::string sign = s[0] == '-' ? "-" : "";
-    if (!sign.empty()) s.erase(0, 1);
-    const std::size_t e = s.find('e');
-    const int exp = std::stoi(s.substr(e + 1));
-    std::string mantissa = s.substr(0, 1) + (e > 1 ? s.substr(2, e - 2) : "");
-    std::string whole, fraction;
-    if (exp >= 0) {
-        const auto n = static_cast<std::size_t>(exp + 1);
-        mantissa.resize(std::max(n, mantissa.size()), '0');
-        whole = mantissa.substr(0, n);
-        fraction = mantissa.substr(n);
-    } else {
-        whole = "0";
-        fraction = std::string(static_cast<std::size_t>(-exp - 1), '0') + mantissa;
-    }
-    while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
-    return sign + grouped(whole) + (fraction.empty() ? "" : "." + fraction);
-}
-
-std::string fixed(double v, int decimals) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+using tools::fixed;
+using tools::grouped;
+using tools::sig;
 
 /// A relative error as a signed percentage with one decimal: "+12.1%".
 std::string percent(double e) {
