@@ -213,9 +213,10 @@ struct pass_model {
 namespace detail {
 
 /// Fill in times from work and traffic. `tokens_per_rank` tokens go through the GEMMs of this rank;
-/// `expert_flops` of `matmul_flops` run in the routed experts, whose GEMMs see fewer rows.
+/// `expert_flops` of `matmul_flops` run in the routed experts, whose GEMMs see fewer rows: the
+/// step's tokens (tokens_per_rank × ranks) reach a share `coverage` of the experts (expert_coverage).
 [[nodiscard]] constexpr pass_cost finish(const pass_model& pm, pass_cost c, double tokens_per_rank, double expert_flops,
-                                         double logits) {
+                                         double logits, double coverage) {
     const deployment& d = pm.d;
     const accelerator& g = d.hw.gpu;
     const model& m = d.m;
@@ -233,7 +234,7 @@ namespace detail {
     const double dense_flops = c.matmul_flops.value() - expert_flops - lm_head_flops;
     // Rows per touched expert: routed tokens · k ÷ the experts they touch (at least one each).
     const double routed = tokens_per_rank * pm.ranks;
-    const double touched = m.is_moe() ? expected_distinct_experts(m.ffn.routed_experts, m.ffn.top_k, routed) : 0.0;
+    const double touched = m.is_moe() ? m.ffn.routed_experts * coverage : 0.0;
     const double expert_rows = touched > 0.0 ? detail::max(1.0, routed * m.ffn.top_k / touched) : 0.0;
     c.matmul_compute_time = at(dense_flops, g.efficiency.matmul_at_rows(tokens_per_rank, pm.dense_cbrt_k_n)) +
                             at(lm_head_flops, g.efficiency.matmul_at_rows(logits, pm.lm_head_cbrt_k_n)) +
@@ -315,19 +316,21 @@ namespace detail {
     // Weights: every dense byte once; routed experts as far as the step's tokens touch them (S20).
     // Experts touched are concave in tokens, so a fractional prompt (b ÷ O prompts per step in
     // steady state) is a mixture: ⌊ps⌋ whole prompts in most steps, one more in a share of them.
-    auto read = [&](double prompts) {
-        const double routed = (ds + prompts * n) * pm.ranks;
-        const double experts = m.is_moe() ? pm.expert_resident_bytes *
-                                                expert_coverage(m.ffn.routed_experts, m.ffn.top_k, routed) * pm.pp
-                                          : 0.0;
-        return bytes(pm.dense_bytes_read + experts);
+    auto coverage = [&](double routed) {
+        return m.is_moe() ? expert_coverage(m.ffn.routed_experts, m.ffn.top_k, routed) : 0.0;
     };
+    auto read = [&](double share) {
+        return bytes(pm.dense_bytes_read + (m.is_moe() ? pm.expert_resident_bytes * share * pm.pp : 0.0));
+    };
+    const double cover = coverage(t * pm.ranks);  // the step's routed tokens; finish sizes the expert GEMMs by it
     const double whole = detail::const_trunc(ps), extra = ps - whole;
-    r.weight_bytes = extra > 0.0 && m.is_moe() ? read(whole) * (1.0 - extra) + read(whole + 1.0) * extra : read(ps);
+    r.weight_bytes = extra > 0.0 && m.is_moe() ? read(coverage((ds + whole * n) * pm.ranks)) * (1.0 - extra) +
+                                                     read(coverage((ds + (whole + 1.0) * n) * pm.ranks)) * extra
+                                               : read(cover);
     r.kv_bytes = (kv_bytes_for_context(m, tokens(c)) * pm.kv_gpu_share * ds +
                   kv_bytes_for_context(m, tokens(p + n)) * pm.kv_gpu_share * ps) * pm.pp;
     r.activation_bytes = m.residual_format().bytes_for(t * m.layers * pm.activation_elements);
-    return detail::finish(pm, r, t, expert_flops, logits);
+    return detail::finish(pm, r, t, expert_flops, logits, cover);
 }
 
 [[nodiscard]] constexpr pass_cost step_pass(const deployment& d, const step_shape& s) {
