@@ -67,7 +67,7 @@ int main() {
         const request_shape r{.input = tokens(s[0]), .output = tokens(s[1])};
         for (const slo& target : {mean, every}) {
             const goodput_plan c = colocated_goodput(d, r, target);
-            const goodput_plan ch = colocated_goodput(d, r, target, {}, chunk);
+            const goodput_plan ch = colocated_goodput(d, r, target, {.prefill_chunk = chunk});
             const goodput_plan g = disaggregated_goodput(d, d, r, target, kv_path::scale_out);
             const double best = c.requests_per_second_per_gpu > ch.requests_per_second_per_gpu
                                     ? c.requests_per_second_per_gpu : ch.requests_per_second_per_gpu;

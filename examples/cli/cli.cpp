@@ -138,6 +138,9 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
                                   ->check(positive);
     max_batch->excludes(batch);
     max_tokens->excludes(batch);
+    estimate->add_option("--prefill-chunk", est.prefill_chunk,
+                         "Chunked prefill: prompts in chunks of at most this many tokens, one per step (default: whole)")
+        ->check(positive);
     estimate->add_option("--usd-per-gpu-hour", est.usd_per_gpu_hour, "Price a GPU-hour at this (default: capex + power)")
         ->check(positive);
     estimate->add_option("--utilisation", est.utilisation, "Share of time the deployment serves, for $/token")

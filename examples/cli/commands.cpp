@@ -245,7 +245,8 @@ report estimate(const estimate_command& c) {
     check_context(d, c.req.input + c.req.output, c.dep);
     const estimate_options o{
         .batch = c.saturate ? 0.0 : c.batch,
-        .limits = {.max_batch = c.max_batch, .max_tokens_per_step = c.max_tokens},
+        .limits = {.max_batch = c.max_batch, .max_tokens_per_step = c.max_tokens,
+                   .prefill_chunk = tokens(c.prefill_chunk)},
         .utilisation = c.utilisation,
         .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
     const request_estimate e = llmcost::estimate(d, r, o);
@@ -289,6 +290,11 @@ report estimate(const estimate_command& c) {
                                          std::string(s.limited_by) + " allows (prefill interleaved with decode)."
                                    : "At a batch of " + invalid_input::show(c.batch) +
                                          " concurrent sequences in steady state (continuous batching).");
+    out.notes.push_back(c.prefill_chunk > 0
+                            ? "Prompts prefilled in chunks of at most " + invalid_input::show(c.prefill_chunk) +
+                                  " tokens, one chunk per step (chunked prefill)."
+                            : "Each prompt prefilled whole in one step (TensorRT-LLM's default; --prefill-chunk "
+                              "spreads it over steps): the mean step mixes steps with and without a prompt.");
     out.notes.push_back("Energy at board power for the whole busy time: an upper bound on the draw.");
     if (c.usd_per_gpu_hour > 0)
         out.notes.push_back("Cost at the given $" + invalid_input::show(c.usd_per_gpu_hour) + " per GPU-hour.");
@@ -412,7 +418,7 @@ report disagg(const disagg_command& c) {
     const kv_path path = c.path == "scale-up" ? kv_path::scale_up : kv_path::scale_out;
     const slo target{.ttft = seconds(c.ttft), .tpot = seconds(c.tpot), .every_token = c.every_token};
     const kv_transfer t = kv_transfer_for(pre, r.input, path);
-    const goodput_plan co = colocated_goodput(pre, r, target, {}, tokens(c.chunk));
+    const goodput_plan co = colocated_goodput(pre, r, target, {.prefill_chunk = tokens(c.chunk)});
     const goodput_plan dis = disaggregated_goodput(pre, dec, r, target, path);
     const double stall_batch = co.feasible ? co.decode_batch : 1.0;
 

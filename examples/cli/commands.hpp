@@ -44,6 +44,7 @@ struct estimate_command {
     bool saturate = false;
     double max_batch = 0;
     double max_tokens = 0;
+    double prefill_chunk = 0;     ///< 0 = whole prompts
     double usd_per_gpu_hour = 0;  ///< 0 = capex + power
     double utilisation = 1.0;
 };

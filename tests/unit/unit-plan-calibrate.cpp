@@ -309,10 +309,12 @@ TEST_CASE("calibrate: refusals name the field, the value and the rule") {
         CHECK(test::contains(msg, "tp > 1"));
     }
     SUBCASE("parameters the rows cannot tell apart") {
-        // Prompts of one length: every GEMM has one size, so e∞ and n₀ enter only as e∞·n/(n + n₀).
+        // Every compute-bound GEMM has one size, so e∞ and n₀ enter only as e∞·n/(n + n₀): the
+        // prefills run 2048 rows, and so do the decode rows' prompt steps (a 2047-token prompt
+        // beside the one decoding sequence); their other steps are bound by HBM.
         const deployment l8 = on_h100(catalog::llama_3_1_8b), l8f = on_h100(catalog::llama_3_1_8b, 1, &formats::fp8);
-        std::vector<measurement> same_size{prefill("a", l8, 2048), prefill("b", l8f, 2048), decode("c", l8, 1),
-                                           decode("d", l8f, 1, 4000, 100)};
+        std::vector<measurement> same_size{prefill("a", l8, 2048), prefill("b", l8f, 2048), decode("c", l8, 1, 2047, 200),
+                                           decode("d", l8f, 1, 2047, 100)};
         measure(same_size, truth());
         const std::string msg = error(same_size, {.free = {parameter::hbm, parameter::matmul, parameter::matmul_half_dim}});
         CHECK(test::contains(msg, "llmcost: calibration: matmul, matmul_half_dim = "));

@@ -46,8 +46,9 @@ TEST_CASE("measurements: efficiency parameters round-trip and change the predict
     CHECK(plan::apply(catalog::h100_sxm5, p) == catalog::h100_sxm5);
     plan::efficiency_parameters slow = p;
     slow.hbm = p.hbm / 2;
-    const auto rows = parse("A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,fixed_batch,,,,,1,1000,200,tpot_s,8,ms,s\n");
-    CHECK(plan::predict(rows[0], slow) > 1.8 * plan::predict(rows[0], p));  // batch-1 decode is HBM bound
+    // Batch-1 decode is HBM bound; one step in 2,000 carries the (compute-bound) prompt.
+    const auto rows = parse("A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,fixed_batch,,,,,1,1000,2000,tpot_s,8,ms,s\n");
+    CHECK(plan::predict(rows[0], slow) > 1.8 * plan::predict(rows[0], p));
 }
 
 TEST_CASE("measurements: bad cells name file, line, column and rule") {

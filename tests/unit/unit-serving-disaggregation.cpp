@@ -117,7 +117,7 @@ TEST_CASE("disagg: goodput, colocated vs disaggregated") {
         REQUIRE(g.feasible);
         // Chunked prefill (512-token chunks) bounds the stall, and the gain shrinks to a few tens
         // of percent: 1.0–1.4x over the shapes we tried (prompts 512–8K, answers 128–2K, 30–60 ms).
-        const goodput_plan chunked = colocated_goodput(d, r, strict, {}, 512_tok);
+        const goodput_plan chunked = colocated_goodput(d, r, strict, {.prefill_chunk = 512_tok});
         REQUIRE(chunked.feasible);
         const double gain = g.requests_per_second_per_gpu / chunked.requests_per_second_per_gpu;
         CHECK(gain > 0.8);

@@ -31,20 +31,84 @@ double error(double predicted, double measured) { return predicted / measured - 
 
 TEST_CASE("serving: steady state at a batch, by hand") {
     // The ideal dashboard machine (efficiencies 1, no launch overhead) at batch 32, 200 -> 500:
-    // every step decodes 32 tokens and carries 32/500 of a 200-token prompt.
+    // every step decodes 32 tokens, and a prompt arrives every 500/32 steps. Prompts ride whole
+    // (TensorRT-LLM's default), so 32/500 = 6.4% of the steps carry one 200-token prompt and the
+    // rest none: the mean step is 0.936·t0 + 0.064·t1.
     const deployment d{.m = catalog::seed_dashboard_model, .hw = catalog::seed_dashboard_gpu};
     const request_shape r{.input = 200_tok, .output = 500_tok};
     const serving_point s = serve_at_batch(d, r, 32);
-    const pass_cost expected = step_pass(d, {.decode_sequences = 32, .decode_context = 450_tok,
-                                             .prefill_sequences = 32.0 / 500, .prefill_tokens = 200_tok});
-    CHECK(s.step_time == expected.time());
+    const double t0 = step_pass(d, {.decode_sequences = 32, .decode_context = 450_tok}).time().value();
+    const double t1 = step_pass(d, {.decode_sequences = 32, .decode_context = 450_tok, .prefill_sequences = 1,
+                                    .prefill_tokens = 200_tok}).time().value();
+    const double mean = 0.936 * t0 + 0.064 * t1;
+    CHECK(s.step_time.value() == doctest::Approx(mean).epsilon(1e-12));
+    // A request arriving at a random moment waits E[t²] ÷ 2E[t] for the step in flight: more than
+    // half a mean step, since it lands in a long step more often.
+    CHECK(s.residual.value() == doctest::Approx((0.936 * t0 * t0 + 0.064 * t1 * t1) / (2.0 * mean)).epsilon(1e-12));
+    CHECK(s.residual.value() > mean / 2.0);
     // Output rate = 32 tokens per step; per user one token per step (S5).
-    CHECK(s.output_rate.value() == doctest::Approx(32.0 / expected.time().value()));
-    CHECK(s.per_user.value() == doctest::Approx(1.0 / expected.time().value()));
+    CHECK(s.output_rate.value() == doctest::Approx(32.0 / mean).epsilon(1e-12));
+    CHECK(s.per_user.value() == doctest::Approx(1.0 / mean).epsilon(1e-12));
+    // TTFT: the step that carries my prompt beside the 31 others decoding.
+    CHECK(s.ttft == step_pass(d, {.decode_sequences = 31, .decode_context = 450_tok, .prefill_sequences = 1,
+                                  .prefill_tokens = 200_tok}).time());
     CHECK(s.e2e.value() == doctest::Approx(s.ttft.value() + 499 * s.tpot.value()));
-    // S27/S28: the step reads the 40 GB of weights (2 ms at 20 TB/s) plus 32 contexts of KV.
-    CHECK(s.step_time > 2_ms);
-    CHECK(s.step_time < 3_ms);
+    // S27/S28: a decode-only step reads the 40 GB of weights (2 ms at 20 TB/s) plus 32 contexts of
+    // KV; the step with a prompt does 200 tokens' more work on top.
+    CHECK(t0 > 2e-3);
+    CHECK(t0 < 3e-3);
+    CHECK(t1 > t0);
+    // The mean of the step times, not the time of the mean step: spreading 6.4% of the prompt over
+    // every step would hide its work under the weight stream.
+    const double spread = step_pass(d, {.decode_sequences = 32, .decode_context = 450_tok,
+                                        .prefill_sequences = 0.064, .prefill_tokens = 200_tok}).time().value();
+    CHECK(mean > spread);
+}
+
+TEST_CASE("serving: chunked prefill, by hand") {
+    const deployment d{.m = catalog::seed_dashboard_model, .hw = catalog::seed_dashboard_gpu};
+    const request_shape r{.input = 200_tok, .output = 500_tok};
+    // Chunks of at most 64 tokens: ⌈200/64⌉ = 4 chunks of 50 tokens, priced at their mean prefix
+    // (0 + 50 + 100 + 150)/4 = 75; q = 32 · 4 / 500 = 0.256 chunks per step.
+    const prompt_chunks c = split_prompt(r, 64_tok);
+    CHECK(c.count == 4);
+    CHECK(c.tokens == 50_tok);
+    CHECK(c.prefix == 75_tok);
+    const serving_point s = serve_at_batch(d, r, 32, {.prefill_chunk = 64_tok});
+    const double t0 = step_pass(d, {.decode_sequences = 32, .decode_context = 450_tok}).time().value();
+    const double t1 = step_pass(d, {.decode_sequences = 32, .decode_context = 450_tok, .prefill_sequences = 1,
+                                    .prefill_tokens = 50_tok, .prefill_prefix = 75_tok}).time().value();
+    CHECK(s.step_time.value() == doctest::Approx(0.744 * t0 + 0.256 * t1).epsilon(1e-12));
+    // TTFT: four steps, each with one chunk of my prompt beside the 31 others.
+    CHECK(s.ttft.value() == doctest::Approx(4.0 * step_pass(d, {.decode_sequences = 31, .decode_context = 450_tok,
+                                                                   .prefill_sequences = 1, .prefill_tokens = 50_tok,
+                                                                   .prefill_prefix = 75_tok}).time().value()).epsilon(1e-12));
+    // The longest step is shorter than with whole prompts (the point of chunking, seed T3).
+    const double whole = step_pass(d, {.decode_sequences = 32, .decode_context = 450_tok, .prefill_sequences = 1,
+                                       .prefill_tokens = 200_tok}).time().value();
+    CHECK(t1 < whole);
+    // A chunk budget at least as long as the prompt changes nothing.
+    CHECK(serve_at_batch(d, r, 32, {.prefill_chunk = 200_tok}).step_time == serve_at_batch(d, r, 32).step_time);
+    CHECK(split_prompt(r, 500_tok).count == 1);
+}
+
+TEST_CASE("serving: one-token chunks approach a prompt spread evenly over the steps") {
+    // With 1-token chunks, 32 · 200 / 500 = 12.8 chunks ride in every step: the mixture of 12 and 13
+    // is the even spread of 0.064 prompts per step, up to GEMM padding and the prefix averaging.
+    const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    const request_shape r{.input = 200_tok, .output = 500_tok};
+    const double chunked = serve_at_batch(d, r, 32, {.prefill_chunk = 1_tok}).step_time.value();
+    const double spread = step_pass(d, {.decode_sequences = 32, .decode_context = 450_tok,
+                                        .prefill_sequences = 0.064, .prefill_tokens = 200_tok}).time().value();
+    CHECK(chunked == doctest::Approx(spread).epsilon(0.02));
+}
+
+TEST_CASE("serving: a bad chunk budget names the field") {
+    const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    const request_shape r{.input = 200_tok, .output = 500_tok};
+    const std::string msg = test::error_of([&] { return serve_at_batch(d, r, 32, {.prefill_chunk = tokens(-5.0)}); });
+    CHECK(test::contains(msg, "prefill_chunk (tokens) = -5"));
+    CHECK(test::contains(msg, "must be 0 (whole prompts) or positive and finite"));
 }
 
 TEST_CASE("serving: the batch the engine admits") {

@@ -314,8 +314,8 @@ namespace detail {
     r.attention_flops = flops((ds * detail::attention_pairs(m, c, 1.0) * pm.pair_flops_decode +
                                ps * detail::attention_pairs(m, p, n) * pm.pair_flops_prefill) / pm.tp);
     // Weights: every dense byte once; routed experts as far as the step's tokens touch them (S20).
-    // Experts touched are concave in tokens, so a fractional prompt (b ÷ O prompts per step in
-    // steady state) is a mixture: ⌊ps⌋ whole prompts in most steps, one more in a share of them.
+    // Experts touched are concave in tokens, so a fractional prompt count (an average over steps)
+    // is a mixture: ⌊ps⌋ whole prompts in most steps, one more in a share of them.
     auto coverage = [&](double routed) {
         return m.is_moe() ? expert_coverage(m.ffn.routed_experts, m.ffn.top_k, routed) : 0.0;
     };

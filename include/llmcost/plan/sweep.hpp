@@ -411,15 +411,15 @@ struct step_constants {
 
 /// The inputs of one chunk's lanes.
 struct chunk_lanes {
-    lane_in input;          ///< I (the prompt: prefill_tokens)
+    lane_in input;          ///< n: the tokens of one prompt chunk (prefill_tokens; the prompt I when whole)
     lane_in pairs_decode;   ///< attention_pairs(m, c, 1) at the decode context c
-    lane_in pairs_prefill;  ///< attention_pairs(m, 0, I)
+    lane_in pairs_prefill;  ///< attention_pairs(m, p, n), p the chunk's prefix (prefill_prefix)
     lane_in kv_decode;      ///< kv_bytes_for_context(m, c) (whole model; × this GPU's share inside)
-    lane_in kv_prefill;     ///< kv_bytes_for_context(m, I)
+    lane_in kv_prefill;     ///< kv_bytes_for_context(m, p + n)
 };
 
-/// `step_pass(pm, s).time()` for every lane, s = {ds decodes at context c, ps prompts of I tokens
-/// after no prefix}. Each term repeats passes.hpp (step_pass, then finish) in its order; terms are
+/// `step_pass(pm, s).time()` for every lane, s = {ds decodes at context c, ps prompt chunks of n
+/// tokens after p cached ones}. Each term repeats passes.hpp (step_pass, then finish) in its order; terms are
 /// fused into few array statements, and sums keep the scalar code's left-to-right order.
 inline void step_time(const step_constants& k, const chunk_lanes& s, const lane_in& ds, const lane_in& ps, scratch& w,
                       lane_out out) {
@@ -535,7 +535,7 @@ inline void sweep(const sweep_grid& grid, sweep_result& res) {
     res.blocks.reserve(blocks);
 
     // Lanes that depend on the shape and batch only, and per formats choice the KV bytes.
-    array batch(N), input(N), output(N), pairs_decode(N), pairs_prefill(N);
+    array batch(N), input(N), output(N), pairs_decode(N), pairs_prefill(N), chunks(N);
     const Eigen::Map<const Eigen::ArrayXd> batches(grid.batches.data(), B);
     std::vector<double> context(grid.shapes.size());
     for (Eigen::Index s = 0; s < S; ++s) {
@@ -543,11 +543,14 @@ inline void sweep(const sweep_grid& grid, sweep_result& res) {
         const double in = r.input.value(), out = r.output.value();
         const double c = in + out / 2.0;  // serve_at_batch's decode context, I + O/2
         context[static_cast<std::size_t>(s)] = c;
+        const prompt_chunks split = split_prompt(r, grid.limits.prefill_chunk);  // serve_at_batch's chunks
         batch.segment(s * B, B) = batches;
-        input.segment(s * B, B).setConstant(in);
+        input.segment(s * B, B).setConstant(split.tokens.value());
         output.segment(s * B, B).setConstant(out);
+        chunks.segment(s * B, B).setConstant(split.count);
         pairs_decode.segment(s * B, B).setConstant(llmcost::detail::attention_pairs(m, c, 1.0));
-        pairs_prefill.segment(s * B, B).setConstant(llmcost::detail::attention_pairs(m, 0.0, in));
+        pairs_prefill.segment(s * B, B).setConstant(
+            llmcost::detail::attention_pairs(m, split.prefix.value(), split.tokens.value()));
     }
     std::vector<array> kv_decode(grid.formats.size(), array(N)), kv_prefill(grid.formats.size(), array(N));
     for (std::size_t fi = 0; fi < grid.formats.size(); ++fi) {
@@ -555,11 +558,14 @@ inline void sweep(const sweep_grid& grid, sweep_result& res) {
         for (Eigen::Index s = 0; s < S; ++s) {
             const request_shape& r = grid.shapes[static_cast<std::size_t>(s)];
             kv_decode[fi].segment(s * B, B).setConstant(kv_bytes_for_context(fm, tokens(context[static_cast<std::size_t>(s)])).value());
-            kv_prefill[fi].segment(s * B, B).setConstant(kv_bytes_for_context(fm, tokens(0.0 + r.input.value())).value());
+            const prompt_chunks split = split_prompt(r, grid.limits.prefill_chunk);
+            kv_prefill[fi].segment(s * B, B).setConstant(
+                kv_bytes_for_context(fm, tokens(split.prefix.value() + split.tokens.value())).value());
         }
     }
     detail::scratch w;
-    array mb(detail::chunk), ds(detail::chunk), ps(detail::chunk), prefill_lane(N), pre_s(N);
+    array mb(detail::chunk), ds(detail::chunk), ps(detail::chunk), frac(detail::chunk), longer(detail::chunk);
+    array prefill_lane(N), pre_s(N);
 
     for (std::size_t gi = 0; gi < grid.gpus.size(); ++gi)
         for (std::size_t fi = 0; fi < grid.formats.size(); ++fi)
@@ -647,18 +653,29 @@ inline void sweep(const sweep_grid& grid, sweep_result& res) {
                         const detail::chunk_lanes lanes{input.segment(c0, n), pairs_decode.segment(c0, n),
                                                         pairs_prefill.segment(c0, n), kv_decode[fi].segment(c0, n),
                                                         kv_prefill[fi].segment(c0, n)};
-                        auto b = batch.segment(c0, n), o = output.segment(c0, n);
+                        auto b = batch.segment(c0, n), o = output.segment(c0, n), kc = chunks.segment(c0, n);
                         auto mbn = mb.head(n), dsn = ds.head(n), psn = ps.head(n);
+                        auto f = frac.head(n), t1 = longer.head(n);
                         auto step = tpot.segment(c0, n);
                         mbn = b / pp;  // micro_batch
                         if (!how.disaggregated) {
-                            // serve_at_batch: step = {b decodes at I + O/2, b/O prompts of I}; the TTFT
-                            // step = {max(0, b − 1) decodes, one prompt}.
-                            psn = mbn / o;
+                            // serve_at_batch: q = b ÷ O · k chunks per step, a mixture of steps with
+                            // ⌊q⌋ and ⌈q⌉ chunks, (1 − f)·t0 + f·t1; TTFT = k steps of
+                            // {max(0, b − 1) decodes, one chunk}.
+                            psn = mbn / o * kc;
+                            dsn = psn.floor();  // q ≥ 0: ⌊q⌋ = (long long) q
+                            f = psn - dsn;
+                            psn = dsn;
                             detail::step_time(*k, lanes, mbn, psn, w, step);
+                            if ((f > 0.0).any()) {
+                                psn = dsn + 1.0;
+                                detail::step_time(*k, lanes, mbn, psn, w, t1);
+                                step = (f > 0.0).select(step * (1.0 - f) + t1 * f, step);
+                            }
                             dsn = (mbn - 1.0 < 0.0).select(0.0, mbn - 1.0);
                             psn.setOnes();
                             detail::step_time(*k, lanes, dsn, psn, w, ttft.segment(c0, n));
+                            ttft.segment(c0, n) *= kc;
                             per_gpu.segment(c0, n) = b * dp / step / gpus;  // output_rate ÷ GPUs
                         } else {
                             psn.setZero();
@@ -696,8 +713,9 @@ inline void sweep(const sweep_grid& grid, sweep_result& res) {
 }
 
 /// Every point of the grid. Per (GPU, formats, layout): one `prepare_pass`, one `max_batch` per
-/// shape; then the shape × batch block in chunks of 256 lanes, two vectorised steps per colocated
-/// point (the mean step and the step that carries a prompt), one per disaggregated point.
+/// shape; then the shape × batch block in chunks of 256 lanes, three vectorised steps per colocated
+/// point (the steps with ⌊q⌋ and ⌈q⌉ prompt chunks whose mixture is the mean step, and the step
+/// that carries a prompt), one per disaggregated point.
 /// Throws `invalid_input` for a malformed grid (no GPUs, a batch below 1, …); a deployment that
 /// breaks a rule is a point status, not an exception.
 [[nodiscard]] inline sweep_result sweep(const sweep_grid& grid) {

@@ -83,18 +83,18 @@ template <class Ok>
 }  // namespace detail
 
 /// Colocated (continuous batching, prefill and decode in the same steps): the largest batch whose
-/// mean step (b decodes + b/O prompts) meets the TPOT target and whose prompt step meets TTFT; with
-/// `every_token`, the step that carries a prompt — whole, or one `prefill_chunk` of it (chunked
-/// prefill, Sarathi-Serve) — must meet TPOT as well (seed T3: a long prefill stalls every decode).
+/// mean step (b decodes + b/O prompts, `serve_at_batch`) meets the TPOT target and whose prompt
+/// steps meet TTFT; with `every_token`, the step that carries a prompt — whole, or one
+/// `l.prefill_chunk` of it (chunked prefill, Sarathi-Serve) — must meet TPOT as well (seed T3: a
+/// long prefill stalls every decode).
 /// Goodput = b ÷ (O · t_step) per instance ÷ its GPUs.
 [[nodiscard]] constexpr goodput_plan colocated_goodput(const deployment& d, const request_shape& r, const slo& target,
-                                                      const scheduler_limits& l = {},
-                                                      const tokens_t& prefill_chunk = tokens(0.0)) {
+                                                      const scheduler_limits& l = {}) {
     target.validate();
     const double hi = max_batch(d, r, l).batch;
-    const double chunk = prefill_chunk.value() > 0 ? detail::min(prefill_chunk.value(), r.input.value()) : r.input.value();
+    const double chunk = l.prefill_chunk.value() > 0 ? detail::min(l.prefill_chunk.value(), r.input.value()) : r.input.value();
     auto meets = [&](double b) {
-        const serving_point s = serve_at_batch(d, r, b);
+        const serving_point s = serve_at_batch(d, r, b, l);
         if (s.tpot > target.tpot || s.ttft > target.ttft) return false;
         if (!target.every_token) return true;
         const double mb = detail::micro_batch(d, b);
@@ -106,7 +106,7 @@ template <class Ok>
     goodput_plan p{};
     p.decode_batch = detail::largest_batch(hi, meets);
     if (p.decode_batch < 1.0) return p;
-    const serving_point s = serve_at_batch(d, r, p.decode_batch);
+    const serving_point s = serve_at_batch(d, r, p.decode_batch, l);
     p.feasible = true;
     p.ttft = s.ttft;
     p.tpot = s.tpot;

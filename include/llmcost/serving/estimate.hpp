@@ -71,7 +71,7 @@ struct request_estimate {
                                                   const estimate_options& o = {}) {
     o.validate();
     request_estimate e{};
-    e.point = o.batch > 0.0 ? serve_at_batch(d, r, o.batch) : saturated(d, r, o.limits);
+    e.point = o.batch > 0.0 ? serve_at_batch(d, r, o.batch, o.limits) : saturated(d, r, o.limits);
     if (o.batch > 0.0) {
         // A given batch must still fit: the same rule the saturated path applies.
         const batch_limit room = max_batch(d, r, {.reserve = o.limits.reserve,

@@ -4,10 +4,12 @@
 /// saturated — every request queued, as many sequences running as KV capacity and the engine's
 /// limits allow (the figure of TensorRT-LLM's throughput tables and MLPerf Offline).
 ///
-/// The engine is modelled as continuous batching with chunked prefill (Orca, OSDI 2022;
-/// Sarathi-Serve, OSDI 2024): in steady state each step decodes one token for each of b sequences
-/// and carries b ÷ O prompts' worth of prefill tokens, since every sequence that finishes after O
-/// tokens is replaced by a new one whose prompt must be processed.
+/// The engine is modelled as continuous batching (Orca, OSDI 2022): in steady state each step
+/// decodes one token for each of b sequences and carries b ÷ O prompts on average, since every
+/// sequence that finishes after O tokens is replaced by a new one whose prompt must be processed.
+/// A prompt rides whole in one step (TensorRT-LLM's default) or in chunks, one per step
+/// (chunked prefill: Sarathi-Serve, OSDI 2024); either way a step carries whole chunks, so the
+/// mean step is a mixture of steps with ⌊q⌋ and ⌈q⌉ of them, not one step with a fraction.
 
 #include <llmcost/costs/passes.hpp>
 #include <llmcost/detail/math.hpp>
@@ -39,6 +41,11 @@ struct scheduler_limits {
     /// GUARANTEED_NO_EVICT policy), or only for the mean context input + output/2 (vLLM-style
     /// optimistic admission, with preemption when memory runs out).
     bool reserve_full_sequence = true;
+    /// Chunked prefill: 0 = every prompt is prefilled whole in one step (TensorRT-LLM's default,
+    /// enable_chunked_prefill off: nvidia.github.io/TensorRT-LLM/features/long-sequence.html);
+    /// C > 0 = a prompt of I tokens takes ⌈I ÷ C⌉ steps of equal chunks (Sarathi-Serve; vLLM and
+    /// SGLang split the prompts longer than their token budget).
+    tokens_t prefill_chunk{};
 
     constexpr void validate() const {
         require(non_negative_finite(max_batch), "scheduler", "max_batch", max_batch,
@@ -49,16 +56,19 @@ struct scheduler_limits {
                 reserve.fraction, "must be in [0, 1)");
         require(non_negative_finite(reserve.activations.value()), "scheduler", "reserve.activations (B)",
                 reserve.activations.value(), "must be zero or positive and finite");
+        require(non_negative_finite(prefill_chunk.value()), "scheduler", "prefill_chunk (tokens)",
+                prefill_chunk.value(), "must be 0 (whole prompts) or positive and finite");
     }
 };
 
 /// A deployment serving b concurrent sequences per attention rank in steady state.
 struct serving_point {
     double batch = 0;              ///< concurrent sequences per attention rank (or per pipeline)
-    pass_cost step;                ///< the mixed step: b decodes + b/O prompts of prefill
-    seconds_t step_time;           ///< one decode step, prefill share included (= mean TPOT)
+    pass_cost step;                ///< the commoner of the two steps: b decodes + ⌊q⌋ or ⌈q⌉ prompt chunks
+    seconds_t step_time;           ///< the mean step, prompt chunks included (= mean TPOT)
+    seconds_t residual;            ///< mean time left in the step in flight when a request arrives
     seconds_t prefill_time;        ///< the prompt alone, batch 1
-    seconds_t ttft;                ///< the step that carries my prompt, with b − 1 neighbours decoding
+    seconds_t ttft;                ///< the steps that carry my prompt, with b − 1 neighbours decoding
     seconds_t tpot;                ///< mean time per output token
     seconds_t e2e;                 ///< ttft + (O − 1) · tpot
     tokens_per_second_t output_rate;          ///< whole deployment
@@ -74,25 +84,64 @@ namespace detail {
 }
 }  // namespace detail
 
-/// Steady state at `batch` concurrent sequences per attention rank (seed S4, S5):
-/// step = pass(b decodes at context I + O/2, b/O prompts of I tokens); output rate = b ÷ step ×
-/// dp (independent replicas, or attention-DP ranks of one EP group); per GPU ÷ tp·pp·dp.
-[[nodiscard]] constexpr serving_point serve_at_batch(const deployment& d, const request_shape& r, double batch) {
+/// How a prompt of I tokens rides in the steps: whole (k = 1), or in k = ⌈I ÷ C⌉ equal chunks of
+/// I ÷ k tokens, chunk j after j·I ÷ k cached tokens. Attention and KV reads grow linearly with
+/// that prefix, so the chunks are priced at their mean prefix, (k − 1)·I ÷ 2k.
+struct prompt_chunks {
+    double count = 1;   ///< k
+    tokens_t tokens{};  ///< I ÷ k
+    tokens_t prefix{};  ///< (k − 1) · I ÷ 2k
+};
+[[nodiscard]] constexpr prompt_chunks split_prompt(const request_shape& r, const tokens_t& chunk) {
+    const double in = r.input.value(), c = chunk.value();
+    const double k = c > 0.0 && c < in ? detail::const_ceil(in / c) : 1.0;
+    return {.count = k, .tokens = tokens(in / k), .prefix = tokens((k - 1.0) * in / (2.0 * k))};
+}
+
+/// Steady state at `batch` concurrent sequences per attention rank (seed S4, S5): each step
+/// decodes b tokens at context I + O/2 and carries q = b·k ÷ O prompt chunks on average. Chunks
+/// come whole, so a share f = q − ⌊q⌋ of the steps carries ⌈q⌉ of them and the rest ⌊q⌋: the
+/// mean step is the mixture t̄ = (1 − f)·t(⌊q⌋) + f·t(⌈q⌉), not t(q). That matters: a step with a
+/// prompt is compute-bound while the others stream weights, and a fraction of a prompt spread over
+/// every step would hide its work under the weight stream. A request arriving at a random moment
+/// lands in a long step more often: it waits E[t²] ÷ 2t̄ for the step in flight (renewal theory's
+/// inspection paradox). TTFT = k steps that each carry one chunk of my prompt beside b − 1
+/// decodes. Output rate = b ÷ t̄ × dp (independent replicas, or attention-DP ranks of one EP
+/// group); per GPU ÷ tp·pp·dp.
+[[nodiscard]] constexpr serving_point serve_at_batch(const deployment& d, const request_shape& r, double batch,
+                                                     const scheduler_limits& l = {}) {
     r.validate();
+    l.validate();
     require(batch >= 1.0 && non_negative_finite(batch), d.m.name, "batch", batch,
             "at least one sequence must be running");
     const double in = r.input.value(), out = r.output.value();
     const double b = detail::micro_batch(d, batch);
     const pass_model pm = prepare_pass(d);
+    const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
+    auto step = [&](double decodes, double prompts) {
+        return step_pass(pm, {.decode_sequences = decodes, .decode_context = tokens(in + out / 2.0),
+                              .prefill_sequences = prompts, .prefill_tokens = chunks.tokens,
+                              .prefill_prefix = chunks.prefix});
+    };
     serving_point s{};
     s.batch = batch;
     s.limited_by = "given";
-    s.step = step_pass(pm, {.decode_sequences = b, .decode_context = tokens(in + out / 2.0),
-                            .prefill_sequences = b / out, .prefill_tokens = r.input});
-    s.step_time = s.step.time();
+    const double q = b / out * chunks.count;
+    const double fewer = detail::const_trunc(q), f = q - fewer;
+    const pass_cost low = step(b, fewer);
+    if (f > 0.0) {
+        const pass_cost high = step(b, fewer + 1.0);
+        const seconds_t t0 = low.time(), t1 = high.time();
+        s.step = f > 0.5 ? high : low;
+        s.step_time = t0 * (1.0 - f) + t1 * f;
+        s.residual = (t0 * t0.value() * (1.0 - f) + t1 * t1.value() * f) / (2.0 * s.step_time.value());
+    } else {
+        s.step = low;
+        s.step_time = low.time();
+        s.residual = s.step_time / 2.0;
+    }
     s.prefill_time = prefill_pass(pm, 1.0, r.input, tokens(0.0)).time();
-    s.ttft = step_pass(pm, {.decode_sequences = detail::max(0.0, b - 1.0), .decode_context = tokens(in + out / 2.0),
-                            .prefill_sequences = 1.0, .prefill_tokens = r.input}).time();
+    s.ttft = step(detail::max(0.0, b - 1.0), 1.0).time() * chunks.count;
     s.tpot = s.step_time;
     s.e2e = s.ttft + s.tpot * (out - 1.0);
     s.output_rate = tokens(batch * d.layout.dp) / s.step_time;
@@ -133,7 +182,7 @@ struct batch_limit {
 /// Saturated throughput: the largest admissible batch, in steady state.
 [[nodiscard]] constexpr serving_point saturated(const deployment& d, const request_shape& r, const scheduler_limits& l = {}) {
     const batch_limit b = max_batch(d, r, l);
-    serving_point s = serve_at_batch(d, r, b.batch);
+    serving_point s = serve_at_batch(d, r, b.batch, l);
     s.limited_by = b.limited_by;
     return s;
 }
@@ -150,7 +199,7 @@ struct batch_limit {
     const double full = detail::const_trunc(requests / per_wave);
     const double rest = requests - full * per_wave;
     seconds_t total = s.step_time * (full * r.output.value());
-    if (rest > 0.0) total = total + serve_at_batch(d, r, detail::max(1.0, rest / d.layout.dp)).step_time * r.output.value();
+    if (rest > 0.0) total = total + serve_at_batch(d, r, detail::max(1.0, rest / d.layout.dp), l).step_time * r.output.value();
     s.output_rate = tokens(requests * r.output.value()) / total;
     s.output_rate_per_gpu = s.output_rate / static_cast<double>(d.layout.gpus());
     return s;
@@ -158,23 +207,24 @@ struct batch_limit {
 
 /// Online serving with one request every `interarrival` seconds on average (λ = 1 ÷ interarrival per
 /// replica): the concurrency that Little's law gives, b = λ · e2e(b), found by fixed-point
-/// iteration; a new request first waits for the step in flight (mean residual of a regular step:
-/// t_step ÷ 2), then its prompt rides in one step with the b − 1 others decoding.
+/// iteration; a new request first waits for the step in flight (`residual`), then its prompt rides
+/// in the steps that carry it, with the b − 1 others decoding.
 template <duration T>
-[[nodiscard]] constexpr serving_point serve_online(const deployment& d, const request_shape& r, const T& interarrival) {
+[[nodiscard]] constexpr serving_point serve_online(const deployment& d, const request_shape& r, const T& interarrival,
+                                                   const scheduler_limits& l = {}) {
     const double gap = in_base_units(interarrival).value();
     require(positive_finite(gap), d.m.name, "interarrival (s)", gap, "must be positive and finite");
     double b = 1.0;
-    serving_point s = serve_at_batch(d, r, b);
+    serving_point s = serve_at_batch(d, r, b, l);
     for (int i = 0; i < 200; ++i) {
         const double next = detail::max(1.0, s.e2e.value() / gap);
         require(next < 1e7, d.m.name, "interarrival (s)", gap,
                 "arrivals outpace the deployment: the queue grows without bound");
         if (detail::max(next - b, b - next) <= 1e-9 * next) break;
         b = next;
-        s = serve_at_batch(d, r, b);
+        s = serve_at_batch(d, r, b, l);
     }
-    s.ttft = s.ttft + s.step_time / 2.0;
+    s.ttft = s.ttft + s.residual;
     s.e2e = s.ttft + s.tpot * (r.output.value() - 1.0);
     s.limited_by = "arrival rate";
     return s;
