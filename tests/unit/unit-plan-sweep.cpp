@@ -42,7 +42,7 @@ std::size_t mismatches(const plan::sweep_result& s, std::size_t* priced = nullpt
         ++compared;
         const deployment& d = p.block->d;
         if (!p.block->how.disaggregated) {
-            const serving_point r = serve_at_batch(d, p.shape, p.batch);
+            const serving_point r = serve_at_batch(d, p.shape, p.batch, s.grid.limits);
             same(r.tpot.value(), p.tpot.value(), "tpot", i);
             same(r.ttft.value(), p.ttft.value(), "ttft", i);
             same(r.e2e.value(), p.e2e.value(), "e2e", i);
@@ -100,6 +100,21 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
         std::size_t priced = 0;
         CHECK(mismatches(s, &priced) == 0);
         CHECK(priced == g.size());  // every one of these deployments can be priced
+    }
+    SUBCASE("chunked prefill: prompts split into steps, dense and MoE") {
+        // 1000 → 4 chunks of 250, 37 → whole, 3000 → 12 chunks of 250: chunk counts, prefixes and
+        // the mixture of ⌊q⌋ and ⌈q⌉ chunks per step, lane by lane.
+        for (const model& m : {catalog::llama_3_1_8b, catalog::mixtral_8x7b}) {
+            const plan::sweep_grid g{.m = m,
+                                     .gpus = {catalog::h100_sxm5},
+                                     .formats = {{}, {.weights = formats::fp8, .kv = formats::fp8}},
+                                     .layouts = {{.tp = 1}, {.tp = 2}, {.tp = 2, .pp = 2}},
+                                     .modes = {{}},
+                                     .shapes = shapes,
+                                     .batches = batches,
+                                     .limits = {.prefill_chunk = 256_tok}};
+            CHECK(mismatches(plan::sweep(g)) == 0);
+        }
     }
     SUBCASE("MoE: TP, expert parallel over attention-DP ranks, pipeline") {
         const plan::sweep_grid g{
