@@ -446,11 +446,16 @@ TEST_CASE("properties: every output is finite and positive") {
         const std::optional<double> most = room(*c, n);
         if (!most) continue;
         const double batch = int_in(g, 1, static_cast<int>(*most < 4096 ? *most : 4096));
-        for (const serving_point& s : {serve_at_batch(c->d, c->r, batch), saturated(c->d, c->r)}) {
+        const scheduler_limits chunked{.prefill_chunk = tokens(static_cast<double>(int_in(g, 1, 4096)))};
+        for (const serving_point& s : {serve_at_batch(c->d, c->r, batch), saturated(c->d, c->r),
+                                       serve_at_batch(c->d, c->r, batch, chunked)}) {
             bool ok = true;
-            for (double v : {s.batch, s.step_time.value(), s.prefill_time.value(), s.ttft.value(), s.tpot.value(),
-                             s.e2e.value(), s.output_rate.value(), s.output_rate_per_gpu.value(), s.per_user.value()})
+            for (double v : {s.batch, s.step_time.value(), s.residual.value(), s.prefill_time.value(), s.ttft.value(),
+                             s.tpot.value(), s.e2e.value(), s.output_rate.value(), s.output_rate_per_gpu.value(),
+                             s.per_user.value()})
                 ok = ok && finite_positive(v);
+            // E[t²] ≥ E[t]²: the wait for the step in flight is at least half a mean step.
+            ok = ok && s.residual.value() >= s.step_time.value() / 2.0 * (1.0 - 1e-12);
             point.expect(ok && sane(s.step), *c, [&] { return "batch " + num(s.batch) + ": " + show(s.step); });
         }
         for (double b : {batch, 0.0}) {
