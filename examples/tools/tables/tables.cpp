@@ -223,7 +223,9 @@ std::string assumptions(const table& t) {
          "is not in it.\n";
     s += "- Saturated: requests queued without end, as many running per attention rank as the KV cache holds "
          "(prompt + output reserved per sequence) up to a batch of " + whole(limits.max_batch, true) +
-         "; the batch column says which limit applied. DEP layouts run that batch on each of their ranks.\n";
+         "; the batch column says which limit applied. DEP layouts run that batch on each of their ranks. "
+         "Each prompt is prefilled whole in one step (TensorRT-LLM's default), so the mean step mixes steps "
+         "with and without a prompt.\n";
     s += "- $/M output tokens at saturation: GPU price ÷ " + md(ratio(site.depreciation, years(1.0))) +
          " years straight-line + board power × " + md(site.power_multiplier()) +
          " (server and cooling) at " + format(site.electricity) + ", busy " +
