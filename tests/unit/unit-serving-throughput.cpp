@@ -201,11 +201,34 @@ TEST_CASE("serving: calibration rows, latency (L01, L06, L07)") {
         // Little's law: 2 requests/s × ~1.7 s in the system ≈ 3.4 running at once.
         CHECK(s.batch > 3.0);
         CHECK(s.batch < 6.0);
-        // ITL: the 16 GB of BF16 weights at B01's 2.90 TB/s (5.5 ms) + 323 launches. Predicted ≈ 6.6 ms (−18%).
+        // ITL: the 16 GB of BF16 weights at B01's 2.90 TB/s (5.5 ms) + 323 launches, and one step in
+        // 74 carrying a whole prompt. Predicted ≈ 6.7 ms (−16%).
         CHECK(std::abs(error(ratio(s.tpot, 1_ms), 8.0)) < 0.25);
-        // TTFT: half a step of waiting + the step with my prompt. Predicted ≈ 19.2 ms (−16%).
+        // TTFT: the wait for the step in flight + the step with my prompt. Predicted ≈ 19.4 ms (−16%).
         CHECK(std::abs(error(ratio(s.ttft, 1_ms), 23.0)) < 0.25);
     }
+}
+
+TEST_CASE("serving: online, by hand") {
+    // One request every 100 ms on the ideal dashboard machine, 200 -> 500.
+    const deployment d{.m = catalog::seed_dashboard_model, .hw = catalog::seed_dashboard_gpu};
+    const request_shape r{.input = 200_tok, .output = 500_tok};
+    const serving_point s = serve_online(d, r, 100_ms);
+    const serving_point at = serve_at_batch(d, r, s.batch);
+    // Little's law with the wait included: b = λ · (R + e2e(b)), λ = 10/s.
+    CHECK(s.batch == doctest::Approx(10.0 * (at.residual + at.e2e).value()).epsilon(1e-8));
+    CHECK(s.tpot == at.tpot);
+    CHECK(s.residual == at.residual);
+    // TTFT: R, then my prompt's step, which also carries the λ·R prompts that arrived meanwhile
+    // (a mixture of ⌊1 + λR⌋ and ⌈1 + λR⌉ prompts beside the b − 1 others decoding).
+    const double p = 1.0 + 10.0 * s.residual.value(), lo = std::floor(p), f = p - lo;
+    auto step = [&](double prompts) {
+        return step_pass(d, {.decode_sequences = s.batch - 1.0, .decode_context = 450_tok, .prefill_sequences = prompts,
+                             .prefill_tokens = 200_tok}).time().value();
+    };
+    CHECK(s.ttft.value() == doctest::Approx(s.residual.value() + (1.0 - f) * step(lo) + f * step(lo + 1.0)).epsilon(1e-12));
+    CHECK(s.ttft > at.ttft);
+    CHECK(s.e2e.value() == doctest::Approx(s.ttft.value() + 499.0 * s.tpot.value()));
 }
 
 TEST_CASE("serving: properties") {

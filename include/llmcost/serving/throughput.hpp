@@ -98,6 +98,29 @@ struct prompt_chunks {
     return {.count = k, .tokens = tokens(in / k), .prefix = tokens((k - 1.0) * in / (2.0 * k))};
 }
 
+namespace detail {
+/// Steps that carry p prompt chunks on average beside `decodes` sequences decoding at context
+/// I + O/2. Chunks come whole: a share f = p − ⌊p⌋ of the steps carries ⌈p⌉ of them, the rest ⌊p⌋.
+struct step_mixture {
+    pass_cost fewer, more;  ///< the steps with ⌊p⌋ and ⌈p⌉ chunks (the same step when f = 0)
+    double share = 0;       ///< f: the share of steps with ⌈p⌉
+    /// (1 − f)·t(⌊p⌋) + f·t(⌈p⌉)
+    [[nodiscard]] constexpr seconds_t mean() const {
+        return share > 0.0 ? fewer.time() * (1.0 - share) + more.time() * share : fewer.time();
+    }
+};
+[[nodiscard]] constexpr step_mixture mix_steps(const pass_model& pm, const request_shape& r, const prompt_chunks& c,
+                                               double decodes, double p) {
+    auto step = [&](double prompts) {
+        return step_pass(pm, {.decode_sequences = decodes, .decode_context = tokens(r.input.value() + r.output.value() / 2.0),
+                              .prefill_sequences = prompts, .prefill_tokens = c.tokens, .prefill_prefix = c.prefix});
+    };
+    const double fewer = const_trunc(p), f = p - fewer;
+    const pass_cost low = step(fewer);
+    return {.fewer = low, .more = f > 0.0 ? step(fewer + 1.0) : low, .share = f};
+}
+}  // namespace detail
+
 /// Steady state at `batch` concurrent sequences per attention rank (seed S4, S5): each step
 /// decodes b tokens at context I + O/2 and carries q = b·k ÷ O prompt chunks on average. Chunks
 /// come whole, so a share f = q − ⌊q⌋ of the steps carries ⌈q⌉ of them and the rest ⌊q⌋: the
@@ -114,34 +137,25 @@ struct prompt_chunks {
     l.validate();
     require(batch >= 1.0 && non_negative_finite(batch), d.m.name, "batch", batch,
             "at least one sequence must be running");
-    const double in = r.input.value(), out = r.output.value();
+    const double out = r.output.value();
     const double b = detail::micro_batch(d, batch);
     const pass_model pm = prepare_pass(d);
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
-    auto step = [&](double decodes, double prompts) {
-        return step_pass(pm, {.decode_sequences = decodes, .decode_context = tokens(in + out / 2.0),
-                              .prefill_sequences = prompts, .prefill_tokens = chunks.tokens,
-                              .prefill_prefix = chunks.prefix});
-    };
     serving_point s{};
     s.batch = batch;
     s.limited_by = "given";
-    const double q = b / out * chunks.count;
-    const double fewer = detail::const_trunc(q), f = q - fewer;
-    const pass_cost low = step(b, fewer);
+    const detail::step_mixture steps = detail::mix_steps(pm, r, chunks, b, b / out * chunks.count);
+    const double f = steps.share;
+    s.step = f > 0.5 ? steps.more : steps.fewer;
+    s.step_time = steps.mean();
     if (f > 0.0) {
-        const pass_cost high = step(b, fewer + 1.0);
-        const seconds_t t0 = low.time(), t1 = high.time();
-        s.step = f > 0.5 ? high : low;
-        s.step_time = t0 * (1.0 - f) + t1 * f;
+        const seconds_t t0 = steps.fewer.time(), t1 = steps.more.time();
         s.residual = (t0 * t0.value() * (1.0 - f) + t1 * t1.value() * f) / (2.0 * s.step_time.value());
     } else {
-        s.step = low;
-        s.step_time = low.time();
         s.residual = s.step_time / 2.0;
     }
     s.prefill_time = prefill_pass(pm, 1.0, r.input, tokens(0.0)).time();
-    s.ttft = step(detail::max(0.0, b - 1.0), 1.0).time() * chunks.count;
+    s.ttft = detail::mix_steps(pm, r, chunks, detail::max(0.0, b - 1.0), 1.0).mean() * chunks.count;
     s.tpot = s.step_time;
     s.e2e = s.ttft + s.tpot * (out - 1.0);
     s.output_rate = tokens(batch * d.layout.dp) / s.step_time;
@@ -206,9 +220,10 @@ struct batch_limit {
 }
 
 /// Online serving with one request every `interarrival` seconds on average (λ = 1 ÷ interarrival per
-/// replica): the concurrency that Little's law gives, b = λ · e2e(b), found by fixed-point
-/// iteration; a new request first waits for the step in flight (`residual`), then its prompt rides
-/// in the steps that carry it, with the b − 1 others decoding.
+/// replica): the concurrency that Little's law gives, b = λ · (wait + e2e(b)), found by fixed-point
+/// iteration. A new request first waits for the step in flight (`residual`, R); the λ·R prompts
+/// that arrive meanwhile ride with mine (the engine schedules every waiting prompt), so my prompt's
+/// steps carry 1 + λ·R chunks on average beside the b − 1 others decoding.
 template <duration T>
 [[nodiscard]] constexpr serving_point serve_online(const deployment& d, const request_shape& r, const T& interarrival,
                                                    const scheduler_limits& l = {}) {
@@ -217,14 +232,17 @@ template <duration T>
     double b = 1.0;
     serving_point s = serve_at_batch(d, r, b, l);
     for (int i = 0; i < 200; ++i) {
-        const double next = detail::max(1.0, s.e2e.value() / gap);
+        const double next = detail::max(1.0, (s.residual + s.e2e).value() / gap);
         require(next < 1e7, d.m.name, "interarrival (s)", gap,
                 "arrivals outpace the deployment: the queue grows without bound");
         if (detail::max(next - b, b - next) <= 1e-9 * next) break;
         b = next;
         s = serve_at_batch(d, r, b, l);
     }
-    s.ttft = s.ttft + s.residual;
+    const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
+    const double neighbours = detail::max(0.0, detail::micro_batch(d, b) - 1.0);
+    const double prompts = 1.0 + s.residual.value() / gap;
+    s.ttft = s.residual + detail::mix_steps(prepare_pass(d), r, chunks, neighbours, prompts).mean() * chunks.count;
     s.e2e = s.ttft + s.tpot * (r.output.value() - 1.0);
     s.limited_by = "arrival rate";
     return s;
