@@ -92,15 +92,17 @@ template <class Ok>
                                                       const scheduler_limits& l = {}) {
     target.validate();
     const double hi = max_batch(d, r, l).batch;
-    const double chunk = l.prefill_chunk.value() > 0 ? detail::min(l.prefill_chunk.value(), r.input.value()) : r.input.value();
+    // The longest step: the prompt's last chunk (serve_at_batch's equal chunks), after the rest.
+    const tokens_t chunk = split_prompt(r, l.prefill_chunk).tokens;
+    const pass_model pm = prepare_pass(d);
     auto meets = [&](double b) {
         const serving_point s = serve_at_batch(d, r, b, l);
         if (s.tpot > target.tpot || s.ttft > target.ttft) return false;
         if (!target.every_token) return true;
         const double mb = detail::micro_batch(d, b);
-        const seconds_t worst = step_pass(d, {.decode_sequences = mb, .decode_context = r.input + r.output / 2.0,
-                                              .prefill_sequences = 1.0, .prefill_tokens = tokens(chunk),
-                                              .prefill_prefix = r.input - tokens(chunk)}).time();
+        const seconds_t worst = step_pass(pm, {.decode_sequences = mb, .decode_context = r.input + r.output / 2.0,
+                                               .prefill_sequences = 1.0, .prefill_tokens = chunk,
+                                               .prefill_prefix = r.input - chunk}).time();
         return worst <= target.tpot;
     };
     goodput_plan p{};
