@@ -259,13 +259,16 @@ TEST_CASE("pipeline parallelism: bubbles and stage hand-offs") {
 TEST_CASE("layout validation names the rule") {
     auto message = [](const deployment& d) { return test::validation_message(d); };
     deployment d{.m = catalog::mixtral_8x7b, .hw = catalog::h100_sxm5, .layout = {.ep = 3, .dp = 3}};
-    CHECK(message(d) == "llmcost: Mixtral-8x7B: layout.ep = 3: must divide the routed experts");
+    CHECK(message(d) == "llmcost: Mixtral-8x7B: layout.ep = 3: must divide the routed experts "
+                        "[llmcost.layout.ep_divides_experts]");
     d.layout = {.tp = 3};
-    CHECK(message(d) == "llmcost: Mixtral-8x7B: layout.tp = 3: must divide the query heads");
+    CHECK(message(d) == "llmcost: Mixtral-8x7B: layout.tp = 3: must divide the query heads [llmcost.layout.tp_divides_heads]");
     deployment dense{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .layout = {.ep = 2}};
-    CHECK(message(dense) == "llmcost: Llama-3.1-8B: layout.ep = 2: expert parallelism needs an MoE model");
+    CHECK(message(dense) == "llmcost: Llama-3.1-8B: layout.ep = 2: expert parallelism needs an MoE model "
+                            "[llmcost.layout.ep_needs_moe]");
     dense.layout = {.pp = 0};
-    CHECK(message(dense) == "llmcost: Llama-3.1-8B: layout.pp = 0: pipeline parallelism must be at least 1");
+    CHECK(message(dense) == "llmcost: Llama-3.1-8B: layout.pp = 0: pipeline parallelism must be at least 1 "
+                            "[llmcost.layout.degree_at_least_one]");
 }
 
 TEST_CASE("network: great circle and the fibre floor (S1)") {

@@ -7,6 +7,7 @@
 
 #include <llmcost/descriptors/hardware.hpp>
 #include <llmcost/costs/roofline.hpp>
+#include <llmcost/detail/lanes.hpp>
 #include <llmcost/detail/math.hpp>
 
 namespace llmcost {
@@ -25,17 +26,41 @@ namespace detail {
 }
 }  // namespace detail
 
+namespace detail {
+/// Latency steps of an all-reduce over n ranks: ring 2(n−1), tree 2⌈log₂n⌉, two-shot 2.
+[[nodiscard]] constexpr double all_reduce_steps(int ranks, all_reduce_algorithm algo) {
+    const double n = ranks;
+    return algo == all_reduce_algorithm::ring ? 2.0 * (n - 1.0)
+           : algo == all_reduce_algorithm::tree ? 2.0 * ceil_log2(ranks)
+                                                : 2.0;
+}
+/// t = α · steps + S · 2(n−1)/n ÷ β in seconds, for S bytes (one value, or a lane of them).
+template <class V>
+[[nodiscard]] constexpr V all_reduce_seconds(const V& bytes, int ranks, const interconnect& l, all_reduce_algorithm algo) {
+    if (ranks <= 1) return lanes<V>::constant(0.0);
+    const double n = ranks;
+    return l.latency.value() * all_reduce_steps(ranks, algo) + bytes * (2.0 * (n - 1.0) / n) / l.per_direction.value();
+}
+/// t = α + S · (n−1)/n ÷ β in seconds (all-to-all through a switch or a full mesh).
+template <class V>
+[[nodiscard]] constexpr V all_to_all_seconds(const V& bytes, int ranks, const interconnect& l) {
+    if (ranks <= 1) return lanes<V>::constant(0.0);
+    const double n = ranks;
+    return l.latency.value() + bytes * ((n - 1.0) / n) / l.per_direction.value();
+}
+/// t = α + S ÷ β in seconds.
+template <class V>
+[[nodiscard]] constexpr V point_to_point_seconds(const V& bytes, const interconnect& l) {
+    return l.latency.value() + bytes / l.per_direction.value();
+}
+}  // namespace detail
+
 /// All-reduce of S bytes over n ranks. Every algorithm moves 2(n−1)/n · S through each rank's link;
 /// they differ in the number of latency steps: ring 2(n−1), tree 2⌈log₂n⌉, two-shot 2.
 template <data_size D>
 [[nodiscard]] constexpr seconds_t all_reduce_time(const D& bytes, int ranks, const interconnect& l,
                                                   all_reduce_algorithm algo = all_reduce_algorithm::ring) {
-    if (ranks <= 1) return seconds(0.0);
-    const double n = ranks;
-    const double steps = algo == all_reduce_algorithm::ring ? 2.0 * (n - 1.0)
-                         : algo == all_reduce_algorithm::tree ? 2.0 * detail::ceil_log2(ranks)
-                                                              : 2.0;
-    return l.latency * steps + transfer_time(in_base_units(bytes) * (2.0 * (n - 1.0) / n), l.per_direction);
+    return seconds(detail::all_reduce_seconds(in_base_units(bytes).value(), ranks, l, algo));
 }
 
 /// All-gather (or reduce-scatter) of a result of S bytes over n ranks: (n−1)·α + (n−1)/n · S ÷ β.
@@ -56,15 +81,13 @@ template <data_size D>
 /// Through a switch (or a full mesh) the exchanges overlap: α + (n−1)/n · S ÷ β.
 template <data_size D>
 [[nodiscard]] constexpr seconds_t all_to_all_time(const D& bytes, int ranks, const interconnect& l) {
-    if (ranks <= 1) return seconds(0.0);
-    const double n = ranks;
-    return l.latency + transfer_time(in_base_units(bytes) * ((n - 1.0) / n), l.per_direction);
+    return seconds(detail::all_to_all_seconds(in_base_units(bytes).value(), ranks, l));
 }
 
 /// Point to point: α + S ÷ β (pipeline stages, KV transfer).
 template <data_size D>
 [[nodiscard]] constexpr seconds_t point_to_point_time(const D& bytes, const interconnect& l) {
-    return l.latency + transfer_time(bytes, l.per_direction);
+    return seconds(detail::point_to_point_seconds(in_base_units(bytes).value(), l));
 }
 
 }  // namespace llmcost

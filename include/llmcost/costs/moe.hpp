@@ -40,20 +40,35 @@ namespace llmcost {
     return expert_weight_bytes_per_gpu(d) * expert_coverage(d.m.ffn.routed_experts, d.m.ffn.top_k, tokens);
 }
 
+namespace detail {
+/// All-to-all bytes per MoE layer and phase, tokens × k × hidden × bytes ÷ tp (one value or a lane).
+template <class V>
+[[nodiscard]] constexpr V all_to_all_payload_per_layer(const deployment& d, const V& tokens_per_rank) {
+    const model& m = d.m;
+    return tokens_per_rank * static_cast<double>(m.ffn.top_k) * static_cast<double>(m.hidden) *
+           m.activations.bits_per_element() / 8.0 / static_cast<double>(d.layout.tp);
+}
+/// Seconds of a pass's all-to-all: 2 phases × MoE layers × one all-to-all over the EP group.
+template <class V>
+[[nodiscard]] constexpr V all_to_all_seconds_per_pass(const deployment& d, const V& tokens_per_rank) {
+    if (!d.expert_parallel()) return lanes<V>::constant(0.0);
+    const int group = d.layout.tp * d.layout.dp;
+    return all_to_all_seconds(all_to_all_payload_per_layer(d, tokens_per_rank), group, d.link_for(group)) *
+           (2.0 * d.m.moe_layers());
+}
+}  // namespace detail
+
 /// All-to-all bytes one GPU sends per MoE layer and phase: tokens × top-k × hidden × bytes ÷ tp
 /// (seed S21). Dispatch and combine each move this much; (ep_group − 1)/ep_group of it leaves the GPU.
 [[nodiscard]] constexpr bytes_t all_to_all_bytes_per_layer(const deployment& d, double tokens_per_rank) {
     if (!d.m.is_moe()) return bytes(0.0);
-    return d.m.activations.bytes_for(tokens_per_rank * d.m.ffn.top_k * d.m.hidden) / static_cast<double>(d.layout.tp);
+    return bytes(detail::all_to_all_payload_per_layer(d, tokens_per_rank));
 }
 
 /// Time of the expert all-to-all for one pass: 2 phases × MoE layers, each over the stage's EP group
 /// (tp·dp GPUs) on the scale-up link when the group fits in a domain, else on the NIC (S21, S22).
 [[nodiscard]] constexpr seconds_t all_to_all_time_per_pass(const deployment& d, double tokens_per_rank) {
-    if (!d.expert_parallel()) return seconds(0.0);
-    const int group = d.layout.tp * d.layout.dp;
-    const seconds_t one = all_to_all_time(all_to_all_bytes_per_layer(d, tokens_per_rank), group, d.link_for(group));
-    return one * (2.0 * d.m.moe_layers());
+    return seconds(detail::all_to_all_seconds_per_pass(d, tokens_per_rank));
 }
 
 }  // namespace llmcost

@@ -16,6 +16,9 @@
 
 #include <llmcost/descriptors/hardware.hpp>
 #include <llmcost/descriptors/model.hpp>
+#include <llmcost/descriptors/validation.hpp>
+
+#include <optional>
 
 namespace llmcost {
 
@@ -51,34 +54,56 @@ struct deployment {
         return ranks <= hw.scale_up_domain ? hw.scale_up : hw.scale_out;
     }
 
+    /// The rules of a deployment that exists, each with its stable id (docs/troubleshooting.md).
     constexpr void validate() const {
         m.validate();
         hw.validate();
         const std::string_view s = m.name;
         const parallel_layout& l = layout;
-        require(l.tp >= 1, s, "layout.tp", l.tp, "tensor parallelism must be at least 1");
-        require(l.pp >= 1, s, "layout.pp", l.pp, "pipeline parallelism must be at least 1");
-        require(l.ep >= 1, s, "layout.ep", l.ep, "expert parallelism must be at least 1");
-        require(l.dp >= 1, s, "layout.dp", l.dp, "data parallelism must be at least 1");
+        require(l.tp >= 1, s, "layout.tp", l.tp, "tensor parallelism must be at least 1", "llmcost.layout.degree_at_least_one");
+        require(l.pp >= 1, s, "layout.pp", l.pp, "pipeline parallelism must be at least 1", "llmcost.layout.degree_at_least_one");
+        require(l.ep >= 1, s, "layout.ep", l.ep, "expert parallelism must be at least 1", "llmcost.layout.degree_at_least_one");
+        require(l.dp >= 1, s, "layout.dp", l.dp, "data parallelism must be at least 1", "llmcost.layout.degree_at_least_one");
         // gpus() is an int product: bound it before it can wrap.
         require(static_cast<double>(l.tp) * l.pp * l.dp <= 1e9, s, "layout.tp × pp × dp",
-                static_cast<double>(l.tp) * l.pp * l.dp, "more than 10^9 GPUs in one deployment");
-        require(l.pp <= m.layers, s, "layout.pp", l.pp, "cannot exceed the model's layers");
+                static_cast<double>(l.tp) * l.pp * l.dp, "more than 10^9 GPUs in one deployment",
+                "llmcost.layout.gpu_count");
+        require(l.pp <= m.layers, s, "layout.pp", l.pp, "cannot exceed the model's layers", "llmcost.layout.pp_within_layers");
+        require(hw.gpu.peak(m.activations.compute).value() > 0, hw.name, "dense peak for the matmul format (FLOP/s)",
+                hw.gpu.peak(m.activations.compute).value(),
+                "this GPU has no published rate for the model's matmul precision (nor a wider one): "
+                "serve it in a format the GPU has a peak for (e.g. with_formats(d, formats::nvfp4, …))",
+                "llmcost.deployment.peak_for_format");
         const int q = m.attention.query_heads;
-        require(q % l.tp == 0, s, "layout.tp", l.tp, "must divide the query heads");
+        require(q % l.tp == 0, s, "layout.tp", l.tp, "must divide the query heads", "llmcost.layout.tp_divides_heads");
         if (m.attention.kind == attention_kind::standard && l.tp > m.attention.kv_heads)
             require(l.tp % m.attention.kv_heads == 0, s, "layout.tp", l.tp,
-                    "beyond the KV-head count, tp must be a multiple of kv_heads (heads are replicated)");
+                    "beyond the KV-head count, tp must be a multiple of kv_heads (heads are replicated)",
+                    "llmcost.layout.tp_multiple_of_kv_heads");
         else if (m.attention.kind == attention_kind::standard)
-            require(m.attention.kv_heads % l.tp == 0, s, "layout.tp", l.tp, "must divide the KV heads");
+            require(m.attention.kv_heads % l.tp == 0, s, "layout.tp", l.tp, "must divide the KV heads",
+                    "llmcost.layout.tp_divides_kv_heads");
         if (l.ep > 1) {
-            require(m.is_moe(), s, "layout.ep", l.ep, "expert parallelism needs an MoE model");
-            require(m.ffn.routed_experts % l.ep == 0, s, "layout.ep", l.ep, "must divide the routed experts");
+            require(m.is_moe(), s, "layout.ep", l.ep, "expert parallelism needs an MoE model", "llmcost.layout.ep_needs_moe");
+            require(m.ffn.routed_experts % l.ep == 0, s, "layout.ep", l.ep, "must divide the routed experts",
+                    "llmcost.layout.ep_divides_experts");
             require((l.tp * l.dp) % l.ep == 0, s, "layout.ep", l.ep,
-                    "must divide tp × dp (the expert group lives inside one pipeline stage)");
+                    "must divide tp × dp (the expert group lives inside one pipeline stage)",
+                    "llmcost.layout.ep_divides_group");
         }
     }
 };
+
+/// The first rule the deployment breaks, or nothing: `validate` without the exception, for a
+/// sweep or a plan that marks an impossible candidate instead of stopping.
+[[nodiscard]] inline std::optional<invalid_input> problem(const deployment& d) noexcept {
+    try {
+        d.validate();
+        return std::nullopt;
+    } catch (const invalid_input& e) {
+        return e;
+    }
+}
 
 /// KV heads each GPU holds: ⌈H_kv ÷ tp⌉ (replicated when tp > H_kv). MLA keeps one latent that
 /// every TP rank needs whole, so its cache does not shrink with tp.

@@ -11,8 +11,22 @@
 #include <llmcost/costs/kv_cache.hpp>
 #include <llmcost/costs/moe.hpp>
 #include <llmcost/costs/roofline.hpp>
+#include <llmcost/detail/lanes.hpp>
 
 namespace llmcost {
+
+namespace detail {
+/// t = max(GEMM compute, weights) + max(attention compute, KV) + element-wise + launches
+///     + (TP + EP + PP): kernels one after another, communication not overlapped (a conservative,
+/// common choice). Summed left to right, for a typed pass or a lane of passes.
+template <class T>
+[[nodiscard]] constexpr T pass_time(const T& matmul_compute, const T& matmul_memory, const T& attention_compute,
+                                    const T& attention_memory, const T& elementwise, const T& overhead, const T& tp,
+                                    const T& ep, const T& pp) {
+    return lane_max(matmul_compute, matmul_memory) + lane_max(attention_compute, attention_memory) + elementwise +
+           overhead + (tp + ep + pp);
+}
+}  // namespace detail
 
 /// One pass as the kernels of one tensor-parallel rank see it. Each class of kernel is priced by
 /// its own roofline and the classes run one after another, as they do on a GPU stream:
@@ -44,11 +58,9 @@ struct pass_cost {
     [[nodiscard]] constexpr seconds_t roofline_time() const {
         return compute_time > memory_time ? compute_time : memory_time;
     }
-    [[nodiscard]] constexpr seconds_t matmul_time() const {
-        return matmul_compute_time > matmul_memory_time ? matmul_compute_time : matmul_memory_time;
-    }
+    [[nodiscard]] constexpr seconds_t matmul_time() const { return detail::lane_max(matmul_compute_time, matmul_memory_time); }
     [[nodiscard]] constexpr seconds_t attention_time() const {
-        return attention_compute_time > attention_memory_time ? attention_compute_time : attention_memory_time;
+        return detail::lane_max(attention_compute_time, attention_memory_time);
     }
     /// The GPU's own work: GEMMs + attention + element-wise kernels + launch overheads.
     [[nodiscard]] constexpr seconds_t kernel_time() const {
@@ -56,7 +68,10 @@ struct pass_cost {
     }
     [[nodiscard]] constexpr seconds_t communication_time() const { return tp_time + ep_time + pp_time; }
     /// t = kernels + communication (not overlapped: a conservative, common choice).
-    [[nodiscard]] constexpr seconds_t time() const { return kernel_time() + communication_time(); }
+    [[nodiscard]] constexpr seconds_t time() const {
+        return detail::pass_time(matmul_compute_time, matmul_memory_time, attention_compute_time, attention_memory_time,
+                                 elementwise_time, overhead_time, tp_time, ep_time, pp_time);
+    }
     [[nodiscard]] constexpr bool memory_bound() const { return memory_time >= compute_time; }
     /// FLOP/byte of the pass (seed S14: ≈ 2·batch for decode at 8 bits).
     [[nodiscard]] constexpr flops_per_byte_t arithmetic_intensity() const { return flops / bytes(); }
@@ -156,17 +171,6 @@ namespace detail {
 }
 
 
-/// Weight bytes a pass streams per tensor-parallel rank when `routed_tokens` tokens pass through
-/// the experts: everything but the embedding table (a lookup) and the untouched experts.
-[[nodiscard]] constexpr bytes_t weight_bytes_read(const deployment& d, double routed_tokens) {
-    const parameter_breakdown b = parameters(d.m);
-    // The embedding lookup reads a few rows; a tied table is streamed whole by the LM head.
-    const double dense = static_cast<double>(b.total() - b.routed_experts - (b.lm_head > 0 ? b.embedding : 0));
-    const double pp = d.layout.pp;
-    return d.m.weights.bytes_for(dense) / static_cast<double>(d.layout.tp) +
-           expert_bytes_read_per_gpu(d, routed_tokens) * pp;
-}
-
 /// What one engine step carries (per attention rank): sequences that each decode one token, and
 /// sequences that each prefill `prefill_tokens` new tokens after `prefill_prefix` cached ones.
 /// Continuous batching with chunked prefill mixes both in one pass (Orca, Sarathi-Serve).
@@ -184,11 +188,16 @@ struct step_shape {
 
 /// Everything a pass costs that depends only on the deployment, worked out once. `step_pass(d, …)`
 /// prepares one per call; a caller pricing many steps of one deployment (a sweep over batch and
-/// context, a request's decode, a serving point's three steps) prepares it once and passes it in:
-/// the figures are the same to the last bit, since the same numbers go through the same operations.
+/// context, a request's decode, a serving point's steps) prepares it once and passes it in: the
+/// figures are the same to the last bit, since the same numbers go through the same operations.
+/// Only `prepare_pass` makes one, and it refuses a deployment that breaks a rule: a pass model
+/// that exists belongs to a valid deployment.
 struct pass_model {
     deployment d;
     double tp = 1, pp = 1, ranks = 1;       ///< tensor, pipeline degree; attention ranks sharing a pass
+    bool moe = false;                       ///< routed experts present
+    double layers = 0, hidden = 0;          ///< as doubles, for the formulas
+    double top_k = 0, routed_experts = 0, moe_layers = 0;
     double lm_head = 0;                     ///< LM-head parameters (the embedding when tied)
     double non_expert_parameters = 0;       ///< matmul parameters per token outside the routed experts
     double expert_parameters = 0;           ///< parameters of one routed expert
@@ -196,9 +205,11 @@ struct pass_model {
     double expert_resident_bytes = 0;       ///< routed-expert bytes resident per GPU
     double kv_gpu_share = 1;                ///< this GPU's share of a sequence's KV bytes
     double activation_elements = 0;         ///< per token per layer per TP rank
+    double residual_bits = 16;              ///< bits per hidden-state element (activations, TP and PP payloads)
     double pair_flops_decode = 0, pair_flops_prefill = 0;  ///< attention FLOPs per query-key pair
     flops_per_second_t peak{};              ///< the matmul peak for the activations' format
     flops_per_second_t attention_peak{};    ///< BF16 peak (fused attention)
+    double attention_rate = 0;              ///< attention peak × its efficiency (FLOP/s); 0: no compute term
     bytes_per_second_t bandwidth{};         ///< sustained HBM bandwidth
     double dense_width = 0, expert_width = 0;  ///< GEMM output widths per rank
     double lm_head_width = 0;               ///< vocabulary per rank (the LM head's outputs)
@@ -210,78 +221,39 @@ struct pass_model {
     double tp_all_reduces = 0;
 };
 
-namespace detail {
-
-/// Fill in times from work and traffic. `tokens_per_rank` tokens go through the GEMMs of this rank;
-/// `expert_flops` of `matmul_flops` run in the routed experts, whose GEMMs see fewer rows: the
-/// step's tokens (tokens_per_rank × ranks) reach a share `coverage` of the experts (expert_coverage).
-[[nodiscard]] constexpr pass_cost finish(const pass_model& pm, pass_cost c, double tokens_per_rank, double expert_flops,
-                                         double logits, double coverage) {
-    const deployment& d = pm.d;
-    const accelerator& g = d.hw.gpu;
-    const model& m = d.m;
-    auto at = [&](double flop, double efficiency) { return compute_time(flops(flop), pm.peak * efficiency); };
-    c.flops = c.matmul_flops + c.attention_flops;
-    // The floor: every FLOP at the fastest rate any kernel class reaches (GEMMs or fused attention).
-    const double floor_rate = detail::max((pm.peak * g.efficiency.matmul).value(),
-                                          (pm.attention_peak * g.efficiency.attention).value());
-    c.compute_time = compute_time(c.flops, flops_per_second(floor_rate));
-    c.memory_time = transfer_time(c.bytes(), pm.bandwidth);
-
-    // GEMMs: dense ones see every token; the LM head only the positions that need logits; an
-    // expert its share of the routed tokens.
-    const double lm_head_flops = 2.0 * logits * pm.lm_head / pm.tp;
-    const double dense_flops = c.matmul_flops.value() - expert_flops - lm_head_flops;
-    // Rows per touched expert: routed tokens · k ÷ the experts they touch (at least one each).
-    const double routed = tokens_per_rank * pm.ranks;
-    const double touched = m.is_moe() ? m.ffn.routed_experts * coverage : 0.0;
-    const double expert_rows = touched > 0.0 ? detail::max(1.0, routed * m.ffn.top_k / touched) : 0.0;
-    c.matmul_compute_time = at(dense_flops, g.efficiency.matmul_at_rows(tokens_per_rank, pm.dense_cbrt_k_n)) +
-                            at(lm_head_flops, g.efficiency.matmul_at_rows(logits, pm.lm_head_cbrt_k_n)) +
-                            at(expert_flops, g.efficiency.matmul_at_rows(expert_rows, pm.expert_cbrt_k_n));
-    c.matmul_memory_time = transfer_time(c.weight_bytes, pm.bandwidth);
-    c.attention_compute_time = pm.attention_peak.value() > 0
-        ? compute_time(c.attention_flops, pm.attention_peak * g.efficiency.attention) : seconds(0.0);
-    c.attention_memory_time = transfer_time(c.kv_bytes, pm.bandwidth);
-    c.elementwise_time = transfer_time(c.activation_bytes, pm.bandwidth);
-    c.overhead_time = pm.overhead;
-
-    const bytes_t hidden_state = m.residual_format().bytes_for(tokens_per_rank * m.hidden);
-    c.tp_time = all_reduce_time(hidden_state, d.layout.tp, pm.tp_link, pm.tp_algorithm) * pm.tp_all_reduces;
-    c.ep_time = all_to_all_time_per_pass(d, tokens_per_rank);
-    c.pp_time = d.layout.pp > 1
-                    ? point_to_point_time(hidden_state / pm.tp, d.link_for(d.layout.tp * d.layout.pp)) * (pm.pp - 1.0)
-                    : seconds(0.0);
-    return c;
-}
-
-}  // namespace detail
-
-/// The deployment's constants for pricing passes (checks that the GPU can run its matmuls).
+/// The deployment's constants for pricing passes. Refuses a deployment that breaks a rule
+/// (`deployment::validate`, which also asks that the GPU can run the model's matmuls).
 [[nodiscard]] constexpr pass_model prepare_pass(const deployment& d) {
+    d.validate();
     const model& m = d.m;
     const accelerator& g = d.hw.gpu;
     pass_model pm{.d = d};
     pm.tp = d.layout.tp;
     pm.pp = d.layout.pp;
     pm.ranks = d.attention_ranks();
+    pm.moe = m.is_moe();
+    pm.layers = m.layers;
+    pm.hidden = m.hidden;
+    pm.top_k = m.ffn.top_k;
+    pm.routed_experts = m.ffn.routed_experts;
+    pm.moe_layers = m.moe_layers();
     const parameter_breakdown b = parameters(m);
     pm.lm_head = static_cast<double>(b.lm_head > 0 ? b.lm_head : b.embedding);  // tied: the embedding
     pm.non_expert_parameters = detail::non_expert_matmul_parameters(m);
     pm.expert_parameters = m.is_moe() ? static_cast<double>(expert_parameters(m)) : 0.0;
+    // The embedding lookup reads a few rows; a tied table is streamed whole by the LM head.
     pm.dense_bytes_read = m.weights.bytes_for(static_cast<double>(b.total() - b.routed_experts -
                                                                   (b.lm_head > 0 ? b.embedding : 0))).value() /
                           pm.tp;
     pm.expert_resident_bytes = m.is_moe() ? expert_weight_bytes_per_gpu(d).value() : 0.0;
     pm.kv_gpu_share = kv_bytes_per_token_per_gpu(d).value() / kv_bytes_per_token(m).value();
     pm.activation_elements = detail::activation_elements_per_token_layer(m, pm.tp);
+    pm.residual_bits = m.residual_format().bits_per_element();
     pm.pair_flops_decode = detail::attention_flops_per_pair(m, true);
     pm.pair_flops_prefill = detail::attention_flops_per_pair(m, false);
-    pm.peak = g.peak(m.activations.compute);
-    require(pm.peak.value() > 0, d.hw.name, "dense peak for the matmul format (FLOP/s)", pm.peak.value(),
-            "this GPU has no published rate for the model's matmul precision (nor a wider one): "
-            "serve it in a format the GPU has a peak for (e.g. with_formats(d, formats::nvfp4, …))");
+    pm.peak = g.peak(m.activations.compute);  // > 0: deployment::validate
     pm.attention_peak = g.peak(compute_class::bf16).value() > 0 ? g.peak(compute_class::bf16) : pm.peak;
+    pm.attention_rate = pm.attention_peak.value() > 0 ? (pm.attention_peak * g.efficiency.attention).value() : 0.0;
     pm.bandwidth = g.sustained_hbm_bandwidth();
     pm.dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / pm.tp;
     const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : pm.tp;
@@ -297,40 +269,178 @@ namespace detail {
     return pm;
 }
 
-/// One step: GEMM FLOPs 2·params per token (the LM head only for decoding tokens and each prompt's
-/// last position), attention over each sequence's context, every touched weight streamed once,
-/// each sequence's KV read (prefill also writes its new tokens'), activations per token
-/// (seed S11, S13, S14, S27).
+namespace detail {
+
+/// What a step's sequences bring, per sequence and for the whole model (this GPU's share is
+/// taken inside the step formula): the tokens of a prompt chunk, the query-key pairs of a
+/// decoding and of a prefilling sequence, and the KV bytes each reads (one value, or a lane).
+template <class V>
+struct sequence_terms {
+    V prefill_tokens;  ///< n: new tokens per prefilling sequence
+    V pairs_decode;    ///< attention_pairs(m, c, 1): one query at context c
+    V pairs_prefill;   ///< attention_pairs(m, p, n): n queries after p cached tokens
+    V kv_decode;       ///< KV bytes of a context of c tokens
+    V kv_prefill;      ///< KV bytes of p + n tokens (read, and the new ones written)
+};
+
+/// The sequence terms of a step shape.
+[[nodiscard]] constexpr sequence_terms<double> sequence_terms_of(const model& m, const step_shape& s) {
+    const double c = s.decode_context.value(), n = s.prefill_tokens.value(), p = s.prefill_prefix.value();
+    return {.prefill_tokens = n,
+            .pairs_decode = attention_pairs(m, c, 1.0),
+            .pairs_prefill = attention_pairs(m, p, n),
+            .kv_decode = kv_bytes_for_context(m, tokens(c)).value(),
+            .kv_prefill = kv_bytes_for_context(m, tokens(p + n)).value()};
+}
+
+/// A step's work and the time of each kernel class, in SI (FLOPs, bytes, seconds), for one step
+/// or a lane of steps. `pass_cost` is its typed face.
+template <class V>
+struct step_terms {
+    V tokens, logits;                 ///< tokens through the GEMMs of a rank; positions that need the LM head
+    V matmul_flops, attention_flops;  ///< per TP rank
+    V weight_bytes, kv_bytes, activation_bytes;
+    V matmul_compute, matmul_memory, attention_compute, attention_memory;
+    V elementwise, overhead, tp, ep, pp;
+
+    /// The step's time (`pass_time`).
+    [[nodiscard]] constexpr V time() const {
+        return pass_time(matmul_compute, matmul_memory, attention_compute, attention_memory, elementwise, overhead, tp,
+                         ep, pp);
+    }
+};
+
+/// Attention of a step: FLOPs (QKᵀ and PV over every sequence's pairs) and KV bytes read.
+template <class V>
+struct attention_work {
+    V flops, bytes, compute, memory;
+};
+/// FLOPs = (ds · pairs_decode · f_decode + ps · pairs_prefill · f_prefill) ÷ tp; t = FLOPs ÷ R_attn
+/// (B06); KV = (KV(c) · share · ds + KV(p + n) · share · ps) · pp; t = KV ÷ B.
+template <class V>
+[[nodiscard]] constexpr attention_work<V> attention_of(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
+                                                       const V& ps) {
+    using L = lanes<V>;
+    attention_work<V> a;
+    a.flops = (ds * s.pairs_decode * pm.pair_flops_decode + ps * s.pairs_prefill * pm.pair_flops_prefill) / pm.tp;
+    a.compute = pm.attention_rate > 0 ? V(a.flops / pm.attention_rate) : L::constant(0.0);
+    a.bytes = (s.kv_decode * pm.kv_gpu_share * ds + s.kv_prefill * pm.kv_gpu_share * ps) * pm.pp;
+    a.memory = a.bytes / pm.bandwidth.value();
+    return a;
+}
+
+/// One step of `ds` decoding and `ps` prefilling sequences — the pass formula, once, for a value
+/// or a lane of values. GEMM FLOPs are 2·params per token (the LM head only for the positions
+/// that need logits), attention runs over each sequence's context, every touched weight is
+/// streamed once (routed experts as far as the step's tokens reach them, S20), each sequence's KV
+/// is read (prefill also writes its new tokens'), and activations move between kernels
+/// (seed S11, S13, S14, S27). Each kernel class takes max(FLOPs ÷ its rate, bytes ÷ B).
+template <class V>
+[[nodiscard]] constexpr step_terms<V> step_formula(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
+                                                   const V& ps) {
+    using L = lanes<V>;
+    const deployment& d = pm.d;
+    const achievable_fractions& e = d.hw.gpu.efficiency;
+    const double bw = pm.bandwidth.value(), peak = pm.peak.value();
+    step_terms<V> r;
+    r.tokens = ds + ps * s.prefill_tokens;
+    r.logits = ds + ps;
+    const V& t = r.tokens;
+
+    // GEMM FLOPs: dense ones see every token, the LM head the positions that need logits, the
+    // routed experts k of E per token.
+    const V lm_head_flops = 2.0 * r.logits * pm.lm_head / pm.tp;
+    const V dense_part = (2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * r.logits * pm.lm_head) / pm.tp;
+    auto efficiency = [&](const V& rows, double cbrt_k_n) {  // the size curve (B04, B05), lane by lane
+        return L::map(rows, [&](double m) { return e.matmul_at_rows(m, cbrt_k_n); });
+    };
+    if (pm.moe) {
+        const V expert_flops = 2.0 * t * pm.top_k * pm.expert_parameters * pm.moe_layers / pm.tp;
+        r.matmul_flops = dense_part + expert_flops;
+        // Experts touched are concave in tokens, so a fractional prompt count (an average over
+        // steps) is a mixture: ⌊ps⌋ whole prompts in most steps, one more in a share of them.
+        auto coverage = [&](const V& routed) {
+            return L::map(routed, [&](double x) { return expert_coverage(d.m.ffn.routed_experts, d.m.ffn.top_k, x); });
+        };
+        auto read = [&](const V& share) { return V(pm.dense_bytes_read + pm.expert_resident_bytes * share * pm.pp); };
+        const V routed = t * pm.ranks;  // the step's routed tokens, over every attention rank
+        const V cover = coverage(routed);
+        const V whole = L::floor(ps);
+        const V extra = ps - whole;
+        r.weight_bytes = read(cover);
+        if (L::any(extra > 0.0)) {
+            const V fewer = read(coverage((ds + whole * s.prefill_tokens) * pm.ranks));
+            const V more = read(coverage((ds + (whole + 1.0) * s.prefill_tokens) * pm.ranks));
+            r.weight_bytes = L::choose(extra > 0.0, V(fewer * (1.0 - extra) + more * extra), r.weight_bytes);
+        }
+        // Rows per touched expert: routed tokens · k ÷ the experts they touch (at least one each).
+        const V touched = pm.routed_experts * cover;
+        const V rows = L::choose(touched > 0.0, lane_max(L::constant(1.0), V(routed * pm.top_k / touched)),
+                                 L::constant(0.0));
+        r.matmul_compute = (r.matmul_flops - expert_flops - lm_head_flops) / (peak * efficiency(t, pm.dense_cbrt_k_n)) +
+                           lm_head_flops / (peak * efficiency(r.logits, pm.lm_head_cbrt_k_n)) +
+                           expert_flops / (peak * efficiency(rows, pm.expert_cbrt_k_n));
+    } else {
+        r.matmul_flops = dense_part;
+        r.weight_bytes = L::constant(pm.dense_bytes_read);
+        r.matmul_compute = (r.matmul_flops - lm_head_flops) / (peak * efficiency(t, pm.dense_cbrt_k_n)) +
+                           lm_head_flops / (peak * efficiency(r.logits, pm.lm_head_cbrt_k_n));
+    }
+    r.matmul_memory = r.weight_bytes / bw;
+
+    const attention_work<V> a = attention_of(pm, s, ds, ps);
+    r.attention_flops = a.flops;
+    r.attention_compute = a.compute;
+    r.kv_bytes = a.bytes;
+    r.attention_memory = a.memory;
+
+    r.activation_bytes = t * pm.layers * pm.activation_elements * pm.residual_bits / 8.0;
+    r.elementwise = r.activation_bytes / bw;
+    r.overhead = L::constant(pm.overhead.value());
+
+    // Communication: two all-reduces of the hidden state per layer (S13), the experts'
+    // all-to-all (S21), and the hand-off between pipeline stages.
+    const V hidden_state = t * pm.hidden * pm.residual_bits / 8.0;
+    r.tp = all_reduce_seconds(hidden_state, d.layout.tp, pm.tp_link, pm.tp_algorithm) * pm.tp_all_reduces;
+    r.ep = all_to_all_seconds_per_pass(d, t);
+    r.pp = d.layout.pp > 1 ? V(point_to_point_seconds(V(hidden_state / pm.tp), d.link_for(d.layout.tp * d.layout.pp)) *
+                               (pm.pp - 1.0))
+                           : L::constant(0.0);
+    return r;
+}
+
+/// The typed pass of a step's terms, with the whole pass's floors.
+[[nodiscard]] constexpr pass_cost to_pass_cost(const pass_model& pm, const step_terms<double>& r) {
+    const achievable_fractions& e = pm.d.hw.gpu.efficiency;
+    pass_cost c{};
+    c.matmul_flops = flops(r.matmul_flops);
+    c.attention_flops = flops(r.attention_flops);
+    c.flops = c.matmul_flops + c.attention_flops;
+    c.weight_bytes = bytes(r.weight_bytes);
+    c.kv_bytes = bytes(r.kv_bytes);
+    c.activation_bytes = bytes(r.activation_bytes);
+    // The floor: every FLOP at the fastest rate any kernel class reaches (GEMMs or fused attention).
+    const double floor_rate = detail::max((pm.peak * e.matmul).value(), (pm.attention_peak * e.attention).value());
+    c.compute_time = compute_time(c.flops, flops_per_second(floor_rate));
+    c.memory_time = transfer_time(c.bytes(), pm.bandwidth);
+    c.matmul_compute_time = seconds(r.matmul_compute);
+    c.matmul_memory_time = seconds(r.matmul_memory);
+    c.attention_compute_time = seconds(r.attention_compute);
+    c.attention_memory_time = seconds(r.attention_memory);
+    c.elementwise_time = seconds(r.elementwise);
+    c.overhead_time = seconds(r.overhead);
+    c.tp_time = seconds(r.tp);
+    c.ep_time = seconds(r.ep);
+    c.pp_time = seconds(r.pp);
+    return c;
+}
+
+}  // namespace detail
+
+/// One step (seed S11, S13, S14, S27): `detail::step_formula` for one shape, typed.
 [[nodiscard]] constexpr pass_cost step_pass(const pass_model& pm, const step_shape& s) {
-    const model& m = pm.d.m;
-    const double ds = s.decode_sequences, c = s.decode_context.value();
-    const double ps = s.prefill_sequences, n = s.prefill_tokens.value(), p = s.prefill_prefix.value();
-    const double t = s.tokens_in_step();
-    const double logits = ds + ps;  // positions that need the LM head
-    pass_cost r{};
-    const double expert_flops = m.is_moe() ? 2.0 * t * m.ffn.top_k * pm.expert_parameters * m.moe_layers() / pm.tp : 0.0;
-    r.matmul_flops = flops((2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * logits * pm.lm_head) / pm.tp +
-                           expert_flops);
-    r.attention_flops = flops((ds * detail::attention_pairs(m, c, 1.0) * pm.pair_flops_decode +
-                               ps * detail::attention_pairs(m, p, n) * pm.pair_flops_prefill) / pm.tp);
-    // Weights: every dense byte once; routed experts as far as the step's tokens touch them (S20).
-    // Experts touched are concave in tokens, so a fractional prompt count (an average over steps)
-    // is a mixture: ⌊ps⌋ whole prompts in most steps, one more in a share of them.
-    auto coverage = [&](double routed) {
-        return m.is_moe() ? expert_coverage(m.ffn.routed_experts, m.ffn.top_k, routed) : 0.0;
-    };
-    auto read = [&](double share) {
-        return bytes(pm.dense_bytes_read + (m.is_moe() ? pm.expert_resident_bytes * share * pm.pp : 0.0));
-    };
-    const double cover = coverage(t * pm.ranks);  // the step's routed tokens; finish sizes the expert GEMMs by it
-    const double whole = detail::const_trunc(ps), extra = ps - whole;
-    r.weight_bytes = extra > 0.0 && m.is_moe() ? read(coverage((ds + whole * n) * pm.ranks)) * (1.0 - extra) +
-                                                     read(coverage((ds + (whole + 1.0) * n) * pm.ranks)) * extra
-                                               : read(cover);
-    r.kv_bytes = (kv_bytes_for_context(m, tokens(c)) * pm.kv_gpu_share * ds +
-                  kv_bytes_for_context(m, tokens(p + n)) * pm.kv_gpu_share * ps) * pm.pp;
-    r.activation_bytes = m.residual_format().bytes_for(t * m.layers * pm.activation_elements);
-    return detail::finish(pm, r, t, expert_flops, logits, cover);
+    return detail::to_pass_cost(pm, detail::step_formula(pm, detail::sequence_terms_of(pm.d.m, s), s.decode_sequences,
+                                                         s.prefill_sequences));
 }
 
 [[nodiscard]] constexpr pass_cost step_pass(const deployment& d, const step_shape& s) {
@@ -338,21 +448,10 @@ namespace detail {
 }
 
 namespace detail {
-/// The attention terms of a decode-only step (`ds` sequences at context `c`), computed exactly as
-/// `step_pass` computes them: what the closed-form decode sum needs at its second point.
-struct decode_attention_times {
-    seconds_t compute, memory;
-};
-[[nodiscard]] constexpr decode_attention_times decode_attention(const pass_model& pm, double ds, double c) {
-    const model& m = pm.d.m;
-    const flops_t work = flops((ds * attention_pairs(m, c, 1.0) * pm.pair_flops_decode +
-                                0.0 * attention_pairs(m, 0.0, 0.0) * pm.pair_flops_prefill) / pm.tp);
-    const bytes_t kv = (kv_bytes_for_context(m, tokens(c)) * pm.kv_gpu_share * ds +
-                        kv_bytes_for_context(m, tokens(0.0)) * pm.kv_gpu_share * 0.0) * pm.pp;
-    return {.compute = pm.attention_peak.value() > 0
-                           ? compute_time(work, pm.attention_peak * pm.d.hw.gpu.efficiency.attention)
-                           : seconds(0.0),
-            .memory = transfer_time(kv, pm.bandwidth)};
+/// The attention terms of a decode-only step (`ds` sequences at context `c`), by the step
+/// formula's own attention term: what the closed-form decode sum needs at its second point.
+[[nodiscard]] constexpr attention_work<double> decode_attention(const pass_model& pm, double ds, double c) {
+    return attention_of(pm, sequence_terms_of(pm.d.m, {.decode_context = tokens(c)}), ds, 0.0);
 }
 }  // namespace detail
 
@@ -380,18 +479,51 @@ template <token_count T, token_count U>
     return prefill_pass(prepare_pass(d), batch, new_tokens, cached);
 }
 
+/// The one chunking rule of the library. A prompt of I new tokens rides whole (k = 1, `chunk` = 0
+/// or ≥ I: TensorRT-LLM's default, chunked context off), or in k = ⌈I ÷ C⌉ equal chunks of I ÷ k
+/// tokens, chunk j after j · I ÷ k of them (Sarathi-Serve, OSDI 2024; vLLM and SGLang split the
+/// prompts longer than their token budget). Equal chunks keep every step of a prompt alike, so a
+/// steady state can price them at their mean prefix, (k − 1) · I ÷ 2k, while one request's prefill
+/// sums the k chunks at their own prefixes (`chunked_prefill`).
+struct prompt_chunks {
+    double count = 1;   ///< k
+    tokens_t tokens{};  ///< I ÷ k
+    tokens_t prefix{};  ///< (k − 1) · I ÷ 2k, the chunks' mean prefix
+};
+[[nodiscard]] constexpr prompt_chunks split_prompt(const tokens_t& prompt, const tokens_t& chunk) {
+    const double in = prompt.value(), c = chunk.value();
+    const double k = c > 0.0 && c < in ? detail::const_ceil(in / c) : 1.0;
+    return {.count = k, .tokens = tokens(in / k), .prefix = tokens((k - 1.0) * in / (2.0 * k))};
+}
+
+/// The steps that prefill a prompt in chunks, summed.
+struct chunked_steps {
+    seconds_t total;
+    double steps = 0;
+};
+
+/// Σ_{j=0}^{k−1} step(`base` + chunk j of the `fresh` prompt tokens after `cached` + j · I ÷ k):
+/// `base` gives the decodes that share each step and the prompts prefilled together
+/// (`prefill_sequences`); the chunks are `split_prompt`'s. Every step streams the weights again.
+[[nodiscard]] constexpr chunked_steps chunked_prefill(const pass_model& pm, step_shape base, const tokens_t& fresh,
+                                                      const tokens_t& cached, const tokens_t& chunk) {
+    const prompt_chunks c = split_prompt(fresh, chunk);
+    chunked_steps r{.total = seconds(0.0), .steps = c.count};
+    base.prefill_tokens = c.tokens;
+    for (double j = 0; j < c.count; j += 1.0) {
+        base.prefill_prefix = cached + c.tokens * j;
+        r.total = r.total + step_pass(pm, base).time();
+    }
+    return r;
+}
+
 /// Prefill of a prompt in chunks of `chunk` tokens (chunked prefill, as vLLM and TensorRT-LLM do to
 /// bound a step's length): the weights are streamed once per chunk, attention sees the growing prefix.
 template <token_count T, token_count U>
 [[nodiscard]] constexpr seconds_t chunked_prefill_time(const deployment& d, double batch, const T& prompt, const U& chunk) {
-    const double n = in_base_units(prompt).value();
-    const double c = in_base_units(chunk).value();
-    seconds_t total = seconds(0.0);
-    for (double done = 0; done < n; done += c) {
-        const double step = detail::min(c, n - done);
-        total = total + prefill_pass(d, batch, tokens(step), tokens(done)).time();
-    }
-    return total;
+    return chunked_prefill(prepare_pass(d), {.prefill_sequences = batch}, in_base_units(prompt), tokens(0.0),
+                           in_base_units(chunk))
+        .total;
 }
 
 /// Σ over decode steps of the pass time, in closed form. Only attention changes with the context x:
@@ -441,11 +573,11 @@ template <token_count T>
     auto piece = [&](double lo, double hi) {
         if (hi < lo) return 0.0;
         const pass_cost p0 = decode_pass(pm, batch, tokens(lo));
-        const detail::decode_attention_times p1 = detail::decode_attention(pm, batch, lo + 1.0);
+        const detail::attention_work<double> p1 = detail::decode_attention(pm, batch, lo + 1.0);
         if (lo == x0) s.first_step = p0.time();
         // Only attention grows with the context; every other term is the same at each step.
-        const double bc = (p1.compute - p0.attention_compute_time).value();
-        const double bm = (p1.memory - p0.attention_memory_time).value();
+        const double bc = p1.compute - p0.attention_compute_time.value();
+        const double bm = p1.memory - p0.attention_memory_time.value();
         const double ac = p0.attention_compute_time.value() - bc * lo;
         const double am = p0.attention_memory_time.value() - bm * lo;
         const double fixed = (p0.time() - p0.attention_time()).value() * (hi - lo + 1.0);

@@ -15,18 +15,22 @@
 namespace llmcost {
 
 /// A value that breaks a rule of the cost model. `what()` reads like
-/// "llmcost: model 'X': kv_heads = 7: must divide query_heads (64)".
+/// "llmcost: Llama-3.1-70B: layout.tp = 3: must divide the query heads [llmcost.layout.tp_divides_heads]":
+/// the subject, the field, the value, the rule, and the rule's stable id (where it has one;
+/// docs/troubleshooting.md lists them), for scripts and searches to key on.
 class invalid_input : public std::invalid_argument {
 public:
     invalid_input(std::string_view subject, std::string_view field, double value,
-                  std::string_view rule)
-        : std::invalid_argument(make_message(subject, field, value, rule)),
-          subject_(subject), field_(field), value_(value), rule_(rule) {}
+                  std::string_view rule, std::string_view id = {})
+        : std::invalid_argument(make_message(subject, field, value, rule, id)),
+          subject_(subject), field_(field), value_(value), rule_(rule), id_(id) {}
 
     [[nodiscard]] const std::string& subject() const noexcept { return subject_; }
     [[nodiscard]] const std::string& field() const noexcept { return field_; }
     [[nodiscard]] double value() const noexcept { return value_; }
     [[nodiscard]] const std::string& rule() const noexcept { return rule_; }
+    /// The rule's stable id, e.g. "llmcost.layout.tp_divides_heads" (empty where it has none).
+    [[nodiscard]] const std::string& id() const noexcept { return id_; }
 
     /// Formats a value the way a user typed it: integers without a decimal point.
     [[nodiscard]] static std::string show(double v) {
@@ -40,7 +44,7 @@ public:
 
 private:
     static std::string make_message(std::string_view subject, std::string_view field, double value,
-                                    std::string_view rule) {
+                                    std::string_view rule, std::string_view id) {
         std::string m = "llmcost: ";
         if (!subject.empty()) {
             m += subject;
@@ -51,19 +55,24 @@ private:
         m += show(value);
         m += ": ";
         m += rule;
+        if (!id.empty()) {
+            m += " [";
+            m += id;
+            m += "]";
+        }
         return m;
     }
     std::string subject_, field_;
     double value_;
-    std::string rule_;
+    std::string rule_, id_;
 };
 
 namespace detail {
 
 /// Not constexpr on purpose: reaching it during constant evaluation is the compile error.
 [[noreturn]] inline void fail(std::string_view subject, std::string_view field, double value,
-                              std::string_view rule) {
-    throw invalid_input(subject, field, value, rule);
+                              std::string_view rule, std::string_view id) {
+    throw invalid_input(subject, field, value, rule, id);
 }
 
 }  // namespace detail
@@ -71,8 +80,8 @@ namespace detail {
 /// Checks one rule. `ok` false → `invalid_input` at run time, a compile error in a constant
 /// expression ("call to non-constexpr function ... fail", with this call's arguments in the note).
 constexpr void require(bool ok, std::string_view subject, std::string_view field, double value,
-                       std::string_view rule) {
-    if (!ok) detail::fail(subject, field, value, rule);
+                       std::string_view rule, std::string_view id = {}) {
+    if (!ok) detail::fail(subject, field, value, rule, id);
 }
 
 /// 0 < v < ∞ (NaN fails every comparison, so it fails here too).

@@ -66,9 +66,9 @@ struct serving_formats {
     std::optional<number_format> kv{};
 };
 
-/// The model with these formats applied, as `llmcost estimate --weights --kv` applies them.
-[[nodiscard]] inline deployment apply(deployment d, const serving_formats& f) {
-    if (f.weights) return with_formats(d, *f.weights, f.kv ? *f.kv : d.m.kv_cache);
+/// The deployment served in these formats, as `llmcost estimate --weights --kv` serves it.
+[[nodiscard]] inline deployment with_formats(deployment d, const serving_formats& f) {
+    if (f.weights) return llmcost::with_formats(d, *f.weights, f.kv ? *f.kv : d.m.kv_cache);
     if (f.kv) d.m.kv_cache = *f.kv;
     return d;
 }
@@ -237,13 +237,13 @@ struct sweep_result {
 
     /// ttft + (O − 1) · tpot, as `serve_at_batch` forms it (s).
     [[nodiscard]] double e2e(Eigen::Index i) const {
-        return ttft_s(i) + tpot_s(i) * (grid.shapes[shape_of(i)].output.value() - 1.0);
+        return llmcost::detail::end_to_end(ttft_s(i), tpot_s(i), grid.shapes[shape_of(i)].output.value());
     }
     /// Decode-pool instance-seconds per request, O · tpot ÷ (b · attention ranks) (disaggregated).
     [[nodiscard]] double decode_instance_seconds(Eigen::Index i) const {
         const sweep_block& blk = blocks[block_of(i)];
-        return grid.shapes[shape_of(i)].output.value() * tpot_s(i) /
-               (grid.batches[batch_of(i)] * blk.d.attention_ranks());
+        return llmcost::detail::instance_seconds_per_request(grid.shapes[shape_of(i)].output.value(), tpot_s(i),
+                                                             grid.batches[batch_of(i)], blk.d.attention_ranks());
     }
     /// Requests per second per GPU: colocated, output rate per GPU ÷ O (`colocated_goodput`);
     /// disaggregated, 1 ÷ GPU-seconds per request in both pools (`disaggregated_goodput`).
@@ -251,7 +251,8 @@ struct sweep_result {
         const sweep_block& blk = blocks[block_of(i)];
         if (!blk.how.disaggregated) return output_tokens_per_s_per_gpu(i) / grid.shapes[shape_of(i)].output.value();
         const double gpus = blk.d.instance_gpus();
-        return 1.0 / (blk.prefill_instance_seconds[shape_of(i)] * gpus + decode_instance_seconds(i) * gpus);
+        return llmcost::detail::pooled_requests_per_gpu_second(blk.prefill_instance_seconds[shape_of(i)], gpus,
+                                                               decode_instance_seconds(i), gpus);
     }
     /// P:D — prefill instances per decode instance that balance the pools (disaggregated); NaN colocated.
     [[nodiscard]] double prefill_per_decode(Eigen::Index i) const {
@@ -278,227 +279,66 @@ struct sweep_result {
     }
 };
 
-// ---- the kernel --------------------------------------------------------------------------------
+// ---- the kernel ---------------------------------------------------------------------------------
+
+/// A lane of figures: the value type the library's formulas are instantiated with in a sweep.
+inline constexpr int lane_width = 32;
+using lane = Eigen::Array<double, lane_width, 1>;
+
+}  // namespace llmcost::plan
+
+namespace llmcost::detail {
+/// The lane operations of `detail/lanes.hpp` for fixed-size Eigen arrays: `select`, `any`, floor,
+/// a constant, and a scalar function applied lane by lane.
+template <int N>
+struct lanes<Eigen::Array<double, N, 1>> {
+    using V = Eigen::Array<double, N, 1>;
+    template <class C>
+    [[nodiscard]] static V choose(const C& c, const V& a, const V& b) {
+        return c.select(a, b);
+    }
+    template <class C>
+    [[nodiscard]] static bool any(const C& c) {
+        return c.any();
+    }
+    [[nodiscard]] static V floor(const V& x) { return x.floor(); }  // ⌊x⌋ is exact: any correct floor agrees
+    [[nodiscard]] static V constant(double x) { return V::Constant(x); }
+    template <class F>
+    [[nodiscard]] static V map(const V& x, F&& f) {
+        V r;
+        for (int i = 0; i < N; ++i) r(i) = f(x(i));
+        return r;
+    }
+};
+}  // namespace llmcost::detail
+
+namespace llmcost::plan {
 
 namespace detail {
 
-using array = Eigen::ArrayXd;
-using lane_in = Eigen::Ref<const Eigen::ArrayXd>;
-using lane_out = Eigen::Ref<Eigen::ArrayXd>;
-
-/// Lanes a chunk is evaluated over (its length, 256, keeps every array of the kernel in L1).
-inline constexpr Eigen::Index chunk = 256;
-
-/// 1 − q^⌊T⌋ + f · q^⌊T⌋ · (1 − q) for T > 0 (q = 1 − k/E, f = T − ⌊T⌋), else 0 —
-/// `expert_coverage` for a whole chunk. pow_int multiplies
-/// the running product by x^(2^j) for each set bit j of ⌊T⌋, lowest first, squaring x as it goes;
-/// here every lane runs the same sequence of squares (a table), multiplying where its bit is set.
-/// Bits are read exactly in double (⌊q/2⌋, q − 2⌊q/2⌋), and once x^(2^j) has underflowed to 0 any
-/// higher set bit makes the product 0, as it does in pow_int.
-struct coverage_table {
-    double miss = 1.0;
-    std::vector<double> square;  ///< x^(2^j) until (and including) the first that is 0
-
-    coverage_table() = default;
-    coverage_table(int experts, int top_k) {
-        if (experts <= 0) return;
-        miss = 1.0 - static_cast<double>(top_k) / experts;
-        double x = miss;
-        for (int j = 0; j < 64; ++j) {
-            square.push_back(x);
-            if (x == 0.0) break;
-            x *= x;
-        }
-    }
-};
-
-/// Work space of one chunk, reused from chunk to chunk and block to block.
-struct scratch {
-    array t, expert_flops, matmul_flops, weight, routed, rows, a, b, c, q, bit;
-    scratch() {
-        for (array* x : {&t, &expert_flops, &matmul_flops, &weight, &routed, &rows, &a, &b, &c, &q, &bit})
-            x->resize(chunk);
-    }
-};
-
-inline void coverage(const coverage_table& c, const lane_in& tokens, lane_out out, scratch& w) {
-    const Eigen::Index n = tokens.size();
-    double* q = w.q.data();    // ⌊T ÷ 2^j⌋ …
-    double* h = w.bit.data();  // … and ⌊T ÷ 2^(j+1)⌋, swapped each round
-    Eigen::Map<Eigen::ArrayXd>(q, n) = tokens.floor();  // (long long) T for T > 0; T ≤ 0 is replaced below
-    out.setOnes();
-    const double most = Eigen::Map<Eigen::ArrayXd>(q, n).maxCoeff();
-    double bit_value = 1.0;  // 2^j: rounds go on while some lane has bit j or a higher one
-    for (std::size_t j = 0; j < c.square.size() && bit_value <= most; ++j, bit_value *= 2.0) {
-        Eigen::Map<Eigen::ArrayXd> qj(q, n), half(h, n);
-        if (c.square[j] == 0.0) {  // x^(2^j) underflowed: any bit left zeroes the product
-            out = (qj >= 1.0).select(out * 0.0, out);
-            break;
-        }
-        half = (qj * 0.5).floor();
-        out = (qj - (half + half) > 0.0).select(out * c.square[j], out);
-        std::swap(q, h);
-    }
-    // f · missed · (1 − q) as expert_coverage orders it: ((1 − missed) + (f · missed) · (1 − q)).
-    const Eigen::ArrayXd frac = tokens - tokens.floor();
-    out = (tokens > 0.0).select((1.0 - out) + (frac * out) * (1.0 - c.miss), 0.0);
+/// Lanes [c0, c0 + n) of `src` as one lane; lanes past n repeat the last (valid inputs whose
+/// figures are dropped).
+[[nodiscard]] inline lane load(const Eigen::ArrayXd& src, Eigen::Index c0, Eigen::Index n) {
+    lane v = lane::Constant(src(c0 + n - 1));
+    v.head(n) = src.segment(c0, n);
+    return v;
 }
 
-/// e(m) = `achievable_fractions::matmul_at_rows(m, ∛(k·n))` for every lane: the scalar function
-/// itself (its ∛ of the padded rows is a table look-up for the usual row counts).
-inline void matmul_efficiency(const achievable_fractions& e, double cbrt_k_n, const lane_in& rows, lane_out out) {
-    for (Eigen::Index i = 0; i < rows.size(); ++i) out(i) = e.matmul_at_rows(rows(i), cbrt_k_n);
-}
-
-/// The deployment's constants as the step formula uses them (passes.hpp: step_pass and finish),
-/// each formed by the same expression as there.
-struct step_constants {
-    const pass_model* pm = nullptr;
-    bool moe = false, expert_parallel = false;
-    double top_k = 0, experts = 0, moe_layers = 0, layers = 0, hidden = 0;
-    double non_expert_minus_lm_head = 0;  ///< pm.non_expert_parameters − pm.lm_head
-    double activation_bits = 0;           ///< bits per GEMM-input activation element (the all-to-all payload)
-    double residual_bits = 0;             ///< bits per hidden-state element (activation bytes, TP and PP payloads)
-    double matmul_peak = 0;               ///< pm.peak (× the size curve's efficiency, per lane)
-    double attention_rate = 0;            ///< attention peak × efficiency; 0: no attention compute term
-    double bandwidth = 0;
-    double tp_latency_steps = 0, tp_fraction = 0, tp_link_bw = 0;  ///< all-reduce: α · steps, 2(n−1)/n, β
-    double ep_latency = 0, ep_fraction = 0, ep_link_bw = 0;        ///< all-to-all: α, (n−1)/n, β
-    double pp_latency = 0, pp_link_bw = 0;
-    coverage_table cover;
-
-    explicit step_constants(const pass_model& p) : pm(&p) {
-        const deployment& d = p.d;
-        const model& m = d.m;
-        moe = m.is_moe();
-        expert_parallel = d.expert_parallel();
-        top_k = m.ffn.top_k;
-        experts = m.ffn.routed_experts;
-        moe_layers = m.moe_layers();
-        layers = m.layers;
-        hidden = m.hidden;
-        non_expert_minus_lm_head = p.non_expert_parameters - p.lm_head;
-        activation_bits = m.activations.bits_per_element();
-        residual_bits = m.residual_format().bits_per_element();
-        matmul_peak = p.peak.value();
-        attention_rate = p.attention_peak.value() > 0 ? (p.attention_peak * d.hw.gpu.efficiency.attention).value() : 0.0;
-        bandwidth = p.bandwidth.value();
-        if (d.layout.tp > 1) {
-            const double n = d.layout.tp;
-            const double steps = p.tp_algorithm == all_reduce_algorithm::ring   ? 2.0 * (n - 1.0)
-                                 : p.tp_algorithm == all_reduce_algorithm::tree ? 2.0 * llmcost::detail::ceil_log2(d.layout.tp)
-                                                                                : 2.0;
-            tp_latency_steps = (p.tp_link.latency * steps).value();
-            tp_fraction = 2.0 * (n - 1.0) / n;
-            tp_link_bw = p.tp_link.per_direction.value();
-        }
-        if (expert_parallel) {
-            const int group = d.layout.tp * d.layout.dp;
-            const interconnect& l = d.link_for(group);
-            const double n = group;
-            ep_latency = l.latency.value();
-            ep_fraction = (n - 1.0) / n;
-            ep_link_bw = l.per_direction.value();
-        }
-        if (d.layout.pp > 1) {
-            const interconnect& l = d.link_for(d.layout.tp * d.layout.pp);
-            pp_latency = l.latency.value();
-            pp_link_bw = l.per_direction.value();
-        }
-        if (moe) cover = coverage_table(m.ffn.routed_experts, m.ffn.top_k);
+/// Per grid point of a block: the request's lanes (batch, output, prompt chunks) and its
+/// sequences' terms (`serving_sequence_terms` of its shape).
+struct block_lanes {
+    Eigen::ArrayXd batch, output, chunks, prefill_tokens, pairs_decode, pairs_prefill, kv_decode, kv_prefill;
+    void resize(Eigen::Index n) {
+        for (Eigen::ArrayXd* a : {&batch, &output, &chunks, &prefill_tokens, &pairs_decode, &pairs_prefill, &kv_decode,
+                                  &kv_prefill})
+            a->resize(n);
+    }
+    [[nodiscard]] llmcost::detail::sequence_terms<lane> terms(Eigen::Index c0, Eigen::Index n) const {
+        return {.prefill_tokens = load(prefill_tokens, c0, n), .pairs_decode = load(pairs_decode, c0, n),
+                .pairs_prefill = load(pairs_prefill, c0, n), .kv_decode = load(kv_decode, c0, n),
+                .kv_prefill = load(kv_prefill, c0, n)};
     }
 };
-
-/// The inputs of one chunk's lanes.
-struct chunk_lanes {
-    lane_in input;          ///< n: the tokens of one prompt chunk (prefill_tokens; the prompt I when whole)
-    lane_in pairs_decode;   ///< attention_pairs(m, c, 1) at the decode context c
-    lane_in pairs_prefill;  ///< attention_pairs(m, p, n), p the chunk's prefix (prefill_prefix)
-    lane_in kv_decode;      ///< kv_bytes_for_context(m, c) (whole model; × this GPU's share inside)
-    lane_in kv_prefill;     ///< kv_bytes_for_context(m, p + n)
-};
-
-/// `step_pass(pm, s).time()` for every lane, s = {ds decodes at context c, ps prompt chunks of n
-/// tokens after p cached ones}. Each term repeats passes.hpp (step_pass, then finish) in its order; terms are
-/// fused into few array statements, and sums keep the scalar code's left-to-right order.
-inline void step_time(const step_constants& k, const chunk_lanes& s, const lane_in& ds, const lane_in& ps, scratch& w,
-                      lane_out out) {
-    const pass_model& pm = *k.pm;
-    const accelerator& g = pm.d.hw.gpu;
-    const Eigen::Index n = ds.size();
-    auto t = w.t.head(n), expert_flops = w.expert_flops.head(n), matmul_flops = w.matmul_flops.head(n);
-    auto weight = w.weight.head(n), routed = w.routed.head(n), rows = w.rows.head(n);
-    auto a = w.a.head(n), b = w.b.head(n), c = w.c.head(n);
-
-    t = ds + ps * s.input;  // tokens_in_step
-    // GEMMs (finish): FLOPs ÷ (peak · e(rows)), the dense ones at t rows, each expert at its rows;
-    // against the weights streamed (step_pass's read(): experts as far as the step's tokens touch
-    // them, a fractional prompt count mixing ⌊ps⌋ and ⌊ps⌋ + 1 whole prompts).
-    matmul_efficiency(g.efficiency, pm.dense_cbrt_k_n, t, a);
-    if (k.moe) {
-        expert_flops = 2.0 * t * k.top_k * pm.expert_parameters * k.moe_layers / pm.tp;
-        matmul_flops = (2.0 * t * k.non_expert_minus_lm_head + 2.0 * (ds + ps) * pm.lm_head) / pm.tp + expert_flops;
-        auto whole = rows, extra = routed;
-        whole = ps.floor();  // ps ≥ 0: ⌊ps⌋ = (long long) ps
-        extra = ps - whole;
-        const bool mixed = (extra > 0.0).any();
-        b = (ds + whole * s.input) * pm.ranks;
-        coverage(k.cover, b, weight, w);
-        auto touched = c;  // coverage of the step's routed tokens t · ranks: when every prompt count
-        if (mixed) {       // is whole, (ds + ⌊ps⌋ · n) · ranks is that very number
-            b = (ds + (whole + 1.0) * s.input) * pm.ranks;
-            coverage(k.cover, b, c, w);
-            c = pm.dense_bytes_read + pm.expert_resident_bytes * c * pm.pp;
-            b = pm.dense_bytes_read + pm.expert_resident_bytes * weight * pm.pp;
-            weight = (extra > 0.0).select(b * (1.0 - extra) + c * extra, b);
-            routed = t * pm.ranks;
-            coverage(k.cover, routed, touched, w);
-        } else {
-            touched = weight;
-            weight = pm.dense_bytes_read + pm.expert_resident_bytes * weight * pm.pp;
-            routed = t * pm.ranks;
-        }
-        b = k.experts * touched;  // touched experts
-        rows = (b > 0.0).select(routed * k.top_k / b, 0.0);
-        rows = (b > 0.0 && rows < 1.0).select(1.0, rows);  // max(1, ·) where any expert is touched
-        matmul_efficiency(g.efficiency, pm.expert_cbrt_k_n, rows, b);
-        rows = ds + ps;  // logits
-        matmul_efficiency(g.efficiency, pm.lm_head_cbrt_k_n, rows, c);
-        weight = weight / k.bandwidth;  // the memory side, before the scratch is reused
-        rows = 2.0 * (ds + ps) * pm.lm_head / pm.tp;  // the LM head's FLOPs
-        a = (matmul_flops - expert_flops - rows) / (k.matmul_peak * a) + rows / (k.matmul_peak * c) +
-            expert_flops / (k.matmul_peak * b);
-        b = weight;
-    } else {
-        // no experts: their term is 0 ÷ (peak · e∞) = 0, and the weights are the dense bytes
-        matmul_flops = (2.0 * t * k.non_expert_minus_lm_head + 2.0 * (ds + ps) * pm.lm_head) / pm.tp + 0.0;
-        rows = ds + ps;  // logits
-        matmul_efficiency(g.efficiency, pm.lm_head_cbrt_k_n, rows, c);
-        rows = 2.0 * (ds + ps) * pm.lm_head / pm.tp;  // the LM head's FLOPs
-        a = (matmul_flops - 0.0 - rows) / (k.matmul_peak * a) + rows / (k.matmul_peak * c) + 0.0;
-        b.setConstant((pm.dense_bytes_read + 0.0) / k.bandwidth);
-    }
-    out = (a > b).select(a, b);  // matmul_time
-    // Attention: max(FLOPs ÷ attention rate, KV ÷ B); then activations ÷ B and the launch overheads.
-    a = (ds * s.pairs_decode * pm.pair_flops_decode + ps * s.pairs_prefill * pm.pair_flops_prefill) / pm.tp;
-    if (k.attention_rate > 0) a = a / k.attention_rate;
-    else a.setZero();
-    c = (s.kv_decode * pm.kv_gpu_share * ds + s.kv_prefill * pm.kv_gpu_share * ps) * pm.pp / k.bandwidth;
-    out = out + (a > c).select(a, c) + t * k.layers * pm.activation_elements * k.residual_bits / 8.0 / k.bandwidth +
-          pm.overhead.value();
-    // Communication: (tp + ep) + pp, each absent term a zero.
-    const bool tp = pm.d.layout.tp > 1, pp = pm.d.layout.pp > 1;
-    if (tp || k.expert_parallel || pp) {
-        b = t * k.hidden * k.residual_bits / 8.0;  // the step's hidden state
-        if (tp) a = (k.tp_latency_steps + b * k.tp_fraction / k.tp_link_bw) * pm.tp_all_reduces;
-        else a.setZero();
-        if (k.expert_parallel)
-            a = a + (k.ep_latency + (t * k.top_k * k.hidden * k.activation_bits / 8.0 / pm.tp) * k.ep_fraction / k.ep_link_bw) *
-                        (2.0 * k.moe_layers);
-        if (pp) a = a + (k.pp_latency + b / pm.tp / k.pp_link_bw) * (pm.pp - 1.0);
-        out = out + a;
-    }
-}
 
 }  // namespace detail
 
@@ -517,7 +357,7 @@ inline void step_time(const step_constants& k, const chunk_lanes& s, const lane_
 /// `sweep(grid)` written into `res`, whose arrays are reused when the grid has as many points: a
 /// fresh result's arrays are new memory, and first touching it is a good share of a large sweep.
 inline void sweep(const sweep_grid& grid, sweep_result& res) {
-    using detail::array;
+    namespace core = llmcost::detail;
     grid.validate();
     res.grid = grid;
     res.blocks.clear();
@@ -534,83 +374,63 @@ inline void sweep(const sweep_grid& grid, sweep_result& res) {
     res.status_code.resize(total);
     res.blocks.reserve(blocks);
 
-    // Lanes that depend on the shape and batch only, and per formats choice the KV bytes.
-    array batch(N), input(N), output(N), pairs_decode(N), pairs_prefill(N), chunks(N);
+    // The request's lanes: batch fastest, then shape.
+    detail::block_lanes in;
+    in.resize(N);
     const Eigen::Map<const Eigen::ArrayXd> batches(grid.batches.data(), B);
-    std::vector<double> context(grid.shapes.size());
+    std::vector<prompt_chunks> split;
     for (Eigen::Index s = 0; s < S; ++s) {
         const request_shape& r = grid.shapes[static_cast<std::size_t>(s)];
-        const double in = r.input.value(), out = r.output.value();
-        const double c = in + out / 2.0;  // serve_at_batch's decode context, I + O/2
-        context[static_cast<std::size_t>(s)] = c;
-        const prompt_chunks split = split_prompt(r, grid.limits.prefill_chunk);  // serve_at_batch's chunks
-        batch.segment(s * B, B) = batches;
-        input.segment(s * B, B).setConstant(split.tokens.value());
-        output.segment(s * B, B).setConstant(out);
-        chunks.segment(s * B, B).setConstant(split.count);
-        pairs_decode.segment(s * B, B).setConstant(llmcost::detail::attention_pairs(m, c, 1.0));
-        pairs_prefill.segment(s * B, B).setConstant(
-            llmcost::detail::attention_pairs(m, split.prefix.value(), split.tokens.value()));
+        split.push_back(split_prompt(r, grid.limits.prefill_chunk));  // serve_at_batch's chunks
+        in.batch.segment(s * B, B) = batches;
+        in.output.segment(s * B, B).setConstant(r.output.value());
+        in.chunks.segment(s * B, B).setConstant(split.back().count);
     }
-    std::vector<array> kv_decode(grid.formats.size(), array(N)), kv_prefill(grid.formats.size(), array(N));
-    for (std::size_t fi = 0; fi < grid.formats.size(); ++fi) {
-        const model fm = apply({.m = m, .hw = grid.gpus.front()}, grid.formats[fi]).m;  // KV format: not the GPU's
-        for (Eigen::Index s = 0; s < S; ++s) {
-            const request_shape& r = grid.shapes[static_cast<std::size_t>(s)];
-            kv_decode[fi].segment(s * B, B).setConstant(kv_bytes_for_context(fm, tokens(context[static_cast<std::size_t>(s)])).value());
-            const prompt_chunks split = split_prompt(r, grid.limits.prefill_chunk);
-            kv_prefill[fi].segment(s * B, B).setConstant(
-                kv_bytes_for_context(fm, tokens(split.prefix.value() + split.tokens.value())).value());
-        }
-    }
-    detail::scratch w;
-    array mb(detail::chunk), ds(detail::chunk), ps(detail::chunk), frac(detail::chunk), longer(detail::chunk);
-    array prefill_lane(N), pre_s(N);
+    Eigen::ArrayXd prefill_lane(N), prefill_seconds(N);
 
     for (std::size_t gi = 0; gi < grid.gpus.size(); ++gi)
         for (std::size_t fi = 0; fi < grid.formats.size(); ++fi)
             for (std::size_t li = 0; li < grid.layouts.size(); ++li) {
-                deployment d = apply({.m = m, .hw = grid.gpus[gi], .layout = grid.layouts[li]}, grid.formats[fi]);
+                const deployment d = with_formats({.m = m, .hw = grid.gpus[gi], .layout = grid.layouts[li]}, grid.formats[fi]);
                 point_status group_status = point_status::ok;
-                std::string problem;
+                std::string problem_text;
                 std::optional<pass_model> pm;
-                try {
-                    d.validate();
-                    pm = prepare_pass(d);
-                } catch (const invalid_input& e) {
+                if (const std::optional<invalid_input> p = problem(d)) {
                     group_status = point_status::invalid_deployment;
-                    problem = e.what();
+                    problem_text = p->what();
+                } else {
+                    pm = prepare_pass(d);
+                    if (!weights_fit(d, grid.limits.reserve)) {
+                        group_status = point_status::weights_do_not_fit;
+                        problem_text = "weights need " + format(weight_bytes_per_gpu(d)) + " per GPU; HBM holds " +
+                                       format(d.hw.gpu.hbm_capacity) + " less the reserve";
+                    }
                 }
-                if (pm && !weights_fit(d, grid.limits.reserve)) {
-                    group_status = point_status::weights_do_not_fit;
-                    problem = "weights need " + format(weight_bytes_per_gpu(d)) + " per GPU; HBM holds " +
-                              format(d.hw.gpu.hbm_capacity) + " less the reserve";
-                }
-                // The batch max_batch admits, without its exceptions: 0 when nothing fits.
-                auto admitted = [&](const request_shape& r) -> batch_limit {
-                    if (group_status != point_status::ok) return {.batch = 0.0, .limited_by = to_string(group_status)};
-                    const double held = grid.limits.reserve_full_sequence ? r.input.value() + r.output.value()
-                                                                          : r.input.value() + r.output.value() / 2.0;
-                    const double per_sequence = kv_bytes_per_gpu_for_context(d, tokens(held)).value();
-                    if (kv_budget_per_gpu(d, grid.limits.reserve).value() / per_sequence < 1.0)
-                        return {.batch = 0.0, .limited_by = "KV capacity"};
-                    return max_batch(d, r, grid.limits);
-                };
                 std::vector<batch_limit> limit, prefill_limit;
                 for (const request_shape& r : grid.shapes) {
-                    limit.push_back(admitted(r));
-                    prefill_limit.push_back(admitted({.input = r.input, .output = tokens(1.0)}));
+                    const bool ok = group_status == point_status::ok;
+                    const batch_limit none{.batch = 0.0, .limited_by = to_string(group_status)};
+                    limit.push_back(ok ? admissible_batch(d, r, grid.limits) : none);
+                    prefill_limit.push_back(ok ? admissible_batch(d, {.input = r.input, .output = tokens(1.0)}, grid.limits)
+                                               : none);
                 }
-                std::optional<detail::step_constants> k;
-                if (pm) k.emplace(*pm);
-                const double pp = d.layout.pp, dp = d.layout.dp, gpus = d.layout.gpus();
+                if (pm)
+                    for (Eigen::Index s = 0; s < S; ++s) {  // this block's sequence terms (its KV format)
+                        const core::sequence_terms<double> t = core::serving_sequence_terms(
+                            pm->d.m, grid.shapes[static_cast<std::size_t>(s)], split[static_cast<std::size_t>(s)]);
+                        in.prefill_tokens.segment(s * B, B).setConstant(t.prefill_tokens);
+                        in.pairs_decode.segment(s * B, B).setConstant(t.pairs_decode);
+                        in.pairs_prefill.segment(s * B, B).setConstant(t.pairs_prefill);
+                        in.kv_decode.segment(s * B, B).setConstant(t.kv_decode);
+                        in.kv_prefill.segment(s * B, B).setConstant(t.kv_prefill);
+                    }
                 const double ranks = d.attention_ranks(), instance_gpus = d.instance_gpus();
                 Eigen::Index colocated_at = -1;  // a colocated block of this group already priced
 
                 for (std::size_t mi = 0; mi < grid.modes.size(); ++mi) {
                     const serving_mode& how = grid.modes[mi];
                     sweep_block blk{.d = d, .gpu = gi, .format = fi, .layout = li, .mode = mi, .how = how,
-                                    .status = group_status, .problem = problem};
+                                    .status = group_status, .problem = problem_text};
                     for (const batch_limit& l : limit) {
                         blk.max_batch.push_back(l.batch);
                         blk.limited_by.push_back(l.limited_by);
@@ -626,20 +446,18 @@ inline void sweep(const sweep_grid& grid, sweep_result& res) {
                         continue;
                     }
                     if (how.disaggregated) {
-                        // disaggregated_goodput's figures at decode batch b and prefill batch b_p:
-                        // TTFT = prefill pass + KV transfer + decode step; per request, instance-seconds
-                        // t_p ÷ (b_p · ranks) in the prefill pool and O · t_step ÷ (b · ranks) in the decode
-                        // pool; goodput 1 ÷ GPU-seconds; output/s per GPU = goodput × O.
+                        // disaggregated_goodput at decode batch b and prefill batch b_p: TTFT = prefill
+                        // pass + KV transfer + decode step; the prefill pool's instance-seconds per request.
                         const double pb = how.prefill_batch;
                         for (Eigen::Index s = 0; s < S; ++s) {
                             const request_shape& r = grid.shapes[static_cast<std::size_t>(s)];
                             const seconds_t pre = prefill_pass(*pm, pb, r.input, tokens(0.0)).time();
                             const seconds_t transfer = kv_transfer_for(d, r.input, how.path).time;
-                            const double prefill_instance_s = pre.value() / (pb * ranks);
+                            const double prefill_instance_s = core::instance_seconds_per_request(1.0, pre.value(), pb, ranks);
                             blk.prefill_instance_seconds.push_back(prefill_instance_s);
                             blk.prefill_max_batch.push_back(prefill_limit[static_cast<std::size_t>(s)].batch);
                             prefill_lane.segment(s * B, B).setConstant((pre + transfer).value());
-                            pre_s.segment(s * B, B).setConstant(prefill_instance_s);
+                            prefill_seconds.segment(s * B, B).setConstant(prefill_instance_s);
                         }
                     }
                     const bool copy = !how.disaggregated && colocated_at >= 0;
@@ -648,43 +466,26 @@ inline void sweep(const sweep_grid& grid, sweep_result& res) {
                         tpot = res.tpot_s.segment(colocated_at, N);
                         per_gpu = res.output_tokens_per_s_per_gpu.segment(colocated_at, N);
                     }
-                    for (Eigen::Index c0 = 0; c0 < N && !copy; c0 += detail::chunk) {
-                        const Eigen::Index n = std::min(detail::chunk, N - c0);
-                        const detail::chunk_lanes lanes{input.segment(c0, n), pairs_decode.segment(c0, n),
-                                                        pairs_prefill.segment(c0, n), kv_decode[fi].segment(c0, n),
-                                                        kv_prefill[fi].segment(c0, n)};
-                        auto b = batch.segment(c0, n), o = output.segment(c0, n), kc = chunks.segment(c0, n);
-                        auto mbn = mb.head(n), dsn = ds.head(n), psn = ps.head(n);
-                        auto f = frac.head(n), t1 = longer.head(n);
-                        auto step = tpot.segment(c0, n);
-                        mbn = b / pp;  // micro_batch
+                    for (Eigen::Index c0 = 0; c0 < N && !copy; c0 += lane_width) {
+                        const Eigen::Index n = std::min<Eigen::Index>(lane_width, N - c0);
+                        const core::sequence_terms<lane> seq = in.terms(c0, n);
+                        const lane b = detail::load(in.batch, c0, n), o = detail::load(in.output, c0, n);
                         if (!how.disaggregated) {
-                            // serve_at_batch: q = b ÷ O · k chunks per step, a mixture of steps with
-                            // ⌊q⌋ and ⌈q⌉ chunks, (1 − f)·t0 + f·t1; TTFT = k steps of
-                            // {max(0, b − 1) decodes, one chunk}.
-                            psn = mbn / o * kc;
-                            dsn = psn.floor();  // q ≥ 0: ⌊q⌋ = (long long) q
-                            f = psn - dsn;
-                            psn = dsn;
-                            detail::step_time(*k, lanes, mbn, psn, w, step);
-                            if ((f > 0.0).any()) {
-                                psn = dsn + 1.0;
-                                detail::step_time(*k, lanes, mbn, psn, w, t1);
-                                step = (f > 0.0).select(step * (1.0 - f) + t1 * f, step);
-                            }
-                            dsn = (mbn - 1.0 < 0.0).select(0.0, mbn - 1.0);
-                            psn.setOnes();
-                            detail::step_time(*k, lanes, dsn, psn, w, ttft.segment(c0, n));
-                            ttft.segment(c0, n) *= kc;
-                            per_gpu.segment(c0, n) = b * dp / step / gpus;  // output_rate ÷ GPUs
+                            const core::colocated_lanes<lane> p =
+                                core::colocated_point(*pm, seq, b, o, detail::load(in.chunks, c0, n));
+                            tpot.segment(c0, n) = p.step_time.head(n);
+                            ttft.segment(c0, n) = p.ttft.head(n);
+                            per_gpu.segment(c0, n) = p.output_rate_per_gpu.head(n);
                         } else {
-                            psn.setZero();
-                            detail::step_time(*k, lanes, mbn, psn, w, step);  // decode_pass
-                            ttft.segment(c0, n) = prefill_lane.segment(c0, n) + step;
-                            auto decode_instance_s = dsn;
-                            decode_instance_s = o * step / (b * ranks);
-                            per_gpu.segment(c0, n) =
-                                1.0 / (pre_s.segment(c0, n) * instance_gpus + decode_instance_s * instance_gpus) * o;
+                            const lane step = core::step_formula(*pm, seq, lane(b / static_cast<double>(d.layout.pp)),
+                                                                 lane(lane::Zero()))
+                                                  .time();  // decode_pass
+                            const lane decode_s = core::instance_seconds_per_request(o, step, b, ranks);
+                            const lane goodput = core::pooled_requests_per_gpu_second(
+                                detail::load(prefill_seconds, c0, n), instance_gpus, decode_s, instance_gpus);
+                            tpot.segment(c0, n) = step.head(n);
+                            ttft.segment(c0, n) = prefill_lane.segment(c0, n) + step.head(n);
+                            per_gpu.segment(c0, n) = (goodput * o).head(n);
                         }
                     }
                     if (!how.disaggregated && colocated_at < 0) colocated_at = off;

@@ -35,7 +35,7 @@ struct kv_transfer {
 /// step(b decodes) — every sequence in the batch waits for it (seed T3, S24).
 [[nodiscard]] constexpr seconds_t prefill_stall(const deployment& d, double batch, const request_shape& r) {
     r.validate();
-    const tokens_t context = r.input + r.output / 2.0;
+    const tokens_t context = mean_decode_context(r);
     return step_pass(d, {.decode_sequences = batch, .decode_context = context, .prefill_sequences = 1.0,
                          .prefill_tokens = r.input}).time() -
            decode_pass(d, batch, context).time();
@@ -67,6 +67,20 @@ struct goodput_plan {
 };
 
 namespace detail {
+/// Instance-seconds a pool spends per request: passes × pass time ÷ requests per pass
+/// (a prefill pass of b_p prompts: 1 · t_p ÷ (b_p · ranks); decode: O · t_step ÷ (b · ranks)).
+template <class V>
+[[nodiscard]] constexpr V instance_seconds_per_request(const V& passes, const V& pass_time, const V& batch, double ranks) {
+    return passes * pass_time / (batch * ranks);
+}
+/// Goodput of two pools sized in proportion to their work: 1 ÷ GPU-seconds per request
+/// = 1 ÷ (s_p · GPUs_p + s_d · GPUs_d), s the instance-seconds per request of each pool.
+template <class V>
+[[nodiscard]] constexpr V pooled_requests_per_gpu_second(const V& prefill_instance_s, double prefill_gpus,
+                                                         const V& decode_instance_s, double decode_gpus) {
+    return 1.0 / (prefill_instance_s * prefill_gpus + decode_instance_s * decode_gpus);
+}
+
 /// Largest b in [1, hi] with ok(b), assuming ok is true up to some b and false after; 0 if none.
 template <class Ok>
 [[nodiscard]] constexpr double largest_batch(double hi, Ok&& ok) {
@@ -96,11 +110,11 @@ template <class Ok>
     const tokens_t chunk = split_prompt(r, l.prefill_chunk).tokens;
     const pass_model pm = prepare_pass(d);
     auto meets = [&](double b) {
-        const serving_point s = serve_at_batch(d, r, b, l);
+        const serving_point s = serve_at_batch(pm, r, b, l);
         if (s.tpot > target.tpot || s.ttft > target.ttft) return false;
         if (!target.every_token) return true;
         const double mb = detail::micro_batch(d, b);
-        const seconds_t worst = step_pass(pm, {.decode_sequences = mb, .decode_context = r.input + r.output / 2.0,
+        const seconds_t worst = step_pass(pm, {.decode_sequences = mb, .decode_context = mean_decode_context(r),
                                                .prefill_sequences = 1.0, .prefill_tokens = chunk,
                                                .prefill_prefix = r.input - chunk}).time();
         return worst <= target.tpot;
@@ -108,7 +122,7 @@ template <class Ok>
     goodput_plan p{};
     p.decode_batch = detail::largest_batch(hi, meets);
     if (p.decode_batch < 1.0) return p;
-    const serving_point s = serve_at_batch(d, r, p.decode_batch, l);
+    const serving_point s = serve_at_batch(pm, r, p.decode_batch, l);
     p.feasible = true;
     p.ttft = s.ttft;
     p.tpot = s.tpot;
@@ -124,9 +138,10 @@ template <class Ok>
                                                           const request_shape& r, const slo& target, kv_path path,
                                                           const scheduler_limits& l = {}) {
     target.validate();
-    const tokens_t context = r.input + r.output / 2.0;
+    const tokens_t context = mean_decode_context(r);
     const seconds_t transfer = kv_transfer_for(prefill, r.input, path).time;
-    auto step = [&](double b) { return decode_pass(decode, detail::micro_batch(decode, b), context).time(); };
+    const pass_model pm_p = prepare_pass(prefill), pm_d = prepare_pass(decode);
+    auto step = [&](double b) { return decode_pass(pm_d, detail::micro_batch(decode, b), context).time(); };
     const double hi_d = max_batch(decode, r, l).batch;
     goodput_plan p{};
     p.decode_batch = detail::largest_batch(hi_d, [&](double b) { return step(b) <= target.tpot; });
@@ -134,19 +149,21 @@ template <class Ok>
     const seconds_t tpot = step(p.decode_batch);
     // Prompts batched together wait for the whole pass; KV of the batch must fit the prefill GPUs.
     const double hi_p = max_batch(prefill, {.input = r.input, .output = tokens(1.0)}, l).batch;
-    auto ttft = [&](double b) { return prefill_pass(prefill, b, r.input, tokens(0.0)).time() + transfer + tpot; };
+    auto ttft = [&](double b) { return prefill_pass(pm_p, b, r.input, tokens(0.0)).time() + transfer + tpot; };
     p.prefill_batch = detail::largest_batch(hi_p, [&](double b) { return ttft(b) <= target.ttft; });
     if (p.prefill_batch < 1.0) return p;
     p.feasible = true;
     p.ttft = ttft(p.prefill_batch);
     p.tpot = tpot;
     // Instance-seconds per request in each pool, then GPU-seconds.
-    const double prefill_instance_s = prefill_pass(prefill, p.prefill_batch, r.input, tokens(0.0)).time().value() /
-                                      (p.prefill_batch * prefill.attention_ranks());
-    const double decode_instance_s = r.output.value() * tpot.value() / (p.decode_batch * decode.attention_ranks());
+    const double prefill_instance_s = detail::instance_seconds_per_request(
+        1.0, prefill_pass(pm_p, p.prefill_batch, r.input, tokens(0.0)).time().value(), p.prefill_batch,
+        prefill.attention_ranks());
+    const double decode_instance_s =
+        detail::instance_seconds_per_request(r.output.value(), tpot.value(), p.decode_batch, decode.attention_ranks());
     p.prefill_instances_per_decode_instance = prefill_instance_s / decode_instance_s;
-    const double gpu_seconds = prefill_instance_s * prefill.instance_gpus() + decode_instance_s * decode.instance_gpus();
-    p.requests_per_second_per_gpu = 1.0 / gpu_seconds;
+    p.requests_per_second_per_gpu = detail::pooled_requests_per_gpu_second(
+        prefill_instance_s, prefill.instance_gpus(), decode_instance_s, decode.instance_gpus());
     return p;
 }
 

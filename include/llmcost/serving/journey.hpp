@@ -360,24 +360,12 @@ struct journey_scenario {
 
 namespace detail {
 
-/// Σ over the prompt's chunks of step_pass(`decodes` sequences decoding at `context`, `prompts`
-/// prompts prefilling the chunk after `cached` + the chunks before it); chunk = 0: one chunk.
-/// Returns the sum and the number of steps.
-struct journey_prefill_steps {
-    seconds_t total;
-    double steps = 0;
-};
-[[nodiscard]] constexpr journey_prefill_steps journey_prefill(const deployment& d, double decodes, tokens_t context,
-                                                              double prompts, double fresh, double cached, double chunk) {
-    const double c = chunk <= 0.0 || chunk >= fresh ? fresh : chunk;
-    journey_prefill_steps r{.total = seconds(0.0), .steps = 0.0};
-    for (double done = 0.0; done < fresh; done += c) {
-        r.total = r.total + step_pass(d, {.decode_sequences = decodes, .decode_context = context,
-                                          .prefill_sequences = prompts, .prefill_tokens = tokens(min(c, fresh - done)),
-                                          .prefill_prefix = tokens(cached + done)}).time();
-        r.steps += 1.0;
-    }
-    return r;
+/// Σ over the prompt's chunks (`chunked_prefill`, the library's one chunking rule) of the step
+/// that carries `prompts` prompts' chunk beside `decodes` sequences decoding at `context`.
+[[nodiscard]] constexpr chunked_steps journey_prefill(const pass_model& pm, double decodes, tokens_t context,
+                                                      double prompts, double fresh, double cached, double chunk) {
+    return chunked_prefill(pm, {.decode_sequences = decodes, .decode_context = context, .prefill_sequences = prompts},
+                           tokens(fresh), tokens(cached), tokens(chunk));
 }
 
 }  // namespace detail
@@ -400,17 +388,18 @@ struct journey_prefill_steps {
     const double fresh = s.new_tokens().value(), cached = s.cached.value(), chunk = s.prefill_chunk.value();
     const tokens_t mean_context = s.prompt + s.output / 2.0;
     const double others = s.colocated_prefill ? s.batch - 1.0 : 0.0;
+    const pass_model pm = prepare_pass(d);
     const seconds_t prefill =
-        detail::journey_prefill(d, others, mean_context, s.prefill_batch, fresh, cached, chunk).total;
-    const seconds_t decode = decode_steps(d, s.batch, s.prompt, n - 1.0).total;
-    const seconds_t step = decode_pass(d, s.batch, mean_context).time();
+        detail::journey_prefill(pm, others, mean_context, s.prefill_batch, fresh, cached, chunk).total;
+    const seconds_t decode = decode_steps(pm, s.batch, s.prompt, n - 1.0).total;
+    const seconds_t step = decode_pass(pm, s.batch, mean_context).time();
     const seconds_t slot_wait = s.slot_utilisation > 0.0
         ? mmc_queue_wait(prefill + decode, static_cast<int>(s.batch), s.slot_utilisation)
         : seconds(0.0);
     seconds_t stalls = seconds(0.0);
     if (s.colocated_prefill && s.batch > 1.0) {
-        const detail::journey_prefill_steps joined =
-            detail::journey_prefill(d, s.batch, mean_context, s.prefill_batch, fresh, cached, chunk);
+        const chunked_steps joined =
+            detail::journey_prefill(pm, s.batch, mean_context, s.prefill_batch, fresh, cached, chunk);
         const double join_steps = (s.batch - 1.0) * (n - 1.0) / n / s.prefill_batch;
         stalls = (joined.total - step * joined.steps) * join_steps;
     }

@@ -84,40 +84,75 @@ namespace detail {
 }
 }  // namespace detail
 
-/// How a prompt of I tokens rides in the steps: whole (k = 1), or in k = ⌈I ÷ C⌉ equal chunks of
-/// I ÷ k tokens, chunk j after j·I ÷ k cached tokens. Attention and KV reads grow linearly with
-/// that prefix, so the chunks are priced at their mean prefix, (k − 1)·I ÷ 2k.
-struct prompt_chunks {
-    double count = 1;   ///< k
-    tokens_t tokens{};  ///< I ÷ k
-    tokens_t prefix{};  ///< (k − 1) · I ÷ 2k
-};
+namespace detail {
+/// e2e = TTFT + (O − 1) · TPOT: the first token, then the other O − 1 (typed, or a lane).
+template <class T>
+[[nodiscard]] constexpr T end_to_end(const T& ttft, const T& tpot, double output) {
+    return ttft + tpot * (output - 1.0);
+}
+}  // namespace detail
+
+/// The context a steady batch of such requests decodes at on average: x̄ = I + O/2 (seed S15).
+[[nodiscard]] constexpr tokens_t mean_decode_context(const request_shape& r) {
+    return r.input + r.output / 2.0;
+}
+
+/// A request's prompt in the library's chunks (`split_prompt` of the input).
 [[nodiscard]] constexpr prompt_chunks split_prompt(const request_shape& r, const tokens_t& chunk) {
-    const double in = r.input.value(), c = chunk.value();
-    const double k = c > 0.0 && c < in ? detail::const_ceil(in / c) : 1.0;
-    return {.count = k, .tokens = tokens(in / k), .prefix = tokens((k - 1.0) * in / (2.0 * k))};
+    return split_prompt(r.input, chunk);
 }
 
 namespace detail {
-/// Steps that carry p prompt chunks on average beside `decodes` sequences decoding at context
-/// I + O/2. Chunks come whole: a share f = p − ⌊p⌋ of the steps carries ⌈p⌉ of them, the rest ⌊p⌋.
+/// The sequence terms of a steady state's steps: decodes at x̄ = I + O/2, prompts in chunks.
+[[nodiscard]] constexpr sequence_terms<double> serving_sequence_terms(const model& m, const request_shape& r,
+                                                                      const prompt_chunks& c) {
+    return sequence_terms_of(m, {.decode_context = mean_decode_context(r), .prefill_tokens = c.tokens,
+                                 .prefill_prefix = c.prefix});
+}
+
+/// Steps that carry p prompt chunks on average beside `decodes` sequences decoding. Chunks come
+/// whole: a share f = p − ⌊p⌋ of the steps carries ⌈p⌉ of them, the rest ⌊p⌋ (one value, or a lane).
+template <class V>
 struct step_mixture {
-    pass_cost fewer, more;  ///< the steps with ⌊p⌋ and ⌈p⌉ chunks (the same step when f = 0)
-    double share = 0;       ///< f: the share of steps with ⌈p⌉
+    step_terms<V> fewer, more;  ///< the steps with ⌊p⌋ and ⌈p⌉ chunks (the same step where f = 0)
+    V share;                    ///< f: the share of steps with ⌈p⌉
     /// (1 − f)·t(⌊p⌋) + f·t(⌈p⌉)
-    [[nodiscard]] constexpr seconds_t mean() const {
-        return share > 0.0 ? fewer.time() * (1.0 - share) + more.time() * share : fewer.time();
+    [[nodiscard]] constexpr V mean() const {
+        const V t0 = fewer.time();
+        return lanes<V>::choose(share > 0.0, V(t0 * (1.0 - share) + more.time() * share), t0);
     }
 };
-[[nodiscard]] constexpr step_mixture mix_steps(const pass_model& pm, const request_shape& r, const prompt_chunks& c,
-                                               double decodes, double p) {
-    auto step = [&](double prompts) {
-        return step_pass(pm, {.decode_sequences = decodes, .decode_context = tokens(r.input.value() + r.output.value() / 2.0),
-                              .prefill_sequences = prompts, .prefill_tokens = c.tokens, .prefill_prefix = c.prefix});
-    };
-    const double fewer = const_trunc(p), f = p - fewer;
-    const pass_cost low = step(fewer);
-    return {.fewer = low, .more = f > 0.0 ? step(fewer + 1.0) : low, .share = f};
+template <class V>
+[[nodiscard]] constexpr step_mixture<V> mix_steps(const pass_model& pm, const sequence_terms<V>& s, const V& decodes,
+                                                  const V& p) {
+    const V fewer = lanes<V>::floor(p);
+    step_mixture<V> m{.fewer = step_formula(pm, s, decodes, fewer), .more = {}, .share = p - fewer};
+    m.more = lanes<V>::any(m.share > 0.0) ? step_formula(pm, s, decodes, V(fewer + 1.0)) : m.fewer;
+    return m;
+}
+
+/// A steady state at `batch` sequences per attention rank (seed S4, S5), for one value or a lane:
+/// the mixture of steps that each decode b ÷ pp tokens and carry q = (b ÷ pp) · k ÷ O prompt chunks,
+/// the first token (k steps, each one chunk of my prompt beside b ÷ pp − 1 decodes), and the
+/// output rate per GPU, b · dp ÷ t̄ ÷ GPUs.
+template <class V>
+struct colocated_lanes {
+    step_mixture<V> steps;
+    V step_time, ttft, output_rate_per_gpu;
+};
+template <class V>
+[[nodiscard]] constexpr colocated_lanes<V> colocated_point(const pass_model& pm, const sequence_terms<V>& s,
+                                                           const V& batch, const V& output, const V& chunks) {
+    using L = lanes<V>;
+    const deployment& d = pm.d;
+    const V b = batch / static_cast<double>(d.layout.pp);  // micro_batch
+    colocated_lanes<V> c{.steps = mix_steps(pm, s, b, V(b / output * chunks)), .step_time = {}, .ttft = {},
+                         .output_rate_per_gpu = {}};
+    c.step_time = c.steps.mean();
+    const V others = lane_max(L::constant(0.0), V(b - 1.0));
+    c.ttft = mix_steps(pm, s, others, L::constant(1.0)).mean() * chunks;
+    c.output_rate_per_gpu = batch * static_cast<double>(d.layout.dp) / c.step_time / static_cast<double>(d.layout.gpus());
+    return c;
 }
 }  // namespace detail
 
@@ -130,66 +165,87 @@ struct step_mixture {
 /// lands in a long step more often: it waits E[t²] ÷ 2t̄ for the step in flight (renewal theory's
 /// inspection paradox). TTFT = k steps that each carry one chunk of my prompt beside b − 1
 /// decodes. Output rate = b ÷ t̄ × dp (independent replicas, or attention-DP ranks of one EP
-/// group); per GPU ÷ tp·pp·dp.
-[[nodiscard]] constexpr serving_point serve_at_batch(const deployment& d, const request_shape& r, double batch,
+/// group); per GPU ÷ tp·pp·dp. (`detail::colocated_point` is the formula, for sweeps as well.)
+[[nodiscard]] constexpr serving_point serve_at_batch(const pass_model& pm, const request_shape& r, double batch,
                                                      const scheduler_limits& l = {}) {
+    const deployment& d = pm.d;
     r.validate();
     l.validate();
     require(batch >= 1.0 && non_negative_finite(batch), d.m.name, "batch", batch,
-            "at least one sequence must be running");
+            "at least one sequence must be running", "llmcost.serving.batch_at_least_one");
     const double out = r.output.value();
-    const double b = detail::micro_batch(d, batch);
-    const pass_model pm = prepare_pass(d);
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
+    const detail::colocated_lanes<double> p =
+        detail::colocated_point(pm, detail::serving_sequence_terms(d.m, r, chunks), batch, out, chunks.count);
     serving_point s{};
     s.batch = batch;
     s.limited_by = "given";
-    const detail::step_mixture steps = detail::mix_steps(pm, r, chunks, b, b / out * chunks.count);
-    const double f = steps.share;
-    s.step = f > 0.5 ? steps.more : steps.fewer;
-    s.step_time = steps.mean();
+    const double f = p.steps.share;
+    s.step = detail::to_pass_cost(pm, f > 0.5 ? p.steps.more : p.steps.fewer);
+    s.step_time = seconds(p.step_time);
     if (f > 0.0) {
-        const seconds_t t0 = steps.fewer.time(), t1 = steps.more.time();
-        s.residual = (t0 * t0.value() * (1.0 - f) + t1 * t1.value() * f) / (2.0 * s.step_time.value());
+        const double t0 = p.steps.fewer.time(), t1 = p.steps.more.time();
+        s.residual = seconds((t0 * t0 * (1.0 - f) + t1 * t1 * f) / (2.0 * p.step_time));
     } else {
         s.residual = s.step_time / 2.0;
     }
     s.prefill_time = prefill_pass(pm, 1.0, r.input, tokens(0.0)).time();
-    s.ttft = detail::mix_steps(pm, r, chunks, detail::max(0.0, b - 1.0), 1.0).mean() * chunks.count;
+    s.ttft = seconds(p.ttft);
     s.tpot = s.step_time;
-    s.e2e = s.ttft + s.tpot * (out - 1.0);
+    s.e2e = detail::end_to_end(s.ttft, s.tpot, out);
     s.output_rate = tokens(batch * d.layout.dp) / s.step_time;
-    s.output_rate_per_gpu = s.output_rate / static_cast<double>(d.layout.gpus());
+    s.output_rate_per_gpu = tokens_per_second_t::from_value(p.output_rate_per_gpu);
     s.per_user = tokens(1.0) / s.tpot;
     return s;
+}
+[[nodiscard]] constexpr serving_point serve_at_batch(const deployment& d, const request_shape& r, double batch,
+                                                     const scheduler_limits& l = {}) {
+    return serve_at_batch(prepare_pass(d), r, batch, l);
 }
 
 /// The largest batch the engine admits for requests of this shape, and what limits it:
 /// KV capacity ÷ KV per sequence (I + O tokens, or I + O/2), the batch cap, and the token cap
-/// b · (1 + I/O) ≤ max tokens (decodes plus the prefill they bring).
+/// b · (1 + I/O) ≤ max tokens (decodes plus the prefill they bring). A batch of 0 says that not
+/// even one sequence fits: `limited_by` is then "weights do not fit" or "KV capacity".
 struct batch_limit {
     double batch = 0;
     std::string_view limited_by;
 };
 
-[[nodiscard]] constexpr batch_limit max_batch(const deployment& d, const request_shape& r, const scheduler_limits& l = {}) {
-    r.validate();
-    l.validate();
+/// The admissible batch, without exceptions: for a valid deployment, request and limits (the
+/// pricing paths check them first; sweeps and plans ask `problem(d)`), the batch and what limits
+/// it, 0 when nothing fits.
+[[nodiscard]] constexpr batch_limit admissible_batch(const deployment& d, const request_shape& r,
+                                                     const scheduler_limits& l = {}) noexcept {
     const double in = r.input.value(), out = r.output.value();
     const double held = l.reserve_full_sequence ? in + out : in + out / 2.0;
     const bytes_t budget = kv_budget_per_gpu(d, l.reserve);
-    require(budget.value() > 0.0, d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(),
-            "does not fit: the weights and the reserve exceed HBM; use more GPUs or a smaller format");
+    if (!(budget.value() > 0.0)) return {.batch = 0.0, .limited_by = "weights do not fit"};
     const double per_sequence = kv_bytes_per_gpu_for_context(d, tokens(held)).value();
-    batch_limit b{.batch = detail::const_trunc(budget.value() / per_sequence),
-                  .limited_by = "KV capacity"};
-    require(b.batch >= 1.0, d.m.name, "KV per sequence (B)", per_sequence,
-            "does not fit: one sequence needs more KV than the HBM left after the weights");
+    batch_limit b{.batch = detail::const_trunc(budget.value() / per_sequence), .limited_by = "KV capacity"};
+    if (!(b.batch >= 1.0)) return {.batch = 0.0, .limited_by = "KV capacity"};
     if (l.max_batch > 0 && l.max_batch < b.batch) b = {.batch = l.max_batch, .limited_by = "max batch"};
     if (l.max_tokens_per_step > 0) {
         const double cap = detail::const_ceil(l.max_tokens_per_step / (1.0 + in / out) - 0.5);
         if (cap < b.batch) b = {.batch = detail::max(1.0, cap), .limited_by = "max tokens per step"};
     }
+    return b;
+}
+
+/// `admissible_batch`, after checking the deployment, the request and the limits, and refusing a
+/// shape of which not even one sequence fits (naming what does not fit).
+[[nodiscard]] constexpr batch_limit max_batch(const deployment& d, const request_shape& r, const scheduler_limits& l = {}) {
+    d.validate();
+    r.validate();
+    l.validate();
+    const batch_limit b = admissible_batch(d, r, l);
+    require(b.limited_by != "weights do not fit", d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(),
+            "does not fit: the weights and the reserve exceed HBM; use more GPUs or a smaller format",
+            "llmcost.fit.weights");
+    const double held = l.reserve_full_sequence ? r.input.value() + r.output.value()
+                                                : r.input.value() + r.output.value() / 2.0;
+    require(b.batch >= 1.0, d.m.name, "KV per sequence (B)", kv_bytes_per_gpu_for_context(d, tokens(held)).value(),
+            "does not fit: one sequence needs more KV than the HBM left after the weights", "llmcost.fit.kv_sequence");
     return b;
 }
 
@@ -229,21 +285,24 @@ template <duration T>
                                                    const scheduler_limits& l = {}) {
     const double gap = in_base_units(interarrival).value();
     require(positive_finite(gap), d.m.name, "interarrival (s)", gap, "must be positive and finite");
+    const pass_model pm = prepare_pass(d);
     double b = 1.0;
-    serving_point s = serve_at_batch(d, r, b, l);
+    serving_point s = serve_at_batch(pm, r, b, l);
     for (int i = 0; i < 200; ++i) {
         const double next = detail::max(1.0, (s.residual + s.e2e).value() / gap);
         require(next < 1e7, d.m.name, "interarrival (s)", gap,
                 "arrivals outpace the deployment: the queue grows without bound");
         if (detail::max(next - b, b - next) <= 1e-9 * next) break;
         b = next;
-        s = serve_at_batch(d, r, b, l);
+        s = serve_at_batch(pm, r, b, l);
     }
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
     const double neighbours = detail::max(0.0, detail::micro_batch(d, b) - 1.0);
     const double prompts = 1.0 + s.residual.value() / gap;
-    s.ttft = s.residual + detail::mix_steps(prepare_pass(d), r, chunks, neighbours, prompts).mean() * chunks.count;
-    s.e2e = s.ttft + s.tpot * (r.output.value() - 1.0);
+    s.ttft = s.residual +
+             seconds(detail::mix_steps(pm, detail::serving_sequence_terms(d.m, r, chunks), neighbours, prompts).mean()) *
+                 chunks.count;
+    s.e2e = detail::end_to_end(s.ttft, s.tpot, r.output.value());
     s.limited_by = "arrival rate";
     return s;
 }
