@@ -310,23 +310,17 @@ struct step_terms {
     }
 };
 
-/// Attention of a step: FLOPs (QKᵀ and PV over every sequence's pairs) and KV bytes read.
+/// Attention of a step, into `r`: FLOPs (QKᵀ and PV over every sequence's pairs) and KV bytes,
+/// FLOPs = (ds · pairs_decode · f_decode + ps · pairs_prefill · f_prefill) ÷ tp, t = FLOPs ÷ R_attn
+/// (B06); KV = (KV(c) · share · ds + KV(p + n) · share · ps) · pp, t = KV ÷ B.
 template <class V>
-struct attention_work {
-    V flops, bytes, compute, memory;
-};
-/// FLOPs = (ds · pairs_decode · f_decode + ps · pairs_prefill · f_prefill) ÷ tp; t = FLOPs ÷ R_attn
-/// (B06); KV = (KV(c) · share · ds + KV(p + n) · share · ps) · pp; t = KV ÷ B.
-template <class V>
-[[nodiscard]] constexpr attention_work<V> attention_of(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
-                                                       const V& ps) {
+constexpr void attention_of(const pass_model& pm, const sequence_terms<V>& s, const V& ds, const V& ps,
+                            step_terms<V>& r) {
     using L = lanes<V>;
-    attention_work<V> a;
-    a.flops = (ds * s.pairs_decode * pm.pair_flops_decode + ps * s.pairs_prefill * pm.pair_flops_prefill) / pm.tp;
-    a.compute = pm.attention_rate > 0 ? V(a.flops / pm.attention_rate) : L::constant(0.0);
-    a.bytes = (s.kv_decode * pm.kv_gpu_share * ds + s.kv_prefill * pm.kv_gpu_share * ps) * pm.pp;
-    a.memory = a.bytes / pm.bandwidth.value();
-    return a;
+    r.attention_flops = (ds * s.pairs_decode * pm.pair_flops_decode + ps * s.pairs_prefill * pm.pair_flops_prefill) / pm.tp;
+    r.attention_compute = pm.attention_rate > 0 ? V(r.attention_flops / pm.attention_rate) : L::constant(0.0);
+    r.kv_bytes = (s.kv_decode * pm.kv_gpu_share * ds + s.kv_prefill * pm.kv_gpu_share * ps) * pm.pp;
+    r.attention_memory = r.kv_bytes / pm.bandwidth.value();
 }
 
 /// One step of `ds` decoding and `ps` prefilling sequences — the pass formula, once, for a value
@@ -342,7 +336,7 @@ template <class V>
     const deployment& d = pm.d;
     const achievable_fractions& e = d.hw.gpu.efficiency;
     const double bw = pm.bandwidth.value(), peak = pm.peak.value();
-    step_terms<V> r;
+    step_terms<V> r;  // every field is set below
     r.tokens = ds + ps * s.prefill_tokens;
     r.logits = ds + ps;
     const V& t = r.tokens;
@@ -351,9 +345,7 @@ template <class V>
     // routed experts k of E per token.
     const V lm_head_flops = 2.0 * r.logits * pm.lm_head / pm.tp;
     const V dense_part = (2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * r.logits * pm.lm_head) / pm.tp;
-    auto efficiency = [&](const V& rows, double cbrt_k_n) {  // the size curve (B04, B05), lane by lane
-        return L::map(rows, [&](double m) { return e.matmul_at_rows(m, cbrt_k_n); });
-    };
+    auto efficiency = [&](const V& rows, double cbrt_k_n) { return e.matmul_at_rows(rows, cbrt_k_n); };  // B04, B05
     if (pm.moe) {
         const V expert_flops = 2.0 * t * pm.top_k * pm.expert_parameters * pm.moe_layers / pm.tp;
         r.matmul_flops = dense_part + expert_flops;
@@ -388,11 +380,7 @@ template <class V>
     }
     r.matmul_memory = r.weight_bytes / bw;
 
-    const attention_work<V> a = attention_of(pm, s, ds, ps);
-    r.attention_flops = a.flops;
-    r.attention_compute = a.compute;
-    r.kv_bytes = a.bytes;
-    r.attention_memory = a.memory;
+    attention_of(pm, s, ds, ps, r);
 
     r.activation_bytes = t * pm.layers * pm.activation_elements * pm.residual_bits / 8.0;
     r.elementwise = r.activation_bytes / bw;
@@ -450,8 +438,10 @@ template <class V>
 namespace detail {
 /// The attention terms of a decode-only step (`ds` sequences at context `c`), by the step
 /// formula's own attention term: what the closed-form decode sum needs at its second point.
-[[nodiscard]] constexpr attention_work<double> decode_attention(const pass_model& pm, double ds, double c) {
-    return attention_of(pm, sequence_terms_of(pm.d.m, {.decode_context = tokens(c)}), ds, 0.0);
+[[nodiscard]] constexpr step_terms<double> decode_attention(const pass_model& pm, double ds, double c) {
+    step_terms<double> r{};
+    attention_of(pm, sequence_terms_of(pm.d.m, {.decode_context = tokens(c)}), ds, 0.0, r);
+    return r;
 }
 }  // namespace detail
 
@@ -573,11 +563,11 @@ template <token_count T>
     auto piece = [&](double lo, double hi) {
         if (hi < lo) return 0.0;
         const pass_cost p0 = decode_pass(pm, batch, tokens(lo));
-        const detail::attention_work<double> p1 = detail::decode_attention(pm, batch, lo + 1.0);
+        const detail::step_terms<double> p1 = detail::decode_attention(pm, batch, lo + 1.0);
         if (lo == x0) s.first_step = p0.time();
         // Only attention grows with the context; every other term is the same at each step.
-        const double bc = p1.compute - p0.attention_compute_time.value();
-        const double bm = p1.memory - p0.attention_memory_time.value();
+        const double bc = p1.attention_compute - p0.attention_compute_time.value();
+        const double bm = p1.attention_memory - p0.attention_memory_time.value();
         const double ac = p0.attention_compute_time.value() - bc * lo;
         const double am = p0.attention_memory_time.value() - bm * lo;
         const double fixed = (p0.time() - p0.attention_time()).value() * (hi - lo + 1.0);

@@ -11,11 +11,13 @@
 /// \endcode
 
 #include <llmcost/descriptors/precision.hpp>
+#include <llmcost/detail/lanes.hpp>
 #include <llmcost/detail/math.hpp>
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/units/makers.hpp>
 
 #include <string_view>
+#include <type_traits>
 
 namespace llmcost {
 
@@ -93,14 +95,18 @@ struct achievable_fractions {
     }
     /// The same with ∛(k·n) given: a GEMM class (the dense projections, the LM head, one expert)
     /// keeps k and n through every step, so a caller pricing many steps works its root out once.
-    /// ∛(padded·k·n) = ∛padded · ∛(k·n), the first tabulated for the usual row counts.
-    [[nodiscard]] constexpr double matmul_at_rows(double m, double cbrt_k_n) const {
-        if (m <= 0.0 || matmul_half_dim <= 0.0) return matmul;
+    /// ∛(padded·k·n) = ∛padded · ∛(k·n), the first tabulated for the usual row counts. For one row
+    /// count or a lane of them (detail/lanes.hpp): the same operations either way.
+    template <class V>
+        requires(!std::is_integral_v<V>)
+    [[nodiscard]] constexpr V matmul_at_rows(const V& m, double cbrt_k_n) const {
+        using L = detail::lanes<V>;
+        if (matmul_half_dim <= 0.0) return L::constant(matmul);
         // The kernel computes the padded rows, so the size curve sees them too: the time of a GEMM
         // then never falls as rows are added.
-        const double padded = padded_rows(m);
-        const double size = detail::cbrt_tabulated(padded) * cbrt_k_n;
-        return matmul * size / (size + matmul_half_dim) * (m / padded);
+        const V padded = L::map(m, [](double x) { return padded_rows(x); });
+        const V size = L::map(padded, [](double p) { return detail::cbrt_tabulated(p); }) * cbrt_k_n;
+        return L::choose(m > 0.0, V(matmul * size / (size + matmul_half_dim) * (m / padded)), L::constant(matmul));
     }
     /// Rows a GEMM kernel computes for m tokens: whole 64-row tiles (CUTLASS 3 Hopper
     /// warp-specialised kernels); below 64 tokens, decode kernels swap the operands so that the

@@ -301,7 +301,8 @@ struct lanes<Eigen::Array<double, N, 1>> {
     [[nodiscard]] static bool any(const C& c) {
         return c.any();
     }
-    [[nodiscard]] static V floor(const V& x) { return x.floor(); }  // ⌊x⌋ is exact: any correct floor agrees
+    // ⌊x⌋ is exact: any correct implementation agrees with const_trunc (x ≥ 0).
+    [[nodiscard]] static V floor(const V& x) { return x.floor(); }
     [[nodiscard]] static V constant(double x) { return V::Constant(x); }
     template <class F>
     [[nodiscard]] static V map(const V& x, F&& f) {

@@ -70,12 +70,13 @@ struct request_estimate {
 [[nodiscard]] constexpr request_estimate estimate(const deployment& d, const request_shape& r,
                                                   const estimate_options& o = {}) {
     o.validate();
+    const pass_model pm = prepare_pass(d);
     request_estimate e{};
-    e.point = o.batch > 0.0 ? serve_at_batch(d, r, o.batch, o.limits) : saturated(d, r, o.limits);
+    e.point = o.batch > 0.0 ? serve_at_batch(pm, r, o.batch, o.limits) : saturated(pm, r, o.limits);
     if (o.batch > 0.0) {
         // A given batch must still fit: the same rule the saturated path applies.
-        const batch_limit room = max_batch(d, r, {.reserve = o.limits.reserve,
-                                                  .reserve_full_sequence = o.limits.reserve_full_sequence});
+        const batch_limit room = detail::fitting_batch(d, r, {.reserve = o.limits.reserve,
+                                                             .reserve_full_sequence = o.limits.reserve_full_sequence});
         require(o.batch <= room.batch, d.m.name, "batch", o.batch,
                 "does not fit: the KV cache of this many sequences exceeds the HBM left after the weights "
                 "(see kv_capacity_tokens)");

@@ -15,6 +15,7 @@
 #include <llmcost/detail/math.hpp>
 
 #include <string_view>
+#include <type_traits>
 
 namespace llmcost {
 
@@ -114,11 +115,12 @@ namespace detail {
 /// whole: a share f = p − ⌊p⌋ of the steps carries ⌈p⌉ of them, the rest ⌊p⌋ (one value, or a lane).
 template <class V>
 struct step_mixture {
-    step_terms<V> fewer, more;  ///< the steps with ⌊p⌋ and ⌈p⌉ chunks (the same step where f = 0)
+    step_terms<V> fewer, more;  ///< the steps with ⌊p⌋ and ⌈p⌉ chunks (`more` is priced only if some f > 0)
     V share;                    ///< f: the share of steps with ⌈p⌉
     /// (1 − f)·t(⌊p⌋) + f·t(⌈p⌉)
     [[nodiscard]] constexpr V mean() const {
         const V t0 = fewer.time();
+        if (!lanes<V>::any(share > 0.0)) return t0;
         return lanes<V>::choose(share > 0.0, V(t0 * (1.0 - share) + more.time() * share), t0);
     }
 };
@@ -126,8 +128,10 @@ template <class V>
 [[nodiscard]] constexpr step_mixture<V> mix_steps(const pass_model& pm, const sequence_terms<V>& s, const V& decodes,
                                                   const V& p) {
     const V fewer = lanes<V>::floor(p);
+    // `more` starts unpriced ({} leaves an Eigen array as it is, and zeroes a double).
     step_mixture<V> m{.fewer = step_formula(pm, s, decodes, fewer), .more = {}, .share = p - fewer};
-    m.more = lanes<V>::any(m.share > 0.0) ? step_formula(pm, s, decodes, V(fewer + 1.0)) : m.fewer;
+    if (lanes<V>::any(m.share > 0.0)) m.more = step_formula(pm, s, decodes, V(fewer + 1.0));
+    else if constexpr (std::is_arithmetic_v<V>) m.more = m.fewer;  // a whole step, copied (a constant expression reads it)
     return m;
 }
 
@@ -146,11 +150,12 @@ template <class V>
     using L = lanes<V>;
     const deployment& d = pm.d;
     const V b = batch / static_cast<double>(d.layout.pp);  // micro_batch
-    colocated_lanes<V> c{.steps = mix_steps(pm, s, b, V(b / output * chunks)), .step_time = {}, .ttft = {},
-                         .output_rate_per_gpu = {}};
+    colocated_lanes<V> c;  // every field is set below
+    c.steps = mix_steps(pm, s, b, V(b / output * chunks));
     c.step_time = c.steps.mean();
+    // My prompt's k steps each carry one whole chunk: no mixture.
     const V others = lane_max(L::constant(0.0), V(b - 1.0));
-    c.ttft = mix_steps(pm, s, others, L::constant(1.0)).mean() * chunks;
+    c.ttft = step_formula(pm, s, others, L::constant(1.0)).time() * chunks;
     c.output_rate_per_gpu = batch * static_cast<double>(d.layout.dp) / c.step_time / static_cast<double>(d.layout.gpus());
     return c;
 }
@@ -181,7 +186,7 @@ template <class V>
     s.batch = batch;
     s.limited_by = "given";
     const double f = p.steps.share;
-    s.step = detail::to_pass_cost(pm, f > 0.5 ? p.steps.more : p.steps.fewer);
+    s.step = detail::to_pass_cost(pm, f > 0.5 ? p.steps.more : p.steps.fewer);  // more is priced where f > 0
     s.step_time = seconds(p.step_time);
     if (f > 0.0) {
         const double t0 = p.steps.fewer.time(), t1 = p.steps.more.time();
@@ -232,10 +237,10 @@ struct batch_limit {
     return b;
 }
 
-/// `admissible_batch`, after checking the deployment, the request and the limits, and refusing a
-/// shape of which not even one sequence fits (naming what does not fit).
-[[nodiscard]] constexpr batch_limit max_batch(const deployment& d, const request_shape& r, const scheduler_limits& l = {}) {
-    d.validate();
+namespace detail {
+/// `admissible_batch` for a valid deployment, after checking the request and the limits, refusing
+/// a shape of which not even one sequence fits (naming what does not fit).
+[[nodiscard]] constexpr batch_limit fitting_batch(const deployment& d, const request_shape& r, const scheduler_limits& l) {
     r.validate();
     l.validate();
     const batch_limit b = admissible_batch(d, r, l);
@@ -248,13 +253,25 @@ struct batch_limit {
             "does not fit: one sequence needs more KV than the HBM left after the weights", "llmcost.fit.kv_sequence");
     return b;
 }
+}  // namespace detail
+
+/// `admissible_batch`, after checking the deployment, the request and the limits, and refusing a
+/// shape of which not even one sequence fits (naming what does not fit).
+[[nodiscard]] constexpr batch_limit max_batch(const deployment& d, const request_shape& r, const scheduler_limits& l = {}) {
+    d.validate();
+    return detail::fitting_batch(d, r, l);
+}
 
 /// Saturated throughput: the largest admissible batch, in steady state.
-[[nodiscard]] constexpr serving_point saturated(const deployment& d, const request_shape& r, const scheduler_limits& l = {}) {
-    const batch_limit b = max_batch(d, r, l);
-    serving_point s = serve_at_batch(d, r, b.batch, l);
+[[nodiscard]] constexpr serving_point saturated(const pass_model& pm, const request_shape& r,
+                                                const scheduler_limits& l = {}) {
+    const batch_limit b = detail::fitting_batch(pm.d, r, l);
+    serving_point s = serve_at_batch(pm, r, b.batch, l);
     s.limited_by = b.limited_by;
     return s;
+}
+[[nodiscard]] constexpr serving_point saturated(const deployment& d, const request_shape& r, const scheduler_limits& l = {}) {
+    return saturated(prepare_pass(d), r, l);
 }
 
 /// A finite run of N equal requests, all queued at t = 0 (trtllm-bench, MLPerf Offline): they run
@@ -264,12 +281,13 @@ struct batch_limit {
                                                     const scheduler_limits& l = {}) {
     require(requests >= 1.0 && non_negative_finite(requests), d.m.name, "requests", requests,
             "a run has at least one request");
-    serving_point s = saturated(d, r, l);
+    const pass_model pm = prepare_pass(d);
+    serving_point s = saturated(pm, r, l);
     const double per_wave = s.batch * d.layout.dp;
     const double full = detail::const_trunc(requests / per_wave);
     const double rest = requests - full * per_wave;
     seconds_t total = s.step_time * (full * r.output.value());
-    if (rest > 0.0) total = total + serve_at_batch(d, r, detail::max(1.0, rest / d.layout.dp), l).step_time * r.output.value();
+    if (rest > 0.0) total = total + serve_at_batch(pm, r, detail::max(1.0, rest / d.layout.dp), l).step_time * r.output.value();
     s.output_rate = tokens(requests * r.output.value()) / total;
     s.output_rate_per_gpu = s.output_rate / static_cast<double>(d.layout.gpus());
     return s;
