@@ -15,8 +15,8 @@ int main() {
     constexpr watts_t seed_budget = 180_MW;
     constexpr watts_t implied = watts_per_transceiver(seed_budget, gpus, per_gpu);
     static_assert(approx_equal(implied, 30_W), "S10: 180 MW / (1e6 x 6) = 30 W");
-    std::printf("S10  %s / (%.0f GPUs x %g transceivers) = %s per transceiver\n\n", format(seed_budget).c_str(), gpus,
-                per_gpu, format(implied).c_str());
+    std::printf("S10  %s / (%.0f GPUs x %g transceivers) = %s per transceiver\n\n", to_text(seed_budget).c_str(), gpus,
+                per_gpu, to_text(implied).c_str());
 
     const facility& site = catalog::seed_site;
     constexpr std::array systems{catalog::h100_sxm5, catalog::b200_hgx, catalog::gb200_nvl72,
@@ -29,25 +29,25 @@ int main() {
         const watts_t optics = transceiver_power(h, gpus);
         const watts_t per = optics / gpus;
         std::printf("  %-22s %6d %8s %12s %12s %10s %9.1f%%\n", h.name.data(), h.transceivers_per_gpu,
-                    format(h.transceiver_power).c_str(), format(optics, {.digits = 3}).c_str(),
-                    format(optics * site.cooling, {.digits = 3}).c_str(), format(per).c_str(),
+                    to_text(h.transceiver_power).c_str(), to_text(optics, {.digits = 3}).c_str(),
+                    to_text(optics * site.cooling, {.digits = 3}).c_str(), to_text(per).c_str(),
                     100.0 * ratio(per, h.gpu.board_power));
     }
     // A year of the seed's 180 MW at the seed site's price.
     const joules_t year = energy_at(seed_budget * site.cooling, years(1.0));
     std::printf("  The seed's %s for a year, with cooling: %s, $%.0f million of electricity at %s\n",
-                format(seed_budget).c_str(), format(year, {.digits = 3, .energy = energy_style::watt_hours}).c_str(),
-                (year * site.electricity).value() / 1e6, format(site.electricity, {.digits = 3}).c_str());
+                to_text(seed_budget).c_str(), to_text(year, {.digits = 3, .energy = text::energy_style::watt_hours}).c_str(),
+                (year * site.electricity).value() / 1e6, to_text(site.electricity, {.digits = 3}).c_str());
     for (const hardware& h : systems)
         if (approx_equal(h.transceiver_power, implied))
             std::printf("  %s's modules draw the %s per module S10 implies.\n", h.name.data(),
-                        format(implied).c_str());
+                        to_text(implied).c_str());
 
     // S9: one scale-up domain is copper only; optics start when a cluster outgrows it.
     const hardware& rack = catalog::gb200_nvl72;
     std::printf("\nS9   %s: %d GPUs in one domain need %s of optics; %d GPUs need %s\n", rack.name.data(),
-                rack.scale_up_domain, format(transceiver_power(rack, rack.scale_up_domain)).c_str(),
-                2 * rack.scale_up_domain, format(transceiver_power(rack, 2.0 * rack.scale_up_domain)).c_str());
+                rack.scale_up_domain, to_text(transceiver_power(rack, rack.scale_up_domain)).c_str(),
+                2 * rack.scale_up_domain, to_text(transceiver_power(rack, 2.0 * rack.scale_up_domain)).c_str());
 
     // S36: how much thicker the pipe is inside the domain. The seed's 36x divides NVLink's
     // both-directions figure by one direction of the NIC; like for like it is half of that.
@@ -56,11 +56,11 @@ int main() {
                 "like/like", "as quoted");
     for (const hardware& h : systems)
         std::printf("  %-22s %-20s %12s   %-16s %12s %8.0fx %8.0fx\n", h.name.data(), h.scale_up.name.data(),
-                    format(h.scale_up.per_direction).c_str(), h.scale_out.name.data(),
-                    format(h.scale_out.per_direction).c_str(), scale_up_advantage(h),
+                    to_text(h.scale_up.per_direction).c_str(), h.scale_out.name.data(),
+                    to_text(h.scale_out.per_direction).c_str(), scale_up_advantage(h),
                     scale_up_advantage_as_quoted(h));
     std::printf("  S36's 36x is %s's as-quoted ratio: %s both ways / %s one way; like for like %.0fx.\n",
-                rack.name.data(), format(rack.scale_up.both_directions()).c_str(),
-                format(rack.scale_out.per_direction).c_str(), scale_up_advantage(rack));
+                rack.name.data(), to_text(rack.scale_up.both_directions()).c_str(),
+                to_text(rack.scale_out.per_direction).c_str(), scale_up_advantage(rack));
     return 0;
 }

@@ -12,7 +12,7 @@ namespace {
 using namespace llmcost;
 using namespace llmcost::literals;
 
-const format_options bin{.digits = 3, .bytes = byte_prefix::binary};
+const text::options bin{.digits = 3, .bytes = text::byte_prefix::binary};
 
 std::string attention_label(const model& m) {
     if (m.attention.kind == attention_kind::latent) return "MLA";
@@ -34,7 +34,7 @@ int natural_tp(const model& m, const hardware& hw) {
 
 std::string kv_at(const model& m, tokens_t context) {
     if (context.value() > m.max_position) return "> max";
-    return format(kv_bytes_for_context(m, context), bin);
+    return to_text(kv_bytes_for_context(m, context), bin);
 }
 }  // namespace
 
@@ -48,9 +48,9 @@ int main() {
                 "4K", "32K", "128K", "at max", "max context");
     for (const model& m : catalog::all_models) {
         std::printf("%-20s %-12s %14s", m.name.data(), attention_label(m).c_str(),
-                    format(kv_bytes_per_token(m), bin).c_str());
+                    to_text(kv_bytes_per_token(m), bin).c_str());
         for (tokens_t c : contexts) std::printf(" %10s", kv_at(m, c).c_str());
-        std::printf(" %10s  %d\n", format(kv_bytes_for_context(m, tokens(m.max_position)), bin).c_str(),
+        std::printf(" %10s  %d\n", to_text(kv_bytes_for_context(m, tokens(m.max_position)), bin).c_str(),
                     m.max_position);
     }
     for (const model& m : catalog::all_models) {
@@ -59,14 +59,14 @@ int main() {
         const bytes_per_token_t growth = kv_bytes_per_token_per_layer(m) * static_cast<double>(m.layers - windowed);
         std::printf("(%s: %d of %d layers keep only the last %d tokens, so past them the cache grows\n"
                     " at %s, not the per-token figure of all layers.)\n", m.name.data(), windowed, m.layers,
-                    m.attention.sliding_window, format(growth, bin).c_str());
+                    m.attention.sliding_window, to_text(growth, bin).c_str());
     }
 
     std::printf("\nOn %s (%s HBM, host %s at %s, NVMe %s at %s per GPU), %g users each at\n"
                 "min(128K, max context); TP = smallest leaving half of HBM for KV:\n",
-                hw.name.data(), format(hw.gpu.hbm_capacity, bin).c_str(),
-                format(hw.host_memory.capacity).c_str(), format(hw.host_memory.bandwidth).c_str(),
-                format(hw.storage.capacity).c_str(), format(hw.storage.bandwidth).c_str(), users);
+                hw.name.data(), to_text(hw.gpu.hbm_capacity, bin).c_str(),
+                to_text(hw.host_memory.capacity).c_str(), to_text(hw.host_memory.bandwidth).c_str(),
+                to_text(hw.storage.capacity).c_str(), to_text(hw.storage.bandwidth).c_str(), users);
     std::printf("%-20s %3s %14s %10s %8s | %10s %10s %10s %10s %8s\n", "model", "TP", "KV/GPU",
                 "KV budget", "fit HBM", "need/GPU", "HBM", "host DRAM", "NVMe", "restore");
     for (const model& m : catalog::all_models) {
@@ -81,11 +81,11 @@ int main() {
         const bytes_t need = kv_bytes_per_gpu_for_context(d, context) * users;
         const spill_placement p = place_kv(d, need);
         std::printf("%-20s %3d %14s %10s %8g | %10s %10s %10s %10s %8s%s\n", m.name.data(), tp,
-                    format(kv_bytes_per_token_per_gpu(d), bin).c_str(), format(kv_budget_per_gpu(d), bin).c_str(),
-                    max_sequences(d, context), format(need, bin).c_str(), format(p.in_hbm, bin).c_str(),
-                    format(p.in_host, bin).c_str(), format(p.in_storage, bin).c_str(),
-                    format(p.restore_time, {.digits = 3}).c_str(),
-                    p.overflow.value() > 0 ? (" +" + format(p.overflow, bin) + " overflow").c_str() : "");
+                    to_text(kv_bytes_per_token_per_gpu(d), bin).c_str(), to_text(kv_budget_per_gpu(d), bin).c_str(),
+                    max_sequences(d, context), to_text(need, bin).c_str(), to_text(p.in_hbm, bin).c_str(),
+                    to_text(p.in_host, bin).c_str(), to_text(p.in_storage, bin).c_str(),
+                    to_text(p.restore_time, {.digits = 3}).c_str(),
+                    p.overflow.value() > 0 ? (" +" + to_text(p.overflow, bin) + " overflow").c_str() : "");
     }
 
     // MLA against GQA (S23 against S16): the latent is 4.7x smaller per token, but every TP rank
@@ -95,12 +95,12 @@ int main() {
     const deployment gqa8{.m = gqa, .hw = hw, .layout = {.tp = 8}};
     const deployment mla8{.m = mla, .hw = hw, .layout = {.tp = 8}};
     std::printf("\nMLA vs GQA: %s caches %s (S23), %s %s (S16): %.2fx less.\n", mla.name.data(),
-                format(kv_bytes_per_token(mla), bin).c_str(), gqa.name.data(),
-                format(kv_bytes_per_token(gqa), bin).c_str(),
+                to_text(kv_bytes_per_token(mla), bin).c_str(), gqa.name.data(),
+                to_text(kv_bytes_per_token(gqa), bin).c_str(),
                 ratio(kv_bytes_per_token(gqa), kv_bytes_per_token(mla)));
     std::printf("Per GPU at TP 8 it turns around: %s holds %s, %s only %s,\n"
                 "because MLA's latent is not split by TP (hence attention data-parallel for MLA models).\n",
-                mla.name.data(), format(kv_bytes_per_token_per_gpu(mla8), bin).c_str(), gqa.name.data(),
-                format(kv_bytes_per_token_per_gpu(gqa8), bin).c_str());
+                mla.name.data(), to_text(kv_bytes_per_token_per_gpu(mla8), bin).c_str(), gqa.name.data(),
+                to_text(kv_bytes_per_token_per_gpu(gqa8), bin).c_str());
     return 0;
 }

@@ -21,18 +21,18 @@ void report(const model& m, const hardware& hw, int gpus, double capacity_factor
     std::printf("%s on %d x %s (dp %d, ep %d): %d routed experts, top-%d, %d MoE layers\n", m.name.data(), gpus,
                 hw.name.data(), gpus, gpus, e, k, m.moe_layers());
     std::printf("  resident per GPU: %s of experts + %s of the rest (S20: all experts stay)\n",
-                format(expert_weight_bytes_per_gpu(d)).c_str(), format(dense_weight_bytes_per_gpu(d)).c_str());
+                to_text(expert_weight_bytes_per_gpu(d)).c_str(), to_text(dense_weight_bytes_per_gpu(d)).c_str());
     std::printf("  %8s %10s %12s %11s %12s %13s %11s %9s\n", "T tokens", "experts", "expert B", "capacity",
                 "a2a/layer", "a2a per pass", "pass", "a2a share");
     for (double t : batch) {
         const double per_rank = t / gpus;  // tokens each attention rank routes
         const pass_cost pass = decode_pass(d, per_rank, 4096_tok);
         std::printf("  %8g %10.1f %12s %11.1f %12s %13s %11s %8.0f%%\n", t, expected_distinct_experts(e, k, t),
-                    format(expert_bytes_read_per_gpu(d, t), {.digits = 3}).c_str(),
+                    to_text(expert_bytes_read_per_gpu(d, t), {.digits = 3}).c_str(),
                     expert_capacity(t, k, e, capacity_factor),
-                    format(all_to_all_bytes_per_layer(d, per_rank), {.digits = 3}).c_str(),
-                    format(all_to_all_time_per_pass(d, per_rank), {.digits = 3}).c_str(),
-                    format(pass.time(), {.digits = 3}).c_str(), 100.0 * ratio(pass.ep_time, pass.time()));
+                    to_text(all_to_all_bytes_per_layer(d, per_rank), {.digits = 3}).c_str(),
+                    to_text(all_to_all_time_per_pass(d, per_rank), {.digits = 3}).c_str(),
+                    to_text(pass.time(), {.digits = 3}).c_str(), 100.0 * ratio(pass.ep_time, pass.time()));
     }
     std::printf("  S22: a token computes with %d of %d experts, yet the pass reads %.0f%% of the resident expert\n"
                 "  bytes at T = %g and %.0f%% at T = %g: bandwidth saved at batch 1 is gone at serving batches.\n",
@@ -45,8 +45,8 @@ void report(const model& m, const hardware& hw, int gpus, double capacity_factor
     const pass_cost near = decode_pass(d, per_rank, 4096_tok), far = decode_pass(wide, per_rank, 4096_tok);
     std::printf("  at %g tokens per rank the all-to-all takes %s a pass on %s (%d GPUs, %.0f%% of the pass)\n"
                 "  and %s on %s (%d GPUs, %.0f%% of the pass): %.1fx\n\n",
-                per_rank, format(near.ep_time, {.digits = 3}).c_str(), hw.scale_up.name.data(), gpus,
-                100.0 * ratio(near.ep_time, near.time()), format(far.ep_time, {.digits = 3}).c_str(),
+                per_rank, to_text(near.ep_time, {.digits = 3}).c_str(), hw.scale_up.name.data(), gpus,
+                100.0 * ratio(near.ep_time, near.time()), to_text(far.ep_time, {.digits = 3}).c_str(),
                 hw.scale_out.name.data(), 2 * gpus, 100.0 * ratio(far.ep_time, far.time()),
                 ratio(far.ep_time, near.ep_time));
 }

@@ -15,9 +15,7 @@ using namespace llmcost::literals;
 
 std::string goodput(const goodput_plan& p) {
     if (!p.feasible) return "infeasible";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3f (b %g)", p.requests_per_second_per_gpu, p.decode_batch);
-    return buf;
+    return text::fixed(p.requests_per_second_per_gpu, 3) + " (b " + text::number(p.decode_batch, 6) + ")";
 }
 }  // namespace
 
@@ -25,7 +23,7 @@ int main() {
     deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h200_sxm, .layout = {.tp = 4}};
     d.m.weights = d.m.kv_cache = d.m.activations = formats::fp8;
     d.validate();
-    const format_options f3{.digits = 3};
+    const text::options f3{.digits = 3};
 
     // S25: the prompt's KV cache must travel from the prefill GPUs to the decode GPUs.
     std::printf("S25  KV to move per request (%s, TP %d; each GPU sends its shard on its own link)\n",
@@ -35,9 +33,9 @@ int main() {
     for (tokens_t in : {2048_tok, 8192_tok, 32768_tok, 131072_tok}) {
         const kv_transfer up = kv_transfer_for(d, in, kv_path::scale_up);
         const kv_transfer out = kv_transfer_for(d, in, kv_path::scale_out);
-        std::printf("  %8g %10s %10s %14s %14s %12s\n", in.value(), format(up.total, f3).c_str(),
-                    format(up.per_gpu, f3).c_str(), format(up.time, f3).c_str(), format(out.time, f3).c_str(),
-                    format(prefill_pass(d, 1.0, in, 0_tok).time(), f3).c_str());
+        std::printf("  %8g %10s %10s %14s %14s %12s\n", in.value(), to_text(up.total, f3).c_str(),
+                    to_text(up.per_gpu, f3).c_str(), to_text(up.time, f3).c_str(), to_text(out.time, f3).c_str(),
+                    to_text(prefill_pass(d, 1.0, in, 0_tok).time(), f3).c_str());
     }
 
     // T3, S24: colocated, one whole prompt in a decode step makes every sequence in the batch wait.
@@ -49,7 +47,7 @@ int main() {
         const seconds_t stall = prefill_stall(d, batch, r);
         const seconds_t step = decode_pass(d, batch, in + answer / 2.0).time();
         std::printf("  a %6g-token prompt stalls all %g users %s: %.1f decode steps of %s\n", in.value(), batch,
-                    format(stall, f3).c_str(), ratio(stall, step), format(step, f3).c_str());
+                    to_text(stall, f3).c_str(), ratio(stall, step), to_text(step, f3).c_str());
     }
 
     // Goodput under an SLO: TTFT 2 s; TPOT 50 ms as a mean, or bounding every token (then a
@@ -58,7 +56,7 @@ int main() {
     const slo every{.ttft = 2_s, .tpot = 50_ms, .every_token = true};
     const tokens_t chunk = 512_tok;
     std::printf("\nGoodput (requests/s per GPU, decode batch) at TTFT %s, TPOT %s; split pools joined by %s\n",
-                format(mean.ttft).c_str(), format(mean.tpot).c_str(), d.hw.scale_out.name.data());
+                to_text(mean.ttft).c_str(), to_text(mean.tpot).c_str(), d.hw.scale_out.name.data());
     std::printf("  %-13s %-8s %-18s %-18s %-18s %-7s %s\n", "shape", "TPOT", "colocated", "chunked 512",
                 "disaggregated", "gain", "P:D");
     constexpr std::array<std::array<double, 2>, 3> shapes{{{1024, 512}, {8192, 256}, {512, 2048}}};

@@ -56,19 +56,18 @@ int main() {
     const pass_cost plain = decode_pass(d, one_user, context);
     std::printf("\n\nOn %s, TP %d, FP8, one user at %g tokens of context: plain decode %s a token (%s),\n"
                 "%s of it kernel launches\n",
-                d.hw.name.data(), d.layout.tp, context.value(), format(plain.time(), {.digits = 3}).c_str(),
-                format(tokens(1.0) / plain.time(), {.digits = 3}).c_str(),
-                format(plain.overhead_time, {.digits = 3}).c_str());
+                d.hw.name.data(), d.layout.tp, context.value(), to_text(plain.time(), {.digits = 3}).c_str(),
+                to_text(tokens(1.0) / plain.time(), {.digits = 3}).c_str(),
+                to_text(plain.overhead_time, {.digits = 3}).c_str());
     std::printf("  %5s %10s %10s %13s %13s %18s\n", "gamma", "draft", "verify", "speedup a=.8", "tokens/s a=.8",
                 "alpha for 5x (T11)");
     for (int g : {1, 2, 3, 4, 6, 8}) {
         const speculative_step s = speculative_step_for(d, mtp, one_user, context, g);
         const std::optional<double> five = speculative_min_acceptance_for_speedup(s, 5.0);
-        char need[16] = "out of reach";
-        if (five) std::snprintf(need, sizeof need, "%.3f", *five);
-        std::printf("  %5d %10s %10s %12.2fx %13.0f %18s\n", g, format(s.draft_time, {.digits = 3}).c_str(),
-                    format(s.verify_time, {.digits = 3}).c_str(), s.speedup(0.8), s.tokens_per_second(0.8).value(),
-                    need);
+        const std::string need = five ? text::fixed(*five, 3) : "out of reach";
+        std::printf("  %5d %10s %10s %12.2fx %13.0f %18s\n", g, to_text(s.draft_time, {.digits = 3}).c_str(),
+                    to_text(s.verify_time, {.digits = 3}).c_str(), s.speedup(0.8), s.tokens_per_second(0.8).value(),
+                    need.c_str());
     }
 
     // T4, inverted: the least α (over γ = 1 … 8) that lifts one user above 1,000 tokens/s, per layout.
@@ -96,10 +95,8 @@ int main() {
                         best_g = g;
                     }
                 }
-                char cell[32];
-                if (best_g > 0) std::snprintf(cell, sizeof cell, "%.2f (g=%d)", best, best_g);
-                else std::snprintf(cell, sizeof cell, "-");
-                std::printf(" %18s", cell);
+                const std::string cell = best_g > 0 ? text::fixed(best, 2) + " (g=" + std::to_string(best_g) + ")" : "-";
+                std::printf(" %18s", cell.c_str());
             }
             std::printf("\n");
         }
@@ -114,6 +111,6 @@ int main() {
     std::printf("\nThe ~50 tokens/s a provider gives (T4) is a batched operating point: on the same 8 GPUs\n"
                 "%g users get %s each, %.0f tokens/s in all. One user at 1,000 tokens/s needs a high\n"
                 "acceptance and a pass that launch overhead does not dominate.\n",
-                lo, format(per_user(lo), {.digits = 3}).c_str(), (per_user(lo) * lo).value());
+                lo, to_text(per_user(lo), {.digits = 3}).c_str(), (per_user(lo) * lo).value());
     return 0;
 }

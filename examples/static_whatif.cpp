@@ -57,19 +57,19 @@ static_assert(t6 > 3.36 && t6 < 3.37, "T6: alpha 0.8, gamma 4 gives 3.36 tokens 
 }  // namespace
 
 int main() {
-    const format_options bin{.digits = 4, .bytes = byte_prefix::binary};
+    const text::options bin{.digits = 4, .bytes = text::byte_prefix::binary};
     std::printf("Compiled, so every assumption held:\n");
     std::printf("  [mine] %s at TP %d on %s: KV at %g tokens %s per GPU <= budget %s; %g such sequences fit\n",
                 mine.m.name.data(), mine.layout.tp, mine.hw.name.data(), my_context.value(),
-                format(my_kv, bin).c_str(), format(my_budget, bin).c_str(), my_sequences);
+                to_text(my_kv, bin).c_str(), to_text(my_budget, bin).c_str(), my_sequences);
     std::printf("  [S14]  decode at batch 1: %s vs ridge point %s: memory bound\n",
-                format(my_step.arithmetic_intensity(), {.digits = 3}).c_str(), format(ridge, {.digits = 3}).c_str());
+                to_text(my_step.arithmetic_intensity(), {.digits = 3}).c_str(), to_text(ridge, {.digits = 3}).c_str());
     std::printf("  [S13]  %d all-reduces per token\n", tp_all_reduces_per_pass(mine));
-    std::printf("  [S27]  40 GB / 20 TB/s = %s\n", format(s27).c_str());
+    std::printf("  [S27]  40 GB / 20 TB/s = %s\n", to_text(s27).c_str());
     std::printf("  [S16]  %g MiB (%.0f B) per token; %s at 131072 tokens\n", ratio(s16, 1_MiB), s16.value(),
-                format(kv_bytes_for_context(catalog::llama_3_1_70b, 131072_tok), bin).c_str());
+                to_text(kv_bytes_for_context(catalog::llama_3_1_70b, 131072_tok), bin).c_str());
     std::printf("  [S23]  DeepSeek-V3: %.0f B per token, %.2fx less than S16\n", s23.value(), ratio(s16, s23));
-    std::printf("  [S10]  %s per transceiver\n", format(s10).c_str());
+    std::printf("  [S10]  %s per transceiver\n", to_text(s10).c_str());
     std::printf("  [S36]  %gx as quoted, %gx like for like\n", scale_up_advantage_as_quoted(catalog::gb200_nvl72),
                 scale_up_advantage(catalog::gb200_nvl72));
     std::printf("  [S20]  DeepSeek-V3 reads %.1f%% of its resident expert bytes at 1 token, %.1f%% at 256\n",

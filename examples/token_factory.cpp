@@ -14,25 +14,25 @@ int main() {
     const facility& site = catalog::seed_token_factory_site;
     hardware h = catalog::b300_hgx;
     h.capex_per_gpu = plan.capex_per_gpu();  // all-in: GPU, server, building, power and cooling plant
-    const format_options f3{.digits = 3};
+    const text::options f3{.digits = 3};
 
-    const format_options f5{.digits = 5};
+    const text::options f5{.digits = 5};
     std::printf("T1   %s grid, %g GPUs, %.0f billion KRW = $%.2f million (at %.2f KRW/$)\n",
-                format(plan.grid_power).c_str(), plan.gpus,
+                to_text(plan.grid_power).c_str(), plan.gpus,
                 plan.total_capex.value() * catalog::krw_per_usd_2025.per_dollar / 1e9, plan.total_capex.value() / 1e6,
                 catalog::krw_per_usd_2025.per_dollar);
     std::printf("     per GPU: %s of capital, %s of site power; a %s draws %s at the wall at full load,\n"
                 "     so the site provisions %.1fx what the GPUs need\n",
-                format(plan.capex_per_gpu(), f5).c_str(), format(plan.facility_power_per_gpu()).c_str(),
-                h.name.data(), format(wall_power_at(h, site, 1.0)).c_str(), provisioned_power_ratio(plan, h, site));
+                to_text(plan.capex_per_gpu(), f5).c_str(), to_text(plan.facility_power_per_gpu()).c_str(),
+                h.name.data(), to_text(wall_power_at(h, site, 1.0)).c_str(), provisioned_power_ratio(plan, h, site));
 
     // The GPU-hour: capital over 5 years plus the power bill at utilisation u.
     std::printf("\n$/GPU-hour (straight-line over %g years, electricity %s)\n", ratio(site.depreciation, years(1.0)),
-                format(site.electricity, f3).c_str());
+                to_text(site.electricity, f3).c_str());
     for (double u : {0.05, 0.1, 0.5, 1.0}) {
         const gpu_cost_rate c = gpu_hour_cost(h, site, u);
-        std::printf("  u = %3.0f%%: capital %s + energy %s = %s\n", 100 * u, format(c.capital).c_str(),
-                    format(c.energy).c_str(), format(c.total()).c_str());
+        std::printf("  u = %3.0f%%: capital %s + energy %s = %s\n", 100 * u, to_text(c.capital).c_str(),
+                    to_text(c.energy).c_str(), to_text(c.total()).c_str());
     }
 
     // Throughput assumption: DeepSeek-V3 (FP8) served as one 8-GPU EP group (attention DP 8, EP 8),
@@ -42,12 +42,12 @@ int main() {
     const gpu_token_rates rates = gpu_token_rates_at(d, point);
     std::printf("\nThroughput (%s on 8 x %s, %g sequences per rank, each at %s):\n"
                 "  %s prefill, %s decode per GPU at full use\n", d.m.name.data(), h.name.data(), point.decode_batch,
-                format(tokens(1.0) / decode_pass(d, point.decode_batch, point.context).time(), f3).c_str(),
-                format(rates.prefill, f5).c_str(), format(rates.decode, f5).c_str());
+                to_text(tokens(1.0) / decode_pass(d, point.decode_batch, point.context).time(), f3).c_str(),
+                to_text(rates.prefill, f5).c_str(), to_text(rates.decode, f5).c_str());
     for (double u : {0.1, 0.5, 1.0}) {
         const token_costs c = cost_per_token(h, site, rates, u);
-        std::printf("  cost at u = %3.0f%%: input %s, output %s\n", 100 * u, format(c.input, f3).c_str(),
-                    format(c.output, f3).c_str());
+        std::printf("  cost at u = %3.0f%%: input %s, output %s\n", 100 * u, to_text(c.input, f3).c_str(),
+                    to_text(c.output, f3).c_str());
     }
     std::printf("  output/input cost ratio %.1f (S33: price lists say 5-6)\n", output_input_cost_ratio(rates));
 
@@ -60,8 +60,8 @@ int main() {
     const break_even ledger = break_even_utilisation(depreciation, revenue);
     const break_even with_power = break_even_utilisation(h, site, revenue);
     std::printf("\nT7   at %s in / %s out, a busy GPU earns %s; depreciation is %s\n",
-                format(price.input, f3).c_str(), format(price.output, f3).c_str(), format(revenue, f3).c_str(),
-                format(depreciation, f3).c_str());
+                to_text(price.input, f3).c_str(), to_text(price.output, f3).c_str(), to_text(revenue, f3).c_str(),
+                to_text(depreciation, f3).c_str());
     std::printf("  break-even utilisation %.1f%% (depreciation only), %.1f%% with the power bill (T7 says 5%%)\n",
                 100 * ledger.utilisation, 100 * with_power.utilisation);
     std::printf("  T7's 5%% needs prices %.2fx these, or that much more throughput per GPU\n",

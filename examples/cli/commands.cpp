@@ -2,6 +2,7 @@
 // this file only chooses which figures to show and how to name them.
 #include "commands.hpp"
 
+#include <llmcost/catalog/lookup.hpp>
 #include <llmcost/io/hf_config.hpp>
 #include <llmcost/llmcost.hpp>
 
@@ -14,69 +15,27 @@ namespace llmcost::cli {
 
 namespace {
 
-// ---- names ---------------------------------------------------------------------------------
-
-/// Lower case, letters and digits only: "H100 SXM5", "h100-sxm5" and "h100sxm5" are one name.
-std::string normal(std::string_view s) {
-    std::string n;
-    for (unsigned char c : s)
-        if (std::isalnum(c)) n += static_cast<char>(std::tolower(c));
-    return n;
-}
-
-/// Levenshtein distance, for "did you mean".
-std::size_t distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diag = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
-
-/// The catalog entry called `query`: exact (normalised) name, else a unique prefix; otherwise a
-/// usage error that lists the closest names.
-template <class Entry, std::size_t N>
-const Entry& find_in(const std::array<Entry, N>& entries, std::string_view query, std::string_view flag,
-                     std::string_view listing) {
-    const std::string q = normal(query);
-    std::vector<const Entry*> prefixed;
-    for (const Entry& e : entries) {
-        const std::string n = normal(e.name);
-        if (n == q) return e;
-        if (!q.empty() && n.starts_with(q)) prefixed.push_back(&e);
-    }
-    if (prefixed.size() == 1) return *prefixed.front();
-    std::string msg = std::string(flag) + " '" + std::string(query) + "'";
-    std::vector<std::string_view> names;
-    if (prefixed.size() > 1) {
-        msg += " is ambiguous; it starts ";
-        for (const Entry* e : prefixed) names.push_back(e->name);
-    } else {
-        msg += " is not in the catalog; closest: ";
-        std::vector<std::pair<std::size_t, std::string_view>> ranked;
-        for (const Entry& e : entries) ranked.emplace_back(distance(q, normal(e.name)), e.name);
-        std::stable_sort(ranked.begin(), ranked.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (std::size_t i = 0; i < ranked.size() && i < 3; ++i) names.push_back(ranked[i].second);
-    }
-    for (std::size_t i = 0; i < names.size(); ++i) msg += (i ? ", " : "") + std::string(names[i]);
-    msg += " (see `llmcost list " + std::string(listing) + "`)";
+/// `query` for `flag` is not one catalog entry: a usage error with the names to try instead.
+template <class Entry>
+[[noreturn]] void refuse(const catalog::lookup_result<Entry>& found, std::string_view query, std::string_view flag,
+                         std::string_view listing) {
+    std::string msg(flag);
+    msg.append(" '").append(query).append("' is ").append(found.problem());
+    msg.append(" (see `llmcost list ").append(listing).append("`)");
     throw usage_error(msg);
 }
 
-const hardware& find_hardware(std::string_view query, std::string_view flag = "--hardware") {
-    return find_in(catalog::all_hardware, query, flag, "hardware");
+}  // namespace
+
+// ---- names ---------------------------------------------------------------------------------
+
+const hardware& hardware_named(std::string_view query, std::string_view flag) {
+    const auto found = catalog::lookup<hardware>(query);
+    if (!found) refuse(found, query, flag, "hardware");
+    return *found.match;
 }
 
-/// A catalog model, or a Hugging Face config.json (a file, or the folder that holds one).
-model find_model(const std::string& query, std::string_view flag = "--model") {
+model model_named(const std::string& query, std::string_view flag) {
     namespace fs = std::filesystem;
     const bool looks_like_path = query.find('/') != std::string::npos || query.ends_with(".json");
     std::error_code ec;
@@ -88,18 +47,22 @@ model find_model(const std::string& query, std::string_view flag = "--model") {
                               (file.filename() == "config.json" && !query.ends_with(".json") ? " (looked for config.json in it)" : ""));
         return io::load_hf_config(file);
     }
-    return find_in(catalog::all_models, query, flag, "models");
+    const auto found = catalog::lookup<model>(query);
+    if (!found) refuse(found, query, flag, "models");
+    return *found.match;
 }
 
-number_format format_for(const std::string& name, std::string_view flag) {
+number_format format_named_or_throw(const std::string& name, std::string_view flag) {
     if (const auto f = format_named(name)) return *f;
     throw usage_error(std::string(flag) + " '" + name + "' is not a number format (see `llmcost list formats`)");
 }
 
+namespace {
+
 /// The deployment the flags describe. Layout arithmetic mistakes are usage errors; rules of the
 /// model (tp must divide the heads …) are the library's, thrown by `validate` as invalid_input.
 deployment build(const deployment_options& o) {
-    deployment d{.m = find_model(o.model), .hw = find_hardware(o.hardware)};
+    deployment d{.m = model_named(o.model), .hw = hardware_named(o.hardware)};
     // Degrees are at most 10^8 each (the parser's rule); their product must stay a sane count too.
     const long long gpus_asked = static_cast<long long>(o.tp) * o.pp * (o.dp == 0 ? 1 : o.dp);
     if (gpus_asked > 100'000'000)
@@ -119,8 +82,8 @@ deployment build(const deployment_options& o) {
     }
     d.layout = {.tp = o.tp, .pp = o.pp, .ep = o.ep, .dp = dp == 0 ? 1 : dp};
     if (!o.weights.empty() || !o.kv.empty()) {
-        const number_format w = o.weights.empty() ? d.m.weights : format_for(o.weights, "--weights");
-        const number_format k = o.kv.empty() ? d.m.kv_cache : format_for(o.kv, "--kv");
+        const number_format w = o.weights.empty() ? d.m.weights : format_named_or_throw(o.weights, "--weights");
+        const number_format k = o.kv.empty() ? d.m.kv_cache : format_named_or_throw(o.kv, "--kv");
         if (o.weights.empty()) d.m.kv_cache = k;
         else d = with_formats(d, w, k);
     }
@@ -168,6 +131,11 @@ void add_deployment(record& r, const deployment& d) {
 
 double per_million(const dollars_per_token_t& c) { return c.value() * 1e6; }
 
+/// A site's power multipliers as the notes show them: "x 1.3 server x 1.2 cooling".
+std::string multipliers_text(const facility& site) {
+    return "x " + text::number(site.server_overhead) + " server x " + text::number(site.cooling) + " cooling";
+}
+
 }  // namespace
 
 std::vector<std::string> weight_format_names() {
@@ -206,11 +174,11 @@ report receipt() {
         rec.add("value", std::move(label), v, std::move(unit), std::move(shown));
         r.records.push_back(std::move(rec));
     };
-    line("S27", "one decode pass reads " + format(step.weight_bytes) + " at " + format(dash.hw.gpu.hbm_bandwidth),
+    line("S27", "one decode pass reads " + to_text(step.weight_bytes) + " at " + to_text(dash.hw.gpu.hbm_bandwidth),
          pass.value(), "s");
     line("S28", "GPU time per token: the pass shared by a batch of 32", per_token.value(), "s");
-    line("S29", "decode energy: x " + format(dash.hw.gpu.board_power) + " x 500 tokens", decode.value(), "J");
-    line("S30.decode", "at the wall (x 1.3 server x 1.2 cooling), decode only",
+    line("S29", "decode energy: x " + to_text(dash.hw.gpu.board_power) + " x 500 tokens", decode.value(), "J");
+    line("S30.decode", "at the wall (" + multipliers_text(site) + "), decode only",
          wall_energy(decode, site).value(), "J", "Wh");
     line("S11", "prefill of the 200-token prompt at 2 PFLOP/s", prefill.time().value(), "s");
     line("S30", "at the wall with the prefill's energy (the seed's 0.026 Wh)",
@@ -230,7 +198,8 @@ report receipt() {
     line("S38.slowdown_for_3s", "every decode pass would have to be this much slower to reach 3 s",
          journey_decode_slowdown_for(j, seconds(3.0)), "x");
     r.notes = {
-        "S27-S30 follow the seed's receipt: 40 GB of weights per pass, board power, x 1.56 at the wall.",
+        "S27-S30 follow the seed's receipt: 40 GB of weights per pass, board power, x " +
+            text::number(site.power_multiplier()) + " at the wall.",
         "The seed leaves out the KV reads (S16) and the prefill's energy; both are shown.",
         "The journey is Seoul -> Oregon (S1), three placement gates (S3), continuous batching (S4).",
     };
@@ -253,8 +222,7 @@ report estimate(const estimate_command& c) {
     const serving_point& s = e.point;
 
     report out{.title = "llmcost estimate: " + std::string(d.m.name) + " on " + layout_text(d) + ", " +
-                        std::to_string(static_cast<long long>(c.req.input)) + " -> " +
-                        std::to_string(static_cast<long long>(c.req.output)) + " tokens"};
+                        invalid_input::show(c.req.input) + " -> " + invalid_input::show(c.req.output) + " tokens"};
     record rec;
     add_deployment(rec, d);
     rec.add("input_tokens", "input tokens", c.req.input, "token")
@@ -299,8 +267,9 @@ report estimate(const estimate_command& c) {
     if (c.usd_per_gpu_hour > 0)
         out.notes.push_back("Cost at the given $" + invalid_input::show(c.usd_per_gpu_hour) + " per GPU-hour.");
     else if (e.cost_known())
-        out.notes.push_back("Cost: $" + invalid_input::show(d.hw.capex_per_gpu.value()) +
-                            " per GPU over 5 years + wall power at $0.0806/kWh, all charged to output tokens.");
+        out.notes.push_back("Cost: $" + invalid_input::show(d.hw.capex_per_gpu.value()) + " per GPU over " +
+                            years_text(o.site.depreciation) + " + wall power at " + to_text(o.site.electricity) +
+                            ", all charged to output tokens.");
     else
         out.notes.push_back("Cost unknown: the catalog has no price for " + std::string(d.hw.name) +
                             "; pass --usd-per-gpu-hour.");
@@ -372,8 +341,9 @@ report kv(const kv_command& c) {
     const tokens_t ctx = tokens(context);
     const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, ctx);
     const bytes_t need = per_sequence * c.batch;
-    const spill_placement p = place_kv(d, need);
-    const bytes_t budget = kv_budget_per_gpu(d);
+    const memory_reserve reserve{};  // the library's default: what HBM keeps free beside the KV cache
+    const spill_placement p = place_kv(d, need, reserve);
+    const bytes_t budget = kv_budget_per_gpu(d, reserve);
 
     report r{.title = "llmcost kv: " + std::string(d.m.name) + " on " + layout_text(d) + ", " +
                       invalid_input::show(c.batch) + " x " + invalid_input::show(context) + " tokens"};
@@ -392,12 +362,14 @@ report kv(const kv_command& c) {
         .add("in_storage_B", "spilled to NVMe", p.in_storage.value(), "B")
         .add("overflow_B", "beyond every tier", p.overflow.value(), "B")
         .add("restore_s", "time to bring the spilled part back", p.restore_time.value(), "s")
-        .add("max_context_tokens_at_batch_1", "KV room per replica (tokens)", kv_capacity_tokens(d).value(), "token")
-        .add("max_sequences_at_context", "sequences of this context that fit in HBM", max_sequences(d, ctx));
+        .add("max_context_tokens_at_batch_1", "KV room per replica (tokens)", kv_capacity_tokens(d, reserve).value(), "token")
+        .add("max_sequences_at_context", "sequences of this context that fit in HBM", max_sequences(d, ctx, reserve));
     r.records.push_back(std::move(rec));
     if (budget.value() <= 0)
-        r.notes.push_back("The weights alone do not fit: they need " + format(weight_bytes_per_gpu(d)) +
-                          " per GPU; HBM holds " + format(d.hw.gpu.hbm_capacity) + " less 5 % and 2 GB of workspace.");
+        r.notes.push_back("The weights alone do not fit: they need " + to_text(weight_bytes_per_gpu(d)) +
+                          " per GPU; HBM holds " + to_text(d.hw.gpu.hbm_capacity) + " less " +
+                          text::number(100.0 * reserve.fraction) + " % and " + to_text(reserve.activations) +
+                          " of workspace.");
     if (p.overflow.value() > 0) r.notes.push_back("The cache does not fit even with host DRAM and NVMe.");
     return r;
 }
@@ -452,7 +424,7 @@ report disagg(const disagg_command& c) {
         .add_or("goodput_gain", "disaggregated / colocated", co.requests_per_second_per_gpu > 0,
                 dis.requests_per_second_per_gpu / co.requests_per_second_per_gpu, "x", "colocated infeasible");
     out.records.push_back(std::move(rec));
-    out.notes.push_back("SLO: TTFT <= " + format(target.ttft) + ", TPOT <= " + format(target.tpot) +
+    out.notes.push_back("SLO: TTFT <= " + to_text(target.ttft) + ", TPOT <= " + to_text(target.tpot) +
                         (c.every_token ? " for every token." : " on the mean."));
     if (!co.feasible) out.notes.push_back("Colocated serving cannot meet the SLO at any batch.");
     if (!dis.feasible) out.notes.push_back("Disaggregated serving cannot meet the SLO at any batch.");
@@ -515,7 +487,7 @@ report spec(const spec_command& c) {
 // ---- cost ----------------------------------------------------------------------------------
 
 report cost(const cost_command& c) {
-    hardware h = find_hardware(c.dep.hardware);
+    hardware h = hardware_named(c.dep.hardware);
     if (c.capex > 0) h.capex_per_gpu = dollars(c.capex);
     facility site = catalog::seed_site;
     if (c.electricity > 0) site.electricity = dollars_per_kilowatt_hour(c.electricity);
@@ -529,7 +501,7 @@ report cost(const cost_command& c) {
     record rec;
     rec.add("hardware", "hardware", std::string(h.name))
         .add("capex_usd", "price per GPU (with its share of the server)", h.capex_per_gpu.value(), "USD")
-        .add("depreciation_years", "depreciation", site.depreciation.value() / (365.25 * 86400.0), "years")
+        .add("depreciation_years", "depreciation", ratio(site.depreciation, years(1.0)), "years")
         .add("utilisation", "utilisation", c.utilisation)
         .add("wall_power_W", "wall power per GPU at this utilisation (S30)", rate.wall_power.value(), "W")
         .add("capital_usd_per_gpu_hour", "capital per GPU-hour", rate.capital.value() * 3600, "USD/h")
@@ -569,8 +541,7 @@ report cost(const cost_command& c) {
         }
     }
     out.records.push_back(std::move(rec));
-    out.notes.push_back("Electricity $" + llmcost::detail::number(site.electricity.value() * 3.6e6, 4) +
-                        "/kWh at the wall (x 1.3 server x 1.2 cooling).");
+    out.notes.push_back("Electricity " + to_text(site.electricity) + " at the wall (" + multipliers_text(site) + ").");
     return out;
 }
 

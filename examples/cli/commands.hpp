@@ -8,7 +8,14 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
+
+namespace llmcost {
+struct hardware;
+struct model;
+struct number_format;
+}  // namespace llmcost
 
 namespace llmcost::cli {
 
@@ -99,6 +106,16 @@ enum class catalog_kind { models, hardware, formats };
 [[nodiscard]] report disagg(const disagg_command& c);
 [[nodiscard]] report spec(const spec_command& c);
 [[nodiscard]] report cost(const cost_command& c);
+
+// ---- names: one reading for every command ---------------------------------------------------
+
+/// The catalog GPU `query` names (loosely, as `catalog::lookup`), or a usage error that says why
+/// with the names to try instead: "--hardware 'H1OO' is not in the catalog; closest: H100 SXM5, …".
+[[nodiscard]] const hardware& hardware_named(std::string_view query, std::string_view flag = "--hardware");
+/// A catalog model by name, or a Hugging Face config.json (a file, or the folder that holds one).
+[[nodiscard]] model model_named(const std::string& query, std::string_view flag = "--model");
+/// A number format by name (`llmcost list formats`), or a usage error naming `flag`.
+[[nodiscard]] number_format format_named_or_throw(const std::string& name, std::string_view flag);
 
 /// Names the tool accepts for --weights and --kv, in the order --help lists them.
 [[nodiscard]] std::vector<std::string> weight_format_names();

@@ -5,16 +5,13 @@
 
 #include "../tools/figures/svg.hpp"
 
-#include <llmcost/io/hf_config.hpp>
 #include <llmcost/plan/frontier.hpp>
 #include <llmcost/plan/plan.hpp>
 #include <llmcost/plan/sweep.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <map>
 #include <stdexcept>
 
@@ -26,55 +23,6 @@ namespace lp = llmcost::plan;  // `plan` alone names the command in this namespa
 namespace svg = llmcost::figures::svg;
 
 // ---- names and options ---------------------------------------------------------------------
-
-std::string normal(std::string_view s) {
-    std::string n;
-    for (unsigned char c : s)
-        if (std::isalnum(c)) n += static_cast<char>(std::tolower(c));
-    return n;
-}
-
-/// A catalog GPU by its name, loosely (case, spaces and punctuation ignored), or a unique prefix.
-const hardware& hardware_named(const std::string& query, std::string_view flag) {
-    const std::string q = normal(query);
-    std::vector<const hardware*> prefixed;
-    for (const hardware& h : catalog::all_hardware) {
-        if (normal(h.name) == q) return h;
-        if (!q.empty() && normal(h.name).starts_with(q)) prefixed.push_back(&h);
-    }
-    if (prefixed.size() == 1) return *prefixed.front();
-    std::string msg(flag);
-    msg.append(" '").append(query).append(prefixed.empty() ? "' is not in the catalog" : "' is ambiguous; it starts ");
-    for (std::size_t i = 0; i < prefixed.size(); ++i) msg.append(i ? ", " : "").append(prefixed[i]->name);
-    msg.append(" (see `llmcost list hardware`)");
-    throw usage_error(msg);
-}
-
-/// A catalog model, or a Hugging Face config.json (a file, or the folder that holds one).
-model model_named(const std::string& query) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (query.find('/') != std::string::npos || query.ends_with(".json") || fs::exists(query, ec)) {
-        fs::path file = query;
-        if (fs::is_directory(file, ec)) file /= "config.json";
-        if (!fs::exists(file, ec)) throw usage_error("--model '" + query + "': no such file");
-        return io::load_hf_config(file);
-    }
-    const std::string q = normal(query);
-    std::vector<const model*> prefixed;
-    for (const model& m : catalog::all_models) {
-        if (normal(m.name) == q) return m;
-        if (!q.empty() && normal(m.name).starts_with(q)) prefixed.push_back(&m);
-    }
-    if (prefixed.size() == 1) return *prefixed.front();
-    throw usage_error("--model '" + query + "' is " + (prefixed.empty() ? "not in the catalog" : "ambiguous") +
-                      " (see `llmcost list models`)");
-}
-
-number_format format_named_or_throw(const std::string& name, std::string_view flag) {
-    if (const auto f = format_named(name)) return *f;
-    throw usage_error(std::string(flag) + " '" + name + "' is not a number format (see `llmcost list formats`)");
-}
 
 /// The formats to compare: each --weights (with --kv, or its own KV format), or --kv alone.
 std::vector<lp::serving_formats> formats_of(const std::vector<std::string>& weights, const std::string& kv) {
@@ -205,7 +153,7 @@ report frontier(const frontier_command& c) {
         if (s.ttft_s(i) <= c.ttft && s.tpot_s(i) <= c.tpot) eligible.push_back(i);
     }
     const std::string shape = tokens_text(c.input) + " -> " + tokens_text(c.output) + " tokens";
-    const std::string limits = "TTFT <= " + format(target.ttft) + ", TPOT <= " + format(target.tpot);
+    const std::string limits = "TTFT <= " + to_text(target.ttft) + ", TPOT <= " + to_text(target.tpot);
     report r{.title = "llmcost frontier: " + std::string(m.name) + ", " + shape + ", " + limits,
              .layout = report::shape::array};
     for (Eigen::Index i : front) {
@@ -307,7 +255,7 @@ report plan(const plan_command& c) {
         shapes += (shapes.empty() ? "" : ", ") + tokens_text(k.shape.input.value()) + " -> " +
                   tokens_text(k.shape.output.value()) + (t.mix.size() > 1 ? " (x" + invalid_input::show(k.share) + ")" : "");
     report r{.title = "llmcost plan: " + std::string(m.name) + ", " + invalid_input::show(c.rate) + " requests/s of " +
-                      shapes + ", TTFT <= " + format(t.target.ttft) + ", TPOT <= " + format(t.target.tpot),
+                      shapes + ", TTFT <= " + to_text(t.target.ttft) + ", TPOT <= " + to_text(t.target.tpot),
              .layout = report::shape::array};
     for (const lp::deployment_plan& p : res.options) {
         const bool dis = p.how.disaggregated;
@@ -352,7 +300,8 @@ report plan(const plan_command& c) {
     for (const std::string& why : res.skipped) r.notes.push_back("Left out: " + why + ".");
     r.notes.push_back("Each row: the cheapest plan of one GPU type and mode; " + std::to_string(res.points) +
                       " configurations priced. Fleet sized for the peak rate in whole instances; "
-                      "power at board power (busy); $ at capex over 5 years + wall power, or the price given.");
+                      "power at board power (busy); $ at capex over " + years_text(o.site.depreciation) +
+                      " + wall power, or the price given.");
     return r;
 }
 

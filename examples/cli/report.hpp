@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -62,46 +61,43 @@ struct report {
     std::vector<std::string> notes = {};
 };
 
+/// A depreciation or a payback in years (Julian, as `years()` counts them): "5 years".
+[[nodiscard]] inline std::string years_text(const seconds_t& t) { return text::number(ratio(t, years(1.0))) + " years"; }
+
 namespace detail {
 
-/// 1512840 → "1,512,840": whole counts read better grouped; fractions and huge values stay %g.
-[[nodiscard]] inline std::string grouped(double v) {
-    if (std::fabs(v) >= 1000) v = std::round(v);  // a fraction of a token in a million is noise
-    if (!(std::fabs(v) < 1e15) || v != std::floor(v)) return llmcost::detail::number(v, 6);
-    std::string digits = std::to_string(static_cast<long long>(std::fabs(v)));
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    if (v < 0) out.insert(0, 1, '-');
-    return out;
+/// A count for people: whole numbers grouped ("1,512,840"), and from 1000 up rounded to one
+/// (a fraction of a token in a million is noise); other fractions, and 10^15 and beyond, to 6 digits.
+[[nodiscard]] inline std::string count_text(double v) {
+    if (std::fabs(v) >= 1000) v = std::round(v);
+    if (!(std::fabs(v) < 1e15) || v != std::floor(v)) return text::number(v, 6);
+    return text::grouped(v);
 }
 
-/// A value for people: the unit picks the prefix style (bytes and FLOPs decimal, seconds down to ns).
+/// A value for people: the unit picks the text (bytes and FLOPs with decimal prefixes, seconds
+/// down to ns, dollars per hour and per million tokens).
 [[nodiscard]] inline std::string human(double v, std::string_view unit) {
-    using namespace llmcost;
+    using text::detail::dollars_text;
     if (!std::isfinite(v)) return std::isnan(v) ? "unknown" : "unbounded";
-    if (unit == "s") return format(seconds(v));
-    if (unit == "B") return format(bytes(v));
-    if (unit == "B/s") return format(bytes_per_second_t::from_value(v));
-    if (unit == "B/token") return format(bytes_per_token_t::from_value(v));
-    if (unit == "J") return format(joules(v));
-    if (unit == "Wh") return llmcost::detail::number(v, 3) + " Wh";
-    if (unit == "W") return format(watts(v));
-    if (unit == "J/token") return llmcost::detail::number(v, 4) + " J/token";
-    if (unit == "FLOP") return format(flops(v));
-    if (unit == "FLOP/s") return format(flops_per_second_t::from_value(v));
-    if (unit == "token/s") return llmcost::detail::number(v, 4) + " tokens/s";
-    if (unit == "token") return grouped(v) + " tokens";
-    using llmcost::detail::dollars_text;
-    if (unit == "USD") return dollars_text(std::fabs(v) >= 1000 ? grouped(std::round(v)) : llmcost::detail::number(v, 4));
-    if (unit == "USD/h") return dollars_text(llmcost::detail::number(v, 4) + "/h");
-    if (unit == "USD/Mtoken") return dollars_text(llmcost::detail::number(v, 4) + " per M tokens");
-    if (unit == "%") return llmcost::detail::number(v, 3) + " %";
-    if (unit == "x") return llmcost::detail::number(v, 3) + "x";
-    if (unit.empty()) return llmcost::detail::number(v, 4);
-    return llmcost::detail::number(v, 4) + " " + std::string(unit);
+    if (unit == "s") return to_text(seconds(v));
+    if (unit == "B") return to_text(bytes(v));
+    if (unit == "B/s") return to_text(bytes_per_second(v));
+    if (unit == "B/token") return to_text(bytes_per_token_t::from_value(v));
+    if (unit == "J") return to_text(joules(v));
+    if (unit == "Wh") return text::number(v, 3) + " Wh";
+    if (unit == "W") return to_text(watts(v));
+    if (unit == "J/token") return to_text(joules_per_token_t::from_value(v));
+    if (unit == "FLOP") return to_text(flops(v));
+    if (unit == "FLOP/s") return to_text(flops_per_second(v));
+    if (unit == "token/s") return to_text(tokens_per_second(v));
+    if (unit == "token") return count_text(v) + " tokens";
+    if (unit == "USD") return std::fabs(v) >= 1000 ? dollars_text(text::grouped(std::round(v))) : to_text(dollars(v));
+    if (unit == "USD/h") return dollars_text(text::number(v) + "/h");
+    if (unit == "USD/Mtoken") return dollars_text(text::number(v) + " per M tokens");
+    if (unit == "%") return text::number(v, 3) + " %";
+    if (unit == "x") return text::number(v, 3) + "x";
+    if (unit.empty()) return text::number(v);
+    return text::number(v) + " " + std::string(unit);
 }
 
 [[nodiscard]] inline std::string text_of(const value& v, std::string_view unit, std::string_view shown_in = {},
@@ -109,7 +105,7 @@ namespace detail {
     if (std::holds_alternative<std::monostate>(v)) return std::string(if_null);
     if (const double* d = std::get_if<double>(&v)) {
         if (unit == "J" && shown_in == "Wh") return human(*d / 3600.0, "Wh");
-        if (unit == "B" && shown_in == "GiB") return llmcost::detail::number(*d / 1073741824.0, 4) + " GiB";
+        if (unit == "B" && shown_in == "GiB") return to_text(gibibytes_t(bytes(*d)));
         return human(*d, unit);
     }
     if (const bool* b = std::get_if<bool>(&v)) return *b ? "yes" : "no";
@@ -124,9 +120,7 @@ namespace detail {
     if (const double* d = std::get_if<double>(&v)) {
         if (!std::isfinite(*d)) return nullptr;  // JSON has no NaN or infinity
         if (whole(*d)) return static_cast<long long>(*d);
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.10g", *d);
-        return std::stod(buf);
+        return text::rounded(*d, 10);  // nlohmann writes the shortest text that reads back: these 10 digits
     }
     if (const bool* b = std::get_if<bool>(&v)) return *b;
     if (const std::string* s = std::get_if<std::string>(&v)) return *s;
@@ -137,9 +131,7 @@ namespace detail {
     if (const double* d = std::get_if<double>(&v)) {
         if (!std::isfinite(*d)) return "";
         if (whole(*d)) return std::to_string(static_cast<long long>(*d));
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.10g", *d);
-        return buf;
+        return text::number(*d, 10);
     }
     if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
     if (const std::string* s = std::get_if<std::string>(&v)) {

@@ -56,8 +56,16 @@ TEST_CASE("measurements: bad cells name file, line, column and rule") {
         return test::message_of([&] { return parse(row); });
     };
     const std::string ok_tail = ",1,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n";
-    CHECK(test::contains(error("A,check,Llama-3.1-8B,H1OO" + ok_tail), "m.csv:2:4: key \"hardware\" = \"H1OO\": not a catalog GPU"));
-    CHECK(test::contains(error("A,check,Llama-9B,H100 SXM5" + ok_tail), "key \"model\" = \"Llama-9B\""));
+    // Unknown names get catalog::lookup's three closest names (edit distance without case or
+    // punctuation: "llama9b" is three edits from "llama270b" and "llama318b", four from "llama3170b").
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H1OO" + ok_tail),
+                         "m.csv:2:4: key \"hardware\" = \"H1OO\": not in the catalog; closest: H100 SXM5, H200 SXM, "
+                         "H800 SXM (see `llmcost list hardware`)"));
+    CHECK(test::contains(error("A,check,Llama-9B,H100 SXM5" + ok_tail),
+                         "key \"model\" = \"Llama-9B\": not a path to a config.json, and not in the catalog; closest: "
+                         "Llama-2-70B, Llama-3.1-8B, Llama-3.1-70B"));
+    // Loose names work here as in the tool: any case, spaces or dashes, or the start of one name.
+    CHECK(parse("A,check,llama-3.1-8b,h100" + ok_tail).front().d.hw.name == "H100 SXM5");
     CHECK(test::contains(error("A,maybe,Llama-3.1-8B,H100 SXM5" + ok_tail), "expected calibration or check"));
     CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,0,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n"),
                          "key \"tp\" = \"0\": expected a whole number"));

@@ -22,7 +22,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <initializer_list>
 #include <optional>
 #include <random>
@@ -272,11 +271,8 @@ void require_mostly_valid(const draw_counts& n, double usable_share, double fit_
 
 // ---- reporting a failing case as code ---------------------------------------------------------
 
-std::string num(double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
+/// 17 significant digits: every double reads back as itself.
+std::string num(double v) { return text::number(v, 17); }
 
 std::string format_name(const number_format& f) { return "formats::" + std::string(f.name); }
 

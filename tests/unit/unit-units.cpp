@@ -1,4 +1,4 @@
-// Units layer: makers, conversions and the formatter, with hand-worked expectations.
+// Units layer: makers and conversions, with hand-worked expectations (text: unit-units-text.cpp).
 #include <llmcost/llmcost.hpp>
 
 #include <doctest/doctest.h>
@@ -44,48 +44,4 @@ TEST_CASE("ratio and approx_equal compare across prefixes") {
     CHECK_FALSE(approx_equal(1_GB, 1_GiB));
     CHECK(approx_equal(1.0_s, 1.0000000001_s, 1e-9));
     CHECK_FALSE(approx_equal(1.0_s, 1.001_s, 1e-6));
-}
-
-TEST_CASE("format prints in the unit a reader expects") {
-    SUBCASE("bytes: decimal by default, binary on request") {
-        CHECK(format(40_GB) == "40 GB");
-        CHECK(format(40_GiB) == "42.95 GB");
-        CHECK(format(40_GiB, {.bytes = byte_prefix::binary}) == "40 GiB");
-        CHECK(format(327'680_B, {.bytes = byte_prefix::binary}) == "320 KiB");
-        CHECK(format(327'680_B) == "327.7 kB");
-        CHECK(format(288_GB) == "288 GB");
-        CHECK(format(512_B) == "512 B");
-        CHECK(format(0_B) == "0 B");
-    }
-    SUBCASE("rates") {
-        CHECK(format(20_TBps) == "20 TB/s");
-        CHECK(format(400_Gbps) == "50 GB/s");
-        CHECK(format_bits(400_Gbps) == "400 Gb/s");
-        CHECK(format(989.4_TFLOPS) == "989.4 TFLOP/s");
-        CHECK(format(2_PFLOPS) == "2 PFLOP/s");
-        CHECK(format(tokens_per_second(50.0)) == "50 tokens/s");
-    }
-    SUBCASE("time picks s, ms, µs or ns") {
-        CHECK(format(2_ms) == "2 ms");
-        CHECK(format(0.0625_ms) == "62.5 µs");
-        CHECK(format(137_ms) == "137 ms");
-        CHECK(format(3_s) == "3 s");
-        CHECK(format(5_ns) == "5 ns");
-        CHECK(format(0_s) == "0 s");
-        CHECK(format(hours(10.0)) == "10 h");
-    }
-    SUBCASE("power, energy, money") {
-        CHECK(format(1.5_kW) == "1.5 kW");
-        CHECK(format(180_MW) == "180 MW");
-        CHECK(format(46.875_J) == "46.88 J");
-        CHECK(format(watt_hours(0.0255), {.energy = energy_style::watt_hours}) == "0.0255 Wh");
-        CHECK(format(dollars(2.5)) == "$2.5");
-        CHECK(format(dollars_per_hour(2.0)) == "$2/h");
-        CHECK(format(dollars(3.0) / tokens(1e6)) == "$3/Mtoken");
-        CHECK(format(dollars_per_kilowatt_hour(0.08)) == "$0.08/kWh");
-    }
-    SUBCASE("digits are configurable") {
-        CHECK(format(46.875_J, {.digits = 6}) == "46.875 J");
-        CHECK(format(40_GiB, {.digits = 2}) == "43 GB");
-    }
 }

@@ -33,22 +33,13 @@ model fp8(model m) {
     return m;
 }
 
-std::string printed(const char* format, double v) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
-/// A whole number with thousands separators: 2048 → "2,048".
-std::string grouped(double v) {
-    return svg::group_thousands(printed("%.0f", v));
-}
+using text::grouped;
 
 using svg::ceil_to;
 using svg::nice_step;
 
-const format_options three{.digits = 3};
-const format_options binary3{.digits = 3, .bytes = byte_prefix::binary};
+const text::options three{.digits = 3};
+const text::options binary3{.digits = 3, .bytes = text::byte_prefix::binary};
 
 /// Writes the figure, unless its text runs off the page or overlaps other text.
 bool save(const svg::document& doc, const std::string& dir, const std::string& name) {
@@ -118,7 +109,7 @@ bool roofline(const hardware& hw, const std::string& dir, const std::string& nam
             highest_ridge = std::max(highest_ridge, ridge_point(native_peak(g, r.precision), bw).value());
     const svg::shape_style slope{.stroke = "#222222", .stroke_width = 2.2};
     p.line({{x_lo, bw.value() * x_lo}, {highest_ridge, bw.value() * highest_ridge}}, slope);
-    legend.push_back({.label = cat("HBM bandwidth ", format(bw, three), " (spec)"), .line = slope});
+    legend.push_back({.label = cat("HBM bandwidth ", to_text(bw, three), " (spec)"), .line = slope});
     for (const roof& r : roofs) {
         const flops_per_second_t peak = native_peak(g, r.precision);
         if (peak.value() <= 0) continue;
@@ -126,7 +117,7 @@ bool roofline(const hardware& hw, const std::string& dir, const std::string& nam
         const svg::shape_style s{.stroke = r.color, .stroke_width = 2.2};
         p.line({{ridge, peak.value()}, {x_hi, peak.value()}}, s);
         p.marker({ridge, peak.value()}, svg::marker_kind::circle, 5.0, {.fill = r.color});
-        legend.push_back({.label = cat(r.name, " dense peak ", format(peak, three), ", ridge at ", grouped(ridge), " FLOP/B"),
+        legend.push_back({.label = cat(r.name, " dense peak ", to_text(peak, three), ", ridge at ", grouped(ridge), " FLOP/B"),
                           .line = s});
     }
     // What the cost model's kernels can reach: sustained bandwidth and the large-GEMM FP8 rate.
@@ -136,7 +127,7 @@ bool roofline(const hardware& hw, const std::string& dir, const std::string& nam
     const svg::shape_style achievable{.stroke = "#7b3294", .stroke_width = 1.6, .dash = "7 4"};
     p.line({{x_lo, bw_sustained.value() * x_lo}, {ridge_sustained, fp8_sustained.value()}, {x_hi, fp8_sustained.value()}},
            achievable);
-    legend.push_back({.label = cat("achievable FP8: ", format(bw_sustained, three), ", ", format(fp8_sustained, three),
+    legend.push_back({.label = cat("achievable FP8: ", to_text(bw_sustained, three), ", ", to_text(fp8_sustained, three),
                                    " (calibrated)"),
                       .line = achievable});
 
@@ -148,15 +139,15 @@ bool roofline(const hardware& hw, const std::string& dir, const std::string& nam
         const svg::point at{(pass.flops / pass.bytes()).value(), (pass.flops / pass.time()).value()};
         p.marker(at, svg::marker_kind::circle, 10.0, decode_dot);
         p.label(at, 9.0, 20.0,
-                cat("decode, batch ", grouped(b), ": ", format(pass.time(), three), ", ",
-                    format(pass.flops / pass.time(), three)),
+                cat("decode, batch ", grouped(b), ": ", to_text(pass.time(), three), ", ",
+                    to_text(pass.flops / pass.time(), three)),
                 {.size = 11.5});
     }
     const pass_cost prefill = prefill_pass(d, 1.0, context, 0_tok);
     const svg::point at{(prefill.flops / prefill.bytes()).value(), (prefill.flops / prefill.time()).value()};
     p.marker(at, svg::marker_kind::diamond, 11.0, prefill_dot);
     p.label(at, 0.0, 20.0, cat("prefill, one ", grouped(context.value()), "-token prompt:"), {.size = 11.5, .anchor = "middle"});
-    p.label(at, 0.0, 33.0, cat(format(prefill.time(), three), ", ", format(prefill.flops / prefill.time(), three)),
+    p.label(at, 0.0, 33.0, cat(to_text(prefill.time(), three), ", ", to_text(prefill.flops / prefill.time(), three)),
             {.size = 11.5, .anchor = "middle"});
     legend.push_back({.label = "decode pass (one token per sequence)", .has_marker = true, .marker_style = decode_dot});
     legend.push_back({.label = "prefill pass", .has_marker = true, .marker = svg::marker_kind::diamond,
@@ -399,7 +390,7 @@ bool continuous_batching(const std::string& dir) {
     const double top_static = 128.0;
     doc.text(left, 100.0,
              cat("Static batching: ", grouped(static_steps), " steps, slots busy ",
-                 printed("%.1f %%", 100.0 * static_batching_utilisation(lengths, slots)),
+                 text::fixed(100.0 * static_batching_utilisation(lengths, slots), 1), " %",
                  " (each batch holds its slots until its longest request ends)"),
              {.size = 13.5, .bold = true});
     for (std::size_t i = 0, k = 1; i < lengths.size(); i += slots, ++k) {
@@ -409,7 +400,7 @@ bool continuous_batching(const std::string& dir) {
         const double to = from + static_batching_steps(group, slots);
         doc.line(left + from * step_px + 2.0, 121.0, left + to * step_px - 2.0, 121.0, {.stroke = "#666666", .stroke_width = 1.0});
         doc.text(left + (from + to) / 2.0 * step_px, 117.0,
-                 cat("batch ", std::to_string(k), ": ", printed("%.0f %%", 100.0 * static_batch_utilisation(group)), " busy"),
+                 cat("batch ", std::to_string(k), ": ", text::fixed(100.0 * static_batch_utilisation(group), 0), " % busy"),
                  {.size = 11.0, .anchor = "middle", .color = "#444444"});
     }
     grid(top_static, fixed, static_steps, "idle");
@@ -417,7 +408,7 @@ bool continuous_batching(const std::string& dir) {
     const double top_cont = 320.0;
     doc.text(left, 304.0,
              cat("Continuous batching: ", grouped(continuous_steps), " steps, slots busy ",
-                 printed("%.1f %%", 100.0 * continuous_batching_utilisation(lengths, slots)),
+                 text::fixed(100.0 * continuous_batching_utilisation(lengths, slots), 1), " %",
                  " (a freed slot takes the next request at the next step)"),
              {.size = 13.5, .bold = true});
     grid(top_cont, rolling, continuous_steps, "drain");
@@ -426,8 +417,8 @@ bool continuous_batching(const std::string& dir) {
     const svg::text_style note{.size = 12.0, .color = "#d7191c"};
     doc.text(done + 8.0, top_cont + 30.0, cat("queue done at step ", grouped(continuous_steps), ":"), note);
     doc.text(done + 8.0, top_cont + 48.0,
-             cat(printed("%.0f %%", 100.0 * (1.0 - continuous_steps / static_steps)), " fewer steps than static,"), note);
-    doc.text(done + 8.0, top_cont + 66.0, cat(printed("%.2f×", static_steps / continuous_steps), " the throughput"), note);
+             cat(text::fixed(100.0 * (1.0 - continuous_steps / static_steps), 0), " % fewer steps than static,"), note);
+    doc.text(done + 8.0, top_cont + 66.0, cat(text::fixed(static_steps / continuous_steps, 2), "× the throughput"), note);
     doc.text(left + width / 2.0, top_cont + slots * row + 40.0, "decode step", {.size = 13.0, .anchor = "middle"});
 
     // What the same rules give on average (batching.hpp's expectations over a length distribution).
@@ -439,21 +430,21 @@ bool continuous_batching(const std::string& dir) {
     y += 20.0;
     doc.text(left, y,
              cat("• lengths uniform on ", grouped(shortest), "…", grouped(longest), " tokens: a static batch of ",
-                 std::to_string(slots), " is busy ", printed("%.1f %%", 100.0 * static_batch_expected_utilisation(uniform, slots)),
+                 std::to_string(slots), " is busy ", text::fixed(100.0 * static_batch_expected_utilisation(uniform, slots), 1), " %",
                  " of its slot-steps (mean ÷ expected longest)"),
              {.size = 12.0});
     y += 19.0;
     doc.text(left, y,
-             cat("• exponential lengths with the same mean (", printed("%.1f", exponential.mean_length().value()),
-                 " tokens): ", printed("%.1f %%", 100.0 * static_batch_expected_utilisation(exponential, slots)),
+             cat("• exponential lengths with the same mean (", text::fixed(exponential.mean_length().value(), 1),
+                 " tokens): ", text::fixed(100.0 * static_batch_expected_utilisation(exponential, slots), 1), " %",
                  " for a static batch of ", std::to_string(slots), ", ",
-                 printed("%.1f %%", 100.0 * static_batch_expected_utilisation(exponential, 64)), " for 64"),
+                 text::fixed(100.0 * static_batch_expected_utilisation(exponential, 64), 1), " % for 64"),
              {.size = 12.0});
     y += 19.0;
     doc.text(left, y,
              cat("• continuous batching with a full queue: ",
-                 printed("%.0f %%", 100.0 * continuous_batch_expected_utilisation(uniform)), " refilled every step, ",
-                 printed("%.1f %%", 100.0 * continuous_batch_expected_utilisation(uniform, 8)),
+                 text::fixed(100.0 * continuous_batch_expected_utilisation(uniform), 0), " % refilled every step, ",
+                 text::fixed(100.0 * continuous_batch_expected_utilisation(uniform, 8), 1), " %",
                  " when the scheduler refills only every 8 steps"),
              {.size = 12.0});
     return save(doc, dir, "continuous_batching.svg");
@@ -487,7 +478,7 @@ bool kv_footprint(const std::string& dir) {
     const double x_lo = 1024.0, x_hi = 262144.0, y_lo = 0.01, y_hi = 1000.0;
     std::vector<svg::tick> x_ticks;
     for (double x = x_lo; x <= x_hi; x *= 2.0) x_ticks.push_back({x, cat(grouped(x / 1024.0), "K")});
-    auto gib_label = [](double v) { return v < 1.0 ? printed("%.2g", v) : grouped(v); };
+    auto gib_label = [](double v) { return v < 1.0 ? text::number(v, 2) : grouped(v); };
     svg::document doc(960.0, 640.0, "KV cache footprint");
     svg::plot p(doc, {.x = 96.0, .y = 78.0, .width = 830.0, .height = 470.0}, svg::axis::log(x_lo, x_hi, x_ticks),
                 svg::axis::log(y_lo, y_hi, svg::decade_ticks(y_lo, y_hi, gib_label)));
@@ -508,7 +499,7 @@ bool kv_footprint(const std::string& dir) {
         p.hline(cap, s);
         const bool crowded = i > 0 && p.py(ratio(gpus[i - 1].gpu.hbm_capacity, gib)) - p.py(cap) < 18.0;
         p.label({label_at, cap}, 0.0, crowded ? -5.0 : 14.0,
-                cat(gpus[i].name, " HBM: ", format(gpus[i].gpu.hbm_capacity, binary3)),
+                cat(gpus[i].name, " HBM: ", to_text(gpus[i].gpu.hbm_capacity, binary3)),
                 {.size = 11.5, .anchor = "end", .color = "#333333"});
     }
 
@@ -522,7 +513,7 @@ bool kv_footprint(const std::string& dir) {
         const svg::shape_style s{.stroke = c.color, .stroke_width = 2.4, .dash = c.dash};
         p.line(pts, s);
         p.marker(pts.back(), svg::marker_kind::circle, 7.0, {.fill = c.color});
-        legend.push_back({.label = cat(c.m.name, ": ", attention_summary(c.m), ", ", format(kv_bytes_per_token(c.m), binary3)),
+        legend.push_back({.label = cat(c.m.name, ": ", attention_summary(c.m), ", ", to_text(kv_bytes_per_token(c.m), binary3)),
                           .line = s});
     }
     p.legend(legend, svg::corner::top_left, 10.0, "model: attention, KV per token (all layers)");

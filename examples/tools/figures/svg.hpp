@@ -2,11 +2,12 @@
 /// \file
 /// A small SVG 1.1 plot writer for llmcost's figures: a document of shapes and text, linear and
 /// logarithmic axes with ticks and labels, and a plot panel that draws series, markers, labels,
-/// reference lines and a legend in data coordinates. No dependencies beyond the standard library.
+/// reference lines and a legend in data coordinates. No dependencies beyond the standard library
+/// and llmcost's text layer (`llmcost::text`, for every number it prints).
 ///
-/// Output is deterministic: every coordinate is printed with two decimals ("%.2f", with "-0.00"
-/// written "0.00"), elements appear in the order they were drawn, and clip-path ids are numbered
-/// in order. The text uses "DejaVu Sans, sans-serif", which rsvg-convert (librsvg) renders.
+/// Output is deterministic: every coordinate is printed with two decimals (`text::fixed`, which
+/// writes "-0.00" as "0.00"), elements appear in the order they were drawn, and clip-path ids are
+/// numbered in order. The text uses "DejaVu Sans, sans-serif", which rsvg-convert (librsvg) renders.
 ///
 /// **Example**
 /// \code
@@ -19,9 +20,10 @@
 /// if (!doc.save("example.svg")) return 1;
 /// \endcode
 
+#include <llmcost/units/text.hpp>
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -67,14 +69,8 @@ template <class... Parts>
 
 namespace detail {
 
-/// v with two decimals; never "-0.00".
-[[nodiscard]] inline std::string fixed2(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    std::string s = buf;
-    if (s == "-0.00") s = "0.00";
-    return s;
-}
+/// A coordinate: two decimals, never "-0.00".
+[[nodiscard]] inline std::string fixed2(double v) { return llmcost::text::fixed(v, 2); }
 
 /// Text as XML character data: &, <, > and " escaped.
 [[nodiscard]] inline std::string escape(std::string_view s) {
@@ -303,19 +299,13 @@ struct tick {
 /// A decade value as a short SI label: 1, 10, 100, 1k, 10k, …, 1M, 1G, 1T, 1P; 0.1, 0.01 below 1.
 [[nodiscard]] inline std::string si_label(double v) {
     static constexpr const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-    if (v < 1.0) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.6g", v);
-        return buf;
-    }
+    if (v < 1.0) return llmcost::text::number(v, 6);
     int p = 0;
     while (p < 6 && v >= 1000.0 * (1.0 - 1e-9)) {
         v /= 1000.0;
         ++p;
     }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f%s", v, prefixes[p]);
-    return buf;
+    return llmcost::text::fixed(v, 0) + prefixes[p];
 }
 
 /// Ticks at every power of ten in [lo, hi], labelled by `label`, with unlabelled minor ticks at
@@ -334,20 +324,6 @@ template <class Label>
             if (v > lo && v < hi) out.push_back({v, ""});
         }
     }
-    return out;
-}
-
-/// A printed number with its integer digits in groups of three: "12345.6" → "12,345.6".
-[[nodiscard]] inline std::string group_thousands(std::string_view number) {
-    const std::size_t sign = !number.empty() && number[0] == '-' ? 1 : 0;
-    const std::size_t dot = number.find('.');
-    const std::size_t digits = (dot == std::string_view::npos ? number.size() : dot) - sign;
-    std::string out(number.substr(0, sign));
-    for (std::size_t i = 0; i < digits; ++i) {
-        if (i > 0 && (digits - i) % 3 == 0) out += ',';
-        out += number[sign + i];
-    }
-    out.append(number.substr(sign + digits));
     return out;
 }
 
@@ -374,9 +350,7 @@ template <class Label>
     const long long last = static_cast<long long>(std::floor(hi / step + 1e-9));
     for (long long i = first; i <= last; ++i) {
         const double v = static_cast<double>(i) * step;
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.*f", decimals, v == 0.0 ? 0.0 : v);
-        out.push_back({v, thousands_separator ? group_thousands(buf) : std::string(buf)});
+        out.push_back({v, thousands_separator ? llmcost::text::grouped(v, decimals) : llmcost::text::fixed(v, decimals)});
     }
     return out;
 }

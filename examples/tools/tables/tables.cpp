@@ -4,12 +4,10 @@
 /// tables/generated/; the test `tables.generated_up_to_date` keeps the checked-in copies current.
 ///
 /// The output must be byte-identical under every compiler and build type: numbers go through
-/// printf's correctly rounded %e (4 significant digits in Markdown, 6 in CSV), never through
-/// iostream or the locale.
+/// llmcost::text (correctly rounded, locale-free; 4 significant digits in Markdown, 6 in CSV),
+/// never through iostream or the locale.
 
 #include <llmcost/llmcost.hpp>
-
-#include "../common/number_text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -38,14 +36,11 @@ constexpr int dep_gpus = 8;  ///< the expert-parallel layout tried for MoE model
 // ---- numbers as text -------------------------------------------------------------------------
 
 /// Markdown shows 4 significant digits; the CSV keeps 6 for whoever computes with it.
-std::string md(double v) { return tools::sig(v, 4); }
-std::string plain(double v) { return tools::sig(v, 6, false); }
+std::string md(double v) { return text::plain(v, 4); }
+std::string plain(double v) { return text::plain(v, 6, text::grouping::none); }
 
 /// A whole number (GPUs, sequences, tokens), exactly.
-std::string whole(double v, bool commas) {
-    const std::string s = std::to_string(static_cast<long long>(v));
-    return commas ? tools::grouped(s) : s;
-}
+std::string whole(double v, bool commas) { return commas ? text::grouped(v) : text::fixed(v, 0); }
 
 // ---- one model on one GPU --------------------------------------------------------------------
 
@@ -152,7 +147,7 @@ std::string formats_text(const model& m) {
     std::string s = "Weights " + std::string(m.weights.name);
     if (m.expert_weights) s += " (routed experts " + std::string(m.expert_weights->name) + ")";
     return s + ", KV cache " + std::string(m.kv_cache.name) + " (" +
-           format(kv_bytes_per_token(m), {.bytes = byte_prefix::binary}) + ", all layers), matmuls in " +
+           to_text(kv_bytes_per_token(m), {.bytes = text::byte_prefix::binary}) + ", all layers), matmuls in " +
            std::string(to_string(m.activations.compute));
 }
 
@@ -210,7 +205,7 @@ std::string assumptions(const table& t) {
     s += "- " + t.formats_note + "\n";
     s += "- Every request: " + request + ".\n";
     s += "- Layout: the fewest GPUs whose HBM holds the weights and the KV cache of one request after the reserve (" +
-         md(r.fraction * 100.0) + "% of HBM kept free and " + format(r.activations) +
+         md(r.fraction * 100.0) + "% of HBM kept free and " + to_text(r.activations) +
          " of activations per GPU): tensor parallelism 1, 2, 4, … up to the GPU's scale-up domain, "
          "where the model's heads allow it; for MoE models also DEP" + std::to_string(dep_gpus) +
          " (attention data-parallel over " + std::to_string(dep_gpus) + " GPUs, routed experts " +
@@ -228,7 +223,7 @@ std::string assumptions(const table& t) {
          "with and without a prompt.\n";
     s += "- $/M output tokens at saturation: GPU price ÷ " + md(ratio(site.depreciation, years(1.0))) +
          " years straight-line + board power × " + md(site.power_multiplier()) +
-         " (server and cooling) at " + format(site.electricity) + ", busy " +
+         " (server and cooling) at " + to_text(site.electricity) + ", busy " +
          md(saturate.utilisation * 100.0) +
          "% of the time, all charged to output tokens; n/a where the catalog has no GPU price.\n";
     if (!untimed(t).empty())

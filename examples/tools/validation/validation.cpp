@@ -8,15 +8,15 @@
 /// `validation.check_rows_median` runs this with `--max-check-median 0.2`, which exits 1 when the
 /// check rows' median absolute error is above the bar.
 ///
-/// The output is byte-identical under every compiler and build type: numbers go through printf's
-/// correctly rounded %e / %f, never through iostream or the locale; rows keep the order of the CSV.
+/// The output is byte-identical under every compiler and build type: numbers go through
+/// llmcost::text (correctly rounded, locale-free), never through iostream or the locale; rows keep
+/// the order of the CSV.
 
+#include <llmcost/catalog/lookup.hpp>
 #include <llmcost/io/csv.hpp>
 #include <llmcost/io/measurements_csv.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/measurement.hpp>
-
-#include "../common/number_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -39,19 +39,16 @@ using namespace llmcost;
 
 // ---- numbers as text -------------------------------------------------------------------------
 
-using tools::fixed;
-using tools::grouped;
-using tools::sig;
-
-/// A relative error as a signed percentage with one decimal: "+12.1%".
+/// A relative error as a signed percentage with one decimal: "+12.1%" (and "+0.0%", never "-0.0%").
 std::string percent(double e) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * e);
-    return std::string(buf) == "-0.0%" ? "+0.0%" : buf;
+    std::string s = text::fixed(100.0 * e, 1);
+    if (s[0] != '-') s.insert(0, 1, '+');
+    return s + "%";
 }
-std::string unsigned_percent(double e) { return fixed(100.0 * e, 1) + "%"; }
+std::string unsigned_percent(double e) { return text::fixed(100.0 * e, 1) + "%"; }
 
-std::string whole(double v) { return grouped(std::to_string(static_cast<long long>(std::llround(v)))); }
+/// A count rounded half away from zero, grouped: "1,024".
+std::string whole(double v) { return text::grouped(std::round(v)); }
 
 // ---- statistics --------------------------------------------------------------------------------
 
@@ -138,14 +135,15 @@ std::vector<double> dimensions(const std::string& text, const std::string& id) {
 }
 
 micro_row price(micro_row r) {
-    const hardware* hw = catalog::find_hardware(r.hardware_name);
-    if (hw == nullptr) throw std::runtime_error(r.id + ": '" + r.hardware_name + "' is not a catalog GPU");
+    const auto found = catalog::lookup<hardware>(r.hardware_name);
+    if (!found) throw std::runtime_error(r.id + ": '" + r.hardware_name + "' is " + found.problem());
+    const hardware* hw = found.match;
     const accelerator& g = hw->gpu;
     const achievable_fractions& e = g.efficiency;
     const double scale = unit_scale(r.unit, r.id);
     if (r.kind == "hbm_copy") {
         r.predicted = g.sustained_hbm_bandwidth().value() / scale;
-        r.how = "HBM spec " + sig(g.hbm_bandwidth.value() / 1e12, 4) + " TB/s × hbm fraction " + sig(e.hbm, 4);
+        r.how = "HBM spec " + text::plain(g.hbm_bandwidth.value() / 1e12, 4) + " TB/s × hbm fraction " + text::plain(e.hbm, 4);
     } else if (r.kind == "gemm") {
         const std::vector<double> mnk = dimensions(r.size, r.id);
         if (mnk.size() != 3) throw std::runtime_error(r.id + ": a GEMM size is m x n x k");
@@ -154,14 +152,14 @@ micro_row price(micro_row r) {
         const double m = mnk[0], n = mnk[1], k = mnk[2];
         const double fraction = e.matmul_at(m, k, n);
         r.predicted = fraction * g.peak(f->compute).value() / scale;
-        r.how = std::string(to_string(f->compute)) + " peak " + sig(g.peak(f->compute).value() / 1e12, 5) +
-                " TFLOP/s × matmul_at(m, k, n) " + sig(fraction, 4) + " (e∞ " + sig(e.matmul, 4) + ", n₀ " +
-                sig(e.matmul_half_dim, 4) + ", ∛(m·n·k) " + sig(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) +
+        r.how = std::string(to_string(f->compute)) + " peak " + text::plain(g.peak(f->compute).value() / 1e12, 5) +
+                " TFLOP/s × matmul_at(m, k, n) " + text::plain(fraction, 4) + " (e∞ " + text::plain(e.matmul, 4) + ", n₀ " +
+                text::plain(e.matmul_half_dim, 4) + ", ∛(m·n·k) " + text::plain(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) +
                 ")";
     } else if (r.kind == "attention") {
         r.predicted = e.attention * g.peak(compute_class::bf16).value() / scale;
-        r.how = "BF16 peak " + sig(g.peak(compute_class::bf16).value() / 1e12, 5) + " TFLOP/s × attention fraction " +
-                sig(e.attention, 4);
+        r.how = "BF16 peak " + text::plain(g.peak(compute_class::bf16).value() / 1e12, 5) + " TFLOP/s × attention fraction " +
+                text::plain(e.attention, 4);
     } else if (r.kind == "all_reduce") {
         const std::vector<double> ns = dimensions(r.size, r.id);
         if (ns.size() != 2) throw std::runtime_error(r.id + ": an all-reduce size is ranks x bytes");
@@ -172,8 +170,8 @@ micro_row price(micro_row r) {
         const double moved = s * 2.0 * (ranks - 1.0) / ranks;
         r.predicted = moved / t.value() / scale;
         r.how = "bus bandwidth 2(n−1)/n·S ÷ t, t = two-shot all-reduce over " + std::string(link.name) + " (α " +
-                sig(link.latency.value() * 1e6, 3) + " µs × 2 + 2(n−1)/n·S ÷ " +
-                sig(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + sig(t.value() * 1e6, 4) + " µs";
+                text::plain(link.latency.value() * 1e6, 3) + " µs × 2 + 2(n−1)/n·S ÷ " +
+                text::plain(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + text::plain(t.value() * 1e6, 4) + " µs";
     } else {
         throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, attention, all_reduce)");
     }
@@ -233,7 +231,7 @@ std::string engine_text(const plan::measurement& x) {
             if (x.max_tokens > 0) s += ", max tokens " + whole(x.max_tokens);
             return s;
         }
-        case plan::scenario::online: return sig(x.rate, 4) + " requests/s";
+        case plan::scenario::online: return text::plain(x.rate, 4) + " requests/s";
         case plan::scenario::fixed_batch: return "batch " + whole(x.batch);
         case plan::scenario::single_prefill: return "one prompt";
     }
@@ -250,7 +248,7 @@ check_row evaluate(const plan::measurement& x) {
         }
         case plan::scenario::online: {
             const serving_point s = serve_online(x.d, x.r, seconds(1.0 / x.rate));
-            c.ran = sig(s.batch, 3) + " running";
+            c.ran = text::plain(s.batch, 3) + " running";
             break;
         }
         case plan::scenario::fixed_batch: c.ran = "batch " + whole(x.batch); break;
@@ -260,7 +258,7 @@ check_row evaluate(const plan::measurement& x) {
 }
 
 std::string value_text(plan::metric m, double si, int digits) {
-    return m == plan::metric::output_tokens_per_s ? sig(si, digits) + " tok/s" : sig(si * 1e3, digits) + " ms";
+    return m == plan::metric::output_tokens_per_s ? text::plain(si, digits) + " tok/s" : text::plain(si * 1e3, digits) + " ms";
 }
 
 std::string metric_text(plan::metric m) {
@@ -324,16 +322,16 @@ std::string factors_text(const std::vector<check_row>& checks, const std::vector
         if (std::find(names.begin(), names.end(), n) == names.end()) names.emplace_back(n);
     };
     for (const check_row& c : checks) add(c.x.d.hw.name);
-    for (const micro_row& m : micro) add(catalog::find_hardware(m.hardware_name)->name);
+    for (const micro_row& m : micro) add(catalog::lookup<hardware>(m.hardware_name).match->name);
     std::string s = "| GPU | HBM (TB/s) × hbm fraction | GEMM e∞ | GEMM n₀ | attention ÷ BF16 peak | kernel overhead | "
                     "scale-up link α | per direction |\n|---|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const std::string& n : names) {
-        const hardware& h = *catalog::find_hardware(n);
+        const hardware& h = *catalog::lookup<hardware>(n).match;
         const achievable_fractions& e = h.gpu.efficiency;
-        s += "| " + n + " | " + sig(h.gpu.hbm_bandwidth.value() / 1e12, 4) + " × " + sig(e.hbm, 4) + " | " +
-             sig(e.matmul, 4) + " | " + sig(e.matmul_half_dim, 4) + " | " + sig(e.attention, 4) + " | " +
-             sig(e.kernel_overhead.value() * 1e6, 3) + " µs | " + sig(h.scale_up.latency.value() * 1e6, 3) + " µs | " +
-             sig(h.scale_up.per_direction.value() / 1e9, 4) + " GB/s |\n";
+        s += "| " + n + " | " + text::plain(h.gpu.hbm_bandwidth.value() / 1e12, 4) + " × " + text::plain(e.hbm, 4) + " | " +
+             text::plain(e.matmul, 4) + " | " + text::plain(e.matmul_half_dim, 4) + " | " + text::plain(e.attention, 4) + " | " +
+             text::plain(e.kernel_overhead.value() * 1e6, 3) + " µs | " + text::plain(h.scale_up.latency.value() * 1e6, 3) + " µs | " +
+             text::plain(h.scale_up.per_direction.value() / 1e9, 4) + " GB/s |\n";
     }
     return s;
 }
@@ -361,7 +359,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "`tables/measurements.csv` and `tables/microbenchmarks.csv`: do not edit by hand. Regenerate with "
          "`cmake --build <build dir> --target validation`; the test `validation.up_to_date` fails when this file is "
          "stale, and `validation.check_rows_median` fails when the median absolute error of the check rows is above " +
-         fixed(bar * 100.0, 0) + "%.\n\n";
+         text::fixed(bar * 100.0, 0) + "%.\n\n";
     s += "Assumptions:\n\n";
     s += "- Error = llmcost ÷ measured − 1, per row; the summaries give the median and the 90th percentile of the "
          "absolute errors (linear interpolation between order statistics at rank q·(n − 1)).\n";
@@ -388,7 +386,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "| — of which not fitted | " + summary_cells(summarise(unfitted_micro)) + "\n";
     s += "| **check rows (serving)** | " + summary_cells(out.check) + "\n";
     s += "\nCheck rows: the median absolute error is " + unsigned_percent(out.check.median) + " (bar: " +
-         fixed(bar * 100.0, 0) + "%) — " + (out.check.median <= bar ? "within the bar" : "**above the bar**") +
+         text::fixed(bar * 100.0, 0) + "%) — " + (out.check.median <= bar ? "within the bar" : "**above the bar**") +
          ".\n\n";
 
     source_list sources;
@@ -434,8 +432,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
             const std::vector<double> ns = dimensions(r.size, r.id);
             size = whole(ns[0]) + " GPUs, " + whole(ns[1]) + " B";
         }
-        s += "| " + r.id + " | " + what + " | " + r.hardware_name + " | " + size + " | " + sig(r.measured, 6) + " " +
-             r.unit + " | " + sig(r.predicted, 4) + " " + r.unit + " | " + percent(error_of(r)) + " | " +
+        s += "| " + r.id + " | " + what + " | " + r.hardware_name + " | " + size + " | " + text::plain(r.measured, 6) + " " +
+             r.unit + " | " + text::plain(r.predicted, 4) + " " + r.unit + " | " + percent(error_of(r)) + " | " +
              (r.fitted ? "fitted" : "no") + " | " + r.how + " | [" + std::to_string(sources.number(r.source)) + "] |\n";
     }
 

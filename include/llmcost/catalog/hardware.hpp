@@ -5,7 +5,6 @@
 /// same function and checks that both agree field for field. Every figure's source is in the CSV.
 
 #include <llmcost/descriptors/hardware.hpp>
-#include <llmcost/detail/math.hpp>
 
 #include <array>
 
@@ -104,13 +103,5 @@ inline constexpr facility seed_site = checked(facility{
     .cooling = 1.2,
     .electricity = dollars_per_kilowatt_hour(0.0806),
     .depreciation = years(5.0)});
-
-/// The catalog entry named `name`, compared without case, spaces or punctuation ("h100-sxm5" finds
-/// "H100 SXM5"); nullptr when there is none.
-[[nodiscard]] constexpr const hardware* find_hardware(std::string_view name) {
-    for (const hardware& e : all_hardware)
-        if (detail::same_name(e.name, name)) return &e;
-    return nullptr;
-}
 
 }  // namespace llmcost::catalog

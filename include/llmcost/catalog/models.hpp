@@ -11,7 +11,6 @@
 ///   with `matmul_parameters`, not `active_parameters`.
 
 #include <llmcost/descriptors/model.hpp>
-#include <llmcost/detail/math.hpp>
 
 #include <array>
 
@@ -105,13 +104,5 @@ inline constexpr std::array all_models{llama_2_70b,   llama_3_1_8b,    llama_3_1
                                        llama_3_1_405b, mixtral_8x7b,   mixtral_8x22b,
                                        deepseek_v3,   qwen3_235b_a22b, gpt_oss_120b,
                                        seed_dashboard_model};
-
-/// The catalog entry named `name`, compared without case, spaces or punctuation ("h100-sxm5" finds
-/// "H100 SXM5"); nullptr when there is none.
-[[nodiscard]] constexpr const model* find_model(std::string_view name) {
-    for (const model& e : all_models)
-        if (detail::same_name(e.name, name)) return &e;
-    return nullptr;
-}
 
 }  // namespace llmcost::catalog

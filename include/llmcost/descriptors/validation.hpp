@@ -5,8 +5,9 @@
 /// constant expression (a catalog entry, a `static_assert`) it stops the compilation, and the
 /// compiler's note shows the `require(...)` call with the field and the rule spelled out.
 
+#include <llmcost/units/text.hpp>
+
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -32,14 +33,11 @@ public:
     /// The rule's stable id, e.g. "llmcost.layout.tp_divides_heads" (empty where it has none).
     [[nodiscard]] const std::string& id() const noexcept { return id_; }
 
-    /// Formats a value the way a user typed it: integers without a decimal point.
+    /// A value the way a user typed it: whole numbers below 10^9 in full ("131072"), others to 6
+    /// significant digits ("0.05", "1e+19", "nan").
     [[nodiscard]] static std::string show(double v) {
-        char buf[48];
-        if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e9)
-            std::snprintf(buf, sizeof buf, "%.0f", v);
-        else
-            std::snprintf(buf, sizeof buf, "%.6g", v);
-        return buf;
+        if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e9) return text::fixed(v, 0);
+        return text::number(v, 6);
     }
 
 private:

@@ -26,6 +26,7 @@
 /// const auto rows = llmcost::io::load_measurements_csv("tables/measurements.csv");
 /// \endcode
 
+#include <llmcost/catalog/lookup.hpp>
 #include <llmcost/io/csv.hpp>
 #include <llmcost/io/error.hpp>
 #include <llmcost/io/hf_config.hpp>
@@ -101,16 +102,16 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     x.check = role == "check";
 
     const std::string& model_name = r.required("model");
-    if (const model* m = catalog::find_model(model_name)) {
-        x.d.m = *m;
-    } else if (model_name.ends_with(".json")) {
+    if (model_name.ends_with(".json")) {
         x.d.m = load_hf_config(base / model_name);
+    } else if (const auto m = catalog::lookup<model>(model_name)) {
+        x.d.m = *m.match;
     } else {
-        r.fail("model", "not a catalog model (see `llmcost list models`) nor a path to a config.json");
+        r.fail("model", "not a path to a config.json, and " + m.problem() + " (see `llmcost list models`)");
     }
-    const hardware* h = catalog::find_hardware(r.required("hardware"));
-    if (h == nullptr) r.fail("hardware", "not a catalog GPU (see `llmcost list hardware`)");
-    x.d.hw = *h;
+    const auto h = catalog::lookup<hardware>(r.required("hardware"));
+    if (!h) r.fail("hardware", h.problem() + " (see `llmcost list hardware`)");
+    x.d.hw = *h.match;
     x.d.layout = {.tp = r.degree("tp"), .pp = r.degree("pp"), .ep = r.degree("ep"), .dp = r.degree("dp")};
     auto format_in = [&](std::string_view column, const number_format& fallback) {
         const std::string& s = r.text(column);
