@@ -5,6 +5,9 @@
 /// frontier when no other point is at least as good on both axes and better on one (Pareto): the
 /// configurations an operator would choose between, trading speed per user for cost per token.
 ///
+/// `frontier` is compiled once, in the `llmcost_plan` library (frontier-inl.hpp); define
+/// `LLMCOST_HEADER_ONLY` to compile it here instead.
+///
 /// **Example**
 /// \code
 /// const plan::sweep_result s = plan::sweep(grid);
@@ -12,9 +15,9 @@
 ///     std::cout << s.point(i).per_user << " " << s.point(i).output_rate_per_gpu << "\n";
 /// \endcode
 
+#include <llmcost/detail/header_only.hpp>
 #include <llmcost/plan/sweep.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -32,48 +35,11 @@ struct frontier_options {
 /// user. Among points equal on both axes the first in the sweep's order is kept. Ordered by
 /// tokens/s per user, rising; tokens/s per GPU then falls strictly from one point to the next.
 /// `target.every_token` is refused: a sweep prices the mean step and the prompt's step only.
-[[nodiscard]] inline std::vector<Eigen::Index> frontier(const sweep_result& s, const slo& target,
-                                                        const frontier_options& o = {}) {
-    target.validate();
-    require(!target.every_token, "frontier", "slo.every_token", 1.0,
-            "a sweep bounds the mean TPOT and the TTFT; price every-token targets with colocated_goodput");
-    if (o.shape) require(*o.shape < s.grid.shapes.size(), "frontier", "shape", static_cast<double>(*o.shape),
-                         "must index one of the sweep's request shapes");
-    const double ttft = target.ttft.value(), tpot = target.tpot.value();
-    struct candidate {
-        double per_user, per_gpu;
-        Eigen::Index i;
-    };
-    std::vector<candidate> c;
-    const Eigen::Index per_block = s.points_per_block();
-    for (std::size_t b = 0; b < s.blocks.size(); ++b) {
-        const sweep_block& blk = s.blocks[b];
-        if (blk.status != point_status::ok) continue;
-        if (o.disaggregated && *o.disaggregated != blk.how.disaggregated) continue;
-        const Eigen::Index first = static_cast<Eigen::Index>(b) * per_block;
-        for (Eigen::Index i = first; i < first + per_block; ++i) {
-            if (s.status_code(i) != static_cast<std::uint8_t>(point_status::ok)) continue;
-            if (!(s.ttft_s(i) <= ttft && s.tpot_s(i) <= tpot)) continue;
-            if (o.shape && s.shape_of(i) != *o.shape) continue;
-            c.push_back({s.tokens_per_s_per_user(i), s.output_tokens_per_s_per_gpu(i), i});
-        }
-    }
-    // Fastest per user first (ties: most per GPU, then sweep order); keep each point that beats
-    // every faster one on throughput.
-    std::sort(c.begin(), c.end(), [](const candidate& a, const candidate& b) {
-        if (a.per_user != b.per_user) return a.per_user > b.per_user;
-        if (a.per_gpu != b.per_gpu) return a.per_gpu > b.per_gpu;
-        return a.i < b.i;
-    });
-    std::vector<Eigen::Index> front;
-    double best = -1.0;
-    for (const candidate& x : c)
-        if (x.per_gpu > best) {
-            front.push_back(x.i);
-            best = x.per_gpu;
-        }
-    std::reverse(front.begin(), front.end());
-    return front;
-}
+[[nodiscard]] std::vector<Eigen::Index> frontier(const sweep_result& s, const slo& target,
+                                                 const frontier_options& o = {});
 
 }  // namespace llmcost::plan
+
+#ifdef LLMCOST_HEADER_ONLY
+#include <llmcost/plan/frontier-inl.hpp>
+#endif

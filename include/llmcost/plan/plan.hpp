@@ -16,6 +16,9 @@
 /// integer batch between ladder steps. Each shape is priced as if the engine ran only its kind at
 /// the chosen batch — a mix's steps are not modelled together.
 ///
+/// `plan` and `candidate_layouts` are compiled once, in the `llmcost_plan` library (plan-inl.hpp);
+/// define `LLMCOST_HEADER_ONLY` to compile them here instead.
+///
 /// Money: $ per GPU-second at the site's capex and power (`gpu_hour_cost` at the utilisation), or a
 /// price the user gives (per GPU type, or one for all). The rate λ is the peak the fleet is sized
 /// for; `utilisation` = mean load ÷ peak, so the fleet makes u · λ requests per second on average:
@@ -32,12 +35,10 @@
 /// if (p.best) std::cout << p.best->gpus << " × " << p.best->d.hw.name << "\n";
 /// \endcode
 
+#include <llmcost/detail/header_only.hpp>
 #include <llmcost/plan/sweep.hpp>
 
-#include <algorithm>
-#include <cmath>
 #include <cstddef>
-#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -149,206 +150,15 @@ struct plan_result {
 /// Layouts worth trying for `m` with at most `max_gpus` GPUs per instance, valid on `hw`: tensor
 /// parallelism 1, 2, 4 …; for MoE also expert parallelism over attention-DP ranks (ep = tp · dp,
 /// tp ≤ ep: the DEP layouts).
-[[nodiscard]] inline std::vector<parallel_layout> candidate_layouts(const model& m, const hardware& hw, int max_gpus) {
-    std::vector<parallel_layout> c;
-    for (int tp = 1; tp <= max_gpus; tp *= 2) c.push_back({.tp = tp});
-    if (m.is_moe())
-        for (int ep = 2; ep <= max_gpus; ep *= 2)
-            for (int tp = 1; tp <= ep; tp *= 2) c.push_back({.tp = tp, .ep = ep, .dp = ep / tp});
-    std::vector<parallel_layout> valid;
-    for (const parallel_layout& l : c) {
-        try {
-            deployment{.m = m, .hw = hw, .layout = l}.validate();
-            valid.push_back(l);
-        } catch (const invalid_input&) {
-        }
-    }
-    return valid;
-}
-
-namespace detail {
-
-/// GPUs and cost of serving the traffic at one batch of one block; nullopt when a shape fails.
-struct fleet {
-    double instances = 0, prefill = 0, decode = 0, ratio = 0, gpus = 0, load = 0;
-    double ttft = 0, tpot = 0;
-};
-
-/// ⌈x⌉, forgiving a rounding error of 1e-9 relative (3.0000000000004 instances are 3).
-[[nodiscard]] inline double whole_instances(double x) { return std::max(1.0, std::ceil(x - 1e-9 * x)); }
-
-[[nodiscard]] inline std::optional<fleet> fleet_at(const sweep_result& s, std::size_t block, std::size_t batch,
-                                                   const traffic& t) {
-    const sweep_block& blk = s.blocks[block];
-    const double total = t.total_share();
-    const double ig = blk.d.instance_gpus();
-    fleet f{};
-    double need = 0.0, prefill = 0.0, decode = 0.0;
-    for (std::size_t c = 0; c < t.mix.size(); ++c) {
-        const Eigen::Index i = s.index(block, c, batch);
-        if (!s.fits(i) || !(s.ttft_s(i) <= t.target.ttft.value()) || !(s.tpot_s(i) <= t.target.tpot.value()))
-            return std::nullopt;
-        f.ttft = std::max(f.ttft, s.ttft_s(i));
-        f.tpot = std::max(f.tpot, s.tpot_s(i));
-        const double w = t.mix[c].share / total;
-        if (blk.how.disaggregated) {
-            prefill += w * blk.prefill_instance_seconds[c];
-            decode += w * s.decode_instance_seconds(i);
-        } else {
-            need += w / s.requests_per_second_per_gpu(i) / ig;  // instance-seconds per request
-        }
-    }
-    const double lambda = t.requests_per_second;
-    if (blk.how.disaggregated) {
-        f.prefill = whole_instances(lambda * prefill);
-        f.decode = whole_instances(lambda * decode);
-        f.ratio = prefill / decode;
-        f.gpus = (f.prefill + f.decode) * ig;
-        f.load = lambda * (prefill + decode) / (f.prefill + f.decode);
-    } else {
-        f.instances = whole_instances(lambda * need);
-        f.gpus = f.instances * ig;
-        f.load = lambda * need / f.instances;
-    }
-    return f;
-}
-
-}  // namespace detail
+[[nodiscard]] std::vector<parallel_layout> candidate_layouts(const model& m, const hardware& hw, int max_gpus);
 
 /// The cheapest deployment for `t` among `o`'s GPU types, formats, layouts and serving modes.
 /// GPU types without a price (none in the catalog, none given) are skipped, with the reason in
 /// `skipped`; so are those where nothing meets the targets within the limits.
-[[nodiscard]] inline plan_result plan(const model& m, const traffic& t, const plan_options& o) {
-    t.validate();
-    o.validate();
-    plan_result out;
-    // Prices first: a GPU type without one cannot be planned.
-    std::vector<hardware> priced;
-    std::vector<dollars_per_second_t> price;
-    for (const hardware& h : o.gpus) {
-        dollars_per_second_t p = o.gpu_cost;
-        if (p.value() <= 0.0)
-            for (const gpu_price& g : o.prices)
-                if (llmcost::detail::same_name(g.hardware, h.name)) p = g.per_gpu;
-        if (p.value() <= 0.0 && h.capex_per_gpu.value() > 0.0) p = gpu_hour_cost(h, o.site, o.utilisation).total();
-        if (p.value() <= 0.0) {
-            std::string why(h.name);
-            why.append(": no price in the catalog; give its $ per GPU-hour to include it");
-            out.skipped.push_back(std::move(why));
-            continue;
-        }
-        priced.push_back(h);
-        price.push_back(p);
-    }
-    if (priced.empty()) return out;
-
-    sweep_grid g{.m = m, .gpus = priced, .formats = o.formats, .layouts = o.layouts, .modes = {},
-                 .shapes = {}, .batches = o.batches.empty() ? batch_ladder() : o.batches, .limits = o.limits};
-    if (g.layouts.empty()) g.layouts = candidate_layouts(m, priced.front(), o.max_instance_gpus);
-    require(!g.layouts.empty(), m.name, "max_instance_gpus", o.max_instance_gpus,
-            "no parallel layout of the model fits in this many GPUs per instance");
-    if (o.colocated) g.modes.push_back({});
-    for (double pb : o.prefill_batches) g.modes.push_back({.disaggregated = true, .prefill_batch = pb, .path = o.path});
-    for (const traffic_class& c : t.mix) g.shapes.push_back(c.shape);
-    const sweep_result s = sweep(g);
-    out.points = static_cast<std::size_t>(s.size());
-
-    const double lambda = t.requests_per_second;
-    double mean_output = 0.0, mean_tokens = 0.0;
-    for (const traffic_class& c : t.mix) {
-        mean_output += c.share / t.total_share() * c.shape.output.value();
-        mean_tokens += c.share / t.total_share() * (c.shape.input.value() + c.shape.output.value());
-    }
-    auto make_plan = [&](const sweep_result& sr, std::size_t block, std::size_t batch, const detail::fleet& f,
-                         const dollars_per_second_t& c) {
-        const sweep_block& blk = sr.blocks[block];
-        deployment_plan p{.d = blk.d, .how = blk.how};
-        p.batch = sr.grid.batches[batch];
-        p.instances = f.instances;
-        p.prefill_instances = f.prefill;
-        p.decode_instances = f.decode;
-        p.prefill_per_decode = f.ratio;
-        p.gpus = f.gpus;
-        p.ttft = seconds(f.ttft);
-        p.tpot = seconds(f.tpot);
-        p.load = f.load;
-        p.gpu_cost = c;
-        p.fleet_cost = c * f.gpus;
-        const double served = o.utilisation * lambda;
-        p.output_rate = tokens_per_second_t::from_value(served * mean_output);
-        p.cost_per_output_token = p.fleet_cost / tokens_per_second_t::from_value(served * mean_output);
-        p.cost_per_token = p.fleet_cost / tokens_per_second_t::from_value(served * mean_tokens);
-        p.gpu_power = blk.d.hw.gpu.board_power * f.gpus;
-        p.wall_power = p.gpu_power * o.site.power_multiplier();
-        return p;
-    };
-    auto cheaper = [](const deployment_plan& a, const deployment_plan& b) {
-        if (a.fleet_cost.value() != b.fleet_cost.value()) return a.fleet_cost.value() < b.fleet_cost.value();
-        if (a.gpus != b.gpus) return a.gpus < b.gpus;
-        return a.tpot.value() < b.tpot.value();
-    };
-    auto within = [&](const detail::fleet& f) { return o.max_gpus <= 0.0 || f.gpus <= o.max_gpus; };
-
-    // The cheapest batch of each block, refined between ladder steps; the cheapest block of each
-    // GPU type and mode (colocated, disaggregated).
-    std::vector<std::optional<deployment_plan>> best_of(priced.size() * 2);
-    std::vector<bool> any_slo(priced.size(), false);
-    for (std::size_t b = 0; b < s.blocks.size(); ++b) {
-        const sweep_block& blk = s.blocks[b];
-        if (blk.status != point_status::ok) continue;
-        std::optional<deployment_plan> here;
-        std::size_t at = 0;
-        for (std::size_t j = 0; j < g.batches.size(); ++j) {
-            const std::optional<detail::fleet> f = detail::fleet_at(s, b, j, t);
-            if (!f) continue;
-            any_slo[blk.gpu] = true;
-            if (!within(*f)) continue;
-            const deployment_plan p = make_plan(s, b, j, *f, price[blk.gpu]);
-            if (!here || cheaper(p, *here)) {
-                here = p;
-                at = j;
-            }
-        }
-        if (!here) continue;
-        if (o.refine && at + 1 < g.batches.size() && g.batches[at + 1] - g.batches[at] > 1.0) {
-            sweep_grid fine = g;
-            fine.gpus = {priced[blk.gpu]};
-            fine.formats = {g.formats[blk.format]};
-            fine.layouts = {g.layouts[blk.layout]};
-            fine.modes = {blk.how};
-            fine.batches.clear();
-            for (double x = g.batches[at] + 1.0; x < g.batches[at + 1]; x += 1.0) fine.batches.push_back(x);
-            const sweep_result r = sweep(fine);
-            out.points += static_cast<std::size_t>(r.size());
-            for (std::size_t j = 0; j < fine.batches.size(); ++j) {
-                const std::optional<detail::fleet> f = detail::fleet_at(r, 0, j, t);
-                if (!f || !within(*f)) continue;
-                const deployment_plan p = make_plan(r, 0, j, *f, price[blk.gpu]);
-                if (cheaper(p, *here)) here = p;
-            }
-        }
-        std::optional<deployment_plan>& slot = best_of[blk.gpu * 2 + (blk.how.disaggregated ? 1 : 0)];
-        if (!slot || cheaper(*here, *slot)) slot = here;
-    }
-    for (std::size_t k = 0; k < priced.size(); ++k) {
-        const bool any = best_of[k * 2] || best_of[k * 2 + 1];
-        if (!any) {
-            std::string why(priced[k].name);
-            if (any_slo[k]) {
-                why.append(": every configuration that meets the targets needs more than ");
-                why.append(invalid_input::show(o.max_gpus));
-                why.append(" GPUs");
-            } else {
-                why.append(": no formats, layout, batch and mode meet the targets with a KV cache that fits");
-            }
-            out.skipped.push_back(std::move(why));
-        }
-        for (std::size_t mode = 0; mode < 2; ++mode)
-            if (best_of[k * 2 + mode]) out.options.push_back(*best_of[k * 2 + mode]);
-    }
-    std::stable_sort(out.options.begin(), out.options.end(), cheaper);
-    if (!out.options.empty()) out.best = out.options.front();
-    return out;
-}
+[[nodiscard]] plan_result plan(const model& m, const traffic& t, const plan_options& o);
 
 }  // namespace llmcost::plan
+
+#ifdef LLMCOST_HEADER_ONLY
+#include <llmcost/plan/plan-inl.hpp>
+#endif

@@ -1,0 +1,402 @@
+#pragma once
+/// \file
+/// The bodies of plan/calibrate.hpp: the Levenberg–Marquardt fit, the Jacobian, the
+/// identifiability check, the covariance and the Student-t intervals. Compiled once into the
+/// `llmcost_plan` library (calibrate.cpp), or included by calibrate.hpp when `LLMCOST_HEADER_ONLY`
+/// is defined (detail/header_only.hpp). Not a public header: include plan/calibrate.hpp.
+
+#include <llmcost/plan/calibrate.hpp>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <boost/math/distributions/students_t.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace llmcost::plan {
+
+namespace detail::calibration {
+
+[[noreturn]] inline void refuse(std::string_view subject, std::string_view field, double value, std::string_view rule) {
+    throw invalid_input(subject, field, value, rule);
+}
+
+/// What kind of row makes a parameter matter, for the message that refuses it.
+[[nodiscard]] constexpr std::string_view rows_that_need(parameter p) {
+    switch (p) {
+        case parameter::hbm: return "memory-bound rows (batch-1 decode)";
+        case parameter::matmul: return "compute-bound rows (long prompts, large batches)";
+        case parameter::matmul_half_dim: return "compute-bound rows at several GEMM sizes (prompts of different lengths)";
+        case parameter::attention: return "rows whose attention is compute-bound (long prompts)";
+        case parameter::kernel_overhead: return "rows with short passes (small models, batch 1)";
+        case parameter::link_latency: return "rows with tp > 1 and small messages (decode)";
+        case parameter::link_fraction: return "rows with tp > 1 and large messages (long prompts)";
+    }
+    return "other rows";
+}
+
+/// The fit's coordinates θ of the free parameters: θ = ln v for fractions, θ = v ÷ scale for n₀
+/// and times, with their box bounds.
+struct coordinates {
+    std::vector<parameter> free;
+    std::vector<double> scale;  // linear coordinates only
+    double max_fraction = 1.2;
+
+    [[nodiscard]] Eigen::Index size() const { return static_cast<Eigen::Index>(free.size()); }
+    [[nodiscard]] parameter at(Eigen::Index k) const { return free[static_cast<std::size_t>(k)]; }
+    [[nodiscard]] bool logarithmic(Eigen::Index k) const { return is_fraction(at(k)); }
+    [[nodiscard]] double theta(Eigen::Index k, double v) const {
+        return logarithmic(k) ? std::log(v) : v / scale[static_cast<std::size_t>(k)];
+    }
+    [[nodiscard]] double value(Eigen::Index k, double t) const {
+        return logarithmic(k) ? std::exp(t) : t * scale[static_cast<std::size_t>(k)];
+    }
+    /// dv/dθ: v for fractions (θ = ln v), the scale otherwise.
+    [[nodiscard]] double slope(Eigen::Index k, double t) const {
+        return logarithmic(k) ? std::exp(t) : scale[static_cast<std::size_t>(k)];
+    }
+    /// Bounds in θ: fractions in [ln 10⁻⁶, ln max_fraction]; n₀ and times ≥ 0; kernel_overhead < 1 ms.
+    [[nodiscard]] double lower(Eigen::Index k) const { return logarithmic(k) ? std::log(1e-6) : 0.0; }
+    [[nodiscard]] double upper(Eigen::Index k) const {
+        if (logarithmic(k)) return std::log(max_fraction);
+        if (at(k) == parameter::kernel_overhead) return 0.999e-3 / scale[static_cast<std::size_t>(k)];
+        return std::numeric_limits<double>::infinity();
+    }
+    [[nodiscard]] Eigen::VectorXd clamp(Eigen::VectorXd t) const {
+        for (Eigen::Index k = 0; k < size(); ++k) t(k) = std::clamp(t(k), lower(k), upper(k));
+        return t;
+    }
+    [[nodiscard]] efficiency_parameters parameters(efficiency_parameters base, const Eigen::VectorXd& t) const {
+        for (Eigen::Index k = 0; k < size(); ++k) value_of(base, at(k)) = value(k, t(k));
+        return base;
+    }
+};
+
+/// Why a prediction failed: the row, and the rule it broke.
+struct failure {
+    std::string id;
+    std::string field;
+    double value = 0;
+    std::string rule;
+};
+
+/// The fitted rows, each with its own copy whose hardware is swapped at every evaluation.
+class problem {
+public:
+    problem(std::vector<measurement> rows, hardware base) : rows_(std::move(rows)), base_(base) {}
+
+    [[nodiscard]] Eigen::Index size() const { return static_cast<Eigen::Index>(rows_.size()); }
+    [[nodiscard]] const measurement& row(Eigen::Index i) const { return rows_[static_cast<std::size_t>(i)]; }
+
+    /// ln(predicted ÷ measured) for every row at parameters p; the first failing row otherwise.
+    [[nodiscard]] std::optional<failure> residuals(const efficiency_parameters& p, Eigen::VectorXd& r) {
+        const hardware h = apply(base_, p);
+        r.resize(size());
+        for (Eigen::Index i = 0; i < size(); ++i) {
+            measurement& x = rows_[static_cast<std::size_t>(i)];
+            x.d.hw = h;
+            double predicted = 0;
+            try {
+                predicted = predict(x);
+            } catch (const invalid_input& e) {
+                return failure{x.id, e.field(), e.value(), e.rule()};
+            } catch (const std::exception& e) {
+                return failure{x.id, "prediction", std::numeric_limits<double>::quiet_NaN(), e.what()};
+            }
+            if (!positive_finite(predicted))
+                return failure{x.id, "prediction", predicted, "the cost model's figure is not positive and finite"};
+            r(i) = std::log(predicted / x.value);
+        }
+        return std::nullopt;
+    }
+
+private:
+    std::vector<measurement> rows_;
+    hardware base_;
+};
+
+[[noreturn]] inline void refuse_row(const failure& f, std::string_view when) {
+    refuse("calibration row '" + f.id + "'", f.field, f.value, f.rule + " (" + std::string(when) + ")");
+}
+
+/// J_ik = ∂rᵢ/∂θ_k by central differences; one-sided at a bound or where one side fails to predict.
+[[nodiscard]] inline Eigen::MatrixXd jacobian(problem& f, const coordinates& c, const efficiency_parameters& base,
+                                              const Eigen::VectorXd& t, const Eigen::VectorXd& r0) {
+    Eigen::MatrixXd J(f.size(), c.size());
+    Eigen::VectorXd rp, rm;
+    for (Eigen::Index k = 0; k < c.size(); ++k) {
+        const double h = jacobian_step * std::max(1.0, std::abs(t(k)));
+        Eigen::VectorXd up = t, down = t;
+        up(k) = std::min(t(k) + h, c.upper(k));
+        down(k) = std::max(t(k) - h, c.lower(k));
+        std::optional<failure> fail_up = f.residuals(c.parameters(base, up), rp);
+        std::optional<failure> fail_down = f.residuals(c.parameters(base, down), rm);
+        if (fail_up && fail_down) refuse_row(*fail_up, "near the current parameters, for the Jacobian");
+        if (fail_up) {
+            up = t;
+            rp = r0;
+        }
+        if (fail_down) {
+            down = t;
+            rm = r0;
+        }
+        J.col(k) = (rp - rm) / (up(k) - down(k));
+    }
+    return J;
+}
+
+/// ‖∂r/∂θ_k‖ at or below which no row depends on parameter k (θ is of order one: ln f, or v ÷ scale).
+inline constexpr double unidentifiable_column = 1e-9;
+
+/// Refuses parameters the rows cannot determine: a column of J that is zero (no row depends on
+/// the parameter), or a combination of columns that is (smallest eigenvalue of the correlation
+/// form of JᵀJ below 10⁻¹²: columns equal up to the Jacobian's own error, ~10⁻⁸, squared).
+inline void check_identifiable(const Eigen::MatrixXd& J, const coordinates& c, const efficiency_parameters& p) {
+    const Eigen::VectorXd norms = J.colwise().norm();
+    for (Eigen::Index k = 0; k < c.size(); ++k)
+        if (!(norms(k) > unidentifiable_column))
+            refuse("calibration", to_string(c.at(k)), value_of(p, c.at(k)),
+                   "unidentifiable: no fitted row's prediction depends on it (at the fitted parameters); fix it, or add " +
+                       std::string(rows_that_need(c.at(k))));
+    if (c.size() < 2) return;
+    const Eigen::MatrixXd N = J * norms.cwiseInverse().asDiagonal();
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(N.transpose() * N);
+    const double smallest = es.eigenvalues()(0);
+    if (smallest >= 1e-12) return;
+    const Eigen::VectorXd v = es.eigenvectors().col(0);
+    std::string names;
+    for (Eigen::Index k = 0; k < c.size(); ++k)
+        if (std::abs(v(k)) > 0.1 * v.cwiseAbs().maxCoeff())
+            names += (names.empty() ? "" : ", ") + std::string(to_string(c.at(k)));
+    refuse("calibration", names, smallest,
+           "unidentifiable together: J'J is singular (its smallest eigenvalue, correlation form, is shown): "
+           "the fitted rows cannot tell these parameters apart; fix one of them, or add rows that separate them");
+}
+
+/// The interval from the gradient of ln ŷ (see `predict_with_uncertainty`).
+LLMCOST_FUNC prediction_interval interval(double value, const Eigen::VectorXd& g, const calibration_result& fit,
+                                          double coverage) {
+    const double variance = fit.sigma * fit.sigma + g.dot(fit.covariance * g);
+    const boost::math::students_t_distribution<double> t(static_cast<double>(fit.dof));
+    const double half = boost::math::quantile(t, 0.5 + coverage / 2.0) * std::sqrt(std::max(0.0, variance));
+    return {.value = value, .low = value * std::exp(-half), .high = value * std::exp(half), .coverage = coverage};
+}
+
+}  // namespace detail::calibration
+
+LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, const calibration_options& options) {
+    using namespace detail::calibration;
+    std::vector<measurement> fitted_rows;
+    for (const measurement& x : rows)
+        if (!x.check || options.include_check_rows) fitted_rows.push_back(x);
+    const auto n = static_cast<Eigen::Index>(fitted_rows.size());
+    const auto p = static_cast<Eigen::Index>(options.free.size());
+    require(p >= 1, "calibration", "free parameters", 0.0, "name at least one parameter to fit");
+    for (std::size_t i = 0; i < options.free.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            require(options.free[i] != options.free[j], "calibration", to_string(options.free[i]), 2.0,
+                    "a free parameter is named twice");
+    require(n > p, "calibration", "fitted rows", static_cast<double>(n),
+            "need more rows than free parameters (" + std::to_string(p) + ")" +
+                (options.include_check_rows ? std::string() : std::string("; check rows are not fitted")));
+    require(options.max_fraction > 0.0 && options.max_fraction <= 10.0, "calibration", "max_fraction",
+            options.max_fraction, "must be in (0, 10]");
+
+    const hardware base = fitted_rows.front().d.hw;
+    for (const measurement& x : fitted_rows) {
+        x.validate();
+        if (!(x.d.hw == base))
+            refuse("calibration", "hardware descriptors", 2.0,
+                   "row '" + fitted_rows.front().id + "' runs on " + std::string(base.name) + ", row '" + x.id +
+                       "' on " + std::string(x.d.hw.name) +
+                       (x.d.hw.name == base.name ? " with other figures" : "") +
+                       ": one calibration fits one hardware's parameters; fit each hardware's rows separately");
+    }
+
+    calibration_result out;
+    out.base = base;
+    out.start = options.start.value_or(parameters_of(base));
+    coordinates c{.free = options.free, .scale = {}, .max_fraction = options.max_fraction};
+    for (parameter q : options.free) {
+        const double v = value_of(out.start, q);
+        c.scale.push_back(is_fraction(q) ? 1.0 : std::max(std::abs(v), typical(q)));
+    }
+    Eigen::VectorXd theta(p);
+    for (Eigen::Index k = 0; k < p; ++k) {
+        const double v = value_of(out.start, c.at(k));
+        const bool inside = is_fraction(c.at(k)) ? v > 0.0 && v <= options.max_fraction
+                                                 : non_negative_finite(v) && c.theta(k, v) <= c.upper(k);
+        require(inside, "calibration start", to_string(c.at(k)), v,
+                is_fraction(c.at(k)) ? "a fraction starts in (0, max_fraction]"
+                                     : "starts at zero or above (kernel_overhead below 1 ms)");
+        theta(k) = std::clamp(c.theta(k, v), c.lower(k), c.upper(k));
+    }
+
+    problem f(std::move(fitted_rows), base);
+    Eigen::VectorXd r;
+    if (const auto fail = f.residuals(c.parameters(out.start, theta), r)) refuse_row(*fail, "at the starting parameters");
+    Eigen::MatrixXd J = jacobian(f, c, out.start, theta, r);
+
+    // Levenberg–Marquardt on F = ½‖r‖²: (A + λ·diag A) δ = −g, A = JᵀJ, g = Jᵀr (Marquardt 1963);
+    // λ shrinks by max(⅓, 1 − (2ρ − 1)³) after a good step and doubles its growth after a bad one
+    // (Nielsen 1999), ρ = actual ÷ predicted decrease of F. A parameter on a bound whose gradient
+    // pushes outwards is held there for the step, and so is one that no row depends on at this
+    // point (it may matter once the others have moved; if it still does not at the end, the fit is
+    // refused); the others are clipped to the box.
+    double cost = 0.5 * r.squaredNorm();
+    double lambda = 1e-3, nu = 2.0;
+    Eigen::VectorXd trial_r;
+    out.stop_reason = "reached max_iterations";
+    int it = 0;
+    for (; it < options.max_iterations; ++it) {
+        if (cost <= 1e-30) {
+            out.converged = true;
+            out.stop_reason = "the rows are matched exactly";
+            break;
+        }
+        const Eigen::MatrixXd A = J.transpose() * J;
+        const Eigen::VectorXd g = J.transpose() * r;
+        std::vector<Eigen::Index> moving;
+        for (Eigen::Index k = 0; k < p; ++k) {
+            const bool held = (theta(k) >= c.upper(k) && g(k) < 0.0) || (theta(k) <= c.lower(k) && g(k) > 0.0) ||
+                              !(J.col(k).norm() > unidentifiable_column);
+            if (!held) moving.push_back(k);
+        }
+        double projected_gradient = 0;
+        for (Eigen::Index k : moving) projected_gradient = std::max(projected_gradient, std::abs(g(k)));
+        if (moving.empty() || projected_gradient <= 1e-14) {
+            out.converged = true;
+            out.stop_reason = "the gradient vanishes (within the bounds)";
+            break;
+        }
+        const auto m = static_cast<Eigen::Index>(moving.size());
+        Eigen::MatrixXd M(m, m);
+        Eigen::VectorXd rhs(m);
+        for (Eigen::Index a = 0; a < m; ++a) {
+            rhs(a) = -g(moving[static_cast<std::size_t>(a)]);
+            for (Eigen::Index b = 0; b < m; ++b)
+                M(a, b) = A(moving[static_cast<std::size_t>(a)], moving[static_cast<std::size_t>(b)]);
+            M(a, a) += lambda * A(moving[static_cast<std::size_t>(a)], moving[static_cast<std::size_t>(a)]);
+        }
+        const Eigen::VectorXd step = M.ldlt().solve(rhs);
+        Eigen::VectorXd trial = theta;
+        for (Eigen::Index a = 0; a < m; ++a) trial(moving[static_cast<std::size_t>(a)]) += step(a);
+        trial = c.clamp(trial);
+        const Eigen::VectorXd d = trial - theta;
+        const double predicted_decrease = -g.dot(d) - 0.5 * d.dot(A * d);
+        const bool evaluated = step.allFinite() && !f.residuals(c.parameters(out.start, trial), trial_r);
+        const double trial_cost = evaluated ? 0.5 * trial_r.squaredNorm() : std::numeric_limits<double>::infinity();
+        if (evaluated && predicted_decrease > 0.0 && trial_cost < cost) {
+            const double rho = (cost - trial_cost) / predicted_decrease;
+            const double decrease = cost - trial_cost;
+            const double previous = cost;
+            theta = trial;
+            r = trial_r;
+            cost = trial_cost;
+            J = jacobian(f, c, out.start, theta, r);
+            lambda *= std::max(1.0 / 3.0, 1.0 - std::pow(2.0 * rho - 1.0, 3));
+            nu = 2.0;
+            if (decrease <= 1e-12 * previous) {
+                out.converged = true;
+                out.stop_reason = "the RSS changed by less than 1e-12 of itself";
+                ++it;
+                break;
+            }
+            if (d.cwiseAbs().maxCoeff() <= 1e-10 * (1.0 + theta.cwiseAbs().maxCoeff())) {
+                out.converged = true;
+                out.stop_reason = "the parameters moved by less than 1e-10";
+                ++it;
+                break;
+            }
+        } else {
+            lambda *= nu;
+            nu *= 2.0;
+            if (lambda > 1e16) {
+                out.converged = true;
+                out.stop_reason = "no nearby parameters lower the RSS (damping exhausted)";
+                ++it;
+                break;
+            }
+        }
+    }
+    out.iterations = it;
+
+    // A parameter that crept up to a bound (n₀ → 0 step by step) is put on it, so that it reads 0,
+    // not 3e-7; the residuals and J follow it there.
+    Eigen::VectorXd snapped = theta;
+    for (Eigen::Index k = 0; k < p; ++k) {
+        const double tol = 1e-9 * (1.0 + std::abs(theta(k)));
+        if (theta(k) <= c.lower(k) + tol) snapped(k) = c.lower(k);
+        if (theta(k) >= c.upper(k) - tol) snapped(k) = c.upper(k);
+    }
+    if (snapped != theta && !f.residuals(c.parameters(out.start, snapped), trial_r)) {
+        theta = snapped;
+        r = trial_r;
+        J = jacobian(f, c, out.start, theta, r);
+    }
+
+    const efficiency_parameters best = c.parameters(out.start, theta);
+    check_identifiable(J, c, best);
+    out.fitted = best;
+    out.rows = static_cast<int>(n);
+    out.dof = static_cast<int>(n - p);
+    out.rss = r.squaredNorm();
+    out.sigma = std::sqrt(out.rss / static_cast<double>(out.dof));
+
+    // Natural units: ∂r/∂v = ∂r/∂θ ÷ (dv/dθ); Cov = (JᵥᵀJᵥ)⁻¹ · s² (the delta method through θ).
+    Eigen::VectorXd slope(p);
+    for (Eigen::Index k = 0; k < p; ++k) slope(k) = c.slope(k, theta(k));
+    const Eigen::MatrixXd Jv = J * slope.cwiseInverse().asDiagonal();
+    const Eigen::MatrixXd inverse = (Jv.transpose() * Jv).ldlt().solve(Eigen::MatrixXd::Identity(p, p));
+    out.covariance = inverse * (out.sigma * out.sigma);
+    out.correlation.resize(p, p);
+    for (Eigen::Index i = 0; i < p; ++i)
+        for (Eigen::Index j = 0; j < p; ++j)
+            out.correlation(i, j) = inverse(i, j) / std::sqrt(inverse(i, i) * inverse(j, j));
+
+    for (Eigen::Index k = 0; k < p; ++k)
+        out.parameters.push_back({.which = c.at(k),
+                                  .value = value_of(best, c.at(k)),
+                                  .standard_error = std::sqrt(std::max(0.0, out.covariance(k, k))),
+                                  .start = value_of(out.start, c.at(k)),
+                                  .at_bound = theta(k) <= c.lower(k) || theta(k) >= c.upper(k)});
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const measurement& x = f.row(i);
+        const double predicted = x.value * std::exp(r(i));
+        out.residuals.push_back({.id = x.id,
+                                 .what = x.what,
+                                 .measured = x.value,
+                                 .predicted = predicted,
+                                 .relative_error = relative_error(x, predicted),
+                                 .log_residual = r(i)});
+    }
+    return out;
+}
+
+
+LLMCOST_FUNC prediction_interval predict_with_uncertainty(const measurement& x, const calibration_result& fit,
+                                                      double coverage) {
+    if (x.d.hw.name != fit.base.name)
+        detail::calibration::refuse("row '" + x.id + "'", "hardware descriptors", 2.0,
+                                    "the row runs on " + std::string(x.d.hw.name) + " but the calibration is of " +
+                                        std::string(fit.base.name) + ": its parameters describe that hardware only");
+    measurement y = x;
+    return predict_with_uncertainty(
+        [&y](const hardware& h) {
+            y.d.hw = h;
+            return predict(y);
+        },
+        fit, coverage);
+}
+
+
+}  // namespace llmcost::plan
