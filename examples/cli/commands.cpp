@@ -152,55 +152,52 @@ std::vector<std::string> kv_format_names() { return {"bf16", "fp16", "fp8", "int
 report receipt() {
     // The seed dashboard (S39): 40B parameters at 8 bits read per pass, a 20 TB/s GPU at 1.5 kW,
     // batch 32, 200 prompt and 500 output tokens, prefill at an effective 2 PFLOP/s.
-    const journey_scenario scenario = seed_default_journey();
-    const deployment& dash = scenario.serving;
-    const double batch = scenario.batch;
-    const tokens_t prompt = scenario.prompt, answer = scenario.output;
     const facility& site = catalog::seed_site;
-
-    const pass_cost step = decode_pass(dash, batch, prompt + answer / 2.0);  // mid-answer context
-    const seconds_t pass = transfer_time(step.weight_bytes, dash.hw.gpu.hbm_bandwidth);
-    const seconds_t per_token = pass / batch;
-    const joules_t decode = gpu_energy(dash.hw, per_token * answer.value());
-    const pass_cost prefill = prefill_pass(dash, 1.0, prompt, tokens(0.0));
-    const joules_t prefill_energy = gpu_energy(dash.hw, prefill.time());
-    const journey_times j = journey_breakdown(scenario);
+    const llmcost::receipt rc = seed_receipt(catalog::seed_journey, site);
+    const deployment& dash = rc.scenario.serving;
+    const journey::times& j = rc.journey;
 
     report r{.title = "llmcost receipt: the seed dashboard (" + std::string(dash.m.name) + " on " +
-                      std::string(dash.hw.name) + ", batch 32, 200 -> 500 tokens)",
+                      std::string(dash.hw.name) + ", batch " + text::number(rc.scenario.batch) + ", " +
+                      text::number(rc.scenario.prompt.value()) + " -> " + text::number(rc.scenario.output.value()) +
+                      " tokens)",
              .layout = report::shape::by_id};
     auto line = [&](std::string id, std::string label, double v, std::string unit, std::string shown = {}) {
         record rec{.id = std::move(id)};
         rec.add("value", std::move(label), v, std::move(unit), std::move(shown));
         r.records.push_back(std::move(rec));
     };
-    line("S27", "one decode pass reads " + to_text(step.weight_bytes) + " at " + to_text(dash.hw.gpu.hbm_bandwidth),
-         pass.value(), "s");
-    line("S28", "GPU time per token: the pass shared by a batch of 32", per_token.value(), "s");
-    line("S29", "decode energy: x " + to_text(dash.hw.gpu.board_power) + " x 500 tokens", decode.value(), "J");
-    line("S30.decode", "at the wall (" + multipliers_text(site) + "), decode only",
-         wall_energy(decode, site).value(), "J", "Wh");
-    line("S11", "prefill of the 200-token prompt at 2 PFLOP/s", prefill.time().value(), "s");
-    line("S30", "at the wall with the prefill's energy (the seed's 0.026 Wh)",
-         wall_energy(decode + prefill_energy, site).value(), "J", "Wh");
-    line("S16", "KV cache the same pass also reads (32 sequences mid-answer)", step.kv_bytes.value(), "B");
-    line("S27.full", "the pass with its KV reads and activations (not in the seed)", step.time().value(), "s");
-    for (journey_stage st : all_journey_stages) {
+    line("S27", "one decode pass reads " + to_text(rc.step.weight_bytes) + " at " + to_text(dash.hw.gpu.hbm_bandwidth),
+         rc.pass.value(), "s");
+    line("S28", "GPU time per token: the pass shared by a batch of " + text::number(rc.scenario.batch),
+         rc.per_token.value(), "s");
+    line("S29", "decode energy: x " + to_text(dash.hw.gpu.board_power) + " x " + text::number(rc.scenario.output.value()) +
+                    " tokens",
+         rc.decode_energy.value(), "J");
+    line("S30.decode", "at the wall (" + multipliers_text(site) + "), decode only", rc.decode_wall_energy.value(), "J",
+         "Wh");
+    line("S11", "prefill of the " + text::number(rc.scenario.prompt.value()) + "-token prompt at 2 PFLOP/s",
+         rc.prefill_time.value(), "s");
+    line("S30", "at the wall with the prefill's energy (the seed's 0.026 Wh)", rc.wall_energy.value(), "J", "Wh");
+    line("S27.kv", "KV cache the same pass also reads (" + text::number(rc.scenario.batch) + " sequences mid-answer)",
+         rc.step.kv_bytes.value(), "B");
+    line("S27.full", "the pass with its KV reads and activations (not in the seed)", rc.step.time().value(), "s");
+    for (journey::stage st : journey::all_stages) {
         std::string key;
-        for (char ch : journey_stage_name(st))
+        for (char ch : journey::stage_name(st))
             if (std::isalnum(static_cast<unsigned char>(ch))) key += ch;
             else if (ch == ' ') key += '_';
-        line("S38." + key, "journey: " + std::string(journey_stage_name(st)), j.of(st).value(), "s");
+        line("S38." + key, "journey: " + std::string(journey::stage_name(st)), j.of(st).value(), "s");
     }
     line("S38.ttft", "journey: time to first token (at the client)", j.time_to_first_token().value(), "s");
-    line("S38", "journey: end to end (the seed says about 3 s)", j.end_to_end().value(), "s");
-    line("S38.decode_share", "journey: decode's share of the end to end", 100.0 * j.share(journey_stage::decode), "%");
-    line("S38.slowdown_for_3s", "every decode pass would have to be this much slower to reach 3 s",
-         journey_decode_slowdown_for(j, seconds(3.0)), "x");
+    line("S38", "journey: end to end (the seed says about " + to_text(rc.target) + ")", j.end_to_end().value(), "s");
+    line("S38.decode_share", "journey: decode's share of the end to end", 100.0 * j.share(journey::stage::decode), "%");
+    line("S38.slowdown_for_3s", "every decode pass would have to be this much slower to reach " + to_text(rc.target),
+         rc.slowdown_for_target, "x");
     r.notes = {
-        "S27-S30 follow the seed's receipt: 40 GB of weights per pass, board power, x " +
+        "S27-S30 follow the seed's receipt: " + to_text(rc.step.weight_bytes) + " of weights per pass, board power, x " +
             text::number(site.power_multiplier()) + " at the wall.",
-        "The seed leaves out the KV reads (S16) and the prefill's energy; both are shown.",
+        "The seed leaves out the KV reads (S27.kv, from S16's KV per token) and the prefill's energy; both are shown.",
         "The journey is Seoul -> Oregon (S1), three placement gates (S3), continuous batching (S4).",
     };
     return r;
@@ -216,6 +213,7 @@ report estimate(const estimate_command& c) {
         .batch = c.saturate ? 0.0 : c.batch,
         .limits = {.max_batch = c.max_batch, .max_tokens_per_step = c.max_tokens,
                    .prefill_chunk = tokens(c.prefill_chunk)},
+        .site = catalog::seed_site,
         .utilisation = c.utilisation,
         .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
     const request_estimate e = llmcost::estimate(d, r, o);

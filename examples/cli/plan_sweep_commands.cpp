@@ -227,7 +227,7 @@ report plan(const plan_command& c) {
         check_context(m, k.shape.input.value() + k.shape.output.value(), c.ignore_max_position);
 
     lp::plan_options o{.formats = formats_of(c.weights, c.kv), .max_instance_gpus = c.max_instance_gpus,
-                       .max_gpus = c.max_gpus, .utilisation = c.utilisation,
+                       .max_gpus = c.max_gpus, .site = catalog::seed_site, .utilisation = c.utilisation,
                        .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
     if (c.colocated_only) o.prefill_batches.clear();
     if (c.hardware.empty()) {

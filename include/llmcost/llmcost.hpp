@@ -19,7 +19,10 @@
 #include <llmcost/descriptors/precision.hpp>
 #include <llmcost/descriptors/validation.hpp>
 
+#include <llmcost/catalog/economics.hpp>
 #include <llmcost/catalog/hardware.hpp>
+#include <llmcost/catalog/lookup.hpp>
+#include <llmcost/catalog/journeys.hpp>
 #include <llmcost/catalog/models.hpp>
 
 #include <llmcost/costs/collectives.hpp>
@@ -36,6 +39,9 @@
 #include <llmcost/serving/economics.hpp>
 #include <llmcost/serving/estimate.hpp>
 #include <llmcost/serving/journey.hpp>
+#include <llmcost/serving/journey_targets.hpp>
 #include <llmcost/serving/prefix_cache.hpp>
+#include <llmcost/serving/queueing.hpp>
+#include <llmcost/serving/receipt.hpp>
 #include <llmcost/serving/speculative.hpp>
 #include <llmcost/serving/throughput.hpp>

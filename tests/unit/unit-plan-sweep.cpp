@@ -394,7 +394,8 @@ TEST_CASE("plan: one candidate, by hand") {
     const request_shape r{.input = 2000_tok, .output = 500_tok};
     const plan::traffic t{.requests_per_second = 10, .mix = {{.shape = r}}, .target = {.ttft = 2_s, .tpot = 40_ms}};
     const plan::plan_result p = plan::plan(d.m, t, {.gpus = {d.hw}, .layouts = {d.layout}, .prefill_batches = {},
-                                                   .batches = {8, 16, 32, 64, 128}, .refine = false});
+                                                   .batches = {8, 16, 32, 64, 128}, .refine = false,
+                                                   .site = catalog::seed_site});
     REQUIRE(p.best);
     CHECK(p.options.size() == 1);
     CHECK(p.skipped.empty());

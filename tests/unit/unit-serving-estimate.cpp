@@ -18,7 +18,7 @@ constexpr request_shape chat{.input = 2000_tok, .output = 500_tok};
 }  // namespace
 
 TEST_CASE("estimate: energy and cost per output token follow from the rate (S29, S30, S33)") {
-    const request_estimate e = estimate(llama70_tp8, chat, {.batch = 32});
+    const request_estimate e = estimate(llama70_tp8, chat, {.batch = 32, .site = catalog::seed_site});
     const serving_point p = serve_at_batch(llama70_tp8, chat, 32);
     CHECK(e.point.step_time == p.step_time);
     const double rate = p.output_rate.value();  // tokens/s for 8 GPUs
@@ -32,6 +32,11 @@ TEST_CASE("estimate: energy and cost per output token follow from the rate (S29,
         const double energy = 700.0 * 1.56 / 3.6e6 * 0.0806;          // $/s at full use
         CHECK(e.gpu_cost.value() == doctest::Approx(capital + energy).epsilon(1e-12));
         CHECK(e.cost_per_output_token.value() == doctest::Approx((capital + energy) * 8 / rate).epsilon(1e-12));
+    }
+    SUBCASE("without a site: the GPUs alone, energy not priced, 5-year straight-line capital") {
+        const request_estimate bare = estimate(llama70_tp8, chat, {.batch = 32});
+        CHECK(bare.wall_energy_per_output_token == bare.gpu_energy_per_output_token);
+        CHECK(bare.gpu_cost.value() == doctest::Approx(24875.0 / (5 * 365.25 * 86400)).epsilon(1e-12));
     }
     SUBCASE("a given GPU-hour price replaces capex and power; utilisation spreads it over fewer tokens") {
         const request_estimate cloud = estimate(llama70_tp8, chat, {.batch = 32, .utilisation = 0.5,
@@ -114,7 +119,7 @@ TEST_CASE("with_formats: what --weights and --kv select") {
 
 TEST_CASE("price_request: one request's prefill, decode, GPU time, energy and money, by hand") {
     const request_shape r{.input = 1000_tok, .output = 200_tok};
-    const request_cost c = price_request(llama70_tp8, r, 16);
+    const request_cost c = price_request(llama70_tp8, r, 16, {.site = catalog::seed_site});
     const double prefill = prefill_pass(llama70_tp8, 1, 1000_tok, 0_tok).time().value();
     double decode = 0;  // the 199 decode steps, one by one
     for (int i = 0; i < 199; ++i) decode += decode_pass(llama70_tp8, 16, tokens(1000.0 + i)).time().value();

@@ -50,7 +50,10 @@ TEST_CASE("validity: problem() names the first broken rule, with its id, without
 }
 
 TEST_CASE("validity: every pricing path refuses an impossible deployment") {
-    for (const auto& [d, id] : {std::pair{tp3, tp3_id}, std::pair{ep_dense, ep_dense_id}, std::pair{ep_group, ep_group_id}}) {
+    for (const std::pair<deployment, std::string_view>& c :
+         {std::pair{tp3, tp3_id}, std::pair{ep_dense, ep_dense_id}, std::pair{ep_group, ep_group_id}}) {
+        const deployment& d = c.first;
+        const std::string_view id = c.second;  // not a structured binding: clang 14 cannot capture one
         CAPTURE(d.m.name);
         auto refused = [&](auto&& f) { return test::contains(test::error_of(f), id); };
         CHECK(refused([&] { return prepare_pass(d); }));

@@ -268,7 +268,7 @@ struct placement {
 };
 
 /// Static batching in arrival order: batch k holds its B slots from the end of batch k − 1 until its
-/// longest request ends (the schedule behind static_batching_steps).
+/// longest request ends (the schedule behind batching::static_steps).
 std::vector<placement> static_schedule(const std::vector<tokens_t>& lengths, int batch) {
     std::vector<placement> out;
     double start = 0.0;
@@ -284,7 +284,7 @@ std::vector<placement> static_schedule(const std::vector<tokens_t>& lengths, int
 }
 
 /// Continuous batching with a refill at every step: each request in turn takes the slot that frees
-/// first, the lowest-numbered on a tie (the schedule behind continuous_batching_steps).
+/// first, the lowest-numbered on a tie (the schedule behind batching::continuous_steps).
 std::vector<placement> continuous_schedule(const std::vector<tokens_t>& lengths, int batch) {
     std::vector<placement> out;
     std::vector<double> free_at(static_cast<std::size_t>(batch), 0.0);
@@ -311,8 +311,8 @@ bool continuous_batching(const std::string& dir) {
                                         11_tok, 7_tok,  24_tok, 6_tok,  13_tok, 16_tok};
     const std::vector<placement> fixed = static_schedule(lengths, slots);
     const std::vector<placement> rolling = continuous_schedule(lengths, slots);
-    const double static_steps = static_batching_steps(lengths, slots);
-    const double continuous_steps = continuous_batching_steps(lengths, slots);
+    const double static_steps = batching::static_steps(lengths, slots);
+    const double continuous_steps = batching::continuous_steps(lengths, slots);
     if (end_of(fixed) != static_steps || end_of(rolling) != continuous_steps) {
         std::fprintf(stderr, "llmcost-figures: the drawn schedules disagree with serving/batching.hpp "
                              "(static %g vs %g steps, continuous %g vs %g)\n",
@@ -390,17 +390,17 @@ bool continuous_batching(const std::string& dir) {
     const double top_static = 128.0;
     doc.text(left, 100.0,
              cat("Static batching: ", grouped(static_steps), " steps, slots busy ",
-                 text::fixed(100.0 * static_batching_utilisation(lengths, slots), 1), " %",
+                 text::fixed(100.0 * batching::static_occupancy(lengths, slots), 1), " %",
                  " (each batch holds its slots until its longest request ends)"),
              {.size = 13.5, .bold = true});
     for (std::size_t i = 0, k = 1; i < lengths.size(); i += slots, ++k) {
         const std::size_t n = std::min(lengths.size() - i, static_cast<std::size_t>(slots));
         const std::span<const tokens_t> group(lengths.data() + i, n);
         const double from = fixed[i].start;
-        const double to = from + static_batching_steps(group, slots);
+        const double to = from + batching::static_steps(group, slots);
         doc.line(left + from * step_px + 2.0, 121.0, left + to * step_px - 2.0, 121.0, {.stroke = "#666666", .stroke_width = 1.0});
         doc.text(left + (from + to) / 2.0 * step_px, 117.0,
-                 cat("batch ", std::to_string(k), ": ", text::fixed(100.0 * static_batch_utilisation(group), 0), " % busy"),
+                 cat("batch ", std::to_string(k), ": ", text::fixed(100.0 * batching::static_batch_occupancy(group), 0), " % busy"),
                  {.size = 11.0, .anchor = "middle", .color = "#444444"});
     }
     grid(top_static, fixed, static_steps, "idle");
@@ -408,7 +408,7 @@ bool continuous_batching(const std::string& dir) {
     const double top_cont = 320.0;
     doc.text(left, 304.0,
              cat("Continuous batching: ", grouped(continuous_steps), " steps, slots busy ",
-                 text::fixed(100.0 * continuous_batching_utilisation(lengths, slots), 1), " %",
+                 text::fixed(100.0 * batching::continuous_occupancy(lengths, slots), 1), " %",
                  " (a freed slot takes the next request at the next step)"),
              {.size = 13.5, .bold = true});
     grid(top_cont, rolling, continuous_steps, "drain");
@@ -422,29 +422,29 @@ bool continuous_batching(const std::string& dir) {
     doc.text(left + width / 2.0, top_cont + slots * row + 40.0, "decode step", {.size = 13.0, .anchor = "middle"});
 
     // What the same rules give on average (batching.hpp's expectations over a length distribution).
-    const batching_length_distribution uniform =
-        batching_length_distribution::uniform(tokens(shortest), tokens(longest));
-    const auto exponential = batching_length_distribution::exponential(tokens(total / static_cast<double>(lengths.size())));
+    const batching::length_distribution uniform =
+        batching::length_distribution::uniform(tokens(shortest), tokens(longest));
+    const auto exponential = batching::length_distribution::exponential(tokens(total / static_cast<double>(lengths.size())));
     double y = 514.0;
     doc.text(left, y, "On average (serving/batching.hpp):", {.size = 12.5, .bold = true});
     y += 20.0;
     doc.text(left, y,
              cat("• lengths uniform on ", grouped(shortest), "…", grouped(longest), " tokens: a static batch of ",
-                 std::to_string(slots), " is busy ", text::fixed(100.0 * static_batch_expected_utilisation(uniform, slots), 1), " %",
+                 std::to_string(slots), " is busy ", text::fixed(100.0 * batching::static_expected_occupancy(uniform, slots), 1), " %",
                  " of its slot-steps (mean ÷ expected longest)"),
              {.size = 12.0});
     y += 19.0;
     doc.text(left, y,
              cat("• exponential lengths with the same mean (", text::fixed(exponential.mean_length().value(), 1),
-                 " tokens): ", text::fixed(100.0 * static_batch_expected_utilisation(exponential, slots), 1), " %",
+                 " tokens): ", text::fixed(100.0 * batching::static_expected_occupancy(exponential, slots), 1), " %",
                  " for a static batch of ", std::to_string(slots), ", ",
-                 text::fixed(100.0 * static_batch_expected_utilisation(exponential, 64), 1), " % for 64"),
+                 text::fixed(100.0 * batching::static_expected_occupancy(exponential, 64), 1), " % for 64"),
              {.size = 12.0});
     y += 19.0;
     doc.text(left, y,
              cat("• continuous batching with a full queue: ",
-                 text::fixed(100.0 * continuous_batch_expected_utilisation(uniform), 0), " % refilled every step, ",
-                 text::fixed(100.0 * continuous_batch_expected_utilisation(uniform, 8), 1), " %",
+                 text::fixed(100.0 * batching::continuous_expected_occupancy(uniform), 0), " % refilled every step, ",
+                 text::fixed(100.0 * batching::continuous_expected_occupancy(uniform, 8), 1), " %",
                  " when the scheduler refills only every 8 steps"),
              {.size = 12.0});
     return save(doc, dir, "continuous_batching.svg");

@@ -30,7 +30,7 @@ using namespace llmcost::literals;
 
 constexpr request_shape shape{.input = 1000_tok, .output = 200_tok};
 constexpr scheduler_limits limits{.max_batch = 256};
-constexpr estimate_options saturate{.batch = 0, .limits = limits};
+constexpr estimate_options saturate{.batch = 0, .limits = limits, .site = catalog::seed_site};
 constexpr int dep_gpus = 8;  ///< the expert-parallel layout tried for MoE models: tp 1, dp 8, ep 8
 
 // ---- numbers as text -------------------------------------------------------------------------
@@ -69,13 +69,12 @@ bool holds_a_request(const deployment& d) {
            kv_bytes_per_gpu_for_context(d, shape.input + shape.output) <= kv_budget_per_gpu(d, limits.reserve);
 }
 
+/// The layout keeps the model's rules (tp divides the heads, ep the experts, …). A GPU without a
+/// matmul rate for the model's format breaks a rule too (`llmcost.deployment.peak_for_format`): it
+/// cannot be timed, but its memory still answers (weights per GPU, context, batch), so it stays.
 bool valid(const deployment& d) {
-    try {
-        d.validate();
-        return true;
-    } catch (const invalid_input&) {  // tp does not divide the heads, ep the experts, …
-        return false;
-    }
+    const std::optional<invalid_input> p = problem(d);
+    return !p || p->id() == "llmcost.deployment.peak_for_format";
 }
 
 /// Layouts in order of GPU count: tp 1, 2, 4, … within the scale-up domain, and for MoE models
@@ -110,7 +109,7 @@ row evaluate(const deployment& d) {
         r.decode_batch1 = tokens(1.0) / decode_pass(d, 1.0, mean_context).time();
         r.saturated = estimate(d, shape, saturate);
     } else {  // memory still answers: the batch the KV room admits, and the weights per GPU
-        const batch_limit b = max_batch(d, shape, saturate.limits);
+        const batch_limit b = admissible_batch(d, shape, saturate.limits);
         r.saturated.point.batch = b.batch;
         r.saturated.point.limited_by = b.limited_by;
         r.saturated.weight_bytes_per_gpu = weight_bytes_per_gpu(d);

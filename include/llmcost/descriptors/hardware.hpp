@@ -252,6 +252,14 @@ struct facility {
     /// Wall power per GPU watt: server overhead × cooling (1.56 in the seed's receipt).
     [[nodiscard]] constexpr double power_multiplier() const { return server_overhead * cooling; }
 
+    /// The neutral site, the default where a formula takes one: the GPUs alone (no server or
+    /// cooling overhead), energy not priced, and the 5-year straight-line depreciation servers
+    /// are commonly booked at. Name your own site (or a catalog one) for wall power and energy $.
+    [[nodiscard]] static constexpr facility gpus_only() {
+        return {.name = "GPUs only (no site given)", .server_overhead = 1.0, .cooling = 1.0,
+                .electricity = dollars_per_joule_t::from_value(0.0), .depreciation = years(5.0)};
+    }
+
     constexpr void validate() const {
         const std::string_view s = name;
         require(server_overhead >= 1.0 && server_overhead <= 10.0, s, "server_overhead", server_overhead,

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <string_view>
 #include <type_traits>
 
@@ -96,6 +97,7 @@ inline constexpr std::array<double, 1025> cbrt_of_eighths = [] {
 }
 
 inline constexpr double pi = 3.14159265358979323846;
+inline constexpr double infinity = std::numeric_limits<double>::infinity();
 
 /// sin x: reduce to [−π, π], then a Taylor series (converges fast on that range).
 [[nodiscard]] constexpr double const_sin(double x) {

@@ -95,7 +95,7 @@ struct plan_options {
     std::vector<double> batches{};              ///< batch limits to try; empty: `batch_ladder()`
     bool refine = true;                         ///< refine each deployment's best batch between ladder steps
     scheduler_limits limits{};                  ///< KV reserve and caps applied when checking a batch fits
-    facility site = catalog::seed_site;
+    facility site = facility::gpus_only();      ///< power multipliers, electricity, depreciation
     double utilisation = 1.0;                   ///< mean load ÷ the peak the fleet is sized for
     std::vector<gpu_price> prices{};            ///< per GPU type; ahead of the catalog's capex
     dollars_per_second_t gpu_cost = dollars_per_second_t::from_value(0.0);  ///< for every GPU; 0: none

@@ -2,22 +2,21 @@
 /// \file
 /// Sweeps: a grid of deployments — GPU type × number formats × parallel layout × serving mode
 /// (colocated, or disaggregated with a prefill batch) × request shape × batch — priced in one pass.
-/// For each (GPU, formats, layout) the deployment's pass constants are prepared once
-/// (`prepare_pass`); the shape × batch block is then evaluated with Eigen array expressions, in
-/// chunks of 256 lanes, that repeat the operations of the scalar formulas (passes.hpp's `step_pass`
-/// and its `finish`, then `serve_at_batch` or `disaggregated_goodput`'s) lane by lane in the same
-/// order. Every figure is therefore the scalar formulas' figure for the same inputs to the last bit
-/// (the unit tests compare with `==`): IEEE-754 +, −, ×, ÷ and ⌊·⌋ are correctly rounded in a vector
-/// lane as in a scalar register; the GEMM size curve is the scalar function itself
-/// (`matmul_at_rows`), called lane by lane; and expert coverage, an integer power by repeated
-/// squaring in `expert_coverage`, multiplies the same squares in the same order, lane by lane.
+/// For each (GPU, formats, layout) the deployment is checked (`problem`) and its pass constants
+/// prepared once (`prepare_pass`); the shape × batch block is then evaluated in lanes of
+/// `lane_width` points by the library's own formulas — `detail::colocated_point` (the step mixture
+/// of `serve_at_batch`) and `detail::step_formula` with the pools of `disaggregated_goodput` —
+/// instantiated for a fixed-size Eigen array instead of a double (detail/lanes.hpp). There is no
+/// second copy of a formula here: this file only says how a lane chooses, floors and maps, and
+/// walks the grid. Every figure is therefore the scalar formulas' figure for the same inputs to
+/// the last bit (the unit tests compare with `==`): IEEE-754 +, −, ×, ÷ and ⌊·⌋ are correctly
+/// rounded in a vector lane as in a scalar register, and the scalar pieces (the ∛ table of the
+/// GEMM size curve, expert coverage) are the scalar functions themselves, called lane by lane.
 ///
-/// Two conditions. No FMA contraction: the default x86-64 target has no FMA instruction, but with
+/// One condition: no FMA contraction. The default x86-64 target has no FMA instruction, but with
 /// one (-march=haswell or later, -march=native) both g++ (even in -std=c++20 mode: its ISO default
 /// of -ffp-contract=off is for C only) and clang fuse a·b + c in the scalar code and not across
-/// Eigen's functors, so build with -ffp-contract=off there. And `detail::step_time` kept in step
-/// with passes.hpp: a change to the pass formula must be repeated here (the exactness tests fail
-/// until it is).
+/// Eigen's functors, so build with -ffp-contract=off there (the `llmcost::plan` target sets it).
 ///
 /// Unit system: inside and in the result arrays, plain `double` in SI — seconds, tokens per
 /// second, requests per second, bytes. Typed quantities at the boundary: the grid is given as

@@ -12,8 +12,8 @@
 ///
 /// **Example**
 /// \code
-/// const auto lengths = batching_length_distribution::exponential(500_tok);
-/// double u = static_batch_expected_utilisation(lengths, 32);   // 1 ÷ H₃₂ ≈ 0.25
+/// const auto lengths = length_distribution::exponential(500_tok);
+/// double u = static_expected_occupancy(lengths, 32);   // 1 ÷ H₃₂ ≈ 0.25
 /// \endcode
 
 #include <llmcost/costs/passes.hpp>
@@ -38,8 +38,10 @@ constexpr void require_batch(int batch, std::string_view subject) {
 }
 }  // namespace detail
 
+namespace batching {
+
 /// U = mean(len) ÷ max(len) — one static batch: every slot is held until the longest request ends (S4).
-[[nodiscard]] constexpr double static_batch_utilisation(std::span<const tokens_t> lengths) {
+[[nodiscard]] constexpr double static_batch_occupancy(std::span<const tokens_t> lengths) {
     detail::require_lengths(lengths, "static batch");
     double sum = 0.0, longest = 0.0;
     for (const tokens_t& l : lengths) {
@@ -50,7 +52,7 @@ constexpr void require_batch(int batch, std::string_view subject) {
 }
 
 /// T_static = Σ_k max(len in batch k) — steps to serve a queue in static batches of B, in arrival order.
-[[nodiscard]] constexpr double static_batching_steps(std::span<const tokens_t> lengths, int batch) {
+[[nodiscard]] constexpr double static_steps(std::span<const tokens_t> lengths, int batch) {
     detail::require_lengths(lengths, "static batching");
     detail::require_batch(batch, "static batching");
     double steps = 0.0;
@@ -66,7 +68,7 @@ constexpr void require_batch(int batch, std::string_view subject) {
 /// T_cont = makespan of continuous batching with B slots and refill every step: each queued
 /// request takes the slot that frees first (all are waiting at step 0), so
 /// T = max over slots of the lengths it served back to back. Exact for whole-token lengths.
-[[nodiscard]] constexpr double continuous_batching_steps(std::span<const tokens_t> lengths, int batch) {
+[[nodiscard]] constexpr double continuous_steps(std::span<const tokens_t> lengths, int batch) {
     detail::require_lengths(lengths, "continuous batching");
     detail::require_batch(batch, "continuous batching");
     std::vector<double> free_at(static_cast<std::size_t>(batch), 0.0);
@@ -83,8 +85,8 @@ constexpr void require_batch(int batch, std::string_view subject) {
 
 /// U = Σ len ÷ (B · T_static) — slot-steps used over slot-steps held; a short last batch still
 /// holds B slots (S4: "finished slots stayed empty until the whole batch ended").
-[[nodiscard]] constexpr double static_batching_utilisation(std::span<const tokens_t> lengths, int batch) {
-    const double steps = static_batching_steps(lengths, batch);
+[[nodiscard]] constexpr double static_occupancy(std::span<const tokens_t> lengths, int batch) {
+    const double steps = static_steps(lengths, batch);
     double sum = 0.0;
     for (const tokens_t& l : lengths) sum += l.value();
     return sum / (batch * steps);
@@ -92,8 +94,8 @@ constexpr void require_batch(int batch, std::string_view subject) {
 
 /// U = Σ len ÷ (B · T_cont) — 1 while the queue is non-empty; below 1 only in the final drain,
 /// when there is nobody left to join (S4). Never below the static figure for the same queue.
-[[nodiscard]] constexpr double continuous_batching_utilisation(std::span<const tokens_t> lengths, int batch) {
-    const double steps = continuous_batching_steps(lengths, batch);
+[[nodiscard]] constexpr double continuous_occupancy(std::span<const tokens_t> lengths, int batch) {
+    const double steps = continuous_steps(lengths, batch);
     double sum = 0.0;
     for (const tokens_t& l : lengths) sum += l.value();
     return sum / (batch * steps);
@@ -109,19 +111,19 @@ enum class batching_length_law {
 };
 
 /// A distribution of output lengths; build with `uniform`, `geometric` or `exponential`.
-struct batching_length_distribution {
+struct length_distribution {
     batching_length_law law = batching_length_law::uniform;
     tokens_t shortest;  ///< uniform: a
     tokens_t longest;   ///< uniform: b
     tokens_t mean;      ///< geometric and exponential: E[len]
 
-    [[nodiscard]] static constexpr batching_length_distribution uniform(tokens_t a, tokens_t b) {
+    [[nodiscard]] static constexpr length_distribution uniform(tokens_t a, tokens_t b) {
         return {.law = batching_length_law::uniform, .shortest = a, .longest = b, .mean = (a + b) / 2.0};
     }
-    [[nodiscard]] static constexpr batching_length_distribution geometric(tokens_t m) {
+    [[nodiscard]] static constexpr length_distribution geometric(tokens_t m) {
         return {.law = batching_length_law::geometric, .shortest = tokens(1.0), .longest = tokens(0.0), .mean = m};
     }
-    [[nodiscard]] static constexpr batching_length_distribution exponential(tokens_t m) {
+    [[nodiscard]] static constexpr length_distribution exponential(tokens_t m) {
         return {.law = batching_length_law::exponential, .shortest = tokens(0.0), .longest = tokens(0.0), .mean = m};
     }
 
@@ -202,7 +204,7 @@ struct batching_length_distribution {
 
 /// E[U_static] = E[len] ÷ E[max of B] — the long-run share of slot-steps a static batch of B uses
 /// (Σ len ÷ Σ B·max over many batches, by the law of large numbers). Exponential lengths: 1 ÷ H_B.
-[[nodiscard]] constexpr double static_batch_expected_utilisation(const batching_length_distribution& lengths,
+[[nodiscard]] constexpr double static_expected_occupancy(const length_distribution& lengths,
                                                                  int batch) {
     return ratio(lengths.mean_length(), lengths.expected_longest(batch));
 }
@@ -210,7 +212,7 @@ struct batching_length_distribution {
 /// E[U_cont] = E[len] ÷ (E[len] + (g − 1) ÷ 2) — continuous batching with a full queue, refilled
 /// every g steps: a freed slot waits for the next refill, uniformly 0…g − 1 steps. g = 1 (refill
 /// at every step boundary, S4) gives 1.
-[[nodiscard]] constexpr double continuous_batch_expected_utilisation(const batching_length_distribution& lengths,
+[[nodiscard]] constexpr double continuous_expected_occupancy(const length_distribution& lengths,
                                                                      int refill_every_steps = 1) {
     lengths.validate();
     require(refill_every_steps >= 1, "continuous batching", "refill_every_steps", refill_every_steps,
@@ -224,7 +226,7 @@ struct batching_length_distribution {
 /// X = B · ranks · U ÷ t_pass(B, x) — tokens per second of one instance whose B slots (per
 /// attention rank) are busy a fraction U, each pass priced at context x (S4, S5, decode_pass).
 template <token_count T>
-[[nodiscard]] constexpr tokens_per_second_t batching_throughput(const deployment& d, double batch, const T& context,
+[[nodiscard]] constexpr tokens_per_second_t throughput(const deployment& d, double batch, const T& context,
                                                                 double slot_utilisation) {
     require(batch >= 1.0, "batching", "batch", batch, "a batch holds at least one request");
     require(slot_utilisation >= 0.0 && slot_utilisation <= 1.0, "batching", "slot_utilisation", slot_utilisation,
@@ -233,7 +235,7 @@ template <token_count T>
 }
 
 /// Static vs continuous batching of one deployment for a length distribution.
-struct batching_comparison {
+struct comparison {
     double static_utilisation;
     double continuous_utilisation;
     tokens_per_second_t static_throughput;
@@ -246,28 +248,28 @@ struct batching_comparison {
 /// static x = P + E[max] ÷ 2 (finished slots are still padded along, as in static generate loops);
 /// continuous x = P + E[len²] ÷ (2 E[len]) (a busy slot holds a length-biased request, halfway through).
 template <token_count T>
-[[nodiscard]] constexpr batching_comparison batching_static_vs_continuous(const deployment& d, double batch,
+[[nodiscard]] constexpr comparison static_vs_continuous(const deployment& d, double batch,
                                                                          const T& prompt,
-                                                                         const batching_length_distribution& lengths,
+                                                                         const length_distribution& lengths,
                                                                          int refill_every_steps = 1) {
     require(batch >= 1.0 && batch == detail::const_trunc(batch) && batch <= 1e6, "batching",
             "batch", batch, "must be a whole number of requests, at least 1");
     const int b = static_cast<int>(batch);
     const tokens_t p = in_base_units(prompt);
-    const double u_static = static_batch_expected_utilisation(lengths, b);
-    const double u_cont = continuous_batch_expected_utilisation(lengths, refill_every_steps);
+    const double u_static = static_expected_occupancy(lengths, b);
+    const double u_cont = continuous_expected_occupancy(lengths, refill_every_steps);
     const tokens_t x_static = p + lengths.expected_longest(b) / 2.0;
     const tokens_t x_cont = p + tokens(lengths.second_moment() / (2.0 * lengths.mean_length().value()));
-    return batching_comparison{.static_utilisation = u_static,
+    return comparison{.static_utilisation = u_static,
                                .continuous_utilisation = u_cont,
-                               .static_throughput = batching_throughput(d, batch, x_static, u_static),
-                               .continuous_throughput = batching_throughput(d, batch, x_cont, u_cont)};
+                               .static_throughput = throughput(d, batch, x_static, u_static),
+                               .continuous_throughput = throughput(d, batch, x_cont, u_cont)};
 }
 
 // ---- my speed and my neighbours (S5) -----------------------------------------------------------
 
 /// What one request gets from a pass shared with b − 1 neighbours.
-struct batching_neighbour_effect {
+struct neighbour_effect {
     double batch;
     seconds_per_token_t my_time_per_token;  ///< one token of mine per pass: t_pass(b) per token
     tokens_per_second_t my_rate;            ///< 1 ÷ t_pass(b)
@@ -278,16 +280,18 @@ struct batching_neighbour_effect {
 /// t(b) = t_pass(b, x) per token of mine; slowdown = t_pass(b, x) ÷ t_pass(1, x) — the batch
 /// divides the HBM bandwidth (S5): each neighbour adds its KV read and its FLOPs to every pass.
 template <token_count T>
-[[nodiscard]] constexpr batching_neighbour_effect batching_neighbours(const deployment& d, double batch,
+[[nodiscard]] constexpr neighbour_effect neighbours(const deployment& d, double batch,
                                                                       const T& context) {
     require(batch >= 1.0, "batching", "batch", batch, "a batch holds at least one request");
     const seconds_t shared = decode_pass(d, batch, context).time();
     const seconds_t alone = decode_pass(d, 1.0, context).time();
-    return batching_neighbour_effect{.batch = batch,
+    return neighbour_effect{.batch = batch,
                                      .my_time_per_token = shared / tokens(1.0),
                                      .my_rate = tokens(1.0) / shared,
                                      .instance_rate = tokens(batch * d.attention_ranks()) / shared,
                                      .slowdown = ratio(shared, alone)};
 }
+
+}  // namespace batching
 
 }  // namespace llmcost

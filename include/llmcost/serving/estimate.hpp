@@ -19,7 +19,6 @@
 /// static_assert(e.point.tpot < 50_ms);
 /// \endcode
 
-#include <llmcost/catalog/hardware.hpp>
 #include <llmcost/costs/energy.hpp>
 #include <llmcost/serving/economics.hpp>
 #include <llmcost/serving/throughput.hpp>
@@ -31,7 +30,7 @@ namespace llmcost {
 struct estimate_options {
     double batch = 0;                          ///< concurrent sequences per attention rank; 0 = saturate
     scheduler_limits limits{};                 ///< what the engine admits when saturating
-    facility site = catalog::seed_site;        ///< power multipliers, electricity, depreciation
+    facility site = facility::gpus_only();     ///< power multipliers, electricity, depreciation
     double utilisation = 1.0;                  ///< share of wall-clock time spent serving, for $/token
     /// $ per GPU-second to charge instead of capex + power (e.g. a cloud price); 0 = derive it.
     dollars_per_second_t gpu_cost = dollars_per_second_t::from_value(0.0);

@@ -15,13 +15,15 @@
 ///                                                                   last token is made, S26)
 ///     TPOT     = (decode + neighbours' prefills) ÷ (n − 1)
 ///
-/// Stage times can be given (`journey_times` is an aggregate; `journey_assemble` adds the network
-/// and the gates to given compute times) or derived from a deployment (`journey_breakdown`).
+/// Stage times can be given (`journey::times` is an aggregate; `journey::assemble` adds the network
+/// and the gates to given compute times) or derived from a deployment (`journey::breakdown`).
+/// Queues are in serving/queueing.hpp; what it takes to reach a given end to end (the inverse
+/// questions) in serving/journey_targets.hpp; the seed's scenario in catalog/journeys.hpp.
 ///
 /// **Example**
 /// \code
-/// const journey_times t = journey_breakdown(seed_default_journey());
-/// std::printf("%s dominates: %.0f %%\n", journey_stage_name(t.dominant()).data(), 100 * t.share(t.dominant()));
+/// const journey::times t = journey::breakdown(catalog::seed_journey);
+/// std::printf("%s dominates: %.0f %%\n", journey::stage_name(t.dominant()).data(), 100 * t.share(t.dominant()));
 /// \endcode
 ///
 /// ## The seed's "about 3 seconds" (S38)
@@ -35,74 +37,36 @@
 /// Decode dominates. The seed's receipt is a floor (S32: read it as "at least this much"), and
 /// this model inherits that optimism; we do not tune it to 3 s. What would give 3 s is a question
 /// the library answers (tests "S38"):
-/// - `journey_decode_slowdown_for`: every pass after the first token ≈ 2.1× slower than modelled,
-///   e.g. a sustained HBM fraction of ≈ 0.43 (`journey_hbm_efficiency_for`). Copy benchmarks
+/// - `journey::decode_slowdown_for`: every pass after the first token ≈ 2.1× slower than modelled,
+///   e.g. a sustained HBM fraction of ≈ 0.43 (`journey::hbm_efficiency_for`). Copy benchmarks
 ///   reach 0.84–0.92 of spec (calibration rows B01–B03), a whole decode pass of small kernels
 ///   less, and per-kernel launch and synchronisation overheads come on top (the dashboard GPU's
 ///   descriptor has none), so a pass ≈ 2× the roofline is a plausible reading of "about 3 s";
-/// - `journey_batch_for`: or ≈ 88 neighbours instead of 32 (≈ 117 with prefill disaggregated),
+/// - `journey::batch_for`: or ≈ 88 neighbours instead of 32 (≈ 117 with prefill disaggregated),
 ///   where decode turns compute bound (≈ 40 µs of FLOPs per sequence per pass at 2 PFLOP/s) —
 ///   also plausible for a busy service, and it fits: ≈ 1,090 sequences of 700 tokens fit in HBM.
 /// Either way ≈ 180 tokens/s per user over 500 tokens, which is what "about 3 s" implies.
 /// Figures in this comment come from the pass model as it stood when the header was written; the
 /// tests check relations, not these numbers.
 
-#include <llmcost/catalog/hardware.hpp>
-#include <llmcost/catalog/models.hpp>
 #include <llmcost/costs/kv_cache.hpp>
 #include <llmcost/costs/network.hpp>
 #include <llmcost/costs/passes.hpp>
+#include <llmcost/serving/throughput.hpp>
 #include <llmcost/descriptors/validation.hpp>
+#include <llmcost/serving/queueing.hpp>
 
 #include <array>
 #include <string_view>
 
-namespace llmcost {
-
-// ---- queueing ----------------------------------------------------------------------------------
-
-/// W_q = ρ·S ÷ (1 − ρ) = ρ ÷ (μ(1 − ρ)) — mean wait before service in an M/M/1 queue, S = 1/μ
-/// (Kleinrock, *Queueing Systems* vol. 1, 1975, §3.2). ρ ≥ 1 is refused: the queue never drains.
-template <duration T>
-[[nodiscard]] constexpr seconds_t mm1_queue_wait(const T& service_time, double utilisation) {
-    const seconds_t s = in_base_units(service_time);
-    require(utilisation >= 0.0 && utilisation < 1.0, "M/M/1 queue", "utilisation", utilisation,
-            "must be in [0, 1): at utilisation >= 1 arrivals outpace service and the wait diverges");
-    require(non_negative_finite(s.value()), "M/M/1 queue", "service_time (s)", s.value(),
-            "must be zero or positive and finite");
-    return s * (utilisation / (1.0 - utilisation));
-}
-
-/// C(c, a) — Erlang C, the probability that an arrival to an M/M/c queue must wait, a = c·ρ.
-/// Through the Erlang B recursion B₀ = 1, B_k = a·B_{k−1} ÷ (k + a·B_{k−1}), then
-/// C = B_c ÷ (1 − ρ(1 − B_c)) — stable for large c (Harchol-Balter, *Performance Modeling and
-/// Design of Computer Systems*, 2013, ch. 14). c = 1 gives C = ρ.
-[[nodiscard]] constexpr double erlang_c(int servers, double utilisation) {
-    require(servers >= 1, "M/M/c queue", "servers", servers, "a queue needs at least one server");
-    require(utilisation >= 0.0 && utilisation < 1.0, "M/M/c queue", "utilisation", utilisation,
-            "must be in [0, 1): at utilisation >= 1 arrivals outpace service and the wait diverges");
-    const double a = utilisation * servers;
-    double b = 1.0;
-    for (int k = 1; k <= servers; ++k) b = a * b / (k + a * b);
-    return b / (1.0 - utilisation * (1.0 - b));
-}
-
-/// W_q = C(c, cρ) · S ÷ (c (1 − ρ)) — mean wait before service in an M/M/c queue
-/// (Erlang 1917; Kleinrock 1975, §3.5). With c = 1 it is the M/M/1 wait ρS ÷ (1 − ρ).
-template <duration T>
-[[nodiscard]] constexpr seconds_t mmc_queue_wait(const T& service_time, int servers, double utilisation) {
-    const seconds_t s = in_base_units(service_time);
-    require(non_negative_finite(s.value()), "M/M/c queue", "service_time (s)", s.value(),
-            "must be zero or positive and finite");
-    return s * (erlang_c(servers, utilisation) / (servers * (1.0 - utilisation)));
-}
+namespace llmcost::journey {
 
 // ---- the network leg -----------------------------------------------------------------------------
 
 /// RTT ≈ k · 2 d n_g ÷ c — a round trip estimated from the fibre floor and a route-inflation factor
 /// k ≥ 1 (S1: the measured 137 ms Seoul → Oregon is k ≈ 1.64 over 8,534 km of great circle).
 template <distance D>
-[[nodiscard]] constexpr seconds_t journey_estimated_rtt(const D& great_circle, double route_inflation_factor) {
+[[nodiscard]] constexpr seconds_t estimated_rtt(const D& great_circle, double route_inflation_factor) {
     require(route_inflation_factor >= 1.0 && route_inflation_factor <= 100.0, "journey network",
             "route_inflation_factor", route_inflation_factor,
             "must be in [1, 100]: no route is shorter than the great circle");
@@ -114,7 +78,7 @@ template <distance D>
 /// connection to the edge is DNS (1, to a nearby resolver, taken as one edge RTT) + TCP (1) +
 /// TLS 1.3 (1) = 3; a reused connection is 0; TLS 1.2 adds one more. The edge keeps pooled
 /// connections to the origin, so 0 there by default.
-struct journey_network {
+struct network_leg {
     network_path path;                     ///< client ↔ edge and edge ↔ data-centre RTTs
     int client_edge_setup_round_trips = 3; ///< handshakes to the edge before the request (see above)
     int edge_origin_setup_round_trips = 0; ///< handshakes edge → data centre (pooled: 0)
@@ -145,8 +109,8 @@ struct journey_network {
 /// One placement gate as an M/M/c queue: the request waits W_q for one of `servers` servers, each
 /// busy `service_time` per request at utilisation ρ, then spends `handling` on the path.
 /// For a proxy (load balancer, router) handling = service time; a delay given directly is a gate
-/// with ρ = 0 (`journey_gate::fixed`).
-struct journey_gate {
+/// with ρ = 0 (`gate::fixed`).
+struct gate {
     std::string_view name;
     seconds_t handling;        ///< time on the request's path once served
     seconds_t service_time;    ///< S = 1/μ, one server's busy time per request
@@ -154,17 +118,17 @@ struct journey_gate {
     double utilisation = 0.0;  ///< ρ = λ ÷ (c·μ), in [0, 1)
 
     /// A delay given directly: no queue.
-    [[nodiscard]] static constexpr journey_gate fixed(std::string_view name, seconds_t delay) {
-        return journey_gate{.name = name, .handling = delay, .service_time = delay, .servers = 1, .utilisation = 0.0};
+    [[nodiscard]] static constexpr gate fixed(std::string_view name, seconds_t delay) {
+        return gate{.name = name, .handling = delay, .service_time = delay, .servers = 1, .utilisation = 0.0};
     }
     /// A single-server proxy that takes `service` per request at utilisation ρ (M/M/1).
-    [[nodiscard]] static constexpr journey_gate mm1(std::string_view name, seconds_t service, double utilisation) {
-        return journey_gate{.name = name, .handling = service, .service_time = service, .servers = 1,
+    [[nodiscard]] static constexpr gate mm1(std::string_view name, seconds_t service, double utilisation) {
+        return gate{.name = name, .handling = service, .service_time = service, .servers = 1,
                             .utilisation = utilisation};
     }
 
     /// W_q of the gate's M/M/c queue.
-    [[nodiscard]] constexpr seconds_t wait() const { return mmc_queue_wait(service_time, servers, utilisation); }
+    [[nodiscard]] constexpr seconds_t wait() const { return queueing::mmc_wait(service_time, servers, utilisation); }
     /// delay = handling + W_q; for an M/M/1 proxy, S ÷ (1 − ρ).
     [[nodiscard]] constexpr seconds_t delay() const { return handling + wait(); }
 
@@ -181,10 +145,10 @@ struct journey_gate {
 };
 
 /// The three gates of S3 in order: load balancer → router (model, region) → scheduler (a node).
-struct journey_gates {
-    journey_gate load_balancer;
-    journey_gate router;
-    journey_gate scheduler;
+struct placement_gates {
+    gate load_balancer;
+    gate router;
+    gate scheduler;
 
     /// Σ delays of the three gates.
     [[nodiscard]] constexpr seconds_t delay() const {
@@ -199,7 +163,7 @@ struct journey_gates {
 
 // ---- the journey's stages ------------------------------------------------------------------------
 
-enum class journey_stage {
+enum class stage {
     connection_setup,    ///< handshakes (explicit round-trip counts)
     request_trip,        ///< one way client → edge → data centre (S1, S2)
     placement,           ///< load balancer → router → scheduler (S3)
@@ -210,27 +174,27 @@ enum class journey_stage {
     response_trip,       ///< one way back; the stream ends one trip after the last token (S26)
 };
 
-inline constexpr std::array all_journey_stages{
-    journey_stage::connection_setup, journey_stage::request_trip, journey_stage::placement,
-    journey_stage::admission,        journey_stage::prefill,      journey_stage::decode,
-    journey_stage::neighbour_prefills, journey_stage::response_trip};
+inline constexpr std::array all_stages{
+    stage::connection_setup, stage::request_trip, stage::placement,
+    stage::admission,        stage::prefill,      stage::decode,
+    stage::neighbour_prefills, stage::response_trip};
 
-[[nodiscard]] constexpr std::string_view journey_stage_name(journey_stage s) {
+[[nodiscard]] constexpr std::string_view stage_name(stage s) {
     switch (s) {
-        case journey_stage::connection_setup: return "connection setup";
-        case journey_stage::request_trip: return "request trip";
-        case journey_stage::placement: return "placement gates";
-        case journey_stage::admission: return "batch admission";
-        case journey_stage::prefill: return "prefill";
-        case journey_stage::decode: return "decode";
-        case journey_stage::neighbour_prefills: return "neighbours' prefills";
-        case journey_stage::response_trip: return "response trip";
+        case stage::connection_setup: return "connection setup";
+        case stage::request_trip: return "request trip";
+        case stage::placement: return "placement gates";
+        case stage::admission: return "batch admission";
+        case stage::prefill: return "prefill";
+        case stage::decode: return "decode";
+        case stage::neighbour_prefills: return "neighbours' prefills";
+        case stage::response_trip: return "response trip";
     }
     return "?";
 }
 
 /// Each stage's time, and what the user sees: TTFT, time per output token, end to end.
-struct journey_times {
+struct times {
     seconds_t connection_setup;
     seconds_t request_trip;
     seconds_t placement;
@@ -241,27 +205,27 @@ struct journey_times {
     seconds_t response_trip;
     tokens_t output;  ///< tokens streamed back (≥ 1)
 
-    [[nodiscard]] constexpr seconds_t of(journey_stage s) const {
+    [[nodiscard]] constexpr seconds_t of(stage s) const {
         switch (s) {
-            case journey_stage::connection_setup: return connection_setup;
-            case journey_stage::request_trip: return request_trip;
-            case journey_stage::placement: return placement;
-            case journey_stage::admission: return admission;
-            case journey_stage::prefill: return prefill;
-            case journey_stage::decode: return decode;
-            case journey_stage::neighbour_prefills: return neighbour_prefills;
-            case journey_stage::response_trip: return response_trip;
+            case stage::connection_setup: return connection_setup;
+            case stage::request_trip: return request_trip;
+            case stage::placement: return placement;
+            case stage::admission: return admission;
+            case stage::prefill: return prefill;
+            case stage::decode: return decode;
+            case stage::neighbour_prefills: return neighbour_prefills;
+            case stage::response_trip: return response_trip;
         }
         return seconds(0.0);
     }
     /// end to end = Σ stages (Enter → last token on screen, S38).
     [[nodiscard]] constexpr seconds_t end_to_end() const {
         seconds_t t = seconds(0.0);
-        for (journey_stage s : all_journey_stages) t = t + of(s);
+        for (stage s : all_stages) t = t + of(s);
         return t;
     }
     /// share = stage ÷ end to end (the shares sum to 1).
-    [[nodiscard]] constexpr double share(journey_stage s) const { return ratio(of(s), end_to_end()); }
+    [[nodiscard]] constexpr double share(stage s) const { return ratio(of(s), end_to_end()); }
     /// TTFT = everything but the passes after the first token: setup + trips + gates + admission + prefill.
     [[nodiscard]] constexpr seconds_t time_to_first_token() const {
         return connection_setup + request_trip + placement + admission + prefill + response_trip;
@@ -274,16 +238,16 @@ struct journey_times {
         return (decode + neighbour_prefills) / tokens(gaps);
     }
     /// The stage that takes longest.
-    [[nodiscard]] constexpr journey_stage dominant() const {
-        journey_stage best = journey_stage::connection_setup;
-        for (journey_stage s : all_journey_stages)
+    [[nodiscard]] constexpr stage dominant() const {
+        stage best = stage::connection_setup;
+        for (stage s : all_stages)
             if (of(s) > of(best)) best = s;
         return best;
     }
 };
 
 /// What the GPU side contributes, from a deployment or given directly.
-struct journey_compute_times {
+struct compute_times {
     seconds_t admission;           ///< slot wait + step-boundary wait
     seconds_t prefill;
     seconds_t decode;              ///< n − 1 decode passes
@@ -292,11 +256,11 @@ struct journey_compute_times {
 
 /// Adds the network and the gates to given compute times: the timeline of the file comment.
 template <token_count N>
-[[nodiscard]] constexpr journey_times journey_assemble(const journey_network& net, const journey_gates& gates,
-                                                       const journey_compute_times& gpu, const N& output) {
+[[nodiscard]] constexpr times assemble(const network_leg& net, const placement_gates& gates,
+                                                       const compute_times& gpu, const N& output) {
     net.validate();
     gates.validate();
-    return journey_times{.connection_setup = net.setup_time(),
+    return times{.connection_setup = net.setup_time(),
                          .request_trip = net.one_way(),
                          .placement = gates.delay(),
                          .admission = gpu.admission,
@@ -310,7 +274,7 @@ template <token_count N>
 // ---- the scenario --------------------------------------------------------------------------------
 
 /// One request on one deployment: the descriptor of a journey.
-struct journey_scenario {
+struct scenario {
     std::string_view name = "journey";
     deployment serving;             ///< model, hardware, layout
     double batch = 1;               ///< sequences sharing each decode pass, this one included (S5)
@@ -329,8 +293,8 @@ struct journey_scenario {
     /// ρ of the node's batch slots. 0: the scheduler finds a node with room (S3's wording). > 0: a
     /// request waits for a slot in an M/M/c queue with c = batch and S = one request's residence.
     double slot_utilisation = 0.0;
-    journey_network network;
-    journey_gates gates;
+    network_leg network;
+    placement_gates gates;
 
     [[nodiscard]] constexpr tokens_t new_tokens() const { return prompt - cached; }
 
@@ -339,9 +303,9 @@ struct journey_scenario {
         network.validate();
         gates.validate();
         const std::string_view s = name;
-        require(batch >= 1.0 && batch == detail::const_trunc(batch) && batch <= 1e6, s,
+        require(batch >= 1.0 && batch == llmcost::detail::const_trunc(batch) && batch <= 1e6, s,
                 "batch", batch, "must be a whole number of sequences, at least 1");
-        require(prefill_batch >= 1.0 && prefill_batch == detail::const_trunc(prefill_batch) &&
+        require(prefill_batch >= 1.0 && prefill_batch == llmcost::detail::const_trunc(prefill_batch) &&
                     prefill_batch <= 1e6,
                 s, "prefill_batch", prefill_batch, "must be a whole number of prompts, at least 1");
         require(positive_finite(prompt.value()), s, "prompt (tokens)", prompt.value(), "must be positive and finite");
@@ -358,17 +322,14 @@ struct journey_scenario {
     }
 };
 
-namespace detail {
-
 /// Σ over the prompt's chunks (`chunked_prefill`, the library's one chunking rule) of the step
 /// that carries `prompts` prompts' chunk beside `decodes` sequences decoding at `context`.
-[[nodiscard]] constexpr chunked_steps journey_prefill(const pass_model& pm, double decodes, tokens_t context,
+[[nodiscard]] constexpr chunked_steps prefill_steps(const pass_model& pm, double decodes, tokens_t context,
                                                       double prompts, double fresh, double cached, double chunk) {
     return chunked_prefill(pm, {.decode_sequences = decodes, .decode_context = context, .prefill_sequences = prompts},
                            tokens(fresh), tokens(cached), tokens(chunk));
 }
 
-}  // namespace detail
 
 /// The GPU side of a scenario (P prompt, n output tokens, b batch, x̄ = P + n/2 the neighbours'
 /// mean context, chunks as set by prefill_chunk):
@@ -381,129 +342,37 @@ namespace detail {
 ///                passes when neighbours look like me) ÷ prefill_batch
 ///                × [Σ_chunks step_pass(b decodes + their prompt) − chunks · t_pass(b, x̄)]
 ///                (colocated only; the stall is what their prefill adds to a step of mine).
-[[nodiscard]] constexpr journey_compute_times journey_compute(const journey_scenario& s) {
+[[nodiscard]] constexpr compute_times compute(const scenario& s) {
     s.validate();
     const deployment& d = s.serving;
     const double n = s.output.value();
     const double fresh = s.new_tokens().value(), cached = s.cached.value(), chunk = s.prefill_chunk.value();
-    const tokens_t mean_context = s.prompt + s.output / 2.0;
+    const tokens_t mean_context = mean_decode_context({.input = s.prompt, .output = s.output});
     const double others = s.colocated_prefill ? s.batch - 1.0 : 0.0;
     const pass_model pm = prepare_pass(d);
     const seconds_t prefill =
-        detail::journey_prefill(pm, others, mean_context, s.prefill_batch, fresh, cached, chunk).total;
+        prefill_steps(pm, others, mean_context, s.prefill_batch, fresh, cached, chunk).total;
     const seconds_t decode = decode_steps(pm, s.batch, s.prompt, n - 1.0).total;
     const seconds_t step = decode_pass(pm, s.batch, mean_context).time();
     const seconds_t slot_wait = s.slot_utilisation > 0.0
-        ? mmc_queue_wait(prefill + decode, static_cast<int>(s.batch), s.slot_utilisation)
+        ? queueing::mmc_wait(prefill + decode, static_cast<int>(s.batch), s.slot_utilisation)
         : seconds(0.0);
     seconds_t stalls = seconds(0.0);
     if (s.colocated_prefill && s.batch > 1.0) {
         const chunked_steps joined =
-            detail::journey_prefill(pm, s.batch, mean_context, s.prefill_batch, fresh, cached, chunk);
+            prefill_steps(pm, s.batch, mean_context, s.prefill_batch, fresh, cached, chunk);
         const double join_steps = (s.batch - 1.0) * (n - 1.0) / n / s.prefill_batch;
         stalls = (joined.total - step * joined.steps) * join_steps;
     }
-    return journey_compute_times{.admission = slot_wait + step / 2.0,
+    return compute_times{.admission = slot_wait + step / 2.0,
                                  .prefill = prefill,
                                  .decode = decode,
                                  .neighbour_prefills = stalls};
 }
 
 /// Every stage of the scenario's journey.
-[[nodiscard]] constexpr journey_times journey_breakdown(const journey_scenario& s) {
-    return journey_assemble(s.network, s.gates, journey_compute(s), s.output);
+[[nodiscard]] constexpr times breakdown(const scenario& s) {
+    return assemble(s.network, s.gates, compute(s), s.output);
 }
 
-// ---- the seed's scenario -------------------------------------------------------------------------
-
-namespace catalog {
-/// Seoul City Hall.
-inline constexpr coordinates seoul{37.5665, 126.978};
-/// The Dalles, Oregon (Google's first data centre).
-inline constexpr coordinates the_dalles_oregon{45.5946, -121.1787};
-/// Boardman, Oregon (AWS us-west-2's data centres around Boardman and Umatilla).
-inline constexpr coordinates boardman_oregon{45.8399, -119.7006};
-}  // namespace catalog
-
-/// The seed's default journey (S1–S6, S11, S15, S39): the dashboard model on the dashboard GPU,
-/// batch 32, 200 → 500 tokens, from Seoul through an edge in Seoul to Oregon.
-/// - edge ↔ data centre: 137 ms measured (S1); Azure reports 127 ms Korea Central → West US 2
-///   (calibration row N01), and the fibre floor Seoul → The Dalles is ≈ 83.6 ms;
-/// - client ↔ edge: 10 ms, an assumption (the best US fixed-line ISPs' median latency to a nearby
-///   test server is ≈ 9 ms, Ookla Q2 2019 as summarised on potsandpansbyccg.com); fresh HTTPS
-///   connection: DNS + TCP + TLS 1.3 = 3 round trips to the edge, pooled to the origin;
-/// - gates: assumed, the seed gives no figure: M/M/1 proxies of 0.1 ms (load balancer) and 0.5 ms
-///   (router) and a 1 ms scheduling decision, each at ρ = 0.5; the scheduler finds a node with
-///   room (S3), so no slot wait; prefill and decode share the GPU (the seed's sections 2–7).
-[[nodiscard]] constexpr journey_scenario seed_default_journey() {
-    journey_scenario s{
-        .name = "seed default journey",
-        .serving = deployment{.m = catalog::seed_dashboard_model, .hw = catalog::seed_dashboard_gpu},
-        .batch = 32,
-        .prompt = tokens(200.0),
-        .output = tokens(500.0),
-        .cached = tokens(0.0),
-        .prefill_chunk = tokens(0.0),
-        .prefill_batch = 1,
-        .colocated_prefill = true,
-        .slot_utilisation = 0.0,
-        .network = {.path = {.client_to_edge_rtt = milliseconds(10.0), .edge_to_origin_rtt = milliseconds(137.0)},
-                    .client_edge_setup_round_trips = 3,
-                    .edge_origin_setup_round_trips = 0},
-        .gates = {.load_balancer = journey_gate::mm1("load balancer", milliseconds(0.1), 0.5),
-                  .router = journey_gate::mm1("router", milliseconds(0.5), 0.5),
-                  .scheduler = journey_gate::mm1("inference scheduler", milliseconds(1.0), 0.5)},
-    };
-    s.validate();
-    return s;
-}
-
-// ---- what it takes to reach a given end-to-end time (S38) ----------------------------------------
-
-/// k = (target − everything else) ÷ (decode + neighbours' prefills) — how many times slower the
-/// passes after the first token must run for the journey to take `target`. Model-agnostic: it
-/// scales whatever the pass model gives. k < 1 means the journey is already longer.
-template <duration T>
-[[nodiscard]] constexpr double journey_decode_slowdown_for(const journey_times& t, const T& target) {
-    const seconds_t after_first = t.decode + t.neighbour_prefills;
-    require(after_first.value() > 0.0, "journey", "output (tokens)", t.output.value(),
-            "needs at least two output tokens to scale the decode");
-    return ratio(in_base_units(target) - (t.end_to_end() - after_first), after_first);
-}
-
-/// η such that end to end = target, by bisection on the GPU's sustained HBM fraction
-/// (end to end falls as η rises). Requires end to end at η = 1 ≤ target.
-template <duration T>
-[[nodiscard]] constexpr double journey_hbm_efficiency_for(const journey_scenario& s, const T& target) {
-    const seconds_t goal = in_base_units(target);
-    auto at = [&](double eta) {
-        journey_scenario t = s;
-        t.serving.hw.gpu.efficiency.hbm = eta;
-        return journey_breakdown(t).end_to_end();
-    };
-    require(at(1.0) <= goal, s.name, "target end to end (s)", goal.value(),
-            "is shorter than the journey at 100 % of the HBM bandwidth");
-    double lo = 1e-6, hi = 1.0;  // at(lo) > goal ≥ at(hi)
-    if (at(lo) <= goal) return lo;
-    for (int i = 0; i < 100 && hi - lo > 1e-12; ++i) {
-        const double mid = (lo + hi) / 2.0;
-        (at(mid) > goal ? lo : hi) = mid;
-    }
-    return hi;
-}
-
-/// The smallest whole batch (from the scenario's up to what fits in KV memory) at which end to end
-/// ≥ target; 0 when none does. A linear scan: no monotonicity assumed.
-template <duration T>
-[[nodiscard]] constexpr double journey_batch_for(const journey_scenario& s, const T& target) {
-    const seconds_t goal = in_base_units(target);
-    const double fits = max_sequences(s.serving, s.prompt + s.output);
-    for (double b = s.batch; b <= fits; b += 1.0) {
-        journey_scenario t = s;
-        t.batch = b;
-        if (journey_breakdown(t).end_to_end() >= goal) return b;
-    }
-    return 0.0;
-}
-
-}  // namespace llmcost
+}  // namespace llmcost::journey

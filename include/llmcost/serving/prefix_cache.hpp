@@ -14,7 +14,7 @@
 /// KV (S16: 327,680 B for a 70B-class model) into HBM. The ratio is
 ///     r = kv_bytes_per_token ÷ B_tier  ÷  (prefill GPU-seconds per token),
 /// so r ≈ 1/10 when the tier the cache comes from delivers B* = kv_bytes ÷ (0.1 · t_token)
-/// (`prefix_cache_bandwidth_for_ratio`). For the seed's dashboard deployment (≈ 40 µs of FLOPs
+/// (`bandwidth_for_ratio`). For the seed's dashboard deployment (≈ 40 µs of FLOPs
 /// per token at 2 PFLOP/s) B* ≈ 80 GB/s: a PCIe 5 ×16 host link or a 2 × 400 Gb/s RDMA fabric —
 /// the tiers where providers keep prompt caches. From HBM the ratio is ≈ 1/2,400 (reading is
 /// almost free), from the seed GPU's 450 GB/s host memory ≈ 1/55, from 7 GB/s NVMe ≈ 1.2 (worse
@@ -45,8 +45,10 @@ constexpr void require_prompt(const T& prompt) {
 }
 }  // namespace detail
 
+namespace prefix_cache {
+
 /// The prefill of one prompt with and without its cached part.
-struct prefix_cache_prefill {
+struct prefill_comparison {
     seconds_t uncached;  ///< every prompt token computed
     seconds_t cached;    ///< only the tokens after the cached prefix computed; the prefix read from HBM
     /// saved = uncached − cached — the TTFT saving (S6, S11: the prefill sets TTFT).
@@ -58,28 +60,28 @@ struct prefix_cache_prefill {
 /// (S6). At least one token is always computed: a full hit still needs the last position's logits
 /// (vLLM recomputes the last token for the same reason).
 template <token_count T>
-[[nodiscard]] constexpr prefix_cache_prefill prefix_cache_prefill_times(const deployment& d, const T& prompt,
+[[nodiscard]] constexpr prefill_comparison prefill_times(const deployment& d, const T& prompt,
                                                                         double cached_fraction, double batch = 1.0) {
     detail::require_prompt(prompt);
     detail::require_fraction(cached_fraction, "cached_fraction");
     require(batch >= 1.0, "prefix cache", "batch", batch, "at least one prompt per pass");
     const double p = in_base_units(prompt).value();
     const double fresh = detail::max(1.0, (1.0 - cached_fraction) * p);
-    return prefix_cache_prefill{.uncached = prefill_pass(d, batch, tokens(p), tokens(0.0)).time(),
+    return prefill_comparison{.uncached = prefill_pass(d, batch, tokens(p), tokens(0.0)).time(),
                                 .cached = prefill_pass(d, batch, tokens(fresh), tokens(p - fresh)).time()};
 }
 
 /// E[t] = r · t(prefix cached) + (1 − r) · t(nothing cached) — a prefix of `prefix` tokens is
 /// found in the cache with probability r (the hit rate).
 template <token_count T, token_count U>
-[[nodiscard]] constexpr seconds_t prefix_cache_expected_prefill(const deployment& d, const T& prompt, const U& prefix,
+[[nodiscard]] constexpr seconds_t expected_prefill(const deployment& d, const T& prompt, const U& prefix,
                                                                 double hit_rate, double batch = 1.0) {
     detail::require_prompt(prompt);
     detail::require_fraction(hit_rate, "hit_rate");
     const double p = in_base_units(prompt).value();
     const double h = in_base_units(prefix).value();
     require(h >= 0.0 && h <= p, "prefix cache", "prefix (tokens)", h, "must be in [0, prompt]");
-    const prefix_cache_prefill t = prefix_cache_prefill_times(d, prompt, h / p, batch);
+    const prefill_comparison t = prefill_times(d, prompt, h / p, batch);
     return t.cached * hit_rate + t.uncached * (1.0 - hit_rate);
 }
 
@@ -88,12 +90,14 @@ template <token_count T, token_count U>
 // library gives one answer to "what does a cached token cost"; this header adds the condition.
 
 /// GPU-seconds per input token, computed vs cached.
-struct prefix_cache_token_cost {
+struct token_cost {
     seconds_per_token_t computed;  ///< 1 ÷ R_prefill: prefill GPU-seconds per prompt token
     seconds_per_token_t cached;    ///< 1 ÷ R_cached: GPU-seconds to read one token's KV back from the tier
     /// cached ÷ computed — S33's price lists say 1/10 (= economics' `cached_input_cost_ratio`).
     [[nodiscard]] constexpr double ratio() const { return llmcost::ratio(cached * tokens(1.0), computed * tokens(1.0)); }
 };
+
+}  // namespace prefix_cache
 
 namespace detail {
 template <token_count T>
@@ -107,20 +111,22 @@ template <token_count T>
 }
 }  // namespace detail
 
+namespace prefix_cache {
+
 /// computed = 1 ÷ R_prefill = t_prefill(P) · GPU share ÷ (batch · P); cached = 1 ÷ R_cached =
 /// tp·pp · (KV B/token/GPU) ÷ B_tier — one cached token's KV moved into (or, from HBM, read
 /// through) every GPU that holds a shard of it, instead of computing it (S6, S16, S17, S33).
 template <token_count T>
-[[nodiscard]] constexpr prefix_cache_token_cost prefix_cache_token_costs(const deployment& d, const T& prompt,
+[[nodiscard]] constexpr token_cost token_costs(const deployment& d, const T& prompt,
                                                                          kv_restore_source from, double batch = 1.0) {
     const gpu_token_rates r = detail::prefix_cache_rates(d, prompt, from, batch);
-    return prefix_cache_token_cost{.computed = 1.0 / r.prefill, .cached = 1.0 / r.cached};
+    return token_cost{.computed = 1.0 / r.prefill, .cached = 1.0 / r.cached};
 }
 
 /// B* = R_prefill · tp·pp · (KV B/token/GPU) ÷ r — the restore bandwidth at which a cached token
 /// costs r × a computed one (S33: r = 1/10). A tier slower than B* makes a cached token dearer than r.
 template <token_count T>
-[[nodiscard]] constexpr bytes_per_second_t prefix_cache_bandwidth_for_ratio(const deployment& d, const T& prompt,
+[[nodiscard]] constexpr bytes_per_second_t bandwidth_for_ratio(const deployment& d, const T& prompt,
                                                                            double target_ratio, double batch = 1.0) {
     require(positive_finite(target_ratio), "prefix cache", "target_ratio", target_ratio, "must be positive and finite");
     const gpu_token_rates r = detail::prefix_cache_rates(d, prompt, kv_restore_source::hbm, batch);
@@ -131,7 +137,7 @@ template <token_count T>
 // ---- routing: the node that holds the conversation (S6) ------------------------------------------
 
 /// TTFT's prefill part for the next turn of a conversation, by where it is routed.
-struct prefix_cache_routing {
+struct routing {
     seconds_t on_holder;          ///< the history's KV is in this node's HBM: prefill the new turn only
     seconds_t recompute_elsewhere;  ///< another node: prefill history + new turn from scratch
     seconds_t fetch_elsewhere;    ///< another node pulls the history's KV over the scale-out NIC, then prefills the new turn
@@ -144,7 +150,7 @@ struct prefix_cache_routing {
 /// on_holder = prefill(new after history); recompute = prefill(history + new);
 /// fetch = α + KV(history) per GPU ÷ NIC bandwidth (each GPU pulls its shard) + prefill(new after history).
 template <token_count T, token_count U>
-[[nodiscard]] constexpr prefix_cache_routing prefix_cache_routing_effect(const deployment& d, const T& history,
+[[nodiscard]] constexpr routing routing_effect(const deployment& d, const T& history,
                                                                          const U& new_tokens) {
     const tokens_t h = in_base_units(history);
     const tokens_t n = in_base_units(new_tokens);
@@ -153,10 +159,12 @@ template <token_count T, token_count U>
     require(n.value() >= 1.0 && n.value() <= 1e9, "prefix cache", "new_tokens (tokens)", n.value(),
             "a new turn holds at least one token");
     const seconds_t holder = prefill_pass(d, 1.0, n, h).time();
-    return prefix_cache_routing{
+    return routing{
         .on_holder = holder,
         .recompute_elsewhere = prefill_pass(d, 1.0, h + n, tokens(0.0)).time(),
         .fetch_elsewhere = point_to_point_time(kv_bytes_per_gpu_for_context(d, h), d.hw.scale_out) + holder};
 }
+
+}  // namespace prefix_cache
 
 }  // namespace llmcost

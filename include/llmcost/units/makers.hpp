@@ -71,6 +71,10 @@ namespace detail {
 [[nodiscard]] constexpr seconds_t days(double v) { return seconds(v * 86400.0); }
 /// A Julian year of 365.25 days, the usual basis of depreciation schedules.
 [[nodiscard]] constexpr seconds_t years(double v) { return seconds(v * 365.25 * 86400.0); }
+/// A price-list figure into the base unit: $10 per million tokens = 1e-5 $/token.
+[[nodiscard]] constexpr dollars_per_token_t dollars_per_million_tokens(double v) {
+    return dollars_per_token_t::from_value(v / detail::pow10(6));
+}
 
 // ---- length ----------------------------------------------------------------------------------
 [[nodiscard]] constexpr metres_t metres(double v) { return metres_t::from_value(v); }

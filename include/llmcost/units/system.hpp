@@ -144,5 +144,8 @@ using milliseconds_t = units::quantity<units::scaled_unit<units::second_unit, 10
 using microseconds_t = units::quantity<units::scaled_unit<units::second_unit, 10, -6>>;
 using kilowatts_t = units::quantity<units::scaled_unit<units::watt_unit, 10, 3>>;
 using megawatts_t = units::quantity<units::scaled_unit<units::watt_unit, 10, 6>>;
+/// $ per million tokens, the unit of price lists: a display type that converts to and from
+/// `dollars_per_token_t` only explicitly: `dollars_per_million_tokens_t{c}.value()`.
+using dollars_per_million_tokens_t = units::quantity<units::scaled_unit<units::dollar_per_token_unit, 10, -6>>;
 
 }  // namespace llmcost
