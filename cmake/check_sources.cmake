@@ -8,6 +8,7 @@ cmake_minimum_required(VERSION 3.25)  # script mode: IN_LIST, GREATER_EQUAL
 if(NOT ROOT)
   get_filename_component(ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 endif()
+get_filename_component(ROOT "${ROOT}" ABSOLUTE)  # a relative ROOT would glob nothing
 set(id_grammar "^(S[1-9][0-9]?[0-9]?|T[1-9][0-9]?[0-9]?|B[0-9][0-9]|E[0-9][0-9][0-9]?|[LNPST]0[0-9])$")
 set(doc ${ROOT}/docs/sources.md)
 if(NOT EXISTS ${doc})

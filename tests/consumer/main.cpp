@@ -9,7 +9,7 @@ int main() {
     using namespace llmcost::literals;
     constexpr auto pass = llmcost::transfer_time(40_GB, 20_TBps);  // seed S27
     static_assert(pass == 2_ms);
-    std::printf("consumer: one pass of 40 GB at 20 TB/s takes %s\n", llmcost::format(pass).c_str());
+    std::printf("consumer: one pass of 40 GB at 20 TB/s takes %s\n", llmcost::to_text(pass).c_str());
     // A function whose body is in llmcost_plan: links only if the library is installed and exported.
     const auto layouts = llmcost::plan::candidate_layouts(llmcost::catalog::llama_3_1_70b, llmcost::catalog::h100_sxm5, 8);
     std::printf("consumer: llmcost::plan lays Llama-3.1-70B out %zu ways on up to 8 H100s\n", layouts.size());

@@ -108,7 +108,7 @@ public:
         if (t == "latent") return attention_kind::latent;
         fail(column, "expected standard or latent");
     }
-    [[nodiscard]] number_format format(std::string_view column) const {
+    [[nodiscard]] number_format number_format_in(std::string_view column) const {
         const std::string& t = text(column);
         if (t.empty()) fail(column, "empty cell: a number format is required (known: " + known_formats() + ")");
         if (const std::optional<number_format> f = format_named(t)) return *f;
@@ -117,7 +117,7 @@ public:
     /// A format that may be left empty (= none given).
     [[nodiscard]] std::optional<number_format> optional_format(std::string_view column) const {
         if (text(column).empty()) return std::nullopt;
-        return format(column);
+        return number_format_in(column);
     }
 
 private:
@@ -170,9 +170,9 @@ private:
     f.expert_bias = r.flag("expert_bias");
     f.router_bias = r.flag("router_bias");
     m.max_position = r.count("max_position");
-    m.weights = r.format("weights");
-    m.kv_cache = r.format("kv_cache");
-    m.activations = r.format("activations");
+    m.weights = r.number_format_in("weights");
+    m.kv_cache = r.number_format_in("kv_cache");
+    m.activations = r.number_format_in("activations");
     m.expert_weights = r.optional_format("expert_weights");
     m.mtp_modules = r.count("mtp_modules");
 

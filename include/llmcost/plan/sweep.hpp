@@ -402,8 +402,8 @@ inline void sweep(const sweep_grid& grid, sweep_result& res) {
                     pm = prepare_pass(d);
                     if (!weights_fit(d, grid.limits.reserve)) {
                         group_status = point_status::weights_do_not_fit;
-                        problem_text = "weights need " + format(weight_bytes_per_gpu(d)) + " per GPU; HBM holds " +
-                                       format(d.hw.gpu.hbm_capacity) + " less the reserve";
+                        problem_text = "weights need " + to_text(weight_bytes_per_gpu(d)) + " per GPU; HBM holds " +
+                                       to_text(d.hw.gpu.hbm_capacity) + " less the reserve";
                     }
                 }
                 std::vector<batch_limit> limit, prefill_limit;

@@ -403,11 +403,4 @@ std::ostream& operator<<(std::ostream& os, const Q& q) {
     return os << to_text(q);
 }
 
-/// The old name of `to_text`, kept only while `plan/sweep.hpp` and `tests/consumer/main.cpp` call
-/// it (files in other hands as this layer lands); new code calls `to_text`. Remove with their calls.
-template <printable_quantity Q>
-[[nodiscard]] std::string format(const Q& q, const text::options& o = {}) {
-    return to_text(q, o);
-}
-
 }  // namespace llmcost
