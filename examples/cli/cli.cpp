@@ -202,7 +202,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
 
     calibrate_command cal;
     CLI::App* calibrate = app.add_subcommand("calibrate", "Fit efficiency parameters to your own measurements (CSV), with error bars");
-    calibrate->add_option("measurements", cal.csv_path, "CSV of measurements (format: include/llmcost/io/measurements_csv.hpp)")
+    calibrate->add_option("measurements", cal.csv_path, "CSV of measurements (format: include/llmcost/plan/measurements_csv.hpp)")
         ->required()
         ->check(CLI::ExistingFile);
     calibrate->add_option("--free", cal.free_parameters, "Parameters to fit (the others keep the catalog's values)")

@@ -2,7 +2,7 @@
 // library (plan/calibrate.hpp); this file only chooses which figures to show and how to name them.
 #include "plan_commands.hpp"
 
-#include <llmcost/io/measurements_csv.hpp>
+#include <llmcost/plan/measurements_csv.hpp>
 #include <llmcost/plan/calibrate.hpp>
 
 #include <filesystem>

@@ -13,7 +13,7 @@ namespace llmcost::cli {
 
 /// `llmcost calibrate FILE.csv`: fit efficiency parameters of one GPU to measured rows.
 struct calibrate_command {
-    std::string csv_path;  ///< measurements in io/measurements_csv.hpp's format
+    std::string csv_path;  ///< measurements in plan/measurements_csv.hpp's format
     /// Parameters to fit, by name (`calibration_parameter_names()`); the others keep the catalog's values.
     /// The default pair is the one any mix of decode (bandwidth-bound) and prefill (compute-bound)
     /// rows determines, even a handful of them.

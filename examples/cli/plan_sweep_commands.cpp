@@ -6,7 +6,7 @@
 #include "../tools/figures/svg.hpp"
 
 #include <llmcost/plan/frontier.hpp>
-#include <llmcost/plan/plan.hpp>
+#include <llmcost/plan/fleet.hpp>
 #include <llmcost/plan/sweep.hpp>
 
 #include <algorithm>
@@ -226,7 +226,7 @@ report plan(const plan_command& c) {
     for (const lp::traffic_class& k : t.mix)
         check_context(m, k.shape.input.value() + k.shape.output.value(), c.ignore_max_position);
 
-    lp::plan_options o{.formats = formats_of(c.weights, c.kv), .max_instance_gpus = c.max_instance_gpus,
+    lp::fleet_options o{.formats = formats_of(c.weights, c.kv), .max_instance_gpus = c.max_instance_gpus,
                        .max_gpus = c.max_gpus, .site = catalog::seed_site, .utilisation = c.utilisation,
                        .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
     if (c.colocated_only) o.prefill_batches.clear();
@@ -248,7 +248,7 @@ report plan(const plan_command& c) {
         price_names.push_back(std::string(hardware_named(p.substr(0, eq), "--price").name));
         o.prices.push_back({.hardware = price_names.back(), .per_gpu = dollars_per_hour(usd)});
     }
-    const lp::plan_result res = lp::plan(m, t, o);
+    const lp::fleet_result res = lp::cheapest_fleet(m, t, o);
 
     std::string shapes;
     for (const lp::traffic_class& k : t.mix)

@@ -7,5 +7,5 @@
 #include <llmcost/plan/calibrate.hpp>
 #include <llmcost/plan/frontier.hpp>
 #include <llmcost/plan/measurement.hpp>
-#include <llmcost/plan/plan.hpp>
+#include <llmcost/plan/fleet.hpp>
 #include <llmcost/plan/sweep.hpp>

@@ -4,7 +4,7 @@
 
 using namespace llmcost;
 
-constexpr hardware bad = checked(catalog::from_row({"bad", 288,
+constexpr hardware bad = checked(from_row({"bad", 288,
 #ifdef LLMCOST_COMPILE_FAIL_CONTROL
     8,
 #else

@@ -355,13 +355,18 @@ TEST_CASE("calibrate: refusals name the field, the value and the rule") {
 }
 
 TEST_CASE("calibrate: a fraction stops at its bound") {
-    // Rows measured on an H100 that streams HBM at 1.5× its spec: hbm is capped at max_fraction.
+    // Rows measured on H100s whose HBM really streams 1.5× the catalog's bandwidth: the fit would
+    // want hbm = 1.5 × 0.83, but a fraction is capped at max_fraction = 1 (above it the hardware
+    // descriptor is invalid, and every pricing path refuses it).
     std::vector<measurement> rows = varied_rows();
-    plan::efficiency_parameters fast = truth();
-    fast.hbm = 1.5;
-    measure(rows, fast);
+    std::vector<measurement> faster = rows;
+    for (measurement& x : faster) x.d.hw.gpu.hbm_bandwidth = x.d.hw.gpu.hbm_bandwidth * 1.5;
+    measure(faster, truth());
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i].value = faster[i].value;
     const plan::calibration_result fit = plan::calibrate(rows, {.free = {parameter::hbm, parameter::kernel_overhead}});
-    CHECK(fit.find(parameter::hbm)->value == doctest::Approx(1.2));
+    CHECK(fit.find(parameter::hbm)->value == doctest::Approx(1.0));
     CHECK(fit.find(parameter::hbm)->at_bound);
     CHECK(fit.converged);
+    CHECK(test::contains(test::error_of([&] { return plan::calibrate(rows, {.max_fraction = 1.2}); }),
+                         "max_fraction = 1.2: must be in (0, 1]"));
 }

@@ -1,7 +1,7 @@
-// Measurements (plan/measurement.hpp) and their CSV loader (io/measurements_csv.hpp): each
+// Measurements (plan/measurement.hpp) and their CSV loader (plan/measurements_csv.hpp): each
 // scenario predicts through the serving function it names, parameters round-trip through a
 // hardware descriptor, and every bad cell is refused with its file, line, column and rule.
-#include <llmcost/io/measurements_csv.hpp>
+#include <llmcost/plan/measurements_csv.hpp>
 
 #include <doctest/doctest.h>
 
@@ -43,7 +43,7 @@ TEST_CASE("measurements: each scenario predicts through its serving function") {
 TEST_CASE("measurements: efficiency parameters round-trip and change the prediction") {
     const plan::efficiency_parameters p = plan::parameters_of(catalog::h100_sxm5);
     CHECK(p.hbm == catalog::h100_sxm5.gpu.efficiency.hbm);
-    CHECK(plan::apply(catalog::h100_sxm5, p) == catalog::h100_sxm5);
+    CHECK(plan::with_efficiencies(catalog::h100_sxm5, p) == catalog::h100_sxm5);
     plan::efficiency_parameters slow = p;
     slow.hbm = p.hbm / 2;
     // Batch-1 decode is HBM bound; one step in 2,000 carries the (compute-bound) prompt.

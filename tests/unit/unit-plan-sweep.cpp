@@ -1,4 +1,4 @@
-// Sweeps, frontiers and plans (plan/sweep.hpp, plan/frontier.hpp, plan/plan.hpp). The sweep's
+// Sweeps, frontiers and plans (plan/sweep.hpp, plan/frontier.hpp, plan/fleet.hpp). The sweep's
 // vectorised figures must equal the scalar formulas bit for bit — `serve_at_batch` for colocated
 // points, `disaggregated_goodput`'s formulas for disaggregated ones — so every comparison with the
 // scalar path below is `==` on the doubles, across dense and MoE models, sliding windows, MLA,
@@ -6,7 +6,7 @@
 // by hand.
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/frontier.hpp>
-#include <llmcost/plan/plan.hpp>
+#include <llmcost/plan/fleet.hpp>
 #include <llmcost/plan/sweep.hpp>
 
 #include <doctest/doctest.h>
@@ -393,7 +393,7 @@ TEST_CASE("plan: one candidate, by hand") {
     const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
     const request_shape r{.input = 2000_tok, .output = 500_tok};
     const plan::traffic t{.requests_per_second = 10, .mix = {{.shape = r}}, .target = {.ttft = 2_s, .tpot = 40_ms}};
-    const plan::plan_result p = plan::plan(d.m, t, {.gpus = {d.hw}, .layouts = {d.layout}, .prefill_batches = {},
+    const plan::fleet_result p = plan::cheapest_fleet(d.m, t, {.gpus = {d.hw}, .layouts = {d.layout}, .prefill_batches = {},
                                                    .batches = {8, 16, 32, 64, 128}, .refine = false,
                                                    .site = catalog::seed_site});
     REQUIRE(p.best);
@@ -431,11 +431,11 @@ TEST_CASE("plan: of two GPUs at the same SLO, the one cheaper per token") {
     cheap.name = "H100 (discount)";
     const plan::traffic t{.requests_per_second = 5, .mix = {{.shape = {.input = 1000_tok, .output = 300_tok}}},
                           .target = {.ttft = 2_s, .tpot = 50_ms}};
-    const plan::plan_options o{.gpus = {catalog::h100_sxm5, cheap}, .layouts = {{.tp = 4}}, .prefill_batches = {},
+    const plan::fleet_options o{.gpus = {catalog::h100_sxm5, cheap}, .layouts = {{.tp = 4}}, .prefill_batches = {},
                                .batches = {16, 32, 64},
                                .prices = {{.hardware = "H100 SXM5", .per_gpu = dollars_per_hour(3.0)},
                                           {.hardware = "h100-discount", .per_gpu = dollars_per_hour(2.0)}}};
-    const plan::plan_result p = plan::plan(catalog::llama_3_1_70b, t, o);
+    const plan::fleet_result p = plan::cheapest_fleet(catalog::llama_3_1_70b, t, o);
     REQUIRE(p.best);
     REQUIRE(p.options.size() == 2);
     CHECK(p.best->d.hw.name == "H100 (discount)");
@@ -448,11 +448,11 @@ TEST_CASE("plan: of two GPUs at the same SLO, the one cheaper per token") {
 TEST_CASE("plan: traffic that needs more replicas scales the count linearly") {
     const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
     const request_shape r{.input = 500_tok, .output = 250_tok};
-    const plan::plan_options o{.gpus = {d.hw}, .layouts = {{.tp = 1}}, .prefill_batches = {}, .batches = {32}};
+    const plan::fleet_options o{.gpus = {d.hw}, .layouts = {{.tp = 1}}, .prefill_batches = {}, .batches = {32}};
     const serving_point s = serve_at_batch(d, r, 32);
     const double per_gpu = s.output_rate_per_gpu.value() / 250.0;  // requests/s one GPU serves
     auto gpus_for = [&](double lambda) {
-        const plan::plan_result p = plan::plan(d.m, {.requests_per_second = lambda, .mix = {{.shape = r}},
+        const plan::fleet_result p = plan::cheapest_fleet(d.m, {.requests_per_second = lambda, .mix = {{.shape = r}},
                                                      .target = {.ttft = 10_s, .tpot = 1_s}}, o);
         REQUIRE(p.best);
         return *p.best;
@@ -466,9 +466,9 @@ TEST_CASE("plan: traffic that needs more replicas scales the count linearly") {
     CHECK(gpus_for(per_gpu * 3.01).gpus == 4);  // a little more traffic needs a whole GPU more
     CHECK(gpus_for(per_gpu * 3.01).load == doctest::Approx(3.01 / 4).epsilon(1e-12));
     // A cap on the fleet leaves it unplanned, and says why.
-    plan::plan_options capped = o;
+    plan::fleet_options capped = o;
     capped.max_gpus = 10;
-    const plan::plan_result none = plan::plan(d.m, {.requests_per_second = per_gpu * 30, .mix = {{.shape = r}},
+    const plan::fleet_result none = plan::cheapest_fleet(d.m, {.requests_per_second = per_gpu * 30, .mix = {{.shape = r}},
                                                     .target = {.ttft = 10_s, .tpot = 1_s}}, capped);
     CHECK_FALSE(none.best);
     REQUIRE(none.skipped.size() == 1);
@@ -479,7 +479,7 @@ TEST_CASE("plan: disaggregated pools sized by their own work") {
     const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h200_sxm, .layout = {.tp = 4}};
     const request_shape r{.input = 4000_tok, .output = 300_tok};
     const plan::traffic t{.requests_per_second = 12, .mix = {{.shape = r}}, .target = {.ttft = 2_s, .tpot = 50_ms}};
-    const plan::plan_result p = plan::plan(d.m, t, {.gpus = {d.hw}, .layouts = {d.layout}, .colocated = false,
+    const plan::fleet_result p = plan::cheapest_fleet(d.m, t, {.gpus = {d.hw}, .layouts = {d.layout}, .colocated = false,
                                                    .prefill_batches = {2}, .batches = {16, 32}, .refine = false});
     REQUIRE(p.best);
     const plan::deployment_plan& b = *p.best;
@@ -500,7 +500,7 @@ TEST_CASE("plan: a mix of shapes, prices and what is left out") {
                           .mix = {{.share = 3, .shape = {.input = 1000_tok, .output = 200_tok}},
                                   {.share = 1, .shape = {.input = 8000_tok, .output = 1000_tok}}},
                           .target = {.ttft = 3_s, .tpot = 60_ms}};
-    const plan::plan_result p = plan::plan(catalog::llama_3_1_70b, t,
+    const plan::fleet_result p = plan::cheapest_fleet(catalog::llama_3_1_70b, t,
                                            {.gpus = {catalog::h100_sxm5, catalog::b200_hgx},
                                             .formats = {{.weights = formats::fp8, .kv = formats::fp8}}});
     REQUIRE(p.best);
@@ -513,7 +513,7 @@ TEST_CASE("plan: a mix of shapes, prices and what is left out") {
         for (const plan::traffic_class& c : t.mix) CHECK(serve_at_batch(p.best->d, c.shape, p.best->batch).tpot <= p.best->tpot);
     CHECK(p.best->load <= 1.0);
     // With a price for the B200 it competes (and the options are sorted by cost).
-    const plan::plan_result q = plan::plan(catalog::llama_3_1_70b, t,
+    const plan::fleet_result q = plan::cheapest_fleet(catalog::llama_3_1_70b, t,
                                            {.gpus = {catalog::h100_sxm5, catalog::b200_hgx},
                                             .formats = {{.weights = formats::fp8, .kv = formats::fp8}},
                                             .prices = {{.hardware = "b200 hgx", .per_gpu = dollars_per_hour(0.5)}}});
@@ -522,7 +522,7 @@ TEST_CASE("plan: a mix of shapes, prices and what is left out") {
     for (std::size_t k = 1; k < q.options.size(); ++k) CHECK(q.options[k - 1].fleet_cost <= q.options[k].fleet_cost);
     // Bad traffic is refused.
     CHECK(test::contains(test::error_of([] {
-                             return plan::plan(catalog::llama_3_1_8b, {.requests_per_second = 0, .mix = {{}}},
+                             return plan::cheapest_fleet(catalog::llama_3_1_8b, {.requests_per_second = 0, .mix = {{}}},
                                                {.gpus = {catalog::h100_sxm5}});
                          }),
                          "requests_per_second"));

@@ -2,7 +2,7 @@
 // the model, with the rule's stable id, and the non-throwing paths (problem, admissible_batch,
 // sweep, plan) mark it instead of pricing it.
 #include <llmcost/llmcost.hpp>
-#include <llmcost/plan/plan.hpp>
+#include <llmcost/plan/fleet.hpp>
 #include <llmcost/plan/sweep.hpp>
 
 #include <doctest/doctest.h>
@@ -91,10 +91,10 @@ TEST_CASE("validity: a sweep marks an impossible layout and prices the rest") {
 }
 
 TEST_CASE("validity: a plan never offers an impossible layout") {
-    plan::plan_options o{.gpus = {catalog::h200_sxm}, .layouts = {{.tp = 3}, {.tp = 2, .ep = 2}, {.tp = 4}}};
+    plan::fleet_options o{.gpus = {catalog::h200_sxm}, .layouts = {{.tp = 3}, {.tp = 2, .ep = 2}, {.tp = 4}}};
     o.gpu_cost = dollars_per_second_t::from_value(3.0 / 3600.0);
     const plan::traffic t{.requests_per_second = 2.0, .mix = {{.shape = shape}}, .target = {.ttft = 2_s, .tpot = 50_ms}};
-    const plan::plan_result p = plan::plan(catalog::llama_3_1_70b, t, o);
+    const plan::fleet_result p = plan::cheapest_fleet(catalog::llama_3_1_70b, t, o);
     REQUIRE(p.best);
     CHECK(p.best->d.layout.tp == 4);
     for (const plan::deployment_plan& x : p.options) CHECK(!problem(x.d));

@@ -14,7 +14,7 @@
 
 #include <llmcost/catalog/lookup.hpp>
 #include <llmcost/io/csv.hpp>
-#include <llmcost/io/measurements_csv.hpp>
+#include <llmcost/plan/measurements_csv.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/measurement.hpp>
 

@@ -3,8 +3,8 @@
 /// Reads a hardware table in the format of `tables/hardware.csv` into validated `hardware`
 /// descriptors. Columns are found by name, so a table may reorder them or add its own (the
 /// project's `source` and `notes` columns are not read here). Each row becomes a
-/// `catalog::hardware_row` — the same struct the constexpr catalog is written in — and goes
-/// through the same `catalog::from_row`, so a row and the catalog entry it transcribes compare
+/// `hardware_row` — the same struct the constexpr catalog is written in — and goes
+/// through the same `from_row`, so a row and the catalog entry it transcribes compare
 /// equal field for field.
 ///
 /// Every failure is a `load_error` naming the file, the line, the column and the rule: a missing
@@ -16,7 +16,7 @@
 /// const auto systems = llmcost::io::load_hardware_csv("tables/hardware.csv");
 /// \endcode
 
-#include <llmcost/catalog/hardware.hpp>
+#include <llmcost/descriptors/hardware_row.hpp>
 #include <llmcost/descriptors/hardware.hpp>
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/io/csv.hpp>
@@ -181,7 +181,7 @@ void check_part(const row_reader& r, const csv_table& table, std::string_view pa
 
 [[nodiscard]] inline hardware read_row(const csv_table& table, std::size_t row) {
     const row_reader r(table, row);
-    catalog::hardware_row h{};
+    hardware_row h{};
     h.name = r.name("name");
     h.hbm_capacity_GiB = r.figure("hbm_capacity_GiB");
     h.hbm_stacks = r.whole("hbm_stacks");
@@ -216,7 +216,7 @@ void check_part(const row_reader& r, const csv_table& table, std::string_view pa
     h.capex_usd_per_gpu = r.figure("capex_usd_per_gpu");
     h.status = r.label("status");
 
-    const hardware hw = catalog::from_row(h);
+    const hardware hw = from_row(h);
     // Part by part first, so that a link's or a tier's rule lands on the right column; then the
     // whole descriptor, for its own rules (and any that a later version adds).
     check_part(r, table, "gpu", [&] { hw.gpu.validate(); });

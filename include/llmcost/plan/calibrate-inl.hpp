@@ -46,10 +46,10 @@ namespace detail::calibration {
 
 /// The fit's coordinates θ of the free parameters: θ = ln v for fractions, θ = v ÷ scale for n₀
 /// and times, with their box bounds.
-struct coordinates {
+struct parameter_space {
     std::vector<parameter> free;
     std::vector<double> scale;  // linear coordinates only
-    double max_fraction = 1.2;
+    double max_fraction = 1.0;
 
     [[nodiscard]] Eigen::Index size() const { return static_cast<Eigen::Index>(free.size()); }
     [[nodiscard]] parameter at(Eigen::Index k) const { return free[static_cast<std::size_t>(k)]; }
@@ -90,16 +90,16 @@ struct failure {
 };
 
 /// The fitted rows, each with its own copy whose hardware is swapped at every evaluation.
-class problem {
+class fit_problem {
 public:
-    problem(std::vector<measurement> rows, hardware base) : rows_(std::move(rows)), base_(base) {}
+    fit_problem(std::vector<measurement> rows, hardware base) : rows_(std::move(rows)), base_(base) {}
 
     [[nodiscard]] Eigen::Index size() const { return static_cast<Eigen::Index>(rows_.size()); }
     [[nodiscard]] const measurement& row(Eigen::Index i) const { return rows_[static_cast<std::size_t>(i)]; }
 
     /// ln(predicted ÷ measured) for every row at parameters p; the first failing row otherwise.
     [[nodiscard]] std::optional<failure> residuals(const efficiency_parameters& p, Eigen::VectorXd& r) {
-        const hardware h = apply(base_, p);
+        const hardware h = with_efficiencies(base_, p);
         r.resize(size());
         for (Eigen::Index i = 0; i < size(); ++i) {
             measurement& x = rows_[static_cast<std::size_t>(i)];
@@ -129,7 +129,7 @@ private:
 }
 
 /// J_ik = ∂rᵢ/∂θ_k by central differences; one-sided at a bound or where one side fails to predict.
-[[nodiscard]] inline Eigen::MatrixXd jacobian(problem& f, const coordinates& c, const efficiency_parameters& base,
+[[nodiscard]] inline Eigen::MatrixXd jacobian(fit_problem& f, const parameter_space& c, const efficiency_parameters& base,
                                               const Eigen::VectorXd& t, const Eigen::VectorXd& r0) {
     Eigen::MatrixXd J(f.size(), c.size());
     Eigen::VectorXd rp, rm;
@@ -160,7 +160,7 @@ inline constexpr double unidentifiable_column = 1e-9;
 /// Refuses parameters the rows cannot determine: a column of J that is zero (no row depends on
 /// the parameter), or a combination of columns that is (smallest eigenvalue of the correlation
 /// form of JᵀJ below 10⁻¹²: columns equal up to the Jacobian's own error, ~10⁻⁸, squared).
-inline void check_identifiable(const Eigen::MatrixXd& J, const coordinates& c, const efficiency_parameters& p) {
+inline void check_identifiable(const Eigen::MatrixXd& J, const parameter_space& c, const efficiency_parameters& p) {
     const Eigen::VectorXd norms = J.colwise().norm();
     for (Eigen::Index k = 0; k < c.size(); ++k)
         if (!(norms(k) > unidentifiable_column))
@@ -208,8 +208,8 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
     require(n > p, "calibration", "fitted rows", static_cast<double>(n),
             "need more rows than free parameters (" + std::to_string(p) + ")" +
                 (options.include_check_rows ? std::string() : std::string("; check rows are not fitted")));
-    require(options.max_fraction > 0.0 && options.max_fraction <= 10.0, "calibration", "max_fraction",
-            options.max_fraction, "must be in (0, 10]");
+    require(options.max_fraction > 0.0 && options.max_fraction <= 1.0, "calibration", "max_fraction",
+            options.max_fraction, "must be in (0, 1]: a fraction above 1 makes a hardware descriptor that every pricing path refuses");
 
     const hardware base = fitted_rows.front().d.hw;
     for (const measurement& x : fitted_rows) {
@@ -225,7 +225,7 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
     calibration_result out;
     out.base = base;
     out.start = options.start.value_or(parameters_of(base));
-    coordinates c{.free = options.free, .scale = {}, .max_fraction = options.max_fraction};
+    parameter_space c{.free = options.free, .scale = {}, .max_fraction = options.max_fraction};
     for (parameter q : options.free) {
         const double v = value_of(out.start, q);
         c.scale.push_back(is_fraction(q) ? 1.0 : std::max(std::abs(v), typical(q)));
@@ -241,7 +241,7 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
         theta(k) = std::clamp(c.theta(k, v), c.lower(k), c.upper(k));
     }
 
-    problem f(std::move(fitted_rows), base);
+    fit_problem f(std::move(fitted_rows), base);
     Eigen::VectorXd r;
     if (const auto fail = f.residuals(c.parameters(out.start, theta), r)) refuse_row(*fail, "at the starting parameters");
     Eigen::MatrixXd J = jacobian(f, c, out.start, theta, r);

@@ -7,10 +7,11 @@
 /// The fit minimises Σᵢ rᵢ², rᵢ = ln(predictedᵢ ÷ measuredᵢ), over the free parameters by
 /// Levenberg–Marquardt (Marquardt's diagonal scaling, Nielsen's damping update) with a
 /// central-difference Jacobian, inside box bounds:
-/// - fractions (`hbm`, `matmul`, `attention`, `link_fraction`) in (0, max_fraction], 1.2 by default:
-///   fitted as θ = ln f, so they stay positive, and clipped at ln 1.2. A fraction above 1 says the
-///   datasheet undersells the part or the cost model overcounts the work; `hardware::validate`
-///   refuses it, so cap it at 1 (`max_fraction = 1`) to get a descriptor that validates;
+/// - fractions (`hbm`, `matmul`, `attention`, `link_fraction`) in (0, max_fraction], 1 by default
+///   and never above (every pricing path validates the hardware, and `hardware::validate` refuses a
+///   fraction above 1): fitted as θ = ln f, so they stay positive, and clipped at ln max_fraction.
+///   A fit that ends at 1 says the datasheet undersells the part or the cost model overcounts the
+///   work (`fitted_parameter::at_bound`);
 /// - n₀ (`matmul_half_dim`) ≥ 0 and the times (`kernel_overhead`, `link_latency`) ≥ 0, which can be
 ///   exactly 0 (no size effect, no latency): fitted as θ = v ÷ scale (scale = max(|start|, a typical
 ///   size)) and clipped at 0; `kernel_overhead` also below 1 ms, the descriptor's own rule.
@@ -134,7 +135,7 @@ struct calibration_options {
     /// hardware as it stands (`parameters_of`).
     std::optional<efficiency_parameters> start{};
     bool include_check_rows = false;  ///< fit check rows too (all rows)
-    double max_fraction = 1.2;        ///< upper bound of every fraction
+    double max_fraction = 1.0;        ///< upper bound of every fraction, in (0, 1]
     int max_iterations = 200;         ///< Levenberg–Marquardt iterations (tried steps)
 };
 
@@ -173,8 +174,8 @@ struct calibration_result {
     bool converged = false;
     std::string stop_reason;
 
-    /// The hardware with the fitted parameters: apply(base, fitted).
-    [[nodiscard]] hardware calibrated() const { return apply(base, fitted); }
+    /// The hardware with the fitted parameters: with_efficiencies(base, fitted).
+    [[nodiscard]] hardware calibrated() const { return with_efficiencies(base, fitted); }
     /// The fit of parameter p, or nullptr when p was not free.
     [[nodiscard]] const fitted_parameter* find(parameter p) const {
         for (const fitted_parameter& f : parameters)
@@ -227,7 +228,7 @@ template <class Figure>
     require(fit.dof >= 1 && !fit.parameters.empty(), "prediction interval", "calibration dof", fit.dof,
             "needs a calibration with more rows than parameters");
     auto at = [&](const efficiency_parameters& p) {
-        const double v = static_cast<double>(figure(apply(fit.base, p)));
+        const double v = static_cast<double>(figure(with_efficiencies(fit.base, p)));
         require(positive_finite(v), "prediction interval", "prediction", v, "the figure must be positive and finite");
         return v;
     };

@@ -145,7 +145,7 @@ struct efficiency_parameters {
 
 /// h with parameters p: fractions replaced, the scale-up link's latency set to α and its bandwidth
 /// scaled by the fraction (the catalog's figure × p.link_fraction).
-[[nodiscard]] inline hardware apply(hardware h, const efficiency_parameters& p) {
+[[nodiscard]] inline hardware with_efficiencies(hardware h, const efficiency_parameters& p) {
     achievable_fractions& e = h.gpu.efficiency;
     e.hbm = p.hbm;
     e.matmul = p.matmul;
@@ -160,7 +160,7 @@ struct efficiency_parameters {
 /// The prediction for `x` with its hardware's efficiency parameters replaced by `p`.
 [[nodiscard]] inline double predict(const measurement& x, const efficiency_parameters& p) {
     measurement y = x;
-    y.d.hw = apply(x.d.hw, p);
+    y.d.hw = with_efficiencies(x.d.hw, p);
     return predict(y);
 }
 

@@ -1,7 +1,7 @@
-// The compiled half of plan/plan.hpp: its bodies (plan-inl.hpp), once, in the llmcost_plan library.
+// The compiled half of plan/fleet.hpp: its bodies (fleet-inl.hpp), once, in the llmcost_plan library.
 // CMake builds it unless LLMCOST_PLAN_HEADER_ONLY is ON (then every user compiles the bodies).
 #ifdef LLMCOST_HEADER_ONLY
 #error "llmcost: plan.cpp is the compiled mode; with LLMCOST_HEADER_ONLY the headers hold the bodies"
 #endif
 
-#include <llmcost/plan/plan-inl.hpp>
+#include <llmcost/plan/fleet-inl.hpp>

@@ -16,7 +16,7 @@
 /// integer batch between ladder steps. Each shape is priced as if the engine ran only its kind at
 /// the chosen batch — a mix's steps are not modelled together.
 ///
-/// `plan` and `candidate_layouts` are compiled once, in the `llmcost_plan` library (plan-inl.hpp);
+/// `cheapest_fleet` and `candidate_layouts` are compiled once, in the `llmcost_plan` library (fleet-inl.hpp);
 /// define `LLMCOST_HEADER_ONLY` to compile them here instead.
 ///
 /// Money: $ per GPU-second at the site's capex and power (`gpu_hour_cost` at the utilisation), or a
@@ -28,7 +28,7 @@
 ///
 /// **Example**
 /// \code
-/// const plan::plan_result p = plan::plan(catalog::llama_3_1_70b,
+/// const plan::fleet_result p = plan::cheapest_fleet(catalog::llama_3_1_70b,
 ///     {.requests_per_second = 20, .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}},
 ///      .target = {.ttft = 2_s, .tpot = 50_ms}},
 ///     {.gpus = {catalog::h100_sxm5, catalog::h200_sxm}});
@@ -83,7 +83,7 @@ struct gpu_price {
     dollars_per_second_t per_gpu{};
 };
 
-struct plan_options {
+struct fleet_options {
     std::vector<hardware> gpus{};               ///< GPU types to consider
     std::vector<serving_formats> formats{{}};   ///< formats to consider ({} = the model's own)
     std::vector<parallel_layout> layouts{};     ///< empty: `candidate_layouts` up to max_instance_gpus
@@ -140,7 +140,7 @@ struct deployment_plan {
     watts_t wall_power{};                  ///< × server overhead × cooling
 };
 
-struct plan_result {
+struct fleet_result {
     std::optional<deployment_plan> best{};
     std::vector<deployment_plan> options{};  ///< the cheapest plan per GPU type and serving mode, cheapest first
     std::vector<std::string> skipped{};    ///< GPU types left out or without a plan, and why
@@ -155,10 +155,10 @@ struct plan_result {
 /// The cheapest deployment for `t` among `o`'s GPU types, formats, layouts and serving modes.
 /// GPU types without a price (none in the catalog, none given) are skipped, with the reason in
 /// `skipped`; so are those where nothing meets the targets within the limits.
-[[nodiscard]] plan_result plan(const model& m, const traffic& t, const plan_options& o);
+[[nodiscard]] fleet_result cheapest_fleet(const model& m, const traffic& t, const fleet_options& o);
 
 }  // namespace llmcost::plan
 
 #ifdef LLMCOST_HEADER_ONLY
-#include <llmcost/plan/plan-inl.hpp>
+#include <llmcost/plan/fleet-inl.hpp>
 #endif

@@ -1,11 +1,11 @@
 #pragma once
 /// \file
-/// The bodies of plan/plan.hpp: the candidate layouts and the capacity planner (its sweep, the
+/// The bodies of plan/fleet.hpp: the candidate layouts and the capacity planner (its sweep, the
 /// fleet sized at each batch, the refinement between ladder steps). Compiled once into the
-/// `llmcost_plan` library (plan.cpp), or included by plan/plan.hpp when `LLMCOST_HEADER_ONLY` is
-/// defined (detail/header_only.hpp). Not a public header: include plan/plan.hpp.
+/// `llmcost_plan` library (plan.cpp), or included by plan/fleet.hpp when `LLMCOST_HEADER_ONLY` is
+/// defined (detail/header_only.hpp). Not a public header: include plan/fleet.hpp.
 
-#include <llmcost/plan/plan.hpp>
+#include <llmcost/plan/fleet.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -23,13 +23,12 @@ LLMCOST_FUNC std::vector<parallel_layout> candidate_layouts(const model& m, cons
     if (m.is_moe())
         for (int ep = 2; ep <= max_gpus; ep *= 2)
             for (int tp = 1; tp <= ep; tp *= 2) c.push_back({.tp = tp, .ep = ep, .dp = ep / tp});
+    // The layout's own rules (heads, experts); a GPU that cannot run the model's format at all is
+    // the sweep's to mark (invalid_deployment), whatever the layout.
     std::vector<parallel_layout> valid;
     for (const parallel_layout& l : c) {
-        try {
-            deployment{.m = m, .hw = hw, .layout = l}.validate();
-            valid.push_back(l);
-        } catch (const invalid_input&) {
-        }
+        const std::optional<invalid_input> p = problem({.m = m, .hw = hw, .layout = l});
+        if (!p || p->id() == "llmcost.deployment.peak_for_format") valid.push_back(l);
     }
     return valid;
 }
@@ -83,10 +82,10 @@ struct fleet {
 
 }  // namespace detail
 
-LLMCOST_FUNC plan_result plan(const model& m, const traffic& t, const plan_options& o) {
+LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const fleet_options& o) {
     t.validate();
     o.validate();
-    plan_result out;
+    fleet_result out;
     // Prices first: a GPU type without one cannot be planned.
     std::vector<hardware> priced;
     std::vector<dollars_per_second_t> price;

@@ -1,6 +1,8 @@
 #pragma once
 /// \file
-/// Reads measurements (plan/measurement.hpp) from a CSV file: `tables/measurements.csv`, or your
+/// Reads measurements (plan/measurement.hpp) from a CSV file — the loader lives beside the planning
+/// layer it feeds, and uses the io component's CSV and config.json readers (link `llmcost::io`
+/// and `llmcost::plan`): `tables/measurements.csv`, or your
 /// own runs for `llmcost calibrate`. One row is one measured figure with the configuration that
 /// produced it. Columns, found by name (others, such as `notes`, are ignored):
 ///
