@@ -17,7 +17,12 @@
 /// double predicted = plan::predict(t01);   // output tokens/s
 /// \endcode
 
-#include <llmcost/llmcost.hpp>
+#include <llmcost/costs/parallel.hpp>
+#include <llmcost/costs/passes.hpp>
+#include <llmcost/descriptors/hardware.hpp>
+#include <llmcost/descriptors/validation.hpp>
+#include <llmcost/serving/throughput.hpp>
+#include <llmcost/units/makers.hpp>
 
 #include <array>
 #include <string>

@@ -39,7 +39,15 @@
 ///     if (s.status(i) == plan::point_status::ok) use(s.point(i).tpot);
 /// \endcode
 
-#include <llmcost/llmcost.hpp>
+#include <llmcost/costs/kv_cache.hpp>
+#include <llmcost/costs/parallel.hpp>
+#include <llmcost/costs/passes.hpp>
+#include <llmcost/descriptors/precision.hpp>
+#include <llmcost/descriptors/validation.hpp>
+#include <llmcost/detail/lanes.hpp>
+#include <llmcost/serving/disaggregation.hpp>
+#include <llmcost/serving/throughput.hpp>
+#include <llmcost/units/text.hpp>
 
 #include <Eigen/Core>
 
