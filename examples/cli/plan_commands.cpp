@@ -2,6 +2,7 @@
 // library (plan/calibrate.hpp); this file only chooses which figures to show and how to name them.
 #include "plan_commands.hpp"
 
+#include <llmcost/llmcost.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
 #include <llmcost/plan/calibrate.hpp>
 

@@ -5,6 +5,7 @@
 
 #include "../tools/figures/svg.hpp"
 
+#include <llmcost/catalog/hardware.hpp>
 #include <llmcost/plan/frontier.hpp>
 #include <llmcost/plan/fleet.hpp>
 #include <llmcost/plan/sweep.hpp>

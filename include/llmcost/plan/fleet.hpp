@@ -36,7 +36,9 @@
 /// \endcode
 
 #include <llmcost/detail/header_only.hpp>
+#include <llmcost/descriptors/hardware.hpp>
 #include <llmcost/plan/sweep.hpp>
+#include <llmcost/serving/economics/gpu_hour.hpp>
 
 #include <cstddef>
 #include <optional>
