@@ -19,9 +19,10 @@
 #include <llmcost/catalog/models.hpp>
 
 #include <algorithm>
+#include <array>
 #include <concepts>
 #include <cstddef>
-#include <ranges>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -87,11 +88,10 @@ inline constexpr std::size_t lookup_suggestions = 3;
 
 /// The entry of `entries` (anything with a `name`) that `name` picks: the one whose name equals it
 /// loosely, else the only one whose name starts with it. Otherwise no match, with suggestions.
-template <std::ranges::random_access_range Entries>
-    requires requires(const std::ranges::range_value_t<Entries>& e) { std::string_view(e.name); }
-[[nodiscard]] constexpr lookup_result<std::ranges::range_value_t<Entries>> lookup(const Entries& entries,
-                                                                                 std::string_view name) {
-    using entry = std::ranges::range_value_t<Entries>;
+template <class Entry>
+    requires requires(const Entry& e) { std::string_view(e.name); }
+[[nodiscard]] constexpr lookup_result<Entry> lookup(std::span<const Entry> entries, std::string_view name) {
+    using entry = Entry;
     const std::vector<char> q = llmcost::detail::loose(name);
     lookup_result<entry> out;
     std::vector<const entry*> starting;
@@ -118,8 +118,17 @@ template <std::ranges::random_access_range Entries>
     for (const entry& e : entries) ranked.emplace_back(llmcost::detail::edit_distance(q, llmcost::detail::loose(e.name)), position++);
     std::sort(ranked.begin(), ranked.end());
     for (std::size_t i = 0; i < ranked.size() && i < lookup_suggestions; ++i)
-        out.suggestions.push_back(std::ranges::begin(entries)[static_cast<std::ptrdiff_t>(ranked[i].second)].name);
+        out.suggestions.push_back(entries[ranked[i].second].name);
     return out;
+}
+/// The same over a catalog array (or any contiguous container of entries).
+template <class Entry, std::size_t N>
+[[nodiscard]] constexpr lookup_result<Entry> lookup(const std::array<Entry, N>& entries, std::string_view name) {
+    return lookup(std::span<const Entry>(entries), name);
+}
+template <class Entry>
+[[nodiscard]] constexpr lookup_result<Entry> lookup(const std::vector<Entry>& entries, std::string_view name) {
+    return lookup(std::span<const Entry>(entries), name);
 }
 
 /// A model or a GPU of the built-in catalog (`all_models`, `all_hardware`) by name:

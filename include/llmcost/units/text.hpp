@@ -41,7 +41,7 @@
 #include <cmath>
 #include <concepts>
 #include <cstdint>
-#include <ostream>
+#include <iosfwd>  // operator<< is a template: its callers have <ostream>
 #include <string>
 #include <string_view>
 
