@@ -1,7 +1,9 @@
 #pragma once
 /// \file
 /// llmcost — the core of the library in one include: units, descriptors, costs and serving.
-/// It does not pull in Eigen; the planning layer (`llmcost/plan.hpp`) does.
+/// It does not pull in Eigen; the planning layer (`llmcost/plan.hpp`) does. Name look-up with
+/// suggestions (`catalog::lookup`, for tools that take names from people) is its own include,
+/// <llmcost/catalog/lookup.hpp>: it instantiates containers the formulas never need.
 ///
 /// **Example**
 /// \code
@@ -21,7 +23,6 @@
 
 #include <llmcost/catalog/economics.hpp>
 #include <llmcost/catalog/hardware.hpp>
-#include <llmcost/catalog/lookup.hpp>
 #include <llmcost/catalog/journeys.hpp>
 #include <llmcost/catalog/models.hpp>
 
