@@ -93,10 +93,7 @@ deployment build(const deployment_options& o) {
 
 /// Contexts past the trained maximum are refused unless asked for (RoPE scaling, a fine-tune).
 void check_context(const deployment& d, double context, const deployment_options& o) {
-    if (o.ignore_max_position) return;
-    require(context <= d.m.max_position, d.m.name, "context (tokens)", context,
-            "exceeds the model's max_position (" + std::to_string(d.m.max_position) +
-                "); pass --ignore-max-position to price it anyway");
+    if (!o.ignore_max_position) require_within_max_position(d.m, context, "; pass --ignore-max-position to price it anyway");
 }
 
 request_shape shape_of(const request_options& r) { return {.input = tokens(r.input), .output = tokens(r.output)}; }
@@ -435,7 +432,7 @@ report spec(const spec_command& c) {
     const deployment d = build(c.dep);
     const request_shape r = shape_of(c.req);
     check_context(d, c.req.input + c.req.output, c.dep);
-    const tokens_t context = r.input + r.output / 2.0;
+    const tokens_t context = mean_decode_context(r);
     speculative_step step{};
     std::string drafter;
     if (c.drafter == "mtp") {
@@ -510,7 +507,7 @@ report cost(const cost_command& c) {
         deployment d = build(o);
         d.hw = h;
         check_context(d, c.req.input + c.req.output, c.dep);
-        const pricing_point p{.decode_batch = c.batch, .context = tokens(c.req.input + c.req.output / 2.0),
+        const pricing_point p{.decode_batch = c.batch, .context = mean_decode_context(shape_of(c.req)),
                               .prompt = tokens(c.req.input)};
         const gpu_token_rates rates = gpu_token_rates_at(d, p);
         const token_costs tc = cost_per_token(rate.total(), rates, c.utilisation);

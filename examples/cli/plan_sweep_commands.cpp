@@ -41,10 +41,7 @@ void check_positive(double v, std::string_view flag) {
 }
 
 void check_context(const model& m, double context, bool ignore) {
-    if (ignore) return;
-    require(context <= m.max_position, m.name, "context (tokens)", context,
-            "exceeds the model's max_position (" + std::to_string(m.max_position) +
-                "); pass --ignore-max-position to price it anyway");
+    if (!ignore) require_within_max_position(m, context, "; pass --ignore-max-position to price it anyway");
 }
 
 std::string layout_text(const deployment& d) {

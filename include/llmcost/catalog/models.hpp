@@ -2,7 +2,8 @@
 /// \file
 /// Catalog of public models. Every figure comes from the model's `config.json`
 /// (sources per row in `tables/models.csv`, which a test keeps in step with this file).
-/// Each entry is validated at compile time: a broken rule does not compile.
+/// Every entry is validated at compile time, once, in tests/static/catalog_static.cpp (a broken
+/// rule fails the build there; not in every translation unit that includes the catalog).
 ///
 /// Counted differences against published totals (all within 2%):
 /// - DeepSeek-V3: the 1 MTP module (~14B) is shipped (685B on the hub) but not counted; the
@@ -17,45 +18,45 @@
 namespace llmcost::catalog {
 
 // clang-format off
-inline constexpr model llama_2_70b = checked(model{
+inline constexpr model llama_2_70b = model{
     .name = "Llama-2-70B", .layers = 80, .hidden = 8192, .vocab = 32000,
     .attention = {.query_heads = 64, .kv_heads = 8, .head_dim = 128},
     .ffn = {.intermediate = 28672},
-    .max_position = 4096});
+    .max_position = 4096};
 
-inline constexpr model llama_3_1_8b = checked(model{
+inline constexpr model llama_3_1_8b = model{
     .name = "Llama-3.1-8B", .layers = 32, .hidden = 4096, .vocab = 128256,
     .attention = {.query_heads = 32, .kv_heads = 8, .head_dim = 128},
     .ffn = {.intermediate = 14336},
-    .max_position = 131072});
+    .max_position = 131072};
 
-inline constexpr model llama_3_1_70b = checked(model{
+inline constexpr model llama_3_1_70b = model{
     .name = "Llama-3.1-70B", .layers = 80, .hidden = 8192, .vocab = 128256,
     .attention = {.query_heads = 64, .kv_heads = 8, .head_dim = 128},
     .ffn = {.intermediate = 28672},
-    .max_position = 131072});
+    .max_position = 131072};
 
-inline constexpr model llama_3_1_405b = checked(model{
+inline constexpr model llama_3_1_405b = model{
     .name = "Llama-3.1-405B", .layers = 126, .hidden = 16384, .vocab = 128256,
     .attention = {.query_heads = 128, .kv_heads = 8, .head_dim = 128},
     .ffn = {.intermediate = 53248},
-    .max_position = 131072});
+    .max_position = 131072};
 
-inline constexpr model mixtral_8x7b = checked(model{
+inline constexpr model mixtral_8x7b = model{
     .name = "Mixtral-8x7B", .layers = 32, .hidden = 4096, .vocab = 32000,
     .attention = {.query_heads = 32, .kv_heads = 8, .head_dim = 128},
     .ffn = {.routed_experts = 8, .top_k = 2, .expert_intermediate = 14336},
-    .max_position = 32768});
+    .max_position = 32768};
 
-inline constexpr model mixtral_8x22b = checked(model{
+inline constexpr model mixtral_8x22b = model{
     .name = "Mixtral-8x22B", .layers = 56, .hidden = 6144, .vocab = 32000,
     .attention = {.query_heads = 48, .kv_heads = 8, .head_dim = 128},
     .ffn = {.routed_experts = 8, .top_k = 2, .expert_intermediate = 16384},
-    .max_position = 65536});
+    .max_position = 65536};
 
 /// DeepSeek-V3: MLA, 256 routed + 1 shared expert (top-8), first 3 layers dense; FP8 weights and
 /// FP8 GEMM inputs (config.json: quant_method fp8, activation_scheme dynamic).
-inline constexpr model deepseek_v3 = checked(model{
+inline constexpr model deepseek_v3 = model{
     .name = "DeepSeek-V3", .layers = 61, .hidden = 7168, .vocab = 129280,
     .attention = {.kind = attention_kind::latent, .query_heads = 128, .kv_heads = 128,
                   .latent = {.kv_lora_rank = 512, .q_lora_rank = 1536, .rope_head_dim = 64,
@@ -65,25 +66,25 @@ inline constexpr model deepseek_v3 = checked(model{
     .max_position = 163840,
     .weights = formats::fp8,
     .activations = formats::fp8,
-    .mtp_modules = 1});
+    .mtp_modules = 1};
 
 /// Qwen3-235B-A22B: every layer MoE (128 experts, top-8), QK-norm.
-inline constexpr model qwen3_235b_a22b = checked(model{
+inline constexpr model qwen3_235b_a22b = model{
     .name = "Qwen3-235B-A22B", .layers = 94, .hidden = 4096, .vocab = 151936,
     .attention = {.query_heads = 64, .kv_heads = 4, .head_dim = 128, .qk_norm = true},
     .ffn = {.intermediate = 12288, .routed_experts = 128, .top_k = 8, .expert_intermediate = 1536},
-    .max_position = 40960});
+    .max_position = 40960};
 
 /// gpt-oss-120b: alternating 128-token sliding-window and full attention, attention sinks,
 /// 128 experts (top-4) with biases, experts shipped in MXFP4.
-inline constexpr model gpt_oss_120b = checked(model{
+inline constexpr model gpt_oss_120b = model{
     .name = "gpt-oss-120b", .layers = 36, .hidden = 2880, .vocab = 201088,
     .attention = {.query_heads = 64, .kv_heads = 8, .head_dim = 64, .sliding_window = 128,
                   .sliding_window_layers = 18, .qkv_bias = true, .output_bias = true, .sinks = true},
     .ffn = {.routed_experts = 128, .top_k = 4, .expert_intermediate = 2880, .expert_bias = true,
             .router_bias = true},
     .max_position = 131072,
-    .expert_weights = formats::mxfp4});
+    .expert_weights = formats::mxfp4};
 
 /// The seed's dashboard model (S12, S27, S39): the shape of a public 70B model — 80 layers,
 /// hidden 8192, GQA with 8 KV heads of 128 — but **40B parameters read per pass** at 8 bits,
@@ -91,13 +92,13 @@ inline constexpr model gpt_oss_120b = checked(model{
 /// 32 would touch almost every expert (E·(1 − (1 − k/E)^32) ≈ E), so neither gives the seed's
 /// 40 GB. The faithful reading is a dense model of that shape with a slimmer FFN: width 13,666
 /// puts the matmul parameters at 40.00004e9 (= 40 GB at FP8). KV stays BF16 (S16: 0.3125 MiB).
-inline constexpr model seed_dashboard_model = checked(model{
+inline constexpr model seed_dashboard_model = model{
     .name = "seed-dashboard-40B", .layers = 80, .hidden = 8192, .vocab = 128256,
     .attention = {.query_heads = 64, .kv_heads = 8, .head_dim = 128},
     .ffn = {.intermediate = 13666},
     .max_position = 131072,
     .weights = formats::fp8,
-    .activations = formats::fp8});  // W8A8: the matmuls run at the FP8 peak (S30's 2 PFLOP/s)
+    .activations = formats::fp8};  // W8A8: the matmuls run at the FP8 peak (S30's 2 PFLOP/s)
 // clang-format on
 
 inline constexpr std::array all_models{llama_2_70b,   llama_3_1_8b,    llama_3_1_70b,

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace llmcost {
@@ -304,6 +305,16 @@ constexpr void model::validate() const {
     const double estimate = L * h * (width + 3.0 * ffn_width) + 2.0 * static_cast<double>(vocab) * h;
     require(estimate <= 1e17, s, "parameters (estimated)", estimate,
             "more than 10^17 parameters: beyond what llmcost counts exactly (check hidden, heads and widths)");
+}
+
+/// A context (prompt and output) within the positions the model was trained for: refused past
+/// `max_position` (rule llmcost.model.context_within_max_position), with `hint` after the rule
+/// (e.g. how the caller can ask to price it anyway: RoPE scaling, a long-context fine-tune).
+inline void require_within_max_position(const model& m, double context, std::string_view hint = {}) {
+    if (context <= m.max_position) return;
+    std::string rule = "exceeds the model's max_position (" + std::to_string(m.max_position) + ")";
+    rule += hint;
+    require(false, m.name, "context (tokens)", context, rule, "llmcost.model.context_within_max_position");
 }
 
 }  // namespace llmcost
