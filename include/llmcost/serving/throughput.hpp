@@ -217,16 +217,21 @@ struct batch_limit {
     std::string_view limited_by;
 };
 
+/// The context each admitted sequence reserves KV for: its whole length I + O when the engine
+/// reserves full sequences, else its mean over the answer, I + O/2.
+[[nodiscard]] constexpr tokens_t held_context(const request_shape& r, const scheduler_limits& l) noexcept {
+    return l.reserve_full_sequence ? r.input + r.output : r.input + r.output / 2.0;
+}
+
 /// The admissible batch, without exceptions: for a valid deployment, request and limits (the
 /// pricing paths check them first; sweeps and plans ask `problem(d)`), the batch and what limits
 /// it, 0 when nothing fits.
 [[nodiscard]] constexpr batch_limit admissible_batch(const deployment& d, const request_shape& r,
                                                      const scheduler_limits& l = {}) noexcept {
     const double in = r.input.value(), out = r.output.value();
-    const double held = l.reserve_full_sequence ? in + out : in + out / 2.0;
     const bytes_t budget = kv_budget_per_gpu(d, l.reserve);
     if (!(budget.value() > 0.0)) return {.batch = 0.0, .limited_by = "weights do not fit"};
-    const double per_sequence = kv_bytes_per_gpu_for_context(d, tokens(held)).value();
+    const double per_sequence = kv_bytes_per_gpu_for_context(d, held_context(r, l)).value();
     batch_limit b{.batch = detail::const_trunc(budget.value() / per_sequence), .limited_by = "KV capacity"};
     if (!(b.batch >= 1.0)) return {.batch = 0.0, .limited_by = "KV capacity"};
     if (l.max_batch > 0 && l.max_batch < b.batch) b = {.batch = l.max_batch, .limited_by = "max batch"};
@@ -247,9 +252,7 @@ namespace detail {
     require(b.limited_by != "weights do not fit", d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(),
             "does not fit: the weights and the reserve exceed HBM; use more GPUs or a smaller format",
             "llmcost.fit.weights");
-    const double held = l.reserve_full_sequence ? r.input.value() + r.output.value()
-                                                : r.input.value() + r.output.value() / 2.0;
-    require(b.batch >= 1.0, d.m.name, "KV per sequence (B)", kv_bytes_per_gpu_for_context(d, tokens(held)).value(),
+    require(b.batch >= 1.0, d.m.name, "KV per sequence (B)", kv_bytes_per_gpu_for_context(d, held_context(r, l)).value(),
             "does not fit: one sequence needs more KV than the HBM left after the weights", "llmcost.fit.kv_sequence");
     return b;
 }
