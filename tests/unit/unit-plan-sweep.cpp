@@ -13,6 +13,7 @@
 
 #include "test_helpers.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -526,4 +527,38 @@ TEST_CASE("plan: a mix of shapes, prices and what is left out") {
                                                {.gpus = {catalog::h100_sxm5}});
                          }),
                          "requests_per_second"));
+}
+
+TEST_CASE("layouts: every layout of a GPU count, ranked by saturated throughput") {
+    const request_shape r{.input = tokens(2000.0), .output = tokens(500.0)};
+    SUBCASE("Llama-3.1-70B (64 heads, 8 KV heads, 80 layers) on 8 x H100: the 10 (tp, pp, dp) of 8") {
+        const std::vector<parallel_layout> ls = plan::layouts_on(catalog::llama_3_1_70b, catalog::h100_sxm5, 8);
+        // tp·pp·dp = 8 over tp, pp ∈ {1, 2, 4, 8}: 4 + 3 + 2 + 1 = 10, all valid (tp divides 8 KV heads).
+        CHECK(ls.size() == 10);
+        for (const parallel_layout& l : ls) CHECK(l.gpus() == 8);
+        const std::vector<plan::layout_choice> ranked = plan::rank_layouts(catalog::llama_3_1_70b, catalog::h100_sxm5, 8, r);
+        REQUIRE(ranked.size() == 10);
+        // 141 GB of BF16 weights do not fit one 80 GB GPU: tp 1 × pp 1 (× dp 8) comes last, with why.
+        CHECK(ranked.back().layout == parallel_layout{.dp = 8});
+        CHECK_FALSE(ranked.back().point);
+        CHECK(ranked.back().why_not == "weights do not fit");
+        for (std::size_t i = 0; i + 1 < ranked.size(); ++i)
+            if (ranked[i + 1].point) CHECK(ranked[i].point->output_rate >= ranked[i + 1].point->output_rate);
+        // The best is priced exactly as saturated() prices its deployment.
+        const deployment best{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = ranked.front().layout};
+        CHECK(ranked.front().point->output_rate == saturated(best, r).output_rate);
+    }
+    SUBCASE("an MoE adds expert parallelism over the attention-DP ranks: DeepSeek-V3 on 8 x H200") {
+        const std::vector<parallel_layout> ls = plan::layouts_on(catalog::deepseek_v3, catalog::h200_sxm, 8);
+        auto has = [&](const parallel_layout& want) { return std::find(ls.begin(), ls.end(), want) != ls.end(); };
+        CHECK(has({.ep = 8, .dp = 8}));          // DEP8
+        CHECK(has({.tp = 8}));                   // TP8, experts sharded
+        CHECK(has({.tp = 2, .ep = 8, .dp = 4})); // attention TP2 × DP4, experts over all 8
+        CHECK_FALSE(has({.tp = 1, .ep = 3, .dp = 8}));  // 3 does not divide 8
+        for (const parallel_layout& l : ls) CHECK_FALSE(problem({.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = l}));
+    }
+    SUBCASE("a GPU count below one is refused, named") {
+        CHECK(test::contains(test::error_of([] { return plan::layouts_on(catalog::llama_3_1_8b, catalog::h100_sxm5, 0); }),
+                             "[llmcost.layout.gpu_count]"));
+    }
 }
