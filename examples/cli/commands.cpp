@@ -10,6 +10,7 @@
 #include <cctype>
 #include <filesystem>
 #include <limits>
+#include <optional>
 
 namespace llmcost::cli {
 
@@ -35,17 +36,23 @@ const hardware& hardware_named(std::string_view query, std::string_view flag) {
     return *found.match;
 }
 
-model model_named(const std::string& query, std::string_view flag) {
+std::optional<std::filesystem::path> model_file(const std::string& query) {
     namespace fs = std::filesystem;
     const bool looks_like_path = query.find('/') != std::string::npos || query.ends_with(".json");
     std::error_code ec;
-    if (looks_like_path || fs::exists(query, ec)) {
-        fs::path file = query;
-        if (fs::is_directory(file, ec)) file /= "config.json";
-        if (!fs::exists(file, ec))
-            throw usage_error(std::string(flag) + " '" + query + "': no such file" +
-                              (file.filename() == "config.json" && !query.ends_with(".json") ? " (looked for config.json in it)" : ""));
-        return io::load_hf_config(file);
+    if (!looks_like_path && !fs::exists(query, ec)) return std::nullopt;
+    fs::path file = query;
+    if (fs::is_directory(file, ec)) file /= "config.json";
+    return file;
+}
+
+model model_named(const std::string& query, std::string_view flag) {
+    if (const std::optional<std::filesystem::path> file = model_file(query)) {
+        std::error_code ec;
+        if (std::filesystem::symlink_status(*file, ec).type() == std::filesystem::file_type::not_found)
+            throw usage_error(std::string(flag) + " '" + text::utf8_escaped(query) + "': no such file" +
+                              (file->filename() == "config.json" && !query.ends_with(".json") ? " (looked for config.json in it)" : ""));
+        return io::load_hf_config(*file);
     }
     const auto found = catalog::lookup<model>(query);
     if (!found) refuse(found, query, flag, "models");
@@ -432,6 +439,7 @@ report spec(const spec_command& c) {
     const deployment d = build(c.dep);
     const request_shape r = shape_of(c.req);
     check_context(d, c.req.input + c.req.output, c.dep);
+    require_batch_fits(d, r, c.batch);  // the weights and the batch fit, as estimate checks
     const tokens_t context = mean_decode_context(r);
     speculative_step step{};
     std::string drafter;
@@ -507,6 +515,7 @@ report cost(const cost_command& c) {
         deployment d = build(o);
         d.hw = h;
         check_context(d, c.req.input + c.req.output, c.dep);
+        require_batch_fits(d, shape_of(c.req), c.batch);  // the weights and the batch fit, as estimate checks
         const pricing_point p{.decode_batch = c.batch, .context = mean_decode_context(shape_of(c.req)),
                               .prompt = tokens(c.req.input)};
         const gpu_token_rates rates = gpu_token_rates_at(d, p);

@@ -41,8 +41,10 @@ struct fleet {
     double ttft = 0, tpot = 0;
 };
 
-/// ⌈x⌉, forgiving a rounding error of 1e-9 relative (3.0000000000004 instances are 3).
-[[nodiscard]] inline double whole_instances(double x) { return std::max(1.0, std::ceil(x - 1e-9 * x)); }
+/// ⌈x⌉, forgiving a rounding error of 1e-9 relative but never more than 10^-6 of an instance
+/// (3.0000000000004 instances are 3; 3·10^10 + 0.5 are 3·10^10 + 1, not 3·10^10, which a relative
+/// forgiveness alone would give, loading the fleet above 1).
+[[nodiscard]] inline double whole_instances(double x) { return std::max(1.0, std::ceil(x - std::min(1e-9 * x, 1e-6))); }
 
 [[nodiscard]] inline std::optional<fleet> fleet_at(const sweep_result& s, std::size_t block, std::size_t batch,
                                                    const traffic& t) {
