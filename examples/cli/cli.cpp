@@ -144,7 +144,7 @@ constexpr const char* footer = R"(Examples:
   llmcost plan --model Llama-3.1-70B --rate 20 --input 2000 --output 500 --ttft 1 --tpot 0.05
 
 Exit codes: 0 done; 1 the model refused the input (e.g. tp does not divide the heads, the batch does
-not fit); 2 a usage error (unknown flag, bad value, unknown name).)";
+not fit); 2 a usage error (unknown flag, bad value, unknown name); 3 an output could not be written.)";
 
 }  // namespace
 
@@ -351,6 +351,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         } else if (spec->parsed()) {
             r = llmcost::cli::spec(sp);
         } else if (frontier_app->parsed()) {
+            fr.progress = &err;
             r = llmcost::cli::frontier(fr);
         } else if (plan_app->parsed()) {
             r = llmcost::cli::plan(pl);

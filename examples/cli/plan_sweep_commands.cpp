@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <ostream>
 #include <stdexcept>
 
 namespace llmcost::cli {
@@ -134,6 +135,12 @@ report frontier(const frontier_command& c) {
     if (c.disaggregated) g.modes.push_back({.disaggregated = true, .prefill_batch = c.prefill_batch});
     if (g.batches.empty()) g.batches = {1};
     const slo target{.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)};
+    g.validate();  // the grid's size is bounded up front (sweep_grid::max_points)
+    // About a microsecond a point: past a second's worth, say what is being done before doing it.
+    if (c.progress != nullptr && g.size() > 1'000'000)
+        *c.progress << "llmcost frontier: pricing " << text::grouped(static_cast<double>(g.size()))
+                    << " configurations (at most " << text::grouped(lp::sweep_grid::max_points) << ")...\n"
+                    << std::flush;
     const lp::sweep_result s = lp::sweep(g);
     // Nothing could be priced at all (every layout breaks a rule): the library's refusal, exit 1.
     if (std::all_of(s.blocks.begin(), s.blocks.end(),

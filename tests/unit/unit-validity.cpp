@@ -200,3 +200,15 @@ TEST_CASE("validity: a plan's fleet is never loaded above 1, however high the ra
         CHECK(p.best->load > 0.0);
     }
 }
+
+TEST_CASE("validity: a sweep's size is bounded up front, before any point is priced") {
+    // 10 GPUs × 1,000 layouts × 1,001 batches = 10,010,000 points > 10^7.
+    plan::sweep_grid g{.m = catalog::llama_3_1_8b, .shapes = {shape}};
+    g.gpus.assign(10, catalog::h100_sxm5);
+    g.layouts.assign(1000, parallel_layout{});
+    for (int b = 1; b <= 1001; ++b) g.batches.push_back(b);
+    CHECK(test::contains(test::error_of([&] { return plan::sweep(g); }), "= 1.001e+07: more than 10^7"));
+    CHECK(test::contains(test::error_of([&] { return plan::sweep(g); }), "[llmcost.plan.grid_size]"));
+    g.batches.resize(1000);  // exactly 10^7: allowed (not swept here)
+    CHECK_NOTHROW(g.validate());
+}
