@@ -354,8 +354,10 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
             fr.progress = &err;
             r = llmcost::cli::frontier(fr);
         } else if (plan_app->parsed()) {
+            pl.progress = &err;
             r = llmcost::cli::plan(pl);
         } else if (calibrate->parsed()) {
+            cal.progress = &err;
             r = llmcost::cli::calibrate(cal);
         } else if (cost->parsed()) {
             co.with_model = cost->count("--model") > 0;

@@ -261,6 +261,19 @@ report plan(const plan_command& c) {
         price_names.push_back(std::string(hardware_named(p.substr(0, eq), "--price").name));
         o.prices.push_back({.hardware = price_names.back(), .per_gpu = dollars_per_hour(usd)});
     }
+    // The search grows with GPU types × formats × layouts × serving modes: stated before it starts.
+    double deployments = 0;
+    for (const hardware& h : o.gpus)
+        deployments += static_cast<double>(lp::candidate_layouts(m, h, o.max_instance_gpus).size());
+    deployments *= static_cast<double>(o.formats.size()) * static_cast<double>(1 + o.prefill_batches.size());
+    if (deployments > 100'000)
+        throw usage_error("plan: " + text::grouped(deployments) +
+                          " deployments to search (GPU types x formats x layouts x modes): more than 100,000; "
+                          "name fewer --hardware or --weights, or a smaller --max-instance-gpus");
+    if (c.progress != nullptr && deployments > 1'000)
+        *c.progress << "llmcost plan: searching " << text::grouped(deployments)
+                    << " deployments (GPU types x formats x layouts x modes)...\n"
+                    << std::flush;
     const lp::fleet_result res = lp::cheapest_fleet(m, t, o);
 
     std::string shapes;

@@ -54,6 +54,7 @@ struct plan_command {
     double utilisation = 1.0;              ///< mean load ÷ the peak rate
     bool colocated_only = false;           ///< leave disaggregated serving out
     bool ignore_max_position = false;
+    std::ostream* progress = nullptr;      ///< where a long search says what it is doing (stderr)
 };
 
 /// The frontier's points, fastest per user last: GPU, formats, layout, mode, batch, TTFT, TPOT,

@@ -212,3 +212,10 @@ TEST_CASE("validity: a sweep's size is bounded up front, before any point is pri
     g.batches.resize(1000);  // exactly 10^7: allowed (not swept here)
     CHECK_NOTHROW(g.validate());
 }
+
+TEST_CASE("validity: candidate layouts up to the largest int do not wrap") {
+    // 2^30 is the last power of two below INT_MAX: tp 1 … 2^30, 31 layouts, each tp ≥ 1.
+    const std::vector<parallel_layout> c = plan::candidate_layouts(catalog::llama_3_1_8b, catalog::h100_sxm5, 2147483647);
+    for (const parallel_layout& l : c) CHECK(l.tp >= 1);
+    CHECK(c.size() <= 31);
+}
