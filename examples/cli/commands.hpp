@@ -39,6 +39,10 @@ struct deployment_options {
     std::string weights;                  ///< empty = the model's own format
     std::string kv;                       ///< empty = the model's own KV format
     bool ignore_max_position = false;     ///< allow contexts beyond the model's trained maximum
+    /// The flags that gave `model` and `hardware`, for messages: a second deployment of the same
+    /// command (disagg's decode pool, spec's draft model) names its own flags.
+    std::string_view model_flag = "--model";
+    std::string_view hardware_flag = "--hardware";
 };
 
 struct request_options {
