@@ -1,5 +1,6 @@
 // llmcost — the command-line what-if tool. This file parses the command line (CLI11) and maps
-// errors to exit codes: 0 done, 1 the cost model refused the input, 2 the tool was called wrongly.
+// errors to exit codes: 0 done, 1 the cost model refused the input, 2 the tool was called wrongly,
+// 3 an output could not be written.
 #include "cli.hpp"
 #include "commands.hpp"
 #include "numbers.hpp"
@@ -15,15 +16,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <system_error>
 #include <ostream>
+#include <system_error>
 
 namespace {
 
 using namespace llmcost::cli;
 
 // Every number on the command line goes through numbers.hpp (decimal only); a check that passes
-// rewrites the text to its canonical spelling, which CLI11 then converts (CLI11 alone would read
+// (a CLI11 transform) rewrites the text to its canonical spelling, which CLI11 then converts (CLI11 alone would read
 // "010" as octal and "0x10" as hex). CLI11 puts the flag's name before each message.
 
 /// A real number in (0, hi], at least `lo`: a time, a rate, a price.
@@ -47,15 +48,15 @@ const CLI::Validator usd_amount = positive_in(1e-9, 1e12, "USD");
 
 /// A price that may be 0 (no price given).
 const CLI::Validator usd_or_zero{[](std::string& s) -> std::string {
-                                       double v = 0;
-                                       if (std::string why = read_decimal(s, v); !why.empty()) return why;
-                                       if (!std::isfinite(v) || v < 0) return "must be zero or positive and finite, got " + s;
-                                       if (v != 0)
-                                           if (std::string why = read_real(s, 1e-9, 1e12, false, v); !why.empty()) return why;
-                                       s = canonical(v);
-                                       return {};
-                                   },
-                                   "USD"};
+                                     double v = 0;
+                                     if (std::string why = read_decimal(s, v); !why.empty()) return why;
+                                     if (!std::isfinite(v) || v < 0) return "must be zero or positive and finite, got " + s;
+                                     if (v != 0)
+                                         if (std::string why = read_real(s, 1e-9, 1e12, false, v); !why.empty()) return why;
+                                     s = canonical(v);
+                                     return {};
+                                 },
+                                 "USD"};
 
 /// A count of GPUs or a parallel degree: a whole number from 1 to 10^8.
 CLI::Validator count_in(double hi, std::string name = "COUNT") {

@@ -22,6 +22,7 @@
 
 #include <llmcost/io/error.hpp>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -179,7 +180,7 @@ inline void write_output_file(const std::filesystem::path& path, std::string_vie
         throw write_error(where, "no such folder (" + folder.string() + " is not a folder)", "llmcost.output.no_folder");
 
     // The temporary file: hidden, in the same folder (so the rename is atomic), unique to this process.
-    static int serial = 0;
+    static std::atomic<unsigned> serial{0};
     const fs::path temporary =
         folder / ("." + target.filename().string() + ".llmcost-" + std::to_string(::getpid()) + "-" +
                   std::to_string(++serial) + ".tmp");
