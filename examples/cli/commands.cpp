@@ -10,6 +10,7 @@
 #include <cctype>
 #include <filesystem>
 #include <limits>
+#include <optional>
 
 namespace llmcost::cli {
 
@@ -35,17 +36,23 @@ const hardware& hardware_named(std::string_view query, std::string_view flag) {
     return *found.match;
 }
 
-model model_named(const std::string& query, std::string_view flag) {
+std::optional<std::filesystem::path> model_file(const std::string& query) {
     namespace fs = std::filesystem;
     const bool looks_like_path = query.find('/') != std::string::npos || query.ends_with(".json");
     std::error_code ec;
-    if (looks_like_path || fs::exists(query, ec)) {
-        fs::path file = query;
-        if (fs::is_directory(file, ec)) file /= "config.json";
-        if (!fs::exists(file, ec))
-            throw usage_error(std::string(flag) + " '" + query + "': no such file" +
-                              (file.filename() == "config.json" && !query.ends_with(".json") ? " (looked for config.json in it)" : ""));
-        return io::load_hf_config(file);
+    if (!looks_like_path && !fs::exists(query, ec)) return std::nullopt;
+    fs::path file = query;
+    if (fs::is_directory(file, ec)) file /= "config.json";
+    return file;
+}
+
+model model_named(const std::string& query, std::string_view flag) {
+    if (const std::optional<std::filesystem::path> file = model_file(query)) {
+        std::error_code ec;
+        if (std::filesystem::symlink_status(*file, ec).type() == std::filesystem::file_type::not_found)
+            throw usage_error(std::string(flag) + " '" + text::utf8_escaped(query) + "': no such file" +
+                              (file->filename() == "config.json" && !query.ends_with(".json") ? " (looked for config.json in it)" : ""));
+        return io::load_hf_config(*file);
     }
     const auto found = catalog::lookup<model>(query);
     if (!found) refuse(found, query, flag, "models");
@@ -62,7 +69,7 @@ namespace {
 /// The deployment the flags describe. The layout's rules (--gpus against the degrees, tp divides
 /// the heads …) are the library's, thrown by `layout_for_gpus` and `validate` as invalid_input.
 deployment build(const deployment_options& o) {
-    deployment d{.m = model_named(o.model), .hw = hardware_named(o.hardware)};
+    deployment d{.m = model_named(o.model, o.model_flag), .hw = hardware_named(o.hardware, o.hardware_flag)};
     d.layout = layout_for_gpus({.gpus = o.gpus, .tp = o.tp, .pp = o.pp, .ep = o.ep, .dp = o.dp});
     if (!o.weights.empty() || !o.kv.empty()) {
         const number_format w = o.weights.empty() ? d.m.weights : format_named_or_throw(o.weights, "--weights");
@@ -357,7 +364,10 @@ report kv(const kv_command& c) {
 report disagg(const disagg_command& c) {
     const deployment pre = build(c.dep);
     deployment_options dec_opts = c.dep;
-    if (!c.decode_hardware.empty()) dec_opts.hardware = c.decode_hardware;
+    if (!c.decode_hardware.empty()) {
+        dec_opts.hardware = c.decode_hardware;
+        dec_opts.hardware_flag = "--decode-hardware";
+    }
     if (c.decode_tp > 0) {
         dec_opts.tp = c.decode_tp;
         dec_opts.gpus = 0;
@@ -415,6 +425,7 @@ report spec(const spec_command& c) {
     const deployment d = build(c.dep);
     const request_shape r = shape_of(c.req);
     check_context(d, c.req.input + c.req.output, c.dep);
+    require_batch_fits(d, r, c.batch);  // the weights and the batch fit, as estimate checks
     const tokens_t context = mean_decode_context(r);
     speculative_step step{};
     std::string drafter;
@@ -427,6 +438,7 @@ report spec(const spec_command& c) {
     } else {
         deployment_options o = c.dep;
         o.model = c.drafter;
+        o.model_flag = "--drafter";
         o.gpus = 0;
         deployment draft = build(o);
         step = speculative_step_for(d, draft, c.batch, context, c.draft_tokens);
@@ -490,6 +502,7 @@ report cost(const cost_command& c) {
         deployment d = build(o);
         d.hw = h;
         check_context(d, c.req.input + c.req.output, c.dep);
+        require_batch_fits(d, shape_of(c.req), c.batch);  // the weights and the batch fit, as estimate checks
         const pricing_point p{.decode_batch = c.batch, .context = mean_decode_context(shape_of(c.req)),
                               .prompt = tokens(c.req.input)};
         const gpu_token_rates rates = gpu_token_rates_at(d, p);

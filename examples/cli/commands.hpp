@@ -6,6 +6,8 @@
 
 #include "report.hpp"
 
+#include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -29,7 +31,7 @@ public:
 
 /// Which model on which hardware, stored how, split how.
 struct deployment_options {
-    std::string model = "Llama-3.1-70B";  ///< catalog name, or a path to a config.json (or its folder)
+    std::string model = "Llama-3.1-8B";   ///< catalog name, or a path to a config.json (or its folder); 8B fits one GPU, so the defaults run
     std::string hardware = "H100 SXM5";   ///< catalog name
     int gpus = 0;                         ///< 0 = tp · pp · dp
     int tp = 1, pp = 1, ep = 1;
@@ -37,6 +39,10 @@ struct deployment_options {
     std::string weights;                  ///< empty = the model's own format
     std::string kv;                       ///< empty = the model's own KV format
     bool ignore_max_position = false;     ///< allow contexts beyond the model's trained maximum
+    /// The flags that gave `model` and `hardware`, for messages: a second deployment of the same
+    /// command (disagg's decode pool, spec's draft model) names its own flags.
+    std::string_view model_flag = "--model";
+    std::string_view hardware_flag = "--hardware";
 };
 
 struct request_options {
@@ -114,6 +120,9 @@ enum class catalog_kind { models, hardware, formats };
 [[nodiscard]] const hardware& hardware_named(std::string_view query, std::string_view flag = "--hardware");
 /// A catalog model by name, or a Hugging Face config.json (a file, or the folder that holds one).
 [[nodiscard]] model model_named(const std::string& query, std::string_view flag = "--model");
+/// The file `model_named(query)` reads when `query` is a path (a config.json, or the folder's
+/// config.json), or nothing for a catalog name: the inputs an output file must not replace.
+[[nodiscard]] std::optional<std::filesystem::path> model_file(const std::string& query);
 /// A number format by name (`llmcost list formats`), or a usage error naming `flag`.
 [[nodiscard]] number_format format_named_or_throw(const std::string& name, std::string_view flag);
 

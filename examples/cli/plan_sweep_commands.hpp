@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "report.hpp"
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct frontier_command {
     double prefill_batch = 1;                        ///< prompts per prefill pass, disaggregated
     std::string svg;                                 ///< write the frontier as an SVG here; empty: none
     bool ignore_max_position = false;
+    std::ostream* progress = nullptr;                ///< where a long sweep says what it is doing (stderr)
 };
 
 /// `llmcost plan`: the cheapest fleet for a traffic description.
@@ -52,6 +54,7 @@ struct plan_command {
     double utilisation = 1.0;              ///< mean load ÷ the peak rate
     bool colocated_only = false;           ///< leave disaggregated serving out
     bool ignore_max_position = false;
+    std::ostream* progress = nullptr;      ///< where a long search says what it is doing (stderr)
 };
 
 /// The frontier's points, fastest per user last: GPU, formats, layout, mode, batch, TTFT, TPOT,

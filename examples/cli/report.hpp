@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -49,6 +50,15 @@ struct record {
     }
 };
 
+/// A file a command produces besides its report (`frontier --svg`): written by the tool after the
+/// command returns, whole or not at all (io::write_output_file), never over one of `inputs`.
+struct output_file {
+    std::string path;
+    std::string contents;
+    std::vector<std::filesystem::path> inputs = {};  ///< files this run read: never overwritten
+    std::string note_when_written = {};              ///< a note the report gains once the file is written
+};
+
 struct report {
     enum class shape {
         object,  ///< one record: {"key": value, …}
@@ -59,6 +69,7 @@ struct report {
     shape layout = shape::object;
     std::vector<record> records = {};
     std::vector<std::string> notes = {};
+    std::vector<output_file> files = {};
 };
 
 /// A depreciation or a payback in years (Julian, as `years()` counts them): "5 years".
@@ -123,7 +134,7 @@ namespace detail {
         return text::rounded(*d, 10);  // nlohmann writes the shortest text that reads back: these 10 digits
     }
     if (const bool* b = std::get_if<bool>(&v)) return *b;
-    if (const std::string* s = std::get_if<std::string>(&v)) return *s;
+    if (const std::string* s = std::get_if<std::string>(&v)) return text::utf8_escaped(*s);
     return nullptr;
 }
 
@@ -135,7 +146,7 @@ namespace detail {
     }
     if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
     if (const std::string* s = std::get_if<std::string>(&v)) {
-        if (s->find_first_of(",\"\n") == std::string::npos) return *s;
+        if (s->find_first_of(",\"\n\r") == std::string::npos) return *s;  // a bare CR ends a line too
         std::string q = "\"";
         for (char c : *s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
         return q + "\"";
@@ -211,30 +222,46 @@ namespace detail {
     return out;
 }
 
+/// JSON of a report. Every string goes through text::utf8_escaped (a file name or a CSV id need not
+/// be UTF-8). Notes are kept: an object or a by-id report gains "notes" when it has any; a report of
+/// rows is {"rows": [...], "notes": [...]}, so that a program sees why a list is empty.
 [[nodiscard]] inline std::string render_json(const report& r) {
     using json = nlohmann::ordered_json;
     json out;
     auto object_of = [](const record& rec) {
         json o = json::object();
-        for (const field& f : rec.fields) o[f.key] = detail::json_of(f.v);
+        for (const field& f : rec.fields) o[text::utf8_escaped(f.key)] = detail::json_of(f.v);
         return o;
     };
+    std::vector<std::string> notes;
+    for (const std::string& n : r.notes) notes.push_back(text::utf8_escaped(n));
     switch (r.layout) {
         case report::shape::object:
             out = r.records.empty() ? json::object() : object_of(r.records.front());
-            if (!r.notes.empty()) out["notes"] = r.notes;
+            if (!notes.empty()) out["notes"] = notes;
             break;
-        case report::shape::array:
-            out = json::array();
-            for (const record& rec : r.records) out.push_back(object_of(rec));
-            break;
-        case report::shape::by_id:
+        case report::shape::array: {
+            json rows = json::array();
+            for (const record& rec : r.records) rows.push_back(object_of(rec));
             out = json::object();
+            out["rows"] = std::move(rows);
+            out["notes"] = notes;
+            break;
+        }
+        case report::shape::by_id: {
+            out = json::object();
+            // Appended, not looked up: ids are unique, and an ordered_json look-up is linear (a
+            // calibration of a million rows has three million ids).
+            auto& members = out.get_ref<json::object_t&>();
+            members.reserve(r.records.size() + 1);
             for (const record& rec : r.records)
                 for (const field& f : rec.fields)
-                    out[rec.id] = json{{"value", detail::json_of(f.v)}, {"unit", f.unit}, {"label", f.label}};
-            if (!r.notes.empty()) out["notes"] = r.notes;
+                    members.emplace_back(text::utf8_escaped(rec.id),
+                                         json{{"value", detail::json_of(f.v)}, {"unit", f.unit},
+                                              {"label", text::utf8_escaped(f.label)}});
+            if (!notes.empty()) out["notes"] = notes;
             break;
+        }
     }
     return out.dump(2) + "\n";
 }

@@ -108,7 +108,7 @@ TEST_CASE("serving: a bad chunk budget names the field") {
     const request_shape r{.input = 200_tok, .output = 500_tok};
     const std::string msg = test::error_of([&] { return serve_at_batch(d, r, 32, {.prefill_chunk = tokens(-5.0)}); });
     CHECK(test::contains(msg, "prefill_chunk (tokens) = -5"));
-    CHECK(test::contains(msg, "must be 0 (whole prompts) or positive and finite"));
+    CHECK(test::contains(msg, "must be 0 (whole prompts) or at least one token"));
 }
 
 TEST_CASE("serving: the batch the engine admits") {

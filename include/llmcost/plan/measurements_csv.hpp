@@ -39,6 +39,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace llmcost::io {
@@ -95,7 +96,11 @@ template <class E, std::size_t N>
     r.fail(column, "unknown; expected one of " + known);
 }
 
-inline plan::measurement read_row(const csv_table& t, std::size_t row, const std::filesystem::path& base) {
+/// config.json files already read, by path: a file named by many rows is read once.
+using config_cache = std::unordered_map<std::string, model>;
+
+inline plan::measurement read_row(const csv_table& t, std::size_t row, const std::filesystem::path& base,
+                                  config_cache& configs) {
     const row_reader r(t, row);
     plan::measurement x;
     x.id = r.required("id");
@@ -105,7 +110,10 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
 
     const std::string& model_name = r.required("model");
     if (model_name.ends_with(".json")) {
-        x.d.m = load_hf_config(base / model_name);
+        const std::string path = (base / model_name).string();
+        auto known = configs.find(path);
+        if (known == configs.end()) known = configs.emplace(path, load_hf_config(path)).first;
+        x.d.m = known->second;
     } else if (const auto m = catalog::lookup<model>(model_name)) {
         x.d.m = *m.match;
     } else {
@@ -163,10 +171,15 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     for (const std::string_view c : detail::measurements_csv::columns)
         if (c != "notes") (void)t.column(c);  // a missing column is named before any row is read
     std::vector<plan::measurement> out;
+    out.reserve(t.size());
+    detail::measurements_csv::config_cache configs;
+    std::unordered_map<std::string, std::size_t> row_of_id;  // linear in rows, not quadratic
+    row_of_id.reserve(t.size());
     for (std::size_t row = 0; row < t.size(); ++row) {
-        plan::measurement x = detail::measurements_csv::read_row(t, row, base);
-        for (const plan::measurement& prev : out)
-            if (prev.id == x.id) detail::measurements_csv::row_reader(t, row).fail("id", "id appears twice");
+        plan::measurement x = detail::measurements_csv::read_row(t, row, base, configs);
+        if (const auto [at, fresh] = row_of_id.emplace(x.id, row); !fresh)
+            detail::measurements_csv::row_reader(t, row).fail(
+                "id", "id appears twice (first on line " + std::to_string(t.rows()[at->second].line) + ")");
         out.push_back(std::move(x));
     }
     return out;

@@ -142,7 +142,16 @@ struct sweep_grid {
             require(b >= 1.0 && non_negative_finite(b), s, "batch", b, "at least one sequence must be running");
         for (const serving_mode& md : modes) md.validate();
         limits.validate();
+        // Stated up front: a sweep holds every point in memory (about 100 B each), so 10^7 points
+        // are about a gigabyte and a minute; counted in doubles, so that no product wraps.
+        const double points = static_cast<double>(gpus.size()) * static_cast<double>(formats.size()) *
+                              static_cast<double>(layouts.size()) * static_cast<double>(modes.size()) *
+                              static_cast<double>(shapes.size()) * static_cast<double>(batches.size());
+        require(points <= max_points, s, "grid points (gpus x formats x layouts x modes x shapes x batches)", points,
+                "more than 10^7: split the sweep, or try fewer batches", "llmcost.plan.grid_size");
     }
+    /// The most points one sweep prices.
+    static constexpr double max_points = 1e7;
     /// Grid points: blocks × shapes × batches.
     [[nodiscard]] std::size_t size() const {
         return gpus.size() * formats.size() * layouts.size() * modes.size() * shapes.size() * batches.size();

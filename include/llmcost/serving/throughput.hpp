@@ -57,8 +57,10 @@ struct scheduler_limits {
                 reserve.fraction, "must be in [0, 1)");
         require(non_negative_finite(reserve.activations.value()), "scheduler", "reserve.activations (B)",
                 reserve.activations.value(), "must be zero or positive and finite");
-        require(non_negative_finite(prefill_chunk.value()), "scheduler", "prefill_chunk (tokens)",
-                prefill_chunk.value(), "must be 0 (whole prompts) or positive and finite");
+        require(non_negative_finite(prefill_chunk.value()) &&
+                    (prefill_chunk.value() == 0.0 || prefill_chunk.value() >= 1.0),
+                "scheduler", "prefill_chunk (tokens)", prefill_chunk.value(),
+                "must be 0 (whole prompts) or at least one token, and finite", "llmcost.serving.chunk_at_least_one_token");
     }
 };
 
