@@ -195,6 +195,12 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         ->transform(tokens_count);
     estimate->add_option("--usd-per-gpu-hour", est.usd_per_gpu_hour, "Price a GPU-hour at this (default: capex + power)")
         ->transform(usd_amount);
+    estimate->add_flag("--explain", est.explain,
+                       "Add the prefill and the serving step by kernel class (time, FLOPs, bytes, bound) and one GPU's "
+                       "memory (tables; JSON under \"breakdown\")");
+    estimate->add_flag("--best-layout", est.best_layout,
+                       "With --gpus N: try every tp x pp x ep x dp of N GPUs and price the one with the most saturated "
+                       "output (the ranking is shown; JSON under \"layouts\")");
     estimate->add_option("--utilisation", est.utilisation, "Share of time the deployment serves, for $/token")
         ->transform(fraction)
         ->capture_default_str();

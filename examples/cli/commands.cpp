@@ -5,6 +5,7 @@
 #include <llmcost/catalog/lookup.hpp>
 #include <llmcost/io/hf_config.hpp>
 #include <llmcost/llmcost.hpp>
+#include <llmcost/plan/layouts.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -192,8 +193,90 @@ report receipt() {
 
 // ---- estimate ------------------------------------------------------------------------------
 
+namespace {
+
+std::string layout_words(const parallel_layout& l) {
+    return "tp " + std::to_string(l.tp) + ", pp " + std::to_string(l.pp) + ", ep " + std::to_string(l.ep) + ", dp " +
+           std::to_string(l.dp);
+}
+
+/// `--best-layout`: the layouts of --gpus ranked by saturated throughput (plan::rank_layouts), as a
+/// table, and the best one that holds a sequence.
+parallel_layout best_layout(const deployment& d, const request_shape& r, const scheduler_limits& l, int gpus,
+                            report& out) {
+    if (gpus < 1) throw usage_error("--best-layout needs --gpus N: the GPUs to lay the model out on");
+    if (d.layout.tp != 1 || d.layout.pp != 1 || d.layout.ep != 1 || d.layout.dp != gpus)
+        throw usage_error("--best-layout chooses --tp, --pp, --ep and --dp itself: leave them out");
+    const std::vector<plan::layout_choice> ranked = plan::rank_layouts(d.m, d.hw, gpus, r, l);
+    section sec{.key = "layouts", .title = "Layouts of " + std::to_string(gpus) + " GPUs, most saturated output first"};
+    for (const plan::layout_choice& c : ranked) {
+        record row;
+        row.add("tp", "tp", static_cast<double>(c.layout.tp))
+            .add("pp", "pp", static_cast<double>(c.layout.pp))
+            .add("ep", "ep", static_cast<double>(c.layout.ep))
+            .add("dp", "dp", static_cast<double>(c.layout.dp))
+            .add_or("saturated_output_tokens_per_s", "saturated output", c.point.has_value(),
+                    c.point ? c.point->output_rate.value() : 0.0, "token/s", "-")
+            .add_or("saturated_batch", "batch", c.point.has_value(), c.point ? c.point->batch : 0.0, "", "-")
+            .add("fits", "serves", c.point ? std::string("yes") : "no: " + c.why_not);
+        sec.rows.push_back(std::move(row));
+    }
+    out.sections.push_back(std::move(sec));
+    if (ranked.empty() || !ranked.front().point)
+        require(false, d.m.name, "gpus", gpus,
+                ranked.empty() ? "no valid layout of the model on this many GPUs (tp must divide the heads …)"
+                               : "no layout of this many GPUs holds one sequence: " + ranked.front().why_not,
+                "llmcost.fit.no_layout");
+    out.notes.push_back("Layout chosen by --best-layout: " + layout_words(ranked.front().layout) + ", the most saturated "
+                        "output tokens/s of the " + std::to_string(ranked.size()) + " valid layouts of " +
+                        std::to_string(gpus) + " GPUs.");
+    return ranked.front().layout;
+}
+
+/// `--explain`: the prefill and the serving step by kernel class, and one GPU's memory.
+void add_breakdown(report& out, const deployment& d, const request_shape& r, const serving_point& s,
+                   const scheduler_limits& l) {
+    const request_breakdown b = explain(d, r, s, l);
+    auto kernels = [](std::string key, std::string title, const std::array<kernel_class_cost, 7>& rows) {
+        section sec{.key = std::move(key), .title = std::move(title)};
+        for (const kernel_class_cost& k : rows) {
+            record row;
+            row.add("kernel", "kernel class", std::string(k.kernel))
+                .add("time_s", "time", k.time.value(), "s")
+                .add("flop", "FLOPs", k.flops.value(), "FLOP")
+                .add("bytes", "bytes", k.bytes.value(), "B")
+                .add("bound", "bound by", std::string(to_text(k.limited_by)));
+            sec.rows.push_back(std::move(row));
+        }
+        return sec;
+    };
+    const std::string where = d.layout.pp > 1 ? "one tensor-parallel rank through all " + std::to_string(d.layout.pp) +
+                                                    " pipeline stages"
+                                              : "one tensor-parallel rank";
+    out.sections.push_back(kernels("breakdown.prefill", "Prefill of one prompt alone, by kernel class (" + where +
+                                   "; sums to " + to_text(b.prefill.time()) + ")", b.prefill_kernels));
+    const std::string decodes = d.layout.pp > 1 ? invalid_input::show(s.batch / d.layout.pp) + " decodes per micro-batch"
+                                                : invalid_input::show(s.batch) + " decodes";
+    out.sections.push_back(kernels("breakdown.step", "The serving step, by kernel class (" + decodes + " and the step's "
+                                   "prompt chunks, " + where + "; sums to " + to_text(b.step.time()) + ")",
+                                   b.step_kernels));
+    const memory_breakdown& m = b.memory;
+    record mem;
+    mem.add("capacity_B", "HBM", m.capacity.value(), "B")
+        .add("dense_weights_B", "weights: attention, dense FFN, embeddings", m.dense_weights.value(), "B")
+        .add("expert_weights_B", "weights: routed experts", m.expert_weights.value(), "B")
+        .add("kv_B", "KV cache of the batch (at the context each sequence reserves)", m.kv.value(), "B")
+        .add("activations_B", "activations and workspace", m.activations.value(), "B")
+        .add("slack_B", "kept free (allocator slack)", m.slack.value(), "B")
+        .add("free_B", "left over", m.free.value(), "B");
+    out.sections.push_back({.key = "breakdown.memory_per_gpu", .title = "Memory of one GPU", .rows = {mem}, .single = true});
+}
+
+}  // namespace
+
 report estimate(const estimate_command& c) {
-    const deployment d = build(c.dep);
+    report out;
+    deployment d = build(c.dep);
     const request_shape r = shape_of(c.req);
     check_context(d, c.req.input + c.req.output, c.dep);
     const estimate_options o{
@@ -203,11 +286,13 @@ report estimate(const estimate_command& c) {
         .site = catalog::seed_site,
         .utilisation = c.utilisation,
         .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
+    if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);
     const request_estimate e = llmcost::estimate(d, r, o);
     const serving_point& s = e.point;
+    if (c.explain) add_breakdown(out, d, r, s, o.limits);
 
-    report out{.title = "llmcost estimate: " + std::string(d.m.name) + " on " + layout_text(d) + ", " +
-                        invalid_input::show(c.req.input) + " -> " + invalid_input::show(c.req.output) + " tokens"};
+    out.title = "llmcost estimate: " + std::string(d.m.name) + " on " + layout_text(d) + ", " +
+                invalid_input::show(c.req.input) + " -> " + invalid_input::show(c.req.output) + " tokens";
     record rec;
     add_deployment(rec, d);
     rec.add("input_tokens", "input tokens", c.req.input, "token")

@@ -60,6 +60,8 @@ struct estimate_command {
     double prefill_chunk = 0;     ///< 0 = whole prompts
     double usd_per_gpu_hour = 0;  ///< 0 = capex + power
     double utilisation = 1.0;
+    bool explain = false;      ///< the passes by kernel class and one GPU's memory
+    bool best_layout = false;  ///< lay --gpus out the way that serves the most (plan::rank_layouts)
 };
 
 struct kv_command {

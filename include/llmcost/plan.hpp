@@ -10,5 +10,6 @@
 #include <llmcost/plan/calibrate.hpp>
 #include <llmcost/plan/frontier.hpp>
 #include <llmcost/plan/fleet.hpp>
+#include <llmcost/plan/layouts.hpp>
 #include <llmcost/plan/measurement.hpp>
 #include <llmcost/plan/sweep.hpp>

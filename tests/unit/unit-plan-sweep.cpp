@@ -7,6 +7,7 @@
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/frontier.hpp>
 #include <llmcost/plan/fleet.hpp>
+#include <llmcost/plan/layouts.hpp>
 #include <llmcost/plan/sweep.hpp>
 
 #include <doctest/doctest.h>

@@ -35,48 +35,6 @@ LLMCOST_FUNC std::vector<parallel_layout> candidate_layouts(const model& m, cons
     return valid;
 }
 
-LLMCOST_FUNC std::vector<parallel_layout> layouts_on(const model& m, const hardware& hw, int gpus) {
-    require(gpus >= 1 && gpus <= 1'000'000, "layouts", "gpus", gpus, "must be a GPU count from 1 to 10^6",
-            "llmcost.layout.gpu_count");
-    std::vector<parallel_layout> c;
-    for (int tp = 1; tp <= gpus; ++tp) {
-        if (gpus % tp != 0) continue;
-        for (int pp = 1; pp <= gpus / tp; ++pp) {
-            if ((gpus / tp) % pp != 0) continue;
-            const int dp = gpus / (tp * pp);
-            c.push_back({.tp = tp, .pp = pp, .dp = dp});
-            if (!m.is_moe()) continue;
-            for (int ep = 2; ep <= tp * dp; ++ep)
-                if ((tp * dp) % ep == 0) c.push_back({.tp = tp, .pp = pp, .ep = ep, .dp = dp});
-        }
-    }
-    std::vector<parallel_layout> valid;
-    for (const parallel_layout& l : c)
-        if (!problem({.m = m, .hw = hw, .layout = l})) valid.push_back(l);
-    return valid;
-}
-
-LLMCOST_FUNC std::vector<layout_choice> rank_layouts(const model& m, const hardware& hw, int gpus,
-                                                     const request_shape& r, const scheduler_limits& l) {
-    r.validate();
-    l.validate();
-    std::vector<layout_choice> out;
-    for (const parallel_layout& layout : layouts_on(m, hw, gpus)) {
-        const deployment d{.m = m, .hw = hw, .layout = layout};
-        layout_choice c{.layout = layout};
-        const batch_limit b = admissible_batch(d, r, l);
-        if (b.batch >= 1.0) c.point = saturated(d, r, l);
-        else c.why_not = std::string(b.limited_by);
-        out.push_back(std::move(c));
-    }
-    // Best first; ties keep the enumeration's order (fewer-way tensor parallelism first).
-    std::stable_sort(out.begin(), out.end(), [](const layout_choice& a, const layout_choice& b) {
-        if (a.point.has_value() != b.point.has_value()) return a.point.has_value();
-        return a.point && a.point->output_rate > b.point->output_rate;
-    });
-    return out;
-}
-
 namespace detail {
 
 /// GPUs and cost of serving the traffic at one batch of one block; nullopt when a shape fails.

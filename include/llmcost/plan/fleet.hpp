@@ -16,7 +16,7 @@
 /// integer batch between ladder steps. Each shape is priced as if the engine ran only its kind at
 /// the chosen batch — a mix's steps are not modelled together.
 ///
-/// `cheapest_fleet`, `candidate_layouts`, `layouts_on` and `rank_layouts` are compiled once, in the `llmcost_plan` library (fleet-inl.hpp);
+/// `cheapest_fleet` and `candidate_layouts` are compiled once, in the `llmcost_plan` library (fleet-inl.hpp);
 /// define `LLMCOST_HEADER_ONLY` to compile them here instead.
 ///
 /// Money: $ per GPU-second at the site's capex and power (`gpu_hour_cost` at the utilisation), or a
@@ -39,7 +39,6 @@
 #include <llmcost/descriptors/hardware.hpp>
 #include <llmcost/plan/sweep.hpp>
 #include <llmcost/serving/economics/gpu_hour.hpp>
-#include <llmcost/serving/throughput.hpp>
 
 #include <cstddef>
 #include <optional>
@@ -154,25 +153,6 @@ struct fleet_result {
 /// parallelism 1, 2, 4 …; for MoE also expert parallelism over attention-DP ranks (ep = tp · dp,
 /// tp ≤ ep: the DEP layouts).
 [[nodiscard]] std::vector<parallel_layout> candidate_layouts(const model& m, const hardware& hw, int max_gpus);
-
-/// Every valid layout of `m` on exactly `gpus` GPUs of `hw`: tp · pp · dp = gpus over the divisors
-/// of `gpus`, and for MoE models each expert-parallel degree ep > 1 that divides tp · dp and the
-/// experts (attention-DP + EP) beside ep = 1 (TP-sharded experts). The deployment's own rules
-/// (`problem`) decide; whether the weights fit is the ranking's to say.
-[[nodiscard]] std::vector<parallel_layout> layouts_on(const model& m, const hardware& hw, int gpus);
-
-/// One layout's saturated serving point, or why it cannot serve.
-struct layout_choice {
-    parallel_layout layout{};
-    std::optional<serving_point> point{};  ///< saturated (`saturated`); empty: see `why_not`
-    std::string why_not{};                 ///< "weights do not fit", "KV capacity", …
-};
-
-/// `layouts_on(m, hw, gpus)` for requests of shape `r`, ranked by saturated output tokens/s of
-/// the whole deployment (every GPU busy: the planner's question "which layout of these GPUs serves
-/// the most"), best first; layouts that cannot hold one sequence come last, with the reason.
-[[nodiscard]] std::vector<layout_choice> rank_layouts(const model& m, const hardware& hw, int gpus,
-                                                      const request_shape& r, const scheduler_limits& l = {});
 
 /// The cheapest deployment for `t` among `o`'s GPU types, formats, layouts and serving modes.
 /// GPU types without a price (none in the catalog, none given) are skipped, with the reason in
