@@ -430,14 +430,21 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "source. None of them set a factor: every serving row is a check row (`role` = check). Each is priced with "
          "`plan::predict` on the catalog's descriptors as they stand: `offline` = `saturated_run` (all requests queued, "
          "batch bounded by KV capacity and the engine's max batch and max tokens per step; without a request count, "
-         "`saturated`), `online` = `serve_online` (Little's law at the arrival rate), `fixed_batch` = `serve_at_batch`, "
-         "`single_prefill` = one prefill pass.\n";
+         "`saturated`), `online` = `serve_online` (Little's law at the arrival rate per serving instance: a replica, "
+         "or one expert-parallel group), `fixed_batch` = `serve_at_batch` (a closed loop at a fixed concurrency per "
+         "instance, per attention rank under attention data parallelism), `single_prefill` = one prefill pass.\n";
+    s += "- Each row names its engine (`trtllm`, `vllm`, `sglang`) and the version its source states. The model has one "
+         "engine today, calibrated on TensorRT-LLM: the rows of the other engines measure how far that is from them.\n";
     s += "- Engine limits the sources do not print are reconstructed and said so in the row's `notes` in "
          "`tables/measurements.csv` (trtllm-bench's max-batch and max-token heuristic, MLPerf's mean prompt length, "
-         "which online runs were below capacity); the library keeps its own memory reserve (5% of HBM and 2 GB of "
+         "which online runs were below capacity, the mean lengths of a benchmark client's random sampler); figures the "
+         "source gives per GPU or for several independent instances are converted with the arithmetic in the notes; "
+         "the library keeps its own memory reserve (5% of HBM and 2 GB of "
          "activations per GPU) whatever fraction the engine was given.\n";
-    s += "- Number formats: FP8 rows run FP8 weights, FP8 KV cache and FP8 GEMMs (`with_formats`), as TensorRT-LLM's "
-         "FP8 quantization does; BF16 rows run BF16 throughout.\n\n";
+    s += "- Number formats: a row's weight format sets the weights and the GEMMs, its KV format the cache "
+         "(`with_formats`): FP8 rows as TensorRT-LLM's FP8 quantization (FP8 weights, GEMMs and, where the row says "
+         "so, KV cache), BF16 rows BF16 throughout; FP4 checkpoints that quantize only the routed experts (NVFP4, "
+         "MXFP4) are priced FP4 throughout, and an empty format is the model's own (gpt-oss-120b: MXFP4 experts).\n\n";
     s += "The factors of the GPUs below (from `tables/hardware.csv`):\n\n" + factors_text(checks, micro) + "\n";
 
     s += "## Summary\n\n" + std::string(summary_header);
