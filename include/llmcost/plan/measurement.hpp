@@ -87,7 +87,7 @@ struct measurement {
     std::string id;
     bool check = true;  ///< a check row, never used to fit; false: a calibration row
     serving_engine engine = serving_engine::trtllm;
-    std::string engine_version;  ///< as the source states it (a release, or what the source says instead)
+    std::string engine_version{};  ///< as the source states it (a release, or what the source says instead)
     deployment d;
     request_shape r{.input = tokens(1.0), .output = tokens(1.0)};
     scenario how = scenario::offline;
