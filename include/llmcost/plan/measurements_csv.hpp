@@ -12,11 +12,13 @@
 /// | `role` | `calibration` (may be fitted) or `check` (never fitted) |
 /// | `model` | a catalog model name, or a path to a `config.json` relative to the CSV file |
 /// | `hardware` | a catalog GPU name |
+/// | `engine` | the serving engine: `trtllm`, `vllm` or `sglang` |
+/// | `engine_version` | the engine's version as the source states it (required) |
 /// | `tp`, `pp`, `ep`, `dp` | the layout (whole numbers ≥ 1) |
 /// | `weights`, `kv` | number formats (`bf16`, `fp8`, …); empty = the model's own |
 /// | `scenario` | `offline`, `online`, `fixed_batch` or `single_prefill` |
 /// | `requests`, `max_batch`, `max_tokens` | offline run size and engine caps (0 or empty = none) |
-/// | `rate_per_s` | online arrival rate |
+/// | `rate_per_s` | online arrival rate per serving instance (a replica, or one expert-parallel group) |
 /// | `batch` | fixed_batch concurrency |
 /// | `input_tokens`, `output_tokens` | the request shape |
 /// | `metric` | `output_tokens_per_s`, `ttft_s` or `tpot_s` |
@@ -46,8 +48,9 @@ namespace llmcost::io {
 
 namespace detail::measurements_csv {
 
-inline constexpr std::array<std::string_view, 23> columns{
-    "id",       "role",     "model",     "hardware",   "tp",           "pp",            "ep",     "dp",
+inline constexpr std::array<std::string_view, 25> columns{
+    "id",       "role",     "model",     "hardware",   "engine",       "engine_version",
+    "tp",       "pp",       "ep",        "dp",
     "weights",  "kv",       "scenario",  "requests",   "max_batch",    "max_tokens",    "rate_per_s",
     "batch",    "input_tokens", "output_tokens", "metric", "value", "unit", "source", "notes"};
 
@@ -122,6 +125,8 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     const auto h = catalog::lookup<hardware>(r.required("hardware"));
     if (!h) r.fail("hardware", h.problem() + " (see `llmcost list hardware`)");
     x.d.hw = *h.match;
+    x.engine = pick(r, "engine", plan::all_engines);
+    x.engine_version = r.required("engine_version");
     x.d.layout = {.tp = r.degree("tp"), .pp = r.degree("pp"), .ep = r.degree("ep"), .dp = r.degree("dp")};
     auto format_in = [&](std::string_view column, const number_format& fallback) {
         const std::string& s = r.text(column);
