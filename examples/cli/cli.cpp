@@ -103,10 +103,20 @@ void add_format(CLI::App* app, std::string& format) {
         ->capture_default_str();
 }
 
+/// --hardware-file, on every command that names GPUs: rows in tables/hardware.csv's format, which
+/// --hardware (and --decode-hardware, --price) find before the catalog's.
+void add_hardware_file(CLI::App* app, std::string& file) {
+    app->add_option("--hardware-file", file,
+                    "CSV of your own GPUs in tables/hardware.csv's format; --hardware finds its rows first")
+        ->check(CLI::ExistingFile);
+}
+
 void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = true) {
     app->add_option("--model", d.model, "Catalog model (llmcost list models) or a Hugging Face config.json (or its folder)")
         ->capture_default_str();
-    app->add_option("--hardware", d.hardware, "Catalog GPU (llmcost list hardware)")->capture_default_str();
+    app->add_option("--hardware", d.hardware, "Catalog GPU (llmcost list hardware) or a row of --hardware-file")
+        ->capture_default_str();
+    add_hardware_file(app, d.hardware_file);
     app->add_option("--gpus", d.gpus, "GPUs in all; default tp x pp x dp")->transform(count);
     app->add_option("--tp", d.tp, "Tensor parallelism")->transform(count)->capture_default_str();
     app->add_option("--pp", d.pp, "Pipeline parallelism")->transform(count)->capture_default_str();
@@ -142,6 +152,7 @@ constexpr const char* footer = R"(Examples:
   llmcost cost --hardware H100 --utilisation 0.6 --model Llama-3.1-8B --batch 64
   llmcost calibrate my_runs.csv --free hbm,matmul --with-uncertainty
   llmcost frontier --model Llama-3.1-70B --hardware H100,B200 --tp 2,4,8 --weights fp8 --svg frontier.svg
+  llmcost estimate --hardware-file my_gpus.csv --hardware MyGPU --model Llama-3.1-8B   (tables/hardware.csv's format)
   llmcost plan --model Llama-3.1-70B --rate 20 --input 2000 --output 500 --ttft 1 --tpot 0.05
 
 Exit codes: 0 done; 1 the model refused the input (e.g. tp does not divide the heads, the batch does
@@ -207,8 +218,10 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     add_format(estimate, format);
 
     std::string what;
+    std::string list_hardware_file;
     CLI::App* list = app.add_subcommand("list", "The catalogs: models, hardware, number formats");
     list->add_option("what", what, "models | hardware | formats")->required()->check(CLI::IsMember({"models", "hardware", "formats"}));
+    add_hardware_file(list, list_hardware_file);
     add_format(list, format);
 
     kv_command kvc;
@@ -276,7 +289,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     CLI::App* frontier_app =
         app.add_subcommand("frontier", "Pareto frontier of tokens/s per GPU against tokens/s per user, under TTFT/TPOT targets");
     frontier_app->add_option("--model", fr.model, "Catalog model or a config.json")->capture_default_str();
-    frontier_app->add_option("--hardware", fr.hardware, "Catalog GPUs to compare")->delimiter(',')->capture_default_str();
+    frontier_app->add_option("--hardware", fr.hardware, "GPUs to compare (catalog or --hardware-file)")->delimiter(',')->capture_default_str();
+    add_hardware_file(frontier_app, fr.hardware_file);
     frontier_app->add_option("--tp", fr.tp, "Tensor-parallel degrees to try")->delimiter(',')->transform(count)->capture_default_str();
     frontier_app->add_option("--pp", fr.pp, "Pipeline degrees to try")->delimiter(',')->transform(count)->capture_default_str();
     frontier_app->add_option("--ep", fr.ep, "Expert-parallel degrees to try (MoE)")->delimiter(',')->transform(count)->capture_default_str();
@@ -296,7 +310,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_command pl;
     CLI::App* plan_app = app.add_subcommand("plan", "The cheapest deployment for a traffic description under TTFT/TPOT targets");
     plan_app->add_option("--model", pl.model, "Catalog model or a config.json")->capture_default_str();
-    plan_app->add_option("--hardware", pl.hardware, "Catalog GPUs to consider (default: every priced one)")->delimiter(',');
+    plan_app->add_option("--hardware", pl.hardware, "GPUs to consider, catalog or --hardware-file (default: every priced one)")->delimiter(',');
+    add_hardware_file(plan_app, pl.hardware_file);
     plan_app->add_option("--rate", pl.rate, "Requests per second at the peak")->transform(positive_in(1e-9, 1e6, "REQUESTS/S"))->capture_default_str();
     plan_app->add_option("--input", pl.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     plan_app->add_option("--output", pl.output, "Output tokens")->transform(tokens_count)->capture_default_str();
@@ -350,7 +365,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         } else if (list->parsed()) {
             r = llmcost::cli::list(what == "models" ? catalog_kind::models
                                    : what == "hardware" ? catalog_kind::hardware
-                                                        : catalog_kind::formats);
+                                                        : catalog_kind::formats,
+                                   list_hardware_file);
         } else if (kv->parsed()) {
             r = llmcost::cli::kv(kvc);
         } else if (disagg->parsed()) {

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 
 #include <llmcost/catalog/lookup.hpp>
+#include <llmcost/io/hardware_csv.hpp>
 #include <llmcost/io/hf_config.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/layouts.hpp>
@@ -31,9 +32,22 @@ template <class Entry>
 
 // ---- names ---------------------------------------------------------------------------------
 
-const hardware& hardware_named(std::string_view query, std::string_view flag) {
-    const auto found = catalog::lookup<hardware>(query);
-    if (!found) refuse(found, query, flag, "hardware");
+std::vector<hardware> hardware_choices(const std::string& hardware_file) {
+    std::vector<hardware> v;
+    if (!hardware_file.empty()) v = io::load_hardware_csv(hardware_file);
+    v.insert(v.end(), catalog::all_hardware.begin(), catalog::all_hardware.end());
+    return v;
+}
+
+hardware hardware_named(std::string_view query, std::string_view flag, const std::string& hardware_file) {
+    if (hardware_file.empty()) {
+        const auto found = catalog::lookup<hardware>(query);
+        if (!found) refuse(found, query, flag, "hardware");
+        return *found.match;
+    }
+    const std::vector<hardware> choices = hardware_choices(hardware_file);
+    const auto found = catalog::lookup(choices, query);
+    if (!found) refuse(found, query, flag, "hardware --hardware-file " + hardware_file);
     return *found.match;
 }
 
@@ -70,7 +84,7 @@ namespace {
 /// The deployment the flags describe. The layout's rules (--gpus against the degrees, tp divides
 /// the heads …) are the library's, thrown by `layout_for_gpus` and `validate` as invalid_input.
 deployment build(const deployment_options& o) {
-    deployment d{.m = model_named(o.model, o.model_flag), .hw = hardware_named(o.hardware, o.hardware_flag)};
+    deployment d{.m = model_named(o.model, o.model_flag), .hw = hardware_named(o.hardware, o.hardware_flag, o.hardware_file)};
     d.layout = layout_for_gpus({.gpus = o.gpus, .tp = o.tp, .pp = o.pp, .ep = o.ep, .dp = o.dp});
     if (!o.weights.empty() || !o.kv.empty()) {
         const number_format w = o.weights.empty() ? d.m.weights : format_named_or_throw(o.weights, "--weights");
@@ -324,6 +338,10 @@ report estimate(const estimate_command& c) {
     out.records.push_back(std::move(rec));
 
     out.notes.push_back(formats_text(d.m) + ".");
+    if (d.m.weights.compute != compute_class::bf16 && d.m.activations.compute == compute_class::bf16)
+        out.notes.push_back(std::string(d.hw.name) + " has no " + std::string(to_string(d.m.weights.compute)) +
+                            " matmul units: the " + std::string(d.m.weights.name) +
+                            " weights are widened to BF16 for the matmuls (weight-only, as vLLM's FP8 Marlin on Ampere).");
     out.notes.push_back(c.saturate ? "Saturated: every request queued, the batch as large as " +
                                          std::string(s.limited_by) + " allows (prefill interleaved with decode)."
                                    : "At a batch of " + invalid_input::show(c.batch) +
@@ -341,14 +359,14 @@ report estimate(const estimate_command& c) {
                             years_text(o.site.depreciation) + " + wall power at " + to_text(o.site.electricity) +
                             ", all charged to output tokens.");
     else
-        out.notes.push_back("Cost unknown: the catalog has no price for " + std::string(d.hw.name) +
+        out.notes.push_back("Cost unknown: no price (capex_usd_per_gpu 0) for " + std::string(d.hw.name) +
                             "; pass --usd-per-gpu-hour.");
     return out;
 }
 
 // ---- list ----------------------------------------------------------------------------------
 
-report list(catalog_kind k) {
+report list(catalog_kind k, const std::string& hardware_file) {
     report r{.layout = report::shape::array};
     if (k == catalog_kind::models) {
         r.title = "llmcost catalog: models (sources in tables/models.csv)";
@@ -373,8 +391,12 @@ report list(catalog_kind k) {
         r.title = "llmcost catalog: hardware (sources in tables/hardware.csv)";
         r.notes.push_back("Peaks are native dense rates; unknown means no native unit for that format or no "
                           "published figure (the model then runs it on a wider format's peak).");
+        r.notes.push_back("HBM is the card's device memory whatever its kind (GDDR6 on the L4 and L40S); a PCIe "
+                          "card without NVLink scales up over PCIe.");
         auto native = [](const flops_per_second_t& f) { return f.value() > 0 ? value(f.value()) : value(); };
-        for (const hardware& h : catalog::all_hardware) {
+        if (!hardware_file.empty())
+            r.notes.push_back("The rows of " + hardware_file + " come first; --hardware finds them before the catalog's.");
+        for (const hardware& h : hardware_choices(hardware_file)) {
             record rec{.id = std::string(h.name)};
             rec.add("name", "name", std::string(h.name))
                 .add("hbm_capacity_B", "HBM", h.gpu.hbm_capacity.value(), "B", "GiB")
@@ -562,13 +584,13 @@ report spec(const spec_command& c) {
 // ---- cost ----------------------------------------------------------------------------------
 
 report cost(const cost_command& c) {
-    hardware h = hardware_named(c.dep.hardware);
+    hardware h = hardware_named(c.dep.hardware, "--hardware", c.dep.hardware_file);
     if (c.capex > 0) h.capex_per_gpu = dollars(c.capex);
     facility site = catalog::seed_site;
     if (c.electricity > 0) site.electricity = dollars_per_kilowatt_hour(c.electricity);
     if (c.depreciation_years > 0) site.depreciation = years(c.depreciation_years);
     if (h.capex_per_gpu.value() <= 0)
-        throw usage_error("--hardware '" + std::string(h.name) + "' has no price in the catalog; pass --capex USD");
+        throw usage_error("--hardware '" + std::string(h.name) + "' has no price (capex_usd_per_gpu 0); pass --capex USD");
     const gpu_cost_rate rate = gpu_hour_cost(h, site, c.utilisation);
 
     report out{.title = "llmcost cost: " + std::string(h.name) + " at " + invalid_input::show(100 * c.utilisation) +

@@ -32,7 +32,8 @@ public:
 /// Which model on which hardware, stored how, split how.
 struct deployment_options {
     std::string model = "Llama-3.1-8B";   ///< catalog name, or a path to a config.json (or its folder); 8B fits one GPU, so the defaults run
-    std::string hardware = "H100 SXM5";   ///< catalog name
+    std::string hardware = "H100 SXM5";   ///< catalog name, or a row of `hardware_file`
+    std::string hardware_file;            ///< --hardware-file: GPUs in tables/hardware.csv's format; empty = none
     int gpus = 0;                         ///< 0 = tp · pp · dp
     int tp = 1, pp = 1, ep = 1;
     int dp = 0;                           ///< 0 = gpus ÷ (tp · pp), or 1
@@ -109,7 +110,8 @@ enum class catalog_kind { models, hardware, formats };
 
 [[nodiscard]] report receipt();
 [[nodiscard]] report estimate(const estimate_command& c);
-[[nodiscard]] report list(catalog_kind k);
+/// The catalog (and, for hardware, the rows of `hardware_file` first when one is given).
+[[nodiscard]] report list(catalog_kind k, const std::string& hardware_file = {});
 [[nodiscard]] report kv(const kv_command& c);
 [[nodiscard]] report disagg(const disagg_command& c);
 [[nodiscard]] report spec(const spec_command& c);
@@ -117,9 +119,16 @@ enum class catalog_kind { models, hardware, formats };
 
 // ---- names: one reading for every command ---------------------------------------------------
 
-/// The catalog GPU `query` names (loosely, as `catalog::lookup`), or a usage error that says why
-/// with the names to try instead: "--hardware 'H1OO' is not in the catalog; closest: H100 SXM5, …".
-[[nodiscard]] const hardware& hardware_named(std::string_view query, std::string_view flag = "--hardware");
+/// The GPUs a command can name: the rows of `hardware_file` (tables/hardware.csv's format, read
+/// with io::load_hardware_csv; a bad row is a load_error naming file:line:column), then the
+/// built-in catalog. Empty `hardware_file`: the catalog alone.
+[[nodiscard]] std::vector<hardware> hardware_choices(const std::string& hardware_file);
+/// The GPU `query` names (loosely, as `catalog::lookup`) among `hardware_choices(hardware_file)`:
+/// the file's rows come first, so a row may reuse a catalog name and replace it. Otherwise a usage
+/// error that says why with the names to try instead (from both):
+/// "--hardware 'H1OO' is not in the catalog; closest: H100 SXM5, …".
+[[nodiscard]] hardware hardware_named(std::string_view query, std::string_view flag = "--hardware",
+                                      const std::string& hardware_file = {});
 /// A catalog model by name, or a Hugging Face config.json (a file, or the folder that holds one).
 [[nodiscard]] model model_named(const std::string& query, std::string_view flag = "--model");
 /// The file `model_named(query)` reads when `query` is a path (a config.json, or the folder's

@@ -131,7 +131,7 @@ report frontier(const frontier_command& c) {
                      .layouts = lp::expand({.tp = c.tp, .pp = c.pp, .ep = c.ep, .dp = {0}}),
                      .modes = {{}}, .shapes = {{.input = tokens(c.input), .output = tokens(c.output)}},
                      .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
-    for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware"));
+    for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     if (c.disaggregated) g.modes.push_back({.disaggregated = true, .prefill_batch = c.prefill_batch});
     if (g.batches.empty()) g.batches = {1};
     const slo target{.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)};
@@ -246,10 +246,10 @@ report plan(const plan_command& c) {
                        .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
     if (c.colocated_only) o.prefill_batches.clear();
     if (c.hardware.empty()) {
-        for (const hardware& h : catalog::all_hardware)
+        for (const hardware& h : hardware_choices(c.hardware_file))
             if (h.status != "seed") o.gpus.push_back(h);
     } else {
-        for (const std::string& h : c.hardware) o.gpus.push_back(hardware_named(h, "--hardware"));
+        for (const std::string& h : c.hardware) o.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     }
     std::vector<std::string> price_names;  // keeps the names the gpu_price views point to
     price_names.reserve(c.prices.size());
@@ -258,7 +258,7 @@ report plan(const plan_command& c) {
         double usd = 0;
         if (eq == std::string::npos || !read_real(std::string_view(p).substr(eq + 1), 1e-9, 1e12, false, usd).empty())
             throw usage_error("--price '" + p + "': expected GPU=USD_PER_GPU_HOUR (e.g. B200=4.5)");
-        price_names.push_back(std::string(hardware_named(p.substr(0, eq), "--price").name));
+        price_names.push_back(std::string(hardware_named(p.substr(0, eq), "--price", c.hardware_file).name));
         o.prices.push_back({.hardware = price_names.back(), .per_gpu = dollars_per_hour(usd)});
     }
     // The search grows with GPU types × formats × layouts × serving modes: stated before it starts.

@@ -59,10 +59,11 @@ TEST_CASE("measurements: bad cells name file, line, column and rule") {
     };
     const std::string ok_tail = ",trtllm,1.0,1,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n";
     // Unknown names get catalog::lookup's three closest names (edit distance without case or
-    // punctuation: "llama9b" is three edits from "llama270b" and "llama318b", four from "llama3170b").
+    // punctuation, to a name or its first word: "h1oo" is two edits from "h100", the first word of
+    // the three H100s; "llama9b" is three edits from "llama270b" and "llama318b", four from "llama3170b").
     CHECK(test::contains(error("A,check,Llama-3.1-8B,H1OO" + ok_tail),
-                         "m.csv:2:4: key \"hardware\" = \"H1OO\": not in the catalog; closest: H100 SXM5, H200 SXM, "
-                         "H800 SXM (see `llmcost list hardware`)"));
+                         "m.csv:2:4: key \"hardware\" = \"H1OO\": not in the catalog; closest: H100 SXM5, H100 PCIe, "
+                         "H100 NVL (see `llmcost list hardware`)"));
     CHECK(test::contains(error("A,check,Llama-9B,H100 SXM5" + ok_tail),
                          "key \"model\" = \"Llama-9B\": not a path to a config.json, and not in the catalog; closest: "
                          "Llama-2-70B, Llama-3.1-8B, Llama-3.1-70B"));

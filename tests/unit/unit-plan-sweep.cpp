@@ -502,11 +502,14 @@ TEST_CASE("plan: a mix of shapes, prices and what is left out") {
                           .mix = {{.share = 3, .shape = {.input = 1000_tok, .output = 200_tok}},
                                   {.share = 1, .shape = {.input = 8000_tok, .output = 1000_tok}}},
                           .target = {.ttft = 3_s, .tpot = 60_ms}};
+    // Every catalog GPU has a price; a GPU of one's own may not (capex 0 = unknown).
+    hardware unpriced_b200 = catalog::b200_hgx;
+    unpriced_b200.capex_per_gpu = dollars(0.0);
     const plan::fleet_result p = plan::cheapest_fleet(catalog::llama_3_1_70b, t,
-                                           {.gpus = {catalog::h100_sxm5, catalog::b200_hgx},
+                                           {.gpus = {catalog::h100_sxm5, unpriced_b200},
                                             .formats = {{.weights = formats::fp8, .kv = formats::fp8}}});
     REQUIRE(p.best);
-    REQUIRE(p.skipped.size() == 1);  // B200 has no price in the catalog
+    REQUIRE(p.skipped.size() == 1);  // the B200 copy has no price
     CHECK(test::contains(p.skipped[0], "B200 (HGX): no price"));
     // The slowest shape of the mix meets the targets at the chosen batch.
     CHECK(p.best->ttft <= t.target.ttft);
@@ -516,7 +519,7 @@ TEST_CASE("plan: a mix of shapes, prices and what is left out") {
     CHECK(p.best->load <= 1.0);
     // With a price for the B200 it competes (and the options are sorted by cost).
     const plan::fleet_result q = plan::cheapest_fleet(catalog::llama_3_1_70b, t,
-                                           {.gpus = {catalog::h100_sxm5, catalog::b200_hgx},
+                                           {.gpus = {catalog::h100_sxm5, unpriced_b200},
                                             .formats = {{.weights = formats::fp8, .kv = formats::fp8}},
                                             .prices = {{.hardware = "b200 hgx", .per_gpu = dollars_per_hour(0.5)}}});
     CHECK(q.skipped.empty());

@@ -61,7 +61,8 @@ TEST_CASE("estimate: batch 0 saturates; a batch that does not fit is refused") {
 }
 
 TEST_CASE("estimate: an unpriced GPU gives NaN cost, never a made-up one") {
-    const deployment b200{.m = catalog::llama_3_1_70b, .hw = catalog::b200_hgx, .layout = {.tp = 8}};
+    deployment b200{.m = catalog::llama_3_1_70b, .hw = catalog::b200_hgx, .layout = {.tp = 8}};
+    b200.hw.capex_per_gpu = dollars(0.0);  // every catalog GPU has a price: take it away
     const request_estimate e = estimate(b200, chat, {.batch = 8});
     CHECK_FALSE(e.cost_known());
     CHECK(std::isnan(e.cost_per_output_token.value()));
@@ -136,7 +137,9 @@ TEST_CASE("price_request: one request's prefill, decode, GPU time, energy and mo
     const request_cost crowded = price_request(llama70_tp8, r, 64);
     CHECK(crowded.decode > c.decode);
     CHECK(crowded.gpu_seconds < c.gpu_seconds);
-    CHECK(std::isnan(price_request({.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx}, r).cost.value()));
+    hardware unpriced = catalog::b200_hgx;
+    unpriced.capex_per_gpu = dollars(0.0);
+    CHECK(std::isnan(price_request({.m = catalog::llama_3_1_8b, .hw = unpriced}, r).cost.value()));
 }
 
 TEST_CASE("explain: a pass by kernel class sums to its time, and one GPU's memory to its HBM") {

@@ -49,6 +49,25 @@ TEST_CASE("validity: problem() names the first broken rule, with its id, without
     CHECK_FALSE(problem(with_formats(bf16, formats::nvfp4, formats::fp8)));
 }
 
+TEST_CASE("validity: a weight format the GPU has no units for is served weight-only, in BF16") {
+    // The A100 has no FP8 units (its fp8 peak is 0): FP8 weights are widened to BF16 for the
+    // matmuls, as vLLM's FP8 Marlin kernels run them on Ampere (W8A16), and price at the BF16 peak.
+    const deployment a100{.m = catalog::llama_3_1_8b, .hw = catalog::a100_sxm_80gb};
+    const deployment fp8_a100 = with_formats(a100, formats::fp8, formats::fp8);
+    CHECK(fp8_a100.m.weights == formats::fp8);
+    CHECK(fp8_a100.m.activations == formats::bf16);
+    CHECK_FALSE(problem(fp8_a100));
+    CHECK(fp8_a100.hw.gpu.peak(fp8_a100.m.activations.compute) == catalog::a100_sxm_80gb.gpu.dense.bf16);
+    // A GPU with FP8 units computes in FP8; FP4 without FP4 units uses the FP8 units (W4A8).
+    CHECK(with_formats({.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5}, formats::fp8, formats::fp8).m.activations ==
+          formats::fp8);
+    CHECK(with_formats({.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5}, formats::nvfp4, formats::fp8)
+              .m.activations.compute == compute_class::fp4);
+    CHECK(with_formats(a100, formats::nvfp4, formats::fp8).m.activations == formats::bf16);
+    // INT8 has units on the A100 (624 TOPS): W8A8.
+    CHECK(with_formats(a100, formats::int8, formats::int8).m.activations == formats::int8);
+}
+
 TEST_CASE("validity: every pricing path refuses an impossible deployment") {
     for (const std::pair<deployment, std::string_view>& c :
          {std::pair{tp3, tp3_id}, std::pair{ep_dense, ep_dense_id}, std::pair{ep_group, ep_group_id}}) {
