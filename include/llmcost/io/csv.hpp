@@ -194,8 +194,8 @@ private:
     return csv_table(where, std::move(header), std::move(rows), record_lines.front());
 }
 
-/// Reads and parses a CSV file.
-[[nodiscard]] inline csv_table load_csv(const std::filesystem::path& file) {
+/// The whole text of a file, or a load_error naming it.
+[[nodiscard]] inline std::string read_text_file(const std::filesystem::path& file) {
     const std::string where = file.string();
     std::error_code ec;
     if (!std::filesystem::exists(file, ec))
@@ -205,7 +205,12 @@ private:
     std::ostringstream buffer;
     buffer << in.rdbuf();
     if (in.bad()) throw load_error(where, {}, "read error");
-    return parse_csv(buffer.str(), where);
+    return buffer.str();
+}
+
+/// Reads and parses a CSV file.
+[[nodiscard]] inline csv_table load_csv(const std::filesystem::path& file) {
+    return parse_csv(read_text_file(file), file.string());
 }
 
 
