@@ -57,8 +57,6 @@ number_format format_named_or_throw(const std::string& name, std::string_view fl
     throw usage_error(std::string(flag) + " '" + name + "' is not a number format (see `llmcost list formats`)");
 }
 
-namespace {
-
 /// The deployment the flags describe. Layout arithmetic mistakes are usage errors; rules of the
 /// model (tp must divide the heads …) are the library's, thrown by `validate` as invalid_input.
 deployment build(const deployment_options& o) {
@@ -90,6 +88,8 @@ deployment build(const deployment_options& o) {
     d.validate();
     return d;
 }
+
+namespace {
 
 /// Contexts past the trained maximum are refused unless asked for (RoPE scaling, a fine-tune).
 void check_context(const deployment& d, double context, const deployment_options& o) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 namespace llmcost {
+struct deployment;
 struct hardware;
 struct model;
 struct number_format;
@@ -116,6 +117,10 @@ enum class catalog_kind { models, hardware, formats };
 [[nodiscard]] model model_named(const std::string& query, std::string_view flag = "--model");
 /// A number format by name (`llmcost list formats`), or a usage error naming `flag`.
 [[nodiscard]] number_format format_named_or_throw(const std::string& name, std::string_view flag);
+
+/// The deployment the flags describe (a usage error for layout arithmetic; the library's rules
+/// as invalid_input).
+[[nodiscard]] deployment build(const deployment_options& o);
 
 /// Names the tool accepts for --weights and --kv, in the order --help lists them.
 [[nodiscard]] std::vector<std::string> weight_format_names();
