@@ -7,6 +7,7 @@
 #include <llmcost/sim/simulate.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <ostream>
 #include <string>
 
@@ -42,7 +43,7 @@ report simulate(const simulate_command& c, std::ostream& progress) {
     if (from_trace) {
         const std::vector<workload::request> trace = io::load_trace_csv(c.trace);
         r = sim::simulate(d, trace, o);
-        workload_text = "trace " + c.trace + " (" + invalid_input::show(static_cast<double>(trace.size())) + " requests)";
+        workload_text = "trace " + std::filesystem::path(c.trace).filename().string() + " (" + invalid_input::show(static_cast<double>(trace.size())) + " requests)";
     } else {
         workload::traffic t{.input = workload::parse_length(c.input_dist, "--input-dist"),
                             .output = workload::parse_length(c.output_dist, "--output-dist")};
