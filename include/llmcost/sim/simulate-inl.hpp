@@ -330,7 +330,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 q.generated = gen;
                 q.decoding = false;
             } else {
-                used -= e.kv_per_token * q.prefilled;
+                used -= e.kv_per_token * q.prompt;  // what its admission took (the whole prompt)
                 std::erase(prefilling, id);
             }
             q.prompt = q.input + q.generated;

@@ -73,10 +73,10 @@ struct percentiles {
     double mean = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
 };
 
-/// A sample of the engine's state over time.
+/// A sample of the engine's state over time (the first of the dp · pp servers).
 struct occupancy_sample {
     double time = 0;       ///< s
-    double batch = 0;      ///< running sequences (all servers)
+    double batch = 0;      ///< sequences in the step
     double kv = 0;         ///< share of the KV budget in use (reserved, under a full-sequence reserve)
     double waiting = 0;    ///< requests queued
 };
