@@ -6,6 +6,7 @@
 #include "numbers.hpp"
 #include "plan_commands.hpp"
 #include "plan_sweep_commands.hpp"
+#include "simulate_cli.hpp"
 
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/io/error.hpp>
@@ -329,6 +330,12 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_flag("--ignore-max-position", pl.ignore_max_position, "Allow contexts beyond the model's maximum");
     add_format(plan_app, format);
 
+    simulate_command simc;
+    CLI::App* simulate_app = app.add_subcommand("simulate", "Discrete-event simulation under random or traced traffic: percentiles, goodput");
+    add_deployment(simulate_app, simc.dep);
+    add_simulate_options(simulate_app, simc);
+    add_format(simulate_app, format);
+
     try {
         std::vector<std::string> reversed(arguments.rbegin(), arguments.rend());  // CLI11 parses from the back
         app.parse(reversed);
@@ -379,6 +386,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         } else if (plan_app->parsed()) {
             pl.progress = &err;
             r = llmcost::cli::plan(pl);
+        } else if (simulate_app->parsed()) {
+            r = llmcost::cli::simulate(simc, err);
         } else if (calibrate->parsed()) {
             cal.progress = &err;
             r = llmcost::cli::calibrate(cal);

@@ -79,8 +79,6 @@ number_format format_named_or_throw(const std::string& name, std::string_view fl
     throw usage_error(std::string(flag) + " '" + name + "' is not a number format (see `llmcost list formats`)");
 }
 
-namespace {
-
 /// The deployment the flags describe. The layout's rules (--gpus against the degrees, tp divides
 /// the heads …) are the library's, thrown by `layout_for_gpus` and `validate` as invalid_input.
 deployment build(const deployment_options& o) {
@@ -95,6 +93,8 @@ deployment build(const deployment_options& o) {
     d.validate();
     return d;
 }
+
+namespace {
 
 /// Contexts past the trained maximum are refused unless asked for (RoPE scaling, a fine-tune).
 void check_context(const deployment& d, double context, const deployment_options& o) {

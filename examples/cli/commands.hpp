@@ -14,6 +14,7 @@
 #include <vector>
 
 namespace llmcost {
+struct deployment;
 struct hardware;
 struct model;
 struct number_format;
@@ -136,6 +137,10 @@ enum class catalog_kind { models, hardware, formats };
 [[nodiscard]] std::optional<std::filesystem::path> model_file(const std::string& query);
 /// A number format by name (`llmcost list formats`), or a usage error naming `flag`.
 [[nodiscard]] number_format format_named_or_throw(const std::string& name, std::string_view flag);
+
+/// The deployment the flags describe (a usage error for layout arithmetic; the library's rules
+/// as invalid_input).
+[[nodiscard]] deployment build(const deployment_options& o);
 
 /// Names the tool accepts for --weights and --kv, in the order --help lists them.
 [[nodiscard]] std::vector<std::string> weight_format_names();

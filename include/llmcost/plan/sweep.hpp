@@ -203,7 +203,7 @@ struct sweep_point {
     double batch = 0;
     point_status status = point_status::ok;
     seconds_t ttft{};                             ///< time to first token
-    seconds_t tpot{};                             ///< mean time per output token (the step)
+    seconds_t tpot{};                             ///< mean time per output token
     seconds_t e2e{};                              ///< ttft + (O − 1) · tpot
     tokens_per_second_t output_rate_per_gpu{};    ///< output tokens/s per GPU
     tokens_per_second_t per_user{};               ///< 1 ÷ tpot
@@ -223,7 +223,7 @@ struct sweep_result {
     std::vector<sweep_block> blocks{};
 
     Eigen::ArrayXd ttft_s;                       ///< s
-    Eigen::ArrayXd tpot_s;                       ///< s: colocated, the mixed step; disaggregated, the decode step
+    Eigen::ArrayXd tpot_s;                       ///< s: colocated, my decode steps with the others' prompts; disaggregated, the decode step
     Eigen::ArrayXd output_tokens_per_s_per_gpu;  ///< token/s
     Eigen::Array<std::uint8_t, Eigen::Dynamic, 1> status_code;  ///< point_status
 
