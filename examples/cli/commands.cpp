@@ -317,7 +317,7 @@ report estimate(const estimate_command& c) {
         .add("tpot_s", "time per output token (mean)", s.tpot.value(), "s")
         .add("e2e_s", "end to end", s.e2e.value(), "s")
         .add("prefill_s", "prefill of one prompt alone", s.prefill_time.value(), "s")
-        .add("decode_step_s", "one decode step (with its share of prefill)", s.step_time.value(), "s")
+        .add("decode_step_s", "the engine's mean step (all prompts' prefill included)", s.step_time.value(), "s")
         .add("step_memory_bound", "step limited by memory (roofline)", s.step.memory_bound())
         .add("output_tokens_per_s", "output tokens/s, whole deployment", s.output_rate.value(), "token/s")
         .add("output_tokens_per_s_per_gpu", "output tokens/s per GPU", s.output_rate_per_gpu.value(), "token/s")
