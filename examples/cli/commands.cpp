@@ -434,6 +434,7 @@ report kv(const kv_command& c) {
     const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, ctx);
     const bytes_t need = per_sequence * c.batch;
     const memory_reserve reserve{};  // the library's default: what HBM keeps free beside the KV cache
+    require_weights_fit(d, reserve);  // as every command: no KV placement without the weights resident
     const spill_placement p = place_kv(d, need, reserve);
     const bytes_t budget = kv_budget_per_gpu(d, reserve);
 
@@ -457,11 +458,6 @@ report kv(const kv_command& c) {
         .add("max_context_tokens_at_batch_1", "KV room per replica (tokens)", kv_capacity_tokens(d, reserve).value(), "token")
         .add("max_sequences_at_context", "sequences of this context that fit in HBM", max_sequences(d, ctx, reserve));
     r.records.push_back(std::move(rec));
-    if (budget.value() <= 0)
-        r.notes.push_back("The weights alone do not fit: they need " + to_text(weight_bytes_per_gpu(d)) +
-                          " per GPU; HBM holds " + to_text(d.hw.gpu.hbm_capacity) + " less " +
-                          text::number(100.0 * reserve.fraction) + " % and " + to_text(reserve.activations) +
-                          " of workspace.");
     if (p.overflow.value() > 0) r.notes.push_back("The cache does not fit even with host DRAM and NVMe.");
     return r;
 }

@@ -25,6 +25,14 @@ struct memory_reserve {
     return kv_budget_per_gpu(d, r).value() > 0.0;
 }
 
+/// Refuses a deployment whose weights and memory reserve exceed HBM, naming the weights per GPU:
+/// every path that serves (a batch, a simulation, a KV placement) needs the weights resident first.
+constexpr void require_weights_fit(const deployment& d, memory_reserve r = {}) {
+    require(weights_fit(d, r), d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(),
+            "does not fit: the weights and the reserve exceed HBM; use more GPUs or a smaller format",
+            "llmcost.fit.weights");
+}
+
 /// Tokens of context one replica (or attention rank) can cache: budget ÷ KV bytes per token per GPU.
 [[nodiscard]] constexpr tokens_t kv_capacity_tokens(const deployment& d, memory_reserve r = {}) {
     const bytes_t budget = kv_budget_per_gpu(d, r);

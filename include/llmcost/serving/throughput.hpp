@@ -280,10 +280,8 @@ namespace detail {
 [[nodiscard]] constexpr batch_limit fitting_batch(const deployment& d, const request_shape& r, const scheduler_limits& l) {
     r.validate();
     l.validate();
+    require_weights_fit(d, l.reserve);
     const batch_limit b = admissible_batch(d, r, l);
-    require(b.limited_by != "weights do not fit", d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(),
-            "does not fit: the weights and the reserve exceed HBM; use more GPUs or a smaller format",
-            "llmcost.fit.weights");
     require(b.batch >= 1.0, d.m.name, "KV per sequence (B)", kv_bytes_per_gpu_for_context(d, held_context(r, l)).value(),
             "does not fit: one sequence needs more KV than the HBM left after the weights", "llmcost.fit.kv_sequence");
     return b;

@@ -376,9 +376,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     o.validate();
     engine e{.pm = prepare_pass(d), .limits = o.limits};
     const double pp = d.layout.pp, servers = static_cast<double>(d.layout.dp) * pp;
-    require(weights_fit(d, o.limits.reserve), d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(),
-            "does not fit: the weights and the reserve exceed HBM; use more GPUs or a smaller format",
-            "llmcost.fit.weights");
+    require_weights_fit(d, o.limits.reserve);
     e.kv_budget = kv_budget_per_gpu(d, o.limits.reserve).value() / pp;
     e.kv_per_token = kv_bytes_per_token_per_gpu(d).value();
     e.max_batch = o.limits.max_batch > 0 ? o.limits.max_batch / pp : 0.0;
