@@ -81,12 +81,10 @@ deployment build(const deployment_options& o) {
         }
     }
     d.layout = {.tp = o.tp, .pp = o.pp, .ep = o.ep, .dp = dp == 0 ? 1 : dp};
-    if (!o.weights.empty() || !o.kv.empty()) {
-        const number_format w = o.weights.empty() ? d.m.weights : format_named_or_throw(o.weights, "--weights");
-        const number_format k = o.kv.empty() ? d.m.kv_cache : format_named_or_throw(o.kv, "--kv");
-        if (o.weights.empty()) d.m.kv_cache = k;
-        else d = with_formats(d, w, k);
-    }
+    serving_formats f;
+    if (!o.weights.empty()) f.weights = format_named_or_throw(o.weights, "--weights");
+    if (!o.kv.empty()) f.kv = format_named_or_throw(o.kv, "--kv");
+    d = with_formats(d, f);
     d.validate();
     return d;
 }
