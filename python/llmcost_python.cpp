@@ -11,6 +11,7 @@
 #include <llmcost/io/intern.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan.hpp>
+#include <llmcost/plan/measurements_csv.hpp>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -735,6 +736,222 @@ std::vector<std::string> status_names() {
     return v;
 }
 
+/// The formats axis of a sweep or a plan: weights × kv, each a name, None or a list of them.
+std::vector<serving_formats> formats_axis(py::handle weights, py::handle kv_format) {
+    std::vector<serving_formats> out;
+    for (const py::object& w : items(weights))
+        for (const py::object& k : items(kv_format))
+            out.push_back({.weights = format_arg(w, "weights"), .kv = format_arg(k, "kv")});
+    return out;
+}
+
+/// The frontier's points of a sweep, as the `llmcost frontier` tool lists them (each field a list).
+result frontier_points(const plan::sweep_result& s, const std::vector<Eigen::Index>& front) {
+    result out{.kind = "frontier", .fields = {}};
+    py::list index, hw, w, k, tp, pp, ep, dp, gpus, mode, batch, ttft, tpot, user, per_gpu, pd;
+    for (Eigen::Index i : front) {
+        const plan::sweep_point p = s.point(i);
+        const deployment& d = p.block->d;
+        const bool dis = p.block->how.disaggregated;
+        index.append(i);
+        hw.append(std::string(d.hw.name));
+        w.append(std::string(d.m.weights.name));
+        k.append(std::string(d.m.kv_cache.name));
+        tp.append(d.layout.tp);
+        pp.append(d.layout.pp);
+        ep.append(d.layout.ep);
+        dp.append(d.layout.dp);
+        gpus.append(d.instance_gpus());
+        mode.append(dis ? "disaggregated" : "colocated");
+        batch.append(p.batch);
+        ttft.append(p.ttft.value());
+        tpot.append(p.tpot.value());
+        user.append(p.per_user.value());
+        per_gpu.append(p.output_rate_per_gpu.value());
+        pd.append(dis ? py::object(py::float_(p.prefill_per_decode)) : py::none());
+    }
+    py::dict& f = out.fields;
+    f["index"] = index;
+    f["hardware"] = hw;
+    f["weights"] = w;
+    f["kv"] = k;
+    f["tp"] = tp;
+    f["pp"] = pp;
+    f["ep"] = ep;
+    f["dp"] = dp;
+    f["instance_gpus"] = gpus;
+    f["mode"] = mode;
+    f["batch"] = batch;
+    f["ttft_s"] = ttft;
+    f["tpot_s"] = tpot;
+    f["tokens_per_s_per_user"] = user;
+    f["output_tokens_per_s_per_gpu"] = per_gpu;
+    f["prefill_per_decode"] = pd;
+    return out;
+}
+
+slo targets(py::handle ttft, py::handle tpot) {
+    return {.ttft = seconds(number(ttft, "ttft")), .tpot = seconds(number(tpot, "tpot"))};
+}
+
+result frontier(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle ttft,
+                py::handle tpot, py::handle batch, py::handle max_batch, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
+                py::handle weights, py::handle kv_format, py::handle disaggregated, py::handle ignore_max_position) {
+    plan::sweep_grid g{.m = model_arg(model)};
+    for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
+    g.formats = formats_axis(weights, kv_format);
+    plan::layout_axes axes{.dp = {0}};  // as `llmcost frontier`: dp from ep ÷ tp (the DEP layouts)
+    auto degrees = [](py::handle v, std::string_view name, std::vector<int>& into) {
+        if (v.is_none()) return;
+        into.clear();
+        for (const py::object& x : items(v)) into.push_back(whole(x, name));
+    };
+    degrees(tp, "tp", axes.tp);
+    degrees(pp, "pp", axes.pp);
+    degrees(ep, "ep", axes.ep);
+    degrees(dp, "dp", axes.dp);
+    g.layouts = plan::expand(axes);
+    g.modes.clear();
+    for (const py::object& m : items(disaggregated)) g.modes.push_back({.disaggregated = flag(m, "disaggregated")});
+    g.shapes = {shape_of(input, output)};
+    if (!batch.is_none()) g.batches = numbers(batch, "batch");
+    else g.batches = max_batch.is_none() ? plan::batch_ladder() : plan::batch_ladder(number(max_batch, "max_batch"));
+    g.ignore_max_position = flag(ignore_max_position, "ignore_max_position");
+    const slo target = targets(ttft, tpot);
+    plan::sweep_result s;
+    std::vector<Eigen::Index> front;
+    {
+        const py::gil_scoped_release unlocked;
+        plan::sweep(g, s);
+        front = plan::frontier(s, target);
+    }
+    return frontier_points(s, front);
+}
+
+result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::handle mix, py::handle ttft,
+                  py::handle tpot, py::handle weights, py::handle kv_format, py::handle max_gpus,
+                  py::handle max_instance_gpus, py::handle usd_per_gpu_hour, py::handle prices,
+                  py::handle utilisation, py::handle colocated_only, py::handle ignore_max_position) {
+    const llmcost::model m = model_arg(model);
+    plan::traffic t{.requests_per_second = number(rate, "rate"), .target = targets(ttft, tpot)};
+    for (const py::object& c : items(mix)) {
+        const std::vector<py::object> parts = items(c);
+        if (parts.size() != 3 || PyUnicode_Check(c.ptr()))
+            refuse("mix", c, "each class is (input, output, share)", "llmcost.argument.type");
+        t.mix.push_back({.share = number(parts[2], "mix share"),
+                         .shape = {.input = tokens(number(parts[0], "mix input")), .output = tokens(number(parts[1], "mix output"))}});
+    }
+    t.validate();
+    if (!flag(ignore_max_position, "ignore_max_position"))
+        for (const plan::traffic_class& k : t.mix)
+            require_within_max_position(m, k.shape.input.value() + k.shape.output.value(),
+                                        "; pass ignore_max_position=True to price it anyway");
+    plan::fleet_options o{.formats = formats_axis(weights, kv_format), .max_gpus = number(max_gpus, "max_gpus"),
+                          .site = catalog::seed_site,  // as `llmcost plan` prices it
+                          .utilisation = number(utilisation, "utilisation")};
+    o.max_instance_gpus = whole(max_instance_gpus, "max_instance_gpus");
+    if (!usd_per_gpu_hour.is_none()) o.gpu_cost = dollars_per_hour(number(usd_per_gpu_hour, "usd_per_gpu_hour"));
+    if (flag(colocated_only, "colocated_only")) o.prefill_batches.clear();
+    for (const py::object& h : items(hardware)) o.gpus.push_back(hardware_arg(h));
+    if (!prices.is_none()) {
+        if (!py::isinstance<py::dict>(prices))
+            refuse("prices", prices, "must be a dict {GPU name: $ per GPU-hour}", "llmcost.argument.type");
+        for (const auto& [name, usd] : prices.cast<py::dict>())
+            o.prices.push_back({.hardware = named<llmcost::hardware>(name, "prices").name,
+                                .per_gpu = dollars_per_hour(number(usd, "prices"))});
+    }
+    plan::fleet_result res;
+    {
+        const py::gil_scoped_release unlocked;
+        res = plan::cheapest_fleet(m, t, o);
+    }
+    auto row = [](const plan::deployment_plan& p) {
+        const bool dis = p.how.disaggregated;
+        auto maybe = [dis](double v) { return dis ? py::object(py::float_(v)) : py::none(); };
+        return py::dict("hardware"_a = std::string(p.d.hw.name), "weights"_a = std::string(p.d.m.weights.name),
+                        "kv"_a = std::string(p.d.m.kv_cache.name), "tp"_a = p.d.layout.tp, "pp"_a = p.d.layout.pp,
+                        "ep"_a = p.d.layout.ep, "dp"_a = p.d.layout.dp,
+                        "mode"_a = dis ? "disaggregated" : "colocated", "gpus"_a = p.gpus,
+                        "instances"_a = dis ? p.prefill_instances + p.decode_instances : p.instances,
+                        "prefill_instances"_a = maybe(p.prefill_instances), "decode_instances"_a = maybe(p.decode_instances),
+                        "prefill_per_decode"_a = maybe(p.prefill_per_decode), "batch"_a = p.batch,
+                        "prefill_batch"_a = maybe(p.how.prefill_batch), "ttft_s"_a = p.ttft.value(),
+                        "tpot_s"_a = p.tpot.value(), "load"_a = p.load,
+                        "usd_per_gpu_hour"_a = p.gpu_cost.value() / dollars_per_hour(1.0).value(),
+                        "usd_per_hour"_a = p.fleet_cost.value() / dollars_per_hour(1.0).value(),
+                        "usd_per_million_output_tokens"_a = p.cost_per_output_token.value() / dollars_per_million_tokens(1.0).value(),
+                        "usd_per_million_tokens"_a = p.cost_per_token.value() / dollars_per_million_tokens(1.0).value(),
+                        "gpu_power_W"_a = p.gpu_power.value(), "wall_power_W"_a = p.wall_power.value());
+    };
+    result out{.kind = "plan", .fields = {}};
+    py::list options;
+    for (const plan::deployment_plan& p : res.options) options.append(row(p));
+    out.fields["best"] = res.best ? py::object(row(*res.best)) : py::none();
+    out.fields["options"] = options;
+    out.fields["skipped"] = py::cast(res.skipped);
+    out.fields["points"] = res.points;
+    return out;
+}
+
+result calibrate(py::handle measurements, py::handle free, py::handle include_check_rows, py::handle coverage) {
+    const std::string path = py::module_::import("os").attr("fspath")(measurements).cast<std::string>();
+    plan::calibration_options o{.include_check_rows = flag(include_check_rows, "include_check_rows")};
+    if (!free.is_none()) {
+        o.free.clear();
+        for (const py::object& name : items(free)) {
+            const std::optional<plan::parameter> p = plan::parameter_named(str_arg(name, "free"));
+            if (!p) {
+                std::string known;
+                for (plan::parameter q : plan::all_parameters) known += (known.empty() ? "" : ", ") + std::string(plan::to_string(q));
+                refuse("free", name, "not an efficiency parameter; known: " + known, "llmcost.argument.choice");
+            }
+            o.free.push_back(*p);
+        }
+    }
+    const std::optional<double> band = coverage.is_none() ? std::nullopt : std::optional<double>(number(coverage, "coverage"));
+    const std::vector<plan::measurement> rows = io::load_measurements_csv(path);
+    const plan::calibration_result fit = plan::calibrate(rows, o);
+    result out{.kind = "calibrate", .fields = {}};
+    py::dict& f = out.fields;
+    f["hardware"] = std::string(fit.base.name);
+    f["rows"] = fit.rows;
+    f["dof"] = fit.dof;
+    f["iterations"] = fit.iterations;
+    f["converged"] = fit.converged;
+    f["stop_reason"] = fit.stop_reason;
+    f["rss"] = fit.rss;
+    f["sigma"] = fit.sigma;
+    py::dict params;
+    for (const plan::fitted_parameter& p : fit.parameters)
+        params[py::str(std::string(plan::to_string(p.which)))] =
+            py::dict("value"_a = p.value, "standard_error"_a = p.standard_error, "start"_a = p.start,
+                     "at_bound"_a = p.at_bound, "unit"_a = std::string(plan::unit_of(p.which)));
+    f["parameters"] = params;
+    const auto n = static_cast<py::ssize_t>(fit.parameters.size());
+    py::array_t<double> corr({n, n});
+    auto c = corr.mutable_unchecked<2>();
+    for (py::ssize_t i = 0; i < n; ++i)
+        for (py::ssize_t j = 0; j < n; ++j) c(i, j) = fit.correlation(i, j);
+    f["correlation"] = corr;
+    py::list predictions;
+    for (const plan::measurement& x : rows) {
+        if (x.d.hw.name != fit.base.name) continue;  // other hardware than the fit's, as the tool leaves it out
+        const double predicted = plan::predict(x, fit.fitted);
+        py::dict r("id"_a = x.id, "metric"_a = std::string(plan::to_string(x.what)),
+                   "fitted"_a = !x.check || o.include_check_rows, "measured"_a = x.value, "predicted"_a = predicted,
+                   "error"_a = plan::relative_error(x, predicted));
+        if (band) {
+            const plan::prediction_interval i = plan::predict_with_uncertainty(x, fit, *band);
+            r["low"] = i.low;
+            r["high"] = i.high;
+            r["covered"] = i.contains(x.value);
+        }
+        predictions.append(r);
+    }
+    f["predictions"] = predictions;
+    return out;
+}
+
 }  // namespace
 }  // namespace llmcost::python
 
@@ -952,4 +1169,39 @@ PYBIND11_MODULE(_core, m) {
           "Price a grid in one pass (llmcost::plan::sweep): GPUs × weights × kv × layouts (tp × pp × ep × dp) × "
           "modes (disaggregated False/True) × input × output × batch, each a value or a list (batch may be a NumPy "
           "array). A point that breaks a rule is kept with its status, never raised.");
+    sw.def("frontier",
+           [](const sweep_py& s, py::handle ttft, py::handle tpot, py::handle shape, py::handle disaggregated) {
+               plan::frontier_options o{};
+               if (!shape.is_none()) o.shape = static_cast<std::size_t>(count(shape, "shape"));
+               if (!disaggregated.is_none()) o.disaggregated = flag(disaggregated, "disaggregated");
+               const std::vector<Eigen::Index> front = plan::frontier(s.res, targets(ttft, tpot), o);
+               py::array_t<std::int64_t> out(static_cast<py::ssize_t>(front.size()));
+               std::copy(front.begin(), front.end(), out.mutable_data());
+               return out;
+           },
+           py::kw_only(), "ttft"_a, "tpot"_a, "shape"_a = py::none(), "disaggregated"_a = py::none(),
+           "Indices of the points on the Pareto frontier of tokens/s per GPU against tokens/s per user among those "
+           "that fit and meet TTFT <= ttft and TPOT <= tpot (s), by tokens/s per user rising (llmcost::plan::frontier).");
+
+    m.def("frontier", &python::frontier, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "ttft"_a,
+          "tpot"_a, "batch"_a = py::none(), "max_batch"_a = py::none(), "tp"_a = py::none(), "pp"_a = py::none(),
+          "ep"_a = py::none(),
+          "dp"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(), "disaggregated"_a = false,
+          "ignore_max_position"_a = false,
+          "The configurations worth running for one request shape: a sweep over GPUs, formats, layouts and "
+          "batches (batch=None: the library's batch ladder, up to max_batch) reduced to its frontier under the TTFT/TPOT targets, "
+          "as `llmcost frontier` lists it (each figure a list, fastest per user last).");
+    const plan::fleet_options fleet{};
+    m.def("plan", &python::fleet_plan, "model"_a, "hardware"_a, py::kw_only(), "rate"_a, "mix"_a, "ttft"_a, "tpot"_a,
+          "weights"_a = py::none(), "kv"_a = py::none(), "max_gpus"_a = fleet.max_gpus,
+          "max_instance_gpus"_a = fleet.max_instance_gpus, "usd_per_gpu_hour"_a = py::none(), "prices"_a = py::none(),
+          "utilisation"_a = fleet.utilisation, "colocated_only"_a = false, "ignore_max_position"_a = false,
+          "The cheapest fleet for `rate` requests/s of the `mix` [(input, output, share), …] under the TTFT/TPOT "
+          "targets, among the GPU types `hardware`, formats, layouts and serving modes (llmcost::plan::cheapest_fleet, "
+          "as `llmcost plan`): best, options (one per GPU type and mode, cheapest first), skipped, points.");
+    m.def("calibrate", &python::calibrate, "measurements"_a, py::kw_only(), "free"_a = py::none(),
+          "include_check_rows"_a = false, "coverage"_a = py::none(),
+          "Fit efficiency parameters (`free`, names as `llmcost calibrate --free`; None: the library's default set) "
+          "to a measurements CSV (tables/measurements.csv's format): parameters with standard errors, the "
+          "correlation matrix, each row's prediction (and its interval at `coverage`).");
 }

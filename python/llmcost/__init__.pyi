@@ -217,6 +217,8 @@ class SweepResult:
     @property
     def formats(self) -> list[tuple[str | None, str | None]]: ...
     def coordinates(self) -> dict[str, npt.NDArray[Any]]: ...
+    def frontier(self, *, ttft: _Number, tpot: _Number, shape: int | None = None,
+                 disaggregated: bool | None = None) -> npt.NDArray[np.int64]: ...
     def to_pandas(self) -> Any: ...
 
 def models() -> list[Model]: ...
@@ -252,3 +254,21 @@ def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]
           dp: int | Sequence[int] | None = None, weights: str | None | Sequence[str | None] = None,
           kv: str | None | Sequence[str | None] = None, disaggregated: bool | Sequence[bool] = False,
           max_batch: _Number = 0, ignore_max_position: bool = False) -> SweepResult: ...
+
+def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Number,
+             output: _Number, ttft: _Number, tpot: _Number, batch: _Numbers | None = None,
+             max_batch: _Number | None = None, tp: int | Sequence[int] | None = None,
+             pp: int | Sequence[int] | None = None, ep: int | Sequence[int] | None = None,
+             dp: int | Sequence[int] | None = None, weights: str | None | Sequence[str | None] = None,
+             kv: str | None | Sequence[str | None] = None, disaggregated: bool | Sequence[bool] = False,
+             ignore_max_position: bool = False) -> Result: ...
+
+def plan(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, rate: _Number,
+         mix: Sequence[tuple[_Number, _Number, _Number]], ttft: _Number, tpot: _Number,
+         weights: str | None | Sequence[str | None] = None, kv: str | None | Sequence[str | None] = None,
+         max_gpus: _Number = 0, max_instance_gpus: int = 8, usd_per_gpu_hour: _Number | None = None,
+         prices: dict[str, _Number] | None = None, utilisation: _Number = 1.0, colocated_only: bool = False,
+         ignore_max_position: bool = False) -> Result: ...
+
+def calibrate(measurements: Union[str, os.PathLike[str]], *, free: Sequence[str] | None = None,
+              include_check_rows: bool = False, coverage: _Number | None = None) -> Result: ...

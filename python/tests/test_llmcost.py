@@ -421,3 +421,82 @@ def test_sweep_to_pandas():
     df = s.to_pandas()
     assert isinstance(df, pd.DataFrame) and len(df) == 4
     assert list(df["hardware"].astype(str)) == ["H100 SXM5"] * 2 + ["H200 SXM"] * 2
+
+
+# ---- frontier, plan, calibrate -----------------------------------------------------------------------
+
+def test_frontier_matches_the_tools_table():
+    # llmcost frontier --hardware H100,B200 --tp 2,4,8 --weights fp8 --max-batch 128  (input 1000, output 200, 2 s, 50 ms)
+    f = llmcost.frontier("Llama-3.1-70B", ["H100", "B200"], tp=[2, 4, 8], weights="fp8", input=1000, output=200,
+                         ttft=2, tpot=0.05, max_batch=128)
+    assert f.kind == "frontier"
+    first = {k: v[0] for k, v in f.to_dict().items()}
+    assert (first["hardware"], first["weights"], first["kv"], first["tp"], first["batch"]) == ("B200 (HGX)", "fp8", "bf16", 2, 128)
+    assert shown(first["ttft_s"]) == 49.48e-3 and shown(first["tpot_s"]) == 36.47e-3
+    assert shown(first["output_tokens_per_s_per_gpu"]) == 1755
+    per_user = f.tokens_per_s_per_user
+    per_gpu = f.output_tokens_per_s_per_gpu
+    assert per_user == sorted(per_user) and per_gpu == sorted(per_gpu, reverse=True), "a Pareto frontier"
+
+
+def test_sweep_frontier_indices():
+    s = llmcost.sweep("Llama-3.1-70B", ["H100", "B200"], tp=[2, 4, 8], weights="fp8", input=1000, output=200,
+                      batch=list(range(1, 65)) + list(range(72, 129, 8)))
+    front = s.frontier(ttft=2, tpot=0.05)
+    assert front.dtype == np.int64 and front.ndim == 1 and len(front) > 0
+    assert np.all(s.fits[front]) and np.all(s.tpot_s[front] <= 0.05)
+    assert np.all(np.diff(s.tokens_per_s_per_user[front]) > 0)
+    f = llmcost.frontier("Llama-3.1-70B", ["H100", "B200"], tp=[2, 4, 8], weights="fp8", input=1000, output=200,
+                         ttft=2, tpot=0.05, max_batch=128)
+    assert list(s.tpot_s[front]) == f.tpot_s
+
+
+def test_plan_matches_the_tools_json():
+    # llmcost plan --model Llama-3.1-8B --hardware H100,H200 --rate 20 --input 2000 --output 500 --ttft 1 --tpot 0.05 --format json
+    golden = json.loads((EXPECTED / "plan.json").read_text())
+    p = llmcost.plan("Llama-3.1-8B", ["H100", "H200"], rate=20, mix=[(2000, 500, 1)], ttft=1, tpot=0.05)
+    assert len(p.options) == len(golden)
+    assert p.best == p.options[0]
+    for got, want in zip(p.options, golden):
+        for key, v in want.items():
+            if key == "layout":
+                continue
+            if isinstance(v, (str, bool)) or v is None:
+                assert got[key] == v, key
+            else:
+                assert printed(got[key]) == v, key
+    assert p.points > 0
+
+
+def test_plan_bad_input():
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.plan("Llama-3.1-8B", ["H100"], rate=-1, mix=[(2000, 500, 1)], ttft=1, tpot=0.05)
+    assert err.value.field == "requests_per_second"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.plan("Llama-3.1-8B", ["H100"], rate=1, mix=[(2000, 500)], ttft=1, tpot=0.05)
+    assert err.value.field == "mix"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.plan("Llama-3.1-8B", ["H100"], rate=1, mix=[(2000, 500, 1)], ttft=1, tpot=0.05, prices={"H1OO": 2})
+    assert err.value.field == "prices" and err.value.id == "llmcost.catalog.unknown_name"
+
+
+def test_calibrate_matches_the_tools_table():
+    # llmcost calibrate examples/cli/measurements_example.csv --with-uncertainty  (--free hbm,matmul, coverage 0.8)
+    c = llmcost.calibrate(SOURCE / "examples" / "cli" / "measurements_example.csv", free=["hbm", "matmul"], coverage=0.8)
+    assert (c.hardware, c.rows, c.dof, c.converged) == ("H100 SXM5", 5, 3, True)
+    assert shown(c.rss) == 0.04454 and shown(c.sigma) == 0.1219
+    assert shown(c.parameters["hbm"]["value"]) == 0.8222
+    assert shown(c.parameters["matmul"]["standard_error"]) == 0.07185
+    assert c.correlation.shape == (2, 2) and shown(c.correlation[0, 1]) == -0.3586
+    t01 = next(r for r in c.predictions if r["id"] == "T01")
+    assert shown(t01["predicted"]) == 2.66e4 and shown(100 * t01["error"], 3) == -7.76
+    assert t01["low"] < t01["predicted"] < t01["high"]
+
+
+def test_calibrate_bad_input():
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.calibrate(SOURCE / "examples" / "cli" / "measurements_example.csv", free=["speed"])
+    assert err.value.field == "free" and "hbm" in err.value.rule
+    with pytest.raises(llmcost.LoadError) as err:
+        llmcost.calibrate(SOURCE / "no-such.csv", free=["hbm"])
+    assert err.value.path.endswith("no-such.csv")
