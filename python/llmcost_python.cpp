@@ -659,16 +659,27 @@ py::array computed(Eigen::Index n, F f) {
     return py::array(std::move(a));
 }
 
+std::vector<serving_formats> formats_axis(py::handle weights, py::handle kv_format);
+
 std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handle input, py::handle output,
                                 py::handle batch, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
-                                py::handle weights, py::handle kv_format, py::handle disaggregated,
-                                py::handle max_batch, py::handle ignore_max_position) {
+                                py::handle weights, py::handle kv_format, py::handle formats,
+                                py::handle disaggregated, py::handle max_batch, py::handle ignore_max_position) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    g.formats.clear();
-    for (const py::object& w : items(weights))
-        for (const py::object& k : items(kv_format))
-            g.formats.push_back({.weights = format_arg(w, "weights"), .kv = format_arg(k, "kv")});
+    if (formats.is_none()) {
+        g.formats = formats_axis(weights, kv_format);
+    } else {
+        if (!weights.is_none() || !kv_format.is_none())
+            refuse("formats", formats, "excludes weights= and kv= (formats names the pairs)", "llmcost.argument.excludes");
+        g.formats.clear();
+        for (const py::object& pair : items(formats)) {
+            const std::vector<py::object> wk = items(pair);
+            if (wk.size() != 2 || PyUnicode_Check(pair.ptr()))
+                refuse("formats", pair, "each entry is a pair (weights, kv), None for the model's own", "llmcost.argument.type");
+            g.formats.push_back({.weights = format_arg(wk[0], "weights"), .kv = format_arg(wk[1], "kv")});
+        }
+    }
     plan::layout_axes axes{};
     auto degrees = [](py::handle v, std::string_view name, std::vector<int>& into) {
         if (v.is_none()) return;  // the library's default axis
@@ -908,7 +919,8 @@ result calibrate(py::handle measurements, py::handle free, py::handle include_ch
             o.free.push_back(*p);
         }
     }
-    const std::optional<double> band = coverage.is_none() ? std::nullopt : std::optional<double>(number(coverage, "coverage"));
+    const bool banded = !coverage.is_none();  // (a bool and a double: g++ -O3 warns of an optional<double> here)
+    const double band = banded ? number(coverage, "coverage") : 0.0;
     const std::vector<plan::measurement> rows = io::load_measurements_csv(path);
     const plan::calibration_result fit = plan::calibrate(rows, o);
     result out{.kind = "calibrate", .fields = {}};
@@ -940,8 +952,8 @@ result calibrate(py::handle measurements, py::handle free, py::handle include_ch
         py::dict r("id"_a = x.id, "metric"_a = std::string(plan::to_string(x.what)),
                    "fitted"_a = !x.check || o.include_check_rows, "measured"_a = x.value, "predicted"_a = predicted,
                    "error"_a = plan::relative_error(x, predicted));
-        if (band) {
-            const plan::prediction_interval i = plan::predict_with_uncertainty(x, fit, *band);
+        if (banded) {
+            const plan::prediction_interval i = plan::predict_with_uncertainty(x, fit, band);
             r["low"] = i.low;
             r["high"] = i.high;
             r["covered"] = i.contains(x.value);
@@ -1164,9 +1176,10 @@ PYBIND11_MODULE(_core, m) {
 
     m.def("sweep", &python::sweep, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
           "tp"_a = py::none(), "pp"_a = py::none(), "ep"_a = py::none(), "dp"_a = py::none(), "weights"_a = py::none(),
-          "kv"_a = py::none(), "disaggregated"_a = false, "max_batch"_a = opts.limits.max_batch,
-          "ignore_max_position"_a = false,
-          "Price a grid in one pass (llmcost::plan::sweep): GPUs × weights × kv × layouts (tp × pp × ep × dp) × "
+          "kv"_a = py::none(), "formats"_a = py::none(), "disaggregated"_a = false,
+          "max_batch"_a = opts.limits.max_batch, "ignore_max_position"_a = false,
+          "Price a grid in one pass (llmcost::plan::sweep): GPUs × formats (weights × kv, or the (weights, kv) "
+          "pairs of `formats`) × layouts (tp × pp × ep × dp) × "
           "modes (disaggregated False/True) × input × output × batch, each a value or a list (batch may be a NumPy "
           "array). A point that breaks a rule is kept with its status, never raised.");
     sw.def("frontier",

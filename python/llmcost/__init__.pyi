@@ -252,8 +252,10 @@ def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]
           output: _Numbers, batch: _Numbers, tp: int | Sequence[int] | None = None,
           pp: int | Sequence[int] | None = None, ep: int | Sequence[int] | None = None,
           dp: int | Sequence[int] | None = None, weights: str | None | Sequence[str | None] = None,
-          kv: str | None | Sequence[str | None] = None, disaggregated: bool | Sequence[bool] = False,
-          max_batch: _Number = 0, ignore_max_position: bool = False) -> SweepResult: ...
+          kv: str | None | Sequence[str | None] = None,
+          formats: Sequence[tuple[str | None, str | None]] | None = None,
+          disaggregated: bool | Sequence[bool] = False, max_batch: _Number = 0,
+          ignore_max_position: bool = False) -> SweepResult: ...
 
 def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Number,
              output: _Number, ttft: _Number, tpot: _Number, batch: _Numbers | None = None,
