@@ -17,6 +17,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -635,6 +636,123 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
     return out;
 }
 
+// ---- estimate's call: CPython's fast-call convention ------------------------------------------------
+//
+// `estimate` is the call a notebook makes in a loop, so its arguments are read the way CPython
+// passes them (METH_FASTCALL: an array and a tuple of interned keyword names, matched by pointer)
+// instead of through pybind11's dispatcher, which looks each of its 19 names up in a dict: about
+// a microsecond of the three a call may take.
+
+struct estimate_parameter {
+    const char* name;
+    bool required;
+    PyObject* key = nullptr;           ///< the name, interned
+    PyObject* default_value = nullptr;  ///< owned for the life of the interpreter
+};
+
+std::vector<estimate_parameter>& estimate_parameters() {
+    static std::vector<estimate_parameter> p;
+    return p;
+}
+constexpr Py_ssize_t estimate_positional = 2;  // model, hardware; the others are keywords
+
+void set_up_estimate_parameters() {
+    const parallel_layout layout{};
+    const estimate_options opts{};
+    auto& p = estimate_parameters();
+    auto add = [&](const char* name, py::object d) {
+        p.push_back({.name = name, .required = !d, .key = PyUnicode_InternFromString(name),
+                     .default_value = d ? d.release().ptr() : nullptr});
+    };
+    add("model", {});
+    add("hardware", {});
+    add("input", {});
+    add("output", {});
+    add("batch", py::none());
+    add("saturate", py::bool_(false));
+    add("tp", py::int_(layout.tp));
+    add("pp", py::int_(layout.pp));
+    add("ep", py::int_(layout.ep));
+    add("dp", py::none());
+    add("gpus", py::none());
+    add("weights", py::none());
+    add("kv", py::none());
+    add("max_batch", py::float_(opts.limits.max_batch));
+    add("max_tokens", py::float_(opts.limits.max_tokens_per_step));
+    add("prefill_chunk", py::float_(opts.limits.prefill_chunk.value()));
+    add("usd_per_gpu_hour", py::none());
+    add("utilisation", py::float_(opts.utilisation));
+    add("ignore_max_position", py::bool_(false));
+}
+
+PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    const auto& params = estimate_parameters();
+    constexpr std::size_t count_of = 19;
+    std::array<PyObject*, count_of> a{};
+    for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
+    if (nargs > estimate_positional) {
+        PyErr_Format(PyExc_TypeError, "estimate() takes 2 positional arguments (model, hardware) but %zd were given; "
+                     "the others are keywords (input=, output=, batch=, tp=, ...)", nargs);
+        return nullptr;
+    }
+    for (Py_ssize_t i = 0; i < nargs; ++i) a[static_cast<std::size_t>(i)] = args[i];
+    const Py_ssize_t nk = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nk; ++k) {
+        PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+        std::size_t j = 0;
+        while (j < count_of && params[j].key != name) ++j;
+        if (j == count_of) {  // not interned the same way: compare the text
+            j = 0;
+            while (j < count_of && PyUnicode_Compare(params[j].key, name) != 0) ++j;
+        }
+        if (j == count_of) {
+            PyErr_Format(PyExc_TypeError, "estimate() got an unexpected keyword argument '%U'", name);
+            return nullptr;
+        }
+        if (static_cast<Py_ssize_t>(j) < nargs) {
+            PyErr_Format(PyExc_TypeError, "estimate() got multiple values for argument '%U'", name);
+            return nullptr;
+        }
+        a[j] = args[nargs + k];
+    }
+    for (std::size_t j = 0; j < count_of; ++j)
+        if (a[j] == nullptr) {
+            PyErr_Format(PyExc_TypeError, "estimate() missing required argument '%s'", params[j].name);
+            return nullptr;
+        }
+    try {
+        try {
+            estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
+                                         a[12], a[13], a[14], a[15], a[16], a[17], a[18]);
+            return py::cast(std::move(r)).release().ptr();
+        } catch (const py::error_already_set&) {
+            throw;
+        } catch (...) {
+            translate(std::current_exception());  // raises the Python exception (error_already_set) …
+            throw;                                // … or the exception is not one of the library's
+        }
+    } catch (py::error_already_set& e) {
+        e.restore();
+    } catch (const std::bad_alloc&) {
+        PyErr_NoMemory();
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+    return nullptr;
+}
+
+PyMethodDef estimate_method{
+    "estimate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&estimate_call)), METH_FASTCALL | METH_KEYWORDS,
+    "estimate(model, hardware, *, input, output, batch=None, saturate=False, tp=1, pp=1, ep=1, dp=None, gpus=None, "
+    "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
+    "utilisation=1.0, ignore_max_position=False)\n--\n\n"
+    "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
+    "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
+    "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
+    "The layout: tp, pp, ep, dp, or gpus (dp = gpus / (tp * pp)). Formats: weights=, kv= (llmcost.formats()). "
+    "As `llmcost estimate` prices it (llmcost::estimate, the seed site's power and prices; usd_per_gpu_hour "
+    "overrides the price). Returns an Estimate with the fields of `llmcost estimate --format json`."};
+
 // ---- sweeps --------------------------------------------------------------------------------------
 
 /// A sweep's result, kept alive by the NumPy arrays that view it.
@@ -1053,16 +1171,8 @@ PYBIND11_MODULE(_core, m) {
 
     const parallel_layout layout{};
     const estimate_options opts{};
-    m.def("estimate", &python::estimate, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a,
-          "batch"_a = py::none(), "saturate"_a = false, "tp"_a = layout.tp, "pp"_a = layout.pp, "ep"_a = layout.ep,
-          "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(),
-          "max_batch"_a = opts.limits.max_batch, "max_tokens"_a = opts.limits.max_tokens_per_step,
-          "prefill_chunk"_a = opts.limits.prefill_chunk.value(), "usd_per_gpu_hour"_a = py::none(),
-          "utilisation"_a = opts.utilisation, "ignore_max_position"_a = false,
-          "Latency, throughput, memory, energy and $ of `model` on `hardware` for requests of `input` prompt and "
-          "`output` generated tokens, at `batch` concurrent sequences or saturated (batch=None or saturate=True: "
-          "the largest batch the KV cache and `max_batch`/`max_tokens` admit). As `llmcost estimate` prices it "
-          "(llmcost::estimate, at the seed site's power and prices).");
+    set_up_estimate_parameters();
+    m.attr("estimate") = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&estimate_method, nullptr, m.attr("__name__").ptr()));
 
     py::class_<result>(m, "Result", "A command's figures: attributes, `to_dict()`, the `llmcost` tool's JSON names.")
         .def_readonly("kind", &result::kind)

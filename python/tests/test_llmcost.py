@@ -500,3 +500,18 @@ def test_calibrate_bad_input():
     with pytest.raises(llmcost.LoadError) as err:
         llmcost.calibrate(SOURCE / "no-such.csv", free=["hbm"])
     assert err.value.path.endswith("no-such.csv")
+
+
+def test_estimate_call_mistakes_are_type_errors_naming_the_argument():
+    with pytest.raises(TypeError, match="missing required argument 'output'"):
+        llmcost.estimate("Llama-3.1-70B", "H100", input=1)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        llmcost.estimate("Llama-3.1-70B", "H100", input=1, output=1, colour=2)
+    with pytest.raises(TypeError, match="2 positional arguments"):
+        llmcost.estimate("Llama-3.1-70B", "H100", 2000)
+    with pytest.raises(TypeError, match="multiple values for argument 'model'"):
+        llmcost.estimate("Llama-3.1-70B", "H100", model="x", input=1, output=1)
+    by_keyword = llmcost.estimate(model="Llama-3.1-8B", hardware="H100", input=128, output=128, batch=4)
+    assert by_keyword.to_dict() == llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=4).to_dict()
+    import inspect
+    assert list(inspect.signature(llmcost.estimate).parameters)[:4] == ["model", "hardware", "input", "output"]
