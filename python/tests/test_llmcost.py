@@ -515,3 +515,14 @@ def test_estimate_call_mistakes_are_type_errors_naming_the_argument():
     assert by_keyword.to_dict() == llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=4).to_dict()
     import inspect
     assert list(inspect.signature(llmcost.estimate).parameters)[:4] == ["model", "hardware", "input", "output"]
+
+
+def test_a_new_sweep_never_writes_into_arrays_still_held():
+    # the module reuses the memory of a result Python has let go of; a view keeps its result alive
+    a = llmcost.sweep("Llama-3.1-8B", "H100", input=[128], output=[128], batch=[1, 2, 3]).tpot_s
+    before = a.copy()
+    for _ in range(3):
+        b = llmcost.sweep("Llama-3.1-70B", "H100", tp=8, input=[4000], output=[500], batch=[5, 6, 7]).tpot_s
+        assert np.array_equal(a, before) and not np.array_equal(a, b)
+    again = llmcost.sweep("Llama-3.1-70B", "H100", tp=8, input=[4000], output=[500], batch=[5, 6, 7])
+    assert np.array_equal(again.tpot_s, b)
