@@ -196,22 +196,13 @@ struct deployment_args {
     py::handle model, hardware, tp, pp, ep, dp, gpus, weights, kv;
 };
 
+/// The layout the degrees and the GPU count describe (`layout_for_gpus`: dp = gpus ÷ (tp · pp) when
+/// dp is not given, else tp · pp · dp must be gpus), as the `llmcost` tool reads --tp … --gpus.
 parallel_layout layout_arg(const deployment_args& a) {
-    parallel_layout l{.tp = whole(a.tp, "tp"), .pp = whole(a.pp, "pp"), .ep = whole(a.ep, "ep")};
-    const std::optional<int> dp = a.dp.is_none() ? std::nullopt : std::optional<int>(whole(a.dp, "dp"));
-    const std::optional<int> gpus = a.gpus.is_none() ? std::nullopt : std::optional<int>(whole(a.gpus, "gpus"));
-    // INTERIM until llmcost::layout_for_gpus lands on main.
-    if (gpus) {
-        const int replica = l.tp * l.pp;
-        if (!dp) {
-            if (*gpus % replica != 0) refuse("gpus", a.gpus, "is not a multiple of tp × pp", "llmcost.layout.gpus");
-            l.dp = *gpus / replica;
-        } else {
-            if (replica * *dp != *gpus) refuse("gpus", a.gpus, "does not equal tp × pp × dp", "llmcost.layout.gpus");
-            l.dp = *dp;
-        }
-    } else l.dp = dp.value_or(1);
-    return l;
+    layout_request r{.tp = whole(a.tp, "tp"), .pp = whole(a.pp, "pp"), .ep = whole(a.ep, "ep")};
+    if (!a.dp.is_none()) r.dp = whole(a.dp, "dp");
+    if (!a.gpus.is_none()) r.gpus = whole(a.gpus, "gpus");
+    return layout_for_gpus(r);
 }
 
 deployment deployment_of(const deployment_args& a) {

@@ -59,28 +59,11 @@ number_format format_named_or_throw(const std::string& name, std::string_view fl
 
 namespace {
 
-/// The deployment the flags describe. Layout arithmetic mistakes are usage errors; rules of the
-/// model (tp must divide the heads …) are the library's, thrown by `validate` as invalid_input.
+/// The deployment the flags describe. The layout's rules (--gpus against the degrees, tp divides
+/// the heads …) are the library's, thrown by `layout_for_gpus` and `validate` as invalid_input.
 deployment build(const deployment_options& o) {
     deployment d{.m = model_named(o.model), .hw = hardware_named(o.hardware)};
-    // Degrees are at most 10^8 each (the parser's rule); their product must stay a sane count too.
-    const long long gpus_asked = static_cast<long long>(o.tp) * o.pp * (o.dp == 0 ? 1 : o.dp);
-    if (gpus_asked > 100'000'000)
-        throw usage_error("tp × pp × dp = " + std::to_string(gpus_asked) + " GPUs: more than 100,000,000 is not a deployment");
-    const int replica = o.tp * o.pp;
-    int dp = o.dp;
-    if (o.gpus > 0) {
-        if (dp == 0) {
-            if (o.gpus % replica != 0)
-                throw usage_error("--gpus " + std::to_string(o.gpus) + " is not a multiple of tp × pp = " +
-                                  std::to_string(replica));
-            dp = o.gpus / replica;
-        } else if (replica * dp != o.gpus) {
-            throw usage_error("--gpus " + std::to_string(o.gpus) + " does not equal tp × pp × dp = " +
-                              std::to_string(replica * dp));
-        }
-    }
-    d.layout = {.tp = o.tp, .pp = o.pp, .ep = o.ep, .dp = dp == 0 ? 1 : dp};
+    d.layout = layout_for_gpus({.gpus = o.gpus, .tp = o.tp, .pp = o.pp, .ep = o.ep, .dp = o.dp});
     serving_formats f;
     if (!o.weights.empty()) f.weights = format_named_or_throw(o.weights, "--weights");
     if (!o.kv.empty()) f.kv = format_named_or_throw(o.kv, "--kv");

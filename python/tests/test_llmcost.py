@@ -293,8 +293,8 @@ def test_infinity():
     (dict(ep=2), "layout.ep", None),
     (dict(tp=0), "tp", "llmcost.argument.whole_number"),
     (dict(tp=2.5), "tp", "llmcost.argument.whole_number"),
-    (dict(tp=4, gpus=6), "gpus", None),
-    (dict(tp=2, dp=2, gpus=8), "gpus", None),
+    (dict(tp=4, gpus=6), "gpus", "llmcost.layout.gpus_multiple_of_replica"),
+    (dict(tp=2, dp=2, gpus=8), "gpus", "llmcost.layout.gpus_match"),
 ])
 def test_impossible_layouts(kwargs, field, rule_id):
     e = refused(**kwargs)

@@ -89,3 +89,7 @@ constexpr bool split_root_close(double m, double k, double n) {
     return within(two / one, 1.0 - 0x1p-50, 1.0 + 0x1p-50);
 }
 static_assert(split_root_close(1, 8192, 1024) && split_root_close(1000, 8192, 3584) && split_root_close(20000, 7168, 16160));
+
+// A layout from a GPU count: dp = gpus ÷ (tp·pp), at compile time (a mismatch would not compile).
+static_assert(layout_for_gpus({.gpus = 64, .tp = 8, .pp = 2}).dp == 4);
+static_assert(layout_for_gpus({.gpus = 8, .ep = 8, .dp = 8}).gpus() == 8);

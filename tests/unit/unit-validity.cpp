@@ -117,3 +117,27 @@ TEST_CASE("validity: admissible_batch says what limits the batch, and never thro
     CHECK(admissible_batch(d, huge).limited_by == "KV capacity");
     CHECK(test::contains(test::error_of([&] { return max_batch(d, huge); }), "[llmcost.fit.kv_sequence]"));
 }
+
+TEST_CASE("validity: a GPU count the degrees do not fill is refused before any pricing path") {
+    // A parallel_layout has no GPU count of its own (gpus() = tp·pp·dp), so the only way to state
+    // one is layout_for_gpus, and a mismatch stops there: nothing downstream can price it.
+    CHECK(layout_for_gpus({.gpus = 8, .tp = 2}) == parallel_layout{.tp = 2, .dp = 4});
+    CHECK(layout_for_gpus({.gpus = 16, .tp = 4, .pp = 2}) == parallel_layout{.tp = 4, .pp = 2, .dp = 2});
+    CHECK(layout_for_gpus({.gpus = 8, .tp = 1, .ep = 8, .dp = 8}) == parallel_layout{.ep = 8, .dp = 8});
+    CHECK(layout_for_gpus({.tp = 8}) == parallel_layout{.tp = 8});  // no count: dp 1
+    CHECK(layout_for_gpus({.tp = 2, .dp = 3}).gpus() == 6);
+    auto id_of = [](const layout_request& r) { return test::error_of([&] { return layout_for_gpus(r); }); };
+    // 6 GPUs cannot hold whole tp-4 replicas; 8 GPUs are not tp 2 × dp 2.
+    CHECK(test::contains(id_of({.gpus = 6, .tp = 4}), "gpus = 6: must be a multiple of tp × pp"));
+    CHECK(test::contains(id_of({.gpus = 6, .tp = 4}), "[llmcost.layout.gpus_multiple_of_replica]"));
+    CHECK(test::contains(id_of({.gpus = 8, .tp = 2, .dp = 2}), "[llmcost.layout.gpus_match]"));
+    CHECK(test::contains(id_of({.gpus = 8, .tp = 0}), "[llmcost.layout.degree_at_least_one]"));
+    CHECK(test::contains(id_of({.gpus = -8, .tp = 2}), "[llmcost.layout.gpu_count]"));
+    CHECK(test::contains(id_of({.gpus = 8, .tp = 2, .dp = -1}), "[llmcost.layout.degree_at_least_one]"));
+    // Degrees whose int product would wrap are refused before it is formed.
+    CHECK(test::contains(id_of({.tp = 1 << 20, .pp = 1 << 20}), "[llmcost.layout.gpu_count]"));
+    CHECK(test::contains(id_of({.gpus = 8, .tp = 1 << 20, .pp = 1 << 20}), "[llmcost.layout.gpu_count]"));
+    // A count that fits the degrees still meets the model's rules downstream: 6 GPUs at tp 3.
+    const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h200_sxm, .layout = layout_for_gpus({.gpus = 6, .tp = 3})};
+    CHECK(test::contains(test::error_of([&] { return estimate(d, shape); }), tp3_id));
+}

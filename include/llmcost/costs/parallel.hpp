@@ -94,6 +94,39 @@ struct deployment {
     }
 };
 
+/// A layout as a user states it: a GPU count and some degrees, the rest left to derive.
+struct layout_request {
+    int gpus = 0;  ///< GPUs in all; 0 = tp · pp · dp
+    int tp = 1, pp = 1, ep = 1;
+    int dp = 0;  ///< 0 = gpus ÷ (tp · pp), or 1 when gpus is 0 too
+};
+
+/// The layout on `r.gpus` GPUs: dp = gpus ÷ (tp·pp) when dp is left open, else tp·pp·dp must be
+/// gpus. The degrees' own rules (≥ 1, divides the heads …) stay with `deployment::validate`.
+[[nodiscard]] constexpr parallel_layout layout_for_gpus(const layout_request& r) {
+    constexpr std::string_view s = "layout";
+    require(r.tp >= 1, s, "tp", r.tp, "tensor parallelism must be at least 1", "llmcost.layout.degree_at_least_one");
+    require(r.pp >= 1, s, "pp", r.pp, "pipeline parallelism must be at least 1", "llmcost.layout.degree_at_least_one");
+    require(r.ep >= 1, s, "ep", r.ep, "expert parallelism must be at least 1", "llmcost.layout.degree_at_least_one");
+    require(r.dp >= 0, s, "dp", r.dp, "data parallelism must be at least 1 (or 0: derived from gpus)",
+            "llmcost.layout.degree_at_least_one");
+    require(r.gpus >= 0, s, "gpus", r.gpus, "cannot be negative (0: tp × pp × dp)", "llmcost.layout.gpu_count");
+    // In double: the products are bounded here, before any int product can wrap.
+    const double replica = static_cast<double>(r.tp) * r.pp;
+    const double asked = replica * (r.dp == 0 ? 1 : r.dp);
+    require(asked <= 1e9, s, "tp × pp × dp", asked, "more than 10^9 GPUs in one deployment", "llmcost.layout.gpu_count");
+    parallel_layout l{.tp = r.tp, .pp = r.pp, .ep = r.ep, .dp = r.dp == 0 ? 1 : r.dp};
+    if (r.gpus == 0) return l;
+    if (r.dp == 0) {
+        require(r.gpus % (r.tp * r.pp) == 0, s, "gpus", r.gpus, "must be a multiple of tp × pp (a whole number of replicas)",
+                "llmcost.layout.gpus_multiple_of_replica");
+        l.dp = r.gpus / (r.tp * r.pp);
+    } else {
+        require(asked == r.gpus, s, "gpus", r.gpus, "must equal tp × pp × dp", "llmcost.layout.gpus_match");
+    }
+    return l;
+}
+
 /// The first rule the deployment breaks, or nothing: `validate` without the exception, for a
 /// sweep or a plan that marks an impossible candidate instead of stopping.
 [[nodiscard]] inline std::optional<invalid_input> problem(const deployment& d) noexcept {
