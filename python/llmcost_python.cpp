@@ -21,7 +21,6 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
