@@ -1,7 +1,7 @@
 # Checks the floors of the library: a header includes only its own floor and those below it.
 #   cmake -DROOT=<source dir> -P check_layers.cmake
 # units, detail → descriptors → costs → serving → catalog (data: descriptors' values, the seed's
-# scenarios) → plan; io (the file loaders) sits on descriptors alone. Only the top-level umbrellas
+# scenarios) → plan; sim (the serving simulator) sits on serving; io (the file loaders) sits on descriptors alone. Only the top-level umbrellas
 # (llmcost.hpp, units.hpp, plan.hpp) include other umbrellas; a header inside a floor includes what
 # it uses, never an umbrella.
 cmake_minimum_required(VERSION 3.25)
@@ -16,7 +16,8 @@ set(allowed_costs units detail descriptors costs)
 set(allowed_serving units detail descriptors costs serving)
 set(allowed_catalog units detail descriptors costs serving catalog)
 set(allowed_io units detail descriptors io)
-set(allowed_plan units detail descriptors costs serving catalog io plan)
+set(allowed_sim units detail descriptors costs serving sim)
+set(allowed_plan units detail descriptors costs serving catalog io sim plan)
 file(GLOB_RECURSE files RELATIVE ${ROOT}/include/llmcost ${ROOT}/include/llmcost/*/*.hpp ${ROOT}/include/llmcost/*/*.cpp)
 list(SORT files)
 set(problems "")

@@ -1,65 +1,102 @@
 // llmcost — the command-line what-if tool. This file parses the command line (CLI11) and maps
-// errors to exit codes: 0 done, 1 the cost model refused the input, 2 the tool was called wrongly.
+// errors to exit codes: 0 done, 1 the cost model refused the input, 2 the tool was called wrongly,
+// 3 an output could not be written.
 #include "cli.hpp"
 #include "commands.hpp"
+#include "numbers.hpp"
 #include "plan_commands.hpp"
 #include "plan_sweep_commands.hpp"
+#include "simulate_cli.hpp"
 
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/io/error.hpp>
+#include <llmcost/io/files.hpp>
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <ostream>
+#include <system_error>
 
 namespace {
 
 using namespace llmcost::cli;
 
-/// A number that makes sense as a count or a size: positive and finite (CLI11's own
-/// PositiveNumber lets NaN through).
-const CLI::Validator positive{[](std::string& s) -> std::string {
-                                  double v = 0;
-                                  if (!CLI::detail::lexical_cast(s, v)) return "'" + s + "' is not a number";
-                                  if (!std::isfinite(v) || v <= 0) return "must be positive and finite, got " + s;
-                                  return {};
-                              },
-                              "POSITIVE"};
+// Every number on the command line goes through numbers.hpp (decimal only); a check that passes
+// (a CLI11 transform) rewrites the text to its canonical spelling, which CLI11 then converts (CLI11 alone would read
+// "010" as octal and "0x10" as hex). CLI11 puts the flag's name before each message.
 
-/// A count of GPUs or a parallel degree: a whole number ≥ 1 (CLI11's PositiveNumber prints its
-/// range as 300 digits).
-const CLI::Validator count{[](std::string& s) -> std::string {
-                               long long v = 0;
-                               if (!CLI::detail::lexical_cast(s, v) || v < 1 || v > 100'000'000)
-                                   return "must be a whole number from 1 to 100,000,000, got '" + s + "'";
-                               return {};
-                           },
-                           "COUNT"};
+/// A real number in (0, hi], at least `lo`: a time, a rate, a price.
+CLI::Validator positive_in(double lo, double hi, std::string name = "POSITIVE") {
+    return {[lo, hi](std::string& s) -> std::string {
+                double v = 0;
+                if (std::string why = read_decimal(s, v); !why.empty()) return why;
+                if (!std::isfinite(v) || v <= 0) return "must be positive and finite, got " + s;
+                if (std::string why = read_real(s, lo, hi, false, v); !why.empty()) return why;
+                s = canonical(v);
+                return {};
+            },
+            std::move(name)};
+}
+const CLI::Validator positive = positive_in(1e-12, 1e12);
+/// A time target, in seconds.
+const CLI::Validator seconds_target = positive_in(1e-9, 1e6, "SECONDS");
+/// Money: positive, at least a nano-dollar (so that a price never underflows to "none" on its
+/// way to $/s) and at most a trillion.
+const CLI::Validator usd_amount = positive_in(1e-9, 1e12, "USD");
 
-const CLI::Validator non_negative{[](std::string& s) -> std::string {
-                                      double v = 0;
-                                      if (!CLI::detail::lexical_cast(s, v)) return "'" + s + "' is not a number";
-                                      if (!std::isfinite(v) || v < 0) return "must be zero or positive and finite, got " + s;
-                                      return {};
-                                  },
-                                  "NON-NEGATIVE"};
-
-const CLI::Validator fraction{[](std::string& s) -> std::string {
-                                  double v = 0;
-                                  if (!CLI::detail::lexical_cast(s, v)) return "'" + s + "' is not a number";
-                                  if (!(v > 0 && v <= 1)) return "must be in (0, 1], got " + s;
-                                  return {};
-                              },
-                              "(0,1]"};
-
-const CLI::Validator probability{[](std::string& s) -> std::string {
+/// A price that may be 0 (no price given).
+const CLI::Validator usd_or_zero{[](std::string& s) -> std::string {
                                      double v = 0;
-                                     if (!CLI::detail::lexical_cast(s, v)) return "'" + s + "' is not a number";
-                                     if (!(v >= 0 && v < 1)) return "must be in [0, 1), got " + s;
+                                     if (std::string why = read_decimal(s, v); !why.empty()) return why;
+                                     if (!std::isfinite(v) || v < 0) return "must be zero or positive and finite, got " + s;
+                                     if (v != 0)
+                                         if (std::string why = read_real(s, 1e-9, 1e12, false, v); !why.empty()) return why;
+                                     s = canonical(v);
                                      return {};
                                  },
-                                 "[0,1)"};
+                                 "USD"};
+
+/// A count of GPUs or a parallel degree: a whole number from 1 to 10^8.
+CLI::Validator count_in(double hi, std::string name = "COUNT") {
+    return {[hi](std::string& s) -> std::string {
+                double v = 0;
+                if (!read_count(s, 1, hi, v).empty())
+                    return "must be a whole number from 1 to " + llmcost::text::grouped(hi) + ", got '" + s + "'";
+                s = llmcost::text::fixed(v, 0);
+                return {};
+            },
+            std::move(name)};
+}
+const CLI::Validator count = count_in(100'000'000);
+
+/// Tokens or sequences: a whole number from 1 to 10^15 (fractions of a token, and counts a double
+/// cannot hold exactly, are refused).
+const CLI::Validator tokens_count{[](std::string& s) -> std::string {
+                                      double v = 0;
+                                      if (std::string why = read_count(s, 1, 1e15, v); !why.empty()) return why;
+                                      s = canonical(v);
+                                      return {};
+                                  },
+                                  "COUNT"};
+
+CLI::Validator fraction_validator(bool zero_in, bool one_in, std::string name) {
+    return {[zero_in, one_in](std::string& s) -> std::string {
+                double v = 0;
+                if (std::string why = read_decimal(s, v); !why.empty()) return why;
+                const bool low_ok = zero_in ? v >= 0 : v > 0;
+                const bool high_ok = one_in ? v <= 1 : v < 1;
+                if (!(low_ok && high_ok))
+                    return std::string("must be in ") + (zero_in ? "[0" : "(0") + ", 1" + (one_in ? "]" : ")") + ", got " + s;
+                s = canonical(v);
+                return {};
+            },
+            std::move(name)};
+}
+const CLI::Validator fraction = fraction_validator(false, true, "(0,1]");
+const CLI::Validator probability = fraction_validator(true, false, "[0,1)");
 
 void add_format(CLI::App* app, std::string& format) {
     app->add_option("--format", format, "Output: table (for people), json (SI units, unit in the key), csv")
@@ -67,19 +104,29 @@ void add_format(CLI::App* app, std::string& format) {
         ->capture_default_str();
 }
 
+/// --hardware-file, on every command that names GPUs: rows in tables/hardware.csv's format, which
+/// --hardware (and --decode-hardware, --price) find before the catalog's.
+void add_hardware_file(CLI::App* app, std::string& file) {
+    app->add_option("--hardware-file", file,
+                    "CSV of your own GPUs in tables/hardware.csv's format; --hardware finds its rows first")
+        ->check(CLI::ExistingFile);
+}
+
 void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = true) {
     app->add_option("--model", d.model, "Catalog model (llmcost list models) or a Hugging Face config.json (or its folder)")
         ->capture_default_str();
-    app->add_option("--hardware", d.hardware, "Catalog GPU (llmcost list hardware)")->capture_default_str();
-    app->add_option("--gpus", d.gpus, "GPUs in all; default tp x pp x dp")->check(count);
-    app->add_option("--tp", d.tp, "Tensor parallelism")->check(count)->capture_default_str();
-    app->add_option("--pp", d.pp, "Pipeline parallelism")->check(count)->capture_default_str();
+    app->add_option("--hardware", d.hardware, "Catalog GPU (llmcost list hardware) or a row of --hardware-file")
+        ->capture_default_str();
+    add_hardware_file(app, d.hardware_file);
+    app->add_option("--gpus", d.gpus, "GPUs in all; default tp x pp x dp")->transform(count);
+    app->add_option("--tp", d.tp, "Tensor parallelism")->transform(count)->capture_default_str();
+    app->add_option("--pp", d.pp, "Pipeline parallelism")->transform(count)->capture_default_str();
     app->add_option("--ep", d.ep, "Expert parallelism (MoE): experts spread over tp x dp GPUs")
-        ->check(count)
+        ->transform(count)
         ->capture_default_str();
     app->add_option("--dp", d.dp,
                     "Data parallelism: replicas (dense), or attention-DP ranks with --ep (MoE \"DEP\": --gpus 8 --dp 8 --ep 8)")
-        ->check(count);
+        ->transform(count);
     if (with_formats) {
         app->add_option("--weights", d.weights, "Weight format (default: the model's own)")
             ->check(CLI::IsMember(weight_format_names()));
@@ -90,8 +137,8 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
 }
 
 void add_request(CLI::App* app, request_options& r) {
-    app->add_option("--input", r.input, "Prompt tokens")->check(positive)->capture_default_str();
-    app->add_option("--output", r.output, "Output tokens")->check(positive)->capture_default_str();
+    app->add_option("--input", r.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
+    app->add_option("--output", r.output, "Output tokens")->transform(tokens_count)->capture_default_str();
 }
 
 constexpr const char* footer = R"(Examples:
@@ -106,12 +153,29 @@ constexpr const char* footer = R"(Examples:
   llmcost cost --hardware H100 --utilisation 0.6 --model Llama-3.1-8B --batch 64
   llmcost calibrate my_runs.csv --free hbm,matmul --with-uncertainty
   llmcost frontier --model Llama-3.1-70B --hardware H100,B200 --tp 2,4,8 --weights fp8 --svg frontier.svg
+  llmcost estimate --hardware-file my_gpus.csv --hardware MyGPU --model Llama-3.1-8B   (tables/hardware.csv's format)
   llmcost plan --model Llama-3.1-70B --rate 20 --input 2000 --output 500 --ttft 1 --tpot 0.05
 
 Exit codes: 0 done; 1 the model refused the input (e.g. tp does not divide the heads, the batch does
-not fit); 2 a usage error (unknown flag, bad value, unknown name).)";
+not fit); 2 a usage error (unknown flag, bad value, unknown name); 3 an output could not be written.)";
 
 }  // namespace
+
+int llmcost::cli::finish(int code, std::ostream& out, std::ostream& err) {
+    errno = 0;
+    out.flush();
+    if (!out) {
+        const int why = errno;
+        err << "llmcost: cannot write the output"
+            << (why != 0 ? ": " + std::error_code(why, std::generic_category()).message() : std::string()) << " ["
+            << "llmcost.output.stdout" << "]\n";
+        err.flush();
+        return 3;
+    }
+    err.flush();
+    if (!err) return code == 0 ? 3 : code;  // nowhere left to say why: the code must
+    return code;
+}
 
 int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
     CLI::App app{"llmcost: what an LLM request costs, from first principles (time, memory, energy, money).",
@@ -129,35 +193,43 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     add_deployment(estimate, est.dep);
     add_request(estimate, est.req);
     CLI::Option* batch = estimate->add_option("--batch", est.batch, "Concurrent sequences (per replica or attention rank)")
-                             ->check(positive);
+                             ->transform(tokens_count);
     CLI::Option* saturate = estimate->add_flag("--saturate", est.saturate,
                                                "Max-load offline throughput: as many sequences as KV and limits allow (default)");
     batch->excludes(saturate);
-    CLI::Option* max_batch = estimate->add_option("--max-batch", est.max_batch, "With --saturate: cap on sequences")->check(positive);
+    CLI::Option* max_batch = estimate->add_option("--max-batch", est.max_batch, "With --saturate: cap on sequences")->transform(tokens_count);
     CLI::Option* max_tokens = estimate->add_option("--max-tokens", est.max_tokens, "With --saturate: cap on tokens per step")
-                                  ->check(positive);
+                                  ->transform(tokens_count);
     max_batch->excludes(batch);
     max_tokens->excludes(batch);
     estimate->add_option("--prefill-chunk", est.prefill_chunk,
                          "Chunked prefill: prompts in chunks of at most this many tokens, one per step (default: whole)")
-        ->check(positive);
+        ->transform(tokens_count);
     estimate->add_option("--usd-per-gpu-hour", est.usd_per_gpu_hour, "Price a GPU-hour at this (default: capex + power)")
-        ->check(positive);
+        ->transform(usd_amount);
+    estimate->add_flag("--explain", est.explain,
+                       "Add the prefill and the serving step by kernel class (time, FLOPs, bytes, bound) and one GPU's "
+                       "memory (tables; JSON under \"breakdown\")");
+    estimate->add_flag("--best-layout", est.best_layout,
+                       "With --gpus N: try every tp x pp x ep x dp of N GPUs and price the one with the most saturated "
+                       "output (the ranking is shown; JSON under \"layouts\")");
     estimate->add_option("--utilisation", est.utilisation, "Share of time the deployment serves, for $/token")
-        ->check(fraction)
+        ->transform(fraction)
         ->capture_default_str();
     add_format(estimate, format);
 
     std::string what;
+    std::string list_hardware_file;
     CLI::App* list = app.add_subcommand("list", "The catalogs: models, hardware, number formats");
     list->add_option("what", what, "models | hardware | formats")->required()->check(CLI::IsMember({"models", "hardware", "formats"}));
+    add_hardware_file(list, list_hardware_file);
     add_format(list, format);
 
     kv_command kvc;
     CLI::App* kv = app.add_subcommand("kv", "KV cache footprint at a context and batch, and where it spills");
     add_deployment(kv, kvc.dep);
-    kv->add_option("--context", kvc.context, "Tokens per sequence (default: the model's maximum)")->check(positive);
-    kv->add_option("--batch", kvc.batch, "Sequences")->check(positive)->capture_default_str();
+    kv->add_option("--context", kvc.context, "Tokens per sequence (default: the model's maximum)")->transform(tokens_count);
+    kv->add_option("--batch", kvc.batch, "Sequences")->transform(tokens_count)->capture_default_str();
     add_format(kv, format);
 
     disagg_command dis;
@@ -166,38 +238,38 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     add_request(disagg, dis.req);
     disagg->add_option("--decode-hardware", dis.decode_hardware, "GPU of the decode pool (default: same)");
     disagg->add_option("--decode-tp", dis.decode_tp, "Tensor parallelism of the decode pool (default: same)")
-        ->check(count);
-    disagg->add_option("--ttft", dis.ttft, "Time-to-first-token target, seconds")->check(positive)->capture_default_str();
-    disagg->add_option("--tpot", dis.tpot, "Time-per-output-token target, seconds")->check(positive)->capture_default_str();
+        ->transform(count);
+    disagg->add_option("--ttft", dis.ttft, "Time-to-first-token target, seconds")->transform(seconds_target)->capture_default_str();
+    disagg->add_option("--tpot", dis.tpot, "Time-per-output-token target, seconds")->transform(seconds_target)->capture_default_str();
     disagg->add_flag("--every-token", dis.every_token, "Bound every inter-token gap, not only the mean");
     disagg->add_option("--path", dis.path, "How KV travels: scale-up (NVLink) or scale-out (NIC)")
         ->check(CLI::IsMember({"scale-up", "scale-out"}))
         ->capture_default_str();
-    disagg->add_option("--chunk", dis.chunk, "Colocated chunked-prefill size, tokens")->check(positive);
+    disagg->add_option("--chunk", dis.chunk, "Colocated chunked-prefill size, tokens")->transform(tokens_count);
     add_format(disagg, format);
 
     spec_command sp;
     CLI::App* spec = app.add_subcommand("spec", "Speculative decoding: tokens per pass, speedup, acceptance needed");
     add_deployment(spec, sp.dep);
     add_request(spec, sp.req);
-    spec->add_option("--batch", sp.batch, "Sequences per pass")->check(positive)->capture_default_str();
-    spec->add_option("--acceptance", sp.acceptance, "Per-token acceptance rate alpha")->check(probability)->capture_default_str();
-    spec->add_option("--draft-tokens", sp.draft_tokens, "Draft length gamma")->check(CLI::Range(1, 64))->capture_default_str();
+    spec->add_option("--batch", sp.batch, "Sequences per pass")->transform(tokens_count)->capture_default_str();
+    spec->add_option("--acceptance", sp.acceptance, "Per-token acceptance rate alpha")->transform(probability)->capture_default_str();
+    spec->add_option("--draft-tokens", sp.draft_tokens, "Draft length gamma")->transform(count_in(64))->capture_default_str();
     spec->add_option("--drafter", sp.drafter, "mtp, eagle, or a catalog model used as the draft model")->capture_default_str();
-    spec->add_option("--target", sp.target, "Tokens/s per user to reach: reports the acceptance needed")->check(positive);
+    spec->add_option("--target", sp.target, "Tokens/s per user to reach: reports the acceptance needed")->transform(positive);
     add_format(spec, format);
 
     cost_command co;
     CLI::App* cost = app.add_subcommand("cost", "$/GPU-hour; with --model, $/M tokens; with prices, break-even and payback");
     add_deployment(cost, co.dep);
     add_request(cost, co.req);
-    cost->add_option("--batch", co.batch, "Decode batch for token rates")->check(positive)->capture_default_str();
-    cost->add_option("--utilisation", co.utilisation, "Share of time the GPU serves")->check(fraction)->capture_default_str();
-    cost->add_option("--capex", co.capex, "Price of one GPU with its share of the server, USD")->check(positive);
-    cost->add_option("--electricity", co.electricity, "USD per kWh")->check(positive);
-    cost->add_option("--depreciation-years", co.depreciation_years, "Straight-line depreciation")->check(positive);
-    cost->add_option("--price-input", co.price_input, "Selling price, USD per million input tokens")->check(non_negative);
-    cost->add_option("--price-output", co.price_output, "Selling price, USD per million output tokens")->check(non_negative);
+    cost->add_option("--batch", co.batch, "Decode batch for token rates")->transform(tokens_count)->capture_default_str();
+    cost->add_option("--utilisation", co.utilisation, "Share of time the GPU serves")->transform(fraction)->capture_default_str();
+    cost->add_option("--capex", co.capex, "Price of one GPU with its share of the server, USD")->transform(usd_amount);
+    cost->add_option("--electricity", co.electricity, "USD per kWh")->transform(usd_amount);
+    cost->add_option("--depreciation-years", co.depreciation_years, "Straight-line depreciation")->transform(positive_in(0.01, 1000, "YEARS"));
+    cost->add_option("--price-input", co.price_input, "Selling price, USD per million input tokens")->transform(usd_or_zero);
+    cost->add_option("--price-output", co.price_output, "Selling price, USD per million output tokens")->transform(usd_or_zero);
     add_format(cost, format);
 
     calibrate_command cal;
@@ -210,7 +282,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         ->delimiter(',')
         ->capture_default_str();
     calibrate->add_flag("--with-uncertainty", cal.with_uncertainty, "Print each row's prediction interval");
-    calibrate->add_option("--coverage", cal.coverage, "Coverage of the intervals")->check(probability)->capture_default_str();
+    calibrate->add_option("--coverage", cal.coverage, "Coverage of the intervals")->transform(probability)->capture_default_str();
     calibrate->add_flag("--all-rows", cal.all_rows, "Fit check rows too (by default only calibration rows are fitted)");
     add_format(calibrate, format);
 
@@ -218,19 +290,20 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     CLI::App* frontier_app =
         app.add_subcommand("frontier", "Pareto frontier of tokens/s per GPU against tokens/s per user, under TTFT/TPOT targets");
     frontier_app->add_option("--model", fr.model, "Catalog model or a config.json")->capture_default_str();
-    frontier_app->add_option("--hardware", fr.hardware, "Catalog GPUs to compare")->delimiter(',')->capture_default_str();
-    frontier_app->add_option("--tp", fr.tp, "Tensor-parallel degrees to try")->delimiter(',')->check(count)->capture_default_str();
-    frontier_app->add_option("--pp", fr.pp, "Pipeline degrees to try")->delimiter(',')->check(count)->capture_default_str();
-    frontier_app->add_option("--ep", fr.ep, "Expert-parallel degrees to try (MoE)")->delimiter(',')->check(count)->capture_default_str();
+    frontier_app->add_option("--hardware", fr.hardware, "GPUs to compare (catalog or --hardware-file)")->delimiter(',')->capture_default_str();
+    add_hardware_file(frontier_app, fr.hardware_file);
+    frontier_app->add_option("--tp", fr.tp, "Tensor-parallel degrees to try")->delimiter(',')->transform(count)->capture_default_str();
+    frontier_app->add_option("--pp", fr.pp, "Pipeline degrees to try")->delimiter(',')->transform(count)->capture_default_str();
+    frontier_app->add_option("--ep", fr.ep, "Expert-parallel degrees to try (MoE)")->delimiter(',')->transform(count)->capture_default_str();
     frontier_app->add_option("--weights", fr.weights, "Weight formats to compare")->delimiter(',')->check(CLI::IsMember(weight_format_names()));
     frontier_app->add_option("--kv", fr.kv, "KV cache format")->check(CLI::IsMember(kv_format_names()));
-    frontier_app->add_option("--input", fr.input, "Prompt tokens")->check(positive)->capture_default_str();
-    frontier_app->add_option("--output", fr.output, "Output tokens")->check(positive)->capture_default_str();
-    frontier_app->add_option("--ttft", fr.ttft, "Time-to-first-token target, s")->check(positive)->capture_default_str();
-    frontier_app->add_option("--tpot", fr.tpot, "Time-per-output-token target, s")->check(positive)->capture_default_str();
-    frontier_app->add_option("--max-batch", fr.max_batch, "Largest batch tried")->check(positive)->capture_default_str();
+    frontier_app->add_option("--input", fr.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
+    frontier_app->add_option("--output", fr.output, "Output tokens")->transform(tokens_count)->capture_default_str();
+    frontier_app->add_option("--ttft", fr.ttft, "Time-to-first-token target, s")->transform(seconds_target)->capture_default_str();
+    frontier_app->add_option("--tpot", fr.tpot, "Time-per-output-token target, s")->transform(seconds_target)->capture_default_str();
+    frontier_app->add_option("--max-batch", fr.max_batch, "Largest batch tried")->transform(tokens_count)->capture_default_str();
     frontier_app->add_flag("--disagg", fr.disaggregated, "Add disaggregated (prefill/decode pools) points");
-    frontier_app->add_option("--prefill-batch", fr.prefill_batch, "Prompts per prefill pass, disaggregated")->check(positive);
+    frontier_app->add_option("--prefill-batch", fr.prefill_batch, "Prompts per prefill pass, disaggregated")->transform(tokens_count);
     frontier_app->add_option("--svg", fr.svg, "Also draw the frontier into this SVG file");
     frontier_app->add_flag("--ignore-max-position", fr.ignore_max_position, "Allow contexts beyond the model's maximum");
     add_format(frontier_app, format);
@@ -238,34 +311,57 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_command pl;
     CLI::App* plan_app = app.add_subcommand("plan", "The cheapest deployment for a traffic description under TTFT/TPOT targets");
     plan_app->add_option("--model", pl.model, "Catalog model or a config.json")->capture_default_str();
-    plan_app->add_option("--hardware", pl.hardware, "Catalog GPUs to consider (default: every priced one)")->delimiter(',');
-    plan_app->add_option("--rate", pl.rate, "Requests per second at the peak")->check(positive)->capture_default_str();
-    plan_app->add_option("--input", pl.input, "Prompt tokens")->check(positive)->capture_default_str();
-    plan_app->add_option("--output", pl.output, "Output tokens")->check(positive)->capture_default_str();
+    plan_app->add_option("--hardware", pl.hardware, "GPUs to consider, catalog or --hardware-file (default: every priced one)")->delimiter(',');
+    add_hardware_file(plan_app, pl.hardware_file);
+    plan_app->add_option("--rate", pl.rate, "Requests per second at the peak")->transform(positive_in(1e-9, 1e6, "REQUESTS/S"))->capture_default_str();
+    plan_app->add_option("--input", pl.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
+    plan_app->add_option("--output", pl.output, "Output tokens")->transform(tokens_count)->capture_default_str();
     plan_app->add_option("--mix", pl.mix, "A mix of request shapes INPUT:OUTPUT:SHARE,... (replaces --input/--output)");
-    plan_app->add_option("--ttft", pl.ttft, "Time-to-first-token target, s")->check(positive)->capture_default_str();
-    plan_app->add_option("--tpot", pl.tpot, "Time-per-output-token target, s")->check(positive)->capture_default_str();
-    plan_app->add_option("--max-gpus", pl.max_gpus, "GPUs in the fleet at most")->check(positive);
-    plan_app->add_option("--max-instance-gpus", pl.max_instance_gpus, "GPUs in one replica or EP group")->check(count)->capture_default_str();
+    plan_app->add_option("--ttft", pl.ttft, "Time-to-first-token target, s")->transform(seconds_target)->capture_default_str();
+    plan_app->add_option("--tpot", pl.tpot, "Time-per-output-token target, s")->transform(seconds_target)->capture_default_str();
+    plan_app->add_option("--max-gpus", pl.max_gpus, "GPUs in the fleet at most")->transform(tokens_count);
+    plan_app->add_option("--max-instance-gpus", pl.max_instance_gpus, "GPUs in one replica or EP group")->transform(count)->capture_default_str();
     plan_app->add_option("--weights", pl.weights, "Weight formats to consider")->delimiter(',')->check(CLI::IsMember(weight_format_names()));
     plan_app->add_option("--kv", pl.kv, "KV cache format")->check(CLI::IsMember(kv_format_names()));
-    plan_app->add_option("--usd-per-gpu-hour", pl.usd_per_gpu_hour, "One price for every GPU type")->check(positive);
+    plan_app->add_option("--usd-per-gpu-hour", pl.usd_per_gpu_hour, "One price for every GPU type")->transform(usd_amount);
     plan_app->add_option("--price", pl.prices, "A GPU type's price: NAME=USD_PER_GPU_HOUR (repeatable)");
-    plan_app->add_option("--utilisation", pl.utilisation, "Mean load / the peak rate")->check(fraction)->capture_default_str();
+    plan_app->add_option("--utilisation", pl.utilisation, "Mean load / the peak rate")->transform(fraction)->capture_default_str();
     plan_app->add_flag("--colocated-only", pl.colocated_only, "Leave disaggregated serving out");
     plan_app->add_flag("--ignore-max-position", pl.ignore_max_position, "Allow contexts beyond the model's maximum");
     add_format(plan_app, format);
+
+    simulate_command simc;
+    CLI::App* simulate_app = app.add_subcommand("simulate", "Discrete-event simulation under random or traced traffic: percentiles, goodput");
+    add_deployment(simulate_app, simc.dep);
+    add_simulate_options(simulate_app, simc);
+    add_format(simulate_app, format);
 
     try {
         std::vector<std::string> reversed(arguments.rbegin(), arguments.rend());  // CLI11 parses from the back
         app.parse(reversed);
     } catch (const CLI::CallForHelp& e) {
-        return app.exit(e, out, err);
+        return finish(app.exit(e, out, err), out, err);
     } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e, out, err);
+        return finish(app.exit(e, out, err), out, err);
+    } catch (const CLI::ExtrasError& e) {
+        // CLI11 lists the extras last to first; list them in the order given.
+        std::vector<std::string> extra = app.remaining(true);
+        for (const CLI::App* sub : app.get_subcommands())
+            for (const std::string& a : sub->remaining(true)) extra.push_back(a);
+        std::string listed;
+        std::size_t n = 0;
+        for (const std::string& a : arguments)
+            if (const auto at = std::find(extra.begin(), extra.end(), a); at != extra.end()) {
+                extra.erase(at);
+                listed += (n++ ? " " : "") + a;
+            }
+        if (n == 0) listed = e.what();  // not expected: keep CLI11's own text
+        else listed = (n > 1 ? "The following arguments were not expected: " : "The following argument was not expected: ") + listed;
+        err << "llmcost: " << listed << "\nRun 'llmcost --help' (or 'llmcost <command> --help') for usage.\n";
+        return finish(2, out, err);
     } catch (const CLI::ParseError& e) {
         err << "llmcost: " << e.what() << "\nRun 'llmcost --help' (or 'llmcost <command> --help') for usage.\n";
-        return 2;
+        return finish(2, out, err);
     }
 
     try {
@@ -276,7 +372,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         } else if (list->parsed()) {
             r = llmcost::cli::list(what == "models" ? catalog_kind::models
                                    : what == "hardware" ? catalog_kind::hardware
-                                                        : catalog_kind::formats);
+                                                        : catalog_kind::formats,
+                                   list_hardware_file);
         } else if (kv->parsed()) {
             r = llmcost::cli::kv(kvc);
         } else if (disagg->parsed()) {
@@ -284,10 +381,15 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         } else if (spec->parsed()) {
             r = llmcost::cli::spec(sp);
         } else if (frontier_app->parsed()) {
+            fr.progress = &err;
             r = llmcost::cli::frontier(fr);
         } else if (plan_app->parsed()) {
+            pl.progress = &err;
             r = llmcost::cli::plan(pl);
+        } else if (simulate_app->parsed()) {
+            r = llmcost::cli::simulate(simc, err);
         } else if (calibrate->parsed()) {
+            cal.progress = &err;
             r = llmcost::cli::calibrate(cal);
         } else if (cost->parsed()) {
             co.with_model = cost->count("--model") > 0;
@@ -295,21 +397,34 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         } else {
             r = llmcost::cli::receipt();
         }
+        // Files first, so that the report says which were written; a file that cannot be written
+        // costs the report nothing: it is still printed, and the exit code says what failed.
+        std::vector<std::string> unwritten;
+        for (const output_file& f : r.files) {
+            try {
+                llmcost::io::write_output_file(f.path, f.contents, f.inputs);
+                if (!f.note_when_written.empty()) r.notes.push_back(f.note_when_written);
+            } catch (const llmcost::io::write_error& e) {
+                unwritten.push_back(e.what());
+                r.notes.push_back("Not written: " + f.path + " (" + e.rule() + ").");
+            }
+        }
         out << render(r, format == "json" ? output_format::json
                                : format == "csv" ? output_format::csv
                                                  : output_format::table);
-        return 0;
+        for (const std::string& why : unwritten) err << why << "\n";
+        return finish(unwritten.empty() ? 0 : 3, out, err);
     } catch (const usage_error& e) {
         err << "llmcost: " << e.what() << "\n";
-        return 2;
+        return finish(2, out, err);
     } catch (const llmcost::invalid_input& e) {
         err << e.what() << "\n";
-        return 1;
+        return finish(1, out, err);
     } catch (const llmcost::io::load_error& e) {
         err << e.what() << "\n";
-        return 1;
+        return finish(1, out, err);
     } catch (const std::exception& e) {
         err << "llmcost: internal error: " << e.what() << "\n";
-        return 1;
+        return finish(1, out, err);
     }
 }

@@ -3,13 +3,16 @@
 #include "commands.hpp"
 
 #include <llmcost/catalog/lookup.hpp>
+#include <llmcost/io/hardware_csv.hpp>
 #include <llmcost/io/hf_config.hpp>
 #include <llmcost/llmcost.hpp>
+#include <llmcost/plan/layouts.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <limits>
+#include <optional>
 
 namespace llmcost::cli {
 
@@ -29,23 +32,42 @@ template <class Entry>
 
 // ---- names ---------------------------------------------------------------------------------
 
-const hardware& hardware_named(std::string_view query, std::string_view flag) {
-    const auto found = catalog::lookup<hardware>(query);
-    if (!found) refuse(found, query, flag, "hardware");
+std::vector<hardware> hardware_choices(const std::string& hardware_file) {
+    std::vector<hardware> v;
+    if (!hardware_file.empty()) v = io::load_hardware_csv(hardware_file);
+    v.insert(v.end(), catalog::all_hardware.begin(), catalog::all_hardware.end());
+    return v;
+}
+
+hardware hardware_named(std::string_view query, std::string_view flag, const std::string& hardware_file) {
+    if (hardware_file.empty()) {
+        const auto found = catalog::lookup<hardware>(query);
+        if (!found) refuse(found, query, flag, "hardware");
+        return *found.match;
+    }
+    const std::vector<hardware> choices = hardware_choices(hardware_file);
+    const auto found = catalog::lookup(choices, query);
+    if (!found) refuse(found, query, flag, "hardware --hardware-file " + hardware_file);
     return *found.match;
 }
 
-model model_named(const std::string& query, std::string_view flag) {
+std::optional<std::filesystem::path> model_file(const std::string& query) {
     namespace fs = std::filesystem;
     const bool looks_like_path = query.find('/') != std::string::npos || query.ends_with(".json");
     std::error_code ec;
-    if (looks_like_path || fs::exists(query, ec)) {
-        fs::path file = query;
-        if (fs::is_directory(file, ec)) file /= "config.json";
-        if (!fs::exists(file, ec))
-            throw usage_error(std::string(flag) + " '" + query + "': no such file" +
-                              (file.filename() == "config.json" && !query.ends_with(".json") ? " (looked for config.json in it)" : ""));
-        return io::load_hf_config(file);
+    if (!looks_like_path && !fs::exists(query, ec)) return std::nullopt;
+    fs::path file = query;
+    if (fs::is_directory(file, ec)) file /= "config.json";
+    return file;
+}
+
+model model_named(const std::string& query, std::string_view flag) {
+    if (const std::optional<std::filesystem::path> file = model_file(query)) {
+        std::error_code ec;
+        if (std::filesystem::symlink_status(*file, ec).type() == std::filesystem::file_type::not_found)
+            throw usage_error(std::string(flag) + " '" + text::utf8_escaped(query) + "': no such file" +
+                              (file->filename() == "config.json" && !query.ends_with(".json") ? " (looked for config.json in it)" : ""));
+        return io::load_hf_config(*file);
     }
     const auto found = catalog::lookup<model>(query);
     if (!found) refuse(found, query, flag, "models");
@@ -57,12 +79,10 @@ number_format format_named_or_throw(const std::string& name, std::string_view fl
     throw usage_error(std::string(flag) + " '" + name + "' is not a number format (see `llmcost list formats`)");
 }
 
-namespace {
-
 /// The deployment the flags describe. The layout's rules (--gpus against the degrees, tp divides
 /// the heads …) are the library's, thrown by `layout_for_gpus` and `validate` as invalid_input.
 deployment build(const deployment_options& o) {
-    deployment d{.m = model_named(o.model), .hw = hardware_named(o.hardware)};
+    deployment d{.m = model_named(o.model, o.model_flag), .hw = hardware_named(o.hardware, o.hardware_flag, o.hardware_file)};
     d.layout = layout_for_gpus({.gpus = o.gpus, .tp = o.tp, .pp = o.pp, .ep = o.ep, .dp = o.dp});
     serving_formats f;
     if (!o.weights.empty()) f.weights = format_named_or_throw(o.weights, "--weights");
@@ -71,6 +91,8 @@ deployment build(const deployment_options& o) {
     d.validate();
     return d;
 }
+
+namespace {
 
 /// Contexts past the trained maximum are refused unless asked for (RoPE scaling, a fine-tune).
 void check_context(const deployment& d, double context, const deployment_options& o) {
@@ -183,8 +205,90 @@ report receipt() {
 
 // ---- estimate ------------------------------------------------------------------------------
 
+namespace {
+
+std::string layout_words(const parallel_layout& l) {
+    return "tp " + std::to_string(l.tp) + ", pp " + std::to_string(l.pp) + ", ep " + std::to_string(l.ep) + ", dp " +
+           std::to_string(l.dp);
+}
+
+/// `--best-layout`: the layouts of --gpus ranked by saturated throughput (plan::rank_layouts), as a
+/// table, and the best one that holds a sequence.
+parallel_layout best_layout(const deployment& d, const request_shape& r, const scheduler_limits& l, int gpus,
+                            report& out) {
+    if (gpus < 1) throw usage_error("--best-layout needs --gpus N: the GPUs to lay the model out on");
+    if (d.layout.tp != 1 || d.layout.pp != 1 || d.layout.ep != 1 || d.layout.dp != gpus)
+        throw usage_error("--best-layout chooses --tp, --pp, --ep and --dp itself: leave them out");
+    const std::vector<plan::layout_choice> ranked = plan::rank_layouts(d.m, d.hw, gpus, r, l);
+    section sec{.key = "layouts", .title = "Layouts of " + std::to_string(gpus) + " GPUs, most saturated output first"};
+    for (const plan::layout_choice& c : ranked) {
+        record row;
+        row.add("tp", "tp", static_cast<double>(c.layout.tp))
+            .add("pp", "pp", static_cast<double>(c.layout.pp))
+            .add("ep", "ep", static_cast<double>(c.layout.ep))
+            .add("dp", "dp", static_cast<double>(c.layout.dp))
+            .add_or("saturated_output_tokens_per_s", "saturated output", c.point.has_value(),
+                    c.point ? c.point->output_rate.value() : 0.0, "token/s", "-")
+            .add_or("saturated_batch", "batch", c.point.has_value(), c.point ? c.point->batch : 0.0, "", "-")
+            .add("fits", "serves", c.point ? std::string("yes") : "no: " + c.why_not);
+        sec.rows.push_back(std::move(row));
+    }
+    out.sections.push_back(std::move(sec));
+    if (ranked.empty() || !ranked.front().point)
+        require(false, d.m.name, "gpus", gpus,
+                ranked.empty() ? "no valid layout of the model on this many GPUs (tp must divide the heads …)"
+                               : "no layout of this many GPUs holds one sequence: " + ranked.front().why_not,
+                "llmcost.fit.no_layout");
+    out.notes.push_back("Layout chosen by --best-layout: " + layout_words(ranked.front().layout) + ", the most saturated "
+                        "output tokens/s of the " + std::to_string(ranked.size()) + " valid layouts of " +
+                        std::to_string(gpus) + " GPUs.");
+    return ranked.front().layout;
+}
+
+/// `--explain`: the prefill and the serving step by kernel class, and one GPU's memory.
+void add_breakdown(report& out, const deployment& d, const request_shape& r, const serving_point& s,
+                   const scheduler_limits& l) {
+    const request_breakdown b = explain(d, r, s, l);
+    auto kernels = [](std::string key, std::string title, const std::array<kernel_class_cost, 7>& rows) {
+        section sec{.key = std::move(key), .title = std::move(title)};
+        for (const kernel_class_cost& k : rows) {
+            record row;
+            row.add("kernel", "kernel class", std::string(k.kernel))
+                .add("time_s", "time", k.time.value(), "s")
+                .add("flop", "FLOPs", k.flops.value(), "FLOP")
+                .add("bytes", "bytes", k.bytes.value(), "B")
+                .add("bound", "bound by", std::string(to_text(k.limited_by)));
+            sec.rows.push_back(std::move(row));
+        }
+        return sec;
+    };
+    const std::string where = d.layout.pp > 1 ? "one tensor-parallel rank through all " + std::to_string(d.layout.pp) +
+                                                    " pipeline stages"
+                                              : "one tensor-parallel rank";
+    out.sections.push_back(kernels("breakdown.prefill", "Prefill of one prompt alone, by kernel class (" + where +
+                                   "; sums to " + to_text(b.prefill.time()) + ")", b.prefill_kernels));
+    const std::string decodes = d.layout.pp > 1 ? invalid_input::show(s.batch / d.layout.pp) + " decodes per micro-batch"
+                                                : invalid_input::show(s.batch) + " decodes";
+    out.sections.push_back(kernels("breakdown.step", "The serving step, by kernel class (" + decodes + " and the step's "
+                                   "prompt chunks, " + where + "; sums to " + to_text(b.step.time()) + ")",
+                                   b.step_kernels));
+    const memory_breakdown& m = b.memory;
+    record mem;
+    mem.add("capacity_B", "HBM", m.capacity.value(), "B")
+        .add("dense_weights_B", "weights: attention, dense FFN, embeddings", m.dense_weights.value(), "B")
+        .add("expert_weights_B", "weights: routed experts", m.expert_weights.value(), "B")
+        .add("kv_B", "KV cache of the batch (at the context each sequence reserves)", m.kv.value(), "B")
+        .add("activations_B", "activations and workspace", m.activations.value(), "B")
+        .add("slack_B", "kept free (allocator slack)", m.slack.value(), "B")
+        .add("free_B", "left over", m.free.value(), "B");
+    out.sections.push_back({.key = "breakdown.memory_per_gpu", .title = "Memory of one GPU", .rows = {mem}, .single = true});
+}
+
+}  // namespace
+
 report estimate(const estimate_command& c) {
-    const deployment d = build(c.dep);
+    report out;
+    deployment d = build(c.dep);
     const request_shape r = shape_of(c.req);
     check_context(d, c.req.input + c.req.output, c.dep);
     const estimate_options o{
@@ -194,11 +298,13 @@ report estimate(const estimate_command& c) {
         .site = catalog::seed_site,
         .utilisation = c.utilisation,
         .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
+    if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);
     const request_estimate e = llmcost::estimate(d, r, o);
     const serving_point& s = e.point;
+    if (c.explain) add_breakdown(out, d, r, s, o.limits);
 
-    report out{.title = "llmcost estimate: " + std::string(d.m.name) + " on " + layout_text(d) + ", " +
-                        invalid_input::show(c.req.input) + " -> " + invalid_input::show(c.req.output) + " tokens"};
+    out.title = "llmcost estimate: " + std::string(d.m.name) + " on " + layout_text(d) + ", " +
+                invalid_input::show(c.req.input) + " -> " + invalid_input::show(c.req.output) + " tokens";
     record rec;
     add_deployment(rec, d);
     rec.add("input_tokens", "input tokens", c.req.input, "token")
@@ -230,6 +336,10 @@ report estimate(const estimate_command& c) {
     out.records.push_back(std::move(rec));
 
     out.notes.push_back(formats_text(d.m) + ".");
+    if (d.m.weights.compute != compute_class::bf16 && d.m.activations.compute == compute_class::bf16)
+        out.notes.push_back(std::string(d.hw.name) + " has no " + std::string(to_string(d.m.weights.compute)) +
+                            " matmul units: the " + std::string(d.m.weights.name) +
+                            " weights are widened to BF16 for the matmuls (weight-only, as vLLM's FP8 Marlin on Ampere).");
     out.notes.push_back(c.saturate ? "Saturated: every request queued, the batch as large as " +
                                          std::string(s.limited_by) + " allows (prefill interleaved with decode)."
                                    : "At a batch of " + invalid_input::show(c.batch) +
@@ -247,14 +357,14 @@ report estimate(const estimate_command& c) {
                             years_text(o.site.depreciation) + " + wall power at " + to_text(o.site.electricity) +
                             ", all charged to output tokens.");
     else
-        out.notes.push_back("Cost unknown: the catalog has no price for " + std::string(d.hw.name) +
+        out.notes.push_back("Cost unknown: no price (capex_usd_per_gpu 0) for " + std::string(d.hw.name) +
                             "; pass --usd-per-gpu-hour.");
     return out;
 }
 
 // ---- list ----------------------------------------------------------------------------------
 
-report list(catalog_kind k) {
+report list(catalog_kind k, const std::string& hardware_file) {
     report r{.layout = report::shape::array};
     if (k == catalog_kind::models) {
         r.title = "llmcost catalog: models (sources in tables/models.csv)";
@@ -279,8 +389,12 @@ report list(catalog_kind k) {
         r.title = "llmcost catalog: hardware (sources in tables/hardware.csv)";
         r.notes.push_back("Peaks are native dense rates; unknown means no native unit for that format or no "
                           "published figure (the model then runs it on a wider format's peak).");
+        r.notes.push_back("HBM is the card's device memory whatever its kind (GDDR6 on the L4 and L40S); a PCIe "
+                          "card without NVLink scales up over PCIe.");
         auto native = [](const flops_per_second_t& f) { return f.value() > 0 ? value(f.value()) : value(); };
-        for (const hardware& h : catalog::all_hardware) {
+        if (!hardware_file.empty())
+            r.notes.push_back("The rows of " + hardware_file + " come first; --hardware finds them before the catalog's.");
+        for (const hardware& h : hardware_choices(hardware_file)) {
             record rec{.id = std::string(h.name)};
             rec.add("name", "name", std::string(h.name))
                 .add("hbm_capacity_B", "HBM", h.gpu.hbm_capacity.value(), "B", "GiB")
@@ -355,7 +469,10 @@ report kv(const kv_command& c) {
 report disagg(const disagg_command& c) {
     const deployment pre = build(c.dep);
     deployment_options dec_opts = c.dep;
-    if (!c.decode_hardware.empty()) dec_opts.hardware = c.decode_hardware;
+    if (!c.decode_hardware.empty()) {
+        dec_opts.hardware = c.decode_hardware;
+        dec_opts.hardware_flag = "--decode-hardware";
+    }
     if (c.decode_tp > 0) {
         dec_opts.tp = c.decode_tp;
         dec_opts.gpus = 0;
@@ -413,6 +530,7 @@ report spec(const spec_command& c) {
     const deployment d = build(c.dep);
     const request_shape r = shape_of(c.req);
     check_context(d, c.req.input + c.req.output, c.dep);
+    require_batch_fits(d, r, c.batch);  // the weights and the batch fit, as estimate checks
     const tokens_t context = mean_decode_context(r);
     speculative_step step{};
     std::string drafter;
@@ -425,6 +543,7 @@ report spec(const spec_command& c) {
     } else {
         deployment_options o = c.dep;
         o.model = c.drafter;
+        o.model_flag = "--drafter";
         o.gpus = 0;
         deployment draft = build(o);
         step = speculative_step_for(d, draft, c.batch, context, c.draft_tokens);
@@ -463,13 +582,13 @@ report spec(const spec_command& c) {
 // ---- cost ----------------------------------------------------------------------------------
 
 report cost(const cost_command& c) {
-    hardware h = hardware_named(c.dep.hardware);
+    hardware h = hardware_named(c.dep.hardware, "--hardware", c.dep.hardware_file);
     if (c.capex > 0) h.capex_per_gpu = dollars(c.capex);
     facility site = catalog::seed_site;
     if (c.electricity > 0) site.electricity = dollars_per_kilowatt_hour(c.electricity);
     if (c.depreciation_years > 0) site.depreciation = years(c.depreciation_years);
     if (h.capex_per_gpu.value() <= 0)
-        throw usage_error("--hardware '" + std::string(h.name) + "' has no price in the catalog; pass --capex USD");
+        throw usage_error("--hardware '" + std::string(h.name) + "' has no price (capex_usd_per_gpu 0); pass --capex USD");
     const gpu_cost_rate rate = gpu_hour_cost(h, site, c.utilisation);
 
     report out{.title = "llmcost cost: " + std::string(h.name) + " at " + invalid_input::show(100 * c.utilisation) +
@@ -488,6 +607,7 @@ report cost(const cost_command& c) {
         deployment d = build(o);
         d.hw = h;
         check_context(d, c.req.input + c.req.output, c.dep);
+        require_batch_fits(d, shape_of(c.req), c.batch);  // the weights and the batch fit, as estimate checks
         const pricing_point p{.decode_batch = c.batch, .context = mean_decode_context(shape_of(c.req)),
                               .prompt = tokens(c.req.input)};
         const gpu_token_rates rates = gpu_token_rates_at(d, p);

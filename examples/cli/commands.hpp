@@ -6,12 +6,15 @@
 
 #include "report.hpp"
 
+#include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace llmcost {
+struct deployment;
 struct hardware;
 struct model;
 struct number_format;
@@ -29,14 +32,19 @@ public:
 
 /// Which model on which hardware, stored how, split how.
 struct deployment_options {
-    std::string model = "Llama-3.1-70B";  ///< catalog name, or a path to a config.json (or its folder)
-    std::string hardware = "H100 SXM5";   ///< catalog name
+    std::string model = "Llama-3.1-8B";   ///< catalog name, or a path to a config.json (or its folder); 8B fits one GPU, so the defaults run
+    std::string hardware = "H100 SXM5";   ///< catalog name, or a row of `hardware_file`
+    std::string hardware_file;            ///< --hardware-file: GPUs in tables/hardware.csv's format; empty = none
     int gpus = 0;                         ///< 0 = tp · pp · dp
     int tp = 1, pp = 1, ep = 1;
     int dp = 0;                           ///< 0 = gpus ÷ (tp · pp), or 1
     std::string weights;                  ///< empty = the model's own format
     std::string kv;                       ///< empty = the model's own KV format
     bool ignore_max_position = false;     ///< allow contexts beyond the model's trained maximum
+    /// The flags that gave `model` and `hardware`, for messages: a second deployment of the same
+    /// command (disagg's decode pool, spec's draft model) names its own flags.
+    std::string_view model_flag = "--model";
+    std::string_view hardware_flag = "--hardware";
 };
 
 struct request_options {
@@ -54,6 +62,8 @@ struct estimate_command {
     double prefill_chunk = 0;     ///< 0 = whole prompts
     double usd_per_gpu_hour = 0;  ///< 0 = capex + power
     double utilisation = 1.0;
+    bool explain = false;      ///< the passes by kernel class and one GPU's memory
+    bool best_layout = false;  ///< lay --gpus out the way that serves the most (plan::rank_layouts)
 };
 
 struct kv_command {
@@ -101,7 +111,8 @@ enum class catalog_kind { models, hardware, formats };
 
 [[nodiscard]] report receipt();
 [[nodiscard]] report estimate(const estimate_command& c);
-[[nodiscard]] report list(catalog_kind k);
+/// The catalog (and, for hardware, the rows of `hardware_file` first when one is given).
+[[nodiscard]] report list(catalog_kind k, const std::string& hardware_file = {});
 [[nodiscard]] report kv(const kv_command& c);
 [[nodiscard]] report disagg(const disagg_command& c);
 [[nodiscard]] report spec(const spec_command& c);
@@ -109,13 +120,27 @@ enum class catalog_kind { models, hardware, formats };
 
 // ---- names: one reading for every command ---------------------------------------------------
 
-/// The catalog GPU `query` names (loosely, as `catalog::lookup`), or a usage error that says why
-/// with the names to try instead: "--hardware 'H1OO' is not in the catalog; closest: H100 SXM5, …".
-[[nodiscard]] const hardware& hardware_named(std::string_view query, std::string_view flag = "--hardware");
+/// The GPUs a command can name: the rows of `hardware_file` (tables/hardware.csv's format, read
+/// with io::load_hardware_csv; a bad row is a load_error naming file:line:column), then the
+/// built-in catalog. Empty `hardware_file`: the catalog alone.
+[[nodiscard]] std::vector<hardware> hardware_choices(const std::string& hardware_file);
+/// The GPU `query` names (loosely, as `catalog::lookup`) among `hardware_choices(hardware_file)`:
+/// the file's rows come first, so a row may reuse a catalog name and replace it. Otherwise a usage
+/// error that says why with the names to try instead (from both):
+/// "--hardware 'H1OO' is not in the catalog; closest: H100 SXM5, …".
+[[nodiscard]] hardware hardware_named(std::string_view query, std::string_view flag = "--hardware",
+                                      const std::string& hardware_file = {});
 /// A catalog model by name, or a Hugging Face config.json (a file, or the folder that holds one).
 [[nodiscard]] model model_named(const std::string& query, std::string_view flag = "--model");
+/// The file `model_named(query)` reads when `query` is a path (a config.json, or the folder's
+/// config.json), or nothing for a catalog name: the inputs an output file must not replace.
+[[nodiscard]] std::optional<std::filesystem::path> model_file(const std::string& query);
 /// A number format by name (`llmcost list formats`), or a usage error naming `flag`.
 [[nodiscard]] number_format format_named_or_throw(const std::string& name, std::string_view flag);
+
+/// The deployment the flags describe (a usage error for layout arithmetic; the library's rules
+/// as invalid_input).
+[[nodiscard]] deployment build(const deployment_options& o);
 
 /// Names the tool accepts for --weights and --kv, in the order --help lists them.
 [[nodiscard]] std::vector<std::string> weight_format_names();

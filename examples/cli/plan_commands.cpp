@@ -7,6 +7,7 @@
 #include <llmcost/plan/calibrate.hpp>
 
 #include <filesystem>
+#include <ostream>
 
 namespace llmcost::cli {
 
@@ -54,7 +55,11 @@ report calibrate(const calibrate_command& c) {
     if (!(c.coverage > 0.0 && c.coverage < 1.0))
         throw usage_error("--coverage must be in (0, 1), got " + invalid_input::show(c.coverage));
     const std::vector<plan::parameter> free = parameters_named(c.free_parameters);
+    // The file is at most io::table_file_limit (1 GiB); the fit is linear in its rows.
     const std::vector<plan::measurement> rows = io::load_measurements_csv(c.csv_path);
+    if (c.progress != nullptr && rows.size() > 20'000)
+        *c.progress << "llmcost calibrate: fitting " << text::grouped(static_cast<double>(rows.size())) << " rows...\n"
+                    << std::flush;
     const plan::calibration_result fit = plan::calibrate(rows, {.free = free, .include_check_rows = c.all_rows});
     const std::string hw(fit.base.name);
 

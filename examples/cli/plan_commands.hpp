@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "report.hpp"
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct calibrate_command {
     double coverage = 0.8;          ///< of the prediction intervals, in (0, 1)
     bool with_uncertainty = false;  ///< print each row's prediction interval
     bool all_rows = false;          ///< fit check rows too
+    std::ostream* progress = nullptr;  ///< where a long fit says what it is doing (stderr)
 };
 
 /// Fitted parameters ± standard errors, their correlations, and each row's measured and predicted

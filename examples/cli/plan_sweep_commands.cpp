@@ -2,6 +2,7 @@
 // figure). Every figure comes from the library (plan/sweep.hpp, frontier.hpp, plan.hpp); this file
 // chooses which to show and how to name them.
 #include "plan_sweep_commands.hpp"
+#include "numbers.hpp"
 
 #include "../tools/figures/svg.hpp"
 
@@ -12,8 +13,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
+#include <ostream>
 #include <stdexcept>
 
 namespace llmcost::cli {
@@ -57,8 +58,9 @@ std::string tokens_text(double v) { return invalid_input::show(v); }
 
 // ---- the frontier figure -------------------------------------------------------------------
 
-void write_svg(const lp::sweep_result& s, const std::vector<Eigen::Index>& front, const std::vector<Eigen::Index>& eligible,
-               const std::string& title, const std::string& subtitle, const std::string& path) {
+/// The frontier as an SVG document (the tool writes it after the command: report::files).
+std::string frontier_svg(const lp::sweep_result& s, const std::vector<Eigen::Index>& front,
+                         const std::vector<Eigen::Index>& eligible, const std::string& title, const std::string& subtitle) {
     static constexpr const char* palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
                                               "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
     double most_x = 0.0, most_y = 0.0;
@@ -112,7 +114,7 @@ void write_svg(const lp::sweep_result& s, const std::vector<Eigen::Index>& front
              "Up and to the right is better. Grey: every configuration that fits and meets the targets; the line joins "
              "those no other beats on both axes.",
              {.size = 11.5, .italic = true, .color = "#555555"});
-    if (!doc.save(path)) throw std::runtime_error("cannot write the SVG to '" + path + "'");
+    return doc.str();
 }
 
 }  // namespace
@@ -129,10 +131,16 @@ report frontier(const frontier_command& c) {
                      .layouts = lp::expand({.tp = c.tp, .pp = c.pp, .ep = c.ep, .dp = {0}}),
                      .modes = {{}}, .shapes = {{.input = tokens(c.input), .output = tokens(c.output)}},
                      .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
-    for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware"));
+    for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     if (c.disaggregated) g.modes.push_back({.disaggregated = true, .prefill_batch = c.prefill_batch});
     if (g.batches.empty()) g.batches = {1};
     const slo target{.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)};
+    g.validate();  // the grid's size is bounded up front (sweep_grid::max_points)
+    // About a microsecond a point: past a second's worth, say what is being done before doing it.
+    if (c.progress != nullptr && g.size() > 1'000'000)
+        *c.progress << "llmcost frontier: pricing " << text::grouped(static_cast<double>(g.size()))
+                    << " configurations (at most " << text::grouped(lp::sweep_grid::max_points) << ")...\n"
+                    << std::flush;
     const lp::sweep_result s = lp::sweep(g);
     // Nothing could be priced at all (every layout breaks a rule): the library's refusal, exit 1.
     if (std::all_of(s.blocks.begin(), s.blocks.end(),
@@ -193,8 +201,12 @@ report frontier(const frontier_command& c) {
         r.notes.push_back("... and " + std::to_string(problems.size() - 3) + " more GPU, layout and format combinations.");
     if (front.empty()) r.notes.push_back("No configuration fits and meets the targets.");
     if (!c.svg.empty()) {
-        write_svg(s, front, eligible, "The serving frontier: " + std::string(m.name), shape + "; " + limits, c.svg);
-        r.notes.push_back("The frontier is drawn in " + c.svg + ".");
+        output_file f{.path = c.svg,
+                      .contents = frontier_svg(s, front, eligible, "The serving frontier: " + std::string(m.name),
+                                               shape + "; " + limits),
+                      .note_when_written = "The frontier is drawn in " + c.svg + "."};
+        if (const auto input = model_file(c.model)) f.inputs.push_back(*input);
+        r.files.push_back(std::move(f));
     }
     return r;
 }
@@ -212,11 +224,16 @@ report plan(const plan_command& c) {
         while (at <= c.mix.size()) {
             const std::size_t end = std::min(c.mix.find(',', at), c.mix.size());
             const std::string item = c.mix.substr(at, end - at);
+            // Three decimal numbers (numbers.hpp): whole token counts and a positive share.
             double in = 0, out = 0, share = 0;
-            char tail = 0;
-            if (std::sscanf(item.c_str(), "%lf:%lf:%lf%c", &in, &out, &share, &tail) != 3 || !(in > 0) || !(out >= 1) ||
-                !(share > 0) || !std::isfinite(in + out + share))
-                throw usage_error("--mix '" + item + "': expected INPUT:OUTPUT:SHARE, positive numbers (e.g. 2000:500:3)");
+            const std::size_t c1 = item.find(':'), c2 = c1 == std::string::npos ? c1 : item.find(':', c1 + 1);
+            const bool parsed =
+                c2 != std::string::npos && read_count(item.substr(0, c1), 1, 1e15, in).empty() &&
+                read_count(item.substr(c1 + 1, c2 - c1 - 1), 1, 1e15, out).empty() &&
+                read_real(item.substr(c2 + 1), 0, 1e12, true, share).empty();
+            if (!parsed)
+                throw usage_error("--mix '" + item +
+                                  "': expected INPUT:OUTPUT:SHARE, whole token counts and a positive share (e.g. 2000:500:3)");
             t.mix.push_back({.share = share, .shape = {.input = tokens(in), .output = tokens(out)}});
             at = end + 1;
         }
@@ -229,23 +246,34 @@ report plan(const plan_command& c) {
                        .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
     if (c.colocated_only) o.prefill_batches.clear();
     if (c.hardware.empty()) {
-        for (const hardware& h : catalog::all_hardware)
+        for (const hardware& h : hardware_choices(c.hardware_file))
             if (h.status != "seed") o.gpus.push_back(h);
     } else {
-        for (const std::string& h : c.hardware) o.gpus.push_back(hardware_named(h, "--hardware"));
+        for (const std::string& h : c.hardware) o.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     }
     std::vector<std::string> price_names;  // keeps the names the gpu_price views point to
     price_names.reserve(c.prices.size());
     for (const std::string& p : c.prices) {
         const std::size_t eq = p.find('=');
         double usd = 0;
-        char tail = 0;
-        if (eq == std::string::npos || std::sscanf(p.c_str() + eq + 1, "%lf%c", &usd, &tail) != 1 || !(usd > 0) ||
-            !std::isfinite(usd))
+        if (eq == std::string::npos || !read_real(std::string_view(p).substr(eq + 1), 1e-9, 1e12, false, usd).empty())
             throw usage_error("--price '" + p + "': expected GPU=USD_PER_GPU_HOUR (e.g. B200=4.5)");
-        price_names.push_back(std::string(hardware_named(p.substr(0, eq), "--price").name));
+        price_names.push_back(std::string(hardware_named(p.substr(0, eq), "--price", c.hardware_file).name));
         o.prices.push_back({.hardware = price_names.back(), .per_gpu = dollars_per_hour(usd)});
     }
+    // The search grows with GPU types × formats × layouts × serving modes: stated before it starts.
+    double deployments = 0;
+    for (const hardware& h : o.gpus)
+        deployments += static_cast<double>(lp::candidate_layouts(m, h, o.max_instance_gpus).size());
+    deployments *= static_cast<double>(o.formats.size()) * static_cast<double>(1 + o.prefill_batches.size());
+    if (deployments > 100'000)
+        throw usage_error("plan: " + text::grouped(deployments) +
+                          " deployments to search (GPU types x formats x layouts x modes): more than 100,000; "
+                          "name fewer --hardware or --weights, or a smaller --max-instance-gpus");
+    if (c.progress != nullptr && deployments > 1'000)
+        *c.progress << "llmcost plan: searching " << text::grouped(deployments)
+                    << " deployments (GPU types x formats x layouts x modes)...\n"
+                    << std::flush;
     const lp::fleet_result res = lp::cheapest_fleet(m, t, o);
 
     std::string shapes;

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "report.hpp"
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,8 @@ namespace llmcost::cli {
 /// `llmcost frontier`: which configurations are worth running for one request shape.
 struct frontier_command {
     std::string model = "Llama-3.1-70B";             ///< catalog name, or a config.json (or its folder)
-    std::vector<std::string> hardware{"H100 SXM5"};  ///< catalog names
+    std::vector<std::string> hardware{"H100 SXM5"};  ///< catalog names, or rows of `hardware_file`
+    std::string hardware_file;                       ///< --hardware-file: GPUs of your own (tables/hardware.csv's format)
     std::vector<int> tp{1, 2, 4, 8};
     std::vector<int> pp{1};
     std::vector<int> ep{1};                          ///< > 1: expert parallel over attention-DP ranks, dp = ep ÷ tp
@@ -31,12 +33,14 @@ struct frontier_command {
     double prefill_batch = 1;                        ///< prompts per prefill pass, disaggregated
     std::string svg;                                 ///< write the frontier as an SVG here; empty: none
     bool ignore_max_position = false;
+    std::ostream* progress = nullptr;                ///< where a long sweep says what it is doing (stderr)
 };
 
 /// `llmcost plan`: the cheapest fleet for a traffic description.
 struct plan_command {
     std::string model = "Llama-3.1-70B";
-    std::vector<std::string> hardware{};   ///< catalog names; empty: every catalog GPU but the seed's
+    std::vector<std::string> hardware{};   ///< names; empty: every GPU of `hardware_file` and the catalog but the seed's
+    std::string hardware_file;             ///< --hardware-file: GPUs of your own (tables/hardware.csv's format)
     double rate = 10;                      ///< requests per second at the peak
     double input = 1000, output = 200;     ///< the request shape, unless `mix` is given
     /// A mix of shapes "INPUT:OUTPUT:SHARE,…" (e.g. "2000:500:3,8000:1000:1"); empty: input/output.
@@ -52,6 +56,7 @@ struct plan_command {
     double utilisation = 1.0;              ///< mean load ÷ the peak rate
     bool colocated_only = false;           ///< leave disaggregated serving out
     bool ignore_max_position = false;
+    std::ostream* progress = nullptr;      ///< where a long search says what it is doing (stderr)
 };
 
 /// The frontier's points, fastest per user last: GPU, formats, layout, mode, batch, TTFT, TPOT,

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -49,6 +50,25 @@ struct record {
     }
 };
 
+/// A file a command produces besides its report (`frontier --svg`): written by the tool after the
+/// command returns, whole or not at all (io::write_output_file), never over one of `inputs`.
+struct output_file {
+    std::string path;
+    std::string contents;
+    std::vector<std::filesystem::path> inputs = {};  ///< files this run read: never overwritten
+    std::string note_when_written = {};              ///< a note the report gains once the file is written
+};
+
+/// A table beside a report's own figures (`estimate --explain`'s breakdowns): rows in a table,
+/// an array under `key` in JSON — or one object when `single` — where a dot nests
+/// ("breakdown.prefill" is {"breakdown": {"prefill": [...]}}). CSV keeps the report's own records.
+struct section {
+    std::string key;    ///< JSON path, dot-separated
+    std::string title;  ///< the table's heading
+    std::vector<record> rows = {};
+    bool single = false;  ///< one record: a JSON object and label/value lines, not rows
+};
+
 struct report {
     enum class shape {
         object,  ///< one record: {"key": value, …}
@@ -59,6 +79,8 @@ struct report {
     shape layout = shape::object;
     std::vector<record> records = {};
     std::vector<std::string> notes = {};
+    std::vector<output_file> files = {};
+    std::vector<section> sections = {};  ///< object reports only
 };
 
 /// A depreciation or a payback in years (Julian, as `years()` counts them): "5 years".
@@ -123,7 +145,7 @@ namespace detail {
         return text::rounded(*d, 10);  // nlohmann writes the shortest text that reads back: these 10 digits
     }
     if (const bool* b = std::get_if<bool>(&v)) return *b;
-    if (const std::string* s = std::get_if<std::string>(&v)) return *s;
+    if (const std::string* s = std::get_if<std::string>(&v)) return text::utf8_escaped(*s);
     return nullptr;
 }
 
@@ -135,7 +157,7 @@ namespace detail {
     }
     if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
     if (const std::string* s = std::get_if<std::string>(&v)) {
-        if (s->find_first_of(",\"\n") == std::string::npos) return *s;
+        if (s->find_first_of(",\"\n\r") == std::string::npos) return *s;  // a bare CR ends a line too
         std::string q = "\"";
         for (char c : *s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
         return q + "\"";
@@ -158,47 +180,64 @@ namespace detail {
 
 }  // namespace detail
 
+namespace detail {
+
+/// Records as rows under a header of their labels (every record has the first one's keys).
+[[nodiscard]] inline std::string rows_table(const std::vector<record>& records) {
+    std::vector<std::vector<std::string>> cells;
+    std::vector<std::size_t> w;
+    if (!records.empty()) {
+        std::vector<std::string> head;
+        for (const field& f : records.front().fields) head.push_back(f.label);
+        cells.push_back(head);
+    }
+    for (const record& rec : records) {
+        std::vector<std::string> row;
+        for (const field& f : rec.fields) row.push_back(text_of(f.v, f.unit, f.shown_in, f.if_null));
+        cells.push_back(row);
+    }
+    for (const auto& row : cells)
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            if (w.size() <= c) w.push_back(0);
+            w[c] = std::max(w[c], width(row[c]));
+        }
+    std::string out;
+    for (const auto& row : cells) {
+        std::string line;
+        for (std::size_t c = 0; c < row.size(); ++c) line += c + 1 < row.size() ? pad(row[c], w[c] + 2) : row[c];
+        out += line + "\n";
+    }
+    return out;
+}
+
+/// Records as "  label  value" lines (with the record's id in front when `with_id`).
+[[nodiscard]] inline std::string lines_table(const std::vector<record>& records, bool with_id) {
+    std::size_t label_w = 0, id_w = 0;
+    for (const record& rec : records) {
+        id_w = std::max(id_w, width(rec.id));
+        for (const field& f : rec.fields) label_w = std::max(label_w, width(f.label));
+    }
+    std::string out;
+    for (const record& rec : records)
+        for (const field& f : rec.fields) {
+            std::string line = "  ";
+            if (with_id) line += pad(rec.id, id_w + 2);
+            line += pad(f.label, label_w + 2) + text_of(f.v, f.unit, f.shown_in, f.if_null);
+            out += line + "\n";
+        }
+    return out;
+}
+
+}  // namespace detail
+
 [[nodiscard]] inline std::string render_table(const report& r) {
     std::string out;
     if (!r.title.empty()) out += r.title + "\n\n";
-    if (r.layout == report::shape::array) {
-        // Columns are the fields of the first record; every record has the same keys.
-        std::vector<std::vector<std::string>> cells;
-        std::vector<std::size_t> w;
-        if (!r.records.empty()) {
-            std::vector<std::string> head;
-            for (const field& f : r.records.front().fields) head.push_back(f.label);
-            cells.push_back(head);
-        }
-        for (const record& rec : r.records) {
-            std::vector<std::string> row;
-            for (const field& f : rec.fields) row.push_back(detail::text_of(f.v, f.unit, f.shown_in, f.if_null));
-            cells.push_back(row);
-        }
-        for (const auto& row : cells)
-            for (std::size_t c = 0; c < row.size(); ++c) {
-                if (w.size() <= c) w.push_back(0);
-                w[c] = std::max(w[c], detail::width(row[c]));
-            }
-        for (const auto& row : cells) {
-            std::string line;
-            for (std::size_t c = 0; c < row.size(); ++c)
-                line += c + 1 < row.size() ? detail::pad(row[c], w[c] + 2) : row[c];
-            out += line + "\n";
-        }
-    } else {
-        std::size_t label_w = 0, id_w = 0;
-        for (const record& rec : r.records) {
-            id_w = std::max(id_w, detail::width(rec.id));
-            for (const field& f : rec.fields) label_w = std::max(label_w, detail::width(f.label));
-        }
-        for (const record& rec : r.records)
-            for (const field& f : rec.fields) {
-                std::string line = "  ";
-                if (r.layout == report::shape::by_id) line += detail::pad(rec.id, id_w + 2);
-                line += detail::pad(f.label, label_w + 2) + detail::text_of(f.v, f.unit, f.shown_in, f.if_null);
-                out += line + "\n";
-            }
+    if (r.layout == report::shape::array) out += detail::rows_table(r.records);
+    else out += detail::lines_table(r.records, r.layout == report::shape::by_id);
+    for (const section& sec : r.sections) {
+        out += "\n" + sec.title + "\n\n";
+        out += sec.single ? detail::lines_table(sec.rows, false) : detail::rows_table(sec.rows);
     }
     if (!r.notes.empty()) {
         out += "\n";
@@ -211,30 +250,61 @@ namespace detail {
     return out;
 }
 
+/// JSON of a report. Every string goes through text::utf8_escaped (a file name or a CSV id need not
+/// be UTF-8). Notes are kept: an object or a by-id report gains "notes" when it has any; a report of
+/// rows is {"rows": [...], "notes": [...]}, so that a program sees why a list is empty.
 [[nodiscard]] inline std::string render_json(const report& r) {
     using json = nlohmann::ordered_json;
     json out;
     auto object_of = [](const record& rec) {
         json o = json::object();
-        for (const field& f : rec.fields) o[f.key] = detail::json_of(f.v);
+        for (const field& f : rec.fields) o[text::utf8_escaped(f.key)] = detail::json_of(f.v);
         return o;
     };
+    std::vector<std::string> notes;
+    for (const std::string& n : r.notes) notes.push_back(text::utf8_escaped(n));
     switch (r.layout) {
         case report::shape::object:
             out = r.records.empty() ? json::object() : object_of(r.records.front());
-            if (!r.notes.empty()) out["notes"] = r.notes;
+            for (const section& sec : r.sections) {
+                json* at = &out;
+                for (std::size_t from = 0;;) {
+                    const std::size_t dot = sec.key.find('.', from);
+                    at = &(*at)[sec.key.substr(from, dot == std::string::npos ? std::string::npos : dot - from)];
+                    if (dot == std::string::npos) break;
+                    from = dot + 1;
+                }
+                if (sec.single) {
+                    *at = sec.rows.empty() ? json::object() : object_of(sec.rows.front());
+                } else {
+                    *at = json::array();
+                    for (const record& rec : sec.rows) at->push_back(object_of(rec));
+                }
+            }
+            if (!notes.empty()) out["notes"] = notes;
             break;
-        case report::shape::array:
-            out = json::array();
-            for (const record& rec : r.records) out.push_back(object_of(rec));
-            break;
-        case report::shape::by_id:
+        case report::shape::array: {
+            json rows = json::array();
+            for (const record& rec : r.records) rows.push_back(object_of(rec));
             out = json::object();
+            out["rows"] = std::move(rows);
+            out["notes"] = notes;
+            break;
+        }
+        case report::shape::by_id: {
+            out = json::object();
+            // Appended, not looked up: ids are unique, and an ordered_json look-up is linear (a
+            // calibration of a million rows has three million ids).
+            auto& members = out.get_ref<json::object_t&>();
+            members.reserve(r.records.size() + 1);
             for (const record& rec : r.records)
                 for (const field& f : rec.fields)
-                    out[rec.id] = json{{"value", detail::json_of(f.v)}, {"unit", f.unit}, {"label", f.label}};
-            if (!r.notes.empty()) out["notes"] = r.notes;
+                    members.emplace_back(text::utf8_escaped(rec.id),
+                                         json{{"value", detail::json_of(f.v)}, {"unit", f.unit},
+                                              {"label", text::utf8_escaped(f.label)}});
+            if (!notes.empty()) out["notes"] = notes;
             break;
+        }
     }
     return out.dump(2) + "\n";
 }

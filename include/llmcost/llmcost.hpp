@@ -26,6 +26,7 @@
 #include <llmcost/catalog/journeys.hpp>
 #include <llmcost/catalog/models.hpp>
 
+#include <llmcost/costs/breakdown.hpp>
 #include <llmcost/costs/collectives.hpp>
 #include <llmcost/costs/energy.hpp>
 #include <llmcost/costs/kv_cache.hpp>
@@ -36,6 +37,7 @@
 #include <llmcost/costs/passes.hpp>
 
 #include <llmcost/serving/batching.hpp>
+#include <llmcost/serving/breakdown.hpp>
 #include <llmcost/serving/disaggregation.hpp>
 #include <llmcost/serving/economics.hpp>
 #include <llmcost/serving/estimate.hpp>

@@ -55,6 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     std::ostringstream out, err;
     const int code = llmcost::cli::run(arguments, out, err);
+    // 3 (an output could not be written) cannot happen here: no file is written and a string
+    // stream takes every byte.
     if (code != 0 && code != 1 && code != 2) {
         std::fprintf(stderr, "fuzz_cli: exit code %d (expected 0, 1 or 2)\n%s", code, err.str().c_str());
         std::abort();

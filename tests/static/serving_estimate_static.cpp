@@ -36,3 +36,9 @@ static_assert(step_pass(d, {.decode_sequences = 32, .decode_context = 1100_tok, 
 // The mean wait for the step in flight is at least half a mean step (E[t²] ≥ E[t]²).
 static_assert(whole.residual >= whole.step_time / 2.0 && chunked.residual >= chunked.step_time / 2.0);
 }  // namespace
+
+// S14 by kernel class: at batch 1 a decode step's GEMMs stream weights (memory-bound), and the
+// breakdown of a pass is available at compile time.
+static_assert(llmcost::explain(llmcost::decode_pass({.m = llmcost::catalog::llama_3_1_70b, .hw = llmcost::catalog::h100_sxm5,
+                                                     .layout = {.tp = 8}},
+                                                    1, llmcost::tokens(1000.0)))[0].limited_by == llmcost::bound_by::memory);

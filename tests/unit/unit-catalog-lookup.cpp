@@ -29,6 +29,16 @@ TEST_CASE("catalog::lookup: one name, loosely, or the names to try") {
         CHECK(catalog::lookup(gpus, "h100").match == &gpus[0]);
         CHECK(catalog::lookup(gpus, "h100n").match == &gpus[1]);
     }
+    SUBCASE("a product's bare name picks its first-listed variant") {
+        // "h100" starts "H100 SXM5", "H100 PCIe" and "H100 NVL", and is the first word of each.
+        CHECK(catalog::lookup<hardware>("H100").match->name == "H100 SXM5");
+        CHECK(catalog::lookup<hardware>("a100").match->name == "A100 SXM 80GB");
+        const auto sxm = catalog::lookup<hardware>("A100 SXM");  // starts two names, is no product name
+        CHECK(sxm.ambiguous);
+        CHECK(sxm.problem() == "ambiguous; it starts A100 SXM 80GB, A100 SXM 40GB");
+        CHECK(catalog::lookup<hardware>("L4").match->name == "L4");  // exact, not the "L40S" it starts
+        CHECK(catalog::lookup<hardware>("H20").match->name == "H20");
+    }
     SUBCASE("a name that starts several names is ambiguous") {
         // "llama31" starts "llama318b", "llama3170b" and "llama31405b".
         const auto several = catalog::lookup<model>("llama-3.1");
@@ -41,9 +51,9 @@ TEST_CASE("catalog::lookup: one name, loosely, or the names to try") {
         const auto none = catalog::lookup<hardware>("H1OO");
         CHECK(none.match == nullptr);
         CHECK_FALSE(none.ambiguous);
-        // "h1oo" is six edits from "h100sxm5" (o→0 twice, then "sxm5"), "h200sxm" and "h800sxm"
-        // (three substitutions, "sxm"), and from "mi300x" too; equally close names keep catalog order.
-        CHECK(none.problem() == "not in the catalog; closest: H100 SXM5, H200 SXM, H800 SXM");
+        // "h1oo" is two edits from the first word "h100" of "H100 SXM5", "H100 PCIe" and "H100 NVL"
+        // (o→0 twice) and three from "h200", "h800" and "h20"; equally close names keep catalog order.
+        CHECK(none.problem() == "not in the catalog; closest: H100 SXM5, H100 PCIe, H100 NVL");
         const auto model_none = catalog::lookup<model>("llama-9b");
         CHECK(model_none.problem() == "not in the catalog; closest: Llama-2-70B, Llama-3.1-8B, Llama-3.1-70B");
     }

@@ -7,6 +7,7 @@
 
 #include "test_helpers.hpp"
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -206,4 +207,25 @@ TEST_CASE("bad inputs: each message names the file, the key and the rule") {
         });
         CHECK(contains(msg, "key \"layer_types\": must have one entry per layer"));
     }
+}
+
+// ---- hostile input (issue 18) ------------------------------------------------------------------
+
+TEST_CASE("the model's name from ./config.json and a bare config.json is the working folder's, never \".\"") {
+    const std::filesystem::path was = std::filesystem::current_path();
+    std::filesystem::current_path(fixtures + "/hf/Llama-3.1-8B");
+    const std::string dot = std::string(io::load_hf_config("./config.json").name);
+    const std::string bare = std::string(io::load_hf_config("config.json").name);
+    std::filesystem::current_path(was);
+    CHECK(dot == "Llama-3.1-8B");
+    CHECK(bare == "Llama-3.1-8B");
+}
+
+TEST_CASE("a device, a folder without config.json, or a byte-order mark") {
+    CHECK(contains(message_of([] { return io::load_hf_config("/dev/zero"); }),
+                   "/dev/zero: is a character device: only a regular file can be read [llmcost.input.regular_file]"));
+    CHECK(contains(message_of([] { return io::load_hf_config("/dev"); }), "/dev/config.json: cannot open file: no such file"));
+    // A BOM before the object is skipped: the same model as without it.
+    const std::string text = "\xEF\xBB\xBF" + io::read_input_file(fixtures + "/hf/Llama-3.1-8B/config.json", 1 << 20);
+    CHECK(io::parse_hf_config(text, "Llama-3.1-8B/config.json", "Llama-3.1-8B") == catalog::llama_3_1_8b);
 }

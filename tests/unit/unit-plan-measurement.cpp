@@ -13,8 +13,8 @@ using namespace llmcost::literals;
 
 namespace {
 const std::string header =
-    "id,role,model,hardware,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,rate_per_s,batch,"
-    "input_tokens,output_tokens,metric,value,unit,source\n";
+    "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+    "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source\n";
 std::vector<plan::measurement> parse(const std::string& rows) {
     return io::parse_measurements_csv(header + rows, "m.csv");
 }
@@ -22,10 +22,10 @@ std::vector<plan::measurement> parse(const std::string& rows) {
 
 TEST_CASE("measurements: each scenario predicts through its serving function") {
     const auto rows = parse(
-        "A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,fp8,fp8,offline,3000,256,,,,128,128,output_tokens_per_s,1000,tok/s,s\n"
-        "B,calibration,llama-3.1-8b,h100-sxm5,1,1,1,1,,,single_prefill,,,,,,2048,1,ttft_s,36,ms,s\n"
-        "C,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,online,,,,2,,467,256,tpot_s,8,ms,s\n"
-        "D,check,Llama-3.1-70B,H100 SXM5,4,1,1,2,,,fixed_batch,,,,,16,1000,200,ttft_s,0.5,s,s\n");
+        "A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,offline,3000,256,,,,128,128,output_tokens_per_s,1000,tok/s,s\n"
+        "B,calibration,llama-3.1-8b,h100-sxm5,trtllm,1.0,1,1,1,1,,,single_prefill,,,,,,2048,1,ttft_s,36,ms,s\n"
+        "C,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,online,,,,2,,467,256,tpot_s,8,ms,s\n"
+        "D,check,Llama-3.1-70B,H100 SXM5,trtllm,1.0,4,1,1,2,,,fixed_batch,,,,,16,1000,200,ttft_s,0.5,s,s\n");
     REQUIRE(rows.size() == 4);
     const deployment fp8 = with_formats({.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5}, formats::fp8, formats::fp8);
     CHECK((rows[0].d.m == fp8.m && rows[0].d.hw == fp8.hw));
@@ -37,6 +37,7 @@ TEST_CASE("measurements: each scenario predicts through its serving function") {
     CHECK(plan::predict(rows[1]) == prefill_pass(bf16, 1, 2048_tok, 0_tok).time().value());
     CHECK(plan::predict(rows[2]) == serve_online(bf16, {.input = 467_tok, .output = 256_tok}, 500_ms).tpot.value());
     CHECK(rows[3].d.layout == parallel_layout{.tp = 4, .dp = 2});
+    CHECK((rows[0].engine == plan::serving_engine::trtllm && rows[0].engine_version == "1.0"));
     CHECK(plan::predict(rows[3]) ==
           serve_at_batch(rows[3].d, {.input = 1000_tok, .output = 200_tok}, 16).ttft.value());
 }
@@ -48,7 +49,7 @@ TEST_CASE("measurements: efficiency parameters round-trip and change the predict
     plan::efficiency_parameters slow = p;
     slow.hbm = p.hbm / 2;
     // Batch-1 decode is HBM bound; one step in 2,000 carries the (compute-bound) prompt.
-    const auto rows = parse("A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,fixed_batch,,,,,1,1000,2000,tpot_s,8,ms,s\n");
+    const auto rows = parse("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,1,1000,2000,tpot_s,8,ms,s\n");
     CHECK(plan::predict(rows[0], slow) > 1.8 * plan::predict(rows[0], p));
 }
 
@@ -56,30 +57,55 @@ TEST_CASE("measurements: bad cells name file, line, column and rule") {
     auto error = [](const std::string& row) {
         return test::message_of([&] { return parse(row); });
     };
-    const std::string ok_tail = ",1,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n";
+    const std::string ok_tail = ",trtllm,1.0,1,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n";
     // Unknown names get catalog::lookup's three closest names (edit distance without case or
-    // punctuation: "llama9b" is three edits from "llama270b" and "llama318b", four from "llama3170b").
+    // punctuation, to a name or its first word: "h1oo" is two edits from "h100", the first word of
+    // the three H100s; "llama9b" is three edits from "llama270b" and "llama318b", four from "llama3170b").
     CHECK(test::contains(error("A,check,Llama-3.1-8B,H1OO" + ok_tail),
-                         "m.csv:2:4: key \"hardware\" = \"H1OO\": not in the catalog; closest: H100 SXM5, H200 SXM, "
-                         "H800 SXM (see `llmcost list hardware`)"));
+                         "m.csv:2:4: key \"hardware\" = \"H1OO\": not in the catalog; closest: H100 SXM5, H100 PCIe, "
+                         "H100 NVL (see `llmcost list hardware`)"));
     CHECK(test::contains(error("A,check,Llama-9B,H100 SXM5" + ok_tail),
                          "key \"model\" = \"Llama-9B\": not a path to a config.json, and not in the catalog; closest: "
                          "Llama-2-70B, Llama-3.1-8B, Llama-3.1-70B"));
     // Loose names work here as in the tool: any case, spaces or dashes, or the start of one name.
     CHECK(parse("A,check,llama-3.1-8b,h100" + ok_tail).front().d.hw.name == "H100 SXM5");
     CHECK(test::contains(error("A,maybe,Llama-3.1-8B,H100 SXM5" + ok_tail), "expected calibration or check"));
-    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,0,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n"),
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,0,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n"),
                          "key \"tp\" = \"0\": expected a whole number"));
-    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,offline,10,,,,,128,128,ttft_s,10,ms,s\n"),
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,offline,10,,,,,128,128,ttft_s,10,ms,s\n"),
                          "an offline run measures output tokens/s only"));
-    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,10,ms,s\n"),
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,10,ms,s\n"),
                          "output_tokens_per_s is measured in tok/s"));
-    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,sideways,10,,,,,128,128,output_tokens_per_s,10,tok/s,s\n"),
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,sideways,10,,,,,128,128,output_tokens_per_s,10,tok/s,s\n"),
                          "expected one of offline, online, fixed_batch, single_prefill"));
-    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,1,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,\n"),
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,\n"),
                          "key \"source\" = \"\": empty cell"));
     CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5" + ok_tail + "A,check,Llama-3.1-8B,H100 SXM5" + ok_tail),
                          "m.csv:3:1: key \"id\" = \"A\": id appears twice"));
-    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,3,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n"),
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,3,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n"),
                          "layout.tp = 3: must divide the query heads"));
+}
+
+TEST_CASE("measurements: the engine and its version are read, and required") {
+    const std::string tail = ",1,1,1,1,,,offline,10,,,,,128,128,output_tokens_per_s,1000,tok/s,s\n";
+    const auto rows = parse("A,check,Llama-3.1-8B,MI300X,vllm,0.9.0.2" + tail + "B,check,Llama-3.1-8B,H100 SXM5,sglang,0.4.6" + tail);
+    CHECK(rows[0].engine == plan::serving_engine::vllm);
+    CHECK(rows[0].engine_version == "0.9.0.2");
+    CHECK(rows[1].engine == plan::serving_engine::sglang);
+    auto error = [](const std::string& row) { return test::message_of([&] { return parse(row); }); };
+    // An unknown or missing engine names the file, the line, the column and the engines known.
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,tgi,2.0" + tail),
+                         "m.csv:2:5: key \"engine\" = \"tgi\": unknown; expected one of trtllm, vllm, sglang"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,,2.0" + tail),
+                         "m.csv:2:5: key \"engine\" = \"\": empty cell: a value is required"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,vllm," + tail),
+                         "m.csv:2:6: key \"engine_version\" = \"\": empty cell: a value is required"));
+    // A table without the column is refused before any row is read.
+    const std::string old_header =
+        "id,role,model,hardware,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,rate_per_s,batch,"
+        "input_tokens,output_tokens,metric,value,unit,source\n";
+    CHECK(test::contains(test::message_of([&] {
+                             return io::parse_measurements_csv(old_header + "A,check,Llama-3.1-8B,H100 SXM5" + tail, "m.csv");
+                         }),
+                         "engine"));
 }

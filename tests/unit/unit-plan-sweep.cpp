@@ -7,12 +7,14 @@
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/frontier.hpp>
 #include <llmcost/plan/fleet.hpp>
+#include <llmcost/plan/layouts.hpp>
 #include <llmcost/plan/sweep.hpp>
 
 #include <doctest/doctest.h>
 
 #include "test_helpers.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -500,11 +502,14 @@ TEST_CASE("plan: a mix of shapes, prices and what is left out") {
                           .mix = {{.share = 3, .shape = {.input = 1000_tok, .output = 200_tok}},
                                   {.share = 1, .shape = {.input = 8000_tok, .output = 1000_tok}}},
                           .target = {.ttft = 3_s, .tpot = 60_ms}};
+    // Every catalog GPU has a price; a GPU of one's own may not (capex 0 = unknown).
+    hardware unpriced_b200 = catalog::b200_hgx;
+    unpriced_b200.capex_per_gpu = dollars(0.0);
     const plan::fleet_result p = plan::cheapest_fleet(catalog::llama_3_1_70b, t,
-                                           {.gpus = {catalog::h100_sxm5, catalog::b200_hgx},
+                                           {.gpus = {catalog::h100_sxm5, unpriced_b200},
                                             .formats = {{.weights = formats::fp8, .kv = formats::fp8}}});
     REQUIRE(p.best);
-    REQUIRE(p.skipped.size() == 1);  // B200 has no price in the catalog
+    REQUIRE(p.skipped.size() == 1);  // the B200 copy has no price
     CHECK(test::contains(p.skipped[0], "B200 (HGX): no price"));
     // The slowest shape of the mix meets the targets at the chosen batch.
     CHECK(p.best->ttft <= t.target.ttft);
@@ -514,7 +519,7 @@ TEST_CASE("plan: a mix of shapes, prices and what is left out") {
     CHECK(p.best->load <= 1.0);
     // With a price for the B200 it competes (and the options are sorted by cost).
     const plan::fleet_result q = plan::cheapest_fleet(catalog::llama_3_1_70b, t,
-                                           {.gpus = {catalog::h100_sxm5, catalog::b200_hgx},
+                                           {.gpus = {catalog::h100_sxm5, unpriced_b200},
                                             .formats = {{.weights = formats::fp8, .kv = formats::fp8}},
                                             .prices = {{.hardware = "b200 hgx", .per_gpu = dollars_per_hour(0.5)}}});
     CHECK(q.skipped.empty());
@@ -526,4 +531,38 @@ TEST_CASE("plan: a mix of shapes, prices and what is left out") {
                                                {.gpus = {catalog::h100_sxm5}});
                          }),
                          "requests_per_second"));
+}
+
+TEST_CASE("layouts: every layout of a GPU count, ranked by saturated throughput") {
+    const request_shape r{.input = tokens(2000.0), .output = tokens(500.0)};
+    SUBCASE("Llama-3.1-70B (64 heads, 8 KV heads, 80 layers) on 8 x H100: the 10 (tp, pp, dp) of 8") {
+        const std::vector<parallel_layout> ls = plan::layouts_on(catalog::llama_3_1_70b, catalog::h100_sxm5, 8);
+        // tp·pp·dp = 8 over tp, pp ∈ {1, 2, 4, 8}: 4 + 3 + 2 + 1 = 10, all valid (tp divides 8 KV heads).
+        CHECK(ls.size() == 10);
+        for (const parallel_layout& l : ls) CHECK(l.gpus() == 8);
+        const std::vector<plan::layout_choice> ranked = plan::rank_layouts(catalog::llama_3_1_70b, catalog::h100_sxm5, 8, r);
+        REQUIRE(ranked.size() == 10);
+        // 141 GB of BF16 weights do not fit one 80 GB GPU: tp 1 × pp 1 (× dp 8) comes last, with why.
+        CHECK(ranked.back().layout == parallel_layout{.dp = 8});
+        CHECK_FALSE(ranked.back().point);
+        CHECK(ranked.back().why_not == "weights do not fit");
+        for (std::size_t i = 0; i + 1 < ranked.size(); ++i)
+            if (ranked[i + 1].point) CHECK(ranked[i].point->output_rate >= ranked[i + 1].point->output_rate);
+        // The best is priced exactly as saturated() prices its deployment.
+        const deployment best{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = ranked.front().layout};
+        CHECK(ranked.front().point->output_rate == saturated(best, r).output_rate);
+    }
+    SUBCASE("an MoE adds expert parallelism over the attention-DP ranks: DeepSeek-V3 on 8 x H200") {
+        const std::vector<parallel_layout> ls = plan::layouts_on(catalog::deepseek_v3, catalog::h200_sxm, 8);
+        auto has = [&](const parallel_layout& want) { return std::find(ls.begin(), ls.end(), want) != ls.end(); };
+        CHECK(has({.ep = 8, .dp = 8}));          // DEP8
+        CHECK(has({.tp = 8}));                   // TP8, experts sharded
+        CHECK(has({.tp = 2, .ep = 8, .dp = 4})); // attention TP2 × DP4, experts over all 8
+        CHECK_FALSE(has({.tp = 1, .ep = 3, .dp = 8}));  // 3 does not divide 8
+        for (const parallel_layout& l : ls) CHECK_FALSE(problem({.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = l}));
+    }
+    SUBCASE("a GPU count below one is refused, named") {
+        CHECK(test::contains(test::error_of([] { return plan::layouts_on(catalog::llama_3_1_8b, catalog::h100_sxm5, 0); }),
+                             "[llmcost.layout.gpu_count]"));
+    }
 }

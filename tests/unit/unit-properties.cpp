@@ -701,6 +701,46 @@ TEST_CASE("properties: more batch never lowers the output rate nor shortens the 
     rate_untiled.done(1800);
 }
 
+TEST_CASE("properties: a request's own prompt is priced once, in its TTFT") {
+    // My decode steps carry the prompts of the b − 1 others only (issue 16): TPOT is at least the
+    // decode step at x̄ = I + O/2 and at most the engine's mean step (which carries every prompt),
+    // E2E ≥ TTFT + (O − 1) · decode step, and at batch 1 TPOT is the decode step, exactly — whole
+    // prompts or chunked.
+    rng g{0x5eed'0016};
+    draw_counts n;
+    property bounds{"decode step <= TPOT <= engine step; E2E >= TTFT + (O - 1) decode step"};
+    property single{"batch 1: TPOT is the decode step"};
+    for (int i = 0; i < draws_per_test; ++i) {
+        const std::optional<draw> c = next_draw(g, n);
+        if (!c) continue;
+        const std::optional<double> most = room(*c, n);
+        if (!most) continue;
+        const pass_model pm = prepare_pass(c->d);
+        const double batch = log_int(g, 1, static_cast<int>(*most < 4096 ? *most : 4096));
+        const scheduler_limits limits{.prefill_chunk = chance(g, 0.5) ? tokens(static_cast<double>(int_in(g, 1, 4096)))
+                                                                      : tokens(0.0)};
+        const double pp = c->d.layout.pp, out = c->r.output.value();
+        const tokens_t x = mean_decode_context(c->r);
+        const serving_point s = serve_at_batch(pm, c->r, batch, limits);
+        const double decode = decode_pass(pm, batch / pp, x).time().value();
+        bounds.expect(at_most(decode, s.tpot.value()) && at_most(s.tpot.value(), s.step_time.value()) &&
+                          at_most(s.ttft.value() + (out - 1.0) * decode, s.e2e.value()),
+                      *c, [&] {
+                          return "batch " + num(batch) + ": decode step " + num(decode) + ", tpot " +
+                                 num(s.tpot.value()) + ", engine step " + num(s.step_time.value()) + ", ttft " +
+                                 num(s.ttft.value()) + ", e2e " + num(s.e2e.value());
+                      });
+        const serving_point one = serve_at_batch(pm, c->r, 1.0, limits);
+        const seconds_t alone = decode_pass(pm, 1.0 / pp, x).time();
+        single.expect(one.tpot == alone, *c, [&] {
+            return "tpot " + num(one.tpot.value()) + ", decode step " + num(alone.value());
+        });
+    }
+    require_mostly_valid(n, 0.7, 0.6);
+    bounds.done(1800);
+    single.done(1800);
+}
+
 TEST_CASE("properties: splitting independent replicas keeps the per-GPU throughput") {
     // Dense models (and MoE without EP) run dp independent replicas: a deployment of dp = 2k is two
     // deployments of dp = k side by side, so every per-GPU figure is the same and the rate doubles.

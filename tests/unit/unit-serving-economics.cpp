@@ -76,7 +76,9 @@ TEST_CASE("econ: a GPU-hour splits into capital and energy (T7, S30)") {
     SUBCASE("unknown capex and a utilisation outside [0, 1] are refused, naming the field") {
         std::string m;
         try {
-            (void)gpu_hour_cost(catalog::b300_hgx, catalog::seed_site, 0.5);  // B300's capex is not known
+            hardware unpriced = catalog::b300_hgx;  // every catalog GPU has a price: take it away
+            unpriced.capex_per_gpu = dollars(0.0);
+            (void)gpu_hour_cost(unpriced, catalog::seed_site, 0.5);
         } catch (const invalid_input& e) {
             m = e.what();
         }

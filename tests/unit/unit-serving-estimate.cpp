@@ -61,7 +61,8 @@ TEST_CASE("estimate: batch 0 saturates; a batch that does not fit is refused") {
 }
 
 TEST_CASE("estimate: an unpriced GPU gives NaN cost, never a made-up one") {
-    const deployment b200{.m = catalog::llama_3_1_70b, .hw = catalog::b200_hgx, .layout = {.tp = 8}};
+    deployment b200{.m = catalog::llama_3_1_70b, .hw = catalog::b200_hgx, .layout = {.tp = 8}};
+    b200.hw.capex_per_gpu = dollars(0.0);  // every catalog GPU has a price: take it away
     const request_estimate e = estimate(b200, chat, {.batch = 8});
     CHECK_FALSE(e.cost_known());
     CHECK(std::isnan(e.cost_per_output_token.value()));
@@ -136,5 +137,68 @@ TEST_CASE("price_request: one request's prefill, decode, GPU time, energy and mo
     const request_cost crowded = price_request(llama70_tp8, r, 64);
     CHECK(crowded.decode > c.decode);
     CHECK(crowded.gpu_seconds < c.gpu_seconds);
-    CHECK(std::isnan(price_request({.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx}, r).cost.value()));
+    hardware unpriced = catalog::b200_hgx;
+    unpriced.capex_per_gpu = dollars(0.0);
+    CHECK(std::isnan(price_request({.m = catalog::llama_3_1_8b, .hw = unpriced}, r).cost.value()));
+}
+
+TEST_CASE("explain: a pass by kernel class sums to its time, and one GPU's memory to its HBM") {
+    SUBCASE("Llama-3.1-70B, 8 x H100, 32 users of 2000 -> 500: the rows are the pass's own terms") {
+        const serving_point s = serve_at_batch(llama70_tp8, chat, 32);
+        const request_breakdown b = explain(llama70_tp8, chat, s);
+        // The prefill row set is the pass behind prefill_s; the step's is the step the point priced.
+        CHECK(b.prefill.time() == s.prefill_time);
+        CHECK(b.step.time() == s.step.time());
+        for (const auto& [pass, rows] : {std::pair{b.prefill, b.prefill_kernels}, std::pair{b.step, b.step_kernels}}) {
+            double sum = 0;
+            for (const kernel_class_cost& k : rows) sum += k.time.value();
+            CHECK(sum == doctest::Approx(pass.time().value()).epsilon(1e-12));
+            CHECK(rows[0].kernel == "GEMMs");
+            CHECK(rows[0].bytes == pass.weight_bytes);
+            CHECK(rows[1].flops == pass.attention_flops);
+            CHECK(rows[5].time.value() == 0.0);  // dense: no all-to-all
+        }
+        // A 2,000-token prompt at batch 1 keeps the GEMMs compute-bound: 2000 rows against a ridge of
+        // ~590 FLOP/B (989 TFLOP/s ÷ 3.35 TB/s × 2 B per weight) — the prefill is compute-bound.
+        CHECK(b.prefill_kernels[0].limited_by == bound_by::compute);
+        CHECK(b.prefill_kernels[4].kernel == "TP all-reduce");
+        CHECK(b.prefill_kernels[4].time.value() > 0.0);
+        CHECK(to_text(b.prefill_kernels[4].limited_by) == "link");
+    }
+    SUBCASE("memory by hand: 70.55 G BF16 parameters over 8 GPUs, 32 sequences of 2500 tokens") {
+        // Dense weights 70.55e9 x 2 B / 8 = 17.64 GB; KV 327,680 B per token / 8 GPUs x 2500 x 32
+        // = 3.2768 GB; slack 5% of 80 GiB = 4.295 GB; activations 2 GB.
+        const memory_breakdown m = memory_per_gpu(llama70_tp8, 32, 2500_tok);
+        CHECK(m.dense_weights.value() == doctest::Approx(70.55e9 * 2 / 8).epsilon(1e-3));
+        CHECK(m.expert_weights.value() == 0.0);
+        CHECK(m.kv.value() == doctest::Approx(327680.0 / 8 * 2500 * 32).epsilon(1e-12));
+        CHECK(m.slack.value() == doctest::Approx(0.05 * 80 * 1073741824.0).epsilon(1e-12));
+        CHECK(m.activations.value() == 2e9);
+        const double parts = m.dense_weights.value() + m.expert_weights.value() + m.kv.value() + m.activations.value() +
+                             m.slack.value() + m.free.value();
+        CHECK(parts == doctest::Approx(m.capacity.value()).epsilon(1e-12));
+        CHECK(m.free.value() == doctest::Approx(80 * 1073741824.0 * 0.95 - 2e9 - 70.55e9 / 4 - 3.2768e9).epsilon(1e-3));
+    }
+    SUBCASE("at the saturated batch the held KV fits, and one more sequence would not") {
+        const serving_point s = saturated(llama70_tp8, chat);
+        const request_breakdown b = explain(llama70_tp8, chat, s);
+        CHECK(s.limited_by == "KV capacity");
+        CHECK(b.memory.free.value() >= 0.0);
+        CHECK(memory_per_gpu(llama70_tp8, s.batch + 1, held_context(chat, {})).free.value() < 0.0);
+    }
+    SUBCASE("MoE: DeepSeek-V3 DEP8 on H200 holds its routed experts spread over 8 GPUs") {
+        const deployment ds{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.ep = 8, .dp = 8}};
+        const memory_breakdown m = memory_per_gpu(ds, 16, 4000_tok);
+        // Routed experts: 58 MoE layers x 256 experts x 3 x 7168 x 2048 = 653.9 G FP8 parameters, 1 B
+        // each, over the 8 GPUs of the EP group; the other ~17.1 G (671 G in all) sit whole on each.
+        CHECK(m.expert_weights.value() == doctest::Approx(58.0 * 256 * 3 * 7168 * 2048 / 8).epsilon(1e-9));
+        CHECK(m.dense_weights.value() == doctest::Approx(671e9 - 58.0 * 256 * 3 * 7168 * 2048).epsilon(0.02));
+        const request_breakdown b = explain(ds, chat, serve_at_batch(ds, chat, 16));
+        CHECK(b.step_kernels[5].time.value() > 0.0);  // EP all-to-all
+        CHECK(b.step_kernels[4].time.value() == 0.0);  // tp 1: no all-reduce
+    }
+    SUBCASE("bad input is named") {
+        CHECK(test::contains(test::error_of([] { return memory_per_gpu(llama70_tp8, -1, 100_tok); }),
+                             "[llmcost.serving.sequences_non_negative]"));
+    }
 }

@@ -46,9 +46,13 @@ TEST_CASE("serving: steady state at a batch, by hand") {
     // half a mean step, since it lands in a long step more often.
     CHECK(s.residual.value() == doctest::Approx((0.936 * t0 * t0 + 0.064 * t1 * t1) / (2.0 * mean)).epsilon(1e-12));
     CHECK(s.residual.value() > mean / 2.0);
-    // Output rate = 32 tokens per step; per user one token per step (S5).
+    // Output rate = 32 tokens per step (S5).
     CHECK(s.output_rate.value() == doctest::Approx(32.0 / mean).epsilon(1e-12));
-    CHECK(s.per_user.value() == doctest::Approx(1.0 / mean).epsilon(1e-12));
+    // Per user one token per step of my decode, which carries the prompts of the 31 others only:
+    // 31/500 = 6.2% of my steps carry one (my own prompt is my TTFT, not a share of my TPOT).
+    const double mine = 0.938 * t0 + 0.062 * t1;
+    CHECK(s.tpot.value() == doctest::Approx(mine).epsilon(1e-12));
+    CHECK(s.per_user.value() == doctest::Approx(1.0 / mine).epsilon(1e-12));
     // TTFT: the step that carries my prompt beside the 31 others decoding.
     CHECK(s.ttft == step_pass(d, {.decode_sequences = 31, .decode_context = 450_tok, .prefill_sequences = 1,
                                   .prefill_tokens = 200_tok}).time());
@@ -63,6 +67,47 @@ TEST_CASE("serving: steady state at a batch, by hand") {
     const double spread = step_pass(d, {.decode_sequences = 32, .decode_context = 450_tok,
                                         .prefill_sequences = 0.064, .prefill_tokens = 200_tok}).time().value();
     CHECK(mean > spread);
+}
+
+TEST_CASE("serving: one user's long prompt is priced once, as TTFT (issue 16)") {
+    // Llama-3.1-70B in FP8 (weights, KV, activations) on 2×H200 (TP2), a 100,000-token prompt and
+    // 10 output tokens, batch 1. The step mixture used to spread the request's own prompt over its
+    // decode steps as well: 10% of the steps carried it, TPOT 2.66 s and E2E 50 s. By hand:
+    //   decode step at context 100,005, per GPU, at 4.8 TB/s × 0.835 = 4.008 TB/s:
+    //     weights (80 layers × 855.6 M + LM head 1.05 G) × 1 B ÷ 2 = 34.75 GB  → 8.67 ms
+    //     KV 100,005 × 163,840 B ÷ 2 = 8.19 GB                                  → 2.04 ms
+    //     803 kernels × 4 µs                                                    → 3.21 ms
+    //     160 all-reduces of 16 KiB and the activations                         → ≈ 1.2 ms
+    //   ≈ 15.1 ms;
+    //   prefill: GEMMs 2 × 68.45 G × 10⁵ ÷ 2 = 6.85 PFLOP at 1,979 × 0.7153 TFLOP/s → 4.84 s;
+    //     attention 80 × 10⁵·(10⁵ + 1)/2 pairs × 4 × 64 × 128 ÷ 2 = 6.55 PFLOP at 989.4 × 0.331 → 20.0 s;
+    //     activations ≈ 0.87 s, all-reduces of 1.64 GB × 160 over NVLink ≈ 0.6 s → ≈ 26.3 s;
+    //   E2E = TTFT + 9 × TPOT ≈ 26.4 s.
+    model m = catalog::llama_3_1_70b;
+    m.weights = m.kv_cache = m.activations = formats::fp8;
+    const deployment d{.m = m, .hw = catalog::h200_sxm, .layout = {.tp = 2}};
+    const request_shape r{.input = 100000_tok, .output = 10_tok};
+    const pass_model pm = prepare_pass(d);
+    const serving_point s = serve_at_batch(pm, r, 1);
+    CHECK(s.tpot.value() == doctest::Approx(15.1e-3).epsilon(0.03));
+    CHECK(s.ttft.value() == doctest::Approx(26.3).epsilon(0.03));
+    CHECK(s.e2e.value() == doctest::Approx(26.3 + 9 * 15.1e-3).epsilon(0.03));
+    // At batch 1 no other prompt shares my decode: TPOT is the decode step at x̄ = I + O/2, exactly,
+    // and TTFT the prompt alone beside no decode.
+    CHECK(s.tpot == decode_pass(pm, 1, 100005_tok).time());
+    CHECK(s.ttft == step_pass(pm, {.prefill_sequences = 1, .prefill_tokens = 100000_tok}).time());
+    CHECK(s.e2e.value() == doctest::Approx(s.ttft.value() + 9 * s.tpot.value()).epsilon(1e-12));
+    // The engine's mean step still carries the prompt's share (one in ten steps): the output rate is
+    // 10 tokens per (prompt step + 9 decode steps) — the request's own E2E, up to the decode token
+    // the model lets the prompt step carry.
+    CHECK(s.output_rate.value() == doctest::Approx(10.0 / s.e2e.value()).epsilon(0.01));
+    // At batch 2 the other user's prompt rides in one of my ten steps: TPOT ≈ 0.9 · decode + 0.1 · prompt step.
+    const serving_point two = serve_at_batch(pm, r, 2);
+    const double decode2 = decode_pass(pm, 2, 100005_tok).time().value();
+    const double prompt2 = step_pass(pm, {.decode_sequences = 2, .decode_context = 100005_tok, .prefill_sequences = 1,
+                                          .prefill_tokens = 100000_tok}).time().value();
+    CHECK(two.tpot.value() == doctest::Approx(0.9 * decode2 + 0.1 * prompt2).epsilon(1e-12));
+    CHECK(two.step_time.value() == doctest::Approx(0.8 * decode2 + 0.2 * prompt2).epsilon(1e-12));
 }
 
 TEST_CASE("serving: chunked prefill, by hand") {
@@ -108,7 +153,7 @@ TEST_CASE("serving: a bad chunk budget names the field") {
     const request_shape r{.input = 200_tok, .output = 500_tok};
     const std::string msg = test::error_of([&] { return serve_at_batch(d, r, 32, {.prefill_chunk = tokens(-5.0)}); });
     CHECK(test::contains(msg, "prefill_chunk (tokens) = -5"));
-    CHECK(test::contains(msg, "must be 0 (whole prompts) or positive and finite"));
+    CHECK(test::contains(msg, "must be 0 (whole prompts) or at least one token"));
 }
 
 TEST_CASE("serving: the batch the engine admits") {

@@ -138,6 +138,15 @@ TEST_CASE("every row of tables/hardware.csv and tables/models.csv names its sour
     }
 }
 
+TEST_CASE("every catalog GPU has a price, so $/M and plan never say 'unknown' for one") {
+    // Where no price was published the row borrows one and its source column says whose (the seed's
+    // dashboard GPU borrows the Rubin row's: the seed prices no GPU).
+    for (const hardware& h : catalog::all_hardware) {
+        CAPTURE(std::string(h.name));
+        CHECK(h.capex_per_gpu.value() > 0);
+    }
+}
+
 // ---- (c) published totals ----------------------------------------------------------------------
 
 TEST_CASE("tables/models.csv: published parameter counts agree with the counted ones within 2%") {

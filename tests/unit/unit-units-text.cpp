@@ -124,6 +124,31 @@ TEST_CASE("text::rounded: the double that the printed digits name") {
     }
 }
 
+TEST_CASE("text::rounded and number at the ends of the doubles (issue 18: JSON once died on these)") {
+    // The smallest subnormal, the smallest normal, the largest finite: no string parse, each comes
+    // back as itself (outside 10^±22 of its digits) and prints.
+    const double sub = 4.9406564584124654e-324, min = std::numeric_limits<double>::min(),
+                 max = std::numeric_limits<double>::max();
+    for (const double v : {sub, -sub, min, max, -max, 1e308}) {
+        CAPTURE(v);
+        CHECK(text::rounded(v, 10) == v);
+    }
+    CHECK(text::number(sub) == "4.941e-324");  // %.4g of 2^-1074
+    CHECK(text::number(max) == "1.798e+308");
+}
+
+TEST_CASE("text::utf8_escaped: valid UTF-8 kept, every other byte as \\xHH") {
+    CHECK(text::utf8_escaped("Llama-3.1-8B") == "Llama-3.1-8B");
+    CHECK(text::utf8_escaped("µs → 2 ms") == "µs → 2 ms");               // 2- and 3-byte code points
+    CHECK(text::utf8_escaped("\xF0\x9F\x98\x80") == "\xF0\x9F\x98\x80");  // a 4-byte one, U+1F600
+    CHECK(text::utf8_escaped("caf\xE9") == "caf\\xE9");                  // Latin-1 é: one bad byte
+    CHECK(text::utf8_escaped("\xC3") == "\\xC3");                        // a cut-off 2-byte code point
+    CHECK(text::utf8_escaped("\xC0\xAF") == "\\xC0\\xAF");               // an overlong '/'
+    CHECK(text::utf8_escaped("\xED\xA0\x80") == "\\xED\\xA0\\x80");      // a UTF-16 surrogate, U+D800
+    CHECK(text::utf8_escaped("\xF4\x90\x80\x80") == "\\xF4\\x90\\x80\\x80");  // above U+10FFFF
+    CHECK(text::utf8_escaped(std::string("a\0b", 3)) == std::string("a\0b", 3));  // NUL is valid UTF-8
+}
+
 TEST_CASE("text numbers equal printf and strtod on 300,000 random doubles") {
     // The oracle is the C library (glibc's printf and strtod are correctly rounded); half the draws
     // are arbitrary bit patterns (subnormals, huge exponents), half spread over 10^-20…10^20.

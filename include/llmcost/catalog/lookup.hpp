@@ -2,8 +2,12 @@
 /// \file
 /// A catalog entry by the name a person typed. Names match loosely — case, spaces and punctuation
 /// do not count, so `h100`, `H100 SXM5` and `h100-sxm5` are one GPU — and a name that starts
-/// exactly one entry's name picks it. A name that picks nothing comes back with what to offer
-/// instead: the entries it starts (it is ambiguous) or the three closest names (it is unknown).
+/// exactly one entry's name picks it. A product's bare name — the first word of several entries,
+/// such as `H100` for "H100 SXM5", "H100 PCIe" and "H100 NVL" — picks the first of them listed
+/// (the catalog lists the reference part first), and every answer names the entry it used. A name
+/// that picks nothing comes back with what to offer instead: the entries it starts (it is
+/// ambiguous: `A100 SXM`) or the three closest names (it is unknown; a name is as close as the
+/// nearer of its whole and its first word).
 /// One lookup for the `llmcost` tool, the measurements CSV and anyone else who reads names, so a
 /// name that works in one works in all, and every refusal offers the same suggestions.
 ///
@@ -107,15 +111,26 @@ template <class Entry>
         out.match = starting.front();
         return out;
     }
+    // The product's bare name: it is the first word of every entry it starts.
+    const auto first_word = [](std::string_view n) { return llmcost::detail::loose(n.substr(0, n.find(' '))); };
+    if (starting.size() > 1 &&
+        std::all_of(starting.begin(), starting.end(), [&](const entry* e) { return first_word(e->name) == q; })) {
+        out.match = starting.front();
+        return out;
+    }
     if (starting.size() > 1) {
         out.ambiguous = true;
         for (const entry* e : starting) out.suggestions.push_back(e->name);
         return out;
     }
-    // Closest first; equally close names in catalog order.
+    // Closest first; equally close names in catalog order. A name is as close as the nearer of its
+    // whole and its first word (the product: "H1OO" is two edits from the "H100" of "H100 PCIe").
     std::vector<std::pair<std::size_t, std::size_t>> ranked;  // (distance, position)
     std::size_t position = 0;
-    for (const entry& e : entries) ranked.emplace_back(llmcost::detail::edit_distance(q, llmcost::detail::loose(e.name)), position++);
+    for (const entry& e : entries)
+        ranked.emplace_back(std::min(llmcost::detail::edit_distance(q, llmcost::detail::loose(e.name)),
+                                     llmcost::detail::edit_distance(q, first_word(e.name))),
+                            position++);
     std::sort(ranked.begin(), ranked.end());
     for (std::size_t i = 0; i < ranked.size() && i < lookup_suggestions; ++i)
         out.suggestions.push_back(entries[ranked[i].second].name);

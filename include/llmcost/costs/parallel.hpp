@@ -179,15 +179,24 @@ template <token_count T>
 }
 
 /// The deployment with its weights (experts included) stored in `weights` and its KV cache in
-/// `kv`. Matmuls run in the weights' format when it is a compute format (W8A8, W4A4, as
-/// TensorRT-LLM and vLLM serve FP8 and NVFP4 checkpoints; without native FP4 units at the FP8
-/// peak, `accelerator::peak`); a weight-only format (INT4 AWQ/GPTQ) is dequantized to BF16.
+/// `kv`. Matmuls run in the weights' format when it is a compute format the GPU has units for
+/// (W8A8, W4A4, as TensorRT-LLM and vLLM serve FP8 and NVFP4 checkpoints; FP4 without FP4 units
+/// at the FP8 peak, `accelerator::peak`). A weight-only format (INT4 AWQ/GPTQ), and a compute format
+/// the GPU has no units for (FP8 or INT8 on an A100, FP4 without FP4 or FP8 units), is dequantized
+/// to BF16: weight-only W8A16, as vLLM runs FP8 checkpoints on Ampere with its FP8 Marlin kernels.
 [[nodiscard]] constexpr deployment with_formats(deployment d, const number_format& weights, const number_format& kv) {
     d.m.weights = weights;
     d.m.expert_weights.reset();
     d.m.kv_cache = kv;
-    const bool native = weights.compute != compute_class::bf16 && d.hw.gpu.supports(weights.compute);
-    d.m.activations = native ? weights : formats::bf16;
+    const dense_peaks& p = d.hw.gpu.dense;
+    bool units = false;
+    switch (weights.compute) {
+        case compute_class::fp4: units = p.fp4.value() > 0 || p.fp8.value() > 0; break;
+        case compute_class::fp8: units = p.fp8.value() > 0; break;
+        case compute_class::int8: units = p.int8.value() > 0; break;
+        case compute_class::bf16: units = false; break;
+    }
+    d.m.activations = units ? weights : formats::bf16;
     return d;
 }
 

@@ -12,7 +12,8 @@
 
 namespace llmcost {
 
-/// One row of `tables/hardware.csv`, in the units of its column names.
+/// One row of `tables/hardware.csv`, in the units of its column names. The `hbm_*` columns hold
+/// the card's device memory whatever its kind (GDDR6 on the L4 and L40S, counted as one stack).
 struct hardware_row {
     std::string_view name;
     double hbm_capacity_GiB, hbm_stacks, hbm_bandwidth_TBps;

@@ -6,17 +6,17 @@
 /// and the column where the problem is, so a hand-edited table can be fixed at once.
 
 #include <llmcost/io/error.hpp>
+#include <llmcost/io/files.hpp>
 
 #include <cerrno>
 #include <cstddef>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace llmcost::io {
@@ -81,8 +81,10 @@ private:
     int header_line_ = 1;
 };
 
-/// Parses CSV text; `origin` names the input in error messages (usually the file's path).
+/// Parses CSV text; `origin` names the input in error messages (usually the file's path). A UTF-8
+/// byte-order mark before the header is skipped (spreadsheets save one).
 [[nodiscard]] inline csv_table parse_csv(std::string_view text, std::string_view origin) {
+    text = without_bom(text);
     const std::string where(origin);
     std::vector<std::vector<std::string>> records;
     std::vector<int> record_lines;
@@ -194,18 +196,9 @@ private:
     return csv_table(where, std::move(header), std::move(rows), record_lines.front());
 }
 
-/// Reads and parses a CSV file.
+/// Reads and parses a CSV file: a regular file of at most `table_file_limit` bytes (io/files.hpp).
 [[nodiscard]] inline csv_table load_csv(const std::filesystem::path& file) {
-    const std::string where = file.string();
-    std::error_code ec;
-    if (!std::filesystem::exists(file, ec))
-        throw load_error(where, {}, "cannot open file: no such file");
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw load_error(where, {}, "cannot open file for reading");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) throw load_error(where, {}, "read error");
-    return parse_csv(buffer.str(), where);
+    return parse_csv(read_input_file(file, table_file_limit), file.string());
 }
 
 
@@ -218,12 +211,12 @@ template <class Reader, class Columns, class ReadRow>
     for (const std::string_view c : columns) (void)table.column(c);
     std::vector<decltype(read_row(table, std::size_t{0}))> out;
     out.reserve(table.size());
+    std::unordered_map<std::string, std::size_t> row_of_name;  // linear in rows, not quadratic
     for (std::size_t row = 0; row < table.size(); ++row) {
         auto entry = read_row(table, row);
-        for (std::size_t prev = 0; prev < out.size(); ++prev)
-            if (out[prev].name == entry.name)
-                Reader(table, row).fail("name", "name appears twice (first on line " +
-                                                    std::to_string(table.rows()[prev].line) + ")");
+        if (const auto [at, fresh] = row_of_name.emplace(std::string(entry.name), row); !fresh)
+            Reader(table, row).fail("name", "name appears twice (first on line " +
+                                                std::to_string(table.rows()[at->second].line) + ")");
         out.push_back(entry);
     }
     return out;

@@ -19,6 +19,7 @@
 
 #include <llmcost/descriptors/model.hpp>
 #include <llmcost/io/error.hpp>
+#include <llmcost/io/files.hpp>
 #include <llmcost/io/intern.hpp>
 
 #include <nlohmann/json.hpp>
@@ -29,10 +30,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -440,9 +439,15 @@ inline void read_quantization(const reader& r, model& m) {
                                                   std::string_view origin) {
     if (name_override) return intern(std::string(*name_override));
     if (const auto n = r.optional_string("_name_or_path"); n && !n->empty()) return intern(*n);
+    // The folder's name: "Llama-3.1-8B/config.json" is Llama-3.1-8B. "./config.json" and a bare
+    // "config.json" name the working folder, whose name is in the absolute path.
     const std::filesystem::path p(origin);
-    const std::string dir = p.parent_path().filename().string();
-    return intern(dir.empty() ? p.filename().string() : dir);
+    std::string dir = p.parent_path().filename().string();
+    if ((dir.empty() || dir == "." || dir == "..") && p.filename() == "config.json") {
+        std::error_code ec;
+        dir = std::filesystem::absolute(p, ec).lexically_normal().parent_path().filename().string();
+    }
+    return intern(dir.empty() || dir == "." || dir == ".." ? p.filename().string() : dir);
 }
 
 }  // namespace detail::hf
@@ -453,6 +458,7 @@ inline void read_quantization(const reader& r, model& m) {
                                            std::optional<std::string_view> name_override = std::nullopt) {
     using detail::hf::json;
     const std::string origin(origin_name);
+    json_text = without_bom(json_text);
     if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos)
         throw load_error(origin, {}, "empty file: expected a JSON object");
     json root;
@@ -503,19 +509,13 @@ inline void read_quantization(const reader& r, model& m) {
 }
 
 /// Reads `file` (a `config.json`, or a model directory holding one) and returns the validated model.
+/// The file must be a regular file of at most `config_file_limit` bytes (io/files.hpp).
 [[nodiscard]] inline model load_hf_config(const std::filesystem::path& file,
                                           std::optional<std::string_view> name_override = std::nullopt) {
     std::error_code ec;
     const std::filesystem::path path =
         std::filesystem::is_directory(file, ec) ? file / "config.json" : file;
-    const std::string where = path.string();
-    if (!std::filesystem::exists(path, ec)) throw load_error(where, {}, "cannot open file: no such file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw load_error(where, {}, "cannot open file for reading");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) throw load_error(where, {}, "read error");
-    return parse_hf_config(buffer.str(), where, name_override);
+    return parse_hf_config(read_input_file(path, config_file_limit), path.string(), name_override);
 }
 
 }  // namespace llmcost::io

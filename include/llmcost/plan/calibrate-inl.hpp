@@ -14,11 +14,13 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -89,10 +91,44 @@ struct failure {
     std::string rule;
 };
 
-/// The fitted rows, each with its own copy whose hardware is swapped at every evaluation.
+/// Whether two rows ask the cost model the same question (the same model, layout, scenario, shape,
+/// run and metric; the hardware is the fit's for every row): then they share one prediction.
+[[nodiscard]] inline bool same_question(const measurement& a, const measurement& b) {
+    return a.d.layout == b.d.layout && a.how == b.how && a.what == b.what && a.r.input == b.r.input &&
+           a.r.output == b.r.output && a.requests == b.requests && a.max_batch == b.max_batch &&
+           a.max_tokens == b.max_tokens && a.rate == b.rate && a.batch == b.batch && a.d.m == b.d.m;
+}
+
+/// A hash consistent with same_question (from the cheap fields; the model by name).
+[[nodiscard]] inline std::size_t question_hash(const measurement& x) {
+    std::size_t h = std::hash<std::string_view>{}(x.d.m.name);
+    const auto mix = [&h](double v) { h = h * 1000003u ^ std::hash<double>{}(v); };
+    for (const double v : {static_cast<double>(x.d.layout.tp), static_cast<double>(x.d.layout.pp),
+                           static_cast<double>(x.d.layout.ep), static_cast<double>(x.d.layout.dp),
+                           static_cast<double>(x.how), static_cast<double>(x.what), x.r.input.value(), x.r.output.value(),
+                           x.requests, x.max_batch, x.max_tokens, x.rate, x.batch})
+        mix(v);
+    return h;
+}
+
+/// The fitted rows, each with its own copy whose hardware is swapped at every evaluation. Rows
+/// that ask the same question are predicted once per evaluation: the cost is linear in the rows
+/// and, for a file of repeated runs, in its distinct configurations.
 class fit_problem {
 public:
-    fit_problem(std::vector<measurement> rows, hardware base) : rows_(std::move(rows)), base_(base) {}
+    fit_problem(std::vector<measurement> rows, hardware base) : rows_(std::move(rows)), base_(base) {
+        first_asked_.resize(rows_.size());
+        std::unordered_map<std::size_t, std::vector<std::size_t>> by_hash;
+        by_hash.reserve(rows_.size());
+        for (std::size_t i = 0; i < rows_.size(); ++i) {
+            std::vector<std::size_t>& same_hash = by_hash[question_hash(rows_[i])];
+            const auto earlier = std::find_if(same_hash.begin(), same_hash.end(),
+                                              [&](std::size_t j) { return same_question(rows_[j], rows_[i]); });
+            first_asked_[i] = earlier == same_hash.end() ? i : *earlier;
+            if (earlier == same_hash.end()) same_hash.push_back(i);
+        }
+        predicted_.resize(rows_.size());
+    }
 
     [[nodiscard]] Eigen::Index size() const { return static_cast<Eigen::Index>(rows_.size()); }
     [[nodiscard]] const measurement& row(Eigen::Index i) const { return rows_[static_cast<std::size_t>(i)]; }
@@ -103,6 +139,12 @@ public:
         r.resize(size());
         for (Eigen::Index i = 0; i < size(); ++i) {
             measurement& x = rows_[static_cast<std::size_t>(i)];
+            const std::size_t first = first_asked_[static_cast<std::size_t>(i)];
+            if (first != static_cast<std::size_t>(i)) {  // asked before, in this same evaluation
+                predicted_[static_cast<std::size_t>(i)] = predicted_[first];
+                r(i) = std::log(predicted_[first] / x.value);
+                continue;
+            }
             x.d.hw = h;
             double predicted = 0;
             try {
@@ -114,6 +156,7 @@ public:
             }
             if (!positive_finite(predicted))
                 return failure{x.id, "prediction", predicted, "the cost model's figure is not positive and finite"};
+            predicted_[static_cast<std::size_t>(i)] = predicted;
             r(i) = std::log(predicted / x.value);
         }
         return std::nullopt;
@@ -122,6 +165,8 @@ public:
 private:
     std::vector<measurement> rows_;
     hardware base_;
+    std::vector<std::size_t> first_asked_;  ///< the first row that asks row i's question (i itself if none)
+    std::vector<double> predicted_;          ///< this evaluation's predictions
 };
 
 [[noreturn]] inline void refuse_row(const failure& f, std::string_view when) {

@@ -19,10 +19,12 @@ namespace llmcost::plan {
 
 LLMCOST_FUNC std::vector<parallel_layout> candidate_layouts(const model& m, const hardware& hw, int max_gpus) {
     std::vector<parallel_layout> c;
-    for (int tp = 1; tp <= max_gpus; tp *= 2) c.push_back({.tp = tp});
+    // Doubling in 64 bits: a max_gpus near INT_MAX must not wrap the last doubling.
+    for (long long tp = 1; tp <= max_gpus; tp *= 2) c.push_back({.tp = static_cast<int>(tp)});
     if (m.is_moe())
-        for (int ep = 2; ep <= max_gpus; ep *= 2)
-            for (int tp = 1; tp <= ep; tp *= 2) c.push_back({.tp = tp, .ep = ep, .dp = ep / tp});
+        for (long long ep = 2; ep <= max_gpus; ep *= 2)
+            for (long long tp = 1; tp <= ep; tp *= 2)
+                c.push_back({.tp = static_cast<int>(tp), .ep = static_cast<int>(ep), .dp = static_cast<int>(ep / tp)});
     // The layout's own rules (heads, experts); a GPU that cannot run the model's format at all is
     // the sweep's to mark (invalid_deployment), whatever the layout.
     std::vector<parallel_layout> valid;
@@ -41,8 +43,10 @@ struct fleet {
     double ttft = 0, tpot = 0;
 };
 
-/// ⌈x⌉, forgiving a rounding error of 1e-9 relative (3.0000000000004 instances are 3).
-[[nodiscard]] inline double whole_instances(double x) { return std::max(1.0, std::ceil(x - 1e-9 * x)); }
+/// ⌈x⌉, forgiving a rounding error of 1e-9 relative but never more than 10^-6 of an instance
+/// (3.0000000000004 instances are 3; 3·10^10 + 0.5 are 3·10^10 + 1, not 3·10^10, which a relative
+/// forgiveness alone would give, loading the fleet above 1).
+[[nodiscard]] inline double whole_instances(double x) { return std::max(1.0, std::ceil(x - std::min(1e-9 * x, 1e-6))); }
 
 [[nodiscard]] inline std::optional<fleet> fleet_at(const sweep_result& s, std::size_t block, std::size_t batch,
                                                    const traffic& t) {

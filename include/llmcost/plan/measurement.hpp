@@ -38,6 +38,14 @@ enum class scenario {
     single_prefill,  ///< one prompt alone: its prefill pass
 };
 
+/// The serving engine that produced the figure: the validation report groups by it, and the
+/// engine descriptors to come price by it. The TensorRT-LLM rows are the calibration home.
+enum class serving_engine {
+    trtllm,  ///< NVIDIA TensorRT-LLM (trtllm-bench, Triton, NIM, NVIDIA's MLPerf harness)
+    vllm,    ///< vLLM (CUDA or ROCm)
+    sglang,  ///< SGLang
+};
+
 /// What was measured.
 enum class metric {
     output_tokens_per_s,  ///< output tokens/s of the whole deployment
@@ -54,6 +62,14 @@ enum class metric {
     }
     return "?";
 }
+[[nodiscard]] constexpr std::string_view to_string(serving_engine e) {
+    switch (e) {
+        case serving_engine::trtllm: return "trtllm";
+        case serving_engine::vllm: return "vllm";
+        case serving_engine::sglang: return "sglang";
+    }
+    return "?";
+}
 [[nodiscard]] constexpr std::string_view to_string(metric m) {
     switch (m) {
         case metric::output_tokens_per_s: return "output_tokens_per_s";
@@ -64,11 +80,14 @@ enum class metric {
 }
 inline constexpr std::array all_scenarios{scenario::offline, scenario::online, scenario::fixed_batch,
                                           scenario::single_prefill};
+inline constexpr std::array all_engines{serving_engine::trtllm, serving_engine::vllm, serving_engine::sglang};
 inline constexpr std::array all_metrics{metric::output_tokens_per_s, metric::ttft_s, metric::tpot_s};
 
 struct measurement {
     std::string id;
     bool check = true;  ///< a check row, never used to fit; false: a calibration row
+    serving_engine engine = serving_engine::trtllm;
+    std::string engine_version{};  ///< as the source states it (a release, or what the source says instead)
     deployment d;
     request_shape r{.input = tokens(1.0), .output = tokens(1.0)};
     scenario how = scenario::offline;

@@ -12,11 +12,13 @@
 /// | `role` | `calibration` (may be fitted) or `check` (never fitted) |
 /// | `model` | a catalog model name, or a path to a `config.json` relative to the CSV file |
 /// | `hardware` | a catalog GPU name |
+/// | `engine` | the serving engine: `trtllm`, `vllm` or `sglang` |
+/// | `engine_version` | the engine's version as the source states it (required) |
 /// | `tp`, `pp`, `ep`, `dp` | the layout (whole numbers ≥ 1) |
 /// | `weights`, `kv` | number formats (`bf16`, `fp8`, …); empty = the model's own |
 /// | `scenario` | `offline`, `online`, `fixed_batch` or `single_prefill` |
 /// | `requests`, `max_batch`, `max_tokens` | offline run size and engine caps (0 or empty = none) |
-/// | `rate_per_s` | online arrival rate |
+/// | `rate_per_s` | online arrival rate per serving instance (a replica, or one expert-parallel group) |
 /// | `batch` | fixed_batch concurrency |
 /// | `input_tokens`, `output_tokens` | the request shape |
 /// | `metric` | `output_tokens_per_s`, `ttft_s` or `tpot_s` |
@@ -39,14 +41,16 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace llmcost::io {
 
 namespace detail::measurements_csv {
 
-inline constexpr std::array<std::string_view, 23> columns{
-    "id",       "role",     "model",     "hardware",   "tp",           "pp",            "ep",     "dp",
+inline constexpr std::array<std::string_view, 25> columns{
+    "id",       "role",     "model",     "hardware",   "engine",       "engine_version",
+    "tp",       "pp",       "ep",        "dp",
     "weights",  "kv",       "scenario",  "requests",   "max_batch",    "max_tokens",    "rate_per_s",
     "batch",    "input_tokens", "output_tokens", "metric", "value", "unit", "source", "notes"};
 
@@ -95,7 +99,11 @@ template <class E, std::size_t N>
     r.fail(column, "unknown; expected one of " + known);
 }
 
-inline plan::measurement read_row(const csv_table& t, std::size_t row, const std::filesystem::path& base) {
+/// config.json files already read, by path: a file named by many rows is read once.
+using config_cache = std::unordered_map<std::string, model>;
+
+inline plan::measurement read_row(const csv_table& t, std::size_t row, const std::filesystem::path& base,
+                                  config_cache& configs) {
     const row_reader r(t, row);
     plan::measurement x;
     x.id = r.required("id");
@@ -105,7 +113,10 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
 
     const std::string& model_name = r.required("model");
     if (model_name.ends_with(".json")) {
-        x.d.m = load_hf_config(base / model_name);
+        const std::string path = (base / model_name).string();
+        auto known = configs.find(path);
+        if (known == configs.end()) known = configs.emplace(path, load_hf_config(path)).first;
+        x.d.m = known->second;
     } else if (const auto m = catalog::lookup<model>(model_name)) {
         x.d.m = *m.match;
     } else {
@@ -114,6 +125,8 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     const auto h = catalog::lookup<hardware>(r.required("hardware"));
     if (!h) r.fail("hardware", h.problem() + " (see `llmcost list hardware`)");
     x.d.hw = *h.match;
+    x.engine = pick(r, "engine", plan::all_engines);
+    x.engine_version = r.required("engine_version");
     x.d.layout = {.tp = r.degree("tp"), .pp = r.degree("pp"), .ep = r.degree("ep"), .dp = r.degree("dp")};
     auto format_in = [&](std::string_view column, const number_format& fallback) {
         const std::string& s = r.text(column);
@@ -163,10 +176,15 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     for (const std::string_view c : detail::measurements_csv::columns)
         if (c != "notes") (void)t.column(c);  // a missing column is named before any row is read
     std::vector<plan::measurement> out;
+    out.reserve(t.size());
+    detail::measurements_csv::config_cache configs;
+    std::unordered_map<std::string, std::size_t> row_of_id;  // linear in rows, not quadratic
+    row_of_id.reserve(t.size());
     for (std::size_t row = 0; row < t.size(); ++row) {
-        plan::measurement x = detail::measurements_csv::read_row(t, row, base);
-        for (const plan::measurement& prev : out)
-            if (prev.id == x.id) detail::measurements_csv::row_reader(t, row).fail("id", "id appears twice");
+        plan::measurement x = detail::measurements_csv::read_row(t, row, base, configs);
+        if (const auto [at, fresh] = row_of_id.emplace(x.id, row); !fresh)
+            detail::measurements_csv::row_reader(t, row).fail(
+                "id", "id appears twice (first on line " + std::to_string(t.rows()[at->second].line) + ")");
         out.push_back(std::move(x));
     }
     return out;

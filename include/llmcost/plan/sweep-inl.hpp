@@ -203,7 +203,7 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                         if (!how.disaggregated) {
                             const core::colocated_lanes<lane> p =
                                 core::colocated_point(*pm, seq, b, o, detail::load(in.chunks, c0, n));
-                            tpot.segment(c0, n) = p.step_time.head(n);
+                            tpot.segment(c0, n) = p.tpot.head(n);
                             ttft.segment(c0, n) = p.ttft.head(n);
                             per_gpu.segment(c0, n) = p.output_rate_per_gpu.head(n);
                         } else {

@@ -133,7 +133,16 @@ struct sweep_grid {
             require(b >= 1.0 && non_negative_finite(b), s, "batch", b, "at least one sequence must be running");
         for (const serving_mode& md : modes) md.validate();
         limits.validate();
+        // Stated up front: a sweep holds every point in memory (about 100 B each), so 10^7 points
+        // are about a gigabyte and a minute; counted in doubles, so that no product wraps.
+        const double points = static_cast<double>(gpus.size()) * static_cast<double>(formats.size()) *
+                              static_cast<double>(layouts.size()) * static_cast<double>(modes.size()) *
+                              static_cast<double>(shapes.size()) * static_cast<double>(batches.size());
+        require(points <= max_points, s, "grid points (gpus x formats x layouts x modes x shapes x batches)", points,
+                "more than 10^7: split the sweep, or try fewer batches", "llmcost.plan.grid_size");
     }
+    /// The most points one sweep prices.
+    static constexpr double max_points = 1e7;
     /// Grid points: blocks × shapes × batches.
     [[nodiscard]] std::size_t size() const {
         return gpus.size() * formats.size() * layouts.size() * modes.size() * shapes.size() * batches.size();
@@ -185,7 +194,7 @@ struct sweep_point {
     double batch = 0;
     point_status status = point_status::ok;
     seconds_t ttft{};                             ///< time to first token
-    seconds_t tpot{};                             ///< mean time per output token (the step)
+    seconds_t tpot{};                             ///< mean time per output token
     seconds_t e2e{};                              ///< ttft + (O − 1) · tpot
     tokens_per_second_t output_rate_per_gpu{};    ///< output tokens/s per GPU
     tokens_per_second_t per_user{};               ///< 1 ÷ tpot
@@ -205,7 +214,7 @@ struct sweep_result {
     std::vector<sweep_block> blocks{};
 
     Eigen::ArrayXd ttft_s;                       ///< s
-    Eigen::ArrayXd tpot_s;                       ///< s: colocated, the mixed step; disaggregated, the decode step
+    Eigen::ArrayXd tpot_s;                       ///< s: colocated, my decode steps with the others' prompts; disaggregated, the decode step
     Eigen::ArrayXd output_tokens_per_s_per_gpu;  ///< token/s
     Eigen::Array<std::uint8_t, Eigen::Dynamic, 1> status_code;  ///< point_status
 

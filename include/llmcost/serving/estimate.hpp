@@ -66,20 +66,26 @@ struct request_estimate {
 /// The whole estimate for requests of shape r on deployment d:
 /// E/token = P_board · GPUs ÷ R_out (S29), × overhead × cooling at the wall (S30);
 /// $/token = C(u) · GPUs ÷ (u · R_out) (S33, T7); E/request = E/token · O (prefill is inside the steps).
+/// Refuses a deployment and a given batch that do not fit, as the saturated path does: the weights
+/// and the reserve in HBM, one sequence's KV cache beside them, then `batch` sequences of the
+/// reserved context (input + output, or the mean with optimistic admission) in what is left.
+/// Every command that prices a given batch (estimate, speculative decoding, $ per token) calls it.
+constexpr void require_batch_fits(const deployment& d, const request_shape& r, double batch,
+                                  const scheduler_limits& l = {}) {
+    d.validate();
+    const batch_limit room = detail::fitting_batch(d, r, {.reserve = l.reserve, .reserve_full_sequence = l.reserve_full_sequence});
+    require(batch <= room.batch, d.m.name, "batch", batch,
+            "does not fit: the KV cache of this many sequences exceeds the HBM left after the weights "
+            "(see kv_capacity_tokens)", "llmcost.fit.batch");
+}
+
 [[nodiscard]] constexpr request_estimate estimate(const deployment& d, const request_shape& r,
                                                   const estimate_options& o = {}) {
     o.validate();
     const pass_model pm = prepare_pass(d);
     request_estimate e{};
     e.point = o.batch > 0.0 ? serve_at_batch(pm, r, o.batch, o.limits) : saturated(pm, r, o.limits);
-    if (o.batch > 0.0) {
-        // A given batch must still fit: the same rule the saturated path applies.
-        const batch_limit room = detail::fitting_batch(d, r, {.reserve = o.limits.reserve,
-                                                             .reserve_full_sequence = o.limits.reserve_full_sequence});
-        require(o.batch <= room.batch, d.m.name, "batch", o.batch,
-                "does not fit: the KV cache of this many sequences exceeds the HBM left after the weights "
-                "(see kv_capacity_tokens)");
-    }
+    if (o.batch > 0.0) require_batch_fits(d, r, o.batch, o.limits);
     e.kv_bytes_per_token = kv_bytes_per_token(d.m);
     e.weight_bytes_per_gpu = weight_bytes_per_gpu(d);
     e.kv_capacity_tokens = kv_capacity_tokens(d, o.limits.reserve);

@@ -313,8 +313,10 @@ struct scenario {
                 "a journey streams at least one token");
         require(cached.value() >= 0.0 && cached < prompt, s, "cached (tokens)", cached.value(),
                 "must be in [0, prompt): at least one prompt token is computed to get the first logits");
-        require(non_negative_finite(prefill_chunk.value()), s, "prefill_chunk (tokens)", prefill_chunk.value(),
-                "must be 0 (no chunking) or positive");
+        require(non_negative_finite(prefill_chunk.value()) &&
+                    (prefill_chunk.value() == 0.0 || prefill_chunk.value() >= 1.0),
+                s, "prefill_chunk (tokens)", prefill_chunk.value(),
+                "must be 0 (no chunking) or at least one token, and finite", "llmcost.serving.chunk_at_least_one_token");
         require(slot_utilisation >= 0.0 && slot_utilisation < 1.0, s, "slot_utilisation", slot_utilisation,
                 "must be in [0, 1): at utilisation >= 1 arrivals outpace service and the wait diverges");
         require(max_sequences(serving, prompt + output) >= batch, s, "batch", batch,

@@ -51,4 +51,25 @@ template <duration T>
     return s * (erlang_c(servers, utilisation) / (servers * (1.0 - utilisation)));
 }
 
+/// W_q = λ·E[S²] ÷ (2(1 − ρ)), ρ = λ·E[S] — the mean wait of an M/G/1 queue, from the mean and the
+/// second moment of the service time (Pollaczek–Khinchine; Kleinrock 1975, §5.7). Deterministic
+/// service (E[S²] = E[S]²) gives the M/D/1 wait ρ·S ÷ (2(1 − ρ)), half the M/M/1 one.
+template <duration T, duration U>
+[[nodiscard]] constexpr seconds_t mg1_wait(const T& mean_service, const U& service_rms, double utilisation) {
+    const seconds_t s = in_base_units(mean_service), rms = in_base_units(service_rms);
+    require(utilisation >= 0.0 && utilisation < 1.0, "M/G/1 queue", "utilisation", utilisation,
+            "must be in [0, 1): at utilisation >= 1 arrivals outpace service and the wait diverges");
+    require(positive_finite(s.value()), "M/G/1 queue", "mean_service (s)", s.value(), "must be positive and finite");
+    require(rms >= s && non_negative_finite(rms.value()), "M/G/1 queue", "service_rms (s)", rms.value(),
+            "√E[S²] is at least E[S] and finite");
+    // λ·E[S²] = ρ · E[S²] ÷ E[S]
+    return rms * (rms.value() / s.value()) * (utilisation / (2.0 * (1.0 - utilisation)));
+}
+
+/// The M/D/1 wait ρ·S ÷ (2(1 − ρ)): `mg1_wait` with a constant service time.
+template <duration T>
+[[nodiscard]] constexpr seconds_t md1_wait(const T& service_time, double utilisation) {
+    return mg1_wait(service_time, service_time, utilisation);
+}
+
 }  // namespace llmcost::queueing

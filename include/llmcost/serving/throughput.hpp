@@ -57,8 +57,10 @@ struct scheduler_limits {
                 reserve.fraction, "must be in [0, 1)");
         require(non_negative_finite(reserve.activations.value()), "scheduler", "reserve.activations (B)",
                 reserve.activations.value(), "must be zero or positive and finite");
-        require(non_negative_finite(prefill_chunk.value()), "scheduler", "prefill_chunk (tokens)",
-                prefill_chunk.value(), "must be 0 (whole prompts) or positive and finite");
+        require(non_negative_finite(prefill_chunk.value()) &&
+                    (prefill_chunk.value() == 0.0 || prefill_chunk.value() >= 1.0),
+                "scheduler", "prefill_chunk (tokens)", prefill_chunk.value(),
+                "must be 0 (whole prompts) or at least one token, and finite", "llmcost.serving.chunk_at_least_one_token");
     }
 };
 
@@ -66,11 +68,11 @@ struct scheduler_limits {
 struct serving_point {
     double batch = 0;              ///< concurrent sequences per attention rank (or per pipeline)
     pass_cost step;                ///< the commoner of the two steps: b decodes + ⌊q⌋ or ⌈q⌉ prompt chunks
-    seconds_t step_time;           ///< the mean step, prompt chunks included (= mean TPOT)
+    seconds_t step_time;           ///< the engine's mean step, every prompt chunk included (sets the output rate)
     seconds_t residual;            ///< mean time left in the step in flight when a request arrives
     seconds_t prefill_time;        ///< the prompt alone, batch 1
     seconds_t ttft;                ///< the steps that carry my prompt, with b − 1 neighbours decoding
-    seconds_t tpot;                ///< mean time per output token
+    seconds_t tpot;                ///< mean time per output token: my decode steps, with the b − 1 others' prompts
     seconds_t e2e;                 ///< ttft + (O − 1) · tpot
     tokens_per_second_t output_rate;          ///< whole deployment
     tokens_per_second_t output_rate_per_gpu;
@@ -116,6 +118,7 @@ namespace detail {
 template <class V>
 struct step_mixture {
     step_terms<V> fewer, more;  ///< the steps with ⌊p⌋ and ⌈p⌉ chunks (`more` is priced only if some f > 0)
+    V chunks;                   ///< ⌊p⌋
     V share;                    ///< f: the share of steps with ⌈p⌉
     /// (1 − f)·t(⌊p⌋) + f·t(⌈p⌉)
     [[nodiscard]] constexpr V mean() const {
@@ -129,20 +132,46 @@ template <class V>
                                                   const V& p) {
     const V fewer = lanes<V>::floor(p);
     // `more` starts unpriced ({} leaves an Eigen array as it is, and zeroes a double).
-    step_mixture<V> m{.fewer = step_formula(pm, s, decodes, fewer), .more = {}, .share = p - fewer};
+    step_mixture<V> m{.fewer = step_formula(pm, s, decodes, fewer), .more = {}, .chunks = fewer, .share = p - fewer};
     if (lanes<V>::any(m.share > 0.0)) m.more = step_formula(pm, s, decodes, V(fewer + 1.0));
     else if constexpr (std::is_arithmetic_v<V>) m.more = m.fewer;  // a whole step, copied (a constant expression reads it)
     return m;
 }
 
+/// The mean step at p chunks, p no more than the chunks of a mixture `known` of the same steps
+/// (same decodes, same sequences): (1 − g)·t(⌊p⌋) + g·t(⌊p⌋ + 1), g = p − ⌊p⌋, reusing the steps
+/// `known` has priced (⌊p⌋ is most often its ⌊p'⌋ or one below) and pricing only the others.
+template <class V>
+[[nodiscard]] constexpr V mean_step_below(const pass_model& pm, const sequence_terms<V>& s, const V& decodes,
+                                          const step_mixture<V>& known, const V& p) {
+    using L = lanes<V>;
+    const V n = L::floor(p);
+    const V g = p - n;
+    const V up = n + 1.0;
+    const V t0 = known.fewer.time();                                       // t(N), N = known.chunks
+    const V t1 = L::any(known.share > 0.0) ? known.more.time() : t0;        // t(N + 1) where known's f > 0
+    auto at = [&](const V& k) { return step_formula(pm, s, decodes, k).time(); };
+    const V lo = L::any(n != known.chunks) ? L::choose(n == known.chunks, t0, at(n)) : t0;
+    if (!L::any(g > 0.0)) return lo;
+    // t(n + 1): known's t(N + 1) where n = N (then p > N, so known's f > 0), its t(N) where n + 1 = N.
+    V hi = L::choose(n == known.chunks, t1, t0);
+    if (L::any(g > 0.0 && n != known.chunks && up != known.chunks)) {
+        const V other = at(up);
+        hi = L::choose(n == known.chunks || up == known.chunks, hi, other);
+    }
+    return L::choose(g > 0.0, V(lo * (1.0 - g) + hi * g), lo);
+}
+
 /// A steady state at `batch` sequences per attention rank (seed S4, S5), for one value or a lane:
-/// the mixture of steps that each decode b ÷ pp tokens and carry q = (b ÷ pp) · k ÷ O prompt chunks,
-/// the first token (k steps, each one chunk of my prompt beside b ÷ pp − 1 decodes), and the
-/// output rate per GPU, b · dp ÷ t̄ ÷ GPUs.
+/// the engine's mixture of steps that each decode b ÷ pp tokens and carry q = (b ÷ pp) · k ÷ O
+/// prompt chunks (its mean t̄ sets the output rate per GPU, b · dp ÷ t̄ ÷ GPUs); the first token
+/// (k steps, each one chunk of my prompt beside b ÷ pp − 1 decodes); and the time per output
+/// token, the mean of the steps my decode shares with the others' prompts only,
+/// q′ = (b ÷ pp − 1) · k ÷ O chunks: my own prompt is in my TTFT, not again in my TPOT.
 template <class V>
 struct colocated_lanes {
     step_mixture<V> steps;
-    V step_time, ttft, output_rate_per_gpu;
+    V step_time, tpot, ttft, output_rate_per_gpu;
 };
 template <class V>
 [[nodiscard]] constexpr colocated_lanes<V> colocated_point(const pass_model& pm, const sequence_terms<V>& s,
@@ -150,11 +179,12 @@ template <class V>
     using L = lanes<V>;
     const deployment& d = pm.d;
     const V b = batch / static_cast<double>(d.layout.pp);  // micro_batch
+    const V others = lane_max(L::constant(0.0), V(b - 1.0));
     colocated_lanes<V> c;  // every field is set below
     c.steps = mix_steps(pm, s, b, V(b / output * chunks));
     c.step_time = c.steps.mean();
+    c.tpot = mean_step_below(pm, s, b, c.steps, V(others / output * chunks));
     // My prompt's k steps each carry one whole chunk: no mixture.
-    const V others = lane_max(L::constant(0.0), V(b - 1.0));
     c.ttft = step_formula(pm, s, others, L::constant(1.0)).time() * chunks;
     c.output_rate_per_gpu = batch * static_cast<double>(d.layout.dp) / c.step_time / static_cast<double>(d.layout.gpus());
     return c;
@@ -169,7 +199,9 @@ template <class V>
 /// every step would hide its work under the weight stream. A request arriving at a random moment
 /// lands in a long step more often: it waits E[t²] ÷ 2t̄ for the step in flight (renewal theory's
 /// inspection paradox). TTFT = k steps that each carry one chunk of my prompt beside b − 1
-/// decodes. Output rate = b ÷ t̄ × dp (independent replicas, or attention-DP ranks of one EP
+/// decodes. TPOT = the mean of my decode steps, which carry the prompts of the b − 1 others only,
+/// q′ = (b − 1)·k ÷ O (my own prompt is in my TTFT: at batch 1, TPOT is the decode step). Output
+/// rate = b ÷ t̄ × dp (independent replicas, or attention-DP ranks of one EP
 /// group); per GPU ÷ tp·pp·dp. (`detail::colocated_point` is the formula, for sweeps as well.)
 [[nodiscard]] constexpr serving_point serve_at_batch(const pass_model& pm, const request_shape& r, double batch,
                                                      const scheduler_limits& l = {}) {
@@ -196,7 +228,7 @@ template <class V>
     }
     s.prefill_time = prefill_pass(pm, 1.0, r.input, tokens(0.0)).time();
     s.ttft = seconds(p.ttft);
-    s.tpot = s.step_time;
+    s.tpot = seconds(p.tpot);
     s.e2e = detail::end_to_end(s.ttft, s.tpot, out);
     s.output_rate = tokens(batch * d.layout.dp) / s.step_time;
     s.output_rate_per_gpu = tokens_per_second_t::from_value(p.output_rate_per_gpu);
@@ -217,16 +249,21 @@ struct batch_limit {
     std::string_view limited_by;
 };
 
+/// The context each admitted sequence reserves KV for: its whole length I + O when the engine
+/// reserves full sequences, else its mean over the answer, I + O/2.
+[[nodiscard]] constexpr tokens_t held_context(const request_shape& r, const scheduler_limits& l) noexcept {
+    return l.reserve_full_sequence ? r.input + r.output : r.input + r.output / 2.0;
+}
+
 /// The admissible batch, without exceptions: for a valid deployment, request and limits (the
 /// pricing paths check them first; sweeps and plans ask `problem(d)`), the batch and what limits
 /// it, 0 when nothing fits.
 [[nodiscard]] constexpr batch_limit admissible_batch(const deployment& d, const request_shape& r,
                                                      const scheduler_limits& l = {}) noexcept {
     const double in = r.input.value(), out = r.output.value();
-    const double held = l.reserve_full_sequence ? in + out : in + out / 2.0;
     const bytes_t budget = kv_budget_per_gpu(d, l.reserve);
     if (!(budget.value() > 0.0)) return {.batch = 0.0, .limited_by = "weights do not fit"};
-    const double per_sequence = kv_bytes_per_gpu_for_context(d, tokens(held)).value();
+    const double per_sequence = kv_bytes_per_gpu_for_context(d, held_context(r, l)).value();
     batch_limit b{.batch = detail::const_trunc(budget.value() / per_sequence), .limited_by = "KV capacity"};
     if (!(b.batch >= 1.0)) return {.batch = 0.0, .limited_by = "KV capacity"};
     if (l.max_batch > 0 && l.max_batch < b.batch) b = {.batch = l.max_batch, .limited_by = "max batch"};
@@ -247,9 +284,7 @@ namespace detail {
     require(b.limited_by != "weights do not fit", d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(),
             "does not fit: the weights and the reserve exceed HBM; use more GPUs or a smaller format",
             "llmcost.fit.weights");
-    const double held = l.reserve_full_sequence ? r.input.value() + r.output.value()
-                                                : r.input.value() + r.output.value() / 2.0;
-    require(b.batch >= 1.0, d.m.name, "KV per sequence (B)", kv_bytes_per_gpu_for_context(d, tokens(held)).value(),
+    require(b.batch >= 1.0, d.m.name, "KV per sequence (B)", kv_bytes_per_gpu_for_context(d, held_context(r, l)).value(),
             "does not fit: one sequence needs more KV than the HBM left after the weights", "llmcost.fit.kv_sequence");
     return b;
 }

@@ -157,6 +157,40 @@ struct decimal {
     return detail::separate_thousands(fixed(v, decimals));
 }
 
+/// `s` where it is valid UTF-8, and each byte that is not (a Latin-1 file name, a cut-off code
+/// point) as the four characters `\xFF`: utf8_escaped("caf\xE9") = "caf\\xE9". Text from a
+/// file or a path goes through here before a JSON writer, which refuses invalid UTF-8.
+[[nodiscard]] inline std::string utf8_escaped(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    const auto cont = [&](std::size_t i) { return i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80; };
+    for (std::size_t i = 0; i < s.size();) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        std::size_t n = 0;  // bytes of a valid sequence starting at i (RFC 3629 table 3-7), 0 if none
+        const auto second = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
+        if (b < 0x80) n = 1;
+        else if (b >= 0xC2 && b <= 0xDF) n = cont(i + 1) ? 2 : 0;
+        else if (b >= 0xE0 && b <= 0xEF) {
+            const bool ok2 = b == 0xE0 ? second >= 0xA0 && second <= 0xBF : b == 0xED ? second >= 0x80 && second <= 0x9F : cont(i + 1);
+            n = ok2 && cont(i + 2) ? 3 : 0;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            const bool ok2 = b == 0xF0 ? second >= 0x90 && second <= 0xBF : b == 0xF4 ? second >= 0x80 && second <= 0x8F : cont(i + 1);
+            n = ok2 && cont(i + 2) && cont(i + 3) ? 4 : 0;
+        }
+        if (n == 0) {
+            constexpr char hex[] = "0123456789ABCDEF";
+            out += "\\x";
+            out += hex[b >> 4];
+            out += hex[b & 0xF];
+            ++i;
+        } else {
+            out.append(s.substr(i, n));
+            i += n;
+        }
+    }
+    return out;
+}
+
 /// v to `significant_digits` (1 to 17) significant digits in positional notation — no exponent,
 /// no trailing zeros — with the whole part grouped unless `grouping::none`: plain(32330.4, 4) =
 /// "32,330", plain(0.0012345, 3) = "0.00123", plain(1.5e20, 2, grouping::none) =

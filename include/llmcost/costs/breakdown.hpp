@@ -1,0 +1,91 @@
+#pragma once
+/// \file
+/// Answers that explain themselves: a pass by kernel class (time, FLOPs, bytes, and what bounds
+/// each class) and one GPU's memory by what holds it (weights by part, KV, reserve, free) — the
+/// per-operator and memory tables that LLM-Viewer and llm-analysis print, from the same terms the
+/// pass was priced with, so the rows always sum to the pass's time and to HBM.
+
+#include <llmcost/costs/kv_cache.hpp>
+#include <llmcost/costs/passes.hpp>
+
+#include <array>
+#include <string_view>
+
+namespace llmcost {
+
+/// What sets a kernel class's time: its FLOPs at the achievable rate, its bytes at the sustained
+/// bandwidth, per-kernel launch overhead, or a link (collectives and hand-offs).
+enum class bound_by { compute, memory, launch, link };
+
+[[nodiscard]] constexpr std::string_view to_text(bound_by b) {
+    switch (b) {
+        case bound_by::compute: return "compute";
+        case bound_by::memory: return "memory";
+        case bound_by::launch: return "launch";
+        case bound_by::link: return "link";
+    }
+    return "?";
+}
+
+/// One class of kernels in a pass, on one tensor-parallel rank.
+struct kernel_class_cost {
+    std::string_view kernel;  ///< "GEMMs", "attention", "element-wise", "kernel launches", "TP all-reduce", …
+    seconds_t time;
+    flops_t flops;
+    bytes_t bytes;
+    bound_by limited_by;
+};
+
+/// The pass by kernel class, in the order a GPU stream runs them. Each class is its own roofline
+/// (`pass_cost`): GEMMs max(FLOPs ÷ R_gemm, weights ÷ B), attention max(FLOPs ÷ R_attn, KV ÷ B),
+/// element-wise activations ÷ B, launches kernels · t_launch, then TP, EP and PP communication.
+/// The times sum to `p.time()` (to rounding: the pass adds the three links first).
+[[nodiscard]] constexpr std::array<kernel_class_cost, 7> explain(const pass_cost& p) {
+    const bytes_t none_b = bytes(0.0);
+    const flops_t none_f = flops(0.0);
+    auto roofline = [](const seconds_t& compute, const seconds_t& memory) {
+        return compute > memory ? bound_by::compute : bound_by::memory;
+    };
+    return {{
+        {"GEMMs", p.matmul_time(), p.matmul_flops, p.weight_bytes, roofline(p.matmul_compute_time, p.matmul_memory_time)},
+        {"attention", p.attention_time(), p.attention_flops, p.kv_bytes,
+         roofline(p.attention_compute_time, p.attention_memory_time)},
+        {"element-wise", p.elementwise_time, none_f, p.activation_bytes, bound_by::memory},
+        {"kernel launches", p.overhead_time, none_f, none_b, bound_by::launch},
+        {"TP all-reduce", p.tp_time, none_f, none_b, bound_by::link},
+        {"EP all-to-all", p.ep_time, none_f, none_b, bound_by::link},
+        {"PP hand-off", p.pp_time, none_f, none_b, bound_by::link},
+    }};
+}
+
+/// One GPU's memory while it serves: what holds each byte of its HBM.
+struct memory_breakdown {
+    bytes_t capacity;        ///< the GPU's HBM
+    bytes_t dense_weights;   ///< attention, dense FFN, shared experts, embeddings, LM head (÷ tp·pp)
+    bytes_t expert_weights;  ///< routed experts (÷ the GPUs that share them)
+    bytes_t kv;              ///< the KV cache of the sequences held
+    bytes_t activations;     ///< workspace and activations (`memory_reserve::activations`)
+    bytes_t slack;           ///< kept free: capacity × `memory_reserve::fraction`
+    bytes_t free;            ///< what is left; negative when the rest does not fit
+};
+
+/// HBM of one GPU holding `sequences` sequences of `context` tokens each (per attention rank):
+/// capacity = dense + experts + KV + activations + slack + free, with free = the KV budget
+/// (`kv_budget_per_gpu`) − KV.
+template <token_count T>
+[[nodiscard]] constexpr memory_breakdown memory_per_gpu(const deployment& d, double sequences, const T& context,
+                                                        memory_reserve r = {}) {
+    require(non_negative_finite(sequences), d.m.name, "sequences", sequences, "must be 0 or more and finite",
+            "llmcost.serving.sequences_non_negative");
+    memory_breakdown m{};
+    m.capacity = d.hw.gpu.hbm_capacity;
+    m.dense_weights = dense_weight_bytes_per_gpu(d);
+    m.expert_weights = expert_weight_bytes_per_gpu(d);
+    m.kv = kv_bytes_per_gpu_for_context(d, context) * sequences;
+    m.activations = r.activations;
+    m.slack = d.hw.gpu.hbm_capacity * r.fraction;
+    m.free = kv_budget_per_gpu(d, r) - m.kv;
+    return m;
+}
+
+}  // namespace llmcost

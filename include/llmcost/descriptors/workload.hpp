@@ -1,0 +1,360 @@
+#pragma once
+/// \file
+/// Traffic as descriptors: how long requests are (a length distribution for the prompt and one for
+/// the answer) and when they come (an arrival process). Real traffic is heavy-tailed: the live
+/// batch of a continuous-batching engine is length-biased, its KV occupancy and attention cost
+/// follow E[L²] ÷ E[L], not E[L] (renewal theory's inspection paradox), so the moments are part of
+/// the descriptor. The draws are deterministic under a seed on every compiler: they are plain
+/// arithmetic on std::mt19937_64's raw output (whose sequence the standard fixes), never the
+/// std::*_distribution classes (whose output it leaves to the library).
+///
+/// **Example**
+/// \code
+/// const workload::traffic t{.input = workload::lognormal(1000_tok, 1500_tok, 32000_tok),
+///                           .output = workload::uniform(100_tok, 300_tok),
+///                           .arrivals = workload::poisson(250_ms)};
+/// t.validate();
+/// t.input.mean();          // 1000 (of the untruncated law)
+/// \endcode
+
+#include <llmcost/descriptors/validation.hpp>
+#include <llmcost/detail/math.hpp>
+#include <llmcost/units/makers.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llmcost::workload {
+
+/// The shape of a length distribution.
+enum class length_law { fixed, uniform, lognormal, histogram };
+
+/// One bin of an empirical histogram: lengths lo … hi (integers, inclusive), drawn uniformly,
+/// with a weight (any positive scale: the weights are normalised).
+struct length_bin {
+    double lo = 1, hi = 1, weight = 1;
+};
+
+/// A distribution of token counts (≥ 1). Make one with `fixed`, `uniform`, `lognormal` or
+/// `histogram`; a histogram refers to bins it does not own (a catalog array, or the caller's vector).
+struct length_distribution {
+    length_law law = length_law::fixed;
+    tokens_t value{};   ///< fixed: the length; uniform: the lowest; lognormal: the mean
+    tokens_t high{};    ///< uniform: the highest (inclusive)
+    tokens_t spread{};  ///< lognormal: the standard deviation
+    tokens_t max{};     ///< lognormal: draws above it are drawn again (0: no limit)
+    std::span<const length_bin> bins{};
+
+    constexpr void validate(std::string_view what) const {
+        switch (law) {
+            case length_law::fixed:
+                require(value.value() >= 1.0 && non_negative_finite(value.value()), what, "length (tokens)",
+                        value.value(), "a request has at least one token", "llmcost.workload.length_positive");
+                break;
+            case length_law::uniform:
+                require(value.value() >= 1.0 && non_negative_finite(value.value()), what, "uniform low (tokens)",
+                        value.value(), "a request has at least one token", "llmcost.workload.length_positive");
+                require(high.value() >= value.value() && non_negative_finite(high.value()), what,
+                        "uniform high (tokens)", high.value(), "must be finite and at least the low end",
+                        "llmcost.workload.uniform_order");
+                break;
+            case length_law::lognormal:
+                require(value.value() >= 1.0 && non_negative_finite(value.value()), what, "lognormal mean (tokens)",
+                        value.value(), "a request has at least one token", "llmcost.workload.length_positive");
+                require(positive_finite(spread.value()), what, "lognormal spread (tokens)", spread.value(),
+                        "the standard deviation must be positive and finite", "llmcost.workload.spread_positive");
+                require(max.value() == 0.0 || (max.value() >= value.value() && non_negative_finite(max.value())),
+                        what, "lognormal max (tokens)", max.value(), "must be 0 (no limit) or at least the mean",
+                        "llmcost.workload.max_above_mean");
+                break;
+            case length_law::histogram: {
+                require(!bins.empty(), what, "histogram bins", 0.0, "a histogram needs at least one bin",
+                        "llmcost.workload.histogram_bins");
+                double total = 0.0;
+                for (const length_bin& b : bins) {
+                    require(b.lo >= 1.0 && b.hi >= b.lo && non_negative_finite(b.hi), what, "histogram bin (tokens)",
+                            b.lo, "a bin spans lo ≤ hi, both at least one token and finite",
+                            "llmcost.workload.histogram_bins");
+                    require(non_negative_finite(b.weight), what, "histogram weight", b.weight,
+                            "must be zero or positive and finite", "llmcost.workload.histogram_bins");
+                    total += b.weight;
+                }
+                require(total > 0.0, what, "histogram weights", total, "at least one bin needs a positive weight",
+                        "llmcost.workload.histogram_bins");
+                break;
+            }
+        }
+    }
+
+    /// E[L]: L; (a + b) ÷ 2; the lognormal's mean (before truncation); Σ wᵢ·(loᵢ + hiᵢ)/2 ÷ Σ wᵢ.
+    [[nodiscard]] constexpr double mean() const {
+        switch (law) {
+            case length_law::fixed: return value.value();
+            case length_law::uniform: return (value.value() + high.value()) / 2.0;
+            case length_law::lognormal: return value.value();
+            case length_law::histogram: break;
+        }
+        double w = 0.0, s = 0.0;
+        for (const length_bin& b : bins) {
+            w += b.weight;
+            s += b.weight * (b.lo + b.hi) / 2.0;
+        }
+        return s / w;
+    }
+    /// E[L²] = Var + E[L]²: 0 for fixed; ((b − a + 1)² − 1) ÷ 12 for integers uniform on a … b;
+    /// σ² for the lognormal (before truncation); a histogram's bins are discrete uniforms, mixed.
+    [[nodiscard]] constexpr double second_moment() const {
+        auto uniform_m2 = [](double a, double b) {
+            const double n = b - a + 1.0, m = (a + b) / 2.0;
+            return (n * n - 1.0) / 12.0 + m * m;
+        };
+        switch (law) {
+            case length_law::fixed: return value.value() * value.value();
+            case length_law::uniform: return uniform_m2(value.value(), high.value());
+            case length_law::lognormal: return spread.value() * spread.value() + value.value() * value.value();
+            case length_law::histogram: break;
+        }
+        double w = 0.0, s = 0.0;
+        for (const length_bin& b : bins) {
+            w += b.weight;
+            s += b.weight * uniform_m2(b.lo, b.hi);
+        }
+        return s / w;
+    }
+    /// E[L²] ÷ E[L]: the mean length of the sequence a random token belongs to (length bias).
+    [[nodiscard]] constexpr double length_biased_mean() const { return second_moment() / mean(); }
+    /// The longest length a draw can take (infinity for an unbounded lognormal).
+    [[nodiscard]] constexpr double longest() const {
+        switch (law) {
+            case length_law::fixed: return value.value();
+            case length_law::uniform: return high.value();
+            case length_law::lognormal: return max.value() > 0.0 ? max.value() : detail::infinity;
+            case length_law::histogram: break;
+        }
+        double m = 0.0;
+        for (const length_bin& b : bins)
+            if (b.weight > 0.0) m = detail::max(m, b.hi);
+        return m;
+    }
+};
+
+/// Every request has `length` tokens.
+[[nodiscard]] constexpr length_distribution fixed(tokens_t length) {
+    return {.law = length_law::fixed, .value = length};
+}
+/// Integers from `low` to `high`, each as likely.
+[[nodiscard]] constexpr length_distribution uniform(tokens_t low, tokens_t high) {
+    return {.law = length_law::uniform, .value = low, .high = high};
+}
+/// A lognormal of this mean and standard deviation, rounded to whole tokens (at least one), draws
+/// above `max` (if given) drawn again.
+[[nodiscard]] constexpr length_distribution lognormal(tokens_t mean, tokens_t sd, tokens_t max = {}) {
+    return {.law = length_law::lognormal, .value = mean, .spread = sd, .max = max};
+}
+/// An empirical histogram (the bins are referred to, not copied).
+[[nodiscard]] constexpr length_distribution histogram(std::span<const length_bin> bins) {
+    return {.law = length_law::histogram, .bins = bins};
+}
+
+/// A length distribution from its text: `fixed:L`, `uniform:LO:HI`, `lognormal:MEAN:SD[:MAX]` or a
+/// plain number L (fixed). `what` names the input in the error ("--input-dist"), which names the
+/// text and the forms it takes.
+[[nodiscard]] inline length_distribution parse_length(std::string_view spec, std::string_view what) {
+    std::vector<double> xs;
+    std::string_view name = spec;
+    if (const std::size_t colon = spec.find(':'); colon != std::string_view::npos) {
+        name = spec.substr(0, colon);
+        std::string_view rest = spec.substr(colon + 1);
+        for (;;) {
+            const std::size_t c = rest.find(':');
+            const std::string part(rest.substr(0, c));
+            char* end = nullptr;
+            const double v = std::strtod(part.c_str(), &end);
+            require(!part.empty() && end == part.c_str() + part.size(), std::string(what) + " '" + std::string(spec) + "'",
+                    "number", 0.0, "'" + part + "' is not a number", "llmcost.workload.unknown_name");
+            xs.push_back(v);
+            if (c == std::string_view::npos) break;
+            rest = rest.substr(c + 1);
+        }
+    } else {
+        const std::string part(spec);
+        char* end = nullptr;
+        const double v = std::strtod(part.c_str(), &end);
+        if (!part.empty() && end == part.c_str() + part.size()) {
+            name = "fixed";
+            xs.push_back(v);
+        }
+    }
+    length_distribution l{};
+    if (name == "fixed" && xs.size() == 1) l = fixed(tokens(xs[0]));
+    else if (name == "uniform" && xs.size() == 2) l = uniform(tokens(xs[0]), tokens(xs[1]));
+    else if (name == "lognormal" && (xs.size() == 2 || xs.size() == 3))
+        l = lognormal(tokens(xs[0]), tokens(xs[1]), tokens(xs.size() == 3 ? xs[2] : 0.0));
+    else
+        require(false, std::string(what) + " '" + std::string(spec) + "'", "distribution",
+                static_cast<double>(xs.size()),
+                "unknown distribution or wrong count of numbers; use fixed:L, uniform:LO:HI or lognormal:MEAN:SD[:MAX]",
+                "llmcost.workload.unknown_name");
+    l.validate(what);
+    return l;
+}
+
+/// How requests arrive.
+enum class arrival_law {
+    poisson,      ///< independent exponential gaps of mean 1/λ
+    gamma,        ///< gamma gaps of mean 1/λ and coefficient of variation cv (cv > 1: bursts)
+    trace,        ///< the times of a trace file, replayed
+    closed_loop,  ///< N clients, each sending its next request when its last one is answered
+};
+
+struct arrival_process {
+    arrival_law law = arrival_law::poisson;
+    seconds_t mean_gap{};  ///< 1/λ, the mean time between arrivals (poisson, gamma)
+    double cv = 1.0;       ///< gamma: the gaps' coefficient of variation (1 = Poisson)
+    double clients = 0;    ///< closed loop: concurrent clients
+
+    constexpr void validate() const {
+        if (law == arrival_law::poisson || law == arrival_law::gamma)
+            require(positive_finite(mean_gap.value()), "arrivals", "mean gap (s)", mean_gap.value(),
+                    "the arrival rate must be positive and finite (a rate of 0, NaN or inf has no mean gap)",
+                    "llmcost.workload.rate_positive");
+        if (law == arrival_law::gamma)
+            require(positive_finite(cv), "arrivals", "cv", cv, "the gaps' coefficient of variation must be positive and finite",
+                    "llmcost.workload.cv_positive");
+        if (law == arrival_law::closed_loop)
+            require(clients >= 1.0 && clients <= 1e7 && detail::const_trunc(clients) == clients, "arrivals", "clients",
+                    clients, "a closed loop has a whole number of clients, at least one",
+                    "llmcost.workload.clients_whole");
+    }
+    /// λ, requests per second (0 for a trace or a closed loop: set by the trace, or by the engine).
+    [[nodiscard]] constexpr double rate_per_second() const {
+        return law == arrival_law::poisson || law == arrival_law::gamma ? 1.0 / mean_gap.value() : 0.0;
+    }
+};
+
+/// Poisson arrivals, one every `mean_gap` on average.
+template <duration T>
+[[nodiscard]] constexpr arrival_process poisson(const T& mean_gap) {
+    return {.law = arrival_law::poisson, .mean_gap = in_base_units(mean_gap)};
+}
+/// Gamma-distributed gaps (burstiness: cv > 1 clusters arrivals, cv < 1 spaces them).
+template <duration T>
+[[nodiscard]] constexpr arrival_process gamma(const T& mean_gap, double cv) {
+    return {.law = arrival_law::gamma, .mean_gap = in_base_units(mean_gap), .cv = cv};
+}
+/// N clients in a closed loop.
+[[nodiscard]] constexpr arrival_process closed_loop(double clients) {
+    return {.law = arrival_law::closed_loop, .clients = clients};
+}
+
+/// A workload: prompt lengths, answer lengths and arrivals (for a trace, the trace's own).
+struct traffic {
+    length_distribution input = fixed(tokens(1000.0));
+    length_distribution output = fixed(tokens(200.0));
+    arrival_process arrivals = poisson(seconds(1.0));
+
+    constexpr void validate() const {
+        input.validate("input lengths");
+        output.validate("output lengths");
+        arrivals.validate();
+        require(arrivals.law != arrival_law::trace, "arrivals", "law", 0.0,
+                "trace replay takes its times from a trace (sim::simulate with a request list)",
+                "llmcost.workload.trace_needs_file");
+    }
+};
+
+/// One request of a workload: when it arrives and its lengths; `prefix` names a shared prefix
+/// (−1: none).
+struct request {
+    seconds_t arrival{};
+    tokens_t input{}, output{};
+    long prefix = -1;
+};
+
+/// Draws of a workload: a seeded std::mt19937_64, with this header's own transforms.
+class sampler {
+public:
+    explicit sampler(std::uint64_t seed) : g_(seed) {}
+
+    /// Uniform in (0, 1): the top 53 bits of one draw, never 0.
+    [[nodiscard]] double unit() { return (static_cast<double>(g_() >> 11) + 0.5) * 0x1.0p-53; }
+    /// Standard normal (Box–Muller, cosine branch: one normal per two uniforms).
+    [[nodiscard]] double normal() {
+        const double u = unit();
+        const double v = unit();
+        return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * detail::pi * v);
+    }
+    /// Exponential of mean 1.
+    [[nodiscard]] double exponential() { return -std::log(unit()); }
+    /// Gamma of shape k and mean k (Marsaglia and Tsang, ACM TOMS 26(3), 2000; for k < 1 the
+    /// boost X·U^{1/k} with X ~ Gamma(k + 1)).
+    [[nodiscard]] double gamma(double k) {
+        if (k < 1.0) {
+            const double x = gamma(k + 1.0);
+            return x * std::pow(unit(), 1.0 / k);
+        }
+        const double d = k - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+        for (;;) {
+            double x = 0.0, v = 0.0;
+            do {
+                x = normal();
+                v = 1.0 + c * x;
+            } while (v <= 0.0);
+            v = v * v * v;
+            const double u = unit();
+            if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
+        }
+    }
+    /// One length of the distribution, whole tokens, at least one.
+    [[nodiscard]] double length(const length_distribution& l) {
+        switch (l.law) {
+            case length_law::fixed: return l.value.value();
+            case length_law::uniform: return whole_between(l.value.value(), l.high.value());
+            case length_law::lognormal: {
+                // σ² = ln(1 + s²/m²), μ = ln m − σ²/2: the lognormal of mean m and deviation s.
+                const double m = l.value.value(), s = l.spread.value();
+                const double s2 = std::log1p(s * s / (m * m));
+                const double mu = std::log(m) - s2 / 2.0, sigma = std::sqrt(s2);
+                for (;;) {
+                    const double x = std::max(1.0, std::round(std::exp(mu + sigma * normal())));
+                    if (l.max.value() == 0.0 || x <= l.max.value()) return x;
+                }
+            }
+            case length_law::histogram: break;
+        }
+        double total = 0.0;
+        for (const length_bin& b : l.bins) total += b.weight;
+        double pick = unit() * total;
+        for (const length_bin& b : l.bins) {
+            if (pick < b.weight) return whole_between(b.lo, b.hi);
+            pick -= b.weight;
+        }
+        const length_bin& last = l.bins.back();
+        return whole_between(last.lo, last.hi);
+    }
+    /// The gap to the next arrival (poisson, gamma), seconds.
+    [[nodiscard]] double gap(const arrival_process& a) {
+        if (a.law == arrival_law::gamma) {
+            const double k = 1.0 / (a.cv * a.cv);
+            return gamma(k) / k * a.mean_gap.value();
+        }
+        return exponential() * a.mean_gap.value();
+    }
+
+private:
+    double whole_between(double lo, double hi) {
+        const double a = std::ceil(lo), b = std::floor(hi);
+        if (b <= a) return std::max(1.0, a);
+        return std::min(b, a + std::floor(unit() * (b - a + 1.0)));
+    }
+    std::mt19937_64 g_;
+};
+
+}  // namespace llmcost::workload

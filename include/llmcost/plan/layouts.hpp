@@ -1,0 +1,73 @@
+#pragma once
+/// \file
+/// Which layout of N GPUs serves a model best: every valid (tp, pp, ep, dp) of the count, each
+/// priced saturated, best first (`llmcost estimate --gpus N --best-layout`). Scalar and header-only:
+/// a GPU count has few layouts (8 GPUs: 10 for a dense model, 40 for an MoE), no Eigen needed.
+
+#include <llmcost/costs/parallel.hpp>
+#include <llmcost/serving/throughput.hpp>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llmcost::plan {
+
+/// Every valid layout of `m` on exactly `gpus` GPUs of `hw`: tp · pp · dp = gpus over the divisors
+/// of `gpus`, and for MoE models each expert-parallel degree ep > 1 that divides tp · dp (attention
+/// DP + EP) beside ep = 1 (TP-sharded experts). The deployment's own rules (`problem`) decide;
+/// whether the weights fit is the ranking's to say.
+[[nodiscard]] inline std::vector<parallel_layout> layouts_on(const model& m, const hardware& hw, int gpus) {
+    require(gpus >= 1 && gpus <= 1'000'000, "layouts", "gpus", gpus, "must be a GPU count from 1 to 10^6",
+            "llmcost.layout.gpu_count");
+    std::vector<parallel_layout> c;
+    for (int tp = 1; tp <= gpus; ++tp) {
+        if (gpus % tp != 0) continue;
+        for (int pp = 1; pp <= gpus / tp; ++pp) {
+            if ((gpus / tp) % pp != 0) continue;
+            const int dp = gpus / (tp * pp);
+            c.push_back({.tp = tp, .pp = pp, .dp = dp});
+            if (!m.is_moe()) continue;
+            for (int ep = 2; ep <= tp * dp; ++ep)
+                if ((tp * dp) % ep == 0) c.push_back({.tp = tp, .pp = pp, .ep = ep, .dp = dp});
+        }
+    }
+    std::vector<parallel_layout> valid;
+    for (const parallel_layout& l : c)
+        if (!problem({.m = m, .hw = hw, .layout = l})) valid.push_back(l);
+    return valid;
+}
+
+/// One layout's saturated serving point, or why it cannot serve.
+struct layout_choice {
+    parallel_layout layout{};
+    std::optional<serving_point> point{};  ///< saturated (`saturated`); empty: see `why_not`
+    std::string why_not{};                 ///< "weights do not fit", "KV capacity", …
+};
+
+/// `layouts_on(m, hw, gpus)` for requests of shape `r`, ranked by saturated output tokens/s of the
+/// whole deployment (every GPU busy: "which layout of these GPUs serves the most"), best first;
+/// layouts that cannot hold one sequence come last, with the reason. Ties keep the enumeration's
+/// order (fewer-way tensor parallelism first).
+[[nodiscard]] inline std::vector<layout_choice> rank_layouts(const model& m, const hardware& hw, int gpus,
+                                                             const request_shape& r, const scheduler_limits& l = {}) {
+    r.validate();
+    l.validate();
+    std::vector<layout_choice> out;
+    for (const parallel_layout& layout : layouts_on(m, hw, gpus)) {
+        const deployment d{.m = m, .hw = hw, .layout = layout};
+        layout_choice c{.layout = layout};
+        const batch_limit b = admissible_batch(d, r, l);
+        if (b.batch >= 1.0) c.point = saturated(d, r, l);
+        else c.why_not = std::string(b.limited_by);
+        out.push_back(std::move(c));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const layout_choice& a, const layout_choice& b) {
+        if (a.point.has_value() != b.point.has_value()) return a.point.has_value();
+        return a.point && a.point->output_rate > b.point->output_rate;
+    });
+    return out;
+}
+
+}  // namespace llmcost::plan

@@ -1,0 +1,508 @@
+#pragma once
+/// \file
+/// The body of sim/simulate.hpp. Compiled once into the `llmcost_plan` library (simulate.cpp), or
+/// included by sim/simulate.hpp when `LLMCOST_HEADER_ONLY` is defined (detail/header_only.hpp).
+/// Not a public header: include sim/simulate.hpp.
+
+#include <llmcost/costs/kv_cache.hpp>
+#include <llmcost/costs/passes.hpp>
+#include <llmcost/sim/simulate.hpp>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <queue>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llmcost::sim {
+
+namespace internal {
+
+/// A log-spaced histogram of step times weighted by the tokens they emit: ITL percentiles over
+/// every token without keeping one number per token (bins 0.1% wide: the percentiles' error).
+class itl_histogram {
+public:
+    void add(double t, double weight) {
+        if (!(t > 0.0) || !(weight > 0.0)) return;
+        const double k = std::floor(std::log(t / lo) / step);
+        const std::size_t i = static_cast<std::size_t>(std::clamp(k, 0.0, static_cast<double>(bins - 1)));
+        w_[i] += weight;
+        total_ += weight;
+        sum_ += t * weight;
+        max_ = std::max(max_, t);
+    }
+    [[nodiscard]] percentiles summary() const {
+        percentiles p{};
+        if (!(total_ > 0.0)) return p;
+        p.mean = sum_ / total_;
+        p.max = max_;
+        const std::array<double*, 3> out{&p.p50, &p.p90, &p.p99};
+        const std::array<double, 3> q{0.5, 0.9, 0.99};
+        std::size_t j = 0;
+        double seen = 0.0;
+        for (std::size_t i = 0; i < bins && j < 3; ++i) {
+            seen += w_[i];
+            while (j < 3 && seen >= q[j] * total_) *out[j++] = lo * std::exp((static_cast<double>(i) + 0.5) * step);
+        }
+        return p;
+    }
+
+private:
+    static constexpr double lo = 1e-7;     // 0.1 µs
+    static constexpr double step = 1e-3;   // ln(1.001)
+    static constexpr std::size_t bins = 25000;  // up to lo · e^25 ≈ 7 · 10³ s
+    std::vector<double> w_ = std::vector<double>(bins, 0.0);
+    double total_ = 0, sum_ = 0, max_ = 0;
+};
+
+/// Steps priced once per exact shape: a direct-mapped table keyed by the six sums that fix the
+/// step formula's terms.
+class step_cache {
+public:
+    using key = std::array<double, 6>;
+    template <class Price>
+    double get(const key& k, Price&& price, double& hits) {
+        std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+        for (double x : k) h = (h ^ std::bit_cast<std::uint64_t>(x)) * 0x100000001b3ULL;
+        slot& s = slots_[static_cast<std::size_t>(h >> 52)];  // 4096 slots
+        if (s.used && s.k == k) {
+            hits += 1.0;
+            return s.t;
+        }
+        s = {.k = k, .t = price(), .used = true};
+        return s.t;
+    }
+
+private:
+    struct slot {
+        key k{};
+        double t = 0;
+        bool used = false;
+    };
+    std::vector<slot> slots_ = std::vector<slot>(4096);
+};
+
+/// What every server shares: the prepared deployment and the engine's limits.
+struct engine {
+    pass_model pm;
+    scheduler_limits limits;
+    double kv_budget = 0;        ///< bytes of KV per GPU one server may use
+    double kv_per_token = 0;     ///< bytes per GPU per cached token
+    double max_batch = 0;        ///< sequences per server (0: no cap)
+    double max_tokens = 0;       ///< tokens per step (0: no cap)
+    double chunk = 0;            ///< prompt chunk (0: whole prompts)
+    bool closed_loop = false;
+};
+
+/// A request in the engine.
+struct live {
+    double input = 0, output = 0;
+    double prompt = 0;       ///< tokens to prefill now (input, or input + generated after a preemption)
+    double prefilled = 0;
+    double generated = 0;    ///< output tokens so far, at `entered` (for a decoding sequence)
+    double entered = 0;      ///< the step at which it began decoding
+    double reserved = 0;     ///< KV bytes held (full-sequence reserve)
+    double admitted = -1;    ///< time of first admission
+    std::size_t req = 0;     ///< the request (the server's own numbering)
+    std::uint32_t version = 0;  ///< bumped when preempted or its slot reused: stale finish events skip it
+    bool decoding = false, done = false, running = false;
+};
+
+/// Each request's times, one array a figure (all servers write into them, by request number).
+struct timings {
+    std::vector<double> arrival, queue, ttft, e2e;
+    std::vector<int> preemptions;  ///< kept only with the requests
+};
+
+struct finish_event {
+    double step;
+    std::size_t id;
+    std::uint32_t version;
+    bool operator>(const finish_event& o) const { return step != o.step ? step > o.step : id > o.id; }
+};
+
+/// One server's run over its requests (arrival order), writing each request's figures.
+inline void run_server(const engine& e, std::span<const workload::request> all_reqs, std::span<const std::size_t> ids,
+                       timings& out,
+                       itl_histogram& itl, result& r, step_cache& cache, bool record_timeline, double timeline_points,
+                       double clients) {
+    const model& m = e.pm.d.m;
+    std::vector<live> s;  // slots for the requests in the engine (waiting or running), reused
+    std::vector<std::size_t> free_slots;
+    struct indexed {  // this server's requests and results, by its own numbering
+        std::span<const workload::request> r;
+        std::span<const std::size_t> ids;
+        const workload::request& operator[](std::size_t i) const { return r[ids[i]]; }
+        [[nodiscard]] std::size_t size() const { return ids.size(); }
+        [[nodiscard]] const workload::request& front() const { return r[ids.front()]; }
+        [[nodiscard]] bool empty() const { return ids.empty(); }
+    } reqs{all_reqs, ids};
+    std::deque<std::size_t> waiting;
+    std::vector<std::size_t> prefilling, chunk_of_step;
+    std::vector<double> chunk_tokens;
+    std::vector<std::size_t> admitted_order;  // newest last: who is preempted first
+    std::priority_queue<finish_event, std::vector<finish_event>, std::greater<>> finishing;
+    double now = 0, step_no = 0, decodes = 0, context_sum = 0, used = 0, busy = 0;
+    double batch_time = 0, kv_time = 0, first_arrival = reqs.empty() ? 0.0 : reqs.front().arrival.value();
+    std::size_t next = 0, finished = 0;
+    // Closed loop: the first `clients` requests are sent at once; each answer releases the next.
+    double clients_free = 0;
+    double stride = 1, sampled = 0;
+
+    auto take = [&](std::size_t i, double t) {  // request i arrives at t: a slot for it
+        std::size_t k = s.size();
+        if (!free_slots.empty()) {
+            k = free_slots.back();
+            free_slots.pop_back();
+            const std::uint32_t v = s[k].version + 1;
+            s[k] = live{};
+            s[k].version = v;
+        } else {
+            s.emplace_back();
+        }
+        live& q = s[k];
+        q.req = i;
+        q.input = q.prompt = reqs[i].input.value();
+        q.output = reqs[i].output.value();
+        out.arrival[ids[i]] = t;
+        waiting.push_back(k);
+    };
+    auto arrive = [&](double t) {
+        if (e.closed_loop) {
+            for (; clients_free > 0 && next < reqs.size(); clients_free -= 1) take(next++, t);
+            return;
+        }
+        for (; next < reqs.size() && reqs[next].arrival.value() <= t; ++next) take(next, reqs[next].arrival.value());
+    };
+    auto need_at_admission = [&](const live& q) {
+        return e.limits.reserve_full_sequence
+                   ? kv_bytes_per_gpu_for_context(e.pm.d, tokens(q.input + q.output)).value()
+                   : e.kv_per_token * q.prompt;
+    };
+    auto finish = [&](std::size_t id) {
+        live& q = s[id];
+        q.done = true;
+        q.running = false;
+        out.e2e[ids[q.req]] = now - out.arrival[ids[q.req]];
+        free_slots.push_back(id);
+        used -= e.limits.reserve_full_sequence ? q.reserved : e.kv_per_token * (q.input + q.output);
+        r.output_tokens += q.output;
+        ++finished;
+        if (e.closed_loop) clients_free += 1;
+    };
+    if (e.closed_loop) clients_free = clients;
+
+    for (;;) {
+        arrive(now);
+        const double running_count = decodes + static_cast<double>(prefilling.size());
+        if (running_count == 0 && waiting.empty()) {
+            if (e.closed_loop || next >= reqs.size()) break;
+            now = std::max(now, reqs[next].arrival.value());
+            continue;
+        }
+        // Admission, first come first served: stop at the first request that does not fit.
+        double admitted_now = running_count;
+        while (!waiting.empty()) {
+            const std::size_t id = waiting.front();
+            live& q = s[id];
+            if (e.max_batch > 0 && admitted_now + 1.0 > e.max_batch) break;
+            const double need = need_at_admission(q);
+            if (used + need > e.kv_budget && admitted_now > 0) break;
+            waiting.pop_front();
+            used += need;
+            q.reserved = e.limits.reserve_full_sequence ? need : 0.0;
+            if (q.admitted < 0) {
+                q.admitted = now;
+                out.queue[ids[q.req]] = now - out.arrival[ids[q.req]];
+            }
+            q.running = true;
+            q.prefilled = 0;
+            prefilling.push_back(id);
+            if (!e.limits.reserve_full_sequence) admitted_order.push_back(id);
+            admitted_now += 1.0;
+        }
+        // The step: every decode, then prompt chunks in admission order within the token budget.
+        const double budget = e.max_tokens > 0 ? e.max_tokens : std::numeric_limits<double>::infinity();
+        double step_tokens = decodes, chunk_sum = 0, pairs_sum = 0, kv_prefill_sum = 0;
+        chunk_of_step.clear();
+        chunk_tokens.clear();
+        for (std::size_t id : prefilling) {
+            const live& q = s[id];
+            double c = q.prompt - q.prefilled;
+            if (e.chunk > 0) c = std::min(c, e.chunk);
+            const double room = budget - step_tokens;
+            if (e.chunk > 0 || e.max_tokens > 0) {
+                if (e.chunk > 0) c = std::min(c, std::floor(room));
+                else if (c > room && !chunk_of_step.empty()) break;  // whole prompts: the next one waits
+                if (!(c >= 1.0)) break;
+            }
+            chunk_of_step.push_back(id);
+            chunk_tokens.push_back(c);
+            step_tokens += c;
+            chunk_sum += c;
+            pairs_sum += llmcost::detail::attention_pairs(m, q.prefilled, c);
+            kv_prefill_sum += kv_bytes_for_context(m, tokens(q.prefilled + c)).value();
+        }
+        const double ps = static_cast<double>(chunk_of_step.size());
+        const step_cache::key k{decodes, ps, chunk_sum, context_sum, pairs_sum, kv_prefill_sum};
+        const double t = cache.get(k, [&] {
+            const double c = decodes > 0 ? context_sum / decodes : 0.0;
+            const llmcost::detail::sequence_terms<double> terms{
+                .prefill_tokens = ps > 0 ? chunk_sum / ps : 0.0,
+                .pairs_decode = llmcost::detail::attention_pairs(m, c, 1.0),
+                .pairs_prefill = ps > 0 ? pairs_sum / ps : 0.0,
+                .kv_decode = kv_bytes_for_context(m, tokens(c)).value(),
+                .kv_prefill = ps > 0 ? kv_prefill_sum / ps : 0.0};
+            return llmcost::detail::step_formula(e.pm, terms, decodes, ps).time();
+        }, r.cache_hits);
+        now += t;
+        busy += t;
+        batch_time += (decodes + ps) * t;
+        kv_time += used / e.kv_budget * t;
+        r.steps += 1.0;
+        itl.add(t, decodes);
+        if (record_timeline && sampled++ >= stride - 1.0) {
+            sampled = 0;
+            r.timeline.push_back({.time = now, .batch = decodes + ps, .kv = used / e.kv_budget,
+                                  .waiting = static_cast<double>(waiting.size())});
+            if (static_cast<double>(r.timeline.size()) >= 2.0 * timeline_points) {  // keep every other, halve the rate
+                std::size_t w = 0;
+                for (std::size_t i = 0; i < r.timeline.size(); i += 2) r.timeline[w++] = r.timeline[i];
+                r.timeline.resize(w);
+                stride *= 2.0;
+            }
+        }
+        step_no += 1.0;
+        // Every decode appended a token to its context.
+        context_sum += decodes;
+        if (!e.limits.reserve_full_sequence) used += e.kv_per_token * decodes;
+        // Prompt chunks: a finished prompt emits its first token and starts decoding.
+        for (std::size_t j = 0; j < chunk_of_step.size(); ++j) {
+            const std::size_t id = chunk_of_step[j];
+            live& q = s[id];
+            q.prefilled += chunk_tokens[j];
+            if (q.prefilled < q.prompt) continue;
+            if (q.generated == 0.0) out.ttft[ids[q.req]] = now - out.arrival[ids[q.req]];
+            q.generated += 1.0;
+            if (!e.limits.reserve_full_sequence) used += e.kv_per_token;
+            if (q.generated >= q.output) {
+                q.decoding = false;
+                finish(id);
+                continue;
+            }
+            q.decoding = true;
+            q.entered = step_no;
+            decodes += 1.0;
+            context_sum += q.input + q.generated;
+            finishing.push({.step = step_no + (q.output - q.generated), .id = id, .version = q.version});
+        }
+        std::erase_if(prefilling, [&](std::size_t id) { return s[id].decoding || s[id].done; });
+        while (!finishing.empty() && finishing.top().step <= step_no) {
+            const finish_event f = finishing.top();
+            finishing.pop();
+            live& q = s[f.id];
+            if (f.version != q.version || !q.decoding) continue;  // preempted since
+            q.decoding = false;
+            decodes -= 1.0;
+            context_sum -= q.input + q.output;
+            finish(f.id);
+        }
+        // Optimistic admission: when the cache overflows, the newest sequence gives its KV back and
+        // goes to the head of the queue, to recompute its context (prompt + tokens so far).
+        while (!e.limits.reserve_full_sequence && used > e.kv_budget && !admitted_order.empty()) {
+            const std::size_t id = admitted_order.back();
+            admitted_order.pop_back();
+            live& q = s[id];
+            if (!q.running) continue;
+            if (decodes + static_cast<double>(prefilling.size()) <= 1.0) break;  // alone: it must run
+            if (q.decoding) {
+                const double gen = q.generated + (step_no - q.entered);
+                decodes -= 1.0;
+                context_sum -= q.input + gen;
+                used -= e.kv_per_token * (q.input + gen);
+                q.generated = gen;
+                q.decoding = false;
+            } else {
+                used -= e.kv_per_token * q.prompt;  // what its admission took (the whole prompt)
+                std::erase(prefilling, id);
+            }
+            q.prompt = q.input + q.generated;
+            q.prefilled = 0;
+            q.running = false;
+            ++q.version;
+            if (!out.preemptions.empty()) out.preemptions[ids[q.req]] += 1;
+            r.preemptions += 1.0;
+            waiting.push_front(id);
+        }
+        if (!e.limits.reserve_full_sequence)
+            std::erase_if(admitted_order, [&](std::size_t id) { return !s[id].running; });
+    }
+    r.utilisation += busy;
+    r.mean_batch += batch_time;
+    r.mean_kv += kv_time;
+    r.makespan = std::max(r.makespan, now - first_arrival);
+    r.completed += static_cast<double>(finished);
+}
+
+/// Checks one request against the model's context and the KV of one server (the message, with
+/// the request's number, is built only for a request that breaks a rule).
+inline void check_request(const engine& e, const workload::request& q, std::size_t index, std::string_view origin) {
+    const double in = q.input.value(), out = q.output.value();
+    const double held = e.limits.reserve_full_sequence ? in + out : in + 1.0;
+    const bool lengths_ok = in >= 1.0 && std::isfinite(in) && out >= 1.0 && std::isfinite(out);
+    if (lengths_ok && in + out <= e.pm.d.m.max_position &&
+        kv_bytes_per_gpu_for_context(e.pm.d, tokens(held)).value() <= e.kv_budget)
+        return;
+    const std::string where = std::string(origin) + " request " + std::to_string(index + 1);
+    require(in >= 1.0 && std::isfinite(in), where, "input (tokens)", in, "a request has at least one prompt token",
+            "llmcost.simulate.request_tokens");
+    require(out >= 1.0 && std::isfinite(out), where, "output (tokens)", out, "a request generates at least one token",
+            "llmcost.simulate.request_tokens");
+    require_within_max_position(e.pm.d.m, in + out, " (" + where + ": input + output)");
+    require(false, where, "KV per sequence (B)", kv_bytes_per_gpu_for_context(e.pm.d, tokens(held)).value(),
+            "does not fit: one sequence needs more KV than a server's share of the HBM left after the weights",
+            "llmcost.fit.kv_sequence");
+}
+
+inline result run(const deployment& d, std::vector<workload::request> reqs, const options& o, bool closed_loop,
+                  double clients, std::string_view origin) {
+    o.validate();
+    engine e{.pm = prepare_pass(d), .limits = o.limits};
+    const double pp = d.layout.pp, servers = static_cast<double>(d.layout.dp) * pp;
+    require(weights_fit(d, o.limits.reserve), d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(),
+            "does not fit: the weights and the reserve exceed HBM; use more GPUs or a smaller format",
+            "llmcost.fit.weights");
+    e.kv_budget = kv_budget_per_gpu(d, o.limits.reserve).value() / pp;
+    e.kv_per_token = kv_bytes_per_token_per_gpu(d).value();
+    e.max_batch = o.limits.max_batch > 0 ? o.limits.max_batch / pp : 0.0;
+    e.max_tokens = o.limits.max_tokens_per_step;
+    e.chunk = o.limits.prefill_chunk.value();
+    e.closed_loop = closed_loop;
+    for (std::size_t i = 0; i < reqs.size(); ++i) check_request(e, reqs[i], i, origin);
+
+    // A random split over the servers (deterministic under the seed).
+    const std::size_t n_servers = static_cast<std::size_t>(servers);
+    std::vector<std::vector<std::size_t>> of(n_servers);
+    workload::sampler split(o.seed ^ 0x5151'5151'5151'5151ULL);
+    for (std::size_t i = 0; i < reqs.size(); ++i)
+        of[n_servers == 1 ? 0 : std::min(n_servers - 1, static_cast<std::size_t>(split.unit() * servers))].push_back(i);
+
+    result r;
+    r.servers = servers;
+    itl_histogram itl;
+    const std::size_t n = reqs.size();
+    timings out{.arrival = std::vector<double>(n), .queue = std::vector<double>(n), .ttft = std::vector<double>(n),
+                .e2e = std::vector<double>(n), .preemptions = std::vector<int>(o.keep_requests ? n : 0)};
+    step_cache cache;
+    const double client_share = clients / servers;
+    for (std::size_t k = 0; k < n_servers; ++k) {
+        // Closed loop: the clients split as evenly as whole clients allow (at least one a server).
+        const double here = std::max(1.0, std::floor(client_share * static_cast<double>(k + 1)) -
+                                              std::floor(client_share * static_cast<double>(k)));
+        run_server(e, reqs, of[k], out, itl, r, cache, k == 0 && o.timeline_points > 0, o.timeline_points, here);
+    }
+    if (o.keep_requests) {
+        r.requests.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const double in = reqs[i].input.value(), outl = reqs[i].output.value();
+            r.requests[i] = {.arrival = out.arrival[i], .queue = out.queue[i], .ttft = out.ttft[i],
+                             .tpot = outl > 1.0 ? (out.e2e[i] - out.ttft[i]) / (outl - 1.0) : 0.0, .e2e = out.e2e[i],
+                             .input = in, .output = outl, .preemptions = out.preemptions[i]};
+        }
+    }
+    // TPOT = (e2e − ttft) ÷ (O − 1) for the answers of more than one token, into the arrival array.
+    std::size_t m = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double outl = reqs[i].output.value();
+        if (outl > 1.0) out.arrival[m++] = (out.e2e[i] - out.ttft[i]) / (outl - 1.0);
+    }
+    out.arrival.resize(m);
+    r.tpot = summarise(out.arrival);
+    r.ttft = summarise(out.ttft);
+    r.e2e = summarise(out.e2e);
+    r.queue = summarise(out.queue);
+    r.itl = itl.summary();
+    const double busy = r.utilisation;
+    r.mean_batch = busy > 0 ? r.mean_batch / busy : 0.0;
+    r.mean_kv = busy > 0 ? r.mean_kv / busy : 0.0;
+    r.utilisation = r.makespan > 0 ? busy / (servers * r.makespan) : 0.0;
+    r.output_tokens_per_s = r.makespan > 0 ? r.output_tokens / r.makespan : 0.0;
+    r.requests_per_s = r.makespan > 0 ? r.completed / r.makespan : 0.0;
+    return r;
+}
+
+}  // namespace internal
+
+LLMCOST_FUNC percentiles summarise(std::vector<double>& xs) {
+    percentiles p{};
+    if (xs.empty()) return p;
+    double sum = 0.0;
+    for (double x : xs) sum += x;
+    p.mean = sum / static_cast<double>(xs.size());
+    auto at = [&](double q) {
+        const double rank = q * static_cast<double>(xs.size() - 1);
+        const std::size_t lo = static_cast<std::size_t>(rank);
+        std::nth_element(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(lo), xs.end());
+        const double a = xs[lo];
+        if (lo + 1 >= xs.size()) return a;
+        const double b = *std::min_element(xs.begin() + static_cast<std::ptrdiff_t>(lo) + 1, xs.end());
+        return a + (b - a) * (rank - static_cast<double>(lo));
+    };
+    p.p50 = at(0.5);
+    p.p90 = at(0.9);
+    p.p99 = at(0.99);
+    p.max = *std::max_element(xs.begin(), xs.end());
+    return p;
+}
+
+LLMCOST_FUNC double result::goodput(double ttft_s, double tpot_s) const {
+    double good = 0.0;
+    for (const request_result& q : requests)
+        if (q.ttft <= ttft_s && q.tpot <= tpot_s) good += 1.0;
+    return makespan > 0 ? good / makespan : 0.0;
+}
+
+LLMCOST_FUNC result simulate(const deployment& d, const workload::traffic& t, const options& o) {
+    t.validate();
+    o.validate();
+    for (const auto* l : {&t.input, &t.output})
+        if (std::isfinite(l->longest()))
+            require_within_max_position(d.m, t.input.longest() + t.output.longest(),
+                                        " (the workload's longest input + longest output)");
+    workload::sampler g(o.seed);
+    const std::size_t n = static_cast<std::size_t>(o.requests);
+    std::vector<workload::request> reqs(n);
+    double clock = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (t.arrivals.law != workload::arrival_law::closed_loop) {
+            reqs[i].arrival = seconds(clock);
+            clock += g.gap(t.arrivals);
+        }
+        reqs[i].input = tokens(g.length(t.input));
+        reqs[i].output = tokens(g.length(t.output));
+    }
+    const bool closed = t.arrivals.law == workload::arrival_law::closed_loop;
+    return internal::run(d, std::move(reqs), o, closed, closed ? t.arrivals.clients : 0.0, "generated");
+}
+
+LLMCOST_FUNC result simulate(const deployment& d, std::span<const workload::request> trace, const options& o) {
+    require(!trace.empty(), "trace", "requests", 0.0, "a trace needs at least one request", "llmcost.simulate.requests_whole");
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+        const double a = trace[i].arrival.value();
+        require(non_negative_finite(a), "trace request " + std::to_string(i + 1), "arrival (s)", a,
+                "must be zero or positive and finite", "llmcost.trace.arrival_time");
+        if (i > 0)
+            require(a >= trace[i - 1].arrival.value(), "trace request " + std::to_string(i + 1), "arrival (s)", a,
+                    "arrival times must not decrease", "llmcost.trace.arrival_order");
+    }
+    return internal::run(d, std::vector<workload::request>(trace.begin(), trace.end()), o, false, 0.0, "trace");
+}
+
+}  // namespace llmcost::sim

@@ -1,0 +1,118 @@
+#pragma once
+/// \file
+/// A discrete-event simulator of an iteration-level serving engine: continuous batching (Orca,
+/// OSDI 2022) with FCFS admission, a cap on running sequences and on tokens per step, whole or
+/// chunked prompts (Sarathi-Serve, OSDI 2024), and KV capacity — reserved for the whole sequence
+/// at admission (TensorRT-LLM's GUARANTEED_NO_EVICT) or only for what is cached, with the newest
+/// sequence preempted and recomputed when the cache runs out (vLLM's default).
+///
+/// Every step is priced by the library's own step formula (`detail::step_formula`, on the
+/// deployment prepared once by `prepare_pass`), with the step's sequences as they are: the decodes'
+/// contexts and the prompt chunks' tokens and prefixes summed into the formula's per-sequence
+/// terms, so the simulator and the closed forms cannot disagree about a step. Steps of the same
+/// shape are priced once (a small cache keyed by the exact shape). Deterministic under a seed: the
+/// same inputs give the same figures, bit for bit.
+///
+/// The engine is one attention rank; a deployment of dp ranks (and pp pipeline stages, each with
+/// 1/pp of the sequences in flight, as `serve_at_batch` counts them) is dp · pp such servers,
+/// each request going to one at random (a random split of a Poisson stream is Poisson).
+///
+/// Compiled once, in the `llmcost_plan` library (simulate-inl.hpp); define `LLMCOST_HEADER_ONLY`
+/// to compile it here instead.
+///
+/// **Example**
+/// \code
+/// const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+/// const sim::result r = sim::simulate(d, {.input = workload::fixed(1000_tok), .output = workload::fixed(200_tok),
+///                                         .arrivals = workload::poisson(100_ms)}, {.requests = 10000});
+/// r.ttft.p90;   // seconds
+/// \endcode
+
+#include <llmcost/descriptors/workload.hpp>
+#include <llmcost/detail/header_only.hpp>
+#include <llmcost/serving/throughput.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace llmcost::sim {
+
+/// How the simulation runs.
+struct options {
+    scheduler_limits limits{};     ///< the engine's scheduler policy (caps, KV reserve, chunked prefill)
+    double requests = 1000;        ///< requests drawn from a generated workload (a trace: all of its)
+    std::uint64_t seed = 1;
+    bool keep_requests = true;     ///< keep each request's figures in `result::requests`
+    double timeline_points = 512;  ///< at most about this many samples of batch and KV over time (0: none)
+
+    constexpr void validate() const {
+        limits.validate();
+        require(requests >= 1.0 && requests <= 1e9 && detail::const_trunc(requests) == requests, "simulation",
+                "requests", requests, "a whole number of requests, at least one (and at most 10⁹)",
+                "llmcost.simulate.requests_whole");
+        require(non_negative_finite(timeline_points), "simulation", "timeline_points", timeline_points,
+                "must be zero or positive and finite");
+    }
+};
+
+/// One request's journey through the engine (seconds).
+struct request_result {
+    double arrival = 0;   ///< when it arrived
+    double queue = 0;     ///< arrival → admitted (its first step)
+    double ttft = 0;      ///< arrival → first token
+    double tpot = 0;      ///< (e2e − ttft) ÷ (O − 1); 0 for a one-token answer
+    double e2e = 0;       ///< arrival → last token
+    double input = 0, output = 0;  ///< tokens
+    int preemptions = 0;  ///< times its KV was taken back and its context recomputed
+};
+
+/// The mean and the percentiles of a figure over requests (or, for ITL, over tokens).
+struct percentiles {
+    double mean = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+};
+
+/// A sample of the engine's state over time (the first of the dp · pp servers).
+struct occupancy_sample {
+    double time = 0;       ///< s
+    double batch = 0;      ///< sequences in the step
+    double kv = 0;         ///< share of the KV budget in use (reserved, under a full-sequence reserve)
+    double waiting = 0;    ///< requests queued
+};
+
+struct result {
+    std::vector<request_result> requests;  ///< in arrival order (when kept)
+    percentiles ttft, tpot, itl, e2e, queue;  ///< s; ITL is over every token after the first
+    double completed = 0;                  ///< requests answered (all of them)
+    double output_tokens = 0;              ///< tokens generated
+    double makespan = 0;                   ///< first arrival → last token (s)
+    double output_tokens_per_s = 0;        ///< output_tokens ÷ makespan
+    double requests_per_s = 0;
+    double utilisation = 0;                ///< share of server time spent running steps
+    double mean_batch = 0;                 ///< running sequences per server, time-weighted over busy time
+    double mean_kv = 0;                    ///< share of the KV budget in use, time-weighted over busy time
+    double preemptions = 0;
+    double steps = 0;                      ///< steps run (all servers)
+    double cache_hits = 0;                 ///< steps priced from the cache of step shapes
+    double servers = 1;                    ///< dp · pp
+    std::vector<occupancy_sample> timeline;
+
+    /// Requests that met both targets, per second of the run (goodput under SLOs, seconds).
+    [[nodiscard]] double goodput(double ttft_s, double tpot_s) const;
+};
+
+/// Simulates `o.requests` requests of a generated workload (Poisson, gamma or closed-loop arrivals).
+[[nodiscard]] result simulate(const deployment& d, const workload::traffic& t, const options& o = {});
+/// Replays a trace (arrival times non-decreasing; `o.requests` is ignored).
+[[nodiscard]] result simulate(const deployment& d, std::span<const workload::request> trace, const options& o = {});
+
+/// The percentiles of `xs` (linear interpolation between order statistics at rank q·(n − 1), as
+/// tables/validation.md); reorders `xs`.
+[[nodiscard]] percentiles summarise(std::vector<double>& xs);
+
+}  // namespace llmcost::sim
+
+#ifdef LLMCOST_HEADER_ONLY
+#include <llmcost/sim/simulate-inl.hpp>
+#endif
