@@ -1,6 +1,6 @@
 # Checks that docs/troubleshooting.md lists every stable rule id the headers use.
 #   cmake -DROOT=<source dir> -P check_rule_ids.cmake
-# A rule id is a string literal "llmcost.<area>.<rule>" in include/** or examples/cli/*; it is listed by a table row
+# A rule id is a string literal "llmcost.<area>.<rule>" in include/**, examples/cli/* or python/*.cpp (the Python module); it is listed by a table row
 # of docs/troubleshooting.md that starts with "| `llmcost.<area>.<rule>` |".
 cmake_minimum_required(VERSION 3.25)
 if(NOT ROOT)
@@ -9,7 +9,7 @@ endif()
 get_filename_component(ROOT "${ROOT}" ABSOLUTE)  # a relative ROOT would glob nothing
 file(READ ${ROOT}/docs/troubleshooting.md doc)
 file(GLOB_RECURSE headers RELATIVE ${ROOT} ${ROOT}/include/*.hpp ${ROOT}/include/*.cpp
-     ${ROOT}/examples/cli/*.hpp ${ROOT}/examples/cli/*.cpp)
+     ${ROOT}/examples/cli/*.hpp ${ROOT}/examples/cli/*.cpp ${ROOT}/python/*.cpp)
 list(SORT headers)
 set(problems "")
 set(count 0)

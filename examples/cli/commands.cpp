@@ -84,12 +84,10 @@ number_format format_named_or_throw(const std::string& name, std::string_view fl
 deployment build(const deployment_options& o) {
     deployment d{.m = model_named(o.model, o.model_flag), .hw = hardware_named(o.hardware, o.hardware_flag, o.hardware_file)};
     d.layout = layout_for_gpus({.gpus = o.gpus, .tp = o.tp, .pp = o.pp, .ep = o.ep, .dp = o.dp});
-    if (!o.weights.empty() || !o.kv.empty()) {
-        const number_format w = o.weights.empty() ? d.m.weights : format_named_or_throw(o.weights, "--weights");
-        const number_format k = o.kv.empty() ? d.m.kv_cache : format_named_or_throw(o.kv, "--kv");
-        if (o.weights.empty()) d.m.kv_cache = k;
-        else d = with_formats(d, w, k);
-    }
+    serving_formats f;
+    if (!o.weights.empty()) f.weights = format_named_or_throw(o.weights, "--weights");
+    if (!o.kv.empty()) f.kv = format_named_or_throw(o.kv, "--kv");
+    d = with_formats(d, f);
     d.validate();
     return d;
 }

@@ -200,4 +200,20 @@ template <token_count T>
     return d;
 }
 
+/// The formats a deployment is served in (`llmcost estimate --weights --kv`, `llmcost.estimate(weights=,
+/// kv=)`, a sweep's formats axis); empty = the model's own.
+struct serving_formats {
+    std::optional<number_format> weights{};
+    std::optional<number_format> kv{};
+};
+
+/// The deployment served in formats `f`: weights given → `with_formats(d, weights, kv or the model's
+/// KV format)` (matmuls in the weights' format where the GPU has a peak for it); KV alone → only the
+/// cache's format changes.
+[[nodiscard]] constexpr deployment with_formats(deployment d, const serving_formats& f) {
+    if (f.weights) return with_formats(d, *f.weights, f.kv ? *f.kv : d.m.kv_cache);
+    if (f.kv) d.m.kv_cache = *f.kv;
+    return d;
+}
+
 }  // namespace llmcost

@@ -63,19 +63,10 @@ namespace llmcost::plan {
 
 // ---- the grid ----------------------------------------------------------------------------------
 
-/// The formats a deployment is served in (`--weights`, `--kv`); empty = the model's own. Weights
-/// given: `with_formats` (matmuls in the weights' format where the GPU has a peak for it).
-struct serving_formats {
-    std::optional<number_format> weights{};
-    std::optional<number_format> kv{};
-};
-
-/// The deployment served in these formats, as `llmcost estimate --weights --kv` serves it.
-[[nodiscard]] inline deployment with_formats(deployment d, const serving_formats& f) {
-    if (f.weights) return llmcost::with_formats(d, *f.weights, f.kv ? *f.kv : d.m.kv_cache);
-    if (f.kv) d.m.kv_cache = *f.kv;
-    return d;
-}
+/// The formats a deployment is served in, and the deployment served in them: the core's
+/// `serving_formats` and `with_formats` (costs/parallel.hpp), named here as the grid has always named them.
+using llmcost::serving_formats;
+using llmcost::with_formats;
 
 /// How requests are served: colocated (continuous batching, prefill and decode in the same steps:
 /// `serve_at_batch`), or disaggregated — a prefill pool and a decode pool of the same GPU type and

@@ -1,0 +1,1339 @@
+// `import llmcost`: the library's Python face (pybind11). Like the `llmcost` tool, it reads
+// arguments, calls the library and hands the figures back; every figure, rule and default is the
+// library's. Python arguments are checked here for their type (a str where a number belongs) and
+// turned into the library's types; the library's own rules (tp divides the heads, a batch fits, a
+// prompt has a token) raise llmcost.InvalidInput with the library's field, value, rule and id.
+//
+// One translation unit on purpose: pybind11 and Eigen cost seconds each.
+
+#include <llmcost/catalog/lookup.hpp>
+#include <llmcost/io/hf_config.hpp>
+#include <llmcost/io/intern.hpp>
+#include <llmcost/llmcost.hpp>
+#include <llmcost/plan.hpp>
+#include <llmcost/plan/measurements_csv.hpp>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace llmcost::python {
+namespace {
+
+// ---- errors ------------------------------------------------------------------------------------
+
+// The exception classes, created once at import and never freed (they live as long as the
+// interpreter; a static py::object would be destroyed after it).
+PyObject* invalid_input_type = nullptr;
+PyObject* load_error_type = nullptr;
+
+using attributes = std::vector<std::pair<const char*, py::object>>;
+
+/// Raises `type(message)` with `attrs` set on the instance.
+[[noreturn]] void raise(PyObject* type, const std::string& message, const attributes& attrs) {
+    py::object e = py::reinterpret_borrow<py::object>(type)(message);
+    for (const auto& [name, v] : attrs) e.attr(name) = v;
+    PyErr_SetObject(type, e.ptr());
+    throw py::error_already_set();
+}
+
+/// llmcost.InvalidInput for an argument this face refuses before the library sees it (a wrong
+/// type, an unknown name), worded as the library words its own: "llmcost: field = value: rule [id]".
+[[noreturn]] void refuse(std::string_view field, py::handle value, const std::string& rule, std::string_view id) {
+    const std::string shown = py::repr(value);
+    raise(invalid_input_type,
+          "llmcost: " + std::string(field) + " = " + shown + ": " + rule + " [" + std::string(id) + "]",
+          {{"subject", py::str("argument")},
+           {"field", py::str(std::string(field))},
+           {"value", py::reinterpret_borrow<py::object>(value)},
+           {"rule", py::str(rule)},
+           {"id", py::str(std::string(id))}});
+}
+
+/// The library's exceptions as Python's: invalid_input → InvalidInput, io::load_error → LoadError.
+void translate(std::exception_ptr p) {
+    try {
+        if (p) std::rethrow_exception(p);
+    } catch (const invalid_input& e) {
+        raise(invalid_input_type, e.what(),
+              {{"subject", py::str(e.subject())},
+               {"field", py::str(e.field())},
+               {"value", py::float_(e.value())},
+               {"rule", py::str(e.rule())},
+               {"id", py::str(e.id())}});
+    } catch (const io::load_error& e) {
+        raise(load_error_type, e.what(),
+              {{"path", py::str(e.path())},
+               {"field", py::str(e.key())},
+               {"value", py::str(e.value())},
+               {"rule", py::str(e.rule())},
+               {"id", py::str("")},
+               {"line", py::int_(e.line())},
+               {"column", py::int_(e.column())}});
+    }
+}
+
+// ---- arguments ---------------------------------------------------------------------------------
+
+std::string type_name(py::handle v) { return Py_TYPE(v.ptr())->tp_name; }
+
+/// A real number: an int, a float or a NumPy scalar (not a bool, a str or a complex). NaN and
+/// infinities pass: the library's rules refuse them where they do not belong, in their own words.
+double number(py::handle v, std::string_view field) {
+    PyObject* o = v.ptr();
+    if (PyFloat_Check(o)) return PyFloat_AS_DOUBLE(o);
+    if (PyBool_Check(o) || PyUnicode_Check(o) || PyBytes_Check(o) || PyComplex_Check(o) || !PyNumber_Check(o))
+        refuse(field, v, "must be a number, got " + type_name(v), "llmcost.argument.type");
+    PyObject* f = PyNumber_Float(o);
+    if (f == nullptr) {
+        PyErr_Clear();
+        refuse(field, v, "must be a number a double can hold, got " + type_name(v), "llmcost.argument.type");
+    }
+    const double d = PyFloat_AS_DOUBLE(f);
+    Py_DECREF(f);
+    return d;
+}
+
+/// A degree of parallelism or a GPU count: a whole number from 1 to 10^8 (the `llmcost` tool's rule).
+int whole(py::handle v, std::string_view field) {
+    const double d = number(v, field);
+    if (!(d >= 1.0 && d <= 1e8 && d == std::floor(d)))
+        refuse(field, v, "must be a whole number from 1 to 100,000,000", "llmcost.argument.whole_number");
+    return static_cast<int>(d);
+}
+
+bool flag(py::handle v, std::string_view field) {
+    if (!PyBool_Check(v.ptr())) refuse(field, v, "must be True or False, got " + type_name(v), "llmcost.argument.type");
+    return v.ptr() == Py_True;
+}
+
+std::string str_arg(py::handle v, std::string_view field) {
+    if (!PyUnicode_Check(v.ptr())) refuse(field, v, "must be a str, got " + type_name(v), "llmcost.argument.type");
+    return v.cast<std::string>();
+}
+
+/// A number format by name (`llmcost.formats()`); None = the model's own.
+std::optional<number_format> format_arg(py::handle v, std::string_view field) {
+    if (v.is_none()) return std::nullopt;
+    const std::string name = str_arg(v, field);
+    if (const auto f = format_named(name)) return *f;
+    std::string known;
+    for (const number_format& f : formats::all) known += (known.empty() ? "" : ", ") + std::string(f.name);
+    refuse(field, v, "not a number format; known: " + known, "llmcost.format.unknown_name");
+}
+
+/// A catalog entry by loose name (catalog::lookup), remembered per spelling: the look-up ranks
+/// every name for its suggestions, which a loop of estimates should not pay on every call.
+template <class Entry>
+const Entry& named(py::handle v, std::string_view field) {
+    static std::unordered_map<std::string, const Entry*> seen;
+    std::string name = str_arg(v, field);
+    if (const auto it = seen.find(name); it != seen.end()) return *it->second;
+    const catalog::lookup_result<Entry> found = catalog::lookup<Entry>(name);
+    if (!found)
+        refuse(field, v, found.problem(),
+               found.ambiguous ? "llmcost.catalog.ambiguous_name" : "llmcost.catalog.unknown_name");
+    seen.emplace(std::move(name), found.match);
+    return *found.match;
+}
+
+template <class Entry>
+const Entry& entry_arg(py::handle v, std::string_view field, const char* python_type) {
+    if (PyUnicode_Check(v.ptr())) return named<Entry>(v, field);
+    if (py::isinstance<Entry>(v)) return v.cast<const Entry&>();
+    refuse(field, v, std::string("must be a catalog name (str) or a llmcost.") + python_type + ", got " + type_name(v),
+           "llmcost.argument.type");
+}
+const model& model_arg(py::handle v) { return entry_arg<model>(v, "model", "Model"); }
+const hardware& hardware_arg(py::handle v) { return entry_arg<hardware>(v, "hardware", "Hardware"); }
+
+/// The values of a list argument (any iterable but a str); a single value is a list of one.
+std::vector<py::object> items(py::handle v) {
+    std::vector<py::object> out;
+    if (PyUnicode_Check(v.ptr()) || v.is_none() || !py::hasattr(v, "__iter__") || py::isinstance<model>(v) ||
+        py::isinstance<hardware>(v)) {
+        out.push_back(py::reinterpret_borrow<py::object>(v));
+        return out;
+    }
+    for (py::handle x : v) out.push_back(py::reinterpret_borrow<py::object>(x));
+    return out;
+}
+
+/// Numbers of a list argument; a NumPy array of doubles is read without a Python object per value.
+std::vector<double> numbers(py::handle v, std::string_view field) {
+    if (py::isinstance<py::array>(v)) {
+        const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(v);
+        if (!a) refuse(field, v, "must be an array of numbers", "llmcost.argument.type");
+        return {a.data(), a.data() + a.size()};
+    }
+    std::vector<double> out;
+    for (const py::object& x : items(v)) out.push_back(number(x, field));
+    return out;
+}
+
+// ---- the deployment ------------------------------------------------------------------------------
+
+/// The deployment the arguments describe, as the `llmcost` tool builds it from its flags: the
+/// model and GPU by name (or as objects), the layout (dp from the GPU count when given), the formats
+/// (`with_formats`), checked (`deployment::validate`).
+struct deployment_args {
+    py::handle model, hardware, tp, pp, ep, dp, gpus, weights, kv;
+};
+
+/// The layout the degrees and the GPU count describe (`layout_for_gpus`: dp = gpus ÷ (tp · pp) when
+/// dp is not given, else tp · pp · dp must be gpus), as the `llmcost` tool reads --tp … --gpus.
+parallel_layout layout_arg(const deployment_args& a) {
+    layout_request r{.tp = whole(a.tp, "tp"), .pp = whole(a.pp, "pp"), .ep = whole(a.ep, "ep")};
+    if (!a.dp.is_none()) r.dp = whole(a.dp, "dp");
+    if (!a.gpus.is_none()) r.gpus = whole(a.gpus, "gpus");
+    return layout_for_gpus(r);
+}
+
+deployment deployment_of(const deployment_args& a) {
+    deployment d{.m = model_arg(a.model), .hw = hardware_arg(a.hardware), .layout = layout_arg(a)};
+    d = with_formats(d, serving_formats{.weights = format_arg(a.weights, "weights"), .kv = format_arg(a.kv, "kv")});
+    d.validate();
+    return d;
+}
+
+/// Contexts past the trained maximum are refused unless asked for (RoPE scaling, a fine-tune).
+void check_context(const deployment& d, double context, py::handle ignore_max_position) {
+    if (!flag(ignore_max_position, "ignore_max_position"))
+        require_within_max_position(d.m, context, "; pass ignore_max_position=True to price it anyway");
+}
+
+request_shape shape_of(py::handle input, py::handle output) {
+    return {.input = tokens(number(input, "input")), .output = tokens(number(output, "output"))};
+}
+
+// ---- results -------------------------------------------------------------------------------------
+
+/// `llmcost.estimate`'s answer: the fields of `llmcost estimate --format json`, in its order, with
+/// its names (SI, the unit in the name). A plain struct, so that a call costs no dict.
+struct estimate_result {
+    std::string_view model, hardware;
+    int gpus = 0, tp = 0, pp = 0, ep = 0, dp = 0;
+    std::string_view weights, kv;
+    double input_tokens = 0, output_tokens = 0, batch = 0;
+    std::string_view limited_by;
+    double ttft_s = 0, tpot_s = 0, e2e_s = 0, prefill_s = 0, decode_step_s = 0;
+    bool step_memory_bound = false;
+    double output_tokens_per_s = 0, output_tokens_per_s_per_gpu = 0, tokens_per_s_per_user = 0;
+    double kv_bytes_per_token = 0, weight_bytes_per_gpu = 0, kv_capacity_tokens = 0;
+    double energy_j_per_output_token = 0, wall_energy_j_per_output_token = 0, wh_per_request = 0, wall_wh_per_request = 0;
+    std::optional<double> usd_per_gpu_hour, usd_per_million_output_tokens;  ///< None: the GPU has no price
+};
+
+#define LLMCOST_ESTIMATE_FIELDS(X)                                                                               \
+    X(model) X(hardware) X(gpus) X(tp) X(pp) X(ep) X(dp) X(weights) X(kv) X(input_tokens) X(output_tokens)      \
+    X(batch) X(limited_by) X(ttft_s) X(tpot_s) X(e2e_s) X(prefill_s) X(decode_step_s) X(step_memory_bound)       \
+    X(output_tokens_per_s) X(output_tokens_per_s_per_gpu) X(tokens_per_s_per_user) X(kv_bytes_per_token)         \
+    X(weight_bytes_per_gpu) X(kv_capacity_tokens) X(energy_j_per_output_token) X(wall_energy_j_per_output_token) \
+    X(wh_per_request) X(wall_wh_per_request) X(usd_per_gpu_hour) X(usd_per_million_output_tokens)
+
+py::dict to_dict(const estimate_result& r) {
+    py::dict d;
+#define LLMCOST_ITEM(f) d[#f] = py::cast(r.f);
+    LLMCOST_ESTIMATE_FIELDS(LLMCOST_ITEM)
+#undef LLMCOST_ITEM
+    return d;
+}
+
+
+/// The answer of the other commands (kv, disagg, spec): named figures, read as attributes or as a
+/// dict (`to_dict()`), with the names of the `llmcost` tool's JSON.
+struct result {
+    std::string kind;
+    py::dict fields;
+};
+
+void add_deployment(py::dict& r, const deployment& d) {
+    r["model"] = std::string(d.m.name);
+    r["hardware"] = std::string(d.hw.name);
+    r["gpus"] = d.layout.gpus();
+    r["tp"] = d.layout.tp;
+    r["pp"] = d.layout.pp;
+    r["ep"] = d.layout.ep;
+    r["dp"] = d.layout.dp;
+    r["weights"] = std::string(d.m.weights.name);
+    r["kv"] = std::string(d.m.kv_cache.name);
+}
+
+// ---- descriptors: fields by name, for properties, keyword constructors, replace() and to_dict() ----
+
+template <class T>
+struct field {
+    const char* name;
+    std::function<py::object(const T&)> get;
+    std::function<void(T&, py::handle)> set;  ///< empty: derived, read-only
+};
+
+/// A count in a descriptor (layers, heads, widths): a whole number from 0 to 2^31 − 1; what it must
+/// be for the model to make sense is the descriptor's `validate()`.
+int count(py::handle v, std::string_view field) {
+    const double d = number(v, field);
+    if (!(d >= 0.0 && d <= 2147483647.0 && d == std::floor(d)))
+        refuse(field, v, "must be a whole number from 0 to 2,147,483,647", "llmcost.argument.whole_number");
+    return static_cast<int>(d);
+}
+
+std::string_view name_arg(py::handle v, std::string_view field) { return io::intern(str_arg(v, field)); }
+
+number_format format_field(py::handle v, std::string_view field) {
+    if (v.is_none()) refuse(field, v, "must be a number format's name", "llmcost.argument.type");
+    return *format_arg(v, field);
+}
+
+#define LLMCOST_INT(T, path, key)                                                          \
+    field<T> { key, [](const T& x) { return py::object(py::int_(x.path)); },              \
+                    [](T& x, py::handle v) { x.path = count(v, key); } }
+#define LLMCOST_QTY(T, path, key)                                                                        \
+    field<T> { key, [](const T& x) { return py::object(py::float_(x.path.value())); },                  \
+                    [](T& x, py::handle v) { x.path = decltype(x.path)::from_value(number(v, key)); } }
+
+const std::vector<field<model>>& model_fields() {
+    static const std::vector<field<model>> f{
+        {"name", [](const model& m) { return py::object(py::str(std::string(m.name))); },
+         [](model& m, py::handle v) { m.name = name_arg(v, "name"); }},
+        LLMCOST_INT(model, layers, "layers"),
+        LLMCOST_INT(model, hidden, "hidden"),
+        LLMCOST_INT(model, vocab, "vocab"),
+        {"tied_embeddings", [](const model& m) { return py::object(py::bool_(m.tied_embeddings)); },
+         [](model& m, py::handle v) { m.tied_embeddings = flag(v, "tied_embeddings"); }},
+        {"attention", [](const model& m) { return py::object(py::str(m.attention.kind == attention_kind::latent ? "latent" : "standard")); }, {}},
+        LLMCOST_INT(model, attention.query_heads, "query_heads"),
+        LLMCOST_INT(model, attention.kv_heads, "kv_heads"),
+        LLMCOST_INT(model, attention.head_dim, "head_dim"),
+        LLMCOST_INT(model, attention.sliding_window, "sliding_window"),
+        LLMCOST_INT(model, attention.sliding_window_layers, "sliding_window_layers"),
+        LLMCOST_INT(model, ffn.intermediate, "intermediate"),
+        LLMCOST_INT(model, ffn.routed_experts, "routed_experts"),
+        LLMCOST_INT(model, ffn.shared_experts, "shared_experts"),
+        LLMCOST_INT(model, ffn.top_k, "top_k"),
+        LLMCOST_INT(model, ffn.expert_intermediate, "expert_intermediate"),
+        LLMCOST_INT(model, ffn.first_dense_layers, "first_dense_layers"),
+        LLMCOST_INT(model, max_position, "max_position"),
+        {"weights", [](const model& m) { return py::object(py::str(std::string(m.weights.name))); },
+         [](model& m, py::handle v) { m.weights = format_field(v, "weights"); }},
+        {"kv_cache", [](const model& m) { return py::object(py::str(std::string(m.kv_cache.name))); },
+         [](model& m, py::handle v) { m.kv_cache = format_field(v, "kv_cache"); }},
+        {"activations", [](const model& m) { return py::object(py::str(std::string(m.activations.name))); },
+         [](model& m, py::handle v) { m.activations = format_field(v, "activations"); }},
+        LLMCOST_INT(model, mtp_modules, "mtp_modules"),
+        {"parameters", [](const model& m) { return py::object(py::float_(static_cast<double>(total_parameters(m)))); }, {}},
+        {"active_parameters", [](const model& m) { return py::object(py::float_(static_cast<double>(active_parameters(m)))); }, {}},
+        {"kv_bytes_per_token", [](const model& m) { return py::object(py::float_(kv_bytes_per_token(m).value())); }, {}},
+    };
+    return f;
+}
+
+const std::vector<field<hardware>>& hardware_fields() {
+    static const std::vector<field<hardware>> f{
+        {"name", [](const hardware& h) { return py::object(py::str(std::string(h.name))); },
+         [](hardware& h, py::handle v) { h.name = name_arg(v, "name"); }},
+        LLMCOST_QTY(hardware, gpu.hbm_capacity, "hbm_capacity_B"),
+        LLMCOST_QTY(hardware, gpu.hbm_bandwidth, "hbm_bandwidth_B_per_s"),
+        LLMCOST_QTY(hardware, gpu.dense.bf16, "bf16_flop_per_s"),
+        LLMCOST_QTY(hardware, gpu.dense.fp8, "fp8_flop_per_s"),
+        LLMCOST_QTY(hardware, gpu.dense.fp4, "fp4_flop_per_s"),
+        LLMCOST_QTY(hardware, gpu.dense.int8, "int8_flop_per_s"),
+        LLMCOST_QTY(hardware, gpu.board_power, "board_power_W"),
+        LLMCOST_QTY(hardware, gpu.idle_power, "idle_power_W"),
+        LLMCOST_QTY(hardware, scale_up.per_direction, "scale_up_B_per_s"),
+        LLMCOST_INT(hardware, scale_up_domain, "scale_up_domain"),
+        LLMCOST_QTY(hardware, scale_out.per_direction, "scale_out_B_per_s"),
+        LLMCOST_INT(hardware, gpus_per_node, "gpus_per_node"),
+        LLMCOST_QTY(hardware, capex_per_gpu, "capex_usd"),
+        {"status", [](const hardware& h) { return py::object(py::str(std::string(h.status))); },
+         [](hardware& h, py::handle v) { h.status = name_arg(v, "status"); }},
+    };
+    return f;
+}
+#undef LLMCOST_INT
+#undef LLMCOST_QTY
+
+/// `base` with the keyword arguments applied, then checked by the descriptor's own `validate()`.
+template <class T>
+T with_fields(T base, const py::kwargs& changes, const std::vector<field<T>>& fields, const char* type) {
+    for (const auto& [k, v] : changes) {
+        const std::string key = py::cast<std::string>(k);
+        const field<T>* f = nullptr;
+        for (const field<T>& x : fields)
+            if (key == x.name) f = &x;
+        if (f == nullptr || !f->set) {
+            std::string known;
+            for (const field<T>& x : fields)
+                if (x.set) known += (known.empty() ? "" : ", ") + std::string(x.name);
+            refuse(key, v,
+                   std::string(f == nullptr ? "not a field of llmcost." : "is derived, not a field one sets, of llmcost.") +
+                       type + "; its fields: " + known,
+                   "llmcost.argument.unknown_field");
+        }
+        f->set(base, v);
+    }
+    base.validate();
+    return base;
+}
+
+template <class T>
+py::dict fields_dict(const T& x, const std::vector<field<T>>& fields) {
+    py::dict d;
+    for (const field<T>& f : fields) d[f.name] = f.get(x);
+    return d;
+}
+
+template <class T>
+std::string repr_of(const T& x, const std::vector<field<T>>& fields, const char* type) {
+    std::string s = std::string(type) + "(";
+    bool first = true;
+    for (const field<T>& f : fields) {
+        if (!f.set) continue;
+        s += (first ? "" : ", ") + std::string(f.name) + "=" + std::string(py::repr(f.get(x)));
+        first = false;
+    }
+    return s + ")";
+}
+
+template <class T>
+void bind_fields(py::class_<T>& c, const std::vector<field<T>>& fields, const char* type) {
+    for (const field<T>& f : fields) {
+        auto get = f.get;
+        c.def_property_readonly(f.name, [get](const T& x) { return get(x); });
+    }
+    c.def(py::init([&fields](const py::kwargs& kw) { return with_fields(T{}, kw, fields, "") ; }));
+    c.def("replace", [&fields, type](const T& x, const py::kwargs& kw) { return with_fields(x, kw, fields, type); },
+          "A copy with the given fields changed, checked as the constructor checks.");
+    c.def("to_dict", [&fields](const T& x) { return fields_dict(x, fields); }, "The fields as a dict (SI, unit in the name).");
+    c.def("__repr__", [&fields, type](const T& x) { return repr_of(x, fields, type); });
+    c.def("__eq__", [](const T& a, py::handle b) { return py::isinstance<T>(b) && a == b.cast<const T&>(); });
+    c.def("__hash__", [](const T& x) { return py::hash(py::str(std::string(x.name))); });
+}
+
+// ---- commands ------------------------------------------------------------------------------------
+
+estimate_result estimate(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle batch,
+                         py::handle saturate, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
+                         py::handle gpus, py::handle weights, py::handle kv, py::handle max_batch,
+                         py::handle max_tokens, py::handle prefill_chunk, py::handle usd_per_gpu_hour,
+                         py::handle utilisation, py::handle ignore_max_position) {
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv});
+    const request_shape r = shape_of(input, output);
+    r.validate();
+    check_context(d, r.input.value() + r.output.value(), ignore_max_position);
+    const bool saturated = flag(saturate, "saturate");
+    const double cap = number(max_batch, "max_batch");
+    double b = estimate_options{}.batch;  // the library's default: saturate
+    if (!batch.is_none()) {
+        if (saturated) refuse("batch", batch, "excludes saturate=True (a batch is given, or the largest that fits)", "llmcost.argument.excludes");
+        if (cap != 0.0) refuse("max_batch", max_batch, "excludes batch= (the cap bounds the saturated batch)", "llmcost.argument.excludes");
+        b = number(batch, "batch");
+    }
+    const estimate_options o{
+        .batch = b,
+        .limits = {.max_batch = cap, .max_tokens_per_step = number(max_tokens, "max_tokens"),
+                   .prefill_chunk = tokens(number(prefill_chunk, "prefill_chunk"))},
+        .site = catalog::seed_site,  // as `llmcost estimate` prices it
+        .utilisation = number(utilisation, "utilisation"),
+        .gpu_cost = usd_per_gpu_hour.is_none() ? estimate_options{}.gpu_cost
+                                               : dollars_per_hour(number(usd_per_gpu_hour, "usd_per_gpu_hour"))};
+    const request_estimate e = llmcost::estimate(d, r, o);
+    const serving_point& s = e.point;
+    estimate_result x;
+    x.model = d.m.name;
+    x.hardware = d.hw.name;
+    x.gpus = d.layout.gpus();
+    x.tp = d.layout.tp;
+    x.pp = d.layout.pp;
+    x.ep = d.layout.ep;
+    x.dp = d.layout.dp;
+    x.weights = d.m.weights.name;
+    x.kv = d.m.kv_cache.name;
+    x.input_tokens = r.input.value();
+    x.output_tokens = r.output.value();
+    x.batch = s.batch;
+    x.limited_by = s.limited_by;
+    x.ttft_s = s.ttft.value();
+    x.tpot_s = s.tpot.value();
+    x.e2e_s = s.e2e.value();
+    x.prefill_s = s.prefill_time.value();
+    x.decode_step_s = s.step_time.value();
+    x.step_memory_bound = s.step.memory_bound();
+    x.output_tokens_per_s = s.output_rate.value();
+    x.output_tokens_per_s_per_gpu = s.output_rate_per_gpu.value();
+    x.tokens_per_s_per_user = s.per_user.value();
+    x.kv_bytes_per_token = e.kv_bytes_per_token.value();
+    x.weight_bytes_per_gpu = e.weight_bytes_per_gpu.value();
+    x.kv_capacity_tokens = e.kv_capacity_tokens.value();
+    x.energy_j_per_output_token = e.gpu_energy_per_output_token.value();
+    x.wall_energy_j_per_output_token = e.wall_energy_per_output_token.value();
+    x.wh_per_request = e.gpu_energy_per_request.value() / watt_hours(1.0).value();
+    x.wall_wh_per_request = e.wall_energy_per_request.value() / watt_hours(1.0).value();
+    if (e.cost_known()) {
+        x.usd_per_gpu_hour = e.gpu_cost.value() / dollars_per_hour(1.0).value();
+        x.usd_per_million_output_tokens = e.cost_per_output_token.value() / dollars_per_million_tokens(1.0).value();
+    }
+    return x;
+}
+
+result kv(py::handle model, py::handle hardware, py::handle context, py::handle batch, py::handle tp, py::handle pp,
+          py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
+          py::handle ignore_max_position) {
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format});
+    const double ctx_tokens = number(context, "context");
+    const double sequences = number(batch, "batch");
+    require(positive_finite(ctx_tokens), d.m.name, "context (tokens)", ctx_tokens, "a context holds at least one token");
+    require(positive_finite(sequences), d.m.name, "batch", sequences, "at least one sequence");
+    check_context(d, ctx_tokens, ignore_max_position);
+    const tokens_t ctx = tokens(ctx_tokens);
+    const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, ctx);
+    const bytes_t need = per_sequence * sequences;
+    const memory_reserve reserve{};
+    const spill_placement p = place_kv(d, need, reserve);
+    const bytes_t budget = kv_budget_per_gpu(d, reserve);
+    result out{.kind = "kv", .fields = {}};
+    py::dict& r = out.fields;
+    add_deployment(r, d);
+    r["context_tokens"] = ctx_tokens;
+    r["sequences"] = sequences;
+    r["kv_bytes_per_token"] = kv_bytes_per_token(d.m).value();
+    r["kv_bytes_per_token_per_gpu"] = kv_bytes_per_token_per_gpu(d).value();
+    r["kv_bytes_per_sequence_per_gpu"] = per_sequence.value();
+    r["kv_bytes_per_gpu"] = need.value();
+    r["weight_bytes_per_gpu"] = weight_bytes_per_gpu(d).value();
+    r["kv_budget_bytes_per_gpu"] = std::max(0.0, budget.value());
+    r["in_hbm_B"] = p.in_hbm.value();
+    r["in_host_B"] = p.in_host.value();
+    r["in_storage_B"] = p.in_storage.value();
+    r["overflow_B"] = p.overflow.value();
+    r["restore_s"] = p.restore_time.value();
+    r["max_context_tokens_at_batch_1"] = kv_capacity_tokens(d, reserve).value();
+    r["max_sequences_at_context"] = max_sequences(d, ctx, reserve);
+    return out;
+}
+
+result spec(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle batch,
+            py::handle acceptance, py::handle draft_tokens, py::handle drafter, py::handle target, py::handle tp,
+            py::handle pp, py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
+            py::handle ignore_max_position) {
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format});
+    const request_shape r = shape_of(input, output);
+    r.validate();
+    check_context(d, r.input.value() + r.output.value(), ignore_max_position);
+    const tokens_t context = mean_decode_context(r);
+    const double b = number(batch, "batch");
+    const double a = number(acceptance, "acceptance");
+    const int gamma = whole(draft_tokens, "draft_tokens");
+    speculative_step step{};
+    std::string by;
+    if (PyUnicode_Check(drafter.ptr()) && str_arg(drafter, "drafter") == "mtp") {
+        step = speculative_step_for(d, mtp_draft_head(d.m), b, context, gamma);
+        by = "the model's MTP module";
+    } else if (PyUnicode_Check(drafter.ptr()) && str_arg(drafter, "drafter") == "eagle") {
+        step = speculative_step_for(d, eagle_draft_head(d.m), b, context, gamma);
+        by = "an EAGLE head";
+    } else {
+        // The drafter on the target's hardware, layout and formats, as `llmcost spec --drafter NAME` places it.
+        const deployment draft = deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format});
+        step = speculative_step_for(d, draft, b, context, gamma);
+        by = "draft model " + std::string(draft.m.name);
+    }
+    result out{.kind = "spec", .fields = {}};
+    py::dict& f = out.fields;
+    add_deployment(f, d);
+    f["drafter"] = by;
+    f["batch"] = b;
+    f["acceptance"] = a;
+    f["draft_tokens"] = gamma;
+    f["expected_tokens_per_pass"] = expected_tokens_per_pass(a, gamma);
+    f["draft_s"] = step.draft_time.value();
+    f["verify_s"] = step.verify_time.value();
+    f["plain_step_s"] = step.plain_time.value();
+    f["speedup"] = step.speedup(a);
+    f["max_speedup"] = step.max_speedup();
+    f["plain_tokens_per_s_per_user"] = step.plain_tokens_per_second().value();
+    f["tokens_per_s_per_user"] = step.tokens_per_second(a).value();
+    if (!target.is_none()) {
+        const double t = number(target, "target");
+        const auto need = speculative_min_acceptance(step, tokens_per_second(t));
+        f["target_tokens_per_s_per_user"] = t;
+        f["min_acceptance_for_target"] = need ? py::object(py::float_(*need)) : py::none();
+    }
+    return out;
+}
+
+result disagg(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle ttft,
+              py::handle tpot, py::handle every_token, py::handle path, py::handle chunk, py::handle decode_hardware,
+              py::handle decode_tp, py::handle tp, py::handle pp, py::handle ep, py::handle dp, py::handle gpus,
+              py::handle weights, py::handle kv_format, py::handle ignore_max_position) {
+    const deployment pre = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format});
+    const py::handle none = py::none();
+    const deployment dec = deployment_of({model, decode_hardware.is_none() ? hardware : decode_hardware,
+                                          decode_tp.is_none() ? tp : decode_tp, pp, ep, dp,
+                                          decode_tp.is_none() ? gpus : none, weights, kv_format});
+    const request_shape r = shape_of(input, output);
+    r.validate();
+    check_context(pre, r.input.value() + r.output.value(), ignore_max_position);
+    const std::string route = str_arg(path, "path");
+    if (route != "scale-out" && route != "scale-up")
+        refuse("path", path, "must be 'scale-out' or 'scale-up'", "llmcost.argument.choice");
+    const kv_path where = route == "scale-up" ? kv_path::scale_up : kv_path::scale_out;
+    const slo target{.ttft = seconds(number(ttft, "ttft")), .tpot = seconds(number(tpot, "tpot")),
+                     .every_token = flag(every_token, "every_token")};
+    const kv_transfer t = kv_transfer_for(pre, r.input, where);
+    const goodput_plan co = colocated_goodput(pre, r, target, {.prefill_chunk = tokens(number(chunk, "chunk"))});
+    const goodput_plan dis = disaggregated_goodput(pre, dec, r, target, where);
+    const double stall_batch = co.feasible ? co.decode_batch : 1.0;
+    auto maybe = [](bool ok, double v) { return ok ? py::object(py::float_(v)) : py::none(); };
+    result out{.kind = "disagg", .fields = {}};
+    py::dict& f = out.fields;
+    f["model"] = std::string(pre.m.name);
+    f["input_tokens"] = r.input.value();
+    f["output_tokens"] = r.output.value();
+    f["kv_bytes_per_request"] = t.total.value();
+    f["kv_bytes_per_prefill_gpu"] = t.per_gpu.value();
+    f["kv_transfer_s"] = t.time.value();
+    f["prefill_s"] = prefill_pass(pre, 1.0, r.input, tokens(0.0)).time().value();
+    f["prefill_stall_s"] = prefill_stall(pre, stall_batch, r).value();
+    f["colocated_feasible"] = co.feasible;
+    f["colocated_batch"] = maybe(co.feasible, co.decode_batch);
+    f["colocated_ttft_s"] = maybe(co.feasible, co.ttft.value());
+    f["colocated_tpot_s"] = maybe(co.feasible, co.tpot.value());
+    f["colocated_requests_per_s_per_gpu"] = co.requests_per_second_per_gpu;
+    f["disaggregated_feasible"] = dis.feasible;
+    f["disaggregated_decode_batch"] = maybe(dis.feasible, dis.decode_batch);
+    f["disaggregated_prefill_batch"] = maybe(dis.feasible, dis.prefill_batch);
+    f["disaggregated_ttft_s"] = maybe(dis.feasible, dis.ttft.value());
+    f["disaggregated_tpot_s"] = maybe(dis.feasible, dis.tpot.value());
+    f["prefill_per_decode_instances"] = maybe(dis.feasible, dis.prefill_instances_per_decode_instance);
+    f["disaggregated_requests_per_s_per_gpu"] = dis.requests_per_second_per_gpu;
+    f["goodput_gain"] = maybe(co.requests_per_second_per_gpu > 0,
+                              dis.requests_per_second_per_gpu / co.requests_per_second_per_gpu);
+    return out;
+}
+
+// ---- estimate's call: CPython's fast-call convention ------------------------------------------------
+//
+// `estimate` is the call a notebook makes in a loop, so its arguments are read the way CPython
+// passes them (METH_FASTCALL: an array and a tuple of interned keyword names, matched by pointer)
+// instead of through pybind11's dispatcher, which looks each of its 19 names up in a dict: about
+// a microsecond of the three a call may take.
+
+struct estimate_parameter {
+    const char* name;
+    bool required;
+    PyObject* key = nullptr;           ///< the name, interned
+    PyObject* default_value = nullptr;  ///< owned for the life of the interpreter
+};
+
+std::vector<estimate_parameter>& estimate_parameters() {
+    static std::vector<estimate_parameter> p;
+    return p;
+}
+constexpr Py_ssize_t estimate_positional = 2;  // model, hardware; the others are keywords
+
+void set_up_estimate_parameters() {
+    const parallel_layout layout{};
+    const estimate_options opts{};
+    auto& p = estimate_parameters();
+    auto add = [&](const char* name, py::object d) {
+        p.push_back({.name = name, .required = !d, .key = PyUnicode_InternFromString(name),
+                     .default_value = d ? d.release().ptr() : nullptr});
+    };
+    add("model", {});
+    add("hardware", {});
+    add("input", {});
+    add("output", {});
+    add("batch", py::none());
+    add("saturate", py::bool_(false));
+    add("tp", py::int_(layout.tp));
+    add("pp", py::int_(layout.pp));
+    add("ep", py::int_(layout.ep));
+    add("dp", py::none());
+    add("gpus", py::none());
+    add("weights", py::none());
+    add("kv", py::none());
+    add("max_batch", py::float_(opts.limits.max_batch));
+    add("max_tokens", py::float_(opts.limits.max_tokens_per_step));
+    add("prefill_chunk", py::float_(opts.limits.prefill_chunk.value()));
+    add("usd_per_gpu_hour", py::none());
+    add("utilisation", py::float_(opts.utilisation));
+    add("ignore_max_position", py::bool_(false));
+}
+
+PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    const auto& params = estimate_parameters();
+    constexpr std::size_t count_of = 19;
+    std::array<PyObject*, count_of> a{};
+    for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
+    if (nargs > estimate_positional) {
+        PyErr_Format(PyExc_TypeError, "estimate() takes 2 positional arguments (model, hardware) but %zd were given; "
+                     "the others are keywords (input=, output=, batch=, tp=, ...)", nargs);
+        return nullptr;
+    }
+    for (Py_ssize_t i = 0; i < nargs; ++i) a[static_cast<std::size_t>(i)] = args[i];
+    const Py_ssize_t nk = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nk; ++k) {
+        PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+        std::size_t j = 0;
+        while (j < count_of && params[j].key != name) ++j;
+        if (j == count_of) {  // not interned the same way: compare the text
+            j = 0;
+            while (j < count_of && PyUnicode_Compare(params[j].key, name) != 0) ++j;
+        }
+        if (j == count_of) {
+            PyErr_Format(PyExc_TypeError, "estimate() got an unexpected keyword argument '%U'", name);
+            return nullptr;
+        }
+        if (static_cast<Py_ssize_t>(j) < nargs) {
+            PyErr_Format(PyExc_TypeError, "estimate() got multiple values for argument '%U'", name);
+            return nullptr;
+        }
+        a[j] = args[nargs + k];
+    }
+    for (std::size_t j = 0; j < count_of; ++j)
+        if (a[j] == nullptr) {
+            PyErr_Format(PyExc_TypeError, "estimate() missing required argument '%s'", params[j].name);
+            return nullptr;
+        }
+    try {
+        try {
+            estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
+                                         a[12], a[13], a[14], a[15], a[16], a[17], a[18]);
+            return py::cast(std::move(r)).release().ptr();
+        } catch (const py::error_already_set&) {
+            throw;
+        } catch (...) {
+            translate(std::current_exception());  // raises the Python exception (error_already_set) …
+            throw;                                // … or the exception is not one of the library's
+        }
+    } catch (py::error_already_set& e) {
+        e.restore();
+    } catch (const std::bad_alloc&) {
+        PyErr_NoMemory();
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+    return nullptr;
+}
+
+PyMethodDef estimate_method{
+    "estimate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&estimate_call)), METH_FASTCALL | METH_KEYWORDS,
+    "estimate(model, hardware, *, input, output, batch=None, saturate=False, tp=1, pp=1, ep=1, dp=None, gpus=None, "
+    "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
+    "utilisation=1.0, ignore_max_position=False)\n--\n\n"
+    "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
+    "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
+    "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
+    "The layout: tp, pp, ep, dp, or gpus (dp = gpus / (tp * pp)). Formats: weights=, kv= (llmcost.formats()). "
+    "As `llmcost estimate` prices it (llmcost::estimate, the seed site's power and prices; usd_per_gpu_hour "
+    "overrides the price). Returns an Estimate with the fields of `llmcost estimate --format json`."};
+
+// ---- sweeps --------------------------------------------------------------------------------------
+
+/// A sweep's result, kept alive by the NumPy arrays that view it.
+struct sweep_py {
+    plan::sweep_result res;
+};
+
+/// A read-only NumPy view of `n` values at `data`, owned by `owner` (no copy).
+template <class T>
+py::array view(py::handle owner, const T* data, Eigen::Index n) {
+    py::array_t<T> a({static_cast<py::ssize_t>(n)}, {static_cast<py::ssize_t>(sizeof(T))}, data, owner);
+    py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+    return py::array(std::move(a));
+}
+
+/// A new array of `n` values, value i = f(i): the figures the result derives instead of storing.
+template <class T, class F>
+py::array computed(Eigen::Index n, F f) {
+    py::array_t<T> a(static_cast<py::ssize_t>(n));
+    T* p = a.mutable_data();
+    for (Eigen::Index i = 0; i < n; ++i) p[i] = f(i);
+    return py::array(std::move(a));
+}
+
+std::vector<serving_formats> formats_axis(py::handle weights, py::handle kv_format);
+
+/// The memory of the last sweep result Python let go of. `plan::sweep(grid, res)` reuses a
+/// result's arrays when the grid has as many points, and first touching fresh memory is most of a
+/// large sweep's time (a million points: about 50 ms reused, 140 ms fresh, on the development VM);
+/// a result is let go only when no NumPy view of it is left, so its memory is free to reuse.
+/// Touched with the GIL held only.
+plan::sweep_result& spare_sweep() {
+    static plan::sweep_result spare;
+    return spare;
+}
+
+std::shared_ptr<sweep_py> fresh_sweep() {
+    auto* p = new sweep_py{.res = std::move(spare_sweep())};
+    spare_sweep() = plan::sweep_result{};
+    return std::shared_ptr<sweep_py>(p, [](sweep_py* q) {
+        spare_sweep() = std::move(q->res);
+        delete q;
+    });
+}
+
+std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handle input, py::handle output,
+                                py::handle batch, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
+                                py::handle weights, py::handle kv_format, py::handle formats,
+                                py::handle disaggregated, py::handle max_batch, py::handle ignore_max_position) {
+    plan::sweep_grid g{.m = model_arg(model)};
+    for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
+    if (formats.is_none()) {
+        g.formats = formats_axis(weights, kv_format);
+    } else {
+        if (!weights.is_none() || !kv_format.is_none())
+            refuse("formats", formats, "excludes weights= and kv= (formats names the pairs)", "llmcost.argument.excludes");
+        g.formats.clear();
+        for (const py::object& pair : items(formats)) {
+            const std::vector<py::object> wk = items(pair);
+            if (wk.size() != 2 || PyUnicode_Check(pair.ptr()))
+                refuse("formats", pair, "each entry is a pair (weights, kv), None for the model's own", "llmcost.argument.type");
+            g.formats.push_back({.weights = format_arg(wk[0], "weights"), .kv = format_arg(wk[1], "kv")});
+        }
+    }
+    plan::layout_axes axes{};
+    auto degrees = [](py::handle v, std::string_view name, std::vector<int>& into) {
+        if (v.is_none()) return;  // the library's default axis
+        into.clear();
+        for (const py::object& x : items(v)) into.push_back(whole(x, name));
+    };
+    degrees(tp, "tp", axes.tp);
+    degrees(pp, "pp", axes.pp);
+    degrees(ep, "ep", axes.ep);
+    degrees(dp, "dp", axes.dp);
+    g.layouts = plan::expand(axes);
+    g.modes.clear();
+    for (const py::object& m : items(disaggregated)) g.modes.push_back({.disaggregated = flag(m, "disaggregated")});
+    for (double in : numbers(input, "input"))
+        for (double out : numbers(output, "output")) g.shapes.push_back({.input = tokens(in), .output = tokens(out)});
+    g.batches = numbers(batch, "batch");
+    g.limits.max_batch = number(max_batch, "max_batch");
+    g.ignore_max_position = flag(ignore_max_position, "ignore_max_position");
+    auto out = fresh_sweep();
+    {
+        const py::gil_scoped_release unlocked;  // the sweep touches no Python object
+        plan::sweep(g, out->res);
+    }
+    return out;
+}
+
+py::dict coordinates(const plan::sweep_result& s) {
+    const Eigen::Index n = s.size();
+    py::array_t<std::int32_t> gpu(n), format(n), tp(n), pp(n), ep(n), dp(n);
+    py::array_t<bool> disagg(n);
+    py::array_t<double> input(n), output(n), batch(n);
+    auto* pg = gpu.mutable_data();
+    auto* pf = format.mutable_data();
+    auto* pt = tp.mutable_data();
+    auto* pq = pp.mutable_data();
+    auto* pe = ep.mutable_data();
+    auto* pd = dp.mutable_data();
+    auto* pm = disagg.mutable_data();
+    auto* pi = input.mutable_data();
+    auto* po = output.mutable_data();
+    auto* pb = batch.mutable_data();
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const plan::sweep_block& b = s.blocks[s.block_of(i)];
+        const request_shape& r = s.grid.shapes[s.shape_of(i)];
+        pg[i] = static_cast<std::int32_t>(b.gpu);
+        pf[i] = static_cast<std::int32_t>(b.format);
+        pt[i] = b.d.layout.tp;
+        pq[i] = b.d.layout.pp;
+        pe[i] = b.d.layout.ep;
+        pd[i] = b.d.layout.dp;
+        pm[i] = b.how.disaggregated;
+        pi[i] = r.input.value();
+        po[i] = r.output.value();
+        pb[i] = s.grid.batches[s.batch_of(i)];
+    }
+    return py::dict("gpu"_a = gpu, "format"_a = format, "tp"_a = tp, "pp"_a = pp, "ep"_a = ep, "dp"_a = dp,
+                    "disaggregated"_a = disagg, "input_tokens"_a = input, "output_tokens"_a = output, "batch"_a = batch);
+}
+
+std::vector<std::string> status_names() {
+    std::vector<std::string> v;
+    for (auto s : {plan::point_status::ok, plan::point_status::invalid_deployment, plan::point_status::weights_do_not_fit,
+                   plan::point_status::beyond_max_position, plan::point_status::over_kv_capacity})
+        v.emplace_back(plan::to_string(s));
+    return v;
+}
+
+/// The formats axis of a sweep or a plan: weights × kv, each a name, None or a list of them.
+std::vector<serving_formats> formats_axis(py::handle weights, py::handle kv_format) {
+    std::vector<serving_formats> out;
+    for (const py::object& w : items(weights))
+        for (const py::object& k : items(kv_format))
+            out.push_back({.weights = format_arg(w, "weights"), .kv = format_arg(k, "kv")});
+    return out;
+}
+
+/// The frontier's points of a sweep, as the `llmcost frontier` tool lists them (each field a list).
+result frontier_points(const plan::sweep_result& s, const std::vector<Eigen::Index>& front) {
+    result out{.kind = "frontier", .fields = {}};
+    py::list index, hw, w, k, tp, pp, ep, dp, gpus, mode, batch, ttft, tpot, user, per_gpu, pd;
+    for (Eigen::Index i : front) {
+        const plan::sweep_point p = s.point(i);
+        const deployment& d = p.block->d;
+        const bool dis = p.block->how.disaggregated;
+        index.append(i);
+        hw.append(std::string(d.hw.name));
+        w.append(std::string(d.m.weights.name));
+        k.append(std::string(d.m.kv_cache.name));
+        tp.append(d.layout.tp);
+        pp.append(d.layout.pp);
+        ep.append(d.layout.ep);
+        dp.append(d.layout.dp);
+        gpus.append(d.instance_gpus());
+        mode.append(dis ? "disaggregated" : "colocated");
+        batch.append(p.batch);
+        ttft.append(p.ttft.value());
+        tpot.append(p.tpot.value());
+        user.append(p.per_user.value());
+        per_gpu.append(p.output_rate_per_gpu.value());
+        pd.append(dis ? py::object(py::float_(p.prefill_per_decode)) : py::none());
+    }
+    py::dict& f = out.fields;
+    f["index"] = index;
+    f["hardware"] = hw;
+    f["weights"] = w;
+    f["kv"] = k;
+    f["tp"] = tp;
+    f["pp"] = pp;
+    f["ep"] = ep;
+    f["dp"] = dp;
+    f["instance_gpus"] = gpus;
+    f["mode"] = mode;
+    f["batch"] = batch;
+    f["ttft_s"] = ttft;
+    f["tpot_s"] = tpot;
+    f["tokens_per_s_per_user"] = user;
+    f["output_tokens_per_s_per_gpu"] = per_gpu;
+    f["prefill_per_decode"] = pd;
+    return out;
+}
+
+slo targets(py::handle ttft, py::handle tpot) {
+    return {.ttft = seconds(number(ttft, "ttft")), .tpot = seconds(number(tpot, "tpot"))};
+}
+
+result frontier(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle ttft,
+                py::handle tpot, py::handle batch, py::handle max_batch, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
+                py::handle weights, py::handle kv_format, py::handle disaggregated, py::handle ignore_max_position) {
+    plan::sweep_grid g{.m = model_arg(model)};
+    for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
+    g.formats = formats_axis(weights, kv_format);
+    plan::layout_axes axes{.dp = {0}};  // as `llmcost frontier`: dp from ep ÷ tp (the DEP layouts)
+    auto degrees = [](py::handle v, std::string_view name, std::vector<int>& into) {
+        if (v.is_none()) return;
+        into.clear();
+        for (const py::object& x : items(v)) into.push_back(whole(x, name));
+    };
+    degrees(tp, "tp", axes.tp);
+    degrees(pp, "pp", axes.pp);
+    degrees(ep, "ep", axes.ep);
+    degrees(dp, "dp", axes.dp);
+    g.layouts = plan::expand(axes);
+    g.modes.clear();
+    for (const py::object& m : items(disaggregated)) g.modes.push_back({.disaggregated = flag(m, "disaggregated")});
+    g.shapes = {shape_of(input, output)};
+    if (!batch.is_none()) g.batches = numbers(batch, "batch");
+    else g.batches = max_batch.is_none() ? plan::batch_ladder() : plan::batch_ladder(number(max_batch, "max_batch"));
+    g.ignore_max_position = flag(ignore_max_position, "ignore_max_position");
+    const slo target = targets(ttft, tpot);
+    plan::sweep_result s;
+    std::vector<Eigen::Index> front;
+    {
+        const py::gil_scoped_release unlocked;
+        plan::sweep(g, s);
+        front = plan::frontier(s, target);
+    }
+    return frontier_points(s, front);
+}
+
+result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::handle mix, py::handle ttft,
+                  py::handle tpot, py::handle weights, py::handle kv_format, py::handle max_gpus,
+                  py::handle max_instance_gpus, py::handle usd_per_gpu_hour, py::handle prices,
+                  py::handle utilisation, py::handle colocated_only, py::handle ignore_max_position) {
+    const llmcost::model m = model_arg(model);
+    plan::traffic t{.requests_per_second = number(rate, "rate"), .target = targets(ttft, tpot)};
+    for (const py::object& c : items(mix)) {
+        const std::vector<py::object> parts = items(c);
+        if (parts.size() != 3 || PyUnicode_Check(c.ptr()))
+            refuse("mix", c, "each class is (input, output, share)", "llmcost.argument.type");
+        t.mix.push_back({.share = number(parts[2], "mix share"),
+                         .shape = {.input = tokens(number(parts[0], "mix input")), .output = tokens(number(parts[1], "mix output"))}});
+    }
+    t.validate();
+    if (!flag(ignore_max_position, "ignore_max_position"))
+        for (const plan::traffic_class& k : t.mix)
+            require_within_max_position(m, k.shape.input.value() + k.shape.output.value(),
+                                        "; pass ignore_max_position=True to price it anyway");
+    plan::fleet_options o{.formats = formats_axis(weights, kv_format), .max_gpus = number(max_gpus, "max_gpus"),
+                          .site = catalog::seed_site,  // as `llmcost plan` prices it
+                          .utilisation = number(utilisation, "utilisation")};
+    o.max_instance_gpus = whole(max_instance_gpus, "max_instance_gpus");
+    if (!usd_per_gpu_hour.is_none()) o.gpu_cost = dollars_per_hour(number(usd_per_gpu_hour, "usd_per_gpu_hour"));
+    if (flag(colocated_only, "colocated_only")) o.prefill_batches.clear();
+    for (const py::object& h : items(hardware)) o.gpus.push_back(hardware_arg(h));
+    if (!prices.is_none()) {
+        if (!py::isinstance<py::dict>(prices))
+            refuse("prices", prices, "must be a dict {GPU name: $ per GPU-hour}", "llmcost.argument.type");
+        for (const auto& [name, usd] : prices.cast<py::dict>())
+            o.prices.push_back({.hardware = named<llmcost::hardware>(name, "prices").name,
+                                .per_gpu = dollars_per_hour(number(usd, "prices"))});
+    }
+    plan::fleet_result res;
+    {
+        const py::gil_scoped_release unlocked;
+        res = plan::cheapest_fleet(m, t, o);
+    }
+    auto row = [](const plan::deployment_plan& p) {
+        const bool dis = p.how.disaggregated;
+        auto maybe = [dis](double v) { return dis ? py::object(py::float_(v)) : py::none(); };
+        return py::dict("hardware"_a = std::string(p.d.hw.name), "weights"_a = std::string(p.d.m.weights.name),
+                        "kv"_a = std::string(p.d.m.kv_cache.name), "tp"_a = p.d.layout.tp, "pp"_a = p.d.layout.pp,
+                        "ep"_a = p.d.layout.ep, "dp"_a = p.d.layout.dp,
+                        "mode"_a = dis ? "disaggregated" : "colocated", "gpus"_a = p.gpus,
+                        "instances"_a = dis ? p.prefill_instances + p.decode_instances : p.instances,
+                        "prefill_instances"_a = maybe(p.prefill_instances), "decode_instances"_a = maybe(p.decode_instances),
+                        "prefill_per_decode"_a = maybe(p.prefill_per_decode), "batch"_a = p.batch,
+                        "prefill_batch"_a = maybe(p.how.prefill_batch), "ttft_s"_a = p.ttft.value(),
+                        "tpot_s"_a = p.tpot.value(), "load"_a = p.load,
+                        "usd_per_gpu_hour"_a = p.gpu_cost.value() / dollars_per_hour(1.0).value(),
+                        "usd_per_hour"_a = p.fleet_cost.value() / dollars_per_hour(1.0).value(),
+                        "usd_per_million_output_tokens"_a = p.cost_per_output_token.value() / dollars_per_million_tokens(1.0).value(),
+                        "usd_per_million_tokens"_a = p.cost_per_token.value() / dollars_per_million_tokens(1.0).value(),
+                        "gpu_power_W"_a = p.gpu_power.value(), "wall_power_W"_a = p.wall_power.value());
+    };
+    result out{.kind = "plan", .fields = {}};
+    py::list options;
+    for (const plan::deployment_plan& p : res.options) options.append(row(p));
+    out.fields["best"] = res.best ? py::object(row(*res.best)) : py::none();
+    out.fields["options"] = options;
+    out.fields["skipped"] = py::cast(res.skipped);
+    out.fields["points"] = res.points;
+    return out;
+}
+
+result calibrate(py::handle measurements, py::handle free, py::handle include_check_rows, py::handle coverage) {
+    const std::string path = py::module_::import("os").attr("fspath")(measurements).cast<std::string>();
+    plan::calibration_options o{.include_check_rows = flag(include_check_rows, "include_check_rows")};
+    if (!free.is_none()) {
+        o.free.clear();
+        for (const py::object& name : items(free)) {
+            const std::optional<plan::parameter> p = plan::parameter_named(str_arg(name, "free"));
+            if (!p) {
+                std::string known;
+                for (plan::parameter q : plan::all_parameters) known += (known.empty() ? "" : ", ") + std::string(plan::to_string(q));
+                refuse("free", name, "not an efficiency parameter; known: " + known, "llmcost.argument.choice");
+            }
+            o.free.push_back(*p);
+        }
+    }
+    const bool banded = !coverage.is_none();  // (a bool and a double: g++ -O3 warns of an optional<double> here)
+    const double band = banded ? number(coverage, "coverage") : 0.0;
+    const std::vector<plan::measurement> rows = io::load_measurements_csv(path);
+    const plan::calibration_result fit = plan::calibrate(rows, o);
+    result out{.kind = "calibrate", .fields = {}};
+    py::dict& f = out.fields;
+    f["hardware"] = std::string(fit.base.name);
+    f["rows"] = fit.rows;
+    f["dof"] = fit.dof;
+    f["iterations"] = fit.iterations;
+    f["converged"] = fit.converged;
+    f["stop_reason"] = fit.stop_reason;
+    f["rss"] = fit.rss;
+    f["sigma"] = fit.sigma;
+    py::dict params;
+    for (const plan::fitted_parameter& p : fit.parameters)
+        params[py::str(std::string(plan::to_string(p.which)))] =
+            py::dict("value"_a = p.value, "standard_error"_a = p.standard_error, "start"_a = p.start,
+                     "at_bound"_a = p.at_bound, "unit"_a = std::string(plan::unit_of(p.which)));
+    f["parameters"] = params;
+    const auto n = static_cast<py::ssize_t>(fit.parameters.size());
+    py::array_t<double> corr({n, n});
+    auto c = corr.mutable_unchecked<2>();
+    for (py::ssize_t i = 0; i < n; ++i)
+        for (py::ssize_t j = 0; j < n; ++j) c(i, j) = fit.correlation(i, j);
+    f["correlation"] = corr;
+    py::list predictions;
+    for (const plan::measurement& x : rows) {
+        if (x.d.hw.name != fit.base.name) continue;  // other hardware than the fit's, as the tool leaves it out
+        const double predicted = plan::predict(x, fit.fitted);
+        py::dict r("id"_a = x.id, "metric"_a = std::string(plan::to_string(x.what)),
+                   "fitted"_a = !x.check || o.include_check_rows, "measured"_a = x.value, "predicted"_a = predicted,
+                   "error"_a = plan::relative_error(x, predicted));
+        if (banded) {
+            const plan::prediction_interval i = plan::predict_with_uncertainty(x, fit, band);
+            r["low"] = i.low;
+            r["high"] = i.high;
+            r["covered"] = i.contains(x.value);
+        }
+        predictions.append(r);
+    }
+    f["predictions"] = predictions;
+    return out;
+}
+
+}  // namespace
+}  // namespace llmcost::python
+
+PYBIND11_MODULE(_core, m) {
+    using namespace llmcost;
+    using namespace llmcost::python;
+    m.doc() = "llmcost's C++ cost model of LLM inference (the extension behind `import llmcost`).";
+
+    invalid_input_type = PyErr_NewExceptionWithDoc(
+        "llmcost.InvalidInput",
+        "A value that breaks a rule of the cost model (or an argument of the wrong type or an unknown name). "
+        "Attributes: field, value, rule, id (the rule's stable id, listed in docs/troubleshooting.md), subject.",
+        PyExc_ValueError, nullptr);
+    load_error_type = PyErr_NewExceptionWithDoc(
+        "llmcost.LoadError",
+        "A config.json (file or dict) that cannot be read: path, line and column (where the text has them), "
+        "field (the JSON key), value, rule.",
+        PyExc_ValueError, nullptr);
+    if (invalid_input_type == nullptr || load_error_type == nullptr) throw py::error_already_set();
+    m.attr("InvalidInput") = py::handle(invalid_input_type);
+    m.attr("LoadError") = py::handle(load_error_type);
+    py::register_exception_translator(&translate);
+
+    // ---- descriptors
+    py::class_<model> model_class(m, "Model",
+        "A model descriptor (frozen): the catalog's (`llmcost.models()`, `Model.named`), a Hugging Face "
+        "config.json (`Model.from_hf_config`), or your own: `Model(name=…, layers=…, …)` and `replace(…)`, "
+        "checked by the library's `model::validate`.");
+    bind_fields(model_class, model_fields(), "Model");
+    model_class.def_static("named", [](py::handle name) { return named<model>(name, "model"); }, "name"_a,
+                           "The catalog model a name picks, loosely (`llama-3.1-70b`); an unknown name raises "
+                           "InvalidInput with the closest names.");
+    model_class.def_static(
+        "from_hf_config",
+        [](py::handle source, py::handle name) {
+            std::optional<std::string> override_name;
+            if (!name.is_none()) override_name = str_arg(name, "name");
+            const auto as_view = override_name ? std::optional<std::string_view>(*override_name) : std::nullopt;
+            if (py::isinstance<py::dict>(source)) {
+                const std::string json_text = py::module_::import("json").attr("dumps")(source).cast<std::string>();
+                return io::parse_hf_config(json_text, "<dict>", as_view ? as_view : std::optional<std::string_view>("<dict>"));
+            }
+            if (PyUnicode_Check(source.ptr()) || py::hasattr(source, "__fspath__")) {
+                const std::string path = py::module_::import("os").attr("fspath")(source).cast<std::string>();
+                return io::load_hf_config(path, as_view);
+            }
+            refuse("path_or_dict", source, "must be a path (str, os.PathLike) or a dict, got " + type_name(source),
+                   "llmcost.argument.type");
+        },
+        "path_or_dict"_a, "name"_a = py::none(),
+        "A model from a Hugging Face config.json: a path (the file, or the folder that holds it) or the parsed dict. "
+        "A malformed one raises LoadError naming the file, line:column, key, value and rule.");
+
+    py::class_<hardware> hardware_class(m, "Hardware",
+        "A GPU descriptor (frozen): the catalog's (`llmcost.hardware()`, `Hardware.named`) or yours via `replace(…)`.");
+    bind_fields(hardware_class, hardware_fields(), "Hardware");
+    hardware_class.def_static("named", [](py::handle name) { return named<hardware>(name, "hardware"); }, "name"_a,
+                              "The catalog GPU a name picks, loosely (`h100`, `H100 SXM5`); an unknown name raises "
+                              "InvalidInput with the closest names.");
+
+    // ---- catalogs
+    m.def("models", [] { return std::vector<model>(catalog::all_models.begin(), catalog::all_models.end()); },
+          "The catalog's models (sources in tables/models.csv).");
+    m.def("hardware", [] { return std::vector<hardware>(catalog::all_hardware.begin(), catalog::all_hardware.end()); },
+          "The catalog's GPUs (sources in tables/hardware.csv).");
+    m.def("formats",
+          [] {
+              py::list out;
+              for (const number_format& f : formats::all)
+                  out.append(py::dict("name"_a = std::string(f.name), "bits_per_element"_a = f.bits_per_element(),
+                                      "compute"_a = std::string(to_string(f.compute))));
+              return out;
+          },
+          "The number formats `weights=` and `kv=` take, with their bits per element (scales included).");
+
+    // ---- estimate
+    py::class_<estimate_result> est(m, "Estimate",
+        "One deployment serving one kind of request: the fields of `llmcost estimate --format json` (SI, the "
+        "unit in the name); usd_* are None when the GPU has no price.");
+#define LLMCOST_PROP(f) est.def_readonly(#f, &estimate_result::f);
+    LLMCOST_ESTIMATE_FIELDS(LLMCOST_PROP)
+#undef LLMCOST_PROP
+    est.def("to_dict", &to_dict, "The fields as a dict, in the order of the tool's JSON.");
+    est.def("__repr__", [](const estimate_result& r) {
+        return "Estimate(" + std::string(py::repr(to_dict(r))) + ")";
+    });
+
+    const parallel_layout layout{};
+    const estimate_options opts{};
+    set_up_estimate_parameters();
+    m.attr("estimate") = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&estimate_method, nullptr, m.attr("__name__").ptr()));
+
+    py::class_<result>(m, "Result", "A command's figures: attributes, `to_dict()`, the `llmcost` tool's JSON names.")
+        .def_readonly("kind", &result::kind)
+        .def("to_dict", [](const result& r) { return py::dict(r.fields); })
+        .def("keys", [](const result& r) { return r.fields.attr("keys")(); })
+        .def("__getitem__", [](const result& r, const std::string& k) {
+            if (!r.fields.contains(k)) throw py::key_error(k);
+            return py::object(r.fields[k.c_str()]);
+        })
+        .def("__getattr__", [](const result& r, const std::string& k) {
+            if (!r.fields.contains(k)) throw py::attribute_error("llmcost." + r.kind + " has no figure '" + k + "'");
+            return py::object(r.fields[k.c_str()]);
+        })
+        .def("__dir__", [](const result& r) { return py::list(r.fields.attr("keys")()); })
+        .def("__repr__", [](const result& r) { return r.kind + "(" + std::string(py::repr(r.fields)) + ")"; });
+
+    m.def("kv", &python::kv, "model"_a, "hardware"_a, py::kw_only(), "context"_a, "batch"_a, "tp"_a = layout.tp,
+          "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
+          "kv"_a = py::none(), "ignore_max_position"_a = false,
+          "KV footprint of `batch` sequences of `context` tokens, and where it spills (HBM → DRAM → NVMe): "
+          "`llmcost kv`.");
+    m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
+          "acceptance"_a, "draft_tokens"_a, "drafter"_a, "target"_a = py::none(), "tp"_a = layout.tp,
+          "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
+          "kv"_a = py::none(), "ignore_max_position"_a = false,
+          "Speculative decoding with `drafter` ('eagle', 'mtp', or a catalog model): tokens per pass, speedup, "
+          "and the least acceptance that reaches `target` tokens/s per user: `llmcost spec`.");
+    m.def("disagg", &python::disagg, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "ttft"_a, "tpot"_a,
+          "every_token"_a = false, "path"_a = "scale-out", "chunk"_a = opts.limits.prefill_chunk.value(),
+          "decode_hardware"_a = py::none(), "decode_tp"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp,
+          "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(),
+          "ignore_max_position"_a = false,
+          "Colocated against disaggregated serving under TTFT/TPOT targets (s): KV transfer, prefill stall, P:D "
+          "ratio and goodput: `llmcost disagg`.");
+
+    // ---- sweeps
+    py::class_<sweep_py, std::shared_ptr<sweep_py>> sw(m, "SweepResult",
+        "Every grid point's figures as NumPy arrays (float64 SI; status uint8). Point order: GPU (slowest), "
+        "formats, layout, mode, input, output, batch (fastest). ttft_s, tpot_s, output_tokens_per_s_per_gpu and "
+        "status view the C++ result without a copy.");
+    sw.def("__len__", [](const sweep_py& s) { return s.res.size(); })
+        .def_property_readonly("ttft_s", [](py::object self) {
+            const auto& s = self.cast<const sweep_py&>().res;
+            return view(self, s.ttft_s.data(), s.size());
+        })
+        .def_property_readonly("tpot_s", [](py::object self) {
+            const auto& s = self.cast<const sweep_py&>().res;
+            return view(self, s.tpot_s.data(), s.size());
+        })
+        .def_property_readonly("output_tokens_per_s_per_gpu", [](py::object self) {
+            const auto& s = self.cast<const sweep_py&>().res;
+            return view(self, s.output_tokens_per_s_per_gpu.data(), s.size());
+        })
+        .def_property_readonly("status", [](py::object self) {
+            const auto& s = self.cast<const sweep_py&>().res;
+            return view(self, s.status_code.data(), s.size());
+        })
+        .def_property_readonly("tokens_per_s_per_user", [](const sweep_py& s) {
+            return computed<double>(s.res.size(), [&](Eigen::Index i) { return s.res.tokens_per_s_per_user(i); });
+        })
+        .def_property_readonly("e2e_s", [](const sweep_py& s) {
+            return computed<double>(s.res.size(), [&](Eigen::Index i) { return s.res.e2e(i); });
+        })
+        .def_property_readonly("requests_per_s_per_gpu", [](const sweep_py& s) {
+            return computed<double>(s.res.size(), [&](Eigen::Index i) { return s.res.point(i).requests_per_second_per_gpu; });
+        })
+        .def_property_readonly("prefill_per_decode", [](const sweep_py& s) {
+            return computed<double>(s.res.size(), [&](Eigen::Index i) { return s.res.point(i).prefill_per_decode; });
+        })
+        .def_property_readonly("fits", [](const sweep_py& s) {
+            return computed<bool>(s.res.size(), [&](Eigen::Index i) { return s.res.fits(i); });
+        })
+        .def_property_readonly_static("status_names", [](py::handle) { return status_names(); },
+                                      "status code → meaning (`plan::point_status`)")
+        .def_property_readonly("gpus", [](const sweep_py& s) {
+            std::vector<std::string> v;
+            for (const hardware& h : s.res.grid.gpus) v.emplace_back(h.name);
+            return v;
+        })
+        .def_property_readonly("formats", [](const sweep_py& s) {
+            std::vector<std::pair<std::optional<std::string>, std::optional<std::string>>> v;
+            for (const serving_formats& f : s.res.grid.formats)
+                v.emplace_back(f.weights ? std::optional<std::string>(f.weights->name) : std::nullopt,
+                               f.kv ? std::optional<std::string>(f.kv->name) : std::nullopt);
+            return v;
+        })
+        .def("coordinates", [](const sweep_py& s) { return python::coordinates(s.res); },
+             "Each point's grid coordinates as arrays: gpu and format (indices into .gpus and .formats), tp, pp, "
+             "ep, dp, disaggregated, input_tokens, output_tokens, batch.")
+        .def("to_pandas", [](py::object self) {
+            const auto& s = self.cast<const sweep_py&>().res;
+            py::module_ pd = py::module_::import("pandas");  // ImportError without pandas
+            py::dict c = python::coordinates(s);
+            py::dict cols;
+            std::vector<std::string> names;
+            for (const hardware& h : s.grid.gpus) names.emplace_back(h.name);
+            cols["hardware"] = pd.attr("Categorical").attr("from_codes")(c["gpu"], names);
+            std::vector<std::string> fmt;
+            for (const serving_formats& f : s.grid.formats)
+                fmt.push_back(std::string(f.weights ? f.weights->name : "model's") + "/" +
+                              std::string(f.kv ? f.kv->name : "model's"));
+            cols["formats"] = pd.attr("Categorical").attr("from_codes")(c["format"], fmt);
+            for (const char* k : {"tp", "pp", "ep", "dp", "disaggregated", "input_tokens", "output_tokens", "batch"})
+                cols[k] = c[k];
+            cols["status"] = pd.attr("Categorical").attr("from_codes")(self.attr("status"), status_names());
+            for (const char* k : {"ttft_s", "tpot_s", "e2e_s", "output_tokens_per_s_per_gpu", "tokens_per_s_per_user",
+                                  "requests_per_s_per_gpu", "prefill_per_decode"})
+                cols[k] = self.attr(k);
+            return pd.attr("DataFrame")(cols);
+        }, "A pandas DataFrame, one row a point (needs pandas).");
+
+    m.def("sweep", &python::sweep, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
+          "tp"_a = py::none(), "pp"_a = py::none(), "ep"_a = py::none(), "dp"_a = py::none(), "weights"_a = py::none(),
+          "kv"_a = py::none(), "formats"_a = py::none(), "disaggregated"_a = false,
+          "max_batch"_a = opts.limits.max_batch, "ignore_max_position"_a = false,
+          "Price a grid in one pass (llmcost::plan::sweep): GPUs × formats (weights × kv, or the (weights, kv) "
+          "pairs of `formats`) × layouts (tp × pp × ep × dp) × "
+          "modes (disaggregated False/True) × input × output × batch, each a value or a list (batch may be a NumPy "
+          "array). A point that breaks a rule is kept with its status, never raised.");
+    sw.def("frontier",
+           [](const sweep_py& s, py::handle ttft, py::handle tpot, py::handle shape, py::handle disaggregated) {
+               plan::frontier_options o{};
+               if (!shape.is_none()) o.shape = static_cast<std::size_t>(count(shape, "shape"));
+               if (!disaggregated.is_none()) o.disaggregated = flag(disaggregated, "disaggregated");
+               const std::vector<Eigen::Index> front = plan::frontier(s.res, targets(ttft, tpot), o);
+               py::array_t<std::int64_t> out(static_cast<py::ssize_t>(front.size()));
+               std::copy(front.begin(), front.end(), out.mutable_data());
+               return out;
+           },
+           py::kw_only(), "ttft"_a, "tpot"_a, "shape"_a = py::none(), "disaggregated"_a = py::none(),
+           "Indices of the points on the Pareto frontier of tokens/s per GPU against tokens/s per user among those "
+           "that fit and meet TTFT <= ttft and TPOT <= tpot (s), by tokens/s per user rising (llmcost::plan::frontier).");
+
+    m.def("frontier", &python::frontier, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "ttft"_a,
+          "tpot"_a, "batch"_a = py::none(), "max_batch"_a = py::none(), "tp"_a = py::none(), "pp"_a = py::none(),
+          "ep"_a = py::none(),
+          "dp"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(), "disaggregated"_a = false,
+          "ignore_max_position"_a = false,
+          "The configurations worth running for one request shape: a sweep over GPUs, formats, layouts and "
+          "batches (batch=None: the library's batch ladder, up to max_batch) reduced to its frontier under the TTFT/TPOT targets, "
+          "as `llmcost frontier` lists it (each figure a list, fastest per user last).");
+    const plan::fleet_options fleet{};
+    m.def("plan", &python::fleet_plan, "model"_a, "hardware"_a, py::kw_only(), "rate"_a, "mix"_a, "ttft"_a, "tpot"_a,
+          "weights"_a = py::none(), "kv"_a = py::none(), "max_gpus"_a = fleet.max_gpus,
+          "max_instance_gpus"_a = fleet.max_instance_gpus, "usd_per_gpu_hour"_a = py::none(), "prices"_a = py::none(),
+          "utilisation"_a = fleet.utilisation, "colocated_only"_a = false, "ignore_max_position"_a = false,
+          "The cheapest fleet for `rate` requests/s of the `mix` [(input, output, share), …] under the TTFT/TPOT "
+          "targets, among the GPU types `hardware`, formats, layouts and serving modes (llmcost::plan::cheapest_fleet, "
+          "as `llmcost plan`): best, options (one per GPU type and mode, cheapest first), skipped, points.");
+    m.def("calibrate", &python::calibrate, "measurements"_a, py::kw_only(), "free"_a = py::none(),
+          "include_check_rows"_a = false, "coverage"_a = py::none(),
+          "Fit efficiency parameters (`free`, names as `llmcost calibrate --free`; None: the library's default set) "
+          "to a measurements CSV (tables/measurements.csv's format): parameters with standard errors, the "
+          "correlation matrix, each row's prediction (and its interval at `coverage`).");
+}

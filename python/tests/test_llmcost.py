@@ -1,0 +1,528 @@
+"""pytest suite of the Python module: every function, the error mapping, agreement with the
+`llmcost` tool's golden outputs to the last printed digit, NumPy dtypes and shapes.
+
+Run by ctest (python.pytest) with PYTHONPATH=<build>/python; LLMCOST_SOURCE_DIR points at the
+source tree (goldens, fixtures).
+"""
+import csv
+import json
+import math
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import llmcost
+
+SOURCE = pathlib.Path(os.environ.get("LLMCOST_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
+EXPECTED = SOURCE / "examples" / "cli" / "expected"
+FIXTURES = SOURCE / "tests" / "fixtures"
+
+
+def printed(v):
+    """A figure as the tool's JSON and CSV print it: whole numbers in full, others to 10 significant digits."""
+    if abs(v) < 2.0**53 and v == math.floor(v):
+        return v
+    return float(f"{v:.10g}")
+
+
+def shown(v, digits=4):
+    """A figure as the tool's table shows it: 4 significant digits (ratios, "3.09x": 3)."""
+    return float(f"{v:.{digits}g}")
+
+
+def assert_matches_golden(e, golden):
+    d = e.to_dict()
+    assert list(d) == [k for k in golden if k != "notes"], "the same fields, in the tool's order"
+    for key, want in golden.items():
+        if key == "notes":
+            continue
+        got = d[key]
+        if isinstance(want, (bool, str)) or want is None:
+            assert got == want, key
+        else:
+            assert printed(got) == want, f"{key}: {got!r} prints {printed(got)!r}, the tool printed {want!r}"
+
+
+# ---- agreement with the tool's golden outputs ------------------------------------------------------
+
+def test_estimate_matches_the_tools_json_saturated():
+    # llmcost estimate --model Llama-3.1-8B --hardware "H100 SXM5" --weights fp8 --kv fp8
+    #                  --input 128 --output 128 --saturate --max-batch 2048 --format json
+    golden = json.loads((EXPECTED / "estimate.json").read_text())
+    e = llmcost.estimate("Llama-3.1-8B", "H100 SXM5", weights="fp8", kv="fp8", input=128, output=128,
+                         saturate=True, max_batch=2048)
+    assert_matches_golden(e, golden)
+
+
+def test_estimate_matches_the_tools_json_dep_layout():
+    # llmcost estimate --model DeepSeek-V3 --hardware H200 --gpus 8 --dp 8 --ep 8 --input 1000 --output 1000 --saturate
+    golden = json.loads((EXPECTED / "estimate_dep.json").read_text())
+    e = llmcost.estimate("DeepSeek-V3", "H200", gpus=8, dp=8, ep=8, input=1000, output=1000, saturate=True)
+    assert_matches_golden(e, golden)
+
+
+def test_estimate_matches_the_tools_csv_from_a_config_file():
+    # llmcost estimate --model tests/fixtures/hf/Llama-3.1-70B-Instruct/config.json --hardware H200 --tp 2
+    #                  --weights fp8 --batch 16 --format csv
+    with open(EXPECTED / "estimate_config.csv", newline="") as f:
+        row = next(csv.DictReader(f))
+    m = llmcost.Model.from_hf_config(FIXTURES / "hf" / "Llama-3.1-70B-Instruct" / "config.json")
+    e = llmcost.estimate(m, "H200", tp=2, weights="fp8", input=1000, output=200, batch=16)
+    for key, text in row.items():
+        got = getattr(e, key)
+        if isinstance(got, bool):
+            assert str(got).lower() == text, key
+        elif isinstance(got, str):
+            assert got == text, key
+        else:
+            assert printed(got) == float(text), key
+
+
+def test_kv_matches_the_tools_table():
+    # llmcost kv --model Llama-3.1-70B --hardware H100 --tp 8 --context 131072 --batch 64
+    r = llmcost.kv("Llama-3.1-70B", "H100", tp=8, context=131072, batch=64)
+    assert r.kind == "kv"
+    assert shown(r.kv_bytes_per_sequence_per_gpu) == 5.369e9
+    assert shown(r.kv_budget_bytes_per_gpu) == 61.97e9
+    assert shown(r.in_host_B) == 250e9
+    assert shown(r.in_storage_B) == 31.63e9
+    assert shown(r.restore_s) == 8.425
+    assert r.max_sequences_at_context == 11
+    assert r["overflow_B"] == 0
+    assert r.to_dict()["gpus"] == 8
+
+
+def test_spec_matches_the_tools_table():
+    # llmcost spec --model Llama-3.1-70B --hardware B300 --tp 8 --acceptance 0.8 --draft-tokens 4 --target 1000
+    r = llmcost.spec("Llama-3.1-70B", "B300", tp=8, input=1000, output=200, batch=1, acceptance=0.8,
+                     draft_tokens=4, drafter="eagle", target=1000)
+    assert r.drafter == "an EAGLE head"
+    assert shown(r.expected_tokens_per_pass) == 3.362
+    assert shown(r.draft_s) == 561.5e-6
+    assert shown(r.verify_s) == 6.806e-3
+    assert shown(r.speedup, 3) == 3.09
+    assert shown(r.tokens_per_s_per_user) == 456.3
+    assert r.min_acceptance_for_target is None  # unreachable
+
+
+def test_disagg_matches_the_tools_table():
+    # llmcost disagg --model Llama-3.1-70B --hardware H100 --tp 8 --input 4000 --output 300 --ttft 1 --tpot 0.05
+    r = llmcost.disagg("Llama-3.1-70B", "H100", tp=8, input=4000, output=300, ttft=1, tpot=0.05)
+    assert shown(r.kv_bytes_per_request) == 1.311e9
+    assert shown(r.kv_transfer_s) == 3.279e-3
+    assert r.colocated_feasible and r.disaggregated_feasible
+    assert r.colocated_batch == 57
+    assert r.disaggregated_decode_batch == 351
+    assert shown(r.prefill_per_decode_instances) == 4.965
+    assert shown(r.goodput_gain, 3) == 1.17
+
+
+# ---- hand-worked figures ---------------------------------------------------------------------------
+
+def test_kv_per_token_by_hand():
+    # Llama-3.1-70B: 2 (K and V) × 80 layers × 8 KV heads × 128 dims × 2 bytes (bf16) = 327,680 B (S16).
+    e = llmcost.estimate("Llama-3.1-70B", "H100", tp=8, input=2000, output=500, batch=32)
+    assert e.kv_bytes_per_token == 2 * 80 * 8 * 128 * 2
+    r = llmcost.kv("Llama-3.1-70B", "H100", tp=8, context=1000, batch=3)
+    assert r.kv_bytes_per_token_per_gpu == 2 * 80 * 8 * 128 * 2 / 8     # heads split over tp 8
+    assert r.kv_bytes_per_gpu == 3 * 1000 * 40960
+    m = llmcost.Model.named("Llama-3.1-70B")
+    assert m.kv_bytes_per_token == 327680
+
+
+def test_estimate_laws():
+    e = llmcost.estimate("Llama-3.1-70B", "H100", tp=8, input=2000, output=500, batch=32)
+    assert e.tokens_per_s_per_user == pytest.approx(1 / e.tpot_s, rel=1e-12)
+    assert e.output_tokens_per_s_per_gpu == pytest.approx(e.output_tokens_per_s / 8, rel=1e-12)
+    assert e.e2e_s == pytest.approx(e.ttft_s + 499 * e.tpot_s, rel=1e-12)
+    assert e.wall_energy_j_per_output_token > e.energy_j_per_output_token > 0
+    assert e.limited_by == "given" and e.batch == 32
+    tpots = [llmcost.estimate("Llama-3.1-70B", "H100", tp=8, input=2000, output=500, batch=b).tpot_s
+             for b in (1, 8, 32, 64)]
+    assert tpots == sorted(tpots), "a bigger batch never makes a step shorter"
+    bigger_tp = llmcost.estimate("Llama-3.1-70B", "H100", tp=4, input=2000, output=500, batch=32)
+    assert bigger_tp.weight_bytes_per_gpu == pytest.approx(2 * e.weight_bytes_per_gpu)
+
+
+def test_estimate_defaults_are_the_librarys():
+    a = llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128)
+    b = llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, saturate=True, tp=1, pp=1, ep=1)
+    assert a.to_dict() == b.to_dict()
+    assert (a.tp, a.pp, a.ep, a.dp, a.gpus) == (1, 1, 1, 1, 1)
+    assert a.weights == llmcost.Model.named("Llama-3.1-8B").weights
+
+
+def test_cost_unknown_is_none_and_a_given_price_is_used():
+    priced = llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=8, usd_per_gpu_hour=2.0)
+    assert priced.usd_per_gpu_hour == pytest.approx(2.0)
+    unpriced = [h for h in llmcost.hardware() if h.capex_usd == 0]
+    if unpriced:
+        e = llmcost.estimate("Llama-3.1-8B", unpriced[0], input=128, output=128, batch=1)
+        assert e.usd_per_gpu_hour is None and e.usd_per_million_output_tokens is None
+
+
+# ---- catalogs and descriptors ----------------------------------------------------------------------
+
+def test_catalogs():
+    models = llmcost.models()
+    gpus = llmcost.hardware()
+    assert len(models) >= 5 and all(isinstance(m, llmcost.Model) for m in models)
+    assert len(gpus) >= 5 and all(isinstance(h, llmcost.Hardware) for h in gpus)
+    assert len({m.name for m in models}) == len(models)
+    names = [f["name"] for f in llmcost.formats()]
+    assert {"bf16", "fp8", "nvfp4"} <= set(names)
+    assert next(f for f in llmcost.formats() if f["name"] == "fp8")["bits_per_element"] == 8
+
+
+def test_loose_names():
+    h = llmcost.Hardware.named("h100-sxm5")
+    assert h == llmcost.Hardware.named("H100 SXM5") == llmcost.Hardware.named("h100")
+    assert h.name == "H100 SXM5"
+    assert llmcost.Model.named("llama-3.1-70b").name == "Llama-3.1-70B"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.Hardware.named("H1OO")
+    assert "closest: H100 SXM5" in str(err.value)
+    assert err.value.id == "llmcost.catalog.unknown_name" and err.value.value == "H1OO"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.Hardware.named("H")
+    assert err.value.id == "llmcost.catalog.ambiguous_name" and "H100 SXM5" in err.value.rule
+
+
+def test_descriptors_are_frozen_with_replace():
+    m = llmcost.Model.named("Llama-3.1-8B")
+    with pytest.raises(AttributeError):
+        m.layers = 3
+    shallow = m.replace(layers=16, name="Llama-3.1-8B-half")
+    assert shallow.layers == 16 and m.layers == 32
+    assert shallow.name == "Llama-3.1-8B-half"
+    assert shallow.parameters < m.parameters
+    assert shallow != m and m == llmcost.Model.named("Llama-3.1-8B")
+    assert hash(m) == hash(llmcost.Model.named("Llama-3.1-8B"))
+    # the replaced model prices like any other
+    e = llmcost.estimate(shallow, "H100", input=128, output=128, batch=8)
+    assert e.model == "Llama-3.1-8B-half"
+    # a keyword constructor, checked by the library
+    derived = ("attention", "parameters", "active_parameters", "kv_bytes_per_token")
+    mine = llmcost.Model(**{k: v for k, v in m.to_dict().items() if k not in derived})
+    assert mine == m
+    h = llmcost.Hardware.named("H100").replace(hbm_bandwidth_B_per_s=6.7e12, name="H100 doubled")
+    fast = llmcost.estimate("Llama-3.1-8B", h, input=128, output=128, batch=1)
+    slow = llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1)
+    assert fast.tpot_s < slow.tpot_s
+    assert "H100 doubled" in repr(h)
+
+
+def test_from_hf_config_file_folder_and_dict():
+    folder = FIXTURES / "hf" / "Llama-3.1-8B"
+    a = llmcost.Model.from_hf_config(folder / "config.json")
+    b = llmcost.Model.from_hf_config(str(folder))
+    c = llmcost.Model.from_hf_config(json.loads((folder / "config.json").read_text()), name=a.name)
+    assert a == b == c
+    assert a.layers == 32 and a.kv_heads == 8
+    assert llmcost.Model.from_hf_config(FIXTURES / "hf" / "DeepSeek-V3").attention == "latent"
+
+
+# ---- errors: every class of bad input raises the mapped exception with field, value and rule ------
+
+BASE = dict(input=2000, output=500, batch=32, tp=8)
+
+
+def refused(exc_type=llmcost.InvalidInput, *args, **kwargs):
+    call = dict(BASE)
+    call.update(kwargs)
+    model = call.pop("model", "Llama-3.1-70B")
+    hw = call.pop("hardware", "H100")
+    with pytest.raises(exc_type) as err:
+        llmcost.estimate(model, hw, **call)
+    e = err.value
+    assert isinstance(e, ValueError)
+    assert e.field and e.rule and str(e).startswith("llmcost: ")
+    return e
+
+
+def test_exceptions_are_value_errors():
+    assert issubclass(llmcost.InvalidInput, ValueError)
+    assert issubclass(llmcost.LoadError, ValueError)
+    assert not issubclass(llmcost.InvalidInput, RuntimeError)
+
+
+@pytest.mark.parametrize("field,value", [("tp", "eight"), ("input", "2000"), ("batch", [32]), ("tp", True),
+                                         ("weights", 8), ("saturate", 1), ("input", 1j)])
+def test_wrong_types(field, value):
+    e = refused(**{field: value})
+    assert e.field == field and e.value == value and e.id == "llmcost.argument.type"
+
+
+def test_wrong_type_for_a_model_or_gpu():
+    assert refused(model=70).field == "model"
+    assert refused(hardware=None).field == "hardware"
+
+
+def test_unknown_names():
+    e = refused(model="llama-70b")
+    assert e.field == "model" and e.value == "llama-70b" and "Llama-3.1-70B" in e.rule
+    e = refused(weights="fp7")
+    assert e.field == "weights" and e.id == "llmcost.format.unknown_name" and "nvfp4" in e.rule
+
+
+@pytest.mark.parametrize("field,value,rule_field", [("input", -1, "input (tokens)"), ("output", 0, "output (tokens)"),
+                                                    ("batch", -4, "batch"), ("utilisation", 0, "utilisation"),
+                                                    ("max_tokens", -1, "max_tokens_per_step")])
+def test_negative_numbers(field, value, rule_field):
+    call = {field: value}
+    if field == "max_tokens":
+        call.update(batch=None)
+    e = refused(**call)
+    assert e.field == rule_field and e.value == value
+
+
+@pytest.mark.parametrize("field", ["input", "output", "batch", "prefill_chunk"])
+def test_nan(field):
+    e = refused(**{field: float("nan")})
+    assert math.isnan(e.value)
+
+
+def test_infinity():
+    assert refused(input=float("inf")).value == math.inf
+
+
+@pytest.mark.parametrize("kwargs,field,rule_id", [
+    (dict(tp=3), "layout.tp", "llmcost.layout.tp_divides_heads"),
+    (dict(ep=2), "layout.ep", None),
+    (dict(tp=0), "tp", "llmcost.argument.whole_number"),
+    (dict(tp=2.5), "tp", "llmcost.argument.whole_number"),
+    (dict(tp=4, gpus=6), "gpus", "llmcost.layout.gpus_multiple_of_replica"),
+    (dict(tp=2, dp=2, gpus=8), "gpus", "llmcost.layout.gpus_match"),
+])
+def test_impossible_layouts(kwargs, field, rule_id):
+    e = refused(**kwargs)
+    assert e.field == field
+    if rule_id:
+        assert e.id == rule_id
+
+
+def test_impossible_loads():
+    assert "does not fit" in refused(batch=100000).rule
+    assert "does not fit" in str(refused(model="Llama-3.1-405B", tp=2, batch=1))
+    e = refused(input=199000, output=1000)
+    assert "max_position" in e.rule and "ignore_max_position=True" in e.rule
+    ok = llmcost.estimate("Llama-3.1-70B", "H100", tp=8, input=199000, output=1000, batch=1, ignore_max_position=True)
+    assert ok.ttft_s > 0
+    e = refused(saturate=True)
+    assert e.field == "batch" and e.id == "llmcost.argument.excludes"
+    e = refused(max_batch=64)
+    assert e.field == "max_batch"
+
+
+def test_malformed_config_file_names_file_line_and_column():
+    with pytest.raises(llmcost.LoadError) as err:
+        llmcost.Model.from_hf_config(FIXTURES / "bad" / "syntax_error.json")
+    e = err.value
+    assert e.path.endswith("syntax_error.json") and e.line == 4 and e.column > 0
+    assert f"syntax_error.json:{e.line}:{e.column}" in str(e)
+    with pytest.raises(llmcost.LoadError) as err:
+        llmcost.Model.from_hf_config(FIXTURES / "no-such-dir" / "config.json")
+    assert "no such file" in err.value.rule
+
+
+def test_malformed_config_dict_names_the_key():
+    good = json.loads((FIXTURES / "hf" / "Llama-3.1-8B" / "config.json").read_text())
+    with pytest.raises(llmcost.LoadError) as err:
+        llmcost.Model.from_hf_config({**good, "num_attention_heads": "thirty-two"})
+    assert err.value.field == "num_attention_heads" and "string" in err.value.rule
+    with pytest.raises(llmcost.LoadError) as err:
+        llmcost.Model.from_hf_config({**good, "num_key_value_heads": 7})
+    assert err.value.field == "num_key_value_heads"
+    with pytest.raises(llmcost.InvalidInput):
+        llmcost.Model.from_hf_config(42)
+
+
+def test_bad_descriptor_fields():
+    m = llmcost.Model.named("Llama-3.1-8B")
+    with pytest.raises(llmcost.InvalidInput) as err:
+        m.replace(colour="blue")
+    assert err.value.field == "colour" and err.value.id == "llmcost.argument.unknown_field"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        m.replace(parameters=1)
+    assert err.value.field == "parameters"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        m.replace(layers=-1)
+    assert err.value.field == "layers"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        m.replace(kv_heads=7)  # the library's rule: KV heads divide the query heads
+    assert "kv_heads" in err.value.field
+    with pytest.raises(llmcost.InvalidInput):
+        llmcost.Model()  # nothing given: the library's validate() says what is missing
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.Hardware.named("H100").replace(hbm_bandwidth_B_per_s=float("nan"))
+    assert math.isnan(err.value.value)
+
+
+def test_errors_in_the_other_commands():
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.kv("Llama-3.1-70B", "H100", tp=8, context=-5, batch=1)
+    assert err.value.field == "context (tokens)"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.spec("Llama-3.1-70B", "H100", tp=8, input=1000, output=200, batch=1, acceptance=0.8,
+                     draft_tokens=3, drafter="mtp")
+    assert err.value.field == "mtp_modules"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.disagg("Llama-3.1-70B", "H100", tp=8, input=4000, output=300, ttft=1, tpot=0.05, path="carrier pigeon")
+    assert err.value.field == "path"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.sweep("Llama-3.1-70B", ["H100"], input=[1000], output=[200], batch=[0.5])
+    assert err.value.field == "batch"
+
+
+# ---- sweeps and NumPy ------------------------------------------------------------------------------
+
+def test_sweep_shapes_dtypes_and_zero_copy():
+    s = llmcost.sweep("Llama-3.1-70B", ["H100", "B200"], tp=[2, 3, 4, 8], weights=[None, "fp8"],
+                      input=[1000, 4000], output=[200], batch=np.arange(1, 65, dtype=float))
+    n = 2 * 2 * 4 * 2 * 1 * 64
+    assert len(s) == n
+    for name in ("ttft_s", "tpot_s", "output_tokens_per_s_per_gpu", "tokens_per_s_per_user", "e2e_s",
+                 "requests_per_s_per_gpu", "prefill_per_decode"):
+        a = getattr(s, name)
+        assert a.shape == (n,) and a.dtype == np.float64, name
+    assert s.status.dtype == np.uint8 and s.fits.dtype == np.bool_
+    assert s.ttft_s.base is not None and not s.ttft_s.flags.writeable, "a read-only view, not a copy"
+    assert s.tpot_s.ctypes.data == s.tpot_s.ctypes.data
+    c = s.coordinates()
+    assert set(c) == {"gpu", "format", "tp", "pp", "ep", "dp", "disaggregated", "input_tokens", "output_tokens", "batch"}
+    assert all(v.shape == (n,) for v in c.values())
+    invalid = s.status == s.status_names.index("invalid deployment")
+    assert np.array_equal(invalid, c["tp"] == 3), "tp 3 breaks tp_divides_heads, and only it"
+    assert np.all(np.isnan(s.ttft_s[invalid]))
+    assert s.gpus == ["H100 SXM5", "B200 (HGX)"] or s.gpus[0] == "H100 SXM5"
+    assert s.formats == [(None, None), ("fp8", None)]
+
+
+def test_sweep_point_equals_the_scalar_estimate():
+    s = llmcost.sweep("Llama-3.1-70B", "H100", tp=[8], input=[2000], output=[500], batch=[1, 32])
+    for i, b in enumerate((1, 32)):
+        e = llmcost.estimate("Llama-3.1-70B", "H100", tp=8, input=2000, output=500, batch=b)
+        assert s.tpot_s[i] == e.tpot_s and s.ttft_s[i] == e.ttft_s
+        assert s.output_tokens_per_s_per_gpu[i] == e.output_tokens_per_s_per_gpu
+
+
+def test_sweep_keeps_the_result_alive_through_its_arrays():
+    a = llmcost.sweep("Llama-3.1-8B", "H100", input=[128], output=[128], batch=[1, 2, 3]).tpot_s
+    import gc
+    gc.collect()
+    assert a.shape == (3,) and np.all(a > 0)
+
+
+def test_sweep_to_pandas():
+    pd = pytest.importorskip("pandas")
+    s = llmcost.sweep("Llama-3.1-8B", ["H100", "H200"], input=[128], output=[128], batch=[1, 8])
+    df = s.to_pandas()
+    assert isinstance(df, pd.DataFrame) and len(df) == 4
+    assert list(df["hardware"].astype(str)) == ["H100 SXM5"] * 2 + ["H200 SXM"] * 2
+
+
+# ---- frontier, plan, calibrate -----------------------------------------------------------------------
+
+def test_frontier_matches_the_tools_table():
+    # llmcost frontier --hardware H100,B200 --tp 2,4,8 --weights fp8 --max-batch 128  (input 1000, output 200, 2 s, 50 ms)
+    f = llmcost.frontier("Llama-3.1-70B", ["H100", "B200"], tp=[2, 4, 8], weights="fp8", input=1000, output=200,
+                         ttft=2, tpot=0.05, max_batch=128)
+    assert f.kind == "frontier"
+    first = {k: v[0] for k, v in f.to_dict().items()}
+    assert (first["hardware"], first["weights"], first["kv"], first["tp"], first["batch"]) == ("B200 (HGX)", "fp8", "bf16", 2, 128)
+    assert shown(first["ttft_s"]) == 49.48e-3 and shown(first["tpot_s"]) == 36.29e-3
+    assert shown(first["output_tokens_per_s_per_gpu"]) == 1755
+    per_user = f.tokens_per_s_per_user
+    per_gpu = f.output_tokens_per_s_per_gpu
+    assert per_user == sorted(per_user) and per_gpu == sorted(per_gpu, reverse=True), "a Pareto frontier"
+
+
+def test_sweep_frontier_indices():
+    s = llmcost.sweep("Llama-3.1-70B", ["H100", "B200"], tp=[2, 4, 8], weights="fp8", input=1000, output=200,
+                      batch=list(range(1, 65)) + list(range(72, 129, 8)))
+    front = s.frontier(ttft=2, tpot=0.05)
+    assert front.dtype == np.int64 and front.ndim == 1 and len(front) > 0
+    assert np.all(s.fits[front]) and np.all(s.tpot_s[front] <= 0.05)
+    assert np.all(np.diff(s.tokens_per_s_per_user[front]) > 0)
+    f = llmcost.frontier("Llama-3.1-70B", ["H100", "B200"], tp=[2, 4, 8], weights="fp8", input=1000, output=200,
+                         ttft=2, tpot=0.05, max_batch=128)
+    assert list(s.tpot_s[front]) == f.tpot_s
+
+
+def test_plan_matches_the_tools_json():
+    # llmcost plan --model Llama-3.1-8B --hardware H100,H200 --rate 20 --input 2000 --output 500 --ttft 1 --tpot 0.05 --format json
+    golden = json.loads((EXPECTED / "plan.json").read_text())["rows"]
+    p = llmcost.plan("Llama-3.1-8B", ["H100", "H200"], rate=20, mix=[(2000, 500, 1)], ttft=1, tpot=0.05)
+    assert len(p.options) == len(golden)
+    assert p.best == p.options[0]
+    for got, want in zip(p.options, golden):
+        for key, v in want.items():
+            if key == "layout":
+                continue
+            if isinstance(v, (str, bool)) or v is None:
+                assert got[key] == v, key
+            else:
+                assert printed(got[key]) == v, key
+    assert p.points > 0
+
+
+def test_plan_bad_input():
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.plan("Llama-3.1-8B", ["H100"], rate=-1, mix=[(2000, 500, 1)], ttft=1, tpot=0.05)
+    assert err.value.field == "requests_per_second"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.plan("Llama-3.1-8B", ["H100"], rate=1, mix=[(2000, 500)], ttft=1, tpot=0.05)
+    assert err.value.field == "mix"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.plan("Llama-3.1-8B", ["H100"], rate=1, mix=[(2000, 500, 1)], ttft=1, tpot=0.05, prices={"H1OO": 2})
+    assert err.value.field == "prices" and err.value.id == "llmcost.catalog.unknown_name"
+
+
+def test_calibrate_matches_the_tools_table():
+    # llmcost calibrate examples/cli/measurements_example.csv --with-uncertainty  (--free hbm,matmul, coverage 0.8)
+    c = llmcost.calibrate(SOURCE / "examples" / "cli" / "measurements_example.csv", free=["hbm", "matmul"], coverage=0.8)
+    assert (c.hardware, c.rows, c.dof, c.converged) == ("H100 SXM5", 5, 3, True)
+    assert shown(c.rss) == 0.04619 and shown(c.sigma) == 0.1241
+    assert shown(c.parameters["hbm"]["value"]) == 0.8195
+    assert shown(c.parameters["matmul"]["standard_error"]) == 0.07299
+    assert c.correlation.shape == (2, 2) and shown(c.correlation[0, 1]) == -0.3461
+    t01 = next(r for r in c.predictions if r["id"] == "T01")
+    assert shown(t01["predicted"]) == 2.659e4 and shown(100 * t01["error"], 3) == -7.79
+    assert t01["low"] < t01["predicted"] < t01["high"]
+
+
+def test_calibrate_bad_input():
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.calibrate(SOURCE / "examples" / "cli" / "measurements_example.csv", free=["speed"])
+    assert err.value.field == "free" and "hbm" in err.value.rule
+    with pytest.raises(llmcost.LoadError) as err:
+        llmcost.calibrate(SOURCE / "no-such.csv", free=["hbm"])
+    assert err.value.path.endswith("no-such.csv")
+
+
+def test_estimate_call_mistakes_are_type_errors_naming_the_argument():
+    with pytest.raises(TypeError, match="missing required argument 'output'"):
+        llmcost.estimate("Llama-3.1-70B", "H100", input=1)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        llmcost.estimate("Llama-3.1-70B", "H100", input=1, output=1, colour=2)
+    with pytest.raises(TypeError, match="2 positional arguments"):
+        llmcost.estimate("Llama-3.1-70B", "H100", 2000)
+    with pytest.raises(TypeError, match="multiple values for argument 'model'"):
+        llmcost.estimate("Llama-3.1-70B", "H100", model="x", input=1, output=1)
+    by_keyword = llmcost.estimate(model="Llama-3.1-8B", hardware="H100", input=128, output=128, batch=4)
+    assert by_keyword.to_dict() == llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=4).to_dict()
+    import inspect
+    assert list(inspect.signature(llmcost.estimate).parameters)[:4] == ["model", "hardware", "input", "output"]
+
+
+def test_a_new_sweep_never_writes_into_arrays_still_held():
+    # the module reuses the memory of a result Python has let go of; a view keeps its result alive
+    a = llmcost.sweep("Llama-3.1-8B", "H100", input=[128], output=[128], batch=[1, 2, 3]).tpot_s
+    before = a.copy()
+    for _ in range(3):
+        b = llmcost.sweep("Llama-3.1-70B", "H100", tp=8, input=[4000], output=[500], batch=[5, 6, 7]).tpot_s
+        assert np.array_equal(a, before) and not np.array_equal(a, b)
+    again = llmcost.sweep("Llama-3.1-70B", "H100", tp=8, input=[4000], output=[500], batch=[5, 6, 7])
+    assert np.array_equal(again.tpot_s, b)
