@@ -186,6 +186,20 @@ std::vector<double> numbers(py::handle v, std::string_view field) {
     return out;
 }
 
+/// The layout axes of a sweep: each degree given (a number or a list) replaces `defaults`' axis.
+plan::layout_axes layout_axes_arg(py::handle tp, py::handle pp, py::handle ep, py::handle dp, plan::layout_axes defaults) {
+    auto degrees = [](py::handle v, std::string_view name, std::vector<int>& into) {
+        if (v.is_none()) return;  // the default axis
+        into.clear();
+        for (const py::object& x : items(v)) into.push_back(whole(x, name));
+    };
+    degrees(tp, "tp", defaults.tp);
+    degrees(pp, "pp", defaults.pp);
+    degrees(ep, "ep", defaults.ep);
+    degrees(dp, "dp", defaults.dp);
+    return defaults;
+}
+
 // ---- the deployment ------------------------------------------------------------------------------
 
 /// The deployment the arguments describe, as the `llmcost` tool builds it from its flags: the
@@ -807,17 +821,7 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
             g.formats.push_back({.weights = format_arg(wk[0], "weights"), .kv = format_arg(wk[1], "kv")});
         }
     }
-    plan::layout_axes axes{};
-    auto degrees = [](py::handle v, std::string_view name, std::vector<int>& into) {
-        if (v.is_none()) return;  // the library's default axis
-        into.clear();
-        for (const py::object& x : items(v)) into.push_back(whole(x, name));
-    };
-    degrees(tp, "tp", axes.tp);
-    degrees(pp, "pp", axes.pp);
-    degrees(ep, "ep", axes.ep);
-    degrees(dp, "dp", axes.dp);
-    g.layouts = plan::expand(axes);
+    g.layouts = plan::expand(layout_axes_arg(tp, pp, ep, dp, {}));
     g.modes.clear();
     for (const py::object& m : items(disaggregated)) g.modes.push_back({.disaggregated = flag(m, "disaggregated")});
     for (double in : numbers(input, "input"))
@@ -938,17 +942,8 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
     g.formats = formats_axis(weights, kv_format);
-    plan::layout_axes axes{.dp = {0}};  // as `llmcost frontier`: dp from ep ÷ tp (the DEP layouts)
-    auto degrees = [](py::handle v, std::string_view name, std::vector<int>& into) {
-        if (v.is_none()) return;
-        into.clear();
-        for (const py::object& x : items(v)) into.push_back(whole(x, name));
-    };
-    degrees(tp, "tp", axes.tp);
-    degrees(pp, "pp", axes.pp);
-    degrees(ep, "ep", axes.ep);
-    degrees(dp, "dp", axes.dp);
-    g.layouts = plan::expand(axes);
+    // As `llmcost frontier`: dp from ep ÷ tp by default (the DEP layouts).
+    g.layouts = plan::expand(layout_axes_arg(tp, pp, ep, dp, {.dp = {0}}));
     g.modes.clear();
     for (const py::object& m : items(disaggregated)) g.modes.push_back({.disaggregated = flag(m, "disaggregated")});
     g.shapes = {shape_of(input, output)};
