@@ -11,7 +11,9 @@
 #include <llmcost/io/intern.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan.hpp>
+#include <llmcost/io/trace_csv.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
+#include <llmcost/sim/simulate.hpp>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -517,6 +519,7 @@ result kv(py::handle model, py::handle hardware, py::handle context, py::handle 
     const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, ctx);
     const bytes_t need = per_sequence * sequences;
     const memory_reserve reserve{};
+    require_weights_fit(d, reserve);  // as `llmcost kv`: no KV placement without the weights resident
     const spill_placement p = place_kv(d, need, reserve);
     const bytes_t budget = kv_budget_per_gpu(d, reserve);
     result out{.kind = "kv", .fields = {}};
@@ -537,6 +540,74 @@ result kv(py::handle model, py::handle hardware, py::handle context, py::handle 
     r["restore_s"] = p.restore_time.value();
     r["max_context_tokens_at_batch_1"] = kv_capacity_tokens(d, reserve).value();
     r["max_sequences_at_context"] = max_sequences(d, ctx, reserve);
+    return out;
+}
+
+/// `llmcost simulate`: the discrete-event simulator (sim::simulate) on a generated workload (open
+/// arrivals at `rate`, Poisson or gamma, or `concurrency` clients in a closed loop; lengths as the
+/// library's length specs, "2000", "uniform:100:900", "lognormal:MEAN:SD[:MAX]") or a trace CSV.
+result simulate(py::handle model, py::handle hardware, py::handle rate, py::handle concurrency, py::handle arrivals,
+                py::handle cv, py::handle input_dist, py::handle output_dist, py::handle trace, py::handle requests,
+                py::handle seed, py::handle max_batch, py::handle max_tokens, py::handle prefill_chunk,
+                py::handle optimistic, py::handle ttft_target, py::handle tpot_target, py::handle tp, py::handle pp,
+                py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format) {
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format});
+    const double per_s = rate.is_none() ? 0.0 : number(rate, "rate");
+    const double clients = concurrency.is_none() ? 0.0 : number(concurrency, "concurrency");
+    if (trace.is_none() && !(per_s > 0.0) && !(clients > 0.0))
+        refuse("rate", rate, "simulate needs rate=R (open arrivals), concurrency=N (closed loop) or trace=FILE.csv",
+               "llmcost.argument.missing");
+    const double ttft = ttft_target.is_none() ? 0.0 : number(ttft_target, "ttft");
+    const double tpot = tpot_target.is_none() ? 0.0 : number(tpot_target, "tpot");
+    const sim::options o{.limits = {.max_batch = number(max_batch, "max_batch"),
+                                    .max_tokens_per_step = number(max_tokens, "max_tokens"),
+                                    .reserve_full_sequence = !flag(optimistic, "optimistic"),
+                                    .prefill_chunk = tokens(number(prefill_chunk, "prefill_chunk"))},
+                         .requests = number(requests, "requests"),
+                         .seed = static_cast<std::uint64_t>(whole(seed, "seed")),
+                         .keep_requests = ttft > 0 || tpot > 0,
+                         .timeline_points = 0};
+    sim::result r;
+    if (!trace.is_none()) {
+        const std::vector<workload::request> t = io::load_trace_csv(str_arg(trace, "trace"));
+        r = sim::simulate(d, t, o);
+    } else {
+        workload::traffic t{.input = workload::parse_length(str_arg(input_dist, "input_dist"), "input_dist"),
+                            .output = workload::parse_length(str_arg(output_dist, "output_dist"), "output_dist")};
+        const std::string how = str_arg(arrivals, "arrivals");
+        if (clients > 0.0) t.arrivals = workload::closed_loop(clients);
+        else if (how == "gamma") t.arrivals = workload::gamma(seconds(1.0 / per_s), number(cv, "cv"));
+        else if (how == "poisson") t.arrivals = workload::poisson(seconds(1.0 / per_s));
+        else refuse("arrivals", arrivals, "must be 'poisson' or 'gamma'", "llmcost.argument.choice");
+        r = sim::simulate(d, t, o);
+    }
+    result out{.kind = "simulate", .fields = {}};
+    py::dict& f = out.fields;
+    f["model"] = std::string(d.m.name);
+    f["hardware"] = std::string(d.hw.name);
+    f["gpus"] = d.layout.gpus();
+    f["requests"] = r.completed;
+    auto spread = [&f](const std::string& key, const sim::percentiles& p) {
+        f[(key + "_mean").c_str()] = p.mean;
+        f[(key + "_p50").c_str()] = p.p50;
+        f[(key + "_p90").c_str()] = p.p90;
+        f[(key + "_p99").c_str()] = p.p99;
+    };
+    spread("ttft_s", r.ttft);
+    spread("tpot_s", r.tpot);
+    spread("itl_s", r.itl);
+    spread("e2e_s", r.e2e);
+    spread("queue_s", r.queue);
+    f["output_tokens_per_s"] = r.output_tokens_per_s;
+    f["output_tokens_per_s_per_gpu"] = r.output_tokens_per_s / d.layout.gpus();
+    f["requests_per_s"] = r.requests_per_s;
+    f["utilisation"] = r.utilisation;
+    f["mean_batch"] = r.mean_batch;
+    f["mean_kv_share"] = r.mean_kv;
+    f["preemptions"] = r.preemptions;
+    f["steps"] = r.steps;
+    f["makespan_s"] = r.makespan;
+    if (ttft > 0 || tpot > 0) f["goodput_requests_per_s"] = r.goodput(ttft > 0 ? ttft : 1e300, tpot > 0 ? tpot : 1e300);
     return out;
 }
 
@@ -1198,6 +1269,14 @@ PYBIND11_MODULE(_core, m) {
           "kv"_a = py::none(), "ignore_max_position"_a = false,
           "KV footprint of `batch` sequences of `context` tokens, and where it spills (HBM → DRAM → NVMe): "
           "`llmcost kv`.");
+    m.def("simulate", &python::simulate, "model"_a, "hardware"_a, py::kw_only(), "rate"_a = py::none(),
+          "concurrency"_a = py::none(), "arrivals"_a = "poisson", "cv"_a = 1.0, "input_dist"_a = "1000",
+          "output_dist"_a = "200", "trace"_a = py::none(), "requests"_a = 1000, "seed"_a = 1, "max_batch"_a = 0.0,
+          "max_tokens"_a = 0.0, "prefill_chunk"_a = 0.0, "optimistic"_a = false, "ttft"_a = py::none(),
+          "tpot"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(),
+          "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(),
+          "Simulate the engine request by request (continuous batching, every step priced by the library's "
+          "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`.");
     m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
           "acceptance"_a, "draft_tokens"_a, "drafter"_a, "target"_a = py::none(), "tp"_a = layout.tp,
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),

@@ -28,6 +28,7 @@ from ._core import (
     kv,
     models,
     plan,
+    simulate,
     spec,
     sweep,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "kv",
     "models",
     "plan",
+    "simulate",
     "spec",
     "sweep",
 ]

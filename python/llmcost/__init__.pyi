@@ -242,6 +242,16 @@ def spec(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: _N
          gpus: int | None = None, weights: str | None = None, kv: str | None = None,
          ignore_max_position: bool = False) -> Result: ...
 
+def simulate(model: _ModelArg, hardware: _HardwareArg, *, rate: _Number | None = None,
+             concurrency: _Number | None = None, arrivals: Literal["poisson", "gamma"] = "poisson", cv: _Number = 1.0,
+             input_dist: str = "1000", output_dist: str = "200", trace: str | None = None, requests: int = 1000,
+             seed: int = 1, max_batch: _Number = 0, max_tokens: _Number = 0, prefill_chunk: _Number = 0,
+             optimistic: bool = False, ttft: _Number | None = None, tpot: _Number | None = None, tp: int = 1,
+             pp: int = 1, ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,
+             kv: str | None = None) -> Result:
+    """The engine simulated request by request: TTFT/TPOT/ITL/E2E/queue percentiles, throughput, goodput (`llmcost simulate`)."""
+    ...
+
 def disagg(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: _Number, ttft: _Number,
            tpot: _Number, every_token: bool = False, path: Literal["scale-out", "scale-up"] = "scale-out",
            chunk: _Number = 0, decode_hardware: _HardwareArg | None = None, decode_tp: int | None = None,

@@ -56,6 +56,36 @@ def test_estimate_matches_the_tools_json_saturated():
     assert_matches_golden(e, golden)
 
 
+def test_simulate_matches_the_tools_json():
+    # llmcost simulate --model Llama-3.1-8B --hardware H100 --rate 20 --input-dist lognormal:500:600:8000
+    #                  --output-dist uniform:50:300 --requests 2000 --seed 7 --slo-ttft 0.2 --slo-tpot 0.02 --format json
+    golden = json.loads((EXPECTED / "simulate.json").read_text())
+    r = llmcost.simulate("Llama-3.1-8B", "H100", rate=20, input_dist="lognormal:500:600:8000",
+                         output_dist="uniform:50:300", requests=2000, seed=7, ttft=0.2, tpot=0.02)
+    assert r.kind == "simulate"
+    assert_matches_golden(r, golden)
+
+
+def test_simulate_laws_and_refusals():
+    # The same seed gives the same figures; every request is answered once.
+    a = llmcost.simulate("Llama-3.1-8B", "H100", rate=5, requests=300, seed=3)
+    b = llmcost.simulate("Llama-3.1-8B", "H100", rate=5, requests=300, seed=3)
+    assert a.to_dict() == b.to_dict()
+    assert a.requests == 300
+    assert a.ttft_s_p50 <= a.ttft_s_p90 <= a.ttft_s_p99
+    closed = llmcost.simulate("Llama-3.1-8B", "H100", concurrency=4, requests=200)
+    assert closed.requests == 200
+    with pytest.raises(llmcost.InvalidInput, match="rate=R") as e:
+        llmcost.simulate("Llama-3.1-8B", "H100")
+    assert e.value.rule.startswith("simulate needs")
+    with pytest.raises(llmcost.InvalidInput, match="poisson"):
+        llmcost.simulate("Llama-3.1-8B", "H100", rate=1, arrivals="weibull")
+    with pytest.raises(llmcost.InvalidInput, match="unknown_name"):
+        llmcost.simulate("Llama-3.1-8B", "H100", rate=1, input_dist="weibull:3")
+    with pytest.raises(llmcost.LoadError, match="no such file"):
+        llmcost.simulate("Llama-3.1-8B", "H100", trace="no_such_trace.csv")
+
+
 def test_estimate_matches_the_tools_json_dep_layout():
     # llmcost estimate --model DeepSeek-V3 --hardware H200 --gpus 8 --dp 8 --ep 8 --input 1000 --output 1000 --saturate
     golden = json.loads((EXPECTED / "estimate_dep.json").read_text())
