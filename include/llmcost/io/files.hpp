@@ -181,9 +181,15 @@ inline void write_output_file(const std::filesystem::path& path, std::string_vie
 
     // The temporary file: hidden, in the same folder (so the rename is atomic), unique to this process.
     static std::atomic<unsigned> serial{0};
-    const fs::path temporary =
-        folder / ("." + target.filename().string() + ".llmcost-" + std::to_string(::getpid()) + "-" +
-                  std::to_string(++serial) + ".tmp");
+    // Appended, not `"." + std::string`: g++ 12 at -O3 warns falsely on that (-Wrestrict, GCC bug 105329).
+    std::string name = ".";
+    name += target.filename().string();
+    name += ".llmcost-";
+    name += std::to_string(::getpid());
+    name += '-';
+    name += std::to_string(++serial);
+    name += ".tmp";
+    const fs::path temporary = folder / name;
     const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) throw write_error_for(where, errno);
     const auto fail = [&](int code) {
