@@ -101,8 +101,15 @@ void output_path(std::string_view bytes) {
     } catch (const llmcost::io::write_error&) {
     }
     std::error_code ec;
-    for (const fs::directory_entry& e : fs::recursive_directory_iterator(scratch, ec))
-        if (e.path().extension() == ".tmp") finding("write_output_file: a temporary file left behind");
+    // A temporary file is ".<target name>.llmcost-<pid>-<serial>.tmp"; the target itself may be
+    // named anything, ".tmp" included, so it is never taken for one.
+    for (const fs::directory_entry& e : fs::recursive_directory_iterator(scratch, ec)) {
+        const std::string leaf = e.path().filename().string();
+        std::error_code same;
+        if (leaf.starts_with(".") && leaf.find(".llmcost-") != std::string::npos && leaf.ends_with(".tmp") &&
+            !fs::equivalent(e.path(), target, same))
+            finding("write_output_file: a temporary file left behind");
+    }
     // Keep the folder small and the input intact for the next input.
     for (const fs::directory_entry& e : fs::directory_iterator(scratch, ec))
         if (e.path().filename() != "input.json") fs::remove_all(e.path(), ec);
