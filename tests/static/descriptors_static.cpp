@@ -72,6 +72,14 @@ static_assert(achievable_fractions::padded_rows(1) == 8 && achievable_fractions:
 // The ideal machine has no size effect.
 static_assert(seed_dashboard_gpu.gpu.efficiency.matmul_at(1, 1, 1) == 1.0);
 static_assert(detail::const_cbrt(27.0) == 3.0 && detail::const_cbrt(0.0) == 0.0);
+// ⌊x⌋ toward zero and ⌈x⌉ without an integer register: whole, halves, the edges of 2^52, signs.
+static_assert(detail::const_trunc(2.5) == 2.0 && detail::const_trunc(3.5) == 3.0 && detail::const_trunc(2.0) == 2.0 &&
+              detail::const_trunc(0.999999) == 0.0 && detail::const_trunc(-2.5) == -2.0 &&
+              detail::const_trunc(-0.7) == 0.0 && detail::const_trunc(4503599627370495.5) == 4503599627370495.0 &&
+              detail::const_trunc(-4503599627370495.5) == -4503599627370495.0 &&
+              detail::const_trunc(9007199254740993.0) == 9007199254740993.0);
+static_assert(detail::const_ceil(64.0) == 64.0 && detail::const_ceil(64.0000001) == 65.0 && detail::const_ceil(0.5) == 1.0 &&
+              detail::const_ceil(0.0) == 0.0 && detail::const_ceil(1e-300) == 1.0);
 // The tabulated ∛ is a cache of const_cbrt: the same bits in the table (multiples of 8 up to
 // 8,192), at its edge and past it, and for values that are not multiples of 8.
 constexpr bool table_matches_const_cbrt() {

@@ -152,6 +152,24 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
                                     .batches = batches};
         CHECK(mismatches(plan::sweep(qwen)) == 0);
     }
+    SUBCASE("consecutive batches: the lanes that straddle a chunk boundary are priced one by one") {
+        // q' = (b − 1)·k ÷ O falls one whole chunk below q = b·k ÷ O in one lane of a block here and
+        // there (b = 64, 128 … for O = 64): those lanes price t(⌊q'⌋) alone; with O = 3 most lanes of
+        // a block straddle and the whole lane is priced. Both must be the scalar figures.
+        std::vector<double> consecutive;
+        for (int b = 1; b <= 300; ++b) consecutive.push_back(b);
+        for (const model& m : {catalog::llama_3_1_8b, catalog::mixtral_8x7b}) {
+            const plan::sweep_grid g{.m = m,
+                                     .gpus = {catalog::h100_sxm5},
+                                     .layouts = {{.tp = 1}, {.tp = 2, .pp = 2}},
+                                     .shapes = {{.input = 2000_tok, .output = 64_tok},
+                                                {.input = 500_tok, .output = 3_tok},
+                                                {.input = 9000_tok, .output = 1000_tok}},
+                                     .batches = consecutive,
+                                     .limits = {.prefill_chunk = 1024_tok}};
+            CHECK(mismatches(plan::sweep(g)) == 0);
+        }
+    }
     SUBCASE("a second colocated mode of one deployment repeats the first's figures") {
         const plan::sweep_grid g{.m = catalog::llama_3_1_8b, .gpus = {catalog::h100_sxm5},
                                  .modes = {{}, {.disaggregated = true}, {}}, .shapes = shapes, .batches = batches};

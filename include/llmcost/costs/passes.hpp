@@ -293,6 +293,15 @@ struct sequence_terms {
             .kv_prefill = kv_bytes_for_context(m, tokens(p + n)).value()};
 }
 
+/// Lane i of a lane's sequence terms (one value: the terms themselves).
+template <class V>
+[[nodiscard]] constexpr sequence_terms<double> lane_of(const sequence_terms<V>& s, int i) {
+    using L = lanes<V>;
+    return {.prefill_tokens = L::get(s.prefill_tokens, i), .pairs_decode = L::get(s.pairs_decode, i),
+            .pairs_prefill = L::get(s.pairs_prefill, i), .kv_decode = L::get(s.kv_decode, i),
+            .kv_prefill = L::get(s.kv_prefill, i)};
+}
+
 /// A step's work and the time of each kernel class, in SI (FLOPs, bytes, seconds), for one step
 /// or a lane of steps. `pass_cost` is its typed face.
 template <class V>

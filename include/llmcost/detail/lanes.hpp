@@ -8,8 +8,9 @@
 /// vector lane as in a scalar register, a lane's figure is the scalar figure to the last bit.
 ///
 /// What differs between the two is only here: choosing by a condition, asking whether any lane
-/// meets one, ⌊x⌋, a constant, and applying a scalar function lane by lane (the GEMM size curve
-/// and expert coverage are scalar functions, so both paths call the very same code).
+/// meets one (or how many), ⌊x⌋, a constant, reading and writing one lane, a lane's neighbour, and
+/// applying a scalar function lane by lane (the GEMM size curve and expert coverage are scalar
+/// functions, so both paths call the very same code).
 ///
 /// Rules for code generic over V: name every intermediate with its type (`const V x = …;`, never
 /// `auto`, which would keep an Eigen expression that refers to temporaries), and convert integers
@@ -42,6 +43,23 @@ struct lanes {
     template <class F>
     [[nodiscard]] static constexpr V map(const V& x, F&& f) {
         return std::forward<F>(f)(x);
+    }
+    /// The number of lanes, a condition per lane, and lane i's condition, value and new value
+    /// (one lane: the value).
+    static constexpr int width = 1;
+    using mask = bool;
+    template <class C>
+    [[nodiscard]] static constexpr bool test(const C& c, int) {
+        return static_cast<bool>(c);
+    }
+    [[nodiscard]] static constexpr V get(const V& x, int) { return x; }
+    static constexpr void set(V& x, int, const V& v) { x = v; }
+    /// Each lane's left neighbour, `first` in lane 0 (one lane: `first`).
+    [[nodiscard]] static constexpr V previous(const V&, double first) { return V(first); }
+    /// How many lanes meet the condition.
+    template <class C>
+    [[nodiscard]] static constexpr int count(const C& c) {
+        return static_cast<bool>(c) ? 1 : 0;
     }
 };
 

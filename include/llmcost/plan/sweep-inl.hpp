@@ -13,6 +13,7 @@
 #include <llmcost/units/text.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -31,8 +32,9 @@ using lane = Eigen::Array<double, lane_width, 1>;
 }  // namespace llmcost::plan
 
 namespace llmcost::detail {
-/// The lane operations of `detail/lanes.hpp` for fixed-size Eigen arrays: `select`, `any`, floor,
-/// a constant, and a scalar function applied lane by lane.
+/// The lane operations of `detail/lanes.hpp` for fixed-size Eigen arrays: `select`, `any`, `count`,
+/// floor, a constant, one lane read and written, the lanes shifted by one, and a scalar function
+/// applied lane by lane.
 template <int N>
 struct lanes<Eigen::Array<double, N, 1>> {
     using V = Eigen::Array<double, N, 1>;
@@ -47,11 +49,40 @@ struct lanes<Eigen::Array<double, N, 1>> {
     // ⌊x⌋ is exact: any correct implementation agrees with const_trunc (x ≥ 0).
     [[nodiscard]] static V floor(const V& x) { return x.floor(); }
     [[nodiscard]] static V constant(double x) { return V::Constant(x); }
+    // f is a pure function of one double: a lane that repeats its neighbour's bits repeats its
+    // value, so runs (the padded rows of consecutive batches) cost one call.
     template <class F>
     [[nodiscard]] static V map(const V& x, F&& f) {
         V r;
-        for (int i = 0; i < N; ++i) r(i) = f(x(i));
+        std::uint64_t at = std::bit_cast<std::uint64_t>(x(0));
+        double value = f(x(0));
+        r(0) = value;
+        for (int i = 1; i < N; ++i) {
+            if (const std::uint64_t bits = std::bit_cast<std::uint64_t>(x(i)); bits != at) {
+                at = bits;
+                value = f(x(i));
+            }
+            r(i) = value;
+        }
         return r;
+    }
+    static constexpr int width = N;
+    using mask = Eigen::Array<bool, N, 1>;
+    template <class C>
+    [[nodiscard]] static bool test(const C& c, int i) {
+        return c.coeff(i);
+    }
+    [[nodiscard]] static double get(const V& x, int i) { return x(i); }
+    static void set(V& x, int i, double v) { x(i) = v; }
+    [[nodiscard]] static V previous(const V& x, double first) {
+        V r;
+        r(0) = first;
+        r.template tail<N - 1>() = x.template head<N - 1>();
+        return r;
+    }
+    template <class C>
+    [[nodiscard]] static int count(const C& c) {
+        return static_cast<int>(c.count());
     }
 };
 }  // namespace llmcost::detail
@@ -63,6 +94,7 @@ namespace detail {
 /// Lanes [c0, c0 + n) of `src` as one lane; lanes past n repeat the last (valid inputs whose
 /// figures are dropped).
 [[nodiscard]] inline lane load(const Eigen::ArrayXd& src, Eigen::Index c0, Eigen::Index n) {
+    if (n == lane_width) return src.segment<lane_width>(c0);
     lane v = lane::Constant(src(c0 + n - 1));
     v.head(n) = src.segment(c0, n);
     return v;

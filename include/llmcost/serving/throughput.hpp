@@ -14,6 +14,7 @@
 #include <llmcost/costs/passes.hpp>
 #include <llmcost/detail/math.hpp>
 
+#include <limits>
 #include <string_view>
 #include <type_traits>
 
@@ -138,6 +139,26 @@ template <class V>
     return m;
 }
 
+/// t(k) in the lanes that `need` it, `otherwise` in the others. A lane of steps is priced whole
+/// when many lanes need it, and lane by lane (the scalar formula, so the same bits) when only a
+/// few do: a block of batches straddles a chunk boundary in one or two lanes, and pricing the
+/// other thirty for nothing would cost a sweep a fifth of its time.
+template <class V, class C>
+[[nodiscard]] constexpr V step_time_where(const pass_model& pm, const sequence_terms<V>& s, const V& decodes,
+                                          const V& k, const C& need, const V& otherwise) {
+    using L = lanes<V>;
+    constexpr int few = 4;  // below this many lanes, one by one is cheaper (the sweep benchmark)
+    const typename L::mask where = need;  // evaluated once
+    const int m = L::count(where);
+    if (m == 0) return otherwise;
+    if (m > few) return L::choose(where, step_formula(pm, s, decodes, k).time(), otherwise);
+    V r = otherwise;
+    for (int i = 0; i < L::width; ++i)
+        if (L::test(where, i))
+            L::set(r, i, step_formula(pm, lane_of(s, i), L::get(decodes, i), L::get(k, i)).time());
+    return r;
+}
+
 /// The mean step at p chunks, p no more than the chunks of a mixture `known` of the same steps
 /// (same decodes, same sequences): (1 − g)·t(⌊p⌋) + g·t(⌊p⌋ + 1), g = p − ⌊p⌋, reusing the steps
 /// `known` has priced (⌊p⌋ is most often its ⌊p'⌋ or one below) and pricing only the others.
@@ -148,17 +169,13 @@ template <class V>
     const V n = L::floor(p);
     const V g = p - n;
     const V up = n + 1.0;
-    const V t0 = known.fewer.time();                                       // t(N), N = known.chunks
-    const V t1 = L::any(known.share > 0.0) ? known.more.time() : t0;        // t(N + 1) where known's f > 0
-    auto at = [&](const V& k) { return step_formula(pm, s, decodes, k).time(); };
-    const V lo = L::any(n != known.chunks) ? L::choose(n == known.chunks, t0, at(n)) : t0;
+    const V t0 = known.fewer.time();                                 // t(N), N = known.chunks
+    const V t1 = L::any(known.share > 0.0) ? known.more.time() : t0;  // t(N + 1) where known's f > 0
+    const V lo = step_time_where(pm, s, decodes, n, n != known.chunks, t0);
     if (!L::any(g > 0.0)) return lo;
     // t(n + 1): known's t(N + 1) where n = N (then p > N, so known's f > 0), its t(N) where n + 1 = N.
-    V hi = L::choose(n == known.chunks, t1, t0);
-    if (L::any(g > 0.0 && n != known.chunks && up != known.chunks)) {
-        const V other = at(up);
-        hi = L::choose(n == known.chunks || up == known.chunks, hi, other);
-    }
+    const V hi = step_time_where(pm, s, decodes, up, g > 0.0 && n != known.chunks && up != known.chunks,
+                                 L::choose(n == known.chunks, t1, t0));
     return L::choose(g > 0.0, V(lo * (1.0 - g) + hi * g), lo);
 }
 
@@ -184,8 +201,9 @@ template <class V>
     c.steps = mix_steps(pm, s, b, V(b / output * chunks));
     c.step_time = c.steps.mean();
     c.tpot = mean_step_below(pm, s, b, c.steps, V(others / output * chunks));
-    // My prompt's k steps each carry one whole chunk: no mixture.
-    c.ttft = step_formula(pm, s, others, L::constant(1.0)).time() * chunks;
+    // My prompt's k steps each carry one whole chunk beside b − 1 decodes: t(b − 1, 1), no mixture.
+    const V first_token_step = step_formula(pm, s, others, L::constant(1.0)).time();
+    c.ttft = first_token_step * chunks;
     c.output_rate_per_gpu = batch * static_cast<double>(d.layout.dp) / c.step_time / static_cast<double>(d.layout.gpus());
     return c;
 }
