@@ -8,9 +8,9 @@
 /// vector lane as in a scalar register, a lane's figure is the scalar figure to the last bit.
 ///
 /// What differs between the two is only here: choosing by a condition, asking whether any lane
-/// meets one (or how many), ⌊x⌋, a constant, reading and writing one lane, a lane's neighbour, and
-/// applying a scalar function lane by lane (the GEMM size curve and expert coverage are scalar
-/// functions, so both paths call the very same code).
+/// meets one (or how many), ⌊x⌋, a constant, reading and writing one lane, and applying a
+/// scalar function lane by lane (the GEMM size curve and expert coverage are scalar functions, so
+/// both paths call the very same code).
 ///
 /// Rules for code generic over V: name every intermediate with its type (`const V x = …;`, never
 /// `auto`, which would keep an Eigen expression that refers to temporaries), and convert integers
@@ -54,8 +54,6 @@ struct lanes {
     }
     [[nodiscard]] static constexpr V get(const V& x, int) { return x; }
     static constexpr void set(V& x, int, const V& v) { x = v; }
-    /// Each lane's left neighbour, `first` in lane 0 (one lane: `first`).
-    [[nodiscard]] static constexpr V previous(const V&, double first) { return V(first); }
     /// How many lanes meet the condition.
     template <class C>
     [[nodiscard]] static constexpr int count(const C& c) {

@@ -33,8 +33,8 @@ using lane = Eigen::Array<double, lane_width, 1>;
 
 namespace llmcost::detail {
 /// The lane operations of `detail/lanes.hpp` for fixed-size Eigen arrays: `select`, `any`, `count`,
-/// floor, a constant, one lane read and written, the lanes shifted by one, and a scalar function
-/// applied lane by lane.
+/// floor, a constant, one lane read and written, and a scalar function applied lane
+/// by lane.
 template <int N>
 struct lanes<Eigen::Array<double, N, 1>> {
     using V = Eigen::Array<double, N, 1>;
@@ -74,12 +74,6 @@ struct lanes<Eigen::Array<double, N, 1>> {
     }
     [[nodiscard]] static double get(const V& x, int i) { return x(i); }
     static void set(V& x, int i, double v) { x(i) = v; }
-    [[nodiscard]] static V previous(const V& x, double first) {
-        V r;
-        r(0) = first;
-        r.template tail<N - 1>() = x.template head<N - 1>();
-        return r;
-    }
     template <class C>
     [[nodiscard]] static int count(const C& c) {
         return static_cast<int>(c.count());
