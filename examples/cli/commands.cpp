@@ -550,7 +550,7 @@ report show(const show_command& c) {
     r.records.push_back(std::move(rec));
 
     // One row per kind of layer present: what it keeps and what that costs at the context.
-    section layers{.key = "layers", .title = "Layers by kind, one sequence at " + text::grouped(context) + " tokens"};
+    section layers{.key = "layer_kinds", .title = "Layers by kind, one sequence at " + text::grouped(context) + " tokens"};
     const double per_layer = kv_bytes_per_token_per_layer(m).value();
     auto row = [&](std::string kind, int n, std::string keeps, double held_tokens, double bytes_each) {
         if (n == 0) return;

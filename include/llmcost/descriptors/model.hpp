@@ -406,6 +406,8 @@ constexpr void model::validate() const {
             "must not be negative (0 = no window)");
     require(a.sliding_window_layers >= 0 && a.sliding_window_layers <= layers, s,
             "attention.sliding_window_layers", a.sliding_window_layers, "must be between 0 and layers");
+    require(a.sliding_window_layers == 0 || a.sliding_window > 0, s, "attention.sliding_window",
+            a.sliding_window, "windowed layers need a window of at least 1 token");
     require(norms_per_layer >= 0, s, "norms_per_layer", norms_per_layer, "must not be negative");
     const layer_pattern& p = pattern;
     if (!p.kinds.empty()) {

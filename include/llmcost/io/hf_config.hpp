@@ -301,11 +301,11 @@ inline void read_qwen_window(const reader& r, model& m) {
     m.attention.sliding_window_layers = m.layers - full;
 }
 
-/// The shortest period that repeats over the per-layer letters (s[i] = s[i mod p] for every i),
-/// interned: a 62-layer Gemma 3 is "WWWWWF", a Nemotron-H pattern stays whole.
+/// The shortest period that repeats at least twice over the per-layer letters (s[i] = s[i mod p]
+/// for every i, 2p ≤ n), interned: a 62-layer Gemma 3 is "WWWWWF", a Nemotron-H pattern stays whole.
 [[nodiscard]] inline std::string_view compact_pattern(const std::string& per_layer) {
     const std::size_t n = per_layer.size();
-    for (std::size_t p = 1; p < n; ++p) {
+    for (std::size_t p = 1; 2 * p <= n; ++p) {
         bool repeats = true;
         for (std::size_t i = p; i < n && repeats; ++i) repeats = per_layer[i] == per_layer[i % p];
         if (repeats) return intern(per_layer.substr(0, p));
