@@ -545,7 +545,8 @@ report show(const show_command& c) {
     rec.add("context_tokens", c.context > 0 ? "context" : "context (the maximum)", context, "token")
         .add("kv_bytes_at_context", "KV of one sequence at this context", kv_bytes_for_context(m, ctx).value(), "B")
         .add("kv_bytes_at_context_if_all_full", "the same if every attention layer kept every token",
-             (kv_bytes_per_token(m) * ctx).value(), "B")
+             (kv_bytes_per_token(m) * ctx).value() + (lc.state > 0 && context > 0 ? state_bytes_per_sequence(m).value() : 0.0),
+             "B")
         .add("max_position_tokens", "max context (trained)", static_cast<double>(m.max_position), "token");
     r.records.push_back(std::move(rec));
 

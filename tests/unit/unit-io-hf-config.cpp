@@ -250,7 +250,7 @@ bool within_2_percent(count_t counted, double published) {
 
 TEST_CASE("the newer families' real config.json files load to their catalog entries") {
     CHECK(load_config("gpt-oss-20b", "gpt-oss-20b") == catalog::gpt_oss_20b);
-    CHECK(load_config("Llama-4-Scout-17B-16E", "Llama-4-Scout-17B-16E") == catalog::llama_4_scout);
+    CHECK(load_config("Llama-4-Scout-17B-16E", "Llama-4-Scout") == catalog::llama_4_scout);
     CHECK(load_config("gemma-3-27b-it", "gemma-3-27b") == catalog::gemma_3_27b);
     CHECK(load_config("Qwen3-Next-80B-A3B", "Qwen3-Next-80B-A3B") == catalog::qwen3_next_80b_a3b);
     CHECK(load_config("Nemotron-H-8B-Base-8K", "Nemotron-H-8B") == catalog::nemotron_h_8b);
@@ -270,7 +270,7 @@ TEST_CASE("the newer families' parameter counts: hand-worked, and within 2% of t
     SUBCASE("Llama-4-Scout: 107.8B text of Meta's 109B (which includes the vision encoder), 17B active") {
         // layer: attention 62,914,560; 16 routed + 1 shared expert of 3·5120·8192 = 125,829,120;
         // router 81,920; norms 10,240. 48 layers + embedding and LM head 2·202048·5120 + final norm.
-        const model m = load_config("Llama-4-Scout-17B-16E", "Llama-4-Scout-17B-16E");
+        const model m = load_config("Llama-4-Scout-17B-16E", "Llama-4-Scout");
         CHECK(total_parameters(m) == 107'769'861'120);
         CHECK(active_parameters(m) == 17'172'894'720);
         CHECK(within_2_percent(total_parameters(m), 109e9));
@@ -452,4 +452,15 @@ TEST_CASE("bad inputs of the newer families: the file and the key are named") {
         CHECK(contains(msg, "mlp_only_layers"));
         CHECK(contains(msg, "not supported"));
     }
+}
+
+TEST_CASE("a per-layer pattern is built for at most 10,000 layers") {
+    const std::string msg = message_of([] {
+        return io::parse_hf_config(R"({"model_type": "gemma2", "num_hidden_layers": 2000000000, "hidden_size": 64,
+            "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "intermediate_size": 128})",
+                                   "deep/config.json");
+    });
+    CHECK(contains(msg, "deep/config.json:1:"));
+    CHECK(contains(msg, "num_hidden_layers"));
+    CHECK(contains(msg, "too many for a per-layer pattern"));
 }

@@ -104,7 +104,7 @@ inline constexpr model gpt_oss_20b = model{
 /// Llama-4-Scout (text model): 16 experts (top-1) plus one shared expert in every layer; three of
 /// every four layers chunked attention over 8,192-token chunks (RoPE), the fourth full (NoPE).
 inline constexpr model llama_4_scout = model{
-    .name = "Llama-4-Scout-17B-16E", .layers = 48, .hidden = 5120, .vocab = 202048,
+    .name = "Llama-4-Scout", .layers = 48, .hidden = 5120, .vocab = 202048,
     .attention = {.query_heads = 40, .kv_heads = 8, .head_dim = 128},
     .ffn = {.routed_experts = 16, .shared_experts = 1, .top_k = 1, .expert_intermediate = 8192},
     .max_position = 262144,

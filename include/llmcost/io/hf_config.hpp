@@ -313,6 +313,15 @@ inline void read_qwen_window(const reader& r, model& m) {
     return intern(per_layer);
 }
 
+/// Per-layer letters are built for at most this many layers (a config with more is refused before
+/// a string of that length is made: 10,000 is 50× the deepest released model).
+inline constexpr int max_pattern_layers = 10'000;
+inline void require_pattern_layers(const reader& r, int layers) {
+    if (layers > max_pattern_layers)
+        r.fail("num_hidden_layers", "more than " + std::to_string(max_pattern_layers) +
+                                        " layers: too many for a per-layer pattern", std::to_string(layers));
+}
+
 /// `layer_types`: one entry per layer, each one of `allowed` (its HF name → our letter). Absent
 /// or null: nullopt, and the family's default applies.
 [[nodiscard]] inline std::optional<std::string> read_layer_types(
@@ -342,6 +351,7 @@ inline void read_qwen_window(const reader& r, model& m) {
 /// attention over `attention_chunk_size` tokens, NoPE layers (`no_rope_layers` 0, by default every
 /// 4th) full attention (transformers' Llama4TextConfig and Llama4TextAttention).
 inline void read_llama4(const reader& r, model& m) {
+    require_pattern_layers(r, m.layers);
     ffn_spec& f = m.ffn;
     f.routed_experts = r.required_int("num_local_experts");
     f.top_k = r.optional_int("num_experts_per_tok", 1);
@@ -393,6 +403,7 @@ inline void read_llama4(const reader& r, model& m) {
 /// five of every `sliding_window_pattern` (6) — or as `layer_types` lists them. Gemma 3 adds
 /// QK-norm. `query_pre_attn_scalar` and soft-capping change no cost.
 inline void read_gemma(const reader& r, model& m, bool gemma3) {
+    require_pattern_layers(r, m.layers);
     m.norms_per_layer = 4;
     m.attention.qk_norm = gemma3;
     m.ffn.intermediate = r.required_int("intermediate_size");
@@ -412,6 +423,7 @@ inline void read_gemma(const reader& r, model& m, bool gemma3) {
 /// Qwen3-Next: every layer MoE (routed + one gated shared expert); `full_attention_interval`-th
 /// layers (or `layer_types`) gated full attention with QK-norm, the others Gated DeltaNet.
 inline void read_qwen3_next(const reader& r, model& m) {
+    require_pattern_layers(r, m.layers);
     attention_spec& a = m.attention;
     a.qk_norm = true;
     a.output_gate = true;  // q_proj emits queries and their gate (Qwen3NextAttention)
@@ -450,6 +462,7 @@ inline void read_qwen3_next(const reader& r, model& m) {
 /// Nemotron-H: `hybrid_override_pattern` gives each block one job — M a Mamba2 mixer, * attention,
 /// - a squared-ReLU MLP — with one norm per block (transformers' NemotronHBlock).
 inline void read_nemotron_h(const reader& r, model& m) {
+    require_pattern_layers(r, m.layers);
     const auto pattern = r.optional_string("hybrid_override_pattern");
     if (!pattern) r.fail("hybrid_override_pattern", "missing required key");
     if (pattern->size() != static_cast<std::size_t>(m.layers))
