@@ -18,8 +18,9 @@ std::string attention_label(const model& m) {
     if (m.attention.kind == attention_kind::latent) return "MLA";
     const int q = m.attention.query_heads, kv = m.attention.kv_heads;
     if (kv == q) return "MHA";
-    return "GQA " + std::to_string(q) + ":" + std::to_string(kv) +
-           (m.attention.sliding_window > 0 ? "+SWA" : "");
+    const model::layer_counts c = m.count_layers();
+    return "GQA " + std::to_string(q) + ":" + std::to_string(kv) + (c.window > 0 ? "+SWA" : "") +
+           (c.chunked > 0 ? "+chunk" : "") + (c.state > 0 ? "+SSM" : "");
 }
 
 // The smallest power-of-two TP in one node whose weight shard leaves half the HBM for KV; failing
@@ -54,12 +55,20 @@ int main() {
                     m.max_position);
     }
     for (const model& m : catalog::all_models) {
-        const int windowed = m.attention.sliding_window_layers;
-        if (windowed == 0) continue;
-        const bytes_per_token_t growth = kv_bytes_per_token_per_layer(m) * static_cast<double>(m.layers - windowed);
-        std::printf("(%s: %d of %d layers keep only the last %d tokens, so past them the cache grows\n"
-                    " at %s, not the per-token figure of all layers.)\n", m.name.data(), windowed, m.layers,
-                    m.attention.sliding_window, to_text(growth, bin).c_str());
+        // Past its window (or chunk) a layer stops growing, and a state-space layer never grows.
+        const model::layer_counts c = m.count_layers();
+        const bytes_per_token_t growth = kv_bytes_per_token_per_layer(m) * static_cast<double>(c.full);
+        if (c.window > 0)
+            std::printf("(%s: %d of %d layers keep only the last %d tokens, so past them the cache grows\n"
+                        " at %s, not the per-token figure of all layers.)\n", m.name.data(), c.window, m.layers,
+                        m.attention.sliding_window, to_text(growth, bin).c_str());
+        if (c.chunked > 0)
+            std::printf("(%s: %d of %d layers attend within chunks of %d tokens, so past one chunk the cache\n"
+                        " grows at %s, not the per-token figure of all layers.)\n", m.name.data(), c.chunked,
+                        m.layers, m.pattern.chunk, to_text(growth, bin).c_str());
+        if (c.state > 0)
+            std::printf("(%s: %d of %d layers are state-space layers: %s per sequence, whatever the context.)\n",
+                        m.name.data(), c.state, m.layers, to_text(state_bytes_per_sequence(m), bin).c_str());
     }
 
     std::printf("\nOn %s (%s HBM, host %s at %s, NVMe %s at %s per GPU), %g users each at\n"

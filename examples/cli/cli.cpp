@@ -147,6 +147,7 @@ constexpr const char* footer = R"(Examples:
   llmcost estimate --model ./my-model/config.json --hardware H200 --tp 2 --weights fp8 --saturate
   llmcost estimate --model DeepSeek-V3 --hardware B200 --gpus 8 --dp 8 --ep 8 --saturate --format json
   llmcost list models --format json
+  llmcost show --model ./Llama-4-Scout-17B-16E/config.json --context 131072
   llmcost kv --model Llama-3.1-70B --hardware H100 --tp 8 --context 131072 --batch 16
   llmcost disagg --model Llama-3.1-70B --hardware H100 --tp 8 --input 4000 --output 300 --ttft 1 --tpot 0.05
   llmcost spec --model Llama-3.1-70B --hardware B300 --tp 8 --acceptance 0.8 --draft-tokens 4
@@ -224,6 +225,15 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     list->add_option("what", what, "models | hardware | formats")->required()->check(CLI::IsMember({"models", "hardware", "formats"}));
     add_hardware_file(list, list_hardware_file);
     add_format(list, format);
+
+    show_command shc;
+    CLI::App* show = app.add_subcommand("show", "What the tool reads for a model: layers by kind, parameters, KV per token");
+    show->add_option("--model", shc.model, "Catalog model (llmcost list models) or a Hugging Face config.json (or its folder)")
+        ->required();
+    show->add_option("--context", shc.context, "Tokens per sequence for the KV figures (default: the model's maximum)")
+        ->transform(tokens_count);
+    show->add_flag("--ignore-max-position", shc.ignore_max_position, "Allow a context beyond the model's trained maximum");
+    add_format(show, format);
 
     kv_command kvc;
     CLI::App* kv = app.add_subcommand("kv", "KV cache footprint at a context and batch, and where it spills");
@@ -376,6 +386,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
                                    list_hardware_file);
         } else if (kv->parsed()) {
             r = llmcost::cli::kv(kvc);
+        } else if (show->parsed()) {
+            r = llmcost::cli::show(shc);
         } else if (disagg->parsed()) {
             r = llmcost::cli::disagg(dis);
         } else if (spec->parsed()) {

@@ -460,6 +460,133 @@ report kv(const kv_command& c) {
     return r;
 }
 
+// ---- show ----------------------------------------------------------------------------------
+
+namespace {
+
+std::string attention_text(const model& m) {
+    const attention_spec& a = m.attention;
+    if (a.kind == attention_kind::latent)
+        return "MLA, " + std::to_string(a.query_heads) + " heads, latent " + std::to_string(a.latent.kv_lora_rank) +
+               " + RoPE key " + std::to_string(a.latent.rope_head_dim);
+    const std::string kind = a.kv_heads == a.query_heads ? "MHA" : a.kv_heads == 1 ? "MQA" : "GQA";
+    std::string s = kind + ", " + std::to_string(a.query_heads) + " query / " + std::to_string(a.kv_heads) +
+                    " KV heads of " + std::to_string(a.head_dim);
+    if (a.qk_norm) s += ", QK-norm";
+    if (a.output_gate) s += ", output gate";
+    if (a.sinks) s += ", sinks";
+    if (a.qkv_bias) s += ", QKV bias";
+    return s;
+}
+
+std::string ffn_text(const model& m) {
+    const ffn_spec& f = m.ffn;
+    const std::string act = f.gated ? "gated" : "ungated";
+    if (!m.is_moe()) return "dense " + act + ", width " + std::to_string(f.intermediate);
+    std::string s = "MoE in " + std::to_string(m.moe_layers()) + " layers: " + std::to_string(f.routed_experts) +
+                    " experts of " + std::to_string(f.expert_intermediate) + ", top-" + std::to_string(f.top_k);
+    if (f.shared_experts > 0)
+        s += " + " + std::to_string(f.shared_experts) + " shared of " +
+             std::to_string(f.shared_expert_intermediate > 0 ? f.shared_expert_intermediate : f.expert_intermediate) +
+             (f.shared_expert_gate ? " (gated)" : "");
+    if (m.dense_layers() > 0) s += "; dense " + act + " width " + std::to_string(f.intermediate) + " in " +
+                                   std::to_string(m.dense_layers()) + " layers";
+    return s;
+}
+
+/// The pattern as people read it: "CCCF (x12)", "WF (x18)", or the letters whole.
+std::string pattern_text(const model& m) {
+    if (m.pattern.kinds.empty()) {
+        const model::layer_counts c = m.count_layers();
+        return c.window == 0 ? "all full attention" : std::to_string(c.window) + " window + " + std::to_string(c.full) + " full";
+    }
+    const std::string k(m.pattern.kinds);
+    if (static_cast<int>(k.size()) == m.layers) return k;
+    const int reps = m.layers / static_cast<int>(k.size()), rest = m.layers % static_cast<int>(k.size());
+    return k + " (x" + std::to_string(reps) + (rest > 0 ? " + " + k.substr(0, static_cast<std::size_t>(rest)) : "") + ")";
+}
+
+}  // namespace
+
+report show(const show_command& c) {
+    if (c.model.empty()) throw usage_error("show needs --model (a catalog name, or a config.json or its folder)");
+    const model m = model_named(c.model, "--model");
+    const double context = c.context > 0 ? c.context : m.max_position;
+    if (!c.ignore_max_position)
+        require_within_max_position(m, context, "; pass --ignore-max-position to show it anyway");
+    const tokens_t ctx = tokens(context);
+    const model::layer_counts lc = m.count_layers();
+    const parameter_breakdown b = parameters(m);
+
+    report r{.title = "llmcost show: " + std::string(m.name)};
+    record rec;
+    rec.add("model", "model", std::string(m.name))
+        .add("layers", "layers", static_cast<double>(m.layers))
+        .add("layer_pattern", "layer pattern (F full, W window, C chunked, S state, - FFN only)", pattern_text(m))
+        .add("hidden", "hidden", static_cast<double>(m.hidden))
+        .add("vocab", "vocabulary", static_cast<double>(m.vocab))
+        .add("tied_embeddings", "tied embeddings", m.tied_embeddings)
+        .add("attention", "attention", attention_text(m))
+        .add("ffn", "FFN", ffn_text(m))
+        .add("parameters", "parameters", static_cast<double>(total_parameters(m)))
+        .add("active_parameters", "active parameters (per token)", static_cast<double>(active_parameters(m)))
+        .add("matmul_parameters", "in matmuls (active, no embedding lookup)", static_cast<double>(matmul_parameters(m)))
+        .add("attention_parameters", "in attention", static_cast<double>(b.attention));
+    if (lc.state > 0) rec.add("state_space_parameters", "in state-space layers", static_cast<double>(b.state_space));
+    if (m.is_moe()) rec.add("expert_parameters", "in routed experts", static_cast<double>(b.routed_experts));
+    rec.add("weights", "weights", formats_text(m))
+        .add("weight_bytes", "weights, all GPUs", weight_bytes(m).value(), "B")
+        .add("kv_bytes_per_token_per_layer", "KV per token per attention layer", kv_bytes_per_token_per_layer(m).value(),
+             "B/token")
+        .add("kv_bytes_per_token", "KV per token, all attention layers (S16)", kv_bytes_per_token(m).value(), "B/token");
+    if (lc.state > 0)
+        rec.add("state_bytes_per_sequence", "fixed state per sequence (state-space layers)",
+                state_bytes_per_sequence(m).value(), "B");
+    rec.add("context_tokens", c.context > 0 ? "context" : "context (the maximum)", context, "token")
+        .add("kv_bytes_at_context", "KV of one sequence at this context", kv_bytes_for_context(m, ctx).value(), "B")
+        .add("kv_bytes_at_context_if_all_full", "the same if every attention layer kept every token",
+             (kv_bytes_per_token(m) * ctx).value() + (lc.state > 0 && context > 0 ? state_bytes_per_sequence(m).value() : 0.0),
+             "B")
+        .add("max_position_tokens", "max context (trained)", static_cast<double>(m.max_position), "token");
+    r.records.push_back(std::move(rec));
+
+    // One row per kind of layer present: what it keeps and what that costs at the context.
+    section layers{.key = "layer_kinds", .title = "Layers by kind, one sequence at " + text::grouped(context) + " tokens"};
+    const double per_layer = kv_bytes_per_token_per_layer(m).value();
+    auto row = [&](std::string kind, int n, std::string keeps, double held_tokens, double bytes_each) {
+        if (n == 0) return;
+        record x{.id = kind};
+        x.add("kind", "kind", kind)
+            .add("layers", "layers", static_cast<double>(n))
+            .add("keeps", "keeps", std::move(keeps))
+            .add("kv_bytes_per_token_per_layer", "KV per token per layer", held_tokens > 0 ? value(per_layer) : value(0.0),
+                 "B/token")
+            .add("tokens_held", "tokens held per layer", held_tokens, "token")
+            .add("bytes_at_context", "bytes, all layers of this kind", bytes_each * n, "B");
+        layers.rows.push_back(std::move(x));
+    };
+    const double w = static_cast<double>(m.attention.sliding_window), ch = static_cast<double>(m.pattern.chunk);
+    row("full", lc.full, "every token", context, per_layer * context);
+    row("window", lc.window, "the last " + text::grouped(w) + " tokens", std::min(context, w), per_layer * std::min(context, w));
+    row("chunked", lc.chunked, "its chunk of " + text::grouped(ch) + " tokens", std::min(context, ch),
+        per_layer * std::min(context, ch));
+    if (lc.state > 0) {
+        const state_space_spec& st = m.pattern.state;
+        const double each = lc.state > 0 ? state_bytes_per_sequence(m).value() / lc.state : 0.0;
+        row(st.kind == state_space_kind::mamba2 ? "state (Mamba2)" : "state (Gated DeltaNet)", lc.state,
+            "a fixed state: " + std::to_string(st.heads) + " heads x " + std::to_string(st.head_dim) + " x " +
+                std::to_string(st.state_dim) + " + convolution " + std::to_string(st.conv_kernel - 1) + " steps",
+            0.0, context > 0 ? each : 0.0);
+    }
+    row("FFN only", lc.ffn_only, "nothing", 0.0, 0.0);
+    r.sections.push_back(std::move(layers));
+    if (lc.window + lc.chunked + lc.state > 0)
+        r.notes.push_back("KV per token counts every attention layer (what a token adds while it is inside every "
+                          "window); windowed and chunked layers stop at their window or chunk, state-space layers "
+                          "hold a fixed state: KV at the context accounts for both.");
+    return r;
+}
+
 // ---- disagg --------------------------------------------------------------------------------
 
 report disagg(const disagg_command& c) {

@@ -107,6 +107,13 @@ struct cost_command {
     bool with_model = false;       ///< --model given: price tokens too
 };
 
+/// `llmcost show --model X`: what the tool reads for a model (a catalog entry or a config.json).
+struct show_command {
+    std::string model;                  ///< catalog name, or a path to a config.json (or its folder)
+    double context = 0;                 ///< 0 = the model's maximum
+    bool ignore_max_position = false;
+};
+
 enum class catalog_kind { models, hardware, formats };
 
 [[nodiscard]] report receipt();
@@ -114,6 +121,9 @@ enum class catalog_kind { models, hardware, formats };
 /// The catalog (and, for hardware, the rows of `hardware_file` first when one is given).
 [[nodiscard]] report list(catalog_kind k, const std::string& hardware_file = {});
 [[nodiscard]] report kv(const kv_command& c);
+/// The parsed descriptor: layers by kind, FFN or MoE, parameters (total, active), KV per token by
+/// layer kind, KV and state at a context (default the maximum), max context.
+[[nodiscard]] report show(const show_command& c);
 [[nodiscard]] report disagg(const disagg_command& c);
 [[nodiscard]] report spec(const spec_command& c);
 [[nodiscard]] report cost(const cost_command& c);

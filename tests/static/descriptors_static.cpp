@@ -101,3 +101,23 @@ static_assert(split_root_close(1, 8192, 1024) && split_root_close(1000, 8192, 35
 // A layout from a GPU count: dp = gpus ÷ (tp·pp), at compile time (a mismatch would not compile).
 static_assert(layout_for_gpus({.gpus = 64, .tp = 8, .pp = 2}).dp == 4);
 static_assert(layout_for_gpus({.gpus = 8, .ep = 8, .dp = 8}).gpus() == 8);
+
+// Per-layer patterns are constexpr: the period repeats over the layers (Gemma 3: 62 = 10 × "WWWWWF" + "WW").
+static_assert(catalog::gemma_3_27b.count_layers() == model::layer_counts{.full = 10, .window = 52});
+static_assert(catalog::gemma_3_27b.kind_of_layer(5) == layer_kind::full &&
+              catalog::gemma_3_27b.kind_of_layer(61) == layer_kind::window);
+static_assert(catalog::nemotron_h_8b.count_layers() == model::layer_counts{.full = 4, .state = 24, .ffn_only = 24});
+// KV per token counts the attention layers only (Nemotron-H: 4 of 52 blocks, 2·8·128·2 B each).
+static_assert(kv_bytes_per_token(catalog::nemotron_h_8b) == 16'384_B / 1_tok);
+// A window holds min(L, W) tokens: gpt-oss-20b at 131,072 tokens is 12 full and 12 windowed layers of 2,048 B.
+static_assert(kv_bytes_for_context(catalog::gpt_oss_20b, 131'072_tok) == 2048_B * (12.0 * 131'072 + 12.0 * 128));
+// The older form (sliding_window_layers) and a pattern count the same: gpt-oss as "WF".
+constexpr model gpt_oss_20b_as_pattern() {
+    model m = catalog::gpt_oss_20b;
+    m.attention.sliding_window_layers = 0;
+    m.pattern.kinds = "WF";
+    return m;
+}
+static_assert(gpt_oss_20b_as_pattern().count_layers() == catalog::gpt_oss_20b.count_layers());
+static_assert(kv_bytes_for_context(gpt_oss_20b_as_pattern(), 50'000_tok) ==
+              kv_bytes_for_context(catalog::gpt_oss_20b, 50'000_tok));

@@ -280,3 +280,54 @@ TEST_CASE("network: great circle and the fibre floor (S1)") {
     const network_path path{.client_to_edge_rtt = 5_ms, .edge_to_origin_rtt = 137_ms};
     CHECK(approx_equal(path.round_trip(), 142_ms));
 }
+
+TEST_CASE("per-layer patterns in the pass: chunked pairs, state FLOPs, the closed-form decode sum") {
+    SUBCASE("chunked pairs by hand: a query attends within its own chunk") {
+        // C = 4: positions 1..10 see 1,2,3,4, 1,2,3,4, 1,2 keys → 23 in all; after 6 cached, 4 new: 3+4+1+2.
+        CHECK(detail::chunked_pairs(0, 10, 4) == 23.0);
+        CHECK(detail::chunked_pairs(6, 4, 4) == 10.0);
+        CHECK(detail::chunked_pairs(8, 1, 4) == 1.0);  // the first query of a new chunk sees itself
+        CHECK(detail::chunked_pairs(5, 0, 4) == 0.0);
+        // Within the first chunk it is the plain causal count.
+        CHECK(detail::chunked_pairs(0, 4, 8) == detail::causal_pairs(0, 4, 0));
+    }
+    SUBCASE("Llama-4-Scout's attention pairs: 12 full layers and 36 chunked ones") {
+        const model& m = catalog::llama_4_scout;
+        const double n = 20'000;  // two whole chunks of 8192 and 3616 tokens
+        const double full = n * (n + 1) / 2;
+        const double chunked = 2 * 8192.0 * 8193 / 2 + 3616.0 * 3617 / 2;
+        CHECK(detail::attention_pairs(m, 0, n) == 12 * full + 36 * chunked);
+    }
+    SUBCASE("state-space layers: 4·P·N per head per token (Mamba2), 6·P·N (Gated DeltaNet)") {
+        CHECK(detail::state_flops_per_token(catalog::nemotron_h_8b) == 4.0 * 64 * 128 * 128 * 24);
+        CHECK(detail::state_flops_per_token(catalog::qwen3_next_80b_a3b) == 6.0 * 128 * 128 * 32 * 36);
+        CHECK(detail::state_flops_per_token(catalog::llama_3_1_8b) == 0.0);
+    }
+    SUBCASE("a split-block model all-reduces once per block and launches half a layer's kernels per block") {
+        const deployment d{.m = catalog::nemotron_h_8b, .hw = catalog::h100_sxm5, .layout = {.tp = 2}};
+        CHECK(tp_all_reduces_per_pass(d) == 52);  // 28 mixers + 24 MLPs
+        CHECK(detail::kernels_per_pass(catalog::nemotron_h_8b) == 10.0 * 26 + 3);
+    }
+    SUBCASE("the closed form equals the step-by-step sum across chunk boundaries") {
+        model m = catalog::llama_4_scout;
+        m.pattern.chunk = 64;  // many boundaries in a short decode
+        deployment d{.m = m, .hw = catalog::h200_sxm, .layout = {.tp = 8}};
+        d.validate();
+        for (double b : {1.0, 64.0}) {
+            double loop = 0;
+            for (int i = 0; i < 300; ++i) loop += decode_pass(d, b, tokens(30.0 + i)).time().value();
+            CHECK(decode_steps(d, b, 30_tok, 300).total.value() == doctest::Approx(loop).epsilon(1e-12));
+        }
+    }
+    SUBCASE("the closed form with state-space layers (fixed state read every step)") {
+        deployment d{.m = catalog::qwen3_next_80b_a3b, .hw = catalog::h200_sxm, .layout = {.tp = 2}};
+        d.validate();
+        double loop = 0;
+        for (int i = 0; i < 200; ++i) loop += decode_pass(d, 16, tokens(100.0 + i)).time().value();
+        CHECK(decode_steps(d, 16, 100_tok, 200).total.value() == doctest::Approx(loop).epsilon(1e-12));
+        // The state is read with the KV: one decode step reads 16 sequences' states on top of the KV.
+        const pass_cost p = decode_pass(d, 16, 100_tok);
+        const double kv = 16 * (24'576.0 * 100 + state_bytes_per_sequence(d.m).value()) / 2;  // tp 2 halves both
+        CHECK(p.kv_bytes.value() == doctest::Approx(kv));
+    }
+}

@@ -8,8 +8,12 @@
 /// Counted differences against published totals (all within 2%):
 /// - DeepSeek-V3: the 1 MTP module (~14B) is shipped (685B on the hub) but not counted; the
 ///   published 671B excludes it too.
-/// - gpt-oss-120b: OpenAI's "5.1B active" excludes the input embedding (a row lookup); compare it
-///   with `matmul_parameters`, not `active_parameters`.
+/// - gpt-oss-120b and -20b: OpenAI's "5.1B / 3.6B active" exclude the input embedding (a row
+///   lookup); compare them with `matmul_parameters`, not `active_parameters`.
+/// - Llama-4-Scout: the text model only (107.8B); Meta's 109B includes the vision encoder.
+/// - gemma-3-27b: the text model only (27.0B); the 417M vision encoder is not counted.
+/// - Qwen3-Next-80B-A3B: 79.7B of the published 80B; "A3B" (3B activated) is a rounded figure:
+///   counted 3.87B, 3.25B without the embedding and the LM head.
 
 #include <llmcost/descriptors/model.hpp>
 
@@ -86,6 +90,67 @@ inline constexpr model gpt_oss_120b = model{
     .max_position = 131072,
     .expert_weights = formats::mxfp4};
 
+/// gpt-oss-20b: gpt-oss-120b's layer, 24 layers and 32 experts (top-4), alternating 128-token
+/// sliding-window and full attention, MXFP4 experts.
+inline constexpr model gpt_oss_20b = model{
+    .name = "gpt-oss-20b", .layers = 24, .hidden = 2880, .vocab = 201088,
+    .attention = {.query_heads = 64, .kv_heads = 8, .head_dim = 64, .sliding_window = 128,
+                  .sliding_window_layers = 12, .qkv_bias = true, .output_bias = true, .sinks = true},
+    .ffn = {.routed_experts = 32, .top_k = 4, .expert_intermediate = 2880, .expert_bias = true,
+            .router_bias = true},
+    .max_position = 131072,
+    .expert_weights = formats::mxfp4};
+
+/// Llama-4-Scout (text model): 16 experts (top-1) plus one shared expert in every layer; three of
+/// every four layers chunked attention over 8,192-token chunks (RoPE), the fourth full (NoPE).
+inline constexpr model llama_4_scout = model{
+    .name = "Llama-4-Scout", .layers = 48, .hidden = 5120, .vocab = 202048,
+    .attention = {.query_heads = 40, .kv_heads = 8, .head_dim = 128},
+    .ffn = {.routed_experts = 16, .shared_experts = 1, .top_k = 1, .expert_intermediate = 8192},
+    .max_position = 262144,
+    .pattern = {.kinds = "CCCF", .chunk = 8192}};
+
+/// Gemma 3 27B (text model): five 1,024-token sliding-window layers to one full, GeGLU FFN, four
+/// norms per layer, QK-norm, tied embeddings.
+inline constexpr model gemma_3_27b = model{
+    .name = "gemma-3-27b", .layers = 62, .hidden = 5376, .vocab = 262208, .tied_embeddings = true,
+    .attention = {.query_heads = 32, .kv_heads = 16, .head_dim = 128, .sliding_window = 1024, .qk_norm = true},
+    .ffn = {.intermediate = 21504},
+    .max_position = 131072,
+    .pattern = {.kinds = "WWWWWF"},
+    .norms_per_layer = 4};
+
+/// Qwen3-Next-80B-A3B: three Gated DeltaNet layers to one gated full-attention layer; every layer
+/// MoE, 512 experts (top-10) and one gated shared expert.
+inline constexpr model qwen3_next_80b_a3b = model{
+    .name = "Qwen3-Next-80B-A3B", .layers = 48, .hidden = 2048, .vocab = 151936,
+    .attention = {.query_heads = 16, .kv_heads = 2, .head_dim = 256, .qk_norm = true, .output_gate = true},
+    .ffn = {.intermediate = 5120, .routed_experts = 512, .shared_experts = 1, .top_k = 10,
+            .expert_intermediate = 512, .shared_expert_intermediate = 512, .shared_expert_gate = true},
+    .max_position = 262144,
+    .pattern = {.kinds = "SSSF",
+                .state = {.kind = state_space_kind::gated_delta_net, .heads = 32, .head_dim = 128,
+                          .state_dim = 128, .groups = 16, .conv_kernel = 4}}};
+
+/// Nemotron-H-8B: 52 blocks, each one Mamba2 mixer (24), attention (4) or squared-ReLU MLP (24).
+inline constexpr model nemotron_h_8b = model{
+    .name = "Nemotron-H-8B", .layers = 52, .hidden = 4096, .vocab = 131072,
+    .attention = {.query_heads = 32, .kv_heads = 8, .head_dim = 128},
+    .ffn = {.intermediate = 21504, .gated = false},
+    .max_position = 8192,
+    .pattern = {.kinds = "S-S-S-SF-S-S-S-S-SF-S-S-S-S-SF-S-S-S-S-SF-S-S-S-S-S-", .split_blocks = true,
+                .state = {.kind = state_space_kind::mamba2, .heads = 128, .head_dim = 64, .state_dim = 128,
+                          .groups = 8, .conv_kernel = 4, .conv_bias = true}},
+    .norms_per_layer = 1};
+
+/// Phi-3-mini-4k: a dense MHA model whose every layer attends over a 2,047-token window.
+inline constexpr model phi_3_mini = model{
+    .name = "Phi-3-mini-4k", .layers = 32, .hidden = 3072, .vocab = 32064,
+    .attention = {.query_heads = 32, .kv_heads = 32, .head_dim = 96, .sliding_window = 2047,
+                  .sliding_window_layers = 32},
+    .ffn = {.intermediate = 8192},
+    .max_position = 4096};
+
 /// The seed's dashboard model (S12, S27, S39): the shape of a public 70B model — 80 layers,
 /// hidden 8192, GQA with 8 KV heads of 128 — but **40B parameters read per pass** at 8 bits,
 /// as the receipt assumes. A dense 70B model reads 70 GB per pass, and a 70B-total MoE at batch
@@ -101,9 +166,11 @@ inline constexpr model seed_dashboard_model = model{
     .activations = formats::fp8};  // W8A8: the matmuls run at the FP8 peak (S30's 2 PFLOP/s)
 // clang-format on
 
-inline constexpr std::array all_models{llama_2_70b,   llama_3_1_8b,    llama_3_1_70b,
-                                       llama_3_1_405b, mixtral_8x7b,   mixtral_8x22b,
-                                       deepseek_v3,   qwen3_235b_a22b, gpt_oss_120b,
-                                       seed_dashboard_model};
+inline constexpr std::array all_models{llama_2_70b,    llama_3_1_8b,    llama_3_1_70b,
+                                       llama_3_1_405b, mixtral_8x7b,    mixtral_8x22b,
+                                       deepseek_v3,    qwen3_235b_a22b, gpt_oss_120b,
+                                       seed_dashboard_model, gpt_oss_20b, llama_4_scout,
+                                       gemma_3_27b,    qwen3_next_80b_a3b, nemotron_h_8b,
+                                       phi_3_mini};
 
 }  // namespace llmcost::catalog

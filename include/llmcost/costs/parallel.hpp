@@ -148,7 +148,7 @@ struct layout_request {
 /// for standard attention (seed S16 divided by the layout).
 [[nodiscard]] constexpr bytes_per_token_t kv_bytes_per_token_per_gpu(const deployment& d) {
     const model& m = d.m;
-    const double layers = static_cast<double>(m.layers) / d.layout.pp;
+    const double layers = static_cast<double>(m.attention_layers()) / d.layout.pp;
     if (m.attention.kind == attention_kind::latent) return kv_bytes_per_token_per_layer(m) * layers;
     const double share = static_cast<double>(kv_heads_per_gpu(m, d.layout.tp)) / m.attention.kv_heads;
     return kv_bytes_per_token_per_layer(m) * (layers * share);

@@ -80,7 +80,9 @@ struct pass_cost {
 /// Tensor-parallel synchronisations per pass: 2 all-reduces per layer (after attention and after
 /// the FFN), none without TP (seed S13: 160 for 80 layers).
 [[nodiscard]] constexpr int tp_all_reduces_per_pass(const deployment& d) {
-    return d.layout.tp > 1 ? 2 * d.m.layers : 0;
+    if (d.layout.tp <= 1) return 0;
+    // A split-block model (Nemotron-H) all-reduces once per block: after its mixer or its FFN.
+    return d.m.pattern.split_blocks ? d.m.count_layers().mixers() + d.m.ffn_layers() : 2 * d.m.layers;
 }
 
 namespace detail {
@@ -118,11 +120,36 @@ namespace detail {
     return full(lo, w) + (hi - w) * w;
 }
 
-/// Attention pairs per sequence summed over layers: full layers see every key, windowed ones ≤ w.
+/// Σ_{i=p+1}^{p+n} ((i − 1) mod C + 1) — keys seen by n new queries after p cached tokens in a
+/// chunked-attention layer (Llama 4: a query attends within its own chunk of C tokens). With
+/// F(x) = Σ_{i=1}^{x} = q·C(C+1)/2 + r(r+1)/2 (x = qC + r), the sum is F(p + n) − F(p).
+[[nodiscard]] constexpr double chunked_pairs(double p, double n, double c) {
+    if (n <= 0) return 0.0;
+    auto upto = [c](double x) {
+        const double q = detail::const_trunc(x / c), r = x - q * c;
+        return q * c * (c + 1.0) / 2.0 + r * (r + 1.0) / 2.0;
+    };
+    return upto(p + n) - upto(p);
+}
+
+/// Attention pairs per sequence summed over layers: full layers see every key, windowed ones ≤ w,
+/// chunked ones their chunk's; state-space layers have none (their work is `state_flops_per_token`).
 [[nodiscard]] constexpr double attention_pairs(const model& m, double prefix, double new_tokens) {
-    const int windowed = m.attention.sliding_window > 0 ? m.attention.sliding_window_layers : 0;
-    return causal_pairs(prefix, new_tokens, 0) * (m.layers - windowed) +
-           causal_pairs(prefix, new_tokens, m.attention.sliding_window) * windowed;
+    const model::layer_counts c = m.count_layers();
+    const double pairs = causal_pairs(prefix, new_tokens, 0) * c.full +
+                         causal_pairs(prefix, new_tokens, m.attention.sliding_window) * c.window;
+    return c.chunked > 0 ? pairs + chunked_pairs(prefix, new_tokens, m.pattern.chunk) * c.chunked : pairs;
+}
+
+/// FLOPs one token spends in the recurrences of all state-space layers: per head, the state update
+/// (a rank-1 update, 2·P·N) and the read-out (2·P·N); the delta rule adds S·k (2·P·N)
+/// (P = head_dim, N = state_dim; Mamba2: Dao & Gu 2024, Gated DeltaNet: Yang et al. 2024).
+[[nodiscard]] constexpr double state_flops_per_token(const model& m) {
+    const int n = m.count_layers().state;
+    if (n == 0) return 0.0;
+    const state_space_spec& s = m.pattern.state;
+    const double per_head = (s.kind == state_space_kind::mamba2 ? 4.0 : 6.0) * s.head_dim * s.state_dim;
+    return per_head * s.heads * n;
 }
 
 [[nodiscard]] constexpr const interconnect& tp_link(const deployment& d) { return d.link_for(d.layout.tp); }
@@ -159,7 +186,7 @@ namespace detail {
 /// residual + norm, up/gate GEMM, activation, down GEMM, residual), 4 more per MoE layer (router,
 /// top-k, permute, un-permute), and 3 at the end (final norm, LM head, sampling).
 [[nodiscard]] constexpr double kernels_per_pass(const model& m) {
-    return 10.0 * m.layers + 4.0 * (m.is_moe() ? m.moe_layers() : 0) + 3.0;
+    return 10.0 * m.layer_equivalents() + 4.0 * (m.is_moe() ? m.moe_layers() : 0) + 3.0;
 }
 
 }  // namespace detail
@@ -207,6 +234,7 @@ struct pass_model {
     double activation_elements = 0;         ///< per token per layer per TP rank
     double residual_bits = 16;              ///< bits per hidden-state element (activations, TP and PP payloads)
     double pair_flops_decode = 0, pair_flops_prefill = 0;  ///< attention FLOPs per query-key pair
+    double state_flops = 0;                 ///< recurrence FLOPs per token over the state-space layers
     flops_per_second_t peak{};              ///< the matmul peak for the activations' format
     flops_per_second_t attention_peak{};    ///< BF16 peak (fused attention)
     double attention_rate = 0;              ///< attention peak × its efficiency (FLOP/s); 0: no compute term
@@ -232,7 +260,7 @@ struct pass_model {
     pm.pp = d.layout.pp;
     pm.ranks = d.attention_ranks();
     pm.moe = m.is_moe();
-    pm.layers = m.layers;
+    pm.layers = m.layer_equivalents();
     pm.hidden = m.hidden;
     pm.top_k = m.ffn.top_k;
     pm.routed_experts = m.ffn.routed_experts;
@@ -251,6 +279,7 @@ struct pass_model {
     pm.residual_bits = m.residual_format().bits_per_element();
     pm.pair_flops_decode = detail::attention_flops_per_pair(m, true);
     pm.pair_flops_prefill = detail::attention_flops_per_pair(m, false);
+    pm.state_flops = detail::state_flops_per_token(m);
     pm.peak = g.peak(m.activations.compute);  // > 0: deployment::validate
     pm.attention_peak = g.peak(compute_class::bf16).value() > 0 ? g.peak(compute_class::bf16) : pm.peak;
     pm.attention_rate = pm.attention_peak.value() > 0 ? (pm.attention_peak * g.efficiency.attention).value() : 0.0;
@@ -327,6 +356,8 @@ constexpr void attention_of(const pass_model& pm, const sequence_terms<V>& s, co
                             step_terms<V>& r) {
     using L = lanes<V>;
     r.attention_flops = (ds * s.pairs_decode * pm.pair_flops_decode + ps * s.pairs_prefill * pm.pair_flops_prefill) / pm.tp;
+    if (pm.state_flops > 0)  // state-space layers: a fixed recurrence per token, whatever the context
+        r.attention_flops = r.attention_flops + (ds + ps * s.prefill_tokens) * pm.state_flops / pm.tp;
     r.attention_compute = pm.attention_rate > 0 ? V(r.attention_flops / pm.attention_rate) : L::constant(0.0);
     r.kv_bytes = (s.kv_decode * pm.kv_gpu_share * ds + s.kv_prefill * pm.kv_gpu_share * ps) * pm.pp;
     r.attention_memory = r.kv_bytes / pm.bandwidth.value();
@@ -566,9 +597,11 @@ template <token_count T>
     if (steps <= 0) return s;
     const double x0 = in_base_units(prompt).value();
     const double x1 = x0 + steps - 1.0;
-    // Pieces where every term is linear in x: split at the sliding window.
-    const attention_spec& a = pm.d.m.attention;
-    const double w = a.sliding_window > 0 && a.sliding_window_layers > 0 ? static_cast<double>(a.sliding_window) : 0.0;
+    // Pieces where every term is linear in x: split at the sliding window and at every chunk boundary.
+    const model& m = pm.d.m;
+    const model::layer_counts lc = m.count_layers();
+    const double w = lc.window > 0 ? static_cast<double>(m.attention.sliding_window) : 0.0;
+    const double chunk = lc.chunked > 0 ? static_cast<double>(m.pattern.chunk) : 0.0;
     auto piece = [&](double lo, double hi) {
         if (hi < lo) return 0.0;
         const pass_cost p0 = decode_pass(pm, batch, tokens(lo));
@@ -582,7 +615,21 @@ template <token_count T>
         const double fixed = (p0.time() - p0.attention_time()).value() * (hi - lo + 1.0);
         return detail::sum_max_of_lines(ac, bc, am, bm, lo, hi) + fixed;
     };
-    const double total = w > 0 && x0 < w && x1 >= w ? piece(x0, w - 1.0) + piece(w, x1) : piece(x0, x1);
+    double total = 0.0, lo = x0;
+    double next_chunk = chunk > 0 ? (detail::const_trunc(x0 / chunk) + 1.0) * chunk : x1 + 1.0;
+    bool window_done = !(w > 0 && x0 < w);
+    while (true) {
+        // The next breakpoint after lo: the window (once) or the next multiple of the chunk.
+        double bp = x1 + 1.0;
+        if (!window_done && w <= x1) bp = w;
+        if (chunk > 0 && next_chunk <= x1 && next_chunk < bp) bp = next_chunk;
+        if (bp > x1) break;
+        total = total + piece(lo, bp - 1.0);
+        lo = bp;
+        if (bp == w) window_done = true;
+        if (bp == next_chunk) next_chunk += chunk;
+    }
+    total = total + piece(lo, x1);
     s.total = seconds(total);
     if (with_last_step) s.last_step = decode_pass(pm, batch, tokens(x1)).time();
     return s;

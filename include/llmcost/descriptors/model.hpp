@@ -48,6 +48,7 @@ struct attention_spec {
     bool output_bias = false;       ///< bias on the output projection (gpt-oss)
     bool qk_norm = false;           ///< RMSNorm on queries and keys per head (Qwen3)
     bool sinks = false;             ///< one learned sink logit per head (gpt-oss)
+    bool output_gate = false;       ///< a sigmoid gate on the attention output: Q projection twice as wide (Qwen3-Next)
     [[nodiscard]] constexpr bool operator==(const attention_spec&) const = default;
 };
 
@@ -61,7 +62,49 @@ struct ffn_spec {
     int first_dense_layers = 0;    ///< leading layers with a dense FFN (DeepSeek-V3: 3)
     bool expert_bias = false;      ///< biases inside experts (gpt-oss)
     bool router_bias = false;      ///< router bias (gpt-oss; DeepSeek's score-correction bias)
+    int shared_expert_intermediate = 0;  ///< width of a shared expert; 0 = expert_intermediate (Qwen3-Next, Nemotron)
+    bool shared_expert_gate = false;     ///< a hidden → 1 sigmoid gate on the shared expert (Qwen2-MoE, Qwen3-Next)
+    int moe_layer_step = 1;        ///< an MoE FFN in every step-th layer after the dense ones, dense between (Llama-4 Maverick: 2)
     [[nodiscard]] constexpr bool operator==(const ffn_spec&) const = default;
+};
+
+/// What a layer's token mixer is. A model's layers follow a `layer_pattern`, one letter per layer.
+enum class layer_kind : char {
+    full = 'F',      ///< full causal attention: keeps every token
+    window = 'W',    ///< sliding-window attention: keeps the last `attention.sliding_window` tokens
+    chunked = 'C',   ///< chunked local attention: attends within its chunk of `layer_pattern::chunk` tokens
+    state = 'S',     ///< linear attention / state-space (Mamba2, Gated DeltaNet): a fixed state per sequence
+    ffn_only = '-',  ///< no mixer: an FFN-only block (Nemotron-H's MLP layers, with `split_blocks`)
+};
+
+/// The recurrent layers of a hybrid model. Mamba2 (Dao & Gu 2024) and Gated DeltaNet (Yang et al.
+/// 2024, as in Qwen3-Next) share one shape: values V = heads · head_dim, keys K = groups · state_dim,
+/// a short causal convolution over (V + 2K) channels, and a state of heads · head_dim · state_dim.
+enum class state_space_kind { mamba2, gated_delta_net };
+
+struct state_space_spec {
+    state_space_kind kind = state_space_kind::mamba2;
+    int heads = 0;        ///< value heads [mamba_num_heads | linear_num_value_heads]
+    int head_dim = 0;     ///< value head width [mamba_head_dim | linear_value_head_dim]
+    int state_dim = 0;    ///< state (key) width per head [ssm_state_size | linear_key_head_dim]
+    int groups = 0;       ///< B/C groups or key heads [n_groups | linear_num_key_heads]
+    int conv_kernel = 0;  ///< [conv_kernel | linear_conv_kernel_dim]
+    bool conv_bias = false;  ///< [use_conv_bias]
+    [[nodiscard]] constexpr bool operator==(const state_space_spec&) const = default;
+};
+
+/// The per-layer pattern: `kinds` holds one `layer_kind` letter per layer of a period that repeats
+/// over the layers (gpt-oss "WF", Gemma 3 "WWWWWF", Llama 4 "CCCF", Qwen3-Next "SSSF"), or one per
+/// layer (Nemotron-H). Empty: every layer is full attention, except `attention.sliding_window_layers`
+/// windowed ones (the form of the catalog's older entries, counted the same).
+struct layer_pattern {
+    std::string_view kinds{};
+    int chunk = 0;              ///< tokens per attention chunk of 'C' layers [attention_chunk_size]
+    bool split_blocks = false;  ///< each layer is a mixer or an FFN, not both (Nemotron-H)
+    state_space_spec state{};   ///< the 'S' layers
+    [[nodiscard]] constexpr bool operator==(const layer_pattern& o) const {
+        return kinds == o.kinds && chunk == o.chunk && split_blocks == o.split_blocks && state == o.state;
+    }
 };
 
 struct model {
@@ -79,10 +122,56 @@ struct model {
     /// Routed-expert weights in their own format (gpt-oss ships experts in MXFP4); empty = `weights`.
     std::optional<number_format> expert_weights{};
     int mtp_modules = 0;  ///< multi-token-prediction modules shipped with the model (not counted)
+    layer_pattern pattern{};  ///< each layer's kind (full, window, chunked, state); empty: see layer_pattern
+    int norms_per_layer = 2;  ///< RMSNorm weight vectors per layer: 2 (pre-attention, pre-FFN); Gemma 2/3: 4
 
     [[nodiscard]] constexpr bool is_moe() const { return ffn.routed_experts > 0; }
-    [[nodiscard]] constexpr int moe_layers() const { return is_moe() ? layers - ffn.first_dense_layers : 0; }
-    [[nodiscard]] constexpr int dense_layers() const { return layers - moe_layers(); }
+    /// Layers of each kind: the pattern's period repeated over the layers (constexpr, no allocation).
+    struct layer_counts {
+        int full = 0, window = 0, chunked = 0, state = 0, ffn_only = 0;
+        [[nodiscard]] constexpr int attention() const { return full + window + chunked; }
+        [[nodiscard]] constexpr int mixers() const { return attention() + state; }
+        [[nodiscard]] constexpr bool operator==(const layer_counts&) const = default;
+    };
+    [[nodiscard]] constexpr layer_counts count_layers() const {
+        layer_counts c;
+        if (pattern.kinds.empty()) {
+            c.window = attention.sliding_window > 0 ? attention.sliding_window_layers : 0;
+            c.full = layers - c.window;
+            return c;
+        }
+        const int period = static_cast<int>(pattern.kinds.size());
+        for (int i = 0; i < period; ++i) {
+            const int n = layers / period + (i < layers % period ? 1 : 0);
+            switch (static_cast<layer_kind>(pattern.kinds[static_cast<std::size_t>(i)])) {
+                case layer_kind::full: c.full += n; break;
+                case layer_kind::window: c.window += n; break;
+                case layer_kind::chunked: c.chunked += n; break;
+                case layer_kind::state: c.state += n; break;
+                case layer_kind::ffn_only: c.ffn_only += n; break;
+            }
+        }
+        return c;
+    }
+    /// The kind of layer `i` (0-based): the pattern's letter i mod period.
+    [[nodiscard]] constexpr layer_kind kind_of_layer(int i) const {
+        if (pattern.kinds.empty())
+            return i < layers - count_layers().window ? layer_kind::full : layer_kind::window;
+        return static_cast<layer_kind>(pattern.kinds[static_cast<std::size_t>(i) % pattern.kinds.size()]);
+    }
+    /// Layers that hold attention (full, window, chunked): the KV cache's layers.
+    [[nodiscard]] constexpr int attention_layers() const { return count_layers().attention(); }
+    /// Layers with an FFN: every layer, or only the FFN blocks of a split-block model.
+    [[nodiscard]] constexpr int ffn_layers() const { return pattern.split_blocks ? count_layers().ffn_only : layers; }
+    /// Blocks one token passes, as standard layers (mixer + FFN): (mixers + FFNs) ÷ 2; = layers unless split.
+    [[nodiscard]] constexpr double layer_equivalents() const {
+        if (!pattern.split_blocks) return layers;
+        return (count_layers().mixers() + ffn_layers()) / 2.0;
+    }
+    [[nodiscard]] constexpr int moe_layers() const {
+        return is_moe() ? (ffn_layers() - ffn.first_dense_layers) / ffn.moe_layer_step : 0;
+    }
+    [[nodiscard]] constexpr int dense_layers() const { return ffn_layers() - moe_layers(); }
     /// The hidden states between GEMMs — residual stream, norms, GEMM outputs, the TP all-reduce
     /// payload — stay in 16 bits when only the GEMM inputs are quantised (the FP8 and FP4 recipes
     /// of TensorRT-LLM, vLLM and DeepSeek-V3 quantise activations on the way into a GEMM only).
@@ -120,6 +209,7 @@ struct model {
     const count_t q_width = nh * a.head_dim;
     const count_t kv_width = count_t{a.kv_heads} * a.head_dim;
     count_t p = h * q_width + 2 * h * kv_width + q_width * h;
+    if (a.output_gate) p += h * q_width;
     if (a.qkv_bias) p += q_width + 2 * kv_width;
     if (a.output_bias) p += h;
     if (a.qk_norm) p += 2 * count_t{a.head_dim};
@@ -140,6 +230,29 @@ struct model {
     return ffn_parameters(m, m.ffn.expert_intermediate, m.ffn.expert_bias);
 }
 
+/// One shared expert: its own width when the config gives one, else a routed expert's.
+[[nodiscard]] constexpr count_t shared_expert_parameters(const model& m) {
+    return m.ffn.shared_expert_intermediate > 0 ? ffn_parameters(m, m.ffn.shared_expert_intermediate, m.ffn.expert_bias)
+                                                : expert_parameters(m);
+}
+
+/// Parameters of one linear-attention / state-space layer (V = heads·head_dim, K = groups·state_dim):
+/// in-projection h·(2V + 2K + g·heads) (Mamba2: x, z, B, C, dt, g = 1; Gated DeltaNet: q, k, v, z,
+/// β, α, g = 2), the convolution (V + 2K)·kernel (+ bias), per-head A, dt bias (and D for Mamba2),
+/// the gated norm (Mamba2 over V, DeltaNet over head_dim) and the out-projection V·h.
+/// Sources: Mamba2Mixer and Qwen3NextGatedDeltaNet in Hugging Face transformers.
+[[nodiscard]] constexpr count_t state_space_parameters_per_layer(const model& m) {
+    const state_space_spec& s = m.pattern.state;
+    const count_t h = m.hidden, heads = s.heads;
+    const count_t v = heads * s.head_dim, k = count_t{s.groups} * s.state_dim;
+    const bool mamba = s.kind == state_space_kind::mamba2;
+    const count_t in_proj = h * (2 * v + 2 * k + (mamba ? 1 : 2) * heads);
+    const count_t conv = (v + 2 * k) * s.conv_kernel + (s.conv_bias ? v + 2 * k : 0);
+    const count_t per_head = (mamba ? 3 : 2) * heads;
+    const count_t norm = mamba ? v : s.head_dim;
+    return in_proj + conv + per_head + norm + v * h;
+}
+
 /// Where the parameters are. Totals over all layers.
 struct parameter_breakdown {
     count_t embedding = 0;       ///< input embedding table, vocab × hidden
@@ -149,11 +262,12 @@ struct parameter_breakdown {
     count_t routed_experts = 0;  ///< every routed expert of every MoE layer
     count_t shared_experts = 0;
     count_t routers = 0;
-    count_t norms = 0;           ///< RMSNorm weights: 2 per layer + final
+    count_t norms = 0;           ///< RMSNorm weights: norms_per_layer per layer + final
+    count_t state_space = 0;     ///< linear-attention / state-space layers (hybrid models)
 
     [[nodiscard]] constexpr count_t total() const {
         return embedding + lm_head + attention + dense_ffn + routed_experts + shared_experts +
-               routers + norms;
+               routers + norms + state_space;
     }
     [[nodiscard]] constexpr bool operator==(const parameter_breakdown&) const = default;
 };
@@ -162,16 +276,19 @@ struct parameter_breakdown {
     parameter_breakdown b;
     b.embedding = count_t{m.vocab} * m.hidden;
     b.lm_head = m.tied_embeddings ? 0 : b.embedding;
-    b.attention = attention_parameters_per_layer(m) * m.layers;
+    const model::layer_counts c = m.count_layers();
+    b.attention = attention_parameters_per_layer(m) * c.attention();
     b.dense_ffn = ffn_parameters(m, m.ffn.intermediate, false) * m.dense_layers();
     if (m.is_moe()) {
         const count_t moe = m.moe_layers();
         b.routed_experts = expert_parameters(m) * m.ffn.routed_experts * moe;
-        b.shared_experts = expert_parameters(m) * m.ffn.shared_experts * moe;
+        b.shared_experts = shared_expert_parameters(m) * m.ffn.shared_experts * moe;
         b.routers = (count_t{m.hidden} * m.ffn.routed_experts +
-                     (m.ffn.router_bias ? m.ffn.routed_experts : 0)) * moe;
+                     (m.ffn.router_bias ? m.ffn.routed_experts : 0) +
+                     (m.ffn.shared_expert_gate ? count_t{m.hidden} : 0)) * moe;
     }
-    b.norms = 2 * count_t{m.hidden} * m.layers + m.hidden;
+    b.norms = count_t{m.norms_per_layer} * m.hidden * m.layers + m.hidden;
+    if (c.state > 0) b.state_space = state_space_parameters_per_layer(m) * c.state;
     return b;
 }
 
@@ -217,22 +334,43 @@ struct parameter_breakdown {
     return m.kv_cache.bytes_for(static_cast<double>(kv_elements_per_token_per_layer(m))) / tokens(1.0);
 }
 
-/// KV bytes per token of context, all layers: layers × per-layer (seed S16: 327,680 B for a
-/// 70B GQA model at BF16; S23: 70,272 B for DeepSeek-V3's MLA). Sliding-window layers stop
-/// growing at their window; `kv_bytes_for_context` accounts for that.
+/// KV bytes per token of context, all attention layers: attention layers × per-layer (seed S16:
+/// 327,680 B for a 70B GQA model at BF16; S23: 70,272 B for DeepSeek-V3's MLA). Window and chunked
+/// layers stop growing at their window or chunk, and state-space layers keep a fixed state instead;
+/// `kv_bytes_for_context` accounts for both.
 [[nodiscard]] constexpr bytes_per_token_t kv_bytes_per_token(const model& m) {
-    return kv_bytes_per_token_per_layer(m) * static_cast<double>(m.layers);
+    return kv_bytes_per_token_per_layer(m) * static_cast<double>(m.attention_layers());
+}
+
+/// State elements one sequence holds in one state-space layer: the recurrent state
+/// heads · head_dim · state_dim plus the convolution's last (kernel − 1) inputs over V + 2K channels
+/// (the shapes vLLM allocates for Mamba2 and Gated DeltaNet).
+[[nodiscard]] constexpr count_t state_elements_per_sequence_per_layer(const model& m) {
+    const state_space_spec& s = m.pattern.state;
+    const count_t v = count_t{s.heads} * s.head_dim, k = count_t{s.groups} * s.state_dim;
+    return v * s.state_dim + (count_t{s.conv_kernel} - 1) * (v + 2 * k);
+}
+
+/// Fixed state bytes of one sequence over all state-space layers, at the KV precision.
+[[nodiscard]] constexpr bytes_t state_bytes_per_sequence(const model& m) {
+    const int n = m.count_layers().state;
+    if (n == 0) return bytes(0.0);
+    return m.kv_cache.bytes_for(static_cast<double>(state_elements_per_sequence_per_layer(m))) * static_cast<double>(n);
 }
 
 /// KV bytes of one sequence holding `context` tokens: full-attention layers keep every token,
-/// windowed layers keep at most `sliding_window` (seed S16: 40 GiB at 131,072 tokens).
+/// windowed layers at most `sliding_window`, chunked layers at most one chunk (what an engine must
+/// provision: a chunk fills before it is dropped), state-space layers a fixed state
+/// (seed S16: 40 GiB at 131,072 tokens for a 70B GQA model).
 template <token_count T>
 [[nodiscard]] constexpr bytes_t kv_bytes_for_context(const model& m, const T& context) {
     const double n = in_base_units(context).value();
-    const int windowed = m.attention.sliding_window > 0 ? m.attention.sliding_window_layers : 0;
-    const double w = windowed > 0 && n > m.attention.sliding_window ? m.attention.sliding_window : n;
+    const model::layer_counts c = m.count_layers();
+    const double w = c.window > 0 && n > m.attention.sliding_window ? m.attention.sliding_window : n;
+    const double ch = c.chunked > 0 && n > m.pattern.chunk ? m.pattern.chunk : n;
     const bytes_per_token_t per_layer = kv_bytes_per_token_per_layer(m);
-    return per_layer * tokens(n * (m.layers - windowed) + w * windowed);
+    const bytes_t kv = per_layer * tokens(n * c.full + w * c.window + ch * c.chunked);
+    return c.state > 0 && n > 0 ? kv + state_bytes_per_sequence(m) : kv;
 }
 
 // ---- validation --------------------------------------------------------------------------------
@@ -270,7 +408,41 @@ constexpr void model::validate() const {
             "attention.sliding_window_layers", a.sliding_window_layers, "must be between 0 and layers");
     require(a.sliding_window_layers == 0 || a.sliding_window > 0, s, "attention.sliding_window",
             a.sliding_window, "windowed layers need a window of at least 1 token");
+    require(norms_per_layer >= 0, s, "norms_per_layer", norms_per_layer, "must not be negative");
+    const layer_pattern& p = pattern;
+    if (!p.kinds.empty()) {
+        require(static_cast<double>(p.kinds.size()) <= layers, s, "pattern.kinds (length)",
+                static_cast<double>(p.kinds.size()), "a pattern's period cannot be longer than the model's layers");
+        require(a.sliding_window_layers == 0, s, "attention.sliding_window_layers", a.sliding_window_layers,
+                "must be 0 when a layer pattern says which layers are windowed");
+        for (const char k : p.kinds) {
+            const bool known = k == 'F' || k == 'W' || k == 'C' || k == 'S' || (k == '-' && p.split_blocks);
+            require(known, s, "pattern.kinds", static_cast<double>(k),
+                    "letters are F (full), W (window), C (chunked), S (state space), and - (FFN only, split blocks only)");
+        }
+    }
+    const layer_counts lc = count_layers();
+    require(lc.attention() >= 1, s, "pattern.kinds", lc.attention(),
+            "needs at least one attention layer (full, window or chunked)");
+    require(lc.window == 0 || a.sliding_window > 0, s, "attention.sliding_window", a.sliding_window,
+            "windowed layers need a window of at least 1 token");
+    require(p.chunk >= 0, s, "pattern.chunk", p.chunk, "must not be negative (0 = no chunked layers)");
+    require(lc.chunked == 0 || p.chunk > 0, s, "pattern.chunk", p.chunk,
+            "chunked layers need a chunk of at least 1 token");
+    if (lc.state > 0) {
+        const state_space_spec& st = p.state;
+        require(st.heads >= 1, s, "pattern.state.heads", st.heads, "state-space layers need at least 1 head");
+        require(st.head_dim >= 1, s, "pattern.state.head_dim", st.head_dim, "must be at least 1");
+        require(st.state_dim >= 1, s, "pattern.state.state_dim", st.state_dim, "must be at least 1");
+        require(st.groups >= 1, s, "pattern.state.groups", st.groups, "must be at least 1");
+        require(st.conv_kernel >= 1, s, "pattern.state.conv_kernel", st.conv_kernel, "must be at least 1");
+        require(static_cast<double>(st.heads) * st.head_dim * st.state_dim <= 1e12, s, "pattern.state (size)",
+                static_cast<double>(st.heads) * st.head_dim * st.state_dim, "a state beyond 10^12 elements per layer");
+    }
     const ffn_spec& f = ffn;
+    require(f.moe_layer_step >= 1, s, "ffn.moe_layer_step", f.moe_layer_step, "must be at least 1");
+    require(f.shared_expert_intermediate >= 0, s, "ffn.shared_expert_intermediate", f.shared_expert_intermediate,
+            "must not be negative (0 = the routed experts' width)");
     require(f.routed_experts >= 0, s, "ffn.routed_experts", f.routed_experts, "must not be negative");
     if (f.routed_experts > 0) {
         require(f.top_k >= 1, s, "ffn.top_k", f.top_k, "an MoE model routes each token to at least 1 expert");
@@ -279,7 +451,7 @@ constexpr void model::validate() const {
         require(f.expert_intermediate >= 1, s, "ffn.expert_intermediate", f.expert_intermediate,
                 "must be at least 1");
         require(f.shared_experts >= 0, s, "ffn.shared_experts", f.shared_experts, "must not be negative");
-        require(f.first_dense_layers >= 0 && f.first_dense_layers < layers, s, "ffn.first_dense_layers",
+        require(f.first_dense_layers >= 0 && f.first_dense_layers < ffn_layers(), s, "ffn.first_dense_layers",
                 f.first_dense_layers, "must be between 0 and layers - 1");
     } else {
         require(f.top_k == 0 && f.shared_experts == 0, s, "ffn.top_k", f.top_k,
@@ -301,7 +473,10 @@ constexpr void model::validate() const {
               static_cast<double>(a.latent.kv_lora_rank) * (a.query_heads + 2.0) + a.latent.q_lora_rank * 2.0
         : (static_cast<double>(a.query_heads) + a.kv_heads) * a.head_dim * 2.0;
     const double ffn_width = static_cast<double>(f.intermediate) +
-                             (static_cast<double>(f.routed_experts) + f.shared_experts) * f.expert_intermediate;
+                             (static_cast<double>(f.routed_experts) + f.shared_experts) * f.expert_intermediate +
+                             static_cast<double>(f.shared_experts) * f.shared_expert_intermediate +
+                             (static_cast<double>(p.state.heads) * p.state.head_dim +
+                              static_cast<double>(p.state.groups) * p.state.state_dim) * 2.0;
     const double estimate = L * h * (width + 3.0 * ffn_width) + 2.0 * static_cast<double>(vocab) * h;
     require(estimate <= 1e17, s, "parameters (estimated)", estimate,
             "more than 10^17 parameters: beyond what llmcost counts exactly (check hidden, heads and widths)");

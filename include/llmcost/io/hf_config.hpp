@@ -3,7 +3,11 @@
 /// Reads a Hugging Face `config.json` into a validated `model` descriptor.
 ///
 /// Supported `model_type`s (or, when it is absent, the matching `architectures` entry):
-/// llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss.
+/// llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss, llama4
+/// (and llama4_text), gemma2, gemma3 (and gemma3_text), phi3, qwen3_next, nemotron_h. A multimodal
+/// wrapper (llama4, gemma3) is read from its `text_config`: the language model only, its keys named
+/// `text_config/<key>` in messages. Per-layer kinds (sliding window, chunked attention, linear
+/// attention, Mamba2) become the descriptor's `layer_pattern`.
 /// Keys are read by their exact Hugging Face names; a key that a family's config class gives a
 /// default for may be absent, one that it needs may not. Every failure is a `load_error` naming
 /// the file, the key and the rule; where the key can be found in the text, its line and column.
@@ -30,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
@@ -39,8 +44,9 @@
 namespace llmcost::io {
 
 /// The `model_type`s this loader understands, in the order the error message lists them.
-inline constexpr std::array<std::string_view, 9> supported_model_types{
-    "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt_oss"};
+inline constexpr std::array<std::string_view, 17> supported_model_types{
+    "llama",     "mistral",     "mixtral", "qwen2",       "qwen3",  "qwen3_moe",  "deepseek_v2", "deepseek_v3", "gpt_oss",
+    "llama4",    "llama4_text", "gemma2",  "gemma3",      "gemma3_text", "phi3",  "qwen3_next",  "nemotron_h"};
 
 namespace detail::hf {
 
@@ -101,8 +107,13 @@ struct text_position {
 /// The reading context: the text (for positions), the root object and the name for messages.
 class reader {
 public:
-    reader(std::string_view text, const json& root, std::string origin)
-        : text_(text), root_(root), origin_(std::move(origin)) {}
+    reader(std::string_view text, const json& root, std::string origin, std::string prefix = {})
+        : text_(text), root_(root), origin_(std::move(origin)), prefix_(std::move(prefix)) {}
+
+    /// A reader of the nested object `key` (e.g. `text_config`), whose keys are named `key/<name>`.
+    [[nodiscard]] reader nested(const json& node, const std::string& key) const {
+        return reader(text_, node, origin_, prefix_ + key + "/");
+    }
 
     [[nodiscard]] const std::string& origin() const { return origin_; }
     [[nodiscard]] const json& root() const { return root_; }
@@ -110,7 +121,7 @@ public:
     [[noreturn]] void fail(const std::string& key, const std::string& rule, std::string value = {}) const {
         const std::string_view leaf = std::string_view(key).substr(key.rfind('/') + 1);
         const text_position p = locate_member(text_, leaf);
-        throw load_error(origin_, key, rule, p.line, p.column, std::move(value));
+        throw load_error(origin_, prefix_ + key, rule, p.line, p.column, std::move(value));
     }
 
     /// The member, or nullptr when absent (null is returned as a null json, not as absent).
@@ -171,6 +182,7 @@ private:
     std::string_view text_;
     const json& root_;
     std::string origin_;
+    std::string prefix_;
 };
 
 [[nodiscard]] inline std::string supported_list() {
@@ -191,12 +203,16 @@ private:
                    '"' + *t + '"');
         return *t;
     }
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 9> by_architecture{{
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> by_architecture{{
         {"LlamaForCausalLM", "llama"},          {"MistralForCausalLM", "mistral"},
         {"MixtralForCausalLM", "mixtral"},      {"Qwen2ForCausalLM", "qwen2"},
         {"Qwen3ForCausalLM", "qwen3"},          {"Qwen3MoeForCausalLM", "qwen3_moe"},
         {"DeepseekV2ForCausalLM", "deepseek_v2"}, {"DeepseekV3ForCausalLM", "deepseek_v3"},
-        {"GptOssForCausalLM", "gpt_oss"},
+        {"GptOssForCausalLM", "gpt_oss"},       {"Llama4ForConditionalGeneration", "llama4"},
+        {"Llama4ForCausalLM", "llama4_text"},   {"Gemma2ForCausalLM", "gemma2"},
+        {"Gemma3ForConditionalGeneration", "gemma3"}, {"Gemma3ForCausalLM", "gemma3_text"},
+        {"Phi3ForCausalLM", "phi3"},            {"Qwen3NextForCausalLM", "qwen3_next"},
+        {"NemotronHForCausalLM", "nemotron_h"},
     }};
     if (const json* a = r.member("architectures"); a != nullptr && a->is_array()) {
         for (const json& e : *a)
@@ -228,14 +244,26 @@ private:
     if (field == "attention.latent.v_head_dim") return "v_head_dim";
     if (field == "attention.sliding_window") return "sliding_window";
     if (field == "attention.sliding_window_layers") return family == "gpt_oss" ? "layer_types" : "max_window_layers";
+    if (field == "pattern.chunk") return "attention_chunk_size";
+    if (field == "pattern.kinds" || field == "pattern.kinds (length)")
+        return family == "nemotron_h" ? "hybrid_override_pattern" : "layer_types";
+    if (field == "pattern.state.heads") return family == "nemotron_h" ? "mamba_num_heads" : "linear_num_value_heads";
+    if (field == "pattern.state.head_dim") return family == "nemotron_h" ? "mamba_head_dim" : "linear_value_head_dim";
+    if (field == "pattern.state.state_dim") return family == "nemotron_h" ? "ssm_state_size" : "linear_key_head_dim";
+    if (field == "pattern.state.groups") return family == "nemotron_h" ? "n_groups" : "linear_num_key_heads";
+    if (field == "pattern.state.conv_kernel") return family == "nemotron_h" ? "conv_kernel" : "linear_conv_kernel_dim";
+    if (field == "ffn.moe_layer_step") return "interleave_moe_layer_step";
+    if (field == "ffn.shared_expert_intermediate") return "shared_expert_intermediate_size";
     if (field == "ffn.routed_experts")
-        return deepseek ? "n_routed_experts" : family == "qwen3_moe" ? "num_experts" : "num_local_experts";
+        return deepseek ? "n_routed_experts"
+                        : family == "qwen3_moe" || family == "qwen3_next" ? "num_experts" : "num_local_experts";
     if (field == "ffn.top_k") return "num_experts_per_tok";
     if (field == "ffn.shared_experts") return "n_shared_experts";
     if (field == "ffn.first_dense_layers") return deepseek ? "first_k_dense_replace" : "mlp_only_layers";
     if (field == "ffn.expert_intermediate")
-        return family == "mixtral" || family == "gpt_oss" ? "intermediate_size" : "moe_intermediate_size";
-    if (field == "ffn.intermediate") return "intermediate_size";
+        return family == "mixtral" || family == "gpt_oss" || family == "llama4" ? "intermediate_size"
+                                                                                : "moe_intermediate_size";
+    if (field == "ffn.intermediate") return family == "llama4" ? "intermediate_size_mlp" : "intermediate_size";
     if (field == "mtp_modules") return "num_nextn_predict_layers";
     if (field == "weights" || field == "kv_cache") return "quantization_config/quant_method";
     return std::string(field);
@@ -273,6 +301,203 @@ inline void read_qwen_window(const reader& r, model& m) {
     m.attention.sliding_window_layers = m.layers - full;
 }
 
+/// The shortest period that repeats at least twice over the per-layer letters (s[i] = s[i mod p]
+/// for every i, 2p ≤ n), interned: a 62-layer Gemma 3 is "WWWWWF", a Nemotron-H pattern stays whole.
+[[nodiscard]] inline std::string_view compact_pattern(const std::string& per_layer) {
+    const std::size_t n = per_layer.size();
+    for (std::size_t p = 1; 2 * p <= n; ++p) {
+        bool repeats = true;
+        for (std::size_t i = p; i < n && repeats; ++i) repeats = per_layer[i] == per_layer[i % p];
+        if (repeats) return intern(per_layer.substr(0, p));
+    }
+    return intern(per_layer);
+}
+
+/// Per-layer letters are built for at most this many layers (a config with more is refused before
+/// a string of that length is made: 10,000 is 50× the deepest released model).
+inline constexpr int max_pattern_layers = 10'000;
+inline void require_pattern_layers(const reader& r, int layers) {
+    if (layers > max_pattern_layers)
+        r.fail("num_hidden_layers", "more than " + std::to_string(max_pattern_layers) +
+                                        " layers: too many for a per-layer pattern", std::to_string(layers));
+}
+
+/// `layer_types`: one entry per layer, each one of `allowed` (its HF name → our letter). Absent
+/// or null: nullopt, and the family's default applies.
+[[nodiscard]] inline std::optional<std::string> read_layer_types(
+    const reader& r, int layers, std::initializer_list<std::pair<std::string_view, char>> allowed) {
+    const json* types = r.member("layer_types");
+    if (types == nullptr || types->is_null()) return std::nullopt;
+    if (!types->is_array()) r.fail("layer_types", "expected an array, got " + type_name(*types));
+    if (types->size() != static_cast<std::size_t>(layers))
+        r.fail("layer_types", "must have one entry per layer (num_hidden_layers = " + std::to_string(layers) +
+                                  "), has " + std::to_string(types->size()));
+    std::string names;
+    for (const auto& [name, letter] : allowed) names += (names.empty() ? "\"" : ", \"") + std::string(name) + '"';
+    std::string out;
+    for (const json& t : *types) {
+        char letter = 0;
+        if (t.is_string())
+            for (const auto& [name, l] : allowed)
+                if (t.get<std::string>() == name) letter = l;
+        if (letter == 0) r.fail("layer_types", "unsupported layer type (supported: " + names + ")", t.dump());
+        out += letter;
+    }
+    return out;
+}
+
+/// Llama 4 (text model): MoE every `interleave_moe_layer_step`-th layer with one shared expert of
+/// the experts' width, dense layers of `intermediate_size_mlp` between; RoPE layers use chunked
+/// attention over `attention_chunk_size` tokens, NoPE layers (`no_rope_layers` 0, by default every
+/// 4th) full attention (transformers' Llama4TextConfig and Llama4TextAttention).
+inline void read_llama4(const reader& r, model& m) {
+    require_pattern_layers(r, m.layers);
+    ffn_spec& f = m.ffn;
+    f.routed_experts = r.required_int("num_local_experts");
+    f.top_k = r.optional_int("num_experts_per_tok", 1);
+    f.expert_intermediate = r.required_int("intermediate_size");
+    f.shared_experts = 1;
+    f.moe_layer_step = r.optional_int("interleave_moe_layer_step", 1);
+    if (f.moe_layer_step == 0) r.fail("interleave_moe_layer_step", "must be at least 1", "0");
+    // Dense layers only between MoE ones; with a step of 1 there are none and the width is unused.
+    f.intermediate = f.moe_layer_step > 1 ? r.required_int("intermediate_size_mlp") : 0;
+    // moe_layers, when listed, must be the step's own layers: step-1, 2·step-1, ...
+    if (const json* moe = r.member("moe_layers"); moe != nullptr && !moe->is_null()) {
+        if (!moe->is_array()) r.fail("moe_layers", "expected an array, got " + type_name(*moe));
+        std::size_t k = 0;
+        for (int i = f.moe_layer_step - 1; i < m.layers; i += f.moe_layer_step, ++k)
+            if (k >= moe->size() || !(*moe)[k].is_number_integer() || (*moe)[k].get<std::int64_t>() != i)
+                r.fail("moe_layers", "only every interleave_moe_layer_step-th layer (step - 1, 2 step - 1, ...) is supported",
+                       moe->dump());
+        if (k != moe->size())
+            r.fail("moe_layers", "only every interleave_moe_layer_step-th layer (step - 1, 2 step - 1, ...) is supported",
+                   moe->dump());
+    }
+    const int chunk = r.optional_int("attention_chunk_size", 8192);  // null: no chunking
+    std::string kinds;
+    if (const auto types = read_layer_types(r, m.layers, {{"chunked_attention", 'C'}, {"full_attention", 'F'}})) {
+        kinds = *types;
+    } else if (const json* rope = r.member("no_rope_layers"); rope != nullptr && !rope->is_null() &&
+                                                              !(rope->is_array() && rope->empty())) {
+        if (!rope->is_array()) r.fail("no_rope_layers", "expected an array, got " + type_name(*rope));
+        if (rope->size() != static_cast<std::size_t>(m.layers))
+            r.fail("no_rope_layers", "must have one entry per layer (num_hidden_layers = " + std::to_string(m.layers) +
+                                         "), has " + std::to_string(rope->size()));
+        for (const json& e : *rope) {
+            if (!e.is_number_integer() || (e.get<std::int64_t>() != 0 && e.get<std::int64_t>() != 1))
+                r.fail("no_rope_layers", "entries must be 1 (RoPE, chunked attention) or 0 (NoPE, full attention)", e.dump());
+            kinds += e.get<std::int64_t>() == 1 ? 'C' : 'F';
+        }
+    } else {
+        const int every = r.optional_int("no_rope_layer_interval", 4);
+        if (every == 0) r.fail("no_rope_layer_interval", "must be at least 1", "0");
+        for (int i = 0; i < m.layers; ++i) kinds += (i + 1) % every != 0 ? 'C' : 'F';
+    }
+    if (chunk == 0) std::replace(kinds.begin(), kinds.end(), 'C', 'F');
+    m.pattern.kinds = compact_pattern(kinds);
+    m.pattern.chunk = kinds.find('C') != std::string::npos ? chunk : 0;
+}
+
+/// Gemma 2 and 3: GeGLU FFN, four norms per layer (pre/post attention and FFN), tied embeddings by
+/// default, sliding-window layers alternating with full ones — Gemma 2 every other layer, Gemma 3
+/// five of every `sliding_window_pattern` (6) — or as `layer_types` lists them. Gemma 3 adds
+/// QK-norm. `query_pre_attn_scalar` and soft-capping change no cost.
+inline void read_gemma(const reader& r, model& m, bool gemma3) {
+    require_pattern_layers(r, m.layers);
+    m.norms_per_layer = 4;
+    m.attention.qk_norm = gemma3;
+    m.ffn.intermediate = r.required_int("intermediate_size");
+    m.attention.sliding_window = r.optional_int("sliding_window", 4096);
+    std::string kinds;
+    if (const auto types = read_layer_types(r, m.layers, {{"sliding_attention", 'W'}, {"full_attention", 'F'}})) {
+        kinds = *types;
+    } else {
+        const int every = gemma3 ? r.optional_int("sliding_window_pattern", 6) : 2;
+        if (every == 0) r.fail("sliding_window_pattern", "must be at least 1", "0");
+        for (int i = 0; i < m.layers; ++i) kinds += (i + 1) % every != 0 ? 'W' : 'F';
+    }
+    if (m.attention.sliding_window == 0) std::replace(kinds.begin(), kinds.end(), 'W', 'F');
+    m.pattern.kinds = compact_pattern(kinds);
+}
+
+/// Qwen3-Next: every layer MoE (routed + one gated shared expert); `full_attention_interval`-th
+/// layers (or `layer_types`) gated full attention with QK-norm, the others Gated DeltaNet.
+inline void read_qwen3_next(const reader& r, model& m) {
+    require_pattern_layers(r, m.layers);
+    attention_spec& a = m.attention;
+    a.qk_norm = true;
+    a.output_gate = true;  // q_proj emits queries and their gate (Qwen3NextAttention)
+    ffn_spec& f = m.ffn;
+    f.intermediate = r.optional_int("intermediate_size", 0);
+    f.routed_experts = r.required_int("num_experts");
+    f.top_k = r.required_int("num_experts_per_tok");
+    f.expert_intermediate = r.required_int("moe_intermediate_size");
+    f.shared_expert_intermediate = r.optional_int("shared_expert_intermediate_size", 0);
+    f.shared_experts = f.shared_expert_intermediate > 0 ? 1 : 0;
+    f.shared_expert_gate = f.shared_experts > 0;
+    if (const int step = r.optional_int("decoder_sparse_step", 1); step != 1)
+        r.fail("decoder_sparse_step", "only 1 (MoE in every layer) is supported", std::to_string(step));
+    if (const json* dense = r.member("mlp_only_layers"); dense != nullptr && !dense->is_null() &&
+                                                         !(dense->is_array() && dense->empty()))
+        r.fail("mlp_only_layers", "dense layers in a Qwen3-Next model are not supported (expected [])", dense->dump());
+    std::string kinds;
+    if (const auto types = read_layer_types(r, m.layers, {{"linear_attention", 'S'}, {"full_attention", 'F'}})) {
+        kinds = *types;
+    } else {
+        const int every = r.optional_int("full_attention_interval", 4);
+        if (every == 0) r.fail("full_attention_interval", "must be at least 1", "0");
+        for (int i = 0; i < m.layers; ++i) kinds += (i + 1) % every != 0 ? 'S' : 'F';
+    }
+    m.pattern.kinds = compact_pattern(kinds);
+    state_space_spec& st = m.pattern.state;
+    st.kind = state_space_kind::gated_delta_net;
+    st.heads = r.required_int("linear_num_value_heads");
+    st.head_dim = r.required_int("linear_value_head_dim");
+    st.state_dim = r.required_int("linear_key_head_dim");
+    st.groups = r.required_int("linear_num_key_heads");
+    st.conv_kernel = r.optional_int("linear_conv_kernel_dim", 4);
+    m.mtp_modules = r.optional_int("mtp_num_hidden_layers", 0);
+}
+
+/// Nemotron-H: `hybrid_override_pattern` gives each block one job — M a Mamba2 mixer, * attention,
+/// - a squared-ReLU MLP — with one norm per block (transformers' NemotronHBlock).
+inline void read_nemotron_h(const reader& r, model& m) {
+    require_pattern_layers(r, m.layers);
+    const auto pattern = r.optional_string("hybrid_override_pattern");
+    if (!pattern) r.fail("hybrid_override_pattern", "missing required key");
+    if (pattern->size() != static_cast<std::size_t>(m.layers))
+        r.fail("hybrid_override_pattern", "must have one letter per layer (num_hidden_layers = " +
+                                              std::to_string(m.layers) + "), has " + std::to_string(pattern->size()),
+               '"' + *pattern + '"');
+    std::string kinds;
+    for (const char c : *pattern) {
+        if (c == 'M') kinds += 'S';
+        else if (c == '*') kinds += 'F';
+        else if (c == '-') kinds += '-';
+        else
+            r.fail("hybrid_override_pattern",
+                   std::string("unsupported block letter '") + c + "' (supported: M Mamba2, * attention, - MLP)",
+                   '"' + *pattern + '"');
+    }
+    m.pattern.kinds = compact_pattern(kinds);
+    m.pattern.split_blocks = true;
+    m.norms_per_layer = 1;
+    m.ffn.intermediate = r.required_int("intermediate_size");
+    if (const auto act = r.optional_string("mlp_hidden_act"); !act || *act == "relu2") {
+        m.ffn.gated = false;  // up and down projections only
+    } else {
+        r.fail("mlp_hidden_act", "only relu2 (an ungated MLP) is supported", '"' + *act + '"');
+    }
+    state_space_spec& st = m.pattern.state;
+    st.kind = state_space_kind::mamba2;
+    st.heads = r.required_int("mamba_num_heads");
+    st.head_dim = r.required_int("mamba_head_dim");
+    st.state_dim = r.required_int("ssm_state_size");
+    st.groups = r.optional_int("n_groups", 8);
+    st.conv_kernel = r.optional_int("conv_kernel", 4);
+    st.conv_bias = r.optional_bool("use_conv_bias", true);
+}
+
 /// Quantization that changes the bytes of the resident weights.
 inline void read_quantization(const reader& r, model& m) {
     const json* q = r.member("quantization_config");
@@ -301,16 +526,31 @@ inline void read_quantization(const reader& r, model& m) {
     }
 }
 
-[[nodiscard]] inline model read_model(const reader& r, std::string_view name) {
-    const std::string family = family_of(r);
+[[nodiscard]] inline model read_model(const reader& top, std::string_view name) {
+    std::string family = family_of(top);
+    // A multimodal wrapper keeps its language model under text_config.
+    std::optional<reader> inner;
+    if (family == "llama4" || family == "gemma3") {
+        const json* t = top.member("text_config");
+        if (t == nullptr || t->is_null()) top.fail("text_config", "missing required key (the language model's config)");
+        if (!t->is_object()) top.fail("text_config", "expected an object, got " + type_name(*t));
+        inner.emplace(top.nested(*t, "text_config"));
+    }
+    if (family == "llama4_text") family = "llama4";
+    if (family == "gemma3_text") family = "gemma3";
+    const reader& r = inner ? *inner : top;
+    const bool gemma = family == "gemma2" || family == "gemma3";
     model m;
     m.name = name;
     m.layers = r.required_int("num_hidden_layers");
     m.hidden = r.required_int("hidden_size");
-    m.vocab = r.required_int("vocab_size");
-    m.max_position = r.required_int("max_position_embeddings");
-    // Every supported family's config class defaults this to false.
-    m.tied_embeddings = r.optional_bool("tie_word_embeddings", false);
+    // Gemma's config classes give the vocabulary and the context a default (the real files omit them).
+    m.vocab = gemma ? r.optional_int("vocab_size", family == "gemma3" ? 262208 : 256000) : r.required_int("vocab_size");
+    m.max_position = gemma ? r.optional_int("max_position_embeddings", family == "gemma3" ? 131072 : 8192)
+                           : r.required_int("max_position_embeddings");
+    // Gemma ties the LM head to the embedding by default, every other family does not; a wrapper
+    // may say it at the top level.
+    m.tied_embeddings = r.optional_bool("tie_word_embeddings", top.optional_bool("tie_word_embeddings", gemma));
 
     if (family == "deepseek_v2" || family == "deepseek_v3") {
         attention_spec& a = m.attention;
@@ -389,6 +629,22 @@ inline void read_quantization(const reader& r, model& m) {
                 f.first_dense_layers = expected;
             }
             read_qwen_window(r, m);
+        } else if (family == "llama4") {
+            read_llama4(r, m);
+        } else if (gemma) {
+            if (!r.has("head_dim")) a.head_dim = 256;  // Gemma2Config / Gemma3TextConfig default
+            read_gemma(r, m, family == "gemma3");
+        } else if (family == "phi3") {
+            // Fused qkv_proj and gate_up_proj hold the same weights as separate ones; a window,
+            // when set, applies to every layer.
+            f.intermediate = r.required_int("intermediate_size");
+            a.sliding_window = r.optional_int("sliding_window", 0);
+            a.sliding_window_layers = a.sliding_window > 0 ? m.layers : 0;
+        } else if (family == "qwen3_next") {
+            read_qwen3_next(r, m);
+        } else if (family == "nemotron_h") {
+            if (!r.has("head_dim") && r.has("attention_head_dim")) a.head_dim = r.required_int("attention_head_dim");
+            read_nemotron_h(r, m);
         } else if (family == "gpt_oss") {
             f.routed_experts = r.required_int("num_local_experts");
             f.top_k = r.has("num_experts_per_tok") ? r.required_int("num_experts_per_tok")
@@ -421,7 +677,7 @@ inline void read_quantization(const reader& r, model& m) {
             }
         }
     }
-    read_quantization(r, m);
+    read_quantization(inner ? top : r, m);
 
     try {
         m.validate();

@@ -40,7 +40,7 @@ namespace llmcost::io {
 namespace detail::models_csv {
 
 /// The columns the loader reads, in the order of `tables/models.csv`.
-inline constexpr std::array<std::string_view, 35> columns{
+inline constexpr std::array<std::string_view, 50> columns{
     // model
     "name", "layers", "hidden", "vocab", "tied_embeddings",
     // attention_spec and latent_attention
@@ -52,6 +52,10 @@ inline constexpr std::array<std::string_view, 35> columns{
     "first_dense_layers", "expert_bias", "router_bias",
     // model, continued
     "max_position", "weights", "kv_cache", "activations", "expert_weights", "mtp_modules",
+    // the per-layer pattern and the parts of newer families (hybrid, gated, interleaved MoE)
+    "layer_pattern", "attention_chunk", "split_blocks", "norms_per_layer", "output_gate",
+    "shared_expert_intermediate", "shared_expert_gate", "moe_layer_step", "state_kind", "state_heads",
+    "state_head_dim", "state_dim", "state_groups", "state_conv_kernel", "state_conv_bias",
 };
 
 /// The names `format_named` accepts, for the message that refuses an unknown one.
@@ -107,6 +111,19 @@ public:
         if (t == "standard") return attention_kind::standard;
         if (t == "latent") return attention_kind::latent;
         fail(column, "expected standard or latent");
+    }
+    /// A layer pattern: empty, or the letters F W C S - (the descriptor checks which are allowed).
+    [[nodiscard]] std::string_view pattern(std::string_view column) const {
+        const std::string& t = text(column);
+        if (t.find_first_not_of("FWCS-") != std::string::npos)
+            fail(column, "expected layer letters: F (full), W (window), C (chunked), S (state space), - (FFN only)");
+        return t.empty() ? std::string_view{} : intern(t);
+    }
+    [[nodiscard]] state_space_kind state_kind(std::string_view column) const {
+        const std::string& t = text(column);
+        if (t.empty() || t == "mamba2") return state_space_kind::mamba2;
+        if (t == "gated_delta_net") return state_space_kind::gated_delta_net;
+        fail(column, "expected mamba2 or gated_delta_net (or empty: no state-space layers)");
     }
     [[nodiscard]] number_format number_format_in(std::string_view column) const {
         const std::string& t = text(column);
@@ -175,6 +192,22 @@ private:
     m.activations = r.number_format_in("activations");
     m.expert_weights = r.optional_format("expert_weights");
     m.mtp_modules = r.count("mtp_modules");
+    layer_pattern& p = m.pattern;
+    p.kinds = r.pattern("layer_pattern");
+    p.chunk = r.count("attention_chunk");
+    p.split_blocks = r.flag("split_blocks");
+    m.norms_per_layer = r.count("norms_per_layer");
+    a.output_gate = r.flag("output_gate");
+    f.shared_expert_intermediate = r.count("shared_expert_intermediate");
+    f.shared_expert_gate = r.flag("shared_expert_gate");
+    f.moe_layer_step = r.count("moe_layer_step");
+    p.state.kind = r.state_kind("state_kind");
+    p.state.heads = r.count("state_heads");
+    p.state.head_dim = r.count("state_head_dim");
+    p.state.state_dim = r.count("state_dim");
+    p.state.groups = r.count("state_groups");
+    p.state.conv_kernel = r.count("state_conv_kernel");
+    p.state.conv_bias = r.flag("state_conv_bias");
 
     try {
         m.validate();

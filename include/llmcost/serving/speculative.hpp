@@ -209,6 +209,7 @@ namespace detail::speculative {
     h.m.layers = layers;
     h.m.ffn.first_dense_layers = 0;
     h.m.attention.sliding_window_layers = 0;
+    h.m.pattern = {};  // the head's one layer: full attention with an FFN
     h.layout.pp = 1;
     return h;
 }
