@@ -340,6 +340,24 @@ struct online_latency {
     bool whole_prompts = false;  ///< the percentiles' model holds: whole prompts, no token cap
 };
 
+namespace detail {
+/// TTFT = R + k · t̄(b − 1 decodes, 1 + λ·R chunks): the wait for the step in flight, then my
+/// prompt's k chunk steps, each also carrying the λ·R prompts that arrived during the wait (a
+/// mixture of ⌊1 + λR⌋ and ⌈1 + λR⌉ chunks). `serve_online_latency`'s TTFT for chunked prompts or a
+/// token cap; before issue 16 it was its TTFT for whole prompts too (tables/validation.md compares).
+template <duration T>
+[[nodiscard]] constexpr seconds_t step_in_flight_first_token(const pass_model& pm, const request_shape& r,
+                                                             const serving_point& s, const T& interarrival,
+                                                             const scheduler_limits& l = {}) {
+    const double gap = in_base_units(interarrival).value();
+    const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
+    const double neighbours = max(0.0, micro_batch(pm.d, s.batch) - 1.0);
+    const double prompts = 1.0 + s.residual.value() / gap;
+    return s.residual +
+           seconds(mix_steps(pm, serving_sequence_terms(pm.d.m, r, chunks), neighbours, prompts).mean()) * chunks.count;
+}
+}  // namespace detail
+
 /// Online serving with one request every `interarrival` seconds on average (λ = 1 ÷ interarrival per
 /// replica): the concurrency that Little's law gives, b = λ · (wait + e2e(b)), found by fixed-point
 /// iteration (each pass `serve_at_batch`). Then, with whole prompts and no token cap, the engine as
@@ -382,9 +400,7 @@ template <duration T>
         s.tpot = queueing::decode_weighted_step(o.steps, detail::max(1.0, o.output - 1.0));
         s.per_user = tokens(1.0) / s.tpot;
     } else {
-        const double neighbours = detail::max(0.0, detail::micro_batch(d, b) - 1.0);
-        const double prompts = 1.0 + s.residual.value() / gap;
-        s.ttft = s.residual + seconds(detail::mix_steps(pm, terms, neighbours, prompts).mean()) * chunks.count;
+        s.ttft = detail::step_in_flight_first_token(pm, r, s, seconds(gap), l);
     }
     s.e2e = detail::end_to_end(s.ttft, s.tpot, o.output);
     s.limited_by = "arrival rate";
