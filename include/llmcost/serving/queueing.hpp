@@ -247,18 +247,15 @@ template <duration T>
     return seconds(t_mean + cov / (steps * k_mean));
 }
 
-/// The q-quantile of the mean of n successive steps (a request's TPOT over its n = O − 1 decode
-/// steps): normal by the central limit theorem for a stationary chain, mean E[t], variance
-/// σ²÷n·[1 + 2a÷(1 − a) − 2a(1 − aⁿ)÷(n(1 − a)²)] with σ² = Var_π(t) and a the lag-one
-/// autocorrelation of successive steps (the variance of the mean of an AR(1) series; Box, Jenkins
-/// & Reinsel, *Time Series Analysis*, 4th ed., 2008, §2.1), plus `spread`², a variance that does not
-/// average out over the request (its neighbours' count, steady over its life).
+/// The standard deviation of the mean of n successive steps (a request's TPOT over its n = O − 1
+/// decode steps): √(σ²÷n·[1 + 2a÷(1 − a) − 2a(1 − aⁿ)÷(n(1 − a)²)] + spread²), σ² = Var_π(t) and a
+/// the lag-one autocorrelation of successive steps (the variance of the mean of an AR(1) series;
+/// Box, Jenkins & Reinsel, *Time Series Analysis*, 4th ed., 2008, §2.1), plus `spread`², a variance
+/// that does not average out over the request (its neighbours' count, steady over its life).
 template <duration T>
-[[nodiscard]] constexpr seconds_t mean_step_quantile(const bulk_service& e, double steps, double q, const T& spread) {
-    require(q > 0.0 && q < 1.0, "bulk-service queue", "percentile", q, "must be in (0, 1)",
-            "llmcost.serving.percentile_open_unit");
+[[nodiscard]] constexpr seconds_t mean_step_deviation(const bulk_service& e, double steps, const T& spread) {
     require(steps >= 1.0 && positive_finite(steps), "bulk-service queue", "steps", steps, "at least one step");
-    const double gap = e.interarrival.value(), mu = mean_step(e).value(), seen = decode_weighted_step(e, steps).value();
+    const double gap = e.interarrival.value(), mu = mean_step(e).value();
     std::array<double, bulk_service::capacity> row{};
     double var = 0.0, cov = 0.0;
     for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
@@ -272,11 +269,41 @@ template <duration T>
     }
     const double a = var > 0.0 ? llmcost::detail::min(0.99, llmcost::detail::max(0.0, cov / var)) : 0.0;
     const double n = steps;
-    const double factor = 1.0 + 2.0 * a / (1.0 - a) - 2.0 * a * (1.0 - llmcost::detail::pow_int(a, static_cast<long long>(n))) /
-                                                          (n * (1.0 - a) * (1.0 - a));
+    const double factor = 1.0 + 2.0 * a / (1.0 - a) -
+                          2.0 * a * (1.0 - llmcost::detail::pow_int(a, static_cast<long long>(n))) / (n * (1.0 - a) * (1.0 - a));
     const double sd_extra = in_base_units(spread).value();
-    const double sd = llmcost::detail::const_sqrt(var / n * factor + sd_extra * sd_extra);
+    return seconds(llmcost::detail::const_sqrt(var / n * factor + sd_extra * sd_extra));
+}
+
+/// The q-quantile of the mean of n successive steps: normal by the central limit theorem for a
+/// stationary chain, centred on `decode_weighted_step`, with `mean_step_deviation`.
+template <duration T>
+[[nodiscard]] constexpr seconds_t mean_step_quantile(const bulk_service& e, double steps, double q, const T& spread) {
+    require(q > 0.0 && q < 1.0, "bulk-service queue", "percentile", q, "must be in (0, 1)",
+            "llmcost.serving.percentile_open_unit");
+    const double seen = decode_weighted_step(e, steps).value(), sd = mean_step_deviation(e, steps, spread).value();
     return seconds(llmcost::detail::max(0.0, seen + llmcost::detail::normal_quantile(q) * sd));
+}
+
+/// The standard deviation of TTFT: E[TTFT²] = Σ_k w_k Σ_m Poisson(m; λ·t(k))·(t(k)²÷3 + t(k)·t(1+m) +
+/// t(1+m)²) (the residual U(0, t(k)) plus the step t(1 + m), as `first_token_cdf`), less the mean².
+[[nodiscard]] constexpr seconds_t first_token_deviation(const bulk_service& e) {
+    const double gap = e.interarrival.value(), mean = mean_step(e).value();
+    std::array<double, bulk_service::capacity> row{};
+    double m2 = 0.0;
+    for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
+        if (!(e.share[k] > 1e-300)) continue;
+        const double tk = e.step[k].value();
+        detail::poisson_row(tk / gap, row);
+        double g = 0.0;
+        for (std::size_t m = 0; m + 1 < bulk_service::capacity; ++m) {
+            const double u = e.step[m + 1].value();
+            g += row[m] * (tk * tk / 3.0 + tk * u + u * u);
+        }
+        m2 += e.share[k] * tk / mean * g;
+    }
+    const double mu = first_token_mean(e).value();
+    return seconds(llmcost::detail::const_sqrt(llmcost::detail::max(0.0, m2 - mu * mu)));
 }
 
 }  // namespace llmcost::queueing

@@ -439,4 +439,15 @@ constexpr void require_percentile_model(const online_latency& o, double q) {
     return queueing::mean_step_quantile(o.steps, o.output - 1.0, q, o.spread);
 }
 
+/// The q-quantile of the end-to-end time, TTFT + (O − 1)·TPOT: normal, with the mean `point.e2e`
+/// and the variance Var(TTFT) + (O − 1)²·Var(TPOT), the two taken as independent (a sum's central
+/// limit; rough where a short answer leaves the skewed TTFT to dominate: see tables/percentiles.md).
+[[nodiscard]] constexpr seconds_t e2e_percentile(const online_latency& o, double q) {
+    detail::require_percentile_model(o, q);
+    const double n = detail::max(0.0, o.output - 1.0);
+    const double a = queueing::first_token_deviation(o.steps).value();
+    const double b = n > 0.0 ? queueing::mean_step_deviation(o.steps, n, o.spread).value() * n : 0.0;
+    return seconds(detail::max(0.0, o.point.e2e.value() + detail::normal_quantile(q) * detail::const_sqrt(a * a + b * b)));
+}
+
 }  // namespace llmcost
