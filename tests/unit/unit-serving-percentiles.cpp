@@ -2,6 +2,7 @@
 // (queueing::bulk_steps and the quantiles that read it) checked on step laws worked by hand, then
 // serve_online_latency's figures as laws. tables/percentiles.md checks them against the simulator.
 #include <llmcost/llmcost.hpp>
+#include <llmcost/plan/fleet.hpp>
 #include <llmcost/serving/queueing.hpp>
 #include <llmcost/serving/throughput.hpp>
 
@@ -126,5 +127,54 @@ TEST_CASE("percentiles: serve_online_latency") {
         const online_latency o = serve_online_latency(d, r, 500_ms, {.prefill_chunk = 128_tok});
         CHECK(test::contains(test::error_of([&] { return ttft_percentile(o, 0.9); }), "whole prompts"));
         CHECK(test::contains(test::error_of([&] { return tpot_percentile(o, 1.5); }), "percentile"));
+    }
+}
+
+TEST_CASE("percentiles: plan with percentile targets and a load ceiling") {
+    const model m = catalog::llama_3_1_70b;
+    plan::traffic t{.requests_per_second = 20, .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}},
+                    .target = {.ttft = 1_s, .tpot = 50_ms}, .ttft_percentile = 0.9, .tpot_percentile = 0.9};
+    const plan::fleet_options o{.gpus = {catalog::h100_sxm5}, .prefill_batches = {}, .max_load = 0.85};
+    const plan::fleet_result r = plan::cheapest_fleet(m, t, o);
+    REQUIRE(r.best);
+    const plan::deployment_plan& p = *r.best;
+    CHECK(p.load <= 0.85 + 1e-12);
+    // At the plan's instances the percentiles meet the targets; they are what the plan reports or less.
+    const online_latency at = serve_online_latency(p.d, t.mix[0].shape, seconds(p.instances / 20.0));
+    CHECK(ttft_percentile(at, 0.9) <= 1_s);
+    CHECK(tpot_percentile(at, 0.9) <= 50_ms);
+    CHECK(ttft_percentile(at, 0.9) <= p.ttft * (1 + 1e-12));
+    SUBCASE("a tighter percentile target needs at least as many GPUs") {
+        plan::traffic tight = t;
+        tight.ttft_percentile = 0.99;
+        const plan::fleet_result q = plan::cheapest_fleet(m, tight, o);
+        REQUIRE(q.best);
+        CHECK(q.best->gpus >= p.gpus);
+    }
+    SUBCASE("refusals") {
+        plan::traffic bad = t;
+        bad.ttft_percentile = 1.0;
+        CHECK(test::contains(test::error_of([&] { return plan::cheapest_fleet(m, bad, o); }), "ttft_percentile"));
+        bad.ttft_percentile = std::nan("");
+        CHECK(test::contains(test::error_of([&] { return plan::cheapest_fleet(m, bad, o); }), "ttft_percentile"));
+        plan::fleet_options high = o;
+        high.max_load = 1.5;
+        CHECK(test::contains(test::error_of([&] { return plan::cheapest_fleet(m, t, high); }), "max_load"));
+        high.max_load = 0.0;
+        CHECK(test::contains(test::error_of([&] { return plan::cheapest_fleet(m, t, high); }), "max_load"));
+        plan::fleet_options chunked = o;
+        chunked.limits.prefill_chunk = 512_tok;
+        CHECK(test::contains(test::error_of([&] { return plan::cheapest_fleet(m, t, chunked); }), "whole prompts"));
+    }
+    SUBCASE("a load ceiling alone sizes at rate / ceiling") {
+        plan::traffic mean = t;
+        mean.ttft_percentile = mean.tpot_percentile = 0;
+        plan::fleet_options full = o;
+        full.max_load = 1.0;
+        const plan::fleet_result a = plan::cheapest_fleet(m, mean, full), b = plan::cheapest_fleet(m, mean, o);
+        REQUIRE(a.best);
+        REQUIRE(b.best);
+        CHECK(b.best->load <= 0.85 + 1e-12);
+        CHECK(b.best->gpus >= a.best->gpus);
     }
 }
