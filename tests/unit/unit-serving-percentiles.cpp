@@ -45,6 +45,11 @@ TEST_CASE("percentiles: a bulk-service queue with a constant step") {
     CHECK(e.share[0] == doctest::Approx(std::exp(-0.4)).epsilon(1e-12));
     CHECK(queueing::decode_weighted_step(e, 99).value() == doctest::Approx(0.010).epsilon(1e-12));
     CHECK(queueing::mean_step_quantile(e, 99, 0.9, 0_s).value() == doctest::Approx(0.010).epsilon(1e-12));
+    // U(τ, 2τ) has standard deviation τ ÷ √12; constant steps average to τ with none.
+    CHECK(queueing::first_token_deviation(e).value() == doctest::Approx(0.010 / std::sqrt(12.0)).epsilon(1e-9));
+    CHECK(queueing::mean_step_deviation(e, 99, 0_s).value() == doctest::Approx(0.0).epsilon(1e-12));
+    // The neighbours' spread adds in quadrature: √(0² + 3²) ms.
+    CHECK(queueing::mean_step_deviation(e, 99, 3_ms).value() == doctest::Approx(0.003).epsilon(1e-12));
 }
 
 TEST_CASE("percentiles: a bulk-service queue with a step linear in its prompts") {
@@ -105,6 +110,11 @@ TEST_CASE("percentiles: serve_online_latency") {
             CHECK(o.point.ttft > t50 * 0.8);
             CHECK(tpot_percentile(o, 0.5) < tpot_percentile(o, 0.9));
             CHECK(tpot_percentile(o, 0.9) < tpot_percentile(o, 0.99));
+            // E2E: normal around the mean end to end, Var(TTFT) + (O − 1)²·Var(TPOT).
+            CHECK(e2e_percentile(o, 0.5).value() == doctest::Approx(o.point.e2e.value()).epsilon(1e-12));
+            const double sd = std::hypot(queueing::first_token_deviation(o.steps).value(),
+                                         255.0 * queueing::mean_step_deviation(o.steps, 255.0, o.spread).value());
+            CHECK(e2e_percentile(o, 0.9).value() == doctest::Approx(o.point.e2e.value() + 1.2815515655 * sd).epsilon(1e-8));
         }
     }
     SUBCASE("at a low rate TTFT is the prefill step after part of a decode step, TPOT the decode step") {
