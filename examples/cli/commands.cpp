@@ -373,7 +373,12 @@ report estimate(const estimate_command& c) {
         out.notes.push_back(std::string(d.hw.name) + " has no " + std::string(to_string(d.m.weights.compute)) +
                             " matmul units: the " + std::string(d.m.weights.name) +
                             " weights are widened to BF16 for the matmuls (weight-only, as vLLM's FP8 Marlin on Ampere).");
-    if (online)
+    if (online && !online->whole_prompts)
+        out.notes.push_back("Online at " + invalid_input::show(c.rate) +
+                            " requests/s (Poisson): the concurrency from Little's law, the mean TTFT from the wait for "
+                            "the step in flight; means only, percentiles are priced for whole prompts without a token "
+                            "cap (run simulate for chunked prefill).");
+    else if (online)
         out.notes.push_back(
             "Online at " + invalid_input::show(c.rate) + " requests/s (Poisson), " +
             invalid_input::show(c.rate / static_cast<double>(d.layout.dp)) +
