@@ -97,6 +97,8 @@ CLI::Validator fraction_validator(bool zero_in, bool one_in, std::string name) {
 }
 const CLI::Validator fraction = fraction_validator(false, true, "(0,1]");
 const CLI::Validator probability = fraction_validator(true, false, "[0,1)");
+/// A percentile as a fraction: 0.9 for p90, in (0, 1).
+const CLI::Validator percentile = fraction_validator(false, false, "(0,1)");
 
 void add_format(CLI::App* app, std::string& format) {
     app->add_option("--format", format, "Output: table (for people), json (SI units, unit in the key), csv")
@@ -198,6 +200,12 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     CLI::Option* saturate = estimate->add_flag("--saturate", est.saturate,
                                                "Max-load offline throughput: as many sequences as KV and limits allow (default)");
     batch->excludes(saturate);
+    CLI::Option* est_rate = estimate->add_option("--rate", est.rate,
+                                                 "Online: Poisson arrivals, requests/s for the whole deployment (split over its "
+                                                 "dp ranks); adds TTFT, TPOT and E2E percentiles")
+                                ->transform(positive_in(1e-9, 1e9, "REQUESTS/S"));
+    est_rate->excludes(batch);
+    est_rate->excludes(saturate);
     CLI::Option* max_batch = estimate->add_option("--max-batch", est.max_batch, "With --saturate: cap on sequences")->transform(tokens_count);
     CLI::Option* max_tokens = estimate->add_option("--max-tokens", est.max_tokens, "With --saturate: cap on tokens per step")
                                   ->transform(tokens_count);
@@ -329,6 +337,15 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_option("--mix", pl.mix, "A mix of request shapes INPUT:OUTPUT:SHARE,... (replaces --input/--output)");
     plan_app->add_option("--ttft", pl.ttft, "Time-to-first-token target, s")->transform(seconds_target)->capture_default_str();
     plan_app->add_option("--tpot", pl.tpot, "Time-per-output-token target, s")->transform(seconds_target)->capture_default_str();
+    plan_app->add_option("--ttft-percentile", pl.ttft_percentile,
+                         "--ttft bounds this percentile under Poisson arrivals (0.9: p90), not the mean; colocated only")
+        ->transform(percentile);
+    plan_app->add_option("--tpot-percentile", pl.tpot_percentile,
+                         "--tpot bounds this percentile of a request's TPOT under Poisson arrivals; colocated only")
+        ->transform(percentile);
+    plan_app->add_option("--max-load", pl.max_load, "Load ceiling: size the fleet at rate / max-load (e.g. 0.85)")
+        ->transform(fraction)
+        ->capture_default_str();
     plan_app->add_option("--max-gpus", pl.max_gpus, "GPUs in the fleet at most")->transform(tokens_count);
     plan_app->add_option("--max-instance-gpus", pl.max_instance_gpus, "GPUs in one replica or EP group")->transform(count)->capture_default_str();
     plan_app->add_option("--weights", pl.weights, "Weight formats to consider")->delimiter(',')->check(CLI::IsMember(weight_format_names()));

@@ -57,6 +57,7 @@ struct estimate_command {
     request_options req;
     double batch = 0;     ///< 0 with `saturate`
     bool saturate = false;
+    double rate = 0;      ///< requests/s under Poisson arrivals, whole deployment; 0 = not online
     double max_batch = 0;
     double max_tokens = 0;
     double prefill_chunk = 0;     ///< 0 = whole prompts

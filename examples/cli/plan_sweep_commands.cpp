@@ -216,7 +216,8 @@ report frontier(const frontier_command& c) {
 report plan(const plan_command& c) {
     const model m = model_named(c.model);
     for (double v : {c.rate, c.ttft, c.tpot, c.input, c.output}) check_positive(v, "--rate, --ttft, --tpot, --input and --output");
-    lp::traffic t{.requests_per_second = c.rate, .target = {.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)}};
+    lp::traffic t{.requests_per_second = c.rate, .target = {.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)},
+                  .ttft_percentile = c.ttft_percentile, .tpot_percentile = c.tpot_percentile};
     if (c.mix.empty()) {
         t.mix.push_back({.shape = {.input = tokens(c.input), .output = tokens(c.output)}});
     } else {
@@ -243,7 +244,7 @@ report plan(const plan_command& c) {
 
     lp::fleet_options o{.formats = formats_of(c.weights, c.kv), .max_instance_gpus = c.max_instance_gpus,
                        .max_gpus = c.max_gpus, .site = catalog::seed_site, .utilisation = c.utilisation,
-                       .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
+                       .max_load = c.max_load, .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
     if (c.colocated_only) o.prefill_batches.clear();
     if (c.hardware.empty()) {
         for (const hardware& h : hardware_choices(c.hardware_file))
@@ -280,8 +281,10 @@ report plan(const plan_command& c) {
     for (const lp::traffic_class& k : t.mix)
         shapes += (shapes.empty() ? "" : ", ") + tokens_text(k.shape.input.value()) + " -> " +
                   tokens_text(k.shape.output.value()) + (t.mix.size() > 1 ? " (x" + invalid_input::show(k.share) + ")" : "");
+    auto which = [](double q) { return q > 0 ? " p" + invalid_input::show(q * 100.0) : std::string(); };
     report r{.title = "llmcost plan: " + std::string(m.name) + ", " + invalid_input::show(c.rate) + " requests/s of " +
-                      shapes + ", TTFT <= " + to_text(t.target.ttft) + ", TPOT <= " + to_text(t.target.tpot),
+                      shapes + ", TTFT" + which(t.ttft_percentile) + " <= " + to_text(t.target.ttft) + ", TPOT" +
+                      which(t.tpot_percentile) + " <= " + to_text(t.target.tpot),
              .layout = report::shape::array};
     for (const lp::deployment_plan& p : res.options) {
         const bool dis = p.how.disaggregated;
@@ -298,8 +301,8 @@ report plan(const plan_command& c) {
             .add_or("prefill_per_decode", "P:D balanced", dis, p.prefill_per_decode, "", "-")
             .add("batch", "batch limit", p.batch)
             .add_or("prefill_batch", "prefill batch", dis, p.how.prefill_batch, "", "-")
-            .add("ttft_s", "TTFT", p.ttft.value(), "s")
-            .add("tpot_s", "TPOT", p.tpot.value(), "s")
+            .add("ttft_s", "TTFT" + which(t.ttft_percentile), p.ttft.value(), "s")
+            .add("tpot_s", "TPOT" + which(t.tpot_percentile), p.tpot.value(), "s")
             .add("load", "load at peak", p.load)
             .add("usd_per_gpu_hour", "$/GPU-hour", p.gpu_cost.value() * 3600.0, "USD/h")
             .add("usd_per_hour", "$/hour", p.fleet_cost.value() * 3600.0, "USD/h")
@@ -324,6 +327,13 @@ report plan(const plan_command& c) {
         r.notes.push_back("No GPU type, layout and batch meets the targets within the limits.");
     }
     for (const std::string& why : res.skipped) r.notes.push_back("Left out: " + why + ".");
+    if (t.percentiles())
+        r.notes.push_back("Percentile targets: each instance gets rate / instances as Poisson arrivals; the fleet has at "
+                          "least the fewest instances whose TTFT/TPOT percentiles (serve_online_latency, each shape "
+                          "alone) meet them, the figures shown there; colocated plans only.");
+    if (c.max_load < 1.0)
+        r.notes.push_back("Load ceiling " + invalid_input::show(c.max_load) + ": the fleet is sized at rate / " +
+                          invalid_input::show(c.max_load) + ".");
     r.notes.push_back("Each row: the cheapest plan of one GPU type and mode; " + std::to_string(res.points) +
                       " configurations priced. Fleet sized for the peak rate in whole instances; "
                       "power at board power (busy); $ at capex over " + years_text(o.site.depreciation) +

@@ -47,6 +47,9 @@ struct plan_command {
     std::string mix;
     double ttft = 2.0;                     ///< s
     double tpot = 0.05;                    ///< s
+    double ttft_percentile = 0;            ///< 0: --ttft bounds the mean; q in (0, 1): the q-quantile
+    double tpot_percentile = 0;            ///< the same for --tpot
+    double max_load = 1.0;                 ///< size the fleet at rate ÷ max_load
     double max_gpus = 0;                   ///< GPUs in the fleet; 0: no cap
     int max_instance_gpus = 8;             ///< GPUs in one instance (replica or EP group)
     std::vector<std::string> weights{};    ///< formats to consider; empty: the model's own

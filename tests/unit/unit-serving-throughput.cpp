@@ -262,16 +262,22 @@ TEST_CASE("serving: online, by hand") {
     const serving_point at = serve_at_batch(d, r, s.batch);
     // Little's law with the wait included: b = λ · (R + e2e(b)), λ = 10/s.
     CHECK(s.batch == doctest::Approx(10.0 * (at.residual + at.e2e).value()).epsilon(1e-8));
-    CHECK(s.tpot == at.tpot);
     CHECK(s.residual == at.residual);
-    // TTFT: R, then my prompt's step, which also carries the λ·R prompts that arrived meanwhile
-    // (a mixture of ⌊1 + λR⌋ and ⌈1 + λR⌉ prompts beside the b − 1 others decoding).
-    const double p = 1.0 + 10.0 * s.residual.value(), lo = std::floor(p), f = p - lo;
-    auto step = [&](double prompts) {
-        return step_pass(d, {.decode_sequences = s.batch - 1.0, .decode_context = 450_tok, .prefill_sequences = prompts,
-                             .prefill_tokens = 200_tok}).time().value();
-    };
-    CHECK(s.ttft.value() == doctest::Approx(s.residual.value() + (1.0 - f) * step(lo) + f * step(lo + 1.0)).epsilon(1e-12));
+    // Then the engine as a bulk-service queue: a step carrying k whole prompts beside the
+    // D = λ·(O − 1)·TPOT(b) sequences decoding (at I + O/2 = 450 tokens) lasts t(k); TTFT is the
+    // residual of the step I land in plus the step that carries my prompt and the others that came
+    // with it, TPOT the steps my decode sees (queueing::first_token_mean, decode_weighted_step).
+    const double decoding = 10.0 * 499.0 * at.tpot.value();
+    const queueing::bulk_service e = queueing::bulk_steps(
+        [&](double k) {
+            return step_pass(d, {.decode_sequences = decoding, .decode_context = 450_tok, .prefill_sequences = k,
+                                 .prefill_tokens = 200_tok}).time();
+        },
+        100_ms);
+    CHECK(s.ttft.value() == doctest::Approx(queueing::first_token_mean(e).value()).epsilon(1e-12));
+    CHECK(s.tpot.value() == doctest::Approx(queueing::decode_weighted_step(e, 499.0).value()).epsilon(1e-12));
+    // My prompt's step carries at least my prompt: TTFT exceeds the step with one prompt.
+    CHECK(s.ttft > e.step[1]);
     CHECK(s.ttft > at.ttft);
     CHECK(s.e2e.value() == doctest::Approx(s.ttft.value() + 499.0 * s.tpot.value()));
 }

@@ -489,6 +489,44 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         g.errors.push_back(error_of(c));
         g.ratios.push_back(c.predicted / c.x.value);
     }
+    // Online TTFT, before and after issue 16: the same rows priced with the step-in-flight TTFT (a
+    // wait of E[t²] ÷ 2E[t], then one step with my prompt and the λ·R that came meanwhile) and with
+    // the bulk-service queue serve_online now uses (queueing::first_token_mean).
+    struct online_group {
+        std::string key;
+        std::vector<double> before, after;
+    };
+    std::vector<online_group> online;
+    for (const check_row& c : checks) {
+        if (c.x.how != plan::scenario::online || c.x.what != plan::metric::ttft_s) continue;
+        const seconds_t gap = seconds(1.0 / c.x.rate);
+        const serving_point s = serve_online(c.x.d, c.x.r, gap);
+        const double before = detail::step_in_flight_first_token(prepare_pass(c.x.d), c.x.r, s, gap).value();
+        for (const std::string& key : {std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x),
+                                       std::string(to_string(c.x.engine)) + " | all"}) {
+            auto it = std::find_if(online.begin(), online.end(), [&](const online_group& g) { return g.key == key; });
+            if (it == online.end()) it = online.insert(online.end(), {key, {}, {}});
+            it->before.push_back(plan::relative_error(c.x, before));
+            it->after.push_back(error_of(c));
+        }
+    }
+    std::sort(online.begin(), online.end(), [](const online_group& a, const online_group& b) { return a.key < b.key; });
+    s += "## Online TTFT: the step in flight (before issue 16) and the bulk-service queue (now)\n\n";
+    s += "The online rows' TTFT priced two ways at the same concurrency: **before**, a request waits for the step in "
+         "flight (E[t²] ÷ 2E[t]) and its prompt rides the next step with the λ·R prompts that arrived during that wait "
+         "(`detail::step_in_flight_first_token`); **now**, the engine is a bulk-service queue whose steps carry every "
+         "prompt that arrived during the step before, so a request lands in a long step more often, and its prompt "
+         "rides with every neighbour that arrived in the same step, λ·t(k) of them, not only those of its residual "
+         "(`queueing::first_token_mean`, tables/percentiles.md checks it against the simulator).\n\n";
+    s += "| engine | GPU vendor (architecture) | rows | median abs. error before | now | mean signed error before | now |\n"
+         "|---|---|--:|--:|--:|--:|--:|\n";
+    for (const online_group& g : online) {
+        const summary b = summarise(g.before), a = summarise(g.after);
+        s += "| " + g.key + " | " + std::to_string(a.n) + " | " + unsigned_percent(b.median) + " | " +
+             unsigned_percent(a.median) + " | " + percent(b.mean_signed) + " | " + percent(a.mean_signed) + " |\n";
+    }
+    s += "\n";
+
     s += "## Check rows by engine, GPU vendor, dense or MoE, throughput or latency\n\n";
     s += "Error = llmcost ÷ measured − 1 as above; \"llmcost ÷ measured\" is the median ratio, read as optimistic "
          "(more tokens/s or shorter times than measured) or pessimistic. The first rows (TensorRT-LLM on Hopper) are the "

@@ -99,6 +99,72 @@ inline constexpr std::array<double, 1025> cbrt_of_eighths = [] {
 inline constexpr double pi = 3.14159265358979323846;
 inline constexpr double infinity = std::numeric_limits<double>::infinity();
 
+/// eˣ: x = k·ln 2 + r with |r| ≤ ln 2 ÷ 2, then a Taylor series for eʳ and an exact scaling by
+/// 2ᵏ (Muller, *Elementary Functions*, 2016, ch. 11: additive range reduction). Below −745 the
+/// result underflows to 0, above 709.78 it is +∞.
+[[nodiscard]] constexpr double const_exp(double x) {
+    if (x != x) return x;
+    if (x < -745.2) return 0.0;
+    if (x > 709.78) return infinity;
+    constexpr double ln2 = 0.69314718055994530942;
+    const double kf = x / ln2;
+    const long long k = static_cast<long long>(kf < 0 ? kf - 0.5 : kf + 0.5);
+    const double r = x - static_cast<double>(k) * ln2;
+    double term = 1.0, sum = 1.0;
+    for (int n = 1; n < 24; ++n) {
+        term *= r / n;
+        sum += term;
+    }
+    // 2ᵏ in two halves, so that neither leaves the range of a double before the product does.
+    const long long half = k / 2;
+    return sum * pow_int(half >= 0 ? 2.0 : 0.5, half >= 0 ? half : -half) *
+           pow_int(k - half >= 0 ? 2.0 : 0.5, k - half >= 0 ? k - half : half - k);
+}
+
+/// ln x (x > 0): x = m·2ᵉ with m in [1/√2, √2), then ln m = 2·atanh((m − 1) ÷ (m + 1)) by its
+/// series (Muller 2016, ch. 11). ln 0 = −∞; a negative x or NaN gives NaN.
+[[nodiscard]] constexpr double const_log(double x) {
+    if (x != x || x < 0.0) return std::numeric_limits<double>::quiet_NaN();
+    if (x == 0.0) return -infinity;
+    if (x == infinity) return infinity;
+    constexpr double ln2 = 0.69314718055994530942, sqrt2 = 1.41421356237309504880;
+    long long e = 0;
+    while (x >= sqrt2) { x /= 2.0; ++e; }
+    while (x < sqrt2 / 2.0) { x *= 2.0; --e; }
+    const double u = (x - 1.0) / (x + 1.0), u2 = u * u;
+    double term = u, sum = u;
+    for (int n = 1; n < 40; ++n) {
+        term *= u2;
+        sum += term / (2.0 * n + 1.0);
+    }
+    return 2.0 * sum + static_cast<double>(e) * ln2;
+}
+
+/// Φ⁻¹(q), the standard normal quantile, q in (0, 1): Acklam's rational approximations (central
+/// region and tails, relative error below 1.2·10⁻⁹; P. J. Acklam, "An algorithm for computing the
+/// inverse normal cumulative distribution function", 2003).
+[[nodiscard]] constexpr double normal_quantile(double q) {
+    constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                            1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+    constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                            6.680131188771972e+01,  -1.328068155288572e+01};
+    constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                            -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+    constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                            3.754408661907416e+00};
+    constexpr double low = 0.02425;
+    auto tail = [&](double p) {
+        const double t = const_sqrt(-2.0 * const_log(p));
+        return (((((c[0] * t + c[1]) * t + c[2]) * t + c[3]) * t + c[4]) * t + c[5]) /
+               ((((d[0] * t + d[1]) * t + d[2]) * t + d[3]) * t + 1.0);
+    };
+    if (q < low) return tail(q);
+    if (q > 1.0 - low) return -tail(1.0 - q);
+    const double u = q - 0.5, r = u * u;
+    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * u /
+           (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
+}
+
 /// sin x: reduce to [−π, π], then a Taylor series (converges fast on that range).
 [[nodiscard]] constexpr double const_sin(double x) {
     const double two_pi = 2.0 * pi;

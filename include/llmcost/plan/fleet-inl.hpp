@@ -6,6 +6,7 @@
 /// defined (detail/header_only.hpp). Not a public header: include plan/fleet.hpp.
 
 #include <llmcost/plan/fleet.hpp>
+#include <llmcost/serving/throughput.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -48,8 +49,59 @@ struct fleet {
 /// forgiveness alone would give, loading the fleet above 1).
 [[nodiscard]] inline double whole_instances(double x) { return std::max(1.0, std::ceil(x - std::min(1e-9 * x, 1e-6))); }
 
+/// Percentile targets on one deployment: the fewest instances at which every shape of the mix,
+/// under Poisson arrivals at λ ÷ instances (÷ dp per attention rank), meets them, the percentiles
+/// and the concurrency per rank there. `instances` = 0: none up to 10⁶ instances.
+struct percentile_fleet {
+    double instances = 0, ttft = 0, tpot = 0, concurrency = 0;
+};
+
+/// Whether `n` instances meet the percentile targets, and the figures there.
+[[nodiscard]] inline std::optional<percentile_fleet> percentiles_at(const deployment& d, const traffic& t, double n) {
+    percentile_fleet p{.instances = n};
+    for (const traffic_class& c : t.mix) {
+        try {
+            const online_latency o =
+                serve_online_latency(d, c.shape, seconds(n * static_cast<double>(d.layout.dp) / t.requests_per_second));
+            const double ttft = t.ttft_percentile > 0 ? ttft_percentile(o, t.ttft_percentile).value() : o.point.ttft.value();
+            const double tpot = t.tpot_percentile > 0 ? tpot_percentile(o, t.tpot_percentile).value() : o.point.tpot.value();
+            if (!(ttft <= t.target.ttft.value() && tpot <= t.target.tpot.value())) return std::nullopt;
+            p.ttft = std::max(p.ttft, ttft);
+            p.tpot = std::max(p.tpot, tpot);
+            p.concurrency = std::max(p.concurrency, o.point.batch);
+        } catch (const invalid_input&) {
+            return std::nullopt;  // arrivals outpace n instances
+        }
+    }
+    return p;
+}
+
+/// The fewest instances that meet the percentile targets: doubling, then bisection (the
+/// percentiles fall as instances rise and each gets a smaller share of the arrivals).
+[[nodiscard]] inline percentile_fleet fewest_instances(const deployment& d, const traffic& t) {
+    double hi = 1.0;
+    std::optional<percentile_fleet> at = percentiles_at(d, t, hi);
+    while (!at && hi < 1e6) {
+        hi *= 2.0;
+        at = percentiles_at(d, t, hi);
+    }
+    if (!at) return {};
+    double lo = hi / 2.0;  // fails (or hi = 1)
+    while (hi - lo > 1.0) {
+        const double mid = std::floor((lo + hi) / 2.0);
+        if (std::optional<percentile_fleet> m = percentiles_at(d, t, mid)) {
+            hi = mid;
+            at = m;
+        } else {
+            lo = mid;
+        }
+    }
+    return *at;
+}
+
 [[nodiscard]] inline std::optional<fleet> fleet_at(const sweep_result& s, std::size_t block, std::size_t batch,
-                                                   const traffic& t) {
+                                                   const traffic& t, double max_load = 1.0,
+                                                   const percentile_fleet* pct = nullptr) {
     const sweep_block& blk = s.blocks[block];
     const double total = t.total_share();
     const double ig = blk.d.instance_gpus();
@@ -57,7 +109,9 @@ struct fleet {
     double need = 0.0, prefill = 0.0, decode = 0.0;
     for (std::size_t c = 0; c < t.mix.size(); ++c) {
         const Eigen::Index i = s.index(block, c, batch);
-        if (!s.fits(i) || !(s.ttft_s(i) <= t.target.ttft.value()) || !(s.tpot_s(i) <= t.target.tpot.value()))
+        // A percentile target is checked on the fleet below, not on the steady state at the batch.
+        if (!s.fits(i) || !(t.ttft_percentile > 0 || s.ttft_s(i) <= t.target.ttft.value()) ||
+            !(t.tpot_percentile > 0 || s.tpot_s(i) <= t.target.tpot.value()))
             return std::nullopt;
         f.ttft = std::max(f.ttft, s.ttft_s(i));
         f.tpot = std::max(f.tpot, s.tpot_s(i));
@@ -71,13 +125,22 @@ struct fleet {
     }
     const double lambda = t.requests_per_second;
     if (blk.how.disaggregated) {
-        f.prefill = whole_instances(lambda * prefill);
-        f.decode = whole_instances(lambda * decode);
+        f.prefill = whole_instances(lambda * prefill / max_load);
+        f.decode = whole_instances(lambda * decode / max_load);
         f.ratio = prefill / decode;
         f.gpus = (f.prefill + f.decode) * ig;
         f.load = lambda * (prefill + decode) / (f.prefill + f.decode);
     } else {
-        f.instances = whole_instances(lambda * need);
+        f.instances = whole_instances(lambda * need / max_load);
+        if (pct) {
+            // The percentile fleet, if larger; its concurrency per rank (falling with more instances,
+            // Little's law) must fit under the batch limit, or the cap, not the model, sets the wait.
+            const double n = std::max(f.instances, pct->instances);
+            if (!(pct->concurrency * pct->instances / n <= s.grid.batches[batch])) return std::nullopt;
+            f.instances = n;
+            if (t.ttft_percentile > 0) f.ttft = pct->ttft;
+            if (t.tpot_percentile > 0) f.tpot = pct->tpot;
+        }
         f.gpus = f.instances * ig;
         f.load = lambda * need / f.instances;
     }
@@ -89,6 +152,11 @@ struct fleet {
 LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const fleet_options& o) {
     t.validate();
     o.validate();
+    if (t.percentiles())
+        require(o.limits.prefill_chunk.value() == 0.0 && o.limits.max_tokens_per_step == 0.0, "plan",
+                "limits.prefill_chunk", o.limits.prefill_chunk.value(),
+                "percentile targets are planned for whole prompts without a token cap (the bulk-service model)",
+                "llmcost.serving.percentile_whole_prompts");
     fleet_result out;
     // Prices first: a GPU type without one cannot be planned.
     std::vector<hardware> priced;
@@ -164,10 +232,18 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
     for (std::size_t b = 0; b < s.blocks.size(); ++b) {
         const sweep_block& blk = s.blocks[b];
         if (blk.status != point_status::ok) continue;
+        // Percentile targets: the fewest instances of this deployment that meet them (colocated only).
+        std::optional<detail::percentile_fleet> pct;
+        if (t.percentiles()) {
+            if (blk.how.disaggregated) continue;
+            pct = detail::fewest_instances(blk.d, t);
+            if (!(pct->instances > 0)) continue;
+        }
+        const detail::percentile_fleet* need = pct ? &*pct : nullptr;
         std::optional<deployment_plan> here;
         std::size_t at = 0;
         for (std::size_t j = 0; j < g.batches.size(); ++j) {
-            const std::optional<detail::fleet> f = detail::fleet_at(s, b, j, t);
+            const std::optional<detail::fleet> f = detail::fleet_at(s, b, j, t, o.max_load, need);
             if (!f) continue;
             any_slo[blk.gpu] = true;
             if (!within(*f)) continue;
@@ -189,7 +265,7 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
             const sweep_result r = sweep(fine);
             out.points += static_cast<std::size_t>(r.size());
             for (std::size_t j = 0; j < fine.batches.size(); ++j) {
-                const std::optional<detail::fleet> f = detail::fleet_at(r, 0, j, t);
+                const std::optional<detail::fleet> f = detail::fleet_at(r, 0, j, t, o.max_load, need);
                 if (!f || !within(*f)) continue;
                 const deployment_plan p = make_plan(r, 0, j, *f, price[blk.gpu]);
                 if (cheaper(p, *here)) here = p;

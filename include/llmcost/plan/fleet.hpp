@@ -12,7 +12,9 @@
 ///   colocated:      instances = ⌈λ · Σ wᵢ · gᵢ ÷ G⌉, gᵢ = GPU-seconds per request (1 ÷ goodput per GPU)
 ///   disaggregated:  P = ⌈λ · Σ wᵢ · pᵢ⌉, D = ⌈λ · Σ wᵢ · dᵢ⌉ (instance-seconds per request in each pool)
 /// with G the GPUs of one instance (tp · pp, or a whole expert-parallel group). The plan with the
-/// least money per second wins (ties: fewer GPUs). Its best ladder batch is refined to the exact
+/// least money per second wins (ties: fewer GPUs). A load ceiling sizes at λ ÷ max_load; percentile
+/// targets (`traffic::ttft_percentile`, `tpot_percentile`) add instances until the q-quantile under
+/// Poisson arrivals at λ ÷ instances meets the target (`serve_online_latency`), colocated only. Its best ladder batch is refined to the exact
 /// integer batch between ladder steps. Each shape is priced as if the engine ran only its kind at
 /// the chosen batch — a mix's steps are not modelled together.
 ///
@@ -44,6 +46,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace llmcost::plan {
@@ -59,6 +62,11 @@ struct traffic {
     double requests_per_second = 1.0;
     std::vector<traffic_class> mix{};
     slo target{.ttft = seconds(1.0), .tpot = seconds(0.05)};
+    /// 0: `target.ttft` bounds the TTFT of the steady state at the batch (a mean); q in (0, 1): it
+    /// bounds TTFT's q-quantile under Poisson arrivals at the rate each instance gets
+    /// (`ttft_percentile`), and the fleet grows until it holds (colocated plans only).
+    double ttft_percentile = 0;
+    double tpot_percentile = 0;  ///< the same for `target.tpot` (`tpot_percentile`)
 
     void validate() const {
         require(positive_finite(requests_per_second), "traffic", "requests_per_second", requests_per_second,
@@ -71,7 +79,12 @@ struct traffic {
         target.validate();
         require(!target.every_token, "traffic", "target.every_token", 1.0,
                 "plans bound the mean TPOT and the TTFT; price every-token targets with colocated_goodput");
+        for (const auto& [name, q] : {std::pair{"ttft_percentile", ttft_percentile}, std::pair{"tpot_percentile", tpot_percentile}})
+            require(q == 0.0 || (q > 0.0 && q < 1.0), "traffic", name, q,
+                    "must be 0 (the target bounds the mean) or a percentile in (0, 1), e.g. 0.9 for p90",
+                    "llmcost.serving.percentile_open_unit");
     }
+    [[nodiscard]] bool percentiles() const { return ttft_percentile > 0.0 || tpot_percentile > 0.0; }
     [[nodiscard]] double total_share() const {
         double s = 0.0;
         for (const traffic_class& c : mix) s += c.share;
@@ -99,6 +112,9 @@ struct fleet_options {
     scheduler_limits limits{};                  ///< KV reserve and caps applied when checking a batch fits
     facility site = facility::gpus_only();      ///< power multipliers, electricity, depreciation
     double utilisation = 1.0;                   ///< mean load ÷ the peak the fleet is sized for
+    /// The most an instance may be loaded at the peak, instance-seconds needed ÷ instances: the fleet
+    /// is sized at λ ÷ max_load (0.85: 15% headroom; latency percentiles grow fast near 1).
+    double max_load = 1.0;
     std::vector<gpu_price> prices{};            ///< per GPU type; ahead of the catalog's capex
     dollars_per_second_t gpu_cost = dollars_per_second_t::from_value(0.0);  ///< for every GPU; 0: none
 
@@ -110,6 +126,8 @@ struct fleet_options {
         require(colocated || !prefill_batches.empty(), "plan", "prefill_batches", 0,
                 "with colocated serving off, name at least one disaggregated prefill batch");
         require(utilisation > 0.0 && utilisation <= 1.0, "plan", "utilisation", utilisation, "must be in (0, 1]");
+        require(max_load > 0.0 && max_load <= 1.0, "plan", "max_load", max_load,
+                "must be in (0, 1]: the share of an instance's capacity the peak may use", "llmcost.plan.max_load");
         require(non_negative_finite(gpu_cost.value()), "plan", "gpu_cost ($/s)", gpu_cost.value(),
                 "must be 0 (none) or positive and finite");
         for (const gpu_price& p : prices)

@@ -12,6 +12,10 @@
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/units/concepts.hpp>
 #include <llmcost/units/makers.hpp>
+#include <llmcost/detail/math.hpp>
+
+#include <array>
+#include <cstddef>
 
 namespace llmcost::queueing {
 
@@ -70,6 +74,236 @@ template <duration T, duration U>
 template <duration T>
 [[nodiscard]] constexpr seconds_t md1_wait(const T& service_time, double utilisation) {
     return mg1_wait(service_time, service_time, utilisation);
+}
+
+/// An engine that runs steps back to back and, at the end of each, takes in every request that
+/// arrived during it: the next step carries their k prompts whole and lasts t(k) (continuous
+/// batching with whole prompts, Orca, OSDI 2022). It is a bulk-service queue with no batch limit,
+/// whose embedded chain — the prompts each step carries — moves by k′ ~ Poisson(λ·t(k))
+/// (Bailey, "On queueing processes with bulk service", JRSS B 16, 1954). `share` is its stationary
+/// law π, found by iterating π′_j = Σ_k π_k · Poisson(j; λ·t(k)) from Poisson(λ·t(0)).
+struct bulk_service {
+    static constexpr std::size_t capacity = 160;  ///< most prompts one step may carry
+    std::array<seconds_t, capacity> step{};       ///< t(k): the step that carries k prompts
+    seconds_t interarrival{};                     ///< 1 ÷ λ, Poisson arrivals
+    std::array<double, capacity> share{};         ///< π_k: the share of steps that carry k prompts
+};
+
+namespace detail {
+/// Poisson(j; μ) for j = 0 … n − 1 into `p`: p₀ = e^−μ, p_j = p_{j−1}·μ ÷ j.
+constexpr void poisson_row(double mu, std::array<double, bulk_service::capacity>& p) {
+    double x = llmcost::detail::const_exp(-mu);
+    for (std::size_t j = 0; j < p.size(); ++j) {
+        if (j > 0) x *= mu / static_cast<double>(j);
+        p[j] = x;
+    }
+}
+/// The Poisson mass beyond the last k a bulk-service step may carry, at mean μ.
+[[nodiscard]] constexpr double poisson_beyond(double mu) {
+    std::array<double, bulk_service::capacity> p{};
+    poisson_row(mu, p);
+    double sum = 0.0;
+    for (double x : p) sum += x;
+    return 1.0 - sum;
+}
+}  // namespace detail
+
+/// The engine of `bulk_service` for a step price `t(k)` (a callable returning a duration) and
+/// Poisson arrivals one every `interarrival`. Refused when a step's prompts would outgrow
+/// `capacity` (more than 10⁻⁹ of the mass beyond it): arrivals then outpace the prefill.
+template <class Step, duration T>
+[[nodiscard]] constexpr bulk_service bulk_steps(const Step& t, const T& interarrival) {
+    bulk_service e{};
+    e.interarrival = in_base_units(interarrival);
+    const double gap = e.interarrival.value();
+    require(positive_finite(gap), "bulk-service queue", "interarrival (s)", gap, "must be positive and finite");
+    for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
+        e.step[k] = in_base_units(t(static_cast<double>(k)));
+        require(positive_finite(e.step[k].value()), "bulk-service queue", "step time (s)", e.step[k].value(),
+                "must be positive and finite");
+    }
+    std::array<double, bulk_service::capacity> row{}, next{};
+    detail::poisson_row(e.step[0].value() / gap, e.share);
+    for (int it = 0; it < 2000; ++it) {
+        next.fill(0.0);
+        double lost = 0.0;
+        for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
+            if (!(e.share[k] > 1e-300)) continue;
+            const double mu = e.step[k].value() / gap;
+            detail::poisson_row(mu, row);
+            double kept = 0.0;
+            for (std::size_t j = 0; j < bulk_service::capacity; ++j) {
+                next[j] += e.share[k] * row[j];
+                kept += row[j];
+            }
+            lost += e.share[k] * (1.0 - kept);
+        }
+        require(lost < 1e-9, "bulk-service queue", "interarrival (s)", gap,
+                "arrivals outpace the prefill: a step would carry more than 160 prompts (use the simulator)");
+        double change = 0.0, total = 0.0;
+        for (double x : next) total += x;
+        for (std::size_t j = 0; j < bulk_service::capacity; ++j) {
+            next[j] /= total;
+            change += llmcost::detail::max(next[j] - e.share[j], e.share[j] - next[j]);
+        }
+        e.share = next;
+        if (change < 1e-13) break;
+    }
+    return e;
+}
+
+/// E[t] = Σ π_k·t(k): the mean step (every step counted once).
+[[nodiscard]] constexpr seconds_t mean_step(const bulk_service& e) {
+    double m = 0.0;
+    for (std::size_t k = 0; k < bulk_service::capacity; ++k) m += e.share[k] * e.step[k].value();
+    return seconds(m);
+}
+
+/// P(TTFT ≤ x) for a request that arrives at a random moment (Poisson arrivals see time averages:
+/// Wolff, Operations Research 30, 1982): it lands in a step of k prompts with probability
+/// w_k = π_k·t(k) ÷ E[t] (the inspection paradox), waits out a residual r ~ U(0, t(k)), and its
+/// prompt rides the next step with the m ~ Poisson(λ·t(k)) others that arrived in the same step:
+/// TTFT = r + t(1 + m), so F(x) = Σ_k w_k Σ_m Poisson(m; λ·t(k)) · clamp((x − t(1 + m)) ÷ t(k), 0, 1).
+template <duration T>
+[[nodiscard]] constexpr double first_token_cdf(const bulk_service& e, const T& x) {
+    const double at = in_base_units(x).value(), gap = e.interarrival.value();
+    const double mean = mean_step(e).value();
+    std::array<double, bulk_service::capacity> row{};
+    double f = 0.0;
+    for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
+        if (!(e.share[k] > 1e-300)) continue;
+        const double tk = e.step[k].value();
+        detail::poisson_row(tk / gap, row);
+        double g = 0.0;
+        for (std::size_t m = 0; m + 1 < bulk_service::capacity; ++m)
+            g += row[m] * llmcost::detail::min(1.0, llmcost::detail::max(0.0, (at - e.step[m + 1].value()) / tk));
+        f += e.share[k] * tk / mean * g;
+    }
+    return f;
+}
+
+/// E[TTFT] = Σ_k w_k·(t(k) ÷ 2 + Σ_m Poisson(m; λ·t(k))·t(1 + m)) — `first_token_cdf`'s mean:
+/// E[t²] ÷ 2E[t] of residual, then the step that carries my prompt and its neighbours'.
+[[nodiscard]] constexpr seconds_t first_token_mean(const bulk_service& e) {
+    const double gap = e.interarrival.value(), mean = mean_step(e).value();
+    std::array<double, bulk_service::capacity> row{};
+    double s = 0.0;
+    for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
+        if (!(e.share[k] > 1e-300)) continue;
+        const double tk = e.step[k].value();
+        detail::poisson_row(tk / gap, row);
+        double g = tk / 2.0;
+        for (std::size_t m = 0; m + 1 < bulk_service::capacity; ++m) g += row[m] * e.step[m + 1].value();
+        s += e.share[k] * tk / mean * g;
+    }
+    return seconds(s);
+}
+
+/// The q-quantile of TTFT, q in (0, 1): `first_token_cdf` inverted by bisection.
+[[nodiscard]] constexpr seconds_t first_token_quantile(const bulk_service& e, double q) {
+    require(q > 0.0 && q < 1.0, "bulk-service queue", "percentile", q, "must be in (0, 1)",
+            "llmcost.serving.percentile_open_unit");
+    double lo = 0.0, hi = 0.0;
+    for (const seconds_t& t : e.step) hi = llmcost::detail::max(hi, t.value());
+    hi *= 2.0;
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+        const double mid = (lo + hi) / 2.0;
+        (first_token_cdf(e, seconds(mid)) < q ? lo : hi) = mid;
+    }
+    return seconds(hi);
+}
+
+/// The mean step as the decoding requests see it, E[D·t] ÷ E[D] = E[t] + Cov(D, t) ÷ E[D]: a step
+/// counts once for each of the D sequences it decodes, and D_n = Σ_{j=1}^{n} k_{n−j}, the prompts of
+/// the last n steps (each decodes for n = O − 1 steps after its prompt's), so long steps that follow
+/// a burst of prompts weigh more. Cov(k_{n−j}, t_n) = Σ_k π_k (k − k̄)((Pʲt)(k) − t̄), P the chain's
+/// transition law (its lags summed until they vanish).
+[[nodiscard]] constexpr seconds_t decode_weighted_step(const bulk_service& e, double steps) {
+    require(steps >= 1.0 && positive_finite(steps), "bulk-service queue", "steps", steps, "at least one step");
+    const double gap = e.interarrival.value(), t_mean = mean_step(e).value();
+    double k_mean = 0.0;
+    for (std::size_t k = 0; k < bulk_service::capacity; ++k) k_mean += e.share[k] * static_cast<double>(k);
+    if (!(k_mean > 0.0)) return seconds(t_mean);
+    std::array<double, bulk_service::capacity> h{}, next{}, row{};
+    for (std::size_t k = 0; k < bulk_service::capacity; ++k) h[k] = e.step[k].value();
+    double cov = 0.0;
+    for (double j = 1.0; j <= steps; j += 1.0) {
+        double lag = 0.0;
+        for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
+            if (!(e.share[k] > 1e-300)) {
+                next[k] = t_mean;
+                continue;
+            }
+            detail::poisson_row(e.step[k].value() / gap, row);
+            double x = 0.0;
+            for (std::size_t m = 0; m < bulk_service::capacity; ++m) x += row[m] * h[m];
+            next[k] = x;
+            lag += e.share[k] * (static_cast<double>(k) - k_mean) * (x - t_mean);
+        }
+        h = next;
+        cov += lag;
+        if (llmcost::detail::max(lag, -lag) < 1e-12 * t_mean) break;
+    }
+    return seconds(t_mean + cov / (steps * k_mean));
+}
+
+/// The standard deviation of the mean of n successive steps (a request's TPOT over its n = O − 1
+/// decode steps): √(σ²÷n·[1 + 2a÷(1 − a) − 2a(1 − aⁿ)÷(n(1 − a)²)] + spread²), σ² = Var_π(t) and a
+/// the lag-one autocorrelation of successive steps (the variance of the mean of an AR(1) series;
+/// Box, Jenkins & Reinsel, *Time Series Analysis*, 4th ed., 2008, §2.1), plus `spread`², a variance
+/// that does not average out over the request (its neighbours' count, steady over its life).
+template <duration T>
+[[nodiscard]] constexpr seconds_t mean_step_deviation(const bulk_service& e, double steps, const T& spread) {
+    require(steps >= 1.0 && positive_finite(steps), "bulk-service queue", "steps", steps, "at least one step");
+    const double gap = e.interarrival.value(), mu = mean_step(e).value();
+    std::array<double, bulk_service::capacity> row{};
+    double var = 0.0, cov = 0.0;
+    for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
+        if (!(e.share[k] > 1e-300)) continue;
+        const double tk = e.step[k].value();
+        detail::poisson_row(tk / gap, row);
+        double next = 0.0;
+        for (std::size_t j = 0; j < bulk_service::capacity; ++j) next += row[j] * e.step[j].value();
+        var += e.share[k] * (tk - mu) * (tk - mu);
+        cov += e.share[k] * (tk - mu) * (next - mu);
+    }
+    const double a = var > 0.0 ? llmcost::detail::min(0.99, llmcost::detail::max(0.0, cov / var)) : 0.0;
+    const double n = steps;
+    const double factor = 1.0 + 2.0 * a / (1.0 - a) -
+                          2.0 * a * (1.0 - llmcost::detail::pow_int(a, static_cast<long long>(n))) / (n * (1.0 - a) * (1.0 - a));
+    const double sd_extra = in_base_units(spread).value();
+    return seconds(llmcost::detail::const_sqrt(var / n * factor + sd_extra * sd_extra));
+}
+
+/// The q-quantile of the mean of n successive steps: normal by the central limit theorem for a
+/// stationary chain, centred on `decode_weighted_step`, with `mean_step_deviation`.
+template <duration T>
+[[nodiscard]] constexpr seconds_t mean_step_quantile(const bulk_service& e, double steps, double q, const T& spread) {
+    require(q > 0.0 && q < 1.0, "bulk-service queue", "percentile", q, "must be in (0, 1)",
+            "llmcost.serving.percentile_open_unit");
+    const double seen = decode_weighted_step(e, steps).value(), sd = mean_step_deviation(e, steps, spread).value();
+    return seconds(llmcost::detail::max(0.0, seen + llmcost::detail::normal_quantile(q) * sd));
+}
+
+/// The standard deviation of TTFT: E[TTFT²] = Σ_k w_k Σ_m Poisson(m; λ·t(k))·(t(k)²÷3 + t(k)·t(1+m) +
+/// t(1+m)²) (the residual U(0, t(k)) plus the step t(1 + m), as `first_token_cdf`), less the mean².
+[[nodiscard]] constexpr seconds_t first_token_deviation(const bulk_service& e) {
+    const double gap = e.interarrival.value(), mean = mean_step(e).value();
+    std::array<double, bulk_service::capacity> row{};
+    double m2 = 0.0;
+    for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
+        if (!(e.share[k] > 1e-300)) continue;
+        const double tk = e.step[k].value();
+        detail::poisson_row(tk / gap, row);
+        double g = 0.0;
+        for (std::size_t m = 0; m + 1 < bulk_service::capacity; ++m) {
+            const double u = e.step[m + 1].value();
+            g += row[m] * (tk * tk / 3.0 + tk * u + u * u);
+        }
+        m2 += e.share[k] * tk / mean * g;
+    }
+    const double mu = first_token_mean(e).value();
+    return seconds(llmcost::detail::const_sqrt(llmcost::detail::max(0.0, m2 - mu * mu)));
 }
 
 }  // namespace llmcost::queueing

@@ -13,6 +13,7 @@
 
 #include <llmcost/costs/passes.hpp>
 #include <llmcost/detail/math.hpp>
+#include <llmcost/serving/queueing.hpp>
 
 #include <limits>
 #include <string_view>
@@ -344,14 +345,50 @@ namespace detail {
     return s;
 }
 
+/// Online serving at Poisson arrivals, with the distribution of the latencies: the mean figures
+/// (`point`), and the engine's steps as a bulk-service queue (`steps`, queueing.hpp) whose
+/// quantiles `ttft_percentile` and `tpot_percentile` read. `spread` is the standard deviation of
+/// the decode step from the count of decoding neighbours, Poisson(D) in an infinite-server system
+/// (Palm's theorem; Kleinrock 1975, §2.9 and §5.10): |t(D + 1) − t(D)|·√D.
+struct online_latency {
+    serving_point point;
+    queueing::bulk_service steps;
+    seconds_t spread;
+    double output = 0;           ///< O, tokens each request generates
+    bool whole_prompts = false;  ///< the percentiles' model holds: whole prompts, no token cap
+};
+
+namespace detail {
+/// TTFT = R + k · t̄(b − 1 decodes, 1 + λ·R chunks): the wait for the step in flight, then my
+/// prompt's k chunk steps, each also carrying the λ·R prompts that arrived during the wait (a
+/// mixture of ⌊1 + λR⌋ and ⌈1 + λR⌉ chunks). `serve_online_latency`'s TTFT for chunked prompts or a
+/// token cap; before issue 16 it was its TTFT for whole prompts too (tables/validation.md compares).
+template <duration T>
+[[nodiscard]] constexpr seconds_t step_in_flight_first_token(const pass_model& pm, const request_shape& r,
+                                                             const serving_point& s, const T& interarrival,
+                                                             const scheduler_limits& l = {}) {
+    const double gap = in_base_units(interarrival).value();
+    const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
+    const double neighbours = max(0.0, micro_batch(pm.d, s.batch) - 1.0);
+    const double prompts = 1.0 + s.residual.value() / gap;
+    return s.residual +
+           seconds(mix_steps(pm, serving_sequence_terms(pm.d.m, r, chunks), neighbours, prompts).mean()) * chunks.count;
+}
+}  // namespace detail
+
 /// Online serving with one request every `interarrival` seconds on average (λ = 1 ÷ interarrival per
 /// replica): the concurrency that Little's law gives, b = λ · (wait + e2e(b)), found by fixed-point
-/// iteration. A new request first waits for the step in flight (`residual`, R); the λ·R prompts
-/// that arrive meanwhile ride with mine (the engine schedules every waiting prompt), so my prompt's
-/// steps carry 1 + λ·R chunks on average beside the b − 1 others decoding.
+/// iteration (each pass `serve_at_batch`). Then, with whole prompts and no token cap, the engine as
+/// a bulk-service queue: each step prefills every prompt that arrived during the step before, so
+/// a step carrying k prompts beside the D = λ·(O − 1)·TPOT sequences decoding lasts t(k) =
+/// `step_formula`(D decodes, k prompts), and TTFT and TPOT are that queue's `first_token_mean` and
+/// `decode_weighted_step` (queueing.hpp: the inspection paradox, the neighbours that ride with my
+/// prompt, the decoders' weight on long steps). With chunked prompts or a token cap, a new request
+/// waits for the step in flight (`residual`, R) and the λ·R prompts that arrive meanwhile ride with
+/// mine: my prompt's steps carry 1 + λ·R chunks beside the b − 1 others decoding.
 template <duration T>
-[[nodiscard]] constexpr serving_point serve_online(const deployment& d, const request_shape& r, const T& interarrival,
-                                                   const scheduler_limits& l = {}) {
+[[nodiscard]] constexpr online_latency serve_online_latency(const deployment& d, const request_shape& r,
+                                                            const T& interarrival, const scheduler_limits& l = {}) {
     const double gap = in_base_units(interarrival).value();
     require(positive_finite(gap), d.m.name, "interarrival (s)", gap, "must be positive and finite");
     const pass_model pm = prepare_pass(d);
@@ -366,14 +403,69 @@ template <duration T>
         s = serve_at_batch(pm, r, b, l);
     }
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
-    const double neighbours = detail::max(0.0, detail::micro_batch(d, b) - 1.0);
-    const double prompts = 1.0 + s.residual.value() / gap;
-    s.ttft = s.residual +
-             seconds(detail::mix_steps(pm, detail::serving_sequence_terms(d.m, r, chunks), neighbours, prompts).mean()) *
-                 chunks.count;
-    s.e2e = detail::end_to_end(s.ttft, s.tpot, r.output.value());
+    const detail::sequence_terms<double> terms = detail::serving_sequence_terms(d.m, r, chunks);
+    online_latency o{};
+    o.output = r.output.value();
+    o.whole_prompts = l.prefill_chunk.value() == 0.0 && l.max_tokens_per_step == 0.0;
+    if (o.whole_prompts) {
+        const double decoding = detail::micro_batch(d, (s.e2e - s.ttft).value() / gap);
+        o.steps = queueing::bulk_steps(
+            [&](double k) { return seconds(detail::step_formula(pm, terms, decoding, k).time()); }, seconds(gap));
+        const double up = detail::step_formula(pm, terms, decoding + 1.0, 0.0).time(),
+                     here = detail::step_formula(pm, terms, decoding, 0.0).time();
+        o.spread = seconds(detail::max(up - here, here - up) * detail::const_sqrt(decoding));
+        s.ttft = queueing::first_token_mean(o.steps);
+        s.tpot = queueing::decode_weighted_step(o.steps, detail::max(1.0, o.output - 1.0));
+        s.per_user = tokens(1.0) / s.tpot;
+    } else {
+        s.ttft = detail::step_in_flight_first_token(pm, r, s, seconds(gap), l);
+    }
+    s.e2e = detail::end_to_end(s.ttft, s.tpot, o.output);
     s.limited_by = "arrival rate";
-    return s;
+    o.point = s;
+    return o;
+}
+
+/// `serve_online_latency`'s mean figures.
+template <duration T>
+[[nodiscard]] constexpr serving_point serve_online(const deployment& d, const request_shape& r, const T& interarrival,
+                                                   const scheduler_limits& l = {}) {
+    return serve_online_latency(d, r, interarrival, l).point;
+}
+
+namespace detail {
+constexpr void require_percentile_model(const online_latency& o, double q) {
+    require(q > 0.0 && q < 1.0, "latency percentile", "percentile", q, "must be in (0, 1), e.g. 0.9 for p90",
+            "llmcost.serving.percentile_open_unit");
+    require(o.whole_prompts, "latency percentile", "prefill chunk / max tokens per step", 1.0,
+            "percentiles are priced for whole prompts without a token cap: run `simulate` for chunked prefill",
+            "llmcost.serving.percentile_whole_prompts");
+}
+}  // namespace detail
+
+/// The q-quantile of TTFT under Poisson arrivals (`queueing::first_token_quantile` of the engine's steps).
+[[nodiscard]] constexpr seconds_t ttft_percentile(const online_latency& o, double q) {
+    detail::require_percentile_model(o, q);
+    return queueing::first_token_quantile(o.steps, q);
+}
+
+/// The q-quantile of TPOT under Poisson arrivals: the mean of a request's O − 1 decode steps
+/// (`queueing::mean_step_quantile`, with the neighbours' `spread`). A one-token answer has no TPOT: 0.
+[[nodiscard]] constexpr seconds_t tpot_percentile(const online_latency& o, double q) {
+    detail::require_percentile_model(o, q);
+    if (!(o.output > 1.0)) return seconds(0.0);
+    return queueing::mean_step_quantile(o.steps, o.output - 1.0, q, o.spread);
+}
+
+/// The q-quantile of the end-to-end time, TTFT + (O − 1)·TPOT: normal, with the mean `point.e2e`
+/// and the variance Var(TTFT) + (O − 1)²·Var(TPOT), the two taken as independent (a sum's central
+/// limit; rough where a short answer leaves the skewed TTFT to dominate: see tables/percentiles.md).
+[[nodiscard]] constexpr seconds_t e2e_percentile(const online_latency& o, double q) {
+    detail::require_percentile_model(o, q);
+    const double n = detail::max(0.0, o.output - 1.0);
+    const double a = queueing::first_token_deviation(o.steps).value();
+    const double b = n > 0.0 ? queueing::mean_step_deviation(o.steps, n, o.spread).value() * n : 0.0;
+    return seconds(detail::max(0.0, o.point.e2e.value() + detail::normal_quantile(q) * detail::const_sqrt(a * a + b * b)));
 }
 
 }  // namespace llmcost

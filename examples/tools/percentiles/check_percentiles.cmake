@@ -1,0 +1,63 @@
+# The percentiles report: generate it, compare it with the checked-in copy, or update that copy.
+#   cmake -DMODE=compare|update -DGENERATOR=<llmcost-percentiles>
+#         -DOUTPUT=<scratch file> -DCHECKED_IN=<source>/tables/percentiles.md -P check_percentiles.cmake
+# compare  generate OUTPUT; it must equal CHECKED_IN (the test percentiles.up_to_date)
+# update   generate OUTPUT and copy it to CHECKED_IN when different (the `percentiles` target)
+cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/../../../cmake/generated_files.cmake)
+
+foreach(var MODE CHECKED_IN)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "check_percentiles.cmake: -D${var}=… is required")
+  endif()
+endforeach()
+
+# bar: read the checked-in report's bar table; every row must hold (the test percentiles.p90_bar).
+if(MODE STREQUAL "bar")
+  file(STRINGS ${CHECKED_IN} rows ENCODING UTF-8 REGEX "^\\| (TTFT|TPOT) p90 \\|")
+  list(LENGTH rows n)
+  if(NOT n EQUAL 2)
+    message(FATAL_ERROR "tables/percentiles.md has no bar table (found ${n} of its 2 rows)")
+  endif()
+  foreach(r IN LISTS rows)
+    if(NOT r MATCHES "\\| yes \\|$")
+      message(FATAL_ERROR "tables/percentiles.md: a p90 misses the 10% bar: ${r}")
+    endif()
+    message(STATUS "${r}")
+  endforeach()
+  return()
+endif()
+
+foreach(var GENERATOR OUTPUT)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "check_percentiles.cmake: -D${var}=… is required")
+  endif()
+endforeach()
+get_filename_component(dir ${OUTPUT} DIRECTORY)
+file(REMOVE_RECURSE ${dir})
+file(MAKE_DIRECTORY ${dir})
+execute_process(COMMAND ${GENERATOR} ${OUTPUT}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "llmcost-percentiles exited with ${rc}:\n${err}")
+endif()
+message(STATUS "llmcost-percentiles:\n${out}")
+
+if(MODE STREQUAL "compare")
+  if(NOT EXISTS ${CHECKED_IN})
+    message(FATAL_ERROR "tables/percentiles.md is missing: generate it with "
+                        "`cmake --build <build dir> --target percentiles` and commit the result")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUTPUT} ${CHECKED_IN} RESULT_VARIABLE differs)
+  if(differs)
+    llmcost_diff_excerpt(${CHECKED_IN} ${OUTPUT} 4000 delta)
+    message(FATAL_ERROR "tables/percentiles.md is stale: regenerate it with "
+                        "`cmake --build <build dir> --target percentiles` and commit the result\n${delta}")
+  endif()
+  message(STATUS "tables/percentiles.md is current")
+elseif(MODE STREQUAL "update")
+  file(COPY_FILE ${OUTPUT} ${CHECKED_IN} ONLY_IF_DIFFERENT)
+  message(STATUS "tables/percentiles.md written")
+else()
+  message(FATAL_ERROR "check_percentiles.cmake: unknown MODE '${MODE}' (compare or update)")
+endif()
