@@ -132,6 +132,9 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
             ->check(CLI::IsMember(weight_format_names()));
         app->add_option("--kv", d.kv, "KV cache format (default: the model's own)")->check(CLI::IsMember(kv_format_names()));
     }
+    app->add_option("--engine", d.engine,
+                    "Serving engine: trtllm | vllm | sglang (llmcost list engines); default: the reference engine")
+        ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     app->add_flag("--ignore-max-position", d.ignore_max_position,
                   "Allow contexts beyond the model's trained maximum");
 }
@@ -220,8 +223,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
 
     std::string what;
     std::string list_hardware_file;
-    CLI::App* list = app.add_subcommand("list", "The catalogs: models, hardware, number formats");
-    list->add_option("what", what, "models | hardware | formats")->required()->check(CLI::IsMember({"models", "hardware", "formats"}));
+    CLI::App* list = app.add_subcommand("list", "The catalogs: models, hardware, number formats, engines");
+    list->add_option("what", what, "models | hardware | formats | engines")->required()->check(CLI::IsMember({"models", "hardware", "formats", "engines"}));
     add_hardware_file(list, list_hardware_file);
     add_format(list, format);
 
@@ -372,6 +375,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         } else if (list->parsed()) {
             r = llmcost::cli::list(what == "models" ? catalog_kind::models
                                    : what == "hardware" ? catalog_kind::hardware
+                                   : what == "engines"  ? catalog_kind::engines
                                                         : catalog_kind::formats,
                                    list_hardware_file);
         } else if (kv->parsed()) {

@@ -39,6 +39,24 @@ namespace llmcost::detail {
     return g;
 }
 
+/// ln x (x > 0): x = m · 2^k with m in [1, 2), ln x = k · ln 2 + 2 · atanh((m − 1) ÷ (m + 1)) by its
+/// series; the same operations at compile time and at run time.
+[[nodiscard]] constexpr double const_log(double x) {
+    if (!(x > 0.0)) return 0.0 / 0.0 * 0.0;
+    double k = 0.0;
+    while (x >= 2.0) { x /= 2.0; k += 1.0; }
+    while (x < 1.0) { x *= 2.0; k -= 1.0; }
+    const double z = (x - 1.0) / (x + 1.0), z2 = z * z;
+    double term = z, sum = 0.0;
+    for (int i = 1; i < 200; i += 2) {
+        const double next = sum + term / i;
+        if (next == sum) break;
+        sum = next;
+        term *= z2;
+    }
+    return k * 0.69314718055994530942 + 2.0 * sum;
+}
+
 /// ∛x (x ≥ 0) by a bit-level first guess (the exponent divided by 3) refined by two Halley steps
 /// and one Newton step: within 3 ulp of the C library's cbrt and 2.5× faster, and the same
 /// operations at compile time and at run time, so a constant-evaluated figure equals the one a
