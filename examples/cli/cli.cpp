@@ -300,6 +300,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_option("--ep", fr.ep, "Expert-parallel degrees to try (MoE)")->delimiter(',')->transform(count)->capture_default_str();
     frontier_app->add_option("--weights", fr.weights, "Weight formats to compare")->delimiter(',')->check(CLI::IsMember(weight_format_names()));
     frontier_app->add_option("--kv", fr.kv, "KV cache format")->check(CLI::IsMember(kv_format_names()));
+    frontier_app->add_option("--engine", fr.engine, "Serving engine: trtllm | vllm | sglang; default: the reference engine")
+        ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     frontier_app->add_option("--input", fr.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     frontier_app->add_option("--output", fr.output, "Output tokens")->transform(tokens_count)->capture_default_str();
     frontier_app->add_option("--ttft", fr.ttft, "Time-to-first-token target, s")->transform(seconds_target)->capture_default_str();
@@ -326,6 +328,10 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_option("--max-instance-gpus", pl.max_instance_gpus, "GPUs in one replica or EP group")->transform(count)->capture_default_str();
     plan_app->add_option("--weights", pl.weights, "Weight formats to consider")->delimiter(',')->check(CLI::IsMember(weight_format_names()));
     plan_app->add_option("--kv", pl.kv, "KV cache format")->check(CLI::IsMember(kv_format_names()));
+    plan_app->add_option("--engine", pl.engine,
+                         "Serving engine: trtllm | vllm | sglang (GPUs it has no profile for are left out); "
+                         "default: the reference engine")
+        ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     plan_app->add_option("--usd-per-gpu-hour", pl.usd_per_gpu_hour, "One price for every GPU type")->transform(usd_amount);
     plan_app->add_option("--price", pl.prices, "A GPU type's price: NAME=USD_PER_GPU_HOUR (repeatable)");
     plan_app->add_option("--utilisation", pl.utilisation, "Mean load / the peak rate")->transform(fraction)->capture_default_str();
