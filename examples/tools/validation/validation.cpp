@@ -8,8 +8,10 @@
 /// `validation.check_rows_median` runs this with `--max-check-median 0.2`, which exits 1 when the
 /// median absolute error of the TensorRT-LLM check rows (the calibration home the bar was set on) is
 /// above the bar. The rows of other engines (vLLM, SGLang) are reported by engine × GPU vendor ×
-/// dense/MoE × throughput/latency, held to no bar: the baseline the engine descriptors will be judged
-/// against. Online rows at a rate the model cannot serve are listed apart, without a figure.
+/// dense/MoE × throughput/latency, each priced by its own engine's profile (tables/engines.csv), with
+/// the vLLM and SGLang launch costs fitted on calibration subsets fixed by rule (`fit_engines`); the
+/// `--max-overall-median`, `--max-group-median` and `--max-group-bias` bars hold what the engine
+/// profiles reach (`validation.engine_targets`). Online rows at a rate the model cannot serve are listed apart, without a figure.
 ///
 /// The output is byte-identical under every compiler and build type: numbers go through
 /// llmcost::text (correctly rounded, locale-free), never through iostream or the locale; rows keep
@@ -552,8 +554,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "`saturated`), `online` = `serve_online` (Little's law at the arrival rate per serving instance: a replica, "
          "or one expert-parallel group), `fixed_batch` = `serve_at_batch` (a closed loop at a fixed concurrency per "
          "instance, per attention rank under attention data parallelism), `single_prefill` = one prefill pass.\n";
-    s += "- Each row names its engine (`trtllm`, `vllm`, `sglang`) and the version its source states. The model has one "
-         "engine today, calibrated on TensorRT-LLM: the rows of the other engines measure how far that is from them.\n";
+    s += "- Each row names its engine (`trtllm`, `vllm`, `sglang`) and the version its source states. Each row is "
+         "priced by that engine's profile for its GPU's architecture (`tables/engines.csv`, `plan::with_own_engine`); "
+         "the hardware table's factors are TensorRT-LLM's.\n";
     s += "- Engine limits the sources do not print are reconstructed and said so in the row's `notes` in "
          "`tables/measurements.csv` (trtllm-bench's max-batch and max-token heuristic, MLPerf's mean prompt length, "
          "which online runs were below capacity, the mean lengths of a benchmark client's random sampler); figures the "
@@ -575,8 +578,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "\nThe bar is on the TensorRT-LLM check rows, the engine the factors were calibrated against: their median "
          "absolute error is " + unsigned_percent(out.bar.median) + " (bar: " + text::fixed(bar * 100.0, 0) + "%) — " +
          (out.bar.median <= bar ? "within the bar" : "**above the bar**") +
-         ". The other engines are the yardstick for the engine model still to come, reported below by group and "
-         "held to no bar.\n\n";
+         ". The other engines are priced by their own profiles and reported below by group; the targets of issue 15 "
+         "(overall median ≤ 10%, every group of ≥ 5 rows ≤ 15% with mean signed error within ±10%) are not reached: "
+         "the test `validation.engine_targets` holds the figures below as a no-regression bar.\n\n";
     if (!beyond.empty())
         s += std::to_string(beyond.size()) + " online check rows are not priced: at the measured arrival rate llmcost's "
              "deployment cannot keep up (its queue grows without bound), so its throughput there is pessimistic; they are "
@@ -611,8 +615,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "## Check rows by engine, GPU vendor, dense or MoE, throughput or latency\n\n";
     s += "Error = llmcost ÷ measured − 1 as above; \"llmcost ÷ measured\" is the median ratio, read as optimistic "
          "(more tokens/s or shorter times than measured) or pessimistic. The first rows (TensorRT-LLM on Hopper) are the "
-         "calibration home; every other group is measured with the single-engine model as it stands, nothing tuned to "
-         "it: the baseline the engine descriptors will be judged against.\n\n";
+         "calibration home; every other group is priced by its engine's profile (sourced kernel figures, a fitted launch "
+         "cost per kernel for vLLM and SGLang), nothing tuned per row.\n\n";
     s += "| engine | GPU vendor (architecture) | model | measures | rows | median abs. error | mean signed error | "
          "llmcost ÷ measured | reading | not priced |\n|---|---|---|---|--:|--:|--:|--:|---|--:|\n";
     for (const engine_stats& g : by_engine) {
