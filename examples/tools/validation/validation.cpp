@@ -478,6 +478,7 @@ std::string fits_text(const std::vector<engine_fit>& fits) {
 struct report {
     std::string text;
     summary calibration, check, bar;
+    summary amd, mla;                     ///< check rows on AMD GPUs; of DeepSeek-class (MLA) models
     std::vector<double> group_medians_5;  ///< median |error| of every engine group with ≥ 5 rows
     double worst_group_bias = 0;          ///< the largest |mean signed error| of those groups
 };
@@ -521,9 +522,11 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         if (!r.fitted) unfitted_micro.push_back(error_of(r));
     }
     for (const check_row& c : fitted_serving) calibration_errors.push_back(error_of(c));
-    std::vector<double> bar_errors, other_engine_errors;
+    std::vector<double> bar_errors, other_engine_errors, amd_errors, mla_errors;
     for (const check_row& c : checks) {
         check_errors.push_back(error_of(c));
+        if (gpu_family(c.x).starts_with("AMD")) amd_errors.push_back(error_of(c));
+        if (c.x.d.m.attention.kind == attention_kind::latent) mla_errors.push_back(error_of(c));
         (bar_row(c.x) ? bar_errors : other_engine_errors).push_back(error_of(c));
     }
 
@@ -531,6 +534,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     out.calibration = summarise(calibration_errors);
     out.check = summarise(check_errors);
     out.bar = summarise(bar_errors);
+    out.amd = summarise(amd_errors);
+    out.mla = summarise(mla_errors);
 
     std::string s;
     s += "# Validation: the cost model against published measurements\n\n";
@@ -575,6 +580,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "| **check rows (serving), all engines** | " + summary_cells(out.check) + "\n";
     s += "| — TensorRT-LLM (the bar's rows) | " + summary_cells(out.bar) + "\n";
     s += "| — vLLM and SGLang | " + summary_cells(summarise(other_engine_errors)) + "\n";
+    s += "| — on AMD GPUs (all engines) | " + summary_cells(out.amd) + "\n";
+    s += "| — DeepSeek-class MoE (MLA: DeepSeek-V3/R1) | " + summary_cells(out.mla) + "\n";
     s += "\nThe bar is on the TensorRT-LLM check rows, the engine the factors were calibrated against: their median "
          "absolute error is " + unsigned_percent(out.bar.median) + " (bar: " + text::fixed(bar * 100.0, 0) + "%) — " +
          (out.bar.median <= bar ? "within the bar" : "**above the bar**") +
@@ -757,7 +764,7 @@ void print_summary(const char* name, const summary& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::optional<double> max_median, max_overall, max_group, max_bias;
+    std::optional<double> max_median, max_overall, max_group, max_bias, max_amd;
     std::vector<std::string> positional;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
@@ -765,6 +772,7 @@ int main(int argc, char** argv) {
                                        : a == "--max-overall-median" ? &max_overall
                                        : a == "--max-group-median"   ? &max_group
                                        : a == "--max-group-bias"     ? &max_bias
+                                       : a == "--max-amd-mla-median" ? &max_amd
                                                                      : nullptr;
         if (bound != nullptr && i + 1 < argc) {
             char* end = nullptr;
@@ -808,6 +816,12 @@ int main(int argc, char** argv) {
             ? 0.0 : *std::max_element(r.group_medians_5.begin(), r.group_medians_5.end());
         std::printf("check rows, all engines: median |error| %.1f%%; worst group (>= 5 rows) median %.1f%%, worst |bias| %.1f%%\n",
                     100.0 * r.check.median, 100.0 * worst_group, 100.0 * r.worst_group_bias);
+        std::printf("check rows on AMD: median |error| %.1f%%; DeepSeek-class (MLA): %.1f%%\n", 100.0 * r.amd.median,
+                    100.0 * r.mla.median);
+        if (max_amd && std::max(r.amd.median, r.mla.median) > *max_amd) {
+            std::printf("the AMD or DeepSeek-class median is ABOVE %.1f%%\n", 100.0 * *max_amd);
+            return 1;
+        }
         if (max_overall && r.check.median > *max_overall) {
             std::printf("overall check-row median %.1f%% is ABOVE %.1f%%\n", 100.0 * r.check.median, 100.0 * *max_overall);
             return 1;
