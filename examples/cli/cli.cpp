@@ -134,6 +134,9 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
             ->check(CLI::IsMember(weight_format_names()));
         app->add_option("--kv", d.kv, "KV cache format (default: the model's own)")->check(CLI::IsMember(kv_format_names()));
     }
+    app->add_option("--engine", d.engine,
+                    "Serving engine: trtllm | vllm | sglang (llmcost list engines); default: the reference engine")
+        ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     app->add_flag("--ignore-max-position", d.ignore_max_position,
                   "Allow contexts beyond the model's trained maximum");
 }
@@ -229,8 +232,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
 
     std::string what;
     std::string list_hardware_file;
-    CLI::App* list = app.add_subcommand("list", "The catalogs: models, hardware, number formats");
-    list->add_option("what", what, "models | hardware | formats")->required()->check(CLI::IsMember({"models", "hardware", "formats"}));
+    CLI::App* list = app.add_subcommand("list", "The catalogs: models, hardware, number formats, engines");
+    list->add_option("what", what, "models | hardware | formats | engines")->required()->check(CLI::IsMember({"models", "hardware", "formats", "engines"}));
     add_hardware_file(list, list_hardware_file);
     add_format(list, format);
 
@@ -302,6 +305,9 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     calibrate->add_flag("--with-uncertainty", cal.with_uncertainty, "Print each row's prediction interval");
     calibrate->add_option("--coverage", cal.coverage, "Coverage of the intervals")->transform(probability)->capture_default_str();
     calibrate->add_flag("--all-rows", cal.all_rows, "Fit check rows too (by default only calibration rows are fitted)");
+    calibrate->add_option("--engine", cal.engine,
+                          "Price every row with this engine's profile (trtllm | vllm | sglang); default: the reference engine")
+        ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_format(calibrate, format);
 
     frontier_command fr;
@@ -315,6 +321,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_option("--ep", fr.ep, "Expert-parallel degrees to try (MoE)")->delimiter(',')->transform(count)->capture_default_str();
     frontier_app->add_option("--weights", fr.weights, "Weight formats to compare")->delimiter(',')->check(CLI::IsMember(weight_format_names()));
     frontier_app->add_option("--kv", fr.kv, "KV cache format")->check(CLI::IsMember(kv_format_names()));
+    frontier_app->add_option("--engine", fr.engine, "Serving engine: trtllm | vllm | sglang; default: the reference engine")
+        ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     frontier_app->add_option("--input", fr.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     frontier_app->add_option("--output", fr.output, "Output tokens")->transform(tokens_count)->capture_default_str();
     frontier_app->add_option("--ttft", fr.ttft, "Time-to-first-token target, s")->transform(seconds_target)->capture_default_str();
@@ -350,6 +358,10 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_option("--max-instance-gpus", pl.max_instance_gpus, "GPUs in one replica or EP group")->transform(count)->capture_default_str();
     plan_app->add_option("--weights", pl.weights, "Weight formats to consider")->delimiter(',')->check(CLI::IsMember(weight_format_names()));
     plan_app->add_option("--kv", pl.kv, "KV cache format")->check(CLI::IsMember(kv_format_names()));
+    plan_app->add_option("--engine", pl.engine,
+                         "Serving engine: trtllm | vllm | sglang (GPUs it has no profile for are left out); "
+                         "default: the reference engine")
+        ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     plan_app->add_option("--usd-per-gpu-hour", pl.usd_per_gpu_hour, "One price for every GPU type")->transform(usd_amount);
     plan_app->add_option("--price", pl.prices, "A GPU type's price: NAME=USD_PER_GPU_HOUR (repeatable)");
     plan_app->add_option("--utilisation", pl.utilisation, "Mean load / the peak rate")->transform(fraction)->capture_default_str();
@@ -399,6 +411,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         } else if (list->parsed()) {
             r = llmcost::cli::list(what == "models" ? catalog_kind::models
                                    : what == "hardware" ? catalog_kind::hardware
+                                   : what == "engines"  ? catalog_kind::engines
                                                         : catalog_kind::formats,
                                    list_hardware_file);
         } else if (kv->parsed()) {

@@ -79,6 +79,15 @@ number_format format_named_or_throw(const std::string& name, std::string_view fl
     throw usage_error(std::string(flag) + " '" + name + "' is not a number format (see `llmcost list formats`)");
 }
 
+/// The catalog profile of engine `name` on `hw` (catalog::engine_for): an unknown name is a usage
+/// error naming the engines; an engine without a profile for the GPU is refused by the library.
+engine_profile engine_named_for(const std::string& name, const hardware& hw) {
+    const std::optional<engine_kind> k = engine_named(name);
+    if (!k || *k == engine_kind::reference)
+        throw usage_error("--engine: unknown engine \"" + name + "\"; the engines are trtllm, vllm, sglang");
+    return catalog::engine_for(*k, hw);
+}
+
 /// The deployment the flags describe. The layout's rules (--gpus against the degrees, tp divides
 /// the heads …) are the library's, thrown by `layout_for_gpus` and `validate` as invalid_input.
 deployment build(const deployment_options& o) {
@@ -88,6 +97,7 @@ deployment build(const deployment_options& o) {
     if (!o.weights.empty()) f.weights = format_named_or_throw(o.weights, "--weights");
     if (!o.kv.empty()) f.kv = format_named_or_throw(o.kv, "--kv");
     d = with_formats(d, f);
+    if (!o.engine.empty()) d.engine = engine_named_for(o.engine, d.hw);
     d.validate();
     return d;
 }
@@ -219,7 +229,7 @@ parallel_layout best_layout(const deployment& d, const request_shape& r, const s
     if (gpus < 1) throw usage_error("--best-layout needs --gpus N: the GPUs to lay the model out on");
     if (d.layout.tp != 1 || d.layout.pp != 1 || d.layout.ep != 1 || d.layout.dp != gpus)
         throw usage_error("--best-layout chooses --tp, --pp, --ep and --dp itself: leave them out");
-    const std::vector<plan::layout_choice> ranked = plan::rank_layouts(d.m, d.hw, gpus, r, l);
+    const std::vector<plan::layout_choice> ranked = plan::rank_layouts(d.m, d.hw, gpus, r, l, d.engine);
     section sec{.key = "layouts", .title = "Layouts of " + std::to_string(gpus) + " GPUs, most saturated output first"};
     for (const plan::layout_choice& c : ranked) {
         record row;
@@ -286,18 +296,44 @@ void add_breakdown(report& out, const deployment& d, const request_shape& r, con
 
 }  // namespace
 
+namespace {
+
+/// The engine's scheduler defaults where the flags left a limit open (0): max sequences, max
+/// batched tokens per step, and its prefill chunk when chunked prefill is on.
+scheduler_limits with_engine_defaults(scheduler_limits l, const engine_profile& e) {
+    if (l.max_batch == 0) l.max_batch = e.scheduler.max_sequences;
+    if (l.max_tokens_per_step == 0) l.max_tokens_per_step = e.scheduler.max_batched_tokens;
+    if (l.prefill_chunk.value() == 0 && e.scheduler.chunked_prefill) l.prefill_chunk = e.scheduler.chunk;
+    return l;
+}
+
+std::string engine_note(const engine_profile& e) {
+    std::string n = "Engine: ";
+    n += e.name;
+    n += " (";
+    n += e.version;
+    n += "; tables/engines.csv); its scheduler defaults fill the limits not given.";
+    return n;
+}
+
+}  // namespace
+
 report estimate(const estimate_command& c) {
     report out;
     deployment d = build(c.dep);
     const request_shape r = shape_of(c.req);
     check_context(d, c.req.input + c.req.output, c.dep);
-    const estimate_options o{
+    estimate_options o{
         .batch = c.saturate ? 0.0 : c.batch,
         .limits = {.max_batch = c.max_batch, .max_tokens_per_step = c.max_tokens,
                    .prefill_chunk = tokens(c.prefill_chunk)},
         .site = catalog::seed_site,
         .utilisation = c.utilisation,
         .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
+    if (!c.dep.engine.empty()) {
+        o.limits = with_engine_defaults(o.limits, d.engine);
+        out.notes.push_back(engine_note(d.engine));
+    }
     if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);
     // Online (--rate): the concurrency Little's law gives at the rate each dp rank sees, and the
     // latencies' distribution (serve_online_latency); energy and money at that concurrency.
@@ -454,6 +490,27 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("scale_up_domain", "domain", static_cast<double>(h.scale_up_domain))
                 .add("capex_usd", "price", h.capex_per_gpu.value() > 0 ? value(h.capex_per_gpu.value()) : value(), "USD")
                 .add("status", "status", std::string(h.status));
+            r.records.push_back(std::move(rec));
+        }
+    } else if (k == catalog_kind::engines) {
+        r.title = "llmcost catalog: engines (sources in tables/engines.csv)";
+        r.notes.push_back("Without --engine the reference engine prices every GPU: the hardware table's factors, "
+                          "calibrated on TensorRT-LLM rows.");
+        r.notes.push_back("Kernel rates are multipliers of the hardware table's figures; --engine refuses a GPU "
+                          "whose architecture has no profile for that engine.");
+        for (const engine_profile& e : catalog::all_engines) {
+            record rec{.id = std::string(e.name)};
+            rec.add("name", "name", std::string(e.name))
+                .add("engine", "engine", std::string(to_string(e.kind)))
+                .add("architecture", "architecture", std::string(to_string(e.architecture)))
+                .add("version", "version", std::string(e.version))
+                .add("gemm", "GEMM x", e.kernels.gemm)
+                .add("mla_decode", "MLA decode x", e.kernels.mla_decode)
+                .add("step_overhead_s", "step overhead", e.overheads.step.value(), "s")
+                .add("all_reduce_latency_s", "custom all-reduce", e.collectives.all_reduce_latency.value(), "s")
+                .add("all_to_all_latency_s", "all-to-all floor", e.collectives.all_to_all_latency.value(), "s")
+                .add("max_batched_tokens", "max tokens/step", e.scheduler.max_batched_tokens)
+                .add("chunked_prefill", "chunked prefill", std::string(e.scheduler.chunked_prefill ? "on" : "off"));
             r.records.push_back(std::move(rec));
         }
     } else {

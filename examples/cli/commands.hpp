@@ -16,6 +16,7 @@
 namespace llmcost {
 struct deployment;
 struct hardware;
+struct engine_profile;
 struct model;
 struct number_format;
 }  // namespace llmcost
@@ -41,6 +42,7 @@ struct deployment_options {
     std::string weights;                  ///< empty = the model's own format
     std::string kv;                       ///< empty = the model's own KV format
     bool ignore_max_position = false;     ///< allow contexts beyond the model's trained maximum
+    std::string engine;                   ///< --engine: trtllm, vllm or sglang; empty = the reference engine
     /// The flags that gave `model` and `hardware`, for messages: a second deployment of the same
     /// command (disagg's decode pool, spec's draft model) names its own flags.
     std::string_view model_flag = "--model";
@@ -115,7 +117,7 @@ struct show_command {
     bool ignore_max_position = false;
 };
 
-enum class catalog_kind { models, hardware, formats };
+enum class catalog_kind { models, hardware, formats, engines };
 
 [[nodiscard]] report receipt();
 [[nodiscard]] report estimate(const estimate_command& c);
@@ -152,6 +154,9 @@ enum class catalog_kind { models, hardware, formats };
 /// The deployment the flags describe (a usage error for layout arithmetic; the library's rules
 /// as invalid_input).
 [[nodiscard]] deployment build(const deployment_options& o);
+/// The catalog profile of engine `name` (trtllm, vllm, sglang) on `hw`: an unknown name is a
+/// usage_error; an engine with no profile for the GPU's architecture is refused (invalid_input).
+[[nodiscard]] engine_profile engine_named_for(const std::string& name, const hardware& hw);
 
 /// Names the tool accepts for --weights and --kv, in the order --help lists them.
 [[nodiscard]] std::vector<std::string> weight_format_names();

@@ -22,6 +22,9 @@ struct calibrate_command {
     double coverage = 0.8;          ///< of the prediction intervals, in (0, 1)
     bool with_uncertainty = false;  ///< print each row's prediction interval
     bool all_rows = false;          ///< fit check rows too
+    /// --engine: price every row with this engine's profile for the row's GPU (refused where it has
+    /// none); empty: each row as loaded (the reference engine)
+    std::string engine;
     std::ostream* progress = nullptr;  ///< where a long fit says what it is doing (stderr)
 };
 

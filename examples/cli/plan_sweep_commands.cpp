@@ -6,6 +6,7 @@
 
 #include "../tools/figures/svg.hpp"
 
+#include <llmcost/catalog/engines.hpp>
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/plan/frontier.hpp>
 #include <llmcost/plan/fleet.hpp>
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 
@@ -132,6 +134,8 @@ report frontier(const frontier_command& c) {
                      .modes = {{}}, .shapes = {{.input = tokens(c.input), .output = tokens(c.output)}},
                      .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
     for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
+    if (!c.engine.empty())  // every GPU named must run the engine: refused otherwise, naming the alternatives
+        for (const hardware& h : g.gpus) g.engines.push_back(engine_named_for(c.engine, h));
     if (c.disaggregated) g.modes.push_back({.disaggregated = true, .prefill_batch = c.prefill_batch});
     if (g.batches.empty()) g.batches = {1};
     const slo target{.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)};
@@ -252,6 +256,20 @@ report plan(const plan_command& c) {
     } else {
         for (const std::string& h : c.hardware) o.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     }
+    std::vector<std::string> engine_skipped;
+    if (!c.engine.empty()) {
+        if (c.hardware.empty()) {  // every GPU: keep those the engine runs on, and say which were left out
+            std::vector<hardware> kept;
+            for (const hardware& h : o.gpus) {
+                const std::optional<gpu_architecture> a = catalog::architecture_of(h.name);
+                const std::optional<engine_kind> k = engine_named(c.engine);
+                if (a && k && catalog::find_engine(*k, *a)) kept.push_back(h);
+                else engine_skipped.push_back(std::string(h.name));
+            }
+            o.gpus = kept;
+        }
+        for (const hardware& h : o.gpus) o.engines.push_back(engine_named_for(c.engine, h));
+    }
     std::vector<std::string> price_names;  // keeps the names the gpu_price views point to
     price_names.reserve(c.prices.size());
     for (const std::string& p : c.prices) {
@@ -334,6 +352,14 @@ report plan(const plan_command& c) {
     if (c.max_load < 1.0)
         r.notes.push_back("Load ceiling " + invalid_input::show(c.max_load) + ": the fleet is sized at rate / " +
                           invalid_input::show(c.max_load) + ".");
+    for (const std::string& name : engine_skipped) {
+        std::string note = "Left out: ";
+        note += name;
+        note += " (--engine ";
+        note += c.engine;
+        note += " has no profile for it).";
+        r.notes.push_back(note);
+    }
     r.notes.push_back("Each row: the cheapest plan of one GPU type and mode; " + std::to_string(res.points) +
                       " configurations priced. Fleet sized for the peak rate in whole instances; "
                       "power at board power (busy); $ at capex over " + years_text(o.site.depreciation) +

@@ -16,12 +16,14 @@
 
 #include <llmcost/costs/roofline.hpp>
 
+#include <llmcost/descriptors/engine.hpp>
 #include <llmcost/descriptors/hardware.hpp>
 #include <llmcost/descriptors/model.hpp>
 #include <llmcost/descriptors/precision.hpp>
 #include <llmcost/descriptors/validation.hpp>
 
 #include <llmcost/catalog/economics.hpp>
+#include <llmcost/catalog/engines.hpp>
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/journeys.hpp>
 #include <llmcost/catalog/models.hpp>

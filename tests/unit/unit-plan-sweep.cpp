@@ -130,6 +130,29 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
             .batches = batches};
         CHECK(mismatches(plan::sweep(g)) == 0);
     }
+    SUBCASE("engines: launch and step costs, custom all-reduce, all-to-all floor, busiest rank, MLA decode") {
+        // Every engine figure the pass reads, lane by lane: vLLM on Hopper (custom all-reduce up to
+        // 256 KiB, a fitted launch cost, FlashMLA's decode rate), SGLang on CDNA 3 (AMD kernel rates,
+        // MORI-EP's all-to-all floor, the busiest-rank EP model) and a profile with host work per step.
+        engine_profile hosty = catalog::sglang_hopper;
+        hosty.overheads.step = 1.5_ms;
+        hosty.moe.routing_skew = 0.4;
+        for (const model& m : {catalog::mixtral_8x7b, catalog::deepseek_v3}) {
+            const plan::sweep_grid g{
+                .m = m,
+                .gpus = {catalog::h200_sxm, catalog::mi300x, catalog::h100_sxm5},
+                .engines = {catalog::vllm_hopper, catalog::sglang_cdna3, hosty},
+                .formats = {{.weights = formats::fp8, .kv = formats::fp8}},
+                .layouts = {{.tp = 8}, {.tp = 1, .ep = 8, .dp = 8}, {.tp = 2, .ep = 8, .dp = 4}},
+                .modes = {{}, {.disaggregated = true, .prefill_batch = 2}},
+                .shapes = shapes,
+                .batches = batches,
+                .limits = {.prefill_chunk = 512_tok}};
+            std::size_t priced = 0;
+            CHECK(mismatches(plan::sweep(g), &priced) == 0);
+            CHECK(priced > g.size() / 4);  // most of these deployments price (the rest break a layout rule)
+        }
+    }
     SUBCASE("MLA and dense first layers (DeepSeek-V3), windows, sinks and MXFP4 experts (gpt-oss)") {
         const plan::sweep_grid v3{.m = catalog::deepseek_v3,
                                   .gpus = {catalog::h200_sxm, catalog::b200_hgx},

@@ -8,8 +8,10 @@
 /// `validation.check_rows_median` runs this with `--max-check-median 0.2`, which exits 1 when the
 /// median absolute error of the TensorRT-LLM check rows (the calibration home the bar was set on) is
 /// above the bar. The rows of other engines (vLLM, SGLang) are reported by engine × GPU vendor ×
-/// dense/MoE × throughput/latency, held to no bar: the baseline the engine descriptors will be judged
-/// against. Online rows at a rate the model cannot serve are listed apart, without a figure.
+/// dense/MoE × throughput/latency, each priced by its own engine's profile (tables/engines.csv), with
+/// the vLLM and SGLang launch costs fitted on calibration subsets fixed by rule (`fit_engines`); the
+/// `--max-overall-median`, `--max-group-median` and `--max-group-bias` bars hold what the engine
+/// profiles reach (`validation.engine_targets`). Online rows at a rate the model cannot serve are listed apart, without a figure.
 ///
 /// The output is byte-identical under every compiler and build type: numbers go through
 /// llmcost::text (correctly rounded, locale-free), never through iostream or the locale; rows keep
@@ -19,6 +21,7 @@
 #include <llmcost/io/csv.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
 #include <llmcost/llmcost.hpp>
+#include <llmcost/plan/calibrate.hpp>
 #include <llmcost/plan/measurement.hpp>
 
 #include <algorithm>
@@ -357,9 +360,127 @@ std::string reading(double ratio, bool latency) {
                     : (ratio > 1.0 ? " (tok/s too high)" : " (tok/s too low)"));
 }
 
+// ---- engine fits: vLLM and SGLang profile parameters from a calibration subset ------------------------
+
+/// One fit of an engine's profile on one architecture. The rule, fixed before any fit: the fit GPU
+/// is the GPU of that architecture with the most rows of that engine (ties: the first in the CSV);
+/// the calibration subset is every third of that engine's priceable rows on it, in CSV order,
+/// starting with the first (so at most a third of the engine's rows); the free parameters are the
+/// per-kernel overhead alone (→ the profile's launch cost over the hardware's: the host and launch
+/// gap per kernel that the engine's graphs and scheduler leave); the kernel rates stay the sourced
+/// ones (a GEMM multiplier fitted to serving rows came out at 0.1–1.6, absorbing what the model
+/// misses rather than measuring a kernel). The rows are fitted with the profile's launch cost at 0,
+/// so a fit reproduces itself.
+struct engine_fit {
+    std::string engine, architecture, gpu;
+    std::vector<std::string> rows;  ///< the calibration subset's ids
+    std::size_t engine_rows = 0;    ///< the engine's priceable rows on this architecture
+    bool fitted = false;
+    std::string failure;
+    double launch_us = 0, launch_se_us = 0;  ///< fitted per-kernel launch cost over the hardware's
+    bool at_floor = false;   ///< the fit fell below the hardware's per-kernel cost
+    double sigma = 0;
+    double catalog_launch_us = 0, catalog_gemm = 1;  ///< what tables/engines.csv holds
+};
+
+/// The fits, and the ids of every row in a calibration subset.
+std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
+    std::vector<engine_fit> out;
+    for (const engine_kind kind : {engine_kind::vllm, engine_kind::sglang})
+        for (const engine_profile& profile : catalog::all_engines) {
+            if (profile.kind != kind) continue;
+            std::vector<const plan::measurement*> mine;
+            for (const plan::measurement& x : rows) {
+                if (plan::kind_of(x.engine) != kind || catalog::architecture_of(x.d.hw.name) != profile.architecture) continue;
+                if (x.how == plan::scenario::online) continue;  // a rate the model may not serve: never fitted
+                mine.push_back(&x);
+            }
+            if (mine.size() < 3) continue;
+            // The fit GPU: the most rows (ties: first seen).
+            std::vector<std::pair<std::string, std::size_t>> counts;
+            for (const plan::measurement* x : mine) {
+                auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == x->d.hw.name; });
+                if (it == counts.end()) counts.emplace_back(std::string(x->d.hw.name), 1);
+                else ++it->second;
+            }
+            const std::string gpu = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
+                                        return a.second < b.second;
+                                    })->first;
+            engine_fit f;
+            f.engine = std::string(to_string(kind));
+            f.architecture = std::string(to_string(profile.architecture));
+            f.gpu = gpu;
+            f.engine_rows = mine.size();
+            f.catalog_launch_us = profile.overheads.launch().value() * 1e6;
+            f.catalog_gemm = profile.kernels.gemm;
+            engine_profile neutral = profile;
+            neutral.overheads.launch_eager = seconds(0.0);
+            neutral.overheads.launch_graph = seconds(0.0);
+            std::vector<plan::measurement> fit_rows;
+            std::size_t on_gpu = 0;
+            for (const plan::measurement* x : mine) {
+                if (x->d.hw.name != gpu) continue;
+                if (on_gpu++ % 3 != 0) continue;
+                plan::measurement y = *x;
+                y.d.engine = neutral;
+                y.check = false;
+                fit_rows.push_back(y);
+                f.rows.push_back(x->id);
+                subset_ids.push_back(x->id);
+            }
+            const hardware& h = fit_rows.front().d.hw;
+            const std::vector<plan::parameter> free{plan::parameter::kernel_overhead};
+            try {
+                if (fit_rows.size() <= free.size()) throw std::runtime_error("fewer rows than parameters");
+                const plan::calibration_result r = plan::calibrate(fit_rows, {.free = free});
+                for (const plan::fitted_parameter& q : r.parameters) {
+                    if (q.which == plan::parameter::kernel_overhead) {
+                        // The profile adds to the hardware's per-kernel cost and cannot take from it: a fit
+                        // below the hardware's figure is reported and the profile keeps 0.
+                        f.launch_us = std::max(0.0, q.value - h.gpu.efficiency.kernel_overhead.value()) * 1e6;
+                        f.at_floor = q.value < h.gpu.efficiency.kernel_overhead.value();
+                        f.launch_se_us = q.standard_error * 1e6;
+                    }
+                }
+                f.sigma = r.sigma;
+                f.fitted = true;
+            } catch (const std::exception& e) {
+                f.failure = e.what();
+            }
+            out.push_back(std::move(f));
+        }
+    return out;
+}
+
+std::string fits_text(const std::vector<engine_fit>& fits) {
+    std::string s = "| engine | architecture | fit GPU | calibration rows | of the engine's rows there | launch cost per kernel "
+                    "(fit ± s.e.) | in tables/engines.csv | GEMM multiplier (sourced, not fitted) | residual s (ln) |\n"
+                    "|---|---|---|--:|--:|--:|--:|--:|--:|\n";
+    for (const engine_fit& f : fits) {
+        s += "| " + f.engine + " | " + f.architecture + " | " + f.gpu + " | " + std::to_string(f.rows.size()) + " | " +
+             std::to_string(f.engine_rows) + " | ";
+        if (!f.fitted) {
+            s += "fit failed: " + f.failure + " | | | |\n";
+            continue;
+        }
+        s += text::plain(f.launch_us, 3) + " ± " + text::plain(f.launch_se_us, 2) + " µs" + (f.at_floor ? " (fit below the hardware's 4 µs: 0)" : "") + " | " + text::plain(f.catalog_launch_us, 3) +
+             " µs | " + text::plain(f.catalog_gemm, 4) + " | " + text::plain(f.sigma, 3) + " |\n";
+    }
+    s += "\nCalibration subsets (not check rows; listed by id):\n\n";
+    for (const engine_fit& f : fits) {
+        s += "- " + f.engine + " on " + f.architecture + " (" + f.gpu + "): ";
+        for (std::size_t i = 0; i < f.rows.size(); ++i) s += (i ? ", " : "") + f.rows[i];
+        s += "\n";
+    }
+    return s;
+}
+
 struct report {
     std::string text;
     summary calibration, check, bar;
+    summary amd, mla;                     ///< check rows on AMD GPUs; of DeepSeek-class (MLA) models
+    std::vector<double> group_medians_5;  ///< median |error| of every engine group with ≥ 5 rows
+    double worst_group_bias = 0;          ///< the largest |mean signed error| of those groups
 };
 
 constexpr double bar = 0.20;  ///< the issue's bar on the check rows' median absolute error
@@ -385,7 +506,8 @@ std::string factors_text(const std::vector<check_row>& checks, const std::vector
     return s;
 }
 
-report build(const std::vector<plan::measurement>& measurements, const std::vector<micro_row>& micro) {
+report build(const std::vector<plan::measurement>& measurements, const std::vector<micro_row>& micro,
+             const std::vector<engine_fit>& fits) {
     std::vector<check_row> checks;
     std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
     std::vector<check_row> beyond;          // online rows at a rate llmcost cannot serve: no figure
@@ -400,9 +522,11 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         if (!r.fitted) unfitted_micro.push_back(error_of(r));
     }
     for (const check_row& c : fitted_serving) calibration_errors.push_back(error_of(c));
-    std::vector<double> bar_errors, other_engine_errors;
+    std::vector<double> bar_errors, other_engine_errors, amd_errors, mla_errors;
     for (const check_row& c : checks) {
         check_errors.push_back(error_of(c));
+        if (gpu_family(c.x).starts_with("AMD")) amd_errors.push_back(error_of(c));
+        if (c.x.d.m.attention.kind == attention_kind::latent) mla_errors.push_back(error_of(c));
         (bar_row(c.x) ? bar_errors : other_engine_errors).push_back(error_of(c));
     }
 
@@ -410,6 +534,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     out.calibration = summarise(calibration_errors);
     out.check = summarise(check_errors);
     out.bar = summarise(bar_errors);
+    out.amd = summarise(amd_errors);
+    out.mla = summarise(mla_errors);
 
     std::string s;
     s += "# Validation: the cost model against published measurements\n\n";
@@ -433,8 +559,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "`saturated`), `online` = `serve_online` (Little's law at the arrival rate per serving instance: a replica, "
          "or one expert-parallel group), `fixed_batch` = `serve_at_batch` (a closed loop at a fixed concurrency per "
          "instance, per attention rank under attention data parallelism), `single_prefill` = one prefill pass.\n";
-    s += "- Each row names its engine (`trtllm`, `vllm`, `sglang`) and the version its source states. The model has one "
-         "engine today, calibrated on TensorRT-LLM: the rows of the other engines measure how far that is from them.\n";
+    s += "- Each row names its engine (`trtllm`, `vllm`, `sglang`) and the version its source states. Each row is "
+         "priced by that engine's profile for its GPU's architecture (`tables/engines.csv`, `plan::with_own_engine`); "
+         "the hardware table's factors are TensorRT-LLM's.\n";
     s += "- Engine limits the sources do not print are reconstructed and said so in the row's `notes` in "
          "`tables/measurements.csv` (trtllm-bench's max-batch and max-token heuristic, MLPerf's mean prompt length, "
          "which online runs were below capacity, the mean lengths of a benchmark client's random sampler); figures the "
@@ -453,11 +580,14 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "| **check rows (serving), all engines** | " + summary_cells(out.check) + "\n";
     s += "| — TensorRT-LLM (the bar's rows) | " + summary_cells(out.bar) + "\n";
     s += "| — vLLM and SGLang | " + summary_cells(summarise(other_engine_errors)) + "\n";
+    s += "| — on AMD GPUs (all engines) | " + summary_cells(out.amd) + "\n";
+    s += "| — DeepSeek-class MoE (MLA: DeepSeek-V3/R1) | " + summary_cells(out.mla) + "\n";
     s += "\nThe bar is on the TensorRT-LLM check rows, the engine the factors were calibrated against: their median "
          "absolute error is " + unsigned_percent(out.bar.median) + " (bar: " + text::fixed(bar * 100.0, 0) + "%) — " +
          (out.bar.median <= bar ? "within the bar" : "**above the bar**") +
-         ". The other engines are the yardstick for the engine model still to come, reported below by group and "
-         "held to no bar.\n\n";
+         ". The other engines are priced by their own profiles and reported below by group; the targets of issue 15 "
+         "(overall median ≤ 10%, every group of ≥ 5 rows ≤ 15% with mean signed error within ±10%) are not reached: "
+         "the test `validation.engine_targets` holds the figures below as a no-regression bar.\n\n";
     if (!beyond.empty())
         s += std::to_string(beyond.size()) + " online check rows are not priced: at the measured arrival rate llmcost's "
              "deployment cannot keep up (its queue grows without bound), so its throughput there is pessimistic; they are "
@@ -530,18 +660,29 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "## Check rows by engine, GPU vendor, dense or MoE, throughput or latency\n\n";
     s += "Error = llmcost ÷ measured − 1 as above; \"llmcost ÷ measured\" is the median ratio, read as optimistic "
          "(more tokens/s or shorter times than measured) or pessimistic. The first rows (TensorRT-LLM on Hopper) are the "
-         "calibration home; every other group is measured with the single-engine model as it stands, nothing tuned to "
-         "it: the baseline the engine descriptors will be judged against.\n\n";
+         "calibration home; every other group is priced by its engine's profile (sourced kernel figures, a fitted launch "
+         "cost per kernel for vLLM and SGLang), nothing tuned per row.\n\n";
     s += "| engine | GPU vendor (architecture) | model | measures | rows | median abs. error | mean signed error | "
          "llmcost ÷ measured | reading | not priced |\n|---|---|---|---|--:|--:|--:|--:|---|--:|\n";
     for (const engine_stats& g : by_engine) {
         const summary m = summarise(g.errors);
+        if (m.n >= 5) {
+            out.group_medians_5.push_back(m.median);
+            out.worst_group_bias = std::max(out.worst_group_bias, std::abs(m.mean_signed));
+        }
         const double r = quantile(g.ratios, 0.5);
         s += "| " + g.key + " | " + std::to_string(m.n) + " | " + (m.n ? unsigned_percent(m.median) : "") + " | " +
              (m.n ? percent(m.mean_signed) : "") + " | " + (m.n ? text::plain(r, 3) : "") + " | " +
              (m.n ? reading(r, g.latency) : "") + " | " + std::to_string(g.refused) + " |\n";
     }
-    s += "\nHow far off the single-engine model is, outside its calibration home:\n\n";
+    s += "\n## Engine fits (vLLM, SGLang)\n\nEach row is priced by its own engine's profile (tables/engines.csv) on its "
+         "GPU's architecture; TensorRT-LLM's kernels are the hardware table's. Where only serving rows exist, the profile's "
+         "launch cost per kernel is fitted with `plan::calibrate` on a calibration "
+         "subset chosen before fitting: on the GPU of that architecture with the most rows of the engine, every third of "
+         "its rows in CSV order starting with the first, online rows excepted (at most a third of the engine's rows). The "
+         "subset's rows are left out of the check-row statistics above and below; no factor is set per row.\n\n" +
+         fits_text(fits);
+    s += "\nHow far off the model is, by group:\n\n";
     for (const engine_stats& g : by_engine) {
         if (g.home) continue;
         const summary m = summarise(g.errors);
@@ -661,18 +802,24 @@ void print_summary(const char* name, const summary& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::optional<double> max_median;
+    std::optional<double> max_median, max_overall, max_group, max_bias, max_amd;
     std::vector<std::string> positional;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
-        if (a == "--max-check-median" && i + 1 < argc) {
+        std::optional<double>* bound = a == "--max-check-median"    ? &max_median
+                                       : a == "--max-overall-median" ? &max_overall
+                                       : a == "--max-group-median"   ? &max_group
+                                       : a == "--max-group-bias"     ? &max_bias
+                                       : a == "--max-amd-mla-median" ? &max_amd
+                                                                     : nullptr;
+        if (bound != nullptr && i + 1 < argc) {
             char* end = nullptr;
             const double v = std::strtod(argv[i + 1], &end);
             if (end == argv[i + 1] || *end != '\0' || !(v >= 0)) {
-                std::fprintf(stderr, "llmcost-validation: --max-check-median takes a fraction, e.g. 0.2\n");
+                std::fprintf(stderr, "llmcost-validation: %s takes a fraction, e.g. 0.2\n", argv[i]);
                 return 2;
             }
-            max_median = v;
+            *bound = v;
             ++i;
         } else {
             positional.emplace_back(a);
@@ -685,13 +832,46 @@ int main(int argc, char** argv) {
     }
     try {
         const std::filesystem::path dir = positional[0];
-        const std::vector<plan::measurement> measurements = io::load_measurements_csv(dir / "measurements.csv");
+        std::vector<plan::measurement> measurements = io::load_measurements_csv(dir / "measurements.csv");
+        for (plan::measurement& x : measurements) x = plan::with_own_engine(x);  // each row by its own engine
+        std::vector<std::string> subset;
+        const std::vector<engine_fit> fits = fit_engines(measurements, subset);
+        for (plan::measurement& x : measurements)
+            if (std::find(subset.begin(), subset.end(), x.id) != subset.end()) x.check = false;
+        for (const engine_fit& f : fits) {
+            const bool stale = f.fitted && std::abs(f.launch_us - f.catalog_launch_us) > 0.01 + 0.005 * std::abs(f.launch_us);
+            if (stale)
+                std::fprintf(stderr, "llmcost-validation: %s on %s: fit launch %.4g us per kernel; tables/engines.csv has %.4g us\n",
+                             f.engine.c_str(), f.architecture.c_str(), f.launch_us, f.catalog_launch_us);
+        }
         const std::vector<micro_row> micro = load_micro(dir / "microbenchmarks.csv");
-        const report r = build(measurements, micro);
+        const report r = build(measurements, micro, fits);
         write(positional[1], r.text);
         print_summary("calibration rows (micro-benchmarks)", r.calibration);
         print_summary("check rows (serving)", r.check);
         print_summary("check rows, TensorRT-LLM (the bar's)", r.bar);
+        const double worst_group = r.group_medians_5.empty()
+            ? 0.0 : *std::max_element(r.group_medians_5.begin(), r.group_medians_5.end());
+        std::printf("check rows, all engines: median |error| %.1f%%; worst group (>= 5 rows) median %.1f%%, worst |bias| %.1f%%\n",
+                    100.0 * r.check.median, 100.0 * worst_group, 100.0 * r.worst_group_bias);
+        std::printf("check rows on AMD: median |error| %.1f%%; DeepSeek-class (MLA): %.1f%%\n", 100.0 * r.amd.median,
+                    100.0 * r.mla.median);
+        if (max_amd && std::max(r.amd.median, r.mla.median) > *max_amd) {
+            std::printf("the AMD or DeepSeek-class median is ABOVE %.1f%%\n", 100.0 * *max_amd);
+            return 1;
+        }
+        if (max_overall && r.check.median > *max_overall) {
+            std::printf("overall check-row median %.1f%% is ABOVE %.1f%%\n", 100.0 * r.check.median, 100.0 * *max_overall);
+            return 1;
+        }
+        if (max_group && worst_group > *max_group) {
+            std::printf("a group's median %.1f%% is ABOVE %.1f%%\n", 100.0 * worst_group, 100.0 * *max_group);
+            return 1;
+        }
+        if (max_bias && r.worst_group_bias > *max_bias) {
+            std::printf("a group's |mean signed error| %.1f%% is ABOVE %.1f%%\n", 100.0 * r.worst_group_bias, 100.0 * *max_bias);
+            return 1;
+        }
         if (max_median) {
             const bool ok = r.bar.median <= *max_median;
             std::printf("TensorRT-LLM check rows: median |error| %.1f%% %s the bar of %.1f%%\n", 100.0 * r.bar.median,

@@ -53,8 +53,11 @@ template <class V>
 [[nodiscard]] constexpr V all_to_all_seconds_per_pass(const deployment& d, const V& tokens_per_rank) {
     if (!d.expert_parallel()) return lanes<V>::constant(0.0);
     const int group = d.layout.tp * d.layout.dp;
-    return all_to_all_seconds(all_to_all_payload_per_layer(d, tokens_per_rank), group, d.link_for(group)) *
-           (2.0 * d.m.moe_layers());
+    // The engine's all-to-all kernels (DeepEP, MORI-EP, NVLink one-sided) have their own floor per
+    // phase, α_engine, in place of the link's α (descriptors/engine.hpp; E21, E28, E39, E40).
+    interconnect l = d.link_for(group);
+    if (d.engine.collectives.all_to_all_latency.value() > 0.0) l.latency = d.engine.collectives.all_to_all_latency;
+    return all_to_all_seconds(all_to_all_payload_per_layer(d, tokens_per_rank), group, l) * (2.0 * d.m.moe_layers());
 }
 }  // namespace detail
 

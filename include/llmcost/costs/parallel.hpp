@@ -14,6 +14,7 @@
 /// - A group inside one scale-up domain talks over the scale-up link; a larger group is limited
 ///   by the scale-out NIC.
 
+#include <llmcost/descriptors/engine.hpp>
 #include <llmcost/descriptors/hardware.hpp>
 #include <llmcost/descriptors/model.hpp>
 #include <llmcost/descriptors/validation.hpp>
@@ -32,11 +33,14 @@ struct parallel_layout {
     [[nodiscard]] constexpr bool operator==(const parallel_layout&) const = default;
 };
 
-/// A model served on hardware with a layout: the input of every cost formula.
+/// A model served on hardware with a layout by an engine: the input of every cost formula. The
+/// engine defaults to `engine_profile::reference()`, the idealised engine of the hardware table
+/// (descriptors/engine.hpp); name a catalog profile (catalog/engines.hpp) to price vLLM or SGLang.
 struct deployment {
     model m;
     hardware hw;
     parallel_layout layout{};
+    engine_profile engine = engine_profile::reference();
 
     /// MoE served as one expert-parallel instance across the dp ranks.
     [[nodiscard]] constexpr bool expert_parallel() const { return m.is_moe() && layout.ep > 1; }
@@ -58,6 +62,8 @@ struct deployment {
     constexpr void validate() const {
         m.validate();
         hw.validate();
+        engine.validate();
+        engine.validate_on(hw.gpu.efficiency.hbm, hw.gpu.efficiency.matmul, hw.gpu.efficiency.attention);
         const std::string_view s = m.name;
         const parallel_layout& l = layout;
         require(l.tp >= 1, s, "layout.tp", l.tp, "tensor parallelism must be at least 1", "llmcost.layout.degree_at_least_one");

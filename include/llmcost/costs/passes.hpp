@@ -243,10 +243,24 @@ struct pass_model {
     double lm_head_width = 0;               ///< vocabulary per rank (the LM head's outputs)
     /// ∛(k·n) of each GEMM class (k = hidden, n its width), for the size curve (matmul_at_rows)
     double dense_cbrt_k_n = 0, lm_head_cbrt_k_n = 0, expert_cbrt_k_n = 0;
-    seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead
+    seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead + the engine's step overhead
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
     double tp_all_reduces = 0;
+    // The engine's figures (descriptors/engine.hpp), worked into rates once:
+    double weight_bandwidth = 0;            ///< B/s the GEMMs stream weights at: B × kernels.weights
+    double kv_bandwidth = 0;                ///< B/s attention streams KV at: B × kernels.attention_decode
+    double elementwise_bandwidth = 0;       ///< B/s of element-wise kernels: B × kernels.elementwise
+    double attention_rate_decode = 0;       ///< decode attention FLOP/s (MLA decode: × kernels.mla_decode)
+    double grouped_gemm = 1;                ///< expert GEMM rate ÷ the size curve at rows per expert
+    double expert_tile_rows = 0;            ///< rows an expert's GEMM is padded to; 0: the hardware's padding
+    interconnect custom_tp_link{};          ///< the TP link with the engine's custom all-reduce latency per step
+    double custom_all_reduce_max = 0;       ///< B; 0: no custom all-reduce
+    bool busiest_rank = false;              ///< price the EP step at its busiest rank
+    double routing_skew = 0;                ///< cv of the experts' token shares
+    double ep_ranks = 1;                    ///< ranks of the expert-parallel group (G)
+    double extreme_value_z = 0;             ///< √(2 ln G): the busiest of G ranks, in standard deviations
+    [[nodiscard]] constexpr double routing_experts_or_one() const { return routed_experts > 0 ? routed_experts : 1.0; }
 };
 
 /// The deployment's constants for pricing passes. Refuses a deployment that breaks a rule
@@ -282,8 +296,20 @@ struct pass_model {
     pm.state_flops = detail::state_flops_per_token(m);
     pm.peak = g.peak(m.activations.compute);  // > 0: deployment::validate
     pm.attention_peak = g.peak(compute_class::bf16).value() > 0 ? g.peak(compute_class::bf16) : pm.peak;
-    pm.attention_rate = pm.attention_peak.value() > 0 ? (pm.attention_peak * g.efficiency.attention).value() : 0.0;
+    const engine_profile& en = d.engine;
+    pm.peak = pm.peak * en.kernels.gemm;
+    // Attention rate R = peak × hardware fraction × engine prefill multiplier (× the FP8 one with an 8-bit KV cache).
+    const double fp8_kv = m.kv_cache.bits_per_element() <= 8.0 ? en.kernels.attention_fp8 : 1.0;
+    pm.attention_rate = pm.attention_peak.value() > 0
+        ? (pm.attention_peak * g.efficiency.attention).value() * en.kernels.attention_prefill * fp8_kv : 0.0;
+    pm.attention_rate_decode =
+        m.attention.kind == attention_kind::latent ? pm.attention_rate * en.kernels.mla_decode : pm.attention_rate;
     pm.bandwidth = g.sustained_hbm_bandwidth();
+    pm.weight_bandwidth = pm.bandwidth.value() * en.kernels.weights;
+    pm.kv_bandwidth = pm.bandwidth.value() * en.kernels.attention_decode;
+    pm.elementwise_bandwidth = pm.bandwidth.value() * en.kernels.elementwise;
+    pm.grouped_gemm = en.kernels.grouped_gemm;
+    pm.expert_tile_rows = en.kernels.expert_tile_rows;
     pm.dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / pm.tp;
     const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : pm.tp;
     pm.expert_width = m.is_moe() ? m.ffn.expert_intermediate / inside_expert : 0.0;
@@ -291,10 +317,23 @@ struct pass_model {
     pm.dense_cbrt_k_n = detail::const_cbrt(m.hidden * pm.dense_width);
     pm.lm_head_cbrt_k_n = detail::const_cbrt(m.hidden * pm.lm_head_width);
     pm.expert_cbrt_k_n = detail::const_cbrt(m.hidden * pm.expert_width);
-    pm.overhead = g.efficiency.kernel_overhead * detail::kernels_per_pass(m);
+    // t_overhead = kernels · (t_kernel + t_launch) + t_step: the hardware's per-kernel cost, the
+    // engine's launch cost (CUDA graphs on or off) and its host work per step.
+    pm.overhead = (g.efficiency.kernel_overhead + en.overheads.launch()) * detail::kernels_per_pass(m) + en.overheads.step;
     pm.tp_link = detail::tp_link(d);
     pm.tp_algorithm = detail::tp_algorithm(d);
     pm.tp_all_reduces = static_cast<double>(tp_all_reduces_per_pass(d));
+    // A custom all-reduce (one-shot in the scale-up domain): its small-message latency spread over
+    // the algorithm's latency steps, α' = t_custom ÷ steps, the link's bandwidth above it.
+    if (en.collectives.all_reduce_latency.value() > 0.0 && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
+        pm.custom_tp_link = pm.tp_link;
+        pm.custom_tp_link.latency = en.collectives.all_reduce_latency / detail::all_reduce_steps(d.layout.tp, pm.tp_algorithm);
+        pm.custom_all_reduce_max = en.collectives.custom_all_reduce_max.value();
+    }
+    pm.busiest_rank = en.moe.busiest_rank && d.expert_parallel();
+    pm.routing_skew = en.moe.routing_skew;
+    pm.ep_ranks = d.layout.ep;
+    pm.extreme_value_z = d.layout.ep > 1 ? detail::const_sqrt(2.0 * detail::const_log(static_cast<double>(d.layout.ep))) : 0.0;
     return pm;
 }
 
@@ -358,9 +397,38 @@ constexpr void attention_of(const pass_model& pm, const sequence_terms<V>& s, co
     r.attention_flops = (ds * s.pairs_decode * pm.pair_flops_decode + ps * s.pairs_prefill * pm.pair_flops_prefill) / pm.tp;
     if (pm.state_flops > 0)  // state-space layers: a fixed recurrence per token, whatever the context
         r.attention_flops = r.attention_flops + (ds + ps * s.prefill_tokens) * pm.state_flops / pm.tp;
-    r.attention_compute = pm.attention_rate > 0 ? V(r.attention_flops / pm.attention_rate) : L::constant(0.0);
+    if (pm.attention_rate <= 0) {
+        r.attention_compute = L::constant(0.0);
+    } else if (pm.attention_rate_decode == pm.attention_rate) {
+        r.attention_compute = V(r.attention_flops / pm.attention_rate);
+    } else {  // decode at its own rate (MLA decode kernels: FlashMLA, E44–E46)
+        r.attention_compute = V(ds * s.pairs_decode * pm.pair_flops_decode / pm.tp / pm.attention_rate_decode +
+                                ps * s.pairs_prefill * pm.pair_flops_prefill / pm.tp / pm.attention_rate);
+        if (pm.state_flops > 0)  // the recurrence at the prefill kernels' rate
+            r.attention_compute =
+                r.attention_compute + (ds + ps * s.prefill_tokens) * pm.state_flops / pm.tp / pm.attention_rate;
+    }
     r.kv_bytes = (s.kv_decode * pm.kv_gpu_share * ds + s.kv_prefill * pm.kv_gpu_share * ps) * pm.pp;
-    r.attention_memory = r.kv_bytes / pm.bandwidth.value();
+    r.attention_memory = r.kv_bytes / pm.kv_bandwidth;
+}
+
+/// Busiest-rank factor of an expert-parallel step: the step waits for the rank that received the
+/// most of the N = tokens · k expert assignments. Rank loads over G ranks of E/G experts each have
+/// mean μ = N ÷ G and, with multinomial routing over experts whose shares have coefficient of
+/// variation c (routing skew), relative variance σ²/μ² = (1 − 1/G) · G ÷ N + c² · G ÷ E; the
+/// largest of G near-Gaussian loads is ≈ μ + σ √(2 ln G) (the Gaussian maximal inequality,
+/// Boucheron, Lugosi & Massart, *Concentration Inequalities*, 2013, §2.5):
+///   I = 1 + √(2 ln G) · √((1 − 1/G) · G ÷ N + c² · G ÷ E), and I = 1 for G = 1.
+template <class V>
+[[nodiscard]] constexpr V ep_imbalance(const pass_model& pm, const V& assignments) {
+    using L = lanes<V>;
+    const double g = pm.ep_ranks;
+    if (g <= 1.0) return L::constant(1.0);
+    const double skew = pm.routing_skew * pm.routing_skew * g / pm.routing_experts_or_one();
+    return L::map(assignments, [&](double n) {
+        const double sampling = n > 0.0 ? (1.0 - 1.0 / g) * g / n : 0.0;
+        return 1.0 + pm.extreme_value_z * detail::const_sqrt(sampling + skew);
+    });
 }
 
 /// One step of `ds` decoding and `ps` prefilling sequences — the pass formula, once, for a value
@@ -375,7 +443,7 @@ template <class V>
     using L = lanes<V>;
     const deployment& d = pm.d;
     const achievable_fractions& e = d.hw.gpu.efficiency;
-    const double bw = pm.bandwidth.value(), peak = pm.peak.value();
+    const double peak = pm.peak.value();
     step_terms<V> r;  // every field is set below
     r.tokens = ds + ps * s.prefill_tokens;
     r.logits = ds + ps;
@@ -409,28 +477,43 @@ template <class V>
         const V touched = pm.routed_experts * cover;
         const V rows = L::choose(touched > 0.0, lane_max(L::constant(1.0), V(routed * pm.top_k / touched)),
                                  L::constant(0.0));
+        V expert_rate = V(peak * efficiency(rows, pm.expert_cbrt_k_n)) * pm.grouped_gemm;
+        if (pm.expert_tile_rows > 0.0) {
+            // Grouped GEMM pads each expert's rows to whole tiles of T: rate × m ÷ (⌈m ÷ T⌉ · T), the
+            // size curve at the padded rows (Triton fused-MoE BLOCK_SIZE_M; DeepGEMM masked layout, E03–E06).
+            const double tile = pm.expert_tile_rows;
+            const V padded = L::map(rows, [tile](double x) { return x > 0.0 ? detail::const_ceil(x / tile) * tile : tile; });
+            expert_rate = V(peak * efficiency(padded, pm.expert_cbrt_k_n)) * pm.grouped_gemm * (rows / padded);
+        }
+        // Under expert parallelism the busiest rank sets the step (`ep_imbalance`).
+        const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(routed * pm.top_k)) : L::constant(1.0);
         r.matmul_compute = (r.matmul_flops - expert_flops - lm_head_flops) / (peak * efficiency(t, pm.dense_cbrt_k_n)) +
                            lm_head_flops / (peak * efficiency(r.logits, pm.lm_head_cbrt_k_n)) +
-                           expert_flops / (peak * efficiency(rows, pm.expert_cbrt_k_n));
+                           expert_flops * busiest / expert_rate;
     } else {
         r.matmul_flops = dense_part;
         r.weight_bytes = L::constant(pm.dense_bytes_read);
         r.matmul_compute = (r.matmul_flops - lm_head_flops) / (peak * efficiency(t, pm.dense_cbrt_k_n)) +
                            lm_head_flops / (peak * efficiency(r.logits, pm.lm_head_cbrt_k_n));
     }
-    r.matmul_memory = r.weight_bytes / bw;
+    r.matmul_memory = r.weight_bytes / pm.weight_bandwidth;
 
     attention_of(pm, s, ds, ps, r);
 
     r.activation_bytes = t * pm.layers * pm.activation_elements * pm.residual_bits / 8.0;
-    r.elementwise = r.activation_bytes / bw;
+    r.elementwise = r.activation_bytes / pm.elementwise_bandwidth;
     r.overhead = L::constant(pm.overhead.value());
 
     // Communication: two all-reduces of the hidden state per layer (S13), the experts'
     // all-to-all (S21), and the hand-off between pipeline stages.
     const V hidden_state = t * pm.hidden * pm.residual_bits / 8.0;
     r.tp = all_reduce_seconds(hidden_state, d.layout.tp, pm.tp_link, pm.tp_algorithm) * pm.tp_all_reduces;
+    if (pm.custom_all_reduce_max > 0.0)  // the engine's custom all-reduce up to its largest message
+        r.tp = L::choose(hidden_state <= pm.custom_all_reduce_max,
+                         V(all_reduce_seconds(hidden_state, d.layout.tp, pm.custom_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
+                         r.tp);
     r.ep = all_to_all_seconds_per_pass(d, t);
+    if (pm.busiest_rank) r.ep = r.ep * ep_imbalance(pm, V(t * pm.ranks * pm.top_k));
     r.pp = d.layout.pp > 1 ? V(point_to_point_seconds(V(hidden_state / pm.tp), d.link_for(d.layout.tp * d.layout.pp)) *
                                (pm.pp - 1.0))
                            : L::constant(0.0);

@@ -160,8 +160,12 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
     fleet_result out;
     // Prices first: a GPU type without one cannot be planned.
     std::vector<hardware> priced;
+    std::vector<engine_profile> engines;
     std::vector<dollars_per_second_t> price;
-    for (const hardware& h : o.gpus) {
+    require(o.engines.empty() || o.engines.size() == o.gpus.size(), m.name, "engines", static_cast<double>(o.engines.size()),
+            "give one engine per GPU (or none: the reference engine)");
+    for (std::size_t hi = 0; hi < o.gpus.size(); ++hi) {
+        const hardware& h = o.gpus[hi];
         dollars_per_second_t p = o.gpu_cost;
         if (p.value() <= 0.0)
             for (const gpu_price& g : o.prices)
@@ -174,11 +178,12 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
             continue;
         }
         priced.push_back(h);
+        if (!o.engines.empty()) engines.push_back(o.engines[hi]);
         price.push_back(p);
     }
     if (priced.empty()) return out;
 
-    sweep_grid g{.m = m, .gpus = priced, .formats = o.formats, .layouts = o.layouts, .modes = {},
+    sweep_grid g{.m = m, .gpus = priced, .engines = engines, .formats = o.formats, .layouts = o.layouts, .modes = {},
                  .shapes = {}, .batches = o.batches.empty() ? batch_ladder() : o.batches, .limits = o.limits};
     if (g.layouts.empty()) g.layouts = candidate_layouts(m, priced.front(), o.max_instance_gpus);
     require(!g.layouts.empty(), m.name, "max_instance_gpus", o.max_instance_gpus,

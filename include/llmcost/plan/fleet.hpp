@@ -100,6 +100,7 @@ struct gpu_price {
 
 struct fleet_options {
     std::vector<hardware> gpus{};               ///< GPU types to consider
+    std::vector<engine_profile> engines{};      ///< the engine on each of `gpus` (same order); empty: the reference
     std::vector<serving_formats> formats{{}};   ///< formats to consider ({} = the model's own)
     std::vector<parallel_layout> layouts{};     ///< empty: `candidate_layouts` up to max_instance_gpus
     int max_instance_gpus = 8;                  ///< GPUs in one instance (replica or EP group)

@@ -49,14 +49,15 @@ struct layout_choice {
 /// `layouts_on(m, hw, gpus)` for requests of shape `r`, ranked by saturated output tokens/s of the
 /// whole deployment (every GPU busy: "which layout of these GPUs serves the most"), best first;
 /// layouts that cannot hold one sequence come last, with the reason. Ties keep the enumeration's
-/// order (fewer-way tensor parallelism first).
+/// order (fewer-way tensor parallelism first). Every layout is served by `engine`.
 [[nodiscard]] inline std::vector<layout_choice> rank_layouts(const model& m, const hardware& hw, int gpus,
-                                                             const request_shape& r, const scheduler_limits& l = {}) {
+                                                             const request_shape& r, const scheduler_limits& l = {},
+                                                             const engine_profile& engine = engine_profile::reference()) {
     r.validate();
     l.validate();
     std::vector<layout_choice> out;
     for (const parallel_layout& layout : layouts_on(m, hw, gpus)) {
-        const deployment d{.m = m, .hw = hw, .layout = layout};
+        const deployment d{.m = m, .hw = hw, .layout = layout, .engine = engine};
         layout_choice c{.layout = layout};
         const batch_limit b = admissible_batch(d, r, l);
         if (b.batch >= 1.0) c.point = saturated(d, r, l);

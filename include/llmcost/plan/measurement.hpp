@@ -17,6 +17,7 @@
 /// double predicted = plan::predict(t01);   // output tokens/s
 /// \endcode
 
+#include <llmcost/catalog/engines.hpp>
 #include <llmcost/costs/parallel.hpp>
 #include <llmcost/costs/passes.hpp>
 #include <llmcost/descriptors/hardware.hpp>
@@ -25,6 +26,7 @@
 #include <llmcost/units/makers.hpp>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -186,6 +188,31 @@ struct efficiency_parameters {
     measurement y = x;
     y.d.hw = with_efficiencies(x.d.hw, p);
     return predict(y);
+}
+
+/// The engine kind of a measurement's serving engine.
+[[nodiscard]] constexpr engine_kind kind_of(serving_engine e) {
+    switch (e) {
+        case serving_engine::trtllm: return engine_kind::trtllm;
+        case serving_engine::vllm: return engine_kind::vllm;
+        case serving_engine::sglang: return engine_kind::sglang;
+    }
+    return engine_kind::reference;
+}
+
+/// The catalog profile of the engine that produced `x` on `x`'s GPU (catalog/engines.hpp), or
+/// nothing when the catalog has no profile of that engine for the GPU's architecture.
+[[nodiscard]] inline std::optional<engine_profile> own_engine(const measurement& x) {
+    const std::optional<gpu_architecture> a = catalog::architecture_of(x.d.hw.name);
+    if (!a) return std::nullopt;
+    return catalog::find_engine(kind_of(x.engine), *a);
+}
+
+/// `x` priced by its own engine's profile where the catalog has one; otherwise as it stands (the
+/// deployment's engine, the reference unless set).
+[[nodiscard]] inline measurement with_own_engine(measurement x) {
+    if (const std::optional<engine_profile> e = own_engine(x)) x.d.engine = *e;
+    return x;
 }
 
 /// predicted ÷ measured − 1.

@@ -147,7 +147,9 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
     for (std::size_t gi = 0; gi < grid.gpus.size(); ++gi)
         for (std::size_t fi = 0; fi < grid.formats.size(); ++fi)
             for (std::size_t li = 0; li < grid.layouts.size(); ++li) {
-                const deployment d = with_formats({.m = m, .hw = grid.gpus[gi], .layout = grid.layouts[li]}, grid.formats[fi]);
+                const deployment d = with_formats({.m = m, .hw = grid.gpus[gi], .layout = grid.layouts[li],
+                                                   .engine = grid.engines.empty() ? engine_profile::reference() : grid.engines[gi]},
+                                                  grid.formats[fi]);
                 point_status group_status = point_status::ok;
                 std::string problem_text;
                 std::optional<pass_model> pm;

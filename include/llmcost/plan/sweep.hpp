@@ -112,6 +112,8 @@ struct layout_axes {
 struct sweep_grid {
     model m{};
     std::vector<hardware> gpus{};
+    /// The engine that serves on each of `gpus` (same order); empty: the reference engine on all.
+    std::vector<engine_profile> engines{};
     std::vector<serving_formats> formats{{}};
     std::vector<parallel_layout> layouts{{}};
     std::vector<serving_mode> modes{{}};
@@ -123,6 +125,9 @@ struct sweep_grid {
     void validate() const {
         const std::string_view s = "sweep";
         require(!gpus.empty(), s, "gpus", 0, "name at least one GPU");
+        require(engines.empty() || engines.size() == gpus.size(), s, "engines", static_cast<double>(engines.size()),
+                "give one engine per GPU (or none: the reference engine)");
+        for (const engine_profile& e : engines) e.validate();
         require(!formats.empty(), s, "formats", 0, "name at least one choice of formats ({} = the model's own)");
         require(!layouts.empty(), s, "layouts", 0, "name at least one parallel layout");
         require(!modes.empty(), s, "modes", 0, "name at least one serving mode");

@@ -1,0 +1,112 @@
+#pragma once
+/// \file
+/// Catalog of serving-engine profiles: one per engine × GPU architecture it runs on. Each entry is
+/// one row of `tables/engines.csv`, in the CSV's own units, turned into a typed `engine_profile`
+/// by `from_row` (descriptors/engine_row.hpp); a test loads the CSV through the same function and
+/// checks that both agree field for field. Every figure's source (ids E01–E121 are rows of
+/// ENGINES.md's micro-benchmark table, copied into the CSV's `source` column) is in the CSV.
+///
+/// `engine_for(kind, hw)` is the one lookup every entry point uses: the profile of that engine on
+/// that GPU's architecture, or a refusal naming the engine, the GPU and the engines that do run
+/// there. A deployment that names no engine keeps `engine_profile::reference()`.
+
+#include <llmcost/descriptors/engine.hpp>
+#include <llmcost/descriptors/engine_row.hpp>
+#include <llmcost/descriptors/hardware.hpp>
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace llmcost::catalog {
+
+// clang-format off
+// name | engine | architecture | version | kernels: gemm, grouped_gemm, expert_tile_rows, attention_prefill,
+// attention_decode, attention_fp8, mla_decode, elementwise, weights | step µs, launch eager µs, launch graph µs,
+// cuda_graphs | all-reduce µs, custom max KiB, all-to-all µs | max seqs, max batched tokens, chunked, chunk,
+// KV fraction, KV block | EP, attention DP, EPLB, routing skew, busiest rank, MTP
+inline constexpr engine_profile trtllm_hopper = from_row(engine_row{"TensorRT-LLM on Hopper", "trtllm", "hopper", "0.17-1.0", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2048, 8192, 0, 0, 0.9, 32, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile trtllm_blackwell = from_row(engine_row{"TensorRT-LLM on Blackwell", "trtllm", "blackwell", "0.17-1.0", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 24.95, 2048, 8192, 0, 0, 0.9, 32, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile vllm_hopper = from_row(engine_row{"vLLM on Hopper", "vllm", "hopper", "0.10-0.11", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 0, 2.533, 1, 10.1, 256, 95.5, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile vllm_blackwell = from_row(engine_row{"vLLM on Blackwell", "vllm", "blackwell", "0.10-0.11", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0.07519, 1, 10.1, 1024, 24.95, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile vllm_cdna3 = from_row(engine_row{"vLLM on CDNA3 (ROCm)", "vllm", "cdna3", "0.9-0.11 (ROCm)", 0.814, 1, 0, 1, 0.9, 1, 1, 0.9, 0.9, 0, 0, 0, 1, 16.22, 32, 0, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile vllm_cdna4 = from_row(engine_row{"vLLM on CDNA4 (ROCm)", "vllm", "cdna4", "0.10-0.11 (ROCm)", 0.9215, 1, 0, 1, 1.013, 1, 1, 1.013, 1.013, 0, 0, 0, 1, 6.3, 24, 0, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile sglang_hopper = from_row(engine_row{"SGLang on Hopper", "sglang", "hopper", "0.4-0.5", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 0, 6.145, 1, 5.9, 256, 95.5, 2048, 8192, 1, 8192, 0.875, 1, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile sglang_blackwell = from_row(engine_row{"SGLang on Blackwell", "sglang", "blackwell", "0.4-0.5", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 2.334, 1, 5.9, 1024, 24.95, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile sglang_cdna3 = from_row(engine_row{"SGLang on CDNA3 (ROCm)", "sglang", "cdna3", "0.4-0.5 (ROCm)", 0.814, 1, 0, 1, 0.9, 1, 1, 0.9, 0.9, 0, 0, 27.25, 1, 16.22, 32, 41, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile sglang_cdna4 = from_row(engine_row{"SGLang on CDNA4 (ROCm)", "sglang", "cdna4", "0.4-0.5 (ROCm)", 0.9215, 1, 0, 1, 1.013, 1, 1, 1.013, 1.013, 0, 0, 8.165, 1, 6.3, 24, 33.5, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0});
+// clang-format on
+
+inline constexpr std::array all_engines{trtllm_hopper, trtllm_blackwell, vllm_hopper,  vllm_blackwell, vllm_cdna3,
+                                        vllm_cdna4,    sglang_hopper,    sglang_blackwell, sglang_cdna3, sglang_cdna4};
+
+/// The architecture of a catalog GPU, by its name (tables/hardware.csv); nothing for a GPU the
+/// catalog does not know (a user's own hardware row).
+[[nodiscard]] constexpr std::optional<gpu_architecture> architecture_of(std::string_view gpu) {
+    struct entry {
+        std::string_view gpu;
+        gpu_architecture arch;
+    };
+    constexpr std::array<entry, 21> table{{
+        {"H100 SXM5", gpu_architecture::hopper},     {"H200 SXM", gpu_architecture::hopper},
+        {"H800 SXM", gpu_architecture::hopper},      {"H100 PCIe", gpu_architecture::hopper},
+        {"H100 NVL", gpu_architecture::hopper},      {"H20", gpu_architecture::hopper},
+        {"GH200", gpu_architecture::hopper},         {"B200 (HGX)", gpu_architecture::blackwell},
+        {"GB200 (NVL72)", gpu_architecture::blackwell}, {"B300 (HGX)", gpu_architecture::blackwell},
+        {"GB300 (NVL72)", gpu_architecture::blackwell}, {"Rubin (VR200 NVL144)", gpu_architecture::rubin},
+        {"MI300X", gpu_architecture::cdna3},         {"MI325X", gpu_architecture::cdna3},
+        {"MI355X", gpu_architecture::cdna4},         {"A100 SXM 80GB", gpu_architecture::ampere},
+        {"A100 SXM 40GB", gpu_architecture::ampere}, {"A100 PCIe 80GB", gpu_architecture::ampere},
+        {"A100 PCIe 40GB", gpu_architecture::ampere}, {"L40S", gpu_architecture::ada},
+        {"L4", gpu_architecture::ada},
+    }};
+    for (const entry& e : table)
+        if (e.gpu == gpu) return e.arch;
+    return std::nullopt;
+}
+
+/// The catalog profile of `kind` on architecture `a`, if the catalog has one.
+[[nodiscard]] constexpr std::optional<engine_profile> find_engine(engine_kind kind, gpu_architecture a) {
+    for (const engine_profile& e : all_engines)
+        if (e.kind == kind && e.architecture == a) return e;
+    return std::nullopt;
+}
+
+/// The catalog engines with a profile for architecture `a`, as "trtllm, vllm" (empty: none).
+[[nodiscard]] inline std::string engines_on(gpu_architecture a) {
+    std::string out;
+    for (engine_kind k : all_engine_kinds)
+        if (find_engine(k, a)) {
+            if (!out.empty()) out += ", ";
+            out += to_string(k);
+        }
+    return out;
+}
+
+/// The profile of engine `kind` on GPU `hw`: the reference engine for `engine_kind::reference`;
+/// otherwise the catalog's profile for the GPU's architecture. Refuses a GPU the catalog cannot
+/// place and an engine with no profile there, naming the engine, the GPU and the alternatives.
+[[nodiscard]] inline engine_profile engine_for(engine_kind kind, const hardware& hw) {
+    if (kind == engine_kind::reference) return engine_profile::reference();
+    const std::optional<gpu_architecture> a = architecture_of(hw.name);
+    std::string rule;
+    if (!a) {
+        rule = std::string(to_string(kind));
+        rule += ": the engine catalog does not know this GPU's architecture (a catalog GPU is needed to pick an engine "
+               "profile; without --engine the reference engine prices any GPU)";
+    } else if (const std::optional<engine_profile> p = find_engine(kind, *a)) {
+        return *p;
+    } else {
+        const std::string others = engines_on(*a);
+        rule = std::string(to_string(kind));
+        rule += " has no profile for ";
+        rule += to_string(*a);
+        rule += " GPUs; engines with a profile there: ";
+        rule += others.empty() ? std::string("none (use the reference engine)") : others;
+    }
+    throw invalid_input(std::string(hw.name), "engine", static_cast<double>(static_cast<int>(kind)), rule,
+                        "llmcost.engine.not_on_gpu");
+}
+
+}  // namespace llmcost::catalog

@@ -1,0 +1,233 @@
+#pragma once
+/// \file
+/// Serving engines as descriptors. The hardware descriptor keeps what the silicon can do (the
+/// datasheet, and what the best published kernel sustains of it: `achievable_fractions`); an
+/// `engine_profile` holds what one software stack (TensorRT-LLM, vLLM, SGLang) achieves on one GPU
+/// architecture: its kernels' rates as multipliers of the hardware's figures, its per-step host
+/// work and per-kernel launch cost, its collectives, its scheduler defaults and how it runs MoE.
+///
+/// A deployment is model × hardware × layout × engine (costs/parallel.hpp). The default engine is
+/// `engine_profile::reference()`: every multiplier 1, no host or launch cost beyond the
+/// hardware's, collectives by the link's α–β model, balanced experts. It is the idealised engine
+/// the hardware table's factors were calibrated against on TensorRT-LLM rows (tables/hardware.csv),
+/// so a deployment that names no engine prices exactly as before engines existed. The catalog's
+/// profiles (catalog/engines.hpp, tables/engines.csv) carry a source per figure.
+///
+/// **Example**
+/// \code
+/// deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8},
+///              .engine = catalog::vllm_hopper};
+/// \endcode
+
+#include <llmcost/descriptors/validation.hpp>
+#include <llmcost/detail/math.hpp>
+#include <llmcost/units/makers.hpp>
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace llmcost {
+
+/// The serving engines the catalog describes.
+enum class engine_kind {
+    reference,  ///< the idealised engine of the hardware table (the default)
+    trtllm,     ///< NVIDIA TensorRT-LLM
+    vllm,       ///< vLLM (CUDA or ROCm)
+    sglang,     ///< SGLang
+};
+
+/// GPU architectures an engine profile is written for.
+enum class gpu_architecture { any, ampere, ada, hopper, blackwell, rubin, cdna3, cdna4 };
+
+[[nodiscard]] constexpr std::string_view to_string(engine_kind e) {
+    switch (e) {
+        case engine_kind::reference: return "reference";
+        case engine_kind::trtllm: return "trtllm";
+        case engine_kind::vllm: return "vllm";
+        case engine_kind::sglang: return "sglang";
+    }
+    return "?";
+}
+[[nodiscard]] constexpr std::string_view to_string(gpu_architecture a) {
+    switch (a) {
+        case gpu_architecture::any: return "any";
+        case gpu_architecture::ampere: return "ampere";
+        case gpu_architecture::ada: return "ada";
+        case gpu_architecture::hopper: return "hopper";
+        case gpu_architecture::blackwell: return "blackwell";
+        case gpu_architecture::rubin: return "rubin";
+        case gpu_architecture::cdna3: return "cdna3";
+        case gpu_architecture::cdna4: return "cdna4";
+    }
+    return "?";
+}
+inline constexpr std::array all_engine_kinds{engine_kind::trtllm, engine_kind::vllm, engine_kind::sglang};
+inline constexpr std::array all_architectures{gpu_architecture::any,       gpu_architecture::ampere,
+                                              gpu_architecture::ada,       gpu_architecture::hopper,
+                                              gpu_architecture::blackwell, gpu_architecture::rubin,
+                                              gpu_architecture::cdna3,     gpu_architecture::cdna4};
+/// The engine called `name` ("trtllm", "vllm", "sglang"), if there is one.
+[[nodiscard]] constexpr std::optional<engine_kind> engine_named(std::string_view name) {
+    for (engine_kind e : all_engine_kinds)
+        if (to_string(e) == name) return e;
+    if (name == "reference") return engine_kind::reference;
+    return std::nullopt;
+}
+[[nodiscard]] constexpr std::optional<gpu_architecture> architecture_named(std::string_view name) {
+    for (gpu_architecture a : all_architectures)
+        if (to_string(a) == name) return a;
+    return std::nullopt;
+}
+
+/// Kernel rates of an engine, each a multiplier of the hardware's own figure (1 = the kernel the
+/// hardware table's micro-benchmark measured). Products with the hardware's fractions may not pass
+/// the datasheet (`engine_profile::validate_on`).
+struct engine_kernels {
+    double gemm = 1.0;          ///< dense GEMM rate ÷ the hardware's GEMM size curve e(n)
+    double grouped_gemm = 1.0;  ///< expert (grouped) GEMM rate ÷ e(n) at the same rows per expert
+    /// Rows a grouped-GEMM kernel pads each expert's tokens to (Triton fused-MoE BLOCK_SIZE_M,
+    /// DeepGEMM's masked layout); 0: the hardware's own GEMM padding (`padded_rows`).
+    double expert_tile_rows = 0.0;
+    double attention_prefill = 1.0;  ///< fused prefill attention rate ÷ the hardware's attention fraction
+    double attention_decode = 1.0;   ///< KV streaming rate of decode attention ÷ sustained HBM bandwidth
+    double attention_fp8 = 1.0;      ///< attention compute rate with an 8-bit KV cache ÷ the BF16 one
+    double mla_decode = 1.0;         ///< MLA decode (absorbed) compute rate ÷ the prefill attention rate
+    double elementwise = 1.0;        ///< element-wise kernels' bandwidth ÷ sustained HBM bandwidth
+    double weights = 1.0;            ///< weight streaming in GEMMs ÷ sustained HBM bandwidth
+    [[nodiscard]] constexpr bool operator==(const engine_kernels&) const = default;
+};
+
+/// Host and launch costs that the GPU waits for.
+struct engine_overheads {
+    seconds_t step{};          ///< per step: scheduling, input preparation, sampling not overlapped with the GPU
+    seconds_t launch_eager{};  ///< per kernel, added to the hardware's, CUDA graphs off
+    seconds_t launch_graph{};  ///< per kernel, added to the hardware's, CUDA graphs on
+    bool cuda_graphs = true;   ///< the engine's default
+    /// Per-kernel launch cost the engine adds: t = graphs ? launch_graph : launch_eager.
+    [[nodiscard]] constexpr seconds_t launch() const { return cuda_graphs ? launch_graph : launch_eager; }
+    [[nodiscard]] constexpr bool operator==(const engine_overheads&) const = default;
+};
+
+/// Collectives the engine runs.
+struct engine_collectives {
+    /// Latency of the engine's custom (one-shot, fused) all-reduce for a small message, the whole
+    /// operation; 0: the link's α–β model (NCCL/RCCL) for every size.
+    seconds_t all_reduce_latency{};
+    bytes_t custom_all_reduce_max{};  ///< the custom kernel runs up to this size; above, the link model
+    /// Floor of one all-to-all phase (dispatch or combine) of one MoE layer; 0: the link's α.
+    seconds_t all_to_all_latency{};
+    [[nodiscard]] constexpr bool operator==(const engine_collectives&) const = default;
+};
+
+/// Scheduler defaults (what the engine does when the user sets nothing).
+struct engine_scheduler {
+    double max_sequences = 0;         ///< sequences in flight per instance; 0: no cap
+    double max_batched_tokens = 0;    ///< tokens per step; 0: no cap
+    bool chunked_prefill = false;
+    tokens_t chunk{};                 ///< chunk size when chunked prefill is on
+    double kv_memory_fraction = 0.9;  ///< share of free HBM given to the KV cache
+    double kv_block_tokens = 0;       ///< tokens per KV block (paged attention); 0: not paged
+    [[nodiscard]] constexpr bool operator==(const engine_scheduler&) const = default;
+};
+
+/// How the engine runs mixture-of-experts layers.
+struct engine_moe {
+    bool expert_parallel = false;  ///< experts spread over ranks (EP) rather than TP-sharded
+    bool attention_dp = false;     ///< attention data-parallel beside EP
+    bool load_balancing = false;   ///< redundant experts placed by load (EPLB)
+    /// Coefficient of variation of the experts' token shares (routing skew) that the busiest-rank
+    /// model sees; 0 with `busiest_rank` false: balanced experts (the reference).
+    double routing_skew = 0.0;
+    bool busiest_rank = false;     ///< price the EP step at its busiest rank (`ep_imbalance`)
+    int mtp_draft_tokens = 0;      ///< multi-token-prediction draft tokens the engine uses by default
+    [[nodiscard]] constexpr bool operator==(const engine_moe&) const = default;
+};
+
+/// What one serving engine achieves on one GPU architecture.
+struct engine_profile {
+    std::string_view name = "reference (TensorRT-LLM-calibrated hardware table)";
+    engine_kind kind = engine_kind::reference;
+    gpu_architecture architecture = gpu_architecture::any;
+    std::string_view version = "";
+    engine_kernels kernels{};
+    engine_overheads overheads{};
+    engine_collectives collectives{};
+    engine_scheduler scheduler{};
+    engine_moe moe{};
+
+    /// The default engine: every multiplier 1, nothing added (see the file comment).
+    [[nodiscard]] static constexpr engine_profile reference() { return {}; }
+
+    constexpr void validate() const {
+        const std::string_view s = name;
+        auto multiplier = [&](double v, std::string_view field) {
+            require(positive_finite(v) && v <= 10.0, s, field, v,
+                    "a kernel-rate multiplier must be positive, finite and at most 10");
+        };
+        multiplier(kernels.gemm, "kernels.gemm");
+        multiplier(kernels.grouped_gemm, "kernels.grouped_gemm");
+        multiplier(kernels.attention_prefill, "kernels.attention_prefill");
+        multiplier(kernels.attention_decode, "kernels.attention_decode");
+        multiplier(kernels.attention_fp8, "kernels.attention_fp8");
+        multiplier(kernels.mla_decode, "kernels.mla_decode");
+        multiplier(kernels.elementwise, "kernels.elementwise");
+        multiplier(kernels.weights, "kernels.weights");
+        require(non_negative_finite(kernels.expert_tile_rows) && kernels.expert_tile_rows <= 1024.0 &&
+                    kernels.expert_tile_rows == detail::const_trunc(kernels.expert_tile_rows),
+                s, "kernels.expert_tile_rows", kernels.expert_tile_rows,
+                "must be 0 (the hardware's padding) or a whole number of rows up to 1024");
+        auto time = [&](seconds_t t, std::string_view field, double limit, std::string_view rule) {
+            require(non_negative_finite(t.value()) && t.value() < limit, s, field, t.value(), rule);
+        };
+        time(overheads.step, "overheads.step (s)", 1.0, "a per-step host overhead must be in [0, 1 s)");
+        time(overheads.launch_eager, "overheads.launch_eager (s)", 1e-3, "a per-kernel overhead must be in [0, 1 ms)");
+        time(overheads.launch_graph, "overheads.launch_graph (s)", 1e-3, "a per-kernel overhead must be in [0, 1 ms)");
+        time(collectives.all_reduce_latency, "collectives.all_reduce_latency (s)", 1e-2,
+             "an all-reduce latency must be in [0, 10 ms)");
+        require(non_negative_finite(collectives.custom_all_reduce_max.value()), s,
+                "collectives.custom_all_reduce_max (B)", collectives.custom_all_reduce_max.value(),
+                "must be zero or positive and finite");
+        require(collectives.all_reduce_latency.value() == 0.0 || collectives.custom_all_reduce_max.value() > 0.0, s,
+                "collectives.custom_all_reduce_max (B)", collectives.custom_all_reduce_max.value(),
+                "a custom all-reduce latency needs the largest message it runs (positive)");
+        time(collectives.all_to_all_latency, "collectives.all_to_all_latency (s)", 1e-2,
+             "an all-to-all latency must be in [0, 10 ms)");
+        require(non_negative_finite(scheduler.max_sequences), s, "scheduler.max_sequences", scheduler.max_sequences,
+                "must be 0 (no cap) or positive and finite");
+        require(non_negative_finite(scheduler.max_batched_tokens), s, "scheduler.max_batched_tokens",
+                scheduler.max_batched_tokens, "must be 0 (no cap) or positive and finite");
+        require(non_negative_finite(scheduler.chunk.value()), s, "scheduler.chunk (tokens)", scheduler.chunk.value(),
+                "must be 0 or positive and finite");
+        require(!scheduler.chunked_prefill || scheduler.chunk.value() >= 1.0, s, "scheduler.chunk (tokens)",
+                scheduler.chunk.value(), "chunked prefill needs a chunk of at least one token");
+        require(scheduler.kv_memory_fraction > 0.0 && scheduler.kv_memory_fraction <= 1.0, s,
+                "scheduler.kv_memory_fraction", scheduler.kv_memory_fraction, "a memory fraction must be in (0, 1]");
+        require(non_negative_finite(scheduler.kv_block_tokens), s, "scheduler.kv_block_tokens",
+                scheduler.kv_block_tokens, "must be 0 (not paged) or positive and finite");
+        require(non_negative_finite(moe.routing_skew) && moe.routing_skew <= 10.0, s, "moe.routing_skew",
+                moe.routing_skew, "a coefficient of variation must be in [0, 10]");
+        require(moe.mtp_draft_tokens >= 0 && moe.mtp_draft_tokens <= 16, s, "moe.mtp_draft_tokens",
+                moe.mtp_draft_tokens, "must be in [0, 16]");
+    }
+
+    /// The rules that need the GPU: a kernel rate times the hardware's fraction may not pass the
+    /// datasheet (fraction × multiplier ≤ 1).
+    constexpr void validate_on(double hbm_fraction, double matmul_fraction, double attention_fraction) const {
+        const std::string_view s = name;
+        auto within = [&](double product, double m, std::string_view field) {
+            require(product <= 1.0 + 1e-12, s, field, m,
+                    "times the hardware's achievable fraction it passes the datasheet figure (> 1)");
+        };
+        within(kernels.gemm * matmul_fraction, kernels.gemm, "kernels.gemm");
+        within(kernels.gemm * kernels.grouped_gemm * matmul_fraction, kernels.grouped_gemm, "kernels.grouped_gemm");
+        within(kernels.attention_prefill * attention_fraction * detail::max(kernels.mla_decode, kernels.attention_fp8),
+               detail::max(kernels.mla_decode, kernels.attention_fp8), "kernels.mla_decode / attention_fp8");
+        within(kernels.attention_decode * hbm_fraction, kernels.attention_decode, "kernels.attention_decode");
+        within(kernels.elementwise * hbm_fraction, kernels.elementwise, "kernels.elementwise");
+        within(kernels.weights * hbm_fraction, kernels.weights, "kernels.weights");
+    }
+    [[nodiscard]] constexpr bool operator==(const engine_profile&) const = default;
+};
+
+}  // namespace llmcost

@@ -1,0 +1,77 @@
+#pragma once
+/// \file
+/// The row schema of `tables/engines.csv`, shared by the constexpr catalog (catalog/engines.hpp)
+/// and the CSV loader (io/engines_csv.hpp): both go through `from_row`, so a catalog entry and the
+/// row it transcribes agree field for field. Flags are 0 or 1; times in µs; sizes in KiB.
+
+#include <llmcost/descriptors/engine.hpp>
+#include <llmcost/descriptors/validation.hpp>
+#include <llmcost/units/makers.hpp>
+
+#include <string_view>
+
+namespace llmcost {
+
+/// One row of `tables/engines.csv`, in the units of its column names.
+struct engine_row {
+    std::string_view name, engine, architecture, version;
+    double gemm, grouped_gemm, expert_tile_rows, attention_prefill, attention_decode, attention_fp8, mla_decode,
+        elementwise, weights;
+    double step_overhead_us, launch_eager_us, launch_graph_us, cuda_graphs;
+    double all_reduce_latency_us, custom_all_reduce_max_KiB, all_to_all_latency_us;
+    double max_sequences, max_batched_tokens, chunked_prefill, chunk_tokens, kv_memory_fraction, kv_block_tokens;
+    double expert_parallel, attention_dp, load_balancing, routing_skew, busiest_rank, mtp_draft_tokens;
+};
+
+/// The typed, validated profile of a table row. An engine or architecture the library does not
+/// know is refused with the name and the known ones.
+[[nodiscard]] constexpr engine_profile from_row(const engine_row& r) {
+    const std::optional<engine_kind> kind = engine_named(r.engine);
+    require(kind.has_value(), r.name, "engine", 0.0, "unknown engine: the known ones are trtllm, vllm, sglang, reference");
+    const std::optional<gpu_architecture> arch = architecture_named(r.architecture);
+    require(arch.has_value(), r.name, "architecture", 0.0,
+            "unknown architecture: the known ones are any, ampere, ada, hopper, blackwell, rubin, cdna3, cdna4");
+    auto flag = [&](double v, std::string_view field) {
+        require(v == 0.0 || v == 1.0, r.name, field, v, "a flag is 0 or 1");
+        return v == 1.0;
+    };
+    require(r.mtp_draft_tokens >= 0.0 && r.mtp_draft_tokens <= 16.0 &&
+                r.mtp_draft_tokens == detail::const_trunc(r.mtp_draft_tokens),
+            r.name, "mtp_draft_tokens", r.mtp_draft_tokens, "a whole number of draft tokens in [0, 16]");
+    return checked(engine_profile{
+        .name = r.name,
+        .kind = *kind,
+        .architecture = *arch,
+        .version = r.version,
+        .kernels = {.gemm = r.gemm,
+                    .grouped_gemm = r.grouped_gemm,
+                    .expert_tile_rows = r.expert_tile_rows,
+                    .attention_prefill = r.attention_prefill,
+                    .attention_decode = r.attention_decode,
+                    .attention_fp8 = r.attention_fp8,
+                    .mla_decode = r.mla_decode,
+                    .elementwise = r.elementwise,
+                    .weights = r.weights},
+        .overheads = {.step = microseconds(r.step_overhead_us),
+                      .launch_eager = microseconds(r.launch_eager_us),
+                      .launch_graph = microseconds(r.launch_graph_us),
+                      .cuda_graphs = flag(r.cuda_graphs, "cuda_graphs")},
+        .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
+                        .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
+                        .all_to_all_latency = microseconds(r.all_to_all_latency_us)},
+        .scheduler = {.max_sequences = r.max_sequences,
+                      .max_batched_tokens = r.max_batched_tokens,
+                      .chunked_prefill = flag(r.chunked_prefill, "chunked_prefill"),
+                      .chunk = tokens(r.chunk_tokens),
+                      .kv_memory_fraction = r.kv_memory_fraction,
+                      .kv_block_tokens = r.kv_block_tokens},
+        .moe = {.expert_parallel = flag(r.expert_parallel, "expert_parallel"),
+                .attention_dp = flag(r.attention_dp, "attention_dp"),
+                .load_balancing = flag(r.load_balancing, "load_balancing"),
+                .routing_skew = r.routing_skew,
+                .busiest_rank = flag(r.busiest_rank, "busiest_rank"),
+                .mtp_draft_tokens = static_cast<int>(r.mtp_draft_tokens)},
+    });
+}
+
+}  // namespace llmcost

@@ -1,0 +1,109 @@
+#pragma once
+/// \file
+/// Reads an engine table in the format of `tables/engines.csv` into validated `engine_profile`s.
+/// Columns are found by name (the `source` column is not read). Each row becomes an `engine_row`
+/// — the struct the constexpr catalog is written in — and goes through the same `from_row`, so a
+/// row and the catalog entry it transcribes compare equal field for field. Every failure is a
+/// `load_error` naming the file, the line, the column and the rule (a rule of
+/// `engine_profile::validate()` is reported against the column its field came from).
+///
+/// **Example**
+/// \code
+/// const auto engines = llmcost::io::load_engines_csv("tables/engines.csv");
+/// \endcode
+
+#include <llmcost/descriptors/engine.hpp>
+#include <llmcost/descriptors/engine_row.hpp>
+#include <llmcost/io/csv.hpp>
+#include <llmcost/io/error.hpp>
+#include <llmcost/io/hardware_csv.hpp>
+
+#include <array>
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace llmcost::io {
+
+namespace detail::engines_csv {
+
+/// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
+/// field a rule names when it fails (empty: the column's own name).
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 32> columns_and_fields{{
+    {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
+    {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
+    {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
+    {"attention_decode", "kernels.attention_decode"}, {"attention_fp8", "kernels.attention_fp8"},
+    {"mla_decode", "kernels.mla_decode"}, {"elementwise", "kernels.elementwise"}, {"weights", "kernels.weights"},
+    {"step_overhead_us", "overheads.step"}, {"launch_eager_us", "overheads.launch_eager"},
+    {"launch_graph_us", "overheads.launch_graph"}, {"cuda_graphs", "cuda_graphs"},
+    {"all_reduce_latency_us", "collectives.all_reduce_latency"},
+    {"custom_all_reduce_max_KiB", "collectives.custom_all_reduce_max"},
+    {"all_to_all_latency_us", "collectives.all_to_all_latency"}, {"max_sequences", "scheduler.max_sequences"},
+    {"max_batched_tokens", "scheduler.max_batched_tokens"}, {"chunked_prefill", "chunked_prefill"},
+    {"chunk_tokens", "scheduler.chunk"}, {"kv_memory_fraction", "scheduler.kv_memory_fraction"},
+    {"kv_block_tokens", "scheduler.kv_block_tokens"}, {"expert_parallel", "expert_parallel"},
+    {"attention_dp", "attention_dp"}, {"load_balancing", "load_balancing"}, {"routing_skew", "moe.routing_skew"},
+    {"busiest_rank", "busiest_rank"}, {"mtp_draft_tokens", "moe.mtp_draft_tokens"},
+}};
+inline constexpr auto columns = [] {
+    std::array<std::string_view, columns_and_fields.size()> c{};
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns_and_fields[i].first;
+    return c;
+}();
+
+using row_reader = detail::hardware_csv::row_reader;
+
+/// The column a descriptor field came from ("kernels.gemm" → "gemm"); empty if none.
+[[nodiscard]] inline std::string_view column_for(std::string_view field) {
+    const std::string_view bare = field.substr(0, field.find(" ("));
+    for (const auto& [column, f] : columns_and_fields)
+        if (!f.empty() && f == bare) return column;
+    return {};
+}
+
+[[nodiscard]] inline engine_profile read_row(const csv_table& table, std::size_t row) {
+    const row_reader r(table, row);
+    engine_row e{};
+    e.name = r.name("name");
+    e.engine = r.name("engine");
+    e.architecture = r.name("architecture");
+    e.version = r.label("version");
+    double* figures[] = {&e.gemm, &e.grouped_gemm, &e.expert_tile_rows, &e.attention_prefill, &e.attention_decode,
+                         &e.attention_fp8, &e.mla_decode, &e.elementwise, &e.weights, &e.step_overhead_us,
+                         &e.launch_eager_us, &e.launch_graph_us, &e.cuda_graphs, &e.all_reduce_latency_us,
+                         &e.custom_all_reduce_max_KiB, &e.all_to_all_latency_us, &e.max_sequences,
+                         &e.max_batched_tokens, &e.chunked_prefill, &e.chunk_tokens, &e.kv_memory_fraction,
+                         &e.kv_block_tokens, &e.expert_parallel, &e.attention_dp, &e.load_balancing,
+                         &e.routing_skew, &e.busiest_rank, &e.mtp_draft_tokens};
+    for (std::size_t i = 0; i < std::size(figures); ++i) *figures[i] = r.figure(columns[i + 4]);
+    try {
+        return from_row(e);
+    } catch (const invalid_input& x) {
+        const std::string_view column = column_for(x.field());
+        const std::string rule = x.rule() + " (engine check: " + x.what() + ")";
+        if (column.empty()) throw load_error(table.origin(), x.field(), rule, r.line(), 0, invalid_input::show(x.value()));
+        r.fail(column, rule);
+    }
+}
+
+[[nodiscard]] inline std::vector<engine_profile> read_table(const csv_table& table) {
+    return read_named_rows<row_reader>(table, columns, read_row);
+}
+
+}  // namespace detail::engines_csv
+
+/// Parses the text of an engine table; `origin` names the input in messages (usually its path).
+[[nodiscard]] inline std::vector<engine_profile> parse_engines_csv(std::string_view text, std::string_view origin) {
+    return detail::engines_csv::read_table(parse_csv(text, origin));
+}
+
+/// Reads and parses an engine table file.
+[[nodiscard]] inline std::vector<engine_profile> load_engines_csv(const std::filesystem::path& file) {
+    return detail::engines_csv::read_table(load_csv(file));
+}
+
+}  // namespace llmcost::io

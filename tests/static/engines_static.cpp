@@ -1,0 +1,38 @@
+// Engine profiles at compile time: the catalog's entries validate (from_row is `checked`), the
+// lookups answer in constant evaluation, and the default engine adds nothing.
+#include <llmcost/catalog/engines.hpp>
+#include <llmcost/catalog/hardware.hpp>
+#include <llmcost/catalog/models.hpp>
+#include <llmcost/costs/passes.hpp>
+
+namespace {
+using namespace llmcost;
+
+static_assert(engine_named("vllm") == engine_kind::vllm);
+static_assert(engine_named("sglang") == engine_kind::sglang);
+static_assert(!engine_named("tgi").has_value());
+static_assert(catalog::architecture_of("MI300X") == gpu_architecture::cdna3);
+static_assert(catalog::architecture_of("GB200 (NVL72)") == gpu_architecture::blackwell);
+static_assert(!catalog::architecture_of("My GPU").has_value());
+static_assert(!catalog::find_engine(engine_kind::trtllm, gpu_architecture::cdna3).has_value());
+static_assert(catalog::find_engine(engine_kind::sglang, gpu_architecture::cdna4) == catalog::sglang_cdna4);
+
+// The reference engine: every multiplier 1 and nothing added.
+constexpr engine_profile ref = engine_profile::reference();
+static_assert(ref.kernels == engine_kernels{} && ref.overheads.launch().value() == 0.0 && ref.overheads.step.value() == 0.0);
+static_assert(deployment{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5}.engine == ref);
+
+// With CUDA graphs on, the per-kernel launch cost is the graph one: vLLM on Hopper's fitted 2.533 µs.
+static_assert(catalog::vllm_hopper.overheads.cuda_graphs);
+static_assert(catalog::vllm_hopper.overheads.launch().value() == catalog::vllm_hopper.overheads.launch_graph.value());
+
+// A pass priced in constant evaluation with an engine: host work per step adds to it.
+constexpr deployment base{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+constexpr deployment slow = [] {
+    deployment d = base;
+    d.engine.overheads.step = seconds(1e-3);
+    return d;
+}();
+static_assert(decode_pass(slow, 8.0, tokens(1000.0)).overhead_time.value() -
+                  decode_pass(base, 8.0, tokens(1000.0)).overhead_time.value() > 0.999e-3);
+}  // namespace

@@ -1,0 +1,230 @@
+// Engine profiles: the descriptor's rules, the catalog against tables/engines.csv, the lookup's
+// refusals, and what each engine figure does to a pass (hand-worked).
+#include <llmcost/catalog/engines.hpp>
+#include <llmcost/catalog/hardware.hpp>
+#include <llmcost/catalog/models.hpp>
+#include <llmcost/costs/passes.hpp>
+#include <llmcost/io/engines_csv.hpp>
+
+#include <doctest/doctest.h>
+
+#include "test_helpers.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace llmcost;
+using namespace llmcost::literals;
+
+namespace {
+
+const std::filesystem::path tables_dir{LLMCOST_TABLES_DIR};
+
+std::string refusal(auto&& f) {
+    try {
+        (void)f();
+    } catch (const invalid_input& e) {
+        return e.what();
+    }
+    return {};
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("tables/engines.csv equals catalog::all_engines, row for row") {
+    const std::vector<engine_profile> loaded = io::load_engines_csv(tables_dir / "engines.csv");
+    REQUIRE(loaded.size() == catalog::all_engines.size());
+    for (std::size_t i = 0; i < loaded.size(); ++i) {
+        CAPTURE(std::string(loaded[i].name));
+        const engine_profile& entry = catalog::all_engines[i];
+        CHECK(loaded[i].name == entry.name);  // same order
+        CHECK(loaded[i].kernels == entry.kernels);
+        CHECK(loaded[i].overheads == entry.overheads);
+        CHECK(loaded[i].collectives == entry.collectives);
+        CHECK(loaded[i].scheduler == entry.scheduler);
+        CHECK(loaded[i].moe == entry.moe);
+        CHECK(loaded[i] == entry);
+    }
+}
+
+TEST_CASE("every row of tables/engines.csv names its source, and every profile is one engine on one architecture") {
+    std::ifstream in(tables_dir / "engines.csv");
+    std::string header, line;
+    std::getline(in, header);
+    CHECK(header.ends_with(",source"));
+    int rows = 0;
+    while (std::getline(in, line)) {
+        ++rows;
+        CAPTURE(line.substr(0, 40));
+        CHECK(line.size() > 200);  // the source column is a sentence, never empty
+        CHECK(line.back() == '"');
+    }
+    CHECK(rows == static_cast<int>(catalog::all_engines.size()));
+    for (std::size_t i = 0; i < catalog::all_engines.size(); ++i)
+        for (std::size_t j = i + 1; j < catalog::all_engines.size(); ++j)
+            CHECK_FALSE((catalog::all_engines[i].kind == catalog::all_engines[j].kind &&
+                         catalog::all_engines[i].architecture == catalog::all_engines[j].architecture));
+}
+
+TEST_CASE("engine table: a rule lands on the column it came from") {
+    const std::string header =
+        "name,engine,architecture,version,gemm,grouped_gemm,expert_tile_rows,attention_prefill,attention_decode,"
+        "attention_fp8,mla_decode,elementwise,weights,step_overhead_us,launch_eager_us,launch_graph_us,cuda_graphs,"
+        "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,max_sequences,max_batched_tokens,"
+        "chunked_prefill,chunk_tokens,kv_memory_fraction,kv_block_tokens,expert_parallel,attention_dp,load_balancing,"
+        "routing_skew,busiest_rank,mtp_draft_tokens,source\n";
+    auto row = [](const std::string& kv_fraction, const std::string& engine, const std::string& flag) {
+        return "Mine," + engine + ",hopper,1,1,1,0,1,1,1,1,1,1,0,0,0," + flag + ",0,0,0,256,8192,1,8192," + kv_fraction +
+               ",16,0,0,0,0,1,0,my runs\n";
+    };
+    const std::string good = header + row("0.9", "vllm", "1");
+    REQUIRE(io::parse_engines_csv(good, "mine.csv").size() == 1);
+    const std::string fraction = test::message_of([&] { return io::parse_engines_csv(header + row("1.5", "vllm", "1"), "mine.csv"); });
+    CHECK(has(fraction, "mine.csv:2"));
+    CHECK(has(fraction, "kv_memory_fraction"));
+    CHECK(has(fraction, "(0, 1]"));
+    const std::string engine = test::message_of([&] { return io::parse_engines_csv(header + row("0.9", "tgi", "1"), "mine.csv"); });
+    CHECK(has(engine, "engine"));
+    CHECK(has(engine, "trtllm, vllm, sglang"));
+    const std::string flag = test::message_of([&] { return io::parse_engines_csv(header + row("0.9", "vllm", "2"), "mine.csv"); });
+    CHECK(has(flag, "cuda_graphs"));
+    CHECK(has(flag, "0 or 1"));
+}
+
+TEST_CASE("engine_profile::validate names the field, the value and the rule") {
+    engine_profile e = catalog::vllm_hopper;
+    e.kernels.gemm = std::numeric_limits<double>::quiet_NaN();
+    CHECK(has(test::validation_message(e), "kernels.gemm = nan"));
+    e = catalog::vllm_hopper;
+    e.kernels.mla_decode = 0.0;
+    CHECK(has(test::validation_message(e), "kernels.mla_decode = 0: a kernel-rate multiplier must be positive"));
+    e = catalog::vllm_hopper;
+    e.overheads.step = seconds(-1e-3);
+    CHECK(has(test::validation_message(e), "overheads.step (s)"));
+    e = catalog::vllm_hopper;
+    e.scheduler.chunk = tokens(0.0);
+    CHECK(has(test::validation_message(e), "chunked prefill needs a chunk"));
+    e = catalog::vllm_hopper;
+    e.collectives.custom_all_reduce_max = bytes(0.0);
+    CHECK(has(test::validation_message(e), "collectives.custom_all_reduce_max"));
+    // With the GPU: 1.5 × H100's e∞ 0.7153 = 1.07 of the datasheet.
+    e = catalog::vllm_hopper;
+    e.kernels.gemm = 1.5;
+    CHECK(test::validation_message(e).empty());
+    const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = e};
+    CHECK(has(test::validation_message(d), "kernels.gemm = 1.5: times the hardware's achievable fraction"));
+}
+
+TEST_CASE("engine_for: the profile of the GPU's architecture, or a refusal naming the alternatives") {
+    CHECK(catalog::engine_for(engine_kind::vllm, catalog::h200_sxm) == catalog::vllm_hopper);
+    CHECK(catalog::engine_for(engine_kind::sglang, catalog::mi355x) == catalog::sglang_cdna4);
+    CHECK(catalog::engine_for(engine_kind::trtllm, catalog::gb200_nvl72) == catalog::trtllm_blackwell);
+    CHECK(catalog::engine_for(engine_kind::reference, catalog::l4) == engine_profile::reference());
+    const std::string amd = refusal([] { return catalog::engine_for(engine_kind::trtllm, catalog::mi300x); });
+    CHECK(has(amd, "MI300X"));
+    CHECK(has(amd, "trtllm has no profile for cdna3 GPUs; engines with a profile there: vllm, sglang"));
+    CHECK(has(amd, "[llmcost.engine.not_on_gpu]"));
+    const std::string ampere = refusal([] { return catalog::engine_for(engine_kind::vllm, catalog::a100_sxm_80gb); });
+    CHECK(has(ampere, "vllm has no profile for ampere GPUs; engines with a profile there: none"));
+    hardware mine = catalog::h100_sxm5;
+    mine.name = "My GPU";
+    CHECK(has(refusal([&] { return catalog::engine_for(engine_kind::sglang, mine); }), "does not know this GPU's architecture"));
+    CHECK(catalog::engines_on(gpu_architecture::hopper) == "trtllm, vllm, sglang");
+    CHECK(catalog::engines_on(gpu_architecture::cdna3) == "vllm, sglang");
+}
+
+TEST_CASE("the default engine is the reference, and TensorRT-LLM's kernels are the hardware table's") {
+    const deployment plain{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+    CHECK(plain.engine == engine_profile::reference());
+    deployment trt = plain;
+    trt.engine = catalog::trtllm_hopper;
+    // Dense, no MLA, no EP: every figure the pass reads is the reference's, to the last bit.
+    for (double batch : {1.0, 7.0, 64.0, 300.0}) {
+        const pass_cost a = decode_pass(plain, batch, 3000_tok);
+        const pass_cost b = decode_pass(trt, batch, 3000_tok);
+        CHECK(a.time().value() == b.time().value());
+        CHECK(prefill_pass(plain, 1.0, 2000_tok, 0_tok).time().value() ==
+              prefill_pass(trt, 1.0, 2000_tok, 0_tok).time().value());
+    }
+}
+
+TEST_CASE("engine figures in a pass, hand-worked") {
+    const deployment ref{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+    SUBCASE("host work per step adds to every step") {
+        deployment d = ref;
+        d.engine.overheads.step = 2.0_ms;
+        const double before = decode_pass(ref, 16.0, 1000_tok).time().value();
+        CHECK(decode_pass(d, 16.0, 1000_tok).time().value() == doctest::Approx(before + 0.002).epsilon(1e-12));
+    }
+    SUBCASE("launch cost per kernel: 10 per layer + 3 = 803 kernels") {
+        deployment d = ref;
+        d.engine.overheads.cuda_graphs = false;
+        d.engine.overheads.launch_eager = 1.0_us;
+        const double before = decode_pass(ref, 16.0, 1000_tok).overhead_time.value();
+        CHECK(before == doctest::Approx(803 * 4e-6).epsilon(1e-12));
+        CHECK(decode_pass(d, 16.0, 1000_tok).overhead_time.value() == doctest::Approx(803 * 5e-6).epsilon(1e-12));
+    }
+    SUBCASE("GEMM rate × 0.5: twice the GEMM compute time") {
+        deployment d = ref;
+        d.engine.kernels.gemm = 0.5;
+        const pass_cost a = prefill_pass(ref, 1.0, 4000_tok, 0_tok), b = prefill_pass(d, 1.0, 4000_tok, 0_tok);
+        CHECK(b.matmul_compute_time.value() == doctest::Approx(2.0 * a.matmul_compute_time.value()).epsilon(1e-12));
+        CHECK(b.matmul_memory_time.value() == a.matmul_memory_time.value());
+    }
+    SUBCASE("custom all-reduce: 160 × (10.1 µs + 16384 B · 2·7/8 ÷ 450 GB/s) at batch 1") {
+        deployment d = ref;
+        d.engine = catalog::vllm_hopper;
+        // One token's hidden state: 8192 × 2 B = 16 KiB, under vLLM's 256 KiB cap at TP8 (E99).
+        CHECK(decode_pass(d, 1.0, 1000_tok).tp_time.value() == doctest::Approx(160 * (10.1e-6 + 16384 * 1.75 / 450e9)).epsilon(1e-9));
+        CHECK(decode_pass(ref, 1.0, 1000_tok).tp_time.value() == doctest::Approx(160 * (2 * 3.7e-6 + 16384 * 1.75 / 450e9)).epsilon(1e-9));
+        // 64 tokens: 1 MiB, above the cap: the link model again.
+        CHECK(decode_pass(d, 64.0, 1000_tok).tp_time.value() == decode_pass(ref, 64.0, 1000_tok).tp_time.value());
+    }
+    SUBCASE("MLA decode at its own rate: FlashMLA's 660 TFLOPS = 2.015 × 0.331 × 989.4") {
+        deployment v3{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}};
+        deployment fast = v3;
+        fast.engine.kernels.mla_decode = 2.0;
+        const pass_cost a = decode_pass(v3, 64.0, 4000_tok), b = decode_pass(fast, 64.0, 4000_tok);
+        CHECK(b.attention_compute_time.value() == doctest::Approx(a.attention_compute_time.value() / 2.0).epsilon(1e-12));
+        // Prefill keeps the prefill rate.
+        CHECK(prefill_pass(fast, 1.0, 2000_tok, 0_tok).attention_compute_time.value() ==
+              prefill_pass(v3, 1.0, 2000_tok, 0_tok).attention_compute_time.value());
+    }
+}
+
+TEST_CASE("expert parallelism: the busiest of G ranks, hand-worked") {
+    deployment d{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 1, .ep = 8, .dp = 8},
+                 .engine = catalog::vllm_hopper};
+    pass_model pm = prepare_pass(d);
+    // I = 1 + √(2 ln 8) · √((1 − 1/8) · 8 ÷ 1024) = 1 + 2.039334 · 0.0826797 = 1.168610
+    CHECK(detail::ep_imbalance(pm, 1024.0) == doctest::Approx(1.168610).epsilon(1e-6));
+    // With routing skew c = 0.5 over E = 256 experts: + c² · G ÷ E = 0.0078125 under the root.
+    pm.routing_skew = 0.5;
+    CHECK(detail::ep_imbalance(pm, 1024.0) == doctest::Approx(1.246823).epsilon(1e-6));
+    // More tokens, a smaller sampling spread: the factor falls toward the skew's.
+    CHECK(detail::ep_imbalance(pm, 1e9) < detail::ep_imbalance(pm, 1024.0));
+    CHECK(detail::ep_imbalance(pm, 1e9) == doctest::Approx(1.0 + 2.039334 * 0.0883883).epsilon(1e-5));
+    // One rank: no imbalance.
+    deployment one{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}, .engine = catalog::vllm_hopper};
+    CHECK(detail::ep_imbalance(prepare_pass(one), 1024.0) == 1.0);
+    // In a pass: the expert GEMMs and the all-to-all wait for the busiest rank.
+    deployment balanced = d;
+    balanced.engine.moe.busiest_rank = false;
+    const pass_cost a = decode_pass(balanced, 16.0, 2000_tok), b = decode_pass(d, 16.0, 2000_tok);
+    CHECK(b.matmul_compute_time > a.matmul_compute_time);
+    CHECK(b.ep_time > a.ep_time);
+    CHECK(b.matmul_memory_time == a.matmul_memory_time);
+}
+
+TEST_CASE("const_log against the C library") {
+    for (double x : {1e-9, 0.3, 1.0, 2.0, 8.0, 10.0, 1024.0, 7.5e7})
+        CHECK(detail::const_log(x) == doctest::Approx(std::log(x)).epsilon(1e-14));
+}
