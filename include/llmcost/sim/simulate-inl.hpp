@@ -167,6 +167,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     std::deque<finish_event> first_token;  // resident sequences admitted: their first decode step emits token 1
     std::unordered_map<long, double> cached_prefix;  // trace prefix id → the longest prompt prefilled with it
     auto swap_time = [&](double context) { return kv_swap_time(e.pm.d, tokens(context)).value(); };
+    double stalled = 0.0;  // swap time since the last step: the next tokens wait for it too (ITL)
     double now = 0, step_no = 0, decodes = 0, context_sum = 0, used = 0, busy = 0;
     double batch_time = 0, kv_time = 0, first_arrival = reqs.empty() ? 0.0 : reqs.front().arrival.value();
     std::size_t next = 0, finished = 0;
@@ -288,6 +289,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             now += swap_in;
             busy += swap_in;
             r.swap_s += swap_in;
+            stalled += swap_in;
         }
         // The step: every decode, then prompt chunks in admission order within the token budget.
         const double budget = e.max_tokens > 0 ? e.max_tokens : std::numeric_limits<double>::infinity();
@@ -337,7 +339,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             out.ttft[ids[s[f.id].req]] = now - out.arrival[ids[s[f.id].req]];
             firsts += 1.0;
         }
-        itl.add(t, decodes - firsts);
+        itl.add(t + stalled, decodes - firsts);
+        stalled = 0.0;
         if (record_timeline && sampled++ >= stride - 1.0) {
             sampled = 0;
             r.timeline.push_back({.time = now, .batch = decodes + ps, .kv = used / e.kv_budget,
@@ -413,6 +416,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                     now += out_time;
                     busy += out_time;
                     r.swap_s += out_time;
+                    stalled += out_time;
                 }
                 q.resident = e.swap;
             } else {
