@@ -224,7 +224,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         if (e.closed_loop) clients_free += 1;
     };
     // The prompt tokens found in the prefix cache: a share of every prompt, or the part a trace's
-    // prefix id shares with a prompt already prefilled here; never the whole prompt.
+    // prefix id shares with a prompt already prefilled here; never the whole prompt. Whole tokens
+    // (rounded down): the chunks that follow are whole, and the prompt ends exactly.
     auto cached_tokens = [&](const live& q) {
         double c = e.prefix_hit_rate > 0.0 ? q.input - prefix_cache::fresh_tokens(q.input, e.prefix_hit_rate) : 0.0;
         if (e.trace_prefixes && reqs[q.req].prefix >= 0) {
@@ -234,7 +235,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 c = std::max(c, std::min(shared, q.prompt - 1.0));
             }
         }
-        return c;
+        return std::floor(c);
     };
     // A sequence whose context's KV is ready decodes from its admission: token generated + 1 comes
     // out of the next step.

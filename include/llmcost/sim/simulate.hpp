@@ -61,7 +61,8 @@ struct options {
     double timeline_points = 512;  ///< at most about this many samples of batch and KV over time (0: none)
     preemption preempt = preemption::recompute;
     /// Share of every prompt found in the prefix cache (vLLM's token hit rate): only
-    /// `prefix_cache::fresh_tokens(P, h)` of a P-token prompt are computed, after the cached part.
+    /// `prefix_cache::fresh_tokens(P, h)` of a P-token prompt are computed, after the cached part
+    /// (rounded down to whole tokens).
     double prefix_hit_rate = 0;
     /// Trace prefix ids: a prompt whose id a finished prefill on the same server carried finds the
     /// shared part cached — `shared_prefix_tokens`, or when 0 the shorter of the two prompts, at
