@@ -204,6 +204,11 @@ TEST_CASE("simulator: bad feature options are refused with the rule") {
                          "[llmcost.simulate.prefix_hit_rate]"));
     CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8_dp2, one, {.prefill_servers = 0.5}); }),
                          "a whole number of servers"));
+    // A token cap under one token let a chunked prompt be cut to nothing, step after step.
+    CHECK(test::contains(test::error_of([&] {
+                             return sim::simulate(llama8, one, {.limits = {.max_tokens_per_step = 0.5, .prefill_chunk = 100_tok}});
+                         }),
+                         "[llmcost.simulate.max_tokens]"));
 }
 
 TEST_CASE("simulator: the features together under load still answer every request once, bit for bit again") {
