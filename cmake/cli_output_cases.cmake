@@ -38,6 +38,23 @@ if(NOT svg MATCHES "<svg")
 endif()
 no_leftovers(svg_written)
 
+# simulate draws its CDFs and occupancy the same way; its trace is an input it never overwrites.
+set(simulate ${TOOL} simulate --model Llama-3.1-8B --hardware H100)
+run(sim_svg_written 0 "^$" "occupancy over time are drawn in sim[.]svg" ${simulate} --rate 5 --requests 50 --svg sim.svg)
+file(READ ${WORK}/sim.svg svg LIMIT 200)
+if(NOT svg MATCHES "<svg")
+  message(FATAL_ERROR "sim_svg_written: sim.svg is not an SVG:\n${svg}")
+endif()
+file(WRITE ${WORK}/trace.csv "arrival_s,input_tokens,output_tokens\n0,100,10\n0.5,200,20\n")
+file(SHA256 ${WORK}/trace.csv before)
+run(sim_svg_over_trace 3 "cannot write trace[.]csv: it is an input of this run .*\\[llmcost[.]output[.]overwrites_input\\]"
+    "time to first token" ${simulate} --trace trace.csv --svg trace.csv)
+file(SHA256 ${WORK}/trace.csv after)
+if(NOT before STREQUAL after)
+  message(FATAL_ERROR "sim_svg_over_trace: the trace changed")
+endif()
+no_leftovers(sim_svg_over_trace)
+
 # A folder that does not exist: the table is printed, the cause named, exit 3, nothing created.
 run(svg_no_folder 3 "cannot write no/such/folder/out[.]svg: no such folder \\[llmcost[.]output[.]no_folder\\]"
     "on the frontier.*Not written: no/such/folder/out[.]svg" ${frontier} --svg no/such/folder/out.svg)

@@ -13,6 +13,7 @@
 #include <llmcost/plan.hpp>
 #include <llmcost/io/trace_csv.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
+#include <llmcost/catalog/datasets.hpp>
 #include <llmcost/sim/simulate.hpp>
 
 #include <pybind11/numpy.h>
@@ -550,8 +551,12 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                 py::handle cv, py::handle input_dist, py::handle output_dist, py::handle trace, py::handle requests,
                 py::handle seed, py::handle max_batch, py::handle max_tokens, py::handle prefill_chunk,
                 py::handle optimistic, py::handle ttft_target, py::handle tpot_target, py::handle tp, py::handle pp,
-                py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format) {
+                py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
+                py::handle dataset, py::handle preemption, py::handle prefix_hit_rate, py::handle prefill_servers) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format});
+    const std::string preempt = str_arg(preemption, "preemption");
+    if (preempt != "recompute" && preempt != "swap")
+        refuse("preemption", preemption, "must be 'recompute' or 'swap'", "llmcost.argument.choice");
     const double per_s = rate.is_none() ? 0.0 : number(rate, "rate");
     const double clients = concurrency.is_none() ? 0.0 : number(concurrency, "concurrency");
     if (trace.is_none() && !(per_s > 0.0) && !(clients > 0.0))
@@ -566,14 +571,27 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                          .requests = number(requests, "requests"),
                          .seed = static_cast<std::uint64_t>(whole(seed, "seed")),
                          .keep_requests = ttft > 0 || tpot > 0,
-                         .timeline_points = 0};
+                         .timeline_points = 0,
+                         .preempt = preempt == "swap" ? sim::preemption::swap : sim::preemption::recompute,
+                         .prefix_hit_rate = number(prefix_hit_rate, "prefix_hit_rate"),
+                         .prefill_servers = number(prefill_servers, "prefill_servers")};
     sim::result r;
     if (!trace.is_none()) {
         const std::vector<workload::request> t = io::load_trace_csv(str_arg(trace, "trace"));
         r = sim::simulate(d, t, o);
     } else {
-        workload::traffic t{.input = workload::parse_length(str_arg(input_dist, "input_dist"), "input_dist"),
-                            .output = workload::parse_length(str_arg(output_dist, "output_dist"), "output_dist")};
+        workload::traffic t{};
+        if (!dataset.is_none()) {  // a dataset preset's lengths (tables/datasets.csv)
+            const std::string name = str_arg(dataset, "dataset");
+            const workload::dataset* set = catalog::find_dataset(name);
+            std::string rule = "must be one of ";  // appended: GCC bug 105329's false -Wrestrict
+            rule += catalog::dataset_names();
+            if (set == nullptr) refuse("dataset", dataset, rule, "llmcost.workload.unknown_name");
+            t = set->traffic_with({});
+        } else {
+            t.input = workload::parse_length(str_arg(input_dist, "input_dist"), "input_dist");
+            t.output = workload::parse_length(str_arg(output_dist, "output_dist"), "output_dist");
+        }
         const std::string how = str_arg(arrivals, "arrivals");
         if (clients > 0.0) t.arrivals = workload::closed_loop(clients);
         else if (how == "gamma") t.arrivals = workload::gamma(seconds(1.0 / per_s), number(cv, "cv"));
@@ -587,11 +605,13 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
     f["hardware"] = std::string(d.hw.name);
     f["gpus"] = d.layout.gpus();
     f["requests"] = r.completed;
-    auto spread = [&f](const std::string& key, const sim::percentiles& p) {
-        f[(key + "_mean").c_str()] = p.mean;
-        f[(key + "_p50").c_str()] = p.p50;
-        f[(key + "_p90").c_str()] = p.p90;
-        f[(key + "_p99").c_str()] = p.p99;
+    auto spread = [&f](const char* key, const sim::percentiles& p) {  // the tool's {"ttft_s": {"mean", …}}
+        py::dict g;
+        g["mean"] = p.mean;
+        g["p50"] = p.p50;
+        g["p90"] = p.p90;
+        g["p99"] = p.p99;
+        f[key] = g;
     };
     spread("ttft_s", r.ttft);
     spread("tpot_s", r.tpot);
@@ -608,6 +628,13 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
     f["steps"] = r.steps;
     f["makespan_s"] = r.makespan;
     if (ttft > 0 || tpot > 0) f["goodput_requests_per_s"] = r.goodput(ttft > 0 ? ttft : 1e300, tpot > 0 ? tpot : 1e300);
+    if (preempt == "swap") f["swap_s"] = r.swap_s;  // the features' figures when on, as the tool's
+    if (r.prompt_tokens > 0 && o.prefix_hit_rate > 0) f["cached_prompt_share"] = r.cached_prompt_tokens / r.prompt_tokens;
+    if (o.prefill_servers > 0) {
+        f["prefill_servers"] = o.prefill_servers;
+        f["decode_servers"] = r.servers - o.prefill_servers;
+        f["kv_transfer_s"] = r.kv_transfer_s;
+    }
     return out;
 }
 
@@ -1274,7 +1301,8 @@ PYBIND11_MODULE(_core, m) {
           "output_dist"_a = "200", "trace"_a = py::none(), "requests"_a = 1000, "seed"_a = 1, "max_batch"_a = 0.0,
           "max_tokens"_a = 0.0, "prefill_chunk"_a = 0.0, "optimistic"_a = false, "ttft"_a = py::none(),
           "tpot"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(),
-          "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(),
+          "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(), "dataset"_a = py::none(),
+          "preemption"_a = "recompute", "prefix_hit_rate"_a = 0.0, "prefill_servers"_a = 0,
           "Simulate the engine request by request (continuous batching, every step priced by the library's "
           "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`.");
     m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,

@@ -32,6 +32,9 @@ struct field {
     std::string unit;   ///< SI: "s", "B", "B/s", "J", "W", "token", "token/s", "USD", "" for a ratio
     std::string shown_in = {};  ///< a unit for people instead of `unit` in tables: "Wh" for "J"
     std::string if_null = "unknown";  ///< what a table shows for null ("unreachable", "none")
+    /// The key's first dot nests in JSON: "ttft_s.p90" is {"ttft_s": {"p90": …}}, the same key
+    /// heads its CSV column (off by default: a key taken from a name may hold a dot of its own).
+    bool nests = false;
 };
 
 struct record {
@@ -40,6 +43,15 @@ struct record {
 
     record& add(std::string key, std::string label, value v, std::string unit = {}, std::string shown_in = {}) {
         fields.push_back({std::move(key), std::move(label), std::move(v), std::move(unit), std::move(shown_in)});
+        return *this;
+    }
+    /// A figure under a group: JSON {"group": {"key": v}}, CSV column "group.key".
+    record& add_in(const std::string& group, std::string key, std::string label, value v, std::string unit = {}) {
+        std::string path = group;
+        path += '.';
+        path += key;
+        add(std::move(path), std::move(label), std::move(v), std::move(unit));
+        fields.back().nests = true;
         return *this;
     }
     /// A figure that may not exist: null in JSON, empty in CSV, `if_null` in a table.
@@ -258,7 +270,11 @@ namespace detail {
     json out;
     auto object_of = [](const record& rec) {
         json o = json::object();
-        for (const field& f : rec.fields) o[text::utf8_escaped(f.key)] = detail::json_of(f.v);
+        for (const field& f : rec.fields) {
+            const std::size_t dot = f.nests ? f.key.find('.') : std::string::npos;
+            if (dot == std::string::npos) o[text::utf8_escaped(f.key)] = detail::json_of(f.v);
+            else o[text::utf8_escaped(f.key.substr(0, dot))][text::utf8_escaped(f.key.substr(dot + 1))] = detail::json_of(f.v);
+        }
         return o;
     };
     std::vector<std::string> notes;

@@ -4,6 +4,8 @@
 
 #include "simulate_command.hpp"
 
+#include <llmcost/catalog/datasets.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <cmath>
@@ -35,14 +37,39 @@ inline void add_simulate_options(CLI::App* app, simulate_command& c) {
     trace->excludes(conc);
     app->add_option("--arrivals", c.arrivals, "poisson or gamma (with --cv)")->check(CLI::IsMember({"poisson", "gamma"}))->capture_default_str();
     app->add_option("--cv", c.cv, "Gamma arrivals: coefficient of variation of the gaps (>1 bursty)")->check(positive)->capture_default_str();
-    app->add_option("--input-dist", c.input_dist, "Prompt lengths: L, fixed:L, uniform:LO:HI, lognormal:MEAN:SD[:MAX]")->capture_default_str();
-    app->add_option("--output-dist", c.output_dist, "Output lengths, as --input-dist")->capture_default_str();
+    CLI::Option* in = app->add_option("--input-dist", c.input_dist, "Prompt lengths: L, fixed:L, uniform:LO:HI, lognormal:MEAN:SD[:MAX]")->capture_default_str();
+    CLI::Option* out = app->add_option("--output-dist", c.output_dist, "Output lengths, as --input-dist")->capture_default_str();
+    std::string about_sets = "Prompt and output lengths of a public dataset (tables/datasets.csv): ";
+    about_sets += catalog::dataset_names();
+    CLI::Option* set = app->add_option("--dataset", c.dataset, about_sets);
+    set->excludes(in);
+    set->excludes(out);
+    set->excludes(trace);
     app->add_option("--requests", c.requests, "Requests to simulate (a trace: all of its)")->check(whole)->capture_default_str();
     app->add_option("--seed", c.seed, "Seed of the draws (same seed, same figures)")->check(whole)->capture_default_str();
     app->add_option("--max-batch", c.max_batch, "Cap on running sequences")->check(positive);
     app->add_option("--max-tokens", c.max_tokens, "Cap on tokens per step")->check(positive);
     app->add_option("--prefill-chunk", c.prefill_chunk, "Chunked prefill: prompt chunks of at most this many tokens")->check(positive);
     app->add_flag("--optimistic", c.optimistic, "Reserve KV only for what is cached (preempt and recompute when it runs out)");
+    app->add_option("--preemption", c.preemption, "With --optimistic: a preempted sequence's KV is recomputed or swapped to host memory")
+        ->check(CLI::IsMember({"recompute", "swap"}))->capture_default_str();
+    const CLI::Validator fraction{[](std::string& s) -> std::string {
+                                      double v = 0;
+                                      if (!CLI::detail::lexical_cast(s, v) || !(v >= 0 && v <= 1))
+                                          return "must be a share from 0 to 1, got '" + s + "'";
+                                      return {};
+                                  },
+                                  "SHARE"};
+    app->add_option("--prefix-hit-rate", c.prefix_hit_rate, "Share of every prompt found in the prefix cache (token hit rate)")
+        ->check(fraction);
+    app->add_flag("--prefix-cache", c.prefix_cache, "With --trace: a prompt whose prefix_id was prefilled before finds the shared part cached");
+    app->add_option("--shared-prefix", c.shared_prefix, "With --prefix-cache: the shared part's length in tokens (default: the shorter prompt)")
+        ->check(positive);
+    app->add_option("--prefill-servers", c.prefill_servers, "Disaggregated: this many of the dp x pp servers only prefill, the rest decode")
+        ->check(whole);
+    app->add_option("--kv-path", c.kv_path, "Disaggregated: the prompt's KV crosses scale-out (NIC) or scale-up (NVLink)")
+        ->check(CLI::IsMember({"scale-out", "scale-up"}))->capture_default_str();
+    app->add_option("--svg", c.svg, "Also draw the TTFT and TPOT CDFs and the batch and KV occupancy over time into this SVG file");
     app->add_option("--slo-ttft", c.ttft_target, "TTFT target for goodput, s")->check(positive);
     app->add_option("--slo-tpot", c.tpot_target, "TPOT target for goodput, s")->check(positive);
 }

@@ -248,8 +248,9 @@ def simulate(model: _ModelArg, hardware: _HardwareArg, *, rate: _Number | None =
              seed: int = 1, max_batch: _Number = 0, max_tokens: _Number = 0, prefill_chunk: _Number = 0,
              optimistic: bool = False, ttft: _Number | None = None, tpot: _Number | None = None, tp: int = 1,
              pp: int = 1, ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,
-             kv: str | None = None) -> Result:
-    """The engine simulated request by request: TTFT/TPOT/ITL/E2E/queue percentiles, throughput, goodput (`llmcost simulate`)."""
+             kv: str | None = None, dataset: str | None = None, preemption: Literal["recompute", "swap"] = "recompute",
+             prefix_hit_rate: _Number = 0.0, prefill_servers: int = 0) -> Result:
+    """The engine simulated request by request: TTFT/TPOT/ITL/E2E/queue percentiles as groups (`r.ttft_s["p90"]`), throughput, goodput (`llmcost simulate`)."""
     ...
 
 def disagg(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: _Number, ttft: _Number,

@@ -38,11 +38,18 @@ def assert_matches_golden(e, golden):
     for key, want in golden.items():
         if key == "notes":
             continue
-        got = d[key]
-        if isinstance(want, (bool, str)) or want is None:
-            assert got == want, key
-        else:
-            assert printed(got) == want, f"{key}: {got!r} prints {printed(got)!r}, the tool printed {want!r}"
+        assert_same_figure(key, d[key], want)
+
+
+def assert_same_figure(key, got, want):
+    if isinstance(want, dict):  # a group, {"ttft_s": {"mean": …, "p90": …}}: the same members, in order
+        assert isinstance(got, dict) and list(got) == list(want), key
+        for k, w in want.items():
+            assert_same_figure(f"{key}.{k}", got[k], w)
+    elif isinstance(want, (bool, str)) or want is None:
+        assert got == want, key
+    else:
+        assert printed(got) == want, f"{key}: {got!r} prints {printed(got)!r}, the tool printed {want!r}"
 
 
 # ---- agreement with the tool's golden outputs ------------------------------------------------------
@@ -72,7 +79,8 @@ def test_simulate_laws_and_refusals():
     b = llmcost.simulate("Llama-3.1-8B", "H100", rate=5, requests=300, seed=3)
     assert a.to_dict() == b.to_dict()
     assert a.requests == 300
-    assert a.ttft_s_p50 <= a.ttft_s_p90 <= a.ttft_s_p99
+    assert a.ttft_s["p50"] <= a.ttft_s["p90"] <= a.ttft_s["p99"]
+    assert list(a.tpot_s) == ["mean", "p50", "p90", "p99"]
     closed = llmcost.simulate("Llama-3.1-8B", "H100", concurrency=4, requests=200)
     assert closed.requests == 200
     with pytest.raises(llmcost.InvalidInput, match="rate=R") as e:
@@ -84,6 +92,26 @@ def test_simulate_laws_and_refusals():
         llmcost.simulate("Llama-3.1-8B", "H100", rate=1, input_dist="weibull:3")
     with pytest.raises(llmcost.LoadError, match="no such file"):
         llmcost.simulate("Llama-3.1-8B", "H100", trace="no_such_trace.csv")
+
+
+def test_simulate_dataset_features_and_refusals():
+    # A dataset preset's lengths; swap preemption; a prefix hit rate; disaggregated pools.
+    a = llmcost.simulate("Llama-3.1-8B", "H100", rate=4, dataset="azure-code", requests=300, seed=2)
+    assert a.requests == 300
+    assert a.ttft_s["p50"] <= a.ttft_s["p99"]
+    hit = llmcost.simulate("Llama-3.1-8B", "H100", rate=4, dataset="azure-code", requests=300, seed=2,
+                           prefix_hit_rate=0.5)
+    assert 0.45 < hit.cached_prompt_share <= 0.5
+    assert hit.ttft_s["mean"] < a.ttft_s["mean"]
+    dis = llmcost.simulate("Llama-3.1-8B", "H100", rate=4, requests=300, dp=2, prefill_servers=1)
+    assert dis.decode_servers == 1 and dis.kv_transfer_s > 0
+    sw = llmcost.simulate("Llama-3.1-70B", "H100", tp=8, rate=100, input_dist="2000", output_dist="4000",
+                          requests=300, optimistic=True, preemption="swap")
+    assert sw.requests == 300 and sw.swap_s > 0
+    with pytest.raises(llmcost.InvalidInput, match="sharegpt4"):
+        llmcost.simulate("Llama-3.1-8B", "H100", rate=1, dataset="sharegpt")
+    with pytest.raises(llmcost.InvalidInput, match="recompute"):
+        llmcost.simulate("Llama-3.1-8B", "H100", rate=1, preemption="evict")
 
 
 def test_estimate_matches_the_tools_json_dep_layout():

@@ -77,6 +77,14 @@ template <data_size D>
     return p;
 }
 
+/// t = KV_gpu(context) ÷ B_host — one sequence's cache moved between HBM and host memory, each GPU
+/// its own shard over its own host link (vLLM's swap preemption: out when the cache runs out, back
+/// in when the sequence is scheduled again; S17's host tier).
+template <token_count T>
+[[nodiscard]] constexpr seconds_t kv_swap_time(const deployment& d, const T& context) {
+    return transfer_time(kv_bytes_per_gpu_for_context(d, context), d.hw.host_memory.bandwidth);
+}
+
 /// t = weight bytes per GPU ÷ storage read bandwidth — why a node keeps one model resident (S18).
 [[nodiscard]] constexpr seconds_t weight_load_time(const deployment& d) {
     return transfer_time(weight_bytes_per_gpu(d), d.hw.storage.bandwidth);

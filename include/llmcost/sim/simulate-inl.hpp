@@ -6,6 +6,7 @@
 
 #include <llmcost/costs/kv_cache.hpp>
 #include <llmcost/costs/passes.hpp>
+#include <llmcost/serving/prefix_cache.hpp>
 #include <llmcost/sim/simulate.hpp>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <limits>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -99,6 +101,17 @@ struct engine {
     double max_tokens = 0;       ///< tokens per step (0: no cap)
     double chunk = 0;            ///< prompt chunk (0: whole prompts)
     bool closed_loop = false;
+    bool swap = false;           ///< preempted KV swapped to host memory, not recomputed
+    double prefix_hit_rate = 0;  ///< share of every prompt found cached
+    bool trace_prefixes = false; ///< trace prefix ids find their shared part cached
+    double shared_prefix = 0;    ///< its length (0: the shorter prompt)
+};
+
+/// What a server does with its requests: all of it, or one side of a disaggregated pair.
+enum class stage {
+    colocated,  ///< prompt and answer
+    prefill,    ///< the prompt only: done when its KV is complete (no token counted here)
+    decode,     ///< the answer only: the prompt's KV arrives with the request, every token a decode step
 };
 
 /// A request in the engine.
@@ -113,12 +126,14 @@ struct live {
     std::size_t req = 0;     ///< the request (the server's own numbering)
     std::uint32_t version = 0;  ///< bumped when preempted or its slot reused: stale finish events skip it
     bool decoding = false, done = false, running = false;
+    bool resident = false;   ///< its context's KV is ready (swapped out, or sent by a prefill server): no prefill
 };
 
 /// Each request's times, one array a figure (all servers write into them, by request number).
 struct timings {
     std::vector<double> arrival, queue, ttft, e2e;
     std::vector<int> preemptions;  ///< kept only with the requests
+    std::vector<double> prefilled; ///< disaggregated: when the prefill server finished the prompt
 };
 
 struct finish_event {
@@ -132,7 +147,7 @@ struct finish_event {
 inline void run_server(const engine& e, std::span<const workload::request> all_reqs, std::span<const std::size_t> ids,
                        timings& out,
                        itl_histogram& itl, result& r, step_cache& cache, bool record_timeline, double timeline_points,
-                       double clients) {
+                       double clients, stage role = stage::colocated, double origin = -1.0) {
     const model& m = e.pm.d.m;
     std::vector<live> s;  // slots for the requests in the engine (waiting or running), reused
     std::vector<std::size_t> free_slots;
@@ -149,6 +164,10 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     std::vector<double> chunk_tokens;
     std::vector<std::size_t> admitted_order;  // newest last: who is preempted first
     std::priority_queue<finish_event, std::vector<finish_event>, std::greater<>> finishing;
+    std::deque<finish_event> first_token;  // resident sequences admitted: their first decode step emits token 1
+    std::unordered_map<long, double> cached_prefix;  // trace prefix id → the longest prompt prefilled with it
+    auto swap_time = [&](double context) { return kv_swap_time(e.pm.d, tokens(context)).value(); };
+    double stalled = 0.0;  // swap time since the last step: the next tokens wait for it too (ITL)
     double now = 0, step_no = 0, decodes = 0, context_sum = 0, used = 0, busy = 0;
     double batch_time = 0, kv_time = 0, first_arrival = reqs.empty() ? 0.0 : reqs.front().arrival.value();
     std::size_t next = 0, finished = 0;
@@ -171,7 +190,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         q.req = i;
         q.input = q.prompt = reqs[i].input.value();
         q.output = reqs[i].output.value();
-        out.arrival[ids[i]] = t;
+        q.resident = role == stage::decode;
+        if (role != stage::decode) out.arrival[ids[i]] = t;
         waiting.push_back(k);
     };
     auto arrive = [&](double t) {
@@ -182,20 +202,51 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         for (; next < reqs.size() && reqs[next].arrival.value() <= t; ++next) take(next, reqs[next].arrival.value());
     };
     auto need_at_admission = [&](const live& q) {
+        // A prefill server holds the prompt only; its answer is another server's.
         return e.limits.reserve_full_sequence
-                   ? kv_bytes_per_gpu_for_context(e.pm.d, tokens(q.input + q.output)).value()
+                   ? kv_bytes_per_gpu_for_context(e.pm.d, tokens(q.input + (role == stage::prefill ? 0.0 : q.output))).value()
                    : e.kv_per_token * q.prompt;
     };
     auto finish = [&](std::size_t id) {
         live& q = s[id];
         q.done = true;
         q.running = false;
-        out.e2e[ids[q.req]] = now - out.arrival[ids[q.req]];
         free_slots.push_back(id);
+        if (role == stage::prefill) {  // the prompt's KV leaves for a decode server
+            out.prefilled[ids[q.req]] = now;
+            used -= e.limits.reserve_full_sequence ? q.reserved : e.kv_per_token * q.prompt;
+            return;
+        }
+        out.e2e[ids[q.req]] = now - out.arrival[ids[q.req]];
         used -= e.limits.reserve_full_sequence ? q.reserved : e.kv_per_token * (q.input + q.output);
         r.output_tokens += q.output;
         ++finished;
         if (e.closed_loop) clients_free += 1;
+    };
+    // The prompt tokens found in the prefix cache: a share of every prompt, or the part a trace's
+    // prefix id shares with a prompt already prefilled here; never the whole prompt. Whole tokens
+    // (rounded down): the chunks that follow are whole, and the prompt ends exactly.
+    auto cached_tokens = [&](const live& q) {
+        double c = e.prefix_hit_rate > 0.0 ? q.input - prefix_cache::fresh_tokens(q.input, e.prefix_hit_rate) : 0.0;
+        if (e.trace_prefixes && reqs[q.req].prefix >= 0) {
+            const auto it = cached_prefix.find(reqs[q.req].prefix);
+            if (it != cached_prefix.end()) {
+                const double shared = e.shared_prefix > 0.0 ? std::min(e.shared_prefix, it->second) : it->second;
+                c = std::max(c, std::min(shared, q.prompt - 1.0));
+            }
+        }
+        return std::floor(c);
+    };
+    // A sequence whose context's KV is ready decodes from its admission: token generated + 1 comes
+    // out of the next step.
+    auto start_decoding = [&](std::size_t id) {
+        live& q = s[id];
+        q.decoding = true;
+        q.entered = step_no;
+        decodes += 1.0;
+        context_sum += q.input + q.generated;
+        finishing.push({.step = step_no + (q.output - q.generated), .id = id, .version = q.version});
+        if (q.generated == 0.0) first_token.push_back({.step = step_no + 1.0, .id = id, .version = q.version});
     };
     if (e.closed_loop) clients_free = clients;
 
@@ -208,7 +259,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             continue;
         }
         // Admission, first come first served: stop at the first request that does not fit.
-        double admitted_now = running_count;
+        double admitted_now = running_count, swap_in = 0.0;
         while (!waiting.empty()) {
             const std::size_t id = waiting.front();
             live& q = s[id];
@@ -220,13 +271,26 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             q.reserved = e.limits.reserve_full_sequence ? need : 0.0;
             if (q.admitted < 0) {
                 q.admitted = now;
-                out.queue[ids[q.req]] = now - out.arrival[ids[q.req]];
+                if (role != stage::decode) out.queue[ids[q.req]] = now - out.arrival[ids[q.req]];  // decode: the prefill queue's
             }
             q.running = true;
-            q.prefilled = 0;
-            prefilling.push_back(id);
             if (!e.limits.reserve_full_sequence) admitted_order.push_back(id);
             admitted_now += 1.0;
+            if (q.resident) {  // swapped back in (the engine waits for the copy), or sent by a prefill server
+                if (role != stage::decode || q.generated > 0.0) swap_in += swap_time(q.prompt);
+                start_decoding(id);
+                continue;
+            }
+            q.prefilled = cached_tokens(q);
+            r.cached_prompt_tokens += q.prefilled;
+            r.prompt_tokens += q.prompt;
+            prefilling.push_back(id);
+        }
+        if (swap_in > 0.0) {
+            now += swap_in;
+            busy += swap_in;
+            r.swap_s += swap_in;
+            stalled += swap_in;
         }
         // The step: every decode, then prompt chunks in admission order within the token budget.
         const double budget = e.max_tokens > 0 ? e.max_tokens : std::numeric_limits<double>::infinity();
@@ -267,7 +331,17 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         batch_time += (decodes + ps) * t;
         kv_time += used / e.kv_budget * t;
         r.steps += 1.0;
-        itl.add(t, decodes);
+        // Resident sequences admitted before this step emit their first token in it: TTFT, not ITL.
+        double firsts = 0.0;
+        while (!first_token.empty() && first_token.front().step <= step_no + 1.0) {
+            const finish_event f = first_token.front();
+            first_token.pop_front();
+            if (f.version != s[f.id].version) continue;
+            out.ttft[ids[s[f.id].req]] = now - out.arrival[ids[s[f.id].req]];
+            firsts += 1.0;
+        }
+        itl.add(t + stalled, decodes - firsts);
+        stalled = 0.0;
         if (record_timeline && sampled++ >= stride - 1.0) {
             sampled = 0;
             r.timeline.push_back({.time = now, .batch = decodes + ps, .kv = used / e.kv_budget,
@@ -289,6 +363,15 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             live& q = s[id];
             q.prefilled += chunk_tokens[j];
             if (q.prefilled < q.prompt) continue;
+            if (e.trace_prefixes && reqs[q.req].prefix >= 0) {
+                double& held = cached_prefix[reqs[q.req].prefix];
+                held = std::max(held, q.input);
+            }
+            if (role == stage::prefill) {  // done here: its KV goes to a decode server
+                q.decoding = false;
+                finish(id);
+                continue;
+            }
             if (q.generated == 0.0) out.ttft[ids[q.req]] = now - out.arrival[ids[q.req]];
             q.generated += 1.0;
             if (!e.limits.reserve_full_sequence) used += e.kv_per_token;
@@ -329,6 +412,14 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 used -= e.kv_per_token * (q.input + gen);
                 q.generated = gen;
                 q.decoding = false;
+                if (e.swap) {  // its KV goes to host memory (the engine waits for the copy) and comes back whole
+                    const double out_time = swap_time(q.input + gen);
+                    now += out_time;
+                    busy += out_time;
+                    r.swap_s += out_time;
+                    stalled += out_time;
+                }
+                q.resident = e.swap;
             } else {
                 used -= e.kv_per_token * q.prompt;  // what its admission took (the whole prompt)
                 std::erase(prefilling, id);
@@ -347,7 +438,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     r.utilisation += busy;
     r.mean_batch += batch_time;
     r.mean_kv += kv_time;
-    r.makespan = std::max(r.makespan, now - first_arrival);
+    r.makespan = std::max(r.makespan, now - (origin >= 0.0 ? origin : first_arrival));
     r.completed += static_cast<double>(finished);
 }
 
@@ -383,28 +474,81 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.max_tokens = o.limits.max_tokens_per_step;
     e.chunk = o.limits.prefill_chunk.value();
     e.closed_loop = closed_loop;
+    e.swap = o.preempt == preemption::swap;
+    e.prefix_hit_rate = o.prefix_hit_rate;
+    e.trace_prefixes = o.trace_prefixes;
+    e.shared_prefix = o.shared_prefix_tokens;
     for (std::size_t i = 0; i < reqs.size(); ++i) check_request(e, reqs[i], i, origin);
 
-    // A random split over the servers (deterministic under the seed).
     const std::size_t n_servers = static_cast<std::size_t>(servers);
-    std::vector<std::vector<std::size_t>> of(n_servers);
+    const std::size_t n_prefill = static_cast<std::size_t>(o.prefill_servers);
+    if (n_prefill > 0)
+        require(n_prefill < n_servers, "simulation", "prefill_servers", o.prefill_servers,
+                "a disaggregated deployment needs fewer prefill servers than its dp · pp servers (" +
+                    invalid_input::show(servers) + "), leaving at least one to decode",
+                "llmcost.simulate.prefill_servers");
+    require(n_prefill == 0 || !closed_loop, "simulation", "prefill_servers", o.prefill_servers,
+            "a closed loop runs colocated (its clients wait on the whole answer)", "llmcost.simulate.prefill_servers");
+    // A random split over the servers (deterministic under the seed); disaggregated, over each pool.
+    const std::size_t first_pool = n_prefill > 0 ? n_prefill : n_servers;
+    std::vector<std::vector<std::size_t>> of(first_pool);
     workload::sampler split(o.seed ^ 0x5151'5151'5151'5151ULL);
+    const double first_share = static_cast<double>(first_pool);
     for (std::size_t i = 0; i < reqs.size(); ++i)
-        of[n_servers == 1 ? 0 : std::min(n_servers - 1, static_cast<std::size_t>(split.unit() * servers))].push_back(i);
+        of[first_pool == 1 ? 0 : std::min(first_pool - 1, static_cast<std::size_t>(split.unit() * first_share))].push_back(i);
 
     result r;
     r.servers = servers;
     itl_histogram itl;
     const std::size_t n = reqs.size();
     timings out{.arrival = std::vector<double>(n), .queue = std::vector<double>(n), .ttft = std::vector<double>(n),
-                .e2e = std::vector<double>(n), .preemptions = std::vector<int>(o.keep_requests ? n : 0)};
+                .e2e = std::vector<double>(n), .preemptions = std::vector<int>(o.keep_requests ? n : 0),
+                .prefilled = std::vector<double>(n_prefill > 0 ? n : 0)};
     step_cache cache;
-    const double client_share = clients / servers;
-    for (std::size_t k = 0; k < n_servers; ++k) {
-        // Closed loop: the clients split as evenly as whole clients allow (at least one a server).
-        const double here = std::max(1.0, std::floor(client_share * static_cast<double>(k + 1)) -
-                                              std::floor(client_share * static_cast<double>(k)));
-        run_server(e, reqs, of[k], out, itl, r, cache, k == 0 && o.timeline_points > 0, o.timeline_points, here);
+    if (n_prefill == 0) {
+        const double client_share = clients / servers;
+        for (std::size_t k = 0; k < n_servers; ++k) {
+            // Closed loop: the clients split as evenly as whole clients allow (at least one a server).
+            const double here = std::max(1.0, std::floor(client_share * static_cast<double>(k + 1)) -
+                                                  std::floor(client_share * static_cast<double>(k)));
+            run_server(e, reqs, of[k], out, itl, r, cache, k == 0 && o.timeline_points > 0, o.timeline_points, here);
+        }
+    } else {
+        // Prefill pool: prompts only. Then each prompt's KV crosses to a decode server, where it
+        // arrives at prefill end + transfer (kv_transfer_for: α + KV shard ÷ link), in that order.
+        result pre;
+        step_cache pre_cache;
+        for (std::size_t k = 0; k < n_prefill; ++k)
+            run_server(e, reqs, of[k], out, itl, pre, pre_cache, false, 0.0, 0.0, stage::prefill);
+        std::vector<workload::request> sent(reqs);
+        double transfer_sum = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double x = kv_transfer_for(d, reqs[i].input, o.transfer_path).time.value();
+            transfer_sum += x;
+            sent[i].arrival = seconds(out.prefilled[i] + x);
+        }
+        const std::size_t n_decode = n_servers - n_prefill;
+        std::vector<std::vector<std::size_t>> to(n_decode);
+        for (std::size_t i = 0; i < n; ++i)
+            to[n_decode == 1 ? 0 : std::min(n_decode - 1, static_cast<std::size_t>(split.unit() * static_cast<double>(n_decode)))]
+                .push_back(i);
+        const double first_arrival = reqs.front().arrival.value();
+        for (std::size_t k = 0; k < n_decode; ++k) {
+            std::stable_sort(to[k].begin(), to[k].end(),
+                             [&](std::size_t a, std::size_t b) { return sent[a].arrival.value() < sent[b].arrival.value(); });
+            run_server(e, sent, to[k], out, itl, r, cache, k == 0 && o.timeline_points > 0, o.timeline_points, 0.0,
+                       stage::decode, first_arrival);
+        }
+        r.kv_transfer_s = transfer_sum / static_cast<double>(n);
+        r.utilisation += pre.utilisation;  // busy time of the prefill pool
+        r.mean_batch += pre.mean_batch;
+        r.mean_kv += pre.mean_kv;
+        r.steps += pre.steps;
+        r.cache_hits += pre.cache_hits;
+        r.preemptions += pre.preemptions;
+        r.swap_s += pre.swap_s;
+        r.cached_prompt_tokens += pre.cached_prompt_tokens;
+        r.prompt_tokens += pre.prompt_tokens;
     }
     if (o.keep_requests) {
         r.requests.resize(n);

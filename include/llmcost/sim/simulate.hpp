@@ -13,6 +13,12 @@
 /// shape are priced once (a small cache keyed by the exact shape). Deterministic under a seed: the
 /// same inputs give the same figures, bit for bit.
 ///
+/// Beyond recompute, a preempted sequence's KV may be swapped to host memory and back
+/// (`kv_swap_time`, the engine stalled while it moves); prompts may find a prefix cached (a token
+/// hit rate, or the trace's shared-prefix ids), computing only `prefix_cache::fresh_tokens` of
+/// them; and the servers may be split into a prefill pool and a decode pool, each prompt's KV sent
+/// between them (`kv_transfer_for`), its first token the decode pool's first step.
+///
 /// The engine is one attention rank; a deployment of dp ranks (and pp pipeline stages, each with
 /// 1/pp of the sequences in flight, as `serve_at_batch` counts them) is dp · pp such servers,
 /// each request going to one at random (a random split of a Poisson stream is Poisson).
@@ -30,6 +36,7 @@
 
 #include <llmcost/descriptors/workload.hpp>
 #include <llmcost/detail/header_only.hpp>
+#include <llmcost/serving/disaggregation.hpp>
 #include <llmcost/serving/throughput.hpp>
 
 #include <cstddef>
@@ -39,6 +46,12 @@
 
 namespace llmcost::sim {
 
+/// What a preempted sequence's KV becomes when the cache runs out (optimistic admission only).
+enum class preemption {
+    recompute,  ///< dropped; the context (prompt + tokens so far) is prefilled again (vLLM's default)
+    swap,       ///< copied to host memory and back when scheduled again (`kv_swap_time` each way)
+};
+
 /// How the simulation runs.
 struct options {
     scheduler_limits limits{};     ///< the engine's scheduler policy (caps, KV reserve, chunked prefill)
@@ -46,9 +59,33 @@ struct options {
     std::uint64_t seed = 1;
     bool keep_requests = true;     ///< keep each request's figures in `result::requests`
     double timeline_points = 512;  ///< at most about this many samples of batch and KV over time (0: none)
+    preemption preempt = preemption::recompute;
+    /// Share of every prompt found in the prefix cache (vLLM's token hit rate): only
+    /// `prefix_cache::fresh_tokens(P, h)` of a P-token prompt are computed, after the cached part
+    /// (rounded down to whole tokens).
+    double prefix_hit_rate = 0;
+    /// Trace prefix ids: a prompt whose id a finished prefill on the same server carried finds the
+    /// shared part cached — `shared_prefix_tokens`, or when 0 the shorter of the two prompts, at
+    /// most P − 1 (the cache is not evicted; its KV is still counted per sequence).
+    bool trace_prefixes = false;
+    double shared_prefix_tokens = 0;
+    /// Disaggregated: this many of the dp · pp servers only prefill; the rest only decode, each
+    /// prompt's KV sent over `transfer_path` (`kv_transfer_for`) before its first decode step.
+    double prefill_servers = 0;
+    kv_path transfer_path = kv_path::scale_out;
 
     constexpr void validate() const {
         limits.validate();
+        require(limits.max_tokens_per_step == 0.0 || limits.max_tokens_per_step >= 1.0, "simulation", "max_tokens_per_step",
+                limits.max_tokens_per_step, "a step's token cap is 0 (none) or at least one token: a chunk of no token never ends",
+                "llmcost.simulate.max_tokens");
+        require(prefix_hit_rate >= 0.0 && prefix_hit_rate <= 1.0, "simulation", "prefix_hit_rate", prefix_hit_rate,
+                "the share of a prompt found in the prefix cache is in [0, 1]", "llmcost.simulate.prefix_hit_rate");
+        require(non_negative_finite(shared_prefix_tokens), "simulation", "shared_prefix_tokens", shared_prefix_tokens,
+                "must be zero or positive and finite");
+        require(prefill_servers >= 0.0 && prefill_servers <= 1e6 && detail::const_trunc(prefill_servers) == prefill_servers,
+                "simulation", "prefill_servers", prefill_servers, "a whole number of servers, zero for colocated",
+                "llmcost.simulate.prefill_servers");
         require(requests >= 1.0 && requests <= 1e9 && detail::const_trunc(requests) == requests, "simulation",
                 "requests", requests, "a whole number of requests, at least one (and at most 10⁹)",
                 "llmcost.simulate.requests_whole");
@@ -65,7 +102,7 @@ struct request_result {
     double tpot = 0;      ///< (e2e − ttft) ÷ (O − 1); 0 for a one-token answer
     double e2e = 0;       ///< arrival → last token
     double input = 0, output = 0;  ///< tokens
-    int preemptions = 0;  ///< times its KV was taken back and its context recomputed
+    int preemptions = 0;  ///< times its KV was taken back (recomputed or swapped)
 };
 
 /// The mean and the percentiles of a figure over requests (or, for ITL, over tokens).
@@ -93,6 +130,10 @@ struct result {
     double mean_batch = 0;                 ///< running sequences per server, time-weighted over busy time
     double mean_kv = 0;                    ///< share of the KV budget in use, time-weighted over busy time
     double preemptions = 0;
+    double swap_s = 0;                     ///< engine time spent swapping KV out and in (all servers)
+    double cached_prompt_tokens = 0;       ///< prompt tokens found in the prefix cache, not computed
+    double prompt_tokens = 0;              ///< prompt tokens admitted (recomputed contexts again)
+    double kv_transfer_s = 0;              ///< disaggregated: mean prefill → decode KV transfer per request
     double steps = 0;                      ///< steps run (all servers)
     double cache_hits = 0;                 ///< steps priced from the cache of step shapes
     double servers = 1;                    ///< dp · pp
