@@ -253,6 +253,7 @@ struct estimate_result {
     double kv_bytes_per_token = 0, weight_bytes_per_gpu = 0, kv_capacity_tokens = 0;
     double energy_j_per_output_token = 0, wall_energy_j_per_output_token = 0, wh_per_request = 0, wall_wh_per_request = 0;
     std::optional<double> usd_per_gpu_hour, usd_per_million_output_tokens;  ///< None: the GPU has no price
+    std::string pricing, usd_basis;  ///< the GPU-hour's basis (market, committed, tco, given) and its text
 };
 
 #define LLMCOST_ESTIMATE_FIELDS(X)                                                                               \
@@ -260,7 +261,8 @@ struct estimate_result {
     X(batch) X(limited_by) X(ttft_s) X(tpot_s) X(e2e_s) X(prefill_s) X(decode_step_s) X(step_memory_bound)       \
     X(output_tokens_per_s) X(output_tokens_per_s_per_gpu) X(tokens_per_s_per_user) X(kv_bytes_per_token)         \
     X(weight_bytes_per_gpu) X(kv_capacity_tokens) X(energy_j_per_output_token) X(wall_energy_j_per_output_token) \
-    X(wh_per_request) X(wall_wh_per_request) X(usd_per_gpu_hour) X(usd_per_million_output_tokens)
+    X(wh_per_request) X(wall_wh_per_request) X(usd_per_gpu_hour) X(pricing) X(usd_basis)                       \
+    X(usd_per_million_output_tokens)
 
 py::dict to_dict(const estimate_result& r) {
     py::dict d;
@@ -503,6 +505,8 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
         x.usd_per_gpu_hour = e.gpu_cost.value() / dollars_per_hour(1.0).value();
         x.usd_per_million_output_tokens = e.cost_per_output_token.value() / dollars_per_million_tokens(1.0).value();
     }
+    x.pricing = e.price.given ? "given" : std::string(to_string(e.price.basis));
+    x.usd_basis = e.cost_known() ? basis_text(e.price, d.hw, o.site) : std::string("unknown");
     return x;
 }
 

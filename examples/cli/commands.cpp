@@ -138,6 +138,13 @@ std::string multipliers_text(const facility& site) {
 
 }  // namespace
 
+pricing_basis pricing_named(const std::string& name) {
+    if (name == "committed") return pricing_basis::committed;
+    if (name == "tco") return pricing_basis::tco;
+    if (name == "market" || name.empty()) return pricing_basis::market;
+    throw usage_error("--pricing '" + name + "' is not market, committed or tco");
+}
+
 std::vector<std::string> weight_format_names() {
     std::vector<std::string> v;
     for (const number_format& f : formats::all)
@@ -297,7 +304,8 @@ report estimate(const estimate_command& c) {
                    .prefill_chunk = tokens(c.prefill_chunk)},
         .site = catalog::seed_site,
         .utilisation = c.utilisation,
-        .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
+        .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour),
+        .pricing = pricing_named(c.pricing)};
     if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);
     const request_estimate e = llmcost::estimate(d, r, o);
     const serving_point& s = e.point;
@@ -331,7 +339,9 @@ report estimate(const estimate_command& c) {
         .add("wall_wh_per_request", "at the wall, per request", e.wall_energy_per_request.value() / 3600.0, "Wh")
         .add("usd_per_gpu_hour", "cost of a GPU-hour", e.cost_known() ? value(e.gpu_cost.value() * 3600.0) : value(),
              "USD/h")
-        .add("usd_per_million_output_tokens", "cost per million output tokens",
+        .add("pricing", "priced on", std::string(e.price.given ? "given" : to_string(e.price.basis)))
+        .add("usd_basis", "price basis", e.cost_known() ? basis_text(e.price, d.hw, o.site) : std::string("unknown"))
+        .add("usd_per_million_output_tokens", "cost per million output tokens, prefill included",
              e.cost_known() ? value(per_million(e.cost_per_output_token)) : value(), "USD/Mtoken");
     out.records.push_back(std::move(rec));
 
@@ -350,14 +360,12 @@ report estimate(const estimate_command& c) {
                             : "Each prompt prefilled whole in one step (TensorRT-LLM's default; --prefill-chunk "
                               "spreads it over steps): the mean step mixes steps with and without a prompt.");
     out.notes.push_back("Energy at board power for the whole busy time: an upper bound on the draw.");
-    if (c.usd_per_gpu_hour > 0)
-        out.notes.push_back("Cost at the given $" + invalid_input::show(c.usd_per_gpu_hour) + " per GPU-hour.");
-    else if (e.cost_known())
-        out.notes.push_back("Cost: $" + invalid_input::show(d.hw.capex_per_gpu.value()) + " per GPU over " +
-                            years_text(o.site.depreciation) + " + wall power at " + to_text(o.site.electricity) +
-                            ", all charged to output tokens.");
+    if (e.cost_known())
+        out.notes.push_back("Cost: " + basis_text(e.price, d.hw, o.site) +
+                            "; all GPU time (prefill included) charged to output tokens (`llmcost cost` bills input "
+                            "and output apart, and prints this figure too).");
     else
-        out.notes.push_back("Cost unknown: no price (capex_usd_per_gpu 0) for " + std::string(d.hw.name) +
+        out.notes.push_back("Cost unknown: no listed price and no capex (capex_usd_per_gpu 0) for " + std::string(d.hw.name) +
                             "; pass --usd-per-gpu-hour.");
     return out;
 }
@@ -583,21 +591,34 @@ report cost(const cost_command& c) {
     facility site = catalog::seed_site;
     if (c.electricity > 0) site.electricity = dollars_per_kilowatt_hour(c.electricity);
     if (c.depreciation_years > 0) site.depreciation = years(c.depreciation_years);
-    if (h.capex_per_gpu.value() <= 0)
-        throw usage_error("--hardware '" + std::string(h.name) + "' has no price (capex_usd_per_gpu 0); pass --capex USD");
-    const gpu_cost_rate rate = gpu_hour_cost(h, site, c.utilisation);
+    // --capex, --electricity and --depreciation-years are the owner's figures: they choose the TCO.
+    const bool owner_figures = c.capex > 0 || c.electricity > 0 || c.depreciation_years > 0;
+    if (owner_figures && !c.pricing.empty() && c.pricing != "tco")
+        throw usage_error("--capex, --electricity and --depreciation-years price the TCO: use them with --pricing tco "
+                          "(or without --pricing), not --pricing " + c.pricing);
+    const pricing_basis basis = c.pricing.empty() ? (owner_figures ? pricing_basis::tco : pricing_basis::market)
+                                                  : pricing_named(c.pricing);
+    const gpu_hour_price price = price_gpu_hour(h, site, c.utilisation, basis, catalog::market_price_of(h.name));
+    if (!price.known())
+        throw usage_error("--hardware '" + std::string(h.name) + "' has no listed price and no capex (capex_usd_per_gpu 0); "
+                          "pass --capex USD");
 
     report out{.title = "llmcost cost: " + std::string(h.name) + " at " + invalid_input::show(100 * c.utilisation) +
                         " % utilisation"};
     record rec;
-    rec.add("hardware", "hardware", std::string(h.name))
-        .add("capex_usd", "price per GPU (with its share of the server)", h.capex_per_gpu.value(), "USD")
-        .add("depreciation_years", "depreciation", ratio(site.depreciation, years(1.0)), "years")
-        .add("utilisation", "utilisation", c.utilisation)
-        .add("wall_power_W", "wall power per GPU at this utilisation (S30)", rate.wall_power.value(), "W")
-        .add("capital_usd_per_gpu_hour", "capital per GPU-hour", rate.capital.value() * 3600, "USD/h")
-        .add("energy_usd_per_gpu_hour", "energy per GPU-hour", rate.energy.value() * 3600, "USD/h")
-        .add("usd_per_gpu_hour", "cost of a GPU-hour", rate.total().value() * 3600, "USD/h");
+    rec.add("hardware", "hardware", std::string(h.name)).add("utilisation", "utilisation", c.utilisation);
+    if (h.capex_per_gpu.value() > 0) {  // the owner's view, whatever the basis charged
+        const gpu_cost_rate rate = gpu_hour_cost(h, site, c.utilisation);
+        rec.add("capex_usd", "price per GPU (with its share of the server)", h.capex_per_gpu.value(), "USD")
+            .add("depreciation_years", "depreciation", ratio(site.depreciation, years(1.0)), "years")
+            .add("wall_power_W", "wall power per GPU at this utilisation (S30)", rate.wall_power.value(), "W")
+            .add("capital_usd_per_gpu_hour", "TCO: capital per GPU-hour", rate.capital.value() * 3600, "USD/h")
+            .add("energy_usd_per_gpu_hour", "TCO: energy per GPU-hour", rate.energy.value() * 3600, "USD/h")
+            .add("tco_usd_per_gpu_hour", "TCO: capex + power per GPU-hour", rate.total().value() * 3600, "USD/h");
+    }
+    rec.add("usd_per_gpu_hour", "cost of a GPU-hour (charged below)", price.rate.value() * 3600, "USD/h")
+        .add("pricing", "priced on", std::string(to_string(price.basis)))
+        .add("usd_basis", "price basis", basis_text(price, h, site));
     if (c.with_model) {
         deployment_options o = c.dep;
         deployment d = build(o);
@@ -607,13 +628,20 @@ report cost(const cost_command& c) {
         const pricing_point p{.decode_batch = c.batch, .context = mean_decode_context(shape_of(c.req)),
                               .prompt = tokens(c.req.input)};
         const gpu_token_rates rates = gpu_token_rates_at(d, p);
-        const token_costs tc = cost_per_token(rate.total(), rates, c.utilisation);
+        const token_costs tc = cost_per_token(price.rate, rates, c.utilisation);
+        // The same GPU-hour charged as `llmcost estimate` charges it: all GPU time to output tokens.
+        const request_estimate all_in = llmcost::estimate(
+            d, shape_of(c.req), {.batch = c.batch, .site = site, .utilisation = c.utilisation, .gpu_cost = price.rate});
         rec.add("model", "model", std::string(d.m.name))
             .add("decode_batch", "decode batch", c.batch)
             .add("prefill_tokens_per_s_per_gpu", "input tokens/s per GPU", rates.prefill.value(), "token/s")
             .add("decode_tokens_per_s_per_gpu", "output tokens/s per GPU", rates.decode.value(), "token/s")
             .add("usd_per_million_input_tokens", "cost per million input tokens (S33)", per_million(tc.input), "USD/Mtoken")
-            .add("usd_per_million_output_tokens", "cost per million output tokens", per_million(tc.output), "USD/Mtoken")
+            .add("usd_per_million_output_tokens", "cost per million output tokens, decode alone",
+                 per_million(tc.output), "USD/Mtoken")
+            .add("usd_per_million_output_tokens_all_in",
+                 "per M output, all GPU time (= estimate)",
+                 per_million(all_in.cost_per_output_token), "USD/Mtoken")
             .add("usd_per_million_cached_tokens", "cost per million cached input tokens", per_million(tc.cached), "USD/Mtoken")
             .add("output_input_cost_ratio", "output / input cost (lists: 5-6x)", output_input_cost_ratio(rates), "x")
             .add("cached_input_cost_ratio", "cached / input cost (lists: 1/10)", cached_input_cost_ratio(rates));
@@ -633,6 +661,13 @@ report cost(const cost_command& c) {
         }
     }
     out.records.push_back(std::move(rec));
+    out.notes.push_back("GPU-hour: " + basis_text(price, h, site) + ".");
+    if (c.with_model)
+        out.notes.push_back("Input and output are billed apart: input tokens pay for the prefill's GPU-seconds, output "
+                            "tokens for the decode's. `llmcost estimate` charges all GPU time (prefill included) to "
+                            "output tokens: the 'all GPU time' row is its figure at the same batch.");
+    if (c.price_input > 0 || c.price_output > 0)
+        out.notes.push_back("Break-even and payback are the owner's: capex and power, whatever the basis charged above.");
     out.notes.push_back("Electricity " + to_text(site.electricity) + " at the wall (" + multipliers_text(site) + ").");
     return out;
 }

@@ -18,6 +18,7 @@ struct deployment;
 struct hardware;
 struct model;
 struct number_format;
+enum class pricing_basis;
 }  // namespace llmcost
 
 namespace llmcost::cli {
@@ -60,7 +61,8 @@ struct estimate_command {
     double max_batch = 0;
     double max_tokens = 0;
     double prefill_chunk = 0;     ///< 0 = whole prompts
-    double usd_per_gpu_hour = 0;  ///< 0 = capex + power
+    double usd_per_gpu_hour = 0;  ///< 0 = on --pricing's basis
+    std::string pricing = "market";  ///< market | committed | tco (pricing_basis)
     double utilisation = 1.0;
     bool explain = false;      ///< the passes by kernel class and one GPU's memory
     bool best_layout = false;  ///< lay --gpus out the way that serves the most (plan::rank_layouts)
@@ -105,9 +107,14 @@ struct cost_command {
     double price_input = 0;        ///< $ per million input tokens (for break-even); 0 = none
     double price_output = 0;       ///< $ per million output tokens
     bool with_model = false;       ///< --model given: price tokens too
+    std::string pricing;           ///< market | committed | tco; empty: tco with --capex, --electricity or --depreciation-years, else market
 };
 
 enum class catalog_kind { models, hardware, formats };
+
+/// --pricing's value as the library's basis (the option's check admits only these three).
+[[nodiscard]] pricing_basis pricing_named(const std::string& name);
+
 
 [[nodiscard]] report receipt();
 [[nodiscard]] report estimate(const estimate_command& c);

@@ -243,7 +243,7 @@ report plan(const plan_command& c) {
 
     lp::fleet_options o{.formats = formats_of(c.weights, c.kv), .max_instance_gpus = c.max_instance_gpus,
                        .max_gpus = c.max_gpus, .site = catalog::seed_site, .utilisation = c.utilisation,
-                       .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
+                       .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour), .pricing = pricing_named(c.pricing)};
     if (c.colocated_only) o.prefill_batches.clear();
     if (c.hardware.empty()) {
         for (const hardware& h : hardware_choices(c.hardware_file))
@@ -302,6 +302,7 @@ report plan(const plan_command& c) {
             .add("tpot_s", "TPOT", p.tpot.value(), "s")
             .add("load", "load at peak", p.load)
             .add("usd_per_gpu_hour", "$/GPU-hour", p.gpu_cost.value() * 3600.0, "USD/h")
+            .add("pricing", "priced on", std::string(p.price.given ? "given" : to_string(p.price.basis)))
             .add("usd_per_hour", "$/hour", p.fleet_cost.value() * 3600.0, "USD/h")
             .add("usd_per_million_output_tokens", "$/M output", p.cost_per_output_token.value() * 1e6, "USD/Mtoken")
             .add("usd_per_million_tokens", "$/M tokens", p.cost_per_token.value() * 1e6, "USD/Mtoken")
@@ -324,10 +325,15 @@ report plan(const plan_command& c) {
         r.notes.push_back("No GPU type, layout and batch meets the targets within the limits.");
     }
     for (const std::string& why : res.skipped) r.notes.push_back("Left out: " + why + ".");
+    std::vector<std::string_view> priced;  // one note per GPU type shown: what its GPU-hour rests on
+    for (const lp::deployment_plan& p : res.options) {
+        if (std::find(priced.begin(), priced.end(), p.d.hw.name) != priced.end()) continue;
+        priced.push_back(p.d.hw.name);
+        r.notes.push_back(std::string(p.d.hw.name) + " GPU-hour: " + basis_text(p.price, p.d.hw, o.site) + ".");
+    }
     r.notes.push_back("Each row: the cheapest plan of one GPU type and mode; " + std::to_string(res.points) +
                       " configurations priced. Fleet sized for the peak rate in whole instances; "
-                      "power at board power (busy); $ at capex over " + years_text(o.site.depreciation) +
-                      " + wall power, or the price given.");
+                      "power at board power (busy); $ per GPU-hour as each GPU type's note says.");
     return r;
 }
 
