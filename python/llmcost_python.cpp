@@ -468,7 +468,8 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
         .site = catalog::seed_site,  // as `llmcost estimate` prices it
         .utilisation = number(utilisation, "utilisation"),
         .gpu_cost = usd_per_gpu_hour.is_none() ? estimate_options{}.gpu_cost
-                                               : dollars_per_hour(number(usd_per_gpu_hour, "usd_per_gpu_hour"))};
+                                               : dollars_per_hour(number(usd_per_gpu_hour, "usd_per_gpu_hour")),
+        .market_prices = catalog::gpu_market_prices};  // as `llmcost estimate` prices it
     const request_estimate e = llmcost::estimate(d, r, o);
     const serving_point& s = e.point;
     estimate_result x;
@@ -1086,6 +1087,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
                         "prefill_batch"_a = maybe(p.how.prefill_batch), "ttft_s"_a = p.ttft.value(),
                         "tpot_s"_a = p.tpot.value(), "load"_a = p.load,
                         "usd_per_gpu_hour"_a = p.gpu_cost.value() / dollars_per_hour(1.0).value(),
+                        "pricing"_a = std::string(p.price.given ? "given" : to_string(p.price.basis)),
                         "usd_per_hour"_a = p.fleet_cost.value() / dollars_per_hour(1.0).value(),
                         "usd_per_million_output_tokens"_a = p.cost_per_output_token.value() / dollars_per_million_tokens(1.0).value(),
                         "usd_per_million_tokens"_a = p.cost_per_token.value() / dollars_per_million_tokens(1.0).value(),

@@ -160,6 +160,7 @@ constexpr const char* footer = R"(Examples:
   llmcost disagg --model Llama-3.1-70B --hardware H100 --tp 8 --input 4000 --output 300 --ttft 1 --tpot 0.05
   llmcost spec --model Llama-3.1-70B --hardware B300 --tp 8 --acceptance 0.8 --draft-tokens 4
   llmcost cost --hardware H100 --utilisation 0.6 --model Llama-3.1-8B --batch 64
+  llmcost optics --hardware H100,GB200 --gpus 100000
   llmcost calibrate my_runs.csv --free hbm,matmul --with-uncertainty
   llmcost frontier --model Llama-3.1-70B --hardware H100,B200 --tp 2,4,8 --weights fp8 --svg frontier.svg
   llmcost estimate --hardware-file my_gpus.csv --hardware MyGPU --model Llama-3.1-8B   (tables/hardware.csv's format)
@@ -282,6 +283,16 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     cost->add_option("--price-output", co.price_output, "Selling price, USD per million output tokens")->transform(usd_or_zero);
     add_pricing(cost, co.pricing, "tco with --capex, --electricity or --depreciation-years, else market");
     add_format(cost, format);
+
+    optics_command opt;
+    CLI::App* optics_app = app.add_subcommand(
+        "optics", "Optics of a cluster: transceivers per GPU, watts, copper vs optical scale-up, power and cost share");
+    optics_app->add_option("--hardware", opt.hardware, "GPUs to compare (catalog or --hardware-file)")
+        ->delimiter(',')
+        ->capture_default_str();
+    add_hardware_file(optics_app, opt.hardware_file);
+    optics_app->add_option("--gpus", opt.gpus, "GPUs in the cluster")->transform(count)->capture_default_str();
+    add_format(optics_app, format);
 
     calibrate_command cal;
     CLI::App* calibrate = app.add_subcommand("calibrate", "Fit efficiency parameters to your own measurements (CSV), with error bars");
@@ -406,6 +417,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         } else if (cost->parsed()) {
             co.with_model = cost->count("--model") > 0;
             r = llmcost::cli::cost(co);
+        } else if (optics_app->parsed()) {
+            r = llmcost::cli::optics(opt);
         } else {
             r = llmcost::cli::receipt();
         }

@@ -305,7 +305,8 @@ report estimate(const estimate_command& c) {
         .site = catalog::seed_site,
         .utilisation = c.utilisation,
         .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour),
-        .pricing = pricing_named(c.pricing)};
+        .pricing = pricing_named(c.pricing),
+        .market_prices = catalog::gpu_market_prices};
     if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);
     const request_estimate e = llmcost::estimate(d, r, o);
     const serving_point& s = e.point;
@@ -669,6 +670,53 @@ report cost(const cost_command& c) {
     if (c.price_input > 0 || c.price_output > 0)
         out.notes.push_back("Break-even and payback are the owner's: capex and power, whatever the basis charged above.");
     out.notes.push_back("Electricity " + to_text(site.electricity) + " at the wall (" + multipliers_text(site) + ").");
+    return out;
+}
+
+// ---- optics --------------------------------------------------------------------------------
+
+report optics(const optics_command& c) {
+    const facility& site = catalog::seed_site;
+    report out{.title = "llmcost optics: " + text::grouped(c.gpus) + " GPUs of each type, copper inside a scale-up "
+                        "domain, optical transceivers on the links that leave it (S9, S10)",
+               .layout = report::shape::array};
+    for (const std::string& name : c.hardware) {
+        const hardware h = hardware_named(name, "--hardware", c.hardware_file);
+        const cluster_optics o = optics_of(h, c.gpus);
+        record rec{.id = std::string(h.name)};
+        rec.add("hardware", "GPU", std::string(h.name))
+            .add("scale_up_domain", "domain", static_cast<double>(h.scale_up_domain))
+            .add("scale_up", "scale-up (copper)", std::string(h.scale_up.name))
+            .add("domains", "domains", o.domains, "count")
+            .add("optical", "optical scale-out", o.optical)
+            .add("transceivers_per_gpu", "xcvrs/GPU", o.optical ? static_cast<double>(h.transceivers_per_gpu) : 0.0)
+            .add("transceiver_W", "W each", h.transceiver_power.value(), "W")
+            .add("optics_W", "optics", o.power.value(), "W")
+            .add("optics_wall_W", "at the wall", (o.power * site.cooling).value(), "W")
+            .add("optics_W_per_gpu", "per GPU", o.per_gpu.value(), "W")
+            .add("share_of_board_power", "of board power", 100.0 * o.share_of_board_power, "%");
+        // Cost share: the GPU-hour at capex + power with its transceivers (cooled, always on) and without.
+        if (h.capex_per_gpu.value() > 0) {
+            const dollars_per_second_t bare = gpu_hour_cost(h, site, 1.0).total();
+            const dollars_per_second_t with = o.optical ? gpu_hour_cost(h, site, 1.0, {.optics = true}).total() : bare;
+            rec.add("optics_usd_per_gpu_hour", "optics $/GPU-h", (with - bare).value() * 3600.0, "USD/h")
+                .add("optics_share_of_tco", "of a GPU-hour (TCO)", 100.0 * ratio(with - bare, with), "%");
+        } else {
+            rec.add("optics_usd_per_gpu_hour", "optics $/GPU-h", value(), "USD/h")
+                .add("optics_share_of_tco", "of a GPU-hour (TCO)", value(), "%");
+        }
+        rec.add("scale_up_B_per_s", "scale-up each way", h.scale_up.per_direction.value(), "B/s")
+            .add("scale_out_B_per_s", "scale-out each way", h.scale_out.per_direction.value(), "B/s")
+            .add("scale_up_advantage", "up/out", o.scale_up_advantage, "x");
+        out.records.push_back(std::move(rec));
+    }
+    out.notes.push_back("A cluster within one scale-up domain is copper only (S9); beyond it every GPU's scale-out "
+                        "links carry its transceivers (S10: about 6 per GPU), always on.");
+    out.notes.push_back("At the wall: x " + text::number(site.cooling) + " cooling. Optics $/GPU-h: that power at " +
+                        to_text(site.electricity) + "; its share of the GPU-hour at capex + power (" +
+                        years_text(site.depreciation) + " straight-line), transceivers' purchase price not included.");
+    out.notes.push_back("up/out: scale-up / scale-out bandwidth, each way (S36 quotes 36x for NVL72 by dividing both "
+                        "directions by one; like for like it is half).");
     return out;
 }
 

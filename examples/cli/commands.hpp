@@ -110,6 +110,13 @@ struct cost_command {
     std::string pricing;           ///< market | committed | tco; empty: tco with --capex, --electricity or --depreciation-years, else market
 };
 
+/// `llmcost optics`: a cluster of each GPU type, copper inside a scale-up domain, optics outside.
+struct optics_command {
+    std::vector<std::string> hardware{"H100", "B200", "GB200", "B300", "GB300", "Rubin"};
+    std::string hardware_file;  ///< --hardware-file: GPUs of your own
+    double gpus = 1e6;          ///< GPUs in the cluster (S10: a million)
+};
+
 enum class catalog_kind { models, hardware, formats };
 
 /// --pricing's value as the library's basis (the option's check admits only these three).
@@ -124,6 +131,7 @@ enum class catalog_kind { models, hardware, formats };
 [[nodiscard]] report disagg(const disagg_command& c);
 [[nodiscard]] report spec(const spec_command& c);
 [[nodiscard]] report cost(const cost_command& c);
+[[nodiscard]] report optics(const optics_command& c);
 
 // ---- names: one reading for every command ---------------------------------------------------
 

@@ -45,14 +45,15 @@ TEST_CASE("estimate: energy and cost per output token follow from the rate (S29,
         CHECK(cloud.price.given);
     }
     SUBCASE("by default: the H100's listed on-demand price, $2.99 per GPU-hour (tables/gpu_prices.csv), with its basis") {
-        const request_estimate market = estimate(llama70_tp8, chat, {.batch = 32});
+        const request_estimate market = estimate(llama70_tp8, chat, {.batch = 32, .market_prices = catalog::gpu_market_prices});
         CHECK(market.gpu_cost.value() == doctest::Approx(2.99 / 3600).epsilon(1e-12));
         CHECK(market.cost_per_output_token.value() == doctest::Approx(2.99 / 3600 * 8 / rate).epsilon(1e-12));
         CHECK(market.price.basis == pricing_basis::market);
         CHECK_FALSE(market.price.fell_back());
         CHECK(market.price.date == "2026-05-18");
         CHECK(market.price.source.find("Lambda") != std::string_view::npos);
-        const request_estimate committed = estimate(llama70_tp8, chat, {.batch = 32, .pricing = pricing_basis::committed});
+        const request_estimate committed = estimate(llama70_tp8, chat, {.batch = 32, .pricing = pricing_basis::committed,
+                                                                        .market_prices = catalog::gpu_market_prices});
         CHECK(committed.gpu_cost.value() == doctest::Approx(2.35 / 3600).epsilon(1e-12));
         CHECK(committed.price.term == "1 year");
         CHECK(committed.cost_per_output_token.value() / market.cost_per_output_token.value() ==
@@ -61,7 +62,7 @@ TEST_CASE("estimate: energy and cost per output token follow from the rate (S29,
     SUBCASE("a GPU with no listed price falls back to capex and power, and says so") {
         deployment h800 = llama70_tp8;
         h800.hw = catalog::h800_sxm;  // no public market price found (tables/gpu_prices.csv has no row)
-        const request_estimate e800 = estimate(h800, chat, {.batch = 32});
+        const request_estimate e800 = estimate(h800, chat, {.batch = 32, .market_prices = catalog::gpu_market_prices});
         CHECK(e800.price.asked == pricing_basis::market);
         CHECK(e800.price.basis == pricing_basis::tco);
         CHECK(e800.price.fell_back());
@@ -164,8 +165,11 @@ TEST_CASE("price_request: one request's prefill, decode, GPU time, energy and mo
     hardware unpriced = catalog::b200_hgx;
     unpriced.capex_per_gpu = dollars(0.0);
     CHECK(std::isnan(price_request({.m = catalog::llama_3_1_8b, .hw = unpriced}, r, 1.0, {.pricing = pricing_basis::tco}).cost.value()));
-    // On the default basis the B200 is charged its listed on-demand price ($6.03/GPU-h), capex or not.
-    CHECK(price_request({.m = catalog::llama_3_1_8b, .hw = unpriced}, r).cost.value() > 0.0);
+    // On the market basis the B200 is charged its listed on-demand price ($6.03/GPU-h), capex or not.
+    CHECK(price_request({.m = catalog::llama_3_1_8b, .hw = unpriced}, r, 1.0, {.market_prices = catalog::gpu_market_prices})
+              .cost.value() > 0.0);
+    // Without a price list the market basis falls back to capex + power: none here.
+    CHECK(std::isnan(price_request({.m = catalog::llama_3_1_8b, .hw = unpriced}, r).cost.value()));
 }
 
 TEST_CASE("explain: a pass by kernel class sums to its time, and one GPU's memory to its HBM") {

@@ -30,7 +30,8 @@ using namespace llmcost::literals;
 
 constexpr request_shape shape{.input = 1000_tok, .output = 200_tok};
 constexpr scheduler_limits limits{.max_batch = 256};
-constexpr estimate_options saturate{.batch = 0, .limits = limits, .site = catalog::seed_site};
+constexpr estimate_options saturate{.batch = 0, .limits = limits, .site = catalog::seed_site,
+                                    .market_prices = catalog::gpu_market_prices};
 constexpr int dep_gpus = 8;  ///< the expert-parallel layout tried for MoE models: tp 1, dp 8, ep 8
 
 // ---- numbers as text -------------------------------------------------------------------------

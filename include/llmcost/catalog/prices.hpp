@@ -48,9 +48,7 @@ inline constexpr std::array gpu_market_prices{
 
 /// The market prices listed for the GPU named `gpu` (exactly as the catalog names it), or nullptr.
 [[nodiscard]] constexpr const gpu_market_price* market_price_of(std::string_view gpu) {
-    for (const gpu_market_price& p : gpu_market_prices)
-        if (p.gpu == gpu) return &p;
-    return nullptr;
+    return find_market_price(gpu_market_prices, gpu);
 }
 
 }  // namespace llmcost::catalog

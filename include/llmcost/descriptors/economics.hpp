@@ -6,6 +6,7 @@
 
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/units/makers.hpp>
+#include <span>
 #include <string_view>
 
 namespace llmcost {
@@ -155,6 +156,14 @@ struct gpu_market_price {
     }
     [[nodiscard]] constexpr bool operator==(const gpu_market_price&) const = default;
 };
+
+/// The entry of `prices` for the GPU named `gpu` (exact name), or nullptr.
+[[nodiscard]] constexpr const gpu_market_price* find_market_price(std::span<const gpu_market_price> prices,
+                                                                  std::string_view gpu) {
+    for (const gpu_market_price& p : prices)
+        if (p.gpu == gpu) return &p;
+    return nullptr;
+}
 
 /// What enters a GPU-hour besides the GPU itself.
 struct gpu_cost_options {

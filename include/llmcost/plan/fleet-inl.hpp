@@ -99,7 +99,7 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
         if (!p.known())
             for (const gpu_price& g : o.prices)
                 if (llmcost::detail::same_name(g.hardware, h.name)) p = given_gpu_hour(g.per_gpu);
-        if (!p.known()) p = price_gpu_hour(h, o.site, o.utilisation, o.pricing, catalog::market_price_of(h.name));
+        if (!p.known()) p = price_gpu_hour(h, o.site, o.utilisation, o.pricing, find_market_price(o.market_prices, h.name));
         if (!p.known()) {
             std::string why(h.name);
             why.append(": no price in the catalog; give its $ per GPU-hour to include it");

@@ -107,6 +107,8 @@ struct fleet_options {
     /// Without a given price: each GPU's listed market price (on demand or committed) or capex + power
     /// (`price_gpu_hour`; a GPU with no listed price falls back to capex + power).
     pricing_basis pricing = pricing_basis::market;
+    /// Where market and committed prices are looked up, by exact GPU name (tables/gpu_prices.csv).
+    std::span<const gpu_market_price> market_prices = catalog::gpu_market_prices;
 
     void validate() const {
         require(!gpus.empty(), "plan", "gpus", 0, "name at least one GPU type");

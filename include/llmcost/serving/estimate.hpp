@@ -9,7 +9,8 @@
 /// - The deployment is busy: every GPU draws board power while it serves (the seed's S29
 ///   convention; an upper bound on draw, since a memory-bound GPU rarely reaches its TDP).
 /// - Money: a GPU-second costs what `price_gpu_hour` says on the chosen basis (economics/gpu_price.hpp):
-///   by default the GPU's public on-demand market price (catalog/prices.hpp), or a committed price,
+///   by default the GPU's public on-demand market price (from `market_prices`, e.g.
+///   `catalog::gpu_market_prices`; capex + power where it lists none), or a committed price,
 ///   or the owner's capex ÷ depreciation + wall power at the utilisation (`pricing_basis::tco`); the
 ///   basis comes back in `request_estimate::price`. All of it is charged to output tokens, the way
 ///   "$ per million output tokens at this throughput" is quoted, so prompt processing is paid for
@@ -22,7 +23,6 @@
 /// static_assert(e.point.tpot < 50_ms);
 /// \endcode
 
-#include <llmcost/catalog/prices.hpp>
 #include <llmcost/costs/energy.hpp>
 #include <llmcost/serving/economics.hpp>
 #include <llmcost/serving/throughput.hpp>
@@ -40,6 +40,10 @@ struct estimate_options {
     dollars_per_second_t gpu_cost = dollars_per_second_t::from_value(0.0);
     /// Without `gpu_cost`: the GPU's on-demand market price, committed price, or capex + power.
     pricing_basis pricing = pricing_basis::market;
+    /// Where market and committed prices are looked up (by the GPU's exact name): pass
+    /// `catalog::gpu_market_prices` (catalog/prices.hpp, tables/gpu_prices.csv), as the tool does.
+    /// Empty, or no entry for the GPU: capex + power, and `request_estimate::price` says it fell back.
+    std::span<const gpu_market_price> market_prices = {};
 
     constexpr void validate() const {
         require(batch == 0.0 || (batch >= 1.0 && non_negative_finite(batch)), "estimate", "batch", batch,
@@ -72,12 +76,12 @@ struct request_estimate {
 };
 
 /// The GPU-hour an estimate charges: the caller's `gpu_cost`, else `price_gpu_hour` on `o.pricing`
-/// with the catalog's market prices for the GPU (by its exact name).
+/// with the GPU's entry of `o.market_prices` (by its exact name).
 [[nodiscard]] constexpr gpu_hour_price estimate_gpu_hour(const hardware& h, const estimate_options& o,
                                                          double utilisation) {
     return o.gpu_cost.value() > 0.0
                ? given_gpu_hour(o.gpu_cost)
-               : price_gpu_hour(h, o.site, utilisation, o.pricing, catalog::market_price_of(h.name));
+               : price_gpu_hour(h, o.site, utilisation, o.pricing, find_market_price(o.market_prices, h.name));
 }
 
 /// The whole estimate for requests of shape r on deployment d:

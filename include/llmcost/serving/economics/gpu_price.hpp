@@ -91,7 +91,6 @@ struct gpu_hour_price {
         s += p.asked == pricing_basis::committed ? "committed" : "on-demand market";
         s += " price listed for ";
         s.append(h.name);
-        s += " in tables/gpu_prices.csv";
     }
     return s;
 }
