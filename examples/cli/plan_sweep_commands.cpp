@@ -331,6 +331,11 @@ report plan(const plan_command& c) {
         priced.push_back(p.d.hw.name);
         r.notes.push_back(std::string(p.d.hw.name) + " GPU-hour: " + basis_text(p.price, p.d.hw, o.site) + ".");
     }
+    const auto fell_back = [](const lp::deployment_plan& p) { return p.price.fell_back(); };
+    if (std::any_of(res.options.begin(), res.options.end(), fell_back) &&
+        !std::all_of(res.options.begin(), res.options.end(), fell_back))
+        r.notes.push_back("The GPU types are priced on different bases (a capex + power fallback is far below a market "
+                          "price): give their prices with --price NAME=USD_PER_GPU_HOUR, or --pricing tco, to compare like with like.");
     r.notes.push_back("Each row: the cheapest plan of one GPU type and mode; " + std::to_string(res.points) +
                       " configurations priced. Fleet sized for the peak rate in whole instances; "
                       "power at board power (busy); $ per GPU-hour as each GPU type's note says.");
