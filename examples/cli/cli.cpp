@@ -218,6 +218,9 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     estimate->add_option("--usd-per-gpu-hour", est.usd_per_gpu_hour, "Price a GPU-hour at this (default: on --pricing's basis)")
         ->transform(usd_amount);
     add_pricing(estimate, est.pricing, "market");
+    estimate->add_option("--prefix-hit", est.req.prefix_hit,
+                         "Share of each prompt found in a prefix cache, [0,1): only the rest is prefilled (S6)")
+        ->transform(probability);
     estimate->add_flag("--explain", est.explain,
                        "Add the prefill and the serving step by kernel class (time, FLOPs, bytes, bound) and one GPU's "
                        "memory (tables; JSON under \"breakdown\")");

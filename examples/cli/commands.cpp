@@ -99,7 +99,9 @@ void check_context(const deployment& d, double context, const deployment_options
     if (!o.ignore_max_position) require_within_max_position(d.m, context, "; pass --ignore-max-position to price it anyway");
 }
 
-request_shape shape_of(const request_options& r) { return {.input = tokens(r.input), .output = tokens(r.output)}; }
+request_shape shape_of(const request_options& r) {
+    return {.input = tokens(r.input), .output = tokens(r.output), .cached_fraction = r.prefix_hit};
+}
 
 std::string layout_text(const deployment& d) {
     const parallel_layout& l = d.layout;
@@ -317,8 +319,11 @@ report estimate(const estimate_command& c) {
     record rec;
     add_deployment(rec, d);
     rec.add("input_tokens", "input tokens", c.req.input, "token")
-        .add("output_tokens", "output tokens", c.req.output, "token")
-        .add("batch", "concurrent sequences (per replica or attention rank)", s.batch)
+        .add("output_tokens", "output tokens", c.req.output, "token");
+    if (c.req.prefix_hit > 0)
+        rec.add("prefix_hit", "share of the prompt in the prefix cache", c.req.prefix_hit)
+            .add("computed_input_tokens", "prompt tokens computed per request", r.computed().value(), "token");
+    rec.add("batch", "concurrent sequences (per replica or attention rank)", s.batch)
         .add("limited_by", "batch set by", std::string(s.limited_by))
         .add("ttft_s", "time to first token", s.ttft.value(), "s")
         .add("tpot_s", "time per output token (mean)", s.tpot.value(), "s")
@@ -360,6 +365,11 @@ report estimate(const estimate_command& c) {
                                   " tokens, one chunk per step (chunked prefill)."
                             : "Each prompt prefilled whole in one step (TensorRT-LLM's default; --prefill-chunk "
                               "spreads it over steps): the mean step mixes steps with and without a prompt.");
+    if (c.req.prefix_hit > 0)
+        out.notes.push_back("Prefix cache: " + invalid_input::show(100 * c.req.prefix_hit) + " % of each prompt's tokens "
+                            "found cached (S6), so each prompt computes " + invalid_input::show(r.computed().value()) +
+                            " tokens after a cached prefix of " + invalid_input::show(r.cached().value()) +
+                            "; the KV cache still holds the whole prompt.");
     out.notes.push_back("Energy at board power for the whole busy time: an upper bound on the draw.");
     if (e.cost_known())
         out.notes.push_back("Cost: " + basis_text(e.price, d.hw, o.site) +

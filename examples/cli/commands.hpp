@@ -51,6 +51,7 @@ struct deployment_options {
 struct request_options {
     double input = 1000;  ///< prompt tokens
     double output = 200;  ///< generated tokens
+    double prefix_hit = 0;  ///< share of the prompt found in a prefix cache (--prefix-hit), [0, 1)
 };
 
 struct estimate_command {

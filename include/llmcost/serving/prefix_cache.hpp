@@ -66,7 +66,7 @@ template <token_count T>
     detail::require_fraction(cached_fraction, "cached_fraction");
     require(batch >= 1.0, "prefix cache", "batch", batch, "at least one prompt per pass");
     const double p = in_base_units(prompt).value();
-    const double fresh = detail::max(1.0, (1.0 - cached_fraction) * p);
+    const double fresh = fresh_prompt_tokens(tokens(p), cached_fraction).value();
     return prefill_comparison{.uncached = prefill_pass(d, batch, tokens(p), tokens(0.0)).time(),
                                 .cached = prefill_pass(d, batch, tokens(fresh), tokens(p - fresh)).time()};
 }
