@@ -157,7 +157,7 @@ TEST_CASE("a request's prefix-cache hit: the serving point prefills only the com
     // The prompt alone: 1,000 new tokens after 1,000 cached ones, as prefill_times prices a hit.
     const serving_point s = serve_at_batch(llama70_h100, half, 32);
     CHECK(s.prefill_time == prefill_pass(llama70_h100, 1.0, 1000_tok, 1000_tok).time());
-    CHECK(s.prefill_time == prefill_times(llama70_h100, 2000_tok, 0.5).cached);
+    CHECK(s.prefill_time == prefix_cache::prefill_times(llama70_h100, 2000_tok, 0.5).cached);
     const serving_point s0 = serve_at_batch(llama70_h100, plain, 32);
     CHECK(s.ttft < s0.ttft);
     CHECK(s.step_time < s0.step_time);
