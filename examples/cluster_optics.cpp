@@ -25,13 +25,12 @@ int main() {
                 site.cooling);
     std::printf("  %-22s %6s %8s %12s %12s %10s %10s\n", "system", "xcvrs", "W each", "optics", "at the wall",
                 "per GPU", "of board");
-    for (const hardware& h : systems) {
-        const watts_t optics = transceiver_power(h, gpus);
-        const watts_t per = optics / gpus;
+    for (const hardware& h : systems) {  // the figures `llmcost optics` prints (optics_of)
+        const cluster_optics o = optics_of(h, gpus);
         std::printf("  %-22s %6d %8s %12s %12s %10s %9.1f%%\n", h.name.data(), h.transceivers_per_gpu,
-                    to_text(h.transceiver_power).c_str(), to_text(optics, {.digits = 3}).c_str(),
-                    to_text(optics * site.cooling, {.digits = 3}).c_str(), to_text(per).c_str(),
-                    100.0 * ratio(per, h.gpu.board_power));
+                    to_text(h.transceiver_power).c_str(), to_text(o.power, {.digits = 3}).c_str(),
+                    to_text(o.power * site.cooling, {.digits = 3}).c_str(), to_text(o.per_gpu).c_str(),
+                    100.0 * o.share_of_board_power);
     }
     // A year of the seed's 180 MW at the seed site's price.
     const joules_t year = energy_at(seed_budget * site.cooling, years(1.0));
@@ -46,8 +45,8 @@ int main() {
     // S9: one scale-up domain is copper only; optics start when a cluster outgrows it.
     const hardware& rack = catalog::gb200_nvl72;
     std::printf("\nS9   %s: %d GPUs in one domain need %s of optics; %d GPUs need %s\n", rack.name.data(),
-                rack.scale_up_domain, to_text(transceiver_power(rack, rack.scale_up_domain)).c_str(),
-                2 * rack.scale_up_domain, to_text(transceiver_power(rack, 2.0 * rack.scale_up_domain)).c_str());
+                rack.scale_up_domain, to_text(optics_of(rack, rack.scale_up_domain).power).c_str(),
+                2 * rack.scale_up_domain, to_text(optics_of(rack, 2.0 * rack.scale_up_domain).power).c_str());
 
     // S36: how much thicker the pipe is inside the domain. The seed's 36x divides NVLink's
     // both-directions figure by one direction of the NIC; like for like it is half of that.
@@ -57,7 +56,7 @@ int main() {
     for (const hardware& h : systems)
         std::printf("  %-22s %-20s %12s   %-16s %12s %8.0fx %8.0fx\n", h.name.data(), h.scale_up.name.data(),
                     to_text(h.scale_up.per_direction).c_str(), h.scale_out.name.data(),
-                    to_text(h.scale_out.per_direction).c_str(), scale_up_advantage(h),
+                    to_text(h.scale_out.per_direction).c_str(), optics_of(h, gpus).scale_up_advantage,
                     scale_up_advantage_as_quoted(h));
     std::printf("  S36's 36x is %s's as-quoted ratio: %s both ways / %s one way; like for like %.0fx.\n",
                 rack.name.data(), to_text(rack.scale_up.both_directions()).c_str(),

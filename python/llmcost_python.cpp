@@ -254,6 +254,7 @@ struct estimate_result {
     double kv_bytes_per_token = 0, weight_bytes_per_gpu = 0, kv_capacity_tokens = 0;
     double energy_j_per_output_token = 0, wall_energy_j_per_output_token = 0, wh_per_request = 0, wall_wh_per_request = 0;
     std::optional<double> usd_per_gpu_hour, usd_per_million_output_tokens;  ///< None: the GPU has no price
+    std::string pricing, usd_basis;  ///< the GPU-hour's basis (market, committed, tco, given) and its text
 };
 
 #define LLMCOST_ESTIMATE_FIELDS(X)                                                                               \
@@ -261,7 +262,8 @@ struct estimate_result {
     X(batch) X(limited_by) X(ttft_s) X(tpot_s) X(e2e_s) X(prefill_s) X(decode_step_s) X(step_memory_bound)       \
     X(output_tokens_per_s) X(output_tokens_per_s_per_gpu) X(tokens_per_s_per_user) X(kv_bytes_per_token)         \
     X(weight_bytes_per_gpu) X(kv_capacity_tokens) X(energy_j_per_output_token) X(wall_energy_j_per_output_token) \
-    X(wh_per_request) X(wall_wh_per_request) X(usd_per_gpu_hour) X(usd_per_million_output_tokens)
+    X(wh_per_request) X(wall_wh_per_request) X(usd_per_gpu_hour) X(pricing) X(usd_basis)                       \
+    X(usd_per_million_output_tokens)
 
 py::dict to_dict(const estimate_result& r) {
     py::dict d;
@@ -467,7 +469,8 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
         .site = catalog::seed_site,  // as `llmcost estimate` prices it
         .utilisation = number(utilisation, "utilisation"),
         .gpu_cost = usd_per_gpu_hour.is_none() ? estimate_options{}.gpu_cost
-                                               : dollars_per_hour(number(usd_per_gpu_hour, "usd_per_gpu_hour"))};
+                                               : dollars_per_hour(number(usd_per_gpu_hour, "usd_per_gpu_hour")),
+        .market_prices = catalog::gpu_market_prices};  // as `llmcost estimate` prices it
     const request_estimate e = llmcost::estimate(d, r, o);
     const serving_point& s = e.point;
     estimate_result x;
@@ -504,6 +507,8 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
         x.usd_per_gpu_hour = e.gpu_cost.value() / dollars_per_hour(1.0).value();
         x.usd_per_million_output_tokens = e.cost_per_output_token.value() / dollars_per_million_tokens(1.0).value();
     }
+    x.pricing = e.price.given ? "given" : std::string(to_string(e.price.basis));
+    x.usd_basis = e.cost_known() ? basis_text(e.price, d.hw, o.site) : std::string("unknown");
     return x;
 }
 
@@ -1109,6 +1114,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
                         "prefill_batch"_a = maybe(p.how.prefill_batch), "ttft_s"_a = p.ttft.value(),
                         "tpot_s"_a = p.tpot.value(), "load"_a = p.load,
                         "usd_per_gpu_hour"_a = p.gpu_cost.value() / dollars_per_hour(1.0).value(),
+                        "pricing"_a = std::string(p.price.given ? "given" : to_string(p.price.basis)),
                         "usd_per_hour"_a = p.fleet_cost.value() / dollars_per_hour(1.0).value(),
                         "usd_per_million_output_tokens"_a = p.cost_per_output_token.value() / dollars_per_million_tokens(1.0).value(),
                         "usd_per_million_tokens"_a = p.cost_per_token.value() / dollars_per_million_tokens(1.0).value(),

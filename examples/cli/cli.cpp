@@ -114,6 +114,15 @@ void add_hardware_file(CLI::App* app, std::string& file) {
         ->check(CLI::ExistingFile);
 }
 
+/// --pricing, on every command that prints money: what a GPU-hour is charged at.
+void add_pricing(CLI::App* app, std::string& pricing, std::string_view default_text) {
+    app->add_option("--pricing", pricing,
+                    "GPU-hour price: market (listed on-demand, tables/gpu_prices.csv), committed (a 1-3 year "
+                    "reservation), or tco (capex + power); a GPU with no listed price falls back to tco. Default: " +
+                        std::string(default_text))
+        ->check(CLI::IsMember({"market", "committed", "tco"}));
+}
+
 void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = true) {
     app->add_option("--model", d.model, "Catalog model (llmcost list models) or a Hugging Face config.json (or its folder)")
         ->capture_default_str();
@@ -157,6 +166,7 @@ constexpr const char* footer = R"(Examples:
   llmcost disagg --model Llama-3.1-70B --hardware H100 --tp 8 --input 4000 --output 300 --ttft 1 --tpot 0.05
   llmcost spec --model Llama-3.1-70B --hardware B300 --tp 8 --acceptance 0.8 --draft-tokens 4
   llmcost cost --hardware H100 --utilisation 0.6 --model Llama-3.1-8B --batch 64
+  llmcost optics --hardware H100,GB200 --gpus 100000
   llmcost calibrate my_runs.csv --free hbm,matmul --with-uncertainty
   llmcost frontier --model Llama-3.1-70B --hardware H100,B200 --tp 2,4,8 --weights fp8 --svg frontier.svg
   llmcost estimate --hardware-file my_gpus.csv --hardware MyGPU --model Llama-3.1-8B   (tables/hardware.csv's format)
@@ -217,8 +227,12 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     estimate->add_option("--prefill-chunk", est.prefill_chunk,
                          "Chunked prefill: prompts in chunks of at most this many tokens, one per step (default: whole)")
         ->transform(tokens_count);
-    estimate->add_option("--usd-per-gpu-hour", est.usd_per_gpu_hour, "Price a GPU-hour at this (default: capex + power)")
+    estimate->add_option("--usd-per-gpu-hour", est.usd_per_gpu_hour, "Price a GPU-hour at this (default: on --pricing's basis)")
         ->transform(usd_amount);
+    add_pricing(estimate, est.pricing, "market");
+    estimate->add_option("--prefix-hit", est.req.prefix_hit,
+                         "Share of each prompt found in a prefix cache, [0,1): only the rest is prefilled (S6)")
+        ->transform(probability);
     estimate->add_flag("--explain", est.explain,
                        "Add the prefill and the serving step by kernel class (time, FLOPs, bytes, bound) and one GPU's "
                        "memory (tables; JSON under \"breakdown\")");
@@ -291,7 +305,18 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     cost->add_option("--depreciation-years", co.depreciation_years, "Straight-line depreciation")->transform(positive_in(0.01, 1000, "YEARS"));
     cost->add_option("--price-input", co.price_input, "Selling price, USD per million input tokens")->transform(usd_or_zero);
     cost->add_option("--price-output", co.price_output, "Selling price, USD per million output tokens")->transform(usd_or_zero);
+    add_pricing(cost, co.pricing, "tco with --capex, --electricity or --depreciation-years, else market");
     add_format(cost, format);
+
+    optics_command opt;
+    CLI::App* optics_app = app.add_subcommand(
+        "optics", "Optics of a cluster: transceivers per GPU, watts, copper vs optical scale-up, power and cost share");
+    optics_app->add_option("--hardware", opt.hardware, "GPUs to compare (catalog or --hardware-file)")
+        ->delimiter(',')
+        ->capture_default_str();
+    add_hardware_file(optics_app, opt.hardware_file);
+    optics_app->add_option("--gpus", opt.gpus, "GPUs in the cluster")->transform(count)->capture_default_str();
+    add_format(optics_app, format);
 
     calibrate_command cal;
     CLI::App* calibrate = app.add_subcommand("calibrate", "Fit efficiency parameters to your own measurements (CSV), with error bars");
@@ -365,6 +390,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_option("--usd-per-gpu-hour", pl.usd_per_gpu_hour, "One price for every GPU type")->transform(usd_amount);
     plan_app->add_option("--price", pl.prices, "A GPU type's price: NAME=USD_PER_GPU_HOUR (repeatable)");
     plan_app->add_option("--utilisation", pl.utilisation, "Mean load / the peak rate")->transform(fraction)->capture_default_str();
+    add_pricing(plan_app, pl.pricing, "market");
     plan_app->add_flag("--colocated-only", pl.colocated_only, "Leave disaggregated serving out");
     plan_app->add_flag("--ignore-max-position", pl.ignore_max_position, "Allow contexts beyond the model's maximum");
     add_format(plan_app, format);
@@ -436,6 +462,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         } else if (cost->parsed()) {
             co.with_model = cost->count("--model") > 0;
             r = llmcost::cli::cost(co);
+        } else if (optics_app->parsed()) {
+            r = llmcost::cli::optics(opt);
         } else {
             r = llmcost::cli::receipt();
         }

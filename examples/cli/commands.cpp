@@ -109,7 +109,9 @@ void check_context(const deployment& d, double context, const deployment_options
     if (!o.ignore_max_position) require_within_max_position(d.m, context, "; pass --ignore-max-position to price it anyway");
 }
 
-request_shape shape_of(const request_options& r) { return {.input = tokens(r.input), .output = tokens(r.output)}; }
+request_shape shape_of(const request_options& r) {
+    return {.input = tokens(r.input), .output = tokens(r.output), .cached_fraction = r.prefix_hit};
+}
 
 std::string layout_text(const deployment& d) {
     const parallel_layout& l = d.layout;
@@ -147,6 +149,13 @@ std::string multipliers_text(const facility& site) {
 }
 
 }  // namespace
+
+pricing_basis pricing_named(const std::string& name) {
+    if (name == "committed") return pricing_basis::committed;
+    if (name == "tco") return pricing_basis::tco;
+    if (name == "market" || name.empty()) return pricing_basis::market;
+    throw usage_error("--pricing '" + name + "' is not market, committed or tco");
+}
 
 std::vector<std::string> weight_format_names() {
     std::vector<std::string> v;
@@ -329,7 +338,9 @@ report estimate(const estimate_command& c) {
                    .prefill_chunk = tokens(c.prefill_chunk)},
         .site = catalog::seed_site,
         .utilisation = c.utilisation,
-        .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
+        .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour),
+        .pricing = pricing_named(c.pricing),
+        .market_prices = catalog::gpu_market_prices};
     if (!c.dep.engine.empty()) {
         o.limits = with_engine_defaults(o.limits, d.engine);
         out.notes.push_back(engine_note(d.engine));
@@ -352,8 +363,11 @@ report estimate(const estimate_command& c) {
     record rec;
     add_deployment(rec, d);
     rec.add("input_tokens", "input tokens", c.req.input, "token")
-        .add("output_tokens", "output tokens", c.req.output, "token")
-        .add("batch", "concurrent sequences (per replica or attention rank)", s.batch)
+        .add("output_tokens", "output tokens", c.req.output, "token");
+    if (c.req.prefix_hit > 0)
+        rec.add("prefix_hit", "share of the prompt in the prefix cache", c.req.prefix_hit)
+            .add("computed_input_tokens", "prompt tokens computed per request", r.computed().value(), "token");
+    rec.add("batch", "concurrent sequences (per replica or attention rank)", s.batch)
         .add("limited_by", "batch set by", std::string(s.limited_by));
     if (online) {
         rec.add("rate_requests_per_s", "arrival rate, whole deployment (Poisson)", c.rate, "request/s");
@@ -383,7 +397,9 @@ report estimate(const estimate_command& c) {
         .add("wall_wh_per_request", "at the wall, per request", e.wall_energy_per_request.value() / 3600.0, "Wh")
         .add("usd_per_gpu_hour", "cost of a GPU-hour", e.cost_known() ? value(e.gpu_cost.value() * 3600.0) : value(),
              "USD/h")
-        .add("usd_per_million_output_tokens", "cost per million output tokens",
+        .add("pricing", "priced on", std::string(e.price.given ? "given" : to_string(e.price.basis)))
+        .add("usd_basis", "price basis", e.cost_known() ? basis_text(e.price, d.hw, o.site) : std::string("unknown"))
+        .add("usd_per_million_output_tokens", "cost per million output tokens, prefill included",
              e.cost_known() ? value(per_million(e.cost_per_output_token)) : value(), "USD/Mtoken");
     out.records.push_back(std::move(rec));
     if (online && online->whole_prompts) {
@@ -432,15 +448,18 @@ report estimate(const estimate_command& c) {
                                   " tokens, one chunk per step (chunked prefill)."
                             : "Each prompt prefilled whole in one step (TensorRT-LLM's default; --prefill-chunk "
                               "spreads it over steps): the mean step mixes steps with and without a prompt.");
+    if (c.req.prefix_hit > 0)
+        out.notes.push_back("Prefix cache: " + invalid_input::show(100 * c.req.prefix_hit) + " % of each prompt's tokens "
+                            "found cached (S6), so each prompt computes " + invalid_input::show(r.computed().value()) +
+                            " tokens after a cached prefix of " + invalid_input::show(r.cached().value()) +
+                            "; the KV cache still holds the whole prompt.");
     out.notes.push_back("Energy at board power for the whole busy time: an upper bound on the draw.");
-    if (c.usd_per_gpu_hour > 0)
-        out.notes.push_back("Cost at the given $" + invalid_input::show(c.usd_per_gpu_hour) + " per GPU-hour.");
-    else if (e.cost_known())
-        out.notes.push_back("Cost: $" + invalid_input::show(d.hw.capex_per_gpu.value()) + " per GPU over " +
-                            years_text(o.site.depreciation) + " + wall power at " + to_text(o.site.electricity) +
-                            ", all charged to output tokens.");
+    if (e.cost_known())
+        out.notes.push_back("Cost: " + basis_text(e.price, d.hw, o.site) +
+                            "; all GPU time (prefill included) charged to output tokens (`llmcost cost` bills input "
+                            "and output apart, and prints this figure too).");
     else
-        out.notes.push_back("Cost unknown: no price (capex_usd_per_gpu 0) for " + std::string(d.hw.name) +
+        out.notes.push_back("Cost unknown: no listed price and no capex (capex_usd_per_gpu 0) for " + std::string(d.hw.name) +
                             "; pass --usd-per-gpu-hour.");
     return out;
 }
@@ -814,21 +833,34 @@ report cost(const cost_command& c) {
     facility site = catalog::seed_site;
     if (c.electricity > 0) site.electricity = dollars_per_kilowatt_hour(c.electricity);
     if (c.depreciation_years > 0) site.depreciation = years(c.depreciation_years);
-    if (h.capex_per_gpu.value() <= 0)
-        throw usage_error("--hardware '" + std::string(h.name) + "' has no price (capex_usd_per_gpu 0); pass --capex USD");
-    const gpu_cost_rate rate = gpu_hour_cost(h, site, c.utilisation);
+    // --capex, --electricity and --depreciation-years are the owner's figures: they choose the TCO.
+    const bool owner_figures = c.capex > 0 || c.electricity > 0 || c.depreciation_years > 0;
+    if (owner_figures && !c.pricing.empty() && c.pricing != "tco")
+        throw usage_error("--capex, --electricity and --depreciation-years price the TCO: use them with --pricing tco "
+                          "(or without --pricing), not --pricing " + c.pricing);
+    const pricing_basis basis = c.pricing.empty() ? (owner_figures ? pricing_basis::tco : pricing_basis::market)
+                                                  : pricing_named(c.pricing);
+    const gpu_hour_price price = price_gpu_hour(h, site, c.utilisation, basis, catalog::market_price_of(h.name));
+    if (!price.known())
+        throw usage_error("--hardware '" + std::string(h.name) + "' has no listed price and no capex (capex_usd_per_gpu 0); "
+                          "pass --capex USD");
 
     report out{.title = "llmcost cost: " + std::string(h.name) + " at " + invalid_input::show(100 * c.utilisation) +
                         " % utilisation"};
     record rec;
-    rec.add("hardware", "hardware", std::string(h.name))
-        .add("capex_usd", "price per GPU (with its share of the server)", h.capex_per_gpu.value(), "USD")
-        .add("depreciation_years", "depreciation", ratio(site.depreciation, years(1.0)), "years")
-        .add("utilisation", "utilisation", c.utilisation)
-        .add("wall_power_W", "wall power per GPU at this utilisation (S30)", rate.wall_power.value(), "W")
-        .add("capital_usd_per_gpu_hour", "capital per GPU-hour", rate.capital.value() * 3600, "USD/h")
-        .add("energy_usd_per_gpu_hour", "energy per GPU-hour", rate.energy.value() * 3600, "USD/h")
-        .add("usd_per_gpu_hour", "cost of a GPU-hour", rate.total().value() * 3600, "USD/h");
+    rec.add("hardware", "hardware", std::string(h.name)).add("utilisation", "utilisation", c.utilisation);
+    if (h.capex_per_gpu.value() > 0) {  // the owner's view, whatever the basis charged
+        const gpu_cost_rate rate = gpu_hour_cost(h, site, c.utilisation);
+        rec.add("capex_usd", "price per GPU (with its share of the server)", h.capex_per_gpu.value(), "USD")
+            .add("depreciation_years", "depreciation", ratio(site.depreciation, years(1.0)), "years")
+            .add("wall_power_W", "wall power per GPU at this utilisation (S30)", rate.wall_power.value(), "W")
+            .add("capital_usd_per_gpu_hour", "TCO: capital per GPU-hour", rate.capital.value() * 3600, "USD/h")
+            .add("energy_usd_per_gpu_hour", "TCO: energy per GPU-hour", rate.energy.value() * 3600, "USD/h")
+            .add("tco_usd_per_gpu_hour", "TCO: capex + power per GPU-hour", rate.total().value() * 3600, "USD/h");
+    }
+    rec.add("usd_per_gpu_hour", "cost of a GPU-hour (charged below)", price.rate.value() * 3600, "USD/h")
+        .add("pricing", "priced on", std::string(to_string(price.basis)))
+        .add("usd_basis", "price basis", basis_text(price, h, site));
     if (c.with_model) {
         deployment_options o = c.dep;
         deployment d = build(o);
@@ -838,13 +870,20 @@ report cost(const cost_command& c) {
         const pricing_point p{.decode_batch = c.batch, .context = mean_decode_context(shape_of(c.req)),
                               .prompt = tokens(c.req.input)};
         const gpu_token_rates rates = gpu_token_rates_at(d, p);
-        const token_costs tc = cost_per_token(rate.total(), rates, c.utilisation);
+        const token_costs tc = cost_per_token(price.rate, rates, c.utilisation);
+        // The same GPU-hour charged as `llmcost estimate` charges it: all GPU time to output tokens.
+        const request_estimate all_in = llmcost::estimate(
+            d, shape_of(c.req), {.batch = c.batch, .site = site, .utilisation = c.utilisation, .gpu_cost = price.rate});
         rec.add("model", "model", std::string(d.m.name))
             .add("decode_batch", "decode batch", c.batch)
             .add("prefill_tokens_per_s_per_gpu", "input tokens/s per GPU", rates.prefill.value(), "token/s")
             .add("decode_tokens_per_s_per_gpu", "output tokens/s per GPU", rates.decode.value(), "token/s")
             .add("usd_per_million_input_tokens", "cost per million input tokens (S33)", per_million(tc.input), "USD/Mtoken")
-            .add("usd_per_million_output_tokens", "cost per million output tokens", per_million(tc.output), "USD/Mtoken")
+            .add("usd_per_million_output_tokens", "cost per million output tokens, decode alone",
+                 per_million(tc.output), "USD/Mtoken")
+            .add("usd_per_million_output_tokens_all_in",
+                 "per M output, all GPU time (= estimate)",
+                 per_million(all_in.cost_per_output_token), "USD/Mtoken")
             .add("usd_per_million_cached_tokens", "cost per million cached input tokens", per_million(tc.cached), "USD/Mtoken")
             .add("output_input_cost_ratio", "output / input cost (lists: 5-6x)", output_input_cost_ratio(rates), "x")
             .add("cached_input_cost_ratio", "cached / input cost (lists: 1/10)", cached_input_cost_ratio(rates));
@@ -864,7 +903,61 @@ report cost(const cost_command& c) {
         }
     }
     out.records.push_back(std::move(rec));
+    out.notes.push_back("GPU-hour: " + basis_text(price, h, site) + ".");
+    if (c.with_model)
+        out.notes.push_back("Input and output are billed apart: input tokens pay for the prefill's GPU-seconds, output "
+                            "tokens for the decode's. `llmcost estimate` charges all GPU time (prefill included) to "
+                            "output tokens: the 'all GPU time' row is its figure at the same batch.");
+    if (c.price_input > 0 || c.price_output > 0)
+        out.notes.push_back("Break-even and payback are the owner's: capex and power, whatever the basis charged above.");
     out.notes.push_back("Electricity " + to_text(site.electricity) + " at the wall (" + multipliers_text(site) + ").");
+    return out;
+}
+
+// ---- optics --------------------------------------------------------------------------------
+
+report optics(const optics_command& c) {
+    const facility& site = catalog::seed_site;
+    report out{.title = "llmcost optics: " + text::grouped(c.gpus) + " GPUs of each type, copper inside a scale-up "
+                        "domain, optical transceivers on the links that leave it (S9, S10)",
+               .layout = report::shape::array};
+    for (const std::string& name : c.hardware) {
+        const hardware h = hardware_named(name, "--hardware", c.hardware_file);
+        const cluster_optics o = optics_of(h, c.gpus);
+        record rec{.id = std::string(h.name)};
+        rec.add("hardware", "GPU", std::string(h.name))
+            .add("scale_up_domain", "domain", static_cast<double>(h.scale_up_domain))
+            .add("scale_up", "scale-up (copper)", std::string(h.scale_up.name))
+            .add("domains", "domains", o.domains, "count")
+            .add("optical", "optical scale-out", o.optical)
+            .add("transceivers_per_gpu", "xcvrs/GPU", o.optical ? static_cast<double>(h.transceivers_per_gpu) : 0.0)
+            .add("transceiver_W", "W each", h.transceiver_power.value(), "W")
+            .add("optics_W", "optics", o.power.value(), "W")
+            .add("optics_wall_W", "at the wall", (o.power * site.cooling).value(), "W")
+            .add("optics_W_per_gpu", "per GPU", o.per_gpu.value(), "W")
+            .add("share_of_board_power", "of board power", 100.0 * o.share_of_board_power, "%");
+        // Cost share: the GPU-hour at capex + power with its transceivers (cooled, always on) and without.
+        if (h.capex_per_gpu.value() > 0) {
+            const dollars_per_second_t bare = gpu_hour_cost(h, site, 1.0).total();
+            const dollars_per_second_t with = o.optical ? gpu_hour_cost(h, site, 1.0, {.optics = true}).total() : bare;
+            rec.add("optics_usd_per_gpu_hour", "optics $/GPU-h", (with - bare).value() * 3600.0, "USD/h")
+                .add("optics_share_of_tco", "of a GPU-hour (TCO)", 100.0 * ratio(with - bare, with), "%");
+        } else {
+            rec.add("optics_usd_per_gpu_hour", "optics $/GPU-h", value(), "USD/h")
+                .add("optics_share_of_tco", "of a GPU-hour (TCO)", value(), "%");
+        }
+        rec.add("scale_up_B_per_s", "scale-up each way", h.scale_up.per_direction.value(), "B/s")
+            .add("scale_out_B_per_s", "scale-out each way", h.scale_out.per_direction.value(), "B/s")
+            .add("scale_up_advantage", "up/out", o.scale_up_advantage, "x");
+        out.records.push_back(std::move(rec));
+    }
+    out.notes.push_back("A cluster within one scale-up domain is copper only (S9); beyond it every GPU's scale-out "
+                        "links carry its transceivers (S10: about 6 per GPU), always on.");
+    out.notes.push_back("At the wall: x " + text::number(site.cooling) + " cooling. Optics $/GPU-h: that power at " +
+                        to_text(site.electricity) + "; its share of the GPU-hour at capex + power (" +
+                        years_text(site.depreciation) + " straight-line), transceivers' purchase price not included.");
+    out.notes.push_back("up/out: scale-up / scale-out bandwidth, each way (S36 quotes 36x for NVL72 by dividing both "
+                        "directions by one; like for like it is half).");
     return out;
 }
 

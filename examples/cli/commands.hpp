@@ -19,6 +19,7 @@ struct hardware;
 struct engine_profile;
 struct model;
 struct number_format;
+enum class pricing_basis;
 }  // namespace llmcost
 
 namespace llmcost::cli {
@@ -52,6 +53,7 @@ struct deployment_options {
 struct request_options {
     double input = 1000;  ///< prompt tokens
     double output = 200;  ///< generated tokens
+    double prefix_hit = 0;  ///< share of the prompt found in a prefix cache (--prefix-hit), [0, 1)
 };
 
 struct estimate_command {
@@ -63,7 +65,8 @@ struct estimate_command {
     double max_batch = 0;
     double max_tokens = 0;
     double prefill_chunk = 0;     ///< 0 = whole prompts
-    double usd_per_gpu_hour = 0;  ///< 0 = capex + power
+    double usd_per_gpu_hour = 0;  ///< 0 = on --pricing's basis
+    std::string pricing = "market";  ///< market | committed | tco (pricing_basis)
     double utilisation = 1.0;
     bool explain = false;      ///< the passes by kernel class and one GPU's memory
     bool best_layout = false;  ///< lay --gpus out the way that serves the most (plan::rank_layouts)
@@ -108,6 +111,14 @@ struct cost_command {
     double price_input = 0;        ///< $ per million input tokens (for break-even); 0 = none
     double price_output = 0;       ///< $ per million output tokens
     bool with_model = false;       ///< --model given: price tokens too
+    std::string pricing;           ///< market | committed | tco; empty: tco with --capex, --electricity or --depreciation-years, else market
+};
+
+/// `llmcost optics`: a cluster of each GPU type, copper inside a scale-up domain, optics outside.
+struct optics_command {
+    std::vector<std::string> hardware{"H100", "B200", "GB200", "B300", "GB300", "Rubin"};
+    std::string hardware_file;  ///< --hardware-file: GPUs of your own
+    double gpus = 1e6;          ///< GPUs in the cluster (S10: a million)
 };
 
 /// `llmcost show --model X`: what the tool reads for a model (a catalog entry or a config.json).
@@ -118,6 +129,10 @@ struct show_command {
 };
 
 enum class catalog_kind { models, hardware, formats, engines };
+
+/// --pricing's value as the library's basis (the option's check admits only these three).
+[[nodiscard]] pricing_basis pricing_named(const std::string& name);
+
 
 [[nodiscard]] report receipt();
 [[nodiscard]] report estimate(const estimate_command& c);
@@ -130,6 +145,7 @@ enum class catalog_kind { models, hardware, formats, engines };
 [[nodiscard]] report disagg(const disagg_command& c);
 [[nodiscard]] report spec(const spec_command& c);
 [[nodiscard]] report cost(const cost_command& c);
+[[nodiscard]] report optics(const optics_command& c);
 
 // ---- names: one reading for every command ---------------------------------------------------
 

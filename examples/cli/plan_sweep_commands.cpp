@@ -248,7 +248,8 @@ report plan(const plan_command& c) {
 
     lp::fleet_options o{.formats = formats_of(c.weights, c.kv), .max_instance_gpus = c.max_instance_gpus,
                        .max_gpus = c.max_gpus, .site = catalog::seed_site, .utilisation = c.utilisation,
-                       .max_load = c.max_load, .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour)};
+                       .max_load = c.max_load, .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour),
+                       .pricing = pricing_named(c.pricing)};
     if (c.colocated_only) o.prefill_batches.clear();
     if (c.hardware.empty()) {
         for (const hardware& h : hardware_choices(c.hardware_file))
@@ -323,6 +324,7 @@ report plan(const plan_command& c) {
             .add("tpot_s", "TPOT" + which(t.tpot_percentile), p.tpot.value(), "s")
             .add("load", "load at peak", p.load)
             .add("usd_per_gpu_hour", "$/GPU-hour", p.gpu_cost.value() * 3600.0, "USD/h")
+            .add("pricing", "priced on", std::string(p.price.given ? "given" : to_string(p.price.basis)))
             .add("usd_per_hour", "$/hour", p.fleet_cost.value() * 3600.0, "USD/h")
             .add("usd_per_million_output_tokens", "$/M output", p.cost_per_output_token.value() * 1e6, "USD/Mtoken")
             .add("usd_per_million_tokens", "$/M tokens", p.cost_per_token.value() * 1e6, "USD/Mtoken")
@@ -360,10 +362,20 @@ report plan(const plan_command& c) {
         note += " has no profile for it).";
         r.notes.push_back(note);
     }
+    std::vector<std::string_view> priced;  // one note per GPU type shown: what its GPU-hour rests on
+    for (const lp::deployment_plan& p : res.options) {
+        if (std::find(priced.begin(), priced.end(), p.d.hw.name) != priced.end()) continue;
+        priced.push_back(p.d.hw.name);
+        r.notes.push_back(std::string(p.d.hw.name) + " GPU-hour: " + basis_text(p.price, p.d.hw, o.site) + ".");
+    }
+    const auto fell_back = [](const lp::deployment_plan& p) { return p.price.fell_back(); };
+    if (std::any_of(res.options.begin(), res.options.end(), fell_back) &&
+        !std::all_of(res.options.begin(), res.options.end(), fell_back))
+        r.notes.push_back("The GPU types are priced on different bases (a capex + power fallback is far below a market "
+                          "price): give their prices with --price NAME=USD_PER_GPU_HOUR, or --pricing tco, to compare like with like.");
     r.notes.push_back("Each row: the cheapest plan of one GPU type and mode; " + std::to_string(res.points) +
                       " configurations priced. Fleet sized for the peak rate in whole instances; "
-                      "power at board power (busy); $ at capex over " + years_text(o.site.depreciation) +
-                      " + wall power, or the price given.");
+                      "power at board power (busy); $ per GPU-hour as each GPU type's note says.");
     return r;
 }
 

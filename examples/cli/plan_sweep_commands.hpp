@@ -59,6 +59,7 @@ struct plan_command {
     double usd_per_gpu_hour = 0;           ///< one price for every GPU type; 0: per type or the catalog's
     std::vector<std::string> prices{};     ///< "NAME=USD_PER_GPU_HOUR" per GPU type
     double utilisation = 1.0;              ///< mean load ÷ the peak rate
+    std::string pricing = "market";        ///< market | committed | tco (pricing_basis), where no price is given
     bool colocated_only = false;           ///< leave disaggregated serving out
     bool ignore_max_position = false;
     std::ostream* progress = nullptr;      ///< where a long search says what it is doing (stderr)

@@ -125,6 +125,7 @@ namespace detail {
     if (unit == "FLOP/s") return to_text(flops_per_second(v));
     if (unit == "token/s") return to_text(tokens_per_second(v));
     if (unit == "token") return count_text(v) + " tokens";
+    if (unit == "count") return count_text(v);  // a plain count, grouped: "13,889"
     if (unit == "USD") return std::fabs(v) >= 1000 ? dollars_text(text::grouped(std::round(v))) : to_text(dollars(v));
     if (unit == "USD/h") return dollars_text(text::number(v) + "/h");
     if (unit == "USD/Mtoken") return dollars_text(text::number(v) + " per M tokens");

@@ -27,6 +27,7 @@
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/journeys.hpp>
 #include <llmcost/catalog/models.hpp>
+#include <llmcost/catalog/prices.hpp>
 
 #include <llmcost/costs/breakdown.hpp>
 #include <llmcost/costs/collectives.hpp>

@@ -179,6 +179,8 @@ class Estimate:
     wh_per_request: float
     wall_wh_per_request: float
     usd_per_gpu_hour: float | None
+    pricing: str  # "market", "committed", "tco" (no price listed, or asked for) or "given"
+    usd_basis: str  # the GPU-hour price with its source and date, or "unknown"
     usd_per_million_output_tokens: float | None
     def to_dict(self) -> dict[str, Any]: ...
 

@@ -15,4 +15,20 @@ constexpr bool all_valid(const std::array<Entry, N>& entries) {
 static_assert(all_valid(catalog::all_hardware), "llmcost: a catalog GPU breaks a rule of hardware::validate");
 static_assert(all_valid(catalog::all_models), "llmcost: a catalog model breaks a rule of model::validate");
 static_assert((catalog::seed_site.validate(), true));
+static_assert(all_valid(catalog::gpu_market_prices), "llmcost: a market price breaks a rule of gpu_market_price::validate");
+
+// Pricing a GPU-hour at compile time: the listed on-demand price, the committed one, and the
+// fallback to capex + power where none is listed (H800: no public price found).
+constexpr gpu_hour_price h100_market = price_gpu_hour(catalog::h100_sxm5, catalog::seed_site, 1.0, pricing_basis::market,
+                                                      catalog::market_price_of("H100 SXM5"));
+static_assert(h100_market.rate == dollars_per_hour(2.99) && h100_market.basis == pricing_basis::market);
+static_assert(price_gpu_hour(catalog::h100_sxm5, catalog::seed_site, 1.0, pricing_basis::committed,
+                             catalog::market_price_of("H100 SXM5")).rate == dollars_per_hour(2.35));
+constexpr gpu_hour_price h800 = price_gpu_hour(catalog::h800_sxm, catalog::seed_site, 1.0, pricing_basis::market,
+                                               catalog::market_price_of("H800 SXM"));
+static_assert(h800.fell_back() && h800.basis == pricing_basis::tco &&
+              h800.rate == gpu_hour_cost(catalog::h800_sxm, catalog::seed_site, 1.0).total());
+// One NVL72 rack is copper only; the 73rd GPU brings every GPU's transceivers (S9).
+static_assert(optics_of(catalog::gb200_nvl72, 72).power == watts(0.0));
+static_assert(optics_of(catalog::gb200_nvl72, 73).optical);
 }  // namespace

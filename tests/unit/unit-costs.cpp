@@ -331,3 +331,29 @@ TEST_CASE("per-layer patterns in the pass: chunked pairs, state FLOPs, the close
         CHECK(p.kv_bytes.value() == doctest::Approx(kv));
     }
 }
+
+TEST_CASE("optics_of: copper inside one scale-up domain, transceivers on every GPU beyond it (S9, S10)") {
+    // A million H100s: 6 transceivers x 17 W each per GPU (tables/hardware.csv), 125,000 domains of 8.
+    const cluster_optics big = optics_of(catalog::h100_sxm5, 1e6);
+    CHECK(big.optical);
+    CHECK(big.domains == 125'000);
+    CHECK(big.transceivers == 6e6);
+    CHECK(big.power.value() == doctest::Approx(1e6 * 6 * 17).epsilon(1e-12));
+    CHECK(big.per_gpu.value() == doctest::Approx(102.0).epsilon(1e-12));
+    CHECK(big.share_of_board_power == doctest::Approx(102.0 / 700.0).epsilon(1e-12));
+    CHECK(big.scale_up_advantage == doctest::Approx(450.0 / 50.0).epsilon(1e-12));
+    // One NVL72 rack is one domain: no optics; one GPU more and every GPU has its transceivers.
+    const cluster_optics rack = optics_of(catalog::gb200_nvl72, 72);
+    CHECK_FALSE(rack.optical);
+    CHECK(rack.domains == 1);
+    CHECK(rack.power.value() == 0.0);
+    const cluster_optics over = optics_of(catalog::gb200_nvl72, 73);
+    CHECK(over.optical);
+    CHECK(over.domains == 2);
+    CHECK(over.power.value() == doctest::Approx(73.0 * 6 * 17).epsilon(1e-12));
+    // It is transceiver_power, spread over the GPUs.
+    CHECK(optics_of(catalog::b300_hgx, 4096).power == transceiver_power(catalog::b300_hgx, 4096));
+    // No cluster of zero, a negative or NaN GPUs.
+    for (double n : {0.0, 0.5, -8.0, std::nan("")})
+        CHECK(test::error_of([&] { return optics_of(catalog::h100_sxm5, n); }).find("gpus") != std::string::npos);
+}

@@ -438,7 +438,7 @@ TEST_CASE("plan: one candidate, by hand") {
     const plan::traffic t{.requests_per_second = 10, .mix = {{.shape = r}}, .target = {.ttft = 2_s, .tpot = 40_ms}};
     const plan::fleet_result p = plan::cheapest_fleet(d.m, t, {.gpus = {d.hw}, .layouts = {d.layout}, .prefill_batches = {},
                                                    .batches = {8, 16, 32, 64, 128}, .refine = false,
-                                                   .site = catalog::seed_site});
+                                                   .site = catalog::seed_site, .pricing = pricing_basis::tco});
     REQUIRE(p.best);
     CHECK(p.options.size() == 1);
     CHECK(p.skipped.empty());
@@ -548,7 +548,8 @@ TEST_CASE("plan: a mix of shapes, prices and what is left out") {
     unpriced_b200.capex_per_gpu = dollars(0.0);
     const plan::fleet_result p = plan::cheapest_fleet(catalog::llama_3_1_70b, t,
                                            {.gpus = {catalog::h100_sxm5, unpriced_b200},
-                                            .formats = {{.weights = formats::fp8, .kv = formats::fp8}}});
+                                            .formats = {{.weights = formats::fp8, .kv = formats::fp8}},
+                                            .pricing = pricing_basis::tco});
     REQUIRE(p.best);
     REQUIRE(p.skipped.size() == 1);  // the B200 copy has no price
     CHECK(test::contains(p.skipped[0], "B200 (HGX): no price"));
@@ -562,8 +563,15 @@ TEST_CASE("plan: a mix of shapes, prices and what is left out") {
     const plan::fleet_result q = plan::cheapest_fleet(catalog::llama_3_1_70b, t,
                                            {.gpus = {catalog::h100_sxm5, unpriced_b200},
                                             .formats = {{.weights = formats::fp8, .kv = formats::fp8}},
-                                            .prices = {{.hardware = "b200 hgx", .per_gpu = dollars_per_hour(0.5)}}});
+                                            .prices = {{.hardware = "b200 hgx", .per_gpu = dollars_per_hour(0.5)}},
+                                            .pricing = pricing_basis::tco});
     CHECK(q.skipped.empty());
+    // On the default basis the B200 copy has its listed market price ($6.03/GPU-h, tables/gpu_prices.csv).
+    const plan::fleet_result m = plan::cheapest_fleet(catalog::llama_3_1_70b, t,
+                                           {.gpus = {unpriced_b200}, .formats = {{.weights = formats::fp8, .kv = formats::fp8}}});
+    CHECK(m.skipped.empty());
+    REQUIRE(m.best);
+    CHECK(m.best->gpu_cost.value() == doctest::Approx(6.03 / 3600).epsilon(1e-12));
     CHECK(q.best->d.hw.name == "B200 (HGX)");
     for (std::size_t k = 1; k < q.options.size(); ++k) CHECK(q.options[k - 1].fleet_cost <= q.options[k].fleet_cost);
     // Bad traffic is refused.

@@ -469,7 +469,7 @@ TEST_CASE("properties: every output is finite and positive") {
                        num(e.cost_per_output_token.value());
             });
         }
-        const request_cost q = price_request(c->d, c->r, batch);
+        const request_cost q = price_request(c->d, c->r, batch, {.pricing = pricing_basis::tco});
         bool ok = true;
         for (double v : {q.prefill.value(), q.end_to_end.value(), q.gpu_seconds.value(), q.gpu_energy.value(),
                          q.wall_energy.value()})

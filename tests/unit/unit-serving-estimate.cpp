@@ -18,7 +18,7 @@ constexpr request_shape chat{.input = 2000_tok, .output = 500_tok};
 }  // namespace
 
 TEST_CASE("estimate: energy and cost per output token follow from the rate (S29, S30, S33)") {
-    const request_estimate e = estimate(llama70_tp8, chat, {.batch = 32, .site = catalog::seed_site});
+    const request_estimate e = estimate(llama70_tp8, chat, {.batch = 32, .site = catalog::seed_site, .pricing = pricing_basis::tco});
     const serving_point p = serve_at_batch(llama70_tp8, chat, 32);
     CHECK(e.point.step_time == p.step_time);
     const double rate = p.output_rate.value();  // tokens/s for 8 GPUs
@@ -34,7 +34,7 @@ TEST_CASE("estimate: energy and cost per output token follow from the rate (S29,
         CHECK(e.cost_per_output_token.value() == doctest::Approx((capital + energy) * 8 / rate).epsilon(1e-12));
     }
     SUBCASE("without a site: the GPUs alone, energy not priced, 5-year straight-line capital") {
-        const request_estimate bare = estimate(llama70_tp8, chat, {.batch = 32});
+        const request_estimate bare = estimate(llama70_tp8, chat, {.batch = 32, .pricing = pricing_basis::tco});
         CHECK(bare.wall_energy_per_output_token == bare.gpu_energy_per_output_token);
         CHECK(bare.gpu_cost.value() == doctest::Approx(24875.0 / (5 * 365.25 * 86400)).epsilon(1e-12));
     }
@@ -42,6 +42,31 @@ TEST_CASE("estimate: energy and cost per output token follow from the rate (S29,
         const request_estimate cloud = estimate(llama70_tp8, chat, {.batch = 32, .utilisation = 0.5,
                                                                     .gpu_cost = dollars_per_hour(2.0)});
         CHECK(cloud.cost_per_output_token.value() == doctest::Approx(2.0 / 3600 * 8 / (0.5 * rate)).epsilon(1e-12));
+        CHECK(cloud.price.given);
+    }
+    SUBCASE("by default: the H100's listed on-demand price, $2.99 per GPU-hour (tables/gpu_prices.csv), with its basis") {
+        const request_estimate market = estimate(llama70_tp8, chat, {.batch = 32, .market_prices = catalog::gpu_market_prices});
+        CHECK(market.gpu_cost.value() == doctest::Approx(2.99 / 3600).epsilon(1e-12));
+        CHECK(market.cost_per_output_token.value() == doctest::Approx(2.99 / 3600 * 8 / rate).epsilon(1e-12));
+        CHECK(market.price.basis == pricing_basis::market);
+        CHECK_FALSE(market.price.fell_back());
+        CHECK(market.price.date == "2026-05-18");
+        CHECK(market.price.source.find("Lambda") != std::string_view::npos);
+        const request_estimate committed = estimate(llama70_tp8, chat, {.batch = 32, .pricing = pricing_basis::committed,
+                                                                        .market_prices = catalog::gpu_market_prices});
+        CHECK(committed.gpu_cost.value() == doctest::Approx(2.35 / 3600).epsilon(1e-12));
+        CHECK(committed.price.term == "1 year");
+        CHECK(committed.cost_per_output_token.value() / market.cost_per_output_token.value() ==
+              doctest::Approx(2.35 / 2.99).epsilon(1e-12));
+    }
+    SUBCASE("a GPU with no listed price falls back to capex and power, and says so") {
+        deployment h800 = llama70_tp8;
+        h800.hw = catalog::h800_sxm;  // no public market price found (tables/gpu_prices.csv has no row)
+        const request_estimate e800 = estimate(h800, chat, {.batch = 32, .market_prices = catalog::gpu_market_prices});
+        CHECK(e800.price.asked == pricing_basis::market);
+        CHECK(e800.price.basis == pricing_basis::tco);
+        CHECK(e800.price.fell_back());
+        CHECK(e800.gpu_cost.value() == doctest::Approx(30000.0 / (5 * 365.25 * 86400)).epsilon(1e-12));
     }
     CHECK(e.kv_bytes_per_token == kv_bytes_per_token(catalog::llama_3_1_70b));
     CHECK(e.weight_bytes_per_gpu == weight_bytes_per_gpu(llama70_tp8));
@@ -63,7 +88,7 @@ TEST_CASE("estimate: batch 0 saturates; a batch that does not fit is refused") {
 TEST_CASE("estimate: an unpriced GPU gives NaN cost, never a made-up one") {
     deployment b200{.m = catalog::llama_3_1_70b, .hw = catalog::b200_hgx, .layout = {.tp = 8}};
     b200.hw.capex_per_gpu = dollars(0.0);  // every catalog GPU has a price: take it away
-    const request_estimate e = estimate(b200, chat, {.batch = 8});
+    const request_estimate e = estimate(b200, chat, {.batch = 8, .pricing = pricing_basis::tco});
     CHECK_FALSE(e.cost_known());
     CHECK(std::isnan(e.cost_per_output_token.value()));
     CHECK(estimate(b200, chat, {.batch = 8, .gpu_cost = dollars_per_hour(3.0)}).cost_known());
@@ -120,7 +145,7 @@ TEST_CASE("with_formats: what --weights and --kv select") {
 
 TEST_CASE("price_request: one request's prefill, decode, GPU time, energy and money, by hand") {
     const request_shape r{.input = 1000_tok, .output = 200_tok};
-    const request_cost c = price_request(llama70_tp8, r, 16, {.site = catalog::seed_site});
+    const request_cost c = price_request(llama70_tp8, r, 16, {.site = catalog::seed_site, .pricing = pricing_basis::tco});
     const double prefill = prefill_pass(llama70_tp8, 1, 1000_tok, 0_tok).time().value();
     double decode = 0;  // the 199 decode steps, one by one
     for (int i = 0; i < 199; ++i) decode += decode_pass(llama70_tp8, 16, tokens(1000.0 + i)).time().value();
@@ -139,6 +164,11 @@ TEST_CASE("price_request: one request's prefill, decode, GPU time, energy and mo
     CHECK(crowded.gpu_seconds < c.gpu_seconds);
     hardware unpriced = catalog::b200_hgx;
     unpriced.capex_per_gpu = dollars(0.0);
+    CHECK(std::isnan(price_request({.m = catalog::llama_3_1_8b, .hw = unpriced}, r, 1.0, {.pricing = pricing_basis::tco}).cost.value()));
+    // On the market basis the B200 is charged its listed on-demand price ($6.03/GPU-h), capex or not.
+    CHECK(price_request({.m = catalog::llama_3_1_8b, .hw = unpriced}, r, 1.0, {.market_prices = catalog::gpu_market_prices})
+              .cost.value() > 0.0);
+    // Without a price list the market basis falls back to capex + power: none here.
     CHECK(std::isnan(price_request({.m = catalog::llama_3_1_8b, .hw = unpriced}, r).cost.value()));
 }
 

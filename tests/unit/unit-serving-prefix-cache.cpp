@@ -8,6 +8,7 @@
 
 #include "test_helpers.hpp"
 
+#include <cmath>
 #include <string>
 
 using namespace llmcost;
@@ -144,4 +145,32 @@ TEST_CASE("prefix cache S6: routing a conversation to the node that holds its KV
         }
     }
     CHECK(test::contains(error_of([] { return prefix_cache::routing_effect(dash, 100_tok, 0_tok); }), "new_tokens (tokens) = 0"));
+}
+
+TEST_CASE("a request's prefix-cache hit: the serving point prefills only the computed part (S6)") {
+    const request_shape plain{.input = 2000_tok, .output = 500_tok};
+    const request_shape half{.input = 2000_tok, .output = 500_tok, .cached_fraction = 0.5};
+    CHECK(half.computed() == 1000_tok);
+    CHECK(half.cached() == 1000_tok);
+    // At least the last token is computed: a near-full hit computes one.
+    CHECK(request_shape{.input = 2000_tok, .output = 1_tok, .cached_fraction = 0.9999}.computed() == 1_tok);
+    // The prompt alone: 1,000 new tokens after 1,000 cached ones, as prefill_times prices a hit.
+    const serving_point s = serve_at_batch(llama70_h100, half, 32);
+    CHECK(s.prefill_time == prefill_pass(llama70_h100, 1.0, 1000_tok, 1000_tok).time());
+    CHECK(s.prefill_time == prefix_cache::prefill_times(llama70_h100, 2000_tok, 0.5).cached);
+    const serving_point s0 = serve_at_batch(llama70_h100, plain, 32);
+    CHECK(s.ttft < s0.ttft);
+    CHECK(s.step_time < s0.step_time);
+    CHECK(s.output_rate > s0.output_rate);
+    // The KV cache still holds the whole prompt: the same batch fits.
+    CHECK(max_batch(llama70_h100, half).batch == max_batch(llama70_h100, plain).batch);
+    // Chunked: the chunks cover the computed tokens, after the cached prefix.
+    const prompt_chunks c = split_prompt(half, 512_tok);
+    CHECK(c.count == 2);
+    CHECK(c.tokens == 500_tok);
+    CHECK(c.prefix.value() == doctest::Approx(1000.0 + 250.0).epsilon(1e-12));
+    // A hit rate outside [0, 1) is refused, naming the field.
+    for (double h : {1.0, -0.1, std::nan("")})
+        CHECK(error_of([&] { return serve_at_batch(llama70_h100, {.input = 2000_tok, .output = 500_tok, .cached_fraction = h}, 32); })
+                  .find("cached_fraction") != std::string::npos);
 }

@@ -54,9 +54,9 @@ TEST_CASE("simulator: the transfer and swap formulas, by hand") {
     // 2,000 tokens = 81.92 MB a GPU, 1.28 ms at 64 GB/s.
     CHECK(kv_swap_time(llama70_tp8, 2000_tok).value() == doctest::Approx(1.28e-3));
     // A share h of a P-token prompt cached: max(1, (1 − h)·P) computed.
-    static_assert(prefix_cache::fresh_tokens(1000, 0.0) == 1000);
-    static_assert(prefix_cache::fresh_tokens(1000, 0.75) == 250);
-    static_assert(prefix_cache::fresh_tokens(1000, 1.0) == 1);
+    static_assert(fresh_prompt_tokens(tokens(1000), 0.0).value() == 1000);
+    static_assert(fresh_prompt_tokens(tokens(1000), 0.75).value() == 250);
+    static_assert(fresh_prompt_tokens(tokens(1000), 1.0).value() == 1);
 }
 
 TEST_CASE("simulator: a prefix hit rate of 0, recompute and no trace prefixes change nothing, bit for bit") {

@@ -2,6 +2,7 @@
 // messages of the table loaders for broken tables.
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/models.hpp>
+#include <llmcost/catalog/prices.hpp>
 #include <llmcost/io/csv.hpp>
 #include <llmcost/io/hardware_csv.hpp>
 #include <llmcost/io/models_csv.hpp>
@@ -10,6 +11,7 @@
 
 #include "test_helpers.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <filesystem>
@@ -151,6 +153,50 @@ TEST_CASE("every catalog GPU has a price, so $/M and plan never say 'unknown' fo
 }
 
 // ---- (c) published totals ----------------------------------------------------------------------
+
+TEST_CASE("tables/gpu_prices.csv equals catalog::gpu_market_prices, figure, source and date") {
+    const io::csv_table t = io::load_csv(tables_dir / "gpu_prices.csv");
+    REQUIRE(t.size() == catalog::gpu_market_prices.size());
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        const gpu_market_price& p = catalog::gpu_market_prices[i];
+        CAPTURE(p.gpu);
+        CHECK(t.field(i, "gpu") == p.gpu);
+        p.validate();
+        // Each priced GPU is in the hardware catalog under exactly this name (the lookup is exact).
+        CHECK(std::any_of(catalog::all_hardware.begin(), catalog::all_hardware.end(),
+                          [&](const hardware& h) { return h.name == p.gpu; }));
+        CHECK(catalog::market_price_of(p.gpu) == &p);
+        CHECK(t.number(i, "on_demand_usd_per_gpu_hour").value() / 3600.0 == doctest::Approx(p.on_demand.per_gpu.value()).epsilon(1e-12));
+        CHECK(t.field(i, "on_demand_source") == p.on_demand.source);
+        CHECK(t.field(i, "on_demand_date") == p.on_demand.date);
+        CHECK(t.number(i, "committed_usd_per_gpu_hour").value() / 3600.0 == doctest::Approx(p.committed.per_gpu.value()).epsilon(1e-12));
+        CHECK(t.field(i, "committed_term") == p.committed_term);
+        CHECK(t.field(i, "committed_source") == p.committed.source);
+        CHECK(t.field(i, "committed_date") == p.committed.date);
+        CHECK(p.on_demand.known());  // a row is there because a public on-demand price was found
+    }
+    // Figures as read off the sources (dollars per GPU-hour), so a slip in either file is caught.
+    CHECK(catalog::market_price_of("H100 SXM5")->on_demand.per_gpu == dollars_per_hour(2.99));
+    CHECK(catalog::market_price_of("H100 SXM5")->committed.per_gpu == dollars_per_hour(2.35));
+    CHECK(catalog::market_price_of("GB200 (NVL72)")->on_demand.per_gpu.value() == doctest::Approx(9.08 / 2 / 3600).epsilon(1e-3));
+    CHECK(catalog::market_price_of("A100 SXM 80GB")->on_demand.per_gpu.value() == doctest::Approx(0.000694).epsilon(1e-3));
+    CHECK(catalog::market_price_of("H800 SXM") == nullptr);  // none found: capex + power, said so
+}
+
+TEST_CASE("gpu market prices: a price without its source, date or term, or above on-demand, is refused") {
+    gpu_market_price p = *catalog::market_price_of("H100 SXM5");
+    p.on_demand.date = {};
+    CHECK(contains(test::validation_message(p), "source and date"));
+    p = *catalog::market_price_of("H100 SXM5");
+    p.committed_term = {};
+    CHECK(contains(test::validation_message(p), "term"));
+    p = *catalog::market_price_of("H100 SXM5");
+    p.committed.per_gpu = dollars_per_hour(3.5);
+    CHECK(contains(test::validation_message(p), "no more than on demand"));
+    p = *catalog::market_price_of("H100 SXM5");
+    p.on_demand.per_gpu = dollars_per_hour(-1.0);
+    CHECK(contains(test::validation_message(p), "on_demand ($/s)"));
+}
 
 TEST_CASE("tables/models.csv: published parameter counts agree with the counted ones within 2%") {
     const io::csv_table t = io::load_csv(tables_dir / "models.csv");

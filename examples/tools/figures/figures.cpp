@@ -6,6 +6,8 @@
 //   frontier.svg              output tokens/s per GPU vs tokens/s per user, batch 1 … KV limit
 //   continuous_batching.svg   slot grid: static vs continuous batching of one queue
 //   kv_footprint.svg          KV cache of one sequence vs context, against HBM capacities
+//   explain_breakdown.svg     `llmcost estimate --explain`: a prefill and a serving step by kernel
+//                             class, and one GPU's memory, as stacked bars
 #include "svg.hpp"
 
 #include <llmcost/llmcost.hpp>
@@ -524,6 +526,83 @@ bool kv_footprint(const std::string& dir) {
     return save(doc, dir, "kv_footprint.svg");
 }
 
+// ---- estimate --explain ------------------------------------------------------------------------
+
+/// `llmcost estimate --model Llama-3.1-70B --hardware H100 --tp 8 --input 2000 --output 500 --batch 32
+/// --explain` drawn: each pass's kernel classes as one bar scaled to its own time, one GPU's HBM as a
+/// third, and a table of the figures beneath (the bars carry no text, so nothing overlaps).
+bool explain_breakdown(const std::string& dir) {
+    const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+    const request_shape r{.input = 2000_tok, .output = 500_tok};
+    const request_estimate e = estimate(d, r, {.batch = 32});
+    const request_breakdown b = explain(d, r, e.point);
+    const std::array<const char*, 7> kernel_colors{"#2171b5", "#6baed6", "#9ecae1", "#fd8d3c", "#d7191c", "#984ea3", "#4daf4a"};
+    const double x0 = 40.0, width = 880.0, bar_h = 26.0;
+    svg::document doc(960.0, 700.0, "estimate --explain");
+    doc.text(x0, 30.0, cat("Where the time and the memory go: ", d.m.name, " on 8 x ", d.hw.name, ", 32 users"),
+             {.size = 16.0, .bold = true});
+    doc.text(x0, 52.0, "llmcost estimate --tp 8 --input 2000 --output 500 --batch 32 --explain, one tensor-parallel rank; "
+             "each bar is 100% of its pass or of the HBM.", {.size = 12.0, .color = "#444444"});
+
+    auto kernel_bar = [&](double y, const std::string& title, const std::array<kernel_class_cost, 7>& rows, seconds_t total) {
+        doc.text(x0, y, cat(title, " (", to_text(total, three), ")"), {.size = 13.0, .bold = true});
+        double x = x0;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const double w = width * ratio(rows[i].time, total);
+            if (w > 0.0) doc.rect(x, y + 8.0, w, bar_h, {.fill = kernel_colors[i], .stroke = "#ffffff", .stroke_width = 1.0});
+            x += w;
+        }
+    };
+    kernel_bar(90.0, "Prefill of one prompt alone", b.prefill_kernels, b.prefill.time());
+    kernel_bar(160.0, "The serving step: 32 decodes and the step's prompt chunks", b.step_kernels, b.step.time());
+
+    const memory_breakdown& m = b.memory;
+    const std::array<std::pair<const char*, bytes_t>, 6> parts{{{"weights: attention, dense FFN, embeddings", m.dense_weights},
+                                                                {"weights: routed experts", m.expert_weights},
+                                                                {"KV cache of the batch", m.kv},
+                                                                {"activations and workspace", m.activations},
+                                                                {"kept free (allocator slack)", m.slack},
+                                                                {"left over", m.free}}};
+    const std::array<const char*, 6> memory_colors{"#08519c", "#6baed6", "#e6550d", "#fdae6b", "#bdbdbd", "#f0f0f0"};
+    doc.text(x0, 230.0, cat("Memory of one GPU (", to_text(m.capacity, binary3), " HBM)"), {.size = 13.0, .bold = true});
+    double x = x0;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const double w = width * std::max(0.0, ratio(parts[i].second, m.capacity));
+        if (w > 0.0) doc.rect(x, 238.0, w, bar_h, {.fill = memory_colors[i], .stroke = "#ffffff", .stroke_width = 1.0});
+        x += w;
+    }
+
+    // The table: kernel class, its colour, prefill and step time (share, bound by).
+    double y = 300.0;
+    doc.text(x0 + 24.0, y, "kernel class", {.size = 12.0, .bold = true});
+    doc.text(x0 + 220.0, y, "prefill: time (share), bound by", {.size = 12.0, .bold = true});
+    doc.text(x0 + 560.0, y, "serving step: time (share), bound by", {.size = 12.0, .bold = true});
+    auto cell = [&](const kernel_class_cost& k, seconds_t total) {
+        if (k.time.value() <= 0.0) return std::string("-");
+        return cat(to_text(k.time, three), " (", text::number(100.0 * ratio(k.time, total), 3), "%), ", to_text(k.limited_by));
+    };
+    for (std::size_t i = 0; i < b.prefill_kernels.size(); ++i) {
+        y += 22.0;
+        doc.rect(x0, y - 11.0, 14.0, 14.0, {.fill = kernel_colors[i]});
+        doc.text(x0 + 24.0, y, b.prefill_kernels[i].kernel, {.size = 12.0});
+        doc.text(x0 + 220.0, y, cell(b.prefill_kernels[i], b.prefill.time()), {.size = 12.0});
+        doc.text(x0 + 560.0, y, cell(b.step_kernels[i], b.step.time()), {.size = 12.0});
+    }
+    y += 40.0;
+    doc.text(x0 + 24.0, y, "memory of one GPU", {.size = 12.0, .bold = true});
+    doc.text(x0 + 560.0, y, "bytes (share of HBM)", {.size = 12.0, .bold = true});
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        y += 22.0;
+        doc.rect(x0, y - 11.0, 14.0, 14.0, {.fill = memory_colors[i], .stroke = "#888888", .stroke_width = 0.6});
+        doc.text(x0 + 24.0, y, parts[i].first, {.size = 12.0});
+        doc.text(x0 + 560.0, y, cat(to_text(parts[i].second, three), " (", text::number(100.0 * ratio(parts[i].second, m.capacity), 3), "%)"),
+                 {.size = 12.0});
+    }
+    doc.text(x0, 688.0, "Each pass's rows sum to its time (tested); the memory rows sum to the HBM. Figures from the library, as the tool prints them.",
+             {.size = 11.5, .italic = true, .color = "#555555"});
+    return save(doc, dir, "explain_breakdown.svg");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -539,5 +618,6 @@ int main(int argc, char** argv) {
     ok = frontier(dir) && ok;
     ok = continuous_batching(dir) && ok;
     ok = kv_footprint(dir) && ok;
+    ok = explain_breakdown(dir) && ok;
     return ok ? 0 : 1;
 }

@@ -30,7 +30,8 @@ using namespace llmcost::literals;
 
 constexpr request_shape shape{.input = 1000_tok, .output = 200_tok};
 constexpr scheduler_limits limits{.max_batch = 256};
-constexpr estimate_options saturate{.batch = 0, .limits = limits, .site = catalog::seed_site};
+constexpr estimate_options saturate{.batch = 0, .limits = limits, .site = catalog::seed_site,
+                                    .market_prices = catalog::gpu_market_prices};
 constexpr int dep_gpus = 8;  ///< the expert-parallel layout tried for MoE models: tp 1, dp 8, ep 8
 
 // ---- numbers as text -------------------------------------------------------------------------
@@ -220,11 +221,12 @@ std::string assumptions(const table& t) {
          "; the batch column says which limit applied. DEP layouts run that batch on each of their ranks. "
          "Each prompt is prefilled whole in one step (TensorRT-LLM's default), so the mean step mixes steps "
          "with and without a prompt.\n";
-    s += "- $/M output tokens at saturation: GPU price ÷ " + md(ratio(site.depreciation, years(1.0))) +
-         " years straight-line + board power × " + md(site.power_multiplier()) +
-         " (server and cooling) at " + to_text(site.electricity) + ", busy " +
-         md(saturate.utilisation * 100.0) +
-         "% of the time, all charged to output tokens; n/a where the catalog has no GPU price.\n";
+    s += "- $/M output tokens at saturation: the GPU's on-demand market price per GPU-hour (tables/gpu_prices.csv, "
+         "with its source and date), busy " + md(saturate.utilisation * 100.0) +
+         "% of the time, all GPU time (prefill included) charged to output tokens. Marked (TCO): no market price "
+         "listed for that GPU, so its price ÷ " + md(ratio(site.depreciation, years(1.0))) +
+         " years straight-line + board power × " + md(site.power_multiplier()) + " (server and cooling) at " +
+         to_text(site.electricity) + " instead; n/a where neither is known.\n";
     if (!untimed(t).empty())
         s += "- n/a in the speed columns: the catalog has no dense matmul rate for the model's format on that GPU "
              "(" + untimed(t) + "), so the library cannot time a pass.\n";
@@ -256,7 +258,8 @@ std::string markdown(const table& t) {
                  std::string(p.limited_by) + ") | " + (speed ? md(p.output_rate_per_gpu.value()) : "n/a") +
                  " | " +
                  (speed && r.saturated.cost_known()
-                      ? md(ratio(r.saturated.cost_per_output_token, dollars(1.0) / tokens(1e6)))
+                      ? md(ratio(r.saturated.cost_per_output_token, dollars(1.0) / tokens(1e6))) +
+                            (r.saturated.price.basis == pricing_basis::tco ? " (TCO)" : "")
                       : "n/a") +
                  " |\n";
         }
@@ -268,7 +271,7 @@ std::string csv(const table& t) {
     std::string s =
         "model,weights_format,expert_format,kv_format,gpu,fits,layout,tp,ep,dp,gpus,weights_per_gpu_B,"
         "kv_per_token_B,max_context_tokens_batch1,max_context_capped,decode_tokens_per_s_batch1,saturated_batch,"
-        "saturated_limited_by,saturated_output_tokens_per_s_per_gpu,usd_per_million_output_tokens\n";
+        "saturated_limited_by,saturated_output_tokens_per_s_per_gpu,usd_per_million_output_tokens,pricing\n";
     for (const std::vector<row>& rows : t.by_model)
         for (const row& r : rows) {
             const model& m = r.d.m;
@@ -287,7 +290,8 @@ std::string csv(const table& t) {
                 speed ? plain(p.output_rate_per_gpu.value()) : "",
                 speed && r.saturated.cost_known()
                     ? plain(ratio(r.saturated.cost_per_output_token, dollars(1.0) / tokens(1e6)))
-                    : ""};
+                    : "",
+                speed && r.saturated.cost_known() ? std::string(to_string(r.saturated.price.basis)) : ""};
             for (std::size_t i = 0; i < fields.size(); ++i) s += (i ? "," : "") + fields[i];
             s += "\n";
         }

@@ -603,6 +603,13 @@ struct prompt_chunks {
     tokens_t tokens{};  ///< I ÷ k
     tokens_t prefix{};  ///< (k − 1) · I ÷ 2k, the chunks' mean prefix
 };
+/// new = max(1, (1 − h)·P) — the prompt tokens computed when a share h of them is found in a prefix
+/// cache (S6). At least one: a full hit still needs the last position's logits (vLLM recomputes the
+/// last token for the same reason).
+[[nodiscard]] constexpr tokens_t fresh_prompt_tokens(const tokens_t& prompt, double cached_fraction) {
+    return tokens(detail::max(1.0, (1.0 - cached_fraction) * prompt.value()));
+}
+
 [[nodiscard]] constexpr prompt_chunks split_prompt(const tokens_t& prompt, const tokens_t& chunk) {
     const double in = prompt.value(), c = chunk.value();
     const double k = c > 0.0 && c < in ? detail::const_ceil(in / c) : 1.0;

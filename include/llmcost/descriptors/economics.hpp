@@ -6,6 +6,7 @@
 
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/units/makers.hpp>
+#include <span>
 #include <string_view>
 
 namespace llmcost {
@@ -107,6 +108,62 @@ struct pricing_point {
     }
     [[nodiscard]] constexpr bool operator==(const pricing_point&) const = default;
 };
+
+/// What a GPU-hour is priced at: a public market price (on demand, or committed for 1-3 years), or
+/// the owner's capex ÷ depreciation + wall power (the TCO of seed T7).
+enum class pricing_basis { market, committed, tco };
+
+/// The basis as the tool's `--pricing` spells it.
+[[nodiscard]] constexpr std::string_view to_string(pricing_basis b) {
+    switch (b) {
+        case pricing_basis::market: return "market";
+        case pricing_basis::committed: return "committed";
+        case pricing_basis::tco: return "tco";
+    }
+    return "market";
+}
+
+/// One public price of a GPU-hour, with where and when it was published. 0 $/s = none found.
+struct market_price {
+    dollars_per_second_t per_gpu = dollars_per_second_t::from_value(0.0);
+    std::string_view source = {};  ///< who lists it, and where it was read
+    std::string_view date = {};    ///< when it was listed or read (YYYY-MM or YYYY-MM-DD)
+
+    [[nodiscard]] constexpr bool known() const { return per_gpu.value() > 0.0; }
+    [[nodiscard]] constexpr bool operator==(const market_price&) const = default;
+};
+
+/// A GPU's public market prices per GPU-hour (tables/gpu_prices.csv): on demand, and committed for a
+/// term (a 1-3 year reservation). Either may be unknown.
+struct gpu_market_price {
+    std::string_view gpu;          ///< the catalog hardware's name, as `llmcost list hardware` prints it
+    market_price on_demand;
+    market_price committed;
+    std::string_view committed_term = {};  ///< e.g. "1 year"
+
+    constexpr void validate() const {
+        const std::string_view s = gpu;
+        require(non_negative_finite(on_demand.per_gpu.value()), s, "on_demand ($/s)", on_demand.per_gpu.value(),
+                "must be zero (unknown) or positive and finite");
+        require(non_negative_finite(committed.per_gpu.value()), s, "committed ($/s)", committed.per_gpu.value(),
+                "must be zero (unknown) or positive and finite");
+        require(!on_demand.known() || (!on_demand.source.empty() && !on_demand.date.empty()), s, "on_demand source",
+                on_demand.per_gpu.value(), "a market price needs its source and date");
+        require(!committed.known() || (!committed.source.empty() && !committed.date.empty() && !committed_term.empty()),
+                s, "committed source", committed.per_gpu.value(), "a committed price needs its source, date and term");
+        require(!committed.known() || !on_demand.known() || committed.per_gpu <= on_demand.per_gpu, s,
+                "committed ($/s)", committed.per_gpu.value(), "a commitment costs no more than on demand");
+    }
+    [[nodiscard]] constexpr bool operator==(const gpu_market_price&) const = default;
+};
+
+/// The entry of `prices` for the GPU named `gpu` (exact name), or nullptr.
+[[nodiscard]] constexpr const gpu_market_price* find_market_price(std::span<const gpu_market_price> prices,
+                                                                  std::string_view gpu) {
+    for (const gpu_market_price& p : prices)
+        if (p.gpu == gpu) return &p;
+    return nullptr;
+}
 
 /// What enters a GPU-hour besides the GPU itself.
 struct gpu_cost_options {

@@ -161,17 +161,18 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
     // Prices first: a GPU type without one cannot be planned.
     std::vector<hardware> priced;
     std::vector<engine_profile> engines;
-    std::vector<dollars_per_second_t> price;
+    std::vector<gpu_hour_price> price;
     require(o.engines.empty() || o.engines.size() == o.gpus.size(), m.name, "engines", static_cast<double>(o.engines.size()),
             "give one engine per GPU (or none: the reference engine)");
     for (std::size_t hi = 0; hi < o.gpus.size(); ++hi) {
         const hardware& h = o.gpus[hi];
-        dollars_per_second_t p = o.gpu_cost;
-        if (p.value() <= 0.0)
+        gpu_hour_price p{};
+        if (o.gpu_cost.value() > 0.0) p = given_gpu_hour(o.gpu_cost);
+        if (!p.known())
             for (const gpu_price& g : o.prices)
-                if (llmcost::detail::same_name(g.hardware, h.name)) p = g.per_gpu;
-        if (p.value() <= 0.0 && h.capex_per_gpu.value() > 0.0) p = gpu_hour_cost(h, o.site, o.utilisation).total();
-        if (p.value() <= 0.0) {
+                if (llmcost::detail::same_name(g.hardware, h.name)) p = given_gpu_hour(g.per_gpu);
+        if (!p.known()) p = price_gpu_hour(h, o.site, o.utilisation, o.pricing, find_market_price(o.market_prices, h.name));
+        if (!p.known()) {
             std::string why(h.name);
             why.append(": no price in the catalog; give its $ per GPU-hour to include it");
             out.skipped.push_back(std::move(why));
@@ -201,7 +202,7 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
         mean_tokens += c.share / t.total_share() * (c.shape.input.value() + c.shape.output.value());
     }
     auto make_plan = [&](const sweep_result& sr, std::size_t block, std::size_t batch, const detail::fleet& f,
-                         const dollars_per_second_t& c) {
+                         const gpu_hour_price& c) {
         const sweep_block& blk = sr.blocks[block];
         deployment_plan p{.d = blk.d, .how = blk.how};
         p.batch = sr.grid.batches[batch];
@@ -213,8 +214,9 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
         p.ttft = seconds(f.ttft);
         p.tpot = seconds(f.tpot);
         p.load = f.load;
-        p.gpu_cost = c;
-        p.fleet_cost = c * f.gpus;
+        p.gpu_cost = c.rate;
+        p.price = c;
+        p.fleet_cost = c.rate * f.gpus;
         const double served = o.utilisation * lambda;
         p.output_rate = tokens_per_second_t::from_value(served * mean_output);
         p.cost_per_output_token = p.fleet_cost / tokens_per_second_t::from_value(served * mean_output);

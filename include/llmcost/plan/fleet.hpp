@@ -21,8 +21,9 @@
 /// `cheapest_fleet` and `candidate_layouts` are compiled once, in the `llmcost_plan` library (fleet-inl.hpp);
 /// define `LLMCOST_HEADER_ONLY` to compile them here instead.
 ///
-/// Money: $ per GPU-second at the site's capex and power (`gpu_hour_cost` at the utilisation), or a
-/// price the user gives (per GPU type, or one for all). The rate λ is the peak the fleet is sized
+/// Money: $ per GPU-second on `pricing`'s basis (`price_gpu_hour`: the GPU's listed market price by
+/// default, else capex and power at the utilisation), or a price the user gives (per GPU type, or one
+/// for all). The rate λ is the peak the fleet is sized
 /// for; `utilisation` = mean load ÷ peak, so the fleet makes u · λ requests per second on average:
 ///   $/output token = GPUs · C(u) ÷ (u · λ · Σ wᵢ · Oᵢ).
 /// Power: every GPU at board power (busy: an upper bound, as in `estimate`), and at the wall
@@ -40,7 +41,9 @@
 #include <llmcost/detail/header_only.hpp>
 #include <llmcost/descriptors/hardware.hpp>
 #include <llmcost/plan/sweep.hpp>
+#include <llmcost/catalog/prices.hpp>
 #include <llmcost/serving/economics/gpu_hour.hpp>
+#include <llmcost/serving/economics/gpu_price.hpp>
 
 #include <cstddef>
 #include <optional>
@@ -118,6 +121,11 @@ struct fleet_options {
     double max_load = 1.0;
     std::vector<gpu_price> prices{};            ///< per GPU type; ahead of the catalog's capex
     dollars_per_second_t gpu_cost = dollars_per_second_t::from_value(0.0);  ///< for every GPU; 0: none
+    /// Without a given price: each GPU's listed market price (on demand or committed) or capex + power
+    /// (`price_gpu_hour`; a GPU with no listed price falls back to capex + power).
+    pricing_basis pricing = pricing_basis::market;
+    /// Where market and committed prices are looked up, by exact GPU name (tables/gpu_prices.csv).
+    std::span<const gpu_market_price> market_prices = catalog::gpu_market_prices;
 
     void validate() const {
         require(!gpus.empty(), "plan", "gpus", 0, "name at least one GPU type");
@@ -153,6 +161,7 @@ struct deployment_plan {
     seconds_t tpot{};                      ///< the slowest shape's mean
     double load = 0;                     ///< instance-seconds needed per second ÷ instances (≤ 1): headroom
     dollars_per_second_t gpu_cost{};       ///< per GPU-second, at the utilisation
+    gpu_hour_price price{};                ///< gpu_cost with its basis: given, listed market price, or capex + power
     dollars_per_second_t fleet_cost{};     ///< GPUs × gpu_cost
     dollars_per_token_t cost_per_output_token{};
     dollars_per_token_t cost_per_token{};  ///< per input and output token alike

@@ -25,7 +25,7 @@ struct request_breakdown {
     r.validate();
     l.validate();
     request_breakdown b{};
-    b.prefill = prefill_pass(d, 1.0, r.input, tokens(0.0));
+    b.prefill = prefill_pass(d, 1.0, r.computed(), r.cached());
     b.step = s.step;
     b.prefill_kernels = explain(b.prefill);
     b.step_kernels = explain(b.step);

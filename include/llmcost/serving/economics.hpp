@@ -31,6 +31,7 @@
 #include <llmcost/serving/economics/break_even.hpp>
 #include <llmcost/serving/economics/context_tier.hpp>
 #include <llmcost/serving/economics/gpu_hour.hpp>
+#include <llmcost/serving/economics/gpu_price.hpp>
 #include <llmcost/serving/economics/price_ratios.hpp>
 #include <llmcost/serving/economics/task_time.hpp>
 #include <llmcost/serving/economics/token_cost.hpp>

@@ -8,9 +8,13 @@
 /// Conventions:
 /// - The deployment is busy: every GPU draws board power while it serves (the seed's S29
 ///   convention; an upper bound on draw, since a memory-bound GPU rarely reaches its TDP).
-/// - Money: a GPU-second costs capex ÷ depreciation + wall power × electricity at the given
-///   utilisation (economics.hpp); all of it is charged to output tokens, the way "$ per million
-///   output tokens at this throughput" is quoted, so prompt processing is paid for inside it.
+/// - Money: a GPU-second costs what `price_gpu_hour` says on the chosen basis (economics/gpu_price.hpp):
+///   by default the GPU's public on-demand market price (from `market_prices`, e.g.
+///   `catalog::gpu_market_prices`; capex + power where it lists none), or a committed price,
+///   or the owner's capex ÷ depreciation + wall power at the utilisation (`pricing_basis::tco`); the
+///   basis comes back in `request_estimate::price`. All of it is charged to output tokens, the way
+///   "$ per million output tokens at this throughput" is quoted, so prompt processing is paid for
+///   inside it (`cost_per_token` instead bills input and output tokens apart).
 ///
 /// **Example**
 /// \code
@@ -32,8 +36,14 @@ struct estimate_options {
     scheduler_limits limits{};                 ///< what the engine admits when saturating
     facility site = facility::gpus_only();     ///< power multipliers, electricity, depreciation
     double utilisation = 1.0;                  ///< share of wall-clock time spent serving, for $/token
-    /// $ per GPU-second to charge instead of capex + power (e.g. a cloud price); 0 = derive it.
+    /// $ per GPU-second to charge instead of a listed price or capex + power (e.g. your own contract); 0 = none.
     dollars_per_second_t gpu_cost = dollars_per_second_t::from_value(0.0);
+    /// Without `gpu_cost`: the GPU's on-demand market price, committed price, or capex + power.
+    pricing_basis pricing = pricing_basis::market;
+    /// Where market and committed prices are looked up (by the GPU's exact name): pass
+    /// `catalog::gpu_market_prices` (catalog/prices.hpp, tables/gpu_prices.csv), as the tool does.
+    /// Empty, or no entry for the GPU: capex + power, and `request_estimate::price` says it fell back.
+    std::span<const gpu_market_price> market_prices = {};
 
     constexpr void validate() const {
         require(batch == 0.0 || (batch >= 1.0 && non_negative_finite(batch)), "estimate", "batch", batch,
@@ -56,12 +66,23 @@ struct request_estimate {
     joules_per_token_t wall_energy_per_output_token;  ///< × server overhead × cooling (S30)
     joules_t gpu_energy_per_request;
     joules_t wall_energy_per_request;
-    dollars_per_second_t gpu_cost;             ///< per GPU-second at the utilisation; 0 = unknown
+    dollars_per_second_t gpu_cost;             ///< per GPU-second at the utilisation; 0 = unknown (= price.rate)
     /// $ per output token; NaN when the GPU's price is unknown and no `gpu_cost` was given.
     dollars_per_token_t cost_per_output_token;
 
+    gpu_hour_price price;                      ///< the GPU-hour's price with its basis, source and date
+
     [[nodiscard]] constexpr bool cost_known() const { return gpu_cost.value() > 0.0; }
 };
+
+/// The GPU-hour an estimate charges: the caller's `gpu_cost`, else `price_gpu_hour` on `o.pricing`
+/// with the GPU's entry of `o.market_prices` (by its exact name).
+[[nodiscard]] constexpr gpu_hour_price estimate_gpu_hour(const hardware& h, const estimate_options& o,
+                                                         double utilisation) {
+    return o.gpu_cost.value() > 0.0
+               ? given_gpu_hour(o.gpu_cost)
+               : price_gpu_hour(h, o.site, utilisation, o.pricing, find_market_price(o.market_prices, h.name));
+}
 
 /// The whole estimate for requests of shape r on deployment d:
 /// E/token = P_board · GPUs ÷ R_out (S29), × overhead × cooling at the wall (S30);
@@ -97,10 +118,8 @@ constexpr void require_batch_fits(const deployment& d, const request_shape& r, d
     e.gpu_energy_per_request = e.gpu_energy_per_output_token * r.output;
     e.wall_energy_per_request = e.wall_energy_per_output_token * r.output;
 
-    if (o.gpu_cost.value() > 0.0)
-        e.gpu_cost = o.gpu_cost;
-    else if (d.hw.capex_per_gpu.value() > 0.0)
-        e.gpu_cost = gpu_hour_cost(d.hw, o.site, o.utilisation).total();
+    e.price = estimate_gpu_hour(d.hw, o, o.utilisation);
+    e.gpu_cost = e.price.rate;
     e.cost_per_output_token = e.cost_known()
         ? e.gpu_cost * gpus / (rate * o.utilisation)
         : dollars_per_token_t::from_value(std::numeric_limits<double>::quiet_NaN());
@@ -126,7 +145,7 @@ struct request_cost {
                                                    const facility& site, const dollars_per_second_t& gpu_cost) {
     const deployment& d = pm.d;
     request_cost c{};
-    c.prefill = prefill_pass(pm, 1.0, r.input, tokens(0.0)).time();
+    c.prefill = prefill_pass(pm, 1.0, r.computed(), r.cached()).time();
     c.decode = decode_steps(pm, batch, r.input, r.output.value() - 1.0, false).total;
     c.end_to_end = c.prefill + c.decode;
     const double share = static_cast<double>(d.instance_gpus()) / (pm.pp * pm.ranks);
@@ -138,15 +157,12 @@ struct request_cost {
     return c;
 }
 
-/// The same for a deployment, priced at the site's capex and power (or `o.gpu_cost`) at full use.
+/// The same for a deployment, its GPU-hour priced as `estimate` prices it (`o.pricing` or `o.gpu_cost`) at full use.
 [[nodiscard]] constexpr request_cost price_request(const deployment& d, const request_shape& r, double batch = 1.0,
                                                    const estimate_options& o = {}) {
     r.validate();
     require(batch >= 1.0 && non_negative_finite(batch), d.m.name, "batch", batch, "at least one sequence");
-    const dollars_per_second_t rate = o.gpu_cost.value() > 0.0   ? o.gpu_cost
-                                      : d.hw.capex_per_gpu.value() > 0.0 ? gpu_hour_cost(d.hw, o.site, 1.0).total()
-                                                                         : dollars_per_second_t::from_value(0.0);
-    return price_request(prepare_pass(d), r, batch, o.site, rate);
+    return price_request(prepare_pass(d), r, batch, o.site, estimate_gpu_hour(d.hw, o, 1.0).rate);
 }
 
 }  // namespace llmcost

@@ -56,14 +56,7 @@ struct prefill_comparison {
     [[nodiscard]] constexpr double saving_fraction() const { return ratio(saving(), uncached); }
 };
 
-/// new = max(1, (1 − h)·P): the prompt tokens still computed when a share h of a P-token prompt is
-/// cached. At least one is: a full hit still needs the last position's logits (vLLM recomputes the
-/// last token for the same reason).
-[[nodiscard]] constexpr double fresh_tokens(double prompt, double cached_fraction) {
-    return detail::max(1.0, (1.0 - cached_fraction) * prompt);
-}
-
-/// new = fresh_tokens(P, h), cached = P − new; t = prefill_pass(new after cached) vs prefill_pass(P)
+/// new = fresh_prompt_tokens(P, h), cached = P − new; t = prefill_pass(new after cached) vs prefill_pass(P)
 /// (S6). At least one token is always computed: a full hit still needs the last position's logits
 /// (vLLM recomputes the last token for the same reason).
 template <token_count T>
@@ -73,7 +66,7 @@ template <token_count T>
     detail::require_fraction(cached_fraction, "cached_fraction");
     require(batch >= 1.0, "prefix cache", "batch", batch, "at least one prompt per pass");
     const double p = in_base_units(prompt).value();
-    const double fresh = fresh_tokens(p, cached_fraction);
+    const double fresh = fresh_prompt_tokens(tokens(p), cached_fraction).value();
     return prefill_comparison{.uncached = prefill_pass(d, batch, tokens(p), tokens(0.0)).time(),
                                 .cached = prefill_pass(d, batch, tokens(fresh), tokens(p - fresh)).time()};
 }

@@ -25,8 +25,17 @@ namespace llmcost {
 struct request_shape {
     tokens_t input;   ///< prompt tokens
     tokens_t output;  ///< generated tokens (≥ 1)
+    /// Share h of the prompt found in a prefix cache (S6): its KV is kept, only the rest computed.
+    double cached_fraction = 0.0;
+
+    /// Prompt tokens computed: max(1, (1 − h)·I) (`fresh_prompt_tokens`).
+    [[nodiscard]] constexpr tokens_t computed() const { return fresh_prompt_tokens(input, cached_fraction); }
+    /// Prompt tokens read from the prefix cache: I − computed.
+    [[nodiscard]] constexpr tokens_t cached() const { return input - computed(); }
 
     constexpr void validate() const {
+        require(cached_fraction >= 0.0 && cached_fraction < 1.0, "request", "cached_fraction", cached_fraction,
+                "a prefix-cache hit rate is in [0, 1): at least the prompt's last token is computed");
         require(positive_finite(input.value()), "request", "input (tokens)", input.value(),
                 "a prompt has at least one token");
         require(output.value() >= 1.0 && non_negative_finite(output.value()), "request", "output (tokens)",
@@ -102,9 +111,12 @@ template <class T>
     return r.input + r.output / 2.0;
 }
 
-/// A request's prompt in the library's chunks (`split_prompt` of the input).
+/// A request's prompt in the library's chunks: `split_prompt` of the tokens computed, each chunk
+/// after the cached prefix.
 [[nodiscard]] constexpr prompt_chunks split_prompt(const request_shape& r, const tokens_t& chunk) {
-    return split_prompt(r.input, chunk);
+    prompt_chunks c = split_prompt(r.computed(), chunk);
+    c.prefix = c.prefix + r.cached();
+    return c;
 }
 
 namespace detail {
@@ -245,7 +257,7 @@ template <class V>
     } else {
         s.residual = s.step_time / 2.0;
     }
-    s.prefill_time = prefill_pass(pm, 1.0, r.input, tokens(0.0)).time();
+    s.prefill_time = prefill_pass(pm, 1.0, r.computed(), r.cached()).time();
     s.ttft = seconds(p.ttft);
     s.tpot = seconds(p.tpot);
     s.e2e = detail::end_to_end(s.ttft, s.tpot, out);
@@ -279,7 +291,7 @@ struct batch_limit {
 /// it, 0 when nothing fits.
 [[nodiscard]] constexpr batch_limit admissible_batch(const deployment& d, const request_shape& r,
                                                      const scheduler_limits& l = {}) noexcept {
-    const double in = r.input.value(), out = r.output.value();
+    const double in = r.computed().value(), out = r.output.value();  // prompt tokens a step carries
     const bytes_t budget = kv_budget_per_gpu(d, l.reserve);
     if (!(budget.value() > 0.0)) return {.batch = 0.0, .limited_by = "weights do not fit"};
     const double per_sequence = kv_bytes_per_gpu_for_context(d, held_context(r, l)).value();

@@ -227,7 +227,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     // prefix id shares with a prompt already prefilled here; never the whole prompt. Whole tokens
     // (rounded down): the chunks that follow are whole, and the prompt ends exactly.
     auto cached_tokens = [&](const live& q) {
-        double c = e.prefix_hit_rate > 0.0 ? q.input - prefix_cache::fresh_tokens(q.input, e.prefix_hit_rate) : 0.0;
+        double c = e.prefix_hit_rate > 0.0 ? q.input - fresh_prompt_tokens(tokens(q.input), e.prefix_hit_rate).value() : 0.0;
         if (e.trace_prefixes && reqs[q.req].prefix >= 0) {
             const auto it = cached_prefix.find(reqs[q.req].prefix);
             if (it != cached_prefix.end()) {

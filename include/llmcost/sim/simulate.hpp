@@ -15,7 +15,7 @@
 ///
 /// Beyond recompute, a preempted sequence's KV may be swapped to host memory and back
 /// (`kv_swap_time`, the engine stalled while it moves); prompts may find a prefix cached (a token
-/// hit rate, or the trace's shared-prefix ids), computing only `prefix_cache::fresh_tokens` of
+/// hit rate, or the trace's shared-prefix ids), computing only `fresh_prompt_tokens` of
 /// them; and the servers may be split into a prefill pool and a decode pool, each prompt's KV sent
 /// between them (`kv_transfer_for`), its first token the decode pool's first step.
 ///
@@ -61,7 +61,7 @@ struct options {
     double timeline_points = 512;  ///< at most about this many samples of batch and KV over time (0: none)
     preemption preempt = preemption::recompute;
     /// Share of every prompt found in the prefix cache (vLLM's token hit rate): only
-    /// `prefix_cache::fresh_tokens(P, h)` of a P-token prompt are computed, after the cached part
+    /// `fresh_prompt_tokens(P, h)` of a P-token prompt are computed, after the cached part
     /// (rounded down to whole tokens).
     double prefix_hit_rate = 0;
     /// Trace prefix ids: a prompt whose id a finished prefill on the same server carried finds the
