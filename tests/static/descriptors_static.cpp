@@ -67,6 +67,8 @@ static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(65, 8192, 8192) /
                                h100_sxm5.gpu.efficiency.matmul_at(128, 8192, 8192), 65.0 / 128.0 - 1e-12, 65.0 / 128.0 + 1e-12));
 static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(33, 8192, 8192) /
                                h100_sxm5.gpu.efficiency.matmul_at(40, 8192, 8192), 33.0 / 40.0 - 1e-12, 33.0 / 40.0 + 1e-12));
+static_assert(achievable_fractions::padded_rows(8.5) == 16 && achievable_fractions::padded_rows(63.9) == 64 &&
+              achievable_fractions::padded_rows(0.25) == 8 && achievable_fractions::padded_rows(4096.5) == 4160);
 static_assert(achievable_fractions::padded_rows(1) == 8 && achievable_fractions::padded_rows(64) == 64 &&
               achievable_fractions::padded_rows(65) == 128);
 // The ideal machine has no size effect.

@@ -113,8 +113,10 @@ struct achievable_fractions {
     /// tokens run along the tile's N side, which comes in steps of 8 (PTX wgmma n = 8…256;
     /// TensorRT-LLM's and CUTLASS's "swap AB" small-M kernels).
     [[nodiscard]] static constexpr double padded_rows(double m) {
-        const double tile = m < gemm_tile_rows ? gemm_small_m_step : gemm_tile_rows;
-        return detail::const_ceil(m / tile) * tile;
+        // × 1/tile, not ÷ tile: the tile is a power of two, so the same bits without a division.
+        const bool small = m < gemm_tile_rows;
+        return detail::const_ceil(m * (small ? 1.0 / gemm_small_m_step : 1.0 / gemm_tile_rows)) *
+               (small ? gemm_small_m_step : gemm_tile_rows);
     }
     static constexpr double gemm_tile_rows = 64.0;
     static constexpr double gemm_small_m_step = 8.0;
