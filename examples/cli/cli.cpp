@@ -377,6 +377,10 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_option("--tpot", fr.tpot, "Time-per-output-token target, s")->transform(seconds_target)->capture_default_str();
     frontier_app->add_option("--max-batch", fr.max_batch, "Largest batch tried")->transform(tokens_count)->capture_default_str();
     frontier_app->add_flag("--disagg", fr.disaggregated, "Add disaggregated (prefill/decode pools) points");
+    frontier_app->add_option("--prefix-hit", fr.prefix_hit,
+                             "Share of each prompt found in a prefix cache, [0,1): only the rest is prefilled (S6; "
+                             "colocated points only)")
+        ->transform(probability);
     frontier_app->add_option("--prefill-batch", fr.prefill_batch, "Prompts per prefill pass, disaggregated")->transform(tokens_count);
     frontier_app->add_option("--svg", fr.svg, "Also draw the frontier into this SVG file");
     frontier_app->add_flag("--ignore-max-position", fr.ignore_max_position, "Allow contexts beyond the model's maximum");
@@ -415,6 +419,10 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_option("--utilisation", pl.utilisation, "Mean load / the peak rate")->transform(fraction)->capture_default_str();
     add_pricing(plan_app, pl.pricing, "market");
     plan_app->add_flag("--colocated-only", pl.colocated_only, "Leave disaggregated serving out");
+    plan_app->add_option("--prefix-hit", pl.prefix_hit,
+                         "Share of every prompt found in a prefix cache, [0,1): only the rest is prefilled (S6; "
+                         "colocated serving only)")
+        ->transform(probability);
     plan_app->add_flag("--ignore-max-position", pl.ignore_max_position, "Allow contexts beyond the model's maximum");
     add_format(plan_app, format);
 

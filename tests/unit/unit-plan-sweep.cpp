@@ -118,6 +118,36 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
             CHECK(mismatches(plan::sweep(g)) == 0);
         }
     }
+    SUBCASE("prefix hits: the prompt computed after a cached prefix, whole and chunked, dense and MoE") {
+        // h = 0.5: 1000 → 500 computed after 500 cached; 37 → 18.5 after 18.5 (the formula's
+        // tokens, fractional as the scalar path has them); 3000 at h = 0.9 → 300 after 2700;
+        // 1000 at h = 0.999 → max(1, 1) = the one token a full hit still computes.
+        const std::vector<request_shape> hit{{.input = 1000_tok, .output = 200_tok, .cached_fraction = 0.5},
+                                             {.input = 37_tok, .output = 1_tok, .cached_fraction = 0.5},
+                                             {.input = 3000_tok, .output = 777_tok, .cached_fraction = 0.9},
+                                             {.input = 1000_tok, .output = 200_tok, .cached_fraction = 0.999}};
+        for (const model& m : {catalog::llama_3_1_8b, catalog::mixtral_8x7b})
+            for (const tokens_t& chunk : {0_tok, 256_tok}) {
+                const plan::sweep_grid g{.m = m,
+                                         .gpus = {catalog::h100_sxm5},
+                                         .formats = {{}, {.weights = formats::fp8, .kv = formats::fp8}},
+                                         .layouts = {{.tp = 1}, {.tp = 2}, {.tp = 2, .pp = 2}},
+                                         .modes = {{}},
+                                         .shapes = hit,
+                                         .batches = batches,
+                                         .limits = {.prefill_chunk = chunk}};
+                std::size_t priced = 0;
+                CHECK(mismatches(plan::sweep(g), &priced) == 0);
+                CHECK(priced == g.size());
+            }
+        // A hit shortens the first token and never lengthens it (the same deployment, batch 8).
+        const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+        CHECK(serve_at_batch(d, hit[0], 8).ttft < serve_at_batch(d, shapes[0], 8).ttft);
+        // A disaggregated mode prices whole prompts on its prefill pool: a hit there is refused, named.
+        const plan::sweep_grid dis{.m = catalog::llama_3_1_8b, .gpus = {catalog::h100_sxm5},
+                                   .modes = {{}, {.disaggregated = true}}, .shapes = hit, .batches = {1}};
+        CHECK(test::contains(test::error_of([&] { return plan::sweep(dis); }), "shapes.cached_fraction = 0.5"));
+    }
     SUBCASE("MoE: TP, expert parallel over attention-DP ranks, pipeline") {
         const plan::sweep_grid g{
             .m = catalog::mixtral_8x7b,

@@ -137,6 +137,13 @@ struct sweep_grid {
         for (double b : batches)
             require(b >= 1.0 && non_negative_finite(b), s, "batch", b, "at least one sequence must be running");
         for (const serving_mode& md : modes) md.validate();
+        // A disaggregated point's prefill pool prices whole prompts: a prefix hit is priced colocated only.
+        for (const serving_mode& md : modes)
+            if (md.disaggregated)
+                for (const request_shape& r : shapes)
+                    require(r.cached_fraction == 0.0, s, "shapes.cached_fraction", r.cached_fraction,
+                            "a prefix-cache hit is priced for colocated serving only: a disaggregated mode's prefill "
+                            "pool prices whole prompts");
         limits.validate();
         // Stated up front: a sweep holds every point in memory (about 100 B each), so 10^7 points
         // are about a gigabyte and a minute; counted in doubles, so that no product wraps.
