@@ -381,6 +381,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
                              "Share of each prompt found in a prefix cache, [0,1): only the rest is prefilled (S6; "
                              "colocated points only)")
         ->transform(probability);
+    add_speculation(frontier_app, fr.spec, true);
     frontier_app->add_option("--prefill-batch", fr.prefill_batch, "Prompts per prefill pass, disaggregated")->transform(tokens_count);
     frontier_app->add_option("--svg", fr.svg, "Also draw the frontier into this SVG file");
     frontier_app->add_flag("--ignore-max-position", fr.ignore_max_position, "Allow contexts beyond the model's maximum");
@@ -423,6 +424,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
                          "Share of every prompt found in a prefix cache, [0,1): only the rest is prefilled (S6; "
                          "colocated serving only)")
         ->transform(probability);
+    add_speculation(plan_app, pl.spec, true);
     plan_app->add_flag("--ignore-max-position", pl.ignore_max_position, "Allow contexts beyond the model's maximum");
     add_format(plan_app, format);
 

@@ -329,6 +329,22 @@ std::string engine_note(const engine_profile& e) {
 
 namespace {
 
+std::optional<draft_head> head_named(const std::string& drafter, const model& m);
+
+}  // namespace
+
+speculative_decoding head_speculation(const speculation_options& o, const model& m) {
+    speculative_decoding s{.acceptance = o.acceptance, .draft_tokens = o.draft_tokens, .head = head_named(o.drafter, m),
+                           .draft = {}};
+    if (!s.head)
+        throw usage_error("--drafter '" + o.drafter + "': frontier and plan speculate with a draft head (eagle, or mtp for "
+                          "a model with MTP modules), each deployment laid out its own way; a draft model is priced by "
+                          "estimate --spec");
+    return s;
+}
+
+namespace {
+
 /// The speculation `o` names for target `d`: an MTP module (refused for a model without one), an
 /// EAGLE head, or a catalog model as a draft model on the target's layout (`--drafter` names it in
 /// messages), and how to say which.
@@ -336,15 +352,18 @@ struct drafter_choice {
     speculative_decoding speculation;
     std::string text;
 };
+std::optional<draft_head> head_named(const std::string& drafter, const model& m) {
+    if (drafter == "mtp") return mtp_draft_head(m);
+    if (drafter == "eagle") return eagle_draft_head(m);
+    return std::nullopt;
+}
+
 drafter_choice drafter_for(const speculation_options& o, const deployment& d, const deployment_options& dep) {
     drafter_choice c{.speculation = {.acceptance = o.acceptance, .draft_tokens = o.draft_tokens, .head = {}, .draft = {}},
                      .text = {}};
-    if (o.drafter == "mtp") {
-        c.speculation.head = mtp_draft_head(d.m);
-        c.text = "the model's MTP module";
-    } else if (o.drafter == "eagle") {
-        c.speculation.head = eagle_draft_head(d.m);
-        c.text = "an EAGLE head";
+    if (std::optional<draft_head> h = head_named(o.drafter, d.m)) {
+        c.speculation.head = h;
+        c.text = o.drafter == "mtp" ? "the model's MTP module" : "an EAGLE head";
     } else {
         deployment_options x = dep;
         x.model = o.drafter;

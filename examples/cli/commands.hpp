@@ -19,6 +19,7 @@ struct hardware;
 struct engine_profile;
 struct model;
 struct number_format;
+struct speculative_decoding;
 enum class pricing_basis;
 }  // namespace llmcost
 
@@ -140,6 +141,11 @@ enum class catalog_kind { models, hardware, formats, engines };
 /// --pricing's value as the library's basis (the option's check admits only these three).
 [[nodiscard]] pricing_basis pricing_named(const std::string& name);
 
+
+/// The speculation `o` names with a draft head of model `m` (`eagle`, or `mtp` for a model that ships
+/// MTP modules): what frontier and plan price, each deployment laid out its own way. A catalog model
+/// as `--drafter` is a usage error there (estimate --spec prices a draft model).
+[[nodiscard]] speculative_decoding head_speculation(const speculation_options& o, const model& m);
 
 [[nodiscard]] report receipt();
 [[nodiscard]] report estimate(const estimate_command& c);

@@ -379,6 +379,23 @@ struct speculative_decoding {
     }
 };
 
+namespace detail::speculative {
+/// `speculative_serving_point`'s figures for one value or a lane (sweeps): the mean step t̄ + Δ,
+/// TPOT (TPOT + Δ) ÷ E, TTFT + k·Δ, and the output rate's factor E · t̄ ÷ (t̄ + Δ).
+template <class V>
+struct speculated {
+    V step_time, tpot, ttft, rate_gain;
+};
+template <class V>
+[[nodiscard]] constexpr speculated<V> speculate(const V& step_time, const V& tpot, const V& ttft, const V& delta,
+                                                double tokens_per_pass, double prompt_steps) {
+    speculated<V> x{.step_time = step_time + delta, .tpot = (tpot + delta) / tokens_per_pass,
+                    .ttft = ttft + delta * prompt_steps, .rate_gain = step_time};
+    x.rate_gain = tokens_per_pass * (step_time / x.step_time);
+    return x;
+}
+}  // namespace detail::speculative
+
 /// A steady state with speculative steps in place of plain decode steps (T4, T6): every step of the
 /// engine drafts γ tokens and verifies them instead of decoding one token per sequence, so it lasts
 /// Δ = t_draft + t_verify − t_plain longer and yields E(α, γ) tokens per sequence:
@@ -393,18 +410,17 @@ struct speculative_decoding {
     r.validate();
     step.validate();
     const double e = expected_tokens_per_pass(acceptance, step.draft_tokens);
-    const seconds_t delta = step.time() - step.plain_time;
-    const double k = split_prompt(r, l.prefill_chunk).count;
+    const double t = plain.step_time.value(), w = plain.residual.value(), dt = (step.time() - step.plain_time).value();
+    const detail::speculative::speculated<double> x = detail::speculative::speculate(
+        t, plain.tpot.value(), plain.ttft.value(), dt, e, split_prompt(r, l.prefill_chunk).count);
     serving_point s = plain;
-    s.step_time = plain.step_time + delta;
-    const double t = plain.step_time.value(), w = plain.residual.value(), dt = delta.value();
+    s.step_time = seconds(x.step_time);
     s.residual = seconds((2.0 * w * t + 2.0 * dt * t + dt * dt) / (2.0 * (t + dt)));
-    s.tpot = (plain.tpot + delta) / e;
-    s.ttft = plain.ttft + delta * k;
+    s.tpot = seconds(x.tpot);
+    s.ttft = seconds(x.ttft);
     s.e2e = detail::end_to_end(s.ttft, s.tpot, r.output.value());
-    const double gain = e * ratio(plain.step_time, s.step_time);
-    s.output_rate = plain.output_rate * gain;
-    s.output_rate_per_gpu = plain.output_rate_per_gpu * gain;
+    s.output_rate = plain.output_rate * x.rate_gain;
+    s.output_rate_per_gpu = plain.output_rate_per_gpu * x.rate_gain;
     s.per_user = tokens(1.0) / s.tpot;
     return s;
 }
