@@ -155,6 +155,30 @@ void add_request(CLI::App* app, request_options& r) {
     app->add_option("--output", r.output, "Output tokens")->transform(tokens_count)->capture_default_str();
 }
 
+/// The speculation flags, one reading for `spec` and for `estimate --spec`: --acceptance,
+/// --draft-tokens and --drafter. With `on` (estimate), --spec switches speculation on and the
+/// other three need it.
+void add_speculation(CLI::App* app, speculation_options& s, bool with_switch) {
+    CLI::Option* on = nullptr;
+    if (with_switch)
+        on = app->add_flag("--spec", s.on,
+                           "Speculative decoding in every decode step (--drafter, --acceptance, --draft-tokens; "
+                           "as the spec command reads them)");
+    CLI::Option* a = app->add_option("--acceptance", s.acceptance, "Per-token acceptance rate alpha")
+                         ->transform(probability)
+                         ->capture_default_str();
+    CLI::Option* g = app->add_option("--draft-tokens", s.draft_tokens, "Draft length gamma")
+                         ->transform(count_in(64))
+                         ->capture_default_str();
+    CLI::Option* d = app->add_option("--drafter", s.drafter, "mtp, eagle, or a catalog model used as the draft model")
+                         ->capture_default_str();
+    if (on) {
+        a->needs(on);
+        g->needs(on);
+        d->needs(on);
+    }
+}
+
 constexpr const char* footer = R"(Examples:
   llmcost                                        the seed's receipt and the request journey
   llmcost estimate --model Llama-3.1-70B --hardware H100 --tp 8 --input 2000 --output 500 --batch 32
@@ -233,6 +257,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     estimate->add_option("--prefix-hit", est.req.prefix_hit,
                          "Share of each prompt found in a prefix cache, [0,1): only the rest is prefilled (S6)")
         ->transform(probability);
+    add_speculation(estimate, est.spec, true);
     estimate->add_flag("--explain", est.explain,
                        "Add the prefill and the serving step by kernel class (time, FLOPs, bytes, bound) and one GPU's "
                        "memory (tables; JSON under \"breakdown\")");
@@ -288,9 +313,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     add_deployment(spec, sp.dep);
     add_request(spec, sp.req);
     spec->add_option("--batch", sp.batch, "Sequences per pass")->transform(tokens_count)->capture_default_str();
-    spec->add_option("--acceptance", sp.acceptance, "Per-token acceptance rate alpha")->transform(probability)->capture_default_str();
-    spec->add_option("--draft-tokens", sp.draft_tokens, "Draft length gamma")->transform(count_in(64))->capture_default_str();
-    spec->add_option("--drafter", sp.drafter, "mtp, eagle, or a catalog model used as the draft model")->capture_default_str();
+    add_speculation(spec, sp.spec, false);
     spec->add_option("--target", sp.target, "Tokens/s per user to reach: reports the acceptance needed")->transform(positive);
     add_format(spec, format);
 
@@ -354,6 +377,11 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_option("--tpot", fr.tpot, "Time-per-output-token target, s")->transform(seconds_target)->capture_default_str();
     frontier_app->add_option("--max-batch", fr.max_batch, "Largest batch tried")->transform(tokens_count)->capture_default_str();
     frontier_app->add_flag("--disagg", fr.disaggregated, "Add disaggregated (prefill/decode pools) points");
+    frontier_app->add_option("--prefix-hit", fr.prefix_hit,
+                             "Share of each prompt found in a prefix cache, [0,1): only the rest is prefilled (S6; "
+                             "colocated points only)")
+        ->transform(probability);
+    add_speculation(frontier_app, fr.spec, true);
     frontier_app->add_option("--prefill-batch", fr.prefill_batch, "Prompts per prefill pass, disaggregated")->transform(tokens_count);
     frontier_app->add_option("--svg", fr.svg, "Also draw the frontier into this SVG file");
     frontier_app->add_flag("--ignore-max-position", fr.ignore_max_position, "Allow contexts beyond the model's maximum");
@@ -392,6 +420,11 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_option("--utilisation", pl.utilisation, "Mean load / the peak rate")->transform(fraction)->capture_default_str();
     add_pricing(plan_app, pl.pricing, "market");
     plan_app->add_flag("--colocated-only", pl.colocated_only, "Leave disaggregated serving out");
+    plan_app->add_option("--prefix-hit", pl.prefix_hit,
+                         "Share of every prompt found in a prefix cache, [0,1): only the rest is prefilled (S6; "
+                         "colocated serving only)")
+        ->transform(probability);
+    add_speculation(plan_app, pl.spec, true);
     plan_app->add_flag("--ignore-max-position", pl.ignore_max_position, "Allow contexts beyond the model's maximum");
     add_format(plan_app, format);
 

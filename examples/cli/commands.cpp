@@ -327,6 +327,56 @@ std::string engine_note(const engine_profile& e) {
 
 }  // namespace
 
+namespace {
+
+std::optional<draft_head> head_named(const std::string& drafter, const model& m);
+
+}  // namespace
+
+speculative_decoding head_speculation(const speculation_options& o, const model& m) {
+    speculative_decoding s{.acceptance = o.acceptance, .draft_tokens = o.draft_tokens, .head = head_named(o.drafter, m),
+                           .draft = {}};
+    if (!s.head)
+        throw usage_error("--drafter '" + o.drafter + "': frontier and plan speculate with a draft head (eagle, or mtp for "
+                          "a model with MTP modules), each deployment laid out its own way; a draft model is priced by "
+                          "estimate --spec");
+    return s;
+}
+
+namespace {
+
+/// The speculation `o` names for target `d`: an MTP module (refused for a model without one), an
+/// EAGLE head, or a catalog model as a draft model on the target's layout (`--drafter` names it in
+/// messages), and how to say which.
+struct drafter_choice {
+    speculative_decoding speculation;
+    std::string text;
+};
+std::optional<draft_head> head_named(const std::string& drafter, const model& m) {
+    if (drafter == "mtp") return mtp_draft_head(m);
+    if (drafter == "eagle") return eagle_draft_head(m);
+    return std::nullopt;
+}
+
+drafter_choice drafter_for(const speculation_options& o, const deployment& d, const deployment_options& dep) {
+    drafter_choice c{.speculation = {.acceptance = o.acceptance, .draft_tokens = o.draft_tokens, .head = {}, .draft = {}},
+                     .text = {}};
+    if (std::optional<draft_head> h = head_named(o.drafter, d.m)) {
+        c.speculation.head = h;
+        c.text = o.drafter == "mtp" ? "the model's MTP module" : "an EAGLE head";
+    } else {
+        deployment_options x = dep;
+        x.model = o.drafter;
+        x.model_flag = "--drafter";
+        x.gpus = 0;
+        c.speculation.draft = build(x);
+        c.text = "draft model " + std::string(c.speculation.draft->m.name);
+    }
+    return c;
+}
+
+}  // namespace
+
 report estimate(const estimate_command& c) {
     report out;
     deployment d = build(c.dep);
@@ -346,6 +396,14 @@ report estimate(const estimate_command& c) {
         out.notes.push_back(engine_note(d.engine));
     }
     if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);
+    std::optional<drafter_choice> spec;
+    if (c.spec.on) {
+        if (c.rate > 0)
+            throw usage_error("--spec prices a steady batch (--batch or --saturate); the online model of --rate "
+                              "(queueing, percentiles) has no speculative steps: drop one of the two");
+        spec = drafter_for(c.spec, d, c.dep);
+        o.speculation = spec->speculation;
+    }
     // Online (--rate): the concurrency Little's law gives at the rate each dp rank sees, and the
     // latencies' distribution (serve_online_latency); energy and money at that concurrency.
     std::optional<online_latency> online;
@@ -367,6 +425,12 @@ report estimate(const estimate_command& c) {
     if (c.req.prefix_hit > 0)
         rec.add("prefix_hit", "share of the prompt in the prefix cache", c.req.prefix_hit)
             .add("computed_input_tokens", "prompt tokens computed per request", r.computed().value(), "token");
+    if (spec)
+        rec.add("speculation", "speculative decoding", spec->text)
+            .add("acceptance", "acceptance rate alpha", c.spec.acceptance)
+            .add("draft_tokens", "draft tokens gamma", static_cast<double>(c.spec.draft_tokens))
+            .add("expected_tokens_per_pass", "tokens per step and sequence (1 - a^(g+1)) / (1 - a) (T6)",
+                 expected_tokens_per_pass(c.spec.acceptance, c.spec.draft_tokens));
     rec.add("batch", "concurrent sequences (per replica or attention rank)", s.batch)
         .add("limited_by", "batch set by", std::string(s.limited_by));
     if (online) {
@@ -453,6 +517,19 @@ report estimate(const estimate_command& c) {
                             "found cached (S6), so each prompt computes " + invalid_input::show(r.computed().value()) +
                             " tokens after a cached prefix of " + invalid_input::show(r.cached().value()) +
                             "; the KV cache still holds the whole prompt.");
+    if (spec) {
+        std::string note = "Speculative decoding: ";
+        note += spec->text;
+        note += ", gamma " + std::to_string(c.spec.draft_tokens);
+        note += ", alpha " + invalid_input::show(c.spec.acceptance);
+        note += ": each step drafts and verifies instead of decoding one token (speculative_serving_point: TPOT = "
+                "(plain TPOT + t_draft + t_verify - t_plain) / E at the batch and mean context; TTFT pays the extra "
+                "time in its prompt steps)";
+        if (spec->speculation.draft) note += "; the draft model's weights are held out of the KV budget, its KV cache is not counted";
+        if (c.explain) note += "; --explain shows the plain passes";
+        note += ".";
+        out.notes.push_back(std::move(note));
+    }
     out.notes.push_back("Energy at board power for the whole busy time: an upper bound on the draw.");
     if (e.cost_known())
         out.notes.push_back("Cost: " + basis_text(e.price, d.hw, o.site) +
@@ -777,35 +854,20 @@ report spec(const spec_command& c) {
     const request_shape r = shape_of(c.req);
     check_context(d, c.req.input + c.req.output, c.dep);
     require_batch_fits(d, r, c.batch);  // the weights and the batch fit, as estimate checks
-    const tokens_t context = mean_decode_context(r);
-    speculative_step step{};
-    std::string drafter;
-    if (c.drafter == "mtp") {
-        step = speculative_step_for(d, mtp_draft_head(d.m), c.batch, context, c.draft_tokens);
-        drafter = "the model's MTP module";
-    } else if (c.drafter == "eagle") {
-        step = speculative_step_for(d, eagle_draft_head(d.m), c.batch, context, c.draft_tokens);
-        drafter = "an EAGLE head";
-    } else {
-        deployment_options o = c.dep;
-        o.model = c.drafter;
-        o.model_flag = "--drafter";
-        o.gpus = 0;
-        deployment draft = build(o);
-        step = speculative_step_for(d, draft, c.batch, context, c.draft_tokens);
-        drafter = "draft model " + std::string(draft.m.name);
-    }
-    const double a = c.acceptance;
+    const drafter_choice chosen = drafter_for(c.spec, d, c.dep);
+    const speculative_step step = chosen.speculation.step_for(d, c.batch, mean_decode_context(r));
+    const std::string& drafter = chosen.text;
+    const double a = c.spec.acceptance;
     report out{.title = "llmcost spec: " + std::string(d.m.name) + " on " + layout_text(d) + ", " + drafter +
-                        ", gamma " + std::to_string(c.draft_tokens) + ", alpha " + invalid_input::show(a)};
+                        ", gamma " + std::to_string(c.spec.draft_tokens) + ", alpha " + invalid_input::show(a)};
     record rec;
     add_deployment(rec, d);
     rec.add("drafter", "drafter", drafter)
         .add("batch", "sequences per pass", c.batch)
         .add("acceptance", "acceptance rate alpha", a)
-        .add("draft_tokens", "draft tokens gamma", static_cast<double>(c.draft_tokens))
+        .add("draft_tokens", "draft tokens gamma", static_cast<double>(c.spec.draft_tokens))
         .add("expected_tokens_per_pass", "tokens per verification (1 - a^(g+1)) / (1 - a) (T6)",
-             expected_tokens_per_pass(a, c.draft_tokens))
+             expected_tokens_per_pass(a, c.spec.draft_tokens))
         .add("draft_s", "drafting (all gamma passes)", step.draft_time.value(), "s")
         .add("verify_s", "verification pass", step.verify_time.value(), "s")
         .add("plain_step_s", "plain decode pass", step.plain_time.value(), "s")

@@ -19,6 +19,7 @@ struct hardware;
 struct engine_profile;
 struct model;
 struct number_format;
+struct speculative_decoding;
 enum class pricing_basis;
 }  // namespace llmcost
 
@@ -56,9 +57,18 @@ struct request_options {
     double prefix_hit = 0;  ///< share of the prompt found in a prefix cache (--prefix-hit), [0, 1)
 };
 
+/// Speculative decoding, as `spec` reads it and as `estimate` takes it with --spec: one parser.
+struct speculation_options {
+    bool on = false;                ///< --spec (estimate): price every decode step as a speculative one
+    double acceptance = 0.8;        ///< alpha, [0, 1)
+    int draft_tokens = 3;           ///< gamma, 1 to 64
+    std::string drafter = "eagle";  ///< "mtp", "eagle", or a catalog model name (a draft model)
+};
+
 struct estimate_command {
     deployment_options dep;
     request_options req;
+    speculation_options spec;  ///< with spec.on: speculative decode steps (--spec)
     double batch = 0;     ///< 0 with `saturate`
     bool saturate = false;
     double rate = 0;      ///< requests/s under Poisson arrivals, whole deployment; 0 = not online
@@ -94,9 +104,7 @@ struct spec_command {
     deployment_options dep;
     request_options req;
     double batch = 1;
-    double acceptance = 0.8;
-    int draft_tokens = 3;
-    std::string drafter = "eagle";  ///< "mtp", "eagle", or a catalog model name
+    speculation_options spec;
     double target = 0;              ///< tokens/s per user to reach; 0 = none
 };
 
@@ -133,6 +141,11 @@ enum class catalog_kind { models, hardware, formats, engines };
 /// --pricing's value as the library's basis (the option's check admits only these three).
 [[nodiscard]] pricing_basis pricing_named(const std::string& name);
 
+
+/// The speculation `o` names with a draft head of model `m` (`eagle`, or `mtp` for a model that ships
+/// MTP modules): what frontier and plan price, each deployment laid out its own way. A catalog model
+/// as `--drafter` is a usage error there (estimate --spec prices a draft model).
+[[nodiscard]] speculative_decoding head_speculation(const speculation_options& o, const model& m);
 
 [[nodiscard]] report receipt();
 [[nodiscard]] report estimate(const estimate_command& c);

@@ -43,6 +43,16 @@ void check_positive(double v, std::string_view flag) {
         throw usage_error(std::string(flag) + " must be positive and finite, got " + invalid_input::show(v));
 }
 
+/// What a sweep's speculation prices, for a note.
+std::string speculation_note(const speculation_options& o) {
+    std::string note = "Speculative decoding: ";
+    note += o.drafter == "mtp" ? "the model's MTP module" : "an EAGLE head";
+    note += ", gamma " + std::to_string(o.draft_tokens);
+    note += ", alpha " + invalid_input::show(o.acceptance);
+    note += ", in every decode step as estimate --spec prices it (speculative_serving_point at each point's batch).";
+    return note;
+}
+
 void check_context(const model& m, double context, bool ignore) {
     if (!ignore) require_within_max_position(m, context, "; pass --ignore-max-position to price it anyway");
 }
@@ -131,11 +141,18 @@ report frontier(const frontier_command& c) {
     if (c.hardware.empty()) throw usage_error("--hardware: name at least one GPU");
     lp::sweep_grid g{.m = m, .formats = formats_of(c.weights, c.kv),
                      .layouts = lp::expand({.tp = c.tp, .pp = c.pp, .ep = c.ep, .dp = {0}}),
-                     .modes = {{}}, .shapes = {{.input = tokens(c.input), .output = tokens(c.output)}},
+                     .modes = {{}},
+                     .shapes = {{.input = tokens(c.input), .output = tokens(c.output), .cached_fraction = c.prefix_hit}},
                      .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
     for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     if (!c.engine.empty())  // every GPU named must run the engine: refused otherwise, naming the alternatives
         for (const hardware& h : g.gpus) g.engines.push_back(engine_named_for(c.engine, h));
+    if (c.disaggregated && c.prefix_hit > 0)
+        throw usage_error("--prefix-hit prices colocated serving only: a disaggregated point's prefill pool prices whole "
+                          "prompts (drop --disagg, or --prefix-hit)");
+    if (c.disaggregated && c.spec.on)
+        throw usage_error("--spec prices colocated serving only: drop --disagg, or --spec");
+    if (c.spec.on) g.speculation = head_speculation(c.spec, m);
     if (c.disaggregated) g.modes.push_back({.disaggregated = true, .prefill_batch = c.prefill_batch});
     if (g.batches.empty()) g.batches = {1};
     const slo target{.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)};
@@ -193,6 +210,14 @@ report frontier(const frontier_command& c) {
                       std::string(c.disaggregated ? "; disaggregated: per decode instance, " +
                                                         invalid_input::show(c.prefill_batch) + " prompts per prefill pass."
                                                   : "."));
+    if (c.prefix_hit > 0) {
+        std::string note = "Prefix cache: ";
+        note += invalid_input::show(100 * c.prefix_hit);
+        note += " % of each prompt found cached (S6): each prompt computes only the rest after the cached prefix, in "
+                "TTFT, in the steps' prompt chunks and in the batch's token budget; the KV cache still holds the whole prompt.";
+        r.notes.push_back(std::move(note));
+    }
+    if (c.spec.on) r.notes.push_back(speculation_note(c.spec));
     std::map<std::string, std::string> problems;  // deployments that could not be priced, once each
     for (const lp::sweep_block& b : s.blocks)
         if (b.status == lp::point_status::invalid_deployment || b.status == lp::point_status::weights_do_not_fit)
@@ -243,6 +268,7 @@ report plan(const plan_command& c) {
             at = end + 1;
         }
     }
+    for (lp::traffic_class& k : t.mix) k.shape.cached_fraction = c.prefix_hit;  // every shape alike (S6)
     for (const lp::traffic_class& k : t.mix)
         check_context(m, k.shape.input.value() + k.shape.output.value(), c.ignore_max_position);
 
@@ -250,7 +276,14 @@ report plan(const plan_command& c) {
                        .max_gpus = c.max_gpus, .site = catalog::seed_site, .utilisation = c.utilisation,
                        .max_load = c.max_load, .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour),
                        .pricing = pricing_named(c.pricing)};
-    if (c.colocated_only) o.prefill_batches.clear();
+    // A prefix hit is priced colocated: a disaggregated prefill pool prices whole prompts.
+    if (c.colocated_only || c.prefix_hit > 0 || c.spec.on) o.prefill_batches.clear();
+    if (c.spec.on) {
+        if (c.ttft_percentile > 0 || c.tpot_percentile > 0)
+            throw usage_error("--spec plans with mean targets: the percentiles' model (--ttft-percentile, "
+                              "--tpot-percentile) has no speculative steps");
+        o.speculation = head_speculation(c.spec, m);
+    }
     if (c.hardware.empty()) {
         for (const hardware& h : hardware_choices(c.hardware_file))
             if (h.status != "seed") o.gpus.push_back(h);
@@ -373,6 +406,19 @@ report plan(const plan_command& c) {
         !std::all_of(res.options.begin(), res.options.end(), fell_back))
         r.notes.push_back("The GPU types are priced on different bases (a capex + power fallback is far below a market "
                           "price): give their prices with --price NAME=USD_PER_GPU_HOUR, or --pricing tco, to compare like with like.");
+    if (c.prefix_hit > 0) {
+        std::string note = "Prefix cache: ";
+        note += invalid_input::show(100 * c.prefix_hit);
+        note += " % of every prompt found cached (S6), only the rest prefilled; colocated serving only (a disaggregated "
+                "prefill pool prices whole prompts, so it was left out).";
+        r.notes.push_back(std::move(note));
+    }
+    if (c.spec.on) {
+        std::string note = speculation_note(c.spec);
+        note.pop_back();
+        note += "; colocated serving only (disaggregated modes left out).";
+        r.notes.push_back(std::move(note));
+    }
     r.notes.push_back("Each row: the cheapest plan of one GPU type and mode; " + std::to_string(res.points) +
                       " configurations priced. Fleet sized for the peak rate in whole instances; "
                       "power at board power (busy); $ per GPU-hour as each GPU type's note says.");

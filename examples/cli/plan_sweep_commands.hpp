@@ -32,6 +32,8 @@ struct frontier_command {
     double max_batch = 4096;                         ///< the largest batch tried (the KV cache may allow less)
     bool disaggregated = false;                      ///< add disaggregated points (prefill and decode pools)
     double prefill_batch = 1;                        ///< prompts per prefill pass, disaggregated
+    double prefix_hit = 0;                           ///< share of the prompt in a prefix cache, [0, 1) (colocated)
+    speculation_options spec;                        ///< --spec: speculative decode steps with a draft head (colocated)
     std::string svg;                                 ///< write the frontier as an SVG here; empty: none
     bool ignore_max_position = false;
     std::ostream* progress = nullptr;                ///< where a long sweep says what it is doing (stderr)
@@ -61,6 +63,8 @@ struct plan_command {
     double utilisation = 1.0;              ///< mean load ÷ the peak rate
     std::string pricing = "market";        ///< market | committed | tco (pricing_basis), where no price is given
     bool colocated_only = false;           ///< leave disaggregated serving out
+    double prefix_hit = 0;                 ///< share of every prompt in a prefix cache, [0, 1): colocated serving only
+    speculation_options spec;              ///< --spec: speculative decode steps with a draft head, colocated only
     bool ignore_max_position = false;
     std::ostream* progress = nullptr;      ///< where a long search says what it is doing (stderr)
 };

@@ -44,7 +44,11 @@ std::size_t mismatches(const plan::sweep_result& s, std::size_t* priced = nullpt
         ++compared;
         const deployment& d = p.block->d;
         if (!p.block->how.disaggregated) {
-            const serving_point r = serve_at_batch(d, p.shape, p.batch, s.grid.limits);
+            serving_point r = serve_at_batch(d, p.shape, p.batch, s.grid.limits);
+            if (const speculative_decoding& sd = s.grid.speculation; sd.enabled())  // as estimate prices it
+                r = speculative_serving_point(
+                    r, p.shape, sd.step_for(d, p.batch / d.layout.pp, mean_decode_context(p.shape)), sd.acceptance,
+                    s.grid.limits);
             same(r.tpot.value(), p.tpot.value(), "tpot", i);
             same(r.ttft.value(), p.ttft.value(), "ttft", i);
             same(r.e2e.value(), p.e2e.value(), "e2e", i);
@@ -117,6 +121,70 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
                                      .limits = {.prefill_chunk = 256_tok}};
             CHECK(mismatches(plan::sweep(g)) == 0);
         }
+    }
+    SUBCASE("prefix hits: the prompt computed after a cached prefix, whole and chunked, dense and MoE") {
+        // h = 0.5: 1000 → 500 computed after 500 cached; 37 → 18.5 after 18.5 (the formula's
+        // tokens, fractional as the scalar path has them); 3000 at h = 0.9 → 300 after 2700;
+        // 1000 at h = 0.999 → max(1, 1) = the one token a full hit still computes.
+        const std::vector<request_shape> hit{{.input = 1000_tok, .output = 200_tok, .cached_fraction = 0.5},
+                                             {.input = 37_tok, .output = 1_tok, .cached_fraction = 0.5},
+                                             {.input = 3000_tok, .output = 777_tok, .cached_fraction = 0.9},
+                                             {.input = 1000_tok, .output = 200_tok, .cached_fraction = 0.999}};
+        for (const model& m : {catalog::llama_3_1_8b, catalog::mixtral_8x7b})
+            for (const tokens_t& chunk : {0_tok, 256_tok}) {
+                const plan::sweep_grid g{.m = m,
+                                         .gpus = {catalog::h100_sxm5},
+                                         .formats = {{}, {.weights = formats::fp8, .kv = formats::fp8}},
+                                         .layouts = {{.tp = 1}, {.tp = 2}, {.tp = 2, .pp = 2}},
+                                         .modes = {{}},
+                                         .shapes = hit,
+                                         .batches = batches,
+                                         .limits = {.prefill_chunk = chunk}};
+                std::size_t priced = 0;
+                CHECK(mismatches(plan::sweep(g), &priced) == 0);
+                CHECK(priced == g.size());
+            }
+        // A hit shortens the first token and never lengthens it (the same deployment, batch 8).
+        const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+        CHECK(serve_at_batch(d, hit[0], 8).ttft < serve_at_batch(d, shapes[0], 8).ttft);
+        // A disaggregated mode prices whole prompts on its prefill pool: a hit there is refused, named.
+        const plan::sweep_grid dis{.m = catalog::llama_3_1_8b, .gpus = {catalog::h100_sxm5},
+                                   .modes = {{}, {.disaggregated = true}}, .shapes = hit, .batches = {1}};
+        CHECK(test::contains(test::error_of([&] { return plan::sweep(dis); }), "shapes.cached_fraction = 0.5"));
+    }
+    SUBCASE("speculative decoding: an EAGLE head (dense, MoE, chunked, prefix hits) and an MTP module") {
+        for (const model& m : {catalog::llama_3_1_8b, catalog::mixtral_8x7b})
+            for (const tokens_t& chunk : {0_tok, 256_tok}) {
+                plan::sweep_grid g{.m = m,
+                                   .gpus = {catalog::h100_sxm5},
+                                   .formats = {{}, {.weights = formats::fp8, .kv = formats::fp8}},
+                                   .layouts = {{.tp = 1}, {.tp = 2}, {.tp = 2, .pp = 2}},
+                                   .modes = {{}},
+                                   .shapes = {shapes[0], shapes[1], {.input = 3000_tok, .output = 777_tok, .cached_fraction = 0.9}},
+                                   .batches = batches,
+                                   .limits = {.prefill_chunk = chunk}};
+                g.speculation = {.acceptance = 0.7, .draft_tokens = 3, .head = eagle_draft_head(m), .draft = {}};
+                std::size_t priced = 0;
+                CHECK(mismatches(plan::sweep(g), &priced) == 0);
+                CHECK(priced == g.size());
+            }
+        plan::sweep_grid ds{.m = catalog::deepseek_v3, .gpus = {catalog::h200_sxm},
+                            .layouts = {{.tp = 8, .ep = 8}, {.tp = 1, .ep = 8, .dp = 8}}, .modes = {{}},
+                            .shapes = {shapes[0]}, .batches = {1, 8, 64}};
+        ds.speculation = {.acceptance = 0.85, .draft_tokens = 1, .head = mtp_draft_head(catalog::deepseek_v3), .draft = {}};
+        CHECK(mismatches(plan::sweep(ds)) == 0);
+        // Speculation at α = 0.85 beats plain decoding per user at batch 1 (one MTP draft: E = 1.85).
+        plan::sweep_grid plain = ds;
+        plain.speculation = {};
+        CHECK(plan::sweep(ds).tpot_s(0) < plan::sweep(plain).tpot_s(0));
+        // Refused, named: a separate draft model (laid out per deployment), a disaggregated mode.
+        plan::sweep_grid bad = ds;
+        bad.speculation = {.acceptance = 0.7, .draft_tokens = 3, .head = {},
+                           .draft = deployment{.m = catalog::llama_3_1_8b, .hw = catalog::h200_sxm}};
+        CHECK(test::contains(test::error_of([&] { return plan::sweep(bad); }), "speculation.draft"));
+        bad = ds;
+        bad.modes.push_back({.disaggregated = true});
+        CHECK(test::contains(test::error_of([&] { return plan::sweep(bad); }), "colocated serving only"));
     }
     SUBCASE("MoE: TP, expert parallel over attention-DP ranks, pipeline") {
         const plan::sweep_grid g{
@@ -467,6 +535,48 @@ TEST_CASE("plan: one candidate, by hand") {
     CHECK(best.cost_per_token.value() == doctest::Approx(per_gpu.value() * 8 * instances / (10.0 * 2500.0)).epsilon(1e-12));
     CHECK(best.gpu_power.value() == doctest::Approx(700.0 * 8 * instances).epsilon(1e-12));
     CHECK(best.wall_power.value() == doctest::Approx(700.0 * 8 * instances * 1.56).epsilon(1e-12));
+}
+
+TEST_CASE("plan: speculative decoding and prefix hits, colocated, mean targets") {
+    // 40 requests/s: several instances, so a faster instance means fewer of them.
+    const plan::traffic t{.requests_per_second = 40, .mix = {{.shape = {.input = 1000_tok, .output = 300_tok}}},
+                          .target = {.ttft = 2_s, .tpot = 50_ms}};
+    plan::fleet_options o{.gpus = {catalog::h100_sxm5}, .layouts = {{.tp = 4}}, .prefill_batches = {},
+                          .batches = {16, 32, 64}, .prices = {{.hardware = "H100 SXM5", .per_gpu = dollars_per_hour(3.0)}}};
+    const plan::fleet_result plain = plan::cheapest_fleet(catalog::llama_3_1_70b, t, o);
+    o.speculation = {.acceptance = 0.7, .draft_tokens = 3, .head = eagle_draft_head(catalog::llama_3_1_70b), .draft = {}};
+    const plan::fleet_result spec = plan::cheapest_fleet(catalog::llama_3_1_70b, t, o);
+    REQUIRE(plain.best);
+    REQUIRE(spec.best);
+    // The fleet prices each point through the sweep: the chosen point's TPOT is estimate's at its batch.
+    const deployment& d = spec.best->d;
+    const request_shape r = t.mix[0].shape;
+    const serving_point at = speculative_serving_point(
+        serve_at_batch(d, r, spec.best->batch), r,
+        o.speculation.step_for(d, spec.best->batch / d.layout.pp, mean_decode_context(r)), 0.7);
+    CHECK(spec.best->tpot == at.tpot);
+    CHECK(spec.best->cost_per_output_token < plain.best->cost_per_output_token);
+    SUBCASE("refused: disaggregated modes, percentile targets") {
+        plan::fleet_options dis = o;
+        dis.prefill_batches = {1};
+        CHECK(test::contains(test::error_of([&] { return plan::cheapest_fleet(catalog::llama_3_1_70b, t, dis); }),
+                             "colocated serving only"));
+        plan::traffic pct = t;
+        pct.ttft_percentile = 0.9;
+        CHECK(test::contains(test::error_of([&] { return plan::cheapest_fleet(catalog::llama_3_1_70b, pct, o); }),
+                             "percentile targets are planned with plain decode steps"));
+    }
+    SUBCASE("a prefix hit lowers the cost; with a disaggregated mode it is refused") {
+        plan::traffic hit = t;
+        hit.mix[0].shape.cached_fraction = 0.5;
+        plan::fleet_options none = o;
+        none.speculation = {};
+        CHECK(plan::cheapest_fleet(catalog::llama_3_1_70b, hit, none).best->cost_per_output_token <
+              plain.best->cost_per_output_token);
+        none.prefill_batches = {1};
+        CHECK(test::contains(test::error_of([&] { return plan::cheapest_fleet(catalog::llama_3_1_70b, hit, none); }),
+                             "shapes.cached_fraction = 0.5"));
+    }
 }
 
 TEST_CASE("plan: of two GPUs at the same SLO, the one cheaper per token") {

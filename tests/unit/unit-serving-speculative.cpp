@@ -529,3 +529,90 @@ TEST_CASE("speculative: errors name the field, the value and the rule") {
     CHECK(message_of_call([&] { return speculative_min_acceptance(bad, 1000_tok_per_s); }) == test::validation_message(bad));
     CHECK(test::validation_message(speculative_step{.draft_tokens = 2, .draft_time = 1_ms, .verify_time = 2_ms, .plain_time = 1_ms}).empty());
 }
+
+TEST_CASE("T4 T6 speculative serving: a steady state with speculative steps, by hand") {
+    // A plain steady state: mean step 20 ms, TPOT 18 ms, TTFT 100 ms, mean wait 10 ms (= t̄ ÷ 2, every
+    // step alike), 1,600 tokens/s on 8 GPUs. Speculation: γ = 3 drafts in 1 ms, verification 12 ms,
+    // replacing a 10 ms plain pass: Δ = 1 + 12 − 10 = 3 ms; α = 0.5: E = (1 − 0.5⁴) ÷ 0.5 = 1.875.
+    serving_point plain{};
+    plain.batch = 32;
+    plain.step_time = 20_ms;
+    plain.tpot = 18_ms;
+    plain.ttft = 100_ms;
+    plain.residual = 10_ms;
+    plain.prefill_time = 90_ms;
+    plain.output_rate = tokens_per_second(1600.0);
+    plain.output_rate_per_gpu = tokens_per_second(200.0);
+    plain.per_user = tokens(1.0) / plain.tpot;
+    const speculative_step step{.draft_tokens = 3, .draft_time = 1_ms, .verify_time = 12_ms, .plain_time = 10_ms};
+    const request_shape r{.input = 1000_tok, .output = 200_tok};
+    const serving_point s = speculative_serving_point(plain, r, step, 0.5);
+    CHECK(s.step_time.value() == doctest::Approx(0.023).epsilon(1e-12));              // 20 + 3
+    CHECK(s.tpot.value() == doctest::Approx(0.021 / 1.875).epsilon(1e-12));           // (18 + 3) ÷ 1.875 = 11.2 ms
+    CHECK(s.per_user.value() == doctest::Approx(1.875 / 0.021).epsilon(1e-12));
+    CHECK(s.ttft.value() == doctest::Approx(0.103).epsilon(1e-12));                   // whole prompt: one step, + 3 ms
+    CHECK(s.residual.value() == doctest::Approx(0.0115).epsilon(1e-12));              // (400 + 120 + 9) ÷ 46 = t̄′ ÷ 2
+    CHECK(s.e2e.value() == doctest::Approx(0.103 + 199 * 0.0112).epsilon(1e-12));     // 2.3318 s
+    CHECK(s.output_rate.value() == doctest::Approx(1600 * 1.875 * 20 / 23.0).epsilon(1e-12));  // 2,608.7 tokens/s
+    CHECK(s.output_rate_per_gpu.value() == doctest::Approx(200 * 1.875 * 20 / 23.0).epsilon(1e-12));
+    CHECK(s.prefill_time == plain.prefill_time);  // the prompt alone is not speculated
+    CHECK(s.batch == plain.batch);
+
+    SUBCASE("chunked: my prompt's four chunk steps each pay Δ") {
+        const serving_point c = speculative_serving_point(plain, r, step, 0.5, {.prefill_chunk = 250_tok});
+        CHECK(c.ttft.value() == doctest::Approx(0.100 + 4 * 0.003).epsilon(1e-12));
+    }
+    SUBCASE("α = 0: one token per step, each step longer: speculation only costs") {
+        const serving_point z = speculative_serving_point(plain, r, step, 0.0);
+        CHECK(z.tpot.value() == doctest::Approx(0.021).epsilon(1e-12));
+        CHECK(z.output_rate < plain.output_rate);
+    }
+}
+
+TEST_CASE("T4 T6 speculative serving: estimate with speculation") {
+    const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+    const request_shape r{.input = 2000_tok, .output = 500_tok};
+    const estimate_options plain_o{.batch = 32};
+    estimate_options spec_o = plain_o;
+    spec_o.speculation = {.acceptance = 0.7, .draft_tokens = 3, .head = eagle_draft_head(d.m), .draft = {}};
+    const request_estimate plain = estimate(d, r, plain_o);
+    const request_estimate spec = estimate(d, r, spec_o);
+    const speculative_step step = speculative_step_for(d, eagle_draft_head(d.m), 32.0, mean_decode_context(r), 3);
+    const double e = expected_tokens_per_pass(0.7, 3);  // 1 + 0.7 + 0.49 + 0.343 = 2.533
+    CHECK(e == doctest::Approx(2.533).epsilon(1e-12));
+    SUBCASE("the serving point is speculative_serving_point of the plain one, at the batch and mean context") {
+        const serving_point s = speculative_serving_point(plain.point, r, step, 0.7);
+        CHECK(spec.point.tpot == s.tpot);
+        CHECK(spec.point.output_rate == s.output_rate);
+        CHECK(spec.point.ttft == s.ttft);
+    }
+    SUBCASE("money and energy follow the output rate") {
+        CHECK(ratio(spec.cost_per_output_token, plain.cost_per_output_token) ==
+              doctest::Approx(ratio(plain.point.output_rate, spec.point.output_rate)).epsilon(1e-12));
+        CHECK(ratio(spec.gpu_energy_per_output_token, plain.gpu_energy_per_output_token) ==
+              doctest::Approx(ratio(plain.point.output_rate, spec.point.output_rate)).epsilon(1e-12));
+    }
+    SUBCASE("a separate draft model: its weights leave less room for KV") {
+        estimate_options o{};
+        o.speculation = {.acceptance = 0.7, .draft_tokens = 3, .head = {},
+                         .draft = deployment{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}}};
+        const request_estimate with = estimate(d, r, o);
+        const request_estimate without = estimate(d, r, {});
+        const double draft_per_gpu = weight_bytes_per_gpu(*o.speculation.draft).value();
+        CHECK(without.kv_capacity_tokens.value() - with.kv_capacity_tokens.value() ==
+              doctest::Approx(draft_per_gpu / kv_bytes_per_token_per_gpu(d).value()).epsilon(1e-3));
+        CHECK(with.point.batch < without.point.batch);
+    }
+    SUBCASE("refusals: the field, the value and the rule") {
+        estimate_options o = spec_o;
+        o.speculation.acceptance = 1.5;
+        CHECK_THROWS_WITH_AS((void)estimate(d, r, o), doctest::Contains("acceptance"), invalid_input);
+        o = spec_o;
+        o.speculation.draft_tokens = 0;  // a drafter with nothing to draft
+        CHECK_THROWS_WITH_AS((void)estimate(d, r, o), doctest::Contains("draft_tokens"), invalid_input);
+        o = spec_o;
+        o.speculation.draft = deployment{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+        CHECK_THROWS_WITH_AS((void)estimate(d, r, o), doctest::Contains("exactly one drafter"), invalid_input);
+        CHECK_THROWS_WITH_AS((void)mtp_draft_head(d.m), doctest::Contains("mtp_modules"), invalid_input);
+    }
+}

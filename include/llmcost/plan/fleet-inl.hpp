@@ -157,6 +157,9 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
                 "limits.prefill_chunk", o.limits.prefill_chunk.value(),
                 "percentile targets are planned for whole prompts without a token cap (the bulk-service model)",
                 "llmcost.serving.percentile_whole_prompts");
+    require(!(t.percentiles() && o.speculation.enabled()), "plan", "speculation.draft_tokens", o.speculation.draft_tokens,
+            "percentile targets are planned with plain decode steps (the bulk-service model has no speculation): "
+            "use mean targets with speculative decoding");
     fleet_result out;
     // Prices first: a GPU type without one cannot be planned.
     std::vector<hardware> priced;
@@ -186,6 +189,7 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
 
     sweep_grid g{.m = m, .gpus = priced, .engines = engines, .formats = o.formats, .layouts = o.layouts, .modes = {},
                  .shapes = {}, .batches = o.batches.empty() ? batch_ladder() : o.batches, .limits = o.limits};
+    g.speculation = o.speculation;
     if (g.layouts.empty()) g.layouts = candidate_layouts(m, priced.front(), o.max_instance_gpus);
     require(!g.layouts.empty(), m.name, "max_instance_gpus", o.max_instance_gpus,
             "no parallel layout of the model fits in this many GPUs per instance");

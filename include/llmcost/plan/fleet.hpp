@@ -126,6 +126,9 @@ struct fleet_options {
     pricing_basis pricing = pricing_basis::market;
     /// Where market and committed prices are looked up, by exact GPU name (tables/gpu_prices.csv).
     std::span<const gpu_market_price> market_prices = catalog::gpu_market_prices;
+    /// Speculative decode steps in every colocated deployment (`sweep_grid::speculation`: a draft
+    /// head of the model); colocated only, so `prefill_batches` must be empty with it. Off by default.
+    speculative_decoding speculation{};
 
     void validate() const {
         require(!gpus.empty(), "plan", "gpus", 0, "name at least one GPU type");
@@ -142,6 +145,10 @@ struct fleet_options {
         for (const gpu_price& p : prices)
             require(positive_finite(p.per_gpu.value()), p.hardware, "price ($/s)", p.per_gpu.value(),
                     "must be positive and finite");
+        speculation.validate();
+        require(!speculation.enabled() || prefill_batches.empty(), "plan", "prefill_batches",
+                static_cast<double>(prefill_batches.size()),
+                "speculative decoding is planned for colocated serving only: leave the disaggregated modes out");
         limits.validate();
         site.validate();
     }

@@ -229,11 +229,32 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                         const core::sequence_terms<lane> seq = in.terms(c0, n);
                         const lane b = detail::load(in.batch, c0, n), o = detail::load(in.output, c0, n);
                         if (!how.disaggregated) {
-                            const core::colocated_lanes<lane> p =
-                                core::colocated_point(*pm, seq, b, o, detail::load(in.chunks, c0, n));
-                            tpot.segment(c0, n) = p.tpot.head(n);
-                            ttft.segment(c0, n) = p.ttft.head(n);
-                            per_gpu.segment(c0, n) = p.output_rate_per_gpu.head(n);
+                            const lane k = detail::load(in.chunks, c0, n);
+                            const core::colocated_lanes<lane> p = core::colocated_point(*pm, seq, b, o, k);
+                            if (!grid.speculation.enabled()) {
+                                tpot.segment(c0, n) = p.tpot.head(n);
+                                ttft.segment(c0, n) = p.ttft.head(n);
+                                per_gpu.segment(c0, n) = p.output_rate_per_gpu.head(n);
+                            } else {
+                                // speculative_serving_point lane by lane: Δ from the scalar step at each
+                                // lane's batch and shape, then the one formula on the lane.
+                                const speculative_decoding& sd = grid.speculation;
+                                const double e = expected_tokens_per_pass(sd.acceptance, sd.draft_tokens);
+                                lane delta = lane::Zero();
+                                for (Eigen::Index i = 0; i < n; ++i) {
+                                    const request_shape& r = grid.shapes[static_cast<std::size_t>((c0 + i) / B)];
+                                    const speculative_step st =
+                                        sd.step_for(d, core::micro_batch(d, b(i)), mean_decode_context(r));
+                                    delta(i) = (st.time() - st.plain_time).value();
+                                }
+                                for (Eigen::Index i = 0; i < n; ++i) {  // chunks per lane: its shape's k
+                                    const core::speculative::speculated<double> x = core::speculative::speculate(
+                                        p.step_time(i), p.tpot(i), p.ttft(i), delta(i), e, k(i));
+                                    tpot(c0 + i) = x.tpot;
+                                    ttft(c0 + i) = x.ttft;
+                                    per_gpu(c0 + i) = p.output_rate_per_gpu(i) * x.rate_gain;
+                                }
+                            }
                         } else {
                             const lane step = core::step_formula(*pm, seq, lane(b / static_cast<double>(d.layout.pp)),
                                                                  lane(lane::Zero()))

@@ -25,6 +25,7 @@
 
 #include <llmcost/costs/energy.hpp>
 #include <llmcost/serving/economics.hpp>
+#include <llmcost/serving/speculative.hpp>
 #include <llmcost/serving/throughput.hpp>
 
 #include <limits>
@@ -44,6 +45,9 @@ struct estimate_options {
     /// `catalog::gpu_market_prices` (catalog/prices.hpp, tables/gpu_prices.csv), as the tool does.
     /// Empty, or no entry for the GPU: capex + power, and `request_estimate::price` says it fell back.
     std::span<const gpu_market_price> market_prices = {};
+    /// Speculative decoding in every decode step (`speculative_serving_point`); off by default. A
+    /// separate draft model's weights are held beside the target's, out of the KV budget.
+    speculative_decoding speculation{};
 
     constexpr void validate() const {
         require(batch == 0.0 || (batch >= 1.0 && non_negative_finite(batch)), "estimate", "batch", batch,
@@ -54,6 +58,7 @@ struct estimate_options {
                 "must be 0 (derive from capex and power) or positive and finite");
         limits.validate();
         site.validate();
+        speculation.validate();
     }
 };
 
@@ -104,12 +109,19 @@ constexpr void require_batch_fits(const deployment& d, const request_shape& r, d
                                                   const estimate_options& o = {}) {
     o.validate();
     const pass_model pm = prepare_pass(d);
+    scheduler_limits limits = o.limits;  // a draft model's weights sit in HBM beside the target's
+    if (o.speculation.enabled() && o.speculation.draft)
+        limits.reserve.activations = limits.reserve.activations + weight_bytes_per_gpu(*o.speculation.draft);
     request_estimate e{};
-    e.point = o.batch > 0.0 ? serve_at_batch(pm, r, o.batch, o.limits) : saturated(pm, r, o.limits);
-    if (o.batch > 0.0) require_batch_fits(d, r, o.batch, o.limits);
+    e.point = o.batch > 0.0 ? serve_at_batch(pm, r, o.batch, limits) : saturated(pm, r, limits);
+    if (o.batch > 0.0) require_batch_fits(d, r, o.batch, limits);
+    if (o.speculation.enabled())
+        e.point = speculative_serving_point(
+            e.point, r, o.speculation.step_for(d, detail::micro_batch(d, e.point.batch), mean_decode_context(r)),
+            o.speculation.acceptance, limits);
     e.kv_bytes_per_token = kv_bytes_per_token(d.m);
     e.weight_bytes_per_gpu = weight_bytes_per_gpu(d);
-    e.kv_capacity_tokens = kv_capacity_tokens(d, o.limits.reserve);
+    e.kv_capacity_tokens = kv_capacity_tokens(d, limits.reserve);
 
     const double gpus = static_cast<double>(d.layout.gpus());
     const tokens_per_second_t rate = e.point.output_rate;

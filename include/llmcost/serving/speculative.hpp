@@ -26,6 +26,7 @@
 #include <llmcost/costs/roofline.hpp>
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/detail/math.hpp>
+#include <llmcost/serving/throughput.hpp>
 
 #include <array>
 #include <optional>
@@ -342,6 +343,86 @@ template <int G, class Drafter, token_count T, token_rate R>
         out[static_cast<std::size_t>(g - 1)] =
             speculative_min_acceptance(speculative_step_for(target, drafter, batch, context, g), target_rate);
     return out;
+}
+
+// ---- speculation in a serving steady state ------------------------------------------------------
+
+/// Speculative decoding as a serving option: a drafter (a head built into the target, or a separate
+/// draft model laid out like the target), the acceptance α and the draft length γ. Off while γ = 0.
+struct speculative_decoding {
+    double acceptance = 0.0;          ///< α: per-token acceptance rate, [0, 1]
+    int draft_tokens = 0;             ///< γ: tokens drafted per step; 0 = no speculation
+    std::optional<draft_head> head;   ///< an EAGLE head or MTP module of the target, or
+    std::optional<deployment> draft;  ///< a separate draft model on the target's GPUs
+
+    [[nodiscard]] constexpr bool enabled() const { return draft_tokens > 0; }
+
+    constexpr void validate() const {
+        if (!enabled() && !head && !draft) return;
+        detail::speculative::require_acceptance(acceptance);
+        require(draft_tokens >= 1, detail::speculative::subject, "draft_tokens", draft_tokens,
+                "speculation drafts at least one token per step");
+        require(head.has_value() != draft.has_value(), detail::speculative::subject, "drafter",
+                head.has_value() ? 2.0 : 0.0, "exactly one drafter: a draft head or a draft model");
+        if (head) head->validate();
+        if (draft) draft->validate();
+    }
+
+    /// The step at `batch` sequences and `context`: `speculative_step_for` with the drafter.
+    template <token_count T>
+    [[nodiscard]] constexpr speculative_step step_for(const deployment& target, double batch, const T& context) const {
+        validate();
+        require(enabled(), detail::speculative::subject, "draft_tokens", draft_tokens,
+                "no speculation to price: at least one draft token");
+        return head ? speculative_step_for(target, *head, batch, context, draft_tokens)
+                    : speculative_step_for(target, *draft, batch, context, draft_tokens);
+    }
+};
+
+namespace detail::speculative {
+/// `speculative_serving_point`'s figures for one value or a lane (sweeps): the mean step t̄ + Δ,
+/// TPOT (TPOT + Δ) ÷ E, TTFT + k·Δ, and the output rate's factor E · t̄ ÷ (t̄ + Δ).
+template <class V>
+struct speculated {
+    V step_time, tpot, ttft, rate_gain;
+};
+template <class V>
+[[nodiscard]] constexpr speculated<V> speculate(const V& step_time, const V& tpot, const V& ttft, const V& delta,
+                                                double tokens_per_pass, double prompt_steps) {
+    speculated<V> x{.step_time = step_time + delta, .tpot = (tpot + delta) / tokens_per_pass,
+                    .ttft = ttft + delta * prompt_steps, .rate_gain = step_time};
+    x.rate_gain = tokens_per_pass * (step_time / x.step_time);
+    return x;
+}
+}  // namespace detail::speculative
+
+/// A steady state with speculative steps in place of plain decode steps (T4, T6): every step of the
+/// engine drafts γ tokens and verifies them instead of decoding one token per sequence, so it lasts
+/// Δ = t_draft + t_verify − t_plain longer and yields E(α, γ) tokens per sequence:
+///     t̄′ = t̄ + Δ,   TPOT′ = (TPOT + Δ) ÷ E,   TTFT′ = TTFT + k·Δ,   R′ = R · E · t̄ ÷ t̄′,
+/// with k my prompt's chunk steps (they carry the others' speculation), and the mean wait for the
+/// step in flight E[(t + Δ)²] ÷ 2t̄′ = (2·w·t̄ + 2·Δ·t̄ + Δ²) ÷ 2t̄′ from w = E[t²] ÷ 2t̄. At batch 1
+/// with no prompt in the step, TPOT′ = t_step ÷ E = 1 ÷ `speculative_step::tokens_per_second`.
+/// The step's prompt chunks are priced as before; `step` and `prefill_time` stay the plain ones.
+[[nodiscard]] constexpr serving_point speculative_serving_point(const serving_point& plain, const request_shape& r,
+                                                                const speculative_step& step, double acceptance,
+                                                                const scheduler_limits& l = {}) {
+    r.validate();
+    step.validate();
+    const double e = expected_tokens_per_pass(acceptance, step.draft_tokens);
+    const double t = plain.step_time.value(), w = plain.residual.value(), dt = (step.time() - step.plain_time).value();
+    const detail::speculative::speculated<double> x = detail::speculative::speculate(
+        t, plain.tpot.value(), plain.ttft.value(), dt, e, split_prompt(r, l.prefill_chunk).count);
+    serving_point s = plain;
+    s.step_time = seconds(x.step_time);
+    s.residual = seconds((2.0 * w * t + 2.0 * dt * t + dt * dt) / (2.0 * (t + dt)));
+    s.tpot = seconds(x.tpot);
+    s.ttft = seconds(x.ttft);
+    s.e2e = detail::end_to_end(s.ttft, s.tpot, r.output.value());
+    s.output_rate = plain.output_rate * x.rate_gain;
+    s.output_rate_per_gpu = plain.output_rate_per_gpu * x.rate_gain;
+    s.per_user = tokens(1.0) / s.tpot;
+    return s;
 }
 
 }  // namespace llmcost
