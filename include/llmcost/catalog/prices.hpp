@@ -6,6 +6,14 @@
 /// no entry (or no committed figure) has no public price found: pricing falls back to the owner's
 /// capex + power (serving/economics/gpu_price.hpp), and says so. Prices move: the dates are the
 /// point of printing them.
+///
+/// No dated public on-demand listing was found (searched 2026-12-01) for eight catalog GPUs, so
+/// they price at capex + power, and every figure says so ("no on-demand market price listed for
+/// <GPU>", in text and in JSON's `usd_basis`): H800 and H20 (sold in China; no Western cloud lists
+/// them), GB300 and Rubin (rack-scale, sold on contract; Rubin not yet rentable), MI355X (rented
+/// by neoclouds, at no price a dated page gives), A100 PCIe 40GB, H100 NVL (one undated
+/// marketplace listing only) and GH200. Add a row here and in the CSV when a dated source
+/// appears; never a guessed figure.
 
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/descriptors/economics.hpp>
