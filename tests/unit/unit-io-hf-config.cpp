@@ -255,6 +255,7 @@ TEST_CASE("the newer families' real config.json files load to their catalog entr
     CHECK(load_config("Qwen3-Next-80B-A3B", "Qwen3-Next-80B-A3B") == catalog::qwen3_next_80b_a3b);
     CHECK(load_config("Nemotron-H-8B-Base-8K", "Nemotron-H-8B") == catalog::nemotron_h_8b);
     CHECK(load_config("Phi-3-mini-4k-instruct", "Phi-3-mini-4k") == catalog::phi_3_mini);
+    CHECK(load_config("Llama-4-Maverick-17B-128E-Instruct", "Llama-4-Maverick") == catalog::llama_4_maverick);
 }
 
 TEST_CASE("the newer families' parameter counts: hand-worked, and within 2% of the published ones") {
@@ -276,6 +277,22 @@ TEST_CASE("the newer families' parameter counts: hand-worked, and within 2% of t
         CHECK(within_2_percent(total_parameters(m), 109e9));
         CHECK(within_2_percent(active_parameters(m), 17e9));
         CHECK(m.moe_layers() == 48);
+        CHECK(m.count_layers() == model::layer_counts{.full = 12, .chunked = 36});
+    }
+    SUBCASE("Llama-4-Maverick: 400.7B text of Meta's 400B, 17.18B active of 17B") {
+        // layer: attention 62,914,560 + norms 10,240 (48 layers). MoE layers 1, 3, ..., 47 (24):
+        // 128 routed + 1 shared expert of 3·5120·8192 = 125,829,120, router 5120·128 = 655,360.
+        // Dense layers 0, 2, ..., 46 (24): 3·5120·16384 = 251,658,240. Embedding and LM head
+        // 2·202048·5120 = 2,068,971,520 + final norm 5,120.
+        // total = 48·62,924,800 + 24·(129·125,829,120 + 655,360) + 24·251,658,240 + 2,068,976,640
+        // active = 48·62,924,800 + 24·(2·125,829,120 + 655,360) + 24·251,658,240 + 2,068,976,640
+        const model m = load_config("Llama-4-Maverick-17B-128E-Instruct", "Llama-4-Maverick");
+        CHECK(total_parameters(m) == 400'711'848'960);
+        CHECK(active_parameters(m) == 17'184'691'200);
+        CHECK(within_2_percent(total_parameters(m), 400e9));
+        CHECK(within_2_percent(active_parameters(m), 17e9));
+        CHECK(m.moe_layers() == 24);
+        CHECK(m.dense_layers() == 24);
         CHECK(m.count_layers() == model::layer_counts{.full = 12, .chunked = 36});
     }
     SUBCASE("gemma-3-27b: 27.0B text (Gemma 3 report: 1,416M embedding + 25,600M non-embedding)") {
@@ -327,6 +344,12 @@ TEST_CASE("KV follows each layer's kind: hand-worked bytes per token and at 128K
         CHECK(kv_bytes_per_token(m).value() == 196'608.0);
         CHECK(at(m, 131072) == 4096.0 * (12 * 131072.0 + 36 * 8192.0));  // 7,650,410,496 B (all-full: 3.37×)
         CHECK(at(m, 4096) == 196'608.0 * 4096);                          // inside one chunk: every layer grows
+    }
+    SUBCASE("Llama-4-Maverick keeps what Scout keeps: the same attention, the same 12 + 36 layers") {
+        const model& m = catalog::llama_4_maverick;
+        CHECK(kv_bytes_per_token(m).value() == 196'608.0);
+        CHECK(at(m, 131072) == 4096.0 * (12 * 131072.0 + 36 * 8192.0));
+        CHECK(at(m, 1048576) == 4096.0 * (12 * 1048576.0 + 36 * 8192.0));  // 52.7 GB at its 1M limit
     }
     SUBCASE("gemma-3-27b: 10 full + 52 window(1024) layers of 8,192 B") {
         CHECK(at(catalog::gemma_3_27b, 131072) == 8192.0 * (10 * 131072.0 + 52 * 1024.0));

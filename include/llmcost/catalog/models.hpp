@@ -11,6 +11,7 @@
 /// - gpt-oss-120b and -20b: OpenAI's "5.1B / 3.6B active" exclude the input embedding (a row
 ///   lookup); compare them with `matmul_parameters`, not `active_parameters`.
 /// - Llama-4-Scout: the text model only (107.8B); Meta's 109B includes the vision encoder.
+/// - Llama-4-Maverick: the text model only (400.7B of the published 400B; 17.18B active of 17B).
 /// - gemma-3-27b: the text model only (27.0B); the 417M vision encoder is not counted.
 /// - Qwen3-Next-80B-A3B: 79.7B of the published 80B; "A3B" (3B activated) is a rounded figure:
 ///   counted 3.87B, 3.25B without the embedding and the LM head.
@@ -110,6 +111,17 @@ inline constexpr model llama_4_scout = model{
     .max_position = 262144,
     .pattern = {.kinds = "CCCF", .chunk = 8192}};
 
+/// Llama-4-Maverick (text model): 128 experts (top-1) plus one shared expert in every other layer
+/// (1, 3, ..., 47), dense SwiGLU layers of 16,384 between; attention as Scout's (chunked RoPE
+/// layers, every fourth full).
+inline constexpr model llama_4_maverick = model{
+    .name = "Llama-4-Maverick", .layers = 48, .hidden = 5120, .vocab = 202048,
+    .attention = {.query_heads = 40, .kv_heads = 8, .head_dim = 128},
+    .ffn = {.intermediate = 16384, .routed_experts = 128, .shared_experts = 1, .top_k = 1,
+            .expert_intermediate = 8192, .moe_layer_step = 2},
+    .max_position = 1048576,
+    .pattern = {.kinds = "CCCF", .chunk = 8192}};
+
 /// Gemma 3 27B (text model): five 1,024-token sliding-window layers to one full, GeGLU FFN, four
 /// norms per layer, QK-norm, tied embeddings.
 inline constexpr model gemma_3_27b = model{
@@ -171,6 +183,6 @@ inline constexpr std::array all_models{llama_2_70b,    llama_3_1_8b,    llama_3_
                                        deepseek_v3,    qwen3_235b_a22b, gpt_oss_120b,
                                        seed_dashboard_model, gpt_oss_20b, llama_4_scout,
                                        gemma_3_27b,    qwen3_next_80b_a3b, nemotron_h_8b,
-                                       phi_3_mini};
+                                       phi_3_mini,     llama_4_maverick};
 
 }  // namespace llmcost::catalog
