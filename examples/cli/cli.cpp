@@ -306,6 +306,11 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         ->check(CLI::IsMember({"scale-up", "scale-out"}))
         ->capture_default_str();
     disagg->add_option("--chunk", dis.chunk, "Colocated chunked-prefill size, tokens")->transform(tokens_count);
+    disagg->add_option("--prefix-hit", dis.req.prefix_hit,
+                       "Share of each prompt found in a prefix cache, [0,1): only the rest is prefilled (S6; "
+                       "disaggregated: by the prefill pool, which sends the whole prompt's KV)")
+        ->transform(probability);
+    add_speculation(disagg, dis.spec, true);
     add_format(disagg, format);
 
     spec_command sp;
@@ -379,7 +384,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_flag("--disagg", fr.disaggregated, "Add disaggregated (prefill/decode pools) points");
     frontier_app->add_option("--prefix-hit", fr.prefix_hit,
                              "Share of each prompt found in a prefix cache, [0,1): only the rest is prefilled (S6; "
-                             "colocated points only)")
+                             "disaggregated: by the prefill pool)")
         ->transform(probability);
     add_speculation(frontier_app, fr.spec, true);
     frontier_app->add_option("--prefill-batch", fr.prefill_batch, "Prompts per prefill pass, disaggregated")->transform(tokens_count);
@@ -422,7 +427,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_flag("--colocated-only", pl.colocated_only, "Leave disaggregated serving out");
     plan_app->add_option("--prefix-hit", pl.prefix_hit,
                          "Share of every prompt found in a prefix cache, [0,1): only the rest is prefilled (S6; "
-                         "colocated serving only)")
+                         "disaggregated: by the prefill pool)")
         ->transform(probability);
     add_speculation(plan_app, pl.spec, true);
     plan_app->add_flag("--ignore-max-position", pl.ignore_max_position, "Allow contexts beyond the model's maximum");

@@ -806,8 +806,16 @@ report disagg(const disagg_command& c) {
     const kv_path path = c.path == "scale-up" ? kv_path::scale_up : kv_path::scale_out;
     const slo target{.ttft = seconds(c.ttft), .tpot = seconds(c.tpot), .every_token = c.every_token};
     const kv_transfer t = kv_transfer_for(pre, r.input, path);
-    const goodput_plan co = colocated_goodput(pre, r, target, {.prefill_chunk = tokens(c.chunk)});
-    const goodput_plan dis = disaggregated_goodput(pre, dec, r, target, path);
+    // --spec: the colocated steps speculate, and so does the decode pool (each its own drafter's layout).
+    std::optional<drafter_choice> co_spec, dis_spec;
+    if (c.spec.on) {
+        co_spec = drafter_for(c.spec, pre, c.dep);
+        dis_spec = drafter_for(c.spec, dec, dec_opts);
+    }
+    const goodput_plan co = colocated_goodput(pre, r, target, {.prefill_chunk = tokens(c.chunk)},
+                                              co_spec ? co_spec->speculation : speculative_decoding{});
+    const goodput_plan dis = disaggregated_goodput(pre, dec, r, target, path, {},
+                                                   dis_spec ? dis_spec->speculation : speculative_decoding{});
     const double stall_batch = co.feasible ? co.decode_batch : 1.0;
 
     report out{.title = "llmcost disagg: " + std::string(pre.m.name) + ", prefill on " + layout_text(pre) +
@@ -819,7 +827,8 @@ report disagg(const disagg_command& c) {
         .add("kv_bytes_per_request", "KV to move per request (S25)", t.total.value(), "B")
         .add("kv_bytes_per_prefill_gpu", "sent by each prefill GPU", t.per_gpu.value(), "B")
         .add("kv_transfer_s", "transfer over " + c.path, t.time.value(), "s")
-        .add("prefill_s", "prefill of one prompt", prefill_pass(pre, 1.0, r.input, tokens(0.0)).time().value(), "s")
+        .add("prefill_s", c.req.prefix_hit > 0 ? "prefill of one prompt's uncached tokens" : "prefill of one prompt",
+             prefill_pass(pre, 1.0, r.computed(), r.input - r.computed()).time().value(), "s")
         .add("prefill_stall_s", "colocated: one prompt stalls the decode batch by (T3)",
              prefill_stall(pre, stall_batch, r).value(), "s")
         .add("colocated_feasible", "colocated meets the SLO", co.feasible)
@@ -842,6 +851,14 @@ report disagg(const disagg_command& c) {
     out.records.push_back(std::move(rec));
     out.notes.push_back("SLO: TTFT <= " + to_text(target.ttft) + ", TPOT <= " + to_text(target.tpot) +
                         (c.every_token ? " for every token." : " on the mean."));
+    if (c.req.prefix_hit > 0)
+        out.notes.push_back("Prefix cache: " + invalid_input::show(100 * c.req.prefix_hit) +
+                            " % of each prompt found cached (S6): only the rest is prefilled, colocated and in the "
+                            "prefill pool; the whole prompt's KV is still sent to the decode pool.");
+    if (co_spec)
+        out.notes.push_back("Speculative decoding: " + co_spec->text + ", gamma " + std::to_string(c.spec.draft_tokens) +
+                            ", alpha " + invalid_input::show(c.spec.acceptance) +
+                            ", in every colocated step and every decode-pool step (TTFT carries the first).");
     if (!co.feasible) out.notes.push_back("Colocated serving cannot meet the SLO at any batch.");
     if (!dis.feasible) out.notes.push_back("Disaggregated serving cannot meet the SLO at any batch.");
     return out;

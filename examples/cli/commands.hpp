@@ -98,6 +98,7 @@ struct disagg_command {
     bool every_token = false;
     std::string path = "scale-out";
     double chunk = 0;             ///< colocated chunked-prefill size in tokens; 0 = whole prompts
+    speculation_options spec;     ///< --spec: colocated steps, and the decode pool's
 };
 
 struct spec_command {

@@ -147,11 +147,6 @@ report frontier(const frontier_command& c) {
     for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     if (!c.engine.empty())  // every GPU named must run the engine: refused otherwise, naming the alternatives
         for (const hardware& h : g.gpus) g.engines.push_back(engine_named_for(c.engine, h));
-    if (c.disaggregated && c.prefix_hit > 0)
-        throw usage_error("--prefix-hit prices colocated serving only: a disaggregated point's prefill pool prices whole "
-                          "prompts (drop --disagg, or --prefix-hit)");
-    if (c.disaggregated && c.spec.on)
-        throw usage_error("--spec prices colocated serving only: drop --disagg, or --spec");
     if (c.spec.on) g.speculation = head_speculation(c.spec, m);
     if (c.disaggregated) g.modes.push_back({.disaggregated = true, .prefill_batch = c.prefill_batch});
     if (g.batches.empty()) g.batches = {1};
@@ -215,9 +210,17 @@ report frontier(const frontier_command& c) {
         note += invalid_input::show(100 * c.prefix_hit);
         note += " % of each prompt found cached (S6): each prompt computes only the rest after the cached prefix, in "
                 "TTFT, in the steps' prompt chunks and in the batch's token budget; the KV cache still holds the whole prompt.";
+        if (c.disaggregated) note += " Disaggregated: the prefill pool prefills the rest and sends the whole prompt's KV.";
         r.notes.push_back(std::move(note));
     }
-    if (c.spec.on) r.notes.push_back(speculation_note(c.spec));
+    if (c.spec.on) {
+        std::string note = speculation_note(c.spec);
+        if (c.disaggregated) {
+            note.pop_back();
+            note += "; disaggregated: in the decode pool's steps (TTFT carries the first).";
+        }
+        r.notes.push_back(std::move(note));
+    }
     std::map<std::string, std::string> problems;  // deployments that could not be priced, once each
     for (const lp::sweep_block& b : s.blocks)
         if (b.status == lp::point_status::invalid_deployment || b.status == lp::point_status::weights_do_not_fit)
@@ -276,8 +279,8 @@ report plan(const plan_command& c) {
                        .max_gpus = c.max_gpus, .site = catalog::seed_site, .utilisation = c.utilisation,
                        .max_load = c.max_load, .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour),
                        .pricing = pricing_named(c.pricing)};
-    // A prefix hit is priced colocated: a disaggregated prefill pool prices whole prompts.
-    if (c.colocated_only || c.prefix_hit > 0 || c.spec.on) o.prefill_batches.clear();
+    // A disaggregated fleet's prefill pool prices the prefix hit, its decode pool the speculation.
+    if (c.colocated_only) o.prefill_batches.clear();
     if (c.spec.on) {
         if (c.ttft_percentile > 0 || c.tpot_percentile > 0)
             throw usage_error("--spec plans with mean targets: the percentiles' model (--ttft-percentile, "
@@ -409,14 +412,14 @@ report plan(const plan_command& c) {
     if (c.prefix_hit > 0) {
         std::string note = "Prefix cache: ";
         note += invalid_input::show(100 * c.prefix_hit);
-        note += " % of every prompt found cached (S6), only the rest prefilled; colocated serving only (a disaggregated "
-                "prefill pool prices whole prompts, so it was left out).";
+        note += " % of every prompt found cached (S6), only the rest prefilled (disaggregated: by the prefill pool, "
+                "which sends the whole prompt's KV).";
         r.notes.push_back(std::move(note));
     }
     if (c.spec.on) {
         std::string note = speculation_note(c.spec);
         note.pop_back();
-        note += "; colocated serving only (disaggregated modes left out).";
+        note += "; disaggregated: in the decode pool's steps.";
         r.notes.push_back(std::move(note));
     }
     r.notes.push_back("Each row: the cheapest plan of one GPU type and mode; " + std::to_string(res.points) +

@@ -32,7 +32,7 @@ struct frontier_command {
     double max_batch = 4096;                         ///< the largest batch tried (the KV cache may allow less)
     bool disaggregated = false;                      ///< add disaggregated points (prefill and decode pools)
     double prefill_batch = 1;                        ///< prompts per prefill pass, disaggregated
-    double prefix_hit = 0;                           ///< share of the prompt in a prefix cache, [0, 1) (colocated)
+    double prefix_hit = 0;                           ///< share of the prompt in a prefix cache, [0, 1) (disaggregated: the prefill pool's)
     speculation_options spec;                        ///< --spec: speculative decode steps with a draft head (colocated)
     std::string svg;                                 ///< write the frontier as an SVG here; empty: none
     bool ignore_max_position = false;
@@ -63,7 +63,7 @@ struct plan_command {
     double utilisation = 1.0;              ///< mean load ÷ the peak rate
     std::string pricing = "market";        ///< market | committed | tco (pricing_basis), where no price is given
     bool colocated_only = false;           ///< leave disaggregated serving out
-    double prefix_hit = 0;                 ///< share of every prompt in a prefix cache, [0, 1): colocated serving only
+    double prefix_hit = 0;                 ///< share of every prompt in a prefix cache, [0, 1) (disaggregated: the prefill pool's)
     speculation_options spec;              ///< --spec: speculative decode steps with a draft head, colocated only
     bool ignore_max_position = false;
     std::ostream* progress = nullptr;      ///< where a long search says what it is doing (stderr)

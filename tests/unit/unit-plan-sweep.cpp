@@ -56,11 +56,22 @@ std::size_t mismatches(const plan::sweep_result& s, std::size_t* priced = nullpt
             same(r.per_user.value(), p.per_user.value(), "tokens/s per user", i);
             same(r.output_rate_per_gpu.value() / p.shape.output.value(), p.requests_per_second_per_gpu, "goodput", i);
         } else {
-            // disaggregated_goodput's formulas at this decode batch and prefill batch
+            // disaggregated_goodput's formulas at this decode batch and prefill batch: the prefill pool
+            // computes the uncached tokens after the cached ones; the decode pool's step, speculating,
+            // lasts Δ longer and yields E tokens: TPOT (t + Δ) ÷ E, the first step t + Δ.
             const double pb = p.block->how.prefill_batch, out = p.shape.output.value();
-            const seconds_t tpot = decode_pass(d, p.batch / d.layout.pp, p.shape.input + p.shape.output / 2.0).time();
-            const seconds_t pre = prefill_pass(d, pb, p.shape.input, tokens(0.0)).time();
-            const seconds_t ttft = pre + kv_transfer_for(d, p.shape.input, p.block->how.path).time + tpot;
+            const tokens_t context = p.shape.input + p.shape.output / 2.0;
+            const seconds_t step = decode_pass(d, p.batch / d.layout.pp, context).time();
+            seconds_t tpot = step, first = step;
+            if (const speculative_decoding& sd = s.grid.speculation; sd.enabled()) {
+                const speculative_step st = sd.step_for(d, p.batch / d.layout.pp, context);
+                const seconds_t dt = st.time() - st.plain_time;
+                tpot = (step + dt) / expected_tokens_per_pass(sd.acceptance, sd.draft_tokens);
+                first = step + dt;
+            }
+            const tokens_t fresh = p.shape.computed();
+            const seconds_t pre = prefill_pass(d, pb, fresh, p.shape.input - fresh).time();
+            const seconds_t ttft = pre + kv_transfer_for(d, p.shape.input, p.block->how.path).time + first;
             const double prefill_s = pre.value() / (pb * d.attention_ranks());
             const double decode_s = out * tpot.value() / (p.batch * d.attention_ranks());
             const double goodput = 1.0 / (prefill_s * d.instance_gpus() + decode_s * d.instance_gpus());
@@ -147,10 +158,24 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
         // A hit shortens the first token and never lengthens it (the same deployment, batch 8).
         const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
         CHECK(serve_at_batch(d, hit[0], 8).ttft < serve_at_batch(d, shapes[0], 8).ttft);
-        // A disaggregated mode prices whole prompts on its prefill pool: a hit there is refused, named.
-        const plan::sweep_grid dis{.m = catalog::llama_3_1_8b, .gpus = {catalog::h100_sxm5},
-                                   .modes = {{}, {.disaggregated = true}}, .shapes = hit, .batches = {1}};
-        CHECK(test::contains(test::error_of([&] { return plan::sweep(dis); }), "shapes.cached_fraction = 0.5"));
+        // A disaggregated mode's prefill pool prices the hit: the uncached tokens, the whole KV sent.
+        for (const model& m : {catalog::llama_3_1_8b, catalog::mixtral_8x7b}) {
+            const plan::sweep_grid dis{.m = m, .gpus = {catalog::h100_sxm5},
+                                       .layouts = {{.tp = 1}, {.tp = 2}, {.tp = 2, .pp = 2}},
+                                       .modes = {{.disaggregated = true}, {.disaggregated = true, .prefill_batch = 4,
+                                                                           .path = kv_path::scale_up}},
+                                       .shapes = hit, .batches = batches};
+            std::size_t priced = 0;
+            CHECK(mismatches(plan::sweep(dis), &priced) == 0);
+            CHECK(priced == dis.size());
+        }
+        // Disaggregated too, a hit shortens the first token: 500 tokens prefilled instead of 1000.
+        const plan::sweep_grid whole{.m = catalog::llama_3_1_8b, .gpus = {catalog::h100_sxm5},
+                                     .modes = {{.disaggregated = true}}, .shapes = {shapes[0]}, .batches = {8}};
+        plan::sweep_grid half = whole;
+        half.shapes = {hit[0]};
+        CHECK(plan::sweep(half).ttft_s(0) < plan::sweep(whole).ttft_s(0));
+        CHECK(plan::sweep(half).tpot_s(0) == plan::sweep(whole).tpot_s(0));  // the decode pool is untouched
     }
     SUBCASE("speculative decoding: an EAGLE head (dense, MoE, chunked, prefix hits) and an MTP module") {
         for (const model& m : {catalog::llama_3_1_8b, catalog::mixtral_8x7b})
@@ -177,14 +202,31 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
         plan::sweep_grid plain = ds;
         plain.speculation = {};
         CHECK(plan::sweep(ds).tpot_s(0) < plan::sweep(plain).tpot_s(0));
-        // Refused, named: a separate draft model (laid out per deployment), a disaggregated mode.
+        // Disaggregated: the decode pool speculates (dense, MoE, prefix hits in the prefill pool, MTP).
+        for (const model& m : {catalog::llama_3_1_8b, catalog::mixtral_8x7b}) {
+            plan::sweep_grid g{.m = m,
+                               .gpus = {catalog::h100_sxm5},
+                               .layouts = {{.tp = 1}, {.tp = 2}, {.tp = 2, .pp = 2}},
+                               .modes = {{}, {.disaggregated = true}, {.disaggregated = true, .prefill_batch = 3}},
+                               .shapes = {shapes[0], shapes[1], {.input = 3000_tok, .output = 777_tok, .cached_fraction = 0.9}},
+                               .batches = batches};
+            g.speculation = {.acceptance = 0.7, .draft_tokens = 3, .head = eagle_draft_head(m), .draft = {}};
+            std::size_t priced = 0;
+            CHECK(mismatches(plan::sweep(g), &priced) == 0);
+            CHECK(priced == g.size());
+        }
+        plan::sweep_grid dsd = ds;
+        dsd.modes = {{.disaggregated = true}};
+        CHECK(mismatches(plan::sweep(dsd)) == 0);
+        plan::sweep_grid dsd_plain = dsd;
+        dsd_plain.speculation = {};
+        CHECK(plan::sweep(dsd).tpot_s(0) < plan::sweep(dsd_plain).tpot_s(0));  // faster per user in the decode pool
+        CHECK(plan::sweep(dsd).ttft_s(0) > plan::sweep(dsd_plain).ttft_s(0));  // the first step drafts and verifies
+        // Refused, named: a separate draft model (laid out per deployment).
         plan::sweep_grid bad = ds;
         bad.speculation = {.acceptance = 0.7, .draft_tokens = 3, .head = {},
                            .draft = deployment{.m = catalog::llama_3_1_8b, .hw = catalog::h200_sxm}};
         CHECK(test::contains(test::error_of([&] { return plan::sweep(bad); }), "speculation.draft"));
-        bad = ds;
-        bad.modes.push_back({.disaggregated = true});
-        CHECK(test::contains(test::error_of([&] { return plan::sweep(bad); }), "colocated serving only"));
     }
     SUBCASE("MoE: TP, expert parallel over attention-DP ranks, pipeline") {
         const plan::sweep_grid g{
@@ -302,6 +344,43 @@ TEST_CASE("sweep: the points colocated_goodput and disaggregated_goodput choose,
     for (Eigen::Index i = 0; i < a.size(); ++i)
         if (a.fits(i) && a.ttft_s(i) <= 1.0 && a.tpot_s(i) <= 0.05) largest = a.point(i).batch;
     CHECK(largest == co.decode_batch);
+}
+
+TEST_CASE("sweep: the points the goodput planners choose with a prefix hit and speculation, exactly") {
+    // colocated_goodput and disaggregated_goodput with an EAGLE head (α 0.7, γ 3) and half of
+    // each prompt cached: the sweep at their batches gives their figures to the last bit.
+    const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+    const request_shape r{.input = 4000_tok, .output = 300_tok, .cached_fraction = 0.5};
+    const slo target{.ttft = 1_s, .tpot = 50_ms};
+    const speculative_decoding sd{.acceptance = 0.7, .draft_tokens = 3, .head = eagle_draft_head(d.m), .draft = {}};
+    const goodput_plan co = colocated_goodput(d, r, target, {}, sd);
+    const goodput_plan dis = disaggregated_goodput(d, d, r, target, kv_path::scale_out, {}, sd);
+    REQUIRE(co.feasible);
+    REQUIRE(dis.feasible);
+    plan::sweep_grid g{.m = d.m, .gpus = {d.hw}, .layouts = {d.layout},
+                       .modes = {{}, {.disaggregated = true, .prefill_batch = dis.prefill_batch}},
+                       .shapes = {r}, .batches = {co.decode_batch, dis.decode_batch}};
+    g.speculation = sd;
+    const plan::sweep_result s = plan::sweep(g);
+    const Eigen::Index c = s.index(0, 0, 0), x = s.index(1, 0, 1);
+    CHECK(s.ttft_s(c) == co.ttft.value());
+    CHECK(s.tpot_s(c) == co.tpot.value());
+    CHECK(s.requests_per_second_per_gpu(c) == co.requests_per_second_per_gpu);
+    CHECK(s.ttft_s(x) == dis.ttft.value());
+    CHECK(s.tpot_s(x) == dis.tpot.value());
+    CHECK(s.prefill_per_decode(x) == dis.prefill_instances_per_decode_instance);
+    CHECK(s.requests_per_second_per_gpu(x) == dis.requests_per_second_per_gpu);
+    // Each pool gains from what it prices: against plain decoding of whole prompts, the hit halves
+    // the prefill pool's work per request and speculation cuts TPOT at the same decode batch.
+    const request_shape whole{.input = 4000_tok, .output = 300_tok};
+    const goodput_plan plain = disaggregated_goodput(d, d, whole, target, kv_path::scale_out);
+    REQUIRE(plain.feasible);
+    CHECK(dis.requests_per_second_per_gpu > plain.requests_per_second_per_gpu);
+    const tokens_t context = mean_decode_context(whole);
+    const speculative_step st = sd.step_for(d, 64.0, context);
+    const seconds_t t64 = decode_pass(d, 64.0, context).time();
+    CHECK(st.plain_time == t64);
+    CHECK((t64 + (st.time() - st.plain_time)) / expected_tokens_per_pass(0.7, 3) < t64);  // E = 2.533
 }
 
 TEST_CASE("sweep: infeasible points are marked, never dropped") {
@@ -537,7 +616,7 @@ TEST_CASE("plan: one candidate, by hand") {
     CHECK(best.wall_power.value() == doctest::Approx(700.0 * 8 * instances * 1.56).epsilon(1e-12));
 }
 
-TEST_CASE("plan: speculative decoding and prefix hits, colocated, mean targets") {
+TEST_CASE("plan: speculative decoding and prefix hits, colocated and disaggregated, mean targets") {
     // 40 requests/s: several instances, so a faster instance means fewer of them.
     const plan::traffic t{.requests_per_second = 40, .mix = {{.shape = {.input = 1000_tok, .output = 300_tok}}},
                           .target = {.ttft = 2_s, .tpot = 50_ms}};
@@ -556,17 +635,26 @@ TEST_CASE("plan: speculative decoding and prefix hits, colocated, mean targets")
         o.speculation.step_for(d, spec.best->batch / d.layout.pp, mean_decode_context(r)), 0.7);
     CHECK(spec.best->tpot == at.tpot);
     CHECK(spec.best->cost_per_output_token < plain.best->cost_per_output_token);
-    SUBCASE("refused: disaggregated modes, percentile targets") {
+    SUBCASE("disaggregated: the decode pool speculates; refused: percentile targets") {
         plan::fleet_options dis = o;
         dis.prefill_batches = {1};
-        CHECK(test::contains(test::error_of([&] { return plan::cheapest_fleet(catalog::llama_3_1_70b, t, dis); }),
-                             "colocated serving only"));
+        dis.colocated = false;
+        const plan::fleet_result f = plan::cheapest_fleet(catalog::llama_3_1_70b, t, dis);
+        REQUIRE(f.best);
+        CHECK(f.best->how.disaggregated);
+        // Its TPOT is disaggregated_goodput's speculating decode step at its batch: (t + Δ) ÷ E.
+        const deployment& dd = f.best->d;
+        const speculative_step st = o.speculation.step_for(dd, f.best->batch / dd.layout.pp, mean_decode_context(r));
+        CHECK(f.best->tpot == (st.plain_time + (st.time() - st.plain_time)) / expected_tokens_per_pass(0.7, 3));
+        plan::fleet_options dis_plain = dis;
+        dis_plain.speculation = {};
+        CHECK(f.best->cost_per_output_token < plan::cheapest_fleet(catalog::llama_3_1_70b, t, dis_plain).best->cost_per_output_token);
         plan::traffic pct = t;
         pct.ttft_percentile = 0.9;
         CHECK(test::contains(test::error_of([&] { return plan::cheapest_fleet(catalog::llama_3_1_70b, pct, o); }),
                              "percentile targets are planned with plain decode steps"));
     }
-    SUBCASE("a prefix hit lowers the cost; with a disaggregated mode it is refused") {
+    SUBCASE("a prefix hit lowers the cost, colocated and disaggregated (the prefill pool's share)") {
         plan::traffic hit = t;
         hit.mix[0].shape.cached_fraction = 0.5;
         plan::fleet_options none = o;
@@ -574,8 +662,14 @@ TEST_CASE("plan: speculative decoding and prefix hits, colocated, mean targets")
         CHECK(plan::cheapest_fleet(catalog::llama_3_1_70b, hit, none).best->cost_per_output_token <
               plain.best->cost_per_output_token);
         none.prefill_batches = {1};
-        CHECK(test::contains(test::error_of([&] { return plan::cheapest_fleet(catalog::llama_3_1_70b, hit, none); }),
-                             "shapes.cached_fraction = 0.5"));
+        none.colocated = false;
+        const plan::fleet_result with_hit = plan::cheapest_fleet(catalog::llama_3_1_70b, hit, none);
+        const plan::fleet_result without = plan::cheapest_fleet(catalog::llama_3_1_70b, t, none);
+        REQUIRE(with_hit.best);
+        REQUIRE(without.best);
+        CHECK(with_hit.best->how.disaggregated);
+        CHECK(with_hit.best->ttft < without.best->ttft);
+        CHECK(with_hit.best->cost_per_output_token <= without.best->cost_per_output_token);
     }
 }
 

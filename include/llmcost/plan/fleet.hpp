@@ -126,8 +126,8 @@ struct fleet_options {
     pricing_basis pricing = pricing_basis::market;
     /// Where market and committed prices are looked up, by exact GPU name (tables/gpu_prices.csv).
     std::span<const gpu_market_price> market_prices = catalog::gpu_market_prices;
-    /// Speculative decode steps in every colocated deployment (`sweep_grid::speculation`: a draft
-    /// head of the model); colocated only, so `prefill_batches` must be empty with it. Off by default.
+    /// Speculative decode steps in every deployment (`sweep_grid::speculation`: a draft head of the
+    /// model): a colocated one's steps, a disaggregated one's decode pool. Off by default.
     speculative_decoding speculation{};
 
     void validate() const {
@@ -146,9 +146,6 @@ struct fleet_options {
             require(positive_finite(p.per_gpu.value()), p.hardware, "price ($/s)", p.per_gpu.value(),
                     "must be positive and finite");
         speculation.validate();
-        require(!speculation.enabled() || prefill_batches.empty(), "plan", "prefill_batches",
-                static_cast<double>(prefill_batches.size()),
-                "speculative decoding is planned for colocated serving only: leave the disaggregated modes out");
         limits.validate();
         site.validate();
     }

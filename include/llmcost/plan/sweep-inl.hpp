@@ -209,7 +209,8 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                         const double pb = how.prefill_batch;
                         for (Eigen::Index s = 0; s < S; ++s) {
                             const request_shape& r = grid.shapes[static_cast<std::size_t>(s)];
-                            const seconds_t pre = prefill_pass(*pm, pb, r.input, tokens(0.0)).time();
+                            // The prefill pool prices a prefix hit: only the fresh tokens, after the cached ones.
+                            const seconds_t pre = prefill_pass(*pm, pb, r.computed(), r.input - r.computed()).time();
                             const seconds_t transfer = kv_transfer_for(d, r.input, how.path).time;
                             const double prefill_instance_s = core::instance_seconds_per_request(1.0, pre.value(), pb, ranks);
                             blk.prefill_instance_seconds.push_back(prefill_instance_s);
@@ -259,11 +260,27 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                             const lane step = core::step_formula(*pm, seq, lane(b / static_cast<double>(d.layout.pp)),
                                                                  lane(lane::Zero()))
                                                   .time();  // decode_pass
-                            const lane decode_s = core::instance_seconds_per_request(o, step, b, ranks);
+                            // The decode pool prices speculation (disaggregated_goodput): Δ from the scalar
+                            // step at each lane's batch and shape, then the one formula on the lane.
+                            lane step_tpot = step, first_step = step;
+                            if (grid.speculation.enabled()) {
+                                const speculative_decoding& sd = grid.speculation;
+                                const double e = expected_tokens_per_pass(sd.acceptance, sd.draft_tokens);
+                                for (Eigen::Index i = 0; i < n; ++i) {
+                                    const request_shape& r = grid.shapes[static_cast<std::size_t>((c0 + i) / B)];
+                                    const speculative_step st =
+                                        sd.step_for(d, core::micro_batch(d, b(i)), mean_decode_context(r));
+                                    const core::speculative::speculated<double> x = core::speculative::speculate(
+                                        step(i), step(i), step(i), (st.time() - st.plain_time).value(), e, 1.0);
+                                    step_tpot(i) = x.tpot;
+                                    first_step(i) = x.ttft;
+                                }
+                            }
+                            const lane decode_s = core::instance_seconds_per_request(o, step_tpot, b, ranks);
                             const lane goodput = core::pooled_requests_per_gpu_second(
                                 detail::load(prefill_seconds, c0, n), instance_gpus, decode_s, instance_gpus);
-                            tpot.segment(c0, n) = step.head(n);
-                            ttft.segment(c0, n) = prefill_lane.segment(c0, n) + step.head(n);
+                            tpot.segment(c0, n) = step_tpot.head(n);
+                            ttft.segment(c0, n) = prefill_lane.segment(c0, n) + first_step.head(n);
                             per_gpu.segment(c0, n) = (goodput * o).head(n);
                         }
                     }

@@ -122,9 +122,10 @@ struct sweep_grid {
     std::vector<double> batches{};
     scheduler_limits limits{};         ///< what the engine admits: the `fits` test (`max_batch`)
     bool ignore_max_position = false;  ///< price contexts beyond the model's trained maximum as fits
-    /// Speculative decode steps at every colocated point (`speculative_serving_point`), with a draft
-    /// head of the model (EAGLE, MTP): each deployment of the grid is laid out its own way, so a
-    /// separate draft model is priced by `estimate`. Off by default.
+    /// Speculative decode steps at every point, with a draft head of the model (EAGLE, MTP): a
+    /// colocated point's steps (`speculative_serving_point`), a disaggregated one's decode pool
+    /// (`disaggregated_goodput`). Each deployment of the grid is laid out its own way, so a separate
+    /// draft model is priced by `estimate`. Off by default.
     speculative_decoding speculation{};
 
     void validate() const {
@@ -142,22 +143,13 @@ struct sweep_grid {
         for (double b : batches)
             require(b >= 1.0 && non_negative_finite(b), s, "batch", b, "at least one sequence must be running");
         for (const serving_mode& md : modes) md.validate();
-        // A disaggregated point's prefill pool prices whole prompts: a prefix hit is priced colocated only.
-        for (const serving_mode& md : modes)
-            if (md.disaggregated)
-                for (const request_shape& r : shapes)
-                    require(r.cached_fraction == 0.0, s, "shapes.cached_fraction", r.cached_fraction,
-                            "a prefix-cache hit is priced for colocated serving only: a disaggregated mode's prefill "
-                            "pool prices whole prompts");
+        // A disaggregated point's prefill pool prices a prefix hit and its decode pool speculation
+        // (disaggregated_goodput); a colocated one both in its steps.
         speculation.validate();
-        if (speculation.enabled()) {
+        if (speculation.enabled())
             require(!speculation.draft.has_value(), s, "speculation.draft", 1,
                     "a sweep lays out every deployment its own way: speculate with a draft head (EAGLE, MTP); "
                     "a separate draft model is priced by estimate");
-            for (const serving_mode& md : modes)
-                require(!md.disaggregated, s, "modes", 1,
-                        "speculative decoding is priced for colocated serving only: leave the disaggregated modes out");
-        }
         limits.validate();
         // Stated up front: a sweep holds every point in memory (about 100 B each), so 10^7 points
         // are about a gigabyte and a minute; counted in doubles, so that no product wraps.

@@ -6,7 +6,10 @@
 /// balances a workload, and goodput — requests per second per GPU that meet TTFT and TPOT targets —
 /// colocated against disaggregated.
 
+#include <llmcost/serving/speculative.hpp>
 #include <llmcost/serving/throughput.hpp>
+
+#include <optional>
 
 namespace llmcost {
 
@@ -100,29 +103,42 @@ template <class Ok>
 /// mean step (b decodes + b/O prompts, `serve_at_batch`) meets the TPOT target and whose prompt
 /// steps meet TTFT; with `every_token`, the step that carries a prompt — whole, or one
 /// `l.prefill_chunk` of it (chunked prefill, Sarathi-Serve) — must meet TPOT as well (seed T3: a
-/// long prefill stalls every decode).
+/// long prefill stalls every decode). With `spec`, every step drafts and verifies
+/// (`speculative_serving_point` at each batch, T4), the prompt's step Δ longer too.
 /// Goodput = b ÷ (O · t_step) per instance ÷ its GPUs.
 [[nodiscard]] constexpr goodput_plan colocated_goodput(const deployment& d, const request_shape& r, const slo& target,
-                                                      const scheduler_limits& l = {}) {
+                                                      const scheduler_limits& l = {},
+                                                      const speculative_decoding& spec = {}) {
     target.validate();
+    spec.validate();
     const double hi = max_batch(d, r, l).batch;
     // The longest step: the prompt's last chunk (serve_at_batch's equal chunks), after the rest.
     const tokens_t chunk = split_prompt(r, l.prefill_chunk).tokens;
     const pass_model pm = prepare_pass(d);
-    auto meets = [&](double b) {
+    auto step_at = [&](double b) {
+        return spec.enabled() ? std::optional<speculative_step>(spec.step_for(d, detail::micro_batch(d, b), mean_decode_context(r)))
+                              : std::nullopt;
+    };
+    auto point = [&](double b, const std::optional<speculative_step>& st) {
         const serving_point s = serve_at_batch(pm, r, b, l);
+        return st ? speculative_serving_point(s, r, *st, spec.acceptance, l) : s;
+    };
+    auto meets = [&](double b) {
+        const std::optional<speculative_step> st = step_at(b);
+        const serving_point s = point(b, st);
         if (s.tpot > target.tpot || s.ttft > target.ttft) return false;
         if (!target.every_token) return true;
         const double mb = detail::micro_batch(d, b);
         const seconds_t worst = step_pass(pm, {.decode_sequences = mb, .decode_context = mean_decode_context(r),
                                                .prefill_sequences = 1.0, .prefill_tokens = chunk,
-                                               .prefill_prefix = r.input - chunk}).time();
+                                               .prefill_prefix = r.input - chunk}).time() +
+                                (st ? st->time() - st->plain_time : seconds(0.0));
         return worst <= target.tpot;
     };
     goodput_plan p{};
     p.decode_batch = detail::largest_batch(hi, meets);
     if (p.decode_batch < 1.0) return p;
-    const serving_point s = serve_at_batch(pm, r, p.decode_batch, l);
+    const serving_point s = point(p.decode_batch, step_at(p.decode_batch));
     p.feasible = true;
     p.ttft = s.ttft;
     p.tpot = s.tpot;
@@ -134,22 +150,46 @@ template <class Ok>
 /// only decodes. TTFT = prefill pass + transfer + one decode step; TPOT = the decode step. The
 /// pools are sized in proportion to their work: P:D = (t_prefill ÷ b_p) ÷ (O · t_step ÷ b_d)
 /// instances (seed T9's 1P:2D is one such ratio). Goodput = 1 ÷ GPU-seconds per request.
+/// Each pool prices what it runs: the prefill pool a prefix-cache hit (`r.cached_fraction`: only
+/// the fresh tokens are prefilled, attending to the cached prefix, S6; the whole prompt's KV still
+/// travels), the decode pool speculation (`spec`: every decode step drafts and verifies,
+///     t′ = t + Δ,   TPOT′ = t′ ÷ E,   TTFT′ = TTFT + Δ,   decode instance-s = O · TPOT′ ÷ (b · ranks),
+/// `speculative_serving_point`'s step with no prompt in it, T4).
 [[nodiscard]] constexpr goodput_plan disaggregated_goodput(const deployment& prefill, const deployment& decode,
                                                           const request_shape& r, const slo& target, kv_path path,
-                                                          const scheduler_limits& l = {}) {
+                                                          const scheduler_limits& l = {},
+                                                          const speculative_decoding& spec = {}) {
     target.validate();
+    r.validate();
+    spec.validate();
     const tokens_t context = mean_decode_context(r);
+    const tokens_t fresh = r.computed(), cached = r.input - fresh;
     const seconds_t transfer = kv_transfer_for(prefill, r.input, path).time;
     const pass_model pm_p = prepare_pass(prefill), pm_d = prepare_pass(decode);
+    const double e = spec.enabled() ? expected_tokens_per_pass(spec.acceptance, spec.draft_tokens) : 1.0;
+    // The decode step at b sequences, and Δ, the speculative step's extra time (0 without speculation).
     auto step = [&](double b) { return decode_pass(pm_d, detail::micro_batch(decode, b), context).time(); };
+    auto delta = [&](double b) {
+        if (!spec.enabled()) return seconds(0.0);
+        const speculative_step st = spec.step_for(decode, detail::micro_batch(decode, b), context);
+        return st.time() - st.plain_time;
+    };
+    auto tpot_at = [&](double b) {
+        const seconds_t t = step(b);
+        return seconds(detail::speculative::speculate(t.value(), t.value(), 0.0, delta(b).value(), e, 1.0).tpot);
+    };
     const double hi_d = max_batch(decode, r, l).batch;
     goodput_plan p{};
-    p.decode_batch = detail::largest_batch(hi_d, [&](double b) { return step(b) <= target.tpot; });
+    p.decode_batch = detail::largest_batch(hi_d, [&](double b) { return tpot_at(b) <= target.tpot; });
     if (p.decode_batch < 1.0) return p;
-    const seconds_t tpot = step(p.decode_batch);
+    const seconds_t plain_step = step(p.decode_batch), dt = delta(p.decode_batch);
+    const detail::speculative::speculated<double> x =
+        detail::speculative::speculate(plain_step.value(), plain_step.value(), plain_step.value(), dt.value(), e, 1.0);
+    const seconds_t tpot = seconds(x.tpot), first_step = seconds(x.ttft);
     // Prompts batched together wait for the whole pass; KV of the batch must fit the prefill GPUs.
     const double hi_p = max_batch(prefill, {.input = r.input, .output = tokens(1.0)}, l).batch;
-    auto ttft = [&](double b) { return prefill_pass(pm_p, b, r.input, tokens(0.0)).time() + transfer + tpot; };
+    auto prefill_time = [&](double b) { return prefill_pass(pm_p, b, fresh, cached).time(); };
+    auto ttft = [&](double b) { return prefill_time(b) + transfer + first_step; };
     p.prefill_batch = detail::largest_batch(hi_p, [&](double b) { return ttft(b) <= target.ttft; });
     if (p.prefill_batch < 1.0) return p;
     p.feasible = true;
@@ -157,8 +197,7 @@ template <class Ok>
     p.tpot = tpot;
     // Instance-seconds per request in each pool, then GPU-seconds.
     const double prefill_instance_s = detail::instance_seconds_per_request(
-        1.0, prefill_pass(pm_p, p.prefill_batch, r.input, tokens(0.0)).time().value(), p.prefill_batch,
-        prefill.attention_ranks());
+        1.0, prefill_time(p.prefill_batch).value(), p.prefill_batch, prefill.attention_ranks());
     const double decode_instance_s =
         detail::instance_seconds_per_request(r.output.value(), tpot.value(), p.decode_batch, decode.attention_ranks());
     p.prefill_instances_per_decode_instance = prefill_instance_s / decode_instance_s;
