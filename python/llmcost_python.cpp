@@ -354,9 +354,52 @@ const std::vector<field<model>>& model_fields() {
         {"activations", [](const model& m) { return py::object(py::str(std::string(m.activations.name))); },
          [](model& m, py::handle v) { m.activations = format_field(v, "activations"); }},
         LLMCOST_INT(model, mtp_modules, "mtp_modules"),
+        // Per-layer patterns (issue 19): each layer's kind, chunks, split blocks, the state-space layers.
+        {"layer_pattern", [](const model& m) { return py::object(py::str(std::string(m.pattern.kinds))); },
+         [](model& m, py::handle v) { m.pattern.kinds = io::intern(str_arg(v, "layer_pattern")); }},
+        LLMCOST_INT(model, pattern.chunk, "attention_chunk"),
+        {"split_blocks", [](const model& m) { return py::object(py::bool_(m.pattern.split_blocks)); },
+         [](model& m, py::handle v) { m.pattern.split_blocks = flag(v, "split_blocks"); }},
+        LLMCOST_INT(model, norms_per_layer, "norms_per_layer"),
+        {"qk_norm", [](const model& m) { return py::object(py::bool_(m.attention.qk_norm)); },
+         [](model& m, py::handle v) { m.attention.qk_norm = flag(v, "qk_norm"); }},
+        {"output_gate", [](const model& m) { return py::object(py::bool_(m.attention.output_gate)); },
+         [](model& m, py::handle v) { m.attention.output_gate = flag(v, "output_gate"); }},
+        {"sinks", [](const model& m) { return py::object(py::bool_(m.attention.sinks)); },
+         [](model& m, py::handle v) { m.attention.sinks = flag(v, "sinks"); }},
+        LLMCOST_INT(model, ffn.moe_layer_step, "moe_layer_step"),
+        LLMCOST_INT(model, ffn.shared_expert_intermediate, "shared_expert_intermediate"),
+        {"shared_expert_gate", [](const model& m) { return py::object(py::bool_(m.ffn.shared_expert_gate)); },
+         [](model& m, py::handle v) { m.ffn.shared_expert_gate = flag(v, "shared_expert_gate"); }},
+        {"state_kind",
+         [](const model& m) {
+             return py::object(py::str(m.pattern.state.kind == state_space_kind::gated_delta_net ? "gated_delta_net" : "mamba2"));
+         },
+         [](model& m, py::handle v) {
+             const std::string k = str_arg(v, "state_kind");
+             if (k == "mamba2") m.pattern.state.kind = state_space_kind::mamba2;
+             else if (k == "gated_delta_net") m.pattern.state.kind = state_space_kind::gated_delta_net;
+             else refuse("state_kind", v, "must be 'mamba2' or 'gated_delta_net'", "llmcost.argument.choice");
+         }},
+        LLMCOST_INT(model, pattern.state.heads, "state_heads"),
+        LLMCOST_INT(model, pattern.state.head_dim, "state_head_dim"),
+        LLMCOST_INT(model, pattern.state.state_dim, "state_dim"),
+        LLMCOST_INT(model, pattern.state.groups, "state_groups"),
+        LLMCOST_INT(model, pattern.state.conv_kernel, "state_conv_kernel"),
+        {"state_conv_bias", [](const model& m) { return py::object(py::bool_(m.pattern.state.conv_bias)); },
+         [](model& m, py::handle v) { m.pattern.state.conv_bias = flag(v, "state_conv_bias"); }},
+        {"layer_counts",
+         [](const model& m) {
+             const model::layer_counts c = m.count_layers();
+             return py::object(py::dict("full"_a = c.full, "window"_a = c.window, "chunked"_a = c.chunked,
+                                        "state"_a = c.state, "ffn_only"_a = c.ffn_only));
+         },
+         {}},
+        {"moe_layers", [](const model& m) { return py::object(py::int_(m.moe_layers())); }, {}},
         {"parameters", [](const model& m) { return py::object(py::float_(static_cast<double>(total_parameters(m)))); }, {}},
         {"active_parameters", [](const model& m) { return py::object(py::float_(static_cast<double>(active_parameters(m)))); }, {}},
         {"kv_bytes_per_token", [](const model& m) { return py::object(py::float_(kv_bytes_per_token(m).value())); }, {}},
+        {"state_bytes_per_sequence", [](const model& m) { return py::object(py::float_(state_bytes_per_sequence(m).value())); }, {}},
     };
     return f;
 }
@@ -905,10 +948,37 @@ std::shared_ptr<sweep_py> fresh_sweep() {
     });
 }
 
+/// The speculation a sweep, frontier or plan prices (`sweep_grid::speculation`): off while
+/// `draft_tokens` is None; else a draft head of the model ('eagle', or 'mtp' for a model that ships
+/// MTP modules) at acceptance α and γ draft tokens, checked by the library (`speculative_decoding`).
+speculative_decoding head_speculation_arg(const model& m, py::handle acceptance, py::handle draft_tokens,
+                                          py::handle drafter) {
+    if (draft_tokens.is_none()) {
+        if (!acceptance.is_none())
+            refuse("acceptance", acceptance, "needs draft_tokens= (speculation is off without it)", "llmcost.argument.missing");
+        return {};
+    }
+    if (acceptance.is_none())
+        refuse("acceptance", acceptance, "is required with draft_tokens= (the per-token acceptance rate)",
+               "llmcost.argument.missing");
+    const std::string by = str_arg(drafter, "drafter");
+    speculative_decoding sd{.acceptance = number(acceptance, "acceptance"), .draft_tokens = whole(draft_tokens, "draft_tokens"),
+                            .head = {}, .draft = {}};
+    if (by == "eagle") sd.head = eagle_draft_head(m);
+    else if (by == "mtp") sd.head = mtp_draft_head(m);
+    else
+        refuse("drafter", drafter, "must be 'eagle' or 'mtp': a sweep lays out every deployment its own way, so a "
+               "separate draft model is priced by estimate", "llmcost.argument.choice");
+    sd.validate();
+    return sd;
+}
+
 std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handle input, py::handle output,
                                 py::handle batch, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
                                 py::handle weights, py::handle kv_format, py::handle formats,
-                                py::handle disaggregated, py::handle max_batch, py::handle ignore_max_position) {
+                                py::handle disaggregated, py::handle max_batch, py::handle ignore_max_position,
+                                py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
+                                py::handle drafter) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
     if (formats.is_none()) {
@@ -928,7 +998,9 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
     g.modes.clear();
     for (const py::object& m : items(disaggregated)) g.modes.push_back({.disaggregated = flag(m, "disaggregated")});
     for (double in : numbers(input, "input"))
-        for (double out : numbers(output, "output")) g.shapes.push_back({.input = tokens(in), .output = tokens(out)});
+        for (double out : numbers(output, "output"))
+            g.shapes.push_back({.input = tokens(in), .output = tokens(out), .cached_fraction = number(prefix_hit, "prefix_hit")});
+    g.speculation = head_speculation_arg(g.m, acceptance, draft_tokens, drafter);
     g.batches = numbers(batch, "batch");
     g.limits.max_batch = number(max_batch, "max_batch");
     g.ignore_max_position = flag(ignore_max_position, "ignore_max_position");
@@ -1041,7 +1113,8 @@ slo targets(py::handle ttft, py::handle tpot) {
 
 result frontier(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle ttft,
                 py::handle tpot, py::handle batch, py::handle max_batch, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
-                py::handle weights, py::handle kv_format, py::handle disaggregated, py::handle ignore_max_position) {
+                py::handle weights, py::handle kv_format, py::handle disaggregated, py::handle ignore_max_position,
+                py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
     g.formats = formats_axis(weights, kv_format);
@@ -1050,6 +1123,8 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
     g.modes.clear();
     for (const py::object& m : items(disaggregated)) g.modes.push_back({.disaggregated = flag(m, "disaggregated")});
     g.shapes = {shape_of(input, output)};
+    g.shapes[0].cached_fraction = number(prefix_hit, "prefix_hit");
+    g.speculation = head_speculation_arg(g.m, acceptance, draft_tokens, drafter);
     if (!batch.is_none()) g.batches = numbers(batch, "batch");
     else g.batches = max_batch.is_none() ? plan::batch_ladder() : plan::batch_ladder(number(max_batch, "max_batch"));
     g.ignore_max_position = flag(ignore_max_position, "ignore_max_position");
@@ -1067,7 +1142,8 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
 result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::handle mix, py::handle ttft,
                   py::handle tpot, py::handle weights, py::handle kv_format, py::handle max_gpus,
                   py::handle max_instance_gpus, py::handle usd_per_gpu_hour, py::handle prices,
-                  py::handle utilisation, py::handle colocated_only, py::handle ignore_max_position) {
+                  py::handle utilisation, py::handle colocated_only, py::handle ignore_max_position,
+                  py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter) {
     const llmcost::model m = model_arg(model);
     plan::traffic t{.requests_per_second = number(rate, "rate"), .target = targets(ttft, tpot)};
     for (const py::object& c : items(mix)) {
@@ -1075,7 +1151,8 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
         if (parts.size() != 3 || PyUnicode_Check(c.ptr()))
             refuse("mix", c, "each class is (input, output, share)", "llmcost.argument.type");
         t.mix.push_back({.share = number(parts[2], "mix share"),
-                         .shape = {.input = tokens(number(parts[0], "mix input")), .output = tokens(number(parts[1], "mix output"))}});
+                         .shape = {.input = tokens(number(parts[0], "mix input")), .output = tokens(number(parts[1], "mix output")),
+                                   .cached_fraction = number(prefix_hit, "prefix_hit")}});  // every class alike (S6)
     }
     t.validate();
     if (!flag(ignore_max_position, "ignore_max_position"))
@@ -1088,6 +1165,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
     o.max_instance_gpus = whole(max_instance_gpus, "max_instance_gpus");
     if (!usd_per_gpu_hour.is_none()) o.gpu_cost = dollars_per_hour(number(usd_per_gpu_hour, "usd_per_gpu_hour"));
     if (flag(colocated_only, "colocated_only")) o.prefill_batches.clear();
+    o.speculation = head_speculation_arg(m, acceptance, draft_tokens, drafter);
     for (const py::object& h : items(hardware)) o.gpus.push_back(hardware_arg(h));
     if (!prices.is_none()) {
         if (!py::isinstance<py::dict>(prices))
@@ -1404,11 +1482,15 @@ PYBIND11_MODULE(_core, m) {
     m.def("sweep", &python::sweep, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
           "tp"_a = py::none(), "pp"_a = py::none(), "ep"_a = py::none(), "dp"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "formats"_a = py::none(), "disaggregated"_a = false,
-          "max_batch"_a = opts.limits.max_batch, "ignore_max_position"_a = false,
+          "max_batch"_a = opts.limits.max_batch, "ignore_max_position"_a = false, "prefix_hit"_a = 0.0,
+          "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
           "Price a grid in one pass (llmcost::plan::sweep): GPUs × formats (weights × kv, or the (weights, kv) "
           "pairs of `formats`) × layouts (tp × pp × ep × dp) × "
           "modes (disaggregated False/True) × input × output × batch, each a value or a list (batch may be a NumPy "
-          "array). A point that breaks a rule is kept with its status, never raised.");
+          "array). A point that breaks a rule is kept with its status, never raised. prefix_hit: share of every "
+          "prompt in a prefix cache (S6; disaggregated: the prefill pool's); draft_tokens (with acceptance and "
+          "drafter 'eagle' | 'mtp'): speculative decode steps (disaggregated: the decode pool's), as `llmcost "
+          "frontier --spec`.");
     sw.def("frontier",
            [](const sweep_py& s, py::handle ttft, py::handle tpot, py::handle shape, py::handle disaggregated) {
                plan::frontier_options o{};
@@ -1427,8 +1509,10 @@ PYBIND11_MODULE(_core, m) {
           "tpot"_a, "batch"_a = py::none(), "max_batch"_a = py::none(), "tp"_a = py::none(), "pp"_a = py::none(),
           "ep"_a = py::none(),
           "dp"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(), "disaggregated"_a = false,
-          "ignore_max_position"_a = false,
-          "The configurations worth running for one request shape: a sweep over GPUs, formats, layouts and "
+          "ignore_max_position"_a = false, "prefix_hit"_a = 0.0, "acceptance"_a = py::none(),
+          "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
+          "The configurations worth running for one request shape (prefix_hit, and speculation with draft_tokens, "
+          "acceptance and drafter, as `sweep` takes them): a sweep over GPUs, formats, layouts and "
           "batches (batch=None: the library's batch ladder, up to max_batch) reduced to its frontier under the TTFT/TPOT targets, "
           "as `llmcost frontier` lists it (each figure a list, fastest per user last).");
     const plan::fleet_options fleet{};
@@ -1436,7 +1520,9 @@ PYBIND11_MODULE(_core, m) {
           "weights"_a = py::none(), "kv"_a = py::none(), "max_gpus"_a = fleet.max_gpus,
           "max_instance_gpus"_a = fleet.max_instance_gpus, "usd_per_gpu_hour"_a = py::none(), "prices"_a = py::none(),
           "utilisation"_a = fleet.utilisation, "colocated_only"_a = false, "ignore_max_position"_a = false,
-          "The cheapest fleet for `rate` requests/s of the `mix` [(input, output, share), …] under the TTFT/TPOT "
+          "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
+          "The cheapest fleet for `rate` requests/s of the `mix` [(input, output, share), …] (prefix_hit, and "
+          "speculation with draft_tokens, acceptance and drafter, as `sweep` takes them) under the TTFT/TPOT "
           "targets, among the GPU types `hardware`, formats, layouts and serving modes (llmcost::plan::cheapest_fleet, "
           "as `llmcost plan`): best, options (one per GPU type and mode, cheapest first), skipped, points.");
     m.def("calibrate", &python::calibrate, "measurements"_a, py::kw_only(), "free"_a = py::none(),

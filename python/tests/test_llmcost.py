@@ -262,7 +262,8 @@ def test_descriptors_are_frozen_with_replace():
     e = llmcost.estimate(shallow, "H100", input=128, output=128, batch=8)
     assert e.model == "Llama-3.1-8B-half"
     # a keyword constructor, checked by the library
-    derived = ("attention", "parameters", "active_parameters", "kv_bytes_per_token")
+    derived = ("attention", "parameters", "active_parameters", "kv_bytes_per_token", "layer_counts", "moe_layers",
+               "state_bytes_per_sequence")
     mine = llmcost.Model(**{k: v for k, v in m.to_dict().items() if k not in derived})
     assert mine == m
     h = llmcost.Hardware.named("H100").replace(hbm_bandwidth_B_per_s=6.7e12, name="H100 doubled")
@@ -584,3 +585,98 @@ def test_a_new_sweep_never_writes_into_arrays_still_held():
         assert np.array_equal(a, before) and not np.array_equal(a, b)
     again = llmcost.sweep("Llama-3.1-70B", "H100", tp=8, input=[4000], output=[500], batch=[5, 6, 7])
     assert np.array_equal(again.tpot_s, b)
+
+
+# ---- per-layer patterns, and a prefix hit and speculation on sweeps (issue 19) ------------------------
+
+CONFIGS = SOURCE / "tables" / "configs"
+
+
+def test_the_per_layer_pattern_fields_read_list_and_build():
+    # Llama-4-Maverick's config.json: chunked RoPE layers, every 4th full; MoE in every other layer.
+    m = llmcost.Model.from_hf_config(CONFIGS / "Llama-4-Maverick-17B-128E-Instruct", name="Llama-4-Maverick")
+    assert m == llmcost.Model.named("Llama-4-Maverick")
+    assert (m.layer_pattern, m.attention_chunk, m.moe_layer_step, m.moe_layers) == ("CCCF", 8192, 2, 24)
+    assert m.layer_counts == {"full": 12, "window": 0, "chunked": 36, "state": 0, "ffn_only": 0}
+    # 48·62,924,800 + 24·(129·125,829,120 + 655,360) + 24·251,658,240 + 2·202048·5120 + 5120 (hand-worked)
+    assert m.parameters == 400_711_848_960
+    assert m.kv_bytes_per_token == 48 * 4096 and m.state_bytes_per_sequence == 0
+    # Nemotron-H: a Mamba2 state in 24 of 52 blocks, split mixer / FFN blocks.
+    n = llmcost.Model.named("Nemotron-H-8B")
+    assert n.split_blocks and n.norms_per_layer == 1 and n.state_kind == "mamba2"
+    assert (n.state_heads, n.state_head_dim, n.state_dim, n.state_groups, n.state_conv_kernel) == (128, 64, 128, 8, 4)
+    assert n.layer_counts == {"full": 4, "window": 0, "chunked": 0, "state": 24, "ffn_only": 24}
+    # state: 128·64·128 recurrent + 3·(8192 + 2·8·128) convolution = 1,079,296 elements, 2 B, 24 layers
+    assert n.state_bytes_per_sequence == (128 * 64 * 128 + 3 * (8192 + 2 * 8 * 128)) * 2 * 24
+    q = llmcost.Model.named("Qwen3-Next-80B-A3B")
+    assert (q.state_kind, q.output_gate, q.qk_norm, q.shared_expert_gate) == ("gated_delta_net", True, True, True)
+    # Listing: every catalog model carries its pattern (empty: the older full/window form).
+    by_name = {x.name: x for x in llmcost.models()}
+    assert by_name["gemma-3-27b"].layer_pattern == "WWWWWF" and by_name["Llama-3.1-70B"].layer_pattern == ""
+    assert by_name["gpt-oss-20b"].sinks
+    # Built from the fields: a Scout-like model with all layers full keeps every token in every layer.
+    scout = llmcost.Model.named("Llama-4-Scout")
+    full = scout.replace(layer_pattern="F", attention_chunk=0, name="Scout, all full")
+    assert full.layer_counts["full"] == 48 and full.parameters == scout.parameters
+    assert llmcost.Model(**{k: v for k, v in q.to_dict().items()
+                            if k not in ("attention", "parameters", "active_parameters", "kv_bytes_per_token",
+                                         "layer_counts", "moe_layers", "state_bytes_per_sequence")}) == q
+
+
+def test_the_per_layer_pattern_fields_refuse_what_breaks_a_rule():
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.Model.named("Llama-4-Scout").replace(layer_pattern="CCXF")
+    assert err.value.field == "pattern.kinds"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.Model.named("Nemotron-H-8B").replace(state_kind="lstm")
+    assert err.value.field == "state_kind"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.Model.named("Llama-4-Maverick").replace(moe_layer_step=0)
+    assert err.value.field == "ffn.moe_layer_step"
+
+
+def test_sweep_prefix_hit_and_speculation_colocated_and_disaggregated():
+    kw = dict(tp=[1], input=[4000], output=[300], batch=[8], disaggregated=[False, True])
+    plain = llmcost.sweep("Llama-3.1-8B", "H100", **kw)
+    hit = llmcost.sweep("Llama-3.1-8B", "H100", prefix_hit=0.5, **kw)
+    spec = llmcost.sweep("Llama-3.1-8B", "H100", acceptance=0.7, draft_tokens=3, **kw)
+    # Colocated (point 0) and disaggregated (point 1): a hit shortens the first token; speculation
+    # (E = 2.533 tokens a step) shortens TPOT.
+    assert np.all(hit.ttft_s < plain.ttft_s)
+    assert np.all(spec.tpot_s < plain.tpot_s)
+    assert hit.tpot_s[1] == plain.tpot_s[1], "the decode pool does not see the prefix cache"
+    # Colocated, the sweep is estimate's figure to the last bit.
+    e = llmcost.estimate("Llama-3.1-8B", "H100", input=4000, output=300, batch=8)
+    assert plain.tpot_s[0] == e.tpot_s
+    # frontier and plan take the same arguments.
+    f = llmcost.frontier("Llama-3.1-8B", "H100", tp=[1], input=4000, output=300, ttft=2, tpot=0.05, max_batch=16,
+                         disaggregated=[False, True], prefix_hit=0.5, acceptance=0.7, draft_tokens=3)
+    assert len(f.tpot_s) > 0 and max(f.tpot_s) <= 0.05
+    p = llmcost.plan("Llama-3.1-70B", "H200", rate=20, mix=[(4000, 300, 1)], ttft=2, tpot=0.05, prefix_hit=0.5,
+                     acceptance=0.7, draft_tokens=3)
+    assert p.best is not None and {o["mode"] for o in p.options} == {"colocated", "disaggregated"}
+    q = llmcost.plan("Llama-3.1-70B", "H200", rate=20, mix=[(4000, 300, 1)], ttft=2, tpot=0.05)
+    assert p.best["usd_per_million_output_tokens"] < q.best["usd_per_million_output_tokens"]
+
+
+def test_sweep_speculation_and_prefix_hit_bad_input():
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.sweep("Llama-3.1-8B", "H100", input=[100], output=[10], batch=[1], prefix_hit=1.0)
+    assert err.value.field == "cached_fraction"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.sweep("Llama-3.1-8B", "H100", input=[100], output=[10], batch=[1], draft_tokens=3)
+    assert err.value.field == "acceptance"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.sweep("Llama-3.1-8B", "H100", input=[100], output=[10], batch=[1], acceptance=0.5)
+    assert err.value.field == "acceptance"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.frontier("Llama-3.1-8B", "H100", input=100, output=10, ttft=1, tpot=0.1, acceptance=0.5,
+                         draft_tokens=2, drafter="Llama-3.1-8B")
+    assert err.value.field == "drafter"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.plan("Llama-3.1-8B", "H100", rate=1, mix=[(100, 10, 1)], ttft=1, tpot=0.1, acceptance=0.5,
+                     draft_tokens=2, drafter="mtp")
+    assert err.value.field == "mtp_modules"
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.sweep("Llama-3.1-8B", "H100", input=[100], output=[10], batch=[1], acceptance=1.5, draft_tokens=2)
+    assert err.value.field == "acceptance"
