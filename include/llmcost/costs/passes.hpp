@@ -134,11 +134,15 @@ namespace detail {
 
 /// Attention pairs per sequence summed over layers: full layers see every key, windowed ones ≤ w,
 /// chunked ones their chunk's; state-space layers have none (their work is `state_flops_per_token`).
-[[nodiscard]] constexpr double attention_pairs(const model& m, double prefix, double new_tokens) {
-    const model::layer_counts c = m.count_layers();
+/// `c`: the model's layer counts (`model::count_layers`), counted once by a caller that prices many steps.
+[[nodiscard]] constexpr double attention_pairs(const model& m, const model::layer_counts& c, double prefix,
+                                               double new_tokens) {
     const double pairs = causal_pairs(prefix, new_tokens, 0) * c.full +
                          causal_pairs(prefix, new_tokens, m.attention.sliding_window) * c.window;
     return c.chunked > 0 ? pairs + chunked_pairs(prefix, new_tokens, m.pattern.chunk) * c.chunked : pairs;
+}
+[[nodiscard]] constexpr double attention_pairs(const model& m, double prefix, double new_tokens) {
+    return attention_pairs(m, m.count_layers(), prefix, new_tokens);
 }
 
 /// FLOPs one token spends in the recurrences of all state-space layers: per head, the state update
@@ -224,6 +228,7 @@ struct pass_model {
     double tp = 1, pp = 1, ranks = 1;       ///< tensor, pipeline degree; attention ranks sharing a pass
     bool moe = false;                       ///< routed experts present
     double layers = 0, hidden = 0;          ///< as doubles, for the formulas
+    model::layer_counts layer_kinds{};      ///< `model::count_layers`, counted once
     double top_k = 0, routed_experts = 0, moe_layers = 0;
     double lm_head = 0;                     ///< LM-head parameters (the embedding when tied)
     double non_expert_parameters = 0;       ///< matmul parameters per token outside the routed experts
@@ -275,6 +280,7 @@ struct pass_model {
     pm.ranks = d.attention_ranks();
     pm.moe = m.is_moe();
     pm.layers = m.layer_equivalents();
+    pm.layer_kinds = m.count_layers();
     pm.hidden = m.hidden;
     pm.top_k = m.ffn.top_k;
     pm.routed_experts = m.ffn.routed_experts;
@@ -352,13 +358,15 @@ struct sequence_terms {
 };
 
 /// The sequence terms of a step shape.
-[[nodiscard]] constexpr sequence_terms<double> sequence_terms_of(const model& m, const step_shape& s) {
+[[nodiscard]] constexpr sequence_terms<double> sequence_terms_of(const pass_model& pm, const step_shape& s) {
+    const model& m = pm.d.m;
+    const model::layer_counts& k = pm.layer_kinds;
     const double c = s.decode_context.value(), n = s.prefill_tokens.value(), p = s.prefill_prefix.value();
     return {.prefill_tokens = n,
-            .pairs_decode = attention_pairs(m, c, 1.0),
-            .pairs_prefill = attention_pairs(m, p, n),
-            .kv_decode = kv_bytes_for_context(m, tokens(c)).value(),
-            .kv_prefill = kv_bytes_for_context(m, tokens(p + n)).value()};
+            .pairs_decode = attention_pairs(m, k, c, 1.0),
+            .pairs_prefill = attention_pairs(m, k, p, n),
+            .kv_decode = kv_bytes_for_context(m, k, tokens(c)).value(),
+            .kv_prefill = kv_bytes_for_context(m, k, tokens(p + n)).value()};
 }
 
 /// Lane i of a lane's sequence terms (one value: the terms themselves).
@@ -550,7 +558,7 @@ template <class V>
 
 /// One step (seed S11, S13, S14, S27): `detail::step_formula` for one shape, typed.
 [[nodiscard]] constexpr pass_cost step_pass(const pass_model& pm, const step_shape& s) {
-    return detail::to_pass_cost(pm, detail::step_formula(pm, detail::sequence_terms_of(pm.d.m, s), s.decode_sequences,
+    return detail::to_pass_cost(pm, detail::step_formula(pm, detail::sequence_terms_of(pm, s), s.decode_sequences,
                                                          s.prefill_sequences));
 }
 
@@ -563,7 +571,7 @@ namespace detail {
 /// formula's own attention term: what the closed-form decode sum needs at its second point.
 [[nodiscard]] constexpr step_terms<double> decode_attention(const pass_model& pm, double ds, double c) {
     step_terms<double> r{};
-    attention_of(pm, sequence_terms_of(pm.d.m, {.decode_context = tokens(c)}), ds, 0.0, r);
+    attention_of(pm, sequence_terms_of(pm, {.decode_context = tokens(c)}), ds, 0.0, r);
     return r;
 }
 }  // namespace detail
@@ -689,7 +697,7 @@ template <token_count T>
     const double x1 = x0 + steps - 1.0;
     // Pieces where every term is linear in x: split at the sliding window and at every chunk boundary.
     const model& m = pm.d.m;
-    const model::layer_counts lc = m.count_layers();
+    const model::layer_counts& lc = pm.layer_kinds;
     const double w = lc.window > 0 ? static_cast<double>(m.attention.sliding_window) : 0.0;
     const double chunk = lc.chunked > 0 ? static_cast<double>(m.pattern.chunk) : 0.0;
     auto piece = [&](double lo, double hi) {

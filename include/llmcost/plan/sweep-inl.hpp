@@ -175,7 +175,7 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                 if (pm)
                     for (Eigen::Index s = 0; s < S; ++s) {  // this block's sequence terms (its KV format)
                         const core::sequence_terms<double> t = core::serving_sequence_terms(
-                            pm->d.m, grid.shapes[static_cast<std::size_t>(s)], split[static_cast<std::size_t>(s)]);
+                            *pm, grid.shapes[static_cast<std::size_t>(s)], split[static_cast<std::size_t>(s)]);
                         in.prefill_tokens.segment(s * B, B).setConstant(t.prefill_tokens);
                         in.pairs_decode.segment(s * B, B).setConstant(t.pairs_decode);
                         in.pairs_prefill.segment(s * B, B).setConstant(t.pairs_prefill);

@@ -121,9 +121,9 @@ template <class T>
 
 namespace detail {
 /// The sequence terms of a steady state's steps: decodes at x̄ = I + O/2, prompts in chunks.
-[[nodiscard]] constexpr sequence_terms<double> serving_sequence_terms(const model& m, const request_shape& r,
+[[nodiscard]] constexpr sequence_terms<double> serving_sequence_terms(const pass_model& pm, const request_shape& r,
                                                                       const prompt_chunks& c) {
-    return sequence_terms_of(m, {.decode_context = mean_decode_context(r), .prefill_tokens = c.tokens,
+    return sequence_terms_of(pm, {.decode_context = mean_decode_context(r), .prefill_tokens = c.tokens,
                                  .prefill_prefix = c.prefix});
 }
 
@@ -244,7 +244,7 @@ template <class V>
     const double out = r.output.value();
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
     const detail::colocated_lanes<double> p =
-        detail::colocated_point(pm, detail::serving_sequence_terms(d.m, r, chunks), batch, out, chunks.count);
+        detail::colocated_point(pm, detail::serving_sequence_terms(pm, r, chunks), batch, out, chunks.count);
     serving_point s{};
     s.batch = batch;
     s.limited_by = "given";
@@ -384,7 +384,7 @@ template <duration T>
     const double neighbours = max(0.0, micro_batch(pm.d, s.batch) - 1.0);
     const double prompts = 1.0 + s.residual.value() / gap;
     return s.residual +
-           seconds(mix_steps(pm, serving_sequence_terms(pm.d.m, r, chunks), neighbours, prompts).mean()) * chunks.count;
+           seconds(mix_steps(pm, serving_sequence_terms(pm, r, chunks), neighbours, prompts).mean()) * chunks.count;
 }
 }  // namespace detail
 
@@ -415,7 +415,7 @@ template <duration T>
         s = serve_at_batch(pm, r, b, l);
     }
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
-    const detail::sequence_terms<double> terms = detail::serving_sequence_terms(d.m, r, chunks);
+    const detail::sequence_terms<double> terms = detail::serving_sequence_terms(pm, r, chunks);
     online_latency o{};
     o.output = r.output.value();
     o.whole_prompts = l.prefill_chunk.value() == 0.0 && l.max_tokens_per_step == 0.0;

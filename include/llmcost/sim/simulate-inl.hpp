@@ -149,6 +149,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                        itl_histogram& itl, result& r, step_cache& cache, bool record_timeline, double timeline_points,
                        double clients, stage role = stage::colocated, double origin = -1.0) {
     const model& m = e.pm.d.m;
+    const model::layer_counts& kinds = e.pm.layer_kinds;  // counted once, not per step
     std::vector<live> s;  // slots for the requests in the engine (waiting or running), reused
     std::vector<std::size_t> free_slots;
     struct indexed {  // this server's requests and results, by its own numbering
@@ -311,8 +312,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             chunk_tokens.push_back(c);
             step_tokens += c;
             chunk_sum += c;
-            pairs_sum += llmcost::detail::attention_pairs(m, q.prefilled, c);
-            kv_prefill_sum += kv_bytes_for_context(m, tokens(q.prefilled + c)).value();
+            pairs_sum += llmcost::detail::attention_pairs(m, kinds, q.prefilled, c);
+            kv_prefill_sum += kv_bytes_for_context(m, kinds, tokens(q.prefilled + c)).value();
         }
         const double ps = static_cast<double>(chunk_of_step.size());
         const step_cache::key k{decodes, ps, chunk_sum, context_sum, pairs_sum, kv_prefill_sum};
@@ -320,9 +321,9 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             const double c = decodes > 0 ? context_sum / decodes : 0.0;
             const llmcost::detail::sequence_terms<double> terms{
                 .prefill_tokens = ps > 0 ? chunk_sum / ps : 0.0,
-                .pairs_decode = llmcost::detail::attention_pairs(m, c, 1.0),
+                .pairs_decode = llmcost::detail::attention_pairs(m, kinds, c, 1.0),
                 .pairs_prefill = ps > 0 ? pairs_sum / ps : 0.0,
-                .kv_decode = kv_bytes_for_context(m, tokens(c)).value(),
+                .kv_decode = kv_bytes_for_context(m, kinds, tokens(c)).value(),
                 .kv_prefill = ps > 0 ? kv_prefill_sum / ps : 0.0};
             return llmcost::detail::step_formula(e.pm, terms, decodes, ps).time();
         }, r.cache_hits);
