@@ -155,6 +155,21 @@ void add_request(CLI::App* app, request_options& r) {
     app->add_option("--output", r.output, "Output tokens")->transform(tokens_count)->capture_default_str();
 }
 
+/// Lengths that vary, as simulate takes them (after `add_request`): each replaces its fixed flag.
+void add_lengths(CLI::App* app, request_options& r) {
+    CLI::Option* input = app->get_option("--input");
+    CLI::Option* output = app->get_option("--output");
+    CLI::Option* in = app->add_option("--input-dist", r.input_dist,
+                                      "Prompt lengths that vary: L, fixed:L, uniform:LO:HI, lognormal:MEAN:SD[:MAX] (replaces --input)");
+    CLI::Option* out = app->add_option("--output-dist", r.output_dist, "Output lengths that vary, as --input-dist (replaces --output)");
+    std::string about_sets = "Prompt and output lengths of a public dataset (tables/datasets.csv): ";
+    about_sets += llmcost::catalog::dataset_names();
+    CLI::Option* set = app->add_option("--dataset", r.dataset, about_sets);
+    in->excludes(input);
+    out->excludes(output);
+    for (CLI::Option* o : {in, out, input, output}) set->excludes(o);
+}
+
 /// The speculation flags, one reading for `spec` and for `estimate --spec`: --acceptance,
 /// --draft-tokens and --drafter. With `on` (estimate), --spec switches speculation on and the
 /// other three need it.
@@ -232,6 +247,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     CLI::App* estimate = app.add_subcommand("estimate", "Latency, throughput, memory, energy and cost of one deployment");
     add_deployment(estimate, est.dep);
     add_request(estimate, est.req);
+    add_lengths(estimate, est.req);
     CLI::Option* batch = estimate->add_option("--batch", est.batch, "Concurrent sequences (per replica or attention rank)")
                              ->transform(tokens_count);
     CLI::Option* saturate = estimate->add_flag("--saturate", est.saturate,
