@@ -123,14 +123,6 @@ workload::traffic lengths_of(const request_options& r) {
     return t;
 }
 
-namespace {
-
-/// Contexts past the trained maximum are refused unless asked for (RoPE scaling, a fine-tune).
-void check_context(const deployment& d, double context, const deployment_options& o) {
-    if (!o.ignore_max_position) require_within_max_position(d.m, context, "; pass --ignore-max-position to price it anyway");
-}
-
-/// "lengths of the sharegpt4 dataset", or "input lognormal:1000:800, output 200".
 std::string lengths_text(const request_options& r) {
     if (!r.dataset.empty()) {
         std::string s = "lengths of the ";
@@ -151,6 +143,20 @@ request_shape shape_of(const request_options& r) {
         return llmcost::shape_of(t.input, t.output, r.prefix_hit);
     }
     return {.input = tokens(r.input), .output = tokens(r.output), .cached_fraction = r.prefix_hit};
+}
+
+double longest_context(const request_options& r) {
+    if (!r.varies()) return r.input + r.output;
+    const workload::traffic t = lengths_of(r);
+    auto longest = [](const workload::length_distribution& l) { return std::isfinite(l.longest()) ? l.longest() : l.mean(); };
+    return longest(t.input) + longest(t.output);
+}
+
+namespace {
+
+/// Contexts past the trained maximum are refused unless asked for (RoPE scaling, a fine-tune).
+void check_context(const deployment& d, double context, const deployment_options& o) {
+    if (!o.ignore_max_position) require_within_max_position(d.m, context, "; pass --ignore-max-position to price it anyway");
 }
 
 std::string layout_text(const deployment& d) {
@@ -421,22 +427,14 @@ report estimate(const estimate_command& c) {
     report out;
     deployment d = build(c.dep);
     const request_shape r = shape_of(c.req);
+    check_context(d, longest_context(c.req), c.dep);  // the longest request a bounded law draws
     if (c.req.varies()) {
-        // The longest request a bounded distribution draws must fit the context (an unbounded
-        // lognormal: its mean lengths, the figures the closed forms price).
-        const workload::traffic t = lengths_of(c.req);
-        auto longest = [](const workload::length_distribution& l) {
-            return std::isfinite(l.longest()) ? l.longest() : l.mean();
-        };
-        check_context(d, longest(t.input) + longest(t.output), c.dep);
         if (c.rate > 0)
             throw usage_error("--rate with --input-dist/--output-dist/--dataset: the percentiles are priced for "
                               "equal requests; run simulate for lengths that vary");
         if (c.spec.on)
             throw usage_error("--spec with --input-dist/--output-dist/--dataset: speculative steps are priced for "
                               "equal requests; drop one of the two");
-    } else {
-        check_context(d, c.req.input + c.req.output, c.dep);
     }
     estimate_options o{
         .batch = c.saturate ? 0.0 : c.batch,

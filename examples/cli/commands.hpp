@@ -7,6 +7,7 @@
 #include "report.hpp"
 
 #include <llmcost/catalog/datasets.hpp>
+#include <llmcost/serving/throughput.hpp>
 
 #include <filesystem>
 #include <optional>
@@ -66,6 +67,13 @@ struct request_options {
 /// The length distributions of --dataset NAME, or of --input-dist/--output-dist (either one
 /// missing: the fixed --input/--output); a usage error names an unknown dataset.
 [[nodiscard]] workload::traffic lengths_of(const request_options& r);
+/// The request shape of the flags: --input/--output, or the moments of the lengths that vary
+/// (`llmcost::shape_of`: means and spreads), with the prefix hit.
+[[nodiscard]] request_shape shape_of(const request_options& r);
+/// The longest prompt + answer the flags' lengths draw (an unbounded lognormal: its means), tokens.
+[[nodiscard]] double longest_context(const request_options& r);
+/// "lengths of the sharegpt4 dataset", or "input lognormal:1000:800, output 200".
+[[nodiscard]] std::string lengths_text(const request_options& r);
 /// The dataset preset of this name (catalog/datasets.hpp); a usage error offers the known names.
 [[nodiscard]] const workload::dataset& dataset_named(const std::string& name);
 

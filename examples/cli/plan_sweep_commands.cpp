@@ -137,12 +137,17 @@ report frontier(const frontier_command& c) {
     const model m = model_named(c.model);
     for (double v : {c.input, c.output, c.ttft, c.tpot, c.max_batch, c.prefill_batch})
         check_positive(v, "--input, --output, --ttft, --tpot, --max-batch and --prefill-batch");
-    check_context(m, c.input + c.output, c.ignore_max_position);
+    const request_options lengths{.input = c.input, .output = c.output, .prefix_hit = c.prefix_hit,
+                                  .input_dist = c.input_dist, .output_dist = c.output_dist, .dataset = c.dataset};
+    check_context(m, longest_context(lengths), c.ignore_max_position);
     if (c.hardware.empty()) throw usage_error("--hardware: name at least one GPU");
+    if (c.disaggregated && lengths.varies())
+        throw usage_error("--input-dist/--output-dist/--dataset price colocated serving only: a disaggregated point's "
+                          "prefill pool prices the mean prompt (drop --disagg)");
     lp::sweep_grid g{.m = m, .formats = formats_of(c.weights, c.kv),
                      .layouts = lp::expand({.tp = c.tp, .pp = c.pp, .ep = c.ep, .dp = {0}}),
                      .modes = {{}},
-                     .shapes = {{.input = tokens(c.input), .output = tokens(c.output), .cached_fraction = c.prefix_hit}},
+                     .shapes = {shape_of(lengths)},
                      .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
     for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     if (!c.engine.empty())  // every GPU named must run the engine: refused otherwise, naming the alternatives
@@ -179,7 +184,8 @@ report frontier(const frontier_command& c) {
         ++fitting;
         if (s.ttft_s(i) <= c.ttft && s.tpot_s(i) <= c.tpot) eligible.push_back(i);
     }
-    const std::string shape = tokens_text(c.input) + " -> " + tokens_text(c.output) + " tokens";
+    const std::string shape =
+        lengths.varies() ? lengths_text(lengths) : tokens_text(c.input) + " -> " + tokens_text(c.output) + " tokens";
     const std::string limits = "TTFT <= " + to_text(target.ttft) + ", TPOT <= " + to_text(target.tpot);
     report r{.title = "llmcost frontier: " + std::string(m.name) + ", " + shape + ", " + limits,
              .layout = report::shape::array};
@@ -247,37 +253,56 @@ report plan(const plan_command& c) {
     for (double v : {c.rate, c.ttft, c.tpot, c.input, c.output}) check_positive(v, "--rate, --ttft, --tpot, --input and --output");
     lp::traffic t{.requests_per_second = c.rate, .target = {.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)},
                   .ttft_percentile = c.ttft_percentile, .tpot_percentile = c.tpot_percentile};
+    const request_options lengths{.input = c.input, .output = c.output, .prefix_hit = c.prefix_hit,
+                                  .input_dist = c.input_dist, .output_dist = c.output_dist, .dataset = c.dataset};
+    std::vector<double> longest;  // per class: the longest request its lengths draw
     if (c.mix.empty()) {
-        t.mix.push_back({.shape = {.input = tokens(c.input), .output = tokens(c.output)}});
+        t.mix.push_back({.shape = shape_of(lengths)});
+        longest.push_back(longest_context(lengths));
     } else {
         std::size_t at = 0;
         while (at <= c.mix.size()) {
             const std::size_t end = std::min(c.mix.find(',', at), c.mix.size());
             const std::string item = c.mix.substr(at, end - at);
-            // Three decimal numbers (numbers.hpp): whole token counts and a positive share.
+            // Three decimal numbers (numbers.hpp): whole token counts and a positive share; or a
+            // dataset's name and a share.
             double in = 0, out = 0, share = 0;
             const std::size_t c1 = item.find(':'), c2 = c1 == std::string::npos ? c1 : item.find(':', c1 + 1);
+            if (c1 != std::string::npos && c2 == std::string::npos && catalog::find_dataset(item.substr(0, c1)) != nullptr) {
+                if (!read_real(item.substr(c1 + 1), 0, 1e12, true, share).empty())
+                    throw usage_error("--mix '" + item + "': expected NAME:SHARE, a dataset and a positive share (e.g. sharegpt4:3)");
+                const request_options set{.prefix_hit = c.prefix_hit, .input_dist = {}, .output_dist = {}, .dataset = item.substr(0, c1)};
+                t.mix.push_back({.share = share, .shape = shape_of(set)});
+                longest.push_back(longest_context(set));
+                at = end + 1;
+                continue;
+            }
             const bool parsed =
                 c2 != std::string::npos && read_count(item.substr(0, c1), 1, 1e15, in).empty() &&
                 read_count(item.substr(c1 + 1, c2 - c1 - 1), 1, 1e15, out).empty() &&
                 read_real(item.substr(c2 + 1), 0, 1e12, true, share).empty();
             if (!parsed)
                 throw usage_error("--mix '" + item +
-                                  "': expected INPUT:OUTPUT:SHARE, whole token counts and a positive share (e.g. 2000:500:3)");
+                                  "': expected INPUT:OUTPUT:SHARE, whole token counts and a positive share (e.g. 2000:500:3), "
+                                  "or NAME:SHARE of a dataset (" + catalog::dataset_names() + ")");
             t.mix.push_back({.share = share, .shape = {.input = tokens(in), .output = tokens(out)}});
+            longest.push_back(in + out);
             at = end + 1;
         }
     }
     for (lp::traffic_class& k : t.mix) k.shape.cached_fraction = c.prefix_hit;  // every shape alike (S6)
-    for (const lp::traffic_class& k : t.mix)
-        check_context(m, k.shape.input.value() + k.shape.output.value(), c.ignore_max_position);
+    for (double context : longest) check_context(m, context, c.ignore_max_position);
+    const bool varies = std::any_of(t.mix.begin(), t.mix.end(), [](const lp::traffic_class& k) { return k.shape.spread(); });
+    if (varies && t.percentiles())
+        throw usage_error("--ttft-percentile/--tpot-percentile are priced for equal requests: lengths that vary "
+                          "(--input-dist, --output-dist, --dataset, a dataset in --mix) plan with mean targets");
 
     lp::fleet_options o{.formats = formats_of(c.weights, c.kv), .max_instance_gpus = c.max_instance_gpus,
                        .max_gpus = c.max_gpus, .site = catalog::seed_site, .utilisation = c.utilisation,
                        .max_load = c.max_load, .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour),
                        .pricing = pricing_named(c.pricing)};
     // A prefix hit is priced colocated: a disaggregated prefill pool prices whole prompts.
-    if (c.colocated_only || c.prefix_hit > 0 || c.spec.on) o.prefill_batches.clear();
+    if (c.colocated_only || c.prefix_hit > 0 || c.spec.on || varies) o.prefill_batches.clear();
     if (c.spec.on) {
         if (c.ttft_percentile > 0 || c.tpot_percentile > 0)
             throw usage_error("--spec plans with mean targets: the percentiles' model (--ttft-percentile, "
@@ -330,9 +355,13 @@ report plan(const plan_command& c) {
     const lp::fleet_result res = lp::cheapest_fleet(m, t, o);
 
     std::string shapes;
-    for (const lp::traffic_class& k : t.mix)
-        shapes += (shapes.empty() ? "" : ", ") + tokens_text(k.shape.input.value()) + " -> " +
-                  tokens_text(k.shape.output.value()) + (t.mix.size() > 1 ? " (x" + invalid_input::show(k.share) + ")" : "");
+    for (const lp::traffic_class& k : t.mix) {
+        shapes += (shapes.empty() ? "" : ", ") + tokens_text(k.shape.input.value());
+        if (k.shape.input_spread.value() > 0) shapes += " +/- " + tokens_text(k.shape.input_spread.value());
+        shapes += " -> " + tokens_text(k.shape.output.value());
+        if (k.shape.output_spread.value() > 0) shapes += " +/- " + tokens_text(k.shape.output_spread.value());
+        if (t.mix.size() > 1) shapes += " (x" + invalid_input::show(k.share) + ")";
+    }
     auto which = [](double q) { return q > 0 ? " p" + invalid_input::show(q * 100.0) : std::string(); };
     report r{.title = "llmcost plan: " + std::string(m.name) + ", " + invalid_input::show(c.rate) + " requests/s of " +
                       shapes + ", TTFT" + which(t.ttft_percentile) + " <= " + to_text(t.target.ttft) + ", TPOT" +
@@ -413,6 +442,10 @@ report plan(const plan_command& c) {
                 "prefill pool prices whole prompts, so it was left out).";
         r.notes.push_back(std::move(note));
     }
+    if (varies)
+        r.notes.push_back("Lengths that vary (mean +/- sd): each class's live batch is length-biased, decoding at "
+                          "E[I] + E[O^2]/2E[O] and holding KV for E[I] + E[O^2]/E[O], its prompts' attention E[f(I)]; "
+                          "colocated serving only (a disaggregated prefill pool prices the mean prompt, so it was left out).");
     if (c.spec.on) {
         std::string note = speculation_note(c.spec);
         note.pop_back();

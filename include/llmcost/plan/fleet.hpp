@@ -86,6 +86,12 @@ struct traffic {
             require(q == 0.0 || (q > 0.0 && q < 1.0), "traffic", name, q,
                     "must be 0 (the target bounds the mean) or a percentile in (0, 1), e.g. 0.9 for p90",
                     "llmcost.serving.percentile_open_unit");
+        if (ttft_percentile > 0.0 || tpot_percentile > 0.0)
+            for (const traffic_class& c : mix)
+                require(!c.shape.spread(), "traffic", "mix.shape spread (tokens)",
+                        c.shape.input_spread.value() + c.shape.output_spread.value(),
+                        "percentile targets are priced for equal requests: lengths that vary plan with mean targets "
+                        "(or run simulate)", "llmcost.plan.percentiles_equal_requests");
     }
     [[nodiscard]] bool percentiles() const { return ttft_percentile > 0.0 || tpot_percentile > 0.0; }
     [[nodiscard]] double total_share() const {
