@@ -392,6 +392,17 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_option("--input", fr.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     frontier_app->add_option("--output", fr.output, "Output tokens")->transform(tokens_count)->capture_default_str();
     add_lengths(frontier_app, fr.input_dist, fr.output_dist, fr.dataset);
+    frontier_app->add_option("--ttft-percentile", fr.ttft_percentile,
+                             "--ttft bounds this percentile with each point served online (Poisson arrivals at the rate "
+                             "that keeps its batch; 0.9: p90); colocated only")
+        ->transform(percentile);
+    frontier_app->add_option("--tpot-percentile", fr.tpot_percentile,
+                             "--tpot bounds this percentile of a request's TPOT, each point online; colocated only")
+        ->transform(percentile);
+    frontier_app->add_option("--max-load", fr.max_load,
+                             "Load ceiling: a point's online rate at most this share of its saturated rate (e.g. 0.85)")
+        ->transform(fraction)
+        ->capture_default_str();
     frontier_app->add_option("--ttft", fr.ttft, "Time-to-first-token target, s")->transform(seconds_target)->capture_default_str();
     frontier_app->add_option("--tpot", fr.tpot, "Time-per-output-token target, s")->transform(seconds_target)->capture_default_str();
     frontier_app->add_option("--max-batch", fr.max_batch, "Largest batch tried")->transform(tokens_count)->capture_default_str();

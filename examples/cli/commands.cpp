@@ -566,7 +566,7 @@ report estimate(const estimate_command& c) {
             " per attention rank: the concurrency from Little's law; the engine a bulk-service queue whose every "
             "step prefills the prompts that arrived during the one before (serve_online_latency). Percentiles: TTFT "
             "exact in that model; TPOT and E2E normal approximations, within 10% of the simulator at p90 to 70% "
-            "load and up to ~15% short beyond (tables/percentiles.md).");
+            "load, 5-17% short at 80-85% and up to 25% beyond (tables/percentiles.md).");
     else
     out.notes.push_back(c.saturate ? "Saturated: every request queued, the batch as large as " +
                                          std::string(s.limited_by) + " allows (prefill interleaved with decode)."

@@ -157,6 +157,17 @@ report frontier(const frontier_command& c) {
                           "prompts (drop --disagg, or --prefix-hit)");
     if (c.disaggregated && c.spec.on)
         throw usage_error("--spec prices colocated serving only: drop --disagg, or --spec");
+    const lp::frontier_options fo{.ttft_percentile = c.ttft_percentile, .tpot_percentile = c.tpot_percentile,
+                                  .max_load = c.max_load};
+    if (fo.online()) {
+        if (c.disaggregated)
+            throw usage_error("--ttft-percentile, --tpot-percentile and --max-load price colocated points only: drop --disagg");
+        if (c.spec.on)
+            throw usage_error("--ttft-percentile, --tpot-percentile and --max-load price plain decode steps: drop --spec");
+        if (lengths.varies())
+            throw usage_error("--ttft-percentile, --tpot-percentile and --max-load are priced for equal requests: "
+                              "drop --input-dist/--output-dist/--dataset (or run simulate)");
+    }
     if (c.spec.on) g.speculation = head_speculation(c.spec, m);
     if (c.disaggregated) g.modes.push_back({.disaggregated = true, .prefill_batch = c.prefill_batch});
     if (g.batches.empty()) g.batches = {1};
@@ -175,18 +186,17 @@ report frontier(const frontier_command& c) {
         d.validate();
         (void)prepare_pass(d);
     }
-    const std::vector<Eigen::Index> front = lp::frontier(s, target);
-
-    std::vector<Eigen::Index> eligible;
+    const std::vector<Eigen::Index> eligible = lp::eligible(s, target, fo);
+    const std::vector<Eigen::Index> front = lp::frontier_among(s, eligible);
     std::size_t fitting = 0;
-    for (Eigen::Index i = 0; i < s.size(); ++i) {
-        if (!s.fits(i)) continue;
-        ++fitting;
-        if (s.ttft_s(i) <= c.ttft && s.tpot_s(i) <= c.tpot) eligible.push_back(i);
-    }
+    for (Eigen::Index i = 0; i < s.size(); ++i)
+        if (s.fits(i)) ++fitting;
     const std::string shape =
         lengths.varies() ? lengths_text(lengths) : tokens_text(c.input) + " -> " + tokens_text(c.output) + " tokens";
-    const std::string limits = "TTFT <= " + to_text(target.ttft) + ", TPOT <= " + to_text(target.tpot);
+    auto which = [](double q) { return q > 0 ? " p" + invalid_input::show(q * 100.0) : std::string(); };
+    std::string limits = "TTFT" + which(c.ttft_percentile) + " <= " + to_text(target.ttft) + ", TPOT" +
+                         which(c.tpot_percentile) + " <= " + to_text(target.tpot);
+    if (c.max_load < 1.0) limits += ", load <= " + invalid_input::show(c.max_load);
     report r{.title = "llmcost frontier: " + std::string(m.name) + ", " + shape + ", " + limits,
              .layout = report::shape::array};
     for (Eigen::Index i : front) {
@@ -200,10 +210,18 @@ report frontier(const frontier_command& c) {
             .add("layout", "layout", layout_text(d))
             .add("instance_gpus", "GPUs", static_cast<double>(d.instance_gpus()))
             .add("mode", "mode", std::string(dis ? "disaggregated" : "colocated"))
-            .add("batch", "batch", p.batch)
-            .add("ttft_s", "TTFT", p.ttft.value(), "s")
-            .add("tpot_s", "TPOT", p.tpot.value(), "s")
-            .add("tokens_per_s_per_user", "per user", p.per_user.value(), "token/s")
+            .add("batch", "batch", p.batch);
+        if (fo.online()) {
+            // The point online: the percentiles (or means) its targets bound, at the rate that keeps its batch.
+            const std::optional<lp::online_point> o = lp::online_at(s, i, c.ttft_percentile, c.tpot_percentile);
+            rec.add("rate_per_rank", "req/s per rank", o->rate_per_rank, "request/s")
+                .add("load", "load", o->load)
+                .add("ttft_s", "TTFT" + which(c.ttft_percentile), o->ttft.value(), "s")
+                .add("tpot_s", "TPOT" + which(c.tpot_percentile), o->tpot.value(), "s");
+        } else {
+            rec.add("ttft_s", "TTFT", p.ttft.value(), "s").add("tpot_s", "TPOT", p.tpot.value(), "s");
+        }
+        rec.add("tokens_per_s_per_user", "per user", p.per_user.value(), "token/s")
             .add("output_tokens_per_s_per_gpu", "per GPU", p.output_rate_per_gpu.value(), "token/s")
             .add_or("prefill_per_decode", "P:D", dis, p.prefill_per_decode, "", "-");
         r.records.push_back(std::move(rec));
@@ -224,6 +242,12 @@ report frontier(const frontier_command& c) {
         r.notes.push_back(std::move(note));
     }
     if (c.spec.on) r.notes.push_back(speculation_note(c.spec));
+    if (fo.online())
+        r.notes.push_back("Online: each point served under Poisson arrivals at the rate that keeps its batch in flight "
+                          "(Little's law on its steady state, b / E2E per rank); TTFT, TPOT and load there "
+                          "(serve_online_latency; load = rate / the saturated request rate). Percentiles: TTFT within "
+                          "5% of the simulator at p90 to 85% load, TPOT within 10% to 70% and 5-17% short at 80-85% "
+                          "(tables/percentiles.md). Per user and per GPU stay the steady state's.");
     std::map<std::string, std::string> problems;  // deployments that could not be priced, once each
     for (const lp::sweep_block& b : s.blocks)
         if (b.status == lp::point_status::invalid_deployment || b.status == lp::point_status::weights_do_not_fit)

@@ -34,6 +34,9 @@ struct frontier_command {
     double prefill_batch = 1;                        ///< prompts per prefill pass, disaggregated
     double prefix_hit = 0;                           ///< share of the prompt in a prefix cache, [0, 1) (colocated)
     std::string input_dist, output_dist, dataset;    ///< lengths that vary (as estimate); empty: --input/--output
+    double ttft_percentile = 0;                      ///< 0: --ttft bounds the steady state; q: the q-quantile online
+    double tpot_percentile = 0;                      ///< the same for --tpot
+    double max_load = 1.0;                           ///< a point's online rate at most this share of the saturated rate
     speculation_options spec;                        ///< --spec: speculative decode steps with a draft head (colocated)
     std::string svg;                                 ///< write the frontier as an SVG here; empty: none
     bool ignore_max_position = false;
