@@ -431,10 +431,10 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_option("--ttft", pl.ttft, "Time-to-first-token target, s")->transform(seconds_target)->capture_default_str();
     plan_app->add_option("--tpot", pl.tpot, "Time-per-output-token target, s")->transform(seconds_target)->capture_default_str();
     plan_app->add_option("--ttft-percentile", pl.ttft_percentile,
-                         "--ttft bounds this percentile under Poisson arrivals (0.9: p90), not the mean; colocated only")
+                         "--ttft bounds this percentile under Poisson arrivals (0.9: p90), not the mean")
         ->transform(percentile);
     plan_app->add_option("--tpot-percentile", pl.tpot_percentile,
-                         "--tpot bounds this percentile of a request's TPOT under Poisson arrivals; colocated only")
+                         "--tpot bounds this percentile of a request's TPOT under Poisson arrivals")
         ->transform(percentile);
     plan_app->add_option("--max-load", pl.max_load, "Load ceiling: size the fleet at rate / max-load (e.g. 0.85)")
         ->transform(fraction)

@@ -436,7 +436,10 @@ report plan(const plan_command& c) {
     if (t.percentiles())
         r.notes.push_back("Percentile targets: each instance gets rate / instances as Poisson arrivals; the fleet has at "
                           "least the fewest instances whose TTFT/TPOT percentiles (serve_online_latency, each shape "
-                          "alone) meet them, the figures shown there; colocated plans only.");
+                          "alone) meet them, the figures shown there. Disaggregated: the fewest decode instances whose "
+                          "TPOT (the decode step at the Little's-law count, its Poisson spread) meets its target, then "
+                          "the fewest prefill instances whose TTFT (each a bulk-service queue of prefill passes, + the "
+                          "KV transfer + one decode step) meets its own.");
     if (c.max_load < 1.0)
         r.notes.push_back("Load ceiling " + invalid_input::show(c.max_load) + ": the fleet is sized at rate / " +
                           invalid_input::show(c.max_load) + ".");

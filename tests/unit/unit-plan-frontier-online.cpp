@@ -4,9 +4,11 @@
 // model's domain is refused by name outside it.
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/models.hpp>
+#include <llmcost/plan/fleet.hpp>
 #include <llmcost/plan/frontier.hpp>
 #include <llmcost/plan/sweep.hpp>
 #include <llmcost/serving/throughput.hpp>
+#include <llmcost/sim/simulate.hpp>
 
 #include <doctest/doctest.h>
 
@@ -94,4 +96,36 @@ TEST_CASE("frontier online: refused outside the model, named") {
     CHECK(test::contains(test::error_of([&] { return lp::online_at(s, 5, 1.0, 0.0); }), "ttft_percentile"));
     CHECK(test::contains(test::error_of([&] { return lp::eligible(s, {.ttft = 1_s, .tpot = 50_ms}, {.max_load = 0.0}); }),
                          "max_load"));
+}
+
+TEST_CASE("plan: percentile targets size each pool of a disaggregated fleet, and the simulator agrees") {
+    // Llama-3.1-70B, 2000 -> 500 tokens at 20 requests/s, TTFT p90 <= 1 s, TPOT p90 <= 50 ms, on
+    // H100 and H200 with TP4, disaggregated only (prefill passes of 1 prompt). Each pool is sized
+    // by its own queue: the decode pool for TPOT, the prefill pool (bulk-service passes) for TTFT.
+    const lp::traffic t{.requests_per_second = 20, .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}},
+                        .target = {.ttft = 1_s, .tpot = 50_ms}, .ttft_percentile = 0.9, .tpot_percentile = 0.9};
+    const lp::fleet_options o{.gpus = {catalog::h100_sxm5, catalog::h200_sxm}, .layouts = {{.tp = 4}},
+                              .colocated = false, .prefill_batches = {1}, .gpu_cost = dollars_per_hour(3.0)};
+    const lp::fleet_result res = lp::cheapest_fleet(catalog::llama_3_1_70b, t, o);
+    REQUIRE(res.options.size() == 2);
+    for (const lp::deployment_plan& p : res.options) {
+        REQUIRE(p.how.disaggregated);
+        CHECK(p.ttft.value() <= 1.0);
+        CHECK(p.tpot.value() <= 0.05);
+        // The fleet as the simulator runs it: P prefill and D decode servers of one TP4 replica each.
+        deployment d = p.d;
+        d.layout.dp = static_cast<int>(p.prefill_instances + p.decode_instances);
+        const sim::result r = sim::simulate(d, {.input = workload::fixed(2000_tok), .output = workload::fixed(500_tok),
+                                               .arrivals = workload::poisson(50_ms)},
+                                            {.requests = 20000, .seed = 7, .keep_requests = false, .timeline_points = 0,
+                                             .prefill_servers = p.prefill_instances});
+        INFO(p.d.hw.name << " " << p.prefill_instances << "P:" << p.decode_instances << "D: TTFT p90 sim " << r.ttft.p90
+                         << " plan " << p.ttft.value() << ", TPOT p90 sim " << r.tpot.p90 << " plan " << p.tpot.value());
+        // The plan keeps its promise, and its figures (at the fewest instances that meet the targets,
+        // so never below what a larger pool gives) are not optimistic by more than 5%.
+        CHECK(r.ttft.p90 <= 1.0 * 1.05);
+        CHECK(r.tpot.p90 <= 0.05 * 1.05);
+        CHECK(p.ttft.value() >= 0.95 * r.ttft.p90);
+        CHECK(p.tpot.value() >= 0.95 * r.tpot.p90);
+    }
 }
