@@ -5,6 +5,7 @@
 #include <llmcost/catalog/datasets.hpp>
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/models.hpp>
+#include <llmcost/plan/sweep.hpp>
 #include <llmcost/serving/estimate.hpp>
 #include <llmcost/serving/lengths.hpp>
 #include <llmcost/serving/throughput.hpp>
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 using namespace llmcost;
 using namespace llmcost::literals;
@@ -139,4 +141,31 @@ TEST_CASE("lengths: saturated throughput equals the simulator's within 3%") {
         CHECK(std::abs(flat / simulated - 1.0) > c.gap_flat);
         CHECK(std::abs(flat / simulated - 1.0) > std::abs(s.output_rate.value() / simulated - 1.0));
     }
+}
+
+TEST_CASE("lengths: a sweep prices a shape with spreads as serve_at_batch does, to the bit") {
+    const request_shape r = shape_of(workload::lognormal(1500_tok, 1200_tok), workload::histogram(two_answers));
+    const std::vector<double> batches{1, 8, 37, 100};
+    const plan::sweep_result s = plan::sweep({.m = llama8.m, .gpus = {llama8.hw}, .layouts = {llama8.layout},
+                                              .shapes = {r}, .batches = batches});
+    for (std::size_t k = 0; k < batches.size(); ++k) {
+        const Eigen::Index i = s.index(0, 0, k);
+        const serving_point p = serve_at_batch(llama8, r, batches[k]);
+        CHECK(s.ttft_s(i) == p.ttft.value());
+        CHECK(s.tpot_s(i) == p.tpot.value());
+        CHECK(s.output_tokens_per_s_per_gpu(i) == p.output_rate_per_gpu.value());
+    }
+    // The batch limit of the sweep is admissible_batch's, set by the length-biased context.
+    CHECK(s.blocks.front().max_batch.front() == admissible_batch(llama8, r, {}).batch);
+    // A prompt spread with chunked prefill or in a disaggregated mode is refused by the grid, named.
+    CHECK(test::contains(test::error_of([&] {
+                             return plan::sweep({.m = llama8.m, .gpus = {llama8.hw}, .layouts = {llama8.layout},
+                                                 .shapes = {r}, .batches = batches, .limits = {.prefill_chunk = 512_tok}});
+                         }),
+                         "spread_whole_prompts"));
+    CHECK(test::contains(test::error_of([&] {
+                             return plan::sweep({.m = llama8.m, .gpus = {llama8.hw}, .layouts = {llama8.layout},
+                                                 .modes = {{.disaggregated = true}}, .shapes = {r}, .batches = batches});
+                         }),
+                         "llmcost.plan.spread_colocated"));
 }
