@@ -151,7 +151,7 @@ struct sweep_grid {
                             "pool prices whole prompts");
         // Prompts of varying length are priced whole and colocated (`detail::serving_sequence_terms`).
         for (const request_shape& r : shapes) {
-            detail::require_spread_whole_prompts(r, limits);
+            llmcost::detail::require_spread_whole_prompts(r, limits);
             for (const serving_mode& md : modes)
                 require(!(md.disaggregated && r.input_spread.value() > 0.0), s, "shapes.input_spread (tokens)",
                         r.input_spread.value(),
