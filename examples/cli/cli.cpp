@@ -155,6 +155,23 @@ void add_request(CLI::App* app, request_options& r) {
     app->add_option("--output", r.output, "Output tokens")->transform(tokens_count)->capture_default_str();
 }
 
+/// Lengths that vary, as simulate takes them (after `add_request`): each replaces its fixed flag.
+void add_lengths(CLI::App* app, std::string& input_dist, std::string& output_dist, std::string& dataset) {
+    CLI::Option* input = app->get_option("--input");
+    CLI::Option* output = app->get_option("--output");
+    CLI::Option* in = app->add_option("--input-dist", input_dist,
+                                      "Prompt lengths that vary: L, fixed:L, uniform:LO:HI, lognormal:MEAN:SD[:MAX] (replaces --input)");
+    CLI::Option* out = app->add_option("--output-dist", output_dist, "Output lengths that vary, as --input-dist (replaces --output)");
+    std::string about_sets = "Prompt and output lengths of a public dataset (tables/datasets.csv): ";
+    about_sets += llmcost::catalog::dataset_names();
+    CLI::Option* set = app->add_option("--dataset", dataset, about_sets);
+    in->excludes(input);
+    out->excludes(output);
+    for (CLI::Option* o : {in, out, input, output}) set->excludes(o);
+    if (CLI::Option* mix = app->get_option_no_throw("--mix"))
+        for (CLI::Option* o : {in, out, set}) mix->excludes(o);
+}
+
 /// The speculation flags, one reading for `spec` and for `estimate --spec`: --acceptance,
 /// --draft-tokens and --drafter. With `on` (estimate), --spec switches speculation on and the
 /// other three need it.
@@ -232,6 +249,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     CLI::App* estimate = app.add_subcommand("estimate", "Latency, throughput, memory, energy and cost of one deployment");
     add_deployment(estimate, est.dep);
     add_request(estimate, est.req);
+    add_lengths(estimate, est.req.input_dist, est.req.output_dist, est.req.dataset);
     CLI::Option* batch = estimate->add_option("--batch", est.batch, "Concurrent sequences (per replica or attention rank)")
                              ->transform(tokens_count);
     CLI::Option* saturate = estimate->add_flag("--saturate", est.saturate,
@@ -378,6 +396,18 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     frontier_app->add_option("--input", fr.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     frontier_app->add_option("--output", fr.output, "Output tokens")->transform(tokens_count)->capture_default_str();
+    add_lengths(frontier_app, fr.input_dist, fr.output_dist, fr.dataset);
+    frontier_app->add_option("--ttft-percentile", fr.ttft_percentile,
+                             "--ttft bounds this percentile with each point served online (Poisson arrivals at the rate "
+                             "that keeps its batch; 0.9: p90); colocated only")
+        ->transform(percentile);
+    frontier_app->add_option("--tpot-percentile", fr.tpot_percentile,
+                             "--tpot bounds this percentile of a request's TPOT, each point online; colocated only")
+        ->transform(percentile);
+    frontier_app->add_option("--max-load", fr.max_load,
+                             "Load ceiling: a point's online rate at most this share of its saturated rate (e.g. 0.85)")
+        ->transform(fraction)
+        ->capture_default_str();
     frontier_app->add_option("--ttft", fr.ttft, "Time-to-first-token target, s")->transform(seconds_target)->capture_default_str();
     frontier_app->add_option("--tpot", fr.tpot, "Time-per-output-token target, s")->transform(seconds_target)->capture_default_str();
     frontier_app->add_option("--max-batch", fr.max_batch, "Largest batch tried")->transform(tokens_count)->capture_default_str();
@@ -400,14 +430,16 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_option("--rate", pl.rate, "Requests per second at the peak")->transform(positive_in(1e-9, 1e6, "REQUESTS/S"))->capture_default_str();
     plan_app->add_option("--input", pl.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     plan_app->add_option("--output", pl.output, "Output tokens")->transform(tokens_count)->capture_default_str();
-    plan_app->add_option("--mix", pl.mix, "A mix of request shapes INPUT:OUTPUT:SHARE,... (replaces --input/--output)");
+    plan_app->add_option("--mix", pl.mix,
+                         "A mix of request shapes INPUT:OUTPUT:SHARE,... or datasets NAME:SHARE,... (replaces --input/--output)");
+    add_lengths(plan_app, pl.input_dist, pl.output_dist, pl.dataset);
     plan_app->add_option("--ttft", pl.ttft, "Time-to-first-token target, s")->transform(seconds_target)->capture_default_str();
     plan_app->add_option("--tpot", pl.tpot, "Time-per-output-token target, s")->transform(seconds_target)->capture_default_str();
     plan_app->add_option("--ttft-percentile", pl.ttft_percentile,
-                         "--ttft bounds this percentile under Poisson arrivals (0.9: p90), not the mean; colocated only")
+                         "--ttft bounds this percentile under Poisson arrivals (0.9: p90), not the mean")
         ->transform(percentile);
     plan_app->add_option("--tpot-percentile", pl.tpot_percentile,
-                         "--tpot bounds this percentile of a request's TPOT under Poisson arrivals; colocated only")
+                         "--tpot bounds this percentile of a request's TPOT under Poisson arrivals")
         ->transform(percentile);
     plan_app->add_option("--max-load", pl.max_load, "Load ceiling: size the fleet at rate / max-load (e.g. 0.85)")
         ->transform(fraction)

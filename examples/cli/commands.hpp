@@ -6,6 +6,9 @@
 
 #include "report.hpp"
 
+#include <llmcost/catalog/datasets.hpp>
+#include <llmcost/serving/throughput.hpp>
+
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -55,7 +58,24 @@ struct request_options {
     double input = 1000;  ///< prompt tokens
     double output = 200;  ///< generated tokens
     double prefix_hit = 0;  ///< share of the prompt found in a prefix cache (--prefix-hit), [0, 1)
+    /// Lengths that vary (estimate --input-dist/--output-dist/--dataset, as simulate takes them):
+    /// empty = every request has --input and --output tokens.
+    std::string input_dist, output_dist, dataset;
+    [[nodiscard]] bool varies() const { return !input_dist.empty() || !output_dist.empty() || !dataset.empty(); }
 };
+
+/// The length distributions of --dataset NAME, or of --input-dist/--output-dist (either one
+/// missing: the fixed --input/--output); a usage error names an unknown dataset.
+[[nodiscard]] workload::traffic lengths_of(const request_options& r);
+/// The request shape of the flags: --input/--output, or the moments of the lengths that vary
+/// (`llmcost::shape_of`: means and spreads), with the prefix hit.
+[[nodiscard]] request_shape shape_of(const request_options& r);
+/// The longest prompt + answer the flags' lengths draw (an unbounded lognormal: its means), tokens.
+[[nodiscard]] double longest_context(const request_options& r);
+/// "lengths of the sharegpt4 dataset", or "input lognormal:1000:800, output 200".
+[[nodiscard]] std::string lengths_text(const request_options& r);
+/// The dataset preset of this name (catalog/datasets.hpp); a usage error offers the known names.
+[[nodiscard]] const workload::dataset& dataset_named(const std::string& name);
 
 /// Speculative decoding, as `spec` reads it and as `estimate` takes it with --spec: one parser.
 struct speculation_options {

@@ -137,16 +137,32 @@ report frontier(const frontier_command& c) {
     const model m = model_named(c.model);
     for (double v : {c.input, c.output, c.ttft, c.tpot, c.max_batch, c.prefill_batch})
         check_positive(v, "--input, --output, --ttft, --tpot, --max-batch and --prefill-batch");
-    check_context(m, c.input + c.output, c.ignore_max_position);
+    const request_options lengths{.input = c.input, .output = c.output, .prefix_hit = c.prefix_hit,
+                                  .input_dist = c.input_dist, .output_dist = c.output_dist, .dataset = c.dataset};
+    check_context(m, longest_context(lengths), c.ignore_max_position);
     if (c.hardware.empty()) throw usage_error("--hardware: name at least one GPU");
+    if (c.disaggregated && lengths.varies())
+        throw usage_error("--input-dist/--output-dist/--dataset price colocated serving only: a disaggregated point's "
+                          "prefill pool prices the mean prompt (drop --disagg)");
     lp::sweep_grid g{.m = m, .formats = formats_of(c.weights, c.kv),
                      .layouts = lp::expand({.tp = c.tp, .pp = c.pp, .ep = c.ep, .dp = {0}}),
                      .modes = {{}},
-                     .shapes = {{.input = tokens(c.input), .output = tokens(c.output), .cached_fraction = c.prefix_hit}},
+                     .shapes = {shape_of(lengths)},
                      .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
     for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     if (!c.engine.empty())  // every GPU named must run the engine: refused otherwise, naming the alternatives
         for (const hardware& h : g.gpus) g.engines.push_back(engine_named_for(c.engine, h));
+    const lp::frontier_options fo{.ttft_percentile = c.ttft_percentile, .tpot_percentile = c.tpot_percentile,
+                                  .max_load = c.max_load};
+    if (fo.online()) {
+        if (c.disaggregated)
+            throw usage_error("--ttft-percentile, --tpot-percentile and --max-load price colocated points only: drop --disagg");
+        if (c.spec.on)
+            throw usage_error("--ttft-percentile, --tpot-percentile and --max-load price plain decode steps: drop --spec");
+        if (lengths.varies())
+            throw usage_error("--ttft-percentile, --tpot-percentile and --max-load are priced for equal requests: "
+                              "drop --input-dist/--output-dist/--dataset (or run simulate)");
+    }
     if (c.spec.on) g.speculation = head_speculation(c.spec, m);
     if (c.disaggregated) g.modes.push_back({.disaggregated = true, .prefill_batch = c.prefill_batch});
     if (g.batches.empty()) g.batches = {1};
@@ -165,17 +181,17 @@ report frontier(const frontier_command& c) {
         d.validate();
         (void)prepare_pass(d);
     }
-    const std::vector<Eigen::Index> front = lp::frontier(s, target);
-
-    std::vector<Eigen::Index> eligible;
+    const std::vector<Eigen::Index> eligible = lp::eligible(s, target, fo);
+    const std::vector<Eigen::Index> front = lp::frontier_among(s, eligible);
     std::size_t fitting = 0;
-    for (Eigen::Index i = 0; i < s.size(); ++i) {
-        if (!s.fits(i)) continue;
-        ++fitting;
-        if (s.ttft_s(i) <= c.ttft && s.tpot_s(i) <= c.tpot) eligible.push_back(i);
-    }
-    const std::string shape = tokens_text(c.input) + " -> " + tokens_text(c.output) + " tokens";
-    const std::string limits = "TTFT <= " + to_text(target.ttft) + ", TPOT <= " + to_text(target.tpot);
+    for (Eigen::Index i = 0; i < s.size(); ++i)
+        if (s.fits(i)) ++fitting;
+    const std::string shape =
+        lengths.varies() ? lengths_text(lengths) : tokens_text(c.input) + " -> " + tokens_text(c.output) + " tokens";
+    auto which = [](double q) { return q > 0 ? " p" + invalid_input::show(q * 100.0) : std::string(); };
+    std::string limits = "TTFT" + which(c.ttft_percentile) + " <= " + to_text(target.ttft) + ", TPOT" +
+                         which(c.tpot_percentile) + " <= " + to_text(target.tpot);
+    if (c.max_load < 1.0) limits += ", load <= " + invalid_input::show(c.max_load);
     report r{.title = "llmcost frontier: " + std::string(m.name) + ", " + shape + ", " + limits,
              .layout = report::shape::array};
     for (Eigen::Index i : front) {
@@ -189,10 +205,18 @@ report frontier(const frontier_command& c) {
             .add("layout", "layout", layout_text(d))
             .add("instance_gpus", "GPUs", static_cast<double>(d.instance_gpus()))
             .add("mode", "mode", std::string(dis ? "disaggregated" : "colocated"))
-            .add("batch", "batch", p.batch)
-            .add("ttft_s", "TTFT", p.ttft.value(), "s")
-            .add("tpot_s", "TPOT", p.tpot.value(), "s")
-            .add("tokens_per_s_per_user", "per user", p.per_user.value(), "token/s")
+            .add("batch", "batch", p.batch);
+        if (fo.online()) {
+            // The point online: the percentiles (or means) its targets bound, at the rate that keeps its batch.
+            const std::optional<lp::online_point> o = lp::online_at(s, i, c.ttft_percentile, c.tpot_percentile);
+            rec.add("rate_per_rank", "req/s per rank", o->rate_per_rank, "request/s")
+                .add("load", "load", o->load)
+                .add("ttft_s", "TTFT" + which(c.ttft_percentile), o->ttft.value(), "s")
+                .add("tpot_s", "TPOT" + which(c.tpot_percentile), o->tpot.value(), "s");
+        } else {
+            rec.add("ttft_s", "TTFT", p.ttft.value(), "s").add("tpot_s", "TPOT", p.tpot.value(), "s");
+        }
+        rec.add("tokens_per_s_per_user", "per user", p.per_user.value(), "token/s")
             .add("output_tokens_per_s_per_gpu", "per GPU", p.output_rate_per_gpu.value(), "token/s")
             .add_or("prefill_per_decode", "P:D", dis, p.prefill_per_decode, "", "-");
         r.records.push_back(std::move(rec));
@@ -221,6 +245,12 @@ report frontier(const frontier_command& c) {
         }
         r.notes.push_back(std::move(note));
     }
+    if (fo.online())
+        r.notes.push_back("Online: each point served under Poisson arrivals at the rate that keeps its batch in flight "
+                          "(Little's law on its steady state, b / E2E per rank); TTFT, TPOT and load there "
+                          "(serve_online_latency; load = rate / the saturated request rate). Percentiles: TTFT within "
+                          "5% of the simulator at p90 to 85% load, TPOT within 10% to 70% and 5-17% short at 80-85% "
+                          "(tables/percentiles.md). Per user and per GPU stay the steady state's.");
     std::map<std::string, std::string> problems;  // deployments that could not be priced, once each
     for (const lp::sweep_block& b : s.blocks)
         if (b.status == lp::point_status::invalid_deployment || b.status == lp::point_status::weights_do_not_fit)
@@ -250,37 +280,56 @@ report plan(const plan_command& c) {
     for (double v : {c.rate, c.ttft, c.tpot, c.input, c.output}) check_positive(v, "--rate, --ttft, --tpot, --input and --output");
     lp::traffic t{.requests_per_second = c.rate, .target = {.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)},
                   .ttft_percentile = c.ttft_percentile, .tpot_percentile = c.tpot_percentile};
+    const request_options lengths{.input = c.input, .output = c.output, .prefix_hit = c.prefix_hit,
+                                  .input_dist = c.input_dist, .output_dist = c.output_dist, .dataset = c.dataset};
+    std::vector<double> longest;  // per class: the longest request its lengths draw
     if (c.mix.empty()) {
-        t.mix.push_back({.shape = {.input = tokens(c.input), .output = tokens(c.output)}});
+        t.mix.push_back({.shape = shape_of(lengths)});
+        longest.push_back(longest_context(lengths));
     } else {
         std::size_t at = 0;
         while (at <= c.mix.size()) {
             const std::size_t end = std::min(c.mix.find(',', at), c.mix.size());
             const std::string item = c.mix.substr(at, end - at);
-            // Three decimal numbers (numbers.hpp): whole token counts and a positive share.
+            // Three decimal numbers (numbers.hpp): whole token counts and a positive share; or a
+            // dataset's name and a share.
             double in = 0, out = 0, share = 0;
             const std::size_t c1 = item.find(':'), c2 = c1 == std::string::npos ? c1 : item.find(':', c1 + 1);
+            if (c1 != std::string::npos && c2 == std::string::npos && catalog::find_dataset(item.substr(0, c1)) != nullptr) {
+                if (!read_real(item.substr(c1 + 1), 0, 1e12, true, share).empty())
+                    throw usage_error("--mix '" + item + "': expected NAME:SHARE, a dataset and a positive share (e.g. sharegpt4:3)");
+                const request_options set{.prefix_hit = c.prefix_hit, .input_dist = {}, .output_dist = {}, .dataset = item.substr(0, c1)};
+                t.mix.push_back({.share = share, .shape = shape_of(set)});
+                longest.push_back(longest_context(set));
+                at = end + 1;
+                continue;
+            }
             const bool parsed =
                 c2 != std::string::npos && read_count(item.substr(0, c1), 1, 1e15, in).empty() &&
                 read_count(item.substr(c1 + 1, c2 - c1 - 1), 1, 1e15, out).empty() &&
                 read_real(item.substr(c2 + 1), 0, 1e12, true, share).empty();
             if (!parsed)
                 throw usage_error("--mix '" + item +
-                                  "': expected INPUT:OUTPUT:SHARE, whole token counts and a positive share (e.g. 2000:500:3)");
+                                  "': expected INPUT:OUTPUT:SHARE, whole token counts and a positive share (e.g. 2000:500:3), "
+                                  "or NAME:SHARE of a dataset (" + catalog::dataset_names() + ")");
             t.mix.push_back({.share = share, .shape = {.input = tokens(in), .output = tokens(out)}});
+            longest.push_back(in + out);
             at = end + 1;
         }
     }
     for (lp::traffic_class& k : t.mix) k.shape.cached_fraction = c.prefix_hit;  // every shape alike (S6)
-    for (const lp::traffic_class& k : t.mix)
-        check_context(m, k.shape.input.value() + k.shape.output.value(), c.ignore_max_position);
+    for (double context : longest) check_context(m, context, c.ignore_max_position);
+    const bool varies = std::any_of(t.mix.begin(), t.mix.end(), [](const lp::traffic_class& k) { return k.shape.spread(); });
+    if (varies && t.percentiles())
+        throw usage_error("--ttft-percentile/--tpot-percentile are priced for equal requests: lengths that vary "
+                          "(--input-dist, --output-dist, --dataset, a dataset in --mix) plan with mean targets");
 
     lp::fleet_options o{.formats = formats_of(c.weights, c.kv), .max_instance_gpus = c.max_instance_gpus,
                        .max_gpus = c.max_gpus, .site = catalog::seed_site, .utilisation = c.utilisation,
                        .max_load = c.max_load, .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour),
                        .pricing = pricing_named(c.pricing)};
     // A disaggregated fleet's prefill pool prices the prefix hit, its decode pool the speculation.
-    if (c.colocated_only) o.prefill_batches.clear();
+    if (c.colocated_only || varies) o.prefill_batches.clear();  // varying prompts: colocated only
     if (c.spec.on) {
         if (c.ttft_percentile > 0 || c.tpot_percentile > 0)
             throw usage_error("--spec plans with mean targets: the percentiles' model (--ttft-percentile, "
@@ -333,9 +382,13 @@ report plan(const plan_command& c) {
     const lp::fleet_result res = lp::cheapest_fleet(m, t, o);
 
     std::string shapes;
-    for (const lp::traffic_class& k : t.mix)
-        shapes += (shapes.empty() ? "" : ", ") + tokens_text(k.shape.input.value()) + " -> " +
-                  tokens_text(k.shape.output.value()) + (t.mix.size() > 1 ? " (x" + invalid_input::show(k.share) + ")" : "");
+    for (const lp::traffic_class& k : t.mix) {
+        shapes += (shapes.empty() ? "" : ", ") + tokens_text(k.shape.input.value());
+        if (k.shape.input_spread.value() > 0) shapes += " +/- " + tokens_text(k.shape.input_spread.value());
+        shapes += " -> " + tokens_text(k.shape.output.value());
+        if (k.shape.output_spread.value() > 0) shapes += " +/- " + tokens_text(k.shape.output_spread.value());
+        if (t.mix.size() > 1) shapes += " (x" + invalid_input::show(k.share) + ")";
+    }
     auto which = [](double q) { return q > 0 ? " p" + invalid_input::show(q * 100.0) : std::string(); };
     report r{.title = "llmcost plan: " + std::string(m.name) + ", " + invalid_input::show(c.rate) + " requests/s of " +
                       shapes + ", TTFT" + which(t.ttft_percentile) + " <= " + to_text(t.target.ttft) + ", TPOT" +
@@ -386,7 +439,10 @@ report plan(const plan_command& c) {
     if (t.percentiles())
         r.notes.push_back("Percentile targets: each instance gets rate / instances as Poisson arrivals; the fleet has at "
                           "least the fewest instances whose TTFT/TPOT percentiles (serve_online_latency, each shape "
-                          "alone) meet them, the figures shown there; colocated plans only.");
+                          "alone) meet them, the figures shown there. Disaggregated: the fewest decode instances whose "
+                          "TPOT (the decode step at the Little's-law count, its Poisson spread) meets its target, then "
+                          "the fewest prefill instances whose TTFT (each a bulk-service queue of prefill passes, + the "
+                          "KV transfer + one decode step) meets its own.");
     if (c.max_load < 1.0)
         r.notes.push_back("Load ceiling " + invalid_input::show(c.max_load) + ": the fleet is sized at rate / " +
                           invalid_input::show(c.max_load) + ".");
@@ -416,6 +472,10 @@ report plan(const plan_command& c) {
                 "which sends the whole prompt's KV).";
         r.notes.push_back(std::move(note));
     }
+    if (varies)
+        r.notes.push_back("Lengths that vary (mean +/- sd): each class's live batch is length-biased, decoding at "
+                          "E[I] + E[O^2]/2E[O] and holding KV for E[I] + E[O^2]/E[O], its prompts' attention E[f(I)]; "
+                          "colocated serving only (a disaggregated prefill pool prices the mean prompt, so it was left out).");
     if (c.spec.on) {
         std::string note = speculation_note(c.spec);
         note.pop_back();

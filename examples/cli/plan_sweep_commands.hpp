@@ -33,6 +33,10 @@ struct frontier_command {
     bool disaggregated = false;                      ///< add disaggregated points (prefill and decode pools)
     double prefill_batch = 1;                        ///< prompts per prefill pass, disaggregated
     double prefix_hit = 0;                           ///< share of the prompt in a prefix cache, [0, 1) (disaggregated: the prefill pool's)
+    std::string input_dist, output_dist, dataset;    ///< lengths that vary (as estimate); empty: --input/--output
+    double ttft_percentile = 0;                      ///< 0: --ttft bounds the steady state; q: the q-quantile online
+    double tpot_percentile = 0;                      ///< the same for --tpot
+    double max_load = 1.0;                           ///< a point's online rate at most this share of the saturated rate
     speculation_options spec;                        ///< --spec: speculative decode steps with a draft head (colocated)
     std::string svg;                                 ///< write the frontier as an SVG here; empty: none
     bool ignore_max_position = false;
@@ -46,8 +50,10 @@ struct plan_command {
     std::string hardware_file;             ///< --hardware-file: GPUs of your own (tables/hardware.csv's format)
     double rate = 10;                      ///< requests per second at the peak
     double input = 1000, output = 200;     ///< the request shape, unless `mix` is given
-    /// A mix of shapes "INPUT:OUTPUT:SHARE,…" (e.g. "2000:500:3,8000:1000:1"); empty: input/output.
+    /// A mix of shapes "INPUT:OUTPUT:SHARE,…" (e.g. "2000:500:3,8000:1000:1"), each item also a
+    /// dataset's lengths "NAME:SHARE" (e.g. "sharegpt4:3,azure-code:1"); empty: input/output.
     std::string mix;
+    std::string input_dist, output_dist, dataset;  ///< lengths that vary (as estimate), instead of input/output
     double ttft = 2.0;                     ///< s
     double tpot = 0.05;                    ///< s
     double ttft_percentile = 0;            ///< 0: --ttft bounds the mean; q in (0, 1): the q-quantile

@@ -158,15 +158,7 @@ report simulate(const simulate_command& c, std::ostream& progress) {
     } else {
         workload::traffic t{};
         if (!c.dataset.empty()) {
-            const workload::dataset* set = catalog::find_dataset(c.dataset);
-            if (set == nullptr) {
-                std::string why = "--dataset '";  // appended piece by piece: GCC bug 105329's false -Wrestrict
-                why += c.dataset;
-                why += "' is not a dataset; known: ";
-                why += catalog::dataset_names();
-                throw usage_error(why);
-            }
-            t = set->traffic_with({});
+            t = dataset_named(c.dataset).traffic_with({});
         } else {
             t.input = workload::parse_length(c.input_dist, "--input-dist");
             t.output = workload::parse_length(c.output_dist, "--output-dist");

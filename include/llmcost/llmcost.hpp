@@ -46,6 +46,7 @@
 #include <llmcost/serving/estimate.hpp>
 #include <llmcost/serving/journey.hpp>
 #include <llmcost/serving/journey_targets.hpp>
+#include <llmcost/serving/lengths.hpp>
 #include <llmcost/serving/prefix_cache.hpp>
 #include <llmcost/serving/queueing.hpp>
 #include <llmcost/serving/receipt.hpp>

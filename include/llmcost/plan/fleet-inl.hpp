@@ -54,7 +54,123 @@ struct fleet {
 /// and the concurrency per rank there. `instances` = 0: none up to 10⁶ instances.
 struct percentile_fleet {
     double instances = 0, ttft = 0, tpot = 0, concurrency = 0;
+    double prefill = 0, decode = 0;  ///< disaggregated: the fewest instances of each pool (`instances` = their sum)
 };
+
+/// The fewest n ≥ 1 with ok(n) (nullopt: none up to 10⁶): doubling, then bisection (ok holds from
+/// some n on: more instances, a smaller share of the arrivals each).
+template <class Ok>
+[[nodiscard]] std::optional<double> fewest(Ok&& ok) {
+    double hi = 1.0;
+    while (!ok(hi)) {
+        if (hi >= 1e6) return std::nullopt;
+        hi *= 2.0;
+    }
+    double lo = hi / 2.0;  // fails (or hi = 1)
+    if (hi == 1.0) return hi;
+    while (hi - lo > 1.0) {
+        const double mid = std::floor((lo + hi) / 2.0);
+        (ok(mid) ? hi : lo) = mid;
+    }
+    return hi;
+}
+
+/// One disaggregated shape under Poisson arrivals at λ, with n_p prefill and n_d decode instances:
+/// the decode pool's ranks each hold D sequences, D = λ_d·(O − 1)·t_d(D) (Little's law, by
+/// fixed-point iteration; λ_d = λ ÷ (n_d · ranks)), each step the decode pass at D (no prompts ride
+/// it), TPOT's q-quantile t_d(D) + z_q·|t_d(D + 1) − t_d(D)|·√D (the Poisson count of decoders,
+/// Palm's theorem, as `serve_online_latency`'s spread); a prefill instance is a bulk-service queue
+/// (`queueing::bulk_steps`: each pass prefills every prompt that arrived during the pass before,
+/// t(k) = `prefill_pass` of k prompts, and an idle instance polls at its per-pass overhead, t(0)),
+/// TTFT = its `first_token_quantile` + the KV transfer + one decode step. nullopt when the decode
+/// count outgrows `batch` or arrivals outpace a pool.
+struct disaggregated_figures {
+    double ttft = 0, tpot = 0, concurrency = 0;
+};
+[[nodiscard]] inline std::optional<double> decode_concurrency(const pass_model& pm, const deployment& d,
+                                                              const request_shape& r, double rate, double batch) {
+    const tokens_t context = mean_decode_context(r);
+    double D = 1.0;
+    for (int i = 0; i < 200; ++i) {
+        const double next = std::max(1.0, rate * (r.output.value() - 1.0) *
+                                              decode_pass(pm, llmcost::detail::micro_batch(d, D), context).time().value());
+        if (!(next <= batch)) return std::nullopt;
+        if (std::abs(next - D) <= 1e-9 * next) return next;
+        D = next;
+    }
+    return D;
+}
+[[nodiscard]] inline std::optional<double> decode_tpot(const pass_model& pm, const deployment& d, const request_shape& r,
+                                                       double D, double q) {
+    const tokens_t context = mean_decode_context(r);
+    const double mb = llmcost::detail::micro_batch(d, D);
+    const double here = decode_pass(pm, mb, context).time().value();
+    if (!(q > 0.0)) return here;
+    const double up = decode_pass(pm, mb + 1.0, context).time().value();
+    return here + llmcost::detail::normal_quantile(q) * std::abs(up - here) * std::sqrt(mb);
+}
+[[nodiscard]] inline std::optional<double> prefill_ttft(const pass_model& pm, const request_shape& r, double rate, double q) {
+    try {
+        const queueing::bulk_service e = queueing::bulk_steps(
+            [&](double k) { return k > 0.0 ? prefill_pass(pm, k, r.computed(), r.cached()).time() : pm.overhead;  // the prefix hit: only the new tokens },
+            seconds(1.0 / rate));
+        return (q > 0.0 ? queueing::first_token_quantile(e, q) : queueing::first_token_mean(e)).value();
+    } catch (const invalid_input&) {
+        return std::nullopt;  // arrivals outpace the prefill instance
+    }
+}
+
+/// Percentile targets on a disaggregated deployment at decode batch limit `batch`: the fewest
+/// decode instances whose every shape meets the TPOT target (its quantile, or its mean), then the
+/// fewest prefill instances whose every shape meets TTFT (`disaggregated_figures`'s model).
+[[nodiscard]] inline percentile_fleet fewest_disaggregated(const deployment& d, const traffic& t, double batch,
+                                                           kv_path path) {
+    const pass_model pm = prepare_pass(d);
+    const double ranks = d.attention_ranks();
+    percentile_fleet out{};
+    std::vector<double> step(t.mix.size());  // the decode step at the decode pool's count, per shape
+    const std::optional<double> nd = fewest([&](double n) {
+        double tpot = 0.0, conc = 0.0;
+        for (std::size_t c = 0; c < t.mix.size(); ++c) {
+            const request_shape& r = t.mix[c].shape;
+            const std::optional<double> D = decode_concurrency(pm, d, r, t.requests_per_second / (n * ranks), batch);
+            if (!D) return false;
+            const std::optional<double> x = decode_tpot(pm, d, r, *D, t.tpot_percentile);
+            if (!(*x <= t.target.tpot.value())) return false;
+            step[c] = *decode_tpot(pm, d, r, *D, 0.0);
+            tpot = std::max(tpot, *x);
+            conc = std::max(conc, *D);
+        }
+        out.tpot = tpot;
+        out.concurrency = conc;
+        return true;
+    });
+    if (!nd) return {};
+    // The figures are those of the last n that met the targets, n_d itself; the steps, redone there.
+    for (std::size_t c = 0; c < t.mix.size(); ++c) {  // the figures at exactly n_d
+        const request_shape& r = t.mix[c].shape;
+        const double D = *decode_concurrency(pm, d, r, t.requests_per_second / (*nd * ranks), batch);
+        step[c] = *decode_tpot(pm, d, r, D, 0.0);
+    }
+    const std::optional<double> np = fewest([&](double n) {
+        double ttft = 0.0;
+        for (std::size_t c = 0; c < t.mix.size(); ++c) {
+            const request_shape& r = t.mix[c].shape;
+            const std::optional<double> p = prefill_ttft(pm, r, t.requests_per_second / n, t.ttft_percentile);
+            if (!p) return false;
+            const double x = *p + kv_transfer_for(d, r.input, path).time.value() + step[c];
+            if (!(x <= t.target.ttft.value())) return false;
+            ttft = std::max(ttft, x);
+        }
+        out.ttft = ttft;
+        return true;
+    });
+    if (!np) return {};
+    out.prefill = *np;
+    out.decode = *nd;
+    out.instances = *np + *nd;
+    return out;
+}
 
 /// Whether `n` instances meet the percentile targets, and the figures there.
 [[nodiscard]] inline std::optional<percentile_fleet> percentiles_at(const deployment& d, const traffic& t, double n) {
@@ -128,6 +244,15 @@ struct percentile_fleet {
         f.prefill = whole_instances(lambda * prefill / max_load);
         f.decode = whole_instances(lambda * decode / max_load);
         f.ratio = prefill / decode;
+        if (pct) {
+            // The percentile pools, if larger; the decode count per rank must fit under the batch limit.
+            const double nd = std::max(f.decode, pct->decode);
+            if (!(pct->concurrency * pct->decode / nd <= s.grid.batches[batch])) return std::nullopt;
+            f.prefill = std::max(f.prefill, pct->prefill);
+            f.decode = nd;
+            if (t.ttft_percentile > 0) f.ttft = pct->ttft;
+            if (t.tpot_percentile > 0) f.tpot = pct->tpot;
+        }
         f.gpus = (f.prefill + f.decode) * ig;
         f.load = lambda * (prefill + decode) / (f.prefill + f.decode);
     } else {
@@ -246,8 +371,14 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
         // Percentile targets: the fewest instances of this deployment that meet them (colocated only).
         std::optional<detail::percentile_fleet> pct;
         if (t.percentiles()) {
-            if (blk.how.disaggregated) continue;
-            pct = detail::fewest_instances(blk.d, t);
+            if (blk.how.disaggregated) {
+                double most = 0.0;  // the largest batch every shape admits
+                for (std::size_t c = 0; c < blk.max_batch.size(); ++c)
+                    most = c == 0 ? blk.max_batch[c] : std::min(most, blk.max_batch[c]);
+                pct = detail::fewest_disaggregated(blk.d, t, most, blk.how.path);
+            } else {
+                pct = detail::fewest_instances(blk.d, t);
+            }
             if (!(pct->instances > 0)) continue;
         }
         const detail::percentile_fleet* need = pct ? &*pct : nullptr;

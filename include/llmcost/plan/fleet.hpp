@@ -14,7 +14,9 @@
 /// with G the GPUs of one instance (tp · pp, or a whole expert-parallel group). The plan with the
 /// least money per second wins (ties: fewer GPUs). A load ceiling sizes at λ ÷ max_load; percentile
 /// targets (`traffic::ttft_percentile`, `tpot_percentile`) add instances until the q-quantile under
-/// Poisson arrivals at λ ÷ instances meets the target (`serve_online_latency`), colocated only. Its best ladder batch is refined to the exact
+/// Poisson arrivals at λ ÷ instances meets the target (`serve_online_latency`; a disaggregated plan
+/// sizes its decode pool for TPOT, then its prefill pool for TTFT, each a queue of its own:
+/// `detail::fewest_disaggregated`). Its best ladder batch is refined to the exact
 /// integer batch between ladder steps. Each shape is priced as if the engine ran only its kind at
 /// the chosen batch — a mix's steps are not modelled together.
 ///
@@ -67,7 +69,7 @@ struct traffic {
     slo target{.ttft = seconds(1.0), .tpot = seconds(0.05)};
     /// 0: `target.ttft` bounds the TTFT of the steady state at the batch (a mean); q in (0, 1): it
     /// bounds TTFT's q-quantile under Poisson arrivals at the rate each instance gets
-    /// (`ttft_percentile`), and the fleet grows until it holds (colocated plans only).
+    /// (`ttft_percentile`), and the fleet grows until it holds (a disaggregated plan: each pool).
     double ttft_percentile = 0;
     double tpot_percentile = 0;  ///< the same for `target.tpot` (`tpot_percentile`)
 
@@ -86,6 +88,12 @@ struct traffic {
             require(q == 0.0 || (q > 0.0 && q < 1.0), "traffic", name, q,
                     "must be 0 (the target bounds the mean) or a percentile in (0, 1), e.g. 0.9 for p90",
                     "llmcost.serving.percentile_open_unit");
+        if (ttft_percentile > 0.0 || tpot_percentile > 0.0)
+            for (const traffic_class& c : mix)
+                require(!c.shape.spread(), "traffic", "mix.shape spread (tokens)",
+                        c.shape.input_spread.value() + c.shape.output_spread.value(),
+                        "percentile targets are priced for equal requests: lengths that vary plan with mean targets "
+                        "(or run simulate)", "llmcost.plan.percentiles_equal_requests");
     }
     [[nodiscard]] bool percentiles() const { return ttft_percentile > 0.0 || tpot_percentile > 0.0; }
     [[nodiscard]] double total_share() const {

@@ -145,6 +145,15 @@ struct sweep_grid {
         for (const serving_mode& md : modes) md.validate();
         // A disaggregated point's prefill pool prices a prefix hit and its decode pool speculation
         // (disaggregated_goodput); a colocated one both in its steps.
+        // Prompts of varying length are priced whole and colocated (`detail::serving_sequence_terms`).
+        for (const request_shape& r : shapes) {
+            llmcost::detail::require_spread_whole_prompts(r, limits);
+            for (const serving_mode& md : modes)
+                require(!(md.disaggregated && r.input_spread.value() > 0.0), s, "shapes.input_spread (tokens)",
+                        r.input_spread.value(),
+                        "prompts of varying length are priced for colocated serving only: a disaggregated mode's "
+                        "prefill pool prices the mean prompt", "llmcost.plan.spread_colocated");
+        }
         speculation.validate();
         if (speculation.enabled())
             require(!speculation.draft.has_value(), s, "speculation.draft", 1,

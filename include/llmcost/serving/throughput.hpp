@@ -21,12 +21,19 @@
 
 namespace llmcost {
 
-/// The lengths of one request.
+/// The lengths of one request — or, with a spread, of a workload whose requests' lengths vary:
+/// then `input` and `output` are the means E[I] and E[O], and the spreads their standard
+/// deviations (make one from two length distributions with `shape_of`, serving/lengths.hpp).
+/// The closed forms read the first two moments: the live batch is length-biased
+/// (`mean_decode_context`, `held_context`) and a prompt's attention grows as its length squared
+/// (`detail::serving_sequence_terms`). Prompt and answer lengths are taken as independent.
 struct request_shape {
-    tokens_t input;   ///< prompt tokens
-    tokens_t output;  ///< generated tokens (≥ 1)
+    tokens_t input;   ///< prompt tokens (the mean, with a spread)
+    tokens_t output;  ///< generated tokens (≥ 1; the mean, with a spread)
     /// Share h of the prompt found in a prefix cache (S6): its KV is kept, only the rest computed.
     double cached_fraction = 0.0;
+    tokens_t input_spread{};   ///< standard deviation of the prompt lengths (0: every prompt alike)
+    tokens_t output_spread{};  ///< standard deviation of the answer lengths (0: every answer alike)
 
     /// Prompt tokens computed: max(1, (1 − h)·I) (`fresh_prompt_tokens`).
     [[nodiscard]] constexpr tokens_t computed() const { return fresh_prompt_tokens(input, cached_fraction); }
@@ -40,7 +47,27 @@ struct request_shape {
                 "a prompt has at least one token");
         require(output.value() >= 1.0 && non_negative_finite(output.value()), "request", "output (tokens)",
                 output.value(), "a request generates at least one token");
+        require(non_negative_finite(input_spread.value()), "request", "input_spread (tokens)", input_spread.value(),
+                "a standard deviation of the prompt lengths is zero or positive and finite",
+                "llmcost.serving.spread_non_negative");
+        require(non_negative_finite(output_spread.value()), "request", "output_spread (tokens)", output_spread.value(),
+                "a standard deviation of the answer lengths is zero or positive and finite",
+                "llmcost.serving.spread_non_negative");
     }
+    /// E[I²] = E[I]² + σ_I², tokens².
+    [[nodiscard]] constexpr double input_second_moment() const {
+        return input.value() * input.value() + input_spread.value() * input_spread.value();
+    }
+    /// E[O²] = E[O]² + σ_O², tokens².
+    [[nodiscard]] constexpr double output_second_moment() const {
+        return output.value() * output.value() + output_spread.value() * output_spread.value();
+    }
+    /// E[O²] ÷ E[O]: the mean answer length of a sequence caught in the batch (O itself when all are alike).
+    [[nodiscard]] constexpr tokens_t length_biased_output() const {
+        return output_spread.value() > 0.0 ? tokens(output_second_moment() / output.value()) : output;
+    }
+    /// Whether the lengths vary from request to request.
+    [[nodiscard]] constexpr bool spread() const { return input_spread.value() > 0.0 || output_spread.value() > 0.0; }
 };
 
 /// What the engine admits: KV capacity always; optionally a batch cap and a per-step token cap
@@ -106,9 +133,12 @@ template <class T>
 }
 }  // namespace detail
 
-/// The context a steady batch of such requests decodes at on average: x̄ = I + O/2 (seed S15).
+/// The context a steady batch of such requests decodes at on average: x̄ = E[I] + E[O²] ÷ 2E[O],
+/// = I + O/2 when every request is alike (seed S15). A sequence is in the batch for its O steps,
+/// so the live batch holds answers in proportion to their length, each at a uniform point of it
+/// (length bias, renewal theory's inspection paradox: Kleinrock, *Queueing Systems* I, 1975, §5.2).
 [[nodiscard]] constexpr tokens_t mean_decode_context(const request_shape& r) {
-    return r.input + r.output / 2.0;
+    return r.input + r.length_biased_output() / 2.0;
 }
 
 /// A request's prompt in the library's chunks: `split_prompt` of the tokens computed, each chunk
@@ -120,11 +150,34 @@ template <class T>
 }
 
 namespace detail {
-/// The sequence terms of a steady state's steps: decodes at x̄ = I + O/2, prompts in chunks.
+/// The sequence terms of a steady state's steps: decodes at x̄ (`mean_decode_context`), prompts in
+/// chunks. With prompts of varying length (whole prompts only: `require_spread_whole_prompts`),
+/// a prompt's attention pairs and KV are E[f(I)] over the prompts, f quadratic in I: any law with
+/// the prompts' E[I] and E[I²] gives the same expectation of a quadratic, so the two-point law
+/// {0 with 1 − p, x = E[I²] ÷ E[I] with p = E[I]² ÷ E[I²]} prices it exactly (f(0) = 0), and
+/// approximately where a sliding window caps the growth. Its tokens are linear: E[I].
 [[nodiscard]] constexpr sequence_terms<double> serving_sequence_terms(const pass_model& pm, const request_shape& r,
                                                                       const prompt_chunks& c) {
-    return sequence_terms_of(pm, {.decode_context = mean_decode_context(r), .prefill_tokens = c.tokens,
-                                 .prefill_prefix = c.prefix});
+    const model& m = pm.d.m;
+    sequence_terms<double> s = sequence_terms_of(pm, {.decode_context = mean_decode_context(r), .prefill_tokens = c.tokens,
+                                                     .prefill_prefix = c.prefix});
+    if (r.input_spread.value() > 0.0) {
+        const double m2 = r.input_second_moment();
+        const double p = r.input.value() * r.input.value() / m2;
+        const request_shape at{.input = tokens(m2 / r.input.value()), .output = r.output, .cached_fraction = r.cached_fraction};
+        s.pairs_prefill = p * attention_pairs(m, pm.layer_kinds, at.cached().value(), at.computed().value());
+        s.kv_prefill = p * kv_bytes_for_context(m, pm.layer_kinds, at.input).value();
+    }
+    return s;
+}
+
+/// Lengths that vary are priced for whole prompts: a prompt's chunk count ⌈I ÷ C⌉ varies with it,
+/// which the closed forms do not follow (the simulator does).
+constexpr void require_spread_whole_prompts(const request_shape& r, const scheduler_limits& l) {
+    require(!(r.input_spread.value() > 0.0 && l.prefill_chunk.value() > 0.0), "request", "input_spread (tokens)",
+            r.input_spread.value(),
+            "prompts of varying length are priced whole: drop the prefill chunk, or run simulate for chunked prefill",
+            "llmcost.serving.spread_whole_prompts");
 }
 
 /// Steps that carry p prompt chunks on average beside `decodes` sequences decoding. Chunks come
@@ -239,6 +292,7 @@ template <class V>
     const deployment& d = pm.d;
     r.validate();
     l.validate();
+    detail::require_spread_whole_prompts(r, l);
     require(batch >= 1.0 && non_negative_finite(batch), d.m.name, "batch", batch,
             "at least one sequence must be running", "llmcost.serving.batch_at_least_one");
     const double out = r.output.value();
@@ -282,8 +336,10 @@ struct batch_limit {
 
 /// The context each admitted sequence reserves KV for: its whole length I + O when the engine
 /// reserves full sequences, else its mean over the answer, I + O/2.
+/// With lengths that vary, each over the live (length-biased) batch: E[I] + E[O²] ÷ E[O], or
+/// `mean_decode_context`.
 [[nodiscard]] constexpr tokens_t held_context(const request_shape& r, const scheduler_limits& l) noexcept {
-    return l.reserve_full_sequence ? r.input + r.output : r.input + r.output / 2.0;
+    return l.reserve_full_sequence ? r.input + r.length_biased_output() : mean_decode_context(r);
 }
 
 /// The admissible batch, without exceptions: for a valid deployment, request and limits (the
