@@ -112,7 +112,7 @@ struct disaggregated_figures {
 [[nodiscard]] inline std::optional<double> prefill_ttft(const pass_model& pm, const request_shape& r, double rate, double q) {
     try {
         const queueing::bulk_service e = queueing::bulk_steps(
-            [&](double k) { return k > 0.0 ? prefill_pass(pm, k, r.computed(), r.cached()).time() : pm.overhead;  // the prefix hit: only the new tokens },
+            [&](double k) { return k > 0.0 ? prefill_pass(pm, k, r.computed(), r.cached()).time() : pm.overhead; },  // new tokens only (a prefix hit)
             seconds(1.0 / rate));
         return (q > 0.0 ? queueing::first_token_quantile(e, q) : queueing::first_token_mean(e)).value();
     } catch (const invalid_input&) {
