@@ -70,7 +70,7 @@ TEST_CASE("lengths: a two-point law, worked by hand") {
 
     SUBCASE("a prompt's attention is the mean over the two prompts, not at the mean prompt") {
         const detail::sequence_terms<double> t =
-            detail::serving_sequence_terms(llama8.m, r, split_prompt(r, tokens(0.0)));
+            detail::serving_sequence_terms(prepare_pass(llama8), r, split_prompt(r, tokens(0.0)));
         const double pairs_1000 = detail::attention_pairs(llama8.m, 0.0, 1000.0),
                      pairs_3000 = detail::attention_pairs(llama8.m, 0.0, 3000.0);
         // Causal pairs n(n + 1)/2 per layer: (1000·1001/2 + 3000·3001/2) ÷ 2 = 2,501,000 per layer.
