@@ -232,7 +232,8 @@ def estimate(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output
              dp: int | None = None, gpus: int | None = None, weights: str | None = None, kv: str | None = None,
              max_batch: _Number = 0, max_tokens: _Number = 0, prefill_chunk: _Number = 0,
              usd_per_gpu_hour: _Number | None = None, utilisation: _Number = 1.0,
-             ignore_max_position: bool = False) -> Estimate: ...
+             ignore_max_position: bool = False,
+             engine: Literal["trtllm", "vllm", "sglang"] | None = None) -> Estimate: ...
 
 def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Number, tp: int = 1, pp: int = 1,
        ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,
@@ -268,7 +269,8 @@ def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]
           kv: str | None | Sequence[str | None] = None,
           formats: Sequence[tuple[str | None, str | None]] | None = None,
           disaggregated: bool | Sequence[bool] = False, max_batch: _Number = 0,
-          ignore_max_position: bool = False) -> SweepResult: ...
+          ignore_max_position: bool = False,
+          engine: Literal["trtllm", "vllm", "sglang"] | None = None) -> SweepResult: ...
 
 def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Number,
              output: _Number, ttft: _Number, tpot: _Number, batch: _Numbers | None = None,
