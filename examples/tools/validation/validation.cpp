@@ -692,6 +692,27 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
              (m.n ? percent(m.mean_signed) : "") + " | " + (m.n ? text::plain(r, 3) : "") + " | " +
              (m.n ? reading(r, g.latency) : "") + " | " + std::to_string(g.refused) + " |\n";
     }
+    // The latency groups split by metric: TTFT and TPOT miss for different reasons (the report's
+    // reader, and the calibration rule, need to see which).
+    s += "\nThe latency groups split into TTFT and TPOT (the TTFT rows are never fitted; see Engine fits):\n\n"
+         "| engine | GPU vendor (architecture) | model | metric | rows | median abs. error | mean signed error | "
+         "llmcost ÷ measured |\n|---|---|---|---|--:|--:|--:|--:|\n";
+    for (const plan::metric m : {plan::metric::ttft_s, plan::metric::tpot_s}) {
+        std::vector<std::pair<std::string, std::pair<std::vector<double>, std::vector<double>>>> split;
+        for (const check_row& c : by_engine_order) {
+            if (!c.refused.empty() || c.x.what != m) continue;
+            const std::string k = engine_group(c.x);
+            if (split.empty() || split.back().first != k) split.push_back({k, {}});
+            split.back().second.first.push_back(error_of(c));
+            split.back().second.second.push_back(c.predicted / c.x.value);
+        }
+        for (const auto& [key, e] : split) {
+            const summary g = summarise(e.first);
+            std::string name = key.substr(0, key.rfind(" | "));
+            s += "| " + name + " | " + metric_text(m) + " | " + std::to_string(g.n) + " | " + unsigned_percent(g.median) +
+                 " | " + percent(g.mean_signed) + " | " + text::plain(quantile(e.second, 0.5), 3) + " |\n";
+        }
+    }
     s += "\n## Engine fits (vLLM, SGLang)\n\nEach row is priced by its own engine's profile (tables/engines.csv) on its "
          "GPU's architecture; TensorRT-LLM's kernels are the hardware table's. Where only serving rows exist, the profile's "
          "launch cost per kernel is fitted with `plan::calibrate` on a calibration "
