@@ -592,8 +592,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "The factors of the GPUs below (from `tables/hardware.csv`):\n\n" + factors_text(checks, micro) + "\n";
 
     s += "## Summary\n\n" + std::string(summary_header);
-    s += "| calibration rows (micro-benchmarks) | " + summary_cells(out.calibration) + "\n";
-    s += "| — of which not fitted | " + summary_cells(summarise(unfitted_micro)) + "\n";
+    s += "| calibration rows (" + std::to_string(micro.size()) + " micro-benchmarks, " +
+         std::to_string(fitted_serving.size()) + " serving rows of the engine fits) | " + summary_cells(out.calibration) + "\n";
+    s += "| — micro-benchmarks not fitted | " + summary_cells(summarise(unfitted_micro)) + "\n";
     s += "| **check rows (serving), all engines** | " + summary_cells(out.check) + "\n";
     s += "| — TensorRT-LLM (the bar's rows) | " + summary_cells(out.bar) + "\n";
     s += "| — vLLM and SGLang | " + summary_cells(summarise(other_engine_errors)) + "\n";
@@ -889,7 +890,7 @@ int main(int argc, char** argv) {
         const std::vector<micro_row> micro = load_micro(dir / "microbenchmarks.csv");
         const report r = build(measurements, micro, fits);
         write(positional[1], r.text);
-        print_summary("calibration rows (micro-benchmarks)", r.calibration);
+        print_summary("calibration rows (micro, engine fits)", r.calibration);
         print_summary("check rows (serving)", r.check);
         print_summary("check rows, TensorRT-LLM (the bar's)", r.bar);
         const double worst_group = r.group_medians_5.empty()
