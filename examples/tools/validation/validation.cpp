@@ -498,6 +498,9 @@ struct report {
     summary amd, mla;                     ///< check rows on AMD GPUs; of DeepSeek-class (MLA) models
     std::vector<double> group_medians_5;  ///< median |error| of every engine group with ≥ 5 rows
     double worst_group_bias = 0;          ///< the largest |mean signed error| of those groups
+    /// Groups of at least 5 priced rows (check and calibration) of which more than a third were fitted:
+    /// the calibration subsets must leave every such group two thirds of its rows as check rows.
+    std::vector<std::string> groups_short_of_checks;
 };
 
 constexpr double bar = 0.20;  ///< the issue's bar on the check rows' median absolute error
@@ -534,11 +537,26 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     }
 
     std::vector<double> calibration_errors, check_errors, unfitted_micro;
+    std::vector<std::string> out_short;
     for (const micro_row& r : micro) {
         calibration_errors.push_back(error_of(r));
         if (!r.fitted) unfitted_micro.push_back(error_of(r));
     }
     for (const check_row& c : fitted_serving) calibration_errors.push_back(error_of(c));
+    {  // every group of ≥ 5 priced rows keeps at least two thirds of them as check rows
+        std::vector<std::pair<std::string, std::pair<int, int>>> counts;  // group → (rows, check rows)
+        auto count = [&](const plan::measurement& x, bool check) {
+            const std::string k = engine_group(x);
+            auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == k; });
+            if (it == counts.end()) it = counts.insert(counts.end(), {k, {0, 0}});
+            ++it->second.first;
+            if (check) ++it->second.second;
+        };
+        for (const check_row& c : checks) count(c.x, true);
+        for (const check_row& c : fitted_serving) count(c.x, false);
+        for (const auto& [k, n] : counts)
+            if (n.first >= 5 && 3 * n.second < 2 * n.first) out_short.push_back(k);
+    }
     std::vector<double> bar_errors, other_engine_errors, amd_errors, mla_errors;
     for (const check_row& c : checks) {
         check_errors.push_back(error_of(c));
@@ -548,6 +566,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     }
 
     report out;
+    out.groups_short_of_checks = std::move(out_short);
     out.calibration = summarise(calibration_errors);
     out.check = summarise(check_errors);
     out.bar = summarise(bar_errors);
@@ -899,6 +918,12 @@ int main(int argc, char** argv) {
                     100.0 * r.check.median, 100.0 * worst_group, 100.0 * r.worst_group_bias);
         std::printf("check rows on AMD: median |error| %.1f%%; DeepSeek-class (MLA): %.1f%%\n", 100.0 * r.amd.median,
                     100.0 * r.mla.median);
+        if (max_group && !r.groups_short_of_checks.empty()) {
+            for (const std::string& g : r.groups_short_of_checks)
+                std::printf("group %s: more than a third of its rows are in a calibration subset\n",
+                            g.c_str());
+            return 1;
+        }
         if (max_amd && std::max(r.amd.median, r.mla.median) > *max_amd) {
             std::printf("the AMD or DeepSeek-class median is ABOVE %.1f%%\n", 100.0 * *max_amd);
             return 1;
