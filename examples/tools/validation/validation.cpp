@@ -239,7 +239,10 @@ std::string engine_text(const plan::measurement& x) {
             return s;
         }
         case plan::scenario::online: return text::plain(x.rate, 4) + " requests/s";
-        case plan::scenario::fixed_batch: return "batch " + whole(x.batch);
+        case plan::scenario::fixed_batch:
+            return x.prompts > 0 ? "batch " + whole(x.batch) + ", closed loop of " + whole(x.prompts) + " prompts" +
+                                       (x.range_ratio < 1.0 ? ", range ratio " + text::plain(x.range_ratio, 3) : "")
+                                 : "batch " + whole(x.batch);
         case plan::scenario::single_prefill: return "one prompt";
     }
     return "";
@@ -267,7 +270,10 @@ check_row evaluate(const plan::measurement& x) {
             c.ran = text::plain(s.batch, 3) + " running";
             break;
         }
-        case plan::scenario::fixed_batch: c.ran = "batch " + whole(x.batch); break;
+        case plan::scenario::fixed_batch:
+            c.ran = x.prompts > 0 ? "simulated: " + whole(x.batch * x.d.layout.dp) + " clients at once, " + whole(x.prompts) + " prompts"
+                                  : "batch " + whole(x.batch);
+            break;
         case plan::scenario::single_prefill: c.ran = "prefill pass"; break;
     }
     return c;
@@ -594,7 +600,14 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "batch bounded by KV capacity and the engine's max batch and max tokens per step; without a request count, "
          "`saturated`), `online` = `serve_online` (Little's law at the arrival rate per serving instance: a replica, "
          "or one expert-parallel group), `fixed_batch` = `serve_at_batch` (a closed loop at a fixed concurrency per "
-         "instance, per attention rank under attention data parallelism), `single_prefill` = one prefill pass.\n";
+         "instance, per attention rank under attention data parallelism), `single_prefill` = one prefill pass. A "
+         "`fixed_batch` row with `prompts` is a benchmark client's closed loop with a burst start (InferenceMAX: "
+         "benchmark_serving with 10 × concurrency prompts, `--request-rate inf`, `--max-concurrency c`, "
+         "`--random-range-ratio 0.8`): it is priced by the simulator (`plan::closed_loop_run`, `sim::simulate` with "
+         "the row's engine and its scheduler defaults, c clients releasing their first prompts at time 0, seed 1), "
+         "TTFT and TPOT as the means over requests and tokens/s as output tokens ÷ makespan, as the client reports "
+         "them; the client's lengths are drawn uniformly on whole tokens in [⌊r·L⌋, L] around the row's mean "
+         "(`plan::client_lengths`).\n";
     s += "- Each row names its engine (`trtllm`, `vllm`, `sglang`) and the version its source states. Each row is "
          "priced by that engine's profile for its GPU's architecture (`tables/engines.csv`, `plan::with_own_engine`); "
          "the hardware table's factors are TensorRT-LLM's.\n";
@@ -694,6 +707,45 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     }
     s += "\n";
 
+    // Closed-loop client rows: the steady state at the client's concurrency (serve_at_batch, the row's
+    // mean shape) and the client's whole run as simulated (plan::closed_loop_run), side by side.
+    struct client_group {
+        std::string key;
+        std::vector<double> before, after, before_ratio, after_ratio;
+    };
+    std::vector<client_group> client;
+    for (const check_row& c : checks) {
+        if (c.x.prompts <= 0.0) continue;
+        plan::measurement steady = c.x;
+        steady.prompts = 0.0;
+        steady.range_ratio = 1.0;
+        const double before = plan::predict(steady);
+        const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x) + " | " + metric_text(c.x.what);
+        auto it = std::find_if(client.begin(), client.end(), [&](const client_group& g) { return g.key == key; });
+        if (it == client.end()) it = client.insert(client.end(), {key, {}, {}, {}, {}});
+        it->before.push_back(plan::relative_error(c.x, before));
+        it->after.push_back(error_of(c));
+        it->before_ratio.push_back(before / c.x.value);
+        it->after_ratio.push_back(c.predicted / c.x.value);
+    }
+    std::sort(client.begin(), client.end(), [](const client_group& a, const client_group& b) { return a.key < b.key; });
+    s += "## Closed-loop client rows: the steady state and the simulated run with its burst start\n\n";
+    s += "The check rows a benchmark client produced in a closed loop (`prompts` in tables/measurements.csv; "
+         "InferenceMAX's runs) priced two ways: the **steady state** at the client's concurrency (`serve_at_batch` "
+         "on the row's mean shape: every request meets b − 1 neighbours mid-answer) and the client's run as "
+         "**simulated** (every client's first prompt at time 0, so the first c prompts queue for the same prefill "
+         "steps; then each answer releases the next prompt, until the last answers drain the batch). Launch costs as "
+         "in tables/engines.csv for both.\n\n";
+    s += "| engine | GPU vendor (architecture) | metric | rows | median abs. error steady | simulated | mean signed "
+         "error steady | simulated | llmcost ÷ measured steady | simulated |\n|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
+    for (const client_group& g : client) {
+        const summary b = summarise(g.before), a = summarise(g.after);
+        s += "| " + g.key + " | " + std::to_string(a.n) + " | " + unsigned_percent(b.median) + " | " +
+             unsigned_percent(a.median) + " | " + percent(b.mean_signed) + " | " + percent(a.mean_signed) + " | " +
+             text::plain(quantile(g.before_ratio, 0.5), 3) + " | " + text::plain(quantile(g.after_ratio, 0.5), 3) + " |\n";
+    }
+    s += "\n";
+
     s += "## Check rows by engine, GPU vendor, dense or MoE, throughput or latency\n\n";
     s += "Error = llmcost ÷ measured − 1 as above; \"llmcost ÷ measured\" is the median ratio, read as optimistic "
          "(more tokens/s or shorter times than measured) or pessimistic. The first rows (TensorRT-LLM on Hopper) are the "
@@ -739,9 +791,10 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "subset chosen before fitting: on the GPU of that architecture with the most rows of the engine, stratified by "
          "engine × vendor × dense/MoE × metric (output tokens/s, TPOT): within each stratum, rows sorted by id, the 3rd, "
          "6th, 9th … row (⌊n/3⌋ of a stratum of n, none of one under 3 rows), so at most a third of every group is fitted "
-         "and every group keeps check rows. Online rows and TTFT rows are never fitted: a closed-loop client's TTFT "
-         "carries the admission of the prompt, which the model misses (fitted with the TTFT rows, the launch cost rose "
-         "2–7× and the residual s (ln) from 0.05–0.35 to 0.8–2.4, and every step priced with it got slower). The "
+         "and every group keeps check rows; a closed-loop client's rows are fitted as they are priced, through the "
+         "simulated run. Online rows and TTFT rows are never fitted: a client's TTFT carries the admission of the "
+         "prompt, which the model prices only in part (fitted with the TTFT rows on the steady state, the launch cost "
+         "rose 2–7× and the residual s (ln) from 0.05–0.35 to 0.8–2.4, and every step priced with it got slower). The "
          "subset's rows are left out of the check-row statistics above and below; no factor is set per row.\n\n" +
          fits_text(fits);
     s += "\nHow far off the model is, by group:\n\n";
