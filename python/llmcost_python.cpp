@@ -210,7 +210,21 @@ plan::layout_axes layout_axes_arg(py::handle tp, py::handle pp, py::handle ep, p
 /// (`with_formats`), checked (`deployment::validate`).
 struct deployment_args {
     py::handle model, hardware, tp, pp, ep, dp, gpus, weights, kv;
+    py::handle engine{};  ///< None or absent: the reference engine
 };
+
+/// The engine `name` ("trtllm", "vllm", "sglang") on `hw`, as `llmcost … --engine` reads it
+/// (catalog::engine_for); None: the reference engine. An unknown name is refused with the engines;
+/// an engine without a profile for the GPU's architecture by the library, naming the alternatives.
+engine_profile engine_arg(py::handle name, const hardware& hw) {
+    if (name.ptr() == nullptr || name.is_none()) return engine_profile::reference();
+    const std::string text = str_arg(name, "engine");
+    const std::optional<engine_kind> k = engine_named(text);
+    if (!k || *k == engine_kind::reference)
+        refuse("engine", name, "is not an engine; the engines are trtllm, vllm, sglang (None: the reference engine)",
+               "llmcost.argument.choice");
+    return catalog::engine_for(*k, hw);
+}
 
 /// The layout the degrees and the GPU count describe (`layout_for_gpus`: dp = gpus ÷ (tp · pp) when
 /// dp is not given, else tp · pp · dp must be gpus), as the `llmcost` tool reads --tp … --gpus.
@@ -224,6 +238,7 @@ parallel_layout layout_arg(const deployment_args& a) {
 deployment deployment_of(const deployment_args& a) {
     deployment d{.m = model_arg(a.model), .hw = hardware_arg(a.hardware), .layout = layout_arg(a)};
     d = with_formats(d, serving_formats{.weights = format_arg(a.weights, "weights"), .kv = format_arg(a.kv, "kv")});
+    d.engine = engine_arg(a.engine, d.hw);
     d.validate();
     return d;
 }
@@ -492,8 +507,8 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
                          py::handle saturate, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
                          py::handle gpus, py::handle weights, py::handle kv, py::handle max_batch,
                          py::handle max_tokens, py::handle prefill_chunk, py::handle usd_per_gpu_hour,
-                         py::handle utilisation, py::handle ignore_max_position) {
-    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv});
+                         py::handle utilisation, py::handle ignore_max_position, py::handle engine) {
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -505,10 +520,12 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
         if (cap != 0.0) refuse("max_batch", max_batch, "excludes batch= (the cap bounds the saturated batch)", "llmcost.argument.excludes");
         b = number(batch, "batch");
     }
+    const scheduler_limits given{.max_batch = cap, .max_tokens_per_step = number(max_tokens, "max_tokens"),
+                                 .prefill_chunk = tokens(number(prefill_chunk, "prefill_chunk"))};
     const estimate_options o{
         .batch = b,
-        .limits = {.max_batch = cap, .max_tokens_per_step = number(max_tokens, "max_tokens"),
-                   .prefill_chunk = tokens(number(prefill_chunk, "prefill_chunk"))},
+        // with an engine, its scheduler defaults fill the limits not given (as `llmcost estimate --engine`)
+        .limits = engine.is_none() ? given : with_engine_defaults(given, d.engine),
         .site = catalog::seed_site,  // as `llmcost estimate` prices it
         .utilisation = number(utilisation, "utilisation"),
         .gpu_cost = usd_per_gpu_hour.is_none() ? estimate_options{}.gpu_cost
@@ -833,11 +850,12 @@ void set_up_estimate_parameters() {
     add("usd_per_gpu_hour", py::none());
     add("utilisation", py::float_(opts.utilisation));
     add("ignore_max_position", py::bool_(false));
+    add("engine", py::none());
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = 19;
+    constexpr std::size_t count_of = 20;
     std::array<PyObject*, count_of> a{};
     for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
     if (nargs > estimate_positional) {
@@ -873,7 +891,7 @@ PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
     try {
         try {
             estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
-                                         a[12], a[13], a[14], a[15], a[16], a[17], a[18]);
+                                         a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19]);
             return py::cast(std::move(r)).release().ptr();
         } catch (const py::error_already_set&) {
             throw;
@@ -895,13 +913,15 @@ PyMethodDef estimate_method{
     "estimate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&estimate_call)), METH_FASTCALL | METH_KEYWORDS,
     "estimate(model, hardware, *, input, output, batch=None, saturate=False, tp=1, pp=1, ep=1, dp=None, gpus=None, "
     "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
-    "utilisation=1.0, ignore_max_position=False)\n--\n\n"
+    "utilisation=1.0, ignore_max_position=False, engine=None)\n--\n\n"
     "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
     "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
     "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
     "The layout: tp, pp, ep, dp, or gpus (dp = gpus / (tp * pp)). Formats: weights=, kv= (llmcost.formats()). "
     "As `llmcost estimate` prices it (llmcost::estimate, the seed site's power and prices; usd_per_gpu_hour "
-    "overrides the price). Returns an Estimate with the fields of `llmcost estimate --format json`."};
+    "overrides the price). engine='trtllm', 'vllm' or 'sglang' prices it with that engine's profile for the "
+    "GPU's architecture (tables/engines.csv), its scheduler defaults filling the limits not given; None: the "
+    "reference engine. Returns an Estimate with the fields of `llmcost estimate --format json`."};
 
 // ---- sweeps --------------------------------------------------------------------------------------
 
@@ -978,9 +998,12 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
                                 py::handle weights, py::handle kv_format, py::handle formats,
                                 py::handle disaggregated, py::handle max_batch, py::handle ignore_max_position,
                                 py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
-                                py::handle drafter) {
+                                py::handle drafter, py::handle engine) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
+    // every GPU must run the engine (refused otherwise, naming the alternatives), as `llmcost frontier --engine`
+    if (!engine.is_none())
+        for (const llmcost::hardware& h : g.gpus) g.engines.push_back(engine_arg(engine, h));
     if (formats.is_none()) {
         g.formats = formats_axis(weights, kv_format);
     } else {
@@ -1483,14 +1506,15 @@ PYBIND11_MODULE(_core, m) {
           "tp"_a = py::none(), "pp"_a = py::none(), "ep"_a = py::none(), "dp"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "formats"_a = py::none(), "disaggregated"_a = false,
           "max_batch"_a = opts.limits.max_batch, "ignore_max_position"_a = false, "prefix_hit"_a = 0.0,
-          "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
+          "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
           "Price a grid in one pass (llmcost::plan::sweep): GPUs × formats (weights × kv, or the (weights, kv) "
           "pairs of `formats`) × layouts (tp × pp × ep × dp) × "
           "modes (disaggregated False/True) × input × output × batch, each a value or a list (batch may be a NumPy "
           "array). A point that breaks a rule is kept with its status, never raised. prefix_hit: share of every "
           "prompt in a prefix cache (S6; disaggregated: the prefill pool's); draft_tokens (with acceptance and "
           "drafter 'eagle' | 'mtp'): speculative decode steps (disaggregated: the decode pool's), as `llmcost "
-          "frontier --spec`.");
+          "frontier --spec`. engine='trtllm', 'vllm' or 'sglang' prices every GPU with that engine's "
+          "profile (each GPU must run it); None: the reference engine.");
     sw.def("frontier",
            [](const sweep_py& s, py::handle ttft, py::handle tpot, py::handle shape, py::handle disaggregated) {
                plan::frontier_options o{};

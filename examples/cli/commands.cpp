@@ -353,14 +353,7 @@ void add_breakdown(report& out, const deployment& d, const request_shape& r, con
 
 namespace {
 
-/// The engine's scheduler defaults where the flags left a limit open (0): max sequences, max
-/// batched tokens per step, and its prefill chunk when chunked prefill is on.
-scheduler_limits with_engine_defaults(scheduler_limits l, const engine_profile& e) {
-    if (l.max_batch == 0) l.max_batch = e.scheduler.max_sequences;
-    if (l.max_tokens_per_step == 0) l.max_tokens_per_step = e.scheduler.max_batched_tokens;
-    if (l.prefill_chunk.value() == 0 && e.scheduler.chunked_prefill) l.prefill_chunk = e.scheduler.chunk;
-    return l;
-}
+// with_engine_defaults (the engine's scheduler defaults where a flag left a limit open): serving/throughput.hpp
 
 std::string engine_note(const engine_profile& e) {
     std::string n = "Engine: ";

@@ -232,7 +232,8 @@ def estimate(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output
              dp: int | None = None, gpus: int | None = None, weights: str | None = None, kv: str | None = None,
              max_batch: _Number = 0, max_tokens: _Number = 0, prefill_chunk: _Number = 0,
              usd_per_gpu_hour: _Number | None = None, utilisation: _Number = 1.0,
-             ignore_max_position: bool = False) -> Estimate: ...
+             ignore_max_position: bool = False,
+             engine: Literal["trtllm", "vllm", "sglang"] | None = None) -> Estimate: ...
 
 def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Number, tp: int = 1, pp: int = 1,
        ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,
@@ -268,7 +269,9 @@ def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]
           kv: str | None | Sequence[str | None] = None,
           formats: Sequence[tuple[str | None, str | None]] | None = None,
           disaggregated: bool | Sequence[bool] = False, max_batch: _Number = 0,
-          ignore_max_position: bool = False) -> SweepResult: ...
+          ignore_max_position: bool = False, prefix_hit: _Number = 0.0, acceptance: _Number | None = None,
+          draft_tokens: int | None = None, drafter: Literal["eagle", "mtp"] = "eagle",
+          engine: Literal["trtllm", "vllm", "sglang"] | None = None) -> SweepResult: ...
 
 def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Number,
              output: _Number, ttft: _Number, tpot: _Number, batch: _Numbers | None = None,
@@ -276,14 +279,16 @@ def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareA
              pp: int | Sequence[int] | None = None, ep: int | Sequence[int] | None = None,
              dp: int | Sequence[int] | None = None, weights: str | None | Sequence[str | None] = None,
              kv: str | None | Sequence[str | None] = None, disaggregated: bool | Sequence[bool] = False,
-             ignore_max_position: bool = False) -> Result: ...
+             ignore_max_position: bool = False, prefix_hit: _Number = 0.0, acceptance: _Number | None = None,
+             draft_tokens: int | None = None, drafter: Literal["eagle", "mtp"] = "eagle") -> Result: ...
 
 def plan(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, rate: _Number,
          mix: Sequence[tuple[_Number, _Number, _Number]], ttft: _Number, tpot: _Number,
          weights: str | None | Sequence[str | None] = None, kv: str | None | Sequence[str | None] = None,
          max_gpus: _Number = 0, max_instance_gpus: int = 8, usd_per_gpu_hour: _Number | None = None,
          prices: dict[str, _Number] | None = None, utilisation: _Number = 1.0, colocated_only: bool = False,
-         ignore_max_position: bool = False) -> Result: ...
+         ignore_max_position: bool = False, prefix_hit: _Number = 0.0, acceptance: _Number | None = None,
+         draft_tokens: int | None = None, drafter: Literal["eagle", "mtp"] = "eagle") -> Result: ...
 
 def calibrate(measurements: Union[str, os.PathLike[str]], *, free: Sequence[str] | None = None,
               include_check_rows: bool = False, coverage: _Number | None = None) -> Result: ...

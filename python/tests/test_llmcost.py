@@ -121,6 +121,52 @@ def test_estimate_matches_the_tools_json_dep_layout():
     assert_matches_golden(e, golden)
 
 
+def test_estimate_with_an_engine_matches_the_tools_json():
+    # llmcost estimate --model DeepSeek-V3 --hardware MI355X --gpus 8 --dp 8 --ep 8 --input 1000 --output 1000
+    #                  --saturate --engine sglang --format json
+    golden = json.loads((EXPECTED / "estimate_sglang_dep.json").read_text())
+    e = llmcost.estimate("DeepSeek-V3", "MI355X", gpus=8, dp=8, ep=8, input=1000, output=1000, saturate=True,
+                         engine="sglang")
+    assert_matches_golden(e, golden)
+
+
+def test_engine_none_is_the_reference_and_an_engine_changes_the_price():
+    base = dict(tp=8, input=2000, output=500, batch=32)
+    ref = llmcost.estimate("Llama-3.1-70B", "H100", **base)
+    assert llmcost.estimate("Llama-3.1-70B", "H100", engine=None, **base).to_dict() == ref.to_dict()
+    vllm = llmcost.estimate("Llama-3.1-70B", "H100", engine="vllm", **base)
+    sglang = llmcost.estimate("Llama-3.1-70B", "H100", engine="sglang", **base)
+    # vLLM and SGLang on Hopper add a fitted launch cost per kernel (tables/engines.csv): a step takes longer
+    # than the reference engine's, and SGLang's (the larger cost) longest; the layout and the KV per token stay.
+    assert ref.tpot_s < vllm.tpot_s < sglang.tpot_s
+    assert vllm.kv_bytes_per_token == ref.kv_bytes_per_token and vllm.tp == 8
+
+
+def test_sweep_with_an_engine_equals_the_scalar_estimate():
+    # 128-token prompts fit vLLM's 8192-token chunk and step budget, so the engine's scheduler defaults
+    # that estimate fills in change nothing at these batches: the sweep point is estimate's, to the bit.
+    s = llmcost.sweep("Llama-3.1-8B", "H100", tp=[1, 2], input=[128], output=[128], batch=[1, 16], engine="vllm")
+    ref = llmcost.sweep("Llama-3.1-8B", "H100", tp=[1, 2], input=[128], output=[128], batch=[1, 16])
+    c = s.coordinates()
+    for i in range(len(s.tpot_s)):
+        e = llmcost.estimate("Llama-3.1-8B", "H100", tp=int(c["tp"][i]), input=128, output=128,
+                             batch=float(c["batch"][i]), engine="vllm")
+        assert s.tpot_s[i] == e.tpot_s and s.ttft_s[i] == e.ttft_s
+        assert s.tpot_s[i] > ref.tpot_s[i]
+
+
+def test_engine_refusals_name_the_engines_and_the_alternatives():
+    with pytest.raises(llmcost.InvalidInput, match="trtllm, vllm, sglang") as e:
+        llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1, engine="tgi")
+    assert e.value.field == "engine"
+    with pytest.raises(llmcost.InvalidInput, match="trtllm has no profile for cdna3 GPUs.*vllm, sglang"):
+        llmcost.estimate("Llama-3.1-8B", "MI300X", input=128, output=128, batch=1, engine="trtllm")
+    with pytest.raises(llmcost.InvalidInput, match="trtllm has no profile for cdna4 GPUs"):
+        llmcost.sweep("Llama-3.1-8B", ["H100", "MI355X"], input=[128], output=[128], batch=[1], engine="trtllm")
+    with pytest.raises(llmcost.InvalidInput, match="vllm has no profile for ampere GPUs; engines with a profile there: none"):
+        llmcost.estimate("Llama-3.1-8B", "A100 SXM 80GB", input=128, output=128, batch=1, engine="vllm")
+
+
 def test_estimate_matches_the_tools_csv_from_a_config_file():
     # llmcost estimate --model tests/fixtures/hf/Llama-3.1-70B-Instruct/config.json --hardware H200 --tp 2
     #                  --weights fp8 --batch 16 --format csv

@@ -109,3 +109,62 @@ TEST_CASE("measurements: the engine and its version are read, and required") {
                          }),
                          "engine"));
 }
+
+TEST_CASE("measurements: a closed-loop client's row is priced by the simulator, burst start and all") {
+    // The client's lengths: whole tokens uniform on [⌊r·L⌋, L], L = round(2·mean ÷ (1 + r)).
+    // Mean 922 at r = 0.8: L = round(1844 ÷ 1.8 = 1024.4) = 1024, ⌊0.8 × 1024 = 819.2⌋ = 819.
+    const workload::length_distribution l = plan::client_lengths(922_tok, 0.8);
+    CHECK(l.law == workload::length_law::uniform);
+    CHECK(l.value.value() == 819.0);
+    CHECK(l.high.value() == 1024.0);
+    // Mean 7373 (8k nominal): L = round(14746 ÷ 1.8 = 8192.2) = 8192, ⌊6553.6⌋ = 6553.
+    CHECK(plan::client_lengths(7373_tok, 0.8).value.value() == 6553.0);
+    CHECK(plan::client_lengths(7373_tok, 0.8).high.value() == 8192.0);
+    CHECK(plan::client_lengths(922_tok, 1.0).law == workload::length_law::fixed);
+
+    const std::string with_client =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,prompts,range_ratio,input_tokens,output_tokens,metric,value,unit,source\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_client + rows, "c.csv"); };
+    // One wave: 8 clients, 8 prompts of 1000 tokens, one token each, all sent at time 0. The engine
+    // (TensorRT-LLM's reference limits: no caps, whole prompts) prefills the 8 prompts in its first step,
+    // and every first token comes out at its end: TTFT = the prefill pass of 8 × 1000 tokens, and
+    // 8 tokens ÷ that time.
+    const auto wave = rows_of(
+        "W,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,8,8,,1000,1,ttft_s,0.5,s,s\n"
+        "X,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,8,8,,1000,1,output_tokens_per_s,10,tok/s,s\n");
+    REQUIRE(wave.size() == 2);
+    CHECK(wave[0].prompts == 8.0);
+    CHECK(wave[0].range_ratio == 1.0);
+    const deployment bf16{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    const double prefill8 = prefill_pass(bf16, 8, 1000_tok, 0_tok).time().value();
+    CHECK(plan::predict(wave[0]) == doctest::Approx(prefill8).epsilon(1e-9));
+    CHECK(plan::predict(wave[1]) == doctest::Approx(8.0 / prefill8).epsilon(1e-9));
+
+    // Ten waves at 64 clients (InferenceMAX's 10 × c prompts): the first 64 prompts queue for the same
+    // prefill steps, so the mean TTFT is above the steady state's at batch 64, where each prompt meets
+    // 63 neighbours mid-answer; the same row without the client column is that steady state.
+    const auto burst = rows_of(
+        "B,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,64,640,0.8,922,922,ttft_s,0.5,s,s\n"
+        "S,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,64,,,922,922,ttft_s,0.5,s,s\n");
+    const double simulated = plan::predict(burst[0]), steady = plan::predict(burst[1]);
+    CHECK(steady == serve_at_batch(bf16, {.input = 922_tok, .output = 922_tok}, 64).ttft.value());
+    CHECK(simulated > 1.5 * steady);
+    CHECK(plan::predict(burst[0]) == simulated);  // seed 1: the same figure on every run
+
+    // Refused, named: fewer prompts than clients (batch × dp), a client on another scenario, a range
+    // ratio outside (0, 1], random lengths without a simulated client.
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    CHECK(test::contains(error("A,check,Llama-3.1-70B,H100 SXM5,trtllm,1.0,4,1,1,2,,,fixed_batch,,,,,16,20,,1000,200,ttft_s,0.5,s,s\n"),
+                         "prompts = 20: 0 (steady state), or a closed-loop fixed_batch run's whole number of prompts, at least its clients (batch × dp)"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,offline,10,,,,,100,,128,128,output_tokens_per_s,1000,tok/s,s\n"),
+                         "prompts = 100"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,8,80,1.5,128,128,ttft_s,1,s,s\n"),
+                         "range_ratio = 1.5: a client's random-range-ratio is in (0, 1]"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,8,80,0,128,128,ttft_s,1,s,s\n"),
+                         "range_ratio = 0:"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,8,,0.8,128,128,ttft_s,1,s,s\n"),
+                         "range_ratio = 0.8: random lengths are simulated"));
+    CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,8,8.5,,128,128,ttft_s,1,s,s\n"),
+                         "prompts = 8.5"));
+}

@@ -23,7 +23,10 @@
 #include <llmcost/descriptors/hardware.hpp>
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/serving/throughput.hpp>
+#include <llmcost/sim/simulate.hpp>
 #include <llmcost/units/makers.hpp>
+
+#include <cmath>
 
 #include <array>
 #include <optional>
@@ -98,6 +101,14 @@ struct measurement {
     double max_tokens = 0;  ///< offline: the engine's tokens-per-step cap; 0 = none
     double rate = 0;        ///< online: requests per second
     double batch = 0;       ///< fixed_batch: concurrent sequences per replica
+    /// fixed_batch: a benchmark client's closed loop with a burst start — `prompts` requests in
+    /// all, batch · dp clients each sending its first prompt at time 0 and its next one when its
+    /// answer ends (vLLM's benchmark_serving `--num-prompts N --max-concurrency c --request-rate
+    /// inf`), priced by the simulator (`closed_loop_run`); 0: the steady state (`serve_at_batch`).
+    double prompts = 0;
+    /// The client's random-range-ratio r: every prompt and answer length drawn on whole tokens
+    /// from [r·L, L] (`client_lengths`); 1: every request exactly the mean shape.
+    double range_ratio = 1;
     metric what = metric::output_tokens_per_s;
     double value = 0;       ///< the measured figure in SI (tokens/s or s)
     std::string source;
@@ -114,6 +125,15 @@ struct measurement {
             require(positive_finite(rate), s, "rate (requests/s)", rate, "an online run needs an arrival rate");
         if (how == scenario::fixed_batch)
             require(batch >= 1.0 && positive_finite(batch), s, "batch", batch, "at least one sequence");
+        require(prompts == 0.0 || (how == scenario::fixed_batch && prompts >= batch * d.layout.dp && prompts <= 1e7 &&
+                                   std::floor(prompts) == prompts),
+                s, "prompts", prompts,
+                "0 (steady state), or a closed-loop fixed_batch run's whole number of prompts, at least its "
+                "clients (batch × dp) and at most 10⁷");
+        require(range_ratio > 0.0 && range_ratio <= 1.0, s, "range_ratio", range_ratio,
+                "a client's random-range-ratio is in (0, 1] (1: fixed lengths)");
+        require(range_ratio == 1.0 || prompts > 0.0, s, "range_ratio", range_ratio,
+                "random lengths are simulated: a range ratio below 1 needs a closed-loop run (prompts > 0)");
         if (how == scenario::single_prefill)
             require(what == metric::ttft_s, s, "metric", static_cast<double>(what),
                     "a single prefill measures time to first token only");
@@ -122,6 +142,38 @@ struct measurement {
                     "an offline run measures output tokens/s only");
     }
 };
+
+/// A benchmark client's lengths of mean `mean` at random-range-ratio r: whole tokens uniform on
+/// [⌊r·L⌋, L], L = round(2·mean ÷ (1 + r)), so the mean (⌊r·L⌋ + L) ÷ 2 is `mean` to half a token
+/// (vLLM benchmark_serving's random dataset: randint(int(L·r), L + 1)); r = 1: exactly `mean`.
+[[nodiscard]] constexpr workload::length_distribution client_lengths(tokens_t mean, double r) {
+    if (r >= 1.0) return workload::fixed(mean);
+    const double high = detail::max(1.0, detail::const_trunc(2.0 * mean.value() / (1.0 + r) + 0.5));
+    return workload::uniform(tokens(detail::max(1.0, detail::const_trunc(r * high))), tokens(high));
+}
+
+/// The engine's scheduler for a closed-loop run of `x`: the row's caps where it gives them, else the
+/// engine's defaults (`with_engine_defaults`: max sequences, tokens per step, chunked prefill);
+/// TensorRT-LLM reserves a sequence's whole KV at admission (GUARANTEED_NO_EVICT), vLLM and SGLang
+/// admit on the KV in use and preempt when it runs out (their defaults).
+[[nodiscard]] inline scheduler_limits closed_loop_limits(const measurement& x) {
+    const scheduler_limits given{.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
+                                 .reserve_full_sequence = x.engine == serving_engine::trtllm};
+    return with_engine_defaults(given, x.d.engine);
+}
+
+/// The simulated run of a closed-loop measurement (`x.prompts` > 0): `x.prompts` requests with
+/// `client_lengths` of the row's shape, batch · dp clients released at time 0 (the burst start),
+/// each next prompt sent when an answer ends; seed 1, so the figures are the same on every run.
+[[nodiscard]] inline sim::result closed_loop_run(const measurement& x) {
+    require(x.prompts > 0.0 && x.how == scenario::fixed_batch, x.id, "prompts", x.prompts,
+            "a closed-loop run needs a fixed_batch row with prompts > 0");
+    const workload::traffic t{.input = client_lengths(x.r.input, x.range_ratio),
+                              .output = client_lengths(x.r.output, x.range_ratio),
+                              .arrivals = workload::closed_loop(x.batch * x.d.layout.dp)};
+    return sim::simulate(x.d, t, {.limits = closed_loop_limits(x), .requests = x.prompts, .seed = 1, .keep_requests = false,
+                                  .timeline_points = 0});
+}
 
 /// The figure the cost model gives for measurement `x`, run on `x.d` as it stands.
 [[nodiscard]] inline double predict(const measurement& x) {
@@ -139,6 +191,12 @@ struct measurement {
                                               : s.output_rate.value();
         }
         case scenario::fixed_batch: {
+            if (x.prompts > 0.0) {  // the client's run as simulated: mean TTFT and TPOT over requests, tokens ÷ makespan
+                const sim::result s = closed_loop_run(x);
+                return x.what == metric::ttft_s ? s.ttft.mean
+                       : x.what == metric::tpot_s ? s.tpot.mean
+                                                  : s.output_tokens_per_s;
+            }
             const serving_point s = serve_at_batch(d, x.r, x.batch);
             return x.what == metric::ttft_s ? s.ttft.value()
                    : x.what == metric::tpot_s ? s.tpot.value()

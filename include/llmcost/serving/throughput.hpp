@@ -102,6 +102,16 @@ struct scheduler_limits {
     }
 };
 
+/// `l` with the engine's scheduler defaults where it leaves a limit open (0): max sequences, max
+/// batched tokens per step, and the engine's prefill chunk when its chunked prefill is on — what
+/// `llmcost … --engine` and the Python module's `engine=` run when no limit is given.
+[[nodiscard]] constexpr scheduler_limits with_engine_defaults(scheduler_limits l, const engine_profile& e) {
+    if (l.max_batch == 0) l.max_batch = e.scheduler.max_sequences;
+    if (l.max_tokens_per_step == 0) l.max_tokens_per_step = e.scheduler.max_batched_tokens;
+    if (l.prefill_chunk.value() == 0 && e.scheduler.chunked_prefill) l.prefill_chunk = e.scheduler.chunk;
+    return l;
+}
+
 /// A deployment serving b concurrent sequences per attention rank in steady state.
 struct serving_point {
     double batch = 0;              ///< concurrent sequences per attention rank (or per pipeline)
