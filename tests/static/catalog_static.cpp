@@ -15,6 +15,10 @@ constexpr bool all_valid(const std::array<Entry, N>& entries) {
 static_assert(all_valid(catalog::all_hardware), "llmcost: a catalog GPU breaks a rule of hardware::validate");
 static_assert(all_valid(catalog::all_models), "llmcost: a catalog model breaks a rule of model::validate");
 static_assert((catalog::seed_site.validate(), true));
+static_assert((catalog::seed_journey.validate(), true), "llmcost: the seed journey breaks a rule of journey::scenario::validate");
+static_assert((catalog::krw_per_usd_2025.validate(), true));
+static_assert((catalog::seed_token_factory.validate(), true));
+static_assert((catalog::seed_token_factory_site.validate(), true));
 static_assert(all_valid(catalog::gpu_market_prices), "llmcost: a market price breaks a rule of gpu_market_price::validate");
 
 // Pricing a GPU-hour at compile time: the listed on-demand price, the committed one, and the

@@ -57,11 +57,11 @@ inline constexpr std::array all_hardware{h100_sxm5, h200_sxm, h800_sxm, b200_hgx
 /// The seed's site: 1.3 server overhead and 1.2 cooling (S30); US industrial electricity,
 /// $0.0806/kWh (EIA 2023 average via Statista); 5-year straight-line depreciation (a common
 /// schedule for servers; T7's economics restate it where it matters).
-inline constexpr facility seed_site = checked(facility{
+inline constexpr facility seed_site = {
     .name = "seed site",
     .server_overhead = 1.3,
     .cooling = 1.2,
     .electricity = dollars_per_kilowatt_hour(0.0806),
-    .depreciation = years(5.0)});
+    .depreciation = years(5.0)};
 
 }  // namespace llmcost::catalog

@@ -27,7 +27,7 @@ inline constexpr coordinates boardman_oregon{45.8399, -119.7006};
 /// - gates: assumed, the seed gives no figure: M/M/1 proxies of 0.1 ms (load balancer) and 0.5 ms
 ///   (router) and a 1 ms scheduling decision, each at ρ = 0.5; the scheduler finds a node with
 ///   room (S3), so no slot wait; prefill and decode share the GPU (the seed's sections 2–7).
-inline constexpr journey::scenario seed_journey = checked(journey::scenario{
+inline constexpr journey::scenario seed_journey = {
     .name = "seed default journey",
     .serving = deployment{.m = seed_dashboard_model, .hw = seed_dashboard_gpu},
     .batch = 32,
@@ -44,6 +44,6 @@ inline constexpr journey::scenario seed_journey = checked(journey::scenario{
     .gates = {.load_balancer = journey::gate::mm1("load balancer", milliseconds(0.1), 0.5),
               .router = journey::gate::mm1("router", milliseconds(0.5), 0.5),
               .scheduler = journey::gate::mm1("inference scheduler", milliseconds(1.0), 0.5)},
-});
+};
 
 }  // namespace llmcost::catalog

@@ -4,6 +4,8 @@
 /// not fold it), so the few functions the cost model needs are written here. Accuracy ~1e-15
 /// relative over the ranges the model uses.
 
+#include <llmcost/detail/cbrt_table.hpp>
+
 #include <array>
 #include <bit>
 #include <cmath>
@@ -63,15 +65,8 @@ namespace llmcost::detail {
     return y - (y * y * y - x) / (3.0 * y * y);
 }
 
-/// ∛ of the multiples of 8 up to 8,192 — the padded row counts of most GEMMs (decode batches,
-/// prefill chunks) — worked out once, at compile time, by `const_cbrt` itself: a look-up here
-/// returns the very bits `const_cbrt` would, in a few cycles instead of three divisions.
-inline constexpr std::array<double, 1025> cbrt_of_eighths = [] {
-    std::array<double, 1025> t{};
-    for (std::size_t j = 0; j < t.size(); ++j) t[j] = const_cbrt(8.0 * static_cast<double>(j));
-    return t;
-}();
-
+// `cbrt_of_eighths`: ∛ of the multiples of 8 up to 8,192 — the padded row counts of most GEMMs
+// (decode batches, prefill chunks) — the very bits `const_cbrt` returns (detail/cbrt_table.hpp).
 /// const_cbrt(x), from the table when x is one of its multiples of 8.
 [[nodiscard]] constexpr double cbrt_tabulated(double x) {
     const double j = x / 8.0;  // exact: a power-of-two division
