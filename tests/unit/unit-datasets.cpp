@@ -2,6 +2,7 @@
 // draws of each preset keeping the dataset's quantiles.
 #include <llmcost/catalog/datasets.hpp>
 #include <llmcost/io/csv.hpp>
+#include <llmcost/sim/sampler.hpp>
 
 #include <doctest/doctest.h>
 

@@ -38,6 +38,7 @@
 #include <llmcost/detail/header_only.hpp>
 #include <llmcost/serving/disaggregation.hpp>
 #include <llmcost/serving/throughput.hpp>
+#include <llmcost/sim/sampler.hpp>
 
 #include <cstddef>
 #include <cstdint>
