@@ -66,6 +66,14 @@ TEST_CASE("text::number: printf's %g, correctly rounded, for every double") {
 }
 
 TEST_CASE("text::fixed, text::grouped and text::plain") {
+    SUBCASE("signed_percent: an error or a change, its sign always shown") {
+        CHECK(text::signed_percent(0.121) == "+12.1%");
+        CHECK(text::signed_percent(-0.05) == "-5.0%");
+        CHECK(text::signed_percent(0.0) == "+0.0%");
+        CHECK(text::signed_percent(-0.0004) == "+0.0%");  // rounds to zero: no "-0.0%"
+        CHECK(text::signed_percent(-0.0006) == "-0.1%");
+        CHECK(text::signed_percent(0.12345, 2) == "+12.35%");  // 12.345 is a little more in binary
+    }
     SUBCASE("fixed: decimals as %f, never a negative zero") {
         CHECK(text::fixed(2.345, 1) == "2.3");  // 2.345 is 2.34499999999999997… in binary
         CHECK(text::fixed(2.5, 0) == "2");      // an exact tie goes to the even digit

@@ -26,11 +26,6 @@ namespace {
 
 using namespace llmcost;
 
-std::string percent(double e) {
-    std::string s = text::fixed(100.0 * e, 1);
-    if (s[0] != '-') s.insert(0, 1, '+');
-    return s + "%";
-}
 std::string ms(double s) { return text::fixed(1e3 * s, 2); }
 
 struct grid_case {
@@ -156,12 +151,12 @@ int main(int argc, char** argv) {
         for (const row& w : rows) {
             s += "| " + w.name + " | " + text::fixed(100 * w.load, 0) + "% | " + text::fixed(w.rate, 2) + " | " +
                  ms(w.sim_ttft.mean) + " / " + ms(w.ttft_mean) + " | " + ms(w.sim_ttft.p50) + " / " + ms(w.ttft_p50) +
-                 " | " + ms(w.sim_ttft.p90) + " / " + ms(w.ttft_p90) + " | " + percent(w.ttft_p90 / w.sim_ttft.p90 - 1) +
+                 " | " + ms(w.sim_ttft.p90) + " / " + ms(w.ttft_p90) + " | " + text::signed_percent(w.ttft_p90 / w.sim_ttft.p90 - 1) +
                  " | " + ms(w.sim_ttft.p99) + " / " + ms(w.ttft_p99) + " | " + ms(w.sim_tpot.mean) + " / " +
                  ms(w.tpot_mean) + " | " + ms(w.sim_tpot.p50) + " / " + ms(w.tpot_p50) + " | " + ms(w.sim_tpot.p90) +
-                 " / " + ms(w.tpot_p90) + " | " + percent(w.tpot_p90 / w.sim_tpot.p90 - 1) + " | " +
+                 " / " + ms(w.tpot_p90) + " | " + text::signed_percent(w.tpot_p90 / w.sim_tpot.p90 - 1) + " | " +
                  ms(w.sim_tpot.p99) + " / " + ms(w.tpot_p99) + " | " + ms(w.sim_e2e.p90) + " / " + ms(w.e2e_p90) +
-                 " | " + percent(w.e2e_p90 / w.sim_e2e.p90 - 1) + " |\n";
+                 " | " + text::signed_percent(w.e2e_p90 / w.sim_e2e.p90 - 1) + " |\n";
         }
         std::ofstream f(argv[1], std::ios::binary);
         f << s;

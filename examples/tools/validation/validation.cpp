@@ -45,12 +45,6 @@ using namespace llmcost;
 
 // ---- numbers as text -------------------------------------------------------------------------
 
-/// A relative error as a signed percentage with one decimal: "+12.1%" (and "+0.0%", never "-0.0%").
-std::string percent(double e) {
-    std::string s = text::fixed(100.0 * e, 1);
-    if (s[0] != '-') s.insert(0, 1, '+');
-    return s + "%";
-}
 std::string unsigned_percent(double e) { return text::fixed(100.0 * e, 1) + "%"; }
 
 /// A count rounded half away from zero, grouped: "1,024".
@@ -95,10 +89,17 @@ summary summarise(const std::vector<double>& errors) {
     return s;
 }
 
+/// The cells of a "before | now" row over the same check rows: count, median |error| before and now,
+/// mean signed error before and now.
+std::string before_and_now(const summary& before, const summary& now) {
+    return std::to_string(now.n) + " | " + unsigned_percent(before.median) + " | " + unsigned_percent(now.median) +
+           " | " + text::signed_percent(before.mean_signed) + " | " + text::signed_percent(now.mean_signed);
+}
+
 std::string summary_cells(const summary& s) {
     if (s.n == 0) return "0 | | | | | |";
     return std::to_string(s.n) + " | " + unsigned_percent(s.median) + " | " + unsigned_percent(s.p90) + " | " +
-           unsigned_percent(s.max) + " | " + percent(s.mean_signed) + " | " + std::to_string(s.within_10) + " | " +
+           unsigned_percent(s.max) + " | " + text::signed_percent(s.mean_signed) + " | " + std::to_string(s.within_10) + " | " +
            std::to_string(s.within_25) + " |";
 }
 
@@ -702,8 +703,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "|---|---|--:|--:|--:|--:|--:|\n";
     for (const online_group& g : online) {
         const summary b = summarise(g.before), a = summarise(g.after);
-        s += "| " + g.key + " | " + std::to_string(a.n) + " | " + unsigned_percent(b.median) + " | " +
-             unsigned_percent(a.median) + " | " + percent(b.mean_signed) + " | " + percent(a.mean_signed) + " |\n";
+        s += "| " + g.key + " | " + before_and_now(b, a) + " |\n";
     }
     s += "\n";
 
@@ -740,9 +740,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "error steady | simulated | llmcost ÷ measured steady | simulated |\n|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const client_group& g : client) {
         const summary b = summarise(g.before), a = summarise(g.after);
-        s += "| " + g.key + " | " + std::to_string(a.n) + " | " + unsigned_percent(b.median) + " | " +
-             unsigned_percent(a.median) + " | " + percent(b.mean_signed) + " | " + percent(a.mean_signed) + " | " +
-             text::plain(quantile(g.before_ratio, 0.5), 3) + " | " + text::plain(quantile(g.after_ratio, 0.5), 3) + " |\n";
+        s += "| " + g.key + " | " + before_and_now(b, a) + " | " + text::plain(quantile(g.before_ratio, 0.5), 3) +
+             " | " + text::plain(quantile(g.after_ratio, 0.5), 3) + " |\n";
     }
     s += "\n";
 
@@ -761,7 +760,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         }
         const double r = quantile(g.ratios, 0.5);
         s += "| " + g.key + " | " + std::to_string(m.n) + " | " + (m.n ? unsigned_percent(m.median) : "") + " | " +
-             (m.n ? percent(m.mean_signed) : "") + " | " + (m.n ? text::plain(r, 3) : "") + " | " +
+             (m.n ? text::signed_percent(m.mean_signed) : "") + " | " + (m.n ? text::plain(r, 3) : "") + " | " +
              (m.n ? reading(r, g.latency) : "") + " | " + std::to_string(g.refused) + " |\n";
     }
     // The latency groups split by metric: TTFT and TPOT miss for different reasons (the report's
@@ -782,7 +781,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
             const summary g = summarise(e.first);
             std::string name = key.substr(0, key.rfind(" | "));
             s += "| " + name + " | " + metric_text(m) + " | " + std::to_string(g.n) + " | " + unsigned_percent(g.median) +
-                 " | " + percent(g.mean_signed) + " | " + text::plain(quantile(e.second, 0.5), 3) + " |\n";
+                 " | " + text::signed_percent(g.mean_signed) + " | " + text::plain(quantile(e.second, 0.5), 3) + " |\n";
         }
     }
     s += "\n## Engine fits (vLLM, SGLang)\n\nEach row is priced by its own engine's profile (tables/engines.csv) on its "
@@ -859,7 +858,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
             size = whole(ns[0]) + " GPUs, " + whole(ns[1]) + " B";
         }
         s += "| " + r.id + " | " + what + " | " + r.hardware_name + " | " + size + " | " + text::plain(r.measured, 6) + " " +
-             r.unit + " | " + text::plain(r.predicted, 4) + " " + r.unit + " | " + percent(error_of(r)) + " | " +
+             r.unit + " | " + text::plain(r.predicted, 4) + " " + r.unit + " | " + text::signed_percent(error_of(r)) + " | " +
              (r.fitted ? "fitted" : "no") + " | " + r.how + " | [" + std::to_string(sources.number(r.source)) + "] |\n";
     }
 
@@ -874,7 +873,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
              std::string(x.d.m.kv_cache.name) + " | " + std::string(to_string(x.how)) + " | " +
              whole(x.r.input.value()) + " → " + whole(x.r.output.value()) + " | " + engine_text(x) + " | " + c.ran +
              " | " + metric_text(x.what) + " | " + value_text(x.what, x.value, 7) + " | " +
-             value_text(x.what, c.predicted, 4) + " | " + percent(error_of(c)) + " | [" +
+             value_text(x.what, c.predicted, 4) + " | " + text::signed_percent(error_of(c)) + " | [" +
              std::to_string(sources.number(x.source)) + "] |\n";
     }
     if (!beyond.empty()) {
@@ -890,7 +889,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         s += "\nServing rows marked `calibration` (counted with the calibration rows above):\n\n";
         for (const check_row& c : fitted_serving)
             s += "- " + c.x.id + ": measured " + value_text(c.x.what, c.x.value, 7) + ", llmcost " +
-                 value_text(c.x.what, c.predicted, 4) + " (" + percent(error_of(c)) + ")\n";
+                 value_text(c.x.what, c.predicted, 4) + " (" + text::signed_percent(error_of(c)) + ")\n";
     }
 
     s += "\n## Sources\n\n";

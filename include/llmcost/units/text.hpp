@@ -157,6 +157,15 @@ struct decimal {
     return detail::separate_thousands(fixed(v, decimals));
 }
 
+/// A fraction as a signed percentage, for errors and changes: signed_percent(0.121) = "+12.1%",
+/// signed_percent(-0.05) = "-5.0%", and "+0.0%" for a zero or a change that rounds to it (`fixed`
+/// never prints "-0.0").
+[[nodiscard]] inline std::string signed_percent(double fraction, int decimals = 1) {
+    std::string s = fixed(100.0 * fraction, decimals);
+    if (s[0] != '-') s.insert(0, 1, '+');
+    return s + "%";
+}
+
 /// `s` where it is valid UTF-8, and each byte that is not (a Latin-1 file name, a cut-off code
 /// point) as the four characters `\xFF`: utf8_escaped("caf\xE9") = "caf\\xE9". Text from a
 /// file or a path goes through here before a JSON writer, which refuses invalid UTF-8.
