@@ -1,6 +1,7 @@
 // Optics of a million-GPU cluster (ledger S9, S10, S35, S36): what the seed's 180 MW implies per
 // transceiver, what the catalog's modules draw at that scale, and why the scale-up domain matters —
 // copper inside, optics and a thinner pipe outside.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <array>

@@ -1,6 +1,7 @@
 // Your first estimate: Llama-3.1-70B on 8 × H100 at 32 users, 2,000-token prompts, 500-token answers.
 // The README shows this file verbatim (test docs.readme_first_estimate).
-#include <llmcost/llmcost.hpp>
+#include <llmcost/catalog.hpp>   // the data: GPUs, models, engines, prices
+#include <llmcost/llmcost.hpp>   // the formulas
 
 #include <iostream>
 

@@ -1,6 +1,7 @@
 // The main example: the seed dashboard's receipt (ledger S27–S30) computed from the catalog's
 // dashboard model and GPU, next to the fuller figure the cost model gives for the same pass.
 // Then the whole journey of one request (S1-S6, S26, S38), stage by stage with its share.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <cstdio>

@@ -2,6 +2,7 @@
 // Every catalog model: KV bytes per token, one sequence at 4K/32K/128K and at the model's longest
 // context; then on H200, at the smallest tensor parallelism that leaves half of HBM for KV, how
 // many 128K sequences HBM keeps and where 64 users' caches land: HBM, host DRAM, NVMe (S17).
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <array>

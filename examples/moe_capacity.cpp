@@ -1,6 +1,7 @@
 // Mixture of experts against the batch (ledger S20, S21, S22, S37): how many experts a pass of T
 // tokens touches, how many expert bytes each GPU then reads, how many tokens one expert may take,
 // and what the expert all-to-all moves and costs — inside one 8-GPU NVLink node, and across two.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <array>

@@ -2,6 +2,7 @@
 // what a prompt does to a colocated batch, and how many requests per second per GPU meet a
 // TTFT/TPOT target colocated and split — with the pool ratio P:D the split needs.
 // Instance: Llama-3.1-70B, FP8 weights, KV and activations, TP 4 on H200 (two instances a node).
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <array>

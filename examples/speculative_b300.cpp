@@ -1,6 +1,7 @@
 // Speculative decoding for one user of a 280B-class model on B300 (ledger T4, T6, T11): tokens per
 // verification pass against acceptance α and draft length γ, the speedup a built-in MTP head gives,
 // and the inverse question — which α, γ and layout put one user above 1,000 tokens/s (T4).
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <array>

@@ -2,6 +2,7 @@
 // `static_assert`s over llmcost's constexpr formulas. Change a descriptor (a smaller GPU, a longer
 // context, another layout) and the program stops compiling at the assumption that broke, with its
 // message. If it compiles, every line below held; the program prints what was checked.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <cstdio>

@@ -1,6 +1,7 @@
 // The token factory's books (ledger T1, T7, S33): an in-house 1 MW site with about 100 B300s for
 // about 10 billion KRW — what a GPU-hour costs, what a million tokens cost, the utilisation at which
 // the tokens pay for the hardware, and how long the capital takes to come back.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <cstdio>

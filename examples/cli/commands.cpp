@@ -2,6 +2,7 @@
 // this file only chooses which figures to show and how to name them.
 #include "commands.hpp"
 
+#include <llmcost/catalog.hpp>
 #include <llmcost/catalog/lookup.hpp>
 #include <llmcost/io/hardware_csv.hpp>
 #include <llmcost/io/hf_config.hpp>

@@ -1,9 +1,11 @@
 #pragma once
 /// \file
-/// llmcost — the core of the library in one include: units, descriptors, costs and serving.
-/// It does not pull in Eigen; the planning layer (`llmcost/plan.hpp`) does. Name look-up with
-/// suggestions (`catalog::lookup`, for tools that take names from people) is its own include,
-/// <llmcost/catalog/lookup.hpp>: it instantiates containers the formulas never need.
+/// llmcost — the core of the library in one include: units, descriptors, costs and serving: the
+/// formulas, which take hardware, models and engines as arguments. The data — the catalog of GPUs,
+/// models, engines, prices and sites — is its own include, <llmcost/catalog.hpp>: a tool that loads
+/// its own hardware or model files does not pay to compile the catalog's constant rows. Name
+/// look-up with suggestions (`catalog::lookup`) is <llmcost/catalog/lookup.hpp>. The core does not
+/// pull in Eigen; the planning layer (`llmcost/plan.hpp`, which brings the catalog too) does.
 ///
 /// **Example**
 /// \code
@@ -21,13 +23,6 @@
 #include <llmcost/descriptors/model.hpp>
 #include <llmcost/descriptors/precision.hpp>
 #include <llmcost/descriptors/validation.hpp>
-
-#include <llmcost/catalog/economics.hpp>
-#include <llmcost/catalog/engines.hpp>
-#include <llmcost/catalog/hardware.hpp>
-#include <llmcost/catalog/journeys.hpp>
-#include <llmcost/catalog/models.hpp>
-#include <llmcost/catalog/prices.hpp>
 
 #include <llmcost/costs/breakdown.hpp>
 #include <llmcost/costs/collectives.hpp>

@@ -3,8 +3,9 @@
 /// llmcost's planning layer in one include: measurements, calibration with uncertainty, sweeps
 /// over many configurations at once, the Pareto frontier, the cheapest plan for a traffic
 /// description, and the discrete-event serving simulator (sim/simulate.hpp). The only part of llmcost that includes Eigen (CMake target `llmcost::plan`). It
-/// brings the core (`<llmcost/llmcost.hpp>`) along; the headers under plan/ include only what they use.
+/// brings the core (`<llmcost/llmcost.hpp>`) and the catalog (`<llmcost/catalog.hpp>`) along; the headers under plan/ include only what they use.
 
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <llmcost/plan/calibrate.hpp>

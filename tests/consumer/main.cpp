@@ -1,5 +1,6 @@
 // A tiny outside project: uses llmcost the way a user's tool would — the core, and the planning
 // layer's compiled library (llmcost::plan: llmcost_plan, or header-only with LLMCOST_PLAN_HEADER_ONLY).
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/fleet.hpp>
 

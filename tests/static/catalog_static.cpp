@@ -1,6 +1,7 @@
 // Every catalog entry keeps every rule of its descriptor: `validate()` runs in a constant
 // expression, so a broken rule stops this file's compilation with the field and the rule in the
 // compiler's note (the catalog headers do not validate in every user's translation unit).
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 namespace {

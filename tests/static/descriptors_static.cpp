@@ -1,4 +1,5 @@
 // Compile-time checks of the descriptors and catalogs, with seed ledger ids.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 namespace {

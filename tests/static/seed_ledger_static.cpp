@@ -1,5 +1,6 @@
 // The seed ledger (../shared/seeds/LEDGER.md), row by row, computed from descriptors and formulas.
 // Compiling this file is the test. Each assertion cites its row id.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 namespace {

@@ -1,4 +1,5 @@
 // Serving economics at compile time (seed T1, T7, T8, S33): compiling this file is the test.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/serving/economics.hpp>
 

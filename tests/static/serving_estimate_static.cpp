@@ -1,4 +1,5 @@
 // The one-call estimate is a constant expression: a user can pin what their plan relies on.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 namespace {

@@ -1,5 +1,6 @@
 // The serving layer's journey, batching and prefix-cache formulas at compile time. Compiling this
 // file is the test. Hand-worked values; no absolute pass time of a catalog deployment is pinned.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/serving/batching.hpp>
 #include <llmcost/serving/journey.hpp>

@@ -1,5 +1,6 @@
 // Speculative decoding at compile time (ledger T4, T5, T6; calibration S03's γ = 1). Compiling this
 // file is the test: every formula is constexpr, down to a whole deployment-level step.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/serving/speculative.hpp>
 

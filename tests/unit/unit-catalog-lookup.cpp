@@ -1,6 +1,7 @@
 // catalog::lookup: a catalog entry by the name a person typed, or the names to try instead; the
 // expectations are worked out by hand from the rules in lookup.hpp (edit distances counted below).
 #include <llmcost/catalog/lookup.hpp>
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <doctest/doctest.h>

@@ -1,5 +1,6 @@
 // Core cost model: hand-worked expectations for each formula, property tests, and the cross-check
 // against the peer tools of ../shared/reference/FINDINGS.md.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <doctest/doctest.h>

@@ -1,4 +1,5 @@
 // Descriptors: parameter counts against published totals, validation messages.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <doctest/doctest.h>

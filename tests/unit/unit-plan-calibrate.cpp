@@ -3,6 +3,7 @@
 // and what cannot be fitted is refused with the field, the value and the rule. The synthetic rows
 // mimic the H100 rows of ../shared/reference/calibration.csv (T01, T05, T10, L01, L06, L07) and
 // add the regimes those lack (TP8 links, small GEMMs, many-layer batch-1 decode).
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/calibrate.hpp>
 

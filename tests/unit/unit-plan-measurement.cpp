@@ -1,6 +1,7 @@
 // Measurements (plan/measurement.hpp) and their CSV loader (plan/measurements_csv.hpp): each
 // scenario predicts through the serving function it names, parameters round-trip through a
 // hardware descriptor, and every bad cell is refused with its file, line, column and rule.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
 

@@ -4,6 +4,7 @@
 // scalar path below is `==` on the doubles, across dense and MoE models, sliding windows, MLA,
 // expert formats, TP, PP, EP and number formats. Frontier and plan cases are small enough to check
 // by hand.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/frontier.hpp>
 #include <llmcost/plan/fleet.hpp>

@@ -13,6 +13,7 @@
 // generator makes some on purpose: a tp that does not divide the heads, an efficiency above 1, an
 // HBM stack above 64 GB, …) are skipped and counted, and each test requires most draws to be valid.
 // A failing property reports its first cases as C++ designated initialisers, ready to paste.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <doctest/doctest.h>

@@ -1,6 +1,7 @@
 // The edges of scale the hardening issue names: 10^7 GPUs, 10^8-token contexts, 10^13-parameter
 // models compute correctly (checked against hand arithmetic), and sizes past what 64-bit counts
 // hold are refused with the rule, never a wrapped integer.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <doctest/doctest.h>

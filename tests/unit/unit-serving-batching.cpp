@@ -1,6 +1,7 @@
 // Static vs continuous batching and my neighbours (serving/batching.hpp, seed S4, S5): slot
 // utilisation over explicit lists and over distributions, worked by hand; throughput and the
 // neighbour effect at a deployment checked by relations and properties.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/serving/batching.hpp>
 

@@ -1,5 +1,6 @@
 // Prefill/decode disaggregation: the KV transfer (S25), the colocated stall (T3, S24), the P:D
 // ratio (T9) and goodput under TTFT/TPOT targets, with the seed's "3–4×, up to 100×" examined.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/serving/disaggregation.hpp>
 

@@ -1,6 +1,7 @@
 // Serving economics (seed S33, S34, T1, T7, T8, T10): hand-worked expectations fed with explicit
 // rates and prices, and properties/relations for the deployment-level conveniences (the pass model
 // is being refined, so no absolute pass time of a catalog deployment is pinned here).
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/serving/economics.hpp>
 

@@ -1,6 +1,7 @@
 // The one-call estimate (serving/estimate.hpp) and with_formats (costs/parallel.hpp): energy and
 // money per output token worked by hand from the serving point's rate, the batch rules, and the
 // formats a --weights flag selects.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <doctest/doctest.h>

@@ -1,6 +1,7 @@
 // One request end to end (serving/journey.hpp): queueing at the gates, the network leg, the
 // journey assembled from given stage times (hand-worked), and the deployment builder checked by
 // relations and properties — never by the pass model's absolute times, which may be refined.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/serving/journey.hpp>
 

@@ -1,6 +1,7 @@
 // Latency percentiles under Poisson arrivals (issue 16): the engine as a bulk-service queue
 // (queueing::bulk_steps and the quantiles that read it) checked on step laws worked by hand, then
 // serve_online_latency's figures as laws. tables/percentiles.md checks them against the simulator.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/fleet.hpp>
 #include <llmcost/serving/queueing.hpp>

@@ -1,6 +1,7 @@
 // Prefix caching (serving/prefix_cache.hpp, seed S6, S33): prefill saved by a cached prefix,
 // what a cached input token costs next to a computed one, and routing to the node that holds a
 // conversation's KV. Descriptor-only figures are worked by hand; pass times only by relation.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/serving/prefix_cache.hpp>
 

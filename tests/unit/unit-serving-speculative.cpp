@@ -2,6 +2,7 @@
 // hand, one step from explicit times by hand, and the deployment-level model through properties,
 // relations and the wide calibration bands. Absolute pass times of catalog deployments are not
 // pinned here: the pass model has its own tests and may be refined.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/serving/speculative.hpp>
 

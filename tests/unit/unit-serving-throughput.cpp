@@ -3,6 +3,7 @@
 // from micro-benchmarks only (B01 copy bandwidth, B04 GEMM sizes, B06 attention, a 4 µs launch gap):
 // nothing below is fitted to a serving row. Each row's prediction and error is printed in the
 // comment next to it; the bar is ±25%.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/serving/throughput.hpp>
 

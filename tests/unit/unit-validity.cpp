@@ -1,6 +1,7 @@
 // A deployment that exists is valid: every pricing path refuses a layout that breaks a rule of
 // the model, with the rule's stable id, and the non-throwing paths (problem, admissible_batch,
 // sweep, plan) mark it instead of pricing it.
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/fleet.hpp>
 #include <llmcost/plan/sweep.hpp>

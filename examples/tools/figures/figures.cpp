@@ -10,6 +10,7 @@
 //                             class, and one GPU's memory, as stacked bars
 #include "svg.hpp"
 
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <algorithm>

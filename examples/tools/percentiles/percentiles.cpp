@@ -10,6 +10,7 @@
 /// The output is byte-identical under every build type: the simulator is deterministic under its
 /// seed and numbers go through llmcost::text.
 
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/sim/simulate.hpp>
 

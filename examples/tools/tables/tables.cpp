@@ -7,6 +7,7 @@
 /// llmcost::text (correctly rounded, locale-free; 4 significant digits in Markdown, 6 in CSV),
 /// never through iostream or the locale.
 
+#include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <algorithm>

@@ -17,12 +17,13 @@
 /// llmcost::text (correctly rounded, locale-free), never through iostream or the locale; rows keep
 /// the order of the CSV.
 
+#include <llmcost/catalog.hpp>
 #include <llmcost/catalog/lookup.hpp>
 #include <llmcost/io/csv.hpp>
-#include <llmcost/plan/measurements_csv.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/calibrate.hpp>
 #include <llmcost/plan/measurement.hpp>
+#include <llmcost/plan/measurements_csv.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -18,7 +18,8 @@
 ///
 /// **Example**
 /// \code
-/// #include <llmcost/llmcost.hpp>   // the economics and the seed's token factory (catalog/economics.hpp)
+/// #include <llmcost/catalog.hpp>   // the seed's token factory (catalog/economics.hpp)
+/// #include <llmcost/llmcost.hpp>   // the economics
 /// using namespace llmcost::literals;
 /// hardware h = catalog::b300_hgx;
 /// h.capex_per_gpu = catalog::seed_token_factory.capex_per_gpu();         // T1: ≈ $70k all-in
