@@ -11,6 +11,7 @@
 #include <llmcost/io/intern.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan.hpp>
+#include <llmcost/io/lengths.hpp>
 #include <llmcost/io/trace_csv.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
 #include <llmcost/catalog/datasets.hpp>
@@ -654,8 +655,8 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
             if (set == nullptr) refuse("dataset", dataset, rule, "llmcost.workload.unknown_name");
             t = set->traffic_with({});
         } else {
-            t.input = workload::parse_length(str_arg(input_dist, "input_dist"), "input_dist");
-            t.output = workload::parse_length(str_arg(output_dist, "output_dist"), "output_dist");
+            t.input = io::parse_length(str_arg(input_dist, "input_dist"), "input_dist");
+            t.output = io::parse_length(str_arg(output_dist, "output_dist"), "output_dist");
         }
         const std::string how = str_arg(arrivals, "arrivals");
         if (clients > 0.0) t.arrivals = workload::closed_loop(clients);

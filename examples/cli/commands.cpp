@@ -6,6 +6,7 @@
 #include <llmcost/catalog/lookup.hpp>
 #include <llmcost/io/hardware_csv.hpp>
 #include <llmcost/io/hf_config.hpp>
+#include <llmcost/io/lengths.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/plan/layouts.hpp>
 
@@ -119,8 +120,8 @@ const workload::dataset& dataset_named(const std::string& name) {
 workload::traffic lengths_of(const request_options& r) {
     if (!r.dataset.empty()) return dataset_named(r.dataset).traffic_with({});
     workload::traffic t{.input = workload::fixed(tokens(r.input)), .output = workload::fixed(tokens(r.output))};
-    if (!r.input_dist.empty()) t.input = workload::parse_length(r.input_dist, "--input-dist");
-    if (!r.output_dist.empty()) t.output = workload::parse_length(r.output_dist, "--output-dist");
+    if (!r.input_dist.empty()) t.input = io::parse_length(r.input_dist, "--input-dist");
+    if (!r.output_dist.empty()) t.output = io::parse_length(r.output_dist, "--output-dist");
     return t;
 }
 

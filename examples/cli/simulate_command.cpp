@@ -3,6 +3,7 @@
 #include "simulate_command.hpp"
 
 #include <llmcost/catalog/datasets.hpp>
+#include <llmcost/io/lengths.hpp>
 #include <llmcost/io/trace_csv.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/sim/simulate.hpp>
@@ -160,8 +161,8 @@ report simulate(const simulate_command& c, std::ostream& progress) {
         if (!c.dataset.empty()) {
             t = dataset_named(c.dataset).traffic_with({});
         } else {
-            t.input = workload::parse_length(c.input_dist, "--input-dist");
-            t.output = workload::parse_length(c.output_dist, "--output-dist");
+            t.input = io::parse_length(c.input_dist, "--input-dist");
+            t.output = io::parse_length(c.output_dist, "--output-dist");
         }
         if (c.concurrency > 0) t.arrivals = workload::closed_loop(c.concurrency);
         else if (c.arrivals == "gamma") t.arrivals = workload::gamma(seconds(1.0 / c.rate), c.cv);

@@ -20,14 +20,10 @@
 #include <llmcost/detail/math.hpp>
 #include <llmcost/units/makers.hpp>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <span>
-#include <string>
 #include <string_view>
-#include <vector>
 
 namespace llmcost::workload {
 
@@ -159,49 +155,6 @@ struct length_distribution {
 /// An empirical histogram (the bins are referred to, not copied).
 [[nodiscard]] constexpr length_distribution histogram(std::span<const length_bin> bins) {
     return {.law = length_law::histogram, .bins = bins};
-}
-
-/// A length distribution from its text: `fixed:L`, `uniform:LO:HI`, `lognormal:MEAN:SD[:MAX]` or a
-/// plain number L (fixed). `what` names the input in the error ("--input-dist"), which names the
-/// text and the forms it takes.
-[[nodiscard]] inline length_distribution parse_length(std::string_view spec, std::string_view what) {
-    std::vector<double> xs;
-    std::string_view name = spec;
-    if (const std::size_t colon = spec.find(':'); colon != std::string_view::npos) {
-        name = spec.substr(0, colon);
-        std::string_view rest = spec.substr(colon + 1);
-        for (;;) {
-            const std::size_t c = rest.find(':');
-            const std::string part(rest.substr(0, c));
-            char* end = nullptr;
-            const double v = std::strtod(part.c_str(), &end);
-            require(!part.empty() && end == part.c_str() + part.size(), std::string(what) + " '" + std::string(spec) + "'",
-                    "number", 0.0, "'" + part + "' is not a number", "llmcost.workload.unknown_name");
-            xs.push_back(v);
-            if (c == std::string_view::npos) break;
-            rest = rest.substr(c + 1);
-        }
-    } else {
-        const std::string part(spec);
-        char* end = nullptr;
-        const double v = std::strtod(part.c_str(), &end);
-        if (!part.empty() && end == part.c_str() + part.size()) {
-            name = "fixed";
-            xs.push_back(v);
-        }
-    }
-    length_distribution l{};
-    if (name == "fixed" && xs.size() == 1) l = fixed(tokens(xs[0]));
-    else if (name == "uniform" && xs.size() == 2) l = uniform(tokens(xs[0]), tokens(xs[1]));
-    else if (name == "lognormal" && (xs.size() == 2 || xs.size() == 3))
-        l = lognormal(tokens(xs[0]), tokens(xs[1]), tokens(xs.size() == 3 ? xs[2] : 0.0));
-    else
-        require(false, std::string(what) + " '" + std::string(spec) + "'", "distribution",
-                static_cast<double>(xs.size()),
-                "unknown distribution or wrong count of numbers; use fixed:L, uniform:LO:HI or lognormal:MEAN:SD[:MAX]",
-                "llmcost.workload.unknown_name");
-    l.validate(what);
-    return l;
 }
 
 /// How requests arrive.
