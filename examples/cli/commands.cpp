@@ -895,7 +895,9 @@ report disagg(const disagg_command& c) {
         .add("kv_transfer_s", "transfer over " + c.path, t.time.value(), "s")
         .add("prefill_s", c.req.prefix_hit > 0 ? "prefill of one prompt's uncached tokens" : "prefill of one prompt",
              prefill_pass(pre, 1.0, r.computed(), r.input - r.computed()).time().value(), "s")
-        .add("prefill_stall_s", "colocated: one prompt stalls the decode batch by (T3)",
+        .add("prefill_stall_s",
+             c.req.prefix_hit > 0 ? "colocated: one prompt's uncached tokens stall the decode batch by (T3)"
+                                  : "colocated: one prompt stalls the decode batch by (T3)",
              prefill_stall(pre, stall_batch, r).value(), "s")
         .add("colocated_feasible", "colocated meets the SLO", co.feasible)
         .add_or("colocated_batch", "colocated batch", co.feasible, co.decode_batch, "", "infeasible")
