@@ -21,6 +21,12 @@
 ///     dated page gives (Hot Aisle's own site source lists MI300X prices only).
 ///   - A100 PCIe 40GB: no current listing of the 40 GB PCIe card; the Lambda "A100 40GB" figures are
 ///     the SXM4 part.
+/// Two found on 2026-12-01, each in a dated transcription of the provider's own pricing page, with
+/// a second copy that agrees: GH200 at Lambda $2.29 (api-evangelist/lambda-labs
+/// @1929382e7f9b4777d980aec12b6fc9e04e6718cb, read 2026-09-20; tgarg01/silybench-data
+/// derived/csv/gpu_prices.csv @045df3bf56b8d62c58f108fc43cb397306b83331, checked 2026-09-25) and
+/// H100 NVL at RunPod Secure Cloud $3.19 (datareceipts/data-receipts vendors.json, read 2026-11-09;
+/// the same silybench-data file, 2026-09-25; RunPod Community Cloud lists it at $2.59).
 /// Add a row here and in the CSV when a dated source appears; never a guessed figure.
 
 #include <llmcost/catalog/hardware.hpp>
@@ -59,9 +65,9 @@ inline constexpr std::array gpu_market_prices{
                      {}, ""},
     gpu_market_price{l4.name, {dollars_per_hour(0.7992), "Modal L4 (techbytes.app serverless GPU pricing matrix)", "2026-05-07"},
                      {}, ""},
-    gpu_market_price{gh200.name, {dollars_per_hour(2.29), "Lambda on-demand 1x GH200, lambda.ai/instances as transcribed in api-evangelist/lambda-labs plans/lambda-labs-plans-pricing.yml @1929382e7f9b4777d980aec12b6fc9e04e6718cb (read 2026-09-20); the same $2.29 in tgarg01/silybench-data derived/csv/gpu_prices.csv (lambda.ai/pricing, checked 2026-09-25)", "2026-09-20"},
+    gpu_market_price{gh200.name, {dollars_per_hour(2.29), "Lambda on-demand 1x GH200 (lambda.ai/instances, transcribed in github.com/api-evangelist/lambda-labs plans/lambda-labs-plans-pricing.yml)", "2026-09-20"},
                      {}, ""},
-    gpu_market_price{h100_nvl.name, {dollars_per_hour(3.19), "RunPod Secure Cloud on-demand H100 NVL 94GB, runpod.io/pricing as transcribed in datareceipts/data-receipts 109-gpu-pricing/vendors.json (read 2026-11-09); the same $3.19 in tgarg01/silybench-data derived/csv/gpu_prices.csv (checked 2026-09-25)", "2026-11-09"},
+    gpu_market_price{h100_nvl.name, {dollars_per_hour(3.19), "RunPod Secure Cloud on-demand H100 NVL 94GB (runpod.io/pricing, transcribed in github.com/datareceipts/data-receipts 109-gpu-pricing/vendors.json)", "2026-11-09"},
                      {}, ""},
 };
 // clang-format on
