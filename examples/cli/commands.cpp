@@ -638,6 +638,9 @@ report list(catalog_kind k, const std::string& hardware_file) {
                           "published figure (the model then runs it on a wider format's peak).");
         r.notes.push_back("HBM is the card's device memory whatever its kind (GDDR6 on the L4 and L40S); a PCIe "
                           "card without NVLink scales up over PCIe.");
+        r.notes.push_back("$/GPU-h is what estimate and plan charge by default (--pricing market): the listed on-demand "
+                          "price (source and date in tables/gpu_prices.csv), or capex + power where none is listed "
+                          "(--pricing tco for every GPU).");
         auto native = [](const flops_per_second_t& f) { return f.value() > 0 ? value(f.value()) : value(); };
         if (!hardware_file.empty())
             r.notes.push_back("The rows of " + hardware_file + " come first; --hardware finds them before the catalog's.");
@@ -652,7 +655,20 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("board_power_W", "power", h.gpu.board_power.value(), "W")
                 .add("scale_up_B_per_s", "scale-up per direction", h.scale_up.per_direction.value(), "B/s")
                 .add("scale_up_domain", "domain", static_cast<double>(h.scale_up_domain))
-                .add("capex_usd", "price", h.capex_per_gpu.value() > 0 ? value(h.capex_per_gpu.value()) : value(), "USD")
+                .add("capex_usd", "capex", h.capex_per_gpu.value() > 0 ? value(h.capex_per_gpu.value()) : value(), "USD");
+            // What estimate and plan charge by default (--pricing market at full utilisation): the
+            // listed on-demand price with its date, else capex + power, and which of the two.
+            const gpu_hour_price p =
+                price_gpu_hour(h, catalog::seed_site, 1.0, pricing_basis::market, catalog::market_price_of(h.name));
+            std::string basis = "unknown";
+            if (p.known() && p.basis == pricing_basis::market) {
+                basis = "on demand, ";
+                basis.append(p.date);
+            } else if (p.known()) {
+                basis = "capex + power (no listing)";
+            }
+            rec.add("usd_per_gpu_hour", "$/GPU-h", p.known() ? value(p.rate.value() * 3600.0) : value(), "USD")
+                .add("usd_basis", "price basis", basis)
                 .add("status", "status", std::string(h.status));
             r.records.push_back(std::move(rec));
         }
@@ -897,7 +913,9 @@ report disagg(const disagg_command& c) {
         .add("kv_transfer_s", "transfer over " + c.path, t.time.value(), "s")
         .add("prefill_s", c.req.prefix_hit > 0 ? "prefill of one prompt's uncached tokens" : "prefill of one prompt",
              prefill_pass(pre, 1.0, r.computed(), r.input - r.computed()).time().value(), "s")
-        .add("prefill_stall_s", "colocated: one prompt stalls the decode batch by (T3)",
+        .add("prefill_stall_s",
+             c.req.prefix_hit > 0 ? "colocated: one prompt's uncached tokens stall the decode batch by (T3)"
+                                  : "colocated: one prompt stalls the decode batch by (T3)",
              prefill_stall(pre, stall_batch, r).value(), "s")
         .add("colocated_feasible", "colocated meets the SLO", co.feasible)
         .add_or("colocated_batch", "colocated batch", co.feasible, co.decode_batch, "", "infeasible")

@@ -50,6 +50,37 @@ TEST_CASE("disagg: T3 — a long prefill stalls every decode in a colocated batc
     CHECK(prefill_stall(d, 32, r) > decode_pass(d, 32, 8320_tok).time() * 10.0);
 }
 
+TEST_CASE("disagg: T3 with a prefix hit — the stall computes only the uncached tokens (S6)") {
+    const deployment d = llama70b_tp8_fp8();
+    const double b = 32;
+    // h = 0.75 of an 8,192-token prompt: 2,048 tokens computed after 6,144 cached ones, with the
+    // decode batch at the same mean context as without the hit (the hit changes what is computed,
+    // not what the sequences hold).
+    const request_shape hit{.input = 8192_tok, .output = 256_tok, .cached_fraction = 0.75};
+    const tokens_t context = mean_decode_context(hit);
+    CHECK(context == mean_decode_context({.input = 8192_tok, .output = 256_tok}));
+    const seconds_t with_hit =
+        step_pass(d, {.decode_sequences = b, .decode_context = context, .prefill_sequences = 1.0,
+                      .prefill_tokens = 2048_tok, .prefill_prefix = 6144_tok}).time() -
+        decode_pass(d, b, context).time();
+    CHECK(prefill_stall(d, b, hit) == with_hit);
+    // Cheaper than computing the whole prompt, dearer than a 2,048-token prompt with nothing before
+    // it (its tokens still attend to the 6,144 cached ones).
+    CHECK(prefill_stall(d, b, hit) < prefill_stall(d, b, {.input = 8192_tok, .output = 256_tok}));
+    CHECK(prefill_stall(d, b, hit) > step_pass(d, {.decode_sequences = b, .decode_context = context,
+                                                   .prefill_sequences = 1.0, .prefill_tokens = 2048_tok})
+                                             .time() -
+                                         decode_pass(d, b, context).time());
+    // A higher hit rate never stalls longer; a near-full hit still computes the last token.
+    seconds_t prev = prefill_stall(d, b, {.input = 8192_tok, .output = 256_tok});
+    for (double h : {0.1, 0.25, 0.5, 0.75, 0.9, 0.999}) {
+        const seconds_t s = prefill_stall(d, b, {.input = 8192_tok, .output = 256_tok, .cached_fraction = h});
+        CHECK(s <= prev);
+        CHECK(s > 0_s);
+        prev = s;
+    }
+}
+
 TEST_CASE("disagg: the P:D ratio that balances a workload (T9: 1P:2D)") {
     const deployment d = llama70b_tp8_fp8();
     const slo target{.ttft = 2_s, .tpot = 50_ms};

@@ -180,7 +180,14 @@ TEST_CASE("tables/gpu_prices.csv equals catalog::gpu_market_prices, figure, sour
     CHECK(catalog::market_price_of("H100 SXM5")->committed.per_gpu == dollars_per_hour(2.35));
     CHECK(catalog::market_price_of("GB200 (NVL72)")->on_demand.per_gpu.value() == doctest::Approx(9.08 / 2 / 3600).epsilon(1e-3));
     CHECK(catalog::market_price_of("A100 SXM 80GB")->on_demand.per_gpu.value() == doctest::Approx(0.000694).epsilon(1e-3));
-    CHECK(catalog::market_price_of("H800 SXM") == nullptr);  // none found: capex + power, said so
+    CHECK(catalog::market_price_of("GH200")->on_demand.per_gpu == dollars_per_hour(2.29));     // Lambda, 2026-09-20
+    CHECK(catalog::market_price_of("H100 NVL")->on_demand.per_gpu == dollars_per_hour(3.19));  // RunPod Secure, 2026-11-09
+    CHECK_FALSE(catalog::market_price_of("GH200")->committed.known());
+    // None found (catalog/prices.hpp says why for each): capex + power, said so.
+    for (const char* gpu : {"H800 SXM", "H20", "GB300 (NVL72)", "Rubin (VR200 NVL144)", "MI355X", "A100 PCIe 40GB"}) {
+        CAPTURE(gpu);
+        CHECK(catalog::market_price_of(gpu) == nullptr);
+    }
 }
 
 TEST_CASE("gpu market prices: a price without its source, date or term, or above on-demand, is refused") {

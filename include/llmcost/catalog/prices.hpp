@@ -7,13 +7,27 @@
 /// capex + power (serving/economics/gpu_price.hpp), and says so. Prices move: the dates are the
 /// point of printing them.
 ///
-/// No dated public on-demand listing was found (searched 2026-12-01) for eight catalog GPUs, so
-/// they price at capex + power, and every figure says so ("no on-demand market price listed for
-/// <GPU>", in text and in JSON's `usd_basis`): H800 and H20 (sold in China; no Western cloud lists
-/// them), GB300 and Rubin (rack-scale, sold on contract; Rubin not yet rentable), MI355X (rented
-/// by neoclouds, at no price a dated page gives), A100 PCIe 40GB, H100 NVL (one undated
-/// marketplace listing only) and GH200. Add a row here and in the CSV when a dated source
-/// appears; never a guessed figure.
+/// No dated public on-demand listing was found (searched 2026-12-01, again the same day with
+/// provider pricing pages, their dated transcriptions in public repositories, price trackers,
+/// dated articles and Chinese rental markets) for six catalog GPUs, so they price at capex + power,
+/// and every figure says so ("no on-demand market price listed for <GPU>", in text and in JSON's
+/// `usd_basis`):
+///   - H800 and H20: sold in China only; no Western cloud lists them, and the Chinese listings
+///     found (per card-hour, in CNY) carry no date.
+///   - GB300: rack-scale; CoreWeave's pricing page lists GB300 NVL72 as "Contact sales"
+///     (transcribed 2026-09-20 in api-evangelist/coreweave plans/coreweave-plans-pricing.yml).
+///   - Rubin (VR200 NVL144): not yet rentable anywhere.
+///   - MI355X: rented by neoclouds and OCI (TensorWave, Crusoe, Oracle), at no price a
+///     dated page gives (Hot Aisle's own site source lists MI300X prices only).
+///   - A100 PCIe 40GB: no current listing of the 40 GB PCIe card; the Lambda "A100 40GB" figures are
+///     the SXM4 part.
+/// Two found on 2026-12-01, each in a dated transcription of the provider's own pricing page, with
+/// a second copy that agrees: GH200 at Lambda $2.29 (api-evangelist/lambda-labs
+/// @1929382e7f9b4777d980aec12b6fc9e04e6718cb, read 2026-09-20; tgarg01/silybench-data
+/// derived/csv/gpu_prices.csv @045df3bf56b8d62c58f108fc43cb397306b83331, checked 2026-09-25) and
+/// H100 NVL at RunPod Secure Cloud $3.19 (datareceipts/data-receipts vendors.json, read 2026-11-09;
+/// the same silybench-data file, 2026-09-25; RunPod Community Cloud lists it at $2.59).
+/// Add a row here and in the CSV when a dated source appears; never a guessed figure.
 
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/descriptors/economics.hpp>
@@ -50,6 +64,10 @@ inline constexpr std::array gpu_market_prices{
     gpu_market_price{l40s.name, {dollars_per_hour(1.9512), "Modal L40S (techbytes.app serverless GPU pricing matrix)", "2026-05-07"},
                      {}, ""},
     gpu_market_price{l4.name, {dollars_per_hour(0.7992), "Modal L4 (techbytes.app serverless GPU pricing matrix)", "2026-05-07"},
+                     {}, ""},
+    gpu_market_price{gh200.name, {dollars_per_hour(2.29), "Lambda on-demand 1x GH200 (lambda.ai/instances, transcribed in github.com/api-evangelist/lambda-labs plans/lambda-labs-plans-pricing.yml)", "2026-09-20"},
+                     {}, ""},
+    gpu_market_price{h100_nvl.name, {dollars_per_hour(3.19), "RunPod Secure Cloud on-demand H100 NVL 94GB (runpod.io/pricing, transcribed in github.com/datareceipts/data-receipts 109-gpu-pricing/vendors.json)", "2026-11-09"},
                      {}, ""},
 };
 // clang-format on

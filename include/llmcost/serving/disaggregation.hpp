@@ -34,13 +34,15 @@ struct kv_transfer {
     return t;
 }
 
-/// The stall one whole prompt adds to a colocated decode step: step(b decodes + one prompt) −
-/// step(b decodes) — every sequence in the batch waits for it (seed T3, S24).
+/// The stall one prompt adds to a colocated decode step: step(b decodes + the prompt's computed
+/// tokens, `r.computed()` = max(1, (1 − h)·I), after its `r.cached()` prefix) − step(b decodes) —
+/// every sequence in the batch waits for it (seed T3, S24; a prefix-cache hit h, S6, computes only
+/// the fresh tokens, which still attend to the cached ones).
 [[nodiscard]] constexpr seconds_t prefill_stall(const deployment& d, double batch, const request_shape& r) {
     r.validate();
     const tokens_t context = mean_decode_context(r);
     return step_pass(d, {.decode_sequences = batch, .decode_context = context, .prefill_sequences = 1.0,
-                         .prefill_tokens = r.input}).time() -
+                         .prefill_tokens = r.computed(), .prefill_prefix = r.cached()}).time() -
            decode_pass(d, batch, context).time();
 }
 
