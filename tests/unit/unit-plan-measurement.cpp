@@ -48,10 +48,8 @@ TEST_CASE("measurements: an online rate is per instance, an expert-parallel grou
     // attention ranks takes the rate as a whole, each rank a dp-th of it: 4 req/s on 8 ranks is one
     // request every 8 ÷ 4 = 2 s per rank (MLPerf's DeepSeek-R1 Server rows: one EP group of 8).
     const auto rows = parse(
-        "E,check,DeepSeek-V3,H200 SXM,trtllm,1.0,1,1,8,8,fp8,fp8,online,,,,4,,1000,500,tpot_s,20,ms,s
-"
-        "F,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,2,,,online,,,,2,,467,256,ttft_s,20,ms,s
-");
+        "E,check,DeepSeek-V3,H200 SXM,trtllm,1.0,1,1,8,8,fp8,fp8,online,,,,4,,1000,500,tpot_s,20,ms,s\n"
+        "F,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,2,,,online,,,,2,,467,256,ttft_s,20,ms,s\n");
     REQUIRE(rows.size() == 2);
     REQUIRE(rows[0].d.attention_ranks() == 8);
     CHECK(plan::online_interarrival(rows[0]).value() == doctest::Approx(2.0));
