@@ -101,7 +101,8 @@ TEST_CASE("frontier online: refused outside the model, named") {
 TEST_CASE("plan: percentile targets size each pool of a disaggregated fleet, and the simulator agrees") {
     // Llama-3.1-70B, 2000 -> 500 tokens at 20 requests/s, TTFT p90 <= 1 s, TPOT p90 <= 50 ms, on
     // H100 and H200 with TP4, disaggregated only (prefill passes of 1 prompt). Each pool is sized
-    // by its own queue: the decode pool for TPOT, the prefill pool (bulk-service passes) for TTFT.
+    // by its own queue: the decode pool for TPOT, the prefill pool (bulk-service passes of at most
+    // one prompt: an M/D/1 queue) for TTFT; the simulator's prefill servers take one prompt a step too.
     const lp::traffic t{.requests_per_second = 20, .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}},
                         .target = {.ttft = 1_s, .tpot = 50_ms}, .ttft_percentile = 0.9, .tpot_percentile = 0.9};
     const lp::fleet_options o{.gpus = {catalog::h100_sxm5, catalog::h200_sxm}, .layouts = {{.tp = 4}},
@@ -118,7 +119,7 @@ TEST_CASE("plan: percentile targets size each pool of a disaggregated fleet, and
         const sim::result r = sim::simulate(d, {.input = workload::fixed(2000_tok), .output = workload::fixed(500_tok),
                                                .arrivals = workload::poisson(50_ms)},
                                             {.requests = 20000, .seed = 7, .keep_requests = false, .timeline_points = 0,
-                                             .prefill_servers = p.prefill_instances});
+                                             .prefill_servers = p.prefill_instances, .prefill_batch = p.how.prefill_batch});
         INFO(p.d.hw.name << " " << p.prefill_instances << "P:" << p.decode_instances << "D: TTFT p90 sim " << r.ttft.p90
                          << " plan " << p.ttft.value() << ", TPOT p90 sim " << r.tpot.p90 << " plan " << p.tpot.value());
         // The plan keeps its promise, and its figures (at the fewest instances that meet the targets,

@@ -43,6 +43,24 @@ TEST_CASE("measurements: each scenario predicts through its serving function") {
           serve_at_batch(rows[3].d, {.input = 1000_tok, .output = 200_tok}, 16).ttft.value());
 }
 
+TEST_CASE("measurements: an online rate is per instance, an expert-parallel group's spread over its ranks") {
+    // A dense row's dp replicas each take the row's rate (it is per replica); an EP group of dp
+    // attention ranks takes the rate as a whole, each rank a dp-th of it: 4 req/s on 8 ranks is one
+    // request every 8 ÷ 4 = 2 s per rank (MLPerf's DeepSeek-R1 Server rows: one EP group of 8).
+    const auto rows = parse(
+        "E,check,DeepSeek-V3,H200 SXM,trtllm,1.0,1,1,8,8,fp8,fp8,online,,,,4,,1000,500,tpot_s,20,ms,s\n"
+        "F,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,2,,,online,,,,2,,467,256,ttft_s,20,ms,s\n");
+    REQUIRE(rows.size() == 2);
+    REQUIRE(rows[0].d.attention_ranks() == 8);
+    CHECK(plan::online_interarrival(rows[0]).value() == doctest::Approx(2.0));
+    CHECK(plan::predict(rows[0]) == serve_online(rows[0].d, {.input = 1000_tok, .output = 500_tok}, 2_s).tpot.value());
+    REQUIRE(rows[1].d.attention_ranks() == 1);
+    CHECK(plan::online_interarrival(rows[1]).value() == doctest::Approx(0.5));
+    CHECK(plan::predict(rows[1]) == serve_online(rows[1].d, {.input = 467_tok, .output = 256_tok}, 500_ms).ttft.value());
+    // The whole group's rate on one rank is eight times the load: a shorter gap, a longer TPOT.
+    CHECK(serve_online(rows[0].d, rows[0].r, 250_ms).tpot.value() > plan::predict(rows[0]));
+}
+
 TEST_CASE("measurements: efficiency parameters round-trip and change the prediction") {
     const plan::efficiency_parameters p = plan::parameters_of(catalog::h100_sxm5);
     CHECK(p.hbm == catalog::h100_sxm5.gpu.efficiency.hbm);

@@ -109,11 +109,19 @@ struct disaggregated_figures {
     const double up = decode_pass(pm, mb + 1.0, context).time().value();
     return here + llmcost::detail::normal_quantile(q) * std::abs(up - here) * std::sqrt(mb);
 }
-[[nodiscard]] inline std::optional<double> prefill_ttft(const pass_model& pm, const request_shape& r, double rate, double q) {
+/// TTFT's q-quantile (its mean when q is 0) on a prefill instance fed `rate` prompts a second, each
+/// pass carrying at most `cap` prompts (the mode's prompts per prefill pass; a capped bulk-service
+/// queue, `queueing::capped_bulk_steps`), or every prompt queued when `cap` is 0 (`bulk_steps`).
+[[nodiscard]] inline std::optional<double> prefill_ttft(const pass_model& pm, const request_shape& r, double rate, double q,
+                                                        double cap) {
+    // new tokens only (a prefix hit); an idle instance polls at its launch overhead
+    const auto pass = [&](double k) { return k > 0.0 ? prefill_pass(pm, k, r.computed(), r.cached()).time() : pm.overhead; };
     try {
-        const queueing::bulk_service e = queueing::bulk_steps(
-            [&](double k) { return k > 0.0 ? prefill_pass(pm, k, r.computed(), r.cached()).time() : pm.overhead; },  // new tokens only (a prefix hit)
-            seconds(1.0 / rate));
+        if (cap > 0.0 && cap < static_cast<double>(queueing::bulk_service::capacity)) {
+            const queueing::capped_bulk_service e = queueing::capped_bulk_steps(pass, seconds(1.0 / rate), cap);
+            return (q > 0.0 ? queueing::first_token_quantile(e, q) : queueing::first_token_mean(e)).value();
+        }
+        const queueing::bulk_service e = queueing::bulk_steps(pass, seconds(1.0 / rate));
         return (q > 0.0 ? queueing::first_token_quantile(e, q) : queueing::first_token_mean(e)).value();
     } catch (const invalid_input&) {
         return std::nullopt;  // arrivals outpace the prefill instance
@@ -122,9 +130,10 @@ struct disaggregated_figures {
 
 /// Percentile targets on a disaggregated deployment at decode batch limit `batch`: the fewest
 /// decode instances whose every shape meets the TPOT target (its quantile, or its mean), then the
-/// fewest prefill instances whose every shape meets TTFT (`disaggregated_figures`'s model).
+/// fewest prefill instances whose every shape meets TTFT (`disaggregated_figures`'s model), each
+/// prefill pass carrying at most `prefill_batch` prompts (the mode's).
 [[nodiscard]] inline percentile_fleet fewest_disaggregated(const deployment& d, const traffic& t, double batch,
-                                                           kv_path path) {
+                                                           kv_path path, double prefill_batch) {
     const pass_model pm = prepare_pass(d);
     const double ranks = d.attention_ranks();
     percentile_fleet out{};
@@ -156,7 +165,7 @@ struct disaggregated_figures {
         double ttft = 0.0;
         for (std::size_t c = 0; c < t.mix.size(); ++c) {
             const request_shape& r = t.mix[c].shape;
-            const std::optional<double> p = prefill_ttft(pm, r, t.requests_per_second / n, t.ttft_percentile);
+            const std::optional<double> p = prefill_ttft(pm, r, t.requests_per_second / n, t.ttft_percentile, prefill_batch);
             if (!p) return false;
             const double x = *p + kv_transfer_for(d, r.input, path).time.value() + step[c];
             if (!(x <= t.target.ttft.value())) return false;
@@ -375,7 +384,7 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
                 double most = 0.0;  // the largest batch every shape admits
                 for (std::size_t c = 0; c < blk.max_batch.size(); ++c)
                     most = c == 0 ? blk.max_batch[c] : std::min(most, blk.max_batch[c]);
-                pct = detail::fewest_disaggregated(blk.d, t, most, blk.how.path);
+                pct = detail::fewest_disaggregated(blk.d, t, most, blk.how.path, blk.how.prefill_batch);
             } else {
                 pct = detail::fewest_instances(blk.d, t);
             }

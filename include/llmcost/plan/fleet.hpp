@@ -15,7 +15,8 @@
 /// least money per second wins (ties: fewer GPUs). A load ceiling sizes at λ ÷ max_load; percentile
 /// targets (`traffic::ttft_percentile`, `tpot_percentile`) add instances until the q-quantile under
 /// Poisson arrivals at λ ÷ instances meets the target (`serve_online_latency`; a disaggregated plan
-/// sizes its decode pool for TPOT, then its prefill pool for TTFT, each a queue of its own:
+/// sizes its decode pool for TPOT, then its prefill pool for TTFT, each a queue of its own, a prefill
+/// pass carrying at most the mode's prompts (`queueing::capped_bulk_steps`):
 /// `detail::fewest_disaggregated`). Its best ladder batch is refined to the exact
 /// integer batch between ladder steps. Each shape is priced as if the engine ran only its kind at
 /// the chosen batch — a mix's steps are not modelled together.

@@ -99,7 +99,7 @@ struct measurement {
     double requests = 0;    ///< offline: requests in the run; 0 = steady state
     double max_batch = 0;   ///< offline: the engine's batch cap; 0 = none
     double max_tokens = 0;  ///< offline: the engine's tokens-per-step cap; 0 = none
-    double rate = 0;        ///< online: requests per second
+    double rate = 0;        ///< online: requests per second per serving instance (a replica, or one EP group)
     double batch = 0;       ///< fixed_batch: concurrent sequences per replica
     /// fixed_batch: a benchmark client's closed loop with a burst start — `prompts` requests in
     /// all, batch · dp clients each sending its first prompt at time 0 and its next one when its
@@ -175,6 +175,15 @@ struct measurement {
                                   .timeline_points = 0});
 }
 
+/// The mean gap between arrivals at one attention rank of an online measurement: the row's rate is
+/// per serving instance (a replica, or one expert-parallel group), and an expert-parallel group
+/// spreads its arrivals over its dp attention ranks, each with its own batch (`attention_ranks`):
+/// gap = ranks ÷ rate. (MLPerf's DeepSeek-R1 Server rows are one EP group of 8 attention-DP ranks.)
+[[nodiscard]] inline seconds_t online_interarrival(const measurement& x) {
+    require(positive_finite(x.rate), x.id, "rate (requests/s)", x.rate, "an online run needs an arrival rate");
+    return seconds(static_cast<double>(x.d.attention_ranks()) / x.rate);
+}
+
 /// The figure the cost model gives for measurement `x`, run on `x.d` as it stands.
 [[nodiscard]] inline double predict(const measurement& x) {
     const deployment& d = x.d;
@@ -185,7 +194,7 @@ struct measurement {
             return (x.requests > 0 ? saturated_run(d, x.r, x.requests, l) : saturated(d, x.r, l)).output_rate.value();
         }
         case scenario::online: {
-            const serving_point s = serve_online(d, x.r, seconds(1.0 / x.rate));
+            const serving_point s = serve_online(d, x.r, online_interarrival(x));
             return x.what == metric::ttft_s ? s.ttft.value()
                    : x.what == metric::tpot_s ? s.tpot.value()
                                               : s.output_rate.value();

@@ -306,4 +306,146 @@ template <duration T>
     return seconds(llmcost::detail::const_sqrt(llmcost::detail::max(0.0, m2 - mu * mu)));
 }
 
+/// A bulk-service engine whose steps carry at most B prompts (a prefill instance that batches at
+/// most B prompts to a pass): Bailey's bulk queue with capacity B ("On queueing processes with bulk
+/// service", JRSS B 16, 1954). Its embedded chain is the queue Q at a step's start: the step takes
+/// c = min(Q, B) prompts and lasts t(c), and Q′ = Q − c + Poisson(λ·t(c)). `share` is its stationary
+/// law π over Q; with B at least every reachable Q it is `bulk_service` (k = Q).
+struct capped_bulk_service {
+    std::array<seconds_t, bulk_service::capacity> step{};  ///< t(c) for c = 0 … B (B ≤ capacity − 1)
+    double cap = 1;                                        ///< B, most prompts one step may carry
+    seconds_t interarrival{};                              ///< 1 ÷ λ, Poisson arrivals
+    std::array<double, bulk_service::capacity> share{};    ///< π_Q: the share of steps that start with Q queued
+};
+
+/// The engine of `capped_bulk_service` for a step price `t(c)`, Poisson arrivals one every
+/// `interarrival`, and at most `cap` prompts a step. Refused when the queue would outgrow
+/// `capacity` (more than 10⁻⁹ of the mass beyond it): arrivals then outpace the steps.
+template <class Step, duration T>
+[[nodiscard]] constexpr capped_bulk_service capped_bulk_steps(const Step& t, const T& interarrival, double cap) {
+    capped_bulk_service e{};
+    e.interarrival = in_base_units(interarrival);
+    const double gap = e.interarrival.value();
+    require(positive_finite(gap), "bulk-service queue", "interarrival (s)", gap, "must be positive and finite");
+    require(cap >= 1.0 && cap < static_cast<double>(bulk_service::capacity) && llmcost::detail::const_trunc(cap) == cap,
+            "bulk-service queue", "cap (prompts a step)", cap, "a whole number of prompts, from 1 to 159");
+    e.cap = cap;
+    const auto b = static_cast<std::size_t>(cap);
+    for (std::size_t c = 0; c <= b; ++c) {
+        e.step[c] = in_base_units(t(static_cast<double>(c)));
+        require(positive_finite(e.step[c].value()), "bulk-service queue", "step time (s)", e.step[c].value(),
+                "must be positive and finite");
+    }
+    std::array<double, bulk_service::capacity> row{}, next{};
+    detail::poisson_row(e.step[0].value() / gap, e.share);
+    for (int it = 0; it < 20000; ++it) {
+        next.fill(0.0);
+        double lost = 0.0;
+        for (std::size_t q = 0; q < bulk_service::capacity; ++q) {
+            if (!(e.share[q] > 1e-300)) continue;
+            const std::size_t c = q < b ? q : b, left = q - c;
+            detail::poisson_row(e.step[c].value() / gap, row);
+            double kept = 0.0;
+            for (std::size_t a = 0; a + left < bulk_service::capacity; ++a) {
+                next[a + left] += e.share[q] * row[a];
+                kept += row[a];
+            }
+            lost += e.share[q] * (1.0 - kept);
+        }
+        require(lost < 1e-9, "bulk-service queue", "interarrival (s)", gap,
+                "arrivals outpace the steps: more than 160 prompts would queue (use the simulator)");
+        double change = 0.0, total = 0.0;
+        for (double x : next) total += x;
+        for (std::size_t q = 0; q < bulk_service::capacity; ++q) {
+            next[q] /= total;
+            change += llmcost::detail::max(next[q] - e.share[q], e.share[q] - next[q]);
+        }
+        e.share = next;
+        if (change < 1e-13) break;
+    }
+    return e;
+}
+
+namespace detail {
+/// Cells of a step's elapsed time in `capped_first_token`: the residual is integrated by the
+/// midpoint rule over this many equal cells, uniform within each.
+inline constexpr int capped_residual_cells = 16;
+
+/// Visits every outcome of a random arrival to `capped_bulk_service` e (Poisson arrivals see time
+/// averages: Wolff 1982) as f(weight, lowest TTFT, spread): it lands in a step that started with Q
+/// queued with probability w_Q = π_Q·t(c) ÷ E[t], c = min(Q, B), in a cell of its elapsed time u
+/// (residual r = t(c) − u, uniform over the cell's width, the spread); the L = Q − c left waiting
+/// and the A₁ ~ Poisson(λu) that arrived before it are ahead, p = L + A₁, so it waits j = ⌊p ÷ B⌋
+/// full steps of t(B), then rides a step of min(B, p mod B + 1 + A₂) prompts, A₂ ~ Poisson(λ(r + j·t(B)))
+/// the arrivals behind it by then: TTFT = r + j·t(B) + t(min(B, p mod B + 1 + A₂)).
+template <class F>
+constexpr void capped_first_token_outcomes(const capped_bulk_service& e, const F& f) {
+    const double lambda = 1.0 / e.interarrival.value();
+    const auto b = static_cast<std::size_t>(e.cap);
+    const double t_full = e.step[b].value();
+    double mean = 0.0;
+    for (std::size_t q = 0; q < bulk_service::capacity; ++q) mean += e.share[q] * e.step[q < b ? q : b].value();
+    std::array<double, bulk_service::capacity> ahead{};
+    for (std::size_t q = 0; q < bulk_service::capacity; ++q) {
+        if (!(e.share[q] > 1e-15)) continue;  // states below 10⁻¹⁵ of the steps: no figure moves
+        const std::size_t c = q < b ? q : b, left = q - c;
+        const double tau = e.step[c].value(), w = e.share[q] * tau / mean, h = tau / capped_residual_cells;
+        for (int i = 0; i < capped_residual_cells; ++i) {
+            const double u = (static_cast<double>(i) + 0.5) * h, r = tau - u, mu1 = lambda * u;
+            poisson_row(mu1, ahead);
+            for (std::size_t a1 = 0; a1 + left < bulk_service::capacity; ++a1) {
+                if (static_cast<double>(a1) > mu1 && ahead[a1] < 1e-16) break;  // the Poisson tail, past its mode
+                const double p1 = w / capped_residual_cells * ahead[a1];
+                const std::size_t pos = left + a1, j = pos / b, m = pos % b;
+                const double wait = static_cast<double>(j) * t_full, mu2 = lambda * (r + wait);
+                double rest = 1.0, p2 = llmcost::detail::const_exp(-mu2);  // Poisson(a₂; μ₂), a₂ = 0, 1, …
+                for (std::size_t a2 = 0; m + 1 + a2 < b; ++a2) {
+                    if (a2 > 0) p2 *= mu2 / static_cast<double>(a2);
+                    f(p1 * p2, r - h / 2.0 + wait + e.step[m + 1 + a2].value(), h);
+                    rest -= p2;
+                }
+                f(p1 * llmcost::detail::max(0.0, rest), r - h / 2.0 + wait + t_full, h);
+            }
+        }
+    }
+}
+}  // namespace detail
+
+/// P(TTFT ≤ x) for a random arrival to a `capped_bulk_service` (`capped_first_token_outcomes`).
+template <duration T>
+[[nodiscard]] constexpr double first_token_cdf(const capped_bulk_service& e, const T& x) {
+    const double at = in_base_units(x).value();
+    double f = 0.0;
+    detail::capped_first_token_outcomes(e, [&](double w, double low, double width) {
+        f += w * llmcost::detail::min(1.0, llmcost::detail::max(0.0, (at - low) / width));
+    });
+    return f;
+}
+
+/// E[TTFT] for a `capped_bulk_service`: the outcomes' mean, each cell at its middle.
+[[nodiscard]] constexpr seconds_t first_token_mean(const capped_bulk_service& e) {
+    double s = 0.0, total = 0.0;
+    detail::capped_first_token_outcomes(e, [&](double w, double low, double width) {
+        s += w * (low + width / 2.0);
+        total += w;
+    });
+    return seconds(s / total);
+}
+
+/// The q-quantile of TTFT for a `capped_bulk_service`, q in (0, 1): its cdf inverted by bisection.
+[[nodiscard]] constexpr seconds_t first_token_quantile(const capped_bulk_service& e, double q) {
+    require(q > 0.0 && q < 1.0, "bulk-service queue", "percentile", q, "must be in (0, 1)",
+            "llmcost.serving.percentile_open_unit");
+    double lo = 0.0, hi = 0.0;
+    detail::capped_first_token_outcomes(e, [&](double w, double low, double width) {
+        if (w > 1e-12) hi = llmcost::detail::max(hi, low + width);
+    });
+    for (int i = 0; i < 60 && first_token_cdf(e, seconds(hi)) < q; ++i) hi *= 2.0;  // the tail beyond the bound
+    for (int i = 0; i < 100 && hi - lo > 1e-9 * hi; ++i) {
+        const double mid = (lo + hi) / 2.0;
+        (first_token_cdf(e, seconds(mid)) < q ? lo : hi) = mid;
+    }
+    return seconds(hi);
+}
+
 }  // namespace llmcost::queueing

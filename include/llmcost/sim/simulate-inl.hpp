@@ -519,8 +519,10 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
         // arrives at prefill end + transfer (kv_transfer_for: α + KV shard ÷ link), in that order.
         result pre;
         step_cache pre_cache;
+        engine pe = e;  // a prefill server takes at most `prefill_batch` prompts a step, where given
+        if (o.prefill_batch > 0) pe.max_batch = o.prefill_batch;
         for (std::size_t k = 0; k < n_prefill; ++k)
-            run_server(e, reqs, of[k], out, itl, pre, pre_cache, false, 0.0, 0.0, stage::prefill);
+            run_server(pe, reqs, of[k], out, itl, pre, pre_cache, false, 0.0, 0.0, stage::prefill);
         std::vector<workload::request> sent(reqs);
         double transfer_sum = 0.0;
         for (std::size_t i = 0; i < n; ++i) {

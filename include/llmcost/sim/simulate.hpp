@@ -74,6 +74,9 @@ struct options {
     /// prompt's KV sent over `transfer_path` (`kv_transfer_for`) before its first decode step.
     double prefill_servers = 0;
     kv_path transfer_path = kv_path::scale_out;
+    /// Disaggregated: the most prompts a prefill server takes into one step (a plan's prompts per
+    /// prefill pass); 0: the servers' `limits.max_batch`.
+    double prefill_batch = 0;
 
     constexpr void validate() const {
         limits.validate();
@@ -87,6 +90,10 @@ struct options {
         require(prefill_servers >= 0.0 && prefill_servers <= 1e6 && detail::const_trunc(prefill_servers) == prefill_servers,
                 "simulation", "prefill_servers", prefill_servers, "a whole number of servers, zero for colocated",
                 "llmcost.simulate.prefill_servers");
+        require(prefill_batch == 0.0 || (prefill_batch >= 1.0 && prefill_batch <= 1e6 &&
+                                          detail::const_trunc(prefill_batch) == prefill_batch),
+                "simulation", "prefill_batch", prefill_batch, "0 (the servers' max batch) or a whole number of prompts",
+                "llmcost.simulate.prefill_batch");
         require(requests >= 1.0 && requests <= 1e9 && detail::const_trunc(requests) == requests, "simulation",
                 "requests", requests, "a whole number of requests, at least one (and at most 10⁹)",
                 "llmcost.simulate.requests_whole");
