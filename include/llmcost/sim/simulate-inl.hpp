@@ -161,6 +161,12 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         [[nodiscard]] bool empty() const { return ids.empty(); }
     } reqs{all_reqs, ids};
     std::deque<std::size_t> waiting;
+    // Arrived but not yet received by the scheduler: it polls for new requests only every
+    // `receive_interval` decode steps (SGLang --scheduler-recv-interval), at once when idle or after
+    // a step that carried a prompt (`scheduler_limits::receive_interval`).
+    std::vector<std::size_t> unreceived;
+    double decode_steps_since_poll = 0;
+    bool prompt_in_last_step = false;
     std::vector<std::size_t> prefilling, chunk_of_step;
     std::vector<double> chunk_tokens;
     std::vector<std::size_t> admitted_order;  // newest last: who is preempted first
@@ -193,7 +199,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         q.output = reqs[i].output.value();
         q.resident = role == stage::decode;
         if (role != stage::decode) out.arrival[ids[i]] = t;
-        waiting.push_back(k);
+        unreceived.push_back(k);
     };
     auto arrive = [&](double t) {
         if (e.closed_loop) {
@@ -254,6 +260,13 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     for (;;) {
         arrive(now);
         const double running_count = decodes + static_cast<double>(prefilling.size());
+        // The poll: every `receive_interval` decode steps since the last, after a step that carried a
+        // prompt, or when idle — whether or not a request came (SGLang's SchedulerRecvSkipper counter).
+        if (running_count == 0 || prompt_in_last_step || decode_steps_since_poll >= e.limits.receive_interval) {
+            waiting.insert(waiting.end(), unreceived.begin(), unreceived.end());
+            unreceived.clear();
+            decode_steps_since_poll = 0;
+        }
         if (running_count == 0 && waiting.empty()) {
             if (e.closed_loop || next >= reqs.size()) break;
             now = std::max(now, reqs[next].arrival.value());
@@ -316,6 +329,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             kv_prefill_sum += kv_bytes_for_context(m, kinds, tokens(q.prefilled + c)).value();
         }
         const double ps = static_cast<double>(chunk_of_step.size());
+        prompt_in_last_step = ps > 0;
+        if (ps == 0) decode_steps_since_poll += 1.0;
         const step_cache::key k{decodes, ps, chunk_sum, context_sum, pairs_sum, kv_prefill_sum};
         const double t = cache.get(k, [&] {
             const double c = decodes > 0 ? context_sum / decodes : 0.0;
