@@ -285,3 +285,28 @@ TEST_CASE("simulator: a scheduler that polls every N decode steps holds a new re
     CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, one, {.limits = {.receive_interval = 2.5}}); }),
                          "a whole number of decode steps between polls for new requests"));
 }
+
+TEST_CASE("simulator: prefill batches alone hold the running answers for the prompt step") {
+    // A (1000 → 200) decodes alone; B (1000 → 50) arrives in the middle of A's first decode step.
+    // Mixed (vLLM, TensorRT-LLM): B's prompt rides with A's decode in one step. Alone (SGLang without
+    // --enable-mixed-chunk): the step carries B's 1,000 prompt tokens only — the prefill pass of one
+    // 1,000-token prompt — and A's next token waits for it.
+    const double prefill = prefill_pass(llama8, 1.0, 1000_tok, 0_tok).time().value();
+    const double first_decode = decode_pass(llama8, 1.0, 1001_tok).time().value();
+    std::vector<workload::request> two{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
+                                       {.arrival = seconds(prefill + first_decode / 2), .input = 1000_tok, .output = 50_tok}};
+    const sim::result mixed = sim::simulate(llama8, two);
+    const sim::result alone = sim::simulate(llama8, two, {.limits = {.prefill_alone = true}});
+    REQUIRE(alone.requests.size() == 2);
+    CHECK(alone.requests[1].queue == doctest::Approx(first_decode / 2).epsilon(1e-9));
+    CHECK(alone.requests[1].ttft - alone.requests[1].queue == doctest::Approx(prefill).epsilon(1e-9));
+    CHECK(mixed.requests[1].ttft - mixed.requests[1].queue > prefill);
+    // A's answer takes one step more: B's prompt step, in which A emitted nothing.
+    CHECK(alone.requests[0].e2e > mixed.requests[0].e2e);
+    CHECK(alone.steps == mixed.steps + 1);
+    CHECK(alone.completed == 2);
+    CHECK(alone.output_tokens == 250);
+    // A lone request never meets another's prompt: the same run, bit for bit.
+    const auto one = spaced(3, 100.0, 1000, 200);
+    CHECK(same_bits(sim::simulate(llama8, one, {.limits = {.prefill_alone = true}}), sim::simulate(llama8, one)));
+}

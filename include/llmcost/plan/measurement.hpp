@@ -167,7 +167,8 @@ struct measurement {
 [[nodiscard]] inline scheduler_limits closed_loop_limits(const measurement& x) {
     scheduler_limits given{.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
                            .reserve_full_sequence = x.engine == serving_engine::trtllm,
-                           .receive_interval = x.receive_interval};
+                           .receive_interval = x.receive_interval,
+                           .prefill_alone = x.engine == serving_engine::sglang};
     // A row's token cap is also its prompt chunk where the engine chunks prompts: vLLM splits a
     // prompt to the step's budget (--max-num-batched-tokens), SGLang at --chunked-prefill-size (the
     // InferenceMAX launch scripts set it equal to --max-prefill-tokens, or leave that at its default).

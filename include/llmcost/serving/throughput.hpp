@@ -94,6 +94,14 @@ struct scheduler_limits {
     /// @70310f051068e3ea8dbaaecd4e408919cd431417). Simulated only (`sim::simulate`): a request waits
     /// (N − 1) ÷ 2 decode steps more on average when it lands among decodes.
     double receive_interval = 1;
+    /// A step that carries prompt chunks runs no decodes: prefill batches alone, the running answers
+    /// waiting for them (SGLang's default scheduler: a prefill batch wins whenever one can be formed,
+    /// decode runs only when none is, unless --enable-mixed-chunk; github.com/sgl-project/sglang
+    /// python/sglang/srt/managers/scheduler.py get_next_batch_to_run, "Run prefill first if possible",
+    /// @d51c1c21d1ac07cd5d1de9ead6c99087d8428e79); false: prompt chunks ride with
+    /// every decode in one step (vLLM V1's mixed chunked prefill, TensorRT-LLM's in-flight batching).
+    /// Simulated only.
+    bool prefill_alone = false;
 
     constexpr void validate() const {
         require(non_negative_finite(max_batch), "scheduler", "max_batch", max_batch,
