@@ -187,3 +187,42 @@ TEST_CASE("measurements: a closed-loop client's row is priced by the simulator, 
     CHECK(test::contains(error("A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,8,8.5,,128,128,ttft_s,1,s,s\n"),
                          "prompts = 8.5"));
 }
+
+TEST_CASE("measurements: a closed-loop row carries its server's caps, chunk and poll interval") {
+    const std::string with_server =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,prompts,range_ratio,input_tokens,output_tokens,metric,value,unit,source,receive_interval\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_server + rows, "r.csv"); };
+    // SGLang on MI300X launched with --chunked-prefill-size 196608 (InferenceMAX's script): the row's
+    // token cap is also the prompt chunk (the engine chunks prompts); its batch cap is left to the
+    // engine's default (2048). TensorRT-LLM does not chunk: the cap stays a cap, no chunk.
+    const auto rows = rows_of(
+        "A,check,DeepSeek-V3,MI300X,sglang,0.5.5,8,1,1,1,fp8,,fixed_batch,,,196608,,4,40,0.8,922,922,ttft_s,0.5,s,s,\n"
+        "B,check,gpt-oss-120b,B200 (HGX),trtllm,1.2,4,1,1,1,,fp8,fixed_batch,,512,20000,,4,40,0.8,922,922,ttft_s,0.05,s,s,\n"
+        "C,check,DeepSeek-V3,B200 (HGX),sglang,0.5.6,8,1,1,1,fp8,fp8,fixed_batch,,128,32768,,16,160,0.8,922,922,ttft_s,0.4,s,s,30\n");
+    REQUIRE(rows.size() == 3);
+    const plan::measurement a = plan::with_own_engine(rows[0]), b = plan::with_own_engine(rows[1]), c = plan::with_own_engine(rows[2]);
+    CHECK(plan::closed_loop_limits(a).prefill_chunk.value() == 196608);
+    CHECK(plan::closed_loop_limits(a).max_tokens_per_step == 196608);
+    CHECK(plan::closed_loop_limits(a).max_batch == 2048);
+    CHECK(plan::closed_loop_limits(a).receive_interval == 1);
+    CHECK(plan::closed_loop_limits(b).prefill_chunk.value() == 0);
+    CHECK(plan::closed_loop_limits(b).max_tokens_per_step == 20000);
+    CHECK(plan::closed_loop_limits(b).max_batch == 512);
+    CHECK(b.d.m.kv_cache == formats::fp8);
+    CHECK(c.receive_interval == 30);
+    CHECK(plan::closed_loop_limits(c).receive_interval == 30);
+    CHECK(plan::closed_loop_limits(c).prefill_chunk.value() == 32768);
+    // The poll interval lengthens the simulated TTFT and nothing else about the row's shape.
+    plan::measurement c1 = c;
+    c1.receive_interval = 1;
+    CHECK(plan::predict(c) > plan::predict(c1));
+    // Refused, named: a poll interval below 1 or fractional, or one on a row that is not simulated.
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    CHECK(test::contains(error("D,check,DeepSeek-V3,B200 (HGX),sglang,0.5.6,8,1,1,1,fp8,fp8,fixed_batch,,,,,16,160,0.8,922,922,ttft_s,0.4,s,s,0\n"),
+                         "receive_interval = 0: a whole number of decode steps between the server's polls"));
+    CHECK(test::contains(error("D,check,DeepSeek-V3,B200 (HGX),sglang,0.5.6,8,1,1,1,fp8,fp8,fixed_batch,,,,,16,160,0.8,922,922,ttft_s,0.4,s,s,2.5\n"),
+                         "receive_interval = 2.5"));
+    CHECK(test::contains(error("D,check,DeepSeek-V3,B200 (HGX),sglang,0.5.6,8,1,1,1,fp8,fp8,fixed_batch,,,,,16,,,922,922,ttft_s,0.4,s,s,10\n"),
+                         "receive_interval = 10: a poll interval is simulated"));
+}

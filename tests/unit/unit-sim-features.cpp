@@ -242,3 +242,71 @@ TEST_CASE("simulator: the features together under load still answer every reques
     CHECK(r.cached_prompt_tokens < 0.3 * r.prompt_tokens + 1.0);
     CHECK(same_bits(r, sim::simulate(d, t, o)));
 }
+
+TEST_CASE("simulator: a scheduler that polls every N decode steps holds a new request for them") {
+    // Request A (1000 → 200) alone from t = 0; request B (1000 → 50) arrives in the middle of A's first
+    // decode step. Polling every step (N = 1), B is taken at the end of that step and prefilled in
+    // the next. Polling every 10 decode steps (SGLang --scheduler-recv-interval 10: the count restarts
+    // after A's prompt step), B waits for decode steps 2 … 10 too: A alone at contexts 1,002 … 1,010.
+    const double prefill = prefill_pass(llama8, 1.0, 1000_tok, 0_tok).time().value();
+    const double first_decode = decode_pass(llama8, 1.0, 1001_tok).time().value();
+    std::vector<workload::request> two{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
+                                       {.arrival = seconds(prefill + first_decode / 2), .input = 1000_tok, .output = 50_tok}};
+    const sim::result every = sim::simulate(llama8, two, {.limits = {.receive_interval = 1}});
+    const sim::result tenth = sim::simulate(llama8, two, {.limits = {.receive_interval = 10}});
+    double nine_steps = 0;
+    for (double c = 1002; c <= 1010; ++c) nine_steps += decode_pass(llama8, 1.0, tokens(c)).time().value();
+    REQUIRE(every.requests.size() == 2);
+    CHECK(every.requests[1].queue == doctest::Approx(first_decode / 2).epsilon(1e-9));
+    CHECK(tenth.requests[1].queue == doctest::Approx(first_decode / 2 + nine_steps).epsilon(1e-9));
+    // Its prompt step then carries A's decode at context 1,011 instead of 1,002: nine tokens of
+    // attention more, well under a thousandth of the nine steps.
+    CHECK(tenth.requests[1].ttft - every.requests[1].ttft == doctest::Approx(nine_steps).epsilon(1e-3));
+    // A was never waiting: an idle engine polls at once.
+    CHECK(tenth.requests[0].ttft == every.requests[0].ttft);
+    CHECK(tenth.completed == 2);
+    CHECK(tenth.output_tokens == 250);
+    // A lone request never waits for a poll: the same run, bit for bit.
+    const auto one = spaced(3, 100.0, 1000, 200);
+    CHECK(same_bits(sim::simulate(llama8, one, {.limits = {.receive_interval = 30}}), sim::simulate(llama8, one)));
+    // Under a closed loop of 16 clients every new prompt lands among decodes: the mean queue grows
+    // with N, and every request is still answered once.
+    const workload::traffic loop{.input = workload::uniform(819_tok, 1024_tok), .output = workload::uniform(819_tok, 1024_tok),
+                                 .arrivals = workload::closed_loop(16)};
+    const sim::result n1 = sim::simulate(llama8, loop, {.requests = 160, .keep_requests = false});
+    const sim::result n30 = sim::simulate(llama8, loop, {.limits = {.receive_interval = 30}, .requests = 160, .keep_requests = false});
+    CHECK(n30.completed == 160);
+    CHECK(n30.output_tokens == n1.output_tokens);
+    CHECK(n30.queue.mean > n1.queue.mean);
+    CHECK(n30.ttft.mean > n1.ttft.mean);
+    // Refused, named.
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, one, {.limits = {.receive_interval = 0.5}}); }),
+                         "receive_interval (decode steps) = 0.5"));
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, one, {.limits = {.receive_interval = 2.5}}); }),
+                         "a whole number of decode steps between polls for new requests"));
+}
+
+TEST_CASE("simulator: prefill batches alone hold the running answers for the prompt step") {
+    // A (1000 → 200) decodes alone; B (1000 → 50) arrives in the middle of A's first decode step.
+    // Mixed (vLLM, TensorRT-LLM): B's prompt rides with A's decode in one step. Alone (SGLang without
+    // --enable-mixed-chunk): the step carries B's 1,000 prompt tokens only — the prefill pass of one
+    // 1,000-token prompt — and A's next token waits for it.
+    const double prefill = prefill_pass(llama8, 1.0, 1000_tok, 0_tok).time().value();
+    const double first_decode = decode_pass(llama8, 1.0, 1001_tok).time().value();
+    std::vector<workload::request> two{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
+                                       {.arrival = seconds(prefill + first_decode / 2), .input = 1000_tok, .output = 50_tok}};
+    const sim::result mixed = sim::simulate(llama8, two);
+    const sim::result alone = sim::simulate(llama8, two, {.limits = {.prefill_alone = true}});
+    REQUIRE(alone.requests.size() == 2);
+    CHECK(alone.requests[1].queue == doctest::Approx(first_decode / 2).epsilon(1e-9));
+    CHECK(alone.requests[1].ttft - alone.requests[1].queue == doctest::Approx(prefill).epsilon(1e-9));
+    CHECK(mixed.requests[1].ttft - mixed.requests[1].queue > prefill);
+    // A's answer takes one step more: B's prompt step, in which A emitted nothing.
+    CHECK(alone.requests[0].e2e > mixed.requests[0].e2e);
+    CHECK(alone.steps == mixed.steps + 1);
+    CHECK(alone.completed == 2);
+    CHECK(alone.output_tokens == 250);
+    // A lone request never meets another's prompt: the same run, bit for bit.
+    const auto one = spaced(3, 100.0, 1000, 200);
+    CHECK(same_bits(sim::simulate(llama8, one, {.limits = {.prefill_alone = true}}), sim::simulate(llama8, one)));
+}

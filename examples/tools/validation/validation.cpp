@@ -243,7 +243,8 @@ std::string engine_text(const plan::measurement& x) {
         case plan::scenario::online: return text::plain(x.rate, 4) + " requests/s";
         case plan::scenario::fixed_batch:
             return x.prompts > 0 ? "batch " + whole(x.batch) + ", closed loop of " + whole(x.prompts) + " prompts" +
-                                       (x.range_ratio < 1.0 ? ", range ratio " + text::plain(x.range_ratio, 3) : "")
+                                       (x.range_ratio < 1.0 ? ", range ratio " + text::plain(x.range_ratio, 3) : "") +
+                                       (x.receive_interval > 1.0 ? ", server polls every " + whole(x.receive_interval) + " decode steps" : "")
                                  : "batch " + whole(x.batch);
         case plan::scenario::single_prefill: return "one prompt";
     }
@@ -607,7 +608,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "`fixed_batch` row with `prompts` is a benchmark client's closed loop with a burst start (InferenceMAX: "
          "benchmark_serving with 10 × concurrency prompts, `--request-rate inf`, `--max-concurrency c`, "
          "`--random-range-ratio 0.8`): it is priced by the simulator (`plan::closed_loop_run`, `sim::simulate` with "
-         "the row's engine and its scheduler defaults, c clients releasing their first prompts at time 0, seed 1), "
+         "the row's engine, its server's caps where the row gives them (`max_batch`, `max_tokens`, also the prompt "
+         "chunk where the engine chunks; the launch script's flags) and the engine's defaults where it does not, the "
+         "server's poll interval (`receive_interval`), SGLang's prompt steps run alone, c clients releasing their first prompts at time 0, seed 1), "
          "TTFT and TPOT as the means over requests and tokens/s as output tokens ÷ makespan, as the client reports "
          "them; the client's lengths are drawn uniformly on whole tokens in [⌊r·L⌋, L] around the row's mean "
          "(`plan::client_lengths`).\n";
@@ -808,6 +811,25 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
              " | " + text::plain(quantile(g.after_ratio, 0.5), 3) + " |\n";
     }
     s += "\n";
+    s += "What the servers were launched with (InferenceMAX's launch scripts, each row's notes naming the script and "
+         "commit): the caps are data in the rows — `max_batch` (SGLang `--max-running-requests`, vLLM `--max-num-seqs`, "
+         "TensorRT-LLM `max_batch_size`), `max_tokens` (`--chunked-prefill-size`, `--max-num-batched-tokens`, "
+         "`max_num_tokens`; also the prompt chunk where the engine chunks prompts), the KV format where a script sets "
+         "one (FP8 on every B200 run and on SGLang's MXFP4 MI355X runs) — and every cap is at or above the client's "
+         "concurrency, so no request waits for a server slot. No run used speculative decoding (the artifact's "
+         "`spec_decoding`: none): a short TPOT is not MTP. SGLang on B200 polls for new requests every 10 decode steps "
+         "(30 from concurrency 16), `--scheduler-recv-interval` (the `receive_interval` column): simulated, a prompt "
+         "that lands among decodes waits for the poll. SGLang runs a prompt step alone, the running answers waiting for "
+         "it (`--enable-mixed-chunk` is off in every script; simulated for every SGLang row), where vLLM and "
+         "TensorRT-LLM put prompt chunks and decodes in one step. AMD's `--num-continuous-decode-steps 4` is recorded, not priced "
+         "(its multi-step loop left SGLang's scheduler with the overlap scheduler; unverified for those images). What "
+         "the means carry that no mechanism here prices: in 8 of the 17 SGLang B200 TTFT rows the artifact's p99 TTFT "
+         "is 69–81 s while the median is 0.2–1.2 s (a stall of about 70 s, whatever the shape and concurrency; 14 of "
+         "that artifact's runs show it), in the six 1k/1k SGLang MXFP4 MI355X rows p99 is 21–25 s against a median of "
+         "0.08–0.11 s, and at "
+         "concurrency 4 the 1k/1k vLLM and TensorRT-LLM runs measure 18–49 ms more than the simulated TTFT at every "
+         "TP degree (a per-request cost outside the engine's steps — HTTP, tokenisation, detokenisation — for which "
+         "no source gives a figure); both are in the rows' notes, neither is fitted.\n\n";
 
     s += "## Check rows by engine, GPU vendor, dense or MoE, throughput or latency\n\n";
     s += "Error = llmcost ÷ measured − 1 as above; \"llmcost ÷ measured\" is the median ratio, read as optimistic "

@@ -32,10 +32,10 @@ inline constexpr engine_profile vllm_hopper = from_row(engine_row{"vLLM on Hoppe
 inline constexpr engine_profile vllm_blackwell = from_row(engine_row{"vLLM on Blackwell", "vllm", "blackwell", "0.10-0.11", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 10.1, 1024, 24.95, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0});
 inline constexpr engine_profile vllm_cdna3 = from_row(engine_row{"vLLM on CDNA3 (ROCm)", "vllm", "cdna3", "0.9-0.11 (ROCm)", 0.814, 1, 0, 1, 0.9, 1, 1, 0.9, 0.9, 0, 0, 0, 1, 16.22, 32, 0, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0});
 inline constexpr engine_profile vllm_cdna4 = from_row(engine_row{"vLLM on CDNA4 (ROCm)", "vllm", "cdna4", "0.10-0.11 (ROCm)", 0.9215, 1, 0, 1, 1.013, 1, 1, 1.013, 1.013, 0, 0, 0, 1, 6.3, 24, 0, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile sglang_hopper = from_row(engine_row{"SGLang on Hopper", "sglang", "hopper", "0.4-0.5", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 0, 7.271, 1, 5.9, 256, 95.5, 2048, 8192, 1, 8192, 0.875, 1, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile sglang_blackwell = from_row(engine_row{"SGLang on Blackwell", "sglang", "blackwell", "0.4-0.5", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 3.406, 1, 5.9, 1024, 24.95, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile sglang_cdna3 = from_row(engine_row{"SGLang on CDNA3 (ROCm)", "sglang", "cdna3", "0.4-0.5 (ROCm)", 0.814, 1, 0, 1, 0.9, 1, 1, 0.9, 0.9, 0, 0, 30.2, 1, 16.22, 32, 41, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile sglang_cdna4 = from_row(engine_row{"SGLang on CDNA4 (ROCm)", "sglang", "cdna4", "0.4-0.5 (ROCm)", 0.9215, 1, 0, 1, 1.013, 1, 1, 1.013, 1.013, 0, 0, 10.34, 1, 6.3, 24, 33.5, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile sglang_hopper = from_row(engine_row{"SGLang on Hopper", "sglang", "hopper", "0.4-0.5", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 0, 5.341, 1, 5.9, 256, 95.5, 2048, 8192, 1, 8192, 0.875, 1, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile sglang_blackwell = from_row(engine_row{"SGLang on Blackwell", "sglang", "blackwell", "0.4-0.5", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 3.581, 1, 5.9, 1024, 24.95, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile sglang_cdna3 = from_row(engine_row{"SGLang on CDNA3 (ROCm)", "sglang", "cdna3", "0.4-0.5 (ROCm)", 0.814, 1, 0, 1, 0.9, 1, 1, 0.9, 0.9, 0, 0, 27.34, 1, 16.22, 32, 41, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0});
+inline constexpr engine_profile sglang_cdna4 = from_row(engine_row{"SGLang on CDNA4 (ROCm)", "sglang", "cdna4", "0.4-0.5 (ROCm)", 0.9215, 1, 0, 1, 1.013, 1, 1, 1.013, 1.013, 0, 0, 9.654, 1, 6.3, 24, 33.5, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0});
 // clang-format on
 
 inline constexpr std::array all_engines{trtllm_hopper, trtllm_blackwell, vllm_hopper,  vllm_blackwell, vllm_cdna3,

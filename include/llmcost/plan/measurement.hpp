@@ -109,6 +109,9 @@ struct measurement {
     /// The client's random-range-ratio r: every prompt and answer length drawn on whole tokens
     /// from [r·L, L] (`client_lengths`); 1: every request exactly the mean shape.
     double range_ratio = 1;
+    /// The server's decode steps between polls for new requests (`scheduler_limits::receive_interval`:
+    /// SGLang `--scheduler-recv-interval`); 1: every step. Simulated, so above 1 only with `prompts`.
+    double receive_interval = 1;
     metric what = metric::output_tokens_per_s;
     double value = 0;       ///< the measured figure in SI (tokens/s or s)
     std::string source;
@@ -134,6 +137,11 @@ struct measurement {
                 "a client's random-range-ratio is in (0, 1] (1: fixed lengths)");
         require(range_ratio == 1.0 || prompts > 0.0, s, "range_ratio", range_ratio,
                 "random lengths are simulated: a range ratio below 1 needs a closed-loop run (prompts > 0)");
+        require(receive_interval >= 1.0 && receive_interval <= 1e6 && std::floor(receive_interval) == receive_interval,
+                s, "receive_interval", receive_interval,
+                "a whole number of decode steps between the server's polls for new requests, from 1 to 10⁶");
+        require(receive_interval == 1.0 || prompts > 0.0, s, "receive_interval", receive_interval,
+                "a poll interval is simulated: above 1 it needs a closed-loop run (prompts > 0)");
         if (how == scenario::single_prefill)
             require(what == metric::ttft_s, s, "metric", static_cast<double>(what),
                     "a single prefill measures time to first token only");
@@ -157,8 +165,14 @@ struct measurement {
 /// TensorRT-LLM reserves a sequence's whole KV at admission (GUARANTEED_NO_EVICT), vLLM and SGLang
 /// admit on the KV in use and preempt when it runs out (their defaults).
 [[nodiscard]] inline scheduler_limits closed_loop_limits(const measurement& x) {
-    const scheduler_limits given{.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
-                                 .reserve_full_sequence = x.engine == serving_engine::trtllm};
+    scheduler_limits given{.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
+                           .reserve_full_sequence = x.engine == serving_engine::trtllm,
+                           .receive_interval = x.receive_interval,
+                           .prefill_alone = x.engine == serving_engine::sglang};
+    // A row's token cap is also its prompt chunk where the engine chunks prompts: vLLM splits a
+    // prompt to the step's budget (--max-num-batched-tokens), SGLang at --chunked-prefill-size (the
+    // InferenceMAX launch scripts set it equal to --max-prefill-tokens, or leave that at its default).
+    if (x.max_tokens > 0 && x.d.engine.scheduler.chunked_prefill) given.prefill_chunk = tokens(x.max_tokens);
     return with_engine_defaults(given, x.d.engine);
 }
 

@@ -85,6 +85,23 @@ struct scheduler_limits {
     /// C > 0 = a prompt of I tokens takes ⌈I ÷ C⌉ steps of equal chunks (Sarathi-Serve; vLLM and
     /// SGLang split the prompts longer than their token budget).
     tokens_t prefill_chunk{};
+    /// Decode steps between the scheduler's polls for newly arrived requests: 1 = every step (vLLM,
+    /// TensorRT-LLM, SGLang's default); N > 1 = a request that arrives while sequences decode waits
+    /// for the N-th decode step since the last poll, or for the end of a step that carried a prompt,
+    /// an idle engine taking it at once (SGLang `--scheduler-recv-interval N`: SchedulerRecvSkipper
+    /// adds 1 per decode pass and 1000 per other pass, receiving when the count reaches N;
+    /// github.com/sgl-project/sglang python/sglang/srt/managers/scheduler_recv_skipper.py
+    /// @70310f051068e3ea8dbaaecd4e408919cd431417). Simulated only (`sim::simulate`): a request waits
+    /// (N − 1) ÷ 2 decode steps more on average when it lands among decodes.
+    double receive_interval = 1;
+    /// A step that carries prompt chunks runs no decodes: prefill batches alone, the running answers
+    /// waiting for them (SGLang's default scheduler: a prefill batch wins whenever one can be formed,
+    /// decode runs only when none is, unless --enable-mixed-chunk; github.com/sgl-project/sglang
+    /// python/sglang/srt/managers/scheduler.py get_next_batch_to_run, "Run prefill first if possible",
+    /// @d51c1c21d1ac07cd5d1de9ead6c99087d8428e79); false: prompt chunks ride with
+    /// every decode in one step (vLLM V1's mixed chunked prefill, TensorRT-LLM's in-flight batching).
+    /// Simulated only.
+    bool prefill_alone = false;
 
     constexpr void validate() const {
         require(non_negative_finite(max_batch), "scheduler", "max_batch", max_batch,
@@ -99,6 +116,9 @@ struct scheduler_limits {
                     (prefill_chunk.value() == 0.0 || prefill_chunk.value() >= 1.0),
                 "scheduler", "prefill_chunk (tokens)", prefill_chunk.value(),
                 "must be 0 (whole prompts) or at least one token, and finite", "llmcost.serving.chunk_at_least_one_token");
+        require(receive_interval >= 1.0 && receive_interval <= 1e6 && detail::const_trunc(receive_interval) == receive_interval,
+                "scheduler", "receive_interval (decode steps)", receive_interval,
+                "a whole number of decode steps between polls for new requests, from 1 (every step) to 10⁶");
     }
 };
 

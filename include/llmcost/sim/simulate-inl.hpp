@@ -161,6 +161,12 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         [[nodiscard]] bool empty() const { return ids.empty(); }
     } reqs{all_reqs, ids};
     std::deque<std::size_t> waiting;
+    // Arrived but not yet received by the scheduler: it polls for new requests only every
+    // `receive_interval` decode steps (SGLang --scheduler-recv-interval), at once when idle or after
+    // a step that carried a prompt (`scheduler_limits::receive_interval`).
+    std::vector<std::size_t> unreceived;
+    double decode_steps_since_poll = 0;
+    bool prompt_in_last_step = false;
     std::vector<std::size_t> prefilling, chunk_of_step;
     std::vector<double> chunk_tokens;
     std::vector<std::size_t> admitted_order;  // newest last: who is preempted first
@@ -193,7 +199,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         q.output = reqs[i].output.value();
         q.resident = role == stage::decode;
         if (role != stage::decode) out.arrival[ids[i]] = t;
-        waiting.push_back(k);
+        unreceived.push_back(k);
     };
     auto arrive = [&](double t) {
         if (e.closed_loop) {
@@ -254,6 +260,13 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     for (;;) {
         arrive(now);
         const double running_count = decodes + static_cast<double>(prefilling.size());
+        // The poll: every `receive_interval` decode steps since the last, after a step that carried a
+        // prompt, or when idle — whether or not a request came (SGLang's SchedulerRecvSkipper counter).
+        if (running_count == 0 || prompt_in_last_step || decode_steps_since_poll >= e.limits.receive_interval) {
+            waiting.insert(waiting.end(), unreceived.begin(), unreceived.end());
+            unreceived.clear();
+            decode_steps_since_poll = 0;
+        }
         if (running_count == 0 && waiting.empty()) {
             if (e.closed_loop || next >= reqs.size()) break;
             now = std::max(now, reqs[next].arrival.value());
@@ -295,7 +308,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         }
         // The step: every decode, then prompt chunks in admission order within the token budget.
         const double budget = e.max_tokens > 0 ? e.max_tokens : std::numeric_limits<double>::infinity();
-        double step_tokens = decodes, chunk_sum = 0, pairs_sum = 0, kv_prefill_sum = 0;
+        const bool alone_wanted = e.limits.prefill_alone && !prefilling.empty();
+        double step_tokens = alone_wanted ? 0.0 : decodes, chunk_sum = 0, pairs_sum = 0, kv_prefill_sum = 0;
         chunk_of_step.clear();
         chunk_tokens.clear();
         for (std::size_t id : prefilling) {
@@ -316,33 +330,41 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             kv_prefill_sum += kv_bytes_for_context(m, kinds, tokens(q.prefilled + c)).value();
         }
         const double ps = static_cast<double>(chunk_of_step.size());
-        const step_cache::key k{decodes, ps, chunk_sum, context_sum, pairs_sum, kv_prefill_sum};
+        const bool alone = alone_wanted && ps > 0 && decodes > 0;  // with no answer running it is any prompt step
+        const double dec = alone ? 0.0 : decodes, ctx = alone ? 0.0 : context_sum;
+        prompt_in_last_step = ps > 0;
+        if (ps == 0) decode_steps_since_poll += 1.0;
+        const step_cache::key k{dec, ps, chunk_sum, ctx, pairs_sum, kv_prefill_sum};
         const double t = cache.get(k, [&] {
-            const double c = decodes > 0 ? context_sum / decodes : 0.0;
+            const double c = dec > 0 ? ctx / dec : 0.0;
             const llmcost::detail::sequence_terms<double> terms{
                 .prefill_tokens = ps > 0 ? chunk_sum / ps : 0.0,
                 .pairs_decode = llmcost::detail::attention_pairs(m, kinds, c, 1.0),
                 .pairs_prefill = ps > 0 ? pairs_sum / ps : 0.0,
                 .kv_decode = kv_bytes_for_context(m, kinds, tokens(c)).value(),
                 .kv_prefill = ps > 0 ? kv_prefill_sum / ps : 0.0};
-            return llmcost::detail::step_formula(e.pm, terms, decodes, ps).time();
+            return llmcost::detail::step_formula(e.pm, terms, dec, ps).time();
         }, r.cache_hits);
         now += t;
         busy += t;
-        batch_time += (decodes + ps) * t;
+        batch_time += (dec + ps) * t;
         kv_time += used / e.kv_budget * t;
         r.steps += 1.0;
         // Resident sequences admitted before this step emit their first token in it: TTFT, not ITL.
         double firsts = 0.0;
-        while (!first_token.empty() && first_token.front().step <= step_no + 1.0) {
+        while (!alone && !first_token.empty() && first_token.front().step <= step_no + 1.0) {
             const finish_event f = first_token.front();
             first_token.pop_front();
             if (f.version != s[f.id].version) continue;
             out.ttft[ids[s[f.id].req]] = now - out.arrival[ids[s[f.id].req]];
             firsts += 1.0;
         }
-        itl.add(t + stalled, decodes - firsts);
-        stalled = 0.0;
+        if (alone) {
+            stalled += t;  // the decodes wait for the prompt step: their next token's gap includes it
+        } else {
+            itl.add(t + stalled, decodes - firsts);
+            stalled = 0.0;
+        }
         if (record_timeline && sampled++ >= stride - 1.0) {
             sampled = 0;
             r.timeline.push_back({.time = now, .batch = decodes + ps, .kv = used / e.kv_budget,
@@ -354,10 +376,12 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 stride *= 2.0;
             }
         }
-        step_no += 1.0;
-        // Every decode appended a token to its context.
-        context_sum += decodes;
-        if (!e.limits.reserve_full_sequence) used += e.kv_per_token * decodes;
+        if (!alone) {  // step_no counts the steps that decoded: a prompt step alone moves no answer on
+            step_no += 1.0;
+            // Every decode appended a token to its context.
+            context_sum += decodes;
+            if (!e.limits.reserve_full_sequence) used += e.kv_per_token * decodes;
+        }
         // Prompt chunks: a finished prompt emits its first token and starts decoding.
         for (std::size_t j = 0; j < chunk_of_step.size(); ++j) {
             const std::size_t id = chunk_of_step[j];
