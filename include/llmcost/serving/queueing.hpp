@@ -106,6 +106,19 @@ constexpr void poisson_row(double mu, std::array<double, bulk_service::capacity>
     for (double x : p) sum += x;
     return 1.0 - sum;
 }
+/// One step of a power iteration on a distribution: `next` scaled to sum to 1 becomes `share`;
+/// returns Σ|next − share|, the change the iteration stops on.
+[[nodiscard]] constexpr double renormalised_step(std::array<double, bulk_service::capacity>& next,
+                                   std::array<double, bulk_service::capacity>& share) {
+    double change = 0.0, total = 0.0;
+    for (double x : next) total += x;
+    for (std::size_t j = 0; j < bulk_service::capacity; ++j) {
+        next[j] /= total;
+        change += llmcost::detail::max(next[j] - share[j], share[j] - next[j]);
+    }
+    share = next;
+    return change;
+}
 }  // namespace detail
 
 /// The engine of `bulk_service` for a step price `t(k)` (a callable returning a duration) and
@@ -140,14 +153,7 @@ template <class Step, duration T>
         }
         require(lost < 1e-9, "bulk-service queue", "interarrival (s)", gap,
                 "arrivals outpace the prefill: a step would carry more than 160 prompts (use the simulator)");
-        double change = 0.0, total = 0.0;
-        for (double x : next) total += x;
-        for (std::size_t j = 0; j < bulk_service::capacity; ++j) {
-            next[j] /= total;
-            change += llmcost::detail::max(next[j] - e.share[j], e.share[j] - next[j]);
-        }
-        e.share = next;
-        if (change < 1e-13) break;
+        if (detail::renormalised_step(next, e.share) < 1e-13) break;
     }
     return e;
 }
@@ -354,14 +360,7 @@ template <class Step, duration T>
         }
         require(lost < 1e-9, "bulk-service queue", "interarrival (s)", gap,
                 "arrivals outpace the steps: more than 160 prompts would queue (use the simulator)");
-        double change = 0.0, total = 0.0;
-        for (double x : next) total += x;
-        for (std::size_t q = 0; q < bulk_service::capacity; ++q) {
-            next[q] /= total;
-            change += llmcost::detail::max(next[q] - e.share[q], e.share[q] - next[q]);
-        }
-        e.share = next;
-        if (change < 1e-13) break;
+        if (detail::renormalised_step(next, e.share) < 1e-13) break;
     }
     return e;
 }
