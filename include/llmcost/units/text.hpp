@@ -315,107 +315,145 @@ template <std::size_t N>
 }
 
 // One overload per quantity type of units/system.hpp; `printable_quantity` is "one of these".
+// Each is a template constrained to exactly its type: a body is checked, and its quantity type's
+// members instantiated, only where something is printed, not in every includer of the core.
 // Base units: the prefix that keeps the number at least 1.
-[[nodiscard]] inline std::string text_of(const bytes_t& b, const options& o) { return bytes_with(b.value(), "B", o); }
-[[nodiscard]] inline std::string text_of(const bytes_per_second_t& bw, const options& o) {
+template <std::same_as<bytes_t> Q>
+[[nodiscard]] std::string text_of(const Q& b, const options& o) { return bytes_with(b.value(), "B", o); }
+template <std::same_as<bytes_per_second_t> Q>
+[[nodiscard]] std::string text_of(const Q& bw, const options& o) {
     return bytes_with(bw.value(), "B/s", o);
 }
-[[nodiscard]] inline std::string text_of(const bytes_per_token_t& b, const options& o) {
+template <std::same_as<bytes_per_token_t> Q>
+[[nodiscard]] std::string text_of(const Q& b, const options& o) {
     return bytes_with(b.value(), "B/token", o);
 }
 /// Days and hours from 3 of them up (a depreciation, a payback), else s, ms, µs, ns.
-[[nodiscard]] inline std::string text_of(const seconds_t& t, const options& o) {
+template <std::same_as<seconds_t> Q>
+[[nodiscard]] std::string text_of(const Q& t, const options& o) {
     if (!std::isfinite(t.value())) return in_unit(t.value(), "s", o.digits);
     if (std::fabs(t.value()) >= 3.0 * 86400.0) return in_unit(t.value() / 86400.0, "d", o.digits);
     if (std::fabs(t.value()) >= 3.0 * 3600.0) return in_unit(t.value() / 3600.0, "h", o.digits);
     if (t.value() == 0.0) return "0 s";
     return with_prefix(t.value(), sub_second, "s", o.digits);
 }
-[[nodiscard]] inline std::string text_of(const seconds_per_token_t& t, const options& o) {
+template <std::same_as<seconds_per_token_t> Q>
+[[nodiscard]] std::string text_of(const Q& t, const options& o) {
     std::string out = text_of(seconds_t::from_value(t.value()), o);
     out += "/token";
     return out;
 }
-[[nodiscard]] inline std::string text_of(const metres_t& d, const options& o) {
+template <std::same_as<metres_t> Q>
+[[nodiscard]] std::string text_of(const Q& d, const options& o) {
     if (std::fabs(d.value()) >= 1000.0 && std::isfinite(d.value())) return in_unit(d.value() / 1000.0, "km", o.digits);
     return in_unit(d.value(), "m", o.digits);
 }
-[[nodiscard]] inline std::string text_of(const metres_per_second_t& v, const options& o) {
+template <std::same_as<metres_per_second_t> Q>
+[[nodiscard]] std::string text_of(const Q& v, const options& o) {
     return in_unit(v.value(), "m/s", o.digits);
 }
-[[nodiscard]] inline std::string text_of(const watts_t& p, const options& o) {
+template <std::same_as<watts_t> Q>
+[[nodiscard]] std::string text_of(const Q& p, const options& o) {
     return with_prefix(p.value(), decimal_prefixes, "W", o.digits);
 }
-[[nodiscard]] inline std::string text_of(const joules_t& e, const options& o) {
+template <std::same_as<joules_t> Q>
+[[nodiscard]] std::string text_of(const Q& e, const options& o) {
     return o.energy == energy_style::watt_hours ? with_prefix(e.value() / 3600.0, decimal_prefixes, "Wh", o.digits)
                                                 : with_prefix(e.value(), decimal_prefixes, "J", o.digits);
 }
-[[nodiscard]] inline std::string text_of(const joules_per_token_t& e, const options& o) {
+template <std::same_as<joules_per_token_t> Q>
+[[nodiscard]] std::string text_of(const Q& e, const options& o) {
     return o.energy == energy_style::watt_hours ? in_unit(e.value() / 3600.0, "Wh/token", o.digits)
                                                 : in_unit(e.value(), "J/token", o.digits);
 }
-[[nodiscard]] inline std::string text_of(const flops_t& f, const options& o) {
+template <std::same_as<flops_t> Q>
+[[nodiscard]] std::string text_of(const Q& f, const options& o) {
     return with_prefix(f.value(), decimal_prefixes, "FLOP", o.digits);
 }
-[[nodiscard]] inline std::string text_of(const flops_per_second_t& f, const options& o) {
+template <std::same_as<flops_per_second_t> Q>
+[[nodiscard]] std::string text_of(const Q& f, const options& o) {
     return with_prefix(f.value(), decimal_prefixes, "FLOP/s", o.digits);
 }
-[[nodiscard]] inline std::string text_of(const flops_per_token_t& f, const options& o) {
+template <std::same_as<flops_per_token_t> Q>
+[[nodiscard]] std::string text_of(const Q& f, const options& o) {
     return with_prefix(f.value(), decimal_prefixes, "FLOP/token", o.digits);
 }
-[[nodiscard]] inline std::string text_of(const flops_per_byte_t& i, const options& o) {
+template <std::same_as<flops_per_byte_t> Q>
+[[nodiscard]] std::string text_of(const Q& i, const options& o) {
     return in_unit(i.value(), "FLOP/B", o.digits);
 }
 /// Token counts keep at least 10 digits: a context of 131072 tokens is not "1.311e+05 tokens".
-[[nodiscard]] inline std::string text_of(const tokens_t& n, const options& o) {
+template <std::same_as<tokens_t> Q>
+[[nodiscard]] std::string text_of(const Q& n, const options& o) {
     return in_unit(n.value(), "tokens", std::max(o.digits, 10));
 }
-[[nodiscard]] inline std::string text_of(const tokens_per_second_t& r, const options& o) {
+template <std::same_as<tokens_per_second_t> Q>
+[[nodiscard]] std::string text_of(const Q& r, const options& o) {
     return in_unit(r.value(), "tokens/s", o.digits);
 }
-[[nodiscard]] inline std::string text_of(const dollars_t& d, const options& o) {
+template <std::same_as<dollars_t> Q>
+[[nodiscard]] std::string text_of(const Q& d, const options& o) {
     return dollars_text(number(d.value(), o.digits));
 }
 /// GPU time is rented by the hour.
-[[nodiscard]] inline std::string text_of(const dollars_per_second_t& d, const options& o) {
+template <std::same_as<dollars_per_second_t> Q>
+[[nodiscard]] std::string text_of(const Q& d, const options& o) {
     std::string out = number(d.value() * 3600.0, o.digits);
     out += "/h";
     return dollars_text(std::move(out));
 }
 /// Token prices are quoted per million tokens.
-[[nodiscard]] inline std::string text_of(const dollars_per_token_t& d, const options& o) {
+template <std::same_as<dollars_per_token_t> Q>
+[[nodiscard]] std::string text_of(const Q& d, const options& o) {
     std::string out = number(d.value() * 1e6, o.digits);
     out += "/Mtoken";
     return dollars_text(std::move(out));
 }
 /// Electricity is sold per kWh.
-[[nodiscard]] inline std::string text_of(const dollars_per_joule_t& d, const options& o) {
+template <std::same_as<dollars_per_joule_t> Q>
+[[nodiscard]] std::string text_of(const Q& d, const options& o) {
     std::string out = number(d.value() * 3.6e6, o.digits);
     out += "/kWh";
     return dollars_text(std::move(out));
 }
 // Bits: counted and sold in bits, with decimal prefixes ("400 Gb/s", as links are sold).
-[[nodiscard]] inline std::string text_of(const bits_t& b, const options& o) {
+template <std::same_as<bits_t> Q>
+[[nodiscard]] std::string text_of(const Q& b, const options& o) {
     return with_prefix(b.value(), decimal_prefixes, "bit", o.digits);
 }
-[[nodiscard]] inline std::string text_of(const bits_per_second_t& r, const options& o) {
+template <std::same_as<bits_per_second_t> Q>
+[[nodiscard]] std::string text_of(const Q& r, const options& o) {
     return with_prefix(r.value(), decimal_prefixes, "b/s", o.digits);
 }
 // Prefixed types: the value in the unit its owner chose.
-[[nodiscard]] inline std::string text_of(const kilobytes_t& q, const options& o) { return in_unit(q.value(), "kB", o.digits); }
-[[nodiscard]] inline std::string text_of(const megabytes_t& q, const options& o) { return in_unit(q.value(), "MB", o.digits); }
-[[nodiscard]] inline std::string text_of(const gigabytes_t& q, const options& o) { return in_unit(q.value(), "GB", o.digits); }
-[[nodiscard]] inline std::string text_of(const terabytes_t& q, const options& o) { return in_unit(q.value(), "TB", o.digits); }
-[[nodiscard]] inline std::string text_of(const petabytes_t& q, const options& o) { return in_unit(q.value(), "PB", o.digits); }
-[[nodiscard]] inline std::string text_of(const kibibytes_t& q, const options& o) { return in_unit(q.value(), "KiB", o.digits); }
-[[nodiscard]] inline std::string text_of(const mebibytes_t& q, const options& o) { return in_unit(q.value(), "MiB", o.digits); }
-[[nodiscard]] inline std::string text_of(const gibibytes_t& q, const options& o) { return in_unit(q.value(), "GiB", o.digits); }
-[[nodiscard]] inline std::string text_of(const tebibytes_t& q, const options& o) { return in_unit(q.value(), "TiB", o.digits); }
-[[nodiscard]] inline std::string text_of(const pebibytes_t& q, const options& o) { return in_unit(q.value(), "PiB", o.digits); }
-[[nodiscard]] inline std::string text_of(const milliseconds_t& q, const options& o) { return in_unit(q.value(), "ms", o.digits); }
-[[nodiscard]] inline std::string text_of(const microseconds_t& q, const options& o) { return in_unit(q.value(), "µs", o.digits); }
-[[nodiscard]] inline std::string text_of(const kilowatts_t& q, const options& o) { return in_unit(q.value(), "kW", o.digits); }
-[[nodiscard]] inline std::string text_of(const megawatts_t& q, const options& o) { return in_unit(q.value(), "MW", o.digits); }
+template <std::same_as<kilobytes_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "kB", o.digits); }
+template <std::same_as<megabytes_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "MB", o.digits); }
+template <std::same_as<gigabytes_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "GB", o.digits); }
+template <std::same_as<terabytes_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "TB", o.digits); }
+template <std::same_as<petabytes_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "PB", o.digits); }
+template <std::same_as<kibibytes_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "KiB", o.digits); }
+template <std::same_as<mebibytes_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "MiB", o.digits); }
+template <std::same_as<gibibytes_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "GiB", o.digits); }
+template <std::same_as<tebibytes_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "TiB", o.digits); }
+template <std::same_as<pebibytes_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "PiB", o.digits); }
+template <std::same_as<milliseconds_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "ms", o.digits); }
+template <std::same_as<microseconds_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "µs", o.digits); }
+template <std::same_as<kilowatts_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "kW", o.digits); }
+template <std::same_as<megawatts_t> Q>
+[[nodiscard]] std::string text_of(const Q& q, const options& o) { return in_unit(q.value(), "MW", o.digits); }
 
 }  // namespace detail
 
