@@ -618,8 +618,9 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                 py::handle seed, py::handle max_batch, py::handle max_tokens, py::handle prefill_chunk,
                 py::handle optimistic, py::handle ttft_target, py::handle tpot_target, py::handle tp, py::handle pp,
                 py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
-                py::handle dataset, py::handle preemption, py::handle prefix_hit_rate, py::handle prefill_servers) {
-    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format});
+                py::handle dataset, py::handle preemption, py::handle prefix_hit_rate, py::handle prefill_servers,
+                py::handle engine) {
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine});
     const std::string preempt = str_arg(preemption, "preemption");
     if (preempt != "recompute" && preempt != "swap")
         refuse("preemption", preemption, "must be 'recompute' or 'swap'", "llmcost.argument.choice");
@@ -630,10 +631,12 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                "llmcost.argument.missing");
     const double ttft = ttft_target.is_none() ? 0.0 : number(ttft_target, "ttft");
     const double tpot = tpot_target.is_none() ? 0.0 : number(tpot_target, "tpot");
-    const sim::options o{.limits = {.max_batch = number(max_batch, "max_batch"),
-                                    .max_tokens_per_step = number(max_tokens, "max_tokens"),
-                                    .reserve_full_sequence = !flag(optimistic, "optimistic"),
-                                    .prefill_chunk = tokens(number(prefill_chunk, "prefill_chunk"))},
+    const scheduler_limits given{.max_batch = number(max_batch, "max_batch"),
+                                 .max_tokens_per_step = number(max_tokens, "max_tokens"),
+                                 .reserve_full_sequence = !flag(optimistic, "optimistic"),
+                                 .prefill_chunk = tokens(number(prefill_chunk, "prefill_chunk"))};
+    // with an engine, its scheduler defaults fill the limits not given (as `llmcost simulate --engine`)
+    const sim::options o{.limits = engine.is_none() ? given : with_engine_defaults(given, d.engine),
                          .requests = number(requests, "requests"),
                          .seed = static_cast<std::uint64_t>(whole(seed, "seed")),
                          .keep_requests = ttft > 0 || tpot > 0,
@@ -1410,9 +1413,11 @@ PYBIND11_MODULE(_core, m) {
           "max_tokens"_a = 0.0, "prefill_chunk"_a = 0.0, "optimistic"_a = false, "ttft"_a = py::none(),
           "tpot"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(),
           "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(), "dataset"_a = py::none(),
-          "preemption"_a = "recompute", "prefix_hit_rate"_a = 0.0, "prefill_servers"_a = 0,
+          "preemption"_a = "recompute", "prefix_hit_rate"_a = 0.0, "prefill_servers"_a = 0, "engine"_a = py::none(),
           "Simulate the engine request by request (continuous batching, every step priced by the library's "
-          "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`.");
+          "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`. "
+          "engine='trtllm', 'vllm' or 'sglang' prices every step with that engine's profile for the GPU's "
+          "architecture, its scheduler defaults filling the limits not given; None: the reference engine.");
     m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
           "acceptance"_a, "draft_tokens"_a, "drafter"_a, "target"_a = py::none(), "tp"_a = layout.tp,
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),

@@ -353,8 +353,6 @@ void add_breakdown(report& out, const deployment& d, const request_shape& r, con
 
 }  // namespace
 
-namespace {
-
 // with_engine_defaults (the engine's scheduler defaults where a flag left a limit open): serving/throughput.hpp
 
 std::string engine_note(const engine_profile& e) {
@@ -365,8 +363,6 @@ std::string engine_note(const engine_profile& e) {
     n += "; tables/engines.csv); its scheduler defaults fill the limits not given.";
     return n;
 }
-
-}  // namespace
 
 namespace {
 

@@ -204,6 +204,9 @@ enum class catalog_kind { models, hardware, formats, engines };
 /// The deployment the flags describe (a usage error for layout arithmetic; the library's rules
 /// as invalid_input).
 [[nodiscard]] deployment build(const deployment_options& o);
+/// The note a command prints when `--engine` chose the profile: its name, version and that its
+/// scheduler defaults fill the limits the flags left open (`with_engine_defaults`).
+[[nodiscard]] std::string engine_note(const engine_profile& e);
 /// The catalog profile of engine `name` (trtllm, vllm, sglang) on `hw`: an unknown name is a
 /// usage_error; an engine with no profile for the GPU's architecture is refused (invalid_input).
 [[nodiscard]] engine_profile engine_named_for(const std::string& name, const hardware& hw);

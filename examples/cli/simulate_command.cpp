@@ -137,8 +137,10 @@ report simulate(const simulate_command& c, std::ostream& progress) {
     if (c.prefix_cache && !from_trace) throw usage_error("--prefix-cache needs --trace (its prefix_id column)");
     if (c.shared_prefix > 0 && !c.prefix_cache) throw usage_error("--shared-prefix needs --prefix-cache");
     const bool drawn = !c.svg.empty();
-    const sim::options o{.limits = {.max_batch = c.max_batch, .max_tokens_per_step = c.max_tokens,
-                                    .reserve_full_sequence = !c.optimistic, .prefill_chunk = tokens(c.prefill_chunk)},
+    scheduler_limits limits{.max_batch = c.max_batch, .max_tokens_per_step = c.max_tokens,
+                            .reserve_full_sequence = !c.optimistic, .prefill_chunk = tokens(c.prefill_chunk)};
+    if (!c.dep.engine.empty()) limits = with_engine_defaults(limits, d.engine);  // as `estimate --engine`
+    const sim::options o{.limits = limits,
                          .requests = c.requests,
                          .seed = static_cast<std::uint64_t>(c.seed),
                          .keep_requests = c.ttft_target > 0 || c.tpot_target > 0 || drawn,
@@ -222,6 +224,7 @@ report simulate(const simulate_command& c, std::ostream& progress) {
         out.files.push_back({.path = c.svg, .contents = simulation_svg(r, out.title, c.prefill_servers > 0), .note_when_written = std::move(note)});
         if (from_trace) out.files.back().inputs.push_back(c.trace);
     }
+    if (!c.dep.engine.empty()) out.notes.push_back(engine_note(d.engine));
     out.notes.push_back("Every step priced by the library's step formula (sim::simulate); seed " +
                         invalid_input::show(c.seed) + ": the same seed gives the same figures.");
     out.notes.push_back(!c.optimistic ? "KV reserved for the whole sequence at admission (TensorRT-LLM's default)."
