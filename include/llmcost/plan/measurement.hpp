@@ -228,6 +228,9 @@ struct measurement {
 struct online_means {
     double ttft = 0, tpot = 0;  ///< s
     double output_tokens_per_s = 0;
+    /// Sequences per attention rank by Little's law on these means, λ · (TTFT + (O − 1) · TPOT),
+    /// as the validation report counts the measured runs'.
+    double concurrency = 0;
 };
 
 /// The simulated run of an online row whose engine holds prompts (`holds_prompts`): Poisson arrivals
@@ -260,7 +263,9 @@ struct online_means {
         tpot += r.requests[i].tpot;
     }
     const double k = static_cast<double>(hi - lo);
-    return {.ttft = ttft / k, .tpot = tpot / k, .output_tokens_per_s = r.output_tokens_per_s};
+    const double lambda = 1.0 / online_interarrival(x).value();
+    return {.ttft = ttft / k, .tpot = tpot / k, .output_tokens_per_s = r.output_tokens_per_s,
+            .concurrency = lambda * (ttft / k + (x.r.output.value() - 1.0) * tpot / k)};
 }
 
 /// The figure the cost model gives for measurement `x`, run on `x.d` as it stands.
