@@ -239,11 +239,13 @@ struct online_means {
 /// row gives it (`closed_loop_limits`), seed 1. The engine starts empty and drains at the end: the
 /// means are over the middle half of the requests by arrival (their TTFT, and their
 /// (E2E − TTFT) ÷ (O − 1) as MLPerf's loadgen reports TPOT), at least 4,000 requests and 8 times the
-/// simulated concurrency, so the half spans several end-to-end times.
+/// simulated concurrency, so the half spans several end-to-end times. A rate beyond the closed form's
+/// capacity is refused as `serve_online` refuses it (a held engine serves no more than a free one).
 [[nodiscard]] inline online_means online_run(const measurement& x) {
     require(holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
             "a simulated online run needs an online row whose scheduler holds prompts");
     require(positive_finite(x.rate), x.id, "rate (requests/s)", x.rate, "an online run needs an arrival rate");
+    (void)serve_online(x.d, x.r, online_interarrival(x));  // throws where the rate is beyond capacity
     deployment d = x.d;
     if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: the row's rate is its own
     const workload::traffic t{.input = workload::fixed(x.r.input), .output = workload::fixed(x.r.output),
