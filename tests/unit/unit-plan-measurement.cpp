@@ -226,3 +226,65 @@ TEST_CASE("measurements: a closed-loop row carries its server's caps, chunk and 
     CHECK(test::contains(error("D,check,DeepSeek-V3,B200 (HGX),sglang,0.5.6,8,1,1,1,fp8,fp8,fixed_batch,,,,,16,,,922,922,ttft_s,0.4,s,s,10\n"),
                          "receive_interval = 10: a poll interval is simulated"));
 }
+
+TEST_CASE("measurements: an online row whose scheduler holds prompts is priced by its simulated run") {
+    const std::string with_policy =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,receive_interval,min_waiting_prompts,"
+        "prefill_alone\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_policy + rows, "p.csv"); };
+    // AMD's MLPerf Server configuration as a row: vLLM V0, 9-step decode blocks, at least 8 waiting
+    // prompts, prompt steps alone, max_num_seqs 650 and max_num_batched_tokens 40960; eight replicas,
+    // the rate per replica.
+    const auto rows = rows_of(
+        "S,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.000001,,1000,50,ttft_s,0.1,s,s,9,8,1\n"
+        "T,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.000001,,1000,50,tpot_s,0.01,s,s,9,8,1\n"
+        "U,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,10,,1000,50,ttft_s,0.1,s,s,9,8,1\n"
+        "V,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,10,,1000,50,ttft_s,0.1,s,s,,,\n");
+    REQUIRE(rows.size() == 4);
+    // The lone-request figures on the reference engine (no per-step cost of vLLM's profile), as the
+    // library's passes price them.
+    const plan::measurement& s = rows[0];
+    const plan::measurement& t = rows[1];
+    CHECK(s.receive_interval == 9);
+    CHECK(s.min_waiting_prompts == 8);
+    CHECK(s.prefill_alone);
+    CHECK(plan::holds_prompts(s));
+    CHECK_FALSE(plan::holds_prompts(rows[3]));
+    const scheduler_limits l = plan::closed_loop_limits(s);
+    CHECK((l.receive_interval == 9 && l.min_waiting_prompts == 8 && l.prefill_alone));
+    CHECK((l.max_batch == 650 && l.max_tokens_per_step == 40960));
+    // One request every 10⁶ s: each finds the engine idle (a pass admits at once, whatever Q), so
+    // its TTFT is the prefill pass of its 1,000-token prompt, and its TPOT the mean of its 49 decode
+    // steps alone at contexts 1,001 … 1,049.
+    deployment one = s.d;
+    one.layout.dp = 1;
+    // (Arrivals reach 4·10⁹ s, so each time carries about 10⁻⁶ s of rounding: 10⁻⁵ relative; one
+    // request meeting another would be off by a whole step.)
+    CHECK(plan::predict(s) == doctest::Approx(prefill_pass(one, 1.0, 1000_tok, 0_tok).time().value()).epsilon(1e-5));
+    double steps = 0;
+    for (double c = 1001; c <= 1049; ++c) steps += decode_pass(one, 1.0, tokens(c)).time().value();
+    CHECK(plan::predict(t) == doctest::Approx(steps / 49).epsilon(1e-5));
+    // At 10 req/s per replica prompts land among decodes: the hold makes the TTFT longer than
+    // first-come-first-served admission every step (the same row without the policy, simulated).
+    const plan::measurement u = plan::with_own_engine(rows[2]);
+    plan::measurement fcfs = u;
+    fcfs.receive_interval = 1;
+    fcfs.min_waiting_prompts = 1;
+    fcfs.prefill_alone = true;  // still simulated, admission every step
+    CHECK(plan::predict(u) > plan::predict(fcfs));
+    CHECK(plan::predict(u) == plan::online_run(u).ttft);
+    // Refused, named: a fractional or zero minimum, a flag other than 0 / 1, the policy on a row that
+    // is not simulated.
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    CHECK(test::contains(error("W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,,,4,,1000,50,ttft_s,0.1,s,s,9,0,1\n"),
+                         "min_waiting_prompts = 0: a whole number of waiting prompts"));
+    CHECK(test::contains(error("W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,,,4,,1000,50,ttft_s,0.1,s,s,9,2.5,1\n"),
+                         "min_waiting_prompts = 2.5"));
+    CHECK(test::contains(error("W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,,,4,,1000,50,ttft_s,0.1,s,s,9,8,2\n"),
+                         "prefill_alone"));
+    CHECK(test::contains(error("W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,fixed_batch,,,,,8,1000,50,ttft_s,0.1,s,s,,8,\n"),
+                         "min_waiting_prompts = 8: a minimum of waiting prompts is simulated"));
+    CHECK(test::contains(error("W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,fixed_batch,,,,,8,1000,50,ttft_s,0.1,s,s,,,1\n"),
+                         "prefill_alone = 1: prompt steps alone are simulated"));
+}

@@ -310,3 +310,59 @@ TEST_CASE("simulator: prefill batches alone hold the running answers for the pro
     const auto one = spaced(3, 100.0, 1000, 200);
     CHECK(same_bits(sim::simulate(llama8, one, {.limits = {.prefill_alone = true}}), sim::simulate(llama8, one)));
 }
+
+TEST_CASE("simulator: a minimum of waiting prompts holds a lone prompt for one pass, every other pass") {
+    // AMD's MLPerf vLLM scheduler with Q = 2 (VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY) and a pass
+    // every step: a pass admits with fewer than Q waiting only when the pass before declined, and a
+    // pass allowed to admit uses up the turn whether or not a prompt waits. A (1000 → 200) starts on
+    // an idle engine (its pass admits, the turn used). After A's prompt step, the pass declines (turn
+    // back), the next may admit (turn used, nothing waits), the next declines, the next may admit …:
+    // the passes before A's decode steps at contexts 1,001, 1,002, 1,003, 1,004 decline, admit, decline, admit.
+    const double prefill = prefill_pass(llama8, 1.0, 1000_tok, 0_tok).time().value();
+    std::vector<double> d(6);  // d[k]: A's decode step at context 1,000 + k
+    for (std::size_t k = 1; k < d.size(); ++k) d[k] = decode_pass(llama8, 1.0, tokens(1000.0 + static_cast<double>(k))).time().value();
+    auto b_at = [&](double t) {
+        return std::vector<workload::request>{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
+                                              {.arrival = seconds(t), .input = 1000_tok, .output = 50_tok}};
+    };
+    const sim::options q2{.limits = {.min_waiting_prompts = 2}};
+    // B lands in the middle of the step at context 1,002: the pass after it declines (one waiting,
+    // the turn used), so B waits for the step at 1,003 too.
+    const auto in_second = b_at(prefill + d[1] + d[2] / 2);
+    const sim::result held = sim::simulate(llama8, in_second, q2);
+    REQUIRE(held.requests.size() == 2);
+    CHECK(held.requests[1].queue == doctest::Approx(d[2] / 2 + d[3]).epsilon(1e-9));
+    CHECK(sim::simulate(llama8, in_second).requests[1].queue == doctest::Approx(d[2] / 2).epsilon(1e-9));
+    // B lands in the step at context 1,003: the pass after it may admit (the one before declined).
+    const auto in_third = b_at(prefill + d[1] + d[2] + d[3] / 2);
+    CHECK(sim::simulate(llama8, in_third, q2).requests[1].queue == doctest::Approx(d[3] / 2).epsilon(1e-9));
+    // Two prompts landing together in the step at 1,002 are Q: the next pass admits both.
+    std::vector<workload::request> three = in_second;
+    three.push_back(three.back());
+    const sim::result both = sim::simulate(llama8, three, q2);
+    CHECK(both.requests[1].queue == doctest::Approx(d[2] / 2).epsilon(1e-9));
+    CHECK(both.requests[2].queue == doctest::Approx(d[2] / 2).epsilon(1e-9));
+    // With passes every 4 decode steps (vLLM V0's num_scheduler_steps 4): after A's prompt step the
+    // pass declines and A decodes 1,001 … 1,004; B, landing in the step at 1,002, is admitted at the
+    // next pass (the turn came back): it waits for the rest of that block.
+    const sim::result block = sim::simulate(llama8, in_second, {.limits = {.receive_interval = 4, .min_waiting_prompts = 2}});
+    CHECK(block.requests[1].queue == doctest::Approx(d[2] / 2 + d[3] + d[4]).epsilon(1e-9));
+    CHECK(block.completed == 2);
+    CHECK(block.output_tokens == 250);
+    // A lone request, every time on an idle engine: the same run, bit for bit.
+    const auto one = spaced(3, 100.0, 1000, 200);
+    CHECK(same_bits(sim::simulate(llama8, one, q2), sim::simulate(llama8, one)));
+    // Poisson traffic: every request answered once, its tokens counted; the hold only lengthens the queue.
+    const workload::traffic poisson{.input = workload::fixed(500_tok), .output = workload::fixed(100_tok),
+                                    .arrivals = workload::poisson(20_ms)};
+    const sim::result fcfs = sim::simulate(llama8, poisson, {.requests = 600, .keep_requests = false});
+    const sim::result q8 = sim::simulate(llama8, poisson, {.limits = {.min_waiting_prompts = 8}, .requests = 600, .keep_requests = false});
+    CHECK(q8.completed == 600);
+    CHECK(q8.output_tokens == 600 * 100);
+    CHECK(q8.queue.mean > fcfs.queue.mean);
+    // Refused, named.
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, one, {.limits = {.min_waiting_prompts = 0}}); }),
+                         "min_waiting_prompts = 0"));
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, one, {.limits = {.min_waiting_prompts = 2.5}}); }),
+                         "a whole number of waiting prompts before a scheduler pass admits any"));
+}

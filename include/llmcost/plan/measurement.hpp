@@ -110,8 +110,15 @@ struct measurement {
     /// from [r·L, L] (`client_lengths`); 1: every request exactly the mean shape.
     double range_ratio = 1;
     /// The server's decode steps between polls for new requests (`scheduler_limits::receive_interval`:
-    /// SGLang `--scheduler-recv-interval`); 1: every step. Simulated, so above 1 only with `prompts`.
+    /// SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`); 1: every step. Simulated,
+    /// so above 1 only with `prompts` or online.
     double receive_interval = 1;
+    /// Prompts that must wait before a scheduler pass admits any (`scheduler_limits::min_waiting_prompts`:
+    /// AMD's MLPerf vLLM scheduler); 1: any. Simulated, so above 1 only with `prompts` or online.
+    double min_waiting_prompts = 1;
+    /// Prompt steps run alone, the answers waiting (`scheduler_limits::prefill_alone`): vLLM V0 with
+    /// chunked prefill off; every SGLang row is priced so anyway. Simulated: only with `prompts` or online.
+    bool prefill_alone = false;
     metric what = metric::output_tokens_per_s;
     double value = 0;       ///< the measured figure in SI (tokens/s or s)
     std::string source;
@@ -140,8 +147,18 @@ struct measurement {
         require(receive_interval >= 1.0 && receive_interval <= 1e6 && std::floor(receive_interval) == receive_interval,
                 s, "receive_interval", receive_interval,
                 "a whole number of decode steps between the server's polls for new requests, from 1 to 10⁶");
-        require(receive_interval == 1.0 || prompts > 0.0, s, "receive_interval", receive_interval,
-                "a poll interval is simulated: above 1 it needs a closed-loop run (prompts > 0)");
+        const bool simulated = prompts > 0.0 || how == scenario::online;
+        require(receive_interval == 1.0 || simulated, s, "receive_interval", receive_interval,
+                "a poll interval is simulated: above 1 it needs a closed-loop run (prompts > 0) or an online row");
+        require(min_waiting_prompts >= 1.0 && min_waiting_prompts <= 1e6 &&
+                    std::floor(min_waiting_prompts) == min_waiting_prompts,
+                s, "min_waiting_prompts", min_waiting_prompts,
+                "a whole number of waiting prompts before the scheduler admits any, from 1 (any) to 10⁶");
+        require(min_waiting_prompts == 1.0 || simulated, s, "min_waiting_prompts", min_waiting_prompts,
+                "a minimum of waiting prompts is simulated: above 1 it needs a closed-loop run (prompts > 0) or an "
+                "online row");
+        require(!prefill_alone || simulated, s, "prefill_alone", 1.0,
+                "prompt steps alone are simulated: they need a closed-loop run (prompts > 0) or an online row");
         if (how == scenario::single_prefill)
             require(what == metric::ttft_s, s, "metric", static_cast<double>(what),
                     "a single prefill measures time to first token only");
@@ -160,7 +177,8 @@ struct measurement {
     return workload::uniform(tokens(detail::max(1.0, detail::const_trunc(r * high))), tokens(high));
 }
 
-/// The engine's scheduler for a closed-loop run of `x`: the row's caps where it gives them, else the
+/// The engine's scheduler for a simulated run of `x` (a closed loop, or an online row whose engine
+/// holds prompts: `holds_prompts`): the row's caps where it gives them, else the
 /// engine's defaults (`with_engine_defaults`: max sequences, tokens per step, chunked prefill);
 /// TensorRT-LLM reserves a sequence's whole KV at admission (GUARANTEED_NO_EVICT), vLLM and SGLang
 /// admit on the KV in use and preempt when it runs out (their defaults).
@@ -168,7 +186,8 @@ struct measurement {
     scheduler_limits given{.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
                            .reserve_full_sequence = x.engine == serving_engine::trtllm,
                            .receive_interval = x.receive_interval,
-                           .prefill_alone = x.engine == serving_engine::sglang};
+                           .prefill_alone = x.engine == serving_engine::sglang || x.prefill_alone,
+                           .min_waiting_prompts = x.min_waiting_prompts};
     // A row's token cap is also its prompt chunk where the engine chunks prompts: vLLM splits a
     // prompt to the step's budget (--max-num-batched-tokens), SGLang at --chunked-prefill-size (the
     // InferenceMAX launch scripts set it equal to --max-prefill-tokens, or leave that at its default).
@@ -198,6 +217,59 @@ struct measurement {
     return seconds(static_cast<double>(x.d.attention_ranks()) / x.rate);
 }
 
+/// Whether an online row's scheduler holds prompts in a way only the simulator prices: polls every
+/// N > 1 decode steps (vLLM V0's multi-step block), a minimum of waiting prompts, or prompt steps
+/// alone. Such a row is priced by `online_run`, the others by the closed form (`serve_online`).
+[[nodiscard]] inline bool holds_prompts(const measurement& x) {
+    return x.how == scenario::online && (x.receive_interval > 1.0 || x.min_waiting_prompts > 1.0 || x.prefill_alone);
+}
+
+/// The means of an online row's simulated run, over the requests of its steady state.
+struct online_means {
+    double ttft = 0, tpot = 0;  ///< s
+    double output_tokens_per_s = 0;
+    /// Sequences per attention rank by Little's law on these means, λ · (TTFT + (O − 1) · TPOT),
+    /// as the validation report counts the measured runs'.
+    double concurrency = 0;
+};
+
+/// The simulated run of an online row whose engine holds prompts (`holds_prompts`): Poisson arrivals
+/// at the row's rate to one serving instance (a replica; an expert-parallel group spreads them over
+/// its dp attention ranks), every request of the row's mean shape, the engine's scheduler as the
+/// row gives it (`closed_loop_limits`), seed 1. The engine starts empty and drains at the end: the
+/// means are over the middle half of the requests by arrival (their TTFT, and their
+/// (E2E − TTFT) ÷ (O − 1) as MLPerf's loadgen reports TPOT), at least 4,000 requests and 8 times the
+/// simulated concurrency, so the half spans several end-to-end times. A rate beyond the closed form's
+/// capacity is refused as `serve_online` refuses it (a held engine serves no more than a free one).
+[[nodiscard]] inline online_means online_run(const measurement& x) {
+    require(holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
+            "a simulated online run needs an online row whose scheduler holds prompts");
+    require(positive_finite(x.rate), x.id, "rate (requests/s)", x.rate, "an online run needs an arrival rate");
+    (void)serve_online(x.d, x.r, online_interarrival(x));  // throws where the rate is beyond capacity
+    deployment d = x.d;
+    if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: the row's rate is its own
+    const workload::traffic t{.input = workload::fixed(x.r.input), .output = workload::fixed(x.r.output),
+                              .arrivals = workload::poisson(seconds(1.0 / x.rate))};
+    const scheduler_limits l = closed_loop_limits(x);
+    auto run = [&](double n) { return sim::simulate(d, t, {.limits = l, .requests = n, .seed = 1, .timeline_points = 0}); };
+    double n = 4000;
+    sim::result r = run(n);
+    if (8.0 * r.mean_batch > n) {
+        n = std::ceil(8.0 * r.mean_batch);
+        r = run(n);
+    }
+    const std::size_t lo = r.requests.size() / 4, hi = r.requests.size() - lo;
+    double ttft = 0, tpot = 0;
+    for (std::size_t i = lo; i < hi; ++i) {
+        ttft += r.requests[i].ttft;
+        tpot += r.requests[i].tpot;
+    }
+    const double k = static_cast<double>(hi - lo);
+    const double lambda = 1.0 / online_interarrival(x).value();
+    return {.ttft = ttft / k, .tpot = tpot / k, .output_tokens_per_s = r.output_tokens_per_s,
+            .concurrency = lambda * (ttft / k + (x.r.output.value() - 1.0) * tpot / k)};
+}
+
 /// The figure the cost model gives for measurement `x`, run on `x.d` as it stands.
 [[nodiscard]] inline double predict(const measurement& x) {
     const deployment& d = x.d;
@@ -208,6 +280,10 @@ struct measurement {
             return (x.requests > 0 ? saturated_run(d, x.r, x.requests, l) : saturated(d, x.r, l)).output_rate.value();
         }
         case scenario::online: {
+            if (holds_prompts(x)) {  // the engine's scheduler holds prompts: its run as simulated, steady-state means
+                const online_means s = online_run(x);
+                return x.what == metric::ttft_s ? s.ttft : x.what == metric::tpot_s ? s.tpot : s.output_tokens_per_s;
+            }
             const serving_point s = serve_online(d, x.r, online_interarrival(x));
             return x.what == metric::ttft_s ? s.ttft.value()
                    : x.what == metric::tpot_s ? s.tpot.value()

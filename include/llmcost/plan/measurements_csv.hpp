@@ -22,7 +22,9 @@
 /// | `batch` | fixed_batch concurrency |
 /// | `prompts` | optional: a fixed_batch run by a closed-loop client with a burst start (all clients' first prompts at once), this many prompts in all, priced by the simulator; empty or 0 = steady state |
 /// | `range_ratio` | optional: that client's random-range-ratio r (lengths uniform on [r·L, L] around the row's mean); empty = 1, fixed lengths |
-/// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`), simulated for a closed-loop row; empty = 1, every step |
+/// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`), simulated for a closed-loop or online row; empty = 1, every step |
+/// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
+/// | `prefill_alone` | optional: 1 = prompt steps run alone, the answers waiting (vLLM V0 with chunked prefill off), simulated; empty or 0 = mixed |
 /// | `input_tokens`, `output_tokens` | the request shape |
 /// | `metric` | `output_tokens_per_s`, `ttft_s` or `tpot_s` |
 /// | `value`, `unit` | the figure: `tok/s`, `s` or `ms` |
@@ -151,6 +153,12 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (t.find_column("prompts")) x.prompts = r.number("prompts", 0.0);  // optional columns: older files lack them
     if (t.find_column("range_ratio")) x.range_ratio = r.number("range_ratio", 1.0);
     if (t.find_column("receive_interval")) x.receive_interval = r.number("receive_interval", 1.0);
+    if (t.find_column("min_waiting_prompts")) x.min_waiting_prompts = r.number("min_waiting_prompts", 1.0);
+    if (t.find_column("prefill_alone")) {
+        const double alone = r.number("prefill_alone", 0.0);
+        if (alone != 0.0 && alone != 1.0) r.fail("prefill_alone", "1 (prompt steps run alone) or 0 / empty (mixed)");
+        x.prefill_alone = alone == 1.0;
+    }
     const double in = r.number("input_tokens", 0.0), out = r.number("output_tokens", 0.0);
     if (in < 1) r.fail("input_tokens", "a request has at least one input token");
     if (out < 1) r.fail("output_tokens", "a request has at least one output token");

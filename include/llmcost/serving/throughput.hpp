@@ -102,6 +102,16 @@ struct scheduler_limits {
     /// every decode in one step (vLLM V1's mixed chunked prefill, TensorRT-LLM's in-flight batching).
     /// Simulated only.
     bool prefill_alone = false;
+    /// Prompts that must be waiting before a scheduler pass admits any while answers run, except
+    /// the pass after one that declined (AMD's MLPerf vLLM V0 scheduler, VLLM_LLAMA2_MLPERF_SCHED with
+    /// VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY Q: do_prefill = (waiting ≥ Q or the last pass
+    /// declined), and a pass that may prefill uses up the turn whether or not a prompt waits;
+    /// github.com/mlcommons/inference_results_v5.1 closed/AMD/setup/vllm_patches/
+    /// add-MIN_REQUIRE_PREFILL_QUERY-condition.patch @965182b03376a00fcae415c54e560e1c83937932).
+    /// Above 1, prompts are admitted only at the scheduler's passes (every `receive_interval` decode
+    /// steps, after a prompt step, or when idle), so with fewer than Q waiting a prompt waits up to two
+    /// passes. 1 = any waiting prompt is admitted (every engine's default). Simulated only.
+    double min_waiting_prompts = 1;
 
     constexpr void validate() const {
         require(non_negative_finite(max_batch), "scheduler", "max_batch", max_batch,
@@ -119,6 +129,10 @@ struct scheduler_limits {
         require(receive_interval >= 1.0 && receive_interval <= 1e6 && detail::const_trunc(receive_interval) == receive_interval,
                 "scheduler", "receive_interval (decode steps)", receive_interval,
                 "a whole number of decode steps between polls for new requests, from 1 (every step) to 10⁶");
+        require(min_waiting_prompts >= 1.0 && min_waiting_prompts <= 1e6 &&
+                    detail::const_trunc(min_waiting_prompts) == min_waiting_prompts,
+                "scheduler", "min_waiting_prompts", min_waiting_prompts,
+                "a whole number of waiting prompts before a scheduler pass admits any, from 1 (any) to 10⁶");
     }
 };
 

@@ -167,6 +167,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     std::vector<std::size_t> unreceived;
     double decode_steps_since_poll = 0;
     bool prompt_in_last_step = false;
+    // A pass may admit with fewer than `min_waiting_prompts` waiting only if the last one declined.
+    bool prefill_turn = true;
     std::vector<std::size_t> prefilling, chunk_of_step;
     std::vector<double> chunk_tokens;
     std::vector<std::size_t> admitted_order;  // newest last: who is preempted first
@@ -262,10 +264,19 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         const double running_count = decodes + static_cast<double>(prefilling.size());
         // The poll: every `receive_interval` decode steps since the last, after a step that carried a
         // prompt, or when idle — whether or not a request came (SGLang's SchedulerRecvSkipper counter).
-        if (running_count == 0 || prompt_in_last_step || decode_steps_since_poll >= e.limits.receive_interval) {
+        const bool poll = running_count == 0 || prompt_in_last_step || decode_steps_since_poll >= e.limits.receive_interval;
+        if (poll) {
             waiting.insert(waiting.end(), unreceived.begin(), unreceived.end());
             unreceived.clear();
             decode_steps_since_poll = 0;
+        }
+        // A minimum of waiting prompts (AMD's MLPerf scheduler): admission only at a pass, and there
+        // only with Q waiting, with an idle engine, or on the turn after a pass that declined.
+        bool may_admit = true;
+        if (e.limits.min_waiting_prompts > 1.0) {
+            may_admit = poll && (running_count == 0 || prefill_turn ||
+                                 static_cast<double>(waiting.size()) >= e.limits.min_waiting_prompts);
+            if (poll) prefill_turn = !may_admit;
         }
         if (running_count == 0 && waiting.empty()) {
             if (e.closed_loop || next >= reqs.size()) break;
@@ -274,7 +285,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         }
         // Admission, first come first served: stop at the first request that does not fit.
         double admitted_now = running_count, swap_in = 0.0;
-        while (!waiting.empty()) {
+        while (may_admit && !waiting.empty()) {
             const std::size_t id = waiting.front();
             live& q = s[id];
             if (e.max_batch > 0 && admitted_now + 1.0 > e.max_batch) break;
