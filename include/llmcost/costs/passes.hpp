@@ -203,7 +203,7 @@ namespace detail {
 
 /// The engine's collective-library all-reduce (NCCL/RCCL, `engine_collectives::library_all_reduce`)
 /// as a link for the α–β formula: t = a + 2(n−1)/n · S ÷ B_bus is `all_reduce_time` over a link with
-/// α' = a ÷ (the algorithm's latency steps) and β = B_bus (fitted to nccl-tests' curve, E68, B09).
+/// α' = a ÷ (the algorithm's latency steps) and β = B_bus (fitted to nccl-tests' curve, E68, B11).
 [[nodiscard]] constexpr interconnect library_all_reduce_link(const engine_collectives& c, interconnect link, int ranks,
                                                              all_reduce_algorithm algo) {
     link.latency = c.library_all_reduce / detail::all_reduce_steps(ranks, algo);
