@@ -26,6 +26,12 @@ static_assert(deployment{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5}.e
 static_assert(catalog::vllm_hopper.overheads.cuda_graphs);
 static_assert(catalog::vllm_hopper.overheads.launch().value() == catalog::vllm_hopper.overheads.launch_graph.value());
 
+// TensorRT-LLM on Blackwell: NCCL's fitted all-reduce (B11) above its 1 MiB custom-kernel bound;
+// no other profile has one, so their all-reduces above their custom kernels keep the link model.
+static_assert(catalog::trtllm_blackwell.collectives.library_all_reduce.value() == 28.5e-6);
+static_assert(catalog::trtllm_blackwell.collectives.custom_all_reduce_max.value() == 1024.0 * 1024.0);
+static_assert(catalog::trtllm_hopper.collectives.library_all_reduce.value() == 0.0);
+
 // A pass priced in constant evaluation with an engine: host work per step adds to it.
 constexpr deployment base{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
 constexpr deployment slow = [] {

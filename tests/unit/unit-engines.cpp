@@ -78,11 +78,12 @@ TEST_CASE("engine table: a rule lands on the column it came from") {
     const std::string header =
         "name,engine,architecture,version,gemm,grouped_gemm,expert_tile_rows,attention_prefill,attention_decode,"
         "attention_fp8,mla_decode,elementwise,weights,step_overhead_us,launch_eager_us,launch_graph_us,cuda_graphs,"
-        "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,max_sequences,max_batched_tokens,"
+        "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,library_all_reduce_us,"
+        "library_all_reduce_bus_GBps,max_sequences,max_batched_tokens,"
         "chunked_prefill,chunk_tokens,kv_memory_fraction,kv_block_tokens,expert_parallel,attention_dp,load_balancing,"
         "routing_skew,busiest_rank,mtp_draft_tokens,source\n";
     auto row = [](const std::string& kv_fraction, const std::string& engine, const std::string& flag) {
-        return "Mine," + engine + ",hopper,1,1,1,0,1,1,1,1,1,1,0,0,0," + flag + ",0,0,0,256,8192,1,8192," + kv_fraction +
+        return "Mine," + engine + ",hopper,1,1,1,0,1,1,1,1,1,1,0,0,0," + flag + ",0,0,0,0,0,256,8192,1,8192," + kv_fraction +
                ",16,0,0,0,0,1,0,my runs\n";
     };
     const std::string good = header + row("0.9", "vllm", "1");
@@ -115,6 +116,15 @@ TEST_CASE("engine_profile::validate names the field, the value and the rule") {
     e = catalog::vllm_hopper;
     e.collectives.custom_all_reduce_max = bytes(0.0);
     CHECK(has(test::validation_message(e), "collectives.custom_all_reduce_max"));
+    e = catalog::trtllm_blackwell;
+    e.collectives.library_all_reduce = seconds(std::numeric_limits<double>::quiet_NaN());
+    CHECK(has(test::validation_message(e), "collectives.library_all_reduce (s) = nan"));
+    e = catalog::trtllm_blackwell;
+    e.collectives.library_all_reduce_bus = gigabytes_per_second(-619.0);
+    CHECK(has(test::validation_message(e), "collectives.library_all_reduce_bus (B/s) = -6.19e+11: a bus bandwidth must be"));
+    e = catalog::trtllm_blackwell;
+    e.collectives.library_all_reduce_bus = gigabytes_per_second(0.0);
+    CHECK(has(test::validation_message(e), "needs both its fixed time and its bus bandwidth"));
     // With the GPU: 1.5 × H100's e∞ 0.7153 = 1.07 of the datasheet.
     e = catalog::vllm_hopper;
     e.kernels.gemm = 1.5;
@@ -187,6 +197,34 @@ TEST_CASE("engine figures in a pass, hand-worked") {
         CHECK(decode_pass(ref, 1.0, 1000_tok).tp_time.value() == doctest::Approx(160 * (2 * 3.7e-6 + 16384 * 1.75 / 450e9)).epsilon(1e-9));
         // 64 tokens: 1 MiB, above the cap: the link model again.
         CHECK(decode_pass(d, 64.0, 1000_tok).tp_time.value() == decode_pass(ref, 64.0, 1000_tok).tp_time.value());
+    }
+    SUBCASE("TensorRT-LLM on Blackwell: NCCL's fitted all-reduce above 1 MiB, the link model up to it") {
+        // Llama-3.1-405B (hidden 16384, 126 layers: 252 all-reduces a pass) on 4 B200s: a token's
+        // hidden state is 16384 × 2 B = 32 KiB, so 32 tokens are exactly 1 MiB, 33 tokens above it.
+        const deployment base{.m = catalog::llama_3_1_405b, .hw = catalog::b200_hgx, .layout = {.tp = 4}};
+        deployment trt = base;
+        trt.engine = catalog::trtllm_blackwell;
+        const double link32 = 252 * (2 * 3.7e-6 + 32 * 32768 * 1.5 / 900e9);
+        CHECK(decode_pass(base, 32.0, 1000_tok).tp_time.value() == doctest::Approx(link32).epsilon(1e-9));
+        CHECK(decode_pass(trt, 32.0, 1000_tok).tp_time.value() == doctest::Approx(link32).epsilon(1e-9));
+        CHECK(decode_pass(trt, 33.0, 1000_tok).tp_time.value() ==
+              doctest::Approx(252 * (28.5e-6 + 33 * 32768 * 1.5 / 619e9)).epsilon(1e-9));
+        // 1,000 tokens (32.77 MB): 252 × (28.5 µs + 32,768,000 B · 2·3/4 ÷ 619 GB/s) = 252 × 107.9 µs = 27.2 ms,
+        // against the link model's 252 × (7.4 µs + 54.6 µs) = 15.6 ms.
+        const double nccl = 252 * (28.5e-6 + 1000 * 32768 * 1.5 / 619e9);
+        CHECK(nccl == doctest::Approx(0.027193).epsilon(1e-4));
+        CHECK(decode_pass(trt, 1000.0, 1000_tok).tp_time.value() == doctest::Approx(nccl).epsilon(1e-9));
+        CHECK(decode_pass(base, 1000.0, 1000_tok).tp_time.value() ==
+              doctest::Approx(252 * (2 * 3.7e-6 + 1000 * 32768 * 1.5 / 900e9)).epsilon(1e-9));
+        // The same size through the public formula: a + 2(n−1)/n · S ÷ B_bus.
+        const interconnect lib = library_all_reduce_link(catalog::trtllm_blackwell.collectives, catalog::b200_hgx.scale_up, 4,
+                                                         all_reduce_algorithm::two_shot);
+        CHECK(all_reduce_time(bytes(32768000.0), 4, lib, all_reduce_algorithm::two_shot).value() ==
+              doctest::Approx(nccl / 252).epsilon(1e-12));
+        // TP1 has no all-reduce; TP above the scale-up domain keeps the link model (ring).
+        deployment one = trt;
+        one.layout.tp = 1;
+        CHECK(decode_pass(one, 1000.0, 1000_tok).tp_time.value() == 0.0);
     }
     SUBCASE("MLA decode at its own rate: FlashMLA's 660 TFLOPS = 2.015 × 0.331 × 989.4") {
         deployment v3{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}};

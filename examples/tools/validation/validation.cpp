@@ -174,12 +174,27 @@ micro_row price(micro_row r) {
         const int ranks = static_cast<int>(ns[0]);
         const double s = ns[1];
         const interconnect& link = hw->scale_up;
-        const seconds_t t = all_reduce_time(bytes(s), ranks, link, all_reduce_algorithm::two_shot);
         const double moved = s * 2.0 * (ranks - 1.0) / ranks;
-        r.predicted = moved / t.value() / scale;
-        r.how = "bus bandwidth 2(n−1)/n·S ÷ t, t = two-shot all-reduce over " + std::string(link.name) + " (α " +
-                text::plain(link.latency.value() * 1e6, 3) + " µs × 2 + 2(n−1)/n·S ÷ " +
-                text::plain(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + text::plain(t.value() * 1e6, 4) + " µs";
+        // TensorRT-LLM's profile on this GPU's architecture, where it has one: above its custom
+        // kernel's sizes, its collective library's fitted all-reduce (NCCL), as the serving rows price it.
+        const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
+        const std::optional<engine_profile> trt = arch ? catalog::find_engine(engine_kind::trtllm, *arch) : std::nullopt;
+        const engine_collectives* c = trt ? &trt->collectives : nullptr;
+        if (c != nullptr && c->library_all_reduce.value() > 0.0 && s > c->custom_all_reduce_max.value()) {
+            const interconnect lib = library_all_reduce_link(*c, link, ranks, all_reduce_algorithm::two_shot);
+            const seconds_t t = all_reduce_time(bytes(s), ranks, lib, all_reduce_algorithm::two_shot);
+            r.predicted = moved / t.value() / scale;
+            r.how = "bus bandwidth 2(n−1)/n·S ÷ t, t = " + std::string(trt->name) + "'s NCCL all-reduce above " +
+                    whole(c->custom_all_reduce_max.value()) + " B (a " + text::plain(c->library_all_reduce.value() * 1e6, 3) +
+                    " µs + 2(n−1)/n·S ÷ " + text::plain(c->library_all_reduce_bus.value() / 1e9, 4) + " GB/s bus) = " +
+                    text::plain(t.value() * 1e6, 4) + " µs";
+        } else {
+            const seconds_t t = all_reduce_time(bytes(s), ranks, link, all_reduce_algorithm::two_shot);
+            r.predicted = moved / t.value() / scale;
+            r.how = "bus bandwidth 2(n−1)/n·S ÷ t, t = two-shot all-reduce over " + std::string(link.name) + " (α " +
+                    text::plain(link.latency.value() * 1e6, 3) + " µs × 2 + 2(n−1)/n·S ÷ " +
+                    text::plain(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + text::plain(t.value() * 1e6, 4) + " µs";
+        }
     } else {
         throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, attention, all_reduce)");
     }

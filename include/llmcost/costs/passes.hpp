@@ -201,6 +201,15 @@ namespace detail {
     return static_cast<double>(stages - 1) / (micro_batches + stages - 1);
 }
 
+/// The engine's collective-library all-reduce (NCCL/RCCL, `engine_collectives::library_all_reduce`)
+/// as a link for the α–β formula: t = a + 2(n−1)/n · S ÷ B_bus is `all_reduce_time` over a link with
+/// α' = a ÷ (the algorithm's latency steps) and β = B_bus (fitted to nccl-tests' curve, E68, B11).
+[[nodiscard]] constexpr interconnect library_all_reduce_link(const engine_collectives& c, interconnect link, int ranks,
+                                                             all_reduce_algorithm algo) {
+    link.latency = c.library_all_reduce / detail::all_reduce_steps(ranks, algo);
+    link.per_direction = c.library_all_reduce_bus;
+    return link;
+}
 
 /// What one engine step carries (per attention rank): sequences that each decode one token, and
 /// sequences that each prefill `prefill_tokens` new tokens after `prefill_prefix` cached ones.
@@ -261,6 +270,8 @@ struct pass_model {
     double expert_tile_rows = 0;            ///< rows an expert's GEMM is padded to; 0: the hardware's padding
     interconnect custom_tp_link{};          ///< the TP link with the engine's custom all-reduce latency per step
     double custom_all_reduce_max = 0;       ///< B; 0: no custom all-reduce
+    interconnect library_tp_link{};         ///< the collective library's fitted all-reduce as a link: α = a ÷ steps, β = B_bus
+    double library_all_reduce_min = -1;     ///< B; the library's all-reduce above this size; < 0: none (the link model)
     bool busiest_rank = false;              ///< price the EP step at its busiest rank
     double routing_skew = 0;                ///< cv of the experts' token shares
     double ep_ranks = 1;                    ///< ranks of the expert-parallel group (G)
@@ -335,6 +346,12 @@ struct pass_model {
         pm.custom_tp_link = pm.tp_link;
         pm.custom_tp_link.latency = en.collectives.all_reduce_latency / detail::all_reduce_steps(d.layout.tp, pm.tp_algorithm);
         pm.custom_all_reduce_max = en.collectives.custom_all_reduce_max.value();
+    }
+    // The collective library's all-reduce (NCCL) above the custom kernel's largest message, fitted
+    // to a measured curve: t = a + 2(n−1)/n · S ÷ B_bus (`library_all_reduce_link`).
+    if (en.collectives.library_all_reduce.value() > 0.0 && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
+        pm.library_tp_link = library_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
+        pm.library_all_reduce_min = en.collectives.custom_all_reduce_max.value();
     }
     pm.busiest_rank = en.moe.busiest_rank && d.expert_parallel();
     pm.routing_skew = en.moe.routing_skew;
@@ -516,6 +533,10 @@ template <class V>
     // all-to-all (S21), and the hand-off between pipeline stages.
     const V hidden_state = t * pm.hidden * pm.residual_bits / 8.0;
     r.tp = all_reduce_seconds(hidden_state, d.layout.tp, pm.tp_link, pm.tp_algorithm) * pm.tp_all_reduces;
+    if (pm.library_all_reduce_min >= 0.0)  // the engine's collective library above the custom kernel's sizes
+        r.tp = L::choose(hidden_state > pm.library_all_reduce_min,
+                         V(all_reduce_seconds(hidden_state, d.layout.tp, pm.library_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
+                         r.tp);
     if (pm.custom_all_reduce_max > 0.0)  // the engine's custom all-reduce up to its largest message
         r.tp = L::choose(hidden_state <= pm.custom_all_reduce_max,
                          V(all_reduce_seconds(hidden_state, d.layout.tp, pm.custom_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),

@@ -117,6 +117,12 @@ struct engine_collectives {
     bytes_t custom_all_reduce_max{};  ///< the custom kernel runs up to this size; above, the link model
     /// Floor of one all-to-all phase (dispatch or combine) of one MoE layer; 0: the link's α.
     seconds_t all_to_all_latency{};
+    /// The collective library's all-reduce (NCCL/RCCL) above `custom_all_reduce_max`, fitted to a
+    /// measured nccl-tests curve: t = a + 2(n−1)/n · S ÷ B_bus, a its fixed time and B_bus its bus
+    /// bandwidth (nccl-tests' busbw at large S). Both 0: the link's α–β model. Below the custom
+    /// kernel's largest message, the custom kernel (or, with no custom latency, the link model).
+    seconds_t library_all_reduce{};
+    bytes_per_second_t library_all_reduce_bus{};
     [[nodiscard]] constexpr bool operator==(const engine_collectives&) const = default;
 };
 
@@ -193,6 +199,14 @@ struct engine_profile {
                 "a custom all-reduce latency needs the largest message it runs (positive)");
         time(collectives.all_to_all_latency, "collectives.all_to_all_latency (s)", 1e-2,
              "an all-to-all latency must be in [0, 10 ms)");
+        time(collectives.library_all_reduce, "collectives.library_all_reduce (s)", 1e-2,
+             "a collective library's all-reduce fixed time must be in [0, 10 ms)");
+        require(non_negative_finite(collectives.library_all_reduce_bus.value()), s,
+                "collectives.library_all_reduce_bus (B/s)", collectives.library_all_reduce_bus.value(),
+                "a bus bandwidth must be zero (the link model) or positive and finite");
+        require((collectives.library_all_reduce.value() > 0.0) == (collectives.library_all_reduce_bus.value() > 0.0), s,
+                "collectives.library_all_reduce_bus (B/s)", collectives.library_all_reduce_bus.value(),
+                "the library all-reduce needs both its fixed time and its bus bandwidth (or neither)");
         require(non_negative_finite(scheduler.max_sequences), s, "scheduler.max_sequences", scheduler.max_sequences,
                 "must be 0 (no cap) or positive and finite");
         require(non_negative_finite(scheduler.max_batched_tokens), s, "scheduler.max_batched_tokens",

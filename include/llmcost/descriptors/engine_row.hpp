@@ -18,7 +18,8 @@ struct engine_row {
     double gemm, grouped_gemm, expert_tile_rows, attention_prefill, attention_decode, attention_fp8, mla_decode,
         elementwise, weights;
     double step_overhead_us, launch_eager_us, launch_graph_us, cuda_graphs;
-    double all_reduce_latency_us, custom_all_reduce_max_KiB, all_to_all_latency_us;
+    double all_reduce_latency_us, custom_all_reduce_max_KiB, all_to_all_latency_us, library_all_reduce_us,
+        library_all_reduce_bus_GBps;
     double max_sequences, max_batched_tokens, chunked_prefill, chunk_tokens, kv_memory_fraction, kv_block_tokens;
     double expert_parallel, attention_dp, load_balancing, routing_skew, busiest_rank, mtp_draft_tokens;
 };
@@ -58,7 +59,9 @@ struct engine_row {
                       .cuda_graphs = flag(r.cuda_graphs, "cuda_graphs")},
         .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
-                        .all_to_all_latency = microseconds(r.all_to_all_latency_us)},
+                        .all_to_all_latency = microseconds(r.all_to_all_latency_us),
+                        .library_all_reduce = microseconds(r.library_all_reduce_us),
+                        .library_all_reduce_bus = gigabytes_per_second(r.library_all_reduce_bus_GBps)},
         .scheduler = {.max_sequences = r.max_sequences,
                       .max_batched_tokens = r.max_batched_tokens,
                       .chunked_prefill = flag(r.chunked_prefill, "chunked_prefill"),

@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 32> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 34> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -42,7 +42,9 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 32> c
     {"launch_graph_us", "overheads.launch_graph"}, {"cuda_graphs", "cuda_graphs"},
     {"all_reduce_latency_us", "collectives.all_reduce_latency"},
     {"custom_all_reduce_max_KiB", "collectives.custom_all_reduce_max"},
-    {"all_to_all_latency_us", "collectives.all_to_all_latency"}, {"max_sequences", "scheduler.max_sequences"},
+    {"all_to_all_latency_us", "collectives.all_to_all_latency"},
+    {"library_all_reduce_us", "collectives.library_all_reduce"},
+    {"library_all_reduce_bus_GBps", "collectives.library_all_reduce_bus"}, {"max_sequences", "scheduler.max_sequences"},
     {"max_batched_tokens", "scheduler.max_batched_tokens"}, {"chunked_prefill", "chunked_prefill"},
     {"chunk_tokens", "scheduler.chunk"}, {"kv_memory_fraction", "scheduler.kv_memory_fraction"},
     {"kv_block_tokens", "scheduler.kv_block_tokens"}, {"expert_parallel", "expert_parallel"},
@@ -75,7 +77,8 @@ using row_reader = detail::hardware_csv::row_reader;
     double* figures[] = {&e.gemm, &e.grouped_gemm, &e.expert_tile_rows, &e.attention_prefill, &e.attention_decode,
                          &e.attention_fp8, &e.mla_decode, &e.elementwise, &e.weights, &e.step_overhead_us,
                          &e.launch_eager_us, &e.launch_graph_us, &e.cuda_graphs, &e.all_reduce_latency_us,
-                         &e.custom_all_reduce_max_KiB, &e.all_to_all_latency_us, &e.max_sequences,
+                         &e.custom_all_reduce_max_KiB, &e.all_to_all_latency_us, &e.library_all_reduce_us,
+                         &e.library_all_reduce_bus_GBps, &e.max_sequences,
                          &e.max_batched_tokens, &e.chunked_prefill, &e.chunk_tokens, &e.kv_memory_fraction,
                          &e.kv_block_tokens, &e.expert_parallel, &e.attention_dp, &e.load_balancing,
                          &e.routing_skew, &e.busiest_rank, &e.mtp_draft_tokens};
