@@ -352,9 +352,9 @@ struct loop_moments {
 /// loop's own Var(D) ÷ D̄ after that; the smallest root, bracketed upward from t(0, 0) in 2% steps,
 /// then bisected). The slopes are statistical linearisations over the same laws (Booton 1954; Gelb &
 /// Vander Velde, *Multiple-Input Describing Functions*, 1968): p = Cov(k, t) ÷ Var(k),
-/// c = Cov(D, t) ÷ Var(D) (Gauss–Hermite). Four rounds, each feeding the loop's Var(D)
-/// (`detail::loop_response`) back into F. A gain ≥ `max_loop_gain`, or no t̄ below 10⁷ decoders,
-/// leaves the moments at 0 and the gain at its value or +∞.
+/// c = Cov(D, t) ÷ Var(D) (Gauss–Hermite; the count held at 0 or more). Four rounds, each feeding the loop's Var(D)
+/// (`detail::loop_response`) back into F. A gain ≥ `max_loop_gain`, or no t̄ below 10⁷ decoders and
+/// 100 prompts a step, leaves the moments at 0 and the gain at its value or +∞.
 template <class Step, duration T>
 [[nodiscard]] constexpr decode_loop decode_loop_of(const Step& t, const T& interarrival, double steps) {
     decode_loop l{};
@@ -374,18 +374,18 @@ template <class Step, duration T>
         const double sd = llmcost::detail::const_sqrt(fano * mean_decoding);
         double sum = 0.0;
         for (std::size_t i = 0; i < detail::hermite_nodes.size(); ++i)
-            sum += detail::hermite_weights[i] * f(mean_decoding + sd * detail::hermite_nodes[i], detail::hermite_nodes[i], sd);
+            sum += detail::hermite_weights[i] * f(mean_decoding + sd * detail::hermite_nodes[i]);
         return sum;
     };
     const auto excess = [&](double x) {
-        return over_decoders(n * lambda * x, [&](double dec, double, double) { return detail::mean_over_prompts(t, dec, lambda * x); }) - x;
+        return over_decoders(n * lambda * x, [&](double dec) { return detail::mean_over_prompts(t, dec, lambda * x); }) - x;
     };
     for (int round = 0; round < 4; ++round) {
         double lo = floor, hi = floor;
         while (excess(hi) > 0.0) {
             lo = hi;
             hi *= 1.02;
-            if (!(n * lambda * hi < 1e7)) return l;  // the steps outgrow any load: no steady state
+            if (!(n * lambda * hi < 1e7 && lambda * hi < 100.0)) return l;  // the steps outgrow any load: no steady state
         }
         for (int i = 0; i < 200 && hi - lo > 1e-14 * hi; ++i) {
             const double mid = (lo + hi) / 2.0;
@@ -393,7 +393,7 @@ template <class Step, duration T>
         }
         tbar = hi;
         const double kbar = lambda * tbar, decoding = n * kbar;
-        p = kbar > 0.0 ? over_decoders(decoding, [&](double dec, double, double) {
+        p = kbar > 0.0 ? over_decoders(decoding, [&](double dec) {
                              double cov = 0.0, pk = llmcost::detail::const_exp(-kbar);  // Cov(k, t(D, k)), Poisson k
                              for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
                                  if (k > 0) pk *= kbar / static_cast<double>(k);
@@ -404,10 +404,21 @@ template <class Step, duration T>
                              return cov;
                          }) / kbar
                        : 0.0;
-        // Cov(D, t) ÷ Var(D) = E[x·t(D̄ + σx)] ÷ σ for a standard normal x
-        c = over_decoders(decoding, [&](double dec, double x, double sd) {
-            return sd > 0.0 ? x * detail::mean_over_prompts(t, dec, kbar) / sd : 0.0;
-        });
+        // Cov(D, t) ÷ Var(D) over the count D = max(0, D̄ + σx), a count being never negative; one
+        // decoder's secant where the count barely varies
+        double e_d = 0.0, e_dd = 0.0, e_t = 0.0, e_dt = 0.0;
+        const double sd = llmcost::detail::const_sqrt(fano * decoding);
+        for (std::size_t i = 0; i < detail::hermite_nodes.size(); ++i) {
+            const double w = detail::hermite_weights[i], x = llmcost::detail::max(0.0, decoding + sd * detail::hermite_nodes[i]);
+            const double y = detail::mean_over_prompts(t, x, kbar);
+            e_d += w * x;
+            e_dd += w * x * x;
+            e_t += w * y;
+            e_dt += w * x * y;
+        }
+        const double spread = e_dd - e_d * e_d;
+        c = spread > 1e-9 ? (e_dt - e_d * e_t) / spread
+                          : detail::mean_over_prompts(t, decoding + 1.0, kbar) - detail::mean_over_prompts(t, decoding, kbar);
         l.gain = lambda * (p + c * n);
         if (!(l.gain < max_loop_gain)) return l;  // past the refusal: the moments are not needed
         m = detail::loop_response(lambda, tbar, c, p, n);
