@@ -301,6 +301,12 @@ TEST_CASE("percentiles: the Gauss-Hermite rule the decode loop averages over") {
     CHECK(moment(16) == doctest::Approx(2027025.0).epsilon(1e-10));
 }
 
+// The loop is constant-evaluable: the AR(1) case below, and a constant step's episode.
+static_assert(queueing::detail::loop_response(20.0, 0.025, 0.0, 0.010, 1.0).decoding_variance > 0.5208333 &&
+              queueing::detail::loop_response(20.0, 0.025, 0.0, 0.010, 1.0).decoding_variance < 0.5208334);
+static_assert(queueing::decode_loop_of([](double, double) { return 10_ms; }, 25_ms, 9).mean.value() > 0.0099999999 &&
+              queueing::decode_loop_of([](double, double) { return 10_ms; }, 25_ms, 9).mean.value() < 0.0100000001);
+
 TEST_CASE("percentiles: the decode loop's linear response, worked by hand") {
     SUBCASE("the prompt channel alone, one step: an AR(1) in the prompts a step carries") {
         // λ = 20/s, p = 10 ms, c = 0, t̄ = 25 ms, N = 1: δk_s = λp·δk_{s−1} + ε_s, a = λp = 0.2,
