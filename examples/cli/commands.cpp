@@ -556,8 +556,10 @@ report estimate(const estimate_command& c) {
             invalid_input::show(c.rate / static_cast<double>(d.layout.dp)) +
             " per attention rank: the concurrency from Little's law; the engine a bulk-service queue whose every "
             "step prefills the prompts that arrived during the one before (serve_online_latency). Percentiles: TTFT "
-            "exact in that model; TPOT and E2E normal approximations, within 10% of the simulator at p90 to 70% "
-            "load, 5-17% short at 80-85% and up to 25% beyond (tables/percentiles.md).");
+            "exact in that model; TPOT lognormal over a request's decode episode (the prompts a step carries and the "
+            "decoding count feeding back; its own mean, that feedback included, can sit above the TPOT mean shown), "
+            "within 7.3% of the simulator at p90 to 85% load and up to 14% high at 95%; E2E a normal approximation "
+            "(tables/percentiles.md).");
     else
     out.notes.push_back(c.saturate ? "Saturated: every request queued, the batch as large as " +
                                          std::string(s.limited_by) + " allows (prefill interleaved with decode)."

@@ -249,7 +249,7 @@ report frontier(const frontier_command& c) {
         r.notes.push_back("Online: each point served under Poisson arrivals at the rate that keeps its batch in flight "
                           "(Little's law on its steady state, b / E2E per rank); TTFT, TPOT and load there "
                           "(serve_online_latency; load = rate / the saturated request rate). Percentiles: TTFT within "
-                          "5% of the simulator at p90 to 85% load, TPOT within 10% to 70% and 5-17% short at 80-85% "
+                          "5% of the simulator at p90 to 85% load, TPOT within 7.5% to 85% "
                           "(tables/percentiles.md). Per user and per GPU stay the steady state's.");
     std::map<std::string, std::string> problems;  // deployments that could not be priced, once each
     for (const lp::sweep_block& b : s.blocks)

@@ -46,12 +46,15 @@ TEST_CASE("percentiles: a bulk-service queue with a constant step") {
     // π is Poisson(λτ) = Poisson(0.4): π₀ = e^−0.4.
     CHECK(e.share[0] == doctest::Approx(std::exp(-0.4)).epsilon(1e-12));
     CHECK(queueing::decode_weighted_step(e, 99).value() == doctest::Approx(0.010).epsilon(1e-12));
-    CHECK(queueing::mean_step_quantile(e, 99, 0.9, 0_s).value() == doctest::Approx(0.010).epsilon(1e-12));
-    // U(τ, 2τ) has standard deviation τ ÷ √12; constant steps average to τ with none.
+    // U(τ, 2τ) has standard deviation τ ÷ √12.
     CHECK(queueing::first_token_deviation(e).value() == doctest::Approx(0.010 / std::sqrt(12.0)).epsilon(1e-9));
-    CHECK(queueing::mean_step_deviation(e, 99, 0_s).value() == doctest::Approx(0.0).epsilon(1e-12));
-    // The neighbours' spread adds in quadrature: √(0² + 3²) ms.
-    CHECK(queueing::mean_step_deviation(e, 99, 3_ms).value() == doctest::Approx(0.003).epsilon(1e-12));
+    // The decode episode of the same engine: no slope in either channel, so every request's TPOT is τ.
+    const queueing::decode_loop l = queueing::decode_loop_of([](double, double) { return 10_ms; }, 25_ms, 99);
+    CHECK(l.step.value() == doctest::Approx(0.010).epsilon(1e-12));
+    CHECK(std::abs(l.gain) < 1e-12);
+    CHECK(l.mean.value() == doctest::Approx(0.010).epsilon(1e-12));
+    CHECK(l.deviation.value() < 1e-15);
+    for (double q : {0.1, 0.5, 0.9, 0.99}) CHECK(queueing::mean_step_quantile(l, q).value() == doctest::Approx(0.010).epsilon(1e-12));
 }
 
 TEST_CASE("percentiles: a bulk-service queue with a step linear in its prompts") {
@@ -83,14 +86,12 @@ TEST_CASE("percentiles: a bulk-service queue with a step linear in its prompts")
         CHECK(queueing::decode_weighted_step(e, 100).value() > t1);
         // ... and the wider the window of steps a request decodes over, the less it matters.
         CHECK(queueing::decode_weighted_step(e, 1000).value() < queueing::decode_weighted_step(e, 100).value());
-        CHECK(queueing::mean_step_quantile(e, 100, 0.9, 0_s) > queueing::mean_step_quantile(e, 100, 0.5, 0_s));
-        CHECK(queueing::mean_step_quantile(e, 1000, 0.9, 0_s) < queueing::mean_step_quantile(e, 100, 0.9, 0_s));
     }
     SUBCASE("refusals name the field and the rule") {
         CHECK(test::contains(test::error_of([&] { return queueing::first_token_quantile(e, 1.0); }), "percentile"));
         CHECK(test::contains(test::error_of([&] { return queueing::first_token_quantile(e, 0.0); }), "(0, 1)"));
         CHECK(test::contains(test::error_of([&] { return queueing::first_token_quantile(e, std::nan("")); }), "percentile"));
-        CHECK(test::contains(test::error_of([&] { return queueing::mean_step_quantile(e, 10, -0.5, 0_s); }), "percentile"));
+
         // λc = 1.2: each step brings more prompt work than it does.
         CHECK(test::contains(test::error_of([&] { return queueing::bulk_steps([&](double k) { return seconds(a + c * k); }, 1_s / 60.0); }),
                              "arrivals outpace the prefill"));
@@ -115,7 +116,7 @@ TEST_CASE("percentiles: serve_online_latency") {
             // E2E: normal around the mean end to end, Var(TTFT) + (O − 1)²·Var(TPOT).
             CHECK(e2e_percentile(o, 0.5).value() == doctest::Approx(o.point.e2e.value()).epsilon(1e-12));
             const double sd = std::hypot(queueing::first_token_deviation(o.steps).value(),
-                                         255.0 * queueing::mean_step_deviation(o.steps, 255.0, o.spread).value());
+                                         255.0 * o.decoding.deviation.value());
             CHECK(e2e_percentile(o, 0.9).value() == doctest::Approx(o.point.e2e.value() + 1.2815515655 * sd).epsilon(1e-8));
         }
     }
@@ -282,4 +283,127 @@ TEST_CASE("plan: a disaggregated prefill pool under percentile targets keeps its
     INFO(one.prefill_instances << "P:" << one.decode_instances << "D: TTFT p90 sim " << r.ttft.p90 << " plan " << one.ttft.value());
     CHECK(r.ttft.p90 <= 0.2 * 1.05);
     CHECK(one.ttft.value() >= 0.90 * r.ttft.p90);
+}
+
+TEST_CASE("percentiles: the Gauss-Hermite rule the decode loop averages over") {
+    // Standard normal moments: 1, 0, 1, 0, 3, and E[Z^16] = 15!! = 2,027,025 (exact to degree 17).
+    const auto moment = [](int k) {
+        double s = 0.0;
+        for (std::size_t i = 0; i < queueing::detail::hermite_nodes.size(); ++i)
+            s += queueing::detail::hermite_weights[i] * std::pow(queueing::detail::hermite_nodes[i], k);
+        return s;
+    };
+    CHECK(moment(0) == doctest::Approx(1.0).epsilon(1e-14));
+    CHECK(std::abs(moment(1)) < 1e-15);
+    CHECK(moment(2) == doctest::Approx(1.0).epsilon(1e-13));
+    CHECK(std::abs(moment(3)) < 1e-13);
+    CHECK(moment(4) == doctest::Approx(3.0).epsilon(1e-13));
+    CHECK(moment(16) == doctest::Approx(2027025.0).epsilon(1e-10));
+}
+
+// The loop is constant-evaluable: the AR(1) case below, and a constant step's episode.
+static_assert(queueing::detail::loop_response(20.0, 0.025, 0.0, 0.010, 1.0).decoding_variance > 0.5208333 &&
+              queueing::detail::loop_response(20.0, 0.025, 0.0, 0.010, 1.0).decoding_variance < 0.5208334);
+static_assert(queueing::decode_loop_of([](double, double) { return 10_ms; }, 25_ms, 9).mean.value() > 0.0099999999 &&
+              queueing::decode_loop_of([](double, double) { return 10_ms; }, 25_ms, 9).mean.value() < 0.0100000001);
+
+TEST_CASE("percentiles: the decode loop's linear response, worked by hand") {
+    SUBCASE("the prompt channel alone, one step: an AR(1) in the prompts a step carries") {
+        // λ = 20/s, p = 10 ms, c = 0, t̄ = 25 ms, N = 1: δk_s = λp·δk_{s−1} + ε_s, a = λp = 0.2,
+        // Var ε = λt̄ = 0.5, so Var k = 0.5 ÷ (1 − 0.04) = 0.520833; Y = t_1 = t̄ + p·δk_1:
+        // Var Y = p²·Var k = 5.20833e-5 s²; a request rode k_0, and Cov(k_0, t_1) ÷ k̄ = p·a·Var k ÷ 0.5
+        // = 2.08333 ms; D_s = k_{s−1}: Var D = Var k.
+        const auto m = queueing::detail::loop_response(20.0, 0.025, 0.0, 0.010, 1.0);
+        CHECK(m.window_variance == doctest::Approx(1e-4 * 0.5 / 0.96).epsilon(1e-12));
+        CHECK(m.mean_shift == doctest::Approx(0.010 * 0.2 * (0.5 / 0.96) / 0.5).epsilon(1e-12));
+        CHECK(m.decoding_variance == doctest::Approx(0.5 / 0.96).epsilon(1e-12));
+    }
+    SUBCASE("the decoding channel alone, one step: an AR(2) with lag-two gain λc") {
+        // λ = 20/s, c = 10 ms, p = 0, t̄ = 25 ms, N = 1: t_s = t̄ + c·δk_{s−1}, δk_s = λc·δk_{s−2} + ε_s,
+        // b = λc = 0.2, Var k = 0.5 ÷ (1 − b²); Y = t_1 = t̄ + c·δk_0: Var Y = c²·Var k, and the request
+        // that rode k_0 decodes beside it: shift = c·Var k ÷ k̄ = 10.4167 ms.
+        const auto m = queueing::detail::loop_response(20.0, 0.025, 0.010, 0.0, 1.0);
+        CHECK(m.window_variance == doctest::Approx(1e-4 * 0.5 / 0.96).epsilon(1e-12));
+        CHECK(m.mean_shift == doctest::Approx(0.010 * (0.5 / 0.96) / 0.5).epsilon(1e-12));
+        CHECK(m.decoding_variance == doctest::Approx(0.5 / 0.96).epsilon(1e-12));
+    }
+    SUBCASE("no feedback, two steps: the window sums independent prompts") {
+        // λ → 0 with λt̄ = 1 (unit Poisson noise, no loop), c = 1 ms, p = 2 ms, N = 2:
+        // t_1 = c(k_0 + k_−1) + p·k_1, t_2 = c(k_1 + k_0) + p·k_2, so 2Y = c·k_−1 + 2c·k_0 + (c + p)·k_1 + p·k_2:
+        // Var Y = (1 + 4 + 9 + 4) ÷ 4 = 4.5 ms²; the request is one of k_0 and decodes both steps beside
+        // itself: shift = (c + c) ÷ 2 = c; Var D = 2.
+        const auto m = queueing::detail::loop_response(1e-12, 1e12, 0.001, 0.002, 2.0);
+        CHECK(m.window_variance == doctest::Approx(4.5e-6).epsilon(1e-9));
+        CHECK(m.mean_shift == doctest::Approx(0.001).epsilon(1e-9));
+        CHECK(m.decoding_variance == doctest::Approx(2.0).epsilon(1e-9));
+    }
+}
+
+TEST_CASE("percentiles: the decode loop of a step linear in its decoders and prompts") {
+    // t(D, k) = a + c·D + p·k, a = 20 ms, c = 0.1 ms, p = 5 ms, λ = 10/s, N = 200: the mean step solves
+    // t̄ = a + c·N·λ·t̄ + p·λ·t̄, so t̄ = a ÷ (1 − λ(p + cN)) = 20 ms ÷ 0.75 = 26.667 ms; the slopes of a
+    // linear step are its coefficients; the gain is λ(p + cN) = 0.25.
+    const auto t = [](double d, double k) { return seconds(0.020 + 0.0001 * d + 0.005 * k); };
+    const queueing::decode_loop l = queueing::decode_loop_of(t, 100_ms, 200);
+    CHECK(l.step.value() == doctest::Approx(0.020 / 0.75).epsilon(1e-9));
+    CHECK(l.per_decoder.value() == doctest::Approx(0.0001).epsilon(1e-6));
+    CHECK(l.per_prompt.value() == doctest::Approx(0.005).epsilon(1e-9));
+    CHECK(l.gain == doctest::Approx(0.25).epsilon(1e-6));
+    // The request's own presence: one more decoder for all its N steps, so its mean is at least t̄ + c.
+    CHECK(l.mean.value() > l.step.value() + 0.0001);
+    const auto m = queueing::detail::loop_response(10.0, 0.020 / 0.75, 0.0001, 0.005, 200.0);
+    CHECK(l.mean.value() == doctest::Approx(0.020 / 0.75 + m.mean_shift).epsilon(1e-6));
+    CHECK(l.deviation.value() == doctest::Approx(std::sqrt(m.window_variance)).epsilon(1e-6));
+    SUBCASE("quantiles: lognormal, ordered, median below the mean") {
+        const double s2 = std::log(1.0 + std::pow(l.deviation.value() / l.mean.value(), 2));
+        CHECK(queueing::mean_step_quantile(l, 0.9).value() ==
+              doctest::Approx(l.mean.value() * std::exp(-s2 / 2.0 + 1.2815515655 * std::sqrt(s2))).epsilon(1e-8));
+        CHECK(queueing::mean_step_quantile(l, 0.5) < l.mean);
+        CHECK(queueing::mean_step_quantile(l, 0.5) < queueing::mean_step_quantile(l, 0.9));
+        CHECK(queueing::mean_step_quantile(l, 0.9) < queueing::mean_step_quantile(l, 0.99));
+    }
+    SUBCASE("more traffic: a longer mean, a wider spread, a higher gain") {
+        const queueing::decode_loop busy = queueing::decode_loop_of(t, 50_ms, 200);
+        CHECK(busy.gain == doctest::Approx(0.5).epsilon(1e-6));
+        CHECK(busy.step.value() == doctest::Approx(0.040).epsilon(1e-9));
+        CHECK(busy.mean > l.mean);
+        CHECK(busy.deviation > l.deviation);
+    }
+    SUBCASE("refusals name the field and the rule") {
+        // λ = 38/s: gain 38 × 25 ms = 0.95, still settles. A step of 40 ms + 0.4925 ms·D + 1 ms·k at
+        // 10/s: gain 10 × (1 ms + 200 × 0.4925 ms) = 0.995, past 0.99, refused (t̄ = 40 ms ÷ 0.005 = 8 s);
+        // with 0.6 ms a decoder the gain is 1.21: no steady state at all.
+        CHECK(queueing::decode_loop_of(t, seconds(1.0 / 38.0), 200).gain == doctest::Approx(0.95).epsilon(1e-6));
+        const auto slow = [](double c) { return [c](double d, double k) { return seconds(0.040 + c * d + 0.001 * k); }; };
+        const queueing::decode_loop near = queueing::decode_loop_of(slow(0.0004925), 100_ms, 200);
+        CHECK(near.gain == doctest::Approx(0.995).epsilon(1e-6));
+        CHECK(test::contains(test::error_of([&] { return queueing::mean_step_quantile(near, 0.9); }), "percentile_slow_mode"));
+        const queueing::decode_loop over = queueing::decode_loop_of(slow(0.0006), 100_ms, 200);
+        CHECK_FALSE(over.gain < 1.0);
+        CHECK(test::contains(test::error_of([&] { return queueing::mean_step_quantile(over, 0.9); }), "loop gain"));
+        CHECK(test::contains(test::error_of([&] { return queueing::mean_step_quantile(l, 1.0); }), "percentile"));
+        CHECK(test::contains(test::error_of([&] { return queueing::mean_step_quantile(l, std::nan("")); }), "percentile"));
+        CHECK(test::contains(test::error_of([&] { return queueing::decode_loop_of(t, 0_s, 200); }), "interarrival"));
+        CHECK(test::contains(test::error_of([&] { return queueing::decode_loop_of(t, 100_ms, 0.5); }), "steps"));
+    }
+}
+
+TEST_CASE("percentiles: TPOT's quantiles as laws on a deployment") {
+    const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 4}};
+    const request_shape r{.input = 467_tok, .output = 256_tok};
+    const double zero_load = decode_pass(d, 1, 595_tok).time().value();  // one sequence at I + O/2
+    const double sat = saturated(d, r).output_rate.value() / 256.0;
+    double last50 = 0.0, last90 = 0.0;
+    for (double load : {0.01, 0.2, 0.5, 0.7, 0.85, 0.9}) {
+        const online_latency o = serve_online_latency(d, r, seconds(1.0 / (load * sat)));
+        const double p50 = tpot_percentile(o, 0.5).value(), p90 = tpot_percentile(o, 0.9).value();
+        INFO("load " << load << ": p50 " << p50 << " p90 " << p90 << " zero-load step " << zero_load);
+        CHECK(p90 >= p50);
+        CHECK(p50 >= zero_load * (1.0 - 1e-9));
+        CHECK(p50 > last50);  // more load, longer and wider
+        CHECK(p90 > last90);
+        CHECK(o.decoding.gain < 1.0);
+        last50 = p50;
+        last90 = p90;
+    }
 }

@@ -79,7 +79,7 @@ template <class Ok>
 /// the decode pool's ranks each hold D sequences, D = λ_d·(O − 1)·t_d(D) (Little's law, by
 /// fixed-point iteration; λ_d = λ ÷ (n_d · ranks)), each step the decode pass at D (no prompts ride
 /// it), TPOT's q-quantile t_d(D) + z_q·|t_d(D + 1) − t_d(D)|·√D (the Poisson count of decoders,
-/// Palm's theorem, as `serve_online_latency`'s spread); a prefill instance is a bulk-service queue
+/// Palm's theorem); a prefill instance is a bulk-service queue
 /// (`queueing::bulk_steps`: each pass prefills every prompt that arrived during the pass before,
 /// t(k) = `prefill_pass` of k prompts, and an idle instance polls at its per-pass overhead, t(0)),
 /// TTFT = its `first_token_quantile` + the KV transfer + one decode step. nullopt when the decode

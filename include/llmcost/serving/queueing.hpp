@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 
 namespace llmcost::queueing {
 
@@ -253,42 +254,198 @@ template <duration T>
     return seconds(t_mean + cov / (steps * k_mean));
 }
 
-/// The standard deviation of the mean of n successive steps (a request's TPOT over its n = O − 1
-/// decode steps): √(σ²÷n·[1 + 2a÷(1 − a) − 2a(1 − aⁿ)÷(n(1 − a)²)] + spread²), σ² = Var_π(t) and a
-/// the lag-one autocorrelation of successive steps (the variance of the mean of an AR(1) series;
-/// Box, Jenkins & Reinsel, *Time Series Analysis*, 4th ed., 2008, §2.1), plus `spread`², a variance
-/// that does not average out over the request (its neighbours' count, steady over its life).
-template <duration T>
-[[nodiscard]] constexpr seconds_t mean_step_deviation(const bulk_service& e, double steps, const T& spread) {
-    require(steps >= 1.0 && positive_finite(steps), "bulk-service queue", "steps", steps, "at least one step");
-    const double gap = e.interarrival.value(), mu = mean_step(e).value();
-    std::array<double, bulk_service::capacity> row{};
-    double var = 0.0, cov = 0.0;
+/// A request's decode episode under Poisson arrivals: the N = O − 1 steps after its prompt's, whose
+/// mean is its TPOT. A step's length feeds back on the load two ways: the k prompts it carries (p
+/// each) arrive during the step before, k ~ Poisson(λ·t), and every prompt decodes for the next N
+/// steps, D_s = Σ_{j=1}^{N} k_{s−j} (c each). So t_s = t̄ + c·δD_s + p·δk_s and δk_s = λ·δt_{s−1} + ε_s,
+/// ε_s the arrivals' Poisson noise, Var ε = λ·t̄: a linear process whose slow mode has loop gain
+/// λ·(p + c·N) and relaxes over about N ÷ (1 − gain) steps, longer than the episode near
+/// saturation, so a request's TPOT is set by the load of its whole episode. `decode_loop_of` finds
+/// t̄, the slopes and the moments of Y = (1 ÷ N)·Σ_{j=1}^{N} t_j; `mean_step_quantile` reads them.
+struct decode_loop {
+    seconds_t step{};          ///< t̄, the mean step (each step once): t̄ = E[t(N·λ·t̄, k)], k ~ Poisson(λ·t̄)
+    seconds_t per_decoder{};   ///< c: the step's slope in the decoding count (statistically linearised)
+    seconds_t per_prompt{};    ///< p: the step's slope in the prompts it carries (statistically linearised)
+    seconds_t interarrival{};  ///< 1 ÷ λ
+    double steps = 0;          ///< N: a request's decode steps, and each sequence's decode life
+    double gain = 0;           ///< λ·(p + c·N): the slow mode's loop gain; +∞ where no steady state exists
+    seconds_t mean{};          ///< E[Y] over requests (its prompt rode a step of the size-biased k)
+    seconds_t deviation{};     ///< √Var(Y)
+};
+
+/// The loop gain past which `mean_step_quantile` refuses: the slow mode then amplifies the arrivals'
+/// noise more than 100-fold, and the linearisation no longer holds (tables/percentiles.md).
+inline constexpr double max_loop_gain = 0.99;
+
+namespace detail {
+/// Probabilists' Gauss–Hermite rule, 9 nodes: E[f(Z)] ≈ Σ w_i·f(x_i), Z ~ N(0, 1), exact for
+/// polynomials of degree ≤ 17 (Abramowitz & Stegun 1964, table 25.10: nodes × √2, weights ÷ √π).
+inline constexpr std::array<double, 9> hermite_nodes{-4.512745863399783, -3.205429002856470, -2.076847978677830,
+                                                     -1.023255663789133, 0.0,                1.023255663789133,
+                                                     2.076847978677830,  3.205429002856470,  4.512745863399783};
+inline constexpr std::array<double, 9> hermite_weights{2.234584400774658e-05, 2.789141321231769e-03, 4.991640676521788e-02,
+                                                       2.440975028949394e-01, 4.063492063492064e-01, 2.440975028949394e-01,
+                                                       4.991640676521788e-02, 2.789141321231769e-03, 2.234584400774658e-05};
+
+/// E[t(decoding, k)], k ~ Poisson(k̄): the mean step at a decoding count, over the prompts it carries
+/// (the tail past the mode dropped below 10⁻¹⁷ of the mass).
+template <class Step>
+[[nodiscard]] constexpr double mean_over_prompts(const Step& t, double decoding, double kbar) {
+    double p = llmcost::detail::const_exp(-kbar), sum = 0.0, mass = 0.0;
     for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
-        if (!(e.share[k] > 1e-300)) continue;
-        const double tk = e.step[k].value();
-        detail::poisson_row(tk / gap, row);
-        double next = 0.0;
-        for (std::size_t j = 0; j < bulk_service::capacity; ++j) next += row[j] * e.step[j].value();
-        var += e.share[k] * (tk - mu) * (tk - mu);
-        cov += e.share[k] * (tk - mu) * (next - mu);
+        if (k > 0) p *= kbar / static_cast<double>(k);
+        sum += p * in_base_units(t(llmcost::detail::max(0.0, decoding), static_cast<double>(k))).value();
+        mass += p;
+        if (static_cast<double>(k) > kbar && p < 1e-17) break;
     }
-    const double a = var > 0.0 ? llmcost::detail::min(0.99, llmcost::detail::max(0.0, cov / var)) : 0.0;
-    const double n = steps;
-    const double factor = 1.0 + 2.0 * a / (1.0 - a) -
-                          2.0 * a * (1.0 - llmcost::detail::pow_int(a, static_cast<long long>(n))) / (n * (1.0 - a) * (1.0 - a));
-    const double sd_extra = in_base_units(spread).value();
-    return seconds(llmcost::detail::const_sqrt(var / n * factor + sd_extra * sd_extra));
+    return sum / mass;
 }
 
-/// The q-quantile of the mean of n successive steps: normal by the central limit theorem for a
-/// stationary chain, centred on `decode_weighted_step`, with `mean_step_deviation`.
-template <duration T>
-[[nodiscard]] constexpr seconds_t mean_step_quantile(const bulk_service& e, double steps, double q, const T& spread) {
-    require(q > 0.0 && q < 1.0, "bulk-service queue", "percentile", q, "must be in (0, 1)",
+/// Moments of the linear loop of `decode_loop` (λ, t̄, c, p, N whole steps), from its impulse
+/// responses to one arrival: G_0 = 1, G_s = λ·F_{s−1} (prompts), F_s = c·Σ_{j=1}^{N} G_{s−j} + p·G_s
+/// (step time), H_s = Σ_{j=1}^{N} G_{s−j} (decoding count). With σ² = λ·t̄ and S the running sum of F,
+/// an arrival i steps before the episode's first step moves its steps' sum by W_i = S(N + i) − S(i),
+/// one j-th of the way in by S(N − j), so Var(Y) = σ²·Σ W² ÷ N² (Box, Jenkins & Reinsel 2008, §3.1:
+/// a linear process' variance from its ψ weights); the decoders' Var(D) = σ²·Σ H²; and a request
+/// that rode a step of k prompts sees E[Y] = t̄ + Σ_{j=1}^{N} Cov(k_0, t_j) ÷ (N·k̄) = t̄ + Σ_i G_i·W_i ÷ N
+/// (σ² = k̄: the Poisson noise). Ring buffers of N + 1 hold G and S; the responses run 16 relaxation
+/// times, 16·(N + 1) ÷ (1 − gain) steps past the episode.
+struct loop_moments {
+    double window_variance = 0, mean_shift = 0, decoding_variance = 0;
+};
+[[nodiscard]] constexpr loop_moments loop_response(double lambda, double tbar, double c, double p, double n) {
+    const auto ring = static_cast<std::size_t>(n) + 1;
+    const double gain = lambda * (p + c * n);
+    const double last = n + llmcost::detail::const_ceil(16.0 * (n + 1.0) / (1.0 - gain));
+    // Constant-evaluable storage; nothing between new[] and delete[] throws.
+    double* g = new double[ring]{};
+    double* sum = new double[ring]{};
+    double window = 0.0, f = 0.0, s = 0.0, v = 0.0, shift = 0.0, vd = 0.0;
+    for (double x = 0.0; x <= last; x += 1.0) {
+        const auto at = static_cast<std::size_t>(x) % ring, back = (static_cast<std::size_t>(x) + 1) % ring;
+        if (x >= 1.0) window += g[(at + ring - 1) % ring] - (x >= n + 1.0 ? g[at] : 0.0);  // Σ_{j=1}^{N} G_{s−j}
+        const double gs = x == 0.0 ? 1.0 : lambda * f;
+        f = c * window + p * gs;
+        s += f;
+        vd += window * window;
+        if (x < n) v += s * s;  // an arrival inside the episode, N − x steps in
+        if (x >= n) {
+            const double w = s - sum[back];  // S(s) − S(s − N): an arrival s − N steps before it
+            v += w * w;
+            shift += g[back] * w;
+        }
+        g[at] = gs;
+        sum[at] = s;
+    }
+    delete[] g;
+    delete[] sum;
+    const double sigma2 = lambda * tbar;
+    return {.window_variance = sigma2 * v / (n * n), .mean_shift = shift / n, .decoding_variance = sigma2 * vd};
+}
+}  // namespace detail
+
+/// The `decode_loop` of a step price `t(decoding, prompts)` (a callable returning a duration),
+/// Poisson arrivals one every `interarrival`, and `steps` decode steps a request (N, rounded to whole
+/// steps). Every prompt decodes N steps, so the steps carry D̄ = N·λ·t̄ decoders on average, and t̄
+/// solves t̄ = E[t(D, k)] over k ~ Poisson(λ·t̄) and a normal D of mean D̄ and variance F·D̄ (the
+/// decoding count's spread: its Fano factor F is 1 for the Poisson count of Palm's theorem, and the
+/// loop's own Var(D) ÷ D̄ after that; the smallest root, bracketed upward from t(0, 0) in 2% steps,
+/// then bisected). The slopes are statistical linearisations over the same laws (Booton 1954; Gelb &
+/// Vander Velde, *Multiple-Input Describing Functions*, 1968): p = Cov(k, t) ÷ Var(k),
+/// c = Cov(D, t) ÷ Var(D) (Gauss–Hermite; the count held at 0 or more). Four rounds, each feeding the loop's Var(D)
+/// (`detail::loop_response`) back into F. A gain ≥ `max_loop_gain`, or no t̄ below 10⁷ decoders and
+/// 100 prompts a step, leaves the moments at 0 and the gain at its value or +∞.
+template <class Step, duration T>
+[[nodiscard]] constexpr decode_loop decode_loop_of(const Step& t, const T& interarrival, double steps) {
+    decode_loop l{};
+    l.interarrival = in_base_units(interarrival);
+    const double gap = l.interarrival.value();
+    require(positive_finite(gap), "decode loop", "interarrival (s)", gap, "must be positive and finite");
+    require(steps >= 1.0 && positive_finite(steps), "decode loop", "steps", steps, "at least one decode step");
+    const double lambda = 1.0 / gap, n = llmcost::detail::max(1.0, llmcost::detail::const_trunc(steps + 0.5));
+    l.steps = n;
+    l.gain = std::numeric_limits<double>::infinity();
+    const double floor = in_base_units(t(0.0, 0.0)).value();
+    require(positive_finite(floor), "decode loop", "step time (s)", floor, "must be positive and finite");
+    double fano = 1.0, tbar = 0.0, c = 0.0, p = 0.0;
+    detail::loop_moments m{};
+    // Σ_i w_i·f(D̄ + √(F·D̄)·x_i): a function of the decoding count averaged over its normal law.
+    const auto over_decoders = [&](double mean_decoding, const auto& f) {
+        const double sd = llmcost::detail::const_sqrt(fano * mean_decoding);
+        double sum = 0.0;
+        for (std::size_t i = 0; i < detail::hermite_nodes.size(); ++i)
+            sum += detail::hermite_weights[i] * f(mean_decoding + sd * detail::hermite_nodes[i]);
+        return sum;
+    };
+    const auto excess = [&](double x) {
+        return over_decoders(n * lambda * x, [&](double dec) { return detail::mean_over_prompts(t, dec, lambda * x); }) - x;
+    };
+    for (int round = 0; round < 4; ++round) {
+        double lo = floor, hi = floor;
+        while (excess(hi) > 0.0) {
+            lo = hi;
+            hi *= 1.02;
+            if (!(n * lambda * hi < 1e7 && lambda * hi < 100.0)) return l;  // the steps outgrow any load: no steady state
+        }
+        for (int i = 0; i < 200 && hi - lo > 1e-14 * hi; ++i) {
+            const double mid = (lo + hi) / 2.0;
+            (excess(mid) > 0.0 ? lo : hi) = mid;
+        }
+        tbar = hi;
+        const double kbar = lambda * tbar, decoding = n * kbar;
+        p = kbar > 0.0 ? over_decoders(decoding, [&](double dec) {
+                             double cov = 0.0, pk = llmcost::detail::const_exp(-kbar);  // Cov(k, t(D, k)), Poisson k
+                             for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
+                                 if (k > 0) pk *= kbar / static_cast<double>(k);
+                                 cov += pk * (static_cast<double>(k) - kbar) *
+                                        in_base_units(t(llmcost::detail::max(0.0, dec), static_cast<double>(k))).value();
+                                 if (static_cast<double>(k) > kbar && pk < 1e-17) break;
+                             }
+                             return cov;
+                         }) / kbar
+                       : 0.0;
+        // Cov(D, t) ÷ Var(D) over the count D = max(0, D̄ + σx), a count being never negative; one
+        // decoder's secant where the count barely varies
+        double e_d = 0.0, e_dd = 0.0, e_t = 0.0, e_dt = 0.0;
+        const double sd = llmcost::detail::const_sqrt(fano * decoding);
+        for (std::size_t i = 0; i < detail::hermite_nodes.size(); ++i) {
+            const double w = detail::hermite_weights[i], x = llmcost::detail::max(0.0, decoding + sd * detail::hermite_nodes[i]);
+            const double y = detail::mean_over_prompts(t, x, kbar);
+            e_d += w * x;
+            e_dd += w * x * x;
+            e_t += w * y;
+            e_dt += w * x * y;
+        }
+        const double spread = e_dd - e_d * e_d;
+        c = spread > 1e-9 ? (e_dt - e_d * e_t) / spread
+                          : detail::mean_over_prompts(t, decoding + 1.0, kbar) - detail::mean_over_prompts(t, decoding, kbar);
+        l.gain = lambda * (p + c * n);
+        if (!(l.gain < max_loop_gain)) return l;  // past the refusal: the moments are not needed
+        m = detail::loop_response(lambda, tbar, c, p, n);
+        fano = decoding > 0.0 ? m.decoding_variance / decoding : 1.0;
+    }
+    l.step = seconds(tbar);
+    l.per_decoder = seconds(c);
+    l.per_prompt = seconds(p);
+    l.mean = seconds(tbar + m.mean_shift);
+    l.deviation = seconds(llmcost::detail::const_sqrt(m.window_variance));
+    return l;
+}
+
+/// The q-quantile of a request's TPOT: lognormal with `decode_loop`'s mean m and deviation s
+/// (σ² = ln(1 + s² ÷ m²), μ = ln m − σ² ÷ 2; moment matching, Fenton 1960): a mean of positive steps,
+/// skewed by the slow mode. Refused past `max_loop_gain` (read those loads from `simulate`).
+[[nodiscard]] constexpr seconds_t mean_step_quantile(const decode_loop& l, double q) {
+    require(q > 0.0 && q < 1.0, "decode loop", "percentile", q, "must be in (0, 1)",
             "llmcost.serving.percentile_open_unit");
-    const double seen = decode_weighted_step(e, steps).value(), sd = mean_step_deviation(e, steps, spread).value();
-    return seconds(llmcost::detail::max(0.0, seen + llmcost::detail::normal_quantile(q) * sd));
+    require(l.gain < max_loop_gain, "decode loop", "loop gain λ·(p + c·N)", l.gain,
+            "must be below 0.99: this close to saturation the load's slow mode barely settles and the "
+            "linear model does not hold; read TPOT percentiles from `simulate`",
+            "llmcost.serving.percentile_slow_mode");
+    const double m = l.mean.value(), s = l.deviation.value();
+    const double s2 = llmcost::detail::const_log(1.0 + s * s / (m * m));
+    return seconds(llmcost::detail::const_exp(llmcost::detail::const_log(m) - s2 / 2.0 +
+                                              llmcost::detail::normal_quantile(q) * llmcost::detail::const_sqrt(s2)));
 }
 
 /// The standard deviation of TTFT: E[TTFT²] = Σ_k w_k Σ_m Poisson(m; λ·t(k))·(t(k)²÷3 + t(k)·t(1+m) +

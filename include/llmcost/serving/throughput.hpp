@@ -458,14 +458,14 @@ namespace detail {
 }
 
 /// Online serving at Poisson arrivals, with the distribution of the latencies: the mean figures
-/// (`point`), and the engine's steps as a bulk-service queue (`steps`, queueing.hpp) whose
-/// quantiles `ttft_percentile` and `tpot_percentile` read. `spread` is the standard deviation of
-/// the decode step from the count of decoding neighbours, Poisson(D) in an infinite-server system
-/// (Palm's theorem; Kleinrock 1975, §2.9 and §5.10): |t(D + 1) − t(D)|·√D.
+/// (`point`), the engine's steps as a bulk-service queue (`steps`, queueing.hpp) whose quantiles
+/// `ttft_percentile` reads, and a request's decode episode with both of its feedback channels, the
+/// prompts a step carries and the decoding count (`decoding`, `queueing::decode_loop`), whose
+/// quantiles `tpot_percentile` reads.
 struct online_latency {
     serving_point point;
     queueing::bulk_service steps;
-    seconds_t spread;
+    queueing::decode_loop decoding;
     double output = 0;           ///< O, tokens each request generates
     bool whole_prompts = false;  ///< the percentiles' model holds: whole prompts, no token cap
 };
@@ -523,9 +523,10 @@ template <duration T>
         const double decoding = detail::micro_batch(d, (s.e2e - s.ttft).value() / gap);
         o.steps = queueing::bulk_steps(
             [&](double k) { return seconds(detail::step_formula(pm, terms, decoding, k).time()); }, seconds(gap));
-        const double up = detail::step_formula(pm, terms, decoding + 1.0, 0.0).time(),
-                     here = detail::step_formula(pm, terms, decoding, 0.0).time();
-        o.spread = seconds(detail::max(up - here, here - up) * detail::const_sqrt(decoding));
+        if (o.output > 1.0)
+            o.decoding = queueing::decode_loop_of(
+                [&](double n, double k) { return seconds(detail::step_formula(pm, terms, detail::micro_batch(d, n), k).time()); },
+                seconds(gap), o.output - 1.0);
         s.ttft = queueing::first_token_mean(o.steps);
         s.tpot = queueing::decode_weighted_step(o.steps, detail::max(1.0, o.output - 1.0));
         s.per_user = tokens(1.0) / s.tpot;
@@ -561,12 +562,13 @@ constexpr void require_percentile_model(const online_latency& o, double q) {
     return queueing::first_token_quantile(o.steps, q);
 }
 
-/// The q-quantile of TPOT under Poisson arrivals: the mean of a request's O − 1 decode steps
-/// (`queueing::mean_step_quantile`, with the neighbours' `spread`). A one-token answer has no TPOT: 0.
+/// The q-quantile of TPOT under Poisson arrivals: the mean of a request's O − 1 decode steps, both
+/// feedback channels of its episode (`queueing::mean_step_quantile` of `decoding`). A one-token
+/// answer has no TPOT: 0.
 [[nodiscard]] constexpr seconds_t tpot_percentile(const online_latency& o, double q) {
     detail::require_percentile_model(o, q);
     if (!(o.output > 1.0)) return seconds(0.0);
-    return queueing::mean_step_quantile(o.steps, o.output - 1.0, q, o.spread);
+    return queueing::mean_step_quantile(o.decoding, q);
 }
 
 /// The q-quantile of the end-to-end time, TTFT + (O − 1)·TPOT: normal, with the mean `point.e2e`
@@ -576,7 +578,10 @@ constexpr void require_percentile_model(const online_latency& o, double q) {
     detail::require_percentile_model(o, q);
     const double n = detail::max(0.0, o.output - 1.0);
     const double a = queueing::first_token_deviation(o.steps).value();
-    const double b = n > 0.0 ? queueing::mean_step_deviation(o.steps, n, o.spread).value() * n : 0.0;
+    require(!(n > 0.0) || o.decoding.gain < queueing::max_loop_gain, "latency percentile", "loop gain λ·(p + c·N)",
+            o.decoding.gain, "must be below 0.99 for the TPOT spread: read E2E percentiles this close to saturation from `simulate`",
+            "llmcost.serving.percentile_slow_mode");
+    const double b = n > 0.0 ? o.decoding.deviation.value() * n : 0.0;
     return seconds(detail::max(0.0, o.point.e2e.value() + detail::normal_quantile(q) * detail::const_sqrt(a * a + b * b)));
 }
 
