@@ -114,6 +114,10 @@ struct measurement {
     double receive_interval = 1;
     metric what = metric::output_tokens_per_s;
     double value = 0;       ///< the measured figure in SI (tokens/s or s)
+    /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
+    /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
+    /// simulator's median (like for like); p99 far above the median marks a stall (`stalled`).
+    double ttft_median = 0, ttft_p99 = 0;
     std::string source;
 
     void validate() const {
@@ -142,6 +146,12 @@ struct measurement {
                 "a whole number of decode steps between the server's polls for new requests, from 1 to 10⁶");
         require(receive_interval == 1.0 || prompts > 0.0, s, "receive_interval", receive_interval,
                 "a poll interval is simulated: above 1 it needs a closed-loop run (prompts > 0)");
+        require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",
+                ttft_median + ttft_p99, "a TTFT percentile is 0 (not given) or positive and finite");
+        require((ttft_median == 0.0 && ttft_p99 == 0.0) || what == metric::ttft_s, s, "ttft_median / ttft_p99 (s)",
+                ttft_median + ttft_p99, "TTFT percentiles belong to a TTFT row (metric ttft_s)");
+        require(ttft_p99 == 0.0 || ttft_p99 >= ttft_median, s, "ttft_p99 (s)", ttft_p99,
+                "a 99th percentile is at least the median");
         if (how == scenario::single_prefill)
             require(what == metric::ttft_s, s, "metric", static_cast<double>(what),
                     "a single prefill measures time to first token only");
@@ -187,6 +197,17 @@ struct measurement {
                               .arrivals = workload::closed_loop(x.batch * x.d.layout.dp)};
     return sim::simulate(x.d, t, {.limits = closed_loop_limits(x), .requests = x.prompts, .seed = 1, .keep_requests = false,
                                   .timeline_points = 0});
+}
+
+/// A run whose 99th-percentile TTFT is more than `stall_ratio` times its median: a few requests
+/// waited for something no engine step explains (a stall), and the mean TTFT carries it. In the
+/// InferenceMAX closed-loop runs the burst start alone gives p99 ÷ median up to 46 (at concurrency
+/// 64 the first wave's last prompt waits for the 63 prefills before it); the 14 runs with a stall
+/// (SGLang on B200, p99 69–81 s; SGLang MXFP4 on MI355X, p99 21–25 s) are at 71–325. The bar sits
+/// between the two, set on those runs (tables/validation.md lists the rows it marks).
+inline constexpr double stall_ratio = 60.0;
+[[nodiscard]] inline bool stalled(const measurement& x) {
+    return x.ttft_p99 > 0.0 && x.ttft_median > 0.0 && x.ttft_p99 > stall_ratio * x.ttft_median;
 }
 
 /// The mean gap between arrivals at one attention rank of an online measurement: the row's rate is
@@ -238,6 +259,10 @@ struct efficiency_parameters {
     double kernel_overhead = 0.0;  ///< seconds per kernel
     double link_latency = 0.0;     ///< seconds, α of the scale-up link (where TP and EP collectives run)
     double link_fraction = 1.0;    ///< achieved ÷ catalogued per-direction bandwidth of the scale-up link
+    /// Seconds per request: the engine's front end (`engine_overheads::request`), which the
+    /// deployment's engine carries, not the hardware: `with_efficiencies` leaves it, and a fit
+    /// with it free sets it on every fitted row's engine (plan/calibrate.hpp).
+    double request_overhead = 0.0;
 
     [[nodiscard]] bool operator==(const efficiency_parameters&) const = default;
 };
