@@ -694,6 +694,7 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("gemm", "GEMM x", e.kernels.gemm)
                 .add("mla_decode", "MLA decode x", e.kernels.mla_decode)
                 .add("step_overhead_s", "step overhead", e.overheads.step.value(), "s")
+                .add("front_end_s", "front end per request", e.overheads.request.value(), "s")
                 .add("all_reduce_latency_s", "custom all-reduce", e.collectives.all_reduce_latency.value(), "s")
                 .add("all_to_all_latency_s", "all-to-all floor", e.collectives.all_to_all_latency.value(), "s")
                 .add("max_batched_tokens", "max tokens/step", e.scheduler.max_batched_tokens)

@@ -1003,7 +1003,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     }
     // The latency groups split by metric: TTFT and TPOT miss for different reasons (the report's
     // reader, and the calibration rule, need to see which).
-    s += "\nThe latency groups split into TTFT and TPOT (the TTFT rows are never fitted; see Engine fits):\n\n"
+    s += "\nThe latency groups split into TTFT and TPOT (TTFT rows never set a launch cost; the engine's front end is fitted "
+         "on a rule's few TTFT rows: see Engine fits):\n\n"
          "| engine | GPU vendor (architecture) | model | metric | rows | median abs. error | mean signed error | "
          "llmcost ÷ measured |\n|---|---|---|---|--:|--:|--:|--:|\n";
     for (const plan::metric m : {plan::metric::ttft_s, plan::metric::tpot_s}) {
@@ -1029,7 +1030,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "engine × vendor × dense/MoE × metric (output tokens/s, TPOT): within each stratum, rows sorted by id, the 3rd, "
          "6th, 9th … row (⌊n/3⌋ of a stratum of n, none of one under 3 rows), so at most a third of every group is fitted "
          "and every group keeps check rows; a closed-loop client's rows are fitted as they are priced, through the "
-         "simulated run. Online rows and TTFT rows are never fitted: a client's TTFT carries the admission of the "
+         "simulated run. Online rows and TTFT rows never set the launch cost: a client's TTFT carries the admission of the "
          "prompt, which the model prices only in part (fitted with the TTFT rows on the steady state, the launch cost "
          "rose 2–7× and the residual s (ln) from 0.05–0.35 to 0.8–2.4, and every step priced with it got slower). The "
          "subset's rows are left out of the check-row statistics above and below; no factor is set per row.\n\n" +

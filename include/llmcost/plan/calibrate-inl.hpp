@@ -445,7 +445,7 @@ LLMCOST_FUNC prediction_interval predict_with_uncertainty(const measurement& x, 
         detail::calibration::refuse("row '" + x.id + "'", "hardware descriptors", 2.0,
                                     "the row runs on " + std::string(x.d.hw.name) + " but the calibration is of " +
                                         std::string(fit.base.name) + ": its parameters describe that hardware only");
-    measurement y = x;
+    measurement y = as_fitted(x, fit);
     return predict_with_uncertainty(
         [&y](const hardware& h) {
             y.d.hw = h;

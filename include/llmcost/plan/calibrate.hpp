@@ -263,8 +263,17 @@ template <class Figure>
     return detail::calibration::interval(value, g, fit, coverage);
 }
 
-/// The interval for measurement x's figure on the calibrated hardware. x must run on the hardware
-/// the calibration was fitted to.
+/// Measurement `x` as the fit prices it: the fitted hardware, and the fitted front end on x's
+/// engine where `request_overhead` was free (else x's engine keeps its own).
+[[nodiscard]] inline measurement as_fitted(measurement x, const calibration_result& fit) {
+    x.d.hw = fit.calibrated();
+    if (fit.find(parameter::request_overhead) != nullptr) x.d.engine.overheads.request = seconds(fit.fitted.request_overhead);
+    return x;
+}
+
+/// The interval for measurement x's figure on the calibrated hardware (and the fitted front end,
+/// `as_fitted`; the interval's gradient covers the hardware's parameters, not the front end's).
+/// x must run on the hardware the calibration was fitted to.
 [[nodiscard]] prediction_interval predict_with_uncertainty(const measurement& x, const calibration_result& fit,
                                                            double coverage = 0.8);
 
