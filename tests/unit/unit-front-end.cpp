@@ -142,7 +142,8 @@ TEST_CASE("front end: plan::calibrate recovers it from TTFT rows, and keeps the 
     for (const auto& [input, batch] : {std::pair{1000.0, 1.0}, std::pair{3000.0, 4.0}, std::pair{500.0, 16.0}}) {
         plan::measurement x{.id = "F" + std::to_string(rows.size()), .check = false, .d = d,
                             .r = {.input = tokens(input), .output = 200_tok}, .how = plan::scenario::fixed_batch,
-                            .batch = batch, .what = plan::metric::ttft_s, .value = 1.0, .source = "synthetic"};
+                            .batch = batch, .what = plan::metric::ttft_s, .value = 1.0, .api_server = true,
+                            .source = "synthetic"};
         x.value = plan::predict(x);
         x.d.engine.overheads.request = seconds(0.0);  // the fit starts from no front end
         rows.push_back(x);
@@ -159,33 +160,50 @@ TEST_CASE("front end: plan::calibrate recovers it from TTFT rows, and keeps the 
     for (plan::measurement& x : rows) x.d.engine.overheads.request = 30.0_ms;
     const plan::calibration_result kernel = plan::calibrate(rows, {.free = {plan::parameter::kernel_overhead}});
     CHECK(kernel.parameters[0].value == doctest::Approx(catalog::h100_sxm5.gpu.efficiency.kernel_overhead.value()).epsilon(1e-4));
+
+    // In process (trtllm-bench, an MLPerf harness): no API server, no front end, whatever the engine's.
+    plan::measurement inproc = rows[0];
+    inproc.api_server = false;
+    plan::measurement served = rows[0];
+    CHECK(plan::as_driven(inproc).engine.overheads.request.value() == 0.0);
+    CHECK(plan::predict(served) == doctest::Approx(plan::predict(inproc) + 0.030).epsilon(1e-12));
+    // Rows that never came through an API server cannot say what its front end is: refused, named.
+    for (plan::measurement& x : rows) x.api_server = false;
+    CHECK(test::contains(test::error_of([&] { return plan::calibrate(rows, {.free = {plan::parameter::request_overhead}}); }),
+                         "request_overhead"));
 }
 
 TEST_CASE("front end: a TTFT row's median and p99, and a stall") {
     const std::string header =
         "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
-        "rate_per_s,batch,prompts,range_ratio,input_tokens,output_tokens,metric,value,unit,source,ttft_median_s,ttft_p99_s\n";
+        "rate_per_s,batch,prompts,range_ratio,input_tokens,output_tokens,metric,value,unit,source,ttft_median_s,ttft_p99_s,"
+        "api_server\n";
     auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "m.csv"); };
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
     const auto ok = rows_of(
-        "A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.03,s,s,0.027,0.059\n"
-        "B,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.5,s,s,0.0759,21.03\n"
-        "C,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,tpot_s,0.003,s,s,,\n");
+        "A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.03,s,s,0.027,0.059,1\n"
+        "B,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.5,s,s,0.0759,21.03,1\n"
+        "C,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,tpot_s,0.003,s,s,,,\n");
     REQUIRE(ok.size() == 3);
     CHECK(ok[0].ttft_median == 0.027);
     CHECK(ok[0].ttft_p99 == 0.059);
     CHECK(ok[2].ttft_median == 0.0);
+    CHECK(ok[0].api_server);
+    CHECK_FALSE(ok[2].api_server);
+    CHECK(test::contains(
+        error("A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.03,s,s,,,2\n"),
+        "api_server"));
     // p99 ÷ median: 2.2 (no stall), 277 (a stall: above 60).
     CHECK_FALSE(plan::stalled(ok[0]));
     CHECK(plan::stalled(ok[1]));
     CHECK_FALSE(plan::stalled(ok[2]));
-    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
     CHECK(test::contains(
-        error("A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.03,s,s,0.05,0.04\n"),
+        error("A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.03,s,s,0.05,0.04,\n"),
         "ttft_p99 (s) = 0.04: a 99th percentile is at least the median"));
     CHECK(test::contains(
-        error("A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,tpot_s,0.003,s,s,0.05,0.06\n"),
+        error("A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,tpot_s,0.003,s,s,0.05,0.06,\n"),
         "TTFT percentiles belong to a TTFT row"));
     CHECK(test::contains(
-        error("A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.03,s,s,-0.05,0.06\n"),
+        error("A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.03,s,s,-0.05,0.06,\n"),
         "a TTFT percentile is 0 (not given) or positive and finite"));
 }

@@ -114,6 +114,11 @@ struct measurement {
     double receive_interval = 1;
     metric what = metric::output_tokens_per_s;
     double value = 0;       ///< the measured figure in SI (tokens/s or s)
+    /// The client reached the engine through its API server (HTTP: vLLM's and SGLang's OpenAI-compatible
+    /// servers, trtllm-serve; benchmark_serving, InferenceMAX), so its TTFT and E2E carry the engine's
+    /// front end (`engine_overheads::request`); false: in process (trtllm-bench, the MLPerf LoadGen
+    /// harnesses, which hand the engine token ids), priced with no front end (`as_driven`).
+    bool api_server = false;
     /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
     /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
     /// simulator's median (like for like); p99 far above the median marks a stall (`stalled`).
@@ -146,6 +151,8 @@ struct measurement {
                 "a whole number of decode steps between the server's polls for new requests, from 1 to 10⁶");
         require(receive_interval == 1.0 || prompts > 0.0, s, "receive_interval", receive_interval,
                 "a poll interval is simulated: above 1 it needs a closed-loop run (prompts > 0)");
+        require(!api_server || how != scenario::single_prefill, s, "api_server", 1.0,
+                "a single prefill pass is the engine's alone: no API server in it");
         require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",
                 ttft_median + ttft_p99, "a TTFT percentile is 0 (not given) or positive and finite");
         require((ttft_median == 0.0 && ttft_p99 == 0.0) || what == metric::ttft_s, s, "ttft_median / ttft_p99 (s)",
@@ -186,6 +193,14 @@ struct measurement {
     return with_engine_defaults(given, x.d.engine);
 }
 
+/// The deployment as the measured client drove it: the engine's front end only where the client
+/// came through the API server (`measurement::api_server`), none for an in-process harness.
+[[nodiscard]] inline deployment as_driven(const measurement& x) {
+    deployment d = x.d;
+    if (!x.api_server) d.engine.overheads.request = seconds(0.0);
+    return d;
+}
+
 /// The simulated run of a closed-loop measurement (`x.prompts` > 0): `x.prompts` requests with
 /// `client_lengths` of the row's shape, batch · dp clients released at time 0 (the burst start),
 /// each next prompt sent when an answer ends; seed 1, so the figures are the same on every run.
@@ -195,7 +210,7 @@ struct measurement {
     const workload::traffic t{.input = client_lengths(x.r.input, x.range_ratio),
                               .output = client_lengths(x.r.output, x.range_ratio),
                               .arrivals = workload::closed_loop(x.batch * x.d.layout.dp)};
-    return sim::simulate(x.d, t, {.limits = closed_loop_limits(x), .requests = x.prompts, .seed = 1, .keep_requests = false,
+    return sim::simulate(as_driven(x), t, {.limits = closed_loop_limits(x), .requests = x.prompts, .seed = 1, .keep_requests = false,
                                   .timeline_points = 0});
 }
 
@@ -221,7 +236,7 @@ inline constexpr double stall_ratio = 60.0;
 
 /// The figure the cost model gives for measurement `x`, run on `x.d` as it stands.
 [[nodiscard]] inline double predict(const measurement& x) {
-    const deployment& d = x.d;
+    const deployment d = as_driven(x);
     switch (x.how) {
         case scenario::single_prefill: return prefill_pass(d, 1.0, x.r.input, tokens(0.0)).time().value();
         case scenario::offline: {

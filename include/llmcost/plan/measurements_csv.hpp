@@ -22,6 +22,7 @@
 /// | `batch` | fixed_batch concurrency |
 /// | `prompts` | optional: a fixed_batch run by a closed-loop client with a burst start (all clients' first prompts at once), this many prompts in all, priced by the simulator; empty or 0 = steady state |
 /// | `range_ratio` | optional: that client's random-range-ratio r (lengths uniform on [r·L, L] around the row's mean); empty = 1, fixed lengths |
+/// | `api_server` | optional: 1 when the client came through the engine's API server (HTTP; its TTFT carries the engine's front end), 0 or empty in process (trtllm-bench, MLPerf harnesses) |
 /// | `ttft_median_s`, `ttft_p99_s` | optional: a TTFT row's median and 99th percentile over the run's requests, where the artifact gives them beside the mean; empty = not given |
 /// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`), simulated for a closed-loop row; empty = 1, every step |
 /// | `input_tokens`, `output_tokens` | the request shape |
@@ -152,6 +153,11 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (t.find_column("prompts")) x.prompts = r.number("prompts", 0.0);  // optional columns: older files lack them
     if (t.find_column("range_ratio")) x.range_ratio = r.number("range_ratio", 1.0);
     if (t.find_column("receive_interval")) x.receive_interval = r.number("receive_interval", 1.0);
+    if (t.find_column("api_server")) {
+        const double a = r.number("api_server", 0.0);
+        if (a != 0.0 && a != 1.0) r.fail("api_server", "1 (the client came through the engine's API server) or 0 (in process)");
+        x.api_server = a == 1.0;
+    }
     if (t.find_column("ttft_median_s")) x.ttft_median = r.number("ttft_median_s", 0.0);
     if (t.find_column("ttft_p99_s")) x.ttft_p99 = r.number("ttft_p99_s", 0.0);
     const double in = r.number("input_tokens", 0.0), out = r.number("output_tokens", 0.0);
