@@ -123,7 +123,11 @@ TEST_CASE("front end: the profile and the table refuse a bad one, naming the fie
     const std::string negative = test::message_of([&] { return io::parse_engines_csv(header + row("-5"), "mine.csv"); });
     CHECK(test::contains(negative, "mine.csv:2"));
     CHECK(test::contains(negative, "request_overhead_us"));
-    CHECK(test::contains(negative, "[0, 10 s)"));
+    CHECK(test::contains(negative, "must not be negative"));
+    const std::string long_wait = test::message_of([&] { return io::parse_engines_csv(header + row("2e7"), "mine.csv"); });
+    CHECK(test::contains(long_wait, "mine.csv:2"));
+    CHECK(test::contains(long_wait, "request_overhead_us"));
+    CHECK(test::contains(long_wait, "a per-request front-end latency must be in [0, 10 s)"));
     const std::string nan = test::message_of([&] { return io::parse_engines_csv(header + row("nan"), "mine.csv"); });
     CHECK(test::contains(nan, "request_overhead_us"));
     // The catalog's fitted figures (tables/engines.csv), in seconds.
@@ -205,5 +209,9 @@ TEST_CASE("front end: a TTFT row's median and p99, and a stall") {
         "TTFT percentiles belong to a TTFT row"));
     CHECK(test::contains(
         error("A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.03,s,s,-0.05,0.06,\n"),
-        "a TTFT percentile is 0 (not given) or positive and finite"));
+        "m.csv:2:27: key \"ttft_median_s\" = \"-0.05\": must not be negative"));
+    plan::measurement nan = ok[0];
+    nan.ttft_median = std::numeric_limits<double>::quiet_NaN();
+    CHECK(test::contains(test::error_of([&] { nan.validate(); return 0; }),
+                         "a TTFT percentile is 0 (not given) or positive and finite"));
 }
