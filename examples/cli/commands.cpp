@@ -332,6 +332,13 @@ void add_breakdown(report& out, const deployment& d, const request_shape& r, con
     const std::string where = d.layout.pp > 1 ? "one tensor-parallel rank through all " + std::to_string(d.layout.pp) +
                                                     " pipeline stages"
                                               : "one tensor-parallel rank";
+    record first;
+    first.add("engine_s", "the engine's steps to the first token", (s.ttft - s.front_end).value(), "s")
+        .add("front_end_s", "the engine's front end per request (HTTP, tokenisation, IPC; tables/engines.csv "
+                            "request_overhead_us)", s.front_end.value(), "s")
+        .add("ttft_s", "time to first token as a client sees it", s.ttft.value(), "s");
+    out.sections.push_back({.key = "breakdown.first_token", .title = "Time to first token: the engine's steps, then "
+                            "the front end (client_first_token)", .rows = {first}, .single = true});
     out.sections.push_back(kernels("breakdown.prefill", "Prefill of one prompt alone, by kernel class (" + where +
                                    "; sums to " + to_text(b.prefill.time()) + ")", b.prefill_kernels));
     const std::string decodes = d.layout.pp > 1 ? invalid_input::show(s.batch / d.layout.pp) + " decodes per micro-batch"
@@ -685,6 +692,7 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("gemm", "GEMM x", e.kernels.gemm)
                 .add("mla_decode", "MLA decode x", e.kernels.mla_decode)
                 .add("step_overhead_s", "step overhead", e.overheads.step.value(), "s")
+                .add("front_end_s", "front end per request", e.overheads.request.value(), "s")
                 .add("all_reduce_latency_s", "custom all-reduce", e.collectives.all_reduce_latency.value(), "s")
                 .add("library_all_reduce_s", "NCCL all-reduce a", e.collectives.library_all_reduce.value(), "s")
                 .add("library_all_reduce_bus_B_per_s", "NCCL bus bandwidth", e.collectives.library_all_reduce_bus.value(), "B/s")

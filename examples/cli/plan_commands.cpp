@@ -37,7 +37,7 @@ std::vector<plan::parameter> parameters_named(const std::vector<std::string>& na
 /// The prediction for a row at the fitted parameters; a refusal names the row.
 double predicted_for(const plan::measurement& x, const plan::calibration_result& fit) {
     try {
-        return plan::predict(x, fit.fitted);
+        return plan::predict(plan::as_fitted(x, fit));
     } catch (const invalid_input& e) {
         throw invalid_input("row '" + x.id + "'", e.field(), e.value(), e.rule());
     }

@@ -72,7 +72,9 @@ std::size_t mismatches(const plan::sweep_result& s, std::size_t* priced = nullpt
             }
             const tokens_t fresh = p.shape.computed();
             const seconds_t pre = prefill_pass(d, pb, fresh, p.shape.input - fresh).time();
-            const seconds_t ttft = pre + kv_transfer_for(d, p.shape.input, p.block->how.path).time + first;
+            // The client's TTFT: the prefill pool's pass and transfer, its engine's front end F, the first step.
+            const seconds_t ttft =
+                pre + kv_transfer_for(d, p.shape.input, p.block->how.path).time + d.engine.overheads.request + first;
             const double prefill_s = pre.value() / (pb * d.attention_ranks());
             const double decode_s = out * tpot.value() / (p.batch * d.attention_ranks());
             const double goodput = 1.0 / (prefill_s * d.instance_gpus() + decode_s * d.instance_gpus());

@@ -25,17 +25,17 @@ namespace llmcost::catalog {
 // name | engine | architecture | version | kernels: gemm, grouped_gemm, expert_tile_rows, attention_prefill,
 // attention_decode, attention_fp8, mla_decode, elementwise, weights | step µs, launch eager µs, launch graph µs,
 // cuda_graphs | all-reduce µs, custom max KiB, all-to-all µs, library all-reduce µs, its bus GB/s | max seqs, max batched tokens, chunked, chunk,
-// KV fraction, KV block | EP, attention DP, EPLB, routing skew, busiest rank, MTP
-inline constexpr engine_profile trtllm_hopper = from_row(engine_row{"TensorRT-LLM on Hopper", "trtllm", "hopper", "0.17-1.0", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 8192, 0, 0, 0.9, 32, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile trtllm_blackwell = from_row(engine_row{"TensorRT-LLM on Blackwell", "trtllm", "blackwell", "0.17-1.0", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1024, 24.95, 28.5, 619, 2048, 8192, 0, 0, 0.9, 32, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile vllm_hopper = from_row(engine_row{"vLLM on Hopper", "vllm", "hopper", "0.10-0.11", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 0, 1.942, 1, 10.1, 256, 95.5, 0, 0, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile vllm_blackwell = from_row(engine_row{"vLLM on Blackwell", "vllm", "blackwell", "0.10-0.11", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 10.1, 1024, 24.95, 0, 0, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile vllm_cdna3 = from_row(engine_row{"vLLM on CDNA3 (ROCm)", "vllm", "cdna3", "0.9-0.11 (ROCm)", 0.814, 1, 0, 1, 0.9, 1, 1, 0.9, 0.9, 0, 0, 0, 1, 16.22, 32, 0, 0, 0, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile vllm_cdna4 = from_row(engine_row{"vLLM on CDNA4 (ROCm)", "vllm", "cdna4", "0.10-0.11 (ROCm)", 0.9215, 1, 0, 1, 1.013, 1, 1, 1.013, 1.013, 0, 0, 0, 1, 6.3, 24, 0, 0, 0, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile sglang_hopper = from_row(engine_row{"SGLang on Hopper", "sglang", "hopper", "0.4-0.5", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 0, 5.341, 1, 5.9, 256, 95.5, 0, 0, 2048, 8192, 1, 8192, 0.875, 1, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile sglang_blackwell = from_row(engine_row{"SGLang on Blackwell", "sglang", "blackwell", "0.4-0.5", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 3.581, 1, 5.9, 1024, 24.95, 0, 0, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile sglang_cdna3 = from_row(engine_row{"SGLang on CDNA3 (ROCm)", "sglang", "cdna3", "0.4-0.5 (ROCm)", 0.814, 1, 0, 1, 0.9, 1, 1, 0.9, 0.9, 0, 0, 27.34, 1, 16.22, 32, 41, 0, 0, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0});
-inline constexpr engine_profile sglang_cdna4 = from_row(engine_row{"SGLang on CDNA4 (ROCm)", "sglang", "cdna4", "0.4-0.5 (ROCm)", 0.9215, 1, 0, 1, 1.013, 1, 1, 1.013, 1.013, 0, 0, 9.654, 1, 6.3, 24, 33.5, 0, 0, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0});
+// KV fraction, KV block | EP, attention DP, EPLB, routing skew, busiest rank, MTP | request front end µs
+inline constexpr engine_profile trtllm_hopper = from_row(engine_row{"TensorRT-LLM on Hopper", "trtllm", "hopper", "0.17-1.0", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2048, 8192, 0, 0, 0.9, 32, 0, 0, 0, 0, 1, 0, 0});
+inline constexpr engine_profile trtllm_blackwell = from_row(engine_row{"TensorRT-LLM on Blackwell", "trtllm", "blackwell", "0.17-1.0", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1024, 24.95, 28.5, 619, 2048, 8192, 0, 0, 0.9, 32, 0, 0, 0, 0, 1, 0, 32390});
+inline constexpr engine_profile vllm_hopper = from_row(engine_row{"vLLM on Hopper", "vllm", "hopper", "0.10-0.11", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 0, 1.942, 1, 10.1, 256, 95.5, 0, 0, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0, 32400});
+inline constexpr engine_profile vllm_blackwell = from_row(engine_row{"vLLM on Blackwell", "vllm", "blackwell", "0.10-0.11", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 10.1, 1024, 24.95, 0, 0, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0, 20930});
+inline constexpr engine_profile vllm_cdna3 = from_row(engine_row{"vLLM on CDNA3 (ROCm)", "vllm", "cdna3", "0.9-0.11 (ROCm)", 0.814, 1, 0, 1, 0.9, 1, 1, 0.9, 0.9, 0, 0, 0, 1, 16.22, 32, 0, 0, 0, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0, 0});
+inline constexpr engine_profile vllm_cdna4 = from_row(engine_row{"vLLM on CDNA4 (ROCm)", "vllm", "cdna4", "0.10-0.11 (ROCm)", 0.9215, 1, 0, 1, 1.013, 1, 1, 1.013, 1.013, 0, 0, 0, 1, 6.3, 24, 0, 0, 0, 1024, 8192, 1, 8192, 0.9, 16, 0, 0, 0, 0, 1, 0, 0});
+inline constexpr engine_profile sglang_hopper = from_row(engine_row{"SGLang on Hopper", "sglang", "hopper", "0.4-0.5", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 0, 5.341, 1, 5.9, 256, 95.5, 0, 0, 2048, 8192, 1, 8192, 0.875, 1, 0, 0, 0, 0, 1, 0, 0});
+inline constexpr engine_profile sglang_blackwell = from_row(engine_row{"SGLang on Blackwell", "sglang", "blackwell", "0.4-0.5", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 3.581, 1, 5.9, 1024, 24.95, 0, 0, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0, 111800});
+inline constexpr engine_profile sglang_cdna3 = from_row(engine_row{"SGLang on CDNA3 (ROCm)", "sglang", "cdna3", "0.4-0.5 (ROCm)", 0.814, 1, 0, 1, 0.9, 1, 1, 0.9, 0.9, 0, 0, 27.34, 1, 16.22, 32, 41, 0, 0, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0, 0});
+inline constexpr engine_profile sglang_cdna4 = from_row(engine_row{"SGLang on CDNA4 (ROCm)", "sglang", "cdna4", "0.4-0.5 (ROCm)", 0.9215, 1, 0, 1, 1.013, 1, 1, 1.013, 1.013, 0, 0, 9.654, 1, 6.3, 24, 33.5, 0, 0, 2048, 16384, 1, 16384, 0.875, 1, 0, 0, 0, 0, 1, 0, 0});
 // clang-format on
 
 inline constexpr std::array all_engines{trtllm_hopper, trtllm_blackwell, vllm_hopper,  vllm_blackwell, vllm_cdna3,

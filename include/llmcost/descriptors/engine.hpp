@@ -104,6 +104,12 @@ struct engine_overheads {
     seconds_t launch_eager{};  ///< per kernel, added to the hardware's, CUDA graphs off
     seconds_t launch_graph{};  ///< per kernel, added to the hardware's, CUDA graphs on
     bool cuda_graphs = true;   ///< the engine's default
+    /// Per request, outside the engine's steps: the API front end's HTTP handling, prompt
+    /// tokenisation, the API-server → engine hand-off and the first token's detokenisation and
+    /// streaming. A client's TTFT and E2E carry it once (`client_first_token`); the GPU does not
+    /// wait for it, so no step, batch or rate does. 0: no front end priced (the reference engine,
+    /// and an engine with no evidence for it).
+    seconds_t request{};
     /// Per-kernel launch cost the engine adds: t = graphs ? launch_graph : launch_eager.
     [[nodiscard]] constexpr seconds_t launch() const { return cuda_graphs ? launch_graph : launch_eager; }
     [[nodiscard]] constexpr bool operator==(const engine_overheads&) const = default;
@@ -187,6 +193,8 @@ struct engine_profile {
             require(non_negative_finite(t.value()) && t.value() < limit, s, field, t.value(), rule);
         };
         time(overheads.step, "overheads.step (s)", 1.0, "a per-step host overhead must be in [0, 1 s)");
+        time(overheads.request, "overheads.request (s)", 10.0,
+             "a per-request front-end latency must be in [0, 10 s)");
         time(overheads.launch_eager, "overheads.launch_eager (s)", 1e-3, "a per-kernel overhead must be in [0, 1 ms)");
         time(overheads.launch_graph, "overheads.launch_graph (s)", 1e-3, "a per-kernel overhead must be in [0, 1 ms)");
         time(collectives.all_reduce_latency, "collectives.all_reduce_latency (s)", 1e-2,

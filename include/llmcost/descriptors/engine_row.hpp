@@ -22,6 +22,7 @@ struct engine_row {
         library_all_reduce_bus_GBps;
     double max_sequences, max_batched_tokens, chunked_prefill, chunk_tokens, kv_memory_fraction, kv_block_tokens;
     double expert_parallel, attention_dp, load_balancing, routing_skew, busiest_rank, mtp_draft_tokens;
+    double request_overhead_us;  ///< per-request front-end latency (`engine_overheads::request`), µs
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -56,7 +57,8 @@ struct engine_row {
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),
-                      .cuda_graphs = flag(r.cuda_graphs, "cuda_graphs")},
+                      .cuda_graphs = flag(r.cuda_graphs, "cuda_graphs"),
+                      .request = microseconds(r.request_overhead_us)},
         .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),

@@ -42,6 +42,7 @@ namespace detail::calibration {
         case parameter::kernel_overhead: return "rows with short passes (small models, batch 1)";
         case parameter::link_latency: return "rows with tp > 1 and small messages (decode)";
         case parameter::link_fraction: return "rows with tp > 1 and large messages (long prompts)";
+        case parameter::request_overhead: return "TTFT rows (a front end shows most where the engine's first token is short)";
     }
     return "other rows";
 }
@@ -71,6 +72,7 @@ struct parameter_space {
     [[nodiscard]] double upper(Eigen::Index k) const {
         if (logarithmic(k)) return std::log(max_fraction);
         if (at(k) == parameter::kernel_overhead) return 0.999e-3 / scale[static_cast<std::size_t>(k)];
+        if (at(k) == parameter::request_overhead) return 9.99 / scale[static_cast<std::size_t>(k)];
         return std::numeric_limits<double>::infinity();
     }
     [[nodiscard]] Eigen::VectorXd clamp(Eigen::VectorXd t) const {
@@ -116,7 +118,10 @@ struct failure {
 /// and, for a file of repeated runs, in its distinct configurations.
 class fit_problem {
 public:
-    fit_problem(std::vector<measurement> rows, hardware base) : rows_(std::move(rows)), base_(base) {
+    /// `front_end`: request_overhead is free, so p's value replaces every row's engine front end;
+    /// otherwise each row keeps its own engine's.
+    fit_problem(std::vector<measurement> rows, hardware base, bool front_end = false)
+        : rows_(std::move(rows)), base_(base), front_end_(front_end) {
         first_asked_.resize(rows_.size());
         std::unordered_map<std::size_t, std::vector<std::size_t>> by_hash;
         by_hash.reserve(rows_.size());
@@ -146,6 +151,7 @@ public:
                 continue;
             }
             x.d.hw = h;
+            if (front_end_) x.d.engine.overheads.request = seconds(p.request_overhead);
             double predicted = 0;
             try {
                 predicted = predict(x);
@@ -165,6 +171,7 @@ public:
 private:
     std::vector<measurement> rows_;
     hardware base_;
+    bool front_end_ = false;
     std::vector<std::size_t> first_asked_;  ///< the first row that asks row i's question (i itself if none)
     std::vector<double> predicted_;          ///< this evaluation's predictions
 };
@@ -270,6 +277,10 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
     calibration_result out;
     out.base = base;
     out.start = options.start.value_or(parameters_of(base));
+    // The front end is the rows' engine's: the start takes the first row's where none was given.
+    if (!options.start) out.start.request_overhead = fitted_rows.front().d.engine.overheads.request.value();
+    const bool front_end_free =
+        std::find(options.free.begin(), options.free.end(), parameter::request_overhead) != options.free.end();
     parameter_space c{.free = options.free, .scale = {}, .max_fraction = options.max_fraction};
     for (parameter q : options.free) {
         const double v = value_of(out.start, q);
@@ -282,11 +293,11 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
                                                  : non_negative_finite(v) && c.theta(k, v) <= c.upper(k);
         require(inside, "calibration start", to_string(c.at(k)), v,
                 is_fraction(c.at(k)) ? "a fraction starts in (0, max_fraction]"
-                                     : "starts at zero or above (kernel_overhead below 1 ms)");
+                                     : "starts at zero or above (kernel_overhead below 1 ms, request_overhead below 10 s)");
         theta(k) = std::clamp(c.theta(k, v), c.lower(k), c.upper(k));
     }
 
-    fit_problem f(std::move(fitted_rows), base);
+    fit_problem f(std::move(fitted_rows), base, front_end_free);
     Eigen::VectorXd r;
     if (const auto fail = f.residuals(c.parameters(out.start, theta), r)) refuse_row(*fail, "at the starting parameters");
     Eigen::MatrixXd J = jacobian(f, c, out.start, theta, r);
@@ -434,7 +445,7 @@ LLMCOST_FUNC prediction_interval predict_with_uncertainty(const measurement& x, 
         detail::calibration::refuse("row '" + x.id + "'", "hardware descriptors", 2.0,
                                     "the row runs on " + std::string(x.d.hw.name) + " but the calibration is of " +
                                         std::string(fit.base.name) + ": its parameters describe that hardware only");
-    measurement y = x;
+    measurement y = as_fitted(x, fit);
     return predict_with_uncertainty(
         [&y](const hardware& h) {
             y.d.hw = h;

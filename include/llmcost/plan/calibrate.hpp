@@ -57,12 +57,21 @@
 namespace llmcost::plan {
 
 /// One member of `efficiency_parameters`.
-enum class parameter { hbm, matmul, matmul_half_dim, attention, kernel_overhead, link_latency, link_fraction };
+enum class parameter {
+    hbm,
+    matmul,
+    matmul_half_dim,
+    attention,
+    kernel_overhead,
+    link_latency,
+    link_fraction,
+    request_overhead,  ///< the rows' engine's per-request front end (`engine_overheads::request`), not the hardware's
+};
 
 inline constexpr std::array all_parameters{parameter::hbm,          parameter::matmul,
                                            parameter::matmul_half_dim, parameter::attention,
                                            parameter::kernel_overhead, parameter::link_latency,
-                                           parameter::link_fraction};
+                                           parameter::link_fraction, parameter::request_overhead};
 
 /// The member's name: "hbm", "matmul_half_dim", …
 [[nodiscard]] constexpr std::string_view to_string(parameter p) {
@@ -74,6 +83,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::kernel_overhead: return "kernel_overhead";
         case parameter::link_latency: return "link_latency";
         case parameter::link_fraction: return "link_fraction";
+        case parameter::request_overhead: return "request_overhead";
     }
     return "?";
 }
@@ -88,13 +98,14 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::kernel_overhead: return "overhead per kernel";
         case parameter::link_latency: return "scale-up link latency (alpha)";
         case parameter::link_fraction: return "scale-up link achieved / catalogued bandwidth";
+        case parameter::request_overhead: return "engine front end per request (outside the steps)";
     }
     return "?";
 }
 
 /// SI unit of the parameter: "s" for times, "" for fractions and n₀ (a matrix dimension).
 [[nodiscard]] constexpr std::string_view unit_of(parameter p) {
-    return p == parameter::kernel_overhead || p == parameter::link_latency ? "s" : "";
+    return p == parameter::kernel_overhead || p == parameter::link_latency || p == parameter::request_overhead ? "s" : "";
 }
 
 /// True for the parameters that are fractions of a datasheet figure.
@@ -118,6 +129,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::kernel_overhead: return e.kernel_overhead;
         case parameter::link_latency: return e.link_latency;
         case parameter::link_fraction: return e.link_fraction;
+        case parameter::request_overhead: return e.request_overhead;
     }
     return e.hbm;
 }
@@ -201,7 +213,9 @@ namespace detail::calibration {
 inline constexpr double jacobian_step = 1e-4;
 
 /// Typical sizes of n₀ and the times, so that θ is of order one even when the start is 0.
-[[nodiscard]] constexpr double typical(parameter p) { return p == parameter::matmul_half_dim ? 256.0 : 1e-6; }
+[[nodiscard]] constexpr double typical(parameter p) {
+    return p == parameter::matmul_half_dim ? 256.0 : p == parameter::request_overhead ? 1e-3 : 1e-6;
+}
 
 /// The interval value · e^(±half), half = t₍₁₊c₎⁄₂,ₙ₋ₚ · √(s² + gᵀ Cov g), from the gradient
 /// g = ∂ ln ŷ ÷ ∂ parameters (natural units, in the order of `fit.parameters`).
@@ -249,8 +263,17 @@ template <class Figure>
     return detail::calibration::interval(value, g, fit, coverage);
 }
 
-/// The interval for measurement x's figure on the calibrated hardware. x must run on the hardware
-/// the calibration was fitted to.
+/// Measurement `x` as the fit prices it: the fitted hardware, and the fitted front end on x's
+/// engine where `request_overhead` was free (else x's engine keeps its own).
+[[nodiscard]] inline measurement as_fitted(measurement x, const calibration_result& fit) {
+    x.d.hw = fit.calibrated();
+    if (fit.find(parameter::request_overhead) != nullptr) x.d.engine.overheads.request = seconds(fit.fitted.request_overhead);
+    return x;
+}
+
+/// The interval for measurement x's figure on the calibrated hardware (and the fitted front end,
+/// `as_fitted`; the interval's gradient covers the hardware's parameters, not the front end's).
+/// x must run on the hardware the calibration was fitted to.
 [[nodiscard]] prediction_interval predict_with_uncertainty(const measurement& x, const calibration_result& fit,
                                                            double coverage = 0.8);
 

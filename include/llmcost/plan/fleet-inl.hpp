@@ -167,7 +167,9 @@ struct disaggregated_figures {
             const request_shape& r = t.mix[c].shape;
             const std::optional<double> p = prefill_ttft(pm, r, t.requests_per_second / n, t.ttft_percentile, prefill_batch);
             if (!p) return false;
-            const double x = *p + kv_transfer_for(d, r.input, path).time.value() + step[c];
+            // The prefill pool's front end (client_first_token), as disaggregated_goodput.
+            const double x =
+                client_first_token(*p + kv_transfer_for(d, r.input, path).time.value(), d.engine.overheads.request) + step[c];
             if (!(x <= t.target.ttft.value())) return false;
             ttft = std::max(ttft, x);
         }

@@ -121,6 +121,15 @@ struct measurement {
     bool prefill_alone = false;
     metric what = metric::output_tokens_per_s;
     double value = 0;       ///< the measured figure in SI (tokens/s or s)
+    /// The client reached the engine through its API server (HTTP: vLLM's and SGLang's OpenAI-compatible
+    /// servers, trtllm-serve; benchmark_serving, InferenceMAX), so its TTFT and E2E carry the engine's
+    /// front end (`engine_overheads::request`); false: in process (trtllm-bench, the MLPerf LoadGen
+    /// harnesses, which hand the engine token ids), priced with no front end (`as_driven`).
+    bool api_server = false;
+    /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
+    /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
+    /// simulator's median (like for like); p99 far above the median marks a stall (`stalled`).
+    double ttft_median = 0, ttft_p99 = 0;
     std::string source;
 
     void validate() const {
@@ -159,6 +168,14 @@ struct measurement {
                 "online row");
         require(!prefill_alone || simulated, s, "prefill_alone", 1.0,
                 "prompt steps alone are simulated: they need a closed-loop run (prompts > 0) or an online row");
+        require(!api_server || how != scenario::single_prefill, s, "api_server", 1.0,
+                "a single prefill pass is the engine's alone: no API server in it");
+        require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",
+                ttft_median + ttft_p99, "a TTFT percentile is 0 (not given) or positive and finite");
+        require((ttft_median == 0.0 && ttft_p99 == 0.0) || what == metric::ttft_s, s, "ttft_median / ttft_p99 (s)",
+                ttft_median + ttft_p99, "TTFT percentiles belong to a TTFT row (metric ttft_s)");
+        require(ttft_p99 == 0.0 || ttft_p99 >= ttft_median, s, "ttft_p99 (s)", ttft_p99,
+                "a 99th percentile is at least the median");
         if (how == scenario::single_prefill)
             require(what == metric::ttft_s, s, "metric", static_cast<double>(what),
                     "a single prefill measures time to first token only");
@@ -195,6 +212,14 @@ struct measurement {
     return with_engine_defaults(given, x.d.engine);
 }
 
+/// The deployment as the measured client drove it: the engine's front end only where the client
+/// came through the API server (`measurement::api_server`), none for an in-process harness.
+[[nodiscard]] inline deployment as_driven(const measurement& x) {
+    deployment d = x.d;
+    if (!x.api_server) d.engine.overheads.request = seconds(0.0);
+    return d;
+}
+
 /// The simulated run of a closed-loop measurement (`x.prompts` > 0): `x.prompts` requests with
 /// `client_lengths` of the row's shape, batch · dp clients released at time 0 (the burst start),
 /// each next prompt sent when an answer ends; seed 1, so the figures are the same on every run.
@@ -204,8 +229,19 @@ struct measurement {
     const workload::traffic t{.input = client_lengths(x.r.input, x.range_ratio),
                               .output = client_lengths(x.r.output, x.range_ratio),
                               .arrivals = workload::closed_loop(x.batch * x.d.layout.dp)};
-    return sim::simulate(x.d, t, {.limits = closed_loop_limits(x), .requests = x.prompts, .seed = 1, .keep_requests = false,
+    return sim::simulate(as_driven(x), t, {.limits = closed_loop_limits(x), .requests = x.prompts, .seed = 1, .keep_requests = false,
                                   .timeline_points = 0});
+}
+
+/// A run whose 99th-percentile TTFT is more than `stall_ratio` times its median: a few requests
+/// waited for something no engine step explains (a stall), and the mean TTFT carries it. In the
+/// InferenceMAX closed-loop runs the burst start alone gives p99 ÷ median up to 46 (at concurrency
+/// 64 the first wave's last prompt waits for the 63 prefills before it); the 14 runs with a stall
+/// (SGLang on B200, p99 69–81 s; SGLang MXFP4 on MI355X, p99 21–25 s) are at 71–325. The bar sits
+/// between the two, set on those runs (tables/validation.md lists the rows it marks).
+inline constexpr double stall_ratio = 60.0;
+[[nodiscard]] inline bool stalled(const measurement& x) {
+    return x.ttft_p99 > 0.0 && x.ttft_median > 0.0 && x.ttft_p99 > stall_ratio * x.ttft_median;
 }
 
 /// The mean gap between arrivals at one attention rank of an online measurement: the row's rate is
@@ -246,7 +282,7 @@ struct online_means {
             "a simulated online run needs an online row whose scheduler holds prompts");
     require(positive_finite(x.rate), x.id, "rate (requests/s)", x.rate, "an online run needs an arrival rate");
     (void)serve_online(x.d, x.r, online_interarrival(x));  // throws where the rate is beyond capacity
-    deployment d = x.d;
+    deployment d = as_driven(x);  // in process (MLPerf's harnesses): no API server's front end
     if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: the row's rate is its own
     const workload::traffic t{.input = workload::fixed(x.r.input), .output = workload::fixed(x.r.output),
                               .arrivals = workload::poisson(seconds(1.0 / x.rate))};
@@ -272,7 +308,7 @@ struct online_means {
 
 /// The figure the cost model gives for measurement `x`, run on `x.d` as it stands.
 [[nodiscard]] inline double predict(const measurement& x) {
-    const deployment& d = x.d;
+    const deployment d = as_driven(x);
     switch (x.how) {
         case scenario::single_prefill: return prefill_pass(d, 1.0, x.r.input, tokens(0.0)).time().value();
         case scenario::offline: {
@@ -314,6 +350,10 @@ struct efficiency_parameters {
     double kernel_overhead = 0.0;  ///< seconds per kernel
     double link_latency = 0.0;     ///< seconds, α of the scale-up link (where TP and EP collectives run)
     double link_fraction = 1.0;    ///< achieved ÷ catalogued per-direction bandwidth of the scale-up link
+    /// Seconds per request: the engine's front end (`engine_overheads::request`), which the
+    /// deployment's engine carries, not the hardware: `with_efficiencies` leaves it, and a fit
+    /// with it free sets it on every fitted row's engine (plan/calibrate.hpp).
+    double request_overhead = 0.0;
 
     [[nodiscard]] bool operator==(const efficiency_parameters&) const = default;
 };

@@ -22,6 +22,8 @@
 /// | `batch` | fixed_batch concurrency |
 /// | `prompts` | optional: a fixed_batch run by a closed-loop client with a burst start (all clients' first prompts at once), this many prompts in all, priced by the simulator; empty or 0 = steady state |
 /// | `range_ratio` | optional: that client's random-range-ratio r (lengths uniform on [r·L, L] around the row's mean); empty = 1, fixed lengths |
+/// | `api_server` | optional: 1 when the client came through the engine's API server (HTTP; its TTFT carries the engine's front end), 0 or empty in process (trtllm-bench, MLPerf harnesses) |
+/// | `ttft_median_s`, `ttft_p99_s` | optional: a TTFT row's median and 99th percentile over the run's requests, where the artifact gives them beside the mean; empty = not given |
 /// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`), simulated for a closed-loop or online row; empty = 1, every step |
 /// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
 /// | `prefill_alone` | optional: 1 = prompt steps run alone, the answers waiting (vLLM V0 with chunked prefill off), simulated; empty or 0 = mixed |
@@ -159,6 +161,13 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         if (alone != 0.0 && alone != 1.0) r.fail("prefill_alone", "1 (prompt steps run alone) or 0 / empty (mixed)");
         x.prefill_alone = alone == 1.0;
     }
+    if (t.find_column("api_server")) {
+        const double a = r.number("api_server", 0.0);
+        if (a != 0.0 && a != 1.0) r.fail("api_server", "1 (the client came through the engine's API server) or 0 (in process)");
+        x.api_server = a == 1.0;
+    }
+    if (t.find_column("ttft_median_s")) x.ttft_median = r.number("ttft_median_s", 0.0);
+    if (t.find_column("ttft_p99_s")) x.ttft_p99 = r.number("ttft_p99_s", 0.0);
     const double in = r.number("input_tokens", 0.0), out = r.number("output_tokens", 0.0);
     if (in < 1) r.fail("input_tokens", "a request has at least one input token");
     if (out < 1) r.fail("output_tokens", "a request has at least one output token");

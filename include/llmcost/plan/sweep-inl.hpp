@@ -215,7 +215,9 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                             const double prefill_instance_s = core::instance_seconds_per_request(1.0, pre.value(), pb, ranks);
                             blk.prefill_instance_seconds.push_back(prefill_instance_s);
                             blk.prefill_max_batch.push_back(prefill_limit[static_cast<std::size_t>(s)].batch);
-                            prefill_lane.segment(s * B, B).setConstant((pre + transfer).value());
+                            // The front end (client_first_token) on the prefill side, as disaggregated_goodput.
+                            prefill_lane.segment(s * B, B).setConstant(
+                                client_first_token(pre + transfer, d.engine.overheads.request).value());
                             prefill_seconds.segment(s * B, B).setConstant(prefill_instance_s);
                         }
                     }

@@ -149,7 +149,7 @@ template <class Ok>
 }
 
 /// Disaggregated: a prefill pool (prompts in batches, then the KV transfer) and a decode pool that
-/// only decodes. TTFT = prefill pass + transfer + one decode step; TPOT = the decode step. The
+/// only decodes. TTFT = prefill pass + transfer + front end + one decode step; TPOT = the decode step. The
 /// pools are sized in proportion to their work: P:D = (t_prefill ÷ b_p) ÷ (O · t_step ÷ b_d)
 /// instances (seed T9's 1P:2D is one such ratio). Goodput = 1 ÷ GPU-seconds per request.
 /// Each pool prices what it runs: the prefill pool a prefix-cache hit (`r.cached_fraction`: only
@@ -191,7 +191,10 @@ template <class Ok>
     // Prompts batched together wait for the whole pass; KV of the batch must fit the prefill GPUs.
     const double hi_p = max_batch(prefill, {.input = r.input, .output = tokens(1.0)}, l).batch;
     auto prefill_time = [&](double b) { return prefill_pass(pm_p, b, fresh, cached).time(); };
-    auto ttft = [&](double b) { return prefill_time(b) + transfer + first_step; };
+    // The client's wait: the prefill pool's front end (client_first_token), then the first decode step.
+    auto ttft = [&](double b) {
+        return client_first_token(prefill_time(b) + transfer, prefill.engine.overheads.request) + first_step;
+    };
     p.prefill_batch = detail::largest_batch(hi_p, [&](double b) { return ttft(b) <= target.ttft; });
     if (p.prefill_batch < 1.0) return p;
     p.feasible = true;

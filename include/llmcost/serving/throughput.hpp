@@ -160,6 +160,9 @@ struct serving_point {
     tokens_per_second_t output_rate_per_gpu;
     tokens_per_second_t per_user;             ///< 1 ÷ tpot
     std::string_view limited_by;   ///< what set the batch: "KV capacity", "max batch", "max tokens per step", "given"
+    /// The engine's per-request front end F inside `ttft` and `e2e` (`client_first_token`): the
+    /// time the client waits outside the engine's steps; the batch and the rates do not hold it.
+    seconds_t front_end{};
 };
 
 namespace detail {
@@ -176,6 +179,18 @@ template <class T>
     return ttft + tpot * (output - 1.0);
 }
 }  // namespace detail
+
+/// A client's time to first token: the engine's time to it plus the engine's per-request front
+/// end, TTFT = t_engine + F, F = `engine_overheads::request` (HTTP, tokenisation, the API-server →
+/// engine hand-off, detokenisation: the client's wait outside the GPU's steps). The one formula
+/// by which a TTFT gains F: `serve_at_batch` and the sweeps (`detail::colocated_point`),
+/// `serve_online` and its percentiles, and the simulator's requests. `t_engine` is a time, or
+/// seconds as a number or a lane.
+template <class T>
+[[nodiscard]] constexpr T client_first_token(const T& engine_time, const seconds_t& front_end) {
+    if constexpr (std::is_same_v<T, seconds_t>) return engine_time + front_end;
+    else return T(engine_time + front_end.value());
+}
 
 /// The context a steady batch of such requests decodes at on average: x̄ = E[I] + E[O²] ÷ 2E[O],
 /// = I + O/2 when every request is alike (seed S15). A sequence is in the batch for its O steps,
@@ -313,7 +328,7 @@ template <class V>
     c.tpot = mean_step_below(pm, s, b, c.steps, V(others / output * chunks));
     // My prompt's k steps each carry one whole chunk beside b − 1 decodes: t(b − 1, 1), no mixture.
     const V first_token_step = step_formula(pm, s, others, L::constant(1.0)).time();
-    c.ttft = first_token_step * chunks;
+    c.ttft = client_first_token(V(first_token_step * chunks), d.engine.overheads.request);
     c.output_rate_per_gpu = batch * static_cast<double>(d.layout.dp) / c.step_time / static_cast<double>(d.layout.gpus());
     return c;
 }
@@ -356,7 +371,8 @@ template <class V>
         s.residual = s.step_time / 2.0;
     }
     s.prefill_time = prefill_pass(pm, 1.0, r.computed(), r.cached()).time();
-    s.ttft = seconds(p.ttft);
+    s.ttft = seconds(p.ttft);  // client_first_token: the engine's front end included
+    s.front_end = d.engine.overheads.request;
     s.tpot = seconds(p.tpot);
     s.e2e = detail::end_to_end(s.ttft, s.tpot, out);
     s.output_rate = tokens(batch * d.layout.dp) / s.step_time;
@@ -507,7 +523,8 @@ template <duration T>
     double b = 1.0;
     serving_point s = serve_at_batch(pm, r, b, l);
     for (int i = 0; i < 200; ++i) {
-        const double next = detail::max(1.0, (s.residual + s.e2e).value() / gap);
+        // The engine holds a request from its arrival there to its last token: not the front end.
+        const double next = detail::max(1.0, (s.residual + s.e2e - s.front_end).value() / gap);
         require(next < 1e7, d.m.name, "interarrival (s)", gap,
                 "arrivals outpace the deployment: the queue grows without bound");
         if (detail::max(next - b, b - next) <= 1e-9 * next) break;
@@ -527,11 +544,11 @@ template <duration T>
             o.decoding = queueing::decode_loop_of(
                 [&](double n, double k) { return seconds(detail::step_formula(pm, terms, detail::micro_batch(d, n), k).time()); },
                 seconds(gap), o.output - 1.0);
-        s.ttft = queueing::first_token_mean(o.steps);
+        s.ttft = client_first_token(queueing::first_token_mean(o.steps), s.front_end);
         s.tpot = queueing::decode_weighted_step(o.steps, detail::max(1.0, o.output - 1.0));
         s.per_user = tokens(1.0) / s.tpot;
     } else {
-        s.ttft = detail::step_in_flight_first_token(pm, r, s, seconds(gap), l);
+        s.ttft = client_first_token(detail::step_in_flight_first_token(pm, r, s, seconds(gap), l), s.front_end);
     }
     s.e2e = detail::end_to_end(s.ttft, s.tpot, o.output);
     s.limited_by = "arrival rate";
@@ -559,7 +576,7 @@ constexpr void require_percentile_model(const online_latency& o, double q) {
 /// The q-quantile of TTFT under Poisson arrivals (`queueing::first_token_quantile` of the engine's steps).
 [[nodiscard]] constexpr seconds_t ttft_percentile(const online_latency& o, double q) {
     detail::require_percentile_model(o, q);
-    return queueing::first_token_quantile(o.steps, q);
+    return client_first_token(queueing::first_token_quantile(o.steps, q), o.point.front_end);
 }
 
 /// The q-quantile of TPOT under Poisson arrivals: the mean of a request's O − 1 decode steps, both

@@ -588,6 +588,15 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
         r.cached_prompt_tokens += pre.cached_prompt_tokens;
         r.prompt_tokens += pre.prompt_tokens;
     }
+    // What the client sees: each request's first token and last token a front end later
+    // (client_first_token; F = the engine's per-request overhead, off the engine's timeline, so
+    // no step, batch or makespan holds it; the closed loop's next prompt reaches the engine at once).
+    const seconds_t front_end = d.engine.overheads.request;
+    if (front_end.value() > 0.0)
+        for (std::size_t i = 0; i < n; ++i) {
+            out.ttft[i] = client_first_token(out.ttft[i], front_end);
+            out.e2e[i] = client_first_token(out.e2e[i], front_end);
+        }
     if (o.keep_requests) {
         r.requests.resize(n);
         for (std::size_t i = 0; i < n; ++i) {

@@ -1,0 +1,217 @@
+// The engine's front end per request (engine_overheads::request): what a client waits outside the
+// engine's steps. It enters a TTFT once (client_first_token) and no step, batch or rate; the
+// descriptor and the table refuse a bad one by field; plan::calibrate fits it; the measurement
+// rows carry the artifact's median and p99 TTFT, and a stall is named.
+#include <llmcost/catalog.hpp>
+#include <llmcost/io/engines_csv.hpp>
+#include <llmcost/llmcost.hpp>
+#include <llmcost/plan/calibrate.hpp>
+#include <llmcost/plan/measurements_csv.hpp>
+#include <llmcost/sim/simulate.hpp>
+
+#include <doctest/doctest.h>
+
+#include "test_helpers.hpp"
+
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace llmcost;
+using namespace llmcost::literals;
+
+namespace {
+
+deployment with_front_end(deployment d, seconds_t f) {
+    d.engine.overheads.request = f;
+    return d;
+}
+
+}  // namespace
+
+TEST_CASE("front end: a lone request's TTFT is its prompt's prefill pass plus F, by hand") {
+    // Batch 1, whole prompt: the first token comes out of the step that prefills the prompt alone
+    // (no neighbour decoding), so TTFT = prefill pass of 2,000 tokens + F, F = 25 ms.
+    const deployment ref{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+    const deployment d = with_front_end(ref, 25.0_ms);
+    const request_shape r{.input = 2000_tok, .output = 300_tok};
+    const double prefill = prefill_pass(ref, 1.0, 2000_tok, 0_tok).time().value();
+    const serving_point s = serve_at_batch(d, r, 1.0);
+    CHECK(s.ttft.value() == doctest::Approx(prefill + 0.025).epsilon(1e-9));
+    CHECK(s.front_end.value() == 0.025);
+    // E2E = TTFT + (O − 1)·TPOT: the front end once, not per token.
+    CHECK(s.e2e.value() == doctest::Approx(prefill + 0.025 + 299.0 * s.tpot.value()).epsilon(1e-12));
+}
+
+TEST_CASE("front end: it moves TTFT and E2E by F and nothing else") {
+    const deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    const seconds_t f = 40.0_ms;
+    const deployment d = with_front_end(ref, f);
+    const request_shape r{.input = 1000_tok, .output = 200_tok};
+    SUBCASE("steady state at any batch") {
+        for (double b : {1.0, 8.0, 64.0}) {
+            const serving_point a = serve_at_batch(ref, r, b), x = serve_at_batch(d, r, b);
+            CHECK(x.ttft.value() == doctest::Approx(a.ttft.value() + 0.04).epsilon(1e-12));
+            CHECK(x.e2e.value() == doctest::Approx(a.e2e.value() + 0.04).epsilon(1e-12));
+            CHECK(x.tpot == a.tpot);
+            CHECK(x.step_time == a.step_time);
+            CHECK(x.output_rate == a.output_rate);
+        }
+    }
+    SUBCASE("online: Little's law counts the engine's requests, not the front end's") {
+        const online_latency a = serve_online_latency(ref, r, 50.0_ms), x = serve_online_latency(d, r, 50.0_ms);
+        CHECK(x.point.batch == a.point.batch);
+        CHECK(x.point.tpot == a.point.tpot);
+        CHECK(x.point.ttft.value() == doctest::Approx(a.point.ttft.value() + 0.04).epsilon(1e-12));
+        // Every quantile shifts by F: a constant added to each request.
+        CHECK(ttft_percentile(x, 0.9).value() == doctest::Approx(ttft_percentile(a, 0.9).value() + 0.04).epsilon(1e-12));
+        CHECK(tpot_percentile(x, 0.9) == tpot_percentile(a, 0.9));
+    }
+    SUBCASE("simulated: each request's TTFT and E2E, not the engine's timeline") {
+        const workload::traffic t{.input = workload::fixed(1000_tok), .output = workload::fixed(200_tok),
+                                  .arrivals = workload::closed_loop(8.0)};
+        const sim::options o{.requests = 40, .seed = 3, .keep_requests = true, .timeline_points = 0};
+        const sim::result a = sim::simulate(ref, t, o), x = sim::simulate(d, t, o);
+        REQUIRE(a.requests.size() == x.requests.size());
+        for (std::size_t i = 0; i < a.requests.size(); ++i) {
+            CHECK(x.requests[i].ttft == doctest::Approx(a.requests[i].ttft + 0.04).epsilon(1e-12));
+            CHECK(x.requests[i].e2e == doctest::Approx(a.requests[i].e2e + 0.04).epsilon(1e-12));
+            CHECK(x.requests[i].tpot == doctest::Approx(a.requests[i].tpot).epsilon(1e-12));
+        }
+        CHECK(x.makespan == a.makespan);
+        CHECK(x.output_tokens_per_s == a.output_tokens_per_s);
+        CHECK(x.ttft.p50 == doctest::Approx(a.ttft.p50 + 0.04).epsilon(1e-12));
+    }
+    SUBCASE("disaggregated: the prefill pool's front end in the TTFT") {
+        // A TTFT target loose enough that KV capacity sets the prefill batch in both.
+        const slo target{.ttft = 600.0_s, .tpot = 100.0_ms};
+        const goodput_plan a = disaggregated_goodput(ref, ref, r, target, kv_path::scale_up);
+        const goodput_plan x = disaggregated_goodput(d, d, r, target, kv_path::scale_up);
+        REQUIRE(a.feasible);
+        REQUIRE(x.feasible);
+        REQUIRE(x.prefill_batch == a.prefill_batch);
+        CHECK(x.ttft.value() == doctest::Approx(a.ttft.value() + 0.04).epsilon(1e-12));
+        CHECK(x.tpot == a.tpot);
+        CHECK(x.requests_per_second_per_gpu == a.requests_per_second_per_gpu);
+    }
+}
+
+TEST_CASE("front end: the profile and the table refuse a bad one, naming the field") {
+    engine_profile e = catalog::vllm_hopper;
+    e.overheads.request = seconds(-1e-3);
+    CHECK(test::contains(test::validation_message(e), "overheads.request (s) = -0.001: a per-request front-end latency must be in [0, 10 s)"));
+    e.overheads.request = seconds(std::numeric_limits<double>::quiet_NaN());
+    CHECK(test::contains(test::validation_message(e), "overheads.request (s) = nan"));
+    e.overheads.request = 12.0_s;
+    CHECK(test::contains(test::validation_message(e), "overheads.request (s) = 12"));
+    e.overheads.request = 30.0_ms;
+    CHECK(test::validation_message(e).empty());
+
+    const std::string header =
+        "name,engine,architecture,version,gemm,grouped_gemm,expert_tile_rows,attention_prefill,attention_decode,"
+        "attention_fp8,mla_decode,elementwise,weights,step_overhead_us,launch_eager_us,launch_graph_us,cuda_graphs,"
+        "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,max_sequences,max_batched_tokens,"
+        "chunked_prefill,chunk_tokens,kv_memory_fraction,kv_block_tokens,expert_parallel,attention_dp,load_balancing,"
+        "routing_skew,busiest_rank,mtp_draft_tokens,request_overhead_us,source\n";
+    auto row = [](const std::string& front_end) {
+        return "Mine,vllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,1,0,0,0,256,8192,1,8192,0.9,16,0,0,0,0,1,0," + front_end +
+               ",my runs\n";
+    };
+    const std::vector<engine_profile> mine = io::parse_engines_csv(header + row("25000"), "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].overheads.request.value() == doctest::Approx(0.025).epsilon(1e-15));
+    const std::string negative = test::message_of([&] { return io::parse_engines_csv(header + row("-5"), "mine.csv"); });
+    CHECK(test::contains(negative, "mine.csv:2"));
+    CHECK(test::contains(negative, "request_overhead_us"));
+    CHECK(test::contains(negative, "must not be negative"));
+    const std::string long_wait = test::message_of([&] { return io::parse_engines_csv(header + row("2e7"), "mine.csv"); });
+    CHECK(test::contains(long_wait, "mine.csv:2"));
+    CHECK(test::contains(long_wait, "request_overhead_us"));
+    CHECK(test::contains(long_wait, "a per-request front-end latency must be in [0, 10 s)"));
+    const std::string nan = test::message_of([&] { return io::parse_engines_csv(header + row("nan"), "mine.csv"); });
+    CHECK(test::contains(nan, "request_overhead_us"));
+    // The catalog's fitted figures (tables/engines.csv), in seconds.
+    CHECK(catalog::vllm_blackwell.overheads.request.value() == doctest::Approx(0.02093).epsilon(1e-12));
+    CHECK(catalog::trtllm_hopper.overheads.request.value() == 0.0);
+    CHECK(engine_profile::reference().overheads.request.value() == 0.0);
+}
+
+TEST_CASE("front end: plan::calibrate recovers it from TTFT rows, and keeps the rows' own when not free") {
+    // Rows made with F = 30 ms on vLLM's Hopper profile: a lone 1,000-token prompt and 4 neighbours
+    // decoding beside a 3,000-token one. Fitted from 0 with the front end alone free: 30 ms back.
+    deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    d.engine = catalog::vllm_hopper;
+    d.engine.overheads.request = 30.0_ms;
+    std::vector<plan::measurement> rows;
+    for (const auto& [input, batch] : {std::pair{1000.0, 1.0}, std::pair{3000.0, 4.0}, std::pair{500.0, 16.0}}) {
+        plan::measurement x{.id = "F" + std::to_string(rows.size()), .check = false, .d = d,
+                            .r = {.input = tokens(input), .output = 200_tok}, .how = plan::scenario::fixed_batch,
+                            .batch = batch, .what = plan::metric::ttft_s, .value = 1.0, .api_server = true,
+                            .source = "synthetic"};
+        x.value = plan::predict(x);
+        x.d.engine.overheads.request = seconds(0.0);  // the fit starts from no front end
+        rows.push_back(x);
+    }
+    const plan::calibration_result fit = plan::calibrate(rows, {.free = {plan::parameter::request_overhead}});
+    REQUIRE(fit.parameters.size() == 1);
+    CHECK(fit.parameters[0].value == doctest::Approx(0.030).epsilon(1e-6));
+    CHECK(fit.sigma < 1e-6);
+    CHECK(plan::unit_of(plan::parameter::request_overhead) == "s");
+    CHECK(plan::parameter_named("request_overhead") == plan::parameter::request_overhead);
+
+    // Not free: each row keeps its own engine's front end. A kernel-overhead fit on rows made with
+    // F = 30 ms and carrying it comes back to the hardware's 4 µs per kernel.
+    for (plan::measurement& x : rows) x.d.engine.overheads.request = 30.0_ms;
+    const plan::calibration_result kernel = plan::calibrate(rows, {.free = {plan::parameter::kernel_overhead}});
+    CHECK(kernel.parameters[0].value == doctest::Approx(catalog::h100_sxm5.gpu.efficiency.kernel_overhead.value()).epsilon(1e-4));
+
+    // In process (trtllm-bench, an MLPerf harness): no API server, no front end, whatever the engine's.
+    plan::measurement inproc = rows[0];
+    inproc.api_server = false;
+    plan::measurement served = rows[0];
+    CHECK(plan::as_driven(inproc).engine.overheads.request.value() == 0.0);
+    CHECK(plan::predict(served) == doctest::Approx(plan::predict(inproc) + 0.030).epsilon(1e-12));
+    // Rows that never came through an API server cannot say what its front end is: refused, named.
+    for (plan::measurement& x : rows) x.api_server = false;
+    CHECK(test::contains(test::error_of([&] { return plan::calibrate(rows, {.free = {plan::parameter::request_overhead}}); }),
+                         "request_overhead"));
+}
+
+TEST_CASE("front end: a TTFT row's median and p99, and a stall") {
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,prompts,range_ratio,input_tokens,output_tokens,metric,value,unit,source,ttft_median_s,ttft_p99_s,"
+        "api_server\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "m.csv"); };
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    const auto ok = rows_of(
+        "A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.03,s,s,0.027,0.059,1\n"
+        "B,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.5,s,s,0.0759,21.03,1\n"
+        "C,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,tpot_s,0.003,s,s,,,\n");
+    REQUIRE(ok.size() == 3);
+    CHECK(ok[0].ttft_median == 0.027);
+    CHECK(ok[0].ttft_p99 == 0.059);
+    CHECK(ok[2].ttft_median == 0.0);
+    CHECK(ok[0].api_server);
+    CHECK_FALSE(ok[2].api_server);
+    CHECK(test::contains(
+        error("A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.03,s,s,,,2\n"),
+        "api_server"));
+    // p99 ÷ median: 2.2 (no stall), 277 (a stall: above 60).
+    CHECK_FALSE(plan::stalled(ok[0]));
+    CHECK(plan::stalled(ok[1]));
+    CHECK_FALSE(plan::stalled(ok[2]));
+    CHECK(test::contains(
+        error("A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.03,s,s,0.05,0.04,\n"),
+        "ttft_p99 (s) = 0.04: a 99th percentile is at least the median"));
+    CHECK(test::contains(
+        error("A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,tpot_s,0.003,s,s,0.05,0.06,\n"),
+        "TTFT percentiles belong to a TTFT row"));
+    CHECK(test::contains(
+        error("A,check,Llama-3.1-8B,H100 SXM5,vllm,1.0,1,1,1,1,,,fixed_batch,,,,,4,40,0.8,922,922,ttft_s,0.03,s,s,-0.05,0.06,\n"),
+        "m.csv:2:27: key \"ttft_median_s\" = \"-0.05\": must not be negative"));
+    plan::measurement nan = ok[0];
+    nan.ttft_median = std::numeric_limits<double>::quiet_NaN();
+    CHECK(test::contains(test::error_of([&] { nan.validate(); return 0; }),
+                         "a TTFT percentile is 0 (not given) or positive and finite"));
+}
