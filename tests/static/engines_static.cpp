@@ -4,6 +4,7 @@
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/models.hpp>
 #include <llmcost/costs/passes.hpp>
+#include <llmcost/serving/throughput.hpp>
 
 namespace {
 using namespace llmcost;
@@ -31,6 +32,15 @@ static_assert(catalog::vllm_hopper.overheads.launch().value() == catalog::vllm_h
 static_assert(catalog::trtllm_blackwell.collectives.library_all_reduce.value() == 28.5e-6);
 static_assert(catalog::trtllm_blackwell.collectives.custom_all_reduce_max.value() == 1024.0 * 1024.0);
 static_assert(catalog::trtllm_hopper.collectives.library_all_reduce.value() == 0.0);
+
+// SGLang runs its prompt steps alone (no mixed chunk by default), vLLM and TensorRT-LLM mix them with
+// decodes; the engine's defaults carry that into a scheduler's limits, and keep a caller's own choice.
+static_assert(catalog::sglang_hopper.scheduler.prefill_alone && catalog::sglang_blackwell.scheduler.prefill_alone &&
+              catalog::sglang_cdna3.scheduler.prefill_alone && catalog::sglang_cdna4.scheduler.prefill_alone);
+static_assert(!catalog::vllm_hopper.scheduler.prefill_alone && !catalog::trtllm_blackwell.scheduler.prefill_alone);
+static_assert(with_engine_defaults({}, catalog::sglang_hopper).prefill_alone);
+static_assert(!with_engine_defaults({}, catalog::vllm_hopper).prefill_alone);
+static_assert(with_engine_defaults({.prefill_alone = true}, catalog::vllm_hopper).prefill_alone);
 
 // A pass priced in constant evaluation with an engine: host work per step adds to it.
 constexpr deployment base{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};

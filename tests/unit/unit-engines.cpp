@@ -80,11 +80,12 @@ TEST_CASE("engine table: a rule lands on the column it came from") {
         "attention_fp8,mla_decode,elementwise,weights,step_overhead_us,launch_eager_us,launch_graph_us,cuda_graphs,"
         "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,library_all_reduce_us,"
         "library_all_reduce_bus_GBps,max_sequences,max_batched_tokens,"
-        "chunked_prefill,chunk_tokens,kv_memory_fraction,kv_block_tokens,expert_parallel,attention_dp,load_balancing,"
+        "chunked_prefill,chunk_tokens,kv_memory_fraction,kv_block_tokens,prefill_alone,expert_parallel,attention_dp,"
+        "load_balancing,"
         "routing_skew,busiest_rank,mtp_draft_tokens,request_overhead_us,source\n";
     auto row = [](const std::string& kv_fraction, const std::string& engine, const std::string& flag) {
         return "Mine," + engine + ",hopper,1,1,1,0,1,1,1,1,1,1,0,0,0," + flag + ",0,0,0,0,0,256,8192,1,8192," + kv_fraction +
-               ",16,0,0,0,0,1,0,0,my runs\n";
+               ",16,0,0,0,0,0,1,0,0,my runs\n";
     };
     const std::string good = header + row("0.9", "vllm", "1");
     REQUIRE(io::parse_engines_csv(good, "mine.csv").size() == 1);

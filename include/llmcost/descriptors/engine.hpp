@@ -140,6 +140,9 @@ struct engine_scheduler {
     tokens_t chunk{};                 ///< chunk size when chunked prefill is on
     double kv_memory_fraction = 0.9;  ///< share of free HBM given to the KV cache
     double kv_block_tokens = 0;       ///< tokens per KV block (paged attention); 0: not paged
+    /// A step that carries prompts carries no decodes: the running answers wait for it (SGLang without
+    /// `--enable-mixed-chunk`); false: prompt chunks and decodes share a step (vLLM V1, TensorRT-LLM).
+    bool prefill_alone = false;
     [[nodiscard]] constexpr bool operator==(const engine_scheduler&) const = default;
 };
 

@@ -20,7 +20,8 @@ struct engine_row {
     double step_overhead_us, launch_eager_us, launch_graph_us, cuda_graphs;
     double all_reduce_latency_us, custom_all_reduce_max_KiB, all_to_all_latency_us, library_all_reduce_us,
         library_all_reduce_bus_GBps;
-    double max_sequences, max_batched_tokens, chunked_prefill, chunk_tokens, kv_memory_fraction, kv_block_tokens;
+    double max_sequences, max_batched_tokens, chunked_prefill, chunk_tokens, kv_memory_fraction, kv_block_tokens,
+        prefill_alone;
     double expert_parallel, attention_dp, load_balancing, routing_skew, busiest_rank, mtp_draft_tokens;
     double request_overhead_us;  ///< per-request front-end latency (`engine_overheads::request`), µs
 };
@@ -69,7 +70,8 @@ struct engine_row {
                       .chunked_prefill = flag(r.chunked_prefill, "chunked_prefill"),
                       .chunk = tokens(r.chunk_tokens),
                       .kv_memory_fraction = r.kv_memory_fraction,
-                      .kv_block_tokens = r.kv_block_tokens},
+                      .kv_block_tokens = r.kv_block_tokens,
+                      .prefill_alone = flag(r.prefill_alone, "prefill_alone")},
         .moe = {.expert_parallel = flag(r.expert_parallel, "expert_parallel"),
                 .attention_dp = flag(r.attention_dp, "attention_dp"),
                 .load_balancing = flag(r.load_balancing, "load_balancing"),

@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 35> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 36> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -47,7 +47,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 35> c
     {"library_all_reduce_bus_GBps", "collectives.library_all_reduce_bus"}, {"max_sequences", "scheduler.max_sequences"},
     {"max_batched_tokens", "scheduler.max_batched_tokens"}, {"chunked_prefill", "chunked_prefill"},
     {"chunk_tokens", "scheduler.chunk"}, {"kv_memory_fraction", "scheduler.kv_memory_fraction"},
-    {"kv_block_tokens", "scheduler.kv_block_tokens"}, {"expert_parallel", "expert_parallel"},
+    {"kv_block_tokens", "scheduler.kv_block_tokens"}, {"prefill_alone", "prefill_alone"}, {"expert_parallel", "expert_parallel"},
     {"attention_dp", "attention_dp"}, {"load_balancing", "load_balancing"}, {"routing_skew", "moe.routing_skew"},
     {"busiest_rank", "busiest_rank"}, {"mtp_draft_tokens", "moe.mtp_draft_tokens"},
     {"request_overhead_us", "overheads.request"},
@@ -81,7 +81,7 @@ using row_reader = detail::hardware_csv::row_reader;
                          &e.custom_all_reduce_max_KiB, &e.all_to_all_latency_us, &e.library_all_reduce_us,
                          &e.library_all_reduce_bus_GBps, &e.max_sequences,
                          &e.max_batched_tokens, &e.chunked_prefill, &e.chunk_tokens, &e.kv_memory_fraction,
-                         &e.kv_block_tokens, &e.expert_parallel, &e.attention_dp, &e.load_balancing,
+                         &e.kv_block_tokens, &e.prefill_alone, &e.expert_parallel, &e.attention_dp, &e.load_balancing,
                          &e.routing_skew, &e.busiest_rank, &e.mtp_draft_tokens, &e.request_overhead_us};
     for (std::size_t i = 0; i < std::size(figures); ++i) *figures[i] = r.figure(columns[i + 4]);
     try {

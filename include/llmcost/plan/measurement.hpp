@@ -203,7 +203,7 @@ struct measurement {
     scheduler_limits given{.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
                            .reserve_full_sequence = x.engine == serving_engine::trtllm,
                            .receive_interval = x.receive_interval,
-                           .prefill_alone = x.engine == serving_engine::sglang || x.prefill_alone,
+                           .prefill_alone = x.prefill_alone,  // or the engine's own (SGLang): with_engine_defaults
                            .min_waiting_prompts = x.min_waiting_prompts};
     // A row's token cap is also its prompt chunk where the engine chunks prompts: vLLM splits a
     // prompt to the step's budget (--max-num-batched-tokens), SGLang at --chunked-prefill-size (the

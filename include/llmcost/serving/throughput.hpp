@@ -138,11 +138,13 @@ struct scheduler_limits {
 
 /// `l` with the engine's scheduler defaults where it leaves a limit open (0): max sequences, max
 /// batched tokens per step, and the engine's prefill chunk when its chunked prefill is on — what
-/// `llmcost … --engine` and the Python module's `engine=` run when no limit is given.
+/// `llmcost … --engine` and the Python module's `engine=` run when no limit is given. An engine
+/// whose prompt steps run alone (`engine_scheduler::prefill_alone`, SGLang) runs them alone here too.
 [[nodiscard]] constexpr scheduler_limits with_engine_defaults(scheduler_limits l, const engine_profile& e) {
     if (l.max_batch == 0) l.max_batch = e.scheduler.max_sequences;
     if (l.max_tokens_per_step == 0) l.max_tokens_per_step = e.scheduler.max_batched_tokens;
     if (l.prefill_chunk.value() == 0 && e.scheduler.chunked_prefill) l.prefill_chunk = e.scheduler.chunk;
+    l.prefill_alone = l.prefill_alone || e.scheduler.prefill_alone;
     return l;
 }
 
