@@ -365,6 +365,16 @@ namespace detail {
 /// What a step's sequences bring, per sequence and for the whole model (this GPU's share is
 /// taken inside the step formula): the tokens of a prompt chunk, the query-key pairs of a
 /// decoding and of a prefilling sequence, and the KV bytes each reads (one value, or a lane).
+/// The TP all-reduce with the engine's collective library where the message is above its bound
+/// (`pass_model::library_all_reduce_min`); out of line, so the step's common path stays as it was.
+template <class V>
+[[nodiscard, gnu::noinline]] constexpr V library_all_reduce_override(const pass_model& pm, const V& hidden_state, const V& link_model) {
+    using L = lanes<V>;
+    return L::choose(hidden_state > pm.library_all_reduce_min,
+                     V(all_reduce_seconds(hidden_state, pm.d.layout.tp, pm.library_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
+                     link_model);
+}
+
 template <class V>
 struct sequence_terms {
     V prefill_tokens;  ///< n: new tokens per prefilling sequence
@@ -533,10 +543,8 @@ template <class V>
     // all-to-all (S21), and the hand-off between pipeline stages.
     const V hidden_state = t * pm.hidden * pm.residual_bits / 8.0;
     r.tp = all_reduce_seconds(hidden_state, d.layout.tp, pm.tp_link, pm.tp_algorithm) * pm.tp_all_reduces;
-    if (pm.library_all_reduce_min >= 0.0)  // the engine's collective library above the custom kernel's sizes
-        r.tp = L::choose(hidden_state > pm.library_all_reduce_min,
-                         V(all_reduce_seconds(hidden_state, d.layout.tp, pm.library_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
-                         r.tp);
+    if (pm.library_all_reduce_min >= 0.0) [[unlikely]]  // the engine's collective library above the custom kernel's sizes
+        r.tp = detail::library_all_reduce_override(pm, hidden_state, r.tp);
     if (pm.custom_all_reduce_max > 0.0)  // the engine's custom all-reduce up to its largest message
         r.tp = L::choose(hidden_state <= pm.custom_all_reduce_max,
                          V(all_reduce_seconds(hidden_state, d.layout.tp, pm.custom_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
