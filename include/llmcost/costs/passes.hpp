@@ -238,6 +238,7 @@ struct pass_model {
     bool moe = false;                       ///< routed experts present
     double layers = 0, hidden = 0;          ///< as doubles, for the formulas
     model::layer_counts layer_kinds{};      ///< `model::count_layers`, counted once
+    bytes_per_token_t kv_per_token_layer{}; ///< `kv_bytes_per_token_per_layer`, worked out once
     double top_k = 0, routed_experts = 0, moe_layers = 0;
     double lm_head = 0;                     ///< LM-head parameters (the embedding when tied)
     double non_expert_parameters = 0;       ///< matmul parameters per token outside the routed experts
@@ -292,6 +293,7 @@ struct pass_model {
     pm.moe = m.is_moe();
     pm.layers = m.layer_equivalents();
     pm.layer_kinds = m.count_layers();
+    pm.kv_per_token_layer = kv_bytes_per_token_per_layer(m);
     pm.hidden = m.hidden;
     pm.top_k = m.ffn.top_k;
     pm.routed_experts = m.ffn.routed_experts;
@@ -384,16 +386,23 @@ struct sequence_terms {
     V kv_prefill;      ///< KV bytes of p + n tokens (read, and the new ones written)
 };
 
+/// The decoding sequences' half of the sequence terms (one query at context c); the prefill half 0.
+[[nodiscard]] constexpr sequence_terms<double> decode_sequence_terms(const pass_model& pm, double c) {
+    return {.prefill_tokens = 0.0,
+            .pairs_decode = attention_pairs(pm.d.m, pm.layer_kinds, c, 1.0),
+            .pairs_prefill = 0.0,
+            .kv_decode = kv_bytes_for_context(pm.d.m, pm.layer_kinds, pm.kv_per_token_layer, tokens(c)).value(),
+            .kv_prefill = 0.0};
+}
+
 /// The sequence terms of a step shape.
 [[nodiscard]] constexpr sequence_terms<double> sequence_terms_of(const pass_model& pm, const step_shape& s) {
-    const model& m = pm.d.m;
-    const model::layer_counts& k = pm.layer_kinds;
-    const double c = s.decode_context.value(), n = s.prefill_tokens.value(), p = s.prefill_prefix.value();
-    return {.prefill_tokens = n,
-            .pairs_decode = attention_pairs(m, k, c, 1.0),
-            .pairs_prefill = attention_pairs(m, k, p, n),
-            .kv_decode = kv_bytes_for_context(m, k, tokens(c)).value(),
-            .kv_prefill = kv_bytes_for_context(m, k, tokens(p + n)).value()};
+    const double n = s.prefill_tokens.value(), p = s.prefill_prefix.value();
+    sequence_terms<double> t = decode_sequence_terms(pm, s.decode_context.value());
+    t.prefill_tokens = n;
+    t.pairs_prefill = attention_pairs(pm.d.m, pm.layer_kinds, p, n);
+    t.kv_prefill = kv_bytes_for_context(pm.d.m, pm.layer_kinds, pm.kv_per_token_layer, tokens(p + n)).value();
+    return t;
 }
 
 /// Lane i of a lane's sequence terms (one value: the terms themselves).
@@ -600,7 +609,7 @@ namespace detail {
 /// formula's own attention term: what the closed-form decode sum needs at its second point.
 [[nodiscard]] constexpr step_terms<double> decode_attention(const pass_model& pm, double ds, double c) {
     step_terms<double> r{};
-    attention_of(pm, sequence_terms_of(pm, {.decode_context = tokens(c)}), ds, 0.0, r);
+    attention_of(pm, decode_sequence_terms(pm, c), ds, 0.0, r);
     return r;
 }
 }  // namespace detail

@@ -364,14 +364,20 @@ struct parameter_breakdown {
 /// (seed S16: 40 GiB at 131,072 tokens for a 70B GQA model).
 /// The same with the model's layer counts given (`model::count_layers`): a caller pricing many
 /// contexts of one model (a pass model, a sweep) counts them once.
+/// `per_layer` is `kv_bytes_per_token_per_layer(m)`, worked out once by a caller that prices many
+/// contexts (a pass model).
 template <token_count T>
-[[nodiscard]] constexpr bytes_t kv_bytes_for_context(const model& m, const model::layer_counts& c, const T& context) {
+[[nodiscard]] constexpr bytes_t kv_bytes_for_context(const model& m, const model::layer_counts& c,
+                                                     const bytes_per_token_t& per_layer, const T& context) {
     const double n = in_base_units(context).value();
     const double w = c.window > 0 && n > m.attention.sliding_window ? m.attention.sliding_window : n;
     const double ch = c.chunked > 0 && n > m.pattern.chunk ? m.pattern.chunk : n;
-    const bytes_per_token_t per_layer = kv_bytes_per_token_per_layer(m);
     const bytes_t kv = per_layer * tokens(n * c.full + w * c.window + ch * c.chunked);
     return c.state > 0 && n > 0 ? kv + state_bytes_per_sequence(m) : kv;
+}
+template <token_count T>
+[[nodiscard]] constexpr bytes_t kv_bytes_for_context(const model& m, const model::layer_counts& c, const T& context) {
+    return kv_bytes_for_context(m, c, kv_bytes_per_token_per_layer(m), context);
 }
 template <token_count T>
 [[nodiscard]] constexpr bytes_t kv_bytes_for_context(const model& m, const T& context) {

@@ -227,7 +227,7 @@ namespace detail {
         const double p = r.input.value() * r.input.value() / m2;
         const request_shape at{.input = tokens(m2 / r.input.value()), .output = r.output, .cached_fraction = r.cached_fraction};
         s.pairs_prefill = p * attention_pairs(m, pm.layer_kinds, at.cached().value(), at.computed().value());
-        s.kv_prefill = p * kv_bytes_for_context(m, pm.layer_kinds, at.input).value();
+        s.kv_prefill = p * kv_bytes_for_context(m, pm.layer_kinds, pm.kv_per_token_layer, at.input).value();
     }
     return s;
 }
