@@ -585,6 +585,94 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
     return out;
 }
 
+/// A closed-loop client TTFT row's measured mean, median and p99 beside its simulated median.
+struct wave_row {
+    std::string group, pair;  ///< engine | GPU family; the row's id with its prompt length blanked
+    double c = 0, prompts = 0, input = 0, mean = 0, median = 0, p99 = 0, sim_median = 0;
+};
+
+/// What a closed-loop run's mean TTFT carries beyond its median, and the per-request floor under the
+/// medians. The opening wave: with N prompts at concurrency c, if the N − c later requests sat at the
+/// median, the first c carried (N ÷ c) · (mean − median) each beyond it. The floor: where a run at the
+/// lowest concurrency exists at both prompt lengths, the median TTFT's line through the two,
+/// a + b · I, measured and simulated (the intercept a: what a request pays whatever its prompt).
+std::string opening_wave_text(const std::vector<wave_row>& rows) {
+    struct group {
+        std::string key;
+        std::vector<double> share, wave, p99, ratio, floor_measured, floor_simulated, slope_measured, slope_simulated;
+    };
+    std::vector<group> groups;
+    auto of = [&](const std::string& key) -> group& {
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const group& g) { return g.key == key; });
+        if (it == groups.end()) it = groups.insert(groups.end(), group{key, {}, {}, {}, {}, {}, {}, {}, {}});
+        return *it;
+    };
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const wave_row& w : rows) lowest = std::min(lowest, w.c);
+    for (const wave_row& w : rows) {
+        group& g = of(w.group);
+        g.share.push_back((w.mean - w.median) / w.mean);
+        g.wave.push_back(w.prompts / w.c * (w.mean - w.median));
+        g.p99.push_back(w.p99);
+        g.ratio.push_back(w.sim_median / w.median);
+        if (w.c != lowest) continue;
+        for (const wave_row& v : rows)  // the same run at the longer prompt
+            if (&v != &w && v.pair == w.pair && v.c == w.c && v.input > w.input) {
+                const double b = (v.median - w.median) / (v.input - w.input);
+                const double bs = (v.sim_median - w.sim_median) / (v.input - w.input);
+                g.floor_measured.push_back(w.median - b * w.input);
+                g.floor_simulated.push_back(w.sim_median - bs * w.input);
+                g.slope_measured.push_back(b * 1000.0);
+                g.slope_simulated.push_back(bs * 1000.0);
+            }
+    }
+    std::sort(groups.begin(), groups.end(), [](const group& a, const group& b) { return a.key < b.key; });
+    auto ms = [](const std::vector<double>& v) { return v.empty() ? std::string() : text::plain(1e3 * quantile(v, 0.5), 3) + " ms"; };
+    std::string s =
+        "### What the mean carries: the opening wave, and the floor under the medians\n\n"
+        "Per group (medians over its rows): the share of the measured mean above the run's median, (mean − median) ÷ mean; "
+        "the **opening wave**, (N ÷ c) · (mean − median) for N prompts at concurrency c: the wait each of the first c "
+        "requests carried beyond the median if the N − c later ones sat at it, beside the run's p99; the simulated "
+        "median ÷ the measured median; and, where the same run exists at both prompt lengths at the lowest concurrency "
+        "(" + text::plain(lowest, 3) + "), the median TTFT's line a + b · I through the two, measured and simulated: the "
+        "**floor** a is what a request pays whatever its prompt, b the cost of 1,000 more prompt tokens.\n\n"
+        "| engine | GPU vendor (architecture) | TTFT rows | mean above the median | opening wave (each of the first c) "
+        "| p99 | llmcost ÷ measured, medians | runs with both prompts | floor measured | simulated | per 1k prompt "
+        "tokens measured | simulated |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+    for (const group& g : groups)
+        s += "| " + g.key + " | " + std::to_string(g.share.size()) + " | " + unsigned_percent(quantile(g.share, 0.5)) +
+             " | " + ms(g.wave) + " | " + ms(g.p99) + " | " + text::plain(quantile(g.ratio, 0.5), 3) + " | " +
+             std::to_string(g.floor_measured.size()) + " | " + ms(g.floor_measured) + " | " + ms(g.floor_simulated) +
+             " | " + ms(g.slope_measured) + " | " + ms(g.slope_simulated) + " |\n";
+    s += "\nThe opening wave is a cold engine inside the measured sample, not a scheduler: the benchmark client warms "
+         "the server with one prompt, and the first burst's batch shapes compile kernels in the measured prefills "
+         "(DeepGEMM's JIT per GEMM shape on NVIDIA, sgl-project/sglang issue 5031 logs it during a 7,857-token prefill; "
+         "on eight B200s running SGLang with a DeepSeek model at 1k/1k, ai-dynamo/aisimulate issue 287 measures a first "
+         "sweep's mean TTFT at concurrency 1 of 581.8 ms against 202.4 and 196.5 ms in the second and third, every "
+         "request above 1 s of the first sweep overlapping a JIT compile; aws-samples/aws-do-eks PR 88 finds a run's "
+         "whole TTFT tail in the 10 requests issued at time 0, 40–58 s against 0.6–1.4 s for the other 90; "
+         "InferenceMAX's own repository tracks it, SemiAnalysisAI/InferenceX issue 2819, runtime JIT compilation in "
+         "published TTFT). It costs each run once, so its share of a mean falls with the run's length, and no "
+         "engine profile can hold it: it is reported, not fitted, and the like-for-like comparison is the median. "
+         "What SGLang's scheduler does was read at the rows' versions (v0.5.5–v0.5.6, python/sglang/srt/managers/ "
+         "scheduler.py, schedule_policy.py, server_args.py, environ.py) and none of it makes the steady TTFT longer "
+         "than simulated: admission (PrefillAdder) reserves KV for a new prompt's input + its output and for each running "
+         "request's remaining output, scaled by new_token_ratio (0.7 decaying to 0.7 × 0.14 over 600 decode steps, "
+         "outputs clipped at 4,096 tokens) or, with `--ignore-eos` and `--disable-radix-cache` as in every run here, "
+         "in full (add_one_req_ignore_eos), so a prompt waits for KV only where the pool is short — every run here is "
+         "at most 64 sequences of at most 8,295 tokens, within the pool its launch flags leave (`--mem-fraction-static` "
+         "0.8–0.85 of HBM less about 86 GB of DeepSeek-R1's FP8 weights a GPU at TP8), save H200 at 8k/1k and 64 clients "
+         "(BF16 KV, 70,272 B a token: 64 × 8,295 tokens = 37 GB against about 30 GB), the one row where KV admission "
+         "may hold prompts and the simulated pool (the library's own reserve) does not; a streamed request's first chunk "
+         "leaves with its first token (`len(output_ids) % stream_interval == 1`), so `--stream-interval` 10 or 30 "
+         "delays later chunks, not TTFT; a prompt batch runs alone, and on B200 the scheduler polls every 10 or 30 "
+         "decode steps (both simulated); no SGLang row here ran attention data parallelism "
+         "(`--enable-dp-attention` is in none of their launch flags), so no rank waits for another's prompt. What "
+         "is left under the medians is the floor: a per-request cost that does not grow with the prompt, priced by "
+         "the engine's front end (Engine fits, below) where the rule finds two rows to fit it, and 0 elsewhere.\n\n";
+    return s;
+}
+
 std::string front_end_text(const std::vector<front_end_fit>& fits) {
     std::string s = "| engine | architecture | fit GPU | client concurrency | mean prompt (tokens) | calibration rows | of the engine's closed-loop "
                     "TTFT rows there | front end per request (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n"
@@ -1070,9 +1158,25 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     };
     std::vector<median_group> medians;
     std::string stall_list;
+    // Each closed-loop TTFT row's measured mean, median and p99 beside the simulated median, for the
+    // opening-wave and per-request-floor section below (one simulation a row, shared).
+    std::vector<wave_row> waves;
     for (const check_row& c : checks) {
         if (c.x.prompts <= 0.0 || c.x.what != plan::metric::ttft_s || !(c.x.ttft_median > 0.0) || !c.refused.empty()) continue;
         const sim::result run = plan::closed_loop_run(c.x);
+        {
+            wave_row w{.group = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x), .pair = c.x.id};
+            for (const char* shape : {"-1kx1k-", "-8kx1k-"})
+                if (const std::size_t at = w.pair.find(shape); at != std::string::npos) w.pair.replace(at, 7, "-*-");
+            w.c = c.x.batch * c.x.d.layout.dp;
+            w.prompts = c.x.prompts;
+            w.input = c.x.r.input.value();
+            w.mean = c.x.value;
+            w.median = c.x.ttft_median;
+            w.p99 = c.x.ttft_p99;
+            w.sim_median = run.ttft.p50;
+            waves.push_back(std::move(w));
+        }
         const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x);
         auto it = std::find_if(medians.begin(), medians.end(), [&](const median_group& g) { return g.key == key; });
         if (it == medians.end()) it = medians.insert(medians.end(), {key, {}, {}, 0});
@@ -1105,6 +1209,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "alone gives up to 46 ×), check rows: the mean carries a wait that no engine mechanism here explains, so it "
          "is reported, not fitted.\n\n| id | measured mean | median | p99 | p99 ÷ median | llmcost mean | median |\n"
          "|---|--:|--:|--:|--:|--:|--:|\n" + stall_list + "\n";
+    s += opening_wave_text(waves);
     s += "What the servers were launched with (InferenceMAX's launch scripts, each row's notes naming the script and "
          "commit): the caps are data in the rows — `max_batch` (SGLang `--max-running-requests`, vLLM `--max-num-seqs`, "
          "TensorRT-LLM `max_batch_size`), `max_tokens` (`--chunked-prefill-size`, `--max-num-batched-tokens`, "

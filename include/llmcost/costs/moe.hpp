@@ -48,10 +48,13 @@ template <class V>
     return tokens_per_rank * static_cast<double>(m.ffn.top_k) * static_cast<double>(m.hidden) *
            m.activations.bits_per_element() / 8.0 / static_cast<double>(d.layout.tp);
 }
-/// Seconds of a pass's all-to-all: 2 phases × MoE layers × one all-to-all over the EP group.
+/// Seconds of a pass's all-to-all: 2 phases × MoE layers × one all-to-all over the EP group; 0
+/// where the engine combines experts inside one attention group by its all-reduce instead
+/// (`engine_moe::ep_all_to_all` false, dp = 1: SGLang's `--moe-a2a-backend none`).
 template <class V>
 [[nodiscard]] constexpr V all_to_all_seconds_per_pass(const deployment& d, const V& tokens_per_rank) {
     if (!d.expert_parallel()) return lanes<V>::constant(0.0);
+    if (!d.engine.moe.ep_all_to_all && d.layout.dp == 1) return lanes<V>::constant(0.0);
     const int group = d.layout.tp * d.layout.dp;
     // The engine's all-to-all kernels (DeepEP, MORI-EP, NVLink one-sided) have their own floor per
     // phase, α_engine, in place of the link's α (descriptors/engine.hpp; E21, E28, E39, E40).

@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 36> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 37> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -50,7 +50,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 36> c
     {"kv_block_tokens", "scheduler.kv_block_tokens"}, {"prefill_alone", "prefill_alone"}, {"expert_parallel", "expert_parallel"},
     {"attention_dp", "attention_dp"}, {"load_balancing", "load_balancing"}, {"routing_skew", "moe.routing_skew"},
     {"busiest_rank", "busiest_rank"}, {"mtp_draft_tokens", "moe.mtp_draft_tokens"},
-    {"request_overhead_us", "overheads.request"},
+    {"request_overhead_us", "overheads.request"}, {"ep_all_to_all", "ep_all_to_all"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -82,7 +82,8 @@ using row_reader = detail::hardware_csv::row_reader;
                          &e.library_all_reduce_bus_GBps, &e.max_sequences,
                          &e.max_batched_tokens, &e.chunked_prefill, &e.chunk_tokens, &e.kv_memory_fraction,
                          &e.kv_block_tokens, &e.prefill_alone, &e.expert_parallel, &e.attention_dp, &e.load_balancing,
-                         &e.routing_skew, &e.busiest_rank, &e.mtp_draft_tokens, &e.request_overhead_us};
+                         &e.routing_skew, &e.busiest_rank, &e.mtp_draft_tokens, &e.request_overhead_us,
+                         &e.ep_all_to_all};
     for (std::size_t i = 0; i < std::size(figures); ++i) *figures[i] = r.figure(columns[i + 4]);
     try {
         return from_row(e);
