@@ -65,6 +65,24 @@ double quantile(std::vector<double> v, double q) {
     return v[lo] + (v[hi] - v[lo]) * (rank - static_cast<double>(lo));
 }
 
+/// The group of a report section with this key (a struct with a `key` and its figures), appended
+/// with empty figures when the key is new. The pointer stays valid until the next call.
+template <class Group>
+Group* group_named(std::vector<Group>& groups, const std::string& key) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.key == key; });
+    if (it != groups.end()) return &*it;
+    Group g{};
+    g.key = key;
+    groups.push_back(std::move(g));
+    return &groups.back();
+}
+
+/// A section's groups in key order, as the report prints them.
+template <class Group>
+void sort_by_key(std::vector<Group>& groups) {
+    std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.key < b.key; });
+}
+
 struct summary {
     std::size_t n = 0;
     double median = 0, p90 = 0, max = 0;
@@ -602,11 +620,7 @@ std::string opening_wave_text(const std::vector<wave_row>& rows) {
         std::vector<double> share, wave, p99, ratio, floor_measured, floor_simulated, slope_measured, slope_simulated;
     };
     std::vector<group> groups;
-    auto of = [&](const std::string& key) -> group& {
-        auto it = std::find_if(groups.begin(), groups.end(), [&](const group& g) { return g.key == key; });
-        if (it == groups.end()) it = groups.insert(groups.end(), group{key, {}, {}, {}, {}, {}, {}, {}, {}});
-        return *it;
-    };
+    auto of = [&](const std::string& key) -> group& { return *group_named(groups, key); };
     double lowest = std::numeric_limits<double>::infinity();
     for (const wave_row& w : rows) lowest = std::min(lowest, w.c);
     for (const wave_row& w : rows) {
@@ -626,7 +640,7 @@ std::string opening_wave_text(const std::vector<wave_row>& rows) {
                 g.slope_simulated.push_back(bs * 1000.0);
             }
     }
-    std::sort(groups.begin(), groups.end(), [](const group& a, const group& b) { return a.key < b.key; });
+    sort_by_key(groups);
     auto ms = [](const std::vector<double>& v) { return v.empty() ? std::string() : text::plain(1e3 * quantile(v, 0.5), 3) + " ms"; };
     std::string s =
         "### What the mean carries: the opening wave, and the floor under the medians\n\n"
@@ -913,13 +927,12 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         const double before = detail::step_in_flight_first_token(prepare_pass(c.x.d), c.x.r, s, gap).value();
         for (const std::string& key : {std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x),
                                        std::string(to_string(c.x.engine)) + " | all"}) {
-            auto it = std::find_if(online.begin(), online.end(), [&](const online_group& g) { return g.key == key; });
-            if (it == online.end()) it = online.insert(online.end(), {key, {}, {}});
+            auto* it = group_named(online, key);
             it->before.push_back(plan::relative_error(c.x, before));
             it->after.push_back(error_of(c));
         }
     }
-    std::sort(online.begin(), online.end(), [](const online_group& a, const online_group& b) { return a.key < b.key; });
+    sort_by_key(online);
     s += "## Online TTFT: the step in flight (before issue 16) and the bulk-service queue (now)\n\n";
     s += "The online rows' TTFT priced two ways at the same concurrency: **before**, a request waits for the step in "
          "flight (E[t²] ÷ 2E[t]) and its prompt rides the next step with the λ·R prompts that arrived during that wait "
@@ -965,14 +978,13 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         const double at_rate = plan::holds_prompts(c.x) ? plan::online_run(c.x).concurrency
                                                         : serve_online(c.x.d, c.x.r, plan::online_interarrival(c.x)).batch;
         const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x);
-        auto it = std::find_if(held.begin(), held.end(), [&](const concurrency_group& g) { return g.key == key; });
-        if (it == held.end()) it = held.insert(held.end(), {key, {}, {}, {}, {}});
+        auto* it = group_named(held, key);
         it->ratio.push_back(b / at_rate);
         it->at_rate.push_back(error_of(c));
         it->at_measured.push_back(plan::relative_error(c.x, at_b.tpot.value()));
         it->wait_steps.push_back(t->x.value / c.x.value);
     }
-    std::sort(held.begin(), held.end(), [](const concurrency_group& a, const concurrency_group& b) { return a.key < b.key; });
+    sort_by_key(held);
     s += "## Online rows at the measured concurrency\n\n";
     s += "Each online row with both TTFT and TPOT measured gives the run's end-to-end time, so Little's law gives the "
          "sequences its engine really held per attention rank, b = λ · (TTFT + (O − 1) · TPOT). llmcost's TPOT at that b "
@@ -1022,14 +1034,13 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x) + " | " + std::string(c.x.d.m.name) +
                                 " | " + (c.x.min_waiting_prompts > 1.0 ? "Server (Q " + whole(c.x.min_waiting_prompts) + ")" : "no Q") +
                                 " | " + metric_text(c.x.what);
-        auto it = std::find_if(policy.begin(), policy.end(), [&](const policy_group& g) { return g.key == key; });
-        if (it == policy.end()) it = policy.insert(policy.end(), {key, {}, {}, {}, {}});
+        auto* it = group_named(policy, key);
         it->before.push_back(plan::relative_error(c.x, closed));
         it->after.push_back(error_of(c));
         it->before_ratio.push_back(closed / c.x.value);
         it->after_ratio.push_back(c.predicted / c.x.value);
     }
-    std::sort(policy.begin(), policy.end(), [](const policy_group& a, const policy_group& b) { return a.key < b.key; });
+    sort_by_key(policy);
     s += "## Online rows whose scheduler holds prompts: the closed form and the simulated run\n\n";
     s += "AMD's MLPerf Server and Interactive runs of vLLM on MI300X and MI325X (and its partners' runs of the same "
          "harness) ran the vLLM V0 engine (`num_scheduler_steps` above 1 is V0 only), with the scheduler settings of "
@@ -1081,8 +1092,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         const double server_tokens = c.x.rate * instances * c.x.r.output.value();
         const std::string scen = id.compare(cut, 5, "-ser-") == 0 ? "Server" : "Interactive";
         const std::string key = std::string(to_string(c.x.engine)) + " | " + std::string(c.x.d.hw.name) + " | " + std::string(c.x.d.m.name) + " | " + scen;
-        auto it = std::find_if(loads.begin(), loads.end(), [&](const load_group& g) { return g.key == key; });
-        if (it == loads.end()) it = loads.insert(loads.end(), {key, {}, {}, {}, {}});
+        auto* it = group_named(loads, key);
         if (c.x.what == plan::metric::ttft_s) {
             it->load.push_back(server_tokens / o->x.value);
             it->capacity.push_back(o->predicted / o->x.value);
@@ -1091,7 +1101,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
             it->tpot.push_back(error_of(c));
         }
     }
-    std::sort(loads.begin(), loads.end(), [](const load_group& a, const load_group& b) { return a.key < b.key; });
+    sort_by_key(loads);
     s += "## Online rows and the same system's Offline run\n\n";
     s += "An MLPerf Server run is tuned to the largest rate that meets the latency limits, so it runs close to the "
          "system's capacity: its output rate (rate per instance × instances × output tokens) divided by the same "
@@ -1126,14 +1136,13 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         steady.range_ratio = 1.0;
         const double before = plan::predict(steady);
         const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x) + " | " + metric_text(c.x.what);
-        auto it = std::find_if(client.begin(), client.end(), [&](const client_group& g) { return g.key == key; });
-        if (it == client.end()) it = client.insert(client.end(), {key, {}, {}, {}, {}});
+        auto* it = group_named(client, key);
         it->before.push_back(plan::relative_error(c.x, before));
         it->after.push_back(error_of(c));
         it->before_ratio.push_back(before / c.x.value);
         it->after_ratio.push_back(c.predicted / c.x.value);
     }
-    std::sort(client.begin(), client.end(), [](const client_group& a, const client_group& b) { return a.key < b.key; });
+    sort_by_key(client);
     s += "## Closed-loop client rows: the steady state and the simulated run with its burst start\n\n";
     s += "The check rows a benchmark client produced in a closed loop (`prompts` in tables/measurements.csv; "
          "InferenceMAX's runs) priced two ways: the **steady state** at the client's concurrency (`serve_at_batch` "
@@ -1178,8 +1187,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
             waves.push_back(std::move(w));
         }
         const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x);
-        auto it = std::find_if(medians.begin(), medians.end(), [&](const median_group& g) { return g.key == key; });
-        if (it == medians.end()) it = medians.insert(medians.end(), {key, {}, {}, 0});
+        auto* it = group_named(medians, key);
         it->mean_err.push_back(error_of(c));
         it->median_err.push_back(run.ttft.p50 / c.x.ttft_median - 1.0);
         if (plan::stalled(c.x)) {
@@ -1191,7 +1199,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
                           value_text(plan::metric::ttft_s, run.ttft.p50, 4) + " |\n";
         }
     }
-    std::sort(medians.begin(), medians.end(), [](const median_group& a, const median_group& b) { return a.key < b.key; });
+    sort_by_key(medians);
     s += "### Mean and median TTFT of the closed-loop runs\n\nThe artifacts give each run's median and 99th-percentile TTFT "
          "beside its mean (`ttft_median_s`, `ttft_p99_s` in tables/measurements.csv, from the same agg_bmk.json). The "
          "check rows stay the means; here each is also compared like for like, the artifact's median against the "
