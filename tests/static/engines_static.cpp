@@ -33,6 +33,18 @@ static_assert(catalog::trtllm_blackwell.collectives.library_all_reduce.value() =
 static_assert(catalog::trtllm_blackwell.collectives.custom_all_reduce_max.value() == 1024.0 * 1024.0);
 static_assert(catalog::trtllm_hopper.collectives.library_all_reduce.value() == 0.0);
 
+// TensorRT-LLM on Blackwell: its own dense FP4 GEMM curve (B12); every other profile keeps the
+// hardware's one curve, and an FP8 deployment keeps it under TensorRT-LLM too.
+static_assert(catalog::trtllm_blackwell.kernels.own_fp4_curve());
+static_assert(catalog::trtllm_blackwell.kernels.fp4_gemm_efficiency == 0.6872 &&
+              catalog::trtllm_blackwell.kernels.fp4_gemm_half_dim == 3640.0);
+static_assert(!catalog::trtllm_hopper.kernels.own_fp4_curve() && !catalog::vllm_blackwell.kernels.own_fp4_curve() &&
+              !catalog::sglang_blackwell.kernels.own_fp4_curve());
+static_assert(dense_gemm_curve(catalog::b200_hgx.gpu.efficiency, catalog::trtllm_blackwell.kernels, compute_class::fp8) ==
+              catalog::b200_hgx.gpu.efficiency);
+static_assert(dense_gemm_curve(catalog::b200_hgx.gpu.efficiency, catalog::trtllm_blackwell.kernels, compute_class::fp4)
+                  .matmul_half_dim == 3640.0);
+
 // SGLang runs its prompt steps alone (no mixed chunk by default), vLLM and TensorRT-LLM mix them with
 // decodes; the engine's defaults carry that into a scheduler's limits, and keep a caller's own choice.
 static_assert(catalog::sglang_hopper.scheduler.prefill_alone && catalog::sglang_blackwell.scheduler.prefill_alone &&

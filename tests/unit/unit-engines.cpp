@@ -248,6 +248,135 @@ TEST_CASE("engine figures in a pass, hand-worked") {
     }
 }
 
+TEST_CASE("TensorRT-LLM on Blackwell's dense FP4 GEMM curve (B12), hand-worked") {
+    const engine_kernels& k = catalog::trtllm_blackwell.kernels;
+    const achievable_fractions& hw = catalog::b200_hgx.gpu.efficiency;
+    SUBCASE("the curve replaces the hardware's for FP4 only") {
+        CHECK(k.own_fp4_curve());
+        const achievable_fractions fp4 = dense_gemm_curve(hw, k, compute_class::fp4);
+        CHECK(fp4.matmul == 0.6872);
+        CHECK(fp4.matmul_half_dim == 3640.0);
+        CHECK(fp4.hbm == hw.hbm);
+        CHECK(fp4.attention == hw.attention);
+        CHECK(dense_gemm_curve(hw, k, compute_class::fp8) == hw);
+        CHECK(dense_gemm_curve(hw, k, compute_class::bf16) == hw);
+        // An engine without a curve of its own keeps the hardware's, FP4 included.
+        CHECK(dense_gemm_curve(hw, catalog::vllm_blackwell.kernels, compute_class::fp4) == hw);
+        CHECK(dense_gemm_curve(hw, catalog::trtllm_hopper.kernels, compute_class::fp4) == hw);
+    }
+    SUBCASE("its rate at the fitted shape, by hand") {
+        // m 2048, k 4096, n 6144: ∛(2048 · 4096 · 6144) = 3721.46; e = 0.6872 · 3721.46 ÷ (3721.46 + 3640)
+        // = 0.347402, × 9,000 TFLOP/s FP4 = 3,126.6 TFLOP/s (measured 3,411.5, B12-2048); the hardware's
+        // curve gives 0.6093 · 3721.46 ÷ 4519.46 = 0.501716 (4,515.4 TFLOP/s).
+        const achievable_fractions fp4 = dense_gemm_curve(hw, k, compute_class::fp4);
+        CHECK(fp4.matmul_at(2048.0, 4096.0, 6144.0) == doctest::Approx(0.347402).epsilon(1e-5));
+        CHECK(hw.matmul_at(2048.0, 4096.0, 6144.0) == doctest::Approx(0.501716).epsilon(1e-5));
+        // FlashInfer's shape (B12-fi): m 1024, k 4608, n 7168: ∛ = 3233.98, e = 0.323305 → 2,909.7 TFLOP/s.
+        CHECK(fp4.matmul_at(1024.0, 4608.0, 7168.0) * 9000.0 == doctest::Approx(2909.74).epsilon(1e-5));
+    }
+    SUBCASE("in a pass: dense GEMMs of an FP4 deployment slow by the two curves' ratio, nothing else moves") {
+        // Llama-3.1-8B on one B200: FP4 weights (NVFP4), FP8 KV, 1,024 decoding sequences.
+        const deployment ref = with_formats({.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx}, formats::nvfp4, formats::fp8);
+        deployment trt = ref;
+        trt.engine = catalog::trtllm_blackwell;
+        const pass_model pm = prepare_pass(trt);
+        const pass_cost a = decode_pass(ref, 1024.0, 1000_tok), b = decode_pass(trt, 1024.0, 1000_tok);
+        // t = 2·b·(P − P_lm) ÷ (peak · e_fp4(b, ∛(h·w))) + 2·b·P_lm ÷ (peak · e_fp4(b, ∛(h·V))).
+        const double peak = 9000e12, b_rows = 1024.0;
+        auto e_fp4 = [&](double cbrt_k_n) { const double n = std::cbrt(b_rows) * cbrt_k_n; return 0.6872 * n / (n + 3640.0); };
+        const double expected = 2.0 * b_rows * (pm.non_expert_parameters - pm.lm_head) / (peak * e_fp4(pm.dense_cbrt_k_n)) +
+                                2.0 * b_rows * pm.lm_head / (peak * e_fp4(pm.lm_head_cbrt_k_n));
+        CHECK(b.matmul_compute_time.value() == doctest::Approx(expected).epsilon(1e-9));
+        CHECK(b.matmul_compute_time > a.matmul_compute_time);
+        CHECK(b.matmul_memory_time == a.matmul_memory_time);
+        CHECK(b.attention_time() == a.attention_time());
+        CHECK(b.elementwise_time == a.elementwise_time);
+        // The compute floor stays a floor: every FLOP at the fastest rate a GEMM reaches (0.6872 > 0.6093).
+        CHECK(b.compute_time.value() ==
+              doctest::Approx((b.matmul_flops.value() + b.attention_flops.value()) / (peak * 0.6872)).epsilon(1e-12));
+        CHECK(b.compute_time <= b.matmul_compute_time + b.attention_compute_time);
+        // FP8 weights: the hardware's curve, bit for bit.
+        const deployment ref8 = with_formats({.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx}, formats::fp8, formats::fp8);
+        deployment trt8 = ref8;
+        trt8.engine = catalog::trtllm_blackwell;
+        CHECK(decode_pass(trt8, 1024.0, 1000_tok).matmul_compute_time.value() ==
+              decode_pass(ref8, 1024.0, 1000_tok).matmul_compute_time.value());
+    }
+    SUBCASE("routed experts keep the hardware's curve") {
+        const deployment ref = with_formats({.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}},
+                                            formats::nvfp4, formats::fp8);
+        deployment own = ref;
+        own.engine.kernels.fp4_gemm_efficiency = 0.6872;
+        own.engine.kernels.fp4_gemm_half_dim = 3640.0;
+        const pass_model pa = prepare_pass(ref), pb = prepare_pass(own);
+        const auto terms = detail::sequence_terms_of(pa, {.decode_sequences = 256.0, .decode_context = 2000_tok});
+        const auto ra = detail::step_formula(pa, terms, 256.0, 0.0), rb = detail::step_formula(pb, terms, 256.0, 0.0);
+        // Only the dense part moves: its time with the engine's curve, the experts' at the hardware's.
+        CHECK(rb.matmul_compute > ra.matmul_compute);
+        const double dense_flops = (2.0 * 256.0 * (pa.non_expert_parameters - pa.lm_head)) / 8.0;
+        const double rows = 256.0;
+        auto e = [&](const achievable_fractions& c, double cbrt_k_n) { return c.matmul_at_rows(rows, cbrt_k_n); };
+        const double lm = 2.0 * 256.0 * pa.lm_head / 8.0;
+        const double moved = dense_flops / (pa.peak.value() * e(pb.dense_gemm, pa.dense_cbrt_k_n)) -
+                             dense_flops / (pa.peak.value() * e(pa.dense_gemm, pa.dense_cbrt_k_n)) +
+                             lm / (pa.peak.value() * e(pb.dense_gemm, pa.lm_head_cbrt_k_n)) -
+                             lm / (pa.peak.value() * e(pa.dense_gemm, pa.lm_head_cbrt_k_n));
+        CHECK(rb.matmul_compute - ra.matmul_compute == doctest::Approx(moved).epsilon(1e-9));
+    }
+    SUBCASE("refusals name the field, the value and the rule") {
+        engine_profile e = catalog::trtllm_blackwell;
+        e.kernels.fp4_gemm_efficiency = std::numeric_limits<double>::quiet_NaN();
+        CHECK(has(test::validation_message(e), "kernels.fp4_gemm_efficiency = nan"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.fp4_gemm_efficiency = 1.2;
+        CHECK(has(test::validation_message(e), "kernels.fp4_gemm_efficiency = 1.2: an FP4 GEMM e∞ must be 0"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.fp4_gemm_half_dim = -5.0;
+        CHECK(has(test::validation_message(e), "kernels.fp4_gemm_half_dim = -5"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.fp4_gemm_half_dim = 0.0;
+        CHECK(has(test::validation_message(e), "needs both its e∞ and its n₀"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.fp4_gemm_efficiency = 0.0;
+        CHECK(has(test::validation_message(e), "needs both its e∞ and its n₀"));
+        // With the GPU: the engine's GEMM multiplier times its FP4 e∞ may not pass the datasheet.
+        e = catalog::trtllm_blackwell;
+        e.kernels.gemm = 1.5;
+        const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx, .engine = e};
+        CHECK(has(test::validation_message(d), "kernels.gemm (with fp4_gemm_efficiency) = 1.5"));
+    }
+    SUBCASE("the table's columns: read where present, 0 (the hardware's curve) where a table leaves them out") {
+        const std::string header =
+            "name,engine,architecture,version,gemm,grouped_gemm,expert_tile_rows,attention_prefill,attention_decode,"
+            "attention_fp8,mla_decode,elementwise,weights,step_overhead_us,launch_eager_us,launch_graph_us,cuda_graphs,"
+            "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,library_all_reduce_us,"
+            "library_all_reduce_bus_GBps,max_sequences,max_batched_tokens,chunked_prefill,chunk_tokens,kv_memory_fraction,"
+            "kv_block_tokens,prefill_alone,expert_parallel,attention_dp,load_balancing,routing_skew,busiest_rank,"
+            "mtp_draft_tokens,request_overhead_us";
+        const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+        const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+        REQUIRE(old.size() == 1);
+        CHECK_FALSE(old[0].kernels.own_fp4_curve());
+        const auto mine = io::parse_engines_csv(header + ",fp4_gemm_efficiency,fp4_gemm_half_dim,source\n" + row +
+                                                    ",0.6,2000,my runs\n", "mine.csv");
+        REQUIRE(mine.size() == 1);
+        CHECK(mine[0].kernels.fp4_gemm_efficiency == 0.6);
+        CHECK(mine[0].kernels.fp4_gemm_half_dim == 2000.0);
+        const std::string half = test::message_of([&] {
+            return io::parse_engines_csv(header + ",fp4_gemm_efficiency,fp4_gemm_half_dim,source\n" + row + ",0.6,0,my runs\n",
+                                         "mine.csv");
+        });
+        CHECK(has(half, "mine.csv:2"));
+        CHECK(has(half, "fp4_gemm_half_dim"));
+        const std::string negative = test::message_of([&] {
+            return io::parse_engines_csv(header + ",fp4_gemm_efficiency,fp4_gemm_half_dim,source\n" + row + ",-0.6,2000,my runs\n",
+                                         "mine.csv");
+        });
+        CHECK(has(negative, "fp4_gemm_efficiency"));
+        CHECK(has(negative, "must not be negative"));
+    }
+}
+
 TEST_CASE("expert parallelism: the busiest of G ranks, hand-worked") {
     deployment d{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 1, .ep = 8, .dp = 8},
                  .engine = catalog::vllm_hopper};

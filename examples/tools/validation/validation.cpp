@@ -177,12 +177,19 @@ micro_row price(micro_row r) {
         const std::optional<number_format> f = format_named(r.precision);
         if (!f) throw std::runtime_error(r.id + ": unknown precision '" + r.precision + "'");
         const double m = mnk[0], n = mnk[1], k = mnk[2];
-        const double fraction = e.matmul_at(m, k, n);
+        // TensorRT-LLM's profile on this GPU's architecture, where it has one: its dense GEMM curve for
+        // the format (its own FP4 curve, B12), as the serving rows price it; otherwise the hardware's.
+        const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
+        const std::optional<engine_profile> trt = arch ? catalog::find_engine(engine_kind::trtllm, *arch) : std::nullopt;
+        const bool engine_curve = trt && f->compute == compute_class::fp4 && trt->kernels.own_fp4_curve();
+        const achievable_fractions curve = engine_curve ? dense_gemm_curve(e, trt->kernels, f->compute) : e;
+        const double fraction = curve.matmul_at(m, k, n);
         r.predicted = fraction * g.peak(f->compute).value() / scale;
         r.how = std::string(to_string(f->compute)) + " peak " + text::plain(g.peak(f->compute).value() / 1e12, 5) +
-                " TFLOP/s × matmul_at(m, k, n) " + text::plain(fraction, 4) + " (e∞ " + text::plain(e.matmul, 4) + ", n₀ " +
-                text::plain(e.matmul_half_dim, 4) + ", ∛(m·n·k) " + text::plain(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) +
-                ")";
+                " TFLOP/s × matmul_at(m, k, n) " + text::plain(fraction, 4) + " (" +
+                (engine_curve ? std::string(trt->name) + "'s FP4 curve: " : std::string()) + "e∞ " +
+                text::plain(curve.matmul, 4) + ", n₀ " + text::plain(curve.matmul_half_dim, 4) + ", ∛(m·n·k) " +
+                text::plain(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) + ")";
     } else if (r.kind == "attention") {
         r.predicted = e.attention * g.peak(compute_class::bf16).value() / scale;
         r.how = "BF16 peak " + text::plain(g.peak(compute_class::bf16).value() / 1e12, 5) + " TFLOP/s × attention fraction " +

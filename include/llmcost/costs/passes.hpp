@@ -258,6 +258,9 @@ struct pass_model {
     double lm_head_width = 0;               ///< vocabulary per rank (the LM head's outputs)
     /// ∛(k·n) of each GEMM class (k = hidden, n its width), for the size curve (matmul_at_rows)
     double dense_cbrt_k_n = 0, lm_head_cbrt_k_n = 0, expert_cbrt_k_n = 0;
+    /// Size curve of the dense GEMMs and the LM head: the hardware's, or the engine's own for the
+    /// activations' format (`dense_gemm_curve`); the routed experts keep the hardware's.
+    achievable_fractions dense_gemm{};
     seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead + the engine's step overhead
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
@@ -279,6 +282,19 @@ struct pass_model {
     double extreme_value_z = 0;             ///< √(2 ln G): the busiest of G ranks, in standard deviations
     [[nodiscard]] constexpr double routing_experts_or_one() const { return routed_experts > 0 ? routed_experts : 1.0; }
 };
+
+/// The size curve dense GEMMs of format `c` run at under an engine: the hardware's e(n) = e∞ · n ÷
+/// (n + n₀) (B04, B05), except where the engine has measured FP4 kernels of its own at serving shapes
+/// (`engine_kernels::fp4_gemm_efficiency`, `fp4_gemm_half_dim`: e∞ and n₀ of the FP4 peak, B12).
+[[nodiscard]] constexpr achievable_fractions dense_gemm_curve(const achievable_fractions& hw, const engine_kernels& k,
+                                                              compute_class c) {
+    achievable_fractions curve = hw;
+    if (c == compute_class::fp4 && k.own_fp4_curve()) {
+        curve.matmul = k.fp4_gemm_efficiency;
+        curve.matmul_half_dim = k.fp4_gemm_half_dim;
+    }
+    return curve;
+}
 
 /// The deployment's constants for pricing passes. Refuses a deployment that breaks a rule
 /// (`deployment::validate`, which also asks that the GPU can run the model's matmuls).
@@ -317,6 +333,7 @@ struct pass_model {
     pm.attention_peak = g.peak(compute_class::bf16).value() > 0 ? g.peak(compute_class::bf16) : pm.peak;
     const engine_profile& en = d.engine;
     pm.peak = pm.peak * en.kernels.gemm;
+    pm.dense_gemm = dense_gemm_curve(g.efficiency, en.kernels, m.activations.compute);
     // Attention rate R = peak × hardware fraction × engine prefill multiplier (× the FP8 one with an 8-bit KV cache).
     const double fp8_kv = m.kv_cache.bits_per_element() <= 8.0 ? en.kernels.attention_fp8 : 1.0;
     pm.attention_rate = pm.attention_peak.value() > 0
@@ -498,6 +515,9 @@ template <class V>
     const V lm_head_flops = 2.0 * r.logits * pm.lm_head / pm.tp;
     const V dense_part = (2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * r.logits * pm.lm_head) / pm.tp;
     auto efficiency = [&](const V& rows, double cbrt_k_n) { return e.matmul_at_rows(rows, cbrt_k_n); };  // B04, B05
+    auto dense_efficiency = [&](const V& rows, double cbrt_k_n) {  // the engine's own FP4 curve where it has one (B12)
+        return pm.dense_gemm.matmul_at_rows(rows, cbrt_k_n);
+    };
     if (pm.moe) {
         const V expert_flops = 2.0 * t * pm.top_k * pm.expert_parameters * pm.moe_layers / pm.tp;
         r.matmul_flops = dense_part + expert_flops;
@@ -531,14 +551,14 @@ template <class V>
         }
         // Under expert parallelism the busiest rank sets the step (`ep_imbalance`).
         const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(routed * pm.top_k)) : L::constant(1.0);
-        r.matmul_compute = (r.matmul_flops - expert_flops - lm_head_flops) / (peak * efficiency(t, pm.dense_cbrt_k_n)) +
-                           lm_head_flops / (peak * efficiency(r.logits, pm.lm_head_cbrt_k_n)) +
+        r.matmul_compute = (r.matmul_flops - expert_flops - lm_head_flops) / (peak * dense_efficiency(t, pm.dense_cbrt_k_n)) +
+                           lm_head_flops / (peak * dense_efficiency(r.logits, pm.lm_head_cbrt_k_n)) +
                            expert_flops * busiest / expert_rate;
     } else {
         r.matmul_flops = dense_part;
         r.weight_bytes = L::constant(pm.dense_bytes_read);
-        r.matmul_compute = (r.matmul_flops - lm_head_flops) / (peak * efficiency(t, pm.dense_cbrt_k_n)) +
-                           lm_head_flops / (peak * efficiency(r.logits, pm.lm_head_cbrt_k_n));
+        r.matmul_compute = (r.matmul_flops - lm_head_flops) / (peak * dense_efficiency(t, pm.dense_cbrt_k_n)) +
+                           lm_head_flops / (peak * dense_efficiency(r.logits, pm.lm_head_cbrt_k_n));
     }
     r.matmul_memory = r.weight_bytes / pm.weight_bandwidth;
 
@@ -577,7 +597,8 @@ template <class V>
     c.kv_bytes = bytes(r.kv_bytes);
     c.activation_bytes = bytes(r.activation_bytes);
     // The floor: every FLOP at the fastest rate any kernel class reaches (GEMMs or fused attention).
-    const double floor_rate = detail::max((pm.peak * e.matmul).value(), (pm.attention_peak * e.attention).value());
+    const double floor_rate = detail::max((pm.peak * detail::max(e.matmul, pm.dense_gemm.matmul)).value(),
+                                          (pm.attention_peak * e.attention).value());
     c.compute_time = compute_time(c.flops, flops_per_second(floor_rate));
     c.memory_time = transfer_time(c.bytes(), pm.bandwidth);
     c.matmul_compute_time = seconds(r.matmul_compute);

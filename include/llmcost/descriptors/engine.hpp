@@ -95,6 +95,14 @@ struct engine_kernels {
     double mla_decode = 1.0;         ///< MLA decode (absorbed) compute rate ÷ the prefill attention rate
     double elementwise = 1.0;        ///< element-wise kernels' bandwidth ÷ sustained HBM bandwidth
     double weights = 1.0;            ///< weight streaming in GEMMs ÷ sustained HBM bandwidth
+    /// The engine's own size curve for dense FP4 GEMMs (NVFP4 / MXFP4 activations and weights),
+    /// e(n) = e∞ · n ÷ (n + n₀) of the FP4 peak with n = ∛(m·k·n), in place of the hardware's one
+    /// curve for every format: `fp4_gemm_efficiency` its e∞, `fp4_gemm_half_dim` its n₀. Both 0: the
+    /// hardware's curve (× `gemm`). Expert (grouped) GEMMs keep the hardware's curve × `grouped_gemm`.
+    double fp4_gemm_efficiency = 0.0;
+    double fp4_gemm_half_dim = 0.0;
+    /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
+    [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
     [[nodiscard]] constexpr bool operator==(const engine_kernels&) const = default;
 };
 
@@ -195,6 +203,15 @@ struct engine_profile {
         multiplier(kernels.mla_decode, "kernels.mla_decode");
         multiplier(kernels.elementwise, "kernels.elementwise");
         multiplier(kernels.weights, "kernels.weights");
+        require(non_negative_finite(kernels.fp4_gemm_efficiency) && kernels.fp4_gemm_efficiency <= 1.0, s,
+                "kernels.fp4_gemm_efficiency", kernels.fp4_gemm_efficiency,
+                "an FP4 GEMM e∞ must be 0 (the hardware's curve) or a fraction of the FP4 peak in (0, 1]");
+        require(non_negative_finite(kernels.fp4_gemm_half_dim) && kernels.fp4_gemm_half_dim <= 1e6, s,
+                "kernels.fp4_gemm_half_dim", kernels.fp4_gemm_half_dim,
+                "an FP4 GEMM n₀ must be 0 or positive, finite and at most 10⁶");
+        require((kernels.fp4_gemm_efficiency > 0.0) == (kernels.fp4_gemm_half_dim > 0.0), s,
+                "kernels.fp4_gemm_half_dim", kernels.fp4_gemm_half_dim,
+                "the FP4 GEMM curve needs both its e∞ and its n₀ (or neither)");
         require(non_negative_finite(kernels.expert_tile_rows) && kernels.expert_tile_rows <= 1024.0 &&
                     kernels.expert_tile_rows == detail::const_trunc(kernels.expert_tile_rows),
                 s, "kernels.expert_tile_rows", kernels.expert_tile_rows,
@@ -253,6 +270,7 @@ struct engine_profile {
         };
         within(kernels.gemm * matmul_fraction, kernels.gemm, "kernels.gemm");
         within(kernels.gemm * kernels.grouped_gemm * matmul_fraction, kernels.grouped_gemm, "kernels.grouped_gemm");
+        within(kernels.gemm * kernels.fp4_gemm_efficiency, kernels.gemm, "kernels.gemm (with fp4_gemm_efficiency)");
         within(kernels.attention_prefill * attention_fraction * detail::max(kernels.mla_decode, kernels.attention_fp8),
                detail::max(kernels.mla_decode, kernels.attention_fp8), "kernels.mla_decode / attention_fp8");
         within(kernels.attention_decode * hbm_fraction, kernels.attention_decode, "kernels.attention_decode");

@@ -25,6 +25,7 @@ struct engine_row {
     double expert_parallel, attention_dp, load_balancing, routing_skew, busiest_rank, mtp_draft_tokens;
     double request_overhead_us;  ///< per-request front-end latency (`engine_overheads::request`), µs
     double ep_all_to_all;        ///< 1: EP moves tokens by all-to-all; 0: the TP group's all-reduce combines experts
+    double fp4_gemm_efficiency, fp4_gemm_half_dim;  ///< the engine's dense FP4 GEMM size curve (e∞, n₀); 0, 0: the hardware's
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -55,7 +56,9 @@ struct engine_row {
                     .attention_fp8 = r.attention_fp8,
                     .mla_decode = r.mla_decode,
                     .elementwise = r.elementwise,
-                    .weights = r.weights},
+                    .weights = r.weights,
+                    .fp4_gemm_efficiency = r.fp4_gemm_efficiency,
+                    .fp4_gemm_half_dim = r.fp4_gemm_half_dim},
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),

@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 37> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 39> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -51,10 +51,19 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 37> c
     {"attention_dp", "attention_dp"}, {"load_balancing", "load_balancing"}, {"routing_skew", "moe.routing_skew"},
     {"busiest_rank", "busiest_rank"}, {"mtp_draft_tokens", "moe.mtp_draft_tokens"},
     {"request_overhead_us", "overheads.request"}, {"ep_all_to_all", "ep_all_to_all"},
+    {"fp4_gemm_efficiency", "kernels.fp4_gemm_efficiency"}, {"fp4_gemm_half_dim", "kernels.fp4_gemm_half_dim"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns_and_fields[i].first;
+    return c;
+}();
+/// The last columns, added after tables were written, may be left out: their figure is then 0
+/// (the engine's dense FP4 GEMM curve: 0, 0 is the hardware's).
+inline constexpr std::size_t optional_columns = 2;
+inline constexpr auto required_columns = [] {
+    std::array<std::string_view, columns.size() - optional_columns> c{};
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
     return c;
 }();
 
@@ -83,8 +92,12 @@ using row_reader = detail::hardware_csv::row_reader;
                          &e.max_batched_tokens, &e.chunked_prefill, &e.chunk_tokens, &e.kv_memory_fraction,
                          &e.kv_block_tokens, &e.prefill_alone, &e.expert_parallel, &e.attention_dp, &e.load_balancing,
                          &e.routing_skew, &e.busiest_rank, &e.mtp_draft_tokens, &e.request_overhead_us,
-                         &e.ep_all_to_all};
-    for (std::size_t i = 0; i < std::size(figures); ++i) *figures[i] = r.figure(columns[i + 4]);
+                         &e.ep_all_to_all, &e.fp4_gemm_efficiency, &e.fp4_gemm_half_dim};
+    for (std::size_t i = 0; i < std::size(figures); ++i) {
+        const std::string_view column = columns[i + 4];
+        const bool may_be_absent = i + 4 >= required_columns.size();
+        *figures[i] = may_be_absent && !table.find_column(column) ? 0.0 : r.figure(column);
+    }
     try {
         return from_row(e);
     } catch (const invalid_input& x) {
@@ -96,7 +109,7 @@ using row_reader = detail::hardware_csv::row_reader;
 }
 
 [[nodiscard]] inline std::vector<engine_profile> read_table(const csv_table& table) {
-    return read_named_rows<row_reader>(table, columns, read_row);
+    return read_named_rows<row_reader>(table, required_columns, read_row);
 }
 
 }  // namespace detail::engines_csv
