@@ -352,8 +352,8 @@ TEST_CASE("TensorRT-LLM on Blackwell's dense FP4 GEMM curve (B12), hand-worked")
             "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,library_all_reduce_us,"
             "library_all_reduce_bus_GBps,max_sequences,max_batched_tokens,chunked_prefill,chunk_tokens,kv_memory_fraction,"
             "kv_block_tokens,prefill_alone,expert_parallel,attention_dp,load_balancing,routing_skew,busiest_rank,"
-            "mtp_draft_tokens,request_overhead_us";
-        const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+            "mtp_draft_tokens,request_overhead_us,ep_all_to_all";
+        const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0,1";
         const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
         REQUIRE(old.size() == 1);
         CHECK_FALSE(old[0].kernels.own_fp4_curve());
