@@ -63,6 +63,15 @@ TEST_CASE("MoE expert coverage and all-to-all volume") {
     wide.layout = {.tp = 1, .ep = 16, .dp = 16};
     CHECK(&wide.link_for(16) == &wide.hw.scale_out);
     CHECK(all_to_all_time_per_pass(wide, 128) > all_to_all_time_per_pass(d, 128) * 3.5);
+    // Attention tensor-parallel over the whole EP group (tp = ep = 8, dp = 1): every rank holds every
+    // token after attention's all-reduce and the FFN's all-reduce sums the experts' outputs, so no
+    // all-to-all runs; the all-reduces stay.
+    deployment tep{.m = catalog::deepseek_v3, .hw = catalog::h800_sxm, .layout = {.tp = 8, .ep = 8, .dp = 1}};
+    tep.validate();
+    CHECK(all_to_all_time_per_pass(tep, 128).value() == 0.0);
+    CHECK(decode_pass(tep, 16.0, 2000_tok).ep_time.value() == 0.0);
+    CHECK(decode_pass(tep, 16.0, 2000_tok).tp_time.value() > 0.0);
+    CHECK(decode_pass(d, 16.0, 2000_tok).ep_time.value() > 0.0);
 }
 
 TEST_CASE("KV cache per GPU, capacity and spill tiers") {

@@ -288,3 +288,49 @@ TEST_CASE("measurements: an online row whose scheduler holds prompts is priced b
     CHECK(test::contains(error("W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,fixed_batch,,,,,8,1000,50,ttft_s,0.1,s,s,,,1\n"),
                          "prefill_alone = 1: prompt steps alone are simulated"));
 }
+
+TEST_CASE("measurements: a row's length spreads are priced by the closed forms' length bias") {
+    const std::string with_spread =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,prompts,range_ratio,input_tokens,output_tokens,metric,value,unit,source,input_spread,output_spread\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_spread + rows, "l.csv"); };
+    // Answers of 1,000 ± 1,000 tokens: a sequence caught in the batch is E[O²] ÷ E[O] = (1,000² + 1,000²)
+    // ÷ 1,000 = 2,000 tokens long, so TensorRT-LLM (a whole sequence reserved at admission) holds
+    // 1,000 + 2,000 = 3,000 tokens of KV per sequence, as a fixed 2,000-token answer does, and both
+    // decode at 1,000 + 2,000 ÷ 2 = 2,000 tokens of context on average.
+    const auto rows = rows_of(
+        "A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,offline,,,,,,,,1000,1000,output_tokens_per_s,1000,tok/s,s,0,1000\n"
+        "B,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,offline,,,,,,,,1000,1000,output_tokens_per_s,1000,tok/s,s,,\n"
+        "C,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,online,,,,4,,,,1000,1000,tpot_s,0.02,s,s,300,1000\n"
+        "D,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,online,,,,4,,,,1000,1000,tpot_s,0.02,s,s,,\n");
+    REQUIRE(rows.size() == 4);
+    CHECK(rows[0].r.output_spread.value() == 1000);
+    CHECK(rows[0].r.input_spread.value() == 0);
+    CHECK_FALSE(rows[1].r.spread());
+    CHECK(rows[2].r.input_spread.value() == 300);
+    const deployment bf16{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    const request_shape spread{.input = 1000_tok, .output = 1000_tok, .output_spread = 1000_tok};
+    CHECK(held_context(spread, {}).value() == 3000);
+    CHECK(mean_decode_context(spread).value() == 2000);
+    const serving_point a = saturated(bf16, spread);
+    CHECK(a.batch == std::trunc(kv_budget_per_gpu(bf16).value() / kv_bytes_per_gpu_for_context(bf16, 3000_tok).value()));
+    CHECK(a.batch == saturated(bf16, {.input = 1000_tok, .output = 2000_tok}).batch);
+    CHECK(plan::predict(rows[0]) == a.output_rate.value());
+    // Longer live contexts and fewer sequences: fewer tokens/s than every answer alike, a longer TPOT
+    // at the same rate (and the online row prices its prompts' E[I²] too).
+    CHECK(plan::predict(rows[0]) < plan::predict(rows[1]));
+    const request_shape both{.input = 1000_tok, .output = 1000_tok, .input_spread = 300_tok, .output_spread = 1000_tok};
+    CHECK(plan::predict(rows[2]) == serve_online(bf16, both, 250_ms).tpot.value());
+    CHECK(plan::predict(rows[2]) > plan::predict(rows[3]));
+    // Refused, named: a negative or non-numeric spread, and a spread on a simulated row (its client's
+    // lengths are drawn by the simulator).
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    CHECK(test::contains(error("E,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,offline,,,,,,,,1000,1000,output_tokens_per_s,1000,tok/s,s,,-5\n"),
+                         "output_spread"));
+    CHECK(test::contains(error("E,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,offline,,,,,,,,1000,1000,output_tokens_per_s,1000,tok/s,s,,-5\n"),
+                         "must not be negative"));
+    CHECK(test::contains(error("E,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,offline,,,,,,,,1000,1000,output_tokens_per_s,1000,tok/s,s,wide,\n"),
+                         "input_spread"));
+    CHECK(test::contains(error("E,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,8,80,0.8,1000,1000,ttft_s,0.5,s,s,,500\n"),
+                         "input_spread / output_spread (tokens) = 500: lengths that vary are priced by the closed forms"));
+}

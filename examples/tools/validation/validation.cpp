@@ -52,6 +52,16 @@ std::string unsigned_percent(double e) { return text::fixed(100.0 * e, 1) + "%";
 /// A count rounded half away from zero, grouped: "1,024".
 std::string whole(double v) { return text::grouped(std::round(v)); }
 
+/// "I → O", with "± σ" after a mean whose lengths vary (the row's input_spread / output_spread).
+std::string shape_text(const request_shape& r) {
+    auto one = [](const tokens_t& mean, const tokens_t& spread) {
+        std::string t = whole(mean.value());
+        if (spread.value() > 0.0) t += " ± " + whole(spread.value());
+        return t;
+    };
+    return one(r.input, r.input_spread) + " → " + one(r.output, r.output_spread);
+}
+
 // ---- statistics --------------------------------------------------------------------------------
 
 /// The q-quantile of `v` by linear interpolation between order statistics at rank q·(n − 1)
@@ -870,7 +880,15 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "- Number formats: a row's weight format sets the weights and the GEMMs, its KV format the cache "
          "(`with_formats`): FP8 rows as TensorRT-LLM's FP8 quantization (FP8 weights, GEMMs and, where the row says "
          "so, KV cache), BF16 rows BF16 throughout; FP4 checkpoints that quantize only the routed experts (NVFP4, "
-         "MXFP4) are priced FP4 throughout, and an empty format is the model's own (gpt-oss-120b: MXFP4 experts).\n\n";
+         "MXFP4) are priced FP4 throughout, and an empty format is the model's own (gpt-oss-120b: MXFP4 experts).\n";
+    s += "- Lengths that vary: a row whose requests' lengths are a published dataset's (`input_spread`, `output_spread` "
+         "in tables/measurements.csv: the standard deviations beside the means; \"I ± σ → O ± σ\" below) is priced with "
+         "the closed forms' length bias (`request_shape`): the live batch holds answers in proportion to their length, so "
+         "its sequences decode at E[I] + E[O²] ÷ 2E[O] tokens of context on average and reserve E[I] + E[O²] ÷ E[O] "
+         "tokens of KV (Kleinrock 1975, §5.2), and a prompt's attention is E[I²]; the other rows are every request of "
+         "the mean shape. MLPerf's DeepSeek-R1 rows carry their dataset's spreads (a reasoning model's answers: "
+         "coefficient of variation 1.11), which nearly double their live contexts against the mean shape's (804 + "
+         "E[O²] ÷ 2E[O] = 4,990 tokens against 804 + 3,736 ÷ 2 = 2,672 on NVIDIA's B200 Offline row).\n\n";
     s += "The factors of the GPUs below (from `tables/hardware.csv`):\n\n" + factors_text(checks, micro) + "\n";
 
     s += "## Summary\n\n" + std::string(summary_header);
@@ -1392,7 +1410,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         s += "| " + x.id + " | " + std::string(x.d.m.name) + " | " + std::string(x.d.hw.name) + " | " +
              std::string(to_string(x.engine)) + " | " + layout_text(x.d.layout) + " | " + std::string(x.d.m.weights.name) + " / " +
              std::string(x.d.m.kv_cache.name) + " | " + std::string(to_string(x.how)) + " | " +
-             whole(x.r.input.value()) + " → " + whole(x.r.output.value()) + " | " + engine_text(x) + " | " + c.ran +
+             shape_text(x.r) + " | " + engine_text(x) + " | " + c.ran +
              " | " + metric_text(x.what) + " | " + value_text(x.what, x.value, 7) + " | " +
              value_text(x.what, c.predicted, 4) + " | " + text::signed_percent(error_of(c)) + " | [" +
              std::to_string(sources.number(x.source)) + "] |\n";

@@ -48,13 +48,17 @@ template <class V>
     return tokens_per_rank * static_cast<double>(m.ffn.top_k) * static_cast<double>(m.hidden) *
            m.activations.bits_per_element() / 8.0 / static_cast<double>(d.layout.tp);
 }
-/// Seconds of a pass's all-to-all: 2 phases × MoE layers × one all-to-all over the EP group; 0
-/// where the engine combines experts inside one attention group by its all-reduce instead
-/// (`engine_moe::ep_all_to_all` false, dp = 1: SGLang's `--moe-a2a-backend none`).
+/// Seconds of a pass's all-to-all: 2 phases × MoE layers × one all-to-all over the EP group, where
+/// the group's attention ranks hold different tokens (attention data parallelism, dp > 1). With
+/// attention tensor-parallel over the whole group (dp = 1, ep = tp) every rank already holds every
+/// token after attention's all-reduce: it runs its own experts on them and the FFN's all-reduce,
+/// priced with TP, sums the experts' outputs, so no all-to-all runs (SGLang's default
+/// `--moe-a2a-backend none`, "Uses All-Reduce or All-Gather for token dispatch", sgl-project/sglang
+/// docs/advanced_features/expert_parallelism.md @020017c4965d9224b6f353e557daa093c59c4835; TensorRT-LLM
+/// and vLLM likewise all-reduce when EP runs without attention DP).
 template <class V>
 [[nodiscard]] constexpr V all_to_all_seconds_per_pass(const deployment& d, const V& tokens_per_rank) {
-    if (!d.expert_parallel()) return lanes<V>::constant(0.0);
-    if (!d.engine.moe.ep_all_to_all && d.layout.dp == 1) return lanes<V>::constant(0.0);
+    if (!d.expert_parallel() || d.layout.dp <= 1) return lanes<V>::constant(0.0);
     const int group = d.layout.tp * d.layout.dp;
     // The engine's all-to-all kernels (DeepEP, MORI-EP, NVLink one-sided) have their own floor per
     // phase, α_engine, in place of the link's α (descriptors/engine.hpp; E21, E28, E39, E40).
@@ -72,7 +76,8 @@ template <class V>
 }
 
 /// Time of the expert all-to-all for one pass: 2 phases × MoE layers, each over the stage's EP group
-/// (tp·dp GPUs) on the scale-up link when the group fits in a domain, else on the NIC (S21, S22).
+/// (tp·dp GPUs) on the scale-up link when the group fits in a domain, else on the NIC (S21, S22);
+/// none when the group's attention is tensor-parallel (dp = 1: `detail::all_to_all_seconds_per_pass`).
 [[nodiscard]] constexpr seconds_t all_to_all_time_per_pass(const deployment& d, double tokens_per_rank) {
     return seconds(detail::all_to_all_seconds_per_pass(d, tokens_per_rank));
 }

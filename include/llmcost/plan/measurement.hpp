@@ -168,6 +168,13 @@ struct measurement {
                 "online row");
         require(!prefill_alone || simulated, s, "prefill_alone", 1.0,
                 "prompt steps alone are simulated: they need a closed-loop run (prompts > 0) or an online row");
+        // Lengths that vary (the dataset's spreads) are priced by the closed forms' length bias; a
+        // simulated row draws its own lengths (its client's, or the mean shape), so it takes none.
+        const bool closed_form = prompts == 0.0 && receive_interval == 1.0 && min_waiting_prompts == 1.0 && !prefill_alone;
+        require(!r.spread() || closed_form, s, "input_spread / output_spread (tokens)",
+                r.input_spread.value() + r.output_spread.value(),
+                "lengths that vary are priced by the closed forms: a simulated row (prompts > 0, or a scheduler that "
+                "holds prompts) takes the client's lengths instead");
         require(!api_server || how != scenario::single_prefill, s, "api_server", 1.0,
                 "a single prefill pass is the engine's alone: no API server in it");
         require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",

@@ -27,7 +27,8 @@
 /// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`), simulated for a closed-loop or online row; empty = 1, every step |
 /// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
 /// | `prefill_alone` | optional: 1 = prompt steps run alone, the answers waiting (vLLM V0 with chunked prefill off), simulated; empty or 0 = mixed |
-/// | `input_tokens`, `output_tokens` | the request shape |
+/// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
+/// | `input_spread`, `output_spread` | optional: standard deviations of the prompt and answer lengths of the run's requests (the dataset's), priced by the closed forms' length bias (`request_shape`); empty = 0, every request alike |
 /// | `metric` | `output_tokens_per_s`, `ttft_s` or `tpot_s` |
 /// | `value`, `unit` | the figure: `tok/s`, `s` or `ms` |
 /// | `source` | where the figure was published (required: a figure without a source is refused) |
@@ -172,6 +173,8 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (in < 1) r.fail("input_tokens", "a request has at least one input token");
     if (out < 1) r.fail("output_tokens", "a request has at least one output token");
     x.r = {.input = tokens(in), .output = tokens(out)};
+    if (t.find_column("input_spread")) x.r.input_spread = tokens(r.number("input_spread", 0.0));
+    if (t.find_column("output_spread")) x.r.output_spread = tokens(r.number("output_spread", 0.0));
     x.what = pick(r, "metric", plan::all_metrics);
 
     const double v = r.number("value", 0.0);
