@@ -703,8 +703,7 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("all_to_all_latency_s", "all-to-all floor", e.collectives.all_to_all_latency.value(), "s")
                 .add("max_batched_tokens", "max tokens/step", e.scheduler.max_batched_tokens, "token")
                 .add("chunked_prefill", "chunked prefill", std::string(e.scheduler.chunked_prefill ? "on" : "off"))
-                .add("prompt_steps", "prompt steps", std::string(e.scheduler.prefill_alone ? "alone" : "mixed"))
-                .add("ep_dispatch", "EP dispatch", std::string(e.moe.ep_all_to_all ? "all-to-all" : "all-reduce"));
+                .add("prompt_steps", "prompt steps", std::string(e.scheduler.prefill_alone ? "alone" : "mixed"));
             r.records.push_back(std::move(rec));
         }
     } else {

@@ -54,13 +54,16 @@ static_assert(with_engine_defaults({}, catalog::sglang_hopper).prefill_alone);
 static_assert(!with_engine_defaults({}, catalog::vllm_hopper).prefill_alone);
 static_assert(with_engine_defaults({.prefill_alone = true}, catalog::vllm_hopper).prefill_alone);
 
-// SGLang's expert parallelism without --moe-a2a-backend pays no all-to-all inside one TP group.
-static_assert(!catalog::sglang_blackwell.moe.ep_all_to_all && catalog::trtllm_blackwell.moe.ep_all_to_all &&
-              engine_profile::reference().moe.ep_all_to_all);
+// Expert parallelism pays its all-to-all only where attention is data-parallel (costs/moe.hpp): TP8·EP8
+// at dp 1 runs none, on any engine; EP8 over TP4 × DP2 runs one.
 static_assert(all_to_all_time_per_pass(deployment{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx,
-                                                  .layout = {.tp = 8, .ep = 8}, .engine = catalog::sglang_blackwell},
+                                                  .layout = {.tp = 8, .ep = 8}, .engine = catalog::trtllm_blackwell},
                                        4.0)
                   .value() == 0.0);
+static_assert(all_to_all_time_per_pass(deployment{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx,
+                                                  .layout = {.tp = 4, .ep = 8, .dp = 2}, .engine = catalog::sglang_blackwell},
+                                       4.0)
+                  .value() > 0.0);
 
 // A pass priced in constant evaluation with an engine: host work per step adds to it.
 constexpr deployment base{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};

@@ -82,11 +82,10 @@ TEST_CASE("engine table: a rule lands on the column it came from") {
         "library_all_reduce_bus_GBps,max_sequences,max_batched_tokens,"
         "chunked_prefill,chunk_tokens,kv_memory_fraction,kv_block_tokens,prefill_alone,expert_parallel,attention_dp,"
         "load_balancing,"
-        "routing_skew,busiest_rank,mtp_draft_tokens,request_overhead_us,ep_all_to_all,source\n";
-    auto row = [](const std::string& kv_fraction, const std::string& engine, const std::string& flag,
-                  const std::string& a2a = "1") {
+        "routing_skew,busiest_rank,mtp_draft_tokens,request_overhead_us,source\n";
+    auto row = [](const std::string& kv_fraction, const std::string& engine, const std::string& flag) {
         return "Mine," + engine + ",hopper,1,1,1,0,1,1,1,1,1,1,0,0,0," + flag + ",0,0,0,0,0,256,8192,1,8192," + kv_fraction +
-               ",16,0,0,0,0,0,1,0,0," + a2a + ",my runs\n";
+               ",16,0,0,0,0,0,1,0,0,my runs\n";
     };
     const std::string good = header + row("0.9", "vllm", "1");
     REQUIRE(io::parse_engines_csv(good, "mine.csv").size() == 1);
@@ -100,14 +99,6 @@ TEST_CASE("engine table: a rule lands on the column it came from") {
     const std::string flag = test::message_of([&] { return io::parse_engines_csv(header + row("0.9", "vllm", "2"), "mine.csv"); });
     CHECK(has(flag, "cuda_graphs"));
     CHECK(has(flag, "0 or 1"));
-    // The expert-parallel dispatch is a flag too: 0 (the TP group's all-reduce) or 1 (all-to-all).
-    CHECK(!io::parse_engines_csv(header + row("0.9", "sglang", "1", "0"), "mine.csv")[0].moe.ep_all_to_all);
-    CHECK(io::parse_engines_csv(header + row("0.9", "sglang", "1", "1"), "mine.csv")[0].moe.ep_all_to_all);
-    for (const char* bad : {"0.5", "2", "-1", "nan"}) {
-        const std::string a2a = test::message_of([&] { return io::parse_engines_csv(header + row("0.9", "sglang", "1", bad), "mine.csv"); });
-        CHECK(has(a2a, "mine.csv:2"));
-        CHECK(has(a2a, "ep_all_to_all"));
-    }
 }
 
 TEST_CASE("engine_profile::validate names the field, the value and the rule") {
@@ -352,8 +343,8 @@ TEST_CASE("TensorRT-LLM on Blackwell's dense FP4 GEMM curve (B12), hand-worked")
             "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,library_all_reduce_us,"
             "library_all_reduce_bus_GBps,max_sequences,max_batched_tokens,chunked_prefill,chunk_tokens,kv_memory_fraction,"
             "kv_block_tokens,prefill_alone,expert_parallel,attention_dp,load_balancing,routing_skew,busiest_rank,"
-            "mtp_draft_tokens,request_overhead_us,ep_all_to_all";
-        const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0,1";
+            "mtp_draft_tokens,request_overhead_us";
+        const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
         const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
         REQUIRE(old.size() == 1);
         CHECK_FALSE(old[0].kernels.own_fp4_curve());
@@ -401,36 +392,25 @@ TEST_CASE("expert parallelism: the busiest of G ranks, hand-worked") {
     CHECK(b.matmul_memory_time == a.matmul_memory_time);
 }
 
-TEST_CASE("expert parallelism without all-to-all: SGLang's default dispatch, hand-worked") {
-    // DeepSeek-V3 (hidden 7168, top-8, 58 MoE layers, FP8 activations) on 8 B200s, TP8·EP8, dp 1.
-    deployment trt{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8, .ep = 8},
+TEST_CASE("expert parallelism's all-to-all runs only under attention data parallelism, hand-worked") {
+    // DeepSeek-V3 (hidden 7168, top-8, 58 MoE layers, FP8 activations) on 8 B200s, EP8 over TP4 × DP2.
+    deployment dep{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 4, .ep = 8, .dp = 2},
                    .engine = catalog::trtllm_blackwell};
-    // 4 tokens: 4 × 8 × 7168 × 1 B ÷ 8 = 28,672 B per layer and phase; over 8 ranks on NVLink 5
-    // (900 GB/s a direction) with the engine's 24.95 µs floor: 24.95 µs + 28,672 · 7/8 ÷ 900 GB/s
-    // = 24.97788 µs, × 2 phases × 58 layers = 2.897434 ms.
-    CHECK(all_to_all_bytes_per_layer(trt, 4.0).value() == doctest::Approx(28672.0).epsilon(1e-15));
-    CHECK(all_to_all_time_per_pass(trt, 4.0).value() == doctest::Approx(2.897434e-3).epsilon(1e-6));
-    // SGLang without --moe-a2a-backend: every rank holds the batch, the TP all-reduce combines the
-    // experts, so no all-to-all; the all-reduce is the one the pass already pays.
-    deployment sgl = trt;
-    sgl.engine = catalog::sglang_blackwell;
-    CHECK(!catalog::sglang_blackwell.moe.ep_all_to_all);
-    CHECK(all_to_all_time_per_pass(sgl, 4.0).value() == 0.0);
-    CHECK(decode_pass(sgl, 4.0, 2000_tok).ep_time.value() == 0.0);
-    deployment sgl_a2a = sgl;
-    sgl_a2a.engine.moe.ep_all_to_all = true;
-    const pass_cost with = decode_pass(sgl_a2a, 4.0, 2000_tok), without = decode_pass(sgl, 4.0, 2000_tok);
-    CHECK(with.ep_time.value() >= all_to_all_time_per_pass(sgl_a2a, 4.0).value());  // the busiest rank's, ≥ the mean
-    CHECK(without.tp_time == with.tp_time);
-    CHECK(without.matmul_compute_time == with.matmul_compute_time);
-    CHECK(without.time().value() < with.time().value());
-    // Attention data parallelism (dp 2): the tokens cross the ranks, so the all-to-all stays.
-    deployment dep = sgl;
-    dep.layout = {.tp = 4, .ep = 8, .dp = 2};
-    CHECK(all_to_all_time_per_pass(dep, 4.0).value() > 0.0);
-    // TensorRT-LLM and vLLM keep the all-to-all; every SGLang profile drops it.
-    for (const engine_profile& e : catalog::all_engines)
-        CHECK(e.moe.ep_all_to_all == (e.kind != engine_kind::sglang));
+    // 4 tokens a rank: 4 × 8 × 7168 × 1 B ÷ 4 = 57,344 B per layer and phase; over the 8 ranks on
+    // NVLink 5 (900 GB/s a direction) with the engine's 24.95 µs floor: 24.95 µs + 57,344 · 7/8 ÷ 900 GB/s
+    // = 25.005751 µs, × 2 phases × 58 layers = 2.900667 ms.
+    CHECK(all_to_all_bytes_per_layer(dep, 4.0).value() == doctest::Approx(57344.0).epsilon(1e-15));
+    CHECK(all_to_all_time_per_pass(dep, 4.0).value() == doctest::Approx(2.900667e-3).epsilon(1e-6));
+    // TP8·EP8, dp 1: every rank already holds the batch after attention, runs its own experts, and the
+    // FFN's all-reduce (priced with TP) sums them: no all-to-all, on every engine (SGLang's default
+    // --moe-a2a-backend none, vLLM's use_all2all_kernels, TensorRT-LLM's enable_alltoall: costs/moe.hpp).
+    for (const engine_profile& e : catalog::all_engines) {
+        if (e.architecture != gpu_architecture::blackwell) continue;
+        deployment tep{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8, .ep = 8}, .engine = e};
+        CHECK(all_to_all_time_per_pass(tep, 4.0).value() == 0.0);
+        CHECK(decode_pass(tep, 4.0, 2000_tok).ep_time.value() == 0.0);
+        CHECK(decode_pass(tep, 4.0, 2000_tok).tp_time.value() > 0.0);
+    }
 }
 
 TEST_CASE("const_log against the C library") {

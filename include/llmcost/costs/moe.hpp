@@ -54,8 +54,10 @@ template <class V>
 /// token after attention's all-reduce: it runs its own experts on them and the FFN's all-reduce,
 /// priced with TP, sums the experts' outputs, so no all-to-all runs (SGLang's default
 /// `--moe-a2a-backend none`, "Uses All-Reduce or All-Gather for token dispatch", sgl-project/sglang
-/// docs/advanced_features/expert_parallelism.md @020017c4965d9224b6f353e557daa093c59c4835; TensorRT-LLM
-/// and vLLM likewise all-reduce when EP runs without attention DP).
+/// docs/advanced_features/expert_parallelism.md @020017c4965d9224b6f353e557daa093c59c4835; vLLM's
+/// `FusedMoEParallelConfig.use_all2all_kernels` is dp_size > 1 and use_ep, vllm/model_executor/layers/
+/// fused_moe/config.py; TensorRT-LLM's fused MoE enables its all-to-all only with attention DP,
+/// `enable_alltoall` requires `mapping.enable_attention_dp`, tensorrt_llm/_torch/modules/fused_moe).
 template <class V>
 [[nodiscard]] constexpr V all_to_all_seconds_per_pass(const deployment& d, const V& tokens_per_rank) {
     if (!d.expert_parallel() || d.layout.dp <= 1) return lanes<V>::constant(0.0);

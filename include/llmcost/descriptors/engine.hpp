@@ -164,13 +164,6 @@ struct engine_moe {
     double routing_skew = 0.0;
     bool busiest_rank = false;     ///< price the EP step at its busiest rank (`ep_imbalance`)
     int mtp_draft_tokens = 0;      ///< multi-token-prediction draft tokens the engine uses by default
-    /// Expert parallelism inside one attention (TP) group moves the tokens to their experts and back
-    /// by all-to-all (DeepEP, MORI-EP, NVLink one-sided); false: every rank of the group already holds
-    /// the whole batch after attention, computes its own experts' share, and the group's all-reduce
-    /// (the one a TP-sharded MoE runs) combines them, so no all-to-all is paid (SGLang's default
-    /// `--moe-a2a-backend none`, python/sglang/srt/server_args.py). With attention data parallelism
-    /// (dp > 1) the tokens must still cross the ranks, and the all-to-all is priced either way.
-    bool ep_all_to_all = true;
     [[nodiscard]] constexpr bool operator==(const engine_moe&) const = default;
 };
 

@@ -24,7 +24,6 @@ struct engine_row {
         prefill_alone;
     double expert_parallel, attention_dp, load_balancing, routing_skew, busiest_rank, mtp_draft_tokens;
     double request_overhead_us;  ///< per-request front-end latency (`engine_overheads::request`), µs
-    double ep_all_to_all;        ///< 1: EP moves tokens by all-to-all; 0: the TP group's all-reduce combines experts
     double fp4_gemm_efficiency, fp4_gemm_half_dim;  ///< the engine's dense FP4 GEMM size curve (e∞, n₀); 0, 0: the hardware's
 };
 
@@ -81,8 +80,7 @@ struct engine_row {
                 .load_balancing = flag(r.load_balancing, "load_balancing"),
                 .routing_skew = r.routing_skew,
                 .busiest_rank = flag(r.busiest_rank, "busiest_rank"),
-                .mtp_draft_tokens = static_cast<int>(r.mtp_draft_tokens),
-                .ep_all_to_all = flag(r.ep_all_to_all, "ep_all_to_all")},
+                .mtp_draft_tokens = static_cast<int>(r.mtp_draft_tokens)},
     });
 }
 

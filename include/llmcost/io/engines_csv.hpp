@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 39> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 38> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -50,7 +50,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 39> c
     {"kv_block_tokens", "scheduler.kv_block_tokens"}, {"prefill_alone", "prefill_alone"}, {"expert_parallel", "expert_parallel"},
     {"attention_dp", "attention_dp"}, {"load_balancing", "load_balancing"}, {"routing_skew", "moe.routing_skew"},
     {"busiest_rank", "busiest_rank"}, {"mtp_draft_tokens", "moe.mtp_draft_tokens"},
-    {"request_overhead_us", "overheads.request"}, {"ep_all_to_all", "ep_all_to_all"},
+    {"request_overhead_us", "overheads.request"},
     {"fp4_gemm_efficiency", "kernels.fp4_gemm_efficiency"}, {"fp4_gemm_half_dim", "kernels.fp4_gemm_half_dim"},
 }};
 inline constexpr auto columns = [] {
@@ -92,7 +92,7 @@ using row_reader = detail::hardware_csv::row_reader;
                          &e.max_batched_tokens, &e.chunked_prefill, &e.chunk_tokens, &e.kv_memory_fraction,
                          &e.kv_block_tokens, &e.prefill_alone, &e.expert_parallel, &e.attention_dp, &e.load_balancing,
                          &e.routing_skew, &e.busiest_rank, &e.mtp_draft_tokens, &e.request_overhead_us,
-                         &e.ep_all_to_all, &e.fp4_gemm_efficiency, &e.fp4_gemm_half_dim};
+                         &e.fp4_gemm_efficiency, &e.fp4_gemm_half_dim};
     for (std::size_t i = 0; i < std::size(figures); ++i) {
         const std::string_view column = columns[i + 4];
         const bool may_be_absent = i + 4 >= required_columns.size();
