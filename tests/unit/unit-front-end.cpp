@@ -116,7 +116,7 @@ TEST_CASE("front end: the profile and the table refuse a bad one, naming the fie
         "mtp_draft_tokens,request_overhead_us,source\n";
     auto row = [](const std::string& front_end) {
         return "Mine,vllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,1,0,0,0,0,0,256,8192,1,8192,0.9,16,0,0,0,0,0,1,0," + front_end +
-               ",1,my runs\n";
+               ",my runs\n";
     };
     const std::vector<engine_profile> mine = io::parse_engines_csv(header + row("25000"), "mine.csv");
     REQUIRE(mine.size() == 1);
