@@ -46,4 +46,16 @@ std::string error_of(F&& f) {
 
 inline bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
 
+/// The columns every engine table has, in tables/engines.csv's order, up to `request_overhead_us`
+/// (comma-joined, no trailing comma): the tests' own engine tables add the optional columns and
+/// `source` after them.
+inline std::string engine_table_columns() {
+    return "name,engine,architecture,version,gemm,grouped_gemm,expert_tile_rows,attention_prefill,attention_decode,"
+           "attention_fp8,mla_decode,elementwise,weights,step_overhead_us,launch_eager_us,launch_graph_us,cuda_graphs,"
+           "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,library_all_reduce_us,"
+           "library_all_reduce_bus_GBps,max_sequences,max_batched_tokens,chunked_prefill,chunk_tokens,kv_memory_fraction,"
+           "kv_block_tokens,prefill_alone,expert_parallel,attention_dp,load_balancing,routing_skew,busiest_rank,"
+           "mtp_draft_tokens,request_overhead_us";
+}
+
 }  // namespace llmcost::test

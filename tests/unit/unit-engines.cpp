@@ -76,13 +76,7 @@ TEST_CASE("every row of tables/engines.csv names its source, and every profile i
 
 TEST_CASE("engine table: a rule lands on the column it came from") {
     const std::string header =
-        "name,engine,architecture,version,gemm,grouped_gemm,expert_tile_rows,attention_prefill,attention_decode,"
-        "attention_fp8,mla_decode,elementwise,weights,step_overhead_us,launch_eager_us,launch_graph_us,cuda_graphs,"
-        "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,library_all_reduce_us,"
-        "library_all_reduce_bus_GBps,max_sequences,max_batched_tokens,"
-        "chunked_prefill,chunk_tokens,kv_memory_fraction,kv_block_tokens,prefill_alone,expert_parallel,attention_dp,"
-        "load_balancing,"
-        "routing_skew,busiest_rank,mtp_draft_tokens,request_overhead_us,source\n";
+        test::engine_table_columns() + ",source\n";
     auto row = [](const std::string& kv_fraction, const std::string& engine, const std::string& flag) {
         return "Mine," + engine + ",hopper,1,1,1,0,1,1,1,1,1,1,0,0,0," + flag + ",0,0,0,0,0,256,8192,1,8192," + kv_fraction +
                ",16,0,0,0,0,0,1,0,0,my runs\n";
@@ -338,12 +332,7 @@ TEST_CASE("TensorRT-LLM on Blackwell's dense FP4 GEMM curve (B12), hand-worked")
     }
     SUBCASE("the table's columns: read where present, 0 (the hardware's curve) where a table leaves them out") {
         const std::string header =
-            "name,engine,architecture,version,gemm,grouped_gemm,expert_tile_rows,attention_prefill,attention_decode,"
-            "attention_fp8,mla_decode,elementwise,weights,step_overhead_us,launch_eager_us,launch_graph_us,cuda_graphs,"
-            "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,library_all_reduce_us,"
-            "library_all_reduce_bus_GBps,max_sequences,max_batched_tokens,chunked_prefill,chunk_tokens,kv_memory_fraction,"
-            "kv_block_tokens,prefill_alone,expert_parallel,attention_dp,load_balancing,routing_skew,busiest_rank,"
-            "mtp_draft_tokens,request_overhead_us";
+            test::engine_table_columns();
         const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
         const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
         REQUIRE(old.size() == 1);

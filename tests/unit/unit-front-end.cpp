@@ -108,12 +108,7 @@ TEST_CASE("front end: the profile and the table refuse a bad one, naming the fie
     CHECK(test::validation_message(e).empty());
 
     const std::string header =
-        "name,engine,architecture,version,gemm,grouped_gemm,expert_tile_rows,attention_prefill,attention_decode,"
-        "attention_fp8,mla_decode,elementwise,weights,step_overhead_us,launch_eager_us,launch_graph_us,cuda_graphs,"
-        "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,library_all_reduce_us,"
-        "library_all_reduce_bus_GBps,max_sequences,max_batched_tokens,chunked_prefill,chunk_tokens,kv_memory_fraction,"
-        "kv_block_tokens,prefill_alone,expert_parallel,attention_dp,load_balancing,routing_skew,busiest_rank,"
-        "mtp_draft_tokens,request_overhead_us,source\n";
+        test::engine_table_columns() + ",source\n";
     auto row = [](const std::string& front_end) {
         return "Mine,vllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,1,0,0,0,0,0,256,8192,1,8192,0.9,16,0,0,0,0,0,1,0," + front_end +
                ",my runs\n";
