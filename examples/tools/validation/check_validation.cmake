@@ -1,6 +1,7 @@
 # The validation report: generate it, compare it with the checked-in copy, or update that copy.
 #   cmake -DMODE=compare|update -DGENERATOR=<llmcost-validation> -DTABLES=<source>/tables
-#         -DOUTPUT=<scratch file> -DCHECKED_IN=<source>/tables/validation.md -P check_validation.cmake
+#         -DOUTPUT=<scratch file> -DCHECKED_IN=<source>/tables/validation.md [-DFIGURES=<file>]
+#         -P check_validation.cmake
 # compare  generate OUTPUT; it must equal CHECKED_IN (the test validation.up_to_date)
 # update   generate OUTPUT and copy it to CHECKED_IN when different (the `validation` target)
 cmake_minimum_required(VERSION 3.25)
@@ -15,7 +16,11 @@ endforeach()
 get_filename_component(dir ${OUTPUT} DIRECTORY)
 file(REMOVE_RECURSE ${dir})
 file(MAKE_DIRECTORY ${dir})
-execute_process(COMMAND ${GENERATOR} ${TABLES} ${OUTPUT}
+set(figures_args)
+if(DEFINED FIGURES)
+  set(figures_args --figures ${FIGURES})  # the figures the bars hold (validation.check_rows_median, .engine_targets)
+endif()
+execute_process(COMMAND ${GENERATOR} ${TABLES} ${OUTPUT} ${figures_args}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "llmcost-validation exited with ${rc}:\n${err}")

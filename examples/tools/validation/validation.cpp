@@ -1,17 +1,19 @@
-/// llmcost-validation <tables-dir> <output.md> [--max-check-median <fraction>]: the validation report.
+/// llmcost-validation <tables-dir> <output.md> [--figures <file>] [--max-… <fraction>]: the validation report.
 /// Every published measurement in <tables-dir>/measurements.csv is priced with the library
 /// (`plan::predict`) and every micro-benchmark in <tables-dir>/microbenchmarks.csv is compared with
 /// the figure the hardware's achievable fractions imply; the report gives the error of each row and
 /// the median and 90th percentile of the absolute errors, for the calibration rows (micro-benchmarks)
 /// and the check rows (serving measurements) apart. The `validation` target writes it to
-/// tables/validation.md; `validation.up_to_date` keeps that copy current and
-/// `validation.check_rows_median` runs this with `--max-check-median 0.2`, which exits 1 when the
+/// tables/validation.md; `validation.up_to_date` keeps that copy current and writes the figures the
+/// bars hold (`--figures`); `validation.check_rows_median` holds them (`--check-figures`) to
+/// `--max-check-median 0.2`, which exits 1 when the
 /// median absolute error of the TensorRT-LLM check rows (the calibration home the bar was set on) is
 /// above the bar. The rows of other engines (vLLM, SGLang) are reported by engine × GPU vendor ×
 /// dense/MoE × throughput/latency, each priced by its own engine's profile (tables/engines.csv), with
 /// the vLLM and SGLang launch costs fitted on calibration subsets fixed by rule (`fit_engines`); the
 /// `--max-overall-median`, `--max-group-median` and `--max-group-bias` bars hold what the engine
-/// profiles reach (`validation.engine_targets`). Online rows at a rate the model cannot serve are listed apart, without a figure.
+/// profiles reach (`validation.engine_targets`, from the same figures file: the rows are priced once
+/// per test run). Online rows at a rate the model cannot serve are listed apart, without a figure.
 ///
 /// The output is byte-identical under every compiler and build type: numbers go through
 /// llmcost::text (correctly rounded, locale-free), never through iostream or the locale; rows keep
@@ -26,6 +28,7 @@
 #include <llmcost/plan/measurements_csv.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -1452,20 +1455,135 @@ void print_summary(const char* name, const summary& s) {
                 name, s.n, 100.0 * s.median, 100.0 * s.p90, 100.0 * s.max, s.within_10, s.within_25);
 }
 
+/// The figures the bars are held to, from a report or from the file a run wrote (`--figures`): the
+/// bar checks read them instead of pricing every row again (ctest: validation.up_to_date writes the
+/// file, validation.check_rows_median and validation.engine_targets read it).
+struct figures {
+    double check_median = 0, bar_median = 0, worst_group_median = 0, worst_group_bias = 0, amd_median = 0,
+           mla_median = 0;
+    std::vector<std::string> groups_short_of_checks;
+};
+
+figures figures_of(const report& r) {
+    figures f;
+    f.check_median = r.check.median;
+    f.bar_median = r.bar.median;
+    f.worst_group_median = r.group_medians_5.empty() ? 0.0 : *std::max_element(r.group_medians_5.begin(), r.group_medians_5.end());
+    f.worst_group_bias = r.worst_group_bias;
+    f.amd_median = r.amd.median;
+    f.mla_median = r.mla.median;
+    f.groups_short_of_checks = r.groups_short_of_checks;
+    return f;
+}
+
+/// One `key value` line per figure (17 significant digits: read back exactly), then one
+/// `short_group <name>` line per group short of check rows.
+std::string figures_text(const figures& f) {
+    std::string s;
+    auto line = [&](const char* key, double v) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%s %.17g\n", key, v);
+        s += buf;
+    };
+    line("check_median", f.check_median);
+    line("bar_median", f.bar_median);
+    line("worst_group_median", f.worst_group_median);
+    line("worst_group_bias", f.worst_group_bias);
+    line("amd_median", f.amd_median);
+    line("mla_median", f.mla_median);
+    for (const std::string& g : f.groups_short_of_checks) s += "short_group " + g + "\n";
+    return s;
+}
+
+/// `figures_text` read back; a missing or malformed line is refused with the file and line.
+figures read_figures(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(path.string() + ": cannot read the figures file (run the report with --figures first)");
+    figures f;
+    std::array<double*, 6> slots{&f.check_median, &f.bar_median, &f.worst_group_median, &f.worst_group_bias, &f.amd_median,
+                                 &f.mla_median};
+    constexpr std::array<std::string_view, 6> keys{"check_median", "bar_median", "worst_group_median", "worst_group_bias",
+                                                   "amd_median", "mla_median"};
+    std::array<bool, 6> seen{};
+    std::string text;
+    for (int n = 1; std::getline(in, text); ++n) {
+        const std::size_t space = text.find(' ');
+        const std::string_view key = std::string_view(text).substr(0, space);
+        const std::string value = space == std::string::npos ? std::string() : text.substr(space + 1);
+        if (key == "short_group") {
+            f.groups_short_of_checks.push_back(value);
+            continue;
+        }
+        const auto k = std::find(keys.begin(), keys.end(), key);
+        char* end = nullptr;
+        const double v = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
+        if (k == keys.end() || value.empty() || *end != '\0' || !std::isfinite(v))
+            throw std::runtime_error(path.string() + ":" + std::to_string(n) + ": expected `<figure> <number>`, got '" + text + "'");
+        const auto i = static_cast<std::size_t>(k - keys.begin());
+        *slots[i] = v;
+        seen[i] = true;
+    }
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        if (!seen[i]) throw std::runtime_error(path.string() + ": figure '" + std::string(keys[i]) + "' is missing");
+    return f;
+}
+
+struct bars {
+    std::optional<double> check_median, overall, group, bias, amd_mla, amd;
+};
+
+/// 1 when a bar is missed (the line says which), 0 otherwise.
+int hold_bars(const figures& f, const bars& b) {
+    if (b.group && !f.groups_short_of_checks.empty()) {
+        for (const std::string& g : f.groups_short_of_checks)
+            std::printf("group %s: more than a third of its rows are in a calibration subset\n", g.c_str());
+        return 1;
+    }
+    if (b.amd_mla && std::max(f.amd_median, f.mla_median) > *b.amd_mla) {
+        std::printf("the AMD or DeepSeek-class median is ABOVE %.1f%%\n", 100.0 * *b.amd_mla);
+        return 1;
+    }
+    if (b.amd && f.amd_median > *b.amd) {
+        std::printf("the AMD median %.1f%% is ABOVE %.1f%%\n", 100.0 * f.amd_median, 100.0 * *b.amd);
+        return 1;
+    }
+    if (b.overall && f.check_median > *b.overall) {
+        std::printf("overall check-row median %.1f%% is ABOVE %.1f%%\n", 100.0 * f.check_median, 100.0 * *b.overall);
+        return 1;
+    }
+    if (b.group && f.worst_group_median > *b.group) {
+        std::printf("a group's median %.1f%% is ABOVE %.1f%%\n", 100.0 * f.worst_group_median, 100.0 * *b.group);
+        return 1;
+    }
+    if (b.bias && f.worst_group_bias > *b.bias) {
+        std::printf("a group's |mean signed error| %.1f%% is ABOVE %.1f%%\n", 100.0 * f.worst_group_bias, 100.0 * *b.bias);
+        return 1;
+    }
+    if (b.check_median) {
+        const bool ok = f.bar_median <= *b.check_median;
+        std::printf("TensorRT-LLM check rows: median |error| %.1f%% %s the bar of %.1f%%\n", 100.0 * f.bar_median,
+                    ok ? "is within" : "is ABOVE", 100.0 * *b.check_median);
+        if (!ok) return 1;
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::optional<double> max_median, max_overall, max_group, max_bias, max_amd, max_amd_only;
+    bars b;
+    std::optional<std::string> figures_out, figures_in;
     std::vector<std::string> positional;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
-        std::optional<double>* bound = a == "--max-check-median"    ? &max_median
-                                       : a == "--max-overall-median" ? &max_overall
-                                       : a == "--max-group-median"   ? &max_group
-                                       : a == "--max-group-bias"     ? &max_bias
-                                       : a == "--max-amd-mla-median" ? &max_amd
-                                       : a == "--max-amd-median"     ? &max_amd_only
+        std::optional<double>* bound = a == "--max-check-median"    ? &b.check_median
+                                       : a == "--max-overall-median" ? &b.overall
+                                       : a == "--max-group-median"   ? &b.group
+                                       : a == "--max-group-bias"     ? &b.bias
+                                       : a == "--max-amd-mla-median" ? &b.amd_mla
+                                       : a == "--max-amd-median"     ? &b.amd
                                                                      : nullptr;
+        std::optional<std::string>* file = a == "--figures" ? &figures_out : a == "--check-figures" ? &figures_in : nullptr;
         if (bound != nullptr && i + 1 < argc) {
             char* end = nullptr;
             const double v = std::strtod(argv[i + 1], &end);
@@ -1475,16 +1593,21 @@ int main(int argc, char** argv) {
             }
             *bound = v;
             ++i;
+        } else if (file != nullptr && i + 1 < argc) {
+            *file = argv[++i];
         } else {
             positional.emplace_back(a);
         }
     }
-    if (positional.size() != 2) {
-        std::fprintf(stderr, "usage: llmcost-validation <tables-dir> <output.md> [--max-check-median <fraction>]\n"
-                             "reads <tables-dir>/measurements.csv and <tables-dir>/microbenchmarks.csv\n");
+    if (figures_in ? !positional.empty() || figures_out : positional.size() != 2) {
+        std::fprintf(stderr, "usage: llmcost-validation <tables-dir> <output.md> [--figures <file>] [--max-… <fraction>]\n"
+                             "       llmcost-validation --check-figures <file> [--max-… <fraction>]\n"
+                             "reads <tables-dir>/measurements.csv and <tables-dir>/microbenchmarks.csv; --figures writes the\n"
+                             "figures the bars hold, --check-figures holds the bars to a file written so\n");
         return 2;
     }
     try {
+        if (figures_in) return hold_bars(read_figures(*figures_in), b);
         const std::filesystem::path dir = positional[0];
         std::vector<plan::measurement> measurements = io::load_measurements_csv(dir / "measurements.csv");
         for (plan::measurement& x : measurements) x = plan::with_own_engine(x);  // each row by its own engine
@@ -1509,44 +1632,13 @@ int main(int argc, char** argv) {
         print_summary("calibration rows (micro, engine fits)", r.calibration);
         print_summary("check rows (serving)", r.check);
         print_summary("check rows, TensorRT-LLM (the bar's)", r.bar);
-        const double worst_group = r.group_medians_5.empty()
-            ? 0.0 : *std::max_element(r.group_medians_5.begin(), r.group_medians_5.end());
+        const figures f = figures_of(r);
+        if (figures_out) write(*figures_out, figures_text(f));
         std::printf("check rows, all engines: median |error| %.1f%%; worst group (>= 5 rows) median %.1f%%, worst |bias| %.1f%%\n",
-                    100.0 * r.check.median, 100.0 * worst_group, 100.0 * r.worst_group_bias);
-        std::printf("check rows on AMD: median |error| %.1f%%; DeepSeek-class (MLA): %.1f%%\n", 100.0 * r.amd.median,
-                    100.0 * r.mla.median);
-        if (max_group && !r.groups_short_of_checks.empty()) {
-            for (const std::string& g : r.groups_short_of_checks)
-                std::printf("group %s: more than a third of its rows are in a calibration subset\n",
-                            g.c_str());
-            return 1;
-        }
-        if (max_amd && std::max(r.amd.median, r.mla.median) > *max_amd) {
-            std::printf("the AMD or DeepSeek-class median is ABOVE %.1f%%\n", 100.0 * *max_amd);
-            return 1;
-        }
-        if (max_amd_only && r.amd.median > *max_amd_only) {
-            std::printf("the AMD median %.1f%% is ABOVE %.1f%%\n", 100.0 * r.amd.median, 100.0 * *max_amd_only);
-            return 1;
-        }
-        if (max_overall && r.check.median > *max_overall) {
-            std::printf("overall check-row median %.1f%% is ABOVE %.1f%%\n", 100.0 * r.check.median, 100.0 * *max_overall);
-            return 1;
-        }
-        if (max_group && worst_group > *max_group) {
-            std::printf("a group's median %.1f%% is ABOVE %.1f%%\n", 100.0 * worst_group, 100.0 * *max_group);
-            return 1;
-        }
-        if (max_bias && r.worst_group_bias > *max_bias) {
-            std::printf("a group's |mean signed error| %.1f%% is ABOVE %.1f%%\n", 100.0 * r.worst_group_bias, 100.0 * *max_bias);
-            return 1;
-        }
-        if (max_median) {
-            const bool ok = r.bar.median <= *max_median;
-            std::printf("TensorRT-LLM check rows: median |error| %.1f%% %s the bar of %.1f%%\n", 100.0 * r.bar.median,
-                        ok ? "is within" : "is ABOVE", 100.0 * *max_median);
-            if (!ok) return 1;
-        }
+                    100.0 * f.check_median, 100.0 * f.worst_group_median, 100.0 * f.worst_group_bias);
+        std::printf("check rows on AMD: median |error| %.1f%%; DeepSeek-class (MLA): %.1f%%\n", 100.0 * f.amd_median,
+                    100.0 * f.mla_median);
+        return hold_bars(f, b);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "llmcost-validation: %s\n", e.what());
         return 1;
