@@ -684,7 +684,8 @@ report list(catalog_kind k, const std::string& hardware_file) {
         r.notes.push_back("Kernel rates are multipliers of the hardware table's figures; --engine refuses a GPU "
                           "whose architecture has no profile for that engine.");
         r.notes.push_back("FP4 GEMM e∞ and n₀: the engine's own size curve for dense FP4 GEMMs (e∞ · n ÷ (n + n₀) of the "
-                          "FP4 peak); 0: the hardware's curve.");
+                          "FP4 peak); 0: the hardware's curve. With quantization: the same curve with the kernel that "
+                          "quantizes the activations to FP4, for builds that do not fuse it into the norm (B19); 0: none.");
         for (const engine_profile& e : catalog::all_engines) {
             record rec{.id = std::string(e.name)};
             rec.add("name", "name", std::string(e.name))
@@ -694,6 +695,8 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("gemm", "GEMM x", e.kernels.gemm)
                 .add("fp4_gemm_efficiency", "FP4 GEMM e∞", e.kernels.fp4_gemm_efficiency)
                 .add("fp4_gemm_half_dim", "FP4 GEMM n₀", e.kernels.fp4_gemm_half_dim)
+                .add("fp4_quant_gemm_efficiency", "FP4+quantization e∞", e.kernels.fp4_quant_gemm_efficiency)
+                .add("fp4_quant_gemm_half_dim", "FP4+quantization n₀", e.kernels.fp4_quant_gemm_half_dim)
                 .add("mla_decode", "MLA decode x", e.kernels.mla_decode)
                 .add("step_overhead_s", "step overhead", e.overheads.step.value(), "s")
                 .add("front_end_s", "front end per request", e.overheads.request.value(), "s")

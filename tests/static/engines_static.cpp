@@ -74,4 +74,18 @@ constexpr deployment slow = [] {
 }();
 static_assert(decode_pass(slow, 8.0, tokens(1000.0)).overhead_time.value() -
                   decode_pass(base, 8.0, tokens(1000.0)).overhead_time.value() > 0.999e-3);
+// TensorRT-LLM on Blackwell: the FP4 GEMM curve with its activations' quantization kernel (B19),
+// used only where a build does not fuse the quantization (the flag defaults to fused).
+static_assert(catalog::trtllm_blackwell.kernels.fp4_quant_gemm_efficiency == 0.6113 &&
+              catalog::trtllm_blackwell.kernels.fp4_quant_gemm_half_dim == 4825.0);
+static_assert(catalog::trtllm_blackwell.kernels.fp4_quantization_fused &&
+              !catalog::trtllm_blackwell.kernels.unfused_fp4_quantization());
+static_assert([] {
+    engine_kernels k = catalog::trtllm_blackwell.kernels;
+    k.fp4_quantization_fused = false;
+    const achievable_fractions c = dense_gemm_curve(catalog::b200_hgx.gpu.efficiency, k, compute_class::fp4);
+    return c.matmul == 0.6113 && c.matmul_half_dim == 4825.0;
+}());
+
 }  // namespace
+

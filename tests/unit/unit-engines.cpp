@@ -357,6 +357,76 @@ TEST_CASE("TensorRT-LLM on Blackwell's dense FP4 GEMM curve (B12), hand-worked")
     }
 }
 
+TEST_CASE("FP4 GEMMs whose activations are quantized by a kernel of their own (B19)") {
+    // Llama-3.1-8B's dense GEMM class on one B200: k = 4,096, n = 14,336, so ∛(k·n) = 388.683; at
+    // m = 2,048 rows (whole 64-row tiles) n = ∛2048 · 388.683 = 4,935.97. TensorRT-LLM on Blackwell:
+    //   fused (norm_quant_fusion on, B12):   0.6872 · 4,935.97 ÷ (4,935.97 + 3,640) = 0.395524
+    //   unfused (a quantization kernel, B19): 0.6113 · 4,935.97 ÷ (4,935.97 + 4,825) = 0.309125
+    const double cbrt_k_n = std::cbrt(4096.0 * 14336.0);
+    const achievable_fractions& hw = catalog::b200_hgx.gpu.efficiency;
+    engine_kernels k = catalog::trtllm_blackwell.kernels;
+    CHECK(k.fp4_quantization_fused);
+    CHECK(dense_gemm_curve(hw, k, compute_class::fp4).matmul_at_rows(2048.0, cbrt_k_n) ==
+          doctest::Approx(0.395524).epsilon(1e-5));
+    k.fp4_quantization_fused = false;
+    CHECK(k.unfused_fp4_quantization());
+    CHECK(dense_gemm_curve(hw, k, compute_class::fp4).matmul_at_rows(2048.0, cbrt_k_n) ==
+          doctest::Approx(0.309125).epsilon(1e-5));
+    // FP8 GEMMs keep the hardware's curve whatever the flag; an engine without the curve ignores it.
+    CHECK(dense_gemm_curve(hw, k, compute_class::fp8) == hw);
+    engine_kernels vllm = catalog::vllm_blackwell.kernels;
+    vllm.fp4_quantization_fused = false;
+    CHECK_FALSE(vllm.unfused_fp4_quantization());
+    CHECK(dense_gemm_curve(hw, vllm, compute_class::fp4) == dense_gemm_curve(hw, catalog::vllm_blackwell.kernels, compute_class::fp4));
+
+    SUBCASE("property: the unfused build is never faster, and only its dense GEMMs move") {
+        const deployment fused = [] {
+            deployment d = with_formats({.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx}, formats::nvfp4, formats::fp8);
+            d.engine = catalog::trtllm_blackwell;
+            return d;
+        }();
+        deployment unfused = fused;
+        unfused.engine.kernels.fp4_quantization_fused = false;
+        for (double batch : {1.0, 16.0, 256.0, 2048.0}) {
+            const pass_cost a = decode_pass(fused, batch, 1000_tok), b = decode_pass(unfused, batch, 1000_tok);
+            CHECK(b.matmul_compute_time.value() >= a.matmul_compute_time.value());
+            CHECK(b.matmul_memory_time.value() == a.matmul_memory_time.value());
+            CHECK(b.attention_memory_time.value() == a.attention_memory_time.value());
+            CHECK(b.elementwise_time.value() == a.elementwise_time.value());
+        }
+    }
+    SUBCASE("refusals name the field, the value and the rule") {
+        engine_profile e = catalog::trtllm_blackwell;
+        e.kernels.fp4_quant_gemm_efficiency = 1.2;
+        CHECK(has(test::validation_message(e), "kernels.fp4_quant_gemm_efficiency = 1.2"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.fp4_quant_gemm_half_dim = std::numeric_limits<double>::quiet_NaN();
+        CHECK(has(test::validation_message(e), "kernels.fp4_quant_gemm_half_dim = nan"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.fp4_quant_gemm_half_dim = 0.0;
+        CHECK(has(test::validation_message(e), "needs both its e∞ and its n₀"));
+        e = catalog::vllm_blackwell;
+        e.kernels.fp4_quant_gemm_efficiency = 0.6;
+        e.kernels.fp4_quant_gemm_half_dim = 4000.0;
+        CHECK(has(test::validation_message(e), "needs the engine's FP4 GEMM curve without it"));
+    }
+    SUBCASE("the table's columns: read where present, 0 where a table leaves them out") {
+        const std::string header = test::engine_table_columns() + ",fp4_gemm_efficiency,fp4_gemm_half_dim";
+        const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0,0.6,2000";
+        const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+        REQUIRE(old.size() == 1);
+        CHECK(old[0].kernels.fp4_quant_gemm_efficiency == 0.0);
+        const std::string both = header + ",fp4_quant_gemm_efficiency,fp4_quant_gemm_half_dim,source\n";
+        const auto mine = io::parse_engines_csv(both + row + ",0.5,3000,my runs\n", "mine.csv");
+        REQUIRE(mine.size() == 1);
+        CHECK(mine[0].kernels.fp4_quant_gemm_efficiency == 0.5);
+        CHECK(mine[0].kernels.fp4_quant_gemm_half_dim == 3000.0);
+        const std::string half = test::message_of([&] { return io::parse_engines_csv(both + row + ",0.5,0,my runs\n", "mine.csv"); });
+        CHECK(has(half, "mine.csv:2"));
+        CHECK(has(half, "fp4_quant_gemm_half_dim"));
+    }
+}
+
 TEST_CASE("expert parallelism: the busiest of G ranks, hand-worked") {
     deployment d{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 1, .ep = 8, .dp = 8},
                  .engine = catalog::vllm_hopper};

@@ -211,3 +211,29 @@ TEST_CASE("front end: a TTFT row's median and p99, and a stall") {
     CHECK(test::contains(test::error_of([&] { nan.validate(); return 0; }),
                          "a TTFT percentile is 0 (not given) or positive and finite"));
 }
+
+TEST_CASE("measurements: a row's FP4 quantization build (norm_quant_fusion), carried onto its engine") {
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,norm_quant_fusion\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "m.csv"); };
+    const auto ok = rows_of(
+        "F,check,Llama-3.1-8B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,offline,0,6000,12000,,,871,129,output_tokens_per_s,1e5,tok/s,s,\n"
+        "U,check,Llama-3.1-8B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,offline,0,6000,12000,,,871,129,output_tokens_per_s,1e5,tok/s,s,0\n");
+    REQUIRE(ok.size() == 2);
+    CHECK(ok[0].fp4_quantization_fused);
+    CHECK_FALSE(ok[1].fp4_quantization_fused);
+    // The catalog profile the validation prices each row with keeps the row's build.
+    const plan::measurement f = plan::with_own_engine(ok[0]), u = plan::with_own_engine(ok[1]);
+    CHECK(f.d.engine.name == catalog::trtllm_blackwell.name);
+    CHECK_FALSE(f.d.engine.kernels.unfused_fp4_quantization());
+    CHECK(u.d.engine.kernels.unfused_fp4_quantization());
+    // The unfused build's GEMMs are slower, so its saturated throughput is lower (the same batch: the caps).
+    CHECK(plan::predict(u) < plan::predict(f));
+    const std::string bad = test::message_of([&] {
+        return rows_of("B,check,Llama-3.1-8B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,offline,0,6000,12000,,,871,129,"
+                       "output_tokens_per_s,1e5,tok/s,s,2\n");
+    });
+    CHECK(test::contains(bad, "norm_quant_fusion"));
+    CHECK(test::contains(bad, "m.csv:2"));
+}

@@ -184,7 +184,9 @@ micro_row price(micro_row r) {
     if (r.kind == "hbm_copy") {
         r.predicted = g.sustained_hbm_bandwidth().value() / scale;
         r.how = "HBM spec " + text::plain(g.hbm_bandwidth.value() / 1e12, 4) + " TB/s × hbm fraction " + text::plain(e.hbm, 4);
-    } else if (r.kind == "gemm") {
+    } else if (r.kind == "gemm" || r.kind == "gemm_quant") {
+        // gemm_quant: an FP4 GEMM timed with the kernel that quantizes its BF16 activations before it (B19)
+        const bool quant = r.kind == "gemm_quant";
         const std::vector<double> mnk = dimensions(r.size, r.id);
         if (mnk.size() != 3) throw std::runtime_error(r.id + ": a GEMM size is m x n x k");
         const std::optional<number_format> f = format_named(r.precision);
@@ -195,12 +197,17 @@ micro_row price(micro_row r) {
         const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
         const std::optional<engine_profile> trt = arch ? catalog::find_engine(engine_kind::trtllm, *arch) : std::nullopt;
         const bool engine_curve = trt && f->compute == compute_class::fp4 && trt->kernels.own_fp4_curve();
-        const achievable_fractions curve = engine_curve ? dense_gemm_curve(e, trt->kernels, f->compute) : e;
+        engine_kernels kernels = trt ? trt->kernels : engine_kernels{};
+        kernels.fp4_quantization_fused = !quant;
+        if (quant && !(engine_curve && kernels.unfused_fp4_quantization()))
+            throw std::runtime_error(r.id + ": gemm_quant needs an FP4 GEMM on a GPU whose TensorRT-LLM profile has the curve with the quantization");
+        const achievable_fractions curve = engine_curve ? dense_gemm_curve(e, kernels, f->compute) : e;
         const double fraction = curve.matmul_at(m, k, n);
         r.predicted = fraction * g.peak(f->compute).value() / scale;
         r.how = std::string(to_string(f->compute)) + " peak " + text::plain(g.peak(f->compute).value() / 1e12, 5) +
                 " TFLOP/s × matmul_at(m, k, n) " + text::plain(fraction, 4) + " (" +
-                (engine_curve ? std::string(trt->name) + "'s FP4 curve: " : std::string()) + "e∞ " +
+                (engine_curve ? std::string(trt->name) + (quant ? "'s FP4 curve with the quantization: " : "'s FP4 curve: ")
+                              : std::string()) + "e∞ " +
                 text::plain(curve.matmul, 4) + ", n₀ " + text::plain(curve.matmul_half_dim, 4) + ", ∛(m·n·k) " +
                 text::plain(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) + ")";
     } else if (r.kind == "attention") {
@@ -235,7 +242,7 @@ micro_row price(micro_row r) {
                     text::plain(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + text::plain(t.value() * 1e6, 4) + " µs";
         }
     } else {
-        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, attention, all_reduce)");
+        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, attention, all_reduce)");
     }
     return r;
 }
@@ -1391,10 +1398,12 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "| id | micro-benchmark | GPU | size | measured | llmcost | error | fitted | llmcost's figure | source |\n";
     s += "|---|---|---|---|--:|--:|--:|---|---|---|\n";
     for (const micro_row& r : micro) {
-        const std::string what = r.kind == "gemm" ? r.precision + " GEMM" : r.kind == "attention" ? "fused attention"
+        const std::string what = r.kind == "gemm" ? r.precision + " GEMM"
+                                 : r.kind == "gemm_quant" ? r.precision + " GEMM with its activations' quantization"
+                                 : r.kind == "attention" ? "fused attention"
                                  : r.kind == "all_reduce" ? "all-reduce bus bandwidth" : "HBM bandwidth";
         std::string size = r.size;
-        if (r.kind == "gemm") size = "m·n·k " + r.size;
+        if (r.kind == "gemm" || r.kind == "gemm_quant") size = "m·n·k " + r.size;
         if (r.kind == "all_reduce") {
             const std::vector<double> ns = dimensions(r.size, r.id);
             size = whole(ns[0]) + " GPUs, " + whole(ns[1]) + " B";

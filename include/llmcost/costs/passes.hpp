@@ -285,13 +285,16 @@ struct pass_model {
 
 /// The size curve dense GEMMs of format `c` run at under an engine: the hardware's e(n) = e∞ · n ÷
 /// (n + n₀) (B04, B05), except where the engine has measured FP4 kernels of its own at serving shapes
-/// (`engine_kernels::fp4_gemm_efficiency`, `fp4_gemm_half_dim`: e∞ and n₀ of the FP4 peak, B12).
+/// (`engine_kernels::fp4_gemm_efficiency`, `fp4_gemm_half_dim`: e∞ and n₀ of the FP4 peak, B12), and
+/// where its build quantizes the activations in a kernel of their own, the GEMM and that kernel
+/// timed together (`fp4_quant_gemm_efficiency`, `fp4_quant_gemm_half_dim`, B19).
 [[nodiscard]] constexpr achievable_fractions dense_gemm_curve(const achievable_fractions& hw, const engine_kernels& k,
                                                               compute_class c) {
     achievable_fractions curve = hw;
     if (c == compute_class::fp4 && k.own_fp4_curve()) {
-        curve.matmul = k.fp4_gemm_efficiency;
-        curve.matmul_half_dim = k.fp4_gemm_half_dim;
+        const bool quant = k.unfused_fp4_quantization();
+        curve.matmul = quant ? k.fp4_quant_gemm_efficiency : k.fp4_gemm_efficiency;
+        curve.matmul_half_dim = quant ? k.fp4_quant_gemm_half_dim : k.fp4_gemm_half_dim;
     }
     return curve;
 }

@@ -101,8 +101,24 @@ struct engine_kernels {
     /// hardware's curve (× `gemm`). Expert (grouped) GEMMs keep the hardware's curve × `grouped_gemm`.
     double fp4_gemm_efficiency = 0.0;
     double fp4_gemm_half_dim = 0.0;
+    /// The same curve for an FP4 GEMM whose BF16 activations are quantized to FP4 by a kernel of
+    /// their own before it (the GEMM and its quantization timed together: B19), where the engine
+    /// build does not fuse that quantization into the kernel that produces the activations
+    /// (`fp4_quantization_fused` false: TensorRT-LLM's `norm_quant_fusion` off). Both 0: none
+    /// measured, the fused curve is used either way.
+    double fp4_quant_gemm_efficiency = 0.0;
+    double fp4_quant_gemm_half_dim = 0.0;
+    /// Whether the engine build fuses the FP4 quantization of a GEMM's activations into the kernel
+    /// before it (TensorRT-LLM's `norm_quant_fusion`: RMSNorm writes FP4 with its scales), so the
+    /// GEMM runs on the FP4 curve alone; false: a quantization kernel runs before each FP4 GEMM
+    /// (`fp4_quant_gemm_*`). A build choice, not a table column: a deployment or a measured row sets it.
+    bool fp4_quantization_fused = true;
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
+    /// Whether its dense FP4 GEMMs run on the curve with the activations' quantization (B19).
+    [[nodiscard]] constexpr bool unfused_fp4_quantization() const {
+        return !fp4_quantization_fused && fp4_quant_gemm_efficiency > 0.0;
+    }
     [[nodiscard]] constexpr bool operator==(const engine_kernels&) const = default;
 };
 
@@ -205,6 +221,18 @@ struct engine_profile {
         require((kernels.fp4_gemm_efficiency > 0.0) == (kernels.fp4_gemm_half_dim > 0.0), s,
                 "kernels.fp4_gemm_half_dim", kernels.fp4_gemm_half_dim,
                 "the FP4 GEMM curve needs both its e∞ and its n₀ (or neither)");
+        require(non_negative_finite(kernels.fp4_quant_gemm_efficiency) && kernels.fp4_quant_gemm_efficiency <= 1.0, s,
+                "kernels.fp4_quant_gemm_efficiency", kernels.fp4_quant_gemm_efficiency,
+                "an FP4 GEMM-with-quantization e∞ must be 0 (none) or a fraction of the FP4 peak in (0, 1]");
+        require(non_negative_finite(kernels.fp4_quant_gemm_half_dim) && kernels.fp4_quant_gemm_half_dim <= 1e6, s,
+                "kernels.fp4_quant_gemm_half_dim", kernels.fp4_quant_gemm_half_dim,
+                "an FP4 GEMM-with-quantization n₀ must be 0 or positive, finite and at most 10⁶");
+        require((kernels.fp4_quant_gemm_efficiency > 0.0) == (kernels.fp4_quant_gemm_half_dim > 0.0), s,
+                "kernels.fp4_quant_gemm_half_dim", kernels.fp4_quant_gemm_half_dim,
+                "the FP4 GEMM-with-quantization curve needs both its e∞ and its n₀ (or neither)");
+        require(!(kernels.fp4_quant_gemm_efficiency > 0.0) || kernels.own_fp4_curve(), s,
+                "kernels.fp4_quant_gemm_efficiency", kernels.fp4_quant_gemm_efficiency,
+                "a curve with the quantization needs the engine's FP4 GEMM curve without it (fp4_gemm_efficiency)");
         require(non_negative_finite(kernels.expert_tile_rows) && kernels.expert_tile_rows <= 1024.0 &&
                     kernels.expert_tile_rows == detail::const_trunc(kernels.expert_tile_rows),
                 s, "kernels.expert_tile_rows", kernels.expert_tile_rows,
@@ -264,6 +292,7 @@ struct engine_profile {
         within(kernels.gemm * matmul_fraction, kernels.gemm, "kernels.gemm");
         within(kernels.gemm * kernels.grouped_gemm * matmul_fraction, kernels.grouped_gemm, "kernels.grouped_gemm");
         within(kernels.gemm * kernels.fp4_gemm_efficiency, kernels.gemm, "kernels.gemm (with fp4_gemm_efficiency)");
+        within(kernels.gemm * kernels.fp4_quant_gemm_efficiency, kernels.gemm, "kernels.gemm (with fp4_quant_gemm_efficiency)");
         within(kernels.attention_prefill * attention_fraction * detail::max(kernels.mla_decode, kernels.attention_fp8),
                detail::max(kernels.mla_decode, kernels.attention_fp8), "kernels.mla_decode / attention_fp8");
         within(kernels.attention_decode * hbm_fraction, kernels.attention_decode, "kernels.attention_decode");

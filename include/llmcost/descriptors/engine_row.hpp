@@ -25,6 +25,9 @@ struct engine_row {
     double expert_parallel, attention_dp, load_balancing, routing_skew, busiest_rank, mtp_draft_tokens;
     double request_overhead_us;  ///< per-request front-end latency (`engine_overheads::request`), µs
     double fp4_gemm_efficiency, fp4_gemm_half_dim;  ///< the engine's dense FP4 GEMM size curve (e∞, n₀); 0, 0: the hardware's
+    /// The curve of an FP4 GEMM with its activations' quantization kernel (e∞, n₀), for builds that
+    /// do not fuse it; 0, 0: none
+    double fp4_quant_gemm_efficiency, fp4_quant_gemm_half_dim;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -57,7 +60,9 @@ struct engine_row {
                     .elementwise = r.elementwise,
                     .weights = r.weights,
                     .fp4_gemm_efficiency = r.fp4_gemm_efficiency,
-                    .fp4_gemm_half_dim = r.fp4_gemm_half_dim},
+                    .fp4_gemm_half_dim = r.fp4_gemm_half_dim,
+                    .fp4_quant_gemm_efficiency = r.fp4_quant_gemm_efficiency,
+                    .fp4_quant_gemm_half_dim = r.fp4_quant_gemm_half_dim},
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),

@@ -126,6 +126,11 @@ struct measurement {
     /// front end (`engine_overheads::request`); false: in process (trtllm-bench, the MLPerf LoadGen
     /// harnesses, which hand the engine token ids), priced with no front end (`as_driven`).
     bool api_server = false;
+    /// The engine build fuses the FP4 quantization of a GEMM's activations into the RMSNorm before
+    /// it (TensorRT-LLM's `norm_quant_fusion` build flag, the MLPerf configs' `trtllm_build_flags`);
+    /// false: a quantization kernel runs before each FP4 GEMM, priced on the engine's curve with it
+    /// (`engine_kernels::fp4_quantization_fused`, B19). Carried onto the row's engine by `with_own_engine`.
+    bool fp4_quantization_fused = true;
     /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
     /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
     /// simulator's median (like for like); p99 far above the median marks a stall (`stalled`).
@@ -416,6 +421,7 @@ struct efficiency_parameters {
 /// deployment's engine, the reference unless set).
 [[nodiscard]] inline measurement with_own_engine(measurement x) {
     if (const std::optional<engine_profile> e = own_engine(x)) x.d.engine = *e;
+    x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;  // the row's build, not the profile's default
     return x;
 }
 

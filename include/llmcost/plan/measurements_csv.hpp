@@ -23,6 +23,7 @@
 /// | `prompts` | optional: a fixed_batch run by a closed-loop client with a burst start (all clients' first prompts at once), this many prompts in all, priced by the simulator; empty or 0 = steady state |
 /// | `range_ratio` | optional: that client's random-range-ratio r (lengths uniform on [r·L, L] around the row's mean); empty = 1, fixed lengths |
 /// | `api_server` | optional: 1 when the client came through the engine's API server (HTTP; its TTFT carries the engine's front end), 0 or empty in process (trtllm-bench, MLPerf harnesses) |
+/// | `norm_quant_fusion` | optional: 0 = the engine build quantizes FP4 GEMM activations in a kernel of their own (TensorRT-LLM's `norm_quant_fusion` off), priced on the engine's curve with that kernel (B19); empty or 1 = fused |
 /// | `ttft_median_s`, `ttft_p99_s` | optional: a TTFT row's median and 99th percentile over the run's requests, where the artifact gives them beside the mean; empty = not given |
 /// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`), simulated for a closed-loop or online row; empty = 1, every step |
 /// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
@@ -166,6 +167,13 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         const double a = r.number("api_server", 0.0);
         if (a != 0.0 && a != 1.0) r.fail("api_server", "1 (the client came through the engine's API server) or 0 (in process)");
         x.api_server = a == 1.0;
+    }
+    if (t.find_column("norm_quant_fusion")) {
+        const double f = r.number("norm_quant_fusion", 1.0);
+        if (f != 0.0 && f != 1.0)
+            r.fail("norm_quant_fusion", "1 / empty (FP4 activation quantization fused into the norm) or 0 (a kernel of its own)");
+        x.fp4_quantization_fused = f == 1.0;
+        x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;
     }
     if (t.find_column("ttft_median_s")) x.ttft_median = r.number("ttft_median_s", 0.0);
     if (t.find_column("ttft_p99_s")) x.ttft_p99 = r.number("ttft_p99_s", 0.0);
