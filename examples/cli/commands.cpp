@@ -686,6 +686,8 @@ report list(catalog_kind k, const std::string& hardware_file) {
         r.notes.push_back("FP4 GEMM e∞ and n₀: the engine's own size curve for dense FP4 GEMMs (e∞ · n ÷ (n + n₀) of the "
                           "FP4 peak); 0: the hardware's curve. With quantization: the same curve with the kernel that "
                           "quantizes the activations to FP4, for builds that do not fuse it into the norm (B19); 0: none.");
+        r.notes.push_back("An engine's first row on an architecture is its default (--engine); a later row prices the "
+                          "measurements of the releases its version range covers (tables/measurements.csv engine_version).");
         for (const engine_profile& e : catalog::all_engines) {
             record rec{.id = std::string(e.name)};
             rec.add("name", "name", std::string(e.name))

@@ -17,6 +17,11 @@ static_assert(catalog::architecture_of("GB200 (NVL72)") == gpu_architecture::bla
 static_assert(!catalog::architecture_of("My GPU").has_value());
 static_assert(!catalog::find_engine(engine_kind::trtllm, gpu_architecture::cdna3).has_value());
 static_assert(catalog::find_engine(engine_kind::sglang, gpu_architecture::cdna4) == catalog::sglang_cdna4);
+// A row's version picks the profile whose range covers it; the default (the first row) otherwise.
+static_assert(catalog::find_engine(engine_kind::trtllm, gpu_architecture::hopper, "0.14.0") == catalog::trtllm_hopper_trt_engine);
+static_assert(catalog::find_engine(engine_kind::trtllm, gpu_architecture::hopper, "0.17") == catalog::trtllm_hopper);
+static_assert(catalog::find_engine(engine_kind::trtllm, gpu_architecture::hopper) == catalog::trtllm_hopper);
+static_assert(catalog::release_of("0.14.0")->minor == 14 && !catalog::release_of("v0.14").has_value());
 
 // The reference engine: every multiplier 1 and nothing added.
 constexpr engine_profile ref = engine_profile::reference();

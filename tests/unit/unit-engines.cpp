@@ -55,7 +55,7 @@ TEST_CASE("tables/engines.csv equals catalog::all_engines, row for row") {
     }
 }
 
-TEST_CASE("every row of tables/engines.csv names its source, and every profile is one engine on one architecture") {
+TEST_CASE("every row of tables/engines.csv names its source, and every profile is one engine on one architecture and version range") {
     std::ifstream in(tables_dir / "engines.csv");
     std::string header, line;
     std::getline(in, header);
@@ -71,7 +71,56 @@ TEST_CASE("every row of tables/engines.csv names its source, and every profile i
     for (std::size_t i = 0; i < catalog::all_engines.size(); ++i)
         for (std::size_t j = i + 1; j < catalog::all_engines.size(); ++j)
             CHECK_FALSE((catalog::all_engines[i].kind == catalog::all_engines[j].kind &&
-                         catalog::all_engines[i].architecture == catalog::all_engines[j].architecture));
+                         catalog::all_engines[i].architecture == catalog::all_engines[j].architecture &&
+                         catalog::all_engines[i].version == catalog::all_engines[j].version));
+}
+
+TEST_CASE("one engine's profiles on one architecture: the version a row states picks the one whose range covers it") {
+    // Ranges as tables/engines.csv writes them: lo-hi on (major, minor), text after them ignored.
+    CHECK(catalog::version_covers("0.9-0.16", "0.14.0"));
+    CHECK(catalog::version_covers("0.9-0.16", "0.9"));
+    CHECK(catalog::version_covers("0.9-0.16", "0.16.1"));
+    CHECK_FALSE(catalog::version_covers("0.9-0.16", "0.17"));
+    CHECK_FALSE(catalog::version_covers("0.9-0.16", "0.8.9"));
+    CHECK(catalog::version_covers("0.17-1.0", "1.0 (era; PyTorch backend)"));
+    CHECK_FALSE(catalog::version_covers("0.17-1.0", "1.2.0rc2"));
+    CHECK(catalog::version_covers("0.9-0.11 (ROCm)", "0.9.0.2.dev108+g71faa1880 (ROCm 6.4.1)"));
+    CHECK_FALSE(catalog::version_covers("0.9-0.16", "MLPerf v5.1 NVIDIA harness (TensorRT 10.11"));
+    CHECK_FALSE(catalog::version_covers("0.9", "0.9"));  // not a range
+    // The lookup: the covering profile; the engine's default (its first row) otherwise.
+    CHECK(catalog::find_engine(engine_kind::trtllm, gpu_architecture::hopper, "0.14.0") == catalog::trtllm_hopper_trt_engine);
+    CHECK(catalog::find_engine(engine_kind::trtllm, gpu_architecture::hopper, "0.17") == catalog::trtllm_hopper);
+    CHECK(catalog::find_engine(engine_kind::trtllm, gpu_architecture::hopper, "1.2.0rc2") == catalog::trtllm_hopper);
+    CHECK(catalog::find_engine(engine_kind::trtllm, gpu_architecture::hopper, "unknown") == catalog::trtllm_hopper);
+    CHECK(catalog::find_engine(engine_kind::trtllm, gpu_architecture::hopper) == catalog::trtllm_hopper);
+    CHECK(catalog::find_engine(engine_kind::trtllm, gpu_architecture::blackwell, "0.14.0") == catalog::trtllm_blackwell);
+    CHECK_FALSE(catalog::find_engine(engine_kind::trtllm, gpu_architecture::cdna3, "0.14.0").has_value());
+    // --engine trtllm keeps the default.
+    CHECK(catalog::engine_for(engine_kind::trtllm, catalog::h100_sxm5) == catalog::trtllm_hopper);
+}
+
+TEST_CASE("TensorRT-LLM 0.9-0.16 on Hopper: its fitted launch gap per kernel, CUDA graphs off, by hand") {
+    const engine_profile& old = catalog::trtllm_hopper_trt_engine;
+    CHECK_FALSE(old.overheads.cuda_graphs);
+    CHECK(old.overheads.launch().value() == doctest::Approx(3.863e-6));
+    CHECK(old.overheads.request.value() == doctest::Approx(2.804e-3));
+    CHECK(old.overheads.step.value() == 0.0);
+    // Everything but the host costs is the default profile's.
+    CHECK(old.kernels == catalog::trtllm_hopper.kernels);
+    CHECK(old.collectives == catalog::trtllm_hopper.collectives);
+    CHECK(old.scheduler == catalog::trtllm_hopper.scheduler);
+    // A decode step of Llama-3.1-8B on one H100 is the default's plus kernels × 3.863 µs: with the
+    // hardware's 4 µs a kernel, the default's launch term is kernels × 4 µs, so the old profile's is
+    // kernels × 7.863 µs, and the steps differ by exactly kernels × 3.863 µs.
+    const deployment now{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::trtllm_hopper};
+    deployment then = now;
+    then.engine = old;
+    const step_shape decode{.decode_sequences = 8.0, .decode_context = 500_tok};
+    const pass_cost a = step_pass(now, decode), b = step_pass(then, decode);
+    const double kernels = a.overhead_time.value() / 4e-6;
+    CHECK(kernels == doctest::Approx(std::round(kernels)));  // a whole number of kernels
+    CHECK(b.overhead_time.value() == doctest::Approx(kernels * 7.863e-6).epsilon(1e-12));
+    CHECK(b.time().value() - a.time().value() == doctest::Approx(kernels * 3.863e-6).epsilon(1e-9));
 }
 
 TEST_CASE("engine table: a rule lands on the column it came from") {

@@ -630,6 +630,119 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
     return out;
 }
 
+/// One fit of a version profile: an engine's second (or later) profile on an architecture, for the
+/// releases its version range covers (catalog::find_engine by version). The rule, fixed before any
+/// fit: its rows are the priceable rows whose `engine_version` the range covers; the fit GPU is the
+/// GPU with most of them (ties: the first in the CSV); the calibration subset is the fit GPU's rows in
+/// file order, the 3rd, 6th, 9th … (a third of that GPU's rows, and so at most a third of the
+/// profile's); the free parameters are the per-kernel overhead (→ the profile's launch cost over the
+/// hardware's, CUDA graphs off) and the per-request front end, fitted together on the subset's TTFT
+/// and TPOT rows (a front end moves TTFT alone, a per-kernel cost every step); the rows are fitted
+/// with the profile's launch cost at 0, so a fit reproduces itself.
+struct version_fit {
+    std::string profile, gpu;
+    std::vector<std::string> rows;
+    std::size_t profile_rows = 0;
+    bool fitted = false;
+    std::string failure;
+    double launch_us = 0, launch_se_us = 0, ms = 0, se_ms = 0, sigma = 0, catalog_launch_us = 0, catalog_ms = 0;
+};
+
+std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
+    std::vector<version_fit> out;
+    for (const engine_profile& profile : catalog::all_engines) {
+        const std::optional<engine_profile> default_profile = catalog::find_engine(profile.kind, profile.architecture);
+        if (!default_profile || *default_profile == profile) continue;  // a default: fitted by the rules above
+        std::vector<const plan::measurement*> mine;
+        for (const plan::measurement& x : rows)
+            if (plan::own_engine(x) == profile) mine.push_back(&x);
+        if (mine.empty()) continue;
+        std::vector<std::pair<std::string, std::size_t>> counts;
+        for (const plan::measurement* x : mine) {
+            auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == x->d.hw.name; });
+            if (it == counts.end()) counts.emplace_back(std::string(x->d.hw.name), 1);
+            else ++it->second;
+        }
+        version_fit f;
+        f.profile = std::string(profile.name);
+        f.gpu = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+        f.profile_rows = mine.size();
+        f.catalog_launch_us = profile.overheads.launch().value() * 1e6;
+        f.catalog_ms = profile.overheads.request.value() * 1e3;
+        engine_profile neutral = profile;
+        neutral.overheads.launch_eager = seconds(0.0);
+        neutral.overheads.launch_graph = seconds(0.0);
+        std::vector<plan::measurement> fit_rows;
+        std::size_t on_gpu = 0;
+        for (const plan::measurement* x : mine) {
+            if (x->d.hw.name != f.gpu) continue;
+            if (++on_gpu % 3 != 0) continue;
+            plan::measurement y = *x;
+            y.d.engine = neutral;
+            y.check = false;
+            fit_rows.push_back(y);
+            f.rows.push_back(x->id);
+            subset_ids.push_back(x->id);
+        }
+        try {
+            if (fit_rows.size() <= 2) throw std::runtime_error("fewer rows than parameters");
+            const hardware& h = fit_rows.front().d.hw;
+            const plan::calibration_result r = plan::calibrate(
+                fit_rows, {.free = {plan::parameter::kernel_overhead, plan::parameter::request_overhead}});
+            for (const plan::fitted_parameter& q : r.parameters) {
+                if (q.which == plan::parameter::kernel_overhead) {
+                    f.launch_us = std::max(0.0, q.value - h.gpu.efficiency.kernel_overhead.value()) * 1e6;
+                    f.launch_se_us = q.standard_error * 1e6;
+                } else if (q.which == plan::parameter::request_overhead) {
+                    f.ms = q.value * 1e3;
+                    f.se_ms = q.standard_error * 1e3;
+                }
+            }
+            f.sigma = r.sigma;
+            f.fitted = true;
+        } catch (const std::exception& e) {
+            f.failure = e.what();
+        }
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+std::string version_fits_text(const std::vector<version_fit>& fits) {
+    if (fits.empty()) return {};
+    std::string s =
+        "\n### Profiles of an engine's earlier releases\n\n"
+        "An engine may have several profiles on one architecture, one per version range (tables/engines.csv's `version`); "
+        "a row is priced by the profile whose range covers its `engine_version`, and by the engine's default (its first "
+        "row there) where none does (`catalog::find_engine`). A later profile's host costs are fitted with "
+        "`plan::calibrate` on a subset chosen by rule before fitting: the rows it prices on the GPU with most of them, "
+        "in file order, the 3rd, 6th, 9th …; the per-kernel overhead (the profile's launch cost over the hardware's, "
+        "CUDA graphs off) and the per-request front end are free together, on the subset's TTFT and TPOT rows. The "
+        "subset's rows are calibration rows, out of the check-row statistics.\n\n"
+        "| profile | fit GPU | calibration rows | of the profile's rows | launch cost per kernel (fit ± s.e.) | in "
+        "tables/engines.csv | front end per request (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n"
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
+    for (const version_fit& f : fits) {
+        s += "| " + f.profile + " | " + f.gpu + " | " + std::to_string(f.rows.size()) + " | " + std::to_string(f.profile_rows) + " | ";
+        if (!f.fitted) {
+            s += "not fitted: " + f.failure + " | " + text::plain(f.catalog_launch_us, 4) + " µs | | " +
+                 text::plain(f.catalog_ms, 4) + " ms | |\n";
+            continue;
+        }
+        s += text::plain(f.launch_us, 4) + " ± " + text::plain(f.launch_se_us, 2) + " µs | " + text::plain(f.catalog_launch_us, 4) +
+             " µs | " + text::plain(f.ms, 4) + " ± " + text::plain(f.se_ms, 2) + " ms | " + text::plain(f.catalog_ms, 4) +
+             " ms | " + text::plain(f.sigma, 3) + " |\n";
+    }
+    s += "\nVersion-profile calibration subsets (not check rows; listed by id):\n\n";
+    for (const version_fit& f : fits) {
+        if (f.rows.empty()) continue;
+        s += "- " + f.profile + " (" + f.gpu + "): ";
+        for (std::size_t i = 0; i < f.rows.size(); ++i) s += (i ? ", " : "") + f.rows[i];
+        s += "\n";
+    }
+    return s;
+}
+
 /// A closed-loop client TTFT row's measured mean, median and p99 beside its simulated median.
 struct wave_row {
     std::string group, pair;  ///< engine | GPU family; the row's id with its prompt length blanked
@@ -797,7 +910,8 @@ std::string factors_text(const std::vector<check_row>& checks, const std::vector
 }
 
 report build(const std::vector<plan::measurement>& measurements, const std::vector<micro_row>& micro,
-             const std::vector<engine_fit>& fits, const std::vector<front_end_fit>& front_ends) {
+             const std::vector<engine_fit>& fits, const std::vector<front_end_fit>& front_ends,
+             const std::vector<version_fit>& versions) {
     std::vector<check_row> checks;
     std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
     std::vector<check_row> beyond;          // online rows at a rate llmcost cannot serve: no figure
@@ -1344,7 +1458,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "grows with the prompt, a front end does not), less the stalled runs (p99 TTFT above 60 × the median, "
          "`plan::stalled`), sorted by id, the 1st, 3rd, 5th … (the first two where that gives one), at most a third of "
          "the engine's TTFT rows there. An engine and architecture with no such rows keeps F = 0. The subset's rows "
-         "are calibration rows, out of the check-row statistics.\n\n" + front_end_text(front_ends);
+         "are calibration rows, out of the check-row statistics.\n\n" + front_end_text(front_ends) +
+         version_fits_text(versions);
     s += "\nHow far off the model is, by group:\n\n";
     for (const engine_stats& g : by_engine) {
         if (g.home) continue;
@@ -1623,6 +1738,7 @@ int main(int argc, char** argv) {
         std::vector<std::string> subset;
         const std::vector<engine_fit> fits = fit_engines(measurements, subset);
         const std::vector<front_end_fit> front_ends = fit_front_ends(measurements, subset);
+        const std::vector<version_fit> versions = fit_versions(measurements, subset);
         for (plan::measurement& x : measurements)
             if (std::find(subset.begin(), subset.end(), x.id) != subset.end()) x.check = false;
         for (const engine_fit& f : fits) {
@@ -1636,7 +1752,13 @@ int main(int argc, char** argv) {
             if (f.fitted && std::abs(f.ms - f.catalog_ms) > 0.01 + 0.005 * std::abs(f.ms))
                 std::fprintf(stderr, "llmcost-validation: %s on %s: fit front end %.4g ms per request; tables/engines.csv has %.4g ms\n",
                              f.engine.c_str(), f.architecture.c_str(), f.ms, f.catalog_ms);
-        const report r = build(measurements, micro, fits, front_ends);
+        for (const version_fit& f : versions)
+            if (f.fitted && (std::abs(f.ms - f.catalog_ms) > 0.01 + 0.005 * std::abs(f.ms) ||
+                             std::abs(f.launch_us - f.catalog_launch_us) > 0.01 + 0.005 * std::abs(f.launch_us)))
+                std::fprintf(stderr, "llmcost-validation: %s: fit launch %.4g us per kernel, front end %.4g ms; "
+                                     "tables/engines.csv has %.4g us, %.4g ms\n",
+                             f.profile.c_str(), f.launch_us, f.ms, f.catalog_launch_us, f.catalog_ms);
+        const report r = build(measurements, micro, fits, front_ends, versions);
         write(positional[1], r.text);
         print_summary("calibration rows (micro, engine fits)", r.calibration);
         print_summary("check rows (serving)", r.check);

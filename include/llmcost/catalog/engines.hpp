@@ -9,6 +9,12 @@
 /// `engine_for(kind, hw)` is the one lookup every entry point uses: the profile of that engine on
 /// that GPU's architecture, or a refusal naming the engine, the GPU and the engines that do run
 /// there. A deployment that names no engine keeps `engine_profile::reference()`.
+///
+/// One engine may have several profiles on one architecture, one per version range (the CSV's
+/// `version` column, "0.9-0.16"): the first row of an engine × architecture is its **default**, the
+/// profile `engine_for` and `--engine` give; a measurement that states its version is priced by the
+/// profile whose range covers it (`find_engine(kind, a, version)`), and by the default where no
+/// range does (a version the catalog has no profile for, or one that is not a release number).
 
 #include <llmcost/descriptors/engine.hpp>
 #include <llmcost/descriptors/engine_row.hpp>
@@ -37,10 +43,49 @@ inline constexpr engine_profile sglang_hopper = from_row(engine_row{"SGLang on H
 inline constexpr engine_profile sglang_blackwell = from_row(engine_row{"SGLang on Blackwell", "sglang", "blackwell", "0.4-0.5", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 4.654, 1, 5.9, 1024, 24.95, 0, 0, 2048, 16384, 1, 16384, 0.875, 1, 1, 0, 0, 0, 0, 1, 0, 119600, 0, 0, 0, 0});
 inline constexpr engine_profile sglang_cdna3 = from_row(engine_row{"SGLang on CDNA3 (ROCm)", "sglang", "cdna3", "0.4-0.5 (ROCm)", 0.814, 1, 0, 1, 0.9, 1, 1, 0.9, 0.9, 0, 0, 27.34, 1, 16.22, 32, 41, 0, 0, 2048, 16384, 1, 16384, 0.875, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0});
 inline constexpr engine_profile sglang_cdna4 = from_row(engine_row{"SGLang on CDNA4 (ROCm)", "sglang", "cdna4", "0.4-0.5 (ROCm)", 0.9215, 1, 0, 1, 1.013, 1, 1, 1.013, 1.013, 0, 0, 9.654, 1, 6.3, 24, 33.5, 0, 0, 2048, 16384, 1, 16384, 0.875, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0});
+inline constexpr engine_profile trtllm_hopper_trt_engine = from_row(engine_row{"TensorRT-LLM 0.9-0.16 on Hopper (TensorRT engine + Triton)", "trtllm", "hopper", "0.9-0.16", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 3.863, 0, 0, 0, 0, 0, 0, 0, 2048, 8192, 0, 0, 0.9, 32, 0, 0, 0, 0, 0, 1, 0, 2804, 0, 0, 0, 0});
 // clang-format on
 
+/// Every profile, in tables/engines.csv's order: an engine × architecture's first row is its default.
 inline constexpr std::array all_engines{trtllm_hopper, trtllm_blackwell, vllm_hopper,  vllm_blackwell, vllm_cdna3,
-                                        vllm_cdna4,    sglang_hopper,    sglang_blackwell, sglang_cdna3, sglang_cdna4};
+                                        vllm_cdna4,    sglang_hopper,    sglang_blackwell, sglang_cdna3, sglang_cdna4,
+                                        trtllm_hopper_trt_engine};
+
+/// A release number's major and minor parts ("0.14.0" → {0, 14}); nothing where the text does not
+/// start with digits, a dot and digits ("1.0 (era)" → {1, 0}; "MLPerf v5.1 harness" → nothing).
+struct release {
+    int major = 0, minor = 0;
+    [[nodiscard]] constexpr bool operator<=(const release& o) const {
+        return major < o.major || (major == o.major && minor <= o.minor);
+    }
+};
+[[nodiscard]] constexpr std::optional<release> release_of(std::string_view text) {
+    auto number = [&](std::size_t& i) -> std::optional<int> {
+        int v = 0;
+        const std::size_t start = i;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9' && i - start < 6) v = v * 10 + (text[i++] - '0');
+        if (i == start) return std::nullopt;
+        return v;
+    };
+    std::size_t i = 0;
+    const std::optional<int> major = number(i);
+    if (!major || i >= text.size() || text[i] != '.') return std::nullopt;
+    ++i;
+    const std::optional<int> minor = number(i);
+    if (!minor) return std::nullopt;
+    return release{*major, *minor};
+}
+
+/// Whether a profile's version range ("0.9-0.16", "0.17-1.0", "0.9-0.11 (ROCm)") covers the release
+/// `version` names: lo ≤ version ≤ hi on (major, minor). A range or version that is not a release
+/// number covers nothing.
+[[nodiscard]] constexpr bool version_covers(std::string_view range, std::string_view version) {
+    const std::optional<release> v = release_of(version);
+    const std::size_t dash = range.find('-');
+    if (!v || dash == std::string_view::npos) return false;
+    const std::optional<release> lo = release_of(range.substr(0, dash)), hi = release_of(range.substr(dash + 1));
+    return lo && hi && *lo <= *v && *v <= *hi;
+}
 
 /// The architecture of a catalog GPU, by its name (tables/hardware.csv); nothing for a GPU the
 /// catalog does not know (a user's own hardware row).
@@ -67,11 +112,21 @@ inline constexpr std::array all_engines{trtllm_hopper, trtllm_blackwell, vllm_ho
     return std::nullopt;
 }
 
-/// The catalog profile of `kind` on architecture `a`, if the catalog has one.
+/// The catalog's default profile of `kind` on architecture `a` (its first row), if it has one.
 [[nodiscard]] constexpr std::optional<engine_profile> find_engine(engine_kind kind, gpu_architecture a) {
     for (const engine_profile& e : all_engines)
         if (e.kind == kind && e.architecture == a) return e;
     return std::nullopt;
+}
+
+/// The profile of `kind` on `a` whose version range covers `version` (a source's "0.14.0"); the
+/// default profile where none does (`find_engine(kind, a)`); nothing where the engine has no
+/// profile on `a`.
+[[nodiscard]] constexpr std::optional<engine_profile> find_engine(engine_kind kind, gpu_architecture a,
+                                                                  std::string_view version) {
+    for (const engine_profile& e : all_engines)
+        if (e.kind == kind && e.architecture == a && version_covers(e.version, version)) return e;
+    return find_engine(kind, a);
 }
 
 /// The catalog engines with a profile for architecture `a`, as "trtllm, vllm" (empty: none).

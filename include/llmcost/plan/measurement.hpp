@@ -409,12 +409,13 @@ struct efficiency_parameters {
     return engine_kind::reference;
 }
 
-/// The catalog profile of the engine that produced `x` on `x`'s GPU (catalog/engines.hpp), or
-/// nothing when the catalog has no profile of that engine for the GPU's architecture.
+/// The catalog profile of the engine that produced `x` on `x`'s GPU (catalog/engines.hpp): the one
+/// whose version range covers the row's `engine_version`, else the engine's default there; nothing
+/// when the catalog has no profile of that engine for the GPU's architecture.
 [[nodiscard]] inline std::optional<engine_profile> own_engine(const measurement& x) {
     const std::optional<gpu_architecture> a = catalog::architecture_of(x.d.hw.name);
     if (!a) return std::nullopt;
-    return catalog::find_engine(kind_of(x.engine), *a);
+    return catalog::find_engine(kind_of(x.engine), *a, x.engine_version);
 }
 
 /// `x` priced by its own engine's profile where the catalog has one; otherwise as it stands (the
