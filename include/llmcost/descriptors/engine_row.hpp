@@ -25,6 +25,7 @@ struct engine_row {
     double expert_parallel, attention_dp, load_balancing, routing_skew, busiest_rank, mtp_draft_tokens;
     double request_overhead_us;  ///< per-request front-end latency (`engine_overheads::request`), µs
     double fp4_gemm_efficiency, fp4_gemm_half_dim;  ///< the engine's dense FP4 GEMM size curve (e∞, n₀); 0, 0: the hardware's
+    double attention_dp_balance;  ///< attention DP's balance ratio (`engine_moe::attention_dp_balance`); 0: not measured
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -80,6 +81,7 @@ struct engine_row {
                 .load_balancing = flag(r.load_balancing, "load_balancing"),
                 .routing_skew = r.routing_skew,
                 .busiest_rank = flag(r.busiest_rank, "busiest_rank"),
+                .attention_dp_balance = r.attention_dp_balance,
                 .mtp_draft_tokens = static_cast<int>(r.mtp_draft_tokens)},
     });
 }
