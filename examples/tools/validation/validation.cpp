@@ -1455,7 +1455,7 @@ void print_summary(const char* name, const summary& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::optional<double> max_median, max_overall, max_group, max_bias, max_amd, max_amd_only;
+    std::optional<double> max_median, max_overall, max_group, max_bias, max_amd, max_amd_only, max_mla_only;
     std::vector<std::string> positional;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
@@ -1465,6 +1465,7 @@ int main(int argc, char** argv) {
                                        : a == "--max-group-bias"     ? &max_bias
                                        : a == "--max-amd-mla-median" ? &max_amd
                                        : a == "--max-amd-median"     ? &max_amd_only
+                                       : a == "--max-mla-median"     ? &max_mla_only
                                                                      : nullptr;
         if (bound != nullptr && i + 1 < argc) {
             char* end = nullptr;
@@ -1527,6 +1528,11 @@ int main(int argc, char** argv) {
         }
         if (max_amd_only && r.amd.median > *max_amd_only) {
             std::printf("the AMD median %.1f%% is ABOVE %.1f%%\n", 100.0 * r.amd.median, 100.0 * *max_amd_only);
+            return 1;
+        }
+        if (max_mla_only && r.mla.median > *max_mla_only) {
+            std::printf("the DeepSeek-class (MLA) median %.1f%% is ABOVE %.1f%%\n", 100.0 * r.mla.median,
+                        100.0 * *max_mla_only);
             return 1;
         }
         if (max_overall && r.check.median > *max_overall) {
