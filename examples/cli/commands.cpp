@@ -688,6 +688,8 @@ report list(catalog_kind k, const std::string& hardware_file) {
                           "quantizes the activations to FP4, for builds that do not fuse it into the norm (B19); 0: none.");
         r.notes.push_back("An engine's first row on an architecture is its default (--engine); a later row prices the "
                           "measurements of the releases its version range covers (tables/measurements.csv engine_version).");
+        r.notes.push_back("Attention-DP balance: mean ÷ most tokens over the attention-DP ranks of an EP group per "
+                          "iteration; each rank waits for the busiest (0: not measured, all alike).");
         for (const engine_profile& e : catalog::all_engines) {
             record rec{.id = std::string(e.name)};
             rec.add("name", "name", std::string(e.name))
@@ -706,6 +708,7 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("library_all_reduce_s", "NCCL all-reduce a", e.collectives.library_all_reduce.value(), "s")
                 .add("library_all_reduce_bus_B_per_s", "NCCL bus bandwidth", e.collectives.library_all_reduce_bus.value(), "B/s")
                 .add("all_to_all_latency_s", "all-to-all floor", e.collectives.all_to_all_latency.value(), "s")
+                .add("attention_dp_balance", "attention-DP balance", e.moe.attention_dp_balance)
                 .add("max_batched_tokens", "max tokens/step", e.scheduler.max_batched_tokens, "token")
                 .add("chunked_prefill", "chunked prefill", std::string(e.scheduler.chunked_prefill ? "on" : "off"))
                 .add("prompt_steps", "prompt steps", std::string(e.scheduler.prefill_alone ? "alone" : "mixed"));

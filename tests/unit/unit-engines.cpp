@@ -480,6 +480,16 @@ TEST_CASE("expert parallelism: the busiest of G ranks, hand-worked") {
     deployment d{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 1, .ep = 8, .dp = 8},
                  .engine = catalog::vllm_hopper};
     pass_model pm = prepare_pass(d);
+    // The model's router skew reaches the pass (no EPLB on vLLM): DeepSeek-V3's 1.28 (blog4 Table 1).
+    CHECK(pm.routing_skew == 1.28);
+    // At many tokens only the skew is left: 1 + √(2 ln 8) · 1.28 · √(8 ÷ 256) = 1 + 2.039334 · 0.2262742 = 1.461448.
+    CHECK(detail::ep_imbalance(pm, 1e15) == doctest::Approx(1.461448).epsilon(1e-6));
+    // An engine that places experts by load (EPLB) leaves the skew it states, not the router's.
+    deployment eplb = d;
+    eplb.engine.moe.load_balancing = true;
+    eplb.engine.moe.routing_skew = 0.1;
+    CHECK(prepare_pass(eplb).routing_skew == 0.1);
+    pm.routing_skew = 0.0;  // the sampling spread alone, below
     // I = 1 + √(2 ln 8) · √((1 − 1/8) · 8 ÷ 1024) = 1 + 2.039334 · 0.0826797 = 1.168610
     CHECK(detail::ep_imbalance(pm, 1024.0) == doctest::Approx(1.168610).epsilon(1e-6));
     // With routing skew c = 0.5 over E = 256 experts: + c² · G ÷ E = 0.0078125 under the root.
@@ -498,6 +508,58 @@ TEST_CASE("expert parallelism: the busiest of G ranks, hand-worked") {
     CHECK(b.matmul_compute_time > a.matmul_compute_time);
     CHECK(b.ep_time > a.ep_time);
     CHECK(b.matmul_memory_time == a.matmul_memory_time);
+}
+
+TEST_CASE("attention data parallelism: every rank waits for the busiest, hand-worked") {
+    // DeepSeek-V3 on 8 B200s, DP8·EP8, TensorRT-LLM (β = 0.877, its ADP balance strategy, blog10).
+    const deployment dep{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 1, .ep = 8, .dp = 8},
+                         .engine = catalog::trtllm_blackwell};
+    REQUIRE(catalog::trtllm_blackwell.moe.attention_dp_balance == 0.877);
+    deployment alike = dep;
+    alike.engine.moe.attention_dp_balance = 0.0;  // not measured: every rank's step alike
+    CHECK(prepare_pass(dep).attention_dp_busiest == doctest::Approx(1.0 / 0.877).epsilon(1e-15));
+    CHECK(prepare_pass(alike).attention_dp_busiest == 1.0);
+    // The work that grows with the rank's tokens × 1 ÷ 0.877 = 1.140251; weights and launches stay.
+    const pass_cost a = decode_pass(alike, 256.0, 4000_tok), b = decode_pass(dep, 256.0, 4000_tok);
+    const double f = 1.140251;
+    CHECK(b.attention_compute_time.value() == doctest::Approx(a.attention_compute_time.value() * f).epsilon(1e-6));
+    CHECK(b.attention_memory_time.value() == doctest::Approx(a.attention_memory_time.value() * f).epsilon(1e-6));
+    CHECK(b.matmul_compute_time.value() == doctest::Approx(a.matmul_compute_time.value() * f).epsilon(1e-6));
+    CHECK(b.elementwise_time.value() == doctest::Approx(a.elementwise_time.value() * f).epsilon(1e-6));
+    CHECK(b.ep_time.value() == doctest::Approx(a.ep_time.value() * f).epsilon(1e-6));
+    CHECK(b.matmul_memory_time == a.matmul_memory_time);
+    CHECK(b.overhead_time == a.overhead_time);
+    CHECK(b.flops == a.flops);  // the work is the same; the ranks wait
+    // No attention DP, no wait: EP over tensor-parallel attention (dp 1), and dense replicas (dp 2).
+    const deployment tep{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8, .ep = 8},
+                         .engine = catalog::trtllm_blackwell};
+    CHECK(prepare_pass(tep).attention_dp_busiest == 1.0);
+    const deployment replicas{.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx, .layout = {.tp = 1, .dp = 2},
+                              .engine = catalog::trtllm_blackwell};
+    CHECK(prepare_pass(replicas).attention_dp_busiest == 1.0);
+}
+
+TEST_CASE("attention_dp_balance: the descriptor's rule and the table's optional column") {
+    engine_profile e = catalog::trtllm_blackwell;
+    e.moe.attention_dp_balance = 1.2;
+    CHECK(has(test::validation_message(e), "moe.attention_dp_balance = 1.2: a balance ratio"));
+    e.moe.attention_dp_balance = -0.5;
+    CHECK(has(test::validation_message(e), "moe.attention_dp_balance = -0.5"));
+    e.moe.attention_dp_balance = std::numeric_limits<double>::quiet_NaN();
+    CHECK(has(test::validation_message(e), "moe.attention_dp_balance = nan"));
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+    const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].moe.attention_dp_balance == 0.0);
+    const std::string columns = header + ",fp4_gemm_efficiency,fp4_gemm_half_dim,attention_dp_balance,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",0,0,0.9,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].moe.attention_dp_balance == 0.9);
+    const std::string above = test::message_of([&] { return io::parse_engines_csv(columns + row + ",0,0,1.5,my runs\n", "mine.csv"); });
+    CHECK(has(above, "mine.csv:2"));
+    CHECK(has(above, "attention_dp_balance"));
+    CHECK(has(above, "(0, 1]"));
 }
 
 TEST_CASE("expert parallelism's all-to-all runs only under attention data parallelism, hand-worked") {

@@ -249,7 +249,9 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
         // MORI-EP's all-to-all floor, the busiest-rank EP model) and a profile with host work per step.
         engine_profile hosty = catalog::sglang_hopper;
         hosty.overheads.step = 1.5_ms;
+        hosty.moe.load_balancing = true;  // EPLB: the skew the engine leaves (0.4) in place of the model's
         hosty.moe.routing_skew = 0.4;
+        hosty.moe.attention_dp_balance = 0.8;  // the busiest attention-DP rank on the DP8 and DP4 layouts
         for (const model& m : {catalog::mixtral_8x7b, catalog::deepseek_v3}) {
             const plan::sweep_grid g{
                 .m = m,

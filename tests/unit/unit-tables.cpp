@@ -334,6 +334,29 @@ TEST_CASE("model table: KV heads that do not divide the query heads") {
     CHECK(contains(msg, "must divide query_heads"));
 }
 
+TEST_CASE("model table: routing skew, a column a table may leave out") {
+    // Left out: 0, uniform routing (tables written before the column).
+    const std::vector<model> old = io::parse_models_csv(real_rows("models.csv").without("routing_skew").text(), "old.csv");
+    REQUIRE(old.size() == 2);
+    CHECK(old[1].ffn.routing_skew == 0.0);
+    // A dense model has no router to skew: the rule lands on the column.
+    const std::string dense = message_of(
+        [&] { return io::parse_models_csv(real_rows("models.csv").with("routing_skew", "0.3").text(), "bad-models.csv"); });
+    CHECK(contains(dense, "bad-models.csv:3:"));
+    CHECK(contains(dense, "\"routing_skew\" = \"0.3\""));
+    CHECK(contains(dense, "0 for a dense model"));
+    const std::string negative = message_of(
+        [&] { return io::parse_models_csv(real_rows("models.csv").with("routing_skew", "-1").text(), "bad-models.csv"); });
+    CHECK(contains(negative, "\"routing_skew\" = \"-1\""));
+    CHECK(contains(negative, "[0, 10]"));
+    const std::string nan = message_of(
+        [&] { return io::parse_models_csv(real_rows("models.csv").with("routing_skew", "nan").text(), "bad-models.csv"); });
+    CHECK(contains(nan, "routing_skew"));
+    // DeepSeek-V3's row carries its measured skew (blog4 Table 1: 164.1 ÷ 128).
+    for (const model& m : io::load_models_csv(tables_dir / "models.csv"))
+        if (m.name == "DeepSeek-V3") CHECK(m.ffn.routing_skew == 1.28);
+}
+
 TEST_CASE("model table: an unknown number format") {
     const std::string msg = message_of(
         [&] { return io::parse_models_csv(real_rows("models.csv").with("weights", "fp7").text(), "bad-models.csv"); });

@@ -1653,7 +1653,7 @@ figures read_figures(const std::filesystem::path& path) {
 }
 
 struct bars {
-    std::optional<double> check_median, overall, group, bias, amd_mla, amd;
+    std::optional<double> check_median, overall, group, bias, amd_mla, amd, mla;
 };
 
 /// 1 when a bar is missed (the line says which), 0 otherwise.
@@ -1669,6 +1669,10 @@ int hold_bars(const figures& f, const bars& b) {
     }
     if (b.amd && f.amd_median > *b.amd) {
         std::printf("the AMD median %.1f%% is ABOVE %.1f%%\n", 100.0 * f.amd_median, 100.0 * *b.amd);
+        return 1;
+    }
+    if (b.mla && f.mla_median > *b.mla) {
+        std::printf("the DeepSeek-class (MLA) median %.1f%% is ABOVE %.1f%%\n", 100.0 * f.mla_median, 100.0 * *b.mla);
         return 1;
     }
     if (b.overall && f.check_median > *b.overall) {
@@ -1706,6 +1710,7 @@ int main(int argc, char** argv) {
                                        : a == "--max-group-bias"     ? &b.bias
                                        : a == "--max-amd-mla-median" ? &b.amd_mla
                                        : a == "--max-amd-median"     ? &b.amd
+                                       : a == "--max-mla-median"     ? &b.mla
                                                                      : nullptr;
         std::optional<std::string>* file = a == "--figures" ? &figures_out : a == "--check-figures" ? &figures_in : nullptr;
         if (bound != nullptr && i + 1 < argc) {

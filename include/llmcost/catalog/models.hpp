@@ -60,14 +60,16 @@ inline constexpr model mixtral_8x22b = model{
     .max_position = 65536};
 
 /// DeepSeek-V3: MLA, 256 routed + 1 shared expert (top-8), first 3 layers dense; FP8 weights and
-/// FP8 GEMM inputs (config.json: quant_method fp8, activation_scheme dynamic).
+/// FP8 GEMM inputs (config.json: quant_method fp8, activation_scheme dynamic). Routing skew 1.28:
+/// tokens per routed expert without EPLB, standard deviation 164.1 ÷ mean 128 (DeepSeek-R1, the
+/// same router; TensorRT-LLM's blog4 "Scaling Expert Parallelism", Table 1; tables/models.csv).
 inline constexpr model deepseek_v3 = model{
     .name = "DeepSeek-V3", .layers = 61, .hidden = 7168, .vocab = 129280,
     .attention = {.kind = attention_kind::latent, .query_heads = 128, .kv_heads = 128,
                   .latent = {.kv_lora_rank = 512, .q_lora_rank = 1536, .rope_head_dim = 64,
                              .nope_head_dim = 128, .v_head_dim = 128}},
     .ffn = {.intermediate = 18432, .routed_experts = 256, .shared_experts = 1, .top_k = 8,
-            .expert_intermediate = 2048, .first_dense_layers = 3, .router_bias = true},
+            .expert_intermediate = 2048, .first_dense_layers = 3, .router_bias = true, .routing_skew = 1.28},
     .max_position = 163840,
     .weights = formats::fp8,
     .activations = formats::fp8,

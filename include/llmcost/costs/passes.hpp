@@ -277,7 +277,10 @@ struct pass_model {
     interconnect library_tp_link{};         ///< the collective library's fitted all-reduce as a link: α = a ÷ steps, β = B_bus
     double library_all_reduce_min = -1;     ///< B; the library's all-reduce above this size; < 0: none (the link model)
     bool busiest_rank = false;              ///< price the EP step at its busiest rank
-    double routing_skew = 0;                ///< cv of the experts' token shares
+    double routing_skew = 0;                ///< cv of the experts' token shares: the model's, or what the engine's EPLB leaves
+    /// 1 ÷ β: the busiest attention rank's token-proportional work over the mean rank's, under
+    /// attention data parallelism (`engine_moe::attention_dp_balance` β); 1: every rank alike.
+    double attention_dp_busiest = 1;
     double ep_ranks = 1;                    ///< ranks of the expert-parallel group (G)
     double extreme_value_z = 0;             ///< √(2 ln G): the busiest of G ranks, in standard deviations
     [[nodiscard]] constexpr double routing_experts_or_one() const { return routed_experts > 0 ? routed_experts : 1.0; }
@@ -376,7 +379,12 @@ struct pass_model {
         pm.library_all_reduce_min = en.collectives.custom_all_reduce_max.value();
     }
     pm.busiest_rank = en.moe.busiest_rank && d.expert_parallel();
-    pm.routing_skew = en.moe.routing_skew;
+    // The router's skew is the model's (and its data's); an engine that places experts by load
+    // (EPLB) leaves the skew it states (blog4 Table 1: the hottest rank 2.56× the mean without, 1.11× with).
+    pm.routing_skew = en.moe.load_balancing ? en.moe.routing_skew : m.ffn.routing_skew;
+    // Attention DP: the EP group's ranks step together, so each waits for the one with the most tokens.
+    if (d.expert_parallel() && d.layout.dp > 1 && en.moe.attention_dp_balance > 0.0)
+        pm.attention_dp_busiest = 1.0 / en.moe.attention_dp_balance;
     pm.ep_ranks = d.layout.ep;
     pm.extreme_value_z = d.layout.ep > 1 ? detail::const_sqrt(2.0 * detail::const_log(static_cast<double>(d.layout.ep))) : 0.0;
     return pm;
@@ -495,6 +503,18 @@ template <class V>
     });
 }
 
+/// The busiest attention rank's step: its token-proportional terms × f = 1 ÷ β (`step_formula`).
+/// Out of line, so the common path of a step without attention DP compiles as before.
+template <class V>
+[[gnu::noinline]] constexpr void attention_dp_wait(double f, step_terms<V>& r) {
+    r.matmul_compute = r.matmul_compute * f;
+    r.attention_compute = r.attention_compute * f;
+    r.attention_memory = r.attention_memory * f;
+    r.elementwise = r.elementwise * f;
+    r.tp = r.tp * f;
+    r.ep = r.ep * f;
+}
+
 /// One step of `ds` decoding and `ps` prefilling sequences — the pass formula, once, for a value
 /// or a lane of values. GEMM FLOPs are 2·params per token (the LM head only for the positions
 /// that need logits), attention runs over each sequence's context, every touched weight is
@@ -586,6 +606,12 @@ template <class V>
     r.pp = d.layout.pp > 1 ? V(point_to_point_seconds(V(hidden_state / pm.tp), d.link_for(d.layout.tp * d.layout.pp)) *
                                (pm.pp - 1.0))
                            : L::constant(0.0);
+    // Attention data parallelism: every rank of the EP group waits for the busiest, whose tokens are
+    // 1 ÷ β of the mean rank's, β = mean ÷ most tokens per iteration (TensorRT-LLM's ADP balance,
+    // blog10): t_k × 1/β for the work that grows with the rank's tokens (GEMM FLOPs, attention, the
+    // element-wise kernels, the collectives); the weights every rank streams and its launches stay.
+    if (pm.attention_dp_busiest != 1.0) [[unlikely]]
+        attention_dp_wait(pm.attention_dp_busiest, r);
     return r;
 }
 

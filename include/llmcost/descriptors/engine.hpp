@@ -175,10 +175,16 @@ struct engine_moe {
     bool expert_parallel = false;  ///< experts spread over ranks (EP) rather than TP-sharded
     bool attention_dp = false;     ///< attention data-parallel beside EP
     bool load_balancing = false;   ///< redundant experts placed by load (EPLB)
-    /// Coefficient of variation of the experts' token shares (routing skew) that the busiest-rank
-    /// model sees; 0 with `busiest_rank` false: balanced experts (the reference).
+    /// Coefficient of variation of the experts' token shares left under the engine's load balancer
+    /// (read only with `load_balancing`: EPLB places redundant experts by measured load). Without
+    /// one, the busiest-rank model sees the model's own router skew (`ffn_spec::routing_skew`).
     double routing_skew = 0.0;
     bool busiest_rank = false;     ///< price the EP step at its busiest rank (`ep_imbalance`)
+    /// Attention data parallelism's balance ratio β = mean ÷ most tokens over the attention ranks of
+    /// an EP group, per iteration (the engine's scheduler decides it: which rank takes a prompt when);
+    /// every rank waits for the busiest, so a step's token-proportional work is priced at 1 ÷ β of
+    /// the mean rank's (`pass_model::attention_dp_busiest`). 0: not measured, every rank's step alike.
+    double attention_dp_balance = 0.0;
     int mtp_draft_tokens = 0;      ///< multi-token-prediction draft tokens the engine uses by default
     [[nodiscard]] constexpr bool operator==(const engine_moe&) const = default;
 };
@@ -277,6 +283,9 @@ struct engine_profile {
                 scheduler.kv_block_tokens, "must be 0 (not paged) or positive and finite");
         require(non_negative_finite(moe.routing_skew) && moe.routing_skew <= 10.0, s, "moe.routing_skew",
                 moe.routing_skew, "a coefficient of variation must be in [0, 10]");
+        require(non_negative_finite(moe.attention_dp_balance) && moe.attention_dp_balance <= 1.0, s,
+                "moe.attention_dp_balance", moe.attention_dp_balance,
+                "a balance ratio (mean ÷ most tokens per attention rank) must be 0 (not measured) or in (0, 1]");
         require(moe.mtp_draft_tokens >= 0 && moe.mtp_draft_tokens <= 16, s, "moe.mtp_draft_tokens",
                 moe.mtp_draft_tokens, "must be in [0, 16]");
     }

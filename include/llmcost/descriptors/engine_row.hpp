@@ -28,6 +28,7 @@ struct engine_row {
     /// The curve of an FP4 GEMM with its activations' quantization kernel (e∞, n₀), for builds that
     /// do not fuse it; 0, 0: none
     double fp4_quant_gemm_efficiency, fp4_quant_gemm_half_dim;
+    double attention_dp_balance;  ///< attention DP's balance ratio (`engine_moe::attention_dp_balance`); 0: not measured
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -85,6 +86,7 @@ struct engine_row {
                 .load_balancing = flag(r.load_balancing, "load_balancing"),
                 .routing_skew = r.routing_skew,
                 .busiest_rank = flag(r.busiest_rank, "busiest_rank"),
+                .attention_dp_balance = r.attention_dp_balance,
                 .mtp_draft_tokens = static_cast<int>(r.mtp_draft_tokens)},
     });
 }

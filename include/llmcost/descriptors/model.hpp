@@ -65,6 +65,11 @@ struct ffn_spec {
     int shared_expert_intermediate = 0;  ///< width of a shared expert; 0 = expert_intermediate (Qwen3-Next, Nemotron)
     bool shared_expert_gate = false;     ///< a hidden → 1 sigmoid gate on the shared expert (Qwen2-MoE, Qwen3-Next)
     int moe_layer_step = 1;        ///< an MoE FFN in every step-th layer after the dense ones, dense between (Llama-4 Maverick: 2)
+    /// Routing skew: the coefficient of variation of the tokens each routed expert receives, per
+    /// layer and step, on real data without load balancing (a property of the router and the data,
+    /// not of the engine); 0: uniform routing, the spread of sampling alone. The busiest EP rank sees
+    /// it (`detail::ep_imbalance`).
+    double routing_skew = 0.0;
     [[nodiscard]] constexpr bool operator==(const ffn_spec&) const = default;
 };
 
@@ -455,6 +460,9 @@ constexpr void model::validate() const {
     require(f.shared_expert_intermediate >= 0, s, "ffn.shared_expert_intermediate", f.shared_expert_intermediate,
             "must not be negative (0 = the routed experts' width)");
     require(f.routed_experts >= 0, s, "ffn.routed_experts", f.routed_experts, "must not be negative");
+    require(non_negative_finite(f.routing_skew) && f.routing_skew <= 10.0 && (f.routed_experts > 0 || f.routing_skew == 0.0),
+            s, "ffn.routing_skew", f.routing_skew,
+            "a coefficient of variation of tokens per expert must be in [0, 10], and 0 for a dense model");
     if (f.routed_experts > 0) {
         require(f.top_k >= 1, s, "ffn.top_k", f.top_k, "an MoE model routes each token to at least 1 expert");
         require(f.top_k <= f.routed_experts, s, "ffn.top_k", f.top_k,

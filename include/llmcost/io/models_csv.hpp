@@ -58,6 +58,9 @@ inline constexpr std::array<std::string_view, 50> columns{
     "state_head_dim", "state_dim", "state_groups", "state_conv_kernel", "state_conv_bias",
 };
 
+/// Columns added after tables were written: a table may leave them out (`row_reader::optional_figure`).
+inline constexpr std::array<std::string_view, 1> optional_columns{"routing_skew"};
+
 /// The names `format_named` accepts, for the message that refuses an unknown one.
 [[nodiscard]] inline std::string known_formats() {
     std::string s;
@@ -98,6 +101,15 @@ public:
         if (*v != std::floor(*v)) fail(column, "expected a whole number (it counts things)");
         if (*v > std::numeric_limits<int>::max()) fail(column, "too large (must fit in a 32-bit int)");
         return static_cast<int>(*v);
+    }
+    /// A figure of a column a table may leave out (added after tables were written): 0 where the
+    /// column or the cell is absent; otherwise a finite number (the descriptor checks its range).
+    [[nodiscard]] double optional_figure(std::string_view column) const {
+        if (!table_.find_column(column)) return 0.0;
+        const std::optional<double> v = table_.number(row_, column);  // throws on non-numbers
+        if (!v) return 0.0;
+        if (!std::isfinite(*v)) fail(column, "expected a finite number");
+        return *v;
     }
     /// `true` or `false`, spelled exactly so (a `1` or `yes` is more likely a misplaced value).
     [[nodiscard]] bool flag(std::string_view column) const {
@@ -148,6 +160,8 @@ private:
 [[nodiscard]] inline std::string_view column_for(const csv_table& table, std::string_view field) {
     const std::string_view last = field.substr(field.rfind('.') + 1);
     for (const std::string_view c : columns)
+        if (c == last && table.find_column(c)) return c;
+    for (const std::string_view c : optional_columns)
         if (c == last && table.find_column(c)) return c;
     return {};
 }
@@ -201,6 +215,7 @@ private:
     f.shared_expert_intermediate = r.count("shared_expert_intermediate");
     f.shared_expert_gate = r.flag("shared_expert_gate");
     f.moe_layer_step = r.count("moe_layer_step");
+    f.routing_skew = r.optional_figure("routing_skew");
     p.state.kind = r.state_kind("state_kind");
     p.state.heads = r.count("state_heads");
     p.state.head_dim = r.count("state_head_dim");
