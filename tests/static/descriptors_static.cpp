@@ -66,6 +66,15 @@ static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(32768, 32768, 32768), 0.
 static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(8192, 8192, 8192), 0.650, 0.654));
 static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(65, 8192, 8192) /
                                h100_sxm5.gpu.efficiency.matmul_at(128, 8192, 8192), 65.0 / 128.0 - 1e-12, 65.0 / 128.0 + 1e-12));
+// B15: MI325X's curve e(n) = 0.5975 · n ÷ (n + 1100), AMD's hipBLASLt table at 1,700 MHz, gives back
+// its gate/up projection at 1,024 tokens: n = ∛(1024 · 57344 · 8192) = 7,835, e = 0.5239 (measured
+// 1,408.3 of 2,614.9 = 0.5386). A run pinned at 1,500 MHz computes at 1,500 ÷ 1,700 of it (at_clock);
+// GPUs whose figures state no clock are left as they are.
+static_assert(within(mi325x.gpu.efficiency.matmul_at(1024, 8192, 57344), 0.5235, 0.5243));
+static_assert(within(mi325x.gpu.efficiency.at_clock(1500).matmul_at(1024, 8192, 57344) /
+                         mi325x.gpu.efficiency.matmul_at(1024, 8192, 57344),
+                     1500.0 / 1700.0 - 1e-12, 1500.0 / 1700.0 + 1e-12));
+static_assert(h100_sxm5.gpu.efficiency.at_clock(1500) == h100_sxm5.gpu.efficiency);
 static_assert(within(h100_sxm5.gpu.efficiency.matmul_at(33, 8192, 8192) /
                                h100_sxm5.gpu.efficiency.matmul_at(40, 8192, 8192), 33.0 / 40.0 - 1e-12, 33.0 / 40.0 + 1e-12));
 static_assert(achievable_fractions::padded_rows(8.5) == 16 && achievable_fractions::padded_rows(63.9) == 64 &&

@@ -334,3 +334,43 @@ TEST_CASE("measurements: a row's length spreads are priced by the closed forms' 
     CHECK(test::contains(error("E,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,8,80,0.8,1000,1000,ttft_s,0.5,s,s,,500\n"),
                          "input_spread / output_spread (tokens) = 500: lengths that vary are priced by the closed forms"));
 }
+
+TEST_CASE("measurements: a row's pinned clock scales its GPU's compute fractions against the clock they hold at") {
+    // MI325X's GEMM figures are AMD's hipBLASLt table at 1,700 MHz (B15): a run pinned at 1,500 MHz
+    // computes at 1,500 ÷ 1,700 of them, e∞ 0.5975 → 0.527206 (to 6 digits), attention 0.2513 →
+    // 0.221735; HBM and the size curve's n₀ stay. MI300X states no clock: a pin leaves it.
+    const achievable_fractions& e = catalog::mi325x.gpu.efficiency;
+    REQUIRE(e.compute_clock_MHz == 1700);
+    const achievable_fractions at = e.at_clock(1500);
+    CHECK(at.matmul == doctest::Approx(0.527206).epsilon(1e-6));
+    CHECK(at.attention == doctest::Approx(0.221735).epsilon(1e-5));
+    CHECK(at.hbm == e.hbm);
+    CHECK(at.matmul_half_dim == e.matmul_half_dim);
+    CHECK(e.at_clock(1700) == e);
+    CHECK(e.at_clock(0) == e);
+    CHECK(catalog::mi300x.gpu.efficiency.at_clock(1300) == catalog::mi300x.gpu.efficiency);
+
+    const std::string with_clock =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,clock_MHz\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_clock + rows, "c.csv"); };
+    const auto rows = rows_of(
+        "A,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,offline,,,,,,1000,1000,output_tokens_per_s,1000,tok/s,s,1500\n"
+        "B,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,offline,,,,,,1000,1000,output_tokens_per_s,1000,tok/s,s,\n"
+        "C,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,fixed_batch,,,,,64,1000,1000,tpot_s,0.05,s,s,1500\n");
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].clock_MHz == 1500);
+    CHECK(rows[1].clock_MHz == 0);
+    CHECK(plan::as_run(rows[0]).hw.gpu.efficiency == at);
+    CHECK(plan::as_run(rows[1]).hw.gpu.efficiency == e);
+    // A slower clock: fewer tokens/s offline (its full batch's GEMMs are compute-bound); a fixed batch is
+    // priced on the deployment at that clock.
+    CHECK(plan::predict(rows[0]) < plan::predict(rows[1]));
+    CHECK(plan::predict(rows[2]) == serve_at_batch(plan::as_driven(rows[2]), rows[2].r, 64).tpot.value());
+    // Refused, named: a negative or absurd clock.
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    CHECK(test::contains(error("E,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,offline,,,,,,1000,1000,output_tokens_per_s,1000,tok/s,s,-1500\n"),
+                         "clock_MHz"));
+    CHECK(test::contains(error("E,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,offline,,,,,,1000,1000,output_tokens_per_s,1000,tok/s,s,2e6\n"),
+                         "an engine clock is 0 (not pinned) or positive, in MHz, at most 10,000"));
+}

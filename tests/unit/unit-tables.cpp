@@ -256,6 +256,18 @@ TEST_CASE("hardware table: a cell that is not a number") {
     CHECK(contains(msg, "expected a number"));
 }
 
+TEST_CASE("hardware table: the compute fractions' clock is optional, and refused negative") {
+    // A table from before the column loads, every GPU's fractions at no stated clock.
+    const std::vector<hardware> old = io::parse_hardware_csv(real_rows("hardware.csv").without("compute_clock_MHz").text(), "old-hw.csv");
+    REQUIRE_FALSE(old.empty());
+    for (const hardware& h : old) CHECK(h.gpu.efficiency.compute_clock_MHz == 0.0);
+    const std::string msg = message_of(
+        [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("compute_clock_MHz", "-1700").text(), "bad-hw.csv"); });
+    CHECK(contains(msg, "bad-hw.csv:3:"));
+    CHECK(contains(msg, "\"compute_clock_MHz\""));
+    CHECK(contains(msg, "must not be negative"));
+}
+
 TEST_CASE("hardware table: a negative bandwidth") {
     const std::string msg = message_of(
         [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("hbm_bandwidth_TBps", "-4.8").text(), "bad-hw.csv"); });

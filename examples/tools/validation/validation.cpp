@@ -331,7 +331,7 @@ check_row evaluate(const plan::measurement& x) {
     }
     switch (x.how) {
         case plan::scenario::offline: {
-            const batch_limit b = max_batch(x.d, x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens});
+            const batch_limit b = max_batch(plan::as_run(x), x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens});
             c.ran = "batch " + whole(b.batch) + " (" + std::string(b.limited_by) + ")";
             break;
         }
@@ -340,7 +340,7 @@ check_row evaluate(const plan::measurement& x) {
                 c.ran = "simulated: " + text::plain(plan::online_run(x).concurrency, 3) + " running";
                 break;
             }
-            const serving_point s = serve_online(x.d, x.r, plan::online_interarrival(x));
+            const serving_point s = serve_online(plan::as_run(x), x.r, plan::online_interarrival(x));
             c.ran = text::plain(s.batch, 3) + " running";
             break;
         }
@@ -897,14 +897,15 @@ std::string factors_text(const std::vector<check_row>& checks, const std::vector
     for (const check_row& c : checks) add(c.x.d.hw.name);
     for (const micro_row& m : micro) add(catalog::lookup<hardware>(m.hardware_name).match->name);
     std::string s = "| GPU | HBM (TB/s) × hbm fraction | GEMM e∞ | GEMM n₀ | attention ÷ BF16 peak | kernel overhead | "
-                    "scale-up link α | per direction |\n|---|--:|--:|--:|--:|--:|--:|--:|\n";
+                    "scale-up link α | per direction | clock of the compute figures |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const std::string& n : names) {
         const hardware& h = *catalog::lookup<hardware>(n).match;
         const achievable_fractions& e = h.gpu.efficiency;
         s += "| " + n + " | " + text::plain(h.gpu.hbm_bandwidth.value() / 1e12, 4) + " × " + text::plain(e.hbm, 4) + " | " +
              text::plain(e.matmul, 4) + " | " + text::plain(e.matmul_half_dim, 4) + " | " + text::plain(e.attention, 4) + " | " +
              text::plain(e.kernel_overhead.value() * 1e6, 3) + " µs | " + text::plain(h.scale_up.latency.value() * 1e6, 3) + " µs | " +
-             text::plain(h.scale_up.per_direction.value() / 1e9, 4) + " GB/s |\n";
+             text::plain(h.scale_up.per_direction.value() / 1e9, 4) + " GB/s | " +
+             (e.compute_clock_MHz > 0 ? text::plain(e.compute_clock_MHz, 4) + " MHz" : std::string("not stated")) + " |\n";
     }
     return s;
 }
@@ -1005,6 +1006,14 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "(`with_formats`): FP8 rows as TensorRT-LLM's FP8 quantization (FP8 weights, GEMMs and, where the row says "
          "so, KV cache), BF16 rows BF16 throughout; FP4 checkpoints that quantize only the routed experts (NVFP4, "
          "MXFP4) are priced FP4 throughout, and an empty format is the model's own (gpt-oss-120b: MXFP4 experts).\n";
+    s += "- Pinned clocks: AMD's MLPerf harnesses (and their partners' copies) pin the engine clock with `rocm-smi "
+         "--setperfdeterminism` (`clock_MHz` in tables/measurements.csv, from each submission's "
+         "scripts/power_settings.sh). A row with a pin is priced with its GPU's compute fractions (GEMM e∞, fused "
+         "attention) scaled by the pin over the clock those fractions were measured at (`compute_clock_MHz` in "
+         "tables/hardware.csv; `achievable_fractions::at_clock`, `plan::as_run`): MI325X's GEMM curve is AMD's "
+         "hipBLASLt table at 1,700 MHz (B15), so its Server rows at 1,600 MHz and Mixtral rows at 1,500 compute at "
+         "0.941 and 0.882 of it; MI300X's figures (Azure's hipBLASLt runs, B16 and B25) state no clock and are not "
+         "scaled.\n";
     s += "- Lengths that vary: a row whose requests' lengths are a published dataset's (`input_spread`, `output_spread` "
          "in tables/measurements.csv: the standard deviations beside the means; \"I ± σ → O ± σ\" below) is priced with "
          "the closed forms' length bias (`request_shape`): the live batch holds answers in proportion to their length, so "
@@ -1072,8 +1081,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     for (const check_row& c : checks) {
         if (c.x.how != plan::scenario::online || c.x.what != plan::metric::ttft_s) continue;
         const seconds_t gap = plan::online_interarrival(c.x);
-        const serving_point s = serve_online(c.x.d, c.x.r, gap);
-        const double before = detail::step_in_flight_first_token(prepare_pass(c.x.d), c.x.r, s, gap).value();
+        const serving_point s = serve_online(plan::as_run(c.x), c.x.r, gap);
+        const double before = detail::step_in_flight_first_token(prepare_pass(plan::as_run(c.x)), c.x.r, s, gap).value();
         for (const std::string& key : {std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x),
                                        std::string(to_string(c.x.engine)) + " | all"}) {
             auto* it = group_named(online, key);
@@ -1122,10 +1131,10 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         const double measured_e2e = t->x.value + n * c.x.value;
         const double lambda = 1.0 / plan::online_interarrival(c.x).value();
         const double b = std::max(1.0, lambda * measured_e2e);  // Little's law on the measured figures
-        const serving_point at_b = serve_at_batch(c.x.d, c.x.r, b);
+        const serving_point at_b = serve_at_batch(plan::as_run(c.x), c.x.r, b);
         // llmcost's concurrency at the rate: the simulated run's where the row's scheduler holds prompts.
         const double at_rate = plan::holds_prompts(c.x) ? plan::online_run(c.x).concurrency
-                                                        : serve_online(c.x.d, c.x.r, plan::online_interarrival(c.x)).batch;
+                                                        : serve_online(plan::as_run(c.x), c.x.r, plan::online_interarrival(c.x)).batch;
         const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x);
         auto* it = group_named(held, key);
         it->ratio.push_back(b / at_rate);
@@ -1175,7 +1184,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         if (!plan::holds_prompts(c.x) || !c.refused.empty()) continue;
         double closed = 0;
         try {
-            const serving_point p = serve_online(c.x.d, c.x.r, plan::online_interarrival(c.x));
+            const serving_point p = serve_online(plan::as_run(c.x), c.x.r, plan::online_interarrival(c.x));
             closed = c.x.what == plan::metric::ttft_s ? p.ttft.value() : p.tpot.value();
         } catch (const invalid_input&) {
             continue;  // beyond the closed form's capacity: no "before" figure

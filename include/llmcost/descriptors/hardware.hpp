@@ -86,6 +86,22 @@ struct achievable_fractions {
     double matmul_half_dim = 0.0;
     double attention = 1.0;       ///< fused-attention FLOP/s ÷ BF16 dense peak (prefill)
     seconds_t kernel_overhead{};  ///< fixed cost per kernel launch (launch gap, ramp and tail)
+    /// The engine clock, in MHz, the compute fractions (GEMM, attention) were measured at where the
+    /// source pinned it (AMD's MLPerf hipBLASLt table: 1,700); 0: not stated, so no clock scales them.
+    double compute_clock_MHz = 0.0;
+
+    /// The fractions on a GPU whose engine clock is pinned at f MHz: e(f) = e(f₀) · f ÷ f₀ for the
+    /// compute-bound fractions (GEMM e∞, fused attention), memory-bound ones unchanged — a kernel's
+    /// FLOP a clock are fixed (peak = CUs × FLOP a clock × f; AMD's CDNA 3 datasheet peaks hold at
+    /// 2,100 MHz), so its rate follows the clock. f = 0 or an unstated f₀: as they stand.
+    [[nodiscard]] constexpr achievable_fractions at_clock(double f_MHz) const {
+        if (f_MHz <= 0.0 || compute_clock_MHz <= 0.0) return *this;
+        achievable_fractions e = *this;
+        const double r = f_MHz / compute_clock_MHz;
+        e.matmul = matmul * r;
+        e.attention = attention * r;
+        return e;
+    }
 
     /// Fraction of peak a GEMM of m rows (tokens) × k (inner) × n (outputs) sustains: the size
     /// curve at the padded size × tile quantisation, m ÷ padded(m).
@@ -203,6 +219,8 @@ struct accelerator {
         require(non_negative_finite(efficiency.kernel_overhead.value()) && efficiency.kernel_overhead.value() < 1e-3,
                 s, "efficiency.kernel_overhead (s)", efficiency.kernel_overhead.value(),
                 "a per-kernel overhead must be in [0, 1 ms)");
+        require(non_negative_finite(efficiency.compute_clock_MHz), s, "efficiency.compute_clock_MHz",
+                efficiency.compute_clock_MHz, "must be zero (not stated) or a positive, finite clock");
     }
     [[nodiscard]] constexpr bool operator==(const accelerator&) const = default;
 };

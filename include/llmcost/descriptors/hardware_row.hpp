@@ -30,6 +30,7 @@ struct hardware_row {
     double storage_TB_per_gpu, storage_read_GBps_per_gpu, transceivers_per_gpu, transceiver_W,
         capex_usd_per_gpu;
     std::string_view status;
+    double compute_clock_MHz;  ///< optional column: the clock the compute fractions hold at; 0: not stated
 };
 
 /// The typed descriptor of a table row. The scale-up figure counts both directions (vendor
@@ -51,7 +52,8 @@ struct hardware_row {
                                .matmul = r.matmul_efficiency,
                                .matmul_half_dim = r.matmul_half_dim,
                                .attention = r.attention_efficiency,
-                               .kernel_overhead = microseconds(r.kernel_overhead_us)}},
+                               .kernel_overhead = microseconds(r.kernel_overhead_us),
+                               .compute_clock_MHz = r.compute_clock_MHz}},
         .scale_up = interconnect::from_bidirectional(r.scaleup_link,
                                              gigabytes_per_second(r.scaleup_GBps_bidirectional),
                                              microseconds(r.scaleup_latency_us)),

@@ -138,7 +138,7 @@ private:
         if (field.starts_with("bandwidth")) return host ? "host_link_GBps_per_direction" : "storage_read_GBps_per_gpu";
     }
     // Accelerator and system fields: the descriptor name, up to the unit in parentheses.
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 19> by_field{{
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 20> by_field{{
         {"hbm_capacity", "hbm_capacity_GiB"},
         {"hbm_stacks", "hbm_stacks"},
         {"hbm_bandwidth", "hbm_bandwidth_TBps"},
@@ -153,6 +153,7 @@ private:
         {"efficiency.matmul_half_dim", "matmul_half_dim"},
         {"efficiency.attention", "attention_efficiency"},
         {"efficiency.kernel_overhead", "kernel_overhead_us"},
+        {"efficiency.compute_clock_MHz", "compute_clock_MHz"},
         {"scale_up_domain", "scaleup_domain_gpus"},
         {"gpus_per_node", "gpus_per_node"},
         {"transceivers_per_gpu", "transceivers_per_gpu"},
@@ -215,6 +216,8 @@ void check_part(const row_reader& r, const csv_table& table, std::string_view pa
     h.transceiver_W = r.figure("transceiver_W");
     h.capex_usd_per_gpu = r.figure("capex_usd_per_gpu");
     h.status = r.label("status");
+    // Optional (tables before issue 15's AMD clocks lack it): the clock the compute fractions hold at.
+    h.compute_clock_MHz = table.find_column("compute_clock_MHz") ? r.figure("compute_clock_MHz") : 0.0;
 
     const hardware hw = from_row(h);
     // Part by part first, so that a link's or a tier's rule lands on the right column; then the

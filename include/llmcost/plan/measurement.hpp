@@ -135,6 +135,10 @@ struct measurement {
     /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
     /// simulator's median (like for like); p99 far above the median marks a stall (`stalled`).
     double ttft_median = 0, ttft_p99 = 0;
+    /// The engine clock the run pinned, in MHz (AMD's MLPerf harnesses: `rocm-smi
+    /// --setperfdeterminism`); 0: not pinned. Priced against the clock the GPU's compute fractions
+    /// hold at (`achievable_fractions::at_clock`; `as_run`).
+    double clock_MHz = 0;
     std::string source;
 
     void validate() const {
@@ -182,6 +186,8 @@ struct measurement {
                 "holds prompts) takes the client's lengths instead");
         require(!api_server || how != scenario::single_prefill, s, "api_server", 1.0,
                 "a single prefill pass is the engine's alone: no API server in it");
+        require(non_negative_finite(clock_MHz) && clock_MHz <= 1e4, s, "clock_MHz", clock_MHz,
+                "an engine clock is 0 (not pinned) or positive, in MHz, at most 10,000");
         require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",
                 ttft_median + ttft_p99, "a TTFT percentile is 0 (not given) or positive and finite");
         require((ttft_median == 0.0 && ttft_p99 == 0.0) || what == metric::ttft_s, s, "ttft_median / ttft_p99 (s)",
@@ -224,10 +230,19 @@ struct measurement {
     return with_engine_defaults(given, x.d.engine);
 }
 
-/// The deployment as the measured client drove it: the engine's front end only where the client
+/// The deployment as the row ran it: its GPU's compute fractions at the clock the run pinned
+/// (`achievable_fractions::at_clock`; unchanged where the row pinned none or the GPU's fractions
+/// state no clock).
+[[nodiscard]] inline deployment as_run(const measurement& x) {
+    deployment d = x.d;
+    d.hw.gpu.efficiency = d.hw.gpu.efficiency.at_clock(x.clock_MHz);
+    return d;
+}
+
+/// The deployment as the measured client drove it (`as_run`): the engine's front end only where the client
 /// came through the API server (`measurement::api_server`), none for an in-process harness.
 [[nodiscard]] inline deployment as_driven(const measurement& x) {
-    deployment d = x.d;
+    deployment d = as_run(x);
     if (!x.api_server) d.engine.overheads.request = seconds(0.0);
     return d;
 }
@@ -293,7 +308,7 @@ struct online_means {
     require(holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
             "a simulated online run needs an online row whose scheduler holds prompts");
     require(positive_finite(x.rate), x.id, "rate (requests/s)", x.rate, "an online run needs an arrival rate");
-    (void)serve_online(x.d, x.r, online_interarrival(x));  // throws where the rate is beyond capacity
+    (void)serve_online(as_run(x), x.r, online_interarrival(x));  // throws where the rate is beyond capacity
     deployment d = as_driven(x);  // in process (MLPerf's harnesses): no API server's front end
     if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: the row's rate is its own
     const workload::traffic t{.input = workload::fixed(x.r.input), .output = workload::fixed(x.r.output),

@@ -30,6 +30,7 @@
 /// | `prefill_alone` | optional: 1 = prompt steps run alone, the answers waiting (vLLM V0 with chunked prefill off), simulated; empty or 0 = mixed |
 /// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
 /// | `input_spread`, `output_spread` | optional: standard deviations of the prompt and answer lengths of the run's requests (the dataset's), priced by the closed forms' length bias (`request_shape`); empty = 0, every request alike |
+/// | `clock_MHz` | optional: the engine clock the run pinned, in MHz (AMD's harnesses: `rocm-smi --setperfdeterminism`), priced against the clock the GPU's compute fractions hold at (`as_run`); empty = 0, not pinned |
 /// | `metric` | `output_tokens_per_s`, `ttft_s` or `tpot_s` |
 /// | `value`, `unit` | the figure: `tok/s`, `s` or `ms` |
 /// | `source` | where the figure was published (required: a figure without a source is refused) |
@@ -183,6 +184,7 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     x.r = {.input = tokens(in), .output = tokens(out)};
     if (t.find_column("input_spread")) x.r.input_spread = tokens(r.number("input_spread", 0.0));
     if (t.find_column("output_spread")) x.r.output_spread = tokens(r.number("output_spread", 0.0));
+    if (t.find_column("clock_MHz")) x.clock_MHz = r.number("clock_MHz", 0.0);
     x.what = pick(r, "metric", plan::all_metrics);
 
     const double v = r.number("value", 0.0);
