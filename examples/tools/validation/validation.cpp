@@ -942,9 +942,11 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         for (const auto& [k, n] : counts)
             if (n.first >= 5 && 3 * n.second < 2 * n.first) out_short.push_back(k);
     }
-    std::vector<double> bar_errors, other_engine_errors, amd_errors, mla_errors;
+    std::vector<double> bar_errors, other_engine_errors, amd_errors, mla_errors, online_ttft_errors, online_tpot_errors;
     for (const check_row& c : checks) {
         check_errors.push_back(error_of(c));
+        if (c.x.how == plan::scenario::online && c.x.what == plan::metric::ttft_s) online_ttft_errors.push_back(error_of(c));
+        if (c.x.how == plan::scenario::online && c.x.what == plan::metric::tpot_s) online_tpot_errors.push_back(error_of(c));
         if (gpu_family(c.x).starts_with("AMD")) amd_errors.push_back(error_of(c));
         if (c.x.d.m.attention.kind == attention_kind::latent) mla_errors.push_back(error_of(c));
         (bar_row(c.x) ? bar_errors : other_engine_errors).push_back(error_of(c));
@@ -1033,6 +1035,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "| — vLLM and SGLang | " + summary_cells(summarise(other_engine_errors)) + "\n";
     s += "| — on AMD GPUs (all engines) | " + summary_cells(out.amd) + "\n";
     s += "| — DeepSeek-class MoE (MLA: DeepSeek-V3/R1) | " + summary_cells(out.mla) + "\n";
+    s += "| — online rows (Poisson arrivals at a rate), TTFT | " + summary_cells(summarise(online_ttft_errors)) + "\n";
+    s += "| — online rows (Poisson arrivals at a rate), TPOT / ITL | " + summary_cells(summarise(online_tpot_errors)) + "\n";
     s += "\nThe bar is on the TensorRT-LLM check rows, the engine the factors were calibrated against: their median "
          "absolute error is " + unsigned_percent(out.bar.median) + " (bar: " + text::fixed(bar * 100.0, 0) + "%) — " +
          (out.bar.median <= bar ? "within the bar" : "**above the bar**") +
