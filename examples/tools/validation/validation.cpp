@@ -35,6 +35,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -1676,30 +1677,21 @@ int hold_bars(const figures& f, const bars& b) {
             std::printf("group %s: more than a third of its rows are in a calibration subset\n", g.c_str());
         return 1;
     }
-    if (b.amd_mla && std::max(f.amd_median, f.mla_median) > *b.amd_mla) {
-        std::printf("the AMD or DeepSeek-class median is ABOVE %.1f%%\n", 100.0 * *b.amd_mla);
-        return 1;
-    }
-    if (b.amd && f.amd_median > *b.amd) {
-        std::printf("the AMD median %.1f%% is ABOVE %.1f%%\n", 100.0 * f.amd_median, 100.0 * *b.amd);
-        return 1;
-    }
-    if (b.mla && f.mla_median > *b.mla) {
-        std::printf("the DeepSeek-class (MLA) median %.1f%% is ABOVE %.1f%%\n", 100.0 * f.mla_median, 100.0 * *b.mla);
-        return 1;
-    }
-    if (b.overall && f.check_median > *b.overall) {
-        std::printf("overall check-row median %.1f%% is ABOVE %.1f%%\n", 100.0 * f.check_median, 100.0 * *b.overall);
-        return 1;
-    }
-    if (b.group && f.worst_group_median > *b.group) {
-        std::printf("a group's median %.1f%% is ABOVE %.1f%%\n", 100.0 * f.worst_group_median, 100.0 * *b.group);
-        return 1;
-    }
-    if (b.bias && f.worst_group_bias > *b.bias) {
-        std::printf("a group's |mean signed error| %.1f%% is ABOVE %.1f%%\n", 100.0 * f.worst_group_bias, 100.0 * *b.bias);
-        return 1;
-    }
+    struct limit {
+        const std::optional<double>& bar;
+        double figure;
+        const char* what;
+    };
+    for (const limit& l : {limit{b.amd_mla, std::max(f.amd_median, f.mla_median), "the AMD or DeepSeek-class median"},
+                           limit{b.amd, f.amd_median, "the AMD median"},
+                           limit{b.mla, f.mla_median, "the DeepSeek-class (MLA) median"},
+                           limit{b.overall, f.check_median, "overall check-row median"},
+                           limit{b.group, f.worst_group_median, "a group's median"},
+                           limit{b.bias, f.worst_group_bias, "a group's |mean signed error|"}})
+        if (l.bar && l.figure > *l.bar) {
+            std::printf("%s %.1f%% is ABOVE %.1f%%\n", l.what, 100.0 * l.figure, 100.0 * *l.bar);
+            return 1;
+        }
     if (b.check_median) {
         const bool ok = f.bar_median <= *b.check_median;
         std::printf("TensorRT-LLM check rows: median |error| %.1f%% %s the bar of %.1f%%\n", 100.0 * f.bar_median,

@@ -218,24 +218,26 @@ struct engine_profile {
         multiplier(kernels.mla_decode, "kernels.mla_decode");
         multiplier(kernels.elementwise, "kernels.elementwise");
         multiplier(kernels.weights, "kernels.weights");
-        require(non_negative_finite(kernels.fp4_gemm_efficiency) && kernels.fp4_gemm_efficiency <= 1.0, s,
-                "kernels.fp4_gemm_efficiency", kernels.fp4_gemm_efficiency,
-                "an FP4 GEMM e∞ must be 0 (the hardware's curve) or a fraction of the FP4 peak in (0, 1]");
-        require(non_negative_finite(kernels.fp4_gemm_half_dim) && kernels.fp4_gemm_half_dim <= 1e6, s,
-                "kernels.fp4_gemm_half_dim", kernels.fp4_gemm_half_dim,
-                "an FP4 GEMM n₀ must be 0 or positive, finite and at most 10⁶");
-        require((kernels.fp4_gemm_efficiency > 0.0) == (kernels.fp4_gemm_half_dim > 0.0), s,
-                "kernels.fp4_gemm_half_dim", kernels.fp4_gemm_half_dim,
-                "the FP4 GEMM curve needs both its e∞ and its n₀ (or neither)");
-        require(non_negative_finite(kernels.fp4_quant_gemm_efficiency) && kernels.fp4_quant_gemm_efficiency <= 1.0, s,
-                "kernels.fp4_quant_gemm_efficiency", kernels.fp4_quant_gemm_efficiency,
-                "an FP4 GEMM-with-quantization e∞ must be 0 (none) or a fraction of the FP4 peak in (0, 1]");
-        require(non_negative_finite(kernels.fp4_quant_gemm_half_dim) && kernels.fp4_quant_gemm_half_dim <= 1e6, s,
-                "kernels.fp4_quant_gemm_half_dim", kernels.fp4_quant_gemm_half_dim,
-                "an FP4 GEMM-with-quantization n₀ must be 0 or positive, finite and at most 10⁶");
-        require((kernels.fp4_quant_gemm_efficiency > 0.0) == (kernels.fp4_quant_gemm_half_dim > 0.0), s,
-                "kernels.fp4_quant_gemm_half_dim", kernels.fp4_quant_gemm_half_dim,
-                "the FP4 GEMM-with-quantization curve needs both its e∞ and its n₀ (or neither)");
+        // A size curve e(n) = e∞·n ÷ (n + n₀) of the FP4 peak: both figures or neither (0, 0).
+        struct curve_rules {
+            std::string_view e_inf, n0, both;
+        };
+        auto fp4_curve = [&](double e_inf, double n0, std::string_view e_field, std::string_view n0_field,
+                             const curve_rules& rule) {
+            require(non_negative_finite(e_inf) && e_inf <= 1.0, s, e_field, e_inf, rule.e_inf);
+            require(non_negative_finite(n0) && n0 <= 1e6, s, n0_field, n0, rule.n0);
+            require((e_inf > 0.0) == (n0 > 0.0), s, n0_field, n0, rule.both);
+        };
+        fp4_curve(kernels.fp4_gemm_efficiency, kernels.fp4_gemm_half_dim, "kernels.fp4_gemm_efficiency",
+                  "kernels.fp4_gemm_half_dim",
+                  {"an FP4 GEMM e∞ must be 0 (the hardware's curve) or a fraction of the FP4 peak in (0, 1]",
+                   "an FP4 GEMM n₀ must be 0 or positive, finite and at most 10⁶",
+                   "the FP4 GEMM curve needs both its e∞ and its n₀ (or neither)"});
+        fp4_curve(kernels.fp4_quant_gemm_efficiency, kernels.fp4_quant_gemm_half_dim, "kernels.fp4_quant_gemm_efficiency",
+                  "kernels.fp4_quant_gemm_half_dim",
+                  {"an FP4 GEMM-with-quantization e∞ must be 0 (none) or a fraction of the FP4 peak in (0, 1]",
+                   "an FP4 GEMM-with-quantization n₀ must be 0 or positive, finite and at most 10⁶",
+                   "the FP4 GEMM-with-quantization curve needs both its e∞ and its n₀ (or neither)"});
         require(!(kernels.fp4_quant_gemm_efficiency > 0.0) || kernels.own_fp4_curve(), s,
                 "kernels.fp4_quant_gemm_efficiency", kernels.fp4_quant_gemm_efficiency,
                 "a curve with the quantization needs the engine's FP4 GEMM curve without it (fp4_gemm_efficiency)");
