@@ -443,6 +443,31 @@ std::string reading(double ratio, bool latency) {
 
 // ---- engine fits: vLLM and SGLang profile parameters from a calibration subset ------------------------
 
+/// The fit GPU of every rule below: the GPU with most of the rows (ties: the first in the CSV).
+std::string busiest_gpu(const std::vector<const plan::measurement*>& rows) {
+    std::vector<std::pair<std::string, std::size_t>> counts;
+    for (const plan::measurement* x : rows) {
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == x->d.hw.name; });
+        if (it == counts.end()) counts.emplace_back(std::string(x->d.hw.name), 1);
+        else ++it->second;
+    }
+    return std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+}
+
+/// The profile with its own launch cost at 0, which the fits price their rows with, so that a fit
+/// reproduces itself (the fitted per-kernel cost is the hardware's plus the profile's).
+engine_profile without_launch_cost(engine_profile profile) {
+    profile.overheads.launch_eager = seconds(0.0);
+    profile.overheads.launch_graph = seconds(0.0);
+    return profile;
+}
+
+/// A fitted per-kernel overhead as the profile's launch cost over the hardware's (µs): the profile adds
+/// to the hardware's per-kernel cost and cannot take from it, so a fit below it gives 0 (and is reported).
+double launch_over_hardware_us(const plan::fitted_parameter& q, const hardware& h) {
+    return std::max(0.0, q.value - h.gpu.efficiency.kernel_overhead.value()) * 1e6;
+}
+
 /// One fit of an engine's profile on one architecture. The rule, fixed before any fit: the fit GPU
 /// is the GPU of that architecture with the most rows of that engine (ties: the first in the CSV);
 /// the calibration subset is stratified: within each engine × vendor × dense/MoE × metric stratum
@@ -484,15 +509,7 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
             }
             if (mine.size() < 3) continue;
             // The fit GPU: the most rows (ties: first seen).
-            std::vector<std::pair<std::string, std::size_t>> counts;
-            for (const plan::measurement* x : mine) {
-                auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == x->d.hw.name; });
-                if (it == counts.end()) counts.emplace_back(std::string(x->d.hw.name), 1);
-                else ++it->second;
-            }
-            const std::string gpu = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
-                                        return a.second < b.second;
-                                    })->first;
+            const std::string gpu = busiest_gpu(mine);
             engine_fit f;
             f.engine = std::string(to_string(kind));
             f.architecture = std::string(to_string(profile.architecture));
@@ -500,9 +517,7 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
             f.engine_rows = mine.size();
             f.catalog_launch_us = profile.overheads.launch().value() * 1e6;
             f.catalog_gemm = profile.kernels.gemm;
-            engine_profile neutral = profile;
-            neutral.overheads.launch_eager = seconds(0.0);
-            neutral.overheads.launch_graph = seconds(0.0);
+            const engine_profile neutral = without_launch_cost(profile);
             // Stratified: within each engine × vendor × dense/MoE × metric (tokens/s, TPOT) stratum of the
             // fit GPU's rows, sorted by id, the 3rd, 6th, 9th … row (⌊n/3⌋ of a stratum of n; none of a
             // stratum under 3), so every group keeps at least two thirds of its rows as check rows.
@@ -533,9 +548,7 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
                 const plan::calibration_result r = plan::calibrate(fit_rows, {.free = free});
                 for (const plan::fitted_parameter& q : r.parameters) {
                     if (q.which == plan::parameter::kernel_overhead) {
-                        // The profile adds to the hardware's per-kernel cost and cannot take from it: a fit
-                        // below the hardware's figure is reported and the profile keeps 0.
-                        f.launch_us = std::max(0.0, q.value - h.gpu.efficiency.kernel_overhead.value()) * 1e6;
+                        f.launch_us = launch_over_hardware_us(q, h);
                         f.at_floor = q.value < h.gpu.efficiency.kernel_overhead.value();
                         f.launch_se_us = q.standard_error * 1e6;
                     }
@@ -580,16 +593,10 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
                 x.prompts > 0.0 && x.what == plan::metric::ttft_s)
                 mine.push_back(&x);
         if (mine.empty()) continue;
-        std::vector<std::pair<std::string, std::size_t>> counts;
-        for (const plan::measurement* x : mine) {
-            auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == x->d.hw.name; });
-            if (it == counts.end()) counts.emplace_back(std::string(x->d.hw.name), 1);
-            else ++it->second;
-        }
         front_end_fit f;
         f.engine = std::string(to_string(profile.kind));
         f.architecture = std::string(to_string(profile.architecture));
-        f.gpu = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+        f.gpu = busiest_gpu(mine);
         f.ttft_rows = mine.size();
         f.catalog_ms = profile.overheads.request.value() * 1e3;
         std::vector<const plan::measurement*> candidates;
@@ -658,21 +665,13 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
         for (const plan::measurement& x : rows)
             if (plan::own_engine(x) == profile) mine.push_back(&x);
         if (mine.empty()) continue;
-        std::vector<std::pair<std::string, std::size_t>> counts;
-        for (const plan::measurement* x : mine) {
-            auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == x->d.hw.name; });
-            if (it == counts.end()) counts.emplace_back(std::string(x->d.hw.name), 1);
-            else ++it->second;
-        }
         version_fit f;
         f.profile = std::string(profile.name);
-        f.gpu = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+        f.gpu = busiest_gpu(mine);
         f.profile_rows = mine.size();
         f.catalog_launch_us = profile.overheads.launch().value() * 1e6;
         f.catalog_ms = profile.overheads.request.value() * 1e3;
-        engine_profile neutral = profile;
-        neutral.overheads.launch_eager = seconds(0.0);
-        neutral.overheads.launch_graph = seconds(0.0);
+        const engine_profile neutral = without_launch_cost(profile);
         std::vector<plan::measurement> fit_rows;
         std::size_t on_gpu = 0;
         for (const plan::measurement* x : mine) {
@@ -692,7 +691,7 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
                 fit_rows, {.free = {plan::parameter::kernel_overhead, plan::parameter::request_overhead}});
             for (const plan::fitted_parameter& q : r.parameters) {
                 if (q.which == plan::parameter::kernel_overhead) {
-                    f.launch_us = std::max(0.0, q.value - h.gpu.efficiency.kernel_overhead.value()) * 1e6;
+                    f.launch_us = launch_over_hardware_us(q, h);
                     f.launch_se_us = q.standard_error * 1e6;
                 } else if (q.which == plan::parameter::request_overhead) {
                     f.ms = q.value * 1e3;
