@@ -272,6 +272,9 @@ struct pass_model {
     double attention_rate_decode = 0;       ///< decode attention FLOP/s (MLA decode: × kernels.mla_decode)
     double grouped_gemm = 1;                ///< expert GEMM rate ÷ the size curve at rows per expert
     double expert_tile_rows = 0;            ///< rows an expert's GEMM is padded to; 0: the hardware's padding
+    /// The ceiling of a mixed-input expert GEMM (weights narrower than the activations), a fraction of
+    /// `peak` (`engine_kernels::mixed_input_expert_gemm`); 0: none, or experts in the activations' format
+    double mixed_input_ceiling = 0;
     interconnect custom_tp_link{};          ///< the TP link with the engine's custom all-reduce latency per step
     double custom_all_reduce_max = 0;       ///< B; 0: no custom all-reduce
     interconnect library_tp_link{};         ///< the collective library's fitted all-reduce as a link: α = a ÷ steps, β = B_bus
@@ -352,6 +355,10 @@ struct pass_model {
     pm.elementwise_bandwidth = pm.bandwidth.value() * en.kernels.elementwise;
     pm.grouped_gemm = en.kernels.grouped_gemm;
     pm.expert_tile_rows = en.kernels.expert_tile_rows;
+    // Experts stored narrower than the activations they multiply (W4A16: MXFP4 experts, BF16 GEMMs)
+    // run a mixed-input kernel that dequantizes in its main loop, at most c of the peak (B39).
+    if (m.is_moe() && m.expert_format().bits_per_element() < m.activations.bits_per_element())
+        pm.mixed_input_ceiling = en.kernels.mixed_input_expert_gemm;
     pm.dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / pm.tp;
     const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : pm.tp;
     pm.expert_width = m.is_moe() ? m.ffn.expert_intermediate / inside_expert : 0.0;
@@ -503,6 +510,42 @@ template <class V>
     });
 }
 
+}  // namespace detail
+
+/// What an expert (grouped) GEMM kernel is given: the matmul peak, the engine's multiplier of the size
+/// curve, the rows it pads each expert to (0: the hardware's padding) and the ceiling of a mixed-input
+/// kernel as a fraction of the peak (0: none).
+struct expert_gemm_kernel {
+    double peak = 0;          ///< FLOP/s of the activations' format (× the engine's `gemm`)
+    double grouped_gemm = 1;  ///< `engine_kernels::grouped_gemm`
+    double tile_rows = 0;     ///< `engine_kernels::expert_tile_rows`
+    double ceiling = 0;       ///< `engine_kernels::mixed_input_expert_gemm` where the experts are narrower than the activations
+};
+
+/// FLOP/s of an expert GEMM at m rows per expert: r = peak · e(m) · g (B04, B05 at the rows per expert);
+/// with a tile of T rows, r = peak · e(⌈m ÷ T⌉ · T) · g · m ÷ (⌈m ÷ T⌉ · T) (Triton fused-MoE
+/// BLOCK_SIZE_M; DeepGEMM masked layout, E03–E06); a mixed-input (W4A16) kernel's dequantization caps
+/// it whatever the shape, r = min(r, c · peak) (Marlin on Hopper issue-bound at 25.7% of the BF16
+/// peak, B39). For one row count or a lane of them.
+template <class V>
+[[nodiscard]] constexpr V expert_gemm_rate(const achievable_fractions& e, const expert_gemm_kernel& k, const V& rows,
+                                           double cbrt_k_n) {
+    using L = detail::lanes<V>;
+    V rate = V(k.peak * e.matmul_at_rows(rows, cbrt_k_n)) * k.grouped_gemm;
+    if (k.tile_rows > 0.0) {
+        const double tile = k.tile_rows;
+        const V padded = L::map(rows, [tile](double x) { return x > 0.0 ? detail::const_ceil(x / tile) * tile : tile; });
+        rate = V(k.peak * e.matmul_at_rows(padded, cbrt_k_n)) * k.grouped_gemm * (rows / padded);
+    }
+    if (k.ceiling > 0.0) {
+        const V ceiling = L::constant(k.peak * k.ceiling);
+        rate = L::choose(rate > ceiling, ceiling, rate);
+    }
+    return rate;
+}
+
+namespace detail {
+
 /// The busiest attention rank's step: its token-proportional terms × f = 1 ÷ β (`step_formula`).
 /// Out of line, so the common path of a step without attention DP compiles as before.
 template <class V>
@@ -537,7 +580,6 @@ template <class V>
     // routed experts k of E per token.
     const V lm_head_flops = 2.0 * r.logits * pm.lm_head / pm.tp;
     const V dense_part = (2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * r.logits * pm.lm_head) / pm.tp;
-    auto efficiency = [&](const V& rows, double cbrt_k_n) { return e.matmul_at_rows(rows, cbrt_k_n); };  // B04, B05
     auto dense_efficiency = [&](const V& rows, double cbrt_k_n) {  // the engine's own FP4 curve where it has one (B12)
         return pm.dense_gemm.matmul_at_rows(rows, cbrt_k_n);
     };
@@ -564,14 +606,9 @@ template <class V>
         const V touched = pm.routed_experts * cover;
         const V rows = L::choose(touched > 0.0, lane_max(L::constant(1.0), V(routed * pm.top_k / touched)),
                                  L::constant(0.0));
-        V expert_rate = V(peak * efficiency(rows, pm.expert_cbrt_k_n)) * pm.grouped_gemm;
-        if (pm.expert_tile_rows > 0.0) {
-            // Grouped GEMM pads each expert's rows to whole tiles of T: rate × m ÷ (⌈m ÷ T⌉ · T), the
-            // size curve at the padded rows (Triton fused-MoE BLOCK_SIZE_M; DeepGEMM masked layout, E03–E06).
-            const double tile = pm.expert_tile_rows;
-            const V padded = L::map(rows, [tile](double x) { return x > 0.0 ? detail::const_ceil(x / tile) * tile : tile; });
-            expert_rate = V(peak * efficiency(padded, pm.expert_cbrt_k_n)) * pm.grouped_gemm * (rows / padded);
-        }
+        const V expert_rate = llmcost::expert_gemm_rate(e, {.peak = peak, .grouped_gemm = pm.grouped_gemm,
+                                                   .tile_rows = pm.expert_tile_rows, .ceiling = pm.mixed_input_ceiling},
+                                               rows, pm.expert_cbrt_k_n);
         // Under expert parallelism the busiest rank sets the step (`ep_imbalance`).
         const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(routed * pm.top_k)) : L::constant(1.0);
         r.matmul_compute = (r.matmul_flops - expert_flops - lm_head_flops) / (peak * dense_efficiency(t, pm.dense_cbrt_k_n)) +

@@ -113,6 +113,13 @@ struct engine_kernels {
     /// GEMM runs on the FP4 curve alone; false: a quantization kernel runs before each FP4 GEMM
     /// (`fp4_quant_gemm_*`). A build choice, not a table column: a deployment or a measured row sets it.
     bool fp4_quantization_fused = true;
+    /// The most a mixed-input expert GEMM reaches, as a fraction of the activations' peak: routed
+    /// experts whose weights are stored narrower than the activations they multiply (W4A16: MXFP4
+    /// experts × BF16 activations on a GPU without FP4 units), which the kernel dequantizes in its
+    /// main loop. r = peak · min(e(n) · grouped_gemm, c): where the dequantization, not the tensor
+    /// cores, sets the pace (Marlin's mma.sync loop on Hopper is issue-bound, B39), c caps the rate
+    /// whatever the shape; below it the size curve rules as before. 0: no cap (the kernel keeps up).
+    double mixed_input_expert_gemm = 0.0;
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
     /// Whether its dense FP4 GEMMs run on the curve with the activations' quantization (B19).
@@ -238,6 +245,9 @@ struct engine_profile {
                   {"an FP4 GEMM-with-quantization e∞ must be 0 (none) or a fraction of the FP4 peak in (0, 1]",
                    "an FP4 GEMM-with-quantization n₀ must be 0 or positive, finite and at most 10⁶",
                    "the FP4 GEMM-with-quantization curve needs both its e∞ and its n₀ (or neither)"});
+        require(non_negative_finite(kernels.mixed_input_expert_gemm) && kernels.mixed_input_expert_gemm <= 1.0, s,
+                "kernels.mixed_input_expert_gemm", kernels.mixed_input_expert_gemm,
+                "a mixed-input expert GEMM ceiling must be 0 (none) or a fraction of the peak in (0, 1]");
         require(!(kernels.fp4_quant_gemm_efficiency > 0.0) || kernels.own_fp4_curve(), s,
                 "kernels.fp4_quant_gemm_efficiency", kernels.fp4_quant_gemm_efficiency,
                 "a curve with the quantization needs the engine's FP4 GEMM curve without it (fp4_gemm_efficiency)");

@@ -29,6 +29,9 @@ struct engine_row {
     /// do not fuse it; 0, 0: none
     double fp4_quant_gemm_efficiency, fp4_quant_gemm_half_dim;
     double attention_dp_balance;  ///< attention DP's balance ratio (`engine_moe::attention_dp_balance`); 0: not measured
+    /// The mixed-input (W4A16) expert GEMM's ceiling, a fraction of the peak
+    /// (`engine_kernels::mixed_input_expert_gemm`); 0: none
+    double mixed_input_expert_gemm;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -63,7 +66,8 @@ struct engine_row {
                     .fp4_gemm_efficiency = r.fp4_gemm_efficiency,
                     .fp4_gemm_half_dim = r.fp4_gemm_half_dim,
                     .fp4_quant_gemm_efficiency = r.fp4_quant_gemm_efficiency,
-                    .fp4_quant_gemm_half_dim = r.fp4_quant_gemm_half_dim},
+                    .fp4_quant_gemm_half_dim = r.fp4_quant_gemm_half_dim,
+                    .mixed_input_expert_gemm = r.mixed_input_expert_gemm},
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),
