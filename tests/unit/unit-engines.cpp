@@ -608,7 +608,9 @@ TEST_CASE("a mixed-input (W4A16) expert GEMM runs at most at its engine's ceilin
     // e = 0.7153 · 1285.3 ÷ 2083.3 = 0.44131 > 0.2571. The experts' FLOPs 2 · 8,192 · 4 · 24,891,840
     // (3 · 2880² + 3 · 2880 biases) · 36 layers = 5.87272e13 take 5.87272e13 · (1 ÷ (0.2571 · 989.4e12)
     // − 1 ÷ (0.44131 · 989.4e12)) = 96.37 ms longer than without the ceiling; nothing else moves.
-    const deployment capped{.m = catalog::gpt_oss_120b, .hw = catalog::h200_sxm, .engine = catalog::vllm_hopper};
+    deployment capped{.m = catalog::gpt_oss_120b, .hw = catalog::h200_sxm, .engine = catalog::vllm_hopper};
+    capped.engine.kernels.mixed_input_hidden_align = 0.0;  // the ceiling alone (the padding: the next case)
+    capped.engine.kernels.mixed_input_width_align = 0.0;
     deployment uncapped = capped;
     uncapped.engine.kernels.mixed_input_expert_gemm = 0.0;
     const pass_cost a = prefill_pass(uncapped, 1.0, 8192_tok, 0_tok), b = prefill_pass(capped, 1.0, 8192_tok, 0_tok);
@@ -665,4 +667,55 @@ TEST_CASE("mixed_input_expert_gemm: the descriptor's rule and the table's option
     CHECK(has(above, "mine.csv:2"));
     CHECK(has(above, "mixed_input_expert_gemm"));
     CHECK(has(above, "(0, 1]"));
+}
+
+TEST_CASE("a mixed-input expert kernel's padded matrices are multiplied and streamed, hand-worked") {
+    // vLLM's Marlin MoE pads the hidden dimension to a multiple of 256 and the expert's width on the
+    // GPU to one of 128. gpt-oss-120b at TP8: 2880 → 3072 and 2880 ÷ 8 = 360 → 384, so FLOPs and
+    // expert weight bytes × 3072 · 384 ÷ (2880 · 360) = 1.137778; at TP1: 3072 · 2944 ÷ 2880² = 1.090370.
+    REQUIRE(catalog::vllm_hopper.kernels.mixed_input_hidden_align == 256.0);
+    REQUIRE(catalog::vllm_hopper.kernels.mixed_input_width_align == 128.0);
+    const deployment padded{.m = catalog::gpt_oss_120b, .hw = catalog::h200_sxm, .layout = {.tp = 8},
+                            .engine = catalog::vllm_hopper};
+    deployment plain = padded;
+    plain.engine.kernels.mixed_input_hidden_align = 0.0;
+    plain.engine.kernels.mixed_input_width_align = 0.0;
+    CHECK(prepare_pass(padded).expert_parameters == doctest::Approx(prepare_pass(plain).expert_parameters * 1.137778).epsilon(1e-6));
+    // Decode, 4 sequences: the experts' FLOPs 2 · 4 · 4 · 24,891,840 · 36 ÷ 8 = 3.584425e9 grow by
+    // 0.137778 of themselves, 4.93850e8; the dense FLOPs do not move.
+    const pass_cost a = decode_pass(plain, 4.0, 2000_tok), b = decode_pass(padded, 4.0, 2000_tok);
+    CHECK((b.matmul_flops - a.matmul_flops).value() == doctest::Approx(4.93850e8).epsilon(1e-5));
+    CHECK(b.weight_bytes > a.weight_bytes);
+    CHECK(b.attention_flops == a.attention_flops);
+    deployment one = padded;
+    one.layout.tp = 1;
+    deployment one_plain = plain;
+    one_plain.layout.tp = 1;
+    CHECK(prepare_pass(one).expert_parameters == doctest::Approx(prepare_pass(one_plain).expert_parameters * 1.090370).epsilon(1e-6));
+    // No padding where the experts are in the activations' format, nor for a dense model.
+    const deployment w4a8 = with_formats(padded, formats::mxfp4, formats::bf16);
+    const deployment w4a8_plain = with_formats(plain, formats::mxfp4, formats::bf16);
+    CHECK(prepare_pass(w4a8).expert_parameters == prepare_pass(w4a8_plain).expert_parameters);
+    // The rule: whole multiples up to 4096, 0 for none.
+    engine_profile e = catalog::vllm_hopper;
+    e.kernels.mixed_input_hidden_align = 2.5;
+    CHECK(has(test::validation_message(e), "kernels.mixed_input_hidden_align = 2.5: a padding multiple"));
+    e = catalog::vllm_hopper;
+    e.kernels.mixed_input_width_align = std::numeric_limits<double>::quiet_NaN();
+    CHECK(has(test::validation_message(e), "kernels.mixed_input_width_align = nan"));
+    e.kernels.mixed_input_width_align = 8192.0;
+    CHECK(has(test::validation_message(e), "kernels.mixed_input_width_align = 8192"));
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,vllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+    const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].kernels.mixed_input_hidden_align == 0.0);
+    CHECK(old[0].kernels.mixed_input_width_align == 0.0);
+    const std::string columns = header + ",mixed_input_hidden_align,mixed_input_width_align,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",256,64,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].kernels.mixed_input_width_align == 64.0);
+    const std::string bad = test::message_of([&] { return io::parse_engines_csv(columns + row + ",256,0.5,my runs\n", "mine.csv"); });
+    CHECK(has(bad, "mine.csv:2"));
+    CHECK(has(bad, "mixed_input_width_align"));
 }

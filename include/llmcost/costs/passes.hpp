@@ -355,10 +355,6 @@ struct pass_model {
     pm.elementwise_bandwidth = pm.bandwidth.value() * en.kernels.elementwise;
     pm.grouped_gemm = en.kernels.grouped_gemm;
     pm.expert_tile_rows = en.kernels.expert_tile_rows;
-    // Experts stored narrower than the activations they multiply (W4A16: MXFP4 experts, BF16 GEMMs)
-    // run a mixed-input kernel that dequantizes in its main loop, at most c of the peak (B39).
-    if (m.is_moe() && m.expert_format().bits_per_element() < m.activations.bits_per_element())
-        pm.mixed_input_ceiling = en.kernels.mixed_input_expert_gemm;
     pm.dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / pm.tp;
     const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : pm.tp;
     pm.expert_width = m.is_moe() ? m.ffn.expert_intermediate / inside_expert : 0.0;
@@ -366,6 +362,22 @@ struct pass_model {
     pm.dense_cbrt_k_n = detail::const_cbrt(m.hidden * pm.dense_width);
     pm.lm_head_cbrt_k_n = detail::const_cbrt(m.hidden * pm.lm_head_width);
     pm.expert_cbrt_k_n = detail::const_cbrt(m.hidden * pm.expert_width);
+    // Experts stored narrower than the activations they multiply (W4A16: MXFP4 experts, BF16 GEMMs)
+    // run a mixed-input kernel that dequantizes in its main loop, at most c of the peak (B39), on
+    // matrices padded to its multiples: h' = ⌈h ÷ A_h⌉·A_h, w' = ⌈w ÷ A_w⌉·A_w, FLOPs and weight bytes
+    // × h'·w' ÷ (h·w) (vLLM's Marlin MoE, mxfp4.py create_weights).
+    if (m.is_moe() && m.expert_format().bits_per_element() < m.activations.bits_per_element()) {
+        pm.mixed_input_ceiling = en.kernels.mixed_input_expert_gemm;
+        auto padded = [](double x, double a) { return a > 0.0 ? detail::const_ceil(x / a) * a : x; };
+        const double h = padded(m.hidden, en.kernels.mixed_input_hidden_align);
+        const double w = padded(pm.expert_width, en.kernels.mixed_input_width_align);
+        if (h != m.hidden || w != pm.expert_width) {
+            const double pad = h * w / (m.hidden * pm.expert_width);
+            pm.expert_parameters *= pad;
+            pm.expert_resident_bytes *= pad;
+            pm.expert_cbrt_k_n = detail::const_cbrt(h * w);
+        }
+    }
     // t_overhead = kernels · (t_kernel + t_launch) + t_step: the hardware's per-kernel cost, the
     // engine's launch cost (CUDA graphs on or off) and its host work per step.
     pm.overhead = (g.efficiency.kernel_overhead + en.overheads.launch()) * detail::kernels_per_pass(m) + en.overheads.step;

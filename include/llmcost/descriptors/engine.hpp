@@ -120,6 +120,13 @@ struct engine_kernels {
     /// cores, sets the pace (Marlin's mma.sync loop on Hopper is issue-bound, B39), c caps the rate
     /// whatever the shape; below it the size curve rules as before. 0: no cap (the kernel keeps up).
     double mixed_input_expert_gemm = 0.0;
+    /// The multiples a mixed-input expert kernel pads an expert's matrices to: the hidden dimension to
+    /// one of `mixed_input_hidden_align`, the expert's width on the GPU to one of
+    /// `mixed_input_width_align` (vLLM's Marlin MoE: 256 and 128, mxfp4.py create_weights). The zeros
+    /// are multiplied and streamed: FLOPs and weight bytes × (⌈h ÷ A_h⌉·A_h ÷ h) · (⌈w ÷ A_w⌉·A_w ÷ w).
+    /// 0: no padding.
+    double mixed_input_hidden_align = 0.0;
+    double mixed_input_width_align = 0.0;
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
     /// Whether its dense FP4 GEMMs run on the curve with the activations' quantization (B19).
@@ -248,6 +255,12 @@ struct engine_profile {
         require(non_negative_finite(kernels.mixed_input_expert_gemm) && kernels.mixed_input_expert_gemm <= 1.0, s,
                 "kernels.mixed_input_expert_gemm", kernels.mixed_input_expert_gemm,
                 "a mixed-input expert GEMM ceiling must be 0 (none) or a fraction of the peak in (0, 1]");
+        auto alignment = [&](double v, std::string_view field) {
+            require(non_negative_finite(v) && v <= 4096.0 && v == detail::const_trunc(v), s, field, v,
+                    "a padding multiple must be 0 (none) or a whole number of elements up to 4096");
+        };
+        alignment(kernels.mixed_input_hidden_align, "kernels.mixed_input_hidden_align");
+        alignment(kernels.mixed_input_width_align, "kernels.mixed_input_width_align");
         require(!(kernels.fp4_quant_gemm_efficiency > 0.0) || kernels.own_fp4_curve(), s,
                 "kernels.fp4_quant_gemm_efficiency", kernels.fp4_quant_gemm_efficiency,
                 "a curve with the quantization needs the engine's FP4 GEMM curve without it (fp4_gemm_efficiency)");
