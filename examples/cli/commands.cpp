@@ -690,6 +690,9 @@ report list(catalog_kind k, const std::string& hardware_file) {
                           "measurements of the releases its version range covers (tables/measurements.csv engine_version).");
         r.notes.push_back("Attention-DP balance: mean ÷ most tokens over the attention-DP ranks of an EP group per "
                           "iteration; each rank waits for the busiest (0: not measured, all alike).");
+        r.notes.push_back("W4A16 expert ceiling: the most an expert GEMM reaches, as a fraction of the peak, where the "
+                          "experts' weights are narrower than the activations and the kernel dequantizes them in its main "
+                          "loop (Marlin on Hopper, B39); 0: no ceiling.");
         for (const engine_profile& e : catalog::all_engines) {
             record rec{.id = std::string(e.name)};
             rec.add("name", "name", std::string(e.name))
@@ -702,6 +705,7 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("fp4_quant_gemm_efficiency", "FP4+quantization e∞", e.kernels.fp4_quant_gemm_efficiency)
                 .add("fp4_quant_gemm_half_dim", "FP4+quantization n₀", e.kernels.fp4_quant_gemm_half_dim)
                 .add("mla_decode", "MLA decode x", e.kernels.mla_decode)
+                .add("mixed_input_expert_gemm", "W4A16 expert ceiling", e.kernels.mixed_input_expert_gemm)
                 .add("step_overhead_s", "step overhead", e.overheads.step.value(), "s")
                 .add("front_end_s", "front end per request", e.overheads.request.value(), "s")
                 .add("all_reduce_latency_s", "custom all-reduce", e.collectives.all_reduce_latency.value(), "s")

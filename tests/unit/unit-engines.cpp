@@ -587,3 +587,135 @@ TEST_CASE("const_log against the C library") {
     for (double x : {1e-9, 0.3, 1.0, 2.0, 8.0, 10.0, 1024.0, 7.5e7})
         CHECK(detail::const_log(x) == doctest::Approx(std::log(x)).epsilon(1e-14));
 }
+
+TEST_CASE("a mixed-input (W4A16) expert GEMM runs at most at its engine's ceiling, hand-worked") {
+    // B39: Marlin W4A16 MoE on H100, 384 rows per expert, ∛(k·n) = ∛(4096 · 512). The size curve:
+    // n = ∛(384 · 4096 · 512) = 930.37, e = 0.7153 · 930.37 ÷ (930.37 + 798) = 0.38504, so
+    // 989.4 TFLOP/s × 0.38504 = 380.96 TFLOP/s; vLLM on Hopper's ceiling 0.2571 × 989.4 = 254.37 TFLOP/s.
+    const achievable_fractions& e = catalog::h100_sxm5.gpu.efficiency;
+    const double peak = 989.4e12, cbrt_k_n = std::cbrt(4096.0 * 512.0);
+    REQUIRE(catalog::vllm_hopper.kernels.mixed_input_expert_gemm == 0.2571);
+    CHECK(expert_gemm_rate(e, {.peak = peak}, 384.0, cbrt_k_n) == doctest::Approx(380.96e12).epsilon(1e-4));
+    CHECK(expert_gemm_rate(e, {.peak = peak, .ceiling = 0.2571}, 384.0, cbrt_k_n) == doctest::Approx(0.2571 * peak).epsilon(1e-12));
+    // Below the ceiling the size curve rules: 4 rows per expert (decode) → padded to 8 rows,
+    // n = ∛(8 · 4096 · 512) = 256, e = 0.7153 · 256 ÷ 1054 · 4/8 = 0.08687 < 0.2571: unchanged.
+    CHECK(expert_gemm_rate(e, {.peak = peak, .ceiling = 0.2571}, 4.0, cbrt_k_n) ==
+          expert_gemm_rate(e, {.peak = peak}, 4.0, cbrt_k_n));
+    CHECK(expert_gemm_rate(e, {.peak = peak}, 4.0, cbrt_k_n) == doctest::Approx(0.08687 * peak).epsilon(1e-3));
+
+    // In a prefill pass: gpt-oss-120b (MXFP4 experts, BF16 activations) on one H200 under vLLM, 8,192
+    // tokens: 8,192 · 4 assignments over 128 experts = 256 rows each, ∛(256 · 2880 · 2880) = 1,285.3,
+    // e = 0.7153 · 1285.3 ÷ 2083.3 = 0.44131 > 0.2571. The experts' FLOPs 2 · 8,192 · 4 · 24,891,840
+    // (3 · 2880² + 3 · 2880 biases) · 36 layers = 5.87272e13 take 5.87272e13 · (1 ÷ (0.2571 · 989.4e12)
+    // − 1 ÷ (0.44131 · 989.4e12)) = 96.37 ms longer than without the ceiling; nothing else moves.
+    deployment capped{.m = catalog::gpt_oss_120b, .hw = catalog::h200_sxm, .engine = catalog::vllm_hopper};
+    capped.engine.kernels.mixed_input_hidden_align = 0.0;  // the ceiling alone (the padding: the next case)
+    capped.engine.kernels.mixed_input_width_align = 0.0;
+    deployment uncapped = capped;
+    uncapped.engine.kernels.mixed_input_expert_gemm = 0.0;
+    const pass_cost a = prefill_pass(uncapped, 1.0, 8192_tok, 0_tok), b = prefill_pass(capped, 1.0, 8192_tok, 0_tok);
+    CHECK((b.matmul_compute_time - a.matmul_compute_time).value() == doctest::Approx(0.09637).epsilon(1e-3));
+    CHECK(b.matmul_memory_time == a.matmul_memory_time);
+    CHECK(b.attention_compute_time == a.attention_compute_time);
+    CHECK(b.flops == a.flops);
+    // Decode at batch 4: 16 rows over the experts, far below the ceiling: the same step.
+    CHECK(decode_pass(capped, 4.0, 2000_tok).time() == decode_pass(uncapped, 4.0, 2000_tok).time());
+    // Experts in the activations' format (served FP4 throughout: W4A8 at the FP8 peak) are no mixed-input GEMM.
+    const deployment w4a8 = with_formats(capped, formats::mxfp4, formats::bf16);
+    CHECK(prepare_pass(w4a8).mixed_input_ceiling == 0.0);
+    CHECK(prepare_pass(capped).mixed_input_ceiling == 0.2571);
+    // A dense model has no expert GEMM to cap.
+    const deployment dense{.m = catalog::llama_3_1_8b, .hw = catalog::h200_sxm, .engine = catalog::vllm_hopper};
+    CHECK(prepare_pass(dense).mixed_input_ceiling == 0.0);
+}
+
+TEST_CASE("property: a lower mixed-input ceiling never shortens a pass") {
+    // The rate is min(r_curve, c · peak): monotone in c, so a step's time is non-increasing in c.
+    deployment d{.m = catalog::gpt_oss_120b, .hw = catalog::h100_sxm5, .layout = {.tp = 2}, .engine = catalog::vllm_hopper};
+    for (double prompt : {128.0, 1024.0, 8192.0}) {
+        double before = 0.0;
+        for (double c : {1.0, 0.6, 0.4, 0.2571, 0.15, 0.05}) {
+            d.engine.kernels.mixed_input_expert_gemm = c;
+            const double t = prefill_pass(d, 1.0, tokens(prompt), 0_tok).time().value();
+            CHECK(t >= before);
+            before = t;
+        }
+    }
+}
+
+TEST_CASE("mixed_input_expert_gemm: the descriptor's rule and the table's optional column") {
+    engine_profile e = catalog::vllm_hopper;
+    e.kernels.mixed_input_expert_gemm = 1.5;
+    CHECK(has(test::validation_message(e), "kernels.mixed_input_expert_gemm = 1.5: a mixed-input expert GEMM ceiling"));
+    e.kernels.mixed_input_expert_gemm = -0.1;
+    CHECK(has(test::validation_message(e), "kernels.mixed_input_expert_gemm = -0.1"));
+    e.kernels.mixed_input_expert_gemm = std::numeric_limits<double>::quiet_NaN();
+    CHECK(has(test::validation_message(e), "kernels.mixed_input_expert_gemm = nan"));
+    e.kernels.mixed_input_expert_gemm = 0.0;  // none
+    CHECK(test::validation_message(e).empty());
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,vllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+    // A table written before the column: no ceiling.
+    const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].kernels.mixed_input_expert_gemm == 0.0);
+    const std::string columns = header + ",mixed_input_expert_gemm,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",0.3,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].kernels.mixed_input_expert_gemm == 0.3);
+    const std::string above = test::message_of([&] { return io::parse_engines_csv(columns + row + ",1.5,my runs\n", "mine.csv"); });
+    CHECK(has(above, "mine.csv:2"));
+    CHECK(has(above, "mixed_input_expert_gemm"));
+    CHECK(has(above, "(0, 1]"));
+}
+
+TEST_CASE("a mixed-input expert kernel's padded matrices are multiplied and streamed, hand-worked") {
+    // vLLM's Marlin MoE pads the hidden dimension to a multiple of 256 and the expert's width on the
+    // GPU to one of 128. gpt-oss-120b at TP8: 2880 → 3072 and 2880 ÷ 8 = 360 → 384, so FLOPs and
+    // expert weight bytes × 3072 · 384 ÷ (2880 · 360) = 1.137778; at TP1: 3072 · 2944 ÷ 2880² = 1.090370.
+    REQUIRE(catalog::vllm_hopper.kernels.mixed_input_hidden_align == 256.0);
+    REQUIRE(catalog::vllm_hopper.kernels.mixed_input_width_align == 128.0);
+    const deployment padded{.m = catalog::gpt_oss_120b, .hw = catalog::h200_sxm, .layout = {.tp = 8},
+                            .engine = catalog::vllm_hopper};
+    deployment plain = padded;
+    plain.engine.kernels.mixed_input_hidden_align = 0.0;
+    plain.engine.kernels.mixed_input_width_align = 0.0;
+    CHECK(prepare_pass(padded).expert_parameters == doctest::Approx(prepare_pass(plain).expert_parameters * 1.137778).epsilon(1e-6));
+    // Decode, 4 sequences: the experts' FLOPs 2 · 4 · 4 · 24,891,840 · 36 ÷ 8 = 3.584425e9 grow by
+    // 0.137778 of themselves, 4.93850e8; the dense FLOPs do not move.
+    const pass_cost a = decode_pass(plain, 4.0, 2000_tok), b = decode_pass(padded, 4.0, 2000_tok);
+    CHECK((b.matmul_flops - a.matmul_flops).value() == doctest::Approx(4.93850e8).epsilon(1e-5));
+    CHECK(b.weight_bytes > a.weight_bytes);
+    CHECK(b.attention_flops == a.attention_flops);
+    deployment one = padded;
+    one.layout.tp = 1;
+    deployment one_plain = plain;
+    one_plain.layout.tp = 1;
+    CHECK(prepare_pass(one).expert_parameters == doctest::Approx(prepare_pass(one_plain).expert_parameters * 1.090370).epsilon(1e-6));
+    // No padding where the experts are in the activations' format, nor for a dense model.
+    const deployment w4a8 = with_formats(padded, formats::mxfp4, formats::bf16);
+    const deployment w4a8_plain = with_formats(plain, formats::mxfp4, formats::bf16);
+    CHECK(prepare_pass(w4a8).expert_parameters == prepare_pass(w4a8_plain).expert_parameters);
+    // The rule: whole multiples up to 4096, 0 for none.
+    engine_profile e = catalog::vllm_hopper;
+    e.kernels.mixed_input_hidden_align = 2.5;
+    CHECK(has(test::validation_message(e), "kernels.mixed_input_hidden_align = 2.5: a padding multiple"));
+    e = catalog::vllm_hopper;
+    e.kernels.mixed_input_width_align = std::numeric_limits<double>::quiet_NaN();
+    CHECK(has(test::validation_message(e), "kernels.mixed_input_width_align = nan"));
+    e.kernels.mixed_input_width_align = 8192.0;
+    CHECK(has(test::validation_message(e), "kernels.mixed_input_width_align = 8192"));
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,vllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+    const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].kernels.mixed_input_hidden_align == 0.0);
+    CHECK(old[0].kernels.mixed_input_width_align == 0.0);
+    const std::string columns = header + ",mixed_input_hidden_align,mixed_input_width_align,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",256,64,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].kernels.mixed_input_width_align == 64.0);
+    const std::string bad = test::message_of([&] { return io::parse_engines_csv(columns + row + ",256,0.5,my runs\n", "mine.csv"); });
+    CHECK(has(bad, "mine.csv:2"));
+    CHECK(has(bad, "mixed_input_width_align"));
+}

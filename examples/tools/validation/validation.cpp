@@ -211,6 +211,29 @@ micro_row price(micro_row r) {
                               : std::string()) + "e∞ " +
                 text::plain(curve.matmul, 4) + ", n₀ " + text::plain(curve.matmul_half_dim, 4) + ", ∛(m·n·k) " +
                 text::plain(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) + ")";
+    } else if (r.kind == "expert_gemm") {
+        // One expert's GEMM of a MoE layer at m rows per expert (m x n x k: rows, the expert's width on
+        // the GPU, hidden), weights in `precision`, BF16 activations: the rate the serving rows price it
+        // at (`expert_gemm_rate`) under vLLM's profile on the GPU's architecture, which carries the
+        // mixed-input ceiling (B39) where the weights are narrower than the activations.
+        const std::vector<double> mnk = dimensions(r.size, r.id);
+        if (mnk.size() != 3) throw std::runtime_error(r.id + ": an expert GEMM size is m x n x k (rows per expert, width, hidden)");
+        const std::optional<number_format> f = format_named(r.precision);
+        if (!f) throw std::runtime_error(r.id + ": unknown precision '" + r.precision + "'");
+        const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
+        const std::optional<engine_profile> vllm = arch ? catalog::find_engine(engine_kind::vllm, *arch) : std::nullopt;
+        const engine_kernels kernels = vllm ? vllm->kernels : engine_kernels{};
+        const bool mixed = f->bits_per_element() < formats::bf16.bits_per_element();
+        const double peak = g.peak(compute_class::bf16).value() * kernels.gemm;
+        const expert_gemm_kernel k{.peak = peak, .grouped_gemm = kernels.grouped_gemm, .tile_rows = kernels.expert_tile_rows,
+                                   .ceiling = mixed ? kernels.mixed_input_expert_gemm : 0.0};
+        const double m = mnk[0], n = mnk[1], kk = mnk[2];
+        const double curve = e.matmul_at(m, kk, n);
+        r.predicted = expert_gemm_rate(e, k, m, std::cbrt(kk * n)) / scale;
+        r.how = "BF16 peak " + text::plain(g.peak(compute_class::bf16).value() / 1e12, 5) + " TFLOP/s × min(matmul_at(m, k, n) " +
+                text::plain(curve, 4) + " × grouped " + text::plain(kernels.grouped_gemm, 4) + ", " +
+                (k.ceiling > 0.0 ? std::string(vllm->name) + "'s mixed-input ceiling " + text::plain(k.ceiling, 4)
+                                 : std::string("no mixed-input ceiling")) + ")";
     } else if (r.kind == "attention") {
         r.predicted = e.attention * g.peak(compute_class::bf16).value() / scale;
         r.how = "BF16 peak " + text::plain(g.peak(compute_class::bf16).value() / 1e12, 5) + " TFLOP/s × attention fraction " +
@@ -243,7 +266,7 @@ micro_row price(micro_row r) {
                     text::plain(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + text::plain(t.value() * 1e6, 4) + " µs";
         }
     } else {
-        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, attention, all_reduce)");
+        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, expert_gemm, attention, all_reduce)");
     }
     return r;
 }
@@ -1528,10 +1551,12 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     for (const micro_row& r : micro) {
         const std::string what = r.kind == "gemm" ? r.precision + " GEMM"
                                  : r.kind == "gemm_quant" ? r.precision + " GEMM with its activations' quantization"
+                                 : r.kind == "expert_gemm" ? r.precision + " × BF16 expert GEMM"
                                  : r.kind == "attention" ? "fused attention"
                                  : r.kind == "all_reduce" ? "all-reduce bus bandwidth" : "HBM bandwidth";
         std::string size = r.size;
         if (r.kind == "gemm" || r.kind == "gemm_quant") size = "m·n·k " + r.size;
+        if (r.kind == "expert_gemm") size = "rows per expert · width · hidden " + r.size;
         if (r.kind == "all_reduce") {
             const std::vector<double> ns = dimensions(r.size, r.id);
             size = whole(ns[0]) + " GPUs, " + whole(ns[1]) + " B";

@@ -272,6 +272,9 @@ struct pass_model {
     double attention_rate_decode = 0;       ///< decode attention FLOP/s (MLA decode: × kernels.mla_decode)
     double grouped_gemm = 1;                ///< expert GEMM rate ÷ the size curve at rows per expert
     double expert_tile_rows = 0;            ///< rows an expert's GEMM is padded to; 0: the hardware's padding
+    /// The ceiling of a mixed-input expert GEMM (weights narrower than the activations), a fraction of
+    /// `peak` (`engine_kernels::mixed_input_expert_gemm`); 0: none, or experts in the activations' format
+    double mixed_input_ceiling = 0;
     interconnect custom_tp_link{};          ///< the TP link with the engine's custom all-reduce latency per step
     double custom_all_reduce_max = 0;       ///< B; 0: no custom all-reduce
     interconnect library_tp_link{};         ///< the collective library's fitted all-reduce as a link: α = a ÷ steps, β = B_bus
@@ -359,6 +362,22 @@ struct pass_model {
     pm.dense_cbrt_k_n = detail::const_cbrt(m.hidden * pm.dense_width);
     pm.lm_head_cbrt_k_n = detail::const_cbrt(m.hidden * pm.lm_head_width);
     pm.expert_cbrt_k_n = detail::const_cbrt(m.hidden * pm.expert_width);
+    // Experts stored narrower than the activations they multiply (W4A16: MXFP4 experts, BF16 GEMMs)
+    // run a mixed-input kernel that dequantizes in its main loop, at most c of the peak (B39), on
+    // matrices padded to its multiples: h' = ⌈h ÷ A_h⌉·A_h, w' = ⌈w ÷ A_w⌉·A_w, FLOPs and weight bytes
+    // × h'·w' ÷ (h·w) (vLLM's Marlin MoE, mxfp4.py create_weights).
+    if (m.is_moe() && m.expert_format().bits_per_element() < m.activations.bits_per_element()) {
+        pm.mixed_input_ceiling = en.kernels.mixed_input_expert_gemm;
+        auto padded = [](double x, double a) { return a > 0.0 ? detail::const_ceil(x / a) * a : x; };
+        const double h = padded(m.hidden, en.kernels.mixed_input_hidden_align);
+        const double w = padded(pm.expert_width, en.kernels.mixed_input_width_align);
+        if (h != m.hidden || w != pm.expert_width) {
+            const double pad = h * w / (m.hidden * pm.expert_width);
+            pm.expert_parameters *= pad;
+            pm.expert_resident_bytes *= pad;
+            pm.expert_cbrt_k_n = detail::const_cbrt(h * w);
+        }
+    }
     // t_overhead = kernels · (t_kernel + t_launch) + t_step: the hardware's per-kernel cost, the
     // engine's launch cost (CUDA graphs on or off) and its host work per step.
     pm.overhead = (g.efficiency.kernel_overhead + en.overheads.launch()) * detail::kernels_per_pass(m) + en.overheads.step;
@@ -503,6 +522,42 @@ template <class V>
     });
 }
 
+}  // namespace detail
+
+/// What an expert (grouped) GEMM kernel is given: the matmul peak, the engine's multiplier of the size
+/// curve, the rows it pads each expert to (0: the hardware's padding) and the ceiling of a mixed-input
+/// kernel as a fraction of the peak (0: none).
+struct expert_gemm_kernel {
+    double peak = 0;          ///< FLOP/s of the activations' format (× the engine's `gemm`)
+    double grouped_gemm = 1;  ///< `engine_kernels::grouped_gemm`
+    double tile_rows = 0;     ///< `engine_kernels::expert_tile_rows`
+    double ceiling = 0;       ///< `engine_kernels::mixed_input_expert_gemm` where the experts are narrower than the activations
+};
+
+/// FLOP/s of an expert GEMM at m rows per expert: r = peak · e(m) · g (B04, B05 at the rows per expert);
+/// with a tile of T rows, r = peak · e(⌈m ÷ T⌉ · T) · g · m ÷ (⌈m ÷ T⌉ · T) (Triton fused-MoE
+/// BLOCK_SIZE_M; DeepGEMM masked layout, E03–E06); a mixed-input (W4A16) kernel's dequantization caps
+/// it whatever the shape, r = min(r, c · peak) (Marlin on Hopper issue-bound at 25.7% of the BF16
+/// peak, B39). For one row count or a lane of them.
+template <class V>
+[[nodiscard]] constexpr V expert_gemm_rate(const achievable_fractions& e, const expert_gemm_kernel& k, const V& rows,
+                                           double cbrt_k_n) {
+    using L = detail::lanes<V>;
+    V rate = V(k.peak * e.matmul_at_rows(rows, cbrt_k_n)) * k.grouped_gemm;
+    if (k.tile_rows > 0.0) {
+        const double tile = k.tile_rows;
+        const V padded = L::map(rows, [tile](double x) { return x > 0.0 ? detail::const_ceil(x / tile) * tile : tile; });
+        rate = V(k.peak * e.matmul_at_rows(padded, cbrt_k_n)) * k.grouped_gemm * (rows / padded);
+    }
+    if (k.ceiling > 0.0) {
+        const V ceiling = L::constant(k.peak * k.ceiling);
+        rate = L::choose(rate > ceiling, ceiling, rate);
+    }
+    return rate;
+}
+
+namespace detail {
+
 /// The busiest attention rank's step: its token-proportional terms × f = 1 ÷ β (`step_formula`).
 /// Out of line, so the common path of a step without attention DP compiles as before.
 template <class V>
@@ -537,7 +592,6 @@ template <class V>
     // routed experts k of E per token.
     const V lm_head_flops = 2.0 * r.logits * pm.lm_head / pm.tp;
     const V dense_part = (2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * r.logits * pm.lm_head) / pm.tp;
-    auto efficiency = [&](const V& rows, double cbrt_k_n) { return e.matmul_at_rows(rows, cbrt_k_n); };  // B04, B05
     auto dense_efficiency = [&](const V& rows, double cbrt_k_n) {  // the engine's own FP4 curve where it has one (B12)
         return pm.dense_gemm.matmul_at_rows(rows, cbrt_k_n);
     };
@@ -564,14 +618,9 @@ template <class V>
         const V touched = pm.routed_experts * cover;
         const V rows = L::choose(touched > 0.0, lane_max(L::constant(1.0), V(routed * pm.top_k / touched)),
                                  L::constant(0.0));
-        V expert_rate = V(peak * efficiency(rows, pm.expert_cbrt_k_n)) * pm.grouped_gemm;
-        if (pm.expert_tile_rows > 0.0) {
-            // Grouped GEMM pads each expert's rows to whole tiles of T: rate × m ÷ (⌈m ÷ T⌉ · T), the
-            // size curve at the padded rows (Triton fused-MoE BLOCK_SIZE_M; DeepGEMM masked layout, E03–E06).
-            const double tile = pm.expert_tile_rows;
-            const V padded = L::map(rows, [tile](double x) { return x > 0.0 ? detail::const_ceil(x / tile) * tile : tile; });
-            expert_rate = V(peak * efficiency(padded, pm.expert_cbrt_k_n)) * pm.grouped_gemm * (rows / padded);
-        }
+        const V expert_rate = llmcost::expert_gemm_rate(e, {.peak = peak, .grouped_gemm = pm.grouped_gemm,
+                                                   .tile_rows = pm.expert_tile_rows, .ceiling = pm.mixed_input_ceiling},
+                                               rows, pm.expert_cbrt_k_n);
         // Under expert parallelism the busiest rank sets the step (`ep_imbalance`).
         const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(routed * pm.top_k)) : L::constant(1.0);
         r.matmul_compute = (r.matmul_flops - expert_flops - lm_head_flops) / (peak * dense_efficiency(t, pm.dense_cbrt_k_n)) +

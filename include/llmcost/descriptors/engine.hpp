@@ -113,6 +113,20 @@ struct engine_kernels {
     /// GEMM runs on the FP4 curve alone; false: a quantization kernel runs before each FP4 GEMM
     /// (`fp4_quant_gemm_*`). A build choice, not a table column: a deployment or a measured row sets it.
     bool fp4_quantization_fused = true;
+    /// The most a mixed-input expert GEMM reaches, as a fraction of the activations' peak: routed
+    /// experts whose weights are stored narrower than the activations they multiply (W4A16: MXFP4
+    /// experts × BF16 activations on a GPU without FP4 units), which the kernel dequantizes in its
+    /// main loop. r = peak · min(e(n) · grouped_gemm, c): where the dequantization, not the tensor
+    /// cores, sets the pace (Marlin's mma.sync loop on Hopper is issue-bound, B39), c caps the rate
+    /// whatever the shape; below it the size curve rules as before. 0: no cap (the kernel keeps up).
+    double mixed_input_expert_gemm = 0.0;
+    /// The multiples a mixed-input expert kernel pads an expert's matrices to: the hidden dimension to
+    /// one of `mixed_input_hidden_align`, the expert's width on the GPU to one of
+    /// `mixed_input_width_align` (vLLM's Marlin MoE: 256 and 128, mxfp4.py create_weights). The zeros
+    /// are multiplied and streamed: FLOPs and weight bytes × (⌈h ÷ A_h⌉·A_h ÷ h) · (⌈w ÷ A_w⌉·A_w ÷ w).
+    /// 0: no padding.
+    double mixed_input_hidden_align = 0.0;
+    double mixed_input_width_align = 0.0;
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
     /// Whether its dense FP4 GEMMs run on the curve with the activations' quantization (B19).
@@ -238,6 +252,15 @@ struct engine_profile {
                   {"an FP4 GEMM-with-quantization e∞ must be 0 (none) or a fraction of the FP4 peak in (0, 1]",
                    "an FP4 GEMM-with-quantization n₀ must be 0 or positive, finite and at most 10⁶",
                    "the FP4 GEMM-with-quantization curve needs both its e∞ and its n₀ (or neither)"});
+        require(non_negative_finite(kernels.mixed_input_expert_gemm) && kernels.mixed_input_expert_gemm <= 1.0, s,
+                "kernels.mixed_input_expert_gemm", kernels.mixed_input_expert_gemm,
+                "a mixed-input expert GEMM ceiling must be 0 (none) or a fraction of the peak in (0, 1]");
+        auto alignment = [&](double v, std::string_view field) {
+            require(non_negative_finite(v) && v <= 4096.0 && v == detail::const_trunc(v), s, field, v,
+                    "a padding multiple must be 0 (none) or a whole number of elements up to 4096");
+        };
+        alignment(kernels.mixed_input_hidden_align, "kernels.mixed_input_hidden_align");
+        alignment(kernels.mixed_input_width_align, "kernels.mixed_input_width_align");
         require(!(kernels.fp4_quant_gemm_efficiency > 0.0) || kernels.own_fp4_curve(), s,
                 "kernels.fp4_quant_gemm_efficiency", kernels.fp4_quant_gemm_efficiency,
                 "a curve with the quantization needs the engine's FP4 GEMM curve without it (fp4_gemm_efficiency)");

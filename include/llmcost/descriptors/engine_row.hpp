@@ -29,6 +29,12 @@ struct engine_row {
     /// do not fuse it; 0, 0: none
     double fp4_quant_gemm_efficiency, fp4_quant_gemm_half_dim;
     double attention_dp_balance;  ///< attention DP's balance ratio (`engine_moe::attention_dp_balance`); 0: not measured
+    /// The mixed-input (W4A16) expert GEMM's ceiling, a fraction of the peak
+    /// (`engine_kernels::mixed_input_expert_gemm`); 0: none
+    double mixed_input_expert_gemm;
+    /// The multiples a mixed-input expert kernel pads the hidden dimension and the expert's width to
+    /// (`engine_kernels::mixed_input_hidden_align`, `mixed_input_width_align`); 0: none
+    double mixed_input_hidden_align, mixed_input_width_align;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -63,7 +69,10 @@ struct engine_row {
                     .fp4_gemm_efficiency = r.fp4_gemm_efficiency,
                     .fp4_gemm_half_dim = r.fp4_gemm_half_dim,
                     .fp4_quant_gemm_efficiency = r.fp4_quant_gemm_efficiency,
-                    .fp4_quant_gemm_half_dim = r.fp4_quant_gemm_half_dim},
+                    .fp4_quant_gemm_half_dim = r.fp4_quant_gemm_half_dim,
+                    .mixed_input_expert_gemm = r.mixed_input_expert_gemm,
+                    .mixed_input_hidden_align = r.mixed_input_hidden_align,
+                    .mixed_input_width_align = r.mixed_input_width_align},
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),
