@@ -300,20 +300,25 @@ TEST_CASE("measurements: an online row whose scheduler holds prompts draws its l
     CHECK(drawn.law == workload::length_law::lognormal);
     CHECK(drawn.mean() == 1000);
     CHECK(drawn.second_moment() == 1250000);
+    // Bounded where the run must fit the model's context: draws past 4,000 are drawn again.
+    CHECK(plan::online_lengths(1000_tok, 500_tok, 4000_tok).longest() == 4000);
+    CHECK(plan::online_lengths(1000_tok, 0_tok, 4000_tok).longest() == 1000);
     const std::string header =
         "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
         "rate_per_s,batch,prompts,input_tokens,output_tokens,metric,value,unit,source,receive_interval,input_spread,"
         "output_spread\n";
     auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "p.csv"); };
-    // TensorRT-LLM's attention-DP balance on one replica: prompts enter every 9 iterations; answers of
-    // 200 ± 400 tokens (coefficient of variation 2) against the same row with every answer 200 long.
+    // A scheduler pass every 9 iterations (TensorRT-LLM's attention-DP balance) on one replica, 2
+    // requests/s; answers of 1,000 ± 1,500 tokens (coefficient of variation 1.5) against the same row
+    // with every answer 1,000 long.
     const auto rows = rows_of(
-        "A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,online,,,,4,,,1000,200,tpot_s,0.01,s,s,9,,400\n"
-        "B,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,online,,,,4,,,1000,200,tpot_s,0.01,s,s,9,,\n");
+        "A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,online,,,,2,,,1000,1000,tpot_s,0.01,s,s,9,,1500\n"
+        "B,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,online,,,,2,,,1000,1000,tpot_s,0.01,s,s,9,,\n");
     REQUIRE(rows.size() == 2);
     CHECK(plan::holds_prompts(rows[0]));
-    // The live batch holds the long answers longer (E[O²] ÷ E[O] = (400² + 200²) ÷ 200 = 1,000 tokens
-    // against 200): more sequences at the same rate, longer contexts, a longer step.
+    // The live batch holds the long answers longer: its answers are E[O²] ÷ E[O] = (1,500² + 1,000²)
+    // ÷ 1,000 = 3,250 tokens long on average against 1,000, so a decode reads about 1,000 + 1,625
+    // tokens of KV against 1,000 + 500 — a longer step, so more sequences at the same rate.
     CHECK(plan::online_run(rows[0]).concurrency > plan::online_run(rows[1]).concurrency);
     CHECK(plan::predict(rows[0]) > plan::predict(rows[1]));
     // A closed-loop client's row still takes its client's lengths: a spread there is refused, named.

@@ -288,11 +288,11 @@ inline constexpr double stall_ratio = 60.0;
 }
 
 /// An online row's lengths for its simulated run: the mean shape where the row gives no spread, else
-/// a lognormal of the row's mean and standard deviation (`workload::lognormal`, whole tokens), so the
-/// run's live batch carries the length bias the closed forms price from the same two moments
-/// (E[L²] = σ² + E[L]², `request_shape`).
-[[nodiscard]] constexpr workload::length_distribution online_lengths(tokens_t mean, tokens_t spread) {
-    return spread.value() > 0.0 ? workload::lognormal(mean, spread) : workload::fixed(mean);
+/// a lognormal of the row's mean and standard deviation (`workload::lognormal`, whole tokens; draws
+/// above `max` drawn again, 0: none), so the run's live batch carries the length bias the closed
+/// forms price from the same two moments (E[L²] = σ² + E[L]², `request_shape`).
+[[nodiscard]] constexpr workload::length_distribution online_lengths(tokens_t mean, tokens_t spread, tokens_t max = {}) {
+    return spread.value() > 0.0 ? workload::lognormal(mean, spread, max) : workload::fixed(mean);
 }
 
 /// The means of an online row's simulated run, over the requests of its steady state.
@@ -320,8 +320,12 @@ struct online_means {
     (void)serve_online(as_run(x), x.r, online_interarrival(x));  // throws where the rate is beyond capacity
     deployment d = as_driven(x);  // in process (MLPerf's harnesses): no API server's front end
     if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: the row's rate is its own
-    const workload::traffic t{.input = online_lengths(x.r.input, x.r.input_spread),
-                              .output = online_lengths(x.r.output, x.r.output_spread),
+    // Drawn lengths stay within the model's context: prompts that vary up to half of it, answers up
+    // to what the longest prompt leaves (a redraw past either: far in the tails of the rows' spreads).
+    const double context = static_cast<double>(x.d.m.max_position);
+    const workload::length_distribution input = online_lengths(x.r.input, x.r.input_spread, tokens(context / 2.0));
+    const workload::traffic t{.input = input,
+                              .output = online_lengths(x.r.output, x.r.output_spread, tokens(context - input.longest())),
                               .arrivals = workload::poisson(seconds(1.0 / x.rate))};
     const scheduler_limits l = closed_loop_limits(x);
     auto run = [&](double n) { return sim::simulate(d, t, {.limits = l, .requests = n, .seed = 1, .timeline_points = 0}); };
