@@ -289,6 +289,47 @@ TEST_CASE("measurements: an online row whose scheduler holds prompts is priced b
                          "prefill_alone = 1: prompt steps alone are simulated"));
 }
 
+TEST_CASE("measurements: an online row whose scheduler holds prompts draws its lengths from its spreads") {
+    // No spread: every request of the mean shape. A spread: a lognormal of that mean and standard
+    // deviation, so E[L] = 1,000 and E[L²] = σ² + E[L]² = 500² + 1,000² = 1,250,000, the two moments
+    // the closed forms' length bias reads (request_shape).
+    const workload::length_distribution fixed = plan::online_lengths(1000_tok, 0_tok);
+    CHECK(fixed.law == workload::length_law::fixed);
+    CHECK(fixed.mean() == 1000);
+    const workload::length_distribution drawn = plan::online_lengths(1000_tok, 500_tok);
+    CHECK(drawn.law == workload::length_law::lognormal);
+    CHECK(drawn.mean() == 1000);
+    CHECK(drawn.second_moment() == 1250000);
+    // Bounded where the run must fit the model's context: draws past 4,000 are drawn again.
+    CHECK(plan::online_lengths(1000_tok, 500_tok, 4000_tok).longest() == 4000);
+    CHECK(plan::online_lengths(1000_tok, 0_tok, 4000_tok).longest() == 1000);
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,prompts,input_tokens,output_tokens,metric,value,unit,source,receive_interval,input_spread,"
+        "output_spread\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "p.csv"); };
+    // A scheduler pass every 9 iterations (TensorRT-LLM's attention-DP balance) on one replica, 2
+    // requests/s; answers of 1,000 ± 1,500 tokens (coefficient of variation 1.5) against the same row
+    // with every answer 1,000 long.
+    const auto rows = rows_of(
+        "A,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,online,,,,2,,,1000,1000,tpot_s,0.01,s,s,9,,1500\n"
+        "B,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,online,,,,2,,,1000,1000,tpot_s,0.01,s,s,9,,\n");
+    REQUIRE(rows.size() == 2);
+    CHECK(plan::holds_prompts(rows[0]));
+    // The live batch holds the long answers longer: its answers are E[O²] ÷ E[O] = (1,500² + 1,000²)
+    // ÷ 1,000 = 3,250 tokens long on average against 1,000, so a decode reads about 1,000 + 1,625
+    // tokens of KV against 1,000 + 500 — a longer step, so more sequences at the same rate.
+    CHECK(plan::online_run(rows[0]).concurrency > plan::online_run(rows[1]).concurrency);
+    CHECK(plan::predict(rows[0]) > plan::predict(rows[1]));
+    // A closed-loop client's row still takes its client's lengths: a spread there is refused, named.
+    CHECK(test::contains(test::message_of([&] {
+                             return rows_of(
+                                 "C,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,fixed_batch,,,,,8,80,1000,200,ttft_s,0.1,s,s,,,400\n");
+                         }),
+                         "output_spread (tokens) = 400: lengths that vary are priced by the closed forms or an online "
+                         "row's simulated run"));
+}
+
 TEST_CASE("measurements: a row's length spreads are priced by the closed forms' length bias") {
     const std::string with_spread =
         "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"

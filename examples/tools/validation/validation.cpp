@@ -1186,8 +1186,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "max_queue_size −1, in-flight batching, `batch_scheduler_policy` max_util, no batch-size tuning, in "
          "closed/*/configs/*/Server/*.py), and what remains there is the capacity (section after next). Its "
          "DeepSeek-R1 Server runs (trtllm-serve with attention data parallelism) balance prompts over the attention "
-         "ranks, `attention_dp_config` batching_wait_iters 3 and timeout_iters 9 (closed/NVIDIA/code/llmlib/config.py): "
-         "a hold of up to 9 iterations, not priced. \"Wait\" is the measured TTFT in measured decode steps (TTFT ÷ TPOT).\n\n";
+         "ranks, `attention_dp_config` batching_wait_iters 3 and timeout_iters 9 (6 on GB300; the adp_balancing_* "
+         "fields of each config, closed/NVIDIA/code/llmlib/config.py): prompts enter at a pass every timeout_iters "
+         "iterations, simulated (next section). \"Wait\" is the measured TTFT in measured decode steps (TTFT ÷ TPOT).\n\n";
     s += "| engine | GPU vendor (architecture) | rows | measured ÷ llmcost concurrency (median) | median abs. TPOT error at the rate "
          "| at the measured concurrency | mean signed at the rate | at the measured concurrency | wait in steps (median) |\n"
          "|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
@@ -1243,7 +1244,18 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "4,000 requests, so the warm-up from an empty engine and the final drain are left out); **before** is the "
          "closed form at the same rate (`serve_online`: first come first served, every step). The MI325X "
          "Interactive runs used vLLM V1 with chunked prefill and one step per pass (their yaml), no hold: they stay "
-         "on the closed form.\n\n";
+         "on the closed form. NVIDIA's DeepSeek-R1 Server runs (TensorRT-LLM with attention data parallelism over 8 "
+         "ranks) hold prompts too: the harness turns on TensorRT-LLM's attention-DP balance (`adp_balancing_enable`, "
+         "`adp_balancing_timeout_iters` 9, 6 on GB300, in each config's Server/deepseek-r1.py), whose scheduler "
+         "holds every rank's new prompts until all ranks have one or a counter of the iterations in which some rank "
+         "has none reaches timeout_iters (NVIDIA/TensorRT-LLM tensorrt_llm/_torch/pyexecutor/py_executor.py, "
+         "`_balance_adp_requests`); at these rates, about 0.3–0.4 prompts per rank in such a window, all eight "
+         "ranks almost never have one at once, so prompts enter at a pass every timeout_iters iterations "
+         "(`receive_interval`). Their client is the harness's HTTP core against trtllm-serve (TRTLLM_ENDPOINT, "
+         "closed/NVIDIA/code/deepseek-r1/tensorrt/__init__.py), so their TTFT carries the engine's front end "
+         "(`api_server`). Their lengths vary (the dataset's spreads): the simulated run draws them from a "
+         "lognormal of the row's mean and standard deviation (`plan::online_lengths`), the same two moments the "
+         "closed form's length bias reads.\n\n";
     s += "| engine | GPU vendor (architecture) | model | scheduler | metric | rows | median abs. error before | now "
          "| mean signed error before | now | llmcost ÷ measured before | now |\n"
          "|---|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";

@@ -177,13 +177,13 @@ struct measurement {
                 "online row");
         require(!prefill_alone || simulated, s, "prefill_alone", 1.0,
                 "prompt steps alone are simulated: they need a closed-loop run (prompts > 0) or an online row");
-        // Lengths that vary (the dataset's spreads) are priced by the closed forms' length bias; a
-        // simulated row draws its own lengths (its client's, or the mean shape), so it takes none.
-        const bool closed_form = prompts == 0.0 && receive_interval == 1.0 && min_waiting_prompts == 1.0 && !prefill_alone;
-        require(!r.spread() || closed_form, s, "input_spread / output_spread (tokens)",
+        // Lengths that vary (the dataset's spreads) are priced by the closed forms' length bias, or
+        // drawn by an online row's simulated run (`online_run`: lognormal of the mean and spread); a
+        // closed-loop client's run draws its client's own lengths (`client_lengths`), so it takes none.
+        require(!r.spread() || prompts == 0.0, s, "input_spread / output_spread (tokens)",
                 r.input_spread.value() + r.output_spread.value(),
-                "lengths that vary are priced by the closed forms: a simulated row (prompts > 0, or a scheduler that "
-                "holds prompts) takes the client's lengths instead");
+                "lengths that vary are priced by the closed forms or an online row's simulated run: a closed-loop "
+                "client's row (prompts > 0) takes the client's lengths instead");
         require(!api_server || how != scenario::single_prefill, s, "api_server", 1.0,
                 "a single prefill pass is the engine's alone: no API server in it");
         require(non_negative_finite(clock_MHz) && clock_MHz <= 1e4, s, "clock_MHz", clock_MHz,
@@ -287,6 +287,14 @@ inline constexpr double stall_ratio = 60.0;
     return x.how == scenario::online && (x.receive_interval > 1.0 || x.min_waiting_prompts > 1.0 || x.prefill_alone);
 }
 
+/// An online row's lengths for its simulated run: the mean shape where the row gives no spread, else
+/// a lognormal of the row's mean and standard deviation (`workload::lognormal`, whole tokens; draws
+/// above `max` drawn again, 0: none), so the run's live batch carries the length bias the closed
+/// forms price from the same two moments (E[L²] = σ² + E[L]², `request_shape`).
+[[nodiscard]] constexpr workload::length_distribution online_lengths(tokens_t mean, tokens_t spread, tokens_t max = {}) {
+    return spread.value() > 0.0 ? workload::lognormal(mean, spread, max) : workload::fixed(mean);
+}
+
 /// The means of an online row's simulated run, over the requests of its steady state.
 struct online_means {
     double ttft = 0, tpot = 0;  ///< s
@@ -298,7 +306,8 @@ struct online_means {
 
 /// The simulated run of an online row whose engine holds prompts (`holds_prompts`): Poisson arrivals
 /// at the row's rate to one serving instance (a replica; an expert-parallel group spreads them over
-/// its dp attention ranks), every request of the row's mean shape, the engine's scheduler as the
+/// its dp attention ranks), every request of the row's mean shape or, where the row gives its
+/// lengths' spreads, drawn from them (`online_lengths`), the engine's scheduler as the
 /// row gives it (`closed_loop_limits`), seed 1. The engine starts empty and drains at the end: the
 /// means are over the middle half of the requests by arrival (their TTFT, and their
 /// (E2E − TTFT) ÷ (O − 1) as MLPerf's loadgen reports TPOT), at least 4,000 requests and 8 times the
@@ -311,7 +320,12 @@ struct online_means {
     (void)serve_online(as_run(x), x.r, online_interarrival(x));  // throws where the rate is beyond capacity
     deployment d = as_driven(x);  // in process (MLPerf's harnesses): no API server's front end
     if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: the row's rate is its own
-    const workload::traffic t{.input = workload::fixed(x.r.input), .output = workload::fixed(x.r.output),
+    // Drawn lengths stay within the model's context: prompts that vary up to half of it, answers up
+    // to what the longest prompt leaves (a redraw past either: far in the tails of the rows' spreads).
+    const double context = static_cast<double>(x.d.m.max_position);
+    const workload::length_distribution input = online_lengths(x.r.input, x.r.input_spread, tokens(context / 2.0));
+    const workload::traffic t{.input = input,
+                              .output = online_lengths(x.r.output, x.r.output_spread, tokens(context - input.longest())),
                               .arrivals = workload::poisson(seconds(1.0 / x.rate))};
     const scheduler_limits l = closed_loop_limits(x);
     auto run = [&](double n) { return sim::simulate(d, t, {.limits = l, .requests = n, .seed = 1, .timeline_points = 0}); };
@@ -322,15 +336,20 @@ struct online_means {
         r = run(n);
     }
     const std::size_t lo = r.requests.size() / 4, hi = r.requests.size() - lo;
-    double ttft = 0, tpot = 0;
+    // TPOT over the answers of more than one token (a drawn length may be 1: it has no TPOT).
+    double ttft = 0, tpot = 0, answers = 0;
     for (std::size_t i = lo; i < hi; ++i) {
         ttft += r.requests[i].ttft;
-        tpot += r.requests[i].tpot;
+        if (r.requests[i].output > 1.0) {
+            tpot += r.requests[i].tpot;
+            answers += 1.0;
+        }
     }
     const double k = static_cast<double>(hi - lo);
+    const double mean_tpot = answers > 0.0 ? tpot / answers : 0.0;
     const double lambda = 1.0 / online_interarrival(x).value();
-    return {.ttft = ttft / k, .tpot = tpot / k, .output_tokens_per_s = r.output_tokens_per_s,
-            .concurrency = lambda * (ttft / k + (x.r.output.value() - 1.0) * tpot / k)};
+    return {.ttft = ttft / k, .tpot = mean_tpot, .output_tokens_per_s = r.output_tokens_per_s,
+            .concurrency = lambda * (ttft / k + (x.r.output.value() - 1.0) * mean_tpot)};
 }
 
 /// The figure the cost model gives for measurement `x`, run on `x.d` as it stands.

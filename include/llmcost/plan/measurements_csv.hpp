@@ -25,11 +25,11 @@
 /// | `api_server` | optional: 1 when the client came through the engine's API server (HTTP; its TTFT carries the engine's front end), 0 or empty in process (trtllm-bench, MLPerf harnesses) |
 /// | `norm_quant_fusion` | optional: 0 = the engine build quantizes FP4 GEMM activations in a kernel of their own (TensorRT-LLM's `norm_quant_fusion` off), priced on the engine's curve with that kernel (B19); empty or 1 = fused |
 /// | `ttft_median_s`, `ttft_p99_s` | optional: a TTFT row's median and 99th percentile over the run's requests, where the artifact gives them beside the mean; empty = not given |
-/// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`), simulated for a closed-loop or online row; empty = 1, every step |
+/// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`, TensorRT-LLM's attention-DP balance `timeout_iters` where no iteration finds every rank with a prompt), simulated for a closed-loop or online row; empty = 1, every step |
 /// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
 /// | `prefill_alone` | optional: 1 = prompt steps run alone, the answers waiting (vLLM V0 with chunked prefill off), simulated; empty or 0 = mixed |
 /// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
-/// | `input_spread`, `output_spread` | optional: standard deviations of the prompt and answer lengths of the run's requests (the dataset's), priced by the closed forms' length bias (`request_shape`); empty = 0, every request alike |
+/// | `input_spread`, `output_spread` | optional: standard deviations of the prompt and answer lengths of the run's requests (the dataset's), priced by the closed forms' length bias (`request_shape`), or drawn from a lognormal of that mean and deviation by an online row's simulated run (`online_lengths`); not on a closed-loop client's row; empty = 0, every request alike |
 /// | `clock_MHz` | optional: the engine clock the run pinned, in MHz (AMD's harnesses: `rocm-smi --setperfdeterminism`), priced against the clock the GPU's compute fractions hold at (`as_run`); empty = 0, not pinned |
 /// | `metric` | `output_tokens_per_s`, `ttft_s` or `tpot_s` |
 /// | `value`, `unit` | the figure: `tok/s`, `s` or `ms` |
