@@ -29,6 +29,7 @@ struct engine_row {
     /// do not fuse it; 0, 0: none
     double fp4_quant_gemm_efficiency, fp4_quant_gemm_half_dim;
     double attention_dp_balance;  ///< attention DP's balance ratio (`engine_moe::attention_dp_balance`); 0: not measured
+    double prefill_launch_us;     ///< per kernel on a prompt step run eagerly (`engine_overheads::prefill_launch`), µs
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -68,7 +69,8 @@ struct engine_row {
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),
                       .cuda_graphs = flag(r.cuda_graphs, "cuda_graphs"),
-                      .request = microseconds(r.request_overhead_us)},
+                      .request = microseconds(r.request_overhead_us),
+                      .prefill_launch = microseconds(r.prefill_launch_us)},
         .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),
