@@ -249,12 +249,14 @@ engine_profile eager_prompts(engine_profile e, seconds_t per_kernel) {
 
 }  // namespace
 
-TEST_CASE("eager prompt step: it lasts max(its GPU time, kernels × t_host), by hand") {
+TEST_CASE("eager prompt step: it lasts max(its GPU time, kernels × t_host − the step before), by hand") {
     // Llama-3.1-8B: 32 dense layers, so 10 · 32 + 3 = 323 kernels a pass (detail::kernels_per_pass).
-    // t_host = 200 µs: H = 323 × 200 µs = 64.6 ms, longer than the step's own time t (a 1,000-token
-    // prompt beside 3 decodes on one H100, a few ms): the step lasts 64.6 ms. A step with a prompt in
-    // a quarter of the steps (0.25 of one on average) lasts t + 0.25 · (64.6 ms − t). A decode-only
-    // step is untouched; t_host = 1 µs (H = 0.323 ms, below t) changes nothing.
+    // t_host = 200 µs: H = 323 × 200 µs = 64.6 ms. The overlap scheduler launches the prompt step while
+    // the step before it runs: in the closed form that is the decode step of the same 3 sequences,
+    // t_prev (a few ms on one H100), so a step with a 1,000-token prompt beside 3 decodes, GPU time t,
+    // lasts max(t, 64.6 ms − t_prev) = 64.6 ms − t_prev (t + t_prev < 64.6 ms). With a prompt in a
+    // quarter of the steps (0.25 of one on average) it lasts t + 0.25 · (64.6 ms − t_prev − t). A
+    // decode-only step is untouched; t_host = 1 µs (H = 0.323 ms, below t) changes nothing.
     deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
     ref.engine = catalog::vllm_hopper;  // graphs on, no eager prompt step of its own
     REQUIRE(ref.engine.overheads.cuda_graphs);
@@ -264,16 +266,19 @@ TEST_CASE("eager prompt step: it lasts max(its GPU time, kernels × t_host), by 
     CHECK(detail::kernels_per_pass(d.m) == 323.0);
     const step_shape prompt{.decode_sequences = 3, .decode_context = 1500_tok, .prefill_sequences = 1,
                             .prefill_tokens = 1000_tok};
+    const step_shape before{.decode_sequences = 3, .decode_context = 1500_tok};  // the step before it
     const step_shape decode{.decode_sequences = 4, .decode_context = 1500_tok};
     const step_shape quarter{.decode_sequences = 3, .decode_context = 1500_tok, .prefill_sequences = 0.25,
                              .prefill_tokens = 1000_tok};
     const double t = step_pass(ref, prompt).time().value();
-    REQUIRE(t < 0.0646);
-    CHECK(step_pass(d, prompt).time().value() == doctest::Approx(0.0646).epsilon(1e-12));
+    const double t_prev = step_pass(d, before).time().value();
+    CHECK(t_prev == step_pass(ref, before).time().value());  // a decode step is not held
+    REQUIRE(t + t_prev < 0.0646);
+    CHECK(step_pass(d, prompt).time().value() == doctest::Approx(0.0646 - t_prev).epsilon(1e-12));
     CHECK(step_pass(d, prompt).overhead_time.value() ==
-          doctest::Approx(step_pass(ref, prompt).overhead_time.value() + (0.0646 - t)).epsilon(1e-12));
+          doctest::Approx(step_pass(ref, prompt).overhead_time.value() + (0.0646 - t_prev - t)).epsilon(1e-12));
     const double tq = step_pass(ref, quarter).time().value();
-    CHECK(step_pass(d, quarter).time().value() == doctest::Approx(tq + 0.25 * (0.0646 - tq)).epsilon(1e-12));
+    CHECK(step_pass(d, quarter).time().value() == doctest::Approx(tq + 0.25 * (0.0646 - t_prev - tq)).epsilon(1e-12));
     CHECK(step_pass(d, decode).time() == step_pass(ref, decode).time());
     deployment light = ref;
     light.engine = eager_prompts(ref.engine, microseconds(1.0));
@@ -283,6 +288,40 @@ TEST_CASE("eager prompt step: it lasts max(its GPU time, kernels × t_host), by 
     eager.engine.overheads.cuda_graphs = false;
     eager_ref.engine.overheads.cuda_graphs = false;
     CHECK(step_pass(eager, prompt).time() == step_pass(eager_ref, prompt).time());
+}
+
+TEST_CASE("eager prompt step: the step before it, where the caller knows it (the simulator)") {
+    // Same deployment, H = 64.6 ms. A prompt step alone (no decodes, GPU time t) after an idle wait
+    // (previous = 0) lasts 64.6 ms; after a 10 ms step it lasts 64.6 − 10 = 54.6 ms; after a 70 ms
+    // step the launch is hidden entirely and it lasts t. A step with no prompt ignores `previous`.
+    deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    ref.engine = catalog::vllm_hopper;
+    deployment d = ref;
+    d.engine = eager_prompts(ref.engine, microseconds(200.0));
+    const detail::pass_model pm = prepare_pass(d), pm_ref = prepare_pass(ref);
+    const step_shape alone{.prefill_sequences = 1, .prefill_tokens = 1000_tok};
+    const detail::sequence_terms<double> s = detail::sequence_terms_of(pm, alone);
+    const double t = detail::step_formula(pm_ref, s, 0.0, 1.0).time();
+    REQUIRE(t < 0.0546);
+    CHECK(detail::step_formula(pm, s, 0.0, 1.0, 0.0).time() == doctest::Approx(0.0646).epsilon(1e-12));
+    CHECK(detail::step_formula(pm, s, 0.0, 1.0).time() == doctest::Approx(0.0646).epsilon(1e-12));  // no decodes: none
+    CHECK(detail::step_formula(pm, s, 0.0, 1.0, 0.010).time() == doctest::Approx(0.0546).epsilon(1e-12));
+    CHECK(detail::step_formula(pm, s, 0.0, 1.0, 0.070).time() == doctest::Approx(t).epsilon(1e-15));
+    const detail::sequence_terms<double> dec = detail::sequence_terms_of(pm, {.decode_sequences = 4, .decode_context = 1500_tok});
+    CHECK(detail::step_formula(pm, dec, 4.0, 0.0, 0.0).time() == detail::step_formula(pm_ref, dec, 4.0, 0.0).time());
+}
+
+TEST_CASE("eager prompt step: property — a longer step before it never lengthens the prompt step") {
+    deployment d{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}};
+    d.engine = catalog::sglang_hopper;
+    const detail::pass_model pm = prepare_pass(d);
+    const detail::sequence_terms<double> s = detail::sequence_terms_of(pm, {.prefill_sequences = 1, .prefill_tokens = 100_tok});
+    double last = 1e9;
+    for (double prev : {0.0, 0.005, 0.02, 0.05, 0.08, 0.2}) {
+        const double t = detail::step_formula(pm, s, 0.0, 1.0, prev).time();
+        CHECK(t <= last);
+        last = t;
+    }
 }
 
 TEST_CASE("eager prompt step: a lone request's TTFT is held to H, its TPOT is not") {
