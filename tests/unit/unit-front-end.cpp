@@ -298,7 +298,7 @@ TEST_CASE("eager prompt step: the step before it, where the caller knows it (the
     ref.engine = catalog::vllm_hopper;
     deployment d = ref;
     d.engine = eager_prompts(ref.engine, microseconds(200.0));
-    const detail::pass_model pm = prepare_pass(d), pm_ref = prepare_pass(ref);
+    const pass_model pm = prepare_pass(d), pm_ref = prepare_pass(ref);
     const step_shape alone{.prefill_sequences = 1, .prefill_tokens = 1000_tok};
     const detail::sequence_terms<double> s = detail::sequence_terms_of(pm, alone);
     const double t = detail::step_formula(pm_ref, s, 0.0, 1.0).time();
@@ -314,7 +314,7 @@ TEST_CASE("eager prompt step: the step before it, where the caller knows it (the
 TEST_CASE("eager prompt step: property — a longer step before it never lengthens the prompt step") {
     deployment d{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}};
     d.engine = catalog::sglang_hopper;
-    const detail::pass_model pm = prepare_pass(d);
+    const pass_model pm = prepare_pass(d);
     const detail::sequence_terms<double> s = detail::sequence_terms_of(pm, {.prefill_sequences = 1, .prefill_tokens = 100_tok});
     double last = 1e9;
     for (double prev : {0.0, 0.005, 0.02, 0.05, 0.08, 0.2}) {
