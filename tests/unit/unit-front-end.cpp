@@ -237,3 +237,161 @@ TEST_CASE("measurements: a row's FP4 quantization build (norm_quant_fusion), car
     CHECK(test::contains(bad, "norm_quant_fusion"));
     CHECK(test::contains(bad, "m.csv:2"));
 }
+
+// ---- a prompt step run eagerly (engine_overheads::prefill_launch) --------------------------------------
+
+namespace {
+
+engine_profile eager_prompts(engine_profile e, seconds_t per_kernel) {
+    e.overheads.prefill_launch = per_kernel;
+    return e;
+}
+
+}  // namespace
+
+TEST_CASE("eager prompt step: it lasts max(its GPU time, kernels × t_host − the step before), by hand") {
+    // Llama-3.1-8B: 32 dense layers, so 10 · 32 + 3 = 323 kernels a pass (detail::kernels_per_pass).
+    // t_host = 200 µs: H = 323 × 200 µs = 64.6 ms. The overlap scheduler launches the prompt step while
+    // the step before it runs: in the closed form that is the decode step of the same 3 sequences,
+    // t_prev (a few ms on one H100), so a step with a 1,000-token prompt beside 3 decodes, GPU time t,
+    // lasts max(t, 64.6 ms − t_prev) = 64.6 ms − t_prev (t + t_prev < 64.6 ms). With a prompt in a
+    // quarter of the steps (0.25 of one on average) it lasts t + 0.25 · (64.6 ms − t_prev − t). A
+    // decode-only step is untouched; t_host = 1 µs (H = 0.323 ms, below t) changes nothing.
+    deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    ref.engine = catalog::vllm_hopper;  // graphs on, no eager prompt step of its own
+    REQUIRE(ref.engine.overheads.cuda_graphs);
+    REQUIRE(ref.engine.overheads.prefill_launch.value() == 0.0);
+    deployment d = ref;
+    d.engine = eager_prompts(ref.engine, microseconds(200.0));
+    CHECK(detail::kernels_per_pass(d.m) == 323.0);
+    const step_shape prompt{.decode_sequences = 3, .decode_context = 1500_tok, .prefill_sequences = 1,
+                            .prefill_tokens = 1000_tok};
+    const step_shape before{.decode_sequences = 3, .decode_context = 1500_tok};  // the step before it
+    const step_shape decode{.decode_sequences = 4, .decode_context = 1500_tok};
+    const step_shape quarter{.decode_sequences = 3, .decode_context = 1500_tok, .prefill_sequences = 0.25,
+                             .prefill_tokens = 1000_tok};
+    const double t = step_pass(ref, prompt).time().value();
+    const double t_prev = step_pass(d, before).time().value();
+    CHECK(t_prev == step_pass(ref, before).time().value());  // a decode step is not held
+    REQUIRE(t + t_prev < 0.0646);
+    CHECK(step_pass(d, prompt).time().value() == doctest::Approx(0.0646 - t_prev).epsilon(1e-12));
+    CHECK(step_pass(d, prompt).overhead_time.value() ==
+          doctest::Approx(step_pass(ref, prompt).overhead_time.value() + (0.0646 - t_prev - t)).epsilon(1e-12));
+    const double tq = step_pass(ref, quarter).time().value();
+    CHECK(step_pass(d, quarter).time().value() == doctest::Approx(tq + 0.25 * (0.0646 - t_prev - tq)).epsilon(1e-12));
+    CHECK(step_pass(d, decode).time() == step_pass(ref, decode).time());
+    deployment light = ref;
+    light.engine = eager_prompts(ref.engine, microseconds(1.0));
+    CHECK(step_pass(light, prompt).time().value() == doctest::Approx(t).epsilon(1e-15));
+    // Graphs off: every step already runs eagerly at launch_eager, so a prompt step is not held.
+    deployment eager = d, eager_ref = ref;
+    eager.engine.overheads.cuda_graphs = false;
+    eager_ref.engine.overheads.cuda_graphs = false;
+    CHECK(step_pass(eager, prompt).time() == step_pass(eager_ref, prompt).time());
+}
+
+TEST_CASE("eager prompt step: the step before it, where the caller knows it (the simulator)") {
+    // Same deployment, H = 64.6 ms. A prompt step alone (no decodes, GPU time t) after an idle wait
+    // (previous = 0) lasts 64.6 ms; after a 10 ms step it lasts 64.6 − 10 = 54.6 ms; after a 70 ms
+    // step the launch is hidden entirely and it lasts t. A step with no prompt ignores `previous`.
+    deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    ref.engine = catalog::vllm_hopper;
+    deployment d = ref;
+    d.engine = eager_prompts(ref.engine, microseconds(200.0));
+    const pass_model pm = prepare_pass(d), pm_ref = prepare_pass(ref);
+    const step_shape alone{.prefill_sequences = 1, .prefill_tokens = 1000_tok};
+    const detail::sequence_terms<double> s = detail::sequence_terms_of(pm, alone);
+    const double t = detail::step_formula(pm_ref, s, 0.0, 1.0).time();
+    REQUIRE(t < 0.0546);
+    CHECK(detail::step_formula(pm, s, 0.0, 1.0, 0.0).time() == doctest::Approx(0.0646).epsilon(1e-12));
+    CHECK(detail::step_formula(pm, s, 0.0, 1.0).time() == doctest::Approx(0.0646).epsilon(1e-12));  // no decodes: none
+    CHECK(detail::step_formula(pm, s, 0.0, 1.0, 0.010).time() == doctest::Approx(0.0546).epsilon(1e-12));
+    CHECK(detail::step_formula(pm, s, 0.0, 1.0, 0.070).time() == doctest::Approx(t).epsilon(1e-15));
+    const detail::sequence_terms<double> dec = detail::sequence_terms_of(pm, {.decode_sequences = 4, .decode_context = 1500_tok});
+    CHECK(detail::step_formula(pm, dec, 4.0, 0.0, 0.0).time() == detail::step_formula(pm_ref, dec, 4.0, 0.0).time());
+}
+
+TEST_CASE("eager prompt step: property — a longer step before it never lengthens the prompt step") {
+    deployment d{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}};
+    d.engine = catalog::sglang_hopper;
+    const pass_model pm = prepare_pass(d);
+    const detail::sequence_terms<double> s = detail::sequence_terms_of(pm, {.prefill_sequences = 1, .prefill_tokens = 100_tok});
+    double last = 1e9;
+    for (double prev : {0.0, 0.005, 0.02, 0.05, 0.08, 0.2}) {
+        const double t = detail::step_formula(pm, s, 0.0, 1.0, prev).time();
+        CHECK(t <= last);
+        last = t;
+    }
+}
+
+TEST_CASE("eager prompt step: a lone request's TTFT is held to H, its TPOT is not") {
+    // Batch 1: the prompt rides one step alone (the TTFT), then every step decodes: TTFT = 64.6 ms + F
+    // (vLLM Hopper's front end, F = 32.4 ms) where the prompt's own pass is shorter, TPOT as without.
+    deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    ref.engine = catalog::vllm_hopper;
+    deployment d = ref;
+    d.engine = eager_prompts(ref.engine, microseconds(200.0));
+    const request_shape r{.input = 1000_tok, .output = 200_tok};
+    const serving_point a = serve_at_batch(ref, r, 1.0), x = serve_at_batch(d, r, 1.0);
+    REQUIRE(a.ttft.value() - a.front_end.value() < 0.0646);
+    CHECK(x.front_end.value() == doctest::Approx(0.0324).epsilon(1e-12));
+    CHECK(x.ttft.value() == doctest::Approx(0.0646 + 0.0324).epsilon(1e-9));
+    CHECK(x.tpot.value() == doctest::Approx(a.tpot.value()).epsilon(1e-12));
+}
+
+TEST_CASE("eager prompt step: property — times never fall as the surcharge grows") {
+    deployment d{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}};
+    d.engine = catalog::sglang_hopper;
+    const request_shape r{.input = 922_tok, .output = 922_tok};
+    double ttft = 0.0, step = 0.0;
+    for (double us : {0.0, 10.0, 40.0, 97.8, 200.0, 999.0}) {
+        d.engine = eager_prompts(catalog::sglang_hopper, microseconds(us));
+        const serving_point s = serve_at_batch(d, r, 16.0);
+        CHECK(s.ttft.value() >= ttft);
+        CHECK(s.step_time.value() >= step);
+        ttft = s.ttft.value();
+        step = s.step_time.value();
+    }
+}
+
+TEST_CASE("eager prompt step: the profile and the table refuse a bad one, naming the field") {
+    engine_profile e = catalog::sglang_cdna3;
+    e.overheads.prefill_launch = seconds(-0.001);
+    CHECK(test::contains(test::validation_message(e),
+                         "overheads.prefill_launch (s) = -0.001: a per-kernel overhead of a prompt step must be in [0, 1 ms)"));
+    e.overheads.prefill_launch = seconds(std::numeric_limits<double>::quiet_NaN());
+    CHECK(test::contains(test::validation_message(e), "overheads.prefill_launch (s) = nan"));
+    e.overheads.prefill_launch = 2.0_ms;
+    CHECK(test::contains(test::validation_message(e), "overheads.prefill_launch (s) = 0.002"));
+    e.overheads.prefill_launch = microseconds(97.8);
+    CHECK(test::validation_message(e).empty());
+
+    // An old table without the column loads with 0; a new one reads µs and refuses by column and line.
+    const std::string old_header = test::engine_table_columns() + ",source\n";
+    const std::string new_header = test::engine_table_columns() +
+                                   ",fp4_gemm_efficiency,fp4_gemm_half_dim,fp4_quant_gemm_efficiency,fp4_quant_gemm_half_dim,"
+                                   "attention_dp_balance,prefill_launch_us,source\n";
+    const std::string base = "Mine,sglang,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,1,0,0,0,0,0,256,8192,1,8192,0.9,16,1,0,0,0,0,1,0,0";
+    const std::vector<engine_profile> old_table = io::parse_engines_csv(old_header + base + ",my runs\n", "old.csv");
+    REQUIRE(old_table.size() == 1);
+    CHECK(old_table[0].overheads.prefill_launch.value() == 0.0);
+    auto row = [&](const std::string& v) { return base + ",0,0,0,0,0," + v + ",my runs\n"; };
+    const std::vector<engine_profile> mine = io::parse_engines_csv(new_header + row("97.8"), "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].overheads.prefill_launch.value() == doctest::Approx(97.8e-6).epsilon(1e-15));
+    const std::string negative = test::message_of([&] { return io::parse_engines_csv(new_header + row("-5"), "mine.csv"); });
+    CHECK(test::contains(negative, "mine.csv:2"));
+    CHECK(test::contains(negative, "prefill_launch_us"));
+    const std::string large = test::message_of([&] { return io::parse_engines_csv(new_header + row("5000"), "mine.csv"); });
+    CHECK(test::contains(large, "mine.csv:2"));
+    CHECK(test::contains(large, "prefill_launch_us"));
+    CHECK(test::contains(large, "a per-kernel overhead of a prompt step must be in [0, 1 ms)"));
+    const std::string nan = test::message_of([&] { return io::parse_engines_csv(new_header + row("nan"), "mine.csv"); });
+    CHECK(test::contains(nan, "prefill_launch_us"));
+    // The catalog's figure (tables/engines.csv): 82.64 ms ÷ 845 kernels = 97.8 µs on SGLang, 0 elsewhere.
+    CHECK(catalog::sglang_hopper.overheads.prefill_launch.value() == doctest::Approx(97.8e-6).epsilon(1e-12));
+    CHECK(catalog::sglang_cdna4.overheads.prefill_launch.value() == doctest::Approx(97.8e-6).epsilon(1e-12));
+    CHECK(catalog::vllm_hopper.overheads.prefill_launch.value() == 0.0);
+    CHECK(catalog::trtllm_blackwell.overheads.prefill_launch.value() == 0.0);
+    CHECK(detail::kernels_per_pass(catalog::deepseek_v3) == 845.0);
+}

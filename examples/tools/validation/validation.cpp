@@ -845,8 +845,15 @@ std::string opening_wave_text(const std::vector<wave_row>& rows) {
          "delays later chunks, not TTFT; a prompt batch runs alone, and on B200 the scheduler polls every 10 or 30 "
          "decode steps (both simulated); no SGLang row here ran attention data parallelism "
          "(`--enable-dp-attention` is in none of their launch flags), so no rank waits for another's prompt. What "
-         "is left under the medians is the floor: a per-request cost that does not grow with the prompt, priced by "
-         "the engine's front end (Engine fits, below) where the rule finds two rows to fit it, and 0 elsewhere.\n\n";
+         "is left under the medians is the floor: a cost that does not grow with the prompt. Part of it is SGLang's "
+         "prompt step itself: its CUDA graphs capture decode batches only (model_runner.py forward replays a graph "
+         "only where forward_mode.is_cuda_graph()), so a prompt (extend) step runs eagerly and lasts at least the "
+         "host's launch time, 82.64 ms for DeepSeek-V3's one-token prompt step against 23.10 ms replayed as a graph "
+         "(sgl-project/sglang PR 12160): priced as max(the step's GPU time, kernels × 97.8 µs − the step before it) "
+         "(`prefill_launch_us` in tables/engines.csv, `eager_prompt_wait`; the overlap scheduler, on by default, "
+         "launches a step while the GPU runs the one before, scheduler.py event_loop_overlap at v0.5.5), which a "
+         "short prompt after an idle engine waits for and a long one, or one behind a long step, hides; the rest is the engine's front end (Engine fits, below) where the rule finds two rows to fit "
+         "it, and 0 elsewhere.\n\n";
     return s;
 }
 

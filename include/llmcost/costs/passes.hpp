@@ -262,6 +262,7 @@ struct pass_model {
     /// activations' format (`dense_gemm_curve`); the routed experts keep the hardware's.
     achievable_fractions dense_gemm{};
     seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead + the engine's step overhead
+    seconds_t prefill_overhead{};           ///< kernels per pass × the host's time per kernel of an eager prompt step
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
     double tp_all_reduces = 0;
@@ -381,6 +382,10 @@ struct pass_model {
     // t_overhead = kernels · (t_kernel + t_launch) + t_step: the hardware's per-kernel cost, the
     // engine's launch cost (CUDA graphs on or off) and its host work per step.
     pm.overhead = (g.efficiency.kernel_overhead + en.overheads.launch()) * detail::kernels_per_pass(m) + en.overheads.step;
+    // H = kernels · t_host: the host's time to launch a prompt step eagerly, where the engine's graphs
+    // capture decode batches only (SGLang: DeepSeek-V3's one-token prompt step 82.64 ms eager, 23.10 ms
+    // as a graph; sgl-project/sglang PR 12160). With graphs off every step pays `launch_eager` instead.
+    pm.prefill_overhead = en.overheads.cuda_graphs ? en.overheads.prefill_launch * detail::kernels_per_pass(m) : seconds(0.0);
     pm.tp_link = detail::tp_link(d);
     pm.tp_algorithm = detail::tp_algorithm(d);
     pm.tp_all_reduces = static_cast<double>(tp_all_reduces_per_pass(d));
@@ -570,15 +575,47 @@ template <class V>
     r.ep = r.ep * f;
 }
 
+template <class V>
+[[nodiscard]] constexpr step_terms<V> step_formula(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
+                                                   const V& ps, const V& previous = lanes<V>::constant(-1.0));
+
+/// A prompt step run eagerly lasts as long as the host takes to launch it, where that is longer than
+/// its kernels; SGLang's overlap scheduler (on by default: python/sglang/srt/managers/scheduler.py
+/// `event_loop_overlap`, v0.5.5) launches a step while the GPU still runs the one before it, so the
+/// launch also hides behind that step: `previous` where the caller knows it (the simulator's last
+/// step, 0 after an idle wait), else (negative) the steady-state decode step of the ds running
+/// sequences (this formula at ps = 0; none with no sequence running): t = max(t_GPU, H − t_prev),
+/// H = kernels · t_host (`pass_model::prefill_overhead`), the difference carried as launch overhead;
+/// a fractional prompt count (an average over steps) has a prompt in a share min(p, 1) of them:
+/// t_overhead += min(p, 1) · max(0, H − t_prev − t_GPU). Out of line, so the common path of an
+/// engine whose graphs cover every step compiles as before.
+template <class V>
+[[gnu::noinline]] constexpr void eager_prompt_wait(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
+                                                   const V& ps, const V& previous, step_terms<V>& r) {
+    using L = lanes<V>;
+    if (!L::any(ps > 0.0)) return;  // no prompt in any lane: nothing held (and the previous step's own call ends here)
+    const V host = L::constant(pm.prefill_overhead.value());
+    V prev = previous;
+    if (L::any(previous < 0.0)) {
+        const V zero = L::constant(0.0);
+        const V decode_step = L::choose(ds > 0.0, step_formula(pm, s, ds, zero, zero).time(), zero);
+        prev = L::choose(previous < 0.0, decode_step, previous);
+    }
+    const V wait = lane_max(L::constant(0.0), V(host - prev - r.time()));
+    r.overhead = r.overhead + L::map(ps, [](double p) { return p < 1.0 ? p : 1.0; }) * wait;
+}
+
 /// One step of `ds` decoding and `ps` prefilling sequences — the pass formula, once, for a value
 /// or a lane of values. GEMM FLOPs are 2·params per token (the LM head only for the positions
 /// that need logits), attention runs over each sequence's context, every touched weight is
 /// streamed once (routed experts as far as the step's tokens reach them, S20), each sequence's KV
 /// is read (prefill also writes its new tokens'), and activations move between kernels
 /// (seed S11, S13, S14, S27). Each kernel class takes max(FLOPs ÷ its rate, bytes ÷ B).
+/// `previous`: the step before this one, where the caller prices steps one by one (the simulator);
+/// negative (the default): the steady-state decode step of the ds sequences (`eager_prompt_wait`).
 template <class V>
 [[nodiscard]] constexpr step_terms<V> step_formula(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
-                                                   const V& ps) {
+                                                   const V& ps, const V& previous) {
     using L = lanes<V>;
     const deployment& d = pm.d;
     const achievable_fractions& e = d.hw.gpu.efficiency;
@@ -661,6 +698,8 @@ template <class V>
     // element-wise kernels, the collectives); the weights every rank streams and its launches stay.
     if (pm.attention_dp_busiest != 1.0) [[unlikely]]
         attention_dp_wait(pm.attention_dp_busiest, r);
+    if (pm.prefill_overhead.value() > 0.0) [[unlikely]]
+        eager_prompt_wait(pm, s, ds, ps, previous, r);
     return r;
 }
 

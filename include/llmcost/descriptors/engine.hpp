@@ -148,6 +148,12 @@ struct engine_overheads {
     /// wait for it, so no step, batch or rate does. 0: no front end priced (the reference engine,
     /// and an engine with no evidence for it).
     seconds_t request{};
+    /// The host's time per kernel to launch a step that carries prompts, where the engine's CUDA
+    /// graphs capture decode batches only and a prompt step runs eagerly (SGLang without
+    /// `--enable-piecewise-cuda-graph`): such a step lasts at least kernels × this, the GPU waiting
+    /// for the host when its own kernels are shorter (`eager_prompt_wait`). 0: a prompt step is
+    /// priced as a decode step is (graphs cover it, or the engine runs eagerly throughout).
+    seconds_t prefill_launch{};
     /// Per-kernel launch cost the engine adds: t = graphs ? launch_graph : launch_eager.
     [[nodiscard]] constexpr seconds_t launch() const { return cuda_graphs ? launch_graph : launch_eager; }
     [[nodiscard]] constexpr bool operator==(const engine_overheads&) const = default;
@@ -276,6 +282,8 @@ struct engine_profile {
              "a per-request front-end latency must be in [0, 10 s)");
         time(overheads.launch_eager, "overheads.launch_eager (s)", 1e-3, "a per-kernel overhead must be in [0, 1 ms)");
         time(overheads.launch_graph, "overheads.launch_graph (s)", 1e-3, "a per-kernel overhead must be in [0, 1 ms)");
+        time(overheads.prefill_launch, "overheads.prefill_launch (s)", 1e-3,
+             "a per-kernel overhead of a prompt step must be in [0, 1 ms)");
         time(collectives.all_reduce_latency, "collectives.all_reduce_latency (s)", 1e-2,
              "an all-reduce latency must be in [0, 10 ms)");
         require(non_negative_finite(collectives.custom_all_reduce_max.value()), s,

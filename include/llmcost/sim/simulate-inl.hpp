@@ -65,10 +65,10 @@ private:
 };
 
 /// Steps priced once per exact shape: a direct-mapped table keyed by the six sums that fix the
-/// step formula's terms.
+/// step formula's terms and, for an eager prompt step, the step before it.
 class step_cache {
 public:
-    using key = std::array<double, 6>;
+    using key = std::array<double, 7>;
     template <class Price>
     double get(const key& k, Price&& price, double& hits) {
         std::uint64_t h = 0x9e3779b97f4a7c15ULL;
@@ -177,6 +177,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     std::unordered_map<long, double> cached_prefix;  // trace prefix id → the longest prompt prefilled with it
     auto swap_time = [&](double context) { return kv_swap_time(e.pm.d, tokens(context)).value(); };
     double stalled = 0.0;  // swap time since the last step: the next tokens wait for it too (ITL)
+    double previous_step = 0;  // the last step's time, 0 when the engine was idle before it
     double now = 0, step_no = 0, decodes = 0, context_sum = 0, used = 0, busy = 0;
     double batch_time = 0, kv_time = 0, first_arrival = reqs.empty() ? 0.0 : reqs.front().arrival.value();
     std::size_t next = 0, finished = 0;
@@ -281,6 +282,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         if (running_count == 0 && waiting.empty()) {
             if (e.closed_loop || next >= reqs.size()) break;
             now = std::max(now, reqs[next].arrival.value());
+            previous_step = 0.0;  // idle: no step runs while the next one is launched
             continue;
         }
         // Admission, first come first served: stop at the first request that does not fit.
@@ -345,7 +347,9 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         const double dec = alone ? 0.0 : decodes, ctx = alone ? 0.0 : context_sum;
         prompt_in_last_step = ps > 0;
         if (ps == 0) decode_steps_since_poll += 1.0;
-        const step_cache::key k{dec, ps, chunk_sum, ctx, pairs_sum, kv_prefill_sum};
+        // An eager prompt step's launch overlaps the step before it (`detail::eager_prompt_wait`).
+        const double previous = ps > 0 && e.pm.prefill_overhead.value() > 0.0 ? previous_step : 0.0;
+        const step_cache::key k{dec, ps, chunk_sum, ctx, pairs_sum, kv_prefill_sum, previous};
         const double t = cache.get(k, [&] {
             const double c = dec > 0 ? ctx / dec : 0.0;
             const llmcost::detail::sequence_terms<double> terms{
@@ -354,8 +358,9 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 .pairs_prefill = ps > 0 ? pairs_sum / ps : 0.0,
                 .kv_decode = kv_bytes_for_context(m, kinds, tokens(c)).value(),
                 .kv_prefill = ps > 0 ? kv_prefill_sum / ps : 0.0};
-            return llmcost::detail::step_formula(e.pm, terms, dec, ps).time();
+            return llmcost::detail::step_formula(e.pm, terms, dec, ps, previous).time();
         }, r.cache_hits);
+        previous_step = t;
         now += t;
         busy += t;
         batch_time += (dec + ps) * t;
