@@ -326,9 +326,11 @@ TEST_CASE("eager prompt step: property — a longer step before it never lengthe
 
 TEST_CASE("eager prompt step: a lone request's TTFT is held to H, its TPOT is not") {
     // Batch 1: the prompt rides one step alone (the TTFT), then every step decodes: TTFT = 64.6 ms + F
-    // (vLLM Hopper's front end, F = 32.4 ms) where the prompt's own pass is shorter, TPOT as without.
+    // (vLLM Hopper's profile with its front end set to F = 32.4 ms here, so the figure is the test's own)
+    // where the prompt's own pass is shorter, TPOT as without.
     deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
     ref.engine = catalog::vllm_hopper;
+    ref.engine.overheads.request = milliseconds(32.4);
     deployment d = ref;
     d.engine = eager_prompts(ref.engine, microseconds(200.0));
     const request_shape r{.input = 1000_tok, .output = 200_tok};
