@@ -1749,6 +1749,7 @@ int hold_bars(const figures& f, const bars& b) {
 int main(int argc, char** argv) {
     bars b;
     std::optional<std::string> figures_out, figures_in;
+    std::size_t sample = 1;  // --sample K: every K-th serving row only (a quick run of every path, not the report)
     std::vector<std::string> positional;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
@@ -1772,21 +1773,37 @@ int main(int argc, char** argv) {
             ++i;
         } else if (file != nullptr && i + 1 < argc) {
             *file = argv[++i];
+        } else if (a == "--sample" && i + 1 < argc) {
+            char* end = nullptr;
+            const long k = std::strtol(argv[i + 1], &end, 10);
+            if (end == argv[i + 1] || *end != '\0' || k < 1) {
+                std::fprintf(stderr, "llmcost-validation: --sample takes a whole number of rows >= 1, e.g. 5 (got `%s`)\n",
+                             argv[i + 1]);
+                return 2;
+            }
+            sample = static_cast<std::size_t>(k);
+            ++i;
         } else {
             positional.emplace_back(a);
         }
     }
-    if (figures_in ? !positional.empty() || figures_out : positional.size() != 2) {
-        std::fprintf(stderr, "usage: llmcost-validation <tables-dir> <output.md> [--figures <file>] [--max-… <fraction>]\n"
+    if (figures_in ? !positional.empty() || figures_out || sample != 1 : positional.size() != 2 || (sample != 1 && figures_out)) {
+        std::fprintf(stderr, "usage: llmcost-validation <tables-dir> <output.md> [--figures <file>] [--sample <K>] [--max-… <fraction>]\n"
                              "       llmcost-validation --check-figures <file> [--max-… <fraction>]\n"
                              "reads <tables-dir>/measurements.csv and <tables-dir>/microbenchmarks.csv; --figures writes the\n"
-                             "figures the bars hold, --check-figures holds the bars to a file written so\n");
+                             "figures the bars hold, --check-figures holds the bars to a file written so; --sample K prices\n"
+                             "every K-th serving row only (every code path, quickly: not the report)\n");
         return 2;
     }
     try {
         if (figures_in) return hold_bars(read_figures(*figures_in), b);
         const std::filesystem::path dir = positional[0];
         std::vector<plan::measurement> measurements = io::load_measurements_csv(dir / "measurements.csv");
+        if (sample > 1) {  // keep rows 0, K, 2K, …: the fits see fewer rows, every pricing path still runs
+            std::vector<plan::measurement> kept;
+            for (std::size_t i = 0; i < measurements.size(); i += sample) kept.push_back(measurements[i]);
+            measurements = std::move(kept);
+        }
         for (plan::measurement& x : measurements) x = plan::with_own_engine(x);  // each row by its own engine
         std::vector<std::string> subset;
         const std::vector<engine_fit> fits = fit_engines(measurements, subset);
@@ -1795,18 +1812,18 @@ int main(int argc, char** argv) {
         for (plan::measurement& x : measurements)
             if (std::find(subset.begin(), subset.end(), x.id) != subset.end()) x.check = false;
         for (const engine_fit& f : fits) {
-            const bool stale = f.fitted && std::abs(f.launch_us - f.catalog_launch_us) > 0.01 + 0.005 * std::abs(f.launch_us);
+            const bool stale = sample == 1 && f.fitted && std::abs(f.launch_us - f.catalog_launch_us) > 0.01 + 0.005 * std::abs(f.launch_us);
             if (stale)
                 std::fprintf(stderr, "llmcost-validation: %s on %s: fit launch %.4g us per kernel; tables/engines.csv has %.4g us\n",
                              f.engine.c_str(), f.architecture.c_str(), f.launch_us, f.catalog_launch_us);
         }
         const std::vector<micro_row> micro = load_micro(dir / "microbenchmarks.csv");
         for (const front_end_fit& f : front_ends)
-            if (f.fitted && std::abs(f.ms - f.catalog_ms) > 0.01 + 0.005 * std::abs(f.ms))
+            if (sample == 1 && f.fitted && std::abs(f.ms - f.catalog_ms) > 0.01 + 0.005 * std::abs(f.ms))
                 std::fprintf(stderr, "llmcost-validation: %s on %s: fit front end %.4g ms per request; tables/engines.csv has %.4g ms\n",
                              f.engine.c_str(), f.architecture.c_str(), f.ms, f.catalog_ms);
         for (const version_fit& f : versions)
-            if (f.fitted && (std::abs(f.ms - f.catalog_ms) > 0.01 + 0.005 * std::abs(f.ms) ||
+            if (sample == 1 && f.fitted && (std::abs(f.ms - f.catalog_ms) > 0.01 + 0.005 * std::abs(f.ms) ||
                              std::abs(f.launch_us - f.catalog_launch_us) > 0.01 + 0.005 * std::abs(f.launch_us)))
                 std::fprintf(stderr, "llmcost-validation: %s: fit launch %.4g us per kernel, front end %.4g ms; "
                                      "tables/engines.csv has %.4g us, %.4g ms\n",
