@@ -488,6 +488,29 @@ TEST_CASE("host enqueue without CUDA graphs: the profile refuses a bad one, nami
     CHECK(test::validation_message(e).empty());
 }
 
+TEST_CASE("host enqueue without CUDA graphs: tables/engines.csv's optional eager_launch_us, and its refusals") {
+    // A table written before the column loads with 0 (none); the column in µs; a bad cell names the
+    // column, the file and the line. The catalog's figure: 24.38 µs on TensorRT-LLM on Blackwell, 0 elsewhere.
+    const std::string old_header = test::engine_table_columns() + ",source\n";
+    const std::string new_header = test::engine_table_columns() + ",eager_launch_us,source\n";
+    const std::string base = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+    const std::vector<engine_profile> old_table = io::parse_engines_csv(old_header + base + ",my runs\n", "old.csv");
+    REQUIRE(old_table.size() == 1);
+    CHECK(old_table[0].overheads.eager_launch.value() == 0.0);
+    auto row = [&](const std::string& v) { return base + "," + v + ",my runs\n"; };
+    const std::vector<engine_profile> mine = io::parse_engines_csv(new_header + row("24.38"), "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].overheads.eager_launch.value() == doctest::Approx(24.38e-6).epsilon(1e-15));
+    for (const char* bad : {"-5", "5000", "nan"}) {
+        const std::string m = test::message_of([&] { return io::parse_engines_csv(new_header + row(bad), "mine.csv"); });
+        CHECK(test::contains(m, "mine.csv:2"));
+        CHECK(test::contains(m, "eager_launch_us"));
+    }
+    CHECK(catalog::trtllm_blackwell.overheads.eager_launch.value() == doctest::Approx(24.38e-6).epsilon(1e-12));
+    CHECK(catalog::trtllm_hopper.overheads.eager_launch.value() == 0.0);
+    CHECK(catalog::sglang_blackwell.overheads.eager_launch.value() == 0.0);
+}
+
 TEST_CASE("measurements: a row's CUDA-graph setting (cuda_graphs), carried onto its engine") {
     const std::string header =
         "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
