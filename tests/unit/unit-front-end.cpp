@@ -397,3 +397,149 @@ TEST_CASE("eager prompt step: the profile and the table refuse a bad one, naming
     CHECK(catalog::trtllm_blackwell.overheads.prefill_launch.value() == 0.0);
     CHECK(detail::kernels_per_pass(catalog::deepseek_v3) == 845.0);
 }
+
+// ---- every step enqueued by the host, CUDA graphs off (engine_overheads::eager_launch) ----------------
+
+namespace {
+
+/// e run without CUDA graphs, every step enqueued by the host at `per_kernel` a kernel.
+engine_profile enqueued(engine_profile e, seconds_t per_kernel) {
+    e.overheads.cuda_graphs = false;
+    e.overheads.eager_enqueue = true;
+    e.overheads.eager_launch = per_kernel;
+    return e;
+}
+
+}  // namespace
+
+TEST_CASE("host enqueue without CUDA graphs: every step lasts max(its GPU time, kernels × t_enqueue), by hand") {
+    // Llama-3.1-8B: 10 · 32 + 3 = 323 kernels a pass. t_enqueue = 200 µs: H = 323 × 200 µs = 64.6 ms.
+    // A decode step of 4 sequences at 1,500 tokens on one H100 runs a few ms on the GPU (t < H), so it
+    // lasts 64.6 ms, the difference carried as launch overhead: overhead = overhead_ref + (64.6 ms − t).
+    // A prompt step is held alike (no step before it hides the enqueue: no overlap scheduler). With
+    // t_enqueue = 1 µs, H = 0.323 ms < t: nothing changes; with graphs on the field is not read.
+    deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    ref.engine = enqueued(catalog::vllm_hopper, seconds(0.0));
+    REQUIRE(ref.engine.overheads.prefill_launch.value() == 0.0);
+    deployment d = ref;
+    d.engine = enqueued(ref.engine, microseconds(200.0));
+    CHECK(detail::kernels_per_pass(d.m) == 323.0);
+    const step_shape decode{.decode_sequences = 4, .decode_context = 1500_tok};
+    const step_shape prompt{.decode_sequences = 3, .decode_context = 1500_tok, .prefill_sequences = 1,
+                            .prefill_tokens = 1000_tok};
+    for (const step_shape& s : {decode, prompt}) {
+        const double t = step_pass(ref, s).time().value();
+        REQUIRE(t < 0.0646);
+        CHECK(step_pass(d, s).time().value() == doctest::Approx(0.0646).epsilon(1e-12));
+        CHECK(step_pass(d, s).overhead_time.value() ==
+              doctest::Approx(step_pass(ref, s).overhead_time.value() + (0.0646 - t)).epsilon(1e-12));
+    }
+    deployment light = ref;
+    light.engine = enqueued(ref.engine, microseconds(1.0));
+    CHECK(step_pass(light, decode).time().value() == doctest::Approx(step_pass(ref, decode).time().value()).epsilon(1e-15));
+    deployment graphs = d, graphs_ref = ref;
+    graphs.engine.overheads.cuda_graphs = true;
+    graphs_ref.engine.overheads.cuda_graphs = true;
+    CHECK(step_pass(graphs, decode).time() == step_pass(graphs_ref, decode).time());
+    // Graphs off but the engine's own scheduler (a profile's default: eager_enqueue false): not read.
+    deployment overlapped = d;
+    overlapped.engine.overheads.eager_enqueue = false;
+    CHECK(step_pass(overlapped, decode).time() == step_pass(ref, decode).time());
+}
+
+TEST_CASE("host enqueue without CUDA graphs: a floor at small batch that a large batch does not see") {
+    // Llama-3.1-8B on one H100, t_enqueue = 20 µs: H = 323 × 20 µs = 6.46 ms. Law: the step is
+    // max(t_ref, H) at every batch, so the held step never falls below H nor below the unheld step, and
+    // it grows with the batch once the GPU's time passes H (batch 256 at 2,000 tokens: tens of ms).
+    deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    ref.engine = enqueued(catalog::vllm_hopper, seconds(0.0));
+    deployment d = ref;
+    d.engine = enqueued(ref.engine, microseconds(20.0));
+    double last = 0.0;
+    for (double b : {1.0, 4.0, 16.0, 64.0, 256.0}) {
+        const step_shape s{.decode_sequences = b, .decode_context = 2000_tok};
+        const double t = step_pass(d, s).time().value(), t_ref = step_pass(ref, s).time().value();
+        CHECK(t == doctest::Approx(std::max(t_ref, 323 * 20e-6)).epsilon(1e-12));
+        CHECK(t >= last);
+        last = t;
+    }
+    CHECK(step_pass(d, step_shape{.decode_sequences = 256, .decode_context = 2000_tok}).time() ==
+          step_pass(ref, step_shape{.decode_sequences = 256, .decode_context = 2000_tok}).time());
+    // Monotone in t_enqueue at a fixed batch.
+    double prev = 0.0;
+    for (double us : {0.0, 5.0, 20.0, 80.0}) {
+        d.engine = enqueued(ref.engine, microseconds(us));
+        const double t = serve_at_batch(d, request_shape{.input = 1000_tok, .output = 200_tok}, 8.0).step_time.value();
+        CHECK(t >= prev);
+        prev = t;
+    }
+}
+
+TEST_CASE("host enqueue without CUDA graphs: the profile refuses a bad one, naming the field") {
+    engine_profile e = catalog::trtllm_blackwell;
+    e.overheads.eager_launch = seconds(-0.001);
+    CHECK(test::contains(test::validation_message(e),
+                         "overheads.eager_launch (s) = -0.001: a per-kernel host enqueue time must be in [0, 1 ms)"));
+    e.overheads.eager_launch = seconds(std::numeric_limits<double>::quiet_NaN());
+    CHECK(test::contains(test::validation_message(e), "overheads.eager_launch (s) = nan"));
+    e.overheads.eager_launch = 2.0_ms;
+    CHECK(test::contains(test::validation_message(e), "overheads.eager_launch (s) = 0.002"));
+    e.overheads.eager_launch = microseconds(24.38);
+    CHECK(test::validation_message(e).empty());
+}
+
+TEST_CASE("host enqueue without CUDA graphs: tables/engines.csv's optional eager_launch_us, and its refusals") {
+    // A table written before the column loads with 0 (none); the column in µs; a bad cell names the
+    // column, the file and the line. The catalog's figure: 24.38 µs on TensorRT-LLM on Blackwell, 0 elsewhere.
+    const std::string old_header = test::engine_table_columns() + ",source\n";
+    const std::string new_header = test::engine_table_columns() + ",eager_launch_us,source\n";
+    const std::string base = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+    const std::vector<engine_profile> old_table = io::parse_engines_csv(old_header + base + ",my runs\n", "old.csv");
+    REQUIRE(old_table.size() == 1);
+    CHECK(old_table[0].overheads.eager_launch.value() == 0.0);
+    auto row = [&](const std::string& v) { return base + "," + v + ",my runs\n"; };
+    const std::vector<engine_profile> mine = io::parse_engines_csv(new_header + row("24.38"), "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].overheads.eager_launch.value() == doctest::Approx(24.38e-6).epsilon(1e-15));
+    for (const char* bad : {"-5", "5000", "nan"}) {
+        const std::string m = test::message_of([&] { return io::parse_engines_csv(new_header + row(bad), "mine.csv"); });
+        CHECK(test::contains(m, "mine.csv:2"));
+        CHECK(test::contains(m, "eager_launch_us"));
+    }
+    CHECK(catalog::trtllm_blackwell.overheads.eager_launch.value() == doctest::Approx(24.38e-6).epsilon(1e-12));
+    CHECK(catalog::trtllm_hopper.overheads.eager_launch.value() == 0.0);
+    CHECK(catalog::sglang_blackwell.overheads.eager_launch.value() == 0.0);
+}
+
+TEST_CASE("measurements: a row's CUDA-graph setting (cuda_graphs), carried onto its engine") {
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,cuda_graphs\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "m.csv"); };
+    const auto ok = rows_of(
+        "E,check,Llama-2-70B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,fixed_batch,,,,,16,1000,200,tpot_s,0.03,s,s,0\n"
+        "G,check,Llama-2-70B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,fixed_batch,,,,,16,1000,200,tpot_s,0.03,s,s,1\n"
+        "D,check,Llama-2-70B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,fixed_batch,,,,,16,1000,200,tpot_s,0.03,s,s,\n");
+    REQUIRE(ok.size() == 3);
+    CHECK(ok[0].cuda_graphs == std::optional<bool>(false));
+    CHECK(ok[1].cuda_graphs == std::optional<bool>(true));
+    CHECK_FALSE(ok[2].cuda_graphs.has_value());
+    // The catalog profile keeps the row's setting; an empty cell keeps the profile's (graphs off under
+    // its overlap scheduler: the enqueue is read only where a row states graphs off).
+    const plan::measurement e = plan::with_own_engine(ok[0]), g = plan::with_own_engine(ok[1]),
+                            p = plan::with_own_engine(ok[2]);
+    CHECK_FALSE(e.d.engine.overheads.cuda_graphs);
+    CHECK(e.d.engine.overheads.eager_enqueue);
+    CHECK(g.d.engine.overheads.cuda_graphs);
+    CHECK_FALSE(g.d.engine.overheads.eager_enqueue);
+    CHECK(p.d.engine.overheads.cuda_graphs == catalog::trtllm_blackwell.overheads.cuda_graphs);
+    CHECK_FALSE(p.d.engine.overheads.eager_enqueue);
+    CHECK(plan::predict(p) == plan::predict(g));  // no floor: launch_eager = launch_graph = 0 on this profile
+    // 16 decodes of Llama-2-70B on one B200 run well under H = 803 kernels × 24.38 µs ≈ 19.6 ms: held.
+    CHECK(plan::predict(e) > plan::predict(g));
+    const std::string bad = test::message_of([&] {
+        return rows_of("B,check,Llama-2-70B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,fixed_batch,,,,,16,1000,200,tpot_s,0.03,s,s,2\n");
+    });
+    CHECK(test::contains(bad, "cuda_graphs"));
+    CHECK(test::contains(bad, "m.csv:2"));
+}

@@ -731,6 +731,101 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
     return out;
 }
 
+/// The host's enqueue per kernel of an engine run without CUDA graphs (`engine_overheads::eager_launch`:
+/// every such step lasts max(t_GPU, kernels × t_enqueue)). The rule, fixed before any fit: for each
+/// engine's default profile on an architecture that has rows whose source states they ran without CUDA
+/// graphs (`cuda_graphs` 0 in tables/measurements.csv), those rows' TPOT rows (the step; a TTFT carries
+/// the prompt's admission) on the GPU with most of them, sorted by id, the 3rd, 6th, 9th … (a third of
+/// them, so at most a third of the profile's rows there); eager_launch alone is free, started at 20 µs
+/// per kernel (a zero start has no slope: the floor binds nowhere). Calibration rows, out of the check rows.
+struct eager_fit {
+    std::string profile, gpu;
+    std::vector<std::string> rows;
+    std::size_t eager_rows = 0;
+    bool fitted = false;
+    std::string failure;
+    double us = 0, se_us = 0, sigma = 0, catalog_us = 0;
+};
+
+std::vector<eager_fit> fit_eager_launch(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
+    std::vector<eager_fit> out;
+    for (const engine_profile& profile : catalog::all_engines) {
+        const std::optional<engine_profile> default_profile = catalog::find_engine(profile.kind, profile.architecture);
+        if (!default_profile || !(*default_profile == profile)) continue;
+        std::vector<const plan::measurement*> eager;
+        for (const plan::measurement& x : rows)
+            if (x.cuda_graphs == std::optional<bool>(false) && plan::own_engine(x) == profile) eager.push_back(&x);
+        if (eager.empty()) continue;
+        eager_fit f;
+        f.profile = std::string(profile.name);
+        f.gpu = busiest_gpu(eager);
+        f.eager_rows = eager.size();
+        f.catalog_us = profile.overheads.eager_launch.value() * 1e6;
+        std::vector<const plan::measurement*> tpot;
+        for (const plan::measurement* x : eager)
+            if (x->d.hw.name == f.gpu && x->what == plan::metric::tpot_s) tpot.push_back(x);
+        std::sort(tpot.begin(), tpot.end(), [](const auto* a, const auto* b) { return a->id < b->id; });
+        std::vector<plan::measurement> fit_rows;
+        for (std::size_t i = 2; i < tpot.size(); i += 3) {
+            plan::measurement y = *tpot[i];
+            y.d.engine.overheads.eager_launch = microseconds(20.0);
+            y.check = false;
+            fit_rows.push_back(y);
+            f.rows.push_back(y.id);
+            subset_ids.push_back(y.id);
+        }
+        try {
+            if (fit_rows.size() <= 1) throw std::runtime_error("fewer rows than parameters");
+            const plan::calibration_result r = plan::calibrate(fit_rows, {.free = {plan::parameter::eager_launch}});
+            for (const plan::fitted_parameter& q : r.parameters)
+                if (q.which == plan::parameter::eager_launch) {
+                    f.us = q.value * 1e6;
+                    f.se_us = q.standard_error * 1e6;
+                }
+            f.sigma = r.sigma;
+            f.fitted = true;
+        } catch (const std::exception& e) {
+            f.failure = e.what();
+        }
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+std::string eager_fits_text(const std::vector<eager_fit>& fits) {
+    if (fits.empty()) return {};
+    std::string s =
+        "\n### The host's enqueue without CUDA graphs\n\n"
+        "An engine that runs its steps without CUDA graphs and has nothing to hide the host's work behind (TensorRT-LLM's "
+        "C++ executor on a TensorRT engine, as NVIDIA's MLPerf harness runs Llama-2-70B and Llama-3.1-405B: `use_graphs` "
+        "False in closed/NVIDIA/configs/*/{Offline,Server,Interactive}/{llama2-70b,llama3_1-405b}.py, mlcommons/"
+        "inference_results_v5.1 @965182b0) enqueues each step's kernels on the host while the GPU runs the ones before "
+        "them: a step lasts max(t_GPU, kernels × t_enqueue) (`engine_overheads::eager_launch`, `eager_prompt_wait`), a "
+        "floor at small batch that large batches do not see. A row states its run's setting in tables/measurements.csv "
+        "(`cuda_graphs`; empty: the profile's). No source gives t_enqueue for these engines, so it is fitted with "
+        "`plan::calibrate` (`parameter::eager_launch`, alone) on a subset chosen by rule before fitting: the profile's "
+        "rows stated without graphs, their TPOT rows on the GPU with most of them, sorted by id, the 3rd, 6th, 9th … "
+        "(started at 20 µs per kernel). The subset's rows are calibration rows, out of the check-row statistics.\n\n"
+        "| profile | fit GPU | calibration rows | of the rows run without graphs | host enqueue per kernel (fit ± s.e.) | "
+        "in tables/engines.csv | residual s (ln) |\n|---|---|--:|--:|--:|--:|--:|\n";
+    for (const eager_fit& f : fits) {
+        s += "| " + f.profile + " | " + f.gpu + " | " + std::to_string(f.rows.size()) + " | " + std::to_string(f.eager_rows) + " | ";
+        if (!f.fitted) {
+            s += "not fitted: " + f.failure + " | " + text::plain(f.catalog_us, 4) + " µs | |\n";
+            continue;
+        }
+        s += text::plain(f.us, 4) + " ± " + text::plain(f.se_us, 2) + " µs | " + text::plain(f.catalog_us, 4) + " µs | " +
+             text::plain(f.sigma, 3) + " |\n";
+    }
+    s += "\nHost-enqueue calibration subsets (not check rows; listed by id):\n\n";
+    for (const eager_fit& f : fits) {
+        s += "- " + f.profile + ":";
+        for (const std::string& id : f.rows) s += " " + id;
+        s += "\n";
+    }
+    return s;
+}
+
 std::string version_fits_text(const std::vector<version_fit>& fits) {
     if (fits.empty()) return {};
     std::string s =
@@ -942,7 +1037,7 @@ std::string factors_text(const std::vector<check_row>& checks, const std::vector
 
 report build(const std::vector<plan::measurement>& measurements, const std::vector<micro_row>& micro,
              const std::vector<engine_fit>& fits, const std::vector<front_end_fit>& front_ends,
-             const std::vector<version_fit>& versions) {
+             const std::vector<version_fit>& versions, const std::vector<eager_fit>& eager) {
     std::vector<check_row> checks;
     std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
     std::vector<check_row> beyond;          // online rows at a rate llmcost cannot serve: no figure
@@ -1514,7 +1609,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "`plan::stalled`), sorted by id, the 1st, 3rd, 5th … (the first two where that gives one), at most a third of "
          "the engine's TTFT rows there. An engine and architecture with no such rows keeps F = 0. The subset's rows "
          "are calibration rows, out of the check-row statistics.\n\n" + front_end_text(front_ends) +
-         version_fits_text(versions);
+         version_fits_text(versions) + eager_fits_text(eager);
     s += "\nHow far off the model is, by group:\n\n";
     for (const engine_stats& g : by_engine) {
         if (g.home) continue;
@@ -1809,6 +1904,7 @@ int main(int argc, char** argv) {
         const std::vector<engine_fit> fits = fit_engines(measurements, subset);
         const std::vector<front_end_fit> front_ends = fit_front_ends(measurements, subset);
         const std::vector<version_fit> versions = fit_versions(measurements, subset);
+        const std::vector<eager_fit> eager = fit_eager_launch(measurements, subset);
         for (plan::measurement& x : measurements)
             if (std::find(subset.begin(), subset.end(), x.id) != subset.end()) x.check = false;
         for (const engine_fit& f : fits) {
@@ -1828,7 +1924,11 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "llmcost-validation: %s: fit launch %.4g us per kernel, front end %.4g ms; "
                                      "tables/engines.csv has %.4g us, %.4g ms\n",
                              f.profile.c_str(), f.launch_us, f.ms, f.catalog_launch_us, f.catalog_ms);
-        const report r = build(measurements, micro, fits, front_ends, versions);
+        for (const eager_fit& f : eager)
+            if (f.fitted && std::abs(f.us - f.catalog_us) > 0.01 + 0.005 * std::abs(f.us))
+                std::fprintf(stderr, "llmcost-validation: %s: fit host enqueue %.4g us per kernel; tables/engines.csv has %.4g us\n",
+                             f.profile.c_str(), f.us, f.catalog_us);
+        const report r = build(measurements, micro, fits, front_ends, versions, eager);
         write(positional[1], r.text);
         print_summary("calibration rows (micro, engine fits)", r.calibration);
         print_summary("check rows (serving)", r.check);

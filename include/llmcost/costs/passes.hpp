@@ -263,6 +263,7 @@ struct pass_model {
     achievable_fractions dense_gemm{};
     seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead + the engine's step overhead
     seconds_t prefill_overhead{};           ///< kernels per pass × the host's time per kernel of an eager prompt step
+    seconds_t eager_overhead{};             ///< kernels per pass × the host's enqueue per kernel, every step (CUDA graphs off)
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
     double tp_all_reduces = 0;
@@ -386,6 +387,12 @@ struct pass_model {
     // capture decode batches only (SGLang: DeepSeek-V3's one-token prompt step 82.64 ms eager, 23.10 ms
     // as a graph; sgl-project/sglang PR 12160). With graphs off every step pays `launch_eager` instead.
     pm.prefill_overhead = en.overheads.cuda_graphs ? en.overheads.prefill_launch * detail::kernels_per_pass(m) : seconds(0.0);
+    // H = kernels · t_enqueue: with graphs off and no overlap scheduler every step is enqueued by the
+    // host while its kernels run, so it lasts max(t_GPU, H) (TensorRT-LLM's C++ executor on a TensorRT
+    // engine; `engine_overheads::eager_launch`).
+    pm.eager_overhead = en.overheads.eager_enqueue && !en.overheads.cuda_graphs
+                            ? en.overheads.eager_launch * detail::kernels_per_pass(m)
+                            : seconds(0.0);
     pm.tp_link = detail::tp_link(d);
     pm.tp_algorithm = detail::tp_algorithm(d);
     pm.tp_all_reduces = static_cast<double>(tp_all_reduces_per_pass(d));
@@ -587,12 +594,20 @@ template <class V>
 /// sequences (this formula at ps = 0; none with no sequence running): t = max(t_GPU, H − t_prev),
 /// H = kernels · t_host (`pass_model::prefill_overhead`), the difference carried as launch overhead;
 /// a fractional prompt count (an average over steps) has a prompt in a share min(p, 1) of them:
-/// t_overhead += min(p, 1) · max(0, H − t_prev − t_GPU). Out of line, so the common path of an
-/// engine whose graphs cover every step compiles as before.
+/// t_overhead += min(p, 1) · max(0, H − t_prev − t_GPU). An engine without CUDA graphs whose
+/// executor enqueues every step on the host with nothing to hide it behind (no overlap scheduler:
+/// TensorRT-LLM's C++ executor running a TensorRT engine) is the same law on every step, prompt or
+/// not, with no previous step: t = max(t_GPU, H), H = kernels · t_enqueue (`pass_model::eager_overhead`),
+/// t_overhead += max(0, H − t_GPU). Out of line, so the common path of an engine whose graphs cover
+/// every step compiles as before.
 template <class V>
 [[gnu::noinline]] constexpr void eager_prompt_wait(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
                                                    const V& ps, const V& previous, step_terms<V>& r) {
     using L = lanes<V>;
+    if (pm.eager_overhead.value() > 0.0) {  // graphs off: the host enqueues every step, none hidden
+        r.overhead = r.overhead + lane_max(L::constant(0.0), V(L::constant(pm.eager_overhead.value()) - r.time()));
+        return;
+    }
     if (!L::any(ps > 0.0)) return;  // no prompt in any lane: nothing held (and the previous step's own call ends here)
     const V host = L::constant(pm.prefill_overhead.value());
     V prev = previous;
@@ -698,7 +713,7 @@ template <class V>
     // element-wise kernels, the collectives); the weights every rank streams and its launches stay.
     if (pm.attention_dp_busiest != 1.0) [[unlikely]]
         attention_dp_wait(pm.attention_dp_busiest, r);
-    if (pm.prefill_overhead.value() > 0.0) [[unlikely]]
+    if (pm.prefill_overhead.value() > 0.0 || pm.eager_overhead.value() > 0.0) [[unlikely]]
         eager_prompt_wait(pm, s, ds, ps, previous, r);
     return r;
 }

@@ -154,6 +154,19 @@ struct engine_overheads {
     /// for the host when its own kernels are shorter (`eager_prompt_wait`). 0: a prompt step is
     /// priced as a decode step is (graphs cover it, or the engine runs eagerly throughout).
     seconds_t prefill_launch{};
+    /// The host's time per kernel to enqueue a step where the engine runs without CUDA graphs and
+    /// nothing hides the enqueue (TensorRT-LLM's C++ executor running a TensorRT engine: `enqueueV3`
+    /// sets up and launches each layer's kernels on the host while the GPU runs the ones before;
+    /// no overlap scheduler). With `cuda_graphs` off every step then lasts at least kernels × this
+    /// (`eager_prompt_wait`, the same max(host, GPU) as an eager prompt step), where the deployment
+    /// runs so (`eager_enqueue`). 0: none priced.
+    seconds_t eager_launch{};
+    /// Whether this deployment's steps run that way: without CUDA graphs, each enqueued by the host with
+    /// nothing to hide it behind, so `eager_launch` is read. A run choice, not a table column: a
+    /// measured row that states `cuda_graphs` 0 sets it (NVIDIA's MLPerf harness runs its TensorRT
+    /// engines so), as a deployment may; a profile's own default keeps its scheduler (TensorRT-LLM's
+    /// PyTorch backend overlaps the host's work with the GPU's: `step` 0).
+    bool eager_enqueue = false;
     /// Per-kernel launch cost the engine adds: t = graphs ? launch_graph : launch_eager.
     [[nodiscard]] constexpr seconds_t launch() const { return cuda_graphs ? launch_graph : launch_eager; }
     [[nodiscard]] constexpr bool operator==(const engine_overheads&) const = default;
@@ -284,6 +297,8 @@ struct engine_profile {
         time(overheads.launch_graph, "overheads.launch_graph (s)", 1e-3, "a per-kernel overhead must be in [0, 1 ms)");
         time(overheads.prefill_launch, "overheads.prefill_launch (s)", 1e-3,
              "a per-kernel overhead of a prompt step must be in [0, 1 ms)");
+        time(overheads.eager_launch, "overheads.eager_launch (s)", 1e-3,
+             "a per-kernel host enqueue time must be in [0, 1 ms)");
         time(collectives.all_reduce_latency, "collectives.all_reduce_latency (s)", 1e-2,
              "an all-reduce latency must be in [0, 10 ms)");
         require(non_negative_finite(collectives.custom_all_reduce_max.value()), s,

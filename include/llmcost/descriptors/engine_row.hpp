@@ -36,6 +36,7 @@ struct engine_row {
     /// (`engine_kernels::mixed_input_hidden_align`, `mixed_input_width_align`); 0: none
     double mixed_input_hidden_align, mixed_input_width_align;
     double prefill_launch_us;     ///< per kernel on a prompt step run eagerly (`engine_overheads::prefill_launch`), µs
+    double eager_launch_us;  ///< per kernel, the host's enqueue of a step without CUDA graphs (`engine_overheads::eager_launch`), µs
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -79,7 +80,8 @@ struct engine_row {
                       .launch_graph = microseconds(r.launch_graph_us),
                       .cuda_graphs = flag(r.cuda_graphs, "cuda_graphs"),
                       .request = microseconds(r.request_overhead_us),
-                      .prefill_launch = microseconds(r.prefill_launch_us)},
+                      .prefill_launch = microseconds(r.prefill_launch_us),
+                      .eager_launch = microseconds(r.eager_launch_us)},
         .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),

@@ -66,12 +66,14 @@ enum class parameter {
     link_latency,
     link_fraction,
     request_overhead,  ///< the rows' engine's per-request front end (`engine_overheads::request`), not the hardware's
+    eager_launch,      ///< the rows' engine's host enqueue per kernel without CUDA graphs (`engine_overheads::eager_launch`)
 };
 
 inline constexpr std::array all_parameters{parameter::hbm,          parameter::matmul,
                                            parameter::matmul_half_dim, parameter::attention,
                                            parameter::kernel_overhead, parameter::link_latency,
-                                           parameter::link_fraction, parameter::request_overhead};
+                                           parameter::link_fraction, parameter::request_overhead,
+                                           parameter::eager_launch};
 
 /// The member's name: "hbm", "matmul_half_dim", …
 [[nodiscard]] constexpr std::string_view to_string(parameter p) {
@@ -84,6 +86,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::link_latency: return "link_latency";
         case parameter::link_fraction: return "link_fraction";
         case parameter::request_overhead: return "request_overhead";
+        case parameter::eager_launch: return "eager_launch";
     }
     return "?";
 }
@@ -99,13 +102,17 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::link_latency: return "scale-up link latency (alpha)";
         case parameter::link_fraction: return "scale-up link achieved / catalogued bandwidth";
         case parameter::request_overhead: return "engine front end per request (outside the steps)";
+        case parameter::eager_launch: return "engine host enqueue per kernel, CUDA graphs off";
     }
     return "?";
 }
 
 /// SI unit of the parameter: "s" for times, "" for fractions and n₀ (a matrix dimension).
 [[nodiscard]] constexpr std::string_view unit_of(parameter p) {
-    return p == parameter::kernel_overhead || p == parameter::link_latency || p == parameter::request_overhead ? "s" : "";
+    return p == parameter::kernel_overhead || p == parameter::link_latency || p == parameter::request_overhead ||
+                   p == parameter::eager_launch
+               ? "s"
+               : "";
 }
 
 /// True for the parameters that are fractions of a datasheet figure.
@@ -130,6 +137,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::link_latency: return e.link_latency;
         case parameter::link_fraction: return e.link_fraction;
         case parameter::request_overhead: return e.request_overhead;
+        case parameter::eager_launch: return e.eager_launch;
     }
     return e.hbm;
 }
@@ -268,6 +276,7 @@ template <class Figure>
 [[nodiscard]] inline measurement as_fitted(measurement x, const calibration_result& fit) {
     x.d.hw = fit.calibrated();
     if (fit.find(parameter::request_overhead) != nullptr) x.d.engine.overheads.request = seconds(fit.fitted.request_overhead);
+    if (fit.find(parameter::eager_launch) != nullptr) x.d.engine.overheads.eager_launch = seconds(fit.fitted.eager_launch);
     return x;
 }
 

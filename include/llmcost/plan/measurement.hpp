@@ -131,6 +131,12 @@ struct measurement {
     /// false: a quantization kernel runs before each FP4 GEMM, priced on the engine's curve with it
     /// (`engine_kernels::fp4_quantization_fused`, B19). Carried onto the row's engine by `with_own_engine`.
     bool fp4_quantization_fused = true;
+    /// Whether the run captured its steps in CUDA graphs, where the source's configuration states it
+    /// (the MLPerf configs' `use_graphs`, InferenceMAX's `cuda_graph_config`); empty: the engine
+    /// profile's default. Carried onto the row's engine by `with_own_engine`: with graphs off the row's
+    /// steps are enqueued by the host (`engine_overheads::eager_enqueue`), and an engine that prices
+    /// that enqueue (`engine_overheads::eager_launch`) holds every step to at least kernels × it.
+    std::optional<bool> cuda_graphs{};
     /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
     /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
     /// simulator's median (like for like); p99 far above the median marks a stall (`stalled`).
@@ -400,6 +406,9 @@ struct efficiency_parameters {
     /// deployment's engine carries, not the hardware: `with_efficiencies` leaves it, and a fit
     /// with it free sets it on every fitted row's engine (plan/calibrate.hpp).
     double request_overhead = 0.0;
+    /// Seconds per kernel: the host's enqueue of a step without CUDA graphs (`engine_overheads::eager_launch`),
+    /// the engine's like `request_overhead`: a fit with it free sets it on every fitted row's engine.
+    double eager_launch = 0.0;
 
     [[nodiscard]] bool operator==(const efficiency_parameters&) const = default;
 };
@@ -457,6 +466,10 @@ struct efficiency_parameters {
 [[nodiscard]] inline measurement with_own_engine(measurement x) {
     if (const std::optional<engine_profile> e = own_engine(x)) x.d.engine = *e;
     x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;  // the row's build, not the profile's default
+    if (x.cuda_graphs) {  // the row's run, where it says: eager steps each enqueued by the host
+        x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;
+        x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;
+    }
     return x;
 }
 
