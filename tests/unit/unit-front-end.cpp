@@ -398,7 +398,7 @@ TEST_CASE("eager prompt step: the profile and the table refuse a bad one, naming
     CHECK(detail::kernels_per_pass(catalog::deepseek_v3) == 845.0);
 }
 
-// ---- every step enqueued by the host, CUDA graphs off (engine_overheads::eager_launch) ----------------
+// ---- every step enqueued by the host, CUDA graphs off (engine_overheads::host_enqueue) ----------------
 
 namespace {
 
@@ -406,7 +406,7 @@ namespace {
 engine_profile enqueued(engine_profile e, seconds_t per_kernel) {
     e.overheads.cuda_graphs = false;
     e.overheads.eager_enqueue = true;
-    e.overheads.eager_launch = per_kernel;
+    e.overheads.host_enqueue = per_kernel;
     return e;
 }
 
@@ -477,38 +477,38 @@ TEST_CASE("host enqueue without CUDA graphs: a floor at small batch that a large
 
 TEST_CASE("host enqueue without CUDA graphs: the profile refuses a bad one, naming the field") {
     engine_profile e = catalog::trtllm_blackwell;
-    e.overheads.eager_launch = seconds(-0.001);
+    e.overheads.host_enqueue = seconds(-0.001);
     CHECK(test::contains(test::validation_message(e),
-                         "overheads.eager_launch (s) = -0.001: a per-kernel host enqueue time must be in [0, 1 ms)"));
-    e.overheads.eager_launch = seconds(std::numeric_limits<double>::quiet_NaN());
-    CHECK(test::contains(test::validation_message(e), "overheads.eager_launch (s) = nan"));
-    e.overheads.eager_launch = 2.0_ms;
-    CHECK(test::contains(test::validation_message(e), "overheads.eager_launch (s) = 0.002"));
-    e.overheads.eager_launch = microseconds(24.38);
+                         "overheads.host_enqueue (s) = -0.001: a per-kernel host enqueue time must be in [0, 1 ms)"));
+    e.overheads.host_enqueue = seconds(std::numeric_limits<double>::quiet_NaN());
+    CHECK(test::contains(test::validation_message(e), "overheads.host_enqueue (s) = nan"));
+    e.overheads.host_enqueue = 2.0_ms;
+    CHECK(test::contains(test::validation_message(e), "overheads.host_enqueue (s) = 0.002"));
+    e.overheads.host_enqueue = microseconds(24.38);
     CHECK(test::validation_message(e).empty());
 }
 
-TEST_CASE("host enqueue without CUDA graphs: tables/engines.csv's optional eager_launch_us, and its refusals") {
+TEST_CASE("host enqueue without CUDA graphs: tables/engines.csv's optional host_enqueue_us, and its refusals") {
     // A table written before the column loads with 0 (none); the column in µs; a bad cell names the
     // column, the file and the line. The catalog's figure: 24.38 µs on TensorRT-LLM on Blackwell, 0 elsewhere.
     const std::string old_header = test::engine_table_columns() + ",source\n";
-    const std::string new_header = test::engine_table_columns() + ",eager_launch_us,source\n";
+    const std::string new_header = test::engine_table_columns() + ",host_enqueue_us,source\n";
     const std::string base = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
     const std::vector<engine_profile> old_table = io::parse_engines_csv(old_header + base + ",my runs\n", "old.csv");
     REQUIRE(old_table.size() == 1);
-    CHECK(old_table[0].overheads.eager_launch.value() == 0.0);
+    CHECK(old_table[0].overheads.host_enqueue.value() == 0.0);
     auto row = [&](const std::string& v) { return base + "," + v + ",my runs\n"; };
     const std::vector<engine_profile> mine = io::parse_engines_csv(new_header + row("24.38"), "mine.csv");
     REQUIRE(mine.size() == 1);
-    CHECK(mine[0].overheads.eager_launch.value() == doctest::Approx(24.38e-6).epsilon(1e-15));
+    CHECK(mine[0].overheads.host_enqueue.value() == doctest::Approx(24.38e-6).epsilon(1e-15));
     for (const char* bad : {"-5", "5000", "nan"}) {
         const std::string m = test::message_of([&] { return io::parse_engines_csv(new_header + row(bad), "mine.csv"); });
         CHECK(test::contains(m, "mine.csv:2"));
-        CHECK(test::contains(m, "eager_launch_us"));
+        CHECK(test::contains(m, "host_enqueue_us"));
     }
-    CHECK(catalog::trtllm_blackwell.overheads.eager_launch.value() == doctest::Approx(24.38e-6).epsilon(1e-12));
-    CHECK(catalog::trtllm_hopper.overheads.eager_launch.value() == 0.0);
-    CHECK(catalog::sglang_blackwell.overheads.eager_launch.value() == 0.0);
+    CHECK(catalog::trtllm_blackwell.overheads.host_enqueue.value() == doctest::Approx(24.38e-6).epsilon(1e-12));
+    CHECK(catalog::trtllm_hopper.overheads.host_enqueue.value() == 0.0);
+    CHECK(catalog::sglang_blackwell.overheads.host_enqueue.value() == 0.0);
 }
 
 TEST_CASE("measurements: a row's CUDA-graph setting (cuda_graphs), carried onto its engine") {

@@ -731,12 +731,12 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
     return out;
 }
 
-/// The host's enqueue per kernel of an engine run without CUDA graphs (`engine_overheads::eager_launch`:
+/// The host's enqueue per kernel of an engine run without CUDA graphs (`engine_overheads::host_enqueue`:
 /// every such step lasts max(t_GPU, kernels × t_enqueue)). The rule, fixed before any fit: for each
 /// engine's default profile on an architecture that has rows whose source states they ran without CUDA
 /// graphs (`cuda_graphs` 0 in tables/measurements.csv), those rows' TPOT rows (the step; a TTFT carries
 /// the prompt's admission) on the GPU with most of them, sorted by id, the 3rd, 6th, 9th … (a third of
-/// them, so at most a third of the profile's rows there); eager_launch alone is free, started at 20 µs
+/// them, so at most a third of the profile's rows there); host_enqueue alone is free, started at 20 µs
 /// per kernel (a zero start has no slope: the floor binds nowhere). Calibration rows, out of the check rows.
 struct eager_fit {
     std::string profile, gpu;
@@ -747,7 +747,7 @@ struct eager_fit {
     double us = 0, se_us = 0, sigma = 0, catalog_us = 0;
 };
 
-std::vector<eager_fit> fit_eager_launch(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
+std::vector<eager_fit> fit_host_enqueue(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
     std::vector<eager_fit> out;
     for (const engine_profile& profile : catalog::all_engines) {
         const std::optional<engine_profile> default_profile = catalog::find_engine(profile.kind, profile.architecture);
@@ -760,7 +760,7 @@ std::vector<eager_fit> fit_eager_launch(const std::vector<plan::measurement>& ro
         f.profile = std::string(profile.name);
         f.gpu = busiest_gpu(eager);
         f.eager_rows = eager.size();
-        f.catalog_us = profile.overheads.eager_launch.value() * 1e6;
+        f.catalog_us = profile.overheads.host_enqueue.value() * 1e6;
         std::vector<const plan::measurement*> tpot;
         for (const plan::measurement* x : eager)
             if (x->d.hw.name == f.gpu && x->what == plan::metric::tpot_s) tpot.push_back(x);
@@ -768,7 +768,7 @@ std::vector<eager_fit> fit_eager_launch(const std::vector<plan::measurement>& ro
         std::vector<plan::measurement> fit_rows;
         for (std::size_t i = 2; i < tpot.size(); i += 3) {
             plan::measurement y = *tpot[i];
-            y.d.engine.overheads.eager_launch = microseconds(20.0);
+            y.d.engine.overheads.host_enqueue = microseconds(20.0);
             y.check = false;
             fit_rows.push_back(y);
             f.rows.push_back(y.id);
@@ -776,9 +776,9 @@ std::vector<eager_fit> fit_eager_launch(const std::vector<plan::measurement>& ro
         }
         try {
             if (fit_rows.size() <= 1) throw std::runtime_error("fewer rows than parameters");
-            const plan::calibration_result r = plan::calibrate(fit_rows, {.free = {plan::parameter::eager_launch}});
+            const plan::calibration_result r = plan::calibrate(fit_rows, {.free = {plan::parameter::host_enqueue}});
             for (const plan::fitted_parameter& q : r.parameters)
-                if (q.which == plan::parameter::eager_launch) {
+                if (q.which == plan::parameter::host_enqueue) {
                     f.us = q.value * 1e6;
                     f.se_us = q.standard_error * 1e6;
                 }
@@ -800,10 +800,10 @@ std::string eager_fits_text(const std::vector<eager_fit>& fits) {
         "C++ executor on a TensorRT engine, as NVIDIA's MLPerf harness runs Llama-2-70B and Llama-3.1-405B: `use_graphs` "
         "False in closed/NVIDIA/configs/*/{Offline,Server,Interactive}/{llama2-70b,llama3_1-405b}.py, mlcommons/"
         "inference_results_v5.1 @965182b0) enqueues each step's kernels on the host while the GPU runs the ones before "
-        "them: a step lasts max(t_GPU, kernels × t_enqueue) (`engine_overheads::eager_launch`, `eager_prompt_wait`), a "
+        "them: a step lasts max(t_GPU, kernels × t_enqueue) (`engine_overheads::host_enqueue`, `eager_prompt_wait`), a "
         "floor at small batch that large batches do not see. A row states its run's setting in tables/measurements.csv "
         "(`cuda_graphs`; empty: the profile's). No source gives t_enqueue for these engines, so it is fitted with "
-        "`plan::calibrate` (`parameter::eager_launch`, alone) on a subset chosen by rule before fitting: the profile's "
+        "`plan::calibrate` (`parameter::host_enqueue`, alone) on a subset chosen by rule before fitting: the profile's "
         "rows stated without graphs, their TPOT rows on the GPU with most of them, sorted by id, the 3rd, 6th, 9th … "
         "(started at 20 µs per kernel). The subset's rows are calibration rows, out of the check-row statistics.\n\n"
         "| profile | fit GPU | calibration rows | of the rows run without graphs | host enqueue per kernel (fit ± s.e.) | "
@@ -1904,7 +1904,7 @@ int main(int argc, char** argv) {
         const std::vector<engine_fit> fits = fit_engines(measurements, subset);
         const std::vector<front_end_fit> front_ends = fit_front_ends(measurements, subset);
         const std::vector<version_fit> versions = fit_versions(measurements, subset);
-        const std::vector<eager_fit> eager = fit_eager_launch(measurements, subset);
+        const std::vector<eager_fit> eager = fit_host_enqueue(measurements, subset);
         for (plan::measurement& x : measurements)
             if (std::find(subset.begin(), subset.end(), x.id) != subset.end()) x.check = false;
         for (const engine_fit& f : fits) {

@@ -389,9 +389,9 @@ struct pass_model {
     pm.prefill_overhead = en.overheads.cuda_graphs ? en.overheads.prefill_launch * detail::kernels_per_pass(m) : seconds(0.0);
     // H = kernels · t_enqueue: with graphs off and no overlap scheduler every step is enqueued by the
     // host while its kernels run, so it lasts max(t_GPU, H) (TensorRT-LLM's C++ executor on a TensorRT
-    // engine; `engine_overheads::eager_launch`).
+    // engine; `engine_overheads::host_enqueue`).
     pm.eager_overhead = en.overheads.eager_enqueue && !en.overheads.cuda_graphs
-                            ? en.overheads.eager_launch * detail::kernels_per_pass(m)
+                            ? en.overheads.host_enqueue * detail::kernels_per_pass(m)
                             : seconds(0.0);
     pm.tp_link = detail::tp_link(d);
     pm.tp_algorithm = detail::tp_algorithm(d);

@@ -36,7 +36,7 @@ struct engine_row {
     /// (`engine_kernels::mixed_input_hidden_align`, `mixed_input_width_align`); 0: none
     double mixed_input_hidden_align, mixed_input_width_align;
     double prefill_launch_us;     ///< per kernel on a prompt step run eagerly (`engine_overheads::prefill_launch`), µs
-    double eager_launch_us;  ///< per kernel, the host's enqueue of a step without CUDA graphs (`engine_overheads::eager_launch`), µs
+    double host_enqueue_us;  ///< per kernel, the host's enqueue of a step without CUDA graphs (`engine_overheads::host_enqueue`), µs
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -81,7 +81,7 @@ struct engine_row {
                       .cuda_graphs = flag(r.cuda_graphs, "cuda_graphs"),
                       .request = microseconds(r.request_overhead_us),
                       .prefill_launch = microseconds(r.prefill_launch_us),
-                      .eager_launch = microseconds(r.eager_launch_us)},
+                      .host_enqueue = microseconds(r.host_enqueue_us)},
         .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),

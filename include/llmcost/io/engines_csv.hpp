@@ -59,7 +59,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 46> c
     {"mixed_input_hidden_align", "kernels.mixed_input_hidden_align"},
     {"mixed_input_width_align", "kernels.mixed_input_width_align"},
     {"prefill_launch_us", "overheads.prefill_launch"},
-    {"eager_launch_us", "overheads.eager_launch"},
+    {"host_enqueue_us", "overheads.host_enqueue"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -105,7 +105,7 @@ using row_reader = detail::hardware_csv::row_reader;
                          &e.fp4_gemm_efficiency, &e.fp4_gemm_half_dim, &e.fp4_quant_gemm_efficiency,
                          &e.fp4_quant_gemm_half_dim, &e.attention_dp_balance, &e.mixed_input_expert_gemm,
                          &e.mixed_input_hidden_align, &e.mixed_input_width_align, &e.prefill_launch_us,
-                         &e.eager_launch_us};
+                         &e.host_enqueue_us};
     for (std::size_t i = 0; i < std::size(figures); ++i) {
         const std::string_view column = columns[i + 4];
         const bool may_be_absent = i + 4 >= required_columns.size();

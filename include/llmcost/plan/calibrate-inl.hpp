@@ -43,7 +43,7 @@ namespace detail::calibration {
         case parameter::link_latency: return "rows with tp > 1 and small messages (decode)";
         case parameter::link_fraction: return "rows with tp > 1 and large messages (long prompts)";
         case parameter::request_overhead: return "TTFT rows (a front end shows most where the engine's first token is short)";
-        case parameter::eager_launch: return "rows run without CUDA graphs whose steps are shorter than the host's enqueue (small batches)";
+        case parameter::host_enqueue: return "rows run without CUDA graphs whose steps are shorter than the host's enqueue (small batches)";
     }
     return "other rows";
 }
@@ -74,7 +74,7 @@ struct parameter_space {
         if (logarithmic(k)) return std::log(max_fraction);
         if (at(k) == parameter::kernel_overhead) return 0.999e-3 / scale[static_cast<std::size_t>(k)];
         if (at(k) == parameter::request_overhead) return 9.99 / scale[static_cast<std::size_t>(k)];
-        if (at(k) == parameter::eager_launch) return 0.999e-3 / scale[static_cast<std::size_t>(k)];
+        if (at(k) == parameter::host_enqueue) return 0.999e-3 / scale[static_cast<std::size_t>(k)];
         return std::numeric_limits<double>::infinity();
     }
     [[nodiscard]] Eigen::VectorXd clamp(Eigen::VectorXd t) const {
@@ -122,8 +122,8 @@ class fit_problem {
 public:
     /// `front_end`: request_overhead is free, so p's value replaces every row's engine front end;
     /// otherwise each row keeps its own engine's.
-    fit_problem(std::vector<measurement> rows, hardware base, bool front_end = false, bool eager_launch = false)
-        : rows_(std::move(rows)), base_(base), front_end_(front_end), eager_launch_(eager_launch) {
+    fit_problem(std::vector<measurement> rows, hardware base, bool front_end = false, bool host_enqueue = false)
+        : rows_(std::move(rows)), base_(base), front_end_(front_end), host_enqueue_(host_enqueue) {
         first_asked_.resize(rows_.size());
         std::unordered_map<std::size_t, std::vector<std::size_t>> by_hash;
         by_hash.reserve(rows_.size());
@@ -154,7 +154,7 @@ public:
             }
             x.d.hw = h;
             if (front_end_) x.d.engine.overheads.request = seconds(p.request_overhead);
-            if (eager_launch_) x.d.engine.overheads.eager_launch = seconds(p.eager_launch);
+            if (host_enqueue_) x.d.engine.overheads.host_enqueue = seconds(p.host_enqueue);
             double predicted = 0;
             try {
                 predicted = predict(x);
@@ -175,7 +175,7 @@ private:
     std::vector<measurement> rows_;
     hardware base_;
     bool front_end_ = false;
-    bool eager_launch_ = false;  ///< eager_launch is free: p's value replaces every row's engine host enqueue
+    bool host_enqueue_ = false;  ///< host_enqueue is free: p's value replaces every row's engine host enqueue
     std::vector<std::size_t> first_asked_;  ///< the first row that asks row i's question (i itself if none)
     std::vector<double> predicted_;          ///< this evaluation's predictions
 };
@@ -283,9 +283,9 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
     out.start = options.start.value_or(parameters_of(base));
     // The front end is the rows' engine's: the start takes the first row's where none was given.
     if (!options.start) out.start.request_overhead = fitted_rows.front().d.engine.overheads.request.value();
-    if (!options.start) out.start.eager_launch = fitted_rows.front().d.engine.overheads.eager_launch.value();
+    if (!options.start) out.start.host_enqueue = fitted_rows.front().d.engine.overheads.host_enqueue.value();
     const bool eager_free =
-        std::find(options.free.begin(), options.free.end(), parameter::eager_launch) != options.free.end();
+        std::find(options.free.begin(), options.free.end(), parameter::host_enqueue) != options.free.end();
     const bool front_end_free =
         std::find(options.free.begin(), options.free.end(), parameter::request_overhead) != options.free.end();
     parameter_space c{.free = options.free, .scale = {}, .max_fraction = options.max_fraction};
@@ -300,7 +300,7 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
                                                  : non_negative_finite(v) && c.theta(k, v) <= c.upper(k);
         require(inside, "calibration start", to_string(c.at(k)), v,
                 is_fraction(c.at(k)) ? "a fraction starts in (0, max_fraction]"
-                                     : "starts at zero or above (kernel_overhead and eager_launch below 1 ms, request_overhead below 10 s)");
+                                     : "starts at zero or above (kernel_overhead and host_enqueue below 1 ms, request_overhead below 10 s)");
         theta(k) = std::clamp(c.theta(k, v), c.lower(k), c.upper(k));
     }
 

@@ -66,14 +66,14 @@ enum class parameter {
     link_latency,
     link_fraction,
     request_overhead,  ///< the rows' engine's per-request front end (`engine_overheads::request`), not the hardware's
-    eager_launch,      ///< the rows' engine's host enqueue per kernel without CUDA graphs (`engine_overheads::eager_launch`)
+    host_enqueue,      ///< the rows' engine's host enqueue per kernel without CUDA graphs (`engine_overheads::host_enqueue`)
 };
 
 inline constexpr std::array all_parameters{parameter::hbm,          parameter::matmul,
                                            parameter::matmul_half_dim, parameter::attention,
                                            parameter::kernel_overhead, parameter::link_latency,
                                            parameter::link_fraction, parameter::request_overhead,
-                                           parameter::eager_launch};
+                                           parameter::host_enqueue};
 
 /// The member's name: "hbm", "matmul_half_dim", …
 [[nodiscard]] constexpr std::string_view to_string(parameter p) {
@@ -86,7 +86,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::link_latency: return "link_latency";
         case parameter::link_fraction: return "link_fraction";
         case parameter::request_overhead: return "request_overhead";
-        case parameter::eager_launch: return "eager_launch";
+        case parameter::host_enqueue: return "host_enqueue";
     }
     return "?";
 }
@@ -102,7 +102,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::link_latency: return "scale-up link latency (alpha)";
         case parameter::link_fraction: return "scale-up link achieved / catalogued bandwidth";
         case parameter::request_overhead: return "engine front end per request (outside the steps)";
-        case parameter::eager_launch: return "engine host enqueue per kernel, CUDA graphs off";
+        case parameter::host_enqueue: return "engine host enqueue per kernel, CUDA graphs off";
     }
     return "?";
 }
@@ -110,7 +110,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
 /// SI unit of the parameter: "s" for times, "" for fractions and n₀ (a matrix dimension).
 [[nodiscard]] constexpr std::string_view unit_of(parameter p) {
     return p == parameter::kernel_overhead || p == parameter::link_latency || p == parameter::request_overhead ||
-                   p == parameter::eager_launch
+                   p == parameter::host_enqueue
                ? "s"
                : "";
 }
@@ -137,7 +137,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::link_latency: return e.link_latency;
         case parameter::link_fraction: return e.link_fraction;
         case parameter::request_overhead: return e.request_overhead;
-        case parameter::eager_launch: return e.eager_launch;
+        case parameter::host_enqueue: return e.host_enqueue;
     }
     return e.hbm;
 }
@@ -276,7 +276,7 @@ template <class Figure>
 [[nodiscard]] inline measurement as_fitted(measurement x, const calibration_result& fit) {
     x.d.hw = fit.calibrated();
     if (fit.find(parameter::request_overhead) != nullptr) x.d.engine.overheads.request = seconds(fit.fitted.request_overhead);
-    if (fit.find(parameter::eager_launch) != nullptr) x.d.engine.overheads.eager_launch = seconds(fit.fitted.eager_launch);
+    if (fit.find(parameter::host_enqueue) != nullptr) x.d.engine.overheads.host_enqueue = seconds(fit.fitted.host_enqueue);
     return x;
 }
 

@@ -135,7 +135,7 @@ struct measurement {
     /// (the MLPerf configs' `use_graphs`, InferenceMAX's `cuda_graph_config`); empty: the engine
     /// profile's default. Carried onto the row's engine by `with_own_engine`: with graphs off the row's
     /// steps are enqueued by the host (`engine_overheads::eager_enqueue`), and an engine that prices
-    /// that enqueue (`engine_overheads::eager_launch`) holds every step to at least kernels × it.
+    /// that enqueue (`engine_overheads::host_enqueue`) holds every step to at least kernels × it.
     std::optional<bool> cuda_graphs{};
     /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
     /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
@@ -406,9 +406,9 @@ struct efficiency_parameters {
     /// deployment's engine carries, not the hardware: `with_efficiencies` leaves it, and a fit
     /// with it free sets it on every fitted row's engine (plan/calibrate.hpp).
     double request_overhead = 0.0;
-    /// Seconds per kernel: the host's enqueue of a step without CUDA graphs (`engine_overheads::eager_launch`),
+    /// Seconds per kernel: the host's enqueue of a step without CUDA graphs (`engine_overheads::host_enqueue`),
     /// the engine's like `request_overhead`: a fit with it free sets it on every fitted row's engine.
-    double eager_launch = 0.0;
+    double host_enqueue = 0.0;
 
     [[nodiscard]] bool operator==(const efficiency_parameters&) const = default;
 };
