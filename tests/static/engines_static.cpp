@@ -33,10 +33,18 @@ static_assert(catalog::vllm_hopper.overheads.cuda_graphs);
 static_assert(catalog::vllm_hopper.overheads.launch().value() == catalog::vllm_hopper.overheads.launch_graph.value());
 
 // TensorRT-LLM on Blackwell: NCCL's fitted all-reduce (B11) above its 1 MiB custom-kernel bound;
-// no other profile has one, so their all-reduces above their custom kernels keep the link model.
+// on Hopper (B07, B61) above the plugin's IPC workspace, 8,000,000 B above 2 ranks and 16,000,000 B at 2
+// (7812.5 and 15625 KiB); vLLM and SGLang on NVIDIA keep the link model above their custom kernels.
 static_assert(catalog::trtllm_blackwell.collectives.library_all_reduce.value() == 28.5e-6);
 static_assert(catalog::trtllm_blackwell.collectives.custom_all_reduce_max.value() == 1024.0 * 1024.0);
-static_assert(catalog::trtllm_hopper.collectives.library_all_reduce.value() == 0.0);
+static_assert(catalog::trtllm_blackwell.collectives.custom_all_reduce_max_at(2).value() == 1024.0 * 1024.0);
+static_assert(catalog::trtllm_hopper.collectives.library_all_reduce.value() == 58.95e-6);
+static_assert(catalog::trtllm_hopper.collectives.custom_all_reduce_max_at(8).value() == 8e6);
+static_assert(catalog::trtllm_hopper.collectives.custom_all_reduce_max_at(4).value() == 8e6);
+static_assert(catalog::trtllm_hopper.collectives.custom_all_reduce_max_at(2).value() == 16e6);
+// The TensorRT-engine releases (0.9-0.16) keep the link model: their launch gap and front end were fitted with it.
+static_assert(catalog::trtllm_hopper_trt_engine.collectives.library_all_reduce.value() == 0.0);
+static_assert(catalog::vllm_hopper.collectives.library_all_reduce.value() == 0.0);
 
 // TensorRT-LLM on Blackwell: its own dense FP4 GEMM curve (B12); every other profile keeps the
 // hardware's one curve, and an FP8 deployment keeps it under TensorRT-LLM too.

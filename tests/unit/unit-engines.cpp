@@ -105,9 +105,10 @@ TEST_CASE("TensorRT-LLM 0.9-0.16 on Hopper: its fitted launch gap per kernel, CU
     CHECK(old.overheads.launch().value() == doctest::Approx(3.863e-6));
     CHECK(old.overheads.request.value() == doctest::Approx(2.804e-3));
     CHECK(old.overheads.step.value() == 0.0);
-    // Everything but the host costs is the default profile's.
+    // Everything but the host costs and the all-reduce above the custom kernel is the default profile's
+    // (its host costs were fitted with the link model at every size: docs/trtllm-hopper-all-reduce.md).
     CHECK(old.kernels == catalog::trtllm_hopper.kernels);
-    CHECK(old.collectives == catalog::trtllm_hopper.collectives);
+    CHECK(old.collectives == engine_collectives{});
     CHECK(old.scheduler == catalog::trtllm_hopper.scheduler);
     // A decode step of Llama-3.1-8B on one H100 is the default's plus kernels × 3.863 µs: with the
     // hardware's 4 µs a kernel, the default's launch term is kernels × 4 µs, so the old profile's is
@@ -166,6 +167,14 @@ TEST_CASE("engine_profile::validate names the field, the value and the rule") {
     e = catalog::trtllm_blackwell;
     e.collectives.library_all_reduce_bus = gigabytes_per_second(-619.0);
     CHECK(has(test::validation_message(e), "collectives.library_all_reduce_bus (B/s) = -6.19e+11: a bus bandwidth must be"));
+    e = catalog::trtllm_hopper;
+    e.collectives.custom_all_reduce_max_2_ranks = bytes(-16e6);
+    CHECK(has(test::validation_message(e), "collectives.custom_all_reduce_max_2_ranks (B) = -"));
+    CHECK(has(test::validation_message(e), "must be zero or positive and finite"));
+    e.collectives.custom_all_reduce_max_2_ranks = bytes(std::numeric_limits<double>::quiet_NaN());
+    CHECK(has(test::validation_message(e), "collectives.custom_all_reduce_max_2_ranks (B) = nan"));
+    e.collectives.custom_all_reduce_max_2_ranks = bytes(std::numeric_limits<double>::infinity());
+    CHECK(has(test::validation_message(e), "collectives.custom_all_reduce_max_2_ranks (B) = inf"));
     e = catalog::trtllm_blackwell;
     e.collectives.library_all_reduce_bus = gigabytes_per_second(0.0);
     CHECK(has(test::validation_message(e), "needs both its fixed time and its bus bandwidth"));
@@ -200,14 +209,19 @@ TEST_CASE("the default engine is the reference, and TensorRT-LLM's kernels are t
     CHECK(plain.engine == engine_profile::reference());
     deployment trt = plain;
     trt.engine = catalog::trtllm_hopper;
-    // Dense, no MLA, no EP: every figure the pass reads is the reference's, to the last bit.
-    for (double batch : {1.0, 7.0, 64.0, 300.0}) {
+    // Dense, no MLA, no EP: every figure the pass reads is the reference's, to the last bit, while
+    // its all-reduces stay in TensorRT-LLM's custom kernel (a token's hidden state is 8192 × 2 B =
+    // 16,384 B: up to 488 tokens, 7,995,392 B ≤ 8,000,000 B at TP8).
+    for (double batch : {1.0, 7.0, 64.0, 300.0, 488.0}) {
         const pass_cost a = decode_pass(plain, batch, 3000_tok);
         const pass_cost b = decode_pass(trt, batch, 3000_tok);
         CHECK(a.time().value() == b.time().value());
-        CHECK(prefill_pass(plain, 1.0, 2000_tok, 0_tok).time().value() ==
-              prefill_pass(trt, 1.0, 2000_tok, 0_tok).time().value());
     }
+    CHECK(prefill_pass(plain, 1.0, 400_tok, 0_tok).time().value() == prefill_pass(trt, 1.0, 400_tok, 0_tok).time().value());
+    // Above it NCCL's fitted all-reduce runs (next test case); the rest of the pass is the reference's.
+    const pass_cost a = prefill_pass(plain, 1.0, 2000_tok, 0_tok), b = prefill_pass(trt, 1.0, 2000_tok, 0_tok);
+    CHECK(b.tp_time.value() > a.tp_time.value());
+    CHECK(b.time().value() - b.tp_time.value() == doctest::Approx(a.time().value() - a.tp_time.value()).epsilon(1e-12));
 }
 
 TEST_CASE("engine figures in a pass, hand-worked") {
@@ -269,6 +283,47 @@ TEST_CASE("engine figures in a pass, hand-worked") {
         deployment one = trt;
         one.layout.tp = 1;
         CHECK(decode_pass(one, 1000.0, 1000_tok).tp_time.value() == 0.0);
+    }
+    SUBCASE("TensorRT-LLM on Hopper: custom kernels up to 8,000,000 B (16,000,000 B at 2 ranks), NCCL's fitted all-reduce above") {
+        // Llama-3.1-70B (hidden 8192, 80 layers: 160 all-reduces a pass) on 8 H100s: a token's hidden
+        // state is 8192 × 2 B = 16,384 B, so 488 tokens are 7,995,392 B (custom kernel: the link
+        // model) and 489 tokens 8,011,776 B (NCCL: a + 2(n−1)/n · S ÷ B_bus, a 58.95 µs, B_bus 460.7 GB/s).
+        deployment trt = ref;
+        trt.engine = catalog::trtllm_hopper;
+        const double link488 = 160 * (2 * 3.7e-6 + 488 * 16384 * 1.75 / 450e9);
+        CHECK(decode_pass(ref, 488.0, 1000_tok).tp_time.value() == doctest::Approx(link488).epsilon(1e-9));
+        CHECK(decode_pass(trt, 488.0, 1000_tok).tp_time.value() == doctest::Approx(link488).epsilon(1e-9));
+        CHECK(decode_pass(trt, 489.0, 1000_tok).tp_time.value() ==
+              doctest::Approx(160 * (58.95e-6 + 489 * 16384 * 1.75 / 460.7e9)).epsilon(1e-9));
+        // The lead's step (818 sequences, 13,402,112 B): 160 × (58.95 µs + 13,402,112 · 1.75 ÷ 460.7 GB/s
+        // = 50.91 µs) = 160 × 109.86 µs = 17.58 ms, against the link model's 160 × (7.4 + 52.12 µs) = 9.52 ms.
+        CHECK(decode_pass(trt, 818.0, 1000_tok).tp_time.value() == doctest::Approx(0.017577).epsilon(1e-4));
+        CHECK(decode_pass(ref, 818.0, 1000_tok).tp_time.value() == doctest::Approx(0.009523).epsilon(1e-4));
+        // At 2 ranks the workspace is 16,000,000 B: 700 tokens (11,468,800 B) stay in the custom kernel,
+        // 977 tokens (16,007,168 B) go to NCCL: 160 × (58.95 µs + 16,007,168 · 2·1/2 ÷ 460.7 GB/s) = 14.99 ms.
+        deployment two = trt, two_ref = ref;
+        two.layout.tp = two_ref.layout.tp = 2;
+        CHECK(decode_pass(two, 700.0, 1000_tok).tp_time.value() == decode_pass(two_ref, 700.0, 1000_tok).tp_time.value());
+        CHECK(decode_pass(two, 977.0, 1000_tok).tp_time.value() ==
+              doctest::Approx(160 * (58.95e-6 + 977 * 16384 / 460.7e9)).epsilon(1e-9));
+        CHECK(decode_pass(two, 977.0, 1000_tok).tp_time.value() == doctest::Approx(0.014991).epsilon(1e-4));
+    }
+    SUBCASE("property: TensorRT-LLM on Hopper's all-reduce time never falls as the batch grows") {
+        for (const int tp : {2, 4, 8}) {
+            deployment trt = ref;
+            trt.engine = catalog::trtllm_hopper;
+            trt.layout.tp = tp;
+            double last = 0.0;
+            for (double batch = 1.0; batch <= 4096.0; batch += 7.0) {
+                const double t = decode_pass(trt, batch, 1000_tok).tp_time.value();
+                CHECK(t >= last);
+                // and never below the link model the reference engine prices
+                deployment plain = ref;
+                plain.layout.tp = tp;
+                CHECK(t >= decode_pass(plain, batch, 1000_tok).tp_time.value() * (1.0 - 1e-12));
+                last = t;
+            }
+        }
     }
     SUBCASE("MLA decode at its own rate: FlashMLA's 660 TFLOPS = 2.015 × 0.331 × 989.4") {
         deployment v3{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}};
@@ -718,4 +773,32 @@ TEST_CASE("a mixed-input expert kernel's padded matrices are multiplied and stre
     const std::string bad = test::message_of([&] { return io::parse_engines_csv(columns + row + ",256,0.5,my runs\n", "mine.csv"); });
     CHECK(has(bad, "mine.csv:2"));
     CHECK(has(bad, "mixed_input_width_align"));
+}
+
+TEST_CASE("custom_all_reduce_max_2_ranks: the bound at 2 ranks, the descriptor's rule and the table's optional column") {
+    // S_max(n) = S_max,2 at n ≤ 2 where it is set, else S_max: TensorRT-LLM's 16,000,000 B and 8,000,000 B.
+    engine_collectives c{.custom_all_reduce_max = bytes(8e6)};
+    CHECK(c.custom_all_reduce_max_at(2).value() == 8e6);  // 0: one bound at every count
+    c.custom_all_reduce_max_2_ranks = bytes(16e6);
+    CHECK(c.custom_all_reduce_max_at(1).value() == 16e6);
+    CHECK(c.custom_all_reduce_max_at(2).value() == 16e6);
+    CHECK(c.custom_all_reduce_max_at(3).value() == 8e6);
+    CHECK(c.custom_all_reduce_max_at(8).value() == 8e6);
+    // An old table without the column loads with 0; a new one reads KiB and refuses by column and line.
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,trtllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,7812.5,0,58.95,460.7,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+    const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].collectives.custom_all_reduce_max_2_ranks.value() == 0.0);
+    CHECK(old[0].collectives.custom_all_reduce_max_at(2).value() == 8e6);  // 7812.5 KiB × 1024
+    const std::string columns = header + ",custom_all_reduce_max_2_ranks_KiB,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",15625,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].collectives.custom_all_reduce_max_at(2).value() == 16e6);  // 15625 KiB × 1024
+    CHECK(mine[0].collectives == catalog::trtllm_hopper.collectives);
+    for (const char* bad : {"-1", "nan", "inf"}) {
+        const std::string m = test::message_of([&] { return io::parse_engines_csv(columns + row + "," + bad + ",my runs\n", "mine.csv"); });
+        CHECK(has(m, "mine.csv:2"));
+        CHECK(has(m, "custom_all_reduce_max_2_ranks_KiB"));
+    }
 }

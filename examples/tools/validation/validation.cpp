@@ -250,12 +250,12 @@ micro_row price(micro_row r) {
         const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
         const std::optional<engine_profile> trt = arch ? catalog::find_engine(engine_kind::trtllm, *arch) : std::nullopt;
         const engine_collectives* c = trt ? &trt->collectives : nullptr;
-        if (c != nullptr && c->library_all_reduce.value() > 0.0 && s > c->custom_all_reduce_max.value()) {
+        if (c != nullptr && c->library_all_reduce.value() > 0.0 && s > c->custom_all_reduce_max_at(ranks).value()) {
             const interconnect lib = library_all_reduce_link(*c, link, ranks, all_reduce_algorithm::two_shot);
             const seconds_t t = all_reduce_time(bytes(s), ranks, lib, all_reduce_algorithm::two_shot);
             r.predicted = moved / t.value() / scale;
             r.how = "bus bandwidth 2(n−1)/n·S ÷ t, t = " + std::string(trt->name) + "'s NCCL all-reduce above " +
-                    whole(c->custom_all_reduce_max.value()) + " B (a " + text::plain(c->library_all_reduce.value() * 1e6, 3) +
+                    whole(c->custom_all_reduce_max_at(ranks).value()) + " B (a " + text::plain(c->library_all_reduce.value() * 1e6, 3) +
                     " µs + 2(n−1)/n·S ÷ " + text::plain(c->library_all_reduce_bus.value() / 1e9, 4) + " GB/s bus) = " +
                     text::plain(t.value() * 1e6, 4) + " µs";
         } else {

@@ -401,13 +401,13 @@ struct pass_model {
     if (en.collectives.all_reduce_latency.value() > 0.0 && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
         pm.custom_tp_link = pm.tp_link;
         pm.custom_tp_link.latency = en.collectives.all_reduce_latency / detail::all_reduce_steps(d.layout.tp, pm.tp_algorithm);
-        pm.custom_all_reduce_max = en.collectives.custom_all_reduce_max.value();
+        pm.custom_all_reduce_max = en.collectives.custom_all_reduce_max_at(d.layout.tp).value();
     }
     // The collective library's all-reduce (NCCL) above the custom kernel's largest message, fitted
     // to a measured curve: t = a + 2(n−1)/n · S ÷ B_bus (`library_all_reduce_link`).
     if (en.collectives.library_all_reduce.value() > 0.0 && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
         pm.library_tp_link = library_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
-        pm.library_all_reduce_min = en.collectives.custom_all_reduce_max.value();
+        pm.library_all_reduce_min = en.collectives.custom_all_reduce_max_at(d.layout.tp).value();
     }
     pm.busiest_rank = en.moe.busiest_rank && d.expert_parallel();
     // The router's skew is the model's (and its data's); an engine that places experts by load

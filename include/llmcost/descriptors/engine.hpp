@@ -188,6 +188,15 @@ struct engine_collectives {
     /// kernel's largest message, the custom kernel (or, with no custom latency, the link model).
     seconds_t library_all_reduce{};
     bytes_per_second_t library_all_reduce_bus{};
+    /// The custom kernel's largest message at 2 ranks, where the engine gives it a larger workspace
+    /// (TensorRT-LLM: 16,000,000 B at 2 ranks, 8,000,000 B above); 0: `custom_all_reduce_max` at every count.
+    bytes_t custom_all_reduce_max_2_ranks{};
+    /// S_max(n) = S_max,2 if n ≤ 2 and S_max,2 > 0, else S_max: the largest message the custom
+    /// kernel runs at n ranks (TensorRT-LLM customAllReduceUtils.h getMaxRequiredWorkspaceSize).
+    [[nodiscard]] constexpr bytes_t custom_all_reduce_max_at(int ranks) const {
+        return ranks <= 2 && custom_all_reduce_max_2_ranks.value() > 0.0 ? custom_all_reduce_max_2_ranks
+                                                                          : custom_all_reduce_max;
+    }
     [[nodiscard]] constexpr bool operator==(const engine_collectives&) const = default;
 };
 
@@ -305,6 +314,9 @@ struct engine_profile {
              "an all-reduce latency must be in [0, 10 ms)");
         require(non_negative_finite(collectives.custom_all_reduce_max.value()), s,
                 "collectives.custom_all_reduce_max (B)", collectives.custom_all_reduce_max.value(),
+                "must be zero or positive and finite");
+        require(non_negative_finite(collectives.custom_all_reduce_max_2_ranks.value()), s,
+                "collectives.custom_all_reduce_max_2_ranks (B)", collectives.custom_all_reduce_max_2_ranks.value(),
                 "must be zero or positive and finite");
         require(collectives.all_reduce_latency.value() == 0.0 || collectives.custom_all_reduce_max.value() > 0.0, s,
                 "collectives.custom_all_reduce_max (B)", collectives.custom_all_reduce_max.value(),

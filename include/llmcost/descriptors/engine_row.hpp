@@ -37,6 +37,9 @@ struct engine_row {
     double mixed_input_hidden_align, mixed_input_width_align;
     double prefill_launch_us;     ///< per kernel on a prompt step run eagerly (`engine_overheads::prefill_launch`), µs
     double host_enqueue_us;  ///< per kernel, the host's enqueue of a step without CUDA graphs (`engine_overheads::host_enqueue`), µs
+    /// the custom all-reduce's largest message at 2 ranks (`engine_collectives::custom_all_reduce_max_2_ranks`),
+    /// KiB; 0: `custom_all_reduce_max_KiB` at every count
+    double custom_all_reduce_max_2_ranks_KiB;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -86,7 +89,8 @@ struct engine_row {
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),
                         .library_all_reduce = microseconds(r.library_all_reduce_us),
-                        .library_all_reduce_bus = gigabytes_per_second(r.library_all_reduce_bus_GBps)},
+                        .library_all_reduce_bus = gigabytes_per_second(r.library_all_reduce_bus_GBps),
+                        .custom_all_reduce_max_2_ranks = kibibytes(r.custom_all_reduce_max_2_ranks_KiB)},
         .scheduler = {.max_sequences = r.max_sequences,
                       .max_batched_tokens = r.max_batched_tokens,
                       .chunked_prefill = flag(r.chunked_prefill, "chunked_prefill"),

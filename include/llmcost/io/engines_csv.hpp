@@ -60,6 +60,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 46> c
     {"mixed_input_width_align", "kernels.mixed_input_width_align"},
     {"prefill_launch_us", "overheads.prefill_launch"},
     {"host_enqueue_us", "overheads.host_enqueue"},
+    {"custom_all_reduce_max_2_ranks_KiB", "collectives.custom_all_reduce_max_2_ranks"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -69,8 +70,9 @@ inline constexpr auto columns = [] {
 /// The last columns, added after tables were written, may be left out: their figure is then 0
 /// (the engine's dense FP4 GEMM curves: 0, 0 is the hardware's, and none with the quantization; attention
 /// DP's balance: 0, not measured; the mixed-input expert GEMM's ceiling and padding: 0, none; the
-/// per-kernel cost of an eager prompt step, and the host's enqueue per kernel without CUDA graphs: 0, none).
-inline constexpr std::size_t optional_columns = 10;
+/// per-kernel cost of an eager prompt step, and the host's enqueue per kernel without CUDA graphs: 0, none;
+/// the custom all-reduce's largest message at 2 ranks: 0, the one at every count).
+inline constexpr std::size_t optional_columns = 11;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -105,7 +107,7 @@ using row_reader = detail::hardware_csv::row_reader;
                          &e.fp4_gemm_efficiency, &e.fp4_gemm_half_dim, &e.fp4_quant_gemm_efficiency,
                          &e.fp4_quant_gemm_half_dim, &e.attention_dp_balance, &e.mixed_input_expert_gemm,
                          &e.mixed_input_hidden_align, &e.mixed_input_width_align, &e.prefill_launch_us,
-                         &e.host_enqueue_us};
+                         &e.host_enqueue_us, &e.custom_all_reduce_max_2_ranks_KiB};
     for (std::size_t i = 0; i < std::size(figures); ++i) {
         const std::string_view column = columns[i + 4];
         const bool may_be_absent = i + 4 >= required_columns.size();
