@@ -139,6 +139,11 @@ struct measurement {
     /// --setperfdeterminism`); 0: not pinned. Priced against the clock the GPU's compute fractions
     /// hold at (`achievable_fractions::at_clock`; `as_run`).
     double clock_MHz = 0;
+    /// The run's graph setting where its configuration states one: false = graphs off, every kernel
+    /// launched eagerly from the host (vLLM `enforce_eager: True`), priced at the engine's
+    /// `launch_eager`; true = graphs on (`launch_graph`); empty = the engine's default
+    /// (`engine_overheads::cuda_graphs`). Carried onto the row's engine by `with_own_engine`.
+    std::optional<bool> cuda_graphs;
     std::string source;
 
     void validate() const {
@@ -457,6 +462,7 @@ struct efficiency_parameters {
 [[nodiscard]] inline measurement with_own_engine(measurement x) {
     if (const std::optional<engine_profile> e = own_engine(x)) x.d.engine = *e;
     x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;  // the row's build, not the profile's default
+    if (x.cuda_graphs) x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;  // the run's graphs setting, where stated
     return x;
 }
 

@@ -31,6 +31,7 @@
 /// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
 /// | `input_spread`, `output_spread` | optional: standard deviations of the prompt and answer lengths of the run's requests (the dataset's), priced by the closed forms' length bias (`request_shape`), or drawn from a lognormal of that mean and deviation by an online row's simulated run (`online_lengths`); not on a closed-loop client's row; empty = 0, every request alike |
 /// | `clock_MHz` | optional: the engine clock the run pinned, in MHz (AMD's harnesses: `rocm-smi --setperfdeterminism`), priced against the clock the GPU's compute fractions hold at (`as_run`); empty = 0, not pinned |
+/// | `cuda_graphs` | optional: 0 = the run launched every kernel eagerly, graphs off (vLLM `enforce_eager: True`), priced at the engine's per-kernel `launch_eager`; 1 = graphs on (`launch_graph`); empty = the engine's default |
 /// | `metric` | `output_tokens_per_s`, `ttft_s` or `tpot_s` |
 /// | `value`, `unit` | the figure: `tok/s`, `s` or `ms` |
 /// | `source` | where the figure was published (required: a figure without a source is refused) |
@@ -185,6 +186,12 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (t.find_column("input_spread")) x.r.input_spread = tokens(r.number("input_spread", 0.0));
     if (t.find_column("output_spread")) x.r.output_spread = tokens(r.number("output_spread", 0.0));
     if (t.find_column("clock_MHz")) x.clock_MHz = r.number("clock_MHz", 0.0);
+    if (t.find_column("cuda_graphs") && !r.text("cuda_graphs").empty()) {
+        const std::string& g = r.text("cuda_graphs");
+        if (g != "0" && g != "1")
+            r.fail("cuda_graphs", "1 (graphs on), 0 (graphs off: every kernel launched eagerly) or empty (the engine's default)");
+        x.cuda_graphs = g == "1";
+    }
     x.what = pick(r, "metric", plan::all_metrics);
 
     const double v = r.number("value", 0.0);
