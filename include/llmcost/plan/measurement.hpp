@@ -143,7 +143,7 @@ struct measurement {
     /// launched eagerly from the host (vLLM `enforce_eager: True`), priced at the engine's
     /// `launch_eager`; true = graphs on (`launch_graph`); empty = the engine's default
     /// (`engine_overheads::cuda_graphs`). Carried onto the row's engine by `with_own_engine`.
-    std::optional<bool> cuda_graphs;
+    std::optional<bool> cuda_graphs{};
     std::string source;
 
     void validate() const {
