@@ -463,3 +463,31 @@ TEST_CASE("measurements: a row's graphs setting (cuda_graphs) prices its launche
         CHECK(test::contains(msg, "1 (graphs on), 0 (graphs off: every kernel launched eagerly) or empty"));
     }
 }
+
+TEST_CASE("property: a graphs-off run's step grows with the eager launch cost; a graphs-on run's ignores it") {
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,cuda_graphs\n";
+    for (const std::string model : {"Llama-2-70B", "Mixtral-8x7B"})
+        for (const std::string batch : {"1", "64", "512"}) {
+            const auto rows = io::parse_measurements_csv(
+                header + "A,check," + model + ",MI325X,vllm,0.9,1,1,1,1,fp8,fp8,fixed_batch,,,,," + batch +
+                    ",222,301,tpot_s,0.05,s,s,0\n" + "B,check," + model + ",MI325X,vllm,0.9,1,1,1,1,fp8,fp8,fixed_batch,,,,," +
+                    batch + ",222,301,tpot_s,0.05,s,s,1\n",
+                "p.csv");
+            double eager_before = 0, graphs_at_zero = 0;
+            for (const double us : {0.0, 2.0, 8.3, 20.0, 100.0}) {
+                plan::measurement eager = plan::with_own_engine(rows.at(0)), graphs = plan::with_own_engine(rows.at(1));
+                eager.d.engine.overheads.launch_eager = graphs.d.engine.overheads.launch_eager = microseconds(us);
+                const double te = plan::predict(eager), tg = plan::predict(graphs);
+                CAPTURE(model);
+                CAPTURE(batch);
+                CAPTURE(us);
+                CHECK(te > eager_before);
+                if (us == 0.0) graphs_at_zero = tg;
+                CHECK(tg == graphs_at_zero);
+                CHECK(te >= tg);
+                eager_before = te;
+            }
+        }
+}
