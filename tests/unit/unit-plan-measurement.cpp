@@ -415,3 +415,79 @@ TEST_CASE("measurements: a row's pinned clock scales its GPU's compute fractions
     CHECK(test::contains(error("E,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,offline,,,,,,1000,1000,output_tokens_per_s,1000,tok/s,s,2e6\n"),
                          "an engine clock is 0 (not pinned) or positive, in MHz, at most 10,000"));
 }
+
+TEST_CASE("measurements: a row's graphs setting (cuda_graphs) prices its launches eagerly or as a graph") {
+    // AMD's MLPerf harness runs Llama-2-70B with enforce_eager True (cuda_graphs 0): every step pays the
+    // engine's per-kernel eager cost. Llama-3.1-70B launches 10 · 80 + 3 = 803 kernels a pass, so an eager
+    // cost of 10 µs over a graph cost of 0 lengthens each step, and a fixed batch's TPOT, by
+    // 803 × 10 µs = 8.03 ms.
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,cuda_graphs\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "g.csv"); };
+    const auto rows = rows_of(
+        "A,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,fixed_batch,,,,,64,1000,1000,tpot_s,0.05,s,s,0\n"
+        "B,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,fixed_batch,,,,,64,1000,1000,tpot_s,0.05,s,s,\n"
+        "C,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,fixed_batch,,,,,64,1000,1000,tpot_s,0.05,s,s,1\n");
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].cuda_graphs == false);
+    CHECK_FALSE(rows[1].cuda_graphs.has_value());
+    CHECK(rows[2].cuda_graphs == true);
+    plan::measurement eager = plan::with_own_engine(rows[0]), fallback = plan::with_own_engine(rows[1]),
+                      graphs = plan::with_own_engine(rows[2]);
+    CHECK_FALSE(eager.d.engine.overheads.cuda_graphs);
+    CHECK(fallback.d.engine.overheads.cuda_graphs == catalog::vllm_cdna3.overheads.cuda_graphs);
+    CHECK(graphs.d.engine.overheads.cuda_graphs);
+    for (plan::measurement* x : {&eager, &graphs}) {
+        x->d.engine.overheads.launch_eager = microseconds(10.0);
+        x->d.engine.overheads.launch_graph = seconds(0.0);
+    }
+    CHECK(plan::predict(eager) - plan::predict(graphs) == doctest::Approx(8.03e-3).epsilon(1e-6));
+    // An older file without the column loads, every row at its engine's default.
+    const auto old = io::parse_measurements_csv(
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source\n"
+        "A,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,fixed_batch,,,,,64,1000,1000,tpot_s,0.05,s,s\n",
+        "old.csv");
+    CHECK_FALSE(old.at(0).cuda_graphs.has_value());
+    // Refused, named with the rule: anything but 0, 1 or empty.
+    auto error = [&](const std::string& v) {
+        return test::message_of([&] {
+            return rows_of("E,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,fixed_batch,,,,,64,1000,1000,tpot_s,0.05,s,s," +
+                           v + "\n");
+        });
+    };
+    for (const std::string v : {"2", "-1", "0.5", "nan", "yes"}) {
+        const std::string msg = error(v);
+        CHECK(test::contains(msg, "cuda_graphs"));
+        CHECK(test::contains(msg, "1 (graphs on), 0 (graphs off: every kernel launched eagerly) or empty"));
+    }
+}
+
+TEST_CASE("property: a graphs-off run's step grows with the eager launch cost; a graphs-on run's ignores it") {
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,cuda_graphs\n";
+    for (const std::string model : {"Llama-2-70B", "Mixtral-8x7B"})
+        for (const std::string batch : {"1", "64", "512"}) {
+            const auto rows = io::parse_measurements_csv(
+                header + "A,check," + model + ",MI325X,vllm,0.9,1,1,1,1,fp8,fp8,fixed_batch,,,,," + batch +
+                    ",222,301,tpot_s,0.05,s,s,0\n" + "B,check," + model + ",MI325X,vllm,0.9,1,1,1,1,fp8,fp8,fixed_batch,,,,," +
+                    batch + ",222,301,tpot_s,0.05,s,s,1\n",
+                "p.csv");
+            double eager_before = 0, graphs_at_zero = 0;
+            for (const double us : {0.0, 2.0, 8.3, 20.0, 100.0}) {
+                plan::measurement eager = plan::with_own_engine(rows.at(0)), graphs = plan::with_own_engine(rows.at(1));
+                eager.d.engine.overheads.launch_eager = graphs.d.engine.overheads.launch_eager = microseconds(us);
+                const double te = plan::predict(eager), tg = plan::predict(graphs);
+                CAPTURE(model);
+                CAPTURE(batch);
+                CAPTURE(us);
+                CHECK(te > eager_before);
+                if (us == 0.0) graphs_at_zero = tg;
+                CHECK(tg == graphs_at_zero);
+                CHECK(te >= tg);
+                eager_before = te;
+            }
+        }
+}

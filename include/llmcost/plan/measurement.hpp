@@ -132,10 +132,12 @@ struct measurement {
     /// (`engine_kernels::fp4_quantization_fused`, B19). Carried onto the row's engine by `with_own_engine`.
     bool fp4_quantization_fused = true;
     /// Whether the run captured its steps in CUDA graphs, where the source's configuration states it
-    /// (the MLPerf configs' `use_graphs`, InferenceMAX's `cuda_graph_config`); empty: the engine
-    /// profile's default. Carried onto the row's engine by `with_own_engine`: with graphs off the row's
-    /// steps are enqueued by the host (`engine_overheads::eager_enqueue`), and an engine that prices
-    /// that enqueue (`engine_overheads::host_enqueue`) holds every step to at least kernels × it.
+    /// (the MLPerf configs' `use_graphs`, InferenceMAX's `cuda_graph_config`, vLLM's `enforce_eager`
+    /// in AMD's harness yamls); empty: the engine profile's default. Carried onto the row's engine by
+    /// `with_own_engine`: with graphs off every kernel pays the engine's `launch_eager` instead of
+    /// `launch_graph`, and the row's steps are enqueued by the host (`engine_overheads::eager_enqueue`):
+    /// an engine that prices that enqueue (`engine_overheads::host_enqueue`) holds every step to at
+    /// least kernels × it.
     std::optional<bool> cuda_graphs{};
     /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
     /// them beside the mean (`value`), in s; 0: not given. The median is compared with the

@@ -24,7 +24,7 @@
 /// | `range_ratio` | optional: that client's random-range-ratio r (lengths uniform on [r·L, L] around the row's mean); empty = 1, fixed lengths |
 /// | `api_server` | optional: 1 when the client came through the engine's API server (HTTP; its TTFT carries the engine's front end), 0 or empty in process (trtllm-bench, MLPerf harnesses) |
 /// | `norm_quant_fusion` | optional: 0 = the engine build quantizes FP4 GEMM activations in a kernel of their own (TensorRT-LLM's `norm_quant_fusion` off), priced on the engine's curve with that kernel (B19); empty or 1 = fused |
-/// | `cuda_graphs` | optional: 1 = the run captured its steps in CUDA graphs, 0 = it ran them eagerly, as its configuration states (MLPerf `use_graphs`); empty = the engine profile's default |
+/// | `cuda_graphs` | optional: 1 = the run captured its steps in CUDA graphs, 0 = it ran them eagerly, as its configuration states (MLPerf `use_graphs`, vLLM `enforce_eager: True` in AMD's harness): every kernel then pays the engine's `launch_eager`, and an engine that prices the host's enqueue (`host_enqueue`) holds each step to at least kernels × it; empty = the engine profile's default |
 /// | `ttft_median_s`, `ttft_p99_s` | optional: a TTFT row's median and 99th percentile over the run's requests, where the artifact gives them beside the mean; empty = not given |
 /// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`, TensorRT-LLM's attention-DP balance `timeout_iters` where no iteration finds every rank with a prompt), simulated for a closed-loop or online row; empty = 1, every step |
 /// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
@@ -178,11 +178,12 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;
     }
     if (t.find_column("cuda_graphs") && !r.text("cuda_graphs").empty()) {
-        const double g = r.number("cuda_graphs", 0.0);
-        if (g != 0.0 && g != 1.0) r.fail("cuda_graphs", "1 (steps captured in CUDA graphs), 0 (run eagerly) or empty (the engine's default)");
-        x.cuda_graphs = g == 1.0;
-        x.d.engine.overheads.cuda_graphs = g == 1.0;
-        x.d.engine.overheads.eager_enqueue = g == 0.0;
+        const std::string& g = r.text("cuda_graphs");
+        if (g != "0" && g != "1")
+            r.fail("cuda_graphs", "1 (graphs on), 0 (graphs off: every kernel launched eagerly) or empty (the engine's default)");
+        x.cuda_graphs = g == "1";
+        x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;
+        x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;
     }
     if (t.find_column("ttft_median_s")) x.ttft_median = r.number("ttft_median_s", 0.0);
     if (t.find_column("ttft_p99_s")) x.ttft_p99 = r.number("ttft_p99_s", 0.0);
