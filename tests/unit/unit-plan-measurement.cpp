@@ -417,8 +417,8 @@ TEST_CASE("measurements: a row's pinned clock scales its GPU's compute fractions
 }
 
 TEST_CASE("measurements: a row's graphs setting (cuda_graphs) prices its launches eagerly or as a graph") {
-    // AMD's MLPerf harness runs Llama-2-70B with enforce_eager True (cuda_graphs 0): every step pays the
-    // engine's per-kernel eager cost. Llama-3.1-70B launches 10 · 80 + 3 = 803 kernels a pass, so an eager
+    // AMD's MLPerf harness runs Llama-2-70B with enforce_eager True (cuda_graphs 0): every kernel pays the
+    // engine's per-kernel eager cost (launch_eager; the profile's host-enqueue floor set to 0 here). Llama-3.1-70B launches 10 · 80 + 3 = 803 kernels a pass, so an eager
     // cost of 10 µs over a graph cost of 0 lengthens each step, and a fixed batch's TPOT, by
     // 803 × 10 µs = 8.03 ms.
     const std::string header =
@@ -438,10 +438,13 @@ TEST_CASE("measurements: a row's graphs setting (cuda_graphs) prices its launche
     CHECK_FALSE(eager.d.engine.overheads.cuda_graphs);
     CHECK(fallback.d.engine.overheads.cuda_graphs == catalog::vllm_cdna3.overheads.cuda_graphs);
     CHECK(graphs.d.engine.overheads.cuda_graphs);
-    for (plan::measurement* x : {&eager, &graphs}) {
+    for (plan::measurement* x : {&eager, &graphs}) {  // the gap per kernel alone: no host-enqueue floor
         x->d.engine.overheads.launch_eager = microseconds(10.0);
         x->d.engine.overheads.launch_graph = seconds(0.0);
+        x->d.engine.overheads.host_enqueue = seconds(0.0);
     }
+    CHECK(eager.d.engine.overheads.eager_enqueue);  // a graphs-off row's steps are enqueued by the host
+    CHECK_FALSE(graphs.d.engine.overheads.eager_enqueue);
     CHECK(plan::predict(eager) - plan::predict(graphs) == doctest::Approx(8.03e-3).epsilon(1e-6));
     // An older file without the column loads, every row at its engine's default.
     const auto old = io::parse_measurements_csv(
@@ -479,6 +482,7 @@ TEST_CASE("property: a graphs-off run's step grows with the eager launch cost; a
             for (const double us : {0.0, 2.0, 8.3, 20.0, 100.0}) {
                 plan::measurement eager = plan::with_own_engine(rows.at(0)), graphs = plan::with_own_engine(rows.at(1));
                 eager.d.engine.overheads.launch_eager = graphs.d.engine.overheads.launch_eager = microseconds(us);
+                eager.d.engine.overheads.host_enqueue = seconds(0.0);  // the gap alone (the floor's own properties: unit-front-end)
                 const double te = plan::predict(eager), tg = plan::predict(graphs);
                 CAPTURE(model);
                 CAPTURE(batch);

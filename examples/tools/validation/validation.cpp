@@ -528,7 +528,7 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
                 // of the prompt (a missing mechanism, see the report), which a per-kernel cost would absorb
                 // and carry into every step (fitted with TTFT rows, s(ln) rose from 0.05-0.35 to 0.8-2.4).
                 if (x.what == plan::metric::ttft_s) continue;
-                // A run with graphs off pays the eager launch cost, fitted on such runs alone (`fit_eager`).
+                // A run with graphs off is held to the host's enqueue, fitted on such runs alone (`fit_host_enqueue`).
                 if (x.cuda_graphs == false) continue;
                 mine.push_back(&x);
             }
@@ -585,80 +585,6 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
             }
             out.push_back(std::move(f));
         }
-    return out;
-}
-
-/// One fit of an engine's eager launch cost (`engine_overheads::launch_eager`: the host's time per
-/// kernel where a run turns graphs off, vLLM's `enforce_eager`) on one architecture. The rule, fixed
-/// before any fit: the engine's rows whose run states graphs off (`cuda_graphs` 0 in
-/// tables/measurements.csv) on that architecture; the fit GPU is the GPU with most of them (ties: the
-/// first seen); within each engine × vendor × dense/MoE × metric stratum (output tokens/s, TPOT) of its
-/// rows, sorted by id, the 3rd, 6th, 9th … row (⌊n/3⌋ of a stratum of n; none of a stratum under 3).
-/// Unlike the graph fit, online TPOT rows priced in closed form are fitted: an eager launch cost is a
-/// fixed time per step, seen where steps are short (the Interactive runs' 20–40 ms) and lost in the
-/// Offline runs' 160–500 ms steps. TTFT rows and simulated runs (`holds_prompts`, closed-loop clients)
-/// are never fitted: with them in the subset (MI325X's Server rows, simulated near capacity) the fit
-/// stayed at its start, 0.049 ± 0.012 µs over the hardware's 4 µs. The per-kernel overhead alone is free (→ `launch_eager` over the hardware's per-kernel cost);
-/// the rows are priced with the profile's launch costs at 0, so the fit reproduces itself.
-std::vector<engine_fit> fit_eager(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
-    std::vector<engine_fit> out;
-    for (const engine_profile& profile : catalog::all_engines) {
-        const std::optional<engine_profile> default_profile = catalog::find_engine(profile.kind, profile.architecture);
-        if (!default_profile || *default_profile != profile) continue;  // one fit per engine and architecture
-        std::vector<const plan::measurement*> mine;
-        for (const plan::measurement& x : rows) {
-            if (x.cuda_graphs != false || x.what == plan::metric::ttft_s) continue;
-            // Priced in closed form only: a simulated run (a scheduler that holds prompts, a closed-loop
-            // client) is a step function of its parameters that the fit's numerical derivatives cannot follow.
-            if (plan::holds_prompts(x) || x.prompts > 0.0) continue;
-            if (plan::kind_of(x.engine) != profile.kind || catalog::architecture_of(x.d.hw.name) != profile.architecture)
-                continue;
-            mine.push_back(&x);
-        }
-        if (mine.size() < 3) continue;
-        engine_fit f;
-        f.engine = std::string(to_string(profile.kind));
-        f.architecture = std::string(to_string(profile.architecture)) + ", graphs off";
-        f.gpu = busiest_gpu(mine);
-        f.engine_rows = mine.size();
-        f.catalog_launch_us = profile.overheads.launch_eager.value() * 1e6;
-        f.catalog_gemm = profile.kernels.gemm;
-        std::vector<const plan::measurement*> on_gpu;
-        for (const plan::measurement* x : mine)
-            if (x->d.hw.name == f.gpu) on_gpu.push_back(x);
-        auto stratum = [](const plan::measurement& x) { return 4 * engine_group_order(x) + static_cast<int>(x.what); };
-        std::stable_sort(on_gpu.begin(), on_gpu.end(), [&](const plan::measurement* a, const plan::measurement* b) {
-            const int ga = stratum(*a), gb = stratum(*b);
-            return ga != gb ? ga < gb : a->id < b->id;
-        });
-        std::vector<plan::measurement> fit_rows;
-        for (std::size_t i = 0, in_group = 0; i < on_gpu.size(); ++i) {
-            in_group = i > 0 && stratum(*on_gpu[i]) == stratum(*on_gpu[i - 1]) ? in_group + 1 : 0;
-            if (in_group % 3 != 2) continue;
-            plan::measurement y = *on_gpu[i];
-            y.d.engine = without_launch_cost(y.d.engine);
-            y.check = false;
-            fit_rows.push_back(y);
-            f.rows.push_back(on_gpu[i]->id);
-            subset_ids.push_back(on_gpu[i]->id);
-        }
-        try {
-            if (fit_rows.size() <= 1) throw std::runtime_error("fewer rows than parameters");
-            const hardware& h = fit_rows.front().d.hw;
-            const plan::calibration_result r = plan::calibrate(fit_rows, {.free = {plan::parameter::kernel_overhead}});
-            for (const plan::fitted_parameter& q : r.parameters)
-                if (q.which == plan::parameter::kernel_overhead) {
-                    f.launch_us = launch_over_hardware_us(q, h);
-                    f.at_floor = q.value < h.gpu.efficiency.kernel_overhead.value();
-                    f.launch_se_us = q.standard_error * 1e6;
-                }
-            f.sigma = r.sigma;
-            f.fitted = true;
-        } catch (const std::exception& e) {
-            f.failure = e.what();
-        }
-        out.push_back(std::move(f));
-    }
     return out;
 }
 
@@ -809,11 +735,14 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
 
 /// The host's enqueue per kernel of an engine run without CUDA graphs (`engine_overheads::host_enqueue`:
 /// every such step lasts max(t_GPU, kernels × t_enqueue)). The rule, fixed before any fit: for each
-/// engine's default profile on an architecture that has rows whose source states they ran without CUDA
-/// graphs (`cuda_graphs` 0 in tables/measurements.csv), those rows' TPOT rows (the step; a TTFT carries
-/// the prompt's admission) on the GPU with most of them, sorted by id, the 3rd, 6th, 9th … (a third of
-/// them, so at most a third of the profile's rows there); host_enqueue alone is free, started at 20 µs
-/// per kernel (a zero start has no slope: the floor binds nowhere). Calibration rows, out of the check rows.
+/// engine's default profile on an architecture that has at least 3 rows whose source states they ran
+/// without CUDA graphs (`cuda_graphs` 0 in tables/measurements.csv) and are priced in closed form (not a
+/// TTFT, which carries the prompt's admission; not a simulated run, a step function of the parameter
+/// that the fit's numerical derivatives do not follow), those rows on the GPU with most of them, within
+/// each engine × vendor × dense/MoE × metric stratum (output tokens/s, TPOT), sorted by id, the 3rd, 6th,
+/// 9th … (so at most a third of every group); host_enqueue alone is free, started at 50 µs per kernel
+/// (where the floor binds on short steps: a start below every step has no slope). Calibration rows, out
+/// of the check rows.
 struct eager_fit {
     std::string profile, gpu;
     std::vector<std::string> rows;
@@ -829,22 +758,35 @@ std::vector<eager_fit> fit_host_enqueue(const std::vector<plan::measurement>& ro
         const std::optional<engine_profile> default_profile = catalog::find_engine(profile.kind, profile.architecture);
         if (!default_profile || !(*default_profile == profile)) continue;
         std::vector<const plan::measurement*> eager;
-        for (const plan::measurement& x : rows)
-            if (x.cuda_graphs == std::optional<bool>(false) && plan::own_engine(x) == profile) eager.push_back(&x);
-        if (eager.empty()) continue;
+        for (const plan::measurement& x : rows) {
+            if (x.cuda_graphs != std::optional<bool>(false) || !(plan::own_engine(x) == profile)) continue;
+            // The step, priced in closed form: a TTFT carries the prompt's admission; a simulated run (a
+            // scheduler that holds prompts, a closed-loop client) is a step function of the parameter
+            // that the fit's numerical derivatives do not follow.
+            if (x.what == plan::metric::ttft_s || plan::holds_prompts(x) || x.prompts > 0.0) continue;
+            eager.push_back(&x);
+        }
+        if (eager.size() < 3) continue;
         eager_fit f;
         f.profile = std::string(profile.name);
         f.gpu = busiest_gpu(eager);
         f.eager_rows = eager.size();
         f.catalog_us = profile.overheads.host_enqueue.value() * 1e6;
-        std::vector<const plan::measurement*> tpot;
+        std::vector<const plan::measurement*> on_gpu;
         for (const plan::measurement* x : eager)
-            if (x->d.hw.name == f.gpu && x->what == plan::metric::tpot_s) tpot.push_back(x);
-        std::sort(tpot.begin(), tpot.end(), [](const auto* a, const auto* b) { return a->id < b->id; });
+            if (x->d.hw.name == f.gpu) on_gpu.push_back(x);
+        auto stratum = [](const plan::measurement& x) { return 4 * engine_group_order(x) + static_cast<int>(x.what); };
+        std::stable_sort(on_gpu.begin(), on_gpu.end(), [&](const plan::measurement* a, const plan::measurement* b) {
+            const int ga = stratum(*a), gb = stratum(*b);
+            return ga != gb ? ga < gb : a->id < b->id;
+        });
         std::vector<plan::measurement> fit_rows;
-        for (std::size_t i = 2; i < tpot.size(); i += 3) {
-            plan::measurement y = *tpot[i];
-            y.d.engine.overheads.host_enqueue = microseconds(20.0);
+        for (std::size_t i = 0, in_group = 0; i < on_gpu.size(); ++i) {
+            in_group = i > 0 && stratum(*on_gpu[i]) == stratum(*on_gpu[i - 1]) ? in_group + 1 : 0;
+            if (in_group % 3 != 2) continue;
+            plan::measurement y = *on_gpu[i];
+            y.d.engine.overheads.host_enqueue = microseconds(50.0);
+            y.d.engine.overheads.launch_eager = seconds(0.0);
             y.check = false;
             fit_rows.push_back(y);
             f.rows.push_back(y.id);
@@ -874,14 +816,22 @@ std::string eager_fits_text(const std::vector<eager_fit>& fits) {
         "\n### The host's enqueue without CUDA graphs\n\n"
         "An engine that runs its steps without CUDA graphs and has nothing to hide the host's work behind (TensorRT-LLM's "
         "C++ executor on a TensorRT engine, as NVIDIA's MLPerf harness runs Llama-2-70B and Llama-3.1-405B: `use_graphs` "
-        "False in closed/NVIDIA/configs/*/{Offline,Server,Interactive}/{llama2-70b,llama3_1-405b}.py, mlcommons/"
-        "inference_results_v5.1 @965182b0) enqueues each step's kernels on the host while the GPU runs the ones before "
+        "False in closed/NVIDIA/configs/*/{Offline,Server,Interactive}/{llama2-70b,llama3_1-405b}.py; vLLM with "
+        "`enforce_eager: True`, as AMD's MLPerf harness runs every Llama-2-70B scenario and Mixtral Server: "
+        "closed/<submitter>/code/*/harness_llm/models/*/<scenario>_mi3*.yaml; mlcommons/inference_results_v5.1 @965182b0) "
+        "enqueues each step's kernels on the host while the GPU runs the ones before "
         "them: a step lasts max(t_GPU, kernels × t_enqueue) (`engine_overheads::host_enqueue`, `eager_prompt_wait`), a "
         "floor at small batch that large batches do not see. A row states its run's setting in tables/measurements.csv "
         "(`cuda_graphs`; empty: the profile's). No source gives t_enqueue for these engines, so it is fitted with "
         "`plan::calibrate` (`parameter::host_enqueue`, alone) on a subset chosen by rule before fitting: the profile's "
-        "rows stated without graphs, their TPOT rows on the GPU with most of them, sorted by id, the 3rd, 6th, 9th … "
-        "(started at 20 µs per kernel). The subset's rows are calibration rows, out of the check-row statistics.\n\n"
+        "rows stated without graphs and priced in closed form (no TTFT row, no simulated run), on the GPU with most of "
+        "them, within each engine × vendor × dense/MoE × metric stratum (tokens/s, TPOT), sorted by id, the 3rd, 6th, "
+        "9th … (started at 50 µs per kernel, where the floor binds on the short steps). The subset's rows are "
+        "calibration rows, out of the check-row statistics. The Offline rows' steps are longer than the floor, so "
+        "the TPOT rows set it. (Session 14 first priced vLLM's eager runs as a gap added to every kernel, "
+        "`launch_eager_us` 8.3 ± 0.76 µs on the same rows: the floor does better on the vLLM CDNA 3 dense latency group, "
+        "13.7% against 20.7%, and on AMD, 16.4% against 17.7%, and worse on its MoE latency group, 65.6% against "
+        "46.6%, whose Mixtral Server steps are long and whose gap is the prompts' admission, not the launches.)\n\n"
         "| profile | fit GPU | calibration rows | of the rows run without graphs | host enqueue per kernel (fit ± s.e.) | "
         "in tables/engines.csv | residual s (ln) |\n|---|---|--:|--:|--:|--:|--:|\n";
     for (const eager_fit& f : fits) {
@@ -1666,14 +1616,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "rose 2–7× and the residual s (ln) from 0.05–0.35 to 0.8–2.4, and every step priced with it got slower). The "
          "subset's rows are left out of the check-row statistics above and below; no factor is set per row. "
          "A run whose configuration turns graphs off (`cuda_graphs` 0 in tables/measurements.csv: vLLM's "
-         "`enforce_eager: True`, every kernel launched from the host) pays the profile's eager launch cost "
-         "(`launch_eager_us`) instead of its graph one, fitted by a rule of its own (rows marked \"graphs off\"): the "
-         "engine's graphs-off rows on the architecture's GPU with most of them, stratified and picked as above (the 3rd, "
-         "6th, 9th … of each stratum), online TPOT rows priced in closed form included (a fixed time per step shows "
-         "where steps are short, the Interactive runs' 20–40 ms, and is lost in the Offline runs' 160–500 ms), TTFT "
-         "rows and simulated runs never (with the simulated Server rows in the subset the fit stayed at its start, "
-         "0.049 ± 0.012 µs over the hardware's 4 µs: a run held near capacity by its scheduler is a step function of "
-         "the parameter that the fit's numerical derivatives do not follow); the graph fit above takes graphs-on rows "
+         "`enforce_eager: True`, TensorRT-LLM's C++ executor without graphs) is held to the host's enqueue (below, "
+         "The host's enqueue without CUDA graphs), fitted by a rule of its own; the graph fit above takes graphs-on rows "
          "only.\n\n" +
          fits_text(fits);
     s += "\n### The engine's front end per request\n\nA client's TTFT is the engine's steps to the first token plus the "
@@ -1988,7 +1932,6 @@ int main(int argc, char** argv) {
         for (plan::measurement& x : measurements) x = plan::with_own_engine(x);  // each row by its own engine
         std::vector<std::string> subset;
         std::vector<engine_fit> fits = fit_engines(measurements, subset);
-        for (engine_fit& f : fit_eager(measurements, subset)) fits.push_back(std::move(f));
         const std::vector<front_end_fit> front_ends = fit_front_ends(measurements, subset);
         const std::vector<version_fit> versions = fit_versions(measurements, subset);
         const std::vector<eager_fit> eager = fit_host_enqueue(measurements, subset);
