@@ -514,6 +514,28 @@ struct engine_fit {
     double catalog_launch_us = 0, catalog_gemm = 1;  ///< what tables/engines.csv holds
 };
 
+/// The calibration pick of a fit's rule: of the rows on the fit GPU, within each engine × vendor ×
+/// dense/MoE × metric (tokens/s, TPOT) stratum, sorted by id, the 3rd, 6th, 9th … row (⌊n/3⌋ of a
+/// stratum of n; none of a stratum under 3), so every group keeps at least two thirds of its rows as
+/// check rows.
+std::vector<const plan::measurement*> every_third_by_stratum(const std::vector<const plan::measurement*>& rows,
+                                                             const std::string& gpu) {
+    std::vector<const plan::measurement*> on_gpu;
+    for (const plan::measurement* x : rows)
+        if (x->d.hw.name == gpu) on_gpu.push_back(x);
+    auto stratum = [](const plan::measurement& x) { return 4 * engine_group_order(x) + static_cast<int>(x.what); };
+    std::stable_sort(on_gpu.begin(), on_gpu.end(), [&](const plan::measurement* a, const plan::measurement* b) {
+        const int ga = stratum(*a), gb = stratum(*b);
+        return ga != gb ? ga < gb : a->id < b->id;
+    });
+    std::vector<const plan::measurement*> picked;
+    for (std::size_t i = 0, in_group = 0; i < on_gpu.size(); ++i) {
+        in_group = i > 0 && stratum(*on_gpu[i]) == stratum(*on_gpu[i - 1]) ? in_group + 1 : 0;
+        if (in_group % 3 == 2) picked.push_back(on_gpu[i]);
+    }
+    return picked;
+}
+
 /// The fits, and the ids of every row in a calibration subset.
 std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
     std::vector<engine_fit> out;
@@ -543,22 +565,8 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
             f.catalog_launch_us = profile.overheads.launch().value() * 1e6;
             f.catalog_gemm = profile.kernels.gemm;
             const engine_profile neutral = without_launch_cost(profile);
-            // Stratified: within each engine × vendor × dense/MoE × metric (tokens/s, TPOT) stratum of the
-            // fit GPU's rows, sorted by id, the 3rd, 6th, 9th … row (⌊n/3⌋ of a stratum of n; none of a
-            // stratum under 3), so every group keeps at least two thirds of its rows as check rows.
-            std::vector<const plan::measurement*> on_gpu;
-            for (const plan::measurement* x : mine)
-                if (x->d.hw.name == gpu) on_gpu.push_back(x);
-            auto stratum = [](const plan::measurement& x) { return 4 * engine_group_order(x) + static_cast<int>(x.what); };
-            std::stable_sort(on_gpu.begin(), on_gpu.end(), [&](const plan::measurement* a, const plan::measurement* b) {
-                const int ga = stratum(*a), gb = stratum(*b);
-                return ga != gb ? ga < gb : a->id < b->id;
-            });
             std::vector<plan::measurement> fit_rows;
-            for (std::size_t i = 0, in_group = 0; i < on_gpu.size(); ++i) {
-                in_group = i > 0 && stratum(*on_gpu[i]) == stratum(*on_gpu[i - 1]) ? in_group + 1 : 0;
-                if (in_group % 3 != 2) continue;
-                const plan::measurement* x = on_gpu[i];
+            for (const plan::measurement* x : every_third_by_stratum(mine, gpu)) {
                 plan::measurement y = *x;
                 y.d.engine = neutral;
                 y.check = false;
@@ -772,19 +780,9 @@ std::vector<eager_fit> fit_host_enqueue(const std::vector<plan::measurement>& ro
         f.gpu = busiest_gpu(eager);
         f.eager_rows = eager.size();
         f.catalog_us = profile.overheads.host_enqueue.value() * 1e6;
-        std::vector<const plan::measurement*> on_gpu;
-        for (const plan::measurement* x : eager)
-            if (x->d.hw.name == f.gpu) on_gpu.push_back(x);
-        auto stratum = [](const plan::measurement& x) { return 4 * engine_group_order(x) + static_cast<int>(x.what); };
-        std::stable_sort(on_gpu.begin(), on_gpu.end(), [&](const plan::measurement* a, const plan::measurement* b) {
-            const int ga = stratum(*a), gb = stratum(*b);
-            return ga != gb ? ga < gb : a->id < b->id;
-        });
         std::vector<plan::measurement> fit_rows;
-        for (std::size_t i = 0, in_group = 0; i < on_gpu.size(); ++i) {
-            in_group = i > 0 && stratum(*on_gpu[i]) == stratum(*on_gpu[i - 1]) ? in_group + 1 : 0;
-            if (in_group % 3 != 2) continue;
-            plan::measurement y = *on_gpu[i];
+        for (const plan::measurement* x : every_third_by_stratum(eager, f.gpu)) {
+            plan::measurement y = *x;
             y.d.engine.overheads.host_enqueue = microseconds(50.0);
             y.d.engine.overheads.launch_eager = seconds(0.0);
             y.check = false;

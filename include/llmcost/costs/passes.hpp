@@ -389,7 +389,7 @@ struct pass_model {
     pm.prefill_overhead = en.overheads.cuda_graphs ? en.overheads.prefill_launch * detail::kernels_per_pass(m) : seconds(0.0);
     // H = kernels · t_enqueue: with graphs off and no overlap scheduler every step is enqueued by the
     // host while its kernels run, so it lasts max(t_GPU, H) (TensorRT-LLM's C++ executor on a TensorRT
-    // engine; `engine_overheads::host_enqueue`).
+    // engine, vLLM with enforce_eager; `engine_overheads::host_enqueue`).
     pm.eager_overhead = en.overheads.eager_enqueue && !en.overheads.cuda_graphs
                             ? en.overheads.host_enqueue * detail::kernels_per_pass(m)
                             : seconds(0.0);
@@ -596,7 +596,7 @@ template <class V>
 /// a fractional prompt count (an average over steps) has a prompt in a share min(p, 1) of them:
 /// t_overhead += min(p, 1) · max(0, H − t_prev − t_GPU). An engine without CUDA graphs whose
 /// executor enqueues every step on the host with nothing to hide it behind (no overlap scheduler:
-/// TensorRT-LLM's C++ executor running a TensorRT engine) is the same law on every step, prompt or
+/// TensorRT-LLM's C++ executor running a TensorRT engine; vLLM with enforce_eager) is the same law on every step, prompt or
 /// not, with no previous step: t = max(t_GPU, H), H = kernels · t_enqueue (`pass_model::eager_overhead`),
 /// t_overhead += max(0, H − t_GPU). Out of line, so the common path of an engine whose graphs cover
 /// every step compiles as before.

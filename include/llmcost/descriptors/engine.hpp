@@ -160,13 +160,15 @@ struct engine_overheads {
     /// no overlap scheduler). With `cuda_graphs` off every step then lasts at least kernels × this
     /// (`eager_prompt_wait`, the same max(host, GPU) as an eager prompt step), where the deployment
     /// runs so (`eager_enqueue`). 0: none priced. Unlike `launch_eager`, a gap added to every kernel
-    /// whatever the step's GPU time (fitted so on vLLM's Python eager dispatch, AMD's MLPerf runs), this
-    /// is a floor the GPU's work hides at large batch; the two are not yet one law (session 14's note).
+    /// whatever the step's GPU time (the form the TensorRT-LLM 0.9-0.16 profile was fitted in), this is
+    /// a floor the GPU's work hides at large batch: the law every profile's graphs-off runs are fitted
+    /// with (TensorRT-LLM's C++ executor on Blackwell, vLLM's `enforce_eager` on CDNA 3; docs/host-enqueue.md).
     seconds_t host_enqueue{};
     /// Whether this deployment's steps run that way: without CUDA graphs, each enqueued by the host with
     /// nothing to hide it behind, so `host_enqueue` is read. A run choice, not a table column: a
     /// measured row that states `cuda_graphs` 0 sets it (NVIDIA's MLPerf harness runs its TensorRT
-    /// engines so), as a deployment may; a profile's own default keeps its scheduler (TensorRT-LLM's
+    /// engines so, AMD's runs vLLM with `enforce_eager`), as a deployment may; a profile's own default
+    /// keeps its scheduler (TensorRT-LLM's
     /// PyTorch backend overlaps the host's work with the GPU's: `step` 0).
     bool eager_enqueue = false;
     /// Per-kernel launch cost the engine adds: t = graphs ? launch_graph : launch_eager.
