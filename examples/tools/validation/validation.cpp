@@ -574,10 +574,10 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
                 f.rows.push_back(x->id);
                 subset_ids.push_back(x->id);
             }
-            const hardware& h = fit_rows.front().d.hw;
             const std::vector<plan::parameter> free{plan::parameter::kernel_overhead};
             try {
                 if (fit_rows.size() <= free.size()) throw std::runtime_error("fewer rows than parameters");
+                const hardware& h = fit_rows.front().d.hw;  // after the check: a subset may be empty
                 const plan::calibration_result r = plan::calibrate(fit_rows, {.free = free});
                 for (const plan::fitted_parameter& q : r.parameters) {
                     if (q.which == plan::parameter::kernel_overhead) {
