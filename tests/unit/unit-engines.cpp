@@ -461,6 +461,106 @@ TEST_CASE("TensorRT-LLM on Blackwell's dense FP4 GEMM curve (B12), hand-worked")
     }
 }
 
+TEST_CASE("SGLang on ROCm's dense FP8 GEMM curve (AITER block-scaled FP8, B62-B63), hand-worked") {
+    const achievable_fractions& mi300x = catalog::mi300x.gpu.efficiency;
+    const achievable_fractions& mi355x = catalog::mi355x.gpu.efficiency;
+    SUBCASE("the curve replaces the hardware's for FP8 only, on the engines that have one") {
+        const engine_kernels& k = catalog::sglang_cdna3.kernels;
+        CHECK(k.own_fp8_curve());
+        CHECK(catalog::sglang_cdna4.kernels.own_fp8_curve());
+        CHECK_FALSE(catalog::vllm_cdna3.kernels.own_fp8_curve());
+        CHECK_FALSE(catalog::sglang_hopper.kernels.own_fp8_curve());
+        const achievable_fractions fp8 = dense_gemm_curve(mi300x, k, compute_class::fp8);
+        CHECK(fp8.matmul == 0.4332);  // gemm = 1 on CDNA3: e∞ as the table states it
+        CHECK(fp8.matmul_half_dim == 3493.0);
+        CHECK(fp8.hbm == mi300x.hbm);
+        CHECK(fp8.attention == mi300x.attention);
+        CHECK(dense_gemm_curve(mi300x, k, compute_class::bf16) == mi300x);
+        CHECK(dense_gemm_curve(mi300x, k, compute_class::fp4) == mi300x);
+        CHECK(dense_gemm_curve(mi300x, catalog::vllm_cdna3.kernels, compute_class::fp8) == mi300x);
+    }
+    SUBCASE("its rate at a prompt-sized shape, by hand") {
+        // MI300X, m 1024, k 7168, n 2304 (a TP8 rank's dense down projection): ∛(1024 · 7168 · 2304) = 2566.81;
+        // e = 0.4332 · 2566.81 ÷ (2566.81 + 3493) = 0.183494, × 2,614.9 TFLOP/s = 479.8 TFLOP/s (AITER's table:
+        // 553.6); the hardware's hipBLASLt curve gives 0.4738 · 2566.81 ÷ (2566.81 + 1016) = 0.339450 (887.6).
+        const achievable_fractions fp8 = dense_gemm_curve(mi300x, catalog::sglang_cdna3.kernels, compute_class::fp8);
+        CHECK(fp8.matmul_at(1024.0, 7168.0, 2304.0) == doctest::Approx(0.183494).epsilon(1e-5));
+        CHECK(mi300x.matmul_at(1024.0, 7168.0, 2304.0) == doctest::Approx(0.339450).epsilon(1e-5));
+    }
+    SUBCASE("e∞ is of the datasheet peak: the engine's GEMM multiplier is not applied on top") {
+        // MI355X under SGLang (gemm 0.9215): m 8192, k 2048, n 7168: ∛ = 4935.97; the rate is
+        // 5,000 TFLOP/s · 0.4275 · 4935.97 ÷ (4935.97 + 5741) = 988.2 TFLOP/s (AITER's table: 1,347.7),
+        // priced as (5,000 · 0.9215) · (0.4275 ÷ 0.9215) · the same size term.
+        const engine_kernels& k = catalog::sglang_cdna4.kernels;
+        const achievable_fractions fp8 = dense_gemm_curve(mi355x, k, compute_class::fp8);
+        CHECK(fp8.matmul == doctest::Approx(0.4275 / 0.9215).epsilon(1e-12));
+        CHECK(5000.0 * k.gemm * fp8.matmul_at(8192.0, 2048.0, 7168.0) == doctest::Approx(988.168).epsilon(1e-5));
+    }
+    SUBCASE("in a pass: an FP8 prompt step's dense GEMMs slow by the two curves' ratio, a BF16 one does not move") {
+        const deployment ref{.m = catalog::deepseek_v3, .hw = catalog::mi300x, .layout = {.tp = 8}};
+        deployment own = ref;
+        own.engine.kernels.fp8_gemm_efficiency = 0.4332;
+        own.engine.kernels.fp8_gemm_half_dim = 3493.0;
+        const pass_model pa = prepare_pass(ref), pb = prepare_pass(own);
+        const auto terms = detail::sequence_terms_of(pa, {.prefill_sequences = 1.0, .prefill_tokens = 1024_tok});
+        const auto ra = detail::step_formula(pa, terms, 0.0, 1.0), rb = detail::step_formula(pb, terms, 0.0, 1.0);
+        CHECK(rb.matmul_compute > ra.matmul_compute);
+        CHECK(rb.attention_compute == ra.attention_compute);
+        CHECK(rb.matmul_memory == ra.matmul_memory);
+        const deployment bf16_ref = with_formats(ref, formats::bf16, formats::bf16);
+        deployment bf16_own = bf16_ref;
+        bf16_own.engine = own.engine;
+        CHECK(prefill_pass(bf16_own, 1.0, 1024_tok, 0_tok).matmul_compute_time.value() ==
+              prefill_pass(bf16_ref, 1.0, 1024_tok, 0_tok).matmul_compute_time.value());
+    }
+    SUBCASE("property: a lower FP8 e∞ never shortens a prompt step") {
+        deployment d{.m = catalog::deepseek_v3, .hw = catalog::mi300x, .layout = {.tp = 8}};
+        d.engine.kernels.fp8_gemm_half_dim = 3493.0;
+        double previous = 0.0;
+        for (double e_inf : {0.8, 0.6, 0.4332, 0.3, 0.1}) {
+            d.engine.kernels.fp8_gemm_efficiency = e_inf;
+            const double t = prefill_pass(d, 1.0, 4096_tok, 0_tok).time().value();
+            CHECK(t >= previous);
+            previous = t;
+        }
+    }
+    SUBCASE("refusals name the field, the value and the rule") {
+        engine_profile e = catalog::sglang_cdna3;
+        e.kernels.fp8_gemm_efficiency = std::numeric_limits<double>::quiet_NaN();
+        CHECK(has(test::validation_message(e), "kernels.fp8_gemm_efficiency = nan"));
+        e = catalog::sglang_cdna3;
+        e.kernels.fp8_gemm_efficiency = -0.4;
+        CHECK(has(test::validation_message(e), "kernels.fp8_gemm_efficiency = -0.4: an FP8 GEMM e∞ must be 0"));
+        e = catalog::sglang_cdna3;
+        e.kernels.fp8_gemm_efficiency = 1.2;
+        CHECK(has(test::validation_message(e), "kernels.fp8_gemm_efficiency = 1.2: an FP8 GEMM e∞ must be 0"));
+        e = catalog::sglang_cdna3;
+        e.kernels.fp8_gemm_half_dim = 0.0;
+        CHECK(has(test::validation_message(e), "the FP8 GEMM curve needs both its e∞ and its n₀"));
+        e = catalog::sglang_cdna3;
+        e.kernels.fp8_gemm_half_dim = std::numeric_limits<double>::infinity();
+        CHECK(has(test::validation_message(e), "kernels.fp8_gemm_half_dim = inf"));
+    }
+    SUBCASE("the table's columns: read where present, 0 (the hardware's curve) where a table leaves them out") {
+        const std::string header = test::engine_table_columns();
+        const std::string row = "Mine,sglang,cdna3,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+        const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+        REQUIRE(old.size() == 1);
+        CHECK_FALSE(old[0].kernels.own_fp8_curve());
+        const auto mine = io::parse_engines_csv(header + ",fp8_gemm_efficiency,fp8_gemm_half_dim,source\n" + row +
+                                                    ",0.43,3500,my runs\n", "mine.csv");
+        REQUIRE(mine.size() == 1);
+        CHECK(mine[0].kernels.fp8_gemm_efficiency == 0.43);
+        CHECK(mine[0].kernels.fp8_gemm_half_dim == 3500.0);
+        const std::string zero = test::message_of([&] {
+            return io::parse_engines_csv(header + ",fp8_gemm_efficiency,fp8_gemm_half_dim,source\n" + row + ",0.43,0,my runs\n",
+                                         "mine.csv");
+        });
+        CHECK(has(zero, "mine.csv:2"));
+        CHECK(has(zero, "fp8_gemm_half_dim"));
+    }
+}
+
 TEST_CASE("FP4 GEMMs whose activations are quantized by a kernel of their own (B19)") {
     // Llama-3.1-8B's dense GEMM class on one B200: k = 4,096, n = 14,336, so ∛(k·n) = 388.683; at
     // m = 2,048 rows (whole 64-row tiles) n = ∛2048 · 388.683 = 4,935.97. TensorRT-LLM on Blackwell:

@@ -295,14 +295,20 @@ struct pass_model {
 /// (n + n₀) (B04, B05), except where the engine has measured FP4 kernels of its own at serving shapes
 /// (`engine_kernels::fp4_gemm_efficiency`, `fp4_gemm_half_dim`: e∞ and n₀ of the FP4 peak, B12), and
 /// where its build quantizes the activations in a kernel of their own, the GEMM and that kernel
-/// timed together (`fp4_quant_gemm_efficiency`, `fp4_quant_gemm_half_dim`, B19).
+/// timed together (`fp4_quant_gemm_efficiency`, `fp4_quant_gemm_half_dim`, B19); and where it runs
+/// FP8 GEMMs of its own (`fp8_gemm_efficiency`, `fp8_gemm_half_dim`: e∞ of the datasheet FP8 peak and n₀).
 [[nodiscard]] constexpr achievable_fractions dense_gemm_curve(const achievable_fractions& hw, const engine_kernels& k,
                                                               compute_class c) {
     achievable_fractions curve = hw;
     if (c == compute_class::fp4 && k.own_fp4_curve()) {
         const bool quant = k.unfused_fp4_quantization();
-        curve.matmul = quant ? k.fp4_quant_gemm_efficiency : k.fp4_gemm_efficiency;
+        curve.matmul = (quant ? k.fp4_quant_gemm_efficiency : k.fp4_gemm_efficiency) / k.gemm;  // of the datasheet peak
         curve.matmul_half_dim = quant ? k.fp4_quant_gemm_half_dim : k.fp4_gemm_half_dim;
+    } else if (c == compute_class::fp8 && k.own_fp8_curve()) {
+        // e(n) = e∞ · n ÷ (n + n₀) of the datasheet FP8 peak, fitted to the engine's own kernels (AITER's
+        // block-scaled FP8 GEMMs, B62–B63); the caller's peak carries `gemm`, so e∞ ÷ gemm here.
+        curve.matmul = k.fp8_gemm_efficiency / k.gemm;
+        curve.matmul_half_dim = k.fp8_gemm_half_dim;
     }
     return curve;
 }

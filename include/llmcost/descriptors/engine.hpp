@@ -96,7 +96,7 @@ struct engine_kernels {
     double elementwise = 1.0;        ///< element-wise kernels' bandwidth ÷ sustained HBM bandwidth
     double weights = 1.0;            ///< weight streaming in GEMMs ÷ sustained HBM bandwidth
     /// The engine's own size curve for dense FP4 GEMMs (NVFP4 / MXFP4 activations and weights),
-    /// e(n) = e∞ · n ÷ (n + n₀) of the FP4 peak with n = ∛(m·k·n), in place of the hardware's one
+    /// e(n) = e∞ · n ÷ (n + n₀) of the datasheet FP4 peak (`gemm` not on top) with n = ∛(m·k·n), in place of the hardware's one
     /// curve for every format: `fp4_gemm_efficiency` its e∞, `fp4_gemm_half_dim` its n₀. Both 0: the
     /// hardware's curve (× `gemm`). Expert (grouped) GEMMs keep the hardware's curve × `grouped_gemm`.
     double fp4_gemm_efficiency = 0.0;
@@ -108,6 +108,14 @@ struct engine_kernels {
     /// measured, the fused curve is used either way.
     double fp4_quant_gemm_efficiency = 0.0;
     double fp4_quant_gemm_half_dim = 0.0;
+    /// The engine's own size curve for dense FP8 GEMMs (FP8 activations and weights), e(n) = e∞ · n ÷
+    /// (n + n₀) of the datasheet FP8 peak, in place of the hardware's curve (which is a per-tensor
+    /// library GEMM's, e.g. hipBLASLt on MI300X): where the engine runs its FP8 linear layers through
+    /// kernels of its own (SGLang on ROCm: AITER's block-scaled `gemm_a8w8_blockscale` for DeepSeek's
+    /// 128 × 128 FP8 blocks). `fp8_gemm_efficiency` its e∞, `fp8_gemm_half_dim` its n₀; 0, 0: the
+    /// hardware's curve (× `gemm`). Expert (grouped) GEMMs keep the hardware's curve × `grouped_gemm`.
+    double fp8_gemm_efficiency = 0.0;
+    double fp8_gemm_half_dim = 0.0;
     /// Whether the engine build fuses the FP4 quantization of a GEMM's activations into the kernel
     /// before it (TensorRT-LLM's `norm_quant_fusion`: RMSNorm writes FP4 with its scales), so the
     /// GEMM runs on the FP4 curve alone; false: a quantization kernel runs before each FP4 GEMM
@@ -129,6 +137,8 @@ struct engine_kernels {
     double mixed_input_width_align = 0.0;
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
+    /// Whether this engine prices dense FP8 GEMMs on a curve of its own.
+    [[nodiscard]] constexpr bool own_fp8_curve() const { return fp8_gemm_efficiency > 0.0; }
     /// Whether its dense FP4 GEMMs run on the curve with the activations' quantization (B19).
     [[nodiscard]] constexpr bool unfused_fp4_quantization() const {
         return !fp4_quantization_fused && fp4_quant_gemm_efficiency > 0.0;
@@ -284,6 +294,11 @@ struct engine_profile {
                   {"an FP4 GEMM-with-quantization e∞ must be 0 (none) or a fraction of the FP4 peak in (0, 1]",
                    "an FP4 GEMM-with-quantization n₀ must be 0 or positive, finite and at most 10⁶",
                    "the FP4 GEMM-with-quantization curve needs both its e∞ and its n₀ (or neither)"});
+        fp4_curve(kernels.fp8_gemm_efficiency, kernels.fp8_gemm_half_dim, "kernels.fp8_gemm_efficiency",
+                  "kernels.fp8_gemm_half_dim",
+                  {"an FP8 GEMM e∞ must be 0 (the hardware's curve) or a fraction of the FP8 peak in (0, 1]",
+                   "an FP8 GEMM n₀ must be 0 or positive, finite and at most 10⁶",
+                   "the FP8 GEMM curve needs both its e∞ and its n₀ (or neither)"});
         require(non_negative_finite(kernels.mixed_input_expert_gemm) && kernels.mixed_input_expert_gemm <= 1.0, s,
                 "kernels.mixed_input_expert_gemm", kernels.mixed_input_expert_gemm,
                 "a mixed-input expert GEMM ceiling must be 0 (none) or a fraction of the peak in (0, 1]");

@@ -40,6 +40,7 @@ struct engine_row {
     /// the custom all-reduce's largest message at 2 ranks (`engine_collectives::custom_all_reduce_max_2_ranks`),
     /// KiB; 0: `custom_all_reduce_max_KiB` at every count
     double custom_all_reduce_max_2_ranks_KiB;
+    double fp8_gemm_efficiency, fp8_gemm_half_dim;  ///< the engine's dense FP8 GEMM size curve (e∞, n₀); 0, 0: the hardware's
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -75,6 +76,8 @@ struct engine_row {
                     .fp4_gemm_half_dim = r.fp4_gemm_half_dim,
                     .fp4_quant_gemm_efficiency = r.fp4_quant_gemm_efficiency,
                     .fp4_quant_gemm_half_dim = r.fp4_quant_gemm_half_dim,
+                    .fp8_gemm_efficiency = r.fp8_gemm_efficiency,
+                    .fp8_gemm_half_dim = r.fp8_gemm_half_dim,
                     .mixed_input_expert_gemm = r.mixed_input_expert_gemm,
                     .mixed_input_hidden_align = r.mixed_input_hidden_align,
                     .mixed_input_width_align = r.mixed_input_width_align},
