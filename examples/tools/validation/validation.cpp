@@ -211,6 +211,24 @@ micro_row price(micro_row r) {
                               : std::string()) + "e∞ " +
                 text::plain(curve.matmul, 4) + ", n₀ " + text::plain(curve.matmul_half_dim, 4) + ", ∛(m·n·k) " +
                 text::plain(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) + ")";
+    } else if (r.kind == "gemm_blockscale") {
+        // A block-scaled FP8 GEMM (DeepSeek's 128 x 128 blocks) as SGLang runs it on the GPU's
+        // architecture: its own FP8 curve where the profile has one (AITER's kernels on ROCm, B62-B63),
+        // the hardware's otherwise; e∞ of the datasheet peak (`dense_gemm_curve`).
+        const std::vector<double> mnk = dimensions(r.size, r.id);
+        if (mnk.size() != 3) throw std::runtime_error(r.id + ": a GEMM size is m x n x k");
+        const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
+        const std::optional<engine_profile> sgl = arch ? catalog::find_engine(engine_kind::sglang, *arch) : std::nullopt;
+        if (!sgl || !sgl->kernels.own_fp8_curve())
+            throw std::runtime_error(r.id + ": gemm_blockscale needs a GPU whose SGLang profile has its own FP8 GEMM curve");
+        const achievable_fractions curve = dense_gemm_curve(e, sgl->kernels, compute_class::fp8);
+        const double m = mnk[0], n = mnk[1], k = mnk[2];
+        const double fraction = curve.matmul_at(m, k, n) * sgl->kernels.gemm;
+        r.predicted = fraction * g.peak(compute_class::fp8).value() / scale;
+        r.how = "fp8 peak " + text::plain(g.peak(compute_class::fp8).value() / 1e12, 5) + " TFLOP/s × " + std::string(sgl->name) +
+                "'s FP8 curve: e∞ " + text::plain(sgl->kernels.fp8_gemm_efficiency, 4) + ", n₀ " +
+                text::plain(sgl->kernels.fp8_gemm_half_dim, 4) + ", ∛(m·n·k) " +
+                text::plain(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) + " → " + text::plain(fraction, 4);
     } else if (r.kind == "expert_gemm") {
         // One expert's GEMM of a MoE layer at m rows per expert (m x n x k: rows, the expert's width on
         // the GPU, hidden), weights in `precision`, BF16 activations: the rate the serving rows price it
@@ -266,7 +284,7 @@ micro_row price(micro_row r) {
                     text::plain(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + text::plain(t.value() * 1e6, 4) + " µs";
         }
     } else {
-        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, expert_gemm, attention, all_reduce)");
+        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, gemm_blockscale, expert_gemm, attention, all_reduce)");
     }
     return r;
 }
@@ -1693,11 +1711,12 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     for (const micro_row& r : micro) {
         const std::string what = r.kind == "gemm" ? r.precision + " GEMM"
                                  : r.kind == "gemm_quant" ? r.precision + " GEMM with its activations' quantization"
+                                 : r.kind == "gemm_blockscale" ? "block-scaled " + r.precision + " GEMM (SGLang)"
                                  : r.kind == "expert_gemm" ? r.precision + " × BF16 expert GEMM"
                                  : r.kind == "attention" ? "fused attention"
                                  : r.kind == "all_reduce" ? "all-reduce bus bandwidth" : "HBM bandwidth";
         std::string size = r.size;
-        if (r.kind == "gemm" || r.kind == "gemm_quant") size = "m·n·k " + r.size;
+        if (r.kind == "gemm" || r.kind == "gemm_quant" || r.kind == "gemm_blockscale") size = "m·n·k " + r.size;
         if (r.kind == "expert_gemm") size = "rows per expert · width · hidden " + r.size;
         if (r.kind == "all_reduce") {
             const std::vector<double> ns = dimensions(r.size, r.id);
