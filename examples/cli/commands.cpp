@@ -686,6 +686,8 @@ report list(catalog_kind k, const std::string& hardware_file) {
         r.notes.push_back("FP4 GEMM e∞ and n₀: the engine's own size curve for dense FP4 GEMMs (e∞ · n ÷ (n + n₀) of the "
                           "FP4 peak); 0: the hardware's curve. With quantization: the same curve with the kernel that "
                           "quantizes the activations to FP4, for builds that do not fuse it into the norm (B19); 0: none.");
+        r.notes.push_back("FP8 GEMM e∞ and n₀: the engine's own size curve for dense FP8 GEMMs, of the datasheet FP8 peak "
+                          "(SGLang on ROCm: AITER's block-scaled FP8 kernels, B62-B63); 0: the hardware's curve.");
         r.notes.push_back("An engine's first row on an architecture is its default (--engine); a later row prices the "
                           "measurements of the releases its version range covers (tables/measurements.csv engine_version).");
         r.notes.push_back("Attention-DP balance: mean ÷ most tokens over the attention-DP ranks of an EP group per "
@@ -704,6 +706,8 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("fp4_gemm_half_dim", "FP4 GEMM n₀", e.kernels.fp4_gemm_half_dim)
                 .add("fp4_quant_gemm_efficiency", "FP4+quantization e∞", e.kernels.fp4_quant_gemm_efficiency)
                 .add("fp4_quant_gemm_half_dim", "FP4+quantization n₀", e.kernels.fp4_quant_gemm_half_dim)
+                .add("fp8_gemm_efficiency", "FP8 GEMM e∞", e.kernels.fp8_gemm_efficiency)
+                .add("fp8_gemm_half_dim", "FP8 GEMM n₀", e.kernels.fp8_gemm_half_dim)
                 .add("mla_decode", "MLA decode x", e.kernels.mla_decode)
                 .add("mixed_input_expert_gemm", "W4A16 expert ceiling", e.kernels.mixed_input_expert_gemm)
                 .add("step_overhead_s", "step overhead", e.overheads.step.value(), "s")
