@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include "test_helpers.hpp"
 
 using namespace llmcost;
@@ -494,4 +496,69 @@ TEST_CASE("property: a graphs-off run's step grows with the eager launch cost; a
                 eager_before = te;
             }
         }
+}
+
+TEST_CASE("measurements: an offline row whose scheduler holds prompts is priced by its simulated run") {
+    const std::string with_policy =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,receive_interval,min_waiting_prompts,"
+        "prefill_alone\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_policy + rows, "o.csv"); };
+    // AMD's MLPerf Mixtral Offline configuration as a row: vLLM V0, 9-step decode blocks, prompt steps
+    // alone; two replicas. O: one request per replica, the run's length. P: the same at steady state,
+    // 64 sequences at most. Q: P without the policy (the closed form).
+    const auto rows = rows_of(
+        "O,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,2,64,8192,,,1000,50,output_tokens_per_s,1,tok/s,s,9,,1\n"
+        "P,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,,64,8192,,,1000,50,output_tokens_per_s,1,tok/s,s,9,,1\n"
+        "Q,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,,64,8192,,,1000,50,output_tokens_per_s,1,tok/s,s,,,\n");
+    REQUIRE(rows.size() == 3);
+    CHECK(plan::holds_prompts(rows[0]));
+    CHECK(plan::holds_prompts(rows[1]));
+    CHECK_FALSE(plan::holds_prompts(rows[2]));
+    // One request per replica on the reference engine: its prompt step of 1,000 tokens gives token 1,
+    // then 49 decode steps alone at contexts 1,001 … 1,049 give the rest, so each replica makes 50 tokens
+    // in prefill(1,000) + Σ decode(1, c), and the two make twice that rate.
+    deployment one = rows[0].d;
+    one.layout.dp = 1;
+    double e2e = prefill_pass(one, 1.0, 1000_tok, 0_tok).time().value();
+    for (double c = 1001; c <= 1049; ++c) e2e += decode_pass(one, 1.0, tokens(c)).time().value();
+    CHECK(plan::predict(rows[0]) == doctest::Approx(2.0 * 50.0 / e2e).epsilon(1e-9));
+    CHECK(plan::predict(rows[0]) == plan::offline_run(rows[0]));
+    // Steady state, 64 sequences at most on an 80 GB GPU that holds them all (64 × 1,050 tokens of
+    // Llama-3.1-8B's 128 KiB a token is 8.8 GB): nothing is preempted, so the simulated run is the
+    // closed form's continuous batching but for the ramp and drain of its 4,000 requests, its prompt steps
+    // run alone and its 9-step blocks, within 5% (the closed form mixes the prompts into the decode steps).
+    const double simulated = plan::predict(rows[1]), closed = plan::predict(rows[2]);
+    CHECK(simulated == doctest::Approx(closed).epsilon(0.05));
+    CHECK(simulated < closed);  // prompt steps alone cost the waiting answers their turn, never less
+    // Refused, named: a simulated offline run of a row whose scheduler does not hold prompts.
+    CHECK_THROWS_WITH_AS((void)plan::offline_run(rows[2]),
+                         doctest::Contains("Q: scenario = 0: a simulated offline run needs an offline row whose scheduler holds prompts"),
+                         invalid_input);
+}
+
+TEST_CASE("property: a simulated V0 offline run loses throughput when its KV cache no longer holds the batch") {
+    // The same offline row with every prompt admitted on its own blocks (vLLM V0): on a GPU whose
+    // KV cache holds fewer sequences than the cap, the newest sequence is preempted and recomputed
+    // when a decode finds the cache full, so the output rate per replica falls as the KV budget does.
+    const std::string with_policy =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,receive_interval,min_waiting_prompts,"
+        "prefill_alone\n";
+    auto row = io::parse_measurements_csv(
+        with_policy + "K,check,Llama-3.1-70B,H100 SXM5,vllm,0.9,4,1,1,1,fp8,fp8,offline,,512,16384,,,1000,200,"
+                      "output_tokens_per_s,1,tok/s,s,9,,1\n",
+        "k.csv")[0];
+    // Llama-3.1-70B in FP8 on TP4: 17.5 GB of weights a GPU and 40 KiB of KV a token (80 layers × 2
+    // of its 8 KV heads × 128 × 2 bytes). Of 80 GB, 80 · 0.95 − 2 − 17.5 = 56.5 GB hold about 1,300
+    // sequences of 1,100 tokens, above the cap of 512; of 30 GB, 9 GB hold about 200; of 25 GB, 4.25 GB
+    // about 100.
+    double last = std::numeric_limits<double>::infinity();
+    for (double gb : {80.0, 30.0, 25.0}) {
+        plan::measurement x = row;
+        x.d.hw.gpu.hbm_capacity = gigabytes(gb);
+        const double rate = plan::predict(x);
+        CHECK(rate < last);
+        last = rate;
+    }
 }

@@ -341,6 +341,8 @@ std::string engine_text(const plan::measurement& x) {
             std::string s = x.requests > 0 ? whole(x.requests) + " requests" : "steady state";
             if (x.max_batch > 0) s += ", max batch " + whole(x.max_batch);
             if (x.max_tokens > 0) s += ", max tokens " + whole(x.max_tokens);
+            if (x.receive_interval > 1.0) s += ", scheduler pass every " + whole(x.receive_interval) + " decode steps";
+            if (x.prefill_alone) s += ", prompt steps alone";
             return s;
         }
         case plan::scenario::online: {
@@ -374,7 +376,8 @@ check_row evaluate(const plan::measurement& x) {
     switch (x.how) {
         case plan::scenario::offline: {
             const batch_limit b = max_batch(plan::as_run(x), x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens});
-            c.ran = "batch " + whole(b.batch) + " (" + std::string(b.limited_by) + ")";
+            c.ran = (plan::holds_prompts(x) ? "simulated, closed form's batch " : "batch ") + whole(b.batch) + " (" +
+                    std::string(b.limited_by) + ")";
             break;
         }
         case plan::scenario::online: {
@@ -1146,7 +1149,10 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "source. None of them set a factor: every serving row is a check row (`role` = check). Each is priced with "
          "`plan::predict` on the catalog's descriptors as they stand: `offline` = `saturated_run` (all requests queued, "
          "batch bounded by KV capacity and the engine's max batch and max tokens per step; without a request count, "
-         "`saturated`), `online` = `serve_online` (Little's law at the arrival rate per serving instance: a replica, "
+         "`saturated`; an offline row whose engine's scheduler holds prompts, as vLLM V0's does, is priced by the "
+         "simulator with every request queued at once: `plan::offline_run`, where a prompt is admitted on its own KV "
+         "blocks and the newest sequence is preempted and recomputed when the cache runs out), "
+         "`online` = `serve_online` (Little's law at the arrival rate per serving instance: a replica, "
          "or one expert-parallel group, whose arrivals spread evenly over its dp attention ranks: "
          "`plan::online_interarrival`); an online row whose engine's scheduler holds prompts (a scheduler pass every "
          "N decode steps, a minimum of waiting prompts, prompt steps alone: `receive_interval`, `min_waiting_prompts`, "
@@ -1353,7 +1359,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     };
     std::vector<policy_group> policy;
     for (const check_row& c : checks) {
-        if (!plan::holds_prompts(c.x) || !c.refused.empty()) continue;
+        if (c.x.how != plan::scenario::online || !plan::holds_prompts(c.x) || !c.refused.empty()) continue;
         double closed = 0;
         try {
             const serving_point p = serve_online(plan::as_run(c.x), c.x.r, plan::online_interarrival(c.x));

@@ -28,6 +28,7 @@
 
 #include <cmath>
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -111,13 +112,13 @@ struct measurement {
     double range_ratio = 1;
     /// The server's decode steps between polls for new requests (`scheduler_limits::receive_interval`:
     /// SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`); 1: every step. Simulated,
-    /// so above 1 only with `prompts` or online.
+    /// so above 1 only with `prompts`, offline or online.
     double receive_interval = 1;
     /// Prompts that must wait before a scheduler pass admits any (`scheduler_limits::min_waiting_prompts`:
-    /// AMD's MLPerf vLLM scheduler); 1: any. Simulated, so above 1 only with `prompts` or online.
+    /// AMD's MLPerf vLLM scheduler); 1: any. Simulated, so above 1 only with `prompts`, offline or online.
     double min_waiting_prompts = 1;
     /// Prompt steps run alone, the answers waiting (`scheduler_limits::prefill_alone`): vLLM V0 with
-    /// chunked prefill off; every SGLang row is priced so anyway. Simulated: only with `prompts` or online.
+    /// chunked prefill off; every SGLang row is priced so anyway. Simulated: only with `prompts`, offline or online.
     bool prefill_alone = false;
     metric what = metric::output_tokens_per_s;
     double value = 0;       ///< the measured figure in SI (tokens/s or s)
@@ -173,18 +174,19 @@ struct measurement {
         require(receive_interval >= 1.0 && receive_interval <= 1e6 && std::floor(receive_interval) == receive_interval,
                 s, "receive_interval", receive_interval,
                 "a whole number of decode steps between the server's polls for new requests, from 1 to 10⁶");
-        const bool simulated = prompts > 0.0 || how == scenario::online;
+        const bool simulated = prompts > 0.0 || how == scenario::online || how == scenario::offline;
         require(receive_interval == 1.0 || simulated, s, "receive_interval", receive_interval,
-                "a poll interval is simulated: above 1 it needs a closed-loop run (prompts > 0) or an online row");
+                "a poll interval is simulated: above 1 it needs a closed-loop run (prompts > 0), an offline or an "
+                "online row");
         require(min_waiting_prompts >= 1.0 && min_waiting_prompts <= 1e6 &&
                     std::floor(min_waiting_prompts) == min_waiting_prompts,
                 s, "min_waiting_prompts", min_waiting_prompts,
                 "a whole number of waiting prompts before the scheduler admits any, from 1 (any) to 10⁶");
         require(min_waiting_prompts == 1.0 || simulated, s, "min_waiting_prompts", min_waiting_prompts,
-                "a minimum of waiting prompts is simulated: above 1 it needs a closed-loop run (prompts > 0) or an "
-                "online row");
+                "a minimum of waiting prompts is simulated: above 1 it needs a closed-loop run (prompts > 0), an "
+                "offline or an online row");
         require(!prefill_alone || simulated, s, "prefill_alone", 1.0,
-                "prompt steps alone are simulated: they need a closed-loop run (prompts > 0) or an online row");
+                "prompt steps alone are simulated: they need a closed-loop run (prompts > 0), an offline or an online row");
         // Lengths that vary (the dataset's spreads) are priced by the closed forms' length bias, or
         // drawn by an online row's simulated run (`online_run`: lognormal of the mean and spread); a
         // closed-loop client's run draws its client's own lengths (`client_lengths`), so it takes none.
@@ -288,11 +290,13 @@ inline constexpr double stall_ratio = 60.0;
     return seconds(static_cast<double>(x.d.attention_ranks()) / x.rate);
 }
 
-/// Whether an online row's scheduler holds prompts in a way only the simulator prices: polls every
-/// N > 1 decode steps (vLLM V0's multi-step block), a minimum of waiting prompts, or prompt steps
-/// alone. Such a row is priced by `online_run`, the others by the closed form (`serve_online`).
+/// Whether an online or offline row's scheduler holds prompts in a way only the simulator prices:
+/// polls every N > 1 decode steps (vLLM V0's multi-step block), a minimum of waiting prompts, or
+/// prompt steps alone. Such a row is priced by `online_run` or `offline_run`, the others by the
+/// closed forms (`serve_online`, `saturated`).
 [[nodiscard]] inline bool holds_prompts(const measurement& x) {
-    return x.how == scenario::online && (x.receive_interval > 1.0 || x.min_waiting_prompts > 1.0 || x.prefill_alone);
+    return (x.how == scenario::online || x.how == scenario::offline) &&
+           (x.receive_interval > 1.0 || x.min_waiting_prompts > 1.0 || x.prefill_alone);
 }
 
 /// An online row's lengths for its simulated run: the mean shape where the row gives no spread, else
@@ -360,12 +364,43 @@ struct online_means {
             .concurrency = lambda * (ttft / k + (x.r.output.value() - 1.0) * mean_tpot)};
 }
 
+/// The simulated run of an offline row whose scheduler holds prompts (`holds_prompts`): every request
+/// queued at time 0 on each serving instance (MLPerf Offline hands each replica its share at once,
+/// and AMD's harness queues them all in one `LLM.generate`), the row's mean shape or its spreads'
+/// draws (`online_lengths`), the engine's scheduler as the row gives it (`closed_loop_limits`: vLLM
+/// admits a prompt on its own blocks and preempts the newest sequence, recomputed later, when a
+/// decode finds the cache full — V0 `Scheduler._schedule_prefills` / `_schedule_running`), seed 1.
+/// Output tokens/s of all instances = tokens ÷ makespan, as MLPerf's LoadGen reports an Offline run,
+/// over `requests` (÷ the instances), or where the row gives none (steady state) over 16 times the
+/// closed form's running batch per instance (at least 4,000 requests), so that the ramp at the start
+/// and the drain at the end are a small part of the run.
+[[nodiscard]] inline double offline_run(const measurement& x) {
+    require(x.how == scenario::offline && holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
+            "a simulated offline run needs an offline row whose scheduler holds prompts");
+    deployment d = as_driven(x);
+    const double instances = d.expert_parallel() ? 1.0 : static_cast<double>(d.layout.dp);
+    if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: its share of the requests
+    const double context = static_cast<double>(x.d.m.max_position);
+    const workload::length_distribution input = online_lengths(x.r.input, x.r.input_spread, tokens(context / 2.0));
+    const double running = max_batch(as_run(x), x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens}).batch;
+    const double n = x.requests > 0.0 ? std::max(1.0, std::round(x.requests / instances))
+                                       : std::max(4000.0, std::ceil(16.0 * running * static_cast<double>(d.layout.dp)));
+    const workload::traffic t{.input = input,
+                              .output = online_lengths(x.r.output, x.r.output_spread, tokens(context - input.longest())),
+                              .arrivals = workload::closed_loop(n)};
+    return sim::simulate(d, t, {.limits = closed_loop_limits(x), .requests = n, .seed = 1, .keep_requests = false,
+                                .timeline_points = 0})
+               .output_tokens_per_s *
+           instances;
+}
+
 /// The figure the cost model gives for measurement `x`, run on `x.d` as it stands.
 [[nodiscard]] inline double predict(const measurement& x) {
     const deployment d = as_driven(x);
     switch (x.how) {
         case scenario::single_prefill: return prefill_pass(d, 1.0, x.r.input, tokens(0.0)).time().value();
         case scenario::offline: {
+            if (holds_prompts(x)) return offline_run(x);  // the engine's scheduler as simulated, all queued at once
             const scheduler_limits l{.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens};
             return (x.requests > 0 ? saturated_run(d, x.r, x.requests, l) : saturated(d, x.r, l)).output_rate.value();
         }
