@@ -193,6 +193,33 @@ namespace detail {
     return 10.0 * m.layer_equivalents() + 4.0 * (m.is_moe() ? m.moe_layers() : 0) + 3.0;
 }
 
+/// The same count with the engine's fusions, where they apply on this deployment:
+/// K = K_generic − 3·L·[fused norm] + (k_moe − 7)·M·[fused runner], with L layers, M MoE layers.
+/// - The TP all-reduce that also adds the residual and applies the next RMSNorm
+///   (`all_reduce_norm_fusion`) leaves no norm or residual kernel of a layer's own (3 fewer: norm,
+///   residual + norm, residual) where the layer all-reduces over TP, i.e. TP > 1 without attention DP
+///   (NVIDIA/TensorRT-LLM tensorrt_llm/_torch/models/modeling_gpt_oss.py @050b6cb: `forward_tp`).
+/// - A fused MoE runner that routes inside itself (`moe_runner_kernels` k_moe > 0) replaces the
+///   generic seven kernels of an MoE layer's router and experts with k_moe; with attention DP the
+///   tokens are routed before the dispatch and the runner gets chosen experts, not logits
+///   (fused_moe_trtllm_gen.py `forward_impl`: `router_logits_arg = None if post_quant_comm`), so the
+///   generic count stays.
+/// Neither applies to a step the host enqueues without CUDA graphs (`eager_enqueue`): that is the
+/// TensorRT-engine runtime, not the PyTorch modeling code these counts are read from, and its
+/// `host_enqueue` figure was fitted with the generic count.
+[[nodiscard]] constexpr double kernels_per_pass(const deployment& d) {
+    const model& m = d.m;
+    const engine_profile& en = d.engine;
+    const double generic = kernels_per_pass(m);
+    if (en.overheads.eager_enqueue && !en.overheads.cuda_graphs) return generic;
+    const bool attention_dp = d.expert_parallel() && d.layout.dp > 1;
+    const double fused_norms = en.kernels.all_reduce_norm_fusion && d.layout.tp > 1 && !attention_dp
+                                   ? 3.0 * m.layer_equivalents() : 0.0;
+    const double moe_runner = en.kernels.moe_runner_kernels > 0.0 && m.is_moe() && !attention_dp
+                                  ? (en.kernels.moe_runner_kernels - 7.0) * m.moe_layers() : 0.0;
+    return generic - fused_norms + moe_runner;
+}
+
 }  // namespace detail
 
 /// Idle fraction of a pipeline of pp stages fed m micro-batches: (pp − 1) ÷ (m + pp − 1)
@@ -382,16 +409,17 @@ struct pass_model {
     }
     // t_overhead = kernels · (t_kernel + t_launch) + t_step: the hardware's per-kernel cost, the
     // engine's launch cost (CUDA graphs on or off) and its host work per step.
-    pm.overhead = (g.efficiency.kernel_overhead + en.overheads.launch()) * detail::kernels_per_pass(m) + en.overheads.step;
+    const double kernels = detail::kernels_per_pass(d);
+    pm.overhead = (g.efficiency.kernel_overhead + en.overheads.launch()) * kernels + en.overheads.step;
     // H = kernels · t_host: the host's time to launch a prompt step eagerly, where the engine's graphs
     // capture decode batches only (SGLang: DeepSeek-V3's one-token prompt step 82.64 ms eager, 23.10 ms
     // as a graph; sgl-project/sglang PR 12160). With graphs off every step pays `launch_eager` instead.
-    pm.prefill_overhead = en.overheads.cuda_graphs ? en.overheads.prefill_launch * detail::kernels_per_pass(m) : seconds(0.0);
+    pm.prefill_overhead = en.overheads.cuda_graphs ? en.overheads.prefill_launch * kernels : seconds(0.0);
     // H = kernels · t_enqueue: with graphs off and no overlap scheduler every step is enqueued by the
     // host while its kernels run, so it lasts max(t_GPU, H) (TensorRT-LLM's C++ executor on a TensorRT
     // engine, vLLM with enforce_eager; `engine_overheads::host_enqueue`).
     pm.eager_overhead = en.overheads.eager_enqueue && !en.overheads.cuda_graphs
-                            ? en.overheads.host_enqueue * detail::kernels_per_pass(m)
+                            ? en.overheads.host_enqueue * kernels
                             : seconds(0.0);
     pm.tp_link = detail::tp_link(d);
     pm.tp_algorithm = detail::tp_algorithm(d);

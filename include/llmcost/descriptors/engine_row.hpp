@@ -40,6 +40,11 @@ struct engine_row {
     /// the custom all-reduce's largest message at 2 ranks (`engine_collectives::custom_all_reduce_max_2_ranks`),
     /// KiB; 0: `custom_all_reduce_max_KiB` at every count
     double custom_all_reduce_max_2_ranks_KiB;
+    /// kernels of an MoE layer's router and experts in the engine's fused runner
+    /// (`engine_kernels::moe_runner_kernels`); 0: the generic seven
+    double moe_runner_kernels;
+    /// 1: the TP all-reduce also adds the residual and applies the next RMSNorm (`engine_kernels::all_reduce_norm_fusion`)
+    double all_reduce_norm_fusion;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -77,7 +82,9 @@ struct engine_row {
                     .fp4_quant_gemm_half_dim = r.fp4_quant_gemm_half_dim,
                     .mixed_input_expert_gemm = r.mixed_input_expert_gemm,
                     .mixed_input_hidden_align = r.mixed_input_hidden_align,
-                    .mixed_input_width_align = r.mixed_input_width_align},
+                    .mixed_input_width_align = r.mixed_input_width_align,
+                    .moe_runner_kernels = r.moe_runner_kernels,
+                    .all_reduce_norm_fusion = flag(r.all_reduce_norm_fusion, "all_reduce_norm_fusion")},
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),

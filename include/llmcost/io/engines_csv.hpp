@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 47> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 49> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -61,6 +61,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 47> c
     {"prefill_launch_us", "overheads.prefill_launch"},
     {"host_enqueue_us", "overheads.host_enqueue"},
     {"custom_all_reduce_max_2_ranks_KiB", "collectives.custom_all_reduce_max_2_ranks"},
+    {"moe_runner_kernels", "kernels.moe_runner_kernels"}, {"all_reduce_norm_fusion", "all_reduce_norm_fusion"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -71,8 +72,9 @@ inline constexpr auto columns = [] {
 /// (the engine's dense FP4 GEMM curves: 0, 0 is the hardware's, and none with the quantization; attention
 /// DP's balance: 0, not measured; the mixed-input expert GEMM's ceiling and padding: 0, none; the
 /// per-kernel cost of an eager prompt step, and the host's enqueue per kernel without CUDA graphs: 0, none;
-/// the custom all-reduce's largest message at 2 ranks: 0, the one at every count).
-inline constexpr std::size_t optional_columns = 11;
+/// the custom all-reduce's largest message at 2 ranks: 0, the one at every count; the kernels of a fused
+/// MoE runner: 0, the generic count; the all-reduce + residual + RMSNorm fusion: 0, none).
+inline constexpr std::size_t optional_columns = 13;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -107,7 +109,8 @@ using row_reader = detail::hardware_csv::row_reader;
                          &e.fp4_gemm_efficiency, &e.fp4_gemm_half_dim, &e.fp4_quant_gemm_efficiency,
                          &e.fp4_quant_gemm_half_dim, &e.attention_dp_balance, &e.mixed_input_expert_gemm,
                          &e.mixed_input_hidden_align, &e.mixed_input_width_align, &e.prefill_launch_us,
-                         &e.host_enqueue_us, &e.custom_all_reduce_max_2_ranks_KiB};
+                         &e.host_enqueue_us, &e.custom_all_reduce_max_2_ranks_KiB, &e.moe_runner_kernels,
+                         &e.all_reduce_norm_fusion};
     for (std::size_t i = 0; i < std::size(figures); ++i) {
         const std::string_view column = columns[i + 4];
         const bool may_be_absent = i + 4 >= required_columns.size();
