@@ -144,3 +144,70 @@ TEST_CASE("moe_runner_kernels and all_reduce_norm_fusion: refusals and the table
     CHECK(test::contains(flag, "all_reduce_norm_fusion"));
     CHECK(test::contains(flag, "a flag is 0 or 1"));
 }
+
+TEST_CASE("W4A8 experts: the expert GEMMs at the FP8 peak (expert_fp8_activations)") {
+    // gpt-oss-120b on one B200 (MXFP4 experts, BF16 activations): BF16 peak 2,250 TFLOP/s, FP8 4,500.
+    deployment off{.m = catalog::gpt_oss_120b, .hw = catalog::b200_hgx};
+    deployment on = off;
+    on.engine.kernels.expert_fp8_activations = true;
+    const pass_model pa = prepare_pass(off), pb = prepare_pass(on);
+    CHECK(!experts_in_fp8(off));
+    CHECK(experts_in_fp8(on));
+    CHECK(pa.expert_peak == 2250e12);
+    CHECK(pb.expert_peak == 4500e12);
+    CHECK(pb.peak.value() == 2250e12);  // dense GEMMs keep the activations' format
+    CHECK(prepare_pass(gpt_oss({.tp = 8}, catalog::trtllm_blackwell)).expert_peak == 4500e12);
+    SUBCASE("a prompt step: only the experts' compute moves, by half of what it was") {
+        // One 8,192-token prompt: routed = 8,192 tokens, touched experts E·cover(8,192), rows = 8,192·4 ÷ touched;
+        // expert FLOPs F_e = 2 · 8,192 · 4 · P_expert · 36; Δt = F_e ÷ (2.25e15 · e(rows)) − F_e ÷ (4.5e15 · e(rows))
+        //                                                   = F_e ÷ (4.5e15 · e(rows)), e the hardware's size curve.
+        const step_shape shape{.prefill_sequences = 1.0, .prefill_tokens = 8192_tok};
+        const auto ta = detail::sequence_terms_of(pa, shape), tb = detail::sequence_terms_of(pb, shape);
+        const auto ra = detail::step_formula(pa, ta, 0.0, 1.0), rb = detail::step_formula(pb, tb, 0.0, 1.0);
+        const double touched = 128.0 * expert_coverage(128, 4, 8192.0);
+        const double rows = 8192.0 * 4.0 / touched;
+        const double e = catalog::b200_hgx.gpu.efficiency.matmul_at_rows(rows, pa.expert_cbrt_k_n);
+        const double expert_flops = 2.0 * 8192.0 * 4.0 * pa.expert_parameters * 36.0;
+        CHECK(ra.matmul_compute - rb.matmul_compute == doctest::Approx(expert_flops / (4500e12 * e)).epsilon(1e-9));
+        CHECK(rb.matmul_memory == ra.matmul_memory);
+        CHECK(rb.attention_compute == ra.attention_compute);
+    }
+    SUBCASE("where it does not apply") {
+        // No FP8 tensor cores (A100: its FP8 peak is the BF16 one widened): the BF16 peak stays.
+        deployment a100 = on;
+        a100.hw = catalog::a100_sxm_80gb;
+        CHECK(!experts_in_fp8(a100));
+        CHECK(prepare_pass(a100).expert_peak == prepare_pass(deployment{.m = catalog::gpt_oss_120b, .hw = catalog::a100_sxm_80gb}).expert_peak);
+        // Experts in 8 bits (DeepSeek-V3's FP8): not narrower than 8, nothing to quantize to.
+        deployment ds{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}};
+        deployment ds_on = ds;
+        ds_on.engine.kernels.expert_fp8_activations = true;
+        CHECK(decode_pass(ds_on, 256.0, 2000_tok).time() == decode_pass(ds, 256.0, 2000_tok).time());
+        // A dense model has no experts.
+        deployment dense{.m = catalog::llama_3_1_70b, .hw = catalog::b200_hgx, .layout = {.tp = 8}};
+        deployment dense_on = dense;
+        dense_on.engine.kernels.expert_fp8_activations = true;
+        CHECK(decode_pass(dense_on, 256.0, 2000_tok).time() == decode_pass(dense, 256.0, 2000_tok).time());
+    }
+    SUBCASE("property: never a longer step, at any batch or prompt") {
+        for (double batch : {1.0, 16.0, 64.0, 512.0, 4096.0})
+            CHECK(decode_pass(on, batch, 4000_tok).time() <= decode_pass(off, batch, 4000_tok).time());
+        for (double prompt : {128.0, 1024.0, 8192.0})
+            CHECK(prefill_pass(on, 1.0, tokens(prompt), 0_tok).time() <= prefill_pass(off, 1.0, tokens(prompt), 0_tok).time());
+    }
+    SUBCASE("the table's optional column: 0 or 1, named when wrong") {
+        const std::string header = test::engine_table_columns();
+        const std::string row =
+            "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,1024,24.95,28.5,619,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+        CHECK(!io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv")[0].kernels.expert_fp8_activations);
+        const std::string columns = header + ",expert_fp8_activations,source\n";
+        CHECK(io::parse_engines_csv(columns + row + ",1,my runs\n", "mine.csv")[0].kernels.expert_fp8_activations);
+        const std::string m = test::message_of([&] { return io::parse_engines_csv(columns + row + ",0.5,my runs\n", "mine.csv"); });
+        CHECK(test::contains(m, "mine.csv:2"));
+        CHECK(test::contains(m, "expert_fp8_activations"));
+        CHECK(test::contains(m, "a flag is 0 or 1"));
+        CHECK(catalog::trtllm_blackwell.kernels.expert_fp8_activations);
+        CHECK(!catalog::trtllm_hopper.kernels.expert_fp8_activations);
+        CHECK(!catalog::vllm_blackwell.kernels.expert_fp8_activations);
+    }
+}

@@ -253,6 +253,16 @@ struct step_shape {
     }
 };
 
+/// Whether the routed experts' GEMMs run on the 8-bit tensor cores with 8-bit activations (W4A8):
+/// the engine quantizes them (`engine_kernels::expert_fp8_activations`), the experts are stored in
+/// fewer than 8 bits, the activations in more, and the GPU has FP8 tensor cores of its own (a dense
+/// FP8 peak in the hardware table, not one widened to BF16).
+[[nodiscard]] constexpr bool experts_in_fp8(const deployment& d) {
+    const model& m = d.m;
+    return m.is_moe() && d.engine.kernels.expert_fp8_activations && m.expert_format().bits_per_element() < 8.0 &&
+           m.activations.bits_per_element() > 8.0 && d.hw.gpu.dense.fp8.value() > 0.0;
+}
+
 /// Everything a pass costs that depends only on the deployment, worked out once. `step_pass(d, …)`
 /// prepares one per call; a caller pricing many steps of one deployment (a sweep over batch and
 /// context, a request's decode, a serving point's steps) prepares it once and passes it in: the
@@ -304,6 +314,9 @@ struct pass_model {
     /// The ceiling of a mixed-input expert GEMM (weights narrower than the activations), a fraction of
     /// `peak` (`engine_kernels::mixed_input_expert_gemm`); 0: none, or experts in the activations' format
     double mixed_input_ceiling = 0;
+    /// FLOP/s peak of the routed experts' GEMMs: `peak`, or the FP8 peak (× the engine's `gemm`)
+    /// where the engine runs narrow experts with 8-bit activations (`expert_fp8_activations`)
+    double expert_peak = 0;
     interconnect custom_tp_link{};          ///< the TP link with the engine's custom all-reduce latency per step
     double custom_all_reduce_max = 0;       ///< B; 0: no custom all-reduce
     interconnect library_tp_link{};         ///< the collective library's fitted all-reduce as a link: α = a ÷ steps, β = B_bus
@@ -395,7 +408,14 @@ struct pass_model {
     // run a mixed-input kernel that dequantizes in its main loop, at most c of the peak (B39), on
     // matrices padded to its multiples: h' = ⌈h ÷ A_h⌉·A_h, w' = ⌈w ÷ A_w⌉·A_w, FLOPs and weight bytes
     // × h'·w' ÷ (h·w) (vLLM's Marlin MoE, mxfp4.py create_weights).
-    if (m.is_moe() && m.expert_format().bits_per_element() < m.activations.bits_per_element()) {
+    pm.expert_peak = pm.peak.value();
+    // W4A8: experts narrower than 8 bits, activations wider, quantized to 8 bits before the expert GEMMs
+    // (TensorRT-LLM on Blackwell, W4A8_MXFP4_MXFP8): r_peak = P_fp8 · gemm, a block-scaled MMA with no
+    // mixed-input loop (NVIDIA/TensorRT-LLM examples/models/core/gpt_oss/README.md: activations mxfp8
+    // on Blackwell; PTX tcgen05.mma kind::f8f6f4 takes e2m1 operands at the 8-bit instruction shape).
+    const bool w4a8 = experts_in_fp8(d);
+    if (w4a8) pm.expert_peak = g.peak(compute_class::fp8).value() * en.kernels.gemm;
+    if (!w4a8 && m.is_moe() && m.expert_format().bits_per_element() < m.activations.bits_per_element()) {
         pm.mixed_input_ceiling = en.kernels.mixed_input_expert_gemm;
         auto padded = [](double x, double a) { return a > 0.0 ? detail::const_ceil(x / a) * a : x; };
         const double h = padded(m.hidden, en.kernels.mixed_input_hidden_align);
@@ -698,7 +718,7 @@ template <class V>
         const V touched = pm.routed_experts * cover;
         const V rows = L::choose(touched > 0.0, lane_max(L::constant(1.0), V(routed * pm.top_k / touched)),
                                  L::constant(0.0));
-        const V expert_rate = llmcost::expert_gemm_rate(e, {.peak = peak, .grouped_gemm = pm.grouped_gemm,
+        const V expert_rate = llmcost::expert_gemm_rate(e, {.peak = pm.expert_peak, .grouped_gemm = pm.grouped_gemm,
                                                    .tile_rows = pm.expert_tile_rows, .ceiling = pm.mixed_input_ceiling},
                                                rows, pm.expert_cbrt_k_n);
         // Under expert parallelism the busiest rank sets the step (`ep_imbalance`).
@@ -757,7 +777,8 @@ template <class V>
     c.kv_bytes = bytes(r.kv_bytes);
     c.activation_bytes = bytes(r.activation_bytes);
     // The floor: every FLOP at the fastest rate any kernel class reaches (GEMMs or fused attention).
-    const double floor_rate = detail::max((pm.peak * detail::max(e.matmul, pm.dense_gemm.matmul)).value(),
+    const double floor_rate = detail::max(detail::max((pm.peak * detail::max(e.matmul, pm.dense_gemm.matmul)).value(),
+                                                      pm.expert_peak * e.matmul),
                                           (pm.attention_peak * e.attention).value());
     c.compute_time = compute_time(c.flops, flops_per_second(floor_rate));
     c.memory_time = transfer_time(c.bytes(), pm.bandwidth);

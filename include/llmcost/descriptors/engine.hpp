@@ -137,6 +137,12 @@ struct engine_kernels {
     /// (TensorRT-LLM's PyTorch backend: `AllReduceFusionOp.RESIDUAL_RMS_NORM`), so a layer run with
     /// TP > 1 and no attention DP launches no norm or residual kernel of its own (3 fewer a layer).
     bool all_reduce_norm_fusion = false;
+    /// Whether the engine quantizes the activations of experts stored in fewer than 8 bits to 8 bits
+    /// and runs their GEMMs on the 8-bit tensor cores (W4A8: TensorRT-LLM on Blackwell runs MXFP4
+    /// experts with MXFP8 activations, `W4A8_MXFP4_MXFP8`), where the activations are wider than 8
+    /// bits: the expert GEMMs then run at the FP8 peak on the hardware's size curve, with no
+    /// mixed-input ceiling or padding (a block-scaled MMA, no dequantization in the main loop).
+    bool expert_fp8_activations = false;
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
     /// Whether its dense FP4 GEMMs run on the curve with the activations' quantization (B19).
