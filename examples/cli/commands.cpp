@@ -547,7 +547,9 @@ report estimate(const estimate_command& c) {
                [&](double q) { return e2e_percentile(l, q).value(); });
     }
 
-    out.notes.push_back(formats_text(d.m) + ".");
+    out.notes.push_back(formats_text(d.m) +
+                        (experts_in_fp8(d) ? " (the experts' GEMMs in fp8: the engine quantizes their activations, W4A8)" : "") +
+                        ".");
     if (d.m.weights.compute != compute_class::bf16 && d.m.activations.compute == compute_class::bf16)
         out.notes.push_back(std::string(d.hw.name) + " has no " + std::string(to_string(d.m.weights.compute)) +
                             " matmul units: the " + std::string(d.m.weights.name) +

@@ -193,6 +193,33 @@ namespace detail {
     return 10.0 * m.layer_equivalents() + 4.0 * (m.is_moe() ? m.moe_layers() : 0) + 3.0;
 }
 
+/// The same count with the engine's fusions, where they apply on this deployment:
+/// K = K_generic − 3·L·[fused norm] + (k_moe − 7)·M·[fused runner], with L layers, M MoE layers.
+/// - The TP all-reduce that also adds the residual and applies the next RMSNorm
+///   (`all_reduce_norm_fusion`) leaves no norm or residual kernel of a layer's own (3 fewer: norm,
+///   residual + norm, residual) where the layer all-reduces over TP, i.e. TP > 1 without attention DP
+///   (NVIDIA/TensorRT-LLM tensorrt_llm/_torch/models/modeling_gpt_oss.py @050b6cb: `forward_tp`).
+/// - A fused MoE runner that routes inside itself (`moe_runner_kernels` k_moe > 0) replaces the
+///   generic seven kernels of an MoE layer's router and experts with k_moe; with attention DP the
+///   tokens are routed before the dispatch and the runner gets chosen experts, not logits
+///   (fused_moe_trtllm_gen.py `forward_impl`: `router_logits_arg = None if post_quant_comm`), so the
+///   generic count stays.
+/// Neither applies to a step the host enqueues without CUDA graphs (`eager_enqueue`): that is the
+/// TensorRT-engine runtime, not the PyTorch modeling code these counts are read from, and its
+/// `host_enqueue` figure was fitted with the generic count.
+[[nodiscard]] constexpr double kernels_per_pass(const deployment& d) {
+    const model& m = d.m;
+    const engine_profile& en = d.engine;
+    const double generic = kernels_per_pass(m);
+    if (en.overheads.eager_enqueue && !en.overheads.cuda_graphs) return generic;
+    const bool attention_dp = d.expert_parallel() && d.layout.dp > 1;
+    const double fused_norms = en.kernels.all_reduce_norm_fusion && d.layout.tp > 1 && !attention_dp
+                                   ? 3.0 * m.layer_equivalents() : 0.0;
+    const double moe_runner = en.kernels.moe_runner_kernels > 0.0 && m.is_moe() && !attention_dp
+                                  ? (en.kernels.moe_runner_kernels - 7.0) * m.moe_layers() : 0.0;
+    return generic - fused_norms + moe_runner;
+}
+
 }  // namespace detail
 
 /// Idle fraction of a pipeline of pp stages fed m micro-batches: (pp − 1) ÷ (m + pp − 1)
@@ -225,6 +252,16 @@ struct step_shape {
         return decode_sequences + prefill_sequences * prefill_tokens.value();
     }
 };
+
+/// Whether the routed experts' GEMMs run on the 8-bit tensor cores with 8-bit activations (W4A8):
+/// the engine quantizes them (`engine_kernels::expert_fp8_activations`), the experts are stored in
+/// fewer than 8 bits, the activations in more, and the GPU has FP8 tensor cores of its own (a dense
+/// FP8 peak in the hardware table, not one widened to BF16).
+[[nodiscard]] constexpr bool experts_in_fp8(const deployment& d) {
+    const model& m = d.m;
+    return m.is_moe() && d.engine.kernels.expert_fp8_activations && m.expert_format().bits_per_element() < 8.0 &&
+           m.activations.bits_per_element() > 8.0 && d.hw.gpu.dense.fp8.value() > 0.0;
+}
 
 /// Everything a pass costs that depends only on the deployment, worked out once. `step_pass(d, …)`
 /// prepares one per call; a caller pricing many steps of one deployment (a sweep over batch and
@@ -277,6 +314,9 @@ struct pass_model {
     /// The ceiling of a mixed-input expert GEMM (weights narrower than the activations), a fraction of
     /// `peak` (`engine_kernels::mixed_input_expert_gemm`); 0: none, or experts in the activations' format
     double mixed_input_ceiling = 0;
+    /// FLOP/s peak of the routed experts' GEMMs: `peak`, or the FP8 peak (× the engine's `gemm`)
+    /// where the engine runs narrow experts with 8-bit activations (`expert_fp8_activations`)
+    double expert_peak = 0;
     interconnect custom_tp_link{};          ///< the TP link with the engine's custom all-reduce latency per step
     double custom_all_reduce_max = 0;       ///< B; 0: no custom all-reduce
     interconnect library_tp_link{};         ///< the collective library's fitted all-reduce as a link: α = a ÷ steps, β = B_bus
@@ -374,7 +414,14 @@ struct pass_model {
     // run a mixed-input kernel that dequantizes in its main loop, at most c of the peak (B39), on
     // matrices padded to its multiples: h' = ⌈h ÷ A_h⌉·A_h, w' = ⌈w ÷ A_w⌉·A_w, FLOPs and weight bytes
     // × h'·w' ÷ (h·w) (vLLM's Marlin MoE, mxfp4.py create_weights).
-    if (m.is_moe() && m.expert_format().bits_per_element() < m.activations.bits_per_element()) {
+    pm.expert_peak = pm.peak.value();
+    // W4A8: experts narrower than 8 bits, activations wider, quantized to 8 bits before the expert GEMMs
+    // (TensorRT-LLM on Blackwell, W4A8_MXFP4_MXFP8): r_peak = P_fp8 · gemm, a block-scaled MMA with no
+    // mixed-input loop (NVIDIA/TensorRT-LLM examples/models/core/gpt_oss/README.md: activations mxfp8
+    // on Blackwell; PTX tcgen05.mma kind::f8f6f4 takes e2m1 operands at the 8-bit instruction shape).
+    const bool w4a8 = experts_in_fp8(d);
+    if (w4a8) pm.expert_peak = g.peak(compute_class::fp8).value() * en.kernels.gemm;
+    if (!w4a8 && m.is_moe() && m.expert_format().bits_per_element() < m.activations.bits_per_element()) {
         pm.mixed_input_ceiling = en.kernels.mixed_input_expert_gemm;
         auto padded = [](double x, double a) { return a > 0.0 ? detail::const_ceil(x / a) * a : x; };
         const double h = padded(m.hidden, en.kernels.mixed_input_hidden_align);
@@ -388,16 +435,17 @@ struct pass_model {
     }
     // t_overhead = kernels · (t_kernel + t_launch) + t_step: the hardware's per-kernel cost, the
     // engine's launch cost (CUDA graphs on or off) and its host work per step.
-    pm.overhead = (g.efficiency.kernel_overhead + en.overheads.launch()) * detail::kernels_per_pass(m) + en.overheads.step;
+    const double kernels = detail::kernels_per_pass(d);
+    pm.overhead = (g.efficiency.kernel_overhead + en.overheads.launch()) * kernels + en.overheads.step;
     // H = kernels · t_host: the host's time to launch a prompt step eagerly, where the engine's graphs
     // capture decode batches only (SGLang: DeepSeek-V3's one-token prompt step 82.64 ms eager, 23.10 ms
     // as a graph; sgl-project/sglang PR 12160). With graphs off every step pays `launch_eager` instead.
-    pm.prefill_overhead = en.overheads.cuda_graphs ? en.overheads.prefill_launch * detail::kernels_per_pass(m) : seconds(0.0);
+    pm.prefill_overhead = en.overheads.cuda_graphs ? en.overheads.prefill_launch * kernels : seconds(0.0);
     // H = kernels · t_enqueue: with graphs off and no overlap scheduler every step is enqueued by the
     // host while its kernels run, so it lasts max(t_GPU, H) (TensorRT-LLM's C++ executor on a TensorRT
     // engine, vLLM with enforce_eager; `engine_overheads::host_enqueue`).
     pm.eager_overhead = en.overheads.eager_enqueue && !en.overheads.cuda_graphs
-                            ? en.overheads.host_enqueue * detail::kernels_per_pass(m)
+                            ? en.overheads.host_enqueue * kernels
                             : seconds(0.0);
     pm.tp_link = detail::tp_link(d);
     pm.tp_algorithm = detail::tp_algorithm(d);
@@ -676,7 +724,7 @@ template <class V>
         const V touched = pm.routed_experts * cover;
         const V rows = L::choose(touched > 0.0, lane_max(L::constant(1.0), V(routed * pm.top_k / touched)),
                                  L::constant(0.0));
-        const V expert_rate = llmcost::expert_gemm_rate(e, {.peak = peak, .grouped_gemm = pm.grouped_gemm,
+        const V expert_rate = llmcost::expert_gemm_rate(e, {.peak = pm.expert_peak, .grouped_gemm = pm.grouped_gemm,
                                                    .tile_rows = pm.expert_tile_rows, .ceiling = pm.mixed_input_ceiling},
                                                rows, pm.expert_cbrt_k_n);
         // Under expert parallelism the busiest rank sets the step (`ep_imbalance`).
@@ -735,7 +783,8 @@ template <class V>
     c.kv_bytes = bytes(r.kv_bytes);
     c.activation_bytes = bytes(r.activation_bytes);
     // The floor: every FLOP at the fastest rate any kernel class reaches (GEMMs or fused attention).
-    const double floor_rate = detail::max((pm.peak * detail::max(e.matmul, pm.dense_gemm.matmul)).value(),
+    const double floor_rate = detail::max(detail::max((pm.peak * detail::max(e.matmul, pm.dense_gemm.matmul)).value(),
+                                                      pm.expert_peak * e.matmul),
                                           (pm.attention_peak * e.attention).value());
     c.compute_time = compute_time(c.flops, flops_per_second(floor_rate));
     c.memory_time = transfer_time(c.bytes(), pm.bandwidth);

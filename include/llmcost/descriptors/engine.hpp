@@ -135,6 +135,22 @@ struct engine_kernels {
     /// 0: no padding.
     double mixed_input_hidden_align = 0.0;
     double mixed_input_width_align = 0.0;
+    /// Kernels one MoE layer launches from its router GEMM to the weighted sum of its experts'
+    /// outputs where the engine's fused MoE runner routes inside itself (no attention DP: the
+    /// router's logits go to the runner). 0: the generic seven (router, top-k, permute, up/gate GEMM,
+    /// activation, down GEMM, un-permute). TensorRT-LLM's TRTLLM-Gen runner on Blackwell: 6 (router
+    /// GEMM, activation quantization, one routing kernel, permute + GEMM1 + SwiGLU, GEMM2, finalize).
+    double moe_runner_kernels = 0.0;
+    /// Whether the TP all-reduce kernel also adds the residual and applies the next RMSNorm
+    /// (TensorRT-LLM's PyTorch backend: `AllReduceFusionOp.RESIDUAL_RMS_NORM`), so a layer run with
+    /// TP > 1 and no attention DP launches no norm or residual kernel of its own (3 fewer a layer).
+    bool all_reduce_norm_fusion = false;
+    /// Whether the engine quantizes the activations of experts stored in fewer than 8 bits to 8 bits
+    /// and runs their GEMMs on the 8-bit tensor cores (W4A8: TensorRT-LLM on Blackwell runs MXFP4
+    /// experts with MXFP8 activations, `W4A8_MXFP4_MXFP8`), where the activations are wider than 8
+    /// bits: the expert GEMMs then run at the FP8 peak on the hardware's size curve, with no
+    /// mixed-input ceiling or padding (a block-scaled MMA, no dequantization in the main loop).
+    bool expert_fp8_activations = false;
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
     /// Whether this engine prices dense FP8 GEMMs on a curve of its own.
@@ -308,6 +324,10 @@ struct engine_profile {
         };
         alignment(kernels.mixed_input_hidden_align, "kernels.mixed_input_hidden_align");
         alignment(kernels.mixed_input_width_align, "kernels.mixed_input_width_align");
+        require(non_negative_finite(kernels.moe_runner_kernels) && kernels.moe_runner_kernels <= 32.0 &&
+                    kernels.moe_runner_kernels == detail::const_trunc(kernels.moe_runner_kernels),
+                s, "kernels.moe_runner_kernels", kernels.moe_runner_kernels,
+                "must be 0 (the generic seven) or a whole number of kernels up to 32");
         require(!(kernels.fp4_quant_gemm_efficiency > 0.0) || kernels.own_fp4_curve(), s,
                 "kernels.fp4_quant_gemm_efficiency", kernels.fp4_quant_gemm_efficiency,
                 "a curve with the quantization needs the engine's FP4 GEMM curve without it (fp4_gemm_efficiency)");

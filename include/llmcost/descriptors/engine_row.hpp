@@ -41,6 +41,13 @@ struct engine_row {
     /// KiB; 0: `custom_all_reduce_max_KiB` at every count
     double custom_all_reduce_max_2_ranks_KiB;
     double fp8_gemm_efficiency, fp8_gemm_half_dim;  ///< the engine's dense FP8 GEMM size curve (e∞, n₀); 0, 0: the hardware's
+    /// kernels of an MoE layer's router and experts in the engine's fused runner
+    /// (`engine_kernels::moe_runner_kernels`); 0: the generic seven
+    double moe_runner_kernels;
+    /// 1: the TP all-reduce also adds the residual and applies the next RMSNorm (`engine_kernels::all_reduce_norm_fusion`)
+    double all_reduce_norm_fusion;
+    /// 1: experts narrower than 8 bits run with 8-bit activations at the FP8 peak (`engine_kernels::expert_fp8_activations`)
+    double expert_fp8_activations;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -80,7 +87,10 @@ struct engine_row {
                     .fp8_gemm_half_dim = r.fp8_gemm_half_dim,
                     .mixed_input_expert_gemm = r.mixed_input_expert_gemm,
                     .mixed_input_hidden_align = r.mixed_input_hidden_align,
-                    .mixed_input_width_align = r.mixed_input_width_align},
+                    .mixed_input_width_align = r.mixed_input_width_align,
+                    .moe_runner_kernels = r.moe_runner_kernels,
+                    .all_reduce_norm_fusion = flag(r.all_reduce_norm_fusion, "all_reduce_norm_fusion"),
+                    .expert_fp8_activations = flag(r.expert_fp8_activations, "expert_fp8_activations")},
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),

@@ -1,0 +1,213 @@
+// Kernels one pass launches with an engine's fusions (`detail::kernels_per_pass(deployment)`):
+// TensorRT-LLM's all-reduce + residual + RMSNorm and its TRTLLM-Gen fused MoE runner.
+#include <llmcost/catalog/engines.hpp>
+#include <llmcost/catalog/hardware.hpp>
+#include <llmcost/catalog/models.hpp>
+#include <llmcost/costs/passes.hpp>
+#include <llmcost/io/engines_csv.hpp>
+
+#include <doctest/doctest.h>
+
+#include "test_helpers.hpp"
+
+#include <limits>
+#include <string>
+
+using namespace llmcost;
+using namespace llmcost::literals;
+
+namespace {
+
+deployment gpt_oss(parallel_layout layout, const engine_profile& e) {
+    return deployment{.m = catalog::gpt_oss_120b, .hw = catalog::b200_hgx, .layout = layout, .engine = e};
+}
+
+}  // namespace
+
+TEST_CASE("kernels a pass launches: the generic count and TensorRT-LLM's fusions on Blackwell") {
+    // gpt-oss-120b: 36 layers, all MoE. Generic: 10 a layer + 4 a MoE layer + 3 = 36·14 + 3 = 507.
+    CHECK(detail::kernels_per_pass(catalog::gpt_oss_120b) == 507.0);
+    CHECK(detail::kernels_per_pass(gpt_oss({.tp = 8}, engine_profile::reference())) == 507.0);
+    CHECK(detail::kernels_per_pass(gpt_oss({.tp = 8}, catalog::vllm_blackwell)) == 507.0);  // no fusion priced
+    SUBCASE("TP8: the norms inside the all-reduce, six runner kernels for the generic seven") {
+        // 507 − 3·36 (norm, residual + norm, residual) + (6 − 7)·36 = 507 − 108 − 36 = 363.
+        CHECK(detail::kernels_per_pass(gpt_oss({.tp = 8}, catalog::trtllm_blackwell)) == 363.0);
+        CHECK(detail::kernels_per_pass(gpt_oss({.tp = 2}, catalog::trtllm_blackwell)) == 363.0);
+        // TP4 with EP4 and no attention DP: the router's logits still go to the runner.
+        CHECK(detail::kernels_per_pass(gpt_oss({.tp = 4, .ep = 4}, catalog::trtllm_blackwell)) == 363.0);
+    }
+    SUBCASE("one GPU: no all-reduce to hold the norms; the runner's count stays") {
+        // 507 − 36 = 471.
+        CHECK(detail::kernels_per_pass(gpt_oss({.tp = 1}, catalog::trtllm_blackwell)) == 471.0);
+    }
+    SUBCASE("attention DP: no TP all-reduce, and routing before the dispatch: the generic count") {
+        CHECK(detail::kernels_per_pass(gpt_oss({.tp = 1, .ep = 2, .dp = 2}, catalog::trtllm_blackwell)) == 507.0);
+        CHECK(detail::kernels_per_pass(gpt_oss({.tp = 1, .ep = 4, .dp = 4}, catalog::trtllm_blackwell)) == 507.0);
+    }
+    SUBCASE("a step the host enqueues without CUDA graphs (TensorRT engines): the generic count") {
+        deployment d = gpt_oss({.tp = 8}, catalog::trtllm_blackwell);
+        d.engine.overheads.cuda_graphs = false;
+        d.engine.overheads.eager_enqueue = true;
+        CHECK(detail::kernels_per_pass(d) == 507.0);
+        d.engine.overheads.cuda_graphs = true;  // graphs on: the enqueue is not read, the fusions are
+        CHECK(detail::kernels_per_pass(d) == 363.0);
+    }
+    SUBCASE("dense: the norm fusion alone") {
+        // Llama-3.1-405B, 126 layers: 10·126 + 3 = 1,263; TP4 with the fusion 1,263 − 3·126 = 885.
+        const deployment ref{.m = catalog::llama_3_1_405b, .hw = catalog::b200_hgx, .layout = {.tp = 4}};
+        deployment trt = ref;
+        trt.engine = catalog::trtllm_blackwell;
+        CHECK(detail::kernels_per_pass(ref) == 1263.0);
+        CHECK(detail::kernels_per_pass(trt) == 885.0);
+        trt.engine.kernels.moe_runner_kernels = 3.0;  // a dense model has no MoE layer to count
+        CHECK(detail::kernels_per_pass(trt) == 885.0);
+    }
+}
+
+TEST_CASE("the launch term of a decode step: kernels × the hardware's 4 µs") {
+    // B200's kernel overhead 4 µs; TensorRT-LLM's Blackwell profile adds no launch cost of its own.
+    const deployment ref = gpt_oss({.tp = 8}, engine_profile::reference());
+    const deployment trt = gpt_oss({.tp = 8}, catalog::trtllm_blackwell);
+    // 507 × 4 µs = 2.028 ms generic; 363 × 4 µs = 1.452 ms fused: 0.576 ms (144 kernels) a step.
+    CHECK(decode_pass(ref, 4.0, 1000_tok).overhead_time.value() == doctest::Approx(2.028e-3).epsilon(1e-12));
+    CHECK(decode_pass(trt, 4.0, 1000_tok).overhead_time.value() == doctest::Approx(1.452e-3).epsilon(1e-12));
+}
+
+TEST_CASE("property: each fusion never lengthens a step, and more runner kernels never shorten one") {
+    for (const model& m : {catalog::gpt_oss_120b, catalog::gpt_oss_20b, catalog::deepseek_v3, catalog::llama_3_1_70b}) {
+        for (const parallel_layout l : {parallel_layout{.tp = 1}, parallel_layout{.tp = 2}, parallel_layout{.tp = 8},
+                                        parallel_layout{.tp = 1, .ep = 8, .dp = 8}, parallel_layout{.tp = 8, .ep = 8}}) {
+            if (!m.is_moe() && l.ep > 1) continue;
+            CAPTURE(m.name);
+            CAPTURE(l.tp);
+            CAPTURE(l.dp);
+            deployment off{.m = m, .hw = catalog::b200_hgx, .layout = l};
+            deployment on = off;
+            on.engine.kernels.all_reduce_norm_fusion = true;
+            for (double batch : {1.0, 64.0, 1024.0}) {
+                CHECK(decode_pass(on, batch, 2000_tok).time() <= decode_pass(off, batch, 2000_tok).time());
+                CHECK(detail::kernels_per_pass(on) <= detail::kernels_per_pass(off));
+                double previous = 0.0;
+                for (double k : {1.0, 4.0, 6.0, 7.0, 12.0}) {
+                    deployment runner = off;
+                    runner.engine.kernels.moe_runner_kernels = k;
+                    const double t = decode_pass(runner, batch, 2000_tok).time().value();
+                    CHECK(t >= previous);
+                    previous = t;
+                }
+                deployment seven = off;
+                seven.engine.kernels.moe_runner_kernels = 7.0;  // the generic count, named
+                CHECK(decode_pass(seven, batch, 2000_tok).time() == decode_pass(off, batch, 2000_tok).time());
+            }
+        }
+    }
+}
+
+TEST_CASE("moe_runner_kernels and all_reduce_norm_fusion: refusals and the table's optional columns") {
+    engine_profile e = catalog::trtllm_blackwell;
+    for (double bad : {-1.0, 2.5, 33.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+        e.kernels.moe_runner_kernels = bad;
+        const std::string m = test::validation_message(e);
+        CHECK(test::contains(m, "kernels.moe_runner_kernels = "));
+        CHECK(test::contains(m, "must be 0 (the generic seven) or a whole number of kernels up to 32"));
+    }
+    e.kernels.moe_runner_kernels = 32.0;
+    CHECK(test::validation_message(e).empty());
+    // The catalog's row: 6 and the fusion, read from tables/engines.csv's new columns.
+    CHECK(catalog::trtllm_blackwell.kernels.moe_runner_kernels == 6.0);
+    CHECK(catalog::trtllm_blackwell.kernels.all_reduce_norm_fusion);
+    CHECK(catalog::trtllm_hopper.kernels.moe_runner_kernels == 0.0);
+    CHECK(!catalog::trtllm_hopper.kernels.all_reduce_norm_fusion);
+    CHECK(!catalog::vllm_blackwell.kernels.all_reduce_norm_fusion);
+    // An old table without the columns loads with 0 and no fusion; a new one reads them and refuses
+    // a bad value by file, line and column.
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,1024,24.95,28.5,619,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+    const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].kernels.moe_runner_kernels == 0.0);
+    CHECK(!old[0].kernels.all_reduce_norm_fusion);
+    const std::string columns = header + ",moe_runner_kernels,all_reduce_norm_fusion,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",6,1,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].kernels.moe_runner_kernels == 6.0);
+    CHECK(mine[0].kernels.all_reduce_norm_fusion);
+    for (const char* bad : {"-1", "nan", "2.5"}) {
+        const std::string m =
+            test::message_of([&] { return io::parse_engines_csv(columns + row + "," + bad + ",0,my runs\n", "mine.csv"); });
+        CHECK(test::contains(m, "mine.csv:2"));
+        CHECK(test::contains(m, "moe_runner_kernels"));
+    }
+    const std::string flag =
+        test::message_of([&] { return io::parse_engines_csv(columns + row + ",6,2,my runs\n", "mine.csv"); });
+    CHECK(test::contains(flag, "mine.csv:2"));
+    CHECK(test::contains(flag, "all_reduce_norm_fusion"));
+    CHECK(test::contains(flag, "a flag is 0 or 1"));
+}
+
+TEST_CASE("W4A8 experts: the expert GEMMs at the FP8 peak (expert_fp8_activations)") {
+    // gpt-oss-120b on one B200 (MXFP4 experts, BF16 activations): BF16 peak 2,250 TFLOP/s, FP8 4,500.
+    deployment off{.m = catalog::gpt_oss_120b, .hw = catalog::b200_hgx};
+    deployment on = off;
+    on.engine.kernels.expert_fp8_activations = true;
+    const pass_model pa = prepare_pass(off), pb = prepare_pass(on);
+    CHECK(!experts_in_fp8(off));
+    CHECK(experts_in_fp8(on));
+    CHECK(pa.expert_peak == 2250e12);
+    CHECK(pb.expert_peak == 4500e12);
+    CHECK(pb.peak.value() == 2250e12);  // dense GEMMs keep the activations' format
+    CHECK(prepare_pass(gpt_oss({.tp = 8}, catalog::trtllm_blackwell)).expert_peak == 4500e12);
+    SUBCASE("a prompt step: only the experts' compute moves, by half of what it was") {
+        // One 8,192-token prompt: routed = 8,192 tokens, touched experts E·cover(8,192), rows = 8,192·4 ÷ touched;
+        // expert FLOPs F_e = 2 · 8,192 · 4 · P_expert · 36; Δt = F_e ÷ (2.25e15 · e(rows)) − F_e ÷ (4.5e15 · e(rows))
+        //                                                   = F_e ÷ (4.5e15 · e(rows)), e the hardware's size curve.
+        const step_shape shape{.prefill_sequences = 1.0, .prefill_tokens = 8192_tok};
+        const auto ta = detail::sequence_terms_of(pa, shape), tb = detail::sequence_terms_of(pb, shape);
+        const auto ra = detail::step_formula(pa, ta, 0.0, 1.0), rb = detail::step_formula(pb, tb, 0.0, 1.0);
+        const double touched = 128.0 * expert_coverage(128, 4, 8192.0);
+        const double rows = 8192.0 * 4.0 / touched;
+        const double e = catalog::b200_hgx.gpu.efficiency.matmul_at_rows(rows, pa.expert_cbrt_k_n);
+        const double expert_flops = 2.0 * 8192.0 * 4.0 * pa.expert_parameters * 36.0;
+        CHECK(ra.matmul_compute - rb.matmul_compute == doctest::Approx(expert_flops / (4500e12 * e)).epsilon(1e-9));
+        CHECK(rb.matmul_memory == ra.matmul_memory);
+        CHECK(rb.attention_compute == ra.attention_compute);
+    }
+    SUBCASE("where it does not apply") {
+        // No FP8 tensor cores (A100: its FP8 peak is the BF16 one widened): the BF16 peak stays.
+        deployment a100 = on;
+        a100.hw = catalog::a100_sxm_80gb;
+        CHECK(!experts_in_fp8(a100));
+        CHECK(prepare_pass(a100).expert_peak == prepare_pass(deployment{.m = catalog::gpt_oss_120b, .hw = catalog::a100_sxm_80gb}).expert_peak);
+        // Experts in 8 bits (DeepSeek-V3's FP8): not narrower than 8, nothing to quantize to.
+        deployment ds{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}};
+        deployment ds_on = ds;
+        ds_on.engine.kernels.expert_fp8_activations = true;
+        CHECK(decode_pass(ds_on, 256.0, 2000_tok).time() == decode_pass(ds, 256.0, 2000_tok).time());
+        // A dense model has no experts.
+        deployment dense{.m = catalog::llama_3_1_70b, .hw = catalog::b200_hgx, .layout = {.tp = 8}};
+        deployment dense_on = dense;
+        dense_on.engine.kernels.expert_fp8_activations = true;
+        CHECK(decode_pass(dense_on, 256.0, 2000_tok).time() == decode_pass(dense, 256.0, 2000_tok).time());
+    }
+    SUBCASE("property: never a longer step, at any batch or prompt") {
+        for (double batch : {1.0, 16.0, 64.0, 512.0, 4096.0})
+            CHECK(decode_pass(on, batch, 4000_tok).time() <= decode_pass(off, batch, 4000_tok).time());
+        for (double prompt : {128.0, 1024.0, 8192.0})
+            CHECK(prefill_pass(on, 1.0, tokens(prompt), 0_tok).time() <= prefill_pass(off, 1.0, tokens(prompt), 0_tok).time());
+    }
+    SUBCASE("the table's optional column: 0 or 1, named when wrong") {
+        const std::string header = test::engine_table_columns();
+        const std::string row =
+            "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,1024,24.95,28.5,619,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+        CHECK(!io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv")[0].kernels.expert_fp8_activations);
+        const std::string columns = header + ",expert_fp8_activations,source\n";
+        CHECK(io::parse_engines_csv(columns + row + ",1,my runs\n", "mine.csv")[0].kernels.expert_fp8_activations);
+        const std::string m = test::message_of([&] { return io::parse_engines_csv(columns + row + ",0.5,my runs\n", "mine.csv"); });
+        CHECK(test::contains(m, "mine.csv:2"));
+        CHECK(test::contains(m, "expert_fp8_activations"));
+        CHECK(test::contains(m, "a flag is 0 or 1"));
+        CHECK(catalog::trtllm_blackwell.kernels.expert_fp8_activations);
+        CHECK(!catalog::trtllm_hopper.kernels.expert_fp8_activations);
+        CHECK(!catalog::vllm_blackwell.kernels.expert_fp8_activations);
+    }
+}
