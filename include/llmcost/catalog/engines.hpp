@@ -47,7 +47,7 @@ inline constexpr engine_profile sglang_hopper = from_row(engine_row{"SGLang on H
 inline constexpr engine_profile sglang_blackwell = from_row(engine_row{"SGLang on Blackwell", "sglang", "blackwell", "0.4-0.5", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 4.44, 1, 5.9, 1024, 24.95, 0, 0, 2048, 16384, 1, 16384, 0.875, 1, 1, 0, 0, 0, 0, 1, 0, 73010, 0, 0, 0, 0, 0, 0, 0, 0, 97.8, 0, 0});
 inline constexpr engine_profile sglang_cdna3 = from_row(engine_row{"SGLang on CDNA3 (ROCm)", "sglang", "cdna3", "0.4-0.5 (ROCm)", 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 23.5, 1, 16.22, 32, 41, 17.04, 223.4, 2048, 16384, 1, 16384, 0.875, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 97.8, 0, 0});
 inline constexpr engine_profile sglang_cdna4 = from_row(engine_row{"SGLang on CDNA4 (ROCm)", "sglang", "cdna4", "0.4-0.5 (ROCm)", 0.9215, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 8.54, 1, 6.3, 24, 33.5, 0, 0, 2048, 16384, 1, 16384, 0.875, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 97.8, 0, 0});
-inline constexpr engine_profile trtllm_hopper_trt_engine = from_row(engine_row{"TensorRT-LLM 0.9-0.16 on Hopper (TensorRT engine + Triton)", "trtllm", "hopper", "0.9-0.16", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 3.863, 0, 0, 0, 0, 0, 0, 0, 2048, 8192, 0, 0, 0.9, 32, 0, 0, 0, 0, 0, 1, 0, 2804, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+inline constexpr engine_profile trtllm_hopper_trt_engine = from_row(engine_row{"TensorRT-LLM 0.9-0.16 on Hopper (TensorRT engine + Triton)", "trtllm", "hopper", "0.9-0.16", 1, 1, 0, 1, 1, 1, 2.015, 1, 1, 0, 3.874, 0, 0, 0, 0, 0, 0, 0, 2048, 8192, 0, 0, 0.9, 32, 0, 0, 0, 0, 0, 1, 0, 3332, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
 // clang-format on
 
 /// Every profile, in tables/engines.csv's order: an engine × architecture's first row is its default.
