@@ -544,7 +544,9 @@ template <duration T>
     // fixed point's Little's law), and its prompt starts at once, alone (`queueing::empty_engine`):
     // an idle engine waits on its request queue, it runs no step to wait for (TensorRT-LLM's
     // executor, vLLM's and SGLang's engine loops; the simulator's idle engine, sim/simulate-inl.hpp).
-    const double idle = queueing::empty_engine((s.residual + s.e2e - s.front_end).value() / gap);
+    // The attention-DP ranks of an expert-parallel group step together: it is empty only when
+    // all of them are, n × ranks requests held (λ is one rank's).
+    const double idle = queueing::empty_engine((s.residual + s.e2e - s.front_end).value() / gap * d.attention_ranks());
     if (o.whole_prompts) {
         const double decoding = detail::micro_batch(d, (s.e2e - s.ttft).value() / gap);
         o.steps = queueing::bulk_steps(
