@@ -28,6 +28,9 @@ static_assert(queueing::md1_wait(1_s, 0.5) == 0.5_s);
 static_assert(queueing::mm1_wait(1_s, 0.5) == 1_s);
 // Exponential service (E[S²] = 2 E[S]²) makes M/G/1 the M/M/1 wait.
 static_assert(approx_equal(queueing::mg1_wait(1_s, seconds(1.4142135623730951), 0.5), queueing::mm1_wait(1_s, 0.5), 1e-15));
+// An empty engine (M/G/∞ count): e^−0 = 1 of arrivals find it empty, e^−1 = 0.3679 at one request held.
+static_assert(queueing::empty_engine(0.0) == 1.0);
+static_assert(queueing::empty_engine(1.0) > 0.36787944 && queueing::empty_engine(1.0) < 0.36787945);
 
 // Batch 1 (issue 16): TPOT is the decode step at I + O/2, not a share of the request's own prompt.
 constexpr deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};

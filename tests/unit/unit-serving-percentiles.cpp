@@ -57,6 +57,65 @@ TEST_CASE("percentiles: a bulk-service queue with a constant step") {
     for (double q : {0.1, 0.5, 0.9, 0.99}) CHECK(queueing::mean_step_quantile(l, q).value() == doctest::Approx(0.010).epsilon(1e-12));
 }
 
+TEST_CASE("percentiles: an arrival that finds the engine empty starts at once") {
+    // ι = e^(−n), the M/G/∞ count's empty share: n = 0 → 1, n = ln 2 → 0.5, n = 3 → 0.0497871.
+    CHECK(queueing::empty_engine(0.0) == 1.0);
+    CHECK(queueing::empty_engine(std::log(2.0)) == doctest::Approx(0.5).epsilon(1e-14));
+    CHECK(queueing::empty_engine(3.0) == doctest::Approx(0.049787068367863944).epsilon(1e-12));
+    for (double bad : {-1.0, std::nan(""), std::numeric_limits<double>::infinity()})
+        CHECK(test::contains(test::error_of([&] { return queueing::empty_engine(bad); }), "requests held"));
+    // The constant step τ = 10 ms at 40 arrivals/s, with half the arrivals finding the engine empty:
+    // those take t(1) = 10 ms, the others τ + U(0, τ) as before (mean 15 ms). Mean 0.5·10 + 0.5·15
+    // = 12.5 ms; F(10 ms) = 0.5 (the empty half, and no busy one yet), F(12 ms) = 0.5 + 0.5·0.2 = 0.6;
+    // E[T²] = 0.5·100 + 0.5·(15² + 100/12) = 166.667 ms², so σ = √(166.667 − 156.25) = 3.2275 ms.
+    queueing::bulk_service e = queueing::bulk_steps([](double) { return 10_ms; }, 25_ms);
+    CHECK(e.idle == 0.0);  // bulk_steps: always a step in flight
+    e.idle = 0.5;
+    CHECK(queueing::first_token_mean(e).value() == doctest::Approx(0.0125).epsilon(1e-12));
+    CHECK(queueing::first_token_cdf(e, 9.999_ms) == 0.0);
+    CHECK(queueing::first_token_cdf(e, 10_ms) == doctest::Approx(0.5).epsilon(1e-12));
+    CHECK(queueing::first_token_cdf(e, 12_ms) == doctest::Approx(0.6).epsilon(1e-12));
+    CHECK(queueing::first_token_quantile(e, 0.8).value() == doctest::Approx(0.016).epsilon(1e-9));  // 0.5 + 0.5·0.6
+    CHECK(queueing::first_token_deviation(e).value() == doctest::Approx(std::sqrt(166.6666666666667e-6 - 0.0125 * 0.0125)).epsilon(1e-9));
+    // TPOT reads the steps that run, not the idle time: unchanged.
+    CHECK(queueing::decode_weighted_step(e, 99).value() == doctest::Approx(0.010).epsilon(1e-12));
+}
+
+TEST_CASE("percentiles: serve_online's TTFT with an empty engine, as laws") {
+    // Llama-3.1-8B on one H100, 467 → 16: a request holds the engine about 0.13 s, so at 2 per
+    // second n ≈ 0.26 and ι ≈ 0.77 of the arrivals find it empty.
+    const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .layout = {.tp = 1}};
+    const request_shape r{.input = 467_tok, .output = 16_tok};
+    const pass_model pm = prepare_pass(d);
+    const seconds_t alone = serve_at_batch(pm, r, 1.0).ttft - serve_at_batch(pm, r, 1.0).residual;
+    SUBCASE("at a rate that leaves the engine empty, TTFT is the prompt alone, no half step") {
+        const online_latency o = serve_online_latency(d, r, 1000_s);
+        CHECK(o.steps.idle > 0.999);
+        CHECK(o.point.ttft.value() == doctest::Approx(o.steps.step[1].value()).epsilon(1e-3));
+        CHECK(o.point.ttft.value() == doctest::Approx(alone.value()).epsilon(0.02));
+    }
+    SUBCASE("TTFT grows with the rate, the empty share falls") {
+        double last_ttft = 0.0, last_idle = 1.0;
+        for (double rate : {0.5, 2.0, 8.0, 32.0}) {
+            const online_latency o = serve_online_latency(d, r, seconds(1.0 / rate));
+            CHECK(o.point.ttft.value() > last_ttft);
+            CHECK(o.steps.idle < last_idle);
+            CHECK(o.steps.idle > 0.0);
+            last_ttft = o.point.ttft.value();
+            last_idle = o.steps.idle;
+        }
+    }
+    SUBCASE("chunked prompts: an empty engine's arrival runs its chunks alone") {
+        // One sequence's TTFT (`serve_at_batch` at b = 1) is its chunk steps alone; the step in
+        // flight (its residual R) is what an arrival to a busy engine adds, and an empty one does not.
+        const scheduler_limits l{.prefill_chunk = 128_tok};
+        const serving_point one = serve_at_batch(pm, r, 1.0, l);
+        CHECK(serve_online(d, r, 1000_s, l).ttft.value() == doctest::Approx(one.ttft.value()).epsilon(1e-3));
+        CHECK(serve_online(d, r, 100_ms, l).ttft > serve_online(d, r, 1_s, l).ttft);
+        CHECK(serve_online(d, r, 1_s, l).ttft < one.ttft + one.residual);
+    }
+}
+
 TEST_CASE("percentiles: a bulk-service queue with a step linear in its prompts") {
     // t(k) = a + c·k, a = 10 ms, c = 20 ms, λ = 20/s (λc = 0.4). Worked by hand from
     // k′ ~ Poisson(λt): E[t] = a + cλE[t] → E[t] = a ÷ (1 − λc) = 16.667 ms;

@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "test_helpers.hpp"
 
 using namespace llmcost;
@@ -269,13 +271,16 @@ TEST_CASE("serving: online, by hand") {
     // residual of the step I land in plus the step that carries my prompt and the others that came
     // with it, TPOT the steps my decode sees (queueing::first_token_mean, decode_weighted_step).
     const double decoding = 10.0 * 499.0 * at.tpot.value();
-    const queueing::bulk_service e = queueing::bulk_steps(
+    queueing::bulk_service e = queueing::bulk_steps(
         [&](double k) {
             return step_pass(d, {.decode_sequences = decoding, .decode_context = 450_tok, .prefill_sequences = k,
                                  .prefill_tokens = 200_tok}).time();
         },
         100_ms);
-    CHECK(s.ttft.value() == doctest::Approx(queueing::first_token_mean(e).value()).epsilon(1e-12));
+    // An arrival finds the engine empty with probability e^(−b), b = λ·(R + e2e) the requests it
+    // holds (no front end here), and then waits for no step (queueing::empty_engine).
+    e.idle = std::exp(-s.batch);
+    CHECK(s.ttft.value() == doctest::Approx(queueing::first_token_mean(e).value()).epsilon(1e-9));
     CHECK(s.tpot.value() == doctest::Approx(queueing::decode_weighted_step(e, 499.0).value()).epsilon(1e-12));
     // My prompt's step carries at least my prompt: TTFT exceeds the step with one prompt.
     CHECK(s.ttft > e.step[1]);

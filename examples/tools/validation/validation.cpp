@@ -1274,8 +1274,12 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "(`detail::step_in_flight_first_token`); **now**, the engine is a bulk-service queue whose steps carry every "
          "prompt that arrived during the step before, so a request lands in a long step more often, and its prompt "
          "rides with every neighbour that arrived in the same step, λ·t(k) of them, not only those of its residual "
-         "(`queueing::first_token_mean`, tables/percentiles.md checks it against the simulator); for the rows whose "
-         "scheduler holds prompts, **now** is their simulated run (next sections).\n\n";
+         "(`queueing::first_token_mean`, tables/percentiles.md checks it against the simulator), except that an arrival "
+         "that finds the engine empty, a share e^(−n) of them with n = λ·(time a request spends in the engine) (the "
+         "M/G/∞ count, Takács 1962), waits for no step: an idle engine blocks on its request queue and starts the "
+         "prompt at once, alone (`queueing::empty_engine`; session 15: before it the queue always had a step in "
+         "flight, and the light-load rows, 467 → 16 at about one request running, waited half a phantom step); for the "
+         "rows whose scheduler holds prompts, **now** is their simulated run (next sections).\n\n";
     s += "| engine | GPU vendor (architecture) | rows | median abs. error before | now | mean signed error before | now |\n"
          "|---|---|--:|--:|--:|--:|--:|\n";
     for (const online_group& g : online) {

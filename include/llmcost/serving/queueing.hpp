@@ -88,7 +88,23 @@ struct bulk_service {
     std::array<seconds_t, capacity> step{};       ///< t(k): the step that carries k prompts
     seconds_t interarrival{};                     ///< 1 ÷ λ, Poisson arrivals
     std::array<double, capacity> share{};         ///< π_k: the share of steps that carry k prompts
+    /// ι: the probability that an arrival finds the engine empty, no request in it. Such a request
+    /// waits for no step: the engine, blocked on its request queue, starts its prompt at once in a
+    /// step of its own, TTFT = t(1) (`empty_engine`). 0: the engine always has a step in flight
+    /// (the chain above; `bulk_steps` leaves it 0).
+    double idle = 0;
 };
+
+/// ι = e^(−n): the probability that a Poisson arrival finds an engine holding n requests on average
+/// empty — the number in an M/G/∞ system is Poisson with mean λ·E[S], whatever the law of S
+/// (Takács, *Introduction to the Theory of Queues*, 1962; Kleinrock 1975, vol. 1, the M/G/∞ queue),
+/// and Poisson arrivals see it (Wolff 1982). The engine is no M/G/∞ system once requests share its
+/// steps, but an empty engine is a light load, where the approximation holds; near saturation ι → 0.
+[[nodiscard]] constexpr double empty_engine(double requests_held) {
+    require(non_negative_finite(requests_held), "bulk-service queue", "requests held", requests_held,
+            "the mean number of requests in the engine is zero or positive and finite");
+    return llmcost::detail::const_exp(-requests_held);
+}
 
 namespace detail {
 /// Poisson(j; μ) for j = 0 … n − 1 into `p`: p₀ = e^−μ, p_j = p_{j−1}·μ ÷ j.
@@ -171,6 +187,8 @@ template <class Step, duration T>
 /// w_k = π_k·t(k) ÷ E[t] (the inspection paradox), waits out a residual r ~ U(0, t(k)), and its
 /// prompt rides the next step with the m ~ Poisson(λ·t(k)) others that arrived in the same step:
 /// TTFT = r + t(1 + m), so F(x) = Σ_k w_k Σ_m Poisson(m; λ·t(k)) · clamp((x − t(1 + m)) ÷ t(k), 0, 1).
+/// An arrival that finds the engine empty (probability ι, `bulk_service::idle`) starts at once:
+/// F(x) = ι·[x ≥ t(1)] + (1 − ι)·F_busy(x).
 template <duration T>
 [[nodiscard]] constexpr double first_token_cdf(const bulk_service& e, const T& x) {
     const double at = in_base_units(x).value(), gap = e.interarrival.value();
@@ -186,11 +204,12 @@ template <duration T>
             g += row[m] * llmcost::detail::min(1.0, llmcost::detail::max(0.0, (at - e.step[m + 1].value()) / tk));
         f += e.share[k] * tk / mean * g;
     }
-    return f;
+    return e.idle * (at >= e.step[1].value() ? 1.0 : 0.0) + (1.0 - e.idle) * f;
 }
 
 /// E[TTFT] = Σ_k w_k·(t(k) ÷ 2 + Σ_m Poisson(m; λ·t(k))·t(1 + m)) — `first_token_cdf`'s mean:
-/// E[t²] ÷ 2E[t] of residual, then the step that carries my prompt and its neighbours'.
+/// E[t²] ÷ 2E[t] of residual, then the step that carries my prompt and its neighbours'; with an
+/// empty engine's share ι, E[TTFT] = ι·t(1) + (1 − ι)·E[TTFT_busy].
 [[nodiscard]] constexpr seconds_t first_token_mean(const bulk_service& e) {
     const double gap = e.interarrival.value(), mean = mean_step(e).value();
     std::array<double, bulk_service::capacity> row{};
@@ -203,7 +222,7 @@ template <duration T>
         for (std::size_t m = 0; m + 1 < bulk_service::capacity; ++m) g += row[m] * e.step[m + 1].value();
         s += e.share[k] * tk / mean * g;
     }
-    return seconds(s);
+    return seconds(e.idle * e.step[1].value() + (1.0 - e.idle) * s);  // an empty engine: t(1), no wait
 }
 
 /// The q-quantile of TTFT, q in (0, 1): `first_token_cdf` inverted by bisection.
@@ -449,7 +468,8 @@ template <class Step, duration T>
 }
 
 /// The standard deviation of TTFT: E[TTFT²] = Σ_k w_k Σ_m Poisson(m; λ·t(k))·(t(k)²÷3 + t(k)·t(1+m) +
-/// t(1+m)²) (the residual U(0, t(k)) plus the step t(1 + m), as `first_token_cdf`), less the mean².
+/// t(1+m)²) (the residual U(0, t(k)) plus the step t(1 + m), as `first_token_cdf`), mixed with an
+/// empty engine's ι·t(1)², less the mean².
 [[nodiscard]] constexpr seconds_t first_token_deviation(const bulk_service& e) {
     const double gap = e.interarrival.value(), mean = mean_step(e).value();
     std::array<double, bulk_service::capacity> row{};
@@ -465,6 +485,7 @@ template <class Step, duration T>
         }
         m2 += e.share[k] * tk / mean * g;
     }
+    m2 = e.idle * e.step[1].value() * e.step[1].value() + (1.0 - e.idle) * m2;  // an empty engine: t(1)²
     const double mu = first_token_mean(e).value();
     return seconds(llmcost::detail::const_sqrt(llmcost::detail::max(0.0, m2 - mu * mu)));
 }

@@ -515,7 +515,9 @@ template <duration T>
 /// `decode_weighted_step` (queueing.hpp: the inspection paradox, the neighbours that ride with my
 /// prompt, the decoders' weight on long steps). With chunked prompts or a token cap, a new request
 /// waits for the step in flight (`residual`, R) and the λ·R prompts that arrive meanwhile ride with
-/// mine: my prompt's steps carry 1 + λ·R chunks beside the b − 1 others decoding.
+/// mine: my prompt's steps carry 1 + λ·R chunks beside the b − 1 others decoding. Either way an
+/// arrival that finds the engine empty (ι = e^(−n), n the requests it holds: `queueing::empty_engine`)
+/// waits for no step: TTFT = ι·t(my prompt alone) + (1 − ι)·TTFT_busy.
 template <duration T>
 [[nodiscard]] constexpr online_latency serve_online_latency(const deployment& d, const request_shape& r,
                                                             const T& interarrival, const scheduler_limits& l = {}) {
@@ -538,10 +540,18 @@ template <duration T>
     online_latency o{};
     o.output = r.output.value();
     o.whole_prompts = l.prefill_chunk.value() == 0.0 && l.max_tokens_per_step == 0.0;
+    // ι = e^(−n): an arrival finds the engine empty, n = λ·(R + E2E − F) the requests it holds (the
+    // fixed point's Little's law), and its prompt starts at once, alone (`queueing::empty_engine`):
+    // an idle engine waits on its request queue, it runs no step to wait for (TensorRT-LLM's
+    // executor, vLLM's and SGLang's engine loops; the simulator's idle engine, sim/simulate-inl.hpp).
+    // The attention-DP ranks of an expert-parallel group step together: it is empty only when
+    // all of them are, n × ranks requests held (λ is one rank's).
+    const double idle = queueing::empty_engine((s.residual + s.e2e - s.front_end).value() / gap * d.attention_ranks());
     if (o.whole_prompts) {
         const double decoding = detail::micro_batch(d, (s.e2e - s.ttft).value() / gap);
         o.steps = queueing::bulk_steps(
             [&](double k) { return seconds(detail::step_formula(pm, terms, decoding, k).time()); }, seconds(gap));
+        o.steps.idle = idle;
         if (o.output > 1.0)
             o.decoding = queueing::decode_loop_of(
                 [&](double n, double k) { return seconds(detail::step_formula(pm, terms, detail::micro_batch(d, n), k).time()); },
@@ -550,7 +560,10 @@ template <duration T>
         s.tpot = queueing::decode_weighted_step(o.steps, detail::max(1.0, o.output - 1.0));
         s.per_user = tokens(1.0) / s.tpot;
     } else {
-        s.ttft = client_first_token(detail::step_in_flight_first_token(pm, r, s, seconds(gap), l), s.front_end);
+        // An empty engine: my prompt's chunk steps alone, no step in flight, no neighbour.
+        const seconds_t alone = seconds(detail::mix_steps(pm, terms, 0.0, 1.0).mean()) * chunks.count;
+        const seconds_t busy = detail::step_in_flight_first_token(pm, r, s, seconds(gap), l);
+        s.ttft = client_first_token(alone * idle + busy * (1.0 - idle), s.front_end);
     }
     s.e2e = detail::end_to_end(s.ttft, s.tpot, o.output);
     s.limited_by = "arrival rate";
