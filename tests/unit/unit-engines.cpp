@@ -561,6 +561,67 @@ TEST_CASE("SGLang on ROCm's dense FP8 GEMM curve (AITER block-scaled FP8, B62-B6
     }
 }
 
+TEST_CASE("GEMM + TP all-reduce in one kernel (TensorRT-LLM's gemm_allreduce_plugin)") {
+    // Llama-3.1-405B per layer: QKV 16,384 × (16,384 + 2 · 1,024) = 16,384 × 18,432, O 16,384 × 16,384,
+    // gate + up 2 · 16,384 × 53,248, down 53,248 × 16,384: 16,384 × 194,560 in all, of which the
+    // row-parallel O and down are 16,384 × (16,384 + 53,248) = 16,384 × 69,632: f_row = 69,632 ÷ 194,560
+    // = 0.357895. An MoE model or latent attention: 0 (not priced).
+    CHECK(detail::row_parallel_gemm_share(catalog::llama_3_1_405b) == doctest::Approx(0.357895).epsilon(1e-5));
+    CHECK(detail::row_parallel_gemm_share(catalog::deepseek_v3) == 0.0);
+    CHECK(detail::row_parallel_gemm_share(catalog::mixtral_8x7b) == 0.0);
+
+    const deployment plain = [] {
+        deployment d = with_formats({.m = catalog::llama_3_1_405b, .hw = catalog::b200_hgx}, formats::nvfp4, formats::fp8);
+        d.layout.tp = 4;
+        d.engine = catalog::trtllm_blackwell;
+        return d;
+    }();
+    deployment fused = plain;
+    fused.engine.kernels.gemm_all_reduce_fused = true;
+    CHECK(prepare_pass(fused).fused_row_gemm_share == doctest::Approx(0.357895).epsilon(1e-5));
+    CHECK(prepare_pass(plain).fused_row_gemm_share == 0.0);
+
+    SUBCASE("the all-reduce pays only what its row-parallel GEMMs do not hide") {
+        // t_AR' = max(0, t_AR − 0.357895 · max(GEMM compute, weights)); every other term as before.
+        for (double prompt : {64.0, 2048.0, 9429.0}) {
+            const pass_cost a = prefill_pass(plain, 1.0, tokens(prompt), 0_tok);
+            const pass_cost b = prefill_pass(fused, 1.0, tokens(prompt), 0_tok);
+            const double hidden = 0.357895 * a.matmul_time().value();
+            CHECK(b.tp_time.value() == doctest::Approx(std::max(0.0, a.tp_time.value() - hidden)).epsilon(1e-5));
+            CHECK(b.matmul_time().value() == a.matmul_time().value());
+            CHECK(b.attention_time().value() == a.attention_time().value());
+            CHECK(b.elementwise_time.value() == a.elementwise_time.value());
+        }
+    }
+    SUBCASE("property: the fused build is never slower, and the longer the GEMMs the more they hide") {
+        for (double batch : {1.0, 16.0, 64.0, 256.0}) {
+            const pass_cost a = decode_pass(plain, batch, 10000_tok), b = decode_pass(fused, batch, 10000_tok);
+            CHECK(b.tp_time.value() <= a.tp_time.value());
+            CHECK(b.tp_time.value() >= 0.0);
+            CHECK(b.time().value() <= a.time().value());
+        }
+        double previous = 0.0;
+        for (double prompt : {256.0, 1024.0, 4096.0, 16384.0}) {  // hidden time grows with the prompt
+            const pass_cost a = prefill_pass(plain, 1.0, tokens(prompt), 0_tok);
+            const pass_cost b = prefill_pass(fused, 1.0, tokens(prompt), 0_tok);
+            const double saved = a.tp_time.value() - b.tp_time.value();
+            CHECK(saved >= previous);
+            previous = saved;
+        }
+    }
+    SUBCASE("no all-reduce to hide: TP 1, or an MoE model") {
+        deployment one = fused;
+        one.layout.tp = 1;
+        CHECK(prepare_pass(one).fused_row_gemm_share == 0.0);
+        deployment moe = with_formats({.m = catalog::mixtral_8x7b, .hw = catalog::b200_hgx}, formats::fp8, formats::fp8);
+        moe.layout.tp = 4;
+        moe.engine = catalog::trtllm_blackwell;
+        deployment moe_fused = moe;
+        moe_fused.engine.kernels.gemm_all_reduce_fused = true;
+        CHECK(decode_pass(moe_fused, 64.0, 1000_tok).time().value() == decode_pass(moe, 64.0, 1000_tok).time().value());
+    }
+}
+
 TEST_CASE("FP4 GEMMs whose activations are quantized by a kernel of their own (B19)") {
     // Llama-3.1-8B's dense GEMM class on one B200: k = 4,096, n = 14,336, so ∛(k·n) = 388.683; at
     // m = 2,048 rows (whole 64-row tiles) n = ∛2048 · 388.683 = 4,935.97. TensorRT-LLM on Blackwell:

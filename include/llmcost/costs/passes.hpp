@@ -95,6 +95,21 @@ namespace detail {
     return static_cast<double>(matmul_parameters(m)) - routed_active;
 }
 
+/// f_row = L · h · (H_q · d + w_ffn) ÷ (P_matmul − P_head): the share of a dense model's per-token GEMM
+/// work (LM head aside) in its row-parallel GEMMs, the attention output and FFN down projections whose
+/// outputs the TP all-reduces sum (Megatron-LM, Shoeybi et al. 2019, §3). 0 for an MoE model or latent
+/// attention (no fused GEMM + all-reduce priced there). Llama-3.1-405B: 16,384 · (16,384 + 53,248) per
+/// layer of 16,384 · 194,560 = 0.3579.
+[[nodiscard]] constexpr double row_parallel_gemm_share(const model& m) {
+    if (m.is_moe() || m.attention.kind != attention_kind::standard) return 0.0;
+    const parameter_breakdown b = parameters(m);
+    const double head = static_cast<double>(b.lm_head > 0 ? b.lm_head : b.embedding);
+    const double dense = non_expert_matmul_parameters(m) - head;
+    const double row = static_cast<double>(m.layers) * m.hidden *
+                       (static_cast<double>(m.attention.query_heads) * m.attention.head_dim + m.ffn.intermediate);
+    return dense > 0.0 ? row / dense : 0.0;
+}
+
 /// Attention FLOPs for one query attending to one key, all heads of one layer:
 /// standard 4·H·d (QKᵀ and PV); MLA prefill 2·H·(d_nope + d_rope) + 2·H·d_v; MLA decode with
 /// absorbed projections 2·H·(r + d_rope) + 2·H·r (DeepSeek-V2 §2.1.3).
@@ -321,6 +336,9 @@ struct pass_model {
     double custom_all_reduce_max = 0;       ///< B; 0: no custom all-reduce
     interconnect library_tp_link{};         ///< the collective library's fitted all-reduce as a link: α = a ÷ steps, β = B_bus
     double library_all_reduce_min = -1;     ///< B; the library's all-reduce above this size; < 0: none (the link model)
+    /// f_row where the build runs each row-parallel GEMM and its TP all-reduce as one kernel
+    /// (`engine_kernels::gemm_all_reduce_fused`, `row_parallel_gemm_share`); 0: the all-reduce after the GEMM
+    double fused_row_gemm_share = 0;
     bool busiest_rank = false;              ///< price the EP step at its busiest rank
     double routing_skew = 0;                ///< cv of the experts' token shares: the model's, or what the engine's EPLB leaves
     /// 1 ÷ β: the busiest attention rank's token-proportional work over the mean rank's, under
@@ -463,6 +481,8 @@ struct pass_model {
         pm.library_tp_link = library_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
         pm.library_all_reduce_min = en.collectives.custom_all_reduce_max_at(d.layout.tp).value();
     }
+    if (en.kernels.gemm_all_reduce_fused && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain)
+        pm.fused_row_gemm_share = detail::row_parallel_gemm_share(m);
     pm.busiest_rank = en.moe.busiest_rank && d.expert_parallel();
     // The router's skew is the model's (and its data's); an engine that places experts by load
     // (EPLB) leaves the skew it states (blog4 Table 1: the hottest rank 2.56× the mean without, 1.11× with).
@@ -756,6 +776,12 @@ template <class V>
         r.tp = L::choose(hidden_state <= pm.custom_all_reduce_max,
                          V(all_reduce_seconds(hidden_state, d.layout.tp, pm.custom_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
                          r.tp);
+    // GEMM + all-reduce in one kernel (TensorRT-LLM's gemm_allreduce_plugin): each output tile of a
+    // row-parallel GEMM is reduced over NVLS while the next tiles compute, so the pair lasts
+    // max(t_row, t_AR) and the step pays t_AR' = max(0, t_AR − f_row · max(GEMM compute, weights)).
+    if (pm.fused_row_gemm_share > 0.0) [[unlikely]]
+        r.tp = lane_max(L::constant(0.0),
+                        V(r.tp - pm.fused_row_gemm_share * lane_max(r.matmul_compute, r.matmul_memory)));
     r.ep = all_to_all_seconds_per_pass(d, t);
     if (pm.busiest_rank) r.ep = r.ep * ep_imbalance(pm, V(t * pm.ranks * pm.top_k));
     r.pp = d.layout.pp > 1 ? V(point_to_point_seconds(V(hidden_state / pm.tp), d.link_for(d.layout.tp * d.layout.pp)) *

@@ -121,6 +121,12 @@ struct engine_kernels {
     /// GEMM runs on the FP4 curve alone; false: a quantization kernel runs before each FP4 GEMM
     /// (`fp4_quant_gemm_*`). A build choice, not a table column: a deployment or a measured row sets it.
     bool fp4_quantization_fused = true;
+    /// Whether the engine build runs each row-parallel GEMM (attention output, FFN down) with its TP
+    /// all-reduce inside one persistent kernel (TensorRT-LLM's `gemm_allreduce_plugin`: a CUTLASS GEMM
+    /// whose finished output tiles are reduced over NVLink SHARP multicast by warps of the same kernel,
+    /// two-shot, while the next tiles compute), so the all-reduce hides behind that GEMM and only its
+    /// excess is paid. Dense models only. A build choice, not a table column: a measured row sets it.
+    bool gemm_all_reduce_fused = false;
     /// The most a mixed-input expert GEMM reaches, as a fraction of the activations' peak: routed
     /// experts whose weights are stored narrower than the activations they multiply (W4A16: MXFP4
     /// experts × BF16 activations on a GPU without FP4 units), which the kernel dequantizes in its

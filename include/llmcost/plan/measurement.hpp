@@ -132,6 +132,10 @@ struct measurement {
     /// false: a quantization kernel runs before each FP4 GEMM, priced on the engine's curve with it
     /// (`engine_kernels::fp4_quantization_fused`, B19). Carried onto the row's engine by `with_own_engine`.
     bool fp4_quantization_fused = true;
+    /// The engine build runs each row-parallel GEMM with its TP all-reduce in one kernel (TensorRT-LLM's
+    /// `gemm_allreduce_plugin` build flag, the MLPerf configs' `trtllm_build_flags`); false: the
+    /// all-reduce after the GEMM (`engine_kernels::gemm_all_reduce_fused`). Carried by `with_own_engine`.
+    bool gemm_all_reduce_fused = false;
     /// Whether the run captured its steps in CUDA graphs, where the source's configuration states it
     /// (the MLPerf configs' `use_graphs`, InferenceMAX's `cuda_graph_config`, vLLM's `enforce_eager`
     /// in AMD's harness yamls); empty: the engine profile's default. Carried onto the row's engine by
@@ -503,6 +507,7 @@ struct efficiency_parameters {
 [[nodiscard]] inline measurement with_own_engine(measurement x) {
     if (const std::optional<engine_profile> e = own_engine(x)) x.d.engine = *e;
     x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;  // the row's build, not the profile's default
+    x.d.engine.kernels.gemm_all_reduce_fused = x.gemm_all_reduce_fused;
     if (x.cuda_graphs) {  // the row's run, where it says: eager steps each enqueued by the host
         x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;

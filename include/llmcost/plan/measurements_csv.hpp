@@ -24,6 +24,7 @@
 /// | `range_ratio` | optional: that client's random-range-ratio r (lengths uniform on [r·L, L] around the row's mean); empty = 1, fixed lengths |
 /// | `api_server` | optional: 1 when the client came through the engine's API server (HTTP; its TTFT carries the engine's front end), 0 or empty in process (trtllm-bench, MLPerf harnesses) |
 /// | `norm_quant_fusion` | optional: 0 = the engine build quantizes FP4 GEMM activations in a kernel of their own (TensorRT-LLM's `norm_quant_fusion` off), priced on the engine's curve with that kernel (B19); empty or 1 = fused |
+/// | `gemm_allreduce_plugin` | optional: 1 = the engine build runs each row-parallel GEMM with its TP all-reduce in one kernel (TensorRT-LLM's `gemm_allreduce_plugin`), the all-reduce priced past the GEMM it overlaps; empty or 0 = after the GEMM |
 /// | `cuda_graphs` | optional: 1 = the run captured its steps in CUDA graphs, 0 = it ran them eagerly, as its configuration states (MLPerf `use_graphs`, vLLM `enforce_eager: True` in AMD's harness): every kernel then pays the engine's `launch_eager`, and an engine that prices the host's enqueue (`host_enqueue`) holds each step to at least kernels × it; empty = the engine profile's default |
 /// | `ttft_median_s`, `ttft_p99_s` | optional: a TTFT row's median and 99th percentile over the run's requests, where the artifact gives them beside the mean; empty = not given |
 /// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`, TensorRT-LLM's attention-DP balance `timeout_iters` where no iteration finds every rank with a prompt), simulated for a closed-loop or online row; empty = 1, every step |
@@ -176,6 +177,13 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
             r.fail("norm_quant_fusion", "1 / empty (FP4 activation quantization fused into the norm) or 0 (a kernel of its own)");
         x.fp4_quantization_fused = f == 1.0;
         x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;
+    }
+    if (t.find_column("gemm_allreduce_plugin")) {
+        const double f = r.number("gemm_allreduce_plugin", 0.0);
+        if (f != 0.0 && f != 1.0)
+            r.fail("gemm_allreduce_plugin", "1 (each row-parallel GEMM and its TP all-reduce in one kernel) or 0 / empty (the all-reduce after the GEMM)");
+        x.gemm_all_reduce_fused = f == 1.0;
+        x.d.engine.kernels.gemm_all_reduce_fused = x.gemm_all_reduce_fused;
     }
     if (t.find_column("cuda_graphs") && !r.text("cuda_graphs").empty()) {
         const std::string& g = r.text("cuda_graphs");
