@@ -963,3 +963,61 @@ TEST_CASE("custom_all_reduce_max_2_ranks: the bound at 2 ranks, the descriptor's
         CHECK(has(m, "custom_all_reduce_max_2_ranks_KiB"));
     }
 }
+
+TEST_CASE("dense GEMMs run 16-bit in small steps (AMD's FP16 path for small FP8 inputs)") {
+    // Mixtral-8x7B, FP8 weights and activations, on one MI325X under vLLM on CDNA 3 (gemm = 1, no FP8
+    // curve of its own: the hardware's e(n) = 0.5975 · n ÷ (n + 1100) for both formats). Dense matmul
+    // parameters outside the experts and the LM head, 32 layers of QKV 4,096 × 6,144, O 4,096 × 4,096
+    // and the router 4,096 × 8: P_dense = 32 · (25,165,824 + 16,777,216 + 32,768) = 1,343,225,856
+    // (the norms' 266,240 are within 0.02%).
+    // A decode step of b = 512 sequences: t = 512 tokens ≤ 2,560, so with the rule on
+    //   n = ∛(512 · 4,096 · 4,096) = 2,048, e = 0.5975 · 2,048 ÷ 3,148 = 0.388717
+    //   8-bit:  F ÷ (P₈ · e) = 2 · 512 · 1.343226e9 ÷ (2,614.9e12 · 0.388717) = 1.353196 ms
+    //   16-bit: the same FLOPs at P₁₆ = 1,307.4 TFLOP/s: × 2,614.9 ÷ 1,307.4 = 2.0000765 → + 1.353300 ms
+    //   bytes:  + P_dense · (16 − 8) ÷ 8 = 1.343226e9 B at 6.0 TB/s · 0.783 = 4.698 TB/s → + 0.285914 ms
+    const deployment narrow = [] {
+        deployment d = with_formats({.m = catalog::mixtral_8x7b, .hw = catalog::mi325x}, formats::fp8, formats::fp8);
+        d.engine = catalog::vllm_cdna3;
+        return d;
+    }();
+    deployment wide = narrow;
+    wide.engine.kernels.wide_dense_max_tokens = 2560.0;
+    const pass_cost a = decode_pass(narrow, 512.0, 1000_tok), b = decode_pass(wide, 512.0, 1000_tok);
+    CHECK((b.matmul_compute_time - a.matmul_compute_time).value() == doctest::Approx(1.353300e-3).epsilon(5e-4));
+    CHECK((b.matmul_memory_time - a.matmul_memory_time).value() == doctest::Approx(0.285914e-3).epsilon(5e-4));
+    CHECK(b.attention_memory_time.value() == a.attention_memory_time.value());
+    CHECK(b.elementwise_time.value() == a.elementwise_time.value());
+
+    SUBCASE("a step of more than T tokens keeps its 8-bit GEMMs: priced exactly as without the rule") {
+        // 8 prompts of 512 tokens: t = 4,096 > 2,560.
+        const pass_cost p = prefill_pass(narrow, 8.0, 512_tok, 0_tok), q = prefill_pass(wide, 8.0, 512_tok, 0_tok);
+        CHECK(q.matmul_compute_time.value() == p.matmul_compute_time.value());
+        CHECK(q.matmul_memory_time.value() == p.matmul_memory_time.value());
+        CHECK(q.time().value() == p.time().value());
+    }
+    SUBCASE("property: never faster, the GEMMs alone move, and only up to T tokens") {
+        for (double batch : {1.0, 8.0, 64.0, 512.0, 2048.0, 2560.0, 2561.0, 4096.0}) {
+            const pass_cost x = decode_pass(narrow, batch, 1000_tok), y = decode_pass(wide, batch, 1000_tok);
+            CHECK(y.time().value() >= x.time().value());
+            CHECK(y.matmul_compute_time.value() >= x.matmul_compute_time.value());
+            CHECK(y.attention_compute_time.value() == x.attention_compute_time.value());
+            if (batch > 2560.0) CHECK(y.time().value() == x.time().value());
+            else CHECK(y.matmul_compute_time.value() > x.matmul_compute_time.value());
+        }
+        // 16-bit weights already: nothing to widen.
+        deployment bf16 = with_formats({.m = catalog::mixtral_8x7b, .hw = catalog::mi325x}, formats::bf16, formats::fp8);
+        bf16.engine = catalog::vllm_cdna3;
+        deployment bf16_wide = bf16;
+        bf16_wide.engine.kernels.wide_dense_max_tokens = 2560.0;
+        CHECK(decode_pass(bf16_wide, 512.0, 1000_tok).time().value() == decode_pass(bf16, 512.0, 1000_tok).time().value());
+    }
+    SUBCASE("refusals name the field, the value and the rule") {
+        engine_profile e = catalog::vllm_cdna3;
+        e.kernels.wide_dense_max_tokens = -1.0;
+        CHECK(has(test::validation_message(e), "kernels.wide_dense_max_tokens = -1"));
+        e.kernels.wide_dense_max_tokens = std::numeric_limits<double>::quiet_NaN();
+        CHECK(has(test::validation_message(e), "kernels.wide_dense_max_tokens = nan"));
+        e.kernels.wide_dense_max_tokens = std::numeric_limits<double>::infinity();
+        CHECK(has(test::validation_message(e), "16-bit"));
+    }
+}

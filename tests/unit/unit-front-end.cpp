@@ -573,3 +573,30 @@ TEST_CASE("measurements: a row's CUDA-graph setting (cuda_graphs), carried onto 
     CHECK(test::contains(bad, "cuda_graphs"));
     CHECK(test::contains(bad, "m.csv:2"));
 }
+
+TEST_CASE("measurements: a row's FP16 path for small FP8 inputs (fp16_dense_max_tokens), carried onto its engine") {
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,fp16_dense_max_tokens\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "m.csv"); };
+    const auto ok = rows_of(
+        "W,check,Mixtral-8x7B,MI325X,vllm,x,1,1,1,1,fp8,fp8,fixed_batch,,,,,512,427,144,tpot_s,0.1,s,s,2560\n"
+        "N,check,Mixtral-8x7B,MI325X,vllm,x,1,1,1,1,fp8,fp8,fixed_batch,,,,,512,427,144,tpot_s,0.1,s,s,\n");
+    REQUIRE(ok.size() == 2);
+    CHECK(ok[0].fp16_dense_max_tokens == 2560.0);
+    CHECK(ok[1].fp16_dense_max_tokens == 0.0);
+    // The catalog profile (vLLM on CDNA 3) takes the row's setting; 512 decodes a step are ≤ 2,560
+    // tokens, so their attention projections run 16-bit and the step is longer.
+    const plan::measurement w = plan::with_own_engine(ok[0]), n = plan::with_own_engine(ok[1]);
+    CHECK(w.d.engine.kernels.wide_dense_max_tokens == 2560.0);
+    CHECK(n.d.engine.kernels.wide_dense_max_tokens == 0.0);
+    CHECK(plan::predict(w) > plan::predict(n));
+    for (const char* bad_value : {"-1", "nan", "2e6"}) {
+        const std::string bad = test::message_of([&] {
+            return rows_of(std::string("B,check,Mixtral-8x7B,MI325X,vllm,x,1,1,1,1,fp8,fp8,fixed_batch,,,,,512,427,144,tpot_s,0.1,s,s,") +
+                           bad_value + "\n");
+        });
+        CHECK(test::contains(bad, "fp16_dense_max_tokens"));
+        CHECK(test::contains(bad, "m.csv:2"));
+    }
+}

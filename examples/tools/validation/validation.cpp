@@ -343,6 +343,7 @@ std::string engine_text(const plan::measurement& x) {
             if (x.max_tokens > 0) s += ", max tokens " + whole(x.max_tokens);
             if (x.receive_interval > 1.0) s += ", scheduler pass every " + whole(x.receive_interval) + " decode steps";
             if (x.prefill_alone) s += ", prompt steps alone";
+            if (x.fp16_dense_max_tokens > 0.0) s += ", dense GEMMs 16-bit in steps up to " + whole(x.fp16_dense_max_tokens) + " tokens";
             return s;
         }
         case plan::scenario::online: {
@@ -350,6 +351,7 @@ std::string engine_text(const plan::measurement& x) {
             if (x.receive_interval > 1.0) s += ", scheduler pass every " + whole(x.receive_interval) + " decode steps";
             if (x.min_waiting_prompts > 1.0) s += ", at least " + whole(x.min_waiting_prompts) + " prompts waiting";
             if (x.prefill_alone) s += ", prompt steps alone";
+            if (x.fp16_dense_max_tokens > 0.0) s += ", dense GEMMs 16-bit in steps up to " + whole(x.fp16_dense_max_tokens) + " tokens";
             return s;
         }
         case plan::scenario::fixed_batch:
@@ -1393,7 +1395,12 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "Q = 8 (MI300X), 10 or 13 (MI325X): a pass admits prompts only with Q waiting, unless the pass before "
          "declined (closed/AMD/setup/vllm_patches/add-MIN_REQUIRE_PREFILL_QUERY-condition.patch; "
          "`min_waiting_prompts`). The patch's other rule, a decode batch cut to a multiple of 16 above 352 (MI300X) "
-         "or 512 (MI325X) running sequences, is not priced. Each such row is priced by the simulator at its Poisson "
+         "or 512 (MI325X) running sequences, is not priced (at the Llama-2-70B Server runs' measured concurrency, 452 on MI300X "
+         "and about 605 on MI325X, it leaves 4 and 13 sequences out of a step: docs/amd-vllm.md). The Mixtral-8x7B Server runs also set "
+         "`VLLM_MOE_USE_FP16_GEMM_FOR_SMALL_FP8_INPUTS` (closed/AMD/setup/vllm_patches/"
+         "use-fp16-gemm-for-small-fp8-inputs-for-moe.patch): a step of at most 2,560 tokens runs the attention "
+         "projections as 16-bit GEMMs on a 16-bit copy of their weights, at the 16-bit peak and 2 bytes a weight "
+         "(`fp16_dense_max_tokens`; `engine_kernels::wide_dense_max_tokens`). Each such row is priced by the simulator at its Poisson "
          "rate per replica (`plan::online_run`: the row's mean shape, seed 1, means over the middle half of at least "
          "4,000 requests, so the warm-up from an empty engine and the final drain are left out); **before** is the "
          "closed form at the same rate (`serve_online`: first come first served, every step). The MI325X "

@@ -313,6 +313,11 @@ struct pass_model {
     /// Size curve of the dense GEMMs and the LM head: the hardware's, or the engine's own for the
     /// activations' format (`dense_gemm_curve`); the routed experts keep the hardware's.
     achievable_fractions dense_gemm{};
+    /// Steps of at most this many tokens run the dense GEMMs (not the experts, not the LM head) as
+    /// 16-bit GEMMs on a 16-bit copy of their weights (`engine_kernels::wide_dense_max_tokens`); 0: never.
+    double wide_dense_max_tokens = 0;
+    double wide_dense_peak = 0;             ///< FLOP/s of those 16-bit GEMMs: the BF16/FP16 peak × the engine's `gemm`
+    double wide_dense_extra_bytes = 0;      ///< B per TP rank the 16-bit copy streams beyond the stored weights
     seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead + the engine's step overhead
     seconds_t prefill_overhead{};           ///< kernels per pass × the host's time per kernel of an eager prompt step
     seconds_t eager_overhead{};             ///< kernels per pass × the host's enqueue per kernel, every step (CUDA graphs off)
@@ -409,6 +414,16 @@ struct pass_model {
     const engine_profile& en = d.engine;
     pm.peak = pm.peak * en.kernels.gemm;
     pm.dense_gemm = dense_gemm_curve(g.efficiency, en.kernels, m.activations.compute);
+    // AMD's FP16 path for small FP8 inputs (use-fp16-gemm-for-small-fp8-inputs-for-moe.patch): a step of
+    // t ≤ T tokens runs each dense linear layer as tgemm.mm(x, weight_fp16), a 16-bit GEMM on a 16-bit
+    // copy of the weights: rate P₁₆ · gemm · e(n) on the hardware's curve, bytes P_dense · 16 ÷ 8 instead of
+    // P_dense · b_w ÷ 8, i.e. + P_dense · (16 − b_w) ÷ 8 per TP rank (P_dense: dense matmul parameters, not the LM head).
+    const double weight_bits = m.weights.bits_per_element();
+    if (en.kernels.wide_dense_max_tokens > 0.0 && weight_bits < 16.0 && g.peak(compute_class::bf16).value() > 0.0) {
+        pm.wide_dense_max_tokens = en.kernels.wide_dense_max_tokens;
+        pm.wide_dense_peak = g.peak(compute_class::bf16).value() * en.kernels.gemm;
+        pm.wide_dense_extra_bytes = (pm.non_expert_parameters - pm.lm_head) * (16.0 - weight_bits) / 8.0 / pm.tp;
+    }
     // Attention rate R = peak × hardware fraction × engine prefill multiplier (× the FP8 one with an 8-bit KV cache).
     const double fp8_kv = m.kv_cache.bits_per_element() <= 8.0 ? en.kernels.attention_fp8 : 1.0;
     pm.attention_rate = pm.attention_peak.value() > 0
@@ -721,6 +736,18 @@ template <class V>
     auto dense_efficiency = [&](const V& rows, double cbrt_k_n) {  // the engine's own FP4 curve where it has one (B12)
         return pm.dense_gemm.matmul_at_rows(rows, cbrt_k_n);
     };
+    // t_dense = F_dense ÷ (P · e(t)), or F_dense ÷ (P₁₆ · gemm · e_hw(t)) in a step of t ≤ T tokens that
+    // runs them 16-bit (`pass_model::wide_dense_max_tokens`; AMD's MLPerf Mixtral Server patch).
+    auto dense_compute = [&](const V& dense_flops) {
+        const V narrow = dense_flops / (peak * dense_efficiency(t, pm.dense_cbrt_k_n));
+        if (!(pm.wide_dense_max_tokens > 0.0)) return narrow;
+        const V wide = dense_flops / (pm.wide_dense_peak * e.matmul_at_rows(t, pm.dense_cbrt_k_n));
+        return L::choose(t <= pm.wide_dense_max_tokens, wide, narrow);
+    };
+    // ... and + P_dense · (16 − b_w) ÷ 8 bytes of the 16-bit weight copy in those steps.
+    auto wide_dense_bytes = [&] {
+        return L::choose(t <= pm.wide_dense_max_tokens, L::constant(pm.wide_dense_extra_bytes), L::constant(0.0));
+    };
     if (pm.moe) {
         const V expert_flops = 2.0 * t * pm.top_k * pm.expert_parameters * pm.moe_layers / pm.tp;
         r.matmul_flops = dense_part + expert_flops;
@@ -749,15 +776,16 @@ template <class V>
                                                rows, pm.expert_cbrt_k_n);
         // Under expert parallelism the busiest rank sets the step (`ep_imbalance`).
         const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(routed * pm.top_k)) : L::constant(1.0);
-        r.matmul_compute = (r.matmul_flops - expert_flops - lm_head_flops) / (peak * dense_efficiency(t, pm.dense_cbrt_k_n)) +
+        r.matmul_compute = dense_compute(V(r.matmul_flops - expert_flops - lm_head_flops)) +
                            lm_head_flops / (peak * dense_efficiency(r.logits, pm.lm_head_cbrt_k_n)) +
                            expert_flops * busiest / expert_rate;
     } else {
         r.matmul_flops = dense_part;
         r.weight_bytes = L::constant(pm.dense_bytes_read);
-        r.matmul_compute = (r.matmul_flops - lm_head_flops) / (peak * dense_efficiency(t, pm.dense_cbrt_k_n)) +
+        r.matmul_compute = dense_compute(V(r.matmul_flops - lm_head_flops)) +
                            lm_head_flops / (peak * dense_efficiency(r.logits, pm.lm_head_cbrt_k_n));
     }
+    if (pm.wide_dense_max_tokens > 0.0) r.weight_bytes = r.weight_bytes + wide_dense_bytes();
     r.matmul_memory = r.weight_bytes / pm.weight_bandwidth;
 
     attention_of(pm, s, ds, ps, r);

@@ -127,6 +127,13 @@ struct engine_kernels {
     /// two-shot, while the next tiles compute), so the all-reduce hides behind that GEMM and only its
     /// excess is paid. Dense models only. A build choice, not a table column: a measured row sets it.
     bool gemm_all_reduce_fused = false;
+    /// Steps of at most this many tokens run the dense (non-expert) linear layers of 8-bit weights as
+    /// 16-bit GEMMs on a 16-bit copy of those weights: AMD's MLPerf vLLM patch
+    /// use-fp16-gemm-for-small-fp8-inputs-for-moe (`VLLM_MOE_USE_FP16_GEMM_FOR_SMALL_FP8_INPUTS`: an
+    /// Fp8LinearMethod input of x.shape[0] ≤ 2560 rows goes to `tgemm.mm` on `weight_fp16`), set by the
+    /// Mixtral-8x7B Server configurations of AMD's harness. Those GEMMs then run at the 16-bit peak and
+    /// stream 2 bytes a weight. 0: never. A run's choice, not a table column: a measured row sets it.
+    double wide_dense_max_tokens = 0.0;
     /// The most a mixed-input expert GEMM reaches, as a fraction of the activations' peak: routed
     /// experts whose weights are stored narrower than the activations they multiply (W4A16: MXFP4
     /// experts × BF16 activations on a GPU without FP4 units), which the kernel dequantizes in its
@@ -337,6 +344,9 @@ struct engine_profile {
         require(!(kernels.fp4_quant_gemm_efficiency > 0.0) || kernels.own_fp4_curve(), s,
                 "kernels.fp4_quant_gemm_efficiency", kernels.fp4_quant_gemm_efficiency,
                 "a curve with the quantization needs the engine's FP4 GEMM curve without it (fp4_gemm_efficiency)");
+        require(non_negative_finite(kernels.wide_dense_max_tokens) && kernels.wide_dense_max_tokens <= 1e6, s,
+                "kernels.wide_dense_max_tokens", kernels.wide_dense_max_tokens,
+                "must be 0 (never) or the most tokens a step has for its dense GEMMs to run 16-bit, finite, at most 10⁶");
         require(non_negative_finite(kernels.expert_tile_rows) && kernels.expert_tile_rows <= 1024.0 &&
                     kernels.expert_tile_rows == detail::const_trunc(kernels.expert_tile_rows),
                 s, "kernels.expert_tile_rows", kernels.expert_tile_rows,

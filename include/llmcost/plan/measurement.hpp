@@ -144,6 +144,11 @@ struct measurement {
     /// an engine that prices that enqueue (`engine_overheads::host_enqueue`) holds every step to at
     /// least kernels × it.
     std::optional<bool> cuda_graphs{};
+    /// The most tokens a step of the run has for its dense linear layers of 8-bit weights to run as
+    /// 16-bit GEMMs on a 16-bit copy of the weights, where its configuration turns that on (AMD's MLPerf
+    /// Mixtral-8x7B Server yamls: `VLLM_MOE_USE_FP16_GEMM_FOR_SMALL_FP8_INPUTS: 1`, 2560 in the patch);
+    /// 0: never. Carried onto the row's engine by `with_own_engine` (`engine_kernels::wide_dense_max_tokens`).
+    double fp16_dense_max_tokens = 0;
     /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
     /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
     /// simulator's median (like for like); p99 far above the median marks a stall (`stalled`).
@@ -508,6 +513,7 @@ struct efficiency_parameters {
     if (const std::optional<engine_profile> e = own_engine(x)) x.d.engine = *e;
     x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;  // the row's build, not the profile's default
     x.d.engine.kernels.gemm_all_reduce_fused = x.gemm_all_reduce_fused;
+    x.d.engine.kernels.wide_dense_max_tokens = x.fp16_dense_max_tokens;     // the row's run
     if (x.cuda_graphs) {  // the row's run, where it says: eager steps each enqueued by the host
         x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;

@@ -26,6 +26,7 @@
 /// | `norm_quant_fusion` | optional: 0 = the engine build quantizes FP4 GEMM activations in a kernel of their own (TensorRT-LLM's `norm_quant_fusion` off), priced on the engine's curve with that kernel (B19); empty or 1 = fused |
 /// | `gemm_allreduce_plugin` | optional: 1 = the engine build runs each row-parallel GEMM with its TP all-reduce in one kernel (TensorRT-LLM's `gemm_allreduce_plugin`), the all-reduce priced past the GEMM it overlaps; empty or 0 = after the GEMM |
 /// | `cuda_graphs` | optional: 1 = the run captured its steps in CUDA graphs, 0 = it ran them eagerly, as its configuration states (MLPerf `use_graphs`, vLLM `enforce_eager: True` in AMD's harness): every kernel then pays the engine's `launch_eager`, and an engine that prices the host's enqueue (`host_enqueue`) holds each step to at least kernels × it; empty = the engine profile's default |
+/// | `fp16_dense_max_tokens` | optional: steps of at most this many tokens run the dense linear layers (8-bit weights) as 16-bit GEMMs on a 16-bit copy of the weights, as the run's configuration turns on (AMD's MLPerf Mixtral Server yamls, `VLLM_MOE_USE_FP16_GEMM_FOR_SMALL_FP8_INPUTS`: 2560); empty or 0 = never |
 /// | `ttft_median_s`, `ttft_p99_s` | optional: a TTFT row's median and 99th percentile over the run's requests, where the artifact gives them beside the mean; empty = not given |
 /// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`, TensorRT-LLM's attention-DP balance `timeout_iters` where no iteration finds every rank with a prompt), simulated for a closed-loop or online row; empty = 1, every step |
 /// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
@@ -192,6 +193,14 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         x.cuda_graphs = g == "1";
         x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;
+    }
+    if (t.find_column("fp16_dense_max_tokens")) {
+        const double n = r.number("fp16_dense_max_tokens", 0.0);
+        if (!(n >= 0.0 && n <= 1e6))
+            r.fail("fp16_dense_max_tokens",
+                   "0 / empty (never) or the most tokens a step has for its dense GEMMs to run 16-bit, at most 10⁶");
+        x.fp16_dense_max_tokens = n;
+        x.d.engine.kernels.wide_dense_max_tokens = n;
     }
     if (t.find_column("ttft_median_s")) x.ttft_median = r.number("ttft_median_s", 0.0);
     if (t.find_column("ttft_p99_s")) x.ttft_p99 = r.number("ttft_p99_s", 0.0);
