@@ -126,8 +126,10 @@ TEST_CASE("front end: the profile and the table refuse a bad one, naming the fie
     CHECK(test::contains(long_wait, "a per-request front-end latency must be in [0, 10 s)"));
     const std::string nan = test::message_of([&] { return io::parse_engines_csv(header + row("nan"), "mine.csv"); });
     CHECK(test::contains(nan, "request_overhead_us"));
-    // The catalog's fitted figures (tables/engines.csv), in seconds.
-    CHECK(catalog::vllm_blackwell.overheads.request.value() == doctest::Approx(0.02093).epsilon(1e-12));
+    // The catalog's fitted figures (tables/engines.csv), in seconds: 21.17 ms (vLLM, B200, fitted on the
+    // runs' medians) and 73.59 ms (SGLang, CDNA3, every prompt length at the lowest concurrency).
+    CHECK(catalog::vllm_blackwell.overheads.request.value() == doctest::Approx(0.02117).epsilon(1e-12));
+    CHECK(catalog::sglang_cdna3.overheads.request.value() == doctest::Approx(0.07359).epsilon(1e-12));
     CHECK(catalog::trtllm_hopper.overheads.request.value() == 0.0);
     CHECK(engine_profile::reference().overheads.request.value() == 0.0);
 }
@@ -240,6 +242,55 @@ TEST_CASE("measurements: a row's GEMM + all-reduce build (gemm_allreduce_plugin)
         CHECK(test::contains(bad, "gemm_allreduce_plugin"));
         CHECK(test::contains(bad, "m.csv:2"));
     }
+}
+
+TEST_CASE("front end: a closed-loop run's median TTFT, like for like, and F fitted on medians") {
+    // A benchmark client's closed loop (4 clients, 40 prompts of 922 -> 922 tokens, range ratio 0.8) on
+    // vLLM's Hopper profile. A row whose value is the run's median (median_ttft) is predicted as the
+    // simulated run's median over its requests, the mean row as their mean.
+    deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    d.engine = catalog::vllm_hopper;
+    d.engine.overheads.request = seconds(0.0);
+    plan::measurement mean_row{.id = "M", .check = false, .d = d, .r = {.input = 922_tok, .output = 922_tok},
+                               .how = plan::scenario::fixed_batch, .batch = 4.0, .prompts = 40.0, .range_ratio = 0.8,
+                               .what = plan::metric::ttft_s, .value = 0.1, .api_server = true, .source = "synthetic"};
+    plan::measurement median_row = mean_row;
+    median_row.median_ttft = true;
+    const sim::result run = plan::closed_loop_run(mean_row);
+    CHECK(plan::predict(median_row) == run.ttft.p50);
+    CHECK(plan::predict(mean_row) == run.ttft.mean);
+
+    // F is paid by every request (client_first_token adds it to each one's TTFT), so the median moves
+    // by F exactly, as the mean does: with F = 40 ms, p50 + 0.040 s.
+    plan::measurement with_f = median_row;
+    with_f.d.engine.overheads.request = 40.0_ms;
+    CHECK(plan::predict(with_f) == doctest::Approx(run.ttft.p50 + 0.040).epsilon(1e-9));
+
+    // Rows whose medians were made with F = 40 ms (two prompt lengths), fitted from F = 0 on their
+    // medians with the front end alone free: 40 ms back, residual 0.
+    std::vector<plan::measurement> rows;
+    for (const double input : {922.0, 3000.0}) {
+        plan::measurement x = with_f;
+        x.id = "F" + std::to_string(rows.size());
+        x.r.input = tokens(input);
+        x.value = plan::predict(x);
+        x.d.engine.overheads.request = seconds(0.0);
+        rows.push_back(x);
+    }
+    const plan::calibration_result fit = plan::calibrate(rows, {.free = {plan::parameter::request_overhead}});
+    REQUIRE(fit.parameters.size() == 1);
+    CHECK(fit.parameters[0].value == doctest::Approx(0.040).epsilon(1e-6));
+    CHECK(fit.sigma < 1e-6);
+
+    // A median is a closed-loop TTFT row's: on a TPOT row, or without the client's prompts, refused, named.
+    plan::measurement tpot = median_row;
+    tpot.what = plan::metric::tpot_s;
+    CHECK(test::contains(test::error_of([&] { tpot.validate(); return 0; }),
+                         "median_ttft = 1: a run's median TTFT is its simulated closed-loop run's"));
+    plan::measurement steady = median_row;
+    steady.prompts = 0.0;
+    steady.range_ratio = 1.0;
+    CHECK(test::contains(test::error_of([&] { steady.validate(); return 0; }), "median_ttft"));
 }
 
 TEST_CASE("measurements: a row's FP4 quantization build (norm_quant_fusion), carried onto its engine") {

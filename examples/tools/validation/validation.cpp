@@ -625,9 +625,14 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
 /// candidates are its rows at the client's lowest concurrency and, among those, the shortest
 /// prompts (where the engine's own first token is shortest, so the front end is most of what the
 /// steps leave unexplained: a prefill error grows with the prompt, a front end does not), less the stalled
-/// runs (`plan::stalled`: p99 over 60 × the median), sorted by id; the subset is the 1st, 3rd, 5th …
+/// runs (`plan::stalled`: p99 over 60 × the median); where that leaves fewer than two, the rows at the
+/// lowest concurrency of every prompt length, less the stalled runs (a front end does not grow with the
+/// prompt: two lengths read the floor's intercept); sorted by id; the subset is the 1st, 3rd, 5th …
 /// of them (the first two where that gives one; none from a single candidate), at most a third of
-/// the engine's TTFT rows on that architecture. The front end alone is free; the rest of the profile
+/// the engine's TTFT rows on that architecture. Each row is fitted on its run's median TTFT where the
+/// artifact gives one, against the simulated run's median (`measurement::median_ttft`; session 16):
+/// the front end is paid by every request, so the median carries it whole, while the mean also carries
+/// the opening wave that only the first requests pay. The front end alone is free; the rest of the profile
 /// is the catalog's (the launch cost fitted first, on rows a front end does not change).
 struct front_end_fit {
     std::string engine, architecture, gpu;
@@ -635,6 +640,8 @@ struct front_end_fit {
     std::size_t ttft_rows = 0;  ///< the engine's closed-loop TTFT rows on the architecture
     double concurrency = 0;     ///< the candidates' client concurrency
     double prompt = 0;          ///< and their mean prompt (tokens)
+    bool every_prompt = false;  ///< the shortest prompt gave fewer than two: every prompt length's rows
+    std::size_t medians = 0;    ///< calibration rows fitted on the run's median TTFT (the artifact gives it)
     bool fitted = false;
     std::string failure;
     double ms = 0, se_ms = 0, sigma = 0, catalog_ms = 0;
@@ -666,6 +673,15 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
             if (x->d.hw.name == f.gpu && x->batch * x->d.layout.dp == f.concurrency && x->r.input.value() == f.prompt &&
                 !plan::stalled(*x))
                 candidates.push_back(x);
+        // Fewer than two at the shortest prompt: every prompt length at the lowest concurrency (a front end
+        // is the same whatever the prompt; the floor's intercept is read through the lengths the rows give).
+        f.every_prompt = candidates.size() < 2;
+        if (f.every_prompt) {
+            candidates.clear();
+            for (const plan::measurement* x : mine)
+                if (x->d.hw.name == f.gpu && x->batch * x->d.layout.dp == f.concurrency && !plan::stalled(*x))
+                    candidates.push_back(x);
+        }
         std::sort(candidates.begin(), candidates.end(), [](const plan::measurement* a, const plan::measurement* b) { return a->id < b->id; });
         std::vector<plan::measurement> fit_rows;
         const std::size_t cap = f.ttft_rows / 3;
@@ -674,8 +690,13 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
             if (!take || candidates.size() < 2) continue;
             plan::measurement y = *candidates[i];
             y.check = false;
+            if (y.ttft_median > 0.0) {  // like for like: the run's median against the simulated run's median
+                y.value = y.ttft_median;
+                y.median_ttft = true;
+                ++f.medians;
+            }
             fit_rows.push_back(y);
-            f.rows.push_back(y.id);
+            f.rows.push_back(candidates[i]->id);
             subset_ids.push_back(y.id);
         }
         try {
@@ -973,6 +994,12 @@ std::string opening_wave_text(const std::vector<wave_row>& rows) {
          "InferenceMAX's own repository tracks it, SemiAnalysisAI/InferenceX issue 2819, runtime JIT compilation in "
          "published TTFT). It costs each run once, so its share of a mean falls with the run's length, and no "
          "engine profile can hold it: it is reported, not fitted, and the like-for-like comparison is the median. "
+         "What it scales with, read off the SGLang check rows (session 16, docs/sglang-closed-loop-ttft.md; not a fit "
+         "the report uses): on CDNA3 and Hopper every run carries it and it grows with the prompt tokens the opening "
+         "burst brings, W ≈ a + b · c · I with b ≈ 22 ms per 1,000 tokens on both (about half their simulated prefill "
+         "time per token) and a ≈ 4 s and 1 s; on CDNA4 the FP8 runs carry none and the MXFP4 1k runs a stall of "
+         "21–25 s paid by a few requests whatever the concurrency; on B200, 8 of 15 runs a stall of about 70 s "
+         "whatever the shape: random events, not a function of the run. "
          "What SGLang's scheduler does was read at the rows' versions (v0.5.5–v0.5.6, python/sglang/srt/managers/ "
          "scheduler.py, schedule_policy.py, server_args.py, environ.py) and none of it makes the steady TTFT longer "
          "than simulated: admission (PrefillAdder) reserves KV for a new prompt's input + its output and for each running "
@@ -1005,7 +1032,8 @@ std::string front_end_text(const std::vector<front_end_fit>& fits) {
                     "|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const front_end_fit& f : fits) {
         s += "| " + f.engine + " | " + f.architecture + " | " + f.gpu + " | " + text::plain(f.concurrency, 3) + " | " +
-             text::plain(f.prompt, 5) + " | " +
+             (f.every_prompt ? std::string("every length (the shortest, ") + text::plain(f.prompt, 5) + ", gave fewer than two)"
+                             : text::plain(f.prompt, 5)) + " | " +
              std::to_string(f.rows.size()) + " | " + std::to_string(f.ttft_rows) + " | ";
         if (!f.fitted) {
             s += "not fitted: " + f.failure + " | " + text::plain(f.catalog_ms, 4) + " ms | |\n";
@@ -1669,8 +1697,17 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "client TTFT rows on the architecture's GPU with most of them, at the client's lowest concurrency and, among "
          "those, the shortest prompts (where the engine's own first token is shortest: a prefill the model gets wrong "
          "grows with the prompt, a front end does not), less the stalled runs (p99 TTFT above 60 × the median, "
-         "`plan::stalled`), sorted by id, the 1st, 3rd, 5th … (the first two where that gives one), at most a third of "
-         "the engine's TTFT rows there. An engine and architecture with no such rows keeps F = 0. The subset's rows "
+         "`plan::stalled`); where that leaves fewer than two, the rows at the lowest concurrency of every prompt "
+         "length, less the stalled runs (session 16: a front end does not grow with the prompt, and two lengths read "
+         "the floor's intercept; before it SGLang on Hopper, CDNA3 and CDNA4 had one candidate each and kept F = 0), "
+         "sorted by id, the 1st, 3rd, 5th … (the first two where that gives one), at most a third of "
+         "the engine's TTFT rows there. Each subset row is fitted on its run's median TTFT where the artifact gives "
+         "one, against the simulated run's median (`measurement::median_ttft`, `sim::result::ttft.p50`; session 16, "
+         "before it the means): every request pays the front end, so the median carries it whole, while the mean "
+         "also carries the opening wave that only the first requests pay (above, What the mean carries); fitted on "
+         "the means, SGLang's new subsets gave 107.6 ± 11 ms on H200, 374.4 ± 130 on MI325X and 189.9 ± 45 on "
+         "MI355X, and the like-for-like medians of CDNA3 and CDNA4 went from 50% and 34% short to 93% and 130% "
+         "long. An engine and architecture with no such rows keeps F = 0. The subset's rows "
          "are calibration rows, out of the check-row statistics.\n\n" + front_end_text(front_ends) +
          version_fits_text(versions) + eager_fits_text(eager);
     s += "\nHow far off the model is, by group:\n\n";
