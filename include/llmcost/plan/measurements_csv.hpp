@@ -90,6 +90,13 @@ public:
         if (*v < 0) fail(column, "must not be negative");
         return *v;
     }
+    /// A 0/1 switch, `fallback` when the cell is empty; any other value fails with `rule`, which says
+    /// what 1 and 0 mean for that column.
+    [[nodiscard]] bool flag(std::string_view column, bool fallback, const std::string& rule) const {
+        const double f = number(column, fallback ? 1.0 : 0.0);
+        if (f != 0.0 && f != 1.0) fail(column, rule);
+        return f == 1.0;
+    }
     [[nodiscard]] int degree(std::string_view column) const {
         const double v = number(column, 1.0);
         if (v < 1 || v != std::floor(v) || v > 1e6) fail(column, "expected a whole number from 1 to 1,000,000");
@@ -162,28 +169,18 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (t.find_column("range_ratio")) x.range_ratio = r.number("range_ratio", 1.0);
     if (t.find_column("receive_interval")) x.receive_interval = r.number("receive_interval", 1.0);
     if (t.find_column("min_waiting_prompts")) x.min_waiting_prompts = r.number("min_waiting_prompts", 1.0);
-    if (t.find_column("prefill_alone")) {
-        const double alone = r.number("prefill_alone", 0.0);
-        if (alone != 0.0 && alone != 1.0) r.fail("prefill_alone", "1 (prompt steps run alone) or 0 / empty (mixed)");
-        x.prefill_alone = alone == 1.0;
-    }
-    if (t.find_column("api_server")) {
-        const double a = r.number("api_server", 0.0);
-        if (a != 0.0 && a != 1.0) r.fail("api_server", "1 (the client came through the engine's API server) or 0 (in process)");
-        x.api_server = a == 1.0;
-    }
+    if (t.find_column("prefill_alone"))
+        x.prefill_alone = r.flag("prefill_alone", false, "1 (prompt steps run alone) or 0 / empty (mixed)");
+    if (t.find_column("api_server"))
+        x.api_server = r.flag("api_server", false, "1 (the client came through the engine's API server) or 0 (in process)");
     if (t.find_column("norm_quant_fusion")) {
-        const double f = r.number("norm_quant_fusion", 1.0);
-        if (f != 0.0 && f != 1.0)
-            r.fail("norm_quant_fusion", "1 / empty (FP4 activation quantization fused into the norm) or 0 (a kernel of its own)");
-        x.fp4_quantization_fused = f == 1.0;
+        x.fp4_quantization_fused = r.flag("norm_quant_fusion", true,
+                                          "1 / empty (FP4 activation quantization fused into the norm) or 0 (a kernel of its own)");
         x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;
     }
     if (t.find_column("gemm_allreduce_plugin")) {
-        const double f = r.number("gemm_allreduce_plugin", 0.0);
-        if (f != 0.0 && f != 1.0)
-            r.fail("gemm_allreduce_plugin", "1 (each row-parallel GEMM and its TP all-reduce in one kernel) or 0 / empty (the all-reduce after the GEMM)");
-        x.gemm_all_reduce_fused = f == 1.0;
+        x.gemm_all_reduce_fused = r.flag("gemm_allreduce_plugin", false,
+                                         "1 (each row-parallel GEMM and its TP all-reduce in one kernel) or 0 / empty (the all-reduce after the GEMM)");
         x.d.engine.kernels.gemm_all_reduce_fused = x.gemm_all_reduce_fused;
     }
     if (t.find_column("cuda_graphs") && !r.text("cuda_graphs").empty()) {
