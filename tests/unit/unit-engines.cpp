@@ -37,6 +37,13 @@ std::string refusal(auto&& f) {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+/// An engine table of the loader's columns, then the optional `extra` ones (comma-separated; empty:
+/// none) and `source`, with one row: `fields` for the loader's columns, `values` for the extra ones.
+std::string engine_table(const std::string& fields, const std::string& extra, const std::string& values) {
+    const std::string more = extra.empty() ? "" : "," + extra, cells = extra.empty() ? "" : "," + values;
+    return test::engine_table_columns() + more + ",source\n" + fields + cells + ",my runs\n";
+}
+
 }  // namespace
 
 TEST_CASE("tables/engines.csv equals catalog::all_engines, row for row") {
@@ -435,27 +442,20 @@ TEST_CASE("TensorRT-LLM on Blackwell's dense FP4 GEMM curve (B12), hand-worked")
         CHECK(has(test::validation_message(d), "kernels.gemm (with fp4_gemm_efficiency) = 1.5"));
     }
     SUBCASE("the table's columns: read where present, 0 (the hardware's curve) where a table leaves them out") {
-        const std::string header =
-            test::engine_table_columns();
         const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
-        const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+        const std::string curve = "fp4_gemm_efficiency,fp4_gemm_half_dim";
+        const auto old = io::parse_engines_csv(engine_table(row, "", ""), "old.csv");
         REQUIRE(old.size() == 1);
         CHECK_FALSE(old[0].kernels.own_fp4_curve());
-        const auto mine = io::parse_engines_csv(header + ",fp4_gemm_efficiency,fp4_gemm_half_dim,source\n" + row +
-                                                    ",0.6,2000,my runs\n", "mine.csv");
+        const auto mine = io::parse_engines_csv(engine_table(row, curve, "0.6,2000"), "mine.csv");
         REQUIRE(mine.size() == 1);
         CHECK(mine[0].kernels.fp4_gemm_efficiency == 0.6);
         CHECK(mine[0].kernels.fp4_gemm_half_dim == 2000.0);
-        const std::string half = test::message_of([&] {
-            return io::parse_engines_csv(header + ",fp4_gemm_efficiency,fp4_gemm_half_dim,source\n" + row + ",0.6,0,my runs\n",
-                                         "mine.csv");
-        });
+        const std::string half = test::message_of([&] { return io::parse_engines_csv(engine_table(row, curve, "0.6,0"), "mine.csv"); });
         CHECK(has(half, "mine.csv:2"));
         CHECK(has(half, "fp4_gemm_half_dim"));
-        const std::string negative = test::message_of([&] {
-            return io::parse_engines_csv(header + ",fp4_gemm_efficiency,fp4_gemm_half_dim,source\n" + row + ",-0.6,2000,my runs\n",
-                                         "mine.csv");
-        });
+        const std::string negative =
+            test::message_of([&] { return io::parse_engines_csv(engine_table(row, curve, "-0.6,2000"), "mine.csv"); });
         CHECK(has(negative, "fp4_gemm_efficiency"));
         CHECK(has(negative, "must not be negative"));
     }
@@ -542,20 +542,16 @@ TEST_CASE("SGLang on ROCm's dense FP8 GEMM curve (AITER block-scaled FP8, B62-B6
         CHECK(has(test::validation_message(e), "kernels.fp8_gemm_half_dim = inf"));
     }
     SUBCASE("the table's columns: read where present, 0 (the hardware's curve) where a table leaves them out") {
-        const std::string header = test::engine_table_columns();
         const std::string row = "Mine,sglang,cdna3,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
-        const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+        const std::string curve = "fp8_gemm_efficiency,fp8_gemm_half_dim";
+        const auto old = io::parse_engines_csv(engine_table(row, "", ""), "old.csv");
         REQUIRE(old.size() == 1);
         CHECK_FALSE(old[0].kernels.own_fp8_curve());
-        const auto mine = io::parse_engines_csv(header + ",fp8_gemm_efficiency,fp8_gemm_half_dim,source\n" + row +
-                                                    ",0.43,3500,my runs\n", "mine.csv");
+        const auto mine = io::parse_engines_csv(engine_table(row, curve, "0.43,3500"), "mine.csv");
         REQUIRE(mine.size() == 1);
         CHECK(mine[0].kernels.fp8_gemm_efficiency == 0.43);
         CHECK(mine[0].kernels.fp8_gemm_half_dim == 3500.0);
-        const std::string zero = test::message_of([&] {
-            return io::parse_engines_csv(header + ",fp8_gemm_efficiency,fp8_gemm_half_dim,source\n" + row + ",0.43,0,my runs\n",
-                                         "mine.csv");
-        });
+        const std::string zero = test::message_of([&] { return io::parse_engines_csv(engine_table(row, curve, "0.43,0"), "mine.csv"); });
         CHECK(has(zero, "mine.csv:2"));
         CHECK(has(zero, "fp8_gemm_half_dim"));
     }
