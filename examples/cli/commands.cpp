@@ -715,6 +715,7 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("step_overhead_s", "step overhead", e.overheads.step.value(), "s")
                 .add("front_end_s", "front end per request", e.overheads.request.value(), "s")
                 .add("all_reduce_latency_s", "custom all-reduce", e.collectives.all_reduce_latency.value(), "s")
+                .add("custom_all_reduce_bus_B_per_s", "custom all-reduce bus", e.collectives.custom_all_reduce_bus.value(), "B/s")
                 .add("library_all_reduce_s", "NCCL all-reduce a", e.collectives.library_all_reduce.value(), "s")
                 .add("library_all_reduce_bus_B_per_s", "NCCL bus bandwidth", e.collectives.library_all_reduce_bus.value(), "B/s")
                 .add("all_to_all_latency_s", "all-to-all floor", e.collectives.all_to_all_latency.value(), "s")

@@ -272,6 +272,26 @@ TEST_CASE("engine figures in a pass, hand-worked") {
         const double link32 = 252 * (2 * 3.7e-6 + 32 * 32768 * 1.5 / 900e9);
         CHECK(decode_pass(base, 32.0, 1000_tok).tp_time.value() == doctest::Approx(link32).epsilon(1e-9));
         CHECK(decode_pass(trt, 32.0, 1000_tok).tp_time.value() == doctest::Approx(link32).epsilon(1e-9));
+        // Its own all-reduce op as measured on 8 B200 (B90: t₀ 5.416 µs, 160.7 GB/s of bus up to 1 MiB) is not
+        // priced (docs/blackwell-kernels-aic.md); with it the same step would be 252 × (5.416 µs + 1,048,576 B ·
+        // 2·3/4 ÷ 160.7 GB/s = 9.787 µs) = 252 × 15.20 µs = 3.831 ms, against the link model's 252 × 9.148 µs = 2.305 ms.
+        deployment measured = trt;
+        measured.engine.collectives.all_reduce_latency = microseconds(5.416);
+        measured.engine.collectives.custom_all_reduce_bus = gigabytes_per_second(160.7);
+        const double custom32 = 252 * (5.416e-6 + 32 * 32768 * 1.5 / 160.7e9);
+        CHECK(custom32 == doctest::Approx(0.0038313).epsilon(1e-4));
+        CHECK(link32 == doctest::Approx(0.0023053).epsilon(1e-4));
+        CHECK(decode_pass(measured, 32.0, 1000_tok).tp_time.value() == doctest::Approx(custom32).epsilon(1e-9));
+        // The same through the public formula, and the link's bandwidth where no bus bandwidth is given.
+        const interconnect custom = custom_all_reduce_link(measured.engine.collectives, catalog::b200_hgx.scale_up, 4,
+                                                           all_reduce_algorithm::two_shot);
+        CHECK(all_reduce_time(bytes(1048576.0), 4, custom, all_reduce_algorithm::two_shot).value() ==
+              doctest::Approx(custom32 / 252).epsilon(1e-12));
+        engine_collectives unmeasured = measured.engine.collectives;
+        unmeasured.custom_all_reduce_bus = bytes_per_second(0.0);
+        const interconnect plain = custom_all_reduce_link(unmeasured, catalog::b200_hgx.scale_up, 4, all_reduce_algorithm::two_shot);
+        CHECK(all_reduce_time(bytes(1048576.0), 4, plain, all_reduce_algorithm::two_shot).value() ==
+              doctest::Approx(5.416e-6 + 1048576 * 1.5 / 900e9).epsilon(1e-12));
         CHECK(decode_pass(trt, 33.0, 1000_tok).tp_time.value() ==
               doctest::Approx(252 * (28.5e-6 + 33 * 32768 * 1.5 / 619e9)).epsilon(1e-9));
         // 1,000 tokens (32.77 MB): 252 × (28.5 µs + 32,768,000 B · 2·3/4 ÷ 619 GB/s) = 252 × 107.9 µs = 27.2 ms,
@@ -957,6 +977,70 @@ TEST_CASE("custom_all_reduce_max_2_ranks: the bound at 2 ranks, the descriptor's
         const std::string m = test::message_of([&] { return io::parse_engines_csv(columns + row + "," + bad + ",my runs\n", "mine.csv"); });
         CHECK(has(m, "mine.csv:2"));
         CHECK(has(m, "custom_all_reduce_max_2_ranks_KiB"));
+    }
+}
+
+TEST_CASE("custom_all_reduce_bus: the custom kernel's measured bus bandwidth (B90), the descriptor's rule and the table's optional column") {
+    SUBCASE("SGLang on Blackwell at DeepSeek-V3's TP8 decode, hand-worked") {
+        // 61 layers, two all-reduces each (122); 64 tokens of hidden 7168 in BF16: S = 917,504 B, under the
+        // 1 MiB cap: t = 5.416 µs + 917,504 · 2·7/8 ÷ 160.7 GB/s = 5.416 + 9.991 = 15.41 µs (TensorRT-LLM's
+        // op measured 11.24 µs at 512 KiB and 17.16 µs at 1 MiB, B90), against the link's 5.416 + 1.784 µs.
+        deployment d = with_formats({.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}}, formats::fp8,
+                                    formats::fp8);
+        d.engine = catalog::sglang_blackwell;
+        const double measured_bus = 122 * (5.416e-6 + 917504 * 1.75 / 160.7e9);
+        CHECK(measured_bus == doctest::Approx(122 * 15.407e-6).epsilon(1e-4));
+        CHECK(decode_pass(d, 64.0, 1000_tok).tp_time.value() == doctest::Approx(measured_bus).epsilon(1e-9));
+        deployment link = d;
+        link.engine.collectives.custom_all_reduce_bus = bytes_per_second(0.0);
+        CHECK(decode_pass(link, 64.0, 1000_tok).tp_time.value() ==
+              doctest::Approx(122 * (5.416e-6 + 917504 * 1.75 / 900e9)).epsilon(1e-9));
+    }
+    SUBCASE("property: a faster custom kernel never lengthens the all-reduce, and at S → 0 only t₀ is left") {
+        const deployment base = [] {
+            deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::b200_hgx, .layout = {.tp = 8}};
+            d.engine = catalog::sglang_blackwell;  // 16 KiB a token: up to 64 tokens under its 1 MiB cap
+            return d;
+        }();
+        for (const double b : {1.0, 8.0, 32.0, 63.0}) {
+            double previous = std::numeric_limits<double>::infinity();
+            for (const double bus : {50.0, 160.7, 400.0, 900.0}) {
+                deployment d = base;
+                d.engine.collectives.custom_all_reduce_bus = gigabytes_per_second(bus);
+                const double t = decode_pass(d, b, 1000_tok).tp_time.value();
+                CHECK(t <= previous);
+                previous = t;
+            }
+        }
+        const interconnect c = custom_all_reduce_link(catalog::sglang_blackwell.collectives, catalog::b200_hgx.scale_up, 8,
+                                                      all_reduce_algorithm::two_shot);
+        CHECK(all_reduce_time(bytes(0.0), 8, c, all_reduce_algorithm::two_shot).value() == doctest::Approx(5.416e-6).epsilon(1e-12));
+    }
+    SUBCASE("the descriptor's rule names the field, the value and the rule") {
+        engine_profile e = catalog::sglang_blackwell;
+        e.collectives.custom_all_reduce_bus = gigabytes_per_second(-160.7);
+        CHECK(has(test::validation_message(e), "collectives.custom_all_reduce_bus (B/s) = -1.607e+11: a bus bandwidth must be"));
+        e.collectives.custom_all_reduce_bus = bytes_per_second(std::numeric_limits<double>::quiet_NaN());
+        CHECK(has(test::validation_message(e), "collectives.custom_all_reduce_bus (B/s) = nan"));
+        e = catalog::sglang_blackwell;
+        e.collectives.all_reduce_latency = seconds(0.0);
+        e.collectives.custom_all_reduce_max = bytes(0.0);
+        CHECK(has(test::validation_message(e), "needs the custom kernel's latency"));
+    }
+    SUBCASE("the table's optional column: 0 (the link's) where a table leaves it out, read and checked where present") {
+        const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,5.416,1024,24.95,28.5,619,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+        const auto old = io::parse_engines_csv(engine_table(row, "", ""), "old.csv");
+        REQUIRE(old.size() == 1);
+        CHECK(old[0].collectives.custom_all_reduce_bus.value() == 0.0);
+        const auto mine = io::parse_engines_csv(engine_table(row, "custom_all_reduce_bus_GBps", "160.7"), "mine.csv");
+        REQUIRE(mine.size() == 1);
+        CHECK(mine[0].collectives.custom_all_reduce_bus.value() == doctest::Approx(160.7e9).epsilon(1e-12));
+        for (const char* bad : {"-1", "nan", "inf"}) {
+            const std::string m =
+                test::message_of([&] { return io::parse_engines_csv(engine_table(row, "custom_all_reduce_bus_GBps", bad), "mine.csv"); });
+            CHECK(has(m, "mine.csv:2"));
+            CHECK(has(m, "custom_all_reduce_bus_GBps"));
+        }
     }
 }
 

@@ -175,6 +175,18 @@ std::vector<double> dimensions(const std::string& text, const std::string& id) {
     return out;
 }
 
+/// The first profile of an architecture (TensorRT-LLM, SGLang, vLLM) whose custom all-reduce carries a
+/// measured bus bandwidth and runs a message of s bytes at n ranks (B90); none: the other pricings.
+std::optional<engine_profile> custom_curve_engine(const std::optional<gpu_architecture>& arch, int ranks, double s) {
+    if (!arch) return std::nullopt;
+    for (const engine_kind kind : {engine_kind::trtllm, engine_kind::sglang, engine_kind::vllm}) {
+        const std::optional<engine_profile> e = catalog::find_engine(kind, *arch);
+        if (e && e->collectives.custom_all_reduce_bus.value() > 0.0 && s <= e->collectives.custom_all_reduce_max_at(ranks).value())
+            return e;
+    }
+    return std::nullopt;
+}
+
 micro_row price(micro_row r) {
     const auto found = catalog::lookup<hardware>(r.hardware_name);
     if (!found) throw std::runtime_error(r.id + ": '" + r.hardware_name + "' is " + found.problem());
@@ -275,6 +287,17 @@ micro_row price(micro_row r) {
             r.how = "bus bandwidth 2(n−1)/n·S ÷ t, t = " + std::string(trt->name) + "'s NCCL all-reduce above " +
                     whole(c->custom_all_reduce_max_at(ranks).value()) + " B (a " + text::plain(c->library_all_reduce.value() * 1e6, 3) +
                     " µs + 2(n−1)/n·S ÷ " + text::plain(c->library_all_reduce_bus.value() / 1e9, 4) + " GB/s bus) = " +
+                    text::plain(t.value() * 1e6, 4) + " µs";
+        } else if (const std::optional<engine_profile> measured = custom_curve_engine(arch, ranks, s)) {
+            // Up to its custom kernel's largest message, the kernel's measured curve where a profile of
+            // this architecture prices one (B90: TensorRT-LLM's op on 8 B200, priced for SGLang on Blackwell).
+            const engine_collectives& m = measured->collectives;
+            const interconnect custom = custom_all_reduce_link(m, link, ranks, all_reduce_algorithm::two_shot);
+            const seconds_t t = all_reduce_time(bytes(s), ranks, custom, all_reduce_algorithm::two_shot);
+            r.predicted = moved / t.value() / scale;
+            r.how = "bus bandwidth 2(n−1)/n·S ÷ t, t = " + std::string(measured->name) + "'s custom all-reduce up to " +
+                    whole(m.custom_all_reduce_max_at(ranks).value()) + " B (t₀ " + text::plain(m.all_reduce_latency.value() * 1e6, 4) +
+                    " µs + 2(n−1)/n·S ÷ " + text::plain(m.custom_all_reduce_bus.value() / 1e9, 4) + " GB/s bus) = " +
                     text::plain(t.value() * 1e6, 4) + " µs";
         } else {
             const seconds_t t = all_reduce_time(bytes(s), ranks, link, all_reduce_algorithm::two_shot);

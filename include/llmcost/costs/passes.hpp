@@ -253,6 +253,17 @@ namespace detail {
     return link;
 }
 
+/// The engine's custom all-reduce kernel (`engine_collectives::all_reduce_latency`) as a link for the
+/// α–β formula: t = t₀ + 2(n−1)/n · S ÷ B_custom, α' = t₀ ÷ (the algorithm's latency steps), β = B_custom
+/// where it was measured (`custom_all_reduce_bus`; TensorRT-LLM's all-reduce on 8 B200, B90), else the
+/// link's per-direction bandwidth.
+[[nodiscard]] constexpr interconnect custom_all_reduce_link(const engine_collectives& c, interconnect link, int ranks,
+                                                            all_reduce_algorithm algo) {
+    link.latency = c.all_reduce_latency / detail::all_reduce_steps(ranks, algo);
+    if (c.custom_all_reduce_bus.value() > 0.0) link.per_direction = c.custom_all_reduce_bus;
+    return link;
+}
+
 /// What one engine step carries (per attention rank): sequences that each decode one token, and
 /// sequences that each prefill `prefill_tokens` new tokens after `prefill_prefix` cached ones.
 /// Continuous batching with chunked prefill mixes both in one pass (Orca, Sarathi-Serve).
@@ -484,10 +495,10 @@ struct pass_model {
     pm.tp_algorithm = detail::tp_algorithm(d);
     pm.tp_all_reduces = static_cast<double>(tp_all_reduces_per_pass(d));
     // A custom all-reduce (one-shot in the scale-up domain): its small-message latency spread over
-    // the algorithm's latency steps, α' = t_custom ÷ steps, the link's bandwidth above it.
+    // the algorithm's latency steps, α' = t_custom ÷ steps, and its measured bus bandwidth or the
+    // link's (`custom_all_reduce_link`).
     if (en.collectives.all_reduce_latency.value() > 0.0 && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
-        pm.custom_tp_link = pm.tp_link;
-        pm.custom_tp_link.latency = en.collectives.all_reduce_latency / detail::all_reduce_steps(d.layout.tp, pm.tp_algorithm);
+        pm.custom_tp_link = custom_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
         pm.custom_all_reduce_max = en.collectives.custom_all_reduce_max_at(d.layout.tp).value();
     }
     // The collective library's all-reduce (NCCL) above the custom kernel's largest message, fitted

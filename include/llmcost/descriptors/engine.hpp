@@ -232,6 +232,12 @@ struct engine_collectives {
     /// The custom kernel's largest message at 2 ranks, where the engine gives it a larger workspace
     /// (TensorRT-LLM: 16,000,000 B at 2 ranks, 8,000,000 B above); 0: `custom_all_reduce_max` at every count.
     bytes_t custom_all_reduce_max_2_ranks{};
+    /// The custom kernel's bus bandwidth where it was measured: t = t₀ + 2(n−1)/n · S ÷ B_custom, t₀ the
+    /// custom latency (`all_reduce_latency`), in place of the link's per-direction bandwidth, which a
+    /// one-shot or two-shot kernel's Lamport buffers and barriers do not reach at the messages it runs
+    /// (TensorRT-LLM's all-reduce on 8 B200: 160.7 GB/s up to 1 MiB against NVLink 5's 900, B90);
+    /// 0: the link's bandwidth.
+    bytes_per_second_t custom_all_reduce_bus{};
     /// S_max(n) = S_max,2 if n ≤ 2 and S_max,2 > 0, else S_max: the largest message the custom
     /// kernel runs at n ranks (TensorRT-LLM customAllReduceUtils.h getMaxRequiredWorkspaceSize).
     [[nodiscard]] constexpr bytes_t custom_all_reduce_max_at(int ranks) const {
@@ -374,6 +380,12 @@ struct engine_profile {
         require(collectives.all_reduce_latency.value() == 0.0 || collectives.custom_all_reduce_max.value() > 0.0, s,
                 "collectives.custom_all_reduce_max (B)", collectives.custom_all_reduce_max.value(),
                 "a custom all-reduce latency needs the largest message it runs (positive)");
+        require(non_negative_finite(collectives.custom_all_reduce_bus.value()), s,
+                "collectives.custom_all_reduce_bus (B/s)", collectives.custom_all_reduce_bus.value(),
+                "a bus bandwidth must be zero (the link's) or positive and finite");
+        require(collectives.custom_all_reduce_bus.value() == 0.0 || collectives.all_reduce_latency.value() > 0.0, s,
+                "collectives.custom_all_reduce_bus (B/s)", collectives.custom_all_reduce_bus.value(),
+                "a custom all-reduce bus bandwidth needs the custom kernel's latency (positive)");
         time(collectives.all_to_all_latency, "collectives.all_to_all_latency (s)", 1e-2,
              "an all-to-all latency must be in [0, 10 ms)");
         time(collectives.library_all_reduce, "collectives.library_all_reduce (s)", 1e-2,

@@ -48,6 +48,8 @@ struct engine_row {
     double all_reduce_norm_fusion;
     /// 1: experts narrower than 8 bits run with 8-bit activations at the FP8 peak (`engine_kernels::expert_fp8_activations`)
     double expert_fp8_activations;
+    /// the custom all-reduce's bus bandwidth (`engine_collectives::custom_all_reduce_bus`), GB/s; 0: the link's
+    double custom_all_reduce_bus_GBps;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -103,7 +105,8 @@ struct engine_row {
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),
                         .library_all_reduce = microseconds(r.library_all_reduce_us),
                         .library_all_reduce_bus = gigabytes_per_second(r.library_all_reduce_bus_GBps),
-                        .custom_all_reduce_max_2_ranks = kibibytes(r.custom_all_reduce_max_2_ranks_KiB)},
+                        .custom_all_reduce_max_2_ranks = kibibytes(r.custom_all_reduce_max_2_ranks_KiB),
+                        .custom_all_reduce_bus = gigabytes_per_second(r.custom_all_reduce_bus_GBps)},
         .scheduler = {.max_sequences = r.max_sequences,
                       .max_batched_tokens = r.max_batched_tokens,
                       .chunked_prefill = flag(r.chunked_prefill, "chunked_prefill"),
