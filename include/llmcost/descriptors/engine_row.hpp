@@ -48,6 +48,9 @@ struct engine_row {
     double all_reduce_norm_fusion;
     /// 1: experts narrower than 8 bits run with 8-bit activations at the FP8 peak (`engine_kernels::expert_fp8_activations`)
     double expert_fp8_activations;
+    /// a benchmark run's cold opening (`engine_overheads::cold_start`), ms, and its cost per prompt token of
+    /// the opening's requests (`engine_overheads::cold_prompt_token`), µs; 0, 0: none
+    double cold_start_ms, cold_prompt_token_us;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -97,7 +100,9 @@ struct engine_row {
                       .cuda_graphs = flag(r.cuda_graphs, "cuda_graphs"),
                       .request = microseconds(r.request_overhead_us),
                       .prefill_launch = microseconds(r.prefill_launch_us),
-                      .host_enqueue = microseconds(r.host_enqueue_us)},
+                      .host_enqueue = microseconds(r.host_enqueue_us),
+                      .cold_start = milliseconds(r.cold_start_ms),
+                      .cold_prompt_token = microseconds(r.cold_prompt_token_us)},
         .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),
