@@ -153,6 +153,12 @@ TEST_CASE("cold opening: the profile and the table refuse a bad one, naming the 
     const std::string base = "Mine,sglang,cdna3,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
     const std::string old_header = test::engine_table_columns() + ",source\n";
     const std::string new_header = test::engine_table_columns() + ",cold_start_ms,cold_prompt_token_us,source\n";
+    // The catalog's fitted figures (tables/engines.csv): SGLang on CDNA3 only (2.568 s and 28.3 µs a token,
+    // fitted on MI325X by the rule in tables/validation.md), 0 in every other profile.
+    CHECK(catalog::sglang_cdna3.overheads.cold_start.value() == doctest::Approx(2.568).epsilon(1e-12));
+    CHECK(catalog::sglang_cdna3.overheads.cold_prompt_token.value() == doctest::Approx(28.3e-6).epsilon(1e-12));
+    for (const engine_profile& p : catalog::all_engines)
+        if (p.name != catalog::sglang_cdna3.name) CHECK(p.overheads.cold_opening(1000_tok, true).value() == 0.0);
     const auto old_table = io::parse_engines_csv(old_header + base + ",my runs\n", "old.csv");
     REQUIRE(old_table.size() == 1);
     CHECK(old_table[0].overheads.cold_start.value() == 0.0);
