@@ -738,6 +738,171 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
     return out;
 }
 
+/// A benchmark run's cold opening (`engine_overheads::cold_start`, `cold_prompt_token`; session 17,
+/// docs/sglang-closed-loop-ttft.md §4), fitted where an engine's closed-loop runs carry it systematically.
+/// The rule, fixed before any fit: per engine × architecture, on the front end's fit GPU (the one with
+/// most of the engine's closed-loop TTFT rows there); the opening is systematic there when no run is
+/// stalled (`plan::stalled`) and every run's measured mean TTFT is above its simulated mean by more than its
+/// measured median is above the simulated median (measured ÷ simulated; the profile as it stands, the opening
+/// at 0): the opening is in the mean and not in the median; only then is it fitted. The subset: the front end's rows
+/// (lowest concurrency, they stay calibration rows) and then, at each prompt length, the run at the
+/// highest concurrency (the largest opening burst, c · I prompt tokens), by id, at most a third of the
+/// engine's closed-loop TTFT rows on the architecture. Each row is fitted on its run's mean TTFT (the
+/// opening is paid by the first requests only, so the mean carries it and the median does not), the
+/// front end fixed at the profile's. Both parameters are free where the subset has more rows than
+/// two; with two rows, the once-per-run start alone (the subset's rows are then the front end's,
+/// all at the lowest concurrency: openings too alike to read a cost per prompt token).
+struct cold_fit {
+    std::string engine, architecture, gpu;
+    std::vector<std::string> rows;
+    std::size_t ttft_rows = 0, gpu_rows = 0, short_runs = 0, stalled = 0;
+    bool systematic = false, fitted = false, per_token = false;
+    std::string failure;
+    double start_s = 0, se_start_s = 0, token_us = 0, se_token_us = 0, sigma = 0;
+    double catalog_start_s = 0, catalog_token_us = 0;
+};
+
+std::vector<cold_fit> fit_cold_openings(const std::vector<plan::measurement>& rows, const std::vector<front_end_fit>& front_ends,
+                                        std::vector<std::string>& subset_ids) {
+    std::vector<cold_fit> out;
+    for (const engine_profile& profile : catalog::all_engines) {
+        std::vector<const plan::measurement*> mine;
+        for (const plan::measurement& x : rows)
+            if (plan::kind_of(x.engine) == profile.kind && catalog::architecture_of(x.d.hw.name) == profile.architecture &&
+                x.prompts > 0.0 && x.what == plan::metric::ttft_s && x.d.engine.name == profile.name)
+                mine.push_back(&x);
+        if (mine.empty()) continue;
+        cold_fit f;
+        f.engine = std::string(to_string(profile.kind));
+        f.architecture = std::string(to_string(profile.architecture));
+        f.gpu = busiest_gpu(mine);
+        f.ttft_rows = mine.size();
+        f.catalog_start_s = profile.overheads.cold_start.value();
+        f.catalog_token_us = profile.overheads.cold_prompt_token.value() * 1e6;
+        std::vector<const plan::measurement*> there;
+        for (const plan::measurement* x : mine)
+            if (x->d.hw.name == f.gpu) there.push_back(x);
+        f.gpu_rows = there.size();
+        for (const plan::measurement* x : there) {
+            if (plan::stalled(*x)) ++f.stalled;
+            plan::measurement warm = *x;
+            warm.d.engine.overheads.cold_start = seconds(0.0);
+            warm.d.engine.overheads.cold_prompt_token = seconds(0.0);
+            // The opening is in the mean and not in the median: the run's mean is short of the measured one by
+            // more than its median is (measured ÷ simulated, mean above median), and short at all.
+            const sim::result run = plan::closed_loop_run(warm);
+            if (run.ttft.mean < x->value && x->ttft_median > 0.0 && x->value / run.ttft.mean > x->ttft_median / run.ttft.p50)
+                ++f.short_runs;
+        }
+        f.systematic = f.stalled == 0 && f.short_runs == there.size();
+        if (!f.systematic) {
+            out.push_back(std::move(f));
+            continue;
+        }
+        std::vector<const plan::measurement*> picked;
+        for (const front_end_fit& fe : front_ends)
+            if (fe.engine == f.engine && fe.architecture == f.architecture)
+                for (const std::string& id : fe.rows)
+                    for (const plan::measurement* x : there)
+                        if (x->id == id) picked.push_back(x);
+        std::vector<const plan::measurement*> widest;
+        for (const plan::measurement* x : there) {
+            if (plan::stalled(*x)) continue;
+            bool top = true;
+            for (const plan::measurement* y : there)
+                if (y->r.input == x->r.input && y->batch * y->d.layout.dp > x->batch * x->d.layout.dp) top = false;
+            if (top && std::find(picked.begin(), picked.end(), x) == picked.end()) widest.push_back(x);
+        }
+        std::sort(widest.begin(), widest.end(), [](const plan::measurement* a, const plan::measurement* b) { return a->id < b->id; });
+        picked.insert(picked.end(), widest.begin(), widest.end());
+        const std::size_t cap = f.ttft_rows / 3;
+        if (picked.size() > cap) picked.resize(cap);
+        std::vector<plan::measurement> fit_rows;
+        for (const plan::measurement* x : picked) {
+            plan::measurement y = *x;
+            y.check = false;
+            y.median_ttft = false;  // the mean: the opening is in it
+            fit_rows.push_back(y);
+            f.rows.push_back(x->id);
+            if (std::find(subset_ids.begin(), subset_ids.end(), x->id) == subset_ids.end()) subset_ids.push_back(x->id);
+        }
+        f.per_token = fit_rows.size() > 2;
+        try {
+            std::vector<plan::parameter> free{plan::parameter::cold_start};
+            if (f.per_token) free.push_back(plan::parameter::cold_prompt_token);
+            plan::calibration_options o{.free = free};
+            plan::efficiency_parameters start = plan::parameters_of(fit_rows.front().d.hw);
+            start.request_overhead = fit_rows.front().d.engine.overheads.request.value();
+            start.cold_start = 1.0;
+            start.cold_prompt_token = f.per_token ? 10e-6 : 0.0;
+            o.start = start;
+            const plan::calibration_result r = plan::calibrate(fit_rows, o);
+            for (const auto& q : r.parameters) {
+                if (q.which == plan::parameter::cold_start) {
+                    f.start_s = q.value;
+                    f.se_start_s = q.standard_error;
+                } else if (q.which == plan::parameter::cold_prompt_token) {
+                    f.token_us = q.value * 1e6;
+                    f.se_token_us = q.standard_error * 1e6;
+                }
+            }
+            f.sigma = r.sigma;
+            f.fitted = true;
+        } catch (const std::exception& e) {
+            f.failure = e.what();
+        }
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+std::string cold_fits_text(const std::vector<cold_fit>& fits) {
+    std::string s = "\n### A benchmark run's cold opening\n\n"
+                    "InferenceMAX starts the server just before the client's burst; the server's warm-up is one tiny request "
+                    "(SGLang's `_wait_and_warmup`), and CUDA graphs capture decode batches only, so the opening's prompt steps "
+                    "are the first at their shapes and pay one-time work (JIT compiles per shape and modules built on first "
+                    "call: DeepGEMM, sgl-project/sglang issues 4773 and 5031; AITER, ROCm/aiter issue 4055). Priced in the "
+                    "simulated benchmark run only (`sim::options::cold_engine`, set by `plan::closed_loop_run`; never a steady "
+                    "state): the first prompt step carrying a server's opening requests (its first c) adds `cold_start`, and "
+                    "every prompt step adds `cold_prompt_token` × the opening's prompt tokens in it (`engine_overheads::"
+                    "cold_opening`; docs/sglang-closed-loop-ttft.md §4). Fitted with `plan::calibrate` by the rule in "
+                    "`fit_cold_openings`: on the front end's fit GPU, only where every run there is short of its measured mean "
+                    "with the opening at 0, by more than it is short of its measured median (measured ÷ simulated), and none is "
+                    "stalled (session 17: the first form of the rule, every run short of its mean, also took TensorRT-LLM on "
+                    "B200, whose medians are as short as its means, and fitted it to 0.08 ± 0.14 s and 3.3 ± 5.4 µs a token: "
+                    "no opening; so the rule reads means against medians, as the brief asked); the front end's rows and, at each "
+                    "prompt length, the run at the highest concurrency, by id, at most a third of the engine's closed-loop TTFT "
+                    "rows; fitted on the runs' means, the front end fixed; both parameters with more than two rows, the start "
+                    "alone with two. The subset's rows are calibration rows.\n\n"
+                    "| engine | architecture | fit GPU | runs there whose mean is short by more than their median (opening 0) | stalled | calibration rows | "
+                    "cold start (fit ± s.e.) | per opening prompt token (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n"
+                    "|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
+    for (const cold_fit& f : fits) {
+        s += "| " + f.engine + " | " + f.architecture + " | " + f.gpu + " | " + std::to_string(f.short_runs) + " of " +
+             std::to_string(f.gpu_rows) + " | " + std::to_string(f.stalled) + " | " + std::to_string(f.rows.size()) + " | ";
+        const std::string catalog = text::plain(f.catalog_start_s, 4) + " s, " + text::plain(f.catalog_token_us, 4) + " µs";
+        if (!f.systematic) {
+            s += "not fitted: not systematic | | " + catalog + " | |\n";
+            continue;
+        }
+        if (!f.fitted) {
+            s += "not fitted: " + f.failure + " | | " + catalog + " | |\n";
+            continue;
+        }
+        s += text::plain(f.start_s, 4) + " ± " + text::plain(f.se_start_s, 2) + " s | " +
+             (f.per_token ? text::plain(f.token_us, 4) + " ± " + text::plain(f.se_token_us, 2) + " µs" : std::string("0 (not free)")) +
+             " | " + catalog + " | " + text::plain(f.sigma, 3) + " |\n";
+    }
+    s += "\nCold-opening calibration subsets (not check rows; listed by id):\n\n";
+    for (const cold_fit& f : fits) {
+        if (f.rows.empty()) continue;
+        s += "- " + f.engine + " on " + f.architecture + " (" + f.gpu + "): ";
+        for (std::size_t i = 0; i < f.rows.size(); ++i) s += (i ? ", " : "") + f.rows[i];
+        s += "\n";
+    }
+    return s;
+}
+
 /// One fit of a version profile: an engine's second (or later) profile on an architecture, for the
 /// releases its version range covers (catalog::find_engine by version). The rule, fixed before any
 /// fit: its rows are the priceable rows whose `engine_version` the range covers; the fit GPU is the
@@ -1015,10 +1180,12 @@ std::string opening_wave_text(const std::vector<wave_row>& rows) {
          "request above 1 s of the first sweep overlapping a JIT compile; aws-samples/aws-do-eks PR 88 finds a run's "
          "whole TTFT tail in the 10 requests issued at time 0, 40–58 s against 0.6–1.4 s for the other 90; "
          "InferenceMAX's own repository tracks it, SemiAnalysisAI/InferenceX issue 2819, runtime JIT compilation in "
-         "published TTFT). It costs each run once, so its share of a mean falls with the run's length, and no "
-         "engine profile can hold it: it is reported, not fitted, and the like-for-like comparison is the median. "
-         "What it scales with, read off the SGLang check rows (session 16, docs/sglang-closed-loop-ttft.md; not a fit "
-         "the report uses): on CDNA3 and Hopper every run carries it and it grows with the prompt tokens the opening "
+         "published TTFT). It costs each run once, so its share of a mean falls with the run's length; since session 17 "
+         "the simulated benchmark run (and it alone) starts cold, and a profile may price the opening "
+         "(`cold_start_ms`, `cold_prompt_token_us`; Engine fits, A benchmark run's cold opening: fitted on SGLang CDNA3 "
+         "only, where the rule finds it systematic); elsewhere it is reported, not fitted, and the like-for-like "
+         "comparison is the median. What it scales with, read off the SGLang check rows (session 16, "
+         "docs/sglang-closed-loop-ttft.md): on CDNA3 and Hopper every run carries it and it grows with the prompt tokens the opening "
          "burst brings, W ≈ a + b · c · I with b ≈ 22 ms per 1,000 tokens on both (about half their simulated prefill "
          "time per token) and a ≈ 4 s and 1 s; on CDNA4 the FP8 runs carry none and the MXFP4 1k runs a stall of "
          "21–25 s paid by a few requests whatever the concurrency; on B200, 8 of 15 runs a stall of about 70 s "
@@ -1135,7 +1302,8 @@ std::string factors_text(const std::vector<check_row>& checks, const std::vector
 
 report build(const std::vector<plan::measurement>& measurements, const std::vector<micro_row>& micro,
              const std::vector<engine_fit>& fits, const std::vector<front_end_fit>& front_ends,
-             const std::vector<version_fit>& versions, const std::vector<eager_fit>& eager) {
+             const std::vector<version_fit>& versions, const std::vector<eager_fit>& eager,
+             const std::vector<cold_fit>& colds) {
     std::vector<check_row> checks;
     std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
     std::vector<check_row> beyond;          // online rows at a rate llmcost cannot serve: no figure
@@ -1732,7 +1900,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "MI355X, and the like-for-like medians of CDNA3 and CDNA4 went from 50% and 34% short to 93% and 130% "
          "long. An engine and architecture with no such rows keeps F = 0. The subset's rows "
          "are calibration rows, out of the check-row statistics.\n\n" + front_end_text(front_ends) +
-         version_fits_text(versions) + eager_fits_text(eager);
+         cold_fits_text(colds) + version_fits_text(versions) + eager_fits_text(eager);
     s += "\nHow far off the model is, by group:\n\n";
     for (const engine_stats& g : by_engine) {
         if (g.home) continue;
@@ -2029,6 +2197,13 @@ int main(int argc, char** argv) {
         const std::vector<front_end_fit> front_ends = fit_front_ends(measurements, subset);
         const std::vector<version_fit> versions = fit_versions(measurements, subset);
         const std::vector<eager_fit> eager = fit_host_enqueue(measurements, subset);
+        const std::vector<cold_fit> colds = fit_cold_openings(measurements, front_ends, subset);
+        for (const cold_fit& f : colds)
+            if (sample == 1 && f.fitted && (std::abs(f.start_s - f.catalog_start_s) > 0.001 + 0.005 * std::abs(f.start_s) ||
+                                            std::abs(f.token_us - f.catalog_token_us) > 0.001 + 0.005 * std::abs(f.token_us)))
+                std::fprintf(stderr, "llmcost-validation: %s on %s: fit cold opening %.4g s + %.4g us per opening prompt token; "
+                                     "tables/engines.csv has %.4g s, %.4g us\n",
+                             f.engine.c_str(), f.architecture.c_str(), f.start_s, f.token_us, f.catalog_start_s, f.catalog_token_us);
         for (plan::measurement& x : measurements)
             if (std::find(subset.begin(), subset.end(), x.id) != subset.end()) x.check = false;
         for (const engine_fit& f : fits) {
@@ -2052,7 +2227,7 @@ int main(int argc, char** argv) {
             if (f.fitted && std::abs(f.us - f.catalog_us) > 0.01 + 0.005 * std::abs(f.us))
                 std::fprintf(stderr, "llmcost-validation: %s: fit host enqueue %.4g us per kernel; tables/engines.csv has %.4g us\n",
                              f.profile.c_str(), f.us, f.catalog_us);
-        const report r = build(measurements, micro, fits, front_ends, versions, eager);
+        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds);
         write(positional[1], r.text);
         print_summary("calibration rows (micro, engine fits)", r.calibration);
         print_summary("check rows (serving)", r.check);

@@ -210,6 +210,24 @@ struct engine_overheads {
     /// keeps its scheduler (TensorRT-LLM's
     /// PyTorch backend overlaps the host's work with the GPU's: `step` 0).
     bool eager_enqueue = false;
+    /// A benchmark run's cold opening, once: a server started just before its client's burst runs the
+    /// opening's prompt steps at shapes no warm-up ran (its warm-up is one tiny request; CUDA graphs
+    /// capture decode batches only), so they pay one-time work — JIT compiles and module builds on
+    /// first call (DeepGEMM per shape, sgl-project/sglang issues 4773 and 5031; AITER modules, ROCm/aiter
+    /// issue 4055) — before their tokens come. Read only by a simulated run that starts cold
+    /// (`sim::options::cold_engine`, the closed-loop benchmark's burst start, `plan::closed_loop_run`);
+    /// never by a steady-state price. Added to the first prompt step that carries the opening's prompts:
+    /// Δt = cold_start + cold_prompt_token · (the opening's prompt tokens in the step) (docs/sglang-closed-loop-ttft.md §4).
+    /// 0: none.
+    seconds_t cold_start{};
+    /// Per prompt token of the opening's requests (a server's first `clients`), added to each prompt step
+    /// that carries them (see `cold_start`). 0: none.
+    seconds_t cold_prompt_token{};
+    /// What a cold server's prompt step adds for the opening's prompts it carries:
+    /// Δt = cold_start · [the first such step] + cold_prompt_token · P_open (docs/sglang-closed-loop-ttft.md §4).
+    [[nodiscard]] constexpr seconds_t cold_opening(tokens_t opening_prompt, bool first_opening_step) const {
+        return (first_opening_step ? cold_start : seconds_t{}) + cold_prompt_token * opening_prompt.value();
+    }
     /// Per-kernel launch cost the engine adds: t = graphs ? launch_graph : launch_eager.
     [[nodiscard]] constexpr seconds_t launch() const { return cuda_graphs ? launch_graph : launch_eager; }
     [[nodiscard]] constexpr bool operator==(const engine_overheads&) const = default;
@@ -369,6 +387,10 @@ struct engine_profile {
              "a per-kernel overhead of a prompt step must be in [0, 1 ms)");
         time(overheads.host_enqueue, "overheads.host_enqueue (s)", 1e-3,
              "a per-kernel host enqueue time must be in [0, 1 ms)");
+        time(overheads.cold_start, "overheads.cold_start (s)", 600.0,
+             "a benchmark run's cold opening must be in [0, 600 s)");
+        time(overheads.cold_prompt_token, "overheads.cold_prompt_token (s)", 1e-3,
+             "a cold opening's cost per prompt token must be in [0, 1 ms)");
         time(collectives.all_reduce_latency, "collectives.all_reduce_latency (s)", 1e-2,
              "an all-reduce latency must be in [0, 10 ms)");
         require(non_negative_finite(collectives.custom_all_reduce_max.value()), s,

@@ -50,6 +50,9 @@ struct engine_row {
     double expert_fp8_activations;
     /// the custom all-reduce's bus bandwidth (`engine_collectives::custom_all_reduce_bus`), GB/s; 0: the link's
     double custom_all_reduce_bus_GBps;
+    /// a benchmark run's cold opening (`engine_overheads::cold_start`), ms, and its cost per prompt token of
+    /// the opening's requests (`engine_overheads::cold_prompt_token`), µs; 0, 0: none
+    double cold_start_ms, cold_prompt_token_us;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -99,7 +102,9 @@ struct engine_row {
                       .cuda_graphs = flag(r.cuda_graphs, "cuda_graphs"),
                       .request = microseconds(r.request_overhead_us),
                       .prefill_launch = microseconds(r.prefill_launch_us),
-                      .host_enqueue = microseconds(r.host_enqueue_us)},
+                      .host_enqueue = microseconds(r.host_enqueue_us),
+                      .cold_start = milliseconds(r.cold_start_ms),
+                      .cold_prompt_token = microseconds(r.cold_prompt_token_us)},
         .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),

@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 53> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 55> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -65,6 +65,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 53> c
     {"moe_runner_kernels", "kernels.moe_runner_kernels"}, {"all_reduce_norm_fusion", "all_reduce_norm_fusion"},
     {"expert_fp8_activations", "expert_fp8_activations"},
     {"custom_all_reduce_bus_GBps", "collectives.custom_all_reduce_bus"},
+    {"cold_start_ms", "overheads.cold_start"}, {"cold_prompt_token_us", "overheads.cold_prompt_token"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -78,8 +79,9 @@ inline constexpr auto columns = [] {
 /// the custom all-reduce's largest message at 2 ranks: 0, the one at every count; the engine's dense FP8
 /// GEMM curve: 0, 0, the hardware's; the kernels of a fused MoE runner: 0, the generic count; the
 /// all-reduce + residual + RMSNorm fusion: 0, none; 8-bit activations for narrow experts: 0, the
-/// activations' format; the custom all-reduce's bus bandwidth: 0, the link's).
-inline constexpr std::size_t optional_columns = 17;
+/// activations' format; the custom all-reduce's bus bandwidth: 0, the link's; a benchmark run's cold
+/// opening and its cost per opening prompt token: 0, 0, none).
+inline constexpr std::size_t optional_columns = 19;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -116,7 +118,8 @@ using row_reader = detail::hardware_csv::row_reader;
                          &e.mixed_input_hidden_align, &e.mixed_input_width_align, &e.prefill_launch_us,
                          &e.host_enqueue_us, &e.custom_all_reduce_max_2_ranks_KiB, &e.fp8_gemm_efficiency,
                          &e.fp8_gemm_half_dim, &e.moe_runner_kernels, &e.all_reduce_norm_fusion,
-                         &e.expert_fp8_activations, &e.custom_all_reduce_bus_GBps};
+                         &e.expert_fp8_activations, &e.custom_all_reduce_bus_GBps,
+                         &e.cold_start_ms, &e.cold_prompt_token_us};
     for (std::size_t i = 0; i < std::size(figures); ++i) {
         const std::string_view column = columns[i + 4];
         const bool may_be_absent = i + 4 >= required_columns.size();

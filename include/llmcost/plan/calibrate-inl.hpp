@@ -44,6 +44,8 @@ namespace detail::calibration {
         case parameter::link_fraction: return "rows with tp > 1 and large messages (long prompts)";
         case parameter::request_overhead: return "TTFT rows (a front end shows most where the engine's first token is short)";
         case parameter::host_enqueue: return "rows run without CUDA graphs whose steps are shorter than the host's enqueue (small batches)";
+        case parameter::cold_start: return "closed-loop TTFT means of benchmark runs (a cold opening shows in the first requests)";
+        case parameter::cold_prompt_token: return "closed-loop TTFT means of runs whose openings bring different prompt tokens";
     }
     return "other rows";
 }
@@ -75,6 +77,8 @@ struct parameter_space {
         if (at(k) == parameter::kernel_overhead) return 0.999e-3 / scale[static_cast<std::size_t>(k)];
         if (at(k) == parameter::request_overhead) return 9.99 / scale[static_cast<std::size_t>(k)];
         if (at(k) == parameter::host_enqueue) return 0.999e-3 / scale[static_cast<std::size_t>(k)];
+        if (at(k) == parameter::cold_start) return 599.0 / scale[static_cast<std::size_t>(k)];
+        if (at(k) == parameter::cold_prompt_token) return 0.999e-3 / scale[static_cast<std::size_t>(k)];
         return std::numeric_limits<double>::infinity();
     }
     [[nodiscard]] Eigen::VectorXd clamp(Eigen::VectorXd t) const {
@@ -122,8 +126,10 @@ class fit_problem {
 public:
     /// `front_end`: request_overhead is free, so p's value replaces every row's engine front end;
     /// otherwise each row keeps its own engine's.
-    fit_problem(std::vector<measurement> rows, hardware base, bool front_end = false, bool host_enqueue = false)
-        : rows_(std::move(rows)), base_(base), front_end_(front_end), host_enqueue_(host_enqueue) {
+    fit_problem(std::vector<measurement> rows, hardware base, bool front_end = false, bool host_enqueue = false,
+                bool cold_start = false, bool cold_prompt_token = false)
+        : rows_(std::move(rows)), base_(base), front_end_(front_end), host_enqueue_(host_enqueue), cold_start_(cold_start),
+          cold_prompt_token_(cold_prompt_token) {
         first_asked_.resize(rows_.size());
         std::unordered_map<std::size_t, std::vector<std::size_t>> by_hash;
         by_hash.reserve(rows_.size());
@@ -155,6 +161,8 @@ public:
             x.d.hw = h;
             if (front_end_) x.d.engine.overheads.request = seconds(p.request_overhead);
             if (host_enqueue_) x.d.engine.overheads.host_enqueue = seconds(p.host_enqueue);
+            if (cold_start_) x.d.engine.overheads.cold_start = seconds(p.cold_start);
+            if (cold_prompt_token_) x.d.engine.overheads.cold_prompt_token = seconds(p.cold_prompt_token);
             double predicted = 0;
             try {
                 predicted = predict(x);
@@ -176,6 +184,8 @@ private:
     hardware base_;
     bool front_end_ = false;
     bool host_enqueue_ = false;  ///< host_enqueue is free: p's value replaces every row's engine host enqueue
+    bool cold_start_ = false;        ///< cold_start is free: p's value replaces every row's engine cold opening
+    bool cold_prompt_token_ = false; ///< cold_prompt_token is free: likewise its cost per opening prompt token
     std::vector<std::size_t> first_asked_;  ///< the first row that asks row i's question (i itself if none)
     std::vector<double> predicted_;          ///< this evaluation's predictions
 };
@@ -284,6 +294,9 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
     // The front end is the rows' engine's: the start takes the first row's where none was given.
     if (!options.start) out.start.request_overhead = fitted_rows.front().d.engine.overheads.request.value();
     if (!options.start) out.start.host_enqueue = fitted_rows.front().d.engine.overheads.host_enqueue.value();
+    if (!options.start) out.start.cold_start = fitted_rows.front().d.engine.overheads.cold_start.value();
+    if (!options.start) out.start.cold_prompt_token = fitted_rows.front().d.engine.overheads.cold_prompt_token.value();
+    const auto is_free = [&](parameter q) { return std::find(options.free.begin(), options.free.end(), q) != options.free.end(); };
     const bool eager_free =
         std::find(options.free.begin(), options.free.end(), parameter::host_enqueue) != options.free.end();
     const bool front_end_free =
@@ -300,11 +313,13 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
                                                  : non_negative_finite(v) && c.theta(k, v) <= c.upper(k);
         require(inside, "calibration start", to_string(c.at(k)), v,
                 is_fraction(c.at(k)) ? "a fraction starts in (0, max_fraction]"
-                                     : "starts at zero or above (kernel_overhead and host_enqueue below 1 ms, request_overhead below 10 s)");
+                                     : "starts at zero or above (kernel_overhead, host_enqueue and cold_prompt_token below 1 ms, "
+                                       "request_overhead below 10 s, cold_start below 599 s)");
         theta(k) = std::clamp(c.theta(k, v), c.lower(k), c.upper(k));
     }
 
-    fit_problem f(std::move(fitted_rows), base, front_end_free, eager_free);
+    fit_problem f(std::move(fitted_rows), base, front_end_free, eager_free, is_free(parameter::cold_start),
+                  is_free(parameter::cold_prompt_token));
     Eigen::VectorXd r;
     if (const auto fail = f.residuals(c.parameters(out.start, theta), r)) refuse_row(*fail, "at the starting parameters");
     Eigen::MatrixXd J = jacobian(f, c, out.start, theta, r);

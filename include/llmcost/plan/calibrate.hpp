@@ -67,13 +67,16 @@ enum class parameter {
     link_fraction,
     request_overhead,  ///< the rows' engine's per-request front end (`engine_overheads::request`), not the hardware's
     host_enqueue,      ///< the rows' engine's host enqueue per kernel without CUDA graphs (`engine_overheads::host_enqueue`)
+    cold_start,        ///< the rows' engine's cold opening of a benchmark run, once (`engine_overheads::cold_start`)
+    cold_prompt_token, ///< and its cost per opening prompt token (`engine_overheads::cold_prompt_token`)
 };
 
 inline constexpr std::array all_parameters{parameter::hbm,          parameter::matmul,
                                            parameter::matmul_half_dim, parameter::attention,
                                            parameter::kernel_overhead, parameter::link_latency,
                                            parameter::link_fraction, parameter::request_overhead,
-                                           parameter::host_enqueue};
+                                           parameter::host_enqueue, parameter::cold_start,
+                                           parameter::cold_prompt_token};
 
 /// The member's name: "hbm", "matmul_half_dim", …
 [[nodiscard]] constexpr std::string_view to_string(parameter p) {
@@ -87,6 +90,8 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::link_fraction: return "link_fraction";
         case parameter::request_overhead: return "request_overhead";
         case parameter::host_enqueue: return "host_enqueue";
+        case parameter::cold_start: return "cold_start";
+        case parameter::cold_prompt_token: return "cold_prompt_token";
     }
     return "?";
 }
@@ -103,6 +108,8 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::link_fraction: return "scale-up link achieved / catalogued bandwidth";
         case parameter::request_overhead: return "engine front end per request (outside the steps)";
         case parameter::host_enqueue: return "engine host enqueue per kernel, CUDA graphs off";
+        case parameter::cold_start: return "engine cold opening of a benchmark run, once";
+        case parameter::cold_prompt_token: return "engine cold opening per opening prompt token";
     }
     return "?";
 }
@@ -110,7 +117,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
 /// SI unit of the parameter: "s" for times, "" for fractions and n₀ (a matrix dimension).
 [[nodiscard]] constexpr std::string_view unit_of(parameter p) {
     return p == parameter::kernel_overhead || p == parameter::link_latency || p == parameter::request_overhead ||
-                   p == parameter::host_enqueue
+                   p == parameter::host_enqueue || p == parameter::cold_start || p == parameter::cold_prompt_token
                ? "s"
                : "";
 }
@@ -138,6 +145,8 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::link_fraction: return e.link_fraction;
         case parameter::request_overhead: return e.request_overhead;
         case parameter::host_enqueue: return e.host_enqueue;
+        case parameter::cold_start: return e.cold_start;
+        case parameter::cold_prompt_token: return e.cold_prompt_token;
     }
     return e.hbm;
 }
@@ -222,7 +231,10 @@ inline constexpr double jacobian_step = 1e-4;
 
 /// Typical sizes of n₀ and the times, so that θ is of order one even when the start is 0.
 [[nodiscard]] constexpr double typical(parameter p) {
-    return p == parameter::matmul_half_dim ? 256.0 : p == parameter::request_overhead ? 1e-3 : 1e-6;
+    return p == parameter::matmul_half_dim ? 256.0
+           : p == parameter::request_overhead ? 1e-3
+           : p == parameter::cold_start       ? 1.0
+                                              : 1e-6;
 }
 
 /// The interval value · e^(±half), half = t₍₁₊c₎⁄₂,ₙ₋ₚ · √(s² + gᵀ Cov g), from the gradient
@@ -277,6 +289,9 @@ template <class Figure>
     x.d.hw = fit.calibrated();
     if (fit.find(parameter::request_overhead) != nullptr) x.d.engine.overheads.request = seconds(fit.fitted.request_overhead);
     if (fit.find(parameter::host_enqueue) != nullptr) x.d.engine.overheads.host_enqueue = seconds(fit.fitted.host_enqueue);
+    if (fit.find(parameter::cold_start) != nullptr) x.d.engine.overheads.cold_start = seconds(fit.fitted.cold_start);
+    if (fit.find(parameter::cold_prompt_token) != nullptr)
+        x.d.engine.overheads.cold_prompt_token = seconds(fit.fitted.cold_prompt_token);
     return x;
 }
 

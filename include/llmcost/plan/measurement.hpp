@@ -275,7 +275,9 @@ struct measurement {
 
 /// The simulated run of a closed-loop measurement (`x.prompts` > 0): `x.prompts` requests with
 /// `client_lengths` of the row's shape, batch · dp clients released at time 0 (the burst start),
-/// each next prompt sent when an answer ends; seed 1, so the figures are the same on every run.
+/// each next prompt sent when an answer ends; seed 1, so the figures are the same on every run. The
+/// servers start cold (`sim::options::cold_engine`): the benchmark launched them just before its burst,
+/// so the opening pays the engine's cold opening (`engine_overheads::cold_opening`; 0 in most profiles).
 [[nodiscard]] inline sim::result closed_loop_run(const measurement& x) {
     require(x.prompts > 0.0 && x.how == scenario::fixed_batch, x.id, "prompts", x.prompts,
             "a closed-loop run needs a fixed_batch row with prompts > 0");
@@ -283,7 +285,7 @@ struct measurement {
                               .output = client_lengths(x.r.output, x.range_ratio),
                               .arrivals = workload::closed_loop(x.batch * x.d.layout.dp)};
     return sim::simulate(as_driven(x), t, {.limits = closed_loop_limits(x), .requests = x.prompts, .seed = 1, .keep_requests = false,
-                                  .timeline_points = 0});
+                                  .timeline_points = 0, .cold_engine = true});
 }
 
 /// A run whose 99th-percentile TTFT is more than `stall_ratio` times its median: a few requests
@@ -463,6 +465,10 @@ struct efficiency_parameters {
     /// Seconds per kernel: the host's enqueue of a step without CUDA graphs (`engine_overheads::host_enqueue`),
     /// the engine's like `request_overhead`: a fit with it free sets it on every fitted row's engine.
     double host_enqueue = 0.0;
+    /// Seconds, once, and seconds per opening prompt token: a benchmark run's cold opening
+    /// (`engine_overheads::cold_start`, `cold_prompt_token`), the engine's like `request_overhead`.
+    double cold_start = 0.0;
+    double cold_prompt_token = 0.0;
 
     [[nodiscard]] bool operator==(const efficiency_parameters&) const = default;
 };

@@ -105,6 +105,7 @@ struct engine {
     double prefix_hit_rate = 0;  ///< share of every prompt found cached
     bool trace_prefixes = false; ///< trace prefix ids find their shared part cached
     double shared_prefix = 0;    ///< its length (0: the shorter prompt)
+    bool cold = false;           ///< a closed loop on servers started cold: the opening pays `cold_opening`
 };
 
 /// What a server does with its requests: all of it, or one side of a disaggregated pair.
@@ -178,6 +179,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     auto swap_time = [&](double context) { return kv_swap_time(e.pm.d, tokens(context)).value(); };
     double stalled = 0.0;  // swap time since the last step: the next tokens wait for it too (ITL)
     double previous_step = 0;  // the last step's time, 0 when the engine was idle before it
+    bool opening_started = false;  // a cold server has run a step of its opening (`engine::cold`)
     double now = 0, step_no = 0, decodes = 0, context_sum = 0, used = 0, busy = 0;
     double batch_time = 0, kv_time = 0, first_arrival = reqs.empty() ? 0.0 : reqs.front().arrival.value();
     std::size_t next = 0, finished = 0;
@@ -349,8 +351,20 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         if (ps == 0) decode_steps_since_poll += 1.0;
         // An eager prompt step's launch overlaps the step before it (`detail::eager_prompt_wait`).
         const double previous = ps > 0 && e.pm.prefill_overhead.value() > 0.0 ? previous_step : 0.0;
+        // A cold server's opening: its first `clients` requests' prompt tokens in this step, and the
+        // one-time start on the first step that carries any (`engine_overheads::cold_opening`).
+        double cold = 0.0;
+        if (e.cold && ps > 0) {
+            double opening = 0.0;
+            for (std::size_t j = 0; j < chunk_of_step.size(); ++j)
+                if (static_cast<double>(s[chunk_of_step[j]].req) < clients) opening += chunk_tokens[j];
+            if (opening > 0.0) {
+                cold = e.pm.d.engine.overheads.cold_opening(tokens(opening), !opening_started).value();
+                opening_started = true;
+            }
+        }
         const step_cache::key k{dec, ps, chunk_sum, ctx, pairs_sum, kv_prefill_sum, previous};
-        const double t = cache.get(k, [&] {
+        const double t = cold + cache.get(k, [&] {
             const double c = dec > 0 ? ctx / dec : 0.0;
             const llmcost::detail::sequence_terms<double> terms{
                 .prefill_tokens = ps > 0 ? chunk_sum / ps : 0.0,
@@ -519,6 +533,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.prefix_hit_rate = o.prefix_hit_rate;
     e.trace_prefixes = o.trace_prefixes;
     e.shared_prefix = o.shared_prefix_tokens;
+    e.cold = o.cold_engine && closed_loop;
     for (std::size_t i = 0; i < reqs.size(); ++i) check_request(e, reqs[i], i, origin);
 
     const std::size_t n_servers = static_cast<std::size_t>(servers);

@@ -77,6 +77,10 @@ struct options {
     /// Disaggregated: the most prompts a prefill server takes into one step (a plan's prompts per
     /// prefill pass); 0: the servers' `limits.max_batch`.
     double prefill_batch = 0;
+    /// The servers were started just before the run (a benchmark client's burst start): the first
+    /// prompt steps carrying each server's opening requests (its first closed-loop clients') pay the
+    /// engine's cold opening (`engine_overheads::cold_opening`). Read by a closed loop only; false: warm.
+    bool cold_engine = false;
 
     constexpr void validate() const {
         limits.validate();
