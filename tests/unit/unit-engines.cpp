@@ -557,6 +557,103 @@ TEST_CASE("SGLang on ROCm's dense FP8 GEMM curve (AITER block-scaled FP8, B62-B6
     }
 }
 
+TEST_CASE("Hopper engines' dense BF16 GEMM curve (aiconfigurator's TensorRT-LLM BF16 GEMM table on H100, B75-B76), hand-worked") {
+    const achievable_fractions& h100 = catalog::h100_sxm5.gpu.efficiency;
+    SUBCASE("the curve replaces the hardware's for BF16 only, on the Hopper profiles whose BF16 GEMMs are cuBLAS's") {
+        for (const engine_profile* e : {&catalog::trtllm_hopper, &catalog::trtllm_hopper_trt_engine, &catalog::vllm_hopper,
+                                        &catalog::sglang_hopper}) {
+            CAPTURE(e->name);
+            CHECK(e->kernels.own_bf16_curve());
+            const achievable_fractions bf16 = dense_gemm_curve(h100, e->kernels, compute_class::bf16);
+            CHECK(bf16.matmul == 1.0);  // gemm = 1 on Hopper: e∞ as the table states it (at its bound, docs/hopper-bf16-gemm.md)
+            CHECK(bf16.matmul_half_dim == 1503.0);
+            CHECK(bf16.hbm == h100.hbm);
+            CHECK(bf16.attention == h100.attention);
+            CHECK(dense_gemm_curve(h100, e->kernels, compute_class::fp8) == h100);  // FP8 stays on cuBLASLt's B04 curve
+            CHECK(dense_gemm_curve(h100, e->kernels, compute_class::fp4) == h100);
+        }
+        // zero: the hardware's curve, as before
+        CHECK_FALSE(catalog::trtllm_blackwell.kernels.own_bf16_curve());
+        CHECK_FALSE(catalog::vllm_cdna3.kernels.own_bf16_curve());
+        CHECK(dense_gemm_curve(h100, engine_kernels{}, compute_class::bf16) == h100);
+    }
+    SUBCASE("its rate at a prompt-sized shape, by hand") {
+        // H100, m 512, k 4096, n 14336 (Llama-3.1-8B's FFN at TP1, 512 prompt tokens): ∛(512 · 4096 · 14336)
+        // = 3109.47; e = 1 · 3109.47 ÷ (3109.47 + 1503) = 0.674144, × 989.4 TFLOP/s = 667.0 TFLOP/s
+        // (the table's nearest grid shapes at m 512: 0.70-0.79); the hardware's FP8-fitted curve (B04) gives
+        // 0.7153 · 3109.47 ÷ (3109.47 + 798) = 0.569218.
+        const achievable_fractions bf16 = dense_gemm_curve(h100, catalog::trtllm_hopper.kernels, compute_class::bf16);
+        CHECK(bf16.matmul_at(512.0, 4096.0, 14336.0) == doctest::Approx(0.674144).epsilon(1e-5));
+        CHECK(h100.matmul_at(512.0, 4096.0, 14336.0) == doctest::Approx(0.569218).epsilon(1e-5));
+        // m 256, k 4096, n 6144 (its QKV projection): ∛ = 1860.73, e = 1860.73 ÷ 3363.73 = 0.553175
+        CHECK(bf16.matmul_at(256.0, 4096.0, 6144.0) == doctest::Approx(0.553175).epsilon(1e-5));
+    }
+    SUBCASE("in a pass: a BF16 prompt step's dense GEMMs speed up by the two curves' ratio, an FP8 one does not move") {
+        const deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+        deployment own = ref;
+        own.engine.kernels.bf16_gemm_efficiency = 1.0;
+        own.engine.kernels.bf16_gemm_half_dim = 1503.0;
+        CHECK(prefill_pass(own, 1.0, 512_tok, 0_tok).matmul_compute_time.value() <
+              prefill_pass(ref, 1.0, 512_tok, 0_tok).matmul_compute_time.value());
+        CHECK(prefill_pass(own, 1.0, 512_tok, 0_tok).attention_compute_time.value() ==
+              prefill_pass(ref, 1.0, 512_tok, 0_tok).attention_compute_time.value());
+        const deployment fp8_ref = with_formats(ref, formats::fp8, formats::fp8);
+        deployment fp8_own = fp8_ref;
+        fp8_own.engine = own.engine;
+        CHECK(prefill_pass(fp8_own, 1.0, 512_tok, 0_tok).matmul_compute_time.value() ==
+              prefill_pass(fp8_ref, 1.0, 512_tok, 0_tok).matmul_compute_time.value());
+    }
+    SUBCASE("property: a lower BF16 e∞ never shortens a prompt step; a larger n₀ neither") {
+        deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+        d.engine.kernels.bf16_gemm_half_dim = 1503.0;
+        double previous = 0.0;
+        for (double e_inf : {1.0, 0.8, 0.6, 0.3, 0.1}) {
+            d.engine.kernels.bf16_gemm_efficiency = e_inf;
+            const double t = prefill_pass(d, 1.0, 2048_tok, 0_tok).time().value();
+            CHECK(t >= previous);
+            previous = t;
+        }
+        previous = 0.0;
+        for (double n0 : {100.0, 798.0, 1503.0, 5000.0}) {
+            d.engine.kernels.bf16_gemm_half_dim = n0;
+            const double t = prefill_pass(d, 1.0, 2048_tok, 0_tok).time().value();
+            CHECK(t >= previous);
+            previous = t;
+        }
+    }
+    SUBCASE("refusals name the field, the value and the rule") {
+        engine_profile e = catalog::trtllm_hopper;
+        e.kernels.bf16_gemm_efficiency = std::numeric_limits<double>::quiet_NaN();
+        CHECK(has(test::validation_message(e), "kernels.bf16_gemm_efficiency = nan"));
+        e = catalog::trtllm_hopper;
+        e.kernels.bf16_gemm_efficiency = -0.5;
+        CHECK(has(test::validation_message(e), "kernels.bf16_gemm_efficiency = -0.5: a BF16 GEMM e∞ must be 0"));
+        e = catalog::trtllm_hopper;
+        e.kernels.bf16_gemm_efficiency = 1.02;
+        CHECK(has(test::validation_message(e), "kernels.bf16_gemm_efficiency = 1.02: a BF16 GEMM e∞ must be 0"));
+        e = catalog::trtllm_hopper;
+        e.kernels.bf16_gemm_half_dim = 0.0;
+        CHECK(has(test::validation_message(e), "the BF16 GEMM curve needs both its e∞ and its n₀"));
+        e = catalog::trtllm_hopper;
+        e.kernels.bf16_gemm_half_dim = std::numeric_limits<double>::infinity();
+        CHECK(has(test::validation_message(e), "kernels.bf16_gemm_half_dim = inf"));
+    }
+    SUBCASE("the table's columns: read where present, 0 (the hardware's curve) where a table leaves them out") {
+        const std::string row = "Mine,trtllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+        const std::string curve = "bf16_gemm_efficiency,bf16_gemm_half_dim";
+        const auto old = io::parse_engines_csv(engine_table(row, "", ""), "old.csv");
+        REQUIRE(old.size() == 1);
+        CHECK_FALSE(old[0].kernels.own_bf16_curve());
+        const auto mine = io::parse_engines_csv(engine_table(row, curve, "0.9,1200"), "mine.csv");
+        REQUIRE(mine.size() == 1);
+        CHECK(mine[0].kernels.bf16_gemm_efficiency == 0.9);
+        CHECK(mine[0].kernels.bf16_gemm_half_dim == 1200.0);
+        const std::string zero = test::message_of([&] { return io::parse_engines_csv(engine_table(row, curve, "0.9,0"), "mine.csv"); });
+        CHECK(has(zero, "mine.csv:2"));
+        CHECK(has(zero, "bf16_gemm_half_dim"));
+    }
+}
+
 TEST_CASE("GEMM + TP all-reduce in one kernel (TensorRT-LLM's gemm_allreduce_plugin)") {
     // Llama-3.1-405B per layer: QKV 16,384 × (16,384 + 2 · 1,024) = 16,384 × 18,432, O 16,384 × 16,384,
     // gate + up 2 · 16,384 × 53,248, down 53,248 × 16,384: 16,384 × 194,560 in all, of which the

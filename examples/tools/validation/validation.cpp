@@ -194,10 +194,12 @@ micro_row price(micro_row r) {
         if (!f) throw std::runtime_error(r.id + ": unknown precision '" + r.precision + "'");
         const double m = mnk[0], n = mnk[1], k = mnk[2];
         // TensorRT-LLM's profile on this GPU's architecture, where it has one: its dense GEMM curve for
-        // the format (its own FP4 curve, B12), as the serving rows price it; otherwise the hardware's.
+        // the format (its own FP4 curve, B12; its BF16 curve, B75-B76), as the serving rows price it;
+        // otherwise the hardware's.
         const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
         const std::optional<engine_profile> trt = arch ? catalog::find_engine(engine_kind::trtllm, *arch) : std::nullopt;
-        const bool engine_curve = trt && f->compute == compute_class::fp4 && trt->kernels.own_fp4_curve();
+        const bool engine_curve = trt && ((f->compute == compute_class::fp4 && trt->kernels.own_fp4_curve()) ||
+                                          (f->compute == compute_class::bf16 && trt->kernels.own_bf16_curve()));
         engine_kernels kernels = trt ? trt->kernels : engine_kernels{};
         kernels.fp4_quantization_fused = !quant;
         if (quant && !(engine_curve && kernels.unfused_fp4_quantization()))
@@ -207,7 +209,9 @@ micro_row price(micro_row r) {
         r.predicted = fraction * g.peak(f->compute).value() / scale;
         r.how = std::string(to_string(f->compute)) + " peak " + text::plain(g.peak(f->compute).value() / 1e12, 5) +
                 " TFLOP/s × matmul_at(m, k, n) " + text::plain(fraction, 4) + " (" +
-                (engine_curve ? std::string(trt->name) + (quant ? "'s FP4 curve with the quantization: " : "'s FP4 curve: ")
+                (engine_curve ? std::string(trt->name) + (quant ? "'s FP4 curve with the quantization: "
+                                                                 : "'s " + std::string(f->compute == compute_class::bf16 ? "BF16" : "FP4") +
+                                                                       " curve: ")
                               : std::string()) + "e∞ " +
                 text::plain(curve.matmul, 4) + ", n₀ " + text::plain(curve.matmul_half_dim, 4) + ", ∛(m·n·k) " +
                 text::plain(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) + ")";

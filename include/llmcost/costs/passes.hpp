@@ -359,7 +359,8 @@ struct pass_model {
 /// (`engine_kernels::fp4_gemm_efficiency`, `fp4_gemm_half_dim`: e∞ and n₀ of the FP4 peak, B12), and
 /// where its build quantizes the activations in a kernel of their own, the GEMM and that kernel
 /// timed together (`fp4_quant_gemm_efficiency`, `fp4_quant_gemm_half_dim`, B19); and where it runs
-/// FP8 GEMMs of its own (`fp8_gemm_efficiency`, `fp8_gemm_half_dim`: e∞ of the datasheet FP8 peak and n₀).
+/// FP8 GEMMs of its own (`fp8_gemm_efficiency`, `fp8_gemm_half_dim`: e∞ of the datasheet FP8 peak and n₀),
+/// and BF16 / FP16 GEMMs measured at serving shapes (`bf16_gemm_efficiency`, `bf16_gemm_half_dim`, B75–B76).
 [[nodiscard]] constexpr achievable_fractions dense_gemm_curve(const achievable_fractions& hw, const engine_kernels& k,
                                                               compute_class c) {
     achievable_fractions curve = hw;
@@ -372,6 +373,11 @@ struct pass_model {
         // block-scaled FP8 GEMMs, B62–B63); the caller's peak carries `gemm`, so e∞ ÷ gemm here.
         curve.matmul = k.fp8_gemm_efficiency / k.gemm;
         curve.matmul_half_dim = k.fp8_gemm_half_dim;
+    } else if (c == compute_class::bf16 && k.own_bf16_curve()) {
+        // e(n) = e∞ · n ÷ (n + n₀) of the datasheet BF16 peak, fitted to the engine's measured BF16
+        // linear layers at dense models' shapes (aiconfigurator's TensorRT-LLM GEMM table on H100, B75–B76).
+        curve.matmul = k.bf16_gemm_efficiency / k.gemm;
+        curve.matmul_half_dim = k.bf16_gemm_half_dim;
     }
     return curve;
 }

@@ -48,6 +48,7 @@ struct engine_row {
     double all_reduce_norm_fusion;
     /// 1: experts narrower than 8 bits run with 8-bit activations at the FP8 peak (`engine_kernels::expert_fp8_activations`)
     double expert_fp8_activations;
+    double bf16_gemm_efficiency, bf16_gemm_half_dim;  ///< the engine's dense BF16 GEMM size curve (e∞, n₀); 0, 0: the hardware's
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -85,6 +86,8 @@ struct engine_row {
                     .fp4_quant_gemm_half_dim = r.fp4_quant_gemm_half_dim,
                     .fp8_gemm_efficiency = r.fp8_gemm_efficiency,
                     .fp8_gemm_half_dim = r.fp8_gemm_half_dim,
+                    .bf16_gemm_efficiency = r.bf16_gemm_efficiency,
+                    .bf16_gemm_half_dim = r.bf16_gemm_half_dim,
                     .mixed_input_expert_gemm = r.mixed_input_expert_gemm,
                     .mixed_input_hidden_align = r.mixed_input_hidden_align,
                     .mixed_input_width_align = r.mixed_input_width_align,

@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 52> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 54> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -64,6 +64,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 52> c
     {"fp8_gemm_efficiency", "kernels.fp8_gemm_efficiency"}, {"fp8_gemm_half_dim", "kernels.fp8_gemm_half_dim"},
     {"moe_runner_kernels", "kernels.moe_runner_kernels"}, {"all_reduce_norm_fusion", "all_reduce_norm_fusion"},
     {"expert_fp8_activations", "expert_fp8_activations"},
+    {"bf16_gemm_efficiency", "kernels.bf16_gemm_efficiency"}, {"bf16_gemm_half_dim", "kernels.bf16_gemm_half_dim"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -77,8 +78,8 @@ inline constexpr auto columns = [] {
 /// the custom all-reduce's largest message at 2 ranks: 0, the one at every count; the engine's dense FP8
 /// GEMM curve: 0, 0, the hardware's; the kernels of a fused MoE runner: 0, the generic count; the
 /// all-reduce + residual + RMSNorm fusion: 0, none; 8-bit activations for narrow experts: 0, the
-/// activations' format).
-inline constexpr std::size_t optional_columns = 16;
+/// activations' format; the engine's dense BF16 GEMM curve: 0, 0, the hardware's).
+inline constexpr std::size_t optional_columns = 18;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -115,7 +116,7 @@ using row_reader = detail::hardware_csv::row_reader;
                          &e.mixed_input_hidden_align, &e.mixed_input_width_align, &e.prefill_launch_us,
                          &e.host_enqueue_us, &e.custom_all_reduce_max_2_ranks_KiB, &e.fp8_gemm_efficiency,
                          &e.fp8_gemm_half_dim, &e.moe_runner_kernels, &e.all_reduce_norm_fusion,
-                         &e.expert_fp8_activations};
+                         &e.expert_fp8_activations, &e.bf16_gemm_efficiency, &e.bf16_gemm_half_dim};
     for (std::size_t i = 0; i < std::size(figures); ++i) {
         const std::string_view column = columns[i + 4];
         const bool may_be_absent = i + 4 >= required_columns.size();
