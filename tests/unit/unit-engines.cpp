@@ -565,8 +565,8 @@ TEST_CASE("Hopper engines' dense BF16 GEMM curve (aiconfigurator's TensorRT-LLM 
             CAPTURE(e->name);
             CHECK(e->kernels.own_bf16_curve());
             const achievable_fractions bf16 = dense_gemm_curve(h100, e->kernels, compute_class::bf16);
-            CHECK(bf16.matmul == 1.0);  // gemm = 1 on Hopper: e∞ as the table states it (at its bound, docs/hopper-bf16-gemm.md)
-            CHECK(bf16.matmul_half_dim == 1503.0);
+            CHECK(bf16.matmul == 0.7721);  // gemm = 1 on Hopper: e∞ as the table states it (docs/hopper-bf16-gemm.md)
+            CHECK(bf16.matmul_half_dim == 98.5);
             CHECK(bf16.hbm == h100.hbm);
             CHECK(bf16.attention == h100.attention);
             CHECK(dense_gemm_curve(h100, e->kernels, compute_class::fp8) == h100);  // FP8 stays on cuBLASLt's B04 curve
@@ -579,20 +579,20 @@ TEST_CASE("Hopper engines' dense BF16 GEMM curve (aiconfigurator's TensorRT-LLM 
     }
     SUBCASE("its rate at a prompt-sized shape, by hand") {
         // H100, m 512, k 4096, n 14336 (Llama-3.1-8B's FFN at TP1, 512 prompt tokens): ∛(512 · 4096 · 14336)
-        // = 3109.47; e = 1 · 3109.47 ÷ (3109.47 + 1503) = 0.674144, × 989.4 TFLOP/s = 667.0 TFLOP/s
-        // (the table's nearest grid shapes at m 512: 0.70-0.79); the hardware's FP8-fitted curve (B04) gives
-        // 0.7153 · 3109.47 ÷ (3109.47 + 798) = 0.569218.
+        // = 3109.47; e = 0.7721 · 3109.47 ÷ (3109.47 + 98.5) = 0.748393, × 989.4 TFLOP/s = 740.5 TFLOP/s
+        // (the table's nearest grid shapes at m 512: 0.70-0.79 of the peak, B75-B76); the hardware's
+        // FP8-fitted curve (B04) gives 0.7153 · 3109.47 ÷ (3109.47 + 798) = 0.569218.
         const achievable_fractions bf16 = dense_gemm_curve(h100, catalog::trtllm_hopper.kernels, compute_class::bf16);
-        CHECK(bf16.matmul_at(512.0, 4096.0, 14336.0) == doctest::Approx(0.674144).epsilon(1e-5));
+        CHECK(bf16.matmul_at(512.0, 4096.0, 14336.0) == doctest::Approx(0.748393).epsilon(1e-5));
         CHECK(h100.matmul_at(512.0, 4096.0, 14336.0) == doctest::Approx(0.569218).epsilon(1e-5));
-        // m 256, k 4096, n 6144 (its QKV projection): ∛ = 1860.73, e = 1860.73 ÷ 3363.73 = 0.553175
-        CHECK(bf16.matmul_at(256.0, 4096.0, 6144.0) == doctest::Approx(0.553175).epsilon(1e-5));
+        // m 256, k 4096, n 6144 (its QKV projection): ∛ = 1860.73, e = 0.7721 · 1860.73 ÷ 1959.23 = 0.733283
+        CHECK(bf16.matmul_at(256.0, 4096.0, 6144.0) == doctest::Approx(0.733283).epsilon(1e-5));
     }
     SUBCASE("in a pass: a BF16 prompt step's dense GEMMs speed up by the two curves' ratio, an FP8 one does not move") {
         const deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
         deployment own = ref;
-        own.engine.kernels.bf16_gemm_efficiency = 1.0;
-        own.engine.kernels.bf16_gemm_half_dim = 1503.0;
+        own.engine.kernels.bf16_gemm_efficiency = 0.7721;
+        own.engine.kernels.bf16_gemm_half_dim = 98.5;
         CHECK(prefill_pass(own, 1.0, 512_tok, 0_tok).matmul_compute_time.value() <
               prefill_pass(ref, 1.0, 512_tok, 0_tok).matmul_compute_time.value());
         CHECK(prefill_pass(own, 1.0, 512_tok, 0_tok).attention_compute_time.value() ==
@@ -605,7 +605,7 @@ TEST_CASE("Hopper engines' dense BF16 GEMM curve (aiconfigurator's TensorRT-LLM 
     }
     SUBCASE("property: a lower BF16 e∞ never shortens a prompt step; a larger n₀ neither") {
         deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
-        d.engine.kernels.bf16_gemm_half_dim = 1503.0;
+        d.engine.kernels.bf16_gemm_half_dim = 98.5;
         double previous = 0.0;
         for (double e_inf : {1.0, 0.8, 0.6, 0.3, 0.1}) {
             d.engine.kernels.bf16_gemm_efficiency = e_inf;
@@ -614,7 +614,7 @@ TEST_CASE("Hopper engines' dense BF16 GEMM curve (aiconfigurator's TensorRT-LLM 
             previous = t;
         }
         previous = 0.0;
-        for (double n0 : {100.0, 798.0, 1503.0, 5000.0}) {
+        for (double n0 : {98.5, 798.0, 1503.0, 5000.0}) {
             d.engine.kernels.bf16_gemm_half_dim = n0;
             const double t = prefill_pass(d, 1.0, 2048_tok, 0_tok).time().value();
             CHECK(t >= previous);
