@@ -579,6 +579,8 @@ TEST_CASE("Hopper engines' dense BF16 GEMM curve (aiconfigurator's TensorRT-LLM 
             CHECK(dense_gemm_curve(h100, e->kernels, compute_class::fp8) == h100);  // FP8 stays on cuBLASLt's B04 curve
             CHECK(dense_gemm_curve(h100, e->kernels, compute_class::fp4) == h100);
         }
+        // weight-only quantized layers (INT4 / FP8 weights, BF16 activations) run mixed-input kernels: the hardware's curve
+        CHECK(dense_gemm_curve(h100, catalog::trtllm_hopper.kernels, compute_class::bf16, false) == h100);
         // zero: the hardware's curve, as before
         CHECK_FALSE(catalog::trtllm_blackwell.kernels.own_bf16_curve());
         CHECK_FALSE(catalog::vllm_cdna3.kernels.own_bf16_curve());
@@ -609,6 +611,12 @@ TEST_CASE("Hopper engines' dense BF16 GEMM curve (aiconfigurator's TensorRT-LLM 
         fp8_own.engine = own.engine;
         CHECK(prefill_pass(fp8_own, 1.0, 512_tok, 0_tok).matmul_compute_time.value() ==
               prefill_pass(fp8_ref, 1.0, 512_tok, 0_tok).matmul_compute_time.value());
+        // INT4 weights with BF16 activations (a weight-only quantized model): the hardware's curve either way
+        const deployment int4_ref = with_formats(ref, formats::int4, formats::bf16);
+        deployment int4_own = int4_ref;
+        int4_own.engine = own.engine;
+        CHECK(prefill_pass(int4_own, 1.0, 512_tok, 0_tok).matmul_compute_time.value() ==
+              prefill_pass(int4_ref, 1.0, 512_tok, 0_tok).matmul_compute_time.value());
     }
     SUBCASE("property: a lower BF16 e∞ never shortens a prompt step; a larger n₀ neither") {
         deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
