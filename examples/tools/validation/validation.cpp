@@ -233,8 +233,8 @@ micro_row price(micro_row r) {
         const double peak = g.peak(f->compute).value() * kernels.gemm;
         const double compute_s = 2.0 * m * n * k / (peak * fraction);
         const double weights_s = n * k * f->bits_per_element() / 8.0 / (g.sustained_hbm_bandwidth().value() * kernels.weights);
-        const double seconds = std::max(compute_s, weights_s) + e.kernel_overhead.value();
-        r.predicted = 2.0 * m * n * k / seconds / scale;
+        const double layer_s = std::max(compute_s, weights_s) + e.kernel_overhead.value();
+        r.predicted = 2.0 * m * n * k / layer_s / scale;
         r.how = "2mnk ÷ (max(" + text::plain(compute_s * 1e6, 4) + " µs at " + std::string(to_string(f->compute)) + " peak × " +
                 text::plain(fraction, 4) + (trt && kernels.own_bf16_curve() && f->compute == compute_class::bf16 ? " (" + std::string(trt->name) + "'s BF16 curve)" : std::string()) +
                 ", weights " + text::plain(weights_s * 1e6, 4) + " µs) + kernel " + text::plain(e.kernel_overhead.value() * 1e6, 3) +
