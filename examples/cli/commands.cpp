@@ -710,6 +710,8 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("fp4_quant_gemm_half_dim", "FP4+quantization n₀", e.kernels.fp4_quant_gemm_half_dim)
                 .add("fp8_gemm_efficiency", "FP8 GEMM e∞", e.kernels.fp8_gemm_efficiency)
                 .add("fp8_gemm_half_dim", "FP8 GEMM n₀", e.kernels.fp8_gemm_half_dim)
+                .add("bf16_gemm_efficiency", "BF16 GEMM e∞", e.kernels.bf16_gemm_efficiency)
+                .add("bf16_gemm_half_dim", "BF16 GEMM n₀", e.kernels.bf16_gemm_half_dim)
                 .add("mla_decode", "MLA decode x", e.kernels.mla_decode)
                 .add("mixed_input_expert_gemm", "W4A16 expert ceiling", e.kernels.mixed_input_expert_gemm)
                 .add("step_overhead_s", "step overhead", e.overheads.step.value(), "s")

@@ -109,17 +109,17 @@ TEST_CASE("one engine's profiles on one architecture: the version a row states p
 TEST_CASE("TensorRT-LLM 0.9-0.16 on Hopper: its fitted launch gap per kernel, CUDA graphs off, by hand") {
     const engine_profile& old = catalog::trtllm_hopper_trt_engine;
     CHECK_FALSE(old.overheads.cuda_graphs);
-    CHECK(old.overheads.launch().value() == doctest::Approx(3.874e-6));
-    CHECK(old.overheads.request.value() == doctest::Approx(3.332e-3));
+    CHECK(old.overheads.launch().value() == doctest::Approx(5.287e-6).epsilon(1e-9));
+    CHECK(old.overheads.request.value() == doctest::Approx(6.185e-3).epsilon(1e-9));
     CHECK(old.overheads.step.value() == 0.0);
     // Everything but the host costs and the all-reduce above the custom kernel is the default profile's
     // (its host costs were fitted with the link model at every size: docs/trtllm-hopper-all-reduce.md).
     CHECK(old.kernels == catalog::trtllm_hopper.kernels);
     CHECK(old.collectives == engine_collectives{});
     CHECK(old.scheduler == catalog::trtllm_hopper.scheduler);
-    // A decode step of Llama-3.1-8B on one H100 is the default's plus kernels × 3.874 µs: with the
+    // A decode step of Llama-3.1-8B on one H100 is the default's plus kernels × 5.287 µs (session 17's refit, docs/hopper-bf16-gemm.md): with the
     // hardware's 4 µs a kernel, the default's launch term is kernels × 4 µs, so the old profile's is
-    // kernels × 7.874 µs, and the steps differ by exactly kernels × 3.874 µs.
+    // kernels × 9.287 µs, and the steps differ by exactly kernels × 5.287 µs.
     const deployment now{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::trtllm_hopper};
     deployment then = now;
     then.engine = old;
@@ -127,8 +127,8 @@ TEST_CASE("TensorRT-LLM 0.9-0.16 on Hopper: its fitted launch gap per kernel, CU
     const pass_cost a = step_pass(now, decode), b = step_pass(then, decode);
     const double kernels = a.overhead_time.value() / 4e-6;
     CHECK(kernels == doctest::Approx(std::round(kernels)));  // a whole number of kernels
-    CHECK(b.overhead_time.value() == doctest::Approx(kernels * 7.874e-6).epsilon(1e-12));
-    CHECK(b.time().value() - a.time().value() == doctest::Approx(kernels * 3.874e-6).epsilon(1e-9));
+    CHECK(b.overhead_time.value() == doctest::Approx(kernels * 9.287e-6).epsilon(1e-12));
+    CHECK(b.time().value() - a.time().value() == doctest::Approx(kernels * 5.287e-6).epsilon(1e-9));
 }
 
 TEST_CASE("engine table: a rule lands on the column it came from") {
@@ -211,11 +211,18 @@ TEST_CASE("engine_for: the profile of the GPU's architecture, or a refusal namin
     CHECK(catalog::engines_on(gpu_architecture::cdna3) == "vllm, sglang");
 }
 
-TEST_CASE("the default engine is the reference, and TensorRT-LLM's kernels are the hardware table's") {
-    const deployment plain{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
-    CHECK(plain.engine == engine_profile::reference());
-    deployment trt = plain;
+TEST_CASE("the default engine is the reference, and TensorRT-LLM's kernels are the hardware table's but for its BF16 curve") {
+    const deployment reference{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+    CHECK(reference.engine == engine_profile::reference());
+    deployment trt = reference;
     trt.engine = catalog::trtllm_hopper;
+    // The Hopper profiles price dense BF16 GEMMs on their own curve (B75-B76): a BF16 prompt is faster.
+    CHECK(prefill_pass(trt, 1.0, 400_tok, 0_tok).matmul_compute_time.value() <
+          prefill_pass(reference, 1.0, 400_tok, 0_tok).matmul_compute_time.value());
+    // The reference with that curve: every other figure the pass reads is the reference's.
+    deployment plain = reference;
+    plain.engine.kernels.bf16_gemm_efficiency = catalog::trtllm_hopper.kernels.bf16_gemm_efficiency;
+    plain.engine.kernels.bf16_gemm_half_dim = catalog::trtllm_hopper.kernels.bf16_gemm_half_dim;
     // Dense, no MLA, no EP: every figure the pass reads is the reference's, to the last bit, while
     // its all-reduces stay in TensorRT-LLM's custom kernel (a token's hidden state is 8192 × 2 B =
     // 16,384 B: up to 488 tokens, 7,995,392 B ≤ 8,000,000 B at TP8).
@@ -574,6 +581,111 @@ TEST_CASE("SGLang on ROCm's dense FP8 GEMM curve (AITER block-scaled FP8, B62-B6
         const std::string zero = test::message_of([&] { return io::parse_engines_csv(engine_table(row, curve, "0.43,0"), "mine.csv"); });
         CHECK(has(zero, "mine.csv:2"));
         CHECK(has(zero, "fp8_gemm_half_dim"));
+    }
+}
+
+TEST_CASE("Hopper engines' dense BF16 GEMM curve (aiconfigurator's TensorRT-LLM BF16 GEMM table on H100, B75-B76), hand-worked") {
+    const achievable_fractions& h100 = catalog::h100_sxm5.gpu.efficiency;
+    SUBCASE("the curve replaces the hardware's for BF16 only, on the Hopper profiles whose BF16 GEMMs are cuBLAS's") {
+        for (const engine_profile* e : {&catalog::trtllm_hopper, &catalog::trtllm_hopper_trt_engine, &catalog::vllm_hopper,
+                                        &catalog::sglang_hopper}) {
+            CAPTURE(e->name);
+            CHECK(e->kernels.own_bf16_curve());
+            const achievable_fractions bf16 = dense_gemm_curve(h100, e->kernels, compute_class::bf16);
+            CHECK(bf16.matmul == 0.7721);  // gemm = 1 on Hopper: e∞ as the table states it (docs/hopper-bf16-gemm.md)
+            CHECK(bf16.matmul_half_dim == 98.5);
+            CHECK(bf16.hbm == h100.hbm);
+            CHECK(bf16.attention == h100.attention);
+            CHECK(dense_gemm_curve(h100, e->kernels, compute_class::fp8) == h100);  // FP8 stays on cuBLASLt's B04 curve
+            CHECK(dense_gemm_curve(h100, e->kernels, compute_class::fp4) == h100);
+        }
+        // weight-only quantized layers (INT4 / FP8 weights, BF16 activations) run mixed-input kernels: the hardware's curve
+        CHECK(dense_gemm_curve(h100, catalog::trtllm_hopper.kernels, compute_class::bf16, false) == h100);
+        // zero: the hardware's curve, as before
+        CHECK_FALSE(catalog::trtllm_blackwell.kernels.own_bf16_curve());
+        CHECK_FALSE(catalog::vllm_cdna3.kernels.own_bf16_curve());
+        CHECK(dense_gemm_curve(h100, engine_kernels{}, compute_class::bf16) == h100);
+    }
+    SUBCASE("its rate at a prompt-sized shape, by hand") {
+        // H100, m 512, k 4096, n 14336 (Llama-3.1-8B's FFN at TP1, 512 prompt tokens): ∛(512 · 4096 · 14336)
+        // = 3109.47; e = 0.7721 · 3109.47 ÷ (3109.47 + 98.5) = 0.748393, × 989.4 TFLOP/s = 740.5 TFLOP/s
+        // (the table's nearest grid shapes at m 512: 0.70-0.79 of the peak, B75-B76); the hardware's
+        // FP8-fitted curve (B04) gives 0.7153 · 3109.47 ÷ (3109.47 + 798) = 0.569218.
+        const achievable_fractions bf16 = dense_gemm_curve(h100, catalog::trtllm_hopper.kernels, compute_class::bf16);
+        CHECK(bf16.matmul_at(512.0, 4096.0, 14336.0) == doctest::Approx(0.748393).epsilon(1e-5));
+        CHECK(h100.matmul_at(512.0, 4096.0, 14336.0) == doctest::Approx(0.569218).epsilon(1e-5));
+        // m 256, k 4096, n 6144 (its QKV projection): ∛ = 1860.73, e = 0.7721 · 1860.73 ÷ 1959.23 = 0.733283
+        CHECK(bf16.matmul_at(256.0, 4096.0, 6144.0) == doctest::Approx(0.733283).epsilon(1e-5));
+    }
+    SUBCASE("in a pass: a BF16 prompt step's dense GEMMs speed up by the two curves' ratio, an FP8 one does not move") {
+        const deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+        deployment own = ref;
+        own.engine.kernels.bf16_gemm_efficiency = 0.7721;
+        own.engine.kernels.bf16_gemm_half_dim = 98.5;
+        CHECK(prefill_pass(own, 1.0, 512_tok, 0_tok).matmul_compute_time.value() <
+              prefill_pass(ref, 1.0, 512_tok, 0_tok).matmul_compute_time.value());
+        CHECK(prefill_pass(own, 1.0, 512_tok, 0_tok).attention_compute_time.value() ==
+              prefill_pass(ref, 1.0, 512_tok, 0_tok).attention_compute_time.value());
+        const deployment fp8_ref = with_formats(ref, formats::fp8, formats::fp8);
+        deployment fp8_own = fp8_ref;
+        fp8_own.engine = own.engine;
+        CHECK(prefill_pass(fp8_own, 1.0, 512_tok, 0_tok).matmul_compute_time.value() ==
+              prefill_pass(fp8_ref, 1.0, 512_tok, 0_tok).matmul_compute_time.value());
+        // INT4 weights with BF16 activations (a weight-only quantized model): the hardware's curve either way
+        const deployment int4_ref = with_formats(ref, formats::int4, formats::bf16);
+        deployment int4_own = int4_ref;
+        int4_own.engine = own.engine;
+        CHECK(prefill_pass(int4_own, 1.0, 512_tok, 0_tok).matmul_compute_time.value() ==
+              prefill_pass(int4_ref, 1.0, 512_tok, 0_tok).matmul_compute_time.value());
+    }
+    SUBCASE("property: a lower BF16 e∞ never shortens a prompt step; a larger n₀ neither") {
+        deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+        d.engine.kernels.bf16_gemm_half_dim = 98.5;
+        double previous = 0.0;
+        for (double e_inf : {1.0, 0.8, 0.6, 0.3, 0.1}) {
+            d.engine.kernels.bf16_gemm_efficiency = e_inf;
+            const double t = prefill_pass(d, 1.0, 2048_tok, 0_tok).time().value();
+            CHECK(t >= previous);
+            previous = t;
+        }
+        previous = 0.0;
+        for (double n0 : {98.5, 798.0, 1503.0, 5000.0}) {
+            d.engine.kernels.bf16_gemm_half_dim = n0;
+            const double t = prefill_pass(d, 1.0, 2048_tok, 0_tok).time().value();
+            CHECK(t >= previous);
+            previous = t;
+        }
+    }
+    SUBCASE("refusals name the field, the value and the rule") {
+        engine_profile e = catalog::trtllm_hopper;
+        e.kernels.bf16_gemm_efficiency = std::numeric_limits<double>::quiet_NaN();
+        CHECK(has(test::validation_message(e), "kernels.bf16_gemm_efficiency = nan"));
+        e = catalog::trtllm_hopper;
+        e.kernels.bf16_gemm_efficiency = -0.5;
+        CHECK(has(test::validation_message(e), "kernels.bf16_gemm_efficiency = -0.5: a BF16 GEMM e∞ must be 0"));
+        e = catalog::trtllm_hopper;
+        e.kernels.bf16_gemm_efficiency = 1.02;
+        CHECK(has(test::validation_message(e), "kernels.bf16_gemm_efficiency = 1.02: a BF16 GEMM e∞ must be 0"));
+        e = catalog::trtllm_hopper;
+        e.kernels.bf16_gemm_half_dim = 0.0;
+        CHECK(has(test::validation_message(e), "the BF16 GEMM curve needs both its e∞ and its n₀"));
+        e = catalog::trtllm_hopper;
+        e.kernels.bf16_gemm_half_dim = std::numeric_limits<double>::infinity();
+        CHECK(has(test::validation_message(e), "kernels.bf16_gemm_half_dim = inf"));
+    }
+    SUBCASE("the table's columns: read where present, 0 (the hardware's curve) where a table leaves them out") {
+        const std::string row = "Mine,trtllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+        const std::string curve = "bf16_gemm_efficiency,bf16_gemm_half_dim";
+        const auto old = io::parse_engines_csv(engine_table(row, "", ""), "old.csv");
+        REQUIRE(old.size() == 1);
+        CHECK_FALSE(old[0].kernels.own_bf16_curve());
+        const auto mine = io::parse_engines_csv(engine_table(row, curve, "0.9,1200"), "mine.csv");
+        REQUIRE(mine.size() == 1);
+        CHECK(mine[0].kernels.bf16_gemm_efficiency == 0.9);
+        CHECK(mine[0].kernels.bf16_gemm_half_dim == 1200.0);
+        const std::string zero = test::message_of([&] { return io::parse_engines_csv(engine_table(row, curve, "0.9,0"), "mine.csv"); });
+        CHECK(has(zero, "mine.csv:2"));
+        CHECK(has(zero, "bf16_gemm_half_dim"));
     }
 }
 

@@ -206,10 +206,12 @@ micro_row price(micro_row r) {
         if (!f) throw std::runtime_error(r.id + ": unknown precision '" + r.precision + "'");
         const double m = mnk[0], n = mnk[1], k = mnk[2];
         // TensorRT-LLM's profile on this GPU's architecture, where it has one: its dense GEMM curve for
-        // the format (its own FP4 curve, B12), as the serving rows price it; otherwise the hardware's.
+        // the format (its own FP4 curve, B12; its BF16 curve, B75-B76), as the serving rows price it;
+        // otherwise the hardware's.
         const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
         const std::optional<engine_profile> trt = arch ? catalog::find_engine(engine_kind::trtllm, *arch) : std::nullopt;
-        const bool engine_curve = trt && f->compute == compute_class::fp4 && trt->kernels.own_fp4_curve();
+        const bool engine_curve = trt && ((f->compute == compute_class::fp4 && trt->kernels.own_fp4_curve()) ||
+                                          (f->compute == compute_class::bf16 && trt->kernels.own_bf16_curve()));
         engine_kernels kernels = trt ? trt->kernels : engine_kernels{};
         kernels.fp4_quantization_fused = !quant;
         if (quant && !(engine_curve && kernels.unfused_fp4_quantization()))
@@ -219,10 +221,36 @@ micro_row price(micro_row r) {
         r.predicted = fraction * g.peak(f->compute).value() / scale;
         r.how = std::string(to_string(f->compute)) + " peak " + text::plain(g.peak(f->compute).value() / 1e12, 5) +
                 " TFLOP/s × matmul_at(m, k, n) " + text::plain(fraction, 4) + " (" +
-                (engine_curve ? std::string(trt->name) + (quant ? "'s FP4 curve with the quantization: " : "'s FP4 curve: ")
+                (engine_curve ? std::string(trt->name) + (quant ? "'s FP4 curve with the quantization: "
+                                                                 : "'s " + std::string(f->compute == compute_class::bf16 ? "BF16" : "FP4") +
+                                                                       " curve: ")
                               : std::string()) + "e∞ " +
                 text::plain(curve.matmul, 4) + ", n₀ " + text::plain(curve.matmul_half_dim, 4) + ", ∛(m·n·k) " +
                 text::plain(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) + ")";
+    } else if (r.kind == "linear") {
+        // A linear layer's GEMM timed whole, weights read from HBM and the kernel's fixed cost included
+        // (aiconfigurator's collectors: the Linear module under CUDA-graph replay, weights cycled past the
+        // L2; B75-B82), priced as a step prices one GEMM under TensorRT-LLM's profile on the GPU's
+        // architecture: t = max(2mnk ÷ (P · e(n)), n·k·b_w ÷ (B · weights)) + t_kernel, figure 2mnk ÷ t.
+        const std::vector<double> mnk = dimensions(r.size, r.id);
+        if (mnk.size() != 3) throw std::runtime_error(r.id + ": a linear layer's size is m x n x k");
+        const std::optional<number_format> f = format_named(r.precision);
+        if (!f) throw std::runtime_error(r.id + ": unknown precision '" + r.precision + "'");
+        const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
+        const std::optional<engine_profile> trt = arch ? catalog::find_engine(engine_kind::trtllm, *arch) : std::nullopt;
+        const engine_kernels kernels = trt ? trt->kernels : engine_kernels{};
+        const achievable_fractions curve = dense_gemm_curve(e, kernels, f->compute);
+        const double m = mnk[0], n = mnk[1], k = mnk[2];
+        const double fraction = curve.matmul_at(m, k, n);
+        const double peak = g.peak(f->compute).value() * kernels.gemm;
+        const double compute_s = 2.0 * m * n * k / (peak * fraction);
+        const double weights_s = n * k * f->bits_per_element() / 8.0 / (g.sustained_hbm_bandwidth().value() * kernels.weights);
+        const double layer_s = std::max(compute_s, weights_s) + e.kernel_overhead.value();
+        r.predicted = 2.0 * m * n * k / layer_s / scale;
+        r.how = "2mnk ÷ (max(" + text::plain(compute_s * 1e6, 4) + " µs at " + std::string(to_string(f->compute)) + " peak × " +
+                text::plain(fraction, 4) + (trt && kernels.own_bf16_curve() && f->compute == compute_class::bf16 ? " (" + std::string(trt->name) + "'s BF16 curve)" : std::string()) +
+                ", weights " + text::plain(weights_s * 1e6, 4) + " µs) + kernel " + text::plain(e.kernel_overhead.value() * 1e6, 3) +
+                " µs)";
     } else if (r.kind == "gemm_blockscale") {
         // A block-scaled FP8 GEMM (DeepSeek's 128 x 128 blocks) as SGLang runs it on the GPU's
         // architecture: its own FP8 curve where the profile has one (AITER's kernels on ROCm, B62-B63),
@@ -307,7 +335,7 @@ micro_row price(micro_row r) {
                     text::plain(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + text::plain(t.value() * 1e6, 4) + " µs";
         }
     } else {
-        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, gemm_blockscale, expert_gemm, attention, all_reduce)");
+        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, gemm_blockscale, linear, expert_gemm, attention, all_reduce)");
     }
     return r;
 }
@@ -1957,11 +1985,13 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         const std::string what = r.kind == "gemm" ? r.precision + " GEMM"
                                  : r.kind == "gemm_quant" ? r.precision + " GEMM with its activations' quantization"
                                  : r.kind == "gemm_blockscale" ? "block-scaled " + r.precision + " GEMM (SGLang)"
+                                 : r.kind == "linear" ? r.precision + " linear layer (GEMM timed whole)"
                                  : r.kind == "expert_gemm" ? r.precision + " × BF16 expert GEMM"
                                  : r.kind == "attention" ? "fused attention"
                                  : r.kind == "all_reduce" ? "all-reduce bus bandwidth" : "HBM bandwidth";
         std::string size = r.size;
-        if (r.kind == "gemm" || r.kind == "gemm_quant" || r.kind == "gemm_blockscale") size = "m·n·k " + r.size;
+        if (r.kind == "gemm" || r.kind == "gemm_quant" || r.kind == "gemm_blockscale" || r.kind == "linear")
+            size = "m·n·k " + r.size;
         if (r.kind == "expert_gemm") size = "rows per expert · width · hidden " + r.size;
         if (r.kind == "all_reduce") {
             const std::vector<double> ns = dimensions(r.size, r.id);

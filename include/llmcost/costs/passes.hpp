@@ -370,9 +370,12 @@ struct pass_model {
 /// (`engine_kernels::fp4_gemm_efficiency`, `fp4_gemm_half_dim`: e∞ and n₀ of the FP4 peak, B12), and
 /// where its build quantizes the activations in a kernel of their own, the GEMM and that kernel
 /// timed together (`fp4_quant_gemm_efficiency`, `fp4_quant_gemm_half_dim`, B19); and where it runs
-/// FP8 GEMMs of its own (`fp8_gemm_efficiency`, `fp8_gemm_half_dim`: e∞ of the datasheet FP8 peak and n₀).
+/// FP8 GEMMs of its own (`fp8_gemm_efficiency`, `fp8_gemm_half_dim`: e∞ of the datasheet FP8 peak and n₀),
+/// and BF16 / FP16 GEMMs measured at serving shapes (`bf16_gemm_efficiency`, `bf16_gemm_half_dim`, B75–B76):
+/// 16-bit weights only (`wide_weights`), since weight-only quantized layers (INT4 / FP8 weights, BF16
+/// activations) run mixed-input kernels, not cuBLAS's BF16 × BF16 GEMM, and keep the hardware's curve.
 [[nodiscard]] constexpr achievable_fractions dense_gemm_curve(const achievable_fractions& hw, const engine_kernels& k,
-                                                              compute_class c) {
+                                                              compute_class c, bool wide_weights = true) {
     achievable_fractions curve = hw;
     if (c == compute_class::fp4 && k.own_fp4_curve()) {
         const bool quant = k.unfused_fp4_quantization();
@@ -383,6 +386,11 @@ struct pass_model {
         // block-scaled FP8 GEMMs, B62–B63); the caller's peak carries `gemm`, so e∞ ÷ gemm here.
         curve.matmul = k.fp8_gemm_efficiency / k.gemm;
         curve.matmul_half_dim = k.fp8_gemm_half_dim;
+    } else if (c == compute_class::bf16 && wide_weights && k.own_bf16_curve()) {
+        // e(n) = e∞ · n ÷ (n + n₀) of the datasheet BF16 peak, fitted to the engine's measured BF16
+        // linear layers at dense models' shapes (aiconfigurator's TensorRT-LLM GEMM table on H100, B75–B76).
+        curve.matmul = k.bf16_gemm_efficiency / k.gemm;
+        curve.matmul_half_dim = k.bf16_gemm_half_dim;
     }
     return curve;
 }
@@ -424,7 +432,7 @@ struct pass_model {
     pm.attention_peak = g.peak(compute_class::bf16).value() > 0 ? g.peak(compute_class::bf16) : pm.peak;
     const engine_profile& en = d.engine;
     pm.peak = pm.peak * en.kernels.gemm;
-    pm.dense_gemm = dense_gemm_curve(g.efficiency, en.kernels, m.activations.compute);
+    pm.dense_gemm = dense_gemm_curve(g.efficiency, en.kernels, m.activations.compute, m.weights.bits_per_element() >= 16.0);
     // AMD's FP16 path for small FP8 inputs (use-fp16-gemm-for-small-fp8-inputs-for-moe.patch): a step of
     // t ≤ T tokens runs each dense linear layer as tgemm.mm(x, weight_fp16), a 16-bit GEMM on a 16-bit
     // copy of the weights: rate P₁₆ · gemm · e(n) on the hardware's curve, bytes P_dense · 16 ÷ 8 instead of

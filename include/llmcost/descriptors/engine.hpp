@@ -116,6 +116,15 @@ struct engine_kernels {
     /// hardware's curve (× `gemm`). Expert (grouped) GEMMs keep the hardware's curve × `grouped_gemm`.
     double fp8_gemm_efficiency = 0.0;
     double fp8_gemm_half_dim = 0.0;
+    /// The engine's own size curve for dense 16-bit GEMMs (BF16 / FP16 activations and weights),
+    /// e(n) = e∞ · n ÷ (n + n₀) of the datasheet BF16 peak, in place of the hardware's curve (which is
+    /// fitted on cuBLASLt FP8 square GEMMs, B04, and applied to every format): where the engine's BF16
+    /// linear layers were measured at serving shapes (cuBLAS through `torch.nn.functional.linear` in
+    /// TensorRT-LLM's, vLLM's and SGLang's Linear modules on Hopper, B75–B76). `bf16_gemm_efficiency` its
+    /// e∞, `bf16_gemm_half_dim` its n₀; 0, 0: the hardware's curve (× `gemm`). Expert (grouped) GEMMs
+    /// keep the hardware's curve × `grouped_gemm`.
+    double bf16_gemm_efficiency = 0.0;
+    double bf16_gemm_half_dim = 0.0;
     /// Whether the engine build fuses the FP4 quantization of a GEMM's activations into the kernel
     /// before it (TensorRT-LLM's `norm_quant_fusion`: RMSNorm writes FP4 with its scales), so the
     /// GEMM runs on the FP4 curve alone; false: a quantization kernel runs before each FP4 GEMM
@@ -168,6 +177,8 @@ struct engine_kernels {
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
     /// Whether this engine prices dense FP8 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp8_curve() const { return fp8_gemm_efficiency > 0.0; }
+    /// Whether this engine prices dense BF16 / FP16 GEMMs on a curve of its own.
+    [[nodiscard]] constexpr bool own_bf16_curve() const { return bf16_gemm_efficiency > 0.0; }
     /// Whether its dense FP4 GEMMs run on the curve with the activations' quantization (B19).
     [[nodiscard]] constexpr bool unfused_fp4_quantization() const {
         return !fp4_quantization_fused && fp4_quant_gemm_efficiency > 0.0;
@@ -352,6 +363,11 @@ struct engine_profile {
                   {"an FP8 GEMM e∞ must be 0 (the hardware's curve) or a fraction of the FP8 peak in (0, 1]",
                    "an FP8 GEMM n₀ must be 0 or positive, finite and at most 10⁶",
                    "the FP8 GEMM curve needs both its e∞ and its n₀ (or neither)"});
+        fp4_curve(kernels.bf16_gemm_efficiency, kernels.bf16_gemm_half_dim, "kernels.bf16_gemm_efficiency",
+                  "kernels.bf16_gemm_half_dim",
+                  {"a BF16 GEMM e∞ must be 0 (the hardware's curve) or a fraction of the BF16 peak in (0, 1]",
+                   "a BF16 GEMM n₀ must be 0 or positive, finite and at most 10⁶",
+                   "the BF16 GEMM curve needs both its e∞ and its n₀ (or neither)"});
         require(non_negative_finite(kernels.mixed_input_expert_gemm) && kernels.mixed_input_expert_gemm <= 1.0, s,
                 "kernels.mixed_input_expert_gemm", kernels.mixed_input_expert_gemm,
                 "a mixed-input expert GEMM ceiling must be 0 (none) or a fraction of the peak in (0, 1]");

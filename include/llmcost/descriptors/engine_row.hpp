@@ -53,6 +53,8 @@ struct engine_row {
     /// a benchmark run's cold opening (`engine_overheads::cold_start`), ms, and its cost per prompt token of
     /// the opening's requests (`engine_overheads::cold_prompt_token`), µs; 0, 0: none
     double cold_start_ms, cold_prompt_token_us;
+    /// the engine's dense BF16 GEMM size curve (e∞, n₀); 0, 0: the hardware's
+    double bf16_gemm_efficiency, bf16_gemm_half_dim;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -90,6 +92,8 @@ struct engine_row {
                     .fp4_quant_gemm_half_dim = r.fp4_quant_gemm_half_dim,
                     .fp8_gemm_efficiency = r.fp8_gemm_efficiency,
                     .fp8_gemm_half_dim = r.fp8_gemm_half_dim,
+                    .bf16_gemm_efficiency = r.bf16_gemm_efficiency,
+                    .bf16_gemm_half_dim = r.bf16_gemm_half_dim,
                     .mixed_input_expert_gemm = r.mixed_input_expert_gemm,
                     .mixed_input_hidden_align = r.mixed_input_hidden_align,
                     .mixed_input_width_align = r.mixed_input_width_align,
