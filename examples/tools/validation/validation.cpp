@@ -394,6 +394,7 @@ std::string engine_text(const plan::measurement& x) {
             if (x.max_tokens > 0) s += ", max tokens " + whole(x.max_tokens);
             if (x.receive_interval > 1.0) s += ", scheduler pass every " + whole(x.receive_interval) + " decode steps";
             if (x.prefill_alone) s += ", prompt steps alone";
+            if (x.outputs_per_block) s += ", answers end with their block";
             if (x.fp16_dense_max_tokens > 0.0) s += ", dense GEMMs 16-bit in steps up to " + whole(x.fp16_dense_max_tokens) + " tokens";
             return s;
         }
@@ -402,6 +403,7 @@ std::string engine_text(const plan::measurement& x) {
             if (x.receive_interval > 1.0) s += ", scheduler pass every " + whole(x.receive_interval) + " decode steps";
             if (x.min_waiting_prompts > 1.0) s += ", at least " + whole(x.min_waiting_prompts) + " prompts waiting";
             if (x.prefill_alone) s += ", prompt steps alone";
+            if (x.outputs_per_block) s += ", answers end with their block";
             if (x.fp16_dense_max_tokens > 0.0) s += ", dense GEMMs 16-bit in steps up to " + whole(x.fp16_dense_max_tokens) + " tokens";
             return s;
         }
@@ -1637,7 +1639,13 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "harness_llm/models/<model>/<scenario>_mi3*.yaml, cited per row): a scheduler pass every "
          "`num_scheduler_steps` decode steps (8 to 10: a prompt waits for the multi-step block in flight; "
          "`receive_interval`), chunked prefill off, so V0 runs a batch of whole prompts alone and the answers wait "
-         "for it (`prefill_alone`), `max_num_seqs` and `max_num_batched_tokens` (`max_batch`, `max_tokens`), and on "
+         "for it (`prefill_alone`), each block of N decode steps run whole: an answer whose last token falls inside it "
+         "is computed to the block's last step and ends there, since the block's outputs and their stop checks are "
+         "processed after that step (the async output processor is off under `enforce_eager`; vllm/engine/"
+         "llm_engine.py `step`, vllm/platforms/rocm.py `is_async_output_supported`, ROCm/vllm @71faa1880; "
+         "`outputs_per_block`: docs/vllm-v0-multistep-first-token.md), while a prompt step is a block of one step "
+         "whose first tokens come out at its end, `max_num_seqs` and `max_num_batched_tokens` (`max_batch`, "
+         "`max_tokens`), and on "
          "the Llama-2-70B Server runs `VLLM_LLAMA2_MLPERF_SCHED` with `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY` "
          "Q = 8 (MI300X), 10 or 13 (MI325X): a pass admits prompts only with Q waiting, unless the pass before "
          "declined (closed/AMD/setup/vllm_patches/add-MIN_REQUIRE_PREFILL_QUERY-condition.patch; "

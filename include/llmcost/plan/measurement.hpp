@@ -120,6 +120,11 @@ struct measurement {
     /// Prompt steps run alone, the answers waiting (`scheduler_limits::prefill_alone`): vLLM V0 with
     /// chunked prefill off; every SGLang row is priced so anyway. Simulated: only with `prompts`, offline or online.
     bool prefill_alone = false;
+    /// The block of `receive_interval` decode steps runs whole, its answers ending at its end
+    /// (`scheduler_limits::outputs_per_block`: vLLM V0 multi-step, whose outputs, without the async
+    /// output processor, are processed after the block's last step). Simulated: with
+    /// `receive_interval` above 1 and `prefill_alone`.
+    bool outputs_per_block = false;
     metric what = metric::output_tokens_per_s;
     double value = 0;       ///< the measured figure in SI (tokens/s or s)
     /// The client reached the engine through its API server (HTTP: vLLM's and SGLang's OpenAI-compatible
@@ -201,6 +206,9 @@ struct measurement {
                 "offline or an online row");
         require(!prefill_alone || simulated, s, "prefill_alone", 1.0,
                 "prompt steps alone are simulated: they need a closed-loop run (prompts > 0), an offline or an online row");
+        require(!outputs_per_block || (receive_interval > 1.0 && prefill_alone), s, "outputs_per_block", 1.0,
+                "a block's outputs at its end need a block of decode steps (receive_interval above 1) and prompt steps "
+                "alone (prefill_alone): vLLM V0 multi-step with chunked prefill off");
         // Lengths that vary (the dataset's spreads) are priced by the closed forms' length bias, or
         // drawn by an online row's simulated run (`online_run`: lognormal of the mean and spread); a
         // closed-loop client's run draws its client's own lengths (`client_lengths`), so it takes none.
@@ -248,7 +256,8 @@ struct measurement {
                            .reserve_full_sequence = x.engine == serving_engine::trtllm,
                            .receive_interval = x.receive_interval,
                            .prefill_alone = x.prefill_alone,  // or the engine's own (SGLang): with_engine_defaults
-                           .min_waiting_prompts = x.min_waiting_prompts};
+                           .min_waiting_prompts = x.min_waiting_prompts,
+                           .outputs_per_block = x.outputs_per_block};
     // A row's token cap is also its prompt chunk where the engine chunks prompts: vLLM splits a
     // prompt to the step's budget (--max-num-batched-tokens), SGLang at --chunked-prefill-size (the
     // InferenceMAX launch scripts set it equal to --max-prefill-tokens, or leave that at its default).

@@ -31,6 +31,7 @@
 /// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`, TensorRT-LLM's attention-DP balance `timeout_iters` where no iteration finds every rank with a prompt), simulated for a closed-loop or online row; empty = 1, every step |
 /// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
 /// | `prefill_alone` | optional: 1 = prompt steps run alone, the answers waiting (vLLM V0 with chunked prefill off), simulated; empty or 0 = mixed |
+/// | `outputs_per_block` | optional: 1 = the block of `receive_interval` decode steps runs whole and its answers end at its end, an answer whose last token falls inside it computed to the block's last step (vLLM V0 multi-step without the async output processor, which `enforce_eager` turns off), simulated, with `receive_interval` above 1 and `prefill_alone`; empty or 0 = an answer ends at its last token |
 /// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
 /// | `input_spread`, `output_spread` | optional: standard deviations of the prompt and answer lengths of the run's requests (the dataset's), priced by the closed forms' length bias (`request_shape`), or drawn from a lognormal of that mean and deviation by an online row's simulated run (`online_lengths`); not on a closed-loop client's row; empty = 0, every request alike |
 /// | `clock_MHz` | optional: the engine clock the run pinned, in MHz (AMD's harnesses: `rocm-smi --setperfdeterminism`), priced against the clock the GPU's compute fractions hold at (`as_run`); empty = 0, not pinned |
@@ -171,6 +172,10 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (t.find_column("min_waiting_prompts")) x.min_waiting_prompts = r.number("min_waiting_prompts", 1.0);
     if (t.find_column("prefill_alone"))
         x.prefill_alone = r.flag("prefill_alone", false, "1 (prompt steps run alone) or 0 / empty (mixed)");
+    if (t.find_column("outputs_per_block"))
+        x.outputs_per_block = r.flag("outputs_per_block", false,
+                                     "1 (a block of decode steps runs whole, its answers ending at its end) or 0 / empty "
+                                     "(an answer ends at its last token)");
     if (t.find_column("api_server"))
         x.api_server = r.flag("api_server", false, "1 (the client came through the engine's API server) or 0 (in process)");
     if (t.find_column("norm_quant_fusion")) {

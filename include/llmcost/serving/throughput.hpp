@@ -112,6 +112,18 @@ struct scheduler_limits {
     /// steps, after a prompt step, or when idle), so with fewer than Q waiting a prompt waits up to two
     /// passes. 1 = any waiting prompt is admitted (every engine's default). Simulated only.
     double min_waiting_prompts = 1;
+    /// The block of `receive_interval` decode steps runs whole and its tokens come out at its end:
+    /// every sequence in the block runs all of its steps, so an answer whose last token falls inside
+    /// it is computed to the block's end, holding its place in the batch and its KV, and ends there
+    /// (vLLM V0 multi-step, `num_scheduler_steps` N: the scheduler gives each decode N steps at a pass,
+    /// `SequenceGroup.init_multi_step`, and `LLMEngine.step` skips the scheduler until they are
+    /// done; without the async output processor, which `enforce_eager` turns off
+    /// (`RocmPlatform.is_async_output_supported`), the block's outputs, the stop checks with them,
+    /// are processed only after its last step, `_process_model_outputs`; github.com/ROCm/vllm
+    /// @71faa1880, vllm/engine/llm_engine.py, vllm/sequence.py, vllm/platforms/rocm.py). A prompt step
+    /// is a block of one step: its first token comes out at its end. Needs `receive_interval` above 1
+    /// and prompt steps alone (chunked prefill off, `prefill_alone`). Simulated only.
+    bool outputs_per_block = false;
 
     constexpr void validate() const {
         require(non_negative_finite(max_batch), "scheduler", "max_batch", max_batch,
@@ -133,6 +145,11 @@ struct scheduler_limits {
                     detail::const_trunc(min_waiting_prompts) == min_waiting_prompts,
                 "scheduler", "min_waiting_prompts", min_waiting_prompts,
                 "a whole number of waiting prompts before a scheduler pass admits any, from 1 (any) to 10⁶");
+        require(!outputs_per_block || (receive_interval > 1.0 && prefill_alone), "scheduler", "outputs_per_block",
+                1.0,
+                "a block's outputs at its end need a block of decode steps (receive_interval above 1) and prompt "
+                "steps alone (prefill_alone): vLLM V0 multi-step with chunked prefill off",
+                "llmcost.serving.outputs_per_block");
     }
 };
 

@@ -128,6 +128,7 @@ struct live {
     std::uint32_t version = 0;  ///< bumped when preempted or its slot reused: stale finish events skip it
     bool decoding = false, done = false, running = false;
     bool resident = false;   ///< its context's KV is ready (swapped out, or sent by a prefill server): no prefill
+    bool answered = false;   ///< its last token is computed, but its block runs on (`scheduler_limits::outputs_per_block`)
 };
 
 /// Each request's times, one array a figure (all servers write into them, by request number).
@@ -175,6 +176,9 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     std::vector<std::size_t> admitted_order;  // newest last: who is preempted first
     std::priority_queue<finish_event, std::vector<finish_event>, std::greater<>> finishing;
     std::deque<finish_event> first_token;  // resident sequences admitted: their first decode step emits token 1
+    // Answers whose last token came out inside a block that runs whole (`outputs_per_block`): they
+    // decode on, in the batch and the KV, until the block's last step, where they end.
+    std::vector<finish_event> answered;
     std::unordered_map<long, double> cached_prefix;  // trace prefix id → the longest prompt prefilled with it
     auto swap_time = [&](double context) { return kv_swap_time(e.pm.d, tokens(context)).value(); };
     double stalled = 0.0;  // swap time since the last step: the next tokens wait for it too (ITL)
@@ -392,7 +396,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         if (alone) {
             stalled += t;  // the decodes wait for the prompt step: their next token's gap includes it
         } else {
-            itl.add(t + stalled, decodes - firsts);
+            itl.add(t + stalled, decodes - firsts - static_cast<double>(answered.size()));
             stalled = 0.0;
         }
         if (record_timeline && sampled++ >= stride - 1.0) {
@@ -442,15 +446,30 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             finishing.push({.step = step_no + (q.output - q.generated), .id = id, .version = q.version});
         }
         std::erase_if(prefilling, [&](std::size_t id) { return s[id].decoding || s[id].done; });
+        // A block that runs whole ends after its last decode step (or, with no answer left, at once).
+        const bool block_end = !e.limits.outputs_per_block || decode_steps_since_poll >= e.limits.receive_interval;
         while (!finishing.empty() && finishing.top().step <= step_no) {
             const finish_event f = finishing.top();
             finishing.pop();
             live& q = s[f.id];
             if (f.version != q.version || !q.decoding) continue;  // preempted since
-            q.decoding = false;
-            decodes -= 1.0;
-            context_sum -= q.input + q.output;
-            finish(f.id);
+            q.answered = true;
+            answered.push_back(f);
+        }
+        if (block_end) {
+            // Each ends now, w = step_no − f.step decode steps past its last token: its context and
+            // its KV grew by one token in each of them (computed, the output dropped).
+            for (const finish_event& f : answered) {
+                live& q = s[f.id];
+                const double w = step_no - f.step;
+                q.decoding = false;
+                q.answered = false;
+                decodes -= 1.0;
+                context_sum -= q.input + q.output + w;
+                if (!e.limits.reserve_full_sequence) used -= e.kv_per_token * w;
+                finish(f.id);
+            }
+            answered.clear();
         }
         // Optimistic admission: when the cache overflows, the newest sequence gives its KV back and
         // goes to the head of the queue, to recompute its context (prompt + tokens so far).
@@ -458,7 +477,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             const std::size_t id = admitted_order.back();
             admitted_order.pop_back();
             live& q = s[id];
-            if (!q.running) continue;
+            if (!q.running || q.answered) continue;  // an answered sequence ends with its block
             if (decodes + static_cast<double>(prefilling.size()) <= 1.0) break;  // alone: it must run
             if (q.decoding) {
                 const double gen = q.generated + (step_no - q.entered);
