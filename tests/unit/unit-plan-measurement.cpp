@@ -291,6 +291,46 @@ TEST_CASE("measurements: an online row whose scheduler holds prompts is priced b
                          "prefill_alone = 1: prompt steps alone are simulated"));
 }
 
+TEST_CASE("measurements: a row whose V0 multi-step blocks run whole ends each answer with its block") {
+    const std::string with_blocks =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,receive_interval,min_waiting_prompts,"
+        "prefill_alone,outputs_per_block\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_blocks + rows, "b.csv"); };
+    // AMD's MLPerf Server harness as a row: vLLM V0, 9-step blocks, prompt steps alone, enforce_eager
+    // (no async output processor: a block's answers end at its end). One request every 10⁶ s.
+    const auto rows = rows_of(
+        "S,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.000001,,1000,50,ttft_s,0.1,s,s,9,,1,1\n"
+        "T,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.000001,,1000,50,tpot_s,0.01,s,s,9,,1,1\n"
+        "U,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.000001,,1000,50,tpot_s,0.01,s,s,9,,1,\n");
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].outputs_per_block);
+    CHECK_FALSE(rows[2].outputs_per_block);
+    const scheduler_limits l = plan::closed_loop_limits(rows[0]);
+    CHECK((l.receive_interval == 9 && l.prefill_alone && l.outputs_per_block));
+    // Each request alone: its TTFT is its prompt step (the first token comes out at its end), and its
+    // 49 decode steps end with the block they fall in: ⌈49 ÷ 9⌉ · 9 = 54 steps at contexts 1,001 …
+    // 1,054, so MLPerf's TPOT, (E2E − TTFT) ÷ 49, is their sum ÷ 49; blocks that do not run whole end
+    // the answer with its 49th step.
+    deployment one = rows[0].d;
+    one.layout.dp = 1;
+    CHECK(plan::predict(rows[0]) == doctest::Approx(prefill_pass(one, 1.0, 1000_tok, 0_tok).time().value()).epsilon(1e-5));
+    double whole = 0, own = 0;
+    for (double c = 1001; c <= 1054; ++c) whole += decode_pass(one, 1.0, tokens(c)).time().value();
+    for (double c = 1001; c <= 1049; ++c) own += decode_pass(one, 1.0, tokens(c)).time().value();
+    CHECK(plan::predict(rows[1]) == doctest::Approx(whole / 49).epsilon(1e-5));
+    CHECK(plan::predict(rows[2]) == doctest::Approx(own / 49).epsilon(1e-5));
+    // Refused, named: whole blocks without a block, or with prompts mixed into decode steps; a flag
+    // other than 0 / 1.
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    CHECK(test::contains(error("W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,,,4,,1000,50,ttft_s,0.1,s,s,,,1,1\n"),
+                         "outputs_per_block = 1: a block's outputs at its end need a block of decode steps"));
+    CHECK(test::contains(error("W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,,,4,,1000,50,ttft_s,0.1,s,s,9,,0,1\n"),
+                         "prompt steps alone (prefill_alone)"));
+    CHECK(test::contains(error("W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,,,4,,1000,50,ttft_s,0.1,s,s,9,,1,2\n"),
+                         "outputs_per_block"));
+}
+
 TEST_CASE("measurements: an online row whose scheduler holds prompts draws its lengths from its spreads") {
     // No spread: every request of the mean shape. A spread: a lognormal of that mean and standard
     // deviation, so E[L] = 1,000 and E[L²] = σ² + E[L]² = 500² + 1,000² = 1,250,000, the two moments

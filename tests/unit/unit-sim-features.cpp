@@ -366,3 +366,84 @@ TEST_CASE("simulator: a minimum of waiting prompts holds a lone prompt for one p
     CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, one, {.limits = {.min_waiting_prompts = 2.5}}); }),
                          "a whole number of waiting prompts before a scheduler pass admits any"));
 }
+
+TEST_CASE("simulator: a V0 multi-step block runs whole, its answers ending at its end") {
+    // vLLM V0 with num_scheduler_steps N and no async output processor (enforce_eager: ROCm/vllm
+    // @71faa1880 vllm/platforms/rocm.py is_async_output_supported): a pass gives every decode N steps,
+    // and the block's outputs, stop checks included, are processed after its last step
+    // (vllm/engine/llm_engine.py step; docs/vllm-v0-multistep-first-token.md). A prompt step is a
+    // block of one step: the first token comes out at its end.
+    const double prefill = prefill_pass(llama8, 1.0, 1000_tok, 0_tok).time().value();
+    std::vector<double> d(41);  // d[k]: a lone decode step at context 1,000 + k
+    for (std::size_t k = 1; k < d.size(); ++k) d[k] = decode_pass(llama8, 1.0, tokens(1000.0 + static_cast<double>(k))).time().value();
+    auto sum = [&](std::size_t from, std::size_t to) {
+        double s = 0;
+        for (std::size_t k = from; k <= to; ++k) s += d[k];
+        return s;
+    };
+    auto v0 = [](double n) { return sim::options{.limits = {.receive_interval = n, .prefill_alone = true, .outputs_per_block = true}}; };
+    // One request (1000 → O) at t = 0 on an idle engine: its TTFT is its prompt step, whatever N;
+    // its answer needs O − 1 decode steps but ends only with its last block, ⌈(O − 1) ÷ N⌉ · N steps
+    // (the steps past its last token at contexts up to 1,000 + that count, their tokens dropped).
+    struct lone_case {
+        double output, blocks_of;
+        std::size_t steps;  // ⌈(O − 1) ÷ N⌉ · N, worked out by hand
+    };
+    for (const lone_case c : {lone_case{4, 10, 10}, lone_case{11, 10, 10}, lone_case{12, 10, 20}, lone_case{25, 8, 24},
+                              lone_case{26, 8, 32}}) {
+        CAPTURE(c.output);
+        CAPTURE(c.blocks_of);
+        const std::vector<workload::request> a{{.arrival = 0_s, .input = 1000_tok, .output = tokens(c.output)}};
+        const sim::result r = sim::simulate(llama8, a, v0(c.blocks_of));
+        REQUIRE(r.requests.size() == 1);
+        CHECK(r.requests[0].ttft == doctest::Approx(prefill).epsilon(1e-12));
+        CHECK(r.requests[0].e2e == doctest::Approx(prefill + sum(1, c.steps)).epsilon(1e-12));
+        CHECK(r.requests[0].tpot == doctest::Approx(sum(1, c.steps) / (c.output - 1.0)).epsilon(1e-12));
+        CHECK(r.output_tokens == c.output);  // the dropped tokens are not answers
+        // Without the whole block the answer ends at its last token.
+        const sim::result free = sim::simulate(llama8, a, {.limits = {.receive_interval = c.blocks_of, .prefill_alone = true}});
+        CHECK(free.requests[0].e2e == doctest::Approx(prefill + sum(1, static_cast<std::size_t>(c.output) - 1)).epsilon(1e-12));
+        CHECK(r.requests[0].e2e >= free.requests[0].e2e);
+    }
+    // A (1000 → 4) then B (1000 → 50), landing in the middle of A's 4th decode step, past A's last
+    // token (N = 10). Answers ending at their last token: A is done after 3 steps, B finds the engine
+    // idle and its TTFT is its prompt step. Blocks run whole: A's block runs on to its 10th step, and
+    // B waits for it: d₄ ÷ 2 + d₅ + … + d₁₀, then its prompt step alone (A gone).
+    const std::vector<workload::request> ab{{.arrival = 0_s, .input = 1000_tok, .output = 4_tok},
+                                            {.arrival = seconds(prefill + sum(1, 3) + d[4] / 2), .input = 1000_tok, .output = 50_tok}};
+    const sim::result ends_early = sim::simulate(llama8, ab, {.limits = {.receive_interval = 10, .prefill_alone = true}});
+    const sim::result whole = sim::simulate(llama8, ab, v0(10));
+    REQUIRE(whole.requests.size() == 2);
+    CHECK(ends_early.requests[1].queue == 0.0);
+    CHECK(ends_early.requests[1].ttft == doctest::Approx(prefill).epsilon(1e-12));
+    CHECK(whole.requests[1].queue == doctest::Approx(d[4] / 2 + sum(5, 10)).epsilon(1e-9));
+    CHECK(whole.requests[1].ttft == doctest::Approx(d[4] / 2 + sum(5, 10) + prefill).epsilon(1e-9));
+    CHECK(whole.completed == 2);
+    CHECK(whole.output_tokens == 54);
+    // Property: B landing in A's first decode step (A: 1000 → 200, never done within these blocks)
+    // waits for the rest of A's first block, d₁ ÷ 2 + d₂ + … + d_N: its TTFT never shortens as N grows.
+    const std::vector<workload::request> early{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
+                                               {.arrival = seconds(prefill + d[1] / 2), .input = 1000_tok, .output = 50_tok}};
+    double last = 0;
+    for (double n = 2; n <= 16; ++n) {
+        CAPTURE(n);
+        const sim::result r = sim::simulate(llama8, early, v0(n));
+        CHECK(r.requests[1].queue == doctest::Approx(d[1] / 2 + sum(2, static_cast<std::size_t>(n))).epsilon(1e-9));
+        CHECK(r.requests[1].ttft >= last);
+        last = r.requests[1].ttft;
+    }
+    // Under Poisson traffic every request is answered once, with its own tokens only.
+    const workload::traffic poisson{.input = workload::fixed(500_tok), .output = workload::uniform(20_tok, 120_tok),
+                                    .arrivals = workload::poisson(20_ms)};
+    const sim::result p = sim::simulate(llama8, poisson, {.limits = v0(8).limits, .requests = 600});
+    const sim::result p_free = sim::simulate(llama8, poisson, {.limits = {.receive_interval = 8, .prefill_alone = true}, .requests = 600});
+    CHECK(p.completed == 600);
+    CHECK(p.output_tokens == p_free.output_tokens);
+    CHECK(same_bits(p, sim::simulate(llama8, poisson, {.limits = v0(8).limits, .requests = 600})));
+    // Refused, named: whole blocks need a block (N above 1) and prompt steps alone.
+    const auto one = spaced(1, 1.0, 1000, 200);
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, one, {.limits = {.prefill_alone = true, .outputs_per_block = true}}); }),
+                         "[llmcost.serving.outputs_per_block]"));
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, one, {.limits = {.receive_interval = 8, .outputs_per_block = true}}); }),
+                         "need a block of decode steps (receive_interval above 1) and prompt steps alone"));
+}
