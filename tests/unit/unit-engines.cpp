@@ -1213,3 +1213,68 @@ TEST_CASE("dense GEMMs run 16-bit in small steps (AMD's FP16 path for small FP8 
         CHECK(has(test::validation_message(e), "16-bit"));
     }
 }
+
+TEST_CASE("a step's prompt and decode attention as two kernels (separate_prompt_attention)") {
+    // TensorRT-LLM's attention op runs its runner for the context requests, then for the generation
+    // requests (NVIDIA/TensorRT-LLM @38134b1 cpp/tensorrt_llm/thop/attentionOp.cpp; docs/blackwell-dense-decode-aic.md).
+    deployment two{.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx, .engine = catalog::trtllm_blackwell};
+    deployment one = two;
+    one.engine.kernels.separate_prompt_attention = false;
+    REQUIRE(two.engine.kernels.separate_prompt_attention);
+    const step_shape mixed{.decode_sequences = 1000, .decode_context = 1000_tok, .prefill_sequences = 1,
+                           .prefill_tokens = 2000_tok, .prefill_prefix = 0_tok};
+    SUBCASE("a mixed step by hand") {
+        // Llama-3.1-8B, BF16 KV: 32 layers · 8 KV heads · 128 · 2 (K, V) · 2 B = 131,072 B a token; 4 · 32 heads · 128 =
+        // 16,384 FLOPs a query-key pair a layer. B200: R = 2,250 TFLOP/s · 0.331 = 744.75 TFLOP/s, B = 8 TB/s · 0.919
+        // = 7.352 TB/s (tables/hardware.csv; TensorRT-LLM on Blackwell's attention multipliers are 1).
+        // Decodes: 1,000 · 32 · 1,001 pairs · 16,384 = 524.81 GFLOP → 0.704682 ms; KV 1,000 · 1,000 · 131,072 B
+        //   = 131.07 GB → 17.828074 ms.
+        // Prompt: 32 · 2,000 · 2,001 ÷ 2 pairs · 16,384 = 1,049.10 GFLOP → 1.408661 ms; KV 2,000 · 131,072 B → 0.035656 ms.
+        // Two kernels: 17.828074 + 1.408661 = 19.236735 ms; one: max(0.704682 + 1.408661, 17.828074 + 0.035656) = 17.863730 ms.
+        CHECK(step_pass(two, mixed).attention_time().value() == doctest::Approx(19.236735e-3).epsilon(1e-6));
+        CHECK(step_pass(one, mixed).attention_time().value() == doctest::Approx(17.863730e-3).epsilon(1e-6));
+        // the step's other terms do not move
+        CHECK(step_pass(two, mixed).matmul_time().value() == step_pass(one, mixed).matmul_time().value());
+        CHECK(step_pass(two, mixed).attention_memory_time.value() == step_pass(one, mixed).attention_memory_time.value());
+    }
+    SUBCASE("property: never shorter than one kernel; decodes alone or prompts alone priced as before") {
+        for (double ds : {0.0, 1.0, 64.0, 1500.0}) {
+            for (double ps : {0.0, 1.0, 12.0}) {
+                if (ds + ps == 0.0) continue;
+                for (double n : {128.0, 871.0, 8192.0}) {
+                    const step_shape s{.decode_sequences = ds, .decode_context = 935_tok, .prefill_sequences = ps,
+                                       .prefill_tokens = tokens(n), .prefill_prefix = 0_tok};
+                    CAPTURE(ds);
+                    CAPTURE(ps);
+                    CAPTURE(n);
+                    const double t2 = step_pass(two, s).time().value(), t1 = step_pass(one, s).time().value();
+                    CHECK(t2 >= t1);
+                    if (ds == 0.0 || ps == 0.0) CHECK(t2 == doctest::Approx(t1).epsilon(1e-12));
+                    // the two kernels' time is never below the KV stream of both
+                    CHECK(step_pass(two, s).attention_compute_time.value() >=
+                          step_pass(two, s).attention_memory_time.value() * (1.0 - 1e-12));
+                }
+            }
+        }
+    }
+    SUBCASE("the profiles: TensorRT-LLM on Blackwell only") {
+        CHECK(catalog::trtllm_blackwell.kernels.separate_prompt_attention);
+        CHECK_FALSE(catalog::trtllm_hopper.kernels.separate_prompt_attention);
+        CHECK_FALSE(catalog::vllm_blackwell.kernels.separate_prompt_attention);
+        CHECK_FALSE(catalog::sglang_blackwell.kernels.separate_prompt_attention);
+    }
+    SUBCASE("the table's column: 0 where a table leaves it out, 0 or 1 else, a bad value named") {
+        const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+        const auto old = io::parse_engines_csv(engine_table(row, "", ""), "old.csv");
+        REQUIRE(old.size() == 1);
+        CHECK_FALSE(old[0].kernels.separate_prompt_attention);
+        const auto mine = io::parse_engines_csv(engine_table(row, "separate_prompt_attention", "1"), "mine.csv");
+        REQUIRE(mine.size() == 1);
+        CHECK(mine[0].kernels.separate_prompt_attention);
+        const std::string two_value = test::message_of(
+            [&] { return io::parse_engines_csv(engine_table(row, "separate_prompt_attention", "2"), "mine.csv"); });
+        CHECK(has(two_value, "mine.csv:2"));
+        CHECK(has(two_value, "separate_prompt_attention"));
+        CHECK(has(two_value, "a flag is 0 or 1"));
+    }
+}

@@ -45,7 +45,10 @@ struct pass_cost {
     seconds_t memory_time;       ///< all bytes at sustained bandwidth — the memory floor
     seconds_t matmul_compute_time;     ///< GEMM FLOPs ÷ the GEMM rate at their size
     seconds_t matmul_memory_time;      ///< weight bytes ÷ bandwidth
-    seconds_t attention_compute_time;  ///< attention FLOPs ÷ the fused-attention rate
+    /// attention FLOPs ÷ the fused-attention rate; where the engine runs prompts and decodes as two
+    /// attention kernels (`engine_kernels::separate_prompt_attention`), the two kernels' time, which is
+    /// never below `attention_memory_time`
+    seconds_t attention_compute_time;
     seconds_t attention_memory_time;   ///< KV bytes ÷ bandwidth
     seconds_t elementwise_time;  ///< activation bytes ÷ bandwidth
     seconds_t overhead_time;     ///< kernels launched × per-kernel overhead
@@ -340,6 +343,8 @@ struct pass_model {
     double kv_bandwidth = 0;                ///< B/s attention streams KV at: B × kernels.attention_decode
     double elementwise_bandwidth = 0;       ///< B/s of element-wise kernels: B × kernels.elementwise
     double attention_rate_decode = 0;       ///< decode attention FLOP/s (MLA decode: × kernels.mla_decode)
+    /// The step's prompt attention and decode attention are two kernels (`engine_kernels::separate_prompt_attention`)
+    bool separate_prompt_attention = false;
     double grouped_gemm = 1;                ///< expert GEMM rate ÷ the size curve at rows per expert
     double expert_tile_rows = 0;            ///< rows an expert's GEMM is padded to; 0: the hardware's padding
     /// The ceiling of a mixed-input expert GEMM (weights narrower than the activations), a fraction of
@@ -452,6 +457,7 @@ struct pass_model {
     pm.bandwidth = g.sustained_hbm_bandwidth();
     pm.weight_bandwidth = pm.bandwidth.value() * en.kernels.weights;
     pm.kv_bandwidth = pm.bandwidth.value() * en.kernels.attention_decode;
+    pm.separate_prompt_attention = en.kernels.separate_prompt_attention;
     pm.elementwise_bandwidth = pm.bandwidth.value() * en.kernels.elementwise;
     pm.grouped_gemm = en.kernels.grouped_gemm;
     pm.expert_tile_rows = en.kernels.expert_tile_rows;
@@ -598,6 +604,29 @@ struct step_terms {
     }
 };
 
+/// t_attn = max(F_d ÷ R_d, KV_d ÷ B) + max(F_p ÷ R_p, KV_p ÷ B): a step's decode attention and prompt
+/// attention as two kernels, one after the other, each its own roofline (TensorRT-LLM's attention op runs
+/// its runner for the context requests, then for the generation requests: NVIDIA/TensorRT-LLM
+/// cpp/tensorrt_llm/thop/attentionOp.cpp @38134b1, `attention`), carried in `attention_compute`, which is
+/// then never below `attention_memory` (KV_d + KV_p) ÷ B, so the step's max(compute, memory) is the sum.
+/// A step of decodes alone or prompts alone is priced as before. Out of line, so the common path compiles as before.
+template <class V>
+[[gnu::noinline]] constexpr void separate_attention_kernels(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
+                                                           const V& ps, step_terms<V>& r) {
+    using L = lanes<V>;
+    // state-space layers' recurrence at the prompt kernels' rate, each token's with its own kernel
+    const V decode_state = ds * pm.state_flops / pm.tp, prompt_state = ps * s.prefill_tokens * pm.state_flops / pm.tp;
+    const bool rated = pm.attention_rate > 0;
+    const V decode_compute = rated ? V(ds * s.pairs_decode * pm.pair_flops_decode / pm.tp / pm.attention_rate_decode +
+                                       decode_state / pm.attention_rate)
+                                   : L::constant(0.0);
+    const V prompt_compute = rated ? V((ps * s.pairs_prefill * pm.pair_flops_prefill / pm.tp + prompt_state) / pm.attention_rate)
+                                   : L::constant(0.0);
+    const V decode_memory = s.kv_decode * pm.kv_gpu_share * ds * pm.pp / pm.kv_bandwidth;
+    const V prompt_memory = s.kv_prefill * pm.kv_gpu_share * ps * pm.pp / pm.kv_bandwidth;
+    r.attention_compute = lane_max(decode_compute, decode_memory) + lane_max(prompt_compute, prompt_memory);
+}
+
 /// Attention of a step, into `r`: FLOPs (QKᵀ and PV over every sequence's pairs) and KV bytes,
 /// FLOPs = (ds · pairs_decode · f_decode + ps · pairs_prefill · f_prefill) ÷ tp, t = FLOPs ÷ R_attn
 /// (B06); KV = (KV(c) · share · ds + KV(p + n) · share · ps) · pp, t = KV ÷ B.
@@ -621,6 +650,7 @@ constexpr void attention_of(const pass_model& pm, const sequence_terms<V>& s, co
     }
     r.kv_bytes = (s.kv_decode * pm.kv_gpu_share * ds + s.kv_prefill * pm.kv_gpu_share * ps) * pm.pp;
     r.attention_memory = r.kv_bytes / pm.kv_bandwidth;
+    if (pm.separate_prompt_attention) separate_attention_kernels(pm, s, ds, ps, r);
 }
 
 /// Busiest-rank factor of an expert-parallel step: the step waits for the rank that received the

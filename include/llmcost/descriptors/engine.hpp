@@ -173,6 +173,13 @@ struct engine_kernels {
     /// bits: the expert GEMMs then run at the FP8 peak on the hardware's size curve, with no
     /// mixed-input ceiling or padding (a block-scaled MMA, no dequantization in the main loop).
     bool expert_fp8_activations = false;
+    /// Whether the engine's attention op runs a step's prompt (context) requests and its decode
+    /// (generation) requests as two kernels, one after the other (TensorRT-LLM: `attention` in
+    /// cpp/tensorrt_llm/thop/attentionOp.cpp calls its runner with `is_context` true for the
+    /// `num_contexts` requests, then false for the `num_generations`), so a mixed step's attention
+    /// costs the two kernels' rooflines added, max(F_d ÷ R_d, KV_d ÷ B) + max(F_p ÷ R, KV_p ÷ B), not one
+    /// roofline of their sums; false: one varlen kernel over both (vLLM V1's FlashAttention backend).
+    bool separate_prompt_attention = false;
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
     /// Whether this engine prices dense FP8 GEMMs on a curve of its own.

@@ -55,6 +55,8 @@ struct engine_row {
     double cold_start_ms, cold_prompt_token_us;
     /// the engine's dense BF16 GEMM size curve (e∞, n₀); 0, 0: the hardware's
     double bf16_gemm_efficiency, bf16_gemm_half_dim;
+    /// 1: the prompts' and the decodes' attention of a step run as two kernels (`engine_kernels::separate_prompt_attention`)
+    double separate_prompt_attention;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -99,7 +101,8 @@ struct engine_row {
                     .mixed_input_width_align = r.mixed_input_width_align,
                     .moe_runner_kernels = r.moe_runner_kernels,
                     .all_reduce_norm_fusion = flag(r.all_reduce_norm_fusion, "all_reduce_norm_fusion"),
-                    .expert_fp8_activations = flag(r.expert_fp8_activations, "expert_fp8_activations")},
+                    .expert_fp8_activations = flag(r.expert_fp8_activations, "expert_fp8_activations"),
+                    .separate_prompt_attention = flag(r.separate_prompt_attention, "separate_prompt_attention")},
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),
