@@ -55,6 +55,9 @@ struct engine_row {
     double cold_start_ms, cold_prompt_token_us;
     /// the engine's dense BF16 GEMM size curve (e∞, n₀); 0, 0: the hardware's
     double bf16_gemm_efficiency, bf16_gemm_half_dim;
+    /// kernels of an absorbed multi-latent attention block at decode (`engine_kernels::mla_attention_kernels`);
+    /// 0: the generic four
+    double mla_attention_kernels;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -99,6 +102,7 @@ struct engine_row {
                     .mixed_input_width_align = r.mixed_input_width_align,
                     .moe_runner_kernels = r.moe_runner_kernels,
                     .all_reduce_norm_fusion = flag(r.all_reduce_norm_fusion, "all_reduce_norm_fusion"),
+                    .mla_attention_kernels = r.mla_attention_kernels,
                     .expert_fp8_activations = flag(r.expert_fp8_activations, "expert_fp8_activations")},
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
