@@ -286,8 +286,7 @@ TEST_CASE("mla_attention_kernels: refusals, the catalog's rows and the table's o
     // The catalog (tables/engines.csv): 16 on SGLang on Hopper, the generic four elsewhere; its eager
     // prompt step's host cost is PR 12160's 82.64 ms over the 1,577 kernels: 52.40 µs, tabled as 52.4.
     CHECK(catalog::sglang_hopper.kernels.mla_attention_kernels == 16.0);
-    CHECK(catalog::sglang_blackwell.kernels.mla_attention_kernels == 16.0);  // the Blackwell variant
-    CHECK(catalog::sglang_blackwell.kernels.all_reduce_norm_fusion);
+    CHECK(catalog::sglang_blackwell.kernels.mla_attention_kernels == 0.0);
     CHECK(catalog::sglang_cdna3.kernels.mla_attention_kernels == 0.0);
     CHECK(catalog::trtllm_blackwell.kernels.mla_attention_kernels == 0.0);
     CHECK(catalog::sglang_hopper.overheads.prefill_launch.value() * 1577.0 == doctest::Approx(82.64e-3).epsilon(1e-3));
