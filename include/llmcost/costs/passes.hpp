@@ -223,8 +223,8 @@ namespace detail {
 /// - An absorbed multi-latent attention block that launches k_mla kernels (`mla_attention_kernels`
 ///   > 0) in place of the generic four (QKV GEMM, RoPE + KV append, attention, O GEMM) adds
 ///   (k_mla − 4) a layer on a model with latent attention: K += (k_mla − 4)·L·[MLA] (SGLang's
-///   absorbed MLA on NVIDIA, sgl-project/sglang deepseek_v2.py forward_absorb_prepare/core: 16;
-///   docs/sglang-batch1-moe-decode.md).
+///   absorbed MLA, CUDA path, sgl-project/sglang deepseek_v2.py forward_absorb_prepare/core: 16,
+///   set on SGLang on Hopper; docs/sglang-batch1-moe-decode.md).
 /// None applies to a step the host enqueues without CUDA graphs (`eager_enqueue`): that is the
 /// TensorRT-engine runtime, not the PyTorch modeling code these counts are read from, and its
 /// `host_enqueue` figure was fitted with the generic count.
