@@ -1,5 +1,5 @@
 // Kernels one pass launches with an engine's fusions (`detail::kernels_per_pass(deployment)`):
-// TensorRT-LLM's all-reduce + residual + RMSNorm and its TRTLLM-Gen fused MoE runner.
+// TensorRT-LLM's all-reduce + residual + RMSNorm and its TRTLLM-Gen fused MoE runner; SGLang's absorbed MLA block.
 #include <llmcost/catalog/engines.hpp>
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/models.hpp>
@@ -209,5 +209,102 @@ TEST_CASE("W4A8 experts: the expert GEMMs at the FP8 peak (expert_fp8_activation
         CHECK(catalog::trtllm_blackwell.kernels.expert_fp8_activations);
         CHECK(!catalog::trtllm_hopper.kernels.expert_fp8_activations);
         CHECK(!catalog::vllm_blackwell.kernels.expert_fp8_activations);
+    }
+}
+
+// ---- SGLang's absorbed MLA attention block (`engine_kernels::mla_attention_kernels`) --------------
+
+TEST_CASE("kernels a pass launches: SGLang's absorbed MLA block, counted by hand") {
+    // DeepSeek-V3: 61 layers, 58 of them MoE. Generic: 10·61 + 4·58 + 3 = 610 + 232 + 3 = 845.
+    // SGLang's absorbed MLA block at decode (sgl-project/sglang python/sglang/srt/models/deepseek_v2.py
+    // @00114aef forward_absorb_prepare / forward_absorb_core, FP8 block-scaled weights, CUDA; ledger:
+    // docs/sglang-batch1-moe-decode.md §2): fused q_a + kv_a projection (activation quantization +
+    // GEMM: 2), q_a norm (1), kv_a norm (1), q_b projection (2), q_nope × W_kc (per-tensor
+    // quantization + BMM: 2), RoPE (1), latent-cache write (1), attention (1), attention out × W_vc
+    // (2), the transpose's copy (1), o projection (2) = 16 kernels, for the generic 4 (QKV GEMM,
+    // RoPE + KV append, attention, O GEMM): 845 + (16 − 4)·61 = 845 + 732 = 1,577.
+    const deployment ref{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}};
+    deployment sgl = ref;
+    sgl.engine = catalog::sglang_hopper;
+    CHECK(detail::kernels_per_pass(ref) == 845.0);
+    CHECK(detail::kernels_per_pass(sgl) == 1577.0);
+    SUBCASE("attention DP and expert parallelism leave the attention block as it is") {
+        deployment dep = sgl;
+        dep.layout = {.tp = 1, .ep = 8, .dp = 8};
+        CHECK(detail::kernels_per_pass(dep) == 1577.0);
+    }
+    SUBCASE("a model without latent attention keeps its count") {
+        deployment g = sgl;
+        g.m = catalog::gpt_oss_120b;  // 36·14 + 3
+        CHECK(detail::kernels_per_pass(g) == 507.0);
+        g.m = catalog::llama_3_1_70b;  // 80 dense layers: 10·80 + 3
+        CHECK(detail::kernels_per_pass(g) == 803.0);
+    }
+    SUBCASE("the other engines keep the generic four") {
+        deployment t = ref;
+        t.engine = catalog::trtllm_hopper;
+        CHECK(detail::kernels_per_pass(t) == 845.0);
+        t.engine = catalog::sglang_cdna3;
+        CHECK(detail::kernels_per_pass(t) == 845.0);
+    }
+    SUBCASE("the launch term: kernels × (the hardware's 4 µs + the profile's launch cost)") {
+        // H200's 4 µs + SGLang Hopper's 0.837 µs = 4.837 µs; 1,577 × 4.837 µs = 7.627949 ms.
+        CHECK(decode_pass(sgl, 4.0, 1000_tok).overhead_time.value() == doctest::Approx(7.627949e-3).epsilon(1e-9));
+    }
+}
+
+TEST_CASE("property: more kernels in the MLA block never shorten a step; four is the generic count") {
+    for (const parallel_layout l : {parallel_layout{.tp = 1}, parallel_layout{.tp = 8}, parallel_layout{.tp = 1, .ep = 8, .dp = 8}}) {
+        CAPTURE(l.tp);
+        const deployment off{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = l};
+        for (double batch : {1.0, 64.0}) {
+            double previous = 0.0;
+            for (double k : {1.0, 4.0, 9.0, 16.0, 64.0}) {
+                deployment d = off;
+                d.engine.kernels.mla_attention_kernels = k;
+                const double t = decode_pass(d, batch, 2000_tok).time().value();
+                CHECK(t >= previous);
+                previous = t;
+            }
+            deployment four = off;
+            four.engine.kernels.mla_attention_kernels = 4.0;
+            CHECK(decode_pass(four, batch, 2000_tok).time() == decode_pass(off, batch, 2000_tok).time());
+        }
+    }
+}
+
+TEST_CASE("mla_attention_kernels: refusals, the catalog's rows and the table's optional column") {
+    engine_profile e = catalog::sglang_hopper;
+    for (double bad : {-1.0, 2.5, 65.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+        e.kernels.mla_attention_kernels = bad;
+        const std::string m = test::validation_message(e);
+        CHECK(test::contains(m, "kernels.mla_attention_kernels = "));
+        CHECK(test::contains(m, "must be 0 (the generic four) or a whole number of kernels up to 64"));
+    }
+    e.kernels.mla_attention_kernels = 64.0;
+    CHECK(test::validation_message(e).empty());
+    // The catalog (tables/engines.csv): 16 on SGLang on Hopper, the generic four elsewhere; its eager
+    // prompt step's host cost is PR 12160's 82.64 ms over the 1,577 kernels: 52.40 µs, tabled as 52.4.
+    CHECK(catalog::sglang_hopper.kernels.mla_attention_kernels == 16.0);
+    CHECK(catalog::sglang_blackwell.kernels.mla_attention_kernels == 0.0);
+    CHECK(catalog::sglang_cdna3.kernels.mla_attention_kernels == 0.0);
+    CHECK(catalog::trtllm_blackwell.kernels.mla_attention_kernels == 0.0);
+    CHECK(catalog::sglang_hopper.overheads.prefill_launch.value() * 1577.0 == doctest::Approx(82.64e-3).epsilon(1e-3));
+    // An old table without the column loads with 0; a new one reads it and refuses a bad value by
+    // file, line and column.
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,sglang,hopper,1,1,1,0,1,1,1,2.015,1,1,0,0,0.837,1,5.9,256,95.5,0,0,2048,8192,1,8192,0.875,1,1,0,0,0,0,1,0,0";
+    const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].kernels.mla_attention_kernels == 0.0);
+    const std::string columns = header + ",mla_attention_kernels,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",16,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].kernels.mla_attention_kernels == 16.0);
+    for (const char* bad : {"-1", "nan", "2.5", "65"}) {
+        const std::string m =
+            test::message_of([&] { return io::parse_engines_csv(columns + row + "," + bad + ",my runs\n", "mine.csv"); });
+        CHECK(test::contains(m, "mine.csv:2"));
+        CHECK(test::contains(m, "mla_attention_kernels"));
     }
 }

@@ -211,8 +211,9 @@ namespace detail {
     return 10.0 * m.layer_equivalents() + 4.0 * (m.is_moe() ? m.moe_layers() : 0) + 3.0;
 }
 
-/// The same count with the engine's fusions, where they apply on this deployment:
-/// K = K_generic − 3·L·[fused norm] + (k_moe − 7)·M·[fused runner], with L layers, M MoE layers.
+/// The same count with the engine's fusions and its own blocks, where they apply on this deployment:
+/// K = K_generic − 3·L·[fused norm] + (k_moe − 7)·M·[fused runner] + (k_mla − 4)·L·[MLA], with L layers,
+/// M MoE layers.
 /// - The TP all-reduce that also adds the residual and applies the next RMSNorm
 ///   (`all_reduce_norm_fusion`) leaves no norm or residual kernel of a layer's own (3 fewer: norm,
 ///   residual + norm, residual) where the layer all-reduces over TP, i.e. TP > 1 without attention DP
@@ -222,7 +223,12 @@ namespace detail {
 ///   tokens are routed before the dispatch and the runner gets chosen experts, not logits
 ///   (fused_moe_trtllm_gen.py `forward_impl`: `router_logits_arg = None if post_quant_comm`), so the
 ///   generic count stays.
-/// Neither applies to a step the host enqueues without CUDA graphs (`eager_enqueue`): that is the
+/// - An absorbed multi-latent attention block that launches k_mla kernels (`mla_attention_kernels`
+///   > 0) in place of the generic four (QKV GEMM, RoPE + KV append, attention, O GEMM) adds
+///   (k_mla − 4) a layer on a model with latent attention: K += (k_mla − 4)·L·[MLA] (SGLang's
+///   absorbed MLA, CUDA path, sgl-project/sglang deepseek_v2.py forward_absorb_prepare/core: 16,
+///   set on SGLang on Hopper; docs/sglang-batch1-moe-decode.md).
+/// None applies to a step the host enqueues without CUDA graphs (`eager_enqueue`): that is the
 /// TensorRT-engine runtime, not the PyTorch modeling code these counts are read from, and its
 /// `host_enqueue` figure was fitted with the generic count.
 [[nodiscard]] constexpr double kernels_per_pass(const deployment& d) {
@@ -235,7 +241,9 @@ namespace detail {
                                    ? 3.0 * m.layer_equivalents() : 0.0;
     const double moe_runner = en.kernels.moe_runner_kernels > 0.0 && m.is_moe() && !attention_dp
                                   ? (en.kernels.moe_runner_kernels - 7.0) * m.moe_layers() : 0.0;
-    return generic - fused_norms + moe_runner;
+    const double mla = en.kernels.mla_attention_kernels > 0.0 && m.attention.kind == attention_kind::latent
+                           ? (en.kernels.mla_attention_kernels - 4.0) * m.layer_equivalents() : 0.0;
+    return generic - fused_norms + moe_runner + mla;
 }
 
 }  // namespace detail

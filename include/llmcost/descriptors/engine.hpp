@@ -167,6 +167,13 @@ struct engine_kernels {
     /// (TensorRT-LLM's PyTorch backend: `AllReduceFusionOp.RESIDUAL_RMS_NORM`), so a layer run with
     /// TP > 1 and no attention DP launches no norm or residual kernel of its own (3 fewer a layer).
     bool all_reduce_norm_fusion = false;
+    /// Kernels one absorbed multi-latent attention block launches at decode, from its first
+    /// projection to its output projection (norms of the latents, activation quantizations, the
+    /// absorbed BMMs, RoPE, the latent-cache write and the attention kernel included), in place of
+    /// the generic four (QKV GEMM, RoPE + KV append, attention, O GEMM). 0: the generic four.
+    /// SGLang on Hopper: 16 (deepseek_v2.py forward_absorb_prepare/core, CUDA, FP8 block-scaled
+    /// weights; docs/sglang-batch1-moe-decode.md).
+    double mla_attention_kernels = 0.0;
     /// Whether the engine quantizes the activations of experts stored in fewer than 8 bits to 8 bits
     /// and runs their GEMMs on the 8-bit tensor cores (W4A8: TensorRT-LLM on Blackwell runs MXFP4
     /// experts with MXFP8 activations, `W4A8_MXFP4_MXFP8`), where the activations are wider than 8
@@ -388,6 +395,10 @@ struct engine_profile {
                     kernels.moe_runner_kernels == detail::const_trunc(kernels.moe_runner_kernels),
                 s, "kernels.moe_runner_kernels", kernels.moe_runner_kernels,
                 "must be 0 (the generic seven) or a whole number of kernels up to 32");
+        require(non_negative_finite(kernels.mla_attention_kernels) && kernels.mla_attention_kernels <= 64.0 &&
+                    kernels.mla_attention_kernels == detail::const_trunc(kernels.mla_attention_kernels),
+                s, "kernels.mla_attention_kernels", kernels.mla_attention_kernels,
+                "must be 0 (the generic four) or a whole number of kernels up to 64");
         require(!(kernels.fp4_quant_gemm_efficiency > 0.0) || kernels.own_fp4_curve(), s,
                 "kernels.fp4_quant_gemm_efficiency", kernels.fp4_quant_gemm_efficiency,
                 "a curve with the quantization needs the engine's FP4 GEMM curve without it (fp4_gemm_efficiency)");

@@ -57,6 +57,9 @@ struct engine_row {
     double bf16_gemm_efficiency, bf16_gemm_half_dim;
     /// 1: the prompts' and the decodes' attention of a step run as two kernels (`engine_kernels::separate_prompt_attention`)
     double separate_prompt_attention;
+    /// kernels of an absorbed multi-latent attention block at decode (`engine_kernels::mla_attention_kernels`);
+    /// 0: the generic four
+    double mla_attention_kernels;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -101,6 +104,7 @@ struct engine_row {
                     .mixed_input_width_align = r.mixed_input_width_align,
                     .moe_runner_kernels = r.moe_runner_kernels,
                     .all_reduce_norm_fusion = flag(r.all_reduce_norm_fusion, "all_reduce_norm_fusion"),
+                    .mla_attention_kernels = r.mla_attention_kernels,
                     .expert_fp8_activations = flag(r.expert_fp8_activations, "expert_fp8_activations"),
                     .separate_prompt_attention = flag(r.separate_prompt_attention, "separate_prompt_attention")},
         .overheads = {.step = microseconds(r.step_overhead_us),
