@@ -35,7 +35,7 @@ struct calibrate_command {
 [[nodiscard]] report calibrate(const calibrate_command& c);
 
 /// The names `--free` accepts: "hbm", "matmul", "matmul_half_dim", "attention", "kernel_overhead",
-/// "link_latency", "link_fraction", "request_overhead", "host_enqueue", "cold_start", "cold_prompt_token", "launch_sequence".
+/// "link_latency", "link_fraction", "request_overhead", "host_enqueue", "cold_start", "cold_prompt_token".
 [[nodiscard]] std::vector<std::string> calibration_parameter_names();
 
 }  // namespace llmcost::cli

@@ -109,18 +109,16 @@ TEST_CASE("one engine's profiles on one architecture: the version a row states p
 TEST_CASE("TensorRT-LLM 0.9-0.16 on Hopper: its fitted launch gap per kernel, CUDA graphs off, by hand") {
     const engine_profile& old = catalog::trtllm_hopper_trt_engine;
     CHECK_FALSE(old.overheads.cuda_graphs);
-    CHECK(old.overheads.launch().value() == doctest::Approx(3.568e-6).epsilon(1e-9));
-    CHECK(old.overheads.launch_sequence.value() == doctest::Approx(0.07685e-6).epsilon(1e-9));
-    CHECK(old.overheads.request.value() == doctest::Approx(5.411e-3).epsilon(1e-9));
+    CHECK(old.overheads.launch().value() == doctest::Approx(4.965e-6).epsilon(1e-9));
+    CHECK(old.overheads.request.value() == doctest::Approx(5.954e-3).epsilon(1e-9));
     CHECK(old.overheads.step.value() == 0.0);
     // Everything but the host costs and the all-reduce is the default profile's; the all-reduce is the
     // v0.14 plugin's AUTO strategy from measured tables (B91, B92: docs/hopper-all-reduce.md).
     CHECK(old.kernels == catalog::trtllm_hopper.kernels);
     CHECK(old.scheduler == catalog::trtllm_hopper.scheduler);
-    // A decode step of Llama-3.1-8B on one H100 (no all-reduce) at 8 sequences is the default's plus
-    // kernels × (3.568 µs + 8 × 0.07685 µs) = kernels × 4.1828 µs (session 18's refit with the host time per
-    // sequence): with the hardware's 4 µs a kernel, the default's launch term is kernels × 4 µs, so the old
-    // profile's is kernels × 8.1828 µs, and the steps differ by exactly kernels × 4.1828 µs.
+    // A decode step of Llama-3.1-8B on one H100 (no all-reduce) is the default's plus kernels × 4.965 µs
+    // (session 18's refit): with the hardware's 4 µs a kernel, the default's launch term is kernels × 4 µs,
+    // so the old profile's is kernels × 8.965 µs, and the steps differ by exactly kernels × 4.965 µs.
     const deployment now{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::trtllm_hopper};
     deployment then = now;
     then.engine = old;
@@ -128,8 +126,8 @@ TEST_CASE("TensorRT-LLM 0.9-0.16 on Hopper: its fitted launch gap per kernel, CU
     const pass_cost a = step_pass(now, decode), b = step_pass(then, decode);
     const double kernels = a.overhead_time.value() / 4e-6;
     CHECK(kernels == doctest::Approx(std::round(kernels)));  // a whole number of kernels
-    CHECK(b.overhead_time.value() == doctest::Approx(kernels * 8.1828e-6).epsilon(1e-12));
-    CHECK(b.time().value() - a.time().value() == doctest::Approx(kernels * 4.1828e-6).epsilon(1e-9));
+    CHECK(b.overhead_time.value() == doctest::Approx(kernels * 8.965e-6).epsilon(1e-12));
+    CHECK(b.time().value() - a.time().value() == doctest::Approx(kernels * 4.965e-6).epsilon(1e-9));
 }
 
 TEST_CASE("TensorRT-LLM 0.9-0.16 on Hopper: the all-reduce plugin's AUTO strategy from measured tables (B91, B92), hand-worked") {

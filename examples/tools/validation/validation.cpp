@@ -956,9 +956,7 @@ std::string cold_fits_text(const std::vector<cold_fit>& fits) {
 /// profile's); the free parameters are the per-kernel overhead (→ the profile's launch cost over the
 /// hardware's, CUDA graphs off) and the per-request front end, fitted together on the subset's TTFT
 /// and TPOT rows (a front end moves TTFT alone, a per-kernel cost every step); the rows are fitted
-/// with the profile's launch cost at 0, so a fit reproduces itself. A profile without CUDA graphs also
-/// frees its host time per kernel per sequence (`launch_sequence`, started at 0.1 µs whatever the
-/// catalog has, so a fit reproduces itself): the same subset fits all three.
+/// with the profile's launch cost at 0, so a fit reproduces itself.
 struct version_fit {
     std::string profile, gpu;
     std::vector<std::string> rows;
@@ -966,8 +964,6 @@ struct version_fit {
     bool fitted = false;
     std::string failure;
     double launch_us = 0, launch_se_us = 0, ms = 0, se_ms = 0, sigma = 0, catalog_launch_us = 0, catalog_ms = 0;
-    bool per_sequence = false;  ///< launch_sequence free (the profile runs without CUDA graphs)
-    double sequence_us = 0, sequence_se_us = 0, catalog_sequence_us = 0;
 };
 
 std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
@@ -985,10 +981,7 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
         f.profile_rows = mine.size();
         f.catalog_launch_us = profile.overheads.launch().value() * 1e6;
         f.catalog_ms = profile.overheads.request.value() * 1e3;
-        f.catalog_sequence_us = profile.overheads.launch_sequence.value() * 1e6;
-        f.per_sequence = !profile.overheads.cuda_graphs;
-        engine_profile neutral = without_launch_cost(profile);
-        if (f.per_sequence) neutral.overheads.launch_sequence = microseconds(0.1);
+        const engine_profile neutral = without_launch_cost(profile);
         std::vector<plan::measurement> fit_rows;
         std::size_t on_gpu = 0;
         for (const plan::measurement* x : mine) {
@@ -1004,9 +997,8 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
         try {
             if (fit_rows.size() <= 2) throw std::runtime_error("fewer rows than parameters");
             const hardware& h = fit_rows.front().d.hw;
-            std::vector<plan::parameter> free{plan::parameter::kernel_overhead, plan::parameter::request_overhead};
-            if (f.per_sequence) free.push_back(plan::parameter::launch_sequence);
-            const plan::calibration_result r = plan::calibrate(fit_rows, {.free = free});
+            const plan::calibration_result r = plan::calibrate(
+                fit_rows, {.free = {plan::parameter::kernel_overhead, plan::parameter::request_overhead}});
             for (const plan::fitted_parameter& q : r.parameters) {
                 if (q.which == plan::parameter::kernel_overhead) {
                     f.launch_us = launch_over_hardware_us(q, h);
@@ -1014,9 +1006,6 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
                 } else if (q.which == plan::parameter::request_overhead) {
                     f.ms = q.value * 1e3;
                     f.se_ms = q.standard_error * 1e3;
-                } else if (q.which == plan::parameter::launch_sequence) {
-                    f.sequence_us = q.value * 1e6;
-                    f.sequence_se_us = q.standard_error * 1e6;
                 }
             }
             f.sigma = r.sigma;
@@ -1147,25 +1136,21 @@ std::string version_fits_text(const std::vector<version_fit>& fits) {
         "row there) where none does (`catalog::find_engine`). A later profile's host costs are fitted with "
         "`plan::calibrate` on a subset chosen by rule before fitting: the rows it prices on the GPU with most of them, "
         "in file order, the 3rd, 6th, 9th …; the per-kernel overhead (the profile's launch cost over the hardware's, "
-        "CUDA graphs off) and the per-request front end are free together, on the subset's TTFT and TPOT rows, with, "
-        "where the profile runs without CUDA graphs, the host's time per kernel per sequence in the step "
-        "(`launch_sequence`, started at 0.1 µs). The subset's rows are calibration rows, out of the check-row statistics.\n\n"
+        "CUDA graphs off) and the per-request front end are free together, on the subset's TTFT and TPOT rows. The "
+        "subset's rows are calibration rows, out of the check-row statistics.\n\n"
         "| profile | fit GPU | calibration rows | of the profile's rows | launch cost per kernel (fit ± s.e.) | in "
-        "tables/engines.csv | front end per request (fit ± s.e.) | in tables/engines.csv | per kernel per sequence "
-        "(fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n"
-        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+        "tables/engines.csv | front end per request (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n"
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const version_fit& f : fits) {
         s += "| " + f.profile + " | " + f.gpu + " | " + std::to_string(f.rows.size()) + " | " + std::to_string(f.profile_rows) + " | ";
         if (!f.fitted) {
             s += "not fitted: " + f.failure + " | " + text::plain(f.catalog_launch_us, 4) + " µs | | " +
-                 text::plain(f.catalog_ms, 4) + " ms | | " + text::plain(f.catalog_sequence_us, 4) + " µs | |\n";
+                 text::plain(f.catalog_ms, 4) + " ms | |\n";
             continue;
         }
-        const std::string per_sequence =
-            f.per_sequence ? text::plain(f.sequence_us, 4) + " ± " + text::plain(f.sequence_se_us, 2) + " µs" : "not free (graphs on)";
         s += text::plain(f.launch_us, 4) + " ± " + text::plain(f.launch_se_us, 2) + " µs | " + text::plain(f.catalog_launch_us, 4) +
              " µs | " + text::plain(f.ms, 4) + " ± " + text::plain(f.se_ms, 2) + " ms | " + text::plain(f.catalog_ms, 4) +
-             " ms | " + per_sequence + " | " + text::plain(f.catalog_sequence_us, 4) + " µs | " + text::plain(f.sigma, 3) + " |\n";
+             " ms | " + text::plain(f.sigma, 3) + " |\n";
     }
     s += "\nVersion-profile calibration subsets (not check rows; listed by id):\n\n";
     for (const version_fit& f : fits) {
@@ -2281,12 +2266,10 @@ int main(int argc, char** argv) {
                              f.engine.c_str(), f.architecture.c_str(), f.ms, f.catalog_ms);
         for (const version_fit& f : versions)
             if (sample == 1 && f.fitted && (std::abs(f.ms - f.catalog_ms) > 0.01 + 0.005 * std::abs(f.ms) ||
-                             std::abs(f.launch_us - f.catalog_launch_us) > 0.01 + 0.005 * std::abs(f.launch_us) ||
-                             std::abs(f.sequence_us - f.catalog_sequence_us) > 0.0005 + 0.005 * std::abs(f.sequence_us)))
-                std::fprintf(stderr, "llmcost-validation: %s: fit launch %.4g us per kernel, front end %.4g ms, %.4g us per kernel "
-                                     "per sequence; tables/engines.csv has %.4g us, %.4g ms, %.4g us\n",
-                             f.profile.c_str(), f.launch_us, f.ms, f.sequence_us, f.catalog_launch_us, f.catalog_ms,
-                             f.catalog_sequence_us);
+                             std::abs(f.launch_us - f.catalog_launch_us) > 0.01 + 0.005 * std::abs(f.launch_us)))
+                std::fprintf(stderr, "llmcost-validation: %s: fit launch %.4g us per kernel, front end %.4g ms; "
+                                     "tables/engines.csv has %.4g us, %.4g ms\n",
+                             f.profile.c_str(), f.launch_us, f.ms, f.catalog_launch_us, f.catalog_ms);
         for (const eager_fit& f : eager)
             if (f.fitted && std::abs(f.us - f.catalog_us) > 0.01 + 0.005 * std::abs(f.us))
                 std::fprintf(stderr, "llmcost-validation: %s: fit host enqueue %.4g us per kernel; tables/engines.csv has %.4g us\n",

@@ -332,7 +332,6 @@ struct pass_model {
     seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead + the engine's step overhead
     seconds_t prefill_overhead{};           ///< kernels per pass × the host's time per kernel of an eager prompt step
     seconds_t eager_overhead{};             ///< kernels per pass × the host's enqueue per kernel, every step (CUDA graphs off)
-    seconds_t sequence_overhead{};          ///< kernels per pass × the host's time per kernel per sequence (CUDA graphs off)
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
     double tp_all_reduces = 0;
@@ -494,9 +493,6 @@ struct pass_model {
     // capture decode batches only (SGLang: DeepSeek-V3's one-token prompt step 82.64 ms eager, 23.10 ms
     // as a graph; sgl-project/sglang PR 12160). With graphs off every step pays `launch_eager` instead.
     pm.prefill_overhead = en.overheads.cuda_graphs ? en.overheads.prefill_launch * kernels : seconds(0.0);
-    // h = kernels · h_seq: with graphs off the executor's per-iteration host work walks every scheduled
-    // request (TensorRT-LLM v0.14 `forwardAsync`), a gap per sequence per kernel (`engine_overheads::launch_sequence`).
-    pm.sequence_overhead = en.overheads.cuda_graphs ? seconds(0.0) : en.overheads.launch_sequence * kernels;
     // H = kernels · t_enqueue: with graphs off and no overlap scheduler every step is enqueued by the
     // host while its kernels run, so it lasts max(t_GPU, H) (TensorRT-LLM's C++ executor on a TensorRT
     // engine, vLLM with enforce_eager; `engine_overheads::host_enqueue`).
@@ -816,9 +812,6 @@ template <class V>
     r.activation_bytes = t * pm.layers * pm.activation_elements * pm.residual_bits / 8.0;
     r.elementwise = r.activation_bytes / pm.elementwise_bandwidth;
     r.overhead = L::constant(pm.overhead.value());
-    // t_overhead += kernels · h_seq · (ds + ps): the host's work per scheduled sequence (`launch_sequence`).
-    if (pm.sequence_overhead.value() > 0.0) [[unlikely]]
-        r.overhead = r.overhead + pm.sequence_overhead.value() * (ds + ps);
 
     // Communication: two all-reduces of the hidden state per layer (S13), the experts'
     // all-to-all (S21), and the hand-off between pipeline stages.

@@ -234,13 +234,6 @@ struct engine_overheads {
     /// Per prompt token of the opening's requests (a server's first `clients`), added to each prompt step
     /// that carries them (see `cold_start`). 0: none.
     seconds_t cold_prompt_token{};
-    /// The host's time per kernel per sequence in the step, added to `launch_eager` where the engine runs
-    /// without CUDA graphs and no overlap scheduler: the executor's per-iteration work walks every
-    /// scheduled request (TensorRT-LLM v0.14's `TrtGptModelInflightBatching::forwardAsync`: per-request
-    /// decoder inputs, sampling configs and `RuntimeBuffers::setFromInputs` copies), and at one sequence
-    /// that work hides behind the kernels in flight while it grows with the batch (docs/trtllm-v014.md,
-    /// session 17 part D). t_overhead += kernels · h_seq · (decoding + prompt sequences). 0: none.
-    seconds_t launch_sequence{};
     /// What a cold server's prompt step adds for the opening's prompts it carries:
     /// Δt = cold_start · [the first such step] + cold_prompt_token · P_open (docs/sglang-closed-loop-ttft.md §4).
     [[nodiscard]] constexpr seconds_t cold_opening(tokens_t opening_prompt, bool first_opening_step) const {
@@ -410,8 +403,6 @@ struct engine_profile {
              "a per-kernel overhead of a prompt step must be in [0, 1 ms)");
         time(overheads.host_enqueue, "overheads.host_enqueue (s)", 1e-3,
              "a per-kernel host enqueue time must be in [0, 1 ms)");
-        time(overheads.launch_sequence, "overheads.launch_sequence (s)", 1e-5,
-             "a per-kernel host time per sequence must be in [0, 10 µs)");
         time(overheads.cold_start, "overheads.cold_start (s)", 600.0,
              "a benchmark run's cold opening must be in [0, 600 s)");
         time(overheads.cold_prompt_token, "overheads.cold_prompt_token (s)", 1e-3,

@@ -55,8 +55,6 @@ struct engine_row {
     double cold_start_ms, cold_prompt_token_us;
     /// the engine's dense BF16 GEMM size curve (e∞, n₀); 0, 0: the hardware's
     double bf16_gemm_efficiency, bf16_gemm_half_dim;
-    /// per kernel per sequence in the step, graphs off (`engine_overheads::launch_sequence`), µs; 0: none
-    double launch_sequence_us;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -110,8 +108,7 @@ struct engine_row {
                       .prefill_launch = microseconds(r.prefill_launch_us),
                       .host_enqueue = microseconds(r.host_enqueue_us),
                       .cold_start = milliseconds(r.cold_start_ms),
-                      .cold_prompt_token = microseconds(r.cold_prompt_token_us),
-                      .launch_sequence = microseconds(r.launch_sequence_us)},
+                      .cold_prompt_token = microseconds(r.cold_prompt_token_us)},
         .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),

@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 58> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 57> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -67,7 +67,6 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 58> c
     {"custom_all_reduce_bus_GBps", "collectives.custom_all_reduce_bus"},
     {"cold_start_ms", "overheads.cold_start"}, {"cold_prompt_token_us", "overheads.cold_prompt_token"},
     {"bf16_gemm_efficiency", "kernels.bf16_gemm_efficiency"}, {"bf16_gemm_half_dim", "kernels.bf16_gemm_half_dim"},
-    {"launch_sequence_us", "overheads.launch_sequence"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -83,8 +82,8 @@ inline constexpr auto columns = [] {
 /// all-reduce + residual + RMSNorm fusion: 0, none; 8-bit activations for narrow experts: 0, the
 /// activations' format; the custom all-reduce's bus bandwidth: 0, the link's; a benchmark run's cold
 /// opening and its cost per opening prompt token: 0, 0, none; the engine's dense BF16 GEMM curve: 0, 0,
-/// the hardware's; the host's time per kernel per sequence: 0, none).
-inline constexpr std::size_t optional_columns = 22;
+/// the hardware's).
+inline constexpr std::size_t optional_columns = 21;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -123,7 +122,7 @@ using row_reader = detail::hardware_csv::row_reader;
                          &e.fp8_gemm_half_dim, &e.moe_runner_kernels, &e.all_reduce_norm_fusion,
                          &e.expert_fp8_activations, &e.custom_all_reduce_bus_GBps,
                          &e.cold_start_ms, &e.cold_prompt_token_us,
-                         &e.bf16_gemm_efficiency, &e.bf16_gemm_half_dim, &e.launch_sequence_us};
+                         &e.bf16_gemm_efficiency, &e.bf16_gemm_half_dim};
     for (std::size_t i = 0; i < std::size(figures); ++i) {
         const std::string_view column = columns[i + 4];
         const bool may_be_absent = i + 4 >= required_columns.size();

@@ -46,7 +46,6 @@ namespace detail::calibration {
         case parameter::host_enqueue: return "rows run without CUDA graphs whose steps are shorter than the host's enqueue (small batches)";
         case parameter::cold_start: return "closed-loop TTFT means of benchmark runs (a cold opening shows in the first requests)";
         case parameter::cold_prompt_token: return "closed-loop TTFT means of runs whose openings bring different prompt tokens";
-        case parameter::launch_sequence: return "rows run without CUDA graphs at different running counts (low and high load)";
     }
     return "other rows";
 }
@@ -80,7 +79,6 @@ struct parameter_space {
         if (at(k) == parameter::host_enqueue) return 0.999e-3 / scale[static_cast<std::size_t>(k)];
         if (at(k) == parameter::cold_start) return 599.0 / scale[static_cast<std::size_t>(k)];
         if (at(k) == parameter::cold_prompt_token) return 0.999e-3 / scale[static_cast<std::size_t>(k)];
-        if (at(k) == parameter::launch_sequence) return 0.999e-5 / scale[static_cast<std::size_t>(k)];
         return std::numeric_limits<double>::infinity();
     }
     [[nodiscard]] Eigen::VectorXd clamp(Eigen::VectorXd t) const {
@@ -129,9 +127,9 @@ public:
     /// `front_end`: request_overhead is free, so p's value replaces every row's engine front end;
     /// otherwise each row keeps its own engine's.
     fit_problem(std::vector<measurement> rows, hardware base, bool front_end = false, bool host_enqueue = false,
-                bool cold_start = false, bool cold_prompt_token = false, bool launch_sequence = false)
+                bool cold_start = false, bool cold_prompt_token = false)
         : rows_(std::move(rows)), base_(base), front_end_(front_end), host_enqueue_(host_enqueue), cold_start_(cold_start),
-          cold_prompt_token_(cold_prompt_token), launch_sequence_(launch_sequence) {
+          cold_prompt_token_(cold_prompt_token) {
         first_asked_.resize(rows_.size());
         std::unordered_map<std::size_t, std::vector<std::size_t>> by_hash;
         by_hash.reserve(rows_.size());
@@ -165,7 +163,6 @@ public:
             if (host_enqueue_) x.d.engine.overheads.host_enqueue = seconds(p.host_enqueue);
             if (cold_start_) x.d.engine.overheads.cold_start = seconds(p.cold_start);
             if (cold_prompt_token_) x.d.engine.overheads.cold_prompt_token = seconds(p.cold_prompt_token);
-            if (launch_sequence_) x.d.engine.overheads.launch_sequence = seconds(p.launch_sequence);
             double predicted = 0;
             try {
                 predicted = predict(x);
@@ -189,7 +186,6 @@ private:
     bool host_enqueue_ = false;  ///< host_enqueue is free: p's value replaces every row's engine host enqueue
     bool cold_start_ = false;        ///< cold_start is free: p's value replaces every row's engine cold opening
     bool cold_prompt_token_ = false; ///< cold_prompt_token is free: likewise its cost per opening prompt token
-    bool launch_sequence_ = false;   ///< launch_sequence is free: likewise its host time per kernel per sequence
     std::vector<std::size_t> first_asked_;  ///< the first row that asks row i's question (i itself if none)
     std::vector<double> predicted_;          ///< this evaluation's predictions
 };
@@ -300,7 +296,6 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
     if (!options.start) out.start.host_enqueue = fitted_rows.front().d.engine.overheads.host_enqueue.value();
     if (!options.start) out.start.cold_start = fitted_rows.front().d.engine.overheads.cold_start.value();
     if (!options.start) out.start.cold_prompt_token = fitted_rows.front().d.engine.overheads.cold_prompt_token.value();
-    if (!options.start) out.start.launch_sequence = fitted_rows.front().d.engine.overheads.launch_sequence.value();
     const auto is_free = [&](parameter q) { return std::find(options.free.begin(), options.free.end(), q) != options.free.end(); };
     const bool eager_free =
         std::find(options.free.begin(), options.free.end(), parameter::host_enqueue) != options.free.end();
@@ -319,12 +314,12 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
         require(inside, "calibration start", to_string(c.at(k)), v,
                 is_fraction(c.at(k)) ? "a fraction starts in (0, max_fraction]"
                                      : "starts at zero or above (kernel_overhead, host_enqueue and cold_prompt_token below 1 ms, "
-                                       "launch_sequence below 10 µs, request_overhead below 10 s, cold_start below 599 s)");
+                                       "request_overhead below 10 s, cold_start below 599 s)");
         theta(k) = std::clamp(c.theta(k, v), c.lower(k), c.upper(k));
     }
 
     fit_problem f(std::move(fitted_rows), base, front_end_free, eager_free, is_free(parameter::cold_start),
-                  is_free(parameter::cold_prompt_token), is_free(parameter::launch_sequence));
+                  is_free(parameter::cold_prompt_token));
     Eigen::VectorXd r;
     if (const auto fail = f.residuals(c.parameters(out.start, theta), r)) refuse_row(*fail, "at the starting parameters");
     Eigen::MatrixXd J = jacobian(f, c, out.start, theta, r);

@@ -69,7 +69,6 @@ enum class parameter {
     host_enqueue,      ///< the rows' engine's host enqueue per kernel without CUDA graphs (`engine_overheads::host_enqueue`)
     cold_start,        ///< the rows' engine's cold opening of a benchmark run, once (`engine_overheads::cold_start`)
     cold_prompt_token, ///< and its cost per opening prompt token (`engine_overheads::cold_prompt_token`)
-    launch_sequence,   ///< the rows' engine's host time per kernel per sequence, CUDA graphs off (`engine_overheads::launch_sequence`)
 };
 
 inline constexpr std::array all_parameters{parameter::hbm,          parameter::matmul,
@@ -77,7 +76,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
                                            parameter::kernel_overhead, parameter::link_latency,
                                            parameter::link_fraction, parameter::request_overhead,
                                            parameter::host_enqueue, parameter::cold_start,
-                                           parameter::cold_prompt_token, parameter::launch_sequence};
+                                           parameter::cold_prompt_token};
 
 /// The member's name: "hbm", "matmul_half_dim", …
 [[nodiscard]] constexpr std::string_view to_string(parameter p) {
@@ -93,7 +92,6 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::host_enqueue: return "host_enqueue";
         case parameter::cold_start: return "cold_start";
         case parameter::cold_prompt_token: return "cold_prompt_token";
-        case parameter::launch_sequence: return "launch_sequence";
     }
     return "?";
 }
@@ -112,7 +110,6 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::host_enqueue: return "engine host enqueue per kernel, CUDA graphs off";
         case parameter::cold_start: return "engine cold opening of a benchmark run, once";
         case parameter::cold_prompt_token: return "engine cold opening per opening prompt token";
-        case parameter::launch_sequence: return "engine host time per kernel per sequence, CUDA graphs off";
     }
     return "?";
 }
@@ -120,8 +117,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
 /// SI unit of the parameter: "s" for times, "" for fractions and n₀ (a matrix dimension).
 [[nodiscard]] constexpr std::string_view unit_of(parameter p) {
     return p == parameter::kernel_overhead || p == parameter::link_latency || p == parameter::request_overhead ||
-                   p == parameter::host_enqueue || p == parameter::cold_start || p == parameter::cold_prompt_token ||
-                   p == parameter::launch_sequence
+                   p == parameter::host_enqueue || p == parameter::cold_start || p == parameter::cold_prompt_token
                ? "s"
                : "";
 }
@@ -151,7 +147,6 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::host_enqueue: return e.host_enqueue;
         case parameter::cold_start: return e.cold_start;
         case parameter::cold_prompt_token: return e.cold_prompt_token;
-        case parameter::launch_sequence: return e.launch_sequence;
     }
     return e.hbm;
 }
@@ -297,8 +292,6 @@ template <class Figure>
     if (fit.find(parameter::cold_start) != nullptr) x.d.engine.overheads.cold_start = seconds(fit.fitted.cold_start);
     if (fit.find(parameter::cold_prompt_token) != nullptr)
         x.d.engine.overheads.cold_prompt_token = seconds(fit.fitted.cold_prompt_token);
-    if (fit.find(parameter::launch_sequence) != nullptr)
-        x.d.engine.overheads.launch_sequence = seconds(fit.fitted.launch_sequence);
     return x;
 }
 

@@ -469,9 +469,6 @@ struct efficiency_parameters {
     /// (`engine_overheads::cold_start`, `cold_prompt_token`), the engine's like `request_overhead`.
     double cold_start = 0.0;
     double cold_prompt_token = 0.0;
-    /// Seconds per kernel per sequence in the step, CUDA graphs off (`engine_overheads::launch_sequence`),
-    /// the engine's like `request_overhead`.
-    double launch_sequence = 0.0;
 
     [[nodiscard]] bool operator==(const efficiency_parameters&) const = default;
 };
