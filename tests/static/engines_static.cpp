@@ -42,8 +42,13 @@ static_assert(catalog::trtllm_hopper.collectives.library_all_reduce.value() == 5
 static_assert(catalog::trtllm_hopper.collectives.custom_all_reduce_max_at(8).value() == 8e6);
 static_assert(catalog::trtllm_hopper.collectives.custom_all_reduce_max_at(4).value() == 8e6);
 static_assert(catalog::trtllm_hopper.collectives.custom_all_reduce_max_at(2).value() == 16e6);
-// The TensorRT-engine releases (0.9-0.16) keep the link model: their launch gap and front end were fitted with it.
-static_assert(catalog::trtllm_hopper_trt_engine.collectives.library_all_reduce.value() == 0.0);
+// The TensorRT-engine releases (0.9-0.16): their plugin's AUTO strategy, the one-shot kernel below 1,000,000 B
+// above 2 ranks (the 16,000,000 B workspace at 2), NCCL above (B91, B92; docs/hopper-all-reduce.md).
+static_assert(catalog::trtllm_hopper_trt_engine.collectives.all_reduce_latency.value() == microseconds(3.013).value());
+static_assert(catalog::trtllm_hopper_trt_engine.collectives.custom_all_reduce_max_at(4).value() == 1e6);
+static_assert(catalog::trtllm_hopper_trt_engine.collectives.custom_all_reduce_max_at(8).value() == 1e6);
+static_assert(catalog::trtllm_hopper_trt_engine.collectives.custom_all_reduce_max_at(2).value() == 16e6);
+static_assert(catalog::trtllm_hopper_trt_engine.collectives.library_all_reduce.value() == microseconds(16.0).value());
 static_assert(catalog::vllm_hopper.collectives.library_all_reduce.value() == 0.0);
 
 // TensorRT-LLM on Blackwell: its own dense FP4 GEMM curve (B12); every other profile keeps the

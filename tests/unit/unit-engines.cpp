@@ -109,17 +109,16 @@ TEST_CASE("one engine's profiles on one architecture: the version a row states p
 TEST_CASE("TensorRT-LLM 0.9-0.16 on Hopper: its fitted launch gap per kernel, CUDA graphs off, by hand") {
     const engine_profile& old = catalog::trtllm_hopper_trt_engine;
     CHECK_FALSE(old.overheads.cuda_graphs);
-    CHECK(old.overheads.launch().value() == doctest::Approx(5.287e-6).epsilon(1e-9));
-    CHECK(old.overheads.request.value() == doctest::Approx(6.185e-3).epsilon(1e-9));
+    CHECK(old.overheads.launch().value() == doctest::Approx(4.965e-6).epsilon(1e-9));
+    CHECK(old.overheads.request.value() == doctest::Approx(5.954e-3).epsilon(1e-9));
     CHECK(old.overheads.step.value() == 0.0);
-    // Everything but the host costs and the all-reduce above the custom kernel is the default profile's
-    // (its host costs were fitted with the link model at every size: docs/trtllm-hopper-all-reduce.md).
+    // Everything but the host costs and the all-reduce is the default profile's; the all-reduce is the
+    // v0.14 plugin's AUTO strategy from measured tables (B91, B92: docs/hopper-all-reduce.md).
     CHECK(old.kernels == catalog::trtllm_hopper.kernels);
-    CHECK(old.collectives == engine_collectives{});
     CHECK(old.scheduler == catalog::trtllm_hopper.scheduler);
-    // A decode step of Llama-3.1-8B on one H100 is the default's plus kernels × 5.287 µs (session 17's refit, docs/hopper-bf16-gemm.md): with the
-    // hardware's 4 µs a kernel, the default's launch term is kernels × 4 µs, so the old profile's is
-    // kernels × 9.287 µs, and the steps differ by exactly kernels × 5.287 µs.
+    // A decode step of Llama-3.1-8B on one H100 (no all-reduce) is the default's plus kernels × 4.965 µs
+    // (session 18's refit): with the hardware's 4 µs a kernel, the default's launch term is kernels × 4 µs,
+    // so the old profile's is kernels × 8.965 µs, and the steps differ by exactly kernels × 4.965 µs.
     const deployment now{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::trtllm_hopper};
     deployment then = now;
     then.engine = old;
@@ -127,8 +126,62 @@ TEST_CASE("TensorRT-LLM 0.9-0.16 on Hopper: its fitted launch gap per kernel, CU
     const pass_cost a = step_pass(now, decode), b = step_pass(then, decode);
     const double kernels = a.overhead_time.value() / 4e-6;
     CHECK(kernels == doctest::Approx(std::round(kernels)));  // a whole number of kernels
-    CHECK(b.overhead_time.value() == doctest::Approx(kernels * 9.287e-6).epsilon(1e-12));
-    CHECK(b.time().value() - a.time().value() == doctest::Approx(kernels * 5.287e-6).epsilon(1e-9));
+    CHECK(b.overhead_time.value() == doctest::Approx(kernels * 8.965e-6).epsilon(1e-12));
+    CHECK(b.time().value() - a.time().value() == doctest::Approx(kernels * 4.965e-6).epsilon(1e-9));
+}
+
+TEST_CASE("TensorRT-LLM 0.9-0.16 on Hopper: the all-reduce plugin's AUTO strategy from measured tables (B91, B92), hand-worked") {
+    // v0.14's plugin (AUTO): its one-shot kernel below 1,000,000 B at 3-4 ranks, NCCL above
+    // (NVIDIA/TensorRT-LLM allreducePlugin.cpp selectImplementation; two-shot disabled, issue #2575).
+    const engine_collectives& c = catalog::trtllm_hopper_trt_engine.collectives;
+    CHECK(c.all_reduce_latency.value() == doctest::Approx(3.013e-6).epsilon(1e-12));          // B91 t₀
+    CHECK(c.custom_all_reduce_bus.value() == doctest::Approx(159.4e9).epsilon(1e-12));        // B91 B
+    CHECK(c.custom_all_reduce_max_at(4).value() == doctest::Approx(1'000'000.0).epsilon(1e-12));
+    CHECK(c.custom_all_reduce_max_at(2).value() == doctest::Approx(16'000'000.0).epsilon(1e-12));  // one-shot up to the workspace
+    CHECK(c.library_all_reduce.value() == doctest::Approx(16.0e-6).epsilon(1e-12));           // B92 a
+    CHECK(c.library_all_reduce_bus.value() == doctest::Approx(310.7e9).epsilon(1e-12));       // B92 B
+    deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 4}};
+    d.engine = catalog::trtllm_hopper_trt_engine;
+    SUBCASE("one-shot: a decode step of 8 sequences, 8 × 8192 × 2 B = 131,072 B a call, 160 calls") {
+        // t = 3.013 µs + 131,072 · 2·3/4 ÷ 159.4 GB/s = 3.013 + 1.2334 = 4.246 µs (B91-128KiB measured 4.26 µs).
+        const double one = 3.013e-6 + 131072.0 * 1.5 / 159.4e9;
+        CHECK(one == doctest::Approx(4.2464e-6).epsilon(1e-4));
+        CHECK(decode_pass(d, 8.0, 1000_tok).tp_time.value() == doctest::Approx(160 * one).epsilon(1e-9));
+    }
+    SUBCASE("NCCL: a 467-token prompt, 467 × 16,384 B = 7,651,328 B a call, 160 calls") {
+        // t = 16.0 µs + 7,651,328 · 1.5 ÷ 310.7 GB/s = 16.0 + 36.94 = 52.94 µs (B92 measured 41.5 µs at 4 MiB and
+        // 62.4 µs at 8 MiB); the link model priced it 2 × 3.7 µs + 7,651,328 · 1.5 ÷ 450 GB/s = 32.90 µs.
+        const double nccl = 16.0e-6 + 7651328.0 * 1.5 / 310.7e9;
+        CHECK(nccl == doctest::Approx(52.939e-6).epsilon(1e-4));
+        const step_shape prompt{.prefill_sequences = 1.0, .prefill_tokens = 467_tok};
+        CHECK(step_pass(d, prompt).tp_time.value() == doctest::Approx(160 * nccl).epsilon(1e-9));
+        deployment link = d;
+        link.engine.collectives = engine_collectives{};
+        CHECK(step_pass(link, prompt).tp_time.value() == doctest::Approx(160 * (7.4e-6 + 7651328.0 * 1.5 / 450e9)).epsilon(1e-9));
+    }
+    SUBCASE("property: the all-reduce never shortens as the message grows, across the one-shot bound too") {
+        const pass_model pm = prepare_pass(d);
+        double previous = 0.0;
+        for (double tokens = 1.0; tokens <= 4096.0; tokens += 1.0) {
+            const double t = decode_pass(pm, tokens, 1000_tok).tp_time.value();
+            CHECK(t >= previous);
+            previous = t;
+        }
+        // At S → 0 only t₀ is left.
+        const interconnect one_shot = custom_all_reduce_link(c, catalog::h100_sxm5.scale_up, 4, all_reduce_algorithm::two_shot);
+        CHECK(all_reduce_time(bytes(0.0), 4, one_shot, all_reduce_algorithm::two_shot).value() == doctest::Approx(3.013e-6).epsilon(1e-12));
+    }
+    SUBCASE("bad values are named") {
+        engine_profile e = catalog::trtllm_hopper_trt_engine;
+        e.collectives.library_all_reduce_bus = gigabytes_per_second(-310.7);
+        CHECK(has(test::validation_message(e), "collectives.library_all_reduce_bus (B/s) = -3.107e+11"));
+        e = catalog::trtllm_hopper_trt_engine;
+        e.collectives.library_all_reduce = seconds(std::numeric_limits<double>::quiet_NaN());
+        CHECK(has(test::validation_message(e), "collectives.library_all_reduce (s) = nan"));
+        e = catalog::trtllm_hopper_trt_engine;
+        e.collectives.custom_all_reduce_max = bytes(0.0);
+        CHECK(has(test::validation_message(e), "a custom all-reduce latency needs the largest message it runs"));
+    }
 }
 
 TEST_CASE("engine table: a rule lands on the column it came from") {

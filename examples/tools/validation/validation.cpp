@@ -175,10 +175,26 @@ std::vector<double> dimensions(const std::string& text, const std::string& id) {
     return out;
 }
 
-/// The first profile of an architecture (TensorRT-LLM, SGLang, vLLM) whose custom all-reduce carries a
-/// measured bus bandwidth and runs a message of s bytes at n ranks (B90); none: the other pricings.
-std::optional<engine_profile> custom_curve_engine(const std::optional<gpu_architecture>& arch, int ranks, double s) {
+/// The TensorRT-LLM profile whose all-reduce an `all_reduce` row checks: the release its `precision`
+/// column names ("trtllm 0.14": the profile whose version range covers it, B91–B94), else the
+/// architecture's default profile (`catalog::find_engine`).
+std::optional<engine_profile> all_reduce_engine(const std::optional<gpu_architecture>& arch, const micro_row& r) {
     if (!arch) return std::nullopt;
+    const std::string prefix = "trtllm ";
+    if (r.precision.empty()) return catalog::find_engine(engine_kind::trtllm, *arch);
+    if (r.precision.rfind(prefix, 0) != 0)
+        throw std::runtime_error(r.id + ": an all-reduce's precision column is empty or 'trtllm <release>', not '" + r.precision + "'");
+    return catalog::find_engine(engine_kind::trtllm, *arch, std::string_view(r.precision).substr(prefix.size()));
+}
+
+/// The first profile of an architecture (the row's TensorRT-LLM profile, then TensorRT-LLM, SGLang,
+/// vLLM) whose custom all-reduce carries a measured bus bandwidth and runs a message of s bytes at n
+/// ranks (B90, B91); none: the other pricings.
+std::optional<engine_profile> custom_curve_engine(const std::optional<gpu_architecture>& arch, const std::optional<engine_profile>& own,
+                                                  int ranks, double s) {
+    if (!arch) return std::nullopt;
+    if (own && own->collectives.custom_all_reduce_bus.value() > 0.0 && s <= own->collectives.custom_all_reduce_max_at(ranks).value())
+        return own;
     for (const engine_kind kind : {engine_kind::trtllm, engine_kind::sglang, engine_kind::vllm}) {
         const std::optional<engine_profile> e = catalog::find_engine(kind, *arch);
         if (e && e->collectives.custom_all_reduce_bus.value() > 0.0 && s <= e->collectives.custom_all_reduce_max_at(ranks).value())
@@ -303,10 +319,11 @@ micro_row price(micro_row r) {
         const double s = ns[1];
         const interconnect& link = hw->scale_up;
         const double moved = s * 2.0 * (ranks - 1.0) / ranks;
-        // TensorRT-LLM's profile on this GPU's architecture, where it has one: above its custom
-        // kernel's sizes, its collective library's fitted all-reduce (NCCL), as the serving rows price it.
+        // TensorRT-LLM's profile on this GPU's architecture (the release the row names, B91–B94), where it
+        // has one: above its custom kernel's sizes, its collective library's fitted all-reduce (NCCL), as
+        // the serving rows price it.
         const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
-        const std::optional<engine_profile> trt = arch ? catalog::find_engine(engine_kind::trtllm, *arch) : std::nullopt;
+        const std::optional<engine_profile> trt = all_reduce_engine(arch, r);
         const engine_collectives* c = trt ? &trt->collectives : nullptr;
         if (c != nullptr && c->library_all_reduce.value() > 0.0 && s > c->custom_all_reduce_max_at(ranks).value()) {
             const interconnect lib = library_all_reduce_link(*c, link, ranks, all_reduce_algorithm::two_shot);
@@ -316,7 +333,7 @@ micro_row price(micro_row r) {
                     whole(c->custom_all_reduce_max_at(ranks).value()) + " B (a " + text::plain(c->library_all_reduce.value() * 1e6, 3) +
                     " µs + 2(n−1)/n·S ÷ " + text::plain(c->library_all_reduce_bus.value() / 1e9, 4) + " GB/s bus) = " +
                     text::plain(t.value() * 1e6, 4) + " µs";
-        } else if (const std::optional<engine_profile> measured = custom_curve_engine(arch, ranks, s)) {
+        } else if (const std::optional<engine_profile> measured = custom_curve_engine(arch, trt, ranks, s)) {
             // Up to its custom kernel's largest message, the kernel's measured curve where a profile of
             // this architecture prices one (B90: TensorRT-LLM's op on 8 B200, priced for SGLang on Blackwell).
             const engine_collectives& m = measured->collectives;
