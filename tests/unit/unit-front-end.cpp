@@ -127,10 +127,13 @@ TEST_CASE("front end: the profile and the table refuse a bad one, naming the fie
     const std::string nan = test::message_of([&] { return io::parse_engines_csv(header + row("nan"), "mine.csv"); });
     CHECK(test::contains(nan, "request_overhead_us"));
     // The catalog's fitted figures (tables/engines.csv), in seconds: 21.17 ms (vLLM, B200, fitted on the
-    // runs' medians) and 74.01 ms (SGLang, CDNA3, every prompt length at the lowest concurrency; 73.59
-    // before the cold opening and the launch cost refitted with it, session 17).
+    // runs' medians), 74.01 ms (SGLang, CDNA3, every prompt length at the lowest concurrency; 73.59
+    // before the cold opening and the launch cost refitted with it, session 17) and 24.28 ms (SGLang,
+    // CDNA4, the two 1k-token runs at concurrency 4 since a stalled run is a candidate, session 19; 126 ms
+    // on two 8k-token runs before, docs/sglang-cdna4-ttft.md).
     CHECK(catalog::vllm_blackwell.overheads.request.value() == doctest::Approx(0.02117).epsilon(1e-12));
     CHECK(catalog::sglang_cdna3.overheads.request.value() == doctest::Approx(0.07401).epsilon(1e-12));
+    CHECK(catalog::sglang_cdna4.overheads.request.value() == doctest::Approx(0.02428).epsilon(1e-12));
     CHECK(catalog::trtllm_hopper.overheads.request.value() == 0.0);
     CHECK(engine_profile::reference().overheads.request.value() == 0.0);
 }
@@ -213,6 +216,24 @@ TEST_CASE("front end: a TTFT row's median and p99, and a stall") {
     nan.ttft_median = std::numeric_limits<double>::quiet_NaN();
     CHECK(test::contains(test::error_of([&] { nan.validate(); return 0; }),
                          "a TTFT percentile is 0 (not given) or positive and finite"));
+}
+
+TEST_CASE("front end: a stall paid by a few of a run's requests moves its mean, not the median the fit reads") {
+    // Why a stalled run is a front-end candidate (session 19, docs/sglang-cdna4-ttft.md §2): the MI355X MXFP4
+    // 1k runs' artifacts (mean, median, std) read as a two-point mixture put their 21–23 s stall on about 2% of
+    // the requests. By hand, 40 requests as IMX-MI355X-sglang-DSR1-MXFP4-tp8-1kx1k-c4-ttft's run: 38 at
+    // 76 ms and 2 stalled at 21 s. Median (rank 0.5 · 39 = 19.5, between two 76 ms values) = 0.076 s, as
+    // with no stall; mean = (38 · 0.076 + 2 · 21) ÷ 40 = 1.1222 s against 0.076; p99 (rank 38.61, both
+    // top values 21 s) = 21 s, 276 × the median: stalled by the 60 × rule.
+    std::vector<double> stalled_run(40, 0.076), quiet_run(40, 0.076);
+    stalled_run[7] = stalled_run[31] = 21.0;
+    const sim::percentiles s = sim::summarise(stalled_run), q = sim::summarise(quiet_run);
+    CHECK(s.p50 == doctest::Approx(0.076).epsilon(1e-12));
+    CHECK(s.p50 == doctest::Approx(q.p50).epsilon(1e-12));
+    CHECK(s.mean == doctest::Approx(1.1222).epsilon(1e-12));
+    CHECK(q.mean == doctest::Approx(0.076).epsilon(1e-12));
+    CHECK(s.p99 == doctest::Approx(21.0).epsilon(1e-12));
+    CHECK(s.p99 / s.p50 > plan::stall_ratio);
 }
 
 TEST_CASE("measurements: a row's GEMM + all-reduce build (gemm_allreduce_plugin), carried onto its engine") {

@@ -694,16 +694,19 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
 /// architecture; the fit GPU is the GPU with most of them (ties: the first in the CSV); the
 /// candidates are its rows at the client's lowest concurrency and, among those, the shortest
 /// prompts (where the engine's own first token is shortest, so the front end is most of what the
-/// steps leave unexplained: a prefill error grows with the prompt, a front end does not), less the stalled
-/// runs (`plan::stalled`: p99 over 60 × the median); where that leaves fewer than two, the rows at the
-/// lowest concurrency of every prompt length, less the stalled runs (a front end does not grow with the
-/// prompt: two lengths read the floor's intercept); sorted by id; the subset is the 1st, 3rd, 5th …
+/// steps leave unexplained: a prefill error grows with the prompt, a front end does not); where that gives
+/// fewer than two, the rows at the lowest concurrency of every prompt length (a front end does not grow
+/// with the prompt: two lengths read the floor's intercept); sorted by id; the subset is the 1st, 3rd, 5th …
 /// of them (the first two where that gives one; none from a single candidate), at most a third of
 /// the engine's TTFT rows on that architecture. Each row is fitted on its run's median TTFT where the
 /// artifact gives one, against the simulated run's median (`measurement::median_ttft`; session 16):
 /// the front end is paid by every request, so the median carries it whole, while the mean also carries
-/// the opening wave that only the first requests pay. The front end alone is free; the rest of the profile
-/// is the catalog's (the launch cost fitted first, on rows a front end does not change).
+/// the opening wave that only the first requests pay. A stalled run (`plan::stalled`: p99 over 60 × the
+/// median) is a candidate like any other (session 19): its stall is paid by about 2% of its requests
+/// (docs/sglang-cdna4-ttft.md §2), so its median is untouched, and the fit reads the median; the runs were left
+/// out while the fit read means, and the exclusion outlived the switch to medians (session 16).
+/// The front end alone is free; the rest of the profile is the catalog's (the launch cost fitted first, on
+/// rows a front end does not change).
 struct front_end_fit {
     std::string engine, architecture, gpu;
     std::vector<std::string> rows;
@@ -740,8 +743,7 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
         for (const plan::measurement* x : mine)
             if (x->d.hw.name == f.gpu && x->batch * x->d.layout.dp == f.concurrency) f.prompt = std::min(f.prompt, x->r.input.value());
         for (const plan::measurement* x : mine)
-            if (x->d.hw.name == f.gpu && x->batch * x->d.layout.dp == f.concurrency && x->r.input.value() == f.prompt &&
-                !plan::stalled(*x))
+            if (x->d.hw.name == f.gpu && x->batch * x->d.layout.dp == f.concurrency && x->r.input.value() == f.prompt)
                 candidates.push_back(x);
         // Fewer than two at the shortest prompt: every prompt length at the lowest concurrency (a front end
         // is the same whatever the prompt; the floor's intercept is read through the lengths the rows give).
@@ -749,8 +751,7 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
         if (f.every_prompt) {
             candidates.clear();
             for (const plan::measurement* x : mine)
-                if (x->d.hw.name == f.gpu && x->batch * x->d.layout.dp == f.concurrency && !plan::stalled(*x))
-                    candidates.push_back(x);
+                if (x->d.hw.name == f.gpu && x->batch * x->d.layout.dp == f.concurrency) candidates.push_back(x);
         }
         std::sort(candidates.begin(), candidates.end(), [](const plan::measurement* a, const plan::measurement* b) { return a->id < b->id; });
         std::vector<plan::measurement> fit_rows;
@@ -1234,8 +1235,10 @@ std::string opening_wave_text(const std::vector<wave_row>& rows) {
          "comparison is the median. What it scales with, read off the SGLang check rows (session 16, "
          "docs/sglang-closed-loop-ttft.md): on CDNA3 and Hopper every run carries it and it grows with the prompt tokens the opening "
          "burst brings, W ≈ a + b · c · I with b ≈ 22 ms per 1,000 tokens on both (about half their simulated prefill "
-         "time per token) and a ≈ 4 s and 1 s; on CDNA4 the FP8 runs carry none and the MXFP4 1k runs a stall of "
-         "21–25 s paid by a few requests whatever the concurrency; on B200, 8 of 15 runs a stall of about 70 s "
+         "time per token) and a ≈ 4 s and 1 s; on CDNA4 (session 19, docs/sglang-cdna4-ttft.md, with the front end "
+         "fitted on the 1k medians) the runs at four clients carry 1.0–2.2 s and those at 64 none (their simulated "
+         "openings are longer than measured), and the MXFP4 1k runs a stall of 21–25 s paid by about 2% of their "
+         "requests whatever the concurrency and TP, which the same image's 8k runs do not show; on B200, 8 of 15 runs a stall of about 70 s "
          "whatever the shape: random events, not a function of the run. "
          "What SGLang's scheduler does was read at the rows' versions (v0.5.5–v0.5.6, python/sglang/srt/managers/ "
          "scheduler.py, schedule_policy.py, server_args.py, environ.py) and none of it makes the steady TTFT longer "
@@ -1942,12 +1945,13 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "(`parameter::request_overhead`, alone) on a subset chosen by rule before fitting: the engine's closed-loop "
          "client TTFT rows on the architecture's GPU with most of them, at the client's lowest concurrency and, among "
          "those, the shortest prompts (where the engine's own first token is shortest: a prefill the model gets wrong "
-         "grows with the prompt, a front end does not), less the stalled runs (p99 TTFT above 60 × the median, "
-         "`plan::stalled`); where that leaves fewer than two, the rows at the lowest concurrency of every prompt "
-         "length, less the stalled runs (session 16: a front end does not grow with the prompt, and two lengths read "
-         "the floor's intercept; before it SGLang on Hopper, CDNA3 and CDNA4 had one candidate each and kept F = 0), "
+         "grows with the prompt, a front end does not); where that gives fewer than two, the rows at the lowest "
+         "concurrency of every prompt length (session 16: a front end does not grow with the prompt, and two lengths "
+         "read the floor's intercept; before it SGLang on Hopper, CDNA3 and CDNA4 had one candidate each and kept F = 0), "
          "sorted by id, the 1st, 3rd, 5th … (the first two where that gives one), at most a third of "
-         "the engine's TTFT rows there. Each subset row is fitted on its run's median TTFT where the artifact gives "
+         "the engine's TTFT rows there. A stalled run (p99 TTFT above 60 × the median, `plan::stalled`) is a "
+         "candidate like any other since session 19: its stall is paid by about 2% of its requests, so its median, "
+         "which the fit reads, is untouched (the runs were left out while the fit read means; docs/sglang-cdna4-ttft.md). Each subset row is fitted on its run's median TTFT where the artifact gives "
          "one, against the simulated run's median (`measurement::median_ttft`, `sim::result::ttft.p50`; session 16, "
          "before it the means): every request pays the front end, so the median carries it whole, while the mean "
          "also carries the opening wave that only the first requests pay (above, What the mean carries); fitted on "
