@@ -10,6 +10,7 @@
 
 #include "test_helpers.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <filesystem>
@@ -1329,5 +1330,82 @@ TEST_CASE("a step's prompt and decode attention as two kernels (separate_prompt_
         CHECK(has(two_value, "mine.csv:2"));
         CHECK(has(two_value, "separate_prompt_attention"));
         CHECK(has(two_value, "a flag is 0 or 1"));
+    }
+}
+
+TEST_CASE("a step's attention by kind (attention_kinds): the four terms both forms of the step take") {
+    // One set of terms, F_d, F_p, S_d, S_p, KV_d, KV_p, for the one-roofline form (B06; MLA decode at its own rate,
+    // E44–E46) and the two-kernel form (NVIDIA/TensorRT-LLM @38134b1 cpp/tensorrt_llm/thop/attentionOp.cpp).
+    const deployment llama{.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx, .engine = catalog::trtllm_blackwell};
+    const step_shape mixed{.decode_sequences = 1000, .decode_context = 1000_tok, .prefill_sequences = 1,
+                           .prefill_tokens = 2000_tok, .prefill_prefix = 0_tok};
+    auto kinds = [](const pass_model& pm, const step_shape& s) {
+        return detail::attention_kinds_of(pm, detail::sequence_terms_of(pm, s), s.decode_sequences, s.prefill_sequences);
+    };
+    SUBCASE("the four terms by hand (Llama-3.1-8B on B200, the mixed step of the two-kernel test)") {
+        // 16,384 FLOPs a query-key pair a layer, 131,072 KV bytes a token; R = 744.75 TFLOP/s, B = 7.352 TB/s.
+        const pass_model pm = prepare_pass(llama);
+        const detail::attention_kinds<double> k = kinds(pm, mixed);
+        CHECK(k.decode_flops == 1000.0 * 32 * 1001 * 16384);       // 524.81 GFLOP
+        CHECK(k.prompt_flops == 32.0 * 2000 * 2001 / 2 * 16384);   // 1,049.10 GFLOP
+        CHECK(k.decode_state == 0.0);
+        CHECK(k.prompt_state == 0.0);
+        CHECK(k.decode_kv == 1000.0 * 1000 * 131072);
+        CHECK(k.prompt_kv == 2000.0 * 131072);
+        CHECK(k.decode_compute(pm) == doctest::Approx(0.704682e-3).epsilon(1e-6));
+        CHECK(k.prompt_compute(pm) == doctest::Approx(1.408661e-3).epsilon(1e-6));
+        CHECK(k.decode_memory(pm) == doctest::Approx(17.828074e-3).epsilon(1e-6));
+        CHECK(k.prompt_memory(pm) == doctest::Approx(0.035656e-3).epsilon(1e-6));
+        CHECK(k.flops(pm) == doctest::Approx(1573.912576e9).epsilon(1e-12));
+        CHECK(k.kv_bytes(pm) == doctest::Approx(131.334144e9).epsilon(1e-12));
+    }
+    SUBCASE("state-space layers: each token's recurrence with its own kind (Nemotron-H 8B)") {
+        // s = 4 · 64 · 128 · 128 · 24 FLOPs a token (unit-costs); 10 decodes, 2 prompts of 300 tokens.
+        const deployment hybrid{.m = catalog::nemotron_h_8b, .hw = catalog::b200_hgx, .engine = catalog::trtllm_blackwell};
+        const pass_model pm = prepare_pass(hybrid);
+        const step_shape s{.decode_sequences = 10, .decode_context = 1000_tok, .prefill_sequences = 2,
+                           .prefill_tokens = 300_tok, .prefill_prefix = 0_tok};
+        const detail::attention_kinds<double> k = kinds(pm, s);
+        const double per_token = 4.0 * 64 * 128 * 128 * 24;
+        CHECK(k.decode_state == 10.0 * per_token);
+        CHECK(k.prompt_state == 600.0 * per_token);
+        CHECK(k.flops(pm) == doctest::Approx(k.decode_flops + k.prompt_flops + 610.0 * per_token).epsilon(1e-12));
+        // one rate: the decode kernel's recurrence at R as its pairs
+        CHECK(k.decode_compute(pm) == doctest::Approx((k.decode_flops + 10.0 * per_token) / pm.attention_rate).epsilon(1e-12));
+    }
+    SUBCASE("property: both forms take the same terms, at one rate and at MLA decode's own rate") {
+        deployment v3{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}, .engine = catalog::trtllm_blackwell};
+        v3.engine.kernels.mla_decode = 2.0;
+        for (const deployment& two : {llama, v3}) {
+            deployment one = two;
+            one.engine.kernels.separate_prompt_attention = false;
+            const pass_model p1 = prepare_pass(one), p2 = prepare_pass(two);
+            const bool mla = two.m.attention.kind == attention_kind::latent;
+            CHECK((p1.attention_rate_decode == 2.0 * p1.attention_rate) == mla);
+            for (double ds : {0.0, 1.0, 300.0}) {
+                for (double ps : {0.0, 1.0, 3.0}) {
+                    if (ds + ps == 0.0) continue;
+                    const step_shape s{.decode_sequences = ds, .decode_context = 3000_tok, .prefill_sequences = ps,
+                                       .prefill_tokens = 1500_tok, .prefill_prefix = 500_tok};
+                    CAPTURE(mla);
+                    CAPTURE(ds);
+                    CAPTURE(ps);
+                    const detail::attention_kinds<double> k = kinds(p1, s);
+                    const pass_cost c1 = step_pass(p1, s), c2 = step_pass(p2, s);
+                    // one roofline: decode + prompt compute (one division of the FLOPs at one rate), the KV total ÷ B
+                    CHECK(c1.attention_compute_time.value() ==
+                          doctest::Approx(k.decode_compute(p1) + k.prompt_compute(p1)).epsilon(1e-12));
+                    CHECK(c1.attention_memory_time.value() ==
+                          doctest::Approx(k.decode_memory(p1) + k.prompt_memory(p1)).epsilon(1e-12));
+                    CHECK(c1.attention_flops.value() == c2.attention_flops.value());
+                    CHECK(c1.kv_bytes.value() == c2.kv_bytes.value());
+                    // two kernels: each kind's own roofline, summed
+                    CHECK(c2.attention_compute_time.value() ==
+                          doctest::Approx(std::max(k.decode_compute(p1), k.decode_memory(p1)) +
+                                          std::max(k.prompt_compute(p1), k.prompt_memory(p1)))
+                              .epsilon(1e-12));
+                }
+            }
+        }
     }
 }

@@ -612,6 +612,68 @@ struct step_terms {
     }
 };
 
+/// A step's attention by kind, the terms both forms of `attention_of` take, worked out once: the
+/// decoding sequences' (one query each at context c) and the prompts' (n queries after p cached
+/// tokens) QKᵀ and PV FLOPs over the whole model, F_d = ds · pairs_d · f_d and F_p = ps · pairs_p · f_p
+/// (B06), the state-space layers' recurrence, a fixed s per token whatever the context, S_d = ds · s and
+/// S_p = ps · n · s, and the KV bytes each kind reads on this GPU per stage, KV_d = KV(c) · share · ds and
+/// KV_p = KV(p + n) · share · ps. The methods give the reported totals and each kind's times.
+template <class V>
+struct attention_kinds {
+    V decode_flops, prompt_flops;  ///< F_d, F_p (whole model)
+    V decode_state, prompt_state;  ///< S_d, S_p (whole model; 0 without state-space layers)
+    V decode_kv, prompt_kv;        ///< KV_d, KV_p (bytes)
+
+    /// FLOPs per TP rank: (F_d + F_p + S_d + S_p) ÷ tp.
+    [[nodiscard]] constexpr V flops(const pass_model& pm) const {
+        const V pairs = (decode_flops + prompt_flops) / pm.tp;
+        if (pm.state_flops > 0) return V(pairs + (decode_state + prompt_state) / pm.tp);
+        return pairs;
+    }
+    /// KV bytes of the step: (KV_d + KV_p) · pp.
+    [[nodiscard]] constexpr V kv_bytes(const pass_model& pm) const { return V((decode_kv + prompt_kv) * pm.pp); }
+    /// t = F_d ÷ tp ÷ R_d + S_d ÷ tp ÷ R_p: decode attention at its own rate (MLA decode kernels:
+    /// FlashMLA, E44–E46; otherwise R_d = R_p), the recurrence at the prompt kernels' rate; 0 with no rate.
+    [[nodiscard]] constexpr V decode_compute(const pass_model& pm) const {
+        using L = lanes<V>;
+        if (pm.attention_rate <= 0) return L::constant(0.0);
+        const V pairs = decode_flops / pm.tp / pm.attention_rate_decode;
+        if (pm.state_flops > 0) return V(pairs + decode_state / pm.tp / pm.attention_rate);
+        return pairs;
+    }
+    /// t = (F_p + S_p) ÷ tp ÷ R_p: the prompts' attention at the prompt (fused-attention) rate
+    /// R_p = `pass_model::attention_rate` (B06); 0 with no rate.
+    [[nodiscard]] constexpr V prompt_compute(const pass_model& pm) const {
+        using L = lanes<V>;
+        if (pm.attention_rate <= 0) return L::constant(0.0);
+        V work = prompt_flops / pm.tp;
+        if (pm.state_flops > 0) work = work + prompt_state / pm.tp;
+        return V(work / pm.attention_rate);  // R_p
+    }
+    /// t = KV_d · pp ÷ B_kv, the decoding sequences' KV at the attention kernels' bandwidth.
+    [[nodiscard]] constexpr V decode_memory(const pass_model& pm) const { return V(decode_kv * pm.pp / pm.kv_bandwidth); }
+    /// t = KV_p · pp ÷ B_kv, the prompts' KV (read, and the new tokens' written).
+    [[nodiscard]] constexpr V prompt_memory(const pass_model& pm) const { return V(prompt_kv * pm.pp / pm.kv_bandwidth); }
+};
+
+/// The attention kinds of a step's sequence terms: `ds` decoding sequences, `ps` prompts.
+template <class V>
+[[nodiscard]] constexpr attention_kinds<V> attention_kinds_of(const pass_model& pm, const sequence_terms<V>& s,
+                                                              const V& ds, const V& ps) {
+    using L = lanes<V>;
+    attention_kinds<V> k{.decode_flops = ds * s.pairs_decode * pm.pair_flops_decode,
+                         .prompt_flops = ps * s.pairs_prefill * pm.pair_flops_prefill,
+                         .decode_state = L::constant(0.0),
+                         .prompt_state = L::constant(0.0),
+                         .decode_kv = s.kv_decode * pm.kv_gpu_share * ds,
+                         .prompt_kv = s.kv_prefill * pm.kv_gpu_share * ps};
+    if (pm.state_flops > 0) {  // state-space layers: a fixed recurrence per token, whatever the context
+        k.decode_state = ds * pm.state_flops;
+        k.prompt_state = ps * s.prefill_tokens * pm.state_flops;
+    }
+    return k;
+}
+
 /// t_attn = max(F_d ÷ R_d, KV_d ÷ B) + max(F_p ÷ R_p, KV_p ÷ B): a step's decode attention and prompt
 /// attention as two kernels, one after the other, each its own roofline (TensorRT-LLM's attention op runs
 /// its runner for the context requests, then for the generation requests: NVIDIA/TensorRT-LLM
@@ -619,46 +681,32 @@ struct step_terms {
 /// then never below `attention_memory` (KV_d + KV_p) ÷ B, so the step's max(compute, memory) is the sum.
 /// A step of decodes alone or prompts alone is priced as before. Out of line, so the common path compiles as before.
 template <class V>
-[[gnu::noinline]] constexpr void separate_attention_kernels(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
-                                                           const V& ps, step_terms<V>& r) {
-    using L = lanes<V>;
-    // state-space layers' recurrence at the prompt kernels' rate, each token's with its own kernel
-    const V decode_state = ds * pm.state_flops / pm.tp, prompt_state = ps * s.prefill_tokens * pm.state_flops / pm.tp;
-    const bool rated = pm.attention_rate > 0;
-    const V decode_compute = rated ? V(ds * s.pairs_decode * pm.pair_flops_decode / pm.tp / pm.attention_rate_decode +
-                                       decode_state / pm.attention_rate)
-                                   : L::constant(0.0);
-    const V prompt_compute = rated ? V((ps * s.pairs_prefill * pm.pair_flops_prefill / pm.tp + prompt_state) / pm.attention_rate)
-                                   : L::constant(0.0);
-    const V decode_memory = s.kv_decode * pm.kv_gpu_share * ds * pm.pp / pm.kv_bandwidth;
-    const V prompt_memory = s.kv_prefill * pm.kv_gpu_share * ps * pm.pp / pm.kv_bandwidth;
-    r.attention_compute = lane_max(decode_compute, decode_memory) + lane_max(prompt_compute, prompt_memory);
+[[gnu::noinline]] constexpr void separate_attention_kernels(const pass_model& pm, const attention_kinds<V>& k,
+                                                           step_terms<V>& r) {
+    r.attention_compute =
+        lane_max(k.decode_compute(pm), k.decode_memory(pm)) + lane_max(k.prompt_compute(pm), k.prompt_memory(pm));
 }
 
-/// Attention of a step, into `r`: FLOPs (QKᵀ and PV over every sequence's pairs) and KV bytes,
-/// FLOPs = (ds · pairs_decode · f_decode + ps · pairs_prefill · f_prefill) ÷ tp, t = FLOPs ÷ R_attn
-/// (B06); KV = (KV(c) · share · ds + KV(p + n) · share · ps) · pp, t = KV ÷ B.
+/// Attention of a step, into `r`: FLOPs and KV bytes (`attention_kinds`), and its time in one of two
+/// forms. One roofline (B06): t_compute = F_d ÷ tp ÷ R_d + (F_p + S) ÷ tp ÷ R_p, t_memory = KV · pp ÷ B;
+/// where decode runs at the prompt rate (every attention but MLA's), that is the FLOPs ÷ R in one
+/// division, the common path. Two kernels (`separate_attention_kernels`) where the engine runs them so.
 template <class V>
 constexpr void attention_of(const pass_model& pm, const sequence_terms<V>& s, const V& ds, const V& ps,
                             step_terms<V>& r) {
     using L = lanes<V>;
-    r.attention_flops = (ds * s.pairs_decode * pm.pair_flops_decode + ps * s.pairs_prefill * pm.pair_flops_prefill) / pm.tp;
-    if (pm.state_flops > 0)  // state-space layers: a fixed recurrence per token, whatever the context
-        r.attention_flops = r.attention_flops + (ds + ps * s.prefill_tokens) * pm.state_flops / pm.tp;
-    if (pm.attention_rate <= 0) {
-        r.attention_compute = L::constant(0.0);
-    } else if (pm.attention_rate_decode == pm.attention_rate) {
-        r.attention_compute = V(r.attention_flops / pm.attention_rate);
-    } else {  // decode at its own rate (MLA decode kernels: FlashMLA, E44–E46)
-        r.attention_compute = V(ds * s.pairs_decode * pm.pair_flops_decode / pm.tp / pm.attention_rate_decode +
-                                ps * s.pairs_prefill * pm.pair_flops_prefill / pm.tp / pm.attention_rate);
-        if (pm.state_flops > 0)  // the recurrence at the prefill kernels' rate
-            r.attention_compute =
-                r.attention_compute + (ds + ps * s.prefill_tokens) * pm.state_flops / pm.tp / pm.attention_rate;
-    }
-    r.kv_bytes = (s.kv_decode * pm.kv_gpu_share * ds + s.kv_prefill * pm.kv_gpu_share * ps) * pm.pp;
+    const attention_kinds<V> k = attention_kinds_of(pm, s, ds, ps);
+    r.attention_flops = k.flops(pm);
+    r.kv_bytes = k.kv_bytes(pm);
     r.attention_memory = r.kv_bytes / pm.kv_bandwidth;
-    if (pm.separate_prompt_attention) separate_attention_kernels(pm, s, ds, ps, r);
+    if (pm.separate_prompt_attention) [[unlikely]]
+        separate_attention_kernels(pm, k, r);
+    else if (pm.attention_rate <= 0)
+        r.attention_compute = L::constant(0.0);
+    else if (pm.attention_rate_decode == pm.attention_rate)  // one rate: (F_d + F_p + S) ÷ tp ÷ R
+        r.attention_compute = V(r.attention_flops / pm.attention_rate);
+    else  // decode at its own rate (MLA decode kernels: FlashMLA, E44–E46)
+        r.attention_compute = V(k.decode_compute(pm) + k.prompt_compute(pm));
 }
 
 /// Busiest-rank factor of an expert-parallel step: the step waits for the rank that received the
