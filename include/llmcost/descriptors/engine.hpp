@@ -411,8 +411,8 @@ struct engine_profile {
                   {"a BF16 GEMM e∞ must be 0 (the hardware's curve) or a fraction of the BF16 peak in (0, 1]",
                    "a BF16 GEMM n₀ must be 0 or positive, finite and at most 10⁶",
                    "the BF16 GEMM curve needs both its e∞ and its n₀ (or neither)"});
-        // The prompts' attention curve e(s̄, W) = e∞ · s̄ ÷ (s̄ + s₀) · W ÷ (W + W₀): its three figures or none,
-        // on an engine that runs the prompt kernel apart.
+        // The prompts' attention curve e(s̄, W) = e∞ · s̄ ÷ (s̄ + s₀) · W ÷ (W + W₀): its three figures or none
+        // (read only where the engine runs the prompt kernel apart, `separate_prompt_attention`).
         require(non_negative_finite(kernels.prompt_attention_efficiency) && kernels.prompt_attention_efficiency <= 2.0, s,
                 "kernels.prompt_attention_efficiency", kernels.prompt_attention_efficiency,
                 "a prompt attention e∞ must be 0 (the one rate) or a fraction of the BF16 peak in (0, 2] (an FP8 kernel may pass it)");
@@ -426,9 +426,6 @@ struct engine_profile {
         require(curve == (kernels.prompt_attention_half_keys > 0.0) && curve == (kernels.prompt_attention_half_rows > 0.0), s,
                 "kernels.prompt_attention_efficiency", kernels.prompt_attention_efficiency,
                 "the prompt attention curve needs its e∞, s₀ and W₀ (or none)");
-        require(!curve || kernels.separate_prompt_attention, s, "kernels.prompt_attention_efficiency",
-                kernels.prompt_attention_efficiency,
-                "the prompt attention curve prices the prompt kernel run apart: it needs separate_prompt_attention");
         require(non_negative_finite(kernels.mixed_input_expert_gemm) && kernels.mixed_input_expert_gemm <= 1.0, s,
                 "kernels.mixed_input_expert_gemm", kernels.mixed_input_expert_gemm,
                 "a mixed-input expert GEMM ceiling must be 0 (none) or a fraction of the peak in (0, 1]");
