@@ -1268,10 +1268,22 @@ TEST_CASE("dense GEMMs run 16-bit in small steps (AMD's FP16 path for small FP8 
     }
 }
 
+namespace {
+/// A profile with its prompt kernel at the one rate (the prompt attention curve, B95, off): the tests of
+/// the two-kernel form work their figures at R = 744.75 TFLOP/s.
+engine_profile prompts_at_one_rate(engine_profile e) {
+    e.kernels.prompt_attention_efficiency = 0.0;
+    e.kernels.prompt_attention_half_keys = 0.0;
+    e.kernels.prompt_attention_half_rows = 0.0;
+    return e;
+}
+}  // namespace
+
 TEST_CASE("a step's prompt and decode attention as two kernels (separate_prompt_attention)") {
     // TensorRT-LLM's attention op runs its runner for the context requests, then for the generation
     // requests (NVIDIA/TensorRT-LLM @38134b1 cpp/tensorrt_llm/thop/attentionOp.cpp; docs/blackwell-dense-decode-aic.md).
-    deployment two{.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx, .engine = catalog::trtllm_blackwell};
+    // The prompt kernel at the one rate here; its curve (B95) has a test of its own.
+    deployment two{.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx, .engine = prompts_at_one_rate(catalog::trtllm_blackwell)};
     deployment one = two;
     one.engine.kernels.separate_prompt_attention = false;
     REQUIRE(two.engine.kernels.separate_prompt_attention);
@@ -1336,7 +1348,8 @@ TEST_CASE("a step's prompt and decode attention as two kernels (separate_prompt_
 TEST_CASE("a step's attention by kind (attention_kinds): the four terms both forms of the step take") {
     // One set of terms, F_d, F_p, S_d, S_p, KV_d, KV_p, for the one-roofline form (B06; MLA decode at its own rate,
     // E44–E46) and the two-kernel form (NVIDIA/TensorRT-LLM @38134b1 cpp/tensorrt_llm/thop/attentionOp.cpp).
-    const deployment llama{.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx, .engine = catalog::trtllm_blackwell};
+    // The prompt kernel at the one rate (its curve, B95, has a test of its own).
+    const deployment llama{.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx, .engine = prompts_at_one_rate(catalog::trtllm_blackwell)};
     const step_shape mixed{.decode_sequences = 1000, .decode_context = 1000_tok, .prefill_sequences = 1,
                            .prefill_tokens = 2000_tok, .prefill_prefix = 0_tok};
     auto kinds = [](const pass_model& pm, const step_shape& s) {
@@ -1407,5 +1420,130 @@ TEST_CASE("a step's attention by kind (attention_kinds): the four terms both for
                 }
             }
         }
+    }
+}
+
+TEST_CASE("the prompts' attention curve e(s̄, W) on TensorRT-LLM on Blackwell (B95-B96)") {
+    // e(s̄, W) = e∞ · s̄ ÷ (s̄ + s₀) · W ÷ (W + W₀) of the BF16 peak, e∞ 0.7376, s₀ 1,162 keys, W₀ 40,160
+    // query-head rows, fitted to TensorRT-LLM 1.3.0rc20's context attention on B200 (aiconfigurator's table,
+    // docs/blackwell-dense-decode-aic.md, session 19).
+    const engine_kernels& k = catalog::trtllm_blackwell.kernels;
+    const deployment llama{.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx, .engine = catalog::trtllm_blackwell};
+    SUBCASE("the curve by hand") {
+        // one prompt of 2,000 tokens, 32 query heads: s̄ = 2,001 ÷ 2 = 1,000.5, W = 64,000:
+        // 0.7376 · 1,000.5 ÷ 2,162.5 · 64,000 ÷ 104,160 = 0.7376 · 0.462659 · 0.614439 = 0.2096819
+        CHECK(k.prompt_attention_at(tokens(1000.5), 64000.0) == doctest::Approx(0.2096819).epsilon(1e-6));
+        // 12 prompts of 871 (the 8B Offline step): s̄ 436, W 334,464: 0.1796737 (404.3 TFLOP/s, the table ~410)
+        CHECK(k.prompt_attention_at(tokens(436.0), 12.0 * 871 * 32) == doctest::Approx(0.1796737).epsilon(1e-6));
+        // 6 prompts of 222 at 64 heads (the 70B Offline step): s̄ 111.5, W 85,248: 0.0438991 (98.8 TFLOP/s)
+        CHECK(k.prompt_attention_at(tokens(111.5), 6.0 * 222 * 64) == doctest::Approx(0.0438991).epsilon(1e-6));
+        // the lane form is the same formula
+        CHECK(k.prompt_attention_at(1000.5, 64000.0) == k.prompt_attention_at(tokens(1000.5), 64000.0));
+    }
+    SUBCASE("a mixed step by hand: the prompt kernel at its shape's rate") {
+        // Llama-3.1-8B, BF16 KV, 1,000 decodes at 1,000 + one 2,000-token prompt (the two-kernel test's step):
+        // F_p = 32 · 2,000 · 2,001 ÷ 2 · 16,384 = 1,049.10 GFLOP at 2,250 TFLOP/s · 0.2096819 = 471.78 TFLOP/s
+        // → 2.223687 ms (1.408661 ms at the one rate, 744.75 TFLOP/s); two kernels 17.828074 + 2.223687 = 20.051761 ms.
+        const step_shape mixed{.decode_sequences = 1000, .decode_context = 1000_tok, .prefill_sequences = 1,
+                               .prefill_tokens = 2000_tok, .prefill_prefix = 0_tok};
+        const pass_model pm = prepare_pass(llama);
+        CHECK(pm.prompt_attention_curve);
+        const auto kinds = detail::attention_kinds_of(pm, detail::sequence_terms_of(pm, mixed), 1000.0, 1.0);
+        CHECK(kinds.prompt_keys == 1000.5);
+        CHECK(kinds.prompt_rows == 64000.0);
+        CHECK(kinds.prompt_compute(pm) == doctest::Approx(2.223687e-3).epsilon(1e-6));
+        CHECK(step_pass(llama, mixed).attention_time().value() == doctest::Approx(20.051761e-3).epsilon(1e-6));
+        // the decode kernel and the other terms do not move
+        deployment flat = llama;
+        flat.engine.kernels.prompt_attention_efficiency = 0.0;
+        flat.engine.kernels.prompt_attention_half_keys = 0.0;
+        flat.engine.kernels.prompt_attention_half_rows = 0.0;
+        const step_shape decodes{.decode_sequences = 1000, .decode_context = 1000_tok};
+        CHECK(step_pass(llama, decodes).time().value() == step_pass(flat, decodes).time().value());
+        CHECK(step_pass(llama, mixed).matmul_time().value() == step_pass(flat, mixed).matmul_time().value());
+    }
+    SUBCASE("a chunk after a prefix: s̄ is the mean keys a new query attends") {
+        // 3 prompts of 1,500 new tokens after 500 cached: pairs a layer Σ_{501}^{2000} i = 1,875,750,
+        // s̄ = 1,875,750 ÷ 1,500 = 1,250.5, W = 3 · 1,500 · 32 = 144,000: e = 0.2989541
+        const step_shape s{.prefill_sequences = 3, .prefill_tokens = 1500_tok, .prefill_prefix = 500_tok};
+        const pass_model pm = prepare_pass(llama);
+        const auto kinds = detail::attention_kinds_of(pm, detail::sequence_terms_of(pm, s), 0.0, 3.0);
+        CHECK(kinds.prompt_keys == doctest::Approx(1250.5).epsilon(1e-12));
+        CHECK(kinds.prompt_rows == 144000.0);
+        CHECK(kinds.prompt_compute(pm) ==
+              doctest::Approx(kinds.prompt_flops / (2250e12 * 0.2989541)).epsilon(1e-6));
+    }
+    SUBCASE("where it applies: standard attention of head_dim 128 on an engine that runs the prompt kernel apart") {
+        CHECK(k.own_prompt_attention_curve());
+        CHECK_FALSE(catalog::trtllm_hopper.kernels.own_prompt_attention_curve());
+        CHECK_FALSE(catalog::vllm_blackwell.kernels.own_prompt_attention_curve());
+        CHECK_FALSE(catalog::sglang_blackwell.kernels.own_prompt_attention_curve());
+        CHECK(prepare_pass(llama).prompt_attention_curve);
+        // MLA (DeepSeek-V3) and head_dim 64 (gpt-oss) keep the one rate: not the kernel class of the fit
+        CHECK_FALSE(prepare_pass({.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8},
+                                  .engine = catalog::trtllm_blackwell}).prompt_attention_curve);
+        CHECK_FALSE(prepare_pass({.m = catalog::gpt_oss_120b, .hw = catalog::b200_hgx, .engine = catalog::trtllm_blackwell})
+                        .prompt_attention_curve);
+        deployment one = llama;
+        one.engine.kernels.separate_prompt_attention = false;
+        CHECK_FALSE(prepare_pass(one).prompt_attention_curve);
+    }
+    SUBCASE("property: the rate rises with the prompt's length and with the prompts a step carries") {
+        double previous = 0.0;
+        for (double n : {64.0, 222.0, 871.0, 2048.0, 8192.0, 20000.0}) {
+            const double e = k.prompt_attention_at(tokens((n + 1.0) / 2.0), n * 32.0);
+            CHECK(e > previous);
+            CHECK(e < k.prompt_attention_efficiency);
+            previous = e;
+        }
+        previous = 0.0;
+        for (double p : {1.0, 2.0, 6.0, 12.0, 64.0}) {
+            const double e = k.prompt_attention_at(tokens(436.0), p * 871.0 * 32.0);
+            CHECK(e > previous);
+            previous = e;
+        }
+        // and a step's time never falls as prompts are added
+        double t_prev = 0.0;
+        for (double p : {0.0, 1.0, 2.0, 5.0, 12.0}) {
+            const step_shape s{.decode_sequences = 1548, .decode_context = 935_tok, .prefill_sequences = p,
+                               .prefill_tokens = 871_tok, .prefill_prefix = 0_tok};
+            const double t = step_pass(llama, s).time().value();
+            CHECK(t >= t_prev);
+            t_prev = t;
+        }
+    }
+    SUBCASE("refusals name the field, the value and the rule") {
+        engine_profile e = catalog::trtllm_blackwell;
+        e.kernels.prompt_attention_efficiency = std::numeric_limits<double>::quiet_NaN();
+        CHECK(has(test::validation_message(e), "kernels.prompt_attention_efficiency = nan"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.prompt_attention_efficiency = 2.5;
+        CHECK(has(test::validation_message(e), "a prompt attention e∞ must be 0"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.prompt_attention_half_keys = -1.0;
+        CHECK(has(test::validation_message(e), "kernels.prompt_attention_half_keys = -1"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.prompt_attention_half_rows = std::numeric_limits<double>::infinity();
+        CHECK(has(test::validation_message(e), "kernels.prompt_attention_half_rows = inf"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.prompt_attention_half_rows = 0.0;
+        CHECK(has(test::validation_message(e), "the prompt attention curve needs its e∞, s₀ and W₀"));
+    }
+    SUBCASE("the table's columns: read where present, 0 (the one rate) where a table leaves them out") {
+        const std::string header = test::engine_table_columns();
+        const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+        const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+        REQUIRE(old.size() == 1);
+        CHECK_FALSE(old[0].kernels.own_prompt_attention_curve());
+        const std::string cols = ",separate_prompt_attention,prompt_attention_efficiency,prompt_attention_half_keys,prompt_attention_half_rows,source\n";
+        const auto mine = io::parse_engines_csv(header + cols + row + ",1,0.7,1000,40000,my runs\n", "mine.csv");
+        REQUIRE(mine.size() == 1);
+        CHECK(mine[0].kernels.prompt_attention_efficiency == 0.7);
+        CHECK(mine[0].kernels.prompt_attention_half_keys == 1000.0);
+        CHECK(mine[0].kernels.prompt_attention_half_rows == 40000.0);
+        const std::string missing = test::message_of(
+            [&] { return io::parse_engines_csv(header + cols + row + ",1,0.7,0,40000,my runs\n", "mine.csv"); });
+        CHECK(has(missing, "mine.csv:2"));
+        CHECK(has(missing, "prompt_attention_efficiency"));
     }
 }

@@ -312,6 +312,27 @@ micro_row price(micro_row r) {
         r.predicted = e.attention * g.peak(compute_class::bf16).value() / scale;
         r.how = "BF16 peak " + text::plain(g.peak(compute_class::bf16).value() / 1e12, 5) + " TFLOP/s × attention fraction " +
                 text::plain(e.attention, 4);
+    } else if (r.kind == "prompt_attention") {
+        // The prompts' (context) attention op timed whole: p prompts of s tokens, H query heads (x KV heads),
+        // head_dim 128, causal; the figure is its FLOPs 4·H·128·p·s(s+1)/2 ÷ t. Priced at TensorRT-LLM's
+        // prompt attention curve on the GPU's architecture (B95–B96): BF16 peak × e(s̄, W), s̄ = (s + 1) ÷ 2
+        // the mean keys a query attends, W = p·s·H the call's query-head rows.
+        const std::vector<double> d = dimensions(r.size, r.id);
+        if (d.size() != 4) throw std::runtime_error(r.id + ": a prompt attention size is prompts x tokens x query heads x KV heads");
+        const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
+        const std::optional<engine_profile> trt = arch ? catalog::find_engine(engine_kind::trtllm, *arch) : std::nullopt;
+        if (!trt || !trt->kernels.own_prompt_attention_curve())
+            throw std::runtime_error(r.id + ": prompt_attention needs a GPU whose TensorRT-LLM profile has a prompt attention curve");
+        const double prompts = d[0], s = d[1], heads = d[2];
+        const tokens_t mean_keys = tokens((s + 1.0) / 2.0);
+        const double rows = prompts * s * heads;
+        const double fraction = trt->kernels.prompt_attention_at(mean_keys, rows);
+        r.predicted = fraction * g.peak(compute_class::bf16).value() / scale;
+        r.how = "BF16 peak " + text::plain(g.peak(compute_class::bf16).value() / 1e12, 5) + " TFLOP/s × " + std::string(trt->name) +
+                "'s prompt attention curve: e∞ " + text::plain(trt->kernels.prompt_attention_efficiency, 4) + " × s̄ " +
+                text::plain(mean_keys.value(), 5) + " ÷ (s̄ + " + text::plain(trt->kernels.prompt_attention_half_keys, 5) + ") × W " +
+                text::plain(rows, 6) + " ÷ (W + " + text::plain(trt->kernels.prompt_attention_half_rows, 6) + ") = " +
+                text::plain(fraction, 4);
     } else if (r.kind == "all_reduce") {
         const std::vector<double> ns = dimensions(r.size, r.id);
         if (ns.size() != 2) throw std::runtime_error(r.id + ": an all-reduce size is ranks x bytes");
@@ -352,7 +373,7 @@ micro_row price(micro_row r) {
                     text::plain(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + text::plain(t.value() * 1e6, 4) + " µs";
         }
     } else {
-        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, gemm_blockscale, linear, expert_gemm, attention, all_reduce)");
+        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, gemm_blockscale, linear, expert_gemm, attention, prompt_attention, all_reduce)");
     }
     return r;
 }
@@ -2019,11 +2040,13 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
                                  : r.kind == "linear" ? r.precision + " linear layer (GEMM timed whole)"
                                  : r.kind == "expert_gemm" ? r.precision + " × BF16 expert GEMM"
                                  : r.kind == "attention" ? "fused attention"
+                                 : r.kind == "prompt_attention" ? r.precision + " prompt (context) attention, causal"
                                  : r.kind == "all_reduce" ? "all-reduce bus bandwidth" : "HBM bandwidth";
         std::string size = r.size;
         if (r.kind == "gemm" || r.kind == "gemm_quant" || r.kind == "gemm_blockscale" || r.kind == "linear")
             size = "m·n·k " + r.size;
         if (r.kind == "expert_gemm") size = "rows per expert · width · hidden " + r.size;
+        if (r.kind == "prompt_attention") size = "prompts · tokens · query heads · KV heads " + r.size;
         if (r.kind == "all_reduce") {
             const std::vector<double> ns = dimensions(r.size, r.id);
             size = whole(ns[0]) + " GPUs, " + whole(ns[1]) + " B";

@@ -353,6 +353,11 @@ struct pass_model {
     double attention_rate_decode = 0;       ///< decode attention FLOP/s (MLA decode: × kernels.mla_decode)
     /// The step's prompt attention and decode attention are two kernels (`engine_kernels::separate_prompt_attention`)
     bool separate_prompt_attention = false;
+    /// The prompt kernel's rate on the engine's curve e(s̄, W) (`engine_kernels::prompt_attention_at`, B95):
+    /// an engine with the curve and a model of the class it was fitted on (standard attention, head_dim 128)
+    bool prompt_attention_curve = false;
+    double attention_layers = 0;            ///< layers with attention (full, windowed, chunked): s̄ = pairs ÷ (n · layers)
+    double query_heads_per_rank = 0;        ///< query heads on a GPU: W = prompts · n · heads
     double grouped_gemm = 1;                ///< expert GEMM rate ÷ the size curve at rows per expert
     double expert_tile_rows = 0;            ///< rows an expert's GEMM is padded to; 0: the hardware's padding
     /// The ceiling of a mixed-input expert GEMM (weights narrower than the activations), a fraction of
@@ -466,6 +471,11 @@ struct pass_model {
     pm.weight_bandwidth = pm.bandwidth.value() * en.kernels.weights;
     pm.kv_bandwidth = pm.bandwidth.value() * en.kernels.attention_decode;
     pm.separate_prompt_attention = en.kernels.separate_prompt_attention;
+    pm.prompt_attention_curve = en.kernels.separate_prompt_attention && en.kernels.own_prompt_attention_curve() &&
+                                m.attention.kind == attention_kind::standard && m.attention.head_dim == 128 &&
+                                pm.attention_peak.value() > 0.0 && pm.layer_kinds.attention() > 0;
+    pm.attention_layers = pm.layer_kinds.attention();
+    pm.query_heads_per_rank = m.attention.query_heads / pm.tp;
     pm.elementwise_bandwidth = pm.bandwidth.value() * en.kernels.elementwise;
     pm.grouped_gemm = en.kernels.grouped_gemm;
     pm.expert_tile_rows = en.kernels.expert_tile_rows;
@@ -623,6 +633,10 @@ struct attention_kinds {
     V decode_flops, prompt_flops;  ///< F_d, F_p (whole model)
     V decode_state, prompt_state;  ///< S_d, S_p (whole model; 0 without state-space layers)
     V decode_kv, prompt_kv;        ///< KV_d, KV_p (bytes)
+    /// s̄ = pairs ÷ (n · layers), the mean keys a prompt's query attends, and W = prompts · n · H_q ÷ tp,
+    /// the prompt kernel's query-head rows: the prompt rate's curve (`pass_model::prompt_attention_curve`);
+    /// 0 where it is not priced.
+    V prompt_keys, prompt_rows;
 
     /// FLOPs per TP rank: (F_d + F_p + S_d + S_p) ÷ tp.
     [[nodiscard]] constexpr V flops(const pass_model& pm) const {
@@ -642,13 +656,29 @@ struct attention_kinds {
         return pairs;
     }
     /// t = (F_p + S_p) ÷ tp ÷ R_p: the prompts' attention at the prompt (fused-attention) rate
-    /// R_p = `pass_model::attention_rate` (B06); 0 with no rate.
+    /// R_p = `pass_model::attention_rate` (B06), or, on the engine's curve, F_p ÷ tp ÷ (P_bf16 · e(s̄, W))
+    /// (`prompt_on_curve`, B95) with the recurrence at R_p; 0 with no rate.
     [[nodiscard]] constexpr V prompt_compute(const pass_model& pm) const {
         using L = lanes<V>;
         if (pm.attention_rate <= 0) return L::constant(0.0);
+        if (pm.prompt_attention_curve) [[unlikely]] {
+            const V on_curve = prompt_on_curve(pm);
+            if (pm.state_flops > 0) return V(on_curve + prompt_state / pm.tp / pm.attention_rate);
+            return on_curve;
+        }
         V work = prompt_flops / pm.tp;
         if (pm.state_flops > 0) work = work + prompt_state / pm.tp;
         return V(work / pm.attention_rate);  // R_p
+    }
+    /// t = F_p ÷ tp ÷ (P_bf16 · e(s̄, W)), e(s̄, W) = e∞ · s̄ ÷ (s̄ + s₀) · W ÷ (W + W₀): the prompt kernel at
+    /// the engine's rate for its shape (`engine_kernels::prompt_attention_at`; TensorRT-LLM 1.3.0rc20's
+    /// context FMHA on B200, B95); a step without prompt tokens (W = 0) costs 0.
+    [[nodiscard]] constexpr V prompt_on_curve(const pass_model& pm) const {
+        using L = lanes<V>;
+        // W > 0 means n > 0, so pairs > 0 and s̄ > 0; the guards keep the lanes without prompts finite.
+        const V e = pm.d.engine.kernels.prompt_attention_at(L::choose(prompt_keys > 0.0, prompt_keys, L::constant(1.0)),
+                                                            L::choose(prompt_rows > 0.0, prompt_rows, L::constant(1.0)));
+        return L::choose(prompt_rows > 0.0, V(prompt_flops / pm.tp / (pm.attention_peak.value() * e)), L::constant(0.0));
     }
     /// t = KV_d · pp ÷ B_kv, the decoding sequences' KV at the attention kernels' bandwidth.
     [[nodiscard]] constexpr V decode_memory(const pass_model& pm) const { return V(decode_kv * pm.pp / pm.kv_bandwidth); }
@@ -666,7 +696,14 @@ template <class V>
                          .decode_state = L::constant(0.0),
                          .prompt_state = L::constant(0.0),
                          .decode_kv = s.kv_decode * pm.kv_gpu_share * ds,
-                         .prompt_kv = s.kv_prefill * pm.kv_gpu_share * ps};
+                         .prompt_kv = s.kv_prefill * pm.kv_gpu_share * ps,
+                         .prompt_keys = L::constant(0.0),
+                         .prompt_rows = L::constant(0.0)};
+    if (pm.prompt_attention_curve) [[unlikely]] {  // s̄ = pairs ÷ (n · layers), W = ps · n · H_q ÷ tp
+        const V n = s.prefill_tokens;
+        k.prompt_keys = V(s.pairs_prefill / L::choose(n > 0.0, V(n * pm.attention_layers), L::constant(1.0)));
+        k.prompt_rows = V(ps * n * pm.query_heads_per_rank);
+    }
     if (pm.state_flops > 0) {  // state-space layers: a fixed recurrence per token, whatever the context
         k.decode_state = ds * pm.state_flops;
         k.prompt_state = ps * s.prefill_tokens * pm.state_flops;

@@ -26,6 +26,7 @@
 #include <array>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 namespace llmcost {
 
@@ -187,6 +188,34 @@ struct engine_kernels {
     /// costs the two kernels' rooflines added, max(F_d ÷ R_d, KV_d ÷ B) + max(F_p ÷ R, KV_p ÷ B), not one
     /// roofline of their sums; false: one varlen kernel over both (vLLM V1's FlashAttention backend).
     bool separate_prompt_attention = false;
+    /// The rate of the prompts' (context) attention kernel by the step's shape, in place of the one
+    /// rate `attention` × `attention_prefill` of the hardware's BF16 peak: a causal FMHA whose query tiles
+    /// each loop over the keys they attend (a fixed cost a tile, so the rate rises with the mean keys
+    /// s̄ a query attends) and whose CTAs are the call's query-head rows W = prompts × tokens × query
+    /// heads on the GPU (a call of few rows leaves the GPU part idle):
+    ///   e(s̄, W) = e∞ · s̄ ÷ (s̄ + s₀) · W ÷ (W + W₀) of the datasheet BF16 peak,
+    /// `prompt_attention_efficiency` e∞, `prompt_attention_half_keys` s₀ (tokens), `prompt_attention_half_rows`
+    /// W₀ (query-head rows); all 0: the one rate. Read only by the prompt kernel of an engine that runs
+    /// it apart (`separate_prompt_attention`), for standard attention of head_dim 128, the class the
+    /// figures were fitted on (TensorRT-LLM 1.3.0rc20's context FMHA on B200, FP8, B95–B96).
+    double prompt_attention_efficiency = 0.0;
+    double prompt_attention_half_keys = 0.0;
+    double prompt_attention_half_rows = 0.0;
+    /// e(s̄, W) = e∞ · s̄ ÷ (s̄ + s₀) · W ÷ (W + W₀) — the prompts' attention rate ÷ the BF16 peak at a
+    /// mean of s̄ keys a query and W query-head rows a call (B95); for one value or a lane of them.
+    /// W > 0 (a call with no rows has no rate).
+    template <class V>
+        requires(!std::is_integral_v<V>)
+    [[nodiscard]] constexpr V prompt_attention_at(const V& mean_keys, const V& query_rows) const {
+        return V(prompt_attention_efficiency * mean_keys / (mean_keys + prompt_attention_half_keys) * query_rows /
+                 (query_rows + prompt_attention_half_rows));
+    }
+    /// The same for one call: s̄ keys a query (tokens), W query-head rows.
+    [[nodiscard]] constexpr double prompt_attention_at(tokens_t mean_keys, double query_rows) const {
+        return prompt_attention_at(mean_keys.value(), query_rows);
+    }
+    /// Whether this engine prices its prompt attention kernel on a curve of its own.
+    [[nodiscard]] constexpr bool own_prompt_attention_curve() const { return prompt_attention_efficiency > 0.0; }
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
     /// Whether this engine prices dense FP8 GEMMs on a curve of its own.
@@ -382,6 +411,21 @@ struct engine_profile {
                   {"a BF16 GEMM e∞ must be 0 (the hardware's curve) or a fraction of the BF16 peak in (0, 1]",
                    "a BF16 GEMM n₀ must be 0 or positive, finite and at most 10⁶",
                    "the BF16 GEMM curve needs both its e∞ and its n₀ (or neither)"});
+        // The prompts' attention curve e(s̄, W) = e∞ · s̄ ÷ (s̄ + s₀) · W ÷ (W + W₀): its three figures or none
+        // (read only where the engine runs the prompt kernel apart, `separate_prompt_attention`).
+        require(non_negative_finite(kernels.prompt_attention_efficiency) && kernels.prompt_attention_efficiency <= 2.0, s,
+                "kernels.prompt_attention_efficiency", kernels.prompt_attention_efficiency,
+                "a prompt attention e∞ must be 0 (the one rate) or a fraction of the BF16 peak in (0, 2] (an FP8 kernel may pass it)");
+        require(non_negative_finite(kernels.prompt_attention_half_keys) && kernels.prompt_attention_half_keys <= 1e6, s,
+                "kernels.prompt_attention_half_keys", kernels.prompt_attention_half_keys,
+                "a prompt attention s₀ must be 0 or positive, finite and at most 10⁶ keys");
+        require(non_negative_finite(kernels.prompt_attention_half_rows) && kernels.prompt_attention_half_rows <= 1e9, s,
+                "kernels.prompt_attention_half_rows", kernels.prompt_attention_half_rows,
+                "a prompt attention W₀ must be 0 or positive, finite and at most 10⁹ query-head rows");
+        const bool curve = kernels.own_prompt_attention_curve();
+        require(curve == (kernels.prompt_attention_half_keys > 0.0) && curve == (kernels.prompt_attention_half_rows > 0.0), s,
+                "kernels.prompt_attention_efficiency", kernels.prompt_attention_efficiency,
+                "the prompt attention curve needs its e∞, s₀ and W₀ (or none)");
         require(non_negative_finite(kernels.mixed_input_expert_gemm) && kernels.mixed_input_expert_gemm <= 1.0, s,
                 "kernels.mixed_input_expert_gemm", kernels.mixed_input_expert_gemm,
                 "a mixed-input expert GEMM ceiling must be 0 (none) or a fraction of the peak in (0, 1]");

@@ -60,6 +60,10 @@ struct engine_row {
     /// kernels of an absorbed multi-latent attention block at decode (`engine_kernels::mla_attention_kernels`);
     /// 0: the generic four
     double mla_attention_kernels;
+    /// the prompts' attention curve e(s̄, W) = e∞ · s̄ ÷ (s̄ + s₀) · W ÷ (W + W₀) of the BF16 peak
+    /// (`engine_kernels::prompt_attention_efficiency`, `prompt_attention_half_keys`, `prompt_attention_half_rows`);
+    /// 0, 0, 0: the one rate
+    double prompt_attention_efficiency, prompt_attention_half_keys, prompt_attention_half_rows;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -106,7 +110,10 @@ struct engine_row {
                     .all_reduce_norm_fusion = flag(r.all_reduce_norm_fusion, "all_reduce_norm_fusion"),
                     .mla_attention_kernels = r.mla_attention_kernels,
                     .expert_fp8_activations = flag(r.expert_fp8_activations, "expert_fp8_activations"),
-                    .separate_prompt_attention = flag(r.separate_prompt_attention, "separate_prompt_attention")},
+                    .separate_prompt_attention = flag(r.separate_prompt_attention, "separate_prompt_attention"),
+                    .prompt_attention_efficiency = r.prompt_attention_efficiency,
+                    .prompt_attention_half_keys = r.prompt_attention_half_keys,
+                    .prompt_attention_half_rows = r.prompt_attention_half_rows},
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),
