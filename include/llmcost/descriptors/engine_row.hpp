@@ -60,6 +60,8 @@ struct engine_row {
     /// kernels of an absorbed multi-latent attention block at decode (`engine_kernels::mla_attention_kernels`);
     /// 0: the generic four
     double mla_attention_kernels;
+    /// FP8 experts' GEMM rate over the expert size curve (`engine_kernels::fp8_expert_gemm`); 0: none
+    double fp8_expert_gemm;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -106,7 +108,8 @@ struct engine_row {
                     .all_reduce_norm_fusion = flag(r.all_reduce_norm_fusion, "all_reduce_norm_fusion"),
                     .mla_attention_kernels = r.mla_attention_kernels,
                     .expert_fp8_activations = flag(r.expert_fp8_activations, "expert_fp8_activations"),
-                    .separate_prompt_attention = flag(r.separate_prompt_attention, "separate_prompt_attention")},
+                    .separate_prompt_attention = flag(r.separate_prompt_attention, "separate_prompt_attention"),
+                    .fp8_expert_gemm = r.fp8_expert_gemm},
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),
