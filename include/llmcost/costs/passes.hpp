@@ -477,9 +477,7 @@ struct pass_model {
     // r_expert = peak · e(m) · grouped_gemm · g8: FP8 × FP8 expert GEMMs at the engine's own fraction
     // of the size curve where it has one (`engine_kernels::fp8_expert_gemm`; SGLang on Blackwell's
     // TRTLLM-Gen FP8 block-scale MoE, aiconfigurator's SGLang 0.5.14 table, B87).
-    pm.grouped_gemm = en.kernels.fp8_expert_gemm > 0.0 && fp8_expert_gemms(m)
-                          ? en.kernels.grouped_gemm * en.kernels.fp8_expert_gemm
-                          : en.kernels.grouped_gemm;
+    pm.grouped_gemm = en.kernels.expert_curve_multiplier(fp8_expert_gemms(m));
     pm.expert_tile_rows = en.kernels.expert_tile_rows;
     pm.dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / pm.tp;
     const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : pm.tp;

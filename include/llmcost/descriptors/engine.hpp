@@ -194,6 +194,11 @@ struct engine_kernels {
     /// 0.5.14 table times at 0.40-0.57 of that curve from 4,096 tokens (B87; docs/sglang-blackwell-dsr1-aic.md).
     /// 0: none (the curve × `grouped_gemm`, every format alike).
     double fp8_expert_gemm = 0.0;
+    /// The expert GEMM rate's multiplier of the size curve: g · g8 for FP8 × FP8 experts where the engine
+    /// has `fp8_expert_gemm`, else g (`grouped_gemm`).
+    [[nodiscard]] constexpr double expert_curve_multiplier(bool fp8_experts) const {
+        return fp8_experts && fp8_expert_gemm > 0.0 ? grouped_gemm * fp8_expert_gemm : grouped_gemm;
+    }
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
     /// Whether this engine prices dense FP8 GEMMs on a curve of its own.
