@@ -308,6 +308,24 @@ micro_row price(micro_row r) {
                 text::plain(curve, 4) + " × grouped " + text::plain(kernels.grouped_gemm, 4) + ", " +
                 (k.ceiling > 0.0 ? std::string(vllm->name) + "'s mixed-input ceiling " + text::plain(k.ceiling, 4)
                                  : std::string("no mixed-input ceiling")) + ")";
+    } else if (r.kind == "expert_gemm_fp8") {
+        // One expert's GEMM of a MoE layer whose experts and activations are both FP8 (block-scaled FP8
+        // experts, m x n x k: rows per expert, the expert's width on the GPU, hidden), at the rate the
+        // serving rows price it (`expert_gemm_rate`) under SGLang's profile on the GPU's architecture:
+        // the FP8 peak × e(m) × grouped_gemm × fp8_expert_gemm (B87).
+        const std::vector<double> mnk = dimensions(r.size, r.id);
+        if (mnk.size() != 3) throw std::runtime_error(r.id + ": an expert GEMM size is m x n x k (rows per expert, width, hidden)");
+        const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
+        const std::optional<engine_profile> sgl = arch ? catalog::find_engine(engine_kind::sglang, *arch) : std::nullopt;
+        const engine_kernels kernels = sgl ? sgl->kernels : engine_kernels{};
+        const double peak = g.peak(compute_class::fp8).value() * kernels.gemm;
+        const double multiplier = kernels.expert_curve_multiplier(true);
+        const expert_gemm_kernel k{.peak = peak, .grouped_gemm = multiplier, .tile_rows = kernels.expert_tile_rows, .ceiling = 0.0};
+        const double m = mnk[0], n = mnk[1], kk = mnk[2];
+        r.predicted = expert_gemm_rate(e, k, m, std::cbrt(kk * n)) / scale;
+        r.how = "FP8 peak " + text::plain(g.peak(compute_class::fp8).value() / 1e12, 5) + " TFLOP/s × matmul_at(m, k, n) " +
+                text::plain(e.matmul_at(m, kk, n), 4) + " × " + (sgl ? std::string(sgl->name) : std::string("no SGLang profile")) +
+                "'s FP8 expert multiplier " + text::plain(multiplier, 4);
     } else if (r.kind == "attention") {
         r.predicted = e.attention * g.peak(compute_class::bf16).value() / scale;
         r.how = "BF16 peak " + text::plain(g.peak(compute_class::bf16).value() / 1e12, 5) + " TFLOP/s × attention fraction " +
@@ -373,7 +391,7 @@ micro_row price(micro_row r) {
                     text::plain(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + text::plain(t.value() * 1e6, 4) + " µs";
         }
     } else {
-        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, gemm_blockscale, linear, expert_gemm, attention, prompt_attention, all_reduce)");
+        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, gemm_blockscale, linear, expert_gemm, expert_gemm_fp8, attention, prompt_attention, all_reduce)");
     }
     return r;
 }
@@ -2039,13 +2057,14 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
                                  : r.kind == "gemm_blockscale" ? "block-scaled " + r.precision + " GEMM (SGLang)"
                                  : r.kind == "linear" ? r.precision + " linear layer (GEMM timed whole)"
                                  : r.kind == "expert_gemm" ? r.precision + " × BF16 expert GEMM"
+                                 : r.kind == "expert_gemm_fp8" ? "FP8 × FP8 expert GEMM (SGLang's FP8 MoE runner)"
                                  : r.kind == "attention" ? "fused attention"
                                  : r.kind == "prompt_attention" ? r.precision + " prompt (context) attention, causal"
                                  : r.kind == "all_reduce" ? "all-reduce bus bandwidth" : "HBM bandwidth";
         std::string size = r.size;
         if (r.kind == "gemm" || r.kind == "gemm_quant" || r.kind == "gemm_blockscale" || r.kind == "linear")
             size = "m·n·k " + r.size;
-        if (r.kind == "expert_gemm") size = "rows per expert · width · hidden " + r.size;
+        if (r.kind == "expert_gemm" || r.kind == "expert_gemm_fp8") size = "rows per expert · width · hidden " + r.size;
         if (r.kind == "prompt_attention") size = "prompts · tokens · query heads · KV heads " + r.size;
         if (r.kind == "all_reduce") {
             const std::vector<double> ns = dimensions(r.size, r.id);

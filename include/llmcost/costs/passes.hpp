@@ -300,6 +300,13 @@ struct step_shape {
            m.activations.bits_per_element() > 8.0 && d.hw.gpu.dense.fp8.value() > 0.0;
 }
 
+/// Whether the routed experts' GEMMs are FP8 × FP8: experts stored as 8-bit floats and activations
+/// quantized to them (the FP8 compute class), as a block-scaled FP8 checkpoint runs (DeepSeek-R1's).
+[[nodiscard]] constexpr bool fp8_expert_gemms(const model& m) {
+    return m.is_moe() && m.expert_format().compute == compute_class::fp8 && m.expert_format().element_bits == 8.0 &&
+           m.activations.compute == compute_class::fp8;
+}
+
 /// Everything a pass costs that depends only on the deployment, worked out once. `step_pass(d, …)`
 /// prepares one per call; a caller pricing many steps of one deployment (a sweep over batch and
 /// context, a request's decode, a serving point's steps) prepares it once and passes it in: the
@@ -477,7 +484,10 @@ struct pass_model {
     pm.attention_layers = pm.layer_kinds.attention();
     pm.query_heads_per_rank = m.attention.query_heads / pm.tp;
     pm.elementwise_bandwidth = pm.bandwidth.value() * en.kernels.elementwise;
-    pm.grouped_gemm = en.kernels.grouped_gemm;
+    // r_expert = peak · e(m) · grouped_gemm · g8: FP8 × FP8 expert GEMMs at the engine's own fraction
+    // of the size curve where it has one (`engine_kernels::fp8_expert_gemm`; SGLang on Blackwell's
+    // TRTLLM-Gen FP8 block-scale MoE, aiconfigurator's SGLang 0.5.14 table, B87).
+    pm.grouped_gemm = en.kernels.expert_curve_multiplier(fp8_expert_gemms(m));
     pm.expert_tile_rows = en.kernels.expert_tile_rows;
     pm.dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / pm.tp;
     const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : pm.tp;

@@ -216,6 +216,18 @@ struct engine_kernels {
     }
     /// Whether this engine prices its prompt attention kernel on a curve of its own.
     [[nodiscard]] constexpr bool own_prompt_attention_curve() const { return prompt_attention_efficiency > 0.0; }
+    /// The rate of routed-expert GEMMs whose experts and activations are both FP8 (block-scaled FP8
+    /// checkpoints, DeepSeek-R1's) over the size curve × `grouped_gemm` at the same rows per expert:
+    /// r = peak · e(m) · grouped_gemm · g8. SGLang on Blackwell runs them with FlashInfer's TRTLLM-Gen
+    /// FP8 block-scale MoE (`--moe-runner-backend flashinfer_trtllm`), which aiconfigurator's SGLang
+    /// 0.5.14 table times at 0.40-0.57 of that curve from 4,096 tokens (B87; docs/sglang-blackwell-dsr1-aic.md).
+    /// 0: none (the curve × `grouped_gemm`, every format alike).
+    double fp8_expert_gemm = 0.0;
+    /// The expert GEMM rate's multiplier of the size curve: g · g8 for FP8 × FP8 experts where the engine
+    /// has `fp8_expert_gemm`, else g (`grouped_gemm`).
+    [[nodiscard]] constexpr double expert_curve_multiplier(bool fp8_experts) const {
+        return fp8_experts && fp8_expert_gemm > 0.0 ? grouped_gemm * fp8_expert_gemm : grouped_gemm;
+    }
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
     /// Whether this engine prices dense FP8 GEMMs on a curve of its own.
@@ -443,6 +455,9 @@ struct engine_profile {
                     kernels.mla_attention_kernels == detail::const_trunc(kernels.mla_attention_kernels),
                 s, "kernels.mla_attention_kernels", kernels.mla_attention_kernels,
                 "must be 0 (the generic four) or a whole number of kernels up to 64");
+        require(kernels.fp8_expert_gemm == 0.0 || (positive_finite(kernels.fp8_expert_gemm) && kernels.fp8_expert_gemm <= 1.0),
+                s, "kernels.fp8_expert_gemm", kernels.fp8_expert_gemm,
+                "must be 0 (none) or a fraction in (0, 1] of the expert GEMMs' size curve");
         require(!(kernels.fp4_quant_gemm_efficiency > 0.0) || kernels.own_fp4_curve(), s,
                 "kernels.fp4_quant_gemm_efficiency", kernels.fp4_quant_gemm_efficiency,
                 "a curve with the quantization needs the engine's FP4 GEMM curve without it (fp4_gemm_efficiency)");

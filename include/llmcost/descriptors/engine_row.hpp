@@ -64,6 +64,8 @@ struct engine_row {
     /// (`engine_kernels::prompt_attention_efficiency`, `prompt_attention_half_keys`, `prompt_attention_half_rows`);
     /// 0, 0, 0: the one rate
     double prompt_attention_efficiency, prompt_attention_half_keys, prompt_attention_half_rows;
+    /// FP8 experts' GEMM rate over the expert size curve (`engine_kernels::fp8_expert_gemm`); 0: none
+    double fp8_expert_gemm;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -113,7 +115,8 @@ struct engine_row {
                     .separate_prompt_attention = flag(r.separate_prompt_attention, "separate_prompt_attention"),
                     .prompt_attention_efficiency = r.prompt_attention_efficiency,
                     .prompt_attention_half_keys = r.prompt_attention_half_keys,
-                    .prompt_attention_half_rows = r.prompt_attention_half_rows},
+                    .prompt_attention_half_rows = r.prompt_attention_half_rows,
+                    .fp8_expert_gemm = r.fp8_expert_gemm},
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),

@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 62> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 63> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -72,6 +72,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 62> c
     {"prompt_attention_efficiency", "kernels.prompt_attention_efficiency"},
     {"prompt_attention_half_keys", "kernels.prompt_attention_half_keys"},
     {"prompt_attention_half_rows", "kernels.prompt_attention_half_rows"},
+    {"fp8_expert_gemm", "kernels.fp8_expert_gemm"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -89,8 +90,8 @@ inline constexpr auto columns = [] {
 /// opening and its cost per opening prompt token: 0, 0, none; the engine's dense BF16 GEMM curve: 0, 0,
 /// the hardware's; the prompts' and the decodes' attention as two kernels: 0, one kernel; the kernels
 /// of an absorbed MLA attention block: 0, the generic four; the prompts' attention curve: 0, 0, 0, the
-/// one rate).
-inline constexpr std::size_t optional_columns = 26;
+/// one rate; FP8 experts' GEMM rate over the expert size curve: 0, none).
+inline constexpr std::size_t optional_columns = 27;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -131,7 +132,7 @@ using row_reader = detail::hardware_csv::row_reader;
                          &e.cold_start_ms, &e.cold_prompt_token_us,
                          &e.bf16_gemm_efficiency, &e.bf16_gemm_half_dim, &e.separate_prompt_attention,
                          &e.mla_attention_kernels, &e.prompt_attention_efficiency, &e.prompt_attention_half_keys,
-                         &e.prompt_attention_half_rows};
+                         &e.prompt_attention_half_rows, &e.fp8_expert_gemm};
     for (std::size_t i = 0; i < std::size(figures); ++i) {
         const std::string_view column = columns[i + 4];
         const bool may_be_absent = i + 4 >= required_columns.size();

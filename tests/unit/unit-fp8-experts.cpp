@@ -1,0 +1,124 @@
+// FP8 × FP8 expert GEMMs at an engine's own fraction of the expert size curve
+// (`engine_kernels::fp8_expert_gemm`): SGLang on Blackwell's TRTLLM-Gen FP8 block-scale MoE, fitted to
+// aiconfigurator's SGLang 0.5.14 MoE table on B200 (B87; docs/sglang-blackwell-dsr1-aic.md).
+#include <llmcost/catalog/engines.hpp>
+#include <llmcost/catalog/hardware.hpp>
+#include <llmcost/catalog/models.hpp>
+#include <llmcost/costs/passes.hpp>
+#include <llmcost/io/engines_csv.hpp>
+
+#include <doctest/doctest.h>
+
+#include "test_helpers.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+using namespace llmcost;
+using namespace llmcost::literals;
+
+namespace {
+
+deployment deepseek_b200(const number_format& weights, const engine_profile& e, parallel_layout l = {.tp = 8}) {
+    return with_formats({.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = l, .engine = e}, weights, formats::fp8);
+}
+
+}  // namespace
+
+TEST_CASE("fp8_expert_gemm: an FP8 expert GEMM's rate, worked by hand (B87)") {
+    // B200: FP8 peak 4,500 TFLOP/s, GEMM curve e(n) = 0.6093 · n ÷ (n + 798) (tables/hardware.csv).
+    // DeepSeek-V3's experts at TP8 (width 2048 ÷ 8 = 256, hidden 7,168), 8,192 tokens: 8,192 · 8 ÷ 256 =
+    // 256 rows per expert; n = ∛(256 · 7,168 · 256) = ∛469,762,048 = 777.37 (777³ = 469,097,433);
+    // e = 0.6093 · 777.37 ÷ 1,575.37 = 0.30066; × 0.4953 → 4,500 · 0.30066 · 0.4953 = 670.1 TFLOP/s
+    // (aiconfigurator's table: 599.3, B87-tp8-8192).
+    const engine_kernels& k = catalog::sglang_blackwell.kernels;
+    CHECK(k.fp8_expert_gemm == 0.4953);
+    CHECK(k.expert_curve_multiplier(true) == doctest::Approx(0.4953));
+    CHECK(k.expert_curve_multiplier(false) == 1.0);
+    const expert_gemm_kernel kernel{.peak = 4.5e15, .grouped_gemm = k.expert_curve_multiplier(true)};
+    const double rate = expert_gemm_rate(catalog::b200_hgx.gpu.efficiency, kernel, 256.0, std::cbrt(7168.0 * 256.0));
+    CHECK(rate == doctest::Approx(670.1e12).epsilon(2e-4));
+}
+
+TEST_CASE("fp8_expert_gemm: FP8 experts' prompt step, not NVFP4's; a decode step that streams weights keeps its time") {
+    const deployment fp8 = deepseek_b200(formats::fp8, catalog::sglang_blackwell);
+    deployment none = fp8;
+    none.engine.kernels.fp8_expert_gemm = 0.0;
+    CHECK(fp8_expert_gemms(fp8.m));
+    SUBCASE("a 7,373-token prompt: the expert GEMMs' time ÷ 0.4953, the rest as before") {
+        const pass_cost with = prefill_pass(fp8, 1.0, 7373_tok, 0_tok);
+        const pass_cost without = prefill_pass(none, 1.0, 7373_tok, 0_tok);
+        // The expert FLOPs of one TP rank: 2 · 7,373 · 8 · (3 · 7,168 · 2,048) · 58 ÷ 8 = 3.7666e13 at a rate
+        // r; with the multiplier they take 1 ÷ 0.4953 as long: Δt = F ÷ r · (1 ÷ 0.4953 − 1). Rows per expert
+        // 7,373 · 8 ÷ 256 = 230.4 (every expert touched), computed as 256 (whole 64-row tiles): n = ∛(256 ·
+        // 7,168 · 256) = 777.37, e = 0.6093 · 777.37 ÷ 1,575.37 · (230.4 ÷ 256) = 0.30066 · 0.9 = 0.27059;
+        // r = 4.5e15 · 0.27059 = 1.2177e15 FLOP/s; F ÷ r = 30.932 ms; Δt = 30.932 · 1.01898 = 31.52 ms.
+        CHECK((with.matmul_compute_time - without.matmul_compute_time).value() == doctest::Approx(31.52e-3).epsilon(2e-3));
+        CHECK(with.attention_time() == without.attention_time());
+        CHECK(with.tp_time == without.tp_time);
+    }
+    SUBCASE("decode at 64 sequences: the experts' weights set the GEMM time, so the step is unchanged") {
+        const pass_cost with = decode_pass(fp8, 64.0, 1400_tok);
+        const pass_cost without = decode_pass(none, 64.0, 1400_tok);
+        CHECK(with.matmul_compute_time > without.matmul_compute_time);
+        CHECK(with.matmul_memory_time > with.matmul_compute_time);
+        CHECK(with.time() == without.time());
+    }
+    SUBCASE("NVFP4 experts, BF16 experts and other engines are not touched") {
+        for (const number_format& f : {formats::nvfp4, formats::bf16}) {
+            const deployment d = deepseek_b200(f, catalog::sglang_blackwell, {.tp = 8, .ep = 8});
+            CHECK_FALSE(fp8_expert_gemms(d.m));
+            deployment z = d;
+            z.engine.kernels.fp8_expert_gemm = 0.0;
+            CHECK(prefill_pass(d, 1.0, 7373_tok, 0_tok).time() == prefill_pass(z, 1.0, 7373_tok, 0_tok).time());
+        }
+        CHECK(catalog::trtllm_blackwell.kernels.fp8_expert_gemm == 0.0);
+        CHECK(catalog::vllm_blackwell.kernels.fp8_expert_gemm == 0.0);
+        CHECK(catalog::sglang_hopper.kernels.fp8_expert_gemm == 0.0);
+    }
+}
+
+TEST_CASE("property: a smaller fp8_expert_gemm never shortens a step; 1 is the curve itself") {
+    const deployment base = deepseek_b200(formats::fp8, engine_profile::reference());
+    for (double n : {1.0, 512.0, 8192.0}) {
+        CAPTURE(n);
+        double previous = std::numeric_limits<double>::infinity();
+        for (double g : {0.1, 0.3, 0.4953, 0.8, 1.0}) {
+            deployment d = base;
+            d.engine.kernels.fp8_expert_gemm = g;
+            const double t = prefill_pass(d, 1.0, tokens(n), 0_tok).time().value();
+            CHECK(t <= previous);
+            previous = t;
+        }
+        deployment one = base;
+        one.engine.kernels.fp8_expert_gemm = 1.0;
+        CHECK(prefill_pass(one, 1.0, tokens(n), 0_tok).time() == prefill_pass(base, 1.0, tokens(n), 0_tok).time());
+    }
+}
+
+TEST_CASE("fp8_expert_gemm: refusals and the table's optional column") {
+    engine_profile e = catalog::sglang_blackwell;
+    for (double bad : {-0.5, 1.5, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+        e.kernels.fp8_expert_gemm = bad;
+        const std::string m = test::validation_message(e);
+        CHECK(test::contains(m, "kernels.fp8_expert_gemm = "));
+        CHECK(test::contains(m, "must be 0 (none) or a fraction in (0, 1] of the expert GEMMs' size curve"));
+    }
+    e.kernels.fp8_expert_gemm = 1.0;
+    CHECK(test::validation_message(e).empty());
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,sglang,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,3.98,1,5.416,1024,24.95,0,0,2048,16384,1,16384,0.875,1,1,0,0,0,0,1,0,0";
+    const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].kernels.fp8_expert_gemm == 0.0);
+    const std::string columns = header + ",fp8_expert_gemm,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",0.4953,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].kernels.fp8_expert_gemm == 0.4953);
+    for (const char* bad : {"-1", "nan", "1.5"}) {
+        const std::string m = test::message_of([&] { return io::parse_engines_csv(columns + row + "," + bad + ",my runs\n", "mine.csv"); });
+        CHECK(test::contains(m, "mine.csv:2"));
+        CHECK(test::contains(m, "fp8_expert_gemm"));
+    }
+}
