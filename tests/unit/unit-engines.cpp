@@ -1387,7 +1387,8 @@ TEST_CASE("a step's attention by kind (attention_kinds): the four terms both for
         CHECK(k.decode_compute(pm) == doctest::Approx((k.decode_flops + 10.0 * per_token) / pm.attention_rate).epsilon(1e-12));
     }
     SUBCASE("property: both forms take the same terms, at one rate and at MLA decode's own rate") {
-        deployment v3{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}, .engine = catalog::trtllm_blackwell};
+        deployment v3{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8},
+                      .engine = prompts_at_one_rate(catalog::trtllm_blackwell)};
         v3.engine.kernels.mla_decode = 2.0;
         for (const deployment& two : {llama, v3}) {
             deployment one = two;
@@ -1428,7 +1429,12 @@ TEST_CASE("the prompts' attention curve e(s̄, W) on TensorRT-LLM on Blackwell (
     // query-head rows, fitted to TensorRT-LLM 1.3.0rc20's context attention on B200 (aiconfigurator's table,
     // docs/blackwell-dense-decode-aic.md, session 19).
     const engine_kernels& k = catalog::trtllm_blackwell.kernels;
-    const deployment llama{.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx, .engine = catalog::trtllm_blackwell};
+    // Llama-3.1-8B with an FP8 KV cache, the class the curve was fitted on (FP8 FMHA over FP8 KV)
+    const deployment llama = [] {
+        deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx, .engine = catalog::trtllm_blackwell};
+        d.m.kv_cache = formats::fp8;
+        return d;
+    }();
     SUBCASE("the curve by hand") {
         // one prompt of 2,000 tokens, 32 query heads: s̄ = 2,001 ÷ 2 = 1,000.5, W = 64,000:
         // 0.7376 · 1,000.5 ÷ 2,162.5 · 64,000 ÷ 104,160 = 0.7376 · 0.462659 · 0.614439 = 0.2096819
@@ -1441,9 +1447,11 @@ TEST_CASE("the prompts' attention curve e(s̄, W) on TensorRT-LLM on Blackwell (
         CHECK(k.prompt_attention_at(1000.5, 64000.0) == k.prompt_attention_at(tokens(1000.5), 64000.0));
     }
     SUBCASE("a mixed step by hand: the prompt kernel at its shape's rate") {
-        // Llama-3.1-8B, BF16 KV, 1,000 decodes at 1,000 + one 2,000-token prompt (the two-kernel test's step):
+        // Llama-3.1-8B, FP8 KV, 1,000 decodes at 1,000 + one 2,000-token prompt (the two-kernel test's step):
         // F_p = 32 · 2,000 · 2,001 ÷ 2 · 16,384 = 1,049.10 GFLOP at 2,250 TFLOP/s · 0.2096819 = 471.78 TFLOP/s
-        // → 2.223687 ms (1.408661 ms at the one rate, 744.75 TFLOP/s); two kernels 17.828074 + 2.223687 = 20.051761 ms.
+        // → 2.223687 ms (1.408661 ms at the BF16 one rate, 744.75 TFLOP/s); the decode kernel reads half the
+        // BF16 test's KV (1,000 · 1,000 · 65,536 B = 65.54 GB, 17.828074 ÷ 2 = 8.914037 ms), so two kernels
+        // 8.914037 + 2.223687 = 11.137724 ms.
         const step_shape mixed{.decode_sequences = 1000, .decode_context = 1000_tok, .prefill_sequences = 1,
                                .prefill_tokens = 2000_tok, .prefill_prefix = 0_tok};
         const pass_model pm = prepare_pass(llama);
@@ -1452,7 +1460,7 @@ TEST_CASE("the prompts' attention curve e(s̄, W) on TensorRT-LLM on Blackwell (
         CHECK(kinds.prompt_keys == 1000.5);
         CHECK(kinds.prompt_rows == 64000.0);
         CHECK(kinds.prompt_compute(pm) == doctest::Approx(2.223687e-3).epsilon(1e-6));
-        CHECK(step_pass(llama, mixed).attention_time().value() == doctest::Approx(20.051761e-3).epsilon(1e-6));
+        CHECK(step_pass(llama, mixed).attention_time().value() == doctest::Approx(11.137724e-3).epsilon(1e-6));
         // the decode kernel and the other terms do not move
         deployment flat = llama;
         flat.engine.kernels.prompt_attention_efficiency = 0.0;
@@ -1484,9 +1492,10 @@ TEST_CASE("the prompts' attention curve e(s̄, W) on TensorRT-LLM on Blackwell (
                                   .engine = catalog::trtllm_blackwell}).prompt_attention_curve);
         CHECK_FALSE(prepare_pass({.m = catalog::gpt_oss_120b, .hw = catalog::b200_hgx, .engine = catalog::trtllm_blackwell})
                         .prompt_attention_curve);
-        deployment one = llama;
+        deployment one = llama;  // one kernel over both: the curve is refused, not silently ignored
         one.engine.kernels.separate_prompt_attention = false;
-        CHECK_FALSE(prepare_pass(one).prompt_attention_curve);
+        CHECK_THROWS_WITH_AS(static_cast<void>(prepare_pass(one)),
+                             doctest::Contains("read only with separate_prompt_attention = 1"), invalid_input);
     }
     SUBCASE("property: the rate rises with the prompt's length and with the prompts a step carries") {
         double previous = 0.0;
@@ -1527,7 +1536,28 @@ TEST_CASE("the prompts' attention curve e(s̄, W) on TensorRT-LLM on Blackwell (
         CHECK(has(test::validation_message(e), "kernels.prompt_attention_half_rows = inf"));
         e = catalog::trtllm_blackwell;
         e.kernels.prompt_attention_half_rows = 0.0;
+        CHECK(has(test::validation_message(e), "kernels.prompt_attention_half_rows = 0"));
         CHECK(has(test::validation_message(e), "the prompt attention curve needs its e∞, s₀ and W₀"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.prompt_attention_half_keys = 0.0;
+        CHECK(has(test::validation_message(e), "kernels.prompt_attention_half_keys = 0"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.prompt_attention_efficiency = 0.0;
+        CHECK(has(test::validation_message(e), "kernels.prompt_attention_efficiency = 0"));
+        e = catalog::trtllm_blackwell;  // a curve on an engine that runs one attention kernel would be ignored
+        e.kernels.separate_prompt_attention = false;
+        CHECK(has(test::validation_message(e), "read only with separate_prompt_attention = 1"));
+    }
+    SUBCASE("outside the fitted class the prompt kernel keeps the one rate") {
+        // BF16 KV (the catalog's Llama-3.1-8B) and windowed layers (Gemma 3) are not the class of B95
+        CHECK_FALSE(prepare_pass(deployment{.m = catalog::llama_3_1_8b, .hw = catalog::b200_hgx,
+                                            .engine = catalog::trtllm_blackwell})
+                        .prompt_attention_curve);
+        CHECK(prepare_pass(llama).prompt_attention_curve);
+        deployment gemma{.m = catalog::gemma_3_27b, .hw = catalog::b200_hgx, .engine = catalog::trtllm_blackwell};
+        gemma.m.kv_cache = formats::fp8;
+        REQUIRE(gemma.m.attention.head_dim == 128);
+        CHECK_FALSE(prepare_pass(gemma).prompt_attention_curve);
     }
     SUBCASE("the table's columns: read where present, 0 (the one rate) where a table leaves them out") {
         const std::string header = test::engine_table_columns();
@@ -1544,6 +1574,6 @@ TEST_CASE("the prompts' attention curve e(s̄, W) on TensorRT-LLM on Blackwell (
         const std::string missing = test::message_of(
             [&] { return io::parse_engines_csv(header + cols + row + ",1,0.7,0,40000,my runs\n", "mine.csv"); });
         CHECK(has(missing, "mine.csv:2"));
-        CHECK(has(missing, "prompt_attention_efficiency"));
+        CHECK(has(missing, "prompt_attention_half_keys"));
     }
 }

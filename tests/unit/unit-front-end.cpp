@@ -221,8 +221,9 @@ TEST_CASE("front end: a TTFT row's median and p99, and a stall") {
 TEST_CASE("front end: a stall paid by a few of a run's requests moves its mean, not the median the fit reads") {
     // Why a stalled run is a front-end candidate (session 19, docs/sglang-cdna4-ttft.md §2): the MI355X MXFP4
     // 1k runs' artifacts (mean, median, std) read as a two-point mixture put their 21–23 s stall on about 2% of
-    // the requests. By hand, 40 requests as IMX-MI355X-sglang-DSR1-MXFP4-tp8-1kx1k-c4-ttft's run: 38 at
-    // 76 ms and 2 stalled at 21 s. Median (rank 0.5 · 39 = 19.5, between two 76 ms values) = 0.076 s, as
+    // the requests (about 0.8 of a 4-client run's 40). By hand, a 40-request run shaped like
+    // IMX-MI355X-sglang-DSR1-MXFP4-tp8-1kx1k-c4-ttft's but with two stalls, to keep the ranks whole: 38 at
+    // 76 ms and 2 stalled at 21 s (the real run's mean, 0.496 s, carries less than one). Median (rank 0.5 · 39 = 19.5, between two 76 ms values) = 0.076 s, as
     // with no stall; mean = (38 · 0.076 + 2 · 21) ÷ 40 = 1.1222 s against 0.076; p99 (rank 38.61, both
     // top values 21 s) = 21 s, 276 × the median: stalled by the 60 × rule.
     std::vector<double> stalled_run(40, 0.076), quiet_run(40, 0.076);

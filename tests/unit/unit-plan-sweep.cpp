@@ -268,6 +268,30 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
             CHECK(priced > g.size() / 4);  // most of these deployments price (the rest break a layout rule)
         }
     }
+    SUBCASE("TensorRT-LLM on Blackwell: two attention kernels and the prompt kernel's curve e(s̄, W) (B95)") {
+        // FP8 KV on a head_dim-128 model, the curve's class: the lanes' s̄ and W (chunked prompts after a
+        // prefix included) and the lanes without prompts (the curve's guards) against the scalar pass.
+        const plan::sweep_grid g{.m = catalog::llama_3_1_70b,
+                                 .gpus = {catalog::b200_hgx, catalog::gb200_nvl72},
+                                 .engines = {catalog::trtllm_blackwell, catalog::trtllm_blackwell},
+                                 .formats = {{.weights = formats::fp8, .kv = formats::fp8},
+                                             {.weights = formats::nvfp4, .kv = formats::fp8}},
+                                 .layouts = {{.tp = 1}, {.tp = 4}, {.tp = 8}},
+                                 .modes = {{}, {.disaggregated = true, .prefill_batch = 2}},
+                                 .shapes = shapes,
+                                 .batches = batches,
+                                 .limits = {.prefill_chunk = 512_tok}};
+        REQUIRE(prepare_pass({.m = [] {
+                                  model m = catalog::llama_3_1_70b;
+                                  m.kv_cache = formats::fp8;
+                                  return m;
+                              }(),
+                              .hw = catalog::b200_hgx, .layout = {.tp = 8}, .engine = catalog::trtllm_blackwell})
+                    .prompt_attention_curve);
+        std::size_t priced = 0;
+        CHECK(mismatches(plan::sweep(g), &priced) == 0);
+        CHECK(priced > 0);
+    }
     SUBCASE("MLA and dense first layers (DeepSeek-V3), windows, sinks and MXFP4 experts (gpt-oss)") {
         const plan::sweep_grid v3{.m = catalog::deepseek_v3,
                                   .gpus = {catalog::h200_sxm, catalog::b200_hgx},

@@ -478,9 +478,13 @@ struct pass_model {
     pm.weight_bandwidth = pm.bandwidth.value() * en.kernels.weights;
     pm.kv_bandwidth = pm.bandwidth.value() * en.kernels.attention_decode;
     pm.separate_prompt_attention = en.kernels.separate_prompt_attention;
+    // The curve's class as fitted (B95): standard attention of head_dim 128 over every key (no windowed or
+    // chunked layers, whose s̄ differs by layer), FP8 FMHA over an FP8 KV cache; anything else keeps the one rate.
     pm.prompt_attention_curve = en.kernels.separate_prompt_attention && en.kernels.own_prompt_attention_curve() &&
                                 m.attention.kind == attention_kind::standard && m.attention.head_dim == 128 &&
-                                pm.attention_peak.value() > 0.0 && pm.layer_kinds.attention() > 0;
+                                m.kv_cache.bits_per_element() <= 8.0 && pm.layer_kinds.window == 0 &&
+                                pm.layer_kinds.chunked == 0 && pm.attention_peak.value() > 0.0 &&
+                                pm.layer_kinds.attention() > 0;
     pm.attention_layers = pm.layer_kinds.attention();
     pm.query_heads_per_rank = m.attention.query_heads / pm.tp;
     pm.elementwise_bandwidth = pm.bandwidth.value() * en.kernels.elementwise;

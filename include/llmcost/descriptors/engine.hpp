@@ -434,10 +434,22 @@ struct engine_profile {
         require(non_negative_finite(kernels.prompt_attention_half_rows) && kernels.prompt_attention_half_rows <= 1e9, s,
                 "kernels.prompt_attention_half_rows", kernels.prompt_attention_half_rows,
                 "a prompt attention W₀ must be 0 or positive, finite and at most 10⁹ query-head rows");
+        // All three or none; the message names the figure that breaks the set (a missing s₀ or W₀, else e∞).
         const bool curve = kernels.own_prompt_attention_curve();
-        require(curve == (kernels.prompt_attention_half_keys > 0.0) && curve == (kernels.prompt_attention_half_rows > 0.0), s,
+        if (curve && !(kernels.prompt_attention_half_keys > 0.0))
+            require(false, s, "kernels.prompt_attention_half_keys", kernels.prompt_attention_half_keys,
+                    "the prompt attention curve needs its e∞, s₀ and W₀ (or none)");
+        if (curve && !(kernels.prompt_attention_half_rows > 0.0))
+            require(false, s, "kernels.prompt_attention_half_rows", kernels.prompt_attention_half_rows,
+                    "the prompt attention curve needs its e∞, s₀ and W₀ (or none)");
+        require(curve || !(kernels.prompt_attention_half_keys > 0.0 || kernels.prompt_attention_half_rows > 0.0), s,
                 "kernels.prompt_attention_efficiency", kernels.prompt_attention_efficiency,
                 "the prompt attention curve needs its e∞, s₀ and W₀ (or none)");
+        // The curve prices the prompt kernel of an engine that runs it apart; on one that does not, it
+        // would be silently ignored.
+        require(!curve || kernels.separate_prompt_attention, s, "kernels.prompt_attention_efficiency",
+                kernels.prompt_attention_efficiency,
+                "a prompt attention curve is read only with separate_prompt_attention = 1 (the prompt kernel run apart)");
         require(non_negative_finite(kernels.mixed_input_expert_gemm) && kernels.mixed_input_expert_gemm <= 1.0, s,
                 "kernels.mixed_input_expert_gemm", kernels.mixed_input_expert_gemm,
                 "a mixed-input expert GEMM ceiling must be 0 (none) or a fraction of the peak in (0, 1]");
