@@ -105,5 +105,17 @@ static_assert([] {
     return c.matmul == 0.6113 && c.matmul_half_dim == 4825.0;
 }());
 
-}  // namespace
+// TensorRT-LLM on Blackwell's prompt attention curve (B95): e(s̄, W) = e∞ · s̄ ÷ (s̄ + s₀) · W ÷ (W + W₀).
+// At s̄ = s₀ and W = W₀ each factor is one half: e = e∞ ÷ 4 = 0.7376 ÷ 4 = 0.1844; far past both it
+// approaches e∞ from below.
+static_assert(catalog::trtllm_blackwell.kernels.prompt_attention_at(1162.0, 40160.0) > 0.18439999 &&
+              catalog::trtllm_blackwell.kernels.prompt_attention_at(1162.0, 40160.0) < 0.18440001);
+static_assert(catalog::trtllm_blackwell.kernels.prompt_attention_at(1e12, 1e12) < 0.7376 &&
+              catalog::trtllm_blackwell.kernels.prompt_attention_at(1e12, 1e12) > 0.7375);
+static_assert(!catalog::trtllm_hopper.kernels.own_prompt_attention_curve());
+// SGLang on Blackwell's FP8 × FP8 experts at g · g8 = 1 · 0.4953 of the size curve (B87); other formats at g.
+static_assert(catalog::sglang_blackwell.kernels.expert_curve_multiplier(true) == 0.4953);
+static_assert(catalog::sglang_blackwell.kernels.expert_curve_multiplier(false) == catalog::sglang_blackwell.kernels.grouped_gemm);
+static_assert(catalog::trtllm_blackwell.kernels.expert_curve_multiplier(true) == catalog::trtllm_blackwell.kernels.grouped_gemm);
 
+}  // namespace
