@@ -313,6 +313,30 @@ TEST_CASE("per-layer patterns in the pass: chunked pairs, state FLOPs, the close
         CHECK(detail::state_flops_per_token(catalog::qwen3_next_80b_a3b) == 6.0 * 128 * 128 * 32 * 36);
         CHECK(detail::state_flops_per_token(catalog::llama_3_1_8b) == 0.0);
     }
+    SUBCASE("the recurrence's time: t = S ÷ tp ÷ R_p, in every branch of a step's attention") {
+        // 6·10¹² FLOPs over 2 ranks at 500 TFLOP/s: 3·10¹² ÷ 5·10¹⁴ = 6 ms.
+        CHECK(recurrence_time(flops(6e12), 2, flops_per_second(5e14)).value() == doctest::Approx(6e-3).epsilon(1e-15));
+        CHECK(recurrence_time(flops(1e9), 1, flops_per_second(1e12)).value() == doctest::Approx(1e-3).epsilon(1e-15));
+        // Nemotron-H 8B on B200 under TensorRT-LLM on Blackwell (the prompts' and decodes' attention apart, the
+        // prompt curve priced): 4 decoding sequences and 2 prompts of 100 tokens, S = 4·64·128·128·24 a token.
+        deployment d{.m = catalog::nemotron_h_8b, .hw = catalog::b200_hgx, .layout = {.tp = 2},
+                     .engine = catalog::trtllm_blackwell};
+        d.m.kv_cache = formats::fp8;
+        d.validate();
+        pass_model pm = prepare_pass(d);
+        REQUIRE(pm.prompt_attention_curve);
+        const double s = 4.0 * 64 * 128 * 128 * 24, rate = pm.attention_rate;
+        detail::attention_kinds<double> k{.decode_flops = 3e9, .prompt_flops = 8e11, .decode_state = 4 * s,
+                                          .prompt_state = 2 * 100 * s, .decode_kv = 0, .prompt_kv = 0,
+                                          .prompt_keys = 50.5, .prompt_rows = 2 * 100 * 32.0 / 2};
+        const double decode_recurrence = 4 * s / 2 / rate, prompt_recurrence = 200 * s / 2 / rate;
+        CHECK(k.decode_compute(pm) == doctest::Approx(3e9 / 2 / pm.attention_rate_decode + decode_recurrence).epsilon(1e-14));
+        CHECK(k.prompt_compute(pm) == doctest::Approx(k.prompt_on_curve(pm) + prompt_recurrence).epsilon(1e-14));
+        // Off the curve, the prompts' attention and the recurrence both at R_p.
+        pm.prompt_attention_curve = false;
+        CHECK(k.prompt_compute(pm) == doctest::Approx(8e11 / 2 / rate + prompt_recurrence).epsilon(1e-14));
+        CHECK(recurrence_time(flops(200 * s), 2, flops_per_second(rate)).value() == doctest::Approx(prompt_recurrence).epsilon(1e-15));
+    }
     SUBCASE("a split-block model all-reduces once per block and launches half a layer's kernels per block") {
         const deployment d{.m = catalog::nemotron_h_8b, .hw = catalog::h100_sxm5, .layout = {.tp = 2}};
         CHECK(tp_all_reduces_per_pass(d) == 52);  // 28 mixers + 24 MLPs

@@ -636,6 +636,14 @@ struct step_terms {
     }
 };
 
+/// t = S ÷ tp ÷ R_p: S FLOPs of the state-space layers' recurrence (`state_flops_per_token`; Mamba2: Dao
+/// & Gu 2024, Gated DeltaNet: Yang et al. 2024) split over tp ranks at the prompt attention kernels' rate
+/// R_p (`pass_model::attention_rate`, B06), in seconds, for one value or a lane; `recurrence_time` is its typed face.
+template <class V>
+[[nodiscard]] constexpr V recurrence_seconds(const V& state_flops, double tp, double rate) {
+    return V(state_flops / tp / rate);
+}
+
 /// A step's attention by kind, the terms both forms of `attention_of` take, worked out once: the
 /// decoding sequences' (one query each at context c) and the prompts' (n queries after p cached
 /// tokens) QKᵀ and PV FLOPs over the whole model, F_d = ds · pairs_d · f_d and F_p = ps · pairs_p · f_p
@@ -665,24 +673,23 @@ struct attention_kinds {
     [[nodiscard]] constexpr V decode_compute(const pass_model& pm) const {
         using L = lanes<V>;
         if (pm.attention_rate <= 0) return L::constant(0.0);
-        const V pairs = decode_flops / pm.tp / pm.attention_rate_decode;
-        if (pm.state_flops > 0) return V(pairs + decode_state / pm.tp / pm.attention_rate);
-        return pairs;
+        return plus_recurrence(pm, V(decode_flops / pm.tp / pm.attention_rate_decode), decode_state);
     }
-    /// t = (F_p + S_p) ÷ tp ÷ R_p: the prompts' attention at the prompt (fused-attention) rate
+    /// t = F_p ÷ tp ÷ R_p + S_p ÷ tp ÷ R_p: the prompts' attention at the prompt (fused-attention) rate
     /// R_p = `pass_model::attention_rate` (B06), or, on the engine's curve, F_p ÷ tp ÷ (P_bf16 · e(s̄, W))
-    /// (`prompt_on_curve`, B95) with the recurrence at R_p; 0 with no rate.
+    /// (`prompt_on_curve`, B95), and the recurrence at R_p (`recurrence_seconds`); 0 with no rate.
     [[nodiscard]] constexpr V prompt_compute(const pass_model& pm) const {
         using L = lanes<V>;
         if (pm.attention_rate <= 0) return L::constant(0.0);
-        if (pm.prompt_attention_curve) [[unlikely]] {
-            const V on_curve = prompt_on_curve(pm);
-            if (pm.state_flops > 0) return V(on_curve + prompt_state / pm.tp / pm.attention_rate);
-            return on_curve;
-        }
-        V work = prompt_flops / pm.tp;
-        if (pm.state_flops > 0) work = work + prompt_state / pm.tp;
-        return V(work / pm.attention_rate);  // R_p
+        if (pm.prompt_attention_curve) [[unlikely]]
+            return plus_recurrence(pm, prompt_on_curve(pm), prompt_state);
+        return plus_recurrence(pm, V(prompt_flops / pm.tp / pm.attention_rate), prompt_state);  // R_p
+    }
+    /// t + S ÷ tp ÷ R_p: a kind's attention time and its recurrence (`recurrence_seconds`), where the
+    /// model has state-space layers; t otherwise.
+    [[nodiscard]] static constexpr V plus_recurrence(const pass_model& pm, const V& attention, const V& state) {
+        if (pm.state_flops > 0) return V(attention + recurrence_seconds(state, pm.tp, pm.attention_rate));
+        return attention;
     }
     /// t = F_p ÷ tp ÷ (P_bf16 · e(s̄, W)), e(s̄, W) = e∞ · s̄ ÷ (s̄ + s₀) · W ÷ (W + W₀): the prompt kernel at
     /// the engine's rate for its shape (`engine_kernels::prompt_attention_at`; TensorRT-LLM 1.3.0rc20's
@@ -780,6 +787,12 @@ template <class V>
 }
 
 }  // namespace detail
+
+/// t = S ÷ tp ÷ R_p: the state-space layers' recurrence, S FLOPs over the whole model (Mamba2: Dao & Gu
+/// 2024, Gated DeltaNet: Yang et al. 2024), on one of tp ranks at the prompt attention kernels' rate R_p (B06).
+[[nodiscard]] constexpr seconds_t recurrence_time(flops_t state_flops, int tp, flops_per_second_t rate) {
+    return seconds(detail::recurrence_seconds(state_flops.value(), static_cast<double>(tp), rate.value()));
+}
 
 /// What an expert (grouped) GEMM kernel is given: the matmul peak, the engine's multiplier of the size
 /// curve, the rows it pads each expert to (0: the hardware's padding) and the ceiling of a mixed-input
