@@ -1481,6 +1481,28 @@ TEST_CASE("the prompts' attention curve e(s̄, W) on TensorRT-LLM on Blackwell (
         CHECK(kinds.prompt_compute(pm) ==
               doctest::Approx(kinds.prompt_flops / (2250e12 * 0.2989541)).epsilon(1e-6));
     }
+    SUBCASE("a call of whole prompts: s̄ = (n + 1) ÷ 2, W = p · n · H, the shape a step of whole prompts gets") {
+        // one prompt of 2,000 tokens, 32 heads: s̄ = 2,001 ÷ 2 = 1,000.5, W = 64,000
+        const prompt_attention_call one = whole_prompt_attention(1.0, 2000_tok, 32.0);
+        CHECK(one.mean_keys.value() == 1000.5);
+        CHECK(one.query_rows == 64000.0);
+        // 12 prompts of 871 tokens: s̄ = 872 ÷ 2 = 436, W = 12 · 871 · 32 = 334,464; 6 of 222 at 64 heads: 111.5, 85,248
+        const prompt_attention_call twelve = whole_prompt_attention(12.0, 871_tok, 32.0);
+        CHECK(twelve.mean_keys.value() == 436.0);
+        CHECK(twelve.query_rows == 334464.0);
+        const prompt_attention_call six = whole_prompt_attention(6.0, 222_tok, 64.0);
+        CHECK(six.mean_keys.value() == 111.5);
+        CHECK(six.query_rows == 85248.0);
+        // no prompt tokens: no shape
+        CHECK(whole_prompt_attention(3.0, 0_tok, 32.0).mean_keys.value() == 0.0);
+        CHECK(whole_prompt_attention(3.0, 0_tok, 32.0).query_rows == 0.0);
+        // A step of 12 whole prompts of Llama-3.1-8B (32 layers, 32 heads on one GPU) gets the same shape to the bit.
+        const step_shape s{.prefill_sequences = 12, .prefill_tokens = 871_tok, .prefill_prefix = 0_tok};
+        const pass_model pm = prepare_pass(llama);
+        const auto kinds = detail::attention_kinds_of(pm, detail::sequence_terms_of(pm, s), 0.0, 12.0);
+        CHECK(kinds.prompt_keys == twelve.mean_keys.value());
+        CHECK(kinds.prompt_rows == twelve.query_rows);
+    }
     SUBCASE("where it applies: standard attention of head_dim 128 on an engine that runs the prompt kernel apart") {
         CHECK(k.own_prompt_attention_curve());
         CHECK_FALSE(catalog::trtllm_hopper.kernels.own_prompt_attention_curve());

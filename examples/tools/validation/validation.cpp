@@ -334,16 +334,16 @@ micro_row price(micro_row r) {
         // The prompts' (context) attention op timed whole: p prompts of s tokens, H query heads (x KV heads),
         // head_dim 128, causal; the figure is its FLOPs 4·H·128·p·s(s+1)/2 ÷ t. Priced at TensorRT-LLM's
         // prompt attention curve on the GPU's architecture (B95–B96): BF16 peak × e(s̄, W), s̄ = (s + 1) ÷ 2
-        // the mean keys a query attends, W = p·s·H the call's query-head rows.
+        // the mean keys a query attends, W = p·s·H the call's query-head rows (`whole_prompt_attention`).
         const std::vector<double> d = dimensions(r.size, r.id);
         if (d.size() != 4) throw std::runtime_error(r.id + ": a prompt attention size is prompts x tokens x query heads x KV heads");
         const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
         const std::optional<engine_profile> trt = arch ? catalog::find_engine(engine_kind::trtllm, *arch) : std::nullopt;
         if (!trt || !trt->kernels.own_prompt_attention_curve())
             throw std::runtime_error(r.id + ": prompt_attention needs a GPU whose TensorRT-LLM profile has a prompt attention curve");
-        const double prompts = d[0], s = d[1], heads = d[2];
-        const tokens_t mean_keys = tokens((s + 1.0) / 2.0);
-        const double rows = prompts * s * heads;
+        const prompt_attention_call call = whole_prompt_attention(d[0], tokens(d[1]), d[2]);
+        const tokens_t mean_keys = call.mean_keys;
+        const double rows = call.query_rows;
         const double fraction = trt->kernels.prompt_attention_at(mean_keys, rows);
         r.predicted = fraction * g.peak(compute_class::bf16).value() / scale;
         r.how = "BF16 peak " + text::plain(g.peak(compute_class::bf16).value() / 1e12, 5) + " TFLOP/s × " + std::string(trt->name) +

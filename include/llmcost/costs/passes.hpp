@@ -644,6 +644,26 @@ template <class V>
     return V(state_flops / tp / rate);
 }
 
+/// The prompt attention kernel's shape, the two arguments of its curve e(s̄, W)
+/// (`engine_kernels::prompt_attention_at`, B95), for one value or a lane.
+template <class V>
+struct prompt_attention_shape {
+    V mean_keys;   ///< s̄: the mean keys a query attends in a layer
+    V query_rows;  ///< W: the kernel's query-head rows
+};
+
+/// s̄ = pairs ÷ (n · layers), W = prompts · n · H: p prompts of n new tokens each, `pairs` the keys the n
+/// queries of one prompt attend summed over its `layers` attention layers (`attention_pairs`; n(n + 1)/2
+/// a layer for a whole causal prompt, s̄ = (n + 1) ÷ 2), H the query heads the kernel runs (B95). n = 0 gives 0.
+template <class V>
+[[nodiscard]] constexpr prompt_attention_shape<V> prompt_attention_shape_of(const V& prompts, const V& new_tokens,
+                                                                            const V& pairs, double layers,
+                                                                            double query_heads) {
+    using L = lanes<V>;
+    return {.mean_keys = V(pairs / L::choose(new_tokens > 0.0, V(new_tokens * layers), L::constant(1.0))),
+            .query_rows = V(prompts * new_tokens * query_heads)};
+}
+
 /// A step's attention by kind, the terms both forms of `attention_of` take, worked out once: the
 /// decoding sequences' (one query each at context c) and the prompts' (n queries after p cached
 /// tokens) QKᵀ and PV FLOPs over the whole model, F_d = ds · pairs_d · f_d and F_p = ps · pairs_p · f_p
@@ -721,9 +741,10 @@ template <class V>
                          .prompt_keys = L::constant(0.0),
                          .prompt_rows = L::constant(0.0)};
     if (pm.prompt_attention_curve) [[unlikely]] {  // s̄ = pairs ÷ (n · layers), W = ps · n · H_q ÷ tp
-        const V n = s.prefill_tokens;
-        k.prompt_keys = V(s.pairs_prefill / L::choose(n > 0.0, V(n * pm.attention_layers), L::constant(1.0)));
-        k.prompt_rows = V(ps * n * pm.query_heads_per_rank);
+        const prompt_attention_shape<V> shape =
+            prompt_attention_shape_of(ps, s.prefill_tokens, s.pairs_prefill, pm.attention_layers, pm.query_heads_per_rank);
+        k.prompt_keys = shape.mean_keys;
+        k.prompt_rows = shape.query_rows;
     }
     if (pm.state_flops > 0) {  // state-space layers: a fixed recurrence per token, whatever the context
         k.decode_state = ds * pm.state_flops;
@@ -792,6 +813,22 @@ template <class V>
 /// 2024, Gated DeltaNet: Yang et al. 2024), on one of tp ranks at the prompt attention kernels' rate R_p (B06).
 [[nodiscard]] constexpr seconds_t recurrence_time(flops_t state_flops, int tp, flops_per_second_t rate) {
     return seconds(detail::recurrence_seconds(state_flops.value(), static_cast<double>(tp), rate.value()));
+}
+
+/// One call of the prompt attention kernel on whole prompts: s̄ keys a query attends, W query-head rows.
+struct prompt_attention_call {
+    tokens_t mean_keys{};   ///< s̄
+    double query_rows = 0;  ///< W
+};
+
+/// s̄ = (n + 1) ÷ 2, W = p · n · H: p whole causal prompts of n tokens, H query heads, in one call
+/// (`detail::prompt_attention_shape_of` with the n(n + 1)/2 pairs of one layer; B95).
+[[nodiscard]] constexpr prompt_attention_call whole_prompt_attention(double prompts, tokens_t prompt_tokens,
+                                                                     double query_heads) {
+    const double n = prompt_tokens.value();
+    const detail::prompt_attention_shape<double> shape =
+        detail::prompt_attention_shape_of(prompts, n, detail::causal_pairs(0.0, n, 0.0), 1.0, query_heads);
+    return {.mean_keys = tokens(shape.mean_keys), .query_rows = shape.query_rows};
 }
 
 /// What an expert (grouped) GEMM kernel is given: the matmul peak, the engine's multiplier of the size
