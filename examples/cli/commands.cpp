@@ -548,7 +548,7 @@ report estimate(const estimate_command& c) {
     }
 
     out.notes.push_back(formats_text(d.m) +
-                        (experts_in_fp8(d) ? " (the experts' GEMMs in fp8: the engine quantizes their activations, W4A8)" : "") +
+                        (expert_activations_quantized_to_fp8(d) ? " (the experts' GEMMs in fp8: the engine quantizes their activations, W4A8)" : "") +
                         ".");
     if (d.m.weights.compute != compute_class::bf16 && d.m.activations.compute == compute_class::bf16)
         out.notes.push_back(std::string(d.hw.name) + " has no " + std::string(to_string(d.m.weights.compute)) +

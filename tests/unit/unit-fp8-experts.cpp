@@ -45,7 +45,7 @@ TEST_CASE("fp8_expert_gemm: FP8 experts' prompt step, not NVFP4's; a decode step
     const deployment fp8 = deepseek_b200(formats::fp8, catalog::sglang_blackwell);
     deployment none = fp8;
     none.engine.kernels.fp8_expert_gemm = 0.0;
-    CHECK(fp8_expert_gemms(fp8.m));
+    CHECK(experts_fp8_weights_and_activations(fp8.m));
     SUBCASE("a 7,373-token prompt: the expert GEMMs' time ÷ 0.4953, the rest as before") {
         const pass_cost with = prefill_pass(fp8, 1.0, 7373_tok, 0_tok);
         const pass_cost without = prefill_pass(none, 1.0, 7373_tok, 0_tok);
@@ -68,7 +68,7 @@ TEST_CASE("fp8_expert_gemm: FP8 experts' prompt step, not NVFP4's; a decode step
     SUBCASE("NVFP4 experts, BF16 experts and other engines are not touched") {
         for (const number_format& f : {formats::nvfp4, formats::bf16}) {
             const deployment d = deepseek_b200(f, catalog::sglang_blackwell, {.tp = 8, .ep = 8});
-            CHECK_FALSE(fp8_expert_gemms(d.m));
+            CHECK_FALSE(experts_fp8_weights_and_activations(d.m));
             deployment z = d;
             z.engine.kernels.fp8_expert_gemm = 0.0;
             CHECK(prefill_pass(d, 1.0, 7373_tok, 0_tok).time() == prefill_pass(z, 1.0, 7373_tok, 0_tok).time());

@@ -151,8 +151,8 @@ TEST_CASE("W4A8 experts: the expert GEMMs at the FP8 peak (expert_fp8_activation
     deployment on = off;
     on.engine.kernels.expert_fp8_activations = true;
     const pass_model pa = prepare_pass(off), pb = prepare_pass(on);
-    CHECK(!experts_in_fp8(off));
-    CHECK(experts_in_fp8(on));
+    CHECK(!expert_activations_quantized_to_fp8(off));
+    CHECK(expert_activations_quantized_to_fp8(on));
     CHECK(pa.expert_peak == 2250e12);
     CHECK(pb.expert_peak == 4500e12);
     CHECK(pb.peak.value() == 2250e12);  // dense GEMMs keep the activations' format
@@ -176,7 +176,7 @@ TEST_CASE("W4A8 experts: the expert GEMMs at the FP8 peak (expert_fp8_activation
         // No FP8 tensor cores (A100: its FP8 peak is the BF16 one widened): the BF16 peak stays.
         deployment a100 = on;
         a100.hw = catalog::a100_sxm_80gb;
-        CHECK(!experts_in_fp8(a100));
+        CHECK(!expert_activations_quantized_to_fp8(a100));
         CHECK(prepare_pass(a100).expert_peak == prepare_pass(deployment{.m = catalog::gpt_oss_120b, .hw = catalog::a100_sxm_80gb}).expert_peak);
         // Experts in 8 bits (DeepSeek-V3's FP8): not narrower than 8, nothing to quantize to.
         deployment ds{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}};

@@ -290,19 +290,22 @@ struct step_shape {
     }
 };
 
-/// Whether the routed experts' GEMMs run on the 8-bit tensor cores with 8-bit activations (W4A8):
-/// the engine quantizes them (`engine_kernels::expert_fp8_activations`), the experts are stored in
-/// fewer than 8 bits, the activations in more, and the GPU has FP8 tensor cores of its own (a dense
-/// FP8 peak in the hardware table, not one widened to BF16).
-[[nodiscard]] constexpr bool experts_in_fp8(const deployment& d) {
+/// Whether the engine quantizes the routed experts' activations to FP8 (W4A8, a property of the
+/// deployment): the engine does (`engine_kernels::expert_fp8_activations`), the experts are stored in
+/// fewer than 8 bits (MXFP4), the activations in more, and the GPU has FP8 tensor cores of its own (a
+/// dense FP8 peak in the hardware table, not one widened to BF16); the GEMMs then run on the 8-bit
+/// tensor cores. Not `experts_fp8_weights_and_activations`, where the model itself is FP8 × FP8.
+[[nodiscard]] constexpr bool expert_activations_quantized_to_fp8(const deployment& d) {
     const model& m = d.m;
     return m.is_moe() && d.engine.kernels.expert_fp8_activations && m.expert_format().bits_per_element() < 8.0 &&
            m.activations.bits_per_element() > 8.0 && d.hw.gpu.dense.fp8.value() > 0.0;
 }
 
-/// Whether the routed experts' GEMMs are FP8 × FP8: experts stored as 8-bit floats and activations
-/// quantized to them (the FP8 compute class), as a block-scaled FP8 checkpoint runs (DeepSeek-R1's).
-[[nodiscard]] constexpr bool fp8_expert_gemms(const model& m) {
+/// Whether the model's routed experts' GEMMs are FP8 × FP8 (a property of the model): experts stored as
+/// 8-bit floats and activations in the FP8 compute class, as a block-scaled FP8 checkpoint runs
+/// (DeepSeek-R1's); where the engine has one, its FP8 expert multiplier applies (`engine_kernels::fp8_expert_gemm`,
+/// B87). Not `expert_activations_quantized_to_fp8`, where the engine quantizes narrower experts' activations to FP8.
+[[nodiscard]] constexpr bool experts_fp8_weights_and_activations(const model& m) {
     return m.is_moe() && m.expert_format().compute == compute_class::fp8 && m.expert_format().element_bits == 8.0 &&
            m.activations.compute == compute_class::fp8;
 }
@@ -491,7 +494,7 @@ struct pass_model {
     // r_expert = peak · e(m) · grouped_gemm · g8: FP8 × FP8 expert GEMMs at the engine's own fraction
     // of the size curve where it has one (`engine_kernels::fp8_expert_gemm`; SGLang on Blackwell's
     // TRTLLM-Gen FP8 block-scale MoE, aiconfigurator's SGLang 0.5.14 table, B87).
-    pm.grouped_gemm = en.kernels.expert_curve_multiplier(fp8_expert_gemms(m));
+    pm.grouped_gemm = en.kernels.expert_curve_multiplier(experts_fp8_weights_and_activations(m));
     pm.expert_tile_rows = en.kernels.expert_tile_rows;
     pm.dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / pm.tp;
     const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : pm.tp;
@@ -509,7 +512,7 @@ struct pass_model {
     // (TensorRT-LLM on Blackwell, W4A8_MXFP4_MXFP8): r_peak = P_fp8 · gemm, a block-scaled MMA with no
     // mixed-input loop (NVIDIA/TensorRT-LLM examples/models/core/gpt_oss/README.md: activations mxfp8
     // on Blackwell; PTX tcgen05.mma kind::f8f6f4 takes e2m1 operands at the 8-bit instruction shape).
-    const bool w4a8 = experts_in_fp8(d);
+    const bool w4a8 = expert_activations_quantized_to_fp8(d);
     if (w4a8) pm.expert_peak = g.peak(compute_class::fp8).value() * en.kernels.gemm;
     if (!w4a8 && m.is_moe() && m.expert_format().bits_per_element() < m.activations.bits_per_element()) {
         pm.mixed_input_ceiling = en.kernels.mixed_input_expert_gemm;

@@ -225,8 +225,8 @@ struct engine_kernels {
     double fp8_expert_gemm = 0.0;
     /// The expert GEMM rate's multiplier of the size curve: g · g8 for FP8 × FP8 experts where the engine
     /// has `fp8_expert_gemm`, else g (`grouped_gemm`).
-    [[nodiscard]] constexpr double expert_curve_multiplier(bool fp8_experts) const {
-        return fp8_experts && fp8_expert_gemm > 0.0 ? grouped_gemm * fp8_expert_gemm : grouped_gemm;
+    [[nodiscard]] constexpr double expert_curve_multiplier(bool fp8_weights_and_activations) const {
+        return fp8_weights_and_activations && fp8_expert_gemm > 0.0 ? grouped_gemm * fp8_expert_gemm : grouped_gemm;
     }
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
