@@ -27,6 +27,8 @@
 #include <llmcost/plan/measurement.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
 
+#include "front_end_rule.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -599,15 +601,7 @@ std::string reading(double ratio, bool latency) {
 // ---- engine fits: vLLM and SGLang profile parameters from a calibration subset ------------------------
 
 /// The fit GPU of every rule below: the GPU with most of the rows (ties: the first in the CSV).
-std::string busiest_gpu(const std::vector<const plan::measurement*>& rows) {
-    std::vector<std::pair<std::string, std::size_t>> counts;
-    for (const plan::measurement* x : rows) {
-        auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == x->d.hw.name; });
-        if (it == counts.end()) counts.emplace_back(std::string(x->d.hw.name), 1);
-        else ++it->second;
-    }
-    return std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
-}
+using validation::busiest_gpu;
 
 /// The profile with its own launch cost at 0, which the fits price their rows with, so that a fit
 /// reproduces itself (the fitted per-kernel cost is the hardware's plus the profile's).
@@ -729,8 +723,8 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
 }
 
 /// One fit of an engine's per-request front end (`engine_overheads::request`) on one architecture.
-/// The rule, fixed before any fit: the engine's closed-loop client TTFT rows (`prompts`) on that
-/// architecture; the fit GPU is the GPU with most of them (ties: the first in the CSV); the
+/// The rule, fixed before any fit (the subset: `validation::front_end_subset`, front_end_rule.hpp): the
+/// engine's closed-loop client TTFT rows (`prompts`) on that architecture; the fit GPU is the GPU with most of them (ties: the first in the CSV); the
 /// candidates are its rows at the client's lowest concurrency and, among those, the shortest
 /// prompts (where the engine's own first token is shortest, so the front end is most of what the
 /// steps leave unexplained: a prefill error grows with the prompt, a front end does not); where that gives
@@ -771,34 +765,17 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
         front_end_fit f;
         f.engine = std::string(to_string(profile.kind));
         f.architecture = std::string(to_string(profile.architecture));
-        f.gpu = busiest_gpu(mine);
+        const validation::front_end_rows picked = validation::front_end_subset(mine);
+        f.gpu = picked.gpu;
         f.ttft_rows = mine.size();
         f.catalog_ms = profile.overheads.request.value() * 1e3;
-        std::vector<const plan::measurement*> candidates;
-        f.concurrency = std::numeric_limits<double>::infinity();
-        for (const plan::measurement* x : mine)
-            if (x->d.hw.name == f.gpu) f.concurrency = std::min(f.concurrency, x->batch * x->d.layout.dp);
-        f.prompt = std::numeric_limits<double>::infinity();
-        for (const plan::measurement* x : mine)
-            if (x->d.hw.name == f.gpu && x->batch * x->d.layout.dp == f.concurrency) f.prompt = std::min(f.prompt, x->r.input.value());
-        for (const plan::measurement* x : mine)
-            if (x->d.hw.name == f.gpu && x->batch * x->d.layout.dp == f.concurrency && x->r.input.value() == f.prompt)
-                candidates.push_back(x);
-        // Fewer than two at the shortest prompt: every prompt length at the lowest concurrency (a front end
-        // is the same whatever the prompt; the floor's intercept is read through the lengths the rows give).
-        f.every_prompt = candidates.size() < 2;
-        if (f.every_prompt) {
-            candidates.clear();
-            for (const plan::measurement* x : mine)
-                if (x->d.hw.name == f.gpu && x->batch * x->d.layout.dp == f.concurrency) candidates.push_back(x);
-        }
-        std::sort(candidates.begin(), candidates.end(), [](const plan::measurement* a, const plan::measurement* b) { return a->id < b->id; });
+        f.concurrency = picked.concurrency;
+        f.prompt = picked.prompt;
+        f.every_prompt = picked.every_prompt;
+        const std::vector<const plan::measurement*>& candidates = picked.candidates;
         std::vector<plan::measurement> fit_rows;
-        const std::size_t cap = f.ttft_rows / 3;
-        for (std::size_t i = 0; i < candidates.size() && fit_rows.size() < cap; ++i) {
-            const bool take = i % 2 == 0 || (candidates.size() == 2 && i == 1);
-            if (!take || candidates.size() < 2) continue;
-            plan::measurement y = *candidates[i];
+        for (const plan::measurement* x : picked.subset) {
+            plan::measurement y = *x;
             y.check = false;
             if (y.ttft_median > 0.0) {  // like for like: the run's median against the simulated run's median
                 y.value = y.ttft_median;
@@ -806,7 +783,7 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
                 ++f.medians;
             }
             fit_rows.push_back(y);
-            f.rows.push_back(candidates[i]->id);
+            f.rows.push_back(x->id);
             subset_ids.push_back(y.id);
         }
         try {

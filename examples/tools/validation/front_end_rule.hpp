@@ -1,0 +1,75 @@
+#pragma once
+/// \file
+/// The validation tool's subset rules that a unit test reaches (tests/unit/unit-front-end-rule.cpp):
+/// the fit GPU of a set of rows, and which closed-loop TTFT rows fit an engine's per-request front end
+/// (`engine_overheads::request`; the rule's text is `fit_front_ends`'s in validation.cpp,
+/// docs/sglang-closed-loop-ttft.md §1 and docs/sglang-cdna4-ttft.md).
+
+#include <llmcost/plan/measurement.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llmcost::validation {
+
+/// The GPU with the most of the rows (ties: the first in their order).
+[[nodiscard]] inline std::string busiest_gpu(const std::vector<const plan::measurement*>& rows) {
+    std::vector<std::pair<std::string, std::size_t>> counts;
+    for (const plan::measurement* x : rows) {
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == x->d.hw.name; });
+        if (it == counts.end()) counts.emplace_back(std::string(x->d.hw.name), 1);
+        else ++it->second;
+    }
+    return std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+}
+
+/// The rows the front-end rule picks from an engine's closed-loop TTFT rows on one architecture.
+struct front_end_rows {
+    std::string gpu;                                         ///< the fit GPU: the one with most of the rows
+    double concurrency = std::numeric_limits<double>::infinity();  ///< the lowest client concurrency there
+    double prompt = std::numeric_limits<double>::infinity();       ///< the shortest prompt at it (tokens)
+    bool every_prompt = false;  ///< the shortest prompt gave fewer than two: every prompt length's rows
+    std::vector<const plan::measurement*> candidates;  ///< by id
+    std::vector<const plan::measurement*> subset;      ///< the calibration rows, by id
+};
+
+/// The rule, fixed before any fit: on the fit GPU (`busiest_gpu`), the candidates are the rows at the
+/// client's lowest concurrency (batch × dp) and, among those, the shortest prompts; where that gives
+/// fewer than two, the rows at the lowest concurrency of every prompt length; sorted by id; the subset
+/// is the 1st, 3rd, 5th … of them (the first two where there are two; none from a single candidate), at
+/// most a third of `rows` (⌊rows ÷ 3⌋). A stalled run (`plan::stalled`) is a candidate like any other
+/// (session 19: the fit reads the run's median, which a stall paid by a few requests leaves untouched).
+[[nodiscard]] inline front_end_rows front_end_subset(const std::vector<const plan::measurement*>& rows) {
+    front_end_rows f;
+    if (rows.empty()) return f;
+    f.gpu = busiest_gpu(rows);
+    const auto concurrency = [](const plan::measurement* x) { return x->batch * x->d.layout.dp; };
+    for (const plan::measurement* x : rows)
+        if (x->d.hw.name == f.gpu) f.concurrency = std::min(f.concurrency, concurrency(x));
+    for (const plan::measurement* x : rows)
+        if (x->d.hw.name == f.gpu && concurrency(x) == f.concurrency) f.prompt = std::min(f.prompt, x->r.input.value());
+    for (const plan::measurement* x : rows)
+        if (x->d.hw.name == f.gpu && concurrency(x) == f.concurrency && x->r.input.value() == f.prompt)
+            f.candidates.push_back(x);
+    // Fewer than two at the shortest prompt: every prompt length at the lowest concurrency (a front end
+    // is the same whatever the prompt; the floor's intercept is read through the lengths the rows give).
+    f.every_prompt = f.candidates.size() < 2;
+    if (f.every_prompt) {
+        f.candidates.clear();
+        for (const plan::measurement* x : rows)
+            if (x->d.hw.name == f.gpu && concurrency(x) == f.concurrency) f.candidates.push_back(x);
+    }
+    std::sort(f.candidates.begin(), f.candidates.end(),
+              [](const plan::measurement* a, const plan::measurement* b) { return a->id < b->id; });
+    const std::size_t n = f.candidates.size(), cap = rows.size() / 3;
+    if (n < 2) return f;
+    for (std::size_t i = 0; i < n && f.subset.size() < cap; ++i)
+        if (i % 2 == 0 || (n == 2 && i == 1)) f.subset.push_back(f.candidates[i]);
+    return f;
+}
+
+}  // namespace llmcost::validation
