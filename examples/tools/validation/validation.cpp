@@ -617,6 +617,40 @@ double launch_over_hardware_us(const plan::fitted_parameter& q, const hardware& 
     return std::max(0.0, q.value - h.gpu.efficiency.kernel_overhead.value()) * 1e6;
 }
 
+/// Each picked row as a calibration row of a fit: out of the check rows, `prepare` sets what the fit
+/// prices it with; its id goes to the fit's rows and to the calibration subset.
+template <class Prepare>
+std::vector<plan::measurement> calibration_rows(const std::vector<const plan::measurement*>& picked,
+                                                std::vector<std::string>& fit_ids, std::vector<std::string>& subset_ids,
+                                                Prepare&& prepare) {
+    std::vector<plan::measurement> fit_rows;
+    for (const plan::measurement* x : picked) {
+        plan::measurement y = *x;
+        y.check = false;
+        prepare(y);
+        fit_rows.push_back(y);
+        fit_ids.push_back(x->id);
+        subset_ids.push_back(x->id);
+    }
+    return fit_rows;
+}
+
+/// A fit's calibration (`plan::calibrate` with `o`): fewer rows than `least` is its failure (`too_few`);
+/// each fitted parameter is handed to `read`, σ kept; an error the calibration throws is the fit's failure.
+template <class Fit, class Read>
+void calibrate_fit(Fit& f, const std::vector<plan::measurement>& fit_rows, std::size_t least, const std::string& too_few,
+                   const plan::calibration_options& o, Read&& read) {
+    try {
+        if (fit_rows.size() < least) throw std::runtime_error(too_few);
+        const plan::calibration_result r = plan::calibrate(fit_rows, o);
+        for (const plan::fitted_parameter& q : r.parameters) read(q);
+        f.sigma = r.sigma;
+        f.fitted = true;
+    } catch (const std::exception& e) {
+        f.failure = e.what();
+    }
+}
+
 /// One fit of an engine's profile on one architecture. The rule, fixed before any fit: the fit GPU
 /// is the GPU of that architecture with the most rows of that engine (ties: the first in the CSV);
 /// the calibration subset is stratified: within each engine × vendor × dense/MoE × metric stratum
@@ -691,32 +725,17 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
             f.catalog_launch_us = profile.overheads.launch().value() * 1e6;
             f.catalog_gemm = profile.kernels.gemm;
             const engine_profile neutral = without_launch_cost(profile);
-            std::vector<plan::measurement> fit_rows;
-            for (const plan::measurement* x : every_third_by_stratum(mine, gpu)) {
-                plan::measurement y = *x;
-                y.d.engine = neutral;
-                y.check = false;
-                fit_rows.push_back(y);
-                f.rows.push_back(x->id);
-                subset_ids.push_back(x->id);
-            }
+            const std::vector<plan::measurement> fit_rows =
+                calibration_rows(every_third_by_stratum(mine, gpu), f.rows, subset_ids, [&](plan::measurement& y) { y.d.engine = neutral; });
             const std::vector<plan::parameter> free{plan::parameter::kernel_overhead};
-            try {
-                if (fit_rows.size() <= free.size()) throw std::runtime_error("fewer rows than parameters");
+            calibrate_fit(f, fit_rows, free.size() + 1, "fewer rows than parameters", {.free = free}, [&](const plan::fitted_parameter& q) {
                 const hardware& h = fit_rows.front().d.hw;  // after the check: a subset may be empty
-                const plan::calibration_result r = plan::calibrate(fit_rows, {.free = free});
-                for (const plan::fitted_parameter& q : r.parameters) {
-                    if (q.which == plan::parameter::kernel_overhead) {
-                        f.launch_us = launch_over_hardware_us(q, h);
-                        f.at_floor = q.value < h.gpu.efficiency.kernel_overhead.value();
-                        f.launch_se_us = q.standard_error * 1e6;
-                    }
+                if (q.which == plan::parameter::kernel_overhead) {
+                    f.launch_us = launch_over_hardware_us(q, h);
+                    f.at_floor = q.value < h.gpu.efficiency.kernel_overhead.value();
+                    f.launch_se_us = q.standard_error * 1e6;
                 }
-                f.sigma = r.sigma;
-                f.fitted = true;
-            } catch (const std::exception& e) {
-                f.failure = e.what();
-            }
+            });
             out.push_back(std::move(f));
         }
     return out;
@@ -724,8 +743,8 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
 
 /// One fit of an engine's per-request front end (`engine_overheads::request`) on one architecture.
 /// The rule, fixed before any fit (the subset: `validation::front_end_subset`, front_end_rule.hpp): the
-/// engine's closed-loop client TTFT rows (`prompts`) on that architecture; the fit GPU is the GPU with most of them (ties: the first in the CSV); the
-/// candidates are its rows at the client's lowest concurrency and, among those, the shortest
+/// engine's closed-loop client TTFT rows (`prompts`) on that architecture; the fit GPU is the GPU with
+/// most of them (ties: the first in the CSV); the candidates are its rows at the client's lowest concurrency and, among those, the shortest
 /// prompts (where the engine's own first token is shortest, so the front end is most of what the
 /// steps leave unexplained: a prefill error grows with the prompt, a front end does not); where that gives
 /// fewer than two, the rows at the lowest concurrency of every prompt length (a front end does not grow
@@ -772,31 +791,21 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
         f.concurrency = picked.concurrency;
         f.prompt = picked.prompt;
         f.every_prompt = picked.every_prompt;
-        const std::vector<const plan::measurement*>& candidates = picked.candidates;
-        std::vector<plan::measurement> fit_rows;
-        for (const plan::measurement* x : picked.subset) {
-            plan::measurement y = *x;
-            y.check = false;
+        const std::vector<plan::measurement> fit_rows = calibration_rows(picked.subset, f.rows, subset_ids, [&](plan::measurement& y) {
             if (y.ttft_median > 0.0) {  // like for like: the run's median against the simulated run's median
                 y.value = y.ttft_median;
                 y.median_ttft = true;
                 ++f.medians;
             }
-            fit_rows.push_back(y);
-            f.rows.push_back(x->id);
-            subset_ids.push_back(y.id);
-        }
-        try {
-            if (fit_rows.size() < 2) throw std::runtime_error("fewer than two calibration rows (the rule's candidates: " +
-                                                              std::to_string(candidates.size()) + ")");
-            const plan::calibration_result r = plan::calibrate(fit_rows, {.free = {plan::parameter::request_overhead}});
-            f.ms = r.parameters.front().value * 1e3;
-            f.se_ms = r.parameters.front().standard_error * 1e3;
-            f.sigma = r.sigma;
-            f.fitted = true;
-        } catch (const std::exception& e) {
-            f.failure = e.what();
-        }
+        });
+        calibrate_fit(f, fit_rows, 2,
+                      "fewer than two calibration rows (the rule's candidates: " + std::to_string(picked.candidates.size()) + ")",
+                      {.free = {plan::parameter::request_overhead}}, [&](const plan::fitted_parameter& q) {
+                          if (q.which == plan::parameter::request_overhead) {
+                              f.ms = q.value * 1e3;
+                              f.se_ms = q.standard_error * 1e3;
+                          }
+                      });
         out.push_back(std::move(f));
     }
     return out;
@@ -891,30 +900,25 @@ std::vector<cold_fit> fit_cold_openings(const std::vector<plan::measurement>& ro
             if (std::find(subset_ids.begin(), subset_ids.end(), x->id) == subset_ids.end()) subset_ids.push_back(x->id);
         }
         f.per_token = fit_rows.size() > 2;
-        try {
-            std::vector<plan::parameter> free{plan::parameter::cold_start};
-            if (f.per_token) free.push_back(plan::parameter::cold_prompt_token);
-            plan::calibration_options o{.free = free};
+        std::vector<plan::parameter> free{plan::parameter::cold_start};
+        if (f.per_token) free.push_back(plan::parameter::cold_prompt_token);
+        plan::calibration_options o{.free = free};
+        if (!fit_rows.empty()) {
             plan::efficiency_parameters start = plan::parameters_of(fit_rows.front().d.hw);
             start.request_overhead = fit_rows.front().d.engine.overheads.request.value();
             start.cold_start = 1.0;
             start.cold_prompt_token = f.per_token ? 10e-6 : 0.0;
             o.start = start;
-            const plan::calibration_result r = plan::calibrate(fit_rows, o);
-            for (const auto& q : r.parameters) {
-                if (q.which == plan::parameter::cold_start) {
-                    f.start_s = q.value;
-                    f.se_start_s = q.standard_error;
-                } else if (q.which == plan::parameter::cold_prompt_token) {
-                    f.token_us = q.value * 1e6;
-                    f.se_token_us = q.standard_error * 1e6;
-                }
-            }
-            f.sigma = r.sigma;
-            f.fitted = true;
-        } catch (const std::exception& e) {
-            f.failure = e.what();
         }
+        calibrate_fit(f, fit_rows, 1, "no calibration rows", o, [&](const plan::fitted_parameter& q) {
+            if (q.which == plan::parameter::cold_start) {
+                f.start_s = q.value;
+                f.se_start_s = q.standard_error;
+            } else if (q.which == plan::parameter::cold_prompt_token) {
+                f.token_us = q.value * 1e6;
+                f.se_token_us = q.standard_error * 1e6;
+            }
+        });
         out.push_back(std::move(f));
     }
     return out;
@@ -1001,37 +1005,23 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
         f.catalog_launch_us = profile.overheads.launch().value() * 1e6;
         f.catalog_ms = profile.overheads.request.value() * 1e3;
         const engine_profile neutral = without_launch_cost(profile);
-        std::vector<plan::measurement> fit_rows;
+        std::vector<const plan::measurement*> picked;  // on the fit GPU, in the CSV's order: the 3rd, 6th, 9th …
         std::size_t on_gpu = 0;
-        for (const plan::measurement* x : mine) {
-            if (x->d.hw.name != f.gpu) continue;
-            if (++on_gpu % 3 != 0) continue;
-            plan::measurement y = *x;
-            y.d.engine = neutral;
-            y.check = false;
-            fit_rows.push_back(y);
-            f.rows.push_back(x->id);
-            subset_ids.push_back(x->id);
-        }
-        try {
-            if (fit_rows.size() <= 2) throw std::runtime_error("fewer rows than parameters");
-            const hardware& h = fit_rows.front().d.hw;
-            const plan::calibration_result r = plan::calibrate(
-                fit_rows, {.free = {plan::parameter::kernel_overhead, plan::parameter::request_overhead}});
-            for (const plan::fitted_parameter& q : r.parameters) {
-                if (q.which == plan::parameter::kernel_overhead) {
-                    f.launch_us = launch_over_hardware_us(q, h);
-                    f.launch_se_us = q.standard_error * 1e6;
-                } else if (q.which == plan::parameter::request_overhead) {
-                    f.ms = q.value * 1e3;
-                    f.se_ms = q.standard_error * 1e3;
-                }
-            }
-            f.sigma = r.sigma;
-            f.fitted = true;
-        } catch (const std::exception& e) {
-            f.failure = e.what();
-        }
+        for (const plan::measurement* x : mine)
+            if (x->d.hw.name == f.gpu && ++on_gpu % 3 == 0) picked.push_back(x);
+        const std::vector<plan::measurement> fit_rows =
+            calibration_rows(picked, f.rows, subset_ids, [&](plan::measurement& y) { y.d.engine = neutral; });
+        calibrate_fit(f, fit_rows, 3, "fewer rows than parameters",
+                      {.free = {plan::parameter::kernel_overhead, plan::parameter::request_overhead}},
+                      [&](const plan::fitted_parameter& q) {
+                          if (q.which == plan::parameter::kernel_overhead) {
+                              f.launch_us = launch_over_hardware_us(q, fit_rows.front().d.hw);
+                              f.launch_se_us = q.standard_error * 1e6;
+                          } else if (q.which == plan::parameter::request_overhead) {
+                              f.ms = q.value * 1e3;
+                              f.se_ms = q.standard_error * 1e3;
+                          }
+                      });
         out.push_back(std::move(f));
     }
     return out;
@@ -1076,29 +1066,18 @@ std::vector<eager_fit> fit_host_enqueue(const std::vector<plan::measurement>& ro
         f.gpu = busiest_gpu(eager);
         f.eager_rows = eager.size();
         f.catalog_us = profile.overheads.host_enqueue.value() * 1e6;
-        std::vector<plan::measurement> fit_rows;
-        for (const plan::measurement* x : every_third_by_stratum(eager, f.gpu)) {
-            plan::measurement y = *x;
-            y.d.engine.overheads.host_enqueue = microseconds(50.0);
-            y.d.engine.overheads.launch_eager = seconds(0.0);
-            y.check = false;
-            fit_rows.push_back(y);
-            f.rows.push_back(y.id);
-            subset_ids.push_back(y.id);
-        }
-        try {
-            if (fit_rows.size() <= 1) throw std::runtime_error("fewer rows than parameters");
-            const plan::calibration_result r = plan::calibrate(fit_rows, {.free = {plan::parameter::host_enqueue}});
-            for (const plan::fitted_parameter& q : r.parameters)
-                if (q.which == plan::parameter::host_enqueue) {
-                    f.us = q.value * 1e6;
-                    f.se_us = q.standard_error * 1e6;
-                }
-            f.sigma = r.sigma;
-            f.fitted = true;
-        } catch (const std::exception& e) {
-            f.failure = e.what();
-        }
+        const std::vector<plan::measurement> fit_rows =
+            calibration_rows(every_third_by_stratum(eager, f.gpu), f.rows, subset_ids, [](plan::measurement& y) {
+                y.d.engine.overheads.host_enqueue = microseconds(50.0);
+                y.d.engine.overheads.launch_eager = seconds(0.0);
+            });
+        calibrate_fit(f, fit_rows, 2, "fewer rows than parameters", {.free = {plan::parameter::host_enqueue}},
+                      [&](const plan::fitted_parameter& q) {
+                          if (q.which == plan::parameter::host_enqueue) {
+                              f.us = q.value * 1e6;
+                              f.se_us = q.standard_error * 1e6;
+                          }
+                      });
         out.push_back(std::move(f));
     }
     return out;
