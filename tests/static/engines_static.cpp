@@ -113,6 +113,11 @@ static_assert(catalog::trtllm_blackwell.kernels.prompt_attention_at(1162.0, 4016
 static_assert(catalog::trtllm_blackwell.kernels.prompt_attention_at(1e12, 1e12) < 0.7376 &&
               catalog::trtllm_blackwell.kernels.prompt_attention_at(1e12, 1e12) > 0.7375);
 static_assert(!catalog::trtllm_hopper.kernels.own_prompt_attention_curve());
+// A call of whole prompts: s̄ = (n + 1) ÷ 2 = 872 ÷ 2 and W = p · n · H = 12 · 871 · 32, exact (B95).
+static_assert(whole_prompt_attention(12.0, tokens(871.0), 32.0).mean_keys.value() == 436.0);
+static_assert(whole_prompt_attention(12.0, tokens(871.0), 32.0).query_rows == 334464.0);
+// The state-space recurrence: t = S ÷ tp ÷ R_p = 6·10¹² ÷ 2 ÷ 5·10¹⁴ = 6 ms.
+static_assert(recurrence_time(flops(6e12), 2, flops_per_second(5e14)) == seconds(6e-3));
 // SGLang on Blackwell's FP8 × FP8 experts at g · g8 = 1 · 0.4953 of the size curve (B87); other formats at g.
 static_assert(catalog::sglang_blackwell.kernels.expert_curve_multiplier(true) == 0.4953);
 static_assert(catalog::sglang_blackwell.kernels.expert_curve_multiplier(false) == catalog::sglang_blackwell.kernels.grouped_gemm);
