@@ -676,12 +676,14 @@ template <class V>
 template <class V>
 struct attention_kinds {
     V decode_flops, prompt_flops;  ///< F_d, F_p (whole model)
-    V decode_state, prompt_state;  ///< S_d, S_p (whole model; 0 without state-space layers)
+    /// S_d, S_p (whole model), and below s̄ and W: set, and read, only where the step has state-space
+    /// layers (`pass_model::state_flops`) or prices the prompt curve. Left to `V{}` otherwise, which is
+    /// 0 for one figure and no stores for a lane: a sweep does not write four lanes of zeros per step.
+    V decode_state{}, prompt_state{};
     V decode_kv, prompt_kv;        ///< KV_d, KV_p (bytes)
     /// s̄ = pairs ÷ (n · layers), the mean keys a prompt's query attends, and W = prompts · n · H_q ÷ tp,
-    /// the prompt kernel's query-head rows: the prompt rate's curve (`pass_model::prompt_attention_curve`);
-    /// 0 where it is not priced.
-    V prompt_keys, prompt_rows;
+    /// the prompt kernel's query-head rows: the prompt rate's curve (`pass_model::prompt_attention_curve`).
+    V prompt_keys{}, prompt_rows{};
 
     /// FLOPs per TP rank: (F_d + F_p + S_d + S_p) ÷ tp.
     [[nodiscard]] constexpr V flops(const pass_model& pm) const {
@@ -737,12 +739,8 @@ template <class V>
     using L = lanes<V>;
     attention_kinds<V> k{.decode_flops = ds * s.pairs_decode * pm.pair_flops_decode,
                          .prompt_flops = ps * s.pairs_prefill * pm.pair_flops_prefill,
-                         .decode_state = L::constant(0.0),
-                         .prompt_state = L::constant(0.0),
                          .decode_kv = s.kv_decode * pm.kv_gpu_share * ds,
-                         .prompt_kv = s.kv_prefill * pm.kv_gpu_share * ps,
-                         .prompt_keys = L::constant(0.0),
-                         .prompt_rows = L::constant(0.0)};
+                         .prompt_kv = s.kv_prefill * pm.kv_gpu_share * ps};
     if (pm.prompt_attention_curve) [[unlikely]] {  // s̄ = pairs ÷ (n · layers), W = ps · n · H_q ÷ tp
         const prompt_attention_shape<V> shape =
             prompt_attention_shape_of(ps, s.prefill_tokens, s.pairs_prefill, pm.attention_layers, pm.query_heads_per_rank);
