@@ -736,7 +736,6 @@ struct attention_kinds {
 template <class V>
 [[nodiscard]] constexpr attention_kinds<V> attention_kinds_of(const pass_model& pm, const sequence_terms<V>& s,
                                                               const V& ds, const V& ps) {
-    using L = lanes<V>;
     attention_kinds<V> k{.decode_flops = ds * s.pairs_decode * pm.pair_flops_decode,
                          .prompt_flops = ps * s.pairs_prefill * pm.pair_flops_prefill,
                          .decode_kv = s.kv_decode * pm.kv_gpu_share * ds,
