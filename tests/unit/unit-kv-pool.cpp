@@ -146,7 +146,7 @@ TEST_CASE("KV pool property: grows with f and never passes HBM - weights") {
     }
 }
 
-TEST_CASE("KV pool: a memory fraction outside (0, 1] is refused, named") {
+TEST_CASE("KV pool: a memory fraction outside 0 < f <= 1 is refused, named") {
     for (const double f : {0.0, -0.1, 1.2}) {
         deployment d = dsv3_sglang(0.82);
         d.engine.scheduler.kv_memory_fraction = f;
