@@ -90,8 +90,8 @@ enum class kv_pool_rule {
     /// vllm/v1/worker/gpu_worker.py determine_available_memory). The reference engine's rule, f = 0.95.
     share_of_total,
     /// pool = f · (H − W − A): f is the share of the memory still FREE after the weights and the
-    /// profiled activations (TensorRT-LLM's KvCacheConfig.free_gpu_memory_fraction: primary pool =
-    /// free_mem · f from cudaMemGetInfo; NVIDIA/TensorRT-LLM@d2a5560abdadfbdf496ce057696103e0509a71ed
+    /// runtime's activations (TensorRT-LLM's KvCacheConfig.free_gpu_memory_fraction: primary pool =
+    /// free_mem · f, free_mem from torch.cuda.mem_get_info() with the model loaded; NVIDIA/TensorRT-LLM@d2a5560abdadfbdf496ce057696103e0509a71ed
     /// tensorrt_llm/_torch/pyexecutor/resource_manager.py KVCacheManager.calculate_max_num_blocks).
     free_after_weights,
     /// pool = f · H − W: f is the share of ALL memory for the weights and the KV pool; activations
