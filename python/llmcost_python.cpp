@@ -585,7 +585,7 @@ result kv(py::handle model, py::handle hardware, py::handle context, py::handle 
     const tokens_t ctx = tokens(ctx_tokens);
     const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, ctx);
     const bytes_t need = per_sequence * sequences;
-    const memory_reserve reserve{};
+    const memory_reserve reserve{};  // none given: the engine's own KV pool rule (kv_pool_per_gpu)
     require_weights_fit(d, reserve);  // as `llmcost kv`: no KV placement without the weights resident
     const spill_placement p = place_kv(d, need, reserve);
     const bytes_t budget = kv_budget_per_gpu(d, reserve);

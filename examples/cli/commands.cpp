@@ -749,7 +749,7 @@ report kv(const kv_command& c) {
     const tokens_t ctx = tokens(context);
     const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, ctx);
     const bytes_t need = per_sequence * c.batch;
-    const memory_reserve reserve{};  // the library's default: what HBM keeps free beside the KV cache
+    const memory_reserve reserve{};  // none given: the engine's own KV pool rule (kv_pool_per_gpu)
     require_weights_fit(d, reserve);  // as every command: no KV placement without the weights resident
     const spill_placement p = place_kv(d, need, reserve);
     const bytes_t budget = kv_budget_per_gpu(d, reserve);

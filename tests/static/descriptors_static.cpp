@@ -133,3 +133,22 @@ constexpr model gpt_oss_20b_as_pattern() {
 static_assert(gpt_oss_20b_as_pattern().count_layers() == catalog::gpt_oss_20b.count_layers());
 static_assert(kv_bytes_for_context(gpt_oss_20b_as_pattern(), 50'000_tok) ==
               kv_bytes_for_context(catalog::gpt_oss_20b, 50'000_tok));
+
+// The KV pool by the engine's rule (docs/kv-pool.md), at compile time. The reference engine keeps the
+// library's reserve: the same bytes as a user's fraction 0.05.
+namespace kv_pool_static {
+constexpr deployment ref{.m = llama_3_1_8b, .hw = h100_sxm5};
+static_assert(kv_budget_per_gpu(ref) == kv_budget_per_gpu(ref, {.fraction = 0.05}));
+static_assert(kv_pool_per_gpu(ref).rule == kv_pool_rule::share_of_total);
+// SGLang at 0.82: f·H − W, and a user's reserve wins (share_of_total).
+constexpr deployment sg = [] {
+    deployment d{.m = deepseek_v3, .hw = h200_sxm, .layout = {.tp = 8}, .engine = sglang_hopper};
+    d.engine.scheduler.kv_memory_fraction = 0.82;
+    return d;
+}();
+static_assert(kv_budget_per_gpu(sg) == h200_sxm.gpu.hbm_capacity * 0.82 - weight_bytes_per_gpu(sg));
+static_assert(kv_pool_per_gpu(sg, {.fraction = 0.05}).rule == kv_pool_rule::share_of_total);
+// TensorRT-LLM: f·(H − A − W) with A = 2 GB.
+constexpr deployment trt{.m = llama_3_1_8b, .hw = h100_sxm5, .engine = trtllm_hopper};
+static_assert(kv_budget_per_gpu(trt) == (h100_sxm5.gpu.hbm_capacity - 2_GB - weight_bytes_per_gpu(trt)) * 0.9);
+}  // namespace kv_pool_static

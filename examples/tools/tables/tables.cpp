@@ -194,7 +194,7 @@ std::string untimed(const table& t) {
 
 std::string assumptions(const table& t) {
     const facility& site = saturate.site;
-    const memory_reserve& r = limits.reserve;
+    const double kept = 1.0 - engine_profile::reference().scheduler.kv_memory_fraction;  // the reference engine's KV pool rule
     const std::string request = whole(shape.input.value(), true) + "-token prompt, " +
                                 whole(shape.output.value(), true) + " output tokens";
     std::string s;
@@ -206,7 +206,7 @@ std::string assumptions(const table& t) {
     s += "- " + t.formats_note + "\n";
     s += "- Every request: " + request + ".\n";
     s += "- Layout: the fewest GPUs whose HBM holds the weights and the KV cache of one request after the reserve (" +
-         md(r.fraction * 100.0) + "% of HBM kept free and " + to_text(r.activations) +
+         md(kept * 100.0) + "% of HBM kept free and " + to_text(library_activations) +
          " of activations per GPU): tensor parallelism 1, 2, 4, … up to the GPU's scale-up domain, "
          "where the model's heads allow it; for MoE models also DEP" + std::to_string(dep_gpus) +
          " (attention data-parallel over " + std::to_string(dep_gpus) + " GPUs, routed experts " +

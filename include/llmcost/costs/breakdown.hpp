@@ -64,8 +64,8 @@ struct memory_breakdown {
     bytes_t dense_weights;   ///< attention, dense FFN, shared experts, embeddings, LM head (÷ tp·pp)
     bytes_t expert_weights;  ///< routed experts (÷ the GPUs that share them)
     bytes_t kv;              ///< the KV cache of the sequences held
-    bytes_t activations;     ///< workspace and activations (`memory_reserve::activations`)
-    bytes_t slack;           ///< kept free: capacity × `memory_reserve::fraction`
+    bytes_t activations;     ///< workspace and activations the KV pool rule subtracts, and resident extras (a draft model)
+    bytes_t slack;           ///< what the KV pool rule keeps outside the pool (`kv_pool_split::slack`)
     bytes_t free;            ///< what is left; negative when the rest does not fit
 };
 
@@ -82,9 +82,10 @@ template <token_count T>
     m.dense_weights = dense_weight_bytes_per_gpu(d);
     m.expert_weights = expert_weight_bytes_per_gpu(d);
     m.kv = kv_bytes_per_gpu_for_context(d, context) * sequences;
-    m.activations = r.activations;
-    m.slack = d.hw.gpu.hbm_capacity * r.fraction;
-    m.free = kv_budget_per_gpu(d, r) - m.kv;
+    const kv_pool_split split = kv_pool_per_gpu(d, r);
+    m.activations = split.activations + r.resident;
+    m.slack = split.slack;
+    m.free = split.pool - m.kv;
     return m;
 }
 

@@ -7,18 +7,69 @@
 #include <llmcost/costs/roofline.hpp>
 #include <llmcost/detail/math.hpp>
 
+#include <optional>
+
 namespace llmcost {
 
-/// What HBM must hold besides weights and KV.
+/// The library's own reserve, the reference engine's rule and a user's override: the share of HBM kept
+/// free (allocator slack) and the workspace and activations per GPU.
+inline constexpr double library_reserve_fraction = 0.05;
+inline constexpr bytes_t library_activations = gigabytes(2.0);
+
+/// What HBM must hold besides weights and KV. Left unset (`memory_reserve{}`), the deployment's
+/// engine sizes its KV pool by its own rule (`engine_scheduler::kv_pool` with its
+/// `kv_memory_fraction`; docs/kv-pool.md), with the library's 2 GB as the activations term where the
+/// rule has one. A reserve the user gives wins over the engine: setting `fraction` or `activations`
+/// prices the library's generic rule HBM · (1 − fraction) − activations − weights (0.05 and 2 GB for
+/// the one left unset), whatever the engine; it is never silently dropped.
 struct memory_reserve {
-    double fraction = 0.05;                 ///< kept free (allocator slack; vLLM's default gpu_memory_utilization is 0.9)
-    bytes_t activations = gigabytes(2.0);   ///< workspace and activations per GPU
+    std::optional<double> fraction{};      ///< kept free (allocator slack); unset: the engine's rule
+    std::optional<bytes_t> activations{};  ///< workspace and activations per GPU; unset: 2 GB and the engine's rule
+    bytes_t resident{};                    ///< more resident bytes per GPU counted with the weights (a draft model's)
+    /// Whether the user set the reserve (then the generic rule, not the engine's, sizes the pool).
+    [[nodiscard]] constexpr bool given() const { return fraction.has_value() || activations.has_value(); }
 };
 
-/// HBM left for KV on one GPU: capacity · (1 − fraction) − activations − weights. Negative means
-/// the weights do not fit; `kv_capacity_tokens` then reports zero and `fits` says why.
+/// One GPU's HBM split by the KV pool rule that applies: capacity = weights + resident + activations
+/// + slack + pool, the pool negative when the weights do not fit.
+struct kv_pool_split {
+    kv_pool_rule rule;     ///< the rule that sized the pool (the engine's, or share_of_total for a user's reserve)
+    double fraction;       ///< its f
+    bytes_t activations;   ///< the activations term the rule subtracts (0 for share_of_total_static)
+    bytes_t slack;         ///< what the rule keeps outside the pool besides weights and activations
+    bytes_t pool;          ///< HBM left for KV
+};
+
+/// The KV pool of one GPU by the engine's rule (H = HBM, W = weights + resident, A = activations, f =
+/// `kv_memory_fraction`): share_of_total (vLLM, the reference engine) f·H − A − W; free_after_weights
+/// (TensorRT-LLM) f·(H − A − W); share_of_total_static (SGLang) f·H − W. A reserve the user gives:
+/// H·(1 − fraction) − A − W. Sources: `kv_pool_rule` (descriptors/engine.hpp), docs/kv-pool.md.
+[[nodiscard]] constexpr kv_pool_split kv_pool_per_gpu(const deployment& d, memory_reserve r = {}) {
+    const bytes_t hbm = d.hw.gpu.hbm_capacity;
+    const bytes_t held = weight_bytes_per_gpu(d) + r.resident;
+    const bytes_t a = r.activations.value_or(library_activations);
+    if (r.given()) {
+        const double f = 1.0 - r.fraction.value_or(library_reserve_fraction);
+        return {kv_pool_rule::share_of_total, f, a, hbm * (1.0 - f), hbm * f - a - held};
+    }
+    const double f = d.engine.scheduler.kv_memory_fraction;
+    require(f > 0.0 && f <= 1.0, d.engine.name, "scheduler.kv_memory_fraction", f, "a memory fraction must be in (0, 1]");
+    switch (d.engine.scheduler.kv_pool) {
+        case kv_pool_rule::free_after_weights: {
+            const bytes_t free = hbm - a - held;
+            return {kv_pool_rule::free_after_weights, f, a, free * (1.0 - f), free * f};
+        }
+        case kv_pool_rule::share_of_total_static:
+            return {kv_pool_rule::share_of_total_static, f, bytes(0.0), hbm * (1.0 - f), hbm * f - held};
+        case kv_pool_rule::share_of_total: break;
+    }
+    return {kv_pool_rule::share_of_total, f, a, hbm * (1.0 - f), hbm * f - a - held};
+}
+
+/// HBM left for KV on one GPU: the pool of `kv_pool_per_gpu`. Negative means the weights do not fit;
+/// `kv_capacity_tokens` then reports zero and `fits` says why.
 [[nodiscard]] constexpr bytes_t kv_budget_per_gpu(const deployment& d, memory_reserve r = {}) {
-    return d.hw.gpu.hbm_capacity * (1.0 - r.fraction) - r.activations - weight_bytes_per_gpu(d);
+    return kv_pool_per_gpu(d, r).pool;
 }
 
 [[nodiscard]] constexpr bool weights_fit(const deployment& d, memory_reserve r = {}) {

@@ -81,6 +81,42 @@ inline constexpr std::array all_architectures{gpu_architecture::any,       gpu_a
     return std::nullopt;
 }
 
+/// How an engine sizes its KV pool on one GPU from its memory fraction f, the GPU's HBM H, the
+/// weights W it holds and the activations A (the library's workspace figure, `memory_reserve`).
+enum class kv_pool_rule {
+    /// pool = f · H − W − A: f is the share of ALL memory the instance may use for weights, peak
+    /// activations and KV (vLLM's gpu_memory_utilization: requested = total · f, KV = requested −
+    /// non-KV memory; vllm-project/vllm@35d5cda123ec28581759b6d34cde8052314fb1e6
+    /// vllm/v1/worker/gpu_worker.py determine_available_memory). The reference engine's rule, f = 0.95.
+    share_of_total,
+    /// pool = f · (H − W − A): f is the share of the memory still FREE after the weights and the
+    /// runtime's activations (TensorRT-LLM's KvCacheConfig.free_gpu_memory_fraction: primary pool =
+    /// free_mem · f, free_mem from torch.cuda.mem_get_info() with the model loaded; NVIDIA/TensorRT-LLM@d2a5560abdadfbdf496ce057696103e0509a71ed
+    /// tensorrt_llm/_torch/pyexecutor/resource_manager.py KVCacheManager.calculate_max_num_blocks).
+    free_after_weights,
+    /// pool = f · H − W: f is the share of ALL memory for the weights and the KV pool; activations
+    /// and CUDA graphs live in the other 1 − f (SGLang's mem_fraction_static: rest = available after
+    /// the weights − total · (1 − f); sgl-project/sglang@226149ac457bd1a1b5d450f55c01f72f604320d6
+    /// python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py profile_max_num_token).
+    share_of_total_static,
+};
+inline constexpr std::array all_kv_pool_rules{kv_pool_rule::share_of_total, kv_pool_rule::free_after_weights,
+                                              kv_pool_rule::share_of_total_static};
+[[nodiscard]] constexpr std::string_view to_string(kv_pool_rule r) {
+    switch (r) {
+        case kv_pool_rule::share_of_total: return "share_of_total";
+        case kv_pool_rule::free_after_weights: return "free_after_weights";
+        case kv_pool_rule::share_of_total_static: return "share_of_total_static";
+    }
+    return "?";
+}
+/// The KV pool rule called `name` ("share_of_total", "free_after_weights", "share_of_total_static").
+[[nodiscard]] constexpr std::optional<kv_pool_rule> kv_pool_rule_named(std::string_view name) {
+    for (kv_pool_rule r : all_kv_pool_rules)
+        if (to_string(r) == name) return r;
+    return std::nullopt;
+}
+
 /// Kernel rates of an engine, each a multiplier of the hardware's own figure (1 = the kernel the
 /// hardware table's micro-benchmark measured). Products with the hardware's fractions may not pass
 /// the datasheet (`engine_profile::validate_on`).
@@ -337,7 +373,11 @@ struct engine_scheduler {
     double max_batched_tokens = 0;    ///< tokens per step; 0: no cap
     bool chunked_prefill = false;
     tokens_t chunk{};                 ///< chunk size when chunked prefill is on
-    double kv_memory_fraction = 0.9;  ///< share of free HBM given to the KV cache
+    /// f of the engine's KV pool rule (`kv_pool`): vLLM's gpu_memory_utilization, TensorRT-LLM's
+    /// free_gpu_memory_fraction, SGLang's mem_fraction_static. The reference engine's 0.95 with
+    /// `share_of_total` is the library's reserve: 5 % of HBM kept free, then the activations.
+    double kv_memory_fraction = 0.95;
+    kv_pool_rule kv_pool = kv_pool_rule::share_of_total;  ///< how f sizes the KV pool
     double kv_block_tokens = 0;       ///< tokens per KV block (paged attention); 0: not paged
     /// A step that carries prompts carries no decodes: the running answers wait for it (SGLang without
     /// `--enable-mixed-chunk`); false: prompt chunks and decodes share a step (vLLM V1, TensorRT-LLM).

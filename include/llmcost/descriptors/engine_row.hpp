@@ -66,6 +66,9 @@ struct engine_row {
     double prompt_attention_efficiency, prompt_attention_half_keys, prompt_attention_half_rows;
     /// FP8 experts' GEMM rate over the expert size curve (`engine_kernels::fp8_expert_gemm`); 0: none
     double fp8_expert_gemm;
+    /// how `kv_memory_fraction` sizes the KV pool (`engine_scheduler::kv_pool`): "share_of_total"
+    /// (vLLM), "free_after_weights" (TensorRT-LLM), "share_of_total_static" (SGLang); empty: share_of_total
+    std::string_view kv_pool;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -80,6 +83,9 @@ struct engine_row {
         require(v == 0.0 || v == 1.0, r.name, field, v, "a flag is 0 or 1");
         return v == 1.0;
     };
+    const std::optional<kv_pool_rule> pool = r.kv_pool.empty() ? kv_pool_rule::share_of_total : kv_pool_rule_named(r.kv_pool);
+    require(pool.has_value(), r.name, "kv_pool_rule", 0.0,
+            "unknown KV pool rule: the known ones are share_of_total, free_after_weights, share_of_total_static");
     require(r.mtp_draft_tokens >= 0.0 && r.mtp_draft_tokens <= 16.0 &&
                 r.mtp_draft_tokens == detail::const_trunc(r.mtp_draft_tokens),
             r.name, "mtp_draft_tokens", r.mtp_draft_tokens, "a whole number of draft tokens in [0, 16]");
@@ -138,6 +144,7 @@ struct engine_row {
                       .chunked_prefill = flag(r.chunked_prefill, "chunked_prefill"),
                       .chunk = tokens(r.chunk_tokens),
                       .kv_memory_fraction = r.kv_memory_fraction,
+                      .kv_pool = *pool,
                       .kv_block_tokens = r.kv_block_tokens,
                       .prefill_alone = flag(r.prefill_alone, "prefill_alone")},
         .moe = {.expert_parallel = flag(r.expert_parallel, "expert_parallel"),

@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 63> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 64> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -73,6 +73,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 63> c
     {"prompt_attention_half_keys", "kernels.prompt_attention_half_keys"},
     {"prompt_attention_half_rows", "kernels.prompt_attention_half_rows"},
     {"fp8_expert_gemm", "kernels.fp8_expert_gemm"},
+    {"kv_pool_rule", "kv_pool_rule"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -90,8 +91,9 @@ inline constexpr auto columns = [] {
 /// opening and its cost per opening prompt token: 0, 0, none; the engine's dense BF16 GEMM curve: 0, 0,
 /// the hardware's; the prompts' and the decodes' attention as two kernels: 0, one kernel; the kernels
 /// of an absorbed MLA attention block: 0, the generic four; the prompts' attention curve: 0, 0, 0, the
-/// one rate; FP8 experts' GEMM rate over the expert size curve: 0, none).
-inline constexpr std::size_t optional_columns = 27;
+/// one rate; FP8 experts' GEMM rate over the expert size curve: 0, none; the KV pool rule, a name
+/// and not a figure: empty, share_of_total).
+inline constexpr std::size_t optional_columns = 28;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -138,6 +140,7 @@ using row_reader = detail::hardware_csv::row_reader;
         const bool may_be_absent = i + 4 >= required_columns.size();
         *figures[i] = may_be_absent && !table.find_column(column) ? 0.0 : r.figure(column);
     }
+    e.kv_pool = table.find_column("kv_pool_rule") ? r.label("kv_pool_rule") : std::string_view{};
     try {
         return from_row(e);
     } catch (const invalid_input& x) {

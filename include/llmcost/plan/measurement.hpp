@@ -154,6 +154,11 @@ struct measurement {
     /// Mixtral-8x7B Server yamls: `VLLM_MOE_USE_FP16_GEMM_FOR_SMALL_FP8_INPUTS: 1`, 2560 in the patch);
     /// 0: never. Carried onto the row's engine by `with_own_engine` (`engine_kernels::wide_dense_max_tokens`).
     double fp16_dense_max_tokens = 0;
+    /// The run's own KV memory fraction where its launch flags state it (SGLang `--mem-fraction-static`,
+    /// vLLM `--gpu-memory-utilization`, TensorRT-LLM `kv_cache_free_gpu_mem_fraction`); empty: the engine
+    /// profile's default. Carried onto the row's engine by `with_own_engine`, where the engine's KV pool
+    /// rule (`kv_pool_rule`) turns it into the row's KV pool (`kv_pool_per_gpu`; docs/kv-pool.md).
+    std::optional<double> kv_memory_fraction{};
     /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
     /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
     /// simulator's median (like for like); p99 far above the median marks a stall (`stalled`).
@@ -218,6 +223,9 @@ struct measurement {
                 "client's row (prompts > 0) takes the client's lengths instead");
         require(!api_server || how != scenario::single_prefill, s, "api_server", 1.0,
                 "a single prefill pass is the engine's alone: no API server in it");
+        if (kv_memory_fraction)
+            require(*kv_memory_fraction > 0.0 && *kv_memory_fraction <= 1.0, s, "kv_memory_fraction",
+                    *kv_memory_fraction, "a memory fraction must be in (0, 1]");
         require(non_negative_finite(clock_MHz) && clock_MHz <= 1e4, s, "clock_MHz", clock_MHz,
                 "an engine clock is 0 (not pinned) or positive, in MHz, at most 10,000");
         require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",
@@ -537,6 +545,7 @@ struct efficiency_parameters {
     x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;  // the row's build, not the profile's default
     x.d.engine.kernels.gemm_all_reduce_fused = x.gemm_all_reduce_fused;
     x.d.engine.kernels.wide_dense_max_tokens = x.fp16_dense_max_tokens;     // the row's run
+    if (x.kv_memory_fraction) x.d.engine.scheduler.kv_memory_fraction = *x.kv_memory_fraction;  // the row's launch flag
     if (x.cuda_graphs) {  // the row's run, where it says: eager steps each enqueued by the host
         x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;

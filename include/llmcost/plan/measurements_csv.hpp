@@ -27,6 +27,7 @@
 /// | `gemm_allreduce_plugin` | optional: 1 = the engine build runs each row-parallel GEMM with its TP all-reduce in one kernel (TensorRT-LLM's `gemm_allreduce_plugin`), the all-reduce priced past the GEMM it overlaps; empty or 0 = after the GEMM |
 /// | `cuda_graphs` | optional: 1 = the run captured its steps in CUDA graphs, 0 = it ran them eagerly, as its configuration states (MLPerf `use_graphs`, vLLM `enforce_eager: True` in AMD's harness): every kernel then pays the engine's `launch_eager`, and an engine that prices the host's enqueue (`host_enqueue`) holds each step to at least kernels × it; empty = the engine profile's default |
 /// | `fp16_dense_max_tokens` | optional: steps of at most this many tokens run the dense linear layers (8-bit weights) as 16-bit GEMMs on a 16-bit copy of the weights, as the run's configuration turns on (AMD's MLPerf Mixtral Server yamls, `VLLM_MOE_USE_FP16_GEMM_FOR_SMALL_FP8_INPUTS`: 2560); empty or 0 = never |
+/// | `kv_memory_fraction` | optional: the run's own KV memory fraction where its launch flags state it (SGLang `--mem-fraction-static`, vLLM `--gpu-memory-utilization`, TensorRT-LLM `kv_cache_free_gpu_mem_fraction`), sized into the KV pool by the engine's rule (docs/kv-pool.md); empty = the engine profile's default |
 /// | `ttft_median_s`, `ttft_p99_s` | optional: a TTFT row's median and 99th percentile over the run's requests, where the artifact gives them beside the mean; empty = not given |
 /// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`, TensorRT-LLM's attention-DP balance `timeout_iters` where no iteration finds every rank with a prompt), simulated for a closed-loop or online row; empty = 1, every step |
 /// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
@@ -203,6 +204,15 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
                    "0 / empty (never) or the most tokens a step has for its dense GEMMs to run 16-bit, at most 10⁶");
         x.fp16_dense_max_tokens = n;
         x.d.engine.kernels.wide_dense_max_tokens = n;
+    }
+    if (t.find_column("kv_memory_fraction") && !r.text("kv_memory_fraction").empty()) {
+        const double f = r.number("kv_memory_fraction", 0.0);
+        if (!(f > 0.0 && f <= 1.0))
+            r.fail("kv_memory_fraction",
+                   "a memory fraction in (0, 1] (the run's --mem-fraction-static, --gpu-memory-utilization or "
+                   "kv_cache_free_gpu_mem_fraction) or empty (the engine's default)");
+        x.kv_memory_fraction = f;
+        x.d.engine.scheduler.kv_memory_fraction = f;
     }
     if (t.find_column("ttft_median_s")) x.ttft_median = r.number("ttft_median_s", 0.0);
     if (t.find_column("ttft_p99_s")) x.ttft_p99 = r.number("ttft_p99_s", 0.0);

@@ -111,7 +111,7 @@ constexpr void require_batch_fits(const deployment& d, const request_shape& r, d
     const pass_model pm = prepare_pass(d);
     scheduler_limits limits = o.limits;  // a draft model's weights sit in HBM beside the target's
     if (o.speculation.enabled() && o.speculation.draft)
-        limits.reserve.activations = limits.reserve.activations + weight_bytes_per_gpu(*o.speculation.draft);
+        limits.reserve.resident = limits.reserve.resident + weight_bytes_per_gpu(*o.speculation.draft);
     request_estimate e{};
     e.point = o.batch > 0.0 ? serve_at_batch(pm, r, o.batch, limits) : saturated(pm, r, limits);
     if (o.batch > 0.0) require_batch_fits(d, r, o.batch, limits);

@@ -130,10 +130,14 @@ struct scheduler_limits {
                 "must be 0 (no cap) or positive and finite");
         require(non_negative_finite(max_tokens_per_step), "scheduler", "max_tokens_per_step",
                 max_tokens_per_step, "must be 0 (no cap) or positive and finite");
-        require(reserve.fraction >= 0.0 && reserve.fraction < 1.0, "scheduler", "reserve.fraction",
-                reserve.fraction, "must be in [0, 1)");
-        require(non_negative_finite(reserve.activations.value()), "scheduler", "reserve.activations (B)",
-                reserve.activations.value(), "must be zero or positive and finite");
+        if (reserve.fraction)
+            require(*reserve.fraction >= 0.0 && *reserve.fraction < 1.0, "scheduler", "reserve.fraction",
+                    *reserve.fraction, "must be in [0, 1)");
+        if (reserve.activations)
+            require(non_negative_finite(reserve.activations->value()), "scheduler", "reserve.activations (B)",
+                    reserve.activations->value(), "must be zero or positive and finite");
+        require(non_negative_finite(reserve.resident.value()), "scheduler", "reserve.resident (B)",
+                reserve.resident.value(), "must be zero or positive and finite");
         require(non_negative_finite(prefill_chunk.value()) &&
                     (prefill_chunk.value() == 0.0 || prefill_chunk.value() >= 1.0),
                 "scheduler", "prefill_chunk (tokens)", prefill_chunk.value(),

@@ -1,0 +1,209 @@
+// The KV pool by the engine's own rule (docs/kv-pool.md): hand-worked pools for each rule, a user's
+// reserve that wins, the memory breakdown that adds up, the refusals, and the measurement column.
+#include <llmcost/catalog/engines.hpp>
+#include <llmcost/catalog/hardware.hpp>
+#include <llmcost/catalog/models.hpp>
+#include <llmcost/costs/breakdown.hpp>
+#include <llmcost/costs/kv_cache.hpp>
+#include <llmcost/io/engines_csv.hpp>
+#include <llmcost/plan/measurement.hpp>
+#include <llmcost/plan/measurements_csv.hpp>
+
+#include <doctest/doctest.h>
+
+#include "test_helpers.hpp"
+
+#include <array>
+#include <cmath>
+#include <string>
+
+using namespace llmcost;
+using namespace llmcost::literals;
+
+namespace {
+
+constexpr double GiB = 1073741824.0;
+
+// DeepSeek-V3 (FP8 weights, BF16 MLA cache) on 8 H200 in TP8 under SGLang at --mem-fraction-static 0.82,
+// the InferenceMAX H200 launch (tables/measurements.csv, IMX-H200-sglang-DSR1-*).
+deployment dsv3_sglang(double f) {
+    deployment d{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}, .engine = catalog::sglang_hopper};
+    d.engine.scheduler.kv_memory_fraction = f;
+    return d;
+}
+
+// Llama-3.1-70B in FP8 (weights and KV) on one H100 under TensorRT-LLM (T05).
+deployment llama70_trtllm() {
+    return with_formats(deployment{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .engine = catalog::trtllm_hopper},
+                        formats::fp8, formats::fp8);
+}
+
+}  // namespace
+
+TEST_CASE("KV pool, SGLang's rule: f x HBM - weights, the activations in the other 1 - f") {
+    const deployment d = dsv3_sglang(0.82);
+    // H200: 141 GiB = 151,397,597,184 B (tables/hardware.csv). Weights: 671 G FP8 parameters at 1 B,
+    // every one split 8 ways in TP8 = 83.88 GB per GPU.
+    const double hbm = 141.0 * GiB;
+    const double weights = static_cast<double>(total_parameters(catalog::deepseek_v3)) / 8.0;
+    REQUIRE(weight_bytes_per_gpu(d).value() == doctest::Approx(weights).epsilon(1e-9));
+    CHECK(weights == doctest::Approx(83.88e9).epsilon(1e-3));
+    // Pool = 0.82 x 151.3976 GB - 83.88 GB = 124.146 - 83.88 = 40.27 GB.
+    const double pool = 0.82 * hbm - weights;
+    CHECK(pool == doctest::Approx(40.27e9).epsilon(1e-3));
+    const kv_pool_split s = kv_pool_per_gpu(d);
+    CHECK(s.rule == kv_pool_rule::share_of_total_static);
+    CHECK(s.fraction == 0.82);
+    CHECK(s.pool.value() == doctest::Approx(pool).epsilon(1e-12));
+    CHECK(s.activations.value() == 0.0);
+    CHECK(s.slack.value() == doctest::Approx(0.18 * hbm).epsilon(1e-12));
+    CHECK(kv_budget_per_gpu(d) == s.pool);
+    // MLA cache in BF16: (512 + 64) x 61 layers x 2 B = 70,272 B per token, whole on every TP rank:
+    // 40.27 GB / 70,272 B = 573,0xx tokens (the generic reserve gave 57.95 GB, 824,644 tokens).
+    CHECK(kv_bytes_per_token_per_gpu(d).value() == 70'272.0);
+    CHECK(kv_capacity_tokens(d).value() == doctest::Approx(pool / 70'272.0).epsilon(1e-12));
+    CHECK(kv_capacity_tokens(d).value() == doctest::Approx(573'000.0).epsilon(1e-3));
+    // 64 sequences of 7,373 + 922 tokens (the c64 run's mean) need 64 x 8,295 x 70,272 B = 37.31 GB: they fit.
+    CHECK(max_sequences(d, 8'295_tok) == std::floor(pool / (70'272.0 * 8'295)));
+    CHECK(max_sequences(d, 8'295_tok) >= 64.0);
+}
+
+TEST_CASE("KV pool, TensorRT-LLM's rule: f x (HBM - weights - activations)") {
+    const deployment d = llama70_trtllm();
+    // H100: 80 GiB = 85,899,345,920 B. Weights 70.55 G FP8 parameters = 70.55 GB; activations 2 GB.
+    // Free = 85.899 - 70.55 - 2 = 13.35 GB; pool = 0.9 x 13.35 = 12.01 GB.
+    const double hbm = 80.0 * GiB;
+    const double weights = static_cast<double>(total_parameters(catalog::llama_3_1_70b));
+    REQUIRE(weight_bytes_per_gpu(d).value() == doctest::Approx(weights).epsilon(1e-9));
+    const double free = hbm - 2e9 - weights;
+    const kv_pool_split s = kv_pool_per_gpu(d);
+    CHECK(s.rule == kv_pool_rule::free_after_weights);
+    CHECK(s.pool.value() == doctest::Approx(0.9 * free).epsilon(1e-12));
+    CHECK(s.pool.value() == doctest::Approx(12.01e9).epsilon(2e-3));
+    CHECK(s.slack.value() == doctest::Approx(0.1 * free).epsilon(1e-12));
+    // FP8 KV: 80 layers x 8 heads x 128 x 2 (K, V) x 1 B = 163,840 B per token: 73,3xx tokens, 33
+    // sequences of 128 + 2,048 (T05's shape; the generic reserve's 9.05 GB held 25).
+    CHECK(kv_bytes_per_token_per_gpu(d).value() == 163'840.0);
+    CHECK(max_sequences(d, 2'176_tok) == std::floor(0.9 * free / (163'840.0 * 2'176)));
+    CHECK(max_sequences(d, 2'176_tok) == 33.0);
+    CHECK(max_sequences(d, 2'176_tok, {.fraction = 0.05}) == 25.0);
+}
+
+TEST_CASE("KV pool, vLLM's rule: f x HBM - weights - activations, and the reference engine's 0.95") {
+    deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::vllm_hopper};
+    // 0.9 x 85.899 GB - 2 GB - 8.03 G x 2 B (BF16) = 77.31 - 2 - 16.06 = 59.25 GB.
+    const double hbm = 80.0 * GiB;
+    const double weights = 2.0 * static_cast<double>(total_parameters(catalog::llama_3_1_8b));
+    CHECK(kv_pool_per_gpu(d).rule == kv_pool_rule::share_of_total);
+    CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(0.9 * hbm - 2e9 - weights).epsilon(1e-12));
+    CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(59.25e9).epsilon(1e-3));
+    // The reference engine (no engine named) keeps the library's reserve: 0.95 x HBM - 2 GB - weights,
+    // the same bytes as the generic rule a user asks for with fraction 0.05.
+    deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    CHECK(kv_budget_per_gpu(ref).value() == doctest::Approx(0.95 * hbm - 2e9 - weights).epsilon(1e-12));
+    CHECK(kv_budget_per_gpu(ref) == kv_budget_per_gpu(ref, {.fraction = 0.05}));
+}
+
+TEST_CASE("KV pool: a reserve the user gives wins over the engine's rule") {
+    const deployment d = dsv3_sglang(0.82);
+    const double hbm = 141.0 * GiB, weights = weight_bytes_per_gpu(d).value();
+    // Fraction given: the generic rule, 2 GB of activations for the one left unset.
+    CHECK(kv_budget_per_gpu(d, {.fraction = 0.05}).value() == doctest::Approx(0.95 * hbm - 2e9 - weights).epsilon(1e-12));
+    CHECK(kv_pool_per_gpu(d, {.fraction = 0.05}).rule == kv_pool_rule::share_of_total);
+    // Activations given: the generic rule too, with 5 % kept free.
+    CHECK(kv_budget_per_gpu(d, {.activations = 10_GB}).value() == doctest::Approx(0.95 * hbm - 10e9 - weights).epsilon(1e-12));
+    // Resident bytes (a draft model) count with the weights under the engine's rule, not in place of it.
+    CHECK(kv_budget_per_gpu(d, {.resident = 1_GB}).value() == doctest::Approx(0.82 * hbm - weights - 1e9).epsilon(1e-12));
+    CHECK_FALSE(memory_reserve{}.given());
+    CHECK(memory_reserve{.fraction = 0.0}.given());
+}
+
+TEST_CASE("KV pool: HBM adds up by every rule (memory_per_gpu)") {
+    const std::array<deployment, 3> ds{dsv3_sglang(0.82), llama70_trtllm(),
+                                       deployment{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::vllm_hopper}};
+    for (const deployment& d : ds) {
+        const memory_breakdown m = memory_per_gpu(d, 4, 1'000_tok);
+        const double parts = m.dense_weights.value() + m.expert_weights.value() + m.kv.value() + m.activations.value() +
+                             m.slack.value() + m.free.value();
+        CHECK(parts == doctest::Approx(m.capacity.value()).epsilon(1e-12));
+        CHECK(m.free.value() == doctest::Approx(kv_budget_per_gpu(d).value() - m.kv.value()).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("KV pool property: grows with f and never passes HBM - weights") {
+    const std::array<deployment, 3> ds{dsv3_sglang(0.82), llama70_trtllm(),
+                                       deployment{.m = catalog::llama_3_1_8b, .hw = catalog::h200_sxm, .engine = catalog::vllm_hopper}};
+    for (const deployment& base : ds) {
+        double last = -1e30;
+        for (int i = 1; i <= 100; ++i) {
+            deployment d = base;
+            d.engine.scheduler.kv_memory_fraction = i / 100.0;
+            const double pool = kv_budget_per_gpu(d).value();
+            CHECK(pool > last);
+            CHECK(pool <= d.hw.gpu.hbm_capacity.value() - weight_bytes_per_gpu(d).value());
+            last = pool;
+        }
+    }
+}
+
+TEST_CASE("KV pool: a memory fraction outside 0 < f <= 1 is refused, named") {
+    for (const double f : {0.0, -0.1, 1.2}) {
+        deployment d = dsv3_sglang(0.82);
+        d.engine.scheduler.kv_memory_fraction = f;
+        const std::string m = test::error_of([&] { return kv_budget_per_gpu(d); });
+        CHECK(test::contains(m, "scheduler.kv_memory_fraction"));
+        CHECK(test::contains(m, "(0, 1]"));
+        CHECK(test::contains(test::validation_message(d.engine), "scheduler.kv_memory_fraction"));
+    }
+}
+
+TEST_CASE("engine table: the kv_pool_rule column, by name, and its refusal") {
+    const std::string header = test::engine_table_columns() + ",kv_pool_rule,source\n";
+    auto row = [](const std::string& rule) {
+        return "Mine,sglang,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,1,0,0,0,0,0,256,8192,1,8192,0.82,1,1,0,0,0,0,1,0,0," + rule +
+               ",my runs\n";
+    };
+    CHECK(io::parse_engines_csv(header + row("share_of_total_static"), "mine.csv")[0].scheduler.kv_pool ==
+          kv_pool_rule::share_of_total_static);
+    CHECK(io::parse_engines_csv(header + row("free_after_weights"), "mine.csv")[0].scheduler.kv_pool ==
+          kv_pool_rule::free_after_weights);
+    CHECK(io::parse_engines_csv(header + row(""), "mine.csv")[0].scheduler.kv_pool == kv_pool_rule::share_of_total);
+    const std::string bad = test::message_of([&] { return io::parse_engines_csv(header + row("of_free"), "mine.csv"); });
+    CHECK(test::contains(bad, "mine.csv:2"));
+    CHECK(test::contains(bad, "kv_pool_rule"));
+    CHECK(test::contains(bad, "share_of_total, free_after_weights, share_of_total_static"));
+    // The catalog's rows: each engine its own rule.
+    CHECK(catalog::trtllm_hopper.scheduler.kv_pool == kv_pool_rule::free_after_weights);
+    CHECK(catalog::vllm_cdna3.scheduler.kv_pool == kv_pool_rule::share_of_total);
+    CHECK(catalog::sglang_blackwell.scheduler.kv_pool == kv_pool_rule::share_of_total_static);
+}
+
+TEST_CASE("measurements: a row's kv_memory_fraction overrides its engine's default") {
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,kv_memory_fraction\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "k.csv"); };
+    const auto rows = rows_of(
+        "A,check,DeepSeek-V3,H200 SXM,sglang,0.5,8,1,1,1,fp8,bf16,fixed_batch,,,,,64,7373,922,tpot_s,0.05,s,s,0.82\n"
+        "B,check,DeepSeek-V3,H200 SXM,sglang,0.5,8,1,1,1,fp8,bf16,fixed_batch,,,,,64,7373,922,tpot_s,0.05,s,s,\n");
+    REQUIRE(rows.size() == 2);
+    REQUIRE(rows[0].kv_memory_fraction.has_value());
+    CHECK(*rows[0].kv_memory_fraction == 0.82);
+    CHECK_FALSE(rows[1].kv_memory_fraction.has_value());
+    const deployment a = plan::as_run(plan::with_own_engine(rows[0]));
+    const deployment b = plan::as_run(plan::with_own_engine(rows[1]));
+    CHECK(a.engine.scheduler.kv_memory_fraction == 0.82);
+    CHECK(b.engine.scheduler.kv_memory_fraction == catalog::sglang_hopper.scheduler.kv_memory_fraction);
+    CHECK(kv_budget_per_gpu(a).value() == doctest::Approx(0.82 * 141.0 * GiB - weight_bytes_per_gpu(a).value()).epsilon(1e-12));
+    // Refused with the file, the line, the column and the cell.
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    const std::string m =
+        error("C,check,DeepSeek-V3,H200 SXM,sglang,0.5,8,1,1,1,fp8,bf16,fixed_batch,,,,,64,7373,922,tpot_s,0.05,s,s,1.5\n");
+    CHECK(test::contains(m, "k.csv:2"));
+    CHECK(test::contains(m, "kv_memory_fraction"));
+    CHECK(test::contains(m, "1.5"));
+    CHECK(test::contains(m, "(0, 1]"));
+    CHECK(test::contains(
+        error("C,check,DeepSeek-V3,H200 SXM,sglang,0.5,8,1,1,1,fp8,bf16,fixed_batch,,,,,64,7373,922,tpot_s,0.05,s,s,0\n"),
+        "kv_memory_fraction"));
+}
