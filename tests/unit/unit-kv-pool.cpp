@@ -291,6 +291,30 @@ TEST_CASE("engine table: the kv_pool_rule column, by name, and its refusal") {
     CHECK(catalog::sglang_blackwell.scheduler.kv_pool == kv_pool_rule::share_of_total_static);
 }
 
+TEST_CASE("engine table: the non-KV memory columns, read and refused by column") {
+    const std::string header = test::engine_table_columns() +
+                               ",kv_pool_rule,activation_dense_tp1,activation_dense_tp2,activation_dense_tp4,"
+                               "activation_dense_tp8,activation_moe_tp1,activation_moe_tp2,activation_moe_tp4,"
+                               "activation_moe_tp8,activation_min_MiB,activation_overhead,nccl_tp1_B,nccl_tp2_B,"
+                               "nccl_tp4_B,nccl_tp8_B,runtime_B,runtime_overhead,source\n";
+    auto row = [](const std::string& non_kv) {
+        return "Mine,trtllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,1,0,0,0,0,0,256,8192,1,8192,0.9,1,0,0,0,0,0,1,0,0,"
+               "free_after_weights," + non_kv + ",my runs\n";
+    };
+    const engine_profile e =
+        io::parse_engines_csv(header + row("11,6.5,5,5,22,13,10,10,70,0,0,358612992,411041792,411041792,3758096384,0"),
+                              "mine.csv")[0];
+    CHECK(e.scheduler.non_kv == catalog::trtllm_hopper.scheduler.non_kv);
+    CHECK(e.scheduler.non_kv.min_activations.value() == 70.0 * 1048576);
+    CHECK(e.scheduler.non_kv.communication[1].value() == 358'612'992.0);
+    CHECK_FALSE(io::parse_engines_csv(header + row("0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"), "mine.csv")[0].scheduler.non_kv.given());
+    const std::string bad = test::message_of(
+        [&] { return io::parse_engines_csv(header + row("11,6.5,5,5,22,0,10,10,70,0,0,0,0,0,0,0"), "mine.csv"); });
+    CHECK(test::contains(bad, "mine.csv:2"));
+    CHECK(test::contains(bad, "activation_moe_tp1"));
+    CHECK(test::contains(bad, "TP 1, 2, 4, 8"));
+}
+
 TEST_CASE("measurements: a row's kv_memory_fraction overrides its engine's default") {
     const std::string header =
         "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
