@@ -148,7 +148,15 @@ constexpr deployment sg = [] {
 }();
 static_assert(kv_budget_per_gpu(sg) == h200_sxm.gpu.hbm_capacity * 0.82 - weight_bytes_per_gpu(sg));
 static_assert(kv_pool_per_gpu(sg, {.fraction = 0.05}).rule == kv_pool_rule::share_of_total);
-// TensorRT-LLM: f·(H − A − W) with A = 2 GB.
+// TensorRT-LLM: f·(H − X − W) with X its non-KV memory at 8,192 tokens per step: activations
+// 2 · 8,192 · 4,096 · 11 = 738,197,504 B, NCCL at TP1 0, runtime 3.5 GiB = 3,758,096,384 B.
 constexpr deployment trt{.m = llama_3_1_8b, .hw = h100_sxm5, .engine = trtllm_hopper};
-static_assert(kv_budget_per_gpu(trt) == (h100_sxm5.gpu.hbm_capacity - 2_GB - weight_bytes_per_gpu(trt)) * 0.9);
+static_assert(engine_non_kv_per_gpu(trt).activations.value() == 738'197'504.0);
+static_assert(engine_non_kv_per_gpu(trt).total().value() == 738'197'504.0 + 3'758'096'384.0);
+static_assert(kv_budget_per_gpu(trt) ==
+              (h100_sxm5.gpu.hbm_capacity - engine_non_kv_per_gpu(trt).total() - weight_bytes_per_gpu(trt)) * 0.9);
+// The step budget: 2,048 tokens a step leave a larger pool than the engine's 8,192.
+static_assert(kv_budget_per_gpu(trt, {.step_tokens = 2'048_tok}) > kv_budget_per_gpu(trt));
+// An engine without the figures keeps the flat 2 GB (AMD's profiles).
+static_assert(engine_non_kv_per_gpu(deployment{.m = llama_3_1_8b, .hw = mi300x, .engine = vllm_cdna3}).total() == 2_GB);
 }  // namespace kv_pool_static

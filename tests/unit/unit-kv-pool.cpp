@@ -8,6 +8,7 @@
 #include <llmcost/io/engines_csv.hpp>
 #include <llmcost/plan/measurement.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
+#include <llmcost/serving/throughput.hpp>
 
 #include <doctest/doctest.h>
 
@@ -68,40 +69,152 @@ TEST_CASE("KV pool, SGLang's rule: f x HBM - weights, the activations in the oth
     CHECK(max_sequences(d, 8'295_tok) >= 64.0);
 }
 
-TEST_CASE("KV pool, TensorRT-LLM's rule: f x (HBM - weights - activations)") {
+TEST_CASE("KV pool, TensorRT-LLM's rule: f x (HBM - weights - non-KV), T05 at max tokens 2,048") {
     const deployment d = llama70_trtllm();
-    // H100: 80 GiB = 85,899,345,920 B. Weights 70.55 G FP8 parameters = 70.55 GB; activations 2 GB.
-    // Free = 85.899 - 70.55 - 2 = 13.35 GB; pool = 0.9 x 13.35 = 12.01 GB.
+    // H100: 80 GiB = 85,899,345,920 B. Weights 70.55 G FP8 parameters = 70.55 GB.
+    // Non-KV (aiconfigurator's memory model, docs/kv-pool.md), T05's max tokens 2,048:
+    //   activations 2 x 2,048 x (64 heads x 128 = 8,192) x 11 (LLAMA at TP1) = 369,098,752 B,
+    //   NCCL at TP1 0, runtime 3.5 GiB = 3,758,096,384 B: 4,127,195,136 B in all.
+    // Free = 85.899 - 70.55 - 0.369 - 3.758 = 11.22 GB; pool = 0.9 x 11.22 = 10.10 GB.
     const double hbm = 80.0 * GiB;
     const double weights = static_cast<double>(total_parameters(catalog::llama_3_1_70b));
     REQUIRE(weight_bytes_per_gpu(d).value() == doctest::Approx(weights).epsilon(1e-9));
-    const double free = hbm - 2e9 - weights;
-    const kv_pool_split s = kv_pool_per_gpu(d);
+    const double a = 2.0 * 2048 * 8192 * 11, runtime = 3.5 * GiB;
+    CHECK(a == 369'098'752.0);
+    const memory_reserve t05{.step_tokens = 2'048_tok};
+    const non_kv_memory n = engine_non_kv_per_gpu(d, 2'048_tok);
+    CHECK(n.activations.value() == a);
+    CHECK(n.communication.value() == 0.0);
+    CHECK(n.runtime.value() == runtime);
+    const double free = hbm - weights - a - runtime;
+    const kv_pool_split s = kv_pool_per_gpu(d, t05);
     CHECK(s.rule == kv_pool_rule::free_after_weights);
+    CHECK(s.activations.value() == a);
+    CHECK(s.runtime.value() == runtime);
     CHECK(s.pool.value() == doctest::Approx(0.9 * free).epsilon(1e-12));
-    CHECK(s.pool.value() == doctest::Approx(12.01e9).epsilon(2e-3));
+    CHECK(s.pool.value() == doctest::Approx(10.10e9).epsilon(2e-3));
     CHECK(s.slack.value() == doctest::Approx(0.1 * free).epsilon(1e-12));
-    // FP8 KV: 80 layers x 8 heads x 128 x 2 (K, V) x 1 B = 163,840 B per token: 73,3xx tokens, 33
-    // sequences of 128 + 2,048 (T05's shape; the generic reserve's 9.05 GB held 25).
+    // FP8 KV: 80 layers x 8 heads x 128 x 2 (K, V) x 1 B = 163,840 B per token; T05's sequences of
+    // 128 + 2,048 tokens hold 356.5 MB each: 10.10 GB / 356.5 MB = 28.3, 28 fit (the flat 2 GB gave 33,
+    // the library's reserve 25).
     CHECK(kv_bytes_per_token_per_gpu(d).value() == 163'840.0);
-    CHECK(max_sequences(d, 2'176_tok) == std::floor(0.9 * free / (163'840.0 * 2'176)));
-    CHECK(max_sequences(d, 2'176_tok) == 33.0);
+    CHECK(max_sequences(d, 2'176_tok, t05) == std::floor(0.9 * free / (163'840.0 * 2'176)));
+    CHECK(max_sequences(d, 2'176_tok, t05) == 28.0);
     CHECK(max_sequences(d, 2'176_tok, {.fraction = 0.05}) == 25.0);
+    // The limits carry the budget: T05's run (max batch 64, max tokens 2,048) admits 28, by KV capacity.
+    const scheduler_limits l{.max_batch = 64, .max_tokens_per_step = 2048};
+    CHECK(l.pool_reserve().step_tokens.value() == 2048.0);
+    const batch_limit b = max_batch(d, {.input = 128_tok, .output = 2'048_tok}, l);
+    CHECK(b.batch == 28.0);
+    CHECK(std::string(b.limited_by) == "KV capacity");
+    // No step budget given: the engine's max_batched_tokens 8,192 (E110): activations
+    // 2 x 8,192 x 8,192 x 11 = 1,476,395,008 B; pool = 0.9 x (85.899 - 70.55 - 1.476 - 3.758) = 9.10 GB, 25 sequences.
+    const double a8k = 2.0 * 8192 * 8192 * 11;
+    CHECK(engine_non_kv_per_gpu(d).activations.value() == a8k);
+    CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(0.9 * (hbm - weights - a8k - runtime)).epsilon(1e-12));
+    CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(9.10e9).epsilon(2e-3));
+    CHECK(max_sequences(d, 2'176_tok) == 25.0);
 }
 
-TEST_CASE("KV pool, vLLM's rule: f x HBM - weights - activations, and the reference engine's 0.95") {
+TEST_CASE("KV pool, vLLM's rule: f x HBM - weights - non-KV, and the reference engine's 0.95") {
     deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::vllm_hopper};
-    // 0.9 x 85.899 GB - 2 GB - 8.03 G x 2 B (BF16) = 77.31 - 2 - 16.06 = 59.25 GB.
+    // vLLM prices with TensorRT-LLM's coefficients (aiconfigurator vllm_backend.py): at its 8,192 tokens
+    // per step, activations 2 x 8,192 x (32 x 128 = 4,096) x 11 = 738,197,504 B; runtime 3.5 GiB.
+    // Pool = 0.9 x 85.899 GB - 16.06 GB (8.03 G x 2 B, BF16) - 0.738 - 3.758 = 77.31 - 20.56 = 56.75 GB.
     const double hbm = 80.0 * GiB;
     const double weights = 2.0 * static_cast<double>(total_parameters(catalog::llama_3_1_8b));
+    const double a = 2.0 * 8192 * 4096 * 11, runtime = 3.5 * GiB;
+    CHECK(a == 738'197'504.0);
     CHECK(kv_pool_per_gpu(d).rule == kv_pool_rule::share_of_total);
-    CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(0.9 * hbm - 2e9 - weights).epsilon(1e-12));
-    CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(59.25e9).epsilon(1e-3));
+    CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(0.9 * hbm - weights - a - runtime).epsilon(1e-12));
+    CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(56.75e9).epsilon(1e-3));
+    // Llama-3.1-70B BF16 in TP2 on H200 at max tokens 4,096: activations 2 x 4,096 x 8,192 x 6.5 (TP2)
+    // = 436,207,616 B, NCCL at TP2 358,612,992 B (342 MiB), runtime 3.5 GiB; weights 141.1 GB / 2 = 70.55 GB.
+    // Pool = 0.9 x 151.398 - 70.55 - 0.436 - 0.359 - 3.758 = 136.26 - 75.10 = 61.15 GB.
+    deployment tp2{.m = catalog::llama_3_1_70b, .hw = catalog::h200_sxm, .layout = {.tp = 2}, .engine = catalog::vllm_hopper};
+    const double w2 = static_cast<double>(total_parameters(catalog::llama_3_1_70b));
+    REQUIRE(weight_bytes_per_gpu(tp2).value() == doctest::Approx(w2).epsilon(1e-9));
+    const non_kv_memory n2 = engine_non_kv_per_gpu(tp2, 4'096_tok);
+    CHECK(n2.activations.value() == 436'207'616.0);
+    CHECK(n2.communication.value() == 358'612'992.0);
+    CHECK(n2.runtime.value() == runtime);
+    const double pool2 = 0.9 * 141.0 * GiB - w2 - 436'207'616.0 - 358'612'992.0 - runtime;
+    CHECK(kv_budget_per_gpu(tp2, {.step_tokens = 4'096_tok}).value() == doctest::Approx(pool2).epsilon(1e-12));
+    CHECK(pool2 == doctest::Approx(61.15e9).epsilon(1e-3));
     // The reference engine (no engine named) keeps the library's reserve: 0.95 x HBM - 2 GB - weights,
-    // the same bytes as the generic rule a user asks for with fraction 0.05.
+    // the same bytes as the generic rule a user asks for with fraction 0.05, whatever the step budget.
     deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
     CHECK(kv_budget_per_gpu(ref).value() == doctest::Approx(0.95 * hbm - 2e9 - weights).epsilon(1e-12));
     CHECK(kv_budget_per_gpu(ref) == kv_budget_per_gpu(ref, {.fraction = 0.05}));
+    CHECK(kv_budget_per_gpu(ref, {.step_tokens = 512_tok}) == kv_budget_per_gpu(ref));
+}
+
+TEST_CASE("non-KV memory: SGLang's figures, the floor, the TP steps; SGLang's pool does not subtract them") {
+    // DeepSeek-V3 (MLA: no head dim, the query width is the hidden 7,168, as aiconfigurator's utils.py)
+    // in TP8 under SGLang at 8,192 tokens: 2 x 8,192 x 7,168 x 13 (MOE at TP8) x 1.15 = 1,755,735,654.4 B;
+    // NCCL at TP8 411,041,792 B (392 MiB); runtime 3.5 GiB x 1.2 = 4,509,715,660.8 B.
+    const deployment d = dsv3_sglang(0.82);
+    const non_kv_memory n = engine_non_kv_per_gpu(d, 8'192_tok);
+    CHECK(n.activations.value() == doctest::Approx(2.0 * 8192 * 7168 * 13 * 1.15).epsilon(1e-15));
+    CHECK(n.activations.value() == doctest::Approx(1'755'735'654.4).epsilon(1e-12));
+    CHECK(n.communication.value() == 411'041'792.0);
+    CHECK(n.runtime.value() == doctest::Approx(4'509'715'660.8).epsilon(1e-15));
+    CHECK(kv_budget_per_gpu(d, {.step_tokens = 8'192_tok}).value() ==
+          doctest::Approx(0.82 * 141.0 * GiB - weight_bytes_per_gpu(d).value()).epsilon(1e-12));
+    // The floor: one token of Llama-3.1-8B under TensorRT-LLM is 2 x 1 x 4,096 x 11 = 90,112 B, under
+    // 70 MiB = 73,400,320 B; SGLang's floor is 90 MiB, then its 15 %.
+    deployment small{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::trtllm_hopper};
+    CHECK(engine_non_kv_per_gpu(small, 1_tok).activations.value() == 73'400'320.0);
+    small.engine = catalog::sglang_hopper;
+    CHECK(engine_non_kv_per_gpu(small, 1_tok).activations.value() == doctest::Approx(90.0 * 1048576 * 1.15).epsilon(1e-15));
+    // TP above 8 takes TP8's figures (the source clamps at 8); TP 3 the next lower listed (TP2).
+    deployment l70{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 16}, .engine = catalog::trtllm_hopper};
+    CHECK(engine_non_kv_per_gpu(l70, 1'000_tok).activations.value() == 2.0 * 1000 * 8192 * 5);
+    CHECK(engine_non_kv_per_gpu(l70, 1'000_tok).communication.value() == 411'041'792.0);
+    // A MoE model at TP1 takes the MOE column: Mixtral-8x7B, 32 x 128 = 4,096 wide, 22.
+    deployment mx{.m = catalog::mixtral_8x7b, .hw = catalog::h100_sxm5, .engine = catalog::trtllm_hopper};
+    CHECK(engine_non_kv_per_gpu(mx, 1'000_tok).activations.value() == 2.0 * 1000 * 4096 * 22);
+    // An engine without the figures (AMD's profiles) keeps the flat 2 GB and nothing else.
+    deployment amd{.m = catalog::llama_3_1_8b, .hw = catalog::mi300x, .engine = catalog::vllm_cdna3};
+    CHECK(engine_non_kv_per_gpu(amd, 2'048_tok).activations.value() == 2e9);
+    CHECK(engine_non_kv_per_gpu(amd, 2'048_tok).total().value() == 2e9);
+}
+
+TEST_CASE("KV pool property: falls as the step budget rises (TensorRT-LLM, vLLM), SGLang's stays") {
+    const std::array<deployment, 3> ds{llama70_trtllm(),
+                                       deployment{.m = catalog::llama_3_1_8b, .hw = catalog::h200_sxm, .engine = catalog::vllm_hopper},
+                                       dsv3_sglang(0.82)};
+    for (std::size_t k = 0; k < ds.size(); ++k) {
+        double last = 1e300;
+        for (double t = 64; t <= 65536; t *= 2) {
+            const double pool = kv_budget_per_gpu(ds[k], scheduler_limits{.max_tokens_per_step = t}.pool_reserve()).value();
+            if (k < 2 && t >= 2048) CHECK(pool < last);  // both budgets above the 70 MiB floor: strictly
+            if (k < 2) CHECK(pool <= last);
+            if (k == 2) CHECK(pool == kv_budget_per_gpu(ds[k]).value());
+            last = pool;
+        }
+    }
+}
+
+TEST_CASE("non-KV memory: partial coefficients, no step budget, a negative step budget are refused, named") {
+    engine_profile e = catalog::trtllm_hopper;
+    e.scheduler.non_kv.dense[2] = 0.0;
+    const std::string m = test::validation_message(e);
+    CHECK(test::contains(m, "scheduler.non_kv.dense"));
+    CHECK(test::contains(m, "TP 1, 2, 4, 8"));
+    engine_profile f = catalog::trtllm_hopper;
+    f.scheduler.max_batched_tokens = 0.0;
+    CHECK(test::contains(test::validation_message(f), "scheduler.max_batched_tokens"));
+    deployment d = llama70_trtllm();
+    d.engine.scheduler.max_batched_tokens = 0.0;
+    const std::string n = test::error_of([&] { return engine_non_kv_per_gpu(d); });
+    CHECK(test::contains(n, "scheduler.max_batched_tokens"));
+    CHECK(test::contains(n, "tokens per step"));
+    const scheduler_limits l{.reserve = {.step_tokens = tokens(-1.0)}};
+    CHECK(test::contains(test::error_of([&] { l.validate(); return 0; }), "reserve.step_tokens"));
+    engine_profile g = catalog::sglang_hopper;
+    g.scheduler.non_kv.runtime_overhead = 1.5;
+    CHECK(test::contains(test::validation_message(g), "scheduler.non_kv.runtime_overhead"));
 }
 
 TEST_CASE("KV pool: a reserve the user gives wins over the engine's rule") {
@@ -124,7 +237,7 @@ TEST_CASE("KV pool: HBM adds up by every rule (memory_per_gpu)") {
     for (const deployment& d : ds) {
         const memory_breakdown m = memory_per_gpu(d, 4, 1'000_tok);
         const double parts = m.dense_weights.value() + m.expert_weights.value() + m.kv.value() + m.activations.value() +
-                             m.slack.value() + m.free.value();
+                             m.communication.value() + m.runtime.value() + m.slack.value() + m.free.value();
         CHECK(parts == doctest::Approx(m.capacity.value()).epsilon(1e-12));
         CHECK(m.free.value() == doctest::Approx(kv_budget_per_gpu(d).value() - m.kv.value()).epsilon(1e-12));
     }
@@ -176,6 +289,30 @@ TEST_CASE("engine table: the kv_pool_rule column, by name, and its refusal") {
     CHECK(catalog::trtllm_hopper.scheduler.kv_pool == kv_pool_rule::free_after_weights);
     CHECK(catalog::vllm_cdna3.scheduler.kv_pool == kv_pool_rule::share_of_total);
     CHECK(catalog::sglang_blackwell.scheduler.kv_pool == kv_pool_rule::share_of_total_static);
+}
+
+TEST_CASE("engine table: the non-KV memory columns, read and refused by column") {
+    const std::string header = test::engine_table_columns() +
+                               ",kv_pool_rule,activation_dense_tp1,activation_dense_tp2,activation_dense_tp4,"
+                               "activation_dense_tp8,activation_moe_tp1,activation_moe_tp2,activation_moe_tp4,"
+                               "activation_moe_tp8,activation_min_MiB,activation_overhead,nccl_tp1_B,nccl_tp2_B,"
+                               "nccl_tp4_B,nccl_tp8_B,runtime_B,runtime_overhead,source\n";
+    auto row = [](const std::string& non_kv) {
+        return "Mine,trtllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,1,0,0,0,0,0,256,8192,1,8192,0.9,1,0,0,0,0,0,1,0,0,"
+               "free_after_weights," + non_kv + ",my runs\n";
+    };
+    const engine_profile e =
+        io::parse_engines_csv(header + row("11,6.5,5,5,22,13,10,10,70,0,0,358612992,411041792,411041792,3758096384,0"),
+                              "mine.csv")[0];
+    CHECK(e.scheduler.non_kv == catalog::trtllm_hopper.scheduler.non_kv);
+    CHECK(e.scheduler.non_kv.min_activations.value() == 70.0 * 1048576);
+    CHECK(e.scheduler.non_kv.communication[1].value() == 358'612'992.0);
+    CHECK_FALSE(io::parse_engines_csv(header + row("0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"), "mine.csv")[0].scheduler.non_kv.given());
+    const std::string bad = test::message_of(
+        [&] { return io::parse_engines_csv(header + row("11,6.5,5,5,22,0,10,10,70,0,0,0,0,0,0,0"), "mine.csv"); });
+    CHECK(test::contains(bad, "mine.csv:2"));
+    CHECK(test::contains(bad, "activation_moe_tp1"));
+    CHECK(test::contains(bad, "TP 1, 2, 4, 8"));
 }
 
 TEST_CASE("measurements: a row's kv_memory_fraction overrides its engine's default") {

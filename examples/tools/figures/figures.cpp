@@ -561,7 +561,7 @@ bool explain_breakdown(const std::string& dir) {
     const std::array<std::pair<const char*, bytes_t>, 6> parts{{{"weights: attention, dense FFN, embeddings", m.dense_weights},
                                                                 {"weights: routed experts", m.expert_weights},
                                                                 {"KV cache of the batch", m.kv},
-                                                                {"activations and workspace", m.activations},
+                                                                {"activations and workspace", m.activations + m.communication + m.runtime},
                                                                 {"kept free (allocator slack)", m.slack},
                                                                 {"left over", m.free}}};
     const std::array<const char*, 6> memory_colors{"#08519c", "#6baed6", "#e6550d", "#fdae6b", "#bdbdbd", "#f0f0f0"};

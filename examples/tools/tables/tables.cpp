@@ -67,8 +67,8 @@ context_room max_context(const deployment& d) {
 
 /// The layout holds the weights and the KV of one whole request beside the reserve.
 bool holds_a_request(const deployment& d) {
-    return weights_fit(d, limits.reserve) &&
-           kv_bytes_per_gpu_for_context(d, shape.input + shape.output) <= kv_budget_per_gpu(d, limits.reserve);
+    return weights_fit(d, limits.pool_reserve()) &&
+           kv_bytes_per_gpu_for_context(d, shape.input + shape.output) <= kv_budget_per_gpu(d, limits.pool_reserve());
 }
 
 /// The layout keeps the model's rules (tp divides the heads, ep the experts, …). A GPU without a

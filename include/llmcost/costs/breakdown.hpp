@@ -67,10 +67,12 @@ struct memory_breakdown {
     bytes_t activations;     ///< workspace and activations the KV pool rule subtracts, and resident extras (a draft model)
     bytes_t slack;           ///< what the KV pool rule keeps outside the pool (`kv_pool_split::slack`)
     bytes_t free;            ///< what is left; negative when the rest does not fit
+    bytes_t communication{}; ///< the engine's communication buffers the rule subtracts (`engine_non_kv_per_gpu`)
+    bytes_t runtime{};       ///< the engine's runtime memory the rule subtracts (`engine_non_kv_per_gpu`)
 };
 
 /// HBM of one GPU holding `sequences` sequences of `context` tokens each (per attention rank):
-/// capacity = dense + experts + KV + activations + slack + free, with free = the KV budget
+/// capacity = dense + experts + KV + activations + communication + runtime + slack + free, with free = the KV budget
 /// (`kv_budget_per_gpu`) − KV.
 template <token_count T>
 [[nodiscard]] constexpr memory_breakdown memory_per_gpu(const deployment& d, double sequences, const T& context,
@@ -86,6 +88,8 @@ template <token_count T>
     m.activations = split.activations + r.resident;
     m.slack = split.slack;
     m.free = split.pool - m.kv;
+    m.communication = split.communication;
+    m.runtime = split.runtime;
     return m;
 }
 

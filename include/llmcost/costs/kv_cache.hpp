@@ -26,18 +26,55 @@ struct memory_reserve {
     std::optional<double> fraction{};      ///< kept free (allocator slack); unset: the engine's rule
     std::optional<bytes_t> activations{};  ///< workspace and activations per GPU; unset: 2 GB and the engine's rule
     bytes_t resident{};                    ///< more resident bytes per GPU counted with the weights (a draft model's)
+    /// Tokens per step the engine's activations are sized for (`engine_non_kv_per_gpu`); 0: the engine's
+    /// `max_batched_tokens`. `scheduler_limits::pool_reserve` sets it from the limits' max tokens per
+    /// step, so every caller that prices a pool under limits passes the same budget.
+    tokens_t step_tokens{};
     /// Whether the user set the reserve (then the generic rule, not the engine's, sizes the pool).
     [[nodiscard]] constexpr bool given() const { return fraction.has_value() || activations.has_value(); }
 };
 
+/// An engine's memory besides weights and KV on one GPU (`engine_non_kv_per_gpu`).
+struct non_kv_memory {
+    bytes_t activations;    ///< the step's activations and workspace
+    bytes_t communication;  ///< NCCL buffers
+    bytes_t runtime;        ///< the runtime's memory (CUDA context, libraries; a deployment margin in the source)
+    [[nodiscard]] constexpr bytes_t total() const { return activations + communication + runtime; }
+};
+
+/// The engine's non-KV memory at T tokens per step (T = `step`, else the engine's max_batched_tokens),
+/// NVIDIA's memory model of these engines (aiconfigurator@095f58a5 sdk/backends/base_backend.py
+/// `_get_memory_usage`, docs/kv-pool.md): A = max(2 · T · h · c(dense/MoE, min(tp, 8)), A_min) · (1 + o_A),
+/// h = query heads × head dim (hidden where the model has no head dim: MLA, as the source's
+/// utils.py falls back to hidden ÷ heads), N = NCCL(min(tp, 8)), R = runtime · (1 + o_R). A TP between
+/// the source's 1, 2, 4, 8 takes the figure of the next lower one (the library's step rule). An engine
+/// without the figures (`engine_non_kv_memory::given`) keeps the library's flat 2 GB of activations.
+[[nodiscard]] constexpr non_kv_memory engine_non_kv_per_gpu(const deployment& d, tokens_t step = {}) {
+    const engine_non_kv_memory& n = d.engine.scheduler.non_kv;
+    if (!n.given()) return {.activations = library_activations, .communication = bytes(0.0), .runtime = bytes(0.0)};
+    const double t = step.value() > 0.0 ? step.value() : d.engine.scheduler.max_batched_tokens;
+    require(t >= 1.0, d.engine.name, "scheduler.max_batched_tokens", t,
+            "the engine's activations are sized for its tokens per step: give max tokens per step or an engine "
+            "with a step budget");
+    const int tp = d.layout.tp < 8 ? d.layout.tp : 8;
+    const std::size_t i = tp >= 8 ? 3 : tp >= 4 ? 2 : tp >= 2 ? 1 : 0;
+    const double c = d.m.is_moe() ? n.moe[i] : n.dense[i];
+    const double h = d.m.attention.head_dim > 0 ? double(d.m.attention.query_heads) * d.m.attention.head_dim
+                                                : double(d.m.hidden);
+    const bytes_t a = bytes(detail::max(2.0 * t * h * c, n.min_activations.value()) * (1.0 + n.activation_overhead));
+    return {.activations = a, .communication = n.communication[i], .runtime = n.runtime * (1.0 + n.runtime_overhead)};
+}
+
 /// One GPU's HBM split by the KV pool rule that applies: capacity = weights + resident + activations
-/// + slack + pool, the pool negative when the weights do not fit.
+/// + communication + runtime + slack + pool, the pool negative when the weights do not fit.
 struct kv_pool_split {
-    kv_pool_rule rule;     ///< the rule that sized the pool (the engine's, or share_of_total for a user's reserve)
-    double fraction;       ///< its f
-    bytes_t activations;   ///< the activations term the rule subtracts (0 for share_of_total_static)
-    bytes_t slack;         ///< what the rule keeps outside the pool besides weights and activations
-    bytes_t pool;          ///< HBM left for KV
+    kv_pool_rule rule;       ///< the rule that sized the pool (the engine's, or share_of_total for a user's reserve)
+    double fraction;         ///< its f
+    bytes_t activations;     ///< the activations term the rule subtracts (0 for share_of_total_static)
+    bytes_t slack;           ///< what the rule keeps outside the pool besides weights and the non-KV terms
+    bytes_t pool;            ///< HBM left for KV
+    bytes_t communication{}; ///< the communication buffers the rule subtracts (`engine_non_kv_per_gpu`)
+    bytes_t runtime{};       ///< the runtime memory the rule subtracts (`engine_non_kv_per_gpu`)
 };
 
 /// The KV pool of one GPU by the engine's rule (H = HBM, W = weights + resident, A = activations, f =
@@ -54,16 +91,16 @@ struct kv_pool_split {
     }
     const double f = d.engine.scheduler.kv_memory_fraction;
     require(f > 0.0 && f <= 1.0, d.engine.name, "scheduler.kv_memory_fraction", f, "a memory fraction must be in (0, 1]");
-    switch (d.engine.scheduler.kv_pool) {
-        case kv_pool_rule::free_after_weights: {
-            const bytes_t free = hbm - a - held;
-            return {kv_pool_rule::free_after_weights, f, a, free * (1.0 - f), free * f};
-        }
-        case kv_pool_rule::share_of_total_static:
-            return {kv_pool_rule::share_of_total_static, f, bytes(0.0), hbm * (1.0 - f), hbm * f - held};
-        case kv_pool_rule::share_of_total: break;
+    if (d.engine.scheduler.kv_pool == kv_pool_rule::share_of_total_static)
+        return {kv_pool_rule::share_of_total_static, f, bytes(0.0), hbm * (1.0 - f), hbm * f - held};
+    const non_kv_memory n = engine_non_kv_per_gpu(d, r.step_tokens);
+    const bytes_t x = n.total();  // = 2 GB exactly for an engine without its own figures
+    if (d.engine.scheduler.kv_pool == kv_pool_rule::free_after_weights) {
+        const bytes_t free = hbm - x - held;
+        return {kv_pool_rule::free_after_weights, f, n.activations, free * (1.0 - f), free * f, n.communication, n.runtime};
     }
-    return {kv_pool_rule::share_of_total, f, a, hbm * (1.0 - f), hbm * f - a - held};
+    return {kv_pool_rule::share_of_total, f, n.activations, hbm * (1.0 - f), hbm * f - x - held, n.communication,
+            n.runtime};
 }
 
 /// HBM left for KV on one GPU: the pool of `kv_pool_per_gpu`. Negative means the weights do not fit;

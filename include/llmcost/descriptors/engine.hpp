@@ -367,6 +367,24 @@ struct engine_collectives {
     [[nodiscard]] constexpr bool operator==(const engine_collectives&) const = default;
 };
 
+/// The engine's memory besides weights and KV on one GPU, by NVIDIA's published memory model of
+/// these engines (github.com/ai-dynamo/aiconfigurator@095f58a51c4ca8e61b66ec108d86f223f8d559ce
+/// aic-core/src/aiconfigurator_core/sdk/backends/base_backend.py `_get_memory_usage`; docs/kv-pool.md):
+/// activations = max(2 · T · h · c(family, min(tp, 8)), A_min) · (1 + o_A) for T tokens per step and
+/// query width h; communication buffers by TP; runtime memory (CUDA context, cuBLAS, …) · (1 + o_R).
+/// Every figure 0 (`given()` false): not sourced for this engine; the library's flat activations apply.
+struct engine_non_kv_memory {
+    std::array<double, 4> dense{};  ///< c at TP 1, 2, 4, 8 for a dense model (the source's LLAMA family)
+    std::array<double, 4> moe{};    ///< c at TP 1, 2, 4, 8 for a mixture-of-experts model (MOE / DEEPSEEK)
+    bytes_t min_activations{};      ///< A_min: the activations' floor
+    double activation_overhead = 0; ///< o_A: the engine's share added on top of the activations
+    std::array<bytes_t, 4> communication{};  ///< NCCL buffers at TP 1, 2, 4, 8
+    bytes_t runtime{};              ///< the runtime's memory (the source's other_mem: a deployment margin)
+    double runtime_overhead = 0;    ///< o_R: the engine's share added on top of the runtime memory
+    [[nodiscard]] constexpr bool given() const { return dense[0] > 0.0; }
+    [[nodiscard]] constexpr bool operator==(const engine_non_kv_memory&) const = default;
+};
+
 /// Scheduler defaults (what the engine does when the user sets nothing).
 struct engine_scheduler {
     double max_sequences = 0;         ///< sequences in flight per instance; 0: no cap
@@ -379,6 +397,7 @@ struct engine_scheduler {
     double kv_memory_fraction = 0.95;
     kv_pool_rule kv_pool = kv_pool_rule::share_of_total;  ///< how f sizes the KV pool
     double kv_block_tokens = 0;       ///< tokens per KV block (paged attention); 0: not paged
+    engine_non_kv_memory non_kv{};    ///< activations, communication buffers, runtime (none: the library's 2 GB)
     /// A step that carries prompts carries no decodes: the running answers wait for it (SGLang without
     /// `--enable-mixed-chunk`); false: prompt chunks and decodes share a step (vLLM V1, TensorRT-LLM).
     bool prefill_alone = false;
@@ -575,6 +594,30 @@ struct engine_profile {
                 "scheduler.kv_memory_fraction", scheduler.kv_memory_fraction, "a memory fraction must be in (0, 1]");
         require(non_negative_finite(scheduler.kv_block_tokens), s, "scheduler.kv_block_tokens",
                 scheduler.kv_block_tokens, "must be 0 (not paged) or positive and finite");
+        {
+            const engine_non_kv_memory& n = scheduler.non_kv;
+            for (std::size_t i = 0; i < 4; ++i) {
+                require(non_negative_finite(n.dense[i]) && (n.dense[i] > 0.0) == n.given(), s,
+                        "scheduler.non_kv.dense (activation coefficient)", n.dense[i],
+                        "coefficients at TP 1, 2, 4, 8 are all positive and finite (or all 0: not given)");
+                require(non_negative_finite(n.moe[i]) && (n.moe[i] > 0.0) == n.given(), s,
+                        "scheduler.non_kv.moe (activation coefficient)", n.moe[i],
+                        "coefficients at TP 1, 2, 4, 8 are all positive and finite (or all 0: not given)");
+                require(non_negative_finite(n.communication[i].value()), s, "scheduler.non_kv.communication (B)",
+                        n.communication[i].value(), "must be zero or positive and finite");
+            }
+            require(!n.given() || scheduler.max_batched_tokens >= 1.0, s, "scheduler.max_batched_tokens",
+                    scheduler.max_batched_tokens,
+                    "an engine with its own non-KV memory sizes the activations for its tokens per step: at least 1");
+            require(non_negative_finite(n.min_activations.value()), s, "scheduler.non_kv.min_activations (B)",
+                    n.min_activations.value(), "must be zero or positive and finite");
+            require(non_negative_finite(n.runtime.value()), s, "scheduler.non_kv.runtime (B)", n.runtime.value(),
+                    "must be zero or positive and finite");
+            require(non_negative_finite(n.activation_overhead) && n.activation_overhead < 1.0, s,
+                    "scheduler.non_kv.activation_overhead", n.activation_overhead, "a share in [0, 1)");
+            require(non_negative_finite(n.runtime_overhead) && n.runtime_overhead < 1.0, s,
+                    "scheduler.non_kv.runtime_overhead", n.runtime_overhead, "a share in [0, 1)");
+        }
         require(non_negative_finite(moe.routing_skew) && moe.routing_skew <= 10.0, s, "moe.routing_skew",
                 moe.routing_skew, "a coefficient of variation must be in [0, 10]");
         require(non_negative_finite(moe.attention_dp_balance) && moe.attention_dp_balance <= 1.0, s,

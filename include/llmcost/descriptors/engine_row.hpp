@@ -69,6 +69,14 @@ struct engine_row {
     /// how `kv_memory_fraction` sizes the KV pool (`engine_scheduler::kv_pool`): "share_of_total"
     /// (vLLM), "free_after_weights" (TensorRT-LLM), "share_of_total_static" (SGLang); empty: share_of_total
     std::string_view kv_pool;
+    /// The engine's non-KV memory (`engine_scheduler::non_kv`; all 0: not given): activation
+    /// coefficients c at TP 1, 2, 4, 8 for dense and MoE models, the activations' floor (MiB) and
+    /// overhead share, NCCL buffers at TP 1, 2, 4, 8 (B), the runtime memory (B) and its overhead share
+    double activation_dense_tp1, activation_dense_tp2, activation_dense_tp4, activation_dense_tp8;
+    double activation_moe_tp1, activation_moe_tp2, activation_moe_tp4, activation_moe_tp8;
+    double activation_min_MiB, activation_overhead;
+    double nccl_tp1_B, nccl_tp2_B, nccl_tp4_B, nccl_tp8_B;
+    double runtime_B, runtime_overhead;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -146,6 +154,16 @@ struct engine_row {
                       .kv_memory_fraction = r.kv_memory_fraction,
                       .kv_pool = *pool,
                       .kv_block_tokens = r.kv_block_tokens,
+                      .non_kv = {.dense = {r.activation_dense_tp1, r.activation_dense_tp2, r.activation_dense_tp4,
+                                           r.activation_dense_tp8},
+                                 .moe = {r.activation_moe_tp1, r.activation_moe_tp2, r.activation_moe_tp4,
+                                         r.activation_moe_tp8},
+                                 .min_activations = mebibytes(r.activation_min_MiB),
+                                 .activation_overhead = r.activation_overhead,
+                                 .communication = {bytes(r.nccl_tp1_B), bytes(r.nccl_tp2_B), bytes(r.nccl_tp4_B),
+                                                   bytes(r.nccl_tp8_B)},
+                                 .runtime = bytes(r.runtime_B),
+                                 .runtime_overhead = r.runtime_overhead},
                       .prefill_alone = flag(r.prefill_alone, "prefill_alone")},
         .moe = {.expert_parallel = flag(r.expert_parallel, "expert_parallel"),
                 .attention_dp = flag(r.attention_dp, "attention_dp"),

@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 64> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 80> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -74,6 +74,22 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 64> c
     {"prompt_attention_half_rows", "kernels.prompt_attention_half_rows"},
     {"fp8_expert_gemm", "kernels.fp8_expert_gemm"},
     {"kv_pool_rule", "kv_pool_rule"},
+    {"activation_dense_tp1", "scheduler.non_kv.dense"},
+    {"activation_dense_tp2", ""},
+    {"activation_dense_tp4", ""},
+    {"activation_dense_tp8", ""},
+    {"activation_moe_tp1", "scheduler.non_kv.moe"},
+    {"activation_moe_tp2", ""},
+    {"activation_moe_tp4", ""},
+    {"activation_moe_tp8", ""},
+    {"activation_min_MiB", "scheduler.non_kv.min_activations"},
+    {"activation_overhead", "scheduler.non_kv.activation_overhead"},
+    {"nccl_tp1_B", "scheduler.non_kv.communication"},
+    {"nccl_tp2_B", ""},
+    {"nccl_tp4_B", ""},
+    {"nccl_tp8_B", ""},
+    {"runtime_B", "scheduler.non_kv.runtime"},
+    {"runtime_overhead", "scheduler.non_kv.runtime_overhead"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -92,8 +108,9 @@ inline constexpr auto columns = [] {
 /// the hardware's; the prompts' and the decodes' attention as two kernels: 0, one kernel; the kernels
 /// of an absorbed MLA attention block: 0, the generic four; the prompts' attention curve: 0, 0, 0, the
 /// one rate; FP8 experts' GEMM rate over the expert size curve: 0, none; the KV pool rule, a name
-/// and not a figure: empty, share_of_total).
-inline constexpr std::size_t optional_columns = 28;
+/// and not a figure: empty, share_of_total; the engine's non-KV memory, 16 figures: 0, not given, the
+/// library's flat activations).
+inline constexpr std::size_t optional_columns = 44;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -141,6 +158,16 @@ using row_reader = detail::hardware_csv::row_reader;
         *figures[i] = may_be_absent && !table.find_column(column) ? 0.0 : r.figure(column);
     }
     e.kv_pool = table.find_column("kv_pool_rule") ? r.label("kv_pool_rule") : std::string_view{};
+    double* non_kv[] = {&e.activation_dense_tp1, &e.activation_dense_tp2, &e.activation_dense_tp4,
+                        &e.activation_dense_tp8, &e.activation_moe_tp1, &e.activation_moe_tp2,
+                        &e.activation_moe_tp4, &e.activation_moe_tp8, &e.activation_min_MiB,
+                        &e.activation_overhead, &e.nccl_tp1_B, &e.nccl_tp2_B, &e.nccl_tp4_B, &e.nccl_tp8_B,
+                        &e.runtime_B, &e.runtime_overhead};
+    const std::size_t first_non_kv = std::size(figures) + 5;  // after name … version, the figures, kv_pool_rule
+    for (std::size_t i = 0; i < std::size(non_kv); ++i) {
+        const std::string_view column = columns[first_non_kv + i];
+        *non_kv[i] = table.find_column(column) ? r.figure(column) : 0.0;
+    }
     try {
         return from_row(e);
     } catch (const invalid_input& x) {

@@ -29,7 +29,7 @@ struct request_breakdown {
     b.step = s.step;
     b.prefill_kernels = explain(b.prefill);
     b.step_kernels = explain(b.step);
-    b.memory = memory_per_gpu(d, s.batch, held_context(r, l), l.reserve);
+    b.memory = memory_per_gpu(d, s.batch, held_context(r, l), l.pool_reserve());
     return b;
 }
 

@@ -99,7 +99,7 @@ struct request_estimate {
 constexpr void require_batch_fits(const deployment& d, const request_shape& r, double batch,
                                   const scheduler_limits& l = {}) {
     d.validate();
-    const batch_limit room = detail::fitting_batch(d, r, {.reserve = l.reserve, .reserve_full_sequence = l.reserve_full_sequence});
+    const batch_limit room = detail::fitting_batch(d, r, {.reserve = l.pool_reserve(), .reserve_full_sequence = l.reserve_full_sequence});
     require(batch <= room.batch, d.m.name, "batch", batch,
             "does not fit: the KV cache of this many sequences exceeds the HBM left after the weights "
             "(see kv_capacity_tokens)", "llmcost.fit.batch");
@@ -121,7 +121,7 @@ constexpr void require_batch_fits(const deployment& d, const request_shape& r, d
             o.speculation.acceptance, limits);
     e.kv_bytes_per_token = kv_bytes_per_token(d.m);
     e.weight_bytes_per_gpu = weight_bytes_per_gpu(d);
-    e.kv_capacity_tokens = kv_capacity_tokens(d, limits.reserve);
+    e.kv_capacity_tokens = kv_capacity_tokens(d, limits.pool_reserve());
 
     const double gpus = static_cast<double>(d.layout.gpus());
     const tokens_per_second_t rate = e.point.output_rate;

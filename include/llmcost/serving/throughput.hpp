@@ -125,6 +125,15 @@ struct scheduler_limits {
     /// and prompt steps alone (chunked prefill off, `prefill_alone`). Simulated only.
     bool outputs_per_block = false;
 
+    /// The reserve that sizes the KV pool under these limits: `reserve` with the step budget the
+    /// engine's activations are sized for set from `max_tokens_per_step` (when given), so the
+    /// simulator, the estimate, the sweep and the batch all price the same pool (docs/kv-pool.md).
+    [[nodiscard]] constexpr memory_reserve pool_reserve() const {
+        memory_reserve p = reserve;
+        if (max_tokens_per_step > 0.0) p.step_tokens = tokens(max_tokens_per_step);
+        return p;
+    }
+
     constexpr void validate() const {
         require(non_negative_finite(max_batch), "scheduler", "max_batch", max_batch,
                 "must be 0 (no cap) or positive and finite");
@@ -138,6 +147,8 @@ struct scheduler_limits {
                     reserve.activations->value(), "must be zero or positive and finite");
         require(non_negative_finite(reserve.resident.value()), "scheduler", "reserve.resident (B)",
                 reserve.resident.value(), "must be zero or positive and finite");
+        require(non_negative_finite(reserve.step_tokens.value()), "scheduler", "reserve.step_tokens (tokens)",
+                reserve.step_tokens.value(), "must be 0 (the engine's max_batched_tokens) or positive and finite");
         require(non_negative_finite(prefill_chunk.value()) &&
                     (prefill_chunk.value() == 0.0 || prefill_chunk.value() >= 1.0),
                 "scheduler", "prefill_chunk (tokens)", prefill_chunk.value(),
@@ -431,7 +442,7 @@ struct batch_limit {
 [[nodiscard]] constexpr batch_limit admissible_batch(const deployment& d, const request_shape& r,
                                                      const scheduler_limits& l = {}) noexcept {
     const double in = r.computed().value(), out = r.output.value();  // prompt tokens a step carries
-    const bytes_t budget = kv_budget_per_gpu(d, l.reserve);
+    const bytes_t budget = kv_budget_per_gpu(d, l.pool_reserve());
     if (!(budget.value() > 0.0)) return {.batch = 0.0, .limited_by = "weights do not fit"};
     const double per_sequence = kv_bytes_per_gpu_for_context(d, held_context(r, l)).value();
     batch_limit b{.batch = detail::const_trunc(budget.value() / per_sequence), .limited_by = "KV capacity"};
@@ -450,7 +461,7 @@ namespace detail {
 [[nodiscard]] constexpr batch_limit fitting_batch(const deployment& d, const request_shape& r, const scheduler_limits& l) {
     r.validate();
     l.validate();
-    require_weights_fit(d, l.reserve);
+    require_weights_fit(d, l.pool_reserve());
     const batch_limit b = admissible_batch(d, r, l);
     require(b.batch >= 1.0, d.m.name, "KV per sequence (B)", kv_bytes_per_gpu_for_context(d, held_context(r, l)).value(),
             "does not fit: one sequence needs more KV than the HBM left after the weights", "llmcost.fit.kv_sequence");

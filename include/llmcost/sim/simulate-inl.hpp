@@ -541,8 +541,8 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     o.validate();
     engine e{.pm = prepare_pass(d), .limits = o.limits};
     const double pp = d.layout.pp, servers = static_cast<double>(d.layout.dp) * pp;
-    require_weights_fit(d, o.limits.reserve);
-    e.kv_budget = kv_budget_per_gpu(d, o.limits.reserve).value() / pp;
+    require_weights_fit(d, o.limits.pool_reserve());
+    e.kv_budget = kv_budget_per_gpu(d, o.limits.pool_reserve()).value() / pp;
     e.kv_per_token = kv_bytes_per_token_per_gpu(d).value();
     e.max_batch = o.limits.max_batch > 0 ? o.limits.max_batch / pp : 0.0;
     e.max_tokens = o.limits.max_tokens_per_step;
