@@ -355,7 +355,7 @@ void add_breakdown(report& out, const deployment& d, const request_shape& r, con
         .add("activations_B", "activations and workspace", m.activations.value(), "B")
         .add("communication_B", "communication buffers (NCCL)", m.communication.value(), "B")
         .add("runtime_B", "runtime memory (CUDA context, libraries, margin)", m.runtime.value(), "B")
-        .add("slack_B", "kept free (allocator slack)", m.slack.value(), "B")
+        .add("slack_B", "kept outside the KV pool by the engine's rule", m.slack.value(), "B")
         .add("free_B", "left over", m.free.value(), "B");
     out.sections.push_back({.key = "breakdown.memory_per_gpu", .title = "Memory of one GPU", .rows = {mem}, .single = true});
 }

@@ -58,7 +58,7 @@ report calibrate(const calibrate_command& c) {
     // The file is at most io::table_file_limit (1 GiB); the fit is linear in its rows.
     std::vector<plan::measurement> rows = io::load_measurements_csv(c.csv_path);
     if (!c.engine.empty())
-        for (plan::measurement& x : rows) x.d.engine = engine_named_for(c.engine, x.d.hw);
+        for (plan::measurement& x : rows) x = plan::on_engine(x, engine_named_for(c.engine, x.d.hw));
     if (c.progress != nullptr && rows.size() > 20'000)
         *c.progress << "llmcost calibrate: fitting " << text::grouped(static_cast<double>(rows.size())) << " rows...\n"
                     << std::flush;

@@ -344,3 +344,57 @@ TEST_CASE("measurements: a row's kv_memory_fraction overrides its engine's defau
         error("C,check,DeepSeek-V3,H200 SXM,sglang,0.5,8,1,1,1,fp8,bf16,fixed_batch,,,,,64,7373,922,tpot_s,0.05,s,s,0\n"),
         "kv_memory_fraction"));
 }
+
+TEST_CASE("non-KV memory: figures without activation coefficients are refused, not ignored") {
+    // AMD's profiles give no coefficients (the flat 2 GB): a runtime, a floor, an overhead or NCCL buffers
+    // written beside them would never enter a pool, so each is refused, named.
+    auto refused = [](auto&& set, const char* field) {
+        engine_profile e = catalog::vllm_cdna3;
+        REQUIRE_FALSE(e.scheduler.non_kv.given());
+        set(e.scheduler.non_kv);
+        const std::string m = test::validation_message(e);
+        CHECK(test::contains(m, field));
+        CHECK(test::contains(m, "without activation coefficients"));
+    };
+    refused([](engine_non_kv_memory& n) { n.runtime = bytes(3758096384.0); }, "scheduler.non_kv.runtime");
+    refused([](engine_non_kv_memory& n) { n.min_activations = bytes(73400320.0); }, "scheduler.non_kv.min_activations");
+    refused([](engine_non_kv_memory& n) { n.activation_overhead = 0.15; }, "scheduler.non_kv.activation_overhead");
+    refused([](engine_non_kv_memory& n) { n.runtime_overhead = 0.2; }, "scheduler.non_kv.runtime_overhead");
+    refused([](engine_non_kv_memory& n) { n.communication[1] = bytes(358612992.0); }, "scheduler.non_kv.communication");
+    CHECK(test::validation_message(catalog::vllm_cdna3).empty());
+}
+
+TEST_CASE("KV pool: a step budget set on the reserve wins over the limits' max tokens per step") {
+    const deployment d = llama70_trtllm();
+    const scheduler_limits from_limits{.max_tokens_per_step = 2048};
+    const scheduler_limits both{.max_tokens_per_step = 2048, .reserve = {.step_tokens = tokens(8192.0)}};
+    CHECK(from_limits.pool_reserve().step_tokens.value() == 2048.0);
+    CHECK(both.pool_reserve().step_tokens.value() == 8192.0);
+    // T05's hand-worked pools above: 10.10 GB at 2,048 tokens, 9.10 GB at the engine's 8,192.
+    CHECK(kv_budget_per_gpu(d, both.pool_reserve()).value() == doctest::Approx(kv_budget_per_gpu(d).value()).epsilon(1e-15));
+    CHECK(kv_budget_per_gpu(d, from_limits.pool_reserve()).value() > kv_budget_per_gpu(d, both.pool_reserve()).value());
+}
+
+TEST_CASE("measurements: the row's flags travel with it onto any engine, and only onto an engine") {
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,kv_memory_fraction,cuda_graphs\n";
+    const auto rows = io::parse_measurements_csv(
+        header + "A,check,DeepSeek-V3,H200 SXM,sglang,0.5,8,1,1,1,fp8,bf16,fixed_batch,,,,,64,7373,922,tpot_s,0.05,s,s,0.82,0\n",
+        "k.csv");
+    REQUIRE(rows.size() == 1);
+    // Loaded, the row keeps its flag to itself: the reference engine (vLLM's rule at 0.95) does not take
+    // SGLang's --mem-fraction-static.
+    CHECK(rows[0].d.engine.scheduler.kv_memory_fraction == plan::measurement{}.d.engine.scheduler.kv_memory_fraction);
+    CHECK(rows[0].d.engine.scheduler.kv_memory_fraction != 0.82);
+    // Put on another profile (a fit's profile without launch costs, `llmcost calibrate --engine`), the run's
+    // flags come along: its memory fraction and its eager steps.
+    engine_profile neutral = catalog::sglang_hopper;
+    neutral.overheads.launch_graph = seconds(0.0);
+    const plan::measurement y = plan::on_engine(rows[0], neutral);
+    CHECK(y.d.engine.scheduler.kv_memory_fraction == 0.82);
+    CHECK_FALSE(y.d.engine.overheads.cuda_graphs);
+    CHECK(y.d.engine.overheads.launch_graph.value() == 0.0);
+    // with_own_engine is on_engine with the catalog's profile for the row.
+    CHECK(plan::with_own_engine(rows[0]).d.engine == plan::on_engine(rows[0], catalog::sglang_hopper).d.engine);
+}

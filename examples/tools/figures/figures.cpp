@@ -562,7 +562,7 @@ bool explain_breakdown(const std::string& dir) {
                                                                 {"weights: routed experts", m.expert_weights},
                                                                 {"KV cache of the batch", m.kv},
                                                                 {"activations and workspace", m.activations + m.communication + m.runtime},
-                                                                {"kept free (allocator slack)", m.slack},
+                                                                {"kept outside the KV pool by the engine's rule", m.slack},
                                                                 {"left over", m.free}}};
     const std::array<const char*, 6> memory_colors{"#08519c", "#6baed6", "#e6550d", "#fdae6b", "#bdbdbd", "#f0f0f0"};
     doc.text(x0, 230.0, cat("Memory of one GPU (", to_text(m.capacity, binary3), " HBM)"), {.size = 13.0, .bold = true});

@@ -54,7 +54,7 @@ struct context_room {
 };
 
 context_room max_context(const deployment& d) {
-    const bytes_t budget = kv_budget_per_gpu(d);
+    const bytes_t budget = kv_budget_per_gpu(d, limits.pool_reserve());  // the pool `holds_a_request` prices
     const auto fits = [&](double c) { return kv_bytes_per_gpu_for_context(d, llmcost::tokens(c)) <= budget; };
     double lo = 0, hi = d.m.max_position;
     if (fits(hi)) return {hi, true};

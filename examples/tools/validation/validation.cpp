@@ -726,7 +726,8 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
             f.catalog_gemm = profile.kernels.gemm;
             const engine_profile neutral = without_launch_cost(profile);
             const std::vector<plan::measurement> fit_rows =
-                calibration_rows(every_third_by_stratum(mine, gpu), f.rows, subset_ids, [&](plan::measurement& y) { y.d.engine = neutral; });
+                calibration_rows(every_third_by_stratum(mine, gpu), f.rows, subset_ids,
+                                 [&](plan::measurement& y) { y = plan::on_engine(y, neutral); });
             const std::vector<plan::parameter> free{plan::parameter::kernel_overhead};
             calibrate_fit(f, fit_rows, free.size() + 1, "fewer rows than parameters", {.free = free}, [&](const plan::fitted_parameter& q) {
                 const hardware& h = fit_rows.front().d.hw;  // after the check: a subset may be empty
@@ -1010,7 +1011,7 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
         for (const plan::measurement* x : mine)
             if (x->d.hw.name == f.gpu && ++on_gpu % 3 == 0) picked.push_back(x);
         const std::vector<plan::measurement> fit_rows =
-            calibration_rows(picked, f.rows, subset_ids, [&](plan::measurement& y) { y.d.engine = neutral; });
+            calibration_rows(picked, f.rows, subset_ids, [&](plan::measurement& y) { y = plan::on_engine(y, neutral); });
         calibrate_fit(f, fit_rows, 3, "fewer rows than parameters",
                       {.free = {plan::parameter::kernel_overhead, plan::parameter::request_overhead}},
                       [&](const plan::fitted_parameter& q) {
@@ -1243,8 +1244,8 @@ std::string opening_wave_text(const std::vector<wave_row>& rows) {
          "in full (add_one_req_ignore_eos), so a prompt waits for KV only where the pool is short — every run here is "
          "at most 64 sequences of at most 8,295 tokens, within the pool its launch flags leave (`--mem-fraction-static` "
          "0.8–0.85 of HBM less about 86 GB of DeepSeek-R1's FP8 weights a GPU at TP8), save H200 at 8k/1k and 64 clients "
-         "(BF16 KV, 70,272 B a token: 64 × 8,295 tokens = 37 GB against about 30 GB), the one row where KV admission "
-         "may hold prompts and the simulated pool (the library's own reserve) does not; a streamed request's first chunk "
+         "(BF16 KV, 70,272 B a token: 64 × 8,295 tokens = 37 GB against the 40.27 GB SGLang's rule leaves at its "
+         "0.82, f · HBM − weights: docs/kv-pool.md), where the simulated pool does not hold prompts either; a streamed request's first chunk "
          "leaves with its first token (`len(output_ids) % stream_interval == 1`), so `--stream-interval` 10 or 30 "
          "delays later chunks, not TTFT; a prompt batch runs alone, and on B200 the scheduler polls every 10 or 30 "
          "decode steps (both simulated); no SGLang row here ran attention data parallelism "
@@ -1443,8 +1444,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "`tables/measurements.csv` (trtllm-bench's max-batch and max-token heuristic, MLPerf's mean prompt length, "
          "which online runs were below capacity, the mean lengths of a benchmark client's random sampler); figures the "
          "source gives per GPU or for several independent instances are converted with the arithmetic in the notes; "
-         "the library keeps its own memory reserve (5% of HBM and 2 GB of "
-         "activations per GPU) whatever fraction the engine was given.\n";
+         "each row's KV pool follows its engine's rule (`kv_pool_per_gpu`: TensorRT-LLM f · (HBM − weights − "
+         "non-KV memory), vLLM f · HBM − weights − non-KV memory, SGLang f · HBM − weights; docs/kv-pool.md) at the "
+         "row's own launch flag where its notes state one (`kv_memory_fraction`), else at the engine's default.\n";
     s += "- Number formats: a row's weight format sets the weights and the GEMMs, its KV format the cache "
          "(`with_formats`): FP8 rows as TensorRT-LLM's FP8 quantization (FP8 weights, GEMMs and, where the row says "
          "so, KV cache), BF16 rows BF16 throughout; FP4 checkpoints that quantize only the routed experts (NVFP4, "

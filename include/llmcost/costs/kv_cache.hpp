@@ -12,19 +12,21 @@
 namespace llmcost {
 
 /// The library's own reserve, the reference engine's rule and a user's override: the share of HBM kept
-/// free (allocator slack) and the workspace and activations per GPU.
+/// free (allocator slack) and the workspace and activations per GPU (also the activations of an engine
+/// profile that gives no non-KV figures of its own).
 inline constexpr double library_reserve_fraction = 0.05;
 inline constexpr bytes_t library_activations = gigabytes(2.0);
 
 /// What HBM must hold besides weights and KV. Left unset (`memory_reserve{}`), the deployment's
 /// engine sizes its KV pool by its own rule (`engine_scheduler::kv_pool` with its
-/// `kv_memory_fraction`; docs/kv-pool.md), with the library's 2 GB as the activations term where the
-/// rule has one. A reserve the user gives wins over the engine: setting `fraction` or `activations`
+/// `kv_memory_fraction`; docs/kv-pool.md), less the engine's non-KV memory where the rule subtracts it
+/// (`engine_non_kv_per_gpu`: activations, NCCL buffers and runtime from NVIDIA's memory model of the
+/// engine; the library's flat 2 GB of activations for an engine without those figures). A reserve the user gives wins over the engine: setting `fraction` or `activations`
 /// prices the library's generic rule HBM · (1 − fraction) − activations − weights (0.05 and 2 GB for
 /// the one left unset), whatever the engine; it is never silently dropped.
 struct memory_reserve {
     std::optional<double> fraction{};      ///< kept free (allocator slack); unset: the engine's rule
-    std::optional<bytes_t> activations{};  ///< workspace and activations per GPU; unset: 2 GB and the engine's rule
+    std::optional<bytes_t> activations{};  ///< workspace and activations per GPU; unset: the engine's rule and non-KV memory
     bytes_t resident{};                    ///< more resident bytes per GPU counted with the weights (a draft model's)
     /// Tokens per step the engine's activations are sized for (`engine_non_kv_per_gpu`); 0: the engine's
     /// `max_batched_tokens`. `scheduler_limits::pool_reserve` sets it from the limits' max tokens per
@@ -53,7 +55,7 @@ struct non_kv_memory {
     const engine_non_kv_memory& n = d.engine.scheduler.non_kv;
     if (!n.given()) return {.activations = library_activations, .communication = bytes(0.0), .runtime = bytes(0.0)};
     const double t = step.value() > 0.0 ? step.value() : d.engine.scheduler.max_batched_tokens;
-    require(t >= 1.0, d.engine.name, "scheduler.max_batched_tokens", t,
+    require(t >= 1.0, d.engine.name, step.value() > 0.0 ? "max tokens per step (the pool's step budget)" : "scheduler.max_batched_tokens", t,
             "the engine's activations are sized for its tokens per step: give max tokens per step or an engine "
             "with a step budget");
     const int tp = d.layout.tp < 8 ? d.layout.tp : 8;

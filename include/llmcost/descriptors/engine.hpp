@@ -82,7 +82,8 @@ inline constexpr std::array all_architectures{gpu_architecture::any,       gpu_a
 }
 
 /// How an engine sizes its KV pool on one GPU from its memory fraction f, the GPU's HBM H, the
-/// weights W it holds and the activations A (the library's workspace figure, `memory_reserve`).
+/// weights W it holds and its non-KV memory A (`engine_non_kv_per_gpu`: activations, NCCL buffers and
+/// runtime; the library's flat 2 GB where the profile gives no figures).
 enum class kv_pool_rule {
     /// pool = f · H − W − A: f is the share of ALL memory the instance may use for weights, peak
     /// activations and KV (vLLM's gpu_memory_utilization: requested = total · f, KV = requested −
@@ -613,6 +614,15 @@ struct engine_profile {
                     n.min_activations.value(), "must be zero or positive and finite");
             require(non_negative_finite(n.runtime.value()), s, "scheduler.non_kv.runtime (B)", n.runtime.value(),
                     "must be zero or positive and finite");
+            if (!n.given()) {  // without coefficients the engine keeps the flat 2 GB: any other figure would be ignored
+                const char* rule = "given without activation coefficients (the dense and MoE columns): all 0, or give them";
+                require(n.min_activations.value() == 0.0, s, "scheduler.non_kv.min_activations (B)", n.min_activations.value(), rule);
+                require(n.runtime.value() == 0.0, s, "scheduler.non_kv.runtime (B)", n.runtime.value(), rule);
+                require(n.activation_overhead == 0.0, s, "scheduler.non_kv.activation_overhead", n.activation_overhead, rule);
+                require(n.runtime_overhead == 0.0, s, "scheduler.non_kv.runtime_overhead", n.runtime_overhead, rule);
+                for (const bytes_t& c : n.communication)
+                    require(c.value() == 0.0, s, "scheduler.non_kv.communication (B)", c.value(), rule);
+            }
             require(non_negative_finite(n.activation_overhead) && n.activation_overhead < 1.0, s,
                     "scheduler.non_kv.activation_overhead", n.activation_overhead, "a share in [0, 1)");
             require(non_negative_finite(n.runtime_overhead) && n.runtime_overhead < 1.0, s,

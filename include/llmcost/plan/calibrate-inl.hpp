@@ -99,12 +99,14 @@ struct failure {
     std::string rule;
 };
 
-/// Whether two rows ask the cost model the same question (the same model, layout, scenario, shape,
-/// run and metric; the hardware is the fit's for every row): then they share one prediction.
+/// Whether two rows ask the cost model the same question (the same model, layout, engine with the
+/// run's flags, clock, front end, scenario, shape and metric; the hardware is the fit's for every
+/// row): then they share one prediction.
 [[nodiscard]] inline bool same_question(const measurement& a, const measurement& b) {
     return a.d.layout == b.d.layout && a.how == b.how && a.what == b.what && a.r.input == b.r.input &&
            a.r.output == b.r.output && a.requests == b.requests && a.max_batch == b.max_batch &&
-           a.max_tokens == b.max_tokens && a.rate == b.rate && a.batch == b.batch && a.d.m == b.d.m;
+           a.max_tokens == b.max_tokens && a.rate == b.rate && a.batch == b.batch && a.d.m == b.d.m &&
+           a.d.engine == b.d.engine && a.clock_MHz == b.clock_MHz && a.api_server == b.api_server;
 }
 
 /// A hash consistent with same_question (from the cheap fields; the model by name).

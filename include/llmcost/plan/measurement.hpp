@@ -538,10 +538,12 @@ struct efficiency_parameters {
     return catalog::find_engine(kind_of(x.engine), *a, x.engine_version);
 }
 
-/// `x` priced by its own engine's profile where the catalog has one; otherwise as it stands (the
-/// deployment's engine, the reference unless set).
-[[nodiscard]] inline measurement with_own_engine(measurement x) {
-    if (const std::optional<engine_profile> e = own_engine(x)) x.d.engine = *e;
+/// `x` on engine `e` with the row's own run carried onto it (its build's fusions, its 16-bit dense
+/// GEMMs, its KV memory flag, its CUDA graphs): every path that puts a row on an engine (its own,
+/// a fit's profile without launch costs, `llmcost calibrate --engine`) goes through here, so no
+/// flag of the run is dropped.
+[[nodiscard]] inline measurement on_engine(measurement x, const engine_profile& e) {
+    x.d.engine = e;
     x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;  // the row's build, not the profile's default
     x.d.engine.kernels.gemm_all_reduce_fused = x.gemm_all_reduce_fused;
     x.d.engine.kernels.wide_dense_max_tokens = x.fp16_dense_max_tokens;     // the row's run
@@ -551,6 +553,13 @@ struct efficiency_parameters {
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;
     }
     return x;
+}
+
+/// `x` priced by its own engine's profile where the catalog has one; otherwise on the engine it
+/// stands on (the deployment's, the reference unless set), the run's flags carried either way.
+[[nodiscard]] inline measurement with_own_engine(measurement x) {
+    const std::optional<engine_profile> e = own_engine(x);
+    return on_engine(x, e ? *e : x.d.engine);
 }
 
 /// predicted ÷ measured − 1.

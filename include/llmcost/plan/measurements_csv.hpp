@@ -211,8 +211,7 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
             r.fail("kv_memory_fraction",
                    "a memory fraction in (0, 1] (the run's --mem-fraction-static, --gpu-memory-utilization or "
                    "kv_cache_free_gpu_mem_fraction) or empty (the engine's default)");
-        x.kv_memory_fraction = f;
-        x.d.engine.scheduler.kv_memory_fraction = f;
+        x.kv_memory_fraction = f;  // the row's engine's flag: applied with that engine (`plan::on_engine`), never to another's rule
     }
     if (t.find_column("ttft_median_s")) x.ttft_median = r.number("ttft_median_s", 0.0);
     if (t.find_column("ttft_p99_s")) x.ttft_p99 = r.number("ttft_p99_s", 0.0);

@@ -125,12 +125,13 @@ struct scheduler_limits {
     /// and prompt steps alone (chunked prefill off, `prefill_alone`). Simulated only.
     bool outputs_per_block = false;
 
-    /// The reserve that sizes the KV pool under these limits: `reserve` with the step budget the
-    /// engine's activations are sized for set from `max_tokens_per_step` (when given), so the
-    /// simulator, the estimate, the sweep and the batch all price the same pool (docs/kv-pool.md).
+    /// The reserve that sizes the KV pool under these limits: `reserve`, its step budget (the tokens
+    /// the engine's activations are sized for) taken from `max_tokens_per_step` where the reserve does
+    /// not give one — a budget the user set on the reserve wins — so the simulator, the estimate, the
+    /// sweep and the batch all price the same pool (docs/kv-pool.md).
     [[nodiscard]] constexpr memory_reserve pool_reserve() const {
         memory_reserve p = reserve;
-        if (max_tokens_per_step > 0.0) p.step_tokens = tokens(max_tokens_per_step);
+        if (p.step_tokens.value() == 0.0 && max_tokens_per_step > 0.0) p.step_tokens = tokens(max_tokens_per_step);
         return p;
     }
 
