@@ -1507,6 +1507,12 @@ TEST_CASE("the prompts' attention curve e(s̄, W) on TensorRT-LLM on Blackwell (
         const auto kinds = detail::attention_kinds_of(pm, detail::sequence_terms_of(pm, s), 0.0, 12.0);
         CHECK(kinds.prompt_keys == twelve.mean_keys.value());
         CHECK(kinds.prompt_rows == twelve.query_rows);
+        // Impossible calls are refused, the argument and its value named.
+        CHECK(test::contains(test::error_of([] { return whole_prompt_attention(-1.0, 871_tok, 32.0); }), "prompts"));
+        CHECK(test::contains(test::error_of([] { return whole_prompt_attention(1.0, tokens(-5.0), 32.0); }), "prompt tokens"));
+        const std::string heads = test::error_of([] { return whole_prompt_attention(1.0, 871_tok, 0.0); });
+        CHECK(test::contains(heads, "query heads"));
+        CHECK(test::contains(heads, "positive"));
     }
     SUBCASE("where it applies: standard attention of head_dim 128 on an engine that runs the prompt kernel apart") {
         CHECK(k.own_prompt_attention_curve());

@@ -311,7 +311,7 @@ TEST_CASE("engine table: the non-KV memory columns, read and refused by column")
     const std::string bad = test::message_of(
         [&] { return io::parse_engines_csv(header + row("11,6.5,5,5,22,0,10,10,70,0,0,0,0,0,0,0"), "mine.csv"); });
     CHECK(test::contains(bad, "mine.csv:2"));
-    CHECK(test::contains(bad, "activation_moe_tp1"));
+    CHECK(test::contains(bad, "activation_moe_tp2"));  // the bad entry's own column (TP 2), not the family's first
     CHECK(test::contains(bad, "TP 1, 2, 4, 8"));
 }
 

@@ -6,8 +6,8 @@
 #include <llmcost/costs/parallel.hpp>
 #include <llmcost/costs/roofline.hpp>
 #include <llmcost/detail/math.hpp>
+#include <llmcost/detail/settable.hpp>
 
-#include <optional>
 
 namespace llmcost {
 
@@ -25,8 +25,8 @@ inline constexpr bytes_t library_activations = gigabytes(2.0);
 /// prices the library's generic rule HBM · (1 − fraction) − activations − weights (0.05 and 2 GB for
 /// the one left unset), whatever the engine; it is never silently dropped.
 struct memory_reserve {
-    std::optional<double> fraction{};      ///< kept free (allocator slack); unset: the engine's rule
-    std::optional<bytes_t> activations{};  ///< workspace and activations per GPU; unset: the engine's rule and non-KV memory
+    detail::settable<double> fraction{};      ///< kept free (allocator slack); unset: the engine's rule
+    detail::settable<bytes_t> activations{};  ///< workspace and activations per GPU; unset: the engine's rule and non-KV memory
     bytes_t resident{};                    ///< more resident bytes per GPU counted with the weights (a draft model's)
     /// Tokens per step the engine's activations are sized for (`engine_non_kv_per_gpu`); 0: the engine's
     /// `max_batched_tokens`. `scheduler_limits::pool_reserve` sets it from the limits' max tokens per

@@ -782,7 +782,8 @@ constexpr void attention_of(const pass_model& pm, const sequence_terms<V>& s, co
         separate_attention_kernels(pm, k, r);
     else if (pm.attention_rate <= 0)
         r.attention_compute = L::constant(0.0);
-    else if (pm.attention_rate_decode == pm.attention_rate)  // one rate: (F_d + F_p + S) ÷ tp ÷ R
+    else if (pm.attention_rate_decode == pm.attention_rate)  // one rate: (F_d + F_p + S) ÷ tp ÷ R, the kinds'
+        // times and `recurrence_seconds` summed by algebra into one division (every kind at the same R)
         r.attention_compute = V(r.attention_flops / pm.attention_rate);
     else  // decode at its own rate (MLA decode kernels: FlashMLA, E44–E46)
         r.attention_compute = V(k.decode_compute(pm) + k.prompt_compute(pm));
@@ -826,6 +827,10 @@ struct prompt_attention_call {
 [[nodiscard]] constexpr prompt_attention_call whole_prompt_attention(double prompts, tokens_t prompt_tokens,
                                                                      double query_heads) {
     const double n = prompt_tokens.value();
+    require(non_negative_finite(prompts), "prompt attention call", "prompts", prompts, "must be zero or positive and finite");
+    require(non_negative_finite(n), "prompt attention call", "prompt tokens", n, "must be zero or positive and finite");
+    require(non_negative_finite(query_heads) && query_heads > 0.0, "prompt attention call", "query heads", query_heads,
+            "must be positive and finite");
     const detail::prompt_attention_shape<double> shape =
         detail::prompt_attention_shape_of(prompts, n, detail::causal_pairs(0.0, n, 0.0), 1.0, query_heads);
     return {.mean_keys = tokens(shape.mean_keys), .query_rows = shape.query_rows};

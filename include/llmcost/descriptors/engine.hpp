@@ -597,15 +597,23 @@ struct engine_profile {
                 scheduler.kv_block_tokens, "must be 0 (not paged) or positive and finite");
         {
             const engine_non_kv_memory& n = scheduler.non_kv;
+            // Each entry named by its index, so a table's refusal points at its own column (TP 1, 2, 4, 8).
+            constexpr std::string_view dense[] = {
+                "scheduler.non_kv.dense[0] (activation coefficient, TP 1)", "scheduler.non_kv.dense[1] (activation coefficient, TP 2)",
+                "scheduler.non_kv.dense[2] (activation coefficient, TP 4)", "scheduler.non_kv.dense[3] (activation coefficient, TP 8)"};
+            constexpr std::string_view moe[] = {
+                "scheduler.non_kv.moe[0] (activation coefficient, TP 1)", "scheduler.non_kv.moe[1] (activation coefficient, TP 2)",
+                "scheduler.non_kv.moe[2] (activation coefficient, TP 4)", "scheduler.non_kv.moe[3] (activation coefficient, TP 8)"};
+            constexpr std::string_view nccl[] = {
+                "scheduler.non_kv.communication[0] (B, TP 1)", "scheduler.non_kv.communication[1] (B, TP 2)",
+                "scheduler.non_kv.communication[2] (B, TP 4)", "scheduler.non_kv.communication[3] (B, TP 8)"};
             for (std::size_t i = 0; i < 4; ++i) {
-                require(non_negative_finite(n.dense[i]) && (n.dense[i] > 0.0) == n.given(), s,
-                        "scheduler.non_kv.dense (activation coefficient)", n.dense[i],
+                require(non_negative_finite(n.dense[i]) && (n.dense[i] > 0.0) == n.given(), s, dense[i], n.dense[i],
                         "coefficients at TP 1, 2, 4, 8 are all positive and finite (or all 0: not given)");
-                require(non_negative_finite(n.moe[i]) && (n.moe[i] > 0.0) == n.given(), s,
-                        "scheduler.non_kv.moe (activation coefficient)", n.moe[i],
+                require(non_negative_finite(n.moe[i]) && (n.moe[i] > 0.0) == n.given(), s, moe[i], n.moe[i],
                         "coefficients at TP 1, 2, 4, 8 are all positive and finite (or all 0: not given)");
-                require(non_negative_finite(n.communication[i].value()), s, "scheduler.non_kv.communication (B)",
-                        n.communication[i].value(), "must be zero or positive and finite");
+                require(non_negative_finite(n.communication[i].value()), s, nccl[i], n.communication[i].value(),
+                        "must be zero or positive and finite");
             }
             require(!n.given() || scheduler.max_batched_tokens >= 1.0, s, "scheduler.max_batched_tokens",
                     scheduler.max_batched_tokens,
@@ -620,8 +628,8 @@ struct engine_profile {
                 require(n.runtime.value() == 0.0, s, "scheduler.non_kv.runtime (B)", n.runtime.value(), rule);
                 require(n.activation_overhead == 0.0, s, "scheduler.non_kv.activation_overhead", n.activation_overhead, rule);
                 require(n.runtime_overhead == 0.0, s, "scheduler.non_kv.runtime_overhead", n.runtime_overhead, rule);
-                for (const bytes_t& c : n.communication)
-                    require(c.value() == 0.0, s, "scheduler.non_kv.communication (B)", c.value(), rule);
+                for (std::size_t i = 0; i < 4; ++i)
+                    require(n.communication[i].value() == 0.0, s, nccl[i], n.communication[i].value(), rule);
             }
             require(non_negative_finite(n.activation_overhead) && n.activation_overhead < 1.0, s,
                     "scheduler.non_kv.activation_overhead", n.activation_overhead, "a share in [0, 1)");
