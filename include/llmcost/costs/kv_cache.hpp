@@ -79,15 +79,17 @@ struct kv_pool_split {
     bytes_t runtime{};       ///< the runtime memory the rule subtracts (`engine_non_kv_per_gpu`)
 };
 
-/// The KV pool of one GPU by the engine's rule (H = HBM, W = weights + resident, A = activations, f =
-/// `kv_memory_fraction`): share_of_total (vLLM, the reference engine) f·H − A − W; free_after_weights
-/// (TensorRT-LLM) f·(H − A − W); share_of_total_static (SGLang) f·H − W. A reserve the user gives:
-/// H·(1 − fraction) − A − W. Sources: `kv_pool_rule` (descriptors/engine.hpp), docs/kv-pool.md.
+/// The KV pool of one GPU by the engine's rule (H = HBM, W = weights + resident, X = the engine's non-KV
+/// memory, `engine_non_kv_per_gpu`: activations + NCCL buffers + runtime, the flat 2 GB for a profile
+/// without figures; f = `kv_memory_fraction`): share_of_total (vLLM, the reference engine) f·H − X − W;
+/// free_after_weights (TensorRT-LLM) f·(H − X − W); share_of_total_static (SGLang) f·H − W. A reserve
+/// the user gives: H·(1 − fraction) − A − W, A its activations (2 GB unset). Sources: `kv_pool_rule`
+/// (descriptors/engine.hpp), docs/kv-pool.md.
 [[nodiscard]] constexpr kv_pool_split kv_pool_per_gpu(const deployment& d, memory_reserve r = {}) {
     const bytes_t hbm = d.hw.gpu.hbm_capacity;
     const bytes_t held = weight_bytes_per_gpu(d) + r.resident;
-    const bytes_t a = r.activations.value_or(library_activations);
     if (r.given()) {
+        const bytes_t a = r.activations.value_or(library_activations);
         const double f = 1.0 - r.fraction.value_or(library_reserve_fraction);
         return {kv_pool_rule::share_of_total, f, a, hbm * (1.0 - f), hbm * f - a - held};
     }
