@@ -602,3 +602,41 @@ TEST_CASE("property: a simulated V0 offline run loses throughput when its KV cac
         last = rate;
     }
 }
+
+TEST_CASE("measurements: a row's attention-DP balance reaches the simulated run, refused where it cannot apply") {
+    const std::string with_balance =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,prompts,range_ratio,input_tokens,output_tokens,metric,value,unit,source,adp_timeout_iters,"
+        "adp_batching_wait_iters\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_balance + rows, "b.csv"); };
+    // InferenceMAX's gpt-oss-120b run on 2 B200s, TP 2 / EP 2 with attention DP (dp 2), balance on at
+    // TensorRT-LLM's defaults (T 50, W 10), 32 clients per rank; and the same run without the balance.
+    const auto rows = rows_of(
+        "A,check,gpt-oss-120b,B200 (HGX),trtllm,1.2,1,1,2,2,,fp8,fixed_batch,,512,20000,,32,640,0.8,922,922,ttft_s,0.14,s,s,50,10\n"
+        "B,check,gpt-oss-120b,B200 (HGX),trtllm,1.2,1,1,2,2,,fp8,fixed_batch,,512,20000,,32,640,0.8,922,922,ttft_s,0.14,s,s,,\n");
+    REQUIRE(rows.size() == 2);
+    const plan::measurement a = plan::with_own_engine(rows[0]), b = plan::with_own_engine(rows[1]);
+    CHECK(a.adp_timeout_iters == 50);
+    CHECK(a.adp_batching_wait_iters == 10);
+    CHECK(b.adp_timeout_iters == 0);
+    CHECK((plan::closed_loop_limits(a).adp_timeout_iters == 50 && plan::closed_loop_limits(a).adp_batching_wait_iters == 10));
+    // The balance holds prompts: the simulated TTFT grows.
+    CHECK(plan::predict(a) > plan::predict(b));
+    // An online row with the balance is priced by its simulated run.
+    plan::measurement online = a;
+    online.how = plan::scenario::online;
+    online.prompts = 0;
+    online.range_ratio = 1;
+    online.rate = 10;
+    CHECK(plan::holds_prompts(online));
+    // Refused, named: the balance needs attention-DP ranks, a whole timeout, and a batching wait only with it.
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    CHECK(test::contains(error("C,check,gpt-oss-120b,B200 (HGX),trtllm,1.2,2,1,2,1,,fp8,fixed_batch,,512,20000,,32,640,0.8,922,922,ttft_s,0.14,s,s,50,10\n"),
+                         "adp_timeout_iters = 50: the attention-DP balance holds prompts across attention ranks"));
+    CHECK(test::contains(error("C,check,gpt-oss-120b,B200 (HGX),trtllm,1.2,1,1,2,2,,fp8,fixed_batch,,512,20000,,32,640,0.8,922,922,ttft_s,0.14,s,s,2.5,\n"),
+                         "adp_timeout_iters = 2.5"));
+    CHECK(test::contains(error("C,check,gpt-oss-120b,B200 (HGX),trtllm,1.2,1,1,2,2,,fp8,fixed_batch,,512,20000,,32,640,0.8,922,922,ttft_s,0.14,s,s,,10\n"),
+                         "adp_batching_wait_iters = 10: a batching wait belongs to the attention-DP balance"));
+    CHECK(test::contains(error("C,check,gpt-oss-120b,B200 (HGX),trtllm,1.2,1,1,2,2,,fp8,fixed_batch,,512,20000,,32,,,922,922,ttft_s,0.14,s,s,50,10\n"),
+                         "adp_timeout_iters = 50: the attention-DP balance is simulated"));
+}

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -446,4 +447,128 @@ TEST_CASE("simulator: a V0 multi-step block runs whole, its answers ending at it
                          "[llmcost.serving.outputs_per_block]"));
     CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, one, {.limits = {.receive_interval = 8, .outputs_per_block = true}}); }),
                          "need a block of decode steps (receive_interval above 1) and prompt steps alone"));
+}
+
+TEST_CASE("attention-DP balance: the rule's two counters, by hand") {
+    // TensorRT-LLM's balance with timeout T = 5, batching wait W = 2. Every rank with answers running
+    // and a free slot, but not every rank with a prompt: the waiting counter counts 1, 2, 3, 4 (held)
+    // and at 5 the prompts enter, the counter back to 0.
+    constexpr sim::adp_ranks_state some{.all_have_prompt = false, .all_have_free_slot = true, .all_have_answers = true};
+    constexpr sim::adp_ranks_state all{.all_have_prompt = true, .all_have_free_slot = true, .all_have_answers = true};
+    sim::adp_balance_counters c{};
+    for (double k = 1; k <= 4; ++k) {
+        const sim::adp_balance_decision d = sim::adp_balance_step(c, some, 5, 2);
+        CHECK_FALSE(d.release);
+        CHECK(d.next == sim::adp_balance_counters{.waiting = k, .batching = 0});
+        c = d.next;
+    }
+    sim::adp_balance_decision d = sim::adp_balance_step(c, some, 5, 2);
+    CHECK(d.release);
+    CHECK(d.next == sim::adp_balance_counters{});
+    // Three iterations in, every rank gets a prompt: the waiting counter resets and the batching wait
+    // holds them two iterations (batching 1, 2); the third lets them in, batching back to 0.
+    c = {.waiting = 3, .batching = 0};
+    d = sim::adp_balance_step(c, all, 5, 2);
+    CHECK_FALSE(d.release);
+    CHECK(d.next == sim::adp_balance_counters{.waiting = 0, .batching = 1});
+    d = sim::adp_balance_step(d.next, all, 5, 2);
+    CHECK_FALSE(d.release);
+    CHECK(d.next == sim::adp_balance_counters{.waiting = 0, .batching = 2});
+    d = sim::adp_balance_step(d.next, all, 5, 2);
+    CHECK(d.release);
+    CHECK(d.next == sim::adp_balance_counters{});
+    // A rank with no answer running lets the prompts in at once, either way (no one to wait for).
+    CHECK(sim::adp_balance_step({.waiting = 1}, {.all_have_free_slot = true}, 5, 2).release);
+    CHECK(sim::adp_balance_step({.waiting = 1}, {.all_have_free_slot = true}, 5, 2).next == sim::adp_balance_counters{});
+    const sim::adp_balance_decision idle = sim::adp_balance_step({.waiting = 2, .batching = 1},
+                                                                 {.all_have_prompt = true, .all_have_free_slot = true}, 5, 2);
+    CHECK(idle.release);
+    CHECK(idle.next == sim::adp_balance_counters{.waiting = 0, .batching = 1});  // the batching count is left as it was
+    // A rank without a free slot is the waiting case even when every rank has a prompt.
+    d = sim::adp_balance_step({}, {.all_have_prompt = true, .all_have_answers = true}, 5, 2);
+    CHECK_FALSE(d.release);
+    CHECK(d.next == sim::adp_balance_counters{.waiting = 1, .batching = 0});
+    // Timeout 1, no batching wait: every iteration lets the prompts in, whatever the ranks say.
+    for (int bits = 0; bits < 8; ++bits) {
+        const sim::adp_ranks_state s{.all_have_prompt = (bits & 1) != 0, .all_have_free_slot = (bits & 2) != 0,
+                                     .all_have_answers = (bits & 4) != 0};
+        CHECK(sim::adp_balance_step({}, s, 1, 0).release);
+        CHECK(sim::adp_balance_step({}, s, 1, 0).next == sim::adp_balance_counters{});
+    }
+    static_assert(!sim::adp_balance_step({}, some, 5, 2).release);
+    static_assert(sim::adp_balance_step({.waiting = 4}, some, 5, 2).release);
+    static_assert(sim::adp_balance_step({.batching = 2}, all, 5, 2).release);
+}
+
+TEST_CASE("attention-DP balance in the simulator: the timeout and the batching wait, by hand") {
+    // gpt-oss-20b on two H100s, expert parallel 2 with attention DP 2 (R = 2). Request A (1000 → 200)
+    // starts on an idle rank at t = 0; B (1000 → 50) arrives in the middle of A's first decode step on
+    // the same rank (seed 2 sends both there: the plain run's B waits half that step).
+    const deployment moe{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
+    REQUIRE(moe.attention_ranks() == 2);
+    const double prefill = prefill_pass(moe, 1.0, 1000_tok, 0_tok).time().value();
+    std::vector<double> dstep(6);  // dstep[k]: A's decode step at context 1,000 + k
+    for (std::size_t k = 1; k < dstep.size(); ++k) dstep[k] = decode_pass(moe, 1.0, tokens(1000.0 + static_cast<double>(k))).time().value();
+    const std::vector<workload::request> two{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
+                                             {.arrival = seconds(prefill + dstep[1] / 2), .input = 1000_tok, .output = 50_tok}};
+    const sim::result plain = sim::simulate(moe, two, {.seed = 2});
+    REQUIRE(plain.requests.size() == 2);
+    REQUIRE(plain.requests[1].queue == doctest::Approx(dstep[1] / 2).epsilon(1e-9));
+    // The other rank never has a prompt (rate 0), T = 5: A's prompt step is iteration 0 (an idle rank
+    // lets it in), A's decode steps iterations 1, 2, …, each counted; the count reaches 5 at iteration
+    // 5, so B, waiting from iteration 2, is held through iterations 2, 3 and 4.
+    const sim::result timeout = sim::simulate(moe, two, {.limits = {.adp_timeout_iters = 5}, .seed = 2, .adp_others_rate = 0});
+    CHECK(timeout.requests[1].queue == doctest::Approx(dstep[1] / 2 + dstep[2] + dstep[3] + dstep[4]).epsilon(1e-9));
+    CHECK(timeout.requests[0].ttft == plain.requests[0].ttft);
+    CHECK(timeout.completed == 2);
+    CHECK(timeout.output_tokens == 250);
+    // The other rank always has one (a rate far above the steps'), T = 50, W = 3: at iteration 2 both
+    // ranks have a prompt and answers running, so the batching wait holds B for iterations 2, 3, 4
+    // (its count 1, 2, 3) and lets it in at iteration 5: the same wait, by the other counter.
+    const sim::result batching = sim::simulate(
+        moe, two, {.limits = {.adp_timeout_iters = 50, .adp_batching_wait_iters = 3}, .seed = 2, .adp_others_rate = 1e12});
+    CHECK(batching.requests[1].queue == doctest::Approx(dstep[1] / 2 + dstep[2] + dstep[3] + dstep[4]).epsilon(1e-9));
+    // No batching wait then: B enters at iteration 2, as in the plain run.
+    const sim::result at_once = sim::simulate(moe, two, {.limits = {.adp_timeout_iters = 50}, .seed = 2, .adp_others_rate = 1e12});
+    CHECK(at_once.requests[1].queue == doctest::Approx(dstep[1] / 2).epsilon(1e-9));
+}
+
+TEST_CASE("attention-DP balance in the simulator: properties and refusals") {
+    const deployment moe{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
+    const deployment one_rank{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.tp = 2, .ep = 2}};
+    const workload::traffic loop{.input = workload::uniform(819_tok, 1024_tok), .output = workload::uniform(819_tok, 1024_tok),
+                                 .arrivals = workload::closed_loop(32)};
+    const workload::traffic poisson{.input = workload::fixed(500_tok), .output = workload::fixed(100_tok),
+                                    .arrivals = workload::poisson(20_ms)};
+    const scheduler_limits trtllm{.adp_timeout_iters = 50, .adp_batching_wait_iters = 10};
+    // R = 1 (no attention DP): the balance does not apply, the plain engine bit for bit.
+    REQUIRE(one_rank.attention_ranks() == 1);
+    CHECK(same_bits(sim::simulate(one_rank, poisson, {.limits = trtllm, .requests = 300}),
+                    sim::simulate(one_rank, poisson, {.requests = 300})));
+    // Timeout 1 without a batching wait lets every prompt in at every iteration: the plain engine.
+    CHECK(same_bits(sim::simulate(moe, poisson, {.limits = {.adp_timeout_iters = 1}, .requests = 300}),
+                    sim::simulate(moe, poisson, {.requests = 300})));
+    CHECK(same_bits(sim::simulate(moe, loop, {.limits = {.adp_timeout_iters = 1}, .requests = 320}),
+                    sim::simulate(moe, loop, {.requests = 320})));
+    // A closed loop of 32 clients: every request answered once with its tokens, the same run twice
+    // bit for bit, and the hold only lengthens the wait for the first token.
+    const sim::result held = sim::simulate(moe, loop, {.limits = trtllm, .requests = 320});
+    const sim::result free = sim::simulate(moe, loop, {.requests = 320});
+    CHECK(held.completed == 320);
+    CHECK(held.output_tokens == free.output_tokens);
+    CHECK(same_bits(held, sim::simulate(moe, loop, {.limits = trtllm, .requests = 320})));
+    CHECK(held.ttft.mean > free.ttft.mean);
+    CHECK(held.queue.mean > free.queue.mean);
+    // Refused, named.
+    const auto one = spaced(3, 100.0, 1000, 200);
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(moe, one, {.limits = {.adp_timeout_iters = 0.5}}); }),
+                         "adp_timeout_iters = 0.5"));
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(moe, one, {.limits = {.adp_timeout_iters = -1}}); }),
+                         "[llmcost.serving.adp_balance]"));
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(moe, one, {.limits = {.adp_batching_wait_iters = 3}}); }),
+                         "a batching wait belongs to the attention-DP balance"));
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(moe, one, {.limits = {.adp_timeout_iters = 5, .adp_batching_wait_iters = 1.5}}); }),
+                         "adp_batching_wait_iters = 1.5"));
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(moe, one, {.limits = trtllm, .adp_others_rate = std::numeric_limits<double>::infinity()}); }),
+                         "adp_others_rate (1/s)"));
 }

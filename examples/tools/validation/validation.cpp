@@ -444,6 +444,12 @@ std::string layout_text(const parallel_layout& l) {
     return (s.empty() ? "1 GPU" : s) + (l.gpus() > 1 ? " (" + std::to_string(l.gpus()) + " GPUs)" : "");
 }
 
+/// TensorRT-LLM's attention-DP balance as the row sets it.
+std::string adp_text(const plan::measurement& x) {
+    return ", attention-DP balance over " + std::to_string(x.d.layout.dp) + " ranks (timeout " + whole(x.adp_timeout_iters) +
+           ", batching wait " + whole(x.adp_batching_wait_iters) + " iterations)";
+}
+
 std::string engine_text(const plan::measurement& x) {
     switch (x.how) {
         case plan::scenario::offline: {
@@ -459,6 +465,7 @@ std::string engine_text(const plan::measurement& x) {
         case plan::scenario::online: {
             std::string s = text::plain(x.rate, 4) + " requests/s";
             if (x.receive_interval > 1.0) s += ", scheduler pass every " + whole(x.receive_interval) + " decode steps";
+            if (x.adp_timeout_iters > 0.0) s += adp_text(x);
             if (x.min_waiting_prompts > 1.0) s += ", at least " + whole(x.min_waiting_prompts) + " prompts waiting";
             if (x.prefill_alone) s += ", prompt steps alone";
             if (x.outputs_per_block) s += ", answers end with their block";
@@ -468,7 +475,8 @@ std::string engine_text(const plan::measurement& x) {
         case plan::scenario::fixed_batch:
             return x.prompts > 0 ? "batch " + whole(x.batch) + ", closed loop of " + whole(x.prompts) + " prompts" +
                                        (x.range_ratio < 1.0 ? ", range ratio " + text::plain(x.range_ratio, 3) : "") +
-                                       (x.receive_interval > 1.0 ? ", server polls every " + whole(x.receive_interval) + " decode steps" : "")
+                                       (x.receive_interval > 1.0 ? ", server polls every " + whole(x.receive_interval) + " decode steps" : "") +
+                                       (x.adp_timeout_iters > 0.0 ? adp_text(x) : "")
                                  : "batch " + whole(x.batch);
         case plan::scenario::single_prefill: return "one prompt";
     }
@@ -1424,8 +1432,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "`online` = `serve_online` (Little's law at the arrival rate per serving instance: a replica, "
          "or one expert-parallel group, whose arrivals spread evenly over its dp attention ranks: "
          "`plan::online_interarrival`); an online row whose engine's scheduler holds prompts (a scheduler pass every "
-         "N decode steps, a minimum of waiting prompts, prompt steps alone: `receive_interval`, `min_waiting_prompts`, "
-         "`prefill_alone`, from the harness configuration) is priced by the simulator at the row's Poisson rate "
+         "N decode steps, a minimum of waiting prompts, prompt steps alone, TensorRT-LLM's attention-DP balance: "
+         "`receive_interval`, `min_waiting_prompts`, `prefill_alone`, `adp_timeout_iters`, from the harness configuration) is priced by the simulator at the row's Poisson rate "
          "(`plan::online_run`), `fixed_batch` = `serve_at_batch` (a closed loop at a fixed concurrency per "
          "instance, per attention rank under attention data parallelism), `single_prefill` = one prefill pass. A "
          "`fixed_batch` row with `prompts` is a benchmark client's closed loop with a burst start (InferenceMAX: "
@@ -1433,7 +1441,10 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "`--random-range-ratio 0.8`): it is priced by the simulator (`plan::closed_loop_run`, `sim::simulate` with "
          "the row's engine, its server's caps where the row gives them (`max_batch`, `max_tokens`, also the prompt "
          "chunk where the engine chunks; the launch script's flags) and the engine's defaults where it does not, the "
-         "server's poll interval (`receive_interval`), SGLang's prompt steps run alone, c clients releasing their first prompts at time 0, seed 1), "
+         "server's poll interval (`receive_interval`), TensorRT-LLM's attention-DP balance where the launch flags turn it "
+         "on (`adp_timeout_iters`, `adp_batching_wait_iters`: `sim::adp_balance_step` over the row's dp ranks, the other "
+         "ranks' prompts as Poisson streams at the simulated rank's completion rate so far), SGLang's prompt steps run "
+         "alone, c clients releasing their first prompts at time 0, seed 1), "
          "TTFT and TPOT as the means over requests and tokens/s as output tokens ÷ makespan, as the client reports "
          "them; the client's lengths are drawn uniformly on whole tokens in [⌊r·L⌋, L] around the row's mean "
          "(`plan::client_lengths`).\n";
@@ -1611,8 +1622,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "closed/*/configs/*/Server/*.py), and what remains there is the capacity (section after next). Its "
          "DeepSeek-R1 Server runs (trtllm-serve with attention data parallelism) balance prompts over the attention "
          "ranks, `attention_dp_config` batching_wait_iters 3 and timeout_iters 9 (6 on GB300; the adp_balancing_* "
-         "fields of each config, closed/NVIDIA/code/llmlib/config.py): prompts enter at a pass every timeout_iters "
-         "iterations, simulated (next section). \"Wait\" is the measured TTFT in measured decode steps (TTFT ÷ TPOT).\n\n";
+         "fields of each config, closed/NVIDIA/code/llmlib/config.py), simulated as TensorRT-LLM's rule (next "
+         "section). \"Wait\" is the measured TTFT in measured decode steps (TTFT ÷ TPOT).\n\n";
     s += "| engine | GPU vendor (architecture) | rows | measured ÷ llmcost concurrency (median) | median abs. TPOT error at the rate "
          "| at the measured concurrency | mean signed at the rate | at the measured concurrency | wait in steps (median) |\n"
          "|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
@@ -1682,11 +1693,13 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "on the closed form. NVIDIA's DeepSeek-R1 Server runs (TensorRT-LLM with attention data parallelism over 8 "
          "ranks) hold prompts too: the harness turns on TensorRT-LLM's attention-DP balance (`adp_balancing_enable`, "
          "`adp_balancing_timeout_iters` 9, 6 on GB300, in each config's Server/deepseek-r1.py), whose scheduler "
-         "holds every rank's new prompts until all ranks have one or a counter of the iterations in which some rank "
-         "has none reaches timeout_iters (NVIDIA/TensorRT-LLM tensorrt_llm/_torch/pyexecutor/py_executor.py, "
-         "`_balance_adp_requests`); at these rates, about 0.3–0.4 prompts per rank in such a window, all eight "
-         "ranks almost never have one at once, so prompts enter at a pass every timeout_iters iterations "
-         "(`receive_interval`). Their client is the harness's HTTP core against trtllm-serve (TRTLLM_ENDPOINT, "
+         "holds every rank's new prompts until all ranks have one and a free slot (then `batching_wait_iters` 3, "
+         "2 on GB300, iterations more) or a counter of the iterations without that reaches timeout_iters "
+         "(NVIDIA/TensorRT-LLM tensorrt_llm/_torch/pyexecutor/py_executor.py, `_balance_adp_requests`), simulated "
+         "as that rule over the 8 ranks (`adp_timeout_iters`, `adp_batching_wait_iters`; `sim::adp_balance_step`, "
+         "the other 7 ranks' prompts as Poisson streams at the simulated rank's arrival rate so far); at these "
+         "rates, about 0.3–0.4 prompts per rank in such a window, all eight ranks almost never have one at once, "
+         "so prompts enter about every timeout_iters iterations. Their client is the harness's HTTP core against trtllm-serve (TRTLLM_ENDPOINT, "
          "closed/NVIDIA/code/deepseek-r1/tensorrt/__init__.py), so their TTFT carries the engine's front end "
          "(`api_server`). Their lengths vary (the dataset's spreads): the simulated run draws them from a "
          "lognormal of the row's mean and standard deviation (`plan::online_lengths`), the same two moments the "

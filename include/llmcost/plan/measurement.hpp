@@ -125,6 +125,13 @@ struct measurement {
     /// output processor, are processed after the block's last step). Simulated: with
     /// `receive_interval` above 1 and `prefill_alone`.
     bool outputs_per_block = false;
+    /// TensorRT-LLM's attention-DP balance as the run configured it (`scheduler_limits::adp_timeout_iters`,
+    /// `adp_batching_wait_iters`: `attention_dp_config` timeout_iters and batching_wait_iters with
+    /// enable_balance; TensorRT-LLM's own defaults, 50 and 10, where the run enabled it without them);
+    /// 0: off. Simulated, over the row's dp attention ranks: only with `prompts`, offline or online,
+    /// and an expert-parallel layout of dp ≥ 2.
+    double adp_timeout_iters = 0;
+    double adp_batching_wait_iters = 0;
     metric what = metric::output_tokens_per_s;
     double value = 0;       ///< the measured figure in SI (tokens/s or s)
     /// The client reached the engine through its API server (HTTP: vLLM's and SGLang's OpenAI-compatible
@@ -214,6 +221,22 @@ struct measurement {
         require(!outputs_per_block || (receive_interval > 1.0 && prefill_alone), s, "outputs_per_block", 1.0,
                 "a block's outputs at its end need a block of decode steps (receive_interval above 1) and prompt steps "
                 "alone (prefill_alone): vLLM V0 multi-step with chunked prefill off");
+        require(adp_timeout_iters == 0.0 || (adp_timeout_iters >= 1.0 && adp_timeout_iters <= 1e6 &&
+                                             std::floor(adp_timeout_iters) == adp_timeout_iters),
+                s, "adp_timeout_iters", adp_timeout_iters,
+                "0 (no attention-DP balance) or a whole number of iterations, from 1 to 10⁶, before held prompts enter");
+        require(adp_batching_wait_iters >= 0.0 && adp_batching_wait_iters <= 1e6 &&
+                    std::floor(adp_batching_wait_iters) == adp_batching_wait_iters,
+                s, "adp_batching_wait_iters", adp_batching_wait_iters,
+                "a whole number of iterations, from 0 to 10⁶, that prompts wait once every rank has one");
+        require(adp_batching_wait_iters == 0.0 || adp_timeout_iters > 0.0, s, "adp_batching_wait_iters",
+                adp_batching_wait_iters, "a batching wait belongs to the attention-DP balance: it needs adp_timeout_iters ≥ 1");
+        require(adp_timeout_iters == 0.0 || simulated, s, "adp_timeout_iters", adp_timeout_iters,
+                "the attention-DP balance is simulated: it needs a closed-loop run (prompts > 0), an offline or an "
+                "online row");
+        require(adp_timeout_iters == 0.0 || d.attention_ranks() >= 2, s, "adp_timeout_iters", adp_timeout_iters,
+                "the attention-DP balance holds prompts across attention ranks: it needs an expert-parallel layout "
+                "with dp ≥ 2 (the attention-DP ranks), dp = " + std::to_string(d.layout.dp) + " here");
         // Lengths that vary (the dataset's spreads) are priced by the closed forms' length bias, or
         // drawn by an online row's simulated run (`online_run`: lognormal of the mean and spread); a
         // closed-loop client's run draws its client's own lengths (`client_lengths`), so it takes none.
@@ -265,7 +288,9 @@ struct measurement {
                            .receive_interval = x.receive_interval,
                            .prefill_alone = x.prefill_alone,  // or the engine's own (SGLang): with_engine_defaults
                            .min_waiting_prompts = x.min_waiting_prompts,
-                           .outputs_per_block = x.outputs_per_block};
+                           .outputs_per_block = x.outputs_per_block,
+                           .adp_timeout_iters = x.adp_timeout_iters,
+                           .adp_batching_wait_iters = x.adp_batching_wait_iters};
     // A row's token cap is also its prompt chunk where the engine chunks prompts: vLLM splits a
     // prompt to the step's budget (--max-num-batched-tokens), SGLang at --chunked-prefill-size (the
     // InferenceMAX launch scripts set it equal to --max-prefill-tokens, or leave that at its default).
@@ -326,12 +351,12 @@ inline constexpr double stall_ratio = 60.0;
 }
 
 /// Whether an online or offline row's scheduler holds prompts in a way only the simulator prices:
-/// polls every N > 1 decode steps (vLLM V0's multi-step block), a minimum of waiting prompts, or
-/// prompt steps alone. Such a row is priced by `online_run` or `offline_run`, the others by the
+/// polls every N > 1 decode steps (vLLM V0's multi-step block), a minimum of waiting prompts,
+/// prompt steps alone, or TensorRT-LLM's attention-DP balance. Such a row is priced by `online_run` or `offline_run`, the others by the
 /// closed forms (`serve_online`, `saturated`).
 [[nodiscard]] inline bool holds_prompts(const measurement& x) {
     return (x.how == scenario::online || x.how == scenario::offline) &&
-           (x.receive_interval > 1.0 || x.min_waiting_prompts > 1.0 || x.prefill_alone);
+           (x.receive_interval > 1.0 || x.min_waiting_prompts > 1.0 || x.prefill_alone || x.adp_timeout_iters > 0.0);
 }
 
 /// An online row's lengths for its simulated run: the mean shape where the row gives no spread, else

@@ -29,8 +29,9 @@
 /// | `fp16_dense_max_tokens` | optional: steps of at most this many tokens run the dense linear layers (8-bit weights) as 16-bit GEMMs on a 16-bit copy of the weights, as the run's configuration turns on (AMD's MLPerf Mixtral Server yamls, `VLLM_MOE_USE_FP16_GEMM_FOR_SMALL_FP8_INPUTS`: 2560); empty or 0 = never |
 /// | `kv_memory_fraction` | optional: the run's own KV memory fraction where its launch flags state it (SGLang `--mem-fraction-static`, vLLM `--gpu-memory-utilization`, TensorRT-LLM `kv_cache_free_gpu_mem_fraction`), sized into the KV pool by the engine's rule (docs/kv-pool.md); empty = the engine profile's default |
 /// | `ttft_median_s`, `ttft_p99_s` | optional: a TTFT row's median and 99th percentile over the run's requests, where the artifact gives them beside the mean; empty = not given |
-/// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`, TensorRT-LLM's attention-DP balance `timeout_iters` where no iteration finds every rank with a prompt), simulated for a closed-loop or online row; empty = 1, every step |
+/// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`; TensorRT-LLM's attention-DP balance has columns of its own, `adp_timeout_iters`), simulated for a closed-loop or online row; empty = 1, every step |
 /// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
+/// | `adp_timeout_iters`, `adp_batching_wait_iters` | optional: TensorRT-LLM's attention-DP balance as the run set it (`attention_dp_config` enable_balance with timeout_iters T and batching_wait_iters W; the engine's defaults 50 and 10 where the run enabled it without them), simulated over the row's dp attention ranks (`sim::adp_balance_step`); empty or 0 = off |
 /// | `prefill_alone` | optional: 1 = prompt steps run alone, the answers waiting (vLLM V0 with chunked prefill off), simulated; empty or 0 = mixed |
 /// | `outputs_per_block` | optional: 1 = the block of `receive_interval` decode steps runs whole and its answers end at its end, an answer whose last token falls inside it computed to the block's last step (vLLM V0 multi-step without the async output processor, which `enforce_eager` turns off), simulated, with `receive_interval` above 1 and `prefill_alone`; empty or 0 = an answer ends at its last token |
 /// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
@@ -171,6 +172,8 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (t.find_column("range_ratio")) x.range_ratio = r.number("range_ratio", 1.0);
     if (t.find_column("receive_interval")) x.receive_interval = r.number("receive_interval", 1.0);
     if (t.find_column("min_waiting_prompts")) x.min_waiting_prompts = r.number("min_waiting_prompts", 1.0);
+    if (t.find_column("adp_timeout_iters")) x.adp_timeout_iters = r.number("adp_timeout_iters", 0.0);
+    if (t.find_column("adp_batching_wait_iters")) x.adp_batching_wait_iters = r.number("adp_batching_wait_iters", 0.0);
     if (t.find_column("prefill_alone"))
         x.prefill_alone = r.flag("prefill_alone", false, "1 (prompt steps run alone) or 0 / empty (mixed)");
     if (t.find_column("outputs_per_block"))

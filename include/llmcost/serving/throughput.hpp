@@ -124,6 +124,16 @@ struct scheduler_limits {
     /// is a block of one step: its first token comes out at its end. Needs `receive_interval` above 1
     /// and prompt steps alone (chunked prefill off, `prefill_alone`). Simulated only.
     bool outputs_per_block = false;
+    /// TensorRT-LLM's attention-DP balance (`attention_dp_config` enable_balance: `timeout_iters` T,
+    /// `batching_wait_iters` W): every iteration, on the counts all attention ranks gather, the
+    /// prompts of every rank are held unless every rank has one waiting and a free slot (then, with
+    /// answers running on every rank, W iterations more), or a counter of the iterations without that
+    /// reaches T (`sim::adp_balance_step`; docs/trtllm-adp-online.md). 0: off (every engine's default,
+    /// and TensorRT-LLM's without enable_balance). Applies only where the deployment has attention-DP
+    /// ranks (`deployment::attention_ranks` ≥ 2), as TensorRT-LLM applies it only with attention DP.
+    /// Simulated only: the other R − 1 ranks' prompts as Poisson streams at the simulated rank's rate.
+    double adp_timeout_iters = 0;
+    double adp_batching_wait_iters = 0;  ///< W above; 0 with T: no batching wait
 
     /// The reserve that sizes the KV pool under these limits: `reserve`, its step budget (the tokens
     /// the engine's activations are sized for) taken from `max_tokens_per_step` where the reserve does
@@ -166,6 +176,19 @@ struct scheduler_limits {
                 "a block's outputs at its end need a block of decode steps (receive_interval above 1) and prompt "
                 "steps alone (prefill_alone): vLLM V0 multi-step with chunked prefill off",
                 "llmcost.serving.outputs_per_block");
+        require(adp_timeout_iters == 0.0 || (adp_timeout_iters >= 1.0 && adp_timeout_iters <= 1e6 &&
+                                             detail::const_trunc(adp_timeout_iters) == adp_timeout_iters),
+                "scheduler", "adp_timeout_iters", adp_timeout_iters,
+                "0 (no attention-DP balance) or a whole number of iterations, from 1 to 10⁶, before held prompts enter",
+                "llmcost.serving.adp_balance");
+        require(adp_batching_wait_iters >= 0.0 && adp_batching_wait_iters <= 1e6 &&
+                    detail::const_trunc(adp_batching_wait_iters) == adp_batching_wait_iters,
+                "scheduler", "adp_batching_wait_iters", adp_batching_wait_iters,
+                "a whole number of iterations, from 0 to 10⁶, that prompts wait once every rank has one",
+                "llmcost.serving.adp_balance");
+        require(adp_batching_wait_iters == 0.0 || adp_timeout_iters > 0.0, "scheduler", "adp_batching_wait_iters",
+                adp_batching_wait_iters, "a batching wait belongs to the attention-DP balance: it needs adp_timeout_iters ≥ 1",
+                "llmcost.serving.adp_balance");
     }
 };
 

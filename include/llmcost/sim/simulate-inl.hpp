@@ -106,6 +106,11 @@ struct engine {
     bool trace_prefixes = false; ///< trace prefix ids find their shared part cached
     double shared_prefix = 0;    ///< its length (0: the shorter prompt)
     bool cold = false;           ///< a closed loop on servers started cold: the opening pays `cold_opening`
+    /// Attention-DP ranks under TensorRT-LLM's balance (`scheduler_limits::adp_timeout_iters`): R ≥ 2
+    /// with the balance on, else 1 (no balance).
+    double adp_ranks = 1;
+    std::uint64_t seed = 1;      ///< the run's seed (the other ranks' prompts under the balance)
+    double adp_others_rate = -1; ///< the other ranks' prompt rate (1/s); negative: this rank's own so far
 };
 
 /// What a server does with its requests: all of it, or one side of a disaggregated pair.
@@ -149,7 +154,7 @@ struct finish_event {
 inline void run_server(const engine& e, std::span<const workload::request> all_reqs, std::span<const std::size_t> ids,
                        timings& out,
                        itl_histogram& itl, result& r, step_cache& cache, bool record_timeline, double timeline_points,
-                       double clients, stage role = stage::colocated, double origin = -1.0) {
+                       double clients, stage role = stage::colocated, double origin = -1.0, std::uint64_t server = 0) {
     const model& m = e.pm.d.m;
     const model::layer_counts& kinds = e.pm.layer_kinds;  // counted once, not per step
     std::vector<live> s;  // slots for the requests in the engine (waiting or running), reused
@@ -265,6 +270,18 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         if (q.generated == 0.0) first_token.push_back({.step = step_no + 1.0, .id = id, .version = q.version});
     };
     if (e.closed_loop) clients_free = clients;
+    // TensorRT-LLM's attention-DP balance (`adp_balance_step`) over R ranks: this server is one of
+    // them; each of the other R − 1 is modelled as alike — answers running when this one has them, a
+    // free slot when this one has one — with its next waiting prompt arriving as a Poisson stream at
+    // this rank's own rate so far (a closed loop: its answers completed ÷ time, each freeing a client
+    // whose next prompt TensorRT-LLM routes to the rank with the fewest requests; open arrivals: its
+    // requests arrived ÷ time since its first). A rank's waiting prompt stays until a release admits it.
+    // Closed loop: every rank's clients send their first prompts at time 0, so every rank has one then.
+    const bool balance = e.adp_ranks >= 2.0;
+    std::vector<char> other_waiting(balance ? static_cast<std::size_t>(e.adp_ranks) - 1 : 0, e.closed_loop ? 1 : 0);
+    workload::sampler others(e.seed ^ 0xada0'ba1a'0000'0000ULL ^ (server * 0x9e37'79b9'7f4a'7c15ULL));
+    adp_balance_counters counters{};
+    double last_iteration = first_arrival;
 
     for (;;) {
         arrive(now);
@@ -290,6 +307,33 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             now = std::max(now, reqs[next].arrival.value());
             previous_step = 0.0;  // idle: no step runs while the next one is launched
             continue;
+        }
+        if (balance) {
+            const double elapsed = now - first_arrival;
+            const double seen = e.closed_loop ? static_cast<double>(finished) : static_cast<double>(next);
+            const double rate = e.adp_others_rate >= 0.0 ? e.adp_others_rate : elapsed > 0.0 ? seen / elapsed : 0.0;
+            const double x = rate * (now - last_iteration);
+            const double p = x > 0.0 ? 1.0 - std::exp(-x) : 0.0;  // a prompt came since the last iteration
+            last_iteration = now;
+            bool all_prompt = false;
+            if (!waiting.empty()) {  // this rank's scheduler would start its first waiting prompt
+                const live& q = s[waiting.front()];
+                all_prompt = (e.max_batch == 0 || running_count + 1.0 <= e.max_batch) &&
+                             (used + need_at_admission(q) <= e.kv_budget || running_count == 0);
+            }
+            for (char& w : other_waiting) {
+                if (!w && others.unit() < p) w = 1;
+                all_prompt = all_prompt && w;
+            }
+            const adp_balance_decision b = adp_balance_step(
+                counters,
+                {.all_have_prompt = all_prompt,
+                 .all_have_free_slot = e.max_batch == 0 || decodes < e.max_batch,
+                 .all_have_answers = decodes > 0},
+                e.limits.adp_timeout_iters, e.limits.adp_batching_wait_iters);
+            counters = b.next;
+            if (b.release) std::fill(other_waiting.begin(), other_waiting.end(), 0);  // theirs enter with ours
+            else may_admit = false;
         }
         // Admission, first come first served: stop at the first request that does not fit.
         double admitted_now = running_count, swap_in = 0.0;
@@ -553,6 +597,9 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.trace_prefixes = o.trace_prefixes;
     e.shared_prefix = o.shared_prefix_tokens;
     e.cold = o.cold_engine && closed_loop;
+    e.adp_ranks = o.limits.adp_timeout_iters > 0.0 ? static_cast<double>(d.attention_ranks()) : 1.0;
+    e.seed = o.seed;
+    e.adp_others_rate = o.adp_others_rate;
     for (std::size_t i = 0; i < reqs.size(); ++i) check_request(e, reqs[i], i, origin);
 
     const std::size_t n_servers = static_cast<std::size_t>(servers);
@@ -586,7 +633,8 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
             // Closed loop: the clients split as evenly as whole clients allow (at least one a server).
             const double here = std::max(1.0, std::floor(client_share * static_cast<double>(k + 1)) -
                                                   std::floor(client_share * static_cast<double>(k)));
-            run_server(e, reqs, of[k], out, itl, r, cache, k == 0 && o.timeline_points > 0, o.timeline_points, here);
+            run_server(e, reqs, of[k], out, itl, r, cache, k == 0 && o.timeline_points > 0, o.timeline_points, here,
+                       stage::colocated, -1.0, k);
         }
     } else {
         // Prefill pool: prompts only. Then each prompt's KV crosses to a decode server, where it

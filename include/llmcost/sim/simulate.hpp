@@ -53,6 +53,56 @@ enum class preemption {
     swap,       ///< copied to host memory and back when scheduled again (`kv_swap_time` each way)
 };
 
+/// TensorRT-LLM's attention-DP balance, its two counters (iterations): `waiting` counts the
+/// iterations in which not every rank had a waiting prompt and a free slot, `batching` the
+/// iterations of the batching wait since every rank had one.
+struct adp_balance_counters {
+    double waiting = 0;
+    double batching = 0;
+    [[nodiscard]] constexpr bool operator==(const adp_balance_counters&) const = default;
+};
+
+/// What the attention ranks' gathered counts say at one iteration.
+struct adp_ranks_state {
+    bool all_have_prompt = false;      ///< every rank has a prompt the scheduler would start
+    bool all_have_free_slot = false;   ///< every rank runs fewer answers than its max batch
+    bool all_have_answers = false;     ///< every rank has answers running (generation requests)
+};
+
+/// One iteration's decision of the balance and the counters after it.
+struct adp_balance_decision {
+    bool release = false;  ///< the ranks' waiting prompts enter this iteration
+    adp_balance_counters next{};
+};
+
+/// One iteration of TensorRT-LLM's attention-DP balance with timeout T and batching wait W
+/// (`scheduler_limits::adp_timeout_iters`, `adp_batching_wait_iters`): if every rank has a prompt
+/// and a free slot, waiting := 0 and, where every rank has answers running, the prompts are held
+/// while batching < W (batching += 1), else they enter (batching := 0); otherwise waiting += 1 and
+/// they are held, unless waiting ≥ T or some rank has no answer running: then they enter and
+/// waiting := 0. (NVIDIA/TensorRT-LLM pull request 6061, "ADP schedule balance optimization",
+/// merged 2025-07; `PyExecutor._balance_adp_requests` in tensorrt_llm/_torch/pyexecutor/py_executor.py
+/// of the 2025 releases; docs/trtllm-adp-online.md.)
+[[nodiscard]] constexpr adp_balance_decision adp_balance_step(adp_balance_counters c, const adp_ranks_state& s,
+                                                              double timeout_iters, double batching_wait_iters) {
+    if (s.all_have_free_slot && s.all_have_prompt) {
+        c.waiting = 0.0;
+        if (!s.all_have_answers) return {.release = true, .next = c};
+        if (c.batching < batching_wait_iters) {
+            c.batching += 1.0;
+            return {.release = false, .next = c};
+        }
+        c.batching = 0.0;
+        return {.release = true, .next = c};
+    }
+    c.waiting += 1.0;
+    if (c.waiting >= timeout_iters || !s.all_have_answers) {
+        c.waiting = 0.0;
+        return {.release = true, .next = c};
+    }
+    return {.release = false, .next = c};
+}
+
 /// How the simulation runs.
 struct options {
     scheduler_limits limits{};     ///< the engine's scheduler policy (caps, KV reserve, chunked prefill)
@@ -81,9 +131,18 @@ struct options {
     /// prompt steps carrying each server's opening requests (its first closed-loop clients') pay the
     /// engine's cold opening (`engine_overheads::cold_opening`). Read by a closed loop only; false: warm.
     bool cold_engine = false;
+    /// Under TensorRT-LLM's attention-DP balance (`scheduler_limits::adp_timeout_iters`): the rate, per
+    /// second, at which each of the other attention ranks gets its next waiting prompt, where known;
+    /// negative: the simulated rank's own rate so far (answers completed ÷ time in a closed loop,
+    /// arrivals ÷ time since its first otherwise). 0: the other ranks never have one (past a closed
+    /// loop's burst start).
+    double adp_others_rate = -1;
 
     constexpr void validate() const {
         limits.validate();
+        require(adp_others_rate < 0.0 || non_negative_finite(adp_others_rate), "simulation", "adp_others_rate (1/s)",
+                adp_others_rate, "negative (the simulated rank's own rate), or zero or positive and finite",
+                "llmcost.serving.adp_balance");
         require(limits.max_tokens_per_step == 0.0 || limits.max_tokens_per_step >= 1.0, "simulation", "max_tokens_per_step",
                 limits.max_tokens_per_step, "a step's token cap is 0 (none) or at least one token: a chunk of no token never ends",
                 "llmcost.simulate.max_tokens");
