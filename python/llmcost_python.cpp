@@ -212,6 +212,7 @@ plan::layout_axes layout_axes_arg(py::handle tp, py::handle pp, py::handle ep, p
 struct deployment_args {
     py::handle model, hardware, tp, pp, ep, dp, gpus, weights, kv;
     py::handle engine{};  ///< None or absent: the reference engine
+    py::handle kv_memory_fraction{};  ///< None or absent: the engine's own (tables/engines.csv)
 };
 
 /// The engine `name` ("trtllm", "vllm", "sglang") on `hw`, as `llmcost … --engine` reads it
@@ -227,6 +228,17 @@ engine_profile engine_arg(py::handle name, const hardware& hw) {
     return catalog::engine_for(*k, hw);
 }
 
+/// `e` with `kv_memory_fraction=` as the f of its KV pool rule (`with_kv_memory_fraction`, as
+/// `llmcost … --kv-memory-fraction`); None or absent: the engine's own. Outside (0, 1], NaN or not a
+/// number: refused in the tool's words ("must be in (0, 1]").
+engine_profile kv_memory_fraction_arg(engine_profile e, py::handle f) {
+    if (f.ptr() == nullptr || f.is_none()) return e;
+    const double v = number(f, "kv_memory_fraction");
+    if (!(v > 0.0 && v <= 1.0))
+        refuse("kv_memory_fraction", f, "must be in (0, 1] (the f of the engine's KV pool rule)", "llmcost.argument.fraction");
+    return with_kv_memory_fraction(e, v);
+}
+
 /// The layout the degrees and the GPU count describe (`layout_for_gpus`: dp = gpus ÷ (tp · pp) when
 /// dp is not given, else tp · pp · dp must be gpus), as the `llmcost` tool reads --tp … --gpus.
 parallel_layout layout_arg(const deployment_args& a) {
@@ -239,7 +251,7 @@ parallel_layout layout_arg(const deployment_args& a) {
 deployment deployment_of(const deployment_args& a) {
     deployment d{.m = model_arg(a.model), .hw = hardware_arg(a.hardware), .layout = layout_arg(a)};
     d = with_formats(d, serving_formats{.weights = format_arg(a.weights, "weights"), .kv = format_arg(a.kv, "kv")});
-    d.engine = engine_arg(a.engine, d.hw);
+    d.engine = kv_memory_fraction_arg(engine_arg(a.engine, d.hw), a.kv_memory_fraction);
     d.validate();
     return d;
 }
@@ -508,8 +520,9 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
                          py::handle saturate, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
                          py::handle gpus, py::handle weights, py::handle kv, py::handle max_batch,
                          py::handle max_tokens, py::handle prefill_chunk, py::handle usd_per_gpu_hour,
-                         py::handle utilisation, py::handle ignore_max_position, py::handle engine) {
-    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine});
+                         py::handle utilisation, py::handle ignore_max_position, py::handle engine,
+                         py::handle kv_memory_fraction) {
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine, kv_memory_fraction});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -619,8 +632,9 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                 py::handle optimistic, py::handle ttft_target, py::handle tpot_target, py::handle tp, py::handle pp,
                 py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
                 py::handle dataset, py::handle preemption, py::handle prefix_hit_rate, py::handle prefill_servers,
-                py::handle engine) {
-    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine});
+                py::handle engine, py::handle kv_memory_fraction) {
+    const deployment d =
+        deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction});
     const std::string preempt = str_arg(preemption, "preemption");
     if (preempt != "recompute" && preempt != "swap")
         refuse("preemption", preemption, "must be 'recompute' or 'swap'", "llmcost.argument.choice");
@@ -855,11 +869,12 @@ void set_up_estimate_parameters() {
     add("utilisation", py::float_(opts.utilisation));
     add("ignore_max_position", py::bool_(false));
     add("engine", py::none());
+    add("kv_memory_fraction", py::none());
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = 20;
+    constexpr std::size_t count_of = 21;
     std::array<PyObject*, count_of> a{};
     for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
     if (nargs > estimate_positional) {
@@ -895,7 +910,7 @@ PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
     try {
         try {
             estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
-                                         a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19]);
+                                         a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20]);
             return py::cast(std::move(r)).release().ptr();
         } catch (const py::error_already_set&) {
             throw;
@@ -917,7 +932,7 @@ PyMethodDef estimate_method{
     "estimate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&estimate_call)), METH_FASTCALL | METH_KEYWORDS,
     "estimate(model, hardware, *, input, output, batch=None, saturate=False, tp=1, pp=1, ep=1, dp=None, gpus=None, "
     "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
-    "utilisation=1.0, ignore_max_position=False, engine=None)\n--\n\n"
+    "utilisation=1.0, ignore_max_position=False, engine=None, kv_memory_fraction=None)\n--\n\n"
     "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
     "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
     "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
@@ -925,7 +940,11 @@ PyMethodDef estimate_method{
     "As `llmcost estimate` prices it (llmcost::estimate, the seed site's power and prices; usd_per_gpu_hour "
     "overrides the price). engine='trtllm', 'vllm' or 'sglang' prices it with that engine's profile for the "
     "GPU's architecture (tables/engines.csv), its scheduler defaults filling the limits not given; None: the "
-    "reference engine. Returns an Estimate with the fields of `llmcost estimate --format json`."};
+    "reference engine. kv_memory_fraction=f is your launch's KV memory fraction, sized by the engine's own rule "
+    "(vllm --gpu-memory-utilization: pool f*H - W - X; sglang --mem-fraction-static: f*H - W; trtllm "
+    "free_gpu_memory_fraction: f*(H - W - X); the reference engine: f*H - W - 2 GB), as `llmcost estimate "
+    "--kv-memory-fraction`; None: the engine's own (tables/engines.csv). Returns an Estimate with the fields of "
+    "`llmcost estimate --format json`."};
 
 // ---- sweeps --------------------------------------------------------------------------------------
 
@@ -1002,12 +1021,13 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
                                 py::handle weights, py::handle kv_format, py::handle formats,
                                 py::handle disaggregated, py::handle max_batch, py::handle ignore_max_position,
                                 py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
-                                py::handle drafter, py::handle engine) {
+                                py::handle drafter, py::handle engine, py::handle kv_memory_fraction) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    // every GPU must run the engine (refused otherwise, naming the alternatives), as `llmcost frontier --engine`
-    if (!engine.is_none())
-        for (const llmcost::hardware& h : g.gpus) g.engines.push_back(engine_arg(engine, h));
+    // every GPU must run the engine (refused otherwise, naming the alternatives), as `llmcost frontier --engine`;
+    // kv_memory_fraction= the f of its KV pool rule (the reference engine's where no engine is named), as --kv-memory-fraction
+    if (!engine.is_none() || !kv_memory_fraction.is_none())
+        for (const llmcost::hardware& h : g.gpus) g.engines.push_back(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction));
     if (formats.is_none()) {
         g.formats = formats_axis(weights, kv_format);
     } else {
@@ -1414,10 +1434,13 @@ PYBIND11_MODULE(_core, m) {
           "tpot"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(),
           "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(), "dataset"_a = py::none(),
           "preemption"_a = "recompute", "prefix_hit_rate"_a = 0.0, "prefill_servers"_a = 0, "engine"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(),
           "Simulate the engine request by request (continuous batching, every step priced by the library's "
           "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`. "
           "engine='trtllm', 'vllm' or 'sglang' prices every step with that engine's profile for the GPU's "
-          "architecture, its scheduler defaults filling the limits not given; None: the reference engine.");
+          "architecture, its scheduler defaults filling the limits not given; None: the reference engine. "
+          "kv_memory_fraction=f: your launch's KV memory fraction, sized by the engine's own KV pool rule, as "
+          "`llmcost simulate --kv-memory-fraction` (see estimate); None: the engine's own.");
     m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
           "acceptance"_a, "draft_tokens"_a, "drafter"_a, "target"_a = py::none(), "tp"_a = layout.tp,
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
@@ -1513,6 +1536,7 @@ PYBIND11_MODULE(_core, m) {
           "kv"_a = py::none(), "formats"_a = py::none(), "disaggregated"_a = false,
           "max_batch"_a = opts.limits.max_batch, "ignore_max_position"_a = false, "prefix_hit"_a = 0.0,
           "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(),
           "Price a grid in one pass (llmcost::plan::sweep): GPUs × formats (weights × kv, or the (weights, kv) "
           "pairs of `formats`) × layouts (tp × pp × ep × dp) × "
           "modes (disaggregated False/True) × input × output × batch, each a value or a list (batch may be a NumPy "
@@ -1520,7 +1544,9 @@ PYBIND11_MODULE(_core, m) {
           "prompt in a prefix cache (S6; disaggregated: the prefill pool's); draft_tokens (with acceptance and "
           "drafter 'eagle' | 'mtp'): speculative decode steps (disaggregated: the decode pool's), as `llmcost "
           "frontier --spec`. engine='trtllm', 'vllm' or 'sglang' prices every GPU with that engine's "
-          "profile (each GPU must run it); None: the reference engine.");
+          "profile (each GPU must run it); None: the reference engine. kv_memory_fraction=f: your launch's KV "
+          "memory fraction, sized by each engine's own KV pool rule, as `llmcost frontier --kv-memory-fraction` "
+          "(see estimate); None: the engine's own.");
     sw.def("frontier",
            [](const sweep_py& s, py::handle ttft, py::handle tpot, py::handle shape, py::handle disaggregated) {
                plan::frontier_options o{};

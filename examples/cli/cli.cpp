@@ -123,6 +123,18 @@ void add_pricing(CLI::App* app, std::string& pricing, std::string_view default_t
         ->check(CLI::IsMember({"market", "committed", "tco"}));
 }
 
+/// --kv-memory-fraction, on every command that sizes a KV pool (those with --engine): the f of the
+/// engine's own KV pool rule, as the launch sets it (`with_kv_memory_fraction`; docs/kv-pool.md).
+void add_kv_memory_fraction(CLI::App* app, double& f) {
+    app->add_option("--kv-memory-fraction", f,
+                    "Your launch's KV memory fraction f, sized by the engine's own rule: vllm --gpu-memory-utilization "
+                    "(pool f*H - W - X), sglang --mem-fraction-static (f*H - W), trtllm free_gpu_memory_fraction "
+                    "(f*(H - W - X)); without --engine the reference engine's f*H - W - 2 GB. H the GPU's HBM, W the "
+                    "weights, X the engine's non-KV memory. Default: the engine's own (llmcost list engines; the "
+                    "reference 0.95)")
+        ->transform(fraction);
+}
+
 void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = true) {
     app->add_option("--model", d.model, "Catalog model (llmcost list models) or a Hugging Face config.json (or its folder)")
         ->capture_default_str();
@@ -146,6 +158,7 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
     app->add_option("--engine", d.engine,
                     "Serving engine: trtllm | vllm | sglang (llmcost list engines); default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
+    add_kv_memory_fraction(app, d.kv_memory_fraction);
     app->add_flag("--ignore-max-position", d.ignore_max_position,
                   "Allow contexts beyond the model's trained maximum");
 }
@@ -394,6 +407,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_option("--kv", fr.kv, "KV cache format")->check(CLI::IsMember(kv_format_names()));
     frontier_app->add_option("--engine", fr.engine, "Serving engine: trtllm | vllm | sglang; default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
+    add_kv_memory_fraction(frontier_app, fr.kv_memory_fraction);
     frontier_app->add_option("--input", fr.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     frontier_app->add_option("--output", fr.output, "Output tokens")->transform(tokens_count)->capture_default_str();
     add_lengths(frontier_app, fr.input_dist, fr.output_dist, fr.dataset);
@@ -452,6 +466,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
                          "Serving engine: trtllm | vllm | sglang (GPUs it has no profile for are left out); "
                          "default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
+    add_kv_memory_fraction(plan_app, pl.kv_memory_fraction);
     plan_app->add_option("--usd-per-gpu-hour", pl.usd_per_gpu_hour, "One price for every GPU type")->transform(usd_amount);
     plan_app->add_option("--price", pl.prices, "A GPU type's price: NAME=USD_PER_GPU_HOUR (repeatable)");
     plan_app->add_option("--utilisation", pl.utilisation, "Mean load / the peak rate")->transform(fraction)->capture_default_str();

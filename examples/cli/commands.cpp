@@ -101,8 +101,48 @@ deployment build(const deployment_options& o) {
     if (!o.kv.empty()) f.kv = format_named_or_throw(o.kv, "--kv");
     d = with_formats(d, f);
     if (!o.engine.empty()) d.engine = engine_named_for(o.engine, d.hw);
+    if (o.kv_memory_fraction > 0) d.engine = with_kv_memory_fraction(d.engine, o.kv_memory_fraction);  // the launch's flag
     d.validate();
     return d;
+}
+
+std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, const std::vector<hardware>& gpus) {
+    std::vector<engine_profile> engines;
+    if (name.empty() && !(kv_memory_fraction > 0)) return engines;  // the sweep's reference engine
+    for (const hardware& h : gpus) {
+        engine_profile e = name.empty() ? engine_profile::reference() : engine_named_for(name, h);
+        if (kv_memory_fraction > 0) e = with_kv_memory_fraction(e, kv_memory_fraction);
+        engines.push_back(e);
+    }
+    return engines;
+}
+
+std::string kv_memory_fraction_note(const engine_profile& e) {
+    const engine_scheduler& s = e.scheduler;
+    std::string n = "KV pool per GPU by ";  // appended piece by piece: GCC bug 105329's false -Wrestrict
+    if (e.kind == engine_kind::reference) {
+        n += "the reference engine's rule ";
+    } else {
+        n += to_string(e.kind);
+        n += "'s rule ";
+    }
+    n += to_string(s.kv_pool);
+    switch (s.kv_pool) {
+        case kv_pool_rule::share_of_total: n += ", f·H − W − X"; break;
+        case kv_pool_rule::free_after_weights: n += ", f·(H − W − X)"; break;
+        case kv_pool_rule::share_of_total_static: n += ", f·H − W"; break;
+    }
+    n += ", at f = ";
+    n += invalid_input::show(s.kv_memory_fraction);
+    n += " (--kv-memory-fraction): H the GPU's HBM, W the weights";
+    if (s.kv_pool == kv_pool_rule::share_of_total_static)
+        n += "; the activations and CUDA graphs live in the other 1 − f";
+    else if (s.non_kv.given())
+        n += ", X the engine's non-KV memory (activations, NCCL buffers, runtime)";
+    else
+        n += ", X the library's 2 GB of activations (no non-KV figures for this engine)";
+    n += "; docs/kv-pool.md.";
+    return n;
 }
 
 const workload::dataset& dataset_named(const std::string& name) {
@@ -449,6 +489,7 @@ report estimate(const estimate_command& c) {
         o.limits = with_engine_defaults(o.limits, d.engine);
         out.notes.push_back(engine_note(d.engine));
     }
+    if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
     if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);
     std::optional<drafter_choice> spec;
     if (c.spec.on) {
@@ -776,6 +817,7 @@ report kv(const kv_command& c) {
         .add("max_context_tokens_at_batch_1", "KV room per replica (tokens)", kv_capacity_tokens(d, reserve).value(), "token")
         .add("max_sequences_at_context", "sequences of this context that fit in HBM", max_sequences(d, ctx, reserve));
     r.records.push_back(std::move(rec));
+    if (c.dep.kv_memory_fraction > 0) r.notes.push_back(kv_memory_fraction_note(d.engine));
     if (p.overflow.value() > 0) r.notes.push_back("The cache does not fit even with host DRAM and NVMe.");
     return r;
 }
@@ -983,6 +1025,7 @@ report disagg(const disagg_command& c) {
                             ", in every colocated step and every decode-pool step (TTFT carries the first).");
     if (!co.feasible) out.notes.push_back("Colocated serving cannot meet the SLO at any batch.");
     if (!dis.feasible) out.notes.push_back("Disaggregated serving cannot meet the SLO at any batch.");
+    if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(pre.engine) + " Both pools.");
     return out;
 }
 
@@ -1023,12 +1066,16 @@ report spec(const spec_command& c) {
             out.notes.push_back("No acceptance rate reaches the target with this draft length and layout (T4).");
     }
     out.records.push_back(std::move(rec));
+    if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
     return out;
 }
 
 // ---- cost ----------------------------------------------------------------------------------
 
 report cost(const cost_command& c) {
+    if (!c.with_model && c.dep.kv_memory_fraction > 0)
+        throw usage_error("--kv-memory-fraction sizes a model's KV pool: give --model (without it, cost prices the "
+                          "GPU-hour alone)");
     hardware h = hardware_named(c.dep.hardware, "--hardware", c.dep.hardware_file);
     if (c.capex > 0) h.capex_per_gpu = dollars(c.capex);
     facility site = catalog::seed_site;
@@ -1068,6 +1115,7 @@ report cost(const cost_command& c) {
         d.hw = h;
         check_context(d, c.req.input + c.req.output, c.dep);
         require_batch_fits(d, shape_of(c.req), c.batch);  // the weights and the batch fit, as estimate checks
+        if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
         const pricing_point p{.decode_batch = c.batch, .context = mean_decode_context(shape_of(c.req)),
                               .prompt = tokens(c.req.input)};
         const gpu_token_rates rates = gpu_token_rates_at(d, p);

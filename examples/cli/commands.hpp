@@ -48,6 +48,9 @@ struct deployment_options {
     std::string kv;                       ///< empty = the model's own KV format
     bool ignore_max_position = false;     ///< allow contexts beyond the model's trained maximum
     std::string engine;                   ///< --engine: trtllm, vllm or sglang; empty = the reference engine
+    /// --kv-memory-fraction: the f of the engine's KV pool rule for this run (`with_kv_memory_fraction`);
+    /// 0 = the engine's own default (tables/engines.csv; the reference engine's 0.95)
+    double kv_memory_fraction = 0;
     /// The flags that gave `model` and `hardware`, for messages: a second deployment of the same
     /// command (disagg's decode pool, spec's draft model) names its own flags.
     std::string_view model_flag = "--model";
@@ -210,6 +213,15 @@ enum class catalog_kind { models, hardware, formats, engines };
 /// The catalog profile of engine `name` (trtllm, vllm, sglang) on `hw`: an unknown name is a
 /// usage_error; an engine with no profile for the GPU's architecture is refused (invalid_input).
 [[nodiscard]] engine_profile engine_named_for(const std::string& name, const hardware& hw);
+/// The engine of each of `gpus` as --engine and --kv-memory-fraction name them, for the sweeps
+/// (frontier, plan): `name`'s profile on each (the reference engine where `name` is empty), with
+/// `kv_memory_fraction` as the f of its KV pool rule (`with_kv_memory_fraction`; 0: the profile's
+/// own). Empty when neither is given: the sweep's reference engine.
+[[nodiscard]] std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction,
+                                                     const std::vector<hardware>& gpus);
+/// The note a command prints when --kv-memory-fraction sized the pool: the engine's rule with its f
+/// ("f·H − W − X at f = 0.5, vLLM's gpu_memory_utilization rule …").
+[[nodiscard]] std::string kv_memory_fraction_note(const engine_profile& e);
 
 /// Names the tool accepts for --weights and --kv, in the order --help lists them.
 [[nodiscard]] std::vector<std::string> weight_format_names();

@@ -150,8 +150,8 @@ report frontier(const frontier_command& c) {
                      .shapes = {shape_of(lengths)},
                      .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
     for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
-    if (!c.engine.empty())  // every GPU named must run the engine: refused otherwise, naming the alternatives
-        for (const hardware& h : g.gpus) g.engines.push_back(engine_named_for(c.engine, h));
+    // every GPU named must run the engine: refused otherwise, naming the alternatives
+    g.engines = engines_for(c.engine, c.kv_memory_fraction, g.gpus);
     const lp::frontier_options fo{.ttft_percentile = c.ttft_percentile, .tpot_percentile = c.tpot_percentile,
                                   .max_load = c.max_load};
     if (fo.online()) {
@@ -261,6 +261,7 @@ report frontier(const frontier_command& c) {
         if (shown++ < 3) r.notes.push_back("Left out: " + what + ": " + why + ".");
     if (problems.size() > 3)
         r.notes.push_back("... and " + std::to_string(problems.size() - 3) + " more GPU, layout and format combinations.");
+    if (c.kv_memory_fraction > 0 && !g.engines.empty()) r.notes.push_back(kv_memory_fraction_note(g.engines.front()));
     if (front.empty()) r.notes.push_back("No configuration fits and meets the targets.");
     if (!c.svg.empty()) {
         output_file f{.path = c.svg,
@@ -354,8 +355,8 @@ report plan(const plan_command& c) {
             }
             o.gpus = kept;
         }
-        for (const hardware& h : o.gpus) o.engines.push_back(engine_named_for(c.engine, h));
     }
+    o.engines = engines_for(c.engine, c.kv_memory_fraction, o.gpus);
     std::vector<std::string> price_names;  // keeps the names the gpu_price views point to
     price_names.reserve(c.prices.size());
     for (const std::string& p : c.prices) {
@@ -436,6 +437,7 @@ report plan(const plan_command& c) {
         r.notes.push_back("No GPU type, layout and batch meets the targets within the limits.");
     }
     for (const std::string& why : res.skipped) r.notes.push_back("Left out: " + why + ".");
+    if (c.kv_memory_fraction > 0 && !o.engines.empty()) r.notes.push_back(kv_memory_fraction_note(o.engines.front()));
     if (t.percentiles())
         r.notes.push_back("Percentile targets: each instance gets rate / instances as Poisson arrivals; the fleet has at "
                           "least the fewest instances whose TTFT/TPOT percentiles (serve_online_latency, each shape "

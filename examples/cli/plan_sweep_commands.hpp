@@ -25,6 +25,7 @@ struct frontier_command {
     std::vector<std::string> weights{};              ///< formats to compare; empty: the model's own
     std::string kv;                                  ///< empty: the model's own (FP8 weights keep it unless given)
     std::string engine;                              ///< --engine: trtllm, vllm, sglang; empty: the reference engine
+    double kv_memory_fraction = 0;                   ///< --kv-memory-fraction: f of the engine's KV pool rule; 0: its default
     double input = 1000;                             ///< prompt tokens
     double output = 200;                             ///< generated tokens
     double ttft = 2.0;                               ///< s
@@ -64,6 +65,7 @@ struct plan_command {
     std::vector<std::string> weights{};    ///< formats to consider; empty: the model's own
     std::string kv;
     std::string engine;                    ///< --engine: trtllm, vllm, sglang; empty: the reference engine
+    double kv_memory_fraction = 0;         ///< --kv-memory-fraction: f of the engine's KV pool rule; 0: its default
     double usd_per_gpu_hour = 0;           ///< one price for every GPU type; 0: per type or the catalog's
     std::vector<std::string> prices{};     ///< "NAME=USD_PER_GPU_HOUR" per GPU type
     double utilisation = 1.0;              ///< mean load ÷ the peak rate

@@ -225,6 +225,7 @@ report simulate(const simulate_command& c, std::ostream& progress) {
         if (from_trace) out.files.back().inputs.push_back(c.trace);
     }
     if (!c.dep.engine.empty()) out.notes.push_back(engine_note(d.engine));
+    if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
     out.notes.push_back("Every step priced by the library's step formula (sim::simulate); seed " +
                         invalid_input::show(c.seed) + ": the same seed gives the same figures.");
     out.notes.push_back(!c.optimistic ? "KV reserved for the whole sequence at admission (TensorRT-LLM's default)."

@@ -233,7 +233,8 @@ def estimate(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output
              max_batch: _Number = 0, max_tokens: _Number = 0, prefill_chunk: _Number = 0,
              usd_per_gpu_hour: _Number | None = None, utilisation: _Number = 1.0,
              ignore_max_position: bool = False,
-             engine: Literal["trtllm", "vllm", "sglang"] | None = None) -> Estimate: ...
+             engine: Literal["trtllm", "vllm", "sglang"] | None = None,
+             kv_memory_fraction: _Number | None = None) -> Estimate: ...
 
 def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Number, tp: int = 1, pp: int = 1,
        ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,
@@ -252,7 +253,9 @@ def simulate(model: _ModelArg, hardware: _HardwareArg, *, rate: _Number | None =
              optimistic: bool = False, ttft: _Number | None = None, tpot: _Number | None = None, tp: int = 1,
              pp: int = 1, ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,
              kv: str | None = None, dataset: str | None = None, preemption: Literal["recompute", "swap"] = "recompute",
-             prefix_hit_rate: _Number = 0.0, prefill_servers: int = 0) -> Result:
+             prefix_hit_rate: _Number = 0.0, prefill_servers: int = 0,
+             engine: Literal["trtllm", "vllm", "sglang"] | None = None,
+             kv_memory_fraction: _Number | None = None) -> Result:
     """The engine simulated request by request: TTFT/TPOT/ITL/E2E/queue percentiles as groups (`r.ttft_s["p90"]`), throughput, goodput (`llmcost simulate`)."""
     ...
 
@@ -271,7 +274,8 @@ def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]
           disaggregated: bool | Sequence[bool] = False, max_batch: _Number = 0,
           ignore_max_position: bool = False, prefix_hit: _Number = 0.0, acceptance: _Number | None = None,
           draft_tokens: int | None = None, drafter: Literal["eagle", "mtp"] = "eagle",
-          engine: Literal["trtllm", "vllm", "sglang"] | None = None) -> SweepResult: ...
+          engine: Literal["trtllm", "vllm", "sglang"] | None = None,
+          kv_memory_fraction: _Number | None = None) -> SweepResult: ...
 
 def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Number,
              output: _Number, ttft: _Number, tpot: _Number, batch: _Numbers | None = None,

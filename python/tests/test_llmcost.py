@@ -743,3 +743,69 @@ def test_sweep_speculation_and_prefix_hit_bad_input():
     with pytest.raises(llmcost.InvalidInput) as err:
         llmcost.sweep("Llama-3.1-8B", "H100", input=[100], output=[10], batch=[1], acceptance=1.5, draft_tokens=2)
     assert err.value.field == "acceptance"
+
+
+# ---- kv_memory_fraction= (a launch's KV memory fraction, as `llmcost … --kv-memory-fraction`) ----------------
+
+def test_kv_memory_fraction_matches_the_tools_json():
+    # llmcost estimate --model Llama-3.1-8B --hardware H100 --engine vllm --kv-memory-fraction 0.5 --input 1000
+    #                  --output 200 --saturate --format json
+    golden = json.loads((EXPECTED / "estimate_kv_memory_fraction.json").read_text())
+    e = llmcost.estimate("Llama-3.1-8B", "H100", input=1000, output=200, saturate=True, engine="vllm",
+                         kv_memory_fraction=0.5)
+    assert_matches_golden(e, golden)
+
+
+def test_kv_memory_fraction_sizes_the_pool_by_the_engines_rule_by_hand():
+    # Llama-3.1-8B BF16 on one H100: H = 85,899,345,920 B, W = 16,060,522,496 B, 131,072 B of KV a token;
+    # vLLM and TensorRT-LLM on Hopper: X = 738,197,504 B activations + 3,758,096,384 B runtime.
+    H, W, X, per_token = 85_899_345_920, 16_060_522_496, 738_197_504 + 3_758_096_384, 131_072
+    base = dict(input=128, output=128, batch=1)
+
+    def room(engine, f):
+        return llmcost.estimate("Llama-3.1-8B", "H100", engine=engine, kv_memory_fraction=f, **base).kv_capacity_tokens
+
+    assert room("vllm", 0.5) == (0.5 * H - W - X) / per_token == 22_392_856_576 / per_token  # f·H − W − X
+    assert room("sglang", 0.5) == (0.5 * H - W) / per_token                                   # f·H − W
+    assert room("trtllm", 0.5) == 0.5 * (H - W - X) / per_token                               # f·(H − W − X)
+    assert room(None, 0.5) == (0.5 * H - 2e9 - W) / per_token                                 # the reference engine
+    # None is the engine's own default (vLLM's 0.9): the same as saying it.
+    assert room("vllm", None) == room("vllm", 0.9)
+
+
+def test_kv_memory_fraction_grows_the_pool_and_reaches_sweep_and_simulate():
+    for engine in (None, "vllm", "sglang", "trtllm"):
+        rooms = [llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1, engine=engine,
+                                  kv_memory_fraction=f).kv_capacity_tokens for f in (0.3, 0.5, 0.7, 0.9, 1.0)]
+        assert rooms == sorted(rooms) and len(set(rooms)) == len(rooms)
+    # The sweep prices the same deployment. 64 sequences of 5,000 tokens (41.9 GB of KV) fit vLLM's pool at
+    # its 0.9 (56.75 GB) and not at 0.5 (22.39 GB); the reference engine's likewise (63.54 GB at 0.95, 24.89 GB).
+    s = llmcost.sweep("Llama-3.1-8B", "H100", input=[4000], output=[1000], batch=[1, 64], engine="vllm",
+                      kv_memory_fraction=0.5)
+    e = llmcost.estimate("Llama-3.1-8B", "H100", input=4000, output=1000, batch=1, engine="vllm", kv_memory_fraction=0.5)
+    assert s.tpot_s[0] == e.tpot_s and s.ttft_s[0] == e.ttft_s
+    assert list(s.fits) == [True, False]
+    assert list(llmcost.sweep("Llama-3.1-8B", "H100", input=[4000], output=[1000], batch=[1, 64], engine="vllm").fits) == [True, True]
+    # Without an engine, the sweep's reference engine takes the fraction.
+    assert list(llmcost.sweep("Llama-3.1-8B", "H100", input=[4000], output=[1000], batch=[64], kv_memory_fraction=0.5).fits) == [False]
+    assert list(llmcost.sweep("Llama-3.1-8B", "H100", input=[4000], output=[1000], batch=[64]).fits) == [True]
+    r = llmcost.simulate("Llama-3.1-8B", "H100", rate=1, requests=20, engine="vllm", kv_memory_fraction=0.5)
+    assert r.requests == 20
+
+
+def test_kv_memory_fraction_refusals_use_the_tools_words():
+    for bad in (0, -0.5, 1.5, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match=r"must be in \(0, 1\]") as e:
+            llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1, engine="vllm", kv_memory_fraction=bad)
+        assert isinstance(e.value, llmcost.InvalidInput) and e.value.field == "kv_memory_fraction"
+    with pytest.raises(llmcost.InvalidInput, match="kv_memory_fraction = '0.5': must be a number, got str"):
+        llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1, kv_memory_fraction="0.5")
+    with pytest.raises(ValueError, match=r"must be in \(0, 1\]"):
+        llmcost.sweep("Llama-3.1-8B", "H100", input=[128], output=[128], batch=[1], kv_memory_fraction=2)
+    with pytest.raises(ValueError, match=r"must be in \(0, 1\]"):
+        llmcost.simulate("Llama-3.1-8B", "H100", rate=1, kv_memory_fraction=0)
+    # A fraction that leaves no pool: the library's does-not-fit, naming the rule and the fraction.
+    with pytest.raises(llmcost.InvalidInput,
+                       match="does not fit.*share_of_total at kv_memory_fraction 0.2 leaves -3.377 GB for KV") as e:
+        llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1, engine="vllm", kv_memory_fraction=0.2)
+    assert e.value.id == "llmcost.fit.weights"

@@ -626,8 +626,8 @@ TEST_CASE("measurements: a row's CUDA-graph setting (cuda_graphs), carried onto 
         "G,check,Llama-2-70B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,fixed_batch,,,,,16,1000,200,tpot_s,0.03,s,s,1\n"
         "D,check,Llama-2-70B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,fixed_batch,,,,,16,1000,200,tpot_s,0.03,s,s,\n");
     REQUIRE(ok.size() == 3);
-    CHECK(ok[0].cuda_graphs == std::optional<bool>(false));
-    CHECK(ok[1].cuda_graphs == std::optional<bool>(true));
+    CHECK(ok[0].cuda_graphs == false);
+    CHECK(ok[1].cuda_graphs == true);
     CHECK_FALSE(ok[2].cuda_graphs.has_value());
     // The catalog profile keeps the row's setting; an empty cell keeps the profile's (graphs off under
     // its overlap scheduler: the enqueue is read only where a row states graphs off).

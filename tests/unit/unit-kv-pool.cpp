@@ -398,3 +398,104 @@ TEST_CASE("measurements: the row's flags travel with it onto any engine, and onl
     // with_own_engine is on_engine with the catalog's profile for the row.
     CHECK(plan::with_own_engine(rows[0]).d.engine == plan::on_engine(rows[0], catalog::sglang_hopper).d.engine);
 }
+
+TEST_CASE("a launch's KV memory fraction (with_kv_memory_fraction): Llama-3.1-8B BF16 on one H100, by hand") {
+    // H100 SXM5: 80 GiB = 85,899,345,920 B. Llama-3.1-8B: 32 layers of (q 4,096², k and v 4,096 x 1,024 each,
+    // o 4,096², FFN 3 x 4,096 x 14,336, two norms of 4,096) = 218,112,000, x 32 = 6,979,584,000, embeddings
+    // and LM head 2 x 128,256 x 4,096 = 1,050,673,152, final norm 4,096: 8,030,261,248 parameters, at 2 B
+    // W = 16,060,522,496 B. KV: 32 layers x 2 x 8 heads x 128 x 2 B = 131,072 B a token.
+    // vLLM and TensorRT-LLM on Hopper at their 8,192 tokens a step: X = 2 x 8,192 x 4,096 x 11 = 738,197,504 B
+    // of activations + 3,758,096,384 B of runtime (no NCCL at TP 1) = 4,496,293,888 B.
+    constexpr double H = 85'899'345'920.0, W = 16'060'522'496.0, X = 4'496'293'888.0;
+    auto on = [](const engine_profile& e, double f) {
+        return deployment{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = with_kv_memory_fraction(e, f)};
+    };
+    REQUIRE(weight_bytes_per_gpu(on(catalog::vllm_hopper, 0.5)).value() == W);
+    REQUIRE(kv_bytes_per_token_per_gpu(on(catalog::vllm_hopper, 0.5)).value() == 131'072.0);
+    // vLLM (--gpu-memory-utilization): f·H − W − X. 0.5: 42,949,672,960 − 20,556,816,384 = 22,392,856,576 B.
+    const kv_pool_split v5 = kv_pool_per_gpu(on(catalog::vllm_hopper, 0.5));
+    CHECK(v5.rule == kv_pool_rule::share_of_total);
+    CHECK(v5.fraction == 0.5);
+    CHECK(v5.pool.value() == 22'392'856'576.0);
+    // 0.9: 77,309,411,328 − 20,556,816,384 = 56,752,594,944 B (docs/kv-pool.md: 56.75 GB).
+    CHECK(kv_budget_per_gpu(on(catalog::vllm_hopper, 0.9)).value() == doctest::Approx(56'752'594'944.0).epsilon(1e-12));
+    // Sequences of 8,192 tokens (1,073,741,824 B each): 22.39 / 1.074 = 20.9 → 20; 56.75 / 1.074 = 52.9 → 52.
+    CHECK(max_sequences(on(catalog::vllm_hopper, 0.5), 8192_tok) == 20.0);
+    CHECK(max_sequences(on(catalog::vllm_hopper, 0.9), 8192_tok) == 52.0);
+    // SGLang (--mem-fraction-static): f·H − W = 42,949,672,960 − 16,060,522,496 = 26,889,150,464 B.
+    CHECK(kv_budget_per_gpu(on(catalog::sglang_hopper, 0.5)).value() == 26'889'150'464.0);
+    // TensorRT-LLM (free_gpu_memory_fraction): f·(H − W − X) = 0.5 x 65,342,529,536 = 32,671,264,768 B.
+    CHECK(kv_budget_per_gpu(on(catalog::trtllm_hopper, 0.5)).value() == 32'671'264'768.0);
+    // The reference engine: f·H − 2 GB − W = 42,949,672,960 − 2,000,000,000 − 16,060,522,496 = 24,889,150,464 B.
+    CHECK(kv_budget_per_gpu(on(engine_profile::reference(), 0.5)).value() == 24'889'150'464.0);
+    CHECK(H * 0.5 - W - X == 22'392'856'576.0);  // the arithmetic above, once more from the named terms
+    // f = 1 is allowed (all of HBM to the engine), and only the fraction changes.
+    const engine_profile one = with_kv_memory_fraction(catalog::vllm_hopper, 1.0);
+    CHECK(one.scheduler.kv_memory_fraction == 1.0);
+    engine_profile back = one;
+    back.scheduler.kv_memory_fraction = catalog::vllm_hopper.scheduler.kv_memory_fraction;
+    CHECK(back == catalog::vllm_hopper);
+}
+
+TEST_CASE("with_kv_memory_fraction property: every engine's pool grows with the launch's fraction") {
+    for (const engine_profile& e : {engine_profile::reference(), catalog::vllm_hopper, catalog::sglang_hopper,
+                                    catalog::trtllm_hopper, catalog::vllm_cdna3}) {
+        const hardware& hw = e.architecture == gpu_architecture::cdna3 ? catalog::mi300x : catalog::h100_sxm5;
+        double last = -1e30, last_tokens = -1.0;
+        for (int i = 5; i <= 100; i += 5) {
+            const deployment d{.m = catalog::llama_3_1_8b, .hw = hw, .engine = with_kv_memory_fraction(e, i / 100.0)};
+            const double pool = kv_budget_per_gpu(d).value();
+            CHECK(pool > last);
+            CHECK(kv_capacity_tokens(d).value() >= last_tokens);
+            last = pool;
+            last_tokens = kv_capacity_tokens(d).value();
+        }
+    }
+}
+
+TEST_CASE("with_kv_memory_fraction: 0, negative, above 1 and NaN are refused, named") {
+    for (const double f : {0.0, -0.5, 1.5, std::nan("")}) {
+        const std::string m = test::error_of([&] { return with_kv_memory_fraction(catalog::vllm_hopper, f); });
+        CHECK(test::contains(m, "kv_memory_fraction"));
+        CHECK(test::contains(m, "a memory fraction must be in (0, 1]"));
+        CHECK(test::contains(m, catalog::vllm_hopper.name));
+    }
+}
+
+TEST_CASE("a fraction that leaves no KV pool: the does-not-fit refusals name the rule and the fraction") {
+    // vLLM at 0.2: 0.2 x 85.90 GB − 16.06 − 4.50 = −3.377 GB.
+    const deployment v{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5,
+                       .engine = with_kv_memory_fraction(catalog::vllm_hopper, 0.2)};
+    const std::string w = test::error_of([&] {
+        require_weights_fit(v);
+        return 0;
+    });
+    CHECK(test::contains(w, "weights per GPU (B)"));
+    CHECK(test::contains(w, "does not fit"));
+    CHECK(test::contains(w, "share_of_total at kv_memory_fraction 0.2 leaves -3.377 GB for KV"));
+    CHECK(test::contains(w, "a larger KV memory fraction"));
+    CHECK(test::contains(w, "[llmcost.fit.weights]"));
+    // TensorRT-LLM at 1e-9 keeps a pool of 65 B (f·(H − W − X) > 0 for any f > 0): the weights fit, one sequence
+    // does not; the refusal names the rule and the fraction, and no larger fraction is offered for the weights.
+    const deployment t{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5,
+                       .engine = with_kv_memory_fraction(catalog::trtllm_hopper, 1e-9)};
+    CHECK(weights_fit(t));
+    const std::string s = test::error_of([&] { return max_batch(t, {.input = 1000_tok, .output = 200_tok}); });
+    CHECK(test::contains(s, "one sequence needs more KV"));
+    CHECK(test::contains(s, "free_after_weights at kv_memory_fraction 1e-09"));
+    CHECK(test::contains(s, "[llmcost.fit.kv_sequence]"));
+    // A user's reserve: named as the reserve, not as an engine's fraction.
+    const std::string r = test::error_of([&] {
+        require_weights_fit(v, {.fraction = 0.9});
+        return 0;
+    });
+    CHECK(test::contains(r, "the reserve (fraction 0.9, activations 2 GB)"));
+    CHECK_FALSE(test::contains(r, "kv_memory_fraction"));
+    // A larger fraction is offered only where one would leave a pool: 405B in BF16 (810 GB) on one H100 never fits.
+    const std::string big = test::error_of([&] {
+        require_weights_fit(deployment{.m = catalog::llama_3_1_405b, .hw = catalog::h100_sxm5});
+        return 0;
+    });
+    CHECK(test::contains(big, "share_of_total at kv_memory_fraction 0.95"));
+    CHECK_FALSE(test::contains(big, "larger KV memory fraction"));
+}

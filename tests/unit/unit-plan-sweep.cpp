@@ -268,6 +268,24 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
             CHECK(priced > g.size() / 4);  // most of these deployments price (the rest break a layout rule)
         }
     }
+    SUBCASE("a launch's KV memory fraction (with_kv_memory_fraction): each engine's rule, KV-bound batches") {
+        // The pool sets the admissible batch and the weights' fit: vLLM at 0.5 (f·H − W − X), SGLang at 0.3
+        // (f·H − W: 70B in FP8 no longer fits TP 1), TensorRT-LLM at 0.6 (f·(H − W − X)) and the reference at 0.4.
+        for (const engine_profile& e : {with_kv_memory_fraction(engine_profile::reference(), 0.4),
+                                        with_kv_memory_fraction(catalog::vllm_hopper, 0.5),
+                                        with_kv_memory_fraction(catalog::sglang_hopper, 0.3),
+                                        with_kv_memory_fraction(catalog::trtllm_hopper, 0.6)}) {
+            const plan::sweep_grid g{.m = catalog::llama_3_1_70b,
+                                     .gpus = {catalog::h100_sxm5},
+                                     .engines = {e},
+                                     .formats = {{.weights = formats::fp8, .kv = formats::fp8}},
+                                     .layouts = {{.tp = 1}, {.tp = 2}, {.tp = 4}},
+                                     .modes = {{}},
+                                     .shapes = shapes,
+                                     .batches = {1, 8, 64, 512, 4096}};
+            CHECK(mismatches(plan::sweep(g)) == 0);
+        }
+    }
     SUBCASE("TensorRT-LLM on Blackwell: two attention kernels and the prompt kernel's curve e(s̄, W) (B95)") {
         // FP8 KV on a head_dim-128 model, the curve's class: the lanes' s̄ and W (chunked prompts after a
         // prefix included) and the lanes without prompts (the curve's guards) against the scalar pass.

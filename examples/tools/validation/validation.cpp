@@ -1062,7 +1062,7 @@ std::vector<eager_fit> fit_host_enqueue(const std::vector<plan::measurement>& ro
         if (!default_profile || !(*default_profile == profile)) continue;
         std::vector<const plan::measurement*> eager;
         for (const plan::measurement& x : rows) {
-            if (x.cuda_graphs != std::optional<bool>(false) || !(plan::own_engine(x) == profile)) continue;
+            if (!(x.cuda_graphs == false) || !(plan::own_engine(x) == profile)) continue;  // graphs off, as the row says
             // The step, priced in closed form: a TTFT carries the prompt's admission; a simulated run (a
             // scheduler that holds prompts, a closed-loop client) is a step function of the parameter
             // that the fit's numerical derivatives do not follow.

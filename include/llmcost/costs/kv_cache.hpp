@@ -8,6 +8,8 @@
 #include <llmcost/detail/math.hpp>
 #include <llmcost/detail/settable.hpp>
 
+#include <string>
+
 
 namespace llmcost {
 
@@ -117,12 +119,44 @@ struct kv_pool_split {
     return kv_budget_per_gpu(d, r).value() > 0.0;
 }
 
-/// Refuses a deployment whose weights and memory reserve exceed HBM, naming the weights per GPU:
-/// every path that serves (a batch, a simulation, a KV placement) needs the weights resident first.
+/// What sized one GPU's KV pool, for messages: "the engine's KV pool rule share_of_total at
+/// kv_memory_fraction 0.3 leaves -2.1 GB for KV" (a reserve the user gave: "the reserve (fraction
+/// 0.05, activations 2 GB) leaves …").
+[[nodiscard]] inline std::string kv_pool_text(const deployment& d, memory_reserve r = {}) {
+    const kv_pool_split s = kv_pool_per_gpu(d, r);
+    std::string t;  // appended piece by piece: GCC bug 105329's false -Wrestrict
+    if (r.given()) {
+        t += "the reserve (fraction ";
+        t += invalid_input::show(r.fraction.value_or(library_reserve_fraction));
+        t += ", activations ";
+        t += to_text(r.activations.value_or(library_activations));
+        t += ")";
+    } else {
+        t += "the engine's KV pool rule ";
+        t += to_string(s.rule);
+        t += " at kv_memory_fraction ";
+        t += invalid_input::show(s.fraction);
+    }
+    t += " leaves ";
+    t += to_text(s.pool);
+    t += " for KV";
+    return t;
+}
+
+/// Refuses a deployment whose weights and memory reserve exceed HBM, naming the weights per GPU and
+/// what sized the pool (`kv_pool_text`: the engine's rule and its KV memory fraction, or the user's
+/// reserve): every path that serves (a batch, a simulation, a KV placement) needs the weights resident first.
 constexpr void require_weights_fit(const deployment& d, memory_reserve r = {}) {
-    require(weights_fit(d, r), d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(),
-            "does not fit: the weights and the reserve exceed HBM; use more GPUs or a smaller format",
-            "llmcost.fit.weights");
+    if (weights_fit(d, r)) return;
+    std::string rule = "does not fit: the weights and the reserve exceed HBM (";
+    rule += kv_pool_text(d, r);
+    rule += "); use more GPUs or a smaller format";
+    if (!r.given()) {  // a larger fraction is offered only where one would leave a pool (f = 1 does)
+        deployment all = d;
+        all.engine = with_kv_memory_fraction(d.engine, 1.0);
+        if (weights_fit(all)) rule += ", or a larger KV memory fraction";
+    }
+    throw invalid_input(d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(), rule, "llmcost.fit.weights");
 }
 
 /// Tokens of context one replica (or attention rank) can cache: budget ÷ KV bytes per token per GPU.

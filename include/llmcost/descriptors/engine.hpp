@@ -666,4 +666,15 @@ struct engine_profile {
     [[nodiscard]] constexpr bool operator==(const engine_profile&) const = default;
 };
 
+/// `e` with the f of its KV pool rule set to `fraction`, the run's own launch flag (vLLM
+/// --gpu-memory-utilization, SGLang --mem-fraction-static, TensorRT-LLM free_gpu_memory_fraction;
+/// the reference engine: f of its share_of_total rule, 0.95 unset), read by `e`'s own rule
+/// (`kv_pool_rule`; docs/kv-pool.md). The one way a run's flag reaches an engine: a measurement row
+/// (`plan::on_engine`), `llmcost --kv-memory-fraction` and the Python keyword `kv_memory_fraction=`.
+[[nodiscard]] constexpr engine_profile with_kv_memory_fraction(engine_profile e, double fraction) {
+    require(fraction > 0.0 && fraction <= 1.0, e.name, "kv_memory_fraction", fraction, "a memory fraction must be in (0, 1]");
+    e.scheduler.kv_memory_fraction = fraction;
+    return e;
+}
+
 }  // namespace llmcost

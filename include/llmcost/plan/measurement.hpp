@@ -22,6 +22,7 @@
 #include <llmcost/costs/passes.hpp>
 #include <llmcost/descriptors/hardware.hpp>
 #include <llmcost/descriptors/validation.hpp>
+#include <llmcost/detail/settable.hpp>
 #include <llmcost/serving/throughput.hpp>
 #include <llmcost/sim/simulate.hpp>
 #include <llmcost/units/makers.hpp>
@@ -154,8 +155,9 @@ struct measurement {
     /// `with_own_engine`: with graphs off every kernel pays the engine's `launch_eager` instead of
     /// `launch_graph`, and the row's steps are enqueued by the host (`engine_overheads::eager_enqueue`):
     /// an engine that prices that enqueue (`engine_overheads::host_enqueue`) holds every step to at
-    /// least kernels × it.
-    std::optional<bool> cuda_graphs{};
+    /// least kernels × it. `detail::settable`, not std::optional (GCC 12's false maybe-uninitialized on a
+    /// disengaged optional's storage when a row is moved, as `memory_reserve`'s fields).
+    detail::settable<bool> cuda_graphs{};
     /// The most tokens a step of the run has for its dense linear layers of 8-bit weights to run as
     /// 16-bit GEMMs on a 16-bit copy of the weights, where its configuration turns that on (AMD's MLPerf
     /// Mixtral-8x7B Server yamls: `VLLM_MOE_USE_FP16_GEMM_FOR_SMALL_FP8_INPUTS: 1`, 2560 in the patch);
@@ -165,7 +167,7 @@ struct measurement {
     /// vLLM `--gpu-memory-utilization`, TensorRT-LLM `kv_cache_free_gpu_mem_fraction`); empty: the engine
     /// profile's default. Carried onto the row's engine by `with_own_engine`, where the engine's KV pool
     /// rule (`kv_pool_rule`) turns it into the row's KV pool (`kv_pool_per_gpu`; docs/kv-pool.md).
-    std::optional<double> kv_memory_fraction{};
+    detail::settable<double> kv_memory_fraction{};
     /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
     /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
     /// simulator's median (like for like); p99 far above the median marks a stall (`stalled`).
@@ -572,7 +574,7 @@ struct efficiency_parameters {
     x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;  // the row's build, not the profile's default
     x.d.engine.kernels.gemm_all_reduce_fused = x.gemm_all_reduce_fused;
     x.d.engine.kernels.wide_dense_max_tokens = x.fp16_dense_max_tokens;     // the row's run
-    if (x.kv_memory_fraction) x.d.engine.scheduler.kv_memory_fraction = *x.kv_memory_fraction;  // the row's launch flag
+    if (x.kv_memory_fraction) x.d.engine = with_kv_memory_fraction(x.d.engine, *x.kv_memory_fraction);  // the row's launch flag
     if (x.cuda_graphs) {  // the row's run, where it says: eager steps each enqueued by the host
         x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;

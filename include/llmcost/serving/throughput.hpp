@@ -16,6 +16,7 @@
 #include <llmcost/serving/queueing.hpp>
 
 #include <limits>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -487,8 +488,13 @@ namespace detail {
     l.validate();
     require_weights_fit(d, l.pool_reserve());
     const batch_limit b = admissible_batch(d, r, l);
-    require(b.batch >= 1.0, d.m.name, "KV per sequence (B)", kv_bytes_per_gpu_for_context(d, held_context(r, l)).value(),
-            "does not fit: one sequence needs more KV than the HBM left after the weights", "llmcost.fit.kv_sequence");
+    if (!(b.batch >= 1.0)) {  // what sized the pool named: the engine's rule and its KV memory fraction, or the user's reserve
+        std::string rule = "does not fit: one sequence needs more KV than the HBM left after the weights (";  // appended: GCC bug 105329
+        rule += kv_pool_text(d, l.pool_reserve());
+        rule += ")";
+        throw invalid_input(d.m.name, "KV per sequence (B)", kv_bytes_per_gpu_for_context(d, held_context(r, l)).value(),
+                            rule, "llmcost.fit.kv_sequence");
+    }
     return b;
 }
 }  // namespace detail
