@@ -234,7 +234,7 @@ engine_profile engine_arg(py::handle name, const hardware& hw) {
 engine_profile kv_memory_fraction_arg(engine_profile e, py::handle f) {
     if (f.ptr() == nullptr || f.is_none()) return e;
     const double v = number(f, "kv_memory_fraction");
-    if (!(v > 0.0 && v <= 1.0))
+    if (!is_memory_fraction(v))
         refuse("kv_memory_fraction", f, "must be in (0, 1] (the f of the engine's KV pool rule)", "llmcost.argument.fraction");
     return with_kv_memory_fraction(e, v);
 }

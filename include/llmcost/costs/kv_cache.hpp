@@ -96,7 +96,7 @@ struct kv_pool_split {
         return {kv_pool_rule::share_of_total, f, a, hbm * (1.0 - f), hbm * f - a - held};
     }
     const double f = d.engine.scheduler.kv_memory_fraction;
-    require(f > 0.0 && f <= 1.0, d.engine.name, "scheduler.kv_memory_fraction", f, "a memory fraction must be in (0, 1]");
+    require(is_memory_fraction(f), d.engine.name, "scheduler.kv_memory_fraction", f, memory_fraction_rule);
     if (d.engine.scheduler.kv_pool == kv_pool_rule::share_of_total_static)
         return {kv_pool_rule::share_of_total_static, f, bytes(0.0), hbm * (1.0 - f), hbm * f - held};
     const non_kv_memory n = engine_non_kv_per_gpu(d, r.step_tokens);

@@ -81,6 +81,11 @@ inline constexpr std::array all_architectures{gpu_architecture::any,       gpu_a
     return std::nullopt;
 }
 
+/// The rule every engine's memory fraction obeys (vLLM --gpu-memory-utilization, SGLang
+/// --mem-fraction-static, TensorRT-LLM free_gpu_memory_fraction): 0 < f ≤ 1, a share of the GPU's memory.
+inline constexpr std::string_view memory_fraction_rule = "a memory fraction must be in (0, 1]";
+[[nodiscard]] constexpr bool is_memory_fraction(double f) { return f > 0.0 && f <= 1.0; }  // NaN fails both
+
 /// How an engine sizes its KV pool on one GPU from its memory fraction f, the GPU's HBM H, the
 /// weights W it holds and its non-KV memory A (`engine_non_kv_per_gpu`: activations, NCCL buffers and
 /// runtime; the library's flat 2 GB where the profile gives no figures).
@@ -591,8 +596,8 @@ struct engine_profile {
                 "must be 0 or positive and finite");
         require(!scheduler.chunked_prefill || scheduler.chunk.value() >= 1.0, s, "scheduler.chunk (tokens)",
                 scheduler.chunk.value(), "chunked prefill needs a chunk of at least one token");
-        require(scheduler.kv_memory_fraction > 0.0 && scheduler.kv_memory_fraction <= 1.0, s,
-                "scheduler.kv_memory_fraction", scheduler.kv_memory_fraction, "a memory fraction must be in (0, 1]");
+        require(is_memory_fraction(scheduler.kv_memory_fraction), s, "scheduler.kv_memory_fraction",
+                scheduler.kv_memory_fraction, memory_fraction_rule);
         require(non_negative_finite(scheduler.kv_block_tokens), s, "scheduler.kv_block_tokens",
                 scheduler.kv_block_tokens, "must be 0 (not paged) or positive and finite");
         {
@@ -672,7 +677,7 @@ struct engine_profile {
 /// (`kv_pool_rule`; docs/kv-pool.md). The one way a run's flag reaches an engine: a measurement row
 /// (`plan::on_engine`), `llmcost --kv-memory-fraction` and the Python keyword `kv_memory_fraction=`.
 [[nodiscard]] constexpr engine_profile with_kv_memory_fraction(engine_profile e, double fraction) {
-    require(fraction > 0.0 && fraction <= 1.0, e.name, "kv_memory_fraction", fraction, "a memory fraction must be in (0, 1]");
+    require(is_memory_fraction(fraction), e.name, "kv_memory_fraction", fraction, memory_fraction_rule);
     e.scheduler.kv_memory_fraction = fraction;
     return e;
 }

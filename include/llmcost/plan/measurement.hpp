@@ -249,8 +249,8 @@ struct measurement {
         require(!api_server || how != scenario::single_prefill, s, "api_server", 1.0,
                 "a single prefill pass is the engine's alone: no API server in it");
         if (kv_memory_fraction)
-            require(*kv_memory_fraction > 0.0 && *kv_memory_fraction <= 1.0, s, "kv_memory_fraction",
-                    *kv_memory_fraction, "a memory fraction must be in (0, 1]");
+            require(is_memory_fraction(*kv_memory_fraction), s, "kv_memory_fraction", *kv_memory_fraction,
+                    memory_fraction_rule);
         require(non_negative_finite(clock_MHz) && clock_MHz <= 1e4, s, "clock_MHz", clock_MHz,
                 "an engine clock is 0 (not pinned) or positive, in MHz, at most 10,000");
         require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",
