@@ -160,9 +160,11 @@ static_assert(kv_budget_per_gpu(trt, {.step_tokens = 2'048_tok}) > kv_budget_per
 // An engine without the figures keeps the flat 2 GB (AMD's profiles).
 static_assert(engine_non_kv_per_gpu(deployment{.m = llama_3_1_8b, .hw = mi300x, .engine = vllm_cdna3}).total() == 2_GB);
 // A launch's own fraction (`with_kv_memory_fraction`, as --kv-memory-fraction sets it): the reference engine at
-// 0.5 is 0.5 · H − 2 GB − W, exactly the user's reserve of fraction 0.5 (its generic rule, the same shape).
-constexpr deployment ref_half{.m = llama_3_1_8b, .hw = h100_sxm5, .engine = with_kv_memory_fraction(engine_profile::reference(), 0.5)};
-static_assert(ref_half.engine.scheduler.kv_memory_fraction == 0.5);
-static_assert(kv_budget_per_gpu(ref_half) == kv_budget_per_gpu(ref, {.fraction = 0.5}));
-static_assert(kv_budget_per_gpu(ref_half) < kv_budget_per_gpu(ref));
+// f = 0.7 is 0.7 · H − 2 GB − W, exactly the user's reserve of fraction 1 − f = 0.3 (its generic rule, the same
+// shape; 0.7 against 0.3, so a swapped f and 1 − f would fail).
+constexpr deployment ref_seven{.m = llama_3_1_8b, .hw = h100_sxm5, .engine = with_kv_memory_fraction(engine_profile::reference(), 0.7)};
+static_assert(ref_seven.engine.scheduler.kv_memory_fraction == 0.7);
+static_assert(kv_budget_per_gpu(ref_seven) == kv_budget_per_gpu(ref, {.fraction = 0.3}));
+static_assert(kv_budget_per_gpu(ref_seven) != kv_budget_per_gpu(ref, {.fraction = 0.7}));
+static_assert(kv_budget_per_gpu(ref_seven) < kv_budget_per_gpu(ref));
 }  // namespace kv_pool_static

@@ -154,7 +154,7 @@ constexpr void require_weights_fit(const deployment& d, memory_reserve r = {}) {
     if (!r.given()) {  // a larger fraction is offered only where one would leave a pool (f = 1 does)
         deployment all = d;
         all.engine = with_kv_memory_fraction(d.engine, 1.0);
-        if (weights_fit(all)) rule += ", or a larger KV memory fraction";
+        if (weights_fit(all, r)) rule += ", or a larger KV memory fraction";
     }
     throw invalid_input(d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(), rule, "llmcost.fit.weights");
 }

@@ -223,12 +223,10 @@ struct measurement {
         require(!outputs_per_block || (receive_interval > 1.0 && prefill_alone), s, "outputs_per_block", 1.0,
                 "a block's outputs at its end need a block of decode steps (receive_interval above 1) and prompt steps "
                 "alone (prefill_alone): vLLM V0 multi-step with chunked prefill off");
-        require(adp_timeout_iters == 0.0 || (adp_timeout_iters >= 1.0 && adp_timeout_iters <= 1e6 &&
-                                             std::floor(adp_timeout_iters) == adp_timeout_iters),
+        require(adp_timeout_iters == 0.0 || is_iteration_count(adp_timeout_iters, 1.0),
                 s, "adp_timeout_iters", adp_timeout_iters,
                 "0 (no attention-DP balance) or a whole number of iterations, from 1 to 10⁶, before held prompts enter");
-        require(adp_batching_wait_iters >= 0.0 && adp_batching_wait_iters <= 1e6 &&
-                    std::floor(adp_batching_wait_iters) == adp_batching_wait_iters,
+        require(is_iteration_count(adp_batching_wait_iters, 0.0),
                 s, "adp_batching_wait_iters", adp_batching_wait_iters,
                 "a whole number of iterations, from 0 to 10⁶, that prompts wait once every rank has one");
         require(adp_batching_wait_iters == 0.0 || adp_timeout_iters > 0.0, s, "adp_batching_wait_iters",

@@ -71,6 +71,13 @@ struct request_shape {
     [[nodiscard]] constexpr bool spread() const { return input_spread.value() > 0.0 || output_spread.value() > 0.0; }
 };
 
+/// A whole number of scheduler iterations from `lo` to 10⁶ (the attention-DP balance's timeout and
+/// batching wait, TensorRT-LLM's `attention_dp_config`): the one check both `scheduler_limits` and a
+/// measurement row apply.
+[[nodiscard]] constexpr bool is_iteration_count(double x, double lo) {
+    return x >= lo && x <= 1e6 && detail::const_trunc(x) == x;
+}
+
 /// What the engine admits: KV capacity always; optionally a batch cap and a per-step token cap
 /// (TensorRT-LLM's max_batch_size and max_num_tokens; vLLM's max_num_seqs and max_num_batched_tokens).
 struct scheduler_limits {
@@ -177,13 +184,11 @@ struct scheduler_limits {
                 "a block's outputs at its end need a block of decode steps (receive_interval above 1) and prompt "
                 "steps alone (prefill_alone): vLLM V0 multi-step with chunked prefill off",
                 "llmcost.serving.outputs_per_block");
-        require(adp_timeout_iters == 0.0 || (adp_timeout_iters >= 1.0 && adp_timeout_iters <= 1e6 &&
-                                             detail::const_trunc(adp_timeout_iters) == adp_timeout_iters),
+        require(adp_timeout_iters == 0.0 || is_iteration_count(adp_timeout_iters, 1.0),
                 "scheduler", "adp_timeout_iters", adp_timeout_iters,
                 "0 (no attention-DP balance) or a whole number of iterations, from 1 to 10⁶, before held prompts enter",
                 "llmcost.serving.adp_balance");
-        require(adp_batching_wait_iters >= 0.0 && adp_batching_wait_iters <= 1e6 &&
-                    detail::const_trunc(adp_batching_wait_iters) == adp_batching_wait_iters,
+        require(is_iteration_count(adp_batching_wait_iters, 0.0),
                 "scheduler", "adp_batching_wait_iters", adp_batching_wait_iters,
                 "a whole number of iterations, from 0 to 10⁶, that prompts wait once every rank has one",
                 "llmcost.serving.adp_balance");

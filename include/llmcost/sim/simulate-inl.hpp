@@ -276,9 +276,10 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     // this rank's own rate so far (a closed loop: its answers completed ÷ time, each freeing a client
     // whose next prompt TensorRT-LLM routes to the rank with the fewest requests; open arrivals: its
     // requests arrived ÷ time since its first). A rank's waiting prompt stays until a release admits it.
-    // Closed loop: every rank's clients send their first prompts at time 0, so every rank has one then.
-    const bool balance = e.adp_ranks >= 2.0;
-    std::vector<char> other_waiting(balance ? static_cast<std::size_t>(e.adp_ranks) - 1 : 0, e.closed_loop ? 1 : 0);
+    // Colocated servers only: a decode server's requests arrive prefilled (generation requests, which
+    // the balance never holds).
+    const bool balance = e.adp_ranks >= 2.0 && role == stage::colocated;
+    std::vector<char> other_waiting(balance ? static_cast<std::size_t>(e.adp_ranks) - 1 : 0, 0);
     workload::sampler others(e.seed ^ 0xada0'ba1a'0000'0000ULL ^ (server * 0x9e37'79b9'7f4a'7c15ULL));
     adp_balance_counters counters{};
     double last_iteration = first_arrival;
@@ -308,15 +309,20 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             previous_step = 0.0;  // idle: no step runs while the next one is launched
             continue;
         }
+        bool hold = false;  // the balance holds every context request (new and partly prefilled) this iteration
         if (balance) {
             const double elapsed = now - first_arrival;
-            const double seen = e.closed_loop ? static_cast<double>(finished) : static_cast<double>(next);
+            // Arrivals counted after the first, which opens `elapsed` (counting it would start the rate at 1 ÷ t).
+            const double seen = e.closed_loop ? static_cast<double>(finished)
+                                              : std::max(0.0, static_cast<double>(next) - 1.0);
             const double rate = e.adp_others_rate >= 0.0 ? e.adp_others_rate : elapsed > 0.0 ? seen / elapsed : 0.0;
             const double x = rate * (now - last_iteration);
             const double p = x > 0.0 ? 1.0 - std::exp(-x) : 0.0;  // a prompt came since the last iteration
             last_iteration = now;
-            bool all_prompt = false;
-            if (!waiting.empty()) {  // this rank's scheduler would start its first waiting prompt
+            // This rank has a context request: a prompt part-way through its chunks, or a waiting one
+            // its scheduler would start.
+            bool all_prompt = !prefilling.empty();
+            if (!all_prompt && !waiting.empty()) {
                 const live& q = s[waiting.front()];
                 all_prompt = (e.max_batch == 0 || running_count + 1.0 <= e.max_batch) &&
                              (used + need_at_admission(q) <= e.kv_budget || running_count == 0);
@@ -332,8 +338,10 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                  .all_have_answers = decodes > 0},
                 e.limits.adp_timeout_iters, e.limits.adp_batching_wait_iters);
             counters = b.next;
-            if (b.release) std::fill(other_waiting.begin(), other_waiting.end(), 0);  // theirs enter with ours
-            else may_admit = false;
+            if (!b.release) {
+                hold = true;
+                may_admit = false;
+            }
         }
         // Admission, first come first served: stop at the first request that does not fit.
         double admitted_now = running_count, swap_in = 0.0;
@@ -363,6 +371,9 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             r.prompt_tokens += q.prompt;
             prefilling.push_back(id);
         }
+        // At a release the other ranks' prompts enter with ours; the ranks being alike, what ours left
+        // waiting (KV, batch cap, a scheduler pass) theirs left too.
+        if (balance && !hold) std::fill(other_waiting.begin(), other_waiting.end(), waiting.empty() ? 0 : 1);
         if (swap_in > 0.0) {
             now += swap_in;
             busy += swap_in;
@@ -371,11 +382,12 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         }
         // The step: every decode, then prompt chunks in admission order within the token budget.
         const double budget = e.max_tokens > 0 ? e.max_tokens : std::numeric_limits<double>::infinity();
-        const bool alone_wanted = e.limits.prefill_alone && !prefilling.empty();
+        const bool alone_wanted = !hold && e.limits.prefill_alone && !prefilling.empty();
         double step_tokens = alone_wanted ? 0.0 : decodes, chunk_sum = 0, pairs_sum = 0, kv_prefill_sum = 0;
         chunk_of_step.clear();
         chunk_tokens.clear();
         for (std::size_t id : prefilling) {
+            if (hold) break;  // held: a decode step
             const live& q = s[id];
             double c = q.prompt - q.prefilled;
             if (e.chunk > 0) c = std::min(c, e.chunk);
