@@ -253,6 +253,44 @@ TEST_CASE("kernels a pass launches: SGLang's absorbed MLA block, counted by hand
     }
 }
 
+TEST_CASE("kernels a pass launches: SGLang's absorbed MLA block on Blackwell (SM100), counted by hand") {
+    // Not in the catalog (SGLang on Blackwell keeps the generic four: the per-kernel refit by the rule
+    // fails the MLA bar, docs/sglang-batch1-moe-decode.md §8); the count, read at the rows' era
+    // (sgl-project/sglang deepseek_v2.py @3e4a39ee forward_absorb_prepare / forward_absorb_core and
+    // post_load_weights, trtllm_mla backend forward_decode with an FP8 KV cache), is held here.
+    // Both checkpoints: q_a norm (1), kv_a norm (1), W_kc and W_vc BMMs in BF16 (the 128 × 128 block
+    // FP8 kv_b weight is dequantized to BF16 at load on CUDA: 1 + 1), FP8 RoPE + quantization of q and
+    // k in one kernel (1), latent-cache write (1), attention (1) = 7. NVFP4-v2 checkpoint: q_a + kv_a
+    // projection BF16 (1), q_b BF16 (1), o projection NVFP4 (activation quantization + GEMM: 2) = 11.
+    // FP8 block-scaled checkpoint: the three projections each quantize their activations (2 + 2 + 2) = 13.
+    // With the all-reduce + RMSNorm fusion of the rows' --enable-flashinfer-allreduce-fusion at TP8:
+    // DeepSeek-V3, 61 layers: 845 − 3·61 + (11 − 4)·61 = 845 − 183 + 427 = 1,089;
+    //                         845 − 183 + (13 − 4)·61 = 845 − 183 + 549 = 1,211.
+    deployment d{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}, .engine = catalog::sglang_blackwell};
+    CHECK(detail::kernels_per_pass(d) == 845.0);  // the catalog's row: the generic count
+    d.engine.kernels.mla_attention_kernels = 11.0;
+    CHECK(detail::kernels_per_pass(d) == 1272.0);  // 845 + 7·61, without the fusion
+    d.engine.kernels.all_reduce_norm_fusion = true;
+    CHECK(detail::kernels_per_pass(d) == 1089.0);
+    SUBCASE("the FP8 checkpoint's path") {
+        deployment f = d;
+        f.engine.kernels.mla_attention_kernels = 13.0;
+        CHECK(detail::kernels_per_pass(f) == 1211.0);
+    }
+    SUBCASE("gpt-oss-120b keeps its attention; the fusion takes 3 a layer: 507 − 3·36 = 399") {
+        deployment g = d;
+        g.m = catalog::gpt_oss_120b;
+        CHECK(detail::kernels_per_pass(g) == 399.0);
+        g.layout = {.tp = 1};  // no all-reduce to hold the norms
+        CHECK(detail::kernels_per_pass(g) == 507.0);
+    }
+    SUBCASE("the launch term at the variant's refit: B200's 4 µs + 3.0 µs = 7 µs a kernel") {
+        // 1,089 × 7 µs = 7.623 ms a DeepSeek-V3 decode step's launches.
+        d.engine.overheads.launch_graph = microseconds(3.0);
+        CHECK(decode_pass(d, 1.0, 1000_tok).overhead_time.value() == doctest::Approx(7.623e-3).epsilon(1e-9));
+    }
+}
+
 TEST_CASE("property: more kernels in the MLA block never shorten a step; four is the generic count") {
     for (const parallel_layout l : {parallel_layout{.tp = 1}, parallel_layout{.tp = 8}, parallel_layout{.tp = 1, .ep = 8, .dp = 8}}) {
         CAPTURE(l.tp);
