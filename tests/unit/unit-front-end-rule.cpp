@@ -123,3 +123,43 @@ TEST_CASE("front-end rule: two candidates give both, one gives none") {
                                                 ttft_row("g5", g, 4, 1, 100)};
     CHECK(ids(validation::front_end_subset(pointers(capped)).subset) == std::vector<std::string>{"g1"});
 }
+
+namespace {
+
+/// One row of a closed-loop run named `<run>-<suffix>`, on H200 at batch 16, 1,000-token prompts.
+plan::measurement run_row(const std::string& run, const char* suffix, plan::metric m, double median = 0.0, double p99 = 0.0) {
+    plan::measurement x = ttft_row(run + "-" + suffix, catalog::h200_sxm, 16.0, 1, 1000.0, median, p99);
+    x.what = m;
+    if (m != plan::metric::ttft_s) x.ttft_median = x.ttft_p99 = 0.0;
+    return x;
+}
+
+}  // namespace
+
+TEST_CASE("launch rule: a stalled run's tokens/s row is not a candidate; its TPOT row is") {
+    using plan::metric;
+    // Run "s": p99 TTFT 70 s over a 0.5 s median, 140 > 60 (stalled). Run "q": 20 s over 0.5 s, 40 ≤ 60.
+    // Run "e": exactly 60 × (30 s over 0.5 s): "above 60 ×" is strict, so not stalled.
+    const std::vector<plan::measurement> rows{
+        run_row("s", "tok", metric::output_tokens_per_s), run_row("s", "ttft", metric::ttft_s, 0.5, 70.0),
+        run_row("s", "tpot", metric::tpot_s),             run_row("q", "tok", metric::output_tokens_per_s),
+        run_row("q", "ttft", metric::ttft_s, 0.5, 20.0),  run_row("q", "tpot", metric::tpot_s),
+        run_row("e", "tok", metric::output_tokens_per_s), run_row("e", "ttft", metric::ttft_s, 0.5, 30.0),
+    };
+    const std::vector<std::string> stalled = validation::stalled_runs(rows);
+    CHECK(stalled == std::vector<std::string>{"s"});
+    CHECK(validation::run_of("IMX-B200-sglang-DSR1-tp8-8kx1k-c16-tok") == "IMX-B200-sglang-DSR1-tp8-8kx1k-c16");
+    CHECK_FALSE(validation::launch_candidate(rows[0], stalled));  // the stalled run's tokens/s row: out
+    CHECK_FALSE(validation::launch_candidate(rows[1], stalled));  // a TTFT row: never
+    CHECK(validation::launch_candidate(rows[2], stalled));        // the stalled run's TPOT row: kept
+    CHECK(validation::launch_candidate(rows[3], stalled));        // an unstalled run's tokens/s row: kept
+    CHECK(validation::launch_candidate(rows[5], stalled));
+    CHECK(validation::launch_candidate(rows[6], stalled));        // at exactly 60 ×: not stalled
+    // The other exclusions stand: an online row and a run with graphs off.
+    plan::measurement online = rows[3];
+    online.how = plan::scenario::online;
+    CHECK_FALSE(validation::launch_candidate(online, stalled));
+    plan::measurement eager = rows[5];
+    eager.cuda_graphs = false;
+    CHECK_FALSE(validation::launch_candidate(eager, stalled));
+}

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// The validation tool's subset rules that a unit test reaches (tests/unit/unit-front-end-rule.cpp):
-/// the fit GPU of a set of rows, and which closed-loop TTFT rows fit an engine's per-request front end
+/// the fit GPU of a set of rows, which rows may enter an engine's launch-cost fit (`launch_candidate`),
+/// and which closed-loop TTFT rows fit an engine's per-request front end
 /// (`engine_overheads::request`; the rule's text is `fit_front_ends`'s in validation.cpp,
 /// docs/sglang-closed-loop-ttft.md §1 and docs/sglang-cdna4-ttft.md).
 
@@ -11,6 +12,7 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,6 +27,38 @@ namespace llmcost::validation {
         else ++it->second;
     }
     return std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+}
+
+/// The run a closed-loop row belongs to: its id less the metric's suffix. Every closed-loop run of
+/// tables/measurements.csv is three rows named `<run>-tok`, `<run>-ttft`, `<run>-tpot`.
+[[nodiscard]] inline std::string_view run_of(std::string_view id) {
+    const std::size_t dash = id.rfind('-');
+    return dash == std::string_view::npos ? id : id.substr(0, dash);
+}
+
+/// The closed-loop runs that stalled: those whose TTFT row is `plan::stalled` (p99 TTFT above
+/// `plan::stall_ratio` × its median; only a TTFT row carries the percentiles), by `run_of`.
+[[nodiscard]] inline std::vector<std::string> stalled_runs(const std::vector<plan::measurement>& rows) {
+    std::vector<std::string> runs;
+    for (const plan::measurement& x : rows)
+        if (x.prompts > 0.0 && x.what == plan::metric::ttft_s && plan::stalled(x)) runs.emplace_back(run_of(x.id));
+    return runs;
+}
+
+/// Whether a row may enter an engine's launch-cost fit (`fit_engines` in validation.cpp, before its
+/// every-third pick by stratum): not an online row (a rate the model may not serve), not a TTFT row
+/// (under closed-loop clients it carries the prompt's admission), not a run with CUDA graphs off (held
+/// to the host's enqueue, fitted apart), and not a stalled run's output tokens/s row (session 21, the
+/// lead's clause: that row divides by the run's whole time, which holds the stall no engine step
+/// explains, ~70 s on a ≈ 160 s SGLang B200 run, while a per-kernel cost is a per-step quantity;
+/// session 16's fits on run means left the stalled runs out the same way). The stalled run's TPOT row
+/// stays a candidate: the stall is paid by ~2% of the requests before their first token, outside
+/// every inter-token gap. A row left out stays a check row.
+[[nodiscard]] inline bool launch_candidate(const plan::measurement& x, const std::vector<std::string>& stalled) {
+    if (x.how == plan::scenario::online || x.what == plan::metric::ttft_s || x.cuda_graphs == false) return false;
+    if (x.what == plan::metric::output_tokens_per_s && x.prompts > 0.0)
+        return std::find(stalled.begin(), stalled.end(), run_of(x.id)) == stalled.end();
+    return true;
 }
 
 /// The rows the front-end rule picks from an engine's closed-loop TTFT rows on one architecture.

@@ -610,6 +610,8 @@ std::string reading(double ratio, bool latency) {
 
 /// The fit GPU of every rule below: the GPU with most of the rows (ties: the first in the CSV).
 using validation::busiest_gpu;
+using validation::launch_candidate;
+using validation::stalled_runs;
 
 /// The profile with its own launch cost at 0, which the fits price their rows with, so that a fit
 /// reproduces itself (the fitted per-kernel cost is the hardware's plus the profile's).
@@ -664,7 +666,9 @@ void calibrate_fit(Fit& f, const std::vector<plan::measurement>& fit_rows, std::
 /// the calibration subset is stratified: within each engine × vendor × dense/MoE × metric stratum
 /// (output tokens/s, TPOT) of the engine's rows on that GPU, sorted by id, the 3rd, 6th, 9th … row
 /// (⌊n/3⌋ of a stratum of n, none of one under 3 rows: at most a third of every group, so every group
-/// keeps check rows; online rows and TTFT rows are never fitted); the free parameters are the
+/// keeps check rows; online rows, TTFT rows and a stalled run's tokens/s row are never fitted: they
+/// are left out before the pick, so the pick stays every third candidate of each stratum, and stay
+/// check rows); the free parameters are the
 /// per-kernel overhead alone (→ the profile's launch cost over the hardware's: the host and launch
 /// gap per kernel that the engine's graphs and scheduler leave); the kernel rates stay the sourced
 /// ones (a GEMM multiplier fitted to serving rows came out at 0.1–1.6, absorbing what the model
@@ -707,19 +711,19 @@ std::vector<const plan::measurement*> every_third_by_stratum(const std::vector<c
 /// The fits, and the ids of every row in a calibration subset.
 std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
     std::vector<engine_fit> out;
+    const std::vector<std::string> stalled = stalled_runs(rows);
     for (const engine_kind kind : {engine_kind::vllm, engine_kind::sglang})
         for (const engine_profile& profile : catalog::all_engines) {
             if (profile.kind != kind) continue;
             std::vector<const plan::measurement*> mine;
             for (const plan::measurement& x : rows) {
                 if (plan::kind_of(x.engine) != kind || catalog::architecture_of(x.d.hw.name) != profile.architecture) continue;
-                if (x.how == plan::scenario::online) continue;  // a rate the model may not serve: never fitted
-                // TTFT is never fitted: under the closed-loop clients of these rows it carries the admission
-                // of the prompt (a missing mechanism, see the report), which a per-kernel cost would absorb
-                // and carry into every step (fitted with TTFT rows, s(ln) rose from 0.05-0.35 to 0.8-2.4).
-                if (x.what == plan::metric::ttft_s) continue;
-                // A run with graphs off is held to the host's enqueue, fitted on such runs alone (`fit_host_enqueue`).
-                if (x.cuda_graphs == false) continue;
+                // Never fitted (`launch_candidate`, front_end_rule.hpp): online rows (a rate the model may not
+                // serve); TTFT rows (under closed-loop clients they carry the prompt's admission, a missing
+                // mechanism a per-kernel cost would absorb into every step: fitted with them, s(ln) rose from
+                // 0.05-0.35 to 0.8-2.4); runs with graphs off (`fit_host_enqueue`); a stalled run's tokens/s
+                // row (its run time holds the stall; session 21). Left out before the pick below.
+                if (!launch_candidate(x, stalled)) continue;
                 mine.push_back(&x);
             }
             if (mine.size() < 3) continue;
@@ -1933,7 +1937,11 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "and every group keeps check rows; a closed-loop client's rows are fitted as they are priced, through the "
          "simulated run. Online rows and TTFT rows never set the launch cost: a client's TTFT carries the admission of the "
          "prompt, which the model prices only in part (fitted with the TTFT rows on the steady state, the launch cost "
-         "rose 2–7× and the residual s (ln) from 0.05–0.35 to 0.8–2.4, and every step priced with it got slower). The "
+         "rose 2–7× and the residual s (ln) from 0.05–0.35 to 0.8–2.4, and every step priced with it got slower). Nor "
+         "does a stalled run's output tokens/s row (`plan::stalled` on the run's TTFT row; the run's TPOT row is fitted): "
+         "it divides by the run's whole time, which holds a stall no engine step explains, while a per-kernel cost is a "
+         "per-step quantity (session 21; session 16's fits on run means left the stalled runs out the same way); those "
+         "rows are left out before the every-third pick and stay check rows. The "
          "subset's rows are left out of the check-row statistics above and below; no factor is set per row. "
          "A run whose configuration turns graphs off (`cuda_graphs` 0 in tables/measurements.csv: vLLM's "
          "`enforce_eager: True`, TensorRT-LLM's C++ executor without graphs) is held to the host's enqueue (below, "
