@@ -254,8 +254,8 @@ TEST_CASE("kernels a pass launches: SGLang's absorbed MLA block, counted by hand
 }
 
 TEST_CASE("kernels a pass launches: SGLang's absorbed MLA block on Blackwell (SM100), counted by hand") {
-    // Not in the catalog (SGLang on Blackwell keeps the generic four: the per-kernel refit by the rule
-    // fails the MLA bar, docs/sglang-batch1-moe-decode.md §8); the count, read at the rows' era
+    // In the catalog since session 21 (SGLang on Blackwell: 11 with the fusion, docs/sglang-batch1-moe-decode.md
+    // §8–10); the count, read at the rows' era
     // (sgl-project/sglang deepseek_v2.py @3e4a39ee forward_absorb_prepare / forward_absorb_core and
     // post_load_weights, trtllm_mla backend forward_decode with an FP8 KV cache), is held here.
     // Both checkpoints: q_a norm (1), kv_a norm (1), W_kc and W_vc BMMs in BF16 (the 128 × 128 block
@@ -267,7 +267,10 @@ TEST_CASE("kernels a pass launches: SGLang's absorbed MLA block on Blackwell (SM
     // DeepSeek-V3, 61 layers: 845 − 3·61 + (11 − 4)·61 = 845 − 183 + 427 = 1,089;
     //                         845 − 183 + (13 − 4)·61 = 845 − 183 + 549 = 1,211.
     deployment d{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}, .engine = catalog::sglang_blackwell};
-    CHECK(detail::kernels_per_pass(d) == 845.0);  // the catalog's row: the generic count
+    CHECK(detail::kernels_per_pass(d) == 1089.0);  // the catalog's row: 11 with the fusion
+    d.engine.kernels.mla_attention_kernels = 0.0;
+    d.engine.kernels.all_reduce_norm_fusion = false;
+    CHECK(detail::kernels_per_pass(d) == 845.0);  // the generic count
     d.engine.kernels.mla_attention_kernels = 11.0;
     CHECK(detail::kernels_per_pass(d) == 1272.0);  // 845 + 7·61, without the fusion
     d.engine.kernels.all_reduce_norm_fusion = true;
@@ -321,10 +324,13 @@ TEST_CASE("mla_attention_kernels: refusals, the catalog's rows and the table's o
     }
     e.kernels.mla_attention_kernels = 64.0;
     CHECK(test::validation_message(e).empty());
-    // The catalog (tables/engines.csv): 16 on SGLang on Hopper, the generic four elsewhere; its eager
+    // The catalog (tables/engines.csv): 16 on SGLang on Hopper, 11 on SGLang on Blackwell (session 21), the
+    // generic four elsewhere; its eager
     // prompt step's host cost is PR 12160's 82.64 ms over the 1,577 kernels: 52.40 µs, tabled as 52.4.
     CHECK(catalog::sglang_hopper.kernels.mla_attention_kernels == 16.0);
-    CHECK(catalog::sglang_blackwell.kernels.mla_attention_kernels == 0.0);
+    CHECK(catalog::sglang_blackwell.kernels.mla_attention_kernels == 11.0);
+    // Blackwell's eager prompt step: PR 12160's 82.64 ms over its 1,089 kernels (11 a block, the fusion).
+    CHECK(catalog::sglang_blackwell.overheads.prefill_launch.value() * 1089.0 == doctest::Approx(82.64e-3).epsilon(1e-3));
     CHECK(catalog::sglang_cdna3.kernels.mla_attention_kernels == 0.0);
     CHECK(catalog::trtllm_blackwell.kernels.mla_attention_kernels == 0.0);
     CHECK(catalog::sglang_hopper.overheads.prefill_launch.value() * 1577.0 == doctest::Approx(82.64e-3).epsilon(1e-3));
