@@ -210,7 +210,7 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     }
     if (t.find_column("kv_memory_fraction") && !r.text("kv_memory_fraction").empty()) {
         const double f = r.number("kv_memory_fraction", 0.0);
-        if (!(f > 0.0 && f <= 1.0))
+        if (!is_memory_fraction(f))
             r.fail("kv_memory_fraction",
                    "a memory fraction in (0, 1] (the run's --mem-fraction-static, --gpu-memory-utilization or "
                    "kv_cache_free_gpu_mem_fraction) or empty (the engine's default)");

@@ -371,9 +371,6 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             r.prompt_tokens += q.prompt;
             prefilling.push_back(id);
         }
-        // At a release the other ranks' prompts enter with ours; the ranks being alike, what ours left
-        // waiting (KV, batch cap, a scheduler pass) theirs left too.
-        if (balance && !hold) std::fill(other_waiting.begin(), other_waiting.end(), waiting.empty() ? 0 : 1);
         if (swap_in > 0.0) {
             now += swap_in;
             busy += swap_in;
@@ -502,6 +499,11 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             finishing.push({.step = step_no + (q.output - q.generated), .id = id, .version = q.version});
         }
         std::erase_if(prefilling, [&](std::size_t id) { return s[id].decoding || s[id].done; });
+        // At a release the other ranks' prompts enter with ours; the ranks being alike, what ours still
+        // has as context requests after the step (left waiting by KV, the batch cap or a scheduler pass, or
+        // admitted with chunks still to run) theirs have too.
+        if (balance && !hold)
+            std::fill(other_waiting.begin(), other_waiting.end(), waiting.empty() && prefilling.empty() ? 0 : 1);
         // A block that runs whole ends after its last decode step (or, with no answer left, at once).
         const bool block_end = !e.limits.outputs_per_block || decode_steps_since_poll >= e.limits.receive_interval;
         while (!finishing.empty() && finishing.top().step <= step_no) {
