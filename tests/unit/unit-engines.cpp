@@ -966,9 +966,10 @@ TEST_CASE("attention_dp_balance: the descriptor's rule and the table's optional 
 }
 
 TEST_CASE("expert parallelism's all-to-all runs only under attention data parallelism, hand-worked") {
-    // DeepSeek-V3 (hidden 7168, top-8, 58 MoE layers, FP8 activations) on 8 B200s, EP8 over TP4 × DP2.
+    // DeepSeek-V3 (hidden 7168, top-8, 58 MoE layers, FP8 activations) on 8 B200s, EP8 over TP4 × DP2,
+    // on SGLang (TensorRT-LLM all-gathers there instead, 8 ranks for top-8: tests/unit/unit-moe-comm.cpp).
     deployment dep{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 4, .ep = 8, .dp = 2},
-                   .engine = catalog::trtllm_blackwell};
+                   .engine = catalog::sglang_blackwell};
     // 4 tokens a rank: 4 × 8 × 7168 × 1 B ÷ 4 = 57,344 B per layer and phase; over the 8 ranks on
     // NVLink 5 (900 GB/s a direction) with the engine's 24.95 µs floor: 24.95 µs + 57,344 · 7/8 ÷ 900 GB/s
     // = 25.005751 µs, × 2 phases × 58 layers = 2.900667 ms.

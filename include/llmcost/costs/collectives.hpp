@@ -48,6 +48,21 @@ template <class V>
     const double n = ranks;
     return l.latency.value() + bytes * ((n - 1.0) / n) / l.per_direction.value();
 }
+/// t = (n−1)·α + (n−1)/n · S ÷ β in seconds: a ring all-gather (or reduce-scatter) of a result of S bytes.
+template <class V>
+[[nodiscard]] constexpr V all_gather_seconds(const V& bytes, int ranks, const interconnect& l) {
+    if (ranks <= 1) return lanes<V>::constant(0.0);
+    const double n = ranks;
+    return l.latency.value() * (n - 1.0) + bytes * ((n - 1.0) / n) / l.per_direction.value();
+}
+/// t = a + (n−1)/n · S ÷ B_bus in seconds: an all-gather (or reduce-scatter) of a result of S bytes by a
+/// collective library fitted to nccl-tests (a its fixed time at n ranks, B_bus nccl-tests' bus bandwidth).
+template <class V>
+[[nodiscard]] constexpr V library_gather_seconds(const V& bytes, int ranks, seconds_t fixed, bytes_per_second_t bus) {
+    if (ranks <= 1) return lanes<V>::constant(0.0);
+    const double n = ranks;
+    return fixed.value() + bytes * ((n - 1.0) / n) / bus.value();
+}
 /// t = α + S ÷ β in seconds.
 template <class V>
 [[nodiscard]] constexpr V point_to_point_seconds(const V& bytes, const interconnect& l) {
@@ -66,9 +81,7 @@ template <data_size D>
 /// All-gather (or reduce-scatter) of a result of S bytes over n ranks: (n−1)·α + (n−1)/n · S ÷ β.
 template <data_size D>
 [[nodiscard]] constexpr seconds_t all_gather_time(const D& bytes, int ranks, const interconnect& l) {
-    if (ranks <= 1) return seconds(0.0);
-    const double n = ranks;
-    return l.latency * (n - 1.0) + transfer_time(in_base_units(bytes) * ((n - 1.0) / n), l.per_direction);
+    return seconds(detail::all_gather_seconds(in_base_units(bytes).value(), ranks, l));
 }
 
 /// Reduce-scatter has the cost of an all-gather run backwards.

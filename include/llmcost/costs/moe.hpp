@@ -40,7 +40,61 @@ namespace llmcost {
     return expert_weight_bytes_per_gpu(d) * expert_coverage(d.m.ffn.routed_experts, d.m.ffn.top_k, tokens);
 }
 
+/// Whether the engine quantizes the routed experts' activations to FP8 (W4A8, a property of the
+/// deployment): the engine does (`engine_kernels::expert_fp8_activations`), the experts are stored in
+/// fewer than 8 bits (MXFP4), the activations in more, and the GPU has FP8 tensor cores of its own (a
+/// dense FP8 peak in the hardware table, not one widened to BF16); the GEMMs then run on the 8-bit
+/// tensor cores. Not `experts_fp8_weights_and_activations`, where the model itself is FP8 × FP8.
+[[nodiscard]] constexpr bool expert_activations_quantized_to_fp8(const deployment& d) {
+    const model& m = d.m;
+    return m.is_moe() && d.engine.kernels.expert_fp8_activations && m.expert_format().bits_per_element() < 8.0 &&
+           m.activations.bits_per_element() > 8.0 && d.hw.gpu.dense.fp8.value() > 0.0;
+}
+
+/// Whether the MoE layers exchange tokens by an all-gather before the experts and a reduce-scatter after
+/// them, not an all-to-all: attention data-parallel (dp > 1) over an expert-parallel group of no more ranks
+/// than the model's top-k, on an engine that does so (`engine_collectives::gather_up_to_top_k`).
+/// TensorRT-LLM up to 1.2.0rc2 enables its all-to-all only where `moe_ep_size > experts_per_token`
+/// (fused_moe_trtllm_gen.py, fused_moe_cutlass.py, fused_moe_wide_ep.py `select_alltoall_method_type`)
+/// and otherwise all-gathers the quantized hidden states with the routing and reduce-scatters the
+/// experts' outputs (`run_post_quant_allgather`, `reducescatter_or_allreduce`; docs/trtllm-moe-comm.md).
+[[nodiscard]] constexpr bool moe_gathers_tokens(const deployment& d) {
+    return d.m.is_moe() && d.expert_parallel() && d.layout.dp > 1 && d.engine.collectives.gather_up_to_top_k &&
+           d.layout.tp * d.layout.dp <= d.m.ffn.top_k;
+}
+
+/// Bits one hidden element of a token takes in the MoE's all-gather: the format the engine quantizes the
+/// experts' input to before its communication (TensorRT-LLM `quantize_input(post_quant_comm)`): MXFP8,
+/// 8 bits + one E8M0 scale per 32 elements = 8.25, where it runs the experts W4A8; else the activations'.
+[[nodiscard]] constexpr double moe_gather_bits(const deployment& d) {
+    return expert_activations_quantized_to_fp8(d) ? 8.0 + 8.0 / 32.0 : d.m.activations.bits_per_element();
+}
+
 namespace detail {
+/// Seconds of a pass's all-gather + reduce-scatter (`moe_gathers_tokens`), per MoE layer: the all-gather
+/// of every rank's T tokens, S_g = n · T · (h · b_g/8 + 6k) ÷ tp bytes (hidden states at `moe_gather_bits`,
+/// k int32 expert ids and k BF16 weights a token), then the reduce-scatter of the experts' outputs,
+/// S_r = n · T · h · b_r/8 ÷ tp (the residual format), each t = a(n) + (n−1)/n · S ÷ B_bus on the engine's
+/// library fit inside a scale-up domain (`engine_collectives::gather_fixed`, B_bus), else the link's ring.
+template <class V>
+[[nodiscard]] constexpr V gather_scatter_seconds_per_pass(const deployment& d, const V& tokens_per_rank) {
+    if (!moe_gathers_tokens(d)) return lanes<V>::constant(0.0);
+    const model& m = d.m;
+    const int group = d.layout.tp * d.layout.dp;
+    const double n = group, h = static_cast<double>(m.hidden), k = static_cast<double>(m.ffn.top_k);
+    const V tokens = tokens_per_rank * (n / static_cast<double>(d.layout.tp));
+    const V gathered = tokens * (h * moe_gather_bits(d) / 8.0 + 6.0 * k);
+    const V scattered = tokens * (h * m.residual_format().bits_per_element() / 8.0);
+    const engine_collectives& c = d.engine.collectives;
+    if (c.gather_bus.value() > 0.0 && group <= d.hw.scale_up_domain)
+        return (library_gather_seconds(gathered, group, c.gather_fixed(group), c.gather_bus) +
+                library_gather_seconds(scattered, group, c.gather_fixed(group), c.gather_bus)) *
+               static_cast<double>(m.moe_layers());
+    const interconnect& l = d.link_for(group);
+    return (all_gather_seconds(gathered, group, l) + all_gather_seconds(scattered, group, l)) *
+           static_cast<double>(m.moe_layers());
+}
+
 /// All-to-all bytes per MoE layer and phase, tokens × k × hidden × bytes ÷ tp (one value or a lane).
 template <class V>
 [[nodiscard]] constexpr V all_to_all_payload_per_layer(const deployment& d, const V& tokens_per_rank) {
@@ -58,9 +112,10 @@ template <class V>
 /// `FusedMoEParallelConfig.use_all2all_kernels` is dp_size > 1 and use_ep, vllm/model_executor/layers/
 /// fused_moe/config.py; TensorRT-LLM's fused MoE enables its all-to-all only with attention DP,
 /// `enable_alltoall` requires `mapping.enable_attention_dp`, tensorrt_llm/_torch/modules/fused_moe).
+/// None either where the engine gathers and reduce-scatters instead (`moe_gathers_tokens`).
 template <class V>
 [[nodiscard]] constexpr V all_to_all_seconds_per_pass(const deployment& d, const V& tokens_per_rank) {
-    if (!d.expert_parallel() || d.layout.dp <= 1) return lanes<V>::constant(0.0);
+    if (!d.expert_parallel() || d.layout.dp <= 1 || moe_gathers_tokens(d)) return lanes<V>::constant(0.0);
     const int group = d.layout.tp * d.layout.dp;
     // The engine's all-to-all kernels (DeepEP, MORI-EP, NVLink one-sided) have their own floor per
     // phase, α_engine, in place of the link's α (descriptors/engine.hpp; E21, E28, E39, E40).
@@ -82,6 +137,12 @@ template <class V>
 /// none when the group's attention is tensor-parallel (dp = 1: `detail::all_to_all_seconds_per_pass`).
 [[nodiscard]] constexpr seconds_t all_to_all_time_per_pass(const deployment& d, double tokens_per_rank) {
     return seconds(detail::all_to_all_seconds_per_pass(d, tokens_per_rank));
+}
+
+/// Time of the MoE's all-gather + reduce-scatter for one pass, where the engine runs them in place of
+/// the all-to-all (`moe_gathers_tokens`; 0 elsewhere): MoE layers × (t_gather + t_scatter).
+[[nodiscard]] constexpr seconds_t gather_scatter_time_per_pass(const deployment& d, double tokens_per_rank) {
+    return seconds(detail::gather_scatter_seconds_per_pass(d, tokens_per_rank));
 }
 
 }  // namespace llmcost

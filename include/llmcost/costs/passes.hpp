@@ -290,17 +290,6 @@ struct step_shape {
     }
 };
 
-/// Whether the engine quantizes the routed experts' activations to FP8 (W4A8, a property of the
-/// deployment): the engine does (`engine_kernels::expert_fp8_activations`), the experts are stored in
-/// fewer than 8 bits (MXFP4), the activations in more, and the GPU has FP8 tensor cores of its own (a
-/// dense FP8 peak in the hardware table, not one widened to BF16); the GEMMs then run on the 8-bit
-/// tensor cores. Not `experts_fp8_weights_and_activations`, where the model itself is FP8 × FP8.
-[[nodiscard]] constexpr bool expert_activations_quantized_to_fp8(const deployment& d) {
-    const model& m = d.m;
-    return m.is_moe() && d.engine.kernels.expert_fp8_activations && m.expert_format().bits_per_element() < 8.0 &&
-           m.activations.bits_per_element() > 8.0 && d.hw.gpu.dense.fp8.value() > 0.0;
-}
-
 /// Whether the model's routed experts' GEMMs are FP8 × FP8 (a property of the model): experts stored as
 /// 8-bit floats and activations in the FP8 compute class, as a block-scaled FP8 checkpoint runs
 /// (DeepSeek-R1's); where the engine has one, its FP8 expert multiplier applies (`engine_kernels::fp8_expert_gemm`,
@@ -384,6 +373,7 @@ struct pass_model {
     /// (`engine_kernels::gemm_all_reduce_fused`, `row_parallel_gemm_share`); 0: the all-reduce after the GEMM
     double fused_row_gemm_share = 0;
     bool busiest_rank = false;              ///< price the EP step at its busiest rank
+    bool moe_gathers = false;               ///< the MoE all-gathers and reduce-scatters (`moe_gathers_tokens`)
     double routing_skew = 0;                ///< cv of the experts' token shares: the model's, or what the engine's EPLB leaves
     /// 1 ÷ β: the busiest attention rank's token-proportional work over the mean rank's, under
     /// attention data parallelism (`engine_moe::attention_dp_balance` β); 1: every rank alike.
@@ -559,6 +549,7 @@ struct pass_model {
     if (en.kernels.gemm_all_reduce_fused && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain)
         pm.fused_row_gemm_share = detail::row_parallel_gemm_share(m);
     pm.busiest_rank = en.moe.busiest_rank && d.expert_parallel();
+    pm.moe_gathers = moe_gathers_tokens(d);
     // The router's skew is the model's (and its data's); an engine that places experts by load
     // (EPLB) leaves the skew it states (blog4 Table 1: the hottest rank 2.56× the mean without, 1.11× with).
     pm.routing_skew = en.moe.load_balancing ? en.moe.routing_skew : m.ffn.routing_skew;
@@ -1023,6 +1014,10 @@ template <class V>
                         V(r.tp - pm.fused_row_gemm_share * lane_max(r.matmul_compute, r.matmul_memory)));
     r.ep = all_to_all_seconds_per_pass(d, t);
     if (pm.busiest_rank) r.ep = r.ep * ep_imbalance(pm, V(t * pm.ranks * pm.top_k));
+    // Or the all-gather + reduce-scatter in its place (`moe_gathers_tokens`): every rank receives every
+    // token whichever experts they chose, so the busiest expert rank's share does not apply to it.
+    if (pm.moe_gathers) [[unlikely]]
+        r.ep = gather_scatter_seconds_per_pass(d, t);
     r.pp = d.layout.pp > 1 ? V(point_to_point_seconds(V(hidden_state / pm.tp), d.link_for(d.layout.tp * d.layout.pp)) *
                                (pm.pp - 1.0))
                            : L::constant(0.0);

@@ -364,6 +364,21 @@ struct engine_collectives {
     /// (TensorRT-LLM's all-reduce on 8 B200: 160.7 GB/s up to 1 MiB against NVLink 5's 900, B90);
     /// 0: the link's bandwidth.
     bytes_per_second_t custom_all_reduce_bus{};
+    /// Whether, under attention data parallelism, an expert-parallel group of no more ranks than the
+    /// model's top-k exchanges its tokens by an all-gather before the experts and a reduce-scatter after
+    /// them instead of its all-to-all (TensorRT-LLM's fused MoE modules up to 1.2.0rc2 enable the
+    /// all-to-all only where `moe_ep_size > experts_per_token`; docs/trtllm-moe-comm.md).
+    bool gather_up_to_top_k = false;
+    /// The collective library's all-gather and reduce-scatter on the GPUs of one scale-up domain,
+    /// fitted to measured nccl-tests curves: t = a₀ + a₁ · (n − 1) + (n − 1)/n · S ÷ B_bus for a gathered
+    /// (or scattered) buffer of S bytes over n ranks. All 0: the link's α–β ring model.
+    seconds_t gather_latency{};
+    seconds_t gather_latency_per_rank{};  ///< a₁, the fixed time each further rank adds
+    bytes_per_second_t gather_bus{};
+    /// a(n) = a₀ + a₁ · (n − 1): the fixed time of one all-gather or reduce-scatter over n ranks.
+    [[nodiscard]] constexpr seconds_t gather_fixed(int ranks) const {
+        return gather_latency + gather_latency_per_rank * (static_cast<double>(ranks) - 1.0);
+    }
     /// S_max(n) = S_max,2 if n ≤ 2 and S_max,2 > 0, else S_max: the largest message the custom
     /// kernel runs at n ranks (TensorRT-LLM customAllReduceUtils.h getMaxRequiredWorkspaceSize).
     [[nodiscard]] constexpr bytes_t custom_all_reduce_max_at(int ranks) const {
@@ -585,6 +600,15 @@ struct engine_profile {
         require(non_negative_finite(collectives.library_all_reduce_bus.value()), s,
                 "collectives.library_all_reduce_bus (B/s)", collectives.library_all_reduce_bus.value(),
                 "a bus bandwidth must be zero (the link model) or positive and finite");
+        time(collectives.gather_latency, "collectives.gather_latency (s)", 1e-2,
+             "an all-gather's fixed time must be in [0, 10 ms)");
+        time(collectives.gather_latency_per_rank, "collectives.gather_latency_per_rank (s)", 1e-2,
+             "an all-gather's fixed time per rank must be in [0, 10 ms)");
+        require(non_negative_finite(collectives.gather_bus.value()), s, "collectives.gather_bus (B/s)",
+                collectives.gather_bus.value(), "a bus bandwidth must be zero (the link model) or positive and finite");
+        require((collectives.gather_latency.value() > 0.0) == (collectives.gather_bus.value() > 0.0), s,
+                "collectives.gather_bus (B/s)", collectives.gather_bus.value(),
+                "the library all-gather needs both its fixed time and its bus bandwidth (or neither)");
         require((collectives.library_all_reduce.value() > 0.0) == (collectives.library_all_reduce_bus.value() > 0.0), s,
                 "collectives.library_all_reduce_bus (B/s)", collectives.library_all_reduce_bus.value(),
                 "the library all-reduce needs both its fixed time and its bus bandwidth (or neither)");

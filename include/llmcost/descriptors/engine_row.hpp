@@ -77,6 +77,10 @@ struct engine_row {
     double activation_min_MiB, activation_overhead;
     double nccl_tp1_B, nccl_tp2_B, nccl_tp4_B, nccl_tp8_B;
     double runtime_B, runtime_overhead;
+    /// 1: under attention DP an EP group of at most top-k ranks gathers and reduce-scatters its tokens
+    /// (`engine_collectives::gather_up_to_top_k`); the library all-gather's fit a₀, a₁ (µs) and bus
+    /// bandwidth (GB/s) (`gather_latency`, `gather_latency_per_rank`, `gather_bus`); 0: the link model
+    double moe_gather_up_to_top_k, gather_latency_us, gather_step_us, gather_bus_GBps;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -146,7 +150,11 @@ struct engine_row {
                         .library_all_reduce = microseconds(r.library_all_reduce_us),
                         .library_all_reduce_bus = gigabytes_per_second(r.library_all_reduce_bus_GBps),
                         .custom_all_reduce_max_2_ranks = kibibytes(r.custom_all_reduce_max_2_ranks_KiB),
-                        .custom_all_reduce_bus = gigabytes_per_second(r.custom_all_reduce_bus_GBps)},
+                        .custom_all_reduce_bus = gigabytes_per_second(r.custom_all_reduce_bus_GBps),
+                        .gather_up_to_top_k = flag(r.moe_gather_up_to_top_k, "moe_gather_up_to_top_k"),
+                        .gather_latency = microseconds(r.gather_latency_us),
+                        .gather_latency_per_rank = microseconds(r.gather_step_us),
+                        .gather_bus = gigabytes_per_second(r.gather_bus_GBps)},
         .scheduler = {.max_sequences = r.max_sequences,
                       .max_batched_tokens = r.max_batched_tokens,
                       .chunked_prefill = flag(r.chunked_prefill, "chunked_prefill"),

@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 80> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 84> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -90,6 +90,10 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 80> c
     {"nccl_tp8_B", "scheduler.non_kv.communication[3]"},
     {"runtime_B", "scheduler.non_kv.runtime"},
     {"runtime_overhead", "scheduler.non_kv.runtime_overhead"},
+    {"moe_gather_up_to_top_k", "moe_gather_up_to_top_k"},
+    {"gather_latency_us", "collectives.gather_latency"},
+    {"gather_step_us", "collectives.gather_latency_per_rank"},
+    {"gather_bus_GBps", "collectives.gather_bus"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -109,8 +113,9 @@ inline constexpr auto columns = [] {
 /// of an absorbed MLA attention block: 0, the generic four; the prompts' attention curve: 0, 0, 0, the
 /// one rate; FP8 experts' GEMM rate over the expert size curve: 0, none; the KV pool rule, a name
 /// and not a figure: empty, share_of_total; the engine's non-KV memory, 16 figures: 0, not given, the
-/// library's flat activations).
-inline constexpr std::size_t optional_columns = 44;
+/// library's flat activations; the MoE's all-gather + reduce-scatter at most top-k ranks and the
+/// library all-gather's fit, 4 figures: 0, the all-to-all and the link model).
+inline constexpr std::size_t optional_columns = 48;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -167,6 +172,12 @@ using row_reader = detail::hardware_csv::row_reader;
     for (std::size_t i = 0; i < std::size(non_kv); ++i) {
         const std::string_view column = columns[first_non_kv + i];
         *non_kv[i] = table.find_column(column) ? r.figure(column) : 0.0;
+    }
+    double* gather[] = {&e.moe_gather_up_to_top_k, &e.gather_latency_us, &e.gather_step_us, &e.gather_bus_GBps};
+    const std::size_t first_gather = first_non_kv + std::size(non_kv);
+    for (std::size_t i = 0; i < std::size(gather); ++i) {
+        const std::string_view column = columns[first_gather + i];
+        *gather[i] = table.find_column(column) ? r.figure(column) : 0.0;
     }
     try {
         return from_row(e);

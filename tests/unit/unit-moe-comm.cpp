@@ -1,0 +1,135 @@
+// The MoE's token exchange under attention data parallelism: TensorRT-LLM all-gathers and
+// reduce-scatters where its expert-parallel group has no more ranks than the model's top-k, and runs
+// its all-to-all above (costs/moe.hpp `moe_gathers_tokens`; docs/trtllm-moe-comm.md).
+#include <llmcost/catalog/engines.hpp>
+#include <llmcost/catalog/hardware.hpp>
+#include <llmcost/catalog/models.hpp>
+#include <llmcost/costs/passes.hpp>
+#include <llmcost/io/engines_csv.hpp>
+
+#include <doctest/doctest.h>
+
+#include "test_helpers.hpp"
+
+#include <limits>
+#include <string>
+
+using namespace llmcost;
+using namespace llmcost::literals;
+
+namespace {
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+deployment gpt_oss(int ep, const engine_profile& e = catalog::trtllm_blackwell) {
+    deployment d{.m = catalog::gpt_oss_120b, .hw = catalog::b200_hgx, .layout = {.tp = 1, .ep = ep, .dp = ep}, .engine = e};
+    d.validate();
+    return d;
+}
+}  // namespace
+
+// The rule at compile time: EP2 and EP4 of gpt-oss (top-4) gather, EP8 runs the all-to-all; attention
+// tensor-parallel (dp 1) runs neither; an engine without the rule keeps its all-to-all.
+static_assert(moe_gathers_tokens(deployment{.m = catalog::gpt_oss_120b, .hw = catalog::b200_hgx,
+                                            .layout = {.tp = 1, .ep = 4, .dp = 4}, .engine = catalog::trtllm_blackwell}));
+static_assert(!moe_gathers_tokens(deployment{.m = catalog::gpt_oss_120b, .hw = catalog::b200_hgx,
+                                             .layout = {.tp = 1, .ep = 8, .dp = 8}, .engine = catalog::trtllm_blackwell}));
+static_assert(!moe_gathers_tokens(deployment{.m = catalog::gpt_oss_120b, .hw = catalog::b200_hgx,
+                                             .layout = {.tp = 4, .ep = 4}, .engine = catalog::trtllm_blackwell}));
+static_assert(!moe_gathers_tokens(deployment{.m = catalog::gpt_oss_120b, .hw = catalog::b200_hgx,
+                                             .layout = {.tp = 1, .ep = 2, .dp = 2}, .engine = catalog::sglang_blackwell}));
+
+TEST_CASE("gpt-oss-120b EP2 over DP2 on TensorRT-LLM: one layer's all-gather and reduce-scatter by hand") {
+    const deployment d = gpt_oss(2);
+    REQUIRE(moe_gathers_tokens(d));
+    // W4A8: the MXFP4 experts' activations go out as MXFP8, 8 + 8/32 = 8.25 bits an element.
+    CHECK(moe_gather_bits(d) == doctest::Approx(8.25).epsilon(1e-15));
+    // 32 tokens a rank, 2 ranks: the all-gather's result is 64 tokens × (2,880 × 8.25/8 B + 4 × (4 + 2) B
+    // of expert ids and weights) = 64 × 2,994 = 191,616 B; the reduce-scatter's 64 × 2,880 × 2 B (BF16
+    // outputs) = 368,640 B. Each: a(2) = 8.836 + 1.254 × 1 = 10.090 µs, plus 1/2 of it ÷ 428.8 GB/s:
+    // 10.090 + 0.223433 = 10.313433 µs and 10.090 + 0.429851 = 10.519851 µs; 20.833284 µs a layer,
+    // × 36 MoE layers = 749.998 µs.
+    CHECK(gather_scatter_time_per_pass(d, 32.0).value() == doctest::Approx(749.998e-6).epsilon(1e-6));
+    // In place of the all-to-all, not beside it.
+    CHECK(all_to_all_time_per_pass(d, 32.0).value() == 0.0);
+    // The decode pass carries it as its expert-parallel communication (no busiest-rank factor: every
+    // rank receives every token). Attention DP's wait for the busiest rank (1/β) scales it as before.
+    const auto p = decode_pass(d, 32.0, 1000_tok);
+    CHECK(p.ep_time.value() == doctest::Approx(749.998e-6 / catalog::trtllm_blackwell.moe.attention_dp_balance).epsilon(1e-6));
+}
+
+TEST_CASE("above top-k ranks, and on engines without the rule, the all-to-all stays") {
+    // gpt-oss EP8 (8 > top-4) on TensorRT-LLM: the all-to-all, no gather.
+    const deployment ep8 = gpt_oss(8);
+    CHECK(gather_scatter_time_per_pass(ep8, 32.0).value() == 0.0);
+    CHECK(all_to_all_time_per_pass(ep8, 32.0).value() > 0.0);
+    // SGLang on Blackwell at EP2: its all-to-all, as before.
+    const deployment sglang = gpt_oss(2, catalog::sglang_blackwell);
+    CHECK(gather_scatter_time_per_pass(sglang, 32.0).value() == 0.0);
+    CHECK(all_to_all_time_per_pass(sglang, 32.0).value() > 0.0);
+    // Every profile but TensorRT-LLM on Blackwell leaves the rule off.
+    for (const engine_profile& e : catalog::all_engines)
+        CHECK(e.collectives.gather_up_to_top_k == (e.name == catalog::trtllm_blackwell.name));
+}
+
+TEST_CASE("DeepSeek-V3 EP8 over TP4 x DP2 on TensorRT-LLM gathers (8 ranks, top-8), hand-worked") {
+    const deployment d{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 4, .ep = 8, .dp = 2},
+                       .engine = catalog::trtllm_blackwell};
+    REQUIRE(moe_gathers_tokens(d));
+    // FP8 activations (8 bits), 4 tokens a rank over 8 ranks ÷ TP 4 = 8 tokens: all-gather 8 × (7,168 + 8 × 6)
+    // = 57,728 B; reduce-scatter 8 × 7,168 × 2 = 114,688 B. a(8) = 8.836 + 1.254 × 7 = 17.614 µs;
+    // + 7/8 × S ÷ 428.8 GB/s: 17.731799 and 17.848030 µs; × 58 MoE layers = 2.063630 ms.
+    CHECK(moe_gather_bits(d) == 8.0);
+    CHECK(gather_scatter_time_per_pass(d, 4.0).value() == doctest::Approx(2.063630e-3).epsilon(1e-6));
+    // EP16 (16 > 8) over two domains: the all-to-all on the NIC.
+    const deployment wide{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 1, .ep = 16, .dp = 16},
+                          .engine = catalog::trtllm_blackwell};
+    CHECK(!moe_gathers_tokens(wide));
+    CHECK(all_to_all_time_per_pass(wide, 4.0).value() > 0.0);
+}
+
+TEST_CASE("without the library fit, or past the scale-up domain, the gather is the link's ring") {
+    deployment d = gpt_oss(2);
+    d.engine.collectives.gather_latency = seconds(0.0);
+    d.engine.collectives.gather_latency_per_rank = seconds(0.0);
+    d.engine.collectives.gather_bus = bytes_per_second(0.0);
+    // NVLink 5 on B200 (HGX): α 3.7 µs, 900 GB/s a direction. Ring over 2 ranks: 1 × 3.7 µs + 1/2 × S ÷ 900 GB/s:
+    // 3.7 + 0.106453 = 3.806453 µs and 3.7 + 0.204800 = 3.904800 µs; × 36 = 277.605 µs.
+    REQUIRE(d.hw.scale_up.latency.value() == doctest::Approx(3.7e-6));
+    REQUIRE(d.hw.scale_up.per_direction.value() == doctest::Approx(900e9));
+    CHECK(gather_scatter_time_per_pass(d, 32.0).value() == doctest::Approx(277.605e-6).epsilon(1e-5));
+}
+
+TEST_CASE("the gather's figures are checked: field, value and rule") {
+    engine_profile e = catalog::trtllm_blackwell;
+    e.collectives.gather_bus = bytes_per_second(0.0);
+    CHECK(has(test::validation_message(e), "collectives.gather_bus (B/s)"));
+    CHECK(has(test::validation_message(e), "needs both its fixed time and its bus bandwidth"));
+    e = catalog::trtllm_blackwell;
+    e.collectives.gather_latency_per_rank = seconds(std::numeric_limits<double>::quiet_NaN());
+    CHECK(has(test::validation_message(e), "collectives.gather_latency_per_rank (s) = nan"));
+    e = catalog::trtllm_blackwell;
+    e.collectives.gather_bus = bytes_per_second(-1.0);
+    CHECK(has(test::validation_message(e), "a bus bandwidth must be zero"));
+}
+
+TEST_CASE("the engine table's gather columns: optional, and a bad flag names its column") {
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,1,0,0,0,0,0,256,8192,1,8192,0.9,16,0,0,0,0,0,1,0,0";
+    // Without the columns: the rule is off.
+    const auto plain = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "mine.csv");
+    REQUIRE(plain.size() == 1);
+    CHECK(!plain[0].collectives.gather_up_to_top_k);
+    CHECK(plain[0].collectives.gather_bus.value() == 0.0);
+    // With them: read; a flag of 2 names its column and the rule.
+    const std::string gather = header + ",moe_gather_up_to_top_k,gather_latency_us,gather_step_us,gather_bus_GBps,source\n";
+    const auto mine = io::parse_engines_csv(gather + row + ",1,8.836,1.254,428.8,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].collectives.gather_up_to_top_k);
+    CHECK(mine[0].collectives.gather_fixed(8).value() == doctest::Approx(17.614e-6).epsilon(1e-12));
+    const std::string bad = test::message_of([&] { return io::parse_engines_csv(gather + row + ",2,8.836,1.254,428.8,my runs\n", "mine.csv"); });
+    CHECK(has(bad, "mine.csv:2"));
+    CHECK(has(bad, "moe_gather_up_to_top_k"));
+    CHECK(has(bad, "0 or 1"));
+    const std::string half = test::message_of([&] { return io::parse_engines_csv(gather + row + ",1,8.836,1.254,0,my runs\n", "mine.csv"); });
+    CHECK(has(half, "gather_bus_GBps"));
+}
