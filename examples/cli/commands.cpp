@@ -593,6 +593,9 @@ report estimate(const estimate_command& c) {
     out.notes.push_back(formats_text(d.m) +
                         (expert_activations_quantized_to_fp8(d) ? " (the experts' GEMMs in fp8: the engine quantizes their activations, W4A8)" : "") +
                         ".");
+    if (moe_gathers_tokens(d))
+        out.notes.push_back("EP all-to-all: here an all-gather of the tokens before the experts and a reduce-scatter after them "
+                            "(the engine runs its all-to-all only for more EP ranks than the model's top-k; docs/trtllm-moe-comm.md).");
     if (d.m.weights.compute != compute_class::bf16 && d.m.activations.compute == compute_class::bf16)
         out.notes.push_back(std::string(d.hw.name) + " has no " + std::string(to_string(d.m.weights.compute)) +
                             " matmul units: the " + std::string(d.m.weights.name) +
