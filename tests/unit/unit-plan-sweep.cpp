@@ -268,6 +268,25 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
             CHECK(priced > g.size() / 4);  // most of these deployments price (the rest break a layout rule)
         }
     }
+    SUBCASE("TensorRT-LLM on Blackwell under attention DP: all-gather + reduce-scatter at EP <= top-k, all-to-all above") {
+        // gpt-oss-120b (top-4): EP2·DP2 and EP4·DP4 gather (MXFP8 W4A8 hidden states), EP8·DP8 runs the
+        // all-to-all; DeepSeek-V3 (top-8) at EP8·DP8 and EP8 over TP2 x DP4 gathers (docs/trtllm-moe-comm.md).
+        for (const model& m : {catalog::gpt_oss_120b, catalog::deepseek_v3}) {
+            const plan::sweep_grid g{.m = m,
+                                     .gpus = {catalog::b200_hgx, catalog::gb200_nvl72},
+                                     .engines = {catalog::trtllm_blackwell, catalog::trtllm_blackwell},
+                                     .formats = {{.weights = formats::fp8, .kv = formats::fp8}},
+                                     .layouts = {{.tp = 1, .ep = 2, .dp = 2}, {.tp = 1, .ep = 4, .dp = 4},
+                                                 {.tp = 1, .ep = 8, .dp = 8}, {.tp = 2, .ep = 8, .dp = 4}},
+                                     .modes = {{}, {.disaggregated = true, .prefill_batch = 2}},
+                                     .shapes = shapes,
+                                     .batches = batches,
+                                     .limits = {.prefill_chunk = 512_tok}};
+            std::size_t priced = 0;
+            CHECK(mismatches(plan::sweep(g), &priced) == 0);
+            CHECK(priced > 0);
+        }
+    }
     SUBCASE("a launch's KV memory fraction (with_kv_memory_fraction): each engine's rule, KV-bound batches") {
         // The pool sets the admissible batch and the weights' fit: vLLM at 0.5 (f·H − W − X), SGLang at 0.3
         // (f·H − W: 70B in FP8 no longer fits TP 1), TensorRT-LLM at 0.6 (f·(H − W − X)) and the reference at 0.4.
