@@ -588,8 +588,9 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
 
 result kv(py::handle model, py::handle hardware, py::handle context, py::handle batch, py::handle tp, py::handle pp,
           py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
-          py::handle ignore_max_position) {
-    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format});
+          py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction) {
+    const deployment d =
+        deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction});
     const double ctx_tokens = number(context, "context");
     const double sequences = number(batch, "batch");
     require(positive_finite(ctx_tokens), d.m.name, "context (tokens)", ctx_tokens, "a context holds at least one token");
@@ -724,13 +725,15 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
 result spec(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle batch,
             py::handle acceptance, py::handle draft_tokens, py::handle drafter, py::handle target, py::handle tp,
             py::handle pp, py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
-            py::handle ignore_max_position) {
-    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format});
+            py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction) {
+    const deployment d =
+        deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
     const tokens_t context = mean_decode_context(r);
     const double b = number(batch, "batch");
+    require_batch_fits(d, r, b);  // the weights and the batch fit the engine's pool, as `llmcost spec` checks
     const double a = number(acceptance, "acceptance");
     const int gamma = whole(draft_tokens, "draft_tokens");
     speculative_step step{};
@@ -742,8 +745,9 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
         step = speculative_step_for(d, eagle_draft_head(d.m), b, context, gamma);
         by = "an EAGLE head";
     } else {
-        // The drafter on the target's hardware, layout and formats, as `llmcost spec --drafter NAME` places it.
-        const deployment draft = deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format});
+        // The drafter on the target's hardware, layout, formats and engine, as `llmcost spec --drafter NAME` places it.
+        const deployment draft =
+            deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine, kv_memory_fraction});
         step = speculative_step_for(d, draft, b, context, gamma);
         by = "draft model " + std::string(draft.m.name);
     }
@@ -774,12 +778,17 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
 result disagg(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle ttft,
               py::handle tpot, py::handle every_token, py::handle path, py::handle chunk, py::handle decode_hardware,
               py::handle decode_tp, py::handle tp, py::handle pp, py::handle ep, py::handle dp, py::handle gpus,
-              py::handle weights, py::handle kv_format, py::handle ignore_max_position) {
-    const deployment pre = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format});
+              py::handle weights, py::handle kv_format, py::handle ignore_max_position, py::handle engine,
+              py::handle kv_memory_fraction) {
+    // Both pools run the engine (each on its own GPU's profile) with the one KV memory fraction, as
+    // `llmcost disagg --engine … --kv-memory-fraction …` builds them.
+    const deployment pre =
+        deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction});
     const py::handle none = py::none();
     const deployment dec = deployment_of({model, decode_hardware.is_none() ? hardware : decode_hardware,
                                           decode_tp.is_none() ? tp : decode_tp, pp, ep, dp,
-                                          decode_tp.is_none() ? gpus : none, weights, kv_format});
+                                          decode_tp.is_none() ? gpus : none, weights, kv_format, engine,
+                                          kv_memory_fraction});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(pre, r.input.value() + r.output.value(), ignore_max_position);
@@ -1016,6 +1025,17 @@ speculative_decoding head_speculation_arg(const model& m, py::handle acceptance,
     return sd;
 }
 
+/// The engine on each of `gpus`, as `llmcost frontier|plan --engine … --kv-memory-fraction …` read them
+/// (`engines_for`): every GPU must run the engine (refused otherwise, naming the alternatives), with
+/// kv_memory_fraction= the f of its KV pool rule (the reference engine's where no engine is named).
+/// Empty when neither is given: the sweep's reference engine.
+std::vector<engine_profile> engines_arg(py::handle engine, py::handle kv_memory_fraction, const std::vector<hardware>& gpus) {
+    std::vector<engine_profile> engines;
+    if (engine.is_none() && kv_memory_fraction.is_none()) return engines;
+    for (const hardware& h : gpus) engines.push_back(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction));
+    return engines;
+}
+
 std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handle input, py::handle output,
                                 py::handle batch, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
                                 py::handle weights, py::handle kv_format, py::handle formats,
@@ -1024,10 +1044,7 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
                                 py::handle drafter, py::handle engine, py::handle kv_memory_fraction) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    // every GPU must run the engine (refused otherwise, naming the alternatives), as `llmcost frontier --engine`;
-    // kv_memory_fraction= the f of its KV pool rule (the reference engine's where no engine is named), as --kv-memory-fraction
-    if (!engine.is_none() || !kv_memory_fraction.is_none())
-        for (const llmcost::hardware& h : g.gpus) g.engines.push_back(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction));
+    g.engines = engines_arg(engine, kv_memory_fraction, g.gpus);
     if (formats.is_none()) {
         g.formats = formats_axis(weights, kv_format);
     } else {
@@ -1161,9 +1178,11 @@ slo targets(py::handle ttft, py::handle tpot) {
 result frontier(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle ttft,
                 py::handle tpot, py::handle batch, py::handle max_batch, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
                 py::handle weights, py::handle kv_format, py::handle disaggregated, py::handle ignore_max_position,
-                py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter) {
+                py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
+                py::handle engine, py::handle kv_memory_fraction) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
+    g.engines = engines_arg(engine, kv_memory_fraction, g.gpus);
     g.formats = formats_axis(weights, kv_format);
     // As `llmcost frontier`: dp from ep ÷ tp by default (the DEP layouts).
     g.layouts = plan::expand(layout_axes_arg(tp, pp, ep, dp, {.dp = {0}}));
@@ -1190,7 +1209,8 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
                   py::handle tpot, py::handle weights, py::handle kv_format, py::handle max_gpus,
                   py::handle max_instance_gpus, py::handle usd_per_gpu_hour, py::handle prices,
                   py::handle utilisation, py::handle colocated_only, py::handle ignore_max_position,
-                  py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter) {
+                  py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
+                  py::handle engine, py::handle kv_memory_fraction) {
     const llmcost::model m = model_arg(model);
     plan::traffic t{.requests_per_second = number(rate, "rate"), .target = targets(ttft, tpot)};
     for (const py::object& c : items(mix)) {
@@ -1214,6 +1234,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
     if (flag(colocated_only, "colocated_only")) o.prefill_batches.clear();
     o.speculation = head_speculation_arg(m, acceptance, draft_tokens, drafter);
     for (const py::object& h : items(hardware)) o.gpus.push_back(hardware_arg(h));
+    o.engines = engines_arg(engine, kv_memory_fraction, o.gpus);
     if (!prices.is_none()) {
         if (!py::isinstance<py::dict>(prices))
             refuse("prices", prices, "must be a dict {GPU name: $ per GPU-hour}", "llmcost.argument.type");
@@ -1424,9 +1445,12 @@ PYBIND11_MODULE(_core, m) {
 
     m.def("kv", &python::kv, "model"_a, "hardware"_a, py::kw_only(), "context"_a, "batch"_a, "tp"_a = layout.tp,
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
-          "kv"_a = py::none(), "ignore_max_position"_a = false,
+          "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(),
           "KV footprint of `batch` sequences of `context` tokens, and where it spills (HBM → DRAM → NVMe): "
-          "`llmcost kv`.");
+          "`llmcost kv`. engine='trtllm', 'vllm' or 'sglang': the KV pool by that engine's rule for the GPU's "
+          "architecture; None: the reference engine's. kv_memory_fraction=f: your launch's KV memory fraction, "
+          "the f of that rule (see estimate), as `llmcost kv --kv-memory-fraction`; None: the engine's own.");
     m.def("simulate", &python::simulate, "model"_a, "hardware"_a, py::kw_only(), "rate"_a = py::none(),
           "concurrency"_a = py::none(), "arrivals"_a = "poisson", "cv"_a = 1.0, "input_dist"_a = "1000",
           "output_dist"_a = "200", "trace"_a = py::none(), "requests"_a = 1000, "seed"_a = 1, "max_batch"_a = 0.0,
@@ -1444,16 +1468,20 @@ PYBIND11_MODULE(_core, m) {
     m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
           "acceptance"_a, "draft_tokens"_a, "drafter"_a, "target"_a = py::none(), "tp"_a = layout.tp,
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
-          "kv"_a = py::none(), "ignore_max_position"_a = false,
+          "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(),
           "Speculative decoding with `drafter` ('eagle', 'mtp', or a catalog model): tokens per pass, speedup, "
-          "and the least acceptance that reaches `target` tokens/s per user: `llmcost spec`.");
+          "and the least acceptance that reaches `target` tokens/s per user: `llmcost spec`. engine= and "
+          "kv_memory_fraction= as estimate takes them (a draft model runs on the same engine), as `llmcost spec "
+          "--engine … --kv-memory-fraction …`.");
     m.def("disagg", &python::disagg, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "ttft"_a, "tpot"_a,
           "every_token"_a = false, "path"_a = "scale-out", "chunk"_a = opts.limits.prefill_chunk.value(),
           "decode_hardware"_a = py::none(), "decode_tp"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp,
           "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(),
-          "ignore_max_position"_a = false,
+          "ignore_max_position"_a = false, "engine"_a = py::none(), "kv_memory_fraction"_a = py::none(),
           "Colocated against disaggregated serving under TTFT/TPOT targets (s): KV transfer, prefill stall, P:D "
-          "ratio and goodput: `llmcost disagg`.");
+          "ratio and goodput: `llmcost disagg`. engine= and kv_memory_fraction= as estimate takes them, for both "
+          "pools (the decode pool on its own GPU's profile), as `llmcost disagg --engine … --kv-memory-fraction …`.");
 
     // ---- sweeps
     py::class_<sweep_py, std::shared_ptr<sweep_py>> sw(m, "SweepResult",
@@ -1566,9 +1594,11 @@ PYBIND11_MODULE(_core, m) {
           "ep"_a = py::none(),
           "dp"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(), "disaggregated"_a = false,
           "ignore_max_position"_a = false, "prefix_hit"_a = 0.0, "acceptance"_a = py::none(),
-          "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
-          "The configurations worth running for one request shape (prefix_hit, and speculation with draft_tokens, "
-          "acceptance and drafter, as `sweep` takes them): a sweep over GPUs, formats, layouts and "
+          "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(),
+          "The configurations worth running for one request shape (prefix_hit, speculation with draft_tokens, "
+          "acceptance and drafter, and engine= and kv_memory_fraction=, as `sweep` takes them): a sweep over GPUs, "
+          "formats, layouts and "
           "batches (batch=None: the library's batch ladder, up to max_batch) reduced to its frontier under the TTFT/TPOT targets, "
           "as `llmcost frontier` lists it (each figure a list, fastest per user last).");
     const plan::fleet_options fleet{};
@@ -1577,8 +1607,10 @@ PYBIND11_MODULE(_core, m) {
           "max_instance_gpus"_a = fleet.max_instance_gpus, "usd_per_gpu_hour"_a = py::none(), "prices"_a = py::none(),
           "utilisation"_a = fleet.utilisation, "colocated_only"_a = false, "ignore_max_position"_a = false,
           "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
-          "The cheapest fleet for `rate` requests/s of the `mix` [(input, output, share), …] (prefix_hit, and "
-          "speculation with draft_tokens, acceptance and drafter, as `sweep` takes them) under the TTFT/TPOT "
+          "engine"_a = py::none(), "kv_memory_fraction"_a = py::none(),
+          "The cheapest fleet for `rate` requests/s of the `mix` [(input, output, share), …] (prefix_hit, "
+          "speculation with draft_tokens, acceptance and drafter, and engine= and kv_memory_fraction=, as `sweep` "
+          "takes them: every GPU type named must run the engine) under the TTFT/TPOT "
           "targets, among the GPU types `hardware`, formats, layouts and serving modes (llmcost::plan::cheapest_fleet, "
           "as `llmcost plan`): best, options (one per GPU type and mode, cheapest first), skipped, points.");
     m.def("calibrate", &python::calibrate, "measurements"_a, py::kw_only(), "free"_a = py::none(),

@@ -217,6 +217,7 @@ constexpr const char* footer = R"(Examples:
   llmcost list models --format json
   llmcost show --model ./Llama-4-Scout-17B-16E/config.json --context 131072
   llmcost kv --model Llama-3.1-70B --hardware H100 --tp 8 --context 131072 --batch 16
+  llmcost kv --model Llama-3.1-8B --hardware H100 --engine vllm --kv-memory-fraction 0.5 --context 8192   (your launch's KV memory fraction)
   llmcost disagg --model Llama-3.1-70B --hardware H100 --tp 8 --input 4000 --output 300 --ttft 1 --tpot 0.05
   llmcost spec --model Llama-3.1-70B --hardware B300 --tp 8 --acceptance 0.8 --draft-tokens 4
   llmcost cost --hardware H100 --utilisation 0.6 --model Llama-3.1-8B --batch 64
@@ -354,7 +355,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     add_format(spec, format);
 
     cost_command co;
-    CLI::App* cost = app.add_subcommand("cost", "$/GPU-hour; with --model, $/M tokens; with prices, break-even and payback");
+    CLI::App* cost = app.add_subcommand("cost", "$/GPU-hour; with --model, $/M tokens (the layout, engine and request "
+                                                "flags need it); with prices, break-even and payback");
     add_deployment(cost, co.dep);
     add_request(cost, co.req);
     cost->add_option("--batch", co.batch, "Decode batch for token rates")->transform(tokens_count)->capture_default_str();
@@ -546,6 +548,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
             r = llmcost::cli::calibrate(cal);
         } else if (cost->parsed()) {
             co.with_model = cost->count("--model") > 0;
+            for (const cost_model_flag& f : cost_model_flags)
+                if (cost->count(std::string(f.flag)) > 0) co.model_flags.emplace_back(f.flag);
             r = llmcost::cli::cost(co);
         } else if (optics_app->parsed()) {
             r = llmcost::cli::optics(opt);

@@ -743,6 +743,12 @@ report list(catalog_kind k, const std::string& hardware_file) {
         r.notes.push_back("W4A16 expert ceiling: the most an expert GEMM reaches, as a fraction of the peak, where the "
                           "experts' weights are narrower than the activations and the kernel dequantizes them in its main "
                           "loop (Marlin on Hopper, B39); 0: no ceiling.");
+        r.notes.push_back("KV pool rule and KV memory fraction: how the engine sizes its KV pool from the GPU's HBM H, the "
+                          "weights W and its other memory X, and the fraction f it launches with by default: "
+                          "share_of_total f·H − W − X (vLLM --gpu-memory-utilization), share_of_total_static f·H − W "
+                          "(SGLang --mem-fraction-static), free_after_weights f·(H − W − X) (TensorRT-LLM "
+                          "free_gpu_memory_fraction). --kv-memory-fraction F prices your launch's f instead (docs/kv-pool.md); "
+                          "the reference engine: share_of_total, f = 0.95, X its 2 GB.");
         for (const engine_profile& e : catalog::all_engines) {
             record rec{.id = std::string(e.name)};
             rec.add("name", "name", std::string(e.name))
@@ -770,7 +776,9 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("attention_dp_balance", "attention-DP balance", e.moe.attention_dp_balance)
                 .add("max_batched_tokens", "max tokens/step", e.scheduler.max_batched_tokens, "token")
                 .add("chunked_prefill", "chunked prefill", std::string(e.scheduler.chunked_prefill ? "on" : "off"))
-                .add("prompt_steps", "prompt steps", std::string(e.scheduler.prefill_alone ? "alone" : "mixed"));
+                .add("prompt_steps", "prompt steps", std::string(e.scheduler.prefill_alone ? "alone" : "mixed"))
+                .add("kv_pool", "KV pool rule", std::string(to_string(e.scheduler.kv_pool)))
+                .add("kv_memory_fraction", "KV memory fraction", e.scheduler.kv_memory_fraction);
             r.records.push_back(std::move(rec));
         }
     } else {
@@ -1076,9 +1084,26 @@ report spec(const spec_command& c) {
 // ---- cost ----------------------------------------------------------------------------------
 
 report cost(const cost_command& c) {
-    if (!c.with_model && c.dep.kv_memory_fraction > 0)
-        throw usage_error("--kv-memory-fraction sizes a model's KV pool: give --model (without it, cost prices the "
-                          "GPU-hour alone)");
+    if (!c.with_model && !c.model_flags.empty()) {
+        // Without --model, cost prices the GPU-hour alone: a flag of a model's deployment or tokens would be
+        // ignored, so it is refused, the first one named with what it does (and the others listed).
+        std::string why = c.model_flags.front();  // appended piece by piece: GCC bug 105329's false -Wrestrict
+        for (const cost_model_flag& f : cost_model_flags)
+            if (f.flag == c.model_flags.front()) {
+                why += ' ';
+                why += f.does;
+            }
+        why += ": give --model (without it, cost prices the GPU-hour alone";
+        if (c.model_flags.size() > 1) {
+            why += "; also given without it:";
+            for (std::size_t i = 1; i < c.model_flags.size(); ++i) {
+                why += ' ';
+                why += c.model_flags[i];
+            }
+        }
+        why += ")";
+        throw usage_error(why);
+    }
     hardware h = hardware_named(c.dep.hardware, "--hardware", c.dep.hardware_file);
     if (c.capex > 0) h.capex_per_gpu = dollars(c.capex);
     facility site = catalog::seed_site;

@@ -143,6 +143,9 @@ struct cost_command {
     double price_input = 0;        ///< $ per million input tokens (for break-even); 0 = none
     double price_output = 0;       ///< $ per million output tokens
     bool with_model = false;       ///< --model given: price tokens too
+    /// The flags given that describe a model's deployment or its tokens (--tp, --engine, --batch, …), in
+    /// the order `cost_model_flags` lists them: without --model each is refused (a usage error naming it).
+    std::vector<std::string> model_flags;
     std::string pricing;           ///< market | committed | tco; empty: tco with --capex, --electricity or --depreciation-years, else market
 };
 
@@ -182,6 +185,28 @@ enum class catalog_kind { models, hardware, formats, engines };
 [[nodiscard]] report disagg(const disagg_command& c);
 [[nodiscard]] report spec(const spec_command& c);
 [[nodiscard]] report cost(const cost_command& c);
+/// The flags of `cost` that mean something only with --model, each with what it does: cost without
+/// --model prices a GPU-hour alone, so it refuses them rather than ignore them.
+struct cost_model_flag {
+    std::string_view flag, does;
+};
+inline constexpr cost_model_flag cost_model_flags[] = {
+    {"--gpus", "lays out a model's deployment"},
+    {"--tp", "lays out a model's deployment"},
+    {"--pp", "lays out a model's deployment"},
+    {"--ep", "lays out a model's deployment"},
+    {"--dp", "lays out a model's deployment"},
+    {"--weights", "chooses a model's weight format"},
+    {"--kv", "chooses a model's KV cache format"},
+    {"--engine", "prices a model's steps with an engine's profile"},
+    {"--kv-memory-fraction", "sizes a model's KV pool"},
+    {"--ignore-max-position", "lets a model's context pass its trained maximum"},
+    {"--input", "shapes the requests whose tokens are priced"},
+    {"--output", "shapes the requests whose tokens are priced"},
+    {"--batch", "sets the decode batch of the token rates"},
+    {"--price-input", "prices tokens for a break-even against the model's token rates"},
+    {"--price-output", "prices tokens for a break-even against the model's token rates"},
+};
 [[nodiscard]] report optics(const optics_command& c);
 
 // ---- names: one reading for every command ---------------------------------------------------

@@ -238,13 +238,16 @@ def estimate(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output
 
 def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Number, tp: int = 1, pp: int = 1,
        ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,
-       kv: str | None = None, ignore_max_position: bool = False) -> Result: ...
+       kv: str | None = None, ignore_max_position: bool = False,
+       engine: Literal["trtllm", "vllm", "sglang"] | None = None,
+       kv_memory_fraction: _Number | None = None) -> Result: ...
 
 def spec(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: _Number, batch: _Number,
          acceptance: _Number, draft_tokens: int, drafter: Union[Literal["eagle", "mtp"], str, Model],
          target: _Number | None = None, tp: int = 1, pp: int = 1, ep: int = 1, dp: int | None = None,
          gpus: int | None = None, weights: str | None = None, kv: str | None = None,
-         ignore_max_position: bool = False) -> Result: ...
+         ignore_max_position: bool = False, engine: Literal["trtllm", "vllm", "sglang"] | None = None,
+         kv_memory_fraction: _Number | None = None) -> Result: ...
 
 def simulate(model: _ModelArg, hardware: _HardwareArg, *, rate: _Number | None = None,
              concurrency: _Number | None = None, arrivals: Literal["poisson", "gamma"] = "poisson", cv: _Number = 1.0,
@@ -263,7 +266,9 @@ def disagg(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: 
            tpot: _Number, every_token: bool = False, path: Literal["scale-out", "scale-up"] = "scale-out",
            chunk: _Number = 0, decode_hardware: _HardwareArg | None = None, decode_tp: int | None = None,
            tp: int = 1, pp: int = 1, ep: int = 1, dp: int | None = None, gpus: int | None = None,
-           weights: str | None = None, kv: str | None = None, ignore_max_position: bool = False) -> Result: ...
+           weights: str | None = None, kv: str | None = None, ignore_max_position: bool = False,
+           engine: Literal["trtllm", "vllm", "sglang"] | None = None,
+           kv_memory_fraction: _Number | None = None) -> Result: ...
 
 def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Numbers,
           output: _Numbers, batch: _Numbers, tp: int | Sequence[int] | None = None,
@@ -284,7 +289,9 @@ def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareA
              dp: int | Sequence[int] | None = None, weights: str | None | Sequence[str | None] = None,
              kv: str | None | Sequence[str | None] = None, disaggregated: bool | Sequence[bool] = False,
              ignore_max_position: bool = False, prefix_hit: _Number = 0.0, acceptance: _Number | None = None,
-             draft_tokens: int | None = None, drafter: Literal["eagle", "mtp"] = "eagle") -> Result: ...
+             draft_tokens: int | None = None, drafter: Literal["eagle", "mtp"] = "eagle",
+             engine: Literal["trtllm", "vllm", "sglang"] | None = None,
+             kv_memory_fraction: _Number | None = None) -> Result: ...
 
 def plan(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, rate: _Number,
          mix: Sequence[tuple[_Number, _Number, _Number]], ttft: _Number, tpot: _Number,
@@ -292,7 +299,9 @@ def plan(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]]
          max_gpus: _Number = 0, max_instance_gpus: int = 8, usd_per_gpu_hour: _Number | None = None,
          prices: dict[str, _Number] | None = None, utilisation: _Number = 1.0, colocated_only: bool = False,
          ignore_max_position: bool = False, prefix_hit: _Number = 0.0, acceptance: _Number | None = None,
-         draft_tokens: int | None = None, drafter: Literal["eagle", "mtp"] = "eagle") -> Result: ...
+         draft_tokens: int | None = None, drafter: Literal["eagle", "mtp"] = "eagle",
+         engine: Literal["trtllm", "vllm", "sglang"] | None = None,
+         kv_memory_fraction: _Number | None = None) -> Result: ...
 
 def calibrate(measurements: Union[str, os.PathLike[str]], *, free: Sequence[str] | None = None,
               include_check_rows: bool = False, coverage: _Number | None = None) -> Result: ...

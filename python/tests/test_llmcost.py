@@ -809,3 +809,125 @@ def test_kv_memory_fraction_refusals_use_the_tools_words():
                        match="does not fit.*share_of_total at kv_memory_fraction 0.2 leaves -3.377 GB for KV") as e:
         llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1, engine="vllm", kv_memory_fraction=0.2)
     assert e.value.id == "llmcost.fit.weights"
+
+
+# ---- engine= and kv_memory_fraction= on kv, spec, disagg, frontier and plan (as the commands' flags) --------
+
+def test_kv_with_an_engine_matches_the_tools_json():
+    # llmcost kv --model Llama-3.1-8B --hardware H100 --engine vllm --kv-memory-fraction 0.5 --context 8192 --format json
+    golden = json.loads((EXPECTED / "kv_memory_fraction.json").read_text())
+    r = llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine="vllm", kv_memory_fraction=0.5)
+    assert_matches_golden(r, golden)
+
+
+def test_kv_pool_at_two_fractions_by_hand():
+    # Llama-3.1-8B BF16 on one H100 (docs/kv-pool.md): H = 85,899,345,920 B of HBM, W = 16,060,522,496 B of
+    # weights, X = 738,197,504 B of activations + 3,758,096,384 B of runtime (vLLM and TensorRT-LLM on Hopper).
+    H, W, X = 85_899_345_920, 16_060_522_496, 738_197_504 + 3_758_096_384
+    per_sequence = 8192 * 131_072  # 8,192 tokens × 131,072 B of KV a token = 1,073,741,824 B
+
+    def pool(engine, f):
+        return llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine=engine,
+                          kv_memory_fraction=f).kv_budget_bytes_per_gpu
+
+    # vLLM, f·H − W − X: 0.5 × H − W − X = 22,392,856,576 B (20 sequences); 0.9 × H − W − X = 56,752,594,944 B (52).
+    assert pool("vllm", 0.5) == 22_392_856_576
+    assert pool("vllm", 0.9) == 56_752_594_944
+    assert llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine="vllm",
+                      kv_memory_fraction=0.5).max_sequences_at_context == 22_392_856_576 // per_sequence == 20
+    # The difference between two fractions is Δf × H under vLLM and SGLang (W and X do not move) and
+    # Δf × (H − W − X) under TensorRT-LLM, whose fraction is of the memory left after the weights and X.
+    assert pool("vllm", 0.9) - pool("vllm", 0.5) == pytest.approx(0.4 * H, rel=1e-12)
+    assert pool("sglang", 0.9) - pool("sglang", 0.5) == pytest.approx(0.4 * H, rel=1e-12)
+    assert pool("trtllm", 0.9) - pool("trtllm", 0.5) == pytest.approx(0.4 * (H - W - X), rel=1e-12)
+    assert pool(None, 0.9) - pool(None, 0.5) == pytest.approx(0.4 * H, rel=1e-12)  # the reference engine, f·H − 2 GB − W
+    assert pool(None, 0.5) == 0.5 * H - 2e9 - W == 24_889_150_464
+    # None: the engine's own fraction (vLLM's 0.9); no engine: the reference engine's 0.95.
+    assert pool("vllm", None) == pool("vllm", 0.9)
+    assert llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1).kv_budget_bytes_per_gpu == pool(None, 0.95)
+
+
+def test_an_unknown_engine_is_refused_by_name_everywhere():
+    calls = {
+        "kv": lambda e: llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine=e),
+        "spec": lambda e: llmcost.spec("Llama-3.1-8B", "H100", input=1000, output=200, batch=1, acceptance=0.8,
+                                       draft_tokens=3, drafter="eagle", engine=e),
+        "disagg": lambda e: llmcost.disagg("Llama-3.1-8B", "H100", input=1000, output=200, ttft=1, tpot=0.05, engine=e),
+        "frontier": lambda e: llmcost.frontier("Llama-3.1-8B", "H100", tp=[1], batch=[1], input=1000, output=200,
+                                               ttft=1, tpot=0.05, engine=e),
+        "plan": lambda e: llmcost.plan("Llama-3.1-8B", "H100", rate=1, mix=[(1000, 200, 1)], ttft=1, tpot=0.05, engine=e),
+    }
+    for name, call in calls.items():
+        with pytest.raises(llmcost.InvalidInput, match="engine = 'tgi': is not an engine; the engines are trtllm, vllm, sglang") as e:
+            call("tgi")
+        assert e.value.field == "engine" and e.value.value == "tgi", name
+        # An engine with no profile for the GPU's architecture: the library's refusal, naming the alternatives.
+        with pytest.raises(llmcost.InvalidInput, match="vllm has no profile for ampere GPUs; engines with a profile there: none"):
+            {"kv": lambda: llmcost.kv("Llama-3.1-8B", "A100 SXM 80GB", context=8192, batch=1, engine="vllm"),
+             "spec": lambda: llmcost.spec("Llama-3.1-8B", "A100 SXM 80GB", input=1000, output=200, batch=1,
+                                          acceptance=0.8, draft_tokens=3, drafter="eagle", engine="vllm"),
+             "disagg": lambda: llmcost.disagg("Llama-3.1-8B", "H100", decode_hardware="A100 SXM 80GB", input=1000,
+                                              output=200, ttft=1, tpot=0.05, engine="vllm"),  # the decode pool's GPU
+             "frontier": lambda: llmcost.frontier("Llama-3.1-8B", ["H100", "A100 SXM 80GB"], tp=[1], batch=[1],
+                                                  input=1000, output=200, ttft=1, tpot=0.05, engine="vllm"),
+             "plan": lambda: llmcost.plan("Llama-3.1-8B", ["H100", "A100 SXM 80GB"], rate=1, mix=[(1000, 200, 1)],
+                                          ttft=1, tpot=0.05, engine="vllm")}[name]()
+        with pytest.raises(llmcost.InvalidInput, match=r"must be in \(0, 1\]"):
+            {"kv": lambda: llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, kv_memory_fraction=1.5),
+             "spec": lambda: llmcost.spec("Llama-3.1-8B", "H100", input=1000, output=200, batch=1, acceptance=0.8,
+                                          draft_tokens=3, drafter="eagle", kv_memory_fraction=0),
+             "disagg": lambda: llmcost.disagg("Llama-3.1-8B", "H100", input=1000, output=200, ttft=1, tpot=0.05,
+                                              kv_memory_fraction=float("nan")),
+             "frontier": lambda: llmcost.frontier("Llama-3.1-8B", "H100", tp=[1], batch=[1], input=1000, output=200,
+                                                  ttft=1, tpot=0.05, kv_memory_fraction=-0.5),
+             "plan": lambda: llmcost.plan("Llama-3.1-8B", "H100", rate=1, mix=[(1000, 200, 1)], ttft=1, tpot=0.05,
+                                          kv_memory_fraction=2)}[name]()
+
+
+def test_spec_and_disagg_price_with_the_engine():
+    base = dict(input=1000, output=200, batch=1, acceptance=0.8, draft_tokens=3, drafter="eagle")
+    ref = llmcost.spec("Llama-3.1-8B", "H100", **base)
+    vllm = llmcost.spec("Llama-3.1-8B", "H100", engine="vllm", **base)
+    # vLLM's profile on Hopper adds its launch cost per kernel to every pass (tables/engines.csv): a longer
+    # plain step than the reference engine's.
+    assert vllm.plain_step_s > ref.plain_step_s
+    assert llmcost.spec("Llama-3.1-8B", "H100", engine=None, **base).to_dict() == ref.to_dict()
+    # A draft model runs on the same engine: its drafting takes longer too.
+    draft = dict(base, drafter="Llama-3.1-8B", tp=8)
+    assert (llmcost.spec("Llama-3.1-70B", "H100", engine="vllm", **draft).draft_s >
+            llmcost.spec("Llama-3.1-70B", "H100", **draft).draft_s)
+    # As `llmcost spec`: the batch must fit the engine's pool at the launch's fraction (vLLM at 0.2 leaves
+    # 0.2 × 85.90 GB − 16.06 GB − 4.50 GB = −3.377 GB).
+    with pytest.raises(llmcost.InvalidInput, match="share_of_total at kv_memory_fraction 0.2 leaves -3.377 GB for KV"):
+        llmcost.spec("Llama-3.1-8B", "H100", engine="vllm", kv_memory_fraction=0.2, **base)
+    d = dict(input=4000, output=300, ttft=2, tpot=0.05)
+    small = llmcost.disagg("Llama-3.1-8B", "H100", engine="vllm", kv_memory_fraction=0.4, **d)
+    large = llmcost.disagg("Llama-3.1-8B", "H100", engine="vllm", kv_memory_fraction=0.9, **d)
+    # A smaller pool holds fewer sequences in either mode, both pools sized by the one fraction.
+    assert small.disaggregated_decode_batch < large.disaggregated_decode_batch
+    assert large.to_dict() == llmcost.disagg("Llama-3.1-8B", "H100", engine="vllm", **d).to_dict()  # vLLM's own 0.9
+    assert large.disaggregated_tpot_s != llmcost.disagg("Llama-3.1-8B", "H100", **d).disaggregated_tpot_s
+
+
+def test_frontier_and_plan_price_with_the_engine():
+    kw = dict(input=4000, output=1000, ttft=5, tpot=0.1)
+    batches = [1, 16, 64]
+    f = llmcost.frontier("Llama-3.1-8B", "H100", tp=[1], batch=batches, engine="vllm", kv_memory_fraction=0.5, **kw)
+    s = llmcost.sweep("Llama-3.1-8B", "H100", tp=[1], input=[4000], output=[1000], batch=batches, engine="vllm",
+                      kv_memory_fraction=0.5)
+    # The frontier's points are the sweep's, priced by the same engine at the same fraction.
+    assert len(f.index) > 0
+    for i, tpot, ttft in zip(f.index, f.tpot_s, f.ttft_s):
+        assert (s.tpot_s[i], s.ttft_s[i]) == (tpot, ttft)
+    # 64 sequences of 5,000 tokens (41.9 GB of KV) do not fit vLLM's pool at 0.5 (22.39 GB), and do at its own 0.9.
+    assert 64 not in f.batch
+    assert 64 in llmcost.frontier("Llama-3.1-8B", "H100", tp=[1], batch=batches, engine="vllm", **kw).batch
+    ref = llmcost.frontier("Llama-3.1-8B", "H100", tp=[1], batch=batches, **kw)
+    assert ref.tpot_s != llmcost.frontier("Llama-3.1-8B", "H100", tp=[1], batch=batches, engine="vllm", **kw).tpot_s
+    # plan: every GPU type named runs the engine; its figures are the engine's.
+    p = dict(rate=5, mix=[(2000, 500, 1)], ttft=1, tpot=0.05)
+    vllm = llmcost.plan("Llama-3.1-8B", ["H100"], engine="vllm", **p)
+    plain = llmcost.plan("Llama-3.1-8B", ["H100"], **p)
+    assert vllm.best is not None and plain.best is not None
+    assert vllm.best["tpot_s"] != plain.best["tpot_s"]
+    assert llmcost.plan("Llama-3.1-8B", ["H100"], engine="vllm", kv_memory_fraction=0.9, **p).to_dict() == vllm.to_dict()

@@ -1,5 +1,6 @@
 // Compile-time checks of the units layer. Compiling this file is the test.
 #include <llmcost/llmcost.hpp>
+#include <type_traits>
 
 namespace {
 using namespace llmcost;
@@ -49,6 +50,10 @@ static_assert(dollars_per_hour(3.6) * 1_h == 3.6_usd);
 static_assert(approx_equal(dollars_per_kilowatt_hour(0.1) * 1_kWh, 0.1_usd));
 static_assert(1_h == 3600_s && hours(24.0) == days(1.0));
 static_assert(500_tok / 1_s == tokens_per_second(500.0));
+// An event rate (requests, arrivals) is one over a duration: 4 a second is one every 250 ms.
+static_assert(std::is_same_v<decltype(1.0 / 250_ms), per_second_t>);
+static_assert(1.0 / 250_ms == per_second(4.0));
+static_assert((per_second(4.0) * 250_ms).value() == 1.0);
 
 // The named concepts accept every unit of their dimension and nothing else.
 static_assert(data_size<bytes_t> && data_size<gigabytes_t> && data_size<bits_t>);

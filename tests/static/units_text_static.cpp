@@ -41,6 +41,7 @@ static_assert(prints<dollars_per_second_t>);
 static_assert(prints<dollars_per_token_t>);
 static_assert(prints<dollars_per_joule_t>);
 static_assert(prints<metres_per_second_t>);
+static_assert(prints<per_second_t>);
 // Bits, as links are sold.
 static_assert(prints<bits_t>);
 static_assert(prints<bits_per_second_t>);

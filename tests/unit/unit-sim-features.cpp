@@ -517,7 +517,7 @@ TEST_CASE("attention-DP balance in the simulator: the timeout and the batching w
     // The other rank never has a prompt (rate 0), T = 5: A's prompt step is iteration 0 (an idle rank
     // lets it in), A's decode steps iterations 1, 2, …, each counted; the count reaches 5 at iteration
     // 5, so B, waiting from iteration 2, is held through iterations 2, 3 and 4.
-    const sim::result timeout = sim::simulate(moe, two, {.limits = {.adp_timeout_iters = 5}, .seed = 2, .adp_others_rate = 0});
+    const sim::result timeout = sim::simulate(moe, two, {.limits = {.adp_timeout_iters = 5}, .seed = 2, .adp_others_rate = per_second(0)});
     CHECK(timeout.requests[1].queue == doctest::Approx(dstep[1] / 2 + dstep[2] + dstep[3] + dstep[4]).epsilon(1e-9));
     CHECK(timeout.requests[0].ttft == plain.requests[0].ttft);
     CHECK(timeout.completed == 2);
@@ -526,11 +526,70 @@ TEST_CASE("attention-DP balance in the simulator: the timeout and the batching w
     // ranks have a prompt and answers running, so the batching wait holds B for iterations 2, 3, 4
     // (its count 1, 2, 3) and lets it in at iteration 5: the same wait, by the other counter.
     const sim::result batching = sim::simulate(
-        moe, two, {.limits = {.adp_timeout_iters = 50, .adp_batching_wait_iters = 3}, .seed = 2, .adp_others_rate = 1e12});
+        moe, two, {.limits = {.adp_timeout_iters = 50, .adp_batching_wait_iters = 3}, .seed = 2, .adp_others_rate = per_second(1e12)});
     CHECK(batching.requests[1].queue == doctest::Approx(dstep[1] / 2 + dstep[2] + dstep[3] + dstep[4]).epsilon(1e-9));
     // No batching wait then: B enters at iteration 2, as in the plain run.
-    const sim::result at_once = sim::simulate(moe, two, {.limits = {.adp_timeout_iters = 50}, .seed = 2, .adp_others_rate = 1e12});
+    const sim::result at_once = sim::simulate(moe, two, {.limits = {.adp_timeout_iters = 50}, .seed = 2, .adp_others_rate = per_second(1e12)});
     CHECK(at_once.requests[1].queue == doctest::Approx(dstep[1] / 2).epsilon(1e-9));
+}
+
+TEST_CASE("attention-DP balance in the simulator: a prompt held part-way through its chunks, by hand") {
+    // gpt-oss-20b on two H100s, expert parallel 2 with attention DP 2 (R = 2), prompts in chunks of at
+    // most 1,000 tokens. A (1000 -> 200) starts on an idle rank at t = 0 and prefills whole in one step;
+    // B (2500 -> 50) arrives in the middle of A's first decode step on the same rank (seed 2 sends both
+    // there) and needs three chunks: 1,000, 1,000 and 500 tokens. TensorRT-LLM's balance empties an
+    // iteration's whole list of context requests while it holds (docs/trtllm-adp-online.md, Session 21),
+    // so B, once partly prefilled, waits with the new prompts and resumes at the next release.
+    const deployment moe{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
+    REQUIRE(moe.attention_ranks() == 2);
+    const pass_model pm = prepare_pass(moe);
+    // The steps, each priced by the library's one-step formula: P, A's prompt alone; d(k), A's k-th decode
+    // step alone (context 1,000 + k); m(k, n, p), A's k-th decode step with n of B's prompt tokens after p.
+    const double P = prefill_pass(pm, 1.0, 1000_tok, 0_tok).time().value();
+    auto d = [&](double k) { return decode_pass(pm, 1.0, tokens(1000.0 + k)).time().value(); };
+    auto m = [&](double k, double n, double p) {
+        return step_pass(pm, {.decode_sequences = 1.0, .decode_context = tokens(1000.0 + k), .prefill_sequences = 1.0,
+                              .prefill_tokens = tokens(n), .prefill_prefix = tokens(p)})
+            .time()
+            .value();
+    };
+    const std::vector<workload::request> two{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
+                                             {.arrival = seconds(P + d(1) / 2), .input = 2500_tok, .output = 50_tok}};
+    const scheduler_limits chunked{.prefill_chunk = 1000_tok};
+    // Without the balance: B enters at iteration 2 (after A's first decode step) and its chunks ride A's
+    // decode steps 2, 3 and 4; its first token comes at the end of iteration 4.
+    const sim::result plain = sim::simulate(moe, two, {.limits = chunked, .seed = 2});
+    REQUIRE(plain.requests.size() == 2);
+    CHECK(plain.requests[1].queue == doctest::Approx(d(1) / 2).epsilon(1e-9));
+    CHECK(plain.requests[1].ttft == doctest::Approx(d(1) / 2 + m(2, 1000, 0) + m(3, 1000, 1000) + m(4, 500, 2000)).epsilon(1e-9));
+    // The other rank never gets a prompt of its own (rate 0); timeout T = 5, batching wait W = 3.
+    // Iteration 0: A's prompt (an idle rank lets it in). Iterations 1-4: A's decode steps, the waiting
+    // counter 1, 2, 3, 4 (B, waiting from iteration 2, held). Iteration 5: the counter reaches 5, B enters
+    // with its first chunk. After it, B is still a context request, and the other rank, alike, keeps a
+    // prompt too: every rank has a prompt, so the batching wait holds B's second chunk through
+    // iterations 6, 7 and 8 (batching 1, 2, 3; each step A's decode alone) and lets it in at 9; the
+    // same again for the third chunk: held at 10, 11, 12, run at 13, where B's first token comes.
+    const scheduler_limits balanced{.prefill_chunk = 1000_tok, .adp_timeout_iters = 5, .adp_batching_wait_iters = 3};
+    const sim::result held = sim::simulate(moe, two, {.limits = balanced, .seed = 2, .adp_others_rate = per_second(0)});
+    REQUIRE(held.requests.size() == 2);
+    const double queue = d(1) / 2 + d(2) + d(3) + d(4);
+    const double ttft = queue + m(5, 1000, 0) + d(6) + d(7) + d(8) + m(9, 1000, 1000) + d(10) + d(11) + d(12) + m(13, 500, 2000);
+    CHECK(held.requests[1].queue == doctest::Approx(queue).epsilon(1e-9));
+    CHECK(held.requests[1].ttft == doctest::Approx(ttft).epsilon(1e-9));
+    CHECK(held.requests[0].ttft == doctest::Approx(P).epsilon(1e-9));  // A's prompt ran on an idle rank
+    CHECK(held.completed == 2);
+    CHECK(held.output_tokens == 250);
+    // The other rank always has a prompt (a rate far above the steps'): B waits from iteration 2 by the
+    // batching counter instead (1, 2, 3 at iterations 2, 3, 4), enters at 5, and its chunks are held as
+    // above: the same first token, by the other counter.
+    const sim::result busy = sim::simulate(moe, two, {.limits = balanced, .seed = 2, .adp_others_rate = per_second(1e12)});
+    CHECK(busy.requests[1].queue == doctest::Approx(queue).epsilon(1e-9));
+    CHECK(busy.requests[1].ttft == doctest::Approx(ttft).epsilon(1e-9));
+    // No batching wait (W = 0): a release every iteration while B has chunks left, so B's chunks run back to
+    // back from iteration 5 (5, 6, 7), after the same timeout wait.
+    const scheduler_limits no_wait{.prefill_chunk = 1000_tok, .adp_timeout_iters = 5};
+    const sim::result back_to_back = sim::simulate(moe, two, {.limits = no_wait, .seed = 2, .adp_others_rate = per_second(0)});
+    CHECK(back_to_back.requests[1].ttft == doctest::Approx(queue + m(5, 1000, 0) + m(6, 1000, 1000) + m(7, 500, 2000)).epsilon(1e-9));
 }
 
 TEST_CASE("attention-DP balance in the simulator: properties and refusals") {
@@ -574,6 +633,6 @@ TEST_CASE("attention-DP balance in the simulator: properties and refusals") {
                          "a batching wait belongs to the attention-DP balance"));
     CHECK(test::contains(test::error_of([&] { return sim::simulate(moe, one, {.limits = {.adp_timeout_iters = 5, .adp_batching_wait_iters = 1.5}}); }),
                          "adp_batching_wait_iters = 1.5"));
-    CHECK(test::contains(test::error_of([&] { return sim::simulate(moe, one, {.limits = trtllm, .adp_others_rate = std::numeric_limits<double>::infinity()}); }),
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(moe, one, {.limits = trtllm, .adp_others_rate = per_second(std::numeric_limits<double>::infinity())}); }),
                          "adp_others_rate (1/s)"));
 }

@@ -245,6 +245,7 @@ TEST_CASE("to_text: every quantity type, in the unit a reader expects") {
     SUBCASE("tokens and latency per token") {
         check_text(131'072_tok, "131072 tokens");  // counts keep 10 digits
         check_text(tokens_per_second(50.0), "50 tokens/s");
+        check_text(per_second(20.0), "20 /s");  // requests per second
         check_text(2_ms / 32_tok, "62.5 µs/token");  // S28: a 2 ms pass shared by 32
     }
     SUBCASE("money") {

@@ -110,7 +110,7 @@ struct engine {
     /// with the balance on, else 1 (no balance).
     double adp_ranks = 1;
     std::uint64_t seed = 1;      ///< the run's seed (the other ranks' prompts under the balance)
-    double adp_others_rate = -1; ///< the other ranks' prompt rate (1/s); negative: this rank's own so far
+    std::optional<per_second_t> adp_others_rate{};  ///< the other ranks' prompt rate; none: this rank's own so far
 };
 
 /// What a server does with its requests: all of it, or one side of a disaggregated pair.
@@ -315,8 +315,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             // Arrivals counted after the first, which opens `elapsed` (counting it would start the rate at 1 ÷ t).
             const double seen = e.closed_loop ? static_cast<double>(finished)
                                               : std::max(0.0, static_cast<double>(next) - 1.0);
-            const double rate = e.adp_others_rate >= 0.0 ? e.adp_others_rate : elapsed > 0.0 ? seen / elapsed : 0.0;
-            const double x = rate * (now - last_iteration);
+            const per_second_t rate = e.adp_others_rate ? *e.adp_others_rate : per_second(elapsed > 0.0 ? seen / elapsed : 0.0);
+            const double x = (rate * seconds(now - last_iteration)).value();  // λ · Δt, prompts expected since the last iteration
             const double p = x > 0.0 ? 1.0 - std::exp(-x) : 0.0;  // a prompt came since the last iteration
             last_iteration = now;
             // This rank has a context request: a prompt part-way through its chunks, or a waiting one

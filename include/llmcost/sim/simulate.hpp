@@ -42,6 +42,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -131,18 +132,19 @@ struct options {
     /// prompt steps carrying each server's opening requests (its first closed-loop clients') pay the
     /// engine's cold opening (`engine_overheads::cold_opening`). Read by a closed loop only; false: warm.
     bool cold_engine = false;
-    /// Under TensorRT-LLM's attention-DP balance (`scheduler_limits::adp_timeout_iters`): the rate, per
-    /// second, at which each of the other attention ranks gets its next waiting prompt, where known;
-    /// negative: the simulated rank's own rate so far (answers completed ÷ time in a closed loop,
-    /// arrivals ÷ time since its first otherwise). 0: the other ranks never have one (past a closed
-    /// loop's burst start).
-    double adp_others_rate = -1;
+    /// Under TensorRT-LLM's attention-DP balance (`scheduler_limits::adp_timeout_iters`): the rate
+    /// (prompts per second) at which each of the other attention ranks gets its next waiting prompt,
+    /// where known; none: the simulated rank's own rate so far (answers completed ÷ time in a closed
+    /// loop, arrivals ÷ time since its first otherwise). 0: the other ranks never have one (past a
+    /// closed loop's burst start).
+    std::optional<per_second_t> adp_others_rate{};
 
     constexpr void validate() const {
         limits.validate();
-        require(adp_others_rate < 0.0 || non_negative_finite(adp_others_rate), "simulation", "adp_others_rate (1/s)",
-                adp_others_rate, "negative (the simulated rank's own rate), or zero or positive and finite",
-                "llmcost.serving.adp_balance");
+        if (adp_others_rate)
+            require(non_negative_finite(adp_others_rate->value()), "simulation", "adp_others_rate (1/s)",
+                    adp_others_rate->value(), "zero or positive and finite (none: the simulated rank's own rate)",
+                    "llmcost.serving.adp_balance");
         require(limits.max_tokens_per_step == 0.0 || limits.max_tokens_per_step >= 1.0, "simulation", "max_tokens_per_step",
                 limits.max_tokens_per_step, "a step's token cap is 0 (none) or at least one token: a chunk of no token never ends",
                 "llmcost.simulate.max_tokens");

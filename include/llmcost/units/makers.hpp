@@ -111,6 +111,8 @@ namespace detail {
 [[nodiscard]] constexpr tokens_per_second_t tokens_per_second(double v) {
     return tokens_per_second_t::from_value(v);
 }
+/// An event rate: requests (or arrivals) per second.
+[[nodiscard]] constexpr per_second_t per_second(double v) { return per_second_t::from_value(v); }
 [[nodiscard]] constexpr dollars_t dollars(double v) { return dollars_t::from_value(v); }
 [[nodiscard]] constexpr dollars_per_second_t dollars_per_hour(double v) {
     return dollars_per_second_t::from_value(v / 3600.0);

@@ -16,6 +16,7 @@
 #include <boost/units/make_scaled_unit.hpp>
 #include <boost/units/make_system.hpp>
 #include <boost/units/physical_dimensions/energy.hpp>
+#include <boost/units/physical_dimensions/frequency.hpp>
 #include <boost/units/physical_dimensions/information.hpp>
 #include <boost/units/physical_dimensions/length.hpp>
 #include <boost/units/physical_dimensions/power.hpp>
@@ -85,6 +86,7 @@ using dollar_per_second_unit = decltype(dollar_unit{} / second_unit{});
 using dollar_per_token_unit = decltype(dollar_unit{} / token_unit{});
 using dollar_per_joule_unit = decltype(dollar_unit{} / joule_unit{});
 using metre_per_second_unit = decltype(metre_unit{} / second_unit{});
+using per_second_unit = bu::unit<bu::frequency_dimension, system>;  ///< 1/s: a count (of requests, arrivals) per second
 
 /// A quantity of the llmcost system in unit `U`, stored as a double in that unit.
 template <class U>
@@ -120,6 +122,7 @@ using dollars_per_second_t = units::quantity<units::dollar_per_second_unit>;  //
 using dollars_per_token_t = units::quantity<units::dollar_per_token_unit>;    ///< token price
 using dollars_per_joule_t = units::quantity<units::dollar_per_joule_unit>;    ///< electricity price
 using metres_per_second_t = units::quantity<units::metre_per_second_unit>;    ///< speed
+using per_second_t = units::quantity<units::per_second_unit>;                 ///< an event rate: requests or arrivals per second, 1/s
 
 /// Bits: the same dimension as bytes, one eighth of the unit. Converting to bytes is explicit:
 /// `bytes_t{bits_t{8.0}}` is one byte.

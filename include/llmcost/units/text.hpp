@@ -391,6 +391,10 @@ template <std::same_as<tokens_per_second_t> Q>
 [[nodiscard]] std::string text_of(const Q& r, const options& o) {
     return in_unit(r.value(), "tokens/s", o.digits);
 }
+template <std::same_as<per_second_t> Q>
+[[nodiscard]] std::string text_of(const Q& r, const options& o) {
+    return in_unit(r.value(), "/s", o.digits);
+}
 template <std::same_as<dollars_t> Q>
 [[nodiscard]] std::string text_of(const Q& d, const options& o) {
     return dollars_text(number(d.value(), o.digits));
