@@ -733,21 +733,25 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
     const tokens_t context = mean_decode_context(r);
     const double b = number(batch, "batch");
-    require_batch_fits(d, r, b);  // the weights and the batch fit the engine's pool, as `llmcost spec` checks
+    require(positive_finite(b), d.m.name, "batch", b, "at least one sequence");
     const double a = number(acceptance, "acceptance");
     const int gamma = whole(draft_tokens, "draft_tokens");
     speculative_step step{};
     std::string by;
     if (PyUnicode_Check(drafter.ptr()) && str_arg(drafter, "drafter") == "mtp") {
+        require_batch_fits(d, r, b);  // the weights and the batch fit the engine's pool, as `llmcost spec` checks
         step = speculative_step_for(d, mtp_draft_head(d.m), b, context, gamma);
         by = "the model's MTP module";
     } else if (PyUnicode_Check(drafter.ptr()) && str_arg(drafter, "drafter") == "eagle") {
+        require_batch_fits(d, r, b);
         step = speculative_step_for(d, eagle_draft_head(d.m), b, context, gamma);
         by = "an EAGLE head";
     } else {
         // The drafter on the target's hardware, layout, formats and engine, as `llmcost spec --drafter NAME` places it.
         const deployment draft =
             deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine, kv_memory_fraction});
+        // Its weights sit beside the target's: the batch must fit what both leave, as `llmcost spec` checks.
+        require_batch_fits(d, r, b, with_draft_resident({}, {.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft}));
         step = speculative_step_for(d, draft, b, context, gamma);
         by = "draft model " + std::string(draft.m.name);
     }

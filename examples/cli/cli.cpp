@@ -548,8 +548,14 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
             r = llmcost::cli::calibrate(cal);
         } else if (cost->parsed()) {
             co.with_model = cost->count("--model") > 0;
-            for (const cost_model_flag& f : cost_model_flags)
-                if (cost->count(std::string(f.flag)) > 0) co.model_flags.emplace_back(f.flag);
+            // Every flag given that the GPU-hour does not read, in the order the command declares them.
+            for (const CLI::Option* o : cost->get_options()) {
+                const std::string name = o->get_name();
+                if (o->count() == 0 || std::find(std::begin(cost_gpu_hour_flags), std::end(cost_gpu_hour_flags), name) !=
+                                           std::end(cost_gpu_hour_flags))
+                    continue;
+                co.model_flags.push_back(name);
+            }
             r = llmcost::cli::cost(co);
         } else if (optics_app->parsed()) {
             r = llmcost::cli::optics(opt);

@@ -1046,8 +1046,9 @@ report spec(const spec_command& c) {
     const deployment d = build(c.dep);
     const request_shape r = shape_of(c.req);
     check_context(d, c.req.input + c.req.output, c.dep);
-    require_batch_fits(d, r, c.batch);  // the weights and the batch fit, as estimate checks
     const drafter_choice chosen = drafter_for(c.spec, d, c.dep);
+    // The weights, a draft model's beside them, and the batch fit, as estimate --spec checks.
+    require_batch_fits(d, r, c.batch, with_draft_resident({}, chosen.speculation));
     const speculative_step step = chosen.speculation.step_for(d, c.batch, mean_decode_context(r));
     const std::string& drafter = chosen.text;
     const double a = c.spec.acceptance;
@@ -1088,11 +1089,11 @@ report cost(const cost_command& c) {
         // Without --model, cost prices the GPU-hour alone: a flag of a model's deployment or tokens would be
         // ignored, so it is refused, the first one named with what it does (and the others listed).
         std::string why = c.model_flags.front();  // appended piece by piece: GCC bug 105329's false -Wrestrict
+        std::string_view does = "describes a model's deployment or its tokens";
         for (const cost_model_flag& f : cost_model_flags)
-            if (f.flag == c.model_flags.front()) {
-                why += ' ';
-                why += f.does;
-            }
+            if (f.flag == c.model_flags.front()) does = f.does;
+        why += ' ';
+        why += does;
         why += ": give --model (without it, cost prices the GPU-hour alone";
         if (c.model_flags.size() > 1) {
             why += "; also given without it:";

@@ -37,6 +37,10 @@ static_assert(!moe_gathers_tokens(deployment{.m = catalog::gpt_oss_120b, .hw = c
                                              .layout = {.tp = 4, .ep = 4}, .engine = catalog::trtllm_blackwell}));
 static_assert(!moe_gathers_tokens(deployment{.m = catalog::gpt_oss_120b, .hw = catalog::b200_hgx,
                                              .layout = {.tp = 1, .ep = 2, .dp = 2}, .engine = catalog::sglang_blackwell}));
+// The gate is the expert-parallel degree (TensorRT-LLM's moe_ep_size), not the MoE ranks: EP4 over DP8
+// (each expert split over 2 ranks) gathers; EP8 over DP8 does not.
+static_assert(moe_gathers_tokens(deployment{.m = catalog::gpt_oss_120b, .hw = catalog::b200_hgx,
+                                            .layout = {.tp = 1, .ep = 4, .dp = 8}, .engine = catalog::trtllm_blackwell}));
 
 TEST_CASE("gpt-oss-120b EP2 over DP2 on TensorRT-LLM: one layer's all-gather and reduce-scatter by hand") {
     const deployment d = gpt_oss(2);
@@ -52,9 +56,12 @@ TEST_CASE("gpt-oss-120b EP2 over DP2 on TensorRT-LLM: one layer's all-gather and
     // In place of the all-to-all, not beside it.
     CHECK(all_to_all_time_per_pass(d, 32.0).value() == 0.0);
     // The decode pass carries it as its expert-parallel communication (no busiest-rank factor: every
-    // rank receives every token). Attention DP's wait for the busiest rank (1/β) scales it as before.
+    // rank receives every token). Under attention DP the ranks pad to the busiest one's tokens, 32 ÷ β =
+    // 32 ÷ 0.877 = 36.488 a rank, so the bytes grow by 1/β and the fixed time does not: 36 × (2 × 10.090
+    // + (0.223433 + 0.429851) ÷ 0.877) µs = 36 × (20.180 + 0.744907) = 753.297 µs, not 749.998 ÷ 0.877.
+    REQUIRE(catalog::trtllm_blackwell.moe.attention_dp_balance == 0.877);
     const auto p = decode_pass(d, 32.0, 1000_tok);
-    CHECK(p.ep_time.value() == doctest::Approx(749.998e-6 / catalog::trtllm_blackwell.moe.attention_dp_balance).epsilon(1e-6));
+    CHECK(p.ep_time.value() == doctest::Approx(753.297e-6).epsilon(1e-5));
 }
 
 TEST_CASE("above top-k ranks, and on engines without the rule, the all-to-all stays") {
@@ -80,6 +87,12 @@ TEST_CASE("DeepSeek-V3 EP8 over TP4 x DP2 on TensorRT-LLM gathers (8 ranks, top-
     // + 7/8 × S ÷ 428.8 GB/s: 17.731799 and 17.848030 µs; × 58 MoE layers = 2.063630 ms.
     CHECK(moe_gather_bits(d) == 8.0);
     CHECK(gather_scatter_time_per_pass(d, 4.0).value() == doctest::Approx(2.063630e-3).epsilon(1e-6));
+    // The same served in FP4 (the MLPerf rows' checkpoint): the hidden states go out as NVFP4, 4 bits +
+    // an 8-bit scale per 16 = 4.5 bits; the all-gather carries 8 × (7,168 × 4.5/8 + 48) = 8 × 4,080 =
+    // 32,640 B: 17.614 + 7/8 × 32,640 ÷ 428.8 GB/s = 17.680604 µs, + 17.848030 µs, × 58 = 2.060661 ms.
+    const deployment fp4 = with_formats(d, formats::fp4, formats::fp8);
+    CHECK(moe_gather_bits(fp4) == 4.5);
+    CHECK(gather_scatter_time_per_pass(fp4, 4.0).value() == doctest::Approx(2.060661e-3).epsilon(1e-6));
     // EP16 (16 > 8) over two domains: the all-to-all on the NIC.
     const deployment wide{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 1, .ep = 16, .dp = 16},
                           .engine = catalog::trtllm_blackwell};
@@ -103,7 +116,14 @@ TEST_CASE("the gather's figures are checked: field, value and rule") {
     engine_profile e = catalog::trtllm_blackwell;
     e.collectives.gather_bus = bytes_per_second(0.0);
     CHECK(has(test::validation_message(e), "collectives.gather_bus (B/s)"));
-    CHECK(has(test::validation_message(e), "needs both its fixed time and its bus bandwidth"));
+    CHECK(has(test::validation_message(e), "needs a fixed time (a0 or a1 above 0) and its bus bandwidth"));
+    // A fixed time per rank alone, without a bus bandwidth, is half a fit: refused, not ignored.
+    e = catalog::trtllm_hopper;
+    e.collectives.gather_latency_per_rank = microseconds(1.254);
+    CHECK(has(test::validation_message(e), "needs a fixed time (a0 or a1 above 0) and its bus bandwidth"));
+    // a0 = 0 with a1 and a bus bandwidth is a whole fit (a(n) = a1 (n - 1)).
+    e.collectives.gather_bus = gigabytes_per_second(428.8);
+    CHECK(test::validation_message(e).empty());
     e = catalog::trtllm_blackwell;
     e.collectives.gather_latency_per_rank = seconds(std::numeric_limits<double>::quiet_NaN());
     CHECK(has(test::validation_message(e), "collectives.gather_latency_per_rank (s) = nan"));

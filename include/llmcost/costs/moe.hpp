@@ -52,22 +52,29 @@ namespace llmcost {
 }
 
 /// Whether the MoE layers exchange tokens by an all-gather before the experts and a reduce-scatter after
-/// them, not an all-to-all: attention data-parallel (dp > 1) over an expert-parallel group of no more ranks
-/// than the model's top-k, on an engine that does so (`engine_collectives::gather_up_to_top_k`).
+/// them, not an all-to-all: attention data-parallel (dp > 1) with an expert-parallel degree (`layout.ep`,
+/// TensorRT-LLM's `moe_ep_size`) of no more than the model's top-k, on an engine that does so
+/// (`engine_collectives::gather_up_to_top_k`). The gather itself runs over all tp·dp MoE ranks.
 /// TensorRT-LLM up to 1.2.0rc2 enables its all-to-all only where `moe_ep_size > experts_per_token`
 /// (fused_moe_trtllm_gen.py, fused_moe_cutlass.py, fused_moe_wide_ep.py `select_alltoall_method_type`)
 /// and otherwise all-gathers the quantized hidden states with the routing and reduce-scatters the
 /// experts' outputs (`run_post_quant_allgather`, `reducescatter_or_allreduce`; docs/trtllm-moe-comm.md).
 [[nodiscard]] constexpr bool moe_gathers_tokens(const deployment& d) {
     return d.m.is_moe() && d.expert_parallel() && d.layout.dp > 1 && d.engine.collectives.gather_up_to_top_k &&
-           d.layout.tp * d.layout.dp <= d.m.ffn.top_k;
+           d.layout.ep <= d.m.ffn.top_k;
 }
 
 /// Bits one hidden element of a token takes in the MoE's all-gather: the format the engine quantizes the
 /// experts' input to before its communication (TensorRT-LLM `quantize_input(post_quant_comm)`): MXFP8,
-/// 8 bits + one E8M0 scale per 32 elements = 8.25, where it runs the experts W4A8; else the activations'.
+/// 8 bits + one E8M0 scale per 32 elements = 8.25, where it runs the experts W4A8; NVFP4, 4 bits + one
+/// FP8 scale per 16 = 4.5, where the activations are FP4 (the scales travel with the elements); else
+/// the activations' own format.
 [[nodiscard]] constexpr double moe_gather_bits(const deployment& d) {
-    return expert_activations_quantized_to_fp8(d) ? 8.0 + 8.0 / 32.0 : d.m.activations.bits_per_element();
+    constexpr number_format mxfp8{.name = "mxfp8", .element_bits = 8, .block_size = 32, .scale_bits = 8,
+                                  .compute = compute_class::fp8};
+    if (expert_activations_quantized_to_fp8(d)) return mxfp8.bits_per_element();
+    if (d.m.activations.compute == compute_class::fp4) return formats::nvfp4.bits_per_element();
+    return d.m.activations.bits_per_element();
 }
 
 namespace detail {
@@ -127,6 +134,8 @@ template <class V>
 
 /// All-to-all bytes one GPU sends per MoE layer and phase: tokens × top-k × hidden × bytes ÷ tp
 /// (seed S21). Dispatch and combine each move this much; (ep_group − 1)/ep_group of it leaves the GPU.
+/// The payload an all-to-all would carry, whether or not the deployment runs one: a deployment that
+/// gathers (`moe_gathers_tokens`) or whose attention is tensor-parallel runs none (`all_to_all_time_per_pass`).
 [[nodiscard]] constexpr bytes_t all_to_all_bytes_per_layer(const deployment& d, double tokens_per_rank) {
     if (!d.m.is_moe()) return bytes(0.0);
     return bytes(detail::all_to_all_payload_per_layer(d, tokens_per_rank));

@@ -53,7 +53,7 @@ struct pass_cost {
     seconds_t elementwise_time;  ///< activation bytes ÷ bandwidth
     seconds_t overhead_time;     ///< kernels launched × per-kernel overhead
     seconds_t tp_time;           ///< tensor-parallel all-reduces, 2 per layer (S13)
-    seconds_t ep_time;           ///< expert-parallel all-to-all, dispatch and combine (S21)
+    seconds_t ep_time;           ///< expert-parallel exchange: all-to-all dispatch and combine (S21), or all-gather + reduce-scatter (`moe_gathers_tokens`)
     seconds_t pp_time;           ///< hand-offs between pipeline stages
 
     [[nodiscard]] constexpr bytes_t bytes() const { return weight_bytes + kv_bytes + activation_bytes; }
@@ -1014,10 +1014,6 @@ template <class V>
                         V(r.tp - pm.fused_row_gemm_share * lane_max(r.matmul_compute, r.matmul_memory)));
     r.ep = all_to_all_seconds_per_pass(d, t);
     if (pm.busiest_rank) r.ep = r.ep * ep_imbalance(pm, V(t * pm.ranks * pm.top_k));
-    // Or the all-gather + reduce-scatter in its place (`moe_gathers_tokens`): every rank receives every
-    // token whichever experts they chose, so the busiest expert rank's share does not apply to it.
-    if (pm.moe_gathers) [[unlikely]]
-        r.ep = gather_scatter_seconds_per_pass(d, t);
     r.pp = d.layout.pp > 1 ? V(point_to_point_seconds(V(hidden_state / pm.tp), d.link_for(d.layout.tp * d.layout.pp)) *
                                (pm.pp - 1.0))
                            : L::constant(0.0);
@@ -1027,6 +1023,12 @@ template <class V>
     // element-wise kernels, the collectives); the weights every rank streams and its launches stay.
     if (pm.attention_dp_busiest != 1.0) [[unlikely]]
         attention_dp_wait(pm.attention_dp_busiest, r);
+    // Or the all-gather + reduce-scatter in place of the all-to-all (`moe_gathers_tokens`): every rank
+    // receives every token whichever experts they chose, so the busiest expert rank's share does not
+    // apply to it; the ranks pad to the busiest one's tokens (TensorRT-LLM `use_dp_padding`), so its
+    // bytes are t ÷ β a rank while its fixed time a(n) is paid once, not stretched by the wait above.
+    if (pm.moe_gathers) [[unlikely]]
+        r.ep = gather_scatter_seconds_per_pass(d, V(t * pm.attention_dp_busiest));
     if (pm.prefill_overhead.value() > 0.0 || pm.eager_overhead.value() > 0.0) [[unlikely]]
         eager_prompt_wait(pm, s, ds, ps, previous, r);
     return r;

@@ -606,9 +606,10 @@ struct engine_profile {
              "an all-gather's fixed time per rank must be in [0, 10 ms)");
         require(non_negative_finite(collectives.gather_bus.value()), s, "collectives.gather_bus (B/s)",
                 collectives.gather_bus.value(), "a bus bandwidth must be zero (the link model) or positive and finite");
-        require((collectives.gather_latency.value() > 0.0) == (collectives.gather_bus.value() > 0.0), s,
-                "collectives.gather_bus (B/s)", collectives.gather_bus.value(),
-                "the library all-gather needs both its fixed time and its bus bandwidth (or neither)");
+        require((collectives.gather_latency.value() > 0.0 || collectives.gather_latency_per_rank.value() > 0.0) ==
+                    (collectives.gather_bus.value() > 0.0),
+                s, "collectives.gather_bus (B/s)", collectives.gather_bus.value(),
+                "the library all-gather needs a fixed time (a0 or a1 above 0) and its bus bandwidth, or neither");
         require((collectives.library_all_reduce.value() > 0.0) == (collectives.library_all_reduce_bus.value() > 0.0), s,
                 "collectives.library_all_reduce_bus (B/s)", collectives.library_all_reduce_bus.value(),
                 "the library all-reduce needs both its fixed time and its bus bandwidth (or neither)");

@@ -105,13 +105,19 @@ constexpr void require_batch_fits(const deployment& d, const request_shape& r, d
             "(see kv_capacity_tokens)", "llmcost.fit.batch");
 }
 
+/// The limits with a separate draft model's weights resident in HBM beside the target's: reserve + W_draft
+/// per GPU (an MTP module or EAGLE head is priced with the target's weights). Every command that prices
+/// speculative decoding with a draft model checks its batch against these (estimate --spec, spec).
+[[nodiscard]] constexpr scheduler_limits with_draft_resident(scheduler_limits l, const speculative_decoding& s) {
+    if (s.enabled() && s.draft) l.reserve.resident = l.reserve.resident + weight_bytes_per_gpu(*s.draft);
+    return l;
+}
+
 [[nodiscard]] constexpr request_estimate estimate(const deployment& d, const request_shape& r,
                                                   const estimate_options& o = {}) {
     o.validate();
     const pass_model pm = prepare_pass(d);
-    scheduler_limits limits = o.limits;  // a draft model's weights sit in HBM beside the target's
-    if (o.speculation.enabled() && o.speculation.draft)
-        limits.reserve.resident = limits.reserve.resident + weight_bytes_per_gpu(*o.speculation.draft);
+    const scheduler_limits limits = with_draft_resident(o.limits, o.speculation);
     request_estimate e{};
     e.point = o.batch > 0.0 ? serve_at_batch(pm, r, o.batch, limits) : saturated(pm, r, limits);
     if (o.batch > 0.0) require_batch_fits(d, r, o.batch, limits);

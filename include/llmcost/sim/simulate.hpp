@@ -135,8 +135,8 @@ struct options {
     /// Under TensorRT-LLM's attention-DP balance (`scheduler_limits::adp_timeout_iters`): the rate
     /// (prompts per second) at which each of the other attention ranks gets its next waiting prompt,
     /// where known; none: the simulated rank's own rate so far (answers completed ÷ time in a closed
-    /// loop, arrivals ÷ time since its first otherwise). 0: the other ranks never have one (past a
-    /// closed loop's burst start).
+    /// loop, arrivals ÷ time since its first otherwise). 0: no new prompt arrives at the other ranks
+    /// (past a closed loop's burst start; after a release they keep the prompts ours still waits on).
     std::optional<per_second_t> adp_others_rate{};
 
     constexpr void validate() const {
