@@ -151,7 +151,7 @@ def test_engine_none_is_the_reference_and_an_engine_changes_the_price():
     vllm = llmcost.estimate("Llama-3.1-70B", "H100", engine="vllm", **base)
     sglang = llmcost.estimate("Llama-3.1-70B", "H100", engine="sglang", **base)
     # vLLM on Hopper adds a fitted launch cost per kernel (tables/engines.csv, 1.49 us): its step takes longer
-    # than the reference engine's. SGLang's profile prices the step differently (its own launch cost, 0.837 us
+    # than the reference engine's. SGLang's profile prices the step differently (its own launch cost, 1.47 us
     # since its fit counts SGLang's MLA kernels, docs/sglang-batch1-moe-decode.md, and its custom all-reduce),
     # so its price differs from both; the layout and the KV per token stay.
     assert ref.tpot_s < vllm.tpot_s

@@ -216,22 +216,24 @@ TEST_CASE("W4A8 experts: the expert GEMMs at the FP8 peak (expert_fp8_activation
 
 TEST_CASE("kernels a pass launches: SGLang's absorbed MLA block, counted by hand") {
     // DeepSeek-V3: 61 layers, 58 of them MoE. Generic: 10·61 + 4·58 + 3 = 610 + 232 + 3 = 845.
-    // SGLang's absorbed MLA block at decode (sgl-project/sglang python/sglang/srt/models/deepseek_v2.py
-    // @00114aef forward_absorb_prepare / forward_absorb_core, FP8 block-scaled weights, CUDA; ledger:
-    // docs/sglang-batch1-moe-decode.md §2): fused q_a + kv_a projection (activation quantization +
-    // GEMM: 2), q_a norm (1), kv_a norm (1), q_b projection (2), q_nope × W_kc (per-tensor
-    // quantization + BMM: 2), RoPE (1), latent-cache write (1), attention (1), attention out × W_vc
-    // (2), the transpose's copy (1), o projection (2) = 16 kernels, for the generic 4 (QKV GEMM,
-    // RoPE + KV append, attention, O GEMM): 845 + (16 − 4)·61 = 845 + 732 = 1,577.
+    // SGLang's absorbed MLA block at decode on Hopper, at the H200 rows' flags (v0.5.6, the flashinfer
+    // backend, a BF16 KV cache, DeepSeek-R1's 128 × 128-block FP8 checkpoint; sgl-project/sglang
+    // python/sglang/srt/models/deepseek_v2.py @3e4a39ee forward_absorb_prepare / forward_absorb_core /
+    // post_load_weights, CUDA; ledger: docs/sglang-batch1-moe-decode.md §11): fused q_a + kv_a projection
+    // (activation quantization + GEMM: 2), q_a norm (1), kv_a norm (1), q_b projection (2), q_nope × W_kc
+    // (W_kc dequantized to BF16 at load: one BMM, 1), RoPE (1), latent-cache write (1), attention (1),
+    // attention out × W_vc (one BMM into the output's transposed view, 1), o projection (2) = 13 kernels,
+    // for the generic 4 (QKV GEMM, RoPE + KV append, attention, O GEMM): 845 + (13 − 4)·61 = 845 + 549 =
+    // 1,394. (Session 18 read 16 at @00114aef: two FP8 quantizations and a copy the rows do not run.)
     const deployment ref{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}};
     deployment sgl = ref;
     sgl.engine = catalog::sglang_hopper;
     CHECK(detail::kernels_per_pass(ref) == 845.0);
-    CHECK(detail::kernels_per_pass(sgl) == 1577.0);
+    CHECK(detail::kernels_per_pass(sgl) == 1394.0);
     SUBCASE("attention DP and expert parallelism leave the attention block as it is") {
         deployment dep = sgl;
         dep.layout = {.tp = 1, .ep = 8, .dp = 8};
-        CHECK(detail::kernels_per_pass(dep) == 1577.0);
+        CHECK(detail::kernels_per_pass(dep) == 1394.0);
     }
     SUBCASE("a model without latent attention keeps its count") {
         deployment g = sgl;
@@ -248,8 +250,8 @@ TEST_CASE("kernels a pass launches: SGLang's absorbed MLA block, counted by hand
         CHECK(detail::kernels_per_pass(t) == 845.0);
     }
     SUBCASE("the launch term: kernels × (the hardware's 4 µs + the profile's launch cost)") {
-        // H200's 4 µs + SGLang Hopper's 0.837 µs = 4.837 µs; 1,577 × 4.837 µs = 7.627949 ms.
-        CHECK(decode_pass(sgl, 4.0, 1000_tok).overhead_time.value() == doctest::Approx(7.627949e-3).epsilon(1e-9));
+        // H200's 4 µs + SGLang Hopper's 1.47 µs = 5.47 µs; 1,394 × 5.47 µs = 7.62518 ms.
+        CHECK(decode_pass(sgl, 4.0, 1000_tok).overhead_time.value() == doctest::Approx(7.62518e-3).epsilon(1e-9));
     }
 }
 
@@ -323,16 +325,16 @@ TEST_CASE("mla_attention_kernels: refusals, the catalog's rows and the table's o
     }
     e.kernels.mla_attention_kernels = 64.0;
     CHECK(test::validation_message(e).empty());
-    // The catalog (tables/engines.csv): 16 on SGLang on Hopper, 11 on SGLang on Blackwell (session 21), the
-    // generic four elsewhere; its eager
-    // prompt step's host cost is PR 12160's 82.64 ms over the 1,577 kernels: 52.40 µs, tabled as 52.4.
-    CHECK(catalog::sglang_hopper.kernels.mla_attention_kernels == 16.0);
+    // The catalog (tables/engines.csv): 13 on SGLang on Hopper (session 22; 16 before), 11 on SGLang on
+    // Blackwell (session 21), the generic four elsewhere; Hopper's eager prompt step's host cost is PR
+    // 12160's 82.64 ms over the 1,394 kernels: 59.2826 µs, tabled as 59.28.
+    CHECK(catalog::sglang_hopper.kernels.mla_attention_kernels == 13.0);
     CHECK(catalog::sglang_blackwell.kernels.mla_attention_kernels == 11.0);
     // Blackwell's eager prompt step: PR 12160's 82.64 ms over its 1,089 kernels (11 a block, the fusion).
     CHECK(catalog::sglang_blackwell.overheads.prefill_launch.value() * 1089.0 == doctest::Approx(82.64e-3).epsilon(1e-3));
     CHECK(catalog::sglang_cdna3.kernels.mla_attention_kernels == 0.0);
     CHECK(catalog::trtllm_blackwell.kernels.mla_attention_kernels == 0.0);
-    CHECK(catalog::sglang_hopper.overheads.prefill_launch.value() * 1577.0 == doctest::Approx(82.64e-3).epsilon(1e-3));
+    CHECK(catalog::sglang_hopper.overheads.prefill_launch.value() * 1394.0 == doctest::Approx(82.64e-3).epsilon(1e-3));
     // An old table without the column loads with 0; a new one reads it and refuses a bad value by
     // file, line and column.
     const std::string header = test::engine_table_columns();

@@ -14,9 +14,11 @@
 
 #include "test_helpers.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -635,4 +637,53 @@ TEST_CASE("attention-DP balance in the simulator: properties and refusals") {
                          "adp_batching_wait_iters = 1.5"));
     CHECK(test::contains(test::error_of([&] { return sim::simulate(moe, one, {.limits = trtllm, .adp_others_rate = per_second(std::numeric_limits<double>::infinity())}); }),
                          "adp_others_rate (1/s)"));
+}
+
+TEST_CASE("simulator: SGLang's ignore-EOS admission, every answer's end by hand") {
+    // Two answers running, (tokens left, tokens held) = (2, 3) and (5, 3), and a candidate of input 2 and
+    // output 1: (1, 2); a reserve of 1 token a running sequence. At the first end (t = 1) the three hold
+    // (2 + 1) + (3 + 1) + (3 + 1) = 11 tokens; at t = 2 the two left hold (3 + 2) + (3 + 2) = 10; at t = 5
+    // the last holds 3 + 5 = 8. A pool of 15 leaves 4 > 3, 5 > 2, 7 > 1: admitted. A pool of 14 leaves
+    // 3, not more than 3 · 1: held; so does 13 (2).
+    constexpr std::array<sim::remaining_sequence, 3> three{{{.left = 2_tok, .held = 3_tok},
+                                                            {.left = 5_tok, .held = 3_tok},
+                                                            {.left = 1_tok, .held = 2_tok}}};
+    static_assert(sim::ignore_eos_admits(three, 15_tok, 1_tok));
+    static_assert(!sim::ignore_eos_admits(three, 14_tok, 1_tok));
+    static_assert(!sim::ignore_eos_admits(three, 13_tok, 1_tok));
+    // The last end binds alone: one sequence left 5 holding 3 needs 3 + 5 = 8 and 1 more free: 10 admits, 9 does not.
+    constexpr std::array<sim::remaining_sequence, 1> one{{{.left = 5_tok, .held = 3_tok}}};
+    static_assert(sim::ignore_eos_admits(one, 10_tok, 1_tok) && !sim::ignore_eos_admits(one, 9_tok, 1_tok));
+    // A sequence with nothing left to generate is not counted; an empty set always fits.
+    constexpr std::array<sim::remaining_sequence, 1> done{{{.left = 0_tok, .held = 100_tok}}};
+    static_assert(sim::ignore_eos_admits(done, 1_tok, 1_tok));
+    static_assert(sim::ignore_eos_admits(std::span<const sim::remaining_sequence>{}, 0_tok, 1_tok));
+}
+
+TEST_CASE("simulator: SGLang's ignore-EOS admission — no preemption where the KV runs out, nothing moves where it does not") {
+    const workload::traffic t{.input = workload::lognormal(900_tok, 1200_tok, 20000_tok),
+                              .output = workload::lognormal(300_tok, 400_tok, 6000_tok),
+                              .arrivals = workload::poisson(12_ms)};
+    const sim::options plain{.limits = {.reserve_full_sequence = false}, .requests = 1500, .seed = 5};
+    sim::options eos = plain;
+    eos.limits.ignore_eos_admission = true;
+    const sim::result a = sim::simulate(llama8, t, plain);
+    const sim::result b = sim::simulate(llama8, t, eos);
+    REQUIRE(a.preemptions > 0);  // the KV in use alone over-admits here
+    CHECK(b.preemptions == 0.0);  // every admitted answer's end fits: nothing is ever given back
+    CHECK(b.completed == a.completed);
+    CHECK(b.output_tokens == a.output_tokens);
+    // Twenty requests far apart: the pool holds every answer's end, the rule never binds, bit for bit.
+    sim::options few{.limits = {.reserve_full_sequence = false}, .keep_requests = true};
+    sim::options few_eos = few;
+    few_eos.limits.ignore_eos_admission = true;
+    const std::vector<workload::request> spaced20 = spaced(20, 0.05, 2000, 500);
+    CHECK(same_bits(sim::simulate(llama8, spaced20, few), sim::simulate(llama8, spaced20, few_eos)));
+}
+
+TEST_CASE("simulator: SGLang's ignore-EOS admission refuses a whole-sequence reserve, naming the field") {
+    const scheduler_limits l{.reserve_full_sequence = true, .ignore_eos_admission = true};
+    const std::string m = test::validation_message(l);
+    CHECK(test::contains(m, "ignore_eos_admission"));
+    CHECK(test::contains(m, "applies to admission on the KV in use"));
 }

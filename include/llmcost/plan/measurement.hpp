@@ -281,10 +281,13 @@ struct measurement {
 /// holds prompts: `holds_prompts`): the row's caps where it gives them, else the
 /// engine's defaults (`with_engine_defaults`: max sequences, tokens per step, chunked prefill);
 /// TensorRT-LLM reserves a sequence's whole KV at admission (GUARANTEED_NO_EVICT), vLLM and SGLang
-/// admit on the KV in use and preempt when it runs out (their defaults).
+/// admit on the KV in use and preempt when it runs out (their defaults), SGLang only where every
+/// answer's end fits too (`scheduler_limits::ignore_eos_admission`: the client sends --ignore-eos).
 [[nodiscard]] inline scheduler_limits closed_loop_limits(const measurement& x) {
     scheduler_limits given{.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
                            .reserve_full_sequence = x.engine == serving_engine::trtllm,
+                           // InferenceMAX's client sends --ignore-eos: SGLang admits on every answer's end
+                           .ignore_eos_admission = x.engine == serving_engine::sglang,
                            .receive_interval = x.receive_interval,
                            .prefill_alone = x.prefill_alone,  // or the engine's own (SGLang): with_engine_defaults
                            .min_waiting_prompts = x.min_waiting_prompts,

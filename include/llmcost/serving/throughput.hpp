@@ -88,6 +88,12 @@ struct scheduler_limits {
     /// GUARANTEED_NO_EVICT policy), or only for the mean context input + output/2 (vLLM-style
     /// optimistic admission, with preemption when memory runs out).
     bool reserve_full_sequence = true;
+    /// With admission on the KV in use (`reserve_full_sequence` false), admit a prompt only where every
+    /// running answer and it, each run to its whole output, fit the KV at every answer's end
+    /// (`sim::ignore_eos_admits`): SGLang's admission of requests sent with `ignore_eos`, whose length is
+    /// known (PrefillAdder.add_one_req_ignore_eos, python/sglang/srt/managers/schedule_policy.py, v0.5.x;
+    /// docs/sglang-closed-loop-ttft.md §5). Simulated only; false: the KV in use alone.
+    bool ignore_eos_admission = false;
     /// Chunked prefill: 0 = every prompt is prefilled whole in one step (TensorRT-LLM's default,
     /// enable_chunked_prefill off: nvidia.github.io/TensorRT-LLM/features/long-sequence.html);
     /// C > 0 = a prompt of I tokens takes ⌈I ÷ C⌉ steps of equal chunks (Sarathi-Serve; vLLM and
@@ -175,6 +181,9 @@ struct scheduler_limits {
         require(receive_interval >= 1.0 && receive_interval <= 1e6 && detail::const_trunc(receive_interval) == receive_interval,
                 "scheduler", "receive_interval (decode steps)", receive_interval,
                 "a whole number of decode steps between polls for new requests, from 1 (every step) to 10⁶");
+        require(!(ignore_eos_admission && reserve_full_sequence), "scheduler", "ignore_eos_admission", 1.0,
+                "peak-footprint admission applies to admission on the KV in use (reserve_full_sequence false); "
+                "a whole-sequence reserve already holds every answer's end");
         require(min_waiting_prompts >= 1.0 && min_waiting_prompts <= 1e6 &&
                     detail::const_trunc(min_waiting_prompts) == min_waiting_prompts,
                 "scheduler", "min_waiting_prompts", min_waiting_prompts,

@@ -345,12 +345,24 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         }
         // Admission, first come first served: stop at the first request that does not fit.
         double admitted_now = running_count, swap_in = 0.0;
+        std::vector<remaining_sequence> ends;
         while (may_admit && !waiting.empty()) {
             const std::size_t id = waiting.front();
             live& q = s[id];
             if (e.max_batch > 0 && admitted_now + 1.0 > e.max_batch) break;
             const double need = need_at_admission(q);
-            if (used + need > e.kv_budget && admitted_now > 0) break;
+            bool fits = used + need <= e.kv_budget;
+            if (fits && e.limits.ignore_eos_admission) {  // every answer's end must fit too (SGLang, ignore_eos)
+                ends.clear();
+                for (const live& k : s)
+                    if (k.running && !k.done) {
+                        const double gen = k.decoding ? k.generated + (step_no - k.entered) : k.generated;
+                        ends.push_back({.left = tokens(k.output - gen), .held = tokens(k.input + gen)});
+                    }
+                ends.push_back({.left = tokens(q.output - q.generated), .held = tokens(q.input + q.generated)});
+                fits = ignore_eos_admits(ends, tokens(e.kv_budget / e.kv_per_token), tokens(1.0));
+            }
+            if (!fits && admitted_now > 0) break;
             waiting.pop_front();
             used += need;
             q.reserved = e.limits.reserve_full_sequence ? need : 0.0;

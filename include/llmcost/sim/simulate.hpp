@@ -104,6 +104,35 @@ struct adp_balance_decision {
     return {.release = false, .next = c};
 }
 
+/// A sequence as an admission that knows every answer's length sees it: the tokens its answer still
+/// has to generate and the tokens whose KV it holds now (its prompt and the answer so far).
+struct remaining_sequence {
+    tokens_t left{};
+    tokens_t held{};
+};
+
+/// SGLang's admission of `ignore_eos` requests (`scheduler_limits::ignore_eos_admission`;
+/// PrefillAdder.add_one_req_ignore_eos, python/sglang/srt/managers/schedule_policy.py, v0.5.x,
+/// IGNORE_EOS_RESERVE_TOKENS 1): with the running sequences and the candidate in `seqs`, each run to the
+/// end of its answer, at the end of every one of them the sequences still running, each grown to that
+/// time, leave more than `reserve` tokens each of the pool free:
+///   for every k: pool − Σ_{j: left_j ≥ left_k} (held_j + left_k) > reserve · #{j: left_j ≥ left_k}
+/// (SGLang walks the sequences sorted by tokens left; at tied ends its first, strictest, test is this
+/// one). A sequence with nothing left is not counted (its KV goes at its end).
+[[nodiscard]] constexpr bool ignore_eos_admits(std::span<const remaining_sequence> seqs, tokens_t pool, tokens_t reserve) {
+    for (const remaining_sequence& k : seqs) {
+        if (k.left.value() <= 0.0) continue;
+        double footprint = 0.0, running = 0.0;
+        for (const remaining_sequence& j : seqs)
+            if (j.left.value() > 0.0 && j.left.value() >= k.left.value()) {
+                footprint += j.held.value() + k.left.value();
+                running += 1.0;
+            }
+        if (pool.value() - footprint <= reserve.value() * running) return false;
+    }
+    return true;
+}
+
 /// How the simulation runs.
 struct options {
     scheduler_limits limits{};     ///< the engine's scheduler policy (caps, KV reserve, chunked prefill)
