@@ -206,10 +206,6 @@ inline constexpr cost_model_flag cost_model_flags[] = {
     {"--batch", "sets the decode batch of the token rates"},
     {"--price-input", "prices tokens for a break-even against the model's token rates"},
     {"--price-output", "prices tokens for a break-even against the model's token rates"},
-    {"--input-dist", "shapes the requests whose tokens are priced"},
-    {"--output-dist", "shapes the requests whose tokens are priced"},
-    {"--dataset", "shapes the requests whose tokens are priced"},
-    {"--mix", "shapes the requests whose tokens are priced"},
 };
 /// The flags `cost` reads without --model (the GPU-hour's own): every other flag given without --model
 /// is refused, whether or not `cost_model_flags` describes it, so a flag added later cannot be ignored.

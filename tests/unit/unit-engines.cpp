@@ -915,8 +915,10 @@ TEST_CASE("expert parallelism: the busiest of G ranks, hand-worked") {
 
 TEST_CASE("attention data parallelism: every rank waits for the busiest, hand-worked") {
     // DeepSeek-V3 on 8 B200s, DP8·EP8, TensorRT-LLM (β = 0.877, its ADP balance strategy, blog10).
-    const deployment dep{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 1, .ep = 8, .dp = 8},
-                         .engine = catalog::trtllm_blackwell};
+    // The all-to-all here: EP8 = top-8 would gather on this profile (unit-moe-comm.cpp), so the rule is off.
+    deployment dep{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 1, .ep = 8, .dp = 8},
+                   .engine = catalog::trtllm_blackwell};
+    dep.engine.collectives.gather_up_to_top_k = false;
     REQUIRE(catalog::trtllm_blackwell.moe.attention_dp_balance == 0.877);
     deployment alike = dep;
     alike.engine.moe.attention_dp_balance = 0.0;  // not measured: every rank's step alike
@@ -933,6 +935,14 @@ TEST_CASE("attention data parallelism: every rank waits for the busiest, hand-wo
     CHECK(b.matmul_memory_time == a.matmul_memory_time);
     CHECK(b.overhead_time == a.overhead_time);
     CHECK(b.flops == a.flops);  // the work is the same; the ranks wait
+    // Where the profile gathers (EP8 = top-8), the ranks pad to the busiest one's tokens: the gather's
+    // bytes at 256 ÷ 0.877 tokens a rank, its fixed time once, not the whole × 1.140251.
+    const deployment gathers{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 1, .ep = 8, .dp = 8},
+                             .engine = catalog::trtllm_blackwell};
+    REQUIRE(moe_gathers_tokens(gathers));
+    const double padded = gather_scatter_time_per_pass(gathers, 256.0 / 0.877).value();
+    CHECK(decode_pass(gathers, 256.0, 4000_tok).ep_time.value() == doctest::Approx(padded).epsilon(1e-9));
+    CHECK(padded < gather_scatter_time_per_pass(gathers, 256.0).value() * f);
     // No attention DP, no wait: EP over tensor-parallel attention (dp 1), and dense replicas (dp 2).
     const deployment tep{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8, .ep = 8},
                          .engine = catalog::trtllm_blackwell};
