@@ -144,7 +144,8 @@ struct cost_command {
     double price_output = 0;       ///< $ per million output tokens
     bool with_model = false;       ///< --model given: price tokens too
     /// The flags given that describe a model's deployment or its tokens (--tp, --engine, --batch, …), in
-    /// the order `cost_model_flags` lists them: without --model each is refused (a usage error naming it).
+    /// the order `cost` declares them (every flag outside `cost_gpu_hour_flags`): without --model each is
+    /// refused (a usage error naming it, with what it does where `cost_model_flags` says).
     std::vector<std::string> model_flags;
     std::string pricing;           ///< market | committed | tco; empty: tco with --capex, --electricity or --depreciation-years, else market
 };

@@ -226,8 +226,8 @@ namespace detail {
 /// - An absorbed multi-latent attention block that launches k_mla kernels (`mla_attention_kernels`
 ///   > 0) in place of the generic four (QKV GEMM, RoPE + KV append, attention, O GEMM) adds
 ///   (k_mla − 4) a layer on a model with latent attention: K += (k_mla − 4)·L·[MLA] (SGLang's
-///   absorbed MLA, CUDA path, sgl-project/sglang deepseek_v2.py forward_absorb_prepare/core: 16,
-///   set on SGLang on Hopper; docs/sglang-batch1-moe-decode.md).
+///   absorbed MLA, CUDA path, sgl-project/sglang deepseek_v2.py forward_absorb_prepare/core: 13 on
+///   SGLang on Hopper (BF16 BMMs, no copy), 11 on SGLang on Blackwell; docs/sglang-batch1-moe-decode.md §10–11).
 /// None applies to a step the host enqueues without CUDA graphs (`eager_enqueue`): that is the
 /// TensorRT-engine runtime, not the PyTorch modeling code these counts are read from, and its
 /// `host_enqueue` figure was fitted with the generic count.
@@ -1012,8 +1012,13 @@ template <class V>
     if (pm.fused_row_gemm_share > 0.0) [[unlikely]]
         r.tp = lane_max(L::constant(0.0),
                         V(r.tp - pm.fused_row_gemm_share * lane_max(r.matmul_compute, r.matmul_memory)));
-    r.ep = all_to_all_seconds_per_pass(d, t);
-    if (pm.busiest_rank) r.ep = r.ep * ep_imbalance(pm, V(t * pm.ranks * pm.top_k));
+    // The all-to-all, unless the engine gathers instead (priced after the attention-DP wait, below).
+    if (!pm.moe_gathers) [[likely]] {
+        r.ep = all_to_all_seconds_per_pass(d, t);
+        if (pm.busiest_rank) r.ep = r.ep * ep_imbalance(pm, V(t * pm.ranks * pm.top_k));
+    } else {
+        r.ep = L::constant(0.0);
+    }
     r.pp = d.layout.pp > 1 ? V(point_to_point_seconds(V(hidden_state / pm.tp), d.link_for(d.layout.tp * d.layout.pp)) *
                                (pm.pp - 1.0))
                            : L::constant(0.0);

@@ -214,8 +214,9 @@ struct engine_kernels {
     /// projection to its output projection (norms of the latents, activation quantizations, the
     /// absorbed BMMs, RoPE, the latent-cache write and the attention kernel included), in place of
     /// the generic four (QKV GEMM, RoPE + KV append, attention, O GEMM). 0: the generic four.
-    /// SGLang on Hopper: 16 (deepseek_v2.py forward_absorb_prepare/core, CUDA, FP8 block-scaled
-    /// weights; docs/sglang-batch1-moe-decode.md).
+    /// SGLang on Hopper: 13 (deepseek_v2.py forward_absorb_prepare/core, CUDA, FP8 block-scaled
+    /// checkpoint: kv_b dequantized to BF16 at load, so each absorbed BMM is one torch.bmm); SGLang on
+    /// Blackwell: 11 (docs/sglang-batch1-moe-decode.md §10–11).
     double mla_attention_kernels = 0.0;
     /// Whether the engine quantizes the activations of experts stored in fewer than 8 bits to 8 bits
     /// and runs their GEMMs on the 8-bit tensor cores (W4A8: TensorRT-LLM on Blackwell runs MXFP4

@@ -286,7 +286,8 @@ struct measurement {
 [[nodiscard]] inline scheduler_limits closed_loop_limits(const measurement& x) {
     scheduler_limits given{.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
                            .reserve_full_sequence = x.engine == serving_engine::trtllm,
-                           // InferenceMAX's client sends --ignore-eos: SGLang admits on every answer's end
+                           // InferenceMAX's client sends --ignore-eos and its SGLang server runs
+                           // --disable-radix-cache: SGLang admits on every answer's end
                            .ignore_eos_admission = x.engine == serving_engine::sglang,
                            .receive_interval = x.receive_interval,
                            .prefill_alone = x.prefill_alone,  // or the engine's own (SGLang): with_engine_defaults

@@ -92,7 +92,9 @@ struct scheduler_limits {
     /// running answer and it, each run to its whole output, fit the KV at every answer's end
     /// (`sim::ignore_eos_admits`): SGLang's admission of requests sent with `ignore_eos`, whose length is
     /// known (PrefillAdder.add_one_req_ignore_eos, python/sglang/srt/managers/schedule_policy.py, v0.5.x;
-    /// docs/sglang-closed-loop-ttft.md §5). Simulated only; false: the KV in use alone.
+    /// docs/sglang-closed-loop-ttft.md §5). SGLang takes that path only where the request has ignore_eos
+    /// and the radix cache is disabled (`tree_cache.disable`); InferenceMAX's SGLang runs set both
+    /// (--ignore-eos, --disable-radix-cache). Simulated only; false: the KV in use alone.
     bool ignore_eos_admission = false;
     /// Chunked prefill: 0 = every prompt is prefilled whole in one step (TensorRT-LLM's default,
     /// enable_chunked_prefill off: nvidia.github.io/TensorRT-LLM/features/long-sequence.html);

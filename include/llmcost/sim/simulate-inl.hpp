@@ -352,10 +352,11 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             if (e.max_batch > 0 && admitted_now + 1.0 > e.max_batch) break;
             const double need = need_at_admission(q);
             bool fits = used + need <= e.kv_budget;
-            if (fits && e.limits.ignore_eos_admission) {  // every answer's end must fit too (SGLang, ignore_eos)
+            // Every answer's end must fit too (SGLang, ignore_eos); a prefill server holds no answer's end.
+            if (fits && e.limits.ignore_eos_admission && role != stage::prefill) {
                 ends.clear();
-                for (const live& k : s)
-                    if (k.running && !k.done) {
+                for (const std::size_t j : admitted_order)  // the running set in this mode (no full reserve)
+                    if (const live& k = s[j]; k.running && !k.done) {
                         const double gen = k.decoding ? k.generated + (step_no - k.entered) : k.generated;
                         ends.push_back({.left = tokens(k.output - gen), .held = tokens(k.input + gen)});
                     }

@@ -118,7 +118,9 @@ struct remaining_sequence {
 /// time, leave more than `reserve` tokens each of the pool free:
 ///   for every k: pool − Σ_{j: left_j ≥ left_k} (held_j + left_k) > reserve · #{j: left_j ≥ left_k}
 /// (SGLang walks the sequences sorted by tokens left; at tied ends its first, strictest, test is this
-/// one). A sequence with nothing left is not counted (its KV goes at its end).
+/// one). A sequence with nothing left is not counted: a deliberate deviation, since SGLang still counts a
+/// finished sequence's KV as in use until it leaves; the two differ only where an answered sequence stays
+/// resident (`outputs_per_block` > 1, which no SGLang row sets). Cost O(m²) over the m sequences.
 [[nodiscard]] constexpr bool ignore_eos_admits(std::span<const remaining_sequence> seqs, tokens_t pool, tokens_t reserve) {
     for (const remaining_sequence& k : seqs) {
         if (k.left.value() <= 0.0) continue;
