@@ -53,8 +53,11 @@ namespace llmcost::validation {
 /// explains, ~70 s on a ≈ 160 s SGLang B200 run, while a per-kernel cost is a per-step quantity;
 /// session 16's fits on run means left the stalled runs out the same way). The stalled run's TPOT row
 /// stays a candidate: the stall is paid by ~2% of the requests before their first token, outside
-/// every inter-token gap. A row left out stays a check row.
+/// every inter-token gap. A disaggregated row (`plan::measurement::disaggregated`, session 23) is never
+/// a calibration row of any fit: the fits are aggregated engines' per-step figures. A row left out
+/// stays a check row.
 [[nodiscard]] inline bool launch_candidate(const plan::measurement& x, const std::vector<std::string>& stalled) {
+    if (x.disaggregated()) return false;
     if (x.how == plan::scenario::online || x.what == plan::metric::ttft_s || x.cuda_graphs == false) return false;
     if (x.what == plan::metric::output_tokens_per_s && x.prompts > 0.0)
         return std::find(stalled.begin(), stalled.end(), run_of(x.id)) == stalled.end();

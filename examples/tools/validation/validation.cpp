@@ -473,6 +473,10 @@ std::string engine_text(const plan::measurement& x) {
             return s;
         }
         case plan::scenario::fixed_batch:
+            if (x.disaggregated())
+                return "disaggregated: " + whole(x.prefill_workers) + " prefill worker(s) tp " + whole(x.prefill_layout.tp) + " ep " +
+                       whole(x.prefill_layout.ep) + " dp " + whole(x.prefill_layout.dp) + ", " + whole(x.decode_workers) +
+                       " decode worker(s); " + whole(x.batch) + " clients, closed loop of " + whole(x.prompts) + " prompts";
             return x.prompts > 0 ? "batch " + whole(x.batch) + ", closed loop of " + whole(x.prompts) + " prompts" +
                                        (x.range_ratio < 1.0 ? ", range ratio " + text::plain(x.range_ratio, 3) : "") +
                                        (x.receive_interval > 1.0 ? ", server polls every " + whole(x.receive_interval) + " decode steps" : "") +
@@ -511,7 +515,8 @@ check_row evaluate(const plan::measurement& x) {
             break;
         }
         case plan::scenario::fixed_batch:
-            c.ran = x.prompts > 0 ? "simulated: " + whole(x.batch * x.d.layout.dp) + " clients at once, " + whole(x.prompts) + " prompts"
+            c.ran = x.disaggregated() ? "disaggregated closed loop (closed form): " + whole(x.clients()) + " clients, " + whole(x.prompts) + " prompts"
+                   : x.prompts > 0 ? "simulated: " + whole(x.clients()) + " clients at once, " + whole(x.prompts) + " prompts"
                                   : "batch " + whole(x.batch);
             break;
         case plan::scenario::single_prefill: c.ran = "prefill pass"; break;
@@ -791,7 +796,7 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
         std::vector<const plan::measurement*> mine;
         for (const plan::measurement& x : rows)
             if (plan::kind_of(x.engine) == profile.kind && catalog::architecture_of(x.d.hw.name) == profile.architecture &&
-                x.prompts > 0.0 && x.what == plan::metric::ttft_s)
+                x.prompts > 0.0 && x.what == plan::metric::ttft_s && !x.disaggregated())  // never a disaggregated row (session 23)
                 mine.push_back(&x);
         if (mine.empty()) continue;
         front_end_fit f;
@@ -855,7 +860,8 @@ std::vector<cold_fit> fit_cold_openings(const std::vector<plan::measurement>& ro
         std::vector<const plan::measurement*> mine;
         for (const plan::measurement& x : rows)
             if (plan::kind_of(x.engine) == profile.kind && catalog::architecture_of(x.d.hw.name) == profile.architecture &&
-                x.prompts > 0.0 && x.what == plan::metric::ttft_s && x.d.engine.name == profile.name)
+                x.prompts > 0.0 && x.what == plan::metric::ttft_s && x.d.engine.name == profile.name &&
+                !x.disaggregated())  // never a disaggregated row (session 23)
                 mine.push_back(&x);
         if (mine.empty()) continue;
         cold_fit f;
@@ -1067,6 +1073,7 @@ std::vector<eager_fit> fit_host_enqueue(const std::vector<plan::measurement>& ro
         std::vector<const plan::measurement*> eager;
         for (const plan::measurement& x : rows) {
             if (!(x.cuda_graphs == false) || !(plan::own_engine(x) == profile)) continue;  // graphs off, as the row says
+            if (x.disaggregated()) continue;  // never a disaggregated row (session 23): aggregated engines' steps
             // The step, priced in closed form: a TTFT carries the prompt's admission; a simulated run (a
             // scheduler that holds prompts, a closed-loop client) is a step function of the parameter
             // that the fit's numerical derivatives do not follow.
@@ -1780,7 +1787,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     };
     std::vector<client_group> client;
     for (const check_row& c : checks) {
-        if (c.x.prompts <= 0.0) continue;
+        if (c.x.prompts <= 0.0 || c.x.disaggregated()) continue;  // a disaggregated row is priced in closed form
         plan::measurement steady = c.x;
         steady.prompts = 0.0;
         steady.range_ratio = 1.0;
@@ -1821,7 +1828,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     // opening-wave and per-request-floor section below (one simulation a row, shared).
     std::vector<wave_row> waves;
     for (const check_row& c : checks) {
-        if (c.x.prompts <= 0.0 || c.x.what != plan::metric::ttft_s || !(c.x.ttft_median > 0.0) || !c.refused.empty()) continue;
+        if (c.x.prompts <= 0.0 || c.x.what != plan::metric::ttft_s || !(c.x.ttft_median > 0.0) || !c.refused.empty() ||
+            c.x.disaggregated())
+            continue;
         const sim::result run = plan::closed_loop_run(c.x);
         {
             wave_row w{.group = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x), .pair = c.x.id};
@@ -1942,7 +1951,10 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "does a stalled run's output tokens/s row (`plan::stalled` on the run's TTFT row; the run's TPOT row is fitted): "
          "it divides by the run's whole time, which holds a stall no engine step explains, while a per-kernel cost is a "
          "per-step quantity (session 21; session 16's fits on run means left the stalled runs out the same way); those "
-         "rows are left out before the every-third pick and stay check rows. The "
+         "rows are left out before the every-third pick and stay check rows. A disaggregated row (prefill and decode "
+         "pools, `prefill_workers` in tables/measurements.csv; session 23) is never a calibration row of any fit, the "
+         "launch cost's, the front end's or the host enqueue's: the fits are aggregated engines' per-step figures, and "
+         "the rule was set before any disaggregated row was priced. The "
          "subset's rows are left out of the check-row statistics above and below; no factor is set per row. "
          "A run whose configuration turns graphs off (`cuda_graphs` 0 in tables/measurements.csv: vLLM's "
          "`enforce_eager: True`, TensorRT-LLM's C++ executor without graphs) is held to the host's enqueue (below, "

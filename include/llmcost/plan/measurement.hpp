@@ -23,6 +23,7 @@
 #include <llmcost/descriptors/hardware.hpp>
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/detail/settable.hpp>
+#include <llmcost/serving/disaggregation.hpp>
 #include <llmcost/serving/throughput.hpp>
 #include <llmcost/sim/simulate.hpp>
 #include <llmcost/units/makers.hpp>
@@ -181,7 +182,19 @@ struct measurement {
     /// --setperfdeterminism`); 0: not pinned. Priced against the clock the GPU's compute fractions
     /// hold at (`achievable_fractions::at_clock`; `as_run`).
     double clock_MHz = 0;
+    /// A disaggregated deployment (prefill/decode pools, `disaggregated_run`): the prefill pool's
+    /// workers, each of `prefill_layout`, and the decode pool's workers, each of the row's layout
+    /// (`d.layout`), on the same GPU and engine; the row's `batch` is then the client's concurrency c
+    /// over the whole deployment, not per replica. 0 prefill workers: a colocated deployment.
+    double prefill_workers = 0;
+    parallel_layout prefill_layout{};
+    double decode_workers = 1;
     std::string source;
+
+    [[nodiscard]] bool disaggregated() const { return prefill_workers > 0.0; }
+    /// The client's concurrency: batch × dp clients (one batch per replica or attention rank), or a
+    /// disaggregated row's batch, which is already the whole deployment's.
+    [[nodiscard]] double clients() const { return disaggregated() ? batch : batch * d.layout.dp; }
 
     void validate() const {
         const std::string_view s = id;
@@ -195,7 +208,7 @@ struct measurement {
             require(positive_finite(rate), s, "rate (requests/s)", rate, "an online run needs an arrival rate");
         if (how == scenario::fixed_batch)
             require(batch >= 1.0 && positive_finite(batch), s, "batch", batch, "at least one sequence");
-        require(prompts == 0.0 || (how == scenario::fixed_batch && prompts >= batch * d.layout.dp && prompts <= 1e7 &&
+        require(prompts == 0.0 || (how == scenario::fixed_batch && prompts >= clients() && prompts <= 1e7 &&
                                    std::floor(prompts) == prompts),
                 s, "prompts", prompts,
                 "0 (steady state), or a closed-loop fixed_batch run's whole number of prompts, at least its "
@@ -259,12 +272,39 @@ struct measurement {
                 "a 99th percentile is at least the median");
         require(!median_ttft || (what == metric::ttft_s && prompts > 0.0), s, "median_ttft", 1.0,
                 "a run's median TTFT is its simulated closed-loop run's: it needs a TTFT row with prompts > 0");
+        validate_pools();
         if (how == scenario::single_prefill)
             require(what == metric::ttft_s, s, "metric", static_cast<double>(what),
                     "a single prefill measures time to first token only");
         if (how == scenario::offline)
             require(what == metric::output_tokens_per_s, s, "metric", static_cast<double>(what),
                     "an offline run measures output tokens/s only");
+    }
+
+    /// A disaggregated row's pools: whole workers, layouts the model can take, and only what
+    /// `disaggregated_run` prices (a closed-loop client's run, no simulated scheduler feature).
+    void validate_pools() const {
+        const std::string_view s = id;
+        const bool default_prefill = prefill_layout.tp == 1 && prefill_layout.pp == 1 && prefill_layout.ep == 1 &&
+                                     prefill_layout.dp == 1;
+        if (!disaggregated()) {
+            require(prefill_workers == 0.0, s, "prefill_workers", prefill_workers,
+                    "0 (colocated) or a whole number of prefill workers, from 1 to 10⁶");
+            require(decode_workers == 1.0 && default_prefill, s, "decode_workers / prefill layout", decode_workers,
+                    "decode workers and a prefill layout belong to a disaggregated row: it needs prefill_workers ≥ 1");
+            return;
+        }
+        require(how == scenario::fixed_batch && prompts > 0.0, s, "prefill_workers", prefill_workers,
+                "a disaggregated row is priced as a closed-loop client's run: it needs a fixed_batch row with prompts > 0");
+        require(receive_interval == 1.0 && min_waiting_prompts == 1.0 && !prefill_alone && !outputs_per_block &&
+                    adp_timeout_iters == 0.0 && !median_ttft,
+                s, "prefill_workers", prefill_workers,
+                "a disaggregated row is priced in closed form: no simulated scheduler feature (receive_interval, "
+                "min_waiting_prompts, prefill_alone, outputs_per_block, adp_timeout_iters, median TTFT)");
+        deployment p = d;
+        p.layout = prefill_layout;
+        worker_pool{.d = p, .workers = prefill_workers}.validate();
+        worker_pool{.d = d, .workers = decode_workers}.validate();
     }
 };
 
@@ -332,6 +372,24 @@ struct measurement {
                               .arrivals = workload::closed_loop(x.batch * x.d.layout.dp)};
     return sim::simulate(as_driven(x), t, {.limits = closed_loop_limits(x), .requests = x.prompts, .seed = 1, .keep_requests = false,
                                   .timeline_points = 0, .cold_engine = true});
+}
+
+/// The closed-loop run of a disaggregated row (`measurement::disaggregated`), in closed form
+/// (`disaggregated_closed_loop`): the prefill pool's workers of `prefill_layout` and the decode pool's
+/// of the row's layout, both the row's GPU and engine as driven (`as_driven`: the front end where
+/// the client came through the API server), c = `batch` clients and `prompts` prompts of the row's
+/// mean shape, the engine's step cap as the row gives it (`closed_loop_limits`), the KV cache over
+/// the scale-up link where both pools fit in one scale-up domain, else the NIC.
+[[nodiscard]] inline disaggregated_loop disaggregated_run(const measurement& x) {
+    require(x.disaggregated(), x.id, "prefill_workers", x.prefill_workers,
+            "a disaggregated run needs a row with prefill workers");
+    const deployment d = as_driven(x);
+    deployment p = d;
+    p.layout = x.prefill_layout;
+    const worker_pool prefill{.d = p, .workers = x.prefill_workers}, decode{.d = d, .workers = x.decode_workers};
+    const kv_path path = prefill.gpus() + decode.gpus() <= static_cast<double>(d.hw.scale_up_domain) ? kv_path::scale_up
+                                                                                                    : kv_path::scale_out;
+    return disaggregated_closed_loop(prefill, decode, x.r, x.batch, x.prompts, path, closed_loop_limits(x));
 }
 
 /// A run whose 99th-percentile TTFT is more than `stall_ratio` times its median: a few requests
@@ -479,6 +537,12 @@ struct online_means {
                                               : s.output_rate.value();
         }
         case scenario::fixed_batch: {
+            if (x.disaggregated()) {  // prefill and decode pools, the closed loop in closed form
+                const disaggregated_loop s = disaggregated_run(x);
+                return x.what == metric::ttft_s ? s.ttft.value()
+                       : x.what == metric::tpot_s ? s.tpot.value()
+                                                  : s.output_rate.value();
+            }
             if (x.prompts > 0.0) {  // the client's run as simulated: mean TTFT and TPOT over requests, tokens ÷ makespan
                 const sim::result s = closed_loop_run(x);
                 if (x.what == metric::ttft_s && x.median_ttft) return s.ttft.p50;  // the run's median, like for like

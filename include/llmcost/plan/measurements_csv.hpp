@@ -36,6 +36,7 @@
 /// | `outputs_per_block` | optional: 1 = the block of `receive_interval` decode steps runs whole and its answers end at its end, an answer whose last token falls inside it computed to the block's last step (vLLM V0 multi-step without the async output processor, which `enforce_eager` turns off), simulated, with `receive_interval` above 1 and `prefill_alone`; empty or 0 = an answer ends at its last token |
 /// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
 /// | `input_spread`, `output_spread` | optional: standard deviations of the prompt and answer lengths of the run's requests (the dataset's), priced by the closed forms' length bias (`request_shape`), or drawn from a lognormal of that mean and deviation by an online row's simulated run (`online_lengths`); not on a closed-loop client's row; empty = 0, every request alike |
+/// | `prefill_workers`, `prefill_tp`, `prefill_ep`, `prefill_dp`, `decode_workers` | optional: a disaggregated deployment (prefill/decode pools): the prefill pool's workers and one prefill worker's layout (empty degree = 1), the decode pool's workers, each of the row's `tp`/`ep`/`dp` layout (pp 1); such a row is a closed-loop client's run (`prompts` > 0) whose `batch` is the client's concurrency over the whole deployment, priced in closed form (`plan::disaggregated_run`); empty or 0 prefill workers = colocated |
 /// | `clock_MHz` | optional: the engine clock the run pinned, in MHz (AMD's harnesses: `rocm-smi --setperfdeterminism`), priced against the clock the GPU's compute fractions hold at (`as_run`); empty = 0, not pinned |
 /// | `metric` | `output_tokens_per_s`, `ttft_s` or `tpot_s` |
 /// | `value`, `unit` | the figure: `tok/s`, `s` or `ms` |
@@ -225,6 +226,20 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (t.find_column("input_spread")) x.r.input_spread = tokens(r.number("input_spread", 0.0));
     if (t.find_column("output_spread")) x.r.output_spread = tokens(r.number("output_spread", 0.0));
     if (t.find_column("clock_MHz")) x.clock_MHz = r.number("clock_MHz", 0.0);
+    if (t.find_column("prefill_workers")) {  // a disaggregated deployment: the prefill pool, and the decode pool's workers
+        const double w = r.number("prefill_workers", 0.0);
+        if (w != std::floor(w) || w > 1e6)
+            r.fail("prefill_workers", "0 / empty (colocated) or a whole number of prefill workers, from 1 to 1,000,000");
+        x.prefill_workers = w;
+        for (const std::string_view c : {"prefill_tp", "prefill_ep", "prefill_dp", "decode_workers"})
+            if (w == 0.0 && t.find_column(c) && !r.text(c).empty())
+                r.fail(c, "belongs to a disaggregated row: it needs prefill_workers ≥ 1");
+        auto optional_degree = [&](std::string_view c) { return t.find_column(c) ? r.degree(c) : 1; };
+        x.prefill_layout = {.tp = optional_degree("prefill_tp"), .pp = 1, .ep = optional_degree("prefill_ep"),
+                            .dp = optional_degree("prefill_dp")};
+        if (w > 0.0) x.decode_workers = optional_degree("decode_workers");
+        if (w > 0.0 && x.d.layout.pp != 1) r.fail("pp", "a disaggregated row's decode worker is priced without pipeline stages (pp = 1)");
+    }
     x.what = pick(r, "metric", plan::all_metrics);
 
     const double v = r.number("value", 0.0);

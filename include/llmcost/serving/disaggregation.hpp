@@ -211,4 +211,92 @@ template <class Ok>
     return p;
 }
 
+/// One pool of a disaggregated deployment: `workers` identical serving instances of `d` (each a
+/// replica, or one expert-parallel group).
+struct worker_pool {
+    deployment d;
+    double workers = 1;
+    /// A = workers × each worker's attention ranks: where the pool's sequences are spread.
+    [[nodiscard]] constexpr double ranks() const { return workers * d.attention_ranks(); }
+    /// G = workers × each worker's GPUs.
+    [[nodiscard]] constexpr double gpus() const { return workers * d.instance_gpus(); }
+    constexpr void validate() const {
+        d.validate();
+        require(workers >= 1.0 && workers <= 1e6 && detail::const_trunc(workers) == workers, d.m.name, "workers", workers,
+                "a pool has a whole number of workers, from 1 to 10⁶");
+        require(d.layout.pp == 1, d.m.name, "layout.pp", d.layout.pp,
+                "a disaggregated pool's worker is priced without pipeline stages (pp = 1)");
+    }
+};
+
+/// A disaggregated deployment driven by a benchmark client's closed loop (`disaggregated_closed_loop`).
+struct disaggregated_loop {
+    seconds_t ttft;                    ///< mean over the run's prompts: the opening wave's and the steady state's
+    seconds_t tpot;                    ///< the decode-only step at `decode_batch`
+    tokens_per_second_t output_rate;   ///< the whole deployment: prompts × O ÷ the run's makespan
+    double decode_batch = 0;           ///< b = c ÷ A_d sequences per decode attention rank
+    double prompts_per_pass = 0;       ///< p: prompts one prefill rank runs in a pass at its step cap
+    seconds_t transfer;                ///< one prompt's KV cache to the decode pool (`kv_transfer_for`)
+    seconds_t opening_ttft;            ///< the opening wave's mean TTFT
+    seconds_t steady_ttft;             ///< the steady state's TTFT
+    seconds_t prefill_per_prompt;      ///< D = t_p(p) ÷ (p · A_p): the prefill pool's seconds per prompt, saturated
+};
+
+/// A closed-loop client of c clients and N prompts (each client's first prompt at t = 0, its next when
+/// its answer ends: vLLM benchmark_serving --max-concurrency c --num-prompts N --request-rate inf)
+/// against a prefill pool (A_p attention ranks) and a decode pool (A_d) that only decodes:
+///   decode:  b = c ÷ A_d,  TPOT = t_d(b) (`decode_pass` at the mean context, no prompt in the step);
+///   wave:    k = c ÷ A_p prompts per prefill rank at t = 0, in n = ⌈k ÷ p⌉ passes of p = min(k, ⌊M ÷ I⌋)
+///            prompts (M the step's token cap; none: p = k), the i-th done at i·t_p(p), so
+///            TTFT_wave = t_p(p)·(n + 1) ÷ 2 + t_kv + F + t_d(b) (`client_first_token`, F the front end);
+///   steady:  the closed loop's asymptotic bounds (Lazowska et al., *Quantitative System Performance*,
+///            1984, §5.2: R = max(D₀, c·D_max − Z)), D₀ = t_p(1) + t_kv + F + t_d(b) a prompt alone,
+///            D_max = t_p(p*) ÷ (p*·A_p) the prefill pool's seconds per prompt with passes full at the cap
+///            (p* = max(1, ⌊M ÷ I⌋); none: max(1, k)), Z = (O − 1)·TPOT the answer's decode:
+///            TTFT_ss = max(D₀, c·D_max − Z), cycle = TTFT_ss + Z, λ = c ÷ cycle;
+///   run:     TTFT = (c·TTFT_wave + (N − c)·TTFT_ss) ÷ N; makespan = TTFT_wave + Z + (N ÷ c − 1)·cycle;
+///            output rate = N·O ÷ makespan.
+/// t_kv = `kv_transfer_for` over `path`. Each pool prices with its own deployment (its engine, layout).
+[[nodiscard]] constexpr disaggregated_loop disaggregated_closed_loop(const worker_pool& prefill, const worker_pool& decode,
+                                                                    const request_shape& r, double clients, double prompts,
+                                                                    kv_path path, const scheduler_limits& l = {}) {
+    prefill.validate();
+    decode.validate();
+    r.validate();
+    require(clients >= 1.0 && positive_finite(clients), "disaggregated_closed_loop", "clients", clients,
+            "a closed loop has at least one client");
+    require(prompts >= clients && positive_finite(prompts), "disaggregated_closed_loop", "prompts", prompts,
+            "a closed loop sends at least one prompt per client");
+    disaggregated_loop s{};
+    s.decode_batch = clients / decode.ranks();
+    // The pools must hold what they serve: c ÷ A_d sequences' KV per decode rank, one prompt's per prefill rank.
+    const double held = max_batch(decode.d, r).batch;
+    require(s.decode_batch <= held, "disaggregated_closed_loop", "clients ÷ decode attention ranks", s.decode_batch,
+            "at most the sequences the decode pool's KV cache holds per attention rank (`max_batch`)");
+    require(max_batch(prefill.d, {.input = r.input, .output = tokens(1.0)}).batch >= 1.0, "disaggregated_closed_loop",
+            "input (tokens)", r.input.value(), "one prompt's KV cache must fit a prefill worker's attention rank");
+    s.tpot = decode_pass(decode.d, detail::micro_batch(decode.d, s.decode_batch), mean_decode_context(r)).time();
+    s.transfer = kv_transfer_for(prefill.d, r.input, path).time;
+    const seconds_t front_end = prefill.d.engine.overheads.request;
+    const tokens_t fresh = r.computed(), cached = r.input - fresh;
+    auto pass = [&](double p) { return prefill_pass(prefill.d, p, fresh, cached).time(); };
+    const double k = clients / prefill.ranks();
+    const double cap = l.max_tokens_per_step > 0.0 ? detail::max(1.0, detail::const_trunc(l.max_tokens_per_step / r.input.value()))
+                                                   : detail::max(1.0, k);
+    s.prompts_per_pass = detail::max(1.0, detail::min(k, cap));
+    const double whole = detail::const_trunc(k / s.prompts_per_pass);
+    const double passes = detail::max(1.0, whole < k / s.prompts_per_pass ? whole + 1.0 : whole);
+    s.opening_ttft = client_first_token(pass(s.prompts_per_pass) * ((passes + 1.0) / 2.0) + s.transfer, front_end) + s.tpot;
+    s.prefill_per_prompt = pass(cap) / (cap * prefill.ranks());
+    const seconds_t alone = client_first_token(pass(1.0) + s.transfer, front_end) + s.tpot;
+    const seconds_t think = s.tpot * (r.output.value() - 1.0);
+    const seconds_t queued = s.prefill_per_prompt * clients - think;
+    s.steady_ttft = queued > alone ? queued : alone;
+    const seconds_t cycle = detail::end_to_end(s.steady_ttft, s.tpot, r.output.value());
+    s.ttft = (s.opening_ttft * clients + s.steady_ttft * (prompts - clients)) / prompts;
+    const seconds_t makespan = detail::end_to_end(s.opening_ttft, s.tpot, r.output.value()) + cycle * (prompts / clients - 1.0);
+    s.output_rate = tokens(prompts * r.output.value()) / makespan;
+    return s;
+}
+
 }  // namespace llmcost
