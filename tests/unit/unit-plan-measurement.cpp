@@ -640,3 +640,55 @@ TEST_CASE("measurements: a row's attention-DP balance reaches the simulated run,
     CHECK(test::contains(error("C,check,gpt-oss-120b,B200 (HGX),trtllm,1.2,1,1,2,2,,fp8,fixed_batch,,512,20000,,32,,,922,922,ttft_s,0.14,s,s,50,10\n"),
                          "adp_timeout_iters = 50: the attention-DP balance is simulated"));
 }
+
+TEST_CASE("measurements: a disaggregated row states its pools and is priced by the closed loop over them") {
+    const std::string with_pools =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,prompts,range_ratio,input_tokens,output_tokens,metric,value,unit,source,api_server,"
+        "prefill_workers,prefill_tp,prefill_ep,prefill_dp,decode_workers\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_pools + rows, "p.csv"); };
+    // DeepSeek-V3 NVFP4 on GB200: one TEP4 prefill worker (tp 4, ep 4), two DEP8 decode workers
+    // (tp 1, ep 8, dp 8: 16 attention ranks), 64 clients over the whole deployment, 640 prompts.
+    const std::string head = "P,check,DeepSeek-V3,GB200 (NVL72),trtllm,dynamo,1,1,8,8,nvfp4,fp8,fixed_batch,,,8192,,64,";
+    const auto rows = rows_of(head + "640,0.8,922,922,ttft_s,0.5,s,s,1,1,4,4,,2\n" +
+                              head.substr(0, 1) + "2" + head.substr(1) + "640,0.8,922,922,tpot_s,0.01,s,s,1,1,4,4,,2\n");
+    REQUIRE(rows.size() == 2);
+    const plan::measurement& x = rows[0];
+    CHECK(x.disaggregated());
+    CHECK(x.prefill_workers == 1.0);
+    CHECK(x.prefill_layout.tp == 4);
+    CHECK(x.prefill_layout.ep == 4);
+    CHECK(x.prefill_layout.dp == 1);
+    CHECK(x.decode_workers == 2.0);
+    CHECK(x.clients() == 64.0);  // the client's concurrency, not 64 × dp
+    // The prediction is the closed loop over the two pools of the row's GPU and engine: 4 + 16 GPUs fit
+    // one NVL72 domain, so the KV cache travels over NVLink; the row's step cap is the prefill's.
+    deployment p = plan::as_driven(x);
+    p.layout = {.tp = 4, .ep = 4};
+    const disaggregated_loop s =
+        disaggregated_closed_loop({.d = p, .workers = 1}, {.d = plan::as_driven(x), .workers = 2}, x.r, 64.0, 640.0,
+                                  kv_path::scale_up, plan::closed_loop_limits(x));
+    CHECK(s.decode_batch == 4.0);  // 64 ÷ (2 workers × 8 ranks)
+    CHECK(plan::predict(x) == doctest::Approx(s.ttft.value()));
+    CHECK(plan::predict(rows[1]) == doctest::Approx(s.tpot.value()));
+
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    // A prefill layout without prefill workers, a fraction of a worker, a row that is no closed loop.
+    CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,640,0.8,922,922,"
+                               "ttft_s,0.5,s,s,1,,4,4,,\n"),
+                         "key \"prefill_tp\" = \"4\": belongs to a disaggregated row"));
+    CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,640,0.8,922,922,"
+                               "ttft_s,0.5,s,s,1,1.5,4,4,,2\n"),
+                         "key \"prefill_workers\" = \"1.5\""));
+    CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,,,922,922,"
+                               "ttft_s,0.5,s,s,1,1,4,4,,2\n"),
+                         "a disaggregated row is priced as a closed-loop client's run"));
+    // Fewer prompts than the client's concurrency.
+    CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,32,0.8,922,922,"
+                               "ttft_s,0.5,s,s,1,1,4,4,,2\n"),
+                         "prompts"));
+    // A prefill layout the model cannot take (tp 3 does not divide the heads) is named.
+    CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,640,0.8,922,922,"
+                               "ttft_s,0.5,s,s,1,1,3,1,,2\n"),
+                         "layout.tp = 3"));
+}

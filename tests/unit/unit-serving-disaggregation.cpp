@@ -165,3 +165,104 @@ TEST_CASE("disagg: goodput, colocated vs disaggregated") {
         CHECK(test::contains(test::validation_message(slo{.ttft = 0_s, .tpot = 1_ms}), "ttft"));
     }
 }
+
+TEST_CASE("disagg closed loop: a small case composed by hand from the pool's passes") {
+    // Llama-3.1-70B FP8 on TP8 H100 workers, a front end F = 10 ms. Prefill pool: 2 workers (A_p = 2
+    // attention ranks), decode pool: 4 workers (A_d = 4). Client: c = 8, N = 80 prompts of I = 1000,
+    // O = 100; the step cap M = 2000 tokens holds p* = ⌊2000 ÷ 1000⌋ = 2 prompts.
+    deployment d = llama70b_tp8_fp8();
+    d.engine.overheads.request = 10_ms;
+    const request_shape r{.input = 1000_tok, .output = 100_tok};
+    const worker_pool prefill{.d = d, .workers = 2}, decode{.d = d, .workers = 4};
+    const disaggregated_loop s =
+        disaggregated_closed_loop(prefill, decode, r, 8.0, 80.0, kv_path::scale_up, {.max_tokens_per_step = 2000});
+    // Decode: b = 8 ÷ 4 = 2 per rank, at the mean context 1000 + 100 ÷ 2 = 1050.
+    CHECK(s.decode_batch == 2.0);
+    const double tpot = decode_pass(d, 2.0, 1050_tok).time().value();
+    CHECK(s.tpot.value() == doctest::Approx(tpot));
+    // The wave: k = 8 ÷ 2 = 4 prompts a prefill rank, p = min(4, 2) = 2 a pass, n = 2 passes done
+    // at t₂ and 2·t₂: mean 1.5·t₂; then the KV transfer, F and the first decode step.
+    const double t1 = prefill_pass(d, 1.0, 1000_tok, 0_tok).time().value();
+    const double t2 = prefill_pass(d, 2.0, 1000_tok, 0_tok).time().value();
+    const double kv = kv_transfer_for(d, 1000_tok, kv_path::scale_up).time.value();
+    CHECK(s.prompts_per_pass == 2.0);
+    const double wave = 1.5 * t2 + kv + 0.010 + tpot;
+    CHECK(s.opening_ttft.value() == doctest::Approx(wave));
+    // Steady state: D₀ = t₁ + kv + F + TPOT alone; D_max = t₂ ÷ (2 · 2); Z = 99 · TPOT; a light
+    // load here (8 · D_max is far below Z), so TTFT_ss = D₀.
+    const double d_max = t2 / 4.0, z = 99.0 * tpot, alone = t1 + kv + 0.010 + tpot;
+    CHECK(s.prefill_per_prompt.value() == doctest::Approx(d_max));
+    REQUIRE(8.0 * d_max - z < alone);
+    CHECK(s.steady_ttft.value() == doctest::Approx(alone));
+    // The run: 8 prompts in the wave, 72 in the steady state; 10 rounds, the first the wave's.
+    CHECK(s.ttft.value() == doctest::Approx((8.0 * wave + 72.0 * alone) / 80.0));
+    const double cycle = alone + z, makespan = wave + z + 9.0 * cycle;
+    CHECK(s.output_rate.value() == doctest::Approx(80.0 * 100.0 / makespan));
+    // The KV cache went over NVLink: a scale-out path costs more.
+    CHECK(disaggregated_closed_loop(prefill, decode, r, 8.0, 80.0, kv_path::scale_out, {.max_tokens_per_step = 2000}).ttft >
+          s.ttft);
+}
+
+TEST_CASE("disagg closed loop: a saturated prefill pool queues the steady state's prompts") {
+    // Long prompts, short answers, one prefill worker: c · D_max − Z exceeds a prompt alone, and the
+    // steady TTFT is the asymptotic bound c · D_max − Z (prompts wait for the prefill pool).
+    const deployment d = llama70b_tp8_fp8();
+    const request_shape r{.input = 8000_tok, .output = 10_tok};
+    const worker_pool prefill{.d = d, .workers = 1}, decode{.d = d, .workers = 2};
+    const disaggregated_loop s =
+        disaggregated_closed_loop(prefill, decode, r, 64.0, 640.0, kv_path::scale_up, {.max_tokens_per_step = 8192});
+    const double t1 = prefill_pass(d, 1.0, 8000_tok, 0_tok).time().value();  // p* = ⌊8192 ÷ 8000⌋ = 1
+    CHECK(s.prefill_per_prompt.value() == doctest::Approx(t1));
+    const double queued = 64.0 * t1 - 9.0 * s.tpot.value();
+    REQUIRE(queued > t1);
+    CHECK(s.steady_ttft.value() == doctest::Approx(queued));
+    // The loop's rate is then the prefill pool's: λ = c ÷ (TTFT_ss + Z) = 1 ÷ D_max.
+    CHECK(64.0 / (s.steady_ttft.value() + 9.0 * s.tpot.value()) == doctest::Approx(1.0 / t1));
+    // The wave: 64 prompts on one rank, one a pass, mean (64 + 1) ÷ 2 passes.
+    CHECK(s.opening_ttft.value() ==
+          doctest::Approx(32.5 * t1 + kv_transfer_for(d, 8000_tok, kv_path::scale_up).time.value() + s.tpot.value()));
+}
+
+TEST_CASE("disagg closed loop: properties — more workers never slow a pool down") {
+    const deployment d = llama70b_tp8_fp8();
+    const request_shape r{.input = 2000_tok, .output = 500_tok};
+    double tpot = 1e9, ttft = 1e9;
+    for (double w = 1; w <= 8; ++w) {  // more decode workers at fixed c: a smaller batch per rank
+        const disaggregated_loop s = disaggregated_closed_loop({.d = d, .workers = 2}, {.d = d, .workers = w}, r, 64.0, 640.0,
+                                                               kv_path::scale_up);
+        CHECK(s.tpot.value() <= tpot);
+        CHECK(s.decode_batch == doctest::Approx(64.0 / w));
+        tpot = s.tpot.value();
+    }
+    for (double w = 1; w <= 8; ++w) {  // more prefill workers: the wave and the queue shrink
+        const disaggregated_loop s = disaggregated_closed_loop({.d = d, .workers = w}, {.d = d, .workers = 2}, r, 64.0, 640.0,
+                                                               kv_path::scale_up, {.max_tokens_per_step = 8192});
+        CHECK(s.ttft.value() <= ttft);
+        ttft = s.ttft.value();
+    }
+}
+
+TEST_CASE("disagg closed loop: impossible input is refused, naming the field") {
+    const deployment d = llama70b_tp8_fp8();
+    const request_shape r{.input = 1000_tok, .output = 100_tok};
+    auto message = [&](auto&& f) {
+        try {
+            (void)f();
+        } catch (const invalid_input& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(test::contains(message([&] { return disaggregated_closed_loop({.d = d, .workers = 1}, {.d = d, .workers = 1}, r, 8.0, 4.0, kv_path::scale_up); }),
+                         "prompts"));
+    CHECK(test::contains(message([&] { return disaggregated_closed_loop({.d = d, .workers = 1.5}, {.d = d, .workers = 1}, r, 8.0, 80.0, kv_path::scale_up); }),
+                         "workers"));
+    // Ten million clients on one TP8 decode worker: more sequences than its KV cache holds.
+    CHECK(test::contains(message([&] { return disaggregated_closed_loop({.d = d, .workers = 1}, {.d = d, .workers = 1}, r, 1e7, 1e7, kv_path::scale_up); }),
+                         "decode attention ranks"));
+    deployment piped = d;
+    piped.layout.pp = 2;
+    piped.layout.tp = 4;
+    CHECK(test::contains(message([&] { return disaggregated_closed_loop({.d = d, .workers = 1}, {.d = piped, .workers = 1}, r, 8.0, 80.0, kv_path::scale_up); }),
+                         "layout.pp"));
+}
