@@ -7,7 +7,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
+#include <string>
 
 #include "test_helpers.hpp"
 
@@ -691,4 +694,47 @@ TEST_CASE("measurements: a disaggregated row states its pools and is priced by t
     CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,640,0.8,922,922,"
                                "ttft_s,0.5,s,s,1,1,3,1,,2\n"),
                          "layout.tp = 3"));
+}
+
+TEST_CASE("measurements: a Krai MLPerf v5.1 open row (vLLM, Llama-3.1-70B, TP2·DP4 H100) loads with its harness's fields") {
+    // tables/measurements.csv, ML51-Krai-H100x8-vllm092-L31-70B-dyn-ser-ttft (docs/krai-open-dense.md):
+    // open/Krai/measurements/xe9680_h100_x8_vllm_092/llama3_1-70b-fp8_dyn/server/README.md runs tp=2 dp=4 on
+    // 8 GPUs, quantization=fp8 (no KV flag: BF16), max_num_seqs=2476, max_num_batched_tokens=12140,
+    // gpu_memory_utilization=0.9, through vLLM's OpenAI server. The log: 72.97 completed samples/s and
+    // 21,433.25 tokens/s, mean first token 300,639,534 ns, median 295,036,361 ns, p99 522,673,060 ns.
+    const auto all = io::load_measurements_csv(std::string(LLMCOST_TABLES_DIR) + "/measurements.csv");
+    const auto it = std::find_if(all.begin(), all.end(),
+                                 [](const plan::measurement& x) { return x.id == "ML51-Krai-H100x8-vllm092-L31-70B-dyn-ser-ttft"; });
+    REQUIRE(it != all.end());
+    const plan::measurement& x = *it;
+    CHECK(x.check);
+    CHECK(x.engine == plan::serving_engine::vllm);
+    CHECK(x.engine_version == "0.9.2");
+    CHECK(x.d.m.name == "Llama-3.1-70B");
+    CHECK(x.d.hw.name == "H100 SXM5");
+    CHECK(x.d.layout.tp == 2);
+    CHECK(x.d.layout.dp == 4);
+    CHECK(x.d.m.weights == formats::fp8);
+    CHECK(x.d.m.kv_cache == formats::bf16);
+    CHECK(x.how == plan::scenario::online);
+    CHECK(x.what == plan::metric::ttft_s);
+    // Per replica: 72.97 samples/s ÷ 4 replicas = 18.2425, stated to four figures.
+    CHECK(x.rate == doctest::Approx(18.24));
+    CHECK(std::abs(x.rate - 72.97 / 4.0) < 0.005);
+    // Input: the Llama-2 mean 222.3 × 3.17 / 3.94 (the tokenizers' characters per token) = 178.86 → 179;
+    // output: 21,433.25 ÷ 72.97 = 293.7 → 294.
+    CHECK(x.r.input.value() == 179.0);
+    CHECK(std::abs(222.3 * 3.17 / 3.94 - 179.0) < 0.5);
+    CHECK(x.r.output.value() == 294.0);
+    CHECK(std::abs(21433.25 / 72.97 - 294.0) < 0.5);
+    CHECK(x.value == doctest::Approx(0.300639534));
+    CHECK(x.ttft_median == doctest::Approx(0.295036361));
+    CHECK(x.ttft_p99 == doctest::Approx(0.52267306));
+    CHECK(x.max_batch == 2476.0);
+    CHECK(x.max_tokens == 12140.0);
+    REQUIRE(x.kv_memory_fraction.has_value());
+    CHECK(*x.kv_memory_fraction == 0.9);
+    CHECK(x.cuda_graphs == true);
+    CHECK(x.api_server);
+    CHECK(test::contains(x.source, "open/Krai/results/xe9680_h100_x8_vllm_092/llama3_1-70b-fp8_dyn/server/performance/run_1"));
 }
