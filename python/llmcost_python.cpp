@@ -1216,7 +1216,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
                   py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
                   py::handle engine, py::handle kv_memory_fraction) {
     const llmcost::model m = model_arg(model);
-    plan::traffic t{.requests_per_second = number(rate, "rate"), .target = targets(ttft, tpot)};
+    plan::traffic t{.requests_per_second = per_second(number(rate, "rate")), .target = targets(ttft, tpot)};
     for (const py::object& c : items(mix)) {
         const std::vector<py::object> parts = items(c);
         if (parts.size() != 3 || PyUnicode_Check(c.ptr()))

@@ -279,7 +279,7 @@ report frontier(const frontier_command& c) {
 report plan(const plan_command& c) {
     const model m = model_named(c.model);
     for (double v : {c.rate, c.ttft, c.tpot, c.input, c.output}) check_positive(v, "--rate, --ttft, --tpot, --input and --output");
-    lp::traffic t{.requests_per_second = c.rate, .target = {.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)},
+    lp::traffic t{.requests_per_second = per_second(c.rate), .target = {.ttft = seconds(c.ttft), .tpot = seconds(c.tpot)},
                   .ttft_percentile = c.ttft_percentile, .tpot_percentile = c.tpot_percentile};
     const request_options lengths{.input = c.input, .output = c.output, .prefix_hit = c.prefix_hit,
                                   .input_dist = c.input_dist, .output_dist = c.output_dist, .dataset = c.dataset};

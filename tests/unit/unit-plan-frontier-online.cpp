@@ -103,7 +103,7 @@ TEST_CASE("plan: percentile targets size each pool of a disaggregated fleet, and
     // H100 and H200 with TP4, disaggregated only (prefill passes of 1 prompt). Each pool is sized
     // by its own queue: the decode pool for TPOT, the prefill pool (bulk-service passes of at most
     // one prompt: an M/D/1 queue) for TTFT; the simulator's prefill servers take one prompt a step too.
-    const lp::traffic t{.requests_per_second = 20, .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}},
+    const lp::traffic t{.requests_per_second = per_second(20), .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}},
                         .target = {.ttft = 1_s, .tpot = 50_ms}, .ttft_percentile = 0.9, .tpot_percentile = 0.9};
     const lp::fleet_options o{.gpus = {catalog::h100_sxm5, catalog::h200_sxm}, .layouts = {{.tp = 4}},
                               .colocated = false, .prefill_batches = {1}, .gpu_cost = dollars_per_hour(3.0)};

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 
 #include "test_helpers.hpp"
 
@@ -737,4 +738,61 @@ TEST_CASE("measurements: a Krai MLPerf v5.1 open row (vLLM, Llama-3.1-70B, TP2·
     CHECK(x.cuda_graphs == true);
     CHECK(x.api_server);
     CHECK(test::contains(x.source, "open/Krai/results/xe9680_h100_x8_vllm_092/llama3_1-70b-fp8_dyn/server/performance/run_1"));
+}
+
+TEST_CASE("tables/measurements.csv: Krai's vLLM Server row on 8 MI300X reads with every field its harness states") {
+    // docs/amd-open-dense.md; MLPerf v5.1 open/Krai xe9680_mi300x_x8_vllm_091 llama3_1-70b-fp8_dyn Server.
+    const auto all = io::load_measurements_csv(std::string(LLMCOST_TABLES_DIR) + "/measurements.csv");
+    auto find = [&](std::string_view id) {
+        const auto it = std::find_if(all.begin(), all.end(), [&](const plan::measurement& x) { return x.id == id; });
+        REQUIRE(it != all.end());
+        return *it;
+    };
+    const plan::measurement x = find("ML51-Krai-MI300Xx8-vllm091-L31-70B-ser-ttft");
+    CHECK(x.check);
+    CHECK(x.engine == plan::serving_engine::vllm);
+    CHECK(x.engine_version.starts_with("0.9.2.dev364+gb432b7a28"));
+    CHECK(x.d.m.name == "Llama-3.1-70B");
+    CHECK(x.d.hw.name == "MI300X");
+    // tp=1, pp=1, dp=8 in the axs command: eight one-GPU replicas.
+    CHECK(x.d.layout.tp == 1);
+    CHECK(x.d.layout.pp == 1);
+    CHECK(x.d.layout.dp == 8);
+    // quantization=fp8 on the BF16 checkpoint, no kv_cache_dtype: FP8 weights, BF16 cache.
+    CHECK(x.d.m.weights.name == "fp8");
+    CHECK(x.d.m.kv_cache.name == "bf16");
+    CHECK(x.how == plan::scenario::online);
+    CHECK(x.max_batch == 1866.0);   // max_num_seqs
+    CHECK(x.max_tokens == 17338.0); // max_num_batched_tokens
+    // 53.56 completed samples/s over 8 replicas = 6.695 a replica.
+    CHECK(x.rate == doctest::Approx(53.56 / 8.0).epsilon(1e-12));
+    CHECK(x.r.input.value() == 222.0);
+    // 15,863.67 tokens/s / 53.56 samples/s = 296.19 tokens a sample.
+    CHECK(x.r.output.value() == 296.0);
+    CHECK(x.what == plan::metric::ttft_s);
+    CHECK(x.value == doctest::Approx(0.367560014).epsilon(1e-12));  // 367,560,014 ns
+    CHECK(x.ttft_median == doctest::Approx(0.348622932).epsilon(1e-12));
+    CHECK(x.ttft_p99 == doctest::Approx(0.806522953).epsilon(1e-12));
+    CHECK(x.api_server);  // vLLM's OpenAI server, Krai's client over HTTP
+    REQUIRE(static_cast<bool>(x.kv_memory_fraction));
+    CHECK(*x.kv_memory_fraction == 0.99);  // gpu_memory_utilization=0.99
+    CHECK_FALSE(static_cast<bool>(x.cuda_graphs));          // not stated: the profile's default
+    CHECK(x.receive_interval == 1.0);      // V1: no multi-step
+    CHECK_FALSE(x.prefill_alone);
+
+    // AMD's MXFP4 Llama-2-70B Offline on 8 MI355X: offline_mi355x.yaml's flags.
+    const plan::measurement y = find("ML51-AMD-MI355Xx8-L2-70B-mxfp4-off");
+    CHECK(y.d.hw.name == "MI355X");
+    CHECK(y.d.m.weights.name == "mxfp4");
+    CHECK(y.d.m.kv_cache.name == "fp8");
+    CHECK(y.d.layout.dp == 8);
+    CHECK(y.max_batch == 3450.0);
+    CHECK(y.receive_interval == 19.0);  // num_scheduler_steps 19
+    CHECK(y.prefill_alone);             // enable_chunked_prefill False
+    REQUIRE(static_cast<bool>(y.cuda_graphs));
+    CHECK(*y.cuda_graphs);              // enforce_eager False
+    CHECK_FALSE(y.api_server);          // AMD's in-process harness
+    // 93,045.8 tokens/s / 333.216 samples/s = 279.24 tokens a sample.
+    CHECK(y.r.output.value() == 279.0);
+    CHECK(y.value == doctest::Approx(93045.8).epsilon(1e-12));
 }

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -648,7 +649,7 @@ TEST_CASE("frontier: monotone, within the targets, and nothing left off is undom
 TEST_CASE("plan: one candidate, by hand") {
     const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
     const request_shape r{.input = 2000_tok, .output = 500_tok};
-    const plan::traffic t{.requests_per_second = 10, .mix = {{.shape = r}}, .target = {.ttft = 2_s, .tpot = 40_ms}};
+    const plan::traffic t{.requests_per_second = per_second(10), .mix = {{.shape = r}}, .target = {.ttft = 2_s, .tpot = 40_ms}};
     const plan::fleet_result p = plan::cheapest_fleet(d.m, t, {.gpus = {d.hw}, .layouts = {d.layout}, .prefill_batches = {},
                                                    .batches = {8, 16, 32, 64, 128}, .refine = false,
                                                    .site = catalog::seed_site, .pricing = pricing_basis::tco});
@@ -684,7 +685,7 @@ TEST_CASE("plan: one candidate, by hand") {
 
 TEST_CASE("plan: speculative decoding and prefix hits, colocated and disaggregated, mean targets") {
     // 40 requests/s: several instances, so a faster instance means fewer of them.
-    const plan::traffic t{.requests_per_second = 40, .mix = {{.shape = {.input = 1000_tok, .output = 300_tok}}},
+    const plan::traffic t{.requests_per_second = per_second(40), .mix = {{.shape = {.input = 1000_tok, .output = 300_tok}}},
                           .target = {.ttft = 2_s, .tpot = 50_ms}};
     plan::fleet_options o{.gpus = {catalog::h100_sxm5}, .layouts = {{.tp = 4}}, .prefill_batches = {},
                           .batches = {16, 32, 64}, .prices = {{.hardware = "H100 SXM5", .per_gpu = dollars_per_hour(3.0)}}};
@@ -742,7 +743,7 @@ TEST_CASE("plan: speculative decoding and prefix hits, colocated and disaggregat
 TEST_CASE("plan: of two GPUs at the same SLO, the one cheaper per token") {
     hardware cheap = catalog::h100_sxm5;
     cheap.name = "H100 (discount)";
-    const plan::traffic t{.requests_per_second = 5, .mix = {{.shape = {.input = 1000_tok, .output = 300_tok}}},
+    const plan::traffic t{.requests_per_second = per_second(5), .mix = {{.shape = {.input = 1000_tok, .output = 300_tok}}},
                           .target = {.ttft = 2_s, .tpot = 50_ms}};
     const plan::fleet_options o{.gpus = {catalog::h100_sxm5, cheap}, .layouts = {{.tp = 4}}, .prefill_batches = {},
                                .batches = {16, 32, 64},
@@ -765,7 +766,7 @@ TEST_CASE("plan: traffic that needs more replicas scales the count linearly") {
     const serving_point s = serve_at_batch(d, r, 32);
     const double per_gpu = s.output_rate_per_gpu.value() / 250.0;  // requests/s one GPU serves
     auto gpus_for = [&](double lambda) {
-        const plan::fleet_result p = plan::cheapest_fleet(d.m, {.requests_per_second = lambda, .mix = {{.shape = r}},
+        const plan::fleet_result p = plan::cheapest_fleet(d.m, {.requests_per_second = per_second(lambda), .mix = {{.shape = r}},
                                                      .target = {.ttft = 10_s, .tpot = 1_s}}, o);
         REQUIRE(p.best);
         return *p.best;
@@ -781,7 +782,7 @@ TEST_CASE("plan: traffic that needs more replicas scales the count linearly") {
     // A cap on the fleet leaves it unplanned, and says why.
     plan::fleet_options capped = o;
     capped.max_gpus = 10;
-    const plan::fleet_result none = plan::cheapest_fleet(d.m, {.requests_per_second = per_gpu * 30, .mix = {{.shape = r}},
+    const plan::fleet_result none = plan::cheapest_fleet(d.m, {.requests_per_second = per_second(per_gpu * 30), .mix = {{.shape = r}},
                                                     .target = {.ttft = 10_s, .tpot = 1_s}}, capped);
     CHECK_FALSE(none.best);
     REQUIRE(none.skipped.size() == 1);
@@ -791,7 +792,7 @@ TEST_CASE("plan: traffic that needs more replicas scales the count linearly") {
 TEST_CASE("plan: disaggregated pools sized by their own work") {
     const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h200_sxm, .layout = {.tp = 4}};
     const request_shape r{.input = 4000_tok, .output = 300_tok};
-    const plan::traffic t{.requests_per_second = 12, .mix = {{.shape = r}}, .target = {.ttft = 2_s, .tpot = 50_ms}};
+    const plan::traffic t{.requests_per_second = per_second(12), .mix = {{.shape = r}}, .target = {.ttft = 2_s, .tpot = 50_ms}};
     const plan::fleet_result p = plan::cheapest_fleet(d.m, t, {.gpus = {d.hw}, .layouts = {d.layout}, .colocated = false,
                                                    .prefill_batches = {2}, .batches = {16, 32}, .refine = false});
     REQUIRE(p.best);
@@ -809,7 +810,7 @@ TEST_CASE("plan: disaggregated pools sized by their own work") {
 }
 
 TEST_CASE("plan: a mix of shapes, prices and what is left out") {
-    const plan::traffic t{.requests_per_second = 4,
+    const plan::traffic t{.requests_per_second = per_second(4),
                           .mix = {{.share = 3, .shape = {.input = 1000_tok, .output = 200_tok}},
                                   {.share = 1, .shape = {.input = 8000_tok, .output = 1000_tok}}},
                           .target = {.ttft = 3_s, .tpot = 60_ms}};
@@ -846,10 +847,22 @@ TEST_CASE("plan: a mix of shapes, prices and what is left out") {
     for (std::size_t k = 1; k < q.options.size(); ++k) CHECK(q.options[k - 1].fleet_cost <= q.options[k].fleet_cost);
     // Bad traffic is refused.
     CHECK(test::contains(test::error_of([] {
-                             return plan::cheapest_fleet(catalog::llama_3_1_8b, {.requests_per_second = 0, .mix = {{}}},
+                             return plan::cheapest_fleet(catalog::llama_3_1_8b, {.requests_per_second = per_second(0), .mix = {{}}},
                                                {.gpus = {catalog::h100_sxm5}});
                          }),
                          "requests_per_second"));
+}
+
+// The traffic's rate is an event rate (1/s), typed: a bare double cannot be passed for it by mistake.
+static_assert(std::is_same_v<decltype(plan::traffic::requests_per_second), per_second_t>);
+static_assert(!std::is_convertible_v<double, per_second_t>);
+
+TEST_CASE("plan::traffic: a typed rate of 20 requests a second reads back as 20 per second") {
+    const plan::traffic t{.requests_per_second = per_second(20.0), .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}}};
+    CHECK(t.requests_per_second.value() == 20.0);
+    CHECK_NOTHROW(t.validate());
+    // 0.5 requests a second is a request every 2 s.
+    CHECK(1.0 / plan::traffic{.requests_per_second = per_second(0.5)}.requests_per_second.value() == 2.0);
 }
 
 TEST_CASE("layouts: every layout of a GPU count, ranked by saturated throughput") {

@@ -204,7 +204,7 @@ TEST_CASE("percentiles: serve_online_latency") {
 
 TEST_CASE("percentiles: plan with percentile targets and a load ceiling") {
     const model m = catalog::llama_3_1_70b;
-    plan::traffic t{.requests_per_second = 20, .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}},
+    plan::traffic t{.requests_per_second = per_second(20), .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}},
                     .target = {.ttft = 1_s, .tpot = 50_ms}, .ttft_percentile = 0.9, .tpot_percentile = 0.9};
     const plan::fleet_options o{.gpus = {catalog::h100_sxm5}, .prefill_batches = {}, .max_load = 0.85};
     const plan::fleet_result r = plan::cheapest_fleet(m, t, o);
@@ -313,7 +313,7 @@ TEST_CASE("plan: a disaggregated prefill pool under percentile targets keeps its
     // 128-token prompt is bound by reading the weights, so one prompt a pass costs about twice the GPU
     // time per prompt of sixteen, and an instance that takes one a pass serves half as many. Before the
     // cap was read, both modes were sized as if every queued prompt rode the next pass.
-    plan::traffic t{.requests_per_second = 400, .mix = {{.shape = {.input = 128_tok, .output = 128_tok}}},
+    plan::traffic t{.requests_per_second = per_second(400), .mix = {{.shape = {.input = 128_tok, .output = 128_tok}}},
                     .target = {.ttft = 200_ms, .tpot = 50_ms}, .ttft_percentile = 0.9, .tpot_percentile = 0.9};
     const auto plan_with = [&](double pb) {
         const plan::fleet_options o{.gpus = {catalog::h100_sxm5}, .layouts = {{.tp = 1}}, .colocated = false,

@@ -113,7 +113,7 @@ TEST_CASE("validity: a sweep marks an impossible layout and prices the rest") {
 TEST_CASE("validity: a plan never offers an impossible layout") {
     plan::fleet_options o{.gpus = {catalog::h200_sxm}, .layouts = {{.tp = 3}, {.tp = 2, .ep = 2}, {.tp = 4}}};
     o.gpu_cost = dollars_per_second_t::from_value(3.0 / 3600.0);
-    const plan::traffic t{.requests_per_second = 2.0, .mix = {{.shape = shape}}, .target = {.ttft = 2_s, .tpot = 50_ms}};
+    const plan::traffic t{.requests_per_second = per_second(2.0), .mix = {{.shape = shape}}, .target = {.ttft = 2_s, .tpot = 50_ms}};
     const plan::fleet_result p = plan::cheapest_fleet(catalog::llama_3_1_70b, t, o);
     REQUIRE(p.best);
     CHECK(p.best->d.layout.tp == 4);
@@ -213,7 +213,7 @@ TEST_CASE("validity: a plan's fleet is never loaded above 1, however high the ra
     o.gpu_cost = dollars_per_second_t::from_value(3.0 / 3600.0);
     for (const double rate : {2.0, 1e6, 1e12}) {
         CAPTURE(rate);
-        const plan::traffic t{.requests_per_second = rate, .mix = {{.shape = shape}}, .target = {.ttft = 2_s, .tpot = 50_ms}};
+        const plan::traffic t{.requests_per_second = per_second(rate), .mix = {{.shape = shape}}, .target = {.ttft = 2_s, .tpot = 50_ms}};
         const plan::fleet_result p = plan::cheapest_fleet(catalog::llama_3_1_8b, t, o);
         REQUIRE(p.best);
         CHECK(p.best->load <= 1.0);

@@ -142,7 +142,7 @@ struct disaggregated_figures {
         double tpot = 0.0, conc = 0.0;
         for (std::size_t c = 0; c < t.mix.size(); ++c) {
             const request_shape& r = t.mix[c].shape;
-            const std::optional<double> D = decode_concurrency(pm, d, r, t.requests_per_second / (n * ranks), batch);
+            const std::optional<double> D = decode_concurrency(pm, d, r, t.requests_per_second.value() / (n * ranks), batch);
             if (!D) return false;
             const std::optional<double> x = decode_tpot(pm, d, r, *D, t.tpot_percentile);
             if (!(*x <= t.target.tpot.value())) return false;
@@ -158,14 +158,14 @@ struct disaggregated_figures {
     // The figures are those of the last n that met the targets, n_d itself; the steps, redone there.
     for (std::size_t c = 0; c < t.mix.size(); ++c) {  // the figures at exactly n_d
         const request_shape& r = t.mix[c].shape;
-        const double D = *decode_concurrency(pm, d, r, t.requests_per_second / (*nd * ranks), batch);
+        const double D = *decode_concurrency(pm, d, r, t.requests_per_second.value() / (*nd * ranks), batch);
         step[c] = *decode_tpot(pm, d, r, D, 0.0);
     }
     const std::optional<double> np = fewest([&](double n) {
         double ttft = 0.0;
         for (std::size_t c = 0; c < t.mix.size(); ++c) {
             const request_shape& r = t.mix[c].shape;
-            const std::optional<double> p = prefill_ttft(pm, r, t.requests_per_second / n, t.ttft_percentile, prefill_batch);
+            const std::optional<double> p = prefill_ttft(pm, r, t.requests_per_second.value() / n, t.ttft_percentile, prefill_batch);
             if (!p) return false;
             // The prefill pool's front end (client_first_token), as disaggregated_goodput.
             const double x =
@@ -189,7 +189,7 @@ struct disaggregated_figures {
     for (const traffic_class& c : t.mix) {
         try {
             const online_latency o =
-                serve_online_latency(d, c.shape, seconds(n * static_cast<double>(d.layout.dp) / t.requests_per_second));
+                serve_online_latency(d, c.shape, seconds(n * static_cast<double>(d.layout.dp) / t.requests_per_second.value()));
             const double ttft = t.ttft_percentile > 0 ? ttft_percentile(o, t.ttft_percentile).value() : o.point.ttft.value();
             const double tpot = t.tpot_percentile > 0 ? tpot_percentile(o, t.tpot_percentile).value() : o.point.tpot.value();
             if (!(ttft <= t.target.ttft.value() && tpot <= t.target.tpot.value())) return std::nullopt;
@@ -250,7 +250,7 @@ struct disaggregated_figures {
             need += w / s.requests_per_second_per_gpu(i) / ig;  // instance-seconds per request
         }
     }
-    const double lambda = t.requests_per_second;
+    const double lambda = t.requests_per_second.value();
     if (blk.how.disaggregated) {
         f.prefill = whole_instances(lambda * prefill / max_load);
         f.decode = whole_instances(lambda * decode / max_load);
@@ -335,7 +335,7 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
     const sweep_result s = sweep(g);
     out.points = static_cast<std::size_t>(s.size());
 
-    const double lambda = t.requests_per_second;
+    const double lambda = t.requests_per_second.value();
     double mean_output = 0.0, mean_tokens = 0.0;
     for (const traffic_class& c : t.mix) {
         mean_output += c.share / t.total_share() * c.shape.output.value();

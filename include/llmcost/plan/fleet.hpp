@@ -35,7 +35,7 @@
 /// **Example**
 /// \code
 /// const plan::fleet_result p = plan::cheapest_fleet(catalog::llama_3_1_70b,
-///     {.requests_per_second = 20, .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}},
+///     {.requests_per_second = per_second(20), .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}},
 ///      .target = {.ttft = 2_s, .tpot = 50_ms}},
 ///     {.gpus = {catalog::h100_sxm5, catalog::h200_sxm}});
 /// if (p.best) std::cout << p.best->gpus << " × " << p.best->d.hw.name << "\n";
@@ -65,7 +65,7 @@ struct traffic_class {
 
 /// What must be served: requests per second at the peak, their shapes, the latency targets.
 struct traffic {
-    double requests_per_second = 1.0;
+    per_second_t requests_per_second = per_second(1.0);  ///< requests a second at the peak, the whole fleet
     std::vector<traffic_class> mix{};
     slo target{.ttft = seconds(1.0), .tpot = seconds(0.05)};
     /// 0: `target.ttft` bounds the TTFT of the steady state at the batch (a mean); q in (0, 1): it
@@ -75,7 +75,7 @@ struct traffic {
     double tpot_percentile = 0;  ///< the same for `target.tpot` (`tpot_percentile`)
 
     void validate() const {
-        require(positive_finite(requests_per_second), "traffic", "requests_per_second", requests_per_second,
+        require(positive_finite(requests_per_second.value()), "traffic", "requests_per_second", requests_per_second.value(),
                 "must be positive and finite");
         require(!mix.empty(), "traffic", "mix", 0, "name at least one request shape");
         for (const traffic_class& c : mix) {
