@@ -686,7 +686,30 @@ TEST_CASE("measurements: a disaggregated row states its pools and is priced by t
                          "key \"prefill_workers\" = \"1.5\""));
     CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,,,922,922,"
                                "ttft_s,0.5,s,s,1,1,4,4,,2\n"),
-                         "a disaggregated row is priced as a closed-loop client's run"));
+                         "prompts = 0: a disaggregated row is priced as a closed-loop client's run"));
+    CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,online,,,,2,,,,922,922,"
+                               "ttft_s,0.5,s,s,1,1,4,4,,2\n"),
+                         "scenario = 1: a disaggregated row is priced as a closed-loop client's run"));
+    // Each simulated scheduler feature is named by its own column and value.
+    const std::string with_interval = with_pools.substr(0, with_pools.size() - 1) + ",receive_interval\n";
+    CHECK(test::contains(test::message_of([&] {
+                             return io::parse_measurements_csv(
+                                 with_interval + "A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,640,"
+                                                 "0.8,922,922,ttft_s,0.5,s,s,1,1,4,4,,2,12\n",
+                                 "p.csv");
+                         }),
+                         "receive_interval = 12: a disaggregated row is priced in closed form"));
+    // A pool column in a table without prefill_workers is refused, not read as a colocated row.
+    CHECK(test::contains(test::message_of([&] {
+                             return io::parse_measurements_csv(
+                                 "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,"
+                                 "max_batch,max_tokens,rate_per_s,batch,prompts,range_ratio,input_tokens,output_tokens,metric,"
+                                 "value,unit,source,decode_workers\n"
+                                 "A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,640,0.8,922,"
+                                 "922,ttft_s,0.5,s,s,2\n",
+                                 "p.csv");
+                         }),
+                         "key \"decode_workers\" = \"2\": a pool column needs the prefill_workers column"));
     // Fewer prompts than the client's concurrency.
     CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,32,0.8,922,922,"
                                "ttft_s,0.5,s,s,1,1,4,4,,2\n"),
@@ -724,10 +747,8 @@ TEST_CASE("measurements: a Krai MLPerf v5.1 open row (vLLM, Llama-3.1-70B, TP2·
     CHECK(std::abs(x.rate - 72.97 / 4.0) < 0.005);
     // Input: the Llama-2 mean 222.3 × 3.17 / 3.94 (the tokenizers' characters per token) = 178.86 → 179;
     // output: 21,433.25 ÷ 72.97 = 293.7 → 294.
-    CHECK(x.r.input.value() == 179.0);
-    CHECK(std::abs(222.3 * 3.17 / 3.94 - 179.0) < 0.5);
-    CHECK(x.r.output.value() == 294.0);
-    CHECK(std::abs(21433.25 / 72.97 - 294.0) < 0.5);
+    CHECK(x.r.input.value() == std::round(222.3 * 3.17 / 3.94));
+    CHECK(x.r.output.value() == std::round(21433.25 / 72.97));
     CHECK(x.value == doctest::Approx(0.300639534));
     CHECK(x.ttft_median == doctest::Approx(0.295036361));
     CHECK(x.ttft_p99 == doctest::Approx(0.52267306));
@@ -766,7 +787,10 @@ TEST_CASE("tables/measurements.csv: Krai's vLLM Server row on 8 MI300X reads wit
     CHECK(x.max_tokens == 17338.0); // max_num_batched_tokens
     // 53.56 completed samples/s over 8 replicas = 6.695 a replica.
     CHECK(x.rate == doctest::Approx(53.56 / 8.0).epsilon(1e-12));
-    CHECK(x.r.input.value() == 222.0);
+    // The same harness and prompts as Krai's NVIDIA rows: 222.3 Llama-2 tokens × 3.17 / 3.94 (the
+    // tokenizers' characters per token) = 178.86 Llama-3.1 tokens (docs/krai-open-dense.md rule 7).
+    CHECK(x.r.input.value() == std::round(222.3 * 3.17 / 3.94));
+    CHECK(x.r.input.value() == find("ML51-Krai-H100x8-vllm092-L31-70B-dyn-ser-ttft").r.input.value());
     // 15,863.67 tokens/s / 53.56 samples/s = 296.19 tokens a sample.
     CHECK(x.r.output.value() == 296.0);
     CHECK(x.what == plan::metric::ttft_s);

@@ -13,6 +13,8 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include "test_helpers.hpp"
 
 #include <algorithm>
@@ -861,8 +863,11 @@ TEST_CASE("plan::traffic: a typed rate of 20 requests a second reads back as 20 
     const plan::traffic t{.requests_per_second = per_second(20.0), .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}}};
     CHECK(t.requests_per_second.value() == 20.0);
     CHECK_NOTHROW(t.validate());
-    // 0.5 requests a second is a request every 2 s.
-    CHECK(1.0 / plan::traffic{.requests_per_second = per_second(0.5)}.requests_per_second.value() == 2.0);
+    // A rate of zero, a negative one or NaN is refused with the field's name and value.
+    for (const double bad : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN()}) {
+        const plan::traffic z{.requests_per_second = per_second(bad), .mix = {{.shape = {.input = 2000_tok, .output = 500_tok}}}};
+        CHECK(test::contains(test::validation_message(z), "requests_per_second"));
+    }
 }
 
 TEST_CASE("layouts: every layout of a GPU count, ranked by saturated throughput") {

@@ -285,22 +285,27 @@ struct measurement {
     /// `disaggregated_run` prices (a closed-loop client's run, no simulated scheduler feature).
     void validate_pools() const {
         const std::string_view s = id;
-        const bool default_prefill = prefill_layout.tp == 1 && prefill_layout.pp == 1 && prefill_layout.ep == 1 &&
-                                     prefill_layout.dp == 1;
         if (!disaggregated()) {
             require(prefill_workers == 0.0, s, "prefill_workers", prefill_workers,
                     "0 (colocated) or a whole number of prefill workers, from 1 to 10⁶");
-            require(decode_workers == 1.0 && default_prefill, s, "decode_workers / prefill layout", decode_workers,
-                    "decode workers and a prefill layout belong to a disaggregated row: it needs prefill_workers ≥ 1");
+            constexpr std::string_view pool_rule = "belongs to a disaggregated row: it needs prefill_workers ≥ 1";
+            require(decode_workers == 1.0, s, "decode_workers", decode_workers, pool_rule);
+            require(prefill_layout.tp == 1, s, "prefill_tp", prefill_layout.tp, pool_rule);
+            require(prefill_layout.pp == 1, s, "prefill_pp", prefill_layout.pp, pool_rule);
+            require(prefill_layout.ep == 1, s, "prefill_ep", prefill_layout.ep, pool_rule);
+            require(prefill_layout.dp == 1, s, "prefill_dp", prefill_layout.dp, pool_rule);
             return;
         }
-        require(how == scenario::fixed_batch && prompts > 0.0, s, "prefill_workers", prefill_workers,
-                "a disaggregated row is priced as a closed-loop client's run: it needs a fixed_batch row with prompts > 0");
-        require(receive_interval == 1.0 && min_waiting_prompts == 1.0 && !prefill_alone && !outputs_per_block &&
-                    adp_timeout_iters == 0.0 && !median_ttft,
-                s, "prefill_workers", prefill_workers,
-                "a disaggregated row is priced in closed form: no simulated scheduler feature (receive_interval, "
-                "min_waiting_prompts, prefill_alone, outputs_per_block, adp_timeout_iters, median TTFT)");
+        constexpr std::string_view closed_loop = "a disaggregated row is priced as a closed-loop client's run (fixed_batch, prompts > 0)";
+        require(how == scenario::fixed_batch, s, "scenario", static_cast<double>(how), closed_loop);
+        require(prompts > 0.0, s, "prompts", prompts, closed_loop);
+        constexpr std::string_view closed_form = "a disaggregated row is priced in closed form: no simulated scheduler feature";
+        require(receive_interval == 1.0, s, "receive_interval", receive_interval, closed_form);
+        require(min_waiting_prompts == 1.0, s, "min_waiting_prompts", min_waiting_prompts, closed_form);
+        require(!prefill_alone, s, "prefill_alone", 1.0, closed_form);
+        require(!outputs_per_block, s, "outputs_per_block", 1.0, closed_form);
+        require(adp_timeout_iters == 0.0, s, "adp_timeout_iters", adp_timeout_iters, closed_form);
+        require(!median_ttft, s, "median_ttft", 1.0, closed_form);
         deployment p = d;
         p.layout = prefill_layout;
         worker_pool{.d = p, .workers = prefill_workers}.validate();

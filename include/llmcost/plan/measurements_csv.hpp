@@ -239,6 +239,10 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
                             .dp = optional_degree("prefill_dp")};
         if (w > 0.0) x.decode_workers = optional_degree("decode_workers");
         if (w > 0.0 && x.d.layout.pp != 1) r.fail("pp", "a disaggregated row's decode worker is priced without pipeline stages (pp = 1)");
+    } else {
+        for (const std::string_view c : {"prefill_tp", "prefill_ep", "prefill_dp", "decode_workers"})
+            if (t.find_column(c) && !r.text(c).empty())
+                r.fail(c, "a pool column needs the prefill_workers column beside it (a disaggregated row states its prefill workers)");
     }
     x.what = pick(r, "metric", plan::all_metrics);
 
