@@ -515,7 +515,7 @@ check_row evaluate(const plan::measurement& x) {
             break;
         }
         case plan::scenario::fixed_batch:
-            c.ran = x.disaggregated() ? "disaggregated closed loop (closed form): " + whole(x.clients()) + " clients, " + whole(x.prompts) + " prompts"
+            c.ran = x.disaggregated() ? "disaggregated closed loop (simulated): " + whole(x.clients()) + " clients, " + whole(x.prompts) + " prompts"
                    : x.prompts > 0 ? "simulated: " + whole(x.clients()) + " clients at once, " + whole(x.prompts) + " prompts"
                                   : "batch " + whole(x.batch);
             break;
@@ -1787,7 +1787,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     };
     std::vector<client_group> client;
     for (const check_row& c : checks) {
-        if (c.x.prompts <= 0.0 || c.x.disaggregated()) continue;  // a disaggregated row is priced in closed form
+        if (c.x.prompts <= 0.0 || c.x.disaggregated()) continue;  // a disaggregated row: its own simulated run (plan::disaggregated_run)
         plan::measurement steady = c.x;
         steady.prompts = 0.0;
         steady.range_ratio = 1.0;
