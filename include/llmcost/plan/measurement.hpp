@@ -300,7 +300,7 @@ struct measurement {
         require(receive_interval == 1.0 && min_waiting_prompts == 1.0 && !prefill_alone && !outputs_per_block &&
                     adp_timeout_iters == 0.0 && !median_ttft,
                 s, "prefill_workers", prefill_workers,
-                "a disaggregated row is priced in closed form: no simulated scheduler feature (receive_interval, "
+                "a disaggregated row is priced by its own simulated closed loop (`disaggregated_run`): no feature of the colocated scheduler (receive_interval, "
                 "min_waiting_prompts, prefill_alone, outputs_per_block, adp_timeout_iters, median TTFT)");
         deployment p = d;
         p.layout = prefill_layout;
