@@ -515,7 +515,7 @@ check_row evaluate(const plan::measurement& x) {
             break;
         }
         case plan::scenario::fixed_batch:
-            c.ran = x.disaggregated() ? "disaggregated closed loop (closed form): " + whole(x.clients()) + " clients, " + whole(x.prompts) + " prompts"
+            c.ran = x.disaggregated() ? "disaggregated closed loop (simulated): " + whole(x.clients()) + " clients, " + whole(x.prompts) + " prompts"
                    : x.prompts > 0 ? "simulated: " + whole(x.clients()) + " clients at once, " + whole(x.prompts) + " prompts"
                                   : "batch " + whole(x.batch);
             break;
@@ -1787,7 +1787,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     };
     std::vector<client_group> client;
     for (const check_row& c : checks) {
-        if (c.x.prompts <= 0.0 || c.x.disaggregated()) continue;  // a disaggregated row is priced in closed form
+        if (c.x.prompts <= 0.0 || c.x.disaggregated()) continue;  // a disaggregated row: its own simulated run (plan::disaggregated_run)
         plan::measurement steady = c.x;
         steady.prompts = 0.0;
         steady.range_ratio = 1.0;
@@ -1877,6 +1877,46 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "is reported, not fitted.\n\n| id | measured mean | median | p99 | p99 ÷ median | llmcost mean | median |\n"
          "|---|--:|--:|--:|--:|--:|--:|\n" + stall_list + "\n";
     s += opening_wave_text(waves);
+    {
+        // The disaggregated closed loops (session 24): each TTFT row's measured mean, median and p99 beside the
+        // simulated run's (plan::disaggregated_run), so the tail the means carry is read against the opening wave
+        // and the prefill queue the simulated run holds.
+        std::string list;
+        std::vector<std::pair<std::string, std::pair<std::vector<double>, std::vector<double>>>> runs;
+        for (const check_row& c : checks) {
+            if (!c.x.disaggregated() || c.x.what != plan::metric::ttft_s || !(c.x.ttft_median > 0.0) || !c.refused.empty())
+                continue;
+            const sim::disaggregated_result run = plan::disaggregated_run(c.x);
+            const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x);
+            if (runs.empty() || runs.back().first != key) runs.push_back({key, {}});
+            runs.back().second.first.push_back(run.ttft.mean / c.x.value - 1.0);
+            runs.back().second.second.push_back(run.ttft.p50 / c.x.ttft_median - 1.0);
+            list += "| " + c.x.id + " | " + value_text(plan::metric::ttft_s, c.x.value, 4) + " | " +
+                    value_text(plan::metric::ttft_s, c.x.ttft_median, 4) + " | " +
+                    value_text(plan::metric::ttft_s, c.x.ttft_p99, 4) + " | " +
+                    value_text(plan::metric::ttft_s, run.ttft.mean, 4) + " | " +
+                    value_text(plan::metric::ttft_s, run.ttft.p50, 4) + " | " +
+                    value_text(plan::metric::ttft_s, run.ttft.p99, 4) + " | " + text::plain(run.mean_prompts_per_pass, 3) +
+                    " | " + text::plain(run.mean_decode_batch, 3) + " |\n";
+        }
+        s += "### The disaggregated closed loops' TTFT: mean, median and tail\n\nThe disaggregated rows (prefill and "
+             "decode pools) are priced by their simulated closed loop (`plan::disaggregated_run`, "
+             "`sim::simulate_disaggregated`: FIFO prefill ranks running whole prompts to the step cap, each prompt's KV "
+             "transfer, continuously batching decode ranks, round-robin routing, the client's random lengths, every "
+             "client's first prompt at t = 0); the closed form's asymptotic bounds (`plan::disaggregated_bound`) stay "
+             "as the bound. The artifact's median and p99 TTFT against the simulated run's, the mean as the check row "
+             "prices it (error = llmcost ÷ measured − 1):\n\n"
+             "| engine | GPU vendor (architecture) | TTFT rows | median abs. error of the mean | of the median | mean "
+             "signed error of the mean | of the median |\n|---|---|--:|--:|--:|--:|--:|\n";
+        for (const auto& [key, e] : runs) {
+            const summary a = summarise(e.first), b = summarise(e.second);
+            s += "| " + key + " | " + std::to_string(a.n) + " | " + unsigned_percent(a.median) + " | " +
+                 unsigned_percent(b.median) + " | " + text::signed_percent(a.mean_signed) + " | " +
+                 text::signed_percent(b.mean_signed) + " |\n";
+        }
+        s += "\n| id | measured mean | median | p99 | llmcost mean | median | p99 | prompts per prefill pass | decode "
+             "batch |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n" + list + "\n";
+    }
     s += "What the servers were launched with (InferenceMAX's launch scripts, each row's notes naming the script and "
          "commit): the caps are data in the rows — `max_batch` (SGLang `--max-running-requests`, vLLM `--max-num-seqs`, "
          "TensorRT-LLM `max_batch_size`), `max_tokens` (`--chunked-prefill-size`, `--max-num-batched-tokens`, "

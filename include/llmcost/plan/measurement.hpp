@@ -25,6 +25,7 @@
 #include <llmcost/detail/settable.hpp>
 #include <llmcost/serving/disaggregation.hpp>
 #include <llmcost/serving/throughput.hpp>
+#include <llmcost/sim/disaggregated.hpp>
 #include <llmcost/sim/simulate.hpp>
 #include <llmcost/units/makers.hpp>
 
@@ -299,13 +300,13 @@ struct measurement {
         constexpr std::string_view closed_loop = "a disaggregated row is priced as a closed-loop client's run (fixed_batch, prompts > 0)";
         require(how == scenario::fixed_batch, s, "scenario", static_cast<double>(how), closed_loop);
         require(prompts > 0.0, s, "prompts", prompts, closed_loop);
-        constexpr std::string_view closed_form = "a disaggregated row is priced in closed form: no simulated scheduler feature";
-        require(receive_interval == 1.0, s, "receive_interval", receive_interval, closed_form);
-        require(min_waiting_prompts == 1.0, s, "min_waiting_prompts", min_waiting_prompts, closed_form);
-        require(!prefill_alone, s, "prefill_alone", 1.0, closed_form);
-        require(!outputs_per_block, s, "outputs_per_block", 1.0, closed_form);
-        require(adp_timeout_iters == 0.0, s, "adp_timeout_iters", adp_timeout_iters, closed_form);
-        require(!median_ttft, s, "median_ttft", 1.0, closed_form);
+        constexpr std::string_view own_loop = "a disaggregated row is priced by its own simulated closed loop (`disaggregated_run`): no feature of the colocated scheduler";
+        require(receive_interval == 1.0, s, "receive_interval", receive_interval, own_loop);
+        require(min_waiting_prompts == 1.0, s, "min_waiting_prompts", min_waiting_prompts, own_loop);
+        require(!prefill_alone, s, "prefill_alone", 1.0, own_loop);
+        require(!outputs_per_block, s, "outputs_per_block", 1.0, own_loop);
+        require(adp_timeout_iters == 0.0, s, "adp_timeout_iters", adp_timeout_iters, own_loop);
+        require(!median_ttft, s, "median_ttft", 1.0, own_loop);
         deployment p = d;
         p.layout = prefill_layout;
         worker_pool{.d = p, .workers = prefill_workers}.validate();
@@ -379,22 +380,47 @@ struct measurement {
                                   .timeline_points = 0, .cold_engine = true});
 }
 
-/// The closed-loop run of a disaggregated row (`measurement::disaggregated`), in closed form
-/// (`disaggregated_closed_loop`): the prefill pool's workers of `prefill_layout` and the decode pool's
-/// of the row's layout, both the row's GPU and engine as driven (`as_driven`: the front end where
-/// the client came through the API server), c = `batch` clients and `prompts` prompts of the row's
-/// mean shape, the engine's step cap as the row gives it (`closed_loop_limits`), the KV cache over
-/// the scale-up link where both pools fit in one scale-up domain, else the NIC.
-[[nodiscard]] inline disaggregated_loop disaggregated_run(const measurement& x) {
+/// A disaggregated row's pools as driven (`as_driven`: the front end where the client came through the
+/// API server): the prefill pool's workers of `prefill_layout`, the decode pool's of the row's layout,
+/// both the row's GPU and engine; and the KV path: the scale-up link where both pools fit in one
+/// scale-up domain, else the NIC.
+struct disaggregated_pools {
+    worker_pool prefill, decode;
+    kv_path path = kv_path::scale_out;
+};
+[[nodiscard]] inline disaggregated_pools pools_of(const measurement& x) {
     require(x.disaggregated(), x.id, "prefill_workers", x.prefill_workers,
             "a disaggregated run needs a row with prefill workers");
     const deployment d = as_driven(x);
     deployment p = d;
     p.layout = x.prefill_layout;
-    const worker_pool prefill{.d = p, .workers = x.prefill_workers}, decode{.d = d, .workers = x.decode_workers};
-    const kv_path path = prefill.gpus() + decode.gpus() <= static_cast<double>(d.hw.scale_up_domain) ? kv_path::scale_up
-                                                                                                    : kv_path::scale_out;
-    return disaggregated_closed_loop(prefill, decode, x.r, x.batch, x.prompts, path, closed_loop_limits(x));
+    disaggregated_pools s{.prefill = {.d = p, .workers = x.prefill_workers}, .decode = {.d = d, .workers = x.decode_workers}};
+    s.path = s.prefill.gpus() + s.decode.gpus() <= static_cast<double>(d.hw.scale_up_domain) ? kv_path::scale_up
+                                                                                            : kv_path::scale_out;
+    return s;
+}
+
+/// The closed-loop run of a disaggregated row (`measurement::disaggregated`) bounded in closed form
+/// (`disaggregated_closed_loop`, the asymptotic bounds): c = `batch` clients and `prompts` prompts of
+/// the row's mean shape over the row's pools (`pools_of`), the engine's step cap as the row
+/// gives it (`closed_loop_limits`). It also holds the row to the pools' capacities (c ÷ A_d sequences
+/// per decode rank within its KV cache, one prompt within a prefill rank's).
+[[nodiscard]] inline disaggregated_loop disaggregated_bound(const measurement& x) {
+    const disaggregated_pools s = pools_of(x);
+    return disaggregated_closed_loop(s.prefill, s.decode, x.r, x.batch, x.prompts, s.path, closed_loop_limits(x));
+}
+
+/// The simulated closed-loop run of a disaggregated row (`sim::simulate_disaggregated`): the row's pools
+/// (`pools_of`), c = `batch` clients, `prompts` prompts with `client_lengths` of the row's shape,
+/// seed 1, the engine's step cap as the row gives it (`closed_loop_limits`); the row held to the
+/// pools' capacities first (`disaggregated_bound`'s checks). Prices the disaggregated rows (`predict`).
+[[nodiscard]] inline sim::disaggregated_result disaggregated_run(const measurement& x) {
+    (void)disaggregated_bound(x);  // the capacity checks, with field, value and rule
+    const disaggregated_pools s = pools_of(x);
+    const sim::disaggregated_client c{.input = client_lengths(x.r.input, x.range_ratio),
+                                      .output = client_lengths(x.r.output, x.range_ratio),
+                                      .clients = x.batch, .prompts = x.prompts, .seed = 1};
+    return sim::simulate_disaggregated(s.prefill, s.decode, c, s.path, closed_loop_limits(x));
 }
 
 /// A run whose 99th-percentile TTFT is more than `stall_ratio` times its median: a few requests
@@ -542,11 +568,11 @@ struct online_means {
                                               : s.output_rate.value();
         }
         case scenario::fixed_batch: {
-            if (x.disaggregated()) {  // prefill and decode pools, the closed loop in closed form
-                const disaggregated_loop s = disaggregated_run(x);
-                return x.what == metric::ttft_s ? s.ttft.value()
-                       : x.what == metric::tpot_s ? s.tpot.value()
-                                                  : s.output_rate.value();
+            if (x.disaggregated()) {  // prefill and decode pools, the client's closed loop as simulated
+                const sim::disaggregated_result s = disaggregated_run(x);
+                return x.what == metric::ttft_s ? s.ttft.mean
+                       : x.what == metric::tpot_s ? s.tpot.mean
+                                                  : s.output_tokens_per_s;
             }
             if (x.prompts > 0.0) {  // the client's run as simulated: mean TTFT and TPOT over requests, tokens ÷ makespan
                 const sim::result s = closed_loop_run(x);

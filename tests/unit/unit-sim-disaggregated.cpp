@@ -1,0 +1,166 @@
+// The simulated disaggregated closed loop (sim/disaggregated.hpp): small runs composed by hand from
+// the library's own step costs (one client; two clients on one prefill rank, one prompt a pass and
+// both in one pass; a saturated prefill pool whose rate is the loop's), the laws (monotone in the
+// clients; the closed form's bounds; the same seed, the same figures) and the refusals.
+#include <llmcost/catalog/hardware.hpp>
+#include <llmcost/catalog/models.hpp>
+#include <llmcost/serving/disaggregation.hpp>
+#include <llmcost/sim/disaggregated.hpp>
+
+#include <doctest/doctest.h>
+
+#include "test_helpers.hpp"
+
+#include <string>
+
+using namespace llmcost;
+using namespace llmcost::literals;
+
+namespace {
+deployment llama70b_tp8_fp8_f10() {
+    deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+    d.m.weights = d.m.kv_cache = d.m.activations = formats::fp8;
+    d.engine.overheads.request = 10_ms;
+    d.validate();
+    return d;
+}
+double step(const deployment& d, double b, double context) { return decode_pass(d, b, tokens(context)).time().value(); }
+}  // namespace
+
+TEST_CASE("disagg sim: one client, every prompt alone — TTFT, TPOT and the rate by hand") {
+    // One TP8 prefill worker, one TP8 decode worker (one attention rank each), F = 10 ms; prompts of
+    // I = 1000, answers of O = 4, N = 3. Each request: the prefill pass of one prompt t₁, the KV
+    // transfer, then four decode steps alone at contexts 1000, 1001, 1002, 1003; TTFT = t₁ + kv + s₀ + F,
+    // and the client sends the next prompt F after the last token: cycle = t₁ + kv + Σ s + F.
+    const deployment d = llama70b_tp8_fp8_f10();
+    const sim::disaggregated_result s = sim::simulate_disaggregated(
+        {.d = d, .workers = 1}, {.d = d, .workers = 1},
+        {.input = workload::fixed(1000_tok), .output = workload::fixed(4_tok), .clients = 1, .prompts = 3},
+        kv_path::scale_up);
+    const double t1 = prefill_pass(d, 1.0, 1000_tok, 0_tok).time().value();
+    const double kv = kv_transfer_for(d, 1000_tok, kv_path::scale_up).time.value();
+    const double s0 = step(d, 1, 1000), s1 = step(d, 1, 1001), s2 = step(d, 1, 1002), s3 = step(d, 1, 1003);
+    const double ttft = t1 + kv + s0 + 0.010, cycle = t1 + kv + s0 + s1 + s2 + s3 + 0.010;
+    CHECK(s.ttft.mean == doctest::Approx(ttft).epsilon(1e-12));
+    CHECK(s.ttft.max == doctest::Approx(ttft).epsilon(1e-12));
+    CHECK(s.tpot.mean == doctest::Approx((s1 + s2 + s3) / 3.0).epsilon(1e-12));
+    CHECK(s.makespan == doctest::Approx(3.0 * cycle).epsilon(1e-12));
+    CHECK(s.output_tokens == 12.0);
+    CHECK(s.output_tokens_per_s == doctest::Approx(12.0 / (3.0 * cycle)).epsilon(1e-12));
+    CHECK(s.mean_decode_batch == 1.0);
+    CHECK(s.mean_prompts_per_pass == 1.0);
+    CHECK(s.decode_steps == 12.0);
+}
+
+TEST_CASE("disagg sim: two clients on one prefill rank — the second prompt waits for the first pass") {
+    const deployment d = llama70b_tp8_fp8_f10();
+    const sim::disaggregated_client c{.input = workload::fixed(1000_tok), .output = workload::fixed(3_tok), .clients = 2,
+                                      .prompts = 2};
+    const double t1 = prefill_pass(d, 1.0, 1000_tok, 0_tok).time().value();
+    const double t2 = prefill_pass(d, 2.0, 1000_tok, 0_tok).time().value();
+    const double kv = kv_transfer_for(d, 1000_tok, kv_path::scale_up).time.value();
+    SUBCASE("a cap of one prompt a pass, two decode ranks: A done at t₁, B at 2·t₁, each decoding alone") {
+        const sim::disaggregated_result s = sim::simulate_disaggregated({.d = d, .workers = 1}, {.d = d, .workers = 2}, c,
+                                                                        kv_path::scale_up, {.max_tokens_per_step = 1000});
+        CHECK(s.ttft.mean == doctest::Approx(1.5 * t1 + kv + step(d, 1, 1000) + 0.010).epsilon(1e-12));
+        CHECK(s.ttft.max - s.ttft.p50 == doctest::Approx(0.5 * t1).epsilon(1e-9));  // B's wait: t₁, half above the mean of two
+        CHECK(s.mean_prompts_per_pass == 1.0);
+        CHECK(s.mean_decode_batch == 1.0);
+        // The last answer (B's) ends at 2·t₁ + kv + three steps alone; the client sees it F later.
+        CHECK(s.makespan ==
+              doctest::Approx(2.0 * t1 + kv + step(d, 1, 1000) + step(d, 1, 1001) + step(d, 1, 1002) + 0.010).epsilon(1e-12));
+    }
+    SUBCASE("a cap of two prompts, one decode rank: one pass of both, then steps of two") {
+        const sim::disaggregated_result s = sim::simulate_disaggregated({.d = d, .workers = 1}, {.d = d, .workers = 1}, c,
+                                                                        kv_path::scale_up, {.max_tokens_per_step = 2000});
+        CHECK(s.ttft.mean == doctest::Approx(t2 + kv + step(d, 2, 1000) + 0.010).epsilon(1e-12));
+        CHECK(s.ttft.max == doctest::Approx(s.ttft.mean).epsilon(1e-12));
+        CHECK(s.tpot.mean == doctest::Approx((step(d, 2, 1001) + step(d, 2, 1002)) / 2.0).epsilon(1e-12));
+        CHECK(s.mean_prompts_per_pass == 2.0);
+        CHECK(s.mean_decode_batch == 2.0);
+        CHECK(s.prefill_passes == 1.0);
+    }
+}
+
+TEST_CASE("disagg sim: a saturated prefill pool sets the loop's rate") {
+    // Prompts of 8000 tokens, answers of 2, a cap of 8192 (one prompt a pass), one prefill rank and four
+    // decode ranks: the prefill rank is never idle after t = 0, so N prompts take N·t₁ plus one
+    // prompt's transfer, two decode steps and F: output tokens/s = 2N ÷ (N·t₁ + the tail).
+    const deployment d = llama70b_tp8_fp8_f10();
+    const double n = 320;
+    const sim::disaggregated_result s = sim::simulate_disaggregated(
+        {.d = d, .workers = 1}, {.d = d, .workers = 4},
+        {.input = workload::fixed(8000_tok), .output = workload::fixed(2_tok), .clients = 32, .prompts = n},
+        kv_path::scale_up, {.max_tokens_per_step = 8192});
+    const double t1 = prefill_pass(d, 1.0, 8000_tok, 0_tok).time().value();
+    CHECK(s.output_tokens_per_s <= 2.0 / t1);
+    CHECK(s.output_tokens_per_s == doctest::Approx(2.0 / t1).epsilon(0.01));
+    // The closed form's steady state is the same bound, λ = 1 ÷ D_max, but its opening wave is a mean
+    // (16.5 passes of the 32 prompts'), so its makespan is short by about 15.5·t₁ of 320·t₁: the
+    // simulated rate is below it.
+    const disaggregated_loop b = disaggregated_closed_loop({.d = d, .workers = 1}, {.d = d, .workers = 4},
+                                                           {.input = 8000_tok, .output = 2_tok}, 32, n, kv_path::scale_up,
+                                                           {.max_tokens_per_step = 8192});
+    CHECK(s.output_tokens_per_s <= b.output_rate.value());
+    CHECK(s.output_tokens_per_s == doctest::Approx(b.output_rate.value() * 304.5 / 320.0).epsilon(0.01));
+}
+
+TEST_CASE("disagg sim: properties — monotone in the clients, the closed form at one client, one seed one run") {
+    const deployment d = llama70b_tp8_fp8_f10();
+    const worker_pool prefill{.d = d, .workers = 2}, decode{.d = d, .workers = 2};
+    const request_shape r{.input = 1000_tok, .output = 200_tok};
+    double rate = 0, ttft = 0;
+    for (double c : {1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0}) {
+        const sim::disaggregated_result s = sim::simulate_disaggregated(
+            prefill, decode,
+            {.input = workload::uniform(800_tok, 1200_tok), .output = workload::uniform(160_tok, 240_tok), .clients = c,
+             .prompts = 10 * c},
+            kv_path::scale_up, {.max_tokens_per_step = 8192});
+        CHECK(s.output_tokens_per_s > rate);  // more clients, more tokens a second
+        CHECK(s.ttft.mean >= ttft);           // and a longer wait for the first
+        rate = s.output_tokens_per_s;
+        ttft = s.ttft.mean;
+        const disaggregated_loop b =
+            disaggregated_closed_loop(prefill, decode, r, c, 10 * c, kv_path::scale_up, {.max_tokens_per_step = 8192});
+        CHECK(s.output_tokens_per_s <= b.output_rate.value());
+        // TTFT at least the bound's, to 3%: the closed form prices the first decode step at the mean
+        // context I + O/2 and c ÷ A_d sequences, the simulated run at the prompt's context and the
+        // rank's batch then (a light load: ~2% below).
+        CHECK(s.ttft.mean >= 0.97 * b.ttft.value());
+    }
+    SUBCASE("one client of fixed lengths: the closed form within 1%") {
+        const sim::disaggregated_result s = sim::simulate_disaggregated(
+            prefill, decode, {.input = workload::fixed(1000_tok), .output = workload::fixed(200_tok), .clients = 1, .prompts = 10},
+            kv_path::scale_up);
+        const disaggregated_loop b = disaggregated_closed_loop(prefill, decode, r, 1, 10, kv_path::scale_up);
+        CHECK(s.ttft.mean == doctest::Approx(b.ttft.value()).epsilon(0.01));
+        CHECK(s.tpot.mean == doctest::Approx(b.tpot.value()).epsilon(0.01));
+        CHECK(s.output_tokens_per_s == doctest::Approx(b.output_rate.value()).epsilon(0.01));
+    }
+    SUBCASE("the same seed gives the same run, bit for bit") {
+        const sim::disaggregated_client c{.input = workload::uniform(800_tok, 1200_tok),
+                                          .output = workload::uniform(160_tok, 240_tok), .clients = 8, .prompts = 80, .seed = 7};
+        const sim::disaggregated_result a = sim::simulate_disaggregated(prefill, decode, c, kv_path::scale_out);
+        const sim::disaggregated_result b = sim::simulate_disaggregated(prefill, decode, c, kv_path::scale_out);
+        CHECK(a.ttft.mean == b.ttft.mean);
+        CHECK(a.output_tokens_per_s == b.output_tokens_per_s);
+    }
+}
+
+TEST_CASE("disagg sim: bad input is refused, naming the field, the value and the rule") {
+    const deployment d = llama70b_tp8_fp8_f10();
+    const worker_pool one{.d = d, .workers = 1};
+    auto run = [&](double clients, double prompts, double workers, double cap) {
+        return [=] {
+            return sim::simulate_disaggregated({.d = d, .workers = workers}, one,
+                                               {.clients = clients, .prompts = prompts}, kv_path::scale_up,
+                                               {.max_tokens_per_step = cap});
+        };
+    };
+    CHECK(test::contains(test::error_of(run(1.5, 10, 1, 0)), "clients"));
+    CHECK(test::contains(test::error_of(run(1.5, 10, 1, 0)), "a whole number of clients"));
+    CHECK(test::contains(test::error_of(run(8, 4, 1, 0)), "prompts"));
+    CHECK(test::contains(test::error_of(run(8, 4, 1, 0)), "at least one per client"));
+    CHECK(test::contains(test::error_of(run(1, 10, 1.5, 0)), "workers"));
+    CHECK(test::contains(test::error_of(run(1, 10, 1, 0.5)), "max_tokens_per_step"));
+}
