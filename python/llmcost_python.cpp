@@ -262,6 +262,16 @@ void check_context(const deployment& d, double context, py::handle ignore_max_po
         require_within_max_position(d.m, context, "; pass ignore_max_position=True to price it anyway");
 }
 
+/// A prefix-cache hit share h (S6), as `llmcost … --prefix-hit` reads it: in [0, 1), else refused
+/// naming prefix_hit (at least the prompt's last token is computed).
+double prefix_hit_arg(py::handle v) {
+    const double h = number(v, "prefix_hit");
+    if (!(h >= 0.0 && h < 1.0))
+        refuse("prefix_hit", v, "must be in [0, 1): the share of each prompt found in a prefix cache (at least the "
+               "prompt's last token is computed)", "llmcost.argument.fraction");
+    return h;
+}
+
 request_shape shape_of(py::handle input, py::handle output) {
     return {.input = tokens(number(input, "input")), .output = tokens(number(output, "output"))};
 }
@@ -722,6 +732,51 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
     return out;
 }
 
+/// The draft head `drafter` names for `m` ('mtp', 'eagle'; the library's `draft_head_named`, as
+/// `llmcost … --drafter` reads it); None for any other name or a Model (a draft model).
+std::optional<draft_head> head_arg(py::handle drafter, const model& m) {
+    if (!PyUnicode_Check(drafter.ptr())) return std::nullopt;
+    return draft_head_named(str_arg(drafter, "drafter"), m);
+}
+
+/// How the tool names a draft head in its notes ("an EAGLE head", "the model's MTP module").
+std::string head_text(py::handle drafter) {
+    return str_arg(drafter, "drafter") == "mtp" ? "the model's MTP module" : "an EAGLE head";
+}
+
+/// Speculation on or off, as every function with acceptance= and draft_tokens= reads them: off while
+/// draft_tokens is None (acceptance then refused: it would be ignored); on, acceptance is required.
+bool speculation_on(py::handle acceptance, py::handle draft_tokens) {
+    if (draft_tokens.is_none()) {
+        if (!acceptance.is_none())
+            refuse("acceptance", acceptance, "needs draft_tokens= (speculation is off without it)", "llmcost.argument.missing");
+        return false;
+    }
+    if (acceptance.is_none())
+        refuse("acceptance", acceptance, "is required with draft_tokens= (the per-token acceptance rate)",
+               "llmcost.argument.missing");
+    return true;
+}
+
+/// The speculation of target `d` laid out as `at` (`llmcost disagg --spec`'s `drafter_for`): off while
+/// draft_tokens is None; else `drafter`'s head ('eagle', 'mtp'), or `drafter` (a catalog model or a
+/// Model) as a draft model on the target's GPU, layout, formats and engine; checked by the library.
+speculative_decoding speculation_arg(const deployment& d, const deployment_args& at, py::handle acceptance,
+                                     py::handle draft_tokens, py::handle drafter) {
+    if (!speculation_on(acceptance, draft_tokens)) return {};
+    speculative_decoding sd{.acceptance = number(acceptance, "acceptance"), .draft_tokens = whole(draft_tokens, "draft_tokens"),
+                            .head = head_arg(drafter, d.m), .draft = {}};
+    if (!sd.head) {
+        static_cast<void>(entry_arg<llmcost::model>(drafter, "drafter", "Model"));  // refused naming drafter, not model
+        deployment_args x = at;
+        x.model = drafter;
+        x.gpus = py::none();
+        sd.draft = deployment_of(x);
+    }
+    sd.validate();
+    return sd;
+}
+
 result spec(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle batch,
             py::handle acceptance, py::handle draft_tokens, py::handle drafter, py::handle target, py::handle tp,
             py::handle pp, py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
@@ -738,16 +793,14 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
     const int gamma = whole(draft_tokens, "draft_tokens");
     speculative_step step{};
     std::string by;
-    if (PyUnicode_Check(drafter.ptr()) && str_arg(drafter, "drafter") == "mtp") {
+    const std::optional<draft_head> head = head_arg(drafter, d.m);
+    if (head) {
         require_batch_fits(d, r, b);  // the weights and the batch fit the engine's pool, as `llmcost spec` checks
-        step = speculative_step_for(d, mtp_draft_head(d.m), b, context, gamma);
-        by = "the model's MTP module";
-    } else if (PyUnicode_Check(drafter.ptr()) && str_arg(drafter, "drafter") == "eagle") {
-        require_batch_fits(d, r, b);
-        step = speculative_step_for(d, eagle_draft_head(d.m), b, context, gamma);
-        by = "an EAGLE head";
+        step = speculative_step_for(d, *head, b, context, gamma);
+        by = head_text(drafter);
     } else {
         // The drafter on the target's hardware, layout, formats and engine, as `llmcost spec --drafter NAME` places it.
+        static_cast<void>(entry_arg<llmcost::model>(drafter, "drafter", "Model"));  // refused naming drafter, not model
         const deployment draft =
             deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine, kv_memory_fraction});
         // Its weights sit beside the target's: the batch must fit what both leave, as `llmcost spec` checks.
@@ -783,17 +836,20 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
               py::handle tpot, py::handle every_token, py::handle path, py::handle chunk, py::handle decode_hardware,
               py::handle decode_tp, py::handle tp, py::handle pp, py::handle ep, py::handle dp, py::handle gpus,
               py::handle weights, py::handle kv_format, py::handle ignore_max_position, py::handle engine,
-              py::handle kv_memory_fraction) {
+              py::handle kv_memory_fraction, py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
+              py::handle drafter) {
     // Both pools run the engine (each on its own GPU's profile) with the one KV memory fraction, as
     // `llmcost disagg --engine … --kv-memory-fraction …` builds them.
-    const deployment pre =
-        deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction});
+    const deployment_args pre_at{model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction};
+    const deployment pre = deployment_of(pre_at);
     const py::handle none = py::none();
-    const deployment dec = deployment_of({model, decode_hardware.is_none() ? hardware : decode_hardware,
-                                          decode_tp.is_none() ? tp : decode_tp, pp, ep, dp,
-                                          decode_tp.is_none() ? gpus : none, weights, kv_format, engine,
-                                          kv_memory_fraction});
-    const request_shape r = shape_of(input, output);
+    const deployment_args dec_at{model, decode_hardware.is_none() ? hardware : decode_hardware,
+                                 decode_tp.is_none() ? tp : decode_tp, pp, ep, dp,
+                                 decode_tp.is_none() ? gpus : none, weights, kv_format, engine,
+                                 kv_memory_fraction};
+    const deployment dec = deployment_of(dec_at);
+    request_shape r = shape_of(input, output);
+    r.cached_fraction = prefix_hit_arg(prefix_hit);  // S6: only the rest is prefilled (`disagg --prefix-hit`)
     r.validate();
     check_context(pre, r.input.value() + r.output.value(), ignore_max_position);
     const std::string route = str_arg(path, "path");
@@ -803,8 +859,13 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
     const slo target{.ttft = seconds(number(ttft, "ttft")), .tpot = seconds(number(tpot, "tpot")),
                      .every_token = flag(every_token, "every_token")};
     const kv_transfer t = kv_transfer_for(pre, r.input, where);
-    const goodput_plan co = colocated_goodput(pre, r, target, {.prefill_chunk = tokens(number(chunk, "chunk"))});
-    const goodput_plan dis = disaggregated_goodput(pre, dec, r, target, where);
+    // Speculation (`disagg --spec`): the colocated steps speculate, and so does the decode pool, each
+    // with its own drafter laid out as its pool.
+    const speculative_decoding co_spec = speculation_arg(pre, pre_at, acceptance, draft_tokens, drafter);
+    const speculative_decoding dis_spec = speculation_arg(dec, dec_at, acceptance, draft_tokens, drafter);
+    const goodput_plan co =
+        colocated_goodput(pre, r, target, {.prefill_chunk = tokens(number(chunk, "chunk"))}, co_spec);
+    const goodput_plan dis = disaggregated_goodput(pre, dec, r, target, where, {}, dis_spec);
     const double stall_batch = co.feasible ? co.decode_batch : 1.0;
     auto maybe = [](bool ok, double v) { return ok ? py::object(py::float_(v)) : py::none(); };
     result out{.kind = "disagg", .fields = {}};
@@ -815,7 +876,7 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
     f["kv_bytes_per_request"] = t.total.value();
     f["kv_bytes_per_prefill_gpu"] = t.per_gpu.value();
     f["kv_transfer_s"] = t.time.value();
-    f["prefill_s"] = prefill_pass(pre, 1.0, r.input, tokens(0.0)).time().value();
+    f["prefill_s"] = prefill_pass(pre, 1.0, r.computed(), r.cached()).time().value();  // the uncached tokens
     f["prefill_stall_s"] = prefill_stall(pre, stall_batch, r).value();
     f["colocated_feasible"] = co.feasible;
     f["colocated_batch"] = maybe(co.feasible, co.decode_batch);
@@ -1009,20 +1070,11 @@ std::shared_ptr<sweep_py> fresh_sweep() {
 /// MTP modules) at acceptance α and γ draft tokens, checked by the library (`speculative_decoding`).
 speculative_decoding head_speculation_arg(const model& m, py::handle acceptance, py::handle draft_tokens,
                                           py::handle drafter) {
-    if (draft_tokens.is_none()) {
-        if (!acceptance.is_none())
-            refuse("acceptance", acceptance, "needs draft_tokens= (speculation is off without it)", "llmcost.argument.missing");
-        return {};
-    }
-    if (acceptance.is_none())
-        refuse("acceptance", acceptance, "is required with draft_tokens= (the per-token acceptance rate)",
-               "llmcost.argument.missing");
-    const std::string by = str_arg(drafter, "drafter");
+    if (!speculation_on(acceptance, draft_tokens)) return {};
+    static_cast<void>(str_arg(drafter, "drafter"));  // a name, as the tool's --drafter
     speculative_decoding sd{.acceptance = number(acceptance, "acceptance"), .draft_tokens = whole(draft_tokens, "draft_tokens"),
-                            .head = {}, .draft = {}};
-    if (by == "eagle") sd.head = eagle_draft_head(m);
-    else if (by == "mtp") sd.head = mtp_draft_head(m);
-    else
+                            .head = head_arg(drafter, m), .draft = {}};
+    if (!sd.head)
         refuse("drafter", drafter, "must be 'eagle' or 'mtp': a sweep lays out every deployment its own way, so a "
                "separate draft model is priced by estimate", "llmcost.argument.choice");
     sd.validate();
@@ -1067,7 +1119,7 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
     for (const py::object& m : items(disaggregated)) g.modes.push_back({.disaggregated = flag(m, "disaggregated")});
     for (double in : numbers(input, "input"))
         for (double out : numbers(output, "output"))
-            g.shapes.push_back({.input = tokens(in), .output = tokens(out), .cached_fraction = number(prefix_hit, "prefix_hit")});
+            g.shapes.push_back({.input = tokens(in), .output = tokens(out), .cached_fraction = prefix_hit_arg(prefix_hit)});
     g.speculation = head_speculation_arg(g.m, acceptance, draft_tokens, drafter);
     g.batches = numbers(batch, "batch");
     g.limits.max_batch = number(max_batch, "max_batch");
@@ -1193,7 +1245,7 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
     g.modes.clear();
     for (const py::object& m : items(disaggregated)) g.modes.push_back({.disaggregated = flag(m, "disaggregated")});
     g.shapes = {shape_of(input, output)};
-    g.shapes[0].cached_fraction = number(prefix_hit, "prefix_hit");
+    g.shapes[0].cached_fraction = prefix_hit_arg(prefix_hit);
     g.speculation = head_speculation_arg(g.m, acceptance, draft_tokens, drafter);
     if (!batch.is_none()) g.batches = numbers(batch, "batch");
     else g.batches = max_batch.is_none() ? plan::batch_ladder() : plan::batch_ladder(number(max_batch, "max_batch"));
@@ -1223,7 +1275,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
             refuse("mix", c, "each class is (input, output, share)", "llmcost.argument.type");
         t.mix.push_back({.share = number(parts[2], "mix share"),
                          .shape = {.input = tokens(number(parts[0], "mix input")), .output = tokens(number(parts[1], "mix output")),
-                                   .cached_fraction = number(prefix_hit, "prefix_hit")}});  // every class alike (S6)
+                                   .cached_fraction = prefix_hit_arg(prefix_hit)}});  // every class alike (S6)
     }
     t.validate();
     if (!flag(ignore_max_position, "ignore_max_position"))
@@ -1483,9 +1535,15 @@ PYBIND11_MODULE(_core, m) {
           "decode_hardware"_a = py::none(), "decode_tp"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp,
           "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(),
           "ignore_max_position"_a = false, "engine"_a = py::none(), "kv_memory_fraction"_a = py::none(),
+          "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
           "Colocated against disaggregated serving under TTFT/TPOT targets (s): KV transfer, prefill stall, P:D "
           "ratio and goodput: `llmcost disagg`. engine= and kv_memory_fraction= as estimate takes them, for both "
-          "pools (the decode pool on its own GPU's profile), as `llmcost disagg --engine … --kv-memory-fraction …`.");
+          "pools (the decode pool on its own GPU's profile), as `llmcost disagg --engine … --kv-memory-fraction …`. "
+          "prefix_hit: share of each prompt found cached, [0, 1): only the rest is prefilled (the whole prompt's KV "
+          "is still sent), as `--prefix-hit`. Speculation while draft_tokens is given (acceptance required; "
+          "drafter 'eagle', 'mtp', or a catalog model as a draft model on each pool's layout): every colocated "
+          "step and every decode-pool step speculates, as `llmcost disagg --spec --acceptance … --draft-tokens … "
+          "--drafter …`.");
 
     // ---- sweeps
     py::class_<sweep_py, std::shared_ptr<sweep_py>> sw(m, "SweepResult",

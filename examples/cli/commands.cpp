@@ -439,9 +439,7 @@ struct drafter_choice {
     std::string text;
 };
 std::optional<draft_head> head_named(const std::string& drafter, const model& m) {
-    if (drafter == "mtp") return mtp_draft_head(m);
-    if (drafter == "eagle") return eagle_draft_head(m);
-    return std::nullopt;
+    return draft_head_named(drafter, m);  // the library's one reading of a drafter's name
 }
 
 drafter_choice drafter_for(const speculation_options& o, const deployment& d, const deployment_options& dep) {

@@ -268,7 +268,9 @@ def disagg(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: 
            tp: int = 1, pp: int = 1, ep: int = 1, dp: int | None = None, gpus: int | None = None,
            weights: str | None = None, kv: str | None = None, ignore_max_position: bool = False,
            engine: Literal["trtllm", "vllm", "sglang"] | None = None,
-           kv_memory_fraction: _Number | None = None) -> Result: ...
+           kv_memory_fraction: _Number | None = None, prefix_hit: _Number = 0.0,
+           acceptance: _Number | None = None, draft_tokens: int | None = None,
+           drafter: Union[Literal["eagle", "mtp"], str, Model] = "eagle") -> Result: ...
 
 def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Numbers,
           output: _Numbers, batch: _Numbers, tp: int | Sequence[int] | None = None,

@@ -240,6 +240,62 @@ def test_disagg_matches_the_tools_table():
     assert shown(r.goodput_gain, 3) == 1.17
 
 
+def test_disagg_with_prefix_hit_and_speculation_matches_the_tools_json():
+    # llmcost disagg --model Llama-3.1-70B --hardware H100 --tp 8 --input 4000 --output 300 --prefix-hit 0.5
+    #                --spec --drafter eagle --acceptance 0.7 --draft-tokens 3 --format json   (--ttft 2 --tpot 0.05)
+    golden = json.loads((EXPECTED / "disagg_spec_prefix.json").read_text())
+    r = llmcost.disagg("Llama-3.1-70B", "H100", tp=8, input=4000, output=300, ttft=2, tpot=0.05, prefix_hit=0.5,
+                       acceptance=0.7, draft_tokens=3, drafter="eagle")
+    assert r.kind == "disagg"
+    assert_matches_golden(r, golden)
+
+
+def test_disagg_with_a_draft_model_matches_the_tools_json():
+    # llmcost disagg --model Llama-3.1-70B --hardware H100 --tp 8 --input 4000 --output 300 --decode-hardware H200
+    #                --decode-tp 4 --tpot 0.06 --spec --drafter Llama-3.1-8B --acceptance 0.6 --draft-tokens 4 --format json
+    # The draft model on each pool's own layout: tp 8 on H100 colocated, tp 4 on H200 in the decode pool.
+    golden = json.loads((EXPECTED / "disagg_spec_draft.json").read_text())
+    kw = dict(tp=8, input=4000, output=300, decode_hardware="H200", decode_tp=4, ttft=2, tpot=0.06,
+              acceptance=0.6, draft_tokens=4)
+    assert_matches_golden(llmcost.disagg("Llama-3.1-70B", "H100", drafter="Llama-3.1-8B", **kw), golden)
+    assert_matches_golden(llmcost.disagg("Llama-3.1-70B", "H100", drafter=llmcost.Model.named("Llama-3.1-8B"), **kw),
+                          golden)
+
+
+def test_disagg_prefix_hit_and_speculation_laws():
+    d = dict(tp=8, input=4000, output=300, ttft=2, tpot=0.05)
+    plain = llmcost.disagg("Llama-3.1-70B", "H100", **d)
+    assert llmcost.disagg("Llama-3.1-70B", "H100", prefix_hit=0.0, acceptance=None, draft_tokens=None,
+                          **d).to_dict() == plain.to_dict(), "the defaults are off"
+    hit = llmcost.disagg("Llama-3.1-70B", "H100", prefix_hit=0.75, **d)
+    # The whole prompt's KV still travels: 2 × 80 layers × 8 KV heads × 128 dims × 2 B × 4000 tokens (S16, S25).
+    assert hit.kv_bytes_per_request == plain.kv_bytes_per_request == 2 * 80 * 8 * 128 * 2 * 4000
+    assert hit.prefill_s < plain.prefill_s                      # only 1000 of 4000 tokens are prefilled
+    spec = llmcost.disagg("Llama-3.1-70B", "H100", acceptance=0.7, draft_tokens=3, **d)
+    # Speculation leaves the prompt's side alone and serves more sequences in the decode pool under the same TPOT.
+    assert spec.kv_transfer_s == plain.kv_transfer_s and spec.prefill_s == plain.prefill_s
+    assert spec.disaggregated_decode_batch >= plain.disaggregated_decode_batch
+    assert spec.disaggregated_requests_per_s_per_gpu > plain.disaggregated_requests_per_s_per_gpu
+
+
+def test_disagg_refuses_bad_speculation_and_prefix_hit():
+    d = dict(tp=8, input=4000, output=300, ttft=2, tpot=0.05)
+    cases = [(dict(acceptance=0.7), "acceptance", "needs draft_tokens="),
+             (dict(draft_tokens=3), "acceptance", "is required with draft_tokens="),
+             (dict(acceptance=1.5, draft_tokens=3), "acceptance", "probability in \\[0, 1\\]"),
+             (dict(acceptance=0.7, draft_tokens=0), "draft_tokens", "whole number"),
+             (dict(acceptance=0.7, draft_tokens=3, drafter="mtp"), "mtp_modules", "ships no MTP module"),
+             (dict(acceptance=0.7, draft_tokens=3, drafter="no-such-model"), "drafter", "not in the catalog"),
+             (dict(acceptance=0.7, draft_tokens=3, drafter=3), "drafter", "must be a catalog name"),
+             (dict(prefix_hit=1.0), "prefix_hit", "must be in \\[0, 1\\)"),
+             (dict(prefix_hit=-0.1), "prefix_hit", "must be in \\[0, 1\\)"),
+             (dict(prefix_hit="half"), "prefix_hit", "must be a number")]
+    for extra, field, rule in cases:
+        with pytest.raises(llmcost.InvalidInput, match=rule) as err:
+            llmcost.disagg("Llama-3.1-70B", "H100", **d, **extra)
+        assert err.value.field == field, extra
+
+
 # ---- hand-worked figures ---------------------------------------------------------------------------
 
 def test_kv_per_token_by_hand():
@@ -725,7 +781,7 @@ def test_sweep_prefix_hit_and_speculation_colocated_and_disaggregated():
 def test_sweep_speculation_and_prefix_hit_bad_input():
     with pytest.raises(llmcost.InvalidInput) as err:
         llmcost.sweep("Llama-3.1-8B", "H100", input=[100], output=[10], batch=[1], prefix_hit=1.0)
-    assert err.value.field == "cached_fraction"
+    assert err.value.field == "prefix_hit" and err.value.value == 1.0
     with pytest.raises(llmcost.InvalidInput) as err:
         llmcost.sweep("Llama-3.1-8B", "H100", input=[100], output=[10], batch=[1], draft_tokens=3)
     assert err.value.field == "acceptance"

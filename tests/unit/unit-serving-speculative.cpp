@@ -243,6 +243,16 @@ TEST_CASE("T6 speculative: draft heads") {
         CHECK(mtp_draft_head(catalog::deepseek_v3).extra_parameters == 102'760'448);
         CHECK(mtp_draft_head(catalog::deepseek_v3).layers == 1.0);
     }
+    SUBCASE("a drafter's name, read once for the tool and the Python module") {
+        // "eagle": fc 2h → h with bias, 2 · 4096² + 4096; "mtp": 2 · 7168² (as above); another name: a draft model.
+        static_assert(draft_head_named("eagle", vicuna_7b)->extra_parameters == 33'558'528);
+        static_assert(draft_head_named("mtp", catalog::deepseek_v3)->extra_parameters == 102'760'448);
+        static_assert(!draft_head_named("Llama-3.1-8B", vicuna_7b).has_value());
+        static_assert(!draft_head_named("EAGLE", vicuna_7b).has_value());  // names are exact, as --drafter reads them
+        CHECK(draft_head_named("eagle", vicuna_7b)->name == std::string_view("EAGLE head"));
+        CHECK_THROWS_WITH_AS(static_cast<void>(draft_head_named("mtp", vicuna_7b)),
+                             doctest::Contains("mtp_modules = 0"), invalid_input);
+    }
     SUBCASE("a head costs a few percent of a pass, a deeper one more") {
         const seconds_t plain = decode_pass(d, 1, 512_tok).time();
         const seconds_t head = draft_head_time(d, eagle_draft_head(vicuna_7b), 1, 512_tok);

@@ -201,6 +201,16 @@ struct draft_head {
                       .extra_parameters = 2 * count_t{m.hidden} * m.hidden + m.hidden};
 }
 
+/// The draft head a drafter's name selects for target `m`, as every face reads `drafter`: "mtp" the
+/// model's MTP module (refused for a model without one), "eagle" an EAGLE head; any other name is
+/// none (a draft model, which the caller builds on the target's layout). One reading for the
+/// `llmcost` tool and the Python module.
+[[nodiscard]] constexpr std::optional<draft_head> draft_head_named(std::string_view drafter, const model& m) {
+    if (drafter == "mtp") return mtp_draft_head(m);
+    if (drafter == "eagle") return eagle_draft_head(m);
+    return std::nullopt;
+}
+
 namespace detail::speculative {
 
 /// The target cut to `layers` layers in one pipeline stage: the shape a draft head copies. Its
