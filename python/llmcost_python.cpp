@@ -740,10 +740,6 @@ std::optional<draft_head> head_arg(py::handle drafter, const model& m) {
 }
 
 /// How the tool names a draft head in its notes ("an EAGLE head", "the model's MTP module").
-std::string head_text(py::handle drafter) {
-    return str_arg(drafter, "drafter") == "mtp" ? "the model's MTP module" : "an EAGLE head";
-}
-
 /// Speculation on or off, as every function with acceptance= and draft_tokens= reads them: off while
 /// draft_tokens is None (acceptance then refused: it would be ignored); on, acceptance is required.
 bool speculation_on(py::handle acceptance, py::handle draft_tokens) {
@@ -797,7 +793,7 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
     if (head) {
         require_batch_fits(d, r, b);  // the weights and the batch fit the engine's pool, as `llmcost spec` checks
         step = speculative_step_for(d, *head, b, context, gamma);
-        by = head_text(drafter);
+        by = drafter_text(str_arg(drafter, "drafter"));
     } else {
         // The drafter on the target's hardware, layout, formats and engine, as `llmcost spec --drafter NAME` places it.
         static_cast<void>(entry_arg<llmcost::model>(drafter, "drafter", "Model"));  // refused naming drafter, not model
@@ -806,7 +802,7 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
         // Its weights sit beside the target's: the batch must fit what both leave, as `llmcost spec` checks.
         require_batch_fits(d, r, b, with_draft_resident({}, {.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft}));
         step = speculative_step_for(d, draft, b, context, gamma);
-        by = "draft model " + std::string(draft.m.name);
+        by = drafter_text(str_arg(drafter, "drafter"), draft.m.name);
     }
     result out{.kind = "spec", .fields = {}};
     py::dict& f = out.fields;

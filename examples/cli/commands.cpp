@@ -447,14 +447,14 @@ drafter_choice drafter_for(const speculation_options& o, const deployment& d, co
                      .text = {}};
     if (std::optional<draft_head> h = head_named(o.drafter, d.m)) {
         c.speculation.head = h;
-        c.text = o.drafter == "mtp" ? "the model's MTP module" : "an EAGLE head";
+        c.text = drafter_text(o.drafter);
     } else {
         deployment_options x = dep;
         x.model = o.drafter;
         x.model_flag = "--drafter";
         x.gpus = 0;
         c.speculation.draft = build(x);
-        c.text = "draft model " + std::string(c.speculation.draft->m.name);
+        c.text = drafter_text(o.drafter, c.speculation.draft->m.name);
     }
     return c;
 }

@@ -730,6 +730,12 @@ TEST_CASE("measurements: a disaggregated row states its pools and is priced by t
     CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,640,0.8,922,922,"
                                "ttft_s,0.5,s,s,1,1,3,1,,2\n"),
                          "layout.tp = 3"));
+    // A TPOT row whose answers are all one token has no time per output token: refused, not priced 0.
+    const auto one_token = rows_of(head + "640,0.8,922,1,tpot_s,0.01,s,s,1,1,4,4,,2\n");
+    REQUIRE(one_token.size() == 1);
+    const std::string no_tpot = test::error_of([&] { return plan::predict(one_token[0]); });
+    CHECK(test::contains(no_tpot, "output_tokens"));
+    CHECK(test::contains(no_tpot, "a TPOT row needs answers of more than one token"));
 }
 
 TEST_CASE("measurements: a Krai MLPerf v5.1 open row (vLLM, Llama-3.1-70B, TP2·DP4 H100) loads with its harness's fields") {

@@ -164,3 +164,44 @@ TEST_CASE("disagg sim: bad input is refused, naming the field, the value and the
     CHECK(test::contains(test::error_of(run(1, 10, 1.5, 0)), "workers"));
     CHECK(test::contains(test::error_of(run(1, 10, 1, 0.5)), "max_tokens_per_step"));
 }
+
+TEST_CASE("disagg sim: a request no rank can hold is refused, naming the request, the pool and the rule") {
+    const deployment d = llama70b_tp8_fp8_f10();
+    const worker_pool roomy{.d = d, .workers = 1};
+    // Llama-3.1-70B in FP8 over 2 GPUs keeps ~35 GB of weights per GPU. The engine's pool is f · HBM less
+    // the weights and the rest (share_of_total, docs/kv-pool.md), so f = 1 − (pool at f = 1 − 1 GB) ÷ HBM
+    // leaves 1 GB, while a 60,000-token sequence needs 80 layers × 8 KV heads × 128 × 2 (K, V) × 1 B ÷ 2
+    // GPUs = 81,920 B a token, 4.9 GB.
+    deployment tight = d;
+    tight.layout = {.tp = 2};
+    REQUIRE(tight.engine.scheduler.kv_pool == kv_pool_rule::share_of_total);
+    tight.engine = with_kv_memory_fraction(d.engine, 1.0);
+    const double whole = kv_budget_per_gpu(tight).value();
+    tight.engine = with_kv_memory_fraction(d.engine, 1.0 - (whole - 1e9) / tight.hw.gpu.hbm_capacity.value());
+    tight.validate();
+    REQUIRE(kv_budget_per_gpu(tight).value() > 0.0);
+    REQUIRE(kv_budget_per_gpu(tight).value() < 60000.0 * 81920.0);
+    const worker_pool small{.d = tight, .workers = 1};
+    const sim::disaggregated_client long_prompts{.input = workload::fixed(tokens(59000.0)),
+                                                 .output = workload::fixed(tokens(1000.0)), .clients = 1, .prompts = 1};
+    const std::string decode_side = test::error_of([&] {
+        return sim::simulate_disaggregated(roomy, small, long_prompts, kv_path::scale_up);
+    });
+    CHECK(test::contains(decode_side, "disaggregated request 1"));
+    CHECK(test::contains(decode_side, "decode KV per sequence"));
+    CHECK(test::contains(decode_side, "does not fit"));
+    const std::string prefill_side = test::error_of([&] {
+        return sim::simulate_disaggregated(small, roomy, long_prompts, kv_path::scale_up);
+    });
+    CHECK(test::contains(prefill_side, "prefill KV per sequence"));
+    // Beyond the model's 131,072 positions: refused by name, before any KV question.
+    const sim::disaggregated_client too_long{.input = workload::fixed(tokens(131000.0)),
+                                             .output = workload::fixed(tokens(100.0)), .clients = 1, .prompts = 1};
+    const std::string beyond = test::error_of([&] {
+        return sim::simulate_disaggregated(roomy, roomy, too_long, kv_path::scale_up);
+    });
+    CHECK(test::contains(beyond, "max_position"));
+    CHECK(test::contains(beyond, "disaggregated request 1"));
+    // The same sequence on the roomy pools is simulated.
+    CHECK(sim::simulate_disaggregated(roomy, roomy, long_prompts, kv_path::scale_up).ttft.mean > 0.0);
+}

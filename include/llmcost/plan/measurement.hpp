@@ -570,6 +570,8 @@ struct online_means {
         case scenario::fixed_batch: {
             if (x.disaggregated()) {  // prefill and decode pools, the client's closed loop as simulated
                 const sim::disaggregated_result s = disaggregated_run(x);
+                require(x.what != metric::tpot_s || s.tpot_requests > 0.0, x.id, "output_tokens", x.r.output.value(),
+                        "a TPOT row needs answers of more than one token (every simulated answer had one)");
                 return x.what == metric::ttft_s ? s.ttft.mean
                        : x.what == metric::tpot_s ? s.tpot.mean
                                                   : s.output_tokens_per_s;

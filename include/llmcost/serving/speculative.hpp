@@ -30,6 +30,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace llmcost {
@@ -209,6 +210,14 @@ struct draft_head {
     if (drafter == "mtp") return mtp_draft_head(m);
     if (drafter == "eagle") return eagle_draft_head(m);
     return std::nullopt;
+}
+
+/// How a report names the drafter `draft_head_named` read ("mtp", "eagle"), or the draft model it
+/// names otherwise: one wording for the `llmcost` tool's and the Python module's reports.
+[[nodiscard]] inline std::string drafter_text(std::string_view drafter, std::string_view draft_model = {}) {
+    if (drafter == "mtp") return "the model's MTP module";
+    if (drafter == "eagle") return "an EAGLE head";
+    return "draft model " + std::string(draft_model);
 }
 
 namespace detail::speculative {

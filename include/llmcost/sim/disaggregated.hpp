@@ -28,6 +28,10 @@
 ///   per request of O > 1 (vLLM's benchmark_serving mean TPOT: over requests); output rate = Σ O ÷ the
 ///   makespan (t = 0 to the last answer at the client).
 ///
+/// Events at the same instant: a rank that finishes a pass or a step starts its next one as an event at
+/// that instant, so the prompts and KV caches that reach it then are in it. Each drawn request is checked
+/// against both pools (`check_disaggregated_request`: one sequence must fit a rank).
+///
 /// Deterministic under a seed. Decode ranks are not held to their KV capacity here (the caller's
 /// closed-form check `disaggregated_closed_loop` holds c ÷ A_d to it); each rank is an independent
 /// server (no lockstep between the attention ranks of one DEP worker).
@@ -36,11 +40,13 @@
 #include <llmcost/sim/sampler.hpp>
 #include <llmcost/sim/simulate.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <queue>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -67,7 +73,8 @@ struct disaggregated_client {
 /// What the client of a simulated disaggregated closed loop reports (seconds, tokens/s).
 struct disaggregated_result {
     percentiles ttft;                ///< over requests (s)
-    percentiles tpot;                ///< over requests of more than one output token (s)
+    percentiles tpot;                ///< over requests of more than one output token (s); all zero when none
+    double tpot_requests = 0;        ///< requests of more than one output token (what `tpot` summarises)
     double output_tokens = 0;        ///< Σ O
     double makespan = 0;             ///< t = 0 to the last answer at the client (s)
     double output_tokens_per_s = 0;  ///< Σ O ÷ makespan
@@ -77,6 +84,33 @@ struct disaggregated_result {
     double decode_steps = 0;
 };
 
+/// Checks one drawn request against both pools (the message, with the request's number, is built only
+/// for a request that breaks a rule): whole tokens, input + output within the model's max_position, the
+/// prompt's KV within a prefill rank's pool and the whole sequence's (input + output) within a decode
+/// rank's (`kv_budget_per_gpu`): a request no rank can hold is refused, not simulated as if it fit.
+inline void check_disaggregated_request(const worker_pool& prefill, const worker_pool& decode, double input,
+                                        double output, std::size_t index) {
+    const bool lengths_ok = input >= 1.0 && std::isfinite(input) && output >= 1.0 && std::isfinite(output) &&
+                            detail::const_trunc(input) == input && detail::const_trunc(output) == output;
+    const double prefill_kv = lengths_ok ? kv_bytes_per_gpu_for_context(prefill.d, tokens(input)).value() : 0.0;
+    const double decode_kv = lengths_ok ? kv_bytes_per_gpu_for_context(decode.d, tokens(input + output)).value() : 0.0;
+    if (lengths_ok && input + output <= decode.d.m.max_position && prefill_kv <= kv_budget_per_gpu(prefill.d).value() &&
+        decode_kv <= kv_budget_per_gpu(decode.d).value())
+        return;
+    const std::string where = "disaggregated request " + std::to_string(index + 1);
+    require(input >= 1.0 && std::isfinite(input) && detail::const_trunc(input) == input, where, "input (tokens)", input,
+            "a request has a whole number of prompt tokens, at least one", "llmcost.simulate.request_tokens");
+    require(output >= 1.0 && std::isfinite(output) && detail::const_trunc(output) == output, where, "output (tokens)",
+            output, "a request generates a whole number of tokens, at least one", "llmcost.simulate.request_tokens");
+    require_within_max_position(decode.d.m, input + output, " (" + where + ": input + output)");
+    require(prefill_kv <= kv_budget_per_gpu(prefill.d).value(), where, "prefill KV per sequence (B)", prefill_kv,
+            "does not fit: the prompt needs more KV than a prefill rank's share of the HBM left after the weights",
+            "llmcost.fit.kv_sequence");
+    require(false, where, "decode KV per sequence (B)", decode_kv,
+            "does not fit: prompt + answer need more KV than a decode rank's share of the HBM left after the weights",
+            "llmcost.fit.kv_sequence");
+}
+
 /// Simulates the closed loop of `c` against the pools (see the file's comment); the KV over `path`,
 /// M = `l.max_tokens_per_step` (0: no cap).
 [[nodiscard]] inline disaggregated_result simulate_disaggregated(const worker_pool& prefill, const worker_pool& decode,
@@ -85,6 +119,8 @@ struct disaggregated_result {
     prefill.validate();
     decode.validate();
     c.validate();
+    require_weights_fit(prefill.d);
+    require_weights_fit(decode.d);
     require(l.max_tokens_per_step == 0.0 || l.max_tokens_per_step >= 1.0, "disaggregated simulation", "max_tokens_per_step",
             l.max_tokens_per_step, "a step's token cap is 0 (none) or at least one token");
     const auto ap = static_cast<std::size_t>(prefill.ranks()), ad = static_cast<std::size_t>(decode.ranks());
@@ -111,6 +147,7 @@ struct disaggregated_result {
         request r{};
         r.input = draw.length(c.input);
         r.output = draw.length(c.output);
+        check_disaggregated_request(prefill, decode, r.input, r.output, reqs.size());
         r.sent = t;
         reqs.push_back(r);
         at(t, kind::arrive, reqs.size() - 1);
@@ -187,8 +224,10 @@ struct disaggregated_result {
             case kind::prefill_done: {
                 for (const std::size_t j : pre[i].pass)
                     at(t + kv_transfer_for(prefill.d, tokens(reqs[j].input), path).time.value(), kind::ready, j);
-                pre[i].busy = false;
-                if (!pre[i].queue.empty()) start_pass(i, t);
+                // The next pass starts as an event at t, after every prompt that reaches this rank at t
+                // is queued (a tie with an arrival joins the pass, as the opening wave's prompts do).
+                pre[i].busy = !pre[i].queue.empty();
+                if (pre[i].busy) at(t, kind::prefill_start, i);
                 break;
             }
             case kind::ready: {
@@ -214,8 +253,9 @@ struct disaggregated_result {
                     r.base -= reqs[j].input - reqs[j].first_step + 1.0;
                     if (reqs.size() < n) send(client_first_token(seconds(t), front_end).value());
                 }
-                r.busy = false;
-                if (!r.running.empty() || !r.joining.empty()) start_step(i, t);
+                // The next step starts as an event at t, after every KV cache that arrives at t has joined.
+                r.busy = !r.running.empty() || !r.joining.empty();
+                if (r.busy) at(t, kind::decode_start, i);
                 break;
             }
         }
@@ -231,6 +271,7 @@ struct disaggregated_result {
         out.makespan = detail::max(out.makespan, client_first_token(seconds(r.last), front_end).value());
     }
     out.ttft = summarise(ttft);
+    out.tpot_requests = static_cast<double>(tpot.size());
     if (!tpot.empty()) out.tpot = summarise(tpot);
     out.output_tokens_per_s = out.output_tokens / out.makespan;
     out.mean_decode_batch /= out.decode_steps;
