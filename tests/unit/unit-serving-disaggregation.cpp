@@ -203,6 +203,20 @@ TEST_CASE("disagg closed loop: a small case composed by hand from the pool's pas
           s.ttft);
 }
 
+TEST_CASE("disagg closed loop: a full pass holds no more prompts than a rank's share of the clients") {
+    // c = 2 clients over A_p = 2 prefill ranks: k = 1 prompt a rank, so although the cap M = 8000 would
+    // hold ⌊8000 ÷ 1000⌋ = 8 prompts, a pass never holds more than one: D_max = t₁ ÷ (1 · 2), not t₈ ÷ (8 · 2).
+    const deployment d = llama70b_tp8_fp8();
+    const request_shape r{.input = 1000_tok, .output = 100_tok};
+    const disaggregated_loop s = disaggregated_closed_loop({.d = d, .workers = 2}, {.d = d, .workers = 1}, r, 2.0, 20.0,
+                                                           kv_path::scale_up, {.max_tokens_per_step = 8000});
+    const double t1 = prefill_pass(d, 1.0, 1000_tok, 0_tok).time().value();
+    const double t8 = prefill_pass(d, 8.0, 1000_tok, 0_tok).time().value();
+    REQUIRE(t8 / 8.0 < t1);  // the bug this pins would have priced the faster, impossible pass
+    CHECK(s.prefill_per_prompt.value() == doctest::Approx(t1 / 2.0));
+    CHECK(s.prompts_per_pass == 1.0);
+}
+
 TEST_CASE("disagg closed loop: a saturated prefill pool queues the steady state's prompts") {
     // Long prompts, short answers, one prefill worker: c · D_max − Z exceeds a prompt alone, and the
     // steady TTFT is the asymptotic bound c · D_max − Z (prompts wait for the prefill pool).

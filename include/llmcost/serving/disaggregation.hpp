@@ -252,7 +252,8 @@ struct disaggregated_loop {
 ///   steady:  the closed loop's asymptotic bounds (Lazowska et al., *Quantitative System Performance*,
 ///            1984, §5.2: R = max(D₀, c·D_max − Z)), D₀ = t_p(1) + t_kv + F + t_d(b) a prompt alone,
 ///            D_max = t_p(p*) ÷ (p*·A_p) the prefill pool's seconds per prompt with passes full at the cap
-///            (p* = max(1, ⌊M ÷ I⌋); none: max(1, k)), Z = (O − 1)·TPOT the answer's decode:
+///            or at the clients a rank can hold (p* = max(1, min(⌊M ÷ I⌋, ⌈k⌉)); none: max(1, k)),
+///            Z = (O − 1)·TPOT the answer's decode:
 ///            TTFT_ss = max(D₀, c·D_max − Z), cycle = TTFT_ss + Z, λ = c ÷ cycle;
 ///   run:     TTFT = (c·TTFT_wave + (N − c)·TTFT_ss) ÷ N; makespan = TTFT_wave + Z + (N ÷ c − 1)·cycle;
 ///            output rate = N·O ÷ makespan.
@@ -287,7 +288,9 @@ struct disaggregated_loop {
     const double whole = detail::const_trunc(k / s.prompts_per_pass);
     const double passes = detail::max(1.0, whole < k / s.prompts_per_pass ? whole + 1.0 : whole);
     s.opening_ttft = client_first_token(pass(s.prompts_per_pass) * ((passes + 1.0) / 2.0) + s.transfer, front_end) + s.tpot;
-    s.prefill_per_prompt = pass(cap) / (cap * prefill.ranks());
+    // A rank's queue never holds more than its share of the clients, ⌈k⌉, so a full pass holds at most that.
+    const double full = detail::max(1.0, detail::min(cap, detail::const_ceil(k)));
+    s.prefill_per_prompt = pass(full) / (full * prefill.ranks());
     const seconds_t alone = client_first_token(pass(1.0) + s.transfer, front_end) + s.tpot;
     const seconds_t think = s.tpot * (r.output.value() - 1.0);
     const seconds_t queued = s.prefill_per_prompt * clients - think;
