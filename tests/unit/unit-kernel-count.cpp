@@ -315,6 +315,39 @@ TEST_CASE("property: more kernels in the MLA block never shorten a step; four is
     }
 }
 
+TEST_CASE("kernels a pass launches: TensorRT-LLM's absorbed MLA block on Blackwell, counted by hand") {
+    // DeepSeek-V3: 61 layers, 58 MoE. Generic: 10·61 + 4·58 + 3 = 845 (above).
+    // TensorRT-LLM's MLA block at decode on B200 (NVIDIA/TensorRT-LLM tech blog 1, "Pushing Latency
+    // Boundaries", @01c4ece9, Everything in One Diagram, Modules 1-8): Fuse_A_GEMM (1), the q_a and kv_a
+    // RMSNorms on two streams (2), UQ_QR GEMM (1), UK batched GEMM (1), KV-cache concat + RoPE (1),
+    // generation attention (1), UV batched GEMM (1), WO GEMM (1) = 9 for the generic 4: +5 a layer.
+    // TP8 EP8, no attention DP (the dynamo-trt GB200 TEP8 decode worker): the all-reduce + RMSNorm fusion
+    // takes 3 a layer (−3·61 = −183), the TRTLLM-Gen runner 6 for the generic 7 (−1·58 = −58), the MLA
+    // block +5·61 = +305: 845 − 183 − 58 + 305 = 909 (604 before this block was counted).
+    const deployment tep{.m = catalog::deepseek_v3, .hw = catalog::gb200_nvl72, .layout = {.tp = 8, .ep = 8},
+                         .engine = catalog::trtllm_blackwell};
+    CHECK(detail::kernels_per_pass(tep) == 909.0);
+    SUBCASE("attention DP keeps the MLA block, drops the norm fusion and the runner: 845 + 305") {
+        deployment dep = tep;
+        dep.layout = {.tp = 1, .ep = 8, .dp = 8};
+        CHECK(detail::kernels_per_pass(dep) == 1150.0);
+    }
+    SUBCASE("gpt-oss (no latent attention) keeps TensorRT-LLM's 363") {
+        CHECK(detail::kernels_per_pass(gpt_oss({.tp = 8}, catalog::trtllm_blackwell)) == 363.0);
+    }
+    SUBCASE("the launch term at one sequence: 909 × the hardware's 4 µs (the profile adds none) = 3.636 ms") {
+        CHECK(decode_pass(tep, 1.0, 922_tok).overhead_time.value() == doctest::Approx(3.636e-3).epsilon(1e-9));
+        // 305 more kernels than the count before: 1.22 ms more a step, at any batch.
+        deployment before = tep;
+        before.engine.kernels.mla_attention_kernels = 0.0;
+        for (double b : {1.0, 8.0, 64.0}) {
+            CAPTURE(b);
+            const double more = decode_pass(tep, b, 922_tok).time().value() - decode_pass(before, b, 922_tok).time().value();
+            CHECK(more == doctest::Approx(305.0 * 4e-6).epsilon(1e-6));
+        }
+    }
+}
+
 TEST_CASE("mla_attention_kernels: refusals, the catalog's rows and the table's optional column") {
     engine_profile e = catalog::sglang_hopper;
     for (double bad : {-1.0, 2.5, 65.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
@@ -333,7 +366,10 @@ TEST_CASE("mla_attention_kernels: refusals, the catalog's rows and the table's o
     // Blackwell's eager prompt step: PR 12160's 82.64 ms over its 1,089 kernels (11 a block, the fusion).
     CHECK(catalog::sglang_blackwell.overheads.prefill_launch.value() * 1089.0 == doctest::Approx(82.64e-3).epsilon(1e-3));
     CHECK(catalog::sglang_cdna3.kernels.mla_attention_kernels == 0.0);
-    CHECK(catalog::trtllm_blackwell.kernels.mla_attention_kernels == 0.0);
+    // TensorRT-LLM on Blackwell: 9 (session 25, NVIDIA/TensorRT-LLM tech blog 1's MLA modules 1-8);
+    // TensorRT-LLM on Hopper keeps the generic four.
+    CHECK(catalog::trtllm_blackwell.kernels.mla_attention_kernels == 9.0);
+    CHECK(catalog::trtllm_hopper.kernels.mla_attention_kernels == 0.0);
     CHECK(catalog::sglang_hopper.overheads.prefill_launch.value() * 1394.0 == doctest::Approx(82.64e-3).epsilon(1e-3));
     // An old table without the column loads with 0; a new one reads it and refuses a bad value by
     // file, line and column.
