@@ -666,12 +666,19 @@ TEST_CASE("measurements: a disaggregated row states its pools and is priced by t
     CHECK(x.decode_workers == 2.0);
     CHECK(x.clients() == 64.0);  // the client's concurrency, not 64 × dp
     // The prediction is the closed loop over the two pools of the row's GPU and engine: 4 + 16 GPUs fit
-    // one NVL72 domain, so the KV cache travels over NVLink; the row's step cap is the prefill's.
+    // one NVL72 domain, so the KV cache travels over NVLink; the row's caps (max_tokens 8192) are the
+    // decode worker's, per attention rank (session 25), and the prefill pool takes the engine's defaults.
     deployment p = plan::as_driven(x);
     p.layout = {.tp = 4, .ep = 4};
+    CHECK(plan::prefill_limits(x).max_tokens_per_step == with_engine_defaults({}, x.d.engine).max_tokens_per_step);
+    CHECK(plan::closed_loop_limits(x).max_tokens_per_step == 8192.0);
+    const sim::decode_admission a = plan::decode_admission_of(x);
+    CHECK(a.max_running <= 8192.0);  // min(the engine's max sequences, the row's 8192 tokens a step)
+    CHECK(a.reserve_full_sequence);  // TensorRT-LLM: the whole sequence, after the prefill
+    CHECK_FALSE(a.before_prefill);
     const disaggregated_loop s =
         disaggregated_closed_loop({.d = p, .workers = 1}, {.d = plan::as_driven(x), .workers = 2}, x.r, 64.0, 640.0,
-                                  kv_path::scale_up, plan::closed_loop_limits(x));
+                                  kv_path::scale_up, plan::prefill_limits(x));
     CHECK(s.decode_batch == 4.0);  // 64 ÷ (2 workers × 8 ranks)
     CHECK(plan::disaggregated_bound(x).ttft.value() == doctest::Approx(s.ttft.value()).epsilon(1e-12));
     // The prediction is the client's run as simulated over the same pools: 64 clients, 640 prompts of
@@ -680,7 +687,7 @@ TEST_CASE("measurements: a disaggregated row states its pools and is priced by t
         {.d = p, .workers = 1}, {.d = plan::as_driven(x), .workers = 2},
         {.input = workload::uniform(819_tok, 1024_tok), .output = workload::uniform(819_tok, 1024_tok), .clients = 64,
          .prompts = 640, .seed = 1},
-        kv_path::scale_up, plan::closed_loop_limits(x));
+        kv_path::scale_up, plan::prefill_limits(x), a);
     CHECK(plan::predict(x) == run.ttft.mean);
     CHECK(plan::predict(rows[1]) == run.tpot.mean);
     // The simulated run's tokens/s is within the closed form's bound; its TTFT carries the queueing the
@@ -689,6 +696,13 @@ TEST_CASE("measurements: a disaggregated row states its pools and is priced by t
     CHECK(run.ttft.mean >= 0.97 * s.ttft.value());
 
     auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    // A decode cap that is no whole number of requests (the decode attention rank's), refused by the loader.
+    CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,12.5,,,64,640,0.8,922,922,"
+                               "ttft_s,0.5,s,s,1,1,4,4,,2\n"),
+                         "its decode attention rank's"));
+    CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,0.5,,64,640,0.8,922,922,"
+                               "ttft_s,0.5,s,s,1,1,4,4,,2\n"),
+                         "key \"max_tokens\" = \"0.5\""));
     // A prefill layout without prefill workers, a fraction of a worker, a row that is no closed loop.
     CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,640,0.8,922,922,"
                                "ttft_s,0.5,s,s,1,,4,4,,\n"),

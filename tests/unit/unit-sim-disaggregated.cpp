@@ -11,6 +11,7 @@
 
 #include "test_helpers.hpp"
 
+#include <cmath>
 #include <string>
 
 using namespace llmcost;
@@ -204,4 +205,121 @@ TEST_CASE("disagg sim: a request no rank can hold is refused, naming the request
     CHECK(test::contains(beyond, "disaggregated request 1"));
     // The same sequence on the roomy pools is simulated.
     CHECK(sim::simulate_disaggregated(roomy, roomy, long_prompts, kv_path::scale_up).ttft.mean > 0.0);
+}
+
+TEST_CASE("disagg sim: decode admission — a cap of one request a rank, two clients, by hand") {
+    // One prefill rank (a cap of two prompts: both in one pass), one decode rank that holds one request
+    // at a time; I = 1000, O = 3, one prompt per client. S = s(1,1000) + s(1,1001) + s(1,1002): one
+    // answer's decode alone.
+    const deployment d = llama70b_tp8_fp8_f10();
+    const sim::disaggregated_client c{.input = workload::fixed(1000_tok), .output = workload::fixed(3_tok), .clients = 2,
+                                      .prompts = 2};
+    const double t1 = prefill_pass(d, 1.0, 1000_tok, 0_tok).time().value();
+    const double t2 = prefill_pass(d, 2.0, 1000_tok, 0_tok).time().value();
+    const double kv = kv_transfer_for(d, 1000_tok, kv_path::scale_up).time.value();
+    const double s0 = step(d, 1, 1000), S = s0 + step(d, 1, 1001) + step(d, 1, 1002);
+    SUBCASE("TensorRT-LLM's order: B, prefilled with A, waits for A's transfer and decode, then its own transfer") {
+        const sim::disaggregated_result s = sim::simulate_disaggregated(
+            {.d = d, .workers = 1}, {.d = d, .workers = 1}, c, kv_path::scale_up, {.max_tokens_per_step = 2000},
+            {.max_running = 1});
+        // A: t₂ + kv + s₀ + F; B: A's end t₂ + kv + S, then kv + s₀ + F.
+        CHECK(s.ttft.mean == doctest::Approx(t2 + kv + s0 + 0.010 + (kv + S) / 2.0).epsilon(1e-12));
+        CHECK(2.0 * (s.ttft.max - s.ttft.mean) == doctest::Approx(kv + S).epsilon(1e-9));
+        CHECK(s.max_admission_wait == doctest::Approx(kv + S).epsilon(1e-12));
+        CHECK(s.mean_admission_wait == doctest::Approx((kv + S) / 2.0).epsilon(1e-12));
+        CHECK(s.makespan == doctest::Approx(t2 + 2.0 * (kv + S) + 0.010).epsilon(1e-12));
+        CHECK(s.mean_decode_batch == 1.0);  // never two in a step
+        CHECK(s.tpot.mean == doctest::Approx((S - s0) / 2.0).epsilon(1e-12));
+    }
+    SUBCASE("SGLang's order: B's prefill waits for the pre-allocation, so B is prefilled alone after A's end") {
+        const sim::disaggregated_result s = sim::simulate_disaggregated(
+            {.d = d, .workers = 1}, {.d = d, .workers = 1}, c, kv_path::scale_up, {.max_tokens_per_step = 2000},
+            {.max_running = 1, .reserve_full_sequence = false, .reserved_tokens = 512, .before_prefill = true});
+        // A: t₁ + kv + s₀ + F (alone in its pass); B admitted at A's end t₁ + kv + S, then the same again.
+        CHECK(2.0 * s.ttft.mean - s.ttft.max == doctest::Approx(t1 + kv + s0 + 0.010).epsilon(1e-12));
+        CHECK(s.ttft.max == doctest::Approx(2.0 * t1 + 2.0 * kv + S + s0 + 0.010).epsilon(1e-12));
+        CHECK(s.max_admission_wait == doctest::Approx(t1 + kv + S).epsilon(1e-12));
+        CHECK(s.makespan == doctest::Approx(2.0 * (t1 + kv + S) + 0.010).epsilon(1e-12));
+        CHECK(s.mean_prompts_per_pass == 1.0);
+    }
+    SUBCASE("a cap of two: nobody waits, the run of no cap") {
+        const sim::disaggregated_result a = sim::simulate_disaggregated(
+            {.d = d, .workers = 1}, {.d = d, .workers = 1}, c, kv_path::scale_up, {.max_tokens_per_step = 2000},
+            {.max_running = 2});
+        const sim::disaggregated_result b = sim::simulate_disaggregated({.d = d, .workers = 1}, {.d = d, .workers = 1}, c,
+                                                                        kv_path::scale_up, {.max_tokens_per_step = 2000});
+        CHECK(a.max_admission_wait == 0.0);
+        CHECK(a.ttft.mean == b.ttft.mean);
+        CHECK(a.makespan == b.makespan);
+        CHECK(a.ttft.mean == doctest::Approx(t2 + kv + step(d, 2, 1000) + 0.010).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("disagg sim: decode admission — the decode rank's KV pool binds") {
+    // A pool of K tokens (`kv_capacity_tokens` at a KV memory fraction of 0.14: f·H − X − W on this
+    // engine's rule); no cap on requests. Two clients, O = 3.
+    deployment d = llama70b_tp8_fp8_f10();
+    d.engine = with_kv_memory_fraction(d.engine, 0.14);
+    const double K = kv_capacity_tokens(d).value();
+    REQUIRE(K > 4000.0);
+    REQUIRE(K < 100000.0);
+    auto run = [&](double input, sim::decode_admission a) {
+        const sim::disaggregated_client c{.input = workload::fixed(tokens(input)), .output = workload::fixed(3_tok),
+                                          .clients = 2, .prompts = 2};
+        return sim::simulate_disaggregated({.d = d, .workers = 1}, {.d = d, .workers = 1}, c, kv_path::scale_up,
+                                           {.max_tokens_per_step = 2.0 * input}, a);
+    };
+    SUBCASE("whole sequences (TensorRT-LLM): 2·(I + O) > K holds B until A's end; 2·(I + O) ≤ K does not") {
+        const double big = std::floor(0.6 * K), small = std::floor(0.4 * K);
+        const double kv = kv_transfer_for(d, tokens(big), kv_path::scale_up).time.value();
+        const double S = step(d, 1, big) + step(d, 1, big + 1) + step(d, 1, big + 2);
+        const sim::disaggregated_result held = run(big, {});
+        CHECK(held.max_admission_wait == doctest::Approx(kv + S).epsilon(1e-12));
+        CHECK(held.mean_decode_batch == 1.0);
+        CHECK(held.admission_kv_tokens == K);
+        const sim::disaggregated_result free = run(small, {});
+        CHECK(free.max_admission_wait == 0.0);
+        CHECK(free.mean_decode_batch == 2.0);
+    }
+    SUBCASE("SGLang's pre-allocation: used + r·held + I + r ≤ K — the reserve r alone decides") {
+        const double input = std::floor(0.45 * K);
+        const sim::decode_admission sglang{.reserve_full_sequence = false, .reserved_tokens = std::floor(0.1 * K),
+                                           .before_prefill = true};
+        // B: A's prompt 0.45·K + r + 0.45·K + r = 1.1·K > K: B waits for A's end; with r = 0, 0.9·K fits.
+        CHECK(run(input, sglang).max_admission_wait > 0.0);
+        CHECK(run(input, sglang).mean_prompts_per_pass == 1.0);
+        sim::decode_admission none = sglang;
+        none.reserved_tokens = 0;
+        CHECK(run(input, none).max_admission_wait == 0.0);
+        CHECK(run(input, none).mean_prompts_per_pass == 2.0);
+    }
+    SUBCASE("a request whose reservation exceeds the pool is refused, naming it") {
+        // I + O > K: the request check refuses it before any admission (check_disaggregated_request).
+        CHECK(test::contains(test::error_of([&] { return run(std::floor(K), {}); }), "decode KV per sequence"));
+        // I + O ≤ K but I + r > K (SGLang's reserve): an idle rank that cannot take it never will.
+        const std::string e = test::error_of([&] {
+            return run(std::floor(0.9 * K), {.reserve_full_sequence = false, .reserved_tokens = std::floor(0.2 * K),
+                                             .before_prefill = true});
+        });
+        CHECK(test::contains(e, "input + output (tokens)"));
+        CHECK(test::contains(e, "must fit a decode attention rank's KV pool"));
+    }
+}
+
+TEST_CASE("disagg sim: decode admission — bad caps are refused, naming the field, the value and the rule") {
+    const deployment d = llama70b_tp8_fp8_f10();
+    auto run = [&](sim::decode_admission a) {
+        return [=] {
+            return sim::simulate_disaggregated({.d = d, .workers = 1}, {.d = d, .workers = 1}, {.clients = 1, .prompts = 1},
+                                               kv_path::scale_up, {}, a);
+        };
+    };
+    for (const double cap : {0.0, std::nan(""), 1.5, -1.0}) {
+        const std::string e = test::error_of(run({.max_running = cap}));
+        CHECK(test::contains(e, "max_running"));
+        CHECK(test::contains(e, "a decode attention rank holds a whole number of requests, at least 1"));
+    }
+    CHECK(test::contains(test::error_of(run({.max_running = 0})), "max_running = 0"));
+    CHECK(test::contains(test::error_of(run({.reserved_tokens = -1})), "reserved_tokens"));
+    CHECK(test::contains(test::error_of(run({.reserved_tokens = std::nan("")})), "a per-request KV reserve"));
 }

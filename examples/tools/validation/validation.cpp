@@ -1897,13 +1897,15 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
                     value_text(plan::metric::ttft_s, run.ttft.mean, 4) + " | " +
                     value_text(plan::metric::ttft_s, run.ttft.p50, 4) + " | " +
                     value_text(plan::metric::ttft_s, run.ttft.p99, 4) + " | " + text::plain(run.mean_prompts_per_pass, 3) +
-                    " | " + text::plain(run.mean_decode_batch, 3) + " |\n";
+                    " | " + text::plain(run.mean_decode_batch, 3) + " | " +
+                    value_text(plan::metric::ttft_s, run.mean_admission_wait, 4) + " |\n";
         }
         s += "### The disaggregated closed loops' TTFT: mean, median and tail\n\nThe disaggregated rows (prefill and "
              "decode pools) are priced by their simulated closed loop (`plan::disaggregated_run`, "
              "`sim::simulate_disaggregated`: FIFO prefill ranks running whole prompts to the step cap, each prompt's KV "
-             "transfer, continuously batching decode ranks, round-robin routing, the client's random lengths, every "
-             "client's first prompt at t = 0); the closed form's asymptotic bounds (`plan::disaggregated_bound`) stay "
+             "transfer, continuously batching decode ranks that admit a request only under their cap on held requests and "
+             "within their KV pool (`sim::decode_admission`, the decode workers' caps from the launch scripts: session 25), "
+             "round-robin routing, the client's random lengths, every client's first prompt at t = 0); the closed form's asymptotic bounds (`plan::disaggregated_bound`) stay "
              "as the bound. The artifact's median and p99 TTFT against the simulated run's, the mean as the check row "
              "prices it (error = llmcost ÷ measured − 1):\n\n"
              "| engine | GPU vendor (architecture) | TTFT rows | median abs. error of the mean | of the median | mean "
@@ -1915,7 +1917,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
                  text::signed_percent(b.mean_signed) + " |\n";
         }
         s += "\n| id | measured mean | median | p99 | llmcost mean | median | p99 | prompts per prefill pass | decode "
-             "batch |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n" + list + "\n";
+             "batch | decode admission wait (mean) |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n" + list + "\n";
     }
     s += "What the servers were launched with (InferenceMAX's launch scripts, each row's notes naming the script and "
          "commit): the caps are data in the rows — `max_batch` (SGLang `--max-running-requests`, vLLM `--max-num-seqs`, "

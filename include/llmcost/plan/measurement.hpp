@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -307,6 +308,14 @@ struct measurement {
         require(!outputs_per_block, s, "outputs_per_block", 1.0, own_loop);
         require(adp_timeout_iters == 0.0, s, "adp_timeout_iters", adp_timeout_iters, own_loop);
         require(!median_ttft, s, "median_ttft", 1.0, own_loop);
+        // The row's caps are the decode worker's, per decode attention rank (`decode_admission_of`).
+        require(max_batch == 0.0 || (max_batch >= 1.0 && std::floor(max_batch) == max_batch), s, "max_batch", max_batch,
+                "a disaggregated row's max_batch is its decode attention rank's cap on running requests: 0 (the "
+                "engine's default) or a whole number, at least 1");
+        require(max_tokens == 0.0 || (max_tokens >= 1.0 && std::floor(max_tokens) == max_tokens), s, "max_tokens",
+                max_tokens,
+                "a disaggregated row's max_tokens is its decode worker's tokens per step: 0 (the engine's default) or "
+                "a whole number, at least 1");
         deployment p = d;
         p.layout = prefill_layout;
         worker_pool{.d = p, .workers = prefill_workers}.validate();
@@ -400,27 +409,55 @@ struct disaggregated_pools {
     return s;
 }
 
+/// A disaggregated row's prefill pool's scheduler: the engine's defaults (`closed_loop_limits` without
+/// the row's caps, which are the decode worker's: `decode_admission_of`), its step cap M the prefill
+/// pass's token cap.
+[[nodiscard]] inline scheduler_limits prefill_limits(const measurement& x) {
+    measurement y = x;
+    y.max_batch = 0;
+    y.max_tokens = 0;
+    return closed_loop_limits(y);
+}
+
+/// What a disaggregated row's decode attention ranks admit (`sim::decode_admission`): the row's caps
+/// (`max_batch`, `max_tokens`: the decode worker's, per attention rank) or the engine's defaults
+/// (`closed_loop_limits`), the cap min(max sequences, max tokens per step) (a decode step carries one
+/// token a sequence); TensorRT-LLM reserves the whole sequence after the prefill, SGLang the prompt and
+/// `sim::sglang_reserved_decode_tokens` before it (its bootstrap), both as sim/disaggregated.hpp cites.
+[[nodiscard]] inline sim::decode_admission decode_admission_of(const measurement& x) {
+    const scheduler_limits l = closed_loop_limits(x);
+    const double none = std::numeric_limits<double>::infinity();
+    const double seqs = l.max_batch > 0.0 ? l.max_batch : none, toks = l.max_tokens_per_step > 0.0 ? l.max_tokens_per_step : none;
+    const bool sglang = x.engine == serving_engine::sglang;
+    return {.max_running = detail::min(seqs, toks),
+            .reserve_full_sequence = l.reserve_full_sequence,
+            .reserved_tokens = sglang ? sim::sglang_reserved_decode_tokens : 0.0,
+            .before_prefill = sglang};
+}
+
 /// The closed-loop run of a disaggregated row (`measurement::disaggregated`) bounded in closed form
 /// (`disaggregated_closed_loop`, the asymptotic bounds): c = `batch` clients and `prompts` prompts of
-/// the row's mean shape over the row's pools (`pools_of`), the engine's step cap as the row
-/// gives it (`closed_loop_limits`). It also holds the row to the pools' capacities (c ÷ A_d sequences
-/// per decode rank within its KV cache, one prompt within a prefill rank's).
+/// the row's mean shape over the row's pools (`pools_of`), the prefill pool's step cap
+/// (`prefill_limits`). It also holds the row to the pools' capacities (c ÷ A_d sequences per decode
+/// rank within its KV cache, one prompt within a prefill rank's); the decode admission cap is the
+/// simulated run's alone (`disaggregated_run`).
 [[nodiscard]] inline disaggregated_loop disaggregated_bound(const measurement& x) {
     const disaggregated_pools s = pools_of(x);
-    return disaggregated_closed_loop(s.prefill, s.decode, x.r, x.batch, x.prompts, s.path, closed_loop_limits(x));
+    return disaggregated_closed_loop(s.prefill, s.decode, x.r, x.batch, x.prompts, s.path, prefill_limits(x));
 }
 
 /// The simulated closed-loop run of a disaggregated row (`sim::simulate_disaggregated`): the row's pools
 /// (`pools_of`), c = `batch` clients, `prompts` prompts with `client_lengths` of the row's shape,
-/// seed 1, the engine's step cap as the row gives it (`closed_loop_limits`); the row held to the
-/// pools' capacities first (`disaggregated_bound`'s checks). Prices the disaggregated rows (`predict`).
+/// seed 1, the prefill pool's step cap (`prefill_limits`) and the decode ranks' admission
+/// (`decode_admission_of`); the row held to the pools' capacities first (`disaggregated_bound`'s
+/// checks). Prices the disaggregated rows (`predict`).
 [[nodiscard]] inline sim::disaggregated_result disaggregated_run(const measurement& x) {
     (void)disaggregated_bound(x);  // the capacity checks, with field, value and rule
     const disaggregated_pools s = pools_of(x);
     const sim::disaggregated_client c{.input = client_lengths(x.r.input, x.range_ratio),
                                       .output = client_lengths(x.r.output, x.range_ratio),
                                       .clients = x.batch, .prompts = x.prompts, .seed = 1};
-    return sim::simulate_disaggregated(s.prefill, s.decode, c, s.path, closed_loop_limits(x));
+    return sim::simulate_disaggregated(s.prefill, s.decode, c, s.path, prefill_limits(x), decode_admission_of(x));
 }
 
 /// A run whose 99th-percentile TTFT is more than `stall_ratio` times its median: a few requests

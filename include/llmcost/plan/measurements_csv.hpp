@@ -17,7 +17,7 @@
 /// | `tp`, `pp`, `ep`, `dp` | the layout (whole numbers ≥ 1) |
 /// | `weights`, `kv` | number formats (`bf16`, `fp8`, …); empty = the model's own |
 /// | `scenario` | `offline`, `online`, `fixed_batch` or `single_prefill` |
-/// | `requests`, `max_batch`, `max_tokens` | offline run size and engine caps (0 or empty = none) |
+/// | `requests`, `max_batch`, `max_tokens` | offline run size and engine caps (0 or empty = none); on a disaggregated row the decode worker's caps, per decode attention rank: `max_batch` its running requests (TensorRT-LLM max_batch_size, SGLang --max-running-requests ÷ dp under DP attention), `max_tokens` its tokens per step (TensorRT-LLM max_num_tokens), whole numbers; empty = the engine's defaults; the prefill pool takes the engine's defaults (`plan::prefill_limits`) |
 /// | `rate_per_s` | online arrival rate per serving instance (a replica, or one expert-parallel group) |
 /// | `batch` | fixed_batch concurrency |
 /// | `prompts` | optional: a fixed_batch run by a closed-loop client with a burst start (all clients' first prompts at once), this many prompts in all, priced by the simulator; empty or 0 = steady state |
@@ -27,7 +27,7 @@
 /// | `gemm_allreduce_plugin` | optional: 1 = the engine build runs each row-parallel GEMM with its TP all-reduce in one kernel (TensorRT-LLM's `gemm_allreduce_plugin`), the all-reduce priced past the GEMM it overlaps; empty or 0 = after the GEMM |
 /// | `cuda_graphs` | optional: 1 = the run captured its steps in CUDA graphs, 0 = it ran them eagerly, as its configuration states (MLPerf `use_graphs`, vLLM `enforce_eager: True` in AMD's harness): every kernel then pays the engine's `launch_eager`, and an engine that prices the host's enqueue (`host_enqueue`) holds each step to at least kernels × it; empty = the engine profile's default |
 /// | `fp16_dense_max_tokens` | optional: steps of at most this many tokens run the dense linear layers (8-bit weights) as 16-bit GEMMs on a 16-bit copy of the weights, as the run's configuration turns on (AMD's MLPerf Mixtral Server yamls, `VLLM_MOE_USE_FP16_GEMM_FOR_SMALL_FP8_INPUTS`: 2560); empty or 0 = never |
-/// | `kv_memory_fraction` | optional: the run's own KV memory fraction where its launch flags state it (SGLang `--mem-fraction-static`, vLLM `--gpu-memory-utilization`, TensorRT-LLM `kv_cache_free_gpu_mem_fraction`), sized into the KV pool by the engine's rule (docs/kv-pool.md); empty = the engine profile's default |
+/// | `kv_memory_fraction` | optional: the run's own KV memory fraction where its launch flags state it (SGLang `--mem-fraction-static`, vLLM `--gpu-memory-utilization`, TensorRT-LLM `kv_cache_free_gpu_mem_fraction`), sized into the KV pool by the engine's rule (docs/kv-pool.md); empty = the engine profile's default; on a disaggregated row the decode worker's (its KV pool bounds the decode ranks' admission, `sim::decode_admission`), carried onto both pools' engine (the prefill pool's KV only has to hold one prompt) |
 /// | `ttft_median_s`, `ttft_p99_s` | optional: a TTFT row's median and 99th percentile over the run's requests, where the artifact gives them beside the mean; empty = not given |
 /// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`; TensorRT-LLM's attention-DP balance has columns of its own, `adp_timeout_iters`), simulated for a closed-loop or online row; empty = 1, every step |
 /// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
@@ -239,6 +239,12 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
                             .dp = optional_degree("prefill_dp")};
         if (w > 0.0) x.decode_workers = optional_degree("decode_workers");
         if (w > 0.0 && x.d.layout.pp != 1) r.fail("pp", "a disaggregated row's decode worker is priced without pipeline stages (pp = 1)");
+        for (const std::string_view c : {"max_batch", "max_tokens"}) {  // the decode worker's caps, per attention rank
+            const double cap = r.number(c, 0.0);
+            if (w > 0.0 && cap != 0.0 && (cap < 1.0 || cap != std::floor(cap)))
+                r.fail(c, "a disaggregated row's cap is its decode attention rank's: 0 / empty (the engine's default) or a "
+                          "whole number, at least 1");
+        }
     } else {
         for (const std::string_view c : {"prefill_tp", "prefill_ep", "prefill_dp", "decode_workers"})
             if (t.find_column(c) && !r.text(c).empty())

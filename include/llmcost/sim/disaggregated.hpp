@@ -17,10 +17,27 @@
 ///   their mean length (the pass's attention at the mean length, not each prompt's own).
 /// - **Transfer**: each prompt's KV cache, `kv_transfer_for` at its own length, when its pass ends (the
 ///   links in parallel: no transfer queue).
-/// - **Decode pool**: A_d ranks, the next in turn (round-robin) when a prompt's KV has arrived; each
-///   rank batches continuously: a request joins at the next step, every step is `decode_pass` at the
-///   rank's current batch b and its sequences' mean context (prompt + tokens so far), and an answer of
-///   O tokens takes O steps, its first token at the end of its first step.
+/// - **Decode pool**: A_d ranks, the next in turn (round-robin); each rank batches continuously: a
+///   request joins at the next step after its KV has arrived, every step is `decode_pass` at the rank's
+///   current batch b and its sequences' mean context (prompt + tokens so far), and an answer of O tokens
+///   takes O steps, its first token at the end of its first step.
+/// - **Decode admission** (`decode_admission`): a rank holds a request (its KV reserved: in transfer,
+///   waiting to join or decoding) only while it holds fewer than its cap and the reservation fits its
+///   KV pool (`kv_capacity_tokens` of the decode deployment, the engine's pool rule); requests wait FIFO
+///   per rank, the head first (both engines stop at the first that does not fit). TensorRT-LLM (Dynamo):
+///   the generation worker takes a request once its context phase is done, schedules it in
+///   DISAGG_GENERATION_INIT under max_batch_size and a whole-sequence reservation (GUARANTEED_NO_EVICT),
+///   then pulls its KV (NVIDIA/TensorRT-LLM@02a10fed0dbf5db74c7da035be9c5fbef6d2df7a
+///   cpp/tensorrt_llm/batch_manager/capacityScheduler.cpp, GuaranteedNoEvictScheduler: disagg-gen-init
+///   requests count against mMaxNumRequests and reserve their blocks); the decode rank is picked when
+///   the prefill ends and the transfer starts at admission. SGLang: the router sends a request to its
+///   prefill and decode servers at once; the decode rank pre-allocates the prompt's KV plus
+///   num_reserved_decode_tokens (512) for it, keeping 512 for each request it already holds, and only
+///   then hands the prefill rank its destination (bootstrap), so the prefill pass waits for the
+///   pre-allocation (sgl-project/sglang@0035ca42c2d615f77778ce3bf825d6ce6e089661
+///   python/sglang/srt/disaggregation/decode.py, DecodePreallocQueue.pop_preallocated and
+///   _allocatable_token_budgets; running requests ≤ --max-running-requests, DecodeReqToTokenPool);
+///   both ranks are picked when the client sends.
 /// - **The client**: TTFT = `client_first_token`(first token − send, F) (F the engine's front end, as
 ///   the closed form states it: prefill done + transfer + F + the first decode step); the answer's end
 ///   reaches the client F after its last token, and the client sends its next prompt then (the front
@@ -32,9 +49,9 @@
 /// that instant, so the prompts and KV caches that reach it then are in it. Each drawn request is checked
 /// against both pools (`check_disaggregated_request`: one sequence must fit a rank).
 ///
-/// Deterministic under a seed. Decode ranks are not held to their KV capacity here (the caller's
-/// closed-form check `disaggregated_closed_loop` holds c ÷ A_d to it); each rank is an independent
-/// server (no lockstep between the attention ranks of one DEP worker).
+/// Deterministic under a seed. Each rank is an independent server (no lockstep between the attention
+/// ranks of one DEP worker); SGLang's retraction when the KV runs out, and its check that one request
+/// could finish alone, are left out (the reservation of 512 per held request stands for them).
 
 #include <llmcost/serving/disaggregation.hpp>
 #include <llmcost/sim/sampler.hpp>
@@ -45,6 +62,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <queue>
 #include <string>
 #include <tuple>
@@ -70,6 +88,35 @@ struct disaggregated_client {
     }
 };
 
+/// SGLang's decode-side KV reserve per request (`--num-reserved-decode-tokens`, ServerArgs default 512:
+/// sgl-project/sglang python/sglang/srt/server_args.py; used by DecodePreallocQueue).
+inline constexpr double sglang_reserved_decode_tokens = 512;
+
+/// What one decode attention rank of a disaggregated deployment admits (`simulate_disaggregated`).
+struct decode_admission {
+    /// Requests one decode attention rank holds at once (KV reserved: in transfer, waiting or decoding):
+    /// TensorRT-LLM max_batch_size (and max_num_tokens, one token a sequence in a decode step), SGLang
+    /// --max-running-requests ÷ dp under DP attention; ∞: no cap.
+    double max_running = std::numeric_limits<double>::infinity();
+    /// true: a request reserves its whole sequence I + O at admission (TensorRT-LLM GUARANTEED_NO_EVICT);
+    /// false: its prompt and `reserved_tokens`, with `reserved_tokens` kept free for each request held,
+    /// against the KV in use (SGLang's pre-allocation: used + r·held + I + r ≤ K).
+    bool reserve_full_sequence = true;
+    double reserved_tokens = 0;  ///< r (SGLang: `sglang_reserved_decode_tokens`)
+    /// true: the decode rank admits a request before its prefill pass (SGLang's bootstrap: the prefill
+    /// waits for the pre-allocation); false: after it (TensorRT-LLM's generation-init).
+    bool before_prefill = false;
+
+    void validate() const {
+        require(max_running == std::numeric_limits<double>::infinity() ||
+                    (max_running >= 1.0 && max_running <= 1e9 && detail::const_trunc(max_running) == max_running),
+                "decode admission", "max_running", max_running,
+                "a decode attention rank holds a whole number of requests, at least 1 (∞: no cap)");
+        require(reserved_tokens >= 0.0 && reserved_tokens <= 1e9, "decode admission", "reserved_tokens",
+                reserved_tokens, "a per-request KV reserve is 0 or more tokens (finite)");
+    }
+};
+
 /// What the client of a simulated disaggregated closed loop reports (seconds, tokens/s).
 struct disaggregated_result {
     percentiles ttft;                ///< over requests (s)
@@ -82,6 +129,10 @@ struct disaggregated_result {
     double mean_prompts_per_pass = 0;  ///< prompts per prefill pass, averaged over passes
     double prefill_passes = 0;
     double decode_steps = 0;
+    /// A request's wait for its decode rank's admission (from the prefill's end, TensorRT-LLM, or the
+    /// send, SGLang, to the reservation), mean and most over requests (s).
+    double mean_admission_wait = 0, max_admission_wait = 0;
+    double admission_kv_tokens = 0;  ///< the decode rank's KV pool K (tokens; `kv_capacity_tokens`)
 };
 
 /// Checks one drawn request against both pools (the message, with the request's number, is built only
@@ -112,15 +163,18 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
 }
 
 /// Simulates the closed loop of `c` against the pools (see the file's comment); the KV over `path`,
-/// M = `l.max_tokens_per_step` (0: no cap).
+/// the prefill pass's token cap M = `l.max_tokens_per_step` (0: no cap), the decode ranks' admission `a`.
 [[nodiscard]] inline disaggregated_result simulate_disaggregated(const worker_pool& prefill, const worker_pool& decode,
                                                                  const disaggregated_client& c, kv_path path,
-                                                                 const scheduler_limits& l = {}) {
+                                                                 const scheduler_limits& l = {},
+                                                                 const decode_admission& a = {}) {
     prefill.validate();
     decode.validate();
     c.validate();
+    a.validate();
     require_weights_fit(prefill.d);
     require_weights_fit(decode.d);
+    const double kv_tokens = kv_capacity_tokens(decode.d).value();  // K: one decode attention rank's pool
     require(l.max_tokens_per_step == 0.0 || l.max_tokens_per_step >= 1.0, "disaggregated simulation", "max_tokens_per_step",
             l.max_tokens_per_step, "a step's token cap is 0 (none) or at least one token");
     const auto ap = static_cast<std::size_t>(prefill.ranks()), ad = static_cast<std::size_t>(decode.ranks());
@@ -132,6 +186,8 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
     struct request {
         double input = 0, output = 0, sent = 0, first = 0, last = 0;
         double first_step = 0;  // the decode rank's step in which it makes its first token
+        double eligible = 0;    // when it began to wait for its decode rank's admission
+        std::size_t p_rank = 0, d_rank = 0;
     };
     std::vector<request> reqs;
     reqs.reserve(n);
@@ -165,6 +221,10 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         double step = 0;        // steps completed
         double base = 0;        // Σ (input − first_step + 1): the batch's context sum is base + b · (step − 1) in step `step`
         bool busy = false;
+        std::deque<std::size_t> waiting;  // FIFO: requests waiting for admission
+        double held = 0;                  // requests admitted and not finished
+        double reserved = 0;              // Σ (I + O) over them (whole-sequence reservation)
+        double pending_input = 0;         // Σ I over those admitted and not yet decoding
     };
     std::vector<prefill_rank> pre(ap);
     std::vector<decode_rank> dec(ad);
@@ -188,11 +248,58 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         out.mean_prompts_per_pass += b;
         at(t + prefill_pass(pm_p, b, tokens(tokens_in / b), tokens(0.0)).time().value(), kind::prefill_done, k);
     };
+    auto enter_prefill = [&](std::size_t i, double t) {  // into its prefill rank's FIFO
+        prefill_rank& p = pre[reqs[i].p_rank];
+        p.queue.push_back(i);
+        if (!p.busy) {  // starts once every prompt that arrives at this instant is queued
+            p.busy = true;
+            at(t, kind::prefill_start, reqs[i].p_rank);
+        }
+    };
+    // The KV a request reserves at admission on top of what its rank holds (see `decode_admission`).
+    auto fits = [&](const decode_rank& r, const request& q) {
+        if (a.reserve_full_sequence) return r.reserved + q.input + q.output <= kv_tokens;
+        const double in_use = r.base + static_cast<double>(r.running.size()) * r.step + r.pending_input;
+        return in_use + a.reserved_tokens * r.held + q.input + a.reserved_tokens <= kv_tokens;
+    };
+    double waits = 0;
+    // Admits the head of rank k's queue while it has a slot and the reservation fits (FIFO: stops at the
+    // first that does not); an admitted request's KV moves after its prefill, or its prefill starts.
+    auto admit = [&](std::size_t k, double t) {
+        decode_rank& r = dec[k];
+        while (!r.waiting.empty() && r.held < a.max_running && fits(r, reqs[r.waiting.front()])) {
+            const std::size_t j = r.waiting.front();
+            r.waiting.pop_front();
+            r.held += 1.0;
+            r.reserved += reqs[j].input + reqs[j].output;
+            r.pending_input += reqs[j].input;
+            waits += t - reqs[j].eligible;
+            out.max_admission_wait = detail::max(out.max_admission_wait, t - reqs[j].eligible);
+            if (a.before_prefill) {
+                enter_prefill(j, t);
+            } else {
+                at(t + kv_transfer_for(prefill.d, tokens(reqs[j].input), path).time.value(), kind::ready, j);
+            }
+        }
+        if (r.held == 0.0 && !r.waiting.empty()) {  // an idle rank that cannot take the head never will
+            const request& q = reqs[r.waiting.front()];
+            throw invalid_input("disaggregated simulation", "input + output (tokens)", q.input + q.output,
+                                "one request's KV reservation must fit a decode attention rank's KV pool "
+                                "(`kv_capacity_tokens`: " + invalid_input::show(kv_tokens) + " tokens)");
+        }
+    };
+    auto wait_for_decode = [&](std::size_t j, double t) {
+        reqs[j].eligible = t;
+        dec[reqs[j].d_rank].waiting.push_back(j);
+        admit(reqs[j].d_rank, t);
+    };
+
     auto start_step = [&](std::size_t k, double t) {
         decode_rank& r = dec[k];
         const double s = r.step + 1.0;
         for (const std::size_t i : r.joining) {
             reqs[i].first_step = s;
+            r.pending_input -= reqs[i].input;
             r.base += reqs[i].input - s + 1.0;
             r.running.emplace(s + reqs[i].output - 1.0, i);
         }
@@ -213,17 +320,24 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         events.pop();
         switch (what) {
             case kind::arrive: {
-                const std::size_t k = next_p++ % ap;
-                pre[k].queue.push_back(i);
-                if (!pre[k].busy) {  // starts once every prompt that arrives at this instant is queued
-                    pre[k].busy = true;
-                    at(t, kind::prefill_start, k);
+                reqs[i].p_rank = next_p++ % ap;
+                if (a.before_prefill) {  // SGLang: both ranks at the send; the prefill waits for the pre-allocation
+                    reqs[i].d_rank = next_d++ % ad;
+                    wait_for_decode(i, t);
+                } else {
+                    enter_prefill(i, t);
                 }
                 break;
             }
             case kind::prefill_done: {
-                for (const std::size_t j : pre[i].pass)
-                    at(t + kv_transfer_for(prefill.d, tokens(reqs[j].input), path).time.value(), kind::ready, j);
+                for (const std::size_t j : pre[i].pass) {
+                    if (a.before_prefill) {
+                        at(t + kv_transfer_for(prefill.d, tokens(reqs[j].input), path).time.value(), kind::ready, j);
+                    } else {  // TensorRT-LLM: the decode rank in turn, then its admission, then the transfer
+                        reqs[j].d_rank = next_d++ % ad;
+                        wait_for_decode(j, t);
+                    }
+                }
                 // The next pass starts as an event at t, after every prompt that reaches this rank at t
                 // is queued (a tie with an arrival joins the pass, as the opening wave's prompts do).
                 pre[i].busy = !pre[i].queue.empty();
@@ -231,7 +345,7 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
                 break;
             }
             case kind::ready: {
-                const std::size_t k = next_d++ % ad;
+                const std::size_t k = reqs[i].d_rank;
                 dec[k].joining.push_back(i);
                 if (!dec[k].busy) {  // steps once every KV cache that arrives at this instant has joined
                     dec[k].busy = true;
@@ -251,8 +365,11 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
                     r.running.pop();
                     reqs[j].last = t;
                     r.base -= reqs[j].input - reqs[j].first_step + 1.0;
+                    r.held -= 1.0;
+                    r.reserved -= reqs[j].input + reqs[j].output;
                     if (reqs.size() < n) send(client_first_token(seconds(t), front_end).value());
                 }
+                admit(i, t);  // a finished answer frees its slot and its KV
                 // The next step starts as an event at t, after every KV cache that arrives at t has joined.
                 r.busy = !r.running.empty() || !r.joining.empty();
                 if (r.busy) at(t, kind::decode_start, i);
@@ -276,6 +393,8 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
     out.output_tokens_per_s = out.output_tokens / out.makespan;
     out.mean_decode_batch /= out.decode_steps;
     out.mean_prompts_per_pass /= out.prefill_passes;
+    out.mean_admission_wait = waits / static_cast<double>(reqs.size());
+    out.admission_kv_tokens = kv_tokens;
     return out;
 }
 
