@@ -676,6 +676,17 @@ TEST_CASE("measurements: a disaggregated row states its pools and is priced by t
     CHECK(a.max_running <= 8192.0);  // min(the engine's max sequences, the row's 8192 tokens a step)
     CHECK(a.reserve_full_sequence);  // TensorRT-LLM: the whole sequence, after the prefill
     CHECK_FALSE(a.before_prefill);
+    CHECK_FALSE(a.idle_join_step);  // TensorRT-LLM: no SGLang prebuilt-batch iteration
+    // SGLang's decode worker under attention DP spends an idle lockstep iteration on each join
+    // (sim::decode_admission::idle_join_step; sglang disaggregation/decode.py); with TP attention it does not.
+    const auto sglang_rows = rows_of("S,check,DeepSeek-V3,MI355X,sglang,0.5.6,1,1,8,8,fp8,fp8,fixed_batch,,,,,256,2560,0.8,922,922,"
+                                     "tpot_s,0.04,s,s,1,1,8,8,,2\n"
+                                     "T,check,DeepSeek-V3,MI355X,sglang,0.5.6,8,1,8,1,fp8,fp8,fixed_batch,,,,,32,320,0.8,922,922,"
+                                     "tpot_s,0.02,s,s,1,1,8,8,,2\n");
+    REQUIRE(sglang_rows.size() == 2);
+    CHECK(plan::decode_admission_of(sglang_rows[0]).idle_join_step);
+    CHECK(plan::decode_admission_of(sglang_rows[0]).before_prefill);
+    CHECK_FALSE(plan::decode_admission_of(sglang_rows[1]).idle_join_step);
     const disaggregated_loop s =
         disaggregated_closed_loop({.d = p, .workers = 1}, {.d = plan::as_driven(x), .workers = 2}, x.r, 64.0, 640.0,
                                   kv_path::scale_up, plan::prefill_limits(x));

@@ -323,3 +323,65 @@ TEST_CASE("disagg sim: decode admission — bad caps are refused, naming the fie
     CHECK(test::contains(test::error_of(run({.reserved_tokens = -1})), "reserved_tokens"));
     CHECK(test::contains(test::error_of(run({.reserved_tokens = std::nan("")})), "a per-request KV reserve"));
 }
+
+TEST_CASE("disagg sim: the join step under attention DP (SGLang) — by hand") {
+    // sim::decode_admission::idle_join_step: the iteration that takes in a request whose KV has arrived
+    // streams its first token at once and runs an idle forward of a step's time (the rank's step at its
+    // batch after the join); the request then makes its other O − 1 tokens from the next iteration, at
+    // context I + 1, I + 2, …; a running sequence makes no token in the join step.
+    const deployment d = llama70b_tp8_fp8_f10();
+    const double t1 = prefill_pass(d, 1.0, 1000_tok, 0_tok).time().value();
+    const double kv = kv_transfer_for(d, 1000_tok, kv_path::scale_up).time.value();
+    const sim::decode_admission join{.idle_join_step = true};
+    SUBCASE("one client: the first token at the KV's arrival, the join step inside the first gap") {
+        // I = 1000, O = 4, N = 3, F = 10 ms. Each request: t₁ + kv, then the join step at batch 1 and
+        // context 1000 (s₀), then three steps at 1001, 1002, 1003: TTFT = t₁ + kv + F (no step before
+        // the first token), TPOT = (s₀ + s₁ + s₂ + s₃) ÷ 3, and the cycle is the one without the rule.
+        const sim::disaggregated_result s = sim::simulate_disaggregated(
+            {.d = d, .workers = 1}, {.d = d, .workers = 1},
+            {.input = workload::fixed(1000_tok), .output = workload::fixed(4_tok), .clients = 1, .prompts = 3},
+            kv_path::scale_up, {}, join);
+        const double s0 = step(d, 1, 1000), s1 = step(d, 1, 1001), s2 = step(d, 1, 1002), s3 = step(d, 1, 1003);
+        const double cycle = t1 + kv + s0 + s1 + s2 + s3 + 0.010;
+        CHECK(s.ttft.mean == doctest::Approx(t1 + kv + 0.010).epsilon(1e-12));
+        CHECK(s.tpot.mean == doctest::Approx((s0 + s1 + s2 + s3) / 3.0).epsilon(1e-12));
+        CHECK(s.makespan == doctest::Approx(3.0 * cycle).epsilon(1e-12));
+        CHECK(s.idle_join_steps == 3.0);
+        CHECK(s.decode_steps == 9.0);  // three a request: the join steps are not decode steps
+        CHECK(s.mean_decode_batch == 1.0);
+    }
+    SUBCASE("two clients on one decode rank: A's answer waits one step while B joins") {
+        // One prefill rank, one prompt a pass (cap 1000): A's KV arrives at t₁ + kv, B's at 2·t₁ + kv. O = 60,
+        // so A is decoding when B's KV arrives. A: join step s(1, 1000), then steps at batch 1 and context
+        // 1000 + j (j = 1, 2, …) until the step that ends after B's arrival; then B's join step at batch 2
+        // and A's context; then both at batch 2 (mean context of the two) until A's 59th step; then B alone.
+        const double O = 60;
+        const sim::disaggregated_result s = sim::simulate_disaggregated(
+            {.d = d, .workers = 1}, {.d = d, .workers = 1},
+            {.input = workload::fixed(1000_tok), .output = workload::fixed(tokens(O)), .clients = 2, .prompts = 2},
+            kv_path::scale_up, {.max_tokens_per_step = 1000}, join);
+        const double ready_a = t1 + kv, ready_b = 2.0 * t1 + kv;
+        double t = ready_a + step(d, 1, 1000);
+        double j = 1;  // A's next step (its context then 1000 + j)
+        while (t < ready_b) t += step(d, 1, 1000 + j++);
+        REQUIRE(j < O - 1);  // B arrives while A still decodes
+        const double first_b = t;
+        t += step(d, 2, 1000 + j);  // B's join step: A makes no token
+        double jb = 1;              // B's next step (its context then 1000 + jb)
+        for (; j <= O - 1; ++j, ++jb) t += step(d, 2, (1000 + j + 1000 + jb) / 2.0);
+        const double last_a = t;
+        for (; jb <= O - 1; ++jb) t += step(d, 1, 1000 + jb);
+        const double last_b = t;
+        CHECK(s.ttft.mean == doctest::Approx((ready_a + first_b) / 2.0 + 0.010).epsilon(1e-12));  // both sent at t = 0
+        CHECK(s.tpot.mean == doctest::Approx(((last_a - ready_a) + (last_b - first_b)) / (2.0 * (O - 1))).epsilon(1e-12));
+        CHECK(s.makespan == doctest::Approx(last_b + 0.010).epsilon(1e-12));
+        CHECK(s.idle_join_steps == 2.0);
+        // Without the rule B joins A's step at once and A never waits: a shorter mean TPOT.
+        const sim::disaggregated_result plain = sim::simulate_disaggregated(
+            {.d = d, .workers = 1}, {.d = d, .workers = 1},
+            {.input = workload::fixed(1000_tok), .output = workload::fixed(tokens(O)), .clients = 2, .prompts = 2},
+            kv_path::scale_up, {.max_tokens_per_step = 1000});
+        CHECK(plain.idle_join_steps == 0.0);
+        CHECK(plain.tpot.mean < s.tpot.mean);
+    }
+}

@@ -1905,6 +1905,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
              "`sim::simulate_disaggregated`: FIFO prefill ranks running whole prompts to the step cap, each prompt's KV "
              "transfer, continuously batching decode ranks that admit a request only under their cap on held requests and "
              "within their KV pool (`sim::decode_admission`, the decode workers' caps from the launch scripts: session 25), "
+             "SGLang's decode ranks under attention DP spending an idle lockstep iteration on each join "
+             "(`sim::decode_admission::idle_join_step`: session 26), "
              "round-robin routing, the client's random lengths, every client's first prompt at t = 0); the closed form's asymptotic bounds (`plan::disaggregated_bound`) stay "
              "as the bound. The artifact's median and p99 TTFT against the simulated run's, the mean as the check row "
              "prices it (error = llmcost ÷ measured − 1):\n\n"

@@ -423,7 +423,9 @@ struct disaggregated_pools {
 /// (`max_batch`, `max_tokens`: the decode worker's, per attention rank) or the engine's defaults
 /// (`closed_loop_limits`), the cap min(max sequences, max tokens per step) (a decode step carries one
 /// token a sequence); TensorRT-LLM reserves the whole sequence after the prefill, SGLang the prompt and
-/// `sim::sglang_reserved_decode_tokens` before it (its bootstrap), both as sim/disaggregated.hpp cites.
+/// `sim::sglang_reserved_decode_tokens` before it (its bootstrap), both as sim/disaggregated.hpp cites;
+/// SGLang's decode worker under attention DP (the row's dp > 1) spends an idle lockstep iteration on
+/// each join (`sim::decode_admission::idle_join_step`).
 [[nodiscard]] inline sim::decode_admission decode_admission_of(const measurement& x) {
     const scheduler_limits l = closed_loop_limits(x);
     const double none = std::numeric_limits<double>::infinity();
@@ -432,7 +434,8 @@ struct disaggregated_pools {
     return {.max_running = detail::min(seqs, toks),
             .reserve_full_sequence = l.reserve_full_sequence,
             .reserved_tokens = sglang ? sim::sglang_reserved_decode_tokens : 0.0,
-            .before_prefill = sglang};
+            .before_prefill = sglang,
+            .idle_join_step = sglang && x.d.layout.dp > 1};
 }
 
 /// The closed-loop run of a disaggregated row (`measurement::disaggregated`) bounded in closed form

@@ -38,6 +38,19 @@
 ///   python/sglang/srt/disaggregation/decode.py, DecodePreallocQueue.pop_preallocated and
 ///   _allocatable_token_budgets; running requests ≤ --max-running-requests, DecodeReqToTokenPool);
 ///   both ranks are picked when the client sends.
+/// - **The join step under attention DP** (`decode_admission::idle_join_step`, SGLang): a decode worker
+///   whose attention ranks are data-parallel runs every forward in lockstep (the MoE's all-to-all in each
+///   layer). An iteration in which a rank takes in requests whose KV has arrived (a "prebuilt" extend
+///   batch, returned before the running batch) streams their first token (the prefill's) and runs an idle
+///   forward with its peers instead of its running batch's decode: a step's time in which its running
+///   sequences make no token; the new requests decode from the next iteration, their remaining O − 1
+///   tokens (sgl-project/sglang python/sglang/srt/disaggregation/decode.py,
+///   SchedulerDisaggregationDecodeMixin.event_loop_normal_disagg_decode: `if batch.forward_mode.is_extend():
+///   self.stream_output(...); if prepare_mlp_sync_flag: self._prepare_idle_batch_and_run(None)`, the same
+///   in the v0.4.6 copy and in the pipeline-parallel loop; get_next_disagg_decode_batch_to_run returns
+///   the new prebuilt batch when there is one). The idle forward's time is priced as the rank's own step
+///   at its batch after the join (running + joining: its peers, filled round-robin, hold about as many);
+///   without attention DP the prebuilt batch runs no forward and the rule is off.
 /// - **The client**: TTFT = `client_first_token`(first token − send, F) (F the engine's front end, as
 ///   the closed form states it: prefill done + transfer + F + the first decode step); the answer's end
 ///   reaches the client F after its last token, and the client sends its next prompt then (the front
@@ -50,7 +63,7 @@
 /// against both pools (`check_disaggregated_request`: one sequence must fit a rank).
 ///
 /// Deterministic under a seed. Each rank is an independent server (no lockstep between the attention
-/// ranks of one DEP worker); SGLang's retraction when the KV runs out, and its check that one request
+/// ranks of one DEP worker, but for the join step's idle forward, priced at the rank's own step); SGLang's retraction when the KV runs out, and its check that one request
 /// could finish alone, are left out (the reservation of 512 per held request stands for them).
 
 #include <llmcost/serving/disaggregation.hpp>
@@ -106,6 +119,11 @@ struct decode_admission {
     /// true: the decode rank admits a request before its prefill pass (SGLang's bootstrap: the prefill
     /// waits for the pre-allocation); false: after it (TensorRT-LLM's generation-init).
     bool before_prefill = false;
+    /// true: an iteration that takes in requests whose KV has arrived is an idle forward in lockstep with
+    /// the worker's other attention ranks (a step's time; the rank's running sequences make no token), the
+    /// new requests' first token streamed at its start and their other O − 1 made from the next iteration
+    /// (SGLang's decode worker under attention DP, `require_mlp_sync`: see the file's comment).
+    bool idle_join_step = false;
 
     void validate() const {
         require(max_running == std::numeric_limits<double>::infinity() ||
@@ -129,6 +147,7 @@ struct disaggregated_result {
     double mean_prompts_per_pass = 0;  ///< prompts per prefill pass, averaged over passes
     double prefill_passes = 0;
     double decode_steps = 0;
+    double idle_join_steps = 0;  ///< decode iterations spent taking in requests (`decode_admission::idle_join_step`)
     /// A request's wait for its decode rank's admission (from the prefill's end, TensorRT-LLM, or the
     /// send, SGLang, to the reservation), mean and most over requests (s).
     double mean_admission_wait = 0, max_admission_wait = 0;
@@ -188,12 +207,13 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         double first_step = 0;  // the decode rank's step in which it makes its first token
         double eligible = 0;    // when it began to wait for its decode rank's admission
         std::size_t p_rank = 0, d_rank = 0;
+        bool streamed = false;  // its first token streamed at a join step (`idle_join_step`)
     };
     std::vector<request> reqs;
     reqs.reserve(n);
     workload::sampler draw(c.seed);
 
-    enum class kind { arrive, prefill_done, ready, step_done, prefill_start, decode_start };
+    enum class kind { arrive, prefill_done, ready, step_done, prefill_start, decode_start, join_done };
     using event = std::tuple<double, std::uint64_t, kind, std::size_t>;  // time, order, kind, request or rank
     std::priority_queue<event, std::vector<event>, std::greater<>> events;
     std::uint64_t order = 0;
@@ -218,6 +238,7 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         // (the step of its last token, request): the sequences in the batch, soonest end first
         std::priority_queue<std::pair<double, std::size_t>, std::vector<std::pair<double, std::size_t>>, std::greater<>> running;
         std::vector<std::size_t> joining, joined;
+        std::vector<std::size_t> taken_in;  // first token streamed at a join step, decoding from the next step
         double step = 0;        // steps completed
         double base = 0;        // Σ (input − first_step + 1): the batch's context sum is base + b · (step − 1) in step `step`
         bool busy = false;
@@ -297,6 +318,34 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
     auto start_step = [&](std::size_t k, double t) {
         decode_rank& r = dec[k];
         const double s = r.step + 1.0;
+        if (a.idle_join_step && !r.joining.empty()) {
+            // The join step: the new requests' first token now, an idle forward of a step's time (priced as
+            // the rank's step at its batch after the join), the running sequences waiting; the step count
+            // does not move, so every running sequence's last step moves one iteration later.
+            const double b_run = static_cast<double>(r.running.size());
+            double in_sum = 0.0;
+            for (const std::size_t i : r.joining) {
+                reqs[i].first = t;
+                reqs[i].streamed = true;
+                in_sum += reqs[i].input;
+                r.taken_in.push_back(i);
+            }
+            const auto b_new = static_cast<double>(r.joining.size());
+            r.joining.clear();
+            const double context = b_run > 0.0 ? (r.base + b_run * (s - 1.0)) / b_run : in_sum / b_new;
+            r.busy = true;
+            out.idle_join_steps += 1.0;
+            at(t + decode_pass(pm_d, detail::micro_batch(decode.d, b_run + b_new), tokens(context)).time().value(),
+               kind::join_done, k);
+            return;
+        }
+        for (const std::size_t i : r.taken_in) {  // first token already out: O − 1 steps from step s, context I + 1
+            reqs[i].first_step = s;
+            r.pending_input -= reqs[i].input;
+            r.base += reqs[i].input - s + 2.0;
+            r.running.emplace(s + detail::max(reqs[i].output - 2.0, 0.0), i);  // (O = 1: still one step)
+        }
+        r.taken_in.clear();
         for (const std::size_t i : r.joining) {
             reqs[i].first_step = s;
             r.pending_input -= reqs[i].input;
@@ -355,6 +404,12 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
             }
             case kind::prefill_start: start_pass(i, t); break;
             case kind::decode_start: start_step(i, t); break;
+            case kind::join_done: {  // no token made, nothing finished: the next iteration at once
+                decode_rank& r = dec[i];
+                r.busy = !r.running.empty() || !r.joining.empty() || !r.taken_in.empty();
+                if (r.busy) at(t, kind::decode_start, i);
+                break;
+            }
             case kind::step_done: {
                 decode_rank& r = dec[i];
                 r.step += 1.0;
@@ -364,14 +419,14 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
                     const std::size_t j = r.running.top().second;
                     r.running.pop();
                     reqs[j].last = t;
-                    r.base -= reqs[j].input - reqs[j].first_step + 1.0;
+                    r.base -= reqs[j].input - reqs[j].first_step + (reqs[j].streamed ? 2.0 : 1.0);
                     r.held -= 1.0;
                     r.reserved -= reqs[j].input + reqs[j].output;
                     if (reqs.size() < n) send(client_first_token(seconds(t), front_end).value());
                 }
                 admit(i, t);  // a finished answer frees its slot and its KV
                 // The next step starts as an event at t, after every KV cache that arrives at t has joined.
-                r.busy = !r.running.empty() || !r.joining.empty();
+                r.busy = !r.running.empty() || !r.joining.empty() || !r.taken_in.empty();
                 if (r.busy) at(t, kind::decode_start, i);
                 break;
             }
