@@ -787,7 +787,7 @@ TEST_CASE("measurements: a disaggregated row's prefill caps (prefill_max_batch, 
     CHECK(run.mean_prompts_per_pass <= 4.0);
     // Empty caps: the engine's defaults.
     const auto plain = rows_of(head + "ttft_s,0.5,s,s,1,1,4,4,,2,,\n");
-    // (this TensorRT-LLM profile sets no max sequences: no cap on a pass's prompts, its default token cap)
+    // (the row as loaded carries a scheduler of no max sequences: no cap on a pass's prompts, its token cap)
     REQUIRE(x.d.engine.scheduler.max_sequences == 0.0);
     CHECK(plan::prefill_admission_of(plain[0]).max_running == std::numeric_limits<double>::infinity());
     CHECK(plan::prefill_admission_of(plain[0]).max_tokens_per_step == x.d.engine.scheduler.max_batched_tokens);
