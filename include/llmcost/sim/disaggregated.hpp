@@ -25,7 +25,9 @@
 ///   first request with no free slot, process_disagg_prefill_inflight_queue frees it on KVPoll.Success;
 ///   python/sglang/srt/managers/scheduler.py@0003215cf1464f44b389cd0b18d0b4c56f2a3da6: buffer_size =
 ///   max_running_requests × 2 in PREFILL mode); a request waits FIFO for a slot before it may enter a
-///   pass. TensorRT-LLM holds no slot past the pass (the brief's reading; see docs/disaggregated-rows.md §11).
+///   pass. TensorRT-LLM holds no slot past the pass: its executor frees a context request's sequence slot
+///   when the KV send starts (NVIDIA/TensorRT-LLM tensorrt_llm/_torch/pyexecutor/py_executor.py,
+///   _send_disagg_ctx_cache; docs/disaggregated-rows.md §11).
 /// - **Transfer**: each prompt's KV cache, `kv_transfer_for` at its own length, when its pass ends (the
 ///   links in parallel: no transfer queue).
 /// - **Decode pool**: A_d ranks, the next in turn (round-robin); each rank batches continuously: a
