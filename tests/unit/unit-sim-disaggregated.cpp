@@ -385,3 +385,83 @@ TEST_CASE("disagg sim: the join step under attention DP (SGLang) — by hand") {
         CHECK(plain.tpot.mean < s.tpot.mean);
     }
 }
+
+TEST_CASE("disagg sim: prefill admission — a cap on a pass's prompts, SGLang's slot held until the transfer ends") {
+    // One prefill rank whose token cap (2000) would take both prompts of I = 1000; two decode ranks (each
+    // answer decodes alone); O = 3, one prompt per client. t₁ = one prompt's pass, kv = its transfer,
+    // s₀ = its first decode step alone, F = 10 ms.
+    const deployment d = llama70b_tp8_fp8_f10();
+    const sim::disaggregated_client c{.input = workload::fixed(1000_tok), .output = workload::fixed(3_tok), .clients = 2,
+                                      .prompts = 2};
+    const double t1 = prefill_pass(d, 1.0, 1000_tok, 0_tok).time().value();
+    const double t2 = prefill_pass(d, 2.0, 1000_tok, 0_tok).time().value();
+    const double kv = kv_transfer_for(d, 1000_tok, kv_path::scale_up).time.value();
+    const double s0 = step(d, 1, 1000);
+    auto run = [&](sim::prefill_admission l) {
+        return sim::simulate_disaggregated({.d = d, .workers = 1}, {.d = d, .workers = 2}, c, kv_path::scale_up, l);
+    };
+    SUBCASE("no cap: one pass of both") {
+        const sim::disaggregated_result s = run({.max_tokens_per_step = 2000});
+        CHECK(s.mean_prompts_per_pass == 2.0);
+        CHECK(s.ttft.max == doctest::Approx(t2 + kv + s0 + 0.010).epsilon(1e-12));
+    }
+    SUBCASE("a cap of one prompt a pass (TensorRT-LLM: no hold): B waits A's pass, t₁") {
+        const sim::disaggregated_result s = run({.max_running = 1, .max_tokens_per_step = 2000});
+        CHECK(s.mean_prompts_per_pass == 1.0);
+        CHECK(s.ttft.mean == doctest::Approx(1.5 * t1 + kv + s0 + 0.010).epsilon(1e-12));
+        CHECK(2.0 * (s.ttft.max - s.ttft.mean) == doctest::Approx(t1).epsilon(1e-9));
+    }
+    SUBCASE("SGLang's hold, one slot: B enters the queue only when A's transfer has ended, t₁ + kv") {
+        const sim::disaggregated_result s = run({.max_running = 1, .max_tokens_per_step = 2000, .held_slots = 1});
+        // A: t₁ + kv + s₀ + F; B: its pass from t₁ + kv, so 2·t₁ + 2·kv + s₀ + F.
+        CHECK(2.0 * s.ttft.mean - s.ttft.max == doctest::Approx(t1 + kv + s0 + 0.010).epsilon(1e-12));
+        CHECK(s.ttft.max == doctest::Approx(2.0 * t1 + 2.0 * kv + s0 + 0.010).epsilon(1e-12));
+        CHECK(s.mean_prompts_per_pass == 1.0);
+    }
+    SUBCASE("SGLang's 2·B slots with B = 1: B's pass follows A's at once, as with no hold") {
+        const sim::disaggregated_result s = run({.max_running = 1, .max_tokens_per_step = 2000, .held_slots = 2});
+        CHECK(s.ttft.max == doctest::Approx(2.0 * t1 + kv + s0 + 0.010).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("disagg sim: prefill admission — a prompt longer than the token cap is chunked, or refused") {
+    // One client, one prompt of 1500 tokens, a cap of 1000 a pass: chunked, a pass of its first 1000
+    // tokens, then one of the other 500 after them (prefill_pass with 1000 tokens already in the KV).
+    const deployment d = llama70b_tp8_fp8_f10();
+    const sim::disaggregated_client c{.input = workload::fixed(1500_tok), .output = workload::fixed(2_tok), .clients = 1,
+                                      .prompts = 1};
+    const double ta = prefill_pass(d, 1.0, 1000_tok, 0_tok).time().value();
+    const double tb = prefill_pass(d, 1.0, 500_tok, 1000_tok).time().value();
+    const double kv = kv_transfer_for(d, 1500_tok, kv_path::scale_up).time.value();
+    const sim::disaggregated_result s = sim::simulate_disaggregated({.d = d, .workers = 1}, {.d = d, .workers = 1}, c,
+                                                                    kv_path::scale_up,
+                                                                    {.max_tokens_per_step = 1000, .chunked = true});
+    CHECK(s.prefill_passes == 2.0);
+    CHECK(s.ttft.mean == doctest::Approx(ta + tb + kv + step(d, 1, 1500) + 0.010).epsilon(1e-12));
+    const std::string e = test::error_of([&] {
+        return sim::simulate_disaggregated({.d = d, .workers = 1}, {.d = d, .workers = 1}, c, kv_path::scale_up,
+                                           {.max_tokens_per_step = 1000, .chunked = false});
+    });
+    CHECK(test::contains(e, "disaggregated request 1"));
+    CHECK(test::contains(e, "input (tokens) = 1500"));
+    CHECK(test::contains(e, "needs an engine that chunks prompts"));
+}
+
+TEST_CASE("disagg sim: prefill admission — bad caps are refused, naming the field, the value and the rule") {
+    const deployment d = llama70b_tp8_fp8_f10();
+    auto run = [&](sim::prefill_admission l) {
+        return [=] {
+            return sim::simulate_disaggregated({.d = d, .workers = 1}, {.d = d, .workers = 1}, {.clients = 1, .prompts = 1},
+                                               kv_path::scale_up, l);
+        };
+    };
+    for (const double cap : {0.0, std::nan(""), 1.5, -1.0}) {
+        const std::string e = test::error_of(run({.max_running = cap}));
+        CHECK(test::contains(e, "max_running"));
+        CHECK(test::contains(e, "a prefill pass takes a whole number of prompts, at least 1"));
+        const std::string h = test::error_of(run({.held_slots = cap}));
+        CHECK(test::contains(h, "held_slots"));
+        CHECK(test::contains(h, "until their transfer ends, at least 1"));
+    }
+    CHECK(test::contains(test::error_of(run({.max_running = 1.5})), "max_running = 1.5"));
+}

@@ -1902,7 +1902,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         }
         s += "### The disaggregated closed loops' TTFT: mean, median and tail\n\nThe disaggregated rows (prefill and "
              "decode pools) are priced by their simulated closed loop (`plan::disaggregated_run`, "
-             "`sim::simulate_disaggregated`: FIFO prefill ranks running whole prompts to the step cap, each prompt's KV "
+             "`sim::simulate_disaggregated`: FIFO prefill ranks whose passes take at most the prefill worker's prompts and "
+             "tokens a rank, SGLang's ranks holding each request's slot until its KV transfer has ended "
+             "(`sim::prefill_admission`, the prefill workers' caps from the launch scripts: session 26), each prompt's KV "
              "transfer, continuously batching decode ranks that admit a request only under their cap on held requests and "
              "within their KV pool (`sim::decode_admission`, the decode workers' caps from the launch scripts: session 25), "
              "SGLang's decode ranks under attention DP spending an idle lockstep iteration on each join "

@@ -191,6 +191,11 @@ struct measurement {
     double prefill_workers = 0;
     parallel_layout prefill_layout{};
     double decode_workers = 1;
+    /// A disaggregated row's prefill worker's caps, per prefill attention rank (`prefill_admission_of`):
+    /// the prompts a pass takes (SGLang --max-running-requests ÷ dp, TensorRT-LLM max_batch_size) and its
+    /// tokens (SGLang --chunked-prefill-size ÷ dp, TensorRT-LLM max_num_tokens); 0: the engine's default.
+    double prefill_max_batch = 0;
+    double prefill_max_tokens = 0;
     std::string source;
 
     [[nodiscard]] bool disaggregated() const { return prefill_workers > 0.0; }
@@ -296,6 +301,8 @@ struct measurement {
             require(prefill_layout.pp == 1, s, "prefill_pp", prefill_layout.pp, pool_rule);
             require(prefill_layout.ep == 1, s, "prefill_ep", prefill_layout.ep, pool_rule);
             require(prefill_layout.dp == 1, s, "prefill_dp", prefill_layout.dp, pool_rule);
+            require(prefill_max_batch == 0.0, s, "prefill_max_batch", prefill_max_batch, pool_rule);
+            require(prefill_max_tokens == 0.0, s, "prefill_max_tokens", prefill_max_tokens, pool_rule);
             return;
         }
         constexpr std::string_view closed_loop = "a disaggregated row is priced as a closed-loop client's run (fixed_batch, prompts > 0)";
@@ -316,6 +323,13 @@ struct measurement {
                 max_tokens,
                 "a disaggregated row's max_tokens is its decode worker's tokens per step: 0 (the engine's default) or "
                 "a whole number, at least 1");
+        // The prefill worker's caps, per prefill attention rank (`prefill_admission_of`).
+        require(prefill_max_batch == 0.0 || (prefill_max_batch >= 1.0 && std::floor(prefill_max_batch) == prefill_max_batch), s,
+                "prefill_max_batch", prefill_max_batch,
+                "a prefill attention rank's cap on the prompts of a pass: 0 (the engine's default) or a whole number, at least 1");
+        require(prefill_max_tokens == 0.0 || (prefill_max_tokens >= 1.0 && std::floor(prefill_max_tokens) == prefill_max_tokens), s,
+                "prefill_max_tokens", prefill_max_tokens,
+                "a prefill attention rank's cap on the tokens of a pass: 0 (the engine's default) or a whole number, at least 1");
         deployment p = d;
         p.layout = prefill_layout;
         worker_pool{.d = p, .workers = prefill_workers}.validate();
@@ -409,14 +423,30 @@ struct disaggregated_pools {
     return s;
 }
 
-/// A disaggregated row's prefill pool's scheduler: the engine's defaults (`closed_loop_limits` without
-/// the row's caps, which are the decode worker's: `decode_admission_of`), its step cap M the prefill
-/// pass's token cap.
+/// A disaggregated row's prefill pool's scheduler (`closed_loop_limits`): the row's prefill caps
+/// (`prefill_max_batch`, `prefill_max_tokens`, per prefill attention rank) where it gives them, else the
+/// engine's defaults (the row's `max_batch`, `max_tokens` are the decode worker's: `decode_admission_of`).
 [[nodiscard]] inline scheduler_limits prefill_limits(const measurement& x) {
     measurement y = x;
-    y.max_batch = 0;
-    y.max_tokens = 0;
+    y.max_batch = x.prefill_max_batch;
+    y.max_tokens = x.prefill_max_tokens;
     return closed_loop_limits(y);
+}
+
+/// What a disaggregated row's prefill attention ranks admit (`sim::prefill_admission`), from
+/// `prefill_limits`: a pass of at most B = max sequences prompts and M = max tokens per step tokens,
+/// chunked where the engine chunks prompts; SGLang holds each request's slot until its KV transfer has
+/// ended, 2·B slots a rank (its metadata buffer: sgl-project/sglang python/sglang/srt/managers/scheduler.py,
+/// PREFILL mode buffer_size = max_running_requests × 2; disaggregation/prefill.py frees it on the
+/// transfer's success), TensorRT-LLM none past the pass (sim/disaggregated.hpp cites both).
+[[nodiscard]] inline sim::prefill_admission prefill_admission_of(const measurement& x) {
+    const scheduler_limits l = prefill_limits(x);
+    const double none = std::numeric_limits<double>::infinity();
+    const double b = l.max_batch > 0.0 ? l.max_batch : none;
+    return {.max_running = b,
+            .max_tokens_per_step = l.max_tokens_per_step,
+            .chunked = x.d.engine.scheduler.chunked_prefill,
+            .held_slots = x.engine == serving_engine::sglang ? 2.0 * b : none};  // 2·B: SGLang's metadata buffer
 }
 
 /// What a disaggregated row's decode attention ranks admit (`sim::decode_admission`): the row's caps
@@ -451,7 +481,7 @@ struct disaggregated_pools {
 
 /// The simulated closed-loop run of a disaggregated row (`sim::simulate_disaggregated`): the row's pools
 /// (`pools_of`), c = `batch` clients, `prompts` prompts with `client_lengths` of the row's shape,
-/// seed 1, the prefill pool's step cap (`prefill_limits`) and the decode ranks' admission
+/// seed 1, the prefill ranks' admission (`prefill_admission_of`) and the decode ranks' admission
 /// (`decode_admission_of`); the row held to the pools' capacities first (`disaggregated_bound`'s
 /// checks). Prices the disaggregated rows (`predict`).
 [[nodiscard]] inline sim::disaggregated_result disaggregated_run(const measurement& x) {
@@ -460,7 +490,7 @@ struct disaggregated_pools {
     const sim::disaggregated_client c{.input = client_lengths(x.r.input, x.range_ratio),
                                       .output = client_lengths(x.r.output, x.range_ratio),
                                       .clients = x.batch, .prompts = x.prompts, .seed = 1};
-    return sim::simulate_disaggregated(s.prefill, s.decode, c, s.path, prefill_limits(x), decode_admission_of(x));
+    return sim::simulate_disaggregated(s.prefill, s.decode, c, s.path, prefill_admission_of(x), decode_admission_of(x));
 }
 
 /// A run whose 99th-percentile TTFT is more than `stall_ratio` times its median: a few requests

@@ -12,9 +12,22 @@
 ///   dispatches to its attention ranks round-robin by default, `--load-balance-method`, ServerArgs.load_balance_method = "round_robin" in
 ///   sgl-project/sglang python/sglang/srt/server_args.py;
 ///   SGLang's mini load balancer picks its prefill/decode pair at random, which round-robin stands in
-///   for). An idle rank starts a pass of the whole prompts at the head of its queue whose tokens fit the
-///   step's cap M (at least one; no cap: all of them), priced `prefill_pass` at the pass's prompts and
-///   their mean length (the pass's attention at the mean length, not each prompt's own).
+///   for). An idle rank starts a pass of the prompts at the head of its queue, at most B of them whose
+///   tokens fit the pass's cap M (`prefill_admission`; none: all of them), priced `prefill_pass` at the
+///   pass's prompts, their mean new tokens and mean tokens already prefilled (the pass's attention at the
+///   mean, not each prompt's own). A prompt longer than what is left of M is chunked where the engine
+///   chunks (its first M − tokens-taken tokens close the pass, the rest waits at the head of the queue for
+///   the next), and refused where it does not (`check_disaggregated_request`).
+/// - **Prefill admission** (`prefill_admission`): SGLang's prefill server gives a request a slot of its
+///   metadata buffer (2 × --max-running-requests a rank) when it leaves the bootstrap queue, and frees it
+///   only when its KV transfer has ended (sgl-project/sglang@000c2b942308ea5502978be73542016c230dba02
+///   python/sglang/srt/disaggregation/prefill.py: PrefillBootstrapQueue.pop_bootstrapped stops at the
+///   first request with no free slot, process_disagg_prefill_inflight_queue frees it on KVPoll.Success;
+///   python/sglang/srt/managers/scheduler.py@0003215cf1464f44b389cd0b18d0b4c56f2a3da6: buffer_size =
+///   max_running_requests × 2 in PREFILL mode); a request waits FIFO for a slot before it may enter a
+///   pass. TensorRT-LLM holds no slot past the pass: its executor frees a context request's sequence slot
+///   when the KV send starts (NVIDIA/TensorRT-LLM tensorrt_llm/_torch/pyexecutor/py_executor.py,
+///   _send_disagg_ctx_cache; docs/disaggregated-rows.md §11).
 /// - **Transfer**: each prompt's KV cache, `kv_transfer_for` at its own length, when its pass ends (the
 ///   links in parallel: no transfer queue).
 /// - **Decode pool**: A_d ranks, the next in turn (round-robin); each rank batches continuously: a
@@ -105,6 +118,36 @@ struct disaggregated_client {
 /// sgl-project/sglang python/sglang/srt/server_args.py; used by DecodePreallocQueue).
 inline constexpr double sglang_reserved_decode_tokens = 512;
 
+/// What one prefill attention rank of a disaggregated deployment admits (`simulate_disaggregated`).
+struct prefill_admission {
+    /// B: prompts one pass takes (TensorRT-LLM max_batch_size; SGLang --max-running-requests ÷ dp under
+    /// DP attention, the scheduler's get_num_allocatable_reqs); ∞: no cap.
+    double max_running = std::numeric_limits<double>::infinity();
+    /// M: tokens one pass takes (TensorRT-LLM max_num_tokens; SGLang --chunked-prefill-size ÷ dp under
+    /// DP attention); 0: no cap.
+    double max_tokens_per_step = 0;
+    /// true: a prompt longer than M is prefilled in chunks of what is left of M (SGLang's chunked
+    /// prefill; TensorRT-LLM enable_chunked_prefill) and the pass's last prompt may be such a chunk; false:
+    /// a pass takes whole prompts only, and a prompt longer than M is refused.
+    bool chunked = false;
+    /// Requests a rank holds from entering its queue until their KV transfer has ended (SGLang: the
+    /// metadata buffer, 2 × --max-running-requests a rank); ∞: no hold (a request leaves at its pass's end).
+    double held_slots = std::numeric_limits<double>::infinity();
+
+    void validate() const {
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        require(max_running == inf || (max_running >= 1.0 && max_running <= 1e9 && detail::const_trunc(max_running) == max_running),
+                "prefill admission", "max_running", max_running,
+                "a prefill pass takes a whole number of prompts, at least 1 (∞: no cap)");
+        require(max_tokens_per_step == 0.0 || (max_tokens_per_step >= 1.0 && max_tokens_per_step <= 1e9),
+                "disaggregated simulation", "max_tokens_per_step", max_tokens_per_step,
+                "a step's token cap is 0 (none) or at least one token");
+        require(held_slots == inf || (held_slots >= 1.0 && held_slots <= 1e9 && detail::const_trunc(held_slots) == held_slots),
+                "prefill admission", "held_slots", held_slots,
+                "a prefill attention rank holds a whole number of requests until their transfer ends, at least 1 (∞: no hold)");
+    }
+};
+
 /// What one decode attention rank of a disaggregated deployment admits (`simulate_disaggregated`).
 struct decode_admission {
     /// Requests one decode attention rank holds at once (KV reserved: in transfer, waiting or decoding):
@@ -182,29 +225,29 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
 }
 
 /// Simulates the closed loop of `c` against the pools (see the file's comment); the KV over `path`,
-/// the prefill pass's token cap M = `l.max_tokens_per_step` (0: no cap), the decode ranks' admission `a`.
+/// the prefill ranks' admission `l` (a pass's B prompts and M tokens, SGLang's hold), the decode ranks' `a`.
 [[nodiscard]] inline disaggregated_result simulate_disaggregated(const worker_pool& prefill, const worker_pool& decode,
                                                                  const disaggregated_client& c, kv_path path,
-                                                                 const scheduler_limits& l = {},
+                                                                 const prefill_admission& l = {},
                                                                  const decode_admission& a = {}) {
     prefill.validate();
     decode.validate();
     c.validate();
+    l.validate();
     a.validate();
     require_weights_fit(prefill.d);
     require_weights_fit(decode.d);
     const double kv_tokens = kv_capacity_tokens(decode.d).value();  // K: one decode attention rank's pool
-    require(l.max_tokens_per_step == 0.0 || l.max_tokens_per_step >= 1.0, "disaggregated simulation", "max_tokens_per_step",
-            l.max_tokens_per_step, "a step's token cap is 0 (none) or at least one token");
     const auto ap = static_cast<std::size_t>(prefill.ranks()), ad = static_cast<std::size_t>(decode.ranks());
     const auto n = static_cast<std::size_t>(c.prompts);
     const pass_model pm_p = prepare_pass(prefill.d), pm_d = prepare_pass(decode.d);
     const seconds_t front_end = prefill.d.engine.overheads.request;
-    const double cap = l.max_tokens_per_step;
+    const double cap = l.max_tokens_per_step;  // M
 
     struct request {
         double input = 0, output = 0, sent = 0, first = 0, last = 0;
         double first_step = 0;  // the decode rank's step in which it makes its first token
+        double prefilled = 0;   // prompt tokens prefilled so far (chunked prefill)
         double eligible = 0;    // when it began to wait for its decode rank's admission
         std::size_t p_rank = 0, d_rank = 0;
         bool streamed = false;  // its first token streamed at a join step (`idle_join_step`)
@@ -224,14 +267,20 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         r.input = draw.length(c.input);
         r.output = draw.length(c.output);
         check_disaggregated_request(prefill, decode, r.input, r.output, reqs.size());
+        if (!l.chunked && cap > 0.0 && r.input > cap)
+            throw invalid_input("disaggregated request " + std::to_string(reqs.size() + 1), "input (tokens)", r.input,
+                                "a prompt longer than a prefill pass's token cap (max_tokens_per_step = " +
+                                    invalid_input::show(cap) + ") needs an engine that chunks prompts");
         r.sent = t;
         reqs.push_back(r);
         at(t, kind::arrive, reqs.size() - 1);
     };
 
     struct prefill_rank {
-        std::deque<std::size_t> queue;
-        std::vector<std::size_t> pass;
+        std::deque<std::size_t> queue;    // requests that may enter a pass (SGLang: holding a slot)
+        std::deque<std::size_t> backlog;  // FIFO: requests waiting for a slot (`prefill_admission::held_slots`)
+        std::vector<std::pair<std::size_t, double>> pass;  // (request, tokens it prefills in this pass)
+        double held = 0;                  // requests holding a slot
         bool busy = false;
     };
     struct decode_rank {
@@ -252,30 +301,47 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
     std::size_t next_p = 0, next_d = 0;
     disaggregated_result out{};
 
+    // A pass: at most B prompts from the head of the queue, their tokens within M; a prompt longer than
+    // what is left of M closes the pass with a chunk of it (l.chunked: a longer one was refused at send).
     auto start_pass = [&](std::size_t k, double t) {
         prefill_rank& p = pre[k];
         p.pass.clear();
-        double tokens_in = 0.0;
-        while (!p.queue.empty()) {
-            const double next = reqs[p.queue.front()].input;
-            if (!p.pass.empty() && cap > 0.0 && tokens_in + next > cap) break;
-            tokens_in += next;
-            p.pass.push_back(p.queue.front());
+        double tokens_in = 0.0, done_before = 0.0;
+        while (!p.queue.empty() && static_cast<double>(p.pass.size()) < l.max_running) {
+            const request& q = reqs[p.queue.front()];
+            const double rest = q.input - q.prefilled;
+            double take = rest;
+            if (cap > 0.0 && tokens_in + rest > cap) {
+                if (!p.pass.empty() && !l.chunked) break;
+                take = cap - tokens_in;  // > 0: the pass is not full (else the loop had stopped)
+            }
+            tokens_in += take;
+            done_before += q.prefilled;
+            p.pass.emplace_back(p.queue.front(), take);
             p.queue.pop_front();
+            if (cap > 0.0 && tokens_in >= cap) break;
         }
         const auto b = static_cast<double>(p.pass.size());
         p.busy = true;
         out.prefill_passes += 1.0;
         out.mean_prompts_per_pass += b;
-        at(t + prefill_pass(pm_p, b, tokens(tokens_in / b), tokens(0.0)).time().value(), kind::prefill_done, k);
+        at(t + prefill_pass(pm_p, b, tokens(tokens_in / b), tokens(done_before / b)).time().value(), kind::prefill_done, k);
     };
-    auto enter_prefill = [&](std::size_t i, double t) {  // into its prefill rank's FIFO
-        prefill_rank& p = pre[reqs[i].p_rank];
-        p.queue.push_back(i);
-        if (!p.busy) {  // starts once every prompt that arrives at this instant is queued
-            p.busy = true;
-            at(t, kind::prefill_start, reqs[i].p_rank);
+    auto wake_prefill = [&](std::size_t k, double t) {  // starts once every prompt that arrives at this instant is queued
+        if (!pre[k].busy && !pre[k].queue.empty()) {
+            pre[k].busy = true;
+            at(t, kind::prefill_start, k);
         }
+    };
+    auto enter_prefill = [&](std::size_t i, double t) {  // into its prefill rank's FIFO, through a slot where held
+        prefill_rank& p = pre[reqs[i].p_rank];
+        if (p.held < l.held_slots && p.backlog.empty()) {
+            p.held += 1.0;
+            p.queue.push_back(i);
+        } else {
+            p.backlog.push_back(i);
+        }
+        wake_prefill(reqs[i].p_rank, t);
     };
     // The KV a request reserves at admission on top of what its rank holds (see `decode_admission`).
     auto fits = [&](const decode_rank& r, const request& q) {
@@ -379,7 +445,14 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
                 break;
             }
             case kind::prefill_done: {
-                for (const std::size_t j : pre[i].pass) {
+                std::vector<std::size_t> chunked;  // a chunk's request goes back to the head of the queue
+                for (const auto& [j, took] : pre[i].pass) {
+                    reqs[j].prefilled += took;
+                    if (reqs[j].prefilled < reqs[j].input) {
+                        chunked.push_back(j);
+                        continue;
+                    }
+                    if (l.held_slots == std::numeric_limits<double>::infinity()) pre[i].held -= 1.0;
                     if (a.before_prefill) {
                         at(t + kv_transfer_for(prefill.d, tokens(reqs[j].input), path).time.value(), kind::ready, j);
                     } else {  // TensorRT-LLM: the decode rank in turn, then its admission, then the transfer
@@ -387,6 +460,7 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
                         wait_for_decode(j, t);
                     }
                 }
+                for (auto it = chunked.rbegin(); it != chunked.rend(); ++it) pre[i].queue.push_front(*it);
                 // The next pass starts as an event at t, after every prompt that reaches this rank at t
                 // is queued (a tie with an arrival joins the pass, as the opening wave's prompts do).
                 pre[i].busy = !pre[i].queue.empty();
@@ -394,6 +468,16 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
                 break;
             }
             case kind::ready: {
+                if (l.held_slots != std::numeric_limits<double>::infinity()) {  // the transfer has ended: its slot is free
+                    prefill_rank& p = pre[reqs[i].p_rank];
+                    p.held -= 1.0;
+                    while (!p.backlog.empty() && p.held < l.held_slots) {
+                        p.held += 1.0;
+                        p.queue.push_back(p.backlog.front());
+                        p.backlog.pop_front();
+                    }
+                    wake_prefill(reqs[i].p_rank, t);
+                }
                 const std::size_t k = reqs[i].d_rank;
                 dec[k].joining.push_back(i);
                 if (!dec[k].busy) {  // steps once every KV cache that arrives at this instant has joined
