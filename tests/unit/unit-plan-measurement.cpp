@@ -763,17 +763,17 @@ TEST_CASE("measurements: a disaggregated row states its pools and is priced by t
     CHECK(test::contains(no_tpot, "a TPOT row needs answers of more than one token"));
 }
 
-TEST_CASE("measurements: a disaggregated row's prefill caps (prefill_max_batch, prefill_max_tokens), per prefill attention rank") {
+TEST_CASE("measurements: a disaggregated row's prefill caps (prefill_max_batch, prefill_max_tokens, prefill_chunk_tokens), per prefill attention rank") {
     const std::string with_caps =
         "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
         "rate_per_s,batch,prompts,range_ratio,input_tokens,output_tokens,metric,value,unit,source,api_server,"
-        "prefill_workers,prefill_tp,prefill_ep,prefill_dp,decode_workers,prefill_max_batch,prefill_max_tokens\n";
+        "prefill_workers,prefill_tp,prefill_ep,prefill_dp,decode_workers,prefill_max_batch,prefill_max_tokens,prefill_chunk_tokens\n";
     auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_caps + rows, "p.csv"); };
     auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
     // GB200 dynamo-trt at 1k/1k: one TEP4 prefill worker, PREFILL_MAX_BATCH_SIZE 4, PREFILL_MAX_NUM_TOKENS 4608;
     // two DEP8 decode workers; 64 clients, 640 prompts.
     const std::string head = "P,check,DeepSeek-V3,GB200 (NVL72),trtllm,dynamo,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,640,0.8,922,922,";
-    const auto trt = rows_of(head + "ttft_s,0.5,s,s,1,1,4,4,,2,4,4608\n");
+    const auto trt = rows_of(head + "ttft_s,0.5,s,s,1,1,4,4,,2,4,4608,\n");
     REQUIRE(trt.size() == 1);
     const plan::measurement& x = trt[0];
     CHECK(x.prefill_max_batch == 4.0);
@@ -783,6 +783,8 @@ TEST_CASE("measurements: a disaggregated row's prefill caps (prefill_max_batch, 
     CHECK(l.max_tokens_per_step == 4608.0);  // of at most 4608 tokens
     CHECK(l.held_slots == std::numeric_limits<double>::infinity());  // TensorRT-LLM: no slot past the pass
     CHECK(l.chunked == x.d.engine.scheduler.chunked_prefill);
+    CHECK(l.chunk_tokens == 0.0);             // TensorRT-LLM: a prompt is cut (where chunked) at max_num_tokens, C = M
+    CHECK_FALSE(l.first_prompt_always);       // TensorRT-LLM: a prompt enters while it fits
     CHECK(plan::prefill_limits(x).max_batch == 4.0);
     CHECK(plan::prefill_limits(x).max_tokens_per_step == 4608.0);
     // The row's price is the simulated run with that admission: 4 prompts of ≤ 1024 tokens (4096 ≤ 4608).
@@ -792,34 +794,58 @@ TEST_CASE("measurements: a disaggregated row's prefill caps (prefill_max_batch, 
         {.d = p, .workers = 1}, {.d = plan::as_driven(x), .workers = 2},
         {.input = workload::uniform(819_tok, 1024_tok), .output = workload::uniform(819_tok, 1024_tok), .clients = 64,
          .prompts = 640, .seed = 1},
-        kv_path::scale_up, {.max_running = 4, .max_tokens_per_step = 4608, .chunked = x.d.engine.scheduler.chunked_prefill},
+        kv_path::scale_up, {.max_running = 4, .max_tokens_per_step = 4608, .chunked = false},
         plan::decode_admission_of(x));
     CHECK(plan::predict(x) == run.ttft.mean);
     CHECK(run.mean_prompts_per_pass <= 4.0);
     // Empty caps: the engine's defaults.
-    const auto plain = rows_of(head + "ttft_s,0.5,s,s,1,1,4,4,,2,,\n");
-    // (the row as loaded carries a scheduler of no max sequences: no cap on a pass's prompts, its token cap)
-    REQUIRE(x.d.engine.scheduler.max_sequences == 0.0);
-    CHECK(plan::prefill_admission_of(plain[0]).max_running == std::numeric_limits<double>::infinity());
-    CHECK(plan::prefill_admission_of(plain[0]).max_tokens_per_step == x.d.engine.scheduler.max_batched_tokens);
-    // SGLang, a DEP8 prefill worker of --max-running-requests 8: 1 a DP attention rank, its slot held until the
-    // transfer ends, 2 × 1 slots (the metadata buffer).
+    const auto plain = rows_of(head + "ttft_s,0.5,s,s,1,1,4,4,,2,,,\n");
+    REQUIRE(plain.size() == 1);
+    // On its own engine (TensorRT-LLM on Blackwell, tables/engines.csv: max_sequences 2048, max_batched_tokens
+    // 8192, no chunked prefill): TensorRT-LLM's defaults max_batch_size 2048 and max_num_tokens 8192, no hold.
+    auto own = [](const plan::measurement& m) { return plan::on_engine(m, plan::own_engine(m).value()); };
+    const sim::prefill_admission pl = plan::prefill_admission_of(own(plain[0]));
+    CHECK(pl.max_running == 2048.0);
+    CHECK(pl.max_tokens_per_step == 8192.0);
+    CHECK_FALSE(pl.chunked);
+    CHECK(pl.held_slots == std::numeric_limits<double>::infinity());
+    // SGLang, a DEP8 prefill worker of --max-running-requests 8 and --chunked-prefill-size 262144: 8 ÷ 8 = 1
+    // prompt and 262144 ÷ 8 = 32768 tokens a chunk a DP attention rank, the pass's budget --max-prefill-tokens
+    // 16384 (not divided); its slot held until the transfer ends, 2 × 1 slots (the metadata buffer); the
+    // pass's first prompt taken whatever its length (PrefillAdder).
     const auto sgl = rows_of("S,check,DeepSeek-V3,MI355X,sglang,0.5.6,1,1,8,8,fp8,bf16,fixed_batch,,,,,64,640,0.8,922,922,"
-                             "ttft_s,0.5,s,s,1,1,1,8,8,2,1,32768\n");
+                             "ttft_s,0.5,s,s,1,1,1,8,8,2,1,16384,32768\n");
     REQUIRE(sgl.size() == 1);
-    const sim::prefill_admission g = plan::prefill_admission_of(sgl[0]);
+    const sim::prefill_admission g = plan::prefill_admission_of(own(sgl[0]));  // SGLang on CDNA4 (ROCm): chunked
     CHECK(g.max_running == 1.0);
-    CHECK(g.max_tokens_per_step == 32768.0);
+    CHECK(g.max_tokens_per_step == 16384.0);
+    CHECK(g.chunk_tokens == 32768.0);
+    CHECK(g.chunked);
+    CHECK(g.first_prompt_always);
     CHECK(g.held_slots == 2.0);
+    // Empty SGLang caps on its own engine (SGLang on CDNA4 (ROCm): max_sequences 2048, max_batched_tokens
+    // 16384, chunk 16384): 2048 prompts a pass, 2 × 2048 = 4096 slots, the budget 16384 (also
+    // --max-prefill-tokens' default) and the chunk 16384.
+    const auto sgl_plain = rows_of("S,check,DeepSeek-V3,MI355X,sglang,0.5.6,1,1,8,8,fp8,bf16,fixed_batch,,,,,64,640,0.8,922,922,"
+                                   "ttft_s,0.5,s,s,1,1,1,8,8,2,,,\n");
+    REQUIRE(sgl_plain.size() == 1);
+    const sim::prefill_admission gp = plan::prefill_admission_of(own(sgl_plain[0]));
+    CHECK(gp.max_running == 2048.0);
+    CHECK(gp.max_tokens_per_step == 16384.0);
+    CHECK(gp.chunk_tokens == 16384.0);
+    CHECK(gp.held_slots == 4096.0);
     // Refusals: no whole number, a cap of 0, a cap on a colocated row, a cap in a table without prefill_workers.
-    const std::string half = error(head + "ttft_s,0.5,s,s,1,1,4,4,,2,1.5,4608\n");
+    const std::string half = error(head + "ttft_s,0.5,s,s,1,1,4,4,,2,1.5,4608,\n");
     CHECK(test::contains(half, "p.csv"));
     // file p.csv, line 2, column 33 (prefill_max_batch), the value, the rule
     CHECK(test::contains(half, "p.csv:2:33: key \"prefill_max_batch\" = \"1.5\""));
     CHECK(test::contains(half, "a prefill attention rank's cap"));
-    CHECK(test::contains(error(head + "ttft_s,0.5,s,s,1,1,4,4,,2,4,0\n"), "key \"prefill_max_tokens\" = \"0\": a prefill attention rank's cap"));
+    CHECK(test::contains(error(head + "ttft_s,0.5,s,s,1,1,4,4,,2,4,0,\n"), "key \"prefill_max_tokens\" = \"0\": a prefill attention rank's cap"));
+    CHECK(test::contains(error(head + "ttft_s,0.5,s,s,1,1,4,4,,2,4,4608,2e9\n"),
+                         "key \"prefill_chunk_tokens\" = \"2e9\": a prefill attention rank's cap"));
+    CHECK(test::contains(error(head + "ttft_s,0.5,s,s,1,1,4,4,,2,4,4608,2e9\n"), "from 1 to 10⁹"));
     CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,fixed_batch,,,,,64,640,0.8,922,922,"
-                               "ttft_s,0.5,s,s,1,,,,,,4,\n"),
+                               "ttft_s,0.5,s,s,1,,,,,,4,,\n"),
                          "key \"prefill_max_batch\" = \"4\": belongs to a disaggregated row"));
     CHECK(test::contains(test::message_of([&] {
                              return io::parse_measurements_csv(

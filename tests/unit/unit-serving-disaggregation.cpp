@@ -217,6 +217,27 @@ TEST_CASE("disagg closed loop: a full pass holds no more prompts than a rank's s
     CHECK(s.prompts_per_pass == 1.0);
 }
 
+TEST_CASE("disagg closed loop: the prompt cap B bounds a pass with the token cap, min(B, ⌊M ÷ I⌋)") {
+    // c = 8 clients on one prefill rank (k = 8), I = 1000, M = 8000: ⌊M ÷ I⌋ = 8 prompts a pass; with B = 2,
+    // p = min(8, 2, 8) = 2: the wave runs n = 8 ÷ 2 = 4 passes of two, the i-th done at i·t₂, and the full
+    // pass holds 2: D_max = t₂ ÷ 2 (one rank).
+    const deployment d = llama70b_tp8_fp8();
+    const request_shape r{.input = 1000_tok, .output = 100_tok};
+    const disaggregated_loop s = disaggregated_closed_loop({.d = d, .workers = 1}, {.d = d, .workers = 1}, r, 8.0, 80.0,
+                                                           kv_path::scale_up, {.max_batch = 2, .max_tokens_per_step = 8000});
+    const double t2 = prefill_pass(d, 2.0, 1000_tok, 0_tok).time().value();
+    CHECK(s.prompts_per_pass == 2.0);
+    CHECK(s.prefill_per_prompt.value() == doctest::Approx(t2 / 2.0).epsilon(1e-12));
+    // The wave: t₂·(4 + 1) ÷ 2 + t_kv + F + TPOT.
+    const double kv = kv_transfer_for(d, 1000_tok, kv_path::scale_up).time.value();
+    const double f = d.engine.overheads.request.value();
+    CHECK(s.opening_ttft.value() == doctest::Approx(t2 * 2.5 + kv + f + s.tpot.value()).epsilon(1e-12));
+    // No B: ⌊8000 ÷ 1000⌋ = 8, the whole wave in one pass.
+    CHECK(disaggregated_closed_loop({.d = d, .workers = 1}, {.d = d, .workers = 1}, r, 8.0, 80.0, kv_path::scale_up,
+                                    {.max_tokens_per_step = 8000})
+              .prompts_per_pass == 8.0);
+}
+
 TEST_CASE("disagg closed loop: a saturated prefill pool queues the steady state's prompts") {
     // Long prompts, short answers, one prefill worker: c · D_max − Z exceeds a prompt alone, and the
     // steady TTFT is the asymptotic bound c · D_max − Z (prompts wait for the prefill pool).

@@ -422,6 +422,72 @@ TEST_CASE("disagg sim: prefill admission — a cap on a pass's prompts, SGLang's
         const sim::disaggregated_result s = run({.max_running = 1, .max_tokens_per_step = 2000, .held_slots = 2});
         CHECK(s.ttft.max == doctest::Approx(2.0 * t1 + kv + s0 + 0.010).epsilon(1e-12));
     }
+    SUBCASE("SGLang's pass rule: a later prompt enters only while its tokens are fewer than what is left of M") {
+        // M = 2000: B's 1000 tokens are not fewer than the 1000 left after A, so one prompt a pass (as B = 1);
+        // TensorRT-LLM's rule (fits: 1000 ≤ 1000) takes both; M = 2001 leaves 1001 > 1000, both.
+        const sim::disaggregated_result s = run({.max_tokens_per_step = 2000, .first_prompt_always = true});
+        CHECK(s.mean_prompts_per_pass == 1.0);
+        CHECK(s.ttft.mean == doctest::Approx(1.5 * t1 + kv + s0 + 0.010).epsilon(1e-12));
+        CHECK(run({.max_tokens_per_step = 2000}).mean_prompts_per_pass == 2.0);
+        const sim::disaggregated_result w = run({.max_tokens_per_step = 2001, .first_prompt_always = true});
+        CHECK(w.mean_prompts_per_pass == 2.0);
+        CHECK(w.ttft.max == doctest::Approx(t2 + kv + s0 + 0.010).epsilon(1e-12));
+    }
+    SUBCASE("SGLang's pass rule: the first prompt is taken whatever M (no refusal, not chunked)") {
+        // M = 500 < I = 1000, no chunking: each pass takes one whole prompt.
+        const sim::disaggregated_result s = run({.max_tokens_per_step = 500, .first_prompt_always = true});
+        CHECK(s.prefill_passes == 2.0);
+        CHECK(s.ttft.mean == doctest::Approx(1.5 * t1 + kv + s0 + 0.010).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("disagg sim: prefill admission — SGLang's path: the decode pre-allocation first, then the held slot") {
+    // SGLang: each request is admitted by its decode rank at the send (two decode ranks, KV to spare), then
+    // enters its prefill rank through a slot held until its KV transfer ends. B = 1, one slot (S = 1): B's
+    // slot frees at A's transfer end t₁ + kv, so TTFT_A = t₁ + kv + s₀ + F, TTFT_B = 2·t₁ + 2·kv + s₀ + F;
+    // S = 2·B = 2: B's pass follows A's at once, TTFT_B = 2·t₁ + kv + s₀ + F.
+    const deployment d = llama70b_tp8_fp8_f10();
+    const sim::disaggregated_client c{.input = workload::fixed(1000_tok), .output = workload::fixed(3_tok), .clients = 2,
+                                      .prompts = 2};
+    const double t1 = prefill_pass(d, 1.0, 1000_tok, 0_tok).time().value();
+    const double kv = kv_transfer_for(d, 1000_tok, kv_path::scale_up).time.value();
+    const double s0 = step(d, 1, 1000);
+    const sim::decode_admission sglang{.reserve_full_sequence = false, .reserved_tokens = sim::sglang_reserved_decode_tokens,
+                                       .before_prefill = true};
+    auto run = [&](double slots) {
+        return sim::simulate_disaggregated({.d = d, .workers = 1}, {.d = d, .workers = 2}, c, kv_path::scale_up,
+                                           {.max_running = 1, .max_tokens_per_step = 16384, .chunk_tokens = 16384,
+                                            .chunked = true, .first_prompt_always = true, .held_slots = slots},
+                                           sglang);
+    };
+    const sim::disaggregated_result one = run(1);
+    CHECK(one.max_admission_wait == 0.0);  // the decode side admits both at once
+    CHECK(2.0 * one.ttft.mean - one.ttft.max == doctest::Approx(t1 + kv + s0 + 0.010).epsilon(1e-12));
+    CHECK(one.ttft.max == doctest::Approx(2.0 * t1 + 2.0 * kv + s0 + 0.010).epsilon(1e-12));
+    const sim::disaggregated_result two = run(sim::sglang_prefill_slots_per_running_request * 1.0);
+    CHECK(two.ttft.max == doctest::Approx(2.0 * t1 + kv + s0 + 0.010).epsilon(1e-12));
+    CHECK(two.mean_prompts_per_pass == 1.0);
+}
+
+TEST_CASE("disagg sim: prefill admission — a second prompt's chunk fills the rest of a pass (SGLang, C < M)") {
+    // M = 4000, C = 1500, two prompts of 1000: A (the first) whole; B's 1000 < 4000 − 1000 enters, cut at
+    // what is left of C, 500 tokens, which closes the pass: pass 1 = prefill_pass(2 prompts, mean 750 new, 0
+    // before); pass 2 = B's other 500 after its first 500 (prefill_pass(1 prompt, 500 new, 500 before)).
+    const deployment d = llama70b_tp8_fp8_f10();
+    const sim::disaggregated_client c{.input = workload::fixed(1000_tok), .output = workload::fixed(3_tok), .clients = 2,
+                                      .prompts = 2};
+    const double p1 = prefill_pass(d, 2.0, 750_tok, 0_tok).time().value();
+    const double p2 = prefill_pass(d, 1.0, 500_tok, 500_tok).time().value();
+    const double kv = kv_transfer_for(d, 1000_tok, kv_path::scale_up).time.value();
+    const double s0 = step(d, 1, 1000);
+    const sim::disaggregated_result s = sim::simulate_disaggregated(
+        {.d = d, .workers = 1}, {.d = d, .workers = 2}, c, kv_path::scale_up,
+        {.max_tokens_per_step = 4000, .chunk_tokens = 1500, .chunked = true, .first_prompt_always = true});
+    CHECK(s.prefill_passes == 2.0);
+    CHECK(s.mean_prompts_per_pass == 1.5);
+    // A: p₁ + kv + s₀ + F; B: p₁ + p₂ + kv + s₀ + F.
+    CHECK(2.0 * s.ttft.mean - s.ttft.max == doctest::Approx(p1 + kv + s0 + 0.010).epsilon(1e-12));
+    CHECK(s.ttft.max == doctest::Approx(p1 + p2 + kv + s0 + 0.010).epsilon(1e-12));
 }
 
 TEST_CASE("disagg sim: prefill admission — a prompt longer than the token cap is chunked, or refused") {
@@ -455,13 +521,32 @@ TEST_CASE("disagg sim: prefill admission — bad caps are refused, naming the fi
                                                kv_path::scale_up, l);
         };
     };
-    for (const double cap : {0.0, std::nan(""), 1.5, -1.0}) {
+    for (const double cap : {0.0, std::nan(""), 1.5, -1.0, 2e9}) {
         const std::string e = test::error_of(run({.max_running = cap}));
+        CHECK(test::contains(e, "prefill admission"));
         CHECK(test::contains(e, "max_running"));
-        CHECK(test::contains(e, "a prefill pass takes a whole number of prompts, at least 1"));
+        CHECK(test::contains(e, "a prefill pass takes a whole number of prompts, from 1 to 10⁹"));
+    }
+    for (const double cap : {0.0, std::nan(""), 1.5, -1.0, 3e9}) {
         const std::string h = test::error_of(run({.held_slots = cap}));
+        CHECK(test::contains(h, "prefill admission"));
         CHECK(test::contains(h, "held_slots"));
-        CHECK(test::contains(h, "until their transfer ends, at least 1"));
+        CHECK(test::contains(h, "until their transfer ends, from 1 to 2 × 10⁹"));
+    }
+    for (const double cap : {0.5, std::nan(""), 1.5, -1.0, 2e9}) {
+        const std::string m = test::error_of(run({.max_tokens_per_step = cap}));
+        CHECK(test::contains(m, "prefill admission"));
+        CHECK(test::contains(m, "max_tokens_per_step"));
+        CHECK(test::contains(m, "a whole number of tokens, from 1 to 10⁹"));
+        const std::string k = test::error_of(run({.chunk_tokens = cap}));
+        CHECK(test::contains(k, "prefill admission"));
+        CHECK(test::contains(k, "chunk_tokens"));
+        CHECK(test::contains(k, "a whole number of tokens, from 1 to 10⁹"));
     }
     CHECK(test::contains(test::error_of(run({.max_running = 1.5})), "max_running = 1.5"));
+    CHECK(test::contains(test::error_of(run({.max_tokens_per_step = 1500.5})), "max_tokens_per_step = 1500.5"));
+    // The bound's largest caps run: B = 10⁹ and SGLang's 2·B held slots (a bound the user never set is not tripped).
+    CHECK(run({.max_running = sim::prefill_cap_max, .max_tokens_per_step = sim::prefill_cap_max,
+               .held_slots = sim::sglang_prefill_slots_per_running_request * sim::prefill_cap_max})()
+              .prefill_passes == 1.0);
 }

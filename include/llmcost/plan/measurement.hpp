@@ -192,10 +192,13 @@ struct measurement {
     parallel_layout prefill_layout{};
     double decode_workers = 1;
     /// A disaggregated row's prefill worker's caps, per prefill attention rank (`prefill_admission_of`):
-    /// the prompts a pass takes (SGLang --max-running-requests ÷ dp, TensorRT-LLM max_batch_size) and its
-    /// tokens (SGLang --chunked-prefill-size ÷ dp, TensorRT-LLM max_num_tokens); 0: the engine's default.
+    /// the prompts a pass takes (SGLang --max-running-requests ÷ dp, TensorRT-LLM max_batch_size), its
+    /// token budget (SGLang --max-prefill-tokens, not divided under DP attention; TensorRT-LLM
+    /// max_num_tokens) and where a prompt is cut (SGLang --chunked-prefill-size ÷ dp; TensorRT-LLM:
+    /// max_num_tokens, 0 here); 0: the engine's default.
     double prefill_max_batch = 0;
     double prefill_max_tokens = 0;
+    double prefill_chunk_tokens = 0;
     std::string source;
 
     [[nodiscard]] bool disaggregated() const { return prefill_workers > 0.0; }
@@ -303,6 +306,7 @@ struct measurement {
             require(prefill_layout.dp == 1, s, "prefill_dp", prefill_layout.dp, pool_rule);
             require(prefill_max_batch == 0.0, s, "prefill_max_batch", prefill_max_batch, pool_rule);
             require(prefill_max_tokens == 0.0, s, "prefill_max_tokens", prefill_max_tokens, pool_rule);
+            require(prefill_chunk_tokens == 0.0, s, "prefill_chunk_tokens", prefill_chunk_tokens, pool_rule);
             return;
         }
         constexpr std::string_view closed_loop = "a disaggregated row is priced as a closed-loop client's run (fixed_batch, prompts > 0)";
@@ -323,13 +327,16 @@ struct measurement {
                 max_tokens,
                 "a disaggregated row's max_tokens is its decode worker's tokens per step: 0 (the engine's default) or "
                 "a whole number, at least 1");
-        // The prefill worker's caps, per prefill attention rank (`prefill_admission_of`).
-        require(prefill_max_batch == 0.0 || (prefill_max_batch >= 1.0 && std::floor(prefill_max_batch) == prefill_max_batch), s,
-                "prefill_max_batch", prefill_max_batch,
-                "a prefill attention rank's cap on the prompts of a pass: 0 (the engine's default) or a whole number, at least 1");
-        require(prefill_max_tokens == 0.0 || (prefill_max_tokens >= 1.0 && std::floor(prefill_max_tokens) == prefill_max_tokens), s,
-                "prefill_max_tokens", prefill_max_tokens,
-                "a prefill attention rank's cap on the tokens of a pass: 0 (the engine's default) or a whole number, at least 1");
+        // The prefill worker's caps, per prefill attention rank (`prefill_admission_of`), within
+        // sim::prefill_cap_max (the loader's and sim::prefill_admission's bound).
+        const auto prefill_cap = [&](std::string_view field, double v, std::string_view what) {
+            require(v == 0.0 || (v >= 1.0 && v <= sim::prefill_cap_max && std::floor(v) == v), s, field, v,
+                    std::string("a prefill attention rank's ") + std::string(what) +
+                        ": 0 (the engine's default) or a whole number, from 1 to 10⁹");
+        };
+        prefill_cap("prefill_max_batch", prefill_max_batch, "cap on the prompts of a pass");
+        prefill_cap("prefill_max_tokens", prefill_max_tokens, "token budget of a pass");
+        prefill_cap("prefill_chunk_tokens", prefill_chunk_tokens, "prompt chunk");
         deployment p = d;
         p.layout = prefill_layout;
         worker_pool{.d = p, .workers = prefill_workers}.validate();
@@ -434,19 +441,26 @@ struct disaggregated_pools {
 }
 
 /// What a disaggregated row's prefill attention ranks admit (`sim::prefill_admission`), from
-/// `prefill_limits`: a pass of at most B = max sequences prompts and M = max tokens per step tokens,
-/// chunked where the engine chunks prompts; SGLang holds each request's slot until its KV transfer has
-/// ended, 2·B slots a rank (its metadata buffer: sgl-project/sglang python/sglang/srt/managers/scheduler.py,
-/// PREFILL mode buffer_size = max_running_requests × 2; disaggregation/prefill.py frees it on the
-/// transfer's success), TensorRT-LLM none past the pass (sim/disaggregated.hpp cites both).
+/// `prefill_limits`: a pass of at most B = max sequences prompts within the token budget M = max tokens
+/// per step (SGLang --max-prefill-tokens: the profile's 16,384 where the row gives none), a prompt cut at
+/// C = the row's `prefill_chunk_tokens`, else the engine's chunk, else M (TensorRT-LLM: max_num_tokens),
+/// where the engine chunks; SGLang's pass rule (its first prompt whatever its length) and its hold of
+/// each request's slot until its KV transfer has ended, `sim::sglang_prefill_slots_per_running_request` ×
+/// B slots a rank (its metadata buffer; disaggregation/prefill.py frees it on the transfer's success),
+/// TensorRT-LLM none past the pass (sim/disaggregated.hpp cites both).
 [[nodiscard]] inline sim::prefill_admission prefill_admission_of(const measurement& x) {
     const scheduler_limits l = prefill_limits(x);
+    const bool sglang = x.engine == serving_engine::sglang;
     const double none = std::numeric_limits<double>::infinity();
     const double b = l.max_batch > 0.0 ? l.max_batch : none;
+    const engine_scheduler& e = x.d.engine.scheduler;
+    const double chunk = x.prefill_chunk_tokens > 0.0 ? x.prefill_chunk_tokens : (e.chunked_prefill ? e.chunk.value() : 0.0);
     return {.max_running = b,
             .max_tokens_per_step = l.max_tokens_per_step,
-            .chunked = x.d.engine.scheduler.chunked_prefill,
-            .held_slots = x.engine == serving_engine::sglang ? 2.0 * b : none};  // 2·B: SGLang's metadata buffer
+            .chunk_tokens = chunk,
+            .chunked = e.chunked_prefill,
+            .first_prompt_always = sglang,
+            .held_slots = sglang ? sim::sglang_prefill_slots_per_running_request * b : none};
 }
 
 /// What a disaggregated row's decode attention ranks admit (`sim::decode_admission`): the row's caps

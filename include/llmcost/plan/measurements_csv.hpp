@@ -17,7 +17,7 @@
 /// | `tp`, `pp`, `ep`, `dp` | the layout (whole numbers ≥ 1) |
 /// | `weights`, `kv` | number formats (`bf16`, `fp8`, …); empty = the model's own |
 /// | `scenario` | `offline`, `online`, `fixed_batch` or `single_prefill` |
-/// | `requests`, `max_batch`, `max_tokens` | offline run size and engine caps (0 or empty = none); on a disaggregated row the decode worker's caps, per decode attention rank: `max_batch` its running requests (TensorRT-LLM max_batch_size, SGLang --max-running-requests ÷ dp under DP attention), `max_tokens` its tokens per step (TensorRT-LLM max_num_tokens), whole numbers; empty = the engine's defaults; the prefill pool takes the engine's defaults (`plan::prefill_limits`) |
+/// | `requests`, `max_batch`, `max_tokens` | offline run size and engine caps (0 or empty = none); on a disaggregated row the decode worker's caps, per decode attention rank: `max_batch` its running requests (TensorRT-LLM max_batch_size, SGLang --max-running-requests ÷ dp under DP attention), `max_tokens` its tokens per step (TensorRT-LLM max_num_tokens), whole numbers; empty = the engine's defaults; the prefill worker's caps are the `prefill_max_batch`, `prefill_max_tokens`, `prefill_chunk_tokens` columns (`plan::prefill_limits`, `plan::prefill_admission_of`) |
 /// | `rate_per_s` | online arrival rate per serving instance (a replica, or one expert-parallel group) |
 /// | `batch` | fixed_batch concurrency |
 /// | `prompts` | optional: a fixed_batch run by a closed-loop client with a burst start (all clients' first prompts at once), this many prompts in all, priced by the simulator; empty or 0 = steady state |
@@ -37,7 +37,7 @@
 /// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
 /// | `input_spread`, `output_spread` | optional: standard deviations of the prompt and answer lengths of the run's requests (the dataset's), priced by the closed forms' length bias (`request_shape`), or drawn from a lognormal of that mean and deviation by an online row's simulated run (`online_lengths`); not on a closed-loop client's row; empty = 0, every request alike |
 /// | `prefill_workers`, `prefill_tp`, `prefill_ep`, `prefill_dp`, `decode_workers` | optional: a disaggregated deployment (prefill/decode pools): the prefill pool's workers and one prefill worker's layout (empty degree = 1), the decode pool's workers, each of the row's `tp`/`ep`/`dp` layout (pp 1); such a row is a closed-loop client's run (`prompts` > 0) whose `batch` is the client's concurrency over the whole deployment, priced by its simulated closed loop (`plan::disaggregated_run`, `sim::simulate_disaggregated`; the closed form `plan::disaggregated_bound` bounds it); empty or 0 prefill workers = colocated |
-/// | `prefill_max_batch`, `prefill_max_tokens` | optional, disaggregated rows only: the prefill worker's caps, per prefill attention rank (the launch script's per worker, ÷ dp where SGLang's DP attention divides them): the prompts a pass takes (SGLang --max-running-requests, TensorRT-LLM max_batch_size) and its tokens (SGLang --chunked-prefill-size, TensorRT-LLM max_num_tokens); whole, at least 1; empty = the engine's default (`plan::prefill_admission_of`, `sim::prefill_admission`) |
+/// | `prefill_max_batch`, `prefill_max_tokens`, `prefill_chunk_tokens` | optional, disaggregated rows only: the prefill worker's caps, per prefill attention rank: the prompts a pass takes (SGLang --max-running-requests ÷ dp under DP attention, TensorRT-LLM max_batch_size), the pass's token budget (SGLang --max-prefill-tokens, ServerArgs default 16384, not divided under DP attention; TensorRT-LLM max_num_tokens) and where a prompt is cut where the engine chunks (SGLang --chunked-prefill-size ÷ dp; TensorRT-LLM: empty, max_num_tokens); whole, from 1 to 10⁹ (`sim::prefill_cap_max`); empty = the engine's default (`plan::prefill_admission_of`, `sim::prefill_admission`) |
 /// | `clock_MHz` | optional: the engine clock the run pinned, in MHz (AMD's harnesses: `rocm-smi --setperfdeterminism`), priced against the clock the GPU's compute fractions hold at (`as_run`); empty = 0, not pinned |
 /// | `metric` | `output_tokens_per_s`, `ttft_s` or `tpot_s` |
 /// | `value`, `unit` | the figure: `tok/s`, `s` or `ms` |
@@ -233,7 +233,7 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
             r.fail("prefill_workers", "0 / empty (colocated) or a whole number of prefill workers, from 1 to 1,000,000");
         x.prefill_workers = w;
         for (const std::string_view c : {"prefill_tp", "prefill_ep", "prefill_dp", "decode_workers", "prefill_max_batch",
-                                         "prefill_max_tokens"})
+                                         "prefill_max_tokens", "prefill_chunk_tokens"})
             if (w == 0.0 && t.find_column(c) && !r.text(c).empty())
                 r.fail(c, "belongs to a disaggregated row: it needs prefill_workers ≥ 1");
         auto optional_degree = [&](std::string_view c) { return t.find_column(c) ? r.degree(c) : 1; };
@@ -241,13 +241,13 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
                             .dp = optional_degree("prefill_dp")};
         if (w > 0.0) x.decode_workers = optional_degree("decode_workers");
         if (w > 0.0 && x.d.layout.pp != 1) r.fail("pp", "a disaggregated row's decode worker is priced without pipeline stages (pp = 1)");
-        for (const std::string_view c : {"prefill_max_batch", "prefill_max_tokens"}) {  // the prefill worker's, per attention rank
+        for (const std::string_view c : {"prefill_max_batch", "prefill_max_tokens", "prefill_chunk_tokens"}) {  // per prefill attention rank
             if (!t.find_column(c) || r.text(c).empty()) continue;
             const double cap = r.number(c, 0.0);
-            if (!(cap >= 1.0 && cap <= 1e9 && cap == std::floor(cap)))
-                r.fail(c, "a prefill attention rank's cap (the launch script's per worker, ÷ dp under SGLang's DP attention): "
-                          "empty (the engine's default) or a whole number, at least 1");
-            (c == "prefill_max_batch" ? x.prefill_max_batch : x.prefill_max_tokens) = cap;
+            if (!(cap >= 1.0 && cap <= sim::prefill_cap_max && cap == std::floor(cap)))
+                r.fail(c, "a prefill attention rank's cap (the launch script's per worker, ÷ dp under SGLang's DP attention where "
+                          "SGLang divides it): empty (the engine's default) or a whole number, from 1 to 10⁹");
+            (c == "prefill_max_batch" ? x.prefill_max_batch : c == "prefill_max_tokens" ? x.prefill_max_tokens : x.prefill_chunk_tokens) = cap;
         }
         for (const std::string_view c : {"max_batch", "max_tokens"}) {  // the decode worker's caps, per attention rank
             const double cap = r.number(c, 0.0);
@@ -257,7 +257,7 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         }
     } else {
         for (const std::string_view c : {"prefill_tp", "prefill_ep", "prefill_dp", "decode_workers", "prefill_max_batch",
-                                         "prefill_max_tokens"})
+                                         "prefill_max_tokens", "prefill_chunk_tokens"})
             if (t.find_column(c) && !r.text(c).empty())
                 r.fail(c, "a pool column needs the prefill_workers column beside it (a disaggregated row states its prefill workers)");
     }

@@ -246,13 +246,14 @@ struct disaggregated_loop {
 /// its answer ends: vLLM benchmark_serving --max-concurrency c --num-prompts N --request-rate inf)
 /// against a prefill pool (A_p attention ranks) and a decode pool (A_d) that only decodes:
 ///   decode:  b = c ÷ A_d,  TPOT = t_d(b) (`decode_pass` at the mean context, no prompt in the step);
-///   wave:    k = c ÷ A_p prompts per prefill rank at t = 0, in n = ⌈k ÷ p⌉ passes of p = min(k, ⌊M ÷ I⌋)
-///            prompts (M the step's token cap; none: p = k), the i-th done at i·t_p(p), so
+///   wave:    k = c ÷ A_p prompts per prefill rank at t = 0, in n = ⌈k ÷ p⌉ passes of p = min(k, B, ⌊M ÷ I⌋)
+///            prompts (M the step's token cap, B its prompt cap `max_batch`; none: no bound), the i-th done
+///            at i·t_p(p), so
 ///            TTFT_wave = t_p(p)·(n + 1) ÷ 2 + t_kv + F + t_d(b) (`client_first_token`, F the front end);
 ///   steady:  the closed loop's asymptotic bounds (Lazowska et al., *Quantitative System Performance*,
 ///            1984, §5.2: R = max(D₀, c·D_max − Z)), D₀ = t_p(1) + t_kv + F + t_d(b) a prompt alone,
 ///            D_max = t_p(p*) ÷ (p*·A_p) the prefill pool's seconds per prompt with passes full at the cap
-///            or at the clients a rank can hold (p* = max(1, min(⌊M ÷ I⌋, ⌈k⌉)); none: max(1, k)),
+///            or at the clients a rank can hold (p* = max(1, min(B, ⌊M ÷ I⌋, ⌈k⌉)); none: max(1, k)),
 ///            Z = (O − 1)·TPOT the answer's decode:
 ///            TTFT_ss = max(D₀, c·D_max − Z), cycle = TTFT_ss + Z, λ = c ÷ cycle;
 ///   run:     TTFT = (c·TTFT_wave + (N − c)·TTFT_ss) ÷ N; makespan = TTFT_wave + Z + (N ÷ c − 1)·cycle;
@@ -282,8 +283,10 @@ struct disaggregated_loop {
     const tokens_t fresh = r.computed(), cached = r.input - fresh;
     auto pass = [&](double p) { return prefill_pass(prefill.d, p, fresh, cached).time(); };
     const double k = clients / prefill.ranks();
-    const double cap = l.max_tokens_per_step > 0.0 ? detail::max(1.0, detail::const_trunc(l.max_tokens_per_step / r.input.value()))
-                                                   : detail::max(1.0, k);
+    const double by_tokens = l.max_tokens_per_step > 0.0
+                                 ? detail::max(1.0, detail::const_trunc(l.max_tokens_per_step / r.input.value()))
+                                 : detail::max(1.0, k);
+    const double cap = l.max_batch > 0.0 ? detail::max(1.0, detail::min(by_tokens, l.max_batch)) : by_tokens;  // min(B, ⌊M ÷ I⌋)
     s.prompts_per_pass = detail::max(1.0, detail::min(k, cap));
     const double whole = detail::const_trunc(k / s.prompts_per_pass);
     const double passes = detail::max(1.0, whole < k / s.prompts_per_pass ? whole + 1.0 : whole);

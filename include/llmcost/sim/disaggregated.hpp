@@ -12,12 +12,14 @@
 ///   dispatches to its attention ranks round-robin by default, `--load-balance-method`, ServerArgs.load_balance_method = "round_robin" in
 ///   sgl-project/sglang python/sglang/srt/server_args.py;
 ///   SGLang's mini load balancer picks its prefill/decode pair at random, which round-robin stands in
-///   for). An idle rank starts a pass of the prompts at the head of its queue, at most B of them whose
-///   tokens fit the pass's cap M (`prefill_admission`; none: all of them), priced `prefill_pass` at the
+///   for). An idle rank starts a pass of the prompts at the head of its queue (`prefill_admission`): at
+///   most B of them within the pass's token budget M (none: all of them), priced `prefill_pass` at the
 ///   pass's prompts, their mean new tokens and mean tokens already prefilled (the pass's attention at the
-///   mean, not each prompt's own). A prompt longer than what is left of M is chunked where the engine
-///   chunks (its first M − tokens-taken tokens close the pass, the rest waits at the head of the queue for
-///   the next), and refused where it does not (`check_disaggregated_request`).
+///   mean, not each prompt's own). SGLang takes a pass's first prompt whatever its length and a later one
+///   only while its tokens are fewer than what is left of M; TensorRT-LLM a prompt while its tokens fit
+///   what is left. Where the engine chunks, a prompt longer than what is left of the chunk size C is cut
+///   there (the cut closes the pass, the rest waits at the head of the queue for the next); where it does
+///   not, a prompt longer than M is refused when it is sent (the `send` step below).
 /// - **Prefill admission** (`prefill_admission`): SGLang's prefill server gives a request a slot of its
 ///   metadata buffer (2 × --max-running-requests a rank) when it leaves the bootstrap queue, and frees it
 ///   only when its KV transfer has ended (sgl-project/sglang@000c2b942308ea5502978be73542016c230dba02
@@ -118,33 +120,57 @@ struct disaggregated_client {
 /// sgl-project/sglang python/sglang/srt/server_args.py; used by DecodePreallocQueue).
 inline constexpr double sglang_reserved_decode_tokens = 512;
 
+/// SGLang's prefill-side slots per running request: a prefill server's metadata buffer holds
+/// max_running_requests × 2 requests ("*2 for the headroom": sgl-project/sglang
+/// python/sglang/srt/managers/scheduler.py@0003215cf1464f44b389cd0b18d0b4c56f2a3da6, PREFILL branch of
+/// the disaggregation init), each held from the bootstrap's end to its KV transfer's end.
+inline constexpr double sglang_prefill_slots_per_running_request = 2;
+
+/// The largest cap a prefill admission takes (prompts B, tokens M and C): the one bound the measurement
+/// loader, `plan::measurement::validate` and `prefill_admission::validate` apply; held slots may reach
+/// `sglang_prefill_slots_per_running_request` × it.
+inline constexpr double prefill_cap_max = 1e9;
+
 /// What one prefill attention rank of a disaggregated deployment admits (`simulate_disaggregated`).
 struct prefill_admission {
     /// B: prompts one pass takes (TensorRT-LLM max_batch_size; SGLang --max-running-requests ÷ dp under
     /// DP attention, the scheduler's get_num_allocatable_reqs); ∞: no cap.
     double max_running = std::numeric_limits<double>::infinity();
-    /// M: tokens one pass takes (TensorRT-LLM max_num_tokens; SGLang --chunked-prefill-size ÷ dp under
-    /// DP attention); 0: no cap.
+    /// M: the pass's token budget (TensorRT-LLM max_num_tokens; SGLang --max-prefill-tokens, ServerArgs
+    /// default 16384, not divided under DP attention: PrefillAdder's rem_input_tokens); 0: no budget.
     double max_tokens_per_step = 0;
-    /// true: a prompt longer than M is prefilled in chunks of what is left of M (SGLang's chunked
-    /// prefill; TensorRT-LLM enable_chunked_prefill) and the pass's last prompt may be such a chunk; false:
-    /// a pass takes whole prompts only, and a prompt longer than M is refused.
+    /// C: where a prompt is cut (SGLang --chunked-prefill-size ÷ dp under DP attention: PrefillAdder's
+    /// rem_chunk_tokens; TensorRT-LLM max_num_tokens); 0: C = M. Read only where `chunked`.
+    double chunk_tokens = 0;
+    /// true: a prompt longer than what is left of C is prefilled in chunks (SGLang's chunked prefill;
+    /// TensorRT-LLM enable_chunked_prefill), the chunk closing the pass; false: whole prompts only.
     bool chunked = false;
+    /// true (SGLang, PrefillAdder.add_one_req and budget_state, sgl-project/sglang@ad0119fdde519598c25f5c48b95dacaa2b85d607
+    /// python/sglang/srt/managers/schedule_policy.py): a pass's first prompt is taken whatever its tokens,
+    /// a later one only while its tokens are fewer than what is left of M (`real_input_tokens >=
+    /// self.rem_input_tokens and len(self.can_run_list) != 0` stops the pass), and the pass closes once M
+    /// or C is spent; false (TensorRT-LLM): a prompt enters while its tokens fit what is left of M (≤), and
+    /// one longer than M is refused unless `chunked`.
+    bool first_prompt_always = false;
     /// Requests a rank holds from entering its queue until their KV transfer has ended (SGLang: the
-    /// metadata buffer, 2 × --max-running-requests a rank); ∞: no hold (a request leaves at its pass's end).
+    /// metadata buffer, `sglang_prefill_slots_per_running_request` × B a rank); ∞: no hold (a request
+    /// leaves at its pass's end).
     double held_slots = std::numeric_limits<double>::infinity();
 
     void validate() const {
         constexpr double inf = std::numeric_limits<double>::infinity();
-        require(max_running == inf || (max_running >= 1.0 && max_running <= 1e9 && detail::const_trunc(max_running) == max_running),
-                "prefill admission", "max_running", max_running,
-                "a prefill pass takes a whole number of prompts, at least 1 (∞: no cap)");
-        require(max_tokens_per_step == 0.0 || (max_tokens_per_step >= 1.0 && max_tokens_per_step <= 1e9),
-                "disaggregated simulation", "max_tokens_per_step", max_tokens_per_step,
-                "a step's token cap is 0 (none) or at least one token");
-        require(held_slots == inf || (held_slots >= 1.0 && held_slots <= 1e9 && detail::const_trunc(held_slots) == held_slots),
+        auto whole = [](double x, double hi) { return x >= 1.0 && x <= hi && detail::const_trunc(x) == x; };
+        require(max_running == inf || whole(max_running, prefill_cap_max), "prefill admission", "max_running", max_running,
+                "a prefill pass takes a whole number of prompts, from 1 to 10⁹ (∞: no cap)");
+        require(max_tokens_per_step == 0.0 || whole(max_tokens_per_step, prefill_cap_max), "prefill admission",
+                "max_tokens_per_step", max_tokens_per_step,
+                "a prefill pass's token budget is 0 (none) or a whole number of tokens, from 1 to 10⁹");
+        require(chunk_tokens == 0.0 || whole(chunk_tokens, prefill_cap_max), "prefill admission", "chunk_tokens",
+                chunk_tokens, "a prefill chunk is 0 (the pass's budget) or a whole number of tokens, from 1 to 10⁹");
+        require(held_slots == inf || whole(held_slots, sglang_prefill_slots_per_running_request * prefill_cap_max),
                 "prefill admission", "held_slots", held_slots,
-                "a prefill attention rank holds a whole number of requests until their transfer ends, at least 1 (∞: no hold)");
+                "a prefill attention rank holds a whole number of requests until their transfer ends, from 1 to 2 × 10⁹ "
+                "(∞: no hold)");
     }
 };
 
@@ -242,7 +268,9 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
     const auto n = static_cast<std::size_t>(c.prompts);
     const pass_model pm_p = prepare_pass(prefill.d), pm_d = prepare_pass(decode.d);
     const seconds_t front_end = prefill.d.engine.overheads.request;
-    const double cap = l.max_tokens_per_step;  // M
+    const double cap = l.max_tokens_per_step;                                // M: the pass's budget
+    const double chunk = l.chunk_tokens > 0.0 ? l.chunk_tokens : cap;          // C: where a prompt is cut
+    constexpr double no_hold = std::numeric_limits<double>::infinity();
 
     struct request {
         double input = 0, output = 0, sent = 0, first = 0, last = 0;
@@ -267,7 +295,7 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         r.input = draw.length(c.input);
         r.output = draw.length(c.output);
         check_disaggregated_request(prefill, decode, r.input, r.output, reqs.size());
-        if (!l.chunked && cap > 0.0 && r.input > cap)
+        if (!l.chunked && !l.first_prompt_always && cap > 0.0 && r.input > cap)
             throw invalid_input("disaggregated request " + std::to_string(reqs.size() + 1), "input (tokens)", r.input,
                                 "a prompt longer than a prefill pass's token cap (max_tokens_per_step = " +
                                     invalid_input::show(cap) + ") needs an engine that chunks prompts");
@@ -301,8 +329,9 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
     std::size_t next_p = 0, next_d = 0;
     disaggregated_result out{};
 
-    // A pass: at most B prompts from the head of the queue, their tokens within M; a prompt longer than
-    // what is left of M closes the pass with a chunk of it (l.chunked: a longer one was refused at send).
+    // A pass: at most B prompts from the head of the queue within M (SGLang: the first whatever its
+    // tokens, a later one while fewer than what is left of M; else while they fit what is left), a
+    // prompt longer than what is left of C cut there where the engine chunks (the cut closes the pass).
     auto start_pass = [&](std::size_t k, double t) {
         prefill_rank& p = pre[k];
         p.pass.clear();
@@ -310,16 +339,17 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         while (!p.queue.empty() && static_cast<double>(p.pass.size()) < l.max_running) {
             const request& q = reqs[p.queue.front()];
             const double rest = q.input - q.prefilled;
-            double take = rest;
-            if (cap > 0.0 && tokens_in + rest > cap) {
-                if (!p.pass.empty() && !l.chunked) break;
-                take = cap - tokens_in;  // > 0: the pass is not full (else the loop had stopped)
+            if (!p.pass.empty() && cap > 0.0) {
+                const double left = cap - tokens_in;
+                const bool enters = l.first_prompt_always ? rest < left : (rest <= left || l.chunked);
+                if (!enters) break;
             }
+            const double take = l.chunked && chunk > 0.0 ? detail::min(rest, chunk - tokens_in) : rest;
             tokens_in += take;
             done_before += q.prefilled;
             p.pass.emplace_back(p.queue.front(), take);
             p.queue.pop_front();
-            if (cap > 0.0 && tokens_in >= cap) break;
+            if ((cap > 0.0 && tokens_in >= cap) || (l.chunked && chunk > 0.0 && tokens_in >= chunk) || take < rest) break;
         }
         const auto b = static_cast<double>(p.pass.size());
         p.busy = true;
@@ -333,14 +363,17 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
             at(t, kind::prefill_start, k);
         }
     };
+    auto take_slots = [&](prefill_rank& p) {  // the backlog's head takes each free slot, FIFO, into the queue
+        while (!p.backlog.empty() && p.held < l.held_slots) {
+            p.held += 1.0;
+            p.queue.push_back(p.backlog.front());
+            p.backlog.pop_front();
+        }
+    };
     auto enter_prefill = [&](std::size_t i, double t) {  // into its prefill rank's FIFO, through a slot where held
         prefill_rank& p = pre[reqs[i].p_rank];
-        if (p.held < l.held_slots && p.backlog.empty()) {
-            p.held += 1.0;
-            p.queue.push_back(i);
-        } else {
-            p.backlog.push_back(i);
-        }
+        p.backlog.push_back(i);
+        take_slots(p);
         wake_prefill(reqs[i].p_rank, t);
     };
     // The KV a request reserves at admission on top of what its rank holds (see `decode_admission`).
@@ -452,7 +485,7 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
                         chunked.push_back(j);
                         continue;
                     }
-                    if (l.held_slots == std::numeric_limits<double>::infinity()) pre[i].held -= 1.0;
+                    if (l.held_slots == no_hold) pre[i].held -= 1.0;
                     if (a.before_prefill) {
                         at(t + kv_transfer_for(prefill.d, tokens(reqs[j].input), path).time.value(), kind::ready, j);
                     } else {  // TensorRT-LLM: the decode rank in turn, then its admission, then the transfer
@@ -468,14 +501,10 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
                 break;
             }
             case kind::ready: {
-                if (l.held_slots != std::numeric_limits<double>::infinity()) {  // the transfer has ended: its slot is free
+                if (l.held_slots != no_hold) {  // the transfer has ended: its slot is free
                     prefill_rank& p = pre[reqs[i].p_rank];
                     p.held -= 1.0;
-                    while (!p.backlog.empty() && p.held < l.held_slots) {
-                        p.held += 1.0;
-                        p.queue.push_back(p.backlog.front());
-                        p.backlog.pop_front();
-                    }
+                    take_slots(p);
                     wake_prefill(reqs[i].p_rank, t);
                 }
                 const std::size_t k = reqs[i].d_rank;
