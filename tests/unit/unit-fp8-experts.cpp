@@ -1,6 +1,7 @@
 // FP8 × FP8 expert GEMMs at an engine's own fraction of the expert size curve
 // (`engine_kernels::fp8_expert_gemm`): SGLang on Blackwell's TRTLLM-Gen FP8 block-scale MoE, fitted to
-// aiconfigurator's SGLang 0.5.14 MoE table on B200 (B87; docs/sglang-blackwell-dsr1-aic.md).
+// aiconfigurator's SGLang 0.5.14 MoE table on B200 (B87; docs/sglang-blackwell-dsr1-aic.md); SGLang on
+// CDNA4's AITER fused MoE, fitted to AITER's tuned fused-MoE table on MI355X (docs/aiter-fused-moe.md).
 #include <llmcost/catalog/engines.hpp>
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/models.hpp>
@@ -39,6 +40,53 @@ TEST_CASE("fp8_expert_gemm: an FP8 expert GEMM's rate, worked by hand (B87)") {
     const expert_gemm_kernel kernel{.peak = 4.5e15, .grouped_gemm = k.expert_curve_multiplier(true)};
     const double rate = expert_gemm_rate(catalog::b200_hgx.gpu.efficiency, kernel, 256.0, std::cbrt(7168.0 * 256.0));
     CHECK(rate == doctest::Approx(670.1e12).epsilon(2e-4));
+}
+
+TEST_CASE("fp8_expert_gemm on SGLang CDNA4: one AITER tuned fused-MoE row's time, worked by hand") {
+    // ROCm/aiter @0f6aede14c aiter/configs/model_configs/a8w8_blockscale_tuned_fmoe_ds_v3.csv, the row cu_num
+    // 256 (MI355X), token 8,192, model_dim 7,168, inter_dim 256, expert 257, topk 9, per_1x128: 1,266.73 us,
+    // 640.82 TFLOP/s. Rows per expert 8,192 · 9 ÷ 257 = 286.88 (the tuner routes top-9 of 257 at random),
+    // computed as 320 (whole 64-row tiles); n = ∛(320 · 7,168 · 256) = ∛587,202,560 = 837.39 (837³ =
+    // 586,376,253); MI355X's curve 0.6793 · 837.39 ÷ 1,635.39 = 0.34783, × 286.88 ÷ 320 = 0.31183;
+    // peak 5,000 · gemm 0.9215 = 4,607.5 TFLOP/s → 1,436.76 on the curve, × 0.4421 = 635.19 TFLOP/s.
+    // FLOPs 2 · 8,192 · 9 · 3 · 7,168 · 256 = 8.1175e11 → 1,277.96 us against the table's 1,266.73 (+0.9%,
+    // within the fit's residual s 0.162 ln).
+    const engine_kernels& k = catalog::sglang_cdna4.kernels;
+    CHECK(k.fp8_expert_gemm == 0.4421);
+    CHECK(k.expert_curve_multiplier(true) == doctest::Approx(0.4421));
+    CHECK(k.expert_curve_multiplier(false) == 1.0);
+    const expert_gemm_kernel kernel{.peak = 5.0e15 * k.gemm, .grouped_gemm = k.expert_curve_multiplier(true)};
+    const double rows = 8192.0 * 9.0 / 257.0;
+    const double rate = expert_gemm_rate(catalog::mi355x.gpu.efficiency, kernel, rows, std::cbrt(7168.0 * 256.0));
+    CHECK(rate == doctest::Approx(635.19e12).epsilon(2e-4));
+    const double flops = 2.0 * 8192.0 * 9.0 * 3.0 * 7168.0 * 256.0;
+    CHECK(flops / rate == doctest::Approx(1277.96e-6).epsilon(2e-4));
+    CHECK(std::abs(std::log(flops / rate / 1266.7307e-6)) < 0.162);
+}
+
+TEST_CASE("fp8_expert_gemm on SGLang CDNA4: a TP8 prompt's expert GEMMs take 1 ÷ 0.4421 as long, worked by hand") {
+    const deployment fp8 = with_formats({.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 8},
+                                         .engine = catalog::sglang_cdna4},
+                                        formats::fp8, formats::fp8);
+    deployment none = fp8;
+    none.engine.kernels.fp8_expert_gemm = 0.0;
+    // One TP rank's expert FLOPs: 2 · 7,373 · 8 · (3 · 7,168 · 2,048) · 58 ÷ 8 = 3.7666e13. Rows per expert
+    // 7,373 · 8 ÷ 256 = 230.41 (every expert touched), computed as 256; expert width 2,048 ÷ 8 = 256:
+    // n = ∛(256 · 7,168 · 256) = 777.37, e = 0.6793 · 777.37 ÷ 1,575.37 · (230.41 ÷ 256) = 0.30169;
+    // r = 4,607.5e12 · 0.30169 = 1.3900e15 FLOP/s; F ÷ r = 27.097 ms; Δt = 27.097 · (1 ÷ 0.4421 − 1) = 34.19 ms.
+    const pass_cost with = prefill_pass(fp8, 1.0, 7373_tok, 0_tok);
+    const pass_cost without = prefill_pass(none, 1.0, 7373_tok, 0_tok);
+    CHECK((with.matmul_compute_time - without.matmul_compute_time).value() == doctest::Approx(34.19e-3).epsilon(2e-3));
+    CHECK(with.attention_time() == without.attention_time());
+    CHECK(with.tp_time == without.tp_time);
+    // MXFP4 experts (the MI355X MXFP4 rows) keep the curve.
+    const deployment mxfp4 = with_formats(fp8, formats::mxfp4, formats::fp8);
+    CHECK_FALSE(experts_fp8_weights_and_activations(mxfp4.m));
+    deployment mxfp4_none = mxfp4;
+    mxfp4_none.engine.kernels.fp8_expert_gemm = 0.0;
+    CHECK(prefill_pass(mxfp4, 1.0, 7373_tok, 0_tok).time() == prefill_pass(mxfp4_none, 1.0, 7373_tok, 0_tok).time());
+    CHECK(catalog::sglang_cdna3.kernels.fp8_expert_gemm == 0.0);
+    CHECK(catalog::vllm_cdna4.kernels.fp8_expert_gemm == 0.0);
 }
 
 TEST_CASE("fp8_expert_gemm: FP8 experts' prompt step, not NVFP4's; a decode step that streams weights keeps its time") {
