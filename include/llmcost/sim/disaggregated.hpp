@@ -64,7 +64,8 @@
 ///   self.stream_output(...); if prepare_mlp_sync_flag: self._prepare_idle_batch_and_run(None)`, the same
 ///   in the v0.4.6 copy and in the pipeline-parallel loop; get_next_disagg_decode_batch_to_run returns
 ///   the new prebuilt batch when there is one). The idle forward's time is priced as the rank's own step
-///   at its batch after the join (running + joining: its peers, filled round-robin, hold about as many);
+///   at its batch after the join (running + joining: its peers, filled round-robin, hold about as many)
+///   and the running batch's mean context (the joiners' mean prompt where none runs);
 ///   without attention DP the prebuilt batch runs no forward and the rule is off.
 /// - **The client**: TTFT = `client_first_token`(first token − send, F) (F the engine's front end, as
 ///   the closed form states it: prefill done + transfer + F + the first decode step); the answer's end
