@@ -416,6 +416,103 @@ TEST_CASE("eager prompt step: the step before it, where the caller knows it (the
     CHECK(detail::step_formula(pm, dec, 4.0, 0.0, 0.0).time() == detail::step_formula(pm_ref, dec, 4.0, 0.0).time());
 }
 
+TEST_CASE("eager prompt step: overlap scheduler off (serial) holds it to H whatever ran before, by hand") {
+    // Same deployment, H = 323 kernels × 200 µs = 64.6 ms. With the overlap scheduler off (TensorRT-LLM's
+    // PyTorch executor with disable_overlap_scheduler, Dynamo's prefill workers) the host launches the
+    // prompt step only after the step before has ended, so nothing hides H: a prompt step alone lasts
+    // max(t, 64.6 ms) = 64.6 ms after a 10 ms step or a 70 ms one, where the overlapped rule gives
+    // 54.6 ms and t; beside 3 decodes (closed form, no caller's step) it lasts 64.6 ms, not 64.6 − t_prev.
+    // `none` prices no launch on a profile whose graphs are on; `overlap` on a profile whose graphs are
+    // off prices it as the graphs-on rule does.
+    deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    ref.engine = catalog::vllm_hopper;
+    deployment serial = ref, overlap = ref, none = ref;
+    serial.engine = eager_prompts(ref.engine, microseconds(200.0));
+    serial.engine.overheads.prompt_launch = prompt_launch_mode::serial;
+    overlap.engine = eager_prompts(ref.engine, microseconds(200.0));
+    overlap.engine.overheads.prompt_launch = prompt_launch_mode::overlap;
+    overlap.engine.overheads.cuda_graphs = false;  // a profile whose default is graphs off (TensorRT-LLM's)
+    deployment overlap_ref = overlap;              // the same, no launch priced: its GPU time t_o
+    overlap_ref.engine.overheads.prefill_launch = seconds(0.0);
+    none.engine = eager_prompts(ref.engine, microseconds(200.0));
+    none.engine.overheads.prompt_launch = prompt_launch_mode::none;
+    const pass_model pm = prepare_pass(serial), pm_o = prepare_pass(overlap), pm_ref = prepare_pass(ref);
+    CHECK(pm.prefill_serial);
+    CHECK(pm.prefill_overhead.value() == doctest::Approx(0.0646).epsilon(1e-12));
+    const step_shape alone{.prefill_sequences = 1, .prefill_tokens = 1000_tok};
+    const detail::sequence_terms<double> s = detail::sequence_terms_of(pm, alone);
+    const double t = detail::step_formula(pm_ref, s, 0.0, 1.0).time();
+    REQUIRE(t < 0.0546);
+    for (double prev : {0.0, 0.010, 0.070})
+        CHECK(detail::step_formula(pm, s, 0.0, 1.0, prev).time() == doctest::Approx(0.0646).epsilon(1e-12));
+    CHECK(detail::step_formula(pm_o, s, 0.0, 1.0, 0.010).time() == doctest::Approx(0.0546).epsilon(1e-12));
+    const double t_o = detail::step_formula(prepare_pass(overlap_ref), s, 0.0, 1.0).time();
+    REQUIRE(t_o < 0.0546);
+    CHECK(detail::step_formula(pm_o, s, 0.0, 1.0, 0.070).time() == doctest::Approx(t_o).epsilon(1e-15));
+    const step_shape prompt{.decode_sequences = 3, .decode_context = 1500_tok, .prefill_sequences = 1,
+                            .prefill_tokens = 1000_tok};
+    REQUIRE(step_pass(ref, prompt).time().value() < 0.0646);
+    CHECK(step_pass(serial, prompt).time().value() == doctest::Approx(0.0646).epsilon(1e-12));
+    CHECK(step_pass(none, prompt).time() == step_pass(ref, prompt).time());
+    const step_shape decode{.decode_sequences = 4, .decode_context = 1500_tok};
+    CHECK(step_pass(serial, decode).time() == step_pass(ref, decode).time());  // a decode step is not held
+}
+
+TEST_CASE("eager prompt step: a Dynamo prefill worker's DeepSeek-V3 pass on 4 GB200, by hand") {
+    // TensorRT-LLM on Blackwell, DeepSeek-V3 NVFP4 weights, FP8 KV, TEP4 (tp 4, ep 4), one prompt of 922
+    // tokens alone. The profile's count of such a pass is 909 kernels (detail::kernels_per_pass: the
+    // generic count less 3 fused norm kernels a layer, TensorRT-LLM's MoE runner's 6 in place of 7 a MoE
+    // layer, its MLA block's 9 in place of 4 a layer); t_host = 75.89 µs (SGLang on Blackwell's, borrowed:
+    // tables/engines.csv), so H = 909 × 75.89 µs = 68.984 ms. Its GPU time (about 30 ms) is shorter, and
+    // with the overlap scheduler off the pass lasts H: 68.984 ms. At 7,373 tokens the GPU time (about
+    // 165 ms) exceeds H and the pass is untouched.
+    deployment d = with_formats({.m = catalog::deepseek_v3, .hw = catalog::gb200_nvl72, .layout = {.tp = 4, .ep = 4}},
+                                formats::nvfp4, formats::fp8);
+    d.engine = catalog::trtllm_blackwell;
+    CHECK(d.engine.overheads.prefill_launch.value() == doctest::Approx(75.89e-6).epsilon(1e-12));
+    CHECK(detail::kernels_per_pass(d) == 909.0);
+    deployment graph_off = d;  // the profile's rule: graphs off, no eager prompt launch priced
+    REQUIRE_FALSE(graph_off.engine.overheads.cuda_graphs);
+    d.engine.overheads.prompt_launch = prompt_launch_mode::serial;
+    const double gpu = prefill_pass(graph_off, 1.0, 922_tok, 0_tok).time().value();
+    REQUIRE(gpu < 0.060);
+    REQUIRE(gpu > 0.020);
+    CHECK(prefill_pass(d, 1.0, 922_tok, 0_tok).time().value() == doctest::Approx(909 * 75.89e-6).epsilon(1e-9));
+    const double gpu8k = prefill_pass(graph_off, 1.0, 7373_tok, 0_tok).time().value();
+    REQUIRE(gpu8k > 909 * 75.89e-6);
+    CHECK(prefill_pass(d, 1.0, 7373_tok, 0_tok).time().value() == doctest::Approx(gpu8k).epsilon(1e-15));
+}
+
+TEST_CASE("measurements: a row's eager prompt steps (eager_prompt), carried onto its engine, and refusals") {
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,eager_prompt\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "m.csv"); };
+    const auto ok = rows_of(
+        "S,check,Llama-2-70B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,fixed_batch,,,,,16,1000,200,tpot_s,0.03,s,s,serial\n"
+        "O,check,Llama-2-70B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,fixed_batch,,,,,16,1000,200,tpot_s,0.03,s,s,overlap\n"
+        "N,check,Llama-2-70B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,fixed_batch,,,,,16,1000,200,tpot_s,0.03,s,s,0\n"
+        "D,check,Llama-2-70B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,fixed_batch,,,,,16,1000,200,tpot_s,0.03,s,s,\n");
+    REQUIRE(ok.size() == 4);
+    CHECK(*ok[0].eager_prompt == prompt_launch_mode::serial);
+    CHECK(*ok[1].eager_prompt == prompt_launch_mode::overlap);
+    CHECK(*ok[2].eager_prompt == prompt_launch_mode::none);
+    CHECK_FALSE(ok[3].eager_prompt.has_value());
+    CHECK(plan::with_own_engine(ok[0]).d.engine.overheads.prompt_launch == prompt_launch_mode::serial);
+    CHECK(plan::with_own_engine(ok[1]).d.engine.overheads.prompt_launch == prompt_launch_mode::overlap);
+    CHECK(plan::with_own_engine(ok[3]).d.engine.overheads.prompt_launch == prompt_launch_mode::engine);
+    for (const char* v : {"2", "yes", "Serial"}) {
+        const std::string bad = test::message_of([&] {
+            return rows_of(std::string("B,check,Llama-2-70B,B200 (HGX),trtllm,x,1,1,1,1,fp4,fp8,fixed_batch,,,,,16,1000,"
+                                       "200,tpot_s,0.03,s,s,") + v + "\n");
+        });
+        CHECK(test::contains(bad, "eager_prompt"));
+        CHECK(test::contains(bad, "m.csv:2"));
+        CHECK(test::contains(bad, v));
+        CHECK(test::contains(bad, "overlap"));
+    }
+}
+
 TEST_CASE("eager prompt step: property — a longer step before it never lengthens the prompt step") {
     deployment d{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}};
     d.engine = catalog::sglang_hopper;
@@ -502,7 +599,10 @@ TEST_CASE("eager prompt step: the profile and the table refuse a bad one, naming
     CHECK(catalog::sglang_blackwell.overheads.prefill_launch.value() == doctest::Approx(75.89e-6).epsilon(1e-12));
     CHECK(catalog::sglang_cdna4.overheads.prefill_launch.value() == doctest::Approx(97.8e-6).epsilon(1e-12));
     CHECK(catalog::vllm_hopper.overheads.prefill_launch.value() == 0.0);
-    CHECK(catalog::trtllm_blackwell.overheads.prefill_launch.value() == 0.0);
+    // TensorRT-LLM on Blackwell borrows SGLang on Blackwell's 75.89 µs (no TensorRT-LLM figure published;
+    // docs/trtllm-eager-prompt.md), read where a row's graphs are on or it states `eager_prompt`.
+    CHECK(catalog::trtllm_blackwell.overheads.prefill_launch.value() == doctest::Approx(75.89e-6).epsilon(1e-12));
+    CHECK(catalog::trtllm_hopper.overheads.prefill_launch.value() == 0.0);
     CHECK(detail::kernels_per_pass(catalog::deepseek_v3) == 845.0);
 }
 
@@ -642,7 +742,13 @@ TEST_CASE("measurements: a row's CUDA-graph setting (cuda_graphs), carried onto 
     CHECK_FALSE(g.d.engine.overheads.eager_enqueue);
     CHECK(p.d.engine.overheads.cuda_graphs == catalog::trtllm_blackwell.overheads.cuda_graphs);
     CHECK_FALSE(p.d.engine.overheads.eager_enqueue);
-    CHECK(plan::predict(p) == plan::predict(g));  // no floor: launch_eager = launch_graph = 0 on this profile
+    // Graphs on (g) now also prices the PyTorch backend's eager prompt step, overlapped with the step before
+    // (`prefill_launch`, docs/trtllm-eager-prompt.md); with it stated off (`eager_prompt` 0) nothing else
+    // differs: launch_eager = launch_graph = 0 on this profile.
+    plan::measurement g_none = g;
+    g_none.d.engine.overheads.prompt_launch = prompt_launch_mode::none;
+    CHECK(plan::predict(p) == plan::predict(g_none));
+    CHECK(plan::predict(g) >= plan::predict(g_none));
     // 16 decodes of Llama-2-70B on one B200 run well under H = 803 kernels × 32.47 µs ≈ 26.1 ms: held.
     CHECK(plan::predict(e) > plan::predict(g));
     const std::string bad = test::message_of([&] {

@@ -341,6 +341,7 @@ struct pass_model {
     double wide_dense_extra_bytes = 0;      ///< B per TP rank the 16-bit copy streams beyond the stored weights
     seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead + the engine's step overhead
     seconds_t prefill_overhead{};           ///< kernels per pass × the host's time per kernel of an eager prompt step
+    bool prefill_serial = false;            ///< that launch hides behind no step before it (overlap scheduler off)
     seconds_t eager_overhead{};             ///< kernels per pass × the host's enqueue per kernel, every step (CUDA graphs off)
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
@@ -523,7 +524,13 @@ struct pass_model {
     // H = kernels · t_host: the host's time to launch a prompt step eagerly, where the engine's graphs
     // capture decode batches only (SGLang: DeepSeek-V3's one-token prompt step 82.64 ms eager, 23.10 ms
     // as a graph; sgl-project/sglang PR 12160). With graphs off every step pays `launch_eager` instead.
-    pm.prefill_overhead = en.overheads.cuda_graphs ? en.overheads.prefill_launch * kernels : seconds(0.0);
+    // The run's statement where it makes one (`prompt_launch_mode`): eagerly with or without an overlap
+    // scheduler, or not priced; else the profile's rule (graphs on: prompt steps eager, overlapped).
+    const prompt_launch_mode prompt = en.overheads.prompt_launch;
+    const bool eager_prompt =
+        prompt == prompt_launch_mode::engine ? en.overheads.cuda_graphs : prompt != prompt_launch_mode::none;
+    pm.prefill_overhead = eager_prompt ? en.overheads.prefill_launch * kernels : seconds(0.0);
+    pm.prefill_serial = prompt == prompt_launch_mode::serial;
     // H = kernels · t_enqueue: with graphs off and no overlap scheduler every step is enqueued by the
     // host while its kernels run, so it lasts max(t_GPU, H) (TensorRT-LLM's C++ executor on a TensorRT
     // engine, vLLM with enforce_eager; `engine_overheads::host_enqueue`).
@@ -889,7 +896,9 @@ template <class V>
 /// executor enqueues every step on the host with nothing to hide it behind (no overlap scheduler:
 /// TensorRT-LLM's C++ executor running a TensorRT engine; vLLM with enforce_eager) is the same law on every step, prompt or
 /// not, with no previous step: t = max(t_GPU, H), H = kernels · t_enqueue (`pass_model::eager_overhead`),
-/// t_overhead += max(0, H − t_GPU). Out of line, so the common path of an engine whose graphs cover
+/// t_overhead += max(0, H − t_GPU). A run whose prompt steps run eagerly with the overlap scheduler off
+/// (`pass_model::prefill_serial`: TensorRT-LLM's PyTorch executor with `disable_overlap_scheduler`, Dynamo's
+/// prefill workers) has no step before to hide H behind: t = max(t_GPU, H). Out of line, so the common path of an engine whose graphs cover
 /// every step compiles as before.
 template <class V>
 [[gnu::noinline]] constexpr void eager_prompt_wait(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
@@ -901,8 +910,8 @@ template <class V>
     }
     if (!L::any(ps > 0.0)) return;  // no prompt in any lane: nothing held (and the previous step's own call ends here)
     const V host = L::constant(pm.prefill_overhead.value());
-    V prev = previous;
-    if (L::any(previous < 0.0)) {
+    V prev = pm.prefill_serial ? L::constant(0.0) : previous;  // overlap scheduler off: t = max(t_GPU, H)
+    if (!pm.prefill_serial && L::any(previous < 0.0)) {
         const V zero = L::constant(0.0);
         const V decode_step = L::choose(ds > 0.0, step_formula(pm, s, ds, zero, zero).time(), zero);
         prev = L::choose(previous < 0.0, decode_step, previous);

@@ -284,6 +284,16 @@ struct engine_kernels {
     [[nodiscard]] constexpr bool operator==(const engine_kernels&) const = default;
 };
 
+/// How a run's prompt steps pay the host's eager launch (`engine_overheads::prefill_launch`), where
+/// the run's configuration states it (tables/measurements.csv `eager_prompt`; docs/trtllm-eager-prompt.md).
+enum class prompt_launch_mode : unsigned char {
+    engine,   ///< the profile's rule: a prompt step runs eagerly where CUDA graphs are on (they capture decode
+              ///< batches only), launched while the step before runs (SGLang's overlap scheduler)
+    overlap,  ///< eagerly, launched while the step before it runs (an overlap scheduler): t = max(t_GPU, H − t_prev)
+    serial,   ///< eagerly, with nothing to hide the launch behind (the overlap scheduler off): t = max(t_GPU, H)
+    none,     ///< not priced: the run's prompt steps are not launched by the profile's eager path
+};
+
 /// Host and launch costs that the GPU waits for.
 struct engine_overheads {
     seconds_t step{};          ///< per step: scheduling, input preparation, sampling not overlapped with the GPU
@@ -302,6 +312,11 @@ struct engine_overheads {
     /// for the host when its own kernels are shorter (`eager_prompt_wait`). 0: a prompt step is
     /// priced as a decode step is (graphs cover it, or the engine runs eagerly throughout).
     seconds_t prefill_launch{};
+    /// Whether and how a step with prompts pays `prefill_launch`: a run choice, not a profile column
+    /// (a measured row's `eager_prompt` sets it; TensorRT-LLM's PyTorch backend never replays a CUDA graph
+    /// for a step with context requests, tensorrt_llm/_torch/pyexecutor/scheduler.py `can_run_cuda_graph`,
+    /// and Dynamo's prefill workers run with `disable_overlap_scheduler: True`).
+    prompt_launch_mode prompt_launch = prompt_launch_mode::engine;
     /// The host's time per kernel to enqueue a step where the engine runs without CUDA graphs and
     /// nothing hides the enqueue (TensorRT-LLM's C++ executor running a TensorRT engine: `enqueueV3`
     /// sets up and launches each layer's kernels on the host while the GPU runs the ones before;

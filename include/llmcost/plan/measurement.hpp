@@ -161,6 +161,12 @@ struct measurement {
     /// least kernels × it. `detail::settable`, not std::optional (GCC 12's false maybe-uninitialized on a
     /// disengaged optional's storage when a row is moved, as `memory_reserve`'s fields).
     detail::settable<bool> cuda_graphs{};
+    /// How the run's prompt steps pay the host's eager launch, where its configuration states it
+    /// (`eager_prompt` in tables/measurements.csv: TensorRT-LLM's PyTorch backend runs a step with
+    /// context requests without a CUDA graph, and Dynamo's prefill workers turn its overlap scheduler
+    /// off); empty: the profile's rule. Carried onto the row's engine by `with_own_engine`
+    /// (`engine_overheads::prompt_launch`).
+    detail::settable<prompt_launch_mode> eager_prompt{};
     /// The most tokens a step of the run has for its dense linear layers of 8-bit weights to run as
     /// 16-bit GEMMs on a 16-bit copy of the weights, where its configuration turns that on (AMD's MLPerf
     /// Mixtral-8x7B Server yamls: `VLLM_MOE_USE_FP16_GEMM_FOR_SMALL_FP8_INPUTS: 1`, 2560 in the patch);
@@ -762,6 +768,7 @@ struct efficiency_parameters {
         x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;
     }
+    if (x.eager_prompt) x.d.engine.overheads.prompt_launch = *x.eager_prompt;  // the row's run, where it says
     return x;
 }
 

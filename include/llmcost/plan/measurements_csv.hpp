@@ -26,6 +26,7 @@
 /// | `norm_quant_fusion` | optional: 0 = the engine build quantizes FP4 GEMM activations in a kernel of their own (TensorRT-LLM's `norm_quant_fusion` off), priced on the engine's curve with that kernel (B19); empty or 1 = fused |
 /// | `gemm_allreduce_plugin` | optional: 1 = the engine build runs each row-parallel GEMM with its TP all-reduce in one kernel (TensorRT-LLM's `gemm_allreduce_plugin`), the all-reduce priced past the GEMM it overlaps; empty or 0 = after the GEMM |
 /// | `cuda_graphs` | optional: 1 = the run captured its steps in CUDA graphs, 0 = it ran them eagerly, as its configuration states (MLPerf `use_graphs`, vLLM `enforce_eager: True` in AMD's harness): every kernel then pays the engine's `launch_eager`, and an engine that prices the host's enqueue (`host_enqueue`) holds each step to at least kernels × it; empty = the engine profile's default |
+/// | `eager_prompt` | optional: how the run's prompt steps pay the host's eager launch H = kernels × the engine's `prefill_launch_us`, as its configuration states: `overlap` = they run eagerly, launched while the step before runs (TensorRT-LLM's PyTorch backend, its overlap scheduler on): t = max(t_GPU, H − t_prev); `serial` = eagerly with the overlap scheduler off (Dynamo's TensorRT-LLM prefill workers, `disable_overlap_scheduler: True`): t = max(t_GPU, H); `0` = not priced (a TensorRT engine's C++ executor); empty = the engine profile's rule (where CUDA graphs are on, overlapped) |
 /// | `fp16_dense_max_tokens` | optional: steps of at most this many tokens run the dense linear layers (8-bit weights) as 16-bit GEMMs on a 16-bit copy of the weights, as the run's configuration turns on (AMD's MLPerf Mixtral Server yamls, `VLLM_MOE_USE_FP16_GEMM_FOR_SMALL_FP8_INPUTS`: 2560); empty or 0 = never |
 /// | `kv_memory_fraction` | optional: the run's own KV memory fraction where its launch flags state it (SGLang `--mem-fraction-static`, vLLM `--gpu-memory-utilization`, TensorRT-LLM `kv_cache_free_gpu_mem_fraction`), sized into the KV pool by the engine's rule (docs/kv-pool.md); empty = the engine profile's default; on a disaggregated row the decode worker's (its KV pool bounds the decode ranks' admission, `sim::decode_admission`), carried onto both pools' engine (the prefill pool's KV only has to hold one prompt) |
 /// | `ttft_median_s`, `ttft_p99_s` | optional: a TTFT row's median and 99th percentile over the run's requests, where the artifact gives them beside the mean; empty = not given |
@@ -201,6 +202,17 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         x.cuda_graphs = g == "1";
         x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;
+    }
+    if (t.find_column("eager_prompt") && !r.text("eager_prompt").empty()) {
+        const std::string& g = r.text("eager_prompt");
+        if (g == "overlap") x.eager_prompt = prompt_launch_mode::overlap;
+        else if (g == "serial") x.eager_prompt = prompt_launch_mode::serial;
+        else if (g == "0") x.eager_prompt = prompt_launch_mode::none;
+        else
+            r.fail("eager_prompt", "overlap (prompt steps run eagerly, launched while the step before runs), serial "
+                                   "(eagerly, the overlap scheduler off), 0 (no eager prompt launch priced) or empty "
+                                   "(the engine's rule)");
+        x.d.engine.overheads.prompt_launch = *x.eager_prompt;
     }
     if (t.find_column("fp16_dense_max_tokens")) {
         const double n = r.number("fp16_dense_max_tokens", 0.0);

@@ -420,7 +420,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         prompt_in_last_step = ps > 0;
         if (ps == 0) decode_steps_since_poll += 1.0;
         // An eager prompt step's launch overlaps the step before it (`detail::eager_prompt_wait`).
-        const double previous = ps > 0 && e.pm.prefill_overhead.value() > 0.0 ? previous_step : 0.0;
+        const double previous = ps > 0 && e.pm.prefill_overhead.value() > 0.0 && !e.pm.prefill_serial ? previous_step : 0.0;
         // A cold server's opening: its first `clients` requests' prompt tokens in this step, and the
         // one-time start on the first step that carries any (`engine_overheads::cold_opening`).
         double cold = 0.0;
