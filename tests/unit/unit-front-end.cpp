@@ -507,8 +507,8 @@ TEST_CASE("measurements: a row's eager prompt steps (eager_prompt), carried onto
                                        "200,tpot_s,0.03,s,s,") + v + "\n");
         });
         CHECK(test::contains(bad, "eager_prompt"));
-        CHECK(test::contains(bad, "m.csv:2"));
-        CHECK(test::contains(bad, v));
+        CHECK(test::contains(bad, "m.csv:2:"));
+        CHECK(test::contains(bad, std::string("\"") + v + "\""));
         CHECK(test::contains(bad, "overlap"));
     }
 }

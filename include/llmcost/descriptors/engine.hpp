@@ -291,7 +291,8 @@ enum class prompt_launch_mode : unsigned char {
               ///< batches only), launched while the step before runs (SGLang's overlap scheduler)
     overlap,  ///< eagerly, launched while the step before it runs (an overlap scheduler): t = max(t_GPU, H − t_prev)
     serial,   ///< eagerly, with nothing to hide the launch behind (the overlap scheduler off): t = max(t_GPU, H)
-    none,     ///< not priced: the run's prompt steps are not launched by the profile's eager path
+    none,     ///< not priced: a TensorRT engine's C++ executor, or an overlapped eager launch left to the
+              ///< fitted front end (docs/trtllm-eager-prompt.md section 5)
 };
 
 /// Host and launch costs that the GPU waits for.
