@@ -21,9 +21,11 @@ the new state is left alone; a row in neither state is refused. Run from the rep
 
   python3 tables/scripts/cdna4_custom_all_reduce_proposal.py
 """
-import csv
-import io
+
+
 import sys
+
+from csv_rows import load, save
 
 PATH = "tables/engines.csv"
 ROW = "SGLang on CDNA4 (ROCm)"
@@ -48,17 +50,8 @@ SENTENCE = (
 )
 
 
-def dump(rows):
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue()
-
-
 def main():
-    text = open(PATH, newline="").read()
-    rows = list(csv.reader(io.StringIO(text)))
-    if dump(rows) != text:
-        sys.exit(f"{PATH}: the CSV does not round-trip byte for byte; refusing to rewrite it")
+    rows = load(PATH)
     head = rows[0]
     col = {name: i for i, name in enumerate(head)}
     for name in ["name", "source", *FIELDS]:
@@ -79,7 +72,7 @@ def main():
     for k, (_, new) in FIELDS.items():
         row[col[k]] = new
     row[col["source"]] += SENTENCE
-    open(PATH, "w", newline="").write(dump(rows))
+    save(PATH, rows)
     print(f"{PATH}: {ROW!r}: " + ", ".join(f"{k} {o} -> {n}" for k, (o, n) in FIELDS.items()))
 
 

@@ -12,10 +12,12 @@ perf-overview rows' `source`) is not a launch flag of that run and stays empty (
 A row whose notes state two different figures is refused. Run from the repository root; rewrites the
 file in place, leaving every other cell byte for byte as it was.
 """
-import csv
-import io
+
+
 import re
 import sys
+
+from csv_rows import load, save
 
 PATH = "tables/measurements.csv"
 FLAGS = {
@@ -26,17 +28,8 @@ FLAGS = {
 HEDGES = re.compile(r"typical|in many cases", re.I)
 
 
-def dump(rows):
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue()
-
-
 def main():
-    text = open(PATH, newline="").read()
-    rows = list(csv.reader(io.StringIO(text)))
-    if dump(rows) != text:
-        sys.exit(f"{PATH}: the CSV does not round-trip byte for byte; refusing to rewrite it")
+    rows = load(PATH)
     head = rows[0]
     if "kv_memory_fraction" not in head:
         head.append("kv_memory_fraction")
@@ -56,7 +49,7 @@ def main():
             sys.exit(f"{PATH}:{line}: notes state {sorted(found)} for {r[eng]}'s memory fraction; fix the notes")
         r[col] = f"{found.pop():g}" if found else ""
         filled += bool(r[col])
-    open(PATH, "w", newline="").write(dump(rows))
+    save(PATH, rows)
     print(f"{PATH}: kv_memory_fraction filled on {filled} of {len(rows) - 1} rows")
 
 

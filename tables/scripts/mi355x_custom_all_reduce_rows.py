@@ -13,9 +13,11 @@ refused. Appended after the last row, by the file's own column names. Run from t
 
   python3 tables/scripts/mi355x_custom_all_reduce_rows.py
 """
-import csv
-import io
+
+
 import sys
+
+from csv_rows import load, save
 
 PATH = "tables/microbenchmarks.csv"
 SOURCE = "https://github.com/vllm-project/vllm/pull/39080 (PR description, TP8 (bf16, dim=3072) table)"
@@ -46,17 +48,8 @@ def record(prefix, column, fitted, tokens, label, us, bw):
             "value": f"{bw}", "unit": "GB/s", "fitted": fitted, "source": SOURCE, "notes": what}
 
 
-def dump(rows):
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue()
-
-
 def main():
-    text = open(PATH, newline="").read()
-    rows = list(csv.reader(io.StringIO(text)))
-    if dump(rows) != text:
-        sys.exit(f"{PATH}: the CSV does not round-trip byte for byte; refusing to rewrite it")
+    rows = load(PATH)
     head = rows[0]
     have = {r[0]: r for r in rows[1:] if r}
     added = 0
@@ -72,7 +65,7 @@ def main():
             continue
         rows.append(cells)
         added += 1
-    open(PATH, "w", newline="").write(dump(rows))
+    save(PATH, rows)
     print(f"{PATH}: {added} B97/B98 rows added, {len(ROWS) - added} already present")
 
 

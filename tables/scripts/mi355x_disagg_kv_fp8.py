@@ -14,9 +14,11 @@ in neither state is refused. Run from the repository root:
 
 Rewrites the file in place, every other cell byte for byte as it was.
 """
-import csv
-import io
+
+
 import sys
+
+from csv_rows import load, save
 
 PATH = "tables/measurements.csv"
 PREFIX = "IMX-MI355X-sglang-disagg-DSR1-FP8"
@@ -37,17 +39,8 @@ NOTES = [
 ]
 
 
-def dump(rows):
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue()
-
-
 def main():
-    text = open(PATH, newline="").read()
-    rows = list(csv.reader(io.StringIO(text)))
-    if dump(rows) != text:
-        sys.exit(f"{PATH}: the CSV does not round-trip byte for byte; refusing to rewrite it")
+    rows = load(PATH)
     head = rows[0]
     col = {name: i for i, name in enumerate(head)}
     for name in ("id", "kv", "notes"):
@@ -72,7 +65,7 @@ def main():
         changed += 1
     if seen != EXPECTED_ROWS:
         sys.exit(f"{PATH}: {seen} rows with id prefix {PREFIX}, expected {EXPECTED_ROWS}; refused")
-    open(PATH, "w", newline="").write(dump(rows))
+    save(PATH, rows)
     print(f"{PATH}: {changed} of {seen} {PREFIX} rows set to kv fp8")
 
 

@@ -19,9 +19,11 @@ Rewrites the file in place, every other cell byte for byte as it was. The catalo
 (include/llmcost/catalog/engines.hpp, hand-kept) must carry the same value: the unit test
 "tables/engines.csv equals catalog::all_engines, row for row" checks it.
 """
-import csv
-import io
+
+
 import sys
+
+from csv_rows import load, save
 
 PATH = "tables/engines.csv"
 NAME = "SGLang on CDNA4 (ROCm)"
@@ -49,17 +51,8 @@ SENTENCE = (
 )
 
 
-def dump(rows):
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue()
-
-
 def main():
-    text = open(PATH, newline="").read()
-    rows = list(csv.reader(io.StringIO(text)))
-    if dump(rows) != text:
-        sys.exit(f"{PATH}: the CSV does not round-trip byte for byte; refusing to rewrite it")
+    rows = load(PATH)
     head = rows[0]
     col = {name: i for i, name in enumerate(head)}
     for name in ["name", "source", *FIELDS]:
@@ -82,7 +75,7 @@ def main():
         row[col["source"]] = row[col["source"]] + SENTENCE
         changed = True
     if changed:
-        open(PATH, "w", newline="").write(dump(rows))
+        save(PATH, rows)
     print(f"{PATH}: {NAME}: " + ", ".join(f"{f} = {v}" for f, v in FIELDS.items()) + (" (set)" if changed else " (already set)"))
 
 

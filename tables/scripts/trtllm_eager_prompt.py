@@ -23,9 +23,11 @@ Sets, by column name, idempotently (re-running changes nothing; run from the rep
       every other row keeps its cell (empty: the profile's rule, graphs on -> eager prompt, overlapped).
   A note is appended once to each changed row's `notes`.
 """
-import csv
-import io
+
+
 import sys
+
+from csv_rows import load, save
 
 ENGINES, MEAS = "tables/engines.csv", "tables/measurements.csv"
 PROFILE = "TensorRT-LLM on Blackwell"
@@ -55,20 +57,6 @@ NONE_NOTE = (
     "backend whose eager prompt launch prefill_launch_us prices (docs/trtllm-eager-prompt.md).")
 
 
-def load(path):
-    text = open(path, newline="").read()
-    rows = list(csv.reader(io.StringIO(text)))
-    if dump(rows) != text:
-        sys.exit(f"{path}: the CSV does not round-trip byte for byte; refusing to rewrite it")
-    return rows
-
-
-def dump(rows):
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue()
-
-
 def engines():
     rows = load(ENGINES)
     h = rows[0]
@@ -81,7 +69,7 @@ def engines():
     for note in (ENGINE_NOTE,):
         if note not in r[src]:
             r[src] += note
-    open(ENGINES, "w", newline="").write(dump(rows))
+    save(ENGINES, rows)
 
 
 def measurements():
@@ -105,7 +93,7 @@ def measurements():
         if note not in r[c["notes"]]:
             r[c["notes"]] += note
         counts[value] += 1
-    open(MEAS, "w", newline="").write(dump(rows))
+    save(MEAS, rows)
     print(f"{MEAS}: eager_prompt serial on {counts['serial']} rows, 0 on {counts['0']} rows")
 
 
