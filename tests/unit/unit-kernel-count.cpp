@@ -389,3 +389,108 @@ TEST_CASE("mla_attention_kernels: refusals, the catalog's rows and the table's o
         CHECK(test::contains(m, "mla_attention_kernels"));
     }
 }
+
+// ---- DeepSeek's shared expert beside the routed runner (`engine_kernels::shared_expert_kernels`) -------
+
+TEST_CASE("kernels a pass launches: TensorRT-LLM's shared expert, on its own stream at decode, serial when eager") {
+    // DeepSeek-V3: 61 layers, 58 MoE, one shared expert a MoE layer. TensorRT-LLM runs it as a GatedMLP of
+    // its own (gate-up GEMM, SwiGLU + quantization, down GEMM: 3), beside the router and the routed
+    // experts on the MoeShared stream under CUDA graphs (modeling_deepseekv3.py Deepseekv3MoE.forward,
+    // maybe_execute_in_parallel; docs/shared-expert-kernels.md).
+    const deployment tep{.m = catalog::deepseek_v3, .hw = catalog::gb200_nvl72, .layout = {.tp = 8, .ep = 8},
+                         .engine = catalog::trtllm_blackwell};
+    SUBCASE("decode, TEP8: its 3 kernels beside the runner's 6 add none: 909 as before") {
+        CHECK(detail::shared_expert_kernels_per_pass(tep, false) == 0.0);
+        CHECK(detail::kernels_per_pass(tep) == 909.0);
+    }
+    SUBCASE("an eager step launches them serially: 909 + 3·58 = 909 + 174 = 1,083") {
+        CHECK(detail::shared_expert_kernels_per_pass(tep, true) == 174.0);
+        CHECK(detail::kernels_per_pass(tep, true) == 1083.0);
+    }
+    SUBCASE("attention DP: decode 1,150 (3 beside the generic 7), eager 1,150 + 174 = 1,324") {
+        deployment dep = tep;
+        dep.layout = {.tp = 1, .ep = 8, .dp = 8};
+        CHECK(detail::kernels_per_pass(dep) == 1150.0);
+        CHECK(detail::kernels_per_pass(dep, true) == 1324.0);
+    }
+    SUBCASE("without the auxiliary stream it is serial at decode too: 1,083, and 174 × 4 µs = 0.696 ms a step") {
+        deployment serial = tep;
+        serial.engine.kernels.shared_expert_stream = false;
+        CHECK(detail::kernels_per_pass(serial) == 1083.0);
+        for (double b : {1.0, 8.0, 64.0}) {
+            CAPTURE(b);
+            const double more = decode_pass(serial, b, 922_tok).time().value() - decode_pass(tep, b, 922_tok).time().value();
+            CHECK(more == doctest::Approx(0.696e-3).epsilon(1e-6));
+        }
+    }
+    SUBCASE("a longer branch than the routed one lengthens the step by the difference") {
+        // 8 kernels beside the runner's 6: (8 − 6)·58 = 116 → 1,025; under attention DP beside 7: 58 → 1,208.
+        deployment eight = tep;
+        eight.engine.kernels.shared_expert_kernels = 8.0;
+        CHECK(detail::kernels_per_pass(eight) == 1025.0);
+        eight.layout = {.tp = 1, .ep = 8, .dp = 8};
+        CHECK(detail::kernels_per_pass(eight) == 1208.0);
+    }
+    SUBCASE("models without a shared expert keep their counts, eager or not") {
+        const deployment g = gpt_oss({.tp = 8}, catalog::trtllm_blackwell);
+        CHECK(detail::kernels_per_pass(g) == 363.0);
+        CHECK(detail::kernels_per_pass(g, true) == 363.0);
+        const deployment l{.m = catalog::llama_3_1_405b, .hw = catalog::b200_hgx, .layout = {.tp = 4}, .engine = catalog::trtllm_blackwell};
+        CHECK(detail::kernels_per_pass(l) == 885.0);
+        CHECK(detail::kernels_per_pass(l, true) == 885.0);
+    }
+    SUBCASE("an eager prompt step's host launch carries them: H = 1,083 × 75.89 µs = 82.189 ms") {
+        deployment d = tep;
+        d.engine.overheads.prompt_launch = prompt_launch_mode::serial;
+        CHECK(prefill_pass(d, 1.0, 100_tok, 0_tok).time().value() == doctest::Approx(1083 * 75.89e-6).epsilon(1e-9));
+    }
+    SUBCASE("SGLang and vLLM: none priced") {
+        deployment s{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}, .engine = catalog::sglang_blackwell};
+        CHECK(detail::kernels_per_pass(s, true) == detail::kernels_per_pass(s));
+        s.engine = catalog::vllm_blackwell;
+        CHECK(detail::kernels_per_pass(s, true) == 845.0);
+    }
+}
+
+TEST_CASE("shared_expert_kernels and shared_expert_stream: refusals, the catalog's rows and the table's optional columns") {
+    engine_profile e = catalog::trtllm_blackwell;
+    for (double bad : {-1.0, 2.5, 17.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+        e.kernels.shared_expert_kernels = bad;
+        const std::string m = test::validation_message(e);
+        CHECK(test::contains(m, "kernels.shared_expert_kernels = "));
+        CHECK(test::contains(m, "must be 0 (none priced) or a whole number of kernels up to 16"));
+    }
+    e.kernels.shared_expert_kernels = 16.0;
+    CHECK(test::validation_message(e).empty());
+    CHECK(catalog::trtllm_blackwell.kernels.shared_expert_kernels == 3.0);
+    CHECK(catalog::trtllm_blackwell.kernels.shared_expert_stream);
+    for (const engine_profile& other : {catalog::trtllm_hopper, catalog::vllm_hopper, catalog::vllm_blackwell,
+                                        catalog::sglang_hopper, catalog::sglang_blackwell, catalog::sglang_cdna4}) {
+        CAPTURE(other.name);
+        CHECK(other.kernels.shared_expert_kernels == 0.0);
+        CHECK(!other.kernels.shared_expert_stream);
+    }
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,1024,24.95,28.5,619,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+    const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].kernels.shared_expert_kernels == 0.0);
+    CHECK(!old[0].kernels.shared_expert_stream);
+    const std::string columns = header + ",shared_expert_kernels,shared_expert_stream,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",3,1,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].kernels.shared_expert_kernels == 3.0);
+    CHECK(mine[0].kernels.shared_expert_stream);
+    for (const char* bad : {"-1", "nan", "2.5", "17"}) {
+        const std::string m =
+            test::message_of([&] { return io::parse_engines_csv(columns + row + "," + bad + ",1,my runs\n", "mine.csv"); });
+        CHECK(test::contains(m, "mine.csv:2"));
+        CHECK(test::contains(m, "shared_expert_kernels"));
+        CHECK(test::contains(m, bad));
+    }
+    const std::string flag =
+        test::message_of([&] { return io::parse_engines_csv(columns + row + ",3,2,my runs\n", "mine.csv"); });
+    CHECK(test::contains(flag, "mine.csv:2"));
+    CHECK(test::contains(flag, "shared_expert_stream"));
+    CHECK(test::contains(flag, "a flag is 0 or 1"));
+}

@@ -228,10 +228,39 @@ namespace detail {
 ///   (k_mla − 4) a layer on a model with latent attention: K += (k_mla − 4)·L·[MLA] (SGLang's
 ///   absorbed MLA, CUDA path, sgl-project/sglang deepseek_v2.py forward_absorb_prepare/core: 13 on
 ///   SGLang on Hopper (BF16 BMMs, no copy), 11 on SGLang on Blackwell; docs/sglang-batch1-moe-decode.md §10–11).
+/// - A shared expert the engine runs outside its routed runner (`shared_expert_kernels` k_se > 0, a
+///   model with shared experts): `shared_expert_kernels_per_pass`.
 /// None applies to a step the host enqueues without CUDA graphs (`eager_enqueue`): that is the
 /// TensorRT-engine runtime, not the PyTorch modeling code these counts are read from, and its
 /// `host_enqueue` figure was fitted with the generic count.
-[[nodiscard]] constexpr double kernels_per_pass(const deployment& d) {
+[[nodiscard]] constexpr double kernels_per_pass(const deployment& d, bool eager_step = false);
+
+/// Kernels a shared expert adds to a pass where the engine runs it as a gated MLP of its own beside the
+/// routed experts (k_se = `shared_expert_kernels`, M MoE layers, k_r the routed branch's kernels: the
+/// fused runner's k_moe, or the generic 7 without it or under attention DP):
+///   K_se = k_se·M on a step launched eagerly (`eager_step`: every kernel on one stream, every one launched
+///          by the host; a prompt step of TensorRT-LLM's PyTorch backend), or where it shares the stream,
+///   K_se = max(0, k_se − k_r)·M on a decode step where it runs on an auxiliary stream (`shared_expert_stream`:
+///          the engine's decode steps replay CUDA graphs): two branches of the graph, the longer sets the step.
+/// TensorRT-LLM: `Deepseekv3MoE.forward` runs `shared_experts` (a GatedMLP: gate-up GEMM, SwiGLU, down GEMM)
+/// and the router + routed experts through `maybe_execute_in_parallel` on the MoeShared stream, which is
+/// multi-stream only under `with_multi_stream(True)`, set by the CUDA-graph runner's capture (NVIDIA/TensorRT-LLM
+/// tensorrt_llm/_torch/models/modeling_deepseekv3.py @000561df0bd751d793257102bbe59cb4a64b2fd5,
+/// modules/multi_stream_utils.py @05b58881e64f2c21a3d2dbfcc52fc1b8b0051114; tech blog 1 Module 11 "overlaps
+/// partially with Module10 and Module 12"; docs/shared-expert-kernels.md).
+[[nodiscard]] constexpr double shared_expert_kernels_per_pass(const deployment& d, bool eager_step) {
+    const model& m = d.m;
+    const engine_kernels& k = d.engine.kernels;
+    if (!(k.shared_expert_kernels > 0.0) || !m.is_moe() || m.ffn.shared_experts <= 0) return 0.0;
+    const bool attention_dp = d.expert_parallel() && d.layout.dp > 1;
+    const double routed = k.moe_runner_kernels > 0.0 && !attention_dp ? k.moe_runner_kernels : 7.0;
+    const double per_layer = !eager_step && k.shared_expert_stream
+                                 ? (k.shared_expert_kernels > routed ? k.shared_expert_kernels - routed : 0.0)
+                                 : k.shared_expert_kernels;
+    return per_layer * m.moe_layers();
+}
+
+[[nodiscard]] constexpr double kernels_per_pass(const deployment& d, bool eager_step) {
     const model& m = d.m;
     const engine_profile& en = d.engine;
     const double generic = kernels_per_pass(m);
@@ -243,7 +272,8 @@ namespace detail {
                                   ? (en.kernels.moe_runner_kernels - 7.0) * m.moe_layers() : 0.0;
     const double mla = en.kernels.mla_attention_kernels > 0.0 && m.attention.kind == attention_kind::latent
                            ? (en.kernels.mla_attention_kernels - 4.0) * m.layer_equivalents() : 0.0;
-    return generic - fused_norms + moe_runner + mla;
+    const double shared_expert = shared_expert_kernels_per_pass(d, eager_step);
+    return generic - fused_norms + moe_runner + mla + shared_expert;
 }
 
 }  // namespace detail
@@ -529,7 +559,8 @@ struct pass_model {
     const prompt_launch_mode prompt = en.overheads.prompt_launch;
     const bool eager_prompt =
         prompt == prompt_launch_mode::engine ? en.overheads.cuda_graphs : prompt != prompt_launch_mode::none;
-    pm.prefill_overhead = eager_prompt ? en.overheads.prefill_launch * kernels : seconds(0.0);
+    // An eager step launches every kernel on the host, a shared expert's too (`shared_expert_kernels_per_pass`).
+    pm.prefill_overhead = eager_prompt ? en.overheads.prefill_launch * detail::kernels_per_pass(d, true) : seconds(0.0);
     pm.prefill_serial = prompt == prompt_launch_mode::serial;
     // H = kernels · t_enqueue: with graphs off and no overlap scheduler every step is enqueued by the
     // host while its kernels run, so it lasts max(t_GPU, H) (TensorRT-LLM's C++ executor on a TensorRT

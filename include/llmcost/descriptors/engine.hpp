@@ -218,6 +218,17 @@ struct engine_kernels {
     /// checkpoint: kv_b dequantized to BF16 at load, so each absorbed BMM is one torch.bmm); SGLang on
     /// Blackwell: 11 (docs/sglang-batch1-moe-decode.md §10–11).
     double mla_attention_kernels = 0.0;
+    /// Kernels one shared expert (DeepSeek's: `model::ffn.shared_experts`) launches where the engine runs
+    /// it as a dense gated MLP of its own outside the routed-expert runner: gate-up GEMM, SwiGLU (+ the
+    /// quantization of its output), down GEMM. 0: none priced (fused into the routed runner, or not read).
+    /// TensorRT-LLM: 3 (tensorrt_llm/_torch/models/modeling_deepseekv3.py `Deepseekv3MoE.shared_experts`,
+    /// a `GatedMLP`; tech blog 1 Module 11; docs/shared-expert-kernels.md).
+    double shared_expert_kernels = 0.0;
+    /// Whether a step replayed as a CUDA graph runs the shared expert on an auxiliary stream beside the
+    /// router and the routed experts (TensorRT-LLM: `maybe_execute_in_parallel` on the MoeShared stream,
+    /// multi-stream only under graph capture, `with_multi_stream(True)` in the CUDA-graph runner), so only
+    /// the kernels it launches beyond the routed branch's lengthen the step; an eager step launches it serially.
+    bool shared_expert_stream = false;
     /// Whether the engine quantizes the activations of experts stored in fewer than 8 bits to 8 bits
     /// and runs their GEMMs on the 8-bit tensor cores (W4A8: TensorRT-LLM on Blackwell runs MXFP4
     /// experts with MXFP8 activations, `W4A8_MXFP4_MXFP8`), where the activations are wider than 8
@@ -564,6 +575,10 @@ struct engine_profile {
                     kernels.mla_attention_kernels == detail::const_trunc(kernels.mla_attention_kernels),
                 s, "kernels.mla_attention_kernels", kernels.mla_attention_kernels,
                 "must be 0 (the generic four) or a whole number of kernels up to 64");
+        require(non_negative_finite(kernels.shared_expert_kernels) && kernels.shared_expert_kernels <= 16.0 &&
+                    kernels.shared_expert_kernels == detail::const_trunc(kernels.shared_expert_kernels),
+                s, "kernels.shared_expert_kernels", kernels.shared_expert_kernels,
+                "must be 0 (none priced) or a whole number of kernels up to 16");
         require(kernels.fp8_expert_gemm == 0.0 || (positive_finite(kernels.fp8_expert_gemm) && kernels.fp8_expert_gemm <= 1.0),
                 s, "kernels.fp8_expert_gemm", kernels.fp8_expert_gemm,
                 "must be 0 (none) or a fraction in (0, 1] of the expert GEMMs' size curve");
