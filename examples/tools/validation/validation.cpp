@@ -835,7 +835,10 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
 /// most of the engine's closed-loop TTFT rows there); the opening is systematic there when no run is
 /// stalled (`plan::stalled`) and every run's measured mean TTFT is above its simulated mean by more than its
 /// measured median is above the simulated median (measured ÷ simulated; the profile as it stands, the opening
-/// at 0): the opening is in the mean and not in the median; only then is it fitted. The subset: the front end's rows
+/// at 0): the opening is in the mean and not in the median; only then is it fitted. A stalled run (p99 above
+/// 60 × the median) is left out of that test and of the subset, not counted against it (session 28): its mean
+/// carries a stall paid by a few requests, an event of its own (docs/sglang-cdna4-ttft.md §2), so it can neither
+/// show nor hide an opening; at least three runs that are not stalled must remain. The subset: the front end's rows
 /// (lowest concurrency, they stay calibration rows) and then, at each prompt length, the run at the
 /// highest concurrency (the largest opening burst, c · I prompt tokens), by id, at most a third of the
 /// engine's closed-loop TTFT rows on the architecture. Each row is fitted on its run's mean TTFT (the
@@ -852,6 +855,9 @@ struct cold_fit {
     double start_s = 0, se_start_s = 0, token_us = 0, se_token_us = 0, sigma = 0;
     double catalog_start_s = 0, catalog_token_us = 0;
 };
+
+/// The fewest runs that are not stalled on which the cold-opening test may call an opening systematic.
+inline constexpr std::size_t min_unstalled_runs = 3;
 
 std::vector<cold_fit> fit_cold_openings(const std::vector<plan::measurement>& rows, const std::vector<front_end_fit>& front_ends,
                                         std::vector<std::string>& subset_ids) {
@@ -876,7 +882,10 @@ std::vector<cold_fit> fit_cold_openings(const std::vector<plan::measurement>& ro
             if (x->d.hw.name == f.gpu) there.push_back(x);
         f.gpu_rows = there.size();
         for (const plan::measurement* x : there) {
-            if (plan::stalled(*x)) ++f.stalled;
+            if (plan::stalled(*x)) {
+                ++f.stalled;
+                continue;
+            }
             plan::measurement warm = *x;
             warm.d.engine.overheads.cold_start = seconds(0.0);
             warm.d.engine.overheads.cold_prompt_token = seconds(0.0);
@@ -886,7 +895,8 @@ std::vector<cold_fit> fit_cold_openings(const std::vector<plan::measurement>& ro
             if (run.ttft.mean < x->value && x->ttft_median > 0.0 && x->value / run.ttft.mean > x->ttft_median / run.ttft.p50)
                 ++f.short_runs;
         }
-        f.systematic = f.stalled == 0 && f.short_runs == there.size();
+        const std::size_t unstalled = there.size() - f.stalled;
+        f.systematic = unstalled >= min_unstalled_runs && f.short_runs == unstalled;
         if (!f.systematic) {
             out.push_back(std::move(f));
             continue;
@@ -896,13 +906,14 @@ std::vector<cold_fit> fit_cold_openings(const std::vector<plan::measurement>& ro
             if (fe.engine == f.engine && fe.architecture == f.architecture)
                 for (const std::string& id : fe.rows)
                     for (const plan::measurement* x : there)
-                        if (x->id == id) picked.push_back(x);
+                        if (x->id == id && !plan::stalled(*x)) picked.push_back(x);
         std::vector<const plan::measurement*> widest;
         for (const plan::measurement* x : there) {
             if (plan::stalled(*x)) continue;
             bool top = true;
             for (const plan::measurement* y : there)
-                if (y->r.input == x->r.input && y->batch * y->d.layout.dp > x->batch * x->d.layout.dp) top = false;
+                if (!plan::stalled(*y) && y->r.input == x->r.input && y->batch * y->d.layout.dp > x->batch * x->d.layout.dp)
+                    top = false;
             if (top && std::find(picked.begin(), picked.end(), x) == picked.end()) widest.push_back(x);
         }
         std::sort(widest.begin(), widest.end(), [](const plan::measurement* a, const plan::measurement* b) { return a->id < b->id; });
@@ -954,19 +965,20 @@ std::string cold_fits_text(const std::vector<cold_fit>& fits) {
                     "every prompt step adds `cold_prompt_token` × the opening's prompt tokens in it (`engine_overheads::"
                     "cold_opening`; docs/sglang-closed-loop-ttft.md §4). Fitted with `plan::calibrate` by the rule in "
                     "`fit_cold_openings`: on the front end's fit GPU, only where every run there is short of its measured mean "
-                    "with the opening at 0, by more than it is short of its measured median (measured ÷ simulated), and none is "
-                    "stalled (session 17: the first form of the rule, every run short of its mean, also took TensorRT-LLM on "
+                    "with the opening at 0, by more than it is short of its measured median (measured ÷ simulated), stalled runs "
+                    "(p99 above 60 × the median) left out of that test and of the subset, at least three runs not stalled "
+                    "(session 28; session 17's rule refused any GPU with a stalled run) (session 17: the first form of the rule, every run short of its mean, also took TensorRT-LLM on "
                     "B200, whose medians are as short as its means, and fitted it to 0.08 ± 0.14 s and 3.3 ± 5.4 µs a token: "
                     "no opening; so the rule reads means against medians, as the brief asked); the front end's rows and, at each "
                     "prompt length, the run at the highest concurrency, by id, at most a third of the engine's closed-loop TTFT "
-                    "rows; fitted on the runs' means, the front end fixed; both parameters with more than two rows, the start "
+                    "rows (the highest among the runs not stalled); fitted on the runs' means, the front end fixed; both parameters with more than two rows, the start "
                     "alone with two. The subset's rows are calibration rows.\n\n"
-                    "| engine | architecture | fit GPU | runs there whose mean is short by more than their median (opening 0) | stalled | calibration rows | "
+                    "| engine | architecture | fit GPU | runs there not stalled whose mean is short by more than their median (opening 0) | stalled | calibration rows | "
                     "cold start (fit ± s.e.) | per opening prompt token (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n"
                     "|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const cold_fit& f : fits) {
         s += "| " + f.engine + " | " + f.architecture + " | " + f.gpu + " | " + std::to_string(f.short_runs) + " of " +
-             std::to_string(f.gpu_rows) + " | " + std::to_string(f.stalled) + " | " + std::to_string(f.rows.size()) + " | ";
+             std::to_string(f.gpu_rows - f.stalled) + " | " + std::to_string(f.stalled) + " | " + std::to_string(f.rows.size()) + " | ";
         const std::string catalog = text::plain(f.catalog_start_s, 4) + " s, " + text::plain(f.catalog_token_us, 4) + " µs";
         if (!f.systematic) {
             s += "not fitted: not systematic | | " + catalog + " | |\n";
