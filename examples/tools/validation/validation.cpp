@@ -831,12 +831,13 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
 
 /// A benchmark run's cold opening (`engine_overheads::cold_start`, `cold_prompt_token`; session 17,
 /// docs/sglang-closed-loop-ttft.md §4), fitted where an engine's closed-loop runs carry it systematically.
-/// The rule, fixed before any fit: per engine × architecture, on the front end's fit GPU (the one with
-/// most of the engine's closed-loop TTFT rows there); the opening is systematic there when no run is
-/// stalled (`plan::stalled`) and every run's measured mean TTFT is above its simulated mean by more than its
-/// measured median is above the simulated median (measured ÷ simulated; the profile as it stands, the opening
+/// The rule, fixed before any fit (session 17; one clause changed after a look in session 28, below): per
+/// engine × architecture, on the front end's fit GPU (the one with most of the engine's closed-loop TTFT rows
+/// there); the opening is systematic there when every run that is not stalled (`plan::stalled`) has its
+/// measured mean TTFT above its simulated mean by more than its measured median is above the simulated median (measured ÷ simulated; the profile as it stands, the opening
 /// at 0): the opening is in the mean and not in the median; only then is it fitted. A stalled run (p99 above
-/// 60 × the median) is left out of that test and of the subset, not counted against it (session 28): its mean
+/// 60 × the median) is left out of that test and of the subset, not counted against it (session 28; session
+/// 17 refused any GPU with a stalled run, docs/sglang-blackwell-cold-opening.md §1): its mean
 /// carries a stall paid by a few requests, an event of its own (docs/sglang-cdna4-ttft.md §2), so it can neither
 /// show nor hide an opening; at least three runs that are not stalled must remain. The subset: the front end's rows
 /// (lowest concurrency, they stay calibration rows) and then, at each prompt length, the run at the
@@ -964,12 +965,13 @@ std::string cold_fits_text(const std::vector<cold_fit>& fits) {
                     "state): the first prompt step carrying a server's opening requests (its first c) adds `cold_start`, and "
                     "every prompt step adds `cold_prompt_token` × the opening's prompt tokens in it (`engine_overheads::"
                     "cold_opening`; docs/sglang-closed-loop-ttft.md §4). Fitted with `plan::calibrate` by the rule in "
-                    "`fit_cold_openings`: on the front end's fit GPU, only where every run there is short of its measured mean "
-                    "with the opening at 0, by more than it is short of its measured median (measured ÷ simulated), stalled runs "
-                    "(p99 above 60 × the median) left out of that test and of the subset, at least three runs not stalled "
-                    "(session 28; session 17's rule refused any GPU with a stalled run) (session 17: the first form of the rule, every run short of its mean, also took TensorRT-LLM on "
+                    "`fit_cold_openings`: on the front end's fit GPU, only where every run there that is not stalled (p99 above 60 × "
+                    "the median; at least three such runs) is short of its measured mean with the opening at 0, by more than it "
+                    "is short of its measured median (measured ÷ simulated); the stalled runs are left out of that test and of "
+                    "the subset (session 28: session 17's rule refused any GPU with a stalled run; "
+                    "docs/sglang-blackwell-cold-opening.md). Session 17: the first form of the rule, every run short of its mean, also took TensorRT-LLM on "
                     "B200, whose medians are as short as its means, and fitted it to 0.08 ± 0.14 s and 3.3 ± 5.4 µs a token: "
-                    "no opening; so the rule reads means against medians, as the brief asked); the front end's rows and, at each "
+                    "no opening; so the rule reads means against medians, as the brief asked. The subset: the front end's rows and, at each "
                     "prompt length, the run at the highest concurrency, by id, at most a third of the engine's closed-loop TTFT "
                     "rows (the highest among the runs not stalled); fitted on the runs' means, the front end fixed; both parameters with more than two rows, the start "
                     "alone with two. The subset's rows are calibration rows.\n\n"
