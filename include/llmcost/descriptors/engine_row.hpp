@@ -81,6 +81,9 @@ struct engine_row {
     /// (`engine_collectives::gather_up_to_top_k`); the library all-gather's fit a₀, a₁ (µs) and bus
     /// bandwidth (GB/s) (`gather_latency`, `gather_latency_per_rank`, `gather_bus`); 0: the link model
     double moe_gather_up_to_top_k, gather_latency_us, gather_step_us, gather_bus_GBps;
+    /// kernels a layer's latent attention adds on an FP8 block-scaled checkpoint
+    /// (`engine_kernels::fp8_attention_quant_kernels`); 0: none
+    double fp8_attention_quant_kernels;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -129,6 +132,7 @@ struct engine_row {
                     .moe_runner_kernels = r.moe_runner_kernels,
                     .all_reduce_norm_fusion = flag(r.all_reduce_norm_fusion, "all_reduce_norm_fusion"),
                     .mla_attention_kernels = r.mla_attention_kernels,
+                    .fp8_attention_quant_kernels = r.fp8_attention_quant_kernels,
                     .expert_fp8_activations = flag(r.expert_fp8_activations, "expert_fp8_activations"),
                     .separate_prompt_attention = flag(r.separate_prompt_attention, "separate_prompt_attention"),
                     .prompt_attention_efficiency = r.prompt_attention_efficiency,
