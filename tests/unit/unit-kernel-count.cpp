@@ -1,5 +1,6 @@
 // Kernels one pass launches with an engine's fusions (`detail::kernels_per_pass(deployment)`):
-// TensorRT-LLM's all-reduce + residual + RMSNorm and its TRTLLM-Gen fused MoE runner; SGLang's absorbed MLA block.
+// TensorRT-LLM's all-reduce + residual + RMSNorm and its TRTLLM-Gen fused MoE runner; SGLang's absorbed MLA block and the
+// kernels its FP8 block-scaled checkpoint adds to that block.
 #include <llmcost/catalog/engines.hpp>
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/models.hpp>
@@ -246,7 +247,8 @@ TEST_CASE("kernels a pass launches: SGLang's absorbed MLA block, counted by hand
         deployment t = ref;
         t.engine = catalog::trtllm_hopper;
         CHECK(detail::kernels_per_pass(t) == 845.0);
-        t.engine = catalog::sglang_cdna3;
+        t.engine = catalog::sglang_cdna3;  // the generic four for the block; its FP8 term (7 a layer) apart
+        t.engine.kernels.fp8_attention_quant_kernels = 0.0;
         CHECK(detail::kernels_per_pass(t) == 845.0);
     }
     SUBCASE("the launch term: kernels × (the hardware's 4 µs + the profile's launch cost)") {
@@ -268,8 +270,14 @@ TEST_CASE("kernels a pass launches: SGLang's absorbed MLA block on Blackwell (SM
     // With the all-reduce + RMSNorm fusion of the rows' --enable-flashinfer-allreduce-fusion at TP8:
     // DeepSeek-V3, 61 layers: 845 − 3·61 + (11 − 4)·61 = 845 − 183 + 427 = 1,089;
     //                         845 − 183 + (13 − 4)·61 = 845 − 183 + 549 = 1,211.
+    // Since session 28 the catalog's row adds the FP8 checkpoint's two quantizations a layer on its own
+    // (`fp8_attention_quant_kernels` 2; catalog::deepseek_v3 is the FP8 checkpoint): 1,089 + 2·61 = 1,211,
+    // the FP8 path's count below; the NVFP4-v2 checkpoint keeps 1,089.
     deployment d{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}, .engine = catalog::sglang_blackwell};
-    CHECK(detail::kernels_per_pass(d) == 1089.0);  // the catalog's row: 11 with the fusion
+    CHECK(detail::kernels_per_pass(d) == 1211.0);
+    CHECK(detail::kernels_per_pass(with_formats(d, formats::nvfp4, formats::fp8)) == 1089.0);
+    d.engine.kernels.fp8_attention_quant_kernels = 0.0;
+    CHECK(detail::kernels_per_pass(d) == 1089.0);  // the block's 11 with the fusion
     d.engine.kernels.mla_attention_kernels = 0.0;
     d.engine.kernels.all_reduce_norm_fusion = false;
     CHECK(detail::kernels_per_pass(d) == 845.0);  // the generic count
@@ -289,10 +297,14 @@ TEST_CASE("kernels a pass launches: SGLang's absorbed MLA block on Blackwell (SM
         g.layout = {.tp = 1};  // no all-reduce to hold the norms
         CHECK(detail::kernels_per_pass(g) == 507.0);
     }
-    SUBCASE("the launch term at the catalog's refit: B200's 4 µs + 1.61 µs = 5.61 µs a kernel") {
-        // 1,089 × 5.61 µs = 6.10929 ms a DeepSeek-V3 decode step's launches (1.61 µs: the session-28 refit with
-        // the cold opening priced; 1.89 µs before).
-        CHECK(decode_pass(d, 1.0, 1000_tok).overhead_time.value() == doctest::Approx(6.10929e-3).epsilon(1e-9));
+    SUBCASE("the launch term at the catalog's refit: B200's 4 µs + 1.45 µs = 5.45 µs a kernel") {
+        // 1,089 × 5.45 µs = 5.93505 ms a DeepSeek-V3 decode step's launches on the NVFP4-v2 path (session 28's
+        // refit with the FP8 path's 2 more a layer and the cold opening priced; 1.89 µs, 6.41421 ms before); the
+        // FP8 path: 1,211 × 5.45 µs = 6.59995 ms.
+        CHECK(decode_pass(d, 1.0, 1000_tok).overhead_time.value() == doctest::Approx(5.93505e-3).epsilon(1e-9));
+        deployment f = d;
+        f.engine.kernels.fp8_attention_quant_kernels = 2.0;
+        CHECK(decode_pass(f, 1.0, 1000_tok).overhead_time.value() == doctest::Approx(6.59995e-3).epsilon(1e-9));
     }
 }
 
@@ -494,4 +506,102 @@ TEST_CASE("shared_expert_kernels and shared_expert_stream: refusals, the catalog
     CHECK(test::contains(flag, "mine.csv:2"));
     CHECK(test::contains(flag, "shared_expert_stream"));
     CHECK(test::contains(flag, "a flag is 0 or 1"));
+// ---- The FP8 block-scaled checkpoint's own kernels (`engine_kernels::fp8_attention_quant_kernels`) -----
+
+TEST_CASE("kernels a pass launches: SGLang's FP8 block-scaled attention on ROCm, counted by hand") {
+    // DeepSeek-V3: 61 layers, 58 MoE; generic 10·61 + 4·58 + 3 = 845. SGLang on ROCm, DeepSeek-R1's
+    // 128 × 128-block FP8 checkpoint (sgl-project/sglang fp8_utils.py @6082c49 aiter_w8a8_block_fp8_linear;
+    // deepseek_v2.py @3e4a39e, `_is_hip`; docs/sglang-fp8-activation-quant.md): fused q_a/kv_a, q_b and
+    // o_proj each run aiter_per1x128_quant before gemm_a8w8_blockscale (+3), and W_kc and W_vc each run
+    // `w.to(bfloat16) * w_scale` (a cast and a multiply) before the BF16 bmm (+2 + 2): 7 a layer,
+    // 845 + 7·61 = 845 + 427 = 1,272. amd/DeepSeek-R1-0528-MXFP4-Preview keeps its attention in BF16
+    // (plain GEMMs, MXFP4 BMMs with the quantization inside): the generic 845, as before.
+    deployment d{.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 8}, .engine = catalog::sglang_cdna4};
+    CHECK(d.m.weights.name == "fp8");  // the catalog's DeepSeek-V3 is the FP8 checkpoint
+    CHECK(detail::kernels_per_pass(d) == 1272.0);
+    CHECK(detail::kernels_per_pass(with_formats(d, formats::mxfp4, formats::fp8)) == 845.0);
+    CHECK(detail::kernels_per_pass(with_formats(d, formats::bf16, formats::bf16)) == 845.0);
+    SUBCASE("CDNA3 (MI325X, MI300X): the same HIP path, 1,272") {
+        deployment c = d;
+        c.hw = catalog::mi325x;
+        c.engine = catalog::sglang_cdna3;
+        CHECK(detail::kernels_per_pass(c) == 1272.0);
+        c.hw = catalog::mi300x;
+        CHECK(detail::kernels_per_pass(c) == 1272.0);
+    }
+    SUBCASE("TP4 and attention DP: the count is per layer, not per rank") {
+        deployment t = d;
+        t.layout = {.tp = 4};
+        CHECK(detail::kernels_per_pass(t) == 1272.0);
+        t.layout = {.tp = 1, .ep = 8, .dp = 8};
+        CHECK(detail::kernels_per_pass(t) == 1272.0);
+    }
+    SUBCASE("only W8A8 FP8 on latent attention: FP8 weights computed in BF16, or a model without MLA, keep theirs") {
+        deployment a = d;
+        a.hw = catalog::a100_sxm_80gb;  // no FP8 units: with_formats runs FP8 weights as W8A16
+        a = with_formats(a, formats::fp8, formats::bf16);
+        CHECK(a.m.activations.compute == compute_class::bf16);
+        CHECK(detail::kernels_per_pass(a) == 845.0);
+        deployment l = with_formats(d, formats::fp8, formats::bf16);
+        l.m = catalog::llama_3_1_70b;  // 80 dense layers, grouped-query attention: 10·80 + 3
+        l = with_formats(l, formats::fp8, formats::bf16);
+        CHECK(detail::kernels_per_pass(l) == 803.0);
+    }
+    SUBCASE("Hopper's 13 already holds the FP8 quantizations: no term, 1,394 as before") {
+        deployment h{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}, .engine = catalog::sglang_hopper};
+        CHECK(catalog::sglang_hopper.kernels.fp8_attention_quant_kernels == 0.0);
+        CHECK(detail::kernels_per_pass(h) == 1394.0);
+    }
+    SUBCASE("the step at one sequence: 427 more kernels × (MI355X's 4 µs + the profile's launch cost)") {
+        deployment none = d;
+        none.engine.kernels.fp8_attention_quant_kernels = 0.0;
+        const double per_kernel = 4e-6 + catalog::sglang_cdna4.overheads.launch_graph.value();
+        for (double b : {1.0, 4.0, 64.0}) {
+            CAPTURE(b);
+            const double more = decode_pass(d, b, 1000_tok).time().value() - decode_pass(none, b, 1000_tok).time().value();
+            CHECK(more == doctest::Approx(427.0 * per_kernel).epsilon(1e-6));
+        }
+    }
+}
+
+TEST_CASE("fp8_attention_quant_kernels: refusals, the catalog's rows and the table's optional column") {
+    engine_profile e = catalog::sglang_cdna4;
+    for (double bad : {-1.0, 2.5, 33.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+        CAPTURE(bad);
+        e.kernels.fp8_attention_quant_kernels = bad;
+        const std::string m = test::validation_message(e);
+        CHECK(test::contains(m, "kernels.fp8_attention_quant_kernels = "));
+        CHECK(test::contains(m, "must be 0 (none) or a whole number of kernels a layer up to 32"));
+    }
+    e.kernels.fp8_attention_quant_kernels = -1.0;
+    CHECK(test::contains(test::validation_message(e), "kernels.fp8_attention_quant_kernels = -1"));
+    e.kernels.fp8_attention_quant_kernels = 32.0;
+    CHECK(test::validation_message(e).empty());
+    // The catalog (tables/engines.csv, tables/scripts/sglang_fp8_attention_quant.py): 7 on SGLang on CDNA3 and
+    // CDNA4, 2 on SGLang on Blackwell, none elsewhere.
+    CHECK(catalog::sglang_cdna3.kernels.fp8_attention_quant_kernels == 7.0);
+    CHECK(catalog::sglang_cdna4.kernels.fp8_attention_quant_kernels == 7.0);
+    CHECK(catalog::sglang_blackwell.kernels.fp8_attention_quant_kernels == 2.0);
+    CHECK(catalog::sglang_hopper.kernels.fp8_attention_quant_kernels == 0.0);
+    CHECK(catalog::trtllm_blackwell.kernels.fp8_attention_quant_kernels == 0.0);
+    CHECK(catalog::vllm_cdna4.kernels.fp8_attention_quant_kernels == 0.0);
+    // An old table without the column loads with 0; a new one reads it and refuses a bad value by
+    // file, line and column.
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,sglang,cdna4,1,1,1,0,1,1,1,1,1,1,0,0,8.976,1,6.3,24,33.5,0,0,2048,16384,1,16384,0.875,1,1,0,0,0,0,1,0,0";
+    const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].kernels.fp8_attention_quant_kernels == 0.0);
+    const std::string columns = header + ",fp8_attention_quant_kernels,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",5,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].kernels.fp8_attention_quant_kernels == 5.0);
+    for (const char* bad : {"-1", "nan", "2.5", "33"}) {
+        CAPTURE(bad);
+        const std::string m =
+            test::message_of([&] { return io::parse_engines_csv(columns + row + "," + bad + ",my runs\n", "mine.csv"); });
+        CHECK(test::contains(m, "mine.csv:2"));
+        CHECK(test::contains(m, "fp8_attention_quant_kernels"));
+        CHECK(test::contains(m, bad));
+    }
 }

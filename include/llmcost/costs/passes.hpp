@@ -212,8 +212,8 @@ namespace detail {
 }
 
 /// The same count with the engine's fusions and its own blocks, where they apply on this deployment:
-/// K = K_generic − 3·L·[fused norm] + (k_moe − 7)·M·[fused runner] + (k_mla − 4)·L·[MLA], with L layers,
-/// M MoE layers.
+/// K = K_generic − 3·L·[fused norm] + (k_moe − 7)·M·[fused runner] + (k_mla − 4)·L·[MLA]
+/// + k_q·L·[MLA ∧ W8A8 FP8], with L layers, M MoE layers.
 /// - The TP all-reduce that also adds the residual and applies the next RMSNorm
 ///   (`all_reduce_norm_fusion`) leaves no norm or residual kernel of a layer's own (3 fewer: norm,
 ///   residual + norm, residual) where the layer all-reduces over TP, i.e. TP > 1 without attention DP
@@ -230,10 +230,32 @@ namespace detail {
 ///   SGLang on Hopper (BF16 BMMs, no copy), 11 on SGLang on Blackwell; docs/sglang-batch1-moe-decode.md §10–11).
 /// - A shared expert the engine runs outside its routed runner (`shared_expert_kernels` k_se > 0, a
 ///   model with shared experts): `shared_expert_kernels_per_pass`.
+/// - An FP8 block-scaled checkpoint (FP8 weights and FP8 activations, W8A8) on a model
+///   with latent attention adds k_q kernels a layer (`fp8_attention_quant_kernels`):
+///   K += k_q·L·[MLA ∧ W8A8 FP8]: each block-FP8 attention linear quantizes its activation per
+///   1 × 128 token group in a kernel of its own before the GEMM (sgl-project/sglang fp8_utils.py
+///   `aiter_w8a8_block_fp8_linear`: `aiter_per1x128_quant` + `gemm_a8w8_blockscale`, v0.5-era copy and @002ed7e),
+///   and on ROCm each absorbed BMM casts and scales its per-tensor FP8 weight before a BF16 bmm
+///   (deepseek_v2.py @3e4a39e `forward_absorb_prepare/core`, `_is_hip`: `w_kc.to(bfloat16) * w_scale`);
+///   SGLang on CDNA3/CDNA4: 3 + 2·2 = 7, where the MXFP4-Preview checkpoint's BF16 attention runs
+///   plain GEMMs and fused-quant MXFP4 BMMs (docs/sglang-fp8-activation-quant.md).
 /// None applies to a step the host enqueues without CUDA graphs (`eager_enqueue`): that is the
 /// TensorRT-engine runtime, not the PyTorch modeling code these counts are read from, and its
 /// `host_enqueue` figure was fitted with the generic count.
 [[nodiscard]] constexpr double kernels_per_pass(const deployment& d, bool eager_step = false);
+
+/// The generic count's kernels for a MoE layer's router and experts: router, top-k, permute, up/gate GEMM,
+/// activation, down GEMM, un-permute (`kernels_per_pass(const model&)`).
+inline constexpr double generic_routed_kernels = 7.0;
+
+/// Kernels of a MoE layer's routed branch (router and routed experts) on this deployment: the engine's fused
+/// runner's k_moe (`moe_runner_kernels` > 0) where it routes inside itself, i.e. without attention DP (the
+/// tokens are routed before the dispatch there: fused_moe_trtllm_gen.py `forward_impl`), else the generic 7.
+[[nodiscard]] constexpr double routed_branch_kernels(const deployment& d) {
+    const bool attention_dp = d.expert_parallel() && d.layout.dp > 1;
+    return d.engine.kernels.moe_runner_kernels > 0.0 && !attention_dp ? d.engine.kernels.moe_runner_kernels
+                                                                       : generic_routed_kernels;
+}
 
 /// Kernels a shared expert adds to a pass where the engine runs it as a gated MLP of its own beside the
 /// routed experts (k_se = `shared_expert_kernels`, M MoE layers, k_r the routed branch's kernels: the
@@ -252,8 +274,7 @@ namespace detail {
     const model& m = d.m;
     const engine_kernels& k = d.engine.kernels;
     if (!(k.shared_expert_kernels > 0.0) || !m.is_moe() || m.ffn.shared_experts <= 0) return 0.0;
-    const bool attention_dp = d.expert_parallel() && d.layout.dp > 1;
-    const double routed = k.moe_runner_kernels > 0.0 && !attention_dp ? k.moe_runner_kernels : 7.0;
+    const double routed = routed_branch_kernels(d);
     const double per_layer = !eager_step && k.shared_expert_stream
                                  ? (k.shared_expert_kernels > routed ? k.shared_expert_kernels - routed : 0.0)
                                  : k.shared_expert_kernels;
@@ -268,12 +289,15 @@ namespace detail {
     const bool attention_dp = d.expert_parallel() && d.layout.dp > 1;
     const double fused_norms = en.kernels.all_reduce_norm_fusion && d.layout.tp > 1 && !attention_dp
                                    ? 3.0 * m.layer_equivalents() : 0.0;
-    const double moe_runner = en.kernels.moe_runner_kernels > 0.0 && m.is_moe() && !attention_dp
-                                  ? (en.kernels.moe_runner_kernels - 7.0) * m.moe_layers() : 0.0;
+    const double moe_runner = m.is_moe() ? (routed_branch_kernels(d) - generic_routed_kernels) * m.moe_layers() : 0.0;
     const double mla = en.kernels.mla_attention_kernels > 0.0 && m.attention.kind == attention_kind::latent
                            ? (en.kernels.mla_attention_kernels - 4.0) * m.layer_equivalents() : 0.0;
+    const bool w8a8_fp8 = m.weights.compute == compute_class::fp8 && m.weights.element_bits == 8.0 &&
+                          m.activations.compute == compute_class::fp8;
+    const double fp8_quant = m.attention.kind == attention_kind::latent && w8a8_fp8
+                                 ? en.kernels.fp8_attention_quant_kernels * m.layer_equivalents() : 0.0;
     const double shared_expert = shared_expert_kernels_per_pass(d, eager_step);
-    return generic - fused_norms + moe_runner + mla + shared_expert;
+    return generic - fused_norms + moe_runner + mla + fp8_quant + shared_expert;
 }
 
 }  // namespace detail

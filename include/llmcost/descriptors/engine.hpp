@@ -229,6 +229,16 @@ struct engine_kernels {
     /// multi-stream only under graph capture, `with_multi_stream(True)` in the CUDA-graph runner), so only
     /// the kernels it launches beyond the routed branch's lengthen the step; an eager step launches it serially.
     bool shared_expert_stream = false;
+    /// Kernels a layer's attention block adds where the checkpoint's weights are FP8 block-scaled
+    /// (W8A8 FP8, DeepSeek-V3/R1's 128 × 128 blocks) on a model with latent attention, over the count
+    /// above (or the generic four): each block-FP8 linear quantizes its activation per token group
+    /// (1 × 128) in a kernel of its own before the GEMM, and on ROCm each absorbed BMM casts its
+    /// per-tensor FP8 weight to BF16 and scales it before a BF16 torch.bmm. 0: none (fused, or
+    /// already in `mla_attention_kernels`). SGLang on CDNA3 and CDNA4: 7 (3 quantizations: fused
+    /// q_a/kv_a, q_b, o_proj; 2 × 2 for W_kc and W_vc); SGLang on Blackwell: 2 (q_a/kv_a and q_b; its
+    /// count of 11 is the NVFP4-v2 checkpoint's, BF16 projections but o_proj);
+    /// docs/sglang-fp8-activation-quant.md.
+    double fp8_attention_quant_kernels = 0.0;
     /// Whether the engine quantizes the activations of experts stored in fewer than 8 bits to 8 bits
     /// and runs their GEMMs on the 8-bit tensor cores (W4A8: TensorRT-LLM on Blackwell runs MXFP4
     /// experts with MXFP8 activations, `W4A8_MXFP4_MXFP8`), where the activations are wider than 8
@@ -579,6 +589,10 @@ struct engine_profile {
                     kernels.shared_expert_kernels == detail::const_trunc(kernels.shared_expert_kernels),
                 s, "kernels.shared_expert_kernels", kernels.shared_expert_kernels,
                 "must be 0 (none priced) or a whole number of kernels up to 16");
+        require(non_negative_finite(kernels.fp8_attention_quant_kernels) && kernels.fp8_attention_quant_kernels <= 32.0 &&
+                    kernels.fp8_attention_quant_kernels == detail::const_trunc(kernels.fp8_attention_quant_kernels),
+                s, "kernels.fp8_attention_quant_kernels", kernels.fp8_attention_quant_kernels,
+                "must be 0 (none) or a whole number of kernels a layer up to 32");
         require(kernels.fp8_expert_gemm == 0.0 || (positive_finite(kernels.fp8_expert_gemm) && kernels.fp8_expert_gemm <= 1.0),
                 s, "kernels.fp8_expert_gemm", kernels.fp8_expert_gemm,
                 "must be 0 (none) or a fraction in (0, 1] of the expert GEMMs' size curve");

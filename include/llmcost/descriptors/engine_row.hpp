@@ -85,6 +85,9 @@ struct engine_row {
     /// priced); 1: under CUDA graphs it runs on an auxiliary stream beside the routed experts
     /// (`engine_kernels::shared_expert_stream`)
     double shared_expert_kernels, shared_expert_stream;
+    /// kernels a layer's latent attention adds on an FP8 block-scaled checkpoint
+    /// (`engine_kernels::fp8_attention_quant_kernels`); 0: none
+    double fp8_attention_quant_kernels;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -135,6 +138,7 @@ struct engine_row {
                     .mla_attention_kernels = r.mla_attention_kernels,
                     .shared_expert_kernels = r.shared_expert_kernels,
                     .shared_expert_stream = flag(r.shared_expert_stream, "shared_expert_stream"),
+                    .fp8_attention_quant_kernels = r.fp8_attention_quant_kernels,
                     .expert_fp8_activations = flag(r.expert_fp8_activations, "expert_fp8_activations"),
                     .separate_prompt_attention = flag(r.separate_prompt_attention, "separate_prompt_attention"),
                     .prompt_attention_efficiency = r.prompt_attention_efficiency,

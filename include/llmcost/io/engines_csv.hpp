@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 86> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 87> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -96,6 +96,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 86> c
     {"gather_bus_GBps", "collectives.gather_bus"},
     {"shared_expert_kernels", "kernels.shared_expert_kernels"},
     {"shared_expert_stream", "shared_expert_stream"},
+    {"fp8_attention_quant_kernels", "kernels.fp8_attention_quant_kernels"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -117,8 +118,9 @@ inline constexpr auto columns = [] {
 /// and not a figure: empty, share_of_total; the engine's non-KV memory, 16 figures: 0, not given, the
 /// library's flat activations; the MoE's all-gather + reduce-scatter at most top-k ranks and the
 /// library all-gather's fit, 4 figures: 0, the all-to-all and the link model; the kernels of a shared
-/// expert outside the routed runner and its auxiliary stream under CUDA graphs: 0, 0, none priced).
-inline constexpr std::size_t optional_columns = 50;
+/// expert outside the routed runner and its auxiliary stream under CUDA graphs: 0, 0, none priced; the
+/// kernels an FP8 block-scaled checkpoint adds to a latent attention layer: 0, none).
+inline constexpr std::size_t optional_columns = 51;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -188,6 +190,8 @@ using row_reader = detail::hardware_csv::row_reader;
         const std::string_view column = columns[first_shared_expert + i];
         *shared_expert[i] = table.find_column(column) ? r.figure(column) : 0.0;
     }
+    const std::string_view fp8_quant = columns[first_shared_expert + std::size(shared_expert)];
+    e.fp8_attention_quant_kernels = table.find_column(fp8_quant) ? r.figure(fp8_quant) : 0.0;
     try {
         return from_row(e);
     } catch (const invalid_input& x) {
