@@ -506,6 +506,8 @@ TEST_CASE("shared_expert_kernels and shared_expert_stream: refusals, the catalog
     CHECK(test::contains(flag, "mine.csv:2"));
     CHECK(test::contains(flag, "shared_expert_stream"));
     CHECK(test::contains(flag, "a flag is 0 or 1"));
+}
+
 // ---- The FP8 block-scaled checkpoint's own kernels (`engine_kernels::fp8_attention_quant_kernels`) -----
 
 TEST_CASE("kernels a pass launches: SGLang's FP8 block-scaled attention on ROCm, counted by hand") {
