@@ -25,3 +25,12 @@ def load(path):
 def save(path, rows):
     open(path, "w", newline="").write(dump(rows))
 
+
+
+def row_named(rows, name, path):
+    """The one row of `rows` (a table with a `name` column) whose name is `name`; refuses none or several."""
+    col = rows[0].index("name")
+    hits = [r for r in rows[1:] if r and r[col] == name]
+    if len(hits) != 1:
+        sys.exit(f"{path}: {len(hits)} rows named {name!r}, expected 1; refused")
+    return hits[0]

@@ -14,7 +14,7 @@ Sets, by column name, idempotently (re-running changes nothing; run from the rep
 import re
 import sys
 
-from csv_rows import load, save
+from csv_rows import load, row_named, save
 
 ENGINES, CATALOG = "tables/engines.csv", "include/llmcost/catalog/engines.hpp"
 PROFILE, SYMBOL = "SGLang on Blackwell", "sglang_blackwell"
@@ -57,11 +57,8 @@ def split_fields(body):
 def main():
     rows = load(ENGINES)
     h = rows[0]
-    name, src = h.index("name"), h.index("source")
-    hit = [r for r in rows[1:] if r[name] == PROFILE]
-    if len(hit) != 1:
-        sys.exit(f"{ENGINES}: expected one row named {PROFILE!r}, found {len(hit)}")
-    r = hit[0]
+    src = h.index("source")
+    r = row_named(rows, PROFILE, ENGINES)
     for k, v in VALUES.items():
         r[h.index(k)] = v
     if NOTE not in r[src]:

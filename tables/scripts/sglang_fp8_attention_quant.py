@@ -27,7 +27,7 @@ The catalog (include/llmcost/catalog/engines.hpp, hand-kept) must carry the same
 
 import sys
 
-from csv_rows import load, save
+from csv_rows import load, row_named, save
 
 PATH = "tables/engines.csv"
 COLUMN = "fp8_attention_quant_kernels"
@@ -91,29 +91,20 @@ def main():
     col = {name: i for i, name in enumerate(head)}
     changed = False
     for name, k in COUNT.items():
-        hits = [r for r in rows[1:] if r and r[col["name"]] == name]
-        if len(hits) != 1:
-            sys.exit(f"{PATH}: {len(hits)} rows named {name!r}, expected 1; refused")
-        r = hits[0]
+        r = row_named(rows, name, PATH)
         fits = []
-        for (profile, field), (old, new) in FITS.items():
-            if profile != name:
-                continue
+        # the refits (FITS) and the re-derived figures (DERIVED): each cell old or new, set to new, its sentence kept
+        updates = [(field, old, new, FIT_SENTENCE.format(field=field, old=old, new=new, k=k))
+                   for (profile, field), (old, new) in FITS.items() if profile == name]
+        updates += [(field, old, new, DERIVED_SENTENCE.format(field=field, old=old, new=new, why=why))
+                    for (profile, field), (old, new, why) in DERIVED.items() if profile == name]
+        for field, old, new, sentence in updates:
             if r[col[field]] not in (old, new):
                 sys.exit(f"{PATH}: {name}: {field} is {r[col[field]]!r}, neither {old!r} nor {new!r}; refused")
             if r[col[field]] != new:
                 r[col[field]] = new
                 changed = True
-            fits.append(FIT_SENTENCE.format(field=field, old=old, new=new, k=k))
-        for (profile, field), (old, new, why) in DERIVED.items():
-            if profile != name:
-                continue
-            if r[col[field]] not in (old, new):
-                sys.exit(f"{PATH}: {name}: {field} is {r[col[field]]!r}, neither {old!r} nor {new!r}; refused")
-            if r[col[field]] != new:
-                r[col[field]] = new
-                changed = True
-            fits.append(DERIVED_SENTENCE.format(field=field, old=old, new=new, why=why))
+            fits.append(sentence)
         if r[col[COLUMN]] not in ("0", "", k):
             sys.exit(f"{PATH}: {name}: {COLUMN} is {r[col[COLUMN]]!r}, neither 0 nor {k!r}; refused")
         if r[col[COLUMN]] != k:

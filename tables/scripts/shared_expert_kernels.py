@@ -17,7 +17,7 @@ Sets, by column name, idempotently (re-running changes nothing; run from the rep
 
 import sys
 
-from csv_rows import load, save
+from csv_rows import load, row_named, save
 
 ENGINES = "tables/engines.csv"
 PROFILE = "TensorRT-LLM on Blackwell"
@@ -45,11 +45,8 @@ def main():
             h.insert(at, col)
             for r in rows[1:]:
                 r.insert(at, "0")
-    name, src = h.index("name"), h.index("source")
-    hit = [r for r in rows[1:] if r[name] == PROFILE]
-    if len(hit) != 1:
-        sys.exit(f"{ENGINES}: expected one row named {PROFILE!r}, found {len(hit)}")
-    r = hit[0]
+    src = h.index("source")
+    r = row_named(rows, PROFILE, ENGINES)
     for col, value in VALUES.items():
         r[h.index(col)] = value
     if NOTE not in r[src]:
