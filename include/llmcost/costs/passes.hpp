@@ -176,6 +176,14 @@ namespace detail {
 
 [[nodiscard]] constexpr const interconnect& tp_link(const deployment& d) { return d.link_for(d.layout.tp); }
 
+/// Whether the deployment's TP group spans hosts of its scale-up domain and the engine prices that
+/// all-reduce of its own: GPUs a host (`hardware::gpus_per_node`) < TP ≤ the scale-up domain, with
+/// `cross_host_all_reduce` > 0 (TensorRT-LLM: `Mapping.is_multi_node()`, world_size > gpus_per_node).
+[[nodiscard]] constexpr bool tp_spans_hosts(const deployment& d) {
+    return d.engine.collectives.cross_host_all_reduce.value() > 0.0 && d.layout.tp > d.hw.gpus_per_node &&
+           d.layout.tp <= d.hw.scale_up_domain;
+}
+
 [[nodiscard]] constexpr all_reduce_algorithm tp_algorithm(const deployment& d) {
     return d.layout.tp <= d.hw.scale_up_domain ? all_reduce_algorithm::two_shot : all_reduce_algorithm::ring;
 }
@@ -239,6 +247,10 @@ namespace detail {
 ///   (deepseek_v2.py @3e4a39e `forward_absorb_prepare/core`, `_is_hip`: `w_kc.to(bfloat16) * w_scale`);
 ///   SGLang on CDNA3/CDNA4: 3 + 2·2 = 7, where the MXFP4-Preview checkpoint's BF16 attention runs
 ///   plain GEMMs and fused-quant MXFP4 BMMs (docs/sglang-fp8-activation-quant.md).
+/// - A TP group that spans hosts (`tp_spans_hosts`, without attention DP) adds k_x kernels a layer
+///   (`cross_host_norm_kernels`): K += k_x·L: TensorRT-LLM 1.1's MNNVLAllReduce applies the residual add
+///   and RMSNorm in a kernel of its own after each all-reduce (ops.py `mnnvl_twoshot_rmsnorm`; 2 a layer;
+///   docs/trtllm-mnnvl-all-reduce.md).
 /// None applies to a step the host enqueues without CUDA graphs (`eager_enqueue`): that is the
 /// TensorRT-engine runtime, not the PyTorch modeling code these counts are read from, and its
 /// `host_enqueue` figure was fitted with the generic count.
@@ -297,7 +309,9 @@ inline constexpr double generic_routed_kernels = 7.0;
     const double fp8_quant = m.attention.kind == attention_kind::latent && w8a8_fp8
                                  ? en.kernels.fp8_attention_quant_kernels * m.layer_equivalents() : 0.0;
     const double shared_expert = shared_expert_kernels_per_pass(d, eager_step);
-    return generic - fused_norms + moe_runner + mla + fp8_quant + shared_expert;
+    // + k_x·L where the TP group spans hosts: the cross-host all-reduce's RMSNorm kernels (`cross_host_norm_kernels`)
+    const double cross_host_norms = tp_spans_hosts(d) && !attention_dp ? en.kernels.cross_host_norm_kernels * m.layer_equivalents() : 0.0;
+    return generic - fused_norms + moe_runner + mla + fp8_quant + shared_expert + cross_host_norms;
 }
 
 }  // namespace detail
@@ -317,6 +331,18 @@ inline constexpr double generic_routed_kernels = 7.0;
     link.per_direction = c.library_all_reduce_bus;
     return link;
 }
+
+/// The engine's all-reduce where a TP group spans hosts (`engine_collectives::cross_host_all_reduce`;
+/// TensorRT-LLM's MNNVLAllReduce across GB200 NVL72 trays) as a link for the α–β formula:
+/// t = a + 2(n−1)/n · S ÷ B_bus, α' = a ÷ (the algorithm's latency steps), β = B_bus (fitted to a
+/// measured curve on 8 GB200 over two trays, E-MNNVL; docs/trtllm-mnnvl-all-reduce.md).
+[[nodiscard]] constexpr interconnect cross_host_all_reduce_link(const engine_collectives& c, interconnect link, int ranks,
+                                                                all_reduce_algorithm algo) {
+    link.latency = c.cross_host_all_reduce / detail::all_reduce_steps(ranks, algo);
+    link.per_direction = c.cross_host_all_reduce_bus;
+    return link;
+}
+
 
 /// The engine's custom all-reduce kernel (`engine_collectives::all_reduce_latency`) as a link for the
 /// α–β formula: t = t₀ + 2(n−1)/n · S ÷ B_custom, α' = t₀ ÷ (the algorithm's latency steps), β = B_custom
@@ -598,17 +624,21 @@ struct pass_model {
     // A custom all-reduce (one-shot in the scale-up domain): its small-message latency spread over
     // the algorithm's latency steps, α' = t_custom ÷ steps, and its measured bus bandwidth or the
     // link's (`custom_all_reduce_link`).
-    if (en.collectives.all_reduce_latency.value() > 0.0 && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
+    // A TP group over more GPUs than a host holds runs the engine's cross-host all-reduce at every
+    // size: t = a + 2(n−1)/n · S ÷ B_bus (`cross_host_all_reduce_link`), none of the in-host rules below.
+    const bool spans_hosts = detail::tp_spans_hosts(d);
+    if (spans_hosts) pm.tp_link = cross_host_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
+    if (!spans_hosts && en.collectives.all_reduce_latency.value() > 0.0 && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
         pm.custom_tp_link = custom_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
         pm.custom_all_reduce_max = en.collectives.custom_all_reduce_max_at(d.layout.tp).value();
     }
     // The collective library's all-reduce (NCCL) above the custom kernel's largest message, fitted
     // to a measured curve: t = a + 2(n−1)/n · S ÷ B_bus (`library_all_reduce_link`).
-    if (en.collectives.library_all_reduce.value() > 0.0 && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
+    if (!spans_hosts && en.collectives.library_all_reduce.value() > 0.0 && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
         pm.library_tp_link = library_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
         pm.library_all_reduce_min = en.collectives.custom_all_reduce_max_at(d.layout.tp).value();
     }
-    if (en.kernels.gemm_all_reduce_fused && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain)
+    if (!spans_hosts && en.kernels.gemm_all_reduce_fused && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain)
         pm.fused_row_gemm_share = detail::row_parallel_gemm_share(m);
     pm.busiest_rank = en.moe.busiest_rank && d.expert_parallel();
     pm.moe_gathers = moe_gathers_tokens(d);

@@ -239,6 +239,13 @@ struct engine_kernels {
     /// count of 11 is the NVFP4-v2 checkpoint's, BF16 projections but o_proj);
     /// docs/sglang-fp8-activation-quant.md.
     double fp8_attention_quant_kernels = 0.0;
+    /// Kernels a layer adds where its TP group spans hosts (`engine_collectives::cross_host_all_reduce`)
+    /// and the cross-host all-reduce does not apply the residual add and the next RMSNorm in its own
+    /// kernel, as the in-host one does (`all_reduce_norm_fusion`): TensorRT-LLM 1.1's MNNVLAllReduce
+    /// runs `mnnvl_twoshot_allreduce` and then `mnnvl_twoshot_rmsnorm` for RESIDUAL_RMS_NORM
+    /// (tensorrt_llm/_torch/distributed/ops.py), one more kernel after each of a layer's two
+    /// all-reduces: 2. 0: none (docs/trtllm-mnnvl-all-reduce.md).
+    double cross_host_norm_kernels = 0.0;
     /// Whether the engine quantizes the activations of experts stored in fewer than 8 bits to 8 bits
     /// and runs their GEMMs on the 8-bit tensor cores (W4A8: TensorRT-LLM on Blackwell runs MXFP4
     /// experts with MXFP8 activations, `W4A8_MXFP4_MXFP8`), where the activations are wider than 8
@@ -402,6 +409,15 @@ struct engine_collectives {
     /// (TensorRT-LLM's all-reduce on 8 B200: 160.7 GB/s up to 1 MiB against NVLink 5's 900, B90);
     /// 0: the link's bandwidth.
     bytes_per_second_t custom_all_reduce_bus{};
+    /// The all-reduce the engine runs where a TP group spans hosts of one scale-up domain (TP ranks >
+    /// `hardware::gpus_per_node`: a GB200/GB300 NVL72 compute tray holds 4 GPUs), fitted to a measured
+    /// curve: t = a + 2(n−1)/n · S ÷ B_bus at every message size, in place of the custom kernel, the
+    /// link model and the collective library. TensorRT-LLM's PyTorch backend takes `MNNVLAllReduce`
+    /// there (`Mapping.is_multi_node()`: world_size > gpus_per_node, the local device count;
+    /// tensorrt_llm/_torch/distributed/ops.py `MNNVLAllReduce.is_mnnvl`): its IPC one-shot kernel is
+    /// single-node (docs/trtllm-mnnvl-all-reduce.md). Both 0: the in-host rules at every TP size.
+    seconds_t cross_host_all_reduce{};
+    bytes_per_second_t cross_host_all_reduce_bus{};
     /// Whether, under attention data parallelism, an expert-parallel group of no more ranks than the
     /// model's top-k exchanges its tokens by an all-gather before the experts and a reduce-scatter after
     /// them instead of its all-to-all (TensorRT-LLM's fused MoE modules up to 1.2.0rc2 enable the
@@ -593,6 +609,10 @@ struct engine_profile {
                     kernels.fp8_attention_quant_kernels == detail::const_trunc(kernels.fp8_attention_quant_kernels),
                 s, "kernels.fp8_attention_quant_kernels", kernels.fp8_attention_quant_kernels,
                 "must be 0 (none) or a whole number of kernels a layer up to 32");
+        require(non_negative_finite(kernels.cross_host_norm_kernels) && kernels.cross_host_norm_kernels <= 8.0 &&
+                    kernels.cross_host_norm_kernels == detail::const_trunc(kernels.cross_host_norm_kernels),
+                s, "kernels.cross_host_norm_kernels", kernels.cross_host_norm_kernels,
+                "must be 0 (none) or a whole number of kernels a layer up to 8");
         require(kernels.fp8_expert_gemm == 0.0 || (positive_finite(kernels.fp8_expert_gemm) && kernels.fp8_expert_gemm <= 1.0),
                 s, "kernels.fp8_expert_gemm", kernels.fp8_expert_gemm,
                 "must be 0 (none) or a fraction in (0, 1] of the expert GEMMs' size curve");
@@ -639,6 +659,14 @@ struct engine_profile {
         require(collectives.custom_all_reduce_bus.value() == 0.0 || collectives.all_reduce_latency.value() > 0.0, s,
                 "collectives.custom_all_reduce_bus (B/s)", collectives.custom_all_reduce_bus.value(),
                 "a custom all-reduce bus bandwidth needs the custom kernel's latency (positive)");
+        time(collectives.cross_host_all_reduce, "collectives.cross_host_all_reduce (s)", 1e-2,
+             "a cross-host all-reduce's fixed time must be in [0, 10 ms)");
+        require(non_negative_finite(collectives.cross_host_all_reduce_bus.value()), s,
+                "collectives.cross_host_all_reduce_bus (B/s)", collectives.cross_host_all_reduce_bus.value(),
+                "a bus bandwidth must be zero (none) or positive and finite");
+        require((collectives.cross_host_all_reduce.value() > 0.0) == (collectives.cross_host_all_reduce_bus.value() > 0.0), s,
+                "collectives.cross_host_all_reduce_bus (B/s)", collectives.cross_host_all_reduce_bus.value(),
+                "the cross-host all-reduce needs both its fixed time and its bus bandwidth (or neither)");
         time(collectives.all_to_all_latency, "collectives.all_to_all_latency (s)", 1e-2,
              "an all-to-all latency must be in [0, 10 ms)");
         time(collectives.library_all_reduce, "collectives.library_all_reduce (s)", 1e-2,

@@ -88,6 +88,11 @@ struct engine_row {
     /// kernels a layer's latent attention adds on an FP8 block-scaled checkpoint
     /// (`engine_kernels::fp8_attention_quant_kernels`); 0: none
     double fp8_attention_quant_kernels;
+    /// the all-reduce where a TP group spans hosts (`engine_collectives::cross_host_all_reduce`,
+    /// `cross_host_all_reduce_bus`): its fixed time a (µs) and bus bandwidth (GB/s); 0, 0: none
+    double cross_host_all_reduce_us, cross_host_all_reduce_bus_GBps;
+    /// kernels a layer adds where the TP group spans hosts (`engine_kernels::cross_host_norm_kernels`); 0: none
+    double cross_host_norm_kernels;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -139,6 +144,7 @@ struct engine_row {
                     .shared_expert_kernels = r.shared_expert_kernels,
                     .shared_expert_stream = flag(r.shared_expert_stream, "shared_expert_stream"),
                     .fp8_attention_quant_kernels = r.fp8_attention_quant_kernels,
+                    .cross_host_norm_kernels = r.cross_host_norm_kernels,
                     .expert_fp8_activations = flag(r.expert_fp8_activations, "expert_fp8_activations"),
                     .separate_prompt_attention = flag(r.separate_prompt_attention, "separate_prompt_attention"),
                     .prompt_attention_efficiency = r.prompt_attention_efficiency,
@@ -161,6 +167,8 @@ struct engine_row {
                         .library_all_reduce_bus = gigabytes_per_second(r.library_all_reduce_bus_GBps),
                         .custom_all_reduce_max_2_ranks = kibibytes(r.custom_all_reduce_max_2_ranks_KiB),
                         .custom_all_reduce_bus = gigabytes_per_second(r.custom_all_reduce_bus_GBps),
+                        .cross_host_all_reduce = microseconds(r.cross_host_all_reduce_us),
+                        .cross_host_all_reduce_bus = gigabytes_per_second(r.cross_host_all_reduce_bus_GBps),
                         .gather_up_to_top_k = flag(r.moe_gather_up_to_top_k, "moe_gather_up_to_top_k"),
                         .gather_latency = microseconds(r.gather_latency_us),
                         .gather_latency_per_rank = microseconds(r.gather_step_us),
