@@ -1226,6 +1226,104 @@ TEST_CASE("custom_all_reduce_bus: the custom kernel's measured bus bandwidth (B9
     }
 }
 
+TEST_CASE("cross_host_all_reduce: TensorRT-LLM's MNNVL all-reduce where a TP group spans GB200 trays, by hand") {
+    // DeepSeek-V3 NVFP4 / FP8 KV on GB200 NVL72 under TensorRT-LLM on Blackwell: 61 layers, two all-reduces
+    // each (122); a tray holds 4 GPUs (gpus_per_node 4), so TP8 spans two trays and runs the cross-host
+    // all-reduce t = a + 2(n−1)/n · S ÷ B_bus, a = 9.8 µs, B_bus = 144 GB/s (tokenspeed PR 860's curve).
+    const deployment tep = with_formats({.m = catalog::deepseek_v3, .hw = catalog::gb200_nvl72, .layout = {.tp = 8, .ep = 8},
+                                         .engine = catalog::trtllm_blackwell},
+                                        formats::nvfp4, formats::fp8);
+    auto in_host = [](deployment d) {  // the same deployment priced by the in-host rules
+        d.engine.collectives.cross_host_all_reduce = seconds(0.0);
+        d.engine.collectives.cross_host_all_reduce_bus = bytes_per_second(0.0);
+        d.engine.kernels.cross_host_norm_kernels = 0.0;
+        return d;
+    };
+    SUBCASE("one sequence: S = 7168 · 2 B = 14,336 B; 9.8 + 14,336 · 1.75 ÷ 144e9 = 9.97422 µs, × 122 = 1.21685 ms") {
+        CHECK(decode_pass(tep, 1.0, 922_tok).tp_time.value() == doctest::Approx(122 * 9.974222e-6).epsilon(1e-6));
+        // In the tray the link model: 2 · 3.7 µs + 14,336 · 1.75 ÷ 900e9 = 7.42788 µs, × 122 = 0.906201 ms.
+        CHECK(decode_pass(in_host(tep), 1.0, 922_tok).tp_time.value() == doctest::Approx(122 * 7.427876e-6).epsilon(1e-6));
+        // The step: 122 × (9.97422 − 7.42788) µs = 0.310654 ms more on the all-reduces, and 2 · 61 = 122 RMSNorm
+        // kernels more × the hardware's 4 µs = 0.488 ms (cross_host_norm_kernels): 0.798654 ms in all.
+        const double more = decode_pass(tep, 1.0, 922_tok).time().value() - decode_pass(in_host(tep), 1.0, 922_tok).time().value();
+        CHECK(more == doctest::Approx(0.310654e-3 + 0.488e-3).epsilon(1e-5));
+    }
+    SUBCASE("64 sequences: S = 917,504 B; 9.8 + 917,504 · 1.75 ÷ 144e9 = 20.9503 µs, × 122 = 2.55593 ms") {
+        CHECK(decode_pass(tep, 64.0, 922_tok).tp_time.value() == doctest::Approx(122 * 20.950347e-6).epsilon(1e-6));
+    }
+    SUBCASE("the host rule: TP4 on a GB200 tray, TP8 on 8-GPU B200 HGX and TP8 where a host held 8 are not priced so") {
+        deployment tep4 = tep;
+        tep4.layout = {.tp = 4, .ep = 4};
+        CHECK(decode_pass(tep4, 1.0, 922_tok).time() == decode_pass(in_host(tep4), 1.0, 922_tok).time());
+        CHECK(detail::kernels_per_pass(tep4) == detail::kernels_per_pass(in_host(tep4)));
+        deployment hgx = tep;
+        hgx.hw = catalog::b200_hgx;
+        CHECK(decode_pass(hgx, 8.0, 922_tok).time() == decode_pass(in_host(hgx), 8.0, 922_tok).time());
+        deployment eight = tep;
+        eight.hw.gpus_per_node = 8;
+        CHECK(decode_pass(eight, 8.0, 922_tok).time() == decode_pass(in_host(eight), 8.0, 922_tok).time());
+        // Attention DP over 8 trays' GPUs (TP1): no TP all-reduce, nothing to price.
+        deployment dep = tep;
+        dep.layout = {.tp = 1, .ep = 8, .dp = 8};
+        CHECK(decode_pass(dep, 8.0, 922_tok).time() == decode_pass(in_host(dep), 8.0, 922_tok).time());
+        // TP16 over four trays: still the cross-host curve (2·15/16 = 1.875): 9.8 + 14,336 · 1.875 ÷ 144e9 µs.
+        deployment tp16 = tep;
+        tp16.layout = {.tp = 16, .ep = 16};
+        CHECK(decode_pass(tp16, 1.0, 922_tok).tp_time.value() ==
+              doctest::Approx(122 * (9.8e-6 + 14336 * 1.875 / 144e9)).epsilon(1e-6));
+    }
+    SUBCASE("property: a slower cross-host fabric never shortens the all-reduce") {
+        for (const double b : {1.0, 8.0, 64.0}) {
+            double previous = 0.0;
+            for (const double bus : {900.0, 400.0, 144.0, 50.0}) {
+                deployment d = tep;
+                d.engine.collectives.cross_host_all_reduce_bus = gigabytes_per_second(bus);
+                const double t = decode_pass(d, b, 922_tok).tp_time.value();
+                CHECK(t >= previous);
+                previous = t;
+            }
+        }
+    }
+    SUBCASE("the descriptor's rules name the field, the value and the rule") {
+        engine_profile e = catalog::trtllm_blackwell;
+        e.collectives.cross_host_all_reduce_bus = gigabytes_per_second(-144.0);
+        CHECK(has(test::validation_message(e), "collectives.cross_host_all_reduce_bus (B/s) = -1.44e+11: a bus bandwidth must be"));
+        e.collectives.cross_host_all_reduce_bus = bytes_per_second(std::numeric_limits<double>::quiet_NaN());
+        CHECK(has(test::validation_message(e), "collectives.cross_host_all_reduce_bus (B/s) = nan"));
+        e = catalog::trtllm_blackwell;
+        e.collectives.cross_host_all_reduce = seconds(-9.8e-6);
+        CHECK(has(test::validation_message(e), "collectives.cross_host_all_reduce (s)"));
+        CHECK(has(test::validation_message(e), "a cross-host all-reduce's fixed time must be in [0, 10 ms)"));
+        e = catalog::trtllm_blackwell;
+        e.collectives.cross_host_all_reduce_bus = bytes_per_second(0.0);
+        CHECK(has(test::validation_message(e), "the cross-host all-reduce needs both its fixed time and its bus bandwidth"));
+    }
+    SUBCASE("the catalog (tables/engines.csv): TensorRT-LLM on Blackwell only") {
+        CHECK(catalog::trtllm_blackwell.collectives.cross_host_all_reduce.value() == doctest::Approx(9.8e-6).epsilon(1e-12));
+        CHECK(catalog::trtllm_blackwell.collectives.cross_host_all_reduce_bus.value() == doctest::Approx(144e9).epsilon(1e-12));
+        for (const engine_profile& e : catalog::all_engines)
+            if (!(e == catalog::trtllm_blackwell)) CHECK(e.collectives.cross_host_all_reduce.value() == 0.0);
+    }
+    SUBCASE("the table's optional columns: 0 (none) where a table leaves them out, read and checked where present") {
+        const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,5.416,1024,24.95,28.5,619,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+        const auto old = io::parse_engines_csv(engine_table(row, "", ""), "old.csv");
+        REQUIRE(old.size() == 1);
+        CHECK(old[0].collectives.cross_host_all_reduce.value() == 0.0);
+        CHECK(old[0].collectives.cross_host_all_reduce_bus.value() == 0.0);
+        const std::string cols = "cross_host_all_reduce_us,cross_host_all_reduce_bus_GBps";
+        const auto mine = io::parse_engines_csv(engine_table(row, cols, "9.8,144"), "mine.csv");
+        REQUIRE(mine.size() == 1);
+        CHECK(mine[0].collectives.cross_host_all_reduce.value() == doctest::Approx(9.8e-6).epsilon(1e-12));
+        CHECK(mine[0].collectives.cross_host_all_reduce_bus.value() == doctest::Approx(144e9).epsilon(1e-12));
+        for (const char* bad : {"9.8,-1", "9.8,nan", "-9.8,144", "9.8,0"}) {
+            CAPTURE(bad);
+            const std::string m = test::message_of([&] { return io::parse_engines_csv(engine_table(row, cols, bad), "mine.csv"); });
+            CHECK(has(m, "mine.csv:2"));
+            CHECK(has(m, "cross_host_all_reduce"));
+        }
+    }
+}
+
 TEST_CASE("dense GEMMs run 16-bit in small steps (AMD's FP16 path for small FP8 inputs)") {
     // Mixtral-8x7B, FP8 weights and activations, on one MI325X under vLLM on CDNA 3 (gemm = 1, no FP8
     // curve of its own: the hardware's e(n) = 0.5975 · n ÷ (n + 1100) for both formats). Dense matmul

@@ -336,10 +336,11 @@ TEST_CASE("kernels a pass launches: TensorRT-LLM's absorbed MLA block on Blackwe
     // generation attention (1), UV batched GEMM (1), WO GEMM (1) = 9 for the generic 4: +5 a layer.
     // TP8 EP8, no attention DP (the dynamo-trt GB200 TEP8 decode worker): the all-reduce + RMSNorm fusion
     // takes 3 a layer (−3·61 = −183), the TRTLLM-Gen runner 6 for the generic 7 (−1·58 = −58), the MLA
-    // block +5·61 = +305: 845 − 183 − 58 + 305 = 909 (604 before this block was counted).
+    // block +5·61 = +305: 845 − 183 − 58 + 305 = 909 (604 before this block was counted); TP8 spans two
+    // 4-GPU GB200 trays, so the cross-host all-reduce's RMSNorm kernels add 2·61 = 122: 1,031.
     const deployment tep{.m = catalog::deepseek_v3, .hw = catalog::gb200_nvl72, .layout = {.tp = 8, .ep = 8},
                          .engine = catalog::trtllm_blackwell};
-    CHECK(detail::kernels_per_pass(tep) == 909.0);
+    CHECK(detail::kernels_per_pass(tep) == 1031.0);
     SUBCASE("attention DP keeps the MLA block, drops the norm fusion and the runner: 845 + 305") {
         deployment dep = tep;
         dep.layout = {.tp = 1, .ep = 8, .dp = 8};
@@ -348,8 +349,8 @@ TEST_CASE("kernels a pass launches: TensorRT-LLM's absorbed MLA block on Blackwe
     SUBCASE("gpt-oss (no latent attention) keeps TensorRT-LLM's 363") {
         CHECK(detail::kernels_per_pass(gpt_oss({.tp = 8}, catalog::trtllm_blackwell)) == 363.0);
     }
-    SUBCASE("the launch term at one sequence: 909 × the hardware's 4 µs (the profile adds none) = 3.636 ms") {
-        CHECK(decode_pass(tep, 1.0, 922_tok).overhead_time.value() == doctest::Approx(3.636e-3).epsilon(1e-9));
+    SUBCASE("the launch term at one sequence: 1,031 × the hardware's 4 µs (the profile adds none) = 4.124 ms") {
+        CHECK(decode_pass(tep, 1.0, 922_tok).overhead_time.value() == doctest::Approx(4.124e-3).epsilon(1e-9));
         // 305 more kernels than the count before: 1.22 ms more a step, at any batch.
         deployment before = tep;
         before.engine.kernels.mla_attention_kernels = 0.0;
@@ -412,13 +413,14 @@ TEST_CASE("kernels a pass launches: TensorRT-LLM's shared expert, on its own str
     // maybe_execute_in_parallel; docs/shared-expert-kernels.md).
     const deployment tep{.m = catalog::deepseek_v3, .hw = catalog::gb200_nvl72, .layout = {.tp = 8, .ep = 8},
                          .engine = catalog::trtllm_blackwell};
-    SUBCASE("decode, TEP8: its 3 kernels beside the runner's 6 add none: 909 as before") {
+    // (TP8 spans two GB200 trays: the cross-host all-reduce's 2·61 = 122 RMSNorm kernels are in every count below.)
+    SUBCASE("decode, TEP8: its 3 kernels beside the runner's 6 add none: 1,031 as before") {
         CHECK(detail::shared_expert_kernels_per_pass(tep, false) == 0.0);
-        CHECK(detail::kernels_per_pass(tep) == 909.0);
+        CHECK(detail::kernels_per_pass(tep) == 1031.0);
     }
-    SUBCASE("an eager step launches them serially: 909 + 3·58 = 909 + 174 = 1,083") {
+    SUBCASE("an eager step launches them serially: 1,031 + 3·58 = 1,031 + 174 = 1,205") {
         CHECK(detail::shared_expert_kernels_per_pass(tep, true) == 174.0);
-        CHECK(detail::kernels_per_pass(tep, true) == 1083.0);
+        CHECK(detail::kernels_per_pass(tep, true) == 1205.0);
     }
     SUBCASE("attention DP: decode 1,150 (3 beside the generic 7), eager 1,150 + 174 = 1,324") {
         deployment dep = tep;
@@ -426,10 +428,10 @@ TEST_CASE("kernels a pass launches: TensorRT-LLM's shared expert, on its own str
         CHECK(detail::kernels_per_pass(dep) == 1150.0);
         CHECK(detail::kernels_per_pass(dep, true) == 1324.0);
     }
-    SUBCASE("without the auxiliary stream it is serial at decode too: 1,083, and 174 × 4 µs = 0.696 ms a step") {
+    SUBCASE("without the auxiliary stream it is serial at decode too: 1,205, and 174 × 4 µs = 0.696 ms a step") {
         deployment serial = tep;
         serial.engine.kernels.shared_expert_stream = false;
-        CHECK(detail::kernels_per_pass(serial) == 1083.0);
+        CHECK(detail::kernels_per_pass(serial) == 1205.0);
         for (double b : {1.0, 8.0, 64.0}) {
             CAPTURE(b);
             const double more = decode_pass(serial, b, 922_tok).time().value() - decode_pass(tep, b, 922_tok).time().value();
@@ -437,10 +439,10 @@ TEST_CASE("kernels a pass launches: TensorRT-LLM's shared expert, on its own str
         }
     }
     SUBCASE("a longer branch than the routed one lengthens the step by the difference") {
-        // 8 kernels beside the runner's 6: (8 − 6)·58 = 116 → 1,025; under attention DP beside 7: 58 → 1,208.
+        // 8 kernels beside the runner's 6: (8 − 6)·58 = 116 → 1,147; under attention DP beside 7: 58 → 1,208.
         deployment eight = tep;
         eight.engine.kernels.shared_expert_kernels = 8.0;
-        CHECK(detail::kernels_per_pass(eight) == 1025.0);
+        CHECK(detail::kernels_per_pass(eight) == 1147.0);
         eight.layout = {.tp = 1, .ep = 8, .dp = 8};
         CHECK(detail::kernels_per_pass(eight) == 1208.0);
     }
@@ -452,10 +454,10 @@ TEST_CASE("kernels a pass launches: TensorRT-LLM's shared expert, on its own str
         CHECK(detail::kernels_per_pass(l) == 885.0);
         CHECK(detail::kernels_per_pass(l, true) == 885.0);
     }
-    SUBCASE("an eager prompt step's host launch carries them: H = 1,083 × 75.89 µs = 82.189 ms") {
+    SUBCASE("an eager prompt step's host launch carries them: H = 1,205 × 75.89 µs = 91.447 ms") {
         deployment d = tep;
         d.engine.overheads.prompt_launch = prompt_launch_mode::serial;
-        CHECK(prefill_pass(d, 1.0, 100_tok, 0_tok).time().value() == doctest::Approx(1083 * 75.89e-6).epsilon(1e-9));
+        CHECK(prefill_pass(d, 1.0, 100_tok, 0_tok).time().value() == doctest::Approx(1205 * 75.89e-6).epsilon(1e-9));
     }
     SUBCASE("SGLang and vLLM: none priced") {
         deployment s{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}, .engine = catalog::sglang_blackwell};
@@ -506,6 +508,76 @@ TEST_CASE("shared_expert_kernels and shared_expert_stream: refusals, the catalog
     CHECK(test::contains(flag, "mine.csv:2"));
     CHECK(test::contains(flag, "shared_expert_stream"));
     CHECK(test::contains(flag, "a flag is 0 or 1"));
+}
+
+// ---- The cross-host all-reduce's own RMSNorm kernels (`engine_kernels::cross_host_norm_kernels`) ------
+
+TEST_CASE("kernels a pass launches: the cross-host all-reduce's RMSNorm kernels on GB200, counted by hand") {
+    // DeepSeek-V3 under TensorRT-LLM on Blackwell, TP8 EP8 on GB200 NVL72 (4 GPUs a tray): 909 with the
+    // in-host fused all-reduce + residual + RMSNorm (above); across trays MNNVLAllReduce runs the
+    // all-reduce and then mnnvl_twoshot_rmsnorm, one kernel more after each of a layer's two all-reduces:
+    // 909 + 2·61 = 1,031. TP4 on one tray, TP8 on 8-GPU B200 HGX and attention DP keep their counts.
+    const deployment tep{.m = catalog::deepseek_v3, .hw = catalog::gb200_nvl72, .layout = {.tp = 8, .ep = 8},
+                         .engine = catalog::trtllm_blackwell};
+    CHECK(catalog::trtllm_blackwell.kernels.cross_host_norm_kernels == 2.0);
+    CHECK(detail::tp_spans_hosts(tep));
+    CHECK(detail::kernels_per_pass(tep) == 1031.0);
+    deployment none = tep;
+    none.engine.kernels.cross_host_norm_kernels = 0.0;
+    CHECK(detail::kernels_per_pass(none) == 909.0);
+    deployment hgx = tep;
+    hgx.hw = catalog::b200_hgx;
+    CHECK(!detail::tp_spans_hosts(hgx));
+    CHECK(detail::kernels_per_pass(hgx) == 909.0);
+    deployment tep4 = tep;
+    tep4.layout = {.tp = 4, .ep = 4};
+    CHECK(!detail::tp_spans_hosts(tep4));
+    CHECK(detail::kernels_per_pass(tep4) == 909.0);
+    deployment dep = tep;
+    dep.layout = {.tp = 1, .ep = 8, .dp = 8};
+    CHECK(detail::kernels_per_pass(dep) == 1150.0);
+    // An engine without the cross-host all-reduce prices none, whatever its norm kernels say.
+    deployment off = tep;
+    off.engine.collectives.cross_host_all_reduce = seconds(0.0);
+    off.engine.collectives.cross_host_all_reduce_bus = bytes_per_second(0.0);
+    CHECK(detail::kernels_per_pass(off) == 909.0);
+    SUBCASE("the launch term: 122 kernels × the hardware's 4 µs = 0.488 ms more a step, at any batch") {
+        for (double b : {1.0, 8.0, 64.0}) {
+            CAPTURE(b);
+            CHECK(decode_pass(tep, b, 922_tok).overhead_time.value() - decode_pass(none, b, 922_tok).overhead_time.value() ==
+                  doctest::Approx(0.488e-3).epsilon(1e-9));
+        }
+    }
+}
+
+TEST_CASE("cross_host_norm_kernels: refusals and the table's optional column") {
+    engine_profile e = catalog::trtllm_blackwell;
+    for (double bad : {-1.0, 2.5, 9.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+        e.kernels.cross_host_norm_kernels = bad;
+        const std::string m = test::validation_message(e);
+        CHECK(test::contains(m, "kernels.cross_host_norm_kernels = "));
+        CHECK(test::contains(m, "must be 0 (none) or a whole number of kernels a layer up to 8"));
+    }
+    e.kernels.cross_host_norm_kernels = 8.0;
+    CHECK(test::validation_message(e).empty());
+    for (const engine_profile& other : catalog::all_engines)
+        if (!(other == catalog::trtllm_blackwell)) CHECK(other.kernels.cross_host_norm_kernels == 0.0);
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,1024,24.95,28.5,619,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+    const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].kernels.cross_host_norm_kernels == 0.0);
+    const std::string columns = header + ",cross_host_all_reduce_us,cross_host_all_reduce_bus_GBps,cross_host_norm_kernels,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",9.8,144,2,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].kernels.cross_host_norm_kernels == 2.0);
+    for (const char* bad : {"-1", "nan", "2.5", "9"}) {
+        const std::string m =
+            test::message_of([&] { return io::parse_engines_csv(columns + row + ",9.8,144," + bad + ",my runs\n", "mine.csv"); });
+        CHECK(test::contains(m, "mine.csv:2"));
+        CHECK(test::contains(m, "cross_host_norm_kernels"));
+        CHECK(test::contains(m, bad));
+    }
 }
 
 // ---- The FP8 block-scaled checkpoint's own kernels (`engine_kernels::fp8_attention_quant_kernels`) -----
