@@ -4,7 +4,9 @@
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/models.hpp>
 #include <llmcost/costs/passes.hpp>
+#include <llmcost/llmcost.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
+#include <llmcost/plan/sweep.hpp>
 
 #include <doctest/doctest.h>
 
@@ -114,4 +116,32 @@ TEST_CASE("excluded modules: the measurements column is optional, applies the ke
     deployment llama{.m = catalog::llama_3_1_8b, .hw = catalog::mi355x};
     llama = with_formats(llama, formats::mxfp4, formats::fp8, {.attention_kv_up = true});
     CHECK(test::contains(test::validation_message(llama), "excluded.attention_kv_up"));
+}
+
+TEST_CASE("excluded modules: the sweep's lanes equal the scalar formulas to the last bit") {
+    // The model's own formats (an empty formats axis keeps them): MXFP4 with the MXFP4-Preview's kept list as SGLang
+    // serves it, on MI355X and B200, TP8 and EP8 with attention DP.
+    const model m = with_formats(mi355x_tp8(), formats::mxfp4, formats::fp8,
+                                 {.attention_inputs = true, .attention_output = true, .lm_head = true, .embedding = true})
+                        .m;
+    const plan::sweep_grid g{.m = m,
+                             .gpus = {catalog::mi355x, catalog::b200_hgx},
+                             .formats = {{}},
+                             .layouts = {{.tp = 8}, {.tp = 1, .ep = 8, .dp = 8}},
+                             .modes = {{}},
+                             .shapes = {{.input = 1000_tok, .output = 200_tok}, {.input = 7373_tok, .output = 922_tok}},
+                             .batches = {1.0, 16.0, 256.0}};
+    const plan::sweep_result s = plan::sweep(g);
+    std::size_t compared = 0;
+    for (Eigen::Index i = 0; i < s.size(); ++i) {
+        const plan::sweep_point p = s.point(i);
+        if (p.status == plan::point_status::invalid_deployment) continue;
+        ++compared;
+        CHECK(p.block->d.m.excluded == m.excluded);
+        const serving_point r = serve_at_batch(p.block->d, p.shape, p.batch, s.grid.limits);
+        CHECK(r.tpot.value() == p.tpot.value());
+        CHECK(r.ttft.value() == p.ttft.value());
+        CHECK(r.output_rate_per_gpu.value() == p.output_rate_per_gpu.value());
+    }
+    CHECK(compared > 0);
 }
