@@ -1486,8 +1486,11 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "row's own launch flag where its notes state one (`kv_memory_fraction`), else at the engine's default.\n";
     s += "- Number formats: a row's weight format sets the weights and the GEMMs, its KV format the cache "
          "(`with_formats`): FP8 rows as TensorRT-LLM's FP8 quantization (FP8 weights, GEMMs and, where the row says "
-         "so, KV cache), BF16 rows BF16 throughout; FP4 checkpoints that quantize only the routed experts (NVFP4, "
-         "MXFP4) are priced FP4 throughout, and an empty format is the model's own (gpt-oss-120b: MXFP4 experts).\n";
+         "so, KV cache), BF16 rows BF16 throughout; an FP4 checkpoint that quantizes the FFNs only keeps the "
+         "modules its quantizer excluded in BF16, at BF16's bytes and peak, as the row states them "
+         "(`excluded_modules`: the DeepSeek-R1 NVFP4 and MXFP4-Preview checkpoints' attention projections, LM head "
+         "and embedding; docs/checkpoint-composition.md), the rest, experts included, FP4 (W4A4); an empty format "
+         "is the model's own (gpt-oss-120b: MXFP4 experts).\n";
     s += "- Pinned clocks: AMD's MLPerf harnesses (and their partners' copies) pin the engine clock with `rocm-smi "
          "--setperfdeterminism` (`clock_MHz` in tables/measurements.csv, from each submission's "
          "scripts/power_settings.sh). A row with a pin is priced with its GPU's compute fractions (GEMM e∞, fused "

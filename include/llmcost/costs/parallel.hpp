@@ -80,6 +80,11 @@ struct deployment {
                 "this GPU has no published rate for the model's matmul precision (nor a wider one): "
                 "serve it in a format the GPU has a peak for (e.g. with_formats(d, formats::nvfp4, …))",
                 "llmcost.deployment.peak_for_format");
+        if (m.excluded.any())
+            require(hw.gpu.peak(m.excluded.format.compute).value() > 0, hw.name, "dense peak for the excluded modules' format (FLOP/s)",
+                    hw.gpu.peak(m.excluded.format.compute).value(),
+                    "this GPU has no published rate for the format the checkpoint keeps its excluded modules in",
+                    "llmcost.deployment.peak_for_format");
         const int q = m.attention.query_heads;
         require(q % l.tp == 0, s, "layout.tp", l.tp, "must divide the query heads", "llmcost.layout.tp_divides_heads");
         if (m.attention.kind == attention_kind::standard && l.tp > m.attention.kv_heads)
@@ -175,10 +180,12 @@ template <token_count T>
     const double shards = static_cast<double>(d.expert_parallel() ? d.layout.tp * d.layout.dp : d.layout.tp) * d.layout.pp;
     return d.m.expert_format().bytes_for(static_cast<double>(b.routed_experts)) / shards;
 }
+/// Non-expert bytes per GPU: (P_rest − P_excl) · b_w ÷ 8 + P_excl · b_excl ÷ 8, ÷ (tp·pp) (`model::excluded`).
 [[nodiscard]] constexpr bytes_t dense_weight_bytes_per_gpu(const deployment& d) {
     const parameter_breakdown b = parameters(d.m);
-    const double rest = static_cast<double>(b.total() - b.routed_experts);
-    return d.m.weights.bytes_for(rest) / static_cast<double>(d.layout.tp * d.layout.pp);
+    const double kept = excluded_parameters(d.m).total();
+    const double rest = static_cast<double>(b.total() - b.routed_experts) - kept;
+    return (d.m.weights.bytes_for(rest) + d.m.excluded.format.bytes_for(kept)) / static_cast<double>(d.layout.tp * d.layout.pp);
 }
 [[nodiscard]] constexpr bytes_t weight_bytes_per_gpu(const deployment& d) {
     return dense_weight_bytes_per_gpu(d) + expert_weight_bytes_per_gpu(d);
@@ -193,6 +200,7 @@ template <token_count T>
 [[nodiscard]] constexpr deployment with_formats(deployment d, const number_format& weights, const number_format& kv) {
     d.m.weights = weights;
     d.m.expert_weights.reset();
+    d.m.excluded = {};
     d.m.kv_cache = kv;
     const dense_peaks& p = d.hw.gpu.dense;
     bool units = false;
@@ -203,6 +211,19 @@ template <token_count T>
         case compute_class::bf16: units = false; break;
     }
     d.m.activations = units ? weights : formats::bf16;
+    return d;
+}
+
+/// The deployment served from a checkpoint that quantizes all but `kept` to `weights` (`kept.format`, BF16, for
+/// the rest): `with_formats(d, weights, kv)`, then those modules in their own format. The routed experts' (and
+/// the other quantized layers') matmuls keep the weights' compute class, activations quantized too (W4A4:
+/// ModelOpt's NVFP4_DEFAULT_CFG quantizes each linear's input and weight, NVIDIA/TensorRT-Model-Optimizer
+/// examples/deepseek/ptq.py @1030a2210d8dbd654e7f51af85f0b3a3b64f4d38; Quark's w_mxfp4_a_mxfp4), never the
+/// mixed-input W4A16 path; the kept modules run at their own format's peak and curve (`pass_model::excluded_peak`).
+[[nodiscard]] constexpr deployment with_formats(deployment d, const number_format& weights, const number_format& kv,
+                                                const excluded_modules& kept) {
+    d = with_formats(d, weights, kv);
+    d.m.excluded = kept;
     return d;
 }
 

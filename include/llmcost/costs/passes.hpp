@@ -446,6 +446,13 @@ struct pass_model {
     /// FLOP/s peak of the routed experts' GEMMs: `peak`, or the FP8 peak (× the engine's `gemm`)
     /// where the engine runs narrow experts with 8-bit activations (`expert_fp8_activations`)
     double expert_peak = 0;
+    /// A checkpoint's excluded modules (`model::excluded`, BF16 attention of an FP4 checkpoint): their matmul
+    /// parameters per token in the attention projections, whether the LM head is one, and the FLOP/s peak
+    /// (their format's × the engine's `gemm`) and size curve they run at; 0 / false: none
+    double excluded_attention = 0;
+    bool excluded_lm_head = false;
+    double excluded_peak = 0;
+    achievable_fractions excluded_gemm{};
     interconnect custom_tp_link{};          ///< the TP link with the engine's custom all-reduce latency per step
     double custom_all_reduce_max = 0;       ///< B; 0: no custom all-reduce
     interconnect library_tp_link{};         ///< the collective library's fitted all-reduce as a link: α = a ÷ steps, β = B_bus
@@ -516,9 +523,13 @@ struct pass_model {
     pm.lm_head = static_cast<double>(b.lm_head > 0 ? b.lm_head : b.embedding);  // tied: the embedding
     pm.non_expert_parameters = detail::non_expert_matmul_parameters(m);
     pm.expert_parameters = m.is_moe() ? static_cast<double>(expert_parameters(m)) : 0.0;
-    // The embedding lookup reads a few rows; a tied table is streamed whole by the LM head.
-    pm.dense_bytes_read = m.weights.bytes_for(static_cast<double>(b.total() - b.routed_experts -
-                                                                  (b.lm_head > 0 ? b.embedding : 0))).value() /
+    // The embedding lookup reads a few rows; a tied table is streamed whole by the LM head. A checkpoint's
+    // excluded modules are read in their own format: (P_read − X_read) · b_w ÷ 8 + X_read · b_excl ÷ 8, ÷ tp.
+    const excluded_parameters_split excluded = excluded_parameters(m);
+    const double kept_read = excluded.read(b.lm_head == 0);
+    pm.dense_bytes_read = (m.weights.bytes_for(static_cast<double>(b.total() - b.routed_experts -
+                                                                   (b.lm_head > 0 ? b.embedding : 0)) - kept_read) +
+                           m.excluded.format.bytes_for(kept_read)).value() /
                           pm.tp;
     pm.expert_resident_bytes = m.is_moe() ? expert_weight_bytes_per_gpu(d).value() : 0.0;
     pm.kv_gpu_share = kv_bytes_per_token_per_gpu(d).value() / kv_bytes_per_token(m).value();
@@ -532,6 +543,15 @@ struct pass_model {
     const engine_profile& en = d.engine;
     pm.peak = pm.peak * en.kernels.gemm;
     pm.dense_gemm = dense_gemm_curve(g.efficiency, en.kernels, m.activations.compute, m.weights.bits_per_element() >= 16.0);
+    // The excluded modules' GEMMs: F_excl ÷ (P_excl · gemm · e_excl(n)), their format's peak and the engine's curve
+    // for it (BF16 weights and activations: cuBLAS's / hipBLASLt's BF16 GEMM, `dense_gemm_curve`).
+    if (m.excluded.any()) {
+        pm.excluded_attention = excluded.attention;
+        pm.excluded_lm_head = excluded.lm_head > 0.0 || (b.lm_head == 0 && excluded.embedding > 0.0);
+        pm.excluded_peak = g.peak(m.excluded.format.compute).value() * en.kernels.gemm;  // > 0: deployment::validate
+        pm.excluded_gemm = dense_gemm_curve(g.efficiency, en.kernels, m.excluded.format.compute,
+                                            m.excluded.format.bits_per_element() >= 16.0);
+    }
     // AMD's FP16 path for small FP8 inputs (use-fp16-gemm-for-small-fp8-inputs-for-moe.patch): a step of
     // t ≤ T tokens runs each dense linear layer as tgemm.mm(x, weight_fp16), a 16-bit GEMM on a 16-bit
     // copy of the weights: rate P₁₆ · gemm · e(n) on the hardware's curve, bytes P_dense · 16 ÷ 8 instead of
@@ -540,7 +560,7 @@ struct pass_model {
     if (en.kernels.wide_dense_max_tokens > 0.0 && weight_bits < 16.0 && g.peak(compute_class::bf16).value() > 0.0) {
         pm.wide_dense_max_tokens = en.kernels.wide_dense_max_tokens;
         pm.wide_dense_peak = g.peak(compute_class::bf16).value() * en.kernels.gemm;
-        pm.wide_dense_extra_bytes = (pm.non_expert_parameters - pm.lm_head) * (16.0 - weight_bits) / 8.0 / pm.tp;
+        pm.wide_dense_extra_bytes = (pm.non_expert_parameters - pm.lm_head - pm.excluded_attention) * (16.0 - weight_bits) / 8.0 / pm.tp;
     }
     // Attention rate R = peak × hardware fraction × engine prefill multiplier (× the FP8 one with an 8-bit KV cache).
     const double fp8_kv = m.kv_cache.bits_per_element() <= 8.0 ? en.kernels.attention_fp8 : 1.0;
@@ -1044,6 +1064,19 @@ template <class V>
     auto wide_dense_bytes = [&] {
         return L::choose(t <= pm.wide_dense_max_tokens, L::constant(pm.wide_dense_extra_bytes), L::constant(0.0));
     };
+    // The dense GEMMs and the LM head; a checkpoint's excluded modules (`model::excluded`) at their own rate:
+    // t = (F_dense − F_excl) ÷ (P · e(t)) + F_excl ÷ (P_excl · e_excl(t)), F_excl = 2 · t · X_attn ÷ tp, and the
+    // LM head at P_excl where the checkpoint keeps it too.
+    auto dense_and_head = [&](const V& dense_flops) {
+        if (!(pm.excluded_peak > 0.0))
+            return V(dense_compute(dense_flops) + lm_head_flops / (peak * dense_efficiency(r.logits, pm.lm_head_cbrt_k_n)));
+        const V kept = 2.0 * t * pm.excluded_attention / pm.tp;
+        const V head = pm.excluded_lm_head
+                           ? V(lm_head_flops / (pm.excluded_peak * pm.excluded_gemm.matmul_at_rows(r.logits, pm.lm_head_cbrt_k_n)))
+                           : V(lm_head_flops / (peak * dense_efficiency(r.logits, pm.lm_head_cbrt_k_n)));
+        return V(dense_compute(V(dense_flops - kept)) +
+                 kept / (pm.excluded_peak * pm.excluded_gemm.matmul_at_rows(t, pm.dense_cbrt_k_n)) + head);
+    };
     if (pm.moe) {
         const V expert_flops = 2.0 * t * pm.top_k * pm.expert_parameters * pm.moe_layers / pm.tp;
         r.matmul_flops = dense_part + expert_flops;
@@ -1072,14 +1105,12 @@ template <class V>
                                                rows, pm.expert_cbrt_k_n);
         // Under expert parallelism the busiest rank sets the step (`ep_imbalance`).
         const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(routed * pm.top_k)) : L::constant(1.0);
-        r.matmul_compute = dense_compute(V(r.matmul_flops - expert_flops - lm_head_flops)) +
-                           lm_head_flops / (peak * dense_efficiency(r.logits, pm.lm_head_cbrt_k_n)) +
+        r.matmul_compute = dense_and_head(V(r.matmul_flops - expert_flops - lm_head_flops)) +
                            expert_flops * busiest / expert_rate;
     } else {
         r.matmul_flops = dense_part;
         r.weight_bytes = L::constant(pm.dense_bytes_read);
-        r.matmul_compute = dense_compute(V(r.matmul_flops - lm_head_flops)) +
-                           lm_head_flops / (peak * dense_efficiency(r.logits, pm.lm_head_cbrt_k_n));
+        r.matmul_compute = dense_and_head(V(r.matmul_flops - lm_head_flops));
     }
     if (pm.wide_dense_max_tokens > 0.0) r.weight_bytes = r.weight_bytes + wide_dense_bytes();
     r.matmul_memory = r.weight_bytes / pm.weight_bandwidth;

@@ -112,6 +112,24 @@ struct layer_pattern {
     }
 };
 
+/// The modules a quantized checkpoint leaves out of its format (ModelOpt's `*attn*` and `*head*`, Quark's
+/// `exclude_layers`), served in `format` (BF16) while every other weight is in the model's `weights`: an FP4
+/// checkpoint that quantizes the FFNs only (nvidia/DeepSeek-R1-0528-FP4: NVIDIA/TensorRT-Model-Optimizer
+/// examples/deepseek/ptq.py @1030a2210d8dbd654e7f51af85f0b3a3b64f4d38 `quant_cfg["*attn*"] = {"enable": False}`,
+/// `["*head*"]` likewise; its -v2 quantizes wo too, `--enable_wo_quant`). None set: quantized throughout.
+struct excluded_modules {
+    number_format format = formats::bf16;
+    bool attention_inputs = false;  ///< every attention input projection: Q, K, V (latent: q_a, q_b, kv_a)
+    bool attention_kv_up = false;   ///< latent attention's kv_b (W_UK, W_UV); none in standard attention
+    bool attention_output = false;  ///< the attention output projection (o_proj, wo)
+    bool lm_head = false;           ///< the output projection (the embedding, where tied)
+    bool embedding = false;         ///< the input embedding table (resident; a lookup reads a few rows)
+    [[nodiscard]] constexpr bool any() const {
+        return attention_inputs || attention_kv_up || attention_output || lm_head || embedding;
+    }
+    [[nodiscard]] constexpr bool operator==(const excluded_modules&) const = default;
+};
+
 struct model {
     std::string_view name;
     int layers = 0;
@@ -126,6 +144,8 @@ struct model {
     number_format activations = formats::bf16;
     /// Routed-expert weights in their own format (gpt-oss ships experts in MXFP4); empty = `weights`.
     std::optional<number_format> expert_weights{};
+    /// Modules the checkpoint keeps out of `weights` and `expert_weights` (BF16 attention of an FP4 checkpoint)
+    excluded_modules excluded{};
     int mtp_modules = 0;  ///< multi-token-prediction modules shipped with the model (not counted)
     layer_pattern pattern{};  ///< each layer's kind (full, window, chunked, state); empty: see layer_pattern
     int norms_per_layer = 2;  ///< RMSNorm weight vectors per layer: 2 (pre-attention, pre-FFN); Gemma 2/3: 4
@@ -316,14 +336,54 @@ struct parameter_breakdown {
     return active_parameters(m) - (m.tied_embeddings ? 0 : parameters(m).embedding);
 }
 
+/// One layer's attention output projection: H·d_v·h (latent, DeepSeek-V2 eq. 11 W_O) or H·d·h (+ bias).
+[[nodiscard]] constexpr count_t attention_output_parameters_per_layer(const model& m) {
+    const attention_spec& a = m.attention;
+    if (a.kind == attention_kind::latent) return count_t{a.query_heads} * a.latent.v_head_dim * m.hidden;
+    return count_t{a.query_heads} * a.head_dim * m.hidden + (a.output_bias ? m.hidden : 0);
+}
+
+/// One layer's latent-attention KV up-projection kv_b: r · H · (d_nope + d_v) (DeepSeek-V2 eq. 10 W_UK, W_UV); 0 standard.
+[[nodiscard]] constexpr count_t attention_kv_up_parameters_per_layer(const model& m) {
+    const attention_spec& a = m.attention;
+    if (a.kind != attention_kind::latent) return 0;
+    return count_t{a.latent.kv_lora_rank} * a.query_heads * (a.latent.nope_head_dim + a.latent.v_head_dim);
+}
+
+/// Parameters a checkpoint keeps in its excluded format (`model::excluded`), by where they sit:
+/// attention = L_attn · (P_in + P_kv_b + P_o, those excluded), P_in = P_attn − P_kv_b − P_o per layer.
+struct excluded_parameters_split {
+    double attention = 0;  ///< the excluded attention projections, all layers (matmuls every token)
+    double lm_head = 0;    ///< the LM head when excluded (0 where tied: then it is the embedding)
+    double embedding = 0;  ///< the embedding table when excluded (or the tied table with the LM head)
+    [[nodiscard]] constexpr double total() const { return attention + lm_head + embedding; }
+    /// Of those, the ones a step streams: not the untied embedding (a lookup reads a few rows).
+    [[nodiscard]] constexpr double read(bool tied) const { return attention + lm_head + (tied ? embedding : 0.0); }
+};
+[[nodiscard]] constexpr excluded_parameters_split excluded_parameters(const model& m) {
+    excluded_parameters_split x;
+    const excluded_modules& e = m.excluded;
+    if (!e.any()) return x;
+    const count_t out = attention_output_parameters_per_layer(m), up = attention_kv_up_parameters_per_layer(m);
+    const count_t in = attention_parameters_per_layer(m) - out - up;
+    const double layers = m.count_layers().attention();
+    x.attention = static_cast<double>((e.attention_inputs ? in : 0) + (e.attention_kv_up ? up : 0) +
+                                      (e.attention_output ? out : 0)) * layers;
+    const double table = static_cast<double>(count_t{m.vocab} * m.hidden);
+    x.lm_head = e.lm_head && !m.tied_embeddings ? table : 0.0;
+    x.embedding = e.embedding || (e.lm_head && m.tied_embeddings) ? table : 0.0;
+    return x;
+}
+
 // ---- bytes -------------------------------------------------------------------------------------
 
-/// Resident weight bytes: routed experts in their format, everything else in `weights`.
+/// Resident weight bytes: routed experts in their format, the excluded modules in theirs, the rest in `weights`.
 [[nodiscard]] constexpr bytes_t weight_bytes(const model& m) {
     const parameter_breakdown b = parameters(m);
     const double experts = static_cast<double>(b.routed_experts);
-    const double rest = static_cast<double>(b.total() - b.routed_experts);
-    return m.weights.bytes_for(rest) + m.expert_format().bytes_for(experts);
+    const double kept = excluded_parameters(m).total();
+    const double rest = static_cast<double>(b.total() - b.routed_experts) - kept;
+    return m.weights.bytes_for(rest) + m.expert_format().bytes_for(experts) + m.excluded.format.bytes_for(kept);
 }
 
 /// KV elements cached per token per layer: 2·H_kv·d (K and V) for standard attention;
@@ -422,6 +482,8 @@ constexpr void model::validate() const {
             "must not be negative (0 = no window)");
     require(a.sliding_window_layers >= 0 && a.sliding_window_layers <= layers, s,
             "attention.sliding_window_layers", a.sliding_window_layers, "must be between 0 and layers");
+    require(!excluded.attention_kv_up || a.kind == attention_kind::latent, s, "excluded.attention_kv_up", 1,
+            "only latent attention has a KV up-projection (kv_b) to keep out of the weights' format");
     require(a.sliding_window_layers == 0 || a.sliding_window > 0, s, "attention.sliding_window",
             a.sliding_window, "windowed layers need a window of at least 1 token");
     require(norms_per_layer >= 0, s, "norms_per_layer", norms_per_layer, "must not be negative");

@@ -16,6 +16,7 @@
 /// | `engine_version` | the engine's version as the source states it (required) |
 /// | `tp`, `pp`, `ep`, `dp` | the layout (whole numbers ≥ 1) |
 /// | `weights`, `kv` | number formats (`bf16`, `fp8`, …); empty = the model's own |
+/// | `excluded_modules` | optional: the modules the row's checkpoint keeps in BF16 while the rest is in `weights` (its quantizer's exclude list: ModelOpt `exclude_modules`, Quark `exclude_layers`), separated by spaces: `attention_in` (every attention input projection; MLA q_a, q_b, kv_a), `attention_kv_b` (MLA's KV up-projection), `attention_out` (o_proj / wo), `lm_head`, `embedding`; their matmuls at the BF16 peak and curve, their bytes at 16 bits (`with_formats(d, weights, kv, kept)`); empty = every weight in `weights` |
 /// | `scenario` | `offline`, `online`, `fixed_batch` or `single_prefill` |
 /// | `requests`, `max_batch`, `max_tokens` | offline run size and engine caps (0 or empty = none); on a disaggregated row the decode worker's caps, per decode attention rank: `max_batch` its running requests (TensorRT-LLM max_batch_size, SGLang --max-running-requests ÷ dp under DP attention), `max_tokens` its tokens per step (TensorRT-LLM max_num_tokens), whole numbers; empty = the engine's defaults; the prefill worker's caps are the `prefill_max_batch`, `prefill_max_tokens`, `prefill_chunk_tokens` columns (`plan::prefill_limits`, `plan::prefill_admission_of`) |
 /// | `rate_per_s` | online arrival rate per serving instance (a replica, or one expert-parallel group) |
@@ -55,6 +56,7 @@
 #include <llmcost/io/hf_config.hpp>
 #include <llmcost/plan/measurement.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
@@ -164,6 +166,30 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     const number_format w = format_in("weights", x.d.m.weights), k = format_in("kv", x.d.m.kv_cache);
     if (!r.text("weights").empty()) x.d = with_formats(x.d, w, k);
     else x.d.m.kv_cache = k;
+    if (t.find_column("excluded_modules") && !r.text("excluded_modules").empty()) {  // optional: older files lack it
+        // The modules the row's checkpoint keeps in BF16 (its quantizer's exclude list), served beside the
+        // `weights` format of the rest (`with_formats(d, weights, kv, kept)`).
+        const std::string& list = r.text("excluded_modules");
+        if (r.text("weights").empty())
+            r.fail("excluded_modules", "names the modules a quantized checkpoint keeps in BF16: it needs the weights column's format");
+        excluded_modules kept{.format = formats::bf16};
+        std::size_t at = 0;
+        while (at < list.size()) {
+            const std::size_t end = std::min(list.find(' ', at), list.size());
+            const std::string_view word = std::string_view(list).substr(at, end - at);
+            if (word == "attention_in") kept.attention_inputs = true;
+            else if (word == "attention_kv_b") kept.attention_kv_up = true;
+            else if (word == "attention_out") kept.attention_output = true;
+            else if (word == "lm_head") kept.lm_head = true;
+            else if (word == "embedding") kept.embedding = true;
+            else if (!word.empty())
+                r.fail("excluded_modules", "unknown module '" + std::string(word) +
+                                               "'; expected modules kept in BF16, separated by spaces: attention_in, "
+                                               "attention_kv_b, attention_out, lm_head, embedding");
+            at = end + 1;
+        }
+        x.d = with_formats(x.d, w, k, kept);
+    }
 
     x.how = pick(r, "scenario", plan::all_scenarios);
     x.requests = r.number("requests", 0.0);
