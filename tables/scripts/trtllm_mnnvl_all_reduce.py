@@ -9,9 +9,10 @@ without attention DP ask for it outright (ai-dynamo/dynamo
 components/backends/trtllm/performance_sweeps/scripts/gen_yaml.py @357f7dfc469b487f26c8e01ee21ee8036469f977:
 `if gen_tp_size == 8 and not gen_enable_attention_dp: decode_config["allreduce_strategy"] = "MNNVL"`).
 Sets, by column name, idempotently (re-running changes nothing; run from the repository root):
-  tables/engines.csv: columns `cross_host_all_reduce_us`, `cross_host_all_reduce_bus_GBps` and
-      `cross_host_norm_kernels` (added before `source` if absent, 0 on every row); "TensorRT-LLM on
-      Blackwell": 9.8, 144 and 2, the source text appended once (a second note for the kernels). Then run
+  tables/engines.csv: columns `cross_host_all_reduce_us`, `cross_host_all_reduce_bus_GBps`,
+      `cross_host_norm_kernels` and `cross_host_all_reduce_max_KiB` (added before `source` if absent, 0 on
+      every row); "TensorRT-LLM on Blackwell": 9.8, 144, 2 and 1984, the source text appended once (a note
+      each for the kernels and the bound). Then run
       python3 tables/scripts/engines_catalog_sync.py.
 The kernels: TensorRT-LLM 1.1's MNNVLAllReduce.forward runs RESIDUAL_RMS_NORM as two ops,
 torch.ops.trtllm.mnnvl_twoshot_allreduce and then torch.ops.trtllm.mnnvl_twoshot_rmsnorm (the stored
@@ -24,9 +25,11 @@ The figures: t = a + 2(n-1)/n x S / B_bus fitted (least squares on log time, gri
 published measurement of an MNNVL all-reduce over two GB200 trays found (lightseekorg/tokenspeed PR 860, GB200
 world 8 across 2 nodes, hidden 7168, BF16, NCCL 2.30.7 beside it, median of 5 x 50 iterations, fused MNNVL
 all-reduce + residual + RMSNorm: 1 token 10.9 us, 8: 10.9, 64: 19.1, 128: 29.4, 129: 31.2, 256: 55.8,
-512: 103.2, 1024: 196.5, 2048: 380.2): a = 9.8 us, B_bus = 144 GB/s (every point within 8%). It is another
-engine's MNNVL kernel (one-shot over NVLS multicast up to 128 tokens) on the same fabric, not TensorRT-LLM
-1.1.0rc5's two-shot Lamport kernel: no published figure of that one on GB200 was found.
+512: 103.2, 1024: 196.5, 2048: 380.2; tables/microbenchmarks.csv B99): a = 9.8 us, B_bus = 144 GB/s (every
+point within 10%: 1 token -8.5%, 64 +9.7%, 128 +9.2%). It is another engine's MNNVL kernel (one-shot over NVLS
+multicast up to 128 tokens) on the same fabric, not TensorRT-LLM 1.1.0rc5's two-shot Lamport kernel (no
+published figure of that one on GB200 was found), and not a bound either way; the measured kernel includes
+the residual + RMSNorm that cross_host_norm_kernels also charges as 2 kernels a layer.
 """
 import sys
 
@@ -34,8 +37,10 @@ from csv_rows import load, row_named, save
 
 ENGINES = "tables/engines.csv"
 PROFILE = "TensorRT-LLM on Blackwell"
-COLUMNS = ("cross_host_all_reduce_us", "cross_host_all_reduce_bus_GBps", "cross_host_norm_kernels")
-VALUES = {"cross_host_all_reduce_us": "9.8", "cross_host_all_reduce_bus_GBps": "144", "cross_host_norm_kernels": "2"}
+COLUMNS = ("cross_host_all_reduce_us", "cross_host_all_reduce_bus_GBps", "cross_host_norm_kernels",
+           "cross_host_all_reduce_max_KiB")
+VALUES = {"cross_host_all_reduce_us": "9.8", "cross_host_all_reduce_bus_GBps": "144", "cross_host_norm_kernels": "2",
+          "cross_host_all_reduce_max_KiB": "1984"}
 NOTE = (
     "; cross_host_all_reduce_us 9.8, cross_host_all_reduce_bus_GBps 144 (session 29, "
     "docs/trtllm-mnnvl-all-reduce.md): where a TP group spans GB200/GB300 NVL72 trays (TP > gpus_per_node 4) "
@@ -55,6 +60,14 @@ KERNEL_NOTE = (
     "ops.py, the version with SUPPORTED_FUSION_HIDDEN_DIMS), one kernel more after each of a layer's two all-reduces "
     "than the single-node fused all-reduce + residual + RMSNorm (all_reduce_norm_fusion)")
 
+BOUND_NOTE = (
+    "; cross_host_all_reduce_max_KiB 1984 (session 29, docs/trtllm-mnnvl-all-reduce.md): MNNVLAllReduce.forward "
+    "returns None (the AUTO all-reduce, priced by the library_all_reduce fit) past max_num_tokens = "
+    "max_num_elements // hidden; its workspace ceil(12e6 / (16384 x 12)) x (16384 x 12) = 12,189,696 B holds "
+    "[3, 2, max_num_elements] BF16: 1,015,808 elements = 2,031,616 B = 1984 KiB (141 tokens at hidden 7168) "
+    "(tensorrt_llm/_torch/distributed/ops.py get_allreduce_mnnvl_workspace, the version with "
+    "SUPPORTED_FUSION_HIDDEN_DIMS)")
+
 
 def main():
     rows = load(ENGINES)
@@ -69,7 +82,7 @@ def main():
     for column, value in VALUES.items():
         row[head.index(column)] = value
     src = head.index("source")
-    for note in (NOTE, KERNEL_NOTE):
+    for note in (NOTE, KERNEL_NOTE, BOUND_NOTE):
         if note not in row[src]:
             row[src] += note
     save(ENGINES, rows)

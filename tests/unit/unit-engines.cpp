@@ -1237,6 +1237,7 @@ TEST_CASE("cross_host_all_reduce: TensorRT-LLM's MNNVL all-reduce where a TP gro
         d.engine.collectives.cross_host_all_reduce = seconds(0.0);
         d.engine.collectives.cross_host_all_reduce_bus = bytes_per_second(0.0);
         d.engine.kernels.cross_host_norm_kernels = 0.0;
+        d.engine.collectives.cross_host_all_reduce_max = bytes(0.0);
         return d;
     };
     SUBCASE("one sequence: S = 7168 · 2 B = 14,336 B; 9.8 + 14,336 · 1.75 ÷ 144e9 = 9.97422 µs, × 122 = 1.21685 ms") {
@@ -1272,6 +1273,45 @@ TEST_CASE("cross_host_all_reduce: TensorRT-LLM's MNNVL all-reduce where a TP gro
         CHECK(decode_pass(tp16, 1.0, 922_tok).tp_time.value() ==
               doctest::Approx(122 * (9.8e-6 + 14336 * 1.875 / 144e9)).epsilon(1e-6));
     }
+    SUBCASE("the workspace bound: 141 tokens the cross-host curve, 142 and a 922-token prompt the library's fit") {
+        // MNNVLAllReduce's workspace holds 1,015,808 BF16 elements (1,984 KiB = 2,031,616 B): 141 tokens of
+        // 7168 (2,021,376 B) fit, 142 (2,035,712 B) fall back to the AUTO all-reduce, priced by the library's
+        // fit t = 28.5 µs + 2(n−1)/n · S ÷ 619 GB/s (library_all_reduce_us, library_all_reduce_bus_GBps).
+        CHECK(catalog::trtllm_blackwell.collectives.cross_host_all_reduce_max.value() == 2031616.0);
+        // 141: 9.8 + 2,021,376 · 1.75 ÷ 144e9 = 9.8 + 24.56533 = 34.36533 µs
+        CHECK(decode_pass(tep, 141.0, 922_tok).tp_time.value() == doctest::Approx(122 * 34.365333e-6).epsilon(1e-6));
+        // 142: 28.5 + 2,035,712 · 1.75 ÷ 619e9 = 28.5 + 5.755198 = 34.255198 µs
+        CHECK(decode_pass(tep, 142.0, 922_tok).tp_time.value() == doctest::Approx(122 * 34.255198e-6).epsilon(1e-6));
+        // A 922-token prompt step: S = 13,217,792 B; 28.5 + 13,217,792 · 1.75 ÷ 619e9 = 65.86856 µs (the
+        // cross-host curve would be 9.8 + 160.6328 = 170.43 µs).
+        CHECK(prefill_pass(tep, 1.0, 922_tok, 0_tok).tp_time.value() == doctest::Approx(122 * 65.868556e-6).epsilon(1e-6));
+        // No bound: the cross-host curve at every size.
+        deployment unbounded = tep;
+        unbounded.engine.collectives.cross_host_all_reduce_max = bytes(0.0);
+        CHECK(prefill_pass(unbounded, 1.0, 922_tok, 0_tok).tp_time.value() ==
+              doctest::Approx(122 * (9.8e-6 + 13217792.0 * 1.75 / 144e9)).epsilon(1e-6));
+        // The bound is refused where it is negative or has no cross-host all-reduce to bound.
+        engine_profile e = catalog::trtllm_blackwell;
+        e.collectives.cross_host_all_reduce_max = bytes(-1.0);
+        CHECK(has(test::validation_message(e), "collectives.cross_host_all_reduce_max (B) = -1: a cross-host all-reduce's largest message"));
+        e = catalog::trtllm_blackwell;
+        e.kernels.cross_host_norm_kernels = 0.0;
+        e.collectives.cross_host_all_reduce = seconds(0.0);
+        e.collectives.cross_host_all_reduce_bus = bytes_per_second(0.0);
+        CHECK(has(test::validation_message(e), "collectives.cross_host_all_reduce_max (B) = 2031616"));
+        CHECK(has(test::validation_message(e), "needs its fixed time (cross_host_all_reduce)"));
+    }
+    SUBCASE("pipeline parallelism: TP4·PP2 on GB200 spans two trays (world_size tp·pp = 8 > 4)") {
+        // tensorrt_llm/mapping.py is_multi_node(): world_size > gpus_per_node, world_size = tp·pp·cp; the TP4
+        // group's all-reduce takes MNNVLAllReduce: 2(n−1)/n = 1.5, 9.8 + 14,336 · 1.5 ÷ 144e9 = 9.949333 µs,
+        // 122 a pass (2 a layer, whatever the stage split).
+        deployment tp4pp2 = tep;
+        tp4pp2.layout = {.tp = 4, .pp = 2, .ep = 4};
+        CHECK(decode_pass(tp4pp2, 1.0, 922_tok).tp_time.value() == doctest::Approx(122 * 9.949333e-6).epsilon(1e-6));
+        deployment tp4 = tep;
+        tp4.layout = {.tp = 4, .ep = 4};
+        CHECK(decode_pass(tp4, 1.0, 922_tok).tp_time.value() == decode_pass(in_host(tp4), 1.0, 922_tok).tp_time.value());
+    }
     SUBCASE("property: a slower cross-host fabric never shortens the all-reduce") {
         for (const double b : {1.0, 8.0, 64.0}) {
             double previous = 0.0;
@@ -1291,6 +1331,7 @@ TEST_CASE("cross_host_all_reduce: TensorRT-LLM's MNNVL all-reduce where a TP gro
         e.collectives.cross_host_all_reduce_bus = bytes_per_second(std::numeric_limits<double>::quiet_NaN());
         CHECK(has(test::validation_message(e), "collectives.cross_host_all_reduce_bus (B/s) = nan"));
         e = catalog::trtllm_blackwell;
+        e.kernels.cross_host_norm_kernels = 0.0;
         e.collectives.cross_host_all_reduce = seconds(-9.8e-6);
         CHECK(has(test::validation_message(e), "collectives.cross_host_all_reduce (s)"));
         CHECK(has(test::validation_message(e), "a cross-host all-reduce's fixed time must be in [0, 10 ms)"));
@@ -1310,12 +1351,14 @@ TEST_CASE("cross_host_all_reduce: TensorRT-LLM's MNNVL all-reduce where a TP gro
         REQUIRE(old.size() == 1);
         CHECK(old[0].collectives.cross_host_all_reduce.value() == 0.0);
         CHECK(old[0].collectives.cross_host_all_reduce_bus.value() == 0.0);
-        const std::string cols = "cross_host_all_reduce_us,cross_host_all_reduce_bus_GBps";
-        const auto mine = io::parse_engines_csv(engine_table(row, cols, "9.8,144"), "mine.csv");
+        CHECK(old[0].collectives.cross_host_all_reduce_max.value() == 0.0);
+        const std::string cols = "cross_host_all_reduce_us,cross_host_all_reduce_bus_GBps,cross_host_all_reduce_max_KiB";
+        const auto mine = io::parse_engines_csv(engine_table(row, cols, "9.8,144,1984"), "mine.csv");
         REQUIRE(mine.size() == 1);
         CHECK(mine[0].collectives.cross_host_all_reduce.value() == doctest::Approx(9.8e-6).epsilon(1e-12));
         CHECK(mine[0].collectives.cross_host_all_reduce_bus.value() == doctest::Approx(144e9).epsilon(1e-12));
-        for (const char* bad : {"9.8,-1", "9.8,nan", "-9.8,144", "9.8,0"}) {
+        CHECK(mine[0].collectives.cross_host_all_reduce_max.value() == 1984.0 * 1024.0);
+        for (const char* bad : {"9.8,-1,0", "9.8,nan,0", "-9.8,144,0", "9.8,0,0", "9.8,144,-1", "0,0,1984"}) {
             CAPTURE(bad);
             const std::string m = test::message_of([&] { return io::parse_engines_csv(engine_table(row, cols, bad), "mine.csv"); });
             CHECK(has(m, "mine.csv:2"));

@@ -536,11 +536,27 @@ TEST_CASE("kernels a pass launches: the cross-host all-reduce's RMSNorm kernels 
     deployment dep = tep;
     dep.layout = {.tp = 1, .ep = 8, .dp = 8};
     CHECK(detail::kernels_per_pass(dep) == 1150.0);
-    // An engine without the cross-host all-reduce prices none, whatever its norm kernels say.
+    // An engine without the cross-host all-reduce prices none (a profile that also kept its norm kernels
+    // would be refused: below), and neither does one without the in-host fused norm: the kernels are added
+    // back where the fusion removed them, on the same predicate. Without the fusion the generic count keeps
+    // the 3 norm kernels a layer: 909 + 3·61 = 1,092, none added.
     deployment off = tep;
     off.engine.collectives.cross_host_all_reduce = seconds(0.0);
     off.engine.collectives.cross_host_all_reduce_bus = bytes_per_second(0.0);
+    off.engine.collectives.cross_host_all_reduce_max = bytes(0.0);
+    CHECK(!detail::tp_spans_hosts(off));
     CHECK(detail::kernels_per_pass(off) == 909.0);
+    deployment unfused = tep;
+    unfused.engine.kernels.all_reduce_norm_fusion = false;
+    CHECK(detail::tp_spans_hosts(unfused));
+    CHECK(detail::kernels_per_pass(unfused) == 1092.0);
+    // Pipeline parallelism: TensorRT-LLM's is_multi_node() is world_size = tp·pp > gpus_per_node, so a TP4
+    // group on one tray of a TP4·PP2 instance (8 ranks over two trays) takes MNNVLAllReduce and its norm
+    // kernels: 909 + 2·61 = 1,031, as TEP8. TP4·PP1 (one tray) keeps 909.
+    deployment tp4pp2 = tep;
+    tp4pp2.layout = {.tp = 4, .pp = 2, .ep = 4};
+    CHECK(detail::tp_spans_hosts(tp4pp2));
+    CHECK(detail::kernels_per_pass(tp4pp2) == 1031.0);
     SUBCASE("the launch term: 122 kernels × the hardware's 4 µs = 0.488 ms more a step, at any batch") {
         for (double b : {1.0, 8.0, 64.0}) {
             CAPTURE(b);
@@ -552,13 +568,25 @@ TEST_CASE("kernels a pass launches: the cross-host all-reduce's RMSNorm kernels 
 
 TEST_CASE("cross_host_norm_kernels: refusals and the table's optional column") {
     engine_profile e = catalog::trtllm_blackwell;
-    for (double bad : {-1.0, 2.5, 9.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    for (double bad : {-1.0, 2.5, 4.0, 9.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
         e.kernels.cross_host_norm_kernels = bad;
         const std::string m = test::validation_message(e);
         CHECK(test::contains(m, "kernels.cross_host_norm_kernels = "));
-        CHECK(test::contains(m, "must be 0 (none) or a whole number of kernels a layer up to 8"));
+        CHECK(test::contains(m, "must be 0 (none) or a whole number of kernels a layer up to 3 (the norm kernels the fused all-reduce removed)"));
     }
-    e.kernels.cross_host_norm_kernels = 8.0;
+    e.kernels.cross_host_norm_kernels = 3.0;
+    CHECK(test::validation_message(e).empty());
+    // Kernels added back need the fusion that removed them and the cross-host all-reduce they follow.
+    e.kernels.cross_host_norm_kernels = 2.0;
+    e.kernels.all_reduce_norm_fusion = false;
+    const std::string unfused = test::validation_message(e);
+    CHECK(test::contains(unfused, "kernels.cross_host_norm_kernels = 2: kernels a cross-host all-reduce adds back need the in-host fused norm"));
+    e = catalog::trtllm_blackwell;
+    e.collectives.cross_host_all_reduce = seconds(0.0);
+    e.collectives.cross_host_all_reduce_bus = bytes_per_second(0.0);
+    e.collectives.cross_host_all_reduce_max = bytes(0.0);
+    CHECK(test::contains(test::validation_message(e), "kernels.cross_host_norm_kernels = 2: kernels a cross-host all-reduce adds back"));
+    e.kernels.cross_host_norm_kernels = 0.0;
     CHECK(test::validation_message(e).empty());
     for (const engine_profile& other : catalog::all_engines)
         if (!(other == catalog::trtllm_blackwell)) CHECK(other.kernels.cross_host_norm_kernels == 0.0);
@@ -567,13 +595,14 @@ TEST_CASE("cross_host_norm_kernels: refusals and the table's optional column") {
     const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
     REQUIRE(old.size() == 1);
     CHECK(old[0].kernels.cross_host_norm_kernels == 0.0);
-    const std::string columns = header + ",cross_host_all_reduce_us,cross_host_all_reduce_bus_GBps,cross_host_norm_kernels,source\n";
-    const auto mine = io::parse_engines_csv(columns + row + ",9.8,144,2,my runs\n", "mine.csv");
+    const std::string columns =
+        header + ",all_reduce_norm_fusion,cross_host_all_reduce_us,cross_host_all_reduce_bus_GBps,cross_host_norm_kernels,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",1,9.8,144,2,my runs\n", "mine.csv");
     REQUIRE(mine.size() == 1);
     CHECK(mine[0].kernels.cross_host_norm_kernels == 2.0);
-    for (const char* bad : {"-1", "nan", "2.5", "9"}) {
+    for (const char* bad : {"-1", "nan", "2.5", "4"}) {
         const std::string m =
-            test::message_of([&] { return io::parse_engines_csv(columns + row + ",9.8,144," + bad + ",my runs\n", "mine.csv"); });
+            test::message_of([&] { return io::parse_engines_csv(columns + row + ",1,9.8,144," + bad + ",my runs\n", "mine.csv"); });
         CHECK(test::contains(m, "mine.csv:2"));
         CHECK(test::contains(m, "cross_host_norm_kernels"));
         CHECK(test::contains(m, bad));

@@ -366,15 +366,28 @@ micro_row price(micro_row r) {
         const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
         const std::optional<engine_profile> trt = all_reduce_engine(arch, r);
         const engine_collectives* c = trt ? &trt->collectives : nullptr;
-        if (c != nullptr && c->library_all_reduce.value() > 0.0 && s > c->custom_all_reduce_max_at(ranks).value()) {
+        // More ranks than a host holds (B99: 8 GB200 over two trays): the engine's cross-host all-reduce up
+        // to its largest message, the library's above it, by the rule the serving rows use (`tp_spans_hosts`,
+        // `cross_host_all_reduce_takes`).
+        const bool spans_hosts = c != nullptr && detail::tp_spans_hosts(*c, *hw, ranks, 1);
+        const double library_above = spans_hosts ? c->cross_host_all_reduce_max.value() : c ? c->custom_all_reduce_max_at(ranks).value() : 0.0;
+        if (spans_hosts && detail::cross_host_all_reduce_takes(*c, s)) {
+            const interconnect x = cross_host_all_reduce_link(*c, link, ranks, all_reduce_algorithm::two_shot);
+            const seconds_t t = all_reduce_time(bytes(s), ranks, x, all_reduce_algorithm::two_shot);
+            r.predicted = moved / t.value() / scale;
+            r.how = "bus bandwidth 2(n−1)/n·S ÷ t, t = " + std::string(trt->name) + "'s cross-host all-reduce (" + std::to_string(ranks) +
+                    " ranks > " + std::to_string(hw->gpus_per_node) + " a host; a " + text::plain(c->cross_host_all_reduce.value() * 1e6, 3) +
+                    " µs + 2(n−1)/n·S ÷ " + text::plain(c->cross_host_all_reduce_bus.value() / 1e9, 4) + " GB/s bus) = " +
+                    text::plain(t.value() * 1e6, 4) + " µs";
+        } else if (c != nullptr && c->library_all_reduce.value() > 0.0 && s > library_above) {
             const interconnect lib = library_all_reduce_link(*c, link, ranks, all_reduce_algorithm::two_shot);
             const seconds_t t = all_reduce_time(bytes(s), ranks, lib, all_reduce_algorithm::two_shot);
             r.predicted = moved / t.value() / scale;
             r.how = "bus bandwidth 2(n−1)/n·S ÷ t, t = " + std::string(trt->name) + "'s NCCL all-reduce above " +
-                    whole(c->custom_all_reduce_max_at(ranks).value()) + " B (a " + text::plain(c->library_all_reduce.value() * 1e6, 3) +
+                    whole(library_above) + " B (a " + text::plain(c->library_all_reduce.value() * 1e6, 3) +
                     " µs + 2(n−1)/n·S ÷ " + text::plain(c->library_all_reduce_bus.value() / 1e9, 4) + " GB/s bus) = " +
                     text::plain(t.value() * 1e6, 4) + " µs";
-        } else if (const std::optional<engine_profile> measured = custom_curve_engine(arch, trt, ranks, s)) {
+        } else if (const std::optional<engine_profile> measured = spans_hosts ? std::nullopt : custom_curve_engine(arch, trt, ranks, s)) {
             // Up to its custom kernel's largest message, the kernel's measured curve where a profile of
             // this architecture prices one (B90: TensorRT-LLM's op on 8 B200, priced for SGLang on Blackwell).
             const engine_collectives& m = measured->collectives;

@@ -176,12 +176,22 @@ namespace detail {
 
 [[nodiscard]] constexpr const interconnect& tp_link(const deployment& d) { return d.link_for(d.layout.tp); }
 
-/// Whether the deployment's TP group spans hosts of its scale-up domain and the engine prices that
-/// all-reduce of its own: GPUs a host (`hardware::gpus_per_node`) < TP ≤ the scale-up domain, with
-/// `cross_host_all_reduce` > 0 (TensorRT-LLM: `Mapping.is_multi_node()`, world_size > gpus_per_node).
+/// Whether the engine runs its cross-host all-reduce for the deployment's TP all-reduces: 1 < TP ≤ the
+/// scale-up domain and the engine instance's ranks TP·PP > GPUs a host (`hardware::gpus_per_node`), with
+/// `cross_host_all_reduce` > 0. TensorRT-LLM: `Mapping.is_multi_node()` is world_size > gpus_per_node,
+/// world_size = tp·pp·cp (tensorrt_llm/mapping.py), so a TP4 group on one tray of a TP4·PP2 instance takes
+/// MNNVLAllReduce too.
+[[nodiscard]] constexpr bool tp_spans_hosts(const engine_collectives& c, const hardware& hw, int tp, int pp) {
+    return c.cross_host_all_reduce.value() > 0.0 && tp > 1 && tp * pp > hw.gpus_per_node && tp <= hw.scale_up_domain;
+}
 [[nodiscard]] constexpr bool tp_spans_hosts(const deployment& d) {
-    return d.engine.collectives.cross_host_all_reduce.value() > 0.0 && d.layout.tp > d.hw.gpus_per_node &&
-           d.layout.tp <= d.hw.scale_up_domain;
+    return tp_spans_hosts(d.engine.collectives, d.hw, d.layout.tp, d.layout.pp);
+}
+
+/// Whether the cross-host all-reduce takes a message of s bytes: s ≤ `cross_host_all_reduce_max`, or no
+/// bound (0); above it the collective library's all-reduce runs (`pass_model::library_all_reduce_min`).
+[[nodiscard]] constexpr bool cross_host_all_reduce_takes(const engine_collectives& c, double s) {
+    return c.cross_host_all_reduce_max.value() == 0.0 || s <= c.cross_host_all_reduce_max.value();
 }
 
 [[nodiscard]] constexpr all_reduce_algorithm tp_algorithm(const deployment& d) {
@@ -221,7 +231,7 @@ namespace detail {
 
 /// The same count with the engine's fusions and its own blocks, where they apply on this deployment:
 /// K = K_generic − 3·L·[fused norm] + (k_moe − 7)·M·[fused runner] + (k_mla − 4)·L·[MLA]
-/// + k_q·L·[MLA ∧ W8A8 FP8], with L layers, M MoE layers.
+/// + k_q·L·[MLA ∧ W8A8 FP8] + k_x·L·[fused norm ∧ TP spans hosts], with L layers, M MoE layers.
 /// - The TP all-reduce that also adds the residual and applies the next RMSNorm
 ///   (`all_reduce_norm_fusion`) leaves no norm or residual kernel of a layer's own (3 fewer: norm,
 ///   residual + norm, residual) where the layer all-reduces over TP, i.e. TP > 1 without attention DP
@@ -247,8 +257,8 @@ namespace detail {
 ///   (deepseek_v2.py @3e4a39e `forward_absorb_prepare/core`, `_is_hip`: `w_kc.to(bfloat16) * w_scale`);
 ///   SGLang on CDNA3/CDNA4: 3 + 2·2 = 7, where the MXFP4-Preview checkpoint's BF16 attention runs
 ///   plain GEMMs and fused-quant MXFP4 BMMs (docs/sglang-fp8-activation-quant.md).
-/// - A TP group that spans hosts (`tp_spans_hosts`, without attention DP) adds k_x kernels a layer
-///   (`cross_host_norm_kernels`): K += k_x·L: TensorRT-LLM 1.1's MNNVLAllReduce applies the residual add
+/// - A TP group that spans hosts (`tp_spans_hosts`), where the fused norm applies (the same predicate),
+///   adds k_x kernels a layer back (`cross_host_norm_kernels`, ≤ 3): K += k_x·L: TensorRT-LLM 1.1's MNNVLAllReduce applies the residual add
 ///   and RMSNorm in a kernel of its own after each all-reduce (ops.py `mnnvl_twoshot_rmsnorm`; 2 a layer;
 ///   docs/trtllm-mnnvl-all-reduce.md).
 /// None applies to a step the host enqueues without CUDA graphs (`eager_enqueue`): that is the
@@ -299,8 +309,8 @@ inline constexpr double generic_routed_kernels = 7.0;
     const double generic = kernels_per_pass(m);
     if (en.overheads.eager_enqueue && !en.overheads.cuda_graphs) return generic;
     const bool attention_dp = d.expert_parallel() && d.layout.dp > 1;
-    const double fused_norms = en.kernels.all_reduce_norm_fusion && d.layout.tp > 1 && !attention_dp
-                                   ? 3.0 * m.layer_equivalents() : 0.0;
+    const bool norm_fused = en.kernels.all_reduce_norm_fusion && d.layout.tp > 1 && !attention_dp;
+    const double fused_norms = norm_fused ? 3.0 * m.layer_equivalents() : 0.0;
     const double moe_runner = m.is_moe() ? (routed_branch_kernels(d) - generic_routed_kernels) * m.moe_layers() : 0.0;
     const double mla = en.kernels.mla_attention_kernels > 0.0 && m.attention.kind == attention_kind::latent
                            ? (en.kernels.mla_attention_kernels - 4.0) * m.layer_equivalents() : 0.0;
@@ -310,7 +320,7 @@ inline constexpr double generic_routed_kernels = 7.0;
                                  ? en.kernels.fp8_attention_quant_kernels * m.layer_equivalents() : 0.0;
     const double shared_expert = shared_expert_kernels_per_pass(d, eager_step);
     // + k_x·L where the TP group spans hosts: the cross-host all-reduce's RMSNorm kernels (`cross_host_norm_kernels`)
-    const double cross_host_norms = tp_spans_hosts(d) && !attention_dp ? en.kernels.cross_host_norm_kernels * m.layer_equivalents() : 0.0;
+    const double cross_host_norms = norm_fused && tp_spans_hosts(d) ? en.kernels.cross_host_norm_kernels * m.layer_equivalents() : 0.0;
     return generic - fused_norms + moe_runner + mla + fp8_quant + shared_expert + cross_host_norms;
 }
 
@@ -335,7 +345,7 @@ inline constexpr double generic_routed_kernels = 7.0;
 /// The engine's all-reduce where a TP group spans hosts (`engine_collectives::cross_host_all_reduce`;
 /// TensorRT-LLM's MNNVLAllReduce across GB200 NVL72 trays) as a link for the α–β formula:
 /// t = a + 2(n−1)/n · S ÷ B_bus, α' = a ÷ (the algorithm's latency steps), β = B_bus (fitted to a
-/// measured curve on 8 GB200 over two trays, E-MNNVL; docs/trtllm-mnnvl-all-reduce.md).
+/// measured curve on 8 GB200 over two trays, B99 in tables/microbenchmarks.csv; docs/trtllm-mnnvl-all-reduce.md).
 [[nodiscard]] constexpr interconnect cross_host_all_reduce_link(const engine_collectives& c, interconnect link, int ranks,
                                                                 all_reduce_algorithm algo) {
     link.latency = c.cross_host_all_reduce / detail::all_reduce_steps(ranks, algo);
@@ -644,10 +654,21 @@ struct pass_model {
     // A custom all-reduce (one-shot in the scale-up domain): its small-message latency spread over
     // the algorithm's latency steps, α' = t_custom ÷ steps, and its measured bus bandwidth or the
     // link's (`custom_all_reduce_link`).
-    // A TP group over more GPUs than a host holds runs the engine's cross-host all-reduce at every
-    // size: t = a + 2(n−1)/n · S ÷ B_bus (`cross_host_all_reduce_link`), none of the in-host rules below.
+    // An engine instance over more GPUs than a host holds runs the engine's cross-host all-reduce
+    // (`tp_spans_hosts`): t = a + 2(n−1)/n · S ÷ B_bus (`cross_host_all_reduce_link`) up to its largest
+    // message (`cross_host_all_reduce_max`), the collective library's fitted all-reduce above it (the
+    // library_tp_link machinery below, bound at that size), none of the in-host custom-kernel rules.
     const bool spans_hosts = detail::tp_spans_hosts(d);
-    if (spans_hosts) pm.tp_link = cross_host_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
+    if (spans_hosts) {
+        const double bound = en.collectives.cross_host_all_reduce_max.value();
+        if (bound > 0.0) {  // above the bound: the library's fit, else the link model
+            pm.library_tp_link = en.collectives.library_all_reduce.value() > 0.0
+                                     ? library_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm)
+                                     : pm.tp_link;
+            pm.library_all_reduce_min = bound;
+        }
+        pm.tp_link = cross_host_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
+    }
     if (!spans_hosts && en.collectives.all_reduce_latency.value() > 0.0 && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
         pm.custom_tp_link = custom_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
         pm.custom_all_reduce_max = en.collectives.custom_all_reduce_max_at(d.layout.tp).value();

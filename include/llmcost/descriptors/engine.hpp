@@ -244,7 +244,9 @@ struct engine_kernels {
     /// kernel, as the in-host one does (`all_reduce_norm_fusion`): TensorRT-LLM 1.1's MNNVLAllReduce
     /// runs `mnnvl_twoshot_allreduce` and then `mnnvl_twoshot_rmsnorm` for RESIDUAL_RMS_NORM
     /// (tensorrt_llm/_torch/distributed/ops.py), one more kernel after each of a layer's two
-    /// all-reduces: 2. 0: none (docs/trtllm-mnnvl-all-reduce.md).
+    /// all-reduces: 2. At most 3, the kernels the in-host fusion removed (norm, residual + norm,
+    /// residual); only with `all_reduce_norm_fusion` and the cross-host all-reduce's figures set.
+    /// 0: none (docs/trtllm-mnnvl-all-reduce.md).
     double cross_host_norm_kernels = 0.0;
     /// Whether the engine quantizes the activations of experts stored in fewer than 8 bits to 8 bits
     /// and runs their GEMMs on the 8-bit tensor cores (W4A8: TensorRT-LLM on Blackwell runs MXFP4
@@ -418,6 +420,12 @@ struct engine_collectives {
     /// single-node (docs/trtllm-mnnvl-all-reduce.md). Both 0: the in-host rules at every TP size.
     seconds_t cross_host_all_reduce{};
     bytes_per_second_t cross_host_all_reduce_bus{};
+    /// The largest message the cross-host all-reduce takes; above it the collective library's all-reduce
+    /// (`library_all_reduce`, else the link model). TensorRT-LLM: `MNNVLAllReduce.forward` returns None
+    /// (the AUTO all-reduce runs) past max_num_tokens = max_num_elements // hidden, its workspace
+    /// ceil(12e6 ÷ (16384 · 12)) · (16384 · 12) = 12,189,696 B holding [3, 2, max_num_elements] BF16:
+    /// 1,015,808 elements = 2,031,616 B = 1,984 KiB (ops.py `get_allreduce_mnnvl_workspace`). 0: no bound.
+    bytes_t cross_host_all_reduce_max{};
     /// Whether, under attention data parallelism, an expert-parallel group of no more ranks than the
     /// model's top-k exchanges its tokens by an all-gather before the experts and a reduce-scatter after
     /// them instead of its all-to-all (TensorRT-LLM's fused MoE modules up to 1.2.0rc2 enable the
@@ -609,10 +617,15 @@ struct engine_profile {
                     kernels.fp8_attention_quant_kernels == detail::const_trunc(kernels.fp8_attention_quant_kernels),
                 s, "kernels.fp8_attention_quant_kernels", kernels.fp8_attention_quant_kernels,
                 "must be 0 (none) or a whole number of kernels a layer up to 32");
-        require(non_negative_finite(kernels.cross_host_norm_kernels) && kernels.cross_host_norm_kernels <= 8.0 &&
+        require(non_negative_finite(kernels.cross_host_norm_kernels) && kernels.cross_host_norm_kernels <= 3.0 &&
                     kernels.cross_host_norm_kernels == detail::const_trunc(kernels.cross_host_norm_kernels),
                 s, "kernels.cross_host_norm_kernels", kernels.cross_host_norm_kernels,
-                "must be 0 (none) or a whole number of kernels a layer up to 8");
+                "must be 0 (none) or a whole number of kernels a layer up to 3 (the norm kernels the fused all-reduce removed)");
+        require(!(kernels.cross_host_norm_kernels > 0.0) ||
+                    (kernels.all_reduce_norm_fusion && collectives.cross_host_all_reduce.value() > 0.0),
+                s, "kernels.cross_host_norm_kernels", kernels.cross_host_norm_kernels,
+                "kernels a cross-host all-reduce adds back need the in-host fused norm (all_reduce_norm_fusion) and the "
+                "cross-host all-reduce's figures (cross_host_all_reduce)");
         require(kernels.fp8_expert_gemm == 0.0 || (positive_finite(kernels.fp8_expert_gemm) && kernels.fp8_expert_gemm <= 1.0),
                 s, "kernels.fp8_expert_gemm", kernels.fp8_expert_gemm,
                 "must be 0 (none) or a fraction in (0, 1] of the expert GEMMs' size curve");
@@ -667,6 +680,11 @@ struct engine_profile {
         require((collectives.cross_host_all_reduce.value() > 0.0) == (collectives.cross_host_all_reduce_bus.value() > 0.0), s,
                 "collectives.cross_host_all_reduce_bus (B/s)", collectives.cross_host_all_reduce_bus.value(),
                 "the cross-host all-reduce needs both its fixed time and its bus bandwidth (or neither)");
+        require(non_negative_finite(collectives.cross_host_all_reduce_max.value()) &&
+                    (collectives.cross_host_all_reduce_max.value() == 0.0 || collectives.cross_host_all_reduce.value() > 0.0),
+                s, "collectives.cross_host_all_reduce_max (B)", collectives.cross_host_all_reduce_max.value(),
+                "a cross-host all-reduce's largest message must be 0 (no bound) or positive and finite, and needs its "
+                "fixed time (cross_host_all_reduce)");
         time(collectives.all_to_all_latency, "collectives.all_to_all_latency (s)", 1e-2,
              "an all-to-all latency must be in [0, 10 ms)");
         time(collectives.library_all_reduce, "collectives.library_all_reduce (s)", 1e-2,

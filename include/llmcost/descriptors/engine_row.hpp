@@ -93,6 +93,8 @@ struct engine_row {
     double cross_host_all_reduce_us, cross_host_all_reduce_bus_GBps;
     /// kernels a layer adds where the TP group spans hosts (`engine_kernels::cross_host_norm_kernels`); 0: none
     double cross_host_norm_kernels;
+    /// the cross-host all-reduce's largest message (KiB; `engine_collectives::cross_host_all_reduce_max`); 0: no bound
+    double cross_host_all_reduce_max_KiB;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -169,6 +171,7 @@ struct engine_row {
                         .custom_all_reduce_bus = gigabytes_per_second(r.custom_all_reduce_bus_GBps),
                         .cross_host_all_reduce = microseconds(r.cross_host_all_reduce_us),
                         .cross_host_all_reduce_bus = gigabytes_per_second(r.cross_host_all_reduce_bus_GBps),
+                        .cross_host_all_reduce_max = kibibytes(r.cross_host_all_reduce_max_KiB),
                         .gather_up_to_top_k = flag(r.moe_gather_up_to_top_k, "moe_gather_up_to_top_k"),
                         .gather_latency = microseconds(r.gather_latency_us),
                         .gather_latency_per_rank = microseconds(r.gather_step_us),

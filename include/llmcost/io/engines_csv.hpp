@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 90> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 91> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -100,6 +100,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 90> c
     {"cross_host_all_reduce_us", "collectives.cross_host_all_reduce"},
     {"cross_host_all_reduce_bus_GBps", "collectives.cross_host_all_reduce_bus"},
     {"cross_host_norm_kernels", "kernels.cross_host_norm_kernels"},
+    {"cross_host_all_reduce_max_KiB", "collectives.cross_host_all_reduce_max"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -123,8 +124,8 @@ inline constexpr auto columns = [] {
 /// library all-gather's fit, 4 figures: 0, the all-to-all and the link model; the kernels of a shared
 /// expert outside the routed runner and its auxiliary stream under CUDA graphs: 0, 0, none priced; the
 /// kernels an FP8 block-scaled checkpoint adds to a latent attention layer: 0, none; the all-reduce where
-/// a TP group spans hosts, 2 figures, and the kernels it adds a layer: 0, 0, 0, none).
-inline constexpr std::size_t optional_columns = 54;
+/// a TP group spans hosts, 2 figures, and the kernels it adds a layer: 0, 0, 0, none; its largest message: 0, no bound).
+inline constexpr std::size_t optional_columns = 55;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -196,7 +197,8 @@ using row_reader = detail::hardware_csv::row_reader;
     }
     const std::string_view fp8_quant = columns[first_shared_expert + std::size(shared_expert)];
     e.fp8_attention_quant_kernels = table.find_column(fp8_quant) ? r.figure(fp8_quant) : 0.0;
-    double* cross_host[] = {&e.cross_host_all_reduce_us, &e.cross_host_all_reduce_bus_GBps, &e.cross_host_norm_kernels};
+    double* cross_host[] = {&e.cross_host_all_reduce_us, &e.cross_host_all_reduce_bus_GBps, &e.cross_host_norm_kernels,
+                            &e.cross_host_all_reduce_max_KiB};
     const std::size_t first_cross_host = first_shared_expert + std::size(shared_expert) + 1;
     for (std::size_t i = 0; i < std::size(cross_host); ++i) {
         const std::string_view column = columns[first_cross_host + i];
