@@ -24,10 +24,14 @@ row's `weights` format), with a note appended once to each changed row's `notes`
   experts are the model's own format, and NVIDIA's MLPerf DeepSeek-R1 fp4 rows do not state their exclude list.
 """
 
+import re
+
 from csv_rows import load, save
 
 MEAS = "tables/measurements.csv"
 COLUMN = "excluded_modules"
+APPLIES = "which the library applies to every weight"
+BUT = " but its excluded modules (excluded_modules)"
 MODELOPT = ("NVIDIA/TensorRT-Model-Optimizer examples/deepseek/ptq.py @1030a2210d8dbd654e7f51af85f0b3a3b64f4d38 "
             "disables the *attn* and *head* quantizers")
 RULES = [  # (checkpoint named in the row's notes, exact-case, its cell, the note)
@@ -70,6 +74,9 @@ def measurements():
                 r[c[COLUMN]] = cell
                 if note not in r[c["notes"]]:
                     r[c["notes"]] += note
+                # The row's own sentence, true before this column, names the exclusions; the note joins it after a ';'.
+                r[c["notes"]] = re.sub(re.escape(APPLIES) + r"(?! but its excluded)", APPLIES + BUT, r[c["notes"]])
+                r[c["notes"]] = re.sub(r"([^.;]) excluded_modules: ", r"\1; excluded_modules: ", r[c["notes"]])
                 counts[name] = counts.get(name, 0) + 1
                 break
     save(MEAS, rows)

@@ -650,6 +650,10 @@ TEST_CASE("kernels a pass launches: SGLang's FP8 block-scaled attention on ROCm,
         l = with_formats(l, formats::fp8, formats::bf16);
         CHECK(detail::kernels_per_pass(l) == 803.0);
     }
+    SUBCASE("an FP8 checkpoint that keeps its attention inputs in BF16 quantizes no attention activation: 845") {
+        const deployment k = with_formats(d, formats::fp8, formats::fp8, excluded_modules{.attention_inputs = true});
+        CHECK(detail::kernels_per_pass(k) == 845.0);
+    }
     SUBCASE("Hopper's 13 already holds the FP8 quantizations: no term, 1,394 as before") {
         deployment h{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}, .engine = catalog::sglang_hopper};
         CHECK(catalog::sglang_hopper.kernels.fp8_attention_quant_kernels == 0.0);

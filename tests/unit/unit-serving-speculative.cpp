@@ -223,6 +223,22 @@ TEST_CASE("T6 speculative: the verification pass adds the LM head at every posit
     CHECK(speculative_verify_time(d, 1, 5, 512_tok) == prefill_pass(d, 1, 5_tok, 512_tok).time());
 }
 
+TEST_CASE("T6 speculative: a checkpoint that keeps its LM head in BF16 verifies at BF16") {
+    // INT8 weights and matmuls (624 TOP/s on the ideal A100) with the LM head kept in BF16 (`model::excluded`,
+    // as ModelOpt's and Quark's exclude lists keep `*head*`): the head's 131,072,000 parameters are read as
+    // 262,144,000 B and multiplied at 312 TFLOP/s, so the five positions add the BF16 figure of the case above,
+    // 2·320·131,072,000 / 312e12 − 262,144,000 / 2.039e12 = 140.30 µs; quantized with the rest they would add
+    // 2·320·131,072,000 / 624e12 − 131,072,000 / 2.039e12 = 70.14 µs.
+    const deployment d = with_formats(vicuna_on_a100(true), formats::int8, formats::fp16, excluded_modules{.lm_head = true});
+    const double kept = 2.0 * 320 * 131'072'000 / 312e12 - 262'144'000 / 2.039e12;
+    CHECK((speculative_verify_time(d, 64, 5, 512_tok) - prefill_pass(d, 64, 5_tok, 512_tok).time()).value() ==
+          doctest::Approx(kept).epsilon(1e-9));
+    const deployment q = with_formats(vicuna_on_a100(true), formats::int8, formats::fp16);
+    const double quantized = 2.0 * 320 * 131'072'000 / 624e12 - 131'072'000 / 2.039e12;
+    CHECK((speculative_verify_time(q, 64, 5, 512_tok) - prefill_pass(q, 64, 5_tok, 512_tok).time()).value() ==
+          doctest::Approx(quantized).epsilon(1e-9));
+}
+
 TEST_CASE("T6 speculative: draft heads") {
     const deployment d = vicuna_on_a100(true);
     SUBCASE("the extra matmul by hand") {

@@ -250,7 +250,7 @@ namespace detail {
 ///   model with shared experts): `shared_expert_kernels_per_pass`.
 /// - An FP8 block-scaled checkpoint (FP8 weights and FP8 activations, W8A8) on a model
 ///   with latent attention adds k_q kernels a layer (`fp8_attention_quant_kernels`):
-///   K += k_q·L·[MLA ∧ W8A8 FP8]: each block-FP8 attention linear quantizes its activation per
+///   K += k_q·L·[MLA ∧ W8A8 FP8 ∧ attention inputs not excluded]: each block-FP8 attention linear quantizes its activation per
 ///   1 × 128 token group in a kernel of its own before the GEMM (sgl-project/sglang fp8_utils.py
 ///   `aiter_w8a8_block_fp8_linear`: `aiter_per1x128_quant` + `gemm_a8w8_blockscale`, v0.5-era copy and @002ed7e),
 ///   and on ROCm each absorbed BMM casts and scales its per-tensor FP8 weight before a BF16 bmm
@@ -316,7 +316,8 @@ inline constexpr double generic_routed_kernels = 7.0;
                            ? (en.kernels.mla_attention_kernels - 4.0) * m.layer_equivalents() : 0.0;
     const bool w8a8_fp8 = m.weights.compute == compute_class::fp8 && m.weights.element_bits == 8.0 &&
                           m.activations.compute == compute_class::fp8;
-    const double fp8_quant = m.attention.kind == attention_kind::latent && w8a8_fp8
+    // A checkpoint that keeps its attention inputs out of FP8 (`model::excluded`) quantizes no activation there.
+    const double fp8_quant = m.attention.kind == attention_kind::latent && w8a8_fp8 && !m.excluded.attention_inputs
                                  ? en.kernels.fp8_attention_quant_kernels * m.layer_equivalents() : 0.0;
     const double shared_expert = shared_expert_kernels_per_pass(d, eager_step);
     // + k_x·L where the TP group spans hosts: the cross-host all-reduce's RMSNorm kernels (`cross_host_norm_kernels`)

@@ -296,9 +296,12 @@ template <token_count T>
     const parameter_breakdown b = parameters(m);
     const double lm_head = static_cast<double>(b.lm_head > 0 ? b.lm_head : b.embedding) / d.layout.tp;  // tied: the embedding
     const accelerator& g = d.hw.gpu;
+    // A checkpoint that keeps its LM head out of quantization (`model::excluded`) reads and multiplies it in that format.
+    const number_format& head_weights = m.excluded.lm_head ? m.excluded.format : m.weights;
+    const compute_class head_compute = m.excluded.lm_head ? m.excluded.format.compute : m.activations.compute;
     auto lm_head_time = [&](double rows) {
         const double rate = g.efficiency.matmul_at(rows, m.hidden, lm_head / m.hidden);  // k = h, n = V ÷ tp
-        return roofline_time(flops(2.0 * rows * lm_head), m.weights.bytes_for(lm_head), g.peak(m.activations.compute) * rate,
+        return roofline_time(flops(2.0 * rows * lm_head), head_weights.bytes_for(lm_head), g.peak(head_compute) * rate,
                              g.sustained_hbm_bandwidth());
     };
     return prefill_pass(d, batch, tokens(verify_tokens), context).time() +
