@@ -49,27 +49,30 @@ TEST_CASE("excluded modules: DeepSeek-V3's attention parameters by projection, c
 TEST_CASE("excluded modules: BF16 attention on MI355X TP8 costs its bytes in a decode step, worked by hand") {
     // Attention 187,107,328 · 61 = 11,413,547,008 parameters. Per GPU at TP8: BF16 11,413,547,008 · 2 ÷ 8 =
     // 2,853,386,752 B; MXFP4 (4 + 8 ÷ 32 = 4.25 bits) 11,413,547,008 · 0.53125 ÷ 8 = 757,930,856 B; difference
-    // 2,095,455,896 B. MI355X's weight bandwidth 8.0 TB/s · 0.8813 = 7.0504 TB/s (the reference engine: × 1),
-    // so one sequence's decode step reads them 2,095,455,896 ÷ 7.0504e12 = 0.29721 ms longer.
+    // 2,095,455,896 B; + the replicated down-projections q_a, kv_a (7,168 · 2,112 · 61 · 7 ÷ 8 = 808,034,304 more
+    // parameters a GPU) at 2 − 0.53125 B: + 1,186,800,384 = 3,282,256,280 B. MI355X's weight bandwidth 8.0 TB/s ·
+    // 0.8813 = 7.0504 TB/s (the reference engine: × 1), so one sequence's decode step reads them
+    // 3,282,256,280 ÷ 7.0504e12 = 0.46554 ms longer.
     const deployment fp4 = with_formats(mi355x_tp8(), formats::mxfp4, formats::fp8);
     const deployment kept = with_formats(mi355x_tp8(), formats::mxfp4, formats::fp8, all_attention);
-    CHECK((dense_weight_bytes_per_gpu(kept) - dense_weight_bytes_per_gpu(fp4)).value() == doctest::Approx(2'095'455'896.0));
+    CHECK((dense_weight_bytes_per_gpu(kept) - dense_weight_bytes_per_gpu(fp4)).value() == doctest::Approx(3'282'256'280.0));
     CHECK(expert_weight_bytes_per_gpu(kept) == expert_weight_bytes_per_gpu(fp4));
     const pass_cost a = decode_pass(fp4, 1.0, 2048_tok), b = decode_pass(kept, 1.0, 2048_tok);
-    CHECK((b.weight_bytes - a.weight_bytes).value() == doctest::Approx(2'095'455'896.0));
-    CHECK((b.matmul_memory_time - a.matmul_memory_time).value() == doctest::Approx(0.29721e-3).epsilon(1e-4));
+    CHECK((b.weight_bytes - a.weight_bytes).value() == doctest::Approx(3'282'256'280.0));
+    CHECK((b.matmul_memory_time - a.matmul_memory_time).value() == doctest::Approx(0.46554e-3).epsilon(1e-4));
     CHECK(b.attention_time() == a.attention_time());
 }
 
 TEST_CASE("excluded modules: a prompt's BF16 attention projections at the BF16 peak, the experts still W4A4") {
-    // 8,192 tokens at TP8: F = 2 · 8,192 · 11,413,547,008 ÷ 8 = 2.33749e13 FLOPs in the attention projections.
+    // 8,192 tokens at TP8: F = 2 · 8,192 · (11,413,547,008 ÷ 8 + 808,034,304) = 3.66138e13 FLOPs in the attention
+    // projections (q_a and kv_a whole on each rank: 7,168 · 2,112 · 61 · 7 ÷ 8 = 808,034,304 beyond the 1 ÷ 8 share).
     // The reference engine's curve on MI355X for both (no engine curves): n = ∛(8,192 · 7,168 · 2,304) = 5,133.6
     // (dense width 18,432 ÷ 8), e = 0.6793 · 5,133.6 ÷ 5,931.6 = 0.58791; BF16 peak 2,500, MXFP4 10,000 TFLOP/s:
-    // Δt = F · (1 ÷ 2.5e15 − 1 ÷ 1e16) ÷ 0.58791 = 11.928 ms.
+    // Δt = F · (1 ÷ 2.5e15 − 1 ÷ 1e16) ÷ 0.58791 = 18.683 ms.
     const deployment fp4 = with_formats(mi355x_tp8(), formats::mxfp4, formats::fp8);
     const deployment kept = with_formats(mi355x_tp8(), formats::mxfp4, formats::fp8, all_attention);
     const pass_cost a = prefill_pass(fp4, 1.0, 8192_tok, 0_tok), b = prefill_pass(kept, 1.0, 8192_tok, 0_tok);
-    CHECK((b.matmul_compute_time - a.matmul_compute_time).value() == doctest::Approx(11.928e-3).epsilon(1e-3));
+    CHECK((b.matmul_compute_time - a.matmul_compute_time).value() == doctest::Approx(18.683e-3).epsilon(1e-3));
     CHECK(b.matmul_flops == a.matmul_flops);
     // The routed experts keep the FP4 peak (W4A4), not the mixed-input W4A16 kernel, nor the FP8 peak.
     const pass_model pa = prepare_pass(fp4), pb = prepare_pass(kept);
@@ -144,4 +147,40 @@ TEST_CASE("excluded modules: the sweep's lanes equal the scalar formulas to the 
         CHECK(r.output_rate_per_gpu.value() == p.output_rate_per_gpu.value());
     }
     CHECK(compared > 0);
+}
+
+TEST_CASE("replicated MLA down-projections: DeepSeek-V3 TP8 holds and reads q_a and kv_a whole on every rank, by hand") {
+    // q_a + kv_a: 7,168 · (1,536 + 512 + 64) = 7,168 · 2,112 = 15,138,816 a layer, · 61 = 923,467,776 parameters.
+    // TP8 shards the rest (÷ 8), not these: each GPU holds 923,467,776 · 7 ÷ 8 = 808,034,304 parameters more
+    // than 1 ÷ 8 of the TP1 deployment: + 808,034,304 B at FP8 (1 B), + 1,616,068,608 B at BF16 (2 B).
+    CHECK(attention_down_parameters_per_layer(catalog::deepseek_v3) == 15'138'816);
+    CHECK(replicated_down_projection_bytes(with_formats(mi355x_tp8(), formats::fp8, formats::fp8).m).value() == 923'467'776.0);
+    auto at = [](deployment d, int tp) { d.layout.tp = tp; return d; };
+    const deployment fp8 = with_formats(mi355x_tp8(), formats::fp8, formats::fp8);
+    CHECK((dense_weight_bytes_per_gpu(fp8) - dense_weight_bytes_per_gpu(at(fp8, 1)) / 8.0).value() ==
+          doctest::Approx(808'034'304.0));
+    // One sequence's decode step on MI355X FP8 reads them too: 808,034,304 B ÷ (8.0 TB/s · 0.8813 = 7.0504 TB/s)
+    // = 0.11461 ms beyond 1 ÷ 8 of the TP1 step's weight read (the experts and the rest scale by 1 ÷ 8 exactly).
+    const pass_cost a8 = decode_pass(fp8, 1.0, 2048_tok), a1 = decode_pass(at(fp8, 1), 1.0, 2048_tok);
+    CHECK((a8.weight_bytes - a1.weight_bytes / 8.0).value() == doctest::Approx(808'034'304.0));
+    CHECK((a8.matmul_memory_time - a1.matmul_memory_time / 8.0).value() == doctest::Approx(0.11461e-3).epsilon(1e-4));
+    // GB200 NVFP4 with the attention inputs kept in BF16 (ModelOpt's DeepSeek FP4): 808,034,304 · 2 = 1,616,068,608 B
+    // ÷ (8.0 TB/s · 0.919 = 7.352 TB/s) = 0.21981 ms.
+    const deployment gb = with_formats({.m = catalog::deepseek_v3, .hw = catalog::gb200_nvl72, .layout = {.tp = 8}},
+                                       formats::nvfp4, formats::fp8, {.attention_inputs = true});
+    CHECK((dense_weight_bytes_per_gpu(gb) - dense_weight_bytes_per_gpu(at(gb, 1)) / 8.0).value() ==
+          doctest::Approx(1'616'068'608.0));
+    const pass_cost g8 = decode_pass(gb, 1.0, 2048_tok), g1 = decode_pass(at(gb, 1), 1.0, 2048_tok);
+    CHECK((g8.weight_bytes - g1.weight_bytes / 8.0).value() == doctest::Approx(1'616'068'608.0));
+    CHECK((g8.matmul_memory_time - g1.matmul_memory_time / 8.0).value() == doctest::Approx(0.21981e-3).epsilon(1e-4));
+    // FLOPs: a 1,000-token prompt computes 2 · 1,000 · 808,034,304 = 1.61607e12 more than 1 ÷ 8 of TP1's.
+    const pass_cost p8 = prefill_pass(fp8, 1.0, 1000_tok, 0_tok), p1 = prefill_pass(at(fp8, 1), 1.0, 1000_tok, 0_tok);
+    CHECK((p8.matmul_flops - p1.matmul_flops / 8.0).value() == doctest::Approx(1.616068608e12));
+    // Attention DP (TP1 per attention rank, EP8): nothing replicated beyond one rank; standard attention: none.
+    deployment adp = fp8;
+    adp.layout = {.tp = 1, .ep = 8, .dp = 8};
+    CHECK(prepare_pass(adp).replicated_parameters == 0.0);
+    CHECK(attention_down_parameters_per_layer(catalog::llama_3_1_70b) == 0);
+    // The scalar and the sweep's lanes price the same step.
+    CHECK(decode_pass(prepare_pass(gb), 4.0, 1000_tok).time() == decode_pass(gb, 4.0, 1000_tok).time());
 }

@@ -495,7 +495,9 @@ TEST_CASE("TensorRT-LLM on Blackwell's dense FP4 GEMM curve (B12), hand-worked")
         const auto ra = detail::step_formula(pa, terms, 256.0, 0.0), rb = detail::step_formula(pb, terms, 256.0, 0.0);
         // Only the dense part moves: its time with the engine's curve, the experts' at the hardware's.
         CHECK(rb.matmul_compute > ra.matmul_compute);
-        const double dense_flops = (2.0 * 256.0 * (pa.non_expert_parameters - pa.lm_head)) / 8.0;
+        // + MLA's q_a and kv_a whole on each of the 8 ranks: 7,168 · 2,112 · 61 · 7 ÷ 8 = 808,034,304 parameters more.
+        CHECK(pa.replicated_parameters == 808'034'304.0);
+        const double dense_flops = (2.0 * 256.0 * (pa.non_expert_parameters - pa.lm_head)) / 8.0 + 2.0 * 256.0 * 808'034'304.0;
         const double rows = 256.0;
         auto e = [&](const achievable_fractions& c, double cbrt_k_n) { return c.matmul_at_rows(rows, cbrt_k_n); };
         const double lm = 2.0 * 256.0 * pa.lm_head / 8.0;

@@ -180,12 +180,24 @@ template <token_count T>
     const double shards = static_cast<double>(d.expert_parallel() ? d.layout.tp * d.layout.dp : d.layout.tp) * d.layout.pp;
     return d.m.expert_format().bytes_for(static_cast<double>(b.routed_experts)) / shards;
 }
-/// Non-expert bytes per GPU: (P_rest − P_excl) · b_w ÷ 8 + P_excl · b_excl ÷ 8, ÷ (tp·pp) (`model::excluded`).
+/// The MLA down-projections' bytes, all layers: D · b ÷ 8, D = L_attn · h · (r_q + r_kv + d_rope), b the excluded
+/// format where the checkpoint keeps attention_in, else the weights'. No engine shards them: SGLang
+/// (sgl-project/sglang@3e4a39e python/sglang/srt/models/deepseek_v2.py fused_qkv_a_proj_with_mqa = ReplicatedLinear),
+/// vLLM (vllm-project/vllm@b863fe5 vllm/model_executor/models/deepseek_v2.py fused_qkv_a_proj = MergedReplicatedLinear),
+/// TensorRT-LLM (NVIDIA/TensorRT-LLM@c6d3bb2 tensorrt_llm/_torch/modules/attention.py kv_a_proj_with_mqa = Linear(h, r_q + r_kv + d_rope), no TP mode).
+[[nodiscard]] constexpr bytes_t replicated_down_projection_bytes(const model& m) {
+    const double down = static_cast<double>(attention_down_parameters_per_layer(m)) * m.count_layers().attention();
+    return (m.excluded.attention_inputs ? m.excluded.format : m.weights).bytes_for(down);
+}
+/// Non-expert bytes per GPU: (P_rest − P_excl) · b_w ÷ 8 + P_excl · b_excl ÷ 8, ÷ (tp·pp) (`model::excluded`), + the
+/// replicated down-projections' D_bytes · (1 − 1 ÷ tp) ÷ pp (`replicated_down_projection_bytes`).
 [[nodiscard]] constexpr bytes_t dense_weight_bytes_per_gpu(const deployment& d) {
     const parameter_breakdown b = parameters(d.m);
     const double kept = excluded_parameters(d.m).total();
     const double rest = static_cast<double>(b.total() - b.routed_experts) - kept;
-    return (d.m.weights.bytes_for(rest) + d.m.excluded.format.bytes_for(kept)) / static_cast<double>(d.layout.tp * d.layout.pp);
+    const double tp = d.layout.tp, pp = d.layout.pp;
+    return (d.m.weights.bytes_for(rest) + d.m.excluded.format.bytes_for(kept)) / (tp * pp) +
+           replicated_down_projection_bytes(d.m) * ((1.0 - 1.0 / tp) / pp);
 }
 [[nodiscard]] constexpr bytes_t weight_bytes_per_gpu(const deployment& d) {
     return dense_weight_bytes_per_gpu(d) + expert_weight_bytes_per_gpu(d);

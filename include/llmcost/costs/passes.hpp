@@ -408,6 +408,10 @@ struct pass_model {
     double non_expert_parameters = 0;       ///< matmul parameters per token outside the routed experts
     double expert_parameters = 0;           ///< parameters of one routed expert
     double dense_bytes_read = 0;            ///< non-expert, non-embedding weight bytes per TP rank
+    /// The MLA down-projections each TP rank computes whole beyond its 1 ÷ tp share: D · (1 − 1 ÷ tp) parameters
+    /// (`replicated_down_projection_bytes`); whether they are among the excluded modules (attention_in)
+    double replicated_parameters = 0;
+    bool replicated_excluded = false;
     double expert_resident_bytes = 0;       ///< routed-expert bytes resident per GPU
     double kv_gpu_share = 1;                ///< this GPU's share of a sequence's KV bytes
     double activation_elements = 0;         ///< per token per layer per TP rank
@@ -542,6 +546,12 @@ struct pass_model {
                                                                    (b.lm_head > 0 ? b.embedding : 0)) - kept_read) +
                            m.excluded.format.bytes_for(kept_read)).value() /
                           pm.tp;
+    // The replicated MLA down-projections: + D_bytes · (1 − 1 ÷ tp) read and 2 · t · D · (1 − 1 ÷ tp) FLOPs a step.
+    const double replicated_share = 1.0 - 1.0 / pm.tp;
+    pm.dense_bytes_read += replicated_down_projection_bytes(m).value() * replicated_share;
+    pm.replicated_parameters =
+        static_cast<double>(attention_down_parameters_per_layer(m)) * pm.layer_kinds.attention() * replicated_share;
+    pm.replicated_excluded = m.excluded.attention_inputs;
     pm.expert_resident_bytes = m.is_moe() ? expert_weight_bytes_per_gpu(d).value() : 0.0;
     pm.kv_gpu_share = kv_bytes_per_token_per_gpu(d).value() / kv_bytes_per_token(m).value();
     pm.activation_elements = detail::activation_elements_per_token_layer(m, pm.tp);
@@ -571,7 +581,8 @@ struct pass_model {
     if (en.kernels.wide_dense_max_tokens > 0.0 && weight_bits < 16.0 && g.peak(compute_class::bf16).value() > 0.0) {
         pm.wide_dense_max_tokens = en.kernels.wide_dense_max_tokens;
         pm.wide_dense_peak = g.peak(compute_class::bf16).value() * en.kernels.gemm;
-        pm.wide_dense_extra_bytes = (pm.non_expert_parameters - pm.lm_head - pm.excluded_attention) * (16.0 - weight_bits) / 8.0 / pm.tp;
+        pm.wide_dense_extra_bytes = ((pm.non_expert_parameters - pm.lm_head - pm.excluded_attention) / pm.tp +
+                                     (pm.replicated_excluded ? 0.0 : pm.replicated_parameters)) * (16.0 - weight_bits) / 8.0;
     }
     // Attention rate R = peak × hardware fraction × engine prefill multiplier (× the FP8 one with an 8-bit KV cache).
     const double fp8_kv = m.kv_cache.bits_per_element() <= 8.0 ? en.kernels.attention_fp8 : 1.0;
@@ -1070,7 +1081,8 @@ template <class V>
     // GEMM FLOPs: dense ones see every token, the LM head the positions that need logits, the
     // routed experts k of E per token.
     const V lm_head_flops = 2.0 * r.logits * pm.lm_head / pm.tp;
-    const V dense_part = (2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * r.logits * pm.lm_head) / pm.tp;
+    const V dense_part = (2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * r.logits * pm.lm_head) / pm.tp +
+                         2.0 * t * pm.replicated_parameters;
     auto dense_efficiency = [&](const V& rows, double cbrt_k_n) {  // the engine's own FP4 curve where it has one (B12)
         return pm.dense_gemm.matmul_at_rows(rows, cbrt_k_n);
     };
@@ -1092,7 +1104,7 @@ template <class V>
     auto dense_and_head = [&](const V& dense_flops) {
         if (!(pm.excluded_peak > 0.0))
             return V(dense_compute(dense_flops) + lm_head_flops / (peak * dense_efficiency(r.logits, pm.lm_head_cbrt_k_n)));
-        const V kept = 2.0 * t * pm.excluded_attention / pm.tp;
+        const V kept = 2.0 * t * (pm.excluded_attention / pm.tp + (pm.replicated_excluded ? pm.replicated_parameters : 0.0));
         const V head = pm.excluded_lm_head
                            ? V(lm_head_flops / (pm.excluded_peak * pm.excluded_gemm.matmul_at_rows(r.logits, pm.lm_head_cbrt_k_n)))
                            : V(lm_head_flops / (peak * dense_efficiency(r.logits, pm.lm_head_cbrt_k_n)));

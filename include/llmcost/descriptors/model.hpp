@@ -350,6 +350,15 @@ struct parameter_breakdown {
     return count_t{a.latent.kv_lora_rank} * a.query_heads * (a.latent.nope_head_dim + a.latent.v_head_dim);
 }
 
+/// One layer's latent-attention down-projections W_qa and W_kva (DeepSeek-V2 eq. 9–10): h · (r_q + r_kv + d_rope),
+/// W_qa only where q_lora_rank > 0; 0 standard. Every engine replicates them on each TP rank (`replicated_down_projection_bytes`).
+[[nodiscard]] constexpr count_t attention_down_parameters_per_layer(const model& m) {
+    const attention_spec& a = m.attention;
+    if (a.kind != attention_kind::latent) return 0;
+    const latent_attention& l = a.latent;
+    return count_t{m.hidden} * (count_t{l.q_lora_rank} + l.kv_lora_rank + l.rope_head_dim);
+}
+
 /// Parameters a checkpoint keeps in its excluded format (`model::excluded`), by where they sit:
 /// attention = L_attn · (P_in + P_kv_b + P_o, those excluded), P_in = P_attn − P_kv_b − P_o per layer.
 struct excluded_parameters_split {
