@@ -6,14 +6,12 @@ their launch cost, front end (and, on Blackwell, cold opening) are refitted by t
 (tables/validation.md "Engine fits"): one round, each new figure the fit's at the figures of the round before, the
 round after checked to be within its standard error of these.
 
-Sets, by column name, idempotently (each cell old or new, set to new; the sentence appended once; run from the
-repository root, after tables/scripts/sglang_fp8_attention_quant.py and sglang_blackwell_cold_opening.py, whose
-figures these replace), then run `python3 tables/scripts/engines_catalog_sync.py` for the catalog.
+Sets, by column name, each figure once (csv_rows.set_once: old -> new with its sentence; a row that already holds
+the sentence is left as it is, a later refit having moved it; run from the repository root, after
+tables/scripts/sglang_fp8_attention_quant.py and sglang_blackwell_cold_opening.py, whose figures these replace), then run `python3 tables/scripts/engines_catalog_sync.py` for the catalog.
 """
 
-import sys
-
-from csv_rows import load, row_named, save
+from csv_rows import load, row_named, save, set_once
 
 PATH = "tables/engines.csv"
 # (profile, column): (old, new, the fit as tables/validation.md prints it)
@@ -34,13 +32,8 @@ def main():
     rows = load(PATH)
     col = {name: i for i, name in enumerate(rows[0])}
     for (profile, field), (old, new, fit) in FITS.items():
-        r = row_named(rows, profile, PATH)
-        if r[col[field]] not in (old, new):
-            sys.exit(f"{PATH}: {profile}: {field} is {r[col[field]]!r}, neither {old!r} nor {new!r}; refused")
-        r[col[field]] = new
-        sentence = SENTENCE.format(field=field, old=old, new=new, fit=fit)
-        if sentence not in r[col["source"]]:
-            r[col["source"]] += sentence
+        set_once(row_named(rows, profile, PATH), col, field, old, new,
+                 SENTENCE.format(field=field, old=old, new=new, fit=fit), PATH, profile)
     save(PATH, rows)
     print(f"{PATH}: " + ", ".join(f"{p} {f} = {v[1]}" for (p, f), v in FITS.items()))
 

@@ -34,3 +34,30 @@ def row_named(rows, name, path):
     if len(hits) != 1:
         sys.exit(f"{path}: {len(hits)} rows named {name!r}, expected 1; refused")
     return hits[0]
+
+
+def insert_columns(rows, columns, fill="0", before="source"):
+    """Add each of `columns` the header lacks, in order, just before the `before` column, every row (blank lines
+    kept blank) filled with `fill`; the names added."""
+    head = rows[0]
+    added = [c for c in columns if c not in head]
+    for column in added:
+        at = head.index(before)
+        for r in rows:
+            if r:
+                r.insert(at, column if r is head else fill)
+    return added
+
+
+def set_once(row, col, field, old, new, sentence, path, name):
+    """A figure a script sets once, `old` -> `new`, its `sentence` appended to the row's `source`. A row whose source
+    already holds the sentence was set by this script before, and a later script (a refit) may have moved the cell
+    since: it is left as it is, so every script can be re-run in any order. Otherwise the cell must hold `old` or
+    `new` (refused, naming the table, row and cell, if not) and is set to `new`. True when the row changed."""
+    if sentence in row[col["source"]]:
+        return False
+    if row[col[field]] not in (old, new):
+        sys.exit(f"{path}: {name}: {field} is {row[col[field]]!r}, neither {old!r} nor {new!r}; refused")
+    row[col[field]] = new
+    row[col["source"]] += sentence
+    return True

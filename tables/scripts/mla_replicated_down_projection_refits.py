@@ -4,14 +4,12 @@ on every TP rank (`replicated_down_projection_bytes`), the SGLang fit rows (Deep
 launch cost, front end and cold opening are refitted by the validation tool's unchanged rules (tables/validation.md
 "Engine fits"): one round, each new figure the fit's at the figures of the round before.
 
-Sets, by column name, idempotently (each cell old or new, set to new; the sentence appended once; run from the
-repository root, after tables/scripts/checkpoint_composition_refits.py, whose figures these replace), then run
+Sets, by column name, each figure once (csv_rows.set_once: old -> new with its sentence; a row that already holds
+the sentence is left as it is; run from the repository root, after tables/scripts/checkpoint_composition_refits.py, whose figures these replace), then run
 `python3 tables/scripts/engines_catalog_sync.py` for the catalog.
 """
 
-import sys
-
-from csv_rows import load, row_named, save
+from csv_rows import load, row_named, save, set_once
 
 PATH = "tables/engines.csv"
 # (profile, column): (old, new, the fit as tables/validation.md prints it)
@@ -40,23 +38,12 @@ SENTENCE = ("; {field} {old} -> {new} (session 29 part C, docs/mla-replicated-do
 def main():
     rows = load(PATH)
     col = {name: i for i, name in enumerate(rows[0])}
-    for (profile, field), (old, new, fit) in FITS.items():
-        r = row_named(rows, profile, PATH)
-        later = ROUND2.get((profile, field), (None, None))[1]
-        if r[col[field]] not in (old, new, later):
-            sys.exit(f"{PATH}: {profile}: {field} is {r[col[field]]!r}, neither {old!r} nor {new!r}; refused")
-        r[col[field]] = new if r[col[field]] != later else later
-        sentence = SENTENCE.format(field=field, old=old, new=new, fit=fit)
-        if sentence not in r[col["source"]]:
-            r[col["source"]] += sentence
-    for (profile, field), (old, new, fit) in ROUND2.items():
-        r = row_named(rows, profile, PATH)
-        r[col[field]] = new
-        sentence = SENTENCE.format(field=field, old=old, new=new, fit=fit).replace("refitted by", "a second round of")
-        if sentence not in r[col["source"]]:
-            r[col["source"]] += sentence
+    for fits, sentence in ((FITS, SENTENCE), (ROUND2, SENTENCE.replace("refitted by", "a second round of"))):
+        for (profile, field), (old, new, fit) in fits.items():
+            set_once(row_named(rows, profile, PATH), col, field, old, new,
+                     sentence.format(field=field, old=old, new=new, fit=fit), PATH, profile)
     save(PATH, rows)
-    print(f"{PATH}: " + ", ".join(f"{p} {f} = {v[1]}" for (p, f), v in FITS.items()))
+    print(f"{PATH}: " + ", ".join(f"{p} {f} = {v[1]}" for (p, f), v in {**FITS, **ROUND2}.items()))
 
 
 if __name__ == "__main__":

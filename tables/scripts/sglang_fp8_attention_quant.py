@@ -27,7 +27,7 @@ The catalog (include/llmcost/catalog/engines.hpp, hand-kept) must carry the same
 
 import sys
 
-from csv_rows import load, row_named, save
+from csv_rows import insert_columns, load, row_named, save, set_once
 
 PATH = "tables/engines.csv"
 COLUMN = "fp8_attention_quant_kernels"
@@ -83,37 +83,26 @@ WHY = {
 def main():
     rows = load(PATH)
     head = rows[0]
-    if COLUMN not in head:
-        at = head.index("source")
-        for r in rows:
-            if r:
-                r.insert(at, COLUMN if r is head else "0")
+    changed = bool(insert_columns(rows, [COLUMN]))
     col = {name: i for i, name in enumerate(head)}
-    changed = False
     for name, k in COUNT.items():
         r = row_named(rows, name, PATH)
-        fits = []
-        # the refits (FITS) and the re-derived figures (DERIVED): each cell old or new, set to new, its sentence kept
-        updates = [(field, old, new, FIT_SENTENCE.format(field=field, old=old, new=new, k=k))
-                   for (profile, field), (old, new) in FITS.items() if profile == name]
-        updates += [(field, old, new, DERIVED_SENTENCE.format(field=field, old=old, new=new, why=why))
-                    for (profile, field), (old, new, why) in DERIVED.items() if profile == name]
-        for field, old, new, sentence in updates:
-            if r[col[field]] not in (old, new):
-                sys.exit(f"{PATH}: {name}: {field} is {r[col[field]]!r}, neither {old!r} nor {new!r}; refused")
-            if r[col[field]] != new:
-                r[col[field]] = new
-                changed = True
-            fits.append(sentence)
         if r[col[COLUMN]] not in ("0", "", k):
             sys.exit(f"{PATH}: {name}: {COLUMN} is {r[col[COLUMN]]!r}, neither 0 nor {k!r}; refused")
         if r[col[COLUMN]] != k:
             r[col[COLUMN]] = k
             changed = True
-        for sentence in [SENTENCE.format(k=k, why=WHY[k]), *fits]:
-            if sentence not in r[col["source"]]:
-                r[col["source"]] += sentence
-                changed = True
+        sentence = SENTENCE.format(k=k, why=WHY[k])
+        if sentence not in r[col["source"]]:
+            r[col["source"]] += sentence
+            changed = True
+        # the refits (FITS) and the re-derived figures (DERIVED), each set once (a later refit may move them)
+        updates = [(field, old, new, FIT_SENTENCE.format(field=field, old=old, new=new, k=k))
+                   for (profile, field), (old, new) in FITS.items() if profile == name]
+        updates += [(field, old, new, DERIVED_SENTENCE.format(field=field, old=old, new=new, why=why))
+                    for (profile, field), (old, new, why) in DERIVED.items() if profile == name]
+        for field, old, new, text in updates:
+            changed |= set_once(r, col, field, old, new, text, PATH, name)
     if changed:
         save(PATH, rows)
     print(f"{PATH}: " + ", ".join(f"{n}: {COLUMN} = {k}" for n, k in COUNT.items()) + (" (set)" if changed else " (already set)"))

@@ -17,7 +17,7 @@ Sets, by column name, idempotently (re-running changes nothing; run from the rep
 
 import sys
 
-from csv_rows import load, row_named, save
+from csv_rows import insert_columns, load, row_named, save
 
 ENGINES = "tables/engines.csv"
 PROFILE = "TensorRT-LLM on Blackwell"
@@ -39,12 +39,7 @@ NOTE = (
 def main():
     rows = load(ENGINES)
     h = rows[0]
-    for col in COLUMNS:
-        if col not in h:
-            at = h.index("source")
-            h.insert(at, col)
-            for r in rows[1:]:
-                r.insert(at, "0")
+    insert_columns(rows, COLUMNS)
     src = h.index("source")
     r = row_named(rows, PROFILE, ENGINES)
     for col, value in VALUES.items():

@@ -33,7 +33,7 @@ the residual + RMSNorm that cross_host_norm_kernels also charges as 2 kernels a 
 """
 import sys
 
-from csv_rows import load, row_named, save
+from csv_rows import insert_columns, load, row_named, save
 
 ENGINES = "tables/engines.csv"
 PROFILE = "TensorRT-LLM on Blackwell"
@@ -72,12 +72,7 @@ BOUND_NOTE = (
 def main():
     rows = load(ENGINES)
     head = rows[0]
-    for column in COLUMNS:
-        if column not in head:
-            at = head.index("source")
-            for r in rows:
-                if r:
-                    r.insert(at, column if r is head else "0")
+    insert_columns(rows, COLUMNS)
     row = row_named(rows, PROFILE, ENGINES)
     for column, value in VALUES.items():
         row[head.index(column)] = value
