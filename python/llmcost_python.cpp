@@ -213,7 +213,48 @@ struct deployment_args {
     py::handle model, hardware, tp, pp, ep, dp, gpus, weights, kv;
     py::handle engine{};  ///< None or absent: the reference engine
     py::handle kv_memory_fraction{};  ///< None or absent: the engine's own (tables/engines.csv)
+    py::handle excluded_modules{};    ///< None or absent: none kept out of `weights`
+    py::handle kept_format{};         ///< None or absent: bf16
+    py::handle eager_prompt{};        ///< None or absent: the engine's rule
 };
+
+/// The modules `excluded_modules=` names (a str, comma-separated, or a list of str: the words of tables/measurements.csv's
+/// `excluded_modules`, `excluded_modules_named`), kept in `kept_format=` (None: bf16), as `llmcost … --excluded-modules
+/// --kept-format`; None or absent: nothing. An unknown word is refused naming it and the words.
+std::optional<excluded_modules> excluded_modules_arg(py::handle list, py::handle format) {
+    const bool none = list.ptr() == nullptr || list.is_none();
+    const bool no_format = format.ptr() == nullptr || format.is_none();
+    if (none) {
+        if (!no_format)
+            refuse("kept_format", format, "needs excluded_modules= (the modules kept in that format)", "llmcost.argument.needs");
+        return std::nullopt;
+    }
+    std::string words;
+    if (PyUnicode_Check(list.ptr())) {
+        words = list.cast<std::string>();
+    } else {
+        if (!py::isinstance<py::sequence>(list))
+            refuse("excluded_modules", list, "must be a str (comma-separated) or a list of str, got " + type_name(list),
+                   "llmcost.argument.type");
+        for (py::handle w : list) words += str_arg(w, "excluded_modules") + ",";
+    }
+    const number_format f = no_format ? formats::bf16 : *format_arg(format, "kept_format");
+    const excluded_modules_reading r = excluded_modules_named(words, ',', f);
+    if (!r.ok())
+        refuse("excluded_modules", list, "unknown module '" + std::string(r.unknown) + "'; the modules: " +
+               std::string(excluded_module_words), "llmcost.argument.choice");
+    return r.kept;
+}
+
+/// The prompt launch `eager_prompt=` states ('overlap', 'serial', '0': `prompt_launch_named`, as `llmcost …
+/// --eager-prompt`); None or absent: the engine's rule. Another value is refused with the words.
+std::optional<prompt_launch_mode> eager_prompt_arg(py::handle v) {
+    if (v.ptr() == nullptr || v.is_none()) return std::nullopt;
+    const std::optional<prompt_launch_mode> m = prompt_launch_named(str_arg(v, "eager_prompt"));
+    if (!m) refuse("eager_prompt", v, "one of " + std::string(prompt_launch_words) + " (None: the engine's rule)",
+                   "llmcost.argument.choice");
+    return m;
+}
 
 /// The engine `name` ("trtllm", "vllm", "sglang") on `hw`, as `llmcost … --engine` reads it
 /// (catalog::engine_for); None: the reference engine. An unknown name is refused with the engines;
@@ -250,8 +291,10 @@ parallel_layout layout_arg(const deployment_args& a) {
 
 deployment deployment_of(const deployment_args& a) {
     deployment d{.m = model_arg(a.model), .hw = hardware_arg(a.hardware), .layout = layout_arg(a)};
-    d = with_formats(d, serving_formats{.weights = format_arg(a.weights, "weights"), .kv = format_arg(a.kv, "kv")});
+    d = with_formats(d, serving_formats{.weights = format_arg(a.weights, "weights"), .kv = format_arg(a.kv, "kv"),
+                                        .kept = excluded_modules_arg(a.excluded_modules, a.kept_format)});
     d.engine = kv_memory_fraction_arg(engine_arg(a.engine, d.hw), a.kv_memory_fraction);
+    if (const std::optional<prompt_launch_mode> p = eager_prompt_arg(a.eager_prompt)) d.engine.overheads.prompt_launch = *p;
     d.validate();
     return d;
 }
@@ -531,8 +574,10 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
                          py::handle gpus, py::handle weights, py::handle kv, py::handle max_batch,
                          py::handle max_tokens, py::handle prefill_chunk, py::handle usd_per_gpu_hour,
                          py::handle utilisation, py::handle ignore_max_position, py::handle engine,
-                         py::handle kv_memory_fraction) {
-    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine, kv_memory_fraction});
+                         py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
+                         py::handle eager_prompt) {
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine, kv_memory_fraction,
+                                        excluded_modules, kept_format, eager_prompt});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -940,11 +985,14 @@ void set_up_estimate_parameters() {
     add("ignore_max_position", py::bool_(false));
     add("engine", py::none());
     add("kv_memory_fraction", py::none());
+    add("excluded_modules", py::none());
+    add("kept_format", py::none());
+    add("eager_prompt", py::none());
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = 21;
+    constexpr std::size_t count_of = 24;
     std::array<PyObject*, count_of> a{};
     for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
     if (nargs > estimate_positional) {
@@ -980,7 +1028,8 @@ PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
     try {
         try {
             estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
-                                         a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20]);
+                                         a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22],
+                                         a[23]);
             return py::cast(std::move(r)).release().ptr();
         } catch (const py::error_already_set&) {
             throw;
@@ -1002,7 +1051,8 @@ PyMethodDef estimate_method{
     "estimate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&estimate_call)), METH_FASTCALL | METH_KEYWORDS,
     "estimate(model, hardware, *, input, output, batch=None, saturate=False, tp=1, pp=1, ep=1, dp=None, gpus=None, "
     "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
-    "utilisation=1.0, ignore_max_position=False, engine=None, kv_memory_fraction=None)\n--\n\n"
+    "utilisation=1.0, ignore_max_position=False, engine=None, kv_memory_fraction=None, excluded_modules=None, "
+    "kept_format=None, eager_prompt=None)\n--\n\n"
     "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
     "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
     "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
@@ -1013,7 +1063,12 @@ PyMethodDef estimate_method{
     "reference engine. kv_memory_fraction=f is your launch's KV memory fraction, sized by the engine's own rule "
     "(vllm --gpu-memory-utilization: pool f*H - W - X; sglang --mem-fraction-static: f*H - W; trtllm "
     "free_gpu_memory_fraction: f*(H - W - X); the reference engine: f*H - W - 2 GB), as `llmcost estimate "
-    "--kv-memory-fraction`; None: the engine's own (tables/engines.csv). Returns an Estimate with the fields of "
+    "--kv-memory-fraction`; None: the engine's own (tables/engines.csv). excluded_modules= names the modules the "
+    "checkpoint keeps out of weights= (a str, comma-separated, or a list: attention_in, attention_kv_b, attention_out, "
+    "lm_head, embedding), their bytes and matmuls in kept_format= (None: bf16), as `llmcost estimate "
+    "--excluded-modules --kept-format` (docs/checkpoint-composition.md). eager_prompt='overlap', 'serial' or '0' "
+    "states how prompt steps launch without CUDA graphs, as `--eager-prompt` (read by TensorRT-LLM on Blackwell and "
+    "SGLang; docs/trtllm-eager-prompt.md); None: the engine's rule. Returns an Estimate with the fields of "
     "`llmcost estimate --format json`."};
 
 // ---- sweeps --------------------------------------------------------------------------------------

@@ -163,6 +163,26 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
                   "Allow contexts beyond the model's trained maximum");
 }
 
+/// --excluded-modules, --kept-format and --eager-prompt (estimate, disagg, frontier, plan): what a checkpoint keeps out
+/// of --weights and how a run launches its prompt steps, the words tables/measurements.csv's `excluded_modules`
+/// and `eager_prompt` columns take (one parser each: `excluded_modules_named`, `prompt_launch_named`).
+void add_checkpoint(CLI::App* app, checkpoint_options& c) {
+    CLI::Option* kept = app->add_option(
+        "--excluded-modules", c.excluded_modules,
+        "Modules the checkpoint keeps out of --weights (its quantizer's exclude list), comma-separated: attention_in "
+        "(every attention input projection; MLA q_a, q_b, kv_a), attention_kv_b (MLA kv_b), attention_out (o_proj), "
+        "lm_head, embedding; their bytes and matmuls in --kept-format (docs/checkpoint-composition.md)");
+    app->add_option("--kept-format", c.kept_format,
+                    "Format of the --excluded-modules (default bf16, as ModelOpt and Quark keep them)")
+        ->check(CLI::IsMember(weight_format_names()))
+        ->needs(kept);
+    app->add_option("--eager-prompt", c.eager_prompt,
+                    "How prompt steps launch without CUDA graphs: overlap (eagerly, launched while the step before runs), "
+                    "serial (eagerly, the overlap scheduler off: Dynamo's prefill workers), 0 (not priced); default the "
+                    "engine's rule. Read by engines with a prompt-step launch cost (TensorRT-LLM on Blackwell, SGLang: "
+                    "prefill_launch_us in llmcost list engines; docs/trtllm-eager-prompt.md, docs/sglang-eager-prompt.md)");
+}
+
 void add_request(CLI::App* app, request_options& r) {
     app->add_option("--input", r.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     app->add_option("--output", r.output, "Output tokens")->transform(tokens_count)->capture_default_str();
@@ -262,6 +282,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     estimate_command est;
     CLI::App* estimate = app.add_subcommand("estimate", "Latency, throughput, memory, energy and cost of one deployment");
     add_deployment(estimate, est.dep);
+    add_checkpoint(estimate, est.dep.checkpoint);
     add_request(estimate, est.req);
     add_lengths(estimate, est.req.input_dist, est.req.output_dist, est.req.dataset);
     CLI::Option* batch = estimate->add_option("--batch", est.batch, "Concurrent sequences (per replica or attention rank)")
@@ -327,6 +348,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     disagg_command dis;
     CLI::App* disagg = app.add_subcommand("disagg", "Prefill/decode disaggregation: KV transfer, P:D ratio, goodput vs colocated");
     add_deployment(disagg, dis.dep);
+    add_checkpoint(disagg, dis.dep.checkpoint);
     add_request(disagg, dis.req);
     disagg->add_option("--decode-hardware", dis.decode_hardware, "GPU of the decode pool (default: same)");
     disagg->add_option("--decode-tp", dis.decode_tp, "Tensor parallelism of the decode pool (default: same)")
@@ -407,6 +429,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_option("--ep", fr.ep, "Expert-parallel degrees to try (MoE)")->delimiter(',')->transform(count)->capture_default_str();
     frontier_app->add_option("--weights", fr.weights, "Weight formats to compare")->delimiter(',')->check(CLI::IsMember(weight_format_names()));
     frontier_app->add_option("--kv", fr.kv, "KV cache format")->check(CLI::IsMember(kv_format_names()));
+    add_checkpoint(frontier_app, fr.checkpoint);
     frontier_app->add_option("--engine", fr.engine, "Serving engine: trtllm | vllm | sglang; default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(frontier_app, fr.kv_memory_fraction);
@@ -464,6 +487,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_option("--max-instance-gpus", pl.max_instance_gpus, "GPUs in one replica or EP group")->transform(count)->capture_default_str();
     plan_app->add_option("--weights", pl.weights, "Weight formats to consider")->delimiter(',')->check(CLI::IsMember(weight_format_names()));
     plan_app->add_option("--kv", pl.kv, "KV cache format")->check(CLI::IsMember(kv_format_names()));
+    add_checkpoint(plan_app, pl.checkpoint);
     plan_app->add_option("--engine", pl.engine,
                          "Serving engine: trtllm | vllm | sglang (GPUs it has no profile for are left out); "
                          "default: the reference engine")

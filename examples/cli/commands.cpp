@@ -91,6 +91,26 @@ engine_profile engine_named_for(const std::string& name, const hardware& hw) {
     return catalog::engine_for(*k, hw);
 }
 
+std::optional<excluded_modules> kept_modules_of(const checkpoint_options& o) {
+    if (o.excluded_modules.empty()) return std::nullopt;
+    const number_format format = o.kept_format.empty() ? formats::bf16 : format_named_or_throw(o.kept_format, "--kept-format");
+    const excluded_modules_reading r = excluded_modules_named(o.excluded_modules, ',', format);
+    if (!r.ok())
+        throw usage_error("--excluded-modules: unknown module '" + std::string(r.unknown) +
+                          "'; the modules a checkpoint keeps out of --weights, comma-separated: " +
+                          std::string(excluded_module_words));
+    return r.kept;
+}
+
+std::optional<prompt_launch_mode> eager_prompt_of(const checkpoint_options& o) {
+    if (o.eager_prompt.empty()) return std::nullopt;
+    const std::optional<prompt_launch_mode> m = prompt_launch_named(o.eager_prompt);
+    if (!m)
+        throw usage_error("--eager-prompt: unknown value '" + o.eager_prompt + "'; one of " +
+                          std::string(prompt_launch_words) + " (left out: the engine's rule)");
+    return m;
+}
+
 /// The deployment the flags describe. The layout's rules (--gpus against the degrees, tp divides
 /// the heads …) are the library's, thrown by `layout_for_gpus` and `validate` as invalid_input.
 deployment build(const deployment_options& o) {
@@ -99,9 +119,11 @@ deployment build(const deployment_options& o) {
     serving_formats f;
     if (!o.weights.empty()) f.weights = format_named_or_throw(o.weights, "--weights");
     if (!o.kv.empty()) f.kv = format_named_or_throw(o.kv, "--kv");
+    f.kept = kept_modules_of(o.checkpoint);
     d = with_formats(d, f);
     if (!o.engine.empty()) d.engine = engine_named_for(o.engine, d.hw);
     if (o.kv_memory_fraction > 0) d.engine = with_kv_memory_fraction(d.engine, o.kv_memory_fraction);  // the launch's flag
+    if (const std::optional<prompt_launch_mode> p = eager_prompt_of(o.checkpoint)) d.engine.overheads.prompt_launch = *p;
     d.validate();
     return d;
 }
@@ -114,6 +136,16 @@ std::vector<engine_profile> engines_for(const std::string& name, double kv_memor
         if (kv_memory_fraction > 0) e = with_kv_memory_fraction(e, kv_memory_fraction);
         engines.push_back(e);
     }
+    return engines;
+}
+
+std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, const std::vector<hardware>& gpus,
+                                        const checkpoint_options& o) {
+    std::vector<engine_profile> engines = engines_for(name, kv_memory_fraction, gpus);
+    const std::optional<prompt_launch_mode> p = eager_prompt_of(o);
+    if (!p) return engines;
+    if (engines.empty()) engines.assign(gpus.size(), engine_profile::reference());  // the sweep's reference engine
+    for (engine_profile& e : engines) e.overheads.prompt_launch = *p;
     return engines;
 }
 

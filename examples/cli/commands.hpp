@@ -23,7 +23,9 @@ struct engine_profile;
 struct model;
 struct number_format;
 struct speculative_decoding;
+struct excluded_modules;
 enum class pricing_basis;
+enum class prompt_launch_mode : unsigned char;
 }  // namespace llmcost
 
 namespace llmcost::cli {
@@ -36,6 +38,21 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// What a checkpoint and a run state beyond the formats (estimate, disagg, frontier, plan): the modules the
+/// checkpoint keeps out of --weights and how its prompt steps launch, as tables/measurements.csv's
+/// `excluded_modules` and `eager_prompt` columns state them (docs/checkpoint-composition.md, docs/trtllm-eager-prompt.md).
+struct checkpoint_options {
+    std::string excluded_modules;  ///< --excluded-modules: words of `excluded_module_words`, comma-separated; empty = none
+    std::string kept_format;       ///< --kept-format: the kept modules' format; empty = bf16
+    std::string eager_prompt;      ///< --eager-prompt: overlap | serial | 0; empty = the engine's rule
+};
+/// The modules `o` names kept in their format (`excluded_modules_named`, the measurements loader's parser), or
+/// nothing without --excluded-modules; an unknown word or format is a usage error naming the option, the word and
+/// the alternatives.
+[[nodiscard]] std::optional<excluded_modules> kept_modules_of(const checkpoint_options& o);
+/// The prompt launch --eager-prompt states (`prompt_launch_named`), or nothing; an unknown word is a usage error.
+[[nodiscard]] std::optional<prompt_launch_mode> eager_prompt_of(const checkpoint_options& o);
+
 /// Which model on which hardware, stored how, split how.
 struct deployment_options {
     std::string model = "Llama-3.1-8B";   ///< catalog name, or a path to a config.json (or its folder); 8B fits one GPU, so the defaults run
@@ -46,6 +63,7 @@ struct deployment_options {
     int dp = 0;                           ///< 0 = gpus ÷ (tp · pp), or 1
     std::string weights;                  ///< empty = the model's own format
     std::string kv;                       ///< empty = the model's own KV format
+    checkpoint_options checkpoint;        ///< --excluded-modules, --kept-format, --eager-prompt
     bool ignore_max_position = false;     ///< allow contexts beyond the model's trained maximum
     std::string engine;                   ///< --engine: trtllm, vllm or sglang; empty = the reference engine
     /// --kv-memory-fraction: the f of the engine's KV pool rule for this run (`with_kv_memory_fraction`);
@@ -251,6 +269,10 @@ inline constexpr std::string_view cost_gpu_hour_flags[] = {
 /// own). Empty when neither is given: the sweep's reference engine.
 [[nodiscard]] std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction,
                                                      const std::vector<hardware>& gpus);
+/// `engines_for`, each engine's prompt steps launched as --eager-prompt states (`eager_prompt_of`; the reference
+/// engine's on each GPU where no engine is named).
+[[nodiscard]] std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction,
+                                                     const std::vector<hardware>& gpus, const checkpoint_options& o);
 /// The note a command prints when --kv-memory-fraction sized the pool: the engine's rule with its f
 /// ("f·H − W − X at f = 0.5, vLLM's gpu_memory_utilization rule …").
 [[nodiscard]] std::string kv_memory_fraction_note(const engine_profile& e);

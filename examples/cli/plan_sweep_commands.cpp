@@ -28,13 +28,17 @@ namespace svg = llmcost::figures::svg;
 
 // ---- names and options ---------------------------------------------------------------------
 
-/// The formats to compare: each --weights (with --kv, or its own KV format), or --kv alone.
-std::vector<lp::serving_formats> formats_of(const std::vector<std::string>& weights, const std::string& kv) {
+/// The formats to compare: each --weights (with --kv, or its own KV format), or --kv alone; each with the modules
+/// --excluded-modules keeps in --kept-format (`kept_modules_of`).
+std::vector<lp::serving_formats> formats_of(const std::vector<std::string>& weights, const std::string& kv,
+                                            const checkpoint_options& checkpoint) {
     std::optional<number_format> k;
     if (!kv.empty()) k = format_named_or_throw(kv, "--kv");
+    const std::optional<excluded_modules> kept = kept_modules_of(checkpoint);
     std::vector<lp::serving_formats> out;
-    for (const std::string& w : weights) out.push_back({.weights = format_named_or_throw(w, "--weights"), .kv = k});
-    if (out.empty()) out.push_back({.kv = k});
+    for (const std::string& w : weights)
+        out.push_back({.weights = format_named_or_throw(w, "--weights"), .kv = k, .kept = kept});
+    if (out.empty()) out.push_back({.kv = k, .kept = kept});
     return out;
 }
 
@@ -144,14 +148,14 @@ report frontier(const frontier_command& c) {
     if (c.disaggregated && lengths.varies())
         throw usage_error("--input-dist/--output-dist/--dataset price colocated serving only: a disaggregated point's "
                           "prefill pool prices the mean prompt (drop --disagg)");
-    lp::sweep_grid g{.m = m, .formats = formats_of(c.weights, c.kv),
+    lp::sweep_grid g{.m = m, .formats = formats_of(c.weights, c.kv, c.checkpoint),
                      .layouts = lp::expand({.tp = c.tp, .pp = c.pp, .ep = c.ep, .dp = {0}}),
                      .modes = {{}},
                      .shapes = {shape_of(lengths)},
                      .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
     for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     // every GPU named must run the engine: refused otherwise, naming the alternatives
-    g.engines = engines_for(c.engine, c.kv_memory_fraction, g.gpus);
+    g.engines = engines_for(c.engine, c.kv_memory_fraction, g.gpus, c.checkpoint);
     const lp::frontier_options fo{.ttft_percentile = c.ttft_percentile, .tpot_percentile = c.tpot_percentile,
                                   .max_load = c.max_load};
     if (fo.online()) {
@@ -325,7 +329,7 @@ report plan(const plan_command& c) {
         throw usage_error("--ttft-percentile/--tpot-percentile are priced for equal requests: lengths that vary "
                           "(--input-dist, --output-dist, --dataset, a dataset in --mix) plan with mean targets");
 
-    lp::fleet_options o{.formats = formats_of(c.weights, c.kv), .max_instance_gpus = c.max_instance_gpus,
+    lp::fleet_options o{.formats = formats_of(c.weights, c.kv, c.checkpoint), .max_instance_gpus = c.max_instance_gpus,
                        .max_gpus = c.max_gpus, .site = catalog::seed_site, .utilisation = c.utilisation,
                        .max_load = c.max_load, .gpu_cost = dollars_per_hour(c.usd_per_gpu_hour),
                        .pricing = pricing_named(c.pricing)};
@@ -356,7 +360,7 @@ report plan(const plan_command& c) {
             o.gpus = kept;
         }
     }
-    o.engines = engines_for(c.engine, c.kv_memory_fraction, o.gpus);
+    o.engines = engines_for(c.engine, c.kv_memory_fraction, o.gpus, c.checkpoint);
     std::vector<std::string> price_names;  // keeps the names the gpu_price views point to
     price_names.reserve(c.prices.size());
     for (const std::string& p : c.prices) {

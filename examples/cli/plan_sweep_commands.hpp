@@ -24,6 +24,7 @@ struct frontier_command {
     std::vector<int> ep{1};                          ///< > 1: expert parallel over attention-DP ranks, dp = ep ÷ tp
     std::vector<std::string> weights{};              ///< formats to compare; empty: the model's own
     std::string kv;                                  ///< empty: the model's own (FP8 weights keep it unless given)
+    checkpoint_options checkpoint;                   ///< --excluded-modules, --kept-format, --eager-prompt
     std::string engine;                              ///< --engine: trtllm, vllm, sglang; empty: the reference engine
     double kv_memory_fraction = 0;                   ///< --kv-memory-fraction: f of the engine's KV pool rule; 0: its default
     double input = 1000;                             ///< prompt tokens
@@ -64,6 +65,7 @@ struct plan_command {
     int max_instance_gpus = 8;             ///< GPUs in one instance (replica or EP group)
     std::vector<std::string> weights{};    ///< formats to consider; empty: the model's own
     std::string kv;
+    checkpoint_options checkpoint;         ///< --excluded-modules, --kept-format, --eager-prompt
     std::string engine;                    ///< --engine: trtllm, vllm, sglang; empty: the reference engine
     double kv_memory_fraction = 0;         ///< --kv-memory-fraction: f of the engine's KV pool rule; 0: its default
     double usd_per_gpu_hour = 0;           ///< one price for every GPU type; 0: per type or the catalog's

@@ -234,7 +234,9 @@ def estimate(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output
              usd_per_gpu_hour: _Number | None = None, utilisation: _Number = 1.0,
              ignore_max_position: bool = False,
              engine: Literal["trtllm", "vllm", "sglang"] | None = None,
-             kv_memory_fraction: _Number | None = None) -> Estimate: ...
+             kv_memory_fraction: _Number | None = None,
+             excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
+             eager_prompt: str | None = None) -> Estimate: ...
 
 def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Number, tp: int = 1, pp: int = 1,
        ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,

@@ -189,15 +189,11 @@ template <token_count T>
     const double down = static_cast<double>(attention_down_parameters_per_layer(m)) * m.count_layers().attention();
     return (m.excluded.attention_inputs ? m.excluded.format : m.weights).bytes_for(down);
 }
-/// Non-expert bytes per GPU: (P_rest − P_excl) · b_w ÷ 8 + P_excl · b_excl ÷ 8, ÷ (tp·pp) (`model::excluded`), + the
-/// replicated down-projections' D_bytes · (1 − 1 ÷ tp) ÷ pp (`replicated_down_projection_bytes`).
+/// Non-expert bytes per GPU: `non_expert_weight_bytes` ÷ (tp·pp) (the excluded modules in their format,
+/// `mixed_format_bytes`), + the replicated down-projections' D_bytes · (1 − 1 ÷ tp) ÷ pp (`replicated_down_projection_bytes`).
 [[nodiscard]] constexpr bytes_t dense_weight_bytes_per_gpu(const deployment& d) {
-    const parameter_breakdown b = parameters(d.m);
-    const double kept = excluded_parameters(d.m).total();
-    const double rest = static_cast<double>(b.total() - b.routed_experts) - kept;
     const double tp = d.layout.tp, pp = d.layout.pp;
-    return (d.m.weights.bytes_for(rest) + d.m.excluded.format.bytes_for(kept)) / (tp * pp) +
-           replicated_down_projection_bytes(d.m) * ((1.0 - 1.0 / tp) / pp);
+    return non_expert_weight_bytes(d.m) / (tp * pp) + replicated_down_projection_bytes(d.m) * ((1.0 - 1.0 / tp) / pp);
 }
 [[nodiscard]] constexpr bytes_t weight_bytes_per_gpu(const deployment& d) {
     return dense_weight_bytes_per_gpu(d) + expert_weight_bytes_per_gpu(d);
@@ -239,19 +235,26 @@ template <token_count T>
     return d;
 }
 
-/// The formats a deployment is served in (`llmcost estimate --weights --kv`, `llmcost.estimate(weights=,
-/// kv=)`, a sweep's formats axis); empty = the model's own.
+/// The formats a deployment is served in (`llmcost estimate --weights --kv --excluded-modules`,
+/// `llmcost.estimate(weights=, kv=, excluded_modules=)`, a sweep's formats axis); empty = the model's own.
 struct serving_formats {
     std::optional<number_format> weights{};
     std::optional<number_format> kv{};
+    /// The modules the checkpoint keeps out of `weights`, in their own format (`model::excluded`); empty = none
+    /// beyond the model's own (with `weights` given: none, quantized throughout).
+    std::optional<excluded_modules> kept{};
 };
 
 /// The deployment served in formats `f`: weights given → `with_formats(d, weights, kv or the model's
-/// KV format)` (matmuls in the weights' format where the GPU has a peak for it); KV alone → only the
-/// cache's format changes.
+/// KV format[, kept])` (matmuls in the weights' format where the GPU has a peak for it); KV alone → only the
+/// cache's format changes; kept alone → those modules in their format beside the model's own weights.
 [[nodiscard]] constexpr deployment with_formats(deployment d, const serving_formats& f) {
-    if (f.weights) return with_formats(d, *f.weights, f.kv ? *f.kv : d.m.kv_cache);
+    if (f.weights) {
+        const number_format& kv = f.kv ? *f.kv : d.m.kv_cache;
+        return f.kept ? with_formats(d, *f.weights, kv, *f.kept) : with_formats(d, *f.weights, kv);
+    }
     if (f.kv) d.m.kv_cache = *f.kv;
+    if (f.kept) d.m.excluded = *f.kept;
     return d;
 }
 

@@ -539,13 +539,10 @@ struct pass_model {
     pm.non_expert_parameters = detail::non_expert_matmul_parameters(m);
     pm.expert_parameters = m.is_moe() ? static_cast<double>(expert_parameters(m)) : 0.0;
     // The embedding lookup reads a few rows; a tied table is streamed whole by the LM head. A checkpoint's
-    // excluded modules are read in their own format: (P_read − X_read) · b_w ÷ 8 + X_read · b_excl ÷ 8, ÷ tp.
+    // excluded modules are read in their own format: mixed_format_bytes(P_read, X_read) ÷ tp.
     const excluded_parameters_split excluded = excluded_parameters(m);
-    const double kept_read = excluded.read(b.lm_head == 0);
-    pm.dense_bytes_read = (m.weights.bytes_for(static_cast<double>(b.total() - b.routed_experts -
-                                                                   (b.lm_head > 0 ? b.embedding : 0)) - kept_read) +
-                           m.excluded.format.bytes_for(kept_read)).value() /
-                          pm.tp;
+    const double read = static_cast<double>(b.total() - b.routed_experts - (b.lm_head > 0 ? b.embedding : 0));
+    pm.dense_bytes_read = mixed_format_bytes(m, read, excluded.read(b.lm_head == 0)).value() / pm.tp;
     // The replicated MLA down-projections: + D_bytes · (1 − 1 ÷ tp) read and 2 · t · D · (1 − 1 ÷ tp) FLOPs a step.
     const double replicated_share = 1.0 - 1.0 / pm.tp;
     pm.dense_bytes_read += replicated_down_projection_bytes(m).value() * replicated_share;

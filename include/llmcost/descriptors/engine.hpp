@@ -325,6 +325,19 @@ enum class prompt_launch_mode : unsigned char {
               ///< fitted front end (docs/trtllm-eager-prompt.md section 5)
 };
 
+/// The words that name a stated `prompt_launch_mode` (tables/measurements.csv `eager_prompt`, `llmcost … --eager-prompt`).
+inline constexpr std::string_view prompt_launch_words =
+    "overlap (prompt steps run eagerly, launched while the step before runs), serial (eagerly, the overlap scheduler "
+    "off), 0 (no eager prompt launch priced)";
+/// The mode a word states: overlap, serial, 0 (none); nothing for any other word (the empty one included: the
+/// engine's rule is the absence of a statement).
+[[nodiscard]] constexpr std::optional<prompt_launch_mode> prompt_launch_named(std::string_view word) {
+    if (word == "overlap") return prompt_launch_mode::overlap;
+    if (word == "serial") return prompt_launch_mode::serial;
+    if (word == "0") return prompt_launch_mode::none;
+    return std::nullopt;
+}
+
 /// Host and launch costs that the GPU waits for.
 struct engine_overheads {
     seconds_t step{};          ///< per step: scheduling, input preparation, sampling not overlapped with the GPU

@@ -13,6 +13,7 @@
 #include <llmcost/descriptors/validation.hpp>
 #include <llmcost/units/makers.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -130,6 +131,37 @@ struct excluded_modules {
     [[nodiscard]] constexpr bool operator==(const excluded_modules&) const = default;
 };
 
+/// The words that name excluded modules, as tables/measurements.csv's `excluded_modules` column and
+/// `llmcost … --excluded-modules` take them (`excluded_modules_named`).
+inline constexpr std::string_view excluded_module_words = "attention_in, attention_kv_b, attention_out, lm_head, embedding";
+
+/// What `excluded_modules_named` read: the modules, and the first word it did not know (empty: none).
+struct excluded_modules_reading {
+    excluded_modules kept{};
+    std::string_view unknown{};
+    [[nodiscard]] constexpr bool ok() const { return unknown.empty(); }
+};
+/// The modules a list of words names, split at `separator` (the measurements column: ' '; the CLI: ','): attention_in
+/// (every attention input projection; MLA q_a, q_b, kv_a), attention_kv_b (MLA's kv_b), attention_out (o_proj, wo),
+/// lm_head, embedding, kept in `format`. Empty words are skipped; the first unknown one is returned, not thrown.
+[[nodiscard]] constexpr excluded_modules_reading excluded_modules_named(std::string_view list, char separator,
+                                                                         const number_format& format = formats::bf16) {
+    excluded_modules_reading r{.kept = {.format = format}};
+    std::size_t at = 0;
+    while (at < list.size()) {
+        const std::size_t end = std::min(list.find(separator, at), list.size());
+        const std::string_view word = list.substr(at, end - at);
+        if (word == "attention_in") r.kept.attention_inputs = true;
+        else if (word == "attention_kv_b") r.kept.attention_kv_up = true;
+        else if (word == "attention_out") r.kept.attention_output = true;
+        else if (word == "lm_head") r.kept.lm_head = true;
+        else if (word == "embedding") r.kept.embedding = true;
+        else if (!word.empty() && r.unknown.empty()) r.unknown = word;
+        at = end + 1;
+    }
+    return r;
+}
+
 struct model {
     std::string_view name;
     int layers = 0;
@@ -213,30 +245,51 @@ struct model {
 
 // ---- parameter counts --------------------------------------------------------------------------
 
-/// Parameters of one layer's attention block, norms excluded.
+/// One layer's attention output projection: H·d_v·h (latent, DeepSeek-V2 eq. 11 W_O) or H·d·h (+ bias).
+[[nodiscard]] constexpr count_t attention_output_parameters_per_layer(const model& m) {
+    const attention_spec& a = m.attention;
+    if (a.kind == attention_kind::latent) return count_t{a.query_heads} * a.latent.v_head_dim * m.hidden;
+    return count_t{a.query_heads} * a.head_dim * m.hidden + (a.output_bias ? m.hidden : 0);
+}
+
+/// One layer's latent-attention KV up-projection kv_b: r · H · (d_nope + d_v) (DeepSeek-V2 eq. 10 W_UK, W_UV); 0 standard.
+[[nodiscard]] constexpr count_t attention_kv_up_parameters_per_layer(const model& m) {
+    const attention_spec& a = m.attention;
+    if (a.kind != attention_kind::latent) return 0;
+    return count_t{a.latent.kv_lora_rank} * a.query_heads * (a.latent.nope_head_dim + a.latent.v_head_dim);
+}
+
+/// One layer's latent-attention down-projections W_qa and W_kva (DeepSeek-V2 eq. 9–10): h · (r_q + r_kv + d_rope),
+/// W_qa only where q_lora_rank > 0; 0 standard. Every engine replicates them on each TP rank (`replicated_down_projection_bytes`).
+[[nodiscard]] constexpr count_t attention_down_parameters_per_layer(const model& m) {
+    const attention_spec& a = m.attention;
+    if (a.kind != attention_kind::latent) return 0;
+    const latent_attention& l = a.latent;
+    return count_t{m.hidden} * (count_t{l.q_lora_rank} + l.kv_lora_rank + l.rope_head_dim);
+}
+
+/// Parameters of one layer's attention block, the layer's RMSNorms excluded (latent: q_a's and kv_a's norms in), from
+/// the projection helpers above.
 /// Standard: Q and O are hidden × (H·d); K and V are hidden × (H_kv·d) (+ biases, sinks, QK-norm).
-/// Latent (DeepSeek-V2 eq. 9–11): W_qa, W_qb (or W_q), W_kva (latent + RoPE key), W_kvb, W_o.
+/// Latent (DeepSeek-V2 eq. 9–11): down (W_qa, W_kva) + q-up (W_qb, or W_q without q_lora) + the q_a and kv_a
+/// norms (r_q + r_kv) + kv-up (W_kvb) + W_o.
 [[nodiscard]] constexpr count_t attention_parameters_per_layer(const model& m) {
     const attention_spec& a = m.attention;
     const count_t h = m.hidden;
     const count_t nh = a.query_heads;
+    const count_t out = attention_output_parameters_per_layer(m);
     if (a.kind == attention_kind::latent) {
         const latent_attention& l = a.latent;
         const count_t qk_dim = l.nope_head_dim + l.rope_head_dim;
-        const count_t q = l.q_lora_rank > 0
-                              ? h * l.q_lora_rank + l.q_lora_rank /*norm*/ + count_t{l.q_lora_rank} * nh * qk_dim
-                              : h * nh * qk_dim;
-        const count_t kv = h * (l.kv_lora_rank + l.rope_head_dim) + l.kv_lora_rank /*norm*/ +
-                           count_t{l.kv_lora_rank} * nh * (l.nope_head_dim + l.v_head_dim);
-        const count_t o = nh * l.v_head_dim * h;
-        return q + kv + o;
+        const count_t q_up = l.q_lora_rank > 0 ? count_t{l.q_lora_rank} * nh * qk_dim : h * nh * qk_dim;
+        const count_t norms = count_t{l.q_lora_rank} + l.kv_lora_rank;  // q_a_layernorm (where q_lora), kv_a_layernorm
+        return attention_down_parameters_per_layer(m) + q_up + norms + attention_kv_up_parameters_per_layer(m) + out;
     }
     const count_t q_width = nh * a.head_dim;
     const count_t kv_width = count_t{a.kv_heads} * a.head_dim;
-    count_t p = h * q_width + 2 * h * kv_width + q_width * h;
+    count_t p = h * q_width + 2 * h * kv_width + out;
     if (a.output_gate) p += h * q_width;
     if (a.qkv_bias) p += q_width + 2 * kv_width;
-    if (a.output_bias) p += h;
     if (a.qk_norm) p += 2 * count_t{a.head_dim};
     if (a.sinks) p += nh;
     return p;
@@ -336,29 +389,6 @@ struct parameter_breakdown {
     return active_parameters(m) - (m.tied_embeddings ? 0 : parameters(m).embedding);
 }
 
-/// One layer's attention output projection: H·d_v·h (latent, DeepSeek-V2 eq. 11 W_O) or H·d·h (+ bias).
-[[nodiscard]] constexpr count_t attention_output_parameters_per_layer(const model& m) {
-    const attention_spec& a = m.attention;
-    if (a.kind == attention_kind::latent) return count_t{a.query_heads} * a.latent.v_head_dim * m.hidden;
-    return count_t{a.query_heads} * a.head_dim * m.hidden + (a.output_bias ? m.hidden : 0);
-}
-
-/// One layer's latent-attention KV up-projection kv_b: r · H · (d_nope + d_v) (DeepSeek-V2 eq. 10 W_UK, W_UV); 0 standard.
-[[nodiscard]] constexpr count_t attention_kv_up_parameters_per_layer(const model& m) {
-    const attention_spec& a = m.attention;
-    if (a.kind != attention_kind::latent) return 0;
-    return count_t{a.latent.kv_lora_rank} * a.query_heads * (a.latent.nope_head_dim + a.latent.v_head_dim);
-}
-
-/// One layer's latent-attention down-projections W_qa and W_kva (DeepSeek-V2 eq. 9–10): h · (r_q + r_kv + d_rope),
-/// W_qa only where q_lora_rank > 0; 0 standard. Every engine replicates them on each TP rank (`replicated_down_projection_bytes`).
-[[nodiscard]] constexpr count_t attention_down_parameters_per_layer(const model& m) {
-    const attention_spec& a = m.attention;
-    if (a.kind != attention_kind::latent) return 0;
-    const latent_attention& l = a.latent;
-    return count_t{m.hidden} * (count_t{l.q_lora_rank} + l.kv_lora_rank + l.rope_head_dim);
-}
-
 /// Parameters a checkpoint keeps in its excluded format (`model::excluded`), by where they sit:
 /// attention = L_attn · (P_in + P_kv_b + P_o, those excluded), P_in = P_attn − P_kv_b − P_o per layer.
 struct excluded_parameters_split {
@@ -386,13 +416,23 @@ struct excluded_parameters_split {
 
 // ---- bytes -------------------------------------------------------------------------------------
 
+/// Bytes of `p` non-expert parameters of which `kept` sit in the checkpoint's excluded format (`model::excluded`):
+/// (p − kept) · b_w ÷ 8 + kept · b_excl ÷ 8 (`number_format::bytes_for`). The one mixed-format sum: the resident
+/// weights (`weight_bytes`, `dense_weight_bytes_per_gpu`) and the bytes a step reads (`prepare_pass`) call it.
+[[nodiscard]] constexpr bytes_t mixed_format_bytes(const model& m, double p, double kept) {
+    return m.weights.bytes_for(p - kept) + m.excluded.format.bytes_for(kept);
+}
+
+/// Resident non-expert weight bytes: `mixed_format_bytes(m, N − N_routed, X)`, X every excluded parameter.
+[[nodiscard]] constexpr bytes_t non_expert_weight_bytes(const model& m) {
+    const parameter_breakdown b = parameters(m);
+    return mixed_format_bytes(m, static_cast<double>(b.total() - b.routed_experts), excluded_parameters(m).total());
+}
+
 /// Resident weight bytes: routed experts in their format, the excluded modules in theirs, the rest in `weights`.
 [[nodiscard]] constexpr bytes_t weight_bytes(const model& m) {
-    const parameter_breakdown b = parameters(m);
-    const double experts = static_cast<double>(b.routed_experts);
-    const double kept = excluded_parameters(m).total();
-    const double rest = static_cast<double>(b.total() - b.routed_experts) - kept;
-    return m.weights.bytes_for(rest) + m.expert_format().bytes_for(experts) + m.excluded.format.bytes_for(kept);
+    const double experts = static_cast<double>(parameters(m).routed_experts);
+    return non_expert_weight_bytes(m) + m.expert_format().bytes_for(experts);
 }
 
 /// KV elements cached per token per layer: 2·H_kv·d (K and V) for standard attention;

@@ -172,23 +172,12 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         const std::string& list = r.text("excluded_modules");
         if (r.text("weights").empty())
             r.fail("excluded_modules", "names the modules a quantized checkpoint keeps in BF16: it needs the weights column's format");
-        excluded_modules kept{.format = formats::bf16};
-        std::size_t at = 0;
-        while (at < list.size()) {
-            const std::size_t end = std::min(list.find(' ', at), list.size());
-            const std::string_view word = std::string_view(list).substr(at, end - at);
-            if (word == "attention_in") kept.attention_inputs = true;
-            else if (word == "attention_kv_b") kept.attention_kv_up = true;
-            else if (word == "attention_out") kept.attention_output = true;
-            else if (word == "lm_head") kept.lm_head = true;
-            else if (word == "embedding") kept.embedding = true;
-            else if (!word.empty())
-                r.fail("excluded_modules", "unknown module '" + std::string(word) +
-                                               "'; expected modules kept in BF16, separated by spaces: attention_in, "
-                                               "attention_kv_b, attention_out, lm_head, embedding");
-            at = end + 1;
-        }
-        x.d = with_formats(x.d, w, k, kept);
+        const excluded_modules_reading kept = excluded_modules_named(list, ' ');
+        if (!kept.ok())
+            r.fail("excluded_modules", "unknown module '" + std::string(kept.unknown) +
+                                           "'; expected modules kept in BF16, separated by spaces: " +
+                                           std::string(excluded_module_words));
+        x.d = with_formats(x.d, w, k, kept.kept);
     }
 
     x.how = pick(r, "scenario", plan::all_scenarios);
@@ -230,14 +219,9 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;
     }
     if (t.find_column("eager_prompt") && !r.text("eager_prompt").empty()) {
-        const std::string& g = r.text("eager_prompt");
-        if (g == "overlap") x.eager_prompt = prompt_launch_mode::overlap;
-        else if (g == "serial") x.eager_prompt = prompt_launch_mode::serial;
-        else if (g == "0") x.eager_prompt = prompt_launch_mode::none;
-        else
-            r.fail("eager_prompt", "overlap (prompt steps run eagerly, launched while the step before runs), serial "
-                                   "(eagerly, the overlap scheduler off), 0 (no eager prompt launch priced) or empty "
-                                   "(the engine's rule)");
+        const std::optional<prompt_launch_mode> g = prompt_launch_named(r.text("eager_prompt"));
+        if (!g) r.fail("eager_prompt", std::string(prompt_launch_words) + " or empty (the engine's rule)");
+        x.eager_prompt = *g;
         x.d.engine.overheads.prompt_launch = *x.eager_prompt;
     }
     if (t.find_column("fp16_dense_max_tokens")) {
