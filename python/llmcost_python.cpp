@@ -878,16 +878,17 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
               py::handle decode_tp, py::handle tp, py::handle pp, py::handle ep, py::handle dp, py::handle gpus,
               py::handle weights, py::handle kv_format, py::handle ignore_max_position, py::handle engine,
               py::handle kv_memory_fraction, py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
-              py::handle drafter) {
+              py::handle drafter, py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt) {
     // Both pools run the engine (each on its own GPU's profile) with the one KV memory fraction, as
-    // `llmcost disagg --engine … --kv-memory-fraction …` builds them.
-    const deployment_args pre_at{model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction};
+    // `llmcost disagg --engine … --kv-memory-fraction …` builds them; both serve the one checkpoint.
+    const deployment_args pre_at{model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
+                                 excluded_modules, kept_format, eager_prompt};
     const deployment pre = deployment_of(pre_at);
     const py::handle none = py::none();
     const deployment_args dec_at{model, decode_hardware.is_none() ? hardware : decode_hardware,
                                  decode_tp.is_none() ? tp : decode_tp, pp, ep, dp,
                                  decode_tp.is_none() ? gpus : none, weights, kv_format, engine,
-                                 kv_memory_fraction};
+                                 kv_memory_fraction, excluded_modules, kept_format, eager_prompt};
     const deployment dec = deployment_of(dec_at);
     request_shape r = shape_of(input, output);
     r.cached_fraction = prefix_hit_arg(prefix_hit);  // S6: only the rest is prefilled (`disagg --prefix-hit`)
@@ -1587,6 +1588,7 @@ PYBIND11_MODULE(_core, m) {
           "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(),
           "ignore_max_position"_a = false, "engine"_a = py::none(), "kv_memory_fraction"_a = py::none(),
           "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
+          "excluded_modules"_a = py::none(), "kept_format"_a = py::none(), "eager_prompt"_a = py::none(),
           "Colocated against disaggregated serving under TTFT/TPOT targets (s): KV transfer, prefill stall, P:D "
           "ratio and goodput: `llmcost disagg`. engine= and kv_memory_fraction= as estimate takes them, for both "
           "pools (the decode pool on its own GPU's profile), as `llmcost disagg --engine … --kv-memory-fraction …`. "
@@ -1594,7 +1596,8 @@ PYBIND11_MODULE(_core, m) {
           "is still sent), as `--prefix-hit`. Speculation while draft_tokens is given (acceptance required; "
           "drafter 'eagle', 'mtp', or a catalog model as a draft model on each pool's layout): every colocated "
           "step and every decode-pool step speculates, as `llmcost disagg --spec --acceptance … --draft-tokens … "
-          "--drafter …`.");
+          "--drafter …`. excluded_modules=, kept_format= and eager_prompt= as estimate takes them, for both pools, as "
+          "`llmcost disagg --excluded-modules … --kept-format … --eager-prompt …`.");
 
     // ---- sweeps
     py::class_<sweep_py, std::shared_ptr<sweep_py>> sw(m, "SweepResult",

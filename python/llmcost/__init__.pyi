@@ -272,7 +272,9 @@ def disagg(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: 
            engine: Literal["trtllm", "vllm", "sglang"] | None = None,
            kv_memory_fraction: _Number | None = None, prefix_hit: _Number = 0.0,
            acceptance: _Number | None = None, draft_tokens: int | None = None,
-           drafter: Union[Literal["eagle", "mtp"], str, Model] = "eagle") -> Result: ...
+           drafter: Union[Literal["eagle", "mtp"], str, Model] = "eagle",
+           excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
+           eager_prompt: str | None = None) -> Result: ...
 
 def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Numbers,
           output: _Numbers, batch: _Numbers, tp: int | Sequence[int] | None = None,

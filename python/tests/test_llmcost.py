@@ -323,6 +323,51 @@ def test_estimate_laws():
     assert bigger_tp.weight_bytes_per_gpu == pytest.approx(2 * e.weight_bytes_per_gpu)
 
 
+def test_estimate_excluded_modules_add_the_kept_bytes_worked_by_hand():
+    # DeepSeek-V3 on 8 B200 at TP 8, NVFP4 weights (4.5 bits = 0.5625 B): kv_b 512 * 128 * 256 = 16,777,216 and o_proj
+    # 128 * 128 * 7168 = 117,440,512 a layer, 61 layers = 8,187,281,408 parameters kept in BF16 (2 B): per GPU
+    # 8,187,281,408 / 8 * (2 - 0.5625) = 1,471,152,128 B more; in FP8 (1 B) 1,023,410,176 * 0.4375 = 447,741,952 B.
+    # As `llmcost estimate --excluded-modules attention_kv_b,attention_out [--kept-format fp8]`.
+    base = dict(tp=8, weights="nvfp4", kv="fp8", input=1000, output=100, batch=1)
+    plain = llmcost.estimate("DeepSeek-V3", "B200", **base)
+    kept = llmcost.estimate("DeepSeek-V3", "B200", excluded_modules="attention_kv_b,attention_out", **base)
+    assert kept.weight_bytes_per_gpu - plain.weight_bytes_per_gpu == 1_471_152_128
+    as_list = llmcost.estimate("DeepSeek-V3", "B200", excluded_modules=["attention_kv_b", "attention_out"], **base)
+    assert as_list.to_dict() == kept.to_dict()
+    fp8 = llmcost.estimate("DeepSeek-V3", "B200", excluded_modules="attention_kv_b,attention_out", kept_format="fp8",
+                           **base)
+    assert fp8.weight_bytes_per_gpu - plain.weight_bytes_per_gpu == 447_741_952
+    assert llmcost.estimate("DeepSeek-V3", "B200", excluded_modules=None, **base).to_dict() == plain.to_dict()
+    with pytest.raises(llmcost.InvalidInput, match="unknown module 'shared_experts'.*attention_in, attention_kv_b"):
+        llmcost.estimate("DeepSeek-V3", "B200", excluded_modules="attention_in,shared_experts", **base)
+    with pytest.raises(llmcost.InvalidInput, match="kept_format.*needs excluded_modules"):
+        llmcost.estimate("DeepSeek-V3", "B200", kept_format="fp8", **base)
+    # disagg serves the one checkpoint in both pools
+    d = dict(tp=8, weights="nvfp4", kv="fp8", input=1000, output=100, ttft=2, tpot=0.05)
+    assert (llmcost.disagg("DeepSeek-V3", "B200", excluded_modules="attention_kv_b,attention_out", **d).to_dict()
+            != llmcost.disagg("DeepSeek-V3", "B200", **d).to_dict())
+
+
+def test_estimate_eager_prompt_as_the_tool_states_it():
+    # SGLang on Blackwell launches a prompt step eagerly at 75.89 us a kernel (tables/engines.csv prefill_launch_us):
+    # a lone 16-token prompt is host-bound, so 'serial' lasts kernels * 75.89 us (a whole number of kernels), 'overlap'
+    # with no step before it the same, '0' (not priced) the GPU's own shorter time. vLLM on Blackwell has no prompt
+    # launch cost: every value leaves it as it is. As `llmcost estimate --eager-prompt`.
+    base = dict(input=16, output=100, batch=1)
+    serial = llmcost.estimate("Llama-3.1-8B", "B200", engine="sglang", eager_prompt="serial", **base)
+    overlap = llmcost.estimate("Llama-3.1-8B", "B200", engine="sglang", eager_prompt="overlap", **base)
+    none = llmcost.estimate("Llama-3.1-8B", "B200", engine="sglang", eager_prompt="0", **base)
+    kernels = serial.prefill_s / 75.89e-6
+    assert kernels == pytest.approx(round(kernels), abs=1e-6) and round(kernels) > 100
+    assert overlap.prefill_s == serial.prefill_s
+    assert none.prefill_s < serial.prefill_s
+    vllm = llmcost.estimate("Llama-3.1-8B", "B200", engine="vllm", **base).to_dict()
+    for mode in ("serial", "overlap", "0"):
+        assert llmcost.estimate("Llama-3.1-8B", "B200", engine="vllm", eager_prompt=mode, **base).to_dict() == vllm
+    with pytest.raises(llmcost.InvalidInput, match="eager_prompt.*overlap.*serial.*0"):
+        llmcost.estimate("Llama-3.1-8B", "B200", engine="sglang", eager_prompt="Serial", **base)
+
+
 def test_estimate_defaults_are_the_librarys():
     a = llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128)
     b = llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, saturate=True, tp=1, pp=1, ep=1)
