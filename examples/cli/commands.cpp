@@ -111,6 +111,26 @@ std::optional<prompt_launch_mode> eager_prompt_of(const checkpoint_options& o) {
     return m;
 }
 
+std::vector<std::string> checkpoint_notes(const checkpoint_options& o) {
+    std::vector<std::string> notes;
+    if (const std::optional<excluded_modules> kept = kept_modules_of(o))
+        notes.push_back("Kept out of the weights' format (--excluded-modules " + o.excluded_modules + "): their bytes " +
+                        "and matmuls in " + std::string(kept->format.name) + " (docs/checkpoint-composition.md).");
+    if (const std::optional<prompt_launch_mode> p = eager_prompt_of(o)) {
+        std::string n = "Prompt steps (--eager-prompt " + o.eager_prompt + "): ";
+        switch (*p) {
+            case prompt_launch_mode::overlap: n += "launched eagerly while the step before runs, max(t_GPU, H - t_prev)"; break;
+            case prompt_launch_mode::serial: n += "launched eagerly with nothing to hide behind, max(t_GPU, H)"; break;
+            case prompt_launch_mode::none: n += "no eager launch priced"; break;
+            case prompt_launch_mode::engine: n += "the engine's rule"; break;
+        }
+        n += "; H = kernels x the engine's prefill_launch_us, read where it is above 0 (TensorRT-LLM on Blackwell, "
+             "SGLang; docs/trtllm-eager-prompt.md).";
+        notes.push_back(std::move(n));
+    }
+    return notes;
+}
+
 /// The deployment the flags describe. The layout's rules (--gpus against the degrees, tp divides
 /// the heads …) are the library's, thrown by `layout_for_gpus` and `validate` as invalid_input.
 deployment build(const deployment_options& o) {
@@ -520,6 +540,7 @@ report estimate(const estimate_command& c) {
         out.notes.push_back(engine_note(d.engine));
     }
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
+    for (std::string& n : checkpoint_notes(c.dep.checkpoint)) out.notes.push_back(std::move(n));
     if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);
     std::optional<drafter_choice> spec;
     if (c.spec.on) {
@@ -1067,6 +1088,7 @@ report disagg(const disagg_command& c) {
     if (!co.feasible) out.notes.push_back("Colocated serving cannot meet the SLO at any batch.");
     if (!dis.feasible) out.notes.push_back("Disaggregated serving cannot meet the SLO at any batch.");
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(pre.engine) + " Both pools.");
+    for (const std::string& n : checkpoint_notes(c.dep.checkpoint)) out.notes.push_back(n + " Both pools.");
     return out;
 }
 

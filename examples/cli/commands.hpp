@@ -52,6 +52,9 @@ struct checkpoint_options {
 [[nodiscard]] std::optional<excluded_modules> kept_modules_of(const checkpoint_options& o);
 /// The prompt launch --eager-prompt states (`prompt_launch_named`), or nothing; an unknown word is a usage error.
 [[nodiscard]] std::optional<prompt_launch_mode> eager_prompt_of(const checkpoint_options& o);
+/// The notes a command prints for the settings `o` gives (none for those left out): the kept modules and their
+/// format, and how the prompt steps launch.
+[[nodiscard]] std::vector<std::string> checkpoint_notes(const checkpoint_options& o);
 
 /// Which model on which hardware, stored how, split how.
 struct deployment_options {

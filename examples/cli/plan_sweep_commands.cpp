@@ -266,6 +266,7 @@ report frontier(const frontier_command& c) {
     if (problems.size() > 3)
         r.notes.push_back("... and " + std::to_string(problems.size() - 3) + " more GPU, layout and format combinations.");
     if (c.kv_memory_fraction > 0 && !g.engines.empty()) r.notes.push_back(kv_memory_fraction_note(g.engines.front()));
+    for (std::string& n : checkpoint_notes(c.checkpoint)) r.notes.push_back(std::move(n));
     if (front.empty()) r.notes.push_back("No configuration fits and meets the targets.");
     if (!c.svg.empty()) {
         output_file f{.path = c.svg,
@@ -442,6 +443,7 @@ report plan(const plan_command& c) {
     }
     for (const std::string& why : res.skipped) r.notes.push_back("Left out: " + why + ".");
     if (c.kv_memory_fraction > 0 && !o.engines.empty()) r.notes.push_back(kv_memory_fraction_note(o.engines.front()));
+    for (std::string& n : checkpoint_notes(c.checkpoint)) r.notes.push_back(std::move(n));
     if (t.percentiles())
         r.notes.push_back("Percentile targets: each instance gets rate / instances as Poisson arrivals; the fleet has at "
                           "least the fewest instances whose TTFT/TPOT percentiles (serve_online_latency, each shape "
