@@ -1096,7 +1096,8 @@ py::array computed(Eigen::Index n, F f) {
     return py::array(std::move(a));
 }
 
-std::vector<serving_formats> formats_axis(py::handle weights, py::handle kv_format);
+std::vector<serving_formats> formats_axis(py::handle weights, py::handle kv_format,
+                                          const std::optional<excluded_modules>& kept);
 
 /// The memory of the last sweep result Python let go of. `plan::sweep(grid, res)` reuses a
 /// result's arrays when the grid has as many points, and first touching fresh memory is most of a
@@ -1137,10 +1138,16 @@ speculative_decoding head_speculation_arg(const model& m, py::handle acceptance,
 /// (`engines_for`): every GPU must run the engine (refused otherwise, naming the alternatives), with
 /// kv_memory_fraction= the f of its KV pool rule (the reference engine's where no engine is named).
 /// Empty when neither is given: the sweep's reference engine.
-std::vector<engine_profile> engines_arg(py::handle engine, py::handle kv_memory_fraction, const std::vector<hardware>& gpus) {
+/// eager_prompt= ('overlap', 'serial', '0'; `eager_prompt_arg`) states how each engine's prompt steps launch.
+std::vector<engine_profile> engines_arg(py::handle engine, py::handle kv_memory_fraction, const std::vector<hardware>& gpus,
+                                        py::handle eager_prompt) {
     std::vector<engine_profile> engines;
-    if (engine.is_none() && kv_memory_fraction.is_none()) return engines;
-    for (const hardware& h : gpus) engines.push_back(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction));
+    const std::optional<prompt_launch_mode> p = eager_prompt_arg(eager_prompt);
+    if (engine.is_none() && kv_memory_fraction.is_none() && !p) return engines;
+    for (const hardware& h : gpus) {
+        engines.push_back(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction));
+        if (p) engines.back().overheads.prompt_launch = *p;
+    }
     return engines;
 }
 
@@ -1149,12 +1156,14 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
                                 py::handle weights, py::handle kv_format, py::handle formats,
                                 py::handle disaggregated, py::handle max_batch, py::handle ignore_max_position,
                                 py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
-                                py::handle drafter, py::handle engine, py::handle kv_memory_fraction) {
+                                py::handle drafter, py::handle engine, py::handle kv_memory_fraction,
+                                py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    g.engines = engines_arg(engine, kv_memory_fraction, g.gpus);
+    g.engines = engines_arg(engine, kv_memory_fraction, g.gpus, eager_prompt);
+    const std::optional<llmcost::excluded_modules> kept = excluded_modules_arg(excluded_modules, kept_format);
     if (formats.is_none()) {
-        g.formats = formats_axis(weights, kv_format);
+        g.formats = formats_axis(weights, kv_format, kept);
     } else {
         if (!weights.is_none() || !kv_format.is_none())
             refuse("formats", formats, "excludes weights= and kv= (formats names the pairs)", "llmcost.argument.excludes");
@@ -1163,7 +1172,7 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
             const std::vector<py::object> wk = items(pair);
             if (wk.size() != 2 || PyUnicode_Check(pair.ptr()))
                 refuse("formats", pair, "each entry is a pair (weights, kv), None for the model's own", "llmcost.argument.type");
-            g.formats.push_back({.weights = format_arg(wk[0], "weights"), .kv = format_arg(wk[1], "kv")});
+            g.formats.push_back({.weights = format_arg(wk[0], "weights"), .kv = format_arg(wk[1], "kv"), .kept = kept});
         }
     }
     g.layouts = plan::expand(layout_axes_arg(tp, pp, ep, dp, {}));
@@ -1226,11 +1235,12 @@ std::vector<std::string> status_names() {
 }
 
 /// The formats axis of a sweep or a plan: weights × kv, each a name, None or a list of them.
-std::vector<serving_formats> formats_axis(py::handle weights, py::handle kv_format) {
+std::vector<serving_formats> formats_axis(py::handle weights, py::handle kv_format,
+                                          const std::optional<excluded_modules>& kept) {
     std::vector<serving_formats> out;
     for (const py::object& w : items(weights))
         for (const py::object& k : items(kv_format))
-            out.push_back({.weights = format_arg(w, "weights"), .kv = format_arg(k, "kv")});
+            out.push_back({.weights = format_arg(w, "weights"), .kv = format_arg(k, "kv"), .kept = kept});
     return out;
 }
 
@@ -1287,11 +1297,12 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
                 py::handle tpot, py::handle batch, py::handle max_batch, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
                 py::handle weights, py::handle kv_format, py::handle disaggregated, py::handle ignore_max_position,
                 py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
-                py::handle engine, py::handle kv_memory_fraction) {
+                py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
+                py::handle eager_prompt) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    g.engines = engines_arg(engine, kv_memory_fraction, g.gpus);
-    g.formats = formats_axis(weights, kv_format);
+    g.engines = engines_arg(engine, kv_memory_fraction, g.gpus, eager_prompt);
+    g.formats = formats_axis(weights, kv_format, excluded_modules_arg(excluded_modules, kept_format));
     // As `llmcost frontier`: dp from ep ÷ tp by default (the DEP layouts).
     g.layouts = plan::expand(layout_axes_arg(tp, pp, ep, dp, {.dp = {0}}));
     g.modes.clear();
@@ -1318,7 +1329,8 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
                   py::handle max_instance_gpus, py::handle usd_per_gpu_hour, py::handle prices,
                   py::handle utilisation, py::handle colocated_only, py::handle ignore_max_position,
                   py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
-                  py::handle engine, py::handle kv_memory_fraction) {
+                  py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
+                  py::handle eager_prompt) {
     const llmcost::model m = model_arg(model);
     plan::traffic t{.requests_per_second = per_second(number(rate, "rate")), .target = targets(ttft, tpot)};
     for (const py::object& c : items(mix)) {
@@ -1334,7 +1346,8 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
         for (const plan::traffic_class& k : t.mix)
             require_within_max_position(m, k.shape.input.value() + k.shape.output.value(),
                                         "; pass ignore_max_position=True to price it anyway");
-    plan::fleet_options o{.formats = formats_axis(weights, kv_format), .max_gpus = number(max_gpus, "max_gpus"),
+    plan::fleet_options o{.formats = formats_axis(weights, kv_format, excluded_modules_arg(excluded_modules, kept_format)),
+                          .max_gpus = number(max_gpus, "max_gpus"),
                           .site = catalog::seed_site,  // as `llmcost plan` prices it
                           .utilisation = number(utilisation, "utilisation")};
     o.max_instance_gpus = whole(max_instance_gpus, "max_instance_gpus");
@@ -1342,7 +1355,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
     if (flag(colocated_only, "colocated_only")) o.prefill_batches.clear();
     o.speculation = head_speculation_arg(m, acceptance, draft_tokens, drafter);
     for (const py::object& h : items(hardware)) o.gpus.push_back(hardware_arg(h));
-    o.engines = engines_arg(engine, kv_memory_fraction, o.gpus);
+    o.engines = engines_arg(engine, kv_memory_fraction, o.gpus, eager_prompt);
     if (!prices.is_none()) {
         if (!py::isinstance<py::dict>(prices))
             refuse("prices", prices, "must be a dict {GPU name: $ per GPU-hour}", "llmcost.argument.type");
@@ -1680,7 +1693,8 @@ PYBIND11_MODULE(_core, m) {
           "kv"_a = py::none(), "formats"_a = py::none(), "disaggregated"_a = false,
           "max_batch"_a = opts.limits.max_batch, "ignore_max_position"_a = false, "prefix_hit"_a = 0.0,
           "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
-          "kv_memory_fraction"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
+          "eager_prompt"_a = py::none(),
           "Price a grid in one pass (llmcost::plan::sweep): GPUs × formats (weights × kv, or the (weights, kv) "
           "pairs of `formats`) × layouts (tp × pp × ep × dp) × "
           "modes (disaggregated False/True) × input × output × batch, each a value or a list (batch may be a NumPy "
@@ -1690,7 +1704,9 @@ PYBIND11_MODULE(_core, m) {
           "frontier --spec`. engine='trtllm', 'vllm' or 'sglang' prices every GPU with that engine's "
           "profile (each GPU must run it); None: the reference engine. kv_memory_fraction=f: your launch's KV "
           "memory fraction, sized by each engine's own KV pool rule, as `llmcost frontier --kv-memory-fraction` "
-          "(see estimate); None: the engine's own.");
+          "(see estimate); None: the engine's own. excluded_modules=, kept_format= and eager_prompt= as estimate "
+          "takes them, on every format and engine of the grid (frontier and plan likewise, as `llmcost frontier|plan "
+          "--excluded-modules … --kept-format … --eager-prompt …`).");
     sw.def("frontier",
            [](const sweep_py& s, py::handle ttft, py::handle tpot, py::handle shape, py::handle disaggregated) {
                plan::frontier_options o{};
@@ -1711,7 +1727,8 @@ PYBIND11_MODULE(_core, m) {
           "dp"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(), "disaggregated"_a = false,
           "ignore_max_position"_a = false, "prefix_hit"_a = 0.0, "acceptance"_a = py::none(),
           "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
-          "kv_memory_fraction"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
+          "eager_prompt"_a = py::none(),
           "The configurations worth running for one request shape (prefix_hit, speculation with draft_tokens, "
           "acceptance and drafter, and engine= and kv_memory_fraction=, as `sweep` takes them): a sweep over GPUs, "
           "formats, layouts and "
@@ -1723,7 +1740,8 @@ PYBIND11_MODULE(_core, m) {
           "max_instance_gpus"_a = fleet.max_instance_gpus, "usd_per_gpu_hour"_a = py::none(), "prices"_a = py::none(),
           "utilisation"_a = fleet.utilisation, "colocated_only"_a = false, "ignore_max_position"_a = false,
           "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
-          "engine"_a = py::none(), "kv_memory_fraction"_a = py::none(),
+          "engine"_a = py::none(), "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(),
+          "kept_format"_a = py::none(), "eager_prompt"_a = py::none(),
           "The cheapest fleet for `rate` requests/s of the `mix` [(input, output, share), …] (prefix_hit, "
           "speculation with draft_tokens, acceptance and drafter, and engine= and kv_memory_fraction=, as `sweep` "
           "takes them: every GPU type named must run the engine) under the TTFT/TPOT "

@@ -286,7 +286,9 @@ def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]
           ignore_max_position: bool = False, prefix_hit: _Number = 0.0, acceptance: _Number | None = None,
           draft_tokens: int | None = None, drafter: Literal["eagle", "mtp"] = "eagle",
           engine: Literal["trtllm", "vllm", "sglang"] | None = None,
-          kv_memory_fraction: _Number | None = None) -> SweepResult: ...
+          kv_memory_fraction: _Number | None = None,
+          excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
+          eager_prompt: str | None = None) -> SweepResult: ...
 
 def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Number,
              output: _Number, ttft: _Number, tpot: _Number, batch: _Numbers | None = None,
@@ -297,7 +299,9 @@ def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareA
              ignore_max_position: bool = False, prefix_hit: _Number = 0.0, acceptance: _Number | None = None,
              draft_tokens: int | None = None, drafter: Literal["eagle", "mtp"] = "eagle",
              engine: Literal["trtllm", "vllm", "sglang"] | None = None,
-             kv_memory_fraction: _Number | None = None) -> Result: ...
+             kv_memory_fraction: _Number | None = None,
+             excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
+             eager_prompt: str | None = None) -> Result: ...
 
 def plan(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, rate: _Number,
          mix: Sequence[tuple[_Number, _Number, _Number]], ttft: _Number, tpot: _Number,
@@ -307,7 +311,9 @@ def plan(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]]
          ignore_max_position: bool = False, prefix_hit: _Number = 0.0, acceptance: _Number | None = None,
          draft_tokens: int | None = None, drafter: Literal["eagle", "mtp"] = "eagle",
          engine: Literal["trtllm", "vllm", "sglang"] | None = None,
-         kv_memory_fraction: _Number | None = None) -> Result: ...
+         kv_memory_fraction: _Number | None = None,
+         excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
+         eager_prompt: str | None = None) -> Result: ...
 
 def calibrate(measurements: Union[str, os.PathLike[str]], *, free: Sequence[str] | None = None,
               include_check_rows: bool = False, coverage: _Number | None = None) -> Result: ...

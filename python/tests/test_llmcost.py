@@ -368,6 +368,32 @@ def test_estimate_eager_prompt_as_the_tool_states_it():
         llmcost.estimate("Llama-3.1-8B", "B200", engine="sglang", eager_prompt="Serial", **base)
 
 
+def test_sweep_frontier_and_plan_take_the_kept_modules_and_eager_prompts():
+    # A sweep point with kv_b and o_proj kept BF16 beside NVFP4 is estimate's with the same keywords, to the bit, and
+    # its TPOT is longer than the plain grid's (1,471,152,128 B more a GPU read each step: see the estimate test);
+    # eager_prompt='serial' reaches the grid's engines (SGLang on B200: a lone 16-token prompt is host-bound).
+    kw = dict(tp=8, weights="nvfp4", kv="fp8", input=[1000], output=[100], batch=[1, 8])
+    kept = dict(excluded_modules="attention_kv_b,attention_out")
+    s = llmcost.sweep("DeepSeek-V3", "B200", engine="sglang", eager_prompt="serial", **kept, **kw)
+    ref = llmcost.sweep("DeepSeek-V3", "B200", engine="sglang", eager_prompt="serial", **kw)
+    c = s.coordinates()
+    for i in range(len(s.tpot_s)):
+        e = llmcost.estimate("DeepSeek-V3", "B200", tp=8, weights="nvfp4", kv="fp8", input=1000, output=100,
+                             batch=float(c["batch"][i]), engine="sglang", eager_prompt="serial", **kept)
+        assert s.tpot_s[i] == e.tpot_s and s.ttft_s[i] == e.ttft_s
+        assert s.tpot_s[i] > ref.tpot_s[i]
+    f = llmcost.frontier("DeepSeek-V3", "B200", tp=8, weights="nvfp4", kv="fp8", input=1000, output=100, ttft=5,
+                         tpot=0.2, batch=[1, 8], **kept)
+    g = llmcost.frontier("DeepSeek-V3", "B200", tp=8, weights="nvfp4", kv="fp8", input=1000, output=100, ttft=5,
+                         tpot=0.2, batch=[1, 8])
+    assert f.to_dict() != g.to_dict()
+    with pytest.raises(llmcost.InvalidInput, match="eager_prompt"):
+        llmcost.plan("Llama-3.1-8B", "H100", rate=1, mix=[(128, 128, 1)], ttft=2, tpot=0.05, eager_prompt="always")
+    with pytest.raises(llmcost.InvalidInput, match="unknown module 'qkv'"):
+        llmcost.plan("Llama-3.1-8B", "H100", rate=1, mix=[(128, 128, 1)], ttft=2, tpot=0.05, weights="fp8",
+                     excluded_modules=["qkv"])
+
+
 def test_estimate_defaults_are_the_librarys():
     a = llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128)
     b = llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, saturate=True, tp=1, pp=1, ep=1)
