@@ -74,3 +74,19 @@ foreach(mode serial overlap 0)
     message(FATAL_ERROR "--eager-prompt ${mode} moved vLLM (no prompt launch cost): ${t} s against ${own} s")
   endif()
 endforeach()
+
+# 3. An empty list is refused, not read as "none kept" (execute_process passes the quoted "" as one argument; a
+#    function's ${ARGN} would drop it, so not llmcost_expect_failure).
+execute_process(COMMAND ${TOOL} estimate ${ds} --excluded-modules "" --kept-format fp8
+                OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+set(want "--excluded-modules: names no module; the words: attention_in, attention_kv_b, attention_out, lm_head, embedding")
+if(NOT rc EQUAL 2 OR NOT e MATCHES "${want}" OR NOT o STREQUAL "")
+  message(FATAL_ERROR "--excluded-modules \"\": exit ${rc}, expected 2 naming no module: ${e}")
+endif()
+message(STATUS "--excluded-modules \"\": exit 2, ${e}")
+# 4. Spaces after the commas are trimmed by the one parser: the same bytes as case 1a.
+field(spaced weight_bytes_per_gpu ${ds} --excluded-modules "attention_kv_b, attention_out")
+math(EXPR delta "${spaced} - ${base}")
+if(NOT delta EQUAL 1471152128)
+  message(FATAL_ERROR "--excluded-modules \"attention_kv_b, attention_out\": ${delta} B per GPU, worked by hand 1471152128")
+endif()

@@ -239,11 +239,26 @@ std::optional<excluded_modules> excluded_modules_arg(py::handle list, py::handle
         for (py::handle w : list) words += str_arg(w, "excluded_modules") + ",";
     }
     const number_format f = no_format ? formats::bf16 : *format_arg(format, "kept_format");
+    if (f == formats::fp32)  // as `llmcost … --kept-format`: a checkpoint's formats, not fp32
+        refuse("kept_format", format, "not a checkpoint format (fp32); one of bf16, fp16, fp8, int8, int4, fp4, nvfp4, mxfp4",
+               "llmcost.argument.choice");
     const excluded_modules_reading r = excluded_modules_named(words, ',', f);
+    if (r.names_none())
+        refuse("excluded_modules", list, std::string(excluded_modules_names_none) + std::string(excluded_module_words),
+               "llmcost.argument.choice");
     if (!r.ok())
         refuse("excluded_modules", list, "unknown module '" + std::string(r.unknown) + "'; the modules: " +
                std::string(excluded_module_words), "llmcost.argument.choice");
     return r.kept;
+}
+
+/// excluded_modules= needs weights= (the format the rest is quantized to), as the measurements loader's column needs
+/// its `weights` column and `llmcost … --excluded-modules` --weights (`excluded_modules_need_weights`).
+void require_weights_for_kept(const std::vector<serving_formats>& fs, py::handle list) {
+    for (const serving_formats& f : fs)
+        if (f.kept && !f.weights)
+            refuse("excluded_modules", list, std::string(excluded_modules_need_weights) + " (weights=)",
+                   "llmcost.argument.needs");
 }
 
 /// The prompt launch `eager_prompt=` states ('overlap', 'serial', '0': `prompt_launch_named`, as `llmcost …
@@ -291,8 +306,10 @@ parallel_layout layout_arg(const deployment_args& a) {
 
 deployment deployment_of(const deployment_args& a) {
     deployment d{.m = model_arg(a.model), .hw = hardware_arg(a.hardware), .layout = layout_arg(a)};
-    d = with_formats(d, serving_formats{.weights = format_arg(a.weights, "weights"), .kv = format_arg(a.kv, "kv"),
-                                        .kept = excluded_modules_arg(a.excluded_modules, a.kept_format)});
+    const serving_formats f{.weights = format_arg(a.weights, "weights"), .kv = format_arg(a.kv, "kv"),
+                            .kept = excluded_modules_arg(a.excluded_modules, a.kept_format)};
+    require_weights_for_kept({f}, a.excluded_modules);
+    d = with_formats(d, f);
     d.engine = kv_memory_fraction_arg(engine_arg(a.engine, d.hw), a.kv_memory_fraction);
     if (const std::optional<prompt_launch_mode> p = eager_prompt_arg(a.eager_prompt)) d.engine.overheads.prompt_launch = *p;
     d.validate();
@@ -812,6 +829,10 @@ speculative_decoding speculation_arg(const deployment& d, const deployment_args&
         deployment_args x = at;
         x.model = drafter;
         x.gpus = py::none();
+        // The target checkpoint's kept modules are its own, not the drafter's (a dense drafter has no MLA kv_b);
+        // the prompt launch is the engine's setting and stays.
+        x.excluded_modules = py::none();
+        x.kept_format = py::none();
         sd.draft = deployment_of(x);
     }
     sd.validate();
@@ -1175,6 +1196,7 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
             g.formats.push_back({.weights = format_arg(wk[0], "weights"), .kv = format_arg(wk[1], "kv"), .kept = kept});
         }
     }
+    require_weights_for_kept(g.formats, excluded_modules);
     g.layouts = plan::expand(layout_axes_arg(tp, pp, ep, dp, {}));
     g.modes.clear();
     for (const py::object& m : items(disaggregated)) g.modes.push_back({.disaggregated = flag(m, "disaggregated")});
@@ -1303,6 +1325,7 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
     g.engines = engines_arg(engine, kv_memory_fraction, g.gpus, eager_prompt);
     g.formats = formats_axis(weights, kv_format, excluded_modules_arg(excluded_modules, kept_format));
+    require_weights_for_kept(g.formats, excluded_modules);
     // As `llmcost frontier`: dp from ep ÷ tp by default (the DEP layouts).
     g.layouts = plan::expand(layout_axes_arg(tp, pp, ep, dp, {.dp = {0}}));
     g.modes.clear();
@@ -1350,6 +1373,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
                           .max_gpus = number(max_gpus, "max_gpus"),
                           .site = catalog::seed_site,  // as `llmcost plan` prices it
                           .utilisation = number(utilisation, "utilisation")};
+    require_weights_for_kept(o.formats, excluded_modules);
     o.max_instance_gpus = whole(max_instance_gpus, "max_instance_gpus");
     if (!usd_per_gpu_hour.is_none()) o.gpu_cost = dollars_per_hour(number(usd_per_gpu_hour, "usd_per_gpu_hour"));
     if (flag(colocated_only, "colocated_only")) o.prefill_batches.clear();

@@ -167,8 +167,12 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
 /// of --weights and how a run launches its prompt steps, the words tables/measurements.csv's `excluded_modules`
 /// and `eager_prompt` columns take (one parser each: `excluded_modules_named`, `prompt_launch_named`).
 void add_checkpoint(CLI::App* app, checkpoint_options& c) {
-    CLI::Option* kept = app->add_option(
-        "--excluded-modules", c.excluded_modules,
+    CLI::Option* kept = app->add_option_function<std::string>(
+        "--excluded-modules",
+        [&c](const std::string& list) {
+            c.excluded_modules = list;
+            c.excluded_modules_given = true;  // "" too: refused as naming no module (kept_modules_of)
+        },
         "Modules the checkpoint keeps out of --weights (its quantizer's exclude list), comma-separated: attention_in "
         "(every attention input projection; MLA q_a, q_b, kv_a), attention_kv_b (MLA kv_b), attention_out (o_proj), "
         "lm_head, embedding; their bytes and matmuls in --kept-format (docs/checkpoint-composition.md)");

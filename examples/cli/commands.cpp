@@ -11,6 +11,7 @@
 #include <llmcost/plan/layouts.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -92,14 +93,21 @@ engine_profile engine_named_for(const std::string& name, const hardware& hw) {
 }
 
 std::optional<excluded_modules> kept_modules_of(const checkpoint_options& o) {
-    if (o.excluded_modules.empty()) return std::nullopt;
+    if (o.excluded_modules.empty() && !o.excluded_modules_given) return std::nullopt;
     const number_format format = o.kept_format.empty() ? formats::bf16 : format_named_or_throw(o.kept_format, "--kept-format");
     const excluded_modules_reading r = excluded_modules_named(o.excluded_modules, ',', format);
+    if (r.names_none())
+        throw usage_error("--excluded-modules: " + std::string(excluded_modules_names_none) + std::string(excluded_module_words));
     if (!r.ok())
         throw usage_error("--excluded-modules: unknown module '" + std::string(r.unknown) +
                           "'; the modules a checkpoint keeps out of --weights, comma-separated: " +
                           std::string(excluded_module_words));
     return r.kept;
+}
+
+void require_weights_for_kept(const std::optional<excluded_modules>& kept, bool weights_given) {
+    if (kept && !weights_given)
+        throw usage_error("--excluded-modules: " + std::string(excluded_modules_need_weights) + " (--weights)");
 }
 
 std::optional<prompt_launch_mode> eager_prompt_of(const checkpoint_options& o) {
@@ -111,13 +119,22 @@ std::optional<prompt_launch_mode> eager_prompt_of(const checkpoint_options& o) {
     return m;
 }
 
-std::vector<std::string> checkpoint_notes(const checkpoint_options& o) {
+std::vector<std::string> checkpoint_notes(const checkpoint_options& o, std::span<const engine_profile> engines) {
     std::vector<std::string> notes;
     if (const std::optional<excluded_modules> kept = kept_modules_of(o))
         notes.push_back("Kept out of the weights' format (--excluded-modules " + o.excluded_modules + "): their bytes " +
                         "and matmuls in " + std::string(kept->format.name) + " (docs/checkpoint-composition.md).");
     if (const std::optional<prompt_launch_mode> p = eager_prompt_of(o)) {
         std::string n = "Prompt steps (--eager-prompt " + o.eager_prompt + "): ";
+        const bool priced = std::ranges::any_of(engines, [](const engine_profile& e) {
+            return e.overheads.prefill_launch.value() > 0.0;
+        });
+        if (!priced) {  // the reference engine, vLLM, TensorRT-LLM on Hopper: prefill_launch 0
+            n += "no effect: this engine prices no prompt launch (prefill_launch_us 0 in llmcost list engines; read by "
+                 "TensorRT-LLM on Blackwell and SGLang, docs/trtllm-eager-prompt.md).";
+            notes.push_back(std::move(n));
+            return notes;
+        }
         switch (*p) {
             case prompt_launch_mode::overlap: n += "launched eagerly while the step before runs, max(t_GPU, H - t_prev)"; break;
             case prompt_launch_mode::serial: n += "launched eagerly with nothing to hide behind, max(t_GPU, H)"; break;
@@ -140,6 +157,7 @@ deployment build(const deployment_options& o) {
     if (!o.weights.empty()) f.weights = format_named_or_throw(o.weights, "--weights");
     if (!o.kv.empty()) f.kv = format_named_or_throw(o.kv, "--kv");
     f.kept = kept_modules_of(o.checkpoint);
+    require_weights_for_kept(f.kept, f.weights.has_value());
     d = with_formats(d, f);
     if (!o.engine.empty()) d.engine = engine_named_for(o.engine, d.hw);
     if (o.kv_memory_fraction > 0) d.engine = with_kv_memory_fraction(d.engine, o.kv_memory_fraction);  // the launch's flag
@@ -505,6 +523,10 @@ drafter_choice drafter_for(const speculation_options& o, const deployment& d, co
         x.model = o.drafter;
         x.model_flag = "--drafter";
         x.gpus = 0;
+        // The target checkpoint's kept modules are its own, not the drafter's (a dense drafter has no MLA kv_b);
+        // the prompt launch is the engine's setting and stays.
+        x.checkpoint = checkpoint_options{};
+        x.checkpoint.eager_prompt = dep.checkpoint.eager_prompt;
         c.speculation.draft = build(x);
         c.text = drafter_text(o.drafter, c.speculation.draft->m.name);
     }
@@ -540,7 +562,7 @@ report estimate(const estimate_command& c) {
         out.notes.push_back(engine_note(d.engine));
     }
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
-    for (std::string& n : checkpoint_notes(c.dep.checkpoint)) out.notes.push_back(std::move(n));
+    for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) out.notes.push_back(std::move(n));
     if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);
     std::optional<drafter_choice> spec;
     if (c.spec.on) {
@@ -1088,7 +1110,8 @@ report disagg(const disagg_command& c) {
     if (!co.feasible) out.notes.push_back("Colocated serving cannot meet the SLO at any batch.");
     if (!dis.feasible) out.notes.push_back("Disaggregated serving cannot meet the SLO at any batch.");
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(pre.engine) + " Both pools.");
-    for (const std::string& n : checkpoint_notes(c.dep.checkpoint)) out.notes.push_back(n + " Both pools.");
+    const std::array pools{pre.engine, dec.engine};
+    for (const std::string& n : checkpoint_notes(c.dep.checkpoint, pools)) out.notes.push_back(n + " Both pools.");
     return out;
 }
 

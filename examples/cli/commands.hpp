@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -43,6 +44,7 @@ public:
 /// `excluded_modules` and `eager_prompt` columns state them (docs/checkpoint-composition.md, docs/trtllm-eager-prompt.md).
 struct checkpoint_options {
     std::string excluded_modules;  ///< --excluded-modules: words of `excluded_module_words`, comma-separated; empty = none
+    bool excluded_modules_given = false;  ///< --excluded-modules was given (an empty list is refused, not read as none)
     std::string kept_format;       ///< --kept-format: the kept modules' format; empty = bf16
     std::string eager_prompt;      ///< --eager-prompt: overlap | serial | 0; empty = the engine's rule
 };
@@ -54,7 +56,10 @@ struct checkpoint_options {
 [[nodiscard]] std::optional<prompt_launch_mode> eager_prompt_of(const checkpoint_options& o);
 /// The notes a command prints for the settings `o` gives (none for those left out): the kept modules and their
 /// format, and how the prompt steps launch.
-[[nodiscard]] std::vector<std::string> checkpoint_notes(const checkpoint_options& o);
+[[nodiscard]] std::vector<std::string> checkpoint_notes(const checkpoint_options& o, std::span<const engine_profile> engines);
+/// --excluded-modules needs --weights (the format the rest is quantized to), as the measurements loader's
+/// `excluded_modules` needs its `weights` column (`excluded_modules_need_weights`): a usage error otherwise.
+void require_weights_for_kept(const std::optional<excluded_modules>& kept, bool weights_given);
 
 /// Which model on which hardware, stored how, split how.
 struct deployment_options {

@@ -35,6 +35,7 @@ std::vector<lp::serving_formats> formats_of(const std::vector<std::string>& weig
     std::optional<number_format> k;
     if (!kv.empty()) k = format_named_or_throw(kv, "--kv");
     const std::optional<excluded_modules> kept = kept_modules_of(checkpoint);
+    require_weights_for_kept(kept, !weights.empty());
     std::vector<lp::serving_formats> out;
     for (const std::string& w : weights)
         out.push_back({.weights = format_named_or_throw(w, "--weights"), .kv = k, .kept = kept});
@@ -266,7 +267,7 @@ report frontier(const frontier_command& c) {
     if (problems.size() > 3)
         r.notes.push_back("... and " + std::to_string(problems.size() - 3) + " more GPU, layout and format combinations.");
     if (c.kv_memory_fraction > 0 && !g.engines.empty()) r.notes.push_back(kv_memory_fraction_note(g.engines.front()));
-    for (std::string& n : checkpoint_notes(c.checkpoint)) r.notes.push_back(std::move(n));
+    for (std::string& n : checkpoint_notes(c.checkpoint, g.engines)) r.notes.push_back(std::move(n));
     if (front.empty()) r.notes.push_back("No configuration fits and meets the targets.");
     if (!c.svg.empty()) {
         output_file f{.path = c.svg,
@@ -443,7 +444,7 @@ report plan(const plan_command& c) {
     }
     for (const std::string& why : res.skipped) r.notes.push_back("Left out: " + why + ".");
     if (c.kv_memory_fraction > 0 && !o.engines.empty()) r.notes.push_back(kv_memory_fraction_note(o.engines.front()));
-    for (std::string& n : checkpoint_notes(c.checkpoint)) r.notes.push_back(std::move(n));
+    for (std::string& n : checkpoint_notes(c.checkpoint, o.engines)) r.notes.push_back(std::move(n));
     if (t.percentiles())
         r.notes.push_back("Percentile targets: each instance gets rate / instances as Poisson arrivals; the fleet has at "
                           "least the fewest instances whose TTFT/TPOT percentiles (serve_online_latency, each shape "

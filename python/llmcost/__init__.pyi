@@ -236,7 +236,7 @@ def estimate(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output
              engine: Literal["trtllm", "vllm", "sglang"] | None = None,
              kv_memory_fraction: _Number | None = None,
              excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
-             eager_prompt: str | None = None) -> Estimate: ...
+             eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> Estimate: ...
 
 def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Number, tp: int = 1, pp: int = 1,
        ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,
@@ -274,7 +274,7 @@ def disagg(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: 
            acceptance: _Number | None = None, draft_tokens: int | None = None,
            drafter: Union[Literal["eagle", "mtp"], str, Model] = "eagle",
            excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
-           eager_prompt: str | None = None) -> Result: ...
+           eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> Result: ...
 
 def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Numbers,
           output: _Numbers, batch: _Numbers, tp: int | Sequence[int] | None = None,
@@ -288,7 +288,7 @@ def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]
           engine: Literal["trtllm", "vllm", "sglang"] | None = None,
           kv_memory_fraction: _Number | None = None,
           excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
-          eager_prompt: str | None = None) -> SweepResult: ...
+          eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> SweepResult: ...
 
 def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Number,
              output: _Number, ttft: _Number, tpot: _Number, batch: _Numbers | None = None,
@@ -301,7 +301,7 @@ def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareA
              engine: Literal["trtllm", "vllm", "sglang"] | None = None,
              kv_memory_fraction: _Number | None = None,
              excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
-             eager_prompt: str | None = None) -> Result: ...
+             eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> Result: ...
 
 def plan(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, rate: _Number,
          mix: Sequence[tuple[_Number, _Number, _Number]], ttft: _Number, tpot: _Number,
@@ -313,7 +313,7 @@ def plan(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]]
          engine: Literal["trtllm", "vllm", "sglang"] | None = None,
          kv_memory_fraction: _Number | None = None,
          excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
-         eager_prompt: str | None = None) -> Result: ...
+         eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> Result: ...
 
 def calibrate(measurements: Union[str, os.PathLike[str]], *, free: Sequence[str] | None = None,
               include_check_rows: bool = False, coverage: _Number | None = None) -> Result: ...

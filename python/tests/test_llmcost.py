@@ -348,6 +348,33 @@ def test_estimate_excluded_modules_add_the_kept_bytes_worked_by_hand():
             != llmcost.disagg("DeepSeek-V3", "B200", **d).to_dict())
 
 
+def test_excluded_modules_refusals_and_the_draft_model_as_the_tool_reads_them():
+    # The rules `llmcost … --excluded-modules` and the measurements loader share: a list that names no module is refused
+    # (not read as none kept), a list needs weights= (the format the rest is quantized to), kept_format= is a checkpoint
+    # format (not fp32), spaces after the commas are trimmed; a draft model keeps none of the target's kept modules
+    # (Llama-3.1-8B has no MLA kv_b: before the fix this raised on excluded.attention_kv_up).
+    base = dict(tp=8, weights="nvfp4", kv="fp8", input=1000, output=100, batch=1)
+    for empty in ("", ",", [], [" "]):
+        with pytest.raises(llmcost.InvalidInput, match=r"excluded_modules.*names no module; the words: attention_in, "
+                                                       r".*\[llmcost\.argument\.choice\]"):
+            llmcost.estimate("DeepSeek-V3", "B200", excluded_modules=empty, **base)
+    with pytest.raises(llmcost.InvalidInput, match=r"excluded_modules.*it needs that format \(weights=\).*"
+                                                   r"\[llmcost\.argument\.needs\]"):
+        llmcost.estimate("DeepSeek-V3", "B200", tp=8, input=1000, output=100, batch=1, excluded_modules="lm_head")
+    with pytest.raises(llmcost.InvalidInput, match=r"excluded_modules.*it needs that format"):
+        llmcost.sweep("DeepSeek-V3", "B200", tp=8, input=[1000], output=[100], batch=[1], excluded_modules="lm_head")
+    with pytest.raises(llmcost.InvalidInput, match=r"kept_format.*fp32.*\[llmcost\.argument\.choice\]"):
+        llmcost.estimate("DeepSeek-V3", "B200", excluded_modules="lm_head", kept_format="fp32", **base)
+    # "attention_kv_b, attention_out" is the list without spaces: 1,471,152,128 B more a GPU (the test above)
+    spaced = llmcost.estimate("DeepSeek-V3", "B200", excluded_modules="attention_kv_b, attention_out", **base)
+    plain = llmcost.estimate("DeepSeek-V3", "B200", **base)
+    assert spaced.weight_bytes_per_gpu - plain.weight_bytes_per_gpu == 1_471_152_128
+    d = dict(tp=8, weights="nvfp4", kv="fp8", input=1000, output=100, ttft=2, tpot=0.05, acceptance=0.7,
+             draft_tokens=3, drafter="Llama-3.1-8B")
+    r = llmcost.disagg("DeepSeek-V3", "B200", excluded_modules="attention_kv_b", **d)
+    assert r.to_dict() != llmcost.disagg("DeepSeek-V3", "B200", **d).to_dict()  # the target's kv_b still kept
+
+
 def test_estimate_eager_prompt_as_the_tool_states_it():
     # SGLang on Blackwell launches a prompt step eagerly at 75.89 us a kernel (tables/engines.csv prefill_launch_us):
     # a lone 16-token prompt is host-bound, so 'serial' lasts kernels * 75.89 us (a whole number of kernels), 'overlap'

@@ -115,6 +115,12 @@ TEST_CASE("excluded modules: the measurements column is optional, applies the ke
                              return io::parse_measurements_csv(header + ",excluded_modules\n" + bf16_row + ",lm_head\n", "m.csv");
                          }),
                          "weights column"));
+    // A list that names no module (only separators): refused by the one rule, not read as "none kept".
+    const std::string none = test::message_of([&] {
+        return io::parse_measurements_csv(header + ",excluded_modules\n" + row + ",\" \"\n", "m.csv");
+    });
+    CHECK(test::contains(none, "key \"excluded_modules\""));
+    CHECK(test::contains(none, "names no module; the words: attention_in, attention_kv_b"));
     // kv_b on standard attention: refused by the model's rule.
     deployment llama{.m = catalog::llama_3_1_8b, .hw = catalog::mi355x};
     llama = with_formats(llama, formats::mxfp4, formats::fp8, {.attention_kv_up = true});

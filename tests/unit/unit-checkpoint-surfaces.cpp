@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_helpers.hpp"
+
 using namespace llmcost;
 
 namespace {
@@ -25,10 +27,26 @@ TEST_CASE("mixed_format_bytes: (p − kept) · b_w ÷ 8 + kept · b_excl ÷ 8, w
     model m = catalog::deepseek_v3;
     m.weights = formats::nvfp4;  // 4 bits + an FP8 scale per 16 = 4.5 bits = 0.5625 B
     m.excluded = {.format = formats::bf16};
-    CHECK(mixed_format_bytes(m, 100.0, 40.0).value() == 60.0 * 0.5625 + 40.0 * 2.0);  // 113.75 B
+    CHECK(mixed_format_bytes(m, 100, 40).value() == 60.0 * 0.5625 + 40.0 * 2.0);  // 113.75 B
     m.excluded.format = formats::fp8;
-    CHECK(mixed_format_bytes(m, 100.0, 40.0).value() == 60.0 * 0.5625 + 40.0);
-    CHECK(mixed_format_bytes(m, 100.0, 0.0).value() == 56.25);
+    CHECK(mixed_format_bytes(m, 100, 40).value() == 60.0 * 0.5625 + 40.0);
+    CHECK(mixed_format_bytes(m, 100, 0).value() == 56.25);
+    CHECK(mixed_format_bytes(m, 100, 100).value() == 100.0);  // all kept: 100 · 1 B
+}
+
+TEST_CASE("mixed_format_bytes: the kept parameters are some of the p counted (0 <= kept <= p), else refused") {
+    model m = catalog::deepseek_v3;
+    m.weights = formats::nvfp4;
+    for (const count_t kept : {count_t{101}, count_t{-1}}) {
+        std::string why;
+        try {
+            (void)mixed_format_bytes(m, 100, kept);
+        } catch (const invalid_input& e) {
+            why = e.what();
+        }
+        CHECK(test::contains(why, "mixed_format_bytes kept"));
+        CHECK(test::contains(why, "0 <= kept <= p"));
+    }
 }
 
 TEST_CASE("mixed_format_bytes: the resident weights, a GPU's share and a step's reads move by the same kept bytes") {
@@ -71,6 +89,22 @@ TEST_CASE("excluded_modules_named: one parser for the measurements column (space
     CHECK(bad.unknown == "shared_experts");  // the first unknown word
     CHECK(excluded_modules_named("attention_in attention_out", ',').unknown == "attention_in attention_out");
     CHECK(excluded_modules_named("", ',').kept == excluded_modules{});
+    // Spaces around a word are trimmed (the CLI's "attention_in, lm_head"); a space inside a comma list's word is not.
+    const excluded_modules_reading spaced = excluded_modules_named(" attention_in , lm_head ", ',');
+    CHECK(spaced.ok());
+    CHECK(spaced.kept == excluded_modules{.attention_inputs = true, .lm_head = true});
+}
+
+TEST_CASE("excluded_modules_named: a list that names no module is names_none, never ok (one rule for every reader)") {
+    for (const char* list : {"", ",", ",,", " , "}) {
+        CAPTURE(list);
+        CHECK(excluded_modules_named(list, ',').names_none());
+        CHECK_FALSE(excluded_modules_named(list, ',').ok());
+    }
+    CHECK(excluded_modules_named("  ", ' ').names_none());
+    CHECK_FALSE(excluded_modules_named("lm_head", ',').names_none());
+    CHECK_FALSE(excluded_modules_named(",qkv,", ',').names_none());  // an unknown word is that refusal, not this one
+    CHECK(excluded_modules_names_none == "names no module; the words: ");
 }
 
 TEST_CASE("prompt_launch_named: overlap, serial, 0; nothing else") {

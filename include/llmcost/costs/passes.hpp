@@ -541,7 +541,7 @@ struct pass_model {
     // The embedding lookup reads a few rows; a tied table is streamed whole by the LM head. A checkpoint's
     // excluded modules are read in their own format: mixed_format_bytes(P_read, X_read) ÷ tp.
     const excluded_parameters_split excluded = excluded_parameters(m);
-    const double read = static_cast<double>(b.total() - b.routed_experts - (b.lm_head > 0 ? b.embedding : 0));
+    const count_t read = b.total() - b.routed_experts - (b.lm_head > 0 ? b.embedding : 0);
     pm.dense_bytes_read = mixed_format_bytes(m, read, excluded.read(b.lm_head == 0)).value() / pm.tp;
     // The replicated MLA down-projections: + D_bytes · (1 − 1 ÷ tp) read and 2 · t · D · (1 − 1 ÷ tp) FLOPs a step.
     const double replicated_share = 1.0 - 1.0 / pm.tp;
@@ -564,7 +564,7 @@ struct pass_model {
     // The excluded modules' GEMMs: F_excl ÷ (P_excl · gemm · e_excl(n)), their format's peak and the engine's curve
     // for it (BF16 weights and activations: cuBLAS's / hipBLASLt's BF16 GEMM, `dense_gemm_curve`).
     if (m.excluded.any()) {
-        pm.excluded_attention = excluded.attention;
+        pm.excluded_attention = static_cast<double>(excluded.attention);
         pm.excluded_lm_head = excluded.lm_head > 0.0 || (b.lm_head == 0 && excluded.embedding > 0.0);
         pm.excluded_peak = g.peak(m.excluded.format.compute).value() * en.kernels.gemm;  // > 0: deployment::validate
         pm.excluded_gemm = dense_gemm_curve(g.efficiency, en.kernels, m.excluded.format.compute,

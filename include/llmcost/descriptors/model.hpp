@@ -139,18 +139,30 @@ inline constexpr std::string_view excluded_module_words = "attention_in, attenti
 struct excluded_modules_reading {
     excluded_modules kept{};
     std::string_view unknown{};
-    [[nodiscard]] constexpr bool ok() const { return unknown.empty(); }
+    /// Whether the list named no module at all ("", ",", " "): refused by every reader (`excluded_modules_names_none`).
+    [[nodiscard]] constexpr bool names_none() const { return unknown.empty() && !kept.any(); }
+    [[nodiscard]] constexpr bool ok() const { return unknown.empty() && kept.any(); }
 };
+/// The one rule for an empty list (tables/measurements.csv, `llmcost … --excluded-modules`, Python `excluded_modules=`):
+/// a list that names no module is refused, never read as "none kept" (leave the setting out for that).
+inline constexpr std::string_view excluded_modules_names_none = "names no module; the words: ";
+/// The one rule for a list without the weights' format: the modules are kept out of a quantized checkpoint's format,
+/// so the reader needs that format (the measurements' `weights` column, `--weights`, `weights=`).
+inline constexpr std::string_view excluded_modules_need_weights =
+    "names the modules a quantized checkpoint keeps out of its weights' format: it needs that format";
 /// The modules a list of words names, split at `separator` (the measurements column: ' '; the CLI: ','): attention_in
 /// (every attention input projection; MLA q_a, q_b, kv_a), attention_kv_b (MLA's kv_b), attention_out (o_proj, wo),
-/// lm_head, embedding, kept in `format`. Empty words are skipped; the first unknown one is returned, not thrown.
+/// lm_head, embedding, kept in `format`. Spaces around a word are trimmed ("attention_in, lm_head"), empty words
+/// skipped; the first unknown one is returned, not thrown, and a list naming none is `names_none()`.
 [[nodiscard]] constexpr excluded_modules_reading excluded_modules_named(std::string_view list, char separator,
                                                                          const number_format& format = formats::bf16) {
     excluded_modules_reading r{.kept = {.format = format}};
     std::size_t at = 0;
     while (at < list.size()) {
         const std::size_t end = std::min(list.find(separator, at), list.size());
-        const std::string_view word = list.substr(at, end - at);
+        std::string_view word = list.substr(at, end - at);
+        while (!word.empty() && word.front() == ' ') word.remove_prefix(1);
+        while (!word.empty() && word.back() == ' ') word.remove_suffix(1);
         if (word == "attention_in") r.kept.attention_inputs = true;
         else if (word == "attention_kv_b") r.kept.attention_kv_up = true;
         else if (word == "attention_out") r.kept.attention_output = true;
@@ -392,12 +404,12 @@ struct parameter_breakdown {
 /// Parameters a checkpoint keeps in its excluded format (`model::excluded`), by where they sit:
 /// attention = L_attn · (P_in + P_kv_b + P_o, those excluded), P_in = P_attn − P_kv_b − P_o per layer.
 struct excluded_parameters_split {
-    double attention = 0;  ///< the excluded attention projections, all layers (matmuls every token)
-    double lm_head = 0;    ///< the LM head when excluded (0 where tied: then it is the embedding)
-    double embedding = 0;  ///< the embedding table when excluded (or the tied table with the LM head)
-    [[nodiscard]] constexpr double total() const { return attention + lm_head + embedding; }
+    count_t attention = 0;  ///< the excluded attention projections, all layers (matmuls every token)
+    count_t lm_head = 0;    ///< the LM head when excluded (0 where tied: then it is the embedding)
+    count_t embedding = 0;  ///< the embedding table when excluded (or the tied table with the LM head)
+    [[nodiscard]] constexpr count_t total() const { return attention + lm_head + embedding; }
     /// Of those, the ones a step streams: not the untied embedding (a lookup reads a few rows).
-    [[nodiscard]] constexpr double read(bool tied) const { return attention + lm_head + (tied ? embedding : 0.0); }
+    [[nodiscard]] constexpr count_t read(bool tied) const { return attention + lm_head + (tied ? embedding : 0); }
 };
 [[nodiscard]] constexpr excluded_parameters_split excluded_parameters(const model& m) {
     excluded_parameters_split x;
@@ -405,12 +417,11 @@ struct excluded_parameters_split {
     if (!e.any()) return x;
     const count_t out = attention_output_parameters_per_layer(m), up = attention_kv_up_parameters_per_layer(m);
     const count_t in = attention_parameters_per_layer(m) - out - up;
-    const double layers = m.count_layers().attention();
-    x.attention = static_cast<double>((e.attention_inputs ? in : 0) + (e.attention_kv_up ? up : 0) +
-                                      (e.attention_output ? out : 0)) * layers;
-    const double table = static_cast<double>(count_t{m.vocab} * m.hidden);
-    x.lm_head = e.lm_head && !m.tied_embeddings ? table : 0.0;
-    x.embedding = e.embedding || (e.lm_head && m.tied_embeddings) ? table : 0.0;
+    const count_t layers = m.count_layers().attention();
+    x.attention = ((e.attention_inputs ? in : 0) + (e.attention_kv_up ? up : 0) + (e.attention_output ? out : 0)) * layers;
+    const count_t table = count_t{m.vocab} * m.hidden;
+    x.lm_head = e.lm_head && !m.tied_embeddings ? table : 0;
+    x.embedding = e.embedding || (e.lm_head && m.tied_embeddings) ? table : 0;
     return x;
 }
 
@@ -419,14 +430,17 @@ struct excluded_parameters_split {
 /// Bytes of `p` non-expert parameters of which `kept` sit in the checkpoint's excluded format (`model::excluded`):
 /// (p − kept) · b_w ÷ 8 + kept · b_excl ÷ 8 (`number_format::bytes_for`). The one mixed-format sum: the resident
 /// weights (`weight_bytes`, `dense_weight_bytes_per_gpu`) and the bytes a step reads (`prepare_pass`) call it.
-[[nodiscard]] constexpr bytes_t mixed_format_bytes(const model& m, double p, double kept) {
-    return m.weights.bytes_for(p - kept) + m.excluded.format.bytes_for(kept);
+/// Counts, as `parameters` gives them; 0 ≤ kept ≤ p (the kept parameters are some of the p).
+[[nodiscard]] constexpr bytes_t mixed_format_bytes(const model& m, count_t p, count_t kept) {
+    require(kept >= 0 && kept <= p, m.name, "mixed_format_bytes kept", static_cast<double>(kept),
+            "the parameters kept in the excluded format are some of the p counted (0 <= kept <= p)");
+    return m.weights.bytes_for(static_cast<double>(p - kept)) + m.excluded.format.bytes_for(static_cast<double>(kept));
 }
 
 /// Resident non-expert weight bytes: `mixed_format_bytes(m, N − N_routed, X)`, X every excluded parameter.
 [[nodiscard]] constexpr bytes_t non_expert_weight_bytes(const model& m) {
     const parameter_breakdown b = parameters(m);
-    return mixed_format_bytes(m, static_cast<double>(b.total() - b.routed_experts), excluded_parameters(m).total());
+    return mixed_format_bytes(m, b.total() - b.routed_experts, excluded_parameters(m).total());
 }
 
 /// Resident weight bytes: routed experts in their format, the excluded modules in theirs, the rest in `weights`.

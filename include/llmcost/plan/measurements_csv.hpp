@@ -171,8 +171,10 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         // `weights` format of the rest (`with_formats(d, weights, kv, kept)`).
         const std::string& list = r.text("excluded_modules");
         if (r.text("weights").empty())
-            r.fail("excluded_modules", "names the modules a quantized checkpoint keeps in BF16: it needs the weights column's format");
+            r.fail("excluded_modules", std::string(excluded_modules_need_weights) + " (the weights column)");
         const excluded_modules_reading kept = excluded_modules_named(list, ' ');
+        if (kept.names_none())
+            r.fail("excluded_modules", std::string(excluded_modules_names_none) + std::string(excluded_module_words));
         if (!kept.ok())
             r.fail("excluded_modules", "unknown module '" + std::string(kept.unknown) +
                                            "'; expected modules kept in BF16, separated by spaces: " +
