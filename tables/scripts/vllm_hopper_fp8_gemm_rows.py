@@ -2,9 +2,9 @@
 """Session 30 part B (docs/vllm-hopper-fp8-gemm.md): vLLM's FP8 linear layers on Hopper as measured by NVIDIA
 aiconfigurator's vLLM 0.24.0 collector, at the shapes of Krai's MLPerf v5.1 open Llama-3.1-70B runs (vLLM 0.9.2,
 quantization=fp8: per-tensor FP8 weights, dynamic activation scales), as check rows (fitted no) of
-tables/microbenchmarks.csv: B100 (H200, Llama-3.1-70B TP1: QKV 10240 x 8192, attention output 8192 x 8192) and
-B101 (H100, TP2: QKV 5120 x 8192, attention output 8192 x 4096), m 512, 2048, 8192 (whole 256-row units); B102 (H200)
-and B103 (H100), the same layers at m 257, 513, 2049 (one row past a unit: the table's paired rows show the CUTLASS
+tables/microbenchmarks.csv: B101 (H200, Llama-3.1-70B TP1: QKV 10240 x 8192, attention output 8192 x 8192) and
+B102 (H100, TP2: QKV 5120 x 8192, attention output 8192 x 4096), m 512, 2048, 8192 (whole 256-row units); B103 (H200)
+and B104 (H100), the same layers at m 257, 513, 2049 (one row past a unit: the table's paired rows show the CUTLASS
 kernel's 256-row M units, engine_kernels::fp8_gemm_tile_rows).
 Source: github.com/ai-dynamo/aiconfigurator @095f58a51c4ca8e61b66ec108d86f223f8d559ce
 aic-core/src/aiconfigurator_core/systems/data/{h200_sxm,h100_sxm}/gemm/vllm/0.24.0/gemm_perf.parquet, gemm_dtype fp8,
@@ -24,19 +24,19 @@ TABLE = "tables/microbenchmarks.csv"
 COMMIT = "095f58a51c4ca8e61b66ec108d86f223f8d559ce"
 # (id prefix, hardware, aiconfigurator system, layer names by (n, k), [(m, n, k, latency ms)])
 POINTS = [
-    ("B100", "H200 SXM", "h200_sxm", {(10240, 8192): "Llama-3.1-70B TP1 QKV", (8192, 8192): "Llama-3.1-70B TP1 attention output"},
+    ("B101", "H200 SXM", "h200_sxm", {(10240, 8192): "Llama-3.1-70B TP1 QKV", (8192, 8192): "Llama-3.1-70B TP1 attention output"},
      [(512, 10240, 8192, 0.07576621903313532), (2048, 10240, 8192, 0.26839645703633624),
       (8192, 10240, 8192, 0.9795484542846681), (512, 8192, 8192, 0.05585955248938668),
       (2048, 8192, 8192, 0.2189546691046821), (8192, 8192, 8192, 0.8348053296407064)]),
-    ("B101", "H100 SXM5", "h100_sxm", {(5120, 8192): "Llama-3.1-70B TP2 QKV", (8192, 4096): "Llama-3.1-70B TP2 attention output"},
+    ("B102", "H100 SXM5", "h100_sxm", {(5120, 8192): "Llama-3.1-70B TP2 QKV", (8192, 4096): "Llama-3.1-70B TP2 attention output"},
      [(512, 5120, 8192, 0.05508888761202494), (2048, 5120, 8192, 0.1628613339530097),
       (8192, 5120, 8192, 0.5744346512688531), (512, 8192, 4096, 0.03270311156908671),
       (2048, 8192, 4096, 0.12749155362447104), (8192, 8192, 4096, 0.514901320139567)]),
-    ("B102", "H200 SXM", "h200_sxm", {(10240, 8192): "Llama-3.1-70B TP1 QKV", (8192, 8192): "Llama-3.1-70B TP1 attention output"},
+    ("B103", "H200 SXM", "h200_sxm", {(10240, 8192): "Llama-3.1-70B TP1 QKV", (8192, 8192): "Llama-3.1-70B TP1 attention output"},
      [(257, 10240, 8192, 0.0981902215215895), (513, 10240, 8192, 0.15738044844733343),
       (2049, 10240, 8192, 0.3807617823282878), (257, 8192, 8192, 0.07276444302664864),
       (513, 8192, 8192, 0.11311111185285781), (2049, 8192, 8192, 0.3182186550564236)]),
-    ("B103", "H100 SXM5", "h100_sxm", {(5120, 8192): "Llama-3.1-70B TP2 QKV", (8192, 4096): "Llama-3.1-70B TP2 attention output"},
+    ("B104", "H100 SXM5", "h100_sxm", {(5120, 8192): "Llama-3.1-70B TP2 QKV", (8192, 4096): "Llama-3.1-70B TP2 attention output"},
      [(257, 5120, 8192, 0.060917331112755664), (513, 5120, 8192, 0.07873421907424927),
       (2049, 5120, 8192, 0.2181288931104872), (257, 8192, 4096, 0.04271822174390157),
       (513, 8192, 4096, 0.05999022059970432), (2049, 8192, 4096, 0.1607404417461819)]),

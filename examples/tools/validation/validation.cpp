@@ -249,7 +249,7 @@ micro_row price(micro_row r) {
         // A linear layer's GEMM timed whole, weights read from HBM and the kernel's fixed cost included
         // (aiconfigurator's collectors: the Linear module under CUDA-graph replay, weights cycled past the
         // L2; B75-B82), priced as a step prices one GEMM under TensorRT-LLM's profile on the GPU's
-        // architecture (linear_vllm: vLLM's, its FP8 kernel's rows padded by `fp8_gemm_padded_rows`, B100-B103):
+        // architecture (linear_vllm: vLLM's, its FP8 kernel's rows padded by `fp8_gemm_padded_rows`, B101-B104):
         // t = max(2mnk ÷ (P · e(p) · m ÷ p), n·k·b_w ÷ (B · weights)) + t_kernel, figure 2mnk ÷ t.
         const std::vector<double> mnk = dimensions(r.size, r.id);
         if (mnk.size() != 3) throw std::runtime_error(r.id + ": a linear layer's size is m x n x k");
