@@ -9,7 +9,7 @@ if(NOT ROOT)
   get_filename_component(ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 endif()
 get_filename_component(ROOT "${ROOT}" ABSOLUTE)  # a relative ROOT would glob nothing
-set(id_grammar "^(S[1-9][0-9]?[0-9]?|T[1-9][0-9]?[0-9]?|B[0-9][0-9]|E[0-9][0-9][0-9]?|[LNPST]0[0-9])$")
+set(id_grammar "^(S[1-9][0-9]?[0-9]?|T[1-9][0-9]?[0-9]?|B[0-9][0-9]|B10[1-9]|B1[1-9][0-9]|E[0-9][0-9][0-9]?|[LNPST]0[0-9])$")
 set(doc ${ROOT}/docs/sources.md)
 if(NOT EXISTS ${doc})
   message(FATAL_ERROR "${doc} is missing: it defines the ids (S16, T7, B01, …) the sources cite")

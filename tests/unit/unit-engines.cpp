@@ -1764,3 +1764,58 @@ TEST_CASE("the prompts' attention curve e(s̄, W) on TensorRT-LLM on Blackwell (
         CHECK(has(missing, "prompt_attention_half_keys"));
     }
 }
+
+TEST_CASE("vLLM on Hopper's dense FP8 GEMM rows (CUTLASS sm90 dispatch: 256-row M units above 128 tokens), hand-worked") {
+    SUBCASE("the rows the kernel computes: u = min(T, max(64, next_pow2(m))), ⌈m ÷ u⌉ · u") {
+        CHECK(fp8_gemm_padded_rows(1.0, 256.0) == 64.0);     // 64 × 64 tile, 1 × 8 cluster
+        CHECK(fp8_gemm_padded_rows(64.0, 256.0) == 64.0);
+        CHECK(fp8_gemm_padded_rows(65.0, 256.0) == 128.0);   // 64 × 128 tile, 2 × 1 cluster
+        CHECK(fp8_gemm_padded_rows(128.0, 256.0) == 128.0);
+        CHECK(fp8_gemm_padded_rows(129.0, 256.0) == 256.0);  // 128 × 128 tile, 2 × 1 cluster
+        CHECK(fp8_gemm_padded_rows(256.0, 256.0) == 256.0);
+        CHECK(fp8_gemm_padded_rows(257.0, 256.0) == 512.0);
+        CHECK(fp8_gemm_padded_rows(572.0, 256.0) == 768.0);  // a Krai H200 step's 393 decodes and a 179-token prompt
+        CHECK(fp8_gemm_padded_rows(1025.0, 256.0) == 1280.0);
+        CHECK(fp8_gemm_padded_rows(200.0, 128.0) == 256.0);  // T = 128: u = 128 above 64 tokens
+        CHECK(fp8_gemm_padded_rows(257.0, 128.0) == 384.0);
+        CHECK(fp8_gemm_padded_rows(572.0, 0.0) == 576.0);    // T = 0: the hardware's 64-row tiles
+        CHECK(fp8_gemm_padded_rows(7.0, 0.0) == 8.0);        // ... and 8-row steps below 64
+        CHECK(fp8_gemm_padded_rows(0.0, 256.0) == 0.0);
+        CHECK(catalog::vllm_hopper.kernels.fp8_gemm_tile_rows == 256.0);
+        CHECK(catalog::trtllm_hopper.kernels.fp8_gemm_tile_rows == 0.0);
+        CHECK(catalog::sglang_hopper.kernels.fp8_gemm_tile_rows == 0.0);
+        CHECK(catalog::vllm_blackwell.kernels.fp8_gemm_tile_rows == 0.0);
+    }
+    SUBCASE("in a prompt step: 257 tokens take the dense GEMM time of 512, an aligned 512 nothing more") {
+        // One prompt, one logit row either way, so the LM head's term is the same: the dense projections of
+        // 257 tokens compute 512 rows at e(512) and keep 257, t = 2 · 257 · W ÷ (P · e(512) · 257 ÷ 512), which
+        // is 512 tokens' time without the padding; 65 tokens likewise run as 128 rows.
+        const deployment ref =
+            with_formats({.m = catalog::llama_3_1_70b, .hw = catalog::h200_sxm}, formats::fp8, formats::bf16);
+        deployment tiled = ref;
+        tiled.engine.kernels.fp8_gemm_tile_rows = 256.0;
+        auto compute = [](const deployment& d, auto tokens) {
+            const pass_model pm = prepare_pass(d);
+            const auto terms = detail::sequence_terms_of(pm, {.prefill_sequences = 1.0, .prefill_tokens = tokens});
+            return detail::step_formula(pm, terms, 0.0, 1.0).matmul_compute;
+        };
+        CHECK(compute(tiled, 257_tok) == doctest::Approx(compute(ref, 512_tok)).epsilon(1e-12));
+        CHECK(compute(tiled, 512_tok) == doctest::Approx(compute(ref, 512_tok)).epsilon(1e-12));
+        CHECK(compute(tiled, 65_tok) == doctest::Approx(compute(ref, 128_tok)).epsilon(1e-12));
+        CHECK(compute(tiled, 257_tok) > compute(ref, 257_tok));
+        // BF16 matmuls are not the FP8 kernel: unchanged
+        const deployment bf16_ref = with_formats(ref, formats::bf16, formats::bf16);
+        deployment bf16_tiled = bf16_ref;
+        bf16_tiled.engine.kernels.fp8_gemm_tile_rows = 256.0;
+        CHECK(compute(bf16_tiled, 257_tok) == compute(bf16_ref, 257_tok));
+    }
+    SUBCASE("refusals name the field, the value and the rule") {
+        engine_profile e = catalog::vllm_hopper;
+        e.kernels.fp8_gemm_tile_rows = 100.0;
+        CHECK(has(test::validation_message(e), "kernels.fp8_gemm_tile_rows = 100: must be 0 (the hardware's padding) or a power of two"));
+        e.kernels.fp8_gemm_tile_rows = -256.0;
+        CHECK(has(test::validation_message(e), "kernels.fp8_gemm_tile_rows = -256"));
+        e.kernels.fp8_gemm_tile_rows = 2048.0;
+        CHECK(has(test::validation_message(e), "kernels.fp8_gemm_tile_rows = 2048"));
+    }
+}

@@ -245,21 +245,25 @@ micro_row price(micro_row r) {
                               : std::string()) + "e∞ " +
                 text::plain(curve.matmul, 4) + ", n₀ " + text::plain(curve.matmul_half_dim, 4) + ", ∛(m·n·k) " +
                 text::plain(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) + ")";
-    } else if (r.kind == "linear") {
+    } else if (r.kind == "linear" || r.kind == "linear_vllm") {
         // A linear layer's GEMM timed whole, weights read from HBM and the kernel's fixed cost included
         // (aiconfigurator's collectors: the Linear module under CUDA-graph replay, weights cycled past the
         // L2; B75-B82), priced as a step prices one GEMM under TensorRT-LLM's profile on the GPU's
-        // architecture: t = max(2mnk ÷ (P · e(n)), n·k·b_w ÷ (B · weights)) + t_kernel, figure 2mnk ÷ t.
+        // architecture (linear_vllm: vLLM's, its FP8 kernel's rows padded by `fp8_gemm_padded_rows`, B101-B104):
+        // t = max(2mnk ÷ (P · e(p) · m ÷ p), n·k·b_w ÷ (B · weights)) + t_kernel, figure 2mnk ÷ t.
         const std::vector<double> mnk = dimensions(r.size, r.id);
         if (mnk.size() != 3) throw std::runtime_error(r.id + ": a linear layer's size is m x n x k");
         const std::optional<number_format> f = format_named(r.precision);
         if (!f) throw std::runtime_error(r.id + ": unknown precision '" + r.precision + "'");
         const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
-        const std::optional<engine_profile> trt = arch ? catalog::find_engine(engine_kind::trtllm, *arch) : std::nullopt;
+        const engine_kind owner = r.kind == "linear_vllm" ? engine_kind::vllm : engine_kind::trtllm;
+        const std::optional<engine_profile> trt = arch ? catalog::find_engine(owner, *arch) : std::nullopt;
         const engine_kernels kernels = trt ? trt->kernels : engine_kernels{};
         const achievable_fractions curve = dense_gemm_curve(e, kernels, f->compute);
         const double m = mnk[0], n = mnk[1], k = mnk[2];
-        const double fraction = curve.matmul_at(m, k, n);
+        const double tile = f->compute == compute_class::fp8 ? kernels.fp8_gemm_tile_rows : 0.0;
+        const double rows = tile > 0.0 ? fp8_gemm_padded_rows(m, tile) : m;
+        const double fraction = curve.matmul_at(rows, k, n) * m / rows;
         const double peak = g.peak(f->compute).value() * kernels.gemm;
         const double compute_s = 2.0 * m * n * k / (peak * fraction);
         const double weights_s = n * k * f->bits_per_element() / 8.0 / (g.sustained_hbm_bandwidth().value() * kernels.weights);
@@ -267,6 +271,7 @@ micro_row price(micro_row r) {
         r.predicted = 2.0 * m * n * k / layer_s / scale;
         r.how = "2mnk ÷ (max(" + text::plain(compute_s * 1e6, 4) + " µs at " + std::string(to_string(f->compute)) + " peak × " +
                 text::plain(fraction, 4) + (trt && kernels.own_bf16_curve() && f->compute == compute_class::bf16 ? " (" + std::string(trt->name) + "'s BF16 curve)" : std::string()) +
+                (rows != m ? " (" + text::plain(rows, 5) + " rows computed)" : std::string()) +
                 ", weights " + text::plain(weights_s * 1e6, 4) + " µs) + kernel " + text::plain(e.kernel_overhead.value() * 1e6, 3) +
                 " µs)";
     } else if (r.kind == "gemm_blockscale") {
@@ -406,7 +411,7 @@ micro_row price(micro_row r) {
                     text::plain(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + text::plain(t.value() * 1e6, 4) + " µs";
         }
     } else {
-        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, gemm_blockscale, linear, expert_gemm, expert_gemm_fp8, attention, prompt_attention, all_reduce)");
+        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, gemm_blockscale, linear, linear_vllm, expert_gemm, expert_gemm_fp8, attention, prompt_attention, all_reduce)");
     }
     return r;
 }
@@ -2123,14 +2128,15 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         const std::string what = r.kind == "gemm" ? r.precision + " GEMM"
                                  : r.kind == "gemm_quant" ? r.precision + " GEMM with its activations' quantization"
                                  : r.kind == "gemm_blockscale" ? "block-scaled " + r.precision + " GEMM (SGLang)"
-                                 : r.kind == "linear" ? r.precision + " linear layer (GEMM timed whole)"
+                                 : r.kind == "linear" || r.kind == "linear_vllm" ? r.precision + " linear layer (GEMM timed whole)"
                                  : r.kind == "expert_gemm" ? r.precision + " × BF16 expert GEMM"
                                  : r.kind == "expert_gemm_fp8" ? "FP8 × FP8 expert GEMM (SGLang's FP8 MoE runner)"
                                  : r.kind == "attention" ? "fused attention"
                                  : r.kind == "prompt_attention" ? r.precision + " prompt (context) attention, causal"
                                  : r.kind == "all_reduce" ? "all-reduce bus bandwidth" : "HBM bandwidth";
         std::string size = r.size;
-        if (r.kind == "gemm" || r.kind == "gemm_quant" || r.kind == "gemm_blockscale" || r.kind == "linear")
+        if (r.kind == "gemm" || r.kind == "gemm_quant" || r.kind == "gemm_blockscale" || r.kind == "linear" ||
+            r.kind == "linear_vllm")
             size = "m·n·k " + r.size;
         if (r.kind == "expert_gemm" || r.kind == "expert_gemm_fp8") size = "rows per expert · width · hidden " + r.size;
         if (r.kind == "prompt_attention") size = "prompts · tokens · query heads · KV heads " + r.size;

@@ -455,6 +455,9 @@ struct pass_model {
     double query_heads_per_rank = 0;        ///< query heads on a GPU: W = prompts · n · heads
     double grouped_gemm = 1;                ///< expert GEMM rate ÷ the size curve at rows per expert
     double expert_tile_rows = 0;            ///< rows an expert's GEMM is padded to; 0: the hardware's padding
+    /// The most rows a dense FP8 projection's kernel covers M in (`engine_kernels::fp8_gemm_tile_rows`, read where the
+    /// matmuls run FP8); 0: the hardware's padding
+    double dense_fp8_tile_rows = 0;
     /// The ceiling of a mixed-input expert GEMM (weights narrower than the activations), a fraction of
     /// `peak` (`engine_kernels::mixed_input_expert_gemm`); 0: none, or experts in the activations' format
     double mixed_input_ceiling = 0;
@@ -516,6 +519,19 @@ struct pass_model {
     return curve;
 }
 
+/// Rows a dense FP8 GEMM kernel computes for m tokens under a dispatch that picks its tile by
+/// mp2 = max(64, next_pow2(m)) and whose largest tile × cluster covers T rows of M: u = min(T, mp2),
+/// ⌈m ÷ u⌉ · u (vLLM's CUTLASS sm90 FP8 scaled_mm, scaled_mm_sm90_fp8_dispatch.cuh: 64 × 64 tile up to
+/// 64 tokens, 64 × 128 with a 2 × 1 cluster up to 128, 128 × 128 with a 2 × 1 cluster above, T = 256).
+/// T = 0: the hardware's padding (`achievable_fractions::padded_rows`); m ≤ 0: none.
+[[nodiscard]] constexpr double fp8_gemm_padded_rows(double m, double T) {
+    if (!(T > 0.0)) return achievable_fractions::padded_rows(m);
+    if (!(m > 0.0)) return 0.0;
+    double u = 64.0;
+    while (u < m && u < T) u *= 2.0;  // u = min(T, max(64, next_pow2(m))) for T a power of two ≥ 64
+    return detail::const_ceil(m / u) * u;
+}
+
 /// The deployment's constants for pricing passes. Refuses a deployment that breaks a rule
 /// (`deployment::validate`, which also asks that the GPU can run the model's matmuls).
 [[nodiscard]] constexpr pass_model prepare_pass(const deployment& d) {
@@ -561,6 +577,7 @@ struct pass_model {
     const engine_profile& en = d.engine;
     pm.peak = pm.peak * en.kernels.gemm;
     pm.dense_gemm = dense_gemm_curve(g.efficiency, en.kernels, m.activations.compute, m.weights.bits_per_element() >= 16.0);
+    pm.dense_fp8_tile_rows = m.activations.compute == compute_class::fp8 ? en.kernels.fp8_gemm_tile_rows : 0.0;
     // The excluded modules' GEMMs: F_excl ÷ (P_excl · gemm · e_excl(n)), their format's peak and the engine's curve
     // for it (BF16 weights and activations: cuBLAS's / hipBLASLt's BF16 GEMM, `dense_gemm_curve`).
     if (m.excluded.any()) {
@@ -1085,8 +1102,17 @@ template <class V>
     };
     // t_dense = F_dense ÷ (P · e(t)), or F_dense ÷ (P₁₆ · gemm · e_hw(t)) in a step of t ≤ T tokens that
     // runs them 16-bit (`pass_model::wide_dense_max_tokens`; AMD's MLPerf Mixtral Server patch).
+    // The dense projections under a kernel whose tile and cluster pad M (`fp8_gemm_padded_rows`, p rows):
+    // e(p) · t ÷ p, the padded rows computed and discarded; the LM head is not an FP8 GEMM there.
+    auto projection_efficiency = [&](const V& rows) {
+        if (!(pm.dense_fp8_tile_rows > 0.0)) return dense_efficiency(rows, pm.dense_cbrt_k_n);
+        const double tile = pm.dense_fp8_tile_rows;
+        const V padded = L::map(rows, [tile](double x) { return x > 0.0 ? fp8_gemm_padded_rows(x, tile) : 1.0; });
+        return L::choose(rows > 0.0, V(dense_efficiency(padded, pm.dense_cbrt_k_n) * (rows / padded)),
+                         dense_efficiency(rows, pm.dense_cbrt_k_n));
+    };
     auto dense_compute = [&](const V& dense_flops) {
-        const V narrow = dense_flops / (peak * dense_efficiency(t, pm.dense_cbrt_k_n));
+        const V narrow = dense_flops / (peak * projection_efficiency(t));
         if (!(pm.wide_dense_max_tokens > 0.0)) return narrow;
         const V wide = dense_flops / (pm.wide_dense_peak * e.matmul_at_rows(t, pm.dense_cbrt_k_n));
         return L::choose(t <= pm.wide_dense_max_tokens, wide, narrow);

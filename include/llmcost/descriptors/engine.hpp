@@ -159,6 +159,12 @@ struct engine_kernels {
     /// hardware's curve (× `gemm`). Expert (grouped) GEMMs keep the hardware's curve × `grouped_gemm`.
     double fp8_gemm_efficiency = 0.0;
     double fp8_gemm_half_dim = 0.0;
+    /// The most rows a dense FP8 GEMM kernel's M extent covers (its tile's rows × its cluster's), where the
+    /// engine's kernel dispatch picks the tile by mp2 = max(64, next_pow2(m)): the kernel computes
+    /// ⌈m ÷ u⌉ · u rows, u = min(T, mp2) (`fp8_gemm_padded_rows`; vLLM's CUTLASS sm90 FP8 scaled_mm:
+    /// 64 × 1 up to 64 tokens, 64 × 2 up to 128, 128 × 2 = 256 above, docs/vllm-hopper-fp8-gemm.md);
+    /// 0: the hardware's padding (`achievable_fractions::padded_rows`). Dense projections only: not the LM head.
+    double fp8_gemm_tile_rows = 0.0;
     /// The engine's own size curve for dense 16-bit GEMMs (BF16 / FP16 activations and weights),
     /// e(n) = e∞ · n ÷ (n + n₀) of the datasheet BF16 peak, in place of the hardware's curve (which is
     /// fitted on cuBLASLt FP8 square GEMMs, B04, and applied to every format): where the engine's BF16
@@ -648,6 +654,11 @@ struct engine_profile {
         require(non_negative_finite(kernels.wide_dense_max_tokens) && kernels.wide_dense_max_tokens <= 1e6, s,
                 "kernels.wide_dense_max_tokens", kernels.wide_dense_max_tokens,
                 "must be 0 (never) or the most tokens a step has for its dense GEMMs to run 16-bit, finite, at most 10⁶");
+        require(kernels.fp8_gemm_tile_rows == 0.0 || kernels.fp8_gemm_tile_rows == 64.0 || kernels.fp8_gemm_tile_rows == 128.0 ||
+                    kernels.fp8_gemm_tile_rows == 256.0 || kernels.fp8_gemm_tile_rows == 512.0 ||
+                    kernels.fp8_gemm_tile_rows == 1024.0,
+                s, "kernels.fp8_gemm_tile_rows", kernels.fp8_gemm_tile_rows,
+                "must be 0 (the hardware's padding) or a power of two of rows from 64 to 1024");
         require(non_negative_finite(kernels.expert_tile_rows) && kernels.expert_tile_rows <= 1024.0 &&
                     kernels.expert_tile_rows == detail::const_trunc(kernels.expert_tile_rows),
                 s, "kernels.expert_tile_rows", kernels.expert_tile_rows,

@@ -95,6 +95,8 @@ struct engine_row {
     double cross_host_norm_kernels;
     /// the cross-host all-reduce's largest message (KiB; `engine_collectives::cross_host_all_reduce_max`); 0: no bound
     double cross_host_all_reduce_max_KiB;
+    /// the most rows a dense FP8 GEMM kernel's M extent covers (`engine_kernels::fp8_gemm_tile_rows`); 0: the hardware's padding
+    double fp8_gemm_tile_rows;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -135,6 +137,7 @@ struct engine_row {
                     .fp4_quant_gemm_half_dim = r.fp4_quant_gemm_half_dim,
                     .fp8_gemm_efficiency = r.fp8_gemm_efficiency,
                     .fp8_gemm_half_dim = r.fp8_gemm_half_dim,
+                    .fp8_gemm_tile_rows = r.fp8_gemm_tile_rows,
                     .bf16_gemm_efficiency = r.bf16_gemm_efficiency,
                     .bf16_gemm_half_dim = r.bf16_gemm_half_dim,
                     .mixed_input_expert_gemm = r.mixed_input_expert_gemm,
