@@ -1809,6 +1809,51 @@ TEST_CASE("vLLM on Hopper's dense FP8 GEMM rows (CUTLASS sm90 dispatch: 256-row 
         bf16_tiled.engine.kernels.fp8_gemm_tile_rows = 256.0;
         CHECK(compute(bf16_tiled, 257_tok) == compute(bf16_ref, 257_tok));
     }
+    SUBCASE("a block-scaled FP8 checkpoint (latent attention, W8A8 FP8) runs the blockwise kernel: no 256-row units") {
+        // vLLM's block-FP8 linear layers take scaled_mm_blockwise_sm90_fp8_dispatch.cuh (128-row M tile, cluster along
+        // N), not the per-tensor kernel: the pass carries no tile rows there; a per-tensor FP8 dense model does.
+        deployment dsv3{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = {.tp = 8}};
+        dsv3.engine = catalog::vllm_hopper;
+        CHECK(prepare_pass(with_formats(dsv3, formats::fp8, formats::fp8)).dense_fp8_tile_rows == 0.0);
+        deployment llama{.m = catalog::llama_3_1_70b, .hw = catalog::h200_sxm};
+        llama.engine = catalog::vllm_hopper;
+        CHECK(prepare_pass(with_formats(llama, formats::fp8, formats::bf16)).dense_fp8_tile_rows == 256.0);
+        CHECK(prepare_pass(with_formats(llama, formats::bf16, formats::bf16)).dense_fp8_tile_rows == 0.0);
+    }
+    SUBCASE("the table's fp8_gemm_tile_rows column: 0 where a table leaves it out, read and refused with file and line") {
+        const std::string row = "Mine,vllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,5.416,1024,24.95,28.5,619,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+        const auto old = io::parse_engines_csv(engine_table(row, "", ""), "old.csv");
+        REQUIRE(old.size() == 1);
+        CHECK(old[0].kernels.fp8_gemm_tile_rows == 0.0);
+        const auto mine = io::parse_engines_csv(engine_table(row, "fp8_gemm_tile_rows", "256"), "mine.csv");
+        REQUIRE(mine.size() == 1);
+        CHECK(mine[0].kernels.fp8_gemm_tile_rows == 256.0);
+        for (const char* bad : {"100", "-1", "nan", "4096"}) {
+            CAPTURE(bad);
+            const std::string m =
+                test::message_of([&] { return io::parse_engines_csv(engine_table(row, "fp8_gemm_tile_rows", bad), "mine.csv"); });
+            CHECK(has(m, "mine.csv:2"));
+            CHECK(has(m, "fp8_gemm_tile_rows"));
+        }
+    }
+    SUBCASE("a MoE model's routed experts are not the dense kernel: an aligned Mixtral FP8 step does not move") {
+        // 512 decodes of Mixtral-8x7B FP8 on one H200: the dense projections' 512 rows are two 256-row units, so
+        // they do not move; the routed experts see 512 · 2 ÷ 8 = 128 rows each, which 256-row units would pad to
+        // 256 (the hardware's 64-row padding keeps 128): a step equal to the bit says the experts are not padded.
+        // 300 decodes pad the dense projections to 512 rows: longer.
+        deployment ref = with_formats({.m = catalog::mixtral_8x7b, .hw = catalog::h200_sxm}, formats::fp8, formats::fp8);
+        ref.engine = catalog::vllm_hopper;
+        ref.engine.kernels.fp8_gemm_tile_rows = 0.0;
+        deployment tiled = ref;
+        tiled.engine.kernels.fp8_gemm_tile_rows = 256.0;
+        auto compute = [](const deployment& d, double decodes) {
+            const pass_model pm = prepare_pass(d);
+            const auto terms = detail::sequence_terms_of(pm, {.decode_sequences = decodes, .decode_context = 1000_tok});
+            return detail::step_formula(pm, terms, decodes, 0.0).matmul_compute;
+        };
+        CHECK(compute(tiled, 512.0) == compute(ref, 512.0));
+        CHECK(compute(tiled, 300.0) > compute(ref, 300.0));
+    }
     SUBCASE("refusals name the field, the value and the rule") {
         engine_profile e = catalog::vllm_hopper;
         e.kernels.fp8_gemm_tile_rows = 100.0;

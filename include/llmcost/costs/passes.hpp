@@ -577,7 +577,14 @@ struct pass_model {
     const engine_profile& en = d.engine;
     pm.peak = pm.peak * en.kernels.gemm;
     pm.dense_gemm = dense_gemm_curve(g.efficiency, en.kernels, m.activations.compute, m.weights.bits_per_element() >= 16.0);
-    pm.dense_fp8_tile_rows = m.activations.compute == compute_class::fp8 ? en.kernels.fp8_gemm_tile_rows : 0.0;
+    // The 256-row M units are the per-tensor FP8 kernel's (scaled_mm_sm90_fp8_dispatch.cuh); a block-scaled FP8
+    // checkpoint runs vLLM's blockwise kernel (scaled_mm_blockwise_sm90_fp8_dispatch.cuh: 128-row M tile, 1 × 2 × 1
+    // cluster along N), which keeps the hardware's padding here. Block scaling is read as the kernel count reads it:
+    // latent attention ∧ W8A8 FP8 (DeepSeek-V3/R1's checkpoints; `fp8_attention_quant_kernels`).
+    const bool block_scaled_fp8 = m.attention.kind == attention_kind::latent && m.weights.compute == compute_class::fp8 &&
+                                  m.weights.element_bits == 8.0 && m.activations.compute == compute_class::fp8;
+    pm.dense_fp8_tile_rows =
+        m.activations.compute == compute_class::fp8 && !block_scaled_fp8 ? en.kernels.fp8_gemm_tile_rows : 0.0;
     // The excluded modules' GEMMs: F_excl ÷ (P_excl · gemm · e_excl(n)), their format's peak and the engine's curve
     // for it (BF16 weights and activations: cuBLAS's / hipBLASLt's BF16 GEMM, `dense_gemm_curve`).
     if (m.excluded.any()) {

@@ -163,7 +163,9 @@ struct engine_kernels {
     /// engine's kernel dispatch picks the tile by mp2 = max(64, next_pow2(m)): the kernel computes
     /// ⌈m ÷ u⌉ · u rows, u = min(T, mp2) (`fp8_gemm_padded_rows`; vLLM's CUTLASS sm90 FP8 scaled_mm:
     /// 64 × 1 up to 64 tokens, 64 × 2 up to 128, 128 × 2 = 256 above, docs/vllm-hopper-fp8-gemm.md);
-    /// 0: the hardware's padding (`achievable_fractions::padded_rows`). Dense projections only: not the LM head.
+    /// 0: the hardware's padding (`achievable_fractions::padded_rows`). Dense projections of per-tensor FP8 only: not the
+    /// LM head, nor a block-scaled FP8 checkpoint (latent attention ∧ W8A8 FP8: the blockwise kernel; `prepare_pass`).
+    /// T a power of two ≥ 64 (`validate`).
     double fp8_gemm_tile_rows = 0.0;
     /// The engine's own size curve for dense 16-bit GEMMs (BF16 / FP16 activations and weights),
     /// e(n) = e∞ · n ÷ (n + n₀) of the datasheet BF16 peak, in place of the hardware's curve (which is
