@@ -61,3 +61,29 @@ def set_once(row, col, field, old, new, sentence, path, name):
     row[col[field]] = new
     row[col["source"]] += sentence
     return True
+
+
+def set_field(row, col, field, value, sentence, path, name):
+    """A cell a script owns: refused unless it holds 0, nothing or `value` (naming the table, row and cell), set to
+    `value`, and `sentence` appended to the row's `source` once. True when the row changed."""
+    changed = False
+    if row[col[field]] not in ("0", "", value):
+        sys.exit(f"{path}: {name}: {field} is {row[col[field]]!r}, neither 0 nor {value!r}; refused")
+    if row[col[field]] != value:
+        row[col[field]] = value
+        changed = True
+    if sentence not in row[col["source"]]:
+        row[col["source"]] += sentence
+        changed = True
+    return changed
+
+
+def upsert_rows(rows, new):
+    """Each row of `new` replaces the row of `rows` with the same id (first cell), or is appended after the last."""
+    ids = {r[0]: i for i, r in enumerate(rows) if r}
+    for r in new:
+        if r[0] in ids:
+            rows[ids[r[0]]] = r
+        else:
+            rows.append(r)
+            ids[r[0]] = len(rows) - 1

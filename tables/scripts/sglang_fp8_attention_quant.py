@@ -25,9 +25,8 @@ The catalog (include/llmcost/catalog/engines.hpp, hand-kept) must carry the same
 """
 
 
-import sys
 
-from csv_rows import insert_columns, load, row_named, save, set_once
+from csv_rows import insert_columns, load, row_named, save, set_field, set_once
 
 PATH = "tables/engines.csv"
 COLUMN = "fp8_attention_quant_kernels"
@@ -87,15 +86,7 @@ def main():
     col = {name: i for i, name in enumerate(head)}
     for name, k in COUNT.items():
         r = row_named(rows, name, PATH)
-        if r[col[COLUMN]] not in ("0", "", k):
-            sys.exit(f"{PATH}: {name}: {COLUMN} is {r[col[COLUMN]]!r}, neither 0 nor {k!r}; refused")
-        if r[col[COLUMN]] != k:
-            r[col[COLUMN]] = k
-            changed = True
-        sentence = SENTENCE.format(k=k, why=WHY[k])
-        if sentence not in r[col["source"]]:
-            r[col["source"]] += sentence
-            changed = True
+        changed |= set_field(r, col, COLUMN, k, SENTENCE.format(k=k, why=WHY[k]), PATH, name)
         # the refits (FITS) and the re-derived figures (DERIVED), each set once (a later refit may move them)
         updates = [(field, old, new, FIT_SENTENCE.format(field=field, old=old, new=new, k=k))
                    for (profile, field), (old, new) in FITS.items() if profile == name]

@@ -11,7 +11,7 @@ figures), fitted yes (all nine set a and B_bus: least squares on log time).
 Sets the rows by id, idempotently (appends the ones absent; re-running changes nothing); run from the
 repository root."""
 
-from csv_rows import load, save
+from csv_rows import load, save, upsert_rows
 
 TABLE = "tables/microbenchmarks.csv"
 HIDDEN, RANKS = 7168, 8
@@ -37,14 +37,7 @@ def row(tokens, us):
 
 def main():
     rows = load(TABLE)
-    ids = {r[0]: i for i, r in enumerate(rows) if r}
-    for tokens, us in POINTS:
-        r = row(tokens, us)
-        if r[0] in ids:
-            rows[ids[r[0]]] = r
-        else:
-            rows.append(r)
-            ids[r[0]] = len(rows) - 1
+    upsert_rows(rows, [row(tokens, us) for tokens, us in POINTS])
     save(TABLE, rows)
     print(f"{TABLE}: " + ", ".join(f"{row(t, u)[0]} {row(t, u)[5]} GB/s" for t, u in POINTS))
 

@@ -18,7 +18,7 @@ on Hopper's profile: max(compute at the hardware's FP8 curve on the padded rows,
 Sets the rows by id, idempotently (appends the ones absent; re-running changes nothing); run from the
 repository root."""
 
-from csv_rows import load, save
+from csv_rows import load, save, upsert_rows
 
 TABLE = "tables/microbenchmarks.csv"
 COMMIT = "095f58a51c4ca8e61b66ec108d86f223f8d559ce"
@@ -65,14 +65,8 @@ def rows_to_set():
 
 def main():
     rows = load(TABLE)
-    ids = {r[0]: i for i, r in enumerate(rows) if r}
     new = rows_to_set()
-    for r in new:
-        if r[0] in ids:
-            rows[ids[r[0]]] = r
-        else:
-            rows.append(r)
-            ids[r[0]] = len(rows) - 1
+    upsert_rows(rows, new)
     save(TABLE, rows)
     print(f"{TABLE}: " + ", ".join(f"{r[0]} {r[5]} TFLOP/s" for r in new))
 

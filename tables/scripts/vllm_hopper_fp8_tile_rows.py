@@ -17,9 +17,8 @@ Adds the column (before `source`, 0 elsewhere) if absent and sets the cell, its 
 source. Idempotent: re-running changes nothing. Then run tables/scripts/engines_catalog_sync.py. Run from the
 repository root."""
 
-import sys
 
-from csv_rows import insert_columns, load, row_named, save
+from csv_rows import insert_columns, load, row_named, save, set_field
 
 PATH = "tables/engines.csv"
 COLUMN = "fp8_gemm_tile_rows"
@@ -46,14 +45,7 @@ def main():
     head = rows[0]
     col = {name: i for i, name in enumerate(head)}
     r = row_named(rows, PROFILE, PATH)
-    if r[col[COLUMN]] not in ("0", "", VALUE):
-        sys.exit(f"{PATH}: {PROFILE}: {COLUMN} is {r[col[COLUMN]]!r}, neither 0 nor {VALUE!r}; refused")
-    if r[col[COLUMN]] != VALUE:
-        r[col[COLUMN]] = VALUE
-        changed = True
-    if SENTENCE not in r[col["source"]]:
-        r[col["source"]] += SENTENCE
-        changed = True
+    changed |= set_field(r, col, COLUMN, VALUE, SENTENCE, PATH, PROFILE)
     if changed:
         save(PATH, rows)
     print(f"{PATH}: {PROFILE}: {COLUMN} = {VALUE}" + (" (set)" if changed else " (already set)"))
