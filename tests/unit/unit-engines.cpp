@@ -1782,6 +1782,12 @@ TEST_CASE("vLLM on Hopper's dense FP8 GEMM rows (CUTLASS sm90 dispatch: 256-row 
         CHECK(fp8_gemm_padded_rows(7.0, 0.0) == 8.0);        // ... and 8-row steps below 64
         CHECK(fp8_gemm_padded_rows(0.0, 256.0) == 0.0);
         CHECK(catalog::vllm_hopper.kernels.fp8_gemm_tile_rows == 256.0);
+        // the size curve at the kernel's rows, e(p) · m ÷ p (achievable_fractions::matmul_at with a tile): 257 tokens
+        // run 512 rows, so their fraction is 512 rows' fraction × 257 ÷ 512
+        const achievable_fractions& h200 = catalog::h200_sxm.gpu.efficiency;
+        CHECK(h200.matmul_at(257.0, 8192.0, 10240.0, 256.0) ==
+              doctest::Approx(h200.matmul_at(512.0, 8192.0, 10240.0) * 257.0 / 512.0).epsilon(1e-12));
+        CHECK(h200.matmul_at(300.0, 8192.0, 10240.0, 0.0) == h200.matmul_at(300.0, 8192.0, 10240.0));
         CHECK(catalog::trtllm_hopper.kernels.fp8_gemm_tile_rows == 0.0);
         CHECK(catalog::sglang_hopper.kernels.fp8_gemm_tile_rows == 0.0);
         CHECK(catalog::vllm_blackwell.kernels.fp8_gemm_tile_rows == 0.0);

@@ -262,8 +262,8 @@ micro_row price(micro_row r) {
         const achievable_fractions curve = dense_gemm_curve(e, kernels, f->compute);
         const double m = mnk[0], n = mnk[1], k = mnk[2];
         const double tile = f->compute == compute_class::fp8 ? kernels.fp8_gemm_tile_rows : 0.0;
-        const double rows = tile > 0.0 ? fp8_gemm_padded_rows(m, tile) : m;
-        const double fraction = curve.matmul_at(rows, k, n) * m / rows;
+        const double rows = tile > 0.0 ? fp8_gemm_padded_rows(m, tile) : m;  // the kernel's rows p, for the label
+        const double fraction = curve.matmul_at(m, k, n, tile);                // e(p) · m ÷ p
         const double peak = g.peak(f->compute).value() * kernels.gemm;
         const double compute_s = 2.0 * m * n * k / (peak * fraction);
         const double weights_s = n * k * f->bits_per_element() / 8.0 / (g.sustained_hbm_bandwidth().value() * kernels.weights);

@@ -519,18 +519,9 @@ struct pass_model {
     return curve;
 }
 
-/// Rows a dense FP8 GEMM kernel computes for m tokens under a dispatch that picks its tile by
-/// mp2 = max(64, next_pow2(m)) and whose largest tile × cluster covers T rows of M: u = min(T, mp2),
-/// ⌈m ÷ u⌉ · u (vLLM's CUTLASS sm90 FP8 scaled_mm, scaled_mm_sm90_fp8_dispatch.cuh: 64 × 64 tile up to
-/// 64 tokens, 64 × 128 with a 2 × 1 cluster up to 128, 128 × 128 with a 2 × 1 cluster above, T = 256).
-/// T = 0: the hardware's padding (`achievable_fractions::padded_rows`); m ≤ 0: none.
-[[nodiscard]] constexpr double fp8_gemm_padded_rows(double m, double T) {
-    if (!(T > 0.0)) return achievable_fractions::padded_rows(m);
-    if (!(m > 0.0)) return 0.0;
-    double u = 64.0;
-    while (u < m && u < T) u *= 2.0;  // u = min(T, max(64, next_pow2(m))) for T a power of two ≥ 64
-    return detail::const_ceil(m / u) * u;
-}
+/// Rows a dense FP8 GEMM kernel computes for m tokens under the engine's tile rows T
+/// (`engine_kernels::fp8_gemm_tile_rows`; the rule is `achievable_fractions::padded_rows(m, T)`, T = 0 the hardware's).
+[[nodiscard]] constexpr double fp8_gemm_padded_rows(double m, double T) { return achievable_fractions::padded_rows(m, T); }
 
 /// The deployment's constants for pricing passes. Refuses a deployment that breaks a rule
 /// (`deployment::validate`, which also asks that the GPU can run the model's matmuls).
@@ -1112,11 +1103,7 @@ template <class V>
     // The dense projections under a kernel whose tile and cluster pad M (`fp8_gemm_padded_rows`, p rows):
     // e(p) · t ÷ p, the padded rows computed and discarded; the LM head is not an FP8 GEMM there.
     auto projection_efficiency = [&](const V& rows) {
-        if (!(pm.dense_fp8_tile_rows > 0.0)) return dense_efficiency(rows, pm.dense_cbrt_k_n);
-        const double tile = pm.dense_fp8_tile_rows;
-        const V padded = L::map(rows, [tile](double x) { return x > 0.0 ? fp8_gemm_padded_rows(x, tile) : 1.0; });
-        return L::choose(rows > 0.0, V(dense_efficiency(padded, pm.dense_cbrt_k_n) * (rows / padded)),
-                         dense_efficiency(rows, pm.dense_cbrt_k_n));
+        return pm.dense_gemm.matmul_at_rows(rows, pm.dense_cbrt_k_n, pm.dense_fp8_tile_rows);
     };
     auto dense_compute = [&](const V& dense_flops) {
         const V narrow = dense_flops / (peak * projection_efficiency(t));

@@ -105,9 +105,10 @@ struct achievable_fractions {
 
     /// Fraction of peak a GEMM of m rows (tokens) × k (inner) × n (outputs) sustains: the size
     /// curve at the padded size × tile quantisation, m ÷ padded(m).
-    [[nodiscard]] constexpr double matmul_at(double m, double k, double n) const {
+    /// tile > 0: an engine kernel's own M units instead of the hardware's tiles (`padded_rows(m, tile)`).
+    [[nodiscard]] constexpr double matmul_at(double m, double k, double n, double tile = 0.0) const {
         if (m <= 0.0 || matmul_half_dim <= 0.0) return matmul;
-        return matmul_at_rows(m, detail::const_cbrt(k * n));
+        return matmul_at_rows(m, detail::const_cbrt(k * n), tile);
     }
     /// The same with ∛(k·n) given: a GEMM class (the dense projections, the LM head, one expert)
     /// keeps k and n through every step, so a caller pricing many steps works its root out once.
@@ -115,12 +116,12 @@ struct achievable_fractions {
     /// count or a lane of them (detail/lanes.hpp): the same operations either way.
     template <class V>
         requires(!std::is_integral_v<V>)
-    [[nodiscard]] constexpr V matmul_at_rows(const V& m, double cbrt_k_n) const {
+    [[nodiscard]] constexpr V matmul_at_rows(const V& m, double cbrt_k_n, double tile = 0.0) const {
         using L = detail::lanes<V>;
         if (matmul_half_dim <= 0.0) return L::constant(matmul);
         // The kernel computes the padded rows, so the size curve sees them too: the time of a GEMM
-        // then never falls as rows are added.
-        const V padded = L::map(m, [](double x) { return padded_rows(x); });
+        // then never falls as rows are added within a unit (`padded_rows(m, tile)`).
+        const V padded = L::map(m, [tile](double x) { return x > 0.0 ? padded_rows(x, tile) : 1.0; });
         const V size = L::map(padded, [](double p) { return detail::cbrt_tabulated(p); }) * cbrt_k_n;
         return L::choose(m > 0.0, V(matmul * size / (size + matmul_half_dim) * (m / padded)), L::constant(matmul));
     }
@@ -133,6 +134,18 @@ struct achievable_fractions {
         const bool small = m < gemm_tile_rows;
         return detail::const_ceil(m * (small ? 1.0 / gemm_small_m_step : 1.0 / gemm_tile_rows)) *
                (small ? gemm_small_m_step : gemm_tile_rows);
+    }
+    /// Rows a GEMM kernel computes for m tokens where an engine's kernel dispatch picks its tile by
+    /// mp2 = max(64, next_pow2(m)) and its largest tile × cluster covers T rows of M: ⌈m ÷ u⌉ · u,
+    /// u = min(T, mp2) (vLLM's CUTLASS sm90 FP8 scaled_mm, scaled_mm_sm90_fp8_dispatch.cuh @44d638a8: 64 × 64
+    /// tile up to 64 tokens, 64 × 128 with a 2 × 1 cluster up to 128, 128 × 128 with a 2 × 1 cluster above, T = 256;
+    /// `engine_kernels::fp8_gemm_tile_rows`, T a power of two ≥ 64). T = 0: the hardware's tiles (above); m ≤ 0: none.
+    [[nodiscard]] static constexpr double padded_rows(double m, double tile) {
+        if (!(tile > 0.0)) return padded_rows(m);
+        if (!(m > 0.0)) return 0.0;
+        double u = gemm_tile_rows;
+        while (u < m && u < tile) u *= 2.0;  // u = min(T, max(64, next_pow2(m)))
+        return detail::const_ceil(m / u) * u;
     }
     static constexpr double gemm_tile_rows = 64.0;
     static constexpr double gemm_small_m_step = 8.0;
