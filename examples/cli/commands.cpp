@@ -4,6 +4,7 @@
 
 #include <llmcost/catalog.hpp>
 #include <llmcost/catalog/lookup.hpp>
+#include <llmcost/descriptors/weights_text.hpp>
 #include <llmcost/io/hardware_csv.hpp>
 #include <llmcost/io/hf_config.hpp>
 #include <llmcost/io/lengths.hpp>
@@ -281,7 +282,7 @@ std::string layout_text(const deployment& d) {
 }
 
 std::string formats_text(const model& m) {
-    std::string s = "weights " + std::string(m.weights.name);
+    std::string s = "weights " + weights_text(m);
     if (m.expert_weights) s += " (experts " + std::string(m.expert_weights->name) + ")";
     s += ", KV " + std::string(m.kv_cache.name) + ", matmuls in " + std::string(to_string(m.activations.compute));
     return s;
@@ -295,7 +296,7 @@ void add_deployment(record& r, const deployment& d) {
         .add("pp", "pipeline parallel", static_cast<double>(d.layout.pp))
         .add("ep", "expert parallel", static_cast<double>(d.layout.ep))
         .add("dp", "data parallel", static_cast<double>(d.layout.dp))
-        .add("weights", "weight format", std::string(d.m.weights.name))
+        .add("weights", "weight format", weights_text(d.m))
         .add("kv", "KV cache format", std::string(d.m.kv_cache.name));
 }
 
@@ -870,6 +871,8 @@ report list(catalog_kind k, const std::string& hardware_file) {
 // ---- kv ------------------------------------------------------------------------------------
 
 report kv(const kv_command& c) {
+    if (!c.dep.checkpoint.eager_prompt.empty())  // taken to be refused saying why, not ignored
+        throw usage_error("--eager-prompt " + c.dep.checkpoint.eager_prompt + ": " + std::string(kv_prices_no_step));
     const deployment d = build(c.dep);
     const double context = c.context > 0 ? c.context : d.m.max_position;
     check_context(d, context, c.dep);
@@ -902,6 +905,7 @@ report kv(const kv_command& c) {
         .add("max_sequences_at_context", "sequences of this context that fit in HBM", max_sequences(d, ctx, reserve));
     r.records.push_back(std::move(rec));
     if (c.dep.kv_memory_fraction > 0) r.notes.push_back(kv_memory_fraction_note(d.engine));
+    for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) r.notes.push_back(std::move(n));
     if (p.overflow.value() > 0) r.notes.push_back("The cache does not fit even with host DRAM and NVMe.");
     return r;
 }
@@ -1154,6 +1158,10 @@ report spec(const spec_command& c) {
     }
     out.records.push_back(std::move(rec));
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
+    std::vector<std::string> notes = checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1));
+    if (chosen.speculation.draft && kept_modules_of(c.dep.checkpoint))  // the first note: the kept modules
+        notes.front() += " The target's checkpoint only: the draft model (--drafter) keeps none out of --weights.";
+    for (std::string& n : notes) out.notes.push_back(std::move(n));
     return out;
 }
 
@@ -1220,6 +1228,7 @@ report cost(const cost_command& c) {
         check_context(d, c.req.input + c.req.output, c.dep);
         require_batch_fits(d, shape_of(c.req), c.batch);  // the weights and the batch fit, as estimate checks
         if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
+        for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) out.notes.push_back(std::move(n));
         const pricing_point p{.decode_batch = c.batch, .context = mean_decode_context(shape_of(c.req)),
                               .prompt = tokens(c.req.input)};
         const gpu_token_rates rates = gpu_token_rates_at(d, p);

@@ -39,7 +39,8 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// What a checkpoint and a run state beyond the formats (estimate, disagg, frontier, plan): the modules the
+/// What a checkpoint and a run state beyond the formats (estimate, disagg, frontier, plan, spec, simulate, cost; kv the
+/// kept modules alone, `kv_prices_no_step`): the modules the
 /// checkpoint keeps out of --weights and how its prompt steps launch, as tables/measurements.csv's
 /// `excluded_modules` and `eager_prompt` columns state them (docs/checkpoint-composition.md, docs/trtllm-eager-prompt.md).
 struct checkpoint_options {
@@ -57,6 +58,11 @@ struct checkpoint_options {
 /// The notes a command prints for the settings `o` gives (none for those left out): the kept modules and their
 /// format, and how the prompt steps launch.
 [[nodiscard]] std::vector<std::string> checkpoint_notes(const checkpoint_options& o, std::span<const engine_profile> engines);
+/// Why `kv` takes no --eager-prompt: it prices memory, not a step, so there is no prompt launch to state. Its help
+/// says so and `kv` refuses the option with it (exit 2), rather than ignore it.
+inline constexpr std::string_view kv_prices_no_step =
+    "kv prices memory (the KV footprint and where it spills), not a step, so it has no prompt launch to state; "
+    "estimate, simulate, spec, cost, disagg, frontier and plan read --eager-prompt";
 /// --excluded-modules needs --weights (the format the rest is quantized to), as the measurements loader's
 /// `excluded_modules` needs its `weights` column (`excluded_modules_need_weights`): a usage error otherwise.
 void require_weights_for_kept(const std::optional<excluded_modules>& kept, bool weights_given);
@@ -227,6 +233,9 @@ inline constexpr cost_model_flag cost_model_flags[] = {
     {"--kv", "chooses a model's KV cache format"},
     {"--engine", "prices a model's steps with an engine's profile"},
     {"--kv-memory-fraction", "sizes a model's KV pool"},
+    {"--excluded-modules", "keeps a model checkpoint's modules out of its weights' format"},
+    {"--kept-format", "sets the format of a model checkpoint's kept modules"},
+    {"--eager-prompt", "states how a model's prompt steps launch"},
     {"--ignore-max-position", "lets a model's context pass its trained maximum"},
     {"--input", "shapes the requests whose tokens are priced"},
     {"--output", "shapes the requests whose tokens are priced"},
