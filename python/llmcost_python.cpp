@@ -7,6 +7,7 @@
 // One translation unit on purpose: pybind11 and Eigen cost seconds each.
 
 #include <llmcost/catalog/lookup.hpp>
+#include <llmcost/descriptors/weights_text.hpp>
 #include <llmcost/io/hf_config.hpp>
 #include <llmcost/io/intern.hpp>
 #include <llmcost/llmcost.hpp>
@@ -343,7 +344,8 @@ request_shape shape_of(py::handle input, py::handle output) {
 struct estimate_result {
     std::string_view model, hardware;
     int gpus = 0, tp = 0, pp = 0, ep = 0, dp = 0;
-    std::string_view weights, kv;
+    std::string weights;  ///< `weights_text`: the format and the modules kept out of it
+    std::string_view kv;
     double input_tokens = 0, output_tokens = 0, batch = 0;
     std::string_view limited_by;
     double ttft_s = 0, tpot_s = 0, e2e_s = 0, prefill_s = 0, decode_step_s = 0;
@@ -387,7 +389,7 @@ void add_deployment(py::dict& r, const deployment& d) {
     r["pp"] = d.layout.pp;
     r["ep"] = d.layout.ep;
     r["dp"] = d.layout.dp;
-    r["weights"] = std::string(d.m.weights.name);
+    r["weights"] = weights_text(d.m);  // the kept modules too: "nvfp4 (attention_kv_b in bf16)"
     r["kv"] = std::string(d.m.kv_cache.name);
 }
 
@@ -627,7 +629,7 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
     x.pp = d.layout.pp;
     x.ep = d.layout.ep;
     x.dp = d.layout.dp;
-    x.weights = d.m.weights.name;
+    x.weights = weights_text(d.m);
     x.kv = d.m.kv_cache.name;
     x.input_tokens = r.input.value();
     x.output_tokens = r.output.value();
@@ -660,9 +662,11 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
 
 result kv(py::handle model, py::handle hardware, py::handle context, py::handle batch, py::handle tp, py::handle pp,
           py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
-          py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction) {
-    const deployment d =
-        deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction});
+          py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
+          py::handle kept_format) {
+    // No eager_prompt=: kv prices memory, not a step (`llmcost kv` refuses --eager-prompt for that reason).
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
+                                        excluded_modules, kept_format, py::none()});
     const double ctx_tokens = number(context, "context");
     const double sequences = number(batch, "batch");
     require(positive_finite(ctx_tokens), d.m.name, "context (tokens)", ctx_tokens, "a context holds at least one token");
@@ -705,9 +709,10 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                 py::handle optimistic, py::handle ttft_target, py::handle tpot_target, py::handle tp, py::handle pp,
                 py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
                 py::handle dataset, py::handle preemption, py::handle prefix_hit_rate, py::handle prefill_servers,
-                py::handle engine, py::handle kv_memory_fraction) {
-    const deployment d =
-        deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction});
+                py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
+                py::handle eager_prompt) {
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
+                                        excluded_modules, kept_format, eager_prompt});
     const std::string preempt = str_arg(preemption, "preemption");
     if (preempt != "recompute" && preempt != "swap")
         refuse("preemption", preemption, "must be 'recompute' or 'swap'", "llmcost.argument.choice");
@@ -842,9 +847,10 @@ speculative_decoding speculation_arg(const deployment& d, const deployment_args&
 result spec(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle batch,
             py::handle acceptance, py::handle draft_tokens, py::handle drafter, py::handle target, py::handle tp,
             py::handle pp, py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
-            py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction) {
-    const deployment d =
-        deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction});
+            py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
+            py::handle kept_format, py::handle eager_prompt) {
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
+                                        excluded_modules, kept_format, eager_prompt});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -861,10 +867,11 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
         step = speculative_step_for(d, *head, b, context, gamma);
         by = drafter_text(str_arg(drafter, "drafter"));
     } else {
-        // The drafter on the target's hardware, layout, formats and engine, as `llmcost spec --drafter NAME` places it.
+        // The drafter on the target's hardware, layout, formats and engine, as `llmcost spec --drafter NAME` places it:
+        // not the target checkpoint's kept modules (a dense drafter has no MLA kv_b), the engine's prompt launch.
         static_cast<void>(entry_arg<llmcost::model>(drafter, "drafter", "Model"));  // refused naming drafter, not model
-        const deployment draft =
-            deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine, kv_memory_fraction});
+        const deployment draft = deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine,
+                                                kv_memory_fraction, py::none(), py::none(), eager_prompt});
         // Its weights sit beside the target's: the batch must fit what both leave, as `llmcost spec` checks.
         require_batch_fits(d, r, b, with_draft_resident({}, {.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft}));
         step = speculative_step_for(d, draft, b, context, gamma);
@@ -1276,7 +1283,7 @@ result frontier_points(const plan::sweep_result& s, const std::vector<Eigen::Ind
         const bool dis = p.block->how.disaggregated;
         index.append(i);
         hw.append(std::string(d.hw.name));
-        w.append(std::string(d.m.weights.name));
+        w.append(weights_text(d.m));
         k.append(std::string(d.m.kv_cache.name));
         tp.append(d.layout.tp);
         pp.append(d.layout.pp);
@@ -1395,7 +1402,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
     auto row = [](const plan::deployment_plan& p) {
         const bool dis = p.how.disaggregated;
         auto maybe = [dis](double v) { return dis ? py::object(py::float_(v)) : py::none(); };
-        return py::dict("hardware"_a = std::string(p.d.hw.name), "weights"_a = std::string(p.d.m.weights.name),
+        return py::dict("hardware"_a = std::string(p.d.hw.name), "weights"_a = weights_text(p.d.m),
                         "kv"_a = std::string(p.d.m.kv_cache.name), "tp"_a = p.d.layout.tp, "pp"_a = p.d.layout.pp,
                         "ep"_a = p.d.layout.ep, "dp"_a = p.d.layout.dp,
                         "mode"_a = dis ? "disaggregated" : "colocated", "gpus"_a = p.gpus,
@@ -1591,11 +1598,14 @@ PYBIND11_MODULE(_core, m) {
     m.def("kv", &python::kv, "model"_a, "hardware"_a, py::kw_only(), "context"_a, "batch"_a, "tp"_a = layout.tp,
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
-          "kv_memory_fraction"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "KV footprint of `batch` sequences of `context` tokens, and where it spills (HBM → DRAM → NVMe): "
           "`llmcost kv`. engine='trtllm', 'vllm' or 'sglang': the KV pool by that engine's rule for the GPU's "
           "architecture; None: the reference engine's. kv_memory_fraction=f: your launch's KV memory fraction, "
-          "the f of that rule (see estimate), as `llmcost kv --kv-memory-fraction`; None: the engine's own.");
+          "the f of that rule (see estimate), as `llmcost kv --kv-memory-fraction`; None: the engine's own. "
+          "excluded_modules= and kept_format= as estimate takes them (their bytes beside the weights, the KV pool "
+          "smaller by the engine's rule), as `llmcost kv --excluded-modules … --kept-format …`; no eager_prompt=: kv "
+          "prices memory, not a step.");
     m.def("simulate", &python::simulate, "model"_a, "hardware"_a, py::kw_only(), "rate"_a = py::none(),
           "concurrency"_a = py::none(), "arrivals"_a = "poisson", "cv"_a = 1.0, "input_dist"_a = "1000",
           "output_dist"_a = "200", "trace"_a = py::none(), "requests"_a = 1000, "seed"_a = 1, "max_batch"_a = 0.0,
@@ -1603,22 +1613,29 @@ PYBIND11_MODULE(_core, m) {
           "tpot"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(),
           "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(), "dataset"_a = py::none(),
           "preemption"_a = "recompute", "prefix_hit_rate"_a = 0.0, "prefill_servers"_a = 0, "engine"_a = py::none(),
-          "kv_memory_fraction"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
+          "eager_prompt"_a = py::none(),
           "Simulate the engine request by request (continuous batching, every step priced by the library's "
           "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`. "
           "engine='trtllm', 'vllm' or 'sglang' prices every step with that engine's profile for the GPU's "
           "architecture, its scheduler defaults filling the limits not given; None: the reference engine. "
           "kv_memory_fraction=f: your launch's KV memory fraction, sized by the engine's own KV pool rule, as "
-          "`llmcost simulate --kv-memory-fraction` (see estimate); None: the engine's own.");
+          "`llmcost simulate --kv-memory-fraction` (see estimate); None: the engine's own. excluded_modules=, "
+          "kept_format= and eager_prompt= as estimate takes them (every step priced with them), as `llmcost simulate "
+          "--excluded-modules … --kept-format … --eager-prompt …`.");
     m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
           "acceptance"_a, "draft_tokens"_a, "drafter"_a, "target"_a = py::none(), "tp"_a = layout.tp,
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
-          "kv_memory_fraction"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
+          "eager_prompt"_a = py::none(),
           "Speculative decoding with `drafter` ('eagle', 'mtp', or a catalog model): tokens per pass, speedup, "
           "and the least acceptance that reaches `target` tokens/s per user: `llmcost spec`. engine= and "
           "kv_memory_fraction= as estimate takes them (a draft model runs on the same engine), as `llmcost spec "
-          "--engine … --kv-memory-fraction …`.");
+          "--engine … --kv-memory-fraction …`. excluded_modules= and kept_format= as estimate takes them, the target's "
+          "checkpoint only (a draft model keeps none out of weights=); eager_prompt= as estimate takes it, read by the "
+          "verification pass (priced as a prompt step of γ + 1 tokens) and a draft model's engine too; as `llmcost "
+          "spec --excluded-modules … --kept-format … --eager-prompt …`.");
     m.def("disagg", &python::disagg, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "ttft"_a, "tpot"_a,
           "every_token"_a = false, "path"_a = "scale-out", "chunk"_a = opts.limits.prefill_chunk.value(),
           "decode_hardware"_a = py::none(), "decode_tp"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp,

@@ -421,6 +421,91 @@ def test_sweep_frontier_and_plan_take_the_kept_modules_and_eager_prompts():
                      excluded_modules=["qkv"])
 
 
+def test_kv_spec_simulate_take_the_kept_modules_worked_by_hand():
+    # DeepSeek-V3 on 8 B200 at TP 8, NVFP4 weights, FP8 KV, kv_b and o_proj kept in BF16: 1,471,152,128 B more a GPU
+    # (the estimate test above). kv: the reference engine's pool f*H - W - 2 GB is that much smaller, TensorRT-LLM's
+    # f*(H - W - X) at f = 0.5 half of it (735,576,064 B); MLA at FP8 holds (512 + 64) * 61 = 35,136 B a token on every
+    # rank, so the longest context is 1,471,152,128 / 35,136 = 41,870.22 tokens shorter. As `llmcost kv
+    # --excluded-modules attention_kv_b,attention_out`; kv takes no eager_prompt= (it prices memory, not a step).
+    base = dict(tp=8, weights="nvfp4", kv="fp8", context=8192, batch=1)
+    kept = dict(excluded_modules="attention_kv_b,attention_out")
+    plain = llmcost.kv("DeepSeek-V3", "B200", **base)
+    k = llmcost.kv("DeepSeek-V3", "B200", **kept, **base)
+    assert plain.weights == "nvfp4" and k.weights == "nvfp4 (attention_kv_b, attention_out in bf16)"
+    assert k.weight_bytes_per_gpu - plain.weight_bytes_per_gpu == 1_471_152_128
+    assert plain.kv_budget_bytes_per_gpu - k.kv_budget_bytes_per_gpu == pytest.approx(1_471_152_128, abs=1e-3)
+    assert plain.kv_bytes_per_token_per_gpu == 35_136
+    assert (plain.max_context_tokens_at_batch_1 - k.max_context_tokens_at_batch_1
+            == pytest.approx(1_471_152_128 / 35_136, abs=1e-6))
+    trt = dict(engine="trtllm", kv_memory_fraction=0.5)
+    assert (llmcost.kv("DeepSeek-V3", "B200", **trt, **base).kv_budget_bytes_per_gpu
+            - llmcost.kv("DeepSeek-V3", "B200", **trt, **kept, **base).kv_budget_bytes_per_gpu
+            == pytest.approx(735_576_064, abs=1e-3))
+    fp8 = llmcost.kv("DeepSeek-V3", "B200", kept_format="fp8", **kept, **base)
+    assert fp8.weights == "nvfp4 (attention_kv_b, attention_out in fp8)"
+    assert fp8.weight_bytes_per_gpu - plain.weight_bytes_per_gpu == 447_741_952
+    with pytest.raises(TypeError):
+        llmcost.kv("DeepSeek-V3", "B200", eager_prompt="serial", **base)
+    # spec at batch 1 with the MTP module, gamma 1: every pass HBM-bound at 8.0 TB/s * 0.919 = 7.352 TB/s
+    # (tables/hardware.csv), so the plain pass and the verification read 1,471,152,128 B more, 200.1023 us longer;
+    # the MTP layer's kv_b and o_proj 134,217,728 / 8 * 1.4375 = 24,117,248 B more, 3.2804 us a draft.
+    s = dict(tp=8, weights="nvfp4", kv="fp8", input=1000, output=100, batch=1, acceptance=0.7, draft_tokens=1,
+             drafter="mtp")
+    p = llmcost.spec("DeepSeek-V3", "B200", **s)
+    q = llmcost.spec("DeepSeek-V3", "B200", **kept, **s)
+    assert q.weights == "nvfp4 (attention_kv_b, attention_out in bf16)"
+    assert q.plain_step_s - p.plain_step_s == pytest.approx(1_471_152_128 / 7.352e12, rel=1e-8)
+    assert q.verify_s - p.verify_s == pytest.approx(1_471_152_128 / 7.352e12, rel=1e-8)
+    assert q.draft_s - p.draft_s == pytest.approx(24_117_248 / 7.352e12, rel=1e-6)
+    # a draft model keeps none of the target's modules (Llama-3.1-8B has no MLA kv_b)
+    llmcost.spec("DeepSeek-V3", "B200", **dict(s, drafter="Llama-3.1-8B"), excluded_modules="attention_kv_b")
+    # simulate, one client, fixed lengths: every decode step runs one sequence, 200.1023 us longer, so the TPOT is
+    one = dict(tp=8, weights="nvfp4", kv="fp8", concurrency=1, input_dist="1000", output_dist="100", requests=20)
+    a = llmcost.simulate("DeepSeek-V3", "B200", **one)
+    b = llmcost.simulate("DeepSeek-V3", "B200", **kept, **one)
+    assert b.tpot_s["mean"] - a.tpot_s["mean"] == pytest.approx(1_471_152_128 / 7.352e12, rel=1e-8)
+    # refusals, as estimate's: an unknown word, kept_format alone, a list without weights=
+    for f, kw in ((llmcost.kv, base), (llmcost.spec, s), (llmcost.simulate, one)):
+        with pytest.raises(llmcost.InvalidInput, match="unknown module 'kv_b'"):
+            f("DeepSeek-V3", "B200", excluded_modules="attention_in,kv_b", **kw)
+        with pytest.raises(llmcost.InvalidInput, match="kept_format.*needs excluded_modules"):
+            f("DeepSeek-V3", "B200", kept_format="fp8", **kw)
+        with pytest.raises(llmcost.InvalidInput, match=r"excluded_modules.*it needs that format \(weights=\)"):
+            f("DeepSeek-V3", "B200", excluded_modules="lm_head", **dict(kw, weights=None))
+
+
+def test_spec_and_simulate_take_eager_prompt():
+    # SGLang on B200 launches a prompt step eagerly at 75.89 us a kernel. spec prices the verification as a prompt step
+    # of gamma + 1 tokens: host-bound with 'serial' (a whole number of kernels), shorter with '0', the plain pass unmoved.
+    # simulate, one client, 16-token prompts: TTFT('serial') - TTFT('0') = H - t_GPU, t_GPU estimate's prefill_s at '0'.
+    s = dict(input=16, output=100, batch=1, acceptance=0.8, draft_tokens=3, drafter="eagle", engine="sglang")
+    serial = llmcost.spec("Llama-3.1-8B", "B200", eager_prompt="serial", **s)
+    none = llmcost.spec("Llama-3.1-8B", "B200", eager_prompt="0", **s)
+    kernels = serial.verify_s / 75.89e-6
+    assert kernels == pytest.approx(round(kernels), abs=1e-6) and round(kernels) > 100
+    assert none.verify_s < serial.verify_s and none.plain_step_s == serial.plain_step_s
+    one = dict(concurrency=1, input_dist="16", output_dist="100", requests=20, engine="sglang")
+    t1 = llmcost.simulate("Llama-3.1-8B", "B200", eager_prompt="serial", **one).ttft_s["mean"]
+    t0 = llmcost.simulate("Llama-3.1-8B", "B200", eager_prompt="0", **one).ttft_s["mean"]
+    gpu = llmcost.estimate("Llama-3.1-8B", "B200", engine="sglang", input=16, output=100, batch=1,
+                           eager_prompt="0").prefill_s
+    h = (t1 - t0 + gpu) / 75.89e-6
+    assert h == pytest.approx(round(h), abs=1e-5) and round(h) == round(kernels)
+    with pytest.raises(llmcost.InvalidInput, match="eager_prompt.*overlap.*serial.*0"):
+        llmcost.simulate("Llama-3.1-8B", "B200", eager_prompt="on", **one)
+
+
+def test_weights_field_names_the_kept_modules_everywhere():
+    kw = dict(tp=8, weights="nvfp4", kv="fp8", input=1000, output=100)
+    want = "nvfp4 (attention_kv_b, attention_out in bf16)"
+    assert llmcost.estimate("DeepSeek-V3", "B200", batch=1, excluded_modules="attention_out,attention_kv_b",
+                            **kw).weights == want
+    f = llmcost.frontier("DeepSeek-V3", "B200", ttft=5, tpot=0.2, batch=[1, 8],
+                         excluded_modules="attention_kv_b,attention_out", **kw)
+    assert set(f.to_dict()["weights"]) == {want}
+    assert llmcost.estimate("DeepSeek-V3", "B200", batch=1, **kw).weights == "nvfp4"
+
+
 def test_estimate_defaults_are_the_librarys():
     a = llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128)
     b = llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, saturate=True, tp=1, pp=1, ep=1)
