@@ -1700,7 +1700,8 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("formats", [](const sweep_py& s) {
             std::vector<std::pair<std::optional<std::string>, std::optional<std::string>>> v;
             for (const serving_formats& f : s.res.grid.formats)
-                v.emplace_back(f.weights ? std::optional<std::string>(f.weights->name) : std::nullopt,
+                v.emplace_back(f.weights ? std::optional<std::string>(weights_text(*f.weights, f.kept.value_or(excluded_modules{})))
+                                         : std::nullopt,
                                f.kv ? std::optional<std::string>(f.kv->name) : std::nullopt);
             return v;
         })
@@ -1717,7 +1718,7 @@ PYBIND11_MODULE(_core, m) {
             cols["hardware"] = pd.attr("Categorical").attr("from_codes")(c["gpu"], names);
             std::vector<std::string> fmt;
             for (const serving_formats& f : s.grid.formats)
-                fmt.push_back(std::string(f.weights ? f.weights->name : "model's") + "/" +
+                fmt.push_back((f.weights ? weights_text(*f.weights, f.kept.value_or(excluded_modules{})) : std::string("model's")) + "/" +
                               std::string(f.kv ? f.kv->name : "model's"));
             cols["formats"] = pd.attr("Categorical").attr("from_codes")(c["format"], fmt);
             for (const char* k : {"tp", "pp", "ep", "dp", "disaggregated", "input_tokens", "output_tokens", "batch"})

@@ -504,6 +504,9 @@ def test_weights_field_names_the_kept_modules_everywhere():
                          excluded_modules="attention_kv_b,attention_out", **kw)
     assert set(f.to_dict()["weights"]) == {want}
     assert llmcost.estimate("DeepSeek-V3", "B200", batch=1, **kw).weights == "nvfp4"
+    s = llmcost.sweep("DeepSeek-V3", "B200", tp=8, weights="nvfp4", kv="fp8", input=[1000], output=[100], batch=[1],
+                      excluded_modules="attention_kv_b,attention_out")
+    assert s.formats == [(want, "fp8")]
 
 
 def test_estimate_defaults_are_the_librarys():

@@ -27,17 +27,20 @@ namespace llmcost {
     return s;
 }
 
-/// The weights' format of `m` with the modules its checkpoint keeps out of it: "nvfp4 (attention_kv_b, attention_out
-/// in bf16)"; the format alone ("nvfp4") when every weight is in it (`model::excluded` names none).
-[[nodiscard]] constexpr std::string weights_text(const model& m) {
-    std::string s(m.weights.name);
-    if (!m.excluded.any()) return s;
+/// Weights in `weights` with the modules `kept` keeps out of it: "nvfp4 (attention_kv_b, attention_out in bf16)"; the
+/// format alone ("nvfp4") when `kept` names none.
+[[nodiscard]] constexpr std::string weights_text(const number_format& weights, const excluded_modules& kept) {
+    std::string s(weights.name);
+    if (!kept.any()) return s;
     s += " (";
-    s += excluded_modules_text(m.excluded);
+    s += excluded_modules_text(kept);
     s += " in ";
-    s += m.excluded.format.name;
+    s += kept.format.name;
     s += ")";
     return s;
 }
+
+/// The weights' format of `m` with the modules its checkpoint keeps out of it (`model::excluded`).
+[[nodiscard]] constexpr std::string weights_text(const model& m) { return weights_text(m.weights, m.excluded); }
 
 }  // namespace llmcost
