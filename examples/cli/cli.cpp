@@ -167,7 +167,7 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
 /// without --eager-prompt): what a checkpoint keeps out of --weights and how a run launches its prompt steps, the words
 /// tables/measurements.csv's `excluded_modules` and `eager_prompt` columns take (one parser each:
 /// `excluded_modules_named`, `prompt_launch_named`). `no_prompt_step`: why the command prices no prompt step (kv:
-/// `kv_prices_no_step`); --eager-prompt is then still taken, so that it can be refused saying why (`refuse_eager_prompt`).
+/// `kv_prices_no_step`); --eager-prompt is then still taken, so that `kv` can refuse it saying why (commands.cpp `kv`).
 void add_checkpoint(CLI::App* app, checkpoint_options& c, std::string_view no_prompt_step = {}) {
     CLI::Option* kept = app->add_option_function<std::string>(
         "--excluded-modules",
@@ -182,11 +182,15 @@ void add_checkpoint(CLI::App* app, checkpoint_options& c, std::string_view no_pr
                     "Format of the --excluded-modules (default bf16, as ModelOpt and Quark keep them)")
         ->check(CLI::IsMember(weight_format_names()))
         ->needs(kept);
+    auto eager = [&c](const std::string& word) {
+        c.eager_prompt = word;
+        c.eager_prompt_given = true;  // "" too: refused as no launch word (eager_prompt_of), not read as the engine's rule
+    };
     if (!no_prompt_step.empty()) {
-        app->add_option("--eager-prompt", c.eager_prompt, "Refused here: " + std::string(no_prompt_step));
+        app->add_option_function<std::string>("--eager-prompt", eager, "Refused here: " + std::string(no_prompt_step));
         return;
     }
-    app->add_option("--eager-prompt", c.eager_prompt,
+    app->add_option_function<std::string>("--eager-prompt", eager,
                     "How prompt steps launch without CUDA graphs: overlap (eagerly, launched while the step before runs), "
                     "serial (eagerly, the overlap scheduler off: Dynamo's prefill workers), 0 (not priced); default the "
                     "engine's rule. Read by engines with a prompt-step launch cost (TensorRT-LLM on Blackwell, SGLang: "

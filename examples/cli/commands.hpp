@@ -47,22 +47,24 @@ struct checkpoint_options {
     std::string excluded_modules;  ///< --excluded-modules: words of `excluded_module_words`, comma-separated; empty = none
     bool excluded_modules_given = false;  ///< --excluded-modules was given (an empty list is refused, not read as none)
     std::string kept_format;       ///< --kept-format: the kept modules' format; empty = bf16
-    std::string eager_prompt;      ///< --eager-prompt: overlap | serial | 0; empty = the engine's rule
+    std::string eager_prompt;      ///< --eager-prompt: overlap | serial | 0
+    bool eager_prompt_given = false;  ///< --eager-prompt was given (an empty value is refused, not read as the engine's rule)
 };
 /// The modules `o` names kept in their format (`excluded_modules_named`, the measurements loader's parser), or
 /// nothing without --excluded-modules; an unknown word or format is a usage error naming the option, the word and
 /// the alternatives.
 [[nodiscard]] std::optional<excluded_modules> kept_modules_of(const checkpoint_options& o);
-/// The prompt launch --eager-prompt states (`prompt_launch_named`), or nothing; an unknown word is a usage error.
+/// The prompt launch --eager-prompt states (`prompt_launch_named`), or nothing without it; an unknown word, the empty
+/// one included, is a usage error naming the option, the value and the words.
 [[nodiscard]] std::optional<prompt_launch_mode> eager_prompt_of(const checkpoint_options& o);
 /// The notes a command prints for the settings `o` gives (none for those left out): the kept modules and their
 /// format, and how the prompt steps launch.
 [[nodiscard]] std::vector<std::string> checkpoint_notes(const checkpoint_options& o, std::span<const engine_profile> engines);
-/// Why `kv` takes no --eager-prompt: it prices memory, not a step, so there is no prompt launch to state. Its help
-/// says so and `kv` refuses the option with it (exit 2), rather than ignore it.
-inline constexpr std::string_view kv_prices_no_step =
-    "kv prices memory (the KV footprint and where it spills), not a step, so it has no prompt launch to state; "
-    "estimate, simulate, spec, cost, disagg, frontier and plan read --eager-prompt";
+/// The weights' fields of a record (estimate, kv, spec, cost, frontier and plan rows): `weights` the format name, as
+/// --weights takes it back (a table shows `weights_text`: "nvfp4 (attention_kv_b in bf16)"), `excluded_modules` the
+/// kept modules' words (an empty list when none; comma-joined in CSV, as --excluded-modules takes them) and
+/// `kept_format` their format (null when none); the last two JSON and CSV only.
+void add_weights(record& r, const model& m, std::string label);
 /// --excluded-modules needs --weights (the format the rest is quantized to), as the measurements loader's
 /// `excluded_modules` needs its `weights` column (`excluded_modules_need_weights`): a usage error otherwise.
 void require_weights_for_kept(const std::optional<excluded_modules>& kept, bool weights_given);

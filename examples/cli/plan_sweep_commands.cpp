@@ -205,9 +205,9 @@ report frontier(const frontier_command& c) {
         const deployment& d = p.block->d;
         const bool dis = p.block->how.disaggregated;
         record rec;
-        rec.add("hardware", "GPU", std::string(d.hw.name))
-            .add("weights", "weights", weights_text(d.m))
-            .add("kv", "KV", std::string(d.m.kv_cache.name))
+        rec.add("hardware", "GPU", std::string(d.hw.name));
+        add_weights(rec, d.m, "weights");
+        rec.add("kv", "KV", std::string(d.m.kv_cache.name))
             .add("layout", "layout", layout_text(d))
             .add("instance_gpus", "GPUs", static_cast<double>(d.instance_gpus()))
             .add("mode", "mode", std::string(dis ? "disaggregated" : "colocated"))
@@ -405,9 +405,9 @@ report plan(const plan_command& c) {
     for (const lp::deployment_plan& p : res.options) {
         const bool dis = p.how.disaggregated;
         record rec;
-        rec.add("hardware", "GPU", std::string(p.d.hw.name))
-            .add("weights", "weights", weights_text(p.d.m))
-            .add("kv", "KV", std::string(p.d.m.kv_cache.name))
+        rec.add("hardware", "GPU", std::string(p.d.hw.name));
+        add_weights(rec, p.d.m, "weights");
+        rec.add("kv", "KV", std::string(p.d.m.kv_cache.name))
             .add("layout", "layout", layout_text(p.d))
             .add("mode", "mode", std::string(dis ? "disaggregated" : "colocated"))
             .add("gpus", "GPUs", p.gpus)
