@@ -344,7 +344,9 @@ request_shape shape_of(py::handle input, py::handle output) {
 struct estimate_result {
     std::string_view model, hardware;
     int gpus = 0, tp = 0, pp = 0, ep = 0, dp = 0;
-    std::string weights;  ///< `weights_text`: the format and the modules kept out of it
+    std::string_view weights;  ///< the format name, as weights= takes it back
+    std::vector<std::string> excluded_modules;  ///< the modules kept out of it (their words; empty: none)
+    std::optional<std::string> kept_format;     ///< their format; None: none kept
     std::string_view kv;
     double input_tokens = 0, output_tokens = 0, batch = 0;
     std::string_view limited_by;
@@ -358,8 +360,8 @@ struct estimate_result {
 };
 
 #define LLMCOST_ESTIMATE_FIELDS(X)                                                                               \
-    X(model) X(hardware) X(gpus) X(tp) X(pp) X(ep) X(dp) X(weights) X(kv) X(input_tokens) X(output_tokens)      \
-    X(batch) X(limited_by) X(ttft_s) X(tpot_s) X(e2e_s) X(prefill_s) X(decode_step_s) X(step_memory_bound)       \
+    X(model) X(hardware) X(gpus) X(tp) X(pp) X(ep) X(dp) X(weights) X(excluded_modules) X(kept_format) X(kv)     \
+    X(input_tokens) X(output_tokens) X(batch) X(limited_by) X(ttft_s) X(tpot_s) X(e2e_s) X(prefill_s) X(decode_step_s) X(step_memory_bound)       \
     X(output_tokens_per_s) X(output_tokens_per_s_per_gpu) X(tokens_per_s_per_user) X(kv_bytes_per_token)         \
     X(weight_bytes_per_gpu) X(kv_capacity_tokens) X(energy_j_per_output_token) X(wall_energy_j_per_output_token) \
     X(wh_per_request) X(wall_wh_per_request) X(usd_per_gpu_hour) X(pricing) X(usd_basis)                       \
@@ -381,6 +383,13 @@ struct result {
     py::dict fields;
 };
 
+/// The modules `m`'s checkpoint keeps out of its weights' format, in the words excluded_modules= takes (empty: none).
+py::list excluded_modules_of(const model& m) { return py::cast(excluded_module_words_of(m.excluded)); }
+/// Their format, or None when none is kept.
+py::object kept_format_of(const model& m) {
+    return m.excluded.any() ? py::object(py::str(std::string(m.excluded.format.name))) : py::object(py::none());
+}
+
 void add_deployment(py::dict& r, const deployment& d) {
     r["model"] = std::string(d.m.name);
     r["hardware"] = std::string(d.hw.name);
@@ -389,7 +398,9 @@ void add_deployment(py::dict& r, const deployment& d) {
     r["pp"] = d.layout.pp;
     r["ep"] = d.layout.ep;
     r["dp"] = d.layout.dp;
-    r["weights"] = weights_text(d.m);  // the kept modules too: "nvfp4 (attention_kv_b in bf16)"
+    r["weights"] = std::string(d.m.weights.name);  // the format name, as weights= takes it back
+    r["excluded_modules"] = excluded_modules_of(d.m);
+    r["kept_format"] = kept_format_of(d.m);
     r["kv"] = std::string(d.m.kv_cache.name);
 }
 
@@ -629,7 +640,9 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
     x.pp = d.layout.pp;
     x.ep = d.layout.ep;
     x.dp = d.layout.dp;
-    x.weights = weights_text(d.m);
+    x.weights = d.m.weights.name;
+    x.excluded_modules = excluded_module_words_of(d.m.excluded);
+    if (d.m.excluded.any()) x.kept_format = std::string(d.m.excluded.format.name);
     x.kv = d.m.kv_cache.name;
     x.input_tokens = r.input.value();
     x.output_tokens = r.output.value();
@@ -663,8 +676,9 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
 result kv(py::handle model, py::handle hardware, py::handle context, py::handle batch, py::handle tp, py::handle pp,
           py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
           py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
-          py::handle kept_format) {
-    // No eager_prompt=: kv prices memory, not a step (`llmcost kv` refuses --eager-prompt for that reason).
+          py::handle kept_format, py::handle eager_prompt) {
+    // eager_prompt= is taken to be refused saying why (kv prices memory, not a step), as `llmcost kv --eager-prompt`.
+    if (!eager_prompt.is_none()) refuse("eager_prompt", eager_prompt, std::string(kv_prices_no_step), "llmcost.argument.not_taken");
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, py::none()});
     const double ctx_tokens = number(context, "context");
@@ -1276,14 +1290,16 @@ std::vector<serving_formats> formats_axis(py::handle weights, py::handle kv_form
 /// The frontier's points of a sweep, as the `llmcost frontier` tool lists them (each field a list).
 result frontier_points(const plan::sweep_result& s, const std::vector<Eigen::Index>& front) {
     result out{.kind = "frontier", .fields = {}};
-    py::list index, hw, w, k, tp, pp, ep, dp, gpus, mode, batch, ttft, tpot, user, per_gpu, pd;
+    py::list index, hw, w, excluded, kept, k, tp, pp, ep, dp, gpus, mode, batch, ttft, tpot, user, per_gpu, pd;
     for (Eigen::Index i : front) {
         const plan::sweep_point p = s.point(i);
         const deployment& d = p.block->d;
         const bool dis = p.block->how.disaggregated;
         index.append(i);
         hw.append(std::string(d.hw.name));
-        w.append(weights_text(d.m));
+        w.append(std::string(d.m.weights.name));
+        excluded.append(excluded_modules_of(d.m));
+        kept.append(kept_format_of(d.m));
         k.append(std::string(d.m.kv_cache.name));
         tp.append(d.layout.tp);
         pp.append(d.layout.pp);
@@ -1302,6 +1318,8 @@ result frontier_points(const plan::sweep_result& s, const std::vector<Eigen::Ind
     f["index"] = index;
     f["hardware"] = hw;
     f["weights"] = w;
+    f["excluded_modules"] = excluded;
+    f["kept_format"] = kept;
     f["kv"] = k;
     f["tp"] = tp;
     f["pp"] = pp;
@@ -1402,7 +1420,8 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
     auto row = [](const plan::deployment_plan& p) {
         const bool dis = p.how.disaggregated;
         auto maybe = [dis](double v) { return dis ? py::object(py::float_(v)) : py::none(); };
-        return py::dict("hardware"_a = std::string(p.d.hw.name), "weights"_a = weights_text(p.d.m),
+        return py::dict("hardware"_a = std::string(p.d.hw.name), "weights"_a = std::string(p.d.m.weights.name),
+                        "excluded_modules"_a = excluded_modules_of(p.d.m), "kept_format"_a = kept_format_of(p.d.m),
                         "kv"_a = std::string(p.d.m.kv_cache.name), "tp"_a = p.d.layout.tp, "pp"_a = p.d.layout.pp,
                         "ep"_a = p.d.layout.ep, "dp"_a = p.d.layout.dp,
                         "mode"_a = dis ? "disaggregated" : "colocated", "gpus"_a = p.gpus,
@@ -1599,13 +1618,14 @@ PYBIND11_MODULE(_core, m) {
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
+          "eager_prompt"_a = py::none(),
           "KV footprint of `batch` sequences of `context` tokens, and where it spills (HBM → DRAM → NVMe): "
           "`llmcost kv`. engine='trtllm', 'vllm' or 'sglang': the KV pool by that engine's rule for the GPU's "
           "architecture; None: the reference engine's. kv_memory_fraction=f: your launch's KV memory fraction, "
           "the f of that rule (see estimate), as `llmcost kv --kv-memory-fraction`; None: the engine's own. "
           "excluded_modules= and kept_format= as estimate takes them (their bytes beside the weights, the KV pool "
-          "smaller by the engine's rule), as `llmcost kv --excluded-modules … --kept-format …`; no eager_prompt=: kv "
-          "prices memory, not a step.");
+          "smaller by the engine's rule), as `llmcost kv --excluded-modules … --kept-format …`. eager_prompt= other "
+          "than None is refused (InvalidInput, as `llmcost kv --eager-prompt`): kv prices memory, not a step.");
     m.def("simulate", &python::simulate, "model"_a, "hardware"_a, py::kw_only(), "rate"_a = py::none(),
           "concurrency"_a = py::none(), "arrivals"_a = "poisson", "cv"_a = 1.0, "input_dist"_a = "1000",
           "output_dist"_a = "200", "trace"_a = py::none(), "requests"_a = 1000, "seed"_a = 1, "max_batch"_a = 0.0,
@@ -1700,8 +1720,7 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("formats", [](const sweep_py& s) {
             std::vector<std::pair<std::optional<std::string>, std::optional<std::string>>> v;
             for (const serving_formats& f : s.res.grid.formats)
-                v.emplace_back(f.weights ? std::optional<std::string>(weights_text(*f.weights, f.kept.value_or(excluded_modules{})))
-                                         : std::nullopt,
+                v.emplace_back(f.weights ? std::optional<std::string>(f.weights->name) : std::nullopt,
                                f.kv ? std::optional<std::string>(f.kv->name) : std::nullopt);
             return v;
         })
@@ -1717,10 +1736,22 @@ PYBIND11_MODULE(_core, m) {
             for (const hardware& h : s.grid.gpus) names.emplace_back(h.name);
             cols["hardware"] = pd.attr("Categorical").attr("from_codes")(c["gpu"], names);
             std::vector<std::string> fmt;
-            for (const serving_formats& f : s.grid.formats)
-                fmt.push_back((f.weights ? weights_text(*f.weights, f.kept.value_or(excluded_modules{})) : std::string("model's")) + "/" +
+            py::list excluded, kept;  // each format's kept modules (a list of words) and their format (None: none)
+            for (const serving_formats& f : s.grid.formats) {
+                fmt.push_back(std::string(f.weights ? f.weights->name : "model's") + "/" +
                               std::string(f.kv ? f.kv->name : "model's"));
+                excluded.append(py::cast(excluded_module_words_of(f.kept.value_or(excluded_modules{}))));
+                kept.append(f.kept ? py::object(py::str(std::string(f.kept->format.name))) : py::object(py::none()));
+            }
             cols["formats"] = pd.attr("Categorical").attr("from_codes")(c["format"], fmt);
+            py::module_ np = py::module_::import("numpy");
+            auto per_point = [&](const py::list& per_format) {  // an object array indexed by each point's format
+                py::object a = np.attr("empty")(py::len(per_format), "dtype"_a = "object");
+                for (std::size_t i = 0; i < py::len(per_format); ++i) a.attr("__setitem__")(i, per_format[i]);
+                return a.attr("take")(c["format"]);
+            };
+            cols["excluded_modules"] = per_point(excluded);
+            cols["kept_format"] = per_point(kept);
             for (const char* k : {"tp", "pp", "ep", "dp", "disaggregated", "input_tokens", "output_tokens", "batch"})
                 cols[k] = c[k];
             cols["status"] = pd.attr("Categorical").attr("from_codes")(self.attr("status"), status_names());
@@ -1728,7 +1759,8 @@ PYBIND11_MODULE(_core, m) {
                                   "requests_per_s_per_gpu", "prefill_per_decode"})
                 cols[k] = self.attr(k);
             return pd.attr("DataFrame")(cols);
-        }, "A pandas DataFrame, one row a point (needs pandas).");
+        }, "A pandas DataFrame, one row a point (needs pandas): formats 'weights/kv' by name, excluded_modules (the "
+           "kept modules' words, a list; [] when none) and kept_format (their format; None when none) beside them.");
 
     m.def("sweep", &python::sweep, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
           "tp"_a = py::none(), "pp"_a = py::none(), "ep"_a = py::none(), "dp"_a = py::none(), "weights"_a = py::none(),

@@ -156,7 +156,9 @@ class Estimate:
     pp: int
     ep: int
     dp: int
-    weights: str
+    weights: str  # the format name, as weights= takes it back
+    excluded_modules: list[str]  # the modules kept out of it (excluded_modules= words); [] when none
+    kept_format: str | None  # their format; None when none is kept
     kv: str
     input_tokens: float
     output_tokens: float
@@ -243,7 +245,8 @@ def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Nu
        kv: str | None = None, ignore_max_position: bool = False,
        engine: Literal["trtllm", "vllm", "sglang"] | None = None,
        kv_memory_fraction: _Number | None = None,
-       excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None) -> Result: ...
+       excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
+       eager_prompt: None = None) -> Result: ...  # eager_prompt: any other value is refused (InvalidInput)
 
 def spec(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: _Number, batch: _Number,
          acceptance: _Number, draft_tokens: int, drafter: Union[Literal["eagle", "mtp"], str, Model],

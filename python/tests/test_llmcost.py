@@ -46,7 +46,7 @@ def assert_same_figure(key, got, want):
         assert isinstance(got, dict) and list(got) == list(want), key
         for k, w in want.items():
             assert_same_figure(f"{key}.{k}", got[k], w)
-    elif isinstance(want, (bool, str)) or want is None:
+    elif isinstance(want, (bool, str, list)) or want is None:  # a list: words (excluded_modules)
         assert got == want, key
     else:
         assert printed(got) == want, f"{key}: {got!r} prints {printed(got)!r}, the tool printed {want!r}"
@@ -195,6 +195,10 @@ def test_estimate_matches_the_tools_csv_from_a_config_file():
         got = getattr(e, key)
         if isinstance(got, bool):
             assert str(got).lower() == text, key
+        elif isinstance(got, list):  # words, comma-joined in CSV (as excluded_modules= takes them)
+            assert ",".join(got) == text, key
+        elif got is None:  # null: an empty CSV cell
+            assert text == "", key
         elif isinstance(got, str):
             assert got == text, key
         else:
@@ -431,7 +435,8 @@ def test_kv_spec_simulate_take_the_kept_modules_worked_by_hand():
     kept = dict(excluded_modules="attention_kv_b,attention_out")
     plain = llmcost.kv("DeepSeek-V3", "B200", **base)
     k = llmcost.kv("DeepSeek-V3", "B200", **kept, **base)
-    assert plain.weights == "nvfp4" and k.weights == "nvfp4 (attention_kv_b, attention_out in bf16)"
+    assert (plain.weights, plain.excluded_modules, plain.kept_format) == ("nvfp4", [], None)
+    assert (k.weights, k.excluded_modules, k.kept_format) == ("nvfp4", ["attention_kv_b", "attention_out"], "bf16")
     assert k.weight_bytes_per_gpu - plain.weight_bytes_per_gpu == 1_471_152_128
     assert plain.kv_budget_bytes_per_gpu - k.kv_budget_bytes_per_gpu == pytest.approx(1_471_152_128, abs=1e-3)
     assert plain.kv_bytes_per_token_per_gpu == 35_136
@@ -442,10 +447,17 @@ def test_kv_spec_simulate_take_the_kept_modules_worked_by_hand():
             - llmcost.kv("DeepSeek-V3", "B200", **trt, **kept, **base).kv_budget_bytes_per_gpu
             == pytest.approx(735_576_064, abs=1e-3))
     fp8 = llmcost.kv("DeepSeek-V3", "B200", kept_format="fp8", **kept, **base)
-    assert fp8.weights == "nvfp4 (attention_kv_b, attention_out in fp8)"
+    assert (fp8.weights, fp8.excluded_modules, fp8.kept_format) == ("nvfp4", ["attention_kv_b", "attention_out"], "fp8")
     assert fp8.weight_bytes_per_gpu - plain.weight_bytes_per_gpu == 447_741_952
-    with pytest.raises(TypeError):
-        llmcost.kv("DeepSeek-V3", "B200", eager_prompt="serial", **base)
+    # kv takes eager_prompt= only to refuse it, as `llmcost kv --eager-prompt` (None, the default, is accepted).
+    why = ("kv prices memory (the KV footprint and where it spills), not a step, so it has no prompt launch to state; "
+           "estimate, simulate, spec, cost, disagg, frontier and plan read it")
+    assert llmcost.kv("DeepSeek-V3", "B200", eager_prompt=None, **base).weights == "nvfp4"
+    for value in ("serial", "", "0"):
+        with pytest.raises(llmcost.InvalidInput) as refused:
+            llmcost.kv("DeepSeek-V3", "B200", eager_prompt=value, **base)
+        assert (refused.value.field, refused.value.value, refused.value.rule) == ("eager_prompt", value, why)
+        assert refused.value.id == "llmcost.argument.not_taken"
     # spec at batch 1 with the MTP module, gamma 1: every pass HBM-bound at 8.0 TB/s * 0.919 = 7.352 TB/s
     # (tables/hardware.csv), so the plain pass and the verification read 1,471,152,128 B more, 200.1023 us longer;
     # the MTP layer's kv_b and o_proj 134,217,728 / 8 * 1.4375 = 24,117,248 B more, 3.2804 us a draft.
@@ -453,7 +465,7 @@ def test_kv_spec_simulate_take_the_kept_modules_worked_by_hand():
              drafter="mtp")
     p = llmcost.spec("DeepSeek-V3", "B200", **s)
     q = llmcost.spec("DeepSeek-V3", "B200", **kept, **s)
-    assert q.weights == "nvfp4 (attention_kv_b, attention_out in bf16)"
+    assert (q.weights, q.excluded_modules, q.kept_format) == ("nvfp4", ["attention_kv_b", "attention_out"], "bf16")
     assert q.plain_step_s - p.plain_step_s == pytest.approx(1_471_152_128 / 7.352e12, rel=1e-8)
     assert q.verify_s - p.verify_s == pytest.approx(1_471_152_128 / 7.352e12, rel=1e-8)
     assert q.draft_s - p.draft_s == pytest.approx(24_117_248 / 7.352e12, rel=1e-6)
@@ -495,18 +507,45 @@ def test_spec_and_simulate_take_eager_prompt():
         llmcost.simulate("Llama-3.1-8B", "B200", eager_prompt="on", **one)
 
 
-def test_weights_field_names_the_kept_modules_everywhere():
+def test_weights_fields_stay_the_format_name_with_the_kept_modules_apart():
+    # `weights` stays the format name weights= takes back; the kept modules are `excluded_modules` (their words, in
+    # excluded_modules_named's order: attention_in, attention_kv_b, attention_out, lm_head, embedding; [] when none)
+    # and `kept_format` (None when none), so a row passes back as keywords.
     kw = dict(tp=8, weights="nvfp4", kv="fp8", input=1000, output=100)
-    want = "nvfp4 (attention_kv_b, attention_out in bf16)"
-    assert llmcost.estimate("DeepSeek-V3", "B200", batch=1, excluded_modules="attention_out,attention_kv_b",
-                            **kw).weights == want
+    kept = ["attention_kv_b", "attention_out"]
+    e = llmcost.estimate("DeepSeek-V3", "B200", batch=1, excluded_modules="attention_out,attention_kv_b", **kw)
+    assert (e.weights, e.excluded_modules, e.kept_format) == ("nvfp4", kept, "bf16")
+    assert {k: e.to_dict()[k] for k in ("weights", "excluded_modules", "kept_format")} == {
+        "weights": "nvfp4", "excluded_modules": kept, "kept_format": "bf16"}
+    again = llmcost.estimate("DeepSeek-V3", "B200", batch=1, **dict(kw, weights=e.weights),
+                             excluded_modules=e.excluded_modules, kept_format=e.kept_format)
+    assert again.weight_bytes_per_gpu == e.weight_bytes_per_gpu
+    plain = llmcost.estimate("DeepSeek-V3", "B200", batch=1, **kw)
+    assert (plain.weights, plain.excluded_modules, plain.kept_format) == ("nvfp4", [], None)
     f = llmcost.frontier("DeepSeek-V3", "B200", ttft=5, tpot=0.2, batch=[1, 8],
-                         excluded_modules="attention_kv_b,attention_out", **kw)
-    assert set(f.to_dict()["weights"]) == {want}
-    assert llmcost.estimate("DeepSeek-V3", "B200", batch=1, **kw).weights == "nvfp4"
+                         excluded_modules="attention_kv_b,attention_out", kept_format="fp8", **kw).to_dict()
+    n = len(f["weights"])
+    assert n > 0 and f["weights"] == ["nvfp4"] * n
+    assert f["excluded_modules"] == [kept] * n and f["kept_format"] == ["fp8"] * n
+    p = llmcost.plan("DeepSeek-V3", "B200", rate=1, mix=[(1000, 100, 1)], ttft=5, tpot=0.2, weights="nvfp4", kv="fp8",
+                     excluded_modules=kept)
+    assert p.options and all((o["weights"], o["excluded_modules"], o["kept_format"]) == ("nvfp4", kept, "bf16")
+                             for o in p.options)
     s = llmcost.sweep("DeepSeek-V3", "B200", tp=8, weights="nvfp4", kv="fp8", input=[1000], output=[100], batch=[1],
                       excluded_modules="attention_kv_b,attention_out")
-    assert s.formats == [(want, "fp8")]
+    assert s.formats == [("nvfp4", "fp8")]
+
+
+def test_sweep_to_pandas_gives_the_kept_modules_apart():
+    pd = pytest.importorskip("pandas")
+    s = llmcost.sweep("DeepSeek-V3", "B200", tp=8, weights=["nvfp4", "fp8"], kv="fp8", input=[1000], output=[100],
+                      batch=[1, 8], excluded_modules="attention_kv_b")
+    df = s.to_pandas()
+    assert isinstance(df, pd.DataFrame) and len(df) == 4
+    assert sorted(set(df["formats"].astype(str))) == ["fp8/fp8", "nvfp4/fp8"]
+    assert list(df["excluded_modules"]) == [["attention_kv_b"]] * 4 and list(df["kept_format"]) == ["bf16"] * 4
+    none = llmcost.sweep("Llama-3.1-8B", "H100", input=[128], output=[128], batch=[1]).to_pandas()
+    assert list(none["excluded_modules"]) == [[]] and list(none["kept_format"]) == [None]
 
 
 def test_estimate_defaults_are_the_librarys():
@@ -825,7 +864,7 @@ def test_plan_matches_the_tools_json():
         for key, v in want.items():
             if key == "layout":
                 continue
-            if isinstance(v, (str, bool)) or v is None:
+            if isinstance(v, (str, bool, list)) or v is None:  # a list: words (excluded_modules)
                 assert got[key] == v, key
             else:
                 assert printed(got[key]) == v, key
