@@ -7,6 +7,7 @@
 // One translation unit on purpose: pybind11 and Eigen cost seconds each.
 
 #include <llmcost/catalog/lookup.hpp>
+#include <llmcost/descriptors/weights_text.hpp>
 #include <llmcost/io/hf_config.hpp>
 #include <llmcost/io/intern.hpp>
 #include <llmcost/llmcost.hpp>
@@ -343,7 +344,10 @@ request_shape shape_of(py::handle input, py::handle output) {
 struct estimate_result {
     std::string_view model, hardware;
     int gpus = 0, tp = 0, pp = 0, ep = 0, dp = 0;
-    std::string_view weights, kv;
+    std::string_view weights;  ///< the format name, as weights= takes it back
+    std::vector<std::string> excluded_modules;  ///< the modules kept out of it (their words; empty: none)
+    std::optional<std::string> kept_format;     ///< their format; None: none kept
+    std::string_view kv;
     double input_tokens = 0, output_tokens = 0, batch = 0;
     std::string_view limited_by;
     double ttft_s = 0, tpot_s = 0, e2e_s = 0, prefill_s = 0, decode_step_s = 0;
@@ -356,8 +360,8 @@ struct estimate_result {
 };
 
 #define LLMCOST_ESTIMATE_FIELDS(X)                                                                               \
-    X(model) X(hardware) X(gpus) X(tp) X(pp) X(ep) X(dp) X(weights) X(kv) X(input_tokens) X(output_tokens)      \
-    X(batch) X(limited_by) X(ttft_s) X(tpot_s) X(e2e_s) X(prefill_s) X(decode_step_s) X(step_memory_bound)       \
+    X(model) X(hardware) X(gpus) X(tp) X(pp) X(ep) X(dp) X(weights) X(excluded_modules) X(kept_format) X(kv)     \
+    X(input_tokens) X(output_tokens) X(batch) X(limited_by) X(ttft_s) X(tpot_s) X(e2e_s) X(prefill_s) X(decode_step_s) X(step_memory_bound)       \
     X(output_tokens_per_s) X(output_tokens_per_s_per_gpu) X(tokens_per_s_per_user) X(kv_bytes_per_token)         \
     X(weight_bytes_per_gpu) X(kv_capacity_tokens) X(energy_j_per_output_token) X(wall_energy_j_per_output_token) \
     X(wh_per_request) X(wall_wh_per_request) X(usd_per_gpu_hour) X(pricing) X(usd_basis)                       \
@@ -379,6 +383,13 @@ struct result {
     py::dict fields;
 };
 
+/// The modules `m`'s checkpoint keeps out of its weights' format, in the words excluded_modules= takes (empty: none).
+py::list excluded_modules_of(const model& m) { return py::cast(excluded_module_words_of(m.excluded)); }
+/// Their format, or None when none is kept.
+py::object kept_format_of(const model& m) {
+    return m.excluded.any() ? py::object(py::str(std::string(m.excluded.format.name))) : py::object(py::none());
+}
+
 void add_deployment(py::dict& r, const deployment& d) {
     r["model"] = std::string(d.m.name);
     r["hardware"] = std::string(d.hw.name);
@@ -387,7 +398,9 @@ void add_deployment(py::dict& r, const deployment& d) {
     r["pp"] = d.layout.pp;
     r["ep"] = d.layout.ep;
     r["dp"] = d.layout.dp;
-    r["weights"] = std::string(d.m.weights.name);
+    r["weights"] = std::string(d.m.weights.name);  // the format name, as weights= takes it back
+    r["excluded_modules"] = excluded_modules_of(d.m);
+    r["kept_format"] = kept_format_of(d.m);
     r["kv"] = std::string(d.m.kv_cache.name);
 }
 
@@ -628,6 +641,8 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
     x.ep = d.layout.ep;
     x.dp = d.layout.dp;
     x.weights = d.m.weights.name;
+    x.excluded_modules = excluded_module_words_of(d.m.excluded);
+    if (d.m.excluded.any()) x.kept_format = std::string(d.m.excluded.format.name);
     x.kv = d.m.kv_cache.name;
     x.input_tokens = r.input.value();
     x.output_tokens = r.output.value();
@@ -660,9 +675,12 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
 
 result kv(py::handle model, py::handle hardware, py::handle context, py::handle batch, py::handle tp, py::handle pp,
           py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
-          py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction) {
-    const deployment d =
-        deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction});
+          py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
+          py::handle kept_format, py::handle eager_prompt) {
+    // eager_prompt= is taken to be refused saying why (kv prices memory, not a step), as `llmcost kv --eager-prompt`.
+    if (!eager_prompt.is_none()) refuse("eager_prompt", eager_prompt, std::string(kv_prices_no_step), "llmcost.argument.not_taken");
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
+                                        excluded_modules, kept_format, py::none()});
     const double ctx_tokens = number(context, "context");
     const double sequences = number(batch, "batch");
     require(positive_finite(ctx_tokens), d.m.name, "context (tokens)", ctx_tokens, "a context holds at least one token");
@@ -705,9 +723,10 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                 py::handle optimistic, py::handle ttft_target, py::handle tpot_target, py::handle tp, py::handle pp,
                 py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
                 py::handle dataset, py::handle preemption, py::handle prefix_hit_rate, py::handle prefill_servers,
-                py::handle engine, py::handle kv_memory_fraction) {
-    const deployment d =
-        deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction});
+                py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
+                py::handle eager_prompt) {
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
+                                        excluded_modules, kept_format, eager_prompt});
     const std::string preempt = str_arg(preemption, "preemption");
     if (preempt != "recompute" && preempt != "swap")
         refuse("preemption", preemption, "must be 'recompute' or 'swap'", "llmcost.argument.choice");
@@ -842,9 +861,10 @@ speculative_decoding speculation_arg(const deployment& d, const deployment_args&
 result spec(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle batch,
             py::handle acceptance, py::handle draft_tokens, py::handle drafter, py::handle target, py::handle tp,
             py::handle pp, py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
-            py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction) {
-    const deployment d =
-        deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction});
+            py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
+            py::handle kept_format, py::handle eager_prompt) {
+    const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
+                                        excluded_modules, kept_format, eager_prompt});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -861,10 +881,11 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
         step = speculative_step_for(d, *head, b, context, gamma);
         by = drafter_text(str_arg(drafter, "drafter"));
     } else {
-        // The drafter on the target's hardware, layout, formats and engine, as `llmcost spec --drafter NAME` places it.
+        // The drafter on the target's hardware, layout, formats and engine, as `llmcost spec --drafter NAME` places it:
+        // not the target checkpoint's kept modules (a dense drafter has no MLA kv_b), the engine's prompt launch.
         static_cast<void>(entry_arg<llmcost::model>(drafter, "drafter", "Model"));  // refused naming drafter, not model
-        const deployment draft =
-            deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine, kv_memory_fraction});
+        const deployment draft = deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine,
+                                                kv_memory_fraction, py::none(), py::none(), eager_prompt});
         // Its weights sit beside the target's: the batch must fit what both leave, as `llmcost spec` checks.
         require_batch_fits(d, r, b, with_draft_resident({}, {.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft}));
         step = speculative_step_for(d, draft, b, context, gamma);
@@ -1269,7 +1290,7 @@ std::vector<serving_formats> formats_axis(py::handle weights, py::handle kv_form
 /// The frontier's points of a sweep, as the `llmcost frontier` tool lists them (each field a list).
 result frontier_points(const plan::sweep_result& s, const std::vector<Eigen::Index>& front) {
     result out{.kind = "frontier", .fields = {}};
-    py::list index, hw, w, k, tp, pp, ep, dp, gpus, mode, batch, ttft, tpot, user, per_gpu, pd;
+    py::list index, hw, w, excluded, kept, k, tp, pp, ep, dp, gpus, mode, batch, ttft, tpot, user, per_gpu, pd;
     for (Eigen::Index i : front) {
         const plan::sweep_point p = s.point(i);
         const deployment& d = p.block->d;
@@ -1277,6 +1298,8 @@ result frontier_points(const plan::sweep_result& s, const std::vector<Eigen::Ind
         index.append(i);
         hw.append(std::string(d.hw.name));
         w.append(std::string(d.m.weights.name));
+        excluded.append(excluded_modules_of(d.m));
+        kept.append(kept_format_of(d.m));
         k.append(std::string(d.m.kv_cache.name));
         tp.append(d.layout.tp);
         pp.append(d.layout.pp);
@@ -1295,6 +1318,8 @@ result frontier_points(const plan::sweep_result& s, const std::vector<Eigen::Ind
     f["index"] = index;
     f["hardware"] = hw;
     f["weights"] = w;
+    f["excluded_modules"] = excluded;
+    f["kept_format"] = kept;
     f["kv"] = k;
     f["tp"] = tp;
     f["pp"] = pp;
@@ -1396,6 +1421,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
         const bool dis = p.how.disaggregated;
         auto maybe = [dis](double v) { return dis ? py::object(py::float_(v)) : py::none(); };
         return py::dict("hardware"_a = std::string(p.d.hw.name), "weights"_a = std::string(p.d.m.weights.name),
+                        "excluded_modules"_a = excluded_modules_of(p.d.m), "kept_format"_a = kept_format_of(p.d.m),
                         "kv"_a = std::string(p.d.m.kv_cache.name), "tp"_a = p.d.layout.tp, "pp"_a = p.d.layout.pp,
                         "ep"_a = p.d.layout.ep, "dp"_a = p.d.layout.dp,
                         "mode"_a = dis ? "disaggregated" : "colocated", "gpus"_a = p.gpus,
@@ -1591,11 +1617,15 @@ PYBIND11_MODULE(_core, m) {
     m.def("kv", &python::kv, "model"_a, "hardware"_a, py::kw_only(), "context"_a, "batch"_a, "tp"_a = layout.tp,
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
-          "kv_memory_fraction"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
+          "eager_prompt"_a = py::none(),
           "KV footprint of `batch` sequences of `context` tokens, and where it spills (HBM → DRAM → NVMe): "
           "`llmcost kv`. engine='trtllm', 'vllm' or 'sglang': the KV pool by that engine's rule for the GPU's "
           "architecture; None: the reference engine's. kv_memory_fraction=f: your launch's KV memory fraction, "
-          "the f of that rule (see estimate), as `llmcost kv --kv-memory-fraction`; None: the engine's own.");
+          "the f of that rule (see estimate), as `llmcost kv --kv-memory-fraction`; None: the engine's own. "
+          "excluded_modules= and kept_format= as estimate takes them (their bytes beside the weights, the KV pool "
+          "smaller by the engine's rule), as `llmcost kv --excluded-modules … --kept-format …`. eager_prompt= other "
+          "than None is refused (InvalidInput, as `llmcost kv --eager-prompt`): kv prices memory, not a step.");
     m.def("simulate", &python::simulate, "model"_a, "hardware"_a, py::kw_only(), "rate"_a = py::none(),
           "concurrency"_a = py::none(), "arrivals"_a = "poisson", "cv"_a = 1.0, "input_dist"_a = "1000",
           "output_dist"_a = "200", "trace"_a = py::none(), "requests"_a = 1000, "seed"_a = 1, "max_batch"_a = 0.0,
@@ -1603,22 +1633,29 @@ PYBIND11_MODULE(_core, m) {
           "tpot"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(),
           "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(), "dataset"_a = py::none(),
           "preemption"_a = "recompute", "prefix_hit_rate"_a = 0.0, "prefill_servers"_a = 0, "engine"_a = py::none(),
-          "kv_memory_fraction"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
+          "eager_prompt"_a = py::none(),
           "Simulate the engine request by request (continuous batching, every step priced by the library's "
           "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`. "
           "engine='trtllm', 'vllm' or 'sglang' prices every step with that engine's profile for the GPU's "
           "architecture, its scheduler defaults filling the limits not given; None: the reference engine. "
           "kv_memory_fraction=f: your launch's KV memory fraction, sized by the engine's own KV pool rule, as "
-          "`llmcost simulate --kv-memory-fraction` (see estimate); None: the engine's own.");
+          "`llmcost simulate --kv-memory-fraction` (see estimate); None: the engine's own. excluded_modules=, "
+          "kept_format= and eager_prompt= as estimate takes them (every step priced with them), as `llmcost simulate "
+          "--excluded-modules … --kept-format … --eager-prompt …`.");
     m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
           "acceptance"_a, "draft_tokens"_a, "drafter"_a, "target"_a = py::none(), "tp"_a = layout.tp,
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
-          "kv_memory_fraction"_a = py::none(),
+          "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
+          "eager_prompt"_a = py::none(),
           "Speculative decoding with `drafter` ('eagle', 'mtp', or a catalog model): tokens per pass, speedup, "
           "and the least acceptance that reaches `target` tokens/s per user: `llmcost spec`. engine= and "
           "kv_memory_fraction= as estimate takes them (a draft model runs on the same engine), as `llmcost spec "
-          "--engine … --kv-memory-fraction …`.");
+          "--engine … --kv-memory-fraction …`. excluded_modules= and kept_format= as estimate takes them, the target's "
+          "checkpoint only (a draft model keeps none out of weights=); eager_prompt= as estimate takes it, read by the "
+          "verification pass (priced as a prompt step of γ + 1 tokens) and a draft model's engine too; as `llmcost "
+          "spec --excluded-modules … --kept-format … --eager-prompt …`.");
     m.def("disagg", &python::disagg, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "ttft"_a, "tpot"_a,
           "every_token"_a = false, "path"_a = "scale-out", "chunk"_a = opts.limits.prefill_chunk.value(),
           "decode_hardware"_a = py::none(), "decode_tp"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp,
@@ -1699,10 +1736,22 @@ PYBIND11_MODULE(_core, m) {
             for (const hardware& h : s.grid.gpus) names.emplace_back(h.name);
             cols["hardware"] = pd.attr("Categorical").attr("from_codes")(c["gpu"], names);
             std::vector<std::string> fmt;
-            for (const serving_formats& f : s.grid.formats)
+            py::list excluded, kept;  // each format's kept modules (a list of words) and their format (None: none)
+            for (const serving_formats& f : s.grid.formats) {
                 fmt.push_back(std::string(f.weights ? f.weights->name : "model's") + "/" +
                               std::string(f.kv ? f.kv->name : "model's"));
+                excluded.append(py::cast(excluded_module_words_of(f.kept.value_or(excluded_modules{}))));
+                kept.append(f.kept ? py::object(py::str(std::string(f.kept->format.name))) : py::object(py::none()));
+            }
             cols["formats"] = pd.attr("Categorical").attr("from_codes")(c["format"], fmt);
+            py::module_ np = py::module_::import("numpy");
+            auto per_point = [&](const py::list& per_format) {  // an object array indexed by each point's format
+                py::object a = np.attr("empty")(py::len(per_format), "dtype"_a = "object");
+                for (std::size_t i = 0; i < py::len(per_format); ++i) a.attr("__setitem__")(i, per_format[i]);
+                return a.attr("take")(c["format"]);
+            };
+            cols["excluded_modules"] = per_point(excluded);
+            cols["kept_format"] = per_point(kept);
             for (const char* k : {"tp", "pp", "ep", "dp", "disaggregated", "input_tokens", "output_tokens", "batch"})
                 cols[k] = c[k];
             cols["status"] = pd.attr("Categorical").attr("from_codes")(self.attr("status"), status_names());
@@ -1710,7 +1759,8 @@ PYBIND11_MODULE(_core, m) {
                                   "requests_per_s_per_gpu", "prefill_per_decode"})
                 cols[k] = self.attr(k);
             return pd.attr("DataFrame")(cols);
-        }, "A pandas DataFrame, one row a point (needs pandas).");
+        }, "A pandas DataFrame, one row a point (needs pandas): formats 'weights/kv' by name, excluded_modules (the "
+           "kept modules' words, a list; [] when none) and kept_format (their format; None when none) beside them.");
 
     m.def("sweep", &python::sweep, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
           "tp"_a = py::none(), "pp"_a = py::none(), "ep"_a = py::none(), "dp"_a = py::none(), "weights"_a = py::none(),

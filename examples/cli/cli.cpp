@@ -163,10 +163,12 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
                   "Allow contexts beyond the model's trained maximum");
 }
 
-/// --excluded-modules, --kept-format and --eager-prompt (estimate, disagg, frontier, plan): what a checkpoint keeps out
-/// of --weights and how a run launches its prompt steps, the words tables/measurements.csv's `excluded_modules`
-/// and `eager_prompt` columns take (one parser each: `excluded_modules_named`, `prompt_launch_named`).
-void add_checkpoint(CLI::App* app, checkpoint_options& c) {
+/// --excluded-modules, --kept-format and --eager-prompt (estimate, disagg, frontier, plan, spec, simulate, cost; kv
+/// without --eager-prompt): what a checkpoint keeps out of --weights and how a run launches its prompt steps, the words
+/// tables/measurements.csv's `excluded_modules` and `eager_prompt` columns take (one parser each:
+/// `excluded_modules_named`, `prompt_launch_named`). `no_prompt_step`: why the command prices no prompt step (kv:
+/// `kv_prices_no_step`); --eager-prompt is then still taken, so that `kv` can refuse it saying why (commands.cpp `kv`).
+void add_checkpoint(CLI::App* app, checkpoint_options& c, std::string_view no_prompt_step = {}) {
     CLI::Option* kept = app->add_option_function<std::string>(
         "--excluded-modules",
         [&c](const std::string& list) {
@@ -180,7 +182,15 @@ void add_checkpoint(CLI::App* app, checkpoint_options& c) {
                     "Format of the --excluded-modules (default bf16, as ModelOpt and Quark keep them)")
         ->check(CLI::IsMember(weight_format_names()))
         ->needs(kept);
-    app->add_option("--eager-prompt", c.eager_prompt,
+    auto eager = [&c](const std::string& word) {
+        c.eager_prompt = word;
+        c.eager_prompt_given = true;  // "" too: refused as no launch word (eager_prompt_of), not read as the engine's rule
+    };
+    if (!no_prompt_step.empty()) {
+        app->add_option_function<std::string>("--eager-prompt", eager, "Refused here: " + std::string(no_prompt_step));
+        return;
+    }
+    app->add_option_function<std::string>("--eager-prompt", eager,
                     "How prompt steps launch without CUDA graphs: overlap (eagerly, launched while the step before runs), "
                     "serial (eagerly, the overlap scheduler off: Dynamo's prefill workers), 0 (not priced); default the "
                     "engine's rule. Read by engines with a prompt-step launch cost (TensorRT-LLM on Blackwell, SGLang: "
@@ -345,6 +355,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     kv_command kvc;
     CLI::App* kv = app.add_subcommand("kv", "KV cache footprint at a context and batch, and where it spills");
     add_deployment(kv, kvc.dep);
+    add_checkpoint(kv, kvc.dep.checkpoint, kv_prices_no_step);
     kv->add_option("--context", kvc.context, "Tokens per sequence (default: the model's maximum)")->transform(tokens_count);
     kv->add_option("--batch", kvc.batch, "Sequences")->transform(tokens_count)->capture_default_str();
     add_format(kv, format);
@@ -374,6 +385,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     spec_command sp;
     CLI::App* spec = app.add_subcommand("spec", "Speculative decoding: tokens per pass, speedup, acceptance needed");
     add_deployment(spec, sp.dep);
+    add_checkpoint(spec, sp.dep.checkpoint);
     add_request(spec, sp.req);
     spec->add_option("--batch", sp.batch, "Sequences per pass")->transform(tokens_count)->capture_default_str();
     add_speculation(spec, sp.spec, false);
@@ -384,6 +396,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     CLI::App* cost = app.add_subcommand("cost", "$/GPU-hour; with --model, $/M tokens (the layout, engine and request "
                                                 "flags need it); with prices, break-even and payback");
     add_deployment(cost, co.dep);
+    add_checkpoint(cost, co.dep.checkpoint);
     add_request(cost, co.req);
     cost->add_option("--batch", co.batch, "Decode batch for token rates")->transform(tokens_count)->capture_default_str();
     cost->add_option("--utilisation", co.utilisation, "Share of time the GPU serves")->transform(fraction)->capture_default_str();
@@ -513,6 +526,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     simulate_command simc;
     CLI::App* simulate_app = app.add_subcommand("simulate", "Discrete-event simulation under random or traced traffic: percentiles, goodput");
     add_deployment(simulate_app, simc.dep);
+    add_checkpoint(simulate_app, simc.dep.checkpoint);
     add_simulate_options(simulate_app, simc);
     add_format(simulate_app, format);
 

@@ -4,6 +4,7 @@
 
 #include <llmcost/catalog.hpp>
 #include <llmcost/catalog/lookup.hpp>
+#include <llmcost/descriptors/weights_text.hpp>
 #include <llmcost/io/hardware_csv.hpp>
 #include <llmcost/io/hf_config.hpp>
 #include <llmcost/io/lengths.hpp>
@@ -105,14 +106,24 @@ std::optional<excluded_modules> kept_modules_of(const checkpoint_options& o) {
     return r.kept;
 }
 
+void add_weights(record& r, const model& m, std::string label) {
+    r.add("weights", std::move(label), std::string(m.weights.name));
+    r.fields.back().table_text = weights_text(m);
+    r.add("excluded_modules", "kept out of the weights' format", excluded_module_words_of(m.excluded));
+    r.fields.back().in_table = false;
+    r.add("kept_format", "kept modules' format",
+          m.excluded.any() ? value(std::string(m.excluded.format.name)) : value());
+    r.fields.back().in_table = false;
+}
+
 void require_weights_for_kept(const std::optional<excluded_modules>& kept, bool weights_given) {
     if (kept && !weights_given)
         throw usage_error("--excluded-modules: " + std::string(excluded_modules_need_weights) + " (--weights)");
 }
 
 std::optional<prompt_launch_mode> eager_prompt_of(const checkpoint_options& o) {
-    if (o.eager_prompt.empty()) return std::nullopt;
-    const std::optional<prompt_launch_mode> m = prompt_launch_named(o.eager_prompt);
+    if (o.eager_prompt.empty() && !o.eager_prompt_given) return std::nullopt;
+    const std::optional<prompt_launch_mode> m = prompt_launch_named(o.eager_prompt);  // "" too: refused below
     if (!m)
         throw usage_error("--eager-prompt: unknown value '" + o.eager_prompt + "'; one of " +
                           std::string(prompt_launch_words) + " (left out: the engine's rule)");
@@ -281,8 +292,7 @@ std::string layout_text(const deployment& d) {
 }
 
 std::string formats_text(const model& m) {
-    std::string s = "weights " + std::string(m.weights.name);
-    if (m.expert_weights) s += " (experts " + std::string(m.expert_weights->name) + ")";
+    std::string s = "weights " + weights_and_experts_text(m);  // "weights nvfp4 (attention_kv_b in bf16; experts mxfp4)"
     s += ", KV " + std::string(m.kv_cache.name) + ", matmuls in " + std::string(to_string(m.activations.compute));
     return s;
 }
@@ -294,9 +304,9 @@ void add_deployment(record& r, const deployment& d) {
         .add("tp", "tensor parallel", static_cast<double>(d.layout.tp))
         .add("pp", "pipeline parallel", static_cast<double>(d.layout.pp))
         .add("ep", "expert parallel", static_cast<double>(d.layout.ep))
-        .add("dp", "data parallel", static_cast<double>(d.layout.dp))
-        .add("weights", "weight format", std::string(d.m.weights.name))
-        .add("kv", "KV cache format", std::string(d.m.kv_cache.name));
+        .add("dp", "data parallel", static_cast<double>(d.layout.dp));
+    add_weights(r, d.m, "weight format");
+    r.add("kv", "KV cache format", std::string(d.m.kv_cache.name));
 }
 
 double per_million(const dollars_per_token_t& c) { return c.value() * 1e6; }
@@ -527,6 +537,7 @@ drafter_choice drafter_for(const speculation_options& o, const deployment& d, co
         // the prompt launch is the engine's setting and stays.
         x.checkpoint = checkpoint_options{};
         x.checkpoint.eager_prompt = dep.checkpoint.eager_prompt;
+        x.checkpoint.eager_prompt_given = dep.checkpoint.eager_prompt_given;
         c.speculation.draft = build(x);
         c.text = drafter_text(o.drafter, c.speculation.draft->m.name);
     }
@@ -870,6 +881,8 @@ report list(catalog_kind k, const std::string& hardware_file) {
 // ---- kv ------------------------------------------------------------------------------------
 
 report kv(const kv_command& c) {
+    if (c.dep.checkpoint.eager_prompt_given)  // taken to be refused saying why, not ignored ("" too)
+        throw usage_error("--eager-prompt '" + c.dep.checkpoint.eager_prompt + "': " + std::string(kv_prices_no_step));
     const deployment d = build(c.dep);
     const double context = c.context > 0 ? c.context : d.m.max_position;
     check_context(d, context, c.dep);
@@ -902,6 +915,7 @@ report kv(const kv_command& c) {
         .add("max_sequences_at_context", "sequences of this context that fit in HBM", max_sequences(d, ctx, reserve));
     r.records.push_back(std::move(rec));
     if (c.dep.kv_memory_fraction > 0) r.notes.push_back(kv_memory_fraction_note(d.engine));
+    for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) r.notes.push_back(std::move(n));
     if (p.overflow.value() > 0) r.notes.push_back("The cache does not fit even with host DRAM and NVMe.");
     return r;
 }
@@ -1154,6 +1168,10 @@ report spec(const spec_command& c) {
     }
     out.records.push_back(std::move(rec));
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
+    std::vector<std::string> notes = checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1));
+    if (chosen.speculation.draft && kept_modules_of(c.dep.checkpoint))  // the first note: the kept modules
+        notes.front() += " The target's checkpoint only: the draft model (--drafter) keeps none out of --weights.";
+    for (std::string& n : notes) out.notes.push_back(std::move(n));
     return out;
 }
 
@@ -1220,6 +1238,7 @@ report cost(const cost_command& c) {
         check_context(d, c.req.input + c.req.output, c.dep);
         require_batch_fits(d, shape_of(c.req), c.batch);  // the weights and the batch fit, as estimate checks
         if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
+        for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) out.notes.push_back(std::move(n));
         const pricing_point p{.decode_batch = c.batch, .context = mean_decode_context(shape_of(c.req)),
                               .prompt = tokens(c.req.input)};
         const gpu_token_rates rates = gpu_token_rates_at(d, p);

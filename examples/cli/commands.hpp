@@ -39,24 +39,32 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// What a checkpoint and a run state beyond the formats (estimate, disagg, frontier, plan): the modules the
+/// What a checkpoint and a run state beyond the formats (estimate, disagg, frontier, plan, spec, simulate, cost; kv the
+/// kept modules alone, `kv_prices_no_step`): the modules the
 /// checkpoint keeps out of --weights and how its prompt steps launch, as tables/measurements.csv's
 /// `excluded_modules` and `eager_prompt` columns state them (docs/checkpoint-composition.md, docs/trtllm-eager-prompt.md).
 struct checkpoint_options {
     std::string excluded_modules;  ///< --excluded-modules: words of `excluded_module_words`, comma-separated; empty = none
     bool excluded_modules_given = false;  ///< --excluded-modules was given (an empty list is refused, not read as none)
     std::string kept_format;       ///< --kept-format: the kept modules' format; empty = bf16
-    std::string eager_prompt;      ///< --eager-prompt: overlap | serial | 0; empty = the engine's rule
+    std::string eager_prompt;      ///< --eager-prompt: overlap | serial | 0
+    bool eager_prompt_given = false;  ///< --eager-prompt was given (an empty value is refused, not read as the engine's rule)
 };
 /// The modules `o` names kept in their format (`excluded_modules_named`, the measurements loader's parser), or
 /// nothing without --excluded-modules; an unknown word or format is a usage error naming the option, the word and
 /// the alternatives.
 [[nodiscard]] std::optional<excluded_modules> kept_modules_of(const checkpoint_options& o);
-/// The prompt launch --eager-prompt states (`prompt_launch_named`), or nothing; an unknown word is a usage error.
+/// The prompt launch --eager-prompt states (`prompt_launch_named`), or nothing without it; an unknown word, the empty
+/// one included, is a usage error naming the option, the value and the words.
 [[nodiscard]] std::optional<prompt_launch_mode> eager_prompt_of(const checkpoint_options& o);
 /// The notes a command prints for the settings `o` gives (none for those left out): the kept modules and their
 /// format, and how the prompt steps launch.
 [[nodiscard]] std::vector<std::string> checkpoint_notes(const checkpoint_options& o, std::span<const engine_profile> engines);
+/// The weights' fields of a record (estimate, kv, spec, cost, frontier and plan rows): `weights` the format name, as
+/// --weights takes it back (a table shows `weights_text`: "nvfp4 (attention_kv_b in bf16)"), `excluded_modules` the
+/// kept modules' words (an empty list when none; comma-joined in CSV, as --excluded-modules takes them) and
+/// `kept_format` their format (null when none); the last two JSON and CSV only.
+void add_weights(record& r, const model& m, std::string label);
 /// --excluded-modules needs --weights (the format the rest is quantized to), as the measurements loader's
 /// `excluded_modules` needs its `weights` column (`excluded_modules_need_weights`): a usage error otherwise.
 void require_weights_for_kept(const std::optional<excluded_modules>& kept, bool weights_given);
@@ -227,6 +235,9 @@ inline constexpr cost_model_flag cost_model_flags[] = {
     {"--kv", "chooses a model's KV cache format"},
     {"--engine", "prices a model's steps with an engine's profile"},
     {"--kv-memory-fraction", "sizes a model's KV pool"},
+    {"--excluded-modules", "keeps a model checkpoint's modules out of its weights' format"},
+    {"--kept-format", "sets the format of a model checkpoint's kept modules"},
+    {"--eager-prompt", "states how a model's prompt steps launch"},
     {"--ignore-max-position", "lets a model's context pass its trained maximum"},
     {"--input", "shapes the requests whose tokens are priced"},
     {"--output", "shapes the requests whose tokens are priced"},

@@ -8,6 +8,7 @@
 
 #include <llmcost/catalog/engines.hpp>
 #include <llmcost/catalog/hardware.hpp>
+#include <llmcost/descriptors/weights_text.hpp>
 #include <llmcost/plan/frontier.hpp>
 #include <llmcost/plan/fleet.hpp>
 #include <llmcost/plan/sweep.hpp>
@@ -204,9 +205,9 @@ report frontier(const frontier_command& c) {
         const deployment& d = p.block->d;
         const bool dis = p.block->how.disaggregated;
         record rec;
-        rec.add("hardware", "GPU", std::string(d.hw.name))
-            .add("weights", "weights", std::string(d.m.weights.name))
-            .add("kv", "KV", std::string(d.m.kv_cache.name))
+        rec.add("hardware", "GPU", std::string(d.hw.name));
+        add_weights(rec, d.m, "weights");
+        rec.add("kv", "KV", std::string(d.m.kv_cache.name))
             .add("layout", "layout", layout_text(d))
             .add("instance_gpus", "GPUs", static_cast<double>(d.instance_gpus()))
             .add("mode", "mode", std::string(dis ? "disaggregated" : "colocated"))
@@ -259,7 +260,7 @@ report frontier(const frontier_command& c) {
     std::map<std::string, std::string> problems;  // deployments that could not be priced, once each
     for (const lp::sweep_block& b : s.blocks)
         if (b.status == lp::point_status::invalid_deployment || b.status == lp::point_status::weights_do_not_fit)
-            problems.emplace(std::string(b.d.hw.name) + " " + layout_text(b.d) + " " + std::string(b.d.m.weights.name),
+            problems.emplace(std::string(b.d.hw.name) + " " + layout_text(b.d) + " " + weights_text(b.d.m),
                              b.problem);
     std::size_t shown = 0;
     for (const auto& [what, why] : problems)
@@ -404,9 +405,9 @@ report plan(const plan_command& c) {
     for (const lp::deployment_plan& p : res.options) {
         const bool dis = p.how.disaggregated;
         record rec;
-        rec.add("hardware", "GPU", std::string(p.d.hw.name))
-            .add("weights", "weights", std::string(p.d.m.weights.name))
-            .add("kv", "KV", std::string(p.d.m.kv_cache.name))
+        rec.add("hardware", "GPU", std::string(p.d.hw.name));
+        add_weights(rec, p.d.m, "weights");
+        rec.add("kv", "KV", std::string(p.d.m.kv_cache.name))
             .add("layout", "layout", layout_text(p.d))
             .add("mode", "mode", std::string(dis ? "disaggregated" : "colocated"))
             .add("gpus", "GPUs", p.gpus)
@@ -431,7 +432,7 @@ report plan(const plan_command& c) {
     if (res.best) {
         const lp::deployment_plan& b = *res.best;
         std::string what = "Cheapest: " + invalid_input::show(b.gpus) + " x " + std::string(b.d.hw.name) + " (" +
-                           layout_text(b.d) + ", " + std::string(b.d.m.weights.name) + " weights), ";
+                           layout_text(b.d) + ", " + weights_text(b.d.m) + " weights), ";
         if (b.how.disaggregated)
             what += "disaggregated " + invalid_input::show(b.prefill_instances) + "P:" +
                     invalid_input::show(b.decode_instances) + "D";

@@ -22,8 +22,10 @@ namespace llmcost::cli {
 
 enum class output_format { table, json, csv };
 
-/// null (not known), a number in SI units, a word, or a yes/no.
-using value = std::variant<std::monostate, double, std::string, bool>;
+/// A list of words: a JSON array, comma-joined in CSV, ", "-joined in a table (`if_null` when empty).
+using words = std::vector<std::string>;
+/// null (not known), a number in SI units, a word, a yes/no, or a list of words.
+using value = std::variant<std::monostate, double, std::string, bool, words>;
 
 struct field {
     std::string key;    ///< snake_case, with the unit when there is one: "ttft_s"
@@ -35,6 +37,10 @@ struct field {
     /// The key's first dot nests in JSON: "ttft_s.p90" is {"ttft_s": {"p90": …}}, the same key
     /// heads its CSV column (off by default: a key taken from a name may hold a dot of its own).
     bool nests = false;
+    /// Tables show this text instead of the value when it is not empty (the weights' format with the kept modules,
+    /// which JSON and CSV give as fields of their own: `add_weights`).
+    std::string table_text = {};
+    bool in_table = true;  ///< false: JSON and CSV only (a part of a figure a table shows whole in another field)
 };
 
 struct record {
@@ -144,6 +150,15 @@ namespace detail {
         return human(*d, unit);
     }
     if (const bool* b = std::get_if<bool>(&v)) return *b ? "yes" : "no";
+    if (const words* l = std::get_if<words>(&v)) {
+        if (l->empty()) return std::string(if_null);
+        std::string s;
+        for (const std::string& w : *l) {
+            if (!s.empty()) s += ", ";
+            s += w;
+        }
+        return s;
+    }
     return std::get<std::string>(v);
 }
 
@@ -159,10 +174,23 @@ namespace detail {
     }
     if (const bool* b = std::get_if<bool>(&v)) return *b;
     if (const std::string* s = std::get_if<std::string>(&v)) return text::utf8_escaped(*s);
+    if (const words* l = std::get_if<words>(&v)) {
+        nlohmann::ordered_json a = nlohmann::ordered_json::array();
+        for (const std::string& w : *l) a.push_back(text::utf8_escaped(w));
+        return a;
+    }
     return nullptr;
 }
 
 [[nodiscard]] inline std::string csv_of(const value& v) {
+    if (const words* l = std::get_if<words>(&v)) {  // comma-joined, as --excluded-modules takes a list (then quoted)
+        std::string s;
+        for (const std::string& w : *l) {
+            if (!s.empty()) s += ',';
+            s += w;
+        }
+        return csv_of(value(s));
+    }
     if (const double* d = std::get_if<double>(&v)) {
         if (!std::isfinite(*d)) return "";
         if (whole(*d)) return std::to_string(static_cast<long long>(*d));
@@ -195,18 +223,25 @@ namespace detail {
 
 namespace detail {
 
-/// Records as rows under a header of their labels (every record has the first one's keys).
+/// What a table shows of `f`: its table text, else its value for people.
+[[nodiscard]] inline std::string table_cell(const field& f) {
+    return f.table_text.empty() ? text_of(f.v, f.unit, f.shown_in, f.if_null) : f.table_text;
+}
+
+/// Records as rows under a header of their labels (every record has the first one's keys; `in_table` fields left out).
 [[nodiscard]] inline std::string rows_table(const std::vector<record>& records) {
     std::vector<std::vector<std::string>> cells;
     std::vector<std::size_t> w;
     if (!records.empty()) {
         std::vector<std::string> head;
-        for (const field& f : records.front().fields) head.push_back(f.label);
+        for (const field& f : records.front().fields)
+            if (f.in_table) head.push_back(f.label);
         cells.push_back(head);
     }
     for (const record& rec : records) {
         std::vector<std::string> row;
-        for (const field& f : rec.fields) row.push_back(text_of(f.v, f.unit, f.shown_in, f.if_null));
+        for (const field& f : rec.fields)
+            if (f.in_table) row.push_back(table_cell(f));
         cells.push_back(row);
     }
     for (const auto& row : cells)
@@ -228,14 +263,16 @@ namespace detail {
     std::size_t label_w = 0, id_w = 0;
     for (const record& rec : records) {
         id_w = std::max(id_w, width(rec.id));
-        for (const field& f : rec.fields) label_w = std::max(label_w, width(f.label));
+        for (const field& f : rec.fields)
+            if (f.in_table) label_w = std::max(label_w, width(f.label));
     }
     std::string out;
     for (const record& rec : records)
         for (const field& f : rec.fields) {
+            if (!f.in_table) continue;
             std::string line = "  ";
             if (with_id) line += pad(rec.id, id_w + 2);
-            line += pad(f.label, label_w + 2) + text_of(f.v, f.unit, f.shown_in, f.if_null);
+            line += pad(f.label, label_w + 2) + table_cell(f);
             out += line + "\n";
         }
     return out;

@@ -156,7 +156,9 @@ class Estimate:
     pp: int
     ep: int
     dp: int
-    weights: str
+    weights: str  # the format name, as weights= takes it back
+    excluded_modules: list[str]  # the modules kept out of it (excluded_modules= words); [] when none
+    kept_format: str | None  # their format; None when none is kept
     kv: str
     input_tokens: float
     output_tokens: float
@@ -242,14 +244,18 @@ def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Nu
        ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,
        kv: str | None = None, ignore_max_position: bool = False,
        engine: Literal["trtllm", "vllm", "sglang"] | None = None,
-       kv_memory_fraction: _Number | None = None) -> Result: ...
+       kv_memory_fraction: _Number | None = None,
+       excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
+       eager_prompt: None = None) -> Result: ...  # eager_prompt: any other value is refused (InvalidInput)
 
 def spec(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: _Number, batch: _Number,
          acceptance: _Number, draft_tokens: int, drafter: Union[Literal["eagle", "mtp"], str, Model],
          target: _Number | None = None, tp: int = 1, pp: int = 1, ep: int = 1, dp: int | None = None,
          gpus: int | None = None, weights: str | None = None, kv: str | None = None,
          ignore_max_position: bool = False, engine: Literal["trtllm", "vllm", "sglang"] | None = None,
-         kv_memory_fraction: _Number | None = None) -> Result: ...
+         kv_memory_fraction: _Number | None = None,
+         excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
+         eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> Result: ...
 
 def simulate(model: _ModelArg, hardware: _HardwareArg, *, rate: _Number | None = None,
              concurrency: _Number | None = None, arrivals: Literal["poisson", "gamma"] = "poisson", cv: _Number = 1.0,
@@ -260,7 +266,9 @@ def simulate(model: _ModelArg, hardware: _HardwareArg, *, rate: _Number | None =
              kv: str | None = None, dataset: str | None = None, preemption: Literal["recompute", "swap"] = "recompute",
              prefix_hit_rate: _Number = 0.0, prefill_servers: int = 0,
              engine: Literal["trtllm", "vllm", "sglang"] | None = None,
-             kv_memory_fraction: _Number | None = None) -> Result:
+             kv_memory_fraction: _Number | None = None,
+             excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
+             eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> Result:
     """The engine simulated request by request: TTFT/TPOT/ITL/E2E/queue percentiles as groups (`r.ttft_s["p90"]`), throughput, goodput (`llmcost simulate`)."""
     ...
 

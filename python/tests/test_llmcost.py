@@ -46,7 +46,7 @@ def assert_same_figure(key, got, want):
         assert isinstance(got, dict) and list(got) == list(want), key
         for k, w in want.items():
             assert_same_figure(f"{key}.{k}", got[k], w)
-    elif isinstance(want, (bool, str)) or want is None:
+    elif isinstance(want, (bool, str, list)) or want is None:  # a list: words (excluded_modules)
         assert got == want, key
     else:
         assert printed(got) == want, f"{key}: {got!r} prints {printed(got)!r}, the tool printed {want!r}"
@@ -195,6 +195,10 @@ def test_estimate_matches_the_tools_csv_from_a_config_file():
         got = getattr(e, key)
         if isinstance(got, bool):
             assert str(got).lower() == text, key
+        elif isinstance(got, list):  # words, comma-joined in CSV (as excluded_modules= takes them)
+            assert ",".join(got) == text, key
+        elif got is None:  # null: an empty CSV cell
+            assert text == "", key
         elif isinstance(got, str):
             assert got == text, key
         else:
@@ -419,6 +423,129 @@ def test_sweep_frontier_and_plan_take_the_kept_modules_and_eager_prompts():
     with pytest.raises(llmcost.InvalidInput, match="unknown module 'qkv'"):
         llmcost.plan("Llama-3.1-8B", "H100", rate=1, mix=[(128, 128, 1)], ttft=2, tpot=0.05, weights="fp8",
                      excluded_modules=["qkv"])
+
+
+def test_kv_spec_simulate_take_the_kept_modules_worked_by_hand():
+    # DeepSeek-V3 on 8 B200 at TP 8, NVFP4 weights, FP8 KV, kv_b and o_proj kept in BF16: 1,471,152,128 B more a GPU
+    # (the estimate test above). kv: the reference engine's pool f*H - W - 2 GB is that much smaller, TensorRT-LLM's
+    # f*(H - W - X) at f = 0.5 half of it (735,576,064 B); MLA at FP8 holds (512 + 64) * 61 = 35,136 B a token on every
+    # rank, so the longest context is 1,471,152,128 / 35,136 = 41,870.22 tokens shorter. As `llmcost kv
+    # --excluded-modules attention_kv_b,attention_out`; kv takes no eager_prompt= (it prices memory, not a step).
+    base = dict(tp=8, weights="nvfp4", kv="fp8", context=8192, batch=1)
+    kept = dict(excluded_modules="attention_kv_b,attention_out")
+    plain = llmcost.kv("DeepSeek-V3", "B200", **base)
+    k = llmcost.kv("DeepSeek-V3", "B200", **kept, **base)
+    assert (plain.weights, plain.excluded_modules, plain.kept_format) == ("nvfp4", [], None)
+    assert (k.weights, k.excluded_modules, k.kept_format) == ("nvfp4", ["attention_kv_b", "attention_out"], "bf16")
+    assert k.weight_bytes_per_gpu - plain.weight_bytes_per_gpu == 1_471_152_128
+    assert plain.kv_budget_bytes_per_gpu - k.kv_budget_bytes_per_gpu == pytest.approx(1_471_152_128, abs=1e-3)
+    assert plain.kv_bytes_per_token_per_gpu == 35_136
+    assert (plain.max_context_tokens_at_batch_1 - k.max_context_tokens_at_batch_1
+            == pytest.approx(1_471_152_128 / 35_136, abs=1e-6))
+    trt = dict(engine="trtllm", kv_memory_fraction=0.5)
+    assert (llmcost.kv("DeepSeek-V3", "B200", **trt, **base).kv_budget_bytes_per_gpu
+            - llmcost.kv("DeepSeek-V3", "B200", **trt, **kept, **base).kv_budget_bytes_per_gpu
+            == pytest.approx(735_576_064, abs=1e-3))
+    fp8 = llmcost.kv("DeepSeek-V3", "B200", kept_format="fp8", **kept, **base)
+    assert (fp8.weights, fp8.excluded_modules, fp8.kept_format) == ("nvfp4", ["attention_kv_b", "attention_out"], "fp8")
+    assert fp8.weight_bytes_per_gpu - plain.weight_bytes_per_gpu == 447_741_952
+    # kv takes eager_prompt= only to refuse it, as `llmcost kv --eager-prompt` (None, the default, is accepted).
+    why = ("kv prices memory (the KV footprint and where it spills), not a step, so it has no prompt launch to state; "
+           "estimate, simulate, spec, cost, disagg, frontier and plan read it")
+    assert llmcost.kv("DeepSeek-V3", "B200", eager_prompt=None, **base).weights == "nvfp4"
+    for value in ("serial", "", "0"):
+        with pytest.raises(llmcost.InvalidInput) as refused:
+            llmcost.kv("DeepSeek-V3", "B200", eager_prompt=value, **base)
+        assert (refused.value.field, refused.value.value, refused.value.rule) == ("eager_prompt", value, why)
+        assert refused.value.id == "llmcost.argument.not_taken"
+    # spec at batch 1 with the MTP module, gamma 1: every pass HBM-bound at 8.0 TB/s * 0.919 = 7.352 TB/s
+    # (tables/hardware.csv), so the plain pass and the verification read 1,471,152,128 B more, 200.1023 us longer;
+    # the MTP layer's kv_b and o_proj 134,217,728 / 8 * 1.4375 = 24,117,248 B more, 3.2804 us a draft.
+    s = dict(tp=8, weights="nvfp4", kv="fp8", input=1000, output=100, batch=1, acceptance=0.7, draft_tokens=1,
+             drafter="mtp")
+    p = llmcost.spec("DeepSeek-V3", "B200", **s)
+    q = llmcost.spec("DeepSeek-V3", "B200", **kept, **s)
+    assert (q.weights, q.excluded_modules, q.kept_format) == ("nvfp4", ["attention_kv_b", "attention_out"], "bf16")
+    assert q.plain_step_s - p.plain_step_s == pytest.approx(1_471_152_128 / 7.352e12, rel=1e-8)
+    assert q.verify_s - p.verify_s == pytest.approx(1_471_152_128 / 7.352e12, rel=1e-8)
+    assert q.draft_s - p.draft_s == pytest.approx(24_117_248 / 7.352e12, rel=1e-6)
+    # a draft model keeps none of the target's modules (Llama-3.1-8B has no MLA kv_b)
+    llmcost.spec("DeepSeek-V3", "B200", **dict(s, drafter="Llama-3.1-8B"), excluded_modules="attention_kv_b")
+    # simulate, one client, fixed lengths: every decode step runs one sequence, 200.1023 us longer, so the TPOT is
+    one = dict(tp=8, weights="nvfp4", kv="fp8", concurrency=1, input_dist="1000", output_dist="100", requests=20)
+    a = llmcost.simulate("DeepSeek-V3", "B200", **one)
+    b = llmcost.simulate("DeepSeek-V3", "B200", **kept, **one)
+    assert b.tpot_s["mean"] - a.tpot_s["mean"] == pytest.approx(1_471_152_128 / 7.352e12, rel=1e-8)
+    # refusals, as estimate's: an unknown word, kept_format alone, a list without weights=
+    for f, kw in ((llmcost.kv, base), (llmcost.spec, s), (llmcost.simulate, one)):
+        with pytest.raises(llmcost.InvalidInput, match="unknown module 'kv_b'"):
+            f("DeepSeek-V3", "B200", excluded_modules="attention_in,kv_b", **kw)
+        with pytest.raises(llmcost.InvalidInput, match="kept_format.*needs excluded_modules"):
+            f("DeepSeek-V3", "B200", kept_format="fp8", **kw)
+        with pytest.raises(llmcost.InvalidInput, match=r"excluded_modules.*it needs that format \(weights=\)"):
+            f("DeepSeek-V3", "B200", excluded_modules="lm_head", **dict(kw, weights=None))
+
+
+def test_spec_and_simulate_take_eager_prompt():
+    # SGLang on B200 launches a prompt step eagerly at 75.89 us a kernel. spec prices the verification as a prompt step
+    # of gamma + 1 tokens: host-bound with 'serial' (a whole number of kernels), shorter with '0', the plain pass unmoved.
+    # simulate, one client, 16-token prompts: TTFT('serial') - TTFT('0') = H - t_GPU, t_GPU estimate's prefill_s at '0'.
+    s = dict(input=16, output=100, batch=1, acceptance=0.8, draft_tokens=3, drafter="eagle", engine="sglang")
+    serial = llmcost.spec("Llama-3.1-8B", "B200", eager_prompt="serial", **s)
+    none = llmcost.spec("Llama-3.1-8B", "B200", eager_prompt="0", **s)
+    kernels = serial.verify_s / 75.89e-6
+    assert kernels == pytest.approx(round(kernels), abs=1e-6) and round(kernels) > 100
+    assert none.verify_s < serial.verify_s and none.plain_step_s == serial.plain_step_s
+    one = dict(concurrency=1, input_dist="16", output_dist="100", requests=20, engine="sglang")
+    t1 = llmcost.simulate("Llama-3.1-8B", "B200", eager_prompt="serial", **one).ttft_s["mean"]
+    t0 = llmcost.simulate("Llama-3.1-8B", "B200", eager_prompt="0", **one).ttft_s["mean"]
+    gpu = llmcost.estimate("Llama-3.1-8B", "B200", engine="sglang", input=16, output=100, batch=1,
+                           eager_prompt="0").prefill_s
+    h = (t1 - t0 + gpu) / 75.89e-6
+    assert h == pytest.approx(round(h), abs=1e-5) and round(h) == round(kernels)
+    with pytest.raises(llmcost.InvalidInput, match="eager_prompt.*overlap.*serial.*0"):
+        llmcost.simulate("Llama-3.1-8B", "B200", eager_prompt="on", **one)
+
+
+def test_weights_fields_stay_the_format_name_with_the_kept_modules_apart():
+    # `weights` stays the format name weights= takes back; the kept modules are `excluded_modules` (their words, in
+    # excluded_modules_named's order: attention_in, attention_kv_b, attention_out, lm_head, embedding; [] when none)
+    # and `kept_format` (None when none), so a row passes back as keywords.
+    kw = dict(tp=8, weights="nvfp4", kv="fp8", input=1000, output=100)
+    kept = ["attention_kv_b", "attention_out"]
+    e = llmcost.estimate("DeepSeek-V3", "B200", batch=1, excluded_modules="attention_out,attention_kv_b", **kw)
+    assert (e.weights, e.excluded_modules, e.kept_format) == ("nvfp4", kept, "bf16")
+    assert {k: e.to_dict()[k] for k in ("weights", "excluded_modules", "kept_format")} == {
+        "weights": "nvfp4", "excluded_modules": kept, "kept_format": "bf16"}
+    again = llmcost.estimate("DeepSeek-V3", "B200", batch=1, **dict(kw, weights=e.weights),
+                             excluded_modules=e.excluded_modules, kept_format=e.kept_format)
+    assert again.weight_bytes_per_gpu == e.weight_bytes_per_gpu
+    plain = llmcost.estimate("DeepSeek-V3", "B200", batch=1, **kw)
+    assert (plain.weights, plain.excluded_modules, plain.kept_format) == ("nvfp4", [], None)
+    f = llmcost.frontier("DeepSeek-V3", "B200", ttft=5, tpot=0.2, batch=[1, 8],
+                         excluded_modules="attention_kv_b,attention_out", kept_format="fp8", **kw).to_dict()
+    n = len(f["weights"])
+    assert n > 0 and f["weights"] == ["nvfp4"] * n
+    assert f["excluded_modules"] == [kept] * n and f["kept_format"] == ["fp8"] * n
+    p = llmcost.plan("DeepSeek-V3", "B200", rate=1, mix=[(1000, 100, 1)], ttft=5, tpot=0.2, weights="nvfp4", kv="fp8",
+                     excluded_modules=kept)
+    assert p.options and all((o["weights"], o["excluded_modules"], o["kept_format"]) == ("nvfp4", kept, "bf16")
+                             for o in p.options)
+    s = llmcost.sweep("DeepSeek-V3", "B200", tp=8, weights="nvfp4", kv="fp8", input=[1000], output=[100], batch=[1],
+                      excluded_modules="attention_kv_b,attention_out")
+    assert s.formats == [("nvfp4", "fp8")]
+
+
+def test_sweep_to_pandas_gives_the_kept_modules_apart():
+    pd = pytest.importorskip("pandas")
+    s = llmcost.sweep("DeepSeek-V3", "B200", tp=8, weights=["nvfp4", "fp8"], kv="fp8", input=[1000], output=[100],
+                      batch=[1, 8], excluded_modules="attention_kv_b")
+    df = s.to_pandas()
+    assert isinstance(df, pd.DataFrame) and len(df) == 4
+    assert sorted(set(df["formats"].astype(str))) == ["fp8/fp8", "nvfp4/fp8"]
+    assert list(df["excluded_modules"]) == [["attention_kv_b"]] * 4 and list(df["kept_format"]) == ["bf16"] * 4
+    none = llmcost.sweep("Llama-3.1-8B", "H100", input=[128], output=[128], batch=[1]).to_pandas()
+    assert list(none["excluded_modules"]) == [[]] and list(none["kept_format"]) == [None]
 
 
 def test_estimate_defaults_are_the_librarys():
@@ -737,7 +864,7 @@ def test_plan_matches_the_tools_json():
         for key, v in want.items():
             if key == "layout":
                 continue
-            if isinstance(v, (str, bool)) or v is None:
+            if isinstance(v, (str, bool, list)) or v is None:  # a list: words (excluded_modules)
                 assert got[key] == v, key
             else:
                 assert printed(got[key]) == v, key

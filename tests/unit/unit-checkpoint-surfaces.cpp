@@ -4,6 +4,7 @@
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/models.hpp>
 #include <llmcost/costs/passes.hpp>
+#include <llmcost/descriptors/weights_text.hpp>
 #include <llmcost/llmcost.hpp>
 
 #include <doctest/doctest.h>
@@ -93,6 +94,49 @@ TEST_CASE("excluded_modules_named: one parser for the measurements column (space
     const excluded_modules_reading spaced = excluded_modules_named(" attention_in , lm_head ", ',');
     CHECK(spaced.ok());
     CHECK(spaced.kept == excluded_modules{.attention_inputs = true, .lm_head = true});
+}
+
+TEST_CASE("weights_text: the format, then the kept modules in excluded_modules_named's words and their format") {
+    model m = catalog::deepseek_v3;
+    m.weights = formats::nvfp4;
+    CHECK(weights_text(m) == "nvfp4");  // none kept: the format alone, as before session 31
+    m.excluded = kv_b_and_o_kept;
+    CHECK(weights_text(m) == "nvfp4 (attention_kv_b, attention_out in bf16)");
+    m.excluded = excluded_modules_named("embedding,lm_head,attention_out,attention_kv_b,attention_in", ',', formats::fp8).kept;
+    CHECK(weights_text(m) == "nvfp4 (attention_in, attention_kv_b, attention_out, lm_head, embedding in fp8)");
+    // The words read back through the one parser to the same modules (the list a user can paste into --excluded-modules).
+    CHECK(excluded_modules_named(excluded_modules_text(m.excluded), ',', formats::fp8).kept == m.excluded);
+    static_assert(excluded_modules_text(excluded_modules{}).empty());
+    // The machine-readable fields' list: the same words, one each, in the table's order; none: empty.
+    CHECK(excluded_module_words_of(kv_b_and_o_kept) == std::vector<std::string>{"attention_kv_b", "attention_out"});
+    CHECK(excluded_module_words_of(excluded_modules{}).empty());
+}
+
+TEST_CASE("excluded_module_names: one table for the parser, the words string and the text") {
+    // Each row's word sets its own field alone, and the words string lists the rows in order.
+    for (const excluded_module_name& n : excluded_module_names) {
+        CAPTURE(n.word);
+        excluded_modules want{};
+        want.*n.kept = true;
+        CHECK(excluded_modules_named(n.word, ',').kept == want);
+        CHECK(excluded_modules_text(want) == n.word);
+    }
+    CHECK(excluded_module_words == "attention_in, attention_kv_b, attention_out, lm_head, embedding");
+    CHECK(excluded_modules_named(excluded_module_words, ',').kept ==
+          excluded_modules{.attention_inputs = true, .attention_kv_up = true, .attention_output = true, .lm_head = true,
+                           .embedding = true});
+}
+
+TEST_CASE("weights_and_experts_text: one pair of brackets for the kept modules and the experts' format") {
+    model m = catalog::deepseek_v3;
+    m.weights = formats::nvfp4;
+    CHECK(weights_and_experts_text(m) == "nvfp4");
+    m.expert_weights = formats::mxfp4;
+    CHECK(weights_and_experts_text(m) == "nvfp4 (experts mxfp4)");
+    m.excluded = {.attention_kv_up = true};
+    CHECK(weights_and_experts_text(m) == "nvfp4 (attention_kv_b in bf16; experts mxfp4)");
+    m.expert_weights.reset();
+    CHECK(weights_and_experts_text(m) == "nvfp4 (attention_kv_b in bf16)");
 }
 
 TEST_CASE("excluded_modules_named: a list that names no module is names_none, never ok (one rule for every reader)") {

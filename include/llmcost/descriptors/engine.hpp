@@ -337,6 +337,11 @@ enum class prompt_launch_mode : unsigned char {
 inline constexpr std::string_view prompt_launch_words =
     "overlap (prompt steps run eagerly, launched while the step before runs), serial (eagerly, the overlap scheduler "
     "off), 0 (no eager prompt launch priced)";
+/// Why a KV footprint (`llmcost kv`, Python `kv`) takes no prompt launch: it prices memory, not a step. Both surfaces
+/// refuse the setting (`--eager-prompt`, `eager_prompt=`) with this text rather than ignore it.
+inline constexpr std::string_view kv_prices_no_step =
+    "kv prices memory (the KV footprint and where it spills), not a step, so it has no prompt launch to state; "
+    "estimate, simulate, spec, cost, disagg, frontier and plan read it";
 /// The mode a word states: overlap, serial, 0 (none); nothing for any other word (the empty one included: the
 /// engine's rule is the absence of a statement).
 [[nodiscard]] constexpr std::optional<prompt_launch_mode> prompt_launch_named(std::string_view word) {

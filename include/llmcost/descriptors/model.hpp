@@ -14,6 +14,7 @@
 #include <llmcost/units/makers.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -125,15 +126,54 @@ struct excluded_modules {
     bool attention_output = false;  ///< the attention output projection (o_proj, wo)
     bool lm_head = false;           ///< the output projection (the embedding, where tied)
     bool embedding = false;         ///< the input embedding table (resident; a lookup reads a few rows)
-    [[nodiscard]] constexpr bool any() const {
-        return attention_inputs || attention_kv_up || attention_output || lm_head || embedding;
-    }
+    [[nodiscard]] constexpr bool any() const;
     [[nodiscard]] constexpr bool operator==(const excluded_modules&) const = default;
 };
 
+/// One module's word (tables/measurements.csv's `excluded_modules` column, `llmcost … --excluded-modules`, Python
+/// `excluded_modules=`, the printed weights text) and the `excluded_modules` field it sets.
+struct excluded_module_name {
+    std::string_view word;
+    bool excluded_modules::*kept;
+};
+/// The one table of module words, in the order every list is printed: the parser (`excluded_modules_named`), the
+/// words string (`excluded_module_words`) and the text (`excluded_modules_text`) all read it.
+inline constexpr std::array<excluded_module_name, 5> excluded_module_names{{
+    {"attention_in", &excluded_modules::attention_inputs},
+    {"attention_kv_b", &excluded_modules::attention_kv_up},
+    {"attention_out", &excluded_modules::attention_output},
+    {"lm_head", &excluded_modules::lm_head},
+    {"embedding", &excluded_modules::embedding},
+}};
+
+constexpr bool excluded_modules::any() const {
+    for (const auto& n : excluded_module_names)
+        if (this->*n.kept) return true;
+    return false;
+}
+
 /// The words that name excluded modules, as tables/measurements.csv's `excluded_modules` column and
 /// `llmcost … --excluded-modules` take them (`excluded_modules_named`).
-inline constexpr std::string_view excluded_module_words = "attention_in, attention_kv_b, attention_out, lm_head, embedding";
+namespace detail {
+/// `excluded_module_names`' words joined by ", ", as a constant array (a string_view needs storage that lives on).
+inline constexpr auto excluded_module_words_chars = [] {
+    constexpr std::size_t size = [] {
+        std::size_t n = 0;
+        for (const auto& e : excluded_module_names) n += e.word.size() + 2;
+        return n - 2;
+    }();
+    std::array<char, size> a{};
+    std::size_t at = 0;
+    for (const auto& e : excluded_module_names) {
+        if (at != 0) { a[at++] = ','; a[at++] = ' '; }
+        for (char c : e.word) a[at++] = c;
+    }
+    return a;
+}();
+}  // namespace detail
+inline constexpr std::string_view excluded_module_words{detail::excluded_module_words_chars.data(),
+                                                        detail::excluded_module_words_chars.size()};
+static_assert(excluded_module_words == "attention_in, attention_kv_b, attention_out, lm_head, embedding");
 
 /// What `excluded_modules_named` read: the modules, and the first word it did not know (empty: none).
 struct excluded_modules_reading {
@@ -163,11 +203,8 @@ inline constexpr std::string_view excluded_modules_need_weights =
         std::string_view word = list.substr(at, end - at);
         while (!word.empty() && word.front() == ' ') word.remove_prefix(1);
         while (!word.empty() && word.back() == ' ') word.remove_suffix(1);
-        if (word == "attention_in") r.kept.attention_inputs = true;
-        else if (word == "attention_kv_b") r.kept.attention_kv_up = true;
-        else if (word == "attention_out") r.kept.attention_output = true;
-        else if (word == "lm_head") r.kept.lm_head = true;
-        else if (word == "embedding") r.kept.embedding = true;
+        const auto* named = std::ranges::find(excluded_module_names, word, &excluded_module_name::word);
+        if (named != excluded_module_names.end()) r.kept.*named->kept = true;
         else if (!word.empty() && r.unknown.empty()) r.unknown = word;
         at = end + 1;
     }
