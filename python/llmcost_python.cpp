@@ -1653,9 +1653,10 @@ PYBIND11_MODULE(_core, m) {
           "and the least acceptance that reaches `target` tokens/s per user: `llmcost spec`. engine= and "
           "kv_memory_fraction= as estimate takes them (a draft model runs on the same engine), as `llmcost spec "
           "--engine … --kv-memory-fraction …`. excluded_modules= and kept_format= as estimate takes them, the target's "
-          "checkpoint only (a draft model keeps none out of weights=); eager_prompt= as estimate takes it, read by the "
-          "verification pass (priced as a prompt step of γ + 1 tokens) and a draft model's engine too; as `llmcost "
-          "spec --excluded-modules … --kept-format … --eager-prompt …`.");
+          "checkpoint only (a draft model keeps none out of weights=); eager_prompt= as estimate takes it, about prompt "
+          "steps only: spec prices none (the verification pass is replayed from the engine's CUDA graphs as a decode "
+          "step is, docs/speculative-verify.md), so it moves no figure; as `llmcost spec --excluded-modules … "
+          "--kept-format … --eager-prompt …`.");
     m.def("disagg", &python::disagg, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "ttft"_a, "tpot"_a,
           "every_token"_a = false, "path"_a = "scale-out", "chunk"_a = opts.limits.prefill_chunk.value(),
           "decode_hardware"_a = py::none(), "decode_tp"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp,

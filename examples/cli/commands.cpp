@@ -1171,6 +1171,9 @@ report spec(const spec_command& c) {
     std::vector<std::string> notes = checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1));
     if (chosen.speculation.draft && kept_modules_of(c.dep.checkpoint))  // the first note: the kept modules
         notes.front() += " The target's checkpoint only: the draft model (--drafter) keeps none out of --weights.";
+    if (eager_prompt_of(c.dep.checkpoint))  // the last note: the prompt steps'
+        notes.back() += " spec prices no prompt step: the verification pass is replayed from the engine's CUDA graphs as "
+                        "a decode step is, so this moves none of its figures (docs/speculative-verify.md).";
     for (std::string& n : notes) out.notes.push_back(std::move(n));
     return out;
 }

@@ -276,8 +276,31 @@ template <token_count T>
     return t;
 }
 
-/// t_verify = prefill_pass(d, b, n, c) + [t_lm(b·n) − t_lm(b)] — one target pass over `verify_tokens`
-/// new tokens per sequence attending to `context` cached ones. prefill_pass computes logits for the
+namespace detail::speculative {
+/// The target as its verification step runs: a decode-shaped step of b sequences × n tokens that the
+/// engine replays from its CUDA graphs as it does a decode step, so it pays the launch a decode step pays,
+/// kernels · (t_kernel + t_launch) + t_step (`prepare_pass`), never the eager prompt launch H = kernels ·
+/// t_host of a step with prompts (`engine_overheads::prefill_launch`, `eager_prompt_wait`): the run's
+/// `prompt_launch` (`--eager-prompt`) is a statement about prompt steps only. SGLang captures
+/// ForwardMode.TARGET_VERIFY graphs of speculative_num_draft_tokens tokens a sequence
+/// (sgl-project/sglang@21514ff5bdad2ae598bf3070d3a583aa4fa35ae7 python/sglang/srt/model_executor/cuda_graph_runner.py);
+/// TensorRT-LLM's PyTorch backend captures its decoding graphs at max_draft_len + 1 tokens a request
+/// (NVIDIA/TensorRT-LLM@000a01de66f0eab4ab05640711f0253f50f5209c tensorrt_llm/_torch/pyexecutor/cuda_graph_runner.py
+/// `DecodingCUDAGraphRunner`, "[CUDA graph spec decode padding]"); vLLM V1's default FULL_AND_PIECEWISE runs a
+/// uniform decode batch, 1 + num_spec_tokens query tokens a request, as a full CUDA graph
+/// (vllm-project/vllm@74aef306c9172f7ac1e6b3167a08ef040365dbe0 docs/design/cuda_graphs.md). No engine in
+/// tables/engines.csv verifies eagerly while its decode steps are captured. An engine without graphs enqueues this
+/// step as it does every other (`eager_enqueue`, unchanged). docs/speculative-verify.md.
+[[nodiscard]] constexpr deployment verification_step(const deployment& d) {
+    deployment v = d;
+    v.engine.overheads.prompt_launch = prompt_launch_mode::none;
+    return v;
+}
+}  // namespace detail::speculative
+
+/// t_verify = prefill_pass(d', b, n, c) + [t_lm(b·n) − t_lm(b)] — one target pass over `verify_tokens`
+/// new tokens per sequence attending to `context` cached ones, d' the target with its verification
+/// step launched as a captured decode step (`detail::speculative::verification_step`). prefill_pass computes logits for the
 /// last position only (a prompt needs one next token), but verification needs a distribution at
 /// every position to accept or correct each draft, so the LM head runs on b·n rows instead of b.
 /// The LM head is its own GEMM: t_lm(rows) = max(2·rows·V·h ÷ tp ÷ R(rows), V·h·bytes ÷ tp ÷ B) at
@@ -304,7 +327,7 @@ template <token_count T>
         return roofline_time(flops(2.0 * rows * lm_head), head_weights.bytes_for(lm_head), g.peak(head_compute) * rate,
                              g.sustained_hbm_bandwidth());
     };
-    return prefill_pass(d, batch, tokens(verify_tokens), context).time() +
+    return prefill_pass(detail::speculative::verification_step(d), batch, tokens(verify_tokens), context).time() +
            (lm_head_time(batch * verify_tokens) - lm_head_time(batch));
 }
 
