@@ -3,7 +3,7 @@
 are offered the Poisson schedule's arrival rate, not LoadGen's completed rate.
 
 LoadGen (github.com/mlcommons/inference @b66003e10e2db4b8c36a448b0545ec90fcc6e9e9 loadgen/results.cc lines 759-763;
-the runs used LoadGen 5.0.22) logs two Server rates:
+the runs used LoadGen 5.0.21 to 5.1.0; every detail log names results.cc lines 760 and 763 for the two keys) logs two Server rates:
   result_scheduled_samples_per_sec = (N - 1) / final_query_scheduled_time    (the arrivals: the Poisson schedule)
   result_completed_samples_per_sec = (N - 1) / final_query_all_samples_done_time
 the second diluted by the last-issued query's own latency. The rows' rate_per_s was the completed rate divided
