@@ -11,7 +11,7 @@ the sentence is left as it is, a later refit having moved it; run from the repos
 tables/scripts/sglang_fp8_attention_quant.py and sglang_blackwell_cold_opening.py, whose figures these replace), then run `python3 tables/scripts/engines_catalog_sync.py` for the catalog.
 """
 
-from csv_rows import load, row_named, save, set_once
+from csv_rows import apply_refits
 
 PATH = "tables/engines.csv"
 # (profile, column): (old, new, the fit as tables/validation.md prints it)
@@ -29,13 +29,7 @@ SENTENCE = ("; {field} {old} -> {new} (session 29, docs/checkpoint-composition.m
 
 
 def main():
-    rows = load(PATH)
-    col = {name: i for i, name in enumerate(rows[0])}
-    for (profile, field), (old, new, fit) in FITS.items():
-        set_once(row_named(rows, profile, PATH), col, field, old, new,
-                 SENTENCE.format(field=field, old=old, new=new, fit=fit), PATH, profile)
-    save(PATH, rows)
-    print(f"{PATH}: " + ", ".join(f"{p} {f} = {v[1]}" for (p, f), v in FITS.items()))
+    apply_refits(PATH, ((FITS, SENTENCE),))
 
 
 if __name__ == "__main__":

@@ -87,3 +87,17 @@ def upsert_rows(rows, new):
         else:
             rows.append(r)
             ids[r[0]] = len(rows) - 1
+
+
+def apply_refits(path, rounds):
+    """The engine fits' refit scripts: for each (fits, sentence) round in order, set each (profile, column) from old to new
+    once (set_once) with the sentence formatted by field, old, new and fit; save, and print what was set.
+    fits maps (profile, column) -> (old, new, the fit as tables/validation.md prints it)."""
+    rows = load(path)
+    col = {name: i for i, name in enumerate(rows[0])}
+    for fits, sentence in rounds:
+        for (profile, field), (old, new, fit) in fits.items():
+            set_once(row_named(rows, profile, path), col, field, old, new,
+                     sentence.format(field=field, old=old, new=new, fit=fit), path, profile)
+    save(path, rows)
+    print(f"{path}: " + ", ".join(f"{p} {f} = {v[1]}" for fits, _ in rounds for (p, f), v in fits.items()))

@@ -9,7 +9,7 @@ the sentence is left as it is; run from the repository root, after tables/script
 `python3 tables/scripts/engines_catalog_sync.py` for the catalog.
 """
 
-from csv_rows import load, row_named, save, set_once
+from csv_rows import apply_refits
 
 PATH = "tables/engines.csv"
 # (profile, column): (old, new, the fit as tables/validation.md prints it)
@@ -36,14 +36,7 @@ SENTENCE = ("; {field} {old} -> {new} (session 29 part C, docs/mla-replicated-do
 
 
 def main():
-    rows = load(PATH)
-    col = {name: i for i, name in enumerate(rows[0])}
-    for fits, sentence in ((FITS, SENTENCE), (ROUND2, SENTENCE.replace("refitted by", "a second round of"))):
-        for (profile, field), (old, new, fit) in fits.items():
-            set_once(row_named(rows, profile, PATH), col, field, old, new,
-                     sentence.format(field=field, old=old, new=new, fit=fit), PATH, profile)
-    save(PATH, rows)
-    print(f"{PATH}: " + ", ".join(f"{p} {f} = {v[1]}" for (p, f), v in {**FITS, **ROUND2}.items()))
+    apply_refits(PATH, ((FITS, SENTENCE), (ROUND2, SENTENCE.replace("refitted by", "a second round of"))))
 
 
 if __name__ == "__main__":

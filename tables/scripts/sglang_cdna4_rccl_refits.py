@@ -8,7 +8,7 @@ Sets, by column name, each figure once (csv_rows.set_once: old -> new with its s
 sentence is left as it is; run from the repository root), then run `python3 tables/scripts/engines_catalog_sync.py`.
 """
 
-from csv_rows import load, row_named, save, set_once
+from csv_rows import apply_refits
 
 PATH = "tables/engines.csv"
 # (profile, column): (old, new, the fit as tables/validation.md prints it)
@@ -22,13 +22,7 @@ SENTENCE = ("; {field} {old} -> {new} (session 31 part C, docs/mi355x-prefill.md
 
 
 def main():
-    rows = load(PATH)
-    col = {name: i for i, name in enumerate(rows[0])}
-    for (profile, field), (old, new, fit) in FITS.items():
-        set_once(row_named(rows, profile, PATH), col, field, old, new,
-                 SENTENCE.format(field=field, old=old, new=new, fit=fit), PATH, profile)
-    save(PATH, rows)
-    print(f"{PATH}: " + ", ".join(f"{p} {f} = {v[1]}" for (p, f), v in FITS.items()))
+    apply_refits(PATH, ((FITS, SENTENCE),))
 
 
 if __name__ == "__main__":
