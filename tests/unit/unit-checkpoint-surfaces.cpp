@@ -140,6 +140,11 @@ TEST_CASE("weights_and_experts_text: one pair of brackets for the kept modules a
     CHECK(weights_and_experts_text(m) == "nvfp4 (attention_kv_b in bf16)");
 }
 
+TEST_CASE("format_with_exceptions_text: the one bracket both receipts use") {
+    CHECK(format_with_exceptions_text(formats::fp8, "") == "fp8");
+    CHECK(format_with_exceptions_text(formats::bf16, "experts mxfp4") == "bf16 (experts mxfp4)");
+}
+
 TEST_CASE("excluded_modules_named: a list that names no module is names_none, never ok (one rule for every reader)") {
     for (const char* list : {"", ",", ",,", " , "}) {
         CAPTURE(list);

@@ -37,12 +37,18 @@ namespace llmcost {
     return excluded_modules_text(e) + " in " + std::string(e.format.name);
 }
 
+/// A format and what is held out of it, in one pair of brackets: "nvfp4 (attention_kv_b in bf16)"; the format alone
+/// ("nvfp4") when `inside` is empty. The one place a receipt brackets a format's exceptions.
+[[nodiscard]] constexpr std::string format_with_exceptions_text(const number_format& format, const std::string& inside) {
+    std::string s(format.name);
+    if (!inside.empty()) s += " (" + inside + ")";
+    return s;
+}
+
 /// Weights in `weights` with the modules `kept` keeps out of it: "nvfp4 (attention_kv_b, attention_out in bf16)"; the
 /// format alone ("nvfp4") when `kept` names none.
 [[nodiscard]] constexpr std::string weights_text(const number_format& weights, const excluded_modules& kept) {
-    std::string s(weights.name);
-    if (!kept.any()) return s;
-    return s + " (" + kept_modules_text(kept) + ")";
+    return format_with_exceptions_text(weights, kept_modules_text(kept));
 }
 
 /// The weights' format of `m` with the modules its checkpoint keeps out of it (`model::excluded`).
@@ -57,9 +63,7 @@ namespace llmcost {
         inside += "experts ";
         inside += m.expert_weights->name;
     }
-    std::string s(m.weights.name);
-    if (!inside.empty()) s += " (" + inside + ")";
-    return s;
+    return format_with_exceptions_text(m.weights, inside);
 }
 
 }  // namespace llmcost
