@@ -466,3 +466,54 @@ TEST_CASE("percentiles: TPOT's quantiles as laws on a deployment") {
         last90 = p90;
     }
 }
+
+TEST_CASE("online: the operating point is the decode loop's smoothed root, not the raw step's first crossing") {
+    // t(D, k) = a + c·D + J·[k ≥ 2]: a = 10 ms, c = 0.1 ms a decoder, J = 20 ms when a step carries two
+    // prompts or more; N = 99 decode steps, λ = 40/s. Raw first crossing (k held at its mean λ·x):
+    // x = a + c·N·λ·x while λ·x < 2, so x = 10 ms ÷ (1 − 0.396) = 16.556 ms, k̄ = 0.66: the tooth never
+    // bites. Averaged over k ~ Poisson(λ·x) (D enters linearly, so its spread drops out):
+    // x = a + 0.396·x + J·P(k ≥ 2), P(k ≥ 2) = 1 − e^(−λx)(1 + λx). Independent python (bracket upward
+    // from a in 2% steps, bisect):
+    //   f = lambda x: 0.010 + 0.0001*99*40*x + 0.020*(1 - math.exp(-40*x)*(1 + 40*x)) - x
+    // gives x = 25.5967 ms; by hand at x = 25.597 ms: λx = 1.0239, P = 1 − 0.35920·2.0239 = 0.27300,
+    // 10 + 10.136 + 5.460 = 25.596 ms. D̄ = N·λ·x = 99 × 40 × 25.597 ms = 101.36 decoders.
+    const auto t = [](double d, double k) { return seconds(0.010 + 0.0001 * d + (k >= 2.0 ? 0.020 : 0.0)); };
+    const queueing::decode_loop l = queueing::decode_loop_of(t, 25_ms, 99);
+    CHECK(l.step.value() == doctest::Approx(0.0255967).epsilon(1e-4));
+    CHECK(l.steps * l.step.value() * 40.0 == doctest::Approx(101.363).epsilon(1e-4));
+    CHECK(l.step.value() > 0.010 / (1.0 - 0.396) * 1.5);  // far above the raw first crossing, 16.556 ms
+    SUBCASE("far below capacity the two roots agree within 1%") {
+        // λ = 1/s: x = 10 ms ÷ (1 − 0.0099) = 10.1000 ms raw; the tooth adds 20 ms × P(k ≥ 2) ≈ 20 ms ×
+        // (0.0101)²÷2 ≈ 1 µs: smoothed 10.1010 ms (python above with λ = 1).
+        const queueing::decode_loop slow = queueing::decode_loop_of(t, 1_s, 99);
+        CHECK(slow.step.value() == doctest::Approx(0.010101013).epsilon(1e-5));
+        CHECK(slow.step.value() == doctest::Approx(0.010 / (1.0 - 0.0099)).epsilon(0.01));
+    }
+}
+
+TEST_CASE("online: serve_online_latency on a deployment takes Little's law at the loop's root") {
+    const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 4}};
+    const request_shape r{.input = 467_tok, .output = 256_tok};
+    SUBCASE("b = λ·(TTFT in the engine + N·TPOT)") {
+        const online_latency o = serve_online_latency(d, r, 100_ms);
+        REQUIRE(o.decoding.step.value() > 0.0);
+        const double held = (o.point.ttft - o.point.front_end + o.point.tpot * 255.0).value() / 0.1;
+        CHECK(o.point.batch == doctest::Approx(held).epsilon(1e-3));  // ι = e^(−b) ≈ 0 moves TTFT by nothing here
+        CHECK(o.point.tpot == o.decoding.mean);
+    }
+    SUBCASE("far below capacity the loop's root and the first crossing of serve_at_batch agree within 1%") {
+        for (double gap : {2.0, 0.5}) {
+            // The first crossing, iterated here as serve_online_latency did before: b ← λ·(R + E2E(b) − F).
+            double b = 1.0;
+            serving_point s = serve_at_batch(d, r, b);
+            for (int i = 0; i < 200; ++i) {
+                const double next = std::max(1.0, (s.residual + s.e2e - s.front_end).value() / gap);
+                if (std::abs(next - b) <= 1e-9 * next) break;
+                b = next;
+                s = serve_at_batch(d, r, b);
+            }
+            const online_latency o = serve_online_latency(d, r, seconds(gap));
+            CHECK(o.point.batch == doctest::Approx(b).epsilon(0.01));
+        }
+    }
+}

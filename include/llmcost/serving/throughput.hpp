@@ -618,24 +618,43 @@ template <duration T>
     online_latency o{};
     o.output = r.output.value();
     o.whole_prompts = l.prefill_chunk.value() == 0.0 && l.max_tokens_per_step == 0.0;
+    double held = (s.residual + s.e2e - s.front_end).value() / gap;  // n = λ·(R + E2E − F), the requests held
+    // Whole prompts: the operating point is the decode loop's root (the step averaged over the
+    // prompts a step carries and the decoding count's spread, `queueing::decode_loop_of`), not the
+    // first crossing of the raw step curve above: b = λ·(TTFT_engine + N·E[Y]) (Little), TTFT from
+    // the bulk chain at D̄ = N·λ·t̄ decoders, TPOT = the loop's E[Y]. Where the loop has no root
+    // (gain ≥ 0.99 or no steady state) the first crossing stays (docs/online-smoothed-root.md).
+    if (o.whole_prompts && o.output > 1.0) {
+        o.decoding = queueing::decode_loop_of(
+            [&](double n, double k) { return seconds(detail::step_formula(pm, terms, detail::micro_batch(d, n), k).time()); },
+            seconds(gap), o.output - 1.0);
+        if (o.decoding.step.value() > 0.0) {
+            const double decoding = o.decoding.steps * o.decoding.step.value() / gap;  // D̄ = N·λ·t̄
+            const queueing::bulk_service chain = queueing::bulk_steps(
+                [&](double k) { return seconds(detail::step_formula(pm, terms, detail::micro_batch(d, decoding), k).time()); },
+                seconds(gap));
+            // b = λ·(TTFT_engine + N·E[Y]): the engine holds a request from its arrival to its last token
+            held = (queueing::first_token_mean(chain) + o.decoding.mean * o.decoding.steps).value() / gap;
+            b = detail::max(1.0, held);
+            s = serve_at_batch(pm, r, b, l);
+        }
+    }
     // ι = e^(−n): an arrival finds the engine empty, n = λ·(R + E2E − F) the requests it holds (the
     // fixed point's Little's law), and its prompt starts at once, alone (`queueing::empty_engine`):
     // an idle engine waits on its request queue, it runs no step to wait for (TensorRT-LLM's
     // executor, vLLM's and SGLang's engine loops; the simulator's idle engine, sim/simulate-inl.hpp).
     // The attention-DP ranks of an expert-parallel group step together: it is empty only when
     // all of them are, n × ranks requests held (λ is one rank's).
-    const double idle = queueing::empty_engine((s.residual + s.e2e - s.front_end).value() / gap * d.attention_ranks());
+    const double idle = queueing::empty_engine(held * d.attention_ranks());
     if (o.whole_prompts) {
-        const double decoding = detail::micro_batch(d, (s.e2e - s.ttft).value() / gap);
+        const bool rooted = o.decoding.step.value() > 0.0;
+        const double decoding = detail::micro_batch(
+            d, rooted ? o.decoding.steps * o.decoding.step.value() / gap : (s.e2e - s.ttft).value() / gap);
         o.steps = queueing::bulk_steps(
             [&](double k) { return seconds(detail::step_formula(pm, terms, decoding, k).time()); }, seconds(gap));
         o.steps.idle = idle;
-        if (o.output > 1.0)
-            o.decoding = queueing::decode_loop_of(
-                [&](double n, double k) { return seconds(detail::step_formula(pm, terms, detail::micro_batch(d, n), k).time()); },
-                seconds(gap), o.output - 1.0);
         s.ttft = client_first_token(queueing::first_token_mean(o.steps), s.front_end);
-        s.tpot = queueing::decode_weighted_step(o.steps, detail::max(1.0, o.output - 1.0));
+        s.tpot = rooted ? o.decoding.mean : queueing::decode_weighted_step(o.steps, detail::max(1.0, o.output - 1.0));
         s.per_user = tokens(1.0) / s.tpot;
     } else {
         // An empty engine: my prompt's chunk steps alone, no step in flight, no neighbour.
