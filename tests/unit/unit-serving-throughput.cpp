@@ -263,25 +263,29 @@ TEST_CASE("serving: online, by hand") {
     const request_shape r{.input = 200_tok, .output = 500_tok};
     const serving_point s = serve_online(d, r, 100_ms);
     const serving_point at = serve_at_batch(d, r, s.batch);
-    // Little's law with the wait included: b = λ · (R + e2e(b)), λ = 10/s.
-    CHECK(s.batch == doctest::Approx(10.0 * (at.residual + at.e2e).value()).epsilon(1e-8));
     CHECK(s.residual == at.residual);
-    // Then the engine as a bulk-service queue: a step carrying k whole prompts beside the
-    // D = λ·(O − 1)·TPOT(b) sequences decoding (at I + O/2 = 450 tokens) lasts t(k); TTFT is the
-    // residual of the step I land in plus the step that carries my prompt and the others that came
-    // with it, TPOT the steps my decode sees (queueing::first_token_mean, decode_weighted_step).
-    const double decoding = 10.0 * 499.0 * at.tpot.value();
-    queueing::bulk_service e = queueing::bulk_steps(
-        [&](double k) {
-            return step_pass(d, {.decode_sequences = decoding, .decode_context = 450_tok, .prefill_sequences = k,
-                                 .prefill_tokens = 200_tok}).time();
-        },
-        100_ms);
-    // An arrival finds the engine empty with probability e^(−b), b = λ·(R + e2e) the requests it
-    // holds (no front end here), and then waits for no step (queueing::empty_engine).
+    // The step t(D, k): D sequences decoding (at I + O/2 = 450 tokens) beside k whole prompts.
+    const auto step = [&](double decoders, double k) {
+        return step_pass(d, {.decode_sequences = decoders, .decode_context = 450_tok, .prefill_sequences = k,
+                             .prefill_tokens = 200_tok}).time();
+    };
+    // The operating point is the decode loop's root: t̄ = E[t(D, k)], k ~ Poisson(λ·t̄), D around
+    // N·λ·t̄ (queueing::decode_loop_of), N = 499 steps, λ = 10/s; TPOT is the loop's request mean E[Y].
+    const queueing::decode_loop l = queueing::decode_loop_of(step, 100_ms, 499.0);
+    REQUIRE(l.step.value() > 0.0);
+    CHECK(s.tpot.value() == doctest::Approx(l.mean.value()).epsilon(1e-12));
+    // Then the engine as a bulk-service queue at D̄ = N·λ·t̄ decoders: TTFT is the residual of the
+    // step I land in plus the step that carries my prompt and the others that came with it
+    // (queueing::first_token_mean).
+    const double decoding = 499.0 * 10.0 * l.step.value();
+    queueing::bulk_service e = queueing::bulk_steps([&](double k) { return step(decoding, k); }, 100_ms);
+    // Little's law: b = λ · (TTFT in the engine + N · TPOT), the engine holding a request from its
+    // arrival to its last token (no front end here).
+    CHECK(s.batch == doctest::Approx(10.0 * (queueing::first_token_mean(e) + l.mean * 499.0).value()).epsilon(1e-9));
+    // An arrival finds the engine empty with probability e^(−b), b the requests it holds, and then
+    // waits for no step (queueing::empty_engine).
     e.idle = std::exp(-s.batch);
     CHECK(s.ttft.value() == doctest::Approx(queueing::first_token_mean(e).value()).epsilon(1e-9));
-    CHECK(s.tpot.value() == doctest::Approx(queueing::decode_weighted_step(e, 499.0).value()).epsilon(1e-12));
     // My prompt's step carries at least my prompt: TTFT exceeds the step with one prompt.
     CHECK(s.ttft > e.step[1]);
     CHECK(s.ttft > at.ttft);
