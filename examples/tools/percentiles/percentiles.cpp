@@ -145,8 +145,10 @@ int main(int argc, char** argv) {
              "tail, and a step whose slope in the decoding count changes over that count's spread). "
              "`tpot_percentile` refuses a gain of 0.99 or more (the slow mode then amplifies the arrivals' noise "
              "more than 100-fold; read those loads from `simulate`). E2E p90 (`e2e_percentile`: normal, "
-             "Var(TTFT) + (O − 1)²·Var(TPOT), around the reported mean) is held to no bar: it runs up to 12% short "
-             "from 85% load, where TTFT and the decode episode share one load and are not independent. Chunked "
+             "Var(TTFT) + (O − 1)²·Var(TPOT), around the reported mean) is held to no bar: it runs up to 8% short "
+             "from 70% load, where TTFT and the decode episode share one load and are not independent, and up to "
+             "12% long at 95%, where the mean TPOT of the decode loop's root (the operating point since session 31, "
+             "docs/online-smoothed-root.md) runs 4–21% above the simulator's on the 70B rows. Chunked "
              "prefill and a per-step token cap are outside the model (`ttft_percentile` refuses them).\n\n";
         s += "## Grid\n\n";
         s += "Times in ms; sim = simulator, model = closed form.\n\n";
