@@ -693,11 +693,13 @@ report estimate(const estimate_command& c) {
         out.notes.push_back(
             "Online at " + invalid_input::show(c.rate) + " requests/s (Poisson), " +
             invalid_input::show(c.rate / static_cast<double>(d.layout.dp)) +
-            " per attention rank: the concurrency from Little's law; the engine a bulk-service queue whose every "
-            "step prefills the prompts that arrived during the one before (serve_online_latency). Percentiles: TTFT "
-            "exact in that model; TPOT lognormal over a request's decode episode (the prompts a step carries and the "
-            "decoding count feeding back; its own mean, that feedback included, can sit above the TPOT mean shown), "
-            "within 7.3% of the simulator at p90 to 85% load and up to 14% high at 95%; E2E a normal approximation "
+            " per attention rank: the operating point at the decode loop's root (the mean step over the prompts a "
+            "step carries and the decoding count's law), the concurrency from Little's law at it; the engine a "
+            "bulk-service queue whose every step prefills the prompts that arrived during the one before "
+            "(serve_online_latency); the output rate is what arrives. Percentiles: TTFT exact in that model; TPOT "
+            "lognormal over a request's decode episode (the prompts a step carries and the decoding count feeding "
+            "back, linearised: its own mean can sit up to 8% above the TPOT mean shown near saturation), within 7.3% "
+            "of the simulator at p90 to 85% load and up to 14% high at 95%; E2E a normal approximation "
             "(tables/percentiles.md).");
     else
     out.notes.push_back(c.saturate ? "Saturated: every request queued, the batch as large as " +
