@@ -584,14 +584,16 @@ report estimate(const estimate_command& c) {
         o.speculation = spec->speculation;
     }
     // Online (--rate): the concurrency Little's law gives at the rate each dp rank sees, and the
-    // latencies' distribution (serve_online_latency); energy and money at that concurrency.
+    // latencies' distribution (serve_online_latency); energy and money at its output rate, the
+    // arrivals' λ·O (the concurrency must still fit the KV cache).
     std::optional<online_latency> online;
     estimate_options at = o;
     if (c.rate > 0) {
         online = serve_online_latency(d, r, seconds(static_cast<double>(d.layout.dp) / c.rate), o.limits);
         at.batch = std::max(1.0, online->point.batch);
+        require_batch_fits(d, r, at.batch, with_draft_resident(o.limits, o.speculation));
     }
-    const request_estimate e = llmcost::estimate(d, r, at);
+    const request_estimate e = online ? llmcost::estimate_point(d, r, online->point, o) : llmcost::estimate(d, r, at);
     const serving_point& s = online ? online->point : e.point;
     if (c.explain) add_breakdown(out, d, r, s, o.limits);
 

@@ -328,6 +328,9 @@ TEST_CASE("serving: online at the decode loop's root") {
         const request_shape long_prompts{.input = 2000_tok, .output = 300_tok};
         const serving_point s = serve_online(one, long_prompts, seconds(1.0 / 6.0));
         CHECK(s.output_rate.value() == doctest::Approx(1800.0).epsilon(1e-12));
+        // Energy and money per token at that rate: board power ÷ 1,800 tokens/s (one GPU).
+        const request_estimate e = estimate_point(one, long_prompts, s);
+        CHECK(e.gpu_energy_per_output_token.value() == doctest::Approx(one.hw.gpu.board_power.value() / 1800.0).epsilon(1e-12));
         // Two replicas, 6 requests/s each: 3,600 tokens/s on 2 GPUs, 1,800 a GPU.
         deployment two = one;
         two.layout.dp = 2;
@@ -395,7 +398,8 @@ TEST_CASE("serving: online at the decode loop's root") {
         CHECK(o.point.batch > 350.0);  // above the pocket of the first crossing
     }
     SUBCASE("an engine that is often empty: ι from the TTFT that includes it") {
-        // At one request every 4 s the engine holds b ≈ 1.3 requests and is empty for ι = e^(−b) of
+        // At one request every 4 s the engine holds b ≈ 1 request (E2E ≈ 50 ms + 255 × 16.5 ms ≈ 4.3 s, ÷ 4 s)
+        // and is empty for ι = e^(−b) ≈ 0.35 of
         // the arrivals, which start at once; b = λ·(TTFT_engine + N·TPOT) with that same TTFT, so
         // ι = e^(−b) and b solve together (b counts one operating point).
         const online_latency o = serve_online_latency(d, r, 4_s);
