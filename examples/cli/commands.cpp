@@ -584,14 +584,16 @@ report estimate(const estimate_command& c) {
         o.speculation = spec->speculation;
     }
     // Online (--rate): the concurrency Little's law gives at the rate each dp rank sees, and the
-    // latencies' distribution (serve_online_latency); energy and money at that concurrency.
+    // latencies' distribution (serve_online_latency); energy and money at its output rate, the
+    // arrivals' λ·O (the concurrency must still fit the KV cache).
     std::optional<online_latency> online;
     estimate_options at = o;
     if (c.rate > 0) {
         online = serve_online_latency(d, r, seconds(static_cast<double>(d.layout.dp) / c.rate), o.limits);
         at.batch = std::max(1.0, online->point.batch);
+        require_batch_fits(d, r, at.batch, with_draft_resident(o.limits, o.speculation));
     }
-    const request_estimate e = llmcost::estimate(d, r, at);
+    const request_estimate e = online ? llmcost::estimate_point(d, r, online->point, o) : llmcost::estimate(d, r, at);
     const serving_point& s = online ? online->point : e.point;
     if (c.explain) add_breakdown(out, d, r, s, o.limits);
 
@@ -693,11 +695,13 @@ report estimate(const estimate_command& c) {
         out.notes.push_back(
             "Online at " + invalid_input::show(c.rate) + " requests/s (Poisson), " +
             invalid_input::show(c.rate / static_cast<double>(d.layout.dp)) +
-            " per attention rank: the concurrency from Little's law; the engine a bulk-service queue whose every "
-            "step prefills the prompts that arrived during the one before (serve_online_latency). Percentiles: TTFT "
-            "exact in that model; TPOT lognormal over a request's decode episode (the prompts a step carries and the "
-            "decoding count feeding back; its own mean, that feedback included, can sit above the TPOT mean shown), "
-            "within 7.3% of the simulator at p90 to 85% load and up to 14% high at 95%; E2E a normal approximation "
+            " per attention rank: the operating point at the decode loop's root (the mean step over the prompts a "
+            "step carries and the decoding count's law), the concurrency from Little's law at it; the engine a "
+            "bulk-service queue whose every step prefills the prompts that arrived during the one before "
+            "(serve_online_latency); the output rate is what arrives. Percentiles: TTFT exact in that model; TPOT "
+            "lognormal over a request's decode episode (the prompts a step carries and the decoding count feeding "
+            "back, linearised: its own mean can sit up to 8% above the TPOT mean shown near saturation), within 7.3% "
+            "of the simulator at p90 to 85% load and up to 14% high at 95%; E2E a normal approximation "
             "(tables/percentiles.md).");
     else
     out.notes.push_back(c.saturate ? "Saturated: every request queued, the batch as large as " +

@@ -437,13 +437,72 @@ TEST_CASE("percentiles: the decode loop of a step linear in its decoders and pro
         const queueing::decode_loop near = queueing::decode_loop_of(slow(0.0004925), 100_ms, 200);
         CHECK(near.gain == doctest::Approx(0.995).epsilon(1e-6));
         CHECK(test::contains(test::error_of([&] { return queueing::mean_step_quantile(near, 0.9); }), "percentile_slow_mode"));
+        // Past 0.99 the root stands (t̄ = 8 s, its slopes); only the moments are left at 0.
+        CHECK(near.step.value() == doctest::Approx(8.0).epsilon(1e-9));
+        CHECK(near.per_decoder.value() == doctest::Approx(0.0004925).epsilon(1e-6));
+        CHECK(near.mean.value() == 0.0);
         const queueing::decode_loop over = queueing::decode_loop_of(slow(0.0006), 100_ms, 200);
         CHECK_FALSE(over.gain < 1.0);
+        CHECK(over.step.value() == 0.0);  // no root: no steady state
         CHECK(test::contains(test::error_of([&] { return queueing::mean_step_quantile(over, 0.9); }), "loop gain"));
         CHECK(test::contains(test::error_of([&] { return queueing::mean_step_quantile(l, 1.0); }), "percentile"));
         CHECK(test::contains(test::error_of([&] { return queueing::mean_step_quantile(l, std::nan("")); }), "percentile"));
         CHECK(test::contains(test::error_of([&] { return queueing::decode_loop_of(t, 0_s, 200); }), "interarrival"));
         CHECK(test::contains(test::error_of([&] { return queueing::decode_loop_of(t, 100_ms, 0.5); }), "steps"));
+    }
+}
+
+TEST_CASE("percentiles: the decode loop's root averages a tooth over the Poisson prompts") {
+    // t(D, k) = a + c·D + J·[k ≥ 2]: a = 10 ms, c = 0.1 ms a decoder, J = 20 ms when a step carries two
+    // prompts or more; N = 99 decode steps, λ = 40/s. Raw first crossing (k held at its mean λ·x):
+    // x = a + c·N·λ·x while λ·x < 2, so x = 10 ms ÷ (1 − 0.396) = 16.556 ms, k̄ = 0.66: the tooth never
+    // bites. Averaged over k ~ Poisson(λ·x) (D enters linearly, so its spread drops out):
+    // x = a + 0.396·x + J·P(k ≥ 2), P(k ≥ 2) = 1 − e^(−λx)(1 + λx). Independent python (bracket upward
+    // from a in 2% steps, bisect):
+    //   f = lambda x: 0.010 + 0.0001*99*40*x + 0.020*(1 - math.exp(-40*x)*(1 + 40*x)) - x
+    // gives x = 25.5967 ms; by hand at x = 25.597 ms: λx = 1.0239, P = 1 − 0.35920·2.0239 = 0.27300,
+    // 10 + 10.136 + 5.460 = 25.596 ms. D̄ = N·λ·x = 99 × 40 × 25.597 ms = 101.36 decoders.
+    const auto t = [](double d, double k) { return seconds(0.010 + 0.0001 * d + (k >= 2.0 ? 0.020 : 0.0)); };
+    const queueing::decode_loop l = queueing::decode_loop_of(t, 25_ms, 99);
+    CHECK(l.step.value() == doctest::Approx(0.0255967).epsilon(1e-4));
+    CHECK(l.steps * l.step.value() * 40.0 == doctest::Approx(101.363).epsilon(1e-4));
+    CHECK(l.step.value() > 0.010 / (1.0 - 0.396) * 1.5);  // far above the raw first crossing, 16.556 ms
+    SUBCASE("far below capacity the two roots agree within 1%") {
+        // λ = 1/s: x = 10 ms ÷ (1 − 0.0099) = 10.1000 ms raw; the tooth adds 20 ms × P(k ≥ 2) ≈ 20 ms ×
+        // (0.0101)²÷2 ≈ 1 µs: smoothed 10.1010 ms (python above with λ = 1).
+        const queueing::decode_loop slow = queueing::decode_loop_of(t, 1_s, 99);
+        CHECK(slow.step.value() == doctest::Approx(0.010101013).epsilon(1e-5));
+        CHECK(slow.step.value() == doctest::Approx(0.010 / (1.0 - 0.0099)).epsilon(0.01));
+    }
+}
+
+TEST_CASE("percentiles: the decode loop counts a few decoders as a count, not a normal held at 0") {
+    // t(D, k) = a + c·D, a = 10 ms, c = 5 ms a decoder, N = 9, λ = 5/s: t̄ = a ÷ (1 − λ·c·N) =
+    // 10 ms ÷ 0.775 = 12.903226 ms, D̄ = N·λ·t̄ = 0.58065. A linear step needs only E[D] = D̄: the
+    // Poisson (F = 1) or negative-binomial count has it exactly, while a normal of variance F·D̄
+    // held at 0 would have E[max(0, D)] = μ·Φ(μ/σ) + σ·φ(μ/σ) > D̄ (F = 1: μ = 0.58065, σ = 0.76201,
+    // 0.58065 × 0.7770 + 0.76201 × 0.2985 = 0.679, 17% high) and a mean step ≈ 0.7 ms longer.
+    const auto t = [](double d, double) { return seconds(0.010 + 0.005 * d); };
+    const queueing::decode_loop l = queueing::decode_loop_of(t, 200_ms, 9);
+    CHECK(l.step.value() == doctest::Approx(0.010 / 0.775).epsilon(1e-9));
+    CHECK(l.per_decoder.value() == doctest::Approx(0.005).epsilon(1e-6));
+    // The visitor itself: Poisson(0.5) for F = 1 — P(0) = e^(−0.5) = 0.606531, P(1) = 0.303265;
+    // negative binomial for F = 2, r = 0.5: P(0) = 2^(−0.5) = 0.707107, P(1) = 0.5 × 0.5 × 0.707107 =
+    // 0.176777; both of mean 0.5, variances 0.5 and 1.
+    for (double fano : {1.0, 2.0}) {
+        double mass = 0, mean = 0, second = 0, p0 = 0, p1 = 0;
+        queueing::detail::each_decoder(0.5, fano, [&](double w, double x) {
+            mass += w;
+            mean += w * x;
+            second += w * x * x;
+            if (x == 0.0) p0 = w;
+            if (x == 1.0) p1 = w;
+        });
+        CHECK(mass == doctest::Approx(1.0).epsilon(1e-12));
+        CHECK(mean == doctest::Approx(0.5).epsilon(1e-12));
+        CHECK(second - mean * mean == doctest::Approx(0.5 * fano).epsilon(1e-10));
+        CHECK(p0 == doctest::Approx(fano == 1.0 ? 0.6065307 : 0.7071068).epsilon(1e-6));
+        CHECK(p1 == doctest::Approx(fano == 1.0 ? 0.3032653 : 0.1767767).epsilon(1e-6));
     }
 }
 

@@ -6,6 +6,7 @@
 #include <llmcost/catalog.hpp>
 #include <llmcost/llmcost.hpp>
 #include <llmcost/serving/throughput.hpp>
+#include <llmcost/sim/simulate.hpp>
 
 #include <doctest/doctest.h>
 
@@ -261,31 +262,152 @@ TEST_CASE("serving: online, by hand") {
     // One request every 100 ms on the ideal dashboard machine, 200 -> 500.
     const deployment d{.m = catalog::seed_dashboard_model, .hw = catalog::seed_dashboard_gpu};
     const request_shape r{.input = 200_tok, .output = 500_tok};
-    const serving_point s = serve_online(d, r, 100_ms);
-    const serving_point at = serve_at_batch(d, r, s.batch);
-    // Little's law with the wait included: b = λ · (R + e2e(b)), λ = 10/s.
-    CHECK(s.batch == doctest::Approx(10.0 * (at.residual + at.e2e).value()).epsilon(1e-8));
-    CHECK(s.residual == at.residual);
-    // Then the engine as a bulk-service queue: a step carrying k whole prompts beside the
-    // D = λ·(O − 1)·TPOT(b) sequences decoding (at I + O/2 = 450 tokens) lasts t(k); TTFT is the
-    // residual of the step I land in plus the step that carries my prompt and the others that came
-    // with it, TPOT the steps my decode sees (queueing::first_token_mean, decode_weighted_step).
-    const double decoding = 10.0 * 499.0 * at.tpot.value();
-    queueing::bulk_service e = queueing::bulk_steps(
-        [&](double k) {
-            return step_pass(d, {.decode_sequences = decoding, .decode_context = 450_tok, .prefill_sequences = k,
-                                 .prefill_tokens = 200_tok}).time();
-        },
-        100_ms);
-    // An arrival finds the engine empty with probability e^(−b), b = λ·(R + e2e) the requests it
-    // holds (no front end here), and then waits for no step (queueing::empty_engine).
+    const online_latency o = serve_online_latency(d, r, 100_ms);
+    const serving_point& s = o.point;
+    // Flow conservation: 10 requests a second × 500 tokens = 5,000 tokens/s out, on one GPU.
+    CHECK(s.output_rate.value() == doctest::Approx(5000.0).epsilon(1e-12));
+    CHECK(s.output_rate_per_gpu.value() == doctest::Approx(5000.0).epsilon(1e-12));
+    // The step t(D, k): D sequences decoding (at I + O/2 = 450 tokens) beside k whole prompts.
+    const auto step = [&](double decoders, double k) {
+        return step_pass(d, {.decode_sequences = decoders, .decode_context = 450_tok, .prefill_sequences = k,
+                             .prefill_tokens = 200_tok}).time();
+    };
+    // The operating point is the decode loop's root: t̄ = E[t(D, k)], k ~ Poisson(λ·t̄), D around
+    // N·λ·t̄ (queueing::decode_loop_of), N = 499 steps, λ = 10/s; it is the engine's mean step.
+    const queueing::decode_loop l = queueing::decode_loop_of(step, 100_ms, 499.0);
+    REQUIRE(l.step.value() > 0.0);
+    CHECK(s.step_time.value() == doctest::Approx(l.step.value()).epsilon(1e-12));
+    // TPOT: the decoders' step E[D·t] ÷ E[D] over D's law (Hermite nodes at D̄ = N·λ·t̄, spread
+    // √(F·D̄)), each node's step the decoder-weighted step of the bulk chain at that count.
+    const double decoding = 499.0 * 10.0 * l.step.value();
+    double weighted = 0, decoders = 0;
+    for (std::size_t i = 0; i < 9; ++i) {
+        const double x = std::max(0.0, decoding + std::sqrt(l.fano * decoding) * queueing::detail::hermite_nodes[i]);
+        const queueing::bulk_service at = queueing::bulk_steps([&](double k) { return step(x, k); }, 100_ms);
+        weighted += queueing::detail::hermite_weights[i] * x * queueing::decode_weighted_step(at, 499.0).value();
+        decoders += queueing::detail::hermite_weights[i] * x;
+    }
+    CHECK(s.tpot.value() == doctest::Approx(weighted / decoders).epsilon(1e-9));
+    // Then the engine as a bulk-service queue at D̄ decoders: TTFT is the residual of the step I
+    // land in plus the step that carries my prompt and the others that came with it
+    // (queueing::first_token_mean); an arrival finds the engine empty with probability e^(−b), b
+    // the requests it holds, and then waits for no step; b ≈ 40 here, so ι ≈ 0.
+    queueing::bulk_service e = queueing::bulk_steps([&](double k) { return step(decoding, k); }, 100_ms);
     e.idle = std::exp(-s.batch);
     CHECK(s.ttft.value() == doctest::Approx(queueing::first_token_mean(e).value()).epsilon(1e-9));
-    CHECK(s.tpot.value() == doctest::Approx(queueing::decode_weighted_step(e, 499.0).value()).epsilon(1e-12));
+    // Little's law: b = λ · (TTFT in the engine + N · TPOT) (no front end here).
+    CHECK(s.batch == doctest::Approx(10.0 * (s.ttft.value() + 499.0 * s.tpot.value())).epsilon(1e-9));
     // My prompt's step carries at least my prompt: TTFT exceeds the step with one prompt.
     CHECK(s.ttft > e.step[1]);
-    CHECK(s.ttft > at.ttft);
     CHECK(s.e2e.value() == doctest::Approx(s.ttft.value() + 499.0 * s.tpot.value()));
+}
+
+namespace {
+// The first crossing of Little's law on the raw step curve, b ← λ·(R + E2E(b) − F) iterated from 1
+// (serve_online_latency's first stage, written out again).
+double first_crossing(const deployment& d, const request_shape& r, double gap) {
+    double b = 1.0;
+    serving_point s = serve_at_batch(d, r, b);
+    for (int i = 0; i < 200; ++i) {
+        const double next = std::max(1.0, (s.residual + s.e2e - s.front_end).value() / gap);
+        if (std::abs(next - b) <= 1e-9 * next) break;
+        b = next;
+        s = serve_at_batch(d, r, b);
+    }
+    return b;
+}
+}  // namespace
+
+TEST_CASE("serving: online at the decode loop's root") {
+    const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 4}};
+    const request_shape r{.input = 467_tok, .output = 256_tok};
+    SUBCASE("flow conservation: the output rate is what arrives, λ·O·dp") {
+        // cli.estimate_rate_json's case: Llama-3.1-8B on an H200, 2000 → 300 at 6 requests/s:
+        // 6 × 300 = 1,800 tokens/s (the raw b ÷ t̄ gave 1,862.5: b counts requests still in prefill).
+        const deployment one{.m = catalog::llama_3_1_8b, .hw = catalog::h200_sxm};
+        const request_shape long_prompts{.input = 2000_tok, .output = 300_tok};
+        const serving_point s = serve_online(one, long_prompts, seconds(1.0 / 6.0));
+        CHECK(s.output_rate.value() == doctest::Approx(1800.0).epsilon(1e-12));
+        // Energy and money per token at that rate: board power ÷ 1,800 tokens/s (one GPU).
+        const request_estimate e = estimate_point(one, long_prompts, s);
+        CHECK(e.gpu_energy_per_output_token.value() == doctest::Approx(one.hw.gpu.board_power.value() / 1800.0).epsilon(1e-12));
+        // Two replicas, 6 requests/s each: 3,600 tokens/s on 2 GPUs, 1,800 a GPU.
+        deployment two = one;
+        two.layout.dp = 2;
+        const serving_point t = serve_online(two, long_prompts, seconds(1.0 / 6.0));
+        CHECK(t.output_rate.value() == doctest::Approx(3600.0).epsilon(1e-12));
+        CHECK(t.output_rate_per_gpu.value() == doctest::Approx(1800.0).epsilon(1e-12));
+        // Chunked prompts (no decode loop) conserve the flow too.
+        const serving_point c = serve_online(one, long_prompts, seconds(1.0 / 6.0), {.prefill_chunk = 512_tok});
+        CHECK(c.output_rate.value() == doctest::Approx(1800.0).epsilon(1e-12));
+    }
+    SUBCASE("fallback: a one-token answer has no decode loop, and keeps the first crossing") {
+        const request_shape one_token{.input = 467_tok, .output = 1_tok};
+        const online_latency o = serve_online_latency(d, one_token, 100_ms);
+        CHECK(o.decoding.step.value() == 0.0);
+        CHECK(o.point.batch == doctest::Approx(first_crossing(d, one_token, 0.1)).epsilon(1e-9));
+        CHECK(o.point.output_rate.value() == doctest::Approx(10.0).epsilon(1e-12));
+    }
+    SUBCASE("far below capacity the loop's root and the first crossing agree within 1%") {
+        for (double gap : {2.0, 0.5}) {
+            const online_latency o = serve_online_latency(d, r, seconds(gap));
+            CHECK(o.decoding.step.value() > 0.0);
+            CHECK(o.point.batch == doctest::Approx(first_crossing(d, r, gap)).epsilon(0.01));
+        }
+    }
+    SUBCASE("b and TPOT never fall as λ grows, across loop gain 0.99") {
+        // Llama-3.1-8B on an H100, 200 → 2,000, from the KV-bound saturated rate (5.07/s) to 11%
+        // above it (no KV cap online): the step's tile teeth move the linearised slope, and the gain
+        // crosses 0.99 back and forth (1.02 at 1.03×, 0.994 at 1.05×, 0.991 at 1.10×). Past 0.99 the
+        // loop's root still sets the point; falling back to the first crossing there dropped b and
+        // TPOT by a third.
+        const deployment small{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+        const request_shape chat{.input = 200_tok, .output = 2000_tok};
+        const double saturated_rate = saturated(small, chat).output_rate.value() / 2000.0;
+        double last_b = 0, last_tpot = 0;
+        bool above = false, below = false;
+        for (double load : {1.00, 1.02, 1.03, 1.04, 1.05, 1.06, 1.10, 1.11}) {
+            const online_latency o = serve_online_latency(small, chat, seconds(1.0 / (load * saturated_rate)));
+            CAPTURE(load);
+            REQUIRE(o.decoding.step.value() > 0.0);
+            (o.decoding.gain < queueing::max_loop_gain ? below : above) = true;
+            CHECK(o.point.batch >= last_b);
+            CHECK(o.point.tpot.value() >= last_tpot);
+            last_b = o.point.batch;
+            last_tpot = o.point.tpot.value();
+        }
+        CHECK(above);
+        CHECK(below);
+    }
+    SUBCASE("within 8% of the simulator on a vLLM-Hopper FP8 shape above the 256-row tooth") {
+        // Krai's H200 x16 Server shape, one replica (research-online-stable-fixed-point §2, §6):
+        // Llama-3.1-70B FP8 (W8A8) on one H200 under vLLM, 179 → 296, 12.5 requests/s. The first
+        // crossing sat in a pocket of cheap steps (b 281, TPOT 87 ms); the simulator, same step
+        // formula, runs at b ≈ 425, TPOT ≈ 116 ms.
+        model m = catalog::llama_3_1_70b;
+        m.weights = m.activations = formats::fp8;
+        const deployment krai{.m = m, .hw = catalog::h200_sxm, .engine = catalog::vllm_hopper};
+        const request_shape shape{.input = 179_tok, .output = 296_tok};
+        const online_latency o = serve_online_latency(krai, shape, 80_ms);
+        sim::options so{.requests = 8000, .seed = 1, .keep_requests = false, .timeline_points = 0};
+        so.limits.reserve_full_sequence = false;  // vLLM admits on the KV in use
+        const sim::result x = sim::simulate(krai, {.input = workload::fixed(shape.input), .output = workload::fixed(shape.output),
+                                                   .arrivals = workload::poisson(80_ms)}, so);
+        CHECK(o.point.tpot.value() == doctest::Approx(x.tpot.mean).epsilon(0.08));
+        CHECK(o.point.batch == doctest::Approx(x.mean_batch).epsilon(0.08));
+        CHECK(o.point.batch > 350.0);  // above the pocket of the first crossing
+    }
+    SUBCASE("an engine that is often empty: ι from the TTFT that includes it") {
+        // At one request every 4 s the engine holds b ≈ 1 request (E2E ≈ 50 ms + 255 × 16.5 ms ≈ 4.3 s, ÷ 4 s)
+        // and is empty for ι = e^(−b) ≈ 0.35 of
+        // the arrivals, which start at once; b = λ·(TTFT_engine + N·TPOT) with that same TTFT, so
+        // ι = e^(−b) and b solve together (b counts one operating point).
+        const online_latency o = serve_online_latency(d, r, 4_s);
+        const double held = (o.point.ttft - o.point.front_end + o.point.tpot * 255.0).value() / 4.0;
+        CHECK(o.point.batch == doctest::Approx(held).epsilon(1e-9));
+        CHECK(o.steps.idle == doctest::Approx(std::exp(-o.point.batch)).epsilon(1e-9));
+        CHECK(o.steps.idle > 0.2);
+    }
 }
 
 TEST_CASE("serving: properties") {

@@ -113,18 +113,12 @@ constexpr void require_batch_fits(const deployment& d, const request_shape& r, d
     return l;
 }
 
-[[nodiscard]] constexpr request_estimate estimate(const deployment& d, const request_shape& r,
-                                                  const estimate_options& o = {}) {
-    o.validate();
-    const pass_model pm = prepare_pass(d);
-    const scheduler_limits limits = with_draft_resident(o.limits, o.speculation);
-    request_estimate e{};
-    e.point = o.batch > 0.0 ? serve_at_batch(pm, r, o.batch, limits) : saturated(pm, r, limits);
-    if (o.batch > 0.0) require_batch_fits(d, r, o.batch, limits);
-    if (o.speculation.enabled())
-        e.point = speculative_serving_point(
-            e.point, r, o.speculation.step_for(d, detail::micro_batch(d, e.point.batch), mean_decode_context(r)),
-            o.speculation.acceptance, limits);
+namespace detail {
+/// The rest of an estimate once its serving point is priced: the memory figures, then energy and
+/// money per output token at the point's output rate (board power × GPUs ÷ rate; $/GPU-h × GPUs ÷
+/// (rate × utilisation)).
+[[nodiscard]] constexpr request_estimate estimate_at(const deployment& d, const request_shape& r, const estimate_options& o,
+                                                     const scheduler_limits& limits, request_estimate e) {
     e.kv_bytes_per_token = kv_bytes_per_token(d.m);
     e.weight_bytes_per_gpu = weight_bytes_per_gpu(d);
     e.kv_capacity_tokens = kv_capacity_tokens(d, limits.pool_reserve());
@@ -142,6 +136,32 @@ constexpr void require_batch_fits(const deployment& d, const request_shape& r, d
         ? e.gpu_cost * gpus / (rate * o.utilisation)
         : dollars_per_token_t::from_value(std::numeric_limits<double>::quiet_NaN());
     return e;
+}
+}  // namespace detail
+
+[[nodiscard]] constexpr request_estimate estimate(const deployment& d, const request_shape& r,
+                                                  const estimate_options& o = {}) {
+    o.validate();
+    const pass_model pm = prepare_pass(d);
+    const scheduler_limits limits = with_draft_resident(o.limits, o.speculation);
+    request_estimate e{};
+    e.point = o.batch > 0.0 ? serve_at_batch(pm, r, o.batch, limits) : saturated(pm, r, limits);
+    if (o.batch > 0.0) require_batch_fits(d, r, o.batch, limits);
+    if (o.speculation.enabled())
+        e.point = speculative_serving_point(
+            e.point, r, o.speculation.step_for(d, detail::micro_batch(d, e.point.batch), mean_decode_context(r)),
+            o.speculation.acceptance, limits);
+    return detail::estimate_at(d, r, o, limits, e);
+}
+
+/// The estimate of a serving point priced elsewhere — the online solver's (`serve_online_latency`),
+/// whose output rate is the arrivals' λ·O·dp: energy and money per output token at that rate.
+[[nodiscard]] constexpr request_estimate estimate_point(const deployment& d, const request_shape& r, const serving_point& at,
+                                                        const estimate_options& o = {}) {
+    o.validate();
+    request_estimate e{};
+    e.point = at;
+    return detail::estimate_at(d, r, o, with_draft_resident(o.limits, o.speculation), e);
 }
 
 /// One request on its own: its prompt's prefill pass, then output − 1 decode steps, each shared with

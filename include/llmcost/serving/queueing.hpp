@@ -288,8 +288,9 @@ struct decode_loop {
     seconds_t interarrival{};  ///< 1 ÷ λ
     double steps = 0;          ///< N: a request's decode steps, and each sequence's decode life
     double gain = 0;           ///< λ·(p + c·N): the slow mode's loop gain; +∞ where no steady state exists
-    seconds_t mean{};          ///< E[Y] over requests (its prompt rode a step of the size-biased k)
-    seconds_t deviation{};     ///< √Var(Y)
+    seconds_t mean{};          ///< E[Y] over requests (its prompt rode a step of the size-biased k); 0 at a gain ≥ 0.99
+    seconds_t deviation{};     ///< √Var(Y); 0 at a gain ≥ 0.99
+    double fano = 1;           ///< F = Var(D) ÷ D̄: the decoding count's law at the root (`detail::each_decoder`)
 };
 
 /// The loop gain past which `mean_step_quantile` refuses: the slow mode then amplifies the arrivals'
@@ -318,6 +319,34 @@ template <class Step>
         if (static_cast<double>(k) > kbar && p < 1e-17) break;
     }
     return sum / mass;
+}
+
+/// Visits the decoding count's law, mean D̄ and variance F·D̄, as (weight, count) pairs:
+/// Σ_i w_i·f(D̄ + √(F·D̄)·x_i) over the 9 Gauss–Hermite nodes; where the lowest node falls below 0
+/// (D̄ < 4.52²·F) and the count spans few values (D̄ + 12·√(F·D̄) ≤ `max_discrete_decoders`), the
+/// count's own law: Poisson(D̄) for F ≤ 1 (the M/G/∞ count: Takács 1962; Kleinrock 1975 vol. 1),
+/// negative binomial above (the gamma-mixed Poisson), r = D̄ ÷ (F − 1), P(0) = F^(−r),
+/// P(j) = P(j − 1)·(r + j − 1)·(1 − 1/F) ÷ j, until the tail past the mean holds < 10⁻¹⁵; a wider
+/// law keeps the nodes, held at 0 or more (a count is never negative; its cost stays 9 points).
+inline constexpr double max_discrete_decoders = 16;
+template <class Visit>
+constexpr void each_decoder(double mean_decoding, double fano, const Visit& f) {
+    const double sd = llmcost::detail::const_sqrt(fano * mean_decoding);
+    if (mean_decoding + sd * hermite_nodes[0] >= 0.0 || mean_decoding + 12.0 * sd > max_discrete_decoders) {
+        for (std::size_t i = 0; i < hermite_nodes.size(); ++i)
+            f(hermite_weights[i], llmcost::detail::max(0.0, mean_decoding + sd * hermite_nodes[i]));
+        return;
+    }
+    const bool poisson = !(fano > 1.0 + 1e-9);
+    const double r = poisson ? 0.0 : mean_decoding / (fano - 1.0), q = poisson ? 0.0 : 1.0 - 1.0 / fano;
+    double pj = poisson ? llmcost::detail::const_exp(-mean_decoding) : llmcost::detail::const_exp(-r * llmcost::detail::const_log(fano));
+    double mass = 0.0;
+    for (double j = 0.0; j < 1e5; j += 1.0) {
+        if (j > 0.0) pj *= poisson ? mean_decoding / j : (r + j - 1.0) * q / j;
+        f(pj, j);
+        mass += pj;
+        if (j > mean_decoding && (pj < 1e-17 || 1.0 - mass < 1e-15 || j >= 4.0 * max_discrete_decoders)) break;
+    }
 }
 
 /// Moments of the linear loop of `decode_loop` (λ, t̄, c, p, N whole steps), from its impulse
@@ -369,11 +398,15 @@ struct loop_moments {
 /// solves t̄ = E[t(D, k)] over k ~ Poisson(λ·t̄) and a normal D of mean D̄ and variance F·D̄ (the
 /// decoding count's spread: its Fano factor F is 1 for the Poisson count of Palm's theorem, and the
 /// loop's own Var(D) ÷ D̄ after that; the smallest root, bracketed upward from t(0, 0) in 2% steps,
-/// then bisected). The slopes are statistical linearisations over the same laws (Booton 1954; Gelb &
+/// then bisected). Where the normal's nodes would reach below zero (D̄ < 4.52²·F), D is the count
+/// itself: Poisson(D̄) for F ≤ 1 (the M/G/∞ count, Takács 1962; Kleinrock 1975 vol. 1), negative
+/// binomial of mean D̄ and variance F·D̄ above (the gamma-mixed Poisson), not a normal clamped at 0.
+/// The slopes are statistical linearisations over the same laws (Booton 1954; Gelb &
 /// Vander Velde, *Multiple-Input Describing Functions*, 1968): p = Cov(k, t) ÷ Var(k),
-/// c = Cov(D, t) ÷ Var(D) (Gauss–Hermite; the count held at 0 or more). Four rounds, each feeding the loop's Var(D)
-/// (`detail::loop_response`) back into F. A gain ≥ `max_loop_gain`, or no t̄ below 10⁷ decoders and
-/// 100 prompts a step, leaves the moments at 0 and the gain at its value or +∞.
+/// c = Cov(D, t) ÷ Var(D). Four rounds, each feeding the loop's Var(D)
+/// (`detail::loop_response`) back into F. A gain ≥ `max_loop_gain` keeps t̄ and the slopes (the
+/// root) and leaves the moments at 0; no t̄ below 10⁷ decoders and 100 prompts a step (no root)
+/// leaves t̄ at 0 too and the gain at +∞.
 template <class Step, duration T>
 [[nodiscard]] constexpr decode_loop decode_loop_of(const Step& t, const T& interarrival, double steps) {
     decode_loop l{};
@@ -388,16 +421,10 @@ template <class Step, duration T>
     require(positive_finite(floor), "decode loop", "step time (s)", floor, "must be positive and finite");
     double fano = 1.0, tbar = 0.0, c = 0.0, p = 0.0;
     detail::loop_moments m{};
-    // Σ_i w_i·f(D̄ + √(F·D̄)·x_i): a function of the decoding count averaged over its normal law.
-    const auto over_decoders = [&](double mean_decoding, const auto& f) {
-        const double sd = llmcost::detail::const_sqrt(fano * mean_decoding);
-        double sum = 0.0;
-        for (std::size_t i = 0; i < detail::hermite_nodes.size(); ++i)
-            sum += detail::hermite_weights[i] * f(mean_decoding + sd * detail::hermite_nodes[i]);
-        return sum;
-    };
     const auto excess = [&](double x) {
-        return over_decoders(n * lambda * x, [&](double dec) { return detail::mean_over_prompts(t, dec, lambda * x); }) - x;
+        double sum = 0.0;
+        detail::each_decoder(n * lambda * x, fano, [&](double w, double dec) { sum += w * detail::mean_over_prompts(t, dec, lambda * x); });
+        return sum - x;
     };
     for (int round = 0; round < 4; ++round) {
         double lo = floor, hi = floor;
@@ -412,40 +439,38 @@ template <class Step, duration T>
         }
         tbar = hi;
         const double kbar = lambda * tbar, decoding = n * kbar;
-        p = kbar > 0.0 ? over_decoders(decoding, [&](double dec) {
-                             double cov = 0.0, pk = llmcost::detail::const_exp(-kbar);  // Cov(k, t(D, k)), Poisson k
-                             for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
-                                 if (k > 0) pk *= kbar / static_cast<double>(k);
-                                 cov += pk * (static_cast<double>(k) - kbar) *
-                                        in_base_units(t(llmcost::detail::max(0.0, dec), static_cast<double>(k))).value();
-                                 if (static_cast<double>(k) > kbar && pk < 1e-17) break;
-                             }
-                             return cov;
-                         }) / kbar
-                       : 0.0;
-        // Cov(D, t) ÷ Var(D) over the count D = max(0, D̄ + σx), a count being never negative; one
+        // Cov(k, t(D, k)) ÷ Var(k) over Poisson k, and Cov(D, t) ÷ Var(D) over D's law; one
         // decoder's secant where the count barely varies
-        double e_d = 0.0, e_dd = 0.0, e_t = 0.0, e_dt = 0.0;
-        const double sd = llmcost::detail::const_sqrt(fano * decoding);
-        for (std::size_t i = 0; i < detail::hermite_nodes.size(); ++i) {
-            const double w = detail::hermite_weights[i], x = llmcost::detail::max(0.0, decoding + sd * detail::hermite_nodes[i]);
+        double e_d = 0.0, e_dd = 0.0, e_t = 0.0, e_dt = 0.0, cov_k = 0.0;
+        detail::each_decoder(decoding, fano, [&](double w, double x) {
             const double y = detail::mean_over_prompts(t, x, kbar);
             e_d += w * x;
             e_dd += w * x * x;
             e_t += w * y;
             e_dt += w * x * y;
-        }
+            if (!(kbar > 0.0)) return;
+            double cov = 0.0, pk = llmcost::detail::const_exp(-kbar);
+            for (std::size_t k = 0; k < bulk_service::capacity; ++k) {
+                if (k > 0) pk *= kbar / static_cast<double>(k);
+                cov += pk * (static_cast<double>(k) - kbar) * in_base_units(t(x, static_cast<double>(k))).value();
+                if (static_cast<double>(k) > kbar && pk < 1e-17) break;
+            }
+            cov_k += w * cov;
+        });
+        p = kbar > 0.0 ? cov_k / kbar : 0.0;
         const double spread = e_dd - e_d * e_d;
         c = spread > 1e-9 ? (e_dt - e_d * e_t) / spread
                           : detail::mean_over_prompts(t, decoding + 1.0, kbar) - detail::mean_over_prompts(t, decoding, kbar);
         l.gain = lambda * (p + c * n);
+        l.step = seconds(tbar);  // the root stands at any gain; only the moments need the linear loop
+        l.per_decoder = seconds(c);
+        l.per_prompt = seconds(p);
+        l.fano = fano;
         if (!(l.gain < max_loop_gain)) return l;  // past the refusal: the moments are not needed
         m = detail::loop_response(lambda, tbar, c, p, n);
         fano = decoding > 0.0 ? m.decoding_variance / decoding : 1.0;
+        l.fano = fano;
     }
-    l.step = seconds(tbar);
-    l.per_decoder = seconds(c);
-    l.per_prompt = seconds(p);
     l.mean = seconds(tbar + m.mean_shift);
     l.deviation = seconds(llmcost::detail::const_sqrt(m.window_variance));
     return l;

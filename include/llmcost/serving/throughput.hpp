@@ -585,17 +585,19 @@ template <duration T>
 }  // namespace detail
 
 /// Online serving with one request every `interarrival` seconds on average (λ = 1 ÷ interarrival per
-/// replica): the concurrency that Little's law gives, b = λ · (wait + e2e(b)), found by fixed-point
-/// iteration (each pass `serve_at_batch`). Then, with whole prompts and no token cap, the engine as
-/// a bulk-service queue: each step prefills every prompt that arrived during the step before, so
-/// a step carrying k prompts beside the D = λ·(O − 1)·TPOT sequences decoding lasts t(k) =
-/// `step_formula`(D decodes, k prompts), and TTFT and TPOT are that queue's `first_token_mean` and
-/// `decode_weighted_step` (queueing.hpp: the inspection paradox, the neighbours that ride with my
-/// prompt, the decoders' weight on long steps). With chunked prompts or a token cap, a new request
-/// waits for the step in flight (`residual`, R) and the λ·R prompts that arrive meanwhile ride with
-/// mine: my prompt's steps carry 1 + λ·R chunks beside the b − 1 others decoding. Either way an
-/// arrival that finds the engine empty (ι = e^(−n), n the requests it holds: `queueing::empty_engine`)
-/// waits for no step: TTFT = ι·t(my prompt alone) + (1 − ι)·TTFT_busy.
+/// replica or attention rank). First the first crossing of Little's law on the raw step curve,
+/// b = λ · (wait + e2e(b)) by fixed-point iteration (each pass `serve_at_batch`); it refuses a rate
+/// with no crossing. Then, with whole prompts and no token cap, the operating point is the decode
+/// loop's root (`queueing::decode_loop_of`): t̄ = E[t(D, k)] over the k ~ Poisson(λ·t̄) prompts a
+/// step carries and the D ≈ N·λ·t̄ sequences decoding (N = O − 1); the engine is the bulk-service
+/// queue at D̄ = N·λ·t̄ (each step prefills every prompt that arrived during the step before), TTFT
+/// its `first_token_mean`, TPOT its `decode_weighted_step`, and b = λ·(TTFT_engine + N·TPOT) (the
+/// first crossing's figures stay only where the loop has no root). With chunked prompts or a token
+/// cap, a new request waits for the step in flight (`residual`, R) and the λ·R prompts that arrive
+/// meanwhile ride with mine: my prompt's steps carry 1 + λ·R chunks beside the b − 1 others
+/// decoding. Either way an arrival that finds the engine empty (ι = e^(−n), n the requests it holds:
+/// `queueing::empty_engine`) waits for no step: TTFT = ι·t(my prompt alone) + (1 − ι)·TTFT_busy; and
+/// the output rate is what arrives, λ·O·dp.
 template <duration T>
 [[nodiscard]] constexpr online_latency serve_online_latency(const deployment& d, const request_shape& r,
                                                             const T& interarrival, const scheduler_limits& l = {}) {
@@ -618,32 +620,88 @@ template <duration T>
     online_latency o{};
     o.output = r.output.value();
     o.whole_prompts = l.prefill_chunk.value() == 0.0 && l.max_tokens_per_step == 0.0;
-    // ι = e^(−n): an arrival finds the engine empty, n = λ·(R + E2E − F) the requests it holds (the
-    // fixed point's Little's law), and its prompt starts at once, alone (`queueing::empty_engine`):
-    // an idle engine waits on its request queue, it runs no step to wait for (TensorRT-LLM's
-    // executor, vLLM's and SGLang's engine loops; the simulator's idle engine, sim/simulate-inl.hpp).
-    // The attention-DP ranks of an expert-parallel group step together: it is empty only when
-    // all of them are, n × ranks requests held (λ is one rank's).
-    const double idle = queueing::empty_engine((s.residual + s.e2e - s.front_end).value() / gap * d.attention_ranks());
+    const auto step_at = [&](double decoding) {  // t(k) beside `decoding` sequences decoding, per micro-batch
+        return [&pm, &terms, m = detail::micro_batch(d, decoding)](double k) {
+            return seconds(detail::step_formula(pm, terms, m, k).time());
+        };
+    };
+    // Whole prompts: the operating point is the decode loop's root t̄ (the step averaged over the
+    // prompts a step carries and the decoding count's law, `queueing::decode_loop_of`), at any loop
+    // gain, not the first crossing of the raw step curve above, which stays only where the loop has
+    // no root (docs/online-smoothed-root.md).
+    if (o.whole_prompts && o.output > 1.0)
+        o.decoding = queueing::decode_loop_of(
+            [&](double n, double k) { return seconds(detail::step_formula(pm, terms, detail::micro_batch(d, n), k).time()); },
+            seconds(gap), o.output - 1.0);
+    const bool rooted = o.decoding.step.value() > 0.0;
+    const double ranks = static_cast<double>(d.attention_ranks());
     if (o.whole_prompts) {
-        const double decoding = detail::micro_batch(d, (s.e2e - s.ttft).value() / gap);
+        const double n_steps = detail::max(1.0, o.output - 1.0);
+        // The bulk chain (Bailey 1954) at the loop's D̄ = N·λ·t̄ decoders, built once; where the loop
+        // has no root, at the first crossing's λ·(E2E − TTFT).
         o.steps = queueing::bulk_steps(
-            [&](double k) { return seconds(detail::step_formula(pm, terms, decoding, k).time()); }, seconds(gap));
-        o.steps.idle = idle;
-        if (o.output > 1.0)
-            o.decoding = queueing::decode_loop_of(
-                [&](double n, double k) { return seconds(detail::step_formula(pm, terms, detail::micro_batch(d, n), k).time()); },
-                seconds(gap), o.output - 1.0);
+            step_at(rooted ? o.decoding.steps * o.decoding.step.value() / gap : (s.e2e - s.ttft).value() / gap), seconds(gap));
+        // TPOT = E[D·t] ÷ E[D], the step as the decoders see it, over both channels: the prompts a
+        // step carries (`decode_weighted_step` on the bulk chain at D decoders) and the decoding
+        // count's law at the root, Σ_i w_i·D_i·dws(D_i) ÷ Σ_i w_i·D_i (`detail::each_decoder`).
+        // Defined at any loop gain, unlike the linearised E[Y] (tables/percentiles.md compares them).
+        s.tpot = queueing::decode_weighted_step(o.steps, n_steps);
+        if (rooted) {
+            double weighted = 0.0, decoders = 0.0;
+            queueing::detail::each_decoder(o.decoding.steps * o.decoding.step.value() / gap, o.decoding.fano,
+                                           [&](double w, double x) {
+                                               if (!(w * x > 0.0)) return;
+                                               weighted += w * x * queueing::decode_weighted_step(
+                                                   queueing::bulk_steps(step_at(x), seconds(gap)), n_steps).value();
+                                               decoders += w * x;
+                                           });
+            if (decoders > 0.0) s.tpot = seconds(weighted / decoders);
+        }
+        double held = (s.residual + s.e2e - s.front_end).value() / gap;  // the first crossing's n = λ·(R + E2E − F)
+        if (rooted) {
+            // n = λ·(TTFT_engine(ι) + N·TPOT) (Little: the engine holds a request from its arrival
+            // to its last token), with ι = e^(−n·ranks) inside TTFT_engine = ι·t(1) + (1 − ι)·TTFT_busy:
+            // n on [λ·(t(1) + N·TPOT), λ·(TTFT_busy + N·TPOT)], bisected
+            const double busy = queueing::first_token_mean(o.steps).value(), one = o.steps.step[1].value();
+            const double decode = n_steps * s.tpot.value();
+            const auto rhs = [&](double n) {
+                const double i = queueing::empty_engine(n * ranks);
+                return (i * one + (1.0 - i) * busy + decode) / gap;
+            };
+            double lo = detail::min(one, busy) / gap + decode / gap, hi = detail::max(one, busy) / gap + decode / gap;
+            for (int i = 0; i < 100 && hi - lo > 1e-12 * hi; ++i) {
+                const double mid = (lo + hi) / 2.0;
+                (rhs(mid) > mid ? lo : hi) = mid;
+            }
+            held = hi;
+            b = detail::max(1.0, held);
+            const seconds_t tpot = s.tpot;
+            s = serve_at_batch(pm, r, b, l);
+            s.tpot = tpot;
+            s.step_time = o.decoding.step;  // the loop's t̄: (D̄ + λ·t̄) ÷ t̄ = λ·O tokens a step
+        }
+        // ι = e^(−n): an arrival finds the engine empty, n the requests it holds, and its prompt
+        // starts at once, alone (`queueing::empty_engine`): an idle engine waits on its request
+        // queue, it runs no step to wait for (TensorRT-LLM's executor, vLLM's and SGLang's engine
+        // loops; the simulator's idle engine, sim/simulate-inl.hpp). The attention-DP ranks of an
+        // expert-parallel group step together: it is empty only when all of them are, n × ranks
+        // requests held (λ is one rank's).
+        o.steps.idle = queueing::empty_engine(held * ranks);
         s.ttft = client_first_token(queueing::first_token_mean(o.steps), s.front_end);
-        s.tpot = queueing::decode_weighted_step(o.steps, detail::max(1.0, o.output - 1.0));
         s.per_user = tokens(1.0) / s.tpot;
     } else {
         // An empty engine: my prompt's chunk steps alone, no step in flight, no neighbour.
+        const double idle = queueing::empty_engine((s.residual + s.e2e - s.front_end).value() / gap * ranks);
         const seconds_t alone = seconds(detail::mix_steps(pm, terms, 0.0, 1.0).mean()) * chunks.count;
         const seconds_t busy = detail::step_in_flight_first_token(pm, r, s, seconds(gap), l);
         s.ttft = client_first_token(alone * idle + busy * (1.0 - idle), s.front_end);
     }
     s.e2e = detail::end_to_end(s.ttft, s.tpot, o.output);
+    // Flow conservation: in steady state the deployment emits what arrives, λ·O tokens a second per
+    // replica (or attention rank), × dp; not b ÷ t̄, whose b counts the requests still waiting for
+    // their first token.
+    s.output_rate = tokens(o.output * static_cast<double>(d.layout.dp)) / seconds(gap);
+    s.output_rate_per_gpu = s.output_rate / static_cast<double>(d.layout.gpus());
     s.limited_by = "arrival rate";
     o.point = s;
     return o;
