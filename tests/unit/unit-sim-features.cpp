@@ -14,7 +14,9 @@
 
 #include "test_helpers.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <limits>
@@ -564,18 +566,26 @@ TEST_CASE("attention-DP balance in the simulator: a prompt held part-way through
     REQUIRE(plain.requests.size() == 2);
     CHECK(plain.requests[1].queue == doctest::Approx(d(1) / 2).epsilon(1e-9));
     CHECK(plain.requests[1].ttft == doctest::Approx(d(1) / 2 + m(2, 1000, 0) + m(3, 1000, 1000) + m(4, 500, 2000)).epsilon(1e-9));
-    // The other rank never gets a prompt of its own (rate 0); timeout T = 5, batching wait W = 3.
-    // Iteration 0: A's prompt (an idle rank lets it in). Iterations 1-4: A's decode steps, the waiting
-    // counter 1, 2, 3, 4 (B, waiting from iteration 2, held). Iteration 5: the counter reaches 5, B enters
-    // with its first chunk. After it, B is still a context request, and the other rank, alike, keeps a
-    // prompt too: every rank has a prompt, so the batching wait holds B's second chunk through
-    // iterations 6, 7 and 8 (batching 1, 2, 3; each step A's decode alone) and lets it in at 9; the
-    // same again for the third chunk: held at 10, 11, 12, run at 13, where B's first token comes.
+    // The other rank never gets a prompt of its own (rate 0); timeout T = 5, batching wait W = 3; its
+    // context requests, when it has one, are 1,000-token prompts (one chunk). Iteration 0: A's prompt (an
+    // idle rank lets it in). Iterations 1-4: A's decode steps, the waiting counter 1, 2, 3, 4 (B, waiting
+    // from iteration 2, held). Iteration 5: the counter reaches 5, B enters with its first chunk (the other
+    // rank has none). After it, B is still a context request, and the other rank, alike, gets one too:
+    // every rank has a prompt, so the batching wait holds B's second chunk through iterations 6, 7 and 8
+    // (batching 1, 2, 3; each step A's decode alone) and lets it in at 9, where both ranks prefill in
+    // lockstep and the iteration lasts as long as the longer of the two steps, ours (1,000 tokens after
+    // 1,000) or theirs (1,000 fresh tokens); the other rank's prompt ends there and, B still having a
+    // chunk left, it gets its next; the same again for the third chunk: held at 10, 11, 12, run at 13
+    // beside the other rank's 1,000 tokens, where B's first token comes.
     const scheduler_limits balanced{.prefill_chunk = 1000_tok, .adp_timeout_iters = 5, .adp_batching_wait_iters = 3};
-    const sim::result held = sim::simulate(moe, two, {.limits = balanced, .seed = 2, .adp_others_rate = per_second(0)});
+    const sim::result held = sim::simulate(
+        moe, two, {.limits = balanced, .seed = 2, .adp_others_rate = per_second(0), .adp_others_input = 1000_tok});
     REQUIRE(held.requests.size() == 2);
     const double queue = d(1) / 2 + d(2) + d(3) + d(4);
-    const double ttft = queue + m(5, 1000, 0) + d(6) + d(7) + d(8) + m(9, 1000, 1000) + d(10) + d(11) + d(12) + m(13, 500, 2000);
+    const double ttft = queue + m(5, 1000, 0) + d(6) + d(7) + d(8) + std::max(m(9, 1000, 1000), m(9, 1000, 0)) + d(10) +
+                        d(11) + d(12) + std::max(m(13, 500, 2000), m(13, 1000, 0));
+    // The lockstep shows where the other rank's chunk is the larger: 1,000 fresh tokens outlast our last 500.
+    CHECK(m(13, 1000, 0) > m(13, 500, 2000));
     CHECK(held.requests[1].queue == doctest::Approx(queue).epsilon(1e-9));
     CHECK(held.requests[1].ttft == doctest::Approx(ttft).epsilon(1e-9));
     CHECK(held.requests[0].ttft == doctest::Approx(P).epsilon(1e-9));  // A's prompt ran on an idle rank
@@ -584,14 +594,78 @@ TEST_CASE("attention-DP balance in the simulator: a prompt held part-way through
     // The other rank always has a prompt (a rate far above the steps'): B waits from iteration 2 by the
     // batching counter instead (1, 2, 3 at iterations 2, 3, 4), enters at 5, and its chunks are held as
     // above: the same first token, by the other counter.
-    const sim::result busy = sim::simulate(moe, two, {.limits = balanced, .seed = 2, .adp_others_rate = per_second(1e12)});
+    const sim::result busy = sim::simulate(
+        moe, two, {.limits = balanced, .seed = 2, .adp_others_rate = per_second(1e12), .adp_others_input = 1000_tok});
     CHECK(busy.requests[1].queue == doctest::Approx(queue).epsilon(1e-9));
     CHECK(busy.requests[1].ttft == doctest::Approx(ttft).epsilon(1e-9));
     // No batching wait (W = 0): a release every iteration while B has chunks left, so B's chunks run back to
-    // back from iteration 5 (5, 6, 7), after the same timeout wait.
+    // back from iteration 5 (5, 6, 7), after the same timeout wait; at 6 and 7 the other rank prefills a
+    // 1,000-token prompt beside them (given it at 5 and 6, ours having chunks left).
     const scheduler_limits no_wait{.prefill_chunk = 1000_tok, .adp_timeout_iters = 5};
-    const sim::result back_to_back = sim::simulate(moe, two, {.limits = no_wait, .seed = 2, .adp_others_rate = per_second(0)});
-    CHECK(back_to_back.requests[1].ttft == doctest::Approx(queue + m(5, 1000, 0) + m(6, 1000, 1000) + m(7, 500, 2000)).epsilon(1e-9));
+    const sim::result back_to_back = sim::simulate(
+        moe, two, {.limits = no_wait, .seed = 2, .adp_others_rate = per_second(0), .adp_others_input = 1000_tok});
+    CHECK(back_to_back.requests[1].ttft ==
+          doctest::Approx(queue + m(5, 1000, 0) + std::max(m(6, 1000, 1000), m(6, 1000, 0)) +
+                          std::max(m(7, 500, 2000), m(7, 1000, 0)))
+              .epsilon(1e-9));
+}
+
+TEST_CASE("attention-DP lockstep prefill in the simulator: the other rank's prompt sets the iteration, by hand") {
+    // gpt-oss-20b on two H100s, expert parallel 2 with attention DP 2 (R = 2). One request on the simulated
+    // rank, A (1000 -> 200), on an idle rank at t = 0. The other rank gets a prompt at every iteration it
+    // has none (a rate far above the steps'), 1,000 tokens long; timeout T = 5, no batching wait.
+    // Iteration 0: A's prompt, alone (no rank has answers running: a release; the other rank's first prompt
+    // comes after it). From iteration 1 the other rank has a prompt and ours none: the waiting counter runs
+    // 1, 2, 3, 4 (held: A's decode alone) and reaches 5 at iteration 5, a release in which our rank has no
+    // prompt and the other prefills its 1,000 tokens: ranks run each iteration in lockstep, so A's decode
+    // step lasts as long as the other rank's, its one answer and the 1,000-token prompt (TensorRT-LLM's ADP
+    // blog: iteration time = max over ranks). Its prompt done and ours having none left, it gets its next at
+    // iteration 6, and so every 5th decode step of A's 199 is such a step.
+    const deployment moe{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
+    REQUIRE(moe.attention_ranks() == 2);
+    const pass_model pm = prepare_pass(moe);
+    REQUIRE(pm.attention_dp_busiest == 1.0);  // no balance ratio in this profile: the steps below are the run's
+    const double P = prefill_pass(pm, 1.0, 1000_tok, 0_tok).time().value();
+    auto d = [&](double k) { return decode_pass(pm, 1.0, tokens(1000.0 + k)).time().value(); };
+    auto m = [&](double k) {  // A's k-th decode step (context 1,000 + k) beside a 1,000-token prompt
+        return step_pass(pm, {.decode_sequences = 1.0, .decode_context = tokens(1000.0 + k), .prefill_sequences = 1.0,
+                              .prefill_tokens = 1000_tok, .prefill_prefix = 0_tok})
+            .time()
+            .value();
+    };
+    const std::vector<workload::request> one{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok}};
+    double e2e = P, lockstep_steps = 0.0;
+    for (double k = 1; k <= 199; ++k) {
+        const bool release = std::fmod(k, 5.0) == 0.0;
+        e2e += release ? m(k) : d(k);
+        lockstep_steps += release ? 1.0 : 0.0;
+    }
+    REQUIRE(lockstep_steps == 39);
+    const sim::options given{.limits = {.adp_timeout_iters = 5}, .seed = 2, .adp_others_rate = per_second(1e12),
+                             .adp_others_input = 1000_tok};
+    const sim::result r = sim::simulate(moe, one, given);
+    REQUIRE(r.requests.size() == 1);
+    CHECK(r.requests[0].ttft == doctest::Approx(P).epsilon(1e-9));
+    CHECK(r.requests[0].e2e == doctest::Approx(e2e).epsilon(1e-9));
+    CHECK(r.requests[0].tpot == doctest::Approx((e2e - P) / 199.0).epsilon(1e-9));
+    // Each such step lasts at least the 1,000-token pass, not A's decode alone.
+    CHECK(m(5) > P);
+    CHECK(P > 2.0 * d(5));
+    // Drawn from the run's own requests (here A's 1,000 tokens only): the same run, bit for bit.
+    sim::options drawn = given;
+    drawn.adp_others_input.reset();
+    CHECK(same_bits(sim::simulate(moe, one, drawn), r));
+    // Without lockstep prompts on the other rank (rate 0) A decodes alone at every step.
+    sim::options quiet = given;
+    quiet.adp_others_rate = per_second(0);
+    double alone = P;
+    for (double k = 1; k <= 199; ++k) alone += d(k);
+    CHECK(sim::simulate(moe, one, quiet).requests[0].e2e == doctest::Approx(alone).epsilon(1e-9));
+    // Refused, named: an other rank's prompt has at least one token.
+    CHECK(test::contains(test::error_of([&] {
+                             return sim::simulate(moe, one, {.limits = {.adp_timeout_iters = 5}, .adp_others_input = 0_tok});
+                         }),
+                         "adp_others_input (tokens) = 0"));
 }
 
 TEST_CASE("attention-DP balance in the simulator: properties and refusals") {
@@ -606,11 +680,19 @@ TEST_CASE("attention-DP balance in the simulator: properties and refusals") {
     REQUIRE(one_rank.attention_ranks() == 1);
     CHECK(same_bits(sim::simulate(one_rank, poisson, {.limits = trtllm, .requests = 300}),
                     sim::simulate(one_rank, poisson, {.requests = 300})));
-    // Timeout 1 without a batching wait lets every prompt in at every iteration: the plain engine.
-    CHECK(same_bits(sim::simulate(moe, poisson, {.limits = {.adp_timeout_iters = 1}, .requests = 300}),
-                    sim::simulate(moe, poisson, {.requests = 300})));
-    CHECK(same_bits(sim::simulate(moe, loop, {.limits = {.adp_timeout_iters = 1}, .requests = 320}),
+    // Timeout 1 without a batching wait lets every prompt in at every iteration: with the other rank never
+    // getting a prompt (rate 0), the plain engine bit for bit.
+    const sim::options no_others{.limits = {.adp_timeout_iters = 1}, .requests = 300, .adp_others_rate = per_second(0)};
+    CHECK(same_bits(sim::simulate(moe, poisson, no_others), sim::simulate(moe, poisson, {.requests = 300})));
+    CHECK(same_bits(sim::simulate(moe, loop, {.limits = {.adp_timeout_iters = 1}, .requests = 320, .adp_others_rate = per_second(0)}),
                     sim::simulate(moe, loop, {.requests = 320})));
+    // With its prompts (at this rank's rate, lengths drawn from the run's), every iteration in which it
+    // prefills and ours does not lasts its prompt step: the answers' tokens come no sooner.
+    const sim::result lockstep = sim::simulate(moe, poisson, {.limits = {.adp_timeout_iters = 1}, .requests = 300});
+    const sim::result alone = sim::simulate(moe, poisson, {.requests = 300});
+    CHECK(lockstep.completed == 300);
+    CHECK(lockstep.output_tokens == alone.output_tokens);
+    CHECK(lockstep.tpot.mean > alone.tpot.mean);
     // A closed loop of 32 clients: every request answered once with its tokens, the same run twice
     // bit for bit, and the hold only lengthens the wait for the first token.
     const sim::result held = sim::simulate(moe, loop, {.limits = trtllm, .requests = 320});

@@ -111,6 +111,7 @@ struct engine {
     double adp_ranks = 1;
     std::uint64_t seed = 1;      ///< the run's seed (the other ranks' prompts under the balance)
     std::optional<per_second_t> adp_others_rate{};  ///< the other ranks' prompt rate; none: this rank's own so far
+    std::optional<double> adp_others_input{};       ///< the other ranks' prompt length; none: drawn from the run's requests
 };
 
 /// What a server does with its requests: all of it, or one side of a disaggregated pair.
@@ -281,6 +282,26 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     const bool balance = e.adp_ranks >= 2.0 && role == stage::colocated;
     std::vector<char> other_waiting(balance ? static_cast<std::size_t>(e.adp_ranks) - 1 : 0, 0);
     workload::sampler others(e.seed ^ 0xada0'ba1a'0000'0000ULL ^ (server * 0x9e37'79b9'7f4a'7c15ULL));
+    // The other ranks' context requests, one a rank: the prompt tokens it still has to prefill, the
+    // tokens before them (its prefix-cache hit, then its chunks so far), and this iteration's chunk.
+    // The ranks run each iteration in lockstep (the MoE's all-to-all of every layer is a collective over
+    // every rank: TensorRT-LLM's ADP blog, iteration time = max over ranks), so a release's iteration
+    // lasts as long as the busiest rank's step (below). A length is drawn from the run's requests (their
+    // prompt lengths: the run's input distribution), with the run's seed on a stream of its own, so the
+    // balance's draws above are the same ones whatever the lengths.
+    std::vector<double> other_prompt(other_waiting.size(), 0.0), other_prefix(other_waiting.size(), 0.0),
+        other_chunk(other_waiting.size(), 0.0);
+    workload::sampler other_lengths(e.seed ^ 0x1e9a'57e9'0000'0000ULL ^ (server * 0x9e37'79b9'7f4a'7c15ULL));
+    auto other_prompt_arrives = [&](std::size_t k) {
+        const double n = static_cast<double>(all_reqs.size());
+        const double l = e.adp_others_input ? *e.adp_others_input
+                                            : all_reqs[std::min(all_reqs.size() - 1,
+                                                                static_cast<std::size_t>(other_lengths.unit() * n))].input.value();
+        // A share found in the prefix cache, as for this rank's own prompts (`cached_tokens`).
+        const double cached = e.prefix_hit_rate > 0.0 ? std::floor(l - fresh_prompt_tokens(tokens(l), e.prefix_hit_rate).value()) : 0.0;
+        other_prefix[k] = cached;
+        other_prompt[k] = l - cached;
+    };
     adp_balance_counters counters{};
     double last_iteration = first_arrival;
 
@@ -327,8 +348,12 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 all_prompt = (e.max_batch == 0 || running_count + 1.0 <= e.max_batch) &&
                              (used + need_at_admission(q) <= e.kv_budget || running_count == 0);
             }
-            for (char& w : other_waiting) {
-                if (!w && others.unit() < p) w = 1;
+            for (std::size_t j = 0; j < other_waiting.size(); ++j) {
+                char& w = other_waiting[j];
+                if (!w && others.unit() < p) {
+                    w = 1;
+                    other_prompt_arrives(j);
+                }
                 all_prompt = all_prompt && w;
             }
             const adp_balance_decision b = adp_balance_step(
@@ -433,17 +458,47 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 opening_started = true;
             }
         }
-        const step_cache::key k{dec, ps, chunk_sum, ctx, pairs_sum, kv_prefill_sum, previous};
-        const double t = cold + cache.get(k, [&] {
-            const double c = dec > 0 ? ctx / dec : 0.0;
-            const llmcost::detail::sequence_terms<double> terms{
-                .prefill_tokens = ps > 0 ? chunk_sum / ps : 0.0,
-                .pairs_decode = llmcost::detail::attention_pairs(m, kinds, c, 1.0),
-                .pairs_prefill = ps > 0 ? pairs_sum / ps : 0.0,
-                .kv_decode = kv_bytes_for_context(m, kinds, tokens(c)).value(),
-                .kv_prefill = ps > 0 ? kv_prefill_sum / ps : 0.0};
-            return llmcost::detail::step_formula(e.pm, terms, dec, ps, previous).time();
-        }, r.cache_hits);
+        // One rank's step: its dec answers (context ctx in all), then ps prompt chunks of chunk_sum tokens.
+        auto price = [&](double n_prompts, double prompt_tokens, double pairs, double kv_prefill, double before) {
+            const step_cache::key k{dec, n_prompts, prompt_tokens, ctx, pairs, kv_prefill, before};
+            return cache.get(k, [&] {
+                const double c = dec > 0 ? ctx / dec : 0.0;
+                const llmcost::detail::sequence_terms<double> terms{
+                    .prefill_tokens = n_prompts > 0 ? prompt_tokens / n_prompts : 0.0,
+                    .pairs_decode = llmcost::detail::attention_pairs(m, kinds, c, 1.0),
+                    .pairs_prefill = n_prompts > 0 ? pairs / n_prompts : 0.0,
+                    .kv_decode = kv_bytes_for_context(m, kinds, tokens(c)).value(),
+                    .kv_prefill = n_prompts > 0 ? kv_prefill / n_prompts : 0.0};
+                return llmcost::detail::step_formula(e.pm, terms, dec, n_prompts, before).time();
+            }, r.cache_hits);
+        };
+        // Attention-DP lockstep prefill: at a release every other rank with a context request runs its
+        // chunk in this iteration too (a whole prompt, or up to the chunk size within the token budget
+        // after its answers, alike ours), and every rank waits for the busiest: t = max(t_own,
+        // t_busiest other), the busiest other being the one with the most prompt tokens, priced as a rank
+        // with our answers and its one chunk (TensorRT-LLM blog10, time_i = max over ranks m of time_i,m).
+        double busiest = 0.0, busiest_before = 0.0;
+        if (balance && !hold)
+            for (std::size_t j = 0; j < other_waiting.size(); ++j) {
+                other_chunk[j] = 0.0;
+                if (!other_waiting[j] || !(other_prompt[j] > 0.0)) continue;
+                double c = other_prompt[j];
+                if (e.chunk > 0) c = std::min({c, e.chunk, std::floor(budget - dec)});
+                if (!(c >= 1.0)) continue;
+                other_chunk[j] = c;
+                if (c > busiest) {
+                    busiest = c;
+                    busiest_before = other_prefix[j];
+                }
+            }
+        const double t_own = price(ps, chunk_sum, pairs_sum, kv_prefill_sum, previous);
+        const double t_other =
+            busiest > 0.0
+                ? price(1.0, busiest, llmcost::detail::attention_pairs(m, kinds, busiest_before, busiest),
+                        kv_bytes_for_context(m, kinds, tokens(busiest_before + busiest)).value(),
+                        e.pm.prefill_overhead.value() > 0.0 && !e.pm.prefill_serial ? previous_step : 0.0)
+                : 0.0;
+        const double t = cold + std::max(t_own, t_other);
         previous_step = t;
         now += t;
         busy += t;
@@ -515,8 +570,16 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         // At a release the other ranks' prompts enter with ours; the ranks being alike, what ours still
         // has as context requests after the step (left waiting by KV, the batch cap or a scheduler pass, or
         // admitted with chunks still to run) theirs have too.
+        // Theirs advance by their chunks; one with chunks left still has a context request, and one whose
+        // prompt ended while ours still has one gets its next (drawn as above).
         if (balance && !hold)
-            std::fill(other_waiting.begin(), other_waiting.end(), waiting.empty() && prefilling.empty() ? 0 : 1);
+            for (std::size_t j = 0; j < other_waiting.size(); ++j) {
+                other_prompt[j] -= other_chunk[j];
+                other_prefix[j] += other_chunk[j];
+                other_chunk[j] = 0.0;
+                other_waiting[j] = !(waiting.empty() && prefilling.empty()) || other_prompt[j] > 0.0 ? 1 : 0;
+                if (other_waiting[j] && !(other_prompt[j] > 0.0)) other_prompt_arrives(j);
+            }
         // A block that runs whole ends after its last decode step (or, with no answer left, at once).
         const bool block_end = !e.limits.outputs_per_block || decode_steps_since_poll >= e.limits.receive_interval;
         while (!finishing.empty() && finishing.top().step <= step_no) {
@@ -627,6 +690,12 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.adp_ranks = o.limits.adp_timeout_iters > 0.0 ? static_cast<double>(d.attention_ranks()) : 1.0;
     e.seed = o.seed;
     e.adp_others_rate = o.adp_others_rate;
+    if (o.adp_others_input) e.adp_others_input = o.adp_others_input->value();
+    // Under the balance the colocated run prices each iteration at its busiest rank's tokens (the
+    // lockstep prefill in `run_server`), the mechanism attention DP's balance ratio β stands for in a
+    // steady-state step (`pass_model::attention_dp_busiest` = 1 ÷ β, blog10: β = mean ÷ most tokens over
+    // the ranks, per iteration): not both.
+    if (e.adp_ranks >= 2.0 && o.prefill_servers == 0.0) e.pm.attention_dp_busiest = 1.0;
     for (std::size_t i = 0; i < reqs.size(); ++i) check_request(e, reqs[i], i, origin);
 
     const std::size_t n_servers = static_cast<std::size_t>(servers);

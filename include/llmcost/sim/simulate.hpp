@@ -40,6 +40,7 @@
 #include <llmcost/serving/throughput.hpp>
 #include <llmcost/sim/sampler.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -169,12 +170,22 @@ struct options {
     /// loop, arrivals ÷ time since its first otherwise). 0: no new prompt arrives at the other ranks
     /// (past a closed loop's burst start; after a release they keep the prompts ours still waits on).
     std::optional<per_second_t> adp_others_rate{};
+    /// Under the same balance: the prompt length of each other rank's next context request, where known;
+    /// none: drawn, one request at a time, from the run's own requests (their prompt lengths, with the
+    /// run's seed). The ranks run every iteration in lockstep, so a release's iteration lasts as long
+    /// as the busiest rank's (`internal::run_server`: the attention-DP lockstep prefill).
+    std::optional<tokens_t> adp_others_input{};
 
     constexpr void validate() const {
         limits.validate();
         if (adp_others_rate)
             require(non_negative_finite(adp_others_rate->value()), "simulation", "adp_others_rate (1/s)",
                     adp_others_rate->value(), "zero or positive and finite (none: the simulated rank's own rate)",
+                    "llmcost.serving.adp_balance");
+        if (adp_others_input)
+            require(adp_others_input->value() >= 1.0 && std::isfinite(adp_others_input->value()), "simulation",
+                    "adp_others_input (tokens)", adp_others_input->value(),
+                    "a prompt has at least one token and is finite (none: drawn from the run's requests)",
                     "llmcost.serving.adp_balance");
         require(limits.max_tokens_per_step == 0.0 || limits.max_tokens_per_step >= 1.0, "simulation", "max_tokens_per_step",
                 limits.max_tokens_per_step, "a step's token cap is 0 (none) or at least one token: a chunk of no token never ends",
