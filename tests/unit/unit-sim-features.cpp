@@ -732,13 +732,48 @@ TEST_CASE("attention-DP lockstep: the busiest rank is the one with the longest s
     // A step price that grows with the tokens before the chunk (its attention over them): c + 4a. Our own
     // step 100; the other ranks' chunks 1,000 fresh (1,000), 300 after 500 (2,300) and none after 9,000
     // (no prompt this iteration: not counted). The busiest by tokens would be the 1,000; by time it is 2,300.
-    constexpr auto price = [](double c, double a) { return c + 4.0 * a; };
+    constexpr auto price = [](const sim::adp_rank_chunk& k) { return k.tokens + 4.0 * k.before; };
     constexpr std::array<sim::adp_rank_chunk, 3> chunks{{{.tokens = 1000, .before = 0},
                                                          {.tokens = 300, .before = 500},
                                                          {.tokens = 0, .before = 9000}}};
     static_assert(sim::adp_lockstep_time(100.0, chunks, price) == 2300.0);
     static_assert(sim::adp_lockstep_time(3000.0, chunks, price) == 3000.0);  // ours the busiest
     static_assert(sim::adp_lockstep_time(100.0, std::span<const sim::adp_rank_chunk>{}, price) == 100.0);
+}
+
+TEST_CASE("attention-DP lockstep prefill: an other rank runs as many prompts as ours, by hand") {
+    // EP2·DP2 (R = 2), timeout 1, the other rank with a 1,000-token prompt at every iteration it has none.
+    // A (1000 -> 200) at t = 0; B and C (300 -> 20 each) arrive during A's prompt step (P). Iteration 1: ours
+    // runs A's first decode (context 1,001) and B's and C's prompts; the other rank, alike ours, runs two
+    // prompts too, its own and one more drawn (1,000 tokens each: whole prompts, no cap): its step, A's
+    // decode beside two 1,000-token prompts, is the longer, and B's and C's first tokens come at its end.
+    const deployment moe{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
+    const pass_model pm = prepare_pass(moe);
+    const double P = prefill_pass(pm, 1.0, 1000_tok, 0_tok).time().value();
+    auto with = [&](double prompts, double each) {
+        return step_pass(pm, {.decode_sequences = 1.0, .decode_context = 1001_tok, .prefill_sequences = prompts,
+                              .prefill_tokens = tokens(each), .prefill_prefix = 0_tok})
+            .time()
+            .value();
+    };
+    const double theirs = with(2.0, 1000.0);
+    CHECK(theirs > with(2.0, 300.0));   // ours
+    CHECK(theirs > with(1.0, 1000.0));  // theirs with one prompt only
+    const std::vector<workload::request> abc{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
+                                             {.arrival = seconds(P / 2.0), .input = 300_tok, .output = 20_tok},
+                                             {.arrival = seconds(P / 2.0), .input = 300_tok, .output = 20_tok}};
+    std::uint64_t seed = 1;  // the first seed whose split puts all three on one server (`sim::run`)
+    for (;; ++seed) {
+        workload::sampler split(seed ^ 0x5151'5151'5151'5151ULL);
+        const bool a = split.unit() < 0.5, b = split.unit() < 0.5, c = split.unit() < 0.5;
+        if (a == b && b == c) break;
+    }
+    const sim::result r = sim::simulate(moe, abc, {.limits = {.adp_timeout_iters = 1}, .seed = seed,
+                                                   .adp_others_rate = per_second(1e12), .adp_others_input = 1000_tok});
+    REQUIRE(r.requests.size() == 3);
+    CHECK(r.requests[0].ttft == doctest::Approx(P).epsilon(1e-9));
+    CHECK(r.requests[1].ttft == doctest::Approx(P / 2.0 + theirs).epsilon(1e-9));
+    CHECK(r.requests[2].ttft == doctest::Approx(P / 2.0 + theirs).epsilon(1e-9));
 }
 
 TEST_CASE("attention-DP lockstep prefill: an other rank's prompt its batch cap refuses does not run") {

@@ -304,15 +304,22 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     std::vector<char> other_started(other_waiting.size(), 0), other_may_run(other_waiting.size(), 0);
     std::vector<adp_rank_chunk> other_chunks;
     workload::sampler other_lengths(e.seed ^ 0x1e9a'57e9'0000'0000ULL ^ (server * 0x9e37'79b9'7f4a'7c15ULL));
-    auto other_prompt_arrives = [&](std::size_t k) {
+    struct other_request {
+        double prefix, fresh, need;  // tokens found cached, tokens to prefill, KV at admission
+    };
+    auto draw_other = [&] {
         const double n = static_cast<double>(all_reqs.size());
         const workload::request& drawn = all_reqs[std::min(all_reqs.size() - 1, static_cast<std::size_t>(other_lengths.unit() * n))];
         const double l = e.adp_others_input ? *e.adp_others_input : drawn.input.value();
         // A share found in the prefix cache, as for this rank's own prompts (`cached_tokens`).
         const double cached = e.prefix_hit_rate > 0.0 ? std::floor(l - fresh_prompt_tokens(tokens(l), e.prefix_hit_rate).value()) : 0.0;
-        other_prefix[k] = cached;
-        other_prompt[k] = l - cached;
-        other_need[k] = need_for(l, drawn.output.value(), l);
+        return other_request{.prefix = cached, .fresh = l - cached, .need = need_for(l, drawn.output.value(), l)};
+    };
+    auto other_prompt_arrives = [&](std::size_t k) {
+        const other_request q = draw_other();
+        other_prefix[k] = q.prefix;
+        other_prompt[k] = q.fresh;
+        other_need[k] = q.need;
         other_started[k] = 0;
     };
     adp_balance_counters counters{};
@@ -498,24 +505,43 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         if (balance) {
             // The prompts: at a release every other rank whose scheduler starts (or has started) its context
             // request runs its chunk too (a whole prompt, or up to the chunk size within the token budget after
-            // its answers, alike ours), priced as a rank with our answers and that chunk after its a_j tokens;
-            // the busiest by its step's time (`adp_lockstep_time`).
+            // its answers, alike ours), priced as a rank with our answers and its prompts (that chunk after its
+            // a_j tokens, and any more it takes below); the busiest by its step's time (`adp_lockstep_time`).
             const double before = e.pm.prefill_overhead.value() > 0.0 && !e.pm.prefill_serial ? previous_step : 0.0;
+            other_chunks.clear();
             for (std::size_t j = 0; j < other_waiting.size(); ++j) {
                 other_chunk[j] = 0.0;
-                if (hold || !other_may_run[j] || !(other_prompt[j] > 0.0)) continue;
-                double c = other_prompt[j];
-                if (e.chunk > 0) c = std::min({c, e.chunk, std::floor(budget - dec)});
-                if (!(c >= 1.0)) continue;
-                other_chunk[j] = c;
-                other_started[j] = 1;
+                adp_rank_chunk rank{};
+                if (!hold && other_may_run[j] && other_prompt[j] > 0.0) {
+                    double c = other_prompt[j];
+                    if (e.chunk > 0) c = std::min({c, e.chunk, std::floor(budget - dec)});
+                    if (c >= 1.0) {
+                        rank = {.tokens = c, .before = other_prefix[j], .prompts = 1.0,
+                                .pairs = llmcost::detail::attention_pairs(m, kinds, other_prefix[j], c),
+                                .kv_prefill = kv_bytes_for_context(m, kinds, tokens(other_prefix[j] + c)).value()};
+                        double held = (other_started[j] ? 0.0 : other_need[j]);
+                        other_chunk[j] = c;
+                        other_started[j] = 1;
+                        // Alike ours, it holds as many context requests as ours runs in this step (ps): whole
+                        // prompts run the others, each drawn as above, while the same rules admit them (its batch
+                        // cap and KV room as `would_start`, the step's token budget after its answers as ours).
+                        for (double k = 1.0; e.chunk == 0 && k < ps; k += 1.0) {
+                            const other_request q = draw_other();
+                            const bool admits = (e.max_batch == 0 || running_count + 1.0 + k <= e.max_batch) &&
+                                                used + held + q.need <= e.kv_budget && dec + rank.tokens + q.fresh <= budget;
+                            if (!admits) break;
+                            held += q.need;
+                            rank.tokens += q.fresh;
+                            rank.prompts += 1.0;
+                            rank.pairs += llmcost::detail::attention_pairs(m, kinds, q.prefix, q.fresh);
+                            rank.kv_prefill += kv_bytes_for_context(m, kinds, tokens(q.prefix + q.fresh)).value();
+                        }
+                    }
+                }
+                other_chunks.push_back(rank);
             }
-            other_chunks.clear();
-            for (std::size_t j = 0; j < other_waiting.size(); ++j)
-                other_chunks.push_back({.tokens = other_chunk[j], .before = other_prefix[j]});
-            t_others = adp_lockstep_time(0.0, other_chunks, [&](double c, double a) {
-                return price(ctx, 1.0, c, llmcost::detail::attention_pairs(m, kinds, a, c),
-                             kv_bytes_for_context(m, kinds, tokens(a + c)).value(), before);
+            t_others = adp_lockstep_time(0.0, other_chunks, [&](const adp_rank_chunk& k) {
+                return price(ctx, k.prompts, k.tokens, k.pairs, k.kv_prefill, before);
             });
             // The answers: the ranks hold as many (TensorRT-LLM gives a new request to the rank with the fewest
             // active ones) but not the same contexts: a rank's KV is the sum of its d sequences' contexts, drawn

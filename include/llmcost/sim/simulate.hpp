@@ -123,21 +123,25 @@ struct adp_balance_decision {
     return sum * h / 3.0;
 }
 
-/// One other attention-DP rank's prompt chunk in an iteration: its tokens and the tokens before them.
+/// One other attention-DP rank's prompts in an iteration: its first chunk's tokens before it, and the
+/// step formula's prompt terms summed over its prompts (tokens, attention pairs, KV read).
 struct adp_rank_chunk {
-    double tokens = 0;  ///< 0: the rank runs no prompt this iteration
-    double before = 0;
+    double tokens = 0;  ///< prompt tokens this iteration; 0: the rank runs no prompt
+    double before = 0;  ///< tokens before its first chunk (prefix-cache hit, chunks so far)
+    double prompts = 0;
+    double pairs = 0;
+    double kv_prefill = 0;
 };
 
 /// Attention-DP ranks run every iteration in lockstep (the MoE's collectives of each layer wait for every
-/// rank), so the iteration lasts as long as its busiest rank's step: t = max(t_own, max_j price(c_j, a_j))
-/// over the other ranks with a chunk, each by its step time, not its token count (TensorRT-LLM blog10
+/// rank), so the iteration lasts as long as its busiest rank's step: t = max(t_own, max_j price(rank j))
+/// over the other ranks with prompts, each by its step time, not its token count (TensorRT-LLM blog10
 /// @011cfc2 and bloc_x @b107017d: iteration time = max over ranks m of time_i,m; docs/adp-lockstep-prefill.md).
 template <class Price>
 [[nodiscard]] constexpr double adp_lockstep_time(double own, std::span<const adp_rank_chunk> others, Price&& price) {
     double t = own;
     for (const adp_rank_chunk& o : others)
-        if (o.tokens >= 1.0) t = std::max(t, price(o.tokens, o.before));
+        if (o.tokens >= 1.0) t = std::max(t, price(o));
     return t;
 }
 
