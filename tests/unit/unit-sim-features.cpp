@@ -14,8 +14,11 @@
 
 #include "test_helpers.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <span>
@@ -564,18 +567,26 @@ TEST_CASE("attention-DP balance in the simulator: a prompt held part-way through
     REQUIRE(plain.requests.size() == 2);
     CHECK(plain.requests[1].queue == doctest::Approx(d(1) / 2).epsilon(1e-9));
     CHECK(plain.requests[1].ttft == doctest::Approx(d(1) / 2 + m(2, 1000, 0) + m(3, 1000, 1000) + m(4, 500, 2000)).epsilon(1e-9));
-    // The other rank never gets a prompt of its own (rate 0); timeout T = 5, batching wait W = 3.
-    // Iteration 0: A's prompt (an idle rank lets it in). Iterations 1-4: A's decode steps, the waiting
-    // counter 1, 2, 3, 4 (B, waiting from iteration 2, held). Iteration 5: the counter reaches 5, B enters
-    // with its first chunk. After it, B is still a context request, and the other rank, alike, keeps a
-    // prompt too: every rank has a prompt, so the batching wait holds B's second chunk through
-    // iterations 6, 7 and 8 (batching 1, 2, 3; each step A's decode alone) and lets it in at 9; the
-    // same again for the third chunk: held at 10, 11, 12, run at 13, where B's first token comes.
+    // The other rank never gets a prompt of its own (rate 0); timeout T = 5, batching wait W = 3; its
+    // context requests, when it has one, are 1,000-token prompts (one chunk). Iteration 0: A's prompt (an
+    // idle rank lets it in). Iterations 1-4: A's decode steps, the waiting counter 1, 2, 3, 4 (B, waiting
+    // from iteration 2, held). Iteration 5: the counter reaches 5, B enters with its first chunk (the other
+    // rank has none). After it, B is still a context request, and the other rank, alike, gets one too:
+    // every rank has a prompt, so the batching wait holds B's second chunk through iterations 6, 7 and 8
+    // (batching 1, 2, 3; each step A's decode alone) and lets it in at 9, where both ranks prefill in
+    // lockstep and the iteration lasts as long as the longer of the two steps, ours (1,000 tokens after
+    // 1,000) or theirs (1,000 fresh tokens); the other rank's prompt ends there and, B still having a
+    // chunk left, it gets its next; the same again for the third chunk: held at 10, 11, 12, run at 13
+    // beside the other rank's 1,000 tokens, where B's first token comes.
     const scheduler_limits balanced{.prefill_chunk = 1000_tok, .adp_timeout_iters = 5, .adp_batching_wait_iters = 3};
-    const sim::result held = sim::simulate(moe, two, {.limits = balanced, .seed = 2, .adp_others_rate = per_second(0)});
+    const sim::result held = sim::simulate(
+        moe, two, {.limits = balanced, .seed = 2, .adp_others_rate = per_second(0), .adp_others_input = 1000_tok});
     REQUIRE(held.requests.size() == 2);
     const double queue = d(1) / 2 + d(2) + d(3) + d(4);
-    const double ttft = queue + m(5, 1000, 0) + d(6) + d(7) + d(8) + m(9, 1000, 1000) + d(10) + d(11) + d(12) + m(13, 500, 2000);
+    const double ttft = queue + m(5, 1000, 0) + d(6) + d(7) + d(8) + std::max(m(9, 1000, 1000), m(9, 1000, 0)) + d(10) +
+                        d(11) + d(12) + std::max(m(13, 500, 2000), m(13, 1000, 0));
+    // The lockstep shows where the other rank's chunk is the larger: 1,000 fresh tokens outlast our last 500.
+    CHECK(m(13, 1000, 0) > m(13, 500, 2000));
     CHECK(held.requests[1].queue == doctest::Approx(queue).epsilon(1e-9));
     CHECK(held.requests[1].ttft == doctest::Approx(ttft).epsilon(1e-9));
     CHECK(held.requests[0].ttft == doctest::Approx(P).epsilon(1e-9));  // A's prompt ran on an idle rank
@@ -584,14 +595,228 @@ TEST_CASE("attention-DP balance in the simulator: a prompt held part-way through
     // The other rank always has a prompt (a rate far above the steps'): B waits from iteration 2 by the
     // batching counter instead (1, 2, 3 at iterations 2, 3, 4), enters at 5, and its chunks are held as
     // above: the same first token, by the other counter.
-    const sim::result busy = sim::simulate(moe, two, {.limits = balanced, .seed = 2, .adp_others_rate = per_second(1e12)});
+    const sim::result busy = sim::simulate(
+        moe, two, {.limits = balanced, .seed = 2, .adp_others_rate = per_second(1e12), .adp_others_input = 1000_tok});
     CHECK(busy.requests[1].queue == doctest::Approx(queue).epsilon(1e-9));
     CHECK(busy.requests[1].ttft == doctest::Approx(ttft).epsilon(1e-9));
     // No batching wait (W = 0): a release every iteration while B has chunks left, so B's chunks run back to
-    // back from iteration 5 (5, 6, 7), after the same timeout wait.
+    // back from iteration 5 (5, 6, 7), after the same timeout wait; at 6 and 7 the other rank prefills a
+    // 1,000-token prompt beside them (given it at 5 and 6, ours having chunks left).
     const scheduler_limits no_wait{.prefill_chunk = 1000_tok, .adp_timeout_iters = 5};
-    const sim::result back_to_back = sim::simulate(moe, two, {.limits = no_wait, .seed = 2, .adp_others_rate = per_second(0)});
-    CHECK(back_to_back.requests[1].ttft == doctest::Approx(queue + m(5, 1000, 0) + m(6, 1000, 1000) + m(7, 500, 2000)).epsilon(1e-9));
+    const sim::result back_to_back = sim::simulate(
+        moe, two, {.limits = no_wait, .seed = 2, .adp_others_rate = per_second(0), .adp_others_input = 1000_tok});
+    CHECK(back_to_back.requests[1].ttft ==
+          doctest::Approx(queue + m(5, 1000, 0) + std::max(m(6, 1000, 1000), m(6, 1000, 0)) +
+                          std::max(m(7, 500, 2000), m(7, 1000, 0)))
+              .epsilon(1e-9));
+}
+
+TEST_CASE("attention-DP lockstep prefill in the simulator: the other rank's prompt sets the iteration, by hand") {
+    // gpt-oss-20b on two H100s, expert parallel 2 with attention DP 2 (R = 2). One request on the simulated
+    // rank, A (1000 -> 200), on an idle rank at t = 0. The other rank gets a prompt at every iteration it
+    // has none (a rate far above the steps'), 1,000 tokens long; timeout T = 5, no batching wait.
+    // Iteration 0: A's prompt, alone (no rank has answers running: a release; the other rank's first prompt
+    // comes after it). From iteration 1 the other rank has a prompt and ours none: the waiting counter runs
+    // 1, 2, 3, 4 (held: A's decode alone) and reaches 5 at iteration 5, a release in which our rank has no
+    // prompt and the other prefills its 1,000 tokens: ranks run each iteration in lockstep, so A's decode
+    // step lasts as long as the other rank's, its one answer and the 1,000-token prompt (TensorRT-LLM's ADP
+    // blog: iteration time = max over ranks). Its prompt done and ours having none left, it gets its next at
+    // iteration 6, and so every 5th decode step of A's 199 is such a step.
+    const deployment moe{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
+    REQUIRE(moe.attention_ranks() == 2);
+    const pass_model pm = prepare_pass(moe);
+    REQUIRE(pm.attention_dp_busiest == 1.0);  // no balance ratio in this profile: the steps below are the run's
+    const double P = prefill_pass(pm, 1.0, 1000_tok, 0_tok).time().value();
+    auto d = [&](double k) { return decode_pass(pm, 1.0, tokens(1000.0 + k)).time().value(); };
+    auto m = [&](double k) {  // A's k-th decode step (context 1,000 + k) beside a 1,000-token prompt
+        return step_pass(pm, {.decode_sequences = 1.0, .decode_context = tokens(1000.0 + k), .prefill_sequences = 1.0,
+                              .prefill_tokens = 1000_tok, .prefill_prefix = 0_tok})
+            .time()
+            .value();
+    };
+    const std::vector<workload::request> one{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok}};
+    double e2e = P, lockstep_steps = 0.0;
+    for (double k = 1; k <= 199; ++k) {
+        const bool release = std::fmod(k, 5.0) == 0.0;
+        e2e += release ? m(k) : d(k);
+        lockstep_steps += release ? 1.0 : 0.0;
+    }
+    REQUIRE(lockstep_steps == 39);
+    const sim::options given{.limits = {.adp_timeout_iters = 5}, .seed = 2, .adp_others_rate = per_second(1e12),
+                             .adp_others_input = 1000_tok};
+    const sim::result r = sim::simulate(moe, one, given);
+    REQUIRE(r.requests.size() == 1);
+    CHECK(r.requests[0].ttft == doctest::Approx(P).epsilon(1e-9));
+    CHECK(r.requests[0].e2e == doctest::Approx(e2e).epsilon(1e-9));
+    CHECK(r.requests[0].tpot == doctest::Approx((e2e - P) / 199.0).epsilon(1e-9));
+    // Each such step lasts at least the 1,000-token pass, not A's decode alone.
+    CHECK(m(5) > P);
+    CHECK(P > 2.0 * d(5));
+    // Drawn from the run's own requests (here A's 1,000 tokens only): the same run, bit for bit.
+    sim::options drawn = given;
+    drawn.adp_others_input.reset();
+    CHECK(same_bits(sim::simulate(moe, one, drawn), r));
+    // Without lockstep prompts on the other rank (rate 0) A decodes alone at every step.
+    sim::options quiet = given;
+    quiet.adp_others_rate = per_second(0);
+    double alone = P;
+    for (double k = 1; k <= 199; ++k) alone += d(k);
+    CHECK(sim::simulate(moe, one, quiet).requests[0].e2e == doctest::Approx(alone).epsilon(1e-9));
+    // Refused, named: an other rank's prompt has at least one token.
+    CHECK(test::contains(test::error_of([&] {
+                             return sim::simulate(moe, one, {.limits = {.adp_timeout_iters = 5}, .adp_others_input = 0_tok});
+                         }),
+                         "adp_others_input (tokens) = 0"));
+}
+
+TEST_CASE("attention-DP lockstep in the simulator: the busiest rank's KV in the answers' steps, by hand") {
+    // gpt-oss-20b on two H100s, EP2·DP2 (R = 2), the balance with timeout 1 (a release every iteration), the
+    // other rank never getting a prompt (rate 0). A (1000 -> 200) at t = 0, B (3000 -> 50) arriving during
+    // A's prompt step. Step 0: A's prompt, P. Step 1: A's first decode (context 1,001) beside B's prompt (one
+    // answer: no spread). Steps k = 2 ... 50: two answers, A at context 1000 + k and B at 2999 + k, C = 3999 + 2k
+    // in all, d = 2, and d Σc² − C² = (a − b)² = 1999²: the rank's KV spread σ_rank = √((a − b)² ÷ 2) =
+    // 1999 ÷ √2, and the busiest of R = 2 ranks holds C + z₂ σ_rank, z₂ = E[max of two standard normals] =
+    // 1 ÷ √π: C + 1999 ÷ √(2π) ≈ C + 797.5. Every rank waits for it: each such step is the two answers'
+    // decode at that context (797.5 ÷ 2 tokens more a sequence). B's last token comes at step 50; A decodes alone (no spread) from step 51 to 199.
+    const deployment moe{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
+    const pass_model pm = prepare_pass(moe);
+    REQUIRE(pm.attention_dp_busiest == 1.0);
+    const double P = prefill_pass(pm, 1.0, 1000_tok, 0_tok).time().value();
+    const double t1 = step_pass(pm, {.decode_sequences = 1.0, .decode_context = 1001_tok, .prefill_sequences = 1.0,
+                                     .prefill_tokens = 3000_tok, .prefill_prefix = 0_tok})
+                          .time()
+                          .value();
+    const double lift = 1999.0 / std::sqrt(2.0 * 3.141592653589793);
+    CHECK(lift == doctest::Approx(797.5).epsilon(1e-4));
+    // z_R by its closed forms: R = 2, 1 ÷ √π; R = 3, 3 ÷ (2√π); R = 8, 1.42360 (order-statistics tables); one rank, 0.
+    CHECK(sim::expected_max_of_normals(2.0) == doctest::Approx(1.0 / std::sqrt(3.141592653589793)).epsilon(1e-10));
+    CHECK(sim::expected_max_of_normals(3.0) == doctest::Approx(1.5 / std::sqrt(3.141592653589793)).epsilon(1e-10));
+    CHECK(sim::expected_max_of_normals(8.0) == doctest::Approx(1.42360).epsilon(1e-5));
+    CHECK(sim::expected_max_of_normals(1.0) == 0.0);
+    auto two = [&](double k, double extra) { return decode_pass(pm, 2.0, tokens((3999.0 + 2.0 * k + extra) / 2.0)).time().value(); };
+    auto d = [&](double k) { return decode_pass(pm, 1.0, tokens(1000.0 + k)).time().value(); };
+    double both = 0.0, both_plain = 0.0, a_alone = 0.0;
+    for (double k = 2; k <= 50; ++k) {
+        both += two(k, lift);
+        both_plain += two(k, 0.0);
+    }
+    for (double k = 51; k <= 199; ++k) a_alone += d(k);
+    const std::vector<workload::request> ab{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
+                                            {.arrival = seconds(P / 2.0), .input = 3000_tok, .output = 50_tok}};
+    // The run splits its requests over the dp = 2 servers (ranks) at random under its seed (`sim::run`):
+    // the first seed that puts both on one.
+    std::uint64_t seed = 1;
+    for (;; ++seed) {
+        workload::sampler split(seed ^ 0x5151'5151'5151'5151ULL);
+        if ((split.unit() < 0.5) == (split.unit() < 0.5)) break;
+    }
+    const sim::result lockstep =
+        sim::simulate(moe, ab, {.limits = {.adp_timeout_iters = 1}, .seed = seed, .adp_others_rate = per_second(0)});
+    const sim::result plain = sim::simulate(moe, ab, {.seed = seed});
+    REQUIRE(lockstep.requests.size() == 2);
+    CHECK(lockstep.requests[1].ttft == doctest::Approx(P / 2.0 + t1).epsilon(1e-9));
+    CHECK(lockstep.requests[1].e2e == doctest::Approx(P / 2.0 + t1 + both).epsilon(1e-9));
+    CHECK(lockstep.requests[0].e2e == doctest::Approx(P + t1 + both + a_alone).epsilon(1e-9));
+    // Without attention DP's lockstep (no balance) the same run prices our rank's own KV.
+    CHECK(plain.requests[1].e2e == doctest::Approx(P / 2.0 + t1 + both_plain).epsilon(1e-9));
+    CHECK(plain.requests[0].e2e == doctest::Approx(P + t1 + both_plain + a_alone).epsilon(1e-9));
+    CHECK(both > both_plain);
+    // Answers all of one context (two alike requests together) have no spread: the plain engine's steps.
+    const std::vector<workload::request> alike{{.arrival = 0_s, .input = 1000_tok, .output = 100_tok},
+                                               {.arrival = 0_s, .input = 1000_tok, .output = 100_tok}};
+    CHECK(same_bits(sim::simulate(moe, alike, {.limits = {.adp_timeout_iters = 1}, .seed = seed, .adp_others_rate = per_second(0)}),
+                    sim::simulate(moe, alike, {.seed = seed})));
+}
+
+TEST_CASE("attention-DP lockstep: the busiest rank is the one with the longest step, not the most tokens") {
+    // A step price that grows with the tokens before the chunk (its attention over them): c + 4a. Our own
+    // step 100; the other ranks' chunks 1,000 fresh (1,000), 300 after 500 (2,300) and none after 9,000
+    // (no prompt this iteration: not counted). The busiest by tokens would be the 1,000; by time it is 2,300.
+    constexpr auto price = [](const sim::adp_rank_chunk& k) { return k.tokens + 4.0 * k.before; };
+    constexpr std::array<sim::adp_rank_chunk, 3> chunks{{{.tokens = 1000, .before = 0},
+                                                         {.tokens = 300, .before = 500},
+                                                         {.tokens = 0, .before = 9000}}};
+    static_assert(sim::adp_lockstep_time(100.0, chunks, price) == 2300.0);
+    static_assert(sim::adp_lockstep_time(3000.0, chunks, price) == 3000.0);  // ours the busiest
+    static_assert(sim::adp_lockstep_time(100.0, std::span<const sim::adp_rank_chunk>{}, price) == 100.0);
+}
+
+TEST_CASE("attention-DP lockstep prefill: an other rank runs as many prompts as ours, by hand") {
+    // EP2·DP2 (R = 2), timeout 1, the other rank with a 1,000-token prompt at every iteration it has none.
+    // A (1000 -> 200) at t = 0; B and C (300 -> 20 each) arrive during A's prompt step (P). Iteration 1: ours
+    // runs A's first decode (context 1,001) and B's and C's prompts; the other rank, alike ours, runs two
+    // prompts too, its own and one more drawn (1,000 tokens each: whole prompts, no cap): its step, A's
+    // decode beside two 1,000-token prompts, is the longer, and B's and C's first tokens come at its end.
+    const deployment moe{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
+    const pass_model pm = prepare_pass(moe);
+    const double P = prefill_pass(pm, 1.0, 1000_tok, 0_tok).time().value();
+    auto with = [&](double prompts, double each) {
+        return step_pass(pm, {.decode_sequences = 1.0, .decode_context = 1001_tok, .prefill_sequences = prompts,
+                              .prefill_tokens = tokens(each), .prefill_prefix = 0_tok})
+            .time()
+            .value();
+    };
+    const double theirs = with(2.0, 1000.0);
+    CHECK(theirs > with(2.0, 300.0));   // ours
+    CHECK(theirs > with(1.0, 1000.0));  // theirs with one prompt only
+    const std::vector<workload::request> abc{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
+                                             {.arrival = seconds(P / 2.0), .input = 300_tok, .output = 20_tok},
+                                             {.arrival = seconds(P / 2.0), .input = 300_tok, .output = 20_tok}};
+    std::uint64_t seed = 1;  // the first seed whose split puts all three on one server (`sim::run`)
+    for (;; ++seed) {
+        workload::sampler split(seed ^ 0x5151'5151'5151'5151ULL);
+        const bool a = split.unit() < 0.5, b = split.unit() < 0.5, c = split.unit() < 0.5;
+        if (a == b && b == c) break;
+    }
+    const sim::result r = sim::simulate(moe, abc, {.limits = {.adp_timeout_iters = 1}, .seed = seed,
+                                                   .adp_others_rate = per_second(1e12), .adp_others_input = 1000_tok});
+    REQUIRE(r.requests.size() == 3);
+    CHECK(r.requests[0].ttft == doctest::Approx(P).epsilon(1e-9));
+    CHECK(r.requests[1].ttft == doctest::Approx(P / 2.0 + theirs).epsilon(1e-9));
+    CHECK(r.requests[2].ttft == doctest::Approx(P / 2.0 + theirs).epsilon(1e-9));
+}
+
+TEST_CASE("attention-DP lockstep prefill: an other rank's prompt its batch cap refuses does not run") {
+    // As in "the other rank's prompt sets the iteration" (A 1000 -> 200 alone on our rank; the other rank
+    // with a 1,000-token prompt at every iteration it has none; timeout 5), with a cap of one sequence a
+    // rank: the other rank, running one answer like ours, may not start its prompt (1 + 1 > 1), by the
+    // same rule as ours, so no iteration carries it: A decodes alone at every step, P + Σ d(k), k = 1 ... 199.
+    const deployment moe{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
+    const pass_model pm = prepare_pass(moe);
+    const double P = prefill_pass(pm, 1.0, 1000_tok, 0_tok).time().value();
+    double alone = P;
+    for (double k = 1; k <= 199; ++k) alone += decode_pass(pm, 1.0, tokens(1000.0 + k)).time().value();
+    const std::vector<workload::request> one{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok}};
+    const sim::options capped{.limits = {.max_batch = 1, .adp_timeout_iters = 5}, .seed = 2,
+                              .adp_others_rate = per_second(1e12), .adp_others_input = 1000_tok};
+    CHECK(sim::simulate(moe, one, capped).requests[0].e2e == doctest::Approx(alone).epsilon(1e-9));
+    // Uncapped, the other rank's prompts run beside A's decodes (the by-hand case above): longer.
+    sim::options free = capped;
+    free.limits.max_batch = 0;
+    CHECK(sim::simulate(moe, one, free).requests[0].e2e > alone * 1.05);
+}
+
+TEST_CASE("attention-DP balance ratio 1/beta: steady state and disaggregated runs only, never in a balanced simulated run") {
+    // The balance ratio beta (engine_moe::attention_dp_balance) stands for the same imbalance the balanced
+    // simulation prices rank by rank (the others' prompts in lockstep, the busiest rank's KV): a balanced
+    // colocated run with beta = 0.5 is the run with no beta, bit for bit (applied there too it would count
+    // twice); the closed form, a run without the balance and a disaggregated run keep 1/beta = 2 (dropped
+    // there, it would count nowhere).
+    const deployment moe{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
+    deployment skewed = moe;
+    skewed.engine.moe.attention_dp_balance = 0.5;
+    REQUIRE(prepare_pass(moe).attention_dp_busiest == 1.0);
+    REQUIRE(prepare_pass(skewed).attention_dp_busiest == 2.0);
+    const workload::traffic poisson{.input = workload::fixed(500_tok), .output = workload::fixed(100_tok),
+                                    .arrivals = workload::poisson(20_ms)};
+    const scheduler_limits trtllm{.adp_timeout_iters = 50, .adp_batching_wait_iters = 10};
+    CHECK(same_bits(sim::simulate(skewed, poisson, {.limits = trtllm, .requests = 200}),
+                    sim::simulate(moe, poisson, {.limits = trtllm, .requests = 200})));
+    const step_shape shape{.decode_sequences = 16.0, .decode_context = 1000_tok};
+    CHECK(step_pass(skewed, shape).time() > step_pass(moe, shape).time());
+    CHECK(sim::simulate(skewed, poisson, {.requests = 200}).tpot.mean > sim::simulate(moe, poisson, {.requests = 200}).tpot.mean);
+    CHECK(sim::simulate(skewed, poisson, {.limits = trtllm, .requests = 200, .prefill_servers = 1}).tpot.mean >
+          sim::simulate(moe, poisson, {.limits = trtllm, .requests = 200, .prefill_servers = 1}).tpot.mean);
 }
 
 TEST_CASE("attention-DP balance in the simulator: properties and refusals") {
@@ -606,11 +831,27 @@ TEST_CASE("attention-DP balance in the simulator: properties and refusals") {
     REQUIRE(one_rank.attention_ranks() == 1);
     CHECK(same_bits(sim::simulate(one_rank, poisson, {.limits = trtllm, .requests = 300}),
                     sim::simulate(one_rank, poisson, {.requests = 300})));
-    // Timeout 1 without a batching wait lets every prompt in at every iteration: the plain engine.
-    CHECK(same_bits(sim::simulate(moe, poisson, {.limits = {.adp_timeout_iters = 1}, .requests = 300}),
-                    sim::simulate(moe, poisson, {.requests = 300})));
-    CHECK(same_bits(sim::simulate(moe, loop, {.limits = {.adp_timeout_iters = 1}, .requests = 320}),
-                    sim::simulate(moe, loop, {.requests = 320})));
+    // Timeout 1 without a batching wait lets every prompt in at every iteration: with the other rank never
+    // getting a prompt (rate 0) the plain engine's requests and tokens, each answer's steps at the busiest
+    // rank's KV (no shorter than ours; by hand in "the busiest rank's KV in the answers' steps").
+    const sim::options no_others{.limits = {.adp_timeout_iters = 1}, .requests = 300, .adp_others_rate = per_second(0)};
+    const sim::result kv_only = sim::simulate(moe, poisson, no_others);
+    const sim::result plain = sim::simulate(moe, poisson, {.requests = 300});
+    CHECK(kv_only.completed == plain.completed);
+    CHECK(kv_only.output_tokens == plain.output_tokens);
+    CHECK(kv_only.tpot.mean >= plain.tpot.mean);
+    const sim::result loop_kv = sim::simulate(moe, loop, {.limits = {.adp_timeout_iters = 1}, .requests = 320, .adp_others_rate = per_second(0)});
+    const sim::result loop_plain = sim::simulate(moe, loop, {.requests = 320});
+    CHECK(loop_kv.completed == loop_plain.completed);
+    CHECK(loop_kv.output_tokens == loop_plain.output_tokens);
+    CHECK(loop_kv.tpot.mean > loop_plain.tpot.mean);
+    // With its prompts (at this rank's rate, lengths drawn from the run's), every iteration in which it
+    // prefills and ours does not lasts its prompt step: the answers' tokens come no sooner.
+    const sim::result lockstep = sim::simulate(moe, poisson, {.limits = {.adp_timeout_iters = 1}, .requests = 300});
+    const sim::result alone = sim::simulate(moe, poisson, {.requests = 300});
+    CHECK(lockstep.completed == 300);
+    CHECK(lockstep.output_tokens == alone.output_tokens);
+    CHECK(lockstep.tpot.mean > alone.tpot.mean);
     // A closed loop of 32 clients: every request answered once with its tokens, the same run twice
     // bit for bit, and the hold only lengthens the wait for the first token.
     const sim::result held = sim::simulate(moe, loop, {.limits = trtllm, .requests = 320});
@@ -637,6 +878,16 @@ TEST_CASE("attention-DP balance in the simulator: properties and refusals") {
                          "adp_batching_wait_iters = 1.5"));
     CHECK(test::contains(test::error_of([&] { return sim::simulate(moe, one, {.limits = trtllm, .adp_others_rate = per_second(std::numeric_limits<double>::infinity())}); }),
                          "adp_others_rate (1/s)"));
+    // An other rank's prompt length: a whole number of tokens, at least one, finite; the field, the value, the rule.
+    for (const double bad : {1000.5, 0.0, -3.0, 0.25}) {
+        const std::string what = test::error_of([&] { return sim::simulate(moe, one, {.limits = trtllm, .adp_others_input = tokens(bad)}); });
+        CHECK(test::contains(what, "adp_others_input (tokens) = " + invalid_input::show(bad)));
+        CHECK(test::contains(what, "a prompt is a whole number of tokens, at least one, and finite"));
+        CHECK(test::contains(what, "[llmcost.serving.adp_balance]"));
+    }
+    for (const double bad : {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()})
+        CHECK(test::contains(test::error_of([&] { return sim::simulate(moe, one, {.limits = trtllm, .adp_others_input = tokens(bad)}); }),
+                             "a prompt is a whole number of tokens, at least one, and finite"));
 }
 
 TEST_CASE("simulator: SGLang's ignore-EOS admission, every answer's end by hand") {

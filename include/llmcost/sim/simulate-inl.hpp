@@ -111,6 +111,8 @@ struct engine {
     double adp_ranks = 1;
     std::uint64_t seed = 1;      ///< the run's seed (the other ranks' prompts under the balance)
     std::optional<per_second_t> adp_others_rate{};  ///< the other ranks' prompt rate; none: this rank's own so far
+    std::optional<double> adp_others_input{};       ///< the other ranks' prompt length; none: drawn from the run's requests
+    double adp_busiest_z = 0;    ///< z_R = E[max of R standard normals]: the busiest rank's KV (`expected_max_of_normals`)
 };
 
 /// What a server does with its requests: all of it, or one side of a disaggregated pair.
@@ -190,6 +192,11 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     double previous_step = 0;  // the last step's time, 0 when the engine was idle before it
     bool opening_started = false;  // a cold server has run a step of its opening (`engine::cold`)
     double now = 0, step_no = 0, decodes = 0, context_sum = 0, used = 0, busy = 0;
+    // Σ c² over the decoding sequences' contexts (whole tokens: exact in a double), beside context_sum = Σ c:
+    // their spread, which sets how far the busiest attention-DP rank's KV is above ours (below).
+    double context_squares = 0;
+    auto context_enters = [&](double c) { context_sum += c; context_squares += c * c; };
+    auto context_leaves = [&](double c) { context_sum -= c; context_squares -= c * c; };
     double batch_time = 0, kv_time = 0, first_arrival = reqs.empty() ? 0.0 : reqs.front().arrival.value();
     std::size_t next = 0, finished = 0;
     // Closed loop: the first `clients` requests are sent at once; each answer releases the next.
@@ -222,12 +229,14 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         }
         for (; next < reqs.size() && reqs[next].arrival.value() <= t; ++next) take(next, reqs[next].arrival.value());
     };
-    auto need_at_admission = [&](const live& q) {
+    // The KV a request takes at admission: its whole sequence reserved, or its prompt's tokens.
+    auto need_for = [&](double input, double output, double prompt) {
         // A prefill server holds the prompt only; its answer is another server's.
         return e.limits.reserve_full_sequence
-                   ? kv_bytes_per_gpu_for_context(e.pm.d, tokens(q.input + (role == stage::prefill ? 0.0 : q.output))).value()
-                   : e.kv_per_token * q.prompt;
+                   ? kv_bytes_per_gpu_for_context(e.pm.d, tokens(input + (role == stage::prefill ? 0.0 : output))).value()
+                   : e.kv_per_token * prompt;
     };
+    auto need_at_admission = [&](const live& q) { return need_for(q.input, q.output, q.prompt); };
     auto finish = [&](std::size_t id) {
         live& q = s[id];
         q.done = true;
@@ -265,7 +274,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         q.decoding = true;
         q.entered = step_no;
         decodes += 1.0;
-        context_sum += q.input + q.generated;
+        context_enters(q.input + q.generated);
         finishing.push({.step = step_no + (q.output - q.generated), .id = id, .version = q.version});
         if (q.generated == 0.0) first_token.push_back({.step = step_no + 1.0, .id = id, .version = q.version});
     };
@@ -281,6 +290,38 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     const bool balance = e.adp_ranks >= 2.0 && role == stage::colocated;
     std::vector<char> other_waiting(balance ? static_cast<std::size_t>(e.adp_ranks) - 1 : 0, 0);
     workload::sampler others(e.seed ^ 0xada0'ba1a'0000'0000ULL ^ (server * 0x9e37'79b9'7f4a'7c15ULL));
+    // The other ranks' context requests, one a rank: the prompt tokens it still has to prefill, the
+    // tokens before them (its prefix-cache hit, then its chunks so far), and this iteration's chunk.
+    // The ranks run each iteration in lockstep (the MoE's all-to-all of every layer is a collective over
+    // every rank: TensorRT-LLM's ADP blog, iteration time = max over ranks), so a release's iteration
+    // lasts as long as the busiest rank's step (below). A length is drawn from the run's requests (their
+    // prompt lengths: the run's input distribution), with the run's seed on a stream of its own, so the
+    // balance's draws above are the same ones whatever the lengths.
+    // A rank's request also keeps its KV need (the same rule as ours, `need_for`), whether its scheduler
+    // has started it (a started prompt's next chunks need no new room) and whether it may run this iteration.
+    std::vector<double> other_prompt(other_waiting.size(), 0.0), other_prefix(other_waiting.size(), 0.0),
+        other_chunk(other_waiting.size(), 0.0), other_need(other_waiting.size(), 0.0);
+    std::vector<char> other_started(other_waiting.size(), 0), other_may_run(other_waiting.size(), 0);
+    std::vector<adp_rank_chunk> other_chunks;
+    workload::sampler other_lengths(e.seed ^ 0x1e9a'57e9'0000'0000ULL ^ (server * 0x9e37'79b9'7f4a'7c15ULL));
+    struct other_request {
+        double prefix, fresh, need;  // tokens found cached, tokens to prefill, KV at admission
+    };
+    auto draw_other = [&] {
+        const double n = static_cast<double>(all_reqs.size());
+        const workload::request& drawn = all_reqs[std::min(all_reqs.size() - 1, static_cast<std::size_t>(other_lengths.unit() * n))];
+        const double l = e.adp_others_input ? *e.adp_others_input : drawn.input.value();
+        // A share found in the prefix cache, as for this rank's own prompts (`cached_tokens`).
+        const double cached = e.prefix_hit_rate > 0.0 ? std::floor(l - fresh_prompt_tokens(tokens(l), e.prefix_hit_rate).value()) : 0.0;
+        return other_request{.prefix = cached, .fresh = l - cached, .need = need_for(l, drawn.output.value(), l)};
+    };
+    auto other_prompt_arrives = [&](std::size_t k) {
+        const other_request q = draw_other();
+        other_prefix[k] = q.prefix;
+        other_prompt[k] = q.fresh;
+        other_need[k] = q.need;
+        other_started[k] = 0;
+    };
     adp_balance_counters counters{};
     double last_iteration = first_arrival;
 
@@ -319,17 +360,25 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             const double x = (rate * seconds(now - last_iteration)).value();  // λ · Δt, prompts expected since the last iteration
             const double p = x > 0.0 ? 1.0 - std::exp(-x) : 0.0;  // a prompt came since the last iteration
             last_iteration = now;
+            // A rank's scheduler starts a waiting prompt of KV need `need` if the batch cap leaves a slot and
+            // the KV room holds it (or the rank runs nothing): the other ranks, alike ours in their running
+            // sequences and KV, by the same rule as ours.
+            auto would_start = [&](double need) {
+                return (e.max_batch == 0 || running_count + 1.0 <= e.max_batch) &&
+                       (used + need <= e.kv_budget || running_count == 0);
+            };
             // This rank has a context request: a prompt part-way through its chunks, or a waiting one
             // its scheduler would start.
             bool all_prompt = !prefilling.empty();
-            if (!all_prompt && !waiting.empty()) {
-                const live& q = s[waiting.front()];
-                all_prompt = (e.max_batch == 0 || running_count + 1.0 <= e.max_batch) &&
-                             (used + need_at_admission(q) <= e.kv_budget || running_count == 0);
-            }
-            for (char& w : other_waiting) {
-                if (!w && others.unit() < p) w = 1;
-                all_prompt = all_prompt && w;
+            if (!all_prompt && !waiting.empty()) all_prompt = would_start(need_at_admission(s[waiting.front()]));
+            for (std::size_t j = 0; j < other_waiting.size(); ++j) {
+                char& w = other_waiting[j];
+                if (!w && others.unit() < p) {
+                    w = 1;
+                    other_prompt_arrives(j);
+                }
+                other_may_run[j] = w && (other_started[j] || would_start(other_need[j]));
+                all_prompt = all_prompt && other_may_run[j];
             }
             const adp_balance_decision b = adp_balance_step(
                 counters,
@@ -433,17 +482,80 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 opening_started = true;
             }
         }
-        const step_cache::key k{dec, ps, chunk_sum, ctx, pairs_sum, kv_prefill_sum, previous};
-        const double t = cold + cache.get(k, [&] {
-            const double c = dec > 0 ? ctx / dec : 0.0;
-            const llmcost::detail::sequence_terms<double> terms{
-                .prefill_tokens = ps > 0 ? chunk_sum / ps : 0.0,
-                .pairs_decode = llmcost::detail::attention_pairs(m, kinds, c, 1.0),
-                .pairs_prefill = ps > 0 ? pairs_sum / ps : 0.0,
-                .kv_decode = kv_bytes_for_context(m, kinds, tokens(c)).value(),
-                .kv_prefill = ps > 0 ? kv_prefill_sum / ps : 0.0};
-            return llmcost::detail::step_formula(e.pm, terms, dec, ps, previous).time();
-        }, r.cache_hits);
+        // One rank's step: its dec answers (context cx in all), then n_prompts prompt chunks of
+        // prompt_tokens tokens, by the library's one step formula.
+        auto price = [&](double cx, double n_prompts, double prompt_tokens, double pairs, double kv_prefill, double before) {
+            const step_cache::key k{dec, n_prompts, prompt_tokens, cx, pairs, kv_prefill, before};
+            return cache.get(k, [&] {
+                const double c = dec > 0 ? cx / dec : 0.0;
+                const llmcost::detail::sequence_terms<double> terms{
+                    .prefill_tokens = n_prompts > 0 ? prompt_tokens / n_prompts : 0.0,
+                    .pairs_decode = llmcost::detail::attention_pairs(m, kinds, c, 1.0),
+                    .pairs_prefill = n_prompts > 0 ? pairs / n_prompts : 0.0,
+                    .kv_decode = kv_bytes_for_context(m, kinds, tokens(c)).value(),
+                    .kv_prefill = n_prompts > 0 ? kv_prefill / n_prompts : 0.0};
+                return llmcost::detail::step_formula(e.pm, terms, dec, n_prompts, before).time();
+            }, r.cache_hits);
+        };
+        const double t_own = price(ctx, ps, chunk_sum, pairs_sum, kv_prefill_sum, previous);
+        // Attention-DP ranks run every iteration in lockstep, so it lasts as long as the busiest rank's step
+        // (TensorRT-LLM blog10 and bloc_x: iteration time = max over ranks m of time_i,m), each rank's step by
+        // the same formula: t = max(t_own, max_j t_j, t_kv).
+        double t_others = 0.0;
+        if (balance) {
+            // The prompts: at a release every other rank whose scheduler starts (or has started) its context
+            // request runs its chunk too (a whole prompt, or up to the chunk size within the token budget after
+            // its answers, alike ours), priced as a rank with our answers and its prompts (that chunk after its
+            // a_j tokens, and any more it takes below); the busiest by its step's time (`adp_lockstep_time`).
+            const double before = e.pm.prefill_overhead.value() > 0.0 && !e.pm.prefill_serial ? previous_step : 0.0;
+            other_chunks.clear();
+            for (std::size_t j = 0; j < other_waiting.size(); ++j) {
+                other_chunk[j] = 0.0;
+                adp_rank_chunk rank{};
+                if (!hold && other_may_run[j] && other_prompt[j] > 0.0) {
+                    double c = other_prompt[j];
+                    if (e.chunk > 0) c = std::min({c, e.chunk, std::floor(budget - dec)});
+                    if (c >= 1.0) {
+                        rank = {.tokens = c, .before = other_prefix[j], .prompts = 1.0,
+                                .pairs = llmcost::detail::attention_pairs(m, kinds, other_prefix[j], c),
+                                .kv_prefill = kv_bytes_for_context(m, kinds, tokens(other_prefix[j] + c)).value()};
+                        double held = (other_started[j] ? 0.0 : other_need[j]);
+                        other_chunk[j] = c;
+                        other_started[j] = 1;
+                        // Alike ours, it holds as many context requests as ours runs in this step (ps): whole
+                        // prompts run the others, each drawn as above, while the same rules admit them (its batch
+                        // cap and KV room as `would_start`, the step's token budget after its answers as ours).
+                        for (double k = 1.0; e.chunk == 0 && k < ps; k += 1.0) {
+                            const other_request q = draw_other();
+                            const bool admits = (e.max_batch == 0 || running_count + 1.0 + k <= e.max_batch) &&
+                                                used + held + q.need <= e.kv_budget && dec + rank.tokens + q.fresh <= budget;
+                            if (!admits) break;
+                            held += q.need;
+                            rank.tokens += q.fresh;
+                            rank.prompts += 1.0;
+                            rank.pairs += llmcost::detail::attention_pairs(m, kinds, q.prefix, q.fresh);
+                            rank.kv_prefill += kv_bytes_for_context(m, kinds, tokens(q.prefix + q.fresh)).value();
+                        }
+                    }
+                }
+                other_chunks.push_back(rank);
+            }
+            t_others = adp_lockstep_time(0.0, other_chunks, [&](const adp_rank_chunk& k) {
+                return price(ctx, k.prompts, k.tokens, k.pairs, k.kv_prefill, before);
+            });
+            // The answers: the ranks hold as many (TensorRT-LLM gives a new request to the rank with the fewest
+            // active ones) but not the same contexts: a rank's KV is the sum of its d sequences' contexts, drawn
+            // alike ours, so its spread is σ_rank = √d · σ_c (σ_c the spread of our d contexts) and the busiest of
+            // the R ranks holds C + z_R · σ_rank, C = Σ c our rank's, z_R = E[max of R standard normals]
+            // (`expected_max_of_normals`: 1.42 at R = 8); priced as a rank with our answers at that context and
+            // no prompt (note §3 H: 1.105 × the mean by Monte Carlo on the MLPerf DeepSeek-R1 Server runs).
+            if (dec > 1.0 && e.adp_busiest_z > 0.0) {
+                // σ_rank² = d σ_c² = (d Σc² − C²) ÷ d (whole tokens: 0 exactly when our contexts are all one length).
+                const double spread = context_squares * dec - ctx * ctx;
+                if (spread > 0.0) t_others = std::max(t_others, price(ctx + e.adp_busiest_z * std::sqrt(spread / dec), 0.0, 0.0, 0.0, 0.0, 0.0));
+            }
+        }
+        const double t = cold + std::max(t_own, t_others);
         previous_step = t;
         now += t;
         busy += t;
@@ -478,7 +590,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         }
         if (!alone) {  // step_no counts the steps that decoded: a prompt step alone moves no answer on
             step_no += 1.0;
-            // Every decode appended a token to its context.
+            // Every decode appended a token to its context: Σ (c + 1)² = Σ c² + 2 Σ c + n.
+            context_squares += 2.0 * context_sum + decodes;
             context_sum += decodes;
             if (!e.limits.reserve_full_sequence) used += e.kv_per_token * decodes;
         }
@@ -508,15 +621,23 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             q.decoding = true;
             q.entered = step_no;
             decodes += 1.0;
-            context_sum += q.input + q.generated;
+            context_enters(q.input + q.generated);
             finishing.push({.step = step_no + (q.output - q.generated), .id = id, .version = q.version});
         }
         std::erase_if(prefilling, [&](std::size_t id) { return s[id].decoding || s[id].done; });
         // At a release the other ranks' prompts enter with ours; the ranks being alike, what ours still
         // has as context requests after the step (left waiting by KV, the batch cap or a scheduler pass, or
         // admitted with chunks still to run) theirs have too.
+        // Theirs advance by their chunks; one with chunks left still has a context request, and one whose
+        // prompt ended while ours still has one gets its next (drawn as above).
         if (balance && !hold)
-            std::fill(other_waiting.begin(), other_waiting.end(), waiting.empty() && prefilling.empty() ? 0 : 1);
+            for (std::size_t j = 0; j < other_waiting.size(); ++j) {
+                other_prompt[j] -= other_chunk[j];
+                other_prefix[j] += other_chunk[j];
+                other_chunk[j] = 0.0;
+                other_waiting[j] = !(waiting.empty() && prefilling.empty()) || other_prompt[j] > 0.0 ? 1 : 0;
+                if (other_waiting[j] && !(other_prompt[j] > 0.0)) other_prompt_arrives(j);
+            }
         // A block that runs whole ends after its last decode step (or, with no answer left, at once).
         const bool block_end = !e.limits.outputs_per_block || decode_steps_since_poll >= e.limits.receive_interval;
         while (!finishing.empty() && finishing.top().step <= step_no) {
@@ -536,7 +657,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 q.decoding = false;
                 q.answered = false;
                 decodes -= 1.0;
-                context_sum -= q.input + q.output + w;
+                context_leaves(q.input + q.output + w);
                 if (!e.limits.reserve_full_sequence) used -= e.kv_per_token * w;
                 finish(f.id);
             }
@@ -553,7 +674,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             if (q.decoding) {
                 const double gen = q.generated + (step_no - q.entered);
                 decodes -= 1.0;
-                context_sum -= q.input + gen;
+                context_leaves(q.input + gen);
                 used -= e.kv_per_token * (q.input + gen);
                 q.generated = gen;
                 q.decoding = false;
@@ -627,6 +748,15 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.adp_ranks = o.limits.adp_timeout_iters > 0.0 ? static_cast<double>(d.attention_ranks()) : 1.0;
     e.seed = o.seed;
     e.adp_others_rate = o.adp_others_rate;
+    if (o.adp_others_input) e.adp_others_input = o.adp_others_input->value();
+    // Under the balance the colocated run prices each iteration at its busiest rank (`run_server`: the
+    // others' prompts in lockstep, and the busiest rank's KV in every iteration), the mechanism attention
+    // DP's balance ratio β stands for in a steady-state step (`pass_model::attention_dp_busiest` = 1 ÷ β,
+    // blog10: β = mean ÷ most tokens over the ranks, per iteration): not both, so 1 ÷ β is dropped here.
+    // A disaggregated run's servers (no balance: `run_server`'s `balance` is colocated only) keep it.
+    if (e.adp_ranks >= 2.0 && o.prefill_servers == 0.0) e.pm.attention_dp_busiest = 1.0;
+    // z_R: the busiest of the R ranks' KV in standard deviations, the expected maximum of R normal draws.
+    e.adp_busiest_z = expected_max_of_normals(e.adp_ranks);
     for (std::size_t i = 0; i < reqs.size(); ++i) check_request(e, reqs[i], i, origin);
 
     const std::size_t n_servers = static_cast<std::size_t>(servers);

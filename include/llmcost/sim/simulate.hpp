@@ -40,6 +40,8 @@
 #include <llmcost/serving/throughput.hpp>
 #include <llmcost/sim/sampler.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -102,6 +104,45 @@ struct adp_balance_decision {
         return {.release = true, .next = c};
     }
     return {.release = false, .next = c};
+}
+
+/// The expected maximum of R independent standard normal draws, E[max] = ∫ x · R φ(x) Φ(x)^(R−1) dx
+/// (order statistics; 1 ÷ √π at R = 2, 1.0294 at 4, 1.4236 at 8), by Simpson's rule on [−12, 12]: the
+/// busiest of R alike attention-DP ranks, in standard deviations above their mean; 0 for one rank.
+[[nodiscard]] inline double expected_max_of_normals(double ranks) {
+    if (!(ranks > 1.0)) return 0.0;
+    constexpr int n = 4800;  // intervals of 0.005
+    constexpr double lo = -12.0, h = 24.0 / n;
+    auto f = [&](double x) {
+        const double phi = std::exp(-0.5 * x * x) / std::sqrt(2.0 * 3.141592653589793);
+        const double cdf = 0.5 * std::erfc(-x / std::sqrt(2.0));
+        return x * ranks * phi * std::pow(cdf, ranks - 1.0);
+    };
+    double sum = f(lo) + f(lo + n * h);
+    for (int i = 1; i < n; ++i) sum += (i % 2 ? 4.0 : 2.0) * f(lo + i * h);
+    return sum * h / 3.0;
+}
+
+/// One other attention-DP rank's prompts in an iteration: its first chunk's tokens before it, and the
+/// step formula's prompt terms summed over its prompts (tokens, attention pairs, KV read).
+struct adp_rank_chunk {
+    double tokens = 0;  ///< prompt tokens this iteration; 0: the rank runs no prompt
+    double before = 0;  ///< tokens before its first chunk (prefix-cache hit, chunks so far)
+    double prompts = 0;
+    double pairs = 0;
+    double kv_prefill = 0;
+};
+
+/// Attention-DP ranks run every iteration in lockstep (the MoE's collectives of each layer wait for every
+/// rank), so the iteration lasts as long as its busiest rank's step: t = max(t_own, max_j price(rank j))
+/// over the other ranks with prompts, each by its step time, not its token count (TensorRT-LLM blog10
+/// @011cfc2 and bloc_x @b107017d: iteration time = max over ranks m of time_i,m; docs/adp-lockstep-prefill.md).
+template <class Price>
+[[nodiscard]] constexpr double adp_lockstep_time(double own, std::span<const adp_rank_chunk> others, Price&& price) {
+    double t = own;
+    for (const adp_rank_chunk& o : others)
+        if (o.tokens >= 1.0) t = std::max(t, price(o));
+    return t;
 }
 
 /// A sequence as an admission that knows every answer's length sees it: the tokens its answer still
@@ -169,12 +210,23 @@ struct options {
     /// loop, arrivals ÷ time since its first otherwise). 0: no new prompt arrives at the other ranks
     /// (past a closed loop's burst start; after a release they keep the prompts ours still waits on).
     std::optional<per_second_t> adp_others_rate{};
+    /// Under the same balance: the prompt length of each other rank's next context request, where known;
+    /// none: drawn, one request at a time, from the run's own requests (their prompt lengths, with the
+    /// run's seed). The ranks run every iteration in lockstep, so a release's iteration lasts as long
+    /// as the busiest rank's (`internal::run_server`: the attention-DP lockstep prefill).
+    std::optional<tokens_t> adp_others_input{};
 
     constexpr void validate() const {
         limits.validate();
         if (adp_others_rate)
             require(non_negative_finite(adp_others_rate->value()), "simulation", "adp_others_rate (1/s)",
                     adp_others_rate->value(), "zero or positive and finite (none: the simulated rank's own rate)",
+                    "llmcost.serving.adp_balance");
+        if (adp_others_input)
+            require(adp_others_input->value() >= 1.0 && std::isfinite(adp_others_input->value()) &&
+                        std::floor(adp_others_input->value()) == adp_others_input->value(),
+                    "simulation", "adp_others_input (tokens)", adp_others_input->value(),
+                    "a prompt is a whole number of tokens, at least one, and finite (none: drawn from the run's requests)",
                     "llmcost.serving.adp_balance");
         require(limits.max_tokens_per_step == 0.0 || limits.max_tokens_per_step >= 1.0, "simulation", "max_tokens_per_step",
                 limits.max_tokens_per_step, "a step's token cap is 0 (none) or at least one token: a chunk of no token never ends",
