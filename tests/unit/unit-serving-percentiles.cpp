@@ -452,6 +452,28 @@ TEST_CASE("percentiles: the decode loop of a step linear in its decoders and pro
     }
 }
 
+TEST_CASE("percentiles: the decoding count's spread runs on continuously across the loop gain 0.99") {
+    // t(D, k) = 40 ms + c·D + 1 ms·k at λ = 10/s, N = 200: gain g = 10·(1 ms + 200·c), so c = (g ÷ 10 − 1 ms) ÷ 200,
+    // and the linear step's root is t̄ = 40 ms ÷ (1 − g) whatever the spread (E[t] is linear in D). Past 0.99 the
+    // moments are not priced, but F, which the TPOT averages over, must not fall back to the Poisson count's 1 (it is
+    // ≈ 100 just below the threshold): neighbours on a grid of Δg = 5·10⁻⁴ across it stay within 10% of each other.
+    const auto at_gain = [](double g) {
+        const double c = (g / 10.0 - 0.001) / 200.0;
+        return queueing::decode_loop_of([c](double d, double k) { return seconds(0.040 + c * d + 0.001 * k); }, 100_ms, 200);
+    };
+    double previous = 0.0;
+    for (double g = 0.9880; g < 0.99205; g += 0.0005) {
+        CAPTURE(g);
+        const queueing::decode_loop l = at_gain(g);
+        CHECK(l.gain == doctest::Approx(g).epsilon(1e-6));
+        CHECK(l.step.value() == doctest::Approx(0.040 / (1.0 - g)).epsilon(1e-6));
+        CHECK(l.fano > 50.0);  // the loop's own spread, far above the Poisson count's 1
+        if (previous > 0.0) CHECK(std::abs(l.fano - previous) <= 0.1 * previous);
+        CHECK((l.mean.value() > 0.0) == (l.gain < queueing::max_loop_gain));  // the moments only below the threshold
+        previous = l.fano;
+    }
+}
+
 TEST_CASE("percentiles: the decode loop's root averages a tooth over the Poisson prompts") {
     // t(D, k) = a + c·D + J·[k ≥ 2]: a = 10 ms, c = 0.1 ms a decoder, J = 20 ms when a step carries two
     // prompts or more; N = 99 decode steps, λ = 40/s. Raw first crossing (k held at its mean λ·x):

@@ -405,8 +405,10 @@ struct loop_moments {
 /// Vander Velde, *Multiple-Input Describing Functions*, 1968): p = Cov(k, t) ÷ Var(k),
 /// c = Cov(D, t) ÷ Var(D). Four rounds, each feeding the loop's Var(D)
 /// (`detail::loop_response`) back into F. A gain ≥ `max_loop_gain` keeps t̄ and the slopes (the
-/// root) and leaves the moments at 0; no t̄ below 10⁷ decoders and 100 prompts a step (no root)
-/// leaves t̄ at 0 too and the gain at +∞.
+/// root) and leaves the moments at 0, and feeds back the spread of the loop with its slopes scaled to
+/// just under that gain (F ≈ 1 ÷ (1 − g) + 1 is then held at its value at the threshold), so that F,
+/// and the TPOT averaged over D's law, run on continuously across it; no t̄ below 10⁷ decoders and 100
+/// prompts a step, in any round (no root), leaves t̄ at 0 and the gain at +∞.
 template <class Step, duration T>
 [[nodiscard]] constexpr decode_loop decode_loop_of(const Step& t, const T& interarrival, double steps) {
     decode_loop l{};
@@ -431,7 +433,9 @@ template <class Step, duration T>
         while (excess(hi) > 0.0) {
             lo = hi;
             hi *= 1.02;
-            if (!(n * lambda * hi < 1e7 && lambda * hi < 100.0)) return l;  // the steps outgrow any load: no steady state
+            if (!(n * lambda * hi < 1e7 && lambda * hi < 100.0))  // the steps outgrow any load: no steady state,
+                return decode_loop{.interarrival = l.interarrival, .steps = n,  // not an earlier round's root
+                                   .gain = std::numeric_limits<double>::infinity()};
         }
         for (int i = 0; i < 200 && hi - lo > 1e-14 * hi; ++i) {
             const double mid = (lo + hi) / 2.0;
@@ -466,11 +470,13 @@ template <class Step, duration T>
         l.per_decoder = seconds(c);
         l.per_prompt = seconds(p);
         l.fano = fano;
-        if (!(l.gain < max_loop_gain)) return l;  // past the refusal: the moments are not needed
-        m = detail::loop_response(lambda, tbar, c, p, n);
+        // past the threshold the slopes are scaled to just under it: F stays continuous, the moments unpriced
+        const double scale = l.gain < max_loop_gain ? 1.0 : max_loop_gain * (1.0 - 1e-9) / l.gain;
+        m = detail::loop_response(lambda, tbar, c * scale, p * scale, n);
         fano = decoding > 0.0 ? m.decoding_variance / decoding : 1.0;
         l.fano = fano;
     }
+    if (!(l.gain < max_loop_gain)) return l;  // the moments need the linear loop below the threshold
     l.mean = seconds(tbar + m.mean_shift);
     l.deviation = seconds(llmcost::detail::const_sqrt(m.window_variance));
     return l;
@@ -487,6 +493,8 @@ template <class Step, duration T>
             "linear model does not hold; read TPOT percentiles from `simulate`",
             "llmcost.serving.percentile_slow_mode");
     const double m = l.mean.value(), s = l.deviation.value();
+    require(m > 0.0, "decode loop", "mean step (s)", m, "must be positive: the loop has no steady state at this load",
+            "llmcost.serving.percentile_slow_mode");
     const double s2 = llmcost::detail::const_log(1.0 + s * s / (m * m));
     return seconds(llmcost::detail::const_exp(llmcost::detail::const_log(m) - s2 / 2.0 +
                                               llmcost::detail::normal_quantile(q) * llmcost::detail::const_sqrt(s2)));
