@@ -963,3 +963,68 @@ TEST_CASE("tables/measurements.csv: Krai's vLLM Server row on 8 MI300X reads wit
     CHECK(y.r.output.value() == 279.0);
     CHECK(y.value == doctest::Approx(93045.8).epsilon(1e-12));
 }
+
+TEST_CASE("measurements: a first-come-first-served token budget shorter than a prompt holds prompts: simulated") {
+    const std::string with_chunks =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,chunked_context\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_chunks + rows, "c.csv"); };
+    // An online TensorRT-LLM row with chunked context (first come, first served) under a budget of
+    // 1,024 tokens a step and prompts of 4,000 (F); the same with a budget of 8,192, longer than a prompt
+    // (G); F without chunked context (H); F offline (O).
+    const auto rows = rows_of(
+        "F,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,1\n"
+        "G,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,online,,256,8192,2,,4000,50,ttft_s,0.3,s,s,1\n"
+        "H,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,\n"
+        "O,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,offline,,256,1024,,,4000,50,output_tokens_per_s,1,tok/s,s,1\n");
+    REQUIRE(rows.size() == 4);
+    CHECK(rows[0].chunked_context);
+    CHECK_FALSE(rows[2].chunked_context);
+    // The row's chunk is its budget where it chunks context; none where it does not (TensorRT-LLM's profile).
+    CHECK(plan::closed_loop_limits(rows[0]).prefill_chunk.value() == 1024.0);
+    CHECK(plan::closed_loop_limits(rows[0]).max_tokens_per_step == 1024.0);
+    CHECK(plan::closed_loop_limits(rows[1]).prefill_chunk.value() == 8192.0);
+    CHECK(plan::closed_loop_limits(rows[2]).prefill_chunk.value() == 0.0);
+    // Held only where a mean prompt is longer than the budget, online.
+    CHECK(plan::fcfs_budget_holds_prompts(rows[0]));
+    CHECK(plan::holds_prompts(rows[0]));
+    CHECK_FALSE(plan::holds_prompts(rows[1]));
+    CHECK_FALSE(plan::holds_prompts(rows[2]));
+    CHECK_FALSE(plan::fcfs_budget_holds_prompts(rows[3]));
+    CHECK_FALSE(plan::holds_prompts(rows[3]));
+    // F is priced by its simulated run; G by the closed form.
+    CHECK(plan::predict(rows[0]) == plan::online_run(rows[0]).ttft);
+    CHECK(plan::predict(rows[1]) ==
+          serve_online(plan::as_driven(rows[1]), rows[1].r, plan::online_interarrival(rows[1])).ttft.value());
+    // A prompt of 4,000 tokens in chunks of at most 1,024 spans at least ⌈4,000 ÷ 1,024⌉ = 4 steps: its TTFT is
+    // at least the four chunk passes alone (0, 1,024, 2,048 and 3,072 tokens before them).
+    double four = 0;
+    for (const double before : {0.0, 1024.0, 2048.0})
+        four += prefill_pass(plan::as_driven(rows[0]), 1.0, 1024_tok, tokens(before)).time().value();
+    four += prefill_pass(plan::as_driven(rows[0]), 1.0, 928_tok, 3072_tok).time().value();
+    CHECK(plan::predict(rows[0]) > four);
+    // Refused, named: chunks that fill a budget need one; a flag is 0 or 1.
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    CHECK(test::contains(error("X,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,online,,256,,2,,4000,50,ttft_s,0.3,s,s,1\n"),
+                         "chunked_context = 1: chunks that fill a step's token budget need the budget"));
+    CHECK(test::contains(error("X,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,2\n"),
+                         "chunked_context"));
+}
+
+TEST_CASE("property: under a first-come-first-served budget shorter than the prompt, TTFT grows as the budget shrinks") {
+    const std::string with_chunks =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,chunked_context\n";
+    double last = 0;
+    for (const std::string budget : {"3000", "1500", "750"}) {
+        const plan::measurement x = io::parse_measurements_csv(
+            with_chunks + "F,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,online,,256," + budget +
+                ",2,,4000,50,ttft_s,0.3,s,s,1\n",
+            "c.csv")[0];
+        REQUIRE(plan::holds_prompts(x));
+        const double ttft = plan::predict(x);
+        CAPTURE(budget);
+        CHECK(ttft > last);  // more, smaller chunks: more steps before the first token, each with the answers running
+        last = ttft;
+    }
+}

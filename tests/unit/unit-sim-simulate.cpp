@@ -268,3 +268,30 @@ TEST_CASE("simulator: bad input is refused with the rule") {
     CHECK(test::contains(test::error_of([] { return sim::simulate(llama8, workload::traffic{}, {.requests = 0}); }),
                          "[llmcost.simulate.requests_whole]"));
 }
+
+TEST_CASE("simulator: a token budget goes to the oldest prompt's chunk first (first come, first served)") {
+    // TensorRT-LLM's chunked context, first_come_first_served (microBatchScheduler.cpp
+    // setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>): the step's budget, after a token per running
+    // answer, goes to the oldest prompt's next chunk, then the next prompt's. Two prompts of 300 tokens
+    // at t = 0, one-token answers, a budget of 256 tokens a step, chunks up to the budget. By hand:
+    //   step 1: A 256 (A's tokens 0–255)            B waits: the budget is spent
+    //   step 2: A 44 (256–299), then B 212 (0–211)  A's first token at its end
+    //   step 3: B 88 (212–299)                      B's first token at its end
+    const scheduler_limits budget{.max_tokens_per_step = 256, .prefill_chunk = 256_tok};
+    const sim::result r = sim::simulate(llama8, all_at_once(2, 300, 1), {.limits = budget});
+    REQUIRE(r.requests.size() == 2);
+    const double a = r.requests[0].ttft, b = r.requests[1].ttft;
+    const double step1 = prefill_pass(llama8, 1.0, 256_tok, 0_tok).time().value();
+    const double a_rest = prefill_pass(llama8, 1.0, 44_tok, 256_tok).time().value();
+    const double step3 = prefill_pass(llama8, 1.0, 88_tok, 212_tok).time().value();
+    // B's first token comes one step after A's, the step of its last 88 tokens alone.
+    CHECK(b - a == doctest::Approx(step3).epsilon(1e-6));
+    // A's second step also carries B's first 212 tokens: longer than A's 44 alone, shorter than a step of
+    // 256 prompt tokens from scratch twice over.
+    CHECK(a > step1 + a_rest);
+    CHECK(a < 3.0 * step1);
+    // Without the budget both whole prompts share one step: both first tokens at its end, before B's above.
+    const sim::result whole = sim::simulate(llama8, all_at_once(2, 300, 1));
+    CHECK(whole.requests[0].ttft == whole.requests[1].ttft);
+    CHECK(whole.requests[1].ttft < b);
+}

@@ -485,6 +485,8 @@ std::string engine_text(const plan::measurement& x) {
             if (x.receive_interval > 1.0) s += ", scheduler pass every " + whole(x.receive_interval) + " decode steps";
             if (x.adp_timeout_iters > 0.0) s += adp_text(x);
             if (x.min_waiting_prompts > 1.0) s += ", at least " + whole(x.min_waiting_prompts) + " prompts waiting";
+            if (x.chunked_context)
+                s += ", max batch " + whole(x.max_batch) + ", prompts chunked oldest first into " + whole(x.max_tokens) + " tokens a step";
             if (x.prefill_alone) s += ", prompt steps alone";
             if (x.outputs_per_block) s += ", answers end with their block";
             if (x.fp16_dense_max_tokens > 0.0) s += ", dense GEMMs 16-bit in steps up to " + whole(x.fp16_dense_max_tokens) + " tokens";
@@ -1666,7 +1668,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "queries go straight to the TensorRT-LLM executor (closed/NVIDIA/code/llmlib/server.py issue_queries → "
          "cores/trtllm_executor_core.py enqueue_requests, the default core of llama2-70b, llama3.1-8b and llama3.1-405b; "
          "max_queue_size −1, in-flight batching, `batch_scheduler_policy` max_util, no batch-size tuning, in "
-         "closed/*/configs/*/Server/*.py), and what remains there is the capacity (section after next). Its "
+         "closed/*/configs/*/Server/*.py), and what remains there is the capacity (section after next); but its "
+         "engine's token budget holds prompts where a prompt is longer than the budget (Llama-3.1-405B: chunked context, "
+         "first come first served, next section), and those rows are simulated too. Its "
          "DeepSeek-R1 Server runs (trtllm-serve with attention data parallelism) balance prompts over the attention "
          "ranks, `attention_dp_config` batching_wait_iters 3 and timeout_iters 9 (6 on GB300; the adp_balancing_* "
          "fields of each config, closed/NVIDIA/code/llmlib/config.py), simulated as TensorRT-LLM's rule (next "
@@ -1700,7 +1704,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
             continue;  // beyond the closed form's capacity: no "before" figure
         }
         const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x) + " | " + std::string(c.x.d.m.name) +
-                                " | " + (c.x.min_waiting_prompts > 1.0 ? "Server (Q " + whole(c.x.min_waiting_prompts) + ")" : "no Q") +
+                                " | " + (c.x.min_waiting_prompts > 1.0 ? "Server (Q " + whole(c.x.min_waiting_prompts) + ")"
+                                 : c.x.chunked_context ? "FCFS chunks of " + whole(c.x.max_tokens) + " tokens a step"
+                                                       : "no Q") +
                                 " | " + metric_text(c.x.what);
         auto* it = group_named(policy, key);
         it->before.push_back(plan::relative_error(c.x, closed));
@@ -1750,7 +1756,17 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "closed/NVIDIA/code/deepseek-r1/tensorrt/__init__.py), so their TTFT carries the engine's front end "
          "(`api_server`). Their lengths vary (the dataset's spreads): the simulated run draws them from a "
          "lognormal of the row's mean and standard deviation (`plan::online_lengths`), the same two moments the "
-         "closed form's length bias reads.\n\n";
+         "closed form's length bias reads. NVIDIA's Llama-3.1-405B Server and Interactive runs (TensorRT-LLM, TP4 on "
+         "B200, TP2 on GB300) run `enable_chunked_context` with `context_chunking_policy` first_come_first_served under "
+         "a runtime `max_num_tokens` of 2,048 (B200 Server) or 1,536 (B200 Interactive, GB300 Server), against prompts "
+         "of 9,429 tokens on average (closed/<submitter>/configs/<system>/{Server,Interactive}/llama3_1-405b.py, cited "
+         "per row): each step counts a token per running answer, then hands what is left of the budget to the oldest "
+         "prompt's next chunk, then the next prompt's (NVIDIA/TensorRT-LLM cpp/tensorrt_llm/batch_manager/"
+         "microBatchScheduler.cpp, `setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>`), so a prompt spans about five "
+         "steps and the one after it waits for those (`measurement::chunked_context`, "
+         "`plan::fcfs_budget_holds_prompts`: an online row whose budget is shorter than its mean prompt; "
+         "docs/trtllm-fcfs-chunked-prompts.md). The closed form's chunked branch has no such wait; the simulated run "
+         "fills each step's budget in that order.\n\n";
     s += "| engine | GPU vendor (architecture) | model | scheduler | metric | rows | median abs. error before | now "
          "| mean signed error before | now | llmcost ÷ measured before | now |\n"
          "|---|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";

@@ -136,6 +136,12 @@ struct measurement {
     /// and an expert-parallel layout of dp ≥ 2.
     double adp_timeout_iters = 0;
     double adp_batching_wait_iters = 0;
+    /// The engine cuts prompts into chunks that fill each step's token budget `max_tokens`, oldest
+    /// prompt first, after one token per running answer (TensorRT-LLM's `enable_chunked_context` with
+    /// `context_chunking_policy` first_come_first_served: tensorrt_llm/batch_manager/microBatchScheduler.cpp
+    /// `setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>`); the row's prompt chunk is then `max_tokens`
+    /// (`closed_loop_limits`). false: the engine's own rule. Needs `max_tokens`; a colocated row's.
+    bool chunked_context = false;
     metric what = metric::output_tokens_per_s;
     double value = 0;       ///< the measured figure in SI (tokens/s or s)
     /// The client reached the engine through its API server (HTTP: vLLM's and SGLang's OpenAI-compatible
@@ -263,6 +269,11 @@ struct measurement {
         require(adp_timeout_iters == 0.0 || simulated, s, "adp_timeout_iters", adp_timeout_iters,
                 "the attention-DP balance is simulated: it needs a closed-loop run (prompts > 0), an offline or an "
                 "online row");
+        require(!chunked_context || max_tokens >= 1.0, s, "chunked_context", 1.0,
+                "chunks that fill a step's token budget need the budget: max_tokens (the run's max_num_tokens) of at "
+                "least one token");
+        require(!chunked_context || !disaggregated(), s, "chunked_context", 1.0,
+                "a colocated row's rule: a disaggregated row states its prefill worker's chunk in prefill_chunk_tokens");
         require(adp_timeout_iters == 0.0 || d.attention_ranks() >= 2, s, "adp_timeout_iters", adp_timeout_iters,
                 "the attention-DP balance holds prompts across attention ranks: it needs an expert-parallel layout "
                 "with dp ≥ 2 (the attention-DP ranks), dp = " + std::to_string(d.layout.dp) + " here");
@@ -380,7 +391,10 @@ struct measurement {
     // A row's token cap is also its prompt chunk where the engine chunks prompts: vLLM splits a
     // prompt to the step's budget (--max-num-batched-tokens), SGLang at --chunked-prefill-size (the
     // InferenceMAX launch scripts set it equal to --max-prefill-tokens, or leave that at its default).
-    if (x.max_tokens > 0 && x.d.engine.scheduler.chunked_prefill) given.prefill_chunk = tokens(x.max_tokens);
+    // TensorRT-LLM with chunked context (`measurement::chunked_context`) cuts a prompt to what is left of
+    // the step's budget, oldest first: its chunk is the budget too.
+    if (x.max_tokens > 0 && (x.d.engine.scheduler.chunked_prefill || x.chunked_context))
+        given.prefill_chunk = tokens(x.max_tokens);
     return with_engine_defaults(given, x.d.engine);
 }
 
@@ -533,13 +547,26 @@ inline constexpr double stall_ratio = 60.0;
     return seconds(static_cast<double>(x.d.attention_ranks()) / x.rate);
 }
 
+/// Whether an online row's first-come-first-served token budget holds prompts: the engine chunks
+/// prompts to fill each step's budget M oldest first (`measurement::chunked_context`) and a mean
+/// prompt is longer than M, M < I, so every prompt spans ⌈I ÷ (M − decodes)⌉ ≥ 2 steps and a newer
+/// prompt waits for the older one's remaining chunks before its own start (TensorRT-LLM's
+/// `setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>` hands the budget to the oldest context request
+/// first). The closed form's chunked branch (`detail::step_in_flight_first_token`) has no such wait;
+/// the simulator's step fills its budget in that order (sim/simulate-inl.hpp).
+[[nodiscard]] inline bool fcfs_budget_holds_prompts(const measurement& x) {
+    return x.how == scenario::online && x.chunked_context && x.max_tokens >= 1.0 && x.max_tokens < x.r.input.value();
+}
+
 /// Whether an online or offline row's scheduler holds prompts in a way only the simulator prices:
 /// polls every N > 1 decode steps (vLLM V0's multi-step block), a minimum of waiting prompts,
-/// prompt steps alone, or TensorRT-LLM's attention-DP balance. Such a row is priced by `online_run` or `offline_run`, the others by the
-/// closed forms (`serve_online`, `saturated`).
+/// prompt steps alone, TensorRT-LLM's attention-DP balance, or (online) a first-come-first-served
+/// token budget shorter than a prompt (`fcfs_budget_holds_prompts`). Such a row is priced by
+/// `online_run` or `offline_run`, the others by the closed forms (`serve_online`, `saturated`).
 [[nodiscard]] inline bool holds_prompts(const measurement& x) {
-    return (x.how == scenario::online || x.how == scenario::offline) &&
-           (x.receive_interval > 1.0 || x.min_waiting_prompts > 1.0 || x.prefill_alone || x.adp_timeout_iters > 0.0);
+    return ((x.how == scenario::online || x.how == scenario::offline) &&
+            (x.receive_interval > 1.0 || x.min_waiting_prompts > 1.0 || x.prefill_alone || x.adp_timeout_iters > 0.0)) ||
+           fcfs_budget_holds_prompts(x);
 }
 
 /// An online row's lengths for its simulated run: the mean shape where the row gives no spread, else
