@@ -17,6 +17,11 @@ Sets, by column name, idempotently (re-running changes nothing; run from the rep
         (NVIDIA, Server); 256 / 2,048 (B200 Server), 256 / 1,536 (B200 Interactive), 2,048 / 1,536 (GB300 Server);
     Llama-2-70B: B200 (NVIDIA, Google, Nebius) and GB200 x4 (NVIDIA), 2,048 / 3,584 (Server), 768 / 768 (Interactive);
     Llama-3.1-8B: B200 (NVIDIA, Google), 6,000 / 12,000 (Server and Interactive).
+  Column `replica_dispatch` (appended if absent, empty elsewhere) on the same rows: how the harness sends each query
+  to one of the dp instances (closed/NVIDIA/code/llmlib/config.py `traffic_distribution_policy`, left unset by every
+  config: Server -> `load_balancing`, the instance with the fewest pending samples, `least_pending`; Interactive, a
+  scenario of its own in code/common/constants.py, -> `round_robin`; closed/NVIDIA/code/llmlib/factory.py
+  `_create_scheduler`, server.py `issue_queries` picks a core per query).
   A cell already holding another figure is refused (named). A note citing the config is appended once to each row's
   `notes`.
 """
@@ -64,15 +69,23 @@ def note(path, batch, tokens):
             f" a step's budget goes to a token per running answer, then to the oldest prompt's next chunk first, {RULE}).")
 
 
+DISPATCH_NOTE = (
+    f" Dispatch (session 33): {MIRROR} closed/NVIDIA/code/llmlib/config.py traffic_distribution_policy (unset in the "
+    "configs): Server load_balancing (factory.py _create_scheduler: the core with the fewest pending samples), "
+    "Interactive round_robin (replica_dispatch).")
+
+
 def main():
     rows = load(MEAS)
     h = rows[0]
-    if "chunked_context" not in h:
-        h.append("chunked_context")
-        for r in rows[1:]:
-            if r:
-                r.append("")
-    c = {k: h.index(k) for k in ("id", "engine", "scenario", "max_batch", "max_tokens", "chunked_context", "notes")}
+    for column in ("chunked_context", "replica_dispatch"):
+        if column not in h:
+            h.append(column)
+            for r in rows[1:]:
+                if r:
+                    r.append("")
+    c = {k: h.index(k) for k in ("id", "engine", "scenario", "max_batch", "max_tokens", "chunked_context",
+                                 "replica_dispatch", "notes")}
     seen = {p: 0 for p in ROWS}
     changed = 0
     for r in rows[1:]:
@@ -86,20 +99,23 @@ def main():
             sys.exit(f"{MEAS}: {rid}: expected an online trtllm row; refused")
         path, batch, tokens = ROWS[prefix]
         before = list(r)
-        for field, value in (("max_batch", batch), ("max_tokens", tokens), ("chunked_context", "1")):
+        dispatch = {"ser": "least_pending", "int": "round_robin"}[prefix.rsplit("-", 1)[1]]
+        for field, value in (("max_batch", batch), ("max_tokens", tokens), ("chunked_context", "1"),
+                             ("replica_dispatch", dispatch)):
             if r[c[field]] not in ("", value):
                 sys.exit(f"{MEAS}: {rid}: {field} is {r[c[field]]!r}, neither empty nor {value!r}; refused")
             r[c[field]] = value
         text = note(path, batch, tokens)
-        if text not in r[c["notes"]]:
-            r[c["notes"]] += text
+        for text in (text, DISPATCH_NOTE):
+            if text not in r[c["notes"]]:
+                r[c["notes"]] += text
         seen[prefix] += 1
         changed += r != before
     missing = [p for p, n in seen.items() if n != 2]
     if missing:
         sys.exit(f"{MEAS}: expected a TTFT and a TPOT row for each of {missing}; refused")
     save(MEAS, rows)
-    print(f"{MEAS}: engine limits and chunked_context on {sum(seen.values())} online rows ({changed} changed)")
+    print(f"{MEAS}: engine limits, chunked_context and replica_dispatch on {sum(seen.values())} online rows ({changed} changed)")
 
 
 if __name__ == "__main__":

@@ -1028,3 +1028,40 @@ TEST_CASE("property: under a first-come-first-served budget shorter than the pro
         last = ttft;
     }
 }
+
+TEST_CASE("measurements: the harness's dispatch over the replicas sets a simulated replica's arrivals") {
+    const std::string with_dispatch =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,chunked_context,replica_dispatch\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_dispatch + rows, "d.csv"); };
+    // Two replicas at 2 queries/s each (the client's stream: 4/s), prompts of 4,000 tokens in chunks of
+    // 1,024 (simulated): round robin (R), least pending (L), a random split (P); one replica round robin (S).
+    const std::string row = ",check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,";
+    const auto rows = rows_of("R" + row + "2,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,1,round_robin\n" +
+                              "L" + row + "2,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,1,least_pending\n" +
+                              "P" + row + "2,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,1,\n" +
+                              "S" + row + "1,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,1,round_robin\n");
+    REQUIRE(rows.size() == 4);
+    CHECK(rows[0].dispatch == plan::replica_dispatch::round_robin);
+    CHECK(rows[1].dispatch == plan::replica_dispatch::least_pending);
+    CHECK(rows[2].dispatch == plan::replica_dispatch::random_split);
+    // Round robin over 2: every other query of a Poisson stream at 4/s, so a replica's gap is the sum of two
+    // exponential gaps of mean 0.25 s: mean 0.5 s, standard deviation √2 · 0.25 s, cv 1/√2 (Erlang-2).
+    const workload::arrival_process rr = plan::online_arrivals(rows[0]);
+    CHECK(rr.law == workload::arrival_law::gamma);
+    CHECK(rr.mean_gap.value() == doctest::Approx(0.5));
+    CHECK(rr.cv == doctest::Approx(std::sqrt(2.0) * 0.25 / 0.5));
+    const workload::arrival_process lp = plan::online_arrivals(rows[1]);  // priced as round robin
+    CHECK((lp.law == rr.law && lp.mean_gap.value() == rr.mean_gap.value() && lp.cv == rr.cv));
+    CHECK(plan::online_arrivals(rows[2]).law == workload::arrival_law::poisson);
+    CHECK(plan::online_arrivals(rows[3]).law == workload::arrival_law::poisson);  // one replica: its own stream
+    CHECK(plan::online_arrivals(rows[3]).mean_gap.value() == doctest::Approx(0.5));
+    // Gaps more regular than Poisson: a prompt meets a shorter queue, the same rate served.
+    CHECK(plan::predict(rows[0]) < plan::predict(rows[2]));
+    // Refused, named: an unknown word; a dispatch on an offline row.
+    auto error = [&](const std::string& r) { return test::message_of([&] { return rows_of(r); }); };
+    CHECK(test::contains(error("X" + row + "2,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,1,random\n"),
+                         "round_robin or least_pending"));
+    CHECK(test::contains(error("X" + row + "2,fp8,fp8,offline,,256,1024,,,4000,50,output_tokens_per_s,1,tok/s,s,,round_robin\n"),
+                         "replica_dispatch = 1: a harness's dispatch over replicas belongs to an online row"));
+}

@@ -487,6 +487,8 @@ std::string engine_text(const plan::measurement& x) {
             if (x.min_waiting_prompts > 1.0) s += ", at least " + whole(x.min_waiting_prompts) + " prompts waiting";
             if (x.chunked_context)
                 s += ", max batch " + whole(x.max_batch) + ", prompts chunked oldest first into " + whole(x.max_tokens) + " tokens a step";
+            if (x.dispatch == plan::replica_dispatch::round_robin) s += ", queries round robin over the replicas";
+            if (x.dispatch == plan::replica_dispatch::least_pending) s += ", each query to the replica with the fewest pending";
             if (x.prefill_alone) s += ", prompt steps alone";
             if (x.outputs_per_block) s += ", answers end with their block";
             if (x.fp16_dense_max_tokens > 0.0) s += ", dense GEMMs 16-bit in steps up to " + whole(x.fp16_dense_max_tokens) + " tokens";
@@ -1766,7 +1768,12 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "steps and the one after it waits for those (`measurement::chunked_context`, "
          "`plan::fcfs_budget_holds_prompts`: an online row whose budget is shorter than its mean prompt; "
          "docs/trtllm-fcfs-chunked-prompts.md). The closed form's chunked branch has no such wait; the simulated run "
-         "fills each step's budget in that order.\n\n";
+         "fills each step's budget in that order. Its arrivals are the harness's dispatch over the replicas "
+         "(closed/NVIDIA/code/llmlib/config.py `traffic_distribution_policy`: Server `load_balancing`, each query to "
+         "the instance with the fewest pending samples; Interactive, a scenario of its own there, round robin; "
+         "factory.py `_create_scheduler`): round robin gives a replica every dp-th query of LoadGen's Poisson "
+         "stream, Erlang-dp gaps (`plan::online_arrivals`); the fewest-pending rule is priced as round robin, an "
+         "upper bound on its waits.\n\n";
     s += "| engine | GPU vendor (architecture) | model | scheduler | metric | rows | median abs. error before | now "
          "| mean signed error before | now | llmcost ÷ measured before | now |\n"
          "|---|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";

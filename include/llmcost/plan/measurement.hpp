@@ -63,6 +63,23 @@ enum class metric {
     tpot_s,               ///< mean time per output token (inter-token latency)
 };
 
+/// How an online run's harness spreads its queries over the dp replicas of a dense deployment.
+/// The row's rate is per replica, λ; the client's stream is Poisson at dp · λ (MLPerf's LoadGen
+/// Server scenario).
+enum class replica_dispatch {
+    random_split,   ///< each query to a replica at random: each replica a Poisson stream of rate λ
+    round_robin,    ///< query i to replica i mod dp: every dp-th query of the stream
+    least_pending,  ///< each query to the replica with the fewest queries in flight (ties: the first)
+};
+
+/// The words of tables/measurements.csv's `replica_dispatch` column (empty: random_split).
+inline constexpr std::string_view replica_dispatch_words = "round_robin or least_pending";
+[[nodiscard]] constexpr std::optional<replica_dispatch> replica_dispatch_named(std::string_view word) {
+    if (word == "round_robin") return replica_dispatch::round_robin;
+    if (word == "least_pending") return replica_dispatch::least_pending;
+    return std::nullopt;
+}
+
 [[nodiscard]] constexpr std::string_view to_string(scenario s) {
     switch (s) {
         case scenario::offline: return "offline";
@@ -142,6 +159,11 @@ struct measurement {
     /// `setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>`); the row's prompt chunk is then `max_tokens`
     /// (`closed_loop_limits`). false: the engine's own rule. Needs `max_tokens`; a colocated row's.
     bool chunked_context = false;
+    /// How the run's harness spread its queries over the replicas (`online_arrivals`): NVIDIA's MLPerf
+    /// harness sends each Server query to the instance with the fewest pending samples and each
+    /// Interactive one round robin (closed/NVIDIA/code/llmlib/config.py `traffic_distribution_policy`,
+    /// factory.py `_create_scheduler`). Read by an online row's simulated run only.
+    replica_dispatch dispatch = replica_dispatch::random_split;
     metric what = metric::output_tokens_per_s;
     double value = 0;       ///< the measured figure in SI (tokens/s or s)
     /// The client reached the engine through its API server (HTTP: vLLM's and SGLang's OpenAI-compatible
@@ -272,6 +294,10 @@ struct measurement {
         require(!chunked_context || max_tokens >= 1.0, s, "chunked_context", 1.0,
                 "chunks that fill a step's token budget need the budget: max_tokens (the run's max_num_tokens) of at "
                 "least one token");
+        require(dispatch == replica_dispatch::random_split || (how == scenario::online && !d.expert_parallel()), s,
+                "replica_dispatch", static_cast<double>(dispatch),
+                "a harness's dispatch over replicas belongs to an online row of a dense deployment (an expert-parallel "
+                "group spreads its queries over its attention ranks: online_interarrival)");
         require(!chunked_context || !disaggregated(), s, "chunked_context", 1.0,
                 "a colocated row's rule: a disaggregated row states its prefill worker's chunk in prefill_chunk_tokens");
         require(adp_timeout_iters == 0.0 || d.attention_ranks() >= 2, s, "adp_timeout_iters", adp_timeout_iters,
@@ -577,6 +603,20 @@ inline constexpr double stall_ratio = 60.0;
     return spread.value() > 0.0 ? workload::lognormal(mean, spread, max) : workload::fixed(mean);
 }
 
+/// The arrivals at one replica of an online row (rate λ = the row's, per replica) as its harness
+/// dispatched them (`measurement::dispatch`): a random split leaves each replica a Poisson stream;
+/// round robin gives each replica every k-th query of the client's Poisson stream at k·λ (k = dp),
+/// so its gaps are Erlang-k, a gamma of mean 1/λ and coefficient of variation 1/√k (the sum of k
+/// exponential gaps). Least pending (join the shortest queue) is priced as round robin: it balances
+/// the replicas at least as well (for identical servers JSQ's waits are the shortest of the
+/// state-blind and round-robin splits: Winston 1977), so the round-robin wait is its upper bound.
+[[nodiscard]] inline workload::arrival_process online_arrivals(const measurement& x) {
+    const seconds_t gap = seconds(1.0 / x.rate);
+    const double k = x.d.expert_parallel() ? 1.0 : static_cast<double>(x.d.layout.dp);
+    if (x.dispatch == replica_dispatch::random_split || k <= 1.0) return workload::poisson(gap);
+    return workload::gamma(gap, 1.0 / std::sqrt(k));  // cv of an Erlang-k gap: √k ÷ k
+}
+
 /// The means of an online row's simulated run, over the requests of its steady state.
 struct online_means {
     double ttft = 0, tpot = 0;  ///< s
@@ -586,9 +626,9 @@ struct online_means {
     double concurrency = 0;
 };
 
-/// The simulated run of an online row whose engine holds prompts (`holds_prompts`): Poisson arrivals
-/// at the row's rate to one serving instance (a replica; an expert-parallel group spreads them over
-/// its dp attention ranks), every request of the row's mean shape or, where the row gives its
+/// The simulated run of an online row whose engine holds prompts (`holds_prompts`): arrivals at the
+/// row's rate to one serving instance (a replica; an expert-parallel group spreads them over its dp
+/// attention ranks), Poisson or as the harness dispatched them over the replicas (`online_arrivals`), every request of the row's mean shape or, where the row gives its
 /// lengths' spreads, drawn from them (`online_lengths`), the engine's scheduler as the
 /// row gives it (`closed_loop_limits`), seed 1. The engine starts empty and drains at the end: the
 /// means are over the middle half of the requests by arrival (their TTFT, and their
@@ -608,7 +648,7 @@ struct online_means {
     const workload::length_distribution input = online_lengths(x.r.input, x.r.input_spread, tokens(context / 2.0));
     const workload::traffic t{.input = input,
                               .output = online_lengths(x.r.output, x.r.output_spread, tokens(context - input.longest())),
-                              .arrivals = workload::poisson(seconds(1.0 / x.rate))};
+                              .arrivals = online_arrivals(x)};
     const scheduler_limits l = closed_loop_limits(x);
     auto run = [&](double n) { return sim::simulate(d, t, {.limits = l, .requests = n, .seed = 1, .timeline_points = 0}); };
     double n = 4000;

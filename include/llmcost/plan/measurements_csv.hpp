@@ -35,6 +35,7 @@
 /// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
 /// | `adp_timeout_iters`, `adp_batching_wait_iters` | optional: TensorRT-LLM's attention-DP balance as the run set it (`attention_dp_config` enable_balance with timeout_iters T and batching_wait_iters W; the engine's defaults 50 and 10 where the run enabled it without them), simulated over the row's dp attention ranks (`sim::adp_balance_step`); empty or 0 = off |
 /// | `chunked_context` | optional: 1 = the engine cuts prompts into chunks that fill each step's `max_tokens` budget, oldest prompt first, after a token per running answer (TensorRT-LLM `enable_chunked_context` with `context_chunking_policy` first_come_first_served); needs `max_tokens`, colocated rows only; an online row whose mean prompt is longer than `max_tokens` is simulated (`plan::fcfs_budget_holds_prompts`); empty or 0 = the engine's rule |
+/// | `replica_dispatch` | optional, online rows of a dense deployment: how the harness sent the queries to its dp replicas, `round_robin` or `least_pending` (NVIDIA's MLPerf harness: Interactive, Server); read by the simulated run (`plan::online_arrivals`: round robin gives each replica Erlang-dp gaps; least pending priced as round robin, its upper bound); empty = a random split, each replica a Poisson stream |
 /// | `prefill_alone` | optional: 1 = prompt steps run alone, the answers waiting (vLLM V0 with chunked prefill off), simulated; empty or 0 = mixed |
 /// | `outputs_per_block` | optional: 1 = the block of `receive_interval` decode steps runs whole and its answers end at its end, an answer whose last token falls inside it computed to the block's last step (vLLM V0 multi-step without the async output processor, which `enforce_eager` turns off), simulated, with `receive_interval` above 1 and `prefill_alone`; empty or 0 = an answer ends at its last token |
 /// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
@@ -199,6 +200,11 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         x.chunked_context = r.flag("chunked_context", false,
                                    "1 (prompts cut into chunks that fill each step's max_tokens, oldest first: TensorRT-LLM "
                                    "enable_chunked_context, first_come_first_served) or 0 / empty (the engine's rule)");
+    if (t.find_column("replica_dispatch") && !r.text("replica_dispatch").empty()) {
+        const std::optional<plan::replica_dispatch> w = plan::replica_dispatch_named(r.text("replica_dispatch"));
+        if (!w) r.fail("replica_dispatch", std::string(plan::replica_dispatch_words) + " or empty (a random split)");
+        x.dispatch = *w;
+    }
     if (t.find_column("prefill_alone"))
         x.prefill_alone = r.flag("prefill_alone", false, "1 (prompt steps run alone) or 0 / empty (mixed)");
     if (t.find_column("outputs_per_block"))
