@@ -1051,7 +1051,7 @@ TEST_CASE("measurements: the harness's dispatch over the replicas sets a simulat
     CHECK(rr.law == workload::arrival_law::gamma);
     CHECK(rr.mean_gap.value() == doctest::Approx(0.5));
     CHECK(rr.cv == doctest::Approx(std::sqrt(2.0) * 0.25 / 0.5));
-    const workload::arrival_process lp = plan::online_arrivals(rows[1]);  // priced as round robin
+    const workload::arrival_process lp = plan::online_arrivals(rows[1]);  // its run's first pass: round robin
     CHECK((lp.law == rr.law && lp.mean_gap.value() == rr.mean_gap.value() && lp.cv == rr.cv));
     CHECK(plan::online_arrivals(rows[2]).law == workload::arrival_law::poisson);
     CHECK(plan::online_arrivals(rows[3]).law == workload::arrival_law::poisson);  // one replica: its own stream
@@ -1064,4 +1064,23 @@ TEST_CASE("measurements: the harness's dispatch over the replicas sets a simulat
                          "round_robin or least_pending"));
     CHECK(test::contains(error("X" + row + "2,fp8,fp8,offline,,256,1024,,,4000,50,output_tokens_per_s,1,tok/s,s,,round_robin\n"),
                          "replica_dispatch = 1: a harness's dispatch over replicas belongs to an online row"));
+}
+
+TEST_CASE("measurements: the fewest-pending dispatch, by hand at its two limits") {
+    // NVIDIA's harness, Server: each query to the core with the fewest in flight, ties to the first.
+    const workload::traffic t{.input = workload::fixed(1000_tok), .output = workload::fixed(10_tok),
+                              .arrivals = workload::poisson(1_s)};
+    // Queries that never end: the counts only grow, so the two replicas take turns from a tie, replica 0
+    // first: it gets queries 0, 2, 4, … — half of the 2 × 500 sent, every other arrival.
+    const auto forever = plan::least_pending_arrivals(t, 1.0, 2.0, 500.0, 1e12);
+    CHECK(forever.size() == 500);
+    // Queries that end at once: every query finds both replicas empty and goes to the first.
+    const auto at_once = plan::least_pending_arrivals(t, 1.0, 2.0, 500.0, 0.0);
+    CHECK(at_once.size() == 1000);
+    // The client's stream is Poisson at 2 × 1 query/s: 1,000 of them span about 500 s, and replica 0's
+    // arrivals are in order, with the row's lengths.
+    CHECK(at_once.back().arrival.value() == doctest::Approx(500.0).epsilon(0.1));
+    CHECK(std::is_sorted(forever.begin(), forever.end(),
+                         [](const workload::request& a, const workload::request& b) { return a.arrival < b.arrival; }));
+    CHECK((forever.front().input.value() == 1000.0 && forever.front().output.value() == 10.0));
 }

@@ -488,7 +488,7 @@ std::string engine_text(const plan::measurement& x) {
             if (x.chunked_context)
                 s += ", max batch " + whole(x.max_batch) + ", prompts chunked oldest first into " + whole(x.max_tokens) + " tokens a step";
             if (x.dispatch == plan::replica_dispatch::round_robin) s += ", queries round robin over the replicas";
-            if (x.dispatch == plan::replica_dispatch::least_pending) s += ", each query to the replica with the fewest pending";
+            if (x.dispatch == plan::replica_dispatch::least_pending) s += ", each query to the replica with the fewest in flight";
             if (x.prefill_alone) s += ", prompt steps alone";
             if (x.outputs_per_block) s += ", answers end with their block";
             if (x.fp16_dense_max_tokens > 0.0) s += ", dense GEMMs 16-bit in steps up to " + whole(x.fp16_dense_max_tokens) + " tokens";
@@ -1772,8 +1772,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "(closed/NVIDIA/code/llmlib/config.py `traffic_distribution_policy`: Server `load_balancing`, each query to "
          "the instance with the fewest pending samples; Interactive, a scenario of its own there, round robin; "
          "factory.py `_create_scheduler`): round robin gives a replica every dp-th query of LoadGen's Poisson "
-         "stream, Erlang-dp gaps (`plan::online_arrivals`); the fewest-pending rule is priced as round robin, an "
-         "upper bound on its waits.\n\n";
+         "stream, Erlang-dp gaps (`plan::online_arrivals`); the fewest-pending rule is simulated as that rule, each "
+         "query in flight at its replica for the round-robin run's mean end-to-end time "
+         "(`plan::least_pending_arrivals`).\n\n";
     s += "| engine | GPU vendor (architecture) | model | scheduler | metric | rows | median abs. error before | now "
          "| mean signed error before | now | llmcost ÷ measured before | now |\n"
          "|---|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";

@@ -33,10 +33,12 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace llmcost::plan {
 
@@ -607,14 +609,46 @@ inline constexpr double stall_ratio = 60.0;
 /// dispatched them (`measurement::dispatch`): a random split leaves each replica a Poisson stream;
 /// round robin gives each replica every k-th query of the client's Poisson stream at k·λ (k = dp),
 /// so its gaps are Erlang-k, a gamma of mean 1/λ and coefficient of variation 1/√k (the sum of k
-/// exponential gaps). Least pending (join the shortest queue) is priced as round robin: it balances
-/// the replicas at least as well (for identical servers JSQ's waits are the shortest of the
-/// state-blind and round-robin splits: Winston 1977), so the round-robin wait is its upper bound.
+/// exponential gaps). Least pending: these round-robin gaps are the first pass of its simulated run
+/// (`least_pending_arrivals`).
 [[nodiscard]] inline workload::arrival_process online_arrivals(const measurement& x) {
     const seconds_t gap = seconds(1.0 / x.rate);
     const double k = x.d.expert_parallel() ? 1.0 : static_cast<double>(x.d.layout.dp);
     if (x.dispatch == replica_dispatch::random_split || k <= 1.0) return workload::poisson(gap);
     return workload::gamma(gap, 1.0 / std::sqrt(k));  // cv of an Erlang-k gap: √k ÷ k
+}
+
+/// One replica's queries under the fewest-pending dispatch (NVIDIA's harness, Server: each query to
+/// the core with the fewest samples in flight, ties to the first; closed/NVIDIA/code/llmlib/factory.py
+/// `_create_scheduler`): the client's Poisson stream at k·λ (k = dp) over k·n queries, each in flight
+/// at its replica from its arrival for `in_flight` seconds (a constant: the mean end-to-end time of a
+/// round-robin run), lengths drawn from `t`; replica 0's share (at least n queries where k·n are sent),
+/// seed 1.
+[[nodiscard]] inline std::vector<workload::request> least_pending_arrivals(const workload::traffic& t, double rate,
+                                                                         double replicas, double n, double in_flight) {
+    const std::size_t k = static_cast<std::size_t>(replicas);
+    workload::sampler draw(1);
+    std::vector<std::vector<double>> ends(k);  // each replica's queries in flight: their end times, a min-heap
+    std::vector<workload::request> mine;
+    double now = 0.0;
+    const auto total = static_cast<std::size_t>(replicas * n);
+    for (std::size_t i = 0; i < total; ++i) {
+        now += draw.exponential() / (replicas * rate);
+        std::size_t pick = 0;
+        for (std::size_t j = 0; j < k; ++j) {
+            std::vector<double>& e = ends[j];
+            while (!e.empty() && e.front() <= now) {
+                std::pop_heap(e.begin(), e.end(), std::greater<>{});
+                e.pop_back();
+            }
+            if (e.size() < ends[pick].size()) pick = j;
+        }
+        ends[pick].push_back(now + in_flight);
+        std::push_heap(ends[pick].begin(), ends[pick].end(), std::greater<>{});
+        const double in = draw.length(t.input), out = draw.length(t.output);
+        if (pick == 0) mine.push_back({.arrival = seconds(now), .input = tokens(in), .output = tokens(out)});
+    }
+    return mine;
 }
 
 /// The means of an online row's simulated run, over the requests of its steady state.
@@ -656,6 +690,16 @@ struct online_means {
     if (8.0 * r.mean_batch > n) {
         n = std::ceil(8.0 * r.mean_batch);
         r = run(n);
+    }
+    const double replicas = x.d.expert_parallel() ? 1.0 : static_cast<double>(x.d.layout.dp);
+    if (x.dispatch == replica_dispatch::least_pending && replicas > 1.0) {
+        // The fewest-pending dispatch: the round-robin run above gives the time a query stays in flight
+        // (its mean end to end), then replica 0's queries as the dispatch sends them, simulated.
+        double e2e = 0.0;
+        for (const sim::request_result& q : r.requests) e2e += q.e2e;
+        e2e /= static_cast<double>(r.requests.size());
+        const std::vector<workload::request> mine = least_pending_arrivals(t, x.rate, replicas, n, e2e);
+        r = sim::simulate(d, mine, {.limits = l, .seed = 1, .timeline_points = 0});
     }
     const std::size_t lo = r.requests.size() / 4, hi = r.requests.size() - lo;
     // TPOT over the answers of more than one token (a drawn length may be 1: it has no TPOT).
