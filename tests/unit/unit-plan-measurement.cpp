@@ -1072,10 +1072,10 @@ TEST_CASE("measurements: the fewest-pending dispatch, by hand at its two limits"
                               .arrivals = workload::poisson(1_s)};
     // Queries that never end: the counts only grow, so the two replicas take turns from a tie, replica 0
     // first: it gets queries 0, 2, 4, … — half of the 2 × 500 sent, every other arrival.
-    const auto forever = plan::least_pending_arrivals(t, 1.0, 2.0, 500.0, 1e12);
+    const auto forever = plan::least_pending_arrivals(t, per_second(1.0), 2.0, 500.0, seconds(1e12));
     CHECK(forever.size() == 500);
     // Queries that end at once: every query finds both replicas empty and goes to the first.
-    const auto at_once = plan::least_pending_arrivals(t, 1.0, 2.0, 500.0, 0.0);
+    const auto at_once = plan::least_pending_arrivals(t, per_second(1.0), 2.0, 500.0, seconds(0.0));
     CHECK(at_once.size() == 1000);
     // The client's stream is Poisson at 2 × 1 query/s: 1,000 of them span about 500 s, and replica 0's
     // arrivals are in order, with the row's lengths.
@@ -1083,4 +1083,7 @@ TEST_CASE("measurements: the fewest-pending dispatch, by hand at its two limits"
     CHECK(std::is_sorted(forever.begin(), forever.end(),
                          [](const workload::request& a, const workload::request& b) { return a.arrival < b.arrival; }));
     CHECK((forever.front().input.value() == 1000.0 && forever.front().output.value() == 10.0));
+    // Refused, named: a fractional replica count.
+    CHECK(test::contains(test::error_of([&] { return plan::least_pending_arrivals(t, per_second(1.0), 2.5, 500.0, seconds(1.0)); }),
+                         "replicas = 2.5: a whole number of replicas"));
 }

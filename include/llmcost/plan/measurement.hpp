@@ -622,10 +622,17 @@ inline constexpr double stall_ratio = 60.0;
 /// the core with the fewest samples in flight, ties to the first; closed/NVIDIA/code/llmlib/factory.py
 /// `_create_scheduler`): the client's Poisson stream at k·λ (k = dp) over k·n queries, each in flight
 /// at its replica from its arrival for `in_flight` seconds (a constant: the mean end-to-end time of a
-/// round-robin run), lengths drawn from `t`; replica 0's share (at least n queries where k·n are sent),
-/// seed 1.
-[[nodiscard]] inline std::vector<workload::request> least_pending_arrivals(const workload::traffic& t, double rate,
-                                                                         double replicas, double n, double in_flight) {
+/// round-robin run), lengths drawn from `t`; replica 0's share (about n of the k·n sent), seed 1.
+[[nodiscard]] inline std::vector<workload::request> least_pending_arrivals(const workload::traffic& t, per_second_t rate,
+                                                                         double replicas, double n, seconds_t in_flight) {
+    require(positive_finite(rate.value()), "least-pending dispatch", "rate (queries/s per replica)", rate.value(),
+            "must be positive and finite");
+    require(replicas >= 1.0 && replicas <= 1e6 && std::floor(replicas) == replicas, "least-pending dispatch", "replicas",
+            replicas, "a whole number of replicas, from 1 to 10⁶");
+    require(n >= 1.0 && n <= 1e7 && std::floor(n) == n, "least-pending dispatch", "queries per replica", n,
+            "a whole number, from 1 to 10⁷");
+    require(non_negative_finite(in_flight.value()), "least-pending dispatch", "time in flight (s)", in_flight.value(),
+            "must be zero or positive and finite");
     const std::size_t k = static_cast<std::size_t>(replicas);
     workload::sampler draw(1);
     std::vector<std::vector<double>> ends(k);  // each replica's queries in flight: their end times, a min-heap
@@ -633,7 +640,7 @@ inline constexpr double stall_ratio = 60.0;
     double now = 0.0;
     const auto total = static_cast<std::size_t>(replicas * n);
     for (std::size_t i = 0; i < total; ++i) {
-        now += draw.exponential() / (replicas * rate);
+        now += draw.exponential() / (replicas * rate.value());  // the client's Poisson stream at k·λ
         std::size_t pick = 0;
         for (std::size_t j = 0; j < k; ++j) {
             std::vector<double>& e = ends[j];
@@ -643,7 +650,7 @@ inline constexpr double stall_ratio = 60.0;
             }
             if (e.size() < ends[pick].size()) pick = j;
         }
-        ends[pick].push_back(now + in_flight);
+        ends[pick].push_back(now + in_flight.value());
         std::push_heap(ends[pick].begin(), ends[pick].end(), std::greater<>{});
         const double in = draw.length(t.input), out = draw.length(t.output);
         if (pick == 0) mine.push_back({.arrival = seconds(now), .input = tokens(in), .output = tokens(out)});
@@ -698,7 +705,8 @@ struct online_means {
         double e2e = 0.0;
         for (const sim::request_result& q : r.requests) e2e += q.e2e;
         e2e /= static_cast<double>(r.requests.size());
-        const std::vector<workload::request> mine = least_pending_arrivals(t, x.rate, replicas, n, e2e);
+        const std::vector<workload::request> mine =
+            least_pending_arrivals(t, per_second(x.rate), replicas, n, seconds(e2e));
         r = sim::simulate(d, mine, {.limits = l, .seed = 1, .timeline_points = 0});
     }
     const std::size_t lo = r.requests.size() / 4, hi = r.requests.size() - lo;
