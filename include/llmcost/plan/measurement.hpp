@@ -613,7 +613,7 @@ inline constexpr double stall_ratio = 60.0;
 /// (`least_pending_arrivals`).
 [[nodiscard]] inline workload::arrival_process online_arrivals(const measurement& x) {
     const seconds_t gap = seconds(1.0 / x.rate);
-    const double k = x.d.expert_parallel() ? 1.0 : static_cast<double>(x.d.layout.dp);
+    const double k = static_cast<double>(x.d.instances());
     if (x.dispatch == replica_dispatch::random_split || k <= 1.0) return workload::poisson(gap);
     return workload::gamma(gap, 1.0 / std::sqrt(k));  // cv of an Erlang-k gap: √k ÷ k
 }
@@ -698,15 +698,13 @@ struct online_means {
         n = std::ceil(8.0 * r.mean_batch);
         r = run(n);
     }
-    const double replicas = x.d.expert_parallel() ? 1.0 : static_cast<double>(x.d.layout.dp);
+    const double replicas = static_cast<double>(x.d.instances());
     if (x.dispatch == replica_dispatch::least_pending && replicas > 1.0) {
         // The fewest-pending dispatch: the round-robin run above gives the time a query stays in flight
-        // (its mean end to end), then replica 0's queries as the dispatch sends them, simulated.
-        double e2e = 0.0;
-        for (const sim::request_result& q : r.requests) e2e += q.e2e;
-        e2e /= static_cast<double>(r.requests.size());
+        // (its mean end to end over all its requests, ramp and drain included), then one replica's
+        // queries as the dispatch sends them, simulated.
         const std::vector<workload::request> mine =
-            least_pending_arrivals(t, per_second(x.rate), replicas, n, seconds(e2e));
+            least_pending_arrivals(t, per_second(x.rate), replicas, n, seconds(r.e2e.mean));
         r = sim::simulate(d, mine, {.limits = l, .seed = 1, .timeline_points = 0});
     }
     const std::size_t lo = r.requests.size() / 4, hi = r.requests.size() - lo;
@@ -740,7 +738,7 @@ struct online_means {
     require(x.how == scenario::offline && holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
             "a simulated offline run needs an offline row whose scheduler holds prompts");
     deployment d = as_driven(x);
-    const double instances = d.expert_parallel() ? 1.0 : static_cast<double>(d.layout.dp);
+    const double instances = static_cast<double>(d.instances());
     if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: its share of the requests
     const double context = static_cast<double>(x.d.m.max_position);
     const workload::length_distribution input = online_lengths(x.r.input, x.r.input_spread, tokens(context / 2.0));
