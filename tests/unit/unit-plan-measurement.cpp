@@ -1063,7 +1063,13 @@ TEST_CASE("measurements: the harness's dispatch over the replicas sets a simulat
     CHECK(test::contains(error("X" + row + "2,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,1,random\n"),
                          "round_robin or least_pending"));
     CHECK(test::contains(error("X" + row + "2,fp8,fp8,offline,,256,1024,,,4000,50,output_tokens_per_s,1,tok/s,s,,round_robin\n"),
-                         "replica_dispatch = 1: a harness's dispatch over replicas belongs to an online row"));
+                         "key \"replica_dispatch\" = \"round_robin\": a harness's dispatch over replicas belongs to an online row"));
+    // Built in code: the word, from the enum.
+    plan::measurement offline = rows[0];
+    offline.how = plan::scenario::offline;
+    offline.dispatch = plan::replica_dispatch::least_pending;
+    CHECK(test::contains(test::error_of([&] { offline.validate(); }),
+                         "replica_dispatch (least_pending) = 2: a harness's dispatch over replicas belongs to an online row"));
 }
 
 TEST_CASE("measurements: the fewest-pending dispatch, by hand at its two limits") {

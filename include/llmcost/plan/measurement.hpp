@@ -81,6 +81,20 @@ inline constexpr std::string_view replica_dispatch_words = "round_robin or least
     if (word == "least_pending") return replica_dispatch::least_pending;
     return std::nullopt;
 }
+/// The word a `replica_dispatch` is written as in tables/measurements.csv ("" for a random split).
+[[nodiscard]] constexpr std::string_view to_string(replica_dispatch d) {
+    switch (d) {
+        case replica_dispatch::round_robin: return "round_robin";
+        case replica_dispatch::least_pending: return "least_pending";
+        case replica_dispatch::random_split: break;
+    }
+    return "";
+}
+/// The rule a `replica_dispatch` other than a random split keeps (`measurement::validate` and the
+/// loader, which names the word as written).
+inline constexpr std::string_view replica_dispatch_rule =
+    "a harness's dispatch over replicas belongs to an online row of a dense deployment (an expert-parallel "
+    "group spreads its queries over its attention ranks: online_interarrival)";
 
 [[nodiscard]] constexpr std::string_view to_string(scenario s) {
     switch (s) {
@@ -238,6 +252,11 @@ struct measurement {
     std::string source;
 
     [[nodiscard]] bool disaggregated() const { return prefill_workers > 0.0; }
+    /// Whether the row's `dispatch` may stand: a random split anywhere; round robin or least pending
+    /// on an online row of a dense deployment (`replica_dispatch_rule`).
+    [[nodiscard]] bool dispatch_fits() const {
+        return dispatch == replica_dispatch::random_split || (how == scenario::online && !d.expert_parallel());
+    }
     /// The client's concurrency: batch × dp clients (one batch per replica or attention rank), or a
     /// disaggregated row's batch, which is already the whole deployment's.
     [[nodiscard]] double clients() const { return disaggregated() ? batch : batch * d.layout.dp; }
@@ -296,10 +315,8 @@ struct measurement {
         require(!chunked_context || max_tokens >= 1.0, s, "chunked_context", 1.0,
                 "chunks that fill a step's token budget need the budget: max_tokens (the run's max_num_tokens) of at "
                 "least one token");
-        require(dispatch == replica_dispatch::random_split || (how == scenario::online && !d.expert_parallel()), s,
-                "replica_dispatch", static_cast<double>(dispatch),
-                "a harness's dispatch over replicas belongs to an online row of a dense deployment (an expert-parallel "
-                "group spreads its queries over its attention ranks: online_interarrival)");
+        require(dispatch_fits(), s, "replica_dispatch (" + std::string(to_string(dispatch)) + ")",
+                static_cast<double>(dispatch), replica_dispatch_rule);
         require(!chunked_context || !disaggregated(), s, "chunked_context", 1.0,
                 "a colocated row's rule: a disaggregated row states its prefill worker's chunk in prefill_chunk_tokens");
         require(adp_timeout_iters == 0.0 || d.attention_ranks() >= 2, s, "adp_timeout_iters", adp_timeout_iters,

@@ -307,6 +307,7 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     else if (!rate_metric && unit == "ms") x.value = v / 1000.0;
     else r.fail("unit", rate_metric ? "output_tokens_per_s is measured in tok/s" : "a time is measured in s or ms");
     x.source = r.required("source");
+    if (!x.dispatch_fits()) r.fail("replica_dispatch", std::string(plan::replica_dispatch_rule));  // the word as written
     try {
         x.validate();
     } catch (const invalid_input& e) {
