@@ -1072,17 +1072,40 @@ TEST_CASE("measurements: the harness's dispatch over the replicas sets a simulat
                          "replica_dispatch (least_pending) = 2: a harness's dispatch over replicas belongs to an online row"));
 }
 
+TEST_CASE("measurements: the fewest-pending dispatch gives the simulated replica the row's rate λ") {
+    // Ties do not favour replica 0, so over a long seeded run its share of the k·n queries sent is n
+    // and its arrival rate λ, within sampling error. The count of a replica under a random split is
+    // binomial(k·n, 1/k), standard deviation √(n (1 − 1/k)) < √n; the fewest-pending dispatch evens
+    // the counts out, so 4√n bounds it. Loads: nearly idle (every arrival a tie: the harness's rule
+    // gave replica 0 almost all of them), about half busy, and near saturation, k = 2, 4 and 36.
+    const workload::traffic t{.input = workload::fixed(100_tok), .output = workload::fixed(10_tok),
+                              .arrivals = workload::poisson(1_s)};
+    const double lambda = 0.5;  // per replica, queries/s
+    for (const double k : {2.0, 4.0, 36.0})
+        for (const double w : {0.01, 1.0, 4.0}) {  // s in flight: λ·w = 0.005, 0.5 and 2 per replica
+            const double n = k > 4.0 ? 2000.0 : 20000.0;
+            const auto mine = plan::least_pending_arrivals(t, per_second(lambda), k, n, seconds(w));
+            CAPTURE(k);
+            CAPTURE(w);
+            CHECK(std::abs(static_cast<double>(mine.size()) - n) <= 4.0 * std::sqrt(n));
+            // Its rate: its queries over the span of the client's k·n arrivals at k·λ (about n ÷ λ).
+            const double rate = static_cast<double>(mine.size()) / mine.back().arrival.value();
+            CHECK(rate == doctest::Approx(lambda).epsilon(5.0 / std::sqrt(n)));
+        }
+}
+
 TEST_CASE("measurements: the fewest-pending dispatch, by hand at its two limits") {
-    // NVIDIA's harness, Server: each query to the core with the fewest in flight, ties to the first.
+    // NVIDIA's harness, Server: each query to the core with the fewest in flight; ties here at random.
     const workload::traffic t{.input = workload::fixed(1000_tok), .output = workload::fixed(10_tok),
                               .arrivals = workload::poisson(1_s)};
-    // Queries that never end: the counts only grow, so the two replicas take turns from a tie, replica 0
-    // first: it gets queries 0, 2, 4, … — half of the 2 × 500 sent, every other arrival.
+    // Queries that never end: the counts only grow, so the two replicas take turns from a tie: of each
+    // pair of arrivals replica 0 gets exactly one — half of the 2 × 500 sent.
     const auto forever = plan::least_pending_arrivals(t, per_second(1.0), 2.0, 500.0, seconds(1e12));
     CHECK(forever.size() == 500);
-    // Queries that end at once: every query finds both replicas empty and goes to the first.
+    // Queries that end at once: every query finds both replicas empty, a tie, and goes to either with
+    // chance ½: replica 0's count is binomial(1,000, ½), 500 ± 15.8; within 4 standard deviations.
     const auto at_once = plan::least_pending_arrivals(t, per_second(1.0), 2.0, 500.0, seconds(0.0));
-    CHECK(at_once.size() == 1000);
+    CHECK(std::abs(static_cast<double>(at_once.size()) - 500.0) <= 4.0 * std::sqrt(1000.0 * 0.25));
     // The client's stream is Poisson at 2 × 1 query/s: 1,000 of them span about 500 s, and replica 0's
     // arrivals are in order, with the row's lengths.
     CHECK(at_once.back().arrival.value() == doctest::Approx(500.0).epsilon(0.1));
