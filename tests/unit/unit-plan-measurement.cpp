@@ -65,6 +65,13 @@ TEST_CASE("measurements: an online rate is per instance, an expert-parallel grou
     CHECK(plan::predict(rows[1]) == serve_online(rows[1].d, {.input = 467_tok, .output = 256_tok}, 500_ms).ttft.value());
     // The whole group's rate on one rank is eight times the load: a shorter gap, a longer TPOT.
     CHECK(serve_online(rows[0].d, rows[0].r, 250_ms).tpot.value() > plan::predict(rows[0]));
+    // A harness's dispatch over replicas is refused on the EP group (it has one instance; its ranks
+    // split the rate as above), named by its word.
+    plan::measurement ep = rows[0];
+    ep.dispatch = plan::replica_dispatch::round_robin;
+    CHECK(test::contains(test::error_of([&] { ep.validate(); }),
+                         "replica_dispatch (round_robin) = 1: a harness's dispatch over replicas belongs to an online "
+                         "row of a dense deployment"));
 }
 
 TEST_CASE("measurements: efficiency parameters round-trip and change the prediction") {
@@ -665,6 +672,16 @@ TEST_CASE("measurements: a disaggregated row states its pools and is priced by t
     CHECK(x.prefill_layout.dp == 1);
     CHECK(x.decode_workers == 2.0);
     CHECK(x.clients() == 64.0);  // the client's concurrency, not 64 × dp
+    // TensorRT-LLM's oldest-first chunks are a colocated row's rule: refused here, named.
+    // (An online disaggregated TensorRT-LLM row: the rule for chunks of any other row is the one above.)
+    plan::measurement chunked = x;
+    chunked.how = plan::scenario::online;
+    chunked.rate = 1.0;
+    chunked.prompts = 0.0;
+    chunked.range_ratio = 1.0;
+    chunked.chunked_context = true;
+    CHECK(test::contains(test::error_of([&] { chunked.validate(); }),
+                         "chunked_context = 1: a colocated row's rule: a disaggregated row states its prefill worker's chunk"));
     // The prediction is the closed loop over the two pools of the row's GPU and engine: 4 + 16 GPUs fit
     // one NVL72 domain, so the KV cache travels over NVLink; the row's caps (max_tokens 8192) are the
     // decode worker's, per attention rank (session 25), and the prefill pool takes the engine's defaults.
@@ -992,6 +1009,15 @@ TEST_CASE("measurements: a first-come-first-served token budget shorter than a p
     CHECK_FALSE(plan::holds_prompts(rows[2]));
     CHECK_FALSE(plan::fcfs_budget_holds_prompts(rows[3]));
     CHECK_FALSE(plan::holds_prompts(rows[3]));
+    // At the boundary, a budget equal to the mean prompt (M = I = 4,000): a prompt fits one step's
+    // budget when no answer runs beside it, so nothing is held: the closed form prices it; one token
+    // shorter (M = I − 1), every prompt spans two steps: held.
+    plan::measurement at = rows[0];
+    at.max_tokens = 4000.0;
+    CHECK_FALSE(plan::fcfs_budget_holds_prompts(at));
+    CHECK_FALSE(plan::holds_prompts(at));
+    at.max_tokens = 3999.0;
+    CHECK(plan::fcfs_budget_holds_prompts(at));
     // F is priced by its simulated run; G by the closed form.
     CHECK(plan::predict(rows[0]) == plan::online_run(rows[0]).ttft);
     CHECK(plan::predict(rows[1]) ==
@@ -1058,6 +1084,21 @@ TEST_CASE("measurements: the harness's dispatch over the replicas sets a simulat
     CHECK(plan::online_arrivals(rows[3]).mean_gap.value() == doctest::Approx(0.5));
     // Gaps more regular than Poisson: a prompt meets a shorter queue, the same rate served.
     CHECK(plan::predict(rows[0]) < plan::predict(rows[2]));
+    // Least pending, through predict: its own simulated run (round robin's run for the time in flight,
+    // then replica 0's queries as the dispatch sends them), the same on a second call (seeded).
+    const double lp_ttft = plan::predict(rows[1]);
+    CHECK(lp_ttft == plan::online_run(rows[1]).ttft);
+    CHECK(lp_ttft == plan::predict(rows[1]));
+    CHECK(lp_ttft != plan::predict(rows[0]));  // not the round-robin figure: the branch ran
+    // A query sent to the replica with fewer in flight meets no longer a queue than one sent at random,
+    // at the same rate: TTFT no more than the random split's; and no less than the prompt's own chunk
+    // steps alone, ⌈4,000 ÷ 1,024⌉ = 4 passes (0, 1,024, 2,048 and 3,072 tokens before them).
+    CHECK(lp_ttft <= plan::predict(rows[2]));
+    double four = 0;
+    for (const double before : {0.0, 1024.0, 2048.0})
+        four += prefill_pass(plan::as_driven(rows[1]), 1.0, 1024_tok, tokens(before)).time().value();
+    four += prefill_pass(plan::as_driven(rows[1]), 1.0, 928_tok, 3072_tok).time().value();
+    CHECK(lp_ttft >= four);
     // Refused, named: an unknown word; a dispatch on an offline row.
     auto error = [&](const std::string& r) { return test::message_of([&] { return rows_of(r); }); };
     CHECK(test::contains(error("X" + row + "2,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,1,random\n"),
@@ -1112,7 +1153,16 @@ TEST_CASE("measurements: the fewest-pending dispatch, by hand at its two limits"
     CHECK(std::is_sorted(forever.begin(), forever.end(),
                          [](const workload::request& a, const workload::request& b) { return a.arrival < b.arrival; }));
     CHECK((forever.front().input.value() == 1000.0 && forever.front().output.value() == 10.0));
-    // Refused, named: a fractional replica count.
-    CHECK(test::contains(test::error_of([&] { return plan::least_pending_arrivals(t, per_second(1.0), 2.5, 500.0, seconds(1.0)); }),
-                         "replicas = 2.5: a whole number of replicas"));
+    // Refused, named: a fractional replica count, a rate of 0, a fractional or zero query count, a
+    // negative or infinite time in flight.
+    auto refusal = [&](double rate, double k, double n, double w) {
+        return test::error_of([&] { return plan::least_pending_arrivals(t, per_second(rate), k, n, seconds(w)); });
+    };
+    CHECK(test::contains(refusal(1.0, 2.5, 500.0, 1.0), "replicas = 2.5: a whole number of replicas"));
+    CHECK(test::contains(refusal(0.0, 2.0, 500.0, 1.0), "rate (queries/s per replica) = 0: must be positive and finite"));
+    CHECK(test::contains(refusal(1.0, 2.0, 0.5, 1.0), "queries per replica = 0.5: a whole number, from 1 to 10⁷"));
+    CHECK(test::contains(refusal(1.0, 2.0, 0.0, 1.0), "queries per replica = 0: a whole number"));
+    CHECK(test::contains(refusal(1.0, 2.0, 500.0, -1.0), "time in flight (s) = -1: must be zero or positive and finite"));
+    CHECK(test::contains(refusal(1.0, 2.0, 500.0, std::numeric_limits<double>::infinity()),
+                         "time in flight (s) = inf: must be zero or positive"));
 }
