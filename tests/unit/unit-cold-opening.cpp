@@ -197,7 +197,8 @@ TEST_CASE("cold opening: plan::closed_loop_run starts cold, and plan::calibrate 
     std::vector<plan::measurement> rows;
     for (const auto& [c, input] : {std::pair{4.0, 922.0}, std::pair{16.0, 922.0}, std::pair{16.0, 3000.0}}) {
         plan::measurement x = made;
-        x.id = "C" + std::to_string(rows.size());
+        x.id = "C";
+        x.id += std::to_string(rows.size());  // not "C" + …: GCC 12 -O3 reads that as an overlapping memcpy (-Wrestrict, GCC bug 105329)
         x.batch = c;
         x.prompts = 10.0 * c;
         x.r.input = tokens(input);

@@ -153,7 +153,7 @@ TEST_CASE("front end: plan::calibrate recovers it from TTFT rows, and keeps the 
     d.engine.overheads.request = 30.0_ms;
     std::vector<plan::measurement> rows;
     for (const auto& [input, batch] : {std::pair{1000.0, 1.0}, std::pair{3000.0, 4.0}, std::pair{500.0, 16.0}}) {
-        plan::measurement x{.id = "F" + std::to_string(rows.size()), .check = false, .d = d,
+        plan::measurement x{.id = std::string("F").append(std::to_string(rows.size())), .check = false, .d = d,
                             .r = {.input = tokens(input), .output = 200_tok}, .how = plan::scenario::fixed_batch,
                             .batch = batch, .what = plan::metric::ttft_s, .value = 1.0, .api_server = true,
                             .source = "synthetic"};
