@@ -485,10 +485,14 @@ std::string engine_text(const plan::measurement& x) {
             if (x.receive_interval > 1.0) s += ", scheduler pass every " + whole(x.receive_interval) + " decode steps";
             if (x.adp_timeout_iters > 0.0) s += adp_text(x);
             if (x.min_waiting_prompts > 1.0) s += ", at least " + whole(x.min_waiting_prompts) + " prompts waiting";
+            // The limits and the dispatch price only a simulated run (`online_run`); a row the closed form
+            // prices (`serve_online`) reads neither, so its text says they are recorded, not priced.
+            std::string held;
             if (x.chunked_context)
-                s += ", max batch " + whole(x.max_batch) + ", prompts chunked oldest first into " + whole(x.max_tokens) + " tokens a step";
-            if (x.dispatch == plan::replica_dispatch::round_robin) s += ", queries round robin over the replicas";
-            if (x.dispatch == plan::replica_dispatch::least_pending) s += ", each query to the replica with the fewest in flight";
+                held += ", max batch " + whole(x.max_batch) + ", prompts chunked oldest first into " + whole(x.max_tokens) + " tokens a step";
+            if (x.dispatch == plan::replica_dispatch::round_robin) held += ", queries round robin over the replicas";
+            if (x.dispatch == plan::replica_dispatch::least_pending) held += ", each query to the replica with the fewest in flight";
+            if (!held.empty()) s += plan::holds_prompts(x) ? held : " (closed form, recorded but not priced: " + held.substr(2) + ")";
             if (x.prefill_alone) s += ", prompt steps alone";
             if (x.outputs_per_block) s += ", answers end with their block";
             if (x.fp16_dense_max_tokens > 0.0) s += ", dense GEMMs 16-bit in steps up to " + whole(x.fp16_dense_max_tokens) + " tokens";
@@ -1717,6 +1721,21 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         it->after_ratio.push_back(c.predicted / c.x.value);
     }
     sort_by_key(policy);
+    // The first-come-first-served rows' budgets and mean prompt, from the rows (the prose below).
+    std::vector<double> fcfs_budgets;
+    double fcfs_prompts = 0, fcfs_rows = 0;
+    for (const check_row& c : checks) {
+        if (!plan::fcfs_budget_holds_prompts(c.x)) continue;
+        if (std::find(fcfs_budgets.begin(), fcfs_budgets.end(), c.x.max_tokens) == fcfs_budgets.end())
+            fcfs_budgets.push_back(c.x.max_tokens);
+        fcfs_prompts += c.x.r.input.value();
+        fcfs_rows += 1.0;
+    }
+    std::sort(fcfs_budgets.begin(), fcfs_budgets.end(), std::greater<>{});
+    std::string fcfs_budget_text;
+    for (std::size_t i = 0; i < fcfs_budgets.size(); ++i)
+        fcfs_budget_text += (i == 0 ? "" : i + 1 == fcfs_budgets.size() ? " or " : ", ") + whole(fcfs_budgets[i]);
+    const std::string fcfs_prompt_text = fcfs_rows > 0.0 ? whole(fcfs_prompts / fcfs_rows) : "0";
     s += "## Online rows whose scheduler holds prompts: the closed form and the simulated run\n\n";
     s += "AMD's MLPerf Server and Interactive runs of vLLM on MI300X and MI325X (and its partners' runs of the same "
          "harness) ran the vLLM V0 engine (`num_scheduler_steps` above 1 is V0 only), with the scheduler settings of "
@@ -1760,9 +1779,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "lognormal of the row's mean and standard deviation (`plan::online_lengths`), the same two moments the "
          "closed form's length bias reads. NVIDIA's Llama-3.1-405B Server and Interactive runs (TensorRT-LLM, TP4 on "
          "B200, TP2 on GB300) run `enable_chunked_context` with `context_chunking_policy` first_come_first_served under "
-         "a runtime `max_num_tokens` of 2,048 (B200 Server) or 1,536 (B200 Interactive, GB300 Server), against prompts "
-         "of 9,429 tokens on average (closed/<submitter>/configs/<system>/{Server,Interactive}/llama3_1-405b.py, cited "
-         "per row): each step counts a token per running answer, then hands what is left of the budget to the oldest "
+         "a runtime `max_num_tokens` of " + fcfs_budget_text + " tokens by system and scenario (the table below), against "
+         "prompts of " + fcfs_prompt_text + " tokens on average (closed/<submitter>/configs/<system>/{Server,Interactive}/"
+         "llama3_1-405b.py, cited per row): each step counts a token per running answer, then hands what is left of the budget to the oldest "
          "prompt's next chunk, then the next prompt's (NVIDIA/TensorRT-LLM cpp/tensorrt_llm/batch_manager/"
          "microBatchScheduler.cpp, `setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>`), so a prompt spans about five "
          "steps and the one after it waits for those (`measurement::chunked_context`, "
