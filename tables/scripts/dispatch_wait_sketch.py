@@ -5,7 +5,7 @@ and NVIDIA's MLPerf harness's load_balancing (each query to the core with the fe
 first: closed/NVIDIA/code/llmlib/factory.py _create_scheduler). Each replica's prompt stage is an FCFS server of
 deterministic service S; a query stays in flight at its replica until S + W after its start (W: its answer).
 The figures at the Llama-3.1-405B rows' loads are quoted in the doc."""
-import random, heapq, sys
+import random, heapq
 def run(rule, dp, lam, S, W, n=200000, seed=1):
     rng = random.Random(seed)
     t = 0.0

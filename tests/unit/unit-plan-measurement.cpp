@@ -988,12 +988,12 @@ TEST_CASE("measurements: a first-come-first-served token budget shorter than a p
     auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_chunks + rows, "c.csv"); };
     // An online TensorRT-LLM row with chunked context (first come, first served) under a budget of
     // 1,024 tokens a step and prompts of 4,000 (F); the same with a budget of 8,192, longer than a prompt
-    // (G); F without chunked context (H); F offline (O).
+    // (G); F without chunked context (H); H offline (O).
     const auto rows = rows_of(
         "F,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,1\n"
         "G,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,online,,256,8192,2,,4000,50,ttft_s,0.3,s,s,1\n"
         "H,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,\n"
-        "O,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,offline,,256,1024,,,4000,50,output_tokens_per_s,1,tok/s,s,1\n");
+        "O,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,offline,,256,1024,,,4000,50,output_tokens_per_s,1,tok/s,s,\n");
     REQUIRE(rows.size() == 4);
     CHECK(rows[0].chunked_context);
     CHECK_FALSE(rows[2].chunked_context);
@@ -1035,6 +1035,14 @@ TEST_CASE("measurements: a first-come-first-served token budget shorter than a p
                          "chunked_context = 1: chunks that fill a step's token budget need the budget"));
     CHECK(test::contains(error("X,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,2\n"),
                          "chunked_context"));
+    // TensorRT-LLM's online rows only: an offline row (its closed form would not chunk) and a vLLM row
+    // are refused, named.
+    const std::string only = "chunked_context = 1: TensorRT-LLM's oldest-first chunks (enable_chunked_context, "
+                             "first_come_first_served) are priced on its online rows";
+    CHECK(test::contains(error("X,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,offline,,256,1024,,,4000,50,output_tokens_per_s,1,tok/s,s,1\n"),
+                         only));
+    CHECK(test::contains(error("X,check,Llama-3.1-8B,H100 SXM5,vllm,0.10.0,1,1,1,1,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,1\n"),
+                         only));
 }
 
 TEST_CASE("property: under a first-come-first-served budget shorter than the prompt, TTFT grows as the budget shrinks") {

@@ -261,6 +261,9 @@ struct measurement {
     /// disaggregated row's batch, which is already the whole deployment's.
     [[nodiscard]] double clients() const { return disaggregated() ? batch : batch * d.layout.dp; }
 
+    /// The refusal of a `dispatch` that may not stand, named by its word (out of line: `validate`
+    /// stays small).
+    [[noreturn]] void fail_dispatch() const;
     void validate() const {
         const std::string_view s = id;
         d.validate();
@@ -315,8 +318,11 @@ struct measurement {
         require(!chunked_context || max_tokens >= 1.0, s, "chunked_context", 1.0,
                 "chunks that fill a step's token budget need the budget: max_tokens (the run's max_num_tokens) of at "
                 "least one token");
-        require(dispatch_fits(), s, "replica_dispatch (" + std::string(to_string(dispatch)) + ")",
-                static_cast<double>(dispatch), replica_dispatch_rule);
+        if (!dispatch_fits()) fail_dispatch();
+        require(!chunked_context || (engine == serving_engine::trtllm && how == scenario::online), s, "chunked_context", 1.0,
+                "TensorRT-LLM's oldest-first chunks (enable_chunked_context, first_come_first_served) are priced on its "
+                "online rows, by the simulated run; an offline row's closed form does not chunk, and vLLM's and SGLang's "
+                "chunked prefill is their engine profile's rule");
         require(!chunked_context || !disaggregated(), s, "chunked_context", 1.0,
                 "a colocated row's rule: a disaggregated row states its prefill worker's chunk in prefill_chunk_tokens");
         require(adp_timeout_iters == 0.0 || d.attention_ranks() >= 2, s, "adp_timeout_iters", adp_timeout_iters,
@@ -405,6 +411,13 @@ struct measurement {
         worker_pool{.d = d, .workers = decode_workers}.validate();
     }
 };
+
+[[noreturn]] inline void measurement::fail_dispatch() const {
+    std::string field = "replica_dispatch (";
+    field += to_string(dispatch);
+    field += ')';
+    throw invalid_input(id, field, static_cast<double>(dispatch), replica_dispatch_rule);
+}
 
 /// A benchmark client's lengths of mean `mean` at random-range-ratio r: whole tokens uniform on
 /// [⌊r·L⌋, L], L = round(2·mean ÷ (1 + r)), so the mean (⌊r·L⌋ + L) ÷ 2 is `mean` to half a token
@@ -628,11 +641,11 @@ inline constexpr double stall_ratio = 60.0;
 /// so its gaps are Erlang-k, a gamma of mean 1/λ and coefficient of variation 1/√k (the sum of k
 /// exponential gaps). Least pending: these round-robin gaps are the first pass of its simulated run
 /// (`least_pending_arrivals`).
-[[nodiscard]] inline workload::arrival_process online_arrivals(const measurement& x) {
+[[nodiscard]] constexpr workload::arrival_process online_arrivals(const measurement& x) {
     const seconds_t gap = seconds(1.0 / x.rate);
     const double k = static_cast<double>(x.d.instances());
     if (x.dispatch == replica_dispatch::random_split || k <= 1.0) return workload::poisson(gap);
-    return workload::gamma(gap, 1.0 / std::sqrt(k));  // cv of an Erlang-k gap: √k ÷ k
+    return workload::gamma(gap, 1.0 / detail::const_sqrt(k));  // cv of an Erlang-k gap: √k ÷ k
 }
 
 /// One replica's queries under the fewest-pending dispatch (NVIDIA's harness, Server: each query to
