@@ -452,6 +452,24 @@ TEST_CASE("percentiles: the decode loop of a step linear in its decoders and pro
     }
 }
 
+TEST_CASE("percentiles: the decode loop's t̄ is the root under the F it returns") {
+    // t(D, k) = a + c·D + e·D² + p·k, a = 20 ms, c = 50 µs, e = 1 µs, p = 2 ms, λ = 14/s, N = 200. Its mean
+    // needs only D's first two moments, E[D²] = D̄² + F·D̄, and E[k] = λ·t̄, so the root under a Fano factor F
+    // solves t̄ = a + c·D̄ + e·(D̄² + F·D̄) + p·λ·t̄ with D̄ = N·λ·t̄ = 2800·t̄, whatever rule integrates D's
+    // law (exact to degree 17). The F that `decode_loop::fano` returns, which the TPOT averages over, must be
+    // the one the root was solved with: this residual vanishes to the bisection's tolerance. At this gain
+    // (≈ 0.78) F still drifts between the rounds: the F the last round's loop response would feed a fifth
+    // round is 0.24% higher, and with it the residual was 3·10⁻⁵.
+    const auto t = [](double d, double k) { return seconds(0.020 + 50e-6 * d + 1e-6 * d * d + 0.002 * k); };
+    const queueing::decode_loop l = queueing::decode_loop_of(t, seconds(1.0 / 14.0), 200);
+    REQUIRE(l.step.value() > 0.0);
+    const double x = l.step.value(), dbar = 2800.0 * x, f = l.fano;
+    CHECK(f > 2.0);  // the loop's own spread
+    CHECK(l.gain == doctest::Approx(0.78).epsilon(0.01));
+    const double expected = 0.020 + 50e-6 * dbar + 1e-6 * (dbar * dbar + f * dbar) + 0.002 * 14.0 * x;
+    CHECK(x == doctest::Approx(expected).epsilon(1e-11));
+}
+
 TEST_CASE("percentiles: the decoding count's spread runs on continuously across the loop gain 0.99") {
     // t(D, k) = 40 ms + c·D + 1 ms·k at λ = 10/s, N = 200: gain g = 10·(1 ms + 200·c), so c = (g ÷ 10 − 1 ms) ÷ 200,
     // and the linear step's root is t̄ = 40 ms ÷ (1 − g) whatever the spread (E[t] is linear in D). Past 0.99 the

@@ -290,7 +290,8 @@ struct decode_loop {
     double gain = 0;           ///< λ·(p + c·N): the slow mode's loop gain; +∞ where no steady state exists
     seconds_t mean{};          ///< E[Y] over requests (its prompt rode a step of the size-biased k); 0 at a gain ≥ 0.99
     seconds_t deviation{};     ///< √Var(Y); 0 at a gain ≥ 0.99
-    double fano = 1;           ///< F = Var(D) ÷ D̄: the decoding count's law at the root (`detail::each_decoder`)
+    double fano = 1;           ///< F = Var(D) ÷ D̄: the decoding count's law t̄ was solved under (`detail::each_decoder`):
+                               ///< the last round's input, not the F its loop response would feed a next round
 };
 
 /// The loop gain past which `mean_step_quantile` refuses: the slow mode then amplifies the arrivals'
@@ -473,8 +474,7 @@ template <class Step, duration T>
         // past the threshold the slopes are scaled to just under it: F stays continuous, the moments unpriced
         const double scale = l.gain < max_loop_gain ? 1.0 : max_loop_gain * (1.0 - 1e-9) / l.gain;
         m = detail::loop_response(lambda, tbar, c * scale, p * scale, n);
-        fano = decoding > 0.0 ? m.decoding_variance / decoding : 1.0;
-        l.fano = fano;
+        fano = decoding > 0.0 ? m.decoding_variance / decoding : 1.0;  // the next round's F; l.fano keeps this round's
     }
     if (!(l.gain < max_loop_gain)) return l;  // the moments need the linear loop below the threshold
     l.mean = seconds(tbar + m.mean_shift);
