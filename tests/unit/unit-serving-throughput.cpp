@@ -277,15 +277,16 @@ TEST_CASE("serving: online, by hand") {
     const queueing::decode_loop l = queueing::decode_loop_of(step, 100_ms, 499.0);
     REQUIRE(l.step.value() > 0.0);
     CHECK(s.step_time.value() == doctest::Approx(l.step.value()).epsilon(1e-12));
-    // TPOT: the decoders' step E[D·t] ÷ E[D] over D's law (Hermite nodes at D̄ = N·λ·t̄, spread
-    // √(F·D̄)), each node's step the decoder-weighted step of the bulk chain at that count.
+    // TPOT: the decoders' step E[D·t] ÷ E[D] over D's law (its 9-node Gauss rule at mean D̄ = N·λ·t̄,
+    // variance F·D̄), each node's step the decoder-weighted step of the bulk chain at that count.
     const double decoding = 499.0 * 10.0 * l.step.value();
+    const queueing::detail::count_rule g = queueing::detail::count_quadrature(decoding, l.fano);
     double weighted = 0, decoders = 0;
-    for (std::size_t i = 0; i < 9; ++i) {
-        const double x = std::max(0.0, decoding + std::sqrt(l.fano * decoding) * queueing::detail::hermite_nodes[i]);
+    for (std::size_t i = 0; i < queueing::detail::count_rule::size; ++i) {
+        const double x = g.node[i];
         const queueing::bulk_service at = queueing::bulk_steps([&](double k) { return step(x, k); }, 100_ms);
-        weighted += queueing::detail::hermite_weights[i] * x * queueing::decode_weighted_step(at, 499.0).value();
-        decoders += queueing::detail::hermite_weights[i] * x;
+        weighted += g.weight[i] * x * queueing::decode_weighted_step(at, 499.0).value();
+        decoders += g.weight[i] * x;
     }
     CHECK(s.tpot.value() == doctest::Approx(weighted / decoders).epsilon(1e-9));
     // Then the engine as a bulk-service queue at D̄ decoders: TTFT is the residual of the step I
