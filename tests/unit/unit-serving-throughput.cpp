@@ -303,6 +303,24 @@ TEST_CASE("serving: online, by hand") {
     CHECK(s.e2e.value() == doctest::Approx(s.ttft.value() + 499.0 * s.tpot.value()));
 }
 
+TEST_CASE("serving: online, the operating point says where it stands (rooted)") {
+    // Whole prompts and O > 1: the decode loop's root, t̄ > 0, and the mean step is it. One output token has
+    // no decode loop, and chunked prompts take the step-in-flight model: both stand at the first crossing of
+    // Little's law, and say so.
+    const deployment d{.m = catalog::seed_dashboard_model, .hw = catalog::seed_dashboard_gpu};
+    const online_latency o = serve_online_latency(d, {.input = 200_tok, .output = 500_tok}, 100_ms);
+    CHECK(o.rooted);
+    CHECK(o.decoding.step.value() > 0.0);
+    CHECK(o.point.step_time.value() == o.decoding.step.value());
+    const online_latency one = serve_online_latency(d, {.input = 200_tok, .output = 1_tok}, 100_ms);
+    CHECK_FALSE(one.rooted);
+    CHECK(one.whole_prompts);
+    const online_latency chunked = serve_online_latency(d, {.input = 200_tok, .output = 500_tok}, 100_ms,
+                                                        {.prefill_chunk = 64_tok});
+    CHECK_FALSE(chunked.rooted);
+    CHECK_FALSE(chunked.whole_prompts);
+}
+
 namespace {
 // The first crossing of Little's law on the raw step curve, b ← λ·(R + E2E(b) − F) iterated from 1
 // (serve_online_latency's first stage, written out again).

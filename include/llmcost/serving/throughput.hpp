@@ -564,6 +564,10 @@ struct online_latency {
     queueing::decode_loop decoding;
     double output = 0;           ///< O, tokens each request generates
     bool whole_prompts = false;  ///< the percentiles' model holds: whole prompts, no token cap
+    /// The mean figures are at the decode loop's root (`decoding.step` > 0); false: at the first crossing
+    /// of Little's law on the raw step curve, where the loop has no root or there is none (one output
+    /// token, chunked prompts, a token cap).
+    bool rooted = false;
 };
 
 namespace detail {
@@ -632,6 +636,7 @@ template <duration T>
     if (o.whole_prompts && o.output > 1.0)
         o.decoding = queueing::decode_loop_of([&](double n, double k) { return step_at(n)(k); }, seconds(gap), o.output - 1.0);
     const bool rooted = o.decoding.step.value() > 0.0;
+    o.rooted = rooted;
     const double ranks = static_cast<double>(d.attention_ranks());
     if (o.whole_prompts) {
         const double n_steps = detail::max(1.0, o.output - 1.0);
