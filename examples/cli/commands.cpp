@@ -600,8 +600,7 @@ report estimate(const estimate_command& c) {
     estimate_options at = o;
     if (c.rate > 0) {
         online = serve_online_latency(d, r, seconds(static_cast<double>(d.layout.dp) / c.rate), o.limits);
-        at.batch = std::max(1.0, online->point.batch);
-        require_batch_fits(d, r, at.batch, with_draft_resident(o.limits, o.speculation));
+        at.batch = std::max(1.0, online->point.batch);  // estimate_point refuses a batch that does not fit
     }
     const request_estimate e = online ? llmcost::estimate_point(d, r, online->point, o) : llmcost::estimate(d, r, at);
     const serving_point& s = online ? online->point : e.point;
