@@ -399,6 +399,10 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 may_admit = false;
             }
         }
+        // The KV this rank held before its admissions below: the other ranks, alike ours as the balance
+        // found them (`would_start`: our running count and KV before this iteration's admissions), add
+        // their own context requests to it, not ours.
+        const double used_at_release = used;
         // Admission, first come first served: stop at the first request that does not fit.
         double admitted_now = running_count, swap_in = 0.0;
         std::vector<remaining_sequence> ends;
@@ -532,10 +536,15 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                         // Alike ours, it holds as many context requests as ours runs in this step (ps): whole
                         // prompts run the others, each drawn as above, while the same rules admit them (its batch
                         // cap and KV room as `would_start`, the step's token budget after its answers as ours).
+                        // Its room is its own: the KV held before this iteration's admissions (ours alike) plus
+                        // its own context requests (`held`), not the prompts our rank admitted just now (the
+                        // review s32m found `used` after our admissions here, while the batch cap counted
+                        // `running_count` before them: our new prompts were charged to its KV room).
                         for (double k = 1.0; e.chunk == 0 && k < ps; k += 1.0) {
                             const other_request q = draw_other();
                             const bool admits = (e.max_batch == 0 || running_count + 1.0 + k <= e.max_batch) &&
-                                                used + held + q.need <= e.kv_budget && dec + rank.tokens + q.fresh <= budget;
+                                                used_at_release + held + q.need <= e.kv_budget &&
+                                                dec + rank.tokens + q.fresh <= budget;
                             if (!admits) break;
                             held += q.need;
                             rank.tokens += q.fresh;
