@@ -713,8 +713,8 @@ report estimate(const estimate_command& c) {
             "bulk-service queue whose every step prefills the prompts that arrived during the one before "
             "(serve_online_latency); the output rate is what arrives. Percentiles: TTFT exact in that model; TPOT "
             "lognormal over a request's decode episode (the prompts a step carries and the decoding count feeding "
-            "back, linearised: its own mean can sit up to 8% above the TPOT mean shown near saturation), within 7.3% "
-            "of the simulator at p90 to 85% load and up to 14% high at 95%; E2E a normal approximation "
+            "back, linearised: its own mean can sit up to 8% above the TPOT mean shown near saturation), within 5.9% "
+            "of the simulator at p90 to 85% load and up to 17% high at 95%; E2E a normal approximation "
             "(tables/percentiles.md).");
     else
     out.notes.push_back(c.saturate ? "Saturated: every request queued, the batch as large as " +
