@@ -340,23 +340,24 @@ struct count_rule {
         return g;
     }
     const double f = llmcost::detail::max(1.0, fano);
-    std::array<double, n> a{}, b2{}, b{};  // a_k; b_k² and b_k couple rows k − 1 and k (b_0 = 0)
+    double a[n]{}, b2[n]{}, b[n]{};  // a_k; b_k² and b_k couple rows k − 1 and k (b_0 = 0); plain arrays: fewer constant-evaluation steps
     for (std::size_t k = 0; k < n; ++k) {
         const double x = static_cast<double>(k);
         a[k] = mean_decoding + x * (2.0 * f - 1.0);
         b2[k] = x * f * (mean_decoding + (x - 1.0) * (f - 1.0));
         b[k] = llmcost::detail::const_sqrt(b2[k]);
     }
-    // Sturm count: how many eigenvalues lie below x (the negative pivots of T − x·I's LDLᵀ)
-    const auto below = [&](double x) {
+    // Sturm count: whether more than i eigenvalues lie below x (the negative pivots of T − x·I's LDLᵀ;
+    // the count only grows, so it stops once past i)
+    const auto more_below = [&](double x, std::size_t i) {
         std::size_t count = 0;
         double d = 1.0;
         for (std::size_t k = 0; k < n; ++k) {
             d = a[k] - x - (k > 0 ? b2[k] / d : 0.0);
             if (d == 0.0) d = -1e-300;
-            if (d < 0.0) ++count;
+            if (d < 0.0 && ++count > i) return true;
         }
-        return count;
+        return false;
     };
     double lo0 = a[0], hi0 = a[0];  // Gershgorin's discs
     for (std::size_t k = 0; k < n; ++k) {
@@ -366,11 +367,14 @@ struct count_rule {
     }
     double total = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
-        double lo = lo0, hi = hi0;  // the (i + 1)-th smallest eigenvalue: below(hi) > i ≥ below(lo)
-        for (int it = 0; it < 200; ++it) {
+        // the (i + 1)-th smallest eigenvalue, above the i-th: more than i below hi, at most i below lo; to 2 ulp of
+        // the node (not to the ulp of 0: a node near 0 would take hundreds of halvings, and a constant
+        // evaluation of `decode_loop_of` past clang's step limit)
+        double lo = i > 0 ? llmcost::detail::max(lo0, g.node[i - 1]) : lo0, hi = hi0;
+        for (int it = 0; it < 200 && hi - lo > 4.5e-16 * llmcost::detail::max(-lo, hi); ++it) {
             const double mid = (lo + hi) / 2.0;
             if (!(mid > lo && mid < hi)) break;
-            (below(mid) > i ? hi : lo) = mid;
+            (more_below(mid, i) ? hi : lo) = mid;
         }
         const double x = (lo + hi) / 2.0;
         double prev = 0.0, p = 1.0, sum = 1.0;
