@@ -432,6 +432,16 @@ parallel_layout best_layout(const deployment& d, const request_shape& r, const s
     return ranked.front().layout;
 }
 
+/// Where `serve_online_latency` put the online operating point (`online_latency::rooted`): the decode loop's root,
+/// or the first crossing of Little's law on the raw step curve, and why.
+std::string online_operating_point(const online_latency& o) {
+    if (o.rooted) return "the decode loop's root";
+    if (!o.whole_prompts) return "the first crossing of Little's law (chunked prompts or a token cap: no decode loop)";
+    if (!(o.output > 1.0)) return "the first crossing of Little's law (one output token: no decode loop)";
+    return "the first crossing of Little's law (NO ROOT of the decode loop at this rate: the mean step over the prompts "
+           "a step carries and the decoding count outgrows any load)";
+}
+
 /// `--explain`: the prefill and the serving step by kernel class, and one GPU's memory.
 void add_breakdown(report& out, const deployment& d, const request_shape& r, const serving_point& s,
                    const scheduler_limits& l) {
@@ -590,8 +600,7 @@ report estimate(const estimate_command& c) {
     estimate_options at = o;
     if (c.rate > 0) {
         online = serve_online_latency(d, r, seconds(static_cast<double>(d.layout.dp) / c.rate), o.limits);
-        at.batch = std::max(1.0, online->point.batch);
-        require_batch_fits(d, r, at.batch, with_draft_resident(o.limits, o.speculation));
+        at.batch = std::max(1.0, online->point.batch);  // estimate_point refuses a batch that does not fit
     }
     const request_estimate e = online ? llmcost::estimate_point(d, r, online->point, o) : llmcost::estimate(d, r, at);
     const serving_point& s = online ? online->point : e.point;
@@ -626,7 +635,8 @@ report estimate(const estimate_command& c) {
     rec.add("batch", "concurrent sequences (per replica or attention rank)", s.batch)
         .add("limited_by", "batch set by", std::string(s.limited_by));
     if (online) {
-        rec.add("rate_requests_per_s", "arrival rate, whole deployment (Poisson)", c.rate, "request/s");
+        rec.add("rate_requests_per_s", "arrival rate, whole deployment (Poisson)", c.rate, "request/s")
+            .add("operating_point", "operating point", online_operating_point(*online));
         if (!online->whole_prompts)
             rec.add("ttft_s", "time to first token (mean)", s.ttft.value(), "s")
                 .add("tpot_s", "time per output token (mean)", s.tpot.value(), "s")
@@ -695,13 +705,16 @@ report estimate(const estimate_command& c) {
         out.notes.push_back(
             "Online at " + invalid_input::show(c.rate) + " requests/s (Poisson), " +
             invalid_input::show(c.rate / static_cast<double>(d.layout.dp)) +
-            " per attention rank: the operating point at the decode loop's root (the mean step over the prompts a "
-            "step carries and the decoding count's law), the concurrency from Little's law at it; the engine a "
+            " per attention rank: " +
+            (online->rooted ? std::string("the operating point at the decode loop's root (the mean step over the prompts a "
+                                          "step carries and the decoding count's law), the concurrency from Little's law at it")
+                            : "the operating point at " + online_operating_point(*online)) +
+            "; the engine a "
             "bulk-service queue whose every step prefills the prompts that arrived during the one before "
             "(serve_online_latency); the output rate is what arrives. Percentiles: TTFT exact in that model; TPOT "
             "lognormal over a request's decode episode (the prompts a step carries and the decoding count feeding "
-            "back, linearised: its own mean can sit up to 8% above the TPOT mean shown near saturation), within 7.3% "
-            "of the simulator at p90 to 85% load and up to 14% high at 95%; E2E a normal approximation "
+            "back, linearised: its own mean can sit up to 8% above the TPOT mean shown near saturation), within 5.9% "
+            "of the simulator at p90 to 85% load and up to 17% high at 95%; E2E a normal approximation "
             "(tables/percentiles.md).");
     else
     out.notes.push_back(c.saturate ? "Saturated: every request queued, the batch as large as " +

@@ -9,6 +9,7 @@
 #include "test_helpers.hpp"
 
 #include <cmath>
+#include <limits>
 
 using namespace llmcost;
 using namespace llmcost::literals;
@@ -84,6 +85,40 @@ TEST_CASE("estimate: batch 0 saturates; a batch that does not fit is refused") {
     CHECK(test::contains(err, "batch = "));
     CHECK(test::contains(err, "does not fit"));
     CHECK(test::error_of([&] { return estimate(llama70_tp8, chat, {.batch = s.batch}); }).empty());
+}
+
+TEST_CASE("estimate_point: a point priced elsewhere, checked as estimate checks a batch") {
+    // A point at batch 32 on Llama-3.1-70B TP8: energy per token is 700 W × 8 GPUs ÷ its rate, as `estimate` has it.
+    serving_point p = serve_at_batch(llama70_tp8, chat, 32);
+    p.output_rate = tokens_per_second(4000.0);
+    const request_estimate e = estimate_point(llama70_tp8, chat, p);
+    CHECK(e.gpu_energy_per_output_token.value() == doctest::Approx(700.0 * 8 / 4000.0).epsilon(1e-12));
+    SUBCASE("a batch that does not fit the KV cache is refused, as estimate refuses it") {
+        const double room = saturated(llama70_tp8, chat).batch;
+        CHECK(test::contains(test::error_of([&] { return estimate(llama70_tp8, chat, {.batch = room + 1}); }), "does not fit"));
+        serving_point big = p;
+        big.batch = room + 1;
+        const std::string err = test::error_of([&] { return estimate_point(llama70_tp8, chat, big); });
+        CHECK(test::contains(err, "batch = "));
+        CHECK(test::contains(err, "does not fit"));
+        big.batch = room;
+        CHECK(test::error_of([&] { return estimate_point(llama70_tp8, chat, big); }).empty());
+    }
+    SUBCASE("no tokens to charge: a rate that is zero, negative or not finite; a batch below one") {
+        for (double rate : {0.0, -5.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+            CAPTURE(rate);
+            serving_point bad = p;
+            bad.output_rate = tokens_per_second(rate);
+            const std::string err = test::error_of([&] { return estimate_point(llama70_tp8, chat, bad); });
+            CHECK(test::contains(err, "output rate"));
+            CHECK(test::contains(err, "positive and finite"));
+        }
+        serving_point none = p;
+        none.batch = 0.0;
+        CHECK(test::contains(test::error_of([&] { return estimate_point(llama70_tp8, chat, none); }), "at least one sequence"));
+        none.batch = std::nan("");
+        CHECK(test::contains(test::error_of([&] { return estimate_point(llama70_tp8, chat, none); }), "batch"));
+    }
 }
 
 TEST_CASE("estimate: an unpriced GPU gives NaN cost, never a made-up one") {

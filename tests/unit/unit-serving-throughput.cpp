@@ -277,15 +277,16 @@ TEST_CASE("serving: online, by hand") {
     const queueing::decode_loop l = queueing::decode_loop_of(step, 100_ms, 499.0);
     REQUIRE(l.step.value() > 0.0);
     CHECK(s.step_time.value() == doctest::Approx(l.step.value()).epsilon(1e-12));
-    // TPOT: the decoders' step E[D·t] ÷ E[D] over D's law (Hermite nodes at D̄ = N·λ·t̄, spread
-    // √(F·D̄)), each node's step the decoder-weighted step of the bulk chain at that count.
+    // TPOT: the decoders' step E[D·t] ÷ E[D] over D's law (its 9-node Gauss rule at mean D̄ = N·λ·t̄,
+    // variance F·D̄), each node's step the decoder-weighted step of the bulk chain at that count.
     const double decoding = 499.0 * 10.0 * l.step.value();
+    const queueing::detail::count_rule g = queueing::detail::count_quadrature(decoding, l.fano);
     double weighted = 0, decoders = 0;
-    for (std::size_t i = 0; i < 9; ++i) {
-        const double x = std::max(0.0, decoding + std::sqrt(l.fano * decoding) * queueing::detail::hermite_nodes[i]);
+    for (std::size_t i = 0; i < queueing::detail::count_rule::size; ++i) {
+        const double x = g.node[i];
         const queueing::bulk_service at = queueing::bulk_steps([&](double k) { return step(x, k); }, 100_ms);
-        weighted += queueing::detail::hermite_weights[i] * x * queueing::decode_weighted_step(at, 499.0).value();
-        decoders += queueing::detail::hermite_weights[i] * x;
+        weighted += g.weight[i] * x * queueing::decode_weighted_step(at, 499.0).value();
+        decoders += g.weight[i] * x;
     }
     CHECK(s.tpot.value() == doctest::Approx(weighted / decoders).epsilon(1e-9));
     // Then the engine as a bulk-service queue at D̄ decoders: TTFT is the residual of the step I
@@ -300,6 +301,24 @@ TEST_CASE("serving: online, by hand") {
     // My prompt's step carries at least my prompt: TTFT exceeds the step with one prompt.
     CHECK(s.ttft > e.step[1]);
     CHECK(s.e2e.value() == doctest::Approx(s.ttft.value() + 499.0 * s.tpot.value()));
+}
+
+TEST_CASE("serving: online, the operating point says where it stands (rooted)") {
+    // Whole prompts and O > 1: the decode loop's root, t̄ > 0, and the mean step is it. One output token has
+    // no decode loop, and chunked prompts take the step-in-flight model: both stand at the first crossing of
+    // Little's law, and say so.
+    const deployment d{.m = catalog::seed_dashboard_model, .hw = catalog::seed_dashboard_gpu};
+    const online_latency o = serve_online_latency(d, {.input = 200_tok, .output = 500_tok}, 100_ms);
+    CHECK(o.rooted);
+    CHECK(o.decoding.step.value() > 0.0);
+    CHECK(o.point.step_time.value() == o.decoding.step.value());
+    const online_latency one = serve_online_latency(d, {.input = 200_tok, .output = 1_tok}, 100_ms);
+    CHECK_FALSE(one.rooted);
+    CHECK(one.whole_prompts);
+    const online_latency chunked = serve_online_latency(d, {.input = 200_tok, .output = 500_tok}, 100_ms,
+                                                        {.prefill_chunk = 64_tok});
+    CHECK_FALSE(chunked.rooted);
+    CHECK_FALSE(chunked.whole_prompts);
 }
 
 namespace {

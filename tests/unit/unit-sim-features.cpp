@@ -776,6 +776,54 @@ TEST_CASE("attention-DP lockstep prefill: an other rank runs as many prompts as 
     CHECK(r.requests[2].ttft == doctest::Approx(P / 2.0 + theirs).epsilon(1e-9));
 }
 
+TEST_CASE("attention-DP lockstep prefill: an other rank's extra prompts fit its own KV room, not ours after our admissions") {
+    // The by-hand case above ("an other rank runs as many prompts as ours") with B and C answering 1,000 tokens
+    // (KV reserved for whole sequences: A 1,200 tokens, B and C 1,300 each) and a KV pool sized by hand: the
+    // other rank, alike ours as the balance found it (A's 1,200 tokens), takes its own prompt and one more
+    // drawn from the run's requests (1,000-token prompts, answers of 200 or 1,000: 1,200 or 2,000 tokens each).
+    // The pool holds A + two of the largest, kv(1200) + 2·kv(2000), plus half the margin m = kv(1300) + kv(1200)
+    // − kv(2000) > 0, so the other rank always admits its second prompt. Charged with our B and C too (A + B +
+    // C + its two ≥ kv(1200) + 2·kv(1300) + 2·kv(1200) = the pool + 3m/2) it would not,
+    // and its step would be one 1,000-token prompt's: B's and C's first tokens would come at the end of
+    // max(ours, theirs with one prompt) instead of theirs with two.
+    const deployment moe{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
+    const pass_model pm = prepare_pass(moe);
+    const auto kv = [&](double n) { return kv_bytes_per_gpu_for_context(moe, tokens(n)).value(); };
+    const double margin = kv(1300.0) + kv(1200.0) - kv(2000.0);
+    REQUIRE(margin > 0.0);
+    const double pool = kv(1200.0) + 2.0 * kv(2000.0) + margin / 2.0;
+    CHECK(kv(1200.0) + 2.0 * kv(1300.0) + 2.0 * kv(1200.0) > pool);  // charged with ours, it would not fit
+    CHECK(kv(1200.0) + 2.0 * kv(1300.0) <= pool);                    // ours fit: A, B and C run
+    // The pool of a given reserve (fraction 0): HBM − activations − weights, so activations = HBM − weights − pool.
+    const memory_reserve reserve{.fraction = 0.0,
+                                 .activations = bytes(moe.hw.gpu.hbm_capacity.value() - weight_bytes_per_gpu(moe).value() - pool)};
+    REQUIRE(kv_budget_per_gpu(moe, reserve).value() == doctest::Approx(pool).epsilon(1e-12));
+    const double P = prefill_pass(pm, 1.0, 1000_tok, 0_tok).time().value();
+    auto with = [&](double prompts, double each) {
+        return step_pass(pm, {.decode_sequences = 1.0, .decode_context = 1001_tok, .prefill_sequences = prompts,
+                              .prefill_tokens = tokens(each), .prefill_prefix = 0_tok})
+            .time()
+            .value();
+    };
+    const double theirs = with(2.0, 1000.0);
+    CHECK(theirs > std::max(with(2.0, 300.0), with(1.0, 1000.0)));
+    const std::vector<workload::request> abc{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
+                                             {.arrival = seconds(P / 2.0), .input = 300_tok, .output = 1000_tok},
+                                             {.arrival = seconds(P / 2.0), .input = 300_tok, .output = 1000_tok}};
+    std::uint64_t seed = 1;  // the first seed whose split puts all three on one server (`sim::run`)
+    for (;; ++seed) {
+        workload::sampler split(seed ^ 0x5151'5151'5151'5151ULL);
+        const bool a = split.unit() < 0.5, b = split.unit() < 0.5, c = split.unit() < 0.5;
+        if (a == b && b == c) break;
+    }
+    const sim::result r = sim::simulate(moe, abc, {.limits = {.reserve = reserve, .adp_timeout_iters = 1}, .seed = seed,
+                                                   .adp_others_rate = per_second(1e12), .adp_others_input = 1000_tok});
+    REQUIRE(r.requests.size() == 3);
+    CHECK(r.requests[0].ttft == doctest::Approx(P).epsilon(1e-9));
+    CHECK(r.requests[1].ttft == doctest::Approx(P / 2.0 + theirs).epsilon(1e-9));
+    CHECK(r.requests[2].ttft == doctest::Approx(P / 2.0 + theirs).epsilon(1e-9));
+}
+
 TEST_CASE("attention-DP lockstep prefill: an other rank's prompt its batch cap refuses does not run") {
     // As in "the other rank's prompt sets the iteration" (A 1000 -> 200 alone on our rank; the other rank
     // with a 1,000-token prompt at every iteration it has none; timeout 5), with a cap of one sequence a

@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
         s += "| TPOT p90 | ≤ " + text::fixed(100 * tpot_bar_load, 0) + "% | " + text::fixed(100 * worst_tpot, 1) +
              "% | 10% | " + (worst_tpot <= 0.10 ? "yes" : "**no**") + " |\n\n";
         s += "Where it breaks: TTFT holds to 90% load on this grid (−23% at 95% on the 2,000-token prompts). TPOT "
-             "p90 holds within 7.3% to 85% and 5.9% at 90%; at 95% it runs 9–14% high on the 70B rows at TP8 and "
+             "p90 holds within 5.9% to 85% and 5.6% at 90%; at 95% it runs 8.5–17% high on the 70B rows at TP8 and "
              "with 2,000-token prompts: the loop gain is 0.66–0.82 at 80% load and 0.84–0.95 at 90–95%, and the linear model overstates a slow mode this close to 1 (the lognormal's "
              "tail, and a step whose slope in the decoding count changes over that count's spread). "
              "`tpot_percentile` refuses a gain of 0.99 or more (the slow mode then amplifies the arrivals' noise "

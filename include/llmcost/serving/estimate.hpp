@@ -155,10 +155,18 @@ namespace detail {
 }
 
 /// The estimate of a serving point priced elsewhere — the online solver's (`serve_online_latency`),
-/// whose output rate is the arrivals' λ·O·dp: energy and money per output token at that rate.
+/// whose output rate is the arrivals' λ·O·dp: energy and money per output token at that rate. Refuses,
+/// as `estimate` does, a point whose batch (at least one sequence) does not fit the KV cache
+/// (`require_batch_fits`), and a point that emits nothing to charge: an output rate that is not
+/// positive and finite.
 [[nodiscard]] constexpr request_estimate estimate_point(const deployment& d, const request_shape& r, const serving_point& at,
                                                         const estimate_options& o = {}) {
     o.validate();
+    require(at.batch >= 1.0 && non_negative_finite(at.batch), d.m.name, "batch", at.batch,
+            "a serving point holds at least one sequence (finite)");
+    require(positive_finite(at.output_rate.value()), d.m.name, "output rate (token/s)", at.output_rate.value(),
+            "must be positive and finite: energy and money are charged per output token");
+    require_batch_fits(d, r, at.batch, with_draft_resident(o.limits, o.speculation));
     request_estimate e{};
     e.point = at;
     return detail::estimate_at(d, r, o, with_draft_resident(o.limits, o.speculation), e);

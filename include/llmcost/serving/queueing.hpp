@@ -290,7 +290,8 @@ struct decode_loop {
     double gain = 0;           ///< λ·(p + c·N): the slow mode's loop gain; +∞ where no steady state exists
     seconds_t mean{};          ///< E[Y] over requests (its prompt rode a step of the size-biased k); 0 at a gain ≥ 0.99
     seconds_t deviation{};     ///< √Var(Y); 0 at a gain ≥ 0.99
-    double fano = 1;           ///< F = Var(D) ÷ D̄: the decoding count's law at the root (`detail::each_decoder`)
+    double fano = 1;           ///< F = Var(D) ÷ D̄: the decoding count's law t̄ was solved under (`detail::each_decoder`):
+                               ///< the last round's input, not the F its loop response would feed a next round
 };
 
 /// The loop gain past which `mean_step_quantile` refuses: the slow mode then amplifies the arrivals'
@@ -298,15 +299,6 @@ struct decode_loop {
 inline constexpr double max_loop_gain = 0.99;
 
 namespace detail {
-/// Probabilists' Gauss–Hermite rule, 9 nodes: E[f(Z)] ≈ Σ w_i·f(x_i), Z ~ N(0, 1), exact for
-/// polynomials of degree ≤ 17 (Abramowitz & Stegun 1964, table 25.10: nodes × √2, weights ÷ √π).
-inline constexpr std::array<double, 9> hermite_nodes{-4.512745863399783, -3.205429002856470, -2.076847978677830,
-                                                     -1.023255663789133, 0.0,                1.023255663789133,
-                                                     2.076847978677830,  3.205429002856470,  4.512745863399783};
-inline constexpr std::array<double, 9> hermite_weights{2.234584400774658e-05, 2.789141321231769e-03, 4.991640676521788e-02,
-                                                       2.440975028949394e-01, 4.063492063492064e-01, 2.440975028949394e-01,
-                                                       4.991640676521788e-02, 2.789141321231769e-03, 2.234584400774658e-05};
-
 /// E[t(decoding, k)], k ~ Poisson(k̄): the mean step at a decoding count, over the prompts it carries
 /// (the tail past the mode dropped below 10⁻¹⁷ of the mass).
 template <class Step>
@@ -321,32 +313,92 @@ template <class Step>
     return sum / mass;
 }
 
-/// Visits the decoding count's law, mean D̄ and variance F·D̄, as (weight, count) pairs:
-/// Σ_i w_i·f(D̄ + √(F·D̄)·x_i) over the 9 Gauss–Hermite nodes; where the lowest node falls below 0
-/// (D̄ < 4.52²·F) and the count spans few values (D̄ + 12·√(F·D̄) ≤ `max_discrete_decoders`), the
-/// count's own law: Poisson(D̄) for F ≤ 1 (the M/G/∞ count: Takács 1962; Kleinrock 1975 vol. 1),
-/// negative binomial above (the gamma-mixed Poisson), r = D̄ ÷ (F − 1), P(0) = F^(−r),
-/// P(j) = P(j − 1)·(r + j − 1)·(1 − 1/F) ÷ j, until the tail past the mean holds < 10⁻¹⁵; a wider
-/// law keeps the nodes, held at 0 or more (a count is never negative; its cost stays 9 points).
-inline constexpr double max_discrete_decoders = 16;
+/// The 9-node Gauss rule of the decoding count's own law, mean D̄ and variance F·D̄: E[f(D)] ≈
+/// Σ_i w_i·f(x_i), exact for polynomials of degree ≤ 17 in D. The law is Poisson(D̄) for F ≤ 1 (the
+/// M/G/∞ count: Takács 1962; Kleinrock 1975 vol. 1; an F below 1 is held at 1) and the negative binomial
+/// above it (the gamma-mixed Poisson: r = D̄ ÷ (F − 1), q = 1 − 1 ÷ F): Gauss–Charlier and Gauss–Meixner.
+/// Their monic three-term recurrences (Meixner's M_n(x; β = r, c = q), DLMF §18.22.2 and Table 18.19.1;
+/// Gautschi, *Orthogonal Polynomials: Computation and Approximation*, 2004, §1.5 Table 1.2), written
+/// with F = 1 ÷ (1 − q) so that F = 1 is Charlier's a_n = n + D̄, b_n² = n·D̄ and no rule switches:
+///     a_n = (n + (n + r)·q) ÷ (1 − q) = D̄ + n·(2F − 1),
+///     b_n² = n·(n + r − 1)·q ÷ (1 − q)² = n·F·(D̄ + (n − 1)·(F − 1)).
+/// Golub & Welsch (1969): the nodes are the eigenvalues of the 9 × 9 Jacobi matrix (diagonal a_0…a_8,
+/// off-diagonal b_1…b_8), found one by one by Sturm-sequence bisection (Wilkinson 1965, §5.39), and the
+/// weights the Christoffel numbers w_i = 1 ÷ Σ_{k=0}^{8} p_k(x_i)², p_k the orthonormal polynomials,
+/// p_{k+1} = ((x − a_k)·p_k − b_k·p_{k−1}) ÷ b_{k+1}. The nodes lie inside the support (0, ∞): a count is
+/// never priced below 0, and as D̄ grows the rule tends to Gauss–Hermite's on the normal N(D̄, F·D̄).
+/// D̄ = 0 is the point mass at 0.
+struct count_rule {
+    static constexpr std::size_t size = 9;
+    std::array<double, size> node{}, weight{};
+};
+[[nodiscard]] constexpr count_rule count_quadrature(double mean_decoding, double fano) {
+    constexpr std::size_t n = count_rule::size;
+    count_rule g{};
+    if (!(mean_decoding > 0.0)) {
+        g.weight[0] = 1.0;
+        return g;
+    }
+    const double f = llmcost::detail::max(1.0, fano);
+    double a[n]{}, b2[n]{}, b[n]{};  // a_k; b_k² and b_k couple rows k − 1 and k (b_0 = 0); plain arrays: fewer constant-evaluation steps
+    for (std::size_t k = 0; k < n; ++k) {
+        const double x = static_cast<double>(k);
+        a[k] = mean_decoding + x * (2.0 * f - 1.0);
+        b2[k] = x * f * (mean_decoding + (x - 1.0) * (f - 1.0));
+        b[k] = llmcost::detail::const_sqrt(b2[k]);
+    }
+    // Sturm count: whether more than i eigenvalues lie below x (the negative pivots of T − x·I's LDLᵀ;
+    // the count only grows, so it stops once past i)
+    const auto more_below = [&](double x, std::size_t i) {
+        std::size_t count = 0;
+        double d = 1.0;
+        for (std::size_t k = 0; k < n; ++k) {
+            d = a[k] - x - (k > 0 ? b2[k] / d : 0.0);
+            if (d == 0.0) d = -1e-300;
+            if (d < 0.0 && ++count > i) return true;
+        }
+        return false;
+    };
+    double lo0 = a[0], hi0 = a[0];  // Gershgorin's discs
+    for (std::size_t k = 0; k < n; ++k) {
+        const double r = b[k] + (k + 1 < n ? b[k + 1] : 0.0);
+        lo0 = llmcost::detail::min(lo0, a[k] - r);
+        hi0 = llmcost::detail::max(hi0, a[k] + r);
+    }
+    double total = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        // the (i + 1)-th smallest eigenvalue, above the i-th: more than i below hi, at most i below lo; to 2 ulp of
+        // the node (not to the ulp of 0: a node near 0 would take hundreds of halvings, and a constant
+        // evaluation of `decode_loop_of` past clang's step limit)
+        double lo = i > 0 ? llmcost::detail::max(lo0, g.node[i - 1]) : lo0, hi = hi0;
+        for (int it = 0; it < 200 && hi - lo > 4.5e-16 * llmcost::detail::max(-lo, hi); ++it) {
+            const double mid = (lo + hi) / 2.0;
+            if (!(mid > lo && mid < hi)) break;
+            (more_below(mid, i) ? hi : lo) = mid;
+        }
+        const double x = (lo + hi) / 2.0;
+        double prev = 0.0, p = 1.0, sum = 1.0;
+        for (std::size_t k = 0; k + 1 < n; ++k) {
+            const double next = ((x - a[k]) * p - b[k] * prev) / b[k + 1];
+            prev = p;
+            p = next;
+            sum += p * p;
+        }
+        g.node[i] = llmcost::detail::max(0.0, x);
+        g.weight[i] = sum < std::numeric_limits<double>::infinity() ? 1.0 / sum : 0.0;  // a far node's weight underflows
+        total += g.weight[i];
+    }
+    for (double& w : g.weight) w /= total;  // Σ w = 1 to rounding
+    return g;
+}
+
+/// Visits the decoding count's law, mean D̄ and variance F·D̄, as (weight, count) pairs: the 9 nodes
+/// of `count_quadrature`, each with a weight above 0.
 template <class Visit>
 constexpr void each_decoder(double mean_decoding, double fano, const Visit& f) {
-    const double sd = llmcost::detail::const_sqrt(fano * mean_decoding);
-    if (mean_decoding + sd * hermite_nodes[0] >= 0.0 || mean_decoding + 12.0 * sd > max_discrete_decoders) {
-        for (std::size_t i = 0; i < hermite_nodes.size(); ++i)
-            f(hermite_weights[i], llmcost::detail::max(0.0, mean_decoding + sd * hermite_nodes[i]));
-        return;
-    }
-    const bool poisson = !(fano > 1.0 + 1e-9);
-    const double r = poisson ? 0.0 : mean_decoding / (fano - 1.0), q = poisson ? 0.0 : 1.0 - 1.0 / fano;
-    double pj = poisson ? llmcost::detail::const_exp(-mean_decoding) : llmcost::detail::const_exp(-r * llmcost::detail::const_log(fano));
-    double mass = 0.0;
-    for (double j = 0.0; j < 1e5; j += 1.0) {
-        if (j > 0.0) pj *= poisson ? mean_decoding / j : (r + j - 1.0) * q / j;
-        f(pj, j);
-        mass += pj;
-        if (j > mean_decoding && (pj < 1e-17 || 1.0 - mass < 1e-15 || j >= 4.0 * max_discrete_decoders)) break;
-    }
+    const count_rule g = count_quadrature(mean_decoding, fano);
+    for (std::size_t i = 0; i < count_rule::size; ++i)
+        if (g.weight[i] > 0.0) f(g.weight[i], g.node[i]);
 }
 
 /// Moments of the linear loop of `decode_loop` (λ, t̄, c, p, N whole steps), from its impulse
@@ -395,12 +447,12 @@ struct loop_moments {
 /// The `decode_loop` of a step price `t(decoding, prompts)` (a callable returning a duration),
 /// Poisson arrivals one every `interarrival`, and `steps` decode steps a request (N, rounded to whole
 /// steps). Every prompt decodes N steps, so the steps carry D̄ = N·λ·t̄ decoders on average, and t̄
-/// solves t̄ = E[t(D, k)] over k ~ Poisson(λ·t̄) and a normal D of mean D̄ and variance F·D̄ (the
+/// solves t̄ = E[t(D, k)] over k ~ Poisson(λ·t̄) and the count D of mean D̄ and variance F·D̄ (the
 /// decoding count's spread: its Fano factor F is 1 for the Poisson count of Palm's theorem, and the
 /// loop's own Var(D) ÷ D̄ after that; the smallest root, bracketed upward from t(0, 0) in 2% steps,
-/// then bisected). Where the normal's nodes would reach below zero (D̄ < 4.52²·F), D is the count
-/// itself: Poisson(D̄) for F ≤ 1 (the M/G/∞ count, Takács 1962; Kleinrock 1975 vol. 1), negative
-/// binomial of mean D̄ and variance F·D̄ above (the gamma-mixed Poisson), not a normal clamped at 0.
+/// then bisected): Poisson(D̄) for F ≤ 1 (the M/G/∞ count, Takács 1962; Kleinrock 1975 vol. 1),
+/// negative binomial above (the gamma-mixed Poisson), integrated by its own 9-node Gauss rule at
+/// every D̄ (`detail::count_quadrature`: no rule switches, no node below 0).
 /// The slopes are statistical linearisations over the same laws (Booton 1954; Gelb &
 /// Vander Velde, *Multiple-Input Describing Functions*, 1968): p = Cov(k, t) ÷ Var(k),
 /// c = Cov(D, t) ÷ Var(D). Four rounds, each feeding the loop's Var(D)
@@ -473,8 +525,7 @@ template <class Step, duration T>
         // past the threshold the slopes are scaled to just under it: F stays continuous, the moments unpriced
         const double scale = l.gain < max_loop_gain ? 1.0 : max_loop_gain * (1.0 - 1e-9) / l.gain;
         m = detail::loop_response(lambda, tbar, c * scale, p * scale, n);
-        fano = decoding > 0.0 ? m.decoding_variance / decoding : 1.0;
-        l.fano = fano;
+        fano = decoding > 0.0 ? m.decoding_variance / decoding : 1.0;  // the next round's F; l.fano keeps this round's
     }
     if (!(l.gain < max_loop_gain)) return l;  // the moments need the linear loop below the threshold
     l.mean = seconds(tbar + m.mean_shift);

@@ -564,6 +564,10 @@ struct online_latency {
     queueing::decode_loop decoding;
     double output = 0;           ///< O, tokens each request generates
     bool whole_prompts = false;  ///< the percentiles' model holds: whole prompts, no token cap
+    /// The mean figures are at the decode loop's root (`decoding.step` > 0); false: at the first crossing
+    /// of Little's law on the raw step curve, where the loop has no root or there is none (one output
+    /// token, chunked prompts, a token cap).
+    bool rooted = false;
 };
 
 namespace detail {
@@ -630,15 +634,15 @@ template <duration T>
     // gain, not the first crossing of the raw step curve above, which stays only where the loop has
     // no root (docs/online-smoothed-root.md).
     if (o.whole_prompts && o.output > 1.0)
-        o.decoding = queueing::decode_loop_of(
-            [&](double n, double k) { return seconds(detail::step_formula(pm, terms, detail::micro_batch(d, n), k).time()); },
-            seconds(gap), o.output - 1.0);
+        o.decoding = queueing::decode_loop_of([&](double n, double k) { return step_at(n)(k); }, seconds(gap), o.output - 1.0);
     const bool rooted = o.decoding.step.value() > 0.0;
+    o.rooted = rooted;
     const double ranks = static_cast<double>(d.attention_ranks());
     if (o.whole_prompts) {
         const double n_steps = detail::max(1.0, o.output - 1.0);
-        // The bulk chain (Bailey 1954) at the loop's D̄ = N·λ·t̄ decoders, built once; where the loop
-        // has no root, at the first crossing's λ·(E2E − TTFT).
+        // The bulk chain (Bailey 1954) at the loop's D̄ = N·λ·t̄ decoders, built once (the D-law average
+        // below builds one at each node of the count's Gauss rule, none of which sits at D̄: the count's
+        // law is skewed); where the loop has no root, at the first crossing's λ·(E2E − TTFT).
         o.steps = queueing::bulk_steps(
             step_at(rooted ? o.decoding.steps * o.decoding.step.value() / gap : (s.e2e - s.ttft).value() / gap), seconds(gap));
         // TPOT = E[D·t] ÷ E[D], the step as the decoders see it, over both channels: the prompts a

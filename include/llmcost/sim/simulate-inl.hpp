@@ -122,6 +122,13 @@ enum class stage {
     decode,     ///< the answer only: the prompt's KV arrives with the request, every token a decode step
 };
 
+/// TensorRT-LLM's attention-DP balance runs this server's iterations in lockstep with R − 1 other ranks:
+/// R ≥ 2 ranks with the balance on (`engine::adp_ranks`), on a colocated server only (a decode server's
+/// requests arrive prefilled, generation requests the balance never holds; a prefill server keeps the
+/// steady-state 1 ÷ β). Where it runs, `run_server` prices the others' prompts and the busiest rank's KV,
+/// and `simulate` drops 1 ÷ β, which stands for the same imbalance.
+[[nodiscard]] inline bool adp_lockstep(const engine& e, stage role) { return e.adp_ranks >= 2.0 && role == stage::colocated; }
+
 /// A request in the engine.
 struct live {
     double input = 0, output = 0;
@@ -287,7 +294,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     // requests arrived ÷ time since its first). A rank's waiting prompt stays until a release admits it.
     // Colocated servers only: a decode server's requests arrive prefilled (generation requests, which
     // the balance never holds).
-    const bool balance = e.adp_ranks >= 2.0 && role == stage::colocated;
+    const bool balance = adp_lockstep(e, role);
     std::vector<char> other_waiting(balance ? static_cast<std::size_t>(e.adp_ranks) - 1 : 0, 0);
     workload::sampler others(e.seed ^ 0xada0'ba1a'0000'0000ULL ^ (server * 0x9e37'79b9'7f4a'7c15ULL));
     // The other ranks' context requests, one a rank: the prompt tokens it still has to prefill, the
@@ -392,6 +399,10 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 may_admit = false;
             }
         }
+        // The KV this rank held before its admissions below: the other ranks, alike ours as the balance
+        // found them (`would_start`: our running count and KV before this iteration's admissions), add
+        // their own context requests to it, not ours.
+        const double used_at_release = used;
         // Admission, first come first served: stop at the first request that does not fit.
         double admitted_now = running_count, swap_in = 0.0;
         std::vector<remaining_sequence> ends;
@@ -525,10 +536,15 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                         // Alike ours, it holds as many context requests as ours runs in this step (ps): whole
                         // prompts run the others, each drawn as above, while the same rules admit them (its batch
                         // cap and KV room as `would_start`, the step's token budget after its answers as ours).
+                        // Its room is its own: the KV held before this iteration's admissions (ours alike) plus
+                        // its own context requests (`held`), not the prompts our rank admitted just now (the
+                        // review s32m found `used` after our admissions here, while the batch cap counted
+                        // `running_count` before them: our new prompts were charged to its KV room).
                         for (double k = 1.0; e.chunk == 0 && k < ps; k += 1.0) {
                             const other_request q = draw_other();
                             const bool admits = (e.max_batch == 0 || running_count + 1.0 + k <= e.max_batch) &&
-                                                used + held + q.need <= e.kv_budget && dec + rank.tokens + q.fresh <= budget;
+                                                used_at_release + held + q.need <= e.kv_budget &&
+                                                dec + rank.tokens + q.fresh <= budget;
                             if (!admits) break;
                             held += q.need;
                             rank.tokens += q.fresh;
@@ -753,8 +769,8 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     // others' prompts in lockstep, and the busiest rank's KV in every iteration), the mechanism attention
     // DP's balance ratio β stands for in a steady-state step (`pass_model::attention_dp_busiest` = 1 ÷ β,
     // blog10: β = mean ÷ most tokens over the ranks, per iteration): not both, so 1 ÷ β is dropped here.
-    // A disaggregated run's servers (no balance: `run_server`'s `balance` is colocated only) keep it.
-    if (e.adp_ranks >= 2.0 && o.prefill_servers == 0.0) e.pm.attention_dp_busiest = 1.0;
+    // A disaggregated run's servers (no balance: `adp_lockstep` is colocated only) keep it.
+    if (adp_lockstep(e, o.prefill_servers == 0.0 ? stage::colocated : stage::prefill)) e.pm.attention_dp_busiest = 1.0;
     // z_R: the busiest of the R ranks' KV in standard deviations, the expected maximum of R normal draws.
     e.adp_busiest_z = expected_max_of_normals(e.adp_ranks);
     for (std::size_t i = 0; i < reqs.size(); ++i) check_request(e, reqs[i], i, origin);
