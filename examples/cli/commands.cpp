@@ -597,12 +597,8 @@ report estimate(const estimate_command& c) {
     // latencies' distribution (serve_online_latency); energy and money at its output rate, the
     // arrivals' λ·O (the concurrency must still fit the KV cache).
     std::optional<online_latency> online;
-    estimate_options at = o;
-    if (c.rate > 0) {
-        online = serve_online_latency(d, r, seconds(static_cast<double>(d.layout.dp) / c.rate), o.limits);
-        at.batch = std::max(1.0, online->point.batch);  // estimate_point refuses a batch that does not fit
-    }
-    const request_estimate e = online ? llmcost::estimate_point(d, r, online->point, o) : llmcost::estimate(d, r, at);
+    if (c.rate > 0) online = serve_online_latency(d, r, seconds(static_cast<double>(d.layout.dp) / c.rate), o.limits);
+    const request_estimate e = online ? llmcost::estimate_point(d, r, online->point, o) : llmcost::estimate(d, r, o);
     const serving_point& s = online ? online->point : e.point;
     if (c.explain) add_breakdown(out, d, r, s, o.limits);
 

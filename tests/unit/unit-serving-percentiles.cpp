@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -428,6 +429,67 @@ TEST_CASE("percentiles: the decoding count's Gauss rule (Charlier for Poisson, M
         CHECK(none.weight[0] == 1.0);
         CHECK(moment(none, 1) == 0.0);
     }
+    SUBCASE("a nearly-Poisson law at a small mean: the weights stay right (review s33a, SHOULD 1)") {
+        // Poisson(μ): Σw = 1, E[D] = μ, E[D²] = μ² + μ; the negative binomial: E[D²] = μ² + F·μ. The forward
+        // recurrence of the orthonormal polynomials gave E[D] = 3.4·10⁻¹⁰ at μ = 10⁻⁵, and NaN weights below
+        // μ ≈ 3·10⁻⁵⁴.
+        struct law {
+            double mean, fano;
+        };
+        for (const law& c : {law{1e-5, 1.0}, law{1e-8, 1.0}, law{1e-4, 1.0 + 1e-6}, law{1e-4, 1.0 + 1e-9}, law{1e-60, 1.0},
+                             law{1e-60, 101.0}, law{1e-270, 1.0}, law{1e-270, 1.0 + 1e-4}}) {
+            CAPTURE(c.mean);
+            CAPTURE(c.fano);
+            const queueing::detail::count_rule g = queueing::detail::count_quadrature(c.mean, c.fano);
+            for (std::size_t i = 0; i < queueing::detail::count_rule::size; ++i) {
+                CHECK_FALSE(std::isnan(g.weight[i]));
+                CHECK(g.weight[i] >= 0.0);
+            }
+            CHECK(moment(g, 0) == doctest::Approx(1.0).epsilon(1e-14));
+            CHECK(moment(g, 1) == doctest::Approx(c.mean).epsilon(1e-12));
+            CHECK(moment(g, 2) == doctest::Approx(c.mean * c.mean + c.fano * c.mean).epsilon(1e-12));
+        }
+    }
+    SUBCASE("D̄ ≤ 10⁻²⁸⁰ is the point mass at 0, continuous with the rule just above") {
+        // P(D > 0) ≤ D̄: a bounded f, here 1 ÷ (1 + D), has E[f] within D̄ of f(0) = 1 on both sides.
+        const queueing::detail::count_rule at = queueing::detail::count_quadrature(1e-280, 1.0);
+        const queueing::detail::count_rule above = queueing::detail::count_quadrature(1.001e-280, 1.0);
+        CHECK(at.weight[0] == 1.0);
+        CHECK(moment(at, 1) == 0.0);
+        CHECK(moment(above, 1) == doctest::Approx(1.001e-280).epsilon(1e-12));
+        double f_at = 0.0, f_above = 0.0;
+        for (std::size_t i = 0; i < queueing::detail::count_rule::size; ++i) {
+            f_at += at.weight[i] / (1.0 + at.node[i]);
+            f_above += above.weight[i] / (1.0 + above.node[i]);
+        }
+        CHECK(f_at == 1.0);
+        CHECK(std::abs(f_above - f_at) <= 1e-279);
+    }
+}
+
+TEST_CASE("percentiles: the decoder-weighted average leaves out the count's nodes of negligible weight") {
+    // D̄ = 100, F = 101 (the loop's F at the gain threshold): the rule's top node sits ≈ 2,650 decoders out with
+    // weight ≈ 3·10⁻¹¹ (review s33a), where a bulk chain may refuse. With g(D) = D the average is E[D²] ÷ E[D] =
+    // (D̄² + F·D̄) ÷ D̄ = D̄ + F = 201, the dropped node moving it by w·x² ÷ E[D²] ≈ 3·10⁻¹¹·7·10⁶ ÷ 20,100 ≈ 10⁻⁸.
+    const queueing::detail::count_rule g = queueing::detail::count_quadrature(100.0, 101.0);
+    const double top = g.node[8], next = g.node[7];
+    REQUIRE(g.weight[8] < queueing::detail::negligible_count_mass);
+    REQUIRE(g.weight[7] >= queueing::detail::negligible_count_mass);
+    CHECK(top > 2000.0);
+    const auto refusing_past = [](double limit) {
+        return [limit](double x) {
+            if (x > limit) throw std::domain_error("a chain that does not exist");
+            return x;
+        };
+    };
+    const double mean = queueing::detail::decoder_weighted(100.0, 101.0, refusing_past((top + next) / 2.0));
+    CHECK(mean == doctest::Approx(201.0).epsilon(1e-6));
+    CHECK(mean <= next);  // within the priced nodes' range
+    // A node of weight ≥ 10⁻⁹ that cannot be priced is the average's refusal, as before.
+    CHECK_THROWS_AS((void)queueing::detail::decoder_weighted(100.0, 101.0, refusing_past((next + g.node[6]) / 2.0)),
+                    std::domain_error);
+    // Nothing decoding: no average (0), the caller keeps its own.
+    CHECK(queueing::detail::decoder_weighted(0.0, 1.0, refusing_past(0.0)) == 0.0);
 }
 
 static_assert(queueing::detail::count_quadrature(0.5, 1.0).weight[0] > 0.6 &&
@@ -532,7 +594,8 @@ TEST_CASE("percentiles: the decode loop's t̄ is the root under the F it returns
     // law (exact to degree 17). The F that `decode_loop::fano` returns, which the TPOT averages over, must be
     // the one the root was solved with: this residual vanishes to the bisection's tolerance. At this gain
     // (≈ 0.81) F still drifts between the rounds: the F the last round's loop response would feed a fifth
-    // round is 2% higher (5.34 against 5.23), and with it the residual was 3·10⁻⁴.
+    // round is 2% higher (5.34 against 5.23), and with it the relative residual was e·ΔF·D̄ ÷ t̄ = 1 µs·0.11·2800/s
+    // = 3·10⁻⁴ (not 3·10⁻⁵, as commit 0c0199c's message had it).
     const auto t = [](double d, double k) { return seconds(0.020 + 50e-6 * d + 1e-6 * d * d + 0.002 * k); };
     const queueing::decode_loop l = queueing::decode_loop_of(t, seconds(1.0 / 14.0), 200);
     REQUIRE(l.step.value() > 0.0);

@@ -166,10 +166,11 @@ namespace detail {
             "a serving point holds at least one sequence (finite)");
     require(positive_finite(at.output_rate.value()), d.m.name, "output rate (token/s)", at.output_rate.value(),
             "must be positive and finite: energy and money are charged per output token");
-    require_batch_fits(d, r, at.batch, with_draft_resident(o.limits, o.speculation));
+    const scheduler_limits resident = with_draft_resident(o.limits, o.speculation);
+    require_batch_fits(d, r, at.batch, resident);
     request_estimate e{};
     e.point = at;
-    return detail::estimate_at(d, r, o, with_draft_resident(o.limits, o.speculation), e);
+    return detail::estimate_at(d, r, o, resident, e);
 }
 
 /// One request on its own: its prompt's prefill pass, then output − 1 decode steps, each shared with

@@ -292,6 +292,7 @@ struct decode_loop {
     seconds_t deviation{};     ///< √Var(Y); 0 at a gain ≥ 0.99
     double fano = 1;           ///< F = Var(D) ÷ D̄: the decoding count's law t̄ was solved under (`detail::each_decoder`):
                                ///< the last round's input, not the F its loop response would feed a next round
+                               ///< (an F below 1 was priced as 1, the Poisson law)
 };
 
 /// The loop gain past which `mean_step_quantile` refuses: the slow mode then amplifies the arrivals'
@@ -315,7 +316,8 @@ template <class Step>
 
 /// The 9-node Gauss rule of the decoding count's own law, mean D̄ and variance F·D̄: E[f(D)] ≈
 /// Σ_i w_i·f(x_i), exact for polynomials of degree ≤ 17 in D. The law is Poisson(D̄) for F ≤ 1 (the
-/// M/G/∞ count: Takács 1962; Kleinrock 1975 vol. 1; an F below 1 is held at 1) and the negative binomial
+/// M/G/∞ count: Takács 1962; Kleinrock 1975 vol. 1; an F below 1, which only rounding or a negative
+/// slope gives, is held at 1) and the negative binomial
 /// above it (the gamma-mixed Poisson: r = D̄ ÷ (F − 1), q = 1 − 1 ÷ F): Gauss–Charlier and Gauss–Meixner.
 /// Their monic three-term recurrences (Meixner's M_n(x; β = r, c = q), DLMF §18.22.2 and Table 18.19.1;
 /// Gautschi, *Orthogonal Polynomials: Computation and Approximation*, 2004, §1.5 Table 1.2), written
@@ -324,10 +326,11 @@ template <class Step>
 ///     b_n² = n·(n + r − 1)·q ÷ (1 − q)² = n·F·(D̄ + (n − 1)·(F − 1)).
 /// Golub & Welsch (1969): the nodes are the eigenvalues of the 9 × 9 Jacobi matrix (diagonal a_0…a_8,
 /// off-diagonal b_1…b_8), found one by one by Sturm-sequence bisection (Wilkinson 1965, §5.39), and the
-/// weights the Christoffel numbers w_i = 1 ÷ Σ_{k=0}^{8} p_k(x_i)², p_k the orthonormal polynomials,
-/// p_{k+1} = ((x − a_k)·p_k − b_k·p_{k−1}) ÷ b_{k+1}. The nodes lie inside the support (0, ∞): a count is
+/// weights the squared first components of the normalised eigenvectors, w_i = z_0(x_i)² ÷ ‖z(x_i)‖² (equal
+/// to the Christoffel numbers 1 ÷ Σ_k p_k(x_i)², but taken by a twisted factorization, stable down to
+/// D̄ = 10⁻³⁰⁰: no short-circuit near the point mass is needed). The nodes lie inside the support (0, ∞): a count is
 /// never priced below 0, and as D̄ grows the rule tends to Gauss–Hermite's on the normal N(D̄, F·D̄).
-/// D̄ = 0 is the point mass at 0.
+/// D̄ ≤ 10⁻²⁸⁰ is the point mass at 0.
 struct count_rule {
     static constexpr std::size_t size = 9;
     std::array<double, size> node{}, weight{};
@@ -335,7 +338,7 @@ struct count_rule {
 [[nodiscard]] constexpr count_rule count_quadrature(double mean_decoding, double fano) {
     constexpr std::size_t n = count_rule::size;
     count_rule g{};
-    if (!(mean_decoding > 0.0)) {
+    if (!(mean_decoding > 1e-280)) {  // P(D > 0) ≤ D̄ ≤ 10⁻²⁸⁰: the point mass (the pivots' zero guard, 10⁻³⁰⁰, is this small)
         g.weight[0] = 1.0;
         return g;
     }
@@ -359,6 +362,30 @@ struct count_rule {
         }
         return false;
     };
+    // w_i = z_0² ÷ Σ_k z_k², z the eigenvector at x_i (Golub & Welsch 1969), by a twisted factorization
+    // of T − x·I (Parlett & Dhillon 1997; Golub & Meurant 2010, §3.4): forward pivots d⁺_k = a_k − x −
+    // b_k² ÷ d⁺_{k−1}, backward d⁻_k = a_k − x − b_{k+1}² ÷ d⁻_{k+1}, twist r = argmin |γ_k|, γ_k = d⁺_k +
+    // d⁻_k − (a_k − x); z_r = 1, z_k = −b_{k+1}·z_{k+1} ÷ d⁺_k below r and −b_k·z_{k−1} ÷ d⁻_k above it.
+    // Only products, so stable where the orthonormal polynomials' forward recurrence is not (a nearly
+    // diagonal T: small D̄ near Poisson, where p_k(x_i), k > i, is the recurrence's minimal solution)
+    const auto first_component_squared = [&](double x) {
+        double up[n]{}, down[n]{}, z[n]{};
+        const auto pivot = [](double d) { return d == 0.0 ? -1e-300 : d; };
+        for (std::size_t k = 0; k < n; ++k) up[k] = pivot(a[k] - x - (k > 0 ? b2[k] / up[k - 1] : 0.0));
+        for (std::size_t k = n; k-- > 0;) down[k] = pivot(a[k] - x - (k + 1 < n ? b2[k + 1] / down[k + 1] : 0.0));
+        std::size_t r = 0;
+        double best = std::numeric_limits<double>::infinity();
+        for (std::size_t k = 0; k < n; ++k) {
+            const double gamma = up[k] + down[k] - (a[k] - x), size = gamma < 0.0 ? -gamma : gamma;
+            if (size < best) best = size, r = k;  // NaN (∞ − ∞) is never taken
+        }
+        z[r] = 1.0;
+        for (std::size_t k = r; k-- > 0;) z[k] = -b[k + 1] * z[k + 1] / up[k];
+        for (std::size_t k = r + 1; k < n; ++k) z[k] = -b[k] * z[k - 1] / down[k];
+        double sum = 0.0;
+        for (double v : z) sum += v * v;
+        return z[0] * z[0] / sum;
+    };
     double lo0 = a[0], hi0 = a[0];  // Gershgorin's discs
     for (std::size_t k = 0; k < n; ++k) {
         const double r = b[k] + (k + 1 < n ? b[k + 1] : 0.0);
@@ -368,37 +395,51 @@ struct count_rule {
     double total = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
         // the (i + 1)-th smallest eigenvalue, above the i-th: more than i below hi, at most i below lo; to 2 ulp of
-        // the node (not to the ulp of 0: a node near 0 would take hundreds of halvings, and a constant
-        // evaluation of `decode_loop_of` past clang's step limit)
+        // the node or 10⁻¹⁷·D̄, whichever is wider (not to the ulp of 0: a node near 0 would take hundreds of
+        // halvings, and a constant evaluation of `decode_loop_of` past clang's step limit; 10⁻¹⁷·D̄ keeps
+        // Σ w·x = D̄ to 10⁻¹⁶ however small D̄, and ≈ 1,000 halvings reach it from the widest bracket)
+        const double floor = 1e-17 * mean_decoding;
         double lo = i > 0 ? llmcost::detail::max(lo0, g.node[i - 1]) : lo0, hi = hi0;
-        for (int it = 0; it < 200 && hi - lo > 4.5e-16 * llmcost::detail::max(-lo, hi); ++it) {
+        for (int it = 0; it < 1100 && hi - lo > llmcost::detail::max(floor, 4.5e-16 * llmcost::detail::max(-lo, hi)); ++it) {
             const double mid = (lo + hi) / 2.0;
             if (!(mid > lo && mid < hi)) break;
             (more_below(mid, i) ? hi : lo) = mid;
         }
         const double x = (lo + hi) / 2.0;
-        double prev = 0.0, p = 1.0, sum = 1.0;
-        for (std::size_t k = 0; k + 1 < n; ++k) {
-            const double next = ((x - a[k]) * p - b[k] * prev) / b[k + 1];
-            prev = p;
-            p = next;
-            sum += p * p;
-        }
         g.node[i] = llmcost::detail::max(0.0, x);
-        g.weight[i] = sum < std::numeric_limits<double>::infinity() ? 1.0 / sum : 0.0;  // a far node's weight underflows
+        g.weight[i] = first_component_squared(x);
         total += g.weight[i];
     }
     for (double& w : g.weight) w /= total;  // Σ w = 1 to rounding
     return g;
 }
 
-/// Visits the decoding count's law, mean D̄ and variance F·D̄, as (weight, count) pairs: the 9 nodes
-/// of `count_quadrature`, each with a weight above 0.
+/// Visits the decoding count's law, mean D̄ and variance max(1, F)·D̄, as (weight, count) pairs: the 9
+/// nodes of `count_quadrature`, each with a weight above 0.
 template <class Visit>
 constexpr void each_decoder(double mean_decoding, double fano, const Visit& f) {
     const count_rule g = count_quadrature(mean_decoding, fano);
     for (std::size_t i = 0; i < count_rule::size; ++i)
         if (g.weight[i] > 0.0) f(g.weight[i], g.node[i]);
+}
+
+/// The weight below which a node of the count's rule is left out of `decoder_weighted` (the rest
+/// renormalised): 10⁻⁹, the mass `bulk_steps` itself lets go beyond its capacity.
+inline constexpr double negligible_count_mass = 1e-9;
+
+/// E[D·g(D)] ÷ E[D] = Σ_i w_i·x_i·g(x_i) ÷ Σ_i w_i·x_i over the nodes of `count_quadrature` of weight
+/// w_i ≥ 10⁻⁹ (`negligible_count_mass`): a quantity as the decoders see it. A wide law's outer nodes sit
+/// 10–25·D̄ out with weights ≈ 10⁻¹¹ (D̄ = 100, F = 101: 2,650 decoders), where g (a bulk chain) may not
+/// exist; a node of larger weight is priced, and g's refusal there propagates. 0 where no node has D > 0.
+template <class Price>
+[[nodiscard]] constexpr double decoder_weighted(double mean_decoding, double fano, const Price& g) {
+    double weighted = 0.0, decoders = 0.0;
+    each_decoder(mean_decoding, fano, [&](double w, double x) {
+        if (!(w >= negligible_count_mass && x > 0.0)) return;
+        weighted += w * x * g(x);
+        decoders += w * x;
+    });
+    return decoders > 0.0 ? weighted / decoders : 0.0;
 }
 
 /// Moments of the linear loop of `decode_loop` (λ, t̄, c, p, N whole steps), from its impulse

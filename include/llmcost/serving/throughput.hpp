@@ -643,23 +643,19 @@ template <duration T>
         // The bulk chain (Bailey 1954) at the loop's D̄ = N·λ·t̄ decoders, built once (the D-law average
         // below builds one at each node of the count's Gauss rule, none of which sits at D̄: the count's
         // law is skewed); where the loop has no root, at the first crossing's λ·(E2E − TTFT).
-        o.steps = queueing::bulk_steps(
-            step_at(rooted ? o.decoding.steps * o.decoding.step.value() / gap : (s.e2e - s.ttft).value() / gap), seconds(gap));
+        const double mean_decoding = rooted ? o.decoding.steps * o.decoding.step.value() / gap : 0.0;  // D̄ = N·λ·t̄
+        o.steps = queueing::bulk_steps(step_at(rooted ? mean_decoding : (s.e2e - s.ttft).value() / gap), seconds(gap));
         // TPOT = E[D·t] ÷ E[D], the step as the decoders see it, over both channels: the prompts a
         // step carries (`decode_weighted_step` on the bulk chain at D decoders) and the decoding
-        // count's law at the root, Σ_i w_i·D_i·dws(D_i) ÷ Σ_i w_i·D_i (`detail::each_decoder`).
+        // count's law at the root, Σ_i w_i·D_i·dws(D_i) ÷ Σ_i w_i·D_i over the nodes of weight ≥ 10⁻⁹
+        // (`queueing::detail::decoder_weighted`: a wide law's far nodes, whose chain may refuse, left out).
         // Defined at any loop gain, unlike the linearised E[Y] (tables/percentiles.md compares them).
         s.tpot = queueing::decode_weighted_step(o.steps, n_steps);
         if (rooted) {
-            double weighted = 0.0, decoders = 0.0;
-            queueing::detail::each_decoder(o.decoding.steps * o.decoding.step.value() / gap, o.decoding.fano,
-                                           [&](double w, double x) {
-                                               if (!(w * x > 0.0)) return;
-                                               weighted += w * x * queueing::decode_weighted_step(
-                                                   queueing::bulk_steps(step_at(x), seconds(gap)), n_steps).value();
-                                               decoders += w * x;
-                                           });
-            if (decoders > 0.0) s.tpot = seconds(weighted / decoders);
+            const double tpot = queueing::detail::decoder_weighted(mean_decoding, o.decoding.fano, [&](double x) {
+                return queueing::decode_weighted_step(queueing::bulk_steps(step_at(x), seconds(gap)), n_steps).value();
+            });
+            if (tpot > 0.0) s.tpot = seconds(tpot);
         }
         double held = (s.residual + s.e2e - s.front_end).value() / gap;  // the first crossing's n = λ·(R + E2E − F)
         if (rooted) {
