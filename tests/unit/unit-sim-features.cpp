@@ -41,6 +41,26 @@ std::vector<workload::request> spaced(std::size_t n, double gap, double in, doub
     return v;
 }
 
+/// The first run seed whose split of `requests` requests over two servers (`sim::run`: one unit draw each,
+/// below 0.5 the first server, on the stream seeded seed ^ 0x5151…) puts them all on one.
+std::uint64_t seed_all_on_one_server(int requests) {
+    for (std::uint64_t seed = 1;; ++seed) {
+        workload::sampler split(seed ^ 0x5151'5151'5151'5151ULL);
+        const bool first = split.unit() < 0.5;
+        bool together = true;
+        for (int i = 1; i < requests; ++i) together = (split.unit() < 0.5) == first && together;
+        if (together) return seed;
+    }
+}
+
+/// One step's time: a sequence decoding at context 1,001 beside `prompts` whole prompts of `each` tokens.
+double one_decode_beside(const pass_model& pm, double prompts, double each) {
+    return step_pass(pm, {.decode_sequences = 1.0, .decode_context = 1001_tok, .prefill_sequences = prompts,
+                          .prefill_tokens = tokens(each), .prefill_prefix = 0_tok})
+        .time()
+        .value();
+}
+
 bool same_bits(const sim::result& a, const sim::result& b) {
     return a.requests.size() == b.requests.size() &&
            std::memcmp(a.requests.data(), b.requests.data(), a.requests.size() * sizeof(sim::request_result)) == 0 &&
@@ -705,11 +725,7 @@ TEST_CASE("attention-DP lockstep in the simulator: the busiest rank's KV in the 
                                             {.arrival = seconds(P / 2.0), .input = 3000_tok, .output = 50_tok}};
     // The run splits its requests over the dp = 2 servers (ranks) at random under its seed (`sim::run`):
     // the first seed that puts both on one.
-    std::uint64_t seed = 1;
-    for (;; ++seed) {
-        workload::sampler split(seed ^ 0x5151'5151'5151'5151ULL);
-        if ((split.unit() < 0.5) == (split.unit() < 0.5)) break;
-    }
+    const std::uint64_t seed = seed_all_on_one_server(2);
     const sim::result lockstep =
         sim::simulate(moe, ab, {.limits = {.adp_timeout_iters = 1}, .seed = seed, .adp_others_rate = per_second(0)});
     const sim::result plain = sim::simulate(moe, ab, {.seed = seed});
@@ -750,24 +766,14 @@ TEST_CASE("attention-DP lockstep prefill: an other rank runs as many prompts as 
     const deployment moe{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
     const pass_model pm = prepare_pass(moe);
     const double P = prefill_pass(pm, 1.0, 1000_tok, 0_tok).time().value();
-    auto with = [&](double prompts, double each) {
-        return step_pass(pm, {.decode_sequences = 1.0, .decode_context = 1001_tok, .prefill_sequences = prompts,
-                              .prefill_tokens = tokens(each), .prefill_prefix = 0_tok})
-            .time()
-            .value();
-    };
+    const auto with = [&](double prompts, double each) { return one_decode_beside(pm, prompts, each); };
     const double theirs = with(2.0, 1000.0);
     CHECK(theirs > with(2.0, 300.0));   // ours
     CHECK(theirs > with(1.0, 1000.0));  // theirs with one prompt only
     const std::vector<workload::request> abc{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
                                              {.arrival = seconds(P / 2.0), .input = 300_tok, .output = 20_tok},
                                              {.arrival = seconds(P / 2.0), .input = 300_tok, .output = 20_tok}};
-    std::uint64_t seed = 1;  // the first seed whose split puts all three on one server (`sim::run`)
-    for (;; ++seed) {
-        workload::sampler split(seed ^ 0x5151'5151'5151'5151ULL);
-        const bool a = split.unit() < 0.5, b = split.unit() < 0.5, c = split.unit() < 0.5;
-        if (a == b && b == c) break;
-    }
+    const std::uint64_t seed = seed_all_on_one_server(3);  // all three on one server (`sim::run`)
     const sim::result r = sim::simulate(moe, abc, {.limits = {.adp_timeout_iters = 1}, .seed = seed,
                                                    .adp_others_rate = per_second(1e12), .adp_others_input = 1000_tok});
     REQUIRE(r.requests.size() == 3);
@@ -799,23 +805,13 @@ TEST_CASE("attention-DP lockstep prefill: an other rank's extra prompts fit its 
                                  .activations = bytes(moe.hw.gpu.hbm_capacity.value() - weight_bytes_per_gpu(moe).value() - pool)};
     REQUIRE(kv_budget_per_gpu(moe, reserve).value() == doctest::Approx(pool).epsilon(1e-12));
     const double P = prefill_pass(pm, 1.0, 1000_tok, 0_tok).time().value();
-    auto with = [&](double prompts, double each) {
-        return step_pass(pm, {.decode_sequences = 1.0, .decode_context = 1001_tok, .prefill_sequences = prompts,
-                              .prefill_tokens = tokens(each), .prefill_prefix = 0_tok})
-            .time()
-            .value();
-    };
+    const auto with = [&](double prompts, double each) { return one_decode_beside(pm, prompts, each); };
     const double theirs = with(2.0, 1000.0);
     CHECK(theirs > std::max(with(2.0, 300.0), with(1.0, 1000.0)));
     const std::vector<workload::request> abc{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
                                              {.arrival = seconds(P / 2.0), .input = 300_tok, .output = 1000_tok},
                                              {.arrival = seconds(P / 2.0), .input = 300_tok, .output = 1000_tok}};
-    std::uint64_t seed = 1;  // the first seed whose split puts all three on one server (`sim::run`)
-    for (;; ++seed) {
-        workload::sampler split(seed ^ 0x5151'5151'5151'5151ULL);
-        const bool a = split.unit() < 0.5, b = split.unit() < 0.5, c = split.unit() < 0.5;
-        if (a == b && b == c) break;
-    }
+    const std::uint64_t seed = seed_all_on_one_server(3);  // all three on one server (`sim::run`)
     const sim::result r = sim::simulate(moe, abc, {.limits = {.reserve = reserve, .adp_timeout_iters = 1}, .seed = seed,
                                                    .adp_others_rate = per_second(1e12), .adp_others_input = 1000_tok});
     REQUIRE(r.requests.size() == 3);
