@@ -29,6 +29,7 @@ REPO = (f"github.com/gbeezybez/inference_results_v6.0 @{COMMIT} (a public copy o
 DASHBOARD = ("github.com/openshift-psap/performance-dashboard @71007029fb5bced1d79808e7e64dc4c2af82ea55 "
              "mlperf-data/summaries")
 V1_PATCH = "closed/AMD/setup/llama2-70b-99/patches/llama2-70b_vllm_gfx950.patch"
+AMD_BASE = "closed/AMD/src/harness_llm/common/config.yaml"
 
 
 def show(path):
@@ -141,54 +142,106 @@ def offline_row(base, r, instances, common_notes):
 
 
 # ---- NVIDIA Llama-2-70B ---------------------------------------------------------------------------------------
-NV_L2 = [  # (tag, results system, configs system, GPUs, hardware, scenarios)
-    ("B300", "B300-SXM-270GBx8_TRT", "B300-SXM-270GBx8", 8, "B300 (HGX)", ("Offline", "Server")),
-    ("GB200x72", "GB200-NVL72_GB200-186GB_aarch64x72_TRT", "GB200-NVL72_GB200-186GB_aarch64x72", 72, "GB200 (NVL72)",
-     ("Offline", "Server", "Interactive")),
-    ("GB300x72", "GB300-NVL72_GB300-288GB_aarch64x72_TRT", "GB300-NVL72_GB300-288GB_aarch64x72", 72, "GB300 (NVL72)",
-     ("Offline", "Server", "Interactive")),
+# How a v6.0 run's configuration is composed (closed/NVIDIA/code/main.py, closed/NVIDIA/scaleout/run_scaleout.sh,
+# closed/NVIDIA/scaleout/REPRODUCE.md "Llama2-70b"): the servers are launched per "atomic system" (run_llm_server
+# in --mpi_mode=leader reads that system's ATOMIC_EXPORTS, here B300-SXM-270GBx1 / GB*-NVL72_*x1: one trtllm-serve
+# per GPU, --dp-multiplicity 8 or 72 of them); the loadgen client (run_harness) reads the harness system's EXPORTS
+# (the x8 / x72 file: target QPS, max_concurrency, traffic_distribution_policy). Every run uses
+# --core_type=trtllm_endpoint (an HTTP client of trtllm-serve; the benchmark's DEFAULT_CORE_TYPE TRTLLM_EXECUTOR is
+# overridden), whose server is TensorRT-LLM's PyTorch backend (TrtllmExtraYAMLConfig.DEFAULT_RUNTIME_FLAGS
+# 'trtllm_backend': 'pytorch', closed/NVIDIA/code/llmlib/config.py).
+NV_L2 = [  # (tag, results system, atomic (server) config system, harness config system, GPUs, hardware, scenarios)
+    ("B300", "B300-SXM-270GBx8_TRT", "B300-SXM-270GBx1", "B300-SXM-270GBx8", 8, "B300 (HGX)", ("Offline", "Server")),
+    ("GB200x72", "GB200-NVL72_GB200-186GB_aarch64x72_TRT", "GB200-NVL72_GB200-186GB_aarch64x1",
+     "GB200-NVL72_GB200-186GB_aarch64x72", 72, "GB200 (NVL72)", ("Offline",)),
+    ("GB300x72", "GB300-NVL72_GB300-288GB_aarch64x72_TRT", "GB300-NVL72_GB300-288GB_aarch64x1",
+     "GB300-NVL72_GB300-288GB_aarch64x72", 72, "GB300 (NVL72)", ("Offline",)),
 ]
+# The NVL72 x72 Llama-2-70B Server and Interactive runs were disaggregated (REPRODUCE.md: "Server (disaggregated, run
+# from closed/NVIDIA/scripts/slurm_llm)", llama2_70b_disagg.sh with 28 context and 44 generation servers); the
+# library prices a disaggregated deployment only as a closed-loop client's run, so these Poisson rows are not
+# priced as the colocated deployment they were not: removed (docs/mlperf-v60-out-of-sample.md).
+NV_L2_DISAGG = [f"ML60-NV-{t}-L2-70B-{s}-{m}" for t in ("GB200x72", "GB300x72") for s in ("ser", "int")
+                for m in ("ttft", "tpot")]
+REPRODUCE = "closed/NVIDIA/scaleout/REPRODUCE.md"
 SHORT = {"Server": "ser", "Interactive": "int"}
 
 
 def nv_llama2_rows():
     rows = []
-    for tag, system, cfgsys, gpus, hardware, scenarios in NV_L2:
+    for tag, system, atomic, harness, gpus, hardware, scenarios in NV_L2:
         json_path, fw, _ = framework("NVIDIA", system)
         version = f"MLPerf v6.0 NVIDIA harness ({fw.split(', NVIDIA Dynamo')[0]})"
+        repro = show(REPRODUCE)
         for scenario in scenarios:
-            cfg_path = f"closed/NVIDIA/configs/{cfgsys}/{scenario}/llama2-70b.py"
+            need(repro, f"--atomic-system {atomic}", REPRODUCE)
+            cfg_path = f"closed/NVIDIA/configs/{atomic}/{scenario}/llama2-70b.py"
             cfg = show(cfg_path)
-            need(cfg, "model_fields.precision: 'fp4'", cfg_path)
-            need(cfg, "'kv_cache_dtype': 'fp8'", cfg_path)
-            for s in ("tensor_parallelism", "gpu_batch_size", "max_num_tokens", "kvcache_free_gpu_mem_frac",
-                      "enable_chunked_context", "use_graphs: True", "core_type"):
-                refuse(cfg, s, cfg_path, "the rule reads the v6.0 Llama-2-70B configs as stating none of these")
-            graphs = "use_graphs: False" in cfg
-            conc = number(cfg, r"'max_concurrency': ([0-9]+)", cfg_path)
-            policy = number(cfg, r"traffic_distribution_policy: '([a-z_]+)'", cfg_path)
+            hcfg_path = f"closed/NVIDIA/configs/{harness}/{scenario}/llama2-70b.py"
+            hcfg = show(hcfg_path)
+            for s in ("model_fields.precision: 'fp4'", "'kv_cache_dtype': 'fp8'", "llm_fields.tensor_parallelism: 1,",
+                      "llm_fields.pipeline_parallelism: 1,", "'context_chunking_policy': 'first_come_first_served'",
+                      "'enable_chunked_context': True", "harness_fields.use_graphs: False",
+                      "'enable_piecewise_cuda_graph': True", "'batch_scheduler_policy': 'max_util'"):
+                need(cfg, s, cfg_path)
+            for s in ("trtllm_backend", "disable_overlap_scheduler", "cuda_graph_batch_sizes", "trtllm_yml_override"):
+                refuse(cfg, s, cfg_path, "the rule reads a PyTorch-backend trtllm-serve with the overlap scheduler on")
+            for s in ("tensor_parallelism", "gpu_batch_size", "use_graphs: True", "trtllm_yml_override"):
+                refuse(hcfg, s, hcfg_path, "the rule reads the harness file as the client's settings only")
+            batch = number(cfg, r"'llama2-70b': ([0-9]+)", cfg_path)
+            runtime = cfg.split("llm_fields.trtllm_runtime_flags")[1]
+            tokens = number(runtime, r"'max_num_tokens': ([0-9]+)", cfg_path)
+            frac = number(runtime, r"'kvcache_free_gpu_mem_frac': ([0-9.]+)", cfg_path)
+            stream = number(runtime, r"'stream_interval': ([0-9]+)", cfg_path)
+            capture = number(cfg, r"'capture_num_tokens': \[1, [0-9, ]*?([0-9]+)\]", cfg_path)
+            conc = number(hcfg, r"'max_concurrency': ([0-9]+)", hcfg_path)
+            policy = number(hcfg, r"traffic_distribution_policy: '([a-z_]+)'", hcfg_path)
+            if policy != "isl_load_balancing":
+                sys.exit(f"{hcfg_path}: traffic_distribution_policy {policy!r}; the rule reads isl_load_balancing")
             r = run_logs("NVIDIA", system, "llama2-70b-99", scenario)
             out_tokens = round(r["tokens"] / r["samples"])
+            online = scenario != "Offline"
             base = {"id": f"ML60-NV-{tag}-L2-70B", "role": "check", "model": "Llama-2-70B", "hardware": hardware,
                     "engine": "trtllm", "engine_version": version, "tp": 1, "pp": 1, "ep": 1, "dp": gpus,
                     "weights": "fp4", "kv": "fp8", "input_tokens": 222, "output_tokens": out_tokens,
-                    "cuda_graphs": 0, "kv_memory_fraction": "0.8"}
+                    "max_batch": batch, "max_tokens": tokens, "cuda_graphs": 1, "kv_memory_fraction": frac,
+                    "eager_prompt": 0}
+            if online:
+                base.update({"chunked_context": 1, "replica_dispatch": "round_robin", "api_server": 1})
             notes = (
                 f"MLPerf Inference v6.0 closed llama2-70b-99 {{SCENARIO}}, submitter NVIDIA, system {system} (engine "
-                f"trtllm, version as {json_path} states it: {fw}); {REPO}. Config {cfg_path}: precision fp4, "
-                f"kv_cache_dtype fp8; it states no tensor_parallelism, gpu_batch_size or max_num_tokens, so the row "
-                f"takes the harness default tensor_parallelism 1 (HarnessConfig in closed/NVIDIA/code/llmlib/config.py; "
-                f"the v5.1 Llama-2-70B runs were TP 1 too): {gpus} replicas (dp {gpus}); max_batch and max_tokens "
-                f"left empty, priced at TensorRT-LLM on Blackwell's profile defaults (2,048 sequences, 8,192 tokens): "
-                f"ASSUMED, the engine's limits not being in the repository. KV memory flag: kvcache_free_gpu_mem_frac "
-                f"unset, the harness default 0.80 (TrtllmHarnessConfig.DEFAULT_RUNTIME_FLAGS). Graphs: use_graphs "
-                f"{'False in the config' if graphs else 'unset, the harness default False'} (cuda_graphs 0). Chunked "
-                f"context: enable_chunked_context unset, the harness default False (chunked_context empty). Recorded, "
-                f"not priced: max_concurrency {conc} (the harness's in-flight cap per core), sampler_type TRTLLMSampler, "
-                f"traffic_distribution_policy {policy} (no replica_dispatch rule for it: empty, a random split); "
-                f"norm_quant_fusion not stated (no trtllm_build_flags). Input: the dataset's 24,576 OpenOrca samples, "
-                f"mean input 222.3 tokens ({DASHBOARD}/llama2-70b-99.csv); output {out_tokens} tokens = the run's "
-                f"tokens/s ÷ samples/s ({plain(r['tokens'])} ÷ {plain(r['samples'])} = {r['tokens'] / r['samples']:.1f}).")
+                f"trtllm, version as {json_path} states it: {fw}); {REPO}. Deployment ({REPRODUCE}, "
+                f"closed/NVIDIA/scaleout/run_scaleout.sh, closed/NVIDIA/code/main.py): {gpus} trtllm-serve servers, "
+                f"one per GPU, each configured by the atomic system's ATOMIC_EXPORTS ({cfg_path}), the loadgen client "
+                f"by the harness system's EXPORTS ({hcfg_path}); --core_type=trtllm_endpoint, TensorRT-LLM's PyTorch "
+                f"backend (TrtllmExtraYAMLConfig.DEFAULT_RUNTIME_FLAGS trtllm_backend 'pytorch', "
+                f"closed/NVIDIA/code/llmlib/config.py). Server config: tensor_parallelism 1, pipeline_parallelism 1 "
+                f"(dp {gpus}), precision fp4, kv_cache_dtype fp8, gpu_batch_size {batch} (the yaml's max_batch_size: "
+                f"max_batch), runtime max_num_tokens {tokens} (max_tokens), kvcache_free_gpu_mem_frac {frac} "
+                f"(kv_memory_fraction), batch_scheduler_policy max_util, enable_chunked_context True with "
+                f"context_chunking_policy first_come_first_served "
+                + ("(chunked_context 1)" if online else
+                   "(recorded, not priced: the library chunks only on online rows; an offline row's closed form "
+                   "does not)")
+                + f", stream_interval {stream} (recorded, not priced). Graphs: harness use_graphs False, so the yaml "
+                f"has no cuda_graph_config (no whole-step decode graphs), but torch_compile_config "
+                f"enable_piecewise_cuda_graph True captures each step's kernels outside attention for token counts "
+                f"1 to {capture} (every step up to max_num_tokens), and the PyTorch backend's overlap scheduler is on "
+                f"(disable_overlap_scheduler unset): cuda_graphs 1 (the C++ executor's host-enqueue floor of "
+                f"cuda_graphs 0 is not this backend's; attention launched eagerly between the pieces is recorded, "
+                f"not priced) and eager_prompt 0, the convention of the PyTorch-backend TensorRT-LLM rows "
+                f"(tables/scripts/trtllm_eager_prompt.py, docs/trtllm-eager-prompt.md section 5). norm_quant_fusion "
+                f"'enable' sits in trtllm_build_flags, a TensorRT engine build flag the PyTorch backend does not "
+                f"build with: not priced (norm_quant_fusion empty). Client: max_concurrency {conc} per core (one "
+                f"core per server), the same cap as max_batch; sampler_type TRTLLMSampler and num_postprocess_workers "
+                f"4 recorded, not priced; traffic_distribution_policy {policy} "
+                + ("(closed/NVIDIA/code/llmlib/factory.py: each query to the core with the smallest running total of "
+                   "input tokens ever sent, a total never decremented: a round robin weighted by prompt length, so "
+                   "replica_dispatch round_robin); api_server 1: an HTTP client of trtllm-serve (its front end in "
+                   "the TTFT)." if online else "(recorded: Offline queues every sample).")
+                + f" Input: the dataset's 24,576 OpenOrca samples, mean input 222.3 tokens ({DASHBOARD}/llama2-70b-99.csv);"
+                f" output {out_tokens} tokens = the run's tokens/s ÷ samples/s ({plain(r['tokens'])} ÷ "
+                f"{plain(r['samples'])} = {r['tokens'] / r['samples']:.1f}).")
             if scenario == "Offline":
                 rows.append(offline_row(base, r, 1, notes))
             else:
@@ -197,21 +250,31 @@ def nv_llama2_rows():
 
 
 # ---- NVIDIA DeepSeek-R1 ---------------------------------------------------------------------------------------
-NV_DSR1 = [  # (tag, results system, configs system, 8-GPU instances, hardware)
-    ("B300", "B300-SXM-270GBx8_TRT", "B300-SXM-270GBx8", 1, "B300 (HGX)"),
-    ("GB200x72", "GB200-NVL72_GB200-186GB_aarch64x72_TRT", "GB200-NVL72_GB200-186GB_aarch64x72", 9, "GB200 (NVL72)"),
-    ("GB300x72", "GB300-NVL72_GB300-288GB_aarch64x72_TRT", "GB300-NVL72_GB300-288GB_aarch64x72", 9, "GB300 (NVL72)"),
+NV_DSR1 = [  # (tag, results system, atomic (server) config system, harness config system, 8-GPU instances, hardware)
+    ("B300", "B300-SXM-270GBx8_TRT", "B300-SXM-270GBx8", "B300-SXM-270GBx8", 1, "B300 (HGX)"),
+    ("GB200x72", "GB200-NVL72_GB200-186GB_aarch64x72_TRT", "GB200-NVL72_GB200-186GB_aarch64x8",
+     "GB200-NVL72_GB200-186GB_aarch64x72", 9, "GB200 (NVL72)"),
+    ("GB300x72", "GB300-NVL72_GB300-288GB_aarch64x72_TRT", "GB300-NVL72_GB300-288GB_aarch64x8",
+     "GB300-NVL72_GB300-288GB_aarch64x72", 9, "GB300 (NVL72)"),
 ]
 
 
 def nv_dsr1_rows():
     rows = []
-    for tag, system, cfgsys, instances, hardware in NV_DSR1:
+    for tag, system, atomic, harness, instances, hardware in NV_DSR1:
         json_path, fw, _ = framework("NVIDIA", system)
         version = f"MLPerf v6.0 NVIDIA harness ({fw.split(', NVIDIA Dynamo')[0]})"
         for scenario in ("Offline", "Server"):
-            cfg_path = f"closed/NVIDIA/configs/{cfgsys}/{scenario}/deepseek-r1.py"
+            # The x72 runs: 9 servers of the atomic x8 system (ATOMIC_EXPORTS, --mpi_mode=leader), the client read
+            # from the x72 file (REPRODUCE.md "DeepSeek-R1", --atomic-system ...x8 --dp-multiplicity 9).
+            if atomic != harness:
+                need(show(REPRODUCE), f"--atomic-system {atomic} --gpus-per-node 4 --dp-multiplicity {instances} "
+                     f"--run-args \"--benchmarks=deepseek-r1 --scenarios={scenario}", REPRODUCE)
+            cfg_path = f"closed/NVIDIA/configs/{atomic}/{scenario}/deepseek-r1.py"
             cfg = show(cfg_path)
+            need(cfg, "ATOMIC_EXPORTS", cfg_path)
+            hcfg_path = f"closed/NVIDIA/configs/{harness}/{scenario}/deepseek-r1.py"
+            hcfg = show(hcfg_path)
             for s in ("llm_fields.tensor_parallelism: 8", "llm_fields.moe_expert_parallelism: 8",
                       "'enable_attention_dp': True", "model_fields.precision: 'fp4'", "'kv_cache_dtype': 'fp8'",
                       "harness_fields.use_graphs: True", "'enable_chunked_context': False"):
@@ -225,7 +288,9 @@ def nv_dsr1_rows():
             wait = number(runtime, r'"adp_balancing_batching_wait_iters": ([0-9]+)', cfg_path)
             timeout = number(runtime, r'"adp_balancing_timeout_iters": ([0-9]+)', cfg_path)
             moe = number(runtime, r"'moe_backend': '([A-Z]+)'", cfg_path)
-            conc = number(runtime, r"'max_concurrency': ([0-9]+)", cfg_path)
+            conc = number(hcfg.split("llm_fields.trtllm_runtime_flags")[1], r"'max_concurrency': ([0-9]+)", hcfg_path)
+            stream = re.search(r'"stream_interval": ([0-9]+)', runtime)
+            stream = stream.group(1) if stream else "unset (1, TrtllmExtraYAMLConfig.DEFAULT_EXTRA_CONFIG)"
             r = run_logs("NVIDIA", system, "deepseek-r1", scenario)
             out_tokens = round(r["tokens"] / r["samples"])
             base = {"id": f"ML60-NV-{tag}-DSR1", "role": "check", "model": "DeepSeek-V3", "hardware": hardware,
@@ -236,14 +301,17 @@ def nv_dsr1_rows():
             layout = (f"{instances * 8} GPUs as {instances} instances" if instances > 1 else "8 GPUs as one instance")
             notes = (
                 f"MLPerf Inference v6.0 closed deepseek-r1 {{SCENARIO}}, submitter NVIDIA, system {system} (engine "
-                f"trtllm, version as {json_path} states it: {fw}); {REPO}. Config {cfg_path}: {layout} of "
+                f"trtllm, version as {json_path} states it: {fw}); {REPO}. Server config {cfg_path}"
+                + (f" (the atomic system's ATOMIC_EXPORTS: {REPRODUCE} runs {instances} trtllm-serve instances of it "
+                   f"in --mpi_mode=leader; the loadgen client reads {hcfg_path})" if atomic != harness else "")
+                + f": {layout} of "
                 f"tensor_parallelism 8 with enable_attention_dp (the library's dp 8) and moe_expert_parallelism 8"
                 f"{' (the layout type cannot hold 9 EP groups, so the row is one 8-GPU instance)' if instances > 1 else ''}, "
                 f"precision fp4, kv_cache_dtype fp8, gpu_batch_size {batch} per attention rank, runtime max_num_tokens "
                 f"{tokens} (what the harness writes into trtllm-serve's yaml), enable_chunked_context False, "
                 f"use_graphs True (cuda_graphs 1); DeepSeek-R1 has DeepSeek-V3's architecture (the catalog's "
                 f"DeepSeek-V3). KV memory flag: kvcache_free_gpu_mem_frac {frac}. Recorded, not priced: moe_backend "
-                f"{moe}, max_concurrency {conc}. eager_prompt 0 as the v5.1 DeepSeek-R1 rows (docs/trtllm-eager-prompt.md "
+                f"{moe}, stream_interval {stream}, the client's max_concurrency {conc} ({hcfg_path}). eager_prompt 0 as the v5.1 DeepSeek-R1 rows (docs/trtllm-eager-prompt.md "
                 f"section 5). Input: the dataset's 4,388 samples (v6.0 runs the same set: min_query_count 105,312 = "
                 f"24 × 4,388), mean input 803.8 tokens ({DASHBOARD}/deepseek-r1.csv); output {out_tokens} tokens = the "
                 f"run's tokens/s ÷ samples/s ({plain(r['tokens'])} ÷ {plain(r['samples'])} = {r['tokens'] / r['samples']:.1f}). "
@@ -312,6 +380,15 @@ def amd_rows():
         if scenario == "Offline":
             rows.append(offline_row(base, r, 1, notes))
         else:
+            need(show(AMD_BASE), "schedule_algo: shortest_queue", AMD_BASE)
+            refuse(cfg, "schedule_algo", cfg_path, "the rule reads the base config's shortest_queue")
+            base["replica_dispatch"] = "least_pending"
+            notes += (f" Dispatch: the config sets no schedule_algo, so the harness's base config's shortest_queue "
+                      f"holds ({AMD_BASE}, merged under the model yaml by closed/AMD/src/harness_llm/common/"
+                      f"config_parser.py): each query to the engine with the fewest sent − finished, ties to the first "
+                      f"(closed/AMD/src/harness_llm/backends/common/server_utils.py DeviceSelector.next_best_device_id, "
+                      f"server_sut.py; Interactive runs the same server SUT, its yaml's scenario: server): "
+                      f"replica_dispatch least_pending (the library's ties go to one of the tied at random: recorded).")
             rows += online_rows(base, r, 8, scenario, SHORT[scenario], notes)
     return rows
 
@@ -321,9 +398,13 @@ def main():
     rows = load(TABLE)
     HEADER = rows[0]
     new = nv_llama2_rows() + nv_dsr1_rows() + amd_rows()
+    gone = [r[0] for r in rows if r and r[0] in NV_L2_DISAGG]
+    rows[:] = [r for r in rows if not (r and r[0] in NV_L2_DISAGG)]
     upsert_rows(rows, new)
     save(TABLE, rows)
     print(f"{TABLE}: {len(new)} ML60 rows set: " + ", ".join(r[0] for r in new))
+    if gone:
+        print(f"{TABLE}: removed (disaggregated online runs, not priced): " + ", ".join(gone))
 
 
 if __name__ == "__main__":
