@@ -164,6 +164,9 @@ NV_L2 = [  # (tag, results system, atomic (server) config system, harness config
 NV_L2_DISAGG = [f"ML60-NV-{t}-L2-70B-{s}-{m}" for t in ("GB200x72", "GB300x72") for s in ("ser", "int")
                 for m in ("ttft", "tpot")]
 REPRODUCE = "closed/NVIDIA/scaleout/REPRODUCE.md"
+# TensorRT-LLM's PyTorch-backend defaults (the feat/1.2-mlpinf branch the runs used is not public; a main commit):
+TRTLLM_ARGS = ("github.com/NVIDIA/TensorRT-LLM @0004396720054fd8e205cbf616f21f0b57c6b412 "
+               "tensorrt_llm/llmapi/llm_args.py, TorchLlmArgs.cuda_graph_config and BaseCudaGraphConfig")
 SHORT = {"Server": "ser", "Interactive": "int"}
 
 
@@ -223,10 +226,15 @@ def nv_llama2_rows():
                 + ("(chunked_context 1)" if online else
                    "(recorded, not priced: the library chunks only on online rows; an offline row's closed form "
                    "does not)")
-                + f", stream_interval {stream} (recorded, not priced). Graphs: harness use_graphs False, so the yaml "
-                f"has no cuda_graph_config (no whole-step decode graphs), but torch_compile_config "
-                f"enable_piecewise_cuda_graph True captures each step's kernels outside attention for token counts "
-                f"1 to {capture} (every step up to max_num_tokens), and the PyTorch backend's overlap scheduler is on "
+                + f", stream_interval {stream} (recorded, not priced). Graphs: harness use_graphs False, so the "
+                f"harness writes no cuda_graph_config into trtllm-serve's yaml (TrtllmExtraYAMLConfig."
+                f"_generate_extra_config_yaml) and TensorRT-LLM's default holds: default decode-only CUDA graphs "
+                f"(small batch sizes: TorchLlmArgs.cuda_graph_config defaults to a CudaGraphConfig: graphs for decode-only "
+                f"steps of batch 1 to 31, 32, 64 or 128, no padding, {TRTLLM_ARGS}; the run's batches reach max_batch "
+                f"{batch}) plus piecewise "
+                f"graphs (torch_compile_config enable_piecewise_cuda_graph True: each step's kernels outside "
+                f"attention for token counts 1 to {capture}, every step up to max_num_tokens), and the PyTorch "
+                f"backend's overlap scheduler is on "
                 f"(disable_overlap_scheduler unset): cuda_graphs 1 (the C++ executor's host-enqueue floor of "
                 f"cuda_graphs 0 is not this backend's; attention launched eagerly between the pieces is recorded, "
                 f"not priced) and eager_prompt 0, the convention of the PyTorch-backend TensorRT-LLM rows "
