@@ -150,34 +150,92 @@ def offline_row(base, r, instances, common_notes):
 # --core_type=trtllm_endpoint (an HTTP client of trtllm-serve; the benchmark's DEFAULT_CORE_TYPE TRTLLM_EXECUTOR is
 # overridden), whose server is TensorRT-LLM's PyTorch backend (TrtllmExtraYAMLConfig.DEFAULT_RUNTIME_FLAGS
 # 'trtllm_backend': 'pytorch', closed/NVIDIA/code/llmlib/config.py).
-NV_L2 = [  # (tag, results system, atomic (server) config system, harness config system, GPUs, hardware, scenarios)
-    ("B300", "B300-SXM-270GBx8_TRT", "B300-SXM-270GBx1", "B300-SXM-270GBx8", 8, "B300 (HGX)", ("Offline", "Server")),
+NV_L2 = [  # (tag, results system, atomic (server) config system, harness config system, GPUs, hardware, scenarios,
+    #        REPRODUCE.md "### " heading under "## Llama2-70b")
+    ("B300", "B300-SXM-270GBx8_TRT", "B300-SXM-270GBx1", "B300-SXM-270GBx8", 8, "B300 (HGX)", ("Offline", "Server"),
+     "B300x8"),
     ("GB200x72", "GB200-NVL72_GB200-186GB_aarch64x72_TRT", "GB200-NVL72_GB200-186GB_aarch64x1",
-     "GB200-NVL72_GB200-186GB_aarch64x72", 72, "GB200 (NVL72)", ("Offline",)),
+     "GB200-NVL72_GB200-186GB_aarch64x72", 72, "GB200 (NVL72)", ("Offline",), "GB200x72"),
     ("GB300x72", "GB300-NVL72_GB300-288GB_aarch64x72_TRT", "GB300-NVL72_GB300-288GB_aarch64x1",
-     "GB300-NVL72_GB300-288GB_aarch64x72", 72, "GB300 (NVL72)", ("Offline",)),
+     "GB300-NVL72_GB300-288GB_aarch64x72", 72, "GB300 (NVL72)", ("Offline",), "GB300x72"),
 ]
-# The NVL72 x72 Llama-2-70B Server and Interactive runs were disaggregated (REPRODUCE.md: "Server (disaggregated, run
-# from closed/NVIDIA/scripts/slurm_llm)", llama2_70b_disagg.sh with 28 context and 44 generation servers); the
-# library prices a disaggregated deployment only as a closed-loop client's run, so these Poisson rows are not
-# priced as the colocated deployment they were not: removed (docs/mlperf-v60-out-of-sample.md).
-NV_L2_DISAGG = [f"ML60-NV-{t}-L2-70B-{s}-{m}" for t in ("GB200x72", "GB300x72") for s in ("ser", "int")
-                for m in ("ttft", "tpot")]
 REPRODUCE = "closed/NVIDIA/scaleout/REPRODUCE.md"
 # TensorRT-LLM's PyTorch-backend defaults (the feat/1.2-mlpinf branch the runs used is not public; a main commit):
 TRTLLM_ARGS = ("github.com/NVIDIA/TensorRT-LLM @0004396720054fd8e205cbf616f21f0b57c6b412 "
                "tensorrt_llm/llmapi/llm_args.py, TorchLlmArgs.cuda_graph_config and BaseCudaGraphConfig")
+
+
+def repro_commands(text, model, system):
+    """REPRODUCE.md's commands for `model` ("## " heading) on `system` ("### " heading): {scenario: (heading line,
+    the command with its backslash continuations joined)}, one per "# Offline" / "# Server ..." / "# Interactive ..."
+    comment line of the system's code block; refuses a missing section or a scenario stated twice."""
+    lines = text.splitlines()
+    try:
+        start = lines.index(f"## {model}")
+        sub = lines.index(f"### {system}", start)
+    except ValueError:
+        sys.exit(f"{REPRODUCE}: no '## {model}' / '### {system}' section; refused")
+    if any(l.startswith("## ") for l in lines[start + 1:sub]):
+        sys.exit(f"{REPRODUCE}: '### {system}' is not under '## {model}'; refused")
+    out, scenario = {}, None
+    for line in lines[sub + 1:]:
+        if line.startswith("## ") or line.startswith("### "):
+            break
+        m = re.match(r"# (Offline|Server|Interactive)\b", line)
+        if m:
+            scenario = m.group(1)
+            if scenario in out:
+                sys.exit(f"{REPRODUCE}: {model} {system} states {scenario} twice; refused")
+            out[scenario] = [line, ""]
+        elif scenario and line.strip() and not line.startswith("#") and not line.startswith("```"):
+            out[scenario][1] += " " + line.strip().rstrip("\\").strip()
+    return {k: (h, " ".join(c.split())) for k, (h, c) in out.items()}
+
+
+def nv_llama2_deployment(repro, tag, atomic, gpus, scenarios, section):
+    """Checks that each priced scenario's own REPRODUCE.md command runs `gpus` aggregated servers of the atomic system
+    with the trtllm_endpoint core; returns the ids of the rows of the system's disaggregated online runs (removed)."""
+    cmds = repro_commands(repro, "Llama2-70b", section)
+    disagg = []
+    for scenario in ("Offline", "Server", "Interactive"):
+        if scenario not in cmds:
+            if scenario in scenarios:
+                sys.exit(f"{REPRODUCE}: Llama2-70b {section} gives no {scenario} command; refused")
+            continue
+        heading, cmd = cmds[scenario]
+        if "disaggregated" in heading:
+            if scenario in scenarios:
+                sys.exit(f"{REPRODUCE}: Llama2-70b {section} {heading!r}: a disaggregated run, which the rule does "
+                         f"not price as a colocated deployment; refused")
+            disagg += [f"ML60-NV-{tag}-L2-70B-{SHORT[scenario]}-{m}" for m in ("ttft", "tpot")]
+            continue
+        if scenario not in scenarios:
+            sys.exit(f"{REPRODUCE}: Llama2-70b {section} {scenario} is an aggregated run the rule does not read; "
+                     f"refused")
+        for s in ("run_scaleout.sh", f"--atomic-system {atomic} ", f"--dp-multiplicity {gpus} ",
+                  f"--scenarios={scenario} ", "--core_type=trtllm_endpoint"):
+            if s not in cmd + " ":
+                sys.exit(f"{REPRODUCE}: Llama2-70b {section} {scenario} command {cmd!r} lacks {s.strip()!r} (the "
+                         f"rule of docs/mlperf-v60-out-of-sample.md); refused")
+    return disagg
+
+
+# The NVL72 x72 Llama-2-70B Server and Interactive runs were disaggregated (REPRODUCE.md: "Server (disaggregated, run
+# from closed/NVIDIA/scripts/slurm_llm)", llama2_70b_disagg.sh with 28 context and 44 generation servers); the
+# library prices a disaggregated deployment only as a closed-loop client's run, so these Poisson rows are not
+# priced as the colocated deployment they were not: removed (docs/mlperf-v60-out-of-sample.md). Their ids are the
+# ones whose REPRODUCE.md heading says "disaggregated" (nv_llama2_deployment).
+NV_L2_DISAGG = []
 SHORT = {"Server": "ser", "Interactive": "int"}
 
 
 def nv_llama2_rows():
     rows = []
-    for tag, system, atomic, harness, gpus, hardware, scenarios in NV_L2:
+    for tag, system, atomic, harness, gpus, hardware, scenarios, section in NV_L2:
         json_path, fw, _ = framework("NVIDIA", system)
         version = f"MLPerf v6.0 NVIDIA harness ({fw.split(', NVIDIA Dynamo')[0]})"
-        repro = show(REPRODUCE)
+        NV_L2_DISAGG.extend(nv_llama2_deployment(show(REPRODUCE), tag, atomic, gpus, scenarios, section))
         for scenario in scenarios:
-            need(repro, f"--atomic-system {atomic}", REPRODUCE)
             cfg_path = f"closed/NVIDIA/configs/{atomic}/{scenario}/llama2-70b.py"
             cfg = show(cfg_path)
             hcfg_path = f"closed/NVIDIA/configs/{harness}/{scenario}/llama2-70b.py"
