@@ -250,6 +250,7 @@ def nv_llama2_rows():
             for s in ("tensor_parallelism", "gpu_batch_size", "use_graphs: True", "trtllm_yml_override"):
                 refuse(hcfg, s, hcfg_path, "the rule reads the harness file as the client's settings only")
             batch = number(cfg, r"'llama2-70b': ([0-9]+)", cfg_path)
+            need(cfg, "llm_fields.trtllm_runtime_flags", cfg_path)
             runtime = cfg.split("llm_fields.trtllm_runtime_flags")[1]
             tokens = number(runtime, r"'max_num_tokens': ([0-9]+)", cfg_path)
             frac = number(runtime, r"'kvcache_free_gpu_mem_frac': ([0-9.]+)", cfg_path)
@@ -299,7 +300,9 @@ def nv_llama2_rows():
                 f"(tables/scripts/trtllm_eager_prompt.py, docs/trtllm-eager-prompt.md section 5). norm_quant_fusion "
                 f"'enable' sits in trtllm_build_flags, a TensorRT engine build flag the PyTorch backend does not "
                 f"build with: not priced (norm_quant_fusion empty). Client: max_concurrency {conc} per core (one "
-                f"core per server), the same cap as max_batch; sampler_type TRTLLMSampler and num_postprocess_workers "
+                f"core per server), "
+                + ("the same cap as max_batch" if conc == batch else f"against max_batch {batch}")
+                + f"; sampler_type TRTLLMSampler and num_postprocess_workers "
                 f"4 recorded, not priced; traffic_distribution_policy {policy} "
                 + ("(closed/NVIDIA/code/llmlib/factory.py: each query to the core with the smallest running total of "
                    "input tokens ever sent, a total never decremented: a round robin weighted by prompt length, so "
@@ -325,6 +328,9 @@ NV_DSR1 = [  # (tag, results system, atomic (server) config system, harness conf
 ]
 
 
+DSR1_INIT = "closed/NVIDIA/code/deepseek-r1/tensorrt/__init__.py"
+
+
 def nv_dsr1_rows():
     rows = []
     for tag, system, atomic, harness, instances, hardware in NV_DSR1:
@@ -333,9 +339,12 @@ def nv_dsr1_rows():
         for scenario in ("Offline", "Server"):
             # The x72 runs: 9 servers of the atomic x8 system (ATOMIC_EXPORTS, --mpi_mode=leader), the client read
             # from the x72 file (REPRODUCE.md "DeepSeek-R1", --atomic-system ...x8 --dp-multiplicity 9).
+            # The core: REPRODUCE.md's --core_type=trtllm_endpoint for the x72 runs (below); B300 runs without
+            # scaleout, so its core is the benchmark's default.
+            need(show(DSR1_INIT), "DEFAULT_CORE_TYPE = CoreType.TRTLLM_ENDPOINT", DSR1_INIT)
             if atomic != harness:
                 need(show(REPRODUCE), f"--atomic-system {atomic} --gpus-per-node 4 --dp-multiplicity {instances} "
-                     f"--run-args \"--benchmarks=deepseek-r1 --scenarios={scenario}", REPRODUCE)
+                     f"--run-args \"--benchmarks=deepseek-r1 --scenarios={scenario} --core_type=trtllm_endpoint\"", REPRODUCE)
             cfg_path = f"closed/NVIDIA/configs/{atomic}/{scenario}/deepseek-r1.py"
             cfg = show(cfg_path)
             need(cfg, "ATOMIC_EXPORTS", cfg_path)
@@ -348,12 +357,14 @@ def nv_dsr1_rows():
             for s in ("trtllm_yml_override", "speculative_decoding", "decoding_type"):
                 refuse(cfg, s, cfg_path, "an aggregated trtllm-serve run without speculative decoding is the rule's")
             batch = number(cfg, r"'deepseek-r1': ([0-9]+)", cfg_path)
+            need(cfg, "llm_fields.trtllm_runtime_flags", cfg_path)
             runtime = cfg.split("llm_fields.trtllm_runtime_flags")[1]
             tokens = number(runtime, r"'max_num_tokens': ([0-9]+)", cfg_path)
             frac = number(runtime, r"'kvcache_free_gpu_mem_frac': ([0-9.]+)", cfg_path)
             wait = number(runtime, r'"adp_balancing_batching_wait_iters": ([0-9]+)', cfg_path)
             timeout = number(runtime, r'"adp_balancing_timeout_iters": ([0-9]+)', cfg_path)
             moe = number(runtime, r"'moe_backend': '([A-Z]+)'", cfg_path)
+            need(hcfg, "llm_fields.trtllm_runtime_flags", hcfg_path)
             conc = number(hcfg.split("llm_fields.trtllm_runtime_flags")[1], r"'max_concurrency': ([0-9]+)", hcfg_path)
             stream = re.search(r'"stream_interval": ([0-9]+)', runtime)
             stream = stream.group(1) if stream else "unset (1, TrtllmExtraYAMLConfig.DEFAULT_EXTRA_CONFIG)"
@@ -395,7 +406,7 @@ def nv_dsr1_rows():
                           f"attention-DP balance, simulated over the 8 attention ranks as the v5.1 Server rows, "
                           f"docs/trtllm-dsr1-server.md); max_batch and max_tokens left empty as the v5.1 DeepSeek-R1 "
                           f"Server rows; api_server 1: deepseek-r1's default core is TRTLLM_ENDPOINT, an HTTP client of "
-                          f"trtllm-serve (closed/NVIDIA/code/deepseek-r1/tensorrt/__init__.py).")
+                          f"trtllm-serve ({DSR1_INIT}).")
                 if instances > 1:
                     notes += f" {instances} independent instances: the rate per instance is the system's ÷ {instances}."
                 rows += online_rows(v, r, instances, "Server", "ser", notes)
