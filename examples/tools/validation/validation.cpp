@@ -626,6 +626,84 @@ int engine_group_order(const plan::measurement& x) {
     return ((static_cast<int>(x.engine) * 4 + family) * 2 + (x.d.m.is_moe() ? 1 : 0)) * 2 + (latency_metric(x) ? 1 : 0);
 }
 
+/// Session 34 (docs/mlperf-v60-out-of-sample.md): the MLPerf Inference v6.0 rows (ids `ML60-`), rows llmcost has never
+/// been fitted on, by `engine_group` × metric (in `engine_group_order`, then metric), beside the v5.1 rows (`ML51-`)
+/// of the same groups; every figure from `summarise`, the report's one statistic. `rows` holds every check row (the
+/// unserved ones too, counted on either side as not priced). Empty when there is no v6.0 row.
+std::string out_of_sample_text(const std::vector<check_row>& rows) {
+    struct round_group {
+        std::string key;
+        int order = 0;
+        plan::metric what{};
+        std::vector<double> v60, v51;
+        std::size_t v60_unserved = 0, v51_unserved = 0;
+    };
+    const auto key_of = [](const plan::measurement& x) { return engine_group(x) + " | " + metric_text(x.what); };
+    const auto of_round = [](const check_row& c, std::string_view prefix) { return c.x.id.rfind(prefix, 0) == 0; };
+    std::vector<round_group> groups;
+    std::vector<const check_row*> v60_rows;
+    for (const check_row& c : rows) {
+        if (!of_round(c, "ML60-")) continue;
+        round_group* g = group_named(groups, key_of(c.x));
+        g->order = engine_group_order(c.x);
+        g->what = c.x.what;
+        if (!c.refused.empty()) {
+            ++g->v60_unserved;
+            continue;
+        }
+        g->v60.push_back(error_of(c));
+        v60_rows.push_back(&c);
+    }
+    if (groups.empty()) return "";
+    for (const check_row& c : rows) {
+        if (!of_round(c, "ML51-")) continue;
+        const std::string k = key_of(c.x);
+        const auto g = std::find_if(groups.begin(), groups.end(), [&](const round_group& x) { return x.key == k; });
+        if (g == groups.end()) continue;
+        if (!c.refused.empty())
+            ++g->v51_unserved;
+        else
+            g->v51.push_back(error_of(c));
+    }
+    std::stable_sort(groups.begin(), groups.end(), [](const round_group& x, const round_group& y) {
+        return x.order != y.order ? x.order < y.order : static_cast<int>(x.what) < static_cast<int>(y.what);
+    });
+    std::string s = "\n## Out of sample: MLPerf Inference v6.0\n\n";
+    s += "The rows of MLPerf Inference v6.0 (ids `ML60-`: NVIDIA's B300, GB200 and GB300 NVL72 x72 Llama-2-70B and "
+         "DeepSeek-R1 runs, AMD's MI355X Llama-2-70B runs with vLLM V1; docs/mlperf-v60-out-of-sample.md for which runs "
+         "and how each column is filled) are priced by the library as it is: no mechanism or parameter was fitted on "
+         "them. Beside each group, the v5.1 rows (`ML51-`) of the same engine, GPU family, dense/MoE and metric, on "
+         "which some of its mechanisms were built and a few parameters fitted. Error = llmcost ÷ measured − 1.\n\n";
+    s += "| engine | GPU vendor (architecture) | model | kind | metric | v6.0 rows | median abs. error | "
+         "mean signed error | not priced | v5.1 rows | median abs. error | mean signed error | not priced |\n"
+         "|---|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+    std::vector<double> all60, all51;
+    std::size_t unserved60 = 0, unserved51 = 0;
+    for (const round_group& g : groups) {
+        const summary a = summarise(g.v60), b = summarise(g.v51);
+        all60.insert(all60.end(), g.v60.begin(), g.v60.end());
+        all51.insert(all51.end(), g.v51.begin(), g.v51.end());
+        unserved60 += g.v60_unserved;
+        unserved51 += g.v51_unserved;
+        s += "| " + g.key + " | " + std::to_string(a.n) + " | " + (a.n ? unsigned_percent(a.median) : "") + " | " +
+             (a.n ? text::signed_percent(a.mean_signed) : "") + " | " + std::to_string(g.v60_unserved) + " | " +
+             std::to_string(b.n) + " | " + (b.n ? unsigned_percent(b.median) : "") + " | " +
+             (b.n ? text::signed_percent(b.mean_signed) : "") + " | " + std::to_string(g.v51_unserved) + " |\n";
+    }
+    const summary a = summarise(all60), b = summarise(all51);
+    s += "| **all** | | | | | " + std::to_string(a.n) + " | " + (a.n ? unsigned_percent(a.median) : "") + " | " +
+         (a.n ? text::signed_percent(a.mean_signed) : "") + " | " + std::to_string(unserved60) + " | " +
+         std::to_string(b.n) + " | " + (b.n ? unsigned_percent(b.median) : "") + " | " +
+         (b.n ? text::signed_percent(b.mean_signed) : "") + " | " + std::to_string(unserved51) + " |\n";
+    std::stable_sort(v60_rows.begin(), v60_rows.end(),
+                     [](const check_row* x, const check_row* y) { return std::abs(error_of(*x)) > std::abs(error_of(*y)); });
+    s += "\nThe v6.0 rows, largest error first:\n\n| row | metric | measured | llmcost | error |\n|---|---|--:|--:|--:|\n";
+    for (const check_row* c : v60_rows)
+        s += "| " + c->x.id + " | " + metric_text(c->x.what) + " | " + text::plain(c->x.value, 4) + " | " +
+             text::plain(c->predicted, 4) + " | " + text::signed_percent(error_of(*c)) + " |\n";
+    return s;
+}
+
 /// How far off: the median of llmcost ÷ measured, read as optimistic or pessimistic for the metric
 /// (more tokens/s, or a shorter time, than measured is optimistic).
 std::string reading(double ratio, bool latency) {
@@ -2062,6 +2140,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
                  " | " + text::signed_percent(g.mean_signed) + " | " + text::plain(quantile(e.second, 0.5), 3) + " |\n";
         }
     }
+    s += out_of_sample_text(by_engine_order);
     s += "\n## Engine fits (vLLM, SGLang)\n\nEach row is priced by its own engine's profile (tables/engines.csv) on its "
          "GPU's architecture; TensorRT-LLM's kernels are the hardware table's. Where only serving rows exist, the profile's "
          "launch cost per kernel is fitted with `plan::calibrate` on a calibration "
