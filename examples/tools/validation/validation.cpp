@@ -677,24 +677,22 @@ std::string out_of_sample_text(const std::vector<check_row>& rows) {
     s += "| engine | GPU vendor (architecture) | model | kind | metric | v6.0 rows | median abs. error | "
          "mean signed error | not priced | v5.1 rows | median abs. error | mean signed error | not priced |\n"
          "|---|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+    // One side's cells: rows, median |error|, mean signed error (blank without rows), not priced.
+    const auto side = [](const std::vector<double>& errors, std::size_t unserved) {
+        const summary a = summarise(errors);
+        return std::to_string(a.n) + " | " + (a.n ? unsigned_percent(a.median) : "") + " | " +
+               (a.n ? text::signed_percent(a.mean_signed) : "") + " | " + std::to_string(unserved);
+    };
     std::vector<double> all60, all51;
     std::size_t unserved60 = 0, unserved51 = 0;
     for (const round_group& g : groups) {
-        const summary a = summarise(g.v60), b = summarise(g.v51);
         all60.insert(all60.end(), g.v60.begin(), g.v60.end());
         all51.insert(all51.end(), g.v51.begin(), g.v51.end());
         unserved60 += g.v60_unserved;
         unserved51 += g.v51_unserved;
-        s += "| " + g.key + " | " + std::to_string(a.n) + " | " + (a.n ? unsigned_percent(a.median) : "") + " | " +
-             (a.n ? text::signed_percent(a.mean_signed) : "") + " | " + std::to_string(g.v60_unserved) + " | " +
-             std::to_string(b.n) + " | " + (b.n ? unsigned_percent(b.median) : "") + " | " +
-             (b.n ? text::signed_percent(b.mean_signed) : "") + " | " + std::to_string(g.v51_unserved) + " |\n";
+        s += "| " + g.key + " | " + side(g.v60, g.v60_unserved) + " | " + side(g.v51, g.v51_unserved) + " |\n";
     }
-    const summary a = summarise(all60), b = summarise(all51);
-    s += "| **all** | | | | | " + std::to_string(a.n) + " | " + (a.n ? unsigned_percent(a.median) : "") + " | " +
-         (a.n ? text::signed_percent(a.mean_signed) : "") + " | " + std::to_string(unserved60) + " | " +
-         std::to_string(b.n) + " | " + (b.n ? unsigned_percent(b.median) : "") + " | " +
-         (b.n ? text::signed_percent(b.mean_signed) : "") + " | " + std::to_string(unserved51) + " |\n";
+    s += "| **all** | | | | | " + side(all60, unserved60) + " | " + side(all51, unserved51) + " |\n";
     std::stable_sort(v60_rows.begin(), v60_rows.end(),
                      [](const check_row* x, const check_row* y) { return std::abs(error_of(*x)) > std::abs(error_of(*y)); });
     s += "\nThe v6.0 rows, largest error first:\n\n| row | metric | measured | llmcost | error |\n|---|---|--:|--:|--:|\n";
