@@ -303,6 +303,84 @@ TEST_CASE("serving: online, by hand") {
     CHECK(s.e2e.value() == doctest::Approx(s.ttft.value() + 499.0 * s.tpot.value()));
 }
 
+TEST_CASE("serving: online, the running-batch cap (docs/online-caps.md)") {
+    // The ideal dashboard machine, 200 -> 500, at most B = 8 sequences (max batch). At the cap every step
+    // decodes 8 tokens and carries 8/500 = 1.6% of a prompt: t̄(8) = 0.984·t0 + 0.016·t1, t0 the step of 8
+    // decodes at I + O/2 = 450 tokens, t1 the same with one 200-token prompt. The engine then emits at
+    // most 8 ÷ t̄(8) tokens a second, so arrivals of 500 tokens each are served only below
+    // λ* = 8 ÷ (500·t̄(8)) requests a second.
+    const deployment d{.m = catalog::seed_dashboard_model, .hw = catalog::seed_dashboard_gpu};
+    const request_shape r{.input = 200_tok, .output = 500_tok};
+    const scheduler_limits eight{.max_batch = 8};
+    const double t0 = step_pass(d, {.decode_sequences = 8, .decode_context = 450_tok}).time().value();
+    const double t1 = step_pass(d, {.decode_sequences = 8, .decode_context = 450_tok, .prefill_sequences = 1,
+                                    .prefill_tokens = 200_tok}).time().value();
+    const double t_cap = 0.984 * t0 + 0.016 * t1;
+    const double gap_at_cap = 500.0 * t_cap / 8.0;  // 1 ÷ λ*
+    SUBCASE("just above the cap's flow: refused, naming the field, the value, the cap and the rule") {
+        const double gap = gap_at_cap * 0.999;
+        const std::string m = test::error_of([&] { return serve_online_latency(d, r, seconds(gap), eight); });
+        CHECK(test::contains(m, "interarrival (s) = " + invalid_input::show(gap)));
+        CHECK(test::contains(m, "B = 8 sequences (max batch)"));
+        CHECK(test::contains(m, "λ·O < B ÷ t̄(B)"));
+        CHECK(test::contains(m, "[llmcost.serving.online_cap]"));
+        CHECK(test::contains(m, text::plain(8.0 / t_cap, 4) + " tokens/s"));
+        CHECK_FALSE(within_online_cap(saturated(d, r, eight), seconds(gap), r.output));
+    }
+    SUBCASE("just below: priced, at the rate that arrives, no more than B decoding") {
+        const double gap = gap_at_cap * 1.01;
+        CHECK(within_online_cap(saturated(d, r, eight), seconds(gap), r.output));
+        const online_latency o = serve_online_latency(d, r, seconds(gap), eight);
+        CHECK(o.point.output_rate.value() == doctest::Approx(500.0 / gap).epsilon(1e-12));
+        // the engine never runs more than 8: its mean step is at most the step of 8 decodes and the
+        // prompts of one step's arrivals (a Poisson count of mean λ·t̄ < 1 here), far from t(8, 2)
+        CHECK(o.decoding.step.value() < step_pass(d, {.decode_sequences = 8, .decode_context = 450_tok, .prefill_sequences = 2,
+                                                      .prefill_tokens = 200_tok}).time().value());
+        // with the count's law reaching past 8, the excess waits: TTFT above the uncapped engine's
+        const online_latency free = serve_online_latency(d, r, seconds(gap));
+        CHECK(o.point.ttft > free.point.ttft);
+        CHECK(o.point.tpot <= free.point.tpot);
+    }
+    SUBCASE("far below the cap, it binds no node: the figures are the uncapped ones") {
+        const online_latency capped = serve_online_latency(d, r, 2_s, eight), free = serve_online_latency(d, r, 2_s);
+        CHECK(capped.point.ttft.value() == doctest::Approx(free.point.ttft.value()).epsilon(1e-12));
+        CHECK(capped.point.tpot.value() == doctest::Approx(free.point.tpot.value()).epsilon(1e-12));
+    }
+    SUBCASE("property: raising max batch never makes a priced rate refused") {
+        for (double gap : {0.05, 0.1, 0.2, 0.4, 0.8}) {
+            bool priced = false;
+            for (double b : {2.0, 4.0, 8.0, 16.0, 32.0, 64.0}) {
+                CAPTURE(gap);
+                CAPTURE(b);
+                const bool now = test::error_of([&] { return serve_online(d, r, seconds(gap), {.max_batch = b}); }).empty();
+                CHECK((now || !priced));
+                priced = now;
+            }
+        }
+    }
+    SUBCASE("the KV room: the same rule at the KV-capacity batch, named") {
+        // Llama-3.1-8B in BF16 on an H100, 2,000 -> 2,000, no batch cap: each sequence holds its whole
+        // I + O = 4,000 tokens (a full-sequence reserve) of 2 (K, V) × 32 layers × 8 KV heads × 128 × 2 B =
+        // 128 KiB a token, 500 MiB a sequence; the pool left after the weights holds B of them.
+        const deployment h{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+        const request_shape longer{.input = 2000_tok, .output = 2000_tok};
+        const double per_sequence = 4000.0 * 2 * 32 * 8 * 128 * 2;
+        const double b = std::floor(kv_budget_per_gpu(h).value() / per_sequence);
+        const batch_limit cap = max_batch(h, longer);
+        CHECK(cap.batch == b);
+        CHECK(cap.limited_by == "KV capacity");
+        const serving_point at = serve_at_batch(h, longer, b);
+        const double gap = 2000.0 * at.step_time.value() / b;
+        const std::string m = test::error_of([&] { return serve_online(h, longer, seconds(gap * 0.999)); });
+        CHECK(test::contains(m, "B = " + text::plain(b, 6) + " sequences (KV capacity)"));
+        CHECK(test::contains(m, "[llmcost.serving.online_cap]"));
+        CHECK(test::error_of([&] { return serve_online(h, longer, seconds(gap * 1.05)); }).empty());
+        // vLLM-style admission on the KV in use holds I + O/2 = 3,000 tokens a sequence: more of them, and
+        // the same rate is served
+        CHECK(test::error_of([&] { return serve_online(h, longer, seconds(gap * 0.999), {.reserve_full_sequence = false}); }).empty());
+    }
+}
+
 TEST_CASE("serving: online, the operating point says where it stands (rooted)") {
     // Whole prompts and O > 1: the decode loop's root, t̄ > 0, and the mean step is it. One output token has
     // no decode loop, and chunked prompts take the step-in-flight model: both stand at the first crossing of
@@ -375,18 +453,21 @@ TEST_CASE("serving: online at the decode loop's root") {
         }
     }
     SUBCASE("b and TPOT never fall as λ grows, across loop gain 0.99") {
-        // Llama-3.1-8B on an H100, 200 → 2,000, from the KV-bound saturated rate (5.07/s) to 20%
-        // above it (no KV cap online): the gain climbs past 0.99 between 1.18× and 1.19× (about 0.989
+        // Llama-3.1-8B on an H100, 200 → 2,000, from the KV-bound saturated rate of a full-sequence
+        // reserve (5.07/s) to 20% above it: the gain climbs past 0.99 between 1.18× and 1.19× (about 0.989
         // and 0.993). Past 0.99 the loop's root still sets the point, and the decoding count's spread
         // runs on from its value at the threshold (F ≈ 100); falling back to the first crossing there
         // dropped b and TPOT by a third, and dropping F to 1 (session 32's review, B1) by about 20%.
+        // Priced with admission on the KV in use (I + O/2 a sequence: 1.8 times the room), so that the
+        // rates above the full reserve's capacity are ones the engine can serve (docs/online-caps.md).
         const deployment small{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
         const request_shape chat{.input = 200_tok, .output = 2000_tok};
         const double saturated_rate = saturated(small, chat).output_rate.value() / 2000.0;
+        const scheduler_limits in_use{.reserve_full_sequence = false};
         double last_b = 0, last_tpot = 0;
         bool above = false, below = false;
         for (double load : {1.00, 1.04, 1.08, 1.12, 1.16, 1.17, 1.18, 1.19, 1.20}) {
-            const online_latency o = serve_online_latency(small, chat, seconds(1.0 / (load * saturated_rate)));
+            const online_latency o = serve_online_latency(small, chat, seconds(1.0 / (load * saturated_rate)), in_use);
             CAPTURE(load);
             REQUIRE(o.decoding.step.value() > 0.0);
             (o.decoding.gain < queueing::max_loop_gain ? below : above) = true;

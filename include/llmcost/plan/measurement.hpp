@@ -456,6 +456,17 @@ struct measurement {
     return with_engine_defaults(given, x.d.engine);
 }
 
+/// The caps an online row's closed form prices (`serve_online_latency`: the running-batch cap B and the
+/// flow B ÷ t̄(B) it allows, docs/online-caps.md): the row's max batch, else the engine's max sequences,
+/// and the KV room as the simulator counts it (`closed_loop_limits`: the same pool, sized for the row's
+/// step budget, and the same admission reserve, a whole sequence for TensorRT-LLM, the KV in use for
+/// vLLM and SGLang). The closed form prices whole prompts without a token cap, as it always has for these
+/// rows: neither the token cap nor a prefill chunk is carried.
+[[nodiscard]] inline scheduler_limits online_caps(const measurement& x) {
+    const scheduler_limits l = closed_loop_limits(x);
+    return {.max_batch = l.max_batch, .reserve = l.pool_reserve(), .reserve_full_sequence = l.reserve_full_sequence};
+}
+
 /// The deployment as the row ran it: its GPU's compute fractions at the clock the run pinned
 /// (`achievable_fractions::at_clock`; unchanged where the row pinned none or the GPU's fractions
 /// state no clock).
@@ -722,7 +733,7 @@ struct online_means {
     require(holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
             "a simulated online run needs an online row whose scheduler holds prompts");
     require(positive_finite(x.rate), x.id, "rate (requests/s)", x.rate, "an online run needs an arrival rate");
-    (void)serve_online(as_run(x), x.r, online_interarrival(x));  // throws where the rate is beyond capacity
+    (void)serve_online(as_run(x), x.r, online_interarrival(x), online_caps(x));  // throws where the rate is beyond capacity
     deployment d = as_driven(x);  // in process (MLPerf's harnesses): no API server's front end
     if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: the row's rate is its own
     // Drawn lengths stay within the model's context: prompts that vary up to half of it, answers up
@@ -811,7 +822,7 @@ struct online_means {
                 const online_means s = online_run(x);
                 return x.what == metric::ttft_s ? s.ttft : x.what == metric::tpot_s ? s.tpot : s.output_tokens_per_s;
             }
-            const serving_point s = serve_online(d, x.r, online_interarrival(x));
+            const serving_point s = serve_online(d, x.r, online_interarrival(x), online_caps(x));
             return x.what == metric::ttft_s ? s.ttft.value()
                    : x.what == metric::tpot_s ? s.tpot.value()
                                               : s.output_rate.value();

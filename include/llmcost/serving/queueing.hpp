@@ -401,6 +401,17 @@ constexpr void each_decoder(double mean_decoding, double fano, const Visit& f) {
         if (g.weight[i] > 0.0) f(g.weight[i], g.node[i]);
 }
 
+/// E[(D − B)⁺] = Σ_i w_i·max(0, x_i − B): the sequences the decoding count's law (mean D̄, variance F·D̄,
+/// `each_decoder`) puts past a cap of B, which the engine cannot run: they wait for a slot instead. The
+/// count's law is the uncapped (infinite-server) count's, so this is its overflow above B (the
+/// infinite-server approximation of a many-server queue, Halfin & Whitt, Operations Research 29, 1981:
+/// it reads the queue as (N_∞ − B)⁺ and understates it near the cap, where waiting arrivals pile up).
+[[nodiscard]] constexpr double count_above(double mean_decoding, double fano, double cap) {
+    double excess = 0.0;
+    each_decoder(mean_decoding, fano, [&](double w, double x) { excess += w * llmcost::detail::max(0.0, x - cap); });
+    return excess;
+}
+
 /// Moments of the linear loop of `decode_loop` (λ, t̄, c, p, N whole steps), from its impulse
 /// responses to one arrival: G_0 = 1, G_s = λ·F_{s−1} (prompts), F_s = c·Σ_{j=1}^{N} G_{s−j} + p·G_s
 /// (step time), H_s = Σ_{j=1}^{N} G_{s−j} (decoding count). With σ² = λ·t̄ and S the running sum of F,
