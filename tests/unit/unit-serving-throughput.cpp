@@ -342,7 +342,11 @@ TEST_CASE("serving: online, the running-batch cap (docs/online-caps.md)") {
         CHECK(o.point.tpot <= free.point.tpot);
     }
     SUBCASE("far below the cap, it binds no node: the figures are the uncapped ones") {
-        const online_latency capped = serve_online_latency(d, r, 2_s, eight), free = serve_online_latency(d, r, 2_s);
+        // one request every 2 s: D̄ = 499 × 0.5 × t̄ ≈ 0.5 decoding, the count's law's top Gauss node far below 64
+        const scheduler_limits cap{.max_batch = 64};
+        const online_latency capped = serve_online_latency(d, r, 2_s, cap), free = serve_online_latency(d, r, 2_s);
+        REQUIRE(queueing::detail::count_quadrature(capped.decoding.steps * capped.decoding.step.value() / 2.0,
+                                                   capped.decoding.fano).node[8] < 64.0);
         CHECK(capped.point.ttft.value() == doctest::Approx(free.point.ttft.value()).epsilon(1e-12));
         CHECK(capped.point.tpot.value() == doctest::Approx(free.point.tpot.value()).epsilon(1e-12));
     }
@@ -453,28 +457,46 @@ TEST_CASE("serving: online at the decode loop's root") {
         }
     }
     SUBCASE("b and TPOT never fall as λ grows, across loop gain 0.99") {
-        // Llama-3.1-8B on an H100, 200 → 2,000, from the KV-bound saturated rate of a full-sequence
-        // reserve (5.07/s) to 20% above it: the gain climbs past 0.99 between 1.18× and 1.19× (about 0.989
-        // and 0.993). Past 0.99 the loop's root still sets the point, and the decoding count's spread
-        // runs on from its value at the threshold (F ≈ 100); falling back to the first crossing there
-        // dropped b and TPOT by a third, and dropping F to 1 (session 32's review, B1) by about 20%.
-        // Priced with admission on the KV in use (I + O/2 a sequence: 1.8 times the room), so that the
-        // rates above the full reserve's capacity are ones the engine can serve (docs/online-caps.md).
-        const deployment small{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+        // Llama-3.1-8B on an H100, 200 → 2,000, from the KV-bound saturated rate (5.07/s) up: the loop's
+        // gain climbs past 0.99 between 1.18× and 1.19× (about 0.989 and 0.993). Past 0.99 the loop's root
+        // still sets the point, and the decoding count's spread runs on from its value at the threshold
+        // (F ≈ 100); falling back to the first crossing there dropped b and TPOT by a third, and dropping
+        // F to 1 (session 32's review, B1) by about 20%. Those loads are past any KV room: the running-batch
+        // cap refuses them (docs/online-caps.md: B ÷ t̄(B) stays below 1.17× even with 16 times the HBM,
+        // the step's compute growing with B), so the closed form's figures are checked where a deployment
+        // with 16 times the HBM (20 stacks of 64 GB: the same steps) serves them, to 1.16×, and the loop
+        // itself (`queueing::decode_loop_of`, a property of the step curve) across the threshold.
+        deployment small{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
         const request_shape chat{.input = 200_tok, .output = 2000_tok};
         const double saturated_rate = saturated(small, chat).output_rate.value() / 2000.0;
-        const scheduler_limits in_use{.reserve_full_sequence = false};
+        small.hw.gpu.hbm_capacity = gigabytes(1280.0);
+        small.hw.gpu.hbm_stacks = 20;
         double last_b = 0, last_tpot = 0;
-        bool above = false, below = false;
-        for (double load : {1.00, 1.04, 1.08, 1.12, 1.16, 1.17, 1.18, 1.19, 1.20}) {
-            const online_latency o = serve_online_latency(small, chat, seconds(1.0 / (load * saturated_rate)), in_use);
+        for (double load : {1.00, 1.04, 1.08, 1.12, 1.16}) {
+            const online_latency o = serve_online_latency(small, chat, seconds(1.0 / (load * saturated_rate)));
             CAPTURE(load);
             REQUIRE(o.decoding.step.value() > 0.0);
-            (o.decoding.gain < queueing::max_loop_gain ? below : above) = true;
             CHECK(o.point.batch >= last_b);
             CHECK(o.point.tpot.value() >= last_tpot);
             last_b = o.point.batch;
             last_tpot = o.point.tpot.value();
+        }
+        CHECK_THROWS_AS((void)serve_online(small, chat, seconds(1.0 / (1.19 * saturated_rate))), invalid_input);
+        const pass_model pm = prepare_pass(small);
+        const detail::sequence_terms<double> terms = detail::serving_sequence_terms(pm, chat, split_prompt(chat, 0_tok));
+        const auto step = [&](double decoding, double k) {
+            return seconds(detail::step_formula(pm, terms, decoding, k).time());
+        };
+        double last_step = 0;
+        bool above = false, below = false;
+        for (double load : {1.16, 1.17, 1.18, 1.19, 1.20}) {
+            const queueing::decode_loop l = queueing::decode_loop_of(step, seconds(1.0 / (load * saturated_rate)), 1999.0);
+            CAPTURE(load);
+            REQUIRE(l.step.value() > 0.0);
+            (l.gain < queueing::max_loop_gain ? below : above) = true;
+            CHECK(l.step.value() >= last_step);
+            CHECK(l.fano >= 1.0);
+            last_step = l.step.value();
         }
         CHECK(above);
         CHECK(below);
@@ -488,9 +510,11 @@ TEST_CASE("serving: online at the decode loop's root") {
         m.weights = m.activations = formats::fp8;
         const deployment krai{.m = m, .hw = catalog::h200_sxm, .engine = catalog::vllm_hopper};
         const request_shape shape{.input = 179_tok, .output = 296_tok};
-        const online_latency o = serve_online_latency(krai, shape, 80_ms);
-        sim::options so{.requests = 8000, .seed = 1, .keep_requests = false, .timeline_points = 0};
-        so.limits.reserve_full_sequence = false;  // vLLM admits on the KV in use
+        // vLLM admits on the KV in use, the simulator and the closed form alike (the closed form's KV room:
+        // a whole-sequence reserve would cap it at 388 sequences, below this rate's flow: docs/online-caps.md)
+        const scheduler_limits in_use{.reserve_full_sequence = false};
+        const online_latency o = serve_online_latency(krai, shape, 80_ms, in_use);
+        sim::options so{.limits = in_use, .requests = 8000, .seed = 1, .keep_requests = false, .timeline_points = 0};
         const sim::result x = sim::simulate(krai, {.input = workload::fixed(shape.input), .output = workload::fixed(shape.output),
                                                    .arrivals = workload::poisson(80_ms)}, so);
         CHECK(o.point.tpot.value() == doctest::Approx(x.tpot.mean).epsilon(0.08));
