@@ -340,6 +340,21 @@ TEST_CASE("serving: online, the running-batch cap (docs/online-caps.md)") {
         const online_latency free = serve_online_latency(d, r, seconds(gap));
         CHECK(o.point.ttft > free.point.ttft);
         CHECK(o.point.tpot <= free.point.tpot);
+        // the wait is W = E[(D − 8)⁺] ÷ λ = count_above × gap, on the busy engine's share (1 − ι) of the arrivals,
+        // and the priced TTFT is the bulk chain's first token plus it (Little 1961; docs/online-caps.md §2)
+        const double mean_decoding = o.decoding.steps * o.decoding.step.value() / gap;
+        const double w = queueing::detail::count_above(mean_decoding, o.decoding.fano, 8.0) * gap;
+        REQUIRE(w > 0.0);
+        CHECK(o.admission.value() == doctest::Approx((1.0 - o.steps.idle) * w).epsilon(1e-12));
+        CHECK(o.point.ttft.value() ==
+              doctest::Approx((queueing::first_token_mean(o.steps) + o.admission + o.point.front_end).value()).epsilon(1e-12));
+        // the held count is the loop's: the prompts in their steps and D̄, which already holds the waiting
+        // E[(D − 8)⁺]; the wait is not counted again (n = λ·(TTFT_engine + N·TPOT) without W)
+        const double engine_ttft = queueing::first_token_mean(o.steps).value();  // ι·t(1) + (1 − ι)·TTFT_busy
+        CHECK(o.point.batch == doctest::Approx((engine_ttft + 499.0 * o.point.tpot.value()) / gap).epsilon(1e-9));
+        // the TTFT quantiles carry the wait: shifted by it from the bulk chain's
+        CHECK(ttft_percentile(o, 0.9).value() ==
+              doctest::Approx((queueing::first_token_quantile(o.steps, 0.9) + o.admission + o.point.front_end).value()).epsilon(1e-12));
     }
     SUBCASE("far below the cap, it binds no node: the figures are the uncapped ones") {
         // one request every 2 s: D̄ = 499 × 0.5 × t̄ ≈ 0.5 decoding, the count's law's top Gauss node far below 64
@@ -349,6 +364,7 @@ TEST_CASE("serving: online, the running-batch cap (docs/online-caps.md)") {
                                                    capped.decoding.fano).node[8] < 64.0);
         CHECK(capped.point.ttft.value() == doctest::Approx(free.point.ttft.value()).epsilon(1e-12));
         CHECK(capped.point.tpot.value() == doctest::Approx(free.point.tpot.value()).epsilon(1e-12));
+        CHECK(capped.admission.value() == 0.0);
     }
     SUBCASE("property: raising max batch never makes a priced rate refused") {
         for (double gap : {0.05, 0.1, 0.2, 0.4, 0.8}) {
@@ -382,6 +398,42 @@ TEST_CASE("serving: online, the running-batch cap (docs/online-caps.md)") {
         // vLLM-style admission on the KV in use holds I + O/2 = 3,000 tokens a sequence: more of them, and
         // the same rate is served
         CHECK(test::error_of([&] { return serve_online(h, longer, seconds(gap * 0.999), {.reserve_full_sequence = false}); }).empty());
+    }
+}
+
+TEST_CASE("queueing: count_above, the decoding count's overflow past a cap (docs/online-caps.md)") {
+    using queueing::detail::count_above;
+    using queueing::detail::count_rule;
+    // A two-node law by hand: D = 2 w.p. 1/4, 6 w.p. 3/4 (mean 5). Cap 4: only the 6 spills, by 2:
+    // E[(D − 4)⁺] = 3/4 × 2 = 1.5. Cap 1: 1/4 × 1 + 3/4 × 5 = 4. Cap 0: the mean, 5. Cap 6 or above: 0.
+    count_rule two{};
+    two.node[0] = 2.0;
+    two.weight[0] = 0.25;
+    two.node[1] = 6.0;
+    two.weight[1] = 0.75;
+    CHECK(count_above(two, 4.0) == 1.5);
+    CHECK(count_above(two, 1.0) == 4.0);
+    CHECK(count_above(two, 0.0) == 5.0);
+    CHECK(count_above(two, 6.0) == 0.0);
+    CHECK(count_above(two, 100.0) == 0.0);
+    // The decoding count's own rule: cap 0 gives its mean D̄ (the nodes lie in [0, ∞) and the 9-node rule
+    // integrates D exactly), a cap at or above its top node nothing, and the overflow falls as the cap rises.
+    for (double mean : {0.5, 12.0, 400.0}) {
+        for (double fano : {1.0, 3.0}) {
+            CAPTURE(mean);
+            CAPTURE(fano);
+            const count_rule g = queueing::detail::count_quadrature(mean, fano);
+            CHECK(count_above(mean, fano, 0.0) == doctest::Approx(mean).epsilon(1e-9));
+            CHECK(count_above(mean, fano, g.node[8]) == 0.0);
+            CHECK(count_above(mean, fano, g.node[8] * 2.0) == 0.0);
+            double last = mean + 1.0;
+            for (double cap : {0.0, mean / 2.0, mean, 1.5 * mean, g.node[8]}) {
+                const double now = count_above(mean, fano, cap);
+                CHECK(now <= last);
+                CHECK(now >= 0.0);
+                last = now;
+            }
+        }
     }
 }
 
@@ -510,9 +562,11 @@ TEST_CASE("serving: online at the decode loop's root") {
         m.weights = m.activations = formats::fp8;
         const deployment krai{.m = m, .hw = catalog::h200_sxm, .engine = catalog::vllm_hopper};
         const request_shape shape{.input = 179_tok, .output = 296_tok};
-        // vLLM admits on the KV in use, the simulator and the closed form alike (the closed form's KV room:
-        // a whole-sequence reserve would cap it at 388 sequences, below this rate's flow: docs/online-caps.md)
-        const scheduler_limits in_use{.reserve_full_sequence = false};
+        // vLLM admits on the KV in use, the simulator and the closed form alike: the engine's own admission
+        // (`with_engine_defaults`; a whole-sequence reserve would cap the KV room at 388 sequences, below this
+        // rate's flow: docs/online-caps.md), its other defaults (max sequences, chunked prefill) left out as before
+        const scheduler_limits in_use{.reserve_full_sequence = with_engine_defaults({}, krai.engine).reserve_full_sequence};
+        REQUIRE_FALSE(in_use.reserve_full_sequence);
         const online_latency o = serve_online_latency(krai, shape, 80_ms, in_use);
         sim::options so{.limits = in_use, .requests = 8000, .seed = 1, .keep_requests = false, .timeline_points = 0};
         const sim::result x = sim::simulate(krai, {.input = workload::fixed(shape.input), .output = workload::fixed(shape.output),

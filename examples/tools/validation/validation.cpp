@@ -541,7 +541,7 @@ check_row evaluate(const plan::measurement& x) {
             }
             // the requests held (Little's law), and the running-batch cap the closed form prices (`online_caps`)
             const scheduler_limits caps = plan::online_caps(x);
-            const serving_point s = serve_online(plan::as_run(x), x.r, plan::online_interarrival(x), caps);
+            const serving_point s = plan::online_closed_form(x, plan::as_run(x)).point;
             const batch_limit b = max_batch(plan::as_run(x), x.r, caps);
             c.ran = text::plain(s.batch, 3) + " running (cap " + whole(b.batch) + ": " + std::string(b.limited_by) + ")";
             break;
@@ -1602,7 +1602,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     for (const check_row& c : checks) {
         if (c.x.how != plan::scenario::online || c.x.what != plan::metric::ttft_s || !c.refused.empty()) continue;
         const seconds_t gap = plan::online_interarrival(c.x);
-        const serving_point s = serve_online(plan::as_run(c.x), c.x.r, gap, plan::online_caps(c.x));
+        const serving_point s = plan::online_closed_form(c.x, plan::as_run(c.x)).point;
         const double before = detail::step_in_flight_first_token(prepare_pass(plan::as_run(c.x)), c.x.r, s, gap).value();
         for (const std::string& key : {std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x),
                                        std::string(to_string(c.x.engine)) + " | all"}) {
@@ -1659,7 +1659,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         const serving_point at_b = serve_at_batch(plan::as_run(c.x), c.x.r, b);
         // llmcost's concurrency at the rate: the simulated run's where the row's scheduler holds prompts.
         const double at_rate = plan::holds_prompts(c.x) ? plan::online_run(c.x).concurrency
-                                                        : serve_online(plan::as_run(c.x), c.x.r, plan::online_interarrival(c.x), plan::online_caps(c.x)).batch;
+                                                        : plan::online_closed_form(c.x, plan::as_run(c.x)).point.batch;
         const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x);
         auto* it = group_named(held, key);
         it->ratio.push_back(b / at_rate);
@@ -1712,7 +1712,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         if (c.x.how != plan::scenario::online || !plan::holds_prompts(c.x) || !c.refused.empty()) continue;
         double closed = 0;
         try {
-            const serving_point p = serve_online(plan::as_run(c.x), c.x.r, plan::online_interarrival(c.x), plan::online_caps(c.x));
+            const serving_point p = plan::online_closed_form(c.x, plan::as_run(c.x)).point;
             closed = c.x.what == plan::metric::ttft_s ? p.ttft.value() : p.tpot.value();
         } catch (const invalid_input&) {
             continue;  // beyond the closed form's capacity: no "before" figure

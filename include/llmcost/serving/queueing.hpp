@@ -406,10 +406,15 @@ constexpr void each_decoder(double mean_decoding, double fano, const Visit& f) {
 /// count's law is the uncapped (infinite-server) count's, so this is its overflow above B (the
 /// infinite-server approximation of a many-server queue, Halfin & Whitt, Operations Research 29, 1981:
 /// it reads the queue as (N_∞ − B)⁺ and understates it near the cap, where waiting arrivals pile up).
-[[nodiscard]] constexpr double count_above(double mean_decoding, double fano, double cap) {
+[[nodiscard]] constexpr double count_above(const count_rule& g, double cap) {
     double excess = 0.0;
-    each_decoder(mean_decoding, fano, [&](double w, double x) { excess += w * llmcost::detail::max(0.0, x - cap); });
+    for (std::size_t i = 0; i < count_rule::size; ++i) excess += g.weight[i] * llmcost::detail::max(0.0, g.node[i] - cap);
     return excess;
+}
+
+/// `count_above` over the decoding count's own rule (`count_quadrature`, mean D̄, variance F·D̄).
+[[nodiscard]] constexpr double count_above(double mean_decoding, double fano, double cap) {
+    return count_above(count_quadrature(mean_decoding, fano), cap);
 }
 
 /// Moments of the linear loop of `decode_loop` (λ, t̄, c, p, N whole steps), from its impulse

@@ -212,12 +212,15 @@ struct scheduler_limits {
 /// `l` with the engine's scheduler defaults where it leaves a limit open (0): max sequences, max
 /// batched tokens per step, and the engine's prefill chunk when its chunked prefill is on — what
 /// `llmcost … --engine` and the Python module's `engine=` run when no limit is given. An engine
-/// whose prompt steps run alone (`engine_scheduler::prefill_alone`, SGLang) runs them alone here too.
+/// whose prompt steps run alone (`engine_scheduler::prefill_alone`, SGLang) runs them alone here too, and
+/// an engine that admits on the KV in use (`admits_on_kv_in_use`: vLLM, SGLang) admits so here: its KV room
+/// is counted at the context in use, not a whole-sequence reserve (docs/online-caps.md §1).
 [[nodiscard]] constexpr scheduler_limits with_engine_defaults(scheduler_limits l, const engine_profile& e) {
     if (l.max_batch == 0) l.max_batch = e.scheduler.max_sequences;
     if (l.max_tokens_per_step == 0) l.max_tokens_per_step = e.scheduler.max_batched_tokens;
     if (l.prefill_chunk.value() == 0 && e.scheduler.chunked_prefill) l.prefill_chunk = e.scheduler.chunk;
     l.prefill_alone = l.prefill_alone || e.scheduler.prefill_alone;
+    if (admits_on_kv_in_use(e.kind)) l.reserve_full_sequence = false;
     return l;
 }
 
@@ -604,6 +607,10 @@ struct online_latency {
     /// of Little's law on the raw step curve, where the loop has no root or there is none (one output
     /// token, chunked prompts, a token cap).
     bool rooted = false;
+    /// The wait for a slot, (1 − ι)·W with W = E[(D − B)⁺] ÷ λ: the decoding count's law past the running-batch
+    /// cap B waits for admission (docs/online-caps.md §2); inside `point.ttft`, and added to `ttft_percentile`'s
+    /// quantiles. 0 where the law stays below B.
+    seconds_t admission{};
 };
 
 namespace detail {
@@ -714,9 +721,10 @@ template <duration T>
         if (rooted) {
             // n = λ·(TTFT_engine(ι) + N·TPOT) (Little: the engine holds a request from its arrival
             // to its last token), with ι = e^(−n·ranks) inside TTFT_engine = ι·t(1) + (1 − ι)·TTFT_busy,
-            // TTFT_busy the bulk chain's and the wait for a slot W:
+            // TTFT_busy the bulk chain's: n = the prompts in their steps + D̄, and D̄ = λ·N·t̄ is already
+            // E[min(D, B)] running + E[(D − B)⁺] = λ·W waiting, so W is not added again (docs/online-caps.md §2);
             // n on [λ·(t(1) + N·TPOT), λ·(TTFT_busy + N·TPOT)], bisected
-            const double busy = queueing::first_token_mean(o.steps).value() + admission, one = o.steps.step[1].value();
+            const double busy = queueing::first_token_mean(o.steps).value(), one = o.steps.step[1].value();
             const double decode = n_steps * s.tpot.value();
             const auto rhs = [&](double n) {
                 const double i = queueing::empty_engine(n * ranks);
@@ -741,7 +749,8 @@ template <duration T>
         // expert-parallel group step together: it is empty only when all of them are, n × ranks
         // requests held (λ is one rank's).
         o.steps.idle = queueing::empty_engine(held * ranks);
-        s.ttft = client_first_token(queueing::first_token_mean(o.steps) + seconds((1.0 - o.steps.idle) * admission), s.front_end);
+        o.admission = seconds((1.0 - o.steps.idle) * admission);
+        s.ttft = client_first_token(queueing::first_token_mean(o.steps) + o.admission, s.front_end);
         s.per_user = tokens(1.0) / s.tpot;
     } else {
         // An empty engine: my prompt's chunk steps alone, no step in flight, no neighbour.
@@ -778,10 +787,12 @@ constexpr void require_percentile_model(const online_latency& o, double q) {
 }
 }  // namespace detail
 
-/// The q-quantile of TTFT under Poisson arrivals (`queueing::first_token_quantile` of the engine's steps).
+/// The q-quantile of TTFT under Poisson arrivals: the engine's steps' (`queueing::first_token_quantile`),
+/// shifted by the mean wait for a slot `o.admission` where the decoding count's law reaches past the
+/// running-batch cap (a shift by the mean, not the wait's own law: docs/online-caps.md §5); unshifted below it.
 [[nodiscard]] constexpr seconds_t ttft_percentile(const online_latency& o, double q) {
     detail::require_percentile_model(o, q);
-    return client_first_token(queueing::first_token_quantile(o.steps, q), o.point.front_end);
+    return client_first_token(queueing::first_token_quantile(o.steps, q) + o.admission, o.point.front_end);
 }
 
 /// The q-quantile of TPOT under Poisson arrivals: the mean of a request's O − 1 decode steps, both
