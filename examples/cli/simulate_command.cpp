@@ -132,14 +132,14 @@ report simulate(const simulate_command& c, std::ostream& progress) {
         throw usage_error("simulate needs --rate R (open arrivals), --concurrency N (closed loop) or --trace FILE.csv");
     if (c.arrivals == "gamma" && c.rate == 0)
         throw usage_error("--arrivals gamma needs --rate");
-    if (c.preemption == "swap" && !c.optimistic)
-        throw usage_error("--preemption swap needs --optimistic (a full-sequence reserve never preempts)");
     if (c.prefix_cache && !from_trace) throw usage_error("--prefix-cache needs --trace (its prefix_id column)");
     if (c.shared_prefix > 0 && !c.prefix_cache) throw usage_error("--shared-prefix needs --prefix-cache");
     const bool drawn = !c.svg.empty();
     scheduler_limits limits{.max_batch = c.max_batch, .max_tokens_per_step = c.max_tokens,
                             .reserve_full_sequence = !c.optimistic, .prefill_chunk = tokens(c.prefill_chunk)};
     if (!c.dep.engine.empty()) limits = with_engine_defaults(limits, d.engine);  // as `estimate --engine`
+    if (c.preemption == "swap" && limits.reserve_full_sequence)  // vLLM and SGLang admit on the KV in use (admits_on_kv_in_use)
+        throw usage_error("--preemption swap needs --optimistic (a full-sequence reserve never preempts)");
     const sim::options o{.limits = limits,
                          .requests = c.requests,
                          .seed = static_cast<std::uint64_t>(c.seed),
@@ -229,7 +229,7 @@ report simulate(const simulate_command& c, std::ostream& progress) {
     for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) out.notes.push_back(std::move(n));
     out.notes.push_back("Every step priced by the library's step formula (sim::simulate); seed " +
                         invalid_input::show(c.seed) + ": the same seed gives the same figures.");
-    out.notes.push_back(!c.optimistic ? "KV reserved for the whole sequence at admission (TensorRT-LLM's default)."
+    out.notes.push_back(limits.reserve_full_sequence ? "KV reserved for the whole sequence at admission (TensorRT-LLM's default)."
                         : c.preemption == "swap"
                             ? "KV reserved for what is cached; the newest sequence is preempted and its KV swapped to host memory and back when it runs out."
                             : "KV reserved for what is cached; the newest sequence is preempted and recomputed when it runs out.");

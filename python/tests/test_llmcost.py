@@ -96,10 +96,11 @@ def test_simulate_laws_and_refusals():
 
 def test_simulate_engine_fills_the_limits_not_given():
     # engine="vllm" runs vLLM's scheduler defaults on Hopper (tables/engines.csv: 1024 sequences,
-    # 8192 tokens a step, prompts chunked at 8192): the same run as with them spelled out, and not
-    # the same as with the token cap lifted, since 6000-token prompts meet it.
-    args = dict(rate=3, input_dist="6000", output_dist="100", requests=400, engine="vllm")
-    implied = llmcost.simulate("Llama-3.1-8B", "H100", **args)
+    # 8192 tokens a step, prompts chunked at 8192) and its admission on the KV in use (optimistic): the
+    # same run as with them spelled out, and not the same as with the token cap lifted, since 6000-token
+    # prompts meet it.
+    args = dict(rate=3, input_dist="6000", output_dist="100", requests=400, engine="vllm", optimistic=True)
+    implied = llmcost.simulate("Llama-3.1-8B", "H100", **{**args, "optimistic": False})
     spelled = llmcost.simulate("Llama-3.1-8B", "H100", max_batch=1024, max_tokens=8192, prefill_chunk=8192, **args)
     lifted = llmcost.simulate("Llama-3.1-8B", "H100", max_batch=1024, max_tokens=65536, prefill_chunk=65536, **args)
     assert implied.to_dict() == spelled.to_dict()

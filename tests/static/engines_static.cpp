@@ -71,6 +71,11 @@ static_assert(!catalog::vllm_hopper.scheduler.prefill_alone && !catalog::trtllm_
 static_assert(with_engine_defaults({}, catalog::sglang_hopper).prefill_alone);
 static_assert(!with_engine_defaults({}, catalog::vllm_hopper).prefill_alone);
 static_assert(with_engine_defaults({.prefill_alone = true}, catalog::vllm_hopper).prefill_alone);
+// vLLM and SGLang admit on the KV in use; TensorRT-LLM and the reference reserve the whole sequence
+static_assert(!with_engine_defaults({}, catalog::vllm_hopper).reserve_full_sequence);
+static_assert(!with_engine_defaults({}, catalog::sglang_hopper).reserve_full_sequence);
+static_assert(with_engine_defaults({}, engine_profile::reference()).reserve_full_sequence);
+static_assert(with_engine_defaults({}, catalog::trtllm_hopper).reserve_full_sequence);
 
 // Expert parallelism pays its all-to-all only where attention is data-parallel (costs/moe.hpp): TP8·EP8
 // at dp 1 runs none, on any engine; EP8 over TP4 × DP2 runs one.

@@ -42,11 +42,32 @@ TEST_CASE("measurements: each scenario predicts through its serving function") {
     CHECK(rows[1].value == doctest::Approx(0.036));
     const deployment bf16{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
     CHECK(plan::predict(rows[1]) == prefill_pass(bf16, 1, 2048_tok, 0_tok).time().value());
-    CHECK(plan::predict(rows[2]) == serve_online(bf16, {.input = 467_tok, .output = 256_tok}, 500_ms).tpot.value());
+    CHECK(plan::predict(rows[2]) == serve_online(bf16, {.input = 467_tok, .output = 256_tok}, 500_ms, plan::online_caps(rows[2])).tpot.value());
+    CHECK(plan::predict(rows[2]) == plan::online_closed_form(rows[2]).point.tpot.value());  // the one closed-form call
     CHECK(rows[3].d.layout == parallel_layout{.tp = 4, .dp = 2});
     CHECK((rows[0].engine == plan::serving_engine::trtllm && rows[0].engine_version == "1.0"));
     CHECK(plan::predict(rows[3]) ==
           serve_at_batch(rows[3].d, {.input = 1000_tok, .output = 200_tok}, 16).ttft.value());
+}
+
+TEST_CASE("measurements: an online row's closed form runs under its engine's caps (plan::online_caps)") {
+    // G: TensorRT-LLM with max batch 64 and a 2,048-token step budget; V: vLLM with no cap given.
+    const auto rows = parse(
+        "G,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,online,,64,2048,2,,467,256,tpot_s,8,ms,s\n"
+        "V,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,1,,,online,,,,2,,467,256,tpot_s,8,ms,s\n");
+    REQUIRE(rows.size() == 2);
+    const scheduler_limits g = plan::online_caps(rows[0]);
+    CHECK(g.max_batch == 64);                           // the row's max batch
+    CHECK(g.reserve_full_sequence);                     // TensorRT-LLM reserves the whole sequence
+    CHECK(g.reserve.step_tokens.value() == 2048);       // the pool sized for the row's step budget, as simulated
+    CHECK(g.max_tokens_per_step == 0);                  // whole prompts: neither the token cap …
+    CHECK(g.prefill_chunk.value() == 0);                // … nor a chunk is carried
+    const scheduler_limits v = plan::online_caps(rows[1]);
+    CHECK_FALSE(v.reserve_full_sequence);               // vLLM admits on the KV in use
+    CHECK(v.max_batch == rows[1].d.engine.scheduler.max_sequences);  // the engine's max sequences where the row gives none
+    // the one closed-form call prices each row under them
+    CHECK(plan::predict(rows[0]) == serve_online(plan::as_driven(rows[0]), rows[0].r, 500_ms, g).tpot.value());
+    CHECK(plan::predict(rows[1]) == plan::online_closed_form(rows[1]).point.tpot.value());
 }
 
 TEST_CASE("measurements: an online rate is per instance, an expert-parallel group's spread over its ranks") {
@@ -59,10 +80,10 @@ TEST_CASE("measurements: an online rate is per instance, an expert-parallel grou
     REQUIRE(rows.size() == 2);
     REQUIRE(rows[0].d.attention_ranks() == 8);
     CHECK(plan::online_interarrival(rows[0]).value() == doctest::Approx(2.0));
-    CHECK(plan::predict(rows[0]) == serve_online(rows[0].d, {.input = 1000_tok, .output = 500_tok}, 2_s).tpot.value());
+    CHECK(plan::predict(rows[0]) == serve_online(rows[0].d, {.input = 1000_tok, .output = 500_tok}, 2_s, plan::online_caps(rows[0])).tpot.value());
     REQUIRE(rows[1].d.attention_ranks() == 1);
     CHECK(plan::online_interarrival(rows[1]).value() == doctest::Approx(0.5));
-    CHECK(plan::predict(rows[1]) == serve_online(rows[1].d, {.input = 467_tok, .output = 256_tok}, 500_ms).ttft.value());
+    CHECK(plan::predict(rows[1]) == serve_online(rows[1].d, {.input = 467_tok, .output = 256_tok}, 500_ms, plan::online_caps(rows[1])).ttft.value());
     // The whole group's rate on one rank is eight times the load: a shorter gap, a longer TPOT.
     CHECK(serve_online(rows[0].d, rows[0].r, 250_ms).tpot.value() > plan::predict(rows[0]));
     // A harness's dispatch over replicas is refused on the EP group (it has one instance; its ranks
@@ -414,7 +435,7 @@ TEST_CASE("measurements: a row's length spreads are priced by the closed forms' 
     // at the same rate (and the online row prices its prompts' E[I²] too).
     CHECK(plan::predict(rows[0]) < plan::predict(rows[1]));
     const request_shape both{.input = 1000_tok, .output = 1000_tok, .input_spread = 300_tok, .output_spread = 1000_tok};
-    CHECK(plan::predict(rows[2]) == serve_online(bf16, both, 250_ms).tpot.value());
+    CHECK(plan::predict(rows[2]) == serve_online(bf16, both, 250_ms, plan::online_caps(rows[2])).tpot.value());
     CHECK(plan::predict(rows[2]) > plan::predict(rows[3]));
     // Refused, named: a negative or non-numeric spread, and a spread on a simulated row (its client's
     // lengths are drawn by the simulator).
@@ -1021,7 +1042,7 @@ TEST_CASE("measurements: a first-come-first-served token budget shorter than a p
     // F is priced by its simulated run; G by the closed form.
     CHECK(plan::predict(rows[0]) == plan::online_run(rows[0]).ttft);
     CHECK(plan::predict(rows[1]) ==
-          serve_online(plan::as_driven(rows[1]), rows[1].r, plan::online_interarrival(rows[1])).ttft.value());
+          plan::online_closed_form(rows[1]).point.ttft.value());
     // A prompt of 4,000 tokens in chunks of at most 1,024 spans at least ⌈4,000 ÷ 1,024⌉ = 4 steps: its TTFT is
     // at least the four chunk passes alone (0, 1,024, 2,048 and 3,072 tokens before them).
     double four = 0;

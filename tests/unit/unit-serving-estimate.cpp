@@ -93,16 +93,25 @@ TEST_CASE("estimate_point: a point priced elsewhere, checked as estimate checks 
     p.output_rate = tokens_per_second(4000.0);
     const request_estimate e = estimate_point(llama70_tp8, chat, p);
     CHECK(e.gpu_energy_per_output_token.value() == doctest::Approx(700.0 * 8 / 4000.0).epsilon(1e-12));
-    SUBCASE("a batch that does not fit the KV cache is refused, as estimate refuses it") {
+    SUBCASE("a point holding more than the KV room runs at most B of them: the rest wait, and it is priced") {
+        // `estimate` refuses a given batch past the room; an online point's n counts the requests held, of
+        // which at most B = the admissible batch run, the others waiting for a slot (docs/online-caps.md §2):
+        // min(n, B) is what must fit, so the point is priced, charged at its own rate.
         const double room = saturated(llama70_tp8, chat).batch;
         CHECK(test::contains(test::error_of([&] { return estimate(llama70_tp8, chat, {.batch = room + 1}); }), "does not fit"));
         serving_point big = p;
         big.batch = room + 1;
-        const std::string err = test::error_of([&] { return estimate_point(llama70_tp8, chat, big); });
-        CHECK(test::contains(err, "batch = "));
-        CHECK(test::contains(err, "does not fit"));
+        const request_estimate held = estimate_point(llama70_tp8, chat, big);
+        CHECK(held.gpu_energy_per_output_token.value() == doctest::Approx(700.0 * 8 / 4000.0).epsilon(1e-12));
         big.batch = room;
         CHECK(test::error_of([&] { return estimate_point(llama70_tp8, chat, big); }).empty());
+        // a shape of which not one sequence fits is still refused, naming it: at TP2 about 3.5 GB a GPU is left
+        // after 70.5 GB of weights, and 120,500 tokens × 163.8 kB a token a GPU is 19.7 GB
+        const deployment tp2{.m = llama70_tp8.m, .hw = llama70_tp8.hw, .layout = {.tp = 2}};
+        const request_shape longest{.input = 120000_tok, .output = 500_tok};
+        const std::string err = test::error_of([&] { return estimate_point(tp2, longest, p); });
+        CHECK(test::contains(err, "KV per sequence"));
+        CHECK(test::contains(err, "does not fit"));
     }
     SUBCASE("no tokens to charge: a rate that is zero, negative or not finite; a batch below one") {
         for (double rate : {0.0, -5.0, std::nan(""), std::numeric_limits<double>::infinity()}) {

@@ -303,6 +303,140 @@ TEST_CASE("serving: online, by hand") {
     CHECK(s.e2e.value() == doctest::Approx(s.ttft.value() + 499.0 * s.tpot.value()));
 }
 
+TEST_CASE("serving: online, the running-batch cap (docs/online-caps.md)") {
+    // The ideal dashboard machine, 200 -> 500, at most B = 8 sequences (max batch). At the cap every step
+    // decodes 8 tokens and carries 8/500 = 1.6% of a prompt: t̄(8) = 0.984·t0 + 0.016·t1, t0 the step of 8
+    // decodes at I + O/2 = 450 tokens, t1 the same with one 200-token prompt. The engine then emits at
+    // most 8 ÷ t̄(8) tokens a second, so arrivals of 500 tokens each are served only below
+    // λ* = 8 ÷ (500·t̄(8)) requests a second.
+    const deployment d{.m = catalog::seed_dashboard_model, .hw = catalog::seed_dashboard_gpu};
+    const request_shape r{.input = 200_tok, .output = 500_tok};
+    const scheduler_limits eight{.max_batch = 8};
+    const double t0 = step_pass(d, {.decode_sequences = 8, .decode_context = 450_tok}).time().value();
+    const double t1 = step_pass(d, {.decode_sequences = 8, .decode_context = 450_tok, .prefill_sequences = 1,
+                                    .prefill_tokens = 200_tok}).time().value();
+    const double t_cap = 0.984 * t0 + 0.016 * t1;
+    const double gap_at_cap = 500.0 * t_cap / 8.0;  // 1 ÷ λ*
+    SUBCASE("just above the cap's flow: refused, naming the field, the value, the cap and the rule") {
+        const double gap = gap_at_cap * 0.999;
+        const std::string m = test::error_of([&] { return serve_online_latency(d, r, seconds(gap), eight); });
+        CHECK(test::contains(m, "interarrival (s) = " + invalid_input::show(gap)));
+        CHECK(test::contains(m, "B = 8 sequences (max batch)"));
+        CHECK(test::contains(m, "λ·O < B ÷ t̄(B)"));
+        CHECK(test::contains(m, "[llmcost.serving.online_cap]"));
+        CHECK(test::contains(m, text::plain(8.0 / t_cap, 4) + " tokens/s"));
+        CHECK_FALSE(within_online_cap(saturated(d, r, eight), seconds(gap), r.output));
+    }
+    SUBCASE("just below: priced, at the rate that arrives, no more than B decoding") {
+        const double gap = gap_at_cap * 1.01;
+        CHECK(within_online_cap(saturated(d, r, eight), seconds(gap), r.output));
+        const online_latency o = serve_online_latency(d, r, seconds(gap), eight);
+        CHECK(o.point.output_rate.value() == doctest::Approx(500.0 / gap).epsilon(1e-12));
+        // the engine never runs more than 8: its mean step is at most the step of 8 decodes and the
+        // prompts of one step's arrivals (a Poisson count of mean λ·t̄ < 1 here), far from t(8, 2)
+        CHECK(o.decoding.step.value() < step_pass(d, {.decode_sequences = 8, .decode_context = 450_tok, .prefill_sequences = 2,
+                                                      .prefill_tokens = 200_tok}).time().value());
+        // with the count's law reaching past 8, the excess waits: TTFT above the uncapped engine's
+        const online_latency free = serve_online_latency(d, r, seconds(gap));
+        CHECK(o.point.ttft > free.point.ttft);
+        CHECK(o.point.tpot <= free.point.tpot);
+        // the wait is W = E[(D − 8)⁺] ÷ λ = count_above × gap, on the busy engine's share (1 − ι) of the arrivals,
+        // and the priced TTFT is the bulk chain's first token plus it (Little 1961; docs/online-caps.md §2)
+        const double mean_decoding = o.decoding.steps * o.decoding.step.value() / gap;
+        const double w = queueing::detail::count_above(mean_decoding, o.decoding.fano, 8.0) * gap;
+        REQUIRE(w > 0.0);
+        CHECK(o.admission.value() == doctest::Approx((1.0 - o.steps.idle) * w).epsilon(1e-12));
+        CHECK(o.point.ttft.value() ==
+              doctest::Approx((queueing::first_token_mean(o.steps) + o.admission + o.point.front_end).value()).epsilon(1e-12));
+        // the held count is the loop's: the prompts in their steps and D̄, which already holds the waiting
+        // E[(D − 8)⁺]; the wait is not counted again (n = λ·(TTFT_engine + N·TPOT) without W)
+        const double engine_ttft = queueing::first_token_mean(o.steps).value();  // ι·t(1) + (1 − ι)·TTFT_busy
+        CHECK(o.point.batch == doctest::Approx((engine_ttft + 499.0 * o.point.tpot.value()) / gap).epsilon(1e-9));
+        // the TTFT quantiles carry the wait: shifted by it from the bulk chain's
+        CHECK(ttft_percentile(o, 0.9).value() ==
+              doctest::Approx((queueing::first_token_quantile(o.steps, 0.9) + o.admission + o.point.front_end).value()).epsilon(1e-12));
+    }
+    SUBCASE("far below the cap, it binds no node: the figures are the uncapped ones") {
+        // one request every 2 s: D̄ = 499 × 0.5 × t̄ ≈ 0.5 decoding, the count's law's top Gauss node far below 64
+        const scheduler_limits cap{.max_batch = 64};
+        const online_latency capped = serve_online_latency(d, r, 2_s, cap), free = serve_online_latency(d, r, 2_s);
+        REQUIRE(queueing::detail::count_quadrature(capped.decoding.steps * capped.decoding.step.value() / 2.0,
+                                                   capped.decoding.fano).node[8] < 64.0);
+        CHECK(capped.point.ttft.value() == doctest::Approx(free.point.ttft.value()).epsilon(1e-12));
+        CHECK(capped.point.tpot.value() == doctest::Approx(free.point.tpot.value()).epsilon(1e-12));
+        CHECK(capped.admission.value() == 0.0);
+    }
+    SUBCASE("property: raising max batch never makes a priced rate refused") {
+        for (double gap : {0.05, 0.1, 0.2, 0.4, 0.8}) {
+            bool priced = false;
+            for (double b : {2.0, 4.0, 8.0, 16.0, 32.0, 64.0}) {
+                CAPTURE(gap);
+                CAPTURE(b);
+                const bool now = test::error_of([&] { return serve_online(d, r, seconds(gap), {.max_batch = b}); }).empty();
+                CHECK((now || !priced));
+                priced = now;
+            }
+        }
+    }
+    SUBCASE("the KV room: the same rule at the KV-capacity batch, named") {
+        // Llama-3.1-8B in BF16 on an H100, 2,000 -> 2,000, no batch cap: each sequence holds its whole
+        // I + O = 4,000 tokens (a full-sequence reserve) of 2 (K, V) × 32 layers × 8 KV heads × 128 × 2 B =
+        // 128 KiB a token, 500 MiB a sequence; the pool left after the weights holds B of them.
+        const deployment h{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+        const request_shape longer{.input = 2000_tok, .output = 2000_tok};
+        const double per_sequence = 4000.0 * 2 * 32 * 8 * 128 * 2;
+        const double b = std::floor(kv_budget_per_gpu(h).value() / per_sequence);
+        const batch_limit cap = max_batch(h, longer);
+        CHECK(cap.batch == b);
+        CHECK(cap.limited_by == "KV capacity");
+        const serving_point at = serve_at_batch(h, longer, b);
+        const double gap = 2000.0 * at.step_time.value() / b;
+        const std::string m = test::error_of([&] { return serve_online(h, longer, seconds(gap * 0.999)); });
+        CHECK(test::contains(m, "B = " + text::plain(b, 6) + " sequences (KV capacity)"));
+        CHECK(test::contains(m, "[llmcost.serving.online_cap]"));
+        CHECK(test::error_of([&] { return serve_online(h, longer, seconds(gap * 1.05)); }).empty());
+        // vLLM-style admission on the KV in use holds I + O/2 = 3,000 tokens a sequence: more of them, and
+        // the same rate is served
+        CHECK(test::error_of([&] { return serve_online(h, longer, seconds(gap * 0.999), {.reserve_full_sequence = false}); }).empty());
+    }
+}
+
+TEST_CASE("queueing: count_above, the decoding count's overflow past a cap (docs/online-caps.md)") {
+    using queueing::detail::count_above;
+    using queueing::detail::count_rule;
+    // A two-node law by hand: D = 2 w.p. 1/4, 6 w.p. 3/4 (mean 5). Cap 4: only the 6 spills, by 2:
+    // E[(D − 4)⁺] = 3/4 × 2 = 1.5. Cap 1: 1/4 × 1 + 3/4 × 5 = 4. Cap 0: the mean, 5. Cap 6 or above: 0.
+    count_rule two{};
+    two.node[0] = 2.0;
+    two.weight[0] = 0.25;
+    two.node[1] = 6.0;
+    two.weight[1] = 0.75;
+    CHECK(count_above(two, 4.0) == 1.5);
+    CHECK(count_above(two, 1.0) == 4.0);
+    CHECK(count_above(two, 0.0) == 5.0);
+    CHECK(count_above(two, 6.0) == 0.0);
+    CHECK(count_above(two, 100.0) == 0.0);
+    // The decoding count's own rule: cap 0 gives its mean D̄ (the nodes lie in [0, ∞) and the 9-node rule
+    // integrates D exactly), a cap at or above its top node nothing, and the overflow falls as the cap rises.
+    for (double mean : {0.5, 12.0, 400.0}) {
+        for (double fano : {1.0, 3.0}) {
+            CAPTURE(mean);
+            CAPTURE(fano);
+            const count_rule g = queueing::detail::count_quadrature(mean, fano);
+            CHECK(count_above(mean, fano, 0.0) == doctest::Approx(mean).epsilon(1e-9));
+            CHECK(count_above(mean, fano, g.node[8]) == 0.0);
+            CHECK(count_above(mean, fano, g.node[8] * 2.0) == 0.0);
+            double last = mean + 1.0;
+            for (double cap : {0.0, mean / 2.0, mean, 1.5 * mean, g.node[8]}) {
+                const double now = count_above(mean, fano, cap);
+                CHECK(now <= last);
+                CHECK(now >= 0.0);
+                last = now;
+            }
+        }
+    }
+}
+
 TEST_CASE("serving: online, the operating point says where it stands (rooted)") {
     // Whole prompts and O > 1: the decode loop's root, t̄ > 0, and the mean step is it. One output token has
     // no decode loop, and chunked prompts take the step-in-flight model: both stand at the first crossing of
@@ -375,25 +509,46 @@ TEST_CASE("serving: online at the decode loop's root") {
         }
     }
     SUBCASE("b and TPOT never fall as λ grows, across loop gain 0.99") {
-        // Llama-3.1-8B on an H100, 200 → 2,000, from the KV-bound saturated rate (5.07/s) to 20%
-        // above it (no KV cap online): the gain climbs past 0.99 between 1.18× and 1.19× (about 0.989
-        // and 0.993). Past 0.99 the loop's root still sets the point, and the decoding count's spread
-        // runs on from its value at the threshold (F ≈ 100); falling back to the first crossing there
-        // dropped b and TPOT by a third, and dropping F to 1 (session 32's review, B1) by about 20%.
-        const deployment small{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+        // Llama-3.1-8B on an H100, 200 → 2,000, from the KV-bound saturated rate (5.07/s) up: the loop's
+        // gain climbs past 0.99 between 1.18× and 1.19× (about 0.989 and 0.993). Past 0.99 the loop's root
+        // still sets the point, and the decoding count's spread runs on from its value at the threshold
+        // (F ≈ 100); falling back to the first crossing there dropped b and TPOT by a third, and dropping
+        // F to 1 (session 32's review, B1) by about 20%. Those loads are past any KV room: the running-batch
+        // cap refuses them (docs/online-caps.md: B ÷ t̄(B) stays below 1.17× even with 16 times the HBM,
+        // the step's compute growing with B), so the closed form's figures are checked where a deployment
+        // with 16 times the HBM (20 stacks of 64 GB: the same steps) serves them, to 1.16×, and the loop
+        // itself (`queueing::decode_loop_of`, a property of the step curve) across the threshold.
+        deployment small{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
         const request_shape chat{.input = 200_tok, .output = 2000_tok};
         const double saturated_rate = saturated(small, chat).output_rate.value() / 2000.0;
+        small.hw.gpu.hbm_capacity = gigabytes(1280.0);
+        small.hw.gpu.hbm_stacks = 20;
         double last_b = 0, last_tpot = 0;
-        bool above = false, below = false;
-        for (double load : {1.00, 1.04, 1.08, 1.12, 1.16, 1.17, 1.18, 1.19, 1.20}) {
+        for (double load : {1.00, 1.04, 1.08, 1.12, 1.16}) {
             const online_latency o = serve_online_latency(small, chat, seconds(1.0 / (load * saturated_rate)));
             CAPTURE(load);
             REQUIRE(o.decoding.step.value() > 0.0);
-            (o.decoding.gain < queueing::max_loop_gain ? below : above) = true;
             CHECK(o.point.batch >= last_b);
             CHECK(o.point.tpot.value() >= last_tpot);
             last_b = o.point.batch;
             last_tpot = o.point.tpot.value();
+        }
+        CHECK_THROWS_AS((void)serve_online(small, chat, seconds(1.0 / (1.19 * saturated_rate))), invalid_input);
+        const pass_model pm = prepare_pass(small);
+        const detail::sequence_terms<double> terms = detail::serving_sequence_terms(pm, chat, split_prompt(chat, 0_tok));
+        const auto step = [&](double decoding, double k) {
+            return seconds(detail::step_formula(pm, terms, decoding, k).time());
+        };
+        double last_step = 0;
+        bool above = false, below = false;
+        for (double load : {1.16, 1.17, 1.18, 1.19, 1.20}) {
+            const queueing::decode_loop l = queueing::decode_loop_of(step, seconds(1.0 / (load * saturated_rate)), 1999.0);
+            CAPTURE(load);
+            REQUIRE(l.step.value() > 0.0);
+            (l.gain < queueing::max_loop_gain ? below : above) = true;
+            CHECK(l.step.value() >= last_step);
+            CHECK(l.fano >= 1.0);
+            last_step = l.step.value();
         }
         CHECK(above);
         CHECK(below);
@@ -407,9 +562,13 @@ TEST_CASE("serving: online at the decode loop's root") {
         m.weights = m.activations = formats::fp8;
         const deployment krai{.m = m, .hw = catalog::h200_sxm, .engine = catalog::vllm_hopper};
         const request_shape shape{.input = 179_tok, .output = 296_tok};
-        const online_latency o = serve_online_latency(krai, shape, 80_ms);
-        sim::options so{.requests = 8000, .seed = 1, .keep_requests = false, .timeline_points = 0};
-        so.limits.reserve_full_sequence = false;  // vLLM admits on the KV in use
+        // vLLM admits on the KV in use, the simulator and the closed form alike: the engine's own admission
+        // (`with_engine_defaults`; a whole-sequence reserve would cap the KV room at 388 sequences, below this
+        // rate's flow: docs/online-caps.md), its other defaults (max sequences, chunked prefill) left out as before
+        const scheduler_limits in_use{.reserve_full_sequence = with_engine_defaults({}, krai.engine).reserve_full_sequence};
+        REQUIRE_FALSE(in_use.reserve_full_sequence);
+        const online_latency o = serve_online_latency(krai, shape, 80_ms, in_use);
+        sim::options so{.limits = in_use, .requests = 8000, .seed = 1, .keep_requests = false, .timeline_points = 0};
         const sim::result x = sim::simulate(krai, {.input = workload::fixed(shape.input), .output = workload::fixed(shape.output),
                                                    .arrivals = workload::poisson(80_ms)}, so);
         CHECK(o.point.tpot.value() == doctest::Approx(x.tpot.mean).epsilon(0.08));

@@ -146,9 +146,13 @@ int main(int argc, char** argv) {
              "% | 10% | " + (worst_ttft <= 0.10 ? "yes" : "**no**") + " |\n";
         s += "| TPOT p90 | ≤ " + text::fixed(100 * tpot_bar_load, 0) + "% | " + text::fixed(100 * worst_tpot, 1) +
              "% | 10% | " + (worst_tpot <= 0.10 ? "yes" : "**no**") + " |\n\n";
-        s += "Where it breaks: TTFT holds to 90% load on this grid (−23% at 95% on the 2,000-token prompts). TPOT "
-             "p90 holds within 5.9% to 85% and 5.6% at 90%; at 95% it runs 8.5–17% high on the 70B rows at TP8 and "
-             "with 2,000-token prompts: the loop gain is 0.66–0.82 at 80% load and 0.84–0.95 at 90–95%, and the linear model overstates a slow mode this close to 1 (the lognormal's "
+        s += "Where it breaks: TTFT p90 holds within 10% at every load of this grid (+8.7% at 95% on the 2,000-token "
+             "prompts, where the KV room's cap binds and `ttft_percentile` adds the mean wait for a slot; −23% "
+             "without it: docs/online-caps.md). TPOT "
+             "p90 holds within 5.9% to 85% and 5.6% at 90%; at 95% it runs 8.5% high on the 70B rows at TP8 (3.6% with "
+             "the 2,000-token prompts, 17% before the KV room's cap priced the decoding count's nodes above it as "
+             "running at the cap, the rest waiting: docs/online-caps.md; that wait puts their mean TTFT 49% above the "
+             "simulator's there): the loop gain is 0.66–0.82 at 80% load and 0.84–0.95 at 90–95%, and the linear model overstates a slow mode this close to 1 (the lognormal's "
              "tail, and a step whose slope in the decoding count changes over that count's spread). "
              "`tpot_percentile` refuses a gain of 0.99 or more (the slow mode then amplifies the arrivals' noise "
              "more than 100-fold; read those loads from `simulate`). E2E p90 (`e2e_percentile`: normal, "

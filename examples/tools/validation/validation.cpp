@@ -485,11 +485,14 @@ std::string engine_text(const plan::measurement& x) {
             if (x.receive_interval > 1.0) s += ", scheduler pass every " + whole(x.receive_interval) + " decode steps";
             if (x.adp_timeout_iters > 0.0) s += adp_text(x);
             if (x.min_waiting_prompts > 1.0) s += ", at least " + whole(x.min_waiting_prompts) + " prompts waiting";
-            // The limits and the dispatch price only a simulated run (`online_run`); a row the closed form
-            // prices (`serve_online`) reads neither, so its text says they are recorded, not priced.
+            // The max batch caps both a simulated run (`online_run`) and the closed form (`online_caps`: its
+            // decoders, and the rate it serves). The token budget and the dispatch price only a simulated run;
+            // a row the closed form prices (`serve_online`) reads neither, so its text says they are recorded, not priced.
             std::string held;
-            if (x.chunked_context)
-                held += ", max batch " + whole(x.max_batch) + ", prompts chunked oldest first into " + whole(x.max_tokens) + " tokens a step";
+            if (x.chunked_context) {
+                s += ", max batch " + whole(x.max_batch);
+                held += ", prompts chunked oldest first into " + whole(x.max_tokens) + " tokens a step";
+            }
             if (x.dispatch == plan::replica_dispatch::round_robin) held += ", queries round robin over the replicas";
             if (x.dispatch == plan::replica_dispatch::least_pending) held += ", each query to the replica with the fewest in flight";
             if (!held.empty()) s += plan::holds_prompts(x) ? held : " (closed form, recorded but not priced: " + held.substr(2) + ")";
@@ -536,8 +539,11 @@ check_row evaluate(const plan::measurement& x) {
                 c.ran = "simulated: " + text::plain(plan::online_run(x).concurrency, 3) + " running";
                 break;
             }
-            const serving_point s = serve_online(plan::as_run(x), x.r, plan::online_interarrival(x));
-            c.ran = text::plain(s.batch, 3) + " running";
+            // the requests held (Little's law), and the running-batch cap the closed form prices (`online_caps`)
+            const scheduler_limits caps = plan::online_caps(x);
+            const serving_point s = plan::online_closed_form(x, plan::as_run(x)).point;
+            const batch_limit b = max_batch(plan::as_run(x), x.r, caps);
+            c.ran = text::plain(s.batch, 3) + " running (cap " + whole(b.batch) + ": " + std::string(b.limited_by) + ")";
             break;
         }
         case plan::scenario::fixed_batch:
@@ -1559,7 +1565,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "blocks and the newest sequence is preempted and recomputed when the cache runs out), "
          "`online` = `serve_online` (Little's law at the arrival rate per serving instance: a replica, "
          "or one expert-parallel group, whose arrivals spread evenly over its dp attention ranks: "
-         "`plan::online_interarrival`); an online row whose engine's scheduler holds prompts (a scheduler pass every "
+         "`plan::online_interarrival`), under the engine's running-batch cap (`plan::online_caps`: the row's max batch, "
+         "else the engine's max sequences, and the simulator's KV room; a rate at or above the cap's B ÷ t̄(B) is refused, "
+         "and a decoding count above B waits for a slot: docs/online-caps.md); an online row whose engine's scheduler holds prompts (a scheduler pass every "
          "N decode steps, a minimum of waiting prompts, prompt steps alone, TensorRT-LLM's attention-DP balance: "
          "`receive_interval`, `min_waiting_prompts`, `prefill_alone`, `adp_timeout_iters`, from the harness configuration) is priced by the simulator at the row's Poisson rate "
          "(`plan::online_run`), `fixed_batch` = `serve_at_batch` (a closed loop at a fixed concurrency per "
@@ -1668,9 +1676,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     };
     std::vector<online_group> online;
     for (const check_row& c : checks) {
-        if (c.x.how != plan::scenario::online || c.x.what != plan::metric::ttft_s) continue;
+        if (c.x.how != plan::scenario::online || c.x.what != plan::metric::ttft_s || !c.refused.empty()) continue;
         const seconds_t gap = plan::online_interarrival(c.x);
-        const serving_point s = serve_online(plan::as_run(c.x), c.x.r, gap);
+        const serving_point s = plan::online_closed_form(c.x, plan::as_run(c.x)).point;
         const double before = detail::step_in_flight_first_token(prepare_pass(plan::as_run(c.x)), c.x.r, s, gap).value();
         for (const std::string& key : {std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x),
                                        std::string(to_string(c.x.engine)) + " | all"}) {
@@ -1727,7 +1735,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         const serving_point at_b = serve_at_batch(plan::as_run(c.x), c.x.r, b);
         // llmcost's concurrency at the rate: the simulated run's where the row's scheduler holds prompts.
         const double at_rate = plan::holds_prompts(c.x) ? plan::online_run(c.x).concurrency
-                                                        : serve_online(plan::as_run(c.x), c.x.r, plan::online_interarrival(c.x)).batch;
+                                                        : plan::online_closed_form(c.x, plan::as_run(c.x)).point.batch;
         const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x);
         auto* it = group_named(held, key);
         it->ratio.push_back(b / at_rate);
@@ -1780,7 +1788,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         if (c.x.how != plan::scenario::online || !plan::holds_prompts(c.x) || !c.refused.empty()) continue;
         double closed = 0;
         try {
-            const serving_point p = serve_online(plan::as_run(c.x), c.x.r, plan::online_interarrival(c.x));
+            const serving_point p = plan::online_closed_form(c.x, plan::as_run(c.x)).point;
             closed = c.x.what == plan::metric::ttft_s ? p.ttft.value() : p.tpot.value();
         } catch (const invalid_input&) {
             continue;  // beyond the closed form's capacity: no "before" figure
@@ -2285,12 +2293,13 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     }
     if (!beyond.empty()) {
         s += "\n## Rows llmcost cannot serve\n\nOnline rows whose measured arrival rate is above what llmcost's deployment "
-             "can serve (no prediction; the engine kept up, so llmcost's capacity there is too low):\n\n";
+             "can serve (no prediction; the engine kept up, so llmcost's capacity there is too low), each with llmcost's "
+             "reason (the running-batch cap's: docs/online-caps.md):\n\n";
         for (const check_row& c : beyond)
             s += "- " + c.x.id + " (" + std::string(to_string(c.x.engine)) + ", " + std::string(c.x.d.m.name) + " on " +
                  std::string(c.x.d.hw.name) + ", " + layout_text(c.x.d.layout) + ", " + text::plain(c.x.rate, 4) +
                  " requests/s per instance): measured " + metric_text(c.x.what) + " " + value_text(c.x.what, c.x.value, 7) +
-                 " [" + std::to_string(sources.number(c.x.source)) + "]\n";
+                 " [" + std::to_string(sources.number(c.x.source)) + "]. " + c.refused + "\n";
     }
     if (!fitted_serving.empty()) {
         s += "\nServing rows marked `calibration` (counted with the calibration rows above):\n\n";

@@ -513,6 +513,17 @@ struct engine_scheduler {
     [[nodiscard]] constexpr bool operator==(const engine_scheduler&) const = default;
 };
 
+/// Whether engine `k` admits a sequence on the KV it uses (and preempts when the pool runs out) rather than
+/// reserving its whole sequence's KV at admission: vLLM (its scheduler allocates blocks as a sequence grows,
+/// `KVCacheManager.allocate_slots`, and preempts the newest when none is free: vllm/v1/core/sched/scheduler.py)
+/// and SGLang (admits on the tokens in use plus a decode reserve, retracts on overflow: PrefillAdder,
+/// python/sglang/srt/managers/schedule_policy.py) do; TensorRT-LLM's default GUARANTEED_NO_EVICT capacity
+/// scheduler reserves input + output (the reference engine is TensorRT-LLM-calibrated). The one rule every
+/// scheduler reads (`with_engine_defaults`, `plan::closed_loop_limits`).
+[[nodiscard]] constexpr bool admits_on_kv_in_use(engine_kind k) {
+    return k == engine_kind::vllm || k == engine_kind::sglang;
+}
+
 /// How the engine runs mixture-of-experts layers.
 struct engine_moe {
     bool expert_parallel = false;  ///< experts spread over ranks (EP) rather than TP-sharded

@@ -58,6 +58,16 @@ enum class serving_engine {
     sglang,  ///< SGLang
 };
 
+/// The engine kind of a measurement's serving engine.
+[[nodiscard]] constexpr engine_kind kind_of(serving_engine e) {
+    switch (e) {
+        case serving_engine::trtllm: return engine_kind::trtllm;
+        case serving_engine::vllm: return engine_kind::vllm;
+        case serving_engine::sglang: return engine_kind::sglang;
+    }
+    return engine_kind::reference;
+}
+
 /// What was measured.
 enum class metric {
     output_tokens_per_s,  ///< output tokens/s of the whole deployment
@@ -436,7 +446,7 @@ struct measurement {
 /// answer's end fits too (`scheduler_limits::ignore_eos_admission`: the client sends --ignore-eos).
 [[nodiscard]] inline scheduler_limits closed_loop_limits(const measurement& x) {
     scheduler_limits given{.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
-                           .reserve_full_sequence = x.engine == serving_engine::trtllm,
+                           .reserve_full_sequence = !admits_on_kv_in_use(kind_of(x.engine)),
                            // InferenceMAX's client sends --ignore-eos and its SGLang server runs
                            // --disable-radix-cache: SGLang admits on every answer's end
                            .ignore_eos_admission = x.engine == serving_engine::sglang,
@@ -453,7 +463,20 @@ struct measurement {
     // the step's budget, oldest first: its chunk is the budget too.
     if (x.max_tokens > 0 && (x.d.engine.scheduler.chunked_prefill || x.chunked_context))
         given.prefill_chunk = tokens(x.max_tokens);
-    return with_engine_defaults(given, x.d.engine);
+    scheduler_limits l = with_engine_defaults(given, x.d.engine);
+    l.reserve_full_sequence = given.reserve_full_sequence;  // the row's engine admits, whichever profile prices its steps
+    return l;
+}
+
+/// The caps an online row's closed form prices (`serve_online_latency`: the running-batch cap B and the
+/// flow B ÷ t̄(B) it allows, docs/online-caps.md): the row's max batch, else the engine's max sequences,
+/// and the KV room as the simulator counts it (`closed_loop_limits`: the same pool, sized for the row's
+/// step budget, and the same admission reserve, a whole sequence for TensorRT-LLM, the KV in use for
+/// vLLM and SGLang). The closed form prices whole prompts without a token cap, as it always has for these
+/// rows: neither the token cap nor a prefill chunk is carried.
+[[nodiscard]] inline scheduler_limits online_caps(const measurement& x) {
+    const scheduler_limits l = closed_loop_limits(x);
+    return {.max_batch = l.max_batch, .reserve = l.pool_reserve(), .reserve_full_sequence = l.reserve_full_sequence};
 }
 
 /// The deployment as the row ran it: its GPU's compute fractions at the clock the run pinned
@@ -605,6 +628,18 @@ inline constexpr double stall_ratio = 60.0;
     return seconds(static_cast<double>(x.d.attention_ranks()) / x.rate);
 }
 
+/// The closed form's online point for row `x` on `d`: `serve_online_latency` at the row's gap per attention
+/// rank (`online_interarrival`) under the engine's caps (`online_caps`: its running-batch cap and KV room,
+/// docs/online-caps.md) — the one call every closed-form pricing of an online row makes. `d` is the row's
+/// deployment as its client drove it (`as_driven`, the prediction's) or as run (`as_run`, the validation
+/// tool's mechanism figures, with the engine's front end).
+[[nodiscard]] inline online_latency online_closed_form(const measurement& x, const deployment& d) {
+    return serve_online_latency(d, x.r, online_interarrival(x), online_caps(x));
+}
+
+/// `online_closed_form` on the row's deployment as its client drove it (`as_driven`): what `predict` prices.
+[[nodiscard]] inline online_latency online_closed_form(const measurement& x) { return online_closed_form(x, as_driven(x)); }
+
 /// Whether an online row's first-come-first-served token budget holds prompts: the engine chunks
 /// prompts to fill each step's budget M oldest first (`measurement::chunked_context`) and a mean
 /// prompt is longer than M, M < I, so every prompt spans ⌈I ÷ (M − decodes)⌉ ≥ 2 steps and a newer
@@ -722,7 +757,7 @@ struct online_means {
     require(holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
             "a simulated online run needs an online row whose scheduler holds prompts");
     require(positive_finite(x.rate), x.id, "rate (requests/s)", x.rate, "an online run needs an arrival rate");
-    (void)serve_online(as_run(x), x.r, online_interarrival(x));  // throws where the rate is beyond capacity
+    (void)online_closed_form(x, as_run(x));  // throws where the rate is beyond capacity
     deployment d = as_driven(x);  // in process (MLPerf's harnesses): no API server's front end
     if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: the row's rate is its own
     // Drawn lengths stay within the model's context: prompts that vary up to half of it, answers up
@@ -811,7 +846,7 @@ struct online_means {
                 const online_means s = online_run(x);
                 return x.what == metric::ttft_s ? s.ttft : x.what == metric::tpot_s ? s.tpot : s.output_tokens_per_s;
             }
-            const serving_point s = serve_online(d, x.r, online_interarrival(x));
+            const serving_point s = online_closed_form(x, d).point;
             return x.what == metric::ttft_s ? s.ttft.value()
                    : x.what == metric::tpot_s ? s.tpot.value()
                                               : s.output_rate.value();
@@ -892,16 +927,6 @@ struct efficiency_parameters {
     measurement y = x;
     y.d.hw = with_efficiencies(x.d.hw, p);
     return predict(y);
-}
-
-/// The engine kind of a measurement's serving engine.
-[[nodiscard]] constexpr engine_kind kind_of(serving_engine e) {
-    switch (e) {
-        case serving_engine::trtllm: return engine_kind::trtllm;
-        case serving_engine::vllm: return engine_kind::vllm;
-        case serving_engine::sglang: return engine_kind::sglang;
-    }
-    return engine_kind::reference;
 }
 
 /// The catalog profile of the engine that produced `x` on `x`'s GPU (catalog/engines.hpp): the one

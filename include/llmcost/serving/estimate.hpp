@@ -156,9 +156,10 @@ namespace detail {
 
 /// The estimate of a serving point priced elsewhere — the online solver's (`serve_online_latency`),
 /// whose output rate is the arrivals' λ·O·dp: energy and money per output token at that rate. Refuses,
-/// as `estimate` does, a point whose batch (at least one sequence) does not fit the KV cache
+/// as `estimate` does, a point whose running batch (at least one sequence) does not fit the KV cache
 /// (`require_batch_fits`), and a point that emits nothing to charge: an output rate that is not
-/// positive and finite.
+/// positive and finite. The point's n counts the requests held, of which at most B run (the running-batch
+/// cap, `admissible_batch`), the rest waiting for a slot (docs/online-caps.md §2): min(n, B) must fit.
 [[nodiscard]] constexpr request_estimate estimate_point(const deployment& d, const request_shape& r, const serving_point& at,
                                                         const estimate_options& o = {}) {
     o.validate();
@@ -167,7 +168,8 @@ namespace detail {
     require(positive_finite(at.output_rate.value()), d.m.name, "output rate (token/s)", at.output_rate.value(),
             "must be positive and finite: energy and money are charged per output token");
     const scheduler_limits resident = with_draft_resident(o.limits, o.speculation);
-    require_batch_fits(d, r, at.batch, resident);
+    const double running = detail::max(1.0, detail::min(at.batch, admissible_batch(d, r, resident).batch));  // min(n, B)
+    require_batch_fits(d, r, running, resident);
     request_estimate e{};
     e.point = at;
     return detail::estimate_at(d, r, o, resident, e);

@@ -442,6 +442,22 @@ template <class Price>
     return decoders > 0.0 ? weighted / decoders : 0.0;
 }
 
+/// E[(D − B)⁺] = Σ_i w_i·max(0, x_i − B): the sequences the decoding count's law (mean D̄, variance F·D̄,
+/// `each_decoder`) puts past a cap of B, which the engine cannot run: they wait for a slot instead. The
+/// count's law is the uncapped (infinite-server) count's, so this is its overflow above B (the
+/// infinite-server approximation of a many-server queue, Halfin & Whitt, Operations Research 29, 1981:
+/// it reads the queue as (N_∞ − B)⁺ and understates it near the cap, where waiting arrivals pile up).
+[[nodiscard]] constexpr double count_above(const count_rule& g, double cap) {
+    double excess = 0.0;
+    for (std::size_t i = 0; i < count_rule::size; ++i) excess += g.weight[i] * llmcost::detail::max(0.0, g.node[i] - cap);
+    return excess;
+}
+
+/// `count_above` over the decoding count's own rule (`count_quadrature`, mean D̄, variance F·D̄).
+[[nodiscard]] constexpr double count_above(double mean_decoding, double fano, double cap) {
+    return count_above(count_quadrature(mean_decoding, fano), cap);
+}
+
 /// Moments of the linear loop of `decode_loop` (λ, t̄, c, p, N whole steps), from its impulse
 /// responses to one arrival: G_0 = 1, G_s = λ·F_{s−1} (prompts), F_s = c·Σ_{j=1}^{N} G_{s−j} + p·G_s
 /// (step time), H_s = Σ_{j=1}^{N} G_{s−j} (decoding count). With σ² = λ·t̄ and S the running sum of F,

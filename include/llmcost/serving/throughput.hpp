@@ -212,12 +212,15 @@ struct scheduler_limits {
 /// `l` with the engine's scheduler defaults where it leaves a limit open (0): max sequences, max
 /// batched tokens per step, and the engine's prefill chunk when its chunked prefill is on — what
 /// `llmcost … --engine` and the Python module's `engine=` run when no limit is given. An engine
-/// whose prompt steps run alone (`engine_scheduler::prefill_alone`, SGLang) runs them alone here too.
+/// whose prompt steps run alone (`engine_scheduler::prefill_alone`, SGLang) runs them alone here too, and
+/// an engine that admits on the KV in use (`admits_on_kv_in_use`: vLLM, SGLang) admits so here: its KV room
+/// is counted at the context in use, not a whole-sequence reserve (docs/online-caps.md §1).
 [[nodiscard]] constexpr scheduler_limits with_engine_defaults(scheduler_limits l, const engine_profile& e) {
     if (l.max_batch == 0) l.max_batch = e.scheduler.max_sequences;
     if (l.max_tokens_per_step == 0) l.max_tokens_per_step = e.scheduler.max_batched_tokens;
     if (l.prefill_chunk.value() == 0 && e.scheduler.chunked_prefill) l.prefill_chunk = e.scheduler.chunk;
     l.prefill_alone = l.prefill_alone || e.scheduler.prefill_alone;
+    if (admits_on_kv_in_use(e.kind)) l.reserve_full_sequence = false;
     return l;
 }
 
@@ -553,6 +556,42 @@ namespace detail {
     return s;
 }
 
+/// λ·O < B ÷ t̄(B): arrivals one every `interarrival` at an attention rank, O tokens each, below what the
+/// engine emits at its running-batch cap (docs/online-caps.md). `at_cap` is the steady state at the cap,
+/// `saturated` under the same limits: B the admissible batch (`admissible_batch`: the scheduler's max
+/// batch, the KV room, or the token cap, whichever binds first), t̄(B) its mean step (B decodes and the
+/// B ÷ O prompts that replace the answers ending). The engine runs no more than B sequences, so B tokens
+/// a step of t̄(B) is the most it emits; arrivals that bring more make the admission queue grow without
+/// bound (a queue is stable iff its load is below its capacity: Loynes, Proc. Camb. Phil. Soc. 58, 1962).
+template <duration T>
+[[nodiscard]] constexpr bool within_online_cap(const serving_point& at_cap, const T& interarrival, const tokens_t& output) {
+    return output.value() * at_cap.step_time.value() < at_cap.batch * in_base_units(interarrival).value();
+}
+
+namespace detail {
+/// `serve_online_latency`'s refusal of a rate at or above its cap's flow (`within_online_cap`), built out of line.
+[[noreturn]] inline void fail_online_cap(const deployment& d, const seconds_t& interarrival, const tokens_t& output,
+                                         const serving_point& at_cap) {
+    const double lambda = 1.0 / interarrival.value(), t = at_cap.step_time.value();
+    std::string rule = "arrivals outpace the running-batch cap: λ·O = ";  // appended piece by piece: GCC bug 105329
+    rule += text::plain(lambda * output.value(), 4);
+    rule += " tokens/s per attention rank (";
+    rule += text::plain(lambda, 4);
+    rule += " requests/s × ";
+    rule += text::plain(output.value(), 4);
+    rule += " tokens) is not below B ÷ t̄(B) = ";
+    rule += text::plain(at_cap.batch / t, 4);
+    rule += " tokens/s, the most the engine emits at its cap of B = ";
+    rule += text::plain(at_cap.batch, 6);
+    rule += " sequences (";
+    rule += at_cap.limited_by;
+    rule += ") in steps of t̄(B) = ";
+    rule += text::plain(t * 1e3, 4);
+    rule += " ms; an online rate needs λ·O < B ÷ t̄(B), else the queue for admission grows without bound";
+    throw invalid_input(d.m.name, "interarrival (s)", interarrival.value(), rule, "llmcost.serving.online_cap");
+}
+}  // namespace detail
+
 /// Online serving at Poisson arrivals, with the distribution of the latencies: the mean figures
 /// (`point`), the engine's steps as a bulk-service queue (`steps`, queueing.hpp) whose quantiles
 /// `ttft_percentile` reads, and a request's decode episode with both of its feedback channels, the
@@ -568,6 +607,10 @@ struct online_latency {
     /// of Little's law on the raw step curve, where the loop has no root or there is none (one output
     /// token, chunked prompts, a token cap).
     bool rooted = false;
+    /// The wait for a slot, (1 − ι)·W with W = E[(D − B)⁺] ÷ λ: the decoding count's law past the running-batch
+    /// cap B waits for admission (docs/online-caps.md §2); inside `point.ttft`, and added to `ttft_percentile`'s
+    /// quantiles. 0 where the law stays below B.
+    seconds_t admission{};
 };
 
 namespace detail {
@@ -601,7 +644,10 @@ template <duration T>
 /// meanwhile ride with mine: my prompt's steps carry 1 + λ·R chunks beside the b − 1 others
 /// decoding. Either way an arrival that finds the engine empty (ι = e^(−n), n the requests it holds:
 /// `queueing::empty_engine`) waits for no step: TTFT = ι·t(my prompt alone) + (1 − ι)·TTFT_busy; and
-/// the output rate is what arrives, λ·O·dp.
+/// the output rate is what arrives, λ·O·dp. The engine's running-batch cap B (`admissible_batch` under
+/// `l`: max batch, KV capacity, token cap) bounds both: a rate with λ·O ≥ B ÷ t̄(B) is refused
+/// (`within_online_cap`), and below it a decoding count above B is priced as B running, the rest waiting
+/// for a slot, W = E[(D − B)⁺] ÷ λ in TTFT (docs/online-caps.md).
 template <duration T>
 [[nodiscard]] constexpr online_latency serve_online_latency(const deployment& d, const request_shape& r,
                                                             const T& interarrival, const scheduler_limits& l = {}) {
@@ -619,13 +665,19 @@ template <duration T>
         b = next;
         s = serve_at_batch(pm, r, b, l);
     }
+    // The running-batch cap B (`admissible_batch`) and the flow it allows: a rate at or above it is refused
+    const serving_point at_cap = saturated(pm, r, l);
+    if (!within_online_cap(at_cap, seconds(gap), r.output)) detail::fail_online_cap(d, seconds(gap), r.output, at_cap);
+    const double cap = at_cap.batch;
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
     const detail::sequence_terms<double> terms = detail::serving_sequence_terms(pm, r, chunks);
     online_latency o{};
     o.output = r.output.value();
     o.whole_prompts = l.prefill_chunk.value() == 0.0 && l.max_tokens_per_step == 0.0;
-    const auto step_at = [&](double decoding) {  // t(k) beside `decoding` sequences decoding, per micro-batch
-        return [&pm, &terms, m = detail::micro_batch(d, decoding)](double k) {
+    // t(k) beside min(D, B) sequences decoding, per micro-batch: the engine runs no more than its cap B; a
+    // count of the law's above B is B running and D − B waiting for a slot (`admission` below)
+    const auto step_at = [&](double decoding) {
+        return [&pm, &terms, m = detail::micro_batch(d, detail::min(decoding, cap))](double k) {
             return seconds(detail::step_formula(pm, terms, m, k).time());
         };
     };
@@ -658,9 +710,15 @@ template <duration T>
             if (tpot > 0.0) s.tpot = seconds(tpot);
         }
         double held = (s.residual + s.e2e - s.front_end).value() / gap;  // the first crossing's n = λ·(R + E2E − F)
+        // The wait for a slot, W = E[(D − B)⁺] ÷ λ (Little 1961): the count's law past the cap waits, not decodes
+        // (`queueing::detail::count_above`); 0 where the law stays below B
+        const double admission =
+            rooted ? queueing::detail::count_above(mean_decoding, o.decoding.fano, cap) * gap : 0.0;
         if (rooted) {
             // n = λ·(TTFT_engine(ι) + N·TPOT) (Little: the engine holds a request from its arrival
-            // to its last token), with ι = e^(−n·ranks) inside TTFT_engine = ι·t(1) + (1 − ι)·TTFT_busy:
+            // to its last token), with ι = e^(−n·ranks) inside TTFT_engine = ι·t(1) + (1 − ι)·TTFT_busy,
+            // TTFT_busy the bulk chain's: n = the prompts in their steps + D̄, and D̄ = λ·N·t̄ is already
+            // E[min(D, B)] running + E[(D − B)⁺] = λ·W waiting, so W is not added again (docs/online-caps.md §2);
             // n on [λ·(t(1) + N·TPOT), λ·(TTFT_busy + N·TPOT)], bisected
             const double busy = queueing::first_token_mean(o.steps).value(), one = o.steps.step[1].value();
             const double decode = n_steps * s.tpot.value();
@@ -687,7 +745,8 @@ template <duration T>
         // expert-parallel group step together: it is empty only when all of them are, n × ranks
         // requests held (λ is one rank's).
         o.steps.idle = queueing::empty_engine(held * ranks);
-        s.ttft = client_first_token(queueing::first_token_mean(o.steps), s.front_end);
+        o.admission = seconds((1.0 - o.steps.idle) * admission);
+        s.ttft = client_first_token(queueing::first_token_mean(o.steps) + o.admission, s.front_end);
         s.per_user = tokens(1.0) / s.tpot;
     } else {
         // An empty engine: my prompt's chunk steps alone, no step in flight, no neighbour.
@@ -724,10 +783,12 @@ constexpr void require_percentile_model(const online_latency& o, double q) {
 }
 }  // namespace detail
 
-/// The q-quantile of TTFT under Poisson arrivals (`queueing::first_token_quantile` of the engine's steps).
+/// The q-quantile of TTFT under Poisson arrivals: the engine's steps' (`queueing::first_token_quantile`),
+/// shifted by the mean wait for a slot `o.admission` where the decoding count's law reaches past the
+/// running-batch cap (a shift by the mean, not the wait's own law: docs/online-caps.md §5); unshifted below it.
 [[nodiscard]] constexpr seconds_t ttft_percentile(const online_latency& o, double q) {
     detail::require_percentile_model(o, q);
-    return client_first_token(queueing::first_token_quantile(o.steps, q), o.point.front_end);
+    return client_first_token(queueing::first_token_quantile(o.steps, q) + o.admission, o.point.front_end);
 }
 
 /// The q-quantile of TPOT under Poisson arrivals: the mean of a request's O − 1 decode steps, both
