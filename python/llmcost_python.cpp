@@ -1639,6 +1639,8 @@ PYBIND11_MODULE(_core, m) {
           "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`. "
           "engine='trtllm', 'vllm' or 'sglang' prices every step with that engine's profile for the GPU's "
           "architecture, its scheduler defaults filling the limits not given; None: the reference engine. "
+          "optimistic=True admits on the KV in use (preempt and recompute) instead of a whole-sequence reserve; "
+          "engine='vllm' and 'sglang' admit so whatever it says. "
           "kv_memory_fraction=f: your launch's KV memory fraction, sized by the engine's own KV pool rule, as "
           "`llmcost simulate --kv-memory-fraction` (see estimate); None: the engine's own. excluded_modules=, "
           "kept_format= and eager_prompt= as estimate takes them (every step priced with them), as `llmcost simulate "

@@ -499,7 +499,9 @@ std::string engine_note(const engine_profile& e) {
     n += e.name;
     n += " (";
     n += e.version;
-    n += "; tables/engines.csv); its scheduler defaults fill the limits not given.";
+    n += "; tables/engines.csv); its scheduler defaults fill the limits not given; ";
+    n += admits_on_kv_in_use(e.kind) ? "it admits a sequence on the KV it uses (preempting when the pool runs out)."
+                                     : "it reserves each sequence's whole KV (input + output) at admission.";
     return n;
 }
 

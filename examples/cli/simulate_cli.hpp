@@ -50,7 +50,8 @@ inline void add_simulate_options(CLI::App* app, simulate_command& c) {
     app->add_option("--max-batch", c.max_batch, "Cap on running sequences")->check(positive);
     app->add_option("--max-tokens", c.max_tokens, "Cap on tokens per step")->check(positive);
     app->add_option("--prefill-chunk", c.prefill_chunk, "Chunked prefill: prompt chunks of at most this many tokens")->check(positive);
-    app->add_flag("--optimistic", c.optimistic, "Reserve KV only for what is cached (preempt and recompute when it runs out)");
+    app->add_flag("--optimistic", c.optimistic, "Reserve KV only for what is cached (preempt and recompute when it runs out); "
+                                               "implied by --engine vllm|sglang, which admit on the KV in use");
     app->add_option("--preemption", c.preemption, "With --optimistic: a preempted sequence's KV is recomputed or swapped to host memory")
         ->check(CLI::IsMember({"recompute", "swap"}))->capture_default_str();
     const CLI::Validator fraction{[](std::string& s) -> std::string {

@@ -340,12 +340,13 @@ TEST_CASE("serving: online, the running-batch cap (docs/online-caps.md)") {
         const online_latency free = serve_online_latency(d, r, seconds(gap));
         CHECK(o.point.ttft > free.point.ttft);
         CHECK(o.point.tpot <= free.point.tpot);
-        // the wait is W = E[(D − 8)⁺] ÷ λ = count_above × gap, on the busy engine's share (1 − ι) of the arrivals,
-        // and the priced TTFT is the bulk chain's first token plus it (Little 1961; docs/online-caps.md §2)
+        // the wait is W = E[(D − 8)⁺] ÷ λ = count_above × gap, Little's law over all arrivals (an idle engine's
+        // included: no (1 − ι) on it), and the priced TTFT is the bulk chain's first token plus it (Little 1961;
+        // docs/online-caps.md §2)
         const double mean_decoding = o.decoding.steps * o.decoding.step.value() / gap;
         const double w = queueing::detail::count_above(mean_decoding, o.decoding.fano, 8.0) * gap;
         REQUIRE(w > 0.0);
-        CHECK(o.admission.value() == doctest::Approx((1.0 - o.steps.idle) * w).epsilon(1e-12));
+        CHECK(o.admission.value() == doctest::Approx(w).epsilon(1e-12));
         CHECK(o.point.ttft.value() ==
               doctest::Approx((queueing::first_token_mean(o.steps) + o.admission + o.point.front_end).value()).epsilon(1e-12));
         // the held count is the loop's: the prompts in their steps and D̄, which already holds the waiting

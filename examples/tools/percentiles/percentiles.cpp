@@ -148,7 +148,8 @@ int main(int argc, char** argv) {
              "% | 10% | " + (worst_tpot <= 0.10 ? "yes" : "**no**") + " |\n\n";
         s += "Where it breaks: TTFT p90 holds within 10% at every load of this grid (+8.7% at 95% on the 2,000-token "
              "prompts, where the KV room's cap binds and `ttft_percentile` adds the mean wait for a slot; −23% "
-             "without it: docs/online-caps.md). TPOT "
+             "without it: docs/online-caps.md; the same shift by the mean wait moves that point's TTFT p50 from −10% "
+             "to +85%: a shift by the mean, not the wait's own law). TPOT "
              "p90 holds within 5.9% to 85% and 5.6% at 90%; at 95% it runs 8.5% high on the 70B rows at TP8 (3.6% with "
              "the 2,000-token prompts, 17% before the KV room's cap priced the decoding count's nodes above it as "
              "running at the cap, the rest waiting: docs/online-caps.md; that wait puts their mean TTFT 49% above the "

@@ -53,7 +53,7 @@ using namespace llmcost;
 
 // ---- numbers as text -------------------------------------------------------------------------
 
-std::string unsigned_percent(double e) { return text::fixed(100.0 * e, 1) + "%"; }
+std::string unsigned_percent(double e) { return std::isinf(e) ? std::string("∞") : text::fixed(100.0 * e, 1) + "%"; }
 
 /// A count rounded half away from zero, grouped: "1,024".
 std::string whole(double v) { return text::grouped(std::round(v)); }
@@ -78,7 +78,9 @@ double quantile(std::vector<double> v, double q) {
     const double rank = q * static_cast<double>(v.size() - 1);
     const auto lo = static_cast<std::size_t>(std::floor(rank));
     const std::size_t hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (v[hi] - v[lo]) * (rank - static_cast<double>(lo));
+    const double frac = rank - static_cast<double>(lo);
+    if (frac == 0.0 || v[hi] == v[lo]) return v[lo];  // also where both are ∞ (a refused row's |error|)
+    return std::isinf(v[hi]) ? v[hi] : v[lo] + (v[hi] - v[lo]) * frac;
 }
 
 /// The group of a report section with this key (a struct with a `key` and its figures), appended
@@ -100,17 +102,23 @@ void sort_by_key(std::vector<Group>& groups) {
 }
 
 struct summary {
-    std::size_t n = 0;
+    std::size_t n = 0;        ///< rows, the refused ones included
+    std::size_t refused = 0;  ///< of which llmcost cannot serve the measured rate (no figure)
     double median = 0, p90 = 0, max = 0;
     std::size_t within_10 = 0, within_25 = 0;
     double mean_signed = 0;
 };
 
-summary summarise(const std::vector<double>& errors) {
+/// The summary of priced rows' errors and of `refused` rows llmcost cannot serve although the engine
+/// did: a refused row is a miss, ranked beyond every priced row in the quantiles (|error| = ∞) and
+/// counted outside ±10% and ±25%, so that refusing a row can never improve a median; the mean signed
+/// error is the priced rows' (a refused row has no sign to add).
+summary summarise(const std::vector<double>& errors, std::size_t refused = 0) {
     summary s;
-    s.n = errors.size();
-    if (errors.empty()) return s;
-    std::vector<double> a;
+    s.n = errors.size() + refused;
+    s.refused = refused;
+    if (s.n == 0) return s;
+    std::vector<double> a(refused, std::numeric_limits<double>::infinity());
     double sum = 0;
     for (double e : errors) {
         a.push_back(std::abs(e));
@@ -121,7 +129,7 @@ summary summarise(const std::vector<double>& errors) {
     s.median = quantile(a, 0.5);
     s.p90 = quantile(a, 0.9);
     s.max = *std::max_element(a.begin(), a.end());
-    s.mean_signed = sum / static_cast<double>(errors.size());
+    s.mean_signed = errors.empty() ? 0.0 : sum / static_cast<double>(errors.size());
     return s;
 }
 
@@ -1532,14 +1540,23 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         (bar_row(c.x) ? bar_errors : other_engine_errors).push_back(error_of(c));
     }
 
+    // Rows llmcost cannot serve count as misses in the quantiles of every summary they belong to (`summarise`)
+    std::size_t refused_bar = 0, refused_amd = 0, refused_mla = 0, refused_online_ttft = 0, refused_online_tpot = 0;
+    for (const check_row& c : beyond) {
+        if (c.x.how == plan::scenario::online && c.x.what == plan::metric::ttft_s) ++refused_online_ttft;
+        if (c.x.how == plan::scenario::online && c.x.what == plan::metric::tpot_s) ++refused_online_tpot;
+        if (gpu_family(c.x).starts_with("AMD")) ++refused_amd;
+        if (c.x.d.m.attention.kind == attention_kind::latent) ++refused_mla;
+        if (bar_row(c.x)) ++refused_bar;
+    }
     report out;
     out.groups_short_of_checks = std::move(out_short);
     out.calibration = summarise(calibration_errors);
-    out.check = summarise(check_errors);
-    out.bar = summarise(bar_errors);
-    out.amd = summarise(amd_errors);
-    out.online_ttft = summarise(online_ttft_errors);
-    out.mla = summarise(mla_errors);
+    out.check = summarise(check_errors, beyond.size());
+    out.bar = summarise(bar_errors, refused_bar);
+    out.amd = summarise(amd_errors, refused_amd);
+    out.online_ttft = summarise(online_ttft_errors, refused_online_ttft);
+    out.mla = summarise(mla_errors, refused_mla);
 
     std::string s;
     s += "# Validation: the cost model against published measurements\n\n";
@@ -1625,11 +1642,11 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "| — micro-benchmarks not fitted | " + summary_cells(summarise(unfitted_micro)) + "\n";
     s += "| **check rows (serving), all engines** | " + summary_cells(out.check) + "\n";
     s += "| — TensorRT-LLM (the bar's rows) | " + summary_cells(out.bar) + "\n";
-    s += "| — vLLM and SGLang | " + summary_cells(summarise(other_engine_errors)) + "\n";
+    s += "| — vLLM and SGLang | " + summary_cells(summarise(other_engine_errors, beyond.size() - refused_bar)) + "\n";
     s += "| — on AMD GPUs (all engines) | " + summary_cells(out.amd) + "\n";
     s += "| — DeepSeek-class MoE (MLA: DeepSeek-V3/R1) | " + summary_cells(out.mla) + "\n";
-    s += "| — online rows (Poisson arrivals at a rate), TTFT | " + summary_cells(summarise(online_ttft_errors)) + "\n";
-    s += "| — online rows (Poisson arrivals at a rate), TPOT / ITL | " + summary_cells(summarise(online_tpot_errors)) + "\n";
+    s += "| — online rows (Poisson arrivals at a rate), TTFT | " + summary_cells(out.online_ttft) + "\n";
+    s += "| — online rows (Poisson arrivals at a rate), TPOT / ITL | " + summary_cells(summarise(online_tpot_errors, refused_online_tpot)) + "\n";
     s += "\nThe bar is on the TensorRT-LLM check rows, the engine the factors were calibrated against: their median "
          "absolute error is " + unsigned_percent(out.bar.median) + " (bar: " + text::fixed(bar * 100.0, 0) + "%) — " +
          (out.bar.median <= bar ? "within the bar" : "**above the bar**") +
@@ -1639,7 +1656,10 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     if (!beyond.empty())
         s += std::to_string(beyond.size()) + " online check rows are not priced: at the measured arrival rate llmcost's "
              "deployment cannot keep up (its queue grows without bound), so its throughput there is pessimistic; they are "
-             "listed under \"Rows llmcost cannot serve\" and left out of every statistic.\n\n";
+             "listed under \"Rows llmcost cannot serve\". The engine served them, so each is a miss: it counts in every "
+             "row count, median, p90 and maximum it belongs to as a row beyond every priced one (|error| = ∞, printed ∞ "
+             "where a quantile reaches it), never within ±10% or ±25%, and is left out of the mean signed errors only; a "
+             "refusal can never improve a median.\n\n";
 
     // ---- by engine × vendor × dense/MoE × throughput/latency -----------------------------------------
     std::vector<check_row> by_engine_order = checks;
@@ -2114,15 +2134,16 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "| engine | GPU vendor (architecture) | model | measures | rows | median abs. error | mean signed error | "
          "llmcost ÷ measured | reading | not priced |\n|---|---|---|---|--:|--:|--:|--:|---|--:|\n";
     for (const engine_stats& g : by_engine) {
-        const summary m = summarise(g.errors);
+        const summary m = summarise(g.errors, g.refused);
         if (m.n >= 5) {
             out.group_medians_5.push_back(m.median);
             out.worst_group_bias = std::max(out.worst_group_bias, std::abs(m.mean_signed));
         }
         const double r = quantile(g.ratios, 0.5);
+        const bool priced = m.n > m.refused;  // the signed figures and the ratio are the priced rows'
         s += "| " + g.key + " | " + std::to_string(m.n) + " | " + (m.n ? unsigned_percent(m.median) : "") + " | " +
-             (m.n ? text::signed_percent(m.mean_signed) : "") + " | " + (m.n ? text::plain(r, 3) : "") + " | " +
-             (m.n ? reading(r, g.latency) : "") + " | " + std::to_string(g.refused) + " |\n";
+             (priced ? text::signed_percent(m.mean_signed) : "") + " | " + (priced ? text::plain(r, 3) : "") + " | " +
+             (priced ? reading(r, g.latency) : "") + " | " + std::to_string(g.refused) + " |\n";
     }
     // The latency groups split by metric: TTFT and TPOT miss for different reasons (the report's
     // reader, and the calibration rule, need to see which).
@@ -2131,19 +2152,30 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "| engine | GPU vendor (architecture) | model | metric | rows | median abs. error | mean signed error | "
          "llmcost ÷ measured |\n|---|---|---|---|--:|--:|--:|--:|\n";
     for (const plan::metric m : {plan::metric::ttft_s, plan::metric::tpot_s}) {
-        std::vector<std::pair<std::string, std::pair<std::vector<double>, std::vector<double>>>> split;
+        struct metric_split {
+            std::string key;
+            std::vector<double> errors, ratios;
+            std::size_t refused = 0;
+        };
+        std::vector<metric_split> split;
         for (const check_row& c : by_engine_order) {
-            if (!c.refused.empty() || c.x.what != m) continue;
+            if (c.x.what != m) continue;
             const std::string k = engine_group(c.x);
-            if (split.empty() || split.back().first != k) split.push_back({k, {}});
-            split.back().second.first.push_back(error_of(c));
-            split.back().second.second.push_back(c.predicted / c.x.value);
+            if (split.empty() || split.back().key != k) split.push_back({.key = k, .errors = {}, .ratios = {}, .refused = 0});
+            if (!c.refused.empty()) {
+                ++split.back().refused;
+                continue;
+            }
+            split.back().errors.push_back(error_of(c));
+            split.back().ratios.push_back(c.predicted / c.x.value);
         }
-        for (const auto& [key, e] : split) {
-            const summary g = summarise(e.first);
-            std::string name = key.substr(0, key.rfind(" | "));
+        for (const metric_split& e : split) {
+            const summary g = summarise(e.errors, e.refused);
+            const bool priced = !e.errors.empty();
+            std::string name = e.key.substr(0, e.key.rfind(" | "));
             s += "| " + name + " | " + metric_text(m) + " | " + std::to_string(g.n) + " | " + unsigned_percent(g.median) +
-                 " | " + text::signed_percent(g.mean_signed) + " | " + text::plain(quantile(e.second, 0.5), 3) + " |\n";
+                 " | " + (priced ? text::signed_percent(g.mean_signed) : "") + " | " +
+                 (priced ? text::plain(quantile(e.ratios, 0.5), 3) : "") + " |\n";
         }
     }
     s += out_of_sample_text(by_engine_order);
@@ -2393,7 +2425,8 @@ figures read_figures(const std::filesystem::path& path) {
         const auto k = std::find(keys.begin(), keys.end(), key);
         char* end = nullptr;
         const double v = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
-        if (k == keys.end() || value.empty() || *end != '\0' || !std::isfinite(v))
+        // every figure is a median or |mean| ≥ 0; ∞ where refused rows (misses, `summarise`) reach the median
+        if (k == keys.end() || value.empty() || *end != '\0' || !(v >= 0.0))
             throw std::runtime_error(path.string() + ":" + std::to_string(n) + ": expected `<figure> <number>`, got '" + text + "'");
         const auto i = static_cast<std::size_t>(k - keys.begin());
         *slots[i] = v;

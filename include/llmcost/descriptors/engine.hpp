@@ -516,8 +516,11 @@ struct engine_scheduler {
 /// Whether engine `k` admits a sequence on the KV it uses (and preempts when the pool runs out) rather than
 /// reserving its whole sequence's KV at admission: vLLM (its scheduler allocates blocks as a sequence grows,
 /// `KVCacheManager.allocate_slots`, and preempts the newest when none is free: vllm/v1/core/sched/scheduler.py)
-/// and SGLang (admits on the tokens in use plus a decode reserve, retracts on overflow: PrefillAdder,
-/// python/sglang/srt/managers/schedule_policy.py) do; TensorRT-LLM's default GUARANTEED_NO_EVICT capacity
+/// and SGLang do. ASSUMED for SGLang, an upper bound: its PrefillAdder (python/sglang/srt/managers/
+/// schedule_policy.py, sgl-project/sglang @00550cd) also charges each running request new_token_ratio × its
+/// remaining output (0.7, decaying to 0.098 over 600 steps, back up on retraction) and a new one its whole
+/// max_new, so its running cap is about KV ÷ (I + O/2 + r·O/2), 3–19% below the KV-in-use room priced here
+/// (docs/online-caps.md §1). TensorRT-LLM's default GUARANTEED_NO_EVICT capacity
 /// scheduler reserves input + output (the reference engine is TensorRT-LLM-calibrated). The one rule every
 /// scheduler reads (`with_engine_defaults`, `plan::closed_loop_limits`).
 [[nodiscard]] constexpr bool admits_on_kv_in_use(engine_kind k) {

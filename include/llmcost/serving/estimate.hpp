@@ -168,7 +168,8 @@ namespace detail {
     require(positive_finite(at.output_rate.value()), d.m.name, "output rate (token/s)", at.output_rate.value(),
             "must be positive and finite: energy and money are charged per output token");
     const scheduler_limits resident = with_draft_resident(o.limits, o.speculation);
-    const double running = detail::max(1.0, detail::min(at.batch, admissible_batch(d, r, resident).batch));  // min(n, B)
+    // min(n, B) ≤ B fits by construction; what the check still refuses is a shape of which not one sequence fits
+    const double running = detail::max(1.0, detail::min(at.batch, admissible_batch(d, r, resident).batch));
     require_batch_fits(d, r, running, resident);
     request_estimate e{};
     e.point = at;

@@ -607,9 +607,10 @@ struct online_latency {
     /// of Little's law on the raw step curve, where the loop has no root or there is none (one output
     /// token, chunked prompts, a token cap).
     bool rooted = false;
-    /// The wait for a slot, (1 − ι)·W with W = E[(D − B)⁺] ÷ λ: the decoding count's law past the running-batch
-    /// cap B waits for admission (docs/online-caps.md §2); inside `point.ttft`, and added to `ttft_percentile`'s
-    /// quantiles. 0 where the law stays below B.
+    /// The mean wait for a slot, W = E[(D − B)⁺] ÷ λ: the decoding count's law past the running-batch cap B
+    /// waits for admission (docs/online-caps.md §2); Little's law averages it over every arrival, so it takes
+    /// no (1 − ι) share. Inside `point.ttft`, and added to `ttft_percentile`'s quantiles. 0 where the law stays
+    /// below B, and where the loop has no root (one output token, chunked prompts, a token cap: not priced there).
     seconds_t admission{};
 };
 
@@ -745,7 +746,7 @@ template <duration T>
         // expert-parallel group step together: it is empty only when all of them are, n × ranks
         // requests held (λ is one rank's).
         o.steps.idle = queueing::empty_engine(held * ranks);
-        o.admission = seconds((1.0 - o.steps.idle) * admission);
+        o.admission = seconds(admission);  // W over all arrivals (Little): not the busy share's (1 − ι)·W
         s.ttft = client_first_token(queueing::first_token_mean(o.steps) + o.admission, s.front_end);
         s.per_user = tokens(1.0) / s.tpot;
     } else {
