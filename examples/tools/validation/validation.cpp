@@ -687,15 +687,17 @@ std::string out_of_sample_text(const std::vector<check_row>& rows) {
          "DeepSeek-R1 runs, AMD's MI355X Llama-2-70B runs with vLLM V1; docs/mlperf-v60-out-of-sample.md for which runs "
          "and how each column is filled) are priced by the library as it is: no mechanism or parameter was fitted on "
          "them. Beside each group, the v5.1 rows (`ML51-`) of the same engine, GPU family, dense/MoE and metric, on "
-         "which some of its mechanisms were built and a few parameters fitted. Error = llmcost ÷ measured − 1.\n\n";
+         "which some of its mechanisms were built and a few parameters fitted. Error = llmcost ÷ measured − 1; a row "
+         "llmcost cannot serve counts in its side's rows and median as a miss (∞), not in the mean.\n\n";
     s += "| engine | GPU vendor (architecture) | model | kind | metric | v6.0 rows | median abs. error | "
          "mean signed error | not priced | v5.1 rows | median abs. error | mean signed error | not priced |\n"
          "|---|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
-    // One side's cells: rows, median |error|, mean signed error (blank without rows), not priced.
+    // One side's cells: rows (the refused included: misses, `summarise`), median |error|, mean signed error
+    // (the priced rows'; blank without one), not priced.
     const auto side = [](const std::vector<double>& errors, std::size_t unserved) {
-        const summary a = summarise(errors);
+        const summary a = summarise(errors, unserved);
         return std::to_string(a.n) + " | " + (a.n ? unsigned_percent(a.median) : "") + " | " +
-               (a.n ? text::signed_percent(a.mean_signed) : "") + " | " + std::to_string(unserved);
+               (errors.empty() ? "" : text::signed_percent(a.mean_signed)) + " | " + std::to_string(unserved);
     };
     std::vector<double> all60, all51;
     std::size_t unserved60 = 0, unserved51 = 0;
