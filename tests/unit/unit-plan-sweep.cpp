@@ -475,6 +475,25 @@ TEST_CASE("sweep: infeasible points are marked, never dropped") {
         CHECK(capped.status(1) == plan::point_status::over_kv_capacity);
         CHECK(capped.blocks[0].limited_by[0] == "max batch");
     }
+    SUBCASE("the engine's own admission: vLLM's KV room is the context in use, TensorRT-LLM's the whole sequence") {
+        // The same profile (one KV pool) under two admission rules: vLLM admits on the KV in use, I + O/2 =
+        // 1,100 tokens a sequence; as TensorRT-LLM it reserves I + O = 1,200. The pool is the same, so the KV
+        // room's batches stand about 1,200 : 1,100 (each a floor of pool ÷ per-sequence KV), and the vLLM block
+        // is exactly the admission that reserves no whole sequence (docs/online-caps.md §1).
+        engine_profile as_trtllm = catalog::vllm_hopper;
+        as_trtllm.kind = engine_kind::trtllm;
+        const plan::sweep_result s = plan::sweep({.m = catalog::llama_3_1_70b, .gpus = {catalog::h100_sxm5, catalog::h100_sxm5},
+                                                  .engines = {catalog::vllm_hopper, as_trtllm},
+                                                  .formats = {{.weights = formats::fp8, .kv = formats::fp8}},
+                                                  .layouts = {{.tp = 2}}, .shapes = {r}, .batches = {1}});
+        REQUIRE(s.blocks.size() == 2);
+        const double in_use = s.blocks[0].max_batch[0], whole = s.blocks[1].max_batch[0];
+        CHECK(s.blocks[0].limited_by[0] == "KV capacity");
+        CHECK(s.blocks[1].limited_by[0] == "KV capacity");
+        CHECK(in_use == admissible_batch(s.blocks[0].d, r, {.reserve_full_sequence = false}).batch);
+        CHECK(whole == admissible_batch(s.blocks[1].d, r, {}).batch);
+        CHECK(in_use / whole == doctest::Approx(1200.0 / 1100.0).epsilon(0.01));
+    }
     SUBCASE("a layout that breaks a rule: NaN figures and the library's message") {
         const plan::sweep_result s = plan::sweep(
             {.m = catalog::llama_3_1_70b, .gpus = {catalog::h100_sxm5}, .layouts = {{.tp = 3}, {.tp = 4}}, .shapes = {r},

@@ -184,12 +184,16 @@ struct disaggregated_figures {
 }
 
 /// Whether `n` instances meet the percentile targets, and the figures there.
-[[nodiscard]] inline std::optional<percentile_fleet> percentiles_at(const deployment& d, const traffic& t, double n) {
+/// Priced under `l` with the deployment's engine's admission (`with_engine_admission`), as the sweep's block.
+[[nodiscard]] inline std::optional<percentile_fleet> percentiles_at(const deployment& d, const traffic& t, double n,
+                                                                   const scheduler_limits& l) {
+    const scheduler_limits admits = with_engine_admission(l, d.engine);
     percentile_fleet p{.instances = n};
     for (const traffic_class& c : t.mix) {
         try {
             const online_latency o =
-                serve_online_latency(d, c.shape, seconds(n * static_cast<double>(d.layout.dp) / t.requests_per_second.value()));
+                serve_online_latency(d, c.shape, seconds(n * static_cast<double>(d.layout.dp) / t.requests_per_second.value()),
+                                     admits);
             const double ttft = t.ttft_percentile > 0 ? ttft_percentile(o, t.ttft_percentile).value() : o.point.ttft.value();
             const double tpot = t.tpot_percentile > 0 ? tpot_percentile(o, t.tpot_percentile).value() : o.point.tpot.value();
             if (!(ttft <= t.target.ttft.value() && tpot <= t.target.tpot.value())) return std::nullopt;
@@ -205,18 +209,18 @@ struct disaggregated_figures {
 
 /// The fewest instances that meet the percentile targets: doubling, then bisection (the
 /// percentiles fall as instances rise and each gets a smaller share of the arrivals).
-[[nodiscard]] inline percentile_fleet fewest_instances(const deployment& d, const traffic& t) {
+[[nodiscard]] inline percentile_fleet fewest_instances(const deployment& d, const traffic& t, const scheduler_limits& l) {
     double hi = 1.0;
-    std::optional<percentile_fleet> at = percentiles_at(d, t, hi);
+    std::optional<percentile_fleet> at = percentiles_at(d, t, hi, l);
     while (!at && hi < 1e6) {
         hi *= 2.0;
-        at = percentiles_at(d, t, hi);
+        at = percentiles_at(d, t, hi, l);
     }
     if (!at) return {};
     double lo = hi / 2.0;  // fails (or hi = 1)
     while (hi - lo > 1.0) {
         const double mid = std::floor((lo + hi) / 2.0);
-        if (std::optional<percentile_fleet> m = percentiles_at(d, t, mid)) {
+        if (std::optional<percentile_fleet> m = percentiles_at(d, t, mid, l)) {
             hi = mid;
             at = m;
         } else {
@@ -388,7 +392,7 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
                     most = c == 0 ? blk.max_batch[c] : std::min(most, blk.max_batch[c]);
                 pct = detail::fewest_disaggregated(blk.d, t, most, blk.how.path, blk.how.prefill_batch);
             } else {
-                pct = detail::fewest_instances(blk.d, t);
+                pct = detail::fewest_instances(blk.d, t, o.limits);
             }
             if (!(pct->instances > 0)) continue;
         }

@@ -34,10 +34,11 @@ LLMCOST_FUNC std::optional<online_point> online_at(const sweep_result& s, Eigen:
             "online percentiles are priced for equal requests", "llmcost.plan.percentiles_equal_requests");
     const double batch = s.point(i).batch;
     const double rate = batch / s.e2e(i);  // per rank: Little's law on the steady state
-    const serving_point sat = saturated(blk.d, r, s.grid.limits);
+    const scheduler_limits admits = with_engine_admission(s.grid.limits, blk.d.engine);  // as the sweep's block
+    const serving_point sat = saturated(blk.d, r, admits);
     const double sat_rate = sat.output_rate.value() / r.output.value() / static_cast<double>(blk.d.layout.dp);
     try {
-        const online_latency l = serve_online_latency(blk.d, r, seconds(1.0 / rate), s.grid.limits);
+        const online_latency l = serve_online_latency(blk.d, r, seconds(1.0 / rate), admits);
         return online_point{.rate_per_rank = rate,
                             .load = rate / sat_rate,
                             .ttft = ttft_q > 0.0 ? ttft_percentile(l, ttft_q) : l.point.ttft,

@@ -166,11 +166,12 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                     }
                 }
                 std::vector<batch_limit> limit, prefill_limit;
+                const scheduler_limits admits = with_engine_admission(grid.limits, d.engine);  // this GPU's engine's
                 for (const request_shape& r : grid.shapes) {
                     const bool ok = group_status == point_status::ok;
                     const batch_limit none{.batch = 0.0, .limited_by = to_string(group_status)};
-                    limit.push_back(ok ? admissible_batch(d, r, grid.limits) : none);
-                    prefill_limit.push_back(ok ? admissible_batch(d, {.input = r.input, .output = tokens(1.0)}, grid.limits)
+                    limit.push_back(ok ? admissible_batch(d, r, admits) : none);
+                    prefill_limit.push_back(ok ? admissible_batch(d, {.input = r.input, .output = tokens(1.0)}, admits)
                                                : none);
                 }
                 if (pm)

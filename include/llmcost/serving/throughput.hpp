@@ -209,6 +209,15 @@ struct scheduler_limits {
     }
 };
 
+/// `l` with engine `e`'s admission: an engine that admits on the KV in use (`admits_on_kv_in_use`: vLLM,
+/// SGLang) has its KV room counted at the context in use, not a whole-sequence reserve (docs/online-caps.md
+/// §1); every other limit as given. What the planners (`sweep`, `frontier`, `fleet`) apply per deployment,
+/// whose limits are the grid's own (no engine defaults: their token cap and chunk stay as the user set them).
+[[nodiscard]] constexpr scheduler_limits with_engine_admission(scheduler_limits l, const engine_profile& e) {
+    if (admits_on_kv_in_use(e.kind)) l.reserve_full_sequence = false;
+    return l;
+}
+
 /// `l` with the engine's scheduler defaults where it leaves a limit open (0): max sequences, max
 /// batched tokens per step, and the engine's prefill chunk when its chunked prefill is on — what
 /// `llmcost … --engine` and the Python module's `engine=` run when no limit is given. An engine
@@ -220,8 +229,7 @@ struct scheduler_limits {
     if (l.max_tokens_per_step == 0) l.max_tokens_per_step = e.scheduler.max_batched_tokens;
     if (l.prefill_chunk.value() == 0 && e.scheduler.chunked_prefill) l.prefill_chunk = e.scheduler.chunk;
     l.prefill_alone = l.prefill_alone || e.scheduler.prefill_alone;
-    if (admits_on_kv_in_use(e.kind)) l.reserve_full_sequence = false;
-    return l;
+    return with_engine_admission(l, e);
 }
 
 /// A deployment serving b concurrent sequences per attention rank in steady state.
