@@ -630,7 +630,9 @@ report estimate(const estimate_command& c) {
             .add("draft_tokens", "draft tokens gamma", static_cast<double>(c.spec.draft_tokens))
             .add("expected_tokens_per_pass", "tokens per step and sequence (1 - a^(g+1)) / (1 - a) (T6)",
                  expected_tokens_per_pass(c.spec.acceptance, c.spec.draft_tokens));
-    rec.add("batch", "concurrent sequences (per replica or attention rank)", s.batch)
+    rec.add("batch", online ? "sequences held, running or waiting for a slot (Little's law; per replica or attention rank)"
+                            : "concurrent sequences (per replica or attention rank)",
+            s.batch)
         .add("limited_by", "batch set by", std::string(s.limited_by));
     if (online) {
         rec.add("rate_requests_per_s", "arrival rate, whole deployment (Poisson)", c.rate, "request/s")

@@ -551,7 +551,8 @@ check_row evaluate(const plan::measurement& x) {
             const scheduler_limits caps = plan::online_caps(x);
             const serving_point s = plan::online_closed_form(x, plan::as_run(x)).point;
             const batch_limit b = max_batch(plan::as_run(x), x.r, caps);
-            c.ran = text::plain(s.batch, 3) + " running (cap " + whole(b.batch) + ": " + std::string(b.limited_by) + ")";
+            // n counts the requests held, the waiting for a slot included; at most the cap B of them run
+            c.ran = text::plain(s.batch, 3) + " held (running cap " + whole(b.batch) + ": " + std::string(b.limited_by) + ")";
             break;
         }
         case plan::scenario::fixed_batch:
