@@ -500,8 +500,11 @@ std::string engine_note(const engine_profile& e) {
     n += " (";
     n += e.version;
     n += "; tables/engines.csv); its scheduler defaults fill the limits not given; ";
-    n += admits_on_kv_in_use(e.kind) ? "it admits a sequence on the KV it uses (preempting when the pool runs out)."
-                                     : "it reserves each sequence's whole KV (input + output) at admission.";
+    n += admits_on_kv_in_use(e.kind) ? "it admits a sequence on the KV it uses (preempting when the pool runs out)"
+                                     : "it reserves each sequence's whole KV (input + output) at admission";
+    n += e.kind == engine_kind::sglang ? " (assumed: SGLang also reserves part of each answer, so its batch is an upper "
+                                         "bound, docs/online-caps.md)."
+                                       : ".";
     return n;
 }
 

@@ -1062,7 +1062,8 @@ def test_kv_memory_fraction_grows_the_pool_and_reaches_sweep_and_simulate():
         rooms = [llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1, engine=engine,
                                   kv_memory_fraction=f).kv_capacity_tokens for f in (0.3, 0.5, 0.7, 0.9, 1.0)]
         assert rooms == sorted(rooms) and len(set(rooms)) == len(rooms)
-    # The sweep prices the same deployment. 64 sequences of 5,000 tokens (41.9 GB of KV) fit vLLM's pool at
+    # The sweep prices the same deployment. 64 sequences of 4,500 tokens in use (vLLM admits on the KV in use,
+    # I + O/2: 37.7 GB of KV; the reference engine reserves 5,000, 41.9 GB) fit vLLM's pool at
     # its 0.9 (56.75 GB) and not at 0.5 (22.39 GB); the reference engine's likewise (63.54 GB at 0.95, 24.89 GB).
     s = llmcost.sweep("Llama-3.1-8B", "H100", input=[4000], output=[1000], batch=[1, 64], engine="vllm",
                       kv_memory_fraction=0.5)

@@ -112,7 +112,8 @@ struct summary {
 /// The summary of priced rows' errors and of `refused` rows llmcost cannot serve although the engine
 /// did: a refused row is a miss, ranked beyond every priced row in the quantiles (|error| = ∞) and
 /// counted outside ±10% and ±25%, so that refusing a row can never improve a median; the mean signed
-/// error is the priced rows' (a refused row has no sign to add).
+/// error is the priced rows' (a refused row has no sign to add). A refused row is either counted in
+/// `refused` or given as an error of +∞ (`error_or_miss`), whichever its table finds plainer.
 summary summarise(const std::vector<double>& errors, std::size_t refused = 0) {
     summary s;
     s.n = errors.size() + refused;
@@ -122,6 +123,10 @@ summary summarise(const std::vector<double>& errors, std::size_t refused = 0) {
     double sum = 0;
     for (double e : errors) {
         a.push_back(std::abs(e));
+        if (std::isinf(e)) {
+            ++s.refused;
+            continue;
+        }
         sum += e;
         s.within_10 += std::abs(e) <= 0.10 ? 1 : 0;
         s.within_25 += std::abs(e) <= 0.25 ? 1 : 0;
@@ -129,7 +134,8 @@ summary summarise(const std::vector<double>& errors, std::size_t refused = 0) {
     s.median = quantile(a, 0.5);
     s.p90 = quantile(a, 0.9);
     s.max = *std::max_element(a.begin(), a.end());
-    s.mean_signed = errors.empty() ? 0.0 : sum / static_cast<double>(errors.size());
+    const std::size_t priced = s.n - s.refused;
+    s.mean_signed = priced == 0 ? 0.0 : sum / static_cast<double>(priced);
     return s;
 }
 
@@ -143,7 +149,8 @@ std::string before_and_now(const summary& before, const summary& now) {
 std::string summary_cells(const summary& s) {
     if (s.n == 0) return "0 | | | | | |";
     return std::to_string(s.n) + " | " + unsigned_percent(s.median) + " | " + unsigned_percent(s.p90) + " | " +
-           unsigned_percent(s.max) + " | " + text::signed_percent(s.mean_signed) + " | " + std::to_string(s.within_10) + " | " +
+           unsigned_percent(s.max) + " | " + (s.n > s.refused ? text::signed_percent(s.mean_signed) : "") + " | " +
+           std::to_string(s.within_10) + " | " +
            std::to_string(s.within_25) + " |";
 }
 
@@ -616,6 +623,11 @@ std::vector<std::pair<std::string, std::vector<double>>> groups(const std::vecto
 double error_of(const micro_row& r) { return r.predicted / r.measured - 1.0; }
 double error_of(const check_row& c) { return plan::relative_error(c.x, c.predicted); }
 
+/// A row's error, or +∞ for a row llmcost cannot serve: a miss, as `summarise` counts it.
+double error_or_miss(const check_row& c) {
+    return c.refused.empty() ? error_of(c) : std::numeric_limits<double>::infinity();
+}
+
 /// The GPU's vendor and architecture, from its catalog name (the catalog has no vendor field).
 std::string gpu_family(const plan::measurement& x) {
     const std::string_view n = x.d.hw.name;
@@ -656,7 +668,7 @@ std::string out_of_sample_text(const std::vector<check_row>& rows) {
     const auto key_of = [](const plan::measurement& x) { return engine_group(x) + " | " + metric_text(x.what); };
     const auto of_round = [](const check_row& c, std::string_view prefix) { return c.x.id.rfind(prefix, 0) == 0; };
     std::vector<round_group> groups;
-    std::vector<const check_row*> v60_rows;
+    std::vector<const check_row*> v60_rows, v60_unserved;
     for (const check_row& c : rows) {
         if (!of_round(c, "ML60-")) continue;
         round_group* g = group_named(groups, key_of(c.x));
@@ -664,6 +676,7 @@ std::string out_of_sample_text(const std::vector<check_row>& rows) {
         g->what = c.x.what;
         if (!c.refused.empty()) {
             ++g->v60_unserved;
+            v60_unserved.push_back(&c);
             continue;
         }
         g->v60.push_back(error_of(c));
@@ -712,7 +725,9 @@ std::string out_of_sample_text(const std::vector<check_row>& rows) {
     s += "| **all** | | | | | " + side(all60, unserved60) + " | " + side(all51, unserved51) + " |\n";
     std::stable_sort(v60_rows.begin(), v60_rows.end(),
                      [](const check_row* x, const check_row* y) { return std::abs(error_of(*x)) > std::abs(error_of(*y)); });
-    s += "\nThe v6.0 rows, largest error first:\n\n| row | metric | measured | llmcost | error |\n|---|---|--:|--:|--:|\n";
+    s += "\nThe v6.0 rows, largest error first (those llmcost cannot serve first, misses):\n\n| row | metric | measured | llmcost | error |\n|---|---|--:|--:|--:|\n";
+    for (const check_row* c : v60_unserved)
+        s += "| " + c->x.id + " | " + metric_text(c->x.what) + " | " + text::plain(c->x.value, 4) + " | cannot serve | ∞ |\n";
     for (const check_row* c : v60_rows)
         s += "| " + c->x.id + " | " + metric_text(c->x.what) + " | " + text::plain(c->x.value, 4) + " | " +
              text::plain(c->predicted, 4) + " | " + text::signed_percent(error_of(*c)) + " |\n";
@@ -1211,6 +1226,9 @@ std::vector<eager_fit> fit_host_enqueue(const std::vector<plan::measurement>& ro
             // scheduler that holds prompts, a closed-loop client) is a step function of the parameter
             // that the fit's numerical derivatives do not follow.
             if (x.what == plan::metric::ttft_s || plan::holds_prompts(x) || x.prompts > 0.0) continue;
+            // Nor an online row at a rate llmcost cannot serve (session 35): it prices no step to fit, and
+            // stays a check row, a miss (`summarise`); left out before the every-third pick, as a stall is.
+            if (x.how == plan::scenario::online && !evaluate(x).refused.empty()) continue;
             eager.push_back(&x);
         }
         if (eager.size() < 3) continue;
@@ -1506,9 +1524,14 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
              const std::vector<cold_fit>& colds) {
     std::vector<check_row> checks;
     std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
-    std::vector<check_row> beyond;          // online rows at a rate llmcost cannot serve: no figure
+    std::vector<check_row> beyond;          // check rows at a rate llmcost cannot serve: no figure, a miss
+    std::size_t refused_calibration = 0;    // calibration rows llmcost cannot serve (a fit's failure names them)
     for (const plan::measurement& x : measurements) {
         check_row c = evaluate(x);
+        if (!c.refused.empty() && !x.check) {
+            ++refused_calibration;
+            continue;
+        }
         (!c.refused.empty() ? beyond : x.check ? checks : fitted_serving).push_back(std::move(c));
     }
 
@@ -1554,7 +1577,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     }
     report out;
     out.groups_short_of_checks = std::move(out_short);
-    out.calibration = summarise(calibration_errors);
+    out.calibration = summarise(calibration_errors, refused_calibration);
     out.check = summarise(check_errors, beyond.size());
     out.bar = summarise(bar_errors, refused_bar);
     out.amd = summarise(amd_errors, refused_amd);
@@ -1641,7 +1664,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
 
     s += "## Summary\n\n" + std::string(summary_header);
     s += "| calibration rows (" + std::to_string(micro.size()) + " micro-benchmarks, " +
-         std::to_string(fitted_serving.size()) + " serving rows of the engine fits) | " + summary_cells(out.calibration) + "\n";
+         std::to_string(fitted_serving.size() + refused_calibration) + " serving rows of the engine fits) | " +
+         summary_cells(out.calibration) + "\n";
     s += "| — micro-benchmarks not fitted | " + summary_cells(summarise(unfitted_micro)) + "\n";
     s += "| **check rows (serving), all engines** | " + summary_cells(out.check) + "\n";
     s += "| — TensorRT-LLM (the bar's rows) | " + summary_cells(out.bar) + "\n";
@@ -2238,16 +2262,20 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "\nHow far off the model is, by group:\n\n";
     for (const engine_stats& g : by_engine) {
         if (g.home) continue;
-        const summary m = summarise(g.errors);
+        const summary m = summarise(g.errors, g.refused);
         std::string name = g.key;
         for (std::size_t at = name.find(" | "); at != std::string::npos; at = name.find(" | ")) name.replace(at, 3, " · ");
         s += "- " + name + ": ";
-        if (m.n) {
+        const bool priced = m.n > m.refused;
+        if (priced)
             s += reading(quantile(g.ratios, 0.5), g.latency) + " (median llmcost ÷ measured " +
-                 text::plain(quantile(g.ratios, 0.5), 3) + ", median |error| " + unsigned_percent(m.median) + ", " +
-                 std::to_string(m.n) + (m.n == 1 ? " row)" : " rows)");
-        }
-        if (g.refused) s += std::string(m.n ? "; " : "") + std::to_string(g.refused) + (g.refused == 1 ? " row" : " rows") + " at a rate llmcost cannot serve";
+                 text::plain(quantile(g.ratios, 0.5), 3) + ", ";
+        else
+            s += "(";
+        s += "median |error| " + unsigned_percent(m.median) + ", " + std::to_string(m.n) + (m.n == 1 ? " row" : " rows");
+        if (g.refused)
+            s += ", " + std::to_string(g.refused) + " of them at a rate llmcost cannot serve, counted as misses";
+        s += ")";
         s += ".\n";
     }
     s += "\n";
@@ -2257,14 +2285,16 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     for (const check_row& c : checks) (void)sources.number(c.x.source);
     for (const check_row& c : beyond) (void)sources.number(c.x.source);
 
+    // Every check row, the ones llmcost cannot serve included as misses (`error_or_miss`)
+    std::vector<check_row> every_check = checks;
+    every_check.insert(every_check.end(), beyond.begin(), beyond.end());
     const auto by_source = groups<check_row>(
-        checks, [&](const check_row& c) { return "[" + std::to_string(sources.number(c.x.source)) + "]"; },
-        [](const check_row& c) { return error_of(c); });
-    const auto by_kind = groups<check_row>(checks, [](const check_row& c) { return group_name(c.x); },
-                                           [](const check_row& c) { return error_of(c); });
-    const auto by_gpu = groups<check_row>(checks, [](const check_row& c) { return std::string(c.x.d.hw.name); },
-                                          [](const check_row& c) { return error_of(c); });
-    std::vector<check_row> by_tp_order = checks;  // TP1 dense, TP1 MoE, TP2 dense, …
+        every_check, [&](const check_row& c) { return "[" + std::to_string(sources.number(c.x.source)) + "]"; },
+        error_or_miss);
+    const auto by_kind = groups<check_row>(every_check, [](const check_row& c) { return group_name(c.x); }, error_or_miss);
+    const auto by_gpu = groups<check_row>(every_check, [](const check_row& c) { return std::string(c.x.d.hw.name); },
+                                          error_or_miss);
+    std::vector<check_row> by_tp_order = every_check;  // TP1 dense, TP1 MoE, TP2 dense, …
     std::stable_sort(by_tp_order.begin(), by_tp_order.end(),
                      [](const check_row& a, const check_row& b) {
                          const int ka = 2 * a.x.d.layout.tp + (a.x.d.m.is_moe() ? 1 : 0);
@@ -2276,7 +2306,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         [](const check_row& c) {
             return "TP" + std::to_string(c.x.d.layout.tp) + (c.x.d.m.is_moe() ? ", MoE" : ", dense");
         },
-        [](const check_row& c) { return error_of(c); });
+        error_or_miss);
     s += "Check rows by source, by scenario and metric, by GPU, and by tensor-parallel degree:\n\n" +
          std::string(summary_header);
     for (const auto& [name, errors] : by_source) s += "| source " + name + " | " + summary_cells(summarise(errors)) + "\n";
