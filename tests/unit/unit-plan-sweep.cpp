@@ -47,6 +47,12 @@ std::size_t mismatches(const plan::sweep_result& s, std::size_t* priced = nullpt
         if (p.status == plan::point_status::invalid_deployment) continue;
         ++compared;
         const deployment& d = p.block->d;
+        if (p.block->status == plan::point_status::ok) {  // the block's KV room: the engine's own admission, per shape
+            const std::size_t batches = s.grid.batches.size();
+            const std::size_t shape = static_cast<std::size_t>(i) % (s.grid.shapes.size() * batches) / batches;
+            same(admissible_batch(d, p.shape, with_engine_admission(s.grid.limits, d.engine)).batch,
+                 p.block->max_batch[shape], "max batch", i);
+        }
         if (!p.block->how.disaggregated) {
             serving_point r = serve_at_batch(d, p.shape, p.batch, s.grid.limits);
             if (const speculative_decoding& sd = s.grid.speculation; sd.enabled())  // as estimate prices it
