@@ -28,6 +28,7 @@
 #include <llmcost/plan/measurements_csv.hpp>
 
 #include "front_end_rule.hpp"
+#include "summary.hpp"
 
 #include <algorithm>
 #include <array>
@@ -70,18 +71,7 @@ std::string shape_text(const request_shape& r) {
 
 // ---- statistics --------------------------------------------------------------------------------
 
-/// The q-quantile of `v` by linear interpolation between order statistics at rank q·(n − 1)
-/// (the median is q = 0.5: the middle value, or the mean of the two middle ones).
-double quantile(std::vector<double> v, double q) {
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    const double rank = q * static_cast<double>(v.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(rank));
-    const std::size_t hi = std::min(lo + 1, v.size() - 1);
-    const double frac = rank - static_cast<double>(lo);
-    if (frac == 0.0 || v[hi] == v[lo]) return v[lo];  // also where both are ∞ (a refused row's |error|)
-    return std::isinf(v[hi]) ? v[hi] : v[lo] + (v[hi] - v[lo]) * frac;
-}
+using validation::quantile;
 
 /// The group of a report section with this key (a struct with a `key` and its figures), appended
 /// with empty figures when the key is new. The pointer stays valid until the next call.
@@ -101,43 +91,9 @@ void sort_by_key(std::vector<Group>& groups) {
     std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.key < b.key; });
 }
 
-struct summary {
-    std::size_t n = 0;        ///< rows, the refused ones included
-    std::size_t refused = 0;  ///< of which llmcost cannot serve the measured rate (no figure)
-    double median = 0, p90 = 0, max = 0;
-    std::size_t within_10 = 0, within_25 = 0;
-    double mean_signed = 0;
-};
-
-/// The summary of priced rows' errors and of `refused` rows llmcost cannot serve although the engine
-/// did: a refused row is a miss, ranked beyond every priced row in the quantiles (|error| = ∞) and
-/// counted outside ±10% and ±25%, so that refusing a row can never improve a median; the mean signed
-/// error is the priced rows' (a refused row has no sign to add). A refused row is either counted in
-/// `refused` or given as an error of +∞ (`error_or_miss`), whichever its table finds plainer.
-summary summarise(const std::vector<double>& errors, std::size_t refused = 0) {
-    summary s;
-    s.n = errors.size() + refused;
-    s.refused = refused;
-    if (s.n == 0) return s;
-    std::vector<double> a(refused, std::numeric_limits<double>::infinity());
-    double sum = 0;
-    for (double e : errors) {
-        a.push_back(std::abs(e));
-        if (std::isinf(e)) {
-            ++s.refused;
-            continue;
-        }
-        sum += e;
-        s.within_10 += std::abs(e) <= 0.10 ? 1 : 0;
-        s.within_25 += std::abs(e) <= 0.25 ? 1 : 0;
-    }
-    s.median = quantile(a, 0.5);
-    s.p90 = quantile(a, 0.9);
-    s.max = *std::max_element(a.begin(), a.end());
-    const std::size_t priced = s.n - s.refused;
-    s.mean_signed = priced == 0 ? 0.0 : sum / static_cast<double>(priced);
-    return s;
-}
+using validation::refused_error;
+using validation::summarise;
+using validation::summary;
 
 /// The cells of a "before | now" row over the same check rows: count, median |error| before and now,
 /// mean signed error before and now.
@@ -623,10 +579,8 @@ std::vector<std::pair<std::string, std::vector<double>>> groups(const std::vecto
 double error_of(const micro_row& r) { return r.predicted / r.measured - 1.0; }
 double error_of(const check_row& c) { return plan::relative_error(c.x, c.predicted); }
 
-/// A row's error, or +∞ for a row llmcost cannot serve: a miss, as `summarise` counts it.
-double error_or_miss(const check_row& c) {
-    return c.refused.empty() ? error_of(c) : std::numeric_limits<double>::infinity();
-}
+/// A row's error, or +∞ for a row llmcost cannot serve: a miss, the one representation `summarise` reads.
+double error_or_miss(const check_row& c) { return c.refused.empty() ? error_of(c) : refused_error; }
 
 /// The GPU's vendor and architecture, from its catalog name (the catalog has no vendor field).
 std::string gpu_family(const plan::measurement& x) {
@@ -656,14 +610,13 @@ int engine_group_order(const plan::measurement& x) {
 /// Session 34 (docs/mlperf-v60-out-of-sample.md): the MLPerf Inference v6.0 rows (ids `ML60-`), rows llmcost has never
 /// been fitted on, by `engine_group` × metric (in `engine_group_order`, then metric), beside the v5.1 rows (`ML51-`)
 /// of the same groups; every figure from `summarise`, the report's one statistic. `rows` holds every check row (the
-/// unserved ones too, counted on either side as not priced). Empty when there is no v6.0 row.
+/// unserved ones too: on either side a miss, +∞ in its errors, `error_or_miss`). Empty when there is no v6.0 row.
 std::string out_of_sample_text(const std::vector<check_row>& rows) {
     struct round_group {
         std::string key;
         int order = 0;
         plan::metric what{};
-        std::vector<double> v60, v51;
-        std::size_t v60_unserved = 0, v51_unserved = 0;
+        std::vector<double> v60, v51;  // `error_or_miss`: +∞ for a row llmcost cannot serve
     };
     const auto key_of = [](const plan::measurement& x) { return engine_group(x) + " | " + metric_text(x.what); };
     const auto of_round = [](const check_row& c, std::string_view prefix) { return c.x.id.rfind(prefix, 0) == 0; };
@@ -674,13 +627,8 @@ std::string out_of_sample_text(const std::vector<check_row>& rows) {
         round_group* g = group_named(groups, key_of(c.x));
         g->order = engine_group_order(c.x);
         g->what = c.x.what;
-        if (!c.refused.empty()) {
-            ++g->v60_unserved;
-            v60_unserved.push_back(&c);
-            continue;
-        }
-        g->v60.push_back(error_of(c));
-        v60_rows.push_back(&c);
+        g->v60.push_back(error_or_miss(c));
+        (c.refused.empty() ? v60_rows : v60_unserved).push_back(&c);
     }
     if (groups.empty()) return "";
     for (const check_row& c : rows) {
@@ -688,10 +636,7 @@ std::string out_of_sample_text(const std::vector<check_row>& rows) {
         const std::string k = key_of(c.x);
         const auto g = std::find_if(groups.begin(), groups.end(), [&](const round_group& x) { return x.key == k; });
         if (g == groups.end()) continue;
-        if (!c.refused.empty())
-            ++g->v51_unserved;
-        else
-            g->v51.push_back(error_of(c));
+        g->v51.push_back(error_or_miss(c));
     }
     std::stable_sort(groups.begin(), groups.end(), [](const round_group& x, const round_group& y) {
         return x.order != y.order ? x.order < y.order : static_cast<int>(x.what) < static_cast<int>(y.what);
@@ -708,21 +653,18 @@ std::string out_of_sample_text(const std::vector<check_row>& rows) {
          "|---|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
     // One side's cells: rows (the refused included: misses, `summarise`), median |error|, mean signed error
     // (the priced rows'; blank without one), not priced.
-    const auto side = [](const std::vector<double>& errors, std::size_t unserved) {
-        const summary a = summarise(errors, unserved);
+    const auto side = [](const std::vector<double>& errors) {
+        const summary a = summarise(errors);
         return std::to_string(a.n) + " | " + (a.n ? unsigned_percent(a.median) : "") + " | " +
-               (errors.empty() ? "" : text::signed_percent(a.mean_signed)) + " | " + std::to_string(unserved);
+               (a.n > a.refused ? text::signed_percent(a.mean_signed) : "") + " | " + std::to_string(a.refused);
     };
     std::vector<double> all60, all51;
-    std::size_t unserved60 = 0, unserved51 = 0;
     for (const round_group& g : groups) {
         all60.insert(all60.end(), g.v60.begin(), g.v60.end());
         all51.insert(all51.end(), g.v51.begin(), g.v51.end());
-        unserved60 += g.v60_unserved;
-        unserved51 += g.v51_unserved;
-        s += "| " + g.key + " | " + side(g.v60, g.v60_unserved) + " | " + side(g.v51, g.v51_unserved) + " |\n";
+        s += "| " + g.key + " | " + side(g.v60) + " | " + side(g.v51) + " |\n";
     }
-    s += "| **all** | | | | | " + side(all60, unserved60) + " | " + side(all51, unserved51) + " |\n";
+    s += "| **all** | | | | | " + side(all60) + " | " + side(all51) + " |\n";
     std::stable_sort(v60_rows.begin(), v60_rows.end(),
                      [](const check_row* x, const check_row* y) { return std::abs(error_of(*x)) > std::abs(error_of(*y)); });
     s += "\nThe v6.0 rows, largest error first (those llmcost cannot serve first, misses):\n\n| row | metric | measured | llmcost | error |\n|---|---|--:|--:|--:|\n";
@@ -1525,14 +1467,11 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     std::vector<check_row> checks;
     std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
     std::vector<check_row> beyond;          // check rows at a rate llmcost cannot serve: no figure, a miss
-    std::size_t refused_calibration = 0;    // calibration rows llmcost cannot serve (a fit's failure names them)
+    std::vector<check_row> refused_calibration;  // calibration rows llmcost cannot serve (a fit's failure names them)
     for (const plan::measurement& x : measurements) {
         check_row c = evaluate(x);
-        if (!c.refused.empty() && !x.check) {
-            ++refused_calibration;
-            continue;
-        }
-        (!c.refused.empty() ? beyond : x.check ? checks : fitted_serving).push_back(std::move(c));
+        (!c.refused.empty() ? (x.check ? beyond : refused_calibration) : x.check ? checks : fitted_serving)
+            .push_back(std::move(c));
     }
 
     std::vector<double> calibration_errors, check_errors, unfitted_micro;
@@ -1542,6 +1481,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         if (!r.fitted) unfitted_micro.push_back(error_of(r));
     }
     for (const check_row& c : fitted_serving) calibration_errors.push_back(error_of(c));
+    for (const check_row& c : refused_calibration) calibration_errors.push_back(error_or_miss(c));
     {  // every group of ≥ 5 priced rows keeps at least two thirds of them as check rows
         std::vector<std::pair<std::string, std::pair<int, int>>> counts;  // group → (rows, check rows)
         auto count = [&](const plan::measurement& x, bool check) {
@@ -1556,33 +1496,27 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         for (const auto& [k, n] : counts)
             if (n.first >= 5 && 3 * n.second < 2 * n.first) out_short.push_back(k);
     }
+    // Every check row in every summary it belongs to; a row llmcost cannot serve as +∞, a miss (`error_or_miss`,
+    // `summarise`), after the priced rows
     std::vector<double> bar_errors, other_engine_errors, amd_errors, mla_errors, online_ttft_errors, online_tpot_errors;
-    for (const check_row& c : checks) {
-        check_errors.push_back(error_of(c));
-        if (c.x.how == plan::scenario::online && c.x.what == plan::metric::ttft_s) online_ttft_errors.push_back(error_of(c));
-        if (c.x.how == plan::scenario::online && c.x.what == plan::metric::tpot_s) online_tpot_errors.push_back(error_of(c));
-        if (gpu_family(c.x).starts_with("AMD")) amd_errors.push_back(error_of(c));
-        if (c.x.d.m.attention.kind == attention_kind::latent) mla_errors.push_back(error_of(c));
-        (bar_row(c.x) ? bar_errors : other_engine_errors).push_back(error_of(c));
-    }
-
-    // Rows llmcost cannot serve count as misses in the quantiles of every summary they belong to (`summarise`)
-    std::size_t refused_bar = 0, refused_amd = 0, refused_mla = 0, refused_online_ttft = 0, refused_online_tpot = 0;
-    for (const check_row& c : beyond) {
-        if (c.x.how == plan::scenario::online && c.x.what == plan::metric::ttft_s) ++refused_online_ttft;
-        if (c.x.how == plan::scenario::online && c.x.what == plan::metric::tpot_s) ++refused_online_tpot;
-        if (gpu_family(c.x).starts_with("AMD")) ++refused_amd;
-        if (c.x.d.m.attention.kind == attention_kind::latent) ++refused_mla;
-        if (bar_row(c.x)) ++refused_bar;
-    }
+    for (const std::vector<check_row>* rows : {&checks, &beyond})
+        for (const check_row& c : *rows) {
+            const double e = error_or_miss(c);
+            check_errors.push_back(e);
+            if (c.x.how == plan::scenario::online && c.x.what == plan::metric::ttft_s) online_ttft_errors.push_back(e);
+            if (c.x.how == plan::scenario::online && c.x.what == plan::metric::tpot_s) online_tpot_errors.push_back(e);
+            if (gpu_family(c.x).starts_with("AMD")) amd_errors.push_back(e);
+            if (c.x.d.m.attention.kind == attention_kind::latent) mla_errors.push_back(e);
+            (bar_row(c.x) ? bar_errors : other_engine_errors).push_back(e);
+        }
     report out;
     out.groups_short_of_checks = std::move(out_short);
-    out.calibration = summarise(calibration_errors, refused_calibration);
-    out.check = summarise(check_errors, beyond.size());
-    out.bar = summarise(bar_errors, refused_bar);
-    out.amd = summarise(amd_errors, refused_amd);
-    out.online_ttft = summarise(online_ttft_errors, refused_online_ttft);
-    out.mla = summarise(mla_errors, refused_mla);
+    out.calibration = summarise(calibration_errors);
+    out.check = summarise(check_errors);
+    out.bar = summarise(bar_errors);
+    out.amd = summarise(amd_errors);
+    out.online_ttft = summarise(online_ttft_errors);
+    out.mla = summarise(mla_errors);
 
     std::string s;
     s += "# Validation: the cost model against published measurements\n\n";
@@ -1664,16 +1598,16 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
 
     s += "## Summary\n\n" + std::string(summary_header);
     s += "| calibration rows (" + std::to_string(micro.size()) + " micro-benchmarks, " +
-         std::to_string(fitted_serving.size() + refused_calibration) + " serving rows of the engine fits) | " +
+         std::to_string(fitted_serving.size() + refused_calibration.size()) + " serving rows of the engine fits) | " +
          summary_cells(out.calibration) + "\n";
     s += "| — micro-benchmarks not fitted | " + summary_cells(summarise(unfitted_micro)) + "\n";
     s += "| **check rows (serving), all engines** | " + summary_cells(out.check) + "\n";
     s += "| — TensorRT-LLM (the bar's rows) | " + summary_cells(out.bar) + "\n";
-    s += "| — vLLM and SGLang | " + summary_cells(summarise(other_engine_errors, beyond.size() - refused_bar)) + "\n";
+    s += "| — vLLM and SGLang | " + summary_cells(summarise(other_engine_errors)) + "\n";
     s += "| — on AMD GPUs (all engines) | " + summary_cells(out.amd) + "\n";
     s += "| — DeepSeek-class MoE (MLA: DeepSeek-V3/R1) | " + summary_cells(out.mla) + "\n";
     s += "| — online rows (Poisson arrivals at a rate), TTFT | " + summary_cells(out.online_ttft) + "\n";
-    s += "| — online rows (Poisson arrivals at a rate), TPOT / ITL | " + summary_cells(summarise(online_tpot_errors, refused_online_tpot)) + "\n";
+    s += "| — online rows (Poisson arrivals at a rate), TPOT / ITL | " + summary_cells(summarise(online_tpot_errors)) + "\n";
     s += "\nThe bar is on the TensorRT-LLM check rows, the engine the factors were calibrated against: their median "
          "absolute error is " + unsigned_percent(out.bar.median) + " (bar: " + text::fixed(bar * 100.0, 0) + "%) — " +
          (out.bar.median <= bar ? "within the bar" : "**above the bar**") +
@@ -1696,23 +1630,18 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     });
     struct engine_stats {
         std::string key;
-        std::vector<double> errors, ratios;
-        std::size_t refused = 0;
+        std::vector<double> errors, ratios;  // errors: `error_or_miss`; ratios: the priced rows'
         bool latency = false, home = false;
     };
     std::vector<engine_stats> by_engine;
     for (const check_row& c : by_engine_order) {
         const std::string k = engine_group(c.x);
         if (by_engine.empty() || by_engine.back().key != k)
-            by_engine.push_back({.key = k, .errors = {}, .ratios = {}, .refused = 0, .latency = latency_metric(c.x),
+            by_engine.push_back({.key = k, .errors = {}, .ratios = {}, .latency = latency_metric(c.x),
                                  .home = bar_row(c.x) && gpu_family(c.x) == "NVIDIA Hopper"});
         engine_stats& g = by_engine.back();
-        if (!c.refused.empty()) {
-            ++g.refused;
-            continue;
-        }
-        g.errors.push_back(error_of(c));
-        g.ratios.push_back(c.predicted / c.x.value);
+        g.errors.push_back(error_or_miss(c));
+        if (c.refused.empty()) g.ratios.push_back(c.predicted / c.x.value);
     }
     // Online TTFT, before and after issue 16: the same rows priced with the step-in-flight TTFT (a
     // wait of E[t²] ÷ 2E[t], then one step with my prompt and the λ·R that came meanwhile) and with
@@ -2161,7 +2090,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "| engine | GPU vendor (architecture) | model | measures | rows | median abs. error | mean signed error | "
          "llmcost ÷ measured | reading | not priced |\n|---|---|---|---|--:|--:|--:|--:|---|--:|\n";
     for (const engine_stats& g : by_engine) {
-        const summary m = summarise(g.errors, g.refused);
+        const summary m = summarise(g.errors);
         if (m.n >= 5) {
             out.group_medians_5.push_back(m.median);
             out.worst_group_bias = std::max(out.worst_group_bias, std::abs(m.mean_signed));
@@ -2170,7 +2099,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         const bool priced = m.n > m.refused;  // the signed figures and the ratio are the priced rows'
         s += "| " + g.key + " | " + std::to_string(m.n) + " | " + (m.n ? unsigned_percent(m.median) : "") + " | " +
              (priced ? text::signed_percent(m.mean_signed) : "") + " | " + (priced ? text::plain(r, 3) : "") + " | " +
-             (priced ? reading(r, g.latency) : "") + " | " + std::to_string(g.refused) + " |\n";
+             (priced ? reading(r, g.latency) : "") + " | " + std::to_string(m.refused) + " |\n";
     }
     // The latency groups split by metric: TTFT and TPOT miss for different reasons (the report's
     // reader, and the calibration rule, need to see which).
@@ -2181,24 +2110,19 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     for (const plan::metric m : {plan::metric::ttft_s, plan::metric::tpot_s}) {
         struct metric_split {
             std::string key;
-            std::vector<double> errors, ratios;
-            std::size_t refused = 0;
+            std::vector<double> errors, ratios;  // errors: `error_or_miss`; ratios: the priced rows'
         };
         std::vector<metric_split> split;
         for (const check_row& c : by_engine_order) {
             if (c.x.what != m) continue;
             const std::string k = engine_group(c.x);
-            if (split.empty() || split.back().key != k) split.push_back({.key = k, .errors = {}, .ratios = {}, .refused = 0});
-            if (!c.refused.empty()) {
-                ++split.back().refused;
-                continue;
-            }
-            split.back().errors.push_back(error_of(c));
-            split.back().ratios.push_back(c.predicted / c.x.value);
+            if (split.empty() || split.back().key != k) split.push_back({.key = k, .errors = {}, .ratios = {}});
+            split.back().errors.push_back(error_or_miss(c));
+            if (c.refused.empty()) split.back().ratios.push_back(c.predicted / c.x.value);
         }
         for (const metric_split& e : split) {
-            const summary g = summarise(e.errors, e.refused);
-            const bool priced = !e.errors.empty();
+            const summary g = summarise(e.errors);
+            const bool priced = g.n > g.refused;
             std::string name = e.key.substr(0, e.key.rfind(" | "));
             s += "| " + name + " | " + metric_text(m) + " | " + std::to_string(g.n) + " | " + unsigned_percent(g.median) +
                  " | " + (priced ? text::signed_percent(g.mean_signed) : "") + " | " +
@@ -2262,7 +2186,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "\nHow far off the model is, by group:\n\n";
     for (const engine_stats& g : by_engine) {
         if (g.home) continue;
-        const summary m = summarise(g.errors, g.refused);
+        const summary m = summarise(g.errors);
         std::string name = g.key;
         for (std::size_t at = name.find(" | "); at != std::string::npos; at = name.find(" | ")) name.replace(at, 3, " · ");
         s += "- " + name + ": ";
@@ -2273,8 +2197,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         else
             s += "(";
         s += "median |error| " + unsigned_percent(m.median) + ", " + std::to_string(m.n) + (m.n == 1 ? " row" : " rows");
-        if (g.refused)
-            s += ", " + std::to_string(g.refused) + " of them at a rate llmcost cannot serve, counted as misses";
+        if (m.refused)
+            s += ", " + std::to_string(m.refused) + " of them at a rate llmcost cannot serve, counted as misses";
         s += ")";
         s += ".\n";
     }
