@@ -923,6 +923,41 @@ TEST_CASE("layouts: every layout of a GPU count, ranked by saturated throughput"
         CHECK_FALSE(has({.tp = 1, .ep = 3, .dp = 8}));  // 3 does not divide 8
         for (const parallel_layout& l : ls) CHECK_FALSE(problem({.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = l}));
     }
+    SUBCASE("the engine's own admission: vLLM ranks on the KV in use, the same profile as TensorRT-LLM on the whole sequence") {
+        // As the sweep's block (above): one KV pool, two admission rules. vLLM admits on the KV in use,
+        // I + O/2 = 2,250 tokens a sequence; labelled TensorRT-LLM it reserves I + O = 2,500. Every layout that
+        // holds a sequence is limited by its KV room here (no cap given), so the batches stand about
+        // 2,500 : 2,250 (each a floor of pool ÷ per-sequence KV), and each is `admissible_batch` under its rule.
+        engine_profile as_trtllm = catalog::vllm_hopper;
+        as_trtllm.kind = engine_kind::trtllm;
+        const auto vllm = plan::rank_layouts(catalog::llama_3_1_70b, catalog::h100_sxm5, 8, r, {}, catalog::vllm_hopper);
+        const auto trt = plan::rank_layouts(catalog::llama_3_1_70b, catalog::h100_sxm5, 8, r, {}, as_trtllm);
+        REQUIRE(vllm.size() == 10);
+        REQUIRE(trt.size() == 10);
+        int priced = 0, large = 0;
+        for (const plan::layout_choice& v : vllm) {
+            if (!v.point) continue;
+            const auto t = std::find_if(trt.begin(), trt.end(), [&](const plan::layout_choice& c) { return c.layout == v.layout; });
+            REQUIRE(t != trt.end());
+            REQUIRE(t->point);
+            const deployment dv{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = v.layout,
+                                .engine = catalog::vllm_hopper};
+            const deployment dt{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = v.layout, .engine = as_trtllm};
+            CHECK(v.point->limited_by == "KV capacity");
+            CHECK(v.point->batch == admissible_batch(dv, r, {.reserve_full_sequence = false}).batch);
+            CHECK(t->point->batch == admissible_batch(dt, r, {}).batch);
+            // Each batch is a floor of pool ÷ per-sequence KV: where the room holds a hundred sequences or more the
+            // floors move the ratio by under 1%; a pipeline stage's tiny rooms (a few sequences) are floors apart.
+            if (t->point->batch >= 100.0) {
+                CHECK(v.point->batch / t->point->batch == doctest::Approx(2500.0 / 2250.0).epsilon(0.01));
+                ++large;
+            }
+            CHECK(v.point->batch >= t->point->batch);
+            ++priced;
+        }
+        CHECK(priced == 9);  // all but tp 1 × dp 8, whose 141 GB of BF16 weights do not fit one GPU
+        CHECK(large >= 1);
+    }
     SUBCASE("a GPU count below one is refused, named") {
         CHECK(test::contains(test::error_of([] { return plan::layouts_on(catalog::llama_3_1_8b, catalog::h100_sxm5, 0); }),
                              "[llmcost.layout.gpu_count]"));

@@ -523,7 +523,7 @@ struct engine_scheduler {
 /// (docs/online-caps.md §1). TensorRT-LLM's default GUARANTEED_NO_EVICT capacity
 /// scheduler reserves input + output (the reference engine is TensorRT-LLM-calibrated). The one rule every
 /// scheduler reads (`with_engine_admission`, which `with_engine_defaults` and the planners — sweep, frontier,
-/// fleet — apply; `plan::closed_loop_limits`).
+/// fleet, rank_layouts — apply; `plan::closed_loop_limits`).
 [[nodiscard]] constexpr bool admits_on_kv_in_use(engine_kind k) {
     return k == engine_kind::vllm || k == engine_kind::sglang;
 }

@@ -49,18 +49,22 @@ struct layout_choice {
 /// `layouts_on(m, hw, gpus)` for requests of shape `r`, ranked by saturated output tokens/s of the
 /// whole deployment (every GPU busy: "which layout of these GPUs serves the most"), best first;
 /// layouts that cannot hold one sequence come last, with the reason. Ties keep the enumeration's
-/// order (fewer-way tensor parallelism first). Every layout is served by `engine`.
+/// order (fewer-way tensor parallelism first). Every layout is served by `engine`, under `l` with the
+/// engine's admission (`with_engine_admission`: vLLM and SGLang count a sequence's KV at the context in
+/// use, the others reserve the whole sequence), as the sweep, the frontier and the fleet price it; the
+/// other limits as given (no engine defaults: `with_engine_defaults` is the caller's, as the CLI's).
 [[nodiscard]] inline std::vector<layout_choice> rank_layouts(const model& m, const hardware& hw, int gpus,
                                                              const request_shape& r, const scheduler_limits& l = {},
                                                              const engine_profile& engine = engine_profile::reference()) {
     r.validate();
     l.validate();
+    const scheduler_limits admits = with_engine_admission(l, engine);
     std::vector<layout_choice> out;
     for (const parallel_layout& layout : layouts_on(m, hw, gpus)) {
         const deployment d{.m = m, .hw = hw, .layout = layout, .engine = engine};
         layout_choice c{.layout = layout};
-        const batch_limit b = admissible_batch(d, r, l);
-        if (b.batch >= 1.0) c.point = saturated(d, r, l);
+        const batch_limit b = admissible_batch(d, r, admits);
+        if (b.batch >= 1.0) c.point = saturated(d, r, admits);
         else c.why_not = std::string(b.limited_by);
         out.push_back(std::move(c));
     }

@@ -211,7 +211,7 @@ struct scheduler_limits {
 
 /// `l` with engine `e`'s admission: an engine that admits on the KV in use (`admits_on_kv_in_use`: vLLM,
 /// SGLang) has its KV room counted at the context in use, not a whole-sequence reserve (docs/online-caps.md
-/// §1); every other limit as given. What the planners (`sweep`, `frontier`, `fleet`) apply per deployment,
+/// §1); every other limit as given. What the planners (`sweep`, `frontier`, `fleet`, `rank_layouts`) apply per deployment,
 /// whose limits are the grid's own (no engine defaults: their token cap and chunk stay as the user set them).
 [[nodiscard]] constexpr scheduler_limits with_engine_admission(scheduler_limits l, const engine_profile& e) {
     if (admits_on_kv_in_use(e.kind)) l.reserve_full_sequence = false;
