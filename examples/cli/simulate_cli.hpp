@@ -52,7 +52,9 @@ inline void add_simulate_options(CLI::App* app, simulate_command& c) {
     app->add_option("--prefill-chunk", c.prefill_chunk, "Chunked prefill: prompt chunks of at most this many tokens")->check(positive);
     app->add_flag("--optimistic", c.optimistic, "Reserve KV only for what is cached (preempt and recompute when it runs out); "
                                                "implied by --engine vllm|sglang, which admit on the KV in use");
-    app->add_option("--preemption", c.preemption, "With --optimistic: a preempted sequence's KV is recomputed or swapped to host memory")
+    app->add_option("--preemption", c.preemption, "With --optimistic: a preempted sequence's KV is recomputed or swapped to host memory "
+                                       "(swap: not with --engine vllm, whose V1 scheduler only recomputes, nor --engine sglang "
+                                       "unless --prefill-servers, whose decode servers alone copy it to host)")
         ->check(CLI::IsMember({"recompute", "swap"}))->capture_default_str();
     const CLI::Validator fraction{[](std::string& s) -> std::string {
                                       double v = 0;

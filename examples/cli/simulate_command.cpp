@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -140,6 +141,10 @@ report simulate(const simulate_command& c, std::ostream& progress) {
     if (!c.dep.engine.empty()) limits = with_engine_defaults(limits, d.engine);  // as `estimate --engine`
     if (c.preemption == "swap" && limits.reserve_full_sequence)  // vLLM and SGLang admit on the KV in use (admits_on_kv_in_use)
         throw usage_error("--preemption swap needs --optimistic (a full-sequence reserve never preempts)");
+    if (c.preemption == "swap" && !c.dep.engine.empty())  // the engine's own preemption (sim::swap_refusal)
+        if (const std::string_view why = sim::swap_refusal(d.engine.kind, c.prefill_servers > 0); !why.empty())
+            throw usage_error("--preemption swap with --engine " + c.dep.engine + ": " + std::string(why) +
+                              "; use --preemption recompute");
     const sim::options o{.limits = limits,
                          .requests = c.requests,
                          .seed = static_cast<std::uint64_t>(c.seed),

@@ -127,6 +127,9 @@ def test_simulate_dataset_features_and_refusals():
         llmcost.simulate("Llama-3.1-8B", "H100", rate=1, dataset="sharegpt")
     with pytest.raises(llmcost.InvalidInput, match="recompute"):
         llmcost.simulate("Llama-3.1-8B", "H100", rate=1, preemption="evict")
+    # vLLM V1 only recomputes a preempted sequence (sim::swap_refusal): a swap on it is refused, named
+    with pytest.raises(llmcost.InvalidInput, match="swap_engine"):
+        llmcost.simulate("Llama-3.1-8B", "H100", rate=1, engine="vllm", preemption="swap")
 
 
 def test_estimate_matches_the_tools_json_dep_layout():

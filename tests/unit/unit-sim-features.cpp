@@ -3,6 +3,7 @@
 // nothing, a cached prefix pricing the prompt as prefix_cache::prefill_times does, a disaggregated
 // TTFT of prefill + KV transfer + one decode step, and swap against recompute as the host link
 // speeds up or slows down.
+#include <llmcost/catalog/engines.hpp>
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/models.hpp>
 #include <llmcost/costs/kv_cache.hpp>
@@ -140,6 +141,48 @@ TEST_CASE("simulator: trace prefix ids find the shared part cached after the fir
     const sim::result off = sim::simulate(llama8, conv);
     CHECK(off.cached_prompt_tokens == 0.0);
     CHECK(off.requests[1].ttft > r.requests[1].ttft);
+}
+
+// vLLM V1 preempts by recompute only, colocated SGLang retracts (recompute), SGLang's disaggregated decode
+// servers copy a retracted request's KV to host memory (sim::swap_refusal, its sources).
+static_assert(!sim::swap_refusal(engine_kind::vllm, false).empty());
+static_assert(!sim::swap_refusal(engine_kind::vllm, true).empty());
+static_assert(!sim::swap_refusal(engine_kind::sglang, false).empty());
+static_assert(sim::swap_refusal(engine_kind::sglang, true).empty());
+static_assert(sim::swap_refusal(engine_kind::trtllm, false).empty());
+static_assert(sim::swap_refusal(engine_kind::reference, false).empty());
+
+TEST_CASE("simulator: a swap preemption on an engine that has none is refused, named, and recompute is not") {
+    const workload::traffic t{.input = workload::fixed(2000_tok), .output = workload::fixed(4000_tok),
+                              .arrivals = workload::poisson(10_ms)};
+    sim::options swap{.limits = {.reserve_full_sequence = false}, .requests = 20};
+    swap.preempt = sim::preemption::swap;
+    deployment vllm = llama70_tp8, sglang = llama70_tp8;
+    vllm.engine = catalog::vllm_hopper;
+    sglang.engine = catalog::sglang_hopper;
+    const std::string v = test::error_of([&] { return sim::simulate(vllm, t, swap); });
+    CHECK(test::contains(v, "vLLM on Hopper: preempt (0: recompute, 1: swap) = 1: vLLM V1 preempts by recompute only"));
+    CHECK(test::contains(v, "[llmcost.simulate.swap_engine]"));
+    const std::string g = test::error_of([&] { return sim::simulate(sglang, t, swap); });
+    CHECK(test::contains(g, "SGLang on Hopper: preempt (0: recompute, 1: swap) = 1: SGLang retracts"));
+    CHECK(test::contains(g, "[llmcost.simulate.swap_engine]"));
+    // vLLM's disaggregated decode servers still recompute: refused there too
+    deployment vllm_pd = vllm, sglang_pd = sglang;
+    vllm_pd.layout.dp = sglang_pd.layout.dp = 2;
+    sim::options swap_pd = swap;
+    swap_pd.prefill_servers = 1;
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(vllm_pd, t, swap_pd); }), "[llmcost.simulate.swap_engine]"));
+    // SGLang's decode servers of a disaggregated deployment swap; TensorRT-LLM's profile and the reference engine too
+    CHECK(sim::simulate(sglang_pd, t, swap_pd).completed == 20);
+    deployment trt = llama70_tp8;
+    trt.engine = catalog::trtllm_hopper;
+    CHECK(sim::simulate(trt, t, swap).completed == 20);
+    CHECK(sim::simulate(llama70_tp8, t, swap).completed == 20);
+    // recompute on every engine
+    sim::options recompute = swap;
+    recompute.preempt = sim::preemption::recompute;
+    CHECK(sim::simulate(vllm, t, recompute).completed == 20);
+    CHECK(sim::simulate(sglang, t, recompute).completed == 20);
 }
 
 TEST_CASE("simulator: swap preemption answers everything, and beats recompute only on a fast host link") {

@@ -747,6 +747,9 @@ inline void check_request(const engine& e, const workload::request& q, std::size
 inline result run(const deployment& d, std::vector<workload::request> reqs, const options& o, bool closed_loop,
                   double clients, std::string_view origin) {
     o.validate();
+    const std::string_view no_swap = swap_refusal(d.engine.kind, o.prefill_servers > 0.0);
+    require(o.preempt != preemption::swap || no_swap.empty(), d.engine.name, "preempt (0: recompute, 1: swap)", 1.0,
+            no_swap, "llmcost.simulate.swap_engine");
     engine e{.pm = prepare_pass(d), .limits = o.limits};
     const double pp = d.layout.pp, servers = static_cast<double>(d.layout.dp) * pp;
     require_weights_fit(d, o.limits.pool_reserve());

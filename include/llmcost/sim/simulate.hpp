@@ -46,15 +46,37 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace llmcost::sim {
 
 /// What a preempted sequence's KV becomes when the cache runs out (optimistic admission only).
 enum class preemption {
-    recompute,  ///< dropped; the context (prompt + tokens so far) is prefilled again (vLLM's default)
+    recompute,  ///< dropped; the context (prompt + tokens so far) is prefilled again (vLLM's, SGLang's)
     swap,       ///< copied to host memory and back when scheduled again (`kv_swap_time` each way)
 };
+
+/// Why engine `k` cannot swap a preempted sequence's KV to host memory (`preemption::swap`), or empty
+/// where it can; `disaggregated`: the servers decode prompts prefilled elsewhere (`options::prefill_servers`).
+/// vLLM V1 only recomputes: when `KVCacheManager.allocate_slots` finds no free block, `Scheduler.schedule`
+/// pops the newest running request and `_preempt_request` frees its blocks and puts it back at the head of
+/// the waiting queue with no computed tokens (vllm/v1/core/sched/scheduler.py, vllm-project/vllm @00024d31);
+/// V1 has no swap space (V0's `PreemptionMode.SWAP`, vllm/core/scheduler.py, is V0's alone; an engine of kind
+/// vLLM is priced with V1's scheduler: ASSUMED for every vLLM profile, V0 rows set V0's policy as limits). SGLang retracts: `ScheduleBatch.retract_decode` releases the retracted
+/// requests' KV and they are prefilled again (python/sglang/srt/managers/schedule_batch.py, sgl-project/sglang
+/// @fd3907ee), except on a disaggregated decode server, whose `release_req` first copies the request's KV
+/// to host memory (`offload_kv_cache` → `get_cpu_copy`, under `disaggregation_mode == "decode"`) and loads
+/// it back: a swap. TensorRT-LLM and the reference engine: the library's swap, as before.
+[[nodiscard]] constexpr std::string_view swap_refusal(engine_kind k, bool disaggregated) {
+    if (k == engine_kind::vllm)
+        return "vLLM V1 preempts by recompute only (its scheduler frees a preempted request's KV blocks and "
+               "prefills it again; it has no swap space)";
+    if (k == engine_kind::sglang && !disaggregated)
+        return "SGLang retracts a preempted request and prefills it again; only a disaggregated decode server "
+               "(prefill servers apart) copies its KV to host memory";
+    return {};
+}
 
 /// TensorRT-LLM's attention-DP balance, its two counters (iterations): `waiting` counts the
 /// iterations in which not every rank had a waiting prompt and a free slot, `batching` the
