@@ -671,6 +671,77 @@ TEST_CASE("frontier: monotone, within the targets, and nothing left off is undom
         CHECK(s.blocks[s.block_of(i)].how.disaggregated);
 }
 
+TEST_CASE("frontier and fleet end to end with vLLM: the KV room is vLLM's admission, the same profile as TensorRT-LLM the whole sequence") {
+    // One KV pool (vLLM on Hopper's profile, FP8 Llama-3.1-70B at tp 2 on H100), two admission rules: vLLM admits
+    // on the KV in use (I + O/2 = 2,250 tokens a sequence), the profile labelled TensorRT-LLM reserves the whole
+    // sequence (I + O = 2,500). Each planner prices its deployment's KV room as `admissible_batch` under its
+    // engine's rule (`with_engine_admission`), so vLLM's room is about 2,500 ÷ 2,250 of the other's.
+    const request_shape r{.input = 2000_tok, .output = 500_tok};
+    const serving_formats fp8{.weights = formats::fp8, .kv = formats::fp8};
+    engine_profile as_trtllm = catalog::vllm_hopper;
+    as_trtllm.kind = engine_kind::trtllm;
+    const scheduler_limits in_use{.reserve_full_sequence = false}, whole{};
+    const plan::sweep_result s = plan::sweep({.m = catalog::llama_3_1_70b, .gpus = {catalog::h100_sxm5, catalog::h100_sxm5},
+                                              .engines = {catalog::vllm_hopper, as_trtllm}, .formats = {fp8},
+                                              .layouts = {{.tp = 2}}, .shapes = {r}, .batches = {16}});
+    REQUIRE(s.blocks.size() == 2);
+    const deployment& dv = s.blocks[0].d;
+    const deployment& dt = s.blocks[1].d;
+    REQUIRE(dv.engine.kind == engine_kind::vllm);
+    REQUIRE(dt.engine.kind == engine_kind::trtllm);
+    const serving_point sat_v = saturated(dv, r, in_use), sat_t = saturated(dt, r, whole);
+    CHECK(sat_v.batch == admissible_batch(dv, r, in_use).batch);
+    CHECK(sat_t.batch == admissible_batch(dt, r, whole).batch);
+    CHECK(sat_v.batch / sat_t.batch == doctest::Approx(2500.0 / 2250.0).epsilon(0.01));
+    // A saturated request rate per instance (dp 1): output tokens/s ÷ O.
+    const double lambda_v = sat_v.output_rate.value() / 500.0, lambda_t = sat_t.output_rate.value() / 500.0;
+    REQUIRE(lambda_v > lambda_t);
+
+    SUBCASE("frontier: the online point's load is its rate over the saturated rate under the engine's admission") {
+        // Point i of block b (one shape, one batch): rate b ÷ E2E(b), the same for both blocks (one step model).
+        for (Eigen::Index i = 0; i < 2; ++i) {
+            const std::optional<plan::online_point> o = plan::online_at(s, i, 0.9, 0.9);
+            REQUIRE(o);
+            CHECK(o->rate_per_rank == doctest::Approx(16.0 / s.e2e(i)).epsilon(1e-12));
+            CHECK(o->load == doctest::Approx(o->rate_per_rank / (i == 0 ? lambda_v : lambda_t)).epsilon(1e-12));
+        }
+        // vLLM's larger KV room serves more, so the same rate loads it less: by the ratio of the saturated rates
+        const std::optional<plan::online_point> v = plan::online_at(s, 0, 0.9, 0.9), t = plan::online_at(s, 1, 0.9, 0.9);
+        CHECK(t->load / v->load == doctest::Approx(lambda_v / lambda_t).epsilon(1e-9));
+        CHECK(t->load > v->load);
+    }
+    SUBCASE("fleet: the percentile search refuses a rate beyond the whole-sequence room that vLLM's room serves") {
+        // A peak between the two saturated rates, with targets nothing else binds (p90 TTFT within 10⁴ s, TPOT 10 s):
+        // vLLM's one instance keeps up (its running cap is admissible_batch under its admission), the profile as
+        // TensorRT-LLM cannot (its arrivals outpace its room), so it needs two.
+        const double lambda = std::sqrt(lambda_v * lambda_t);
+        const plan::traffic t{.requests_per_second = per_second(lambda), .mix = {{.shape = r}},
+                              .target = {.ttft = seconds(1e4), .tpot = seconds(10.0)}, .ttft_percentile = 0.9,
+                              .tpot_percentile = 0.9};
+        auto plan_on = [&](const engine_profile& e) {
+            return plan::cheapest_fleet(catalog::llama_3_1_70b, t,
+                                        {.gpus = {catalog::h100_sxm5}, .engines = {e}, .formats = {fp8},
+                                         .layouts = {{.tp = 2}}, .prefill_batches = {},
+                                         .batches = {admissible_batch(dt, r, whole).batch, admissible_batch(dv, r, in_use).batch},
+                                         .refine = false, .gpu_cost = dollars_per_hour(2.0)});
+        };
+        const plan::fleet_result v = plan_on(catalog::vllm_hopper), w = plan_on(as_trtllm);
+        REQUIRE(v.best);
+        REQUIRE(w.best);
+        CHECK(v.best->instances == 1);
+        CHECK(w.best->instances == 2);
+        // The fleet's p90 figures are the online model's at its instances under the engine's admission.
+        const online_latency ov = serve_online_latency(dv, r, seconds(1.0 / lambda), in_use);
+        const online_latency ow = serve_online_latency(dt, r, seconds(2.0 / lambda), whole);
+        CHECK(v.best->ttft.value() == ttft_percentile(ov, 0.9).value());
+        CHECK(v.best->tpot.value() == tpot_percentile(ov, 0.9).value());
+        CHECK(w.best->ttft.value() == ttft_percentile(ow, 0.9).value());
+        CHECK(w.best->tpot.value() == tpot_percentile(ow, 0.9).value());
+        // ... and at one instance the whole-sequence room is refused: the arrivals outpace it
+        CHECK_THROWS_AS((void)serve_online_latency(dt, r, seconds(1.0 / lambda), whole), invalid_input);
+    }
+}
+
 // ---- plan --------------------------------------------------------------------------------------
 
 TEST_CASE("plan: one candidate, by hand") {
