@@ -809,8 +809,9 @@ struct online_means {
 /// decode finds the cache full — V0 `Scheduler._schedule_prefills` / `_schedule_running`), seed 1.
 /// Output tokens/s of all instances = tokens ÷ makespan, as MLPerf's LoadGen reports an Offline run,
 /// over `requests` (÷ the instances), or where the row gives none (steady state) over 16 times the
-/// closed form's running batch per instance (at least 4,000 requests), so that the ramp at the start
-/// and the drain at the end are a small part of the run.
+/// closed form's running batch per instance (at least 4,000 requests; under the row's engine's
+/// admission, as the run's scheduler: `closed_loop_limits`), so that the ramp at the start and the
+/// drain at the end are a small part of the run.
 [[nodiscard]] inline double offline_run(const measurement& x) {
     require(x.how == scenario::offline && holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
             "a simulated offline run needs an offline row whose scheduler holds prompts");
@@ -819,7 +820,9 @@ struct online_means {
     if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: its share of the requests
     const double context = static_cast<double>(x.d.m.max_position);
     const workload::length_distribution input = online_lengths(x.r.input, x.r.input_spread, tokens(context / 2.0));
-    const double running = max_batch(as_run(x), x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens}).batch;
+    const double running = max_batch(as_run(x), x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
+                                                      .reserve_full_sequence = closed_loop_limits(x).reserve_full_sequence})
+                               .batch;
     const double n = x.requests > 0.0 ? std::max(1.0, std::round(x.requests / instances))
                                        : std::max(4000.0, std::ceil(16.0 * running * static_cast<double>(d.layout.dp)));
     const workload::traffic t{.input = input,
