@@ -815,7 +815,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.kv_per_token = kv_bytes_per_token_per_gpu(d).value();
     e.max_batch = o.limits.max_batch > 0 ? o.limits.max_batch / pp : 0.0;
     // A prefill gate on free KV at or above the whole pool would never admit a prompt (an idle engine has it all free).
-    require(o.limits.decode_cut.prefill_free_kv.value() < e.kv_budget / e.kv_per_token, "scheduler",
+    require(!o.limits.decode_cut.on() || o.limits.decode_cut.prefill_free_kv.value() < e.kv_budget / e.kv_per_token, "scheduler",
             "prefill_free_kv (tokens)", o.limits.decode_cut.prefill_free_kv.value(),
             "must be below the server's KV pool in tokens (" + invalid_input::show(e.kv_budget / e.kv_per_token) +
                 "): with no more free, no prompt is ever admitted",
