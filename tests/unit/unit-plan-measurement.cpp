@@ -1195,3 +1195,45 @@ TEST_CASE("measurements: the fewest-pending dispatch, by hand at its two limits"
     CHECK(test::contains(refusal(1.0, 2.0, 500.0, std::numeric_limits<double>::infinity()),
                          "time in flight (s) = inf: must be zero or positive"));
 }
+
+TEST_CASE("measurements: a row with AMD's decode target is simulated, its fields carried, bad ones refused") {
+    const std::string with_target =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,decode_target_min,decode_target_max,"
+        "decode_target_step,prefill_free_kv_tokens\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_target + rows, "t.csv"); };
+    // An Offline row with the target alone (MIN 4, MAX 6, STEP 2): 14 requests over two replicas, 7 each, of
+    // 100 → 10 tokens. N: the same without it (the closed form).
+    const auto rows = rows_of(
+        "O,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,14,64,8192,,,100,10,output_tokens_per_s,1,tok/s,s,4,6,2,64\n"
+        "N,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,14,64,8192,,,100,10,output_tokens_per_s,1,tok/s,s,,,,\n");
+    REQUIRE(rows.size() == 2);
+    const plan::measurement& o = rows[0];
+    CHECK((o.decode_cut.min == 4 && o.decode_cut.max == 6 && o.decode_cut.step == 2 && o.decode_cut.prefill_free_kv == 64_tok));
+    CHECK(plan::holds_prompts(o));
+    CHECK_FALSE(plan::holds_prompts(rows[1]));
+    CHECK_FALSE(rows[1].decode_cut.on());
+    const scheduler_limits l = plan::closed_loop_limits(o);
+    CHECK((l.decode_cut.min == 4 && l.decode_cut.max == 6 && l.decode_cut.step == 2 && l.decode_cut.prefill_free_kv == 64_tok));
+    // Each replica: one prompt step of the 7 prompts, then 6 decode 9 steps at contexts 101 … 109 and end, then the
+    // 7th, left out, its 9 alone: 70 tokens in prefill(7 × 100) + Σ decode(6, c) + Σ decode(1, c), the two replicas
+    // twice that rate (LoadGen's tokens ÷ makespan).
+    deployment one = o.d;
+    one.layout.dp = 1;
+    double t = prefill_pass(one, 7.0, 100_tok, 0_tok).time().value();
+    for (double c = 101; c <= 109; ++c)
+        t += decode_pass(one, 6.0, tokens(c)).time().value() + decode_pass(one, 1.0, tokens(c)).time().value();
+    CHECK(plan::predict(o) == doctest::Approx(2.0 * 70.0 / t).epsilon(1e-9));
+    CHECK(plan::predict(o) == plan::offline_run(o));
+    // Refused, named (the loader adds the file and line): a step of 0, a minimum above the maximum, a negative
+    // threshold, a target on a row priced in closed form.
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    const std::string head = "W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,14,64,8192,,,100,10,output_tokens_per_s,1,tok/s,s,";
+    CHECK(test::contains(error(head + "4,6,0,0\n"), "decode_target_step = 0: a whole number of sequences, at least 1"));
+    CHECK(test::contains(error(head + "8,6,2,0\n"), "decode_target_min = 8: a whole number of sequences, at most decode_target_max"));
+    CHECK(test::contains(error(head + "4,6,2,-1\n"), "prefill_free_kv_tokens"));
+    CHECK(test::contains(error(head + "4,6,2,-1\n"), "must not be negative"));
+    CHECK(test::contains(
+        error("W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,fixed_batch,,,,,8,100,10,tpot_s,0.01,s,s,4,6,2,0\n"),
+        "decode_target_max = 6: a decode target is simulated"));
+}

@@ -1025,3 +1025,140 @@ TEST_CASE("simulator: SGLang's ignore-EOS admission refuses a whole-sequence res
     CHECK(test::contains(m, "ignore_eos_admission"));
     CHECK(test::contains(m, "applies to admission on the KV in use"));
 }
+
+// AMD's patched vLLM V0 scheduler (VLLM_LLAMA2_MLPERF_SCHED; mlcommons/inference_results_v5.1 @965182b0
+// closed/AMD/setup/vllm_patches/scheduler-change-to-have-prefill-and-decode-reach-go.patch): the decode target
+// and the prefill gate, by hand (docs/amd-v0-decode-target.md).
+namespace {
+constexpr decode_target cut_4_6_2{.min = 4, .max = 6, .step = 2};
+// _get_target_decode_batch: n ≥ MAX → MAX; MIN ≤ n < MAX → ⌊n ÷ STEP⌋ · STEP; n < MIN → MIN (all of them).
+static_assert(cut_4_6_2.of(9) == 6 && cut_4_6_2.of(7) == 6 && cut_4_6_2.of(6) == 6);
+static_assert(cut_4_6_2.of(5) == 4 && cut_4_6_2.of(4) == 4);
+static_assert(cut_4_6_2.of(3) == 4 && cut_4_6_2.of(1) == 4);  // MIN: more than the 3 running, so all of them
+static_assert(decode_target{}.of(7) == 7 && !decode_target{}.on());  // off: every running sequence
+// do_prefill: fewer than MAX running and more free KV than the threshold.
+static_assert(!cut_4_6_2.may_prefill(6, 1000_tok) && cut_4_6_2.may_prefill(5, 1000_tok));
+static_assert(!decode_target{.min = 4, .max = 6, .step = 2, .prefill_free_kv = 50_tok}.may_prefill(5, 50_tok));
+static_assert(decode_target{.min = 4, .max = 6, .step = 2, .prefill_free_kv = 50_tok}.may_prefill(5, 51_tok));
+
+/// n requests of 100 → `out` tokens at time 0 (request k's answer `first_out` tokens where given).
+std::vector<workload::request> at_once(std::size_t n, double out, double first_out = 0) {
+    std::vector<workload::request> v(n, {.arrival = 0_s, .input = 100_tok, .output = tokens(out)});
+    if (first_out > 0) v[0].output = tokens(first_out);
+    return v;
+}
+/// The decode step of b sequences at context c (the library's pass, as the simulator prices it).
+double dstep(double b, double c) { return decode_pass(llama8, b, tokens(c)).time().value(); }
+}  // namespace
+
+TEST_CASE("simulator: AMD's decode target decodes the first of the running, the rest wait with their KV, by hand") {
+    const sim::options cut{.limits = {.prefill_alone = true, .decode_cut = cut_4_6_2}};
+    const sim::options none{.limits = {.prefill_alone = true}};
+    const double prefill7 = prefill_pass(llama8, 7.0, 100_tok, 0_tok).time().value();
+    // 7 prompts of 100 → 10 tokens at once: one prompt step (the gate: 0 running < 6), then 7 run and a pass decodes
+    // 6 (of(7) = 6). Requests 1–6 decode 9 steps at batch 6, contexts 101 … 109, and end; the 7th, left out with its
+    // first token and its KV, then decodes its 9 alone (of(1) = all).
+    const sim::result r = sim::simulate(llama8, at_once(7, 10), cut);
+    REQUIRE(r.requests.size() == 7);
+    double six = 0, one = 0;
+    for (double c = 101; c <= 109; ++c) {
+        six += dstep(6, c);
+        one += dstep(1, c);
+    }
+    for (std::size_t k = 0; k < 7; ++k) CHECK(r.requests[k].ttft == doctest::Approx(prefill7).epsilon(1e-9));
+    for (std::size_t k = 0; k < 6; ++k) CHECK(r.requests[k].e2e == doctest::Approx(prefill7 + six).epsilon(1e-9));
+    CHECK(r.requests[6].e2e == doctest::Approx(prefill7 + six + one).epsilon(1e-9));
+    CHECK(r.completed == 7);
+    CHECK(r.output_tokens == 70);
+    // Without the target the 7 decode together.
+    double seven = 0;
+    for (double c = 101; c <= 109; ++c) seven += dstep(7, c);
+    CHECK(sim::simulate(llama8, at_once(7, 10), none).requests[6].e2e == doctest::Approx(prefill7 + seven).epsilon(1e-9));
+    // 5 running: of(5) = 4, the 5th waits for the 4; 3 running: of(3) = all, the run bit for bit the one without.
+    const double prefill5 = prefill_pass(llama8, 5.0, 100_tok, 0_tok).time().value();
+    double four = 0;
+    for (double c = 101; c <= 109; ++c) four += dstep(4, c);
+    const sim::result five = sim::simulate(llama8, at_once(5, 10), cut);
+    CHECK(five.requests[3].e2e == doctest::Approx(prefill5 + four).epsilon(1e-9));
+    CHECK(five.requests[4].e2e == doctest::Approx(prefill5 + four + one).epsilon(1e-9));
+    CHECK(same_bits(sim::simulate(llama8, at_once(3, 10), cut), sim::simulate(llama8, at_once(3, 10), none)));
+}
+
+TEST_CASE("simulator: a sequence the decode target left out waits exactly until there is room, in order") {
+    const sim::options cut{.limits = {.prefill_alone = true, .decode_cut = cut_4_6_2}};
+    // 7 at once, request 0's answer 3 tokens: it ends after 2 decode steps, n = 6 → of(6) = 6, and the 7th (left out
+    // since the prompt step) decodes from the 3rd step. Requests 1–5 end after their 9th step; the 7th two steps
+    // later, alone, at contexts 108 and 109.
+    const sim::result r = sim::simulate(llama8, at_once(7, 10, 3), cut);
+    REQUIRE(r.requests.size() == 7);
+    CHECK(r.requests[6].e2e - r.requests[1].e2e == doctest::Approx(dstep(1, 108) + dstep(1, 109)).epsilon(1e-9));
+    // 8 at once: of(8) = 6, requests 6 and 7 wait at the tail in that order; request 0's end makes room for one: the
+    // 7th (request 6), who waited longest; request 7 waits for requests 1–5 to end after 9 steps (then n = 2: both
+    // decode, request 6 at contexts 108, 109 and request 7 at 101, 102: mean contexts 104.5, 105.5).
+    const sim::result r8 = sim::simulate(llama8, at_once(8, 10, 3), cut);
+    REQUIRE(r8.requests.size() == 8);
+    CHECK(r8.requests[6].e2e < r8.requests[7].e2e);
+    CHECK(r8.requests[6].e2e - r8.requests[1].e2e == doctest::Approx(dstep(2, 104.5) + dstep(2, 105.5)).epsilon(1e-9));
+    CHECK(r8.completed == 8);
+    CHECK(r8.output_tokens == 7 * 10 + 3);
+}
+
+TEST_CASE("simulator: the decode target's prefill gate, at MAX running and at the free-KV threshold, by hand") {
+    const double prefill6 = prefill_pass(llama8, 6.0, 100_tok, 0_tok).time().value();
+    // 6 prompts at once (request 0's answer 5 tokens, the rest 50), then B (100 → 10) in the first decode step: with 6
+    // running (MAX) no pass prefills, until request 0 ends after its 4th decode step (5 running < 6).
+    std::vector<workload::request> v = at_once(6, 50, 5);
+    v.push_back({.arrival = seconds(prefill6 + dstep(6, 101) / 2), .input = 100_tok, .output = 10_tok});
+    const sim::result gated = sim::simulate(llama8, v, {.limits = {.prefill_alone = true, .decode_cut = cut_4_6_2}});
+    REQUIRE(gated.requests.size() == 7);
+    CHECK(gated.requests[6].queue ==
+          doctest::Approx(dstep(6, 101) / 2 + dstep(6, 102) + dstep(6, 103) + dstep(6, 104)).epsilon(1e-9));
+    CHECK(sim::simulate(llama8, v, {.limits = {.prefill_alone = true}}).requests[6].queue ==
+          doctest::Approx(dstep(6, 101) / 2).epsilon(1e-9));
+    // The free-KV threshold: the pool less 50 tokens. An idle engine admits A (100 → 20); once A holds 101 tokens no
+    // more than the threshold is free, so B, arriving in A's decode, waits for A's end.
+    const double pool = kv_budget_per_gpu(llama8).value() / kv_bytes_per_token_per_gpu(llama8).value();
+    const decode_target kv_gate{.min = 4, .max = 6, .step = 2, .prefill_free_kv = tokens(pool - 50.0)};
+    const double prefill1 = prefill_pass(llama8, 1.0, 100_tok, 0_tok).time().value();
+    std::vector<workload::request> ab{{.arrival = 0_s, .input = 100_tok, .output = 20_tok},
+                                      {.arrival = seconds(prefill1 + dstep(1, 101) / 2), .input = 100_tok, .output = 10_tok}};
+    const sim::result kv = sim::simulate(llama8, ab, {.limits = {.prefill_alone = true, .decode_cut = kv_gate}});
+    REQUIRE(kv.requests.size() == 2);
+    CHECK(kv.requests[1].queue == doctest::Approx(kv.requests[0].e2e - kv.requests[1].arrival).epsilon(1e-9));
+    CHECK(sim::simulate(llama8, ab, {.limits = {.prefill_alone = true}}).requests[1].queue ==
+          doctest::Approx(dstep(1, 101) / 2).epsilon(1e-9));
+    // A threshold of the whole pool would never admit a prompt: refused, named.
+    const decode_target whole{.min = 4, .max = 6, .step = 2, .prefill_free_kv = tokens(pool)};
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, ab, {.limits = {.decode_cut = whole}}); }),
+                         "prefill_free_kv (tokens)"));
+}
+
+TEST_CASE("simulator: the decode target under load, its defaults, and its refusals") {
+    const workload::traffic poisson{.input = workload::fixed(200_tok), .output = workload::fixed(100_tok),
+                                    .arrivals = workload::poisson(5_ms)};
+    const sim::options v0{.limits = {.reserve_full_sequence = false, .receive_interval = 4, .prefill_alone = true,
+                                     .outputs_per_block = true},
+                          .requests = 800};
+    sim::options held = v0;
+    held.limits.decode_cut = {.min = 16, .max = 32, .step = 8, .prefill_free_kv = 1000_tok};
+    const sim::result base = sim::simulate(llama8, poisson, v0);
+    const sim::result cut = sim::simulate(llama8, poisson, held);
+    // Every request answered once, with all its tokens; the target binds (the run is not the one without it).
+    CHECK(cut.completed == 800);
+    CHECK(cut.output_tokens == 800 * 100);
+    CHECK_FALSE(same_bits(cut, base));
+    // A target above every batch the run reaches changes nothing, bit for bit (the default is off).
+    sim::options far = v0;
+    far.limits.decode_cut = {.min = 100000, .max = 100000, .step = 1};
+    CHECK(same_bits(sim::simulate(llama8, poisson, far), base));
+    // Refused, named: a step of 0, a minimum above the maximum or below the step, a negative threshold, parts without
+    // the maximum.
+    const auto one = spaced(1, 1.0, 100, 10);
+    auto refused = [&](decode_target t) { return test::error_of([&] { return sim::simulate(llama8, one, {.limits = {.decode_cut = t}}); }); };
+    CHECK(test::contains(refused({.min = 4, .max = 6, .step = 0}), "decode_target_step = 0: a whole number of sequences, at least 1"));
+    CHECK(test::contains(refused({.min = 8, .max = 6, .step = 2}), "decode_target_min = 8: a whole number of sequences, at most decode_target_max"));
+    CHECK(test::contains(refused({.min = 1, .max = 6, .step = 2}), "decode_target_min = 1: at least decode_target_step"));
+    CHECK(test::contains(refused({.min = 4, .max = 6, .step = 2, .prefill_free_kv = tokens(-1.0)}), "prefill_free_kv (tokens) = -1"));
+    CHECK(test::contains(refused({.min = 4}), "decode_target_min = 4: a decode target's minimum needs its maximum"));
+    CHECK(test::contains(refused({.max = 6.5, .step = 1}), "decode_target_max = 6.5"));
+}

@@ -439,6 +439,16 @@ std::string adp_text(const plan::measurement& x) {
            ", batching wait " + whole(x.adp_batching_wait_iters) + " iterations)";
 }
 
+/// AMD's MLPerf V0 decode target and prefill gate (`decode_target`), as a row's text gives them.
+std::string decode_target_text(const plan::measurement& x) {
+    const decode_target& c = x.decode_cut;
+    if (!c.on()) return {};
+    std::string s = ", decode target " + (c.min == c.max ? whole(c.max) : whole(c.min) + "–" + whole(c.max) + " by " + whole(c.step));
+    s += ", prompts below " + whole(c.max) + " running";
+    if (c.prefill_free_kv.value() > 0.0) s += " and above " + whole(c.prefill_free_kv.value()) + " free KV tokens";
+    return s;
+}
+
 std::string engine_text(const plan::measurement& x) {
     switch (x.how) {
         case plan::scenario::offline: {
@@ -448,6 +458,7 @@ std::string engine_text(const plan::measurement& x) {
             if (x.receive_interval > 1.0) s += ", scheduler pass every " + whole(x.receive_interval) + " decode steps";
             if (x.prefill_alone) s += ", prompt steps alone";
             if (x.outputs_per_block) s += ", answers end with their block";
+            s += decode_target_text(x);
             if (x.fp16_dense_max_tokens > 0.0) s += ", dense GEMMs 16-bit in steps up to " + whole(x.fp16_dense_max_tokens) + " tokens";
             return s;
         }
@@ -469,6 +480,7 @@ std::string engine_text(const plan::measurement& x) {
             if (!held.empty()) s += plan::holds_prompts(x) ? held : " (closed form, recorded but not priced: " + held.substr(2) + ")";
             if (x.prefill_alone) s += ", prompt steps alone";
             if (x.outputs_per_block) s += ", answers end with their block";
+            s += decode_target_text(x);
             if (x.fp16_dense_max_tokens > 0.0) s += ", dense GEMMs 16-bit in steps up to " + whole(x.fp16_dense_max_tokens) + " tokens";
             return s;
         }
@@ -1140,8 +1152,9 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
 /// every such step lasts max(t_GPU, kernels × t_enqueue)). The rule, fixed before any fit: for each
 /// engine's default profile on an architecture that has at least 3 rows whose source states they ran
 /// without CUDA graphs (`cuda_graphs` 0 in tables/measurements.csv) and are priced in closed form (not a
-/// TTFT, which carries the prompt's admission; not a simulated run, a step function of the parameter
-/// that the fit's numerical derivatives do not follow), those rows on the GPU with most of them, within
+/// TTFT, which carries the prompt's admission; not a simulated online or closed-loop run, a step function
+/// of the parameter that the fit's numerical derivatives do not follow; an Offline row that holds prompts is
+/// priced through its simulated run, as its check rows are), those rows on the GPU with most of them, within
 /// each engine × vendor × dense/MoE × metric stratum (output tokens/s, TPOT), sorted by id, the 3rd, 6th,
 /// 9th … (so at most a third of every group); host_enqueue alone is free, started at 50 µs per kernel
 /// (where the floor binds on short steps: a start below every step has no slope). Calibration rows, out
@@ -1164,10 +1177,13 @@ std::vector<eager_fit> fit_host_enqueue(const std::vector<plan::measurement>& ro
         for (const plan::measurement& x : rows) {
             if (!(x.cuda_graphs == false) || !(plan::own_engine(x) == profile)) continue;  // graphs off, as the row says
             if (x.disaggregated()) continue;  // never a disaggregated row (session 23): aggregated engines' steps
-            // The step, priced in closed form: a TTFT carries the prompt's admission; a simulated run (a
-            // scheduler that holds prompts, a closed-loop client) is a step function of the parameter
-            // that the fit's numerical derivatives do not follow.
-            if (x.what == plan::metric::ttft_s || plan::holds_prompts(x) || x.prompts > 0.0) continue;
+            // The step, priced in closed form: a TTFT carries the prompt's admission; a simulated online run
+            // (a scheduler that holds prompts) or closed-loop client is a step function of the parameter
+            // that the fit's numerical derivatives do not follow. An Offline row whose scheduler holds
+            // prompts stays (session 36: AMD's decode target made the Llama-2-70B Offline rows simulated)
+            // and is priced in the fit as its check rows are, through its simulated run (`plan::offline_run`).
+            const bool simulated_online = plan::holds_prompts(x) && x.how != plan::scenario::offline;
+            if (x.what == plan::metric::ttft_s || simulated_online || x.prompts > 0.0) continue;
             // Nor an online row at a rate llmcost cannot serve (session 35): it prices no step to fit, and
             // stays a check row, a miss (`summarise`); left out before the every-third pick, as a stall is.
             if (x.how == plan::scenario::online && !evaluate(x).refused.empty()) continue;
@@ -1210,7 +1226,8 @@ std::string eager_fits_text(const std::vector<eager_fit>& fits) {
         "floor at small batch that large batches do not see. A row states its run's setting in tables/measurements.csv "
         "(`cuda_graphs`; empty: the profile's). No source gives t_enqueue for these engines, so it is fitted with "
         "`plan::calibrate` (`parameter::host_enqueue`, alone) on a subset chosen by rule before fitting: the profile's "
-        "rows stated without graphs and priced in closed form (no TTFT row, no simulated run), on the GPU with most of "
+        "rows stated without graphs and priced in closed form (no TTFT row, no simulated online or closed-loop run; an "
+        "Offline row whose scheduler holds prompts is priced through its simulated run, as its check rows are), on the GPU with most of "
         "them, within each engine × vendor × dense/MoE × metric stratum (tokens/s, TPOT), sorted by id, the 3rd, 6th, "
         "9th … (started at 50 µs per kernel, where the floor binds on the short steps). The subset's rows are "
         "calibration rows, out of the check-row statistics. The Offline rows' steps are longer than the floor, so "

@@ -179,6 +179,11 @@ struct measurement {
     /// and an expert-parallel layout of dp ≥ 2.
     double adp_timeout_iters = 0;
     double adp_batching_wait_iters = 0;
+    /// AMD's MLPerf V0 scheduler's decode target and prefill gate as the run's configuration set them
+    /// (`scheduler_limits::decode_cut`, `decode_target`: VLLM_LLAMA2_MLPERF_SCHED with its MIN / MAX /
+    /// STEP and MIN_REQUIRE_PREFILL_GPU_BLOCK × block_size); off by default. Simulated: only with
+    /// `prompts`, offline or online.
+    decode_target decode_cut{};
     /// The engine cuts prompts into chunks that fill each step's token budget `max_tokens`, oldest
     /// prompt first, after one token per running answer (TensorRT-LLM's `enable_chunked_context` with
     /// `context_chunking_policy` first_come_first_served: tensorrt_llm/batch_manager/microBatchScheduler.cpp
@@ -325,6 +330,9 @@ struct measurement {
         require(adp_timeout_iters == 0.0 || simulated, s, "adp_timeout_iters", adp_timeout_iters,
                 "the attention-DP balance is simulated: it needs a closed-loop run (prompts > 0), an offline or an "
                 "online row");
+        decode_cut.validate(s);
+        require(!decode_cut.on() || simulated, s, "decode_target_max", decode_cut.max,
+                "a decode target is simulated: it needs a closed-loop run (prompts > 0), an offline or an online row");
         require(!chunked_context || max_tokens >= 1.0, s, "chunked_context", 1.0,
                 "chunks that fill a step's token budget need the budget: max_tokens (the run's max_num_tokens) of at "
                 "least one token");
@@ -396,6 +404,7 @@ struct measurement {
         require(!prefill_alone, s, "prefill_alone", 1.0, own_loop);
         require(!outputs_per_block, s, "outputs_per_block", 1.0, own_loop);
         require(adp_timeout_iters == 0.0, s, "adp_timeout_iters", adp_timeout_iters, own_loop);
+        require(!decode_cut.on(), s, "decode_target_max", decode_cut.max, own_loop);
         require(!median_ttft, s, "median_ttft", 1.0, own_loop);
         // The row's caps are the decode worker's, per decode attention rank (`decode_admission_of`).
         require(max_batch == 0.0 || (max_batch >= 1.0 && std::floor(max_batch) == max_batch), s, "max_batch", max_batch,
@@ -455,7 +464,8 @@ struct measurement {
                            .min_waiting_prompts = x.min_waiting_prompts,
                            .outputs_per_block = x.outputs_per_block,
                            .adp_timeout_iters = x.adp_timeout_iters,
-                           .adp_batching_wait_iters = x.adp_batching_wait_iters};
+                           .adp_batching_wait_iters = x.adp_batching_wait_iters,
+                           .decode_cut = x.decode_cut};
     // A row's token cap is also its prompt chunk where the engine chunks prompts: vLLM splits a
     // prompt to the step's budget (--max-num-batched-tokens), SGLang at --chunked-prefill-size (the
     // InferenceMAX launch scripts set it equal to --max-prefill-tokens, or leave that at its default).
@@ -653,12 +663,14 @@ inline constexpr double stall_ratio = 60.0;
 
 /// Whether an online or offline row's scheduler holds prompts in a way only the simulator prices:
 /// polls every N > 1 decode steps (vLLM V0's multi-step block), a minimum of waiting prompts,
-/// prompt steps alone, TensorRT-LLM's attention-DP balance, or (online) a first-come-first-served
+/// prompt steps alone, TensorRT-LLM's attention-DP balance, a decode target with its prefill gate
+/// (AMD's MLPerf V0 scheduler, `decode_target`), or (online) a first-come-first-served
 /// token budget shorter than a prompt (`fcfs_budget_holds_prompts`). Such a row is priced by
 /// `online_run` or `offline_run`, the others by the closed forms (`serve_online`, `saturated`).
 [[nodiscard]] inline bool holds_prompts(const measurement& x) {
     return ((x.how == scenario::online || x.how == scenario::offline) &&
-            (x.receive_interval > 1.0 || x.min_waiting_prompts > 1.0 || x.prefill_alone || x.adp_timeout_iters > 0.0)) ||
+            (x.receive_interval > 1.0 || x.min_waiting_prompts > 1.0 || x.prefill_alone || x.adp_timeout_iters > 0.0 ||
+             x.decode_cut.on())) ||
            fcfs_budget_holds_prompts(x);
 }
 

@@ -33,6 +33,7 @@
 /// | `ttft_median_s`, `ttft_p99_s` | optional: a TTFT row's median and 99th percentile over the run's requests, where the artifact gives them beside the mean; empty = not given |
 /// | `receive_interval` | optional: decode steps between the server's polls for new requests (SGLang `--scheduler-recv-interval`, vLLM V0's `num_scheduler_steps`; TensorRT-LLM's attention-DP balance has columns of its own, `adp_timeout_iters`), simulated for a closed-loop or online row; empty = 1, every step |
 /// | `min_waiting_prompts` | optional: prompts that must wait before a scheduler pass admits any (AMD's MLPerf vLLM scheduler, `VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY`), simulated; empty = 1, any |
+/// | `decode_target_min`, `decode_target_max`, `decode_target_step`, `prefill_free_kv_tokens` | optional: AMD's MLPerf vLLM V0 scheduler as the run set it (`VLLM_LLAMA2_MLPERF_SCHED` 1 with its `MIN_TARGET_DECODE_BATCH`, `MAX_TARGET_DECODE_BATCH`, `STEP_DECODE_BATCH`, and `MIN_REQUIRE_PREFILL_GPU_BLOCK` × the KV block size in tokens): a pass decodes at most the target of its running sequences, the rest waiting with their KV, and prefills only below the maximum running and above the free-KV threshold (`decode_target`), simulated; the four columns together, empty = 0, off |
 /// | `adp_timeout_iters`, `adp_batching_wait_iters` | optional: TensorRT-LLM's attention-DP balance as the run set it (`attention_dp_config` enable_balance with timeout_iters T and batching_wait_iters W; the engine's defaults 50 and 10 where the run enabled it without them), simulated over the row's dp attention ranks (`sim::adp_balance_step`); empty or 0 = off |
 /// | `chunked_context` | optional: 1 = the engine cuts prompts into chunks that fill each step's `max_tokens` budget, oldest prompt first, after a token per running answer (TensorRT-LLM `enable_chunked_context` with `context_chunking_policy` first_come_first_served); needs `max_tokens`, colocated rows only; an online row whose mean prompt is longer than `max_tokens` is simulated (`plan::fcfs_budget_holds_prompts`); empty or 0 = the engine's rule |
 /// | `replica_dispatch` | optional, online rows of a dense deployment: how the harness sent the queries to its dp replicas, `round_robin` or `least_pending` (NVIDIA's MLPerf harness: Interactive, Server); read by the simulated run (`plan::online_arrivals`: round robin gives each replica Erlang-dp gaps; `plan::least_pending_arrivals`: the fewest in flight, ties to the first); empty = a random split, each replica a Poisson stream |
@@ -194,6 +195,11 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (t.find_column("range_ratio")) x.range_ratio = r.number("range_ratio", 1.0);
     if (t.find_column("receive_interval")) x.receive_interval = r.number("receive_interval", 1.0);
     if (t.find_column("min_waiting_prompts")) x.min_waiting_prompts = r.number("min_waiting_prompts", 1.0);
+    if (t.find_column("decode_target_max")) {  // the four go together (`decode_target`)
+        x.decode_cut = {.min = r.number("decode_target_min", 0.0), .max = r.number("decode_target_max", 0.0),
+                        .step = r.number("decode_target_step", 0.0),
+                        .prefill_free_kv = tokens(r.number("prefill_free_kv_tokens", 0.0))};
+    }
     if (t.find_column("adp_timeout_iters")) x.adp_timeout_iters = r.number("adp_timeout_iters", 0.0);
     if (t.find_column("adp_batching_wait_iters")) x.adp_batching_wait_iters = r.number("adp_batching_wait_iters", 0.0);
     if (t.find_column("chunked_context"))

@@ -78,6 +78,65 @@ struct request_shape {
     return x >= lo && x <= 1e6 && detail::const_trunc(x) == x;
 }
 
+/// AMD's patched vLLM V0 scheduler for MLPerf (`VLLM_LLAMA2_MLPERF_SCHED` 1: github.com/mlcommons/
+/// inference_results_v5.1 @965182b03376a00fcae415c54e560e1c83937932 closed/AMD/setup/vllm_patches/
+/// scheduler-change-to-have-prefill-and-decode-reach-go.patch, on vllm/core/scheduler.py): a decode pass
+/// decodes the first `of(n)` of the n running sequences (`_get_target_decode_batch`; `_schedule_running`
+/// stops there), puts the decoded ones back at the head of the running queue (`extendleft`), so the ones
+/// left out keep their KV and wait at its tail, in order; and a pass prefills only while fewer than `max`
+/// run and more than `prefill_free_kv` of the KV is free (`_schedule`: do_prefill). Off (`max` 0): every
+/// running sequence decodes and a pass may always prefill (every other engine, and V0 unpatched).
+struct decode_target {
+    double min = 0;   ///< VLLM_LLAMA2_MLPERF_MIN_TARGET_DECODE_BATCH: below it every running sequence decodes
+    double max = 0;   ///< VLLM_LLAMA2_MLPERF_MAX_TARGET_DECODE_BATCH: the most a pass decodes; 0 = off
+    double step = 0;  ///< VLLM_LLAMA2_MLPERF_STEP_DECODE_BATCH: between min and max, whole multiples of it
+    /// VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_GPU_BLOCK × the KV block size (tokens): a pass prefills only
+    /// with more KV free than this.
+    tokens_t prefill_free_kv{};
+
+    [[nodiscard]] constexpr bool on() const { return max > 0.0; }
+    /// The sequences a pass decodes out of n running: n ≥ MAX → MAX; MIN ≤ n < MAX → ⌊n ÷ STEP⌋ · STEP;
+    /// n < MIN → MIN, i.e. all n (`Scheduler._get_target_decode_batch`, the patch above). Off: n.
+    [[nodiscard]] constexpr double of(double running) const {
+        if (!on()) return running;
+        if (running >= max) return max;
+        if (running >= min) return detail::const_trunc(running / step) * step;
+        return min;
+    }
+    /// Whether a pass may prefill with n running and `free_kv` tokens of KV free: n < MAX and free >
+    /// the threshold (`Scheduler._schedule`, do_prefill, the patch above; the KV counted in tokens, not in
+    /// whole blocks). Off: always.
+    [[nodiscard]] constexpr bool may_prefill(double running, tokens_t free_kv) const {
+        return !on() || (running < max && free_kv.value() > prefill_free_kv.value());
+    }
+    constexpr void validate(std::string_view subject) const {
+        require(max == 0.0 || (max >= 1.0 && max <= 1e7 && detail::const_trunc(max) == max), subject,
+                "decode_target_max", max,
+                "0 (no decode target) or a whole number of sequences, from 1 to 10⁷", "llmcost.serving.decode_target");
+        require(non_negative_finite(prefill_free_kv.value()), subject, "prefill_free_kv (tokens)",
+                prefill_free_kv.value(), "must be zero or positive and finite", "llmcost.serving.decode_target");
+        if (!on()) {
+            require(min == 0.0, subject, "decode_target_min", min, "a decode target's minimum needs its maximum (decode_target_max ≥ 1)",
+                    "llmcost.serving.decode_target");
+            require(step == 0.0, subject, "decode_target_step", step, "a decode target's step needs its maximum (decode_target_max ≥ 1)",
+                    "llmcost.serving.decode_target");
+            require(prefill_free_kv.value() == 0.0, subject, "prefill_free_kv (tokens)", prefill_free_kv.value(),
+                    "the prefill gate on free KV belongs to the decode target: it needs decode_target_max ≥ 1",
+                    "llmcost.serving.decode_target");
+            return;
+        }
+        require(step >= 1.0 && detail::const_trunc(step) == step, subject, "decode_target_step", step,
+                "a whole number of sequences, at least 1", "llmcost.serving.decode_target");
+        require(detail::const_trunc(min) == min && min <= max, subject, "decode_target_min", min,
+                "a whole number of sequences, at most decode_target_max",
+                "llmcost.serving.decode_target");
+        require(min >= step, subject, "decode_target_min", min,
+                "at least decode_target_step: with fewer, a pass of MIN to STEP running would decode "
+                "⌊n ÷ STEP⌋ · STEP = 0 and stall",
+                "llmcost.serving.decode_target");
+    }
+};
+
 /// What the engine admits: KV capacity always; optionally a batch cap and a per-step token cap
 /// (TensorRT-LLM's max_batch_size and max_num_tokens; vLLM's max_num_seqs and max_num_batched_tokens).
 struct scheduler_limits {
@@ -150,6 +209,8 @@ struct scheduler_limits {
     /// Simulated only: the other R − 1 ranks' prompts as Poisson streams at the simulated rank's rate.
     double adp_timeout_iters = 0;
     double adp_batching_wait_iters = 0;  ///< W above; 0 with T: no batching wait
+    /// AMD's MLPerf decode target and prefill gate (`decode_target`); off by default. Simulated only.
+    decode_target decode_cut{};
 
     /// The reserve that sizes the KV pool under these limits: `reserve`, its step budget (the tokens
     /// the engine's activations are sized for) taken from `max_tokens_per_step` where the reserve does
@@ -206,6 +267,7 @@ struct scheduler_limits {
         require(adp_batching_wait_iters == 0.0 || adp_timeout_iters > 0.0, "scheduler", "adp_batching_wait_iters",
                 adp_batching_wait_iters, "a batching wait belongs to the attention-DP balance: it needs adp_timeout_iters ≥ 1",
                 "llmcost.serving.adp_balance");
+        decode_cut.validate("scheduler");
     }
 };
 

@@ -143,6 +143,10 @@ struct live {
     bool decoding = false, done = false, running = false;
     bool resident = false;   ///< its context's KV is ready (swapped out, or sent by a prefill server): no prefill
     bool answered = false;   ///< its last token is computed, but its block runs on (`scheduler_limits::outputs_per_block`)
+    /// Running but left out of the decode by a decode target (`scheduler_limits::decode_cut`): it keeps its
+    /// KV and waits in the running queue for a pass that decodes it.
+    bool paused = false;
+    std::uint64_t ticket = 0;  ///< its place in the running queue under a decode target (0: none)
 };
 
 /// Each request's times, one array a figure (all servers write into them, by request number).
@@ -198,6 +202,13 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     double stalled = 0.0;  // swap time since the last step: the next tokens wait for it too (ITL)
     double previous_step = 0;  // the last step's time, 0 when the engine was idle before it
     bool opening_started = false;  // a cold server has run a step of its opening (`engine::cold`)
+    // A decode target (`scheduler_limits::decode_cut`, AMD's MLPerf V0 scheduler): the running queue in
+    // V0's order (slot, ticket; an entry whose slot no longer holds that ticket, or no longer runs, is
+    // stale), and the sequences it leaves out of the decode (running, holding their KV, not decoding).
+    const decode_target& cut = e.limits.decode_cut;
+    std::deque<std::pair<std::size_t, std::uint64_t>> running_queue;
+    std::uint64_t next_ticket = 1;
+    double paused = 0;
     double now = 0, step_no = 0, decodes = 0, context_sum = 0, used = 0, busy = 0;
     // Σ c² over the decoding sequences' contexts (whole tokens: exact in a double), beside context_sum = Σ c:
     // their spread, which sets how far the busiest attention-DP rank's KV is above ours (below).
@@ -285,6 +296,41 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         finishing.push({.step = step_no + (q.output - q.generated), .id = id, .version = q.version});
         if (q.generated == 0.0) first_token.push_back({.step = step_no + 1.0, .id = id, .version = q.version});
     };
+    // Under a decode target: a sequence that starts running joins the running queue's tail.
+    auto enqueue = [&](std::size_t id) {
+        if (!cut.on()) return;
+        s[id].ticket = next_ticket++;
+        running_queue.emplace_back(id, s[id].ticket);
+    };
+    // A pass of the decode target: the first `cut.of(n)` of the n running decode, those left out wait with
+    // their KV; the decoded go back at the queue's head in reverse (V0's deque.extendleft), the rest behind.
+    auto decode_pass = [&] {
+        std::erase_if(running_queue, [&](const std::pair<std::size_t, std::uint64_t>& k) {
+            const live& q = s[k.first];
+            return q.ticket != k.second || !q.running || q.done || !(q.decoding || q.paused);
+        });
+        const double n = static_cast<double>(running_queue.size());
+        const auto head = static_cast<std::size_t>(std::min(n, cut.of(n)));
+        for (std::size_t j = 0; j < running_queue.size(); ++j) {
+            const std::size_t id = running_queue[j].first;
+            live& q = s[id];
+            if (j < head && q.paused) {  // its turn: it decodes from here
+                q.paused = false;
+                paused -= 1.0;
+                start_decoding(id);
+            } else if (j >= head && q.decoding && !q.answered) {  // left out: its tokens so far, its KV kept
+                const double gen = q.generated + (step_no - q.entered);
+                decodes -= 1.0;
+                context_leaves(q.input + gen);
+                q.generated = gen;
+                q.decoding = false;
+                q.paused = true;
+                ++q.version;  // its finish event is stale; a later pass schedules it again
+                paused += 1.0;
+            }
+        }
+        std::reverse(running_queue.begin(), running_queue.begin() + static_cast<std::ptrdiff_t>(head));
+    };
     if (e.closed_loop) clients_free = clients;
     // TensorRT-LLM's attention-DP balance (`adp_balance_step`) over R ranks: this server is one of
     // them; each of the other R − 1 is modelled as alike — answers running when this one has them, a
@@ -334,7 +380,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
 
     for (;;) {
         arrive(now);
-        const double running_count = decodes + static_cast<double>(prefilling.size());
+        // Running: decoding, prefilling, or left out by a decode target (V0 counts all of them as running).
+        const double running_count = decodes + static_cast<double>(prefilling.size()) + paused;
         // The poll: every `receive_interval` decode steps since the last, after a step that carried a
         // prompt, or when idle — whether or not a request came (SGLang's SchedulerRecvSkipper counter).
         const bool poll = running_count == 0 || prompt_in_last_step || decode_steps_since_poll >= e.limits.receive_interval;
@@ -403,6 +450,10 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         // found them (`would_start`: our running count and KV before this iteration's admissions), add
         // their own context requests to it, not ours.
         const double used_at_release = used;
+        // A decode target's prefill gate: a pass prefills only below its maximum running and above its
+        // free-KV threshold (`decode_target::may_prefill`).
+        if (may_admit && cut.on())
+            may_admit = cut.may_prefill(running_count, tokens((e.kv_budget - used) / e.kv_per_token));
         // Admission, first come first served: stop at the first request that does not fit.
         double admitted_now = running_count, swap_in = 0.0;
         std::vector<remaining_sequence> ends;
@@ -437,6 +488,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             if (q.resident) {  // swapped back in (the engine waits for the copy), or sent by a prefill server
                 if (role != stage::decode || q.generated > 0.0) swap_in += swap_time(q.prompt);
                 start_decoding(id);
+                enqueue(id);
                 continue;
             }
             q.prefilled = cached_tokens(q);
@@ -450,6 +502,10 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             r.swap_s += swap_in;
             stalled += swap_in;
         }
+        // A decode target's pass, at the scheduler's pass (a poll) on a step that decodes (no prompt
+        // alone), or at once when every running sequence is left out.
+        if (cut.on() && ((poll && !(e.limits.prefill_alone && !prefilling.empty())) || (decodes == 0.0 && paused > 0.0)))
+            decode_pass();
         // The step: every decode, then prompt chunks in admission order within the token budget.
         const double budget = e.max_tokens > 0 ? e.max_tokens : std::numeric_limits<double>::infinity();
         const bool alone_wanted = !hold && e.limits.prefill_alone && !prefilling.empty();
@@ -639,6 +695,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             decodes += 1.0;
             context_enters(q.input + q.generated);
             finishing.push({.step = step_no + (q.output - q.generated), .id = id, .version = q.version});
+            enqueue(id);
         }
         std::erase_if(prefilling, [&](std::size_t id) { return s[id].decoding || s[id].done; });
         // At a release the other ranks' prompts enter with ours; the ranks being alike, what ours still
@@ -686,8 +743,12 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             admitted_order.pop_back();
             live& q = s[id];
             if (!q.running || q.answered) continue;  // an answered sequence ends with its block
-            if (decodes + static_cast<double>(prefilling.size()) <= 1.0) break;  // alone: it must run
-            if (q.decoding) {
+            if (decodes + static_cast<double>(prefilling.size()) + paused <= 1.0) break;  // alone: it must run
+            if (q.paused) {  // left out by a decode target: its KV goes, its tokens so far are recomputed
+                used -= e.kv_per_token * (q.input + q.generated);
+                q.paused = false;
+                paused -= 1.0;
+            } else if (q.decoding) {
                 const double gen = q.generated + (step_no - q.entered);
                 decodes -= 1.0;
                 context_leaves(q.input + gen);
@@ -756,6 +817,12 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.kv_budget = kv_budget_per_gpu(d, o.limits.pool_reserve()).value() / pp;
     e.kv_per_token = kv_bytes_per_token_per_gpu(d).value();
     e.max_batch = o.limits.max_batch > 0 ? o.limits.max_batch / pp : 0.0;
+    // A prefill gate on free KV at or above the whole pool would never admit a prompt (an idle engine has it all free).
+    require(!o.limits.decode_cut.on() || o.limits.decode_cut.prefill_free_kv.value() < e.kv_budget / e.kv_per_token, "scheduler",
+            "prefill_free_kv (tokens)", o.limits.decode_cut.prefill_free_kv.value(),
+            "must be below the server's KV pool in tokens (" + invalid_input::show(e.kv_budget / e.kv_per_token) +
+                "): with no more free, no prompt is ever admitted",
+            "llmcost.serving.decode_target");
     e.max_tokens = o.limits.max_tokens_per_step;
     e.chunk = o.limits.prefill_chunk.value();
     e.closed_loop = closed_loop;
