@@ -1115,6 +1115,13 @@ TEST_CASE("simulator: the decode target's prefill gate, at MAX running and at th
           doctest::Approx(dstep(6, 101) / 2 + dstep(6, 102) + dstep(6, 103) + dstep(6, 104)).epsilon(1e-9));
     CHECK(sim::simulate(llama8, v, {.limits = {.prefill_alone = true}}).requests[6].queue ==
           doctest::Approx(dstep(6, 101) / 2).epsilon(1e-9));
+    // With at least Q = 2 waiting prompts wanted (MIN_REQUIRE_PREFILL_QUERY): a pass the gate shut declines, so the
+    // next one may prefill with fewer (the patch sets _do_prefill = not do_prefill after the gate). B, alone in the
+    // queue, enters at the first pass with room, as without Q; had the gate come after the turn, the turns would
+    // alternate over B's waiting passes and B would miss that pass by one step (review of session 36).
+    const sim::result gated_q =
+        sim::simulate(llama8, v, {.limits = {.prefill_alone = true, .min_waiting_prompts = 2, .decode_cut = cut_4_6_2}});
+    CHECK(gated_q.requests[6].queue == doctest::Approx(gated.requests[6].queue).epsilon(1e-12));
     // The free-KV threshold: the pool less 50 tokens. An idle engine admits A (100 → 20); once A holds 101 tokens no
     // more than the threshold is free, so B, arriving in A's decode, waits for A's end.
     const double pool = kv_budget_per_gpu(llama8).value() / kv_bytes_per_token_per_gpu(llama8).value();

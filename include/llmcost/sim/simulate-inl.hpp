@@ -390,12 +390,17 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             unreceived.clear();
             decode_steps_since_poll = 0;
         }
+        // A decode target's prefill gate: a pass prefills only below its maximum running and above its
+        // free-KV threshold (`decode_target::may_prefill`).
+        const bool gate_open = !cut.on() || cut.may_prefill(running_count, tokens((e.kv_budget - used) / e.kv_per_token));
         // A minimum of waiting prompts (AMD's MLPerf scheduler): admission only at a pass, and there
-        // only with Q waiting, with an idle engine, or on the turn after a pass that declined.
-        bool may_admit = true;
+        // only with Q waiting, with an idle engine, or on the turn after a pass that declined. The gate comes
+        // first and a pass it shut declines too (add-MIN_REQUIRE_PREFILL_QUERY-condition.patch:
+        // do_prefill = gate and (enough or _do_prefill); _do_prefill = not do_prefill), so the next is free.
+        bool may_admit = gate_open;
         if (e.limits.min_waiting_prompts > 1.0) {
-            may_admit = poll && (running_count == 0 || prefill_turn ||
-                                 static_cast<double>(waiting.size()) >= e.limits.min_waiting_prompts);
+            may_admit = poll && gate_open &&
+                        (running_count == 0 || prefill_turn || static_cast<double>(waiting.size()) >= e.limits.min_waiting_prompts);
             if (poll) prefill_turn = !may_admit;
         }
         if (running_count == 0 && waiting.empty()) {
@@ -450,10 +455,6 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         // found them (`would_start`: our running count and KV before this iteration's admissions), add
         // their own context requests to it, not ours.
         const double used_at_release = used;
-        // A decode target's prefill gate: a pass prefills only below its maximum running and above its
-        // free-KV threshold (`decode_target::may_prefill`).
-        if (may_admit && cut.on())
-            may_admit = cut.may_prefill(running_count, tokens((e.kv_budget - used) / e.kv_per_token));
         // Admission, first come first served: stop at the first request that does not fit.
         double admitted_now = running_count, swap_in = 0.0;
         std::vector<remaining_sequence> ends;
