@@ -296,6 +296,18 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         finishing.push({.step = step_no + (q.output - q.generated), .id = id, .version = q.version});
         if (q.generated == 0.0) first_token.push_back({.step = step_no + 1.0, .id = id, .version = q.version});
     };
+    // Its tokens so far: those it had when it last started decoding, and one a step since.
+    auto tokens_so_far = [&](const live& q) { return q.decoding ? q.generated + (step_no - q.entered) : q.generated; };
+    // start_decoding's reverse: it leaves the decode with its tokens so far (its finish event goes stale where the
+    // caller bumps its version).
+    auto stop_decoding = [&](std::size_t id) {
+        live& q = s[id];
+        const double gen = tokens_so_far(q);
+        decodes -= 1.0;
+        context_leaves(q.input + gen);
+        q.generated = gen;
+        q.decoding = false;
+    };
     // Under a decode target: a sequence that starts running joins the running queue's tail.
     auto enqueue = [&](std::size_t id) {
         if (!cut.on()) return;
@@ -319,11 +331,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 paused -= 1.0;
                 start_decoding(id);
             } else if (j >= head && q.decoding && !q.answered) {  // left out: its tokens so far, its KV kept
-                const double gen = q.generated + (step_no - q.entered);
-                decodes -= 1.0;
-                context_leaves(q.input + gen);
-                q.generated = gen;
-                q.decoding = false;
+                stop_decoding(id);
                 q.paused = true;
                 ++q.version;  // its finish event is stale; a later pass schedules it again
                 paused += 1.0;
@@ -469,7 +477,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 ends.clear();
                 for (const std::size_t j : admitted_order)  // the running set in this mode (no full reserve)
                     if (const live& k = s[j]; k.running && !k.done) {
-                        const double gen = k.decoding ? k.generated + (step_no - k.entered) : k.generated;
+                        const double gen = tokens_so_far(k);
                         ends.push_back({.left = tokens(k.output - gen), .held = tokens(k.input + gen)});
                     }
                 ends.push_back({.left = tokens(q.output - q.generated), .held = tokens(q.input + q.generated)});
@@ -750,14 +758,10 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 q.paused = false;
                 paused -= 1.0;
             } else if (q.decoding) {
-                const double gen = q.generated + (step_no - q.entered);
-                decodes -= 1.0;
-                context_leaves(q.input + gen);
-                used -= e.kv_per_token * (q.input + gen);
-                q.generated = gen;
-                q.decoding = false;
+                stop_decoding(id);
+                used -= e.kv_per_token * (q.input + q.generated);
                 if (e.swap) {  // its KV goes to host memory (the engine waits for the copy) and comes back whole
-                    const double out_time = swap_time(q.input + gen);
+                    const double out_time = swap_time(q.input + q.generated);
                     now += out_time;
                     busy += out_time;
                     r.swap_s += out_time;
