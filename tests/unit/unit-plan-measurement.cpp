@@ -609,6 +609,43 @@ TEST_CASE("measurements: an offline row whose scheduler holds prompts is priced 
                          invalid_input);
 }
 
+TEST_CASE("measurements: a simulated offline run is sized by one batch, under its engine's admission") {
+    const std::string with_policy =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,receive_interval,min_waiting_prompts,"
+        "prefill_alone\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_policy + rows, "b.csv"); };
+    // Llama-3.1-8B, 2,000 → 2,000 tokens at steady state on one H100, caps far above the KV room: V (vLLM, V0's
+    // 9-step blocks) and T (the same row under TensorRT-LLM, its scheduler polling every 9 steps), C: V in
+    // closed form (no scheduler policy).
+    const auto rows = rows_of(
+        "V,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,1,,,offline,,100000,1000000,,,2000,2000,output_tokens_per_s,1,tok/s,s,9,,1\n"
+        "T,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,,,offline,,100000,1000000,,,2000,2000,output_tokens_per_s,1,tok/s,s,9,,1\n"
+        "C,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,1,,,offline,,100000,1000000,,,2000,2000,output_tokens_per_s,1,tok/s,s,,,\n");
+    REQUIRE(rows.size() == 3);
+    // KV a token: 2 (K and V) × 32 layers × 8 KV heads × 128 dims × 2 bytes = 131,072 B. The pool: the KV budget
+    // the row's caps leave (the step's activations for 1,000,000 tokens reserved). vLLM admits on the KV in use,
+    // a sequence holding I + O/2 = 3,000 tokens over its life; TensorRT-LLM reserves the whole I + O = 4,000.
+    const deployment d = plan::as_run(rows[0]);
+    REQUIRE(kv_bytes_per_gpu_for_context(d, 1_tok).value() == 131072.0);
+    const double pool = kv_budget_per_gpu(d, scheduler_limits{.max_batch = 100000, .max_tokens_per_step = 1000000}.pool_reserve()).value();
+    const batch_limit v = plan::offline_run_batch(rows[0]), t = plan::offline_run_batch(rows[1]);
+    CHECK(v.batch == std::floor(pool / (131072.0 * 3000.0)));
+    CHECK(t.batch == std::floor(pool / (131072.0 * 4000.0)));
+    CHECK(v.limited_by == "KV capacity");
+    CHECK(t.limited_by == "KV capacity");
+    CHECK(v.batch > t.batch);  // 4 : 3, but for the truncation
+    // The caps bind where they are lower: 10 sequences at most.
+    const auto capped = rows_of(
+        "W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,1,,,offline,,10,1000000,,,2000,2000,output_tokens_per_s,1,tok/s,s,9,,1\n");
+    CHECK(plan::offline_run_batch(capped[0]).batch == 10.0);
+    CHECK(plan::offline_run_batch(capped[0]).limited_by == "max batch");
+    // Refused, named: a row priced in closed form has no simulated run to size.
+    CHECK_THROWS_WITH_AS((void)plan::offline_run_batch(rows[2]),
+                         doctest::Contains("C: scenario = 0: a simulated offline run's batch needs an offline row whose scheduler holds prompts"),
+                         invalid_input);
+}
+
 TEST_CASE("property: a simulated V0 offline run loses throughput when its KV cache no longer holds the batch") {
     // The same offline row with every prompt admitted on its own blocks (vLLM V0): on a GPU whose
     // KV cache holds fewer sequences than the cap, the newest sequence is preempted and recomputed

@@ -512,9 +512,19 @@ check_row evaluate(const plan::measurement& x) {
     }
     switch (x.how) {
         case plan::scenario::offline: {
+            if (plan::holds_prompts(x)) {  // simulated: the batch its run is sized by, under the engine's admission
+                if (x.requests > 0) {
+                    c.ran = "simulated, " + whole(x.requests) + " requests queued at once";
+                    break;
+                }
+                const batch_limit b = plan::offline_run_batch(x);
+                c.ran = "simulated, run sized by batch " + whole(b.batch) + " (" + std::string(b.limited_by) + ", " +
+                        (plan::closed_loop_limits(x).reserve_full_sequence ? "whole sequences reserved" : "admitted on the KV in use") + ")";
+                break;
+            }
+            // the closed form's batch (`saturated`: the row's caps, whole sequences reserved)
             const batch_limit b = max_batch(plan::as_run(x), x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens});
-            c.ran = (plan::holds_prompts(x) ? "simulated, closed form's batch " : "batch ") + whole(b.batch) + " (" +
-                    std::string(b.limited_by) + ")";
+            c.ran = "batch " + whole(b.batch) + " (" + std::string(b.limited_by) + ")";
             break;
         }
         case plan::scenario::online: {

@@ -813,6 +813,19 @@ struct online_means {
             .concurrency = lambda * (ttft / k + (x.r.output.value() - 1.0) * mean_tpot)};
 }
 
+/// The batch an offline row's simulated run is sized by (`offline_run`, where the row gives no request
+/// count): the admissible batch (`max_batch`) of the row's mean shape on one replica (one attention rank
+/// of an expert-parallel group) under the row's caps (max sequences, max tokens per step) and its engine's
+/// admission as the run's scheduler applies it (`closed_loop_limits(x).reserve_full_sequence`: a whole
+/// sequence I + O for TensorRT-LLM, the KV in use I + O/2 for vLLM and SGLang), with `limited_by` naming
+/// the bound that set it. B = min(⌊KV room ÷ KV a sequence⌋, max sequences, token cap) (serving/throughput.hpp).
+[[nodiscard]] inline batch_limit offline_run_batch(const measurement& x) {
+    require(x.how == scenario::offline && holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
+            "a simulated offline run's batch needs an offline row whose scheduler holds prompts");
+    return max_batch(as_run(x), x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
+                                      .reserve_full_sequence = closed_loop_limits(x).reserve_full_sequence});
+}
+
 /// The simulated run of an offline row whose scheduler holds prompts (`holds_prompts`): every request
 /// queued at time 0 on each serving instance (MLPerf Offline hands each replica its share at once,
 /// and AMD's harness queues them all in one `LLM.generate`), the row's mean shape or its spreads'
@@ -820,10 +833,9 @@ struct online_means {
 /// admits a prompt on its own blocks and preempts the newest sequence, recomputed later, when a
 /// decode finds the cache full — V0 `Scheduler._schedule_prefills` / `_schedule_running`), seed 1.
 /// Output tokens/s of all instances = tokens ÷ makespan, as MLPerf's LoadGen reports an Offline run,
-/// over `requests` (÷ the instances), or where the row gives none (steady state) over 16 times the
-/// closed form's running batch per instance (at least 4,000 requests; under the row's engine's
-/// admission, as the run's scheduler: `closed_loop_limits`), so that the ramp at the start and the
-/// drain at the end are a small part of the run.
+/// over `requests` (÷ the instances), or where the row gives none (steady state) over 16 times its
+/// sizing batch per instance (`offline_run_batch`; at least 4,000 requests), so that the ramp at the
+/// start and the drain at the end are a small part of the run.
 [[nodiscard]] inline double offline_run(const measurement& x) {
     require(x.how == scenario::offline && holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
             "a simulated offline run needs an offline row whose scheduler holds prompts");
@@ -832,9 +844,7 @@ struct online_means {
     if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: its share of the requests
     const double context = static_cast<double>(x.d.m.max_position);
     const workload::length_distribution input = online_lengths(x.r.input, x.r.input_spread, tokens(context / 2.0));
-    const double running = max_batch(as_run(x), x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
-                                                      .reserve_full_sequence = closed_loop_limits(x).reserve_full_sequence})
-                               .batch;
+    const double running = offline_run_batch(x).batch;
     const double n = x.requests > 0.0 ? std::max(1.0, std::round(x.requests / instances))
                                        : std::max(4000.0, std::ceil(16.0 * running * static_cast<double>(d.layout.dp)));
     const workload::traffic t{.input = input,
