@@ -1140,6 +1140,41 @@ TEST_CASE("simulator: the decode target's prefill gate, at MAX running and at th
                          "prefill_free_kv (tokens)"));
 }
 
+TEST_CASE("simulator: a gated pass admits whole prompts within one step's token budget, the gate checked again next pass") {
+    // vLLM V0 `_schedule_prefills` (ROCm/vllm @71faa1880 vllm/core/scheduler.py): a pass admits whole prompts while
+    // the step's budget (max_num_batched_tokens) holds them; the rest wait for the next pass, where AMD's gate
+    // (running < MAX) is checked again. 10 prompts of 100 → 10 tokens at once, MAX 6, a budget of 300 tokens:
+    // pass 1 admits requests 0–2 (300 tokens), pass 2 (3 running) requests 3–5; with 6 running the gate shuts, the 6
+    // decode 9 steps at contexts 101 … 109 (of(6) = 6) and end; then 6–8 in one prompt step and, 3 running, request 9
+    // alone in the next; the 4 decode their 9 steps together (of(4) = 4). Admitting all 10 at the first pass (the gate
+    // seen once) would have run 10 sequences, 4 above MAX.
+    const sim::options budget{.limits = {.max_tokens_per_step = 300, .prefill_alone = true, .decode_cut = cut_4_6_2}};
+    const sim::result r = sim::simulate(llama8, at_once(10, 10), budget);
+    REQUIRE(r.requests.size() == 10);
+    const double prefill3 = prefill_pass(llama8, 3.0, 100_tok, 0_tok).time().value();
+    const double prefill1 = prefill_pass(llama8, 1.0, 100_tok, 0_tok).time().value();
+    double six = 0, four = 0;
+    for (double c = 101; c <= 109; ++c) {
+        six += dstep(6, c);
+        four += dstep(4, c);
+    }
+    const double first_end = 2.0 * prefill3 + six;
+    for (std::size_t k = 0; k < 3; ++k) CHECK(r.requests[k].ttft == doctest::Approx(prefill3).epsilon(1e-9));
+    for (std::size_t k = 3; k < 6; ++k) CHECK(r.requests[k].ttft == doctest::Approx(2.0 * prefill3).epsilon(1e-9));
+    for (std::size_t k = 0; k < 6; ++k) CHECK(r.requests[k].e2e == doctest::Approx(first_end).epsilon(1e-9));
+    for (std::size_t k = 6; k < 9; ++k) CHECK(r.requests[k].ttft == doctest::Approx(first_end + prefill3).epsilon(1e-9));
+    CHECK(r.requests[9].ttft == doctest::Approx(first_end + prefill3 + prefill1).epsilon(1e-9));
+    for (std::size_t k = 6; k < 10; ++k)
+        CHECK(r.requests[k].e2e == doctest::Approx(first_end + prefill3 + prefill1 + four).epsilon(1e-9));
+    CHECK(r.completed == 10);
+    CHECK(r.output_tokens == 100);
+    // Without the target the budget does not hold admission back (the engine's step packing does): all 10 are
+    // admitted at once and prefilled 3, 3, 3, 1 in consecutive prompt steps, so request 6's first token comes
+    // after three prompt steps.
+    const sim::result free = sim::simulate(llama8, at_once(10, 10), {.limits = {.max_tokens_per_step = 300, .prefill_alone = true}});
+    CHECK(free.requests[6].ttft == doctest::Approx(3.0 * prefill3).epsilon(1e-9));
+}
+
 TEST_CASE("simulator: the decode target under load, its defaults, and its refusals") {
     const workload::traffic poisson{.input = workload::fixed(200_tok), .output = workload::fixed(100_tok),
                                     .arrivals = workload::poisson(5_ms)};

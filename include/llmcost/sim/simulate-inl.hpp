@@ -466,10 +466,25 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         // Admission, first come first served: stop at the first request that does not fit.
         double admitted_now = running_count, swap_in = 0.0;
         std::vector<remaining_sequence> ends;
+        // A gated pass (a decode target's, AMD's MLPerf V0 scheduler) admits whole prompts only while this step's
+        // token budget holds them: V0's `_schedule_prefills` stops at the first prompt that
+        // `SchedulingBudget.can_schedule` refuses (Σ uncached prompt tokens ≤ max_num_batched_tokens), the rest wait
+        // for the next pass, whose gate (`may_prefill`) sees the running count these made (vllm/core/scheduler.py,
+        // ROCm/vllm @71faa1880). Room = budget − the step's decodes (none in a prompt step alone) − prompts pending.
+        double prompt_room = std::numeric_limits<double>::infinity();
+        if (cut.on() && e.max_tokens > 0) {
+            prompt_room = e.max_tokens - (e.limits.prefill_alone ? 0.0 : decodes);
+            for (const std::size_t id : prefilling) prompt_room -= s[id].prompt - s[id].prefilled;
+        }
         while (may_admit && !waiting.empty()) {
             const std::size_t id = waiting.front();
             live& q = s[id];
             if (e.max_batch > 0 && admitted_now + 1.0 > e.max_batch) break;
+            if (cut.on() && !q.resident) {  // the step's budget, above; its first prompt always goes in (V0 has none longer)
+                const double fresh = q.prompt - cached_tokens(q);
+                if (fresh > prompt_room && (admitted_now > running_count || !prefilling.empty())) break;
+                prompt_room -= fresh;
+            }
             const double need = need_at_admission(q);
             bool fits = used + need <= e.kv_budget;
             // Every answer's end must fit too (SGLang, ignore_eos); a prefill server holds no answer's end.
