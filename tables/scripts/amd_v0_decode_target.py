@@ -20,6 +20,12 @@ nothing is written unless every listed row is found):
 - a sentence in each row's notes saying so (its presence marks the row as done), and on the Server rows the
   phrase "not priced" of the decode cut replaced.
 The rows' max_batch / max_tokens must equal the yaml's max_num_seqs / max_num_batched_tokens (refused otherwise).
+Session 37 adds, on the same terms (its own sentence marks a row as done):
+- on the 9 Offline rows, min_waiting_prompts 10: AMD's add-MIN_REQUIRE_PREFILL_QUERY-condition.patch (same commit,
+  closed/AMD/setup/vllm_patches/, listed in each submitter's llama2 patch list: PATCH_LIST below) reads
+  VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY with the default 10 (its vllm/envs.py hunk:
+  `int(os.getenv("VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY", "10"))`) whenever VLLM_LLAMA2_MLPERF_SCHED is on,
+  and neither the Offline yamls nor the harness's common/config.yaml set it.
 Run from the repository root.
 """
 import sys
@@ -83,6 +89,92 @@ def sentence(spec, offline):
     return s
 
 
+# submitter -> its list of vLLM patches that names add-MIN_REQUIRE_PREFILL_QUERY-condition.patch (read one by one)
+PATCH_LIST = {"AMD": "closed/AMD/setup/vllm_patches/llama2_patch_files_gfx942.txt",
+              "Dell": "closed/Dell/setup/vllm_patches/llama2_patch_files_gfx942.txt",
+              "ASUS": "closed/ASUSTeK/setup_AMD/vllm_patches/llama2_patch_files_gfx942.txt",
+              "Giga": "closed/GigaComputing/setup/vllm_patches/llama2_patch_files_gfx942.txt",
+              "MiTAC": "closed/MiTAC/setup/vllm_patches/llama2_patch_files_gfx942.txt",
+              "QCT": "closed/Quanta_Cloud_Technology/setup/vllm_patches/llama2_patch_files_gfx942.txt",
+              "Vultr": "closed/Vultr/setup/vllm_patches/llama2_patch_files.txt"}
+QUERY_DEFAULT = 10
+QUERY_PATCH = "add-MIN_REQUIRE_PREFILL_QUERY-condition.patch"
+
+# id -> (harness copy, yaml, MIN, MAX, STEP, MIN_REQUIRE_PREFILL_GPU_BLOCK, block_size, max_num_seqs, max_tokens)
+MI355X_ROWS = {}
+MI355X_OLD = "(AMD's MLPerf scheduler, not priced; no MIN_REQUIRE_PREFILL_QUERY set)"
+MI355X_NEW = "(AMD's MLPerf scheduler, priced since session 37: decode_target_*, min_waiting_prompts; no MIN_REQUIRE_PREFILL_QUERY set)"
+
+
+def query_sentence(patches):
+    return (f" Session 37 (tables/scripts/amd_v0_decode_target.py): min_waiting_prompts {QUERY_DEFAULT}, "
+            f"AMD's {QUERY_PATCH} ({REPO}, applied by {patches}) gates each prefill on "
+            f"len(waiting) >= VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY or the last pass having declined, the "
+            f"variable's default {QUERY_DEFAULT} (the patch's vllm/envs.py: os.getenv(\"VLLM_LLAMA2_MLPERF_MIN_REQUIRE_"
+            f"PREFILL_QUERY\", \"10\")) as this yaml and the harness's common/config.yaml leave it unset; after the "
+            f"prefill gate (docs/amd-v0-decode-target.md).")
+
+
+def mi355x_sentence(spec):
+    copy, yaml, lo, hi, step, blocks, block, _, _ = spec
+    return (f" Decode target (session 37, tables/scripts/amd_v0_decode_target.py): {copy}/llama2-70b-99/harness_llm/"
+            f"models/llama2-70b/{yaml}.yaml ({REPO}) sets VLLM_LLAMA2_MLPERF_SCHED 1, MIN_TARGET_DECODE_BATCH {lo}, "
+            f"MAX_TARGET_DECODE_BATCH {hi}, STEP_DECODE_BATCH {step}, MIN_REQUIRE_PREFILL_GPU_BLOCK unset ({blocks}) × "
+            f"block_size {block} = prefill_free_kv_tokens {blocks * block}; open/AMD/setup/vllm_patches/"
+            f"llama2_patch_files_gfx950.txt applies scheduler-change-to-have-prefill-and-decode-reach-go.patch: a pass "
+            f"decodes at most the target and prefills only below MAX running (docs/amd-v0-decode-target.md).")
+
+
+def set_once(r, col, rid, want, marker):
+    """Sets `want` (column -> value) on row r and appends `marker` to its notes, once: a row whose notes carry the
+    marker must already hold the values; one without it must hold them or nothing (refused otherwise)."""
+    done = marker in r[col["notes"]]
+    for c, v in want.items():
+        if r[col[c]] == v:
+            continue
+        if done or r[col[c]] != "":
+            sys.exit(f"{MEAS}: {rid}: {c} is {r[col[c]]!r}, neither empty nor {v!r}; refused")
+    if done:
+        return 0
+    for c, v in want.items():
+        r[col[c]] = v
+    r[col["notes"]] += marker
+    return 1
+
+
+def session37(rows, col):
+    seen = changed = 0
+    for r in rows[1:]:
+        if not r:
+            continue
+        rid = r[col["id"]]
+        if rid in OFFLINE:
+            seen += 1
+            if r[col["decode_target_max"]] != str(OFFLINE[rid][3]):
+                sys.exit(f"{MEAS}: {rid}: decode_target_max is {r[col['decode_target_max']]!r}; session 36's step first")
+            patches = PATCH_LIST[OFFLINE[rid][0]]
+            changed += set_once(r, col, rid, {"min_waiting_prompts": str(QUERY_DEFAULT)}, query_sentence(patches))
+        elif rid in MI355X_ROWS:
+            seen += 1
+            spec = MI355X_ROWS[rid]
+            if r[col["max_batch"]] != str(spec[7]) or r[col["max_tokens"]] != str(spec[8]):
+                sys.exit(f"{MEAS}: {rid}: max_batch {r[col['max_batch']]!r} / max_tokens {r[col['max_tokens']]!r}, "
+                         f"not the yaml's {spec[7]} / {spec[8]}; refused")
+            marker = mi355x_sentence(spec) + query_sentence("open/AMD/setup/vllm_patches/llama2_patch_files_gfx950.txt")
+            if marker not in r[col["notes"]]:
+                if MI355X_OLD not in r[col["notes"]]:
+                    sys.exit(f"{MEAS}: {rid}: the notes lack the phrase on AMD's scheduler; refused")
+                r[col["notes"]] = r[col["notes"]].replace(MI355X_OLD, MI355X_NEW)
+            changed += set_once(r, col, rid, {"decode_target_min": str(spec[2]), "decode_target_max": str(spec[3]),
+                                              "decode_target_step": str(spec[4]),
+                                              "prefill_free_kv_tokens": str(spec[5] * spec[6]),
+                                              "min_waiting_prompts": str(QUERY_DEFAULT)}, marker)
+    expected = len(OFFLINE) + len(MI355X_ROWS)
+    if seen != expected:
+        sys.exit(f"{MEAS}: {seen} of the {expected} session-37 rows found; refused (nothing written)")
+    return changed
+
+
 def main():
     rows = load(MEAS)
     h = rows[0]
@@ -134,8 +226,10 @@ def main():
     expected = len(OFFLINE) + len(SERVER)
     if seen != expected:
         sys.exit(f"{MEAS}: {seen} of the {expected} rows found; refused (nothing written)")
+    changed37 = session37(rows, col)
     save(MEAS, rows)
-    print(f"{MEAS}: {changed} of {seen} rows set (decode target; Offline rows simulated as V0 runs them)")
+    print(f"{MEAS}: {changed} of {seen} rows set (decode target; Offline rows simulated as V0 runs them); "
+          f"{changed37} set in session 37 (MIN_REQUIRE_PREFILL_QUERY's default, the MI355X decode target)")
 
 
 if __name__ == "__main__":

@@ -456,6 +456,7 @@ std::string engine_text(const plan::measurement& x) {
             if (x.max_batch > 0) s += ", max batch " + whole(x.max_batch);
             if (x.max_tokens > 0) s += ", max tokens " + whole(x.max_tokens);
             if (x.receive_interval > 1.0) s += ", scheduler pass every " + whole(x.receive_interval) + " decode steps";
+            if (x.min_waiting_prompts > 1.0) s += ", at least " + whole(x.min_waiting_prompts) + " prompts waiting";
             if (x.prefill_alone) s += ", prompt steps alone";
             if (x.outputs_per_block) s += ", answers end with their block";
             s += decode_target_text(x);
