@@ -25,7 +25,12 @@ Session 37 adds, on the same terms (its own sentence marks a row as done):
   closed/AMD/setup/vllm_patches/, listed in each submitter's llama2 patch list: PATCH_LIST below) reads
   VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY with the default 10 (its vllm/envs.py hunk:
   `int(os.getenv("VLLM_LLAMA2_MLPERF_MIN_REQUIRE_PREFILL_QUERY", "10"))`) whenever VLLM_LLAMA2_MLPERF_SCHED is on,
-  and neither the Offline yamls nor the harness's common/config.yaml set it.
+  and neither the Offline yamls nor the harness's common/config.yaml set it;
+- on AMD's MI355X Offline row (open/AMD/code/llama2-70b-99/harness_llm/models/llama2-70b/offline_mi355x.yaml: SCHED 1,
+  MIN = MAX 3,072, STEP 256, MIN_REQUIRE_PREFILL_GPU_BLOCK unset: 0, block_size 16; open/AMD/setup/vllm_patches/
+  llama2_patch_files_gfx950.txt applies both patches), the decode target's four columns and min_waiting_prompts 10
+  likewise (MI355X_ROWS below). MangoBoost's MI355X rows are left out: they take that yaml ASSUMED (their own configs
+  are not in the submission), and whether their LLMBoost engine carries AMD's scheduler patches is not stated.
 Run from the repository root.
 """
 import sys
@@ -101,7 +106,9 @@ QUERY_DEFAULT = 10
 QUERY_PATCH = "add-MIN_REQUIRE_PREFILL_QUERY-condition.patch"
 
 # id -> (harness copy, yaml, MIN, MAX, STEP, MIN_REQUIRE_PREFILL_GPU_BLOCK, block_size, max_num_seqs, max_tokens)
-MI355X_ROWS = {}
+MI355X_ROWS = {
+    "ML51-AMD-MI355Xx8-L2-70B-mxfp4-off": ("open/AMD/code", "offline_mi355x", 3072, 3072, 256, 0, 16, 3450, 40960),
+}
 MI355X_OLD = "(AMD's MLPerf scheduler, not priced; no MIN_REQUIRE_PREFILL_QUERY set)"
 MI355X_NEW = "(AMD's MLPerf scheduler, priced since session 37: decode_target_*, min_waiting_prompts; no MIN_REQUIRE_PREFILL_QUERY set)"
 
