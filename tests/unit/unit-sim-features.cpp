@@ -1171,8 +1171,8 @@ TEST_CASE("simulator: a gated pass admits whole prompts within one step's token 
     // Without the target the budget does not hold admission back (the engine's step packing does): all 10 are
     // admitted at once and prefilled 3, 3, 3, 1 in consecutive prompt steps, so request 6's first token comes
     // after three prompt steps.
-    const sim::result free = sim::simulate(llama8, at_once(10, 10), {.limits = {.max_tokens_per_step = 300, .prefill_alone = true}});
-    CHECK(free.requests[6].ttft == doctest::Approx(3.0 * prefill3).epsilon(1e-9));
+    const sim::result ungated = sim::simulate(llama8, at_once(10, 10), {.limits = {.max_tokens_per_step = 300, .prefill_alone = true}});
+    CHECK(ungated.requests[6].ttft == doctest::Approx(3.0 * prefill3).epsilon(1e-9));
 }
 
 TEST_CASE("simulator: the decode target under load, its defaults, and its refusals") {
