@@ -1237,13 +1237,13 @@ TEST_CASE("measurements: a row with AMD's decode target is simulated, its fields
     const std::string with_target =
         "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
         "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,decode_target_min,decode_target_max,"
-        "decode_target_step,prefill_free_kv_tokens\n";
+        "decode_target_step,prefill_free_kv_tokens,prefill_alone\n";
     auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_target + rows, "t.csv"); };
-    // An Offline row with the target alone (MIN 4, MAX 6, STEP 2): 14 requests over two replicas, 7 each, of
+    // An Offline row with the target (MIN 4, MAX 6, STEP 2), prompt steps alone: 14 requests over two replicas, 7 each, of
     // 100 → 10 tokens. N: the same without it (the closed form).
     const auto rows = rows_of(
-        "O,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,14,64,8192,,,100,10,output_tokens_per_s,1,tok/s,s,4,6,2,64\n"
-        "N,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,14,64,8192,,,100,10,output_tokens_per_s,1,tok/s,s,,,,\n");
+        "O,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,14,64,8192,,,100,10,output_tokens_per_s,1,tok/s,s,4,6,2,64,1\n"
+        "N,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,14,64,8192,,,100,10,output_tokens_per_s,1,tok/s,s,,,,,\n");
     REQUIRE(rows.size() == 2);
     const plan::measurement& o = rows[0];
     CHECK((o.decode_cut.min == 4 && o.decode_cut.max == 6 && o.decode_cut.step == 2 && o.decode_cut.prefill_free_kv == 64_tok));
@@ -1266,11 +1266,16 @@ TEST_CASE("measurements: a row with AMD's decode target is simulated, its fields
     // threshold, a target on a row priced in closed form.
     auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
     const std::string head = "W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,14,64,8192,,,100,10,output_tokens_per_s,1,tok/s,s,";
-    CHECK(test::contains(error(head + "4,6,0,0\n"), "decode_target_step = 0: a whole number of sequences, at least 1"));
-    CHECK(test::contains(error(head + "8,6,2,0\n"), "decode_target_min = 8: a whole number of sequences, at most decode_target_max"));
-    CHECK(test::contains(error(head + "4,6,2,-1\n"), "prefill_free_kv_tokens"));
-    CHECK(test::contains(error(head + "4,6,2,-1\n"), "must not be negative"));
+    CHECK(test::contains(error(head + "4,6,0,0,1\n"), "decode_target_step = 0: a whole number of sequences, at least 1"));
+    CHECK(test::contains(error(head + "8,6,2,0,1\n"), "decode_target_min = 8: a whole number of sequences, at most decode_target_max"));
+    CHECK(test::contains(error(head + "4,6,2,-1,1\n"), "prefill_free_kv_tokens"));
+    CHECK(test::contains(error(head + "4,6,2,-1,1\n"), "must not be negative"));
     CHECK(test::contains(
-        error("W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,fixed_batch,,,,,8,100,10,tpot_s,0.01,s,s,4,6,2,0\n"),
+        error("W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,fixed_batch,,,,,8,100,10,tpot_s,0.01,s,s,4,6,2,0,0\n"),
         "decode_target_max = 6: a decode target is simulated"));
+    // Outside V0's non-chunked path: a target on a row without prompt steps alone (here vLLM 0.9's mixed chunked
+    // prefill) is refused, named.
+    CHECK(test::contains(error(head + "4,6,2,0,0\n"),
+                         "decode_target_max = 6: AMD's gate runs in V0's non-chunked path (_schedule_default): needs "
+                         "prefill_alone 1 and no prefill chunk"));
 }

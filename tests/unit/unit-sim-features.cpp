@@ -1136,7 +1136,7 @@ TEST_CASE("simulator: the decode target's prefill gate, at MAX running and at th
           doctest::Approx(dstep(1, 101) / 2).epsilon(1e-9));
     // A threshold of the whole pool would never admit a prompt: refused, named.
     const decode_target whole{.min = 4, .max = 6, .step = 2, .prefill_free_kv = tokens(pool)};
-    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, ab, {.limits = {.decode_cut = whole}}); }),
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, ab, {.limits = {.prefill_alone = true, .decode_cut = whole}}); }),
                          "prefill_free_kv (tokens)"));
 }
 
@@ -1203,4 +1203,15 @@ TEST_CASE("simulator: the decode target under load, its defaults, and its refusa
     CHECK(test::contains(refused({.min = 4, .max = 6, .step = 2, .prefill_free_kv = tokens(-1.0)}), "prefill_free_kv (tokens) = -1"));
     CHECK(test::contains(refused({.min = 4}), "decode_target_min = 4: a decode target's minimum needs its maximum"));
     CHECK(test::contains(refused({.max = 6.5, .step = 1}), "decode_target_max = 6.5"));
+    // Outside V0's non-chunked path (AMD's gate sits in `_schedule_default`): a target without prompt steps alone,
+    // or with a prefill chunk, is refused, named; with prompt steps alone and whole prompts it runs.
+    const std::string_view v0_only = "decode_target_max = 6: AMD's gate runs in V0's non-chunked path (_schedule_default): "
+                                     "needs prefill_alone 1 and no prefill chunk";
+    CHECK(test::contains(refused(cut_4_6_2), v0_only));
+    CHECK(test::contains(test::error_of([&] {
+                             return sim::simulate(llama8, one, {.limits = {.prefill_chunk = 64_tok, .prefill_alone = true,
+                                                                           .decode_cut = cut_4_6_2}});
+                         }),
+                         v0_only));
+    CHECK(sim::simulate(llama8, one, {.limits = {.prefill_alone = true, .decode_cut = cut_4_6_2}}).completed == 1);
 }

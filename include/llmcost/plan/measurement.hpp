@@ -333,6 +333,9 @@ struct measurement {
         decode_cut.validate(s);
         require(!decode_cut.on() || simulated, s, "decode_target_max", decode_cut.max,
                 "a decode target is simulated: it needs a closed-loop run (prompts > 0), an offline or an online row");
+        require(!decode_cut.on() || (prefill_alone && !chunked_context && prefill_chunk_tokens == 0.0), s,
+                "decode_target_max", decode_cut.max,
+                "AMD's gate runs in V0's non-chunked path (_schedule_default): needs prefill_alone 1 and no prefill chunk");
         require(!chunked_context || max_tokens >= 1.0, s, "chunked_context", 1.0,
                 "chunks that fill a step's token budget need the budget: max_tokens (the run's max_num_tokens) of at "
                 "least one token");
@@ -475,6 +478,9 @@ struct measurement {
         given.prefill_chunk = tokens(x.max_tokens);
     scheduler_limits l = with_engine_defaults(given, x.d.engine);
     l.reserve_full_sequence = given.reserve_full_sequence;  // the row's engine admits, whichever profile prices its steps
+    // A decode target's row runs V0 with chunked prefill off (its prefill_alone, checked with the row): whole
+    // prompts, whatever the profile's chunking (AMD's gate sits in `_schedule_default`, V0's non-chunked path).
+    if (x.decode_cut.on()) l.prefill_chunk = tokens(0.0);
     return l;
 }
 

@@ -268,6 +268,12 @@ struct scheduler_limits {
                 adp_batching_wait_iters, "a batching wait belongs to the attention-DP balance: it needs adp_timeout_iters ≥ 1",
                 "llmcost.serving.adp_balance");
         decode_cut.validate("scheduler");
+        // AMD's patch sits in V0's `_schedule_default`, run only with chunked prefill off, where a prompt step
+        // carries no decodes and whole prompts (ROCm/vllm @71faa1880 vllm/core/scheduler.py `_schedule`).
+        require(!decode_cut.on() || (prefill_alone && prefill_chunk.value() == 0.0), "scheduler", "decode_target_max",
+                decode_cut.max,
+                "AMD's gate runs in V0's non-chunked path (_schedule_default): needs prefill_alone 1 and no prefill chunk",
+                "llmcost.serving.decode_target");
     }
 };
 

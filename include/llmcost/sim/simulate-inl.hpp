@@ -470,10 +470,11 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         // token budget holds them: V0's `_schedule_prefills` stops at the first prompt that
         // `SchedulingBudget.can_schedule` refuses (Σ uncached prompt tokens ≤ max_num_batched_tokens), the rest wait
         // for the next pass, whose gate (`may_prefill`) sees the running count these made (vllm/core/scheduler.py,
-        // ROCm/vllm @71faa1880). Room = budget − the step's decodes (none in a prompt step alone) − prompts pending.
+        // ROCm/vllm @71faa1880). Room = budget − prompts pending: a prompt step there carries no decodes (a decode
+        // target needs prefill_alone, `scheduler_limits::validate`).
         double prompt_room = std::numeric_limits<double>::infinity();
         if (cut.on() && e.max_tokens > 0) {
-            prompt_room = e.max_tokens - (e.limits.prefill_alone ? 0.0 : decodes);
+            prompt_room = e.max_tokens;
             for (const std::size_t id : prefilling) prompt_room -= s[id].prompt - s[id].prefilled;
         }
         while (may_admit && !waiting.empty()) {
