@@ -31,6 +31,14 @@ Session 37 adds, on the same terms (its own sentence marks a row as done):
   llama2_patch_files_gfx950.txt applies both patches), the decode target's four columns and min_waiting_prompts 10
   likewise (MI355X_ROWS below). MangoBoost's MI355X rows are left out: they take that yaml ASSUMED (their own configs
   are not in the submission), and whether their LLMBoost engine carries AMD's scheduler patches is not stated.
+The session-37 review adds, on the same terms (its own sentences mark a row as done):
+- on AMD's MI355X Offline row, the dataset's length spreads as its 9 sibling Offline rows carry them (input_spread
+  171.5, output_spread 172.3, ASSUMED for the run's answers, the same source), a sentence citing the run's vLLM
+  g790cf6584 (its vllm/core/scheduler.py one line off ROCm/vllm @71faa1880's, per session 37's review), and the
+  scheduler phrase reworded: MIN_REQUIRE_PREFILL_QUERY unset in the yaml (default 10);
+- on the 7 Offline rows whose system JSON names vLLM 0.6.5.dev964+mlperf50, a sentence citing the mlperf50 tree
+  closed/Dell_MangoBoost/code/llama2-70b-99.9/amd/setup/vllm vendors (its vllm/_version.py 0.0.0.dev1+mlperf50): the
+  same gate and Q code (vllm/core/scheduler.py:1111-1118) and the same default 10 (vllm/envs.py:626).
 Run from the repository root.
 """
 import sys
@@ -132,6 +140,29 @@ def mi355x_sentence(spec):
             f"decodes at most the target and prefills only below MAX running (docs/amd-v0-decode-target.md).")
 
 
+MI355X_NEWER = ("(AMD's MLPerf scheduler, priced since session 37: decode_target_*, min_waiting_prompts; "
+                "MIN_REQUIRE_PREFILL_QUERY unset in the yaml (default 10))")
+MI355X_VLLM = "0.9.1.dev2+g790cf6584"
+MLPERF50 = "0.6.5.dev964+mlperf50"
+
+
+def mi355x_review_sentence():
+    return (f" Session 37 review (tables/scripts/amd_v0_decode_target.py): lengths ASSUMED to spread as the dataset's "
+            f"(input_spread {SPREADS[0]}, output_spread {SPREADS[1]}: the OpenOrca set's prompts and reference answers, "
+            f"openshift-psap/performance-dashboard @71007029fb5bced1d79808e7e64dc4c2af82ea55 mlperf-data/summaries/"
+            f"llama2-70b-99.csv; the run's own answers are longer, 279 on average, their spread unpublished), as the 9 "
+            f"Llama-2-70B Offline rows of AMD's harness carry them; the run's vLLM is {MI355X_VLLM} (the system JSON), "
+            f"whose vllm/core/scheduler.py differs from ROCm/vllm @71faa1880's by one line (session 37's review): the "
+            f"same patched V0 scheduler.")
+
+
+def mlperf50_sentence():
+    return (f" Session 37 review (tables/scripts/amd_v0_decode_target.py): vLLM {MLPERF50} is the patched tree "
+            f"closed/Dell_MangoBoost/code/llama2-70b-99.9/amd/setup/vllm vendors ({REPO}; its vllm/_version.py "
+            f"0.0.0.dev1+mlperf50): vllm/core/scheduler.py:1111-1118 carries the same prefill gate and "
+            f"MIN_REQUIRE_PREFILL_QUERY turn, vllm/envs.py:626 the same default 10.")
+
+
 def set_once(r, col, rid, want, marker):
     """Sets `want` (column -> value) on row r and appends `marker` to its notes, once: a row whose notes carry the
     marker must already hold the values; one without it must hold them or nothing (refused otherwise)."""
@@ -179,6 +210,31 @@ def session37(rows, col):
     expected = len(OFFLINE) + len(MI355X_ROWS)
     if seen != expected:
         sys.exit(f"{MEAS}: {seen} of the {expected} session-37 rows found; refused (nothing written)")
+    return changed
+
+
+def session37_review(rows, col):
+    seen = changed = 0
+    for r in rows[1:]:
+        if not r:
+            continue
+        rid = r[col["id"]]
+        if rid in MI355X_ROWS:
+            seen += 1
+            if MI355X_VLLM not in r[col["engine_version"]]:
+                sys.exit(f"{MEAS}: {rid}: engine_version {r[col['engine_version']]!r} lacks {MI355X_VLLM}; refused")
+            if MI355X_NEWER not in r[col["notes"]]:
+                if MI355X_NEW not in r[col["notes"]]:
+                    sys.exit(f"{MEAS}: {rid}: the notes lack the phrase on AMD's scheduler; refused")
+                r[col["notes"]] = r[col["notes"]].replace(MI355X_NEW, MI355X_NEWER)
+            changed += set_once(r, col, rid, {"input_spread": SPREADS[0], "output_spread": SPREADS[1]},
+                                mi355x_review_sentence())
+        elif rid in OFFLINE and MLPERF50 in r[col["engine_version"]]:
+            seen += 1
+            changed += set_once(r, col, rid, {}, mlperf50_sentence())
+    expected = len(MI355X_ROWS) + 7
+    if seen != expected:
+        sys.exit(f"{MEAS}: {seen} of the {expected} rows of session 37's review found; refused (nothing written)")
     return changed
 
 
@@ -234,9 +290,11 @@ def main():
     if seen != expected:
         sys.exit(f"{MEAS}: {seen} of the {expected} rows found; refused (nothing written)")
     changed37 = session37(rows, col)
+    changed37r = session37_review(rows, col)
     save(MEAS, rows)
     print(f"{MEAS}: {changed} of {seen} rows set (decode target; Offline rows simulated as V0 runs them); "
-          f"{changed37} set in session 37 (MIN_REQUIRE_PREFILL_QUERY's default, the MI355X decode target)")
+          f"{changed37} set in session 37 (MIN_REQUIRE_PREFILL_QUERY's default, the MI355X decode target); "
+          f"{changed37r} in session 37's review (the MI355X row's spreads, the mlperf50 tree cited)")
 
 
 if __name__ == "__main__":
