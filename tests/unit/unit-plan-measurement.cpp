@@ -605,7 +605,8 @@ TEST_CASE("measurements: an offline row whose scheduler holds prompts is priced 
     CHECK(simulated < closed);  // prompt steps alone cost the waiting answers their turn, never less
     // Refused, named: a simulated offline run of a row whose scheduler does not hold prompts.
     CHECK_THROWS_WITH_AS((void)plan::offline_run(rows[2]),
-                         doctest::Contains("Q: scenario = 0: a simulated offline run needs an offline row whose scheduler holds prompts"),
+                         doctest::Contains("Q: receive_interval / prefill_alone / min_waiting_prompts / decode_target_max = 1: "
+                                           "a simulated offline run needs a scheduler that holds prompts"),
                          invalid_input);
 }
 
@@ -629,7 +630,13 @@ TEST_CASE("measurements: a simulated offline run is sized by one batch, under it
     const deployment d = plan::as_run(rows[0]);
     REQUIRE(kv_bytes_per_gpu_for_context(d, 1_tok).value() == 131072.0);
     const double pool = kv_budget_per_gpu(d, scheduler_limits{.max_batch = 100000, .max_tokens_per_step = 1000000}.pool_reserve()).value();
-    const batch_limit v = plan::offline_run_batch(rows[0]), t = plan::offline_run_batch(rows[1]);
+    const plan::offline_sizing vs = plan::offline_run_batch(rows[0]), ts = plan::offline_run_batch(rows[1]);
+    const batch_limit v = vs.batch, t = ts.batch;
+    // The requests a replica runs: 16 × B (above the 4,000 floor here), the admission carried with them.
+    CHECK(vs.requests == std::max(4000.0, 16.0 * v.batch));
+    CHECK_FALSE(vs.whole_sequences);
+    CHECK(ts.whole_sequences);
+    CHECK_FALSE(vs.from_row);
     CHECK(v.batch == std::floor(pool / (131072.0 * 3000.0)));
     CHECK(t.batch == std::floor(pool / (131072.0 * 4000.0)));
     CHECK(v.limited_by == "KV capacity");
@@ -638,11 +645,14 @@ TEST_CASE("measurements: a simulated offline run is sized by one batch, under it
     // The caps bind where they are lower: 10 sequences at most.
     const auto capped = rows_of(
         "W,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,1,,,offline,,10,1000000,,,2000,2000,output_tokens_per_s,1,tok/s,s,9,,1\n");
-    CHECK(plan::offline_run_batch(capped[0]).batch == 10.0);
-    CHECK(plan::offline_run_batch(capped[0]).limited_by == "max batch");
-    // Refused, named: a row priced in closed form has no simulated run to size.
+    CHECK(plan::offline_run_batch(capped[0]).batch.batch == 10.0);
+    CHECK(plan::offline_run_batch(capped[0]).batch.limited_by == "max batch");
+    // 16 × 10 = 160 requests: the 4,000 floor holds.
+    CHECK(plan::offline_run_batch(capped[0]).requests == 4000.0);
+    // Refused, named: a row priced in closed form has no simulated run to size; its scheduler columns are named.
     CHECK_THROWS_WITH_AS((void)plan::offline_run_batch(rows[2]),
-                         doctest::Contains("C: scenario = 0: a simulated offline run's batch needs an offline row whose scheduler holds prompts"),
+                         doctest::Contains("C: receive_interval / prefill_alone / min_waiting_prompts / decode_target_max = 1: "
+                                           "a simulated offline run's batch needs a scheduler that holds prompts"),
                          invalid_input);
 }
 

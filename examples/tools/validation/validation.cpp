@@ -513,14 +513,18 @@ check_row evaluate(const plan::measurement& x) {
     }
     switch (x.how) {
         case plan::scenario::offline: {
-            if (plan::holds_prompts(x)) {  // simulated: the batch its run is sized by, under the engine's admission
-                if (x.requests > 0) {
-                    c.ran = "simulated, " + whole(x.requests) + " requests queued at once";
+            if (plan::holds_prompts(x)) {  // simulated: the requests a replica runs, which the sizing batch decides
+                const plan::offline_sizing o = plan::offline_run_batch(x);
+                if (o.from_row) {
+                    c.ran = "simulated, " + whole(o.requests) + " requests a replica queued at once";
                     break;
                 }
-                const batch_limit b = plan::offline_run_batch(x);
-                c.ran = "simulated, run sized by batch " + whole(b.batch) + " (" + std::string(b.limited_by) + ", " +
-                        (plan::closed_loop_limits(x).reserve_full_sequence ? "whole sequences reserved" : "admitted on the KV in use") + ")";
+                const std::string admission = o.whole_sequences ? "whole sequences reserved" : "admitted on the KV in use";
+                const std::string ranks = o.ranks > 1.0 ? " × " + whole(o.ranks) + " ranks" : "";
+                const std::string sized = o.requests > 4000.0 ? "16 × batch " + whole(o.batch.batch) + ranks
+                                                              : "at least 4,000; batch " + whole(o.batch.batch) + ranks;
+                c.ran = "simulated, " + whole(o.requests) + " requests a replica (" + sized + ": " +
+                        std::string(o.batch.limited_by) + ", " + admission + ")";
                 break;
             }
             // the closed form's batch (`saturated`: the row's caps, whole sequences reserved)

@@ -819,17 +819,44 @@ struct online_means {
             .concurrency = lambda * (ttft / k + (x.r.output.value() - 1.0) * mean_tpot)};
 }
 
-/// The batch an offline row's simulated run is sized by (`offline_run`, where the row gives no request
-/// count): the admissible batch (`max_batch`) of the row's mean shape on one replica (one attention rank
-/// of an expert-parallel group) under the row's caps (max sequences, max tokens per step) and its engine's
-/// admission as the run's scheduler applies it (`closed_loop_limits(x).reserve_full_sequence`: a whole
-/// sequence I + O for TensorRT-LLM, the KV in use I + O/2 for vLLM and SGLang), with `limited_by` naming
-/// the bound that set it. B = min(⌊KV room ÷ KV a sequence⌋, max sequences, token cap) (serving/throughput.hpp).
-[[nodiscard]] inline batch_limit offline_run_batch(const measurement& x) {
-    require(x.how == scenario::offline && holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
-            "a simulated offline run's batch needs an offline row whose scheduler holds prompts");
-    return max_batch(as_run(x), x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
-                                      .reserve_full_sequence = closed_loop_limits(x).reserve_full_sequence});
+/// Refuses, named, an offline run of `x` that is not simulated: not an offline row (field scenario), or an offline
+/// row whose scheduler holds no prompts (`holds_prompts`: its scheduler columns all at their defaults).
+inline void require_simulated_offline(const measurement& x, std::string_view what) {
+    require(x.how == scenario::offline, x.id, "scenario", static_cast<double>(x.how), std::string(what) + " needs an offline row");
+    require(holds_prompts(x), x.id, "receive_interval / prefill_alone / min_waiting_prompts / decode_target_max",
+            x.receive_interval,
+            std::string(what) + " needs a scheduler that holds prompts: receive_interval above 1, prefill_alone 1, "
+                                "min_waiting_prompts above 1, adp_timeout_iters or decode_target_max set (else the closed form prices the row)");
+}
+
+/// How an offline row's simulated run is sized (`offline_run`): the batch B (`max_batch`) of the row's mean shape on
+/// one replica (one attention rank of an expert-parallel group) under the row's caps (max sequences, max tokens per
+/// step) and its engine's admission as the run's scheduler applies it (`closed_loop_limits(x).reserve_full_sequence`:
+/// a whole sequence I + O for TensorRT-LLM, the KV in use I + O/2 for vLLM and SGLang), `limited_by` naming the bound;
+/// and the requests a replica runs: the row's `requests` ÷ its instances where it gives them, else
+/// n = max(4,000, ⌈16 · B · dp⌉) (dp: the attention ranks a simulated instance holds, 1 for a dense replica), so
+/// that the ramp and the drain are a small part of the run.
+struct offline_sizing {
+    batch_limit batch;                ///< B and the bound that set it
+    double requests = 0;              ///< requests one simulated instance runs
+    bool whole_sequences = false;     ///< admission: a whole sequence reserved (else the KV in use)
+    bool from_row = false;            ///< `requests` is the row's (÷ its instances), not 16 × B
+    double ranks = 1;                 ///< dp above: the attention ranks of one simulated instance
+};
+
+[[nodiscard]] inline offline_sizing offline_run_batch(const measurement& x) {
+    require_simulated_offline(x, "a simulated offline run's batch");
+    const bool whole = closed_loop_limits(x).reserve_full_sequence;
+    offline_sizing o{.batch = max_batch(as_run(x), x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
+                                                          .reserve_full_sequence = whole}),
+                     .whole_sequences = whole,
+                     .from_row = x.requests > 0.0};
+    const deployment d = as_driven(x);
+    const double instances = static_cast<double>(d.instances());
+    o.ranks = d.expert_parallel() ? static_cast<double>(d.layout.dp) : 1.0;
+    o.requests = o.from_row ? std::max(1.0, std::round(x.requests / instances))
+                            : std::max(4000.0, std::ceil(16.0 * o.batch.batch * o.ranks));
+    return o;
 }
 
 /// The simulated run of an offline row whose scheduler holds prompts (`holds_prompts`): every request
@@ -843,16 +870,13 @@ struct online_means {
 /// sizing batch per instance (`offline_run_batch`; at least 4,000 requests), so that the ramp at the
 /// start and the drain at the end are a small part of the run.
 [[nodiscard]] inline double offline_run(const measurement& x) {
-    require(x.how == scenario::offline && holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
-            "a simulated offline run needs an offline row whose scheduler holds prompts");
+    require_simulated_offline(x, "a simulated offline run");
     deployment d = as_driven(x);
     const double instances = static_cast<double>(d.instances());
     if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: its share of the requests
     const double context = static_cast<double>(x.d.m.max_position);
     const workload::length_distribution input = online_lengths(x.r.input, x.r.input_spread, tokens(context / 2.0));
-    const double running = offline_run_batch(x).batch;
-    const double n = x.requests > 0.0 ? std::max(1.0, std::round(x.requests / instances))
-                                       : std::max(4000.0, std::ceil(16.0 * running * static_cast<double>(d.layout.dp)));
+    const double n = offline_run_batch(x).requests;
     const workload::traffic t{.input = input,
                               .output = online_lengths(x.r.output, x.r.output_spread, tokens(context - input.longest())),
                               .arrivals = workload::closed_loop(n)};
