@@ -1289,3 +1289,23 @@ TEST_CASE("measurements: a row with AMD's decode target is simulated, its fields
                          "decode_target_max = 6: AMD's gate runs in V0's non-chunked path (_schedule_default): needs "
                          "prefill_alone 1 and no prefill chunk"));
 }
+
+TEST_CASE("measurements: a row whose prompt steps run alone takes whole prompts, its token cap a budget, not a chunk") {
+    // vLLM V0 with chunked prefill off (prefill_alone 1): `_schedule_default` admits whole prompts while the step's
+    // budget (max_num_batched_tokens, the row's 8,192) holds them; the profile of vLLM 0.9 chunks, so the same row
+    // without prefill_alone is cut into 8,192-token chunks. With or without AMD's decode target.
+    const std::string head =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,prefill_alone\n";
+    const auto rows = io::parse_measurements_csv(
+        head + "A,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,14,64,8192,,,100,10,output_tokens_per_s,1,tok/s,s,1\n"
+               "M,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,2,,,offline,14,64,8192,,,100,10,output_tokens_per_s,1,tok/s,s,0\n",
+        "a.csv");
+    REQUIRE(rows.size() == 2);
+    const scheduler_limits alone = plan::closed_loop_limits(plan::with_own_engine(rows[0])),
+                           mixed = plan::closed_loop_limits(plan::with_own_engine(rows[1]));
+    CHECK(alone.prefill_alone);
+    CHECK(alone.prefill_chunk.value() == 0.0);
+    CHECK(alone.max_tokens_per_step == 8192);
+    CHECK(mixed.prefill_chunk.value() == 8192.0);
+}

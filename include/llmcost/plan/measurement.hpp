@@ -478,9 +478,10 @@ struct measurement {
         given.prefill_chunk = tokens(x.max_tokens);
     scheduler_limits l = with_engine_defaults(given, x.d.engine);
     l.reserve_full_sequence = given.reserve_full_sequence;  // the row's engine admits, whichever profile prices its steps
-    // A decode target's row runs V0 with chunked prefill off (its prefill_alone, checked with the row): whole
-    // prompts, whatever the profile's chunking (AMD's gate sits in `_schedule_default`, V0's non-chunked path).
-    if (x.decode_cut.on()) l.prefill_chunk = tokens(0.0);
+    // A row whose prompt steps run alone runs V0 with chunked prefill off (`_schedule_default`, V0's
+    // non-chunked path; AMD's decode-target gate sits there too): whole prompts, the step's token budget
+    // bounding how many, whatever the profile's chunking.
+    if (x.prefill_alone) l.prefill_chunk = tokens(0.0);
     return l;
 }
 
