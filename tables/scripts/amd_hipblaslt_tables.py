@@ -151,7 +151,7 @@ def write_header(path, tables_csv, entries_csv):
            "",
            "namespace llmcost::catalog {",
            "",
-           "namespace detail {"]
+           "namespace gemm_table_data {  // the entries, apart: catalog users that import llmcost and llmcost::catalog keep one detail"]
     head = tables_csv[0]
     for row in tables_csv[1:]:
         t = dict(zip(head, row))
@@ -162,7 +162,7 @@ def write_header(path, tables_csv, entries_csv):
         for r in rows:
             out.append(f"    {{{shape_index[r[1]]}, {r[2]}, {r[5]}}},")
         out.append("}};")
-    out.append("}  // namespace detail")
+    out.append("}  // namespace gemm_table_data")
     out.append("")
     shapes = ", ".join(f"gemm_shape{{\"{n}\", {K}, {M}}}" for n, M, K in SHAPES)
     for row in tables_csv[1:]:
@@ -170,7 +170,7 @@ def write_header(path, tables_csv, entries_csv):
         out.append(f"/// {t['library']} on {t['gpu']}, {t['weights']}; times at {t['clock_MHz']} MHz ({t['clock_basis'].split(':')[0]}).")
         out.append(f"inline constexpr gemm_table {ident(t['id'])} = make_gemm_table(")
         out.append(f"    \"{t['id']}\", \"{t['gpu']}\", {t['clock_MHz']}.0, {{{shapes}}},")
-        out.append(f"    detail::{ident(t['id'])}_entries);")
+        out.append(f"    gemm_table_data::{ident(t['id'])}_entries);")
         out.append("")
     ids = ", ".join(f"&{ident(dict(zip(head, r))['id'])}" for r in tables_csv[1:])
     out.append("/// Every catalog GEMM table, for lookup by id (`gemm_table_by_id`).")

@@ -12,7 +12,7 @@
 
 namespace llmcost::catalog {
 
-namespace detail {
+namespace gemm_table_data {  // the entries, apart: catalog users that import llmcost and llmcost::catalog keep one detail
 /// mi325x-llama2-70b-server: github.com/mlcommons/inference_results_v5.1 @965182b03376a00fcae415c54e560e1c83937932 closed/AMD/code/llama2-70b-99/scripts/llama2-mi325x-server-tuning.txt (blob 03f766458a2382bb6a08ca8805da1ba80fd1f4ee)
 inline constexpr std::array<gemm_table_entry, 672> mi325x_llama2_70b_server_entries{{
     {0, 320, 55.0647},
@@ -1212,17 +1212,17 @@ inline constexpr std::array<gemm_table_entry, 521> mi325x_llama2_70b_spx1700_ent
     {3, 2560, 854.108},
     {3, 2576, 907.525},
 }};
-}  // namespace detail
+}  // namespace gemm_table_data
 
 /// hipBLASLt 0.15.0-aa0bda7b on MI325X, FP8 weights swizzled (VLLM_MLPERF_SWIZZLE_FP8_LINEAR 1), lda = K; times at 1700 MHz (INFERRED).
 inline constexpr gemm_table mi325x_llama2_70b_server = make_gemm_table(
     "mi325x-llama2-70b-server", "MI325X", 1700.0, {gemm_shape{"qkv", 8192, 10240}, gemm_shape{"o", 8192, 8192}, gemm_shape{"gate_up", 8192, 57344}, gemm_shape{"down", 28672, 8192}},
-    detail::mi325x_llama2_70b_server_entries);
+    gemm_table_data::mi325x_llama2_70b_server_entries);
 
 /// hipBLASLt 0.15.0-aa0bda7b on MI325X, FP8 weights padded by 256 (VLLM_FP8_WEIGHT_PADDING 1), lda = K + 256; times at 1700 MHz (the file name (tuning_spx_1700); llmcost's MI325X GEMM curve is fitted to it (B15)).
 inline constexpr gemm_table mi325x_llama2_70b_spx1700 = make_gemm_table(
     "mi325x-llama2-70b-spx1700", "MI325X", 1700.0, {gemm_shape{"qkv", 8192, 10240}, gemm_shape{"o", 8192, 8192}, gemm_shape{"gate_up", 8192, 57344}, gemm_shape{"down", 28672, 8192}},
-    detail::mi325x_llama2_70b_spx1700_entries);
+    gemm_table_data::mi325x_llama2_70b_spx1700_entries);
 
 /// Every catalog GEMM table, for lookup by id (`gemm_table_by_id`).
 inline constexpr std::array<const gemm_table*, 2> gemm_tables{&mi325x_llama2_70b_server, &mi325x_llama2_70b_spx1700};
