@@ -18,6 +18,7 @@
 #include <llmcost/catalog/datasets.hpp>
 #include <llmcost/catalog/economics.hpp>
 #include <llmcost/catalog/engines.hpp>
+#include <llmcost/catalog/gemm_tables.hpp>
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/journeys.hpp>
 #include <llmcost/catalog/models.hpp>

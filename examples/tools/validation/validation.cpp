@@ -1618,6 +1618,14 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "hipBLASLt table at 1,700 MHz (B15), so its Server rows at 1,600 MHz and Mixtral rows at 1,500 compute at "
          "0.941 and 0.882 of it; MI300X's figures (Azure's hipBLASLt runs, B16 and B25) state no clock and are not "
          "scaled.\n";
+    s += "- GEMM tables a harness loads: a row whose harness hands hipBLASLt a tuning file (`gemm_table` in "
+         "tables/measurements.csv, from the yaml's HIPBLASLT_TUNING_OVERRIDE_FILE: AMD's MI325X Llama-2-70B Server "
+         "rows and their partners' load its Server table, their Interactive rows B15) is priced with the table's "
+         "measured times for the four dense projections, scaled by the table's clock over the row's pin (the Server "
+         "table's 1,700 MHz INFERRED from its equal times to B15's), a timing glitch (over 1.3× both measured "
+         "neighbours) replaced by their mean, gaps interpolated, the rate at the largest size above the table and the "
+         "curve below it (`deployment::gemm`, `gemm_table_efficiency`; docs/amd-hipblaslt-tables.md); the Offline "
+         "rows load none and keep the curve.\n";
     s += "- Lengths that vary: a row whose requests' lengths are a published dataset's (`input_spread`, `output_spread` "
          "in tables/measurements.csv: the standard deviations beside the means; \"I ± σ → O ± σ\" below) is priced with "
          "the closed forms' length bias (`request_shape`): the live batch holds answers in proportion to their length, so "

@@ -15,6 +15,7 @@
 ///   by the scale-out NIC.
 
 #include <llmcost/descriptors/engine.hpp>
+#include <llmcost/descriptors/gemm_table.hpp>
 #include <llmcost/descriptors/hardware.hpp>
 #include <llmcost/descriptors/model.hpp>
 #include <llmcost/descriptors/validation.hpp>
@@ -41,6 +42,9 @@ struct deployment {
     hardware hw;
     parallel_layout layout{};
     engine_profile engine = engine_profile::reference();
+    /// A measured GEMM table the engine loads for the dense projections and the clock the run holds
+    /// (descriptors/gemm_table.hpp; catalog/gemm_tables.hpp); none by default: the size curve prices them.
+    gemm_tuning gemm{};
 
     /// MoE served as one expert-parallel instance across the dp ranks.
     [[nodiscard]] constexpr bool expert_parallel() const { return m.is_moe() && layout.ep > 1; }
@@ -85,6 +89,12 @@ struct deployment {
                     hw.gpu.peak(m.excluded.format.compute).value(),
                     "this GPU has no published rate for the format the checkpoint keeps its excluded modules in",
                     "llmcost.deployment.peak_for_format");
+        if (gemm.table != nullptr) {
+            gemm.table->check_fits(m, hw.gpu.name, l.tp);
+            require(non_negative_finite(gemm.run_clock_MHz) && gemm.run_clock_MHz <= 1e4, gemm.table->id, "gemm.run_clock_MHz",
+                    gemm.run_clock_MHz, "a run's engine clock is 0 (the table's own) or positive, in MHz, at most 10,000",
+                    "llmcost.gemm_table.run_clock");
+        }
         const int q = m.attention.query_heads;
         require(q % l.tp == 0, s, "layout.tp", l.tp, "must divide the query heads", "llmcost.layout.tp_divides_heads");
         if (m.attention.kind == attention_kind::standard && l.tp > m.attention.kv_heads)

@@ -11,6 +11,7 @@
 #include <llmcost/costs/kv_cache.hpp>
 #include <llmcost/costs/moe.hpp>
 #include <llmcost/costs/roofline.hpp>
+#include <llmcost/descriptors/gemm_table.hpp>
 #include <llmcost/detail/lanes.hpp>
 
 namespace llmcost {
@@ -458,6 +459,10 @@ struct pass_model {
     /// The most rows a dense FP8 projection's kernel covers M in (`engine_kernels::fp8_gemm_tile_rows`, read where the
     /// matmuls run FP8); 0: the hardware's padding
     double dense_fp8_tile_rows = 0;
+    /// The measured GEMM table the engine loads (`deployment::gemm`), its time scale f_table ÷ f_run; nullptr: the
+    /// size curve prices the projections (`gemm_table_efficiency`)
+    const gemm_table* projection_table = nullptr;
+    double projection_table_time_scale = 1;
     /// The ceiling of a mixed-input expert GEMM (weights narrower than the activations), a fraction of
     /// `peak` (`engine_kernels::mixed_input_expert_gemm`); 0: none, or experts in the activations' format
     double mixed_input_ceiling = 0;
@@ -519,6 +524,18 @@ struct pass_model {
     return curve;
 }
 
+/// The dense projections' fraction of the peak P under a measured GEMM table (`deployment::gemm`, the table the
+/// harness loads): e(t) = 2 · t · Σ k·n ÷ (P · T(t) · f_table ÷ f_run), T(t) one layer's four projections at t
+/// tokens at the table's clock (`gemm_table::layer_seconds`: its rules for gaps and beyond its ends), scaled to
+/// the run's clock as `achievable_fractions::at_clock` scales a fraction; ≤ 0 below the table's smallest size,
+/// where the caller keeps its size curve (docs/amd-hipblaslt-tables.md).
+[[nodiscard]] constexpr double gemm_table_efficiency(const gemm_table& g, double t, flops_per_second_t peak,
+                                                     double time_scale) {
+    const double layer = g.layer_seconds(t);
+    if (!(layer > 0.0)) return -1.0;
+    return g.flops_per_token_layer() * t / (peak.value() * layer * time_scale);
+}
+
 /// Rows a dense FP8 GEMM kernel computes for m tokens under the engine's tile rows T
 /// (`engine_kernels::fp8_gemm_tile_rows`; the rule is `achievable_fractions::padded_rows(m, T)`, T = 0 the hardware's).
 [[nodiscard]] constexpr double fp8_gemm_padded_rows(double m, double T) { return achievable_fractions::padded_rows(m, T); }
@@ -576,6 +593,8 @@ struct pass_model {
                                   m.weights.element_bits == 8.0 && m.activations.compute == compute_class::fp8;
     pm.dense_fp8_tile_rows =
         m.activations.compute == compute_class::fp8 && !block_scaled_fp8 ? en.kernels.fp8_gemm_tile_rows : 0.0;
+    pm.projection_table = d.gemm.table;  // its fit to the model: deployment::validate (`gemm_table::check_fits`)
+    pm.projection_table_time_scale = d.gemm.time_scale();
     // The excluded modules' GEMMs: F_excl ÷ (P_excl · gemm · e_excl(n)), their format's peak and the engine's curve
     // for it (BF16 weights and activations: cuBLAS's / hipBLASLt's BF16 GEMM, `dense_gemm_curve`).
     if (m.excluded.any()) {
@@ -1102,8 +1121,15 @@ template <class V>
     // runs them 16-bit (`pass_model::wide_dense_max_tokens`; AMD's MLPerf Mixtral Server patch).
     // The dense projections under a kernel whose tile and cluster pad M (`fp8_gemm_padded_rows`, p rows):
     // e(p) · t ÷ p, the padded rows computed and discarded; the LM head is not an FP8 GEMM there.
+    // Under a measured GEMM table (`pass_model::projection_table`) the table's e(t) where it has a figure
+    // (`gemm_table_efficiency`), the size curve below its smallest size.
     auto projection_efficiency = [&](const V& rows) {
-        return pm.dense_gemm.matmul_at_rows(rows, pm.dense_cbrt_k_n, pm.dense_fp8_tile_rows);
+        const V curve = pm.dense_gemm.matmul_at_rows(rows, pm.dense_cbrt_k_n, pm.dense_fp8_tile_rows);
+        if (pm.projection_table == nullptr) [[likely]] return curve;
+        const V table = L::map(rows, [&](double x) {
+            return gemm_table_efficiency(*pm.projection_table, x, pm.peak, pm.projection_table_time_scale);
+        });
+        return L::choose(table > 0.0, table, curve);
     };
     auto dense_compute = [&](const V& dense_flops) {
         const V narrow = dense_flops / (peak * projection_efficiency(t));

@@ -249,6 +249,9 @@ struct measurement {
     /// --setperfdeterminism`); 0: not pinned. Priced against the clock the GPU's compute fractions
     /// hold at (`achievable_fractions::at_clock`; `as_run`).
     double clock_MHz = 0;
+    /// The measured GEMM table the run's engine loads (AMD's harnesses: `HIPBLASLT_TUNING_OVERRIDE_FILE`;
+    /// catalog/gemm_tables.hpp); nullptr: none, the size curve. Priced at the row's clock (`as_run`).
+    const gemm_table* harness_gemm_table = nullptr;
     /// A disaggregated deployment (prefill/decode pools, `disaggregated_run`): the prefill pool's
     /// workers, each of `prefill_layout`, and the decode pool's workers, each of the row's layout
     /// (`d.layout`), on the same GPU and engine; the row's `batch` is then the client's concurrency c
@@ -498,10 +501,11 @@ struct measurement {
 
 /// The deployment as the row ran it: its GPU's compute fractions at the clock the run pinned
 /// (`achievable_fractions::at_clock`; unchanged where the row pinned none or the GPU's fractions
-/// state no clock).
+/// state no clock), and the GEMM table its harness loads at that clock (`deployment::gemm`).
 [[nodiscard]] inline deployment as_run(const measurement& x) {
     deployment d = x.d;
     d.hw.gpu.efficiency = d.hw.gpu.efficiency.at_clock(x.clock_MHz);
+    if (x.harness_gemm_table != nullptr) d.gemm = {.table = x.harness_gemm_table, .run_clock_MHz = x.clock_MHz};
     return d;
 }
 

@@ -44,6 +44,7 @@
 /// | `prefill_workers`, `prefill_tp`, `prefill_ep`, `prefill_dp`, `decode_workers` | optional: a disaggregated deployment (prefill/decode pools): the prefill pool's workers and one prefill worker's layout (empty degree = 1), the decode pool's workers, each of the row's `tp`/`ep`/`dp` layout (pp 1); such a row is a closed-loop client's run (`prompts` > 0) whose `batch` is the client's concurrency over the whole deployment, priced by its simulated closed loop (`plan::disaggregated_run`, `sim::simulate_disaggregated`; the closed form `plan::disaggregated_bound` bounds it); empty or 0 prefill workers = colocated |
 /// | `prefill_max_batch`, `prefill_max_tokens`, `prefill_chunk_tokens` | optional, disaggregated rows only: the prefill worker's caps, per prefill attention rank: the prompts a pass takes (SGLang --max-running-requests ÷ dp under DP attention, TensorRT-LLM max_batch_size), the pass's token budget (SGLang --max-prefill-tokens, ServerArgs default 16384, not divided under DP attention; TensorRT-LLM max_num_tokens) and where a prompt is cut where the engine chunks (SGLang --chunked-prefill-size ÷ dp; TensorRT-LLM: empty, max_num_tokens); whole, from 1 to 10⁹ (`sim::prefill_cap_max`); empty = the engine's default (`plan::prefill_admission_of`, `sim::prefill_admission`) |
 /// | `clock_MHz` | optional: the engine clock the run pinned, in MHz (AMD's harnesses: `rocm-smi --setperfdeterminism`), priced against the clock the GPU's compute fractions hold at (`as_run`); empty = 0, not pinned |
+/// | `gemm_table` | optional: the measured GEMM table the run's engine loads for the dense projections (AMD's harnesses: the yaml's `HIPBLASLT_TUNING_OVERRIDE_FILE`), an id of tables/gemm_tables.csv (`catalog::gemm_tables`) measured on the row's GPU for its model's four projections at its tp; priced at the table's times scaled to the row's `clock_MHz` (`as_run`, `gemm_table_efficiency`; docs/amd-hipblaslt-tables.md); empty = none, the size curve |
 /// | `metric` | `output_tokens_per_s`, `ttft_s` or `tpot_s` |
 /// | `value`, `unit` | the figure: `tok/s`, `s` or `ms` |
 /// | `source` | where the figure was published (required: a figure without a source is refused) |
@@ -53,6 +54,7 @@
 /// const auto rows = llmcost::io::load_measurements_csv("tables/measurements.csv");
 /// \endcode
 
+#include <llmcost/catalog/gemm_tables.hpp>
 #include <llmcost/catalog/lookup.hpp>
 #include <llmcost/io/csv.hpp>
 #include <llmcost/io/error.hpp>
@@ -268,6 +270,24 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (t.find_column("input_spread")) x.r.input_spread = tokens(r.number("input_spread", 0.0));
     if (t.find_column("output_spread")) x.r.output_spread = tokens(r.number("output_spread", 0.0));
     if (t.find_column("clock_MHz")) x.clock_MHz = r.number("clock_MHz", 0.0);
+    if (t.find_column("gemm_table") && !r.text("gemm_table").empty()) {  // the table the harness loads, checked against the row
+        const std::string& id = r.text("gemm_table");
+        const gemm_table* g = catalog::gemm_table_by_id(id);
+        if (g == nullptr) {
+            std::string known;
+            for (const gemm_table* c : catalog::gemm_tables) known += (known.empty() ? "" : ", ") + std::string(c->id);
+            r.fail("gemm_table", "unknown table '" + id + "'; expected one of " + known + " (tables/gemm_tables.csv) or empty");
+        }
+        if (g->gpu != x.d.hw.gpu.name)
+            r.fail("gemm_table", "table '" + id + "' was measured on " + std::string(g->gpu) + ", not the row's " +
+                                     std::string(x.d.hw.gpu.name) + ": a GEMM table applies to its own GPU");
+        try {
+            g->check_fits(x.d.m, x.d.hw.gpu.name, x.d.layout.tp);
+        } catch (const invalid_input& e) {
+            r.fail("gemm_table", "table '" + id + "' does not fit the row's model and tp: " + e.what());
+        }
+        x.harness_gemm_table = g;
+    }
     if (t.find_column("prefill_workers")) {  // a disaggregated deployment: the prefill pool, and the decode pool's workers
         const double w = r.number("prefill_workers", 0.0);
         if (w != std::floor(w) || w > 1e6)
