@@ -127,5 +127,9 @@ static_assert(recurrence_time(flops(6e12), 2, flops_per_second(5e14)) == seconds
 static_assert(catalog::sglang_blackwell.kernels.expert_curve_multiplier(expert_operands::fp8) == 0.4953);
 static_assert(catalog::sglang_blackwell.kernels.expert_curve_multiplier(expert_operands::other) == catalog::sglang_blackwell.kernels.grouped_gemm);
 static_assert(catalog::trtllm_blackwell.kernels.expert_curve_multiplier(expert_operands::fp8) == catalog::trtllm_blackwell.kernels.grouped_gemm);
+// SGLang on CDNA4: AITER fused MoE, FP8 × FP8 at g8 = 0.4421, MXFP4 × MXFP4 at g4 = 0.2222 (docs/aiter-fused-moe.md); vLLM on CDNA4 at g.
+static_assert(catalog::sglang_cdna4.kernels.expert_curve_multiplier(expert_operands::fp4) == 0.2222);
+static_assert(catalog::sglang_cdna4.kernels.expert_curve_multiplier(expert_operands::fp8) == 0.4421);
+static_assert(catalog::vllm_cdna4.kernels.expert_curve_multiplier(expert_operands::fp4) == catalog::vllm_cdna4.kernels.grouped_gemm);
 
 }  // namespace
