@@ -124,8 +124,12 @@ static_assert(whole_prompt_attention(12.0, tokens(871.0), 32.0).query_rows == 33
 // The state-space recurrence: t = S ÷ tp ÷ R_p = 6·10¹² ÷ 2 ÷ 5·10¹⁴ = 6 ms.
 static_assert(recurrence_time(flops(6e12), 2, flops_per_second(5e14)) == seconds(6e-3));
 // SGLang on Blackwell's FP8 × FP8 experts at g · g8 = 1 · 0.4953 of the size curve (B87); other formats at g.
-static_assert(catalog::sglang_blackwell.kernels.expert_curve_multiplier(true) == 0.4953);
-static_assert(catalog::sglang_blackwell.kernels.expert_curve_multiplier(false) == catalog::sglang_blackwell.kernels.grouped_gemm);
-static_assert(catalog::trtllm_blackwell.kernels.expert_curve_multiplier(true) == catalog::trtllm_blackwell.kernels.grouped_gemm);
+static_assert(catalog::sglang_blackwell.kernels.expert_curve_multiplier(expert_operands::fp8) == 0.4953);
+static_assert(catalog::sglang_blackwell.kernels.expert_curve_multiplier(expert_operands::other) == catalog::sglang_blackwell.kernels.grouped_gemm);
+static_assert(catalog::trtllm_blackwell.kernels.expert_curve_multiplier(expert_operands::fp8) == catalog::trtllm_blackwell.kernels.grouped_gemm);
+// SGLang on CDNA4: AITER fused MoE, FP8 × FP8 at g8 = 0.4421, MXFP4 × MXFP4 at g4 = 0.2222 (docs/aiter-fused-moe.md); vLLM on CDNA4 at g.
+static_assert(catalog::sglang_cdna4.kernels.expert_curve_multiplier(expert_operands::fp4) == 0.2222);
+static_assert(catalog::sglang_cdna4.kernels.expert_curve_multiplier(expert_operands::fp8) == 0.4421);
+static_assert(catalog::vllm_cdna4.kernels.expert_curve_multiplier(expert_operands::fp4) == catalog::vllm_cdna4.kernels.grouped_gemm);
 
 }  // namespace

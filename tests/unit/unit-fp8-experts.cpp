@@ -2,6 +2,8 @@
 // (`engine_kernels::fp8_expert_gemm`): SGLang on Blackwell's TRTLLM-Gen FP8 block-scale MoE, fitted to
 // aiconfigurator's SGLang 0.5.14 MoE table on B200 (B87; docs/sglang-blackwell-dsr1-aic.md); SGLang on
 // CDNA4's AITER fused MoE, fitted to AITER's tuned fused-MoE table on MI355X (docs/aiter-fused-moe.md).
+// FP4 × FP4 (W4A4) expert GEMMs likewise (`engine_kernels::fp4_expert_gemm`): SGLang on CDNA4's AITER MXFP4
+// fused MoE, fitted to AITER's first tuned MXFP4 DeepSeek-V3 table (docs/aiter-fused-moe.md §8).
 #include <llmcost/catalog/engines.hpp>
 #include <llmcost/catalog/hardware.hpp>
 #include <llmcost/catalog/models.hpp>
@@ -35,9 +37,9 @@ TEST_CASE("fp8_expert_gemm: an FP8 expert GEMM's rate, worked by hand (B87)") {
     // (aiconfigurator's table: 599.3, B87-tp8-8192).
     const engine_kernels& k = catalog::sglang_blackwell.kernels;
     CHECK(k.fp8_expert_gemm == 0.4953);
-    CHECK(k.expert_curve_multiplier(true) == doctest::Approx(0.4953));
-    CHECK(k.expert_curve_multiplier(false) == 1.0);
-    const expert_gemm_kernel kernel{.peak = 4.5e15, .grouped_gemm = k.expert_curve_multiplier(true)};
+    CHECK(k.expert_curve_multiplier(expert_operands::fp8) == doctest::Approx(0.4953));
+    CHECK(k.expert_curve_multiplier(expert_operands::other) == 1.0);
+    const expert_gemm_kernel kernel{.peak = 4.5e15, .grouped_gemm = k.expert_curve_multiplier(expert_operands::fp8)};
     const double rate = expert_gemm_rate(catalog::b200_hgx.gpu.efficiency, kernel, 256.0, std::cbrt(7168.0 * 256.0));
     CHECK(rate == doctest::Approx(670.1e12).epsilon(2e-4));
 }
@@ -53,9 +55,9 @@ TEST_CASE("fp8_expert_gemm on SGLang CDNA4: one AITER tuned fused-MoE row's time
     // within the fit's residual s 0.162 ln).
     const engine_kernels& k = catalog::sglang_cdna4.kernels;
     CHECK(k.fp8_expert_gemm == 0.4421);
-    CHECK(k.expert_curve_multiplier(true) == doctest::Approx(0.4421));
-    CHECK(k.expert_curve_multiplier(false) == 1.0);
-    const expert_gemm_kernel kernel{.peak = 5.0e15 * k.gemm, .grouped_gemm = k.expert_curve_multiplier(true)};
+    CHECK(k.expert_curve_multiplier(expert_operands::fp8) == doctest::Approx(0.4421));
+    CHECK(k.expert_curve_multiplier(expert_operands::other) == 1.0);
+    const expert_gemm_kernel kernel{.peak = 5.0e15 * k.gemm, .grouped_gemm = k.expert_curve_multiplier(expert_operands::fp8)};
     const double rows = 8192.0 * 9.0 / 257.0;
     const double rate = expert_gemm_rate(catalog::mi355x.gpu.efficiency, kernel, rows, std::cbrt(7168.0 * 256.0));
     CHECK(rate == doctest::Approx(635.19e12).epsilon(2e-4));
@@ -168,5 +170,106 @@ TEST_CASE("fp8_expert_gemm: refusals and the table's optional column") {
         const std::string m = test::message_of([&] { return io::parse_engines_csv(columns + row + "," + bad + ",my runs\n", "mine.csv"); });
         CHECK(test::contains(m, "mine.csv:2"));
         CHECK(test::contains(m, "fp8_expert_gemm"));
+    }
+}
+
+TEST_CASE("fp4_expert_gemm on SGLang CDNA4: AITER's tuned MXFP4 fused-MoE rows at 16,384 tokens, worked by hand") {
+    // ROCm/aiter @8c5fceb424 aiter/configs/model_configs/dsv3_fp4_tuned_fmoe.csv, the two rows cu_num 256
+    // (MI355X), token 16,384, model_dim 7,168, inter_dim 256, expert 257, topk 9, per_1x32 (FP4 × FP4):
+    // us1 + us2 = 577.0875 + 1,446.8138 = 2,023.90 us (802.16 TFLOP/s) and 508.1467 + 1,648.605 = 2,156.75 us
+    // (752.75 TFLOP/s; its `us` column reads 2,356.75, 200 us above its stages). Rows per expert 16,384 · 9 ÷ 257
+    // = 573.76, computed as 576 (whole 64-row tiles); n = ∛(576 · 7,168 · 256) = ∛1,056,964,608 = 1,018.64
+    // (1,018³ = 1,054,977,832, 1,019³ = 1,058,089,859); MI355X's curve 0.6793 · 1,018.64 ÷ 1,816.64 = 0.38091,
+    // × 573.76 ÷ 576 = 0.37942; FP4 peak 10,000 · gemm 0.9215 = 9,215 TFLOP/s → 3,496.35 on the curve; the
+    // rows' ratios 802.16 ÷ 3,496.35 = 0.22943 and 752.75 ÷ 3,496.35 = 0.21530, geometric mean 0.22225 → 0.2222;
+    // × 0.2222 = 776.89 TFLOP/s. FLOPs 2 · 16,384 · 9 · 3 · 7,168 · 256 = 1.62350e12 → 2,089.74 us: +3.3% and
+    // −3.1% of the two rows.
+    const engine_kernels& k = catalog::sglang_cdna4.kernels;
+    CHECK(k.fp4_expert_gemm == 0.2222);
+    CHECK(k.expert_curve_multiplier(expert_operands::fp4) == doctest::Approx(0.2222));
+    CHECK(k.expert_curve_multiplier(expert_operands::fp8) == doctest::Approx(0.4421));  // FP8 experts unchanged
+    CHECK(k.expert_curve_multiplier(expert_operands::other) == 1.0);
+    const double row_rates[] = {802.16e12, 752.75e12};
+    const expert_gemm_kernel curve{.peak = 10.0e15 * k.gemm, .grouped_gemm = 1.0};
+    const double rows = 16384.0 * 9.0 / 257.0;
+    const double at_curve = expert_gemm_rate(catalog::mi355x.gpu.efficiency, curve, rows, std::cbrt(7168.0 * 256.0));
+    CHECK(at_curve == doctest::Approx(3496.35e12).epsilon(2e-4));
+    CHECK(std::sqrt(row_rates[0] / at_curve * (row_rates[1] / at_curve)) == doctest::Approx(0.2222).epsilon(1e-3));
+    const expert_gemm_kernel kernel{.peak = 10.0e15 * k.gemm, .grouped_gemm = k.expert_curve_multiplier(expert_operands::fp4)};
+    const double rate = expert_gemm_rate(catalog::mi355x.gpu.efficiency, kernel, rows, std::cbrt(7168.0 * 256.0));
+    CHECK(rate == doctest::Approx(776.89e12).epsilon(2e-4));
+    const double flops = 2.0 * 16384.0 * 9.0 * 3.0 * 7168.0 * 256.0;
+    CHECK(flops / rate == doctest::Approx(2089.74e-6).epsilon(2e-4));
+    CHECK(flops / rate / 2023.9013e-6 - 1.0 == doctest::Approx(0.0325).epsilon(0.01));
+    CHECK(flops / rate / 2156.7517e-6 - 1.0 == doctest::Approx(-0.0311).epsilon(0.01));
+}
+
+TEST_CASE("fp4_expert_gemm on SGLang CDNA4: an MXFP4 TP8 prompt's expert GEMMs take 1 ÷ 0.2222 as long, worked by hand") {
+    const deployment mxfp4 = with_formats({.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 8},
+                                           .engine = catalog::sglang_cdna4},
+                                          formats::mxfp4, formats::fp8);
+    CHECK(experts_fp4_weights_and_activations(mxfp4.m));
+    CHECK_FALSE(experts_fp8_weights_and_activations(mxfp4.m));
+    CHECK(expert_operands_of(mxfp4.m) == expert_operands::fp4);
+    deployment none = mxfp4;
+    none.engine.kernels.fp4_expert_gemm = 0.0;
+    // One TP rank's expert FLOPs: 2 · 7,373 · 8 · (3 · 7,168 · 2,048) · 58 ÷ 8 = 3.7666e13. Rows per expert
+    // 7,373 · 8 ÷ 256 = 230.41, computed as 256; n = ∛(256 · 7,168 · 256) = 777.37, e = 0.6793 · 777.37 ÷
+    // 1,575.37 · (230.41 ÷ 256) = 0.30169; r = 9,215e12 · 0.30169 = 2.7801e15 FLOP/s; F ÷ r = 13.549 ms;
+    // Δt = 13.549 · (1 ÷ 0.2222 − 1) = 47.43 ms.
+    const pass_cost with = prefill_pass(mxfp4, 1.0, 7373_tok, 0_tok);
+    const pass_cost without = prefill_pass(none, 1.0, 7373_tok, 0_tok);
+    CHECK((with.matmul_compute_time - without.matmul_compute_time).value() == doctest::Approx(47.43e-3).epsilon(2e-3));
+    CHECK(with.attention_time() == without.attention_time());
+    CHECK(with.tp_time == without.tp_time);
+    // FP8 experts on the same engine keep fp8_expert_gemm alone.
+    const deployment fp8 = with_formats(mxfp4, formats::fp8, formats::fp8);
+    CHECK(expert_operands_of(fp8.m) == expert_operands::fp8);
+    deployment fp8_none = fp8;
+    fp8_none.engine.kernels.fp4_expert_gemm = 0.0;
+    CHECK(prefill_pass(fp8, 1.0, 7373_tok, 0_tok).time() == prefill_pass(fp8_none, 1.0, 7373_tok, 0_tok).time());
+    // Every other engine keeps 0.
+    for (const engine_profile& e : catalog::all_engines)
+        if (e.name != catalog::sglang_cdna4.name) CHECK(e.kernels.fp4_expert_gemm == 0.0);
+}
+
+TEST_CASE("fp4_expert_gemm: W4A16 (mixed input) and W4A8 experts are not W4A4") {
+    // gpt-oss's MXFP4 experts with BF16 activations: the mixed-input kernel (vLLM's Marlin) or, where the engine
+    // quantizes the activations to FP8, W4A8 (TensorRT-LLM on Blackwell); neither takes fp4_expert_gemm.
+    CHECK_FALSE(experts_fp4_weights_and_activations(catalog::gpt_oss_120b));
+    CHECK(expert_operands_of(catalog::gpt_oss_120b) == expert_operands::other);
+    deployment d{.m = catalog::gpt_oss_120b, .hw = catalog::mi355x, .layout = {.tp = 1}, .engine = catalog::sglang_cdna4};
+    deployment none = d;
+    none.engine.kernels.fp4_expert_gemm = 0.0;
+    CHECK(prefill_pass(d, 1.0, 4096_tok, 0_tok).time() == prefill_pass(none, 1.0, 4096_tok, 0_tok).time());
+    // A dense model has no experts.
+    CHECK_FALSE(experts_fp4_weights_and_activations(with_formats({.m = catalog::llama_3_1_70b, .hw = catalog::mi355x,
+                                                                  .engine = catalog::sglang_cdna4},
+                                                                 formats::mxfp4, formats::fp8).m));
+}
+
+TEST_CASE("fp4_expert_gemm: refusals and the table's optional column") {
+    engine_profile e = catalog::sglang_cdna4;
+    for (double bad : {-0.5, 1.5, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+        e.kernels.fp4_expert_gemm = bad;
+        const std::string m = test::validation_message(e);
+        CHECK(test::contains(m, "kernels.fp4_expert_gemm = "));
+        CHECK(test::contains(m, "must be 0 (none) or a fraction in (0, 1] of the expert GEMMs' size curve"));
+    }
+    e.kernels.fp4_expert_gemm = 1.0;
+    CHECK(test::validation_message(e).empty());
+    const std::string header = test::engine_table_columns();
+    const std::string row = "Mine,sglang,cdna4,1,1,1,0,1,1,1,1,1,1,0,0,3.98,1,5.416,1024,24.95,0,0,2048,16384,1,16384,0.875,1,1,0,0,0,0,1,0,0";
+    const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].kernels.fp4_expert_gemm == 0.0);
+    const std::string columns = header + ",fp4_expert_gemm,source\n";
+    const auto mine = io::parse_engines_csv(columns + row + ",0.2222,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].kernels.fp4_expert_gemm == 0.2222);
+    for (const char* bad : {"-1", "nan", "1.5"}) {
+        const std::string m = test::message_of([&] { return io::parse_engines_csv(columns + row + "," + bad + ",my runs\n", "mine.csv"); });
+        CHECK(test::contains(m, "mine.csv:2"));
+        CHECK(test::contains(m, "fp4_expert_gemm"));
     }
 }

@@ -297,7 +297,7 @@ micro_row price(micro_row r) {
         const std::optional<engine_profile> sgl = arch ? catalog::find_engine(engine_kind::sglang, *arch) : std::nullopt;
         const engine_kernels kernels = sgl ? sgl->kernels : engine_kernels{};
         const double peak = g.peak(compute_class::fp8).value() * kernels.gemm;
-        const double multiplier = kernels.expert_curve_multiplier(true);
+        const double multiplier = kernels.expert_curve_multiplier(expert_operands::fp8);
         const expert_gemm_kernel k{.peak = peak, .grouped_gemm = multiplier, .tile_rows = kernels.expert_tile_rows, .ceiling = 0.0};
         const double m = mnk[0], n = mnk[1], kk = mnk[2];
         r.predicted = expert_gemm_rate(e, k, m, std::cbrt(kk * n)) / scale;

@@ -391,6 +391,23 @@ struct step_shape {
            m.activations.compute == compute_class::fp8;
 }
 
+/// Whether the model's routed experts' GEMMs are FP4 × FP4 (W4A4, a property of the model): experts stored as
+/// 4-bit floats and activations in the FP4 compute class, as an MXFP4 checkpoint quantizes both (AMD's
+/// DeepSeek-R1 MXFP4, Quark's w_mxfp4_a_mxfp4); where the engine has one, its FP4 expert multiplier applies
+/// (`engine_kernels::fp4_expert_gemm`). Not W4A16 (activations wider, the mixed-input kernel) nor W4A8
+/// (`expert_activations_quantized_to_fp8`: the model's activations are wider than 8 bits).
+[[nodiscard]] constexpr bool experts_fp4_weights_and_activations(const model& m) {
+    return m.is_moe() && m.expert_format().compute == compute_class::fp4 && m.expert_format().element_bits == 4.0 &&
+           m.activations.compute == compute_class::fp4;
+}
+
+/// Which expert multiplier of the engine a model's routed-expert GEMMs take (`engine_kernels::expert_curve_multiplier`).
+[[nodiscard]] constexpr expert_operands expert_operands_of(const model& m) {
+    if (experts_fp8_weights_and_activations(m)) return expert_operands::fp8;
+    if (experts_fp4_weights_and_activations(m)) return expert_operands::fp4;
+    return expert_operands::other;
+}
+
 /// Everything a pass costs that depends only on the deployment, worked out once. `step_pass(d, …)`
 /// prepares one per call; a caller pricing many steps of one deployment (a sweep over batch and
 /// context, a request's decode, a serving point's steps) prepares it once and passes it in: the
@@ -635,10 +652,10 @@ struct pass_model {
     pm.attention_layers = pm.layer_kinds.attention();
     pm.query_heads_per_rank = m.attention.query_heads / pm.tp;
     pm.elementwise_bandwidth = pm.bandwidth.value() * en.kernels.elementwise;
-    // r_expert = peak · e(m) · grouped_gemm · g8: FP8 × FP8 expert GEMMs at the engine's own fraction
-    // of the size curve where it has one (`engine_kernels::fp8_expert_gemm`; SGLang on Blackwell's
-    // TRTLLM-Gen FP8 block-scale MoE, aiconfigurator's SGLang 0.5.14 table, B87).
-    pm.grouped_gemm = en.kernels.expert_curve_multiplier(experts_fp8_weights_and_activations(m));
+    // r_expert = peak · e(m) · grouped_gemm · g8 (or · g4): FP8 × FP8 (FP4 × FP4) expert GEMMs at the engine's
+    // own fraction of the size curve where it has one (`engine_kernels::fp8_expert_gemm`: SGLang on Blackwell's
+    // TRTLLM-Gen FP8 block-scale MoE, B87; AITER's FP8 fused MoE; `fp4_expert_gemm`: AITER's MXFP4 fused MoE).
+    pm.grouped_gemm = en.kernels.expert_curve_multiplier(expert_operands_of(m));
     pm.expert_tile_rows = en.kernels.expert_tile_rows;
     pm.dense_width = (m.ffn.intermediate > 0 ? m.ffn.intermediate : m.hidden) / pm.tp;
     const double inside_expert = d.expert_parallel() ? static_cast<double>(d.layout.tp * d.layout.dp) / d.layout.ep : pm.tp;

@@ -123,6 +123,14 @@ inline constexpr std::array all_kv_pool_rules{kv_pool_rule::share_of_total, kv_p
     return std::nullopt;
 }
 
+/// The operands of a model's routed-expert GEMMs, as far as an engine's expert multiplier tells them apart
+/// (`engine_kernels::expert_curve_multiplier`; the model's formats decide which, costs/passes.hpp).
+enum class expert_operands : unsigned char {
+    other,  ///< any other pair (BF16, W4A16 mixed input, W4A8): the size curve × `grouped_gemm`
+    fp8,    ///< FP8 experts × FP8 activations (`engine_kernels::fp8_expert_gemm`)
+    fp4,    ///< 4-bit float experts × 4-bit float activations, W4A4 (`engine_kernels::fp4_expert_gemm`)
+};
+
 /// Kernel rates of an engine, each a multiplier of the hardware's own figure (1 = the kernel the
 /// hardware table's micro-benchmark measured). Products with the hardware's fractions may not pass
 /// the datasheet (`engine_profile::validate_on`).
@@ -304,10 +312,19 @@ struct engine_kernels {
     /// 0.5.14 table times at 0.40-0.57 of that curve from 4,096 tokens (B87; docs/sglang-blackwell-dsr1-aic.md).
     /// 0: none (the curve × `grouped_gemm`, every format alike).
     double fp8_expert_gemm = 0.0;
+    /// The same for routed-expert GEMMs whose experts and activations are both 4-bit floats (W4A4: an
+    /// MXFP4 checkpoint's experts with MXFP4 activations, AMD's DeepSeek-R1 MXFP4 on CDNA 4; not W4A16's
+    /// mixed-input kernel, not W4A8): r = peak_fp4 · e(m) · grouped_gemm · g4. SGLang on ROCm runs them
+    /// with AITER's per_1x32 fused MoE, which AITER's first tuned MXFP4 DeepSeek-V3 table (ROCm/aiter
+    /// @8c5fceb424, dsv3_fp4_tuned_fmoe.csv) times at about its FP8 kernel's rate (docs/aiter-fused-moe.md §8).
+    /// 0: none (the curve × `grouped_gemm`).
+    double fp4_expert_gemm = 0.0;
     /// The expert GEMM rate's multiplier of the size curve: g · g8 for FP8 × FP8 experts where the engine
-    /// has `fp8_expert_gemm`, else g (`grouped_gemm`).
-    [[nodiscard]] constexpr double expert_curve_multiplier(bool fp8_weights_and_activations) const {
-        return fp8_weights_and_activations && fp8_expert_gemm > 0.0 ? grouped_gemm * fp8_expert_gemm : grouped_gemm;
+    /// has `fp8_expert_gemm`, g · g4 for FP4 × FP4 experts where it has `fp4_expert_gemm`, else g (`grouped_gemm`).
+    [[nodiscard]] constexpr double expert_curve_multiplier(expert_operands operands) const {
+        if (operands == expert_operands::fp8 && fp8_expert_gemm > 0.0) return grouped_gemm * fp8_expert_gemm;
+        if (operands == expert_operands::fp4 && fp4_expert_gemm > 0.0) return grouped_gemm * fp4_expert_gemm;
+        return grouped_gemm;
     }
     /// Whether this engine prices dense FP4 GEMMs on a curve of its own.
     [[nodiscard]] constexpr bool own_fp4_curve() const { return fp4_gemm_efficiency > 0.0; }
@@ -669,6 +686,9 @@ struct engine_profile {
                 "cross-host all-reduce's figures (cross_host_all_reduce)");
         require(kernels.fp8_expert_gemm == 0.0 || (positive_finite(kernels.fp8_expert_gemm) && kernels.fp8_expert_gemm <= 1.0),
                 s, "kernels.fp8_expert_gemm", kernels.fp8_expert_gemm,
+                "must be 0 (none) or a fraction in (0, 1] of the expert GEMMs' size curve");
+        require(kernels.fp4_expert_gemm == 0.0 || (positive_finite(kernels.fp4_expert_gemm) && kernels.fp4_expert_gemm <= 1.0),
+                s, "kernels.fp4_expert_gemm", kernels.fp4_expert_gemm,
                 "must be 0 (none) or a fraction in (0, 1] of the expert GEMMs' size curve");
         require(!(kernels.fp4_quant_gemm_efficiency > 0.0) || kernels.own_fp4_curve(), s,
                 "kernels.fp4_quant_gemm_efficiency", kernels.fp4_quant_gemm_efficiency,

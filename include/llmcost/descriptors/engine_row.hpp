@@ -97,6 +97,8 @@ struct engine_row {
     double cross_host_all_reduce_max_KiB;
     /// the most rows a dense FP8 GEMM kernel's M extent covers (`engine_kernels::fp8_gemm_tile_rows`); 0: the hardware's padding
     double fp8_gemm_tile_rows;
+    /// FP4 × FP4 experts' GEMM rate over the expert size curve (`engine_kernels::fp4_expert_gemm`); 0: none
+    double fp4_expert_gemm;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -155,7 +157,8 @@ struct engine_row {
                     .prompt_attention_efficiency = r.prompt_attention_efficiency,
                     .prompt_attention_half_keys = r.prompt_attention_half_keys,
                     .prompt_attention_half_rows = r.prompt_attention_half_rows,
-                    .fp8_expert_gemm = r.fp8_expert_gemm},
+                    .fp8_expert_gemm = r.fp8_expert_gemm,
+                    .fp4_expert_gemm = r.fp4_expert_gemm},
         .overheads = {.step = microseconds(r.step_overhead_us),
                       .launch_eager = microseconds(r.launch_eager_us),
                       .launch_graph = microseconds(r.launch_graph_us),
