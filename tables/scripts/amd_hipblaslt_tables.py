@@ -108,9 +108,6 @@ def parse(table):
     return measured
 
 
-def fmt_us(text):
-    return repr(float(text)) if "e" in text.lower() else text
-
 
 def main():
     root = os.getcwd()

@@ -156,6 +156,14 @@ TEST_CASE("gemm tables: refused for another GPU, format, model or TP degree") {
     CHECK(test::contains(refusal(bf16), "llmcost.gemm_table.format"));
     d = llama2_mi325x(&server, -5.0);
     CHECK(test::contains(refusal(d), "llmcost.gemm_table.run_clock"));
+    // A checkpoint keeping an attention projection 16-bit prices it on its own curve: inside the table's QKV / O time
+    // it would count twice (review 38). The LM head alone is not in the table: allowed.
+    d = llama2_mi325x(&server, 1600.0);
+    d.m.excluded.attention_output = true;
+    CHECK(test::contains(refusal(d), "no attention projection kept 16-bit"));
+    d = llama2_mi325x(&server, 1600.0);
+    d.m.excluded.lm_head = true;
+    CHECK(refusal(d).empty());
 }
 
 TEST_CASE("measurements: gemm_table names the table a row's harness loads, priced at the row's clock") {

@@ -138,6 +138,14 @@ struct gemm_table {
         require(m.activations.compute == compute_class::fp8 && m.weights.compute == compute_class::fp8, id,
                 "model matmul format (bits)", m.activations.bits_per_element(),
                 "a GEMM table of FP8 × FP8 GEMMs applies to FP8 weights and activations", "llmcost.gemm_table.format");
+        // A checkpoint that keeps attention projections 16-bit (`model::excluded`) prices them on their own curve:
+        // inside the table's QKV / O times they would be counted twice.
+        const excluded_modules& x = m.excluded;
+        require(!(x.attention_inputs || x.attention_kv_up || x.attention_output), id, "model excluded modules",
+                static_cast<double>(x.attention_inputs + x.attention_kv_up + x.attention_output),
+                "a GEMM table of FP8 × FP8 GEMMs applies to FP8 weights and activations: no attention projection "
+                "kept 16-bit (the checkpoint's excluded modules)",
+                "llmcost.gemm_table.format");
         const attention_spec& a = m.attention;
         const double r = tp;
         const bool dense = !m.is_moe() && m.ffn.gated && a.kind == attention_kind::standard;
