@@ -7,10 +7,12 @@ and since session 38 on the table's times too (`gemm_tuning::time_scale`: x the 
 through one function, `at_engine_clock`. The sentence is replaced by what is priced, with the row's own clock and its
 table's clock (tables/gemm_tables.csv).
 
-The rows are those whose `gemm_table` is set (not a hand-picked id list). A row is refused unless its notes hold the
+The rows are those whose `gemm_table` is set (not a hand-picked id list), and those without a table whose GPU's
+compute fractions state a clock (tables/hardware.csv compute_clock_MHz > 0: the MI325X Offline, Mixtral and Vultr
+rows), whose sentence names the fractions alone; a row on a GPU that states no clock (MI300X) keeps the old sentence,
+which is still true of it. A row is refused unless its notes hold the
 old sentence exactly once or the new one already (then it is left: re-runnable). The GPU's fraction clock is read from
-tables/hardware.csv and must be stated. Rows without a table are not touched: their notes are this script's business
-only where they load a table. Run from the repository root: python3 tables/scripts/gemm_table_clock_notes.py
+tables/hardware.csv and must be stated. Run from the repository root: python3 tables/scripts/gemm_table_clock_notes.py
 """
 import sys
 
@@ -35,6 +37,11 @@ def new_sentence(run, fractions, table_id, table_clock):
             f"docs/amd-hipblaslt-tables.md).")
 
 
+def fractions_sentence(run, fractions):
+    return (f"; priced (plan::as_run, at_engine_clock): the GPU's compute fractions x {mhz(run)} / {mhz(fractions)}, "
+            f"the clock tables/hardware.csv states they hold at (compute_clock_MHz, B15); no GEMM table.")
+
+
 def main():
     rows = load(MEAS)
     col = {name: i for i, name in enumerate(rows[0])}
@@ -46,9 +53,24 @@ def main():
     clock_of_table = {r[tcol["id"]]: r[tcol["clock_MHz"]] for r in tables[1:] if r}
     changed, kept = [], []
     for r in rows[1:]:
-        if not r or not r[col["gemm_table"]]:
+        if not r:
             continue
         name, table, gpu, run = r[col["id"]], r[col["gemm_table"]], r[col["hardware"]], r[col["clock_MHz"]]
+        if not table:
+            fractions = clock_of_gpu.get(gpu, "")
+            notes = r[col["notes"]]
+            if not run or not fractions or float(fractions) <= 0:
+                continue
+            new = fractions_sentence(run, fractions)
+            if new in notes and OLD not in notes:
+                kept.append(name)
+            elif notes.count(OLD) == 1 and new not in notes:
+                r[col["notes"]] = notes.replace(OLD, new)
+                changed.append(name)
+            elif OLD in notes or new in notes:
+                sys.exit(f"{MEAS}: {name}: notes hold the old clock sentence {notes.count(OLD)} times and the new one "
+                         f"{notes.count(new)} times; refused")
+            continue
         if table not in clock_of_table:
             sys.exit(f"{MEAS}: {name}: gemm_table {table!r} is not in {TABLES}; refused")
         fractions = clock_of_gpu.get(gpu, "")
