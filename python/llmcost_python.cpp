@@ -217,6 +217,8 @@ struct deployment_args {
     py::handle excluded_modules{};    ///< None or absent: none kept out of `weights`
     py::handle kept_format{};         ///< None or absent: bf16
     py::handle eager_prompt{};        ///< None or absent: the engine's rule
+    py::handle gemm_table{};          ///< None or absent: no GEMM table, the size curve
+    py::handle clock_MHz{};           ///< None or absent: the engine clock not pinned
 };
 
 /// The modules `excluded_modules=` names (a str, comma-separated, or a list of str: the words of tables/measurements.csv's
@@ -296,6 +298,29 @@ engine_profile kv_memory_fraction_arg(engine_profile e, py::handle f) {
     return with_kv_memory_fraction(e, v);
 }
 
+/// The catalog GEMM table `gemm_table=` names (`catalog::gemm_table_by_id`, as `llmcost … --gemm-table`); None or absent:
+/// none. An unknown id is refused naming the ids; a table that does not fit the deployment by `deployment::validate`.
+const gemm_table* gemm_table_arg(py::handle id) {
+    if (id.ptr() == nullptr || id.is_none()) return nullptr;
+    const std::string text = str_arg(id, "gemm_table");
+    if (const gemm_table* g = catalog::gemm_table_by_id(text)) return g;
+    std::string known;
+    for (const gemm_table* c : catalog::gemm_tables) known += (known.empty() ? "" : ", ") + std::string(c->id);
+    refuse("gemm_table", id, "is not a GEMM table; the tables are " + known + " (None: none, the size curve)",
+           "llmcost.argument.choice");
+}
+
+/// The engine clock `clock_MHz=` pins (`at_engine_clock`, as `llmcost … --clock`); None or absent: 0, not pinned.
+/// Outside (0, 10,000] MHz, NaN or not a number: refused.
+double clock_arg(py::handle f) {
+    if (f.ptr() == nullptr || f.is_none()) return 0.0;
+    const double v = number(f, "clock_MHz");
+    if (!(v > 0.0 && v <= 1e4))
+        refuse("clock_MHz", f, "must be in (0, 10000] MHz (the engine clock the run pins; None: not pinned)",
+               "llmcost.argument.clock");
+    return v;
+}
+
 /// The layout the degrees and the GPU count describe (`layout_for_gpus`: dp = gpus ÷ (tp · pp) when
 /// dp is not given, else tp · pp · dp must be gpus), as the `llmcost` tool reads --tp … --gpus.
 parallel_layout layout_arg(const deployment_args& a) {
@@ -313,7 +338,9 @@ deployment deployment_of(const deployment_args& a) {
     d = with_formats(d, f);
     d.engine = kv_memory_fraction_arg(engine_arg(a.engine, d.hw), a.kv_memory_fraction);
     if (const std::optional<prompt_launch_mode> p = eager_prompt_arg(a.eager_prompt)) d.engine.overheads.prompt_launch = *p;
-    d.validate();
+    d.gemm.table = gemm_table_arg(a.gemm_table);
+    d = at_engine_clock(d, clock_arg(a.clock_MHz));
+    d.validate();  // a table for another GPU, format, model or TP degree: the library's refusal (gemm_table::check_fits)
     return d;
 }
 
@@ -605,9 +632,9 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
                          py::handle max_tokens, py::handle prefill_chunk, py::handle usd_per_gpu_hour,
                          py::handle utilisation, py::handle ignore_max_position, py::handle engine,
                          py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
-                         py::handle eager_prompt) {
+                         py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine, kv_memory_fraction,
-                                        excluded_modules, kept_format, eager_prompt});
+                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -1031,11 +1058,13 @@ void set_up_estimate_parameters() {
     add("excluded_modules", py::none());
     add("kept_format", py::none());
     add("eager_prompt", py::none());
+    add("gemm_table", py::none());
+    add("clock_MHz", py::none());
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = 24;
+    constexpr std::size_t count_of = 26;
     std::array<PyObject*, count_of> a{};
     for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
     if (nargs > estimate_positional) {
@@ -1072,7 +1101,7 @@ PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
         try {
             estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
                                          a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22],
-                                         a[23]);
+                                         a[23], a[24], a[25]);
             return py::cast(std::move(r)).release().ptr();
         } catch (const py::error_already_set&) {
             throw;
@@ -1095,7 +1124,7 @@ PyMethodDef estimate_method{
     "estimate(model, hardware, *, input, output, batch=None, saturate=False, tp=1, pp=1, ep=1, dp=None, gpus=None, "
     "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
     "utilisation=1.0, ignore_max_position=False, engine=None, kv_memory_fraction=None, excluded_modules=None, "
-    "kept_format=None, eager_prompt=None)\n--\n\n"
+    "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None)\n--\n\n"
     "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
     "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
     "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
@@ -1111,7 +1140,10 @@ PyMethodDef estimate_method{
     "lm_head, embedding), their bytes and matmuls in kept_format= (None: bf16), as `llmcost estimate "
     "--excluded-modules --kept-format` (docs/checkpoint-composition.md). eager_prompt='overlap', 'serial' or '0' "
     "states how prompt steps launch without CUDA graphs, as `--eager-prompt` (read by TensorRT-LLM on Blackwell and "
-    "SGLang; docs/trtllm-eager-prompt.md); None: the engine's rule. Returns an Estimate with the fields of "
+    "SGLang; docs/trtllm-eager-prompt.md); None: the engine's rule. gemm_table= names a measured GEMM table the engine "
+    "loads for the dense projections (`llmcost list gemm-tables`), refused for another GPU, "
+    "format, model or TP degree; clock_MHz= the engine clock the run pins (the GPU's compute fractions and the table's "
+    "times scale by it), as `llmcost estimate --gemm-table --clock` (docs/amd-hipblaslt-tables.md). Returns an Estimate with the fields of "
     "`llmcost estimate --format json`."};
 
 // ---- sweeps --------------------------------------------------------------------------------------

@@ -159,6 +159,15 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
                     "Serving engine: trtllm | vllm | sglang (llmcost list engines); default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(app, d.kv_memory_fraction);
+    app->add_option("--gemm-table", d.gemm_table,
+                    "A measured GEMM table the engine loads for the dense projections (llmcost list gemm-tables; AMD's "
+                    "MLPerf harness: HIPBLASLT_TUNING_OVERRIDE_FILE): their time is the table's, scaled by its clock / "
+                    "--clock; refused for another GPU, format, model or TP degree (docs/amd-hipblaslt-tables.md)");
+    app->add_option("--clock", d.clock_MHz,
+                    "The engine clock the run pins, MHz (rocm-smi --setperfdeterminism): the GPU's compute fractions "
+                    "scale by it where the hardware states their clock (MI325X: 1700), a --gemm-table's times by its "
+                    "clock / this. Default: not pinned")
+        ->transform(positive_in(1.0, 1e4, "MHZ"));
     app->add_flag("--ignore-max-position", d.ignore_max_position,
                   "Allow contexts beyond the model's trained maximum");
 }
@@ -338,8 +347,10 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
 
     std::string what;
     std::string list_hardware_file;
-    CLI::App* list = app.add_subcommand("list", "The catalogs: models, hardware, number formats, engines");
-    list->add_option("what", what, "models | hardware | formats | engines")->required()->check(CLI::IsMember({"models", "hardware", "formats", "engines"}));
+    CLI::App* list = app.add_subcommand("list", "The catalogs: models, hardware, number formats, engines, GEMM tables");
+    list->add_option("what", what, "models | hardware | formats | engines | gemm-tables")
+        ->required()
+        ->check(CLI::IsMember({"models", "hardware", "formats", "engines", "gemm-tables"}));
     add_hardware_file(list, list_hardware_file);
     add_format(list, format);
 
@@ -567,6 +578,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
             r = llmcost::cli::list(what == "models" ? catalog_kind::models
                                    : what == "hardware" ? catalog_kind::hardware
                                    : what == "engines"  ? catalog_kind::engines
+                                   : what == "gemm-tables" ? catalog_kind::gemm_tables
                                                         : catalog_kind::formats,
                                    list_hardware_file);
         } else if (kv->parsed()) {

@@ -159,6 +159,18 @@ std::vector<std::string> checkpoint_notes(const checkpoint_options& o, std::span
     return notes;
 }
 
+namespace {
+
+/// The catalog GEMM table `id` names (`catalog::gemm_table_by_id`), or a usage error naming the ids.
+const gemm_table* gemm_table_named(const std::string& id) {
+    if (const gemm_table* g = catalog::gemm_table_by_id(id)) return g;
+    std::string known;
+    for (const gemm_table* c : catalog::gemm_tables) known += (known.empty() ? "" : ", ") + std::string(c->id);
+    throw usage_error("--gemm-table: unknown table '" + id + "'; the tables are " + known + " (see `llmcost list gemm-tables`)");
+}
+
+}  // namespace
+
 /// The deployment the flags describe. The layout's rules (--gpus against the degrees, tp divides
 /// the heads …) are the library's, thrown by `layout_for_gpus` and `validate` as invalid_input.
 deployment build(const deployment_options& o) {
@@ -173,8 +185,37 @@ deployment build(const deployment_options& o) {
     if (!o.engine.empty()) d.engine = engine_named_for(o.engine, d.hw);
     if (o.kv_memory_fraction > 0) d.engine = with_kv_memory_fraction(d.engine, o.kv_memory_fraction);  // the launch's flag
     if (const std::optional<prompt_launch_mode> p = eager_prompt_of(o.checkpoint)) d.engine.overheads.prompt_launch = *p;
-    d.validate();
+    if (!o.gemm_table.empty()) d.gemm.table = gemm_table_named(o.gemm_table);
+    d = at_engine_clock(d, o.clock_MHz);  // 0: not pinned
+    d.validate();  // a table for another GPU, format, model or TP degree: the library's refusal (gemm_table::check_fits)
     return d;
+}
+
+std::vector<std::string> clock_notes(const deployment_options& o, const deployment& d) {
+    std::vector<std::string> notes;
+    if (const gemm_table* g = d.gemm.table) {
+        const double lo = static_cast<double>(g->first) * gemm_table::row_step - (gemm_table::row_step - 1.0);
+        const double hi = static_cast<double>(g->last) * gemm_table::row_step;
+        std::string n = "Dense projections (--gemm-table " + std::string(g->id) + "): the table's measured times on " +
+                        std::string(g->gpu) + " from " + invalid_input::show(lo) + " to " + invalid_input::show(hi) +
+                        " tokens a step, at its " + invalid_input::show(g->clock_MHz) + " MHz";
+        if (d.gemm.run_clock_MHz > 0.0)
+            n += " x " + invalid_input::show(g->clock_MHz) + " / " + invalid_input::show(d.gemm.run_clock_MHz) +
+                 " (--clock)";
+        n += "; above it the rate at its largest size, below it the size curve (docs/amd-hipblaslt-tables.md).";
+        notes.push_back(std::move(n));
+    }
+    if (o.clock_MHz > 0.0) {
+        const double f0 = d.hw.gpu.efficiency.compute_clock_MHz;  // at_clock keeps the clock they were measured at
+        std::string n = "Engine clock pinned at " + invalid_input::show(o.clock_MHz) + " MHz (--clock): ";
+        if (f0 > 0.0)
+            n += "the GPU's compute fractions (GEMM, attention) x " + invalid_input::show(o.clock_MHz) + " / " +
+                 invalid_input::show(f0) + ", the clock they were measured at.";
+        else
+            n += "no effect on the size curves: " + std::string(d.hw.name) + " states no clock for its compute fractions.";
+        notes.push_back(std::move(n));
+    }
+    return notes;
 }
 
 std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, const std::vector<hardware>& gpus) {
@@ -551,6 +592,7 @@ drafter_choice drafter_for(const speculation_options& o, const deployment& d, co
         // The target checkpoint's kept modules are its own, not the drafter's (a dense drafter has no MLA kv_b);
         // the prompt launch is the engine's setting and stays.
         x.checkpoint = checkpoint_options{};
+        x.gemm_table.clear();  // the target's projections' table, not the drafter's; the clock is the GPU's and stays
         x.checkpoint.eager_prompt = dep.checkpoint.eager_prompt;
         x.checkpoint.eager_prompt_given = dep.checkpoint.eager_prompt_given;
         c.speculation.draft = build(x);
@@ -589,6 +631,7 @@ report estimate(const estimate_command& c) {
     }
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
     for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) out.notes.push_back(std::move(n));
+    for (std::string& n : clock_notes(c.dep, d)) out.notes.push_back(std::move(n));
     if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);
     std::optional<drafter_choice> spec;
     if (c.spec.on) {
@@ -885,6 +928,49 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("kv_memory_fraction", "KV memory fraction", e.scheduler.kv_memory_fraction);
             r.records.push_back(std::move(rec));
         }
+    } else if (k == catalog_kind::gemm_tables) {
+        r.title = "llmcost catalog: GEMM tables (--gemm-table; sources in tables/gemm_tables.csv)";
+        r.notes.push_back("A GEMM table holds a GEMM library's measured time for one layer's four dense projections (QKV, O, "
+                          "gate/up, down, each k x n per TP rank) at each token count, as a harness loads it; with "
+                          "--gemm-table the step's projections take its time x its clock / --clock (docs/amd-hipblaslt-tables.md).");
+        r.notes.push_back("Fits: the catalog models whose projections at that TP degree are the table's shapes, served with "
+                          "--weights fp8 (the library's rule, gemm_table::check_fits); any other deployment is refused.");
+        r.notes.push_back("Tokens: the range of step sizes every shape has a measurement for; above it the rate at its largest "
+                          "size, below it the size curve. Glitches: entries over 1.3x both neighbours, replaced by their mean.");
+        r.notes.push_back("Each table's source (repository @commit, file, git blob), weight layout and how its clock is known "
+                          "(the Server table's is INFERRED): tables/gemm_tables.csv.");
+        for (const gemm_table* g : catalog::gemm_tables) {
+            std::string shapes, fits;
+            for (const gemm_shape& x : g->shapes) {
+                if (!shapes.empty()) shapes += ", ";
+                shapes += std::string(x.name) + " " + invalid_input::show(x.k) + "x" + invalid_input::show(x.n);
+            }
+            const auto gpu = catalog::lookup<hardware>(g->gpu);
+            for (const model& m : catalog::all_models)
+                for (int tp = 1; gpu && tp <= 8; tp *= 2) {
+                    try {
+                        const deployment d = with_formats(deployment{.m = m, .hw = *gpu.match}, formats::fp8, formats::fp8);
+                        g->check_fits(d.m, d.hw.gpu.name, tp);
+                    } catch (const invalid_input&) {
+                        continue;
+                    }
+                    if (!fits.empty()) fits += ", ";
+                    fits += std::string(m.name) + " tp " + std::to_string(tp);
+                }
+            const double lo = static_cast<double>(g->first) * gemm_table::row_step - (gemm_table::row_step - 1.0);
+            const double hi = static_cast<double>(g->last) * gemm_table::row_step;
+            record rec{.id = std::string(g->id)};
+            rec.add("id", "id", std::string(g->id))
+                .add("gpu", "GPU", std::string(g->gpu))
+                .add("clock_MHz", "clock (MHz)", g->clock_MHz)
+                .add("shapes", "shapes (k x n)", shapes)
+                .add("fits", "fits", fits.empty() ? value() : value(fits))
+                .add("entries", "entries", static_cast<double>(g->entries.size()))
+                .add("first_tokens", "from (tokens)", lo, "token")
+                .add("last_tokens", "to (tokens)", hi, "token")
+                .add("glitches", "glitches", static_cast<double>(g->glitches));
+            r.records.push_back(std::move(rec));
+        }
     } else {
         r.title = "llmcost number formats (--weights, --kv)";
         for (const number_format& f : formats::all) {
@@ -903,6 +989,10 @@ report list(catalog_kind k, const std::string& hardware_file) {
 report kv(const kv_command& c) {
     if (c.dep.checkpoint.eager_prompt_given)  // taken to be refused saying why, not ignored ("" too)
         throw usage_error("--eager-prompt '" + c.dep.checkpoint.eager_prompt + "': " + std::string(kv_prices_no_step));
+    if (!c.dep.gemm_table.empty() || c.dep.clock_MHz > 0)  // taken to be refused saying why, not ignored
+        throw usage_error(std::string(c.dep.gemm_table.empty() ? "--clock" : "--gemm-table") +
+                          ": kv prices memory (the KV footprint and where it spills), not a step, so no GEMM time or "
+                          "clock enters it; estimate, simulate, spec, cost and disagg read it");
     const deployment d = build(c.dep);
     const double context = c.context > 0 ? c.context : d.m.max_position;
     check_context(d, context, c.dep);
@@ -1146,6 +1236,7 @@ report disagg(const disagg_command& c) {
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(pre.engine) + " Both pools.");
     const std::array pools{pre.engine, dec.engine};
     for (const std::string& n : checkpoint_notes(c.dep.checkpoint, pools)) out.notes.push_back(n + " Both pools.");
+    for (const std::string& n : clock_notes(c.dep, pre)) out.notes.push_back(n + " Both pools.");
     return out;
 }
 
@@ -1191,6 +1282,7 @@ report spec(const spec_command& c) {
     std::vector<std::string> notes = checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1));
     if (chosen.speculation.draft && kept_modules_of(c.dep.checkpoint))  // the first note: the kept modules
         notes.front() += " The target's checkpoint only: the draft model (--drafter) keeps none out of --weights.";
+    for (std::string& n : clock_notes(c.dep, d)) notes.push_back(std::move(n));
     if (eager_prompt_of(c.dep.checkpoint))  // the last note: the prompt steps'
         notes.back() += " spec prices no prompt step: the verification pass is replayed from the engine's CUDA graphs as "
                         "a decode step is, so this moves none of its figures (docs/speculative-verify.md).";
@@ -1262,6 +1354,7 @@ report cost(const cost_command& c) {
         require_batch_fits(d, shape_of(c.req), c.batch);  // the weights and the batch fit, as estimate checks
         if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
         for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) out.notes.push_back(std::move(n));
+        for (std::string& n : clock_notes(c.dep, d)) out.notes.push_back(std::move(n));
         const pricing_point p{.decode_batch = c.batch, .context = mean_decode_context(shape_of(c.req)),
                               .prompt = tokens(c.req.input)};
         const gpu_token_rates rates = gpu_token_rates_at(d, p);

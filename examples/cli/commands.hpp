@@ -85,6 +85,12 @@ struct deployment_options {
     /// --kv-memory-fraction: the f of the engine's KV pool rule for this run (`with_kv_memory_fraction`);
     /// 0 = the engine's own default (tables/engines.csv; the reference engine's 0.95)
     double kv_memory_fraction = 0;
+    /// --gemm-table: a catalog GEMM table's id (`catalog::gemm_table_by_id`; llmcost list gemm-tables) the engine loads
+    /// for the dense projections (`deployment::gemm`); empty = none, the size curve
+    std::string gemm_table;
+    /// --clock: the engine clock the run pins, MHz (`at_engine_clock`, as `plan::as_run` prices a row's `clock_MHz`);
+    /// 0 = not pinned
+    double clock_MHz = 0;
     /// The flags that gave `model` and `hardware`, for messages: a second deployment of the same
     /// command (disagg's decode pool, spec's draft model) names its own flags.
     std::string_view model_flag = "--model";
@@ -198,7 +204,7 @@ struct show_command {
     bool ignore_max_position = false;
 };
 
-enum class catalog_kind { models, hardware, formats, engines };
+enum class catalog_kind { models, hardware, formats, engines, gemm_tables };
 
 /// --pricing's value as the library's basis (the option's check admits only these three).
 [[nodiscard]] pricing_basis pricing_named(const std::string& name);
@@ -235,6 +241,8 @@ inline constexpr cost_model_flag cost_model_flags[] = {
     {"--kv", "chooses a model's KV cache format"},
     {"--engine", "prices a model's steps with an engine's profile"},
     {"--kv-memory-fraction", "sizes a model's KV pool"},
+    {"--gemm-table", "prices a model's dense projections with a measured GEMM table"},
+    {"--clock", "pins the engine clock a model's steps run at"},
     {"--excluded-modules", "keeps a model checkpoint's modules out of its weights' format"},
     {"--kept-format", "sets the format of a model checkpoint's kept modules"},
     {"--eager-prompt", "states how a model's prompt steps launch"},
@@ -276,6 +284,9 @@ inline constexpr std::string_view cost_gpu_hour_flags[] = {
 /// The deployment the flags describe (a usage error for layout arithmetic; the library's rules
 /// as invalid_input).
 [[nodiscard]] deployment build(const deployment_options& o);
+/// The notes a command prints for --gemm-table and --clock (none for those left out): the table, its range and the
+/// clock ratio its times are scaled by (`gemm_tuning::time_scale`), and what the pinned clock scales.
+[[nodiscard]] std::vector<std::string> clock_notes(const deployment_options& o, const deployment& d);
 /// The note a command prints when `--engine` chose the profile: its name, version and that its
 /// scheduler defaults fill the limits the flags left open (`with_engine_defaults`).
 [[nodiscard]] std::string engine_note(const engine_profile& e);

@@ -238,7 +238,9 @@ def estimate(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output
              engine: Literal["trtllm", "vllm", "sglang"] | None = None,
              kv_memory_fraction: _Number | None = None,
              excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
-             eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> Estimate: ...
+             eager_prompt: Literal["overlap", "serial", "0"] | None = None,
+             gemm_table: Literal["mi325x-llama2-70b-server", "mi325x-llama2-70b-spx1700"] | None = None,
+             clock_MHz: _Number | None = None) -> Estimate: ...
 
 def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Number, tp: int = 1, pp: int = 1,
        ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,

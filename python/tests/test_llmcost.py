@@ -188,6 +188,42 @@ def test_engine_refusals_name_the_engines_and_the_alternatives():
         llmcost.estimate("Llama-3.1-8B", "A100 SXM 80GB", input=128, output=128, batch=1, engine="vllm")
 
 
+def test_estimate_gemm_table_prices_the_projections_at_the_tables_time_worked_by_hand():
+    # Llama-2-70B FP8 on one MI325X (the reference engine), one 1,024-token prompt alone: with AMD's Server table the
+    # four dense projections of a layer take the entries at 1,024 tokens (tables/gemm_table_entries.csv: QKV 134.901,
+    # O 111.654, gate/up 690.993, down 375.709 us; none a glitch), 80 layers, at the table's own clock (no clock_MHz).
+    # Without it the size curve: F / (P e), F = 2 * 1,024 * 855,638,016 * 80, P = 2,614.9 TFLOP/s,
+    # e = 0.5975 * s / (s + 1,100), s = cbrt(1,024 * 8,192 * 28,672) (1,024 rows: no padding). Everything else in the
+    # prompt's pass is the same, so the prefills differ by the projections alone.
+    base = dict(weights="fp8", kv="fp8", input=1024, output=16, batch=1)
+    table = llmcost.estimate("Llama-2-70B", "MI325X", gemm_table="mi325x-llama2-70b-server", **base)
+    curve = llmcost.estimate("Llama-2-70B", "MI325X", **base)
+    t_table = 80 * (134.901 + 111.654 + 690.993 + 375.709) * 1e-6
+    s = (1024 * 8192 * 28672) ** (1 / 3)
+    t_curve = 2 * 1024 * 855638016 * 80 / (2614.9e12 * 0.5975 * s / (s + 1100))
+    assert table.prefill_s - curve.prefill_s == pytest.approx(t_table - t_curve, abs=2e-5 * t_curve)
+    # At the table's own clock pinned (1,700 MHz: MI325X's fractions hold there too) nothing moves.
+    pinned = llmcost.estimate("Llama-2-70B", "MI325X", gemm_table="mi325x-llama2-70b-server", clock_MHz=1700, **base)
+    assert pinned.to_dict() == table.to_dict()
+
+
+def test_estimate_gemm_table_refusals():
+    base = dict(weights="fp8", kv="fp8", input=1024, output=16, batch=1)
+    with pytest.raises(llmcost.InvalidInput, match="mi325x-llama2-70b-server, mi325x-llama2-70b-spx1700") as e:
+        llmcost.estimate("Llama-2-70B", "MI325X", gemm_table="b15", **base)
+    assert e.value.field == "gemm_table" and e.value.id == "llmcost.argument.choice"
+    with pytest.raises(llmcost.InvalidInput) as e:  # another TP degree: the library's rule
+        llmcost.estimate("Llama-2-70B", "MI325X", tp=2, gemm_table="mi325x-llama2-70b-server", **base)
+    assert e.value.id == "llmcost.gemm_table.shapes"
+    with pytest.raises(llmcost.InvalidInput) as e:  # another GPU
+        llmcost.estimate("Llama-2-70B", "MI300X", gemm_table="mi325x-llama2-70b-server", **base)
+    assert e.value.id == "llmcost.gemm_table.gpu"
+    for bad in (0, -1600, 20000, float("nan")):
+        with pytest.raises(llmcost.InvalidInput) as e:
+            llmcost.estimate("Llama-2-70B", "MI325X", clock_MHz=bad, **base)
+        assert e.value.id == "llmcost.argument.clock"
+
+
 def test_estimate_matches_the_tools_csv_from_a_config_file():
     # llmcost estimate --model tests/fixtures/hf/Llama-3.1-70B-Instruct/config.json --hardware H200 --tp 2
     #                  --weights fp8 --batch 16 --format csv

@@ -7,6 +7,8 @@
 #include <llmcost/costs/passes.hpp>
 #include <llmcost/plan/measurement.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
+#include <llmcost/plan/sweep.hpp>
+#include <llmcost/serving/throughput.hpp>
 
 #include <doctest/doctest.h>
 
@@ -215,4 +217,64 @@ TEST_CASE("measurements: gemm_table names the table a row's harness loads, price
     }
     CHECK(on_server == 10);
     CHECK(on_b15 == 10);
+}
+
+TEST_CASE("gemm tables: a pinned engine clock scales the curve's compute fractions and the table's time, as a row's") {
+    // MI325X's fractions hold at 1,700 MHz (B15): at 1,600 the GEMM e∞ is 0.5975 · 1,600 ÷ 1,700 = 0.562353, the
+    // table's time × 1,700 ÷ 1,600; 0: not pinned, nothing scaled.
+    const deployment d = at_engine_clock(llama2_mi325x(&server), 1600.0);
+    CHECK(d.hw.gpu.efficiency.matmul == doctest::Approx(0.5975 * 1600.0 / 1700.0).epsilon(1e-15));
+    CHECK(d.gemm.time_scale() == 1700.0 / 1600.0);
+    CHECK(d.hw.gpu.efficiency.compute_clock_MHz == 1700.0);  // the clock they were measured at stays stated
+    const deployment none = at_engine_clock(llama2_mi325x(&server), 0.0);
+    CHECK(none.hw.gpu.efficiency.matmul == catalog::mi325x.gpu.efficiency.matmul);
+    CHECK(none.gemm.time_scale() == 1.0);
+    // A GPU that states no clock for its fractions (H100 SXM5): the curve as it stands.
+    REQUIRE(catalog::h100_sxm5.gpu.efficiency.compute_clock_MHz == 0.0);
+    const deployment h100 = at_engine_clock(deployment{.m = catalog::llama_2_70b, .hw = catalog::h100_sxm5}, 1600.0);
+    CHECK(h100.hw.gpu.efficiency.matmul == catalog::h100_sxm5.gpu.efficiency.matmul);
+}
+
+TEST_CASE("gemm tables: the sweep's lanes with a table equal the scalar formulas to the last bit") {
+    // Llama-2-70B FP8 on one MI325X with the Server table at 1,600 MHz, as AMD's Server rows run: decode batches below
+    // the table's 305 tokens (64), inside it (320, 500), 1,000-token prompts of 64 to 500 sequences (inside and
+    // above its 2,992 tokens); at TP 2, which the table does not fit, every point is marked, never priced.
+    const deployment d = at_engine_clock(llama2_mi325x(&server), 1600.0);
+    plan::sweep_grid g{.m = d.m,
+                       .gpus = {catalog::mi325x},
+                       .formats = {{}},
+                       .layouts = {{.tp = 1}, {.tp = 2}},
+                       .modes = {{}},
+                       .shapes = {{.input = tokens(1000.0), .output = tokens(200.0)}},
+                       .batches = {64.0, 320.0, 500.0}};
+    g.projection_table = &server;
+    g.clock_MHz = 1600.0;
+    const plan::sweep_result s = plan::sweep(g);
+    g.projection_table = nullptr;
+    const plan::sweep_result curve = plan::sweep(g);
+    std::size_t compared = 0, refused = 0;
+    for (Eigen::Index i = 0; i < s.size(); ++i) {
+        const plan::sweep_point p = s.point(i);
+        if (p.block->d.layout.tp == 2) {
+            CHECK(p.status == plan::point_status::invalid_deployment);
+            CHECK(test::contains(p.block->problem, "llmcost.gemm_table.shapes"));
+            ++refused;
+            continue;
+        }
+        REQUIRE(p.status == plan::point_status::ok);
+        ++compared;
+        CHECK(p.block->d.gemm.table == &server);
+        CHECK(p.block->d.gemm.run_clock_MHz == 1600.0);
+        const serving_point r = serve_at_batch(d, p.shape, p.batch, s.grid.limits);
+        CHECK(r.tpot.value() == p.tpot.value());
+        CHECK(r.ttft.value() == p.ttft.value());
+        CHECK(r.output_rate_per_gpu.value() == p.output_rate_per_gpu.value());
+        // The table is in the lanes: every point's 1,000-token prompt steps are inside its range (and its decode
+        // steps from 320 on), so no point prices as the curve alone does.
+        const plan::sweep_point c = curve.point(i);
+        CHECK(p.tpot.value() != c.tpot.value());
+        CHECK(p.ttft.value() != c.ttft.value());
+    }
+    CHECK(compared == 3);
+    CHECK(refused == 3);
 }

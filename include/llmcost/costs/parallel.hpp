@@ -148,6 +148,18 @@ struct layout_request {
     return l;
 }
 
+/// `d` on a GPU whose engine clock the run pins at f MHz (AMD's MLPerf harnesses: `rocm-smi
+/// --setperfdeterminism`; `plan::as_run` from a row's `clock_MHz`, the CLI's --clock): the compute
+/// fractions at f, e(f) = e(f₀) · f ÷ f₀ (`achievable_fractions::at_clock`: unchanged where the GPU
+/// states no f₀), and the GEMM table's time × f_table ÷ f (`gemm_tuning::time_scale`). f = 0: not
+/// pinned, the fractions as they stand and the table at its own clock. In MHz as `clock_MHz` and
+/// `gemm_tuning::run_clock_MHz` hold it; its range is `deployment::validate`'s (with a table) and the caller's.
+[[nodiscard]] constexpr deployment at_engine_clock(deployment d, double f_MHz) {
+    d.hw.gpu.efficiency = d.hw.gpu.efficiency.at_clock(f_MHz);
+    d.gemm.run_clock_MHz = f_MHz;
+    return d;
+}
+
 /// The first rule the deployment breaks, or nothing: `validate` without the exception, for a
 /// sweep or a plan that marks an impossible candidate instead of stopping.
 [[nodiscard]] inline std::optional<invalid_input> problem(const deployment& d) noexcept {

@@ -504,9 +504,8 @@ struct measurement {
 /// state no clock), and the GEMM table its harness loads at that clock (`deployment::gemm`).
 [[nodiscard]] inline deployment as_run(const measurement& x) {
     deployment d = x.d;
-    d.hw.gpu.efficiency = d.hw.gpu.efficiency.at_clock(x.clock_MHz);
-    if (x.harness_gemm_table != nullptr) d.gemm = {.table = x.harness_gemm_table, .run_clock_MHz = x.clock_MHz};
-    return d;
+    if (x.harness_gemm_table != nullptr) d.gemm.table = x.harness_gemm_table;
+    return at_engine_clock(d, x.clock_MHz);
 }
 
 /// The deployment as the measured client drove it (`as_run`): the engine's front end only where the client

@@ -147,9 +147,12 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
     for (std::size_t gi = 0; gi < grid.gpus.size(); ++gi)
         for (std::size_t fi = 0; fi < grid.formats.size(); ++fi)
             for (std::size_t li = 0; li < grid.layouts.size(); ++li) {
-                const deployment d = with_formats({.m = m, .hw = grid.gpus[gi], .layout = grid.layouts[li],
-                                                   .engine = grid.engines.empty() ? engine_profile::reference() : grid.engines[gi]},
-                                                  grid.formats[fi]);
+                const deployment d = at_engine_clock(
+                    with_formats({.m = m, .hw = grid.gpus[gi], .layout = grid.layouts[li],
+                                  .engine = grid.engines.empty() ? engine_profile::reference() : grid.engines[gi],
+                                  .gemm = {.table = grid.projection_table}},
+                                 grid.formats[fi]),
+                    grid.clock_MHz);
                 point_status group_status = point_status::ok;
                 std::string problem_text;
                 std::optional<pass_model> pm;

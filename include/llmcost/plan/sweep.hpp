@@ -127,6 +127,12 @@ struct sweep_grid {
     /// (`disaggregated_goodput`). Each deployment of the grid is laid out its own way, so a separate
     /// draft model is priced by `estimate`. Off by default.
     speculative_decoding speculation{};
+    /// The measured GEMM table every deployment's engine loads for the dense projections (`deployment::gemm`; a
+    /// deployment it does not fit, another GPU, format or TP degree, is marked invalid_deployment), and the engine
+    /// clock the runs pin (`at_engine_clock`: the compute fractions and the table's time; 0: not pinned). None by
+    /// default: the size curve at the GPU's own clock.
+    const gemm_table* projection_table = nullptr;
+    double clock_MHz = 0;
 
     void validate() const {
         const std::string_view s = "sweep";
@@ -134,6 +140,8 @@ struct sweep_grid {
         require(engines.empty() || engines.size() == gpus.size(), s, "engines", static_cast<double>(engines.size()),
                 "give one engine per GPU (or none: the reference engine)");
         for (const engine_profile& e : engines) e.validate();
+        require(non_negative_finite(clock_MHz) && clock_MHz <= 1e4, s, "clock_MHz", clock_MHz,
+                "an engine clock is 0 (not pinned) or positive, in MHz, at most 10,000");
         require(!formats.empty(), s, "formats", 0, "name at least one choice of formats ({} = the model's own)");
         require(!layouts.empty(), s, "layouts", 0, "name at least one parallel layout");
         require(!modes.empty(), s, "modes", 0, "name at least one serving mode");
