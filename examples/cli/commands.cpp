@@ -194,8 +194,7 @@ deployment build(const deployment_options& o) {
 std::vector<std::string> clock_notes(const deployment_options& o, const deployment& d) {
     std::vector<std::string> notes;
     if (const gemm_table* g = d.gemm.table) {
-        const double lo = static_cast<double>(g->first) * gemm_table::row_step - (gemm_table::row_step - 1.0);
-        const double hi = static_cast<double>(g->last) * gemm_table::row_step;
+        const double lo = g->first_tokens().value(), hi = g->last_tokens().value();
         std::string n = "Dense projections (--gemm-table " + std::string(g->id) + "): the table's measured times on " +
                         std::string(g->gpu) + " from " + invalid_input::show(lo) + " to " + invalid_input::show(hi) +
                         " tokens a step, at its " + invalid_input::show(g->clock_MHz) + " MHz";
@@ -957,8 +956,6 @@ report list(catalog_kind k, const std::string& hardware_file) {
                     if (!fits.empty()) fits += ", ";
                     fits += std::string(m.name) + " tp " + std::to_string(tp);
                 }
-            const double lo = static_cast<double>(g->first) * gemm_table::row_step - (gemm_table::row_step - 1.0);
-            const double hi = static_cast<double>(g->last) * gemm_table::row_step;
             record rec{.id = std::string(g->id)};
             rec.add("id", "id", std::string(g->id))
                 .add("gpu", "GPU", std::string(g->gpu))
@@ -966,8 +963,8 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("shapes", "shapes (k x n)", shapes)
                 .add("fits", "fits", fits.empty() ? value() : value(fits))
                 .add("entries", "entries", static_cast<double>(g->entries.size()))
-                .add("first_tokens", "from (tokens)", lo, "token")
-                .add("last_tokens", "to (tokens)", hi, "token")
+                .add("first_tokens", "from (tokens)", g->first_tokens().value(), "token")
+                .add("last_tokens", "to (tokens)", g->last_tokens().value(), "token")
                 .add("glitches", "glitches", static_cast<double>(g->glitches));
             r.records.push_back(std::move(rec));
         }

@@ -110,6 +110,14 @@ TEST_CASE("gemm tables: one layer's four projections at t tokens, below, inside,
     CHECK(b15.layer_seconds(2576.0) == doctest::Approx(b15_top).epsilon(1e-12));
     CHECK(b15.layer_seconds(2590.0) == doctest::Approx(b15_top * 2590.0 / 2576.0).epsilon(1e-12));
     CHECK(b15.layer_seconds(1.0) > 0.0);  // B15 starts at 16 tokens
+    // The token range (first_tokens, last_tokens) is where layer_seconds has a figure: the Server table's 304 has
+    // none and 305 has (row 320 = 16 · 20, 305 = 16 · 19 + 1); its largest size is 2,992 (rate beyond). B15 has a
+    // figure from 1 token (row 16) and all four shapes to 2,576.
+    CHECK(server.first_tokens().value() == 305.0);
+    CHECK(server.last_tokens().value() == 2992.0);
+    CHECK(b15.first_tokens().value() == 1.0);
+    CHECK(b15.last_tokens().value() == 2576.0);
+    CHECK(server.layer_seconds(server.first_tokens().value() - 1.0) < 0.0);
     // The four shapes' FLOPs a token: 2 · (8,192 · 10,240 + 8,192 · 8,192 + 8,192 · 57,344 + 28,672 · 8,192).
     CHECK(server.flops_per_token_layer() == 2.0 * 855638016.0);
 }
