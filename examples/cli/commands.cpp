@@ -446,7 +446,7 @@ parallel_layout best_layout(const deployment& d, const request_shape& r, const s
     if (gpus < 1) throw usage_error("--best-layout needs --gpus N: the GPUs to lay the model out on");
     if (d.layout.tp != 1 || d.layout.pp != 1 || d.layout.ep != 1 || d.layout.dp != gpus)
         throw usage_error("--best-layout chooses --tp, --pp, --ep and --dp itself: leave them out");
-    const std::vector<plan::layout_choice> ranked = plan::rank_layouts(d.m, d.hw, gpus, r, l, d.engine);
+    const std::vector<plan::layout_choice> ranked = plan::rank_layouts(d.m, d.hw, gpus, r, l, d.engine, d.gemm);
     section sec{.key = "layouts", .title = "Layouts of " + std::to_string(gpus) + " GPUs, most saturated output first"};
     for (const plan::layout_choice& c : ranked) {
         record row;
