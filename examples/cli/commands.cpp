@@ -186,7 +186,7 @@ deployment build(const deployment_options& o) {
     if (o.kv_memory_fraction > 0) d.engine = with_kv_memory_fraction(d.engine, o.kv_memory_fraction);  // the launch's flag
     if (const std::optional<prompt_launch_mode> p = eager_prompt_of(o.checkpoint)) d.engine.overheads.prompt_launch = *p;
     if (!o.gemm_table.empty()) d.gemm.table = gemm_table_named(o.gemm_table);
-    d = at_engine_clock(d, o.clock_MHz);  // 0: not pinned
+    d = at_engine_clock(d, o.clock_MHz, "--clock");  // 0: not pinned; else the GPU's clock rule, naming --clock
     d.validate();  // a table for another GPU, format, model or TP degree: the library's refusal (gemm_table::check_fits)
     return d;
 }
