@@ -176,7 +176,11 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
     app->add_option("--gemm-table", d.gemm_table,
                     "A measured GEMM table the engine loads for the dense projections (llmcost list gemm-tables; AMD's "
                     "MLPerf harness: HIPBLASLT_TUNING_OVERRIDE_FILE): their time is the table's, scaled by its clock / "
-                    "--clock; refused for another GPU, format, model or TP degree (docs/amd-hipblaslt-tables.md)");
+                    "--clock; refused for another GPU, format, model or TP degree (docs/amd-hipblaslt-tables.md)")
+        ->check(CLI::Validator{[](const std::string& s) -> std::string {  // "" refused, as --eager-prompt's, not ignored
+                                   return s.empty() ? "an empty id names no table (see `llmcost list gemm-tables`)" : "";
+                               },
+                               "ID"});
     app->add_option("--clock", d.clock_MHz,
                     "The engine clock the run pins, MHz (rocm-smi --setperfdeterminism): the GPU's compute fractions "
                     "scale by it where the hardware states their clock (MI325X: 1700), a --gemm-table's times by its "
