@@ -311,13 +311,12 @@ const gemm_table* gemm_table_arg(py::handle id) {
 }
 
 /// The engine clock `clock_MHz=` pins (`at_engine_clock`, as `llmcost … --clock`); None or absent: 0, not pinned.
-/// Outside (0, 10,000] MHz, NaN or not a number: refused.
+/// Refused by the library's clock rule as the tool's --clock (`require_engine_clock` here, 0 included; the GPU's, its
+/// fractions at the clock, by `at_engine_clock`), or not a number.
 double clock_arg(py::handle f) {
     if (f.ptr() == nullptr || f.is_none()) return 0.0;
     const double v = number(f, "clock_MHz");
-    if (!(v > 0.0 && v <= 1e4))
-        refuse("clock_MHz", f, "must be in (0, 10000] MHz (the engine clock the run pins; None: not pinned)",
-               "llmcost.argument.clock");
+    require_engine_clock("clock_MHz", "clock_MHz", v);
     return v;
 }
 

@@ -41,6 +41,20 @@ CLI::Validator positive_in(double lo, double hi, std::string name = "POSITIVE") 
             std::move(name)};
 }
 const CLI::Validator positive = positive_in(1e-12, 1e12);
+/// --clock: the library's clock rule (`require_engine_clock`; the GPU's own, its fractions at the clock, is
+/// `at_engine_clock`'s in `build`, naming --clock too).
+const CLI::Validator engine_clock{[](std::string& s) -> std::string {
+                                      double v = 0;
+                                      if (std::string why = read_decimal(s, v); !why.empty()) return why;
+                                      try {
+                                          llmcost::require_engine_clock("--clock", "--clock", v);
+                                      } catch (const llmcost::invalid_input& e) {  // CLI11 names --clock before it
+                                          return "got " + s + ": " + e.rule() + " [" + e.id() + "]";
+                                      }
+                                      s = canonical(v);
+                                      return {};
+                                  },
+                                  "MHZ"};
 /// A time target, in seconds.
 const CLI::Validator seconds_target = positive_in(1e-9, 1e6, "SECONDS");
 /// Money: positive, at least a nano-dollar (so that a price never underflows to "none" on its
@@ -162,12 +176,16 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
     app->add_option("--gemm-table", d.gemm_table,
                     "A measured GEMM table the engine loads for the dense projections (llmcost list gemm-tables; AMD's "
                     "MLPerf harness: HIPBLASLT_TUNING_OVERRIDE_FILE): their time is the table's, scaled by its clock / "
-                    "--clock; refused for another GPU, format, model or TP degree (docs/amd-hipblaslt-tables.md)");
+                    "--clock; refused for another GPU, format, model or TP degree (docs/amd-hipblaslt-tables.md)")
+        ->check(CLI::Validator{[](const std::string& s) -> std::string {  // "" refused, as --eager-prompt's, not ignored
+                                   return s.empty() ? "an empty id names no table (see `llmcost list gemm-tables`)" : "";
+                               },
+                               "ID"});
     app->add_option("--clock", d.clock_MHz,
                     "The engine clock the run pins, MHz (rocm-smi --setperfdeterminism): the GPU's compute fractions "
                     "scale by it where the hardware states their clock (MI325X: 1700), a --gemm-table's times by its "
                     "clock / this. Default: not pinned")
-        ->transform(positive_in(1.0, 1e4, "MHZ"));
+        ->transform(engine_clock);
     app->add_flag("--ignore-max-position", d.ignore_max_position,
                   "Allow contexts beyond the model's trained maximum");
 }

@@ -186,7 +186,7 @@ deployment build(const deployment_options& o) {
     if (o.kv_memory_fraction > 0) d.engine = with_kv_memory_fraction(d.engine, o.kv_memory_fraction);  // the launch's flag
     if (const std::optional<prompt_launch_mode> p = eager_prompt_of(o.checkpoint)) d.engine.overheads.prompt_launch = *p;
     if (!o.gemm_table.empty()) d.gemm.table = gemm_table_named(o.gemm_table);
-    d = at_engine_clock(d, o.clock_MHz);  // 0: not pinned
+    d = at_engine_clock(d, o.clock_MHz, "--clock");  // 0: not pinned; else the GPU's clock rule, naming --clock
     d.validate();  // a table for another GPU, format, model or TP degree: the library's refusal (gemm_table::check_fits)
     return d;
 }
@@ -194,8 +194,7 @@ deployment build(const deployment_options& o) {
 std::vector<std::string> clock_notes(const deployment_options& o, const deployment& d) {
     std::vector<std::string> notes;
     if (const gemm_table* g = d.gemm.table) {
-        const double lo = static_cast<double>(g->first) * gemm_table::row_step - (gemm_table::row_step - 1.0);
-        const double hi = static_cast<double>(g->last) * gemm_table::row_step;
+        const double lo = g->first_tokens().value(), hi = g->last_tokens().value();
         std::string n = "Dense projections (--gemm-table " + std::string(g->id) + "): the table's measured times on " +
                         std::string(g->gpu) + " from " + invalid_input::show(lo) + " to " + invalid_input::show(hi) +
                         " tokens a step, at its " + invalid_input::show(g->clock_MHz) + " MHz";
@@ -447,7 +446,7 @@ parallel_layout best_layout(const deployment& d, const request_shape& r, const s
     if (gpus < 1) throw usage_error("--best-layout needs --gpus N: the GPUs to lay the model out on");
     if (d.layout.tp != 1 || d.layout.pp != 1 || d.layout.ep != 1 || d.layout.dp != gpus)
         throw usage_error("--best-layout chooses --tp, --pp, --ep and --dp itself: leave them out");
-    const std::vector<plan::layout_choice> ranked = plan::rank_layouts(d.m, d.hw, gpus, r, l, d.engine);
+    const std::vector<plan::layout_choice> ranked = plan::rank_layouts(d.m, d.hw, gpus, r, l, d.engine, d.gemm);
     section sec{.key = "layouts", .title = "Layouts of " + std::to_string(gpus) + " GPUs, most saturated output first"};
     for (const plan::layout_choice& c : ranked) {
         record row;
@@ -957,8 +956,6 @@ report list(catalog_kind k, const std::string& hardware_file) {
                     if (!fits.empty()) fits += ", ";
                     fits += std::string(m.name) + " tp " + std::to_string(tp);
                 }
-            const double lo = static_cast<double>(g->first) * gemm_table::row_step - (gemm_table::row_step - 1.0);
-            const double hi = static_cast<double>(g->last) * gemm_table::row_step;
             record rec{.id = std::string(g->id)};
             rec.add("id", "id", std::string(g->id))
                 .add("gpu", "GPU", std::string(g->gpu))
@@ -966,8 +963,8 @@ report list(catalog_kind k, const std::string& hardware_file) {
                 .add("shapes", "shapes (k x n)", shapes)
                 .add("fits", "fits", fits.empty() ? value() : value(fits))
                 .add("entries", "entries", static_cast<double>(g->entries.size()))
-                .add("first_tokens", "from (tokens)", lo, "token")
-                .add("last_tokens", "to (tokens)", hi, "token")
+                .add("first_tokens", "from (tokens)", g->first_tokens().value(), "token")
+                .add("last_tokens", "to (tokens)", g->last_tokens().value(), "token")
                 .add("glitches", "glitches", static_cast<double>(g->glitches));
             r.records.push_back(std::move(rec));
         }

@@ -218,10 +218,15 @@ def test_estimate_gemm_table_refusals():
     with pytest.raises(llmcost.InvalidInput) as e:  # another GPU
         llmcost.estimate("Llama-2-70B", "MI300X", gemm_table="mi325x-llama2-70b-server", **base)
     assert e.value.id == "llmcost.gemm_table.gpu"
-    for bad in (0, -1600, 20000, float("nan")):
+    for bad in (0, -1600, 20000, float("nan")):  # the tool's --clock rule, 0 included
         with pytest.raises(llmcost.InvalidInput) as e:
             llmcost.estimate("Llama-2-70B", "MI325X", clock_MHz=bad, **base)
-        assert e.value.id == "llmcost.argument.clock"
+        assert e.value.field == "clock_MHz" and e.value.id == "llmcost.clock.range"
+    # 3,000 MHz: MI325X's GEMM fraction 0.5975 x 3,000 / 1,700 = 1.054 of peak; 0.5 MHz is a clock (as --clock 0.5).
+    with pytest.raises(llmcost.InvalidInput) as e:
+        llmcost.estimate("Llama-2-70B", "MI325X", clock_MHz=3000, **base)
+    assert e.value.field == "clock_MHz" and e.value.id == "llmcost.clock.fractions"
+    assert llmcost.estimate("Llama-2-70B", "MI325X", clock_MHz=0.5, **base).tpot_s > 0
 
 
 def test_estimate_matches_the_tools_csv_from_a_config_file():

@@ -110,6 +110,14 @@ TEST_CASE("gemm tables: one layer's four projections at t tokens, below, inside,
     CHECK(b15.layer_seconds(2576.0) == doctest::Approx(b15_top).epsilon(1e-12));
     CHECK(b15.layer_seconds(2590.0) == doctest::Approx(b15_top * 2590.0 / 2576.0).epsilon(1e-12));
     CHECK(b15.layer_seconds(1.0) > 0.0);  // B15 starts at 16 tokens
+    // The token range (first_tokens, last_tokens) is where layer_seconds has a figure: the Server table's 304 has
+    // none and 305 has (row 320 = 16 · 20, 305 = 16 · 19 + 1); its largest size is 2,992 (rate beyond). B15 has a
+    // figure from 1 token (row 16) and all four shapes to 2,576.
+    CHECK(server.first_tokens().value() == 305.0);
+    CHECK(server.last_tokens().value() == 2992.0);
+    CHECK(b15.first_tokens().value() == 1.0);
+    CHECK(b15.last_tokens().value() == 2576.0);
+    CHECK(server.layer_seconds(server.first_tokens().value() - 1.0) < 0.0);
     // The four shapes' FLOPs a token: 2 · (8,192 · 10,240 + 8,192 · 8,192 + 8,192 · 57,344 + 28,672 · 8,192).
     CHECK(server.flops_per_token_layer() == 2.0 * 855638016.0);
 }
@@ -157,7 +165,7 @@ TEST_CASE("gemm tables: refused for another GPU, format, model or TP degree") {
     bf16.gemm = {.table = &server};
     CHECK(test::contains(refusal(bf16), "llmcost.gemm_table.format"));
     d = llama2_mi325x(&server, -5.0);
-    CHECK(test::contains(refusal(d), "llmcost.gemm_table.run_clock"));
+    CHECK(test::contains(refusal(d), "llmcost.clock.range"));
     // A checkpoint keeping an attention projection 16-bit prices it on its own curve: inside the table's QKV / O time
     // it would count twice (review 38). The LM head alone is not in the table: allowed.
     d = llama2_mi325x(&server, 1600.0);
@@ -233,6 +241,35 @@ TEST_CASE("gemm tables: a pinned engine clock scales the curve's compute fractio
     REQUIRE(catalog::h100_sxm5.gpu.efficiency.compute_clock_MHz == 0.0);
     const deployment h100 = at_engine_clock(deployment{.m = catalog::llama_2_70b, .hw = catalog::h100_sxm5}, 1600.0);
     CHECK(h100.hw.gpu.efficiency.matmul == catalog::h100_sxm5.gpu.efficiency.matmul);
+}
+
+TEST_CASE("gemm tables: one clock rule, positive, finite, at most 10,000 MHz and the fractions at it at most 1") {
+    // MI325X's GEMM e∞ 0.5975 at 1,700 MHz reaches 1 at 1,700 ÷ 0.5975 = 2,845.19 MHz (attention's is lower): 2,845
+    // is allowed, 3,000 would price GEMMs at 0.5975 · 3,000 ÷ 1,700 = 1.054 of peak and is refused naming the field.
+    const auto thrown = [](auto&& f) -> std::string {
+        try {
+            f();
+        } catch (const invalid_input& e) {
+            return e.what();
+        }
+        return "nothing thrown";
+    };
+    const auto message = [&](double f, std::string_view field = "clock_MHz") {
+        return thrown([&] { (void)at_engine_clock(llama2_mi325x(&server), f, field); });
+    };
+    CHECK(at_engine_clock(llama2_mi325x(&server), 2845.0).hw.gpu.efficiency.matmul <= 1.0);
+    CHECK(test::contains(message(3000.0), "llmcost.clock.fractions"));
+    CHECK(test::contains(message(3000.0), "clock_MHz = 3000"));
+    CHECK(test::contains(message(3000.0, "--clock"), "--clock = 3000"));
+    CHECK(test::contains(message(std::nan("")), "llmcost.clock.range"));
+    CHECK(test::contains(message(-1600.0), "llmcost.clock.range"));
+    CHECK(test::contains(message(20000.0), "llmcost.clock.range"));
+    // H100 states no clock for its fractions: only the range applies there.
+    CHECK(at_engine_clock(deployment{.m = catalog::llama_2_70b, .hw = catalog::h100_sxm5}, 3000.0).hw.gpu.efficiency ==
+          catalog::h100_sxm5.gpu.efficiency);
+    // A sweep's clock takes the same rule on every GPU of its grid, before any block.
+    plan::sweep_grid g{.gpus = {catalog::mi325x}, .clock_MHz = 3000.0};
+    CHECK(test::contains(thrown([&] { g.validate(); }), "llmcost.clock.fractions"));
 }
 
 TEST_CASE("gemm tables: the sweep's lanes with a table equal the scalar formulas to the last bit") {

@@ -487,7 +487,7 @@ TEST_CASE("measurements: a row's pinned clock scales its GPU's compute fractions
     CHECK(test::contains(error("E,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,offline,,,,,,1000,1000,output_tokens_per_s,1000,tok/s,s,-1500\n"),
                          "clock_MHz"));
     CHECK(test::contains(error("E,check,Llama-3.1-70B,MI325X,vllm,0.9,1,1,1,1,fp8,fp8,offline,,,,,,1000,1000,output_tokens_per_s,1000,tok/s,s,2e6\n"),
-                         "an engine clock is 0 (not pinned) or positive, in MHz, at most 10,000"));
+                         "an engine clock a run pins is positive and finite, in MHz, at most 10,000"));
 }
 
 TEST_CASE("measurements: a row's graphs setting (cuda_graphs) prices its launches eagerly or as a graph") {

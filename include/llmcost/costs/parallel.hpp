@@ -91,9 +91,8 @@ struct deployment {
                     "llmcost.deployment.peak_for_format");
         if (gemm.table != nullptr) {
             gemm.table->check_fits(m, hw.gpu.name, l.tp);
-            require(non_negative_finite(gemm.run_clock_MHz) && gemm.run_clock_MHz <= 1e4, gemm.table->id, "gemm.run_clock_MHz",
-                    gemm.run_clock_MHz, "a run's engine clock is 0 (the table's own) or positive, in MHz, at most 10,000",
-                    "llmcost.gemm_table.run_clock");
+            if (gemm.run_clock_MHz != 0.0)  // 0: the table's own clock
+                require_engine_clock(gemm.table->id, "gemm.run_clock_MHz", gemm.run_clock_MHz);
         }
         const int q = m.attention.query_heads;
         require(q % l.tp == 0, s, "layout.tp", l.tp, "must divide the query heads", "llmcost.layout.tp_divides_heads");
@@ -153,8 +152,11 @@ struct layout_request {
 /// fractions at f, e(f) = e(f₀) · f ÷ f₀ (`achievable_fractions::at_clock`: unchanged where the GPU
 /// states no f₀), and the GEMM table's time × f_table ÷ f (`gemm_tuning::time_scale`). f = 0: not
 /// pinned, the fractions as they stand and the table at its own clock. In MHz as `clock_MHz` and
-/// `gemm_tuning::run_clock_MHz` hold it; its range is `deployment::validate`'s (with a table) and the caller's.
-[[nodiscard]] constexpr deployment at_engine_clock(deployment d, double f_MHz) {
+/// `gemm_tuning::run_clock_MHz` hold it; any other f is refused by the one clock rule
+/// (`achievable_fractions::require_clock`), naming `field` (the caller's word for it: "clock_MHz", "--clock").
+/// Applied once: the fractions keep f₀, so a second call would compound (f ÷ f₀)²; no path calls it twice.
+[[nodiscard]] constexpr deployment at_engine_clock(deployment d, double f_MHz, std::string_view field = "clock_MHz") {
+    if (f_MHz != 0.0) d.hw.gpu.efficiency.require_clock(d.hw.name, field, f_MHz);
     d.hw.gpu.efficiency = d.hw.gpu.efficiency.at_clock(f_MHz);
     d.gemm.run_clock_MHz = f_MHz;
     return d;

@@ -97,6 +97,15 @@ struct gemm_table {
         return layer_us[static_cast<std::size_t>(q)] * 1e-6;
     }
 
+    /// The table's token range, by `layer_seconds`'s rule m = ⌈t ÷ 16⌉ · 16: the smallest token count with a
+    /// measured figure, t = 16 · (first − 1) + 1 (the 15 counts below a measured size copy it; 1 when the first
+    /// slot is 0), ...
+    [[nodiscard]] constexpr tokens_t first_tokens() const {
+        return tokens(first == 0 ? 1.0 : static_cast<double>(first) * row_step - (row_step - 1.0));
+    }
+    /// ... and the largest measured, 16 · last (above it `layer_seconds` takes the rate at it).
+    [[nodiscard]] constexpr tokens_t last_tokens() const { return tokens(static_cast<double>(last) * row_step); }
+
     /// The rules of a table that exists: an id, a GPU, a positive clock, four shapes, entries at whole
     /// multiples of 16 tokens within `slots`, in order, with positive times, every shape measured at least once.
     constexpr void validate() const {

@@ -78,6 +78,14 @@ struct dense_peaks {
 
 /// What real kernels sustain of the datasheet figures, from micro-benchmarks (calibration rows
 /// B01–B08; the sources are in tables/hardware.csv). Defaults are the ideal machine.
+/// The rule of an engine clock f MHz a run pins (AMD's MLPerf harnesses: `rocm-smi --setperfdeterminism`): positive,
+/// finite, at most 10,000 MHz (ASSUMED bound: no GPU clocks near it; it catches a unit slip). "0: not pinned" is the
+/// callers' word for none and never reaches it. On a GPU, `achievable_fractions::require_clock` adds the fractions'.
+constexpr void require_engine_clock(std::string_view subject, std::string_view field, double f_MHz) {
+    require(f_MHz > 0.0 && f_MHz <= 1e4, subject, field, f_MHz,
+            "an engine clock a run pins is positive and finite, in MHz, at most 10,000", "llmcost.clock.range");
+}
+
 struct achievable_fractions {
     double hbm = 1.0;     ///< sustained HBM bandwidth ÷ spec (STREAM-like copy)
     double matmul = 1.0;  ///< GEMM FLOP/s ÷ dense peak for a very large GEMM (e∞)
@@ -101,6 +109,18 @@ struct achievable_fractions {
         e.matmul = matmul * r;
         e.attention = attention * r;
         return e;
+    }
+    /// The rule of f on a GPU with these fractions: `require_engine_clock`, and the compute fractions at f, e · f ÷ f₀
+    /// (`at_clock`), still at most 1 (a kernel cannot beat the peak): f ≤ f₀ ÷ max(e∞, attention) (MI325X: 1,700 ÷
+    /// 0.5975 = 2,845 MHz). One rule for every caller of `at_engine_clock` (the CLI's --clock, Python's clock_MHz=,
+    /// a sweep's and a measurement row's clock_MHz).
+    constexpr void require_clock(std::string_view subject, std::string_view field, double f_MHz) const {
+        require_engine_clock(subject, field, f_MHz);
+        const achievable_fractions e = at_clock(f_MHz);
+        require(e.matmul <= 1.0 && e.attention <= 1.0, subject, field, f_MHz,
+                "at this engine clock the GPU's compute fractions, e(f) = e(f0) x f / f0 (f0: the clock they were "
+                "measured at), would exceed 1 (a kernel above the peak): at most f0 / max(GEMM e, attention e)",
+                "llmcost.clock.fractions");
     }
 
     /// Fraction of peak a GEMM of m rows (tokens) × k (inner) × n (outputs) sustains: the size

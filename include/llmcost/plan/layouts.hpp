@@ -53,16 +53,26 @@ struct layout_choice {
 /// engine's admission (`with_engine_admission`: vLLM and SGLang count a sequence's KV at the context in
 /// use, the others reserve the whole sequence), as the sweep, the frontier and the fleet price it; the
 /// other limits as given (no engine defaults: `with_engine_defaults` is the caller's, as the CLI's).
+/// `gemm`: the GEMM table every layout's engine loads and the run's clock (`deployment::gemm`; `hw` already at that
+/// clock, `at_engine_clock`), so that the ranking prices what the chosen layout's estimate prices; a layout the table
+/// does not fit (another TP degree) cannot serve, with the library's reason (`gemm_table::check_fits`).
 [[nodiscard]] inline std::vector<layout_choice> rank_layouts(const model& m, const hardware& hw, int gpus,
                                                              const request_shape& r, const scheduler_limits& l = {},
-                                                             const engine_profile& engine = engine_profile::reference()) {
+                                                             const engine_profile& engine = engine_profile::reference(),
+                                                             const gemm_tuning& gemm = {}) {
     r.validate();
     l.validate();
     const scheduler_limits admits = with_engine_admission(l, engine);
     std::vector<layout_choice> out;
     for (const parallel_layout& layout : layouts_on(m, hw, gpus)) {
-        const deployment d{.m = m, .hw = hw, .layout = layout, .engine = engine};
+        const deployment d{.m = m, .hw = hw, .layout = layout, .engine = engine, .gemm = gemm};
         layout_choice c{.layout = layout};
+        if (gemm.table != nullptr)
+            if (const std::optional<invalid_input> p = problem(d)) {
+                c.why_not = p->what();
+                out.push_back(std::move(c));
+                continue;
+            }
         const batch_limit b = admissible_batch(d, r, admits);
         if (b.batch >= 1.0) c.point = saturated(d, r, admits);
         else c.why_not = std::string(b.limited_by);

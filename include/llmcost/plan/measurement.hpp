@@ -364,8 +364,7 @@ struct measurement {
         if (kv_memory_fraction)
             require(is_memory_fraction(*kv_memory_fraction), s, "kv_memory_fraction", *kv_memory_fraction,
                     memory_fraction_rule);
-        require(non_negative_finite(clock_MHz) && clock_MHz <= 1e4, s, "clock_MHz", clock_MHz,
-                "an engine clock is 0 (not pinned) or positive, in MHz, at most 10,000");
+        if (clock_MHz != 0.0) require_engine_clock(s, "clock_MHz", clock_MHz);  // 0: not pinned; its GPU's rule: as_run
         require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",
                 ttft_median + ttft_p99, "a TTFT percentile is 0 (not given) or positive and finite");
         require((ttft_median == 0.0 && ttft_p99 == 0.0) || what == metric::ttft_s, s, "ttft_median / ttft_p99 (s)",

@@ -140,8 +140,8 @@ struct sweep_grid {
         require(engines.empty() || engines.size() == gpus.size(), s, "engines", static_cast<double>(engines.size()),
                 "give one engine per GPU (or none: the reference engine)");
         for (const engine_profile& e : engines) e.validate();
-        require(non_negative_finite(clock_MHz) && clock_MHz <= 1e4, s, "clock_MHz", clock_MHz,
-                "an engine clock is 0 (not pinned) or positive, in MHz, at most 10,000");
+        if (clock_MHz != 0.0)  // 0: not pinned; else the clock rule on every GPU of the grid (`at_engine_clock`'s)
+            for (const hardware& h : gpus) h.gpu.efficiency.require_clock(h.name, "clock_MHz", clock_MHz);
         require(!formats.empty(), s, "formats", 0, "name at least one choice of formats ({} = the model's own)");
         require(!layouts.empty(), s, "layouts", 0, "name at least one parallel layout");
         require(!modes.empty(), s, "modes", 0, "name at least one serving mode");
