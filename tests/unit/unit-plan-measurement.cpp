@@ -1309,3 +1309,25 @@ TEST_CASE("measurements: a row whose prompt steps run alone takes whole prompts,
     CHECK(alone.max_tokens_per_step == 8192);
     CHECK(mixed.prefill_chunk.value() == 8192.0);
 }
+
+TEST_CASE("tables/measurements.csv: the MI355X single-node SGLang DeepSeek-R1 rows sent 50 x concurrency prompts") {
+    // docs/mi355x-prompt-count.md: InferenceX's runners/launch_mi355x-amd.sh @2c679ab9 exports NUM_PROMPTS =
+    // CONC * 50 for the DeepSeek-R1 models at OSL 1,024, not the README's CONC * 10. By hand: c16 -> 16 x 50 = 800,
+    // c4 -> 200, c64 -> 3,200; the disaggregated rows (their own launcher) keep theirs.
+    const auto all = io::load_measurements_csv(std::string(LLMCOST_TABLES_DIR) + "/measurements.csv");
+    auto find = [&](std::string_view id) {
+        const auto it = std::find_if(all.begin(), all.end(), [&](const plan::measurement& x) { return x.id == id; });
+        REQUIRE(it != all.end());
+        return *it;
+    };
+    CHECK(find("IMX-MI355X-sglang-DSR1-tp8-8kx1k-c16-ttft").prompts == 800.0);
+    CHECK(find("IMX-MI355X-sglang-DSR1-MXFP4-tp8-1kx1k-c4-ttft").prompts == 200.0);
+    CHECK(find("IMX-MI355X-sglang-DSR1-MXFP4-tp4-1kx1k-c64-tok").prompts == 3200.0);
+    int rows = 0;
+    for (const plan::measurement& x : all)
+        if (x.id.starts_with("IMX-MI355X-sglang-DSR1-")) {
+            CHECK(x.prompts == 50.0 * x.batch);
+            ++rows;
+        }
+    CHECK(rows == 45);
+}
