@@ -1331,3 +1331,29 @@ TEST_CASE("tables/measurements.csv: the MI355X single-node SGLang DeepSeek-R1 ro
         }
     CHECK(rows == 45);
 }
+
+TEST_CASE("measurements: quick_reduce int4 is carried onto the row's engine, and refused where it cannot run") {
+    // docs/cdna-all-reduce.md §7: the MI355X single-node SGLang rows' launch exports ROCM_QUICK_REDUCE_QUANTIZATION=INT4.
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,prompts,range_ratio,input_tokens,output_tokens,metric,value,unit,source,quick_reduce\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "m.csv"); };
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    const auto ok = rows_of(
+        "A,check,DeepSeek-V3,MI355X,sglang,0.5.5.post3,8,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n"
+        "B,check,DeepSeek-V3,MI355X,sglang,0.5.5.post3,8,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,\n");
+    CHECK(ok[0].quick_reduce);
+    CHECK_FALSE(ok[1].quick_reduce);
+    CHECK(plan::with_own_engine(ok[0]).d.engine.collectives.quick_reduce);
+    CHECK_FALSE(plan::with_own_engine(ok[1]).d.engine.collectives.quick_reduce);
+    // A level without a measured curve, a TP group QuickReduce does not run on, and a profile without the curve.
+    CHECK(test::contains(
+        error("A,check,DeepSeek-V3,MI355X,sglang,0.5.5,8,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int8\n"),
+        "quick_reduce"));
+    CHECK(test::contains(
+        error("A,check,DeepSeek-V3,MI355X,sglang,0.5.5,1,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n"),
+        "2, 4 or 8 ranks"));
+    const auto mi325x = rows_of(
+        "C,check,DeepSeek-V3,MI325X,sglang,0.5.5,8,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n");
+    CHECK(test::contains(test::message_of([&] { return plan::with_own_engine(mi325x[0]); }), "has none"));
+}
