@@ -1904,6 +1904,13 @@ TEST_CASE("SGLang on CDNA4: QuickReduce INT4 where the run turns it on, 2 MiB to
     CHECK(c.quick_reduce_min.value() == 2097152.0);
     CHECK(c.quick_reduce_max.value() == 2147483648.0);
     CHECK_FALSE(c.quick_reduce);  // the profile alone never turns it on: a run does
+    CHECK_FALSE(c.quick_reduce_takes(bytes(100e6)));
+    engine_collectives on = c;
+    on.quick_reduce = true;
+    CHECK_FALSE(on.quick_reduce_takes(bytes(2097151.0)));  // below 2 MiB
+    CHECK(on.quick_reduce_takes(bytes(2097152.0)));         // 2 MiB, inclusive (size >= _QR_MIN_SIZE)
+    CHECK(on.quick_reduce_takes(bytes(2147483648.0)));      // 2 GiB, inclusive (size <= qr_max_size)
+    CHECK_FALSE(on.quick_reduce_takes(bytes(2147483649.0)));
     deployment rccl{.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 8}};
     rccl.engine = catalog::sglang_cdna4;
     deployment qr = rccl;
