@@ -1355,5 +1355,5 @@ TEST_CASE("measurements: quick_reduce int4 is carried onto the row's engine, and
         "2, 4 or 8 ranks"));
     const auto mi325x = rows_of(
         "C,check,DeepSeek-V3,MI325X,sglang,0.5.5,8,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n");
-    CHECK(test::contains(test::message_of([&] { return plan::with_own_engine(mi325x[0]); }), "has none"));
+    CHECK(test::contains(test::error_of([&] { return plan::with_own_engine(mi325x[0]); }), "has none"));
 }
