@@ -1353,6 +1353,15 @@ TEST_CASE("measurements: quick_reduce int4 is carried onto the row's engine, and
     CHECK(test::contains(
         error("A,check,DeepSeek-V3,MI355X,sglang,0.5.5,1,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n"),
         "2, 4 or 8 ranks"));
+    // Each rule names its own value (review 39 N8): the TP group's size for the ranks, the flag for the engine.
+    CHECK(test::contains(
+        error("A,check,DeepSeek-V3,MI355X,sglang,0.5.5,1,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n"),
+        "quick_reduce at tp = 1:"));
+    const std::string on_vllm =
+        error("A,check,DeepSeek-V3,MI355X,vllm,0.9.0,8,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n");
+    CHECK(test::contains(on_vllm, "quick_reduce = 1:"));
+    CHECK(test::contains(on_vllm, "engine is 'vllm'"));
+    CHECK_FALSE(test::contains(on_vllm, "= 8:"));
     const auto mi325x = rows_of(
         "C,check,DeepSeek-V3,MI325X,sglang,0.5.5,8,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n");
     CHECK(test::contains(test::error_of([&] { return plan::with_own_engine(mi325x[0]); }), "has none"));

@@ -369,10 +369,13 @@ struct measurement {
         if (kv_memory_fraction)
             require(is_memory_fraction(*kv_memory_fraction), s, "kv_memory_fraction", *kv_memory_fraction,
                     memory_fraction_rule);
-        require(!quick_reduce || ((d.layout.tp == 2 || d.layout.tp == 4 || d.layout.tp == 8) && engine == serving_engine::sglang), s,
-                "quick_reduce", static_cast<double>(d.layout.tp),
-                "QuickReduce runs on a TP group of 2, 4 or 8 ranks (quick_all_reduce.py _SUPPORTED_WORLD_SIZES) under "
-                "SGLang, the engine whose profile carries its curve");
+        require(!quick_reduce || d.layout.tp == 2 || d.layout.tp == 4 || d.layout.tp == 8, s, "quick_reduce at tp",
+                static_cast<double>(d.layout.tp),
+                "QuickReduce runs on a TP group of 2, 4 or 8 ranks (quick_all_reduce.py _SUPPORTED_WORLD_SIZES)");
+        if (quick_reduce && engine != serving_engine::sglang)  // its own value: the flag, the engine named in the rule
+            require(false, s, "quick_reduce", 1.0,
+                    "QuickReduce is priced under SGLang, the engine whose profile carries its curve; this row's engine is '" +
+                        std::string(to_string(engine)) + "'");
         require(non_negative_finite(clock_MHz) && clock_MHz <= 1e4, s, "clock_MHz", clock_MHz,
                 "an engine clock is 0 (not pinned) or positive, in MHz, at most 10,000");
         require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",
