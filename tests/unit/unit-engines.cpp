@@ -1893,3 +1893,71 @@ TEST_CASE("vLLM on Hopper's dense FP8 GEMM rows (CUTLASS sm90 dispatch: 256-row 
         CHECK(has(test::validation_message(e), "kernels.fp8_gemm_tile_rows = 2048"));
     }
 }
+
+TEST_CASE("SGLang on CDNA4: QuickReduce INT4 where the run turns it on, 2 MiB to 2 GiB above the custom kernel, hand-worked") {
+    // docs/cdna-all-reduce.md §7. DeepSeek-V3 (hidden 7168: 14,336 B a token, 122 all-reduces a pass) on 8 MI355X.
+    // The profile's QuickReduce curve: a 25.39 µs, B_bus 625.2 GB/s, band 2 MiB ≤ S ≤ 2 GiB (quick_all_reduce.py
+    // _QR_MIN_SIZE[(fp16, 8)][INT4], qr_max_size); RCCL a 56.88 µs, B_bus 380 GB/s; custom kernel up to 16 MiB.
+    const engine_collectives& c = catalog::sglang_cdna4.collectives;
+    CHECK(c.quick_reduce_all_reduce.value() == doctest::Approx(25.39e-6).epsilon(1e-12));
+    CHECK(c.quick_reduce_bus.value() == doctest::Approx(625.2e9).epsilon(1e-12));
+    CHECK(c.quick_reduce_min.value() == 2097152.0);
+    CHECK(c.quick_reduce_max.value() == 2147483648.0);
+    CHECK_FALSE(c.quick_reduce);  // the profile alone never turns it on: a run does
+    CHECK_FALSE(c.quick_reduce_takes(bytes(100e6)));
+    engine_collectives on = c;
+    on.quick_reduce = true;
+    CHECK_FALSE(on.quick_reduce_takes(bytes(2097151.0)));  // below 2 MiB
+    CHECK(on.quick_reduce_takes(bytes(2097152.0)));         // 2 MiB, inclusive (size >= _QR_MIN_SIZE)
+    CHECK(on.quick_reduce_takes(bytes(2147483648.0)));      // 2 GiB, inclusive (size <= qr_max_size)
+    CHECK_FALSE(on.quick_reduce_takes(bytes(2147483649.0)));
+    deployment rccl{.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 8}};
+    rccl.engine = catalog::sglang_cdna4;
+    deployment qr = rccl;
+    qr.engine.collectives.quick_reduce = true;
+    SUBCASE("the custom kernel keeps its messages: 1,170 tokens, 16,773,120 B, under its 16 MiB cap") {
+        CHECK(decode_pass(qr, 1170.0, 1000_tok).tp_time.value() ==
+              doctest::Approx(122 * (6.3e-6 + 1170 * 14336 * 1.75 / 537.5e9)).epsilon(1e-9));
+    }
+    SUBCASE("above the custom cap: 1,171 tokens, 16,787,456 B, QuickReduce instead of RCCL") {
+        // 122 × (25.39 µs + 16,787,456 · 2·7/8 ÷ 625.2 GB/s = 46.99 µs) = 122 × 72.38 µs = 8.830 ms (RCCL: 16.37 ms).
+        CHECK(decode_pass(qr, 1171.0, 1000_tok).tp_time.value() == doctest::Approx(0.0088301).epsilon(1e-4));
+        CHECK(decode_pass(rccl, 1171.0, 1000_tok).tp_time.value() == doctest::Approx(0.016371).epsilon(1e-4));
+    }
+    SUBCASE("a 7,373-token prompt: 105,699,328 B, 122 × (25.39 + 295.86 µs) = 39.19 ms against RCCL's 66.33 ms") {
+        CHECK(prefill_pass(qr, 1.0, 7373_tok, 0_tok).tp_time.value() == doctest::Approx(0.039193).epsilon(1e-4));
+        CHECK(prefill_pass(rccl, 1.0, 7373_tok, 0_tok).tp_time.value() == doctest::Approx(0.066326).epsilon(1e-4));
+    }
+    SUBCASE("either side of 2 MiB, with the custom kernel's cap lowered to 1 MiB so that the band's floor shows") {
+        qr.engine.collectives.custom_all_reduce_max = kibibytes(1024.0);
+        // 146 tokens: 2,093,056 B < 2,097,152 B: RCCL, 122 × (56.88 + 2,093,056 · 1.75 ÷ 380 GB/s = 9.639 µs) = 8.115 ms;
+        // 147 tokens: 2,107,392 B: QuickReduce, 122 × (25.39 + 5.899 µs) = 3.817 ms.
+        CHECK(decode_pass(qr, 146.0, 1000_tok).tp_time.value() == doctest::Approx(0.0081152).epsilon(1e-4));
+        CHECK(decode_pass(qr, 147.0, 1000_tok).tp_time.value() == doctest::Approx(0.0038172).epsilon(1e-4));
+    }
+    SUBCASE("either side of 2 GiB: 149,796 tokens (2,147,475,456 B) QuickReduce, 149,797 (2,147,489,792 B) RCCL") {
+        // 122 × (25.39 µs + 2,147,475,456 · 1.75 ÷ 625.2 GB/s = 6,011.0 µs) = 0.73644 s;
+        // 122 × (56.88 µs + 2,147,489,792 · 1.75 ÷ 380 GB/s = 9,889.8 µs) = 1.21349 s.
+        CHECK(prefill_pass(qr, 1.0, 149796_tok, 0_tok).tp_time.value() == doctest::Approx(0.73644).epsilon(1e-4));
+        CHECK(prefill_pass(qr, 1.0, 149797_tok, 0_tok).tp_time.value() == doctest::Approx(1.21349).epsilon(1e-4));
+    }
+    SUBCASE("property: at every size QuickReduce on is never slower than off (its curve lies under RCCL's)") {
+        for (double n = 1000.0; n <= 160000.0; n *= 1.1)
+            CHECK(prefill_pass(qr, 1.0, tokens(n), 0_tok).tp_time.value() <= prefill_pass(rccl, 1.0, tokens(n), 0_tok).tp_time.value());
+    }
+    SUBCASE("refusals: a run's flag without the curve, a curve off ROCm, a half-set curve") {
+        engine_profile none = catalog::sglang_cdna3;
+        none.collectives.quick_reduce = true;
+        CHECK(test::contains(test::validation_message(none), "collectives.quick_reduce"));
+        CHECK(test::contains(test::validation_message(none), "needs the profile's curve"));
+        engine_profile nvidia = catalog::sglang_hopper;
+        nvidia.collectives.quick_reduce_all_reduce = c.quick_reduce_all_reduce;
+        nvidia.collectives.quick_reduce_bus = c.quick_reduce_bus;
+        nvidia.collectives.quick_reduce_min = c.quick_reduce_min;
+        nvidia.collectives.quick_reduce_max = c.quick_reduce_max;
+        CHECK(test::contains(test::validation_message(nvidia), "QuickReduce is ROCm's"));
+        engine_profile half = catalog::sglang_cdna4;
+        half.collectives.quick_reduce_bus = bytes_per_second(0.0);
+        CHECK(test::contains(test::validation_message(half), "needs its fixed time, its bus bandwidth"));
+    }
+}

@@ -1309,3 +1309,60 @@ TEST_CASE("measurements: a row whose prompt steps run alone takes whole prompts,
     CHECK(alone.max_tokens_per_step == 8192);
     CHECK(mixed.prefill_chunk.value() == 8192.0);
 }
+
+TEST_CASE("tables/measurements.csv: the MI355X single-node SGLang DeepSeek-R1 rows sent 50 x concurrency prompts") {
+    // docs/mi355x-prompt-count.md: InferenceX's runners/launch_mi355x-amd.sh @2c679ab9 exports NUM_PROMPTS =
+    // CONC * 50 for the DeepSeek-R1 models at OSL 1,024, not the README's CONC * 10. By hand: c16 -> 16 x 50 = 800,
+    // c4 -> 200, c64 -> 3,200; the disaggregated rows (their own launcher) keep theirs.
+    const auto all = io::load_measurements_csv(std::string(LLMCOST_TABLES_DIR) + "/measurements.csv");
+    auto find = [&](std::string_view id) {
+        const auto it = std::find_if(all.begin(), all.end(), [&](const plan::measurement& x) { return x.id == id; });
+        REQUIRE(it != all.end());
+        return *it;
+    };
+    CHECK(find("IMX-MI355X-sglang-DSR1-tp8-8kx1k-c16-ttft").prompts == 800.0);
+    CHECK(find("IMX-MI355X-sglang-DSR1-MXFP4-tp8-1kx1k-c4-ttft").prompts == 200.0);
+    CHECK(find("IMX-MI355X-sglang-DSR1-MXFP4-tp4-1kx1k-c64-tok").prompts == 3200.0);
+    int rows = 0;
+    for (const plan::measurement& x : all)
+        if (x.id.starts_with("IMX-MI355X-sglang-DSR1-")) {
+            CHECK(x.prompts == 50.0 * x.batch);
+            ++rows;
+        }
+    CHECK(rows == 45);
+}
+
+TEST_CASE("measurements: quick_reduce int4 is carried onto the row's engine, and refused where it cannot run") {
+    // docs/cdna-all-reduce.md §7: the MI355X single-node SGLang rows' launch exports ROCM_QUICK_REDUCE_QUANTIZATION=INT4.
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,prompts,range_ratio,input_tokens,output_tokens,metric,value,unit,source,quick_reduce\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "m.csv"); };
+    auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
+    const auto ok = rows_of(
+        "A,check,DeepSeek-V3,MI355X,sglang,0.5.5.post3,8,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n"
+        "B,check,DeepSeek-V3,MI355X,sglang,0.5.5.post3,8,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,\n");
+    CHECK(ok[0].quick_reduce);
+    CHECK_FALSE(ok[1].quick_reduce);
+    CHECK(plan::with_own_engine(ok[0]).d.engine.collectives.quick_reduce);
+    CHECK_FALSE(plan::with_own_engine(ok[1]).d.engine.collectives.quick_reduce);
+    // A level without a measured curve, a TP group QuickReduce does not run on, and a profile without the curve.
+    CHECK(test::contains(
+        error("A,check,DeepSeek-V3,MI355X,sglang,0.5.5,8,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int8\n"),
+        "quick_reduce"));
+    CHECK(test::contains(
+        error("A,check,DeepSeek-V3,MI355X,sglang,0.5.5,1,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n"),
+        "2, 4 or 8 ranks"));
+    // Each rule names its own value (review 39 N8): the TP group's size for the ranks, the flag for the engine.
+    CHECK(test::contains(
+        error("A,check,DeepSeek-V3,MI355X,sglang,0.5.5,1,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n"),
+        "quick_reduce at tp = 1:"));
+    const std::string on_vllm =
+        error("A,check,DeepSeek-V3,MI355X,vllm,0.9.0,8,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n");
+    CHECK(test::contains(on_vllm, "quick_reduce = 1:"));
+    CHECK(test::contains(on_vllm, "engine is 'vllm'"));
+    CHECK_FALSE(test::contains(on_vllm, "= 8:"));
+    const auto mi325x = rows_of(
+        "C,check,DeepSeek-V3,MI325X,sglang,0.5.5,8,1,1,1,fp8,bf16,fixed_batch,,,,,16,800,0.8,7373,922,ttft_s,0.45,s,s,int4\n");
+    CHECK(test::contains(test::error_of([&] { return plan::with_own_engine(mi325x[0]); }), "has none"));
+}

@@ -344,6 +344,16 @@ inline constexpr double generic_routed_kernels = 7.0;
     return link;
 }
 
+/// The engine's quantized all-reduce (SGLang's QuickReduce INT4 on ROCm, `engine_collectives::quick_reduce`) as a
+/// link for the α–β formula: t = a + 2(n−1)/n · S ÷ B_bus is `all_reduce_time` over a link with α' = a ÷ (the
+/// algorithm's latency steps) and β = B_bus (fitted on an 8-GPU QuickReduce table, docs/cdna-all-reduce.md §7).
+[[nodiscard]] constexpr interconnect quick_reduce_link(const engine_collectives& c, interconnect link, int ranks,
+                                                       all_reduce_algorithm algo) {
+    link.latency = c.quick_reduce_all_reduce / detail::all_reduce_steps(ranks, algo);
+    link.per_direction = c.quick_reduce_bus;
+    return link;
+}
+
 /// The engine's all-reduce where a TP group spans hosts (`engine_collectives::cross_host_all_reduce`;
 /// TensorRT-LLM's MNNVLAllReduce across GB200 NVL72 trays) as a link for the α–β formula:
 /// t = a + 2(n−1)/n · S ÷ B_bus, α' = a ÷ (the algorithm's latency steps), β = B_bus (fitted to a
@@ -497,6 +507,9 @@ struct pass_model {
     double custom_all_reduce_max = 0;       ///< B; 0: no custom all-reduce
     interconnect library_tp_link{};         ///< the collective library's fitted all-reduce as a link: α = a ÷ steps, β = B_bus
     double library_all_reduce_min = -1;     ///< B; the library's all-reduce above this size; < 0: none (the link model)
+    interconnect quick_reduce_link{};       ///< the engine's quantized all-reduce as a link: α = a ÷ steps, β = B_bus
+    double quick_reduce_min = -1;           ///< B; the quantized all-reduce from this size; < 0: none
+    double quick_reduce_max = 0;            ///< B; … up to this size (`engine_collectives::quick_reduce_takes`)
     /// f_row where the build runs each row-parallel GEMM and its TP all-reduce as one kernel
     /// (`engine_kernels::gemm_all_reduce_fused`, `row_parallel_gemm_share`); 0: the all-reduce after the GEMM
     double fused_row_gemm_share = 0;
@@ -739,6 +752,14 @@ struct pass_model {
         pm.library_tp_link = library_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
         pm.library_all_reduce_min = en.collectives.custom_all_reduce_max_at(d.layout.tp).value();
     }
+    // The run's quantized all-reduce (QuickReduce) for quick_reduce_min ≤ S ≤ quick_reduce_max where the run turned it
+    // on, on one host: SGLang's GroupCoordinator tries its custom kernel first (below the custom cap, which stays),
+    // then QuickReduce, then RCCL (parallel_state.py; quick_all_reduce.py should_quick_allreduce).
+    if (!spans_hosts && en.collectives.quick_reduce && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
+        pm.quick_reduce_link = quick_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
+        pm.quick_reduce_min = en.collectives.quick_reduce_min.value();
+        pm.quick_reduce_max = en.collectives.quick_reduce_max.value();
+    }
     if (!spans_hosts && en.kernels.gemm_all_reduce_fused && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain)
         pm.fused_row_gemm_share = detail::row_parallel_gemm_share(m);
     pm.busiest_rank = en.moe.busiest_rank && d.expert_parallel();
@@ -767,6 +788,15 @@ template <class V>
     return L::choose(hidden_state > pm.library_all_reduce_min,
                      V(all_reduce_seconds(hidden_state, pm.d.layout.tp, pm.library_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
                      link_model);
+}
+
+/// The TP all-reduce with the run's quantized all-reduce where the message is in its band
+/// (`pass_model::quick_reduce_min` ≤ S ≤ `quick_reduce_max`); out of line, as the library's.
+template <class V>
+[[nodiscard, gnu::noinline]] constexpr V quick_reduce_override(const pass_model& pm, const V& hidden_state, const V& other) {
+    using L = lanes<V>;
+    const V quick = V(all_reduce_seconds(hidden_state, pm.d.layout.tp, pm.quick_reduce_link, pm.tp_algorithm) * pm.tp_all_reduces);
+    return L::choose(hidden_state >= pm.quick_reduce_min, L::choose(hidden_state <= pm.quick_reduce_max, quick, other), other);
 }
 
 template <class V>
@@ -1221,6 +1251,8 @@ template <class V>
     r.tp = all_reduce_seconds(hidden_state, d.layout.tp, pm.tp_link, pm.tp_algorithm) * pm.tp_all_reduces;
     if (pm.library_all_reduce_min >= 0.0) [[unlikely]]  // the engine's collective library above the custom kernel's sizes
         r.tp = detail::library_all_reduce_override(pm, hidden_state, r.tp);
+    if (pm.quick_reduce_min >= 0.0) [[unlikely]]  // the run's quantized all-reduce in its band, above the custom kernel
+        r.tp = detail::quick_reduce_override(pm, hidden_state, r.tp);
     if (pm.custom_all_reduce_max > 0.0)  // the engine's custom all-reduce up to its largest message
         r.tp = L::choose(hidden_state <= pm.custom_all_reduce_max,
                          V(all_reduce_seconds(hidden_state, d.layout.tp, pm.custom_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),

@@ -469,6 +469,24 @@ struct engine_collectives {
     /// ceil(12e6 ÷ (16384 · 12)) · (16384 · 12) = 12,189,696 B holding [3, 2, max_num_elements] BF16:
     /// 1,015,808 elements = 2,031,616 B = 1,984 KiB (ops.py `get_allreduce_mnnvl_workspace`). 0: no bound.
     bytes_t cross_host_all_reduce_max{};
+    /// The engine's quantized all-reduce where the run turns it on (`quick_reduce`): SGLang's QuickReduce
+    /// on ROCm (ROCM_QUICK_REDUCE_QUANTIZATION=INT4; sgl-project/sglang @054be181
+    /// python/sglang/srt/distributed/device_communicators/quick_all_reduce.py), which its GroupCoordinator
+    /// tries after the custom kernel and before RCCL, for quick_reduce_min ≤ S ≤ quick_reduce_max (INT4, fp16,
+    /// 4 or 8 ranks: 2 MiB to 2 GiB). Fitted as t = a + 2(n−1)/n · S ÷ B_bus (docs/cdna-all-reduce.md §7).
+    /// All 0: none (the custom kernel, the library or the link model at every size).
+    seconds_t quick_reduce_all_reduce{};
+    bytes_per_second_t quick_reduce_bus{};
+    bytes_t quick_reduce_min{};
+    bytes_t quick_reduce_max{};
+    /// Whether this deployment's run turned the quantized all-reduce on (a run choice, not a table column:
+    /// a measured row's `quick_reduce` sets it, `plan::on_engine`); only with the profile's curve above.
+    bool quick_reduce = false;
+    /// Whether the quantized all-reduce takes a message of s bytes: on, and quick_reduce_min ≤ s ≤ quick_reduce_max
+    /// (quick_all_reduce.py should_quick_allreduce; the custom kernel below its own cap is tried first).
+    [[nodiscard]] constexpr bool quick_reduce_takes(bytes_t s) const {
+        return quick_reduce && s >= quick_reduce_min && s <= quick_reduce_max;
+    }
     /// Whether, under attention data parallelism, an expert-parallel group of no more ranks than the
     /// model's top-k exchanges its tokens by an all-gather before the experts and a reduce-scatter after
     /// them instead of its all-to-all (TensorRT-LLM's fused MoE modules up to 1.2.0rc2 enable the
@@ -751,6 +769,27 @@ struct engine_profile {
                 s, "collectives.cross_host_all_reduce_max (B)", collectives.cross_host_all_reduce_max.value(),
                 "a cross-host all-reduce's largest message must be 0 (no bound) or positive and finite, and needs its "
                 "fixed time (cross_host_all_reduce)");
+        time(collectives.quick_reduce_all_reduce, "collectives.quick_reduce_all_reduce (s)", 1e-2,
+             "a quantized all-reduce's fixed time must be in [0, 10 ms)");
+        require(non_negative_finite(collectives.quick_reduce_bus.value()) && non_negative_finite(collectives.quick_reduce_min.value()) &&
+                    non_negative_finite(collectives.quick_reduce_max.value()),
+                s, "collectives.quick_reduce_bus (B/s)", collectives.quick_reduce_bus.value(),
+                "a quantized all-reduce's bus bandwidth and message bounds must be zero (none) or positive and finite");
+        {
+            const bool any = collectives.quick_reduce_all_reduce.value() > 0.0 || collectives.quick_reduce_bus.value() > 0.0 ||
+                             collectives.quick_reduce_max.value() > 0.0;
+            const bool all = collectives.quick_reduce_all_reduce.value() > 0.0 && collectives.quick_reduce_bus.value() > 0.0 &&
+                             collectives.quick_reduce_max.value() > collectives.quick_reduce_min.value();
+            require(any == all, s, "collectives.quick_reduce_max (B)", collectives.quick_reduce_max.value(),
+                    "the quantized all-reduce needs its fixed time, its bus bandwidth and a largest message above its "
+                    "smallest (or none of them)");
+            require(!any || architecture == gpu_architecture::cdna3 || architecture == gpu_architecture::cdna4, s,
+                    "collectives.quick_reduce_all_reduce (s)", collectives.quick_reduce_all_reduce.value(),
+                    "QuickReduce is ROCm's (gfx94/gfx95: CDNA 3 and CDNA 4); no other architecture runs it");
+            require(!collectives.quick_reduce || all, s, "collectives.quick_reduce", 1.0,
+                    "a run that turns the quantized all-reduce on needs the profile's curve (quick_reduce_all_reduce, "
+                    "quick_reduce_bus, quick_reduce_max)");
+        }
         time(collectives.all_to_all_latency, "collectives.all_to_all_latency (s)", 1e-2,
              "an all-to-all latency must be in [0, 10 ms)");
         time(collectives.library_all_reduce, "collectives.library_all_reduce (s)", 1e-2,

@@ -99,6 +99,9 @@ struct engine_row {
     double fp8_gemm_tile_rows;
     /// FP4 × FP4 experts' GEMM rate over the expert size curve (`engine_kernels::fp4_expert_gemm`); 0: none
     double fp4_expert_gemm;
+    /// the quantized all-reduce a run may turn on (`engine_collectives::quick_reduce_all_reduce`, `quick_reduce_bus`,
+    /// `quick_reduce_min`, `quick_reduce_max`): its fixed time a (µs), bus bandwidth (GB/s) and message band (KiB); 0: none
+    double quick_reduce_us, quick_reduce_bus_GBps, quick_reduce_min_KiB, quick_reduce_max_KiB;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -178,6 +181,10 @@ struct engine_row {
                         .cross_host_all_reduce = microseconds(r.cross_host_all_reduce_us),
                         .cross_host_all_reduce_bus = gigabytes_per_second(r.cross_host_all_reduce_bus_GBps),
                         .cross_host_all_reduce_max = kibibytes(r.cross_host_all_reduce_max_KiB),
+                        .quick_reduce_all_reduce = microseconds(r.quick_reduce_us),
+                        .quick_reduce_bus = gigabytes_per_second(r.quick_reduce_bus_GBps),
+                        .quick_reduce_min = kibibytes(r.quick_reduce_min_KiB),
+                        .quick_reduce_max = kibibytes(r.quick_reduce_max_KiB),
                         .gather_up_to_top_k = flag(r.moe_gather_up_to_top_k, "moe_gather_up_to_top_k"),
                         .gather_latency = microseconds(r.gather_latency_us),
                         .gather_latency_per_rank = microseconds(r.gather_step_us),

@@ -32,7 +32,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 93> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 97> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -103,6 +103,10 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 93> c
     {"cross_host_all_reduce_max_KiB", "collectives.cross_host_all_reduce_max"},
     {"fp8_gemm_tile_rows", "kernels.fp8_gemm_tile_rows"},
     {"fp4_expert_gemm", "kernels.fp4_expert_gemm"},
+    {"quick_reduce_us", "collectives.quick_reduce_all_reduce"},
+    {"quick_reduce_bus_GBps", "collectives.quick_reduce_bus"},
+    {"quick_reduce_min_KiB", "collectives.quick_reduce_min"},
+    {"quick_reduce_max_KiB", "collectives.quick_reduce_max"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -128,8 +132,8 @@ inline constexpr auto columns = [] {
 /// kernels an FP8 block-scaled checkpoint adds to a latent attention layer: 0, none; the all-reduce where
 /// a TP group spans hosts, 2 figures, and the kernels it adds a layer: 0, 0, 0, none; its largest message: 0, no bound;
 /// the rows a dense FP8 GEMM kernel's M extent covers: 0, the hardware's padding; the FP4 × FP4 experts'
-/// multiplier: 0, none).
-inline constexpr std::size_t optional_columns = 57;
+/// multiplier: 0, none; the quantized all-reduce a run may turn on, 4 figures: 0, none).
+inline constexpr std::size_t optional_columns = 61;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -212,6 +216,12 @@ using row_reader = detail::hardware_csv::row_reader;
     e.fp8_gemm_tile_rows = table.find_column(fp8_tile) ? r.figure(fp8_tile) : 0.0;
     const std::string_view fp4_experts = columns[first_cross_host + std::size(cross_host) + 1];
     e.fp4_expert_gemm = table.find_column(fp4_experts) ? r.figure(fp4_experts) : 0.0;
+    double* quick_reduce[] = {&e.quick_reduce_us, &e.quick_reduce_bus_GBps, &e.quick_reduce_min_KiB, &e.quick_reduce_max_KiB};
+    const std::size_t first_quick_reduce = first_cross_host + std::size(cross_host) + 2;
+    for (std::size_t i = 0; i < std::size(quick_reduce); ++i) {
+        const std::string_view column = columns[first_quick_reduce + i];
+        *quick_reduce[i] = table.find_column(column) ? r.figure(column) : 0.0;
+    }
     try {
         return from_row(e);
     } catch (const invalid_input& x) {

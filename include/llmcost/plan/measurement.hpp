@@ -211,6 +211,11 @@ struct measurement {
     /// `gemm_allreduce_plugin` build flag, the MLPerf configs' `trtllm_build_flags`); false: the
     /// all-reduce after the GEMM (`engine_kernels::gemm_all_reduce_fused`). Carried by `with_own_engine`.
     bool gemm_all_reduce_fused = false;
+    /// The run turned on the engine's quantized all-reduce (SGLang's QuickReduce INT4 on ROCm: its launch
+    /// exports ROCM_QUICK_REDUCE_QUANTIZATION=INT4), priced on the profile's curve for the messages its band
+    /// takes (`engine_collectives::quick_reduce`; docs/cdna-all-reduce.md §7); false: not set. Carried by
+    /// `on_engine`, which refuses a profile without the curve.
+    bool quick_reduce = false;
     /// Whether the run captured its steps in CUDA graphs, where the source's configuration states it
     /// (the MLPerf configs' `use_graphs`, InferenceMAX's `cuda_graph_config`, vLLM's `enforce_eager`
     /// in AMD's harness yamls); empty: the engine profile's default. Carried onto the row's engine by
@@ -364,6 +369,13 @@ struct measurement {
         if (kv_memory_fraction)
             require(is_memory_fraction(*kv_memory_fraction), s, "kv_memory_fraction", *kv_memory_fraction,
                     memory_fraction_rule);
+        require(!quick_reduce || d.layout.tp == 2 || d.layout.tp == 4 || d.layout.tp == 8, s, "quick_reduce at tp",
+                static_cast<double>(d.layout.tp),
+                "QuickReduce runs on a TP group of 2, 4 or 8 ranks (quick_all_reduce.py _SUPPORTED_WORLD_SIZES)");
+        if (quick_reduce && engine != serving_engine::sglang)  // its own value: the flag, the engine named in the rule
+            require(false, s, "quick_reduce", 1.0,
+                    "QuickReduce is priced under SGLang, the engine whose profile carries its curve; this row's engine is '" +
+                        std::string(to_string(engine)) + "'");
         if (clock_MHz != 0.0) require_engine_clock(s, "clock_MHz", clock_MHz);  // 0: not pinned; its GPU's rule: as_run
         require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",
                 ttft_median + ttft_p99, "a TTFT percentile is 0 (not given) or positive and finite");
@@ -1004,6 +1016,11 @@ struct efficiency_parameters {
     x.d.engine = e;
     x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;  // the row's build, not the profile's default
     x.d.engine.kernels.gemm_all_reduce_fused = x.gemm_all_reduce_fused;
+    if (x.quick_reduce && !(e.collectives.quick_reduce_all_reduce.value() > 0.0 && e.collectives.quick_reduce_bus.value() > 0.0))
+        require(false, x.id, "quick_reduce", 1.0,
+                "the run's quantized all-reduce (QuickReduce INT4) needs a profile with its curve (quick_reduce_us, "
+                "quick_reduce_bus_GBps in tables/engines.csv); the engine '" + std::string(e.name) + "' has none");
+    x.d.engine.collectives.quick_reduce = x.quick_reduce;  // the row's launch environment
     x.d.engine.kernels.wide_dense_max_tokens = x.fp16_dense_max_tokens;     // the row's run
     if (x.kv_memory_fraction) x.d.engine = with_kv_memory_fraction(x.d.engine, *x.kv_memory_fraction);  // the row's launch flag
     if (x.cuda_graphs) {  // the row's run, where it says: eager steps each enqueued by the host

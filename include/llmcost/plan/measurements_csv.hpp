@@ -26,6 +26,7 @@
 /// | `api_server` | optional: 1 when the client came through the engine's API server (HTTP; its TTFT carries the engine's front end), 0 or empty in process (trtllm-bench, MLPerf harnesses) |
 /// | `norm_quant_fusion` | optional: 0 = the engine build quantizes FP4 GEMM activations in a kernel of their own (TensorRT-LLM's `norm_quant_fusion` off), priced on the engine's curve with that kernel (B19); empty or 1 = fused |
 /// | `gemm_allreduce_plugin` | optional: 1 = the engine build runs each row-parallel GEMM with its TP all-reduce in one kernel (TensorRT-LLM's `gemm_allreduce_plugin`), the all-reduce priced past the GEMM it overlaps; empty or 0 = after the GEMM |
+/// | `quick_reduce` | optional: `int4` = the run's launch turned on the engine's quantized all-reduce (SGLang on ROCm: ROCM_QUICK_REDUCE_QUANTIZATION=INT4), priced on the engine profile's QuickReduce curve for the messages of its band (TP 2, 4 or 8; a profile without the curve is refused); empty or `none` = not set. Other levels (fp, int8, int6) have no measured curve here and are refused |
 /// | `cuda_graphs` | optional: 1 = the run captured its steps in CUDA graphs, 0 = it ran them eagerly, as its configuration states (MLPerf `use_graphs`, vLLM `enforce_eager: True` in AMD's harness): every kernel then pays the engine's `launch_eager`, and an engine that prices the host's enqueue (`host_enqueue`) holds each step to at least kernels × it; empty = the engine profile's default |
 /// | `eager_prompt` | optional: how the run's prompt steps pay the host's eager launch H = kernels × the engine's `prefill_launch_us`, as its configuration states: `overlap` = they run eagerly, launched while the step before runs (TensorRT-LLM's PyTorch backend, its overlap scheduler on): t = max(t_GPU, H − t_prev); `serial` = eagerly with the overlap scheduler off (Dynamo's TensorRT-LLM prefill workers, `disable_overlap_scheduler: True`): t = max(t_GPU, H); `0` = not priced (a TensorRT engine's C++ executor, or, on TensorRT-LLM PyTorch-backend rows with graphs on, the overlapped launch left to the fitted front end: docs/trtllm-eager-prompt.md section 5); empty = the engine profile's rule (where CUDA graphs are on, overlapped) |
 /// | `fp16_dense_max_tokens` | optional: steps of at most this many tokens run the dense linear layers (8-bit weights) as 16-bit GEMMs on a 16-bit copy of the weights, as the run's configuration turns on (AMD's MLPerf Mixtral Server yamls, `VLLM_MOE_USE_FP16_GEMM_FOR_SMALL_FP8_INPUTS`: 2560); empty or 0 = never |
@@ -230,6 +231,13 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         x.gemm_all_reduce_fused = r.flag("gemm_allreduce_plugin", false,
                                          "1 (each row-parallel GEMM and its TP all-reduce in one kernel) or 0 / empty (the all-reduce after the GEMM)");
         x.d.engine.kernels.gemm_all_reduce_fused = x.gemm_all_reduce_fused;
+    }
+    if (t.find_column("quick_reduce") && !r.text("quick_reduce").empty()) {
+        const std::string& q = r.text("quick_reduce");
+        if (q != "int4" && q != "none")
+            r.fail("quick_reduce", "int4 (the run's launch set ROCM_QUICK_REDUCE_QUANTIZATION=INT4), none or empty; other "
+                                   "QuickReduce levels have no measured curve");
+        x.quick_reduce = q == "int4";
     }
     if (t.find_column("cuda_graphs") && !r.text("cuda_graphs").empty()) {
         const std::string& g = r.text("cuda_graphs");
