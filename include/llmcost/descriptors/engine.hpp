@@ -25,6 +25,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -901,6 +902,42 @@ struct engine_profile {
 [[nodiscard]] constexpr engine_profile with_kv_memory_fraction(engine_profile e, double fraction) {
     require(is_memory_fraction(fraction), e.name, "kv_memory_fraction", fraction, memory_fraction_rule);
     e.scheduler.kv_memory_fraction = fraction;
+    return e;
+}
+
+/// The rule of a run that turns the engine's quantized all-reduce on, before its profile is known (a measured row's
+/// load checks it): the engine SGLang, whose GroupCoordinator runs QuickReduce (ROCM_QUICK_REDUCE_QUANTIZATION;
+/// sgl-project/sglang @054be181 python/sglang/srt/distributed/device_communicators/quick_all_reduce.py), on a TP
+/// group of 2, 4 or 8 ranks (_SUPPORTED_WORLD_SIZES). `field` names the run's switch in the caller's words (a row's
+/// `quick_reduce`, the CLI's --quick-reduce, Python's quick_reduce=); the TP refusal names "`field` at tp".
+constexpr void require_quick_reduce_run(engine_kind k, int tp, std::string_view subject, std::string_view field) {
+    if (k != engine_kind::sglang)  // its own value: the switch, the engine named in the rule
+        require(false, subject, field, 1.0,
+                "QuickReduce is priced under SGLang, the engine whose profile carries its curve; the engine is '" +
+                    std::string(to_string(k)) + "'",
+                "llmcost.quick_reduce.engine");
+    if (tp != 2 && tp != 4 && tp != 8)
+        require(false, subject, std::string(field) + " at tp", static_cast<double>(tp),
+                "QuickReduce runs on a TP group of 2, 4 or 8 ranks (quick_all_reduce.py _SUPPORTED_WORLD_SIZES)",
+                "llmcost.quick_reduce.tp");
+}
+
+/// `e` with the quantized all-reduce turned on for a run on a TP group of `tp` ranks (`engine_collectives::quick_reduce`:
+/// SGLang's QuickReduce INT4, priced on the profile's curve t = a + 2(n-1)/n * S / B_bus for 2 MiB <= S <= 2 GiB,
+/// docs/cdna-all-reduce.md §7), or refused naming `field`: a profile without the curve (the engine named), then
+/// `require_quick_reduce_run`. The one way a run's switch reaches an engine: a measured row (`plan::on_engine`),
+/// `llmcost --quick-reduce int4` and the Python keyword quick_reduce="int4".
+[[nodiscard]] constexpr engine_profile with_quick_reduce(engine_profile e, int tp, std::string_view subject,
+                                                         std::string_view field) {
+    const engine_collectives& c = e.collectives;
+    if (!(c.quick_reduce_all_reduce.value() > 0.0 && c.quick_reduce_bus.value() > 0.0 &&
+          c.quick_reduce_max.value() > c.quick_reduce_min.value()))
+        require(false, subject, field, 1.0,
+                "the run's quantized all-reduce (QuickReduce INT4) needs a profile with its curve (quick_reduce_us, "
+                "quick_reduce_bus_GBps in tables/engines.csv); the engine '" + std::string(e.name) + "' has none",
+                "llmcost.quick_reduce.curve");
+    require_quick_reduce_run(e.kind, tp, subject, field);
+    e.collectives.quick_reduce = true;
     return e;
 }
 
