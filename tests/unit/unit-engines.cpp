@@ -2001,6 +2001,14 @@ TEST_CASE("with_quick_reduce: the one rule of a run that turns QuickReduce on; a
         CHECK(test::contains(test::error_of([] { require_quick_reduce_run(engine_kind::trtllm, 8, "row", "quick_reduce"); }),
                              "row: quick_reduce = 1: QuickReduce is priced under SGLang"));
     }
+    SUBCASE("tp 0: a sweep's engine, laid out many ways, turns on; each deployment's TP group is checked by validate") {
+        const engine_profile swept = with_quick_reduce(catalog::sglang_cdna4, 0, "MI355X", "--quick-reduce");
+        CHECK(swept.collectives.quick_reduce);
+        deployment four{.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 4}, .engine = swept};
+        CHECK(test::validation_message(four).empty());
+        four.layout.tp = 1;
+        CHECK(test::contains(test::validation_message(four), "[llmcost.quick_reduce.tp]"));
+    }
     SUBCASE("property: a TP group of 2, 4 or 8 ranks turns it on, any other size is refused naming the size") {
         for (int tp = 1; tp <= 16; ++tp) {
             const std::string m = test::error_of([tp] { return with_quick_reduce(catalog::sglang_cdna4, tp, "MI355X", "--quick-reduce"); });

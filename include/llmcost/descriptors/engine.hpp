@@ -909,14 +909,15 @@ struct engine_profile {
 /// load checks it): the engine SGLang, whose GroupCoordinator runs QuickReduce (ROCM_QUICK_REDUCE_QUANTIZATION;
 /// sgl-project/sglang @054be181 python/sglang/srt/distributed/device_communicators/quick_all_reduce.py), on a TP
 /// group of 2, 4 or 8 ranks (_SUPPORTED_WORLD_SIZES). `field` names the run's switch in the caller's words (a row's
-/// `quick_reduce`, the CLI's --quick-reduce, Python's quick_reduce=); the TP refusal names "`field` at tp".
+/// `quick_reduce`, the CLI's --quick-reduce, Python's quick_reduce=); the TP refusal names "`field` at tp". tp 0: an
+/// engine laid out many ways (a sweep's), each deployment's TP group checked by `deployment::validate`.
 constexpr void require_quick_reduce_run(engine_kind k, int tp, std::string_view subject, std::string_view field) {
     if (k != engine_kind::sglang)  // its own value: the switch, the engine named in the rule
         require(false, subject, field, 1.0,
                 "QuickReduce is priced under SGLang, the engine whose profile carries its curve; the engine is '" +
                     std::string(to_string(k)) + "'",
                 "llmcost.quick_reduce.engine");
-    if (tp != 2 && tp != 4 && tp != 8)
+    if (tp != 0 && tp != 2 && tp != 4 && tp != 8)
         require(false, subject, std::string(field) + " at tp", static_cast<double>(tp),
                 "QuickReduce runs on a TP group of 2, 4 or 8 ranks (quick_all_reduce.py _SUPPORTED_WORLD_SIZES)",
                 "llmcost.quick_reduce.tp");
