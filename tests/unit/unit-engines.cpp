@@ -1986,6 +1986,17 @@ TEST_CASE("with_quick_reduce: the one rule of a run that turns QuickReduce on; a
         CHECK(test::contains(test::error_of([] { return with_quick_reduce(catalog::vllm_cdna4, 8, "MI355X", "quick_reduce"); }),
                              "the engine 'vLLM on CDNA4 (ROCm)' has none"));
     }
+    SUBCASE("one curve predicate (engine_collectives::has_quick_reduce_curve) for the profile's rule and the run's") {
+        static_assert(catalog::sglang_cdna4.collectives.has_quick_reduce_curve());
+        static_assert(!catalog::sglang_cdna3.collectives.has_quick_reduce_curve());
+        static_assert(!engine_profile::reference().collectives.has_quick_reduce_curve());
+        engine_profile flat = catalog::sglang_cdna4;  // a band of no width: max = min = 2 MiB
+        flat.collectives.quick_reduce_max = flat.collectives.quick_reduce_min;
+        CHECK_FALSE(flat.collectives.has_quick_reduce_curve());
+        CHECK(test::contains(test::validation_message(flat), "a largest message above its smallest"));  // engine_profile::validate
+        CHECK(test::contains(test::error_of([&] { return with_quick_reduce(flat, 8, "MI355X", "--quick-reduce"); }),
+                             "[llmcost.quick_reduce.curve]"));  // the run's rule: the same predicate
+    }
     SUBCASE("an engine other than SGLang, even with a curve: refused naming the engine") {
         engine_profile vllm = catalog::vllm_cdna4;
         const engine_collectives& c = catalog::sglang_cdna4.collectives;

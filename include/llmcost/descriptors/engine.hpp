@@ -483,6 +483,11 @@ struct engine_collectives {
     /// Whether this deployment's run turned the quantized all-reduce on (a run choice, not a table column:
     /// a measured row's `quick_reduce` sets it, `plan::on_engine`); only with the profile's curve above.
     bool quick_reduce = false;
+    /// Whether the profile carries the quantized all-reduce's curve: its fixed time, its bus bandwidth and a band with a
+    /// largest message above its smallest (tables/engines.csv quick_reduce_us, quick_reduce_bus_GBps; docs/cdna-all-reduce.md §7).
+    [[nodiscard]] constexpr bool has_quick_reduce_curve() const {
+        return quick_reduce_all_reduce.value() > 0.0 && quick_reduce_bus.value() > 0.0 && quick_reduce_max > quick_reduce_min;
+    }
     /// Whether the quantized all-reduce takes a message of s bytes: on, and quick_reduce_min ≤ s ≤ quick_reduce_max
     /// (quick_all_reduce.py should_quick_allreduce; the custom kernel below its own cap is tried first).
     [[nodiscard]] constexpr bool quick_reduce_takes(bytes_t s) const {
@@ -779,8 +784,7 @@ struct engine_profile {
         {
             const bool any = collectives.quick_reduce_all_reduce.value() > 0.0 || collectives.quick_reduce_bus.value() > 0.0 ||
                              collectives.quick_reduce_max.value() > 0.0;
-            const bool all = collectives.quick_reduce_all_reduce.value() > 0.0 && collectives.quick_reduce_bus.value() > 0.0 &&
-                             collectives.quick_reduce_max.value() > collectives.quick_reduce_min.value();
+            const bool all = collectives.has_quick_reduce_curve();
             require(any == all, s, "collectives.quick_reduce_max (B)", collectives.quick_reduce_max.value(),
                     "the quantized all-reduce needs its fixed time, its bus bandwidth and a largest message above its "
                     "smallest (or none of them)");
@@ -930,9 +934,7 @@ constexpr void require_quick_reduce_run(engine_kind k, int tp, std::string_view 
 /// `llmcost --quick-reduce int4` and the Python keyword quick_reduce="int4".
 [[nodiscard]] constexpr engine_profile with_quick_reduce(engine_profile e, int tp, std::string_view subject,
                                                          std::string_view field) {
-    const engine_collectives& c = e.collectives;
-    if (!(c.quick_reduce_all_reduce.value() > 0.0 && c.quick_reduce_bus.value() > 0.0 &&
-          c.quick_reduce_max.value() > c.quick_reduce_min.value()))
+    if (!e.collectives.has_quick_reduce_curve())
         require(false, subject, field, 1.0,
                 "the run's quantized all-reduce (QuickReduce INT4) needs a profile with its curve (quick_reduce_us, "
                 "quick_reduce_bus_GBps in tables/engines.csv); the engine '" + std::string(e.name) + "' has none",
