@@ -251,9 +251,9 @@ def test_estimate_quick_reduce_matches_the_tools_json_and_prices_the_prompt_by_h
 
 def test_quick_reduce_refusals_name_the_field_the_value_and_the_rule():
     kw = dict(tp=8, weights="fp8", input=8192, output=1024, batch=16)
-    with pytest.raises(llmcost.InvalidInput, match="the engine 'vLLM on CDNA4 \\(ROCm\\)' has none") as e:
-        llmcost.estimate("DeepSeek-V3", "MI355X", engine="vllm", quick_reduce="int4", **kw)
-    assert e.value.field == "quick_reduce" and e.value.id == "llmcost.quick_reduce.curve"
+    with pytest.raises(llmcost.InvalidInput, match="QuickReduce is priced under SGLang.*the engine is 'vllm'") as e:
+        llmcost.estimate("DeepSeek-V3", "MI355X", engine="vllm", quick_reduce="int4", **kw)  # the engine before the curve
+    assert e.value.field == "quick_reduce" and e.value.id == "llmcost.quick_reduce.engine"
     with pytest.raises(llmcost.InvalidInput, match="SGLang on CDNA3") as e:  # MI300X's SGLang profile has no curve
         llmcost.estimate("DeepSeek-V3", "MI300X", engine="sglang", quick_reduce="int4", **kw)
     assert e.value.id == "llmcost.quick_reduce.curve"

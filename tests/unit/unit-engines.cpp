@@ -1983,8 +1983,14 @@ TEST_CASE("with_quick_reduce: the one rule of a run that turns QuickReduce on; a
         CHECK(test::contains(m, "MI300X: --quick-reduce = 1:"));
         CHECK(test::contains(m, "the engine 'SGLang on CDNA3 (ROCm)' has none"));
         CHECK(test::contains(m, "[llmcost.quick_reduce.curve]"));
-        CHECK(test::contains(test::error_of([] { return with_quick_reduce(catalog::vllm_cdna4, 8, "MI355X", "quick_reduce"); }),
-                             "the engine 'vLLM on CDNA4 (ROCm)' has none"));
+    }
+    SUBCASE("the engine is checked before the curve: vLLM (no curve either) is told QuickReduce is SGLang's (review s40a N1)") {
+        const std::string m = test::error_of([] { return with_quick_reduce(catalog::vllm_cdna4, 8, "MI355X", "quick_reduce"); });
+        CHECK(test::contains(m, "QuickReduce is priced under SGLang"));
+        CHECK(test::contains(m, "[llmcost.quick_reduce.engine]"));
+        CHECK_FALSE(test::contains(m, "has none"));
+        CHECK(test::contains(test::error_of([] { return with_quick_reduce(engine_profile::reference(), 8, "MI355X", "quick_reduce"); }),
+                             "the engine is 'reference'"));
     }
     SUBCASE("one curve predicate (engine_collectives::has_quick_reduce_curve) for the profile's rule and the run's") {
         static_assert(catalog::sglang_cdna4.collectives.has_quick_reduce_curve());

@@ -929,17 +929,17 @@ constexpr void require_quick_reduce_run(engine_kind k, int tp, std::string_view 
 
 /// `e` with the quantized all-reduce turned on for a run on a TP group of `tp` ranks (`engine_collectives::quick_reduce`:
 /// SGLang's QuickReduce INT4, priced on the profile's curve t = a + 2(n-1)/n * S / B_bus for 2 MiB <= S <= 2 GiB,
-/// docs/cdna-all-reduce.md §7), or refused naming `field`: a profile without the curve (the engine named), then
-/// `require_quick_reduce_run`. The one way a run's switch reaches an engine: a measured row (`plan::on_engine`),
+/// docs/cdna-all-reduce.md §7), or refused naming `field`: `require_quick_reduce_run` first (an engine other than
+/// SGLang is told so, not that its profile lacks the curve), then a profile without the curve (the engine named). The one way a run's switch reaches an engine: a measured row (`plan::on_engine`),
 /// `llmcost --quick-reduce int4` and the Python keyword quick_reduce="int4".
 [[nodiscard]] constexpr engine_profile with_quick_reduce(engine_profile e, int tp, std::string_view subject,
                                                          std::string_view field) {
+    require_quick_reduce_run(e.kind, tp, subject, field);
     if (!e.collectives.has_quick_reduce_curve())
         require(false, subject, field, 1.0,
                 "the run's quantized all-reduce (QuickReduce INT4) needs a profile with its curve (quick_reduce_us, "
                 "quick_reduce_bus_GBps in tables/engines.csv); the engine '" + std::string(e.name) + "' has none",
                 "llmcost.quick_reduce.curve");
-    require_quick_reduce_run(e.kind, tp, subject, field);
     e.collectives.quick_reduce = true;
     return e;
 }
