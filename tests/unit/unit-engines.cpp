@@ -1980,7 +1980,7 @@ TEST_CASE("with_quick_reduce: the one rule of a run that turns QuickReduce on; a
 
     SUBCASE("a profile without the curve: refused naming the field, the switch's value and the engine") {
         const std::string m = test::error_of([] { return with_quick_reduce(catalog::sglang_cdna3, 8, "MI300X", "--quick-reduce"); });
-        CHECK(test::contains(m, "MI300X: --quick-reduce = 1:"));
+        CHECK(test::contains(m, "MI300X: --quick-reduce = 1: (1: on, INT4) the run's quantized all-reduce"));  // the value read as the switch (review s40a N2)
         CHECK(test::contains(m, "the engine 'SGLang on CDNA3 (ROCm)' has none"));
         CHECK(test::contains(m, "[llmcost.quick_reduce.curve]"));
     }
@@ -2016,7 +2016,7 @@ TEST_CASE("with_quick_reduce: the one rule of a run that turns QuickReduce on; a
         CHECK(test::contains(m, "the engine is 'vllm'"));
         CHECK(test::contains(m, "[llmcost.quick_reduce.engine]"));
         CHECK(test::contains(test::error_of([] { require_quick_reduce_run(engine_kind::trtllm, 8, "row", "quick_reduce"); }),
-                             "row: quick_reduce = 1: QuickReduce is priced under SGLang"));
+                             "row: quick_reduce = 1: (1: on, INT4) QuickReduce is priced under SGLang"));
     }
     SUBCASE("tp 0: a sweep's engine, laid out many ways, turns on; each deployment's TP group is checked by validate") {
         const engine_profile swept = with_quick_reduce(catalog::sglang_cdna4, 0, "MI355X", "--quick-reduce");

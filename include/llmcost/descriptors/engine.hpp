@@ -909,6 +909,10 @@ struct engine_profile {
     return e;
 }
 
+/// How a refusal of the switch reads its value 1 (the message shows "`field` = 1"): the switch on, INT4, the way the
+/// user typed it (--quick-reduce int4, quick_reduce="int4", a row's int4).
+inline constexpr std::string_view quick_reduce_on = "(1: on, INT4) ";
+
 /// The rule of a run that turns the engine's quantized all-reduce on, before its profile is known (a measured row's
 /// load checks it): the engine SGLang, whose GroupCoordinator runs QuickReduce (ROCM_QUICK_REDUCE_QUANTIZATION;
 /// sgl-project/sglang @054be181 python/sglang/srt/distributed/device_communicators/quick_all_reduce.py), on a TP
@@ -918,7 +922,8 @@ struct engine_profile {
 constexpr void require_quick_reduce_run(engine_kind k, int tp, std::string_view subject, std::string_view field) {
     if (k != engine_kind::sglang)  // its own value: the switch, the engine named in the rule
         require(false, subject, field, 1.0,
-                "QuickReduce is priced under SGLang, the engine whose profile carries its curve; the engine is '" +
+                std::string(quick_reduce_on) +
+                    "QuickReduce is priced under SGLang, the engine whose profile carries its curve; the engine is '" +
                     std::string(to_string(k)) + "'",
                 "llmcost.quick_reduce.engine");
     if (tp != 0 && tp != 2 && tp != 4 && tp != 8)
@@ -937,8 +942,9 @@ constexpr void require_quick_reduce_run(engine_kind k, int tp, std::string_view 
     require_quick_reduce_run(e.kind, tp, subject, field);
     if (!e.collectives.has_quick_reduce_curve())
         require(false, subject, field, 1.0,
-                "the run's quantized all-reduce (QuickReduce INT4) needs a profile with its curve (quick_reduce_us, "
-                "quick_reduce_bus_GBps in tables/engines.csv); the engine '" + std::string(e.name) + "' has none",
+                std::string(quick_reduce_on) +
+                    "the run's quantized all-reduce (QuickReduce INT4) needs a profile with its curve (quick_reduce_us, "
+                    "quick_reduce_bus_GBps in tables/engines.csv); the engine '" + std::string(e.name) + "' has none",
                 "llmcost.quick_reduce.curve");
     e.collectives.quick_reduce = true;
     return e;
