@@ -1255,7 +1255,14 @@ report disagg(const disagg_command& c) {
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(pre.engine) + " Both pools.");
     const std::array pools{pre.engine, dec.engine};
     for (const std::string& n : checkpoint_notes(c.dep.checkpoint, pools)) out.notes.push_back(n + " Both pools.");
-    for (const std::string& n : launch_notes(c.dep, pre)) out.notes.push_back(n + " Both pools.");
+    // The launch notes name the pool's own TP group and GPU (QuickReduce's n and custom cap, the clock's fractions):
+    // one note for both pools where they match, else one for each (review s40a SHOULD 1).
+    if (pre.layout.tp == dec.layout.tp && pre.hw.name == dec.hw.name) {
+        for (const std::string& n : launch_notes(c.dep, pre)) out.notes.push_back(n + " Both pools.");
+    } else {
+        for (const std::string& n : launch_notes(c.dep, pre)) out.notes.push_back(n + " Prefill pool.");
+        for (const std::string& n : launch_notes(dec_opts, dec)) out.notes.push_back(n + " Decode pool.");
+    }
     return out;
 }
 
