@@ -623,7 +623,13 @@ drafter_choice drafter_for(const speculation_options& o, const deployment& d, co
 
 report estimate(const estimate_command& c) {
     report out;
-    deployment d = build(c.dep);
+    // --best-layout with --quick-reduce int4: the engine is turned on for the layouts the search tries (tp 0), each
+    // one's TP group checked by the ranking (deployment::validate), not at the --tp 1 the GPUs start from.
+    deployment_options dep = c.dep;
+    if (c.best_layout) dep.quick_reduce = "none";
+    deployment d = build(dep);
+    if (c.best_layout && c.dep.quick_reduce == "int4")
+        d.engine = with_quick_reduce(d.engine, 0, d.engine.name, "--quick-reduce");
     const request_shape r = shape_of(c.req);
     check_context(d, longest_context(c.req), c.dep);  // the longest request a bounded law draws
     if (c.req.varies()) {
@@ -649,8 +655,8 @@ report estimate(const estimate_command& c) {
     }
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
     for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) out.notes.push_back(std::move(n));
-    for (std::string& n : launch_notes(c.dep, d)) out.notes.push_back(std::move(n));
     if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);
+    for (std::string& n : launch_notes(c.dep, d)) out.notes.push_back(std::move(n));  // the chosen layout's TP group
     std::optional<drafter_choice> spec;
     if (c.spec.on) {
         if (c.rate > 0)
