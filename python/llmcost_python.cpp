@@ -219,6 +219,7 @@ struct deployment_args {
     py::handle eager_prompt{};        ///< None or absent: the engine's rule
     py::handle gemm_table{};          ///< None or absent: no GEMM table, the size curve
     py::handle clock_MHz{};           ///< None or absent: the engine clock not pinned
+    py::handle quick_reduce{};        ///< None, absent or 'none': the engine's quantized all-reduce not on
 };
 
 /// The modules `excluded_modules=` names (a str, comma-separated, or a list of str: the words of tables/measurements.csv's
@@ -320,6 +321,18 @@ double clock_arg(py::handle f) {
     return v;
 }
 
+/// Whether `quick_reduce=` turns the engine's quantized all-reduce on ('int4': SGLang's QuickReduce INT4, as `llmcost …
+/// --quick-reduce int4`); None, absent or 'none': not on. Another value is refused with the words; where it cannot run
+/// (off SGLang, a profile without the curve, a TP other than 2, 4 or 8) by the library's rule, `with_quick_reduce`.
+bool quick_reduce_arg(py::handle v) {
+    if (v.ptr() == nullptr || v.is_none()) return false;
+    const std::string text = str_arg(v, "quick_reduce");
+    if (text != "int4" && text != "none")
+        refuse("quick_reduce", v, "one of 'int4', 'none' (None: not on; QuickReduce's other levels have no measured curve)",
+               "llmcost.argument.choice");
+    return text == "int4";
+}
+
 /// The layout the degrees and the GPU count describe (`layout_for_gpus`: dp = gpus ÷ (tp · pp) when
 /// dp is not given, else tp · pp · dp must be gpus), as the `llmcost` tool reads --tp … --gpus.
 parallel_layout layout_arg(const deployment_args& a) {
@@ -338,6 +351,7 @@ deployment deployment_of(const deployment_args& a) {
     d.engine = kv_memory_fraction_arg(engine_arg(a.engine, d.hw), a.kv_memory_fraction);
     if (const std::optional<prompt_launch_mode> p = eager_prompt_arg(a.eager_prompt)) d.engine.overheads.prompt_launch = *p;
     d.gemm.table = gemm_table_arg(a.gemm_table);
+    if (quick_reduce_arg(a.quick_reduce)) d.engine = with_quick_reduce(d.engine, d.layout.tp, d.engine.name, "quick_reduce");
     d = at_engine_clock(d, clock_arg(a.clock_MHz));
     d.validate();  // a table for another GPU, format, model or TP degree: the library's refusal (gemm_table::check_fits)
     return d;
@@ -631,9 +645,9 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
                          py::handle max_tokens, py::handle prefill_chunk, py::handle usd_per_gpu_hour,
                          py::handle utilisation, py::handle ignore_max_position, py::handle engine,
                          py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
-                         py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz) {
+                         py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine, kv_memory_fraction,
-                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz});
+                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -750,9 +764,9 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                 py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
                 py::handle dataset, py::handle preemption, py::handle prefix_hit_rate, py::handle prefill_servers,
                 py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
-                py::handle eager_prompt) {
+                py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
-                                        excluded_modules, kept_format, eager_prompt});
+                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce});
     const std::string preempt = str_arg(preemption, "preemption");
     if (preempt != "recompute" && preempt != "swap")
         refuse("preemption", preemption, "must be 'recompute' or 'swap'", "llmcost.argument.choice");
@@ -874,10 +888,11 @@ speculative_decoding speculation_arg(const deployment& d, const deployment_args&
         deployment_args x = at;
         x.model = drafter;
         x.gpus = py::none();
-        // The target checkpoint's kept modules are its own, not the drafter's (a dense drafter has no MLA kv_b);
-        // the prompt launch is the engine's setting and stays.
+        // The target checkpoint's kept modules are its own, not the drafter's (a dense drafter has no MLA kv_b), and so
+        // is its projections' GEMM table; the prompt launch, the clock and the quantized all-reduce are the run's and stay.
         x.excluded_modules = py::none();
         x.kept_format = py::none();
+        x.gemm_table = py::none();
         sd.draft = deployment_of(x);
     }
     sd.validate();
@@ -888,9 +903,10 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
             py::handle acceptance, py::handle draft_tokens, py::handle drafter, py::handle target, py::handle tp,
             py::handle pp, py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
             py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
-            py::handle kept_format, py::handle eager_prompt) {
+            py::handle kept_format, py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz,
+            py::handle quick_reduce) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
-                                        excluded_modules, kept_format, eager_prompt});
+                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -908,10 +924,12 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
         by = drafter_text(str_arg(drafter, "drafter"));
     } else {
         // The drafter on the target's hardware, layout, formats and engine, as `llmcost spec --drafter NAME` places it:
-        // not the target checkpoint's kept modules (a dense drafter has no MLA kv_b), the engine's prompt launch.
+        // not the target checkpoint's kept modules (a dense drafter has no MLA kv_b) nor its projections' GEMM table;
+        // the engine's prompt launch, the clock and the quantized all-reduce (the run's) stay.
         static_cast<void>(entry_arg<llmcost::model>(drafter, "drafter", "Model"));  // refused naming drafter, not model
         const deployment draft = deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine,
-                                                kv_memory_fraction, py::none(), py::none(), eager_prompt});
+                                                kv_memory_fraction, py::none(), py::none(), eager_prompt, py::none(),
+                                                clock_MHz, quick_reduce});
         // Its weights sit beside the target's: the batch must fit what both leave, as `llmcost spec` checks.
         require_batch_fits(d, r, b, with_draft_resident({}, {.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft}));
         step = speculative_step_for(d, draft, b, context, gamma);
@@ -946,17 +964,19 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
               py::handle decode_tp, py::handle tp, py::handle pp, py::handle ep, py::handle dp, py::handle gpus,
               py::handle weights, py::handle kv_format, py::handle ignore_max_position, py::handle engine,
               py::handle kv_memory_fraction, py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
-              py::handle drafter, py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt) {
+              py::handle drafter, py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt,
+              py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
     // Both pools run the engine (each on its own GPU's profile) with the one KV memory fraction, as
     // `llmcost disagg --engine … --kv-memory-fraction …` builds them; both serve the one checkpoint.
     const deployment_args pre_at{model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
-                                 excluded_modules, kept_format, eager_prompt};
+                                 excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce};
     const deployment pre = deployment_of(pre_at);
     const py::handle none = py::none();
     const deployment_args dec_at{model, decode_hardware.is_none() ? hardware : decode_hardware,
                                  decode_tp.is_none() ? tp : decode_tp, pp, ep, dp,
                                  decode_tp.is_none() ? gpus : none, weights, kv_format, engine,
-                                 kv_memory_fraction, excluded_modules, kept_format, eager_prompt};
+                                 kv_memory_fraction, excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz,
+                                 quick_reduce};
     const deployment dec = deployment_of(dec_at);
     request_shape r = shape_of(input, output);
     r.cached_fraction = prefix_hit_arg(prefix_hit);  // S6: only the rest is prefilled (`disagg --prefix-hit`)
@@ -1059,11 +1079,12 @@ void set_up_estimate_parameters() {
     add("eager_prompt", py::none());
     add("gemm_table", py::none());
     add("clock_MHz", py::none());
+    add("quick_reduce", py::none());
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = 26;
+    constexpr std::size_t count_of = 27;
     std::array<PyObject*, count_of> a{};
     for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
     if (nargs > estimate_positional) {
@@ -1100,7 +1121,7 @@ PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
         try {
             estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
                                          a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22],
-                                         a[23], a[24], a[25]);
+                                         a[23], a[24], a[25], a[26]);
             return py::cast(std::move(r)).release().ptr();
         } catch (const py::error_already_set&) {
             throw;
@@ -1123,7 +1144,7 @@ PyMethodDef estimate_method{
     "estimate(model, hardware, *, input, output, batch=None, saturate=False, tp=1, pp=1, ep=1, dp=None, gpus=None, "
     "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
     "utilisation=1.0, ignore_max_position=False, engine=None, kv_memory_fraction=None, excluded_modules=None, "
-    "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None)\n--\n\n"
+    "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None, quick_reduce=None)\n--\n\n"
     "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
     "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
     "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
@@ -1142,7 +1163,11 @@ PyMethodDef estimate_method{
     "SGLang; docs/trtllm-eager-prompt.md); None: the engine's rule. gemm_table= names a measured GEMM table the engine "
     "loads for the dense projections (`llmcost list gemm-tables`), refused for another GPU, "
     "format, model or TP degree; clock_MHz= the engine clock the run pins (the GPU's compute fractions and the table's "
-    "times scale by it), as `llmcost estimate --gemm-table --clock` (docs/amd-hipblaslt-tables.md). Returns an Estimate with the fields of "
+    "times scale by it), as `llmcost estimate --gemm-table --clock` (docs/amd-hipblaslt-tables.md). quick_reduce='int4' "
+    "turns on the engine's quantized TP all-reduce (SGLang's QuickReduce INT4 on ROCm, ROCM_QUICK_REDUCE_QUANTIZATION=INT4: "
+    "the profile's curve prices the messages of 2 MiB to 2 GiB the custom kernel does not take), refused off SGLang, "
+    "for a profile without the curve (MI355X's has it) or a TP other than 2, 4 or 8, as `llmcost estimate --quick-reduce "
+    "int4` (docs/cdna-all-reduce.md section 7); None or 'none': not on. Returns an Estimate with the fields of "
     "`llmcost estimate --format json`."};
 
 // ---- sweeps --------------------------------------------------------------------------------------
@@ -1665,7 +1690,8 @@ PYBIND11_MODULE(_core, m) {
           "gpus"_a = py::none(), "weights"_a = py::none(), "kv"_a = py::none(), "dataset"_a = py::none(),
           "preemption"_a = "recompute", "prefix_hit_rate"_a = 0.0, "prefill_servers"_a = 0, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
-          "eager_prompt"_a = py::none(),
+          "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
+          "quick_reduce"_a = py::none(),
           "Simulate the engine request by request (continuous batching, every step priced by the library's "
           "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`. "
           "engine='trtllm', 'vllm' or 'sglang' prices every step with that engine's profile for the GPU's "
@@ -1678,13 +1704,15 @@ PYBIND11_MODULE(_core, m) {
           "kv_memory_fraction=f: your launch's KV memory fraction, sized by the engine's own KV pool rule, as "
           "`llmcost simulate --kv-memory-fraction` (see estimate); None: the engine's own. excluded_modules=, "
           "kept_format= and eager_prompt= as estimate takes them (every step priced with them), as `llmcost simulate "
-          "--excluded-modules … --kept-format … --eager-prompt …`.");
+          "--excluded-modules … --kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= as estimate takes "
+          "them, as `llmcost simulate --gemm-table … --clock … --quick-reduce …`.");
     m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
           "acceptance"_a, "draft_tokens"_a, "drafter"_a, "target"_a = py::none(), "tp"_a = layout.tp,
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
-          "eager_prompt"_a = py::none(),
+          "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
+          "quick_reduce"_a = py::none(),
           "Speculative decoding with `drafter` ('eagle', 'mtp', or a catalog model): tokens per pass, speedup, "
           "and the least acceptance that reaches `target` tokens/s per user: `llmcost spec`. engine= and "
           "kv_memory_fraction= as estimate takes them (a draft model runs on the same engine), as `llmcost spec "
@@ -1692,7 +1720,9 @@ PYBIND11_MODULE(_core, m) {
           "checkpoint only (a draft model keeps none out of weights=); eager_prompt= as estimate takes it, about prompt "
           "steps only: spec prices none (the verification pass is replayed from the engine's CUDA graphs as a decode "
           "step is, docs/speculative-verify.md), so it moves no figure; as `llmcost spec --excluded-modules … "
-          "--kept-format … --eager-prompt …`.");
+          "--kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= as estimate takes them, the GEMM "
+          "table the target's only (a draft model's projections are priced by the size curve), as `llmcost spec "
+          "--gemm-table … --clock … --quick-reduce …`.");
     m.def("disagg", &python::disagg, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "ttft"_a, "tpot"_a,
           "every_token"_a = false, "path"_a = "scale-out", "chunk"_a = opts.limits.prefill_chunk.value(),
           "decode_hardware"_a = py::none(), "decode_tp"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp,
@@ -1700,6 +1730,7 @@ PYBIND11_MODULE(_core, m) {
           "ignore_max_position"_a = false, "engine"_a = py::none(), "kv_memory_fraction"_a = py::none(),
           "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
           "excluded_modules"_a = py::none(), "kept_format"_a = py::none(), "eager_prompt"_a = py::none(),
+          "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(), "quick_reduce"_a = py::none(),
           "Colocated against disaggregated serving under TTFT/TPOT targets (s): KV transfer, prefill stall, P:D "
           "ratio and goodput: `llmcost disagg`. engine= and kv_memory_fraction= as estimate takes them, for both "
           "pools (the decode pool on its own GPU's profile), as `llmcost disagg --engine … --kv-memory-fraction …`. "
@@ -1708,7 +1739,9 @@ PYBIND11_MODULE(_core, m) {
           "drafter 'eagle', 'mtp', or a catalog model as a draft model on each pool's layout): every colocated "
           "step and every decode-pool step speculates, as `llmcost disagg --spec --acceptance … --draft-tokens … "
           "--drafter …`. excluded_modules=, kept_format= and eager_prompt= as estimate takes them, for both pools, as "
-          "`llmcost disagg --excluded-modules … --kept-format … --eager-prompt …`.");
+          "`llmcost disagg --excluded-modules … --kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= "
+          "as estimate takes them, for both pools (a GEMM table must fit each pool's GPU and TP degree), as `llmcost "
+          "disagg --gemm-table … --clock … --quick-reduce …`.");
 
     // ---- sweeps
     py::class_<sweep_py, std::shared_ptr<sweep_py>> sw(m, "SweepResult",

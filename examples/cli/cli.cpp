@@ -149,6 +149,33 @@ void add_kv_memory_fraction(CLI::App* app, double& f) {
         ->transform(fraction);
 }
 
+/// --gemm-table, --clock and --quick-reduce, on every command that prices a deployment's steps (those of
+/// `add_deployment`, frontier, plan): the GEMM table the engine loads (`gemm_table_named`), the clock the run pins
+/// (`at_engine_clock`) and the quantized all-reduce it turns on (`with_quick_reduce`).
+void add_launch(CLI::App* app, std::string& gemm_table, double& clock_MHz, std::string& quick_reduce) {
+    app->add_option("--gemm-table", gemm_table,
+                    "A measured GEMM table the engine loads for the dense projections (llmcost list gemm-tables; AMD's "
+                    "MLPerf harness: HIPBLASLT_TUNING_OVERRIDE_FILE): their time is the table's, scaled by its clock / "
+                    "--clock; refused for another GPU, format, model or TP degree (frontier, plan: such a deployment left out; "
+                    "docs/amd-hipblaslt-tables.md)")
+        ->check(CLI::Validator{[](const std::string& s) -> std::string {  // "" refused, as --eager-prompt's, not ignored
+                                   return s.empty() ? "an empty id names no table (see `llmcost list gemm-tables`)" : "";
+                               },
+                               "ID"});
+    app->add_option("--clock", clock_MHz,
+                    "The engine clock the run pins, MHz (rocm-smi --setperfdeterminism): the GPU's compute fractions "
+                    "scale by it where the hardware states their clock (MI325X: 1700), a --gemm-table's times by its "
+                    "clock / this. Default: not pinned")
+        ->transform(engine_clock);
+    app->add_option("--quick-reduce", quick_reduce,
+                    "The engine's quantized TP all-reduce the launch turns on: int4 (SGLang on ROCm: "
+                    "ROCM_QUICK_REDUCE_QUANTIZATION=INT4; priced on the profile's curve for 2 MiB to 2 GiB messages) "
+                    "or none; refused off SGLang, for a profile without the curve (MI355X's has it) or a TP other than "
+                    "2, 4 or 8 (frontier, plan: such a layout left out; docs/cdna-all-reduce.md section 7)")
+        ->check(CLI::IsMember({"int4", "none"}))
+        ->capture_default_str();
+}
+
 void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = true) {
     app->add_option("--model", d.model, "Catalog model (llmcost list models) or a Hugging Face config.json (or its folder)")
         ->capture_default_str();
@@ -173,19 +200,7 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
                     "Serving engine: trtllm | vllm | sglang (llmcost list engines); default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(app, d.kv_memory_fraction);
-    app->add_option("--gemm-table", d.gemm_table,
-                    "A measured GEMM table the engine loads for the dense projections (llmcost list gemm-tables; AMD's "
-                    "MLPerf harness: HIPBLASLT_TUNING_OVERRIDE_FILE): their time is the table's, scaled by its clock / "
-                    "--clock; refused for another GPU, format, model or TP degree (docs/amd-hipblaslt-tables.md)")
-        ->check(CLI::Validator{[](const std::string& s) -> std::string {  // "" refused, as --eager-prompt's, not ignored
-                                   return s.empty() ? "an empty id names no table (see `llmcost list gemm-tables`)" : "";
-                               },
-                               "ID"});
-    app->add_option("--clock", d.clock_MHz,
-                    "The engine clock the run pins, MHz (rocm-smi --setperfdeterminism): the GPU's compute fractions "
-                    "scale by it where the hardware states their clock (MI325X: 1700), a --gemm-table's times by its "
-                    "clock / this. Default: not pinned")
-        ->transform(engine_clock);
+    add_launch(app, d.gemm_table, d.clock_MHz, d.quick_reduce);
     app->add_flag("--ignore-max-position", d.ignore_max_position,
                   "Allow contexts beyond the model's trained maximum");
 }
@@ -479,6 +494,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_option("--engine", fr.engine, "Serving engine: trtllm | vllm | sglang; default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(frontier_app, fr.kv_memory_fraction);
+    add_launch(frontier_app, fr.gemm_table, fr.clock_MHz, fr.quick_reduce);
     frontier_app->add_option("--input", fr.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     frontier_app->add_option("--output", fr.output, "Output tokens")->transform(tokens_count)->capture_default_str();
     add_lengths(frontier_app, fr.input_dist, fr.output_dist, fr.dataset);
@@ -539,6 +555,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
                          "default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(plan_app, pl.kv_memory_fraction);
+    add_launch(plan_app, pl.gemm_table, pl.clock_MHz, pl.quick_reduce);
     plan_app->add_option("--usd-per-gpu-hour", pl.usd_per_gpu_hour, "One price for every GPU type")->transform(usd_amount);
     plan_app->add_option("--price", pl.prices, "A GPU type's price: NAME=USD_PER_GPU_HOUR (repeatable)");
     plan_app->add_option("--utilisation", pl.utilisation, "Mean load / the peak rate")->transform(fraction)->capture_default_str();

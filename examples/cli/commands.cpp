@@ -159,17 +159,12 @@ std::vector<std::string> checkpoint_notes(const checkpoint_options& o, std::span
     return notes;
 }
 
-namespace {
-
-/// The catalog GEMM table `id` names (`catalog::gemm_table_by_id`), or a usage error naming the ids.
 const gemm_table* gemm_table_named(const std::string& id) {
     if (const gemm_table* g = catalog::gemm_table_by_id(id)) return g;
     std::string known;
     for (const gemm_table* c : catalog::gemm_tables) known += (known.empty() ? "" : ", ") + std::string(c->id);
     throw usage_error("--gemm-table: unknown table '" + id + "'; the tables are " + known + " (see `llmcost list gemm-tables`)");
 }
-
-}  // namespace
 
 /// The deployment the flags describe. The layout's rules (--gpus against the degrees, tp divides
 /// the heads …) are the library's, thrown by `layout_for_gpus` and `validate` as invalid_input.
@@ -186,12 +181,13 @@ deployment build(const deployment_options& o) {
     if (o.kv_memory_fraction > 0) d.engine = with_kv_memory_fraction(d.engine, o.kv_memory_fraction);  // the launch's flag
     if (const std::optional<prompt_launch_mode> p = eager_prompt_of(o.checkpoint)) d.engine.overheads.prompt_launch = *p;
     if (!o.gemm_table.empty()) d.gemm.table = gemm_table_named(o.gemm_table);
+    if (o.quick_reduce == "int4") d.engine = with_quick_reduce(d.engine, d.layout.tp, d.engine.name, "--quick-reduce");
     d = at_engine_clock(d, o.clock_MHz, "--clock");  // 0: not pinned; else the GPU's clock rule, naming --clock
     d.validate();  // a table for another GPU, format, model or TP degree: the library's refusal (gemm_table::check_fits)
     return d;
 }
 
-std::vector<std::string> clock_notes(const deployment_options& o, const deployment& d) {
+std::vector<std::string> launch_notes(const deployment_options& o, const deployment& d) {
     std::vector<std::string> notes;
     if (const gemm_table* g = d.gemm.table) {
         const double lo = g->first_tokens().value(), hi = g->last_tokens().value();
@@ -212,6 +208,21 @@ std::vector<std::string> clock_notes(const deployment_options& o, const deployme
                  invalid_input::show(f0) + ", the clock they were measured at.";
         else
             n += "no effect on the size curves: " + std::string(d.hw.name) + " states no clock for its compute fractions.";
+        notes.push_back(std::move(n));
+    }
+    if (const engine_collectives& q = d.engine.collectives; q.quick_reduce) {  // `with_quick_reduce` turned it on
+        auto size = [](bytes_t b) {
+            const double v = b.value();
+            return v >= 1073741824.0 ? invalid_input::show(v / 1073741824.0) + " GiB" : invalid_input::show(v / 1048576.0) + " MiB";
+        };
+        std::string n = "TP all-reduces from " + size(q.quick_reduce_min) + " to " + size(q.quick_reduce_max) +
+                        " on QuickReduce INT4 (--quick-reduce int4): t = a + 2(n-1)/n x S / B, a " +
+                        invalid_input::show(q.quick_reduce_all_reduce.value() * 1e6) + " us, B " +
+                        invalid_input::show(q.quick_reduce_bus.value() / 1e9) + " GB/s, n = " + std::to_string(d.layout.tp) +
+                        " ranks";
+        if (const bytes_t cap = q.custom_all_reduce_max_at(d.layout.tp); cap.value() > 0.0)
+            n += "; the custom kernel keeps the messages up to its " + size(cap) + " first";
+        n += " (docs/cdna-all-reduce.md section 7).";
         notes.push_back(std::move(n));
     }
     return notes;
@@ -235,6 +246,14 @@ std::vector<engine_profile> engines_for(const std::string& name, double kv_memor
     if (!p) return engines;
     if (engines.empty()) engines.assign(gpus.size(), engine_profile::reference());  // the sweep's reference engine
     for (engine_profile& e : engines) e.overheads.prompt_launch = *p;
+    return engines;
+}
+
+std::vector<engine_profile> quick_reduce_engines(std::vector<engine_profile> engines, std::size_t gpus, const std::string& word) {
+    if (word != "int4") return engines;
+    if (engines.empty()) engines.assign(gpus, engine_profile::reference());  // the sweep's reference engine: refused below
+    for (engine_profile& e : engines)  // tp 0: each layout's TP group is deployment::validate's (a layout left out)
+        e = with_quick_reduce(e, 0, e.name, "--quick-reduce");
     return engines;
 }
 
@@ -604,7 +623,13 @@ drafter_choice drafter_for(const speculation_options& o, const deployment& d, co
 
 report estimate(const estimate_command& c) {
     report out;
-    deployment d = build(c.dep);
+    // --best-layout with --quick-reduce int4: the engine is turned on for the layouts the search tries (tp 0), each
+    // one's TP group checked by the ranking (deployment::validate), not at the --tp 1 the GPUs start from.
+    deployment_options dep = c.dep;
+    if (c.best_layout) dep.quick_reduce = "none";
+    deployment d = build(dep);
+    if (c.best_layout && c.dep.quick_reduce == "int4")
+        d.engine = with_quick_reduce(d.engine, 0, d.engine.name, "--quick-reduce");
     const request_shape r = shape_of(c.req);
     check_context(d, longest_context(c.req), c.dep);  // the longest request a bounded law draws
     if (c.req.varies()) {
@@ -630,8 +655,8 @@ report estimate(const estimate_command& c) {
     }
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
     for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) out.notes.push_back(std::move(n));
-    for (std::string& n : clock_notes(c.dep, d)) out.notes.push_back(std::move(n));
     if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);
+    for (std::string& n : launch_notes(c.dep, d)) out.notes.push_back(std::move(n));  // the chosen layout's TP group
     std::optional<drafter_choice> spec;
     if (c.spec.on) {
         if (c.rate > 0)
@@ -990,6 +1015,9 @@ report kv(const kv_command& c) {
         throw usage_error(std::string(c.dep.gemm_table.empty() ? "--clock" : "--gemm-table") +
                           ": kv prices memory (the KV footprint and where it spills), not a step, so no GEMM time or "
                           "clock enters it; estimate, simulate, spec, cost and disagg read it");
+    if (c.dep.quick_reduce != "none")  // taken to be refused saying why, not ignored
+        throw usage_error("--quick-reduce " + c.dep.quick_reduce + ": kv prices memory, not a step, so no all-reduce "
+                          "enters it; estimate, simulate, spec, cost and disagg read it");
     const deployment d = build(c.dep);
     const double context = c.context > 0 ? c.context : d.m.max_position;
     check_context(d, context, c.dep);
@@ -1233,7 +1261,14 @@ report disagg(const disagg_command& c) {
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(pre.engine) + " Both pools.");
     const std::array pools{pre.engine, dec.engine};
     for (const std::string& n : checkpoint_notes(c.dep.checkpoint, pools)) out.notes.push_back(n + " Both pools.");
-    for (const std::string& n : clock_notes(c.dep, pre)) out.notes.push_back(n + " Both pools.");
+    // The launch notes name the pool's own TP group and GPU (QuickReduce's n and custom cap, the clock's fractions):
+    // one note for both pools where they match, else one for each (review s40a SHOULD 1).
+    if (pre.layout.tp == dec.layout.tp && pre.hw.name == dec.hw.name) {
+        for (const std::string& n : launch_notes(c.dep, pre)) out.notes.push_back(n + " Both pools.");
+    } else {
+        for (const std::string& n : launch_notes(c.dep, pre)) out.notes.push_back(n + " Prefill pool.");
+        for (const std::string& n : launch_notes(dec_opts, dec)) out.notes.push_back(n + " Decode pool.");
+    }
     return out;
 }
 
@@ -1279,7 +1314,7 @@ report spec(const spec_command& c) {
     std::vector<std::string> notes = checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1));
     if (chosen.speculation.draft && kept_modules_of(c.dep.checkpoint))  // the first note: the kept modules
         notes.front() += " The target's checkpoint only: the draft model (--drafter) keeps none out of --weights.";
-    for (std::string& n : clock_notes(c.dep, d)) notes.push_back(std::move(n));
+    for (std::string& n : launch_notes(c.dep, d)) notes.push_back(std::move(n));
     if (eager_prompt_of(c.dep.checkpoint))  // the last note: the prompt steps'
         notes.back() += " spec prices no prompt step: the verification pass is replayed from the engine's CUDA graphs as "
                         "a decode step is, so this moves none of its figures (docs/speculative-verify.md).";
@@ -1351,7 +1386,7 @@ report cost(const cost_command& c) {
         require_batch_fits(d, shape_of(c.req), c.batch);  // the weights and the batch fit, as estimate checks
         if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
         for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) out.notes.push_back(std::move(n));
-        for (std::string& n : clock_notes(c.dep, d)) out.notes.push_back(std::move(n));
+        for (std::string& n : launch_notes(c.dep, d)) out.notes.push_back(std::move(n));
         const pricing_point p{.decode_batch = c.batch, .context = mean_decode_context(shape_of(c.req)),
                               .prompt = tokens(c.req.input)};
         const gpu_token_rates rates = gpu_token_rates_at(d, p);

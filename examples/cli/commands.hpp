@@ -91,6 +91,9 @@ struct deployment_options {
     /// --clock: the engine clock the run pins, MHz (`at_engine_clock`, as `plan::as_run` prices a row's `clock_MHz`);
     /// 0 = not pinned
     double clock_MHz = 0;
+    /// --quick-reduce: int4 = the run turns on the engine's quantized all-reduce (SGLang's QuickReduce INT4 on ROCm,
+    /// ROCM_QUICK_REDUCE_QUANTIZATION=INT4), the library's rule `with_quick_reduce`; none (the default): not on
+    std::string quick_reduce = "none";
     /// The flags that gave `model` and `hardware`, for messages: a second deployment of the same
     /// command (disagg's decode pool, spec's draft model) names its own flags.
     std::string_view model_flag = "--model";
@@ -243,6 +246,7 @@ inline constexpr cost_model_flag cost_model_flags[] = {
     {"--kv-memory-fraction", "sizes a model's KV pool"},
     {"--gemm-table", "prices a model's dense projections with a measured GEMM table"},
     {"--clock", "pins the engine clock a model's steps run at"},
+    {"--quick-reduce", "turns on an engine's quantized all-reduce for a model's TP group"},
     {"--excluded-modules", "keeps a model checkpoint's modules out of its weights' format"},
     {"--kept-format", "sets the format of a model checkpoint's kept modules"},
     {"--eager-prompt", "states how a model's prompt steps launch"},
@@ -281,12 +285,15 @@ inline constexpr std::string_view cost_gpu_hour_flags[] = {
 /// A number format by name (`llmcost list formats`), or a usage error naming `flag`.
 [[nodiscard]] number_format format_named_or_throw(const std::string& name, std::string_view flag);
 
+/// The catalog GEMM table `id` names (`catalog::gemm_table_by_id`), or a usage error naming the ids (--gemm-table).
+[[nodiscard]] const gemm_table* gemm_table_named(const std::string& id);
 /// The deployment the flags describe (a usage error for layout arithmetic; the library's rules
 /// as invalid_input).
 [[nodiscard]] deployment build(const deployment_options& o);
-/// The notes a command prints for --gemm-table and --clock (none for those left out): the table, its range and the
-/// clock ratio its times are scaled by (`gemm_tuning::time_scale`), and what the pinned clock scales.
-[[nodiscard]] std::vector<std::string> clock_notes(const deployment_options& o, const deployment& d);
+/// The notes a command prints for the run's launch settings --gemm-table, --clock and --quick-reduce (none for those
+/// left out): the table, its range and the clock ratio its times are scaled by (`gemm_tuning::time_scale`), what the
+/// pinned clock scales, and the band and curve the quantized all-reduce prices (`engine_collectives::quick_reduce`).
+[[nodiscard]] std::vector<std::string> launch_notes(const deployment_options& o, const deployment& d);
 /// The note a command prints when `--engine` chose the profile: its name, version and that its
 /// scheduler defaults fill the limits the flags left open (`with_engine_defaults`).
 [[nodiscard]] std::string engine_note(const engine_profile& e);
@@ -303,6 +310,12 @@ inline constexpr std::string_view cost_gpu_hour_flags[] = {
 /// engine's on each GPU where no engine is named).
 [[nodiscard]] std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction,
                                                      const std::vector<hardware>& gpus, const checkpoint_options& o);
+/// `engines` (a sweep's, one per GPU; empty: the reference engine on each of `gpus`) with --quick-reduce's word: int4
+/// turns each one's quantized all-reduce on by the library's rule (`with_quick_reduce`, the engine named where it has
+/// no curve or is not SGLang), its TP group checked per layout (`deployment::validate`: a layout left out); none: as
+/// they are.
+[[nodiscard]] std::vector<engine_profile> quick_reduce_engines(std::vector<engine_profile> engines, std::size_t gpus,
+                                                               const std::string& word);
 /// The note a command prints when --kv-memory-fraction sized the pool: the engine's rule with its f
 /// ("f·H − W − X at f = 0.5, vLLM's gpu_memory_utilization rule …").
 [[nodiscard]] std::string kv_memory_fraction_note(const engine_profile& e);

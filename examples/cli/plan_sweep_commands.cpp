@@ -139,6 +139,19 @@ std::string frontier_svg(const lp::sweep_result& s, const std::vector<Eigen::Ind
 
 // ---- frontier ------------------------------------------------------------------------------
 
+namespace {
+
+/// A sweep's --gemm-table (`gemm_table_named`, as `build` reads it; none for "") and the --clock rule on each of its
+/// GPUs (`achievable_fractions::require_clock`, as `at_engine_clock` applies it, naming --clock): the grid's deployments
+/// the table does not fit (another GPU, format or TP degree) are left out by the sweep, not refused.
+const gemm_table* sweep_gemm_table(const std::string& id, double clock_MHz, const std::vector<hardware>& gpus) {
+    if (clock_MHz != 0.0)
+        for (const hardware& h : gpus) h.gpu.efficiency.require_clock(h.name, "--clock", clock_MHz);
+    return id.empty() ? nullptr : gemm_table_named(id);
+}
+
+}  // namespace
+
 report frontier(const frontier_command& c) {
     const model m = model_named(c.model);
     for (double v : {c.input, c.output, c.ttft, c.tpot, c.max_batch, c.prefill_batch})
@@ -157,7 +170,10 @@ report frontier(const frontier_command& c) {
                      .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
     for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     // every GPU named must run the engine: refused otherwise, naming the alternatives
-    g.engines = engines_for(c.engine, c.kv_memory_fraction, g.gpus, c.checkpoint);
+    g.engines = quick_reduce_engines(engines_for(c.engine, c.kv_memory_fraction, g.gpus, c.checkpoint), g.gpus.size(),
+                                     c.quick_reduce);
+    g.projection_table = sweep_gemm_table(c.gemm_table, c.clock_MHz, g.gpus);
+    g.clock_MHz = c.clock_MHz;
     const lp::frontier_options fo{.ttft_percentile = c.ttft_percentile, .tpot_percentile = c.tpot_percentile,
                                   .max_load = c.max_load};
     if (fo.online()) {
@@ -363,7 +379,10 @@ report plan(const plan_command& c) {
             o.gpus = kept;
         }
     }
-    o.engines = engines_for(c.engine, c.kv_memory_fraction, o.gpus, c.checkpoint);
+    o.engines = quick_reduce_engines(engines_for(c.engine, c.kv_memory_fraction, o.gpus, c.checkpoint), o.gpus.size(),
+                                     c.quick_reduce);
+    o.projection_table = sweep_gemm_table(c.gemm_table, c.clock_MHz, o.gpus);
+    o.clock_MHz = c.clock_MHz;
     std::vector<std::string> price_names;  // keeps the names the gpu_price views point to
     price_names.reserve(c.prices.size());
     for (const std::string& p : c.prices) {

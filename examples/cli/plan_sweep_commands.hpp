@@ -27,6 +27,9 @@ struct frontier_command {
     checkpoint_options checkpoint;                   ///< --excluded-modules, --kept-format, --eager-prompt
     std::string engine;                              ///< --engine: trtllm, vllm, sglang; empty: the reference engine
     double kv_memory_fraction = 0;                   ///< --kv-memory-fraction: f of the engine's KV pool rule; 0: its default
+    std::string gemm_table;  ///< --gemm-table: the GEMM table every deployment loads (`gemm_table_named`); empty: none
+    double clock_MHz = 0;    ///< --clock: the engine clock the runs pin, MHz; 0: not pinned
+    std::string quick_reduce = "none";  ///< --quick-reduce: int4 = every engine's quantized all-reduce on (`quick_reduce_engines`)
     double input = 1000;                             ///< prompt tokens
     double output = 200;                             ///< generated tokens
     double ttft = 2.0;                               ///< s
@@ -68,6 +71,9 @@ struct plan_command {
     checkpoint_options checkpoint;         ///< --excluded-modules, --kept-format, --eager-prompt
     std::string engine;                    ///< --engine: trtllm, vllm, sglang; empty: the reference engine
     double kv_memory_fraction = 0;         ///< --kv-memory-fraction: f of the engine's KV pool rule; 0: its default
+    std::string gemm_table;  ///< --gemm-table: the GEMM table every deployment loads (`gemm_table_named`); empty: none
+    double clock_MHz = 0;    ///< --clock: the engine clock the runs pin, MHz; 0: not pinned
+    std::string quick_reduce = "none";  ///< --quick-reduce: int4 = every engine's quantized all-reduce on (`quick_reduce_engines`)
     double usd_per_gpu_hour = 0;           ///< one price for every GPU type; 0: per type or the catalog's
     std::vector<std::string> prices{};     ///< "NAME=USD_PER_GPU_HOUR" per GPU type
     double utilisation = 1.0;              ///< mean load ÷ the peak rate

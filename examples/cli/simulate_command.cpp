@@ -232,7 +232,7 @@ report simulate(const simulate_command& c, std::ostream& progress) {
     if (!c.dep.engine.empty()) out.notes.push_back(engine_note(d.engine));
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
     for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) out.notes.push_back(std::move(n));
-    for (std::string& n : clock_notes(c.dep, d)) out.notes.push_back(std::move(n));
+    for (std::string& n : launch_notes(c.dep, d)) out.notes.push_back(std::move(n));
     out.notes.push_back("Every step priced by the library's step formula (sim::simulate); seed " +
                         invalid_input::show(c.seed) + ": the same seed gives the same figures.");
     out.notes.push_back(limits.reserve_full_sequence ? "KV reserved for the whole sequence at admission (TensorRT-LLM's default)."

@@ -229,6 +229,73 @@ def test_estimate_gemm_table_refusals():
     assert llmcost.estimate("Llama-2-70B", "MI325X", clock_MHz=0.5, **base).tpot_s > 0
 
 
+def test_estimate_quick_reduce_matches_the_tools_json_and_prices_the_prompt_by_hand():
+    # llmcost estimate --model DeepSeek-V3 --hardware MI355X --tp 8 --engine sglang --weights fp8 --input 8192
+    #                  --output 1024 --batch 16 --quick-reduce int4 --format json
+    kw = dict(tp=8, engine="sglang", weights="fp8", input=8192, output=1024, batch=16)
+    golden = json.loads((EXPECTED / "estimate_quick_reduce.json").read_text())
+    assert_matches_golden(llmcost.estimate("DeepSeek-V3", "MI355X", quick_reduce="int4", **kw), golden)
+    assert llmcost.estimate("DeepSeek-V3", "MI355X", quick_reduce="none", **kw).to_dict() == \
+        llmcost.estimate("DeepSeek-V3", "MI355X", **kw).to_dict()
+    # One 8,192-token prompt alone: its 122 TP all-reduces (61 layers x 2) of 8,192 x 7,168 x 2 B = 117,440,512 B each,
+    # above the custom kernel's 16 MiB, on QuickReduce INT4 instead of RCCL (tables/engines.csv, SGLang on CDNA4:
+    # a 25.39 us, B 625.2 GB/s; RCCL a 56.88 us, B 380 GB/s; t = a + 2(n-1)/n S / B, n = 8). Nothing else moves.
+    one = dict(kw, output=16, batch=1)
+    on = llmcost.estimate("DeepSeek-V3", "MI355X", quick_reduce="int4", **one)
+    off = llmcost.estimate("DeepSeek-V3", "MI355X", **one)
+    s = 8192 * 7168 * 2
+    quick = 122 * (25.39e-6 + 1.75 * s / 625.2e9)
+    rccl = 122 * (56.88e-6 + 1.75 * s / 380e9)
+    assert on.prefill_s - off.prefill_s == pytest.approx(quick - rccl, rel=1e-6)
+
+
+def test_quick_reduce_refusals_name_the_field_the_value_and_the_rule():
+    kw = dict(tp=8, weights="fp8", input=8192, output=1024, batch=16)
+    with pytest.raises(llmcost.InvalidInput, match="QuickReduce is priced under SGLang.*the engine is 'vllm'") as e:
+        llmcost.estimate("DeepSeek-V3", "MI355X", engine="vllm", quick_reduce="int4", **kw)  # the engine before the curve
+    assert e.value.field == "quick_reduce" and e.value.id == "llmcost.quick_reduce.engine"
+    with pytest.raises(llmcost.InvalidInput, match="SGLang on CDNA3") as e:  # MI300X's SGLang profile has no curve
+        llmcost.estimate("DeepSeek-V3", "MI300X", engine="sglang", quick_reduce="int4", **kw)
+    assert e.value.id == "llmcost.quick_reduce.curve"
+    with pytest.raises(llmcost.InvalidInput, match="2, 4 or 8 ranks") as e:
+        llmcost.estimate("Llama-3.1-8B", "MI355X", engine="sglang", quick_reduce="int4", input=128, output=16, batch=1)
+    assert e.value.field == "quick_reduce at tp" and e.value.value == 1 and e.value.id == "llmcost.quick_reduce.tp"
+    for bad in ("int8", "INT4", ""):
+        with pytest.raises(llmcost.InvalidInput) as e:
+            llmcost.estimate("DeepSeek-V3", "MI355X", engine="sglang", quick_reduce=bad, **kw)
+        assert e.value.field == "quick_reduce" and e.value.id == "llmcost.argument.choice"
+
+
+def test_disagg_spec_simulate_take_the_launch_keywords_as_estimate():
+    # gemm_table=, clock_MHz= and quick_reduce= reach disagg, spec and simulate through the one deployment builder.
+    qr = dict(tp=8, engine="sglang", weights="fp8", quick_reduce="int4")
+    base = dict(tp=8, engine="sglang", weights="fp8")
+    on = llmcost.disagg("DeepSeek-V3", "MI355X", input=8192, output=1024, ttft=10, tpot=0.2, **qr)
+    off = llmcost.disagg("DeepSeek-V3", "MI355X", input=8192, output=1024, ttft=10, tpot=0.2, **base)
+    assert on.to_dict() != off.to_dict()  # the 8k prompt's all-reduces run on QuickReduce
+    assert llmcost.spec("DeepSeek-V3", "MI355X", input=8192, output=1024, batch=16, acceptance=0.7, draft_tokens=1,
+                        drafter="mtp", **qr).speedup > 0
+    sim = llmcost.simulate("DeepSeek-V3", "MI355X", concurrency=4, requests=20, input_dist="8192", output_dist="64", **qr)
+    assert sim.to_dict() != llmcost.simulate("DeepSeek-V3", "MI355X", concurrency=4, requests=20, input_dist="8192",
+                                             output_dist="64", **base).to_dict()
+    table = dict(weights="fp8", kv="fp8", engine="vllm", gemm_table="mi325x-llama2-70b-server", clock_MHz=1600)
+    assert llmcost.spec("Llama-2-70B", "MI325X", input=2000, output=200, batch=32, acceptance=0.7, draft_tokens=3,
+                        drafter="eagle", **table).speedup > 0
+    assert llmcost.simulate("Llama-2-70B", "MI325X", concurrency=8, requests=20, **table).kind == "simulate"
+    assert llmcost.disagg("Llama-2-70B", "MI325X", input=2000, output=200, ttft=10, tpot=0.2, **table).kind == "disagg"
+    with pytest.raises(llmcost.InvalidInput) as e:  # the decode pool at another TP: the table does not fit it
+        llmcost.disagg("Llama-2-70B", "MI325X", input=2000, output=200, ttft=10, tpot=0.2, decode_tp=2, **table)
+    assert e.value.id == "llmcost.gemm_table.shapes"
+    for call in (lambda: llmcost.simulate("Llama-3.1-8B", "MI355X", engine="sglang", quick_reduce="int4"),
+                 lambda: llmcost.spec("Llama-3.1-8B", "MI355X", engine="sglang", quick_reduce="int4", input=128,
+                                      output=16, batch=1, acceptance=0.7, draft_tokens=3, drafter="eagle"),
+                 lambda: llmcost.disagg("Llama-3.1-8B", "MI355X", engine="sglang", quick_reduce="int4", input=128,
+                                        output=16, ttft=1, tpot=0.1)):
+        with pytest.raises(llmcost.InvalidInput) as e:
+            call()
+        assert e.value.id == "llmcost.quick_reduce.tp"
+
+
 def test_estimate_matches_the_tools_csv_from_a_config_file():
     # llmcost estimate --model tests/fixtures/hf/Llama-3.1-70B-Instruct/config.json --hardware H200 --tp 2
     #                  --weights fp8 --batch 16 --format csv

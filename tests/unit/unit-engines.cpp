@@ -1961,3 +1961,88 @@ TEST_CASE("SGLang on CDNA4: QuickReduce INT4 where the run turns it on, 2 MiB to
         CHECK(test::contains(test::validation_message(half), "needs its fixed time, its bus bandwidth"));
     }
 }
+
+TEST_CASE("with_quick_reduce: the one rule of a run that turns QuickReduce on; an 8k-token prompt step on 8 MI355X, hand-worked") {
+    // tables/engines.csv, "SGLang on CDNA4 (ROCm)": quick_reduce_us 25.39, quick_reduce_bus_GBps 625.2, band 2048 KiB to
+    // 2,097,152 KiB; its custom kernel up to 16,384 KiB. DeepSeek-V3: hidden 7,168, 61 layers, two TP all-reduces each.
+    deployment d{.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 8}};
+    d.engine = with_quick_reduce(catalog::sglang_cdna4, 8, "MI355X", "--quick-reduce");
+    CHECK(d.engine.collectives.quick_reduce);
+    CHECK_FALSE(catalog::sglang_cdna4.collectives.quick_reduce);  // the profile is taken by value: the catalog's stays off
+    CHECK(test::validation_message(d).empty());
+    // 8,192 tokens x 7,168 x 2 B = 117,440,512 B a message: above the custom kernel's 16 MiB, within 2 MiB..2 GiB.
+    // t = a + 2(n-1)/n x S / B = 25.39 us + 1.75 x 117,440,512 B / 625.2 GB/s = 25.39 + 328.73 = 354.12 us;
+    // 122 all-reduces a step: 122 x 354.12 us = 43.202 ms.
+    CHECK(prefill_pass(d, 1.0, 8192_tok, 0_tok).tp_time.value() == doctest::Approx(0.0432024).epsilon(1e-4));
+    deployment rccl = d;
+    rccl.engine = catalog::sglang_cdna4;  // off: RCCL, 122 x (56.88 + 1.75 x 117,440,512 B / 380 GB/s = 540.84 us) = 122 x 597.72 us = 72.922 ms
+    CHECK(prefill_pass(rccl, 1.0, 8192_tok, 0_tok).tp_time.value() == doctest::Approx(0.0729220).epsilon(1e-4));
+
+    SUBCASE("a profile without the curve: refused naming the field, the switch's value and the engine") {
+        const std::string m = test::error_of([] { return with_quick_reduce(catalog::sglang_cdna3, 8, "MI300X", "--quick-reduce"); });
+        CHECK(test::contains(m, "MI300X: --quick-reduce = 1: (1: on, INT4) the run's quantized all-reduce"));  // the value read as the switch (review s40a N2)
+        CHECK(test::contains(m, "the engine 'SGLang on CDNA3 (ROCm)' has none"));
+        CHECK(test::contains(m, "[llmcost.quick_reduce.curve]"));
+    }
+    SUBCASE("the engine is checked before the curve: vLLM (no curve either) is told QuickReduce is SGLang's (review s40a N1)") {
+        const std::string m = test::error_of([] { return with_quick_reduce(catalog::vllm_cdna4, 8, "MI355X", "quick_reduce"); });
+        CHECK(test::contains(m, "QuickReduce is priced under SGLang"));
+        CHECK(test::contains(m, "[llmcost.quick_reduce.engine]"));
+        CHECK_FALSE(test::contains(m, "has none"));
+        CHECK(test::contains(test::error_of([] { return with_quick_reduce(engine_profile::reference(), 8, "MI355X", "quick_reduce"); }),
+                             "the engine is 'reference'"));
+    }
+    SUBCASE("one curve predicate (engine_collectives::has_quick_reduce_curve) for the profile's rule and the run's") {
+        static_assert(catalog::sglang_cdna4.collectives.has_quick_reduce_curve());
+        static_assert(!catalog::sglang_cdna3.collectives.has_quick_reduce_curve());
+        static_assert(!engine_profile::reference().collectives.has_quick_reduce_curve());
+        engine_profile flat = catalog::sglang_cdna4;  // a band of no width: max = min = 2 MiB
+        flat.collectives.quick_reduce_max = flat.collectives.quick_reduce_min;
+        CHECK_FALSE(flat.collectives.has_quick_reduce_curve());
+        CHECK(test::contains(test::validation_message(flat), "a largest message above its smallest"));  // engine_profile::validate
+        CHECK(test::contains(test::error_of([&] { return with_quick_reduce(flat, 8, "MI355X", "--quick-reduce"); }),
+                             "[llmcost.quick_reduce.curve]"));  // the run's rule: the same predicate
+    }
+    SUBCASE("an engine other than SGLang, even with a curve: refused naming the engine") {
+        engine_profile vllm = catalog::vllm_cdna4;
+        const engine_collectives& c = catalog::sglang_cdna4.collectives;
+        vllm.collectives.quick_reduce_all_reduce = c.quick_reduce_all_reduce;
+        vllm.collectives.quick_reduce_bus = c.quick_reduce_bus;
+        vllm.collectives.quick_reduce_min = c.quick_reduce_min;
+        vllm.collectives.quick_reduce_max = c.quick_reduce_max;
+        const std::string m = test::error_of([&] { return with_quick_reduce(vllm, 8, "MI355X", "--quick-reduce"); });
+        CHECK(test::contains(m, "--quick-reduce = 1:"));
+        CHECK(test::contains(m, "QuickReduce is priced under SGLang"));
+        CHECK(test::contains(m, "the engine is 'vllm'"));
+        CHECK(test::contains(m, "[llmcost.quick_reduce.engine]"));
+        CHECK(test::contains(test::error_of([] { require_quick_reduce_run(engine_kind::trtllm, 8, "row", "quick_reduce"); }),
+                             "row: quick_reduce = 1: (1: on, INT4) QuickReduce is priced under SGLang"));
+    }
+    SUBCASE("tp 0: a sweep's engine, laid out many ways, turns on; each deployment's TP group is checked by validate") {
+        const engine_profile swept = with_quick_reduce(catalog::sglang_cdna4, 0, "MI355X", "--quick-reduce");
+        CHECK(swept.collectives.quick_reduce);
+        deployment four{.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 4}, .engine = swept};
+        CHECK(test::validation_message(four).empty());
+        four.layout.tp = 1;
+        CHECK(test::contains(test::validation_message(four), "[llmcost.quick_reduce.tp]"));
+    }
+    SUBCASE("property: a TP group of 2, 4 or 8 ranks turns it on, any other size is refused naming the size") {
+        for (int tp = 1; tp <= 16; ++tp) {
+            const std::string m = test::error_of([tp] { return with_quick_reduce(catalog::sglang_cdna4, tp, "MI355X", "--quick-reduce"); });
+            if (tp == 2 || tp == 4 || tp == 8) {
+                CHECK(m.empty());
+            } else {
+                CHECK(test::contains(m, "--quick-reduce at tp = " + std::to_string(tp) + ": QuickReduce runs on a TP group of 2, 4 or 8 ranks"));
+                CHECK(test::contains(m, "[llmcost.quick_reduce.tp]"));
+            }
+        }
+    }
+    SUBCASE("a deployment whose run has it on meets the rule too: its TP group and its engine") {
+        deployment one = d;
+        one.layout.tp = 1;
+        CHECK(test::contains(test::validation_message(one), "engine.collectives.quick_reduce at tp = 1:"));
+        deployment sixteen = d;
+        sixteen.layout = {.tp = 16};
+        CHECK(test::contains(test::validation_message(sixteen), "[llmcost.quick_reduce.tp]"));
+    }
+}

@@ -985,6 +985,27 @@ TEST_CASE("layouts: every layout of a GPU count, ranked by saturated throughput"
         const deployment best{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = ranked.front().layout};
         CHECK(ranked.front().point->output_rate == saturated(best, r).output_rate);
     }
+    SUBCASE("QuickReduce on (with_quick_reduce at tp 0): a TP group it does not run on cannot serve, the rule's reason") {
+        // review s40a SHOULD 4: --best-layout --quick-reduce int4 ranks the layouts of 8 MI355X; tp 1 (and any TP other
+        // than 2, 4, 8) is refused by deployment::validate, as the estimate of that layout would be.
+        const engine_profile on = with_quick_reduce(catalog::sglang_cdna4, 0, "MI355X", "--quick-reduce");
+        const auto ranked = plan::rank_layouts(catalog::llama_3_1_70b, catalog::mi355x, 8, r, {}, on);
+        int served = 0;
+        for (const plan::layout_choice& c : ranked) {
+            const bool runs = c.layout.tp == 2 || c.layout.tp == 4 || c.layout.tp == 8;
+            if (!runs) {
+                CHECK_FALSE(c.point);
+                CHECK(test::contains(c.why_not, "[llmcost.quick_reduce.tp]"));
+            }
+            if (c.point) {
+                ++served;
+                CHECK(runs);
+            }
+        }
+        CHECK(served > 0);
+        REQUIRE(ranked.front().point);
+        CHECK(ranked.front().layout.tp >= 2);
+    }
     SUBCASE("an MoE adds expert parallelism over the attention-DP ranks: DeepSeek-V3 on 8 x H200") {
         const std::vector<parallel_layout> ls = plan::layouts_on(catalog::deepseek_v3, catalog::h200_sxm, 8);
         auto has = [&](const parallel_layout& want) { return std::find(ls.begin(), ls.end(), want) != ls.end(); };

@@ -94,6 +94,8 @@ struct deployment {
             if (gemm.run_clock_MHz != 0.0)  // 0: the table's own clock
                 require_engine_clock(gemm.table->id, "gemm.run_clock_MHz", gemm.run_clock_MHz);
         }
+        if (engine.collectives.quick_reduce)  // the run's quantized all-reduce: SGLang's, on 2, 4 or 8 TP ranks
+            require_quick_reduce_run(engine.kind, l.tp, s, "engine.collectives.quick_reduce");
         const int q = m.attention.query_heads;
         require(q % l.tp == 0, s, "layout.tp", l.tp, "must divide the query heads", "llmcost.layout.tp_divides_heads");
         if (m.attention.kind == attention_kind::standard && l.tp > m.attention.kv_heads)

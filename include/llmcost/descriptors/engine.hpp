@@ -25,6 +25,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -482,6 +483,11 @@ struct engine_collectives {
     /// Whether this deployment's run turned the quantized all-reduce on (a run choice, not a table column:
     /// a measured row's `quick_reduce` sets it, `plan::on_engine`); only with the profile's curve above.
     bool quick_reduce = false;
+    /// Whether the profile carries the quantized all-reduce's curve: its fixed time, its bus bandwidth and a band with a
+    /// largest message above its smallest (tables/engines.csv quick_reduce_us, quick_reduce_bus_GBps; docs/cdna-all-reduce.md §7).
+    [[nodiscard]] constexpr bool has_quick_reduce_curve() const {
+        return quick_reduce_all_reduce.value() > 0.0 && quick_reduce_bus.value() > 0.0 && quick_reduce_max > quick_reduce_min;
+    }
     /// Whether the quantized all-reduce takes a message of s bytes: on, and quick_reduce_min ≤ s ≤ quick_reduce_max
     /// (quick_all_reduce.py should_quick_allreduce; the custom kernel below its own cap is tried first).
     [[nodiscard]] constexpr bool quick_reduce_takes(bytes_t s) const {
@@ -778,8 +784,7 @@ struct engine_profile {
         {
             const bool any = collectives.quick_reduce_all_reduce.value() > 0.0 || collectives.quick_reduce_bus.value() > 0.0 ||
                              collectives.quick_reduce_max.value() > 0.0;
-            const bool all = collectives.quick_reduce_all_reduce.value() > 0.0 && collectives.quick_reduce_bus.value() > 0.0 &&
-                             collectives.quick_reduce_max.value() > collectives.quick_reduce_min.value();
+            const bool all = collectives.has_quick_reduce_curve();
             require(any == all, s, "collectives.quick_reduce_max (B)", collectives.quick_reduce_max.value(),
                     "the quantized all-reduce needs its fixed time, its bus bandwidth and a largest message above its "
                     "smallest (or none of them)");
@@ -901,6 +906,47 @@ struct engine_profile {
 [[nodiscard]] constexpr engine_profile with_kv_memory_fraction(engine_profile e, double fraction) {
     require(is_memory_fraction(fraction), e.name, "kv_memory_fraction", fraction, memory_fraction_rule);
     e.scheduler.kv_memory_fraction = fraction;
+    return e;
+}
+
+/// How a refusal of the switch reads its value 1 (the message shows "`field` = 1"): the switch on, INT4, the way the
+/// user typed it (--quick-reduce int4, quick_reduce="int4", a row's int4).
+inline constexpr std::string_view quick_reduce_on = "(1: on, INT4) ";
+
+/// The rule of a run that turns the engine's quantized all-reduce on, before its profile is known (a measured row's
+/// load checks it): the engine SGLang, whose GroupCoordinator runs QuickReduce (ROCM_QUICK_REDUCE_QUANTIZATION;
+/// sgl-project/sglang @054be181 python/sglang/srt/distributed/device_communicators/quick_all_reduce.py), on a TP
+/// group of 2, 4 or 8 ranks (_SUPPORTED_WORLD_SIZES). `field` names the run's switch in the caller's words (a row's
+/// `quick_reduce`, the CLI's --quick-reduce, Python's quick_reduce=); the TP refusal names "`field` at tp". tp 0: an
+/// engine laid out many ways (a sweep's), each deployment's TP group checked by `deployment::validate`.
+constexpr void require_quick_reduce_run(engine_kind k, int tp, std::string_view subject, std::string_view field) {
+    if (k != engine_kind::sglang)  // its own value: the switch, the engine named in the rule
+        require(false, subject, field, 1.0,
+                std::string(quick_reduce_on) +
+                    "QuickReduce is priced under SGLang, the engine whose profile carries its curve; the engine is '" +
+                    std::string(to_string(k)) + "'",
+                "llmcost.quick_reduce.engine");
+    if (tp != 0 && tp != 2 && tp != 4 && tp != 8)
+        require(false, subject, std::string(field) + " at tp", static_cast<double>(tp),
+                "QuickReduce runs on a TP group of 2, 4 or 8 ranks (quick_all_reduce.py _SUPPORTED_WORLD_SIZES)",
+                "llmcost.quick_reduce.tp");
+}
+
+/// `e` with the quantized all-reduce turned on for a run on a TP group of `tp` ranks (`engine_collectives::quick_reduce`:
+/// SGLang's QuickReduce INT4, priced on the profile's curve t = a + 2(n-1)/n * S / B_bus for 2 MiB <= S <= 2 GiB,
+/// docs/cdna-all-reduce.md §7), or refused naming `field`: `require_quick_reduce_run` first (an engine other than
+/// SGLang is told so, not that its profile lacks the curve), then a profile without the curve (the engine named). The one way a run's switch reaches an engine: a measured row (`plan::on_engine`),
+/// `llmcost --quick-reduce int4` and the Python keyword quick_reduce="int4".
+[[nodiscard]] constexpr engine_profile with_quick_reduce(engine_profile e, int tp, std::string_view subject,
+                                                         std::string_view field) {
+    require_quick_reduce_run(e.kind, tp, subject, field);
+    if (!e.collectives.has_quick_reduce_curve())
+        require(false, subject, field, 1.0,
+                std::string(quick_reduce_on) +
+                    "the run's quantized all-reduce (QuickReduce INT4) needs a profile with its curve (quick_reduce_us, "
+                    "quick_reduce_bus_GBps in tables/engines.csv); the engine '" + std::string(e.name) + "' has none",
+                "llmcost.quick_reduce.curve");
+    e.collectives.quick_reduce = true;
     return e;
 }
 

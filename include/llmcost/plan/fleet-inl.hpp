@@ -330,6 +330,8 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
     sweep_grid g{.m = m, .gpus = priced, .engines = engines, .formats = o.formats, .layouts = o.layouts, .modes = {},
                  .shapes = {}, .batches = o.batches.empty() ? batch_ladder() : o.batches, .limits = o.limits};
     g.speculation = o.speculation;
+    g.projection_table = o.projection_table;
+    g.clock_MHz = o.clock_MHz;
     if (g.layouts.empty()) g.layouts = candidate_layouts(m, priced.front(), o.max_instance_gpus);
     require(!g.layouts.empty(), m.name, "max_instance_gpus", o.max_instance_gpus,
             "no parallel layout of the model fits in this many GPUs per instance");

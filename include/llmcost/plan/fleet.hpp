@@ -138,6 +138,11 @@ struct fleet_options {
     /// Speculative decode steps in every deployment (`sweep_grid::speculation`: a draft head of the
     /// model): a colocated one's steps, a disaggregated one's decode pool. Off by default.
     speculative_decoding speculation{};
+    /// The measured GEMM table every deployment's engine loads for the dense projections and the engine clock the runs
+    /// pin, as the sweep takes them (`sweep_grid::projection_table`, `sweep_grid::clock_MHz`: a deployment the table
+    /// does not fit is invalid and left out); none by default.
+    const gemm_table* projection_table = nullptr;
+    double clock_MHz = 0;
 
     void validate() const {
         require(!gpus.empty(), "plan", "gpus", 0, "name at least one GPU type");

@@ -55,7 +55,9 @@ struct layout_choice {
 /// other limits as given (no engine defaults: `with_engine_defaults` is the caller's, as the CLI's).
 /// `gemm`: the GEMM table every layout's engine loads and the run's clock (`deployment::gemm`; `hw` already at that
 /// clock, `at_engine_clock`), so that the ranking prices what the chosen layout's estimate prices; a layout the table
-/// does not fit (another TP degree) cannot serve, with the library's reason (`gemm_table::check_fits`).
+/// does not fit (another TP degree) cannot serve, with the library's reason (`gemm_table::check_fits`). So with an
+/// engine whose quantized all-reduce is on (`with_quick_reduce` at tp 0): a layout whose TP group QuickReduce does not
+/// run on cannot serve, with the rule's reason (`deployment::validate`, llmcost.quick_reduce.tp).
 [[nodiscard]] inline std::vector<layout_choice> rank_layouts(const model& m, const hardware& hw, int gpus,
                                                              const request_shape& r, const scheduler_limits& l = {},
                                                              const engine_profile& engine = engine_profile::reference(),
@@ -67,7 +69,7 @@ struct layout_choice {
     for (const parallel_layout& layout : layouts_on(m, hw, gpus)) {
         const deployment d{.m = m, .hw = hw, .layout = layout, .engine = engine, .gemm = gemm};
         layout_choice c{.layout = layout};
-        if (gemm.table != nullptr)
+        if (gemm.table != nullptr || engine.collectives.quick_reduce)
             if (const std::optional<invalid_input> p = problem(d)) {
                 c.why_not = p->what();
                 out.push_back(std::move(c));

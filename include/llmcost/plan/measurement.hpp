@@ -369,13 +369,7 @@ struct measurement {
         if (kv_memory_fraction)
             require(is_memory_fraction(*kv_memory_fraction), s, "kv_memory_fraction", *kv_memory_fraction,
                     memory_fraction_rule);
-        require(!quick_reduce || d.layout.tp == 2 || d.layout.tp == 4 || d.layout.tp == 8, s, "quick_reduce at tp",
-                static_cast<double>(d.layout.tp),
-                "QuickReduce runs on a TP group of 2, 4 or 8 ranks (quick_all_reduce.py _SUPPORTED_WORLD_SIZES)");
-        if (quick_reduce && engine != serving_engine::sglang)  // its own value: the flag, the engine named in the rule
-            require(false, s, "quick_reduce", 1.0,
-                    "QuickReduce is priced under SGLang, the engine whose profile carries its curve; this row's engine is '" +
-                        std::string(to_string(engine)) + "'");
+        if (quick_reduce) require_quick_reduce_run(kind_of(engine), d.layout.tp, s, "quick_reduce");  // the library's rule
         if (clock_MHz != 0.0) require_engine_clock(s, "clock_MHz", clock_MHz);  // 0: not pinned; its GPU's rule: as_run
         require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",
                 ttft_median + ttft_p99, "a TTFT percentile is 0 (not given) or positive and finite");
@@ -1016,11 +1010,8 @@ struct efficiency_parameters {
     x.d.engine = e;
     x.d.engine.kernels.fp4_quantization_fused = x.fp4_quantization_fused;  // the row's build, not the profile's default
     x.d.engine.kernels.gemm_all_reduce_fused = x.gemm_all_reduce_fused;
-    if (x.quick_reduce && !(e.collectives.quick_reduce_all_reduce.value() > 0.0 && e.collectives.quick_reduce_bus.value() > 0.0))
-        require(false, x.id, "quick_reduce", 1.0,
-                "the run's quantized all-reduce (QuickReduce INT4) needs a profile with its curve (quick_reduce_us, "
-                "quick_reduce_bus_GBps in tables/engines.csv); the engine '" + std::string(e.name) + "' has none");
-    x.d.engine.collectives.quick_reduce = x.quick_reduce;  // the row's launch environment
+    x.d.engine.collectives.quick_reduce = false;  // the row's launch environment: on where it says (`with_quick_reduce`)
+    if (x.quick_reduce) x.d.engine = with_quick_reduce(x.d.engine, x.d.layout.tp, x.id, "quick_reduce");
     x.d.engine.kernels.wide_dense_max_tokens = x.fp16_dense_max_tokens;     // the row's run
     if (x.kv_memory_fraction) x.d.engine = with_kv_memory_fraction(x.d.engine, *x.kv_memory_fraction);  // the row's launch flag
     if (x.cuda_graphs) {  // the row's run, where it says: eager steps each enqueued by the host
