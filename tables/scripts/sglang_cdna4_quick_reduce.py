@@ -58,9 +58,10 @@ ROW_NOTE = ("; quick_reduce int4: the launch script exports ROCM_QUICK_REDUCE_QU
             "profile's QuickReduce curve (docs/cdna-all-reduce.md section 7)")
 
 
-def fit(times_ms):
-    """(a us, B GB/s, rms of ln residuals): t = a + 2(n-1)/n S / B, least squares on ln t (nested golden sections)."""
-    sizes = [s * 2 ** 20 for s in SIZES_MIB]
+def fit(times_ms, sizes_mib=None):
+    """(a us, B GB/s, rms of ln residuals): t = a + 2(n-1)/n S / B, least squares on ln t (nested golden sections),
+    over the table's sizes (SIZES_MIB, or the first len(times_ms) of `sizes_mib`)."""
+    sizes = [s * 2 ** 20 for s in (sizes_mib or SIZES_MIB)]
     times = [t * 1e-3 for t in times_ms]
 
     def cost(a, b):
