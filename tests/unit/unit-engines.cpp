@@ -401,25 +401,34 @@ TEST_CASE("engine figures in a pass, hand-worked") {
               doctest::Approx(160 * (58.95e-6 + 977 * 16384 / 460.7e9)).epsilon(1e-9));
         CHECK(decode_pass(two, 977.0, 1000_tok).tp_time.value() == doctest::Approx(0.014991).epsilon(1e-4));
     }
-    SUBCASE("SGLang on CDNA4: its custom all-reduce below 16 MiB, RCCL's curve above (B105, MI300X's fraction of the link)") {
+    SUBCASE("SGLang on CDNA4: AITER's custom all-reduce to 64 MiB, RCCL's curve above (B105, MI300X's fraction of the link)") {
         // DeepSeek-V3 (hidden 7168, 61 layers: 122 all-reduces a pass) on 8 MI355X: a token's hidden state is
-        // 7168 × 2 B = 14,336 B, so 1,170 tokens are 16,773,120 B (under SGLang's _MAX_CAR_SIZE 16,777,216 B)
-        // and 1,171 tokens 16,787,456 B (above it: RCCL).
+        // 7168 × 2 B = 14,336 B, so 4,681 tokens are 67,106,816 B (under AITER's max_size 67,108,864 B) and 4,682
+        // tokens 67,121,152 B (above it: RCCL, QuickReduce being off). Session 31's 16 MiB (SGLang's own
+        // _MAX_CAR_SIZE) is AITER's 64 MiB since session 40 (docs/cdna-all-reduce.md §9).
         deployment d{.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 8}};
         d.engine = catalog::sglang_cdna4;
-        // Custom kernel: 122 × (6.3 µs + 16,773,120 · 2·7/8 ÷ 537.5 GB/s = 54.61 µs) = 122 × 60.91 µs = 7.431 ms.
-        CHECK(decode_pass(d, 1170.0, 1000_tok).tp_time.value() ==
-              doctest::Approx(122 * (6.3e-6 + 1170 * 14336 * 1.75 / 537.5e9)).epsilon(1e-9));
-        CHECK(decode_pass(d, 1170.0, 1000_tok).tp_time.value() == doctest::Approx(0.0074309).epsilon(1e-4));
-        // RCCL: 122 × (56.88 µs + 16,787,456 · 1.75 ÷ 380 GB/s = 77.31 µs) = 122 × 134.19 µs = 16.37 ms.
-        CHECK(decode_pass(d, 1171.0, 1000_tok).tp_time.value() ==
-              doctest::Approx(122 * (56.88e-6 + 1171 * 14336 * 1.75 / 380e9)).epsilon(1e-9));
-        CHECK(decode_pass(d, 1171.0, 1000_tok).tp_time.value() == doctest::Approx(0.016371).epsilon(1e-4));
+        // Below 1,536 KiB the small-message model: 109 tokens (1,562,624 B), 122 × (6.3 µs + 1,562,624 · 2·7/8 ÷
+        // 537.5 GB/s = 5.087 µs) = 122 × 11.387 µs = 1.3892 ms.
+        CHECK(decode_pass(d, 109.0, 1000_tok).tp_time.value() ==
+              doctest::Approx(122 * (6.3e-6 + 109 * 14336 * 1.75 / 537.5e9)).epsilon(1e-9));
+        CHECK(decode_pass(d, 109.0, 1000_tok).tp_time.value() == doctest::Approx(0.0013892).epsilon(1e-4));
+        // AITER's large-message curve: 122 × (17.72 µs + 67,106,816 · 1.75 ÷ 273.3 GB/s = 429.70 µs) = 54.585 ms.
+        CHECK(decode_pass(d, 4681.0, 1000_tok).tp_time.value() ==
+              doctest::Approx(122 * (17.72e-6 + 4681 * 14336 * 1.75 / 273.3e9)).epsilon(1e-9));
+        CHECK(decode_pass(d, 4681.0, 1000_tok).tp_time.value() == doctest::Approx(0.054585).epsilon(1e-4));
+        // RCCL: 122 × (56.88 µs + 67,121,152 · 1.75 ÷ 380 GB/s = 309.11 µs) = 122 × 365.99 µs = 44.651 ms.
+        CHECK(decode_pass(d, 4682.0, 1000_tok).tp_time.value() ==
+              doctest::Approx(122 * (56.88e-6 + 4682 * 14336 * 1.75 / 380e9)).epsilon(1e-9));
+        CHECK(decode_pass(d, 4682.0, 1000_tok).tp_time.value() == doctest::Approx(0.044651).epsilon(1e-4));
         // The TEP8 prefill pool's 7,373-token prompt: 105,699,328 B an all-reduce, 122 × (56.88 + 486.77 µs)
         // = 122 × 543.65 µs = 66.33 ms, against the link model's 122 × (2 × 3.7 + 344.13 µs) = 42.89 ms before.
         CHECK(prefill_pass(d, 1.0, 7373_tok, 0_tok).tp_time.value() == doctest::Approx(0.066326).epsilon(1e-4));
         deployment before = d;
         before.engine.collectives.custom_all_reduce_max = kibibytes(24.0);
+        before.engine.collectives.custom_all_reduce_large = seconds(0.0);
+        before.engine.collectives.custom_all_reduce_large_bus = bytes_per_second(0.0);
+        before.engine.collectives.custom_all_reduce_large_min = bytes(0.0);
         before.engine.collectives.library_all_reduce = seconds(0.0);
         before.engine.collectives.library_all_reduce_bus = bytes_per_second(0.0);
         CHECK(prefill_pass(before, 1.0, 7373_tok, 0_tok).tp_time.value() == doctest::Approx(0.042887).epsilon(1e-4));
