@@ -69,7 +69,9 @@ SENTENCE = ("; custom_all_reduce_max_KiB 16384 -> 65536 and custom_all_reduce_la
             "MI355X at the band's floor, B97-1536KiB (tables/microbenchmarks.csv: 1.75 x 1572864 B / 213.9 GB/s = "
             "12.868 us, less 1.75 x 1572864 B / 273.3 GB/s = 10.071 us: a 2.80 us; amended after review s40b, the "
             "transferred a 17.72 us put the curve at x2.16 the measurement there; "
-            "tables/scripts/sglang_cdna4_aiter_all_reduce.py)")
+            "tables/scripts/sglang_cdna4_aiter_all_reduce.py); the version column's 0.4-0.5 is kept: it is the catalog's "
+            "(major, minor) match range (catalog::version_covers); the AITER cap holds from v0.5.5.post3, and the rows' "
+            "images are 0.5.5.post3-0.5.7")
 
 
 def anchor_us(bus_gbps):

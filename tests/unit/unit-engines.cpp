@@ -2029,13 +2029,19 @@ TEST_CASE("SGLang on CDNA4: AITER's custom all-reduce to 64 MiB, its large-messa
     SUBCASE("refusals: a half-set curve, a band floor at or above the cap, a curve without the custom kernel") {
         engine_profile half = catalog::sglang_cdna4;
         half.collectives.custom_all_reduce_large_bus = bytes_per_second(0.0);
-        CHECK(test::contains(test::validation_message(half), "collectives.custom_all_reduce_large_min"));
+        CHECK(test::contains(test::validation_message(half), "collectives.custom_all_reduce_large_bus"));
+        CHECK_FALSE(test::contains(test::validation_message(half), "collectives.custom_all_reduce_large_min"));
         CHECK(test::contains(test::validation_message(half), "needs its fixed time, its bus bandwidth"));
+        engine_profile no_time = catalog::sglang_cdna4;
+        no_time.collectives.custom_all_reduce_large = seconds(0.0);
+        CHECK(test::contains(test::validation_message(no_time), "collectives.custom_all_reduce_large (s)"));
         engine_profile floor = catalog::sglang_cdna4;
         floor.collectives.custom_all_reduce_large_min = floor.collectives.custom_all_reduce_max;
+        CHECK(test::contains(test::validation_message(floor), "collectives.custom_all_reduce_large_min"));
         CHECK(test::contains(test::validation_message(floor), "a smallest message below the kernel's largest"));
         engine_profile bare = catalog::sglang_cdna4;
         bare.collectives.all_reduce_latency = seconds(0.0);
+        CHECK(test::contains(test::validation_message(bare), "collectives.all_reduce_latency"));
         CHECK(test::contains(test::validation_message(bare), "the custom kernel (all_reduce_latency)"));
     }
 }

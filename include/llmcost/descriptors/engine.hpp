@@ -788,7 +788,21 @@ struct engine_profile {
             const bool all = collectives.custom_all_reduce_large.value() > 0.0 && collectives.custom_all_reduce_large_bus.value() > 0.0 &&
                              collectives.all_reduce_latency.value() > 0.0 &&
                              collectives.custom_all_reduce_large_min.value() < collectives.custom_all_reduce_max.value();
-            require(any == all, s, "collectives.custom_all_reduce_large_min (B)", collectives.custom_all_reduce_large_min.value(),
+            // The refusal names the first piece missing (review s40b N1): the fixed time, the bus, the custom kernel,
+            // else the smallest message (at or above the kernel's largest).
+            std::string_view field = "collectives.custom_all_reduce_large_min (B)";
+            double value = collectives.custom_all_reduce_large_min.value();
+            if (collectives.custom_all_reduce_large.value() <= 0.0) {
+                field = "collectives.custom_all_reduce_large (s)";
+                value = collectives.custom_all_reduce_large.value();
+            } else if (collectives.custom_all_reduce_large_bus.value() <= 0.0) {
+                field = "collectives.custom_all_reduce_large_bus (B/s)";
+                value = collectives.custom_all_reduce_large_bus.value();
+            } else if (collectives.all_reduce_latency.value() <= 0.0) {
+                field = "collectives.all_reduce_latency (s)";
+                value = collectives.all_reduce_latency.value();
+            }
+            require(any == all, s, field, value,
                     "the custom kernel's large-message curve needs its fixed time, its bus bandwidth, the custom kernel "
                     "(all_reduce_latency) and a smallest message below the kernel's largest (custom_all_reduce_max), or none of them");
         }
