@@ -58,10 +58,13 @@ ROW_NOTE = ("; quick_reduce int4: the launch script exports ROCM_QUICK_REDUCE_QU
             "profile's QuickReduce curve (docs/cdna-all-reduce.md section 7)")
 
 
-def fit(times_ms):
-    """(a us, B GB/s, rms of ln residuals): t = a + 2(n-1)/n S / B, least squares on ln t (nested golden sections)."""
-    sizes = [s * 2 ** 20 for s in SIZES_MIB]
+def fit(times_ms, sizes_mib=None):
+    """(a us, B GB/s, rms of ln residuals): t = a + 2(n-1)/n S / B, least squares on ln t (nested golden sections),
+    one time a size: `sizes_mib` (MiB), or the table's SIZES_MIB when it is None; refused unless the lengths agree."""
+    sizes = [s * 2 ** 20 for s in (sizes_mib if sizes_mib is not None else SIZES_MIB)]
     times = [t * 1e-3 for t in times_ms]
+    if len(sizes) != len(times):
+        sys.exit(f"fit: {len(times)} times against {len(sizes)} sizes; one time a size; refused")
 
     def cost(a, b):
         return sum((math.log(a * 1e-6 + 2 * (RANKS - 1) / RANKS * s / (b * 1e9)) - math.log(t)) ** 2
@@ -80,7 +83,7 @@ def fit(times_ms):
     best_a = lambda b: golden(lambda a: cost(a, b), 0.0, 1000.0)
     b = golden(lambda b: cost(best_a(b), b), 10.0, 5000.0)
     a = best_a(b)
-    return a, b, math.sqrt(cost(a, b) / len(sizes))
+    return a, b, math.sqrt(cost(a, b) / len(times))
 
 
 def figures():

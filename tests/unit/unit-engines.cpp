@@ -401,25 +401,34 @@ TEST_CASE("engine figures in a pass, hand-worked") {
               doctest::Approx(160 * (58.95e-6 + 977 * 16384 / 460.7e9)).epsilon(1e-9));
         CHECK(decode_pass(two, 977.0, 1000_tok).tp_time.value() == doctest::Approx(0.014991).epsilon(1e-4));
     }
-    SUBCASE("SGLang on CDNA4: its custom all-reduce below 16 MiB, RCCL's curve above (B105, MI300X's fraction of the link)") {
+    SUBCASE("SGLang on CDNA4: AITER's custom all-reduce to 64 MiB, RCCL's curve above (B105, MI300X's fraction of the link)") {
         // DeepSeek-V3 (hidden 7168, 61 layers: 122 all-reduces a pass) on 8 MI355X: a token's hidden state is
-        // 7168 × 2 B = 14,336 B, so 1,170 tokens are 16,773,120 B (under SGLang's _MAX_CAR_SIZE 16,777,216 B)
-        // and 1,171 tokens 16,787,456 B (above it: RCCL).
+        // 7168 × 2 B = 14,336 B, so 4,681 tokens are 67,106,816 B (under AITER's max_size 67,108,864 B) and 4,682
+        // tokens 67,121,152 B (above it: RCCL, QuickReduce being off). Session 31's 16 MiB (SGLang's own
+        // _MAX_CAR_SIZE) is AITER's 64 MiB since session 40 (docs/cdna-all-reduce.md §9).
         deployment d{.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 8}};
         d.engine = catalog::sglang_cdna4;
-        // Custom kernel: 122 × (6.3 µs + 16,773,120 · 2·7/8 ÷ 537.5 GB/s = 54.61 µs) = 122 × 60.91 µs = 7.431 ms.
-        CHECK(decode_pass(d, 1170.0, 1000_tok).tp_time.value() ==
-              doctest::Approx(122 * (6.3e-6 + 1170 * 14336 * 1.75 / 537.5e9)).epsilon(1e-9));
-        CHECK(decode_pass(d, 1170.0, 1000_tok).tp_time.value() == doctest::Approx(0.0074309).epsilon(1e-4));
-        // RCCL: 122 × (56.88 µs + 16,787,456 · 1.75 ÷ 380 GB/s = 77.31 µs) = 122 × 134.19 µs = 16.37 ms.
-        CHECK(decode_pass(d, 1171.0, 1000_tok).tp_time.value() ==
-              doctest::Approx(122 * (56.88e-6 + 1171 * 14336 * 1.75 / 380e9)).epsilon(1e-9));
-        CHECK(decode_pass(d, 1171.0, 1000_tok).tp_time.value() == doctest::Approx(0.016371).epsilon(1e-4));
+        // Below 1,536 KiB the small-message model: 109 tokens (1,562,624 B), 122 × (6.3 µs + 1,562,624 · 2·7/8 ÷
+        // 537.5 GB/s = 5.087 µs) = 122 × 11.387 µs = 1.3892 ms.
+        CHECK(decode_pass(d, 109.0, 1000_tok).tp_time.value() ==
+              doctest::Approx(122 * (6.3e-6 + 109 * 14336 * 1.75 / 537.5e9)).epsilon(1e-9));
+        CHECK(decode_pass(d, 109.0, 1000_tok).tp_time.value() == doctest::Approx(0.0013892).epsilon(1e-4));
+        // AITER's large-message curve: 122 × (2.80 µs + 67,106,816 · 1.75 ÷ 273.3 GB/s = 429.70 µs) = 52.765 ms.
+        CHECK(decode_pass(d, 4681.0, 1000_tok).tp_time.value() ==
+              doctest::Approx(122 * (2.80e-6 + 4681 * 14336 * 1.75 / 273.3e9)).epsilon(1e-9));
+        CHECK(decode_pass(d, 4681.0, 1000_tok).tp_time.value() == doctest::Approx(0.052765).epsilon(1e-4));
+        // RCCL: 122 × (56.88 µs + 67,121,152 · 1.75 ÷ 380 GB/s = 309.11 µs) = 122 × 365.99 µs = 44.651 ms.
+        CHECK(decode_pass(d, 4682.0, 1000_tok).tp_time.value() ==
+              doctest::Approx(122 * (56.88e-6 + 4682 * 14336 * 1.75 / 380e9)).epsilon(1e-9));
+        CHECK(decode_pass(d, 4682.0, 1000_tok).tp_time.value() == doctest::Approx(0.044651).epsilon(1e-4));
         // The TEP8 prefill pool's 7,373-token prompt: 105,699,328 B an all-reduce, 122 × (56.88 + 486.77 µs)
         // = 122 × 543.65 µs = 66.33 ms, against the link model's 122 × (2 × 3.7 + 344.13 µs) = 42.89 ms before.
         CHECK(prefill_pass(d, 1.0, 7373_tok, 0_tok).tp_time.value() == doctest::Approx(0.066326).epsilon(1e-4));
         deployment before = d;
         before.engine.collectives.custom_all_reduce_max = kibibytes(24.0);
+        before.engine.collectives.custom_all_reduce_large = seconds(0.0);
+        before.engine.collectives.custom_all_reduce_large_bus = bytes_per_second(0.0);
+        before.engine.collectives.custom_all_reduce_large_min = bytes(0.0);
         before.engine.collectives.library_all_reduce = seconds(0.0);
         before.engine.collectives.library_all_reduce_bus = bytes_per_second(0.0);
         CHECK(prefill_pass(before, 1.0, 7373_tok, 0_tok).tp_time.value() == doctest::Approx(0.042887).epsilon(1e-4));
@@ -1897,7 +1906,8 @@ TEST_CASE("vLLM on Hopper's dense FP8 GEMM rows (CUTLASS sm90 dispatch: 256-row 
 TEST_CASE("SGLang on CDNA4: QuickReduce INT4 where the run turns it on, 2 MiB to 2 GiB above the custom kernel, hand-worked") {
     // docs/cdna-all-reduce.md §7. DeepSeek-V3 (hidden 7168: 14,336 B a token, 122 all-reduces a pass) on 8 MI355X.
     // The profile's QuickReduce curve: a 25.39 µs, B_bus 625.2 GB/s, band 2 MiB ≤ S ≤ 2 GiB (quick_all_reduce.py
-    // _QR_MIN_SIZE[(fp16, 8)][INT4], qr_max_size); RCCL a 56.88 µs, B_bus 380 GB/s; custom kernel up to 16 MiB.
+    // _QR_MIN_SIZE[(fp16, 8)][INT4], qr_max_size); RCCL a 56.88 µs, B_bus 380 GB/s; custom kernel (AITER's) up to
+    // 64 MiB since session 40 (§9), so QuickReduce starts above 64 MiB.
     const engine_collectives& c = catalog::sglang_cdna4.collectives;
     CHECK(c.quick_reduce_all_reduce.value() == doctest::Approx(25.39e-6).epsilon(1e-12));
     CHECK(c.quick_reduce_bus.value() == doctest::Approx(625.2e9).epsilon(1e-12));
@@ -1915,14 +1925,16 @@ TEST_CASE("SGLang on CDNA4: QuickReduce INT4 where the run turns it on, 2 MiB to
     rccl.engine = catalog::sglang_cdna4;
     deployment qr = rccl;
     qr.engine.collectives.quick_reduce = true;
-    SUBCASE("the custom kernel keeps its messages: 1,170 tokens, 16,773,120 B, under its 16 MiB cap") {
-        CHECK(decode_pass(qr, 1170.0, 1000_tok).tp_time.value() ==
-              doctest::Approx(122 * (6.3e-6 + 1170 * 14336 * 1.75 / 537.5e9)).epsilon(1e-9));
+    SUBCASE("the custom kernel keeps its messages: 4,681 tokens, 67,106,816 B, under AITER's 64 MiB cap, QR on or off") {
+        // 122 × (2.80 µs + 67,106,816 · 1.75 ÷ 273.3 GB/s = 429.70 µs) = 52.765 ms (§9's large-message curve).
+        CHECK(decode_pass(qr, 4681.0, 1000_tok).tp_time.value() == doctest::Approx(0.052765).epsilon(1e-4));
+        CHECK(decode_pass(rccl, 4681.0, 1000_tok).tp_time.value() == doctest::Approx(0.052765).epsilon(1e-4));
     }
-    SUBCASE("above the custom cap: 1,171 tokens, 16,787,456 B, QuickReduce instead of RCCL") {
-        // 122 × (25.39 µs + 16,787,456 · 2·7/8 ÷ 625.2 GB/s = 46.99 µs) = 122 × 72.38 µs = 8.830 ms (RCCL: 16.37 ms).
-        CHECK(decode_pass(qr, 1171.0, 1000_tok).tp_time.value() == doctest::Approx(0.0088301).epsilon(1e-4));
-        CHECK(decode_pass(rccl, 1171.0, 1000_tok).tp_time.value() == doctest::Approx(0.016371).epsilon(1e-4));
+    SUBCASE("above the custom cap: 4,682 tokens, 67,121,152 B, QuickReduce instead of RCCL") {
+        // 122 × (25.39 µs + 67,121,152 · 2·7/8 ÷ 625.2 GB/s = 187.87 µs) = 122 × 213.26 µs = 26.019 ms;
+        // RCCL 122 × (56.88 + 309.11 µs) = 44.651 ms.
+        CHECK(decode_pass(qr, 4682.0, 1000_tok).tp_time.value() == doctest::Approx(0.026019).epsilon(1e-4));
+        CHECK(decode_pass(rccl, 4682.0, 1000_tok).tp_time.value() == doctest::Approx(0.044651).epsilon(1e-4));
     }
     SUBCASE("a 7,373-token prompt: 105,699,328 B, 122 × (25.39 + 295.86 µs) = 39.19 ms against RCCL's 66.33 ms") {
         CHECK(prefill_pass(qr, 1.0, 7373_tok, 0_tok).tp_time.value() == doctest::Approx(0.039193).epsilon(1e-4));
@@ -1930,6 +1942,9 @@ TEST_CASE("SGLang on CDNA4: QuickReduce INT4 where the run turns it on, 2 MiB to
     }
     SUBCASE("either side of 2 MiB, with the custom kernel's cap lowered to 1 MiB so that the band's floor shows") {
         qr.engine.collectives.custom_all_reduce_max = kibibytes(1024.0);
+        qr.engine.collectives.custom_all_reduce_large = seconds(0.0);  // no large-message curve under a 1 MiB cap
+        qr.engine.collectives.custom_all_reduce_large_bus = bytes_per_second(0.0);
+        qr.engine.collectives.custom_all_reduce_large_min = bytes(0.0);
         // 146 tokens: 2,093,056 B < 2,097,152 B: RCCL, 122 × (56.88 + 2,093,056 · 1.75 ÷ 380 GB/s = 9.639 µs) = 8.115 ms;
         // 147 tokens: 2,107,392 B: QuickReduce, 122 × (25.39 + 5.899 µs) = 3.817 ms.
         CHECK(decode_pass(qr, 146.0, 1000_tok).tp_time.value() == doctest::Approx(0.0081152).epsilon(1e-4));
@@ -1964,13 +1979,13 @@ TEST_CASE("SGLang on CDNA4: QuickReduce INT4 where the run turns it on, 2 MiB to
 
 TEST_CASE("with_quick_reduce: the one rule of a run that turns QuickReduce on; an 8k-token prompt step on 8 MI355X, hand-worked") {
     // tables/engines.csv, "SGLang on CDNA4 (ROCm)": quick_reduce_us 25.39, quick_reduce_bus_GBps 625.2, band 2048 KiB to
-    // 2,097,152 KiB; its custom kernel up to 16,384 KiB. DeepSeek-V3: hidden 7,168, 61 layers, two TP all-reduces each.
+    // 2,097,152 KiB; its custom kernel (AITER's) up to 65,536 KiB. DeepSeek-V3: hidden 7,168, 61 layers, two TP all-reduces each.
     deployment d{.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 8}};
     d.engine = with_quick_reduce(catalog::sglang_cdna4, 8, "MI355X", "--quick-reduce");
     CHECK(d.engine.collectives.quick_reduce);
     CHECK_FALSE(catalog::sglang_cdna4.collectives.quick_reduce);  // the profile is taken by value: the catalog's stays off
     CHECK(test::validation_message(d).empty());
-    // 8,192 tokens x 7,168 x 2 B = 117,440,512 B a message: above the custom kernel's 16 MiB, within 2 MiB..2 GiB.
+    // 8,192 tokens x 7,168 x 2 B = 117,440,512 B a message: above the custom kernel's 64 MiB, within 2 MiB..2 GiB.
     // t = a + 2(n-1)/n x S / B = 25.39 us + 1.75 x 117,440,512 B / 625.2 GB/s = 25.39 + 328.73 = 354.12 us;
     // 122 all-reduces a step: 122 x 354.12 us = 43.202 ms.
     CHECK(prefill_pass(d, 1.0, 8192_tok, 0_tok).tp_time.value() == doctest::Approx(0.0432024).epsilon(1e-4));
@@ -2044,5 +2059,74 @@ TEST_CASE("with_quick_reduce: the one rule of a run that turns QuickReduce on; a
         deployment sixteen = d;
         sixteen.layout = {.tp = 16};
         CHECK(test::contains(test::validation_message(sixteen), "[llmcost.quick_reduce.tp]"));
+    }
+}
+
+TEST_CASE("SGLang on CDNA4: AITER's custom all-reduce to 64 MiB, its large-message curve above 1.5 MiB, hand-worked") {
+    // docs/cdna-all-reduce.md §9. The fit, recomputed by hand from EmbeddedLLM/vllmtests @355978b8
+    // kernels/allreduce/benchmark_results_ws8.md 'AITER Unreg' (2, 4, 8, 16, 32, 64 MiB: 55, 71, 102, 177, 302, 572 µs):
+    // t = a + 1.75 · S ÷ B with a 37.87 µs, B 219.79 GB/s reproduces them within 3% (64 MiB: 37.87 + 1.75 · 67,108,864
+    // ÷ 219.79 GB/s = 37.87 + 534.33 = 572.2 µs; 2 MiB: 37.87 + 16.70 = 54.6 µs). Carried by the profile's RCCL fit over
+    // the table's NCCL fit (B 305.64 GB/s): B = 219.79 · 380 ÷ 305.64 = 273.3 GB/s. The fixed time is anchored to B97 at
+    // the band's floor (amended after review s40b; the transferred 37.87 · 56.88 ÷ 121.52 = 17.72 µs is not used):
+    // 1,572,864 B at 213.9 GB/s bus is 1.75 · 1,572,864 ÷ 213.9 GB/s = 12.868 µs, less 1.75 · 1,572,864 ÷ 273.3 GB/s
+    // = 10.071 µs: a = 2.797 → 2.80 µs. DeepSeek-V3 on 8 MI355X: 14,336 B a token, 122 all-reduces a pass.
+    const engine_collectives& c = catalog::sglang_cdna4.collectives;
+    CHECK(c.custom_all_reduce_max.value() == 67108864.0);  // AITER's max_size = 8192 * 1024 * 8
+    CHECK(c.custom_all_reduce_large.value() == doctest::Approx(2.80e-6).epsilon(1e-12));
+    CHECK(c.custom_all_reduce_large_bus.value() == doctest::Approx(273.3e9).epsilon(1e-12));
+    CHECK(c.custom_all_reduce_large_min.value() == 1572864.0);  // 1,536 KiB: B97's largest message
+    deployment rccl{.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 8}};
+    rccl.engine = catalog::sglang_cdna4;
+    deployment qr = rccl;
+    qr.engine.collectives.quick_reduce = true;
+    const auto prompt = [](const deployment& d, double bytes_a_message) {
+        return prefill_pass(d, 1.0, tokens(bytes_a_message / 14336.0), 0_tok).tp_time.value();
+    };
+    SUBCASE("exactly 64 MiB (67,108,864 B) on AITER's kernel; 64 MiB + 1 B on QuickReduce where on, else RCCL") {
+        // 122 × (2.80 µs + 67,108,864 · 1.75 ÷ 273.3 GB/s = 429.713 µs) = 122 × 432.513 µs = 52.767 ms, QR on or off;
+        // 122 × (25.39 µs + 67,108,865 · 1.75 ÷ 625.2 GB/s = 187.845 µs) = 122 × 213.235 µs = 26.015 ms (QuickReduce);
+        // 122 × (56.88 µs + 67,108,865 · 1.75 ÷ 380 GB/s = 309.054 µs) = 122 × 365.934 µs = 44.644 ms (RCCL).
+        CHECK(prompt(qr, 67108864.0) == doctest::Approx(0.052767).epsilon(1e-4));
+        CHECK(prompt(rccl, 67108864.0) == doctest::Approx(0.052767).epsilon(1e-4));
+        CHECK(prompt(qr, 67108865.0) == doctest::Approx(0.026015).epsilon(1e-4));
+        CHECK(prompt(rccl, 67108865.0) == doctest::Approx(0.044644).epsilon(1e-4));
+    }
+    SUBCASE("exactly 1,536 KiB (1,572,864 B) on the small-message model; 1 B more on the large-message curve") {
+        // 122 × (6.3 µs + 1,572,864 · 1.75 ÷ 537.5 GB/s = 5.121 µs) = 122 × 11.421 µs = 1.3934 ms;
+        // 122 × (2.80 µs + 1,572,865 · 1.75 ÷ 273.3 GB/s = 10.071 µs) = 122 × 12.871 µs = 1.5703 ms (B97's 12.868 µs: the
+        // curve meets the measurement at the floor; the small-message model's 11.421 µs is 11% under it).
+        CHECK(prompt(rccl, 1572864.0) == doctest::Approx(0.0013934).epsilon(1e-4));
+        CHECK(prompt(rccl, 1572865.0) == doctest::Approx(0.0015703).epsilon(1e-4));
+    }
+    SUBCASE("a 1,024-token prompt (14,680,064 B): 122 × (2.80 + 94.00 µs) = 11.810 ms, the link model's 6.600 ms before") {
+        CHECK(prompt(rccl, 1024.0 * 14336.0) == doctest::Approx(0.011810).epsilon(1e-4));
+    }
+    SUBCASE("property: inside the band the curve rises with the message, and QuickReduce never enters it") {
+        double last = 0.0;
+        for (double s = 1572865.0; s <= 67108864.0; s *= 1.07) {
+            const double t = prompt(qr, s);
+            CHECK(t > last);
+            CHECK(t == prompt(rccl, s));
+            last = t;
+        }
+    }
+    SUBCASE("refusals: a half-set curve, a band floor at or above the cap, a curve without the custom kernel") {
+        engine_profile half = catalog::sglang_cdna4;
+        half.collectives.custom_all_reduce_large_bus = bytes_per_second(0.0);
+        CHECK(test::contains(test::validation_message(half), "collectives.custom_all_reduce_large_bus"));
+        CHECK_FALSE(test::contains(test::validation_message(half), "collectives.custom_all_reduce_large_min"));
+        CHECK(test::contains(test::validation_message(half), "needs its fixed time, its bus bandwidth"));
+        engine_profile no_time = catalog::sglang_cdna4;
+        no_time.collectives.custom_all_reduce_large = seconds(0.0);
+        CHECK(test::contains(test::validation_message(no_time), "collectives.custom_all_reduce_large (s)"));
+        engine_profile floor = catalog::sglang_cdna4;
+        floor.collectives.custom_all_reduce_large_min = floor.collectives.custom_all_reduce_max;
+        CHECK(test::contains(test::validation_message(floor), "collectives.custom_all_reduce_large_min"));
+        CHECK(test::contains(test::validation_message(floor), "a smallest message below the kernel's largest"));
+        engine_profile bare = catalog::sglang_cdna4;
+        bare.collectives.all_reduce_latency = seconds(0.0);
+        CHECK(test::contains(test::validation_message(bare), "collectives.all_reduce_latency"));
+        CHECK(test::contains(test::validation_message(bare), "the custom kernel (all_reduce_latency)"));
     }
 }

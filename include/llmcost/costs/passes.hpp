@@ -334,14 +334,23 @@ inline constexpr double generic_routed_kernels = 7.0;
     return static_cast<double>(stages - 1) / (micro_batches + stages - 1);
 }
 
+namespace detail {
+/// A fitted all-reduce curve t = a + 2(n−1)/n · S ÷ B_bus as a link for the α–β formula (`all_reduce_time`):
+/// α' = a ÷ (the algorithm's latency steps), β = B_bus. The one place each fitted curve below becomes a link.
+[[nodiscard]] constexpr interconnect fitted_all_reduce_link(interconnect link, seconds_t a, bytes_per_second_t bus, int ranks,
+                                                            all_reduce_algorithm algo) {
+    link.latency = a / all_reduce_steps(ranks, algo);
+    link.per_direction = bus;
+    return link;
+}
+}  // namespace detail
+
 /// The engine's collective-library all-reduce (NCCL/RCCL, `engine_collectives::library_all_reduce`)
 /// as a link for the α–β formula: t = a + 2(n−1)/n · S ÷ B_bus is `all_reduce_time` over a link with
 /// α' = a ÷ (the algorithm's latency steps) and β = B_bus (fitted to nccl-tests' curve, E68, B11).
 [[nodiscard]] constexpr interconnect library_all_reduce_link(const engine_collectives& c, interconnect link, int ranks,
                                                              all_reduce_algorithm algo) {
-    link.latency = c.library_all_reduce / detail::all_reduce_steps(ranks, algo);
-    link.per_direction = c.library_all_reduce_bus;
-    return link;
+    return detail::fitted_all_reduce_link(link, c.library_all_reduce, c.library_all_reduce_bus, ranks, algo);
 }
 
 /// The engine's quantized all-reduce (SGLang's QuickReduce INT4 on ROCm, `engine_collectives::quick_reduce`) as a
@@ -349,9 +358,16 @@ inline constexpr double generic_routed_kernels = 7.0;
 /// algorithm's latency steps) and β = B_bus (fitted on an 8-GPU QuickReduce table, docs/cdna-all-reduce.md §7).
 [[nodiscard]] constexpr interconnect quick_reduce_link(const engine_collectives& c, interconnect link, int ranks,
                                                        all_reduce_algorithm algo) {
-    link.latency = c.quick_reduce_all_reduce / detail::all_reduce_steps(ranks, algo);
-    link.per_direction = c.quick_reduce_bus;
-    return link;
+    return detail::fitted_all_reduce_link(link, c.quick_reduce_all_reduce, c.quick_reduce_bus, ranks, algo);
+}
+
+/// The engine's custom all-reduce on its large messages (`engine_collectives::custom_all_reduce_large`; SGLang on
+/// CDNA4: AITER's CustomAllreduce above 1.5 MiB) as a link for the α–β formula: t = a + 2(n−1)/n · S ÷ B_bus, α' = a ÷
+/// (the algorithm's latency steps), β = B_bus (an 8-GPU table's eager AITER column carried to MI355X,
+/// docs/cdna-all-reduce.md §9).
+[[nodiscard]] constexpr interconnect custom_all_reduce_large_link(const engine_collectives& c, interconnect link, int ranks,
+                                                                  all_reduce_algorithm algo) {
+    return detail::fitted_all_reduce_link(link, c.custom_all_reduce_large, c.custom_all_reduce_large_bus, ranks, algo);
 }
 
 /// The engine's all-reduce where a TP group spans hosts (`engine_collectives::cross_host_all_reduce`;
@@ -360,9 +376,7 @@ inline constexpr double generic_routed_kernels = 7.0;
 /// measured curve on 8 GB200 over two trays, B99 in tables/microbenchmarks.csv; docs/trtllm-mnnvl-all-reduce.md).
 [[nodiscard]] constexpr interconnect cross_host_all_reduce_link(const engine_collectives& c, interconnect link, int ranks,
                                                                 all_reduce_algorithm algo) {
-    link.latency = c.cross_host_all_reduce / detail::all_reduce_steps(ranks, algo);
-    link.per_direction = c.cross_host_all_reduce_bus;
-    return link;
+    return detail::fitted_all_reduce_link(link, c.cross_host_all_reduce, c.cross_host_all_reduce_bus, ranks, algo);
 }
 
 
@@ -510,6 +524,8 @@ struct pass_model {
     interconnect quick_reduce_link{};       ///< the engine's quantized all-reduce as a link: α = a ÷ steps, β = B_bus
     double quick_reduce_min = -1;           ///< B; the quantized all-reduce from this size; < 0: none
     double quick_reduce_max = 0;            ///< B; … up to this size (`engine_collectives::quick_reduce_takes`)
+    interconnect custom_large_link{};       ///< the custom kernel's large-message curve as a link: α = a ÷ steps, β = B_bus
+    double custom_large_min = -1;           ///< B; that curve above this size, up to `custom_all_reduce_max`; < 0: none
     /// f_row where the build runs each row-parallel GEMM and its TP all-reduce as one kernel
     /// (`engine_kernels::gemm_all_reduce_fused`, `row_parallel_gemm_share`); 0: the all-reduce after the GEMM
     double fused_row_gemm_share = 0;
@@ -745,6 +761,12 @@ struct pass_model {
     if (!spans_hosts && en.collectives.all_reduce_latency.value() > 0.0 && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
         pm.custom_tp_link = custom_all_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
         pm.custom_all_reduce_max = en.collectives.custom_all_reduce_max_at(d.layout.tp).value();
+        // Its large messages on their own measured curve where the profile has one (custom_all_reduce_large_min < S
+        // ≤ custom_all_reduce_max; SGLang on CDNA4: AITER's kernel above 1.5 MiB, docs/cdna-all-reduce.md §9).
+        if (en.collectives.custom_all_reduce_large.value() > 0.0) {
+            pm.custom_large_link = custom_all_reduce_large_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
+            pm.custom_large_min = en.collectives.custom_all_reduce_large_min.value();
+        }
     }
     // The collective library's all-reduce (NCCL) above the custom kernel's largest message, fitted
     // to a measured curve: t = a + 2(n−1)/n · S ÷ B_bus (`library_all_reduce_link`).
@@ -797,6 +819,15 @@ template <class V>
     using L = lanes<V>;
     const V quick = V(all_reduce_seconds(hidden_state, pm.d.layout.tp, pm.quick_reduce_link, pm.tp_algorithm) * pm.tp_all_reduces);
     return L::choose(hidden_state >= pm.quick_reduce_min, L::choose(hidden_state <= pm.quick_reduce_max, quick, other), other);
+}
+
+/// The TP all-reduce with the custom kernel's large-message curve where the message is in its band
+/// (`pass_model::custom_large_min` < S ≤ `custom_all_reduce_max`); out of line, as the library's.
+template <class V>
+[[nodiscard, gnu::noinline]] constexpr V custom_large_override(const pass_model& pm, const V& hidden_state, const V& other) {
+    using L = lanes<V>;
+    const V large = V(all_reduce_seconds(hidden_state, pm.d.layout.tp, pm.custom_large_link, pm.tp_algorithm) * pm.tp_all_reduces);
+    return L::choose(hidden_state > pm.custom_large_min, L::choose(hidden_state <= pm.custom_all_reduce_max, large, other), other);
 }
 
 template <class V>
@@ -1257,6 +1288,8 @@ template <class V>
         r.tp = L::choose(hidden_state <= pm.custom_all_reduce_max,
                          V(all_reduce_seconds(hidden_state, d.layout.tp, pm.custom_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
                          r.tp);
+    if (pm.custom_large_min >= 0.0) [[unlikely]]  // the custom kernel's large messages on their own curve
+        r.tp = detail::custom_large_override(pm, hidden_state, r.tp);
     // GEMM + all-reduce in one kernel (TensorRT-LLM's gemm_allreduce_plugin): each output tile of a
     // row-parallel GEMM is reduced over NVLS while the next tiles compute, so the pair lasts
     // max(t_row, t_AR) and the step pays t_AR' = max(0, t_AR − f_row · max(GEMM compute, weights)).

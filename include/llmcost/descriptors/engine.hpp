@@ -455,6 +455,13 @@ struct engine_collectives {
     /// (TensorRT-LLM's all-reduce on 8 B200: 160.7 GB/s up to 1 MiB against NVLink 5's 900, B90);
     /// 0: the link's bandwidth.
     bytes_per_second_t custom_all_reduce_bus{};
+    /// The custom kernel's curve for its large messages, where one was measured above the size its small-message
+    /// model (`all_reduce_latency`, `custom_all_reduce_bus`) is checked: t = a + 2(n−1)/n · S ÷ B_bus for
+    /// `custom_all_reduce_large_min` < S ≤ `custom_all_reduce_max` (SGLang on CDNA4: AITER's CustomAllreduce to 64 MiB,
+    /// its eager path fitted on an 8-GPU table and carried to MI355X, docs/cdna-all-reduce.md §9). All 0: none.
+    seconds_t custom_all_reduce_large{};
+    bytes_per_second_t custom_all_reduce_large_bus{};
+    bytes_t custom_all_reduce_large_min{};
     /// The all-reduce the engine runs where a TP group spans hosts of one scale-up domain (TP ranks >
     /// `hardware::gpus_per_node`: a GB200/GB300 NVL72 compute tray holds 4 GPUs), fitted to a measured
     /// curve: t = a + 2(n−1)/n · S ÷ B_bus at every message size, in place of the custom kernel, the
@@ -775,6 +782,36 @@ struct engine_profile {
                 s, "collectives.cross_host_all_reduce_max (B)", collectives.cross_host_all_reduce_max.value(),
                 "a cross-host all-reduce's largest message must be 0 (no bound) or positive and finite, and needs its "
                 "fixed time (cross_host_all_reduce)");
+        time(collectives.custom_all_reduce_large, "collectives.custom_all_reduce_large (s)", 1e-2,
+             "a custom all-reduce's large-message fixed time must be in [0, 10 ms)");
+        require(non_negative_finite(collectives.custom_all_reduce_large_bus.value()) &&
+                    non_negative_finite(collectives.custom_all_reduce_large_min.value()),
+                s, "collectives.custom_all_reduce_large_bus (B/s)", collectives.custom_all_reduce_large_bus.value(),
+                "a custom all-reduce's large-message bus bandwidth and smallest message must be zero (none) or positive and finite");
+        {
+            const bool any = collectives.custom_all_reduce_large.value() > 0.0 || collectives.custom_all_reduce_large_bus.value() > 0.0 ||
+                             collectives.custom_all_reduce_large_min.value() > 0.0;
+            const bool all = collectives.custom_all_reduce_large.value() > 0.0 && collectives.custom_all_reduce_large_bus.value() > 0.0 &&
+                             collectives.all_reduce_latency.value() > 0.0 &&
+                             collectives.custom_all_reduce_large_min.value() < collectives.custom_all_reduce_max.value();
+            // The refusal names the first piece missing (review s40b N1): the fixed time, the bus, the custom kernel,
+            // else the smallest message (at or above the kernel's largest).
+            std::string_view field = "collectives.custom_all_reduce_large_min (B)";
+            double value = collectives.custom_all_reduce_large_min.value();
+            if (collectives.custom_all_reduce_large.value() <= 0.0) {
+                field = "collectives.custom_all_reduce_large (s)";
+                value = collectives.custom_all_reduce_large.value();
+            } else if (collectives.custom_all_reduce_large_bus.value() <= 0.0) {
+                field = "collectives.custom_all_reduce_large_bus (B/s)";
+                value = collectives.custom_all_reduce_large_bus.value();
+            } else if (collectives.all_reduce_latency.value() <= 0.0) {
+                field = "collectives.all_reduce_latency (s)";
+                value = collectives.all_reduce_latency.value();
+            }
+            require(any == all, s, field, value,
+                    "the custom kernel's large-message curve needs its fixed time, its bus bandwidth, the custom kernel "
+                    "(all_reduce_latency) and a smallest message below the kernel's largest (custom_all_reduce_max), or none of them");
+        }
         time(collectives.quick_reduce_all_reduce, "collectives.quick_reduce_all_reduce (s)", 1e-2,
              "a quantized all-reduce's fixed time must be in [0, 10 ms)");
         require(non_negative_finite(collectives.quick_reduce_bus.value()) && non_negative_finite(collectives.quick_reduce_min.value()) &&

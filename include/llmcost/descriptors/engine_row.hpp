@@ -102,6 +102,9 @@ struct engine_row {
     /// the quantized all-reduce a run may turn on (`engine_collectives::quick_reduce_all_reduce`, `quick_reduce_bus`,
     /// `quick_reduce_min`, `quick_reduce_max`): its fixed time a (µs), bus bandwidth (GB/s) and message band (KiB); 0: none
     double quick_reduce_us, quick_reduce_bus_GBps, quick_reduce_min_KiB, quick_reduce_max_KiB;
+    /// the custom kernel's large-message curve (`engine_collectives::custom_all_reduce_large`, `custom_all_reduce_large_bus`,
+    /// `custom_all_reduce_large_min`): its fixed time a (µs), bus bandwidth (GB/s) and the size above which it runs (KiB); 0: none
+    double custom_all_reduce_large_us, custom_all_reduce_large_bus_GBps, custom_all_reduce_large_min_KiB;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -178,6 +181,9 @@ struct engine_row {
                         .library_all_reduce_bus = gigabytes_per_second(r.library_all_reduce_bus_GBps),
                         .custom_all_reduce_max_2_ranks = kibibytes(r.custom_all_reduce_max_2_ranks_KiB),
                         .custom_all_reduce_bus = gigabytes_per_second(r.custom_all_reduce_bus_GBps),
+                        .custom_all_reduce_large = microseconds(r.custom_all_reduce_large_us),
+                        .custom_all_reduce_large_bus = gigabytes_per_second(r.custom_all_reduce_large_bus_GBps),
+                        .custom_all_reduce_large_min = kibibytes(r.custom_all_reduce_large_min_KiB),
                         .cross_host_all_reduce = microseconds(r.cross_host_all_reduce_us),
                         .cross_host_all_reduce_bus = gigabytes_per_second(r.cross_host_all_reduce_bus_GBps),
                         .cross_host_all_reduce_max = kibibytes(r.cross_host_all_reduce_max_KiB),
