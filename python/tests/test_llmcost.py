@@ -238,7 +238,7 @@ def test_estimate_quick_reduce_matches_the_tools_json_and_prices_the_prompt_by_h
     assert llmcost.estimate("DeepSeek-V3", "MI355X", quick_reduce="none", **kw).to_dict() == \
         llmcost.estimate("DeepSeek-V3", "MI355X", **kw).to_dict()
     # One 8,192-token prompt alone: its 122 TP all-reduces (61 layers x 2) of 8,192 x 7,168 x 2 B = 117,440,512 B each,
-    # above the custom kernel's 16 MiB, on QuickReduce INT4 instead of RCCL (tables/engines.csv, SGLang on CDNA4:
+    # above the custom kernel's 64 MiB (AITER's), on QuickReduce INT4 instead of RCCL (tables/engines.csv, SGLang on CDNA4:
     # a 25.39 us, B 625.2 GB/s; RCCL a 56.88 us, B 380 GB/s; t = a + 2(n-1)/n S / B, n = 8). Nothing else moves.
     one = dict(kw, output=16, batch=1)
     on = llmcost.estimate("DeepSeek-V3", "MI355X", quick_reduce="int4", **one)
