@@ -310,9 +310,7 @@ request_shape shape_of(const request_options& r) {
 
 double longest_context(const request_options& r) {
     if (!r.varies()) return r.input + r.output;
-    const workload::traffic t = lengths_of(r);
-    auto longest = [](const workload::length_distribution& l) { return std::isfinite(l.longest()) ? l.longest() : l.mean(); };
-    return longest(t.input) + longest(t.output);
+    return lengths_of(r).longest_context().value();  // an unbounded lognormal: its mean
 }
 
 namespace {

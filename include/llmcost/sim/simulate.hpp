@@ -237,6 +237,9 @@ struct options {
     /// run's seed). The ranks run every iteration in lockstep, so a release's iteration lasts as long
     /// as the busiest rank's (`internal::run_server`: the attention-DP lockstep prefill).
     std::optional<tokens_t> adp_others_input{};
+    /// Price requests past the model's max_position as fits (RoPE scaling, a long-context
+    /// fine-tune), as `estimate --ignore-max-position` does; false: such a request is refused.
+    bool ignore_max_position = false;
 
     constexpr void validate() const {
         limits.validate();
