@@ -665,6 +665,9 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
         if (saturated) refuse("batch", batch, "excludes saturate=True (a batch is given, or the largest that fits)", "llmcost.argument.excludes");
         if (cap != 0.0) refuse("max_batch", max_batch, "excludes batch= (the cap bounds the saturated batch)", "llmcost.argument.excludes");
         b = whole_count(batch, "batch");
+        if (b == 0.0)  // the library's 0 (saturate) is asked for by name, as `llmcost estimate --batch 0` is refused
+            refuse("batch", batch, "must be at least one sequence (batch=None or saturate=True: the largest batch that fits)",
+                   "llmcost.argument.whole_number");
     }
     const scheduler_limits given{.max_batch = cap, .max_tokens_per_step = whole_count(max_tokens, "max_tokens"),
                                  .prefill_chunk = tokens(whole_count(prefill_chunk, "prefill_chunk"))};

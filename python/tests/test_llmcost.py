@@ -811,6 +811,14 @@ def test_whole_counts_still_accepted_as_floats():
     assert a.output_tokens_per_s == b.output_tokens_per_s
 
 
+# batch=0 is not a way to ask for saturation (audit 40, F9): the CLI refuses --batch 0; saturation is
+# batch=None or saturate=True.
+def test_batch_zero_refused():
+    e = refused(batch=0)
+    assert e.field == "batch" and e.id == "llmcost.argument.whole_number" and "saturate=True" in e.rule
+    assert llmcost.estimate("Llama-3.1-8B", "H100", input=1000, output=200, batch=None).batch > 1
+
+
 def test_malformed_config_file_names_file_line_and_column():
     with pytest.raises(llmcost.LoadError) as err:
         llmcost.Model.from_hf_config(FIXTURES / "bad" / "syntax_error.json")
