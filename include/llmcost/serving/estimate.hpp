@@ -144,6 +144,7 @@ namespace detail {
     o.validate();
     const pass_model pm = prepare_pass(d);
     const scheduler_limits limits = with_draft_resident(o.limits, o.speculation);
+    require_prompt_within_step_cap(d, r, limits);
     request_estimate e{};
     e.point = o.batch > 0.0 ? serve_at_batch(pm, r, o.batch, limits) : saturated(pm, r, limits);
     if (o.batch > 0.0) require_batch_fits(d, r, o.batch, limits);
@@ -168,6 +169,7 @@ namespace detail {
     require(positive_finite(at.output_rate.value()), d.m.name, "output rate (token/s)", at.output_rate.value(),
             "must be positive and finite: energy and money are charged per output token");
     const scheduler_limits resident = with_draft_resident(o.limits, o.speculation);
+    require_prompt_within_step_cap(d, r, resident);
     // min(n, B) ≤ B fits by construction; what the check still refuses is a shape of which not one sequence fits
     const double running = detail::max(1.0, detail::min(at.batch, admissible_batch(d, r, resident).batch));
     require_batch_fits(d, r, running, resident);
