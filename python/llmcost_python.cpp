@@ -937,7 +937,9 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
         const deployment draft = deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine,
                                                 kv_memory_fraction, py::none(), py::none(), eager_prompt});
         // Its weights sit beside the target's: the batch must fit what both leave, as `llmcost spec` checks.
-        require_batch_fits(d, r, b, with_draft_resident({}, {.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft}));
+        const speculative_decoding sd{.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft};
+        require_draft_fits(d, {}, sd);  // a draft that does not fit is named, not the target (as `llmcost spec`)
+        require_batch_fits(d, r, b, with_draft_resident({}, sd));
         step = speculative_step_for(d, draft, b, context, gamma);
         by = drafter_text(str_arg(drafter, "drafter"), draft.m.name);
     }

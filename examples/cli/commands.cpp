@@ -1243,6 +1243,7 @@ report spec(const spec_command& c) {
     check_context(d, c.req.input + c.req.output, c.dep);
     const drafter_choice chosen = drafter_for(c.spec, d, c.dep);
     // The weights, a draft model's beside them, and the batch fit, as estimate --spec checks.
+    require_draft_fits(d, {}, chosen.speculation);  // a draft model that does not fit is named, not the target
     require_batch_fits(d, r, c.batch, with_draft_resident({}, chosen.speculation));
     const speculative_step step = chosen.speculation.step_for(d, c.batch, mean_decode_context(r));
     const std::string& drafter = chosen.text;
