@@ -66,8 +66,8 @@ inline void add_simulate_options(CLI::App* app, simulate_command& c) {
         ->check(CLI::IsMember({"recompute", "swap"}))->capture_default_str();
     const CLI::Validator fraction{[](std::string& s) -> std::string {
                                       double v = 0;
-                                      if (!CLI::detail::lexical_cast(s, v) || !(v >= 0 && v <= 1))
-                                          return "must be a share from 0 to 1, got '" + s + "'";
+                                      if (!CLI::detail::lexical_cast(s, v) || !(v >= 0 && v < 1))  // as --prefix-hit
+                                          return "must be in [0, 1) (at least the prompt's last token is computed), got '" + s + "'";
                                       return {};
                                   },
                                   "SHARE"};
