@@ -629,35 +629,3 @@ TEST_CASE("serving: properties") {
         CHECK(test::contains(test::validation_message(scheduler_limits{.max_batch = -1}), "max_batch"));
     }
 }
-
-TEST_CASE("a whole prompt past the step's token cap is refused where the engine neither chunks nor runs it alone") {
-    // 1,000 prompt tokens against a cap of 500: refused naming the request, the tokens and the cap.
-    const std::string e = test::error_of([] {
-        require_prompt_within_step_cap("request 1", 1000_tok, 500_tok, false, false);
-        return 0;
-    });
-    CHECK(test::contains(e, "request 1: input (tokens) = 1000"));
-    CHECK(test::contains(e, "max_tokens_per_step = 500"));
-    CHECK(test::contains(e, "[llmcost.serving.prompt_within_step_cap]"));
-    // chunked, a first prompt taken whatever its tokens (SGLang), no cap, or a prompt of exactly the cap: admitted.
-    CHECK_NOTHROW(require_prompt_within_step_cap("r", 1000_tok, 500_tok, true, false));
-    CHECK_NOTHROW(require_prompt_within_step_cap("r", 1000_tok, 500_tok, false, true));
-    CHECK_NOTHROW(require_prompt_within_step_cap("r", 1000_tok, 0_tok, false, false));
-    CHECK_NOTHROW(require_prompt_within_step_cap("r", 500_tok, 500_tok, false, false));
-
-    // The same rule in estimate and in the simulator (audit 40, F5): before, both ran the 1,000-token
-    // prompt whole in a 1-token step.
-    const deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
-    const request_shape r{.input = 1000_tok, .output = 200_tok};
-    CHECK(test::contains(test::error_of([&] { return estimate(d, r, {.limits = {.max_tokens_per_step = 1}}); }),
-                         "[llmcost.serving.prompt_within_step_cap]"));
-    CHECK(estimate(d, r, {.limits = {.max_tokens_per_step = 1, .prefill_chunk = 1_tok}}).point.batch >= 1.0);
-    // Half the prompt cached (S6): 500 tokens computed fit a cap of 500.
-    CHECK(estimate(d, {.input = 1000_tok, .output = 200_tok, .cached_fraction = 0.5},
-                   {.limits = {.max_tokens_per_step = 500}}).point.batch >= 1.0);
-    const workload::traffic t{.arrivals = workload::poisson(1_s)};  // 1,000 → 200 tokens
-    const std::string sim_error = test::error_of(
-        [&] { return sim::simulate(d, t, {.limits = {.max_tokens_per_step = 999}, .requests = 3}); });
-    CHECK(test::contains(sim_error, "request 1: input (tokens) = 1000"));
-    CHECK(sim::simulate(d, t, {.limits = {.max_tokens_per_step = 1000}, .requests = 3}).completed == 3.0);
-}

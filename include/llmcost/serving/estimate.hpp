@@ -163,7 +163,6 @@ namespace detail {
     const pass_model pm = prepare_pass(d);
     require_draft_fits(d, o.limits, o.speculation);
     const scheduler_limits limits = with_draft_resident(o.limits, o.speculation);
-    require_prompt_within_step_cap(d, r, limits);
     request_estimate e{};
     e.point = o.batch > 0.0 ? serve_at_batch(pm, r, o.batch, limits) : saturated(pm, r, limits);
     if (o.batch > 0.0) require_batch_fits(d, r, o.batch, limits);
@@ -189,7 +188,6 @@ namespace detail {
             "must be positive and finite: energy and money are charged per output token");
     require_draft_fits(d, o.limits, o.speculation);
     const scheduler_limits resident = with_draft_resident(o.limits, o.speculation);
-    require_prompt_within_step_cap(d, r, resident);
     // min(n, B) ≤ B fits by construction; what the check still refuses is a shape of which not one sequence fits
     const double running = detail::max(1.0, detail::min(at.batch, admissible_batch(d, r, resident).batch));
     require_batch_fits(d, r, running, resident);

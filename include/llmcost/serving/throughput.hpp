@@ -300,29 +300,6 @@ struct scheduler_limits {
     return with_engine_admission(l, e);
 }
 
-/// A whole prompt (no chunked prefill) of P computed tokens in a step capped at M tokens: P ≤ M, unless
-/// the engine takes a pass's first prompt whatever its tokens. TensorRT-LLM with chunked prefill off
-/// refuses the request (tensorrt_llm/llmapi/llm.py LLM._check_arguments, PyTorch backend: "The sum of prompt
-/// length …, query length … should not exceed max_num_tokens"; tests/unittest/llmapi test_max_num_token_check);
-/// vLLM refuses the launch (SchedulerConfig: max_num_batched_tokens below max_model_len without chunked
-/// prefill "makes vLLM reject longer sequences"); SGLang's PrefillAdder takes a pass's first prompt whatever
-/// its tokens (`first_prompt_always`, sim/disaggregated.hpp) and runs it. `who` names the request.
-constexpr void require_prompt_within_step_cap(std::string_view who, tokens_t prompt, tokens_t cap, bool chunked,
-                                              bool first_prompt_always) {
-    if (chunked || first_prompt_always || !(cap.value() > 0.0) || prompt <= cap) return;
-    std::string rule = "a whole prompt longer than a step's token cap (max_tokens_per_step = ";  // appended: GCC bug 105329
-    rule += invalid_input::show(cap.value());
-    rule += ") needs an engine that chunks prompts (prefill_chunk) or one that runs it alone (SGLang)";
-    require(false, who, "input (tokens)", prompt.value(), rule, "llmcost.serving.prompt_within_step_cap");
-}
-/// The same rule for requests of shape r under limits l on d's engine (SGLang runs a pass's first prompt whatever
-/// its tokens): what `estimate` and `estimate_point` check. (The validation rows price trtllm-bench runs, whose
-/// chunked context is on by default, with whole prompts: the row pricing paths do not call it.)
-constexpr void require_prompt_within_step_cap(const deployment& d, const request_shape& r, const scheduler_limits& l) {
-    require_prompt_within_step_cap(d.m.name, r.computed(), tokens(l.max_tokens_per_step), l.prefill_chunk.value() > 0.0,
-                                   d.engine.kind == engine_kind::sglang);
-}
-
 /// A deployment serving b concurrent sequences per attention rank in steady state.
 struct serving_point {
     double batch = 0;              ///< concurrent sequences per attention rank (or per pipeline)

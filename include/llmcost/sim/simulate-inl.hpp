@@ -547,9 +547,6 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             if (e.chunk > 0 || e.max_tokens > 0) {
                 if (e.chunk > 0) c = std::min(c, std::floor(room));
                 else if (c > room && !chunk_of_step.empty()) break;  // whole prompts: the next one waits
-                if (e.chunk == 0 && c > e.max_tokens)  // one whole prompt past the cap: refused, or alone (SGLang)
-                    require_prompt_within_step_cap("request " + std::to_string(q.req + 1), tokens(c), tokens(e.max_tokens),
-                                                   false, e.pm.d.engine.kind == engine_kind::sglang);
                 if (!(c >= 1.0)) break;
             }
             chunk_of_step.push_back(id);
