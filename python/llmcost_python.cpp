@@ -122,6 +122,17 @@ int whole(py::handle v, std::string_view field) {
     return static_cast<int>(d);
 }
 
+/// Tokens, sequences, requests or a cap on them (input, output, batch, context, max_batch …): a number
+/// as `number` reads it, refused when finite and not whole, as `llmcost` refuses --input 1000.5 (no
+/// fraction of a token or a sequence is priced). Signs, NaN and infinities are the library's rules' to name.
+double whole_count(py::handle v, std::string_view field) {
+    const double d = number(v, field);
+    if (std::isfinite(d) && d != std::floor(d))
+        refuse(field, v, "must be a whole number (tokens, sequences and requests are counted whole)",
+               "llmcost.argument.whole_number");
+    return d;
+}
+
 bool flag(py::handle v, std::string_view field) {
     if (!PyBool_Check(v.ptr())) refuse(field, v, "must be True or False, got " + type_name(v), "llmcost.argument.type");
     return v.ptr() == Py_True;
@@ -188,6 +199,16 @@ std::vector<double> numbers(py::handle v, std::string_view field) {
     }
     std::vector<double> out;
     for (const py::object& x : items(v)) out.push_back(number(x, field));
+    return out;
+}
+
+/// Counts of a list argument (a sweep's input, output or batch axis), each whole as `whole_count` reads one.
+std::vector<double> whole_counts(py::handle v, std::string_view field) {
+    std::vector<double> out = numbers(v, field);
+    for (double d : out)
+        if (std::isfinite(d) && d != std::floor(d))
+            refuse(field, py::float_(d), "must be whole numbers (tokens, sequences and requests are counted whole)",
+                   "llmcost.argument.whole_number");
     return out;
 }
 
@@ -374,7 +395,7 @@ double prefix_hit_arg(py::handle v) {
 }
 
 request_shape shape_of(py::handle input, py::handle output) {
-    return {.input = tokens(number(input, "input")), .output = tokens(number(output, "output"))};
+    return {.input = tokens(whole_count(input, "input")), .output = tokens(whole_count(output, "output"))};
 }
 
 // ---- results -------------------------------------------------------------------------------------
@@ -652,15 +673,18 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
     const bool saturated = flag(saturate, "saturate");
-    const double cap = number(max_batch, "max_batch");
+    const double cap = whole_count(max_batch, "max_batch");
     double b = estimate_options{}.batch;  // the library's default: saturate
     if (!batch.is_none()) {
         if (saturated) refuse("batch", batch, "excludes saturate=True (a batch is given, or the largest that fits)", "llmcost.argument.excludes");
         if (cap != 0.0) refuse("max_batch", max_batch, "excludes batch= (the cap bounds the saturated batch)", "llmcost.argument.excludes");
-        b = number(batch, "batch");
+        b = whole_count(batch, "batch");
+        if (b == 0.0)  // the library's 0 (saturate) is asked for by name, as `llmcost estimate --batch 0` is refused
+            refuse("batch", batch, "must be at least one sequence (batch=None or saturate=True: the largest batch that fits)",
+                   "llmcost.argument.whole_number");
     }
-    const scheduler_limits given{.max_batch = cap, .max_tokens_per_step = number(max_tokens, "max_tokens"),
-                                 .prefill_chunk = tokens(number(prefill_chunk, "prefill_chunk"))};
+    const scheduler_limits given{.max_batch = cap, .max_tokens_per_step = whole_count(max_tokens, "max_tokens"),
+                                 .prefill_chunk = tokens(whole_count(prefill_chunk, "prefill_chunk"))};
     const estimate_options o{
         .batch = b,
         // with an engine, its scheduler defaults fill the limits not given (as `llmcost estimate --engine`)
@@ -721,8 +745,8 @@ result kv(py::handle model, py::handle hardware, py::handle context, py::handle 
     if (!eager_prompt.is_none()) refuse("eager_prompt", eager_prompt, std::string(kv_prices_no_step), "llmcost.argument.not_taken");
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, py::none()});
-    const double ctx_tokens = number(context, "context");
-    const double sequences = number(batch, "batch");
+    const double ctx_tokens = whole_count(context, "context");
+    const double sequences = whole_count(batch, "batch");
     require(positive_finite(ctx_tokens), d.m.name, "context (tokens)", ctx_tokens, "a context holds at least one token");
     require(positive_finite(sequences), d.m.name, "batch", sequences, "at least one sequence");
     check_context(d, ctx_tokens, ignore_max_position);
@@ -771,25 +795,25 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
     if (preempt != "recompute" && preempt != "swap")
         refuse("preemption", preemption, "must be 'recompute' or 'swap'", "llmcost.argument.choice");
     const double per_s = rate.is_none() ? 0.0 : number(rate, "rate");
-    const double clients = concurrency.is_none() ? 0.0 : number(concurrency, "concurrency");
+    const double clients = concurrency.is_none() ? 0.0 : whole_count(concurrency, "concurrency");
     if (trace.is_none() && !(per_s > 0.0) && !(clients > 0.0))
         refuse("rate", rate, "simulate needs rate=R (open arrivals), concurrency=N (closed loop) or trace=FILE.csv",
                "llmcost.argument.missing");
     const double ttft = ttft_target.is_none() ? 0.0 : number(ttft_target, "ttft");
     const double tpot = tpot_target.is_none() ? 0.0 : number(tpot_target, "tpot");
-    const scheduler_limits given{.max_batch = number(max_batch, "max_batch"),
-                                 .max_tokens_per_step = number(max_tokens, "max_tokens"),
+    const scheduler_limits given{.max_batch = whole_count(max_batch, "max_batch"),
+                                 .max_tokens_per_step = whole_count(max_tokens, "max_tokens"),
                                  .reserve_full_sequence = !flag(optimistic, "optimistic"),
-                                 .prefill_chunk = tokens(number(prefill_chunk, "prefill_chunk"))};
+                                 .prefill_chunk = tokens(whole_count(prefill_chunk, "prefill_chunk"))};
     // with an engine, its scheduler defaults fill the limits not given (as `llmcost simulate --engine`)
     const sim::options o{.limits = engine.is_none() ? given : with_engine_defaults(given, d.engine),
-                         .requests = number(requests, "requests"),
+                         .requests = whole_count(requests, "requests"),
                          .seed = static_cast<std::uint64_t>(whole(seed, "seed")),
                          .keep_requests = ttft > 0 || tpot > 0,
                          .timeline_points = 0,
                          .preempt = preempt == "swap" ? sim::preemption::swap : sim::preemption::recompute,
                          .prefix_hit_rate = number(prefix_hit_rate, "prefix_hit_rate"),
-                         .prefill_servers = number(prefill_servers, "prefill_servers")};
+                         .prefill_servers = whole_count(prefill_servers, "prefill_servers")};
     sim::result r;
     if (!trace.is_none()) {
         const std::vector<workload::request> t = io::load_trace_csv(str_arg(trace, "trace"));
@@ -911,7 +935,7 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
     const tokens_t context = mean_decode_context(r);
-    const double b = number(batch, "batch");
+    const double b = whole_count(batch, "batch");
     require(positive_finite(b), d.m.name, "batch", b, "at least one sequence");
     const double a = number(acceptance, "acceptance");
     const int gamma = whole(draft_tokens, "draft_tokens");
@@ -931,7 +955,9 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
                                                 kv_memory_fraction, py::none(), py::none(), eager_prompt, py::none(),
                                                 clock_MHz, quick_reduce});
         // Its weights sit beside the target's: the batch must fit what both leave, as `llmcost spec` checks.
-        require_batch_fits(d, r, b, with_draft_resident({}, {.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft}));
+        const speculative_decoding sd{.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft};
+        require_draft_fits(d, {}, sd);  // a draft that does not fit is named, not the target (as `llmcost spec`)
+        require_batch_fits(d, r, b, with_draft_resident({}, sd));
         step = speculative_step_for(d, draft, b, context, gamma);
         by = drafter_text(str_arg(drafter, "drafter"), draft.m.name);
     }
@@ -994,7 +1020,7 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
     const speculative_decoding co_spec = speculation_arg(pre, pre_at, acceptance, draft_tokens, drafter);
     const speculative_decoding dis_spec = speculation_arg(dec, dec_at, acceptance, draft_tokens, drafter);
     const goodput_plan co =
-        colocated_goodput(pre, r, target, {.prefill_chunk = tokens(number(chunk, "chunk"))}, co_spec);
+        colocated_goodput(pre, r, target, {.prefill_chunk = tokens(whole_count(chunk, "chunk"))}, co_spec);
     const goodput_plan dis = disaggregated_goodput(pre, dec, r, target, where, {}, dis_spec);
     const double stall_batch = co.feasible ? co.decode_batch : 1.0;
     auto maybe = [](bool ok, double v) { return ok ? py::object(py::float_(v)) : py::none(); };
@@ -1277,12 +1303,12 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
     g.layouts = plan::expand(layout_axes_arg(tp, pp, ep, dp, {}));
     g.modes.clear();
     for (const py::object& m : items(disaggregated)) g.modes.push_back({.disaggregated = flag(m, "disaggregated")});
-    for (double in : numbers(input, "input"))
-        for (double out : numbers(output, "output"))
+    for (double in : whole_counts(input, "input"))
+        for (double out : whole_counts(output, "output"))
             g.shapes.push_back({.input = tokens(in), .output = tokens(out), .cached_fraction = prefix_hit_arg(prefix_hit)});
     g.speculation = head_speculation_arg(g.m, acceptance, draft_tokens, drafter);
-    g.batches = numbers(batch, "batch");
-    g.limits.max_batch = number(max_batch, "max_batch");
+    g.batches = whole_counts(batch, "batch");
+    g.limits.max_batch = whole_count(max_batch, "max_batch");
     g.ignore_max_position = flag(ignore_max_position, "ignore_max_position");
     auto out = fresh_sweep();
     {
@@ -1414,8 +1440,8 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
     g.shapes = {shape_of(input, output)};
     g.shapes[0].cached_fraction = prefix_hit_arg(prefix_hit);
     g.speculation = head_speculation_arg(g.m, acceptance, draft_tokens, drafter);
-    if (!batch.is_none()) g.batches = numbers(batch, "batch");
-    else g.batches = max_batch.is_none() ? plan::batch_ladder() : plan::batch_ladder(number(max_batch, "max_batch"));
+    if (!batch.is_none()) g.batches = whole_counts(batch, "batch");
+    else g.batches = max_batch.is_none() ? plan::batch_ladder() : plan::batch_ladder(whole_count(max_batch, "max_batch"));
     g.ignore_max_position = flag(ignore_max_position, "ignore_max_position");
     const slo target = targets(ttft, tpot);
     plan::sweep_result s;
@@ -1442,7 +1468,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
         if (parts.size() != 3 || PyUnicode_Check(c.ptr()))
             refuse("mix", c, "each class is (input, output, share)", "llmcost.argument.type");
         t.mix.push_back({.share = number(parts[2], "mix share"),
-                         .shape = {.input = tokens(number(parts[0], "mix input")), .output = tokens(number(parts[1], "mix output")),
+                         .shape = {.input = tokens(whole_count(parts[0], "mix input")), .output = tokens(whole_count(parts[1], "mix output")),
                                    .cached_fraction = prefix_hit_arg(prefix_hit)}});  // every class alike (S6)
     }
     t.validate();
@@ -1451,7 +1477,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
             require_within_max_position(m, k.shape.input.value() + k.shape.output.value(),
                                         "; pass ignore_max_position=True to price it anyway");
     plan::fleet_options o{.formats = formats_axis(weights, kv_format, excluded_modules_arg(excluded_modules, kept_format)),
-                          .max_gpus = number(max_gpus, "max_gpus"),
+                          .max_gpus = whole_count(max_gpus, "max_gpus"),
                           .site = catalog::seed_site,  // as `llmcost plan` prices it
                           .utilisation = number(utilisation, "utilisation")};
     require_weights_for_kept(o.formats, excluded_modules);

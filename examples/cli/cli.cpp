@@ -55,6 +55,14 @@ const CLI::Validator engine_clock{[](std::string& s) -> std::string {
                                       return {};
                                   },
                                   "MHZ"};
+/// --rate, every command's (`read_rate`: at most `max_rate_per_s`).
+const CLI::Validator rate_check{[](std::string& s) -> std::string {
+                                    double v = 0;
+                                    if (std::string why = read_rate(s, v); !why.empty()) return why;
+                                    s = canonical(v);
+                                    return {};
+                                },
+                                "REQUESTS/S"};
 /// A time target, in seconds.
 const CLI::Validator seconds_target = positive_in(1e-9, 1e6, "SECONDS");
 /// Money: positive, at least a nano-dollar (so that a price never underflows to "none" on its
@@ -349,7 +357,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     CLI::Option* est_rate = estimate->add_option("--rate", est.rate,
                                                  "Online: Poisson arrivals, requests/s for the whole deployment (split over its "
                                                  "dp ranks); adds TTFT, TPOT and E2E percentiles")
-                                ->transform(positive_in(1e-9, 1e9, "REQUESTS/S"));
+                                ->transform(rate_check);
     est_rate->excludes(batch);
     est_rate->excludes(saturate);
     CLI::Option* max_batch = estimate->add_option("--max-batch", est.max_batch, "With --saturate: cap on sequences")->transform(tokens_count);
@@ -528,7 +536,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_option("--model", pl.model, "Catalog model or a config.json")->capture_default_str();
     plan_app->add_option("--hardware", pl.hardware, "GPUs to consider, catalog or --hardware-file (default: every priced one)")->delimiter(',');
     add_hardware_file(plan_app, pl.hardware_file);
-    plan_app->add_option("--rate", pl.rate, "Requests per second at the peak")->transform(positive_in(1e-9, 1e6, "REQUESTS/S"))->capture_default_str();
+    plan_app->add_option("--rate", pl.rate, "Requests per second at the peak")->transform(rate_check)->capture_default_str();
     plan_app->add_option("--input", pl.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     plan_app->add_option("--output", pl.output, "Output tokens")->transform(tokens_count)->capture_default_str();
     plan_app->add_option("--mix", pl.mix,

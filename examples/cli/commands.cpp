@@ -329,9 +329,7 @@ request_shape shape_of(const request_options& r) {
 
 double longest_context(const request_options& r) {
     if (!r.varies()) return r.input + r.output;
-    const workload::traffic t = lengths_of(r);
-    auto longest = [](const workload::length_distribution& l) { return std::isfinite(l.longest()) ? l.longest() : l.mean(); };
-    return longest(t.input) + longest(t.output);
+    return lengths_of(r).longest_context().value();  // an unbounded lognormal: its mean
 }
 
 namespace {
@@ -1280,6 +1278,7 @@ report spec(const spec_command& c) {
     check_context(d, c.req.input + c.req.output, c.dep);
     const drafter_choice chosen = drafter_for(c.spec, d, c.dep);
     // The weights, a draft model's beside them, and the batch fit, as estimate --spec checks.
+    require_draft_fits(d, {}, chosen.speculation);  // a draft model that does not fit is named, not the target
     require_batch_fits(d, r, c.batch, with_draft_resident({}, chosen.speculation));
     const speculative_step step = chosen.speculation.step_for(d, c.batch, mean_decode_context(r));
     const std::string& drafter = chosen.text;

@@ -65,4 +65,15 @@ namespace llmcost::cli {
     return {};
 }
 
+/// The most requests per second `--rate` takes, on every command that has one (estimate, plan, simulate;
+/// README: "`--rate` at most 10^6 requests/s").
+inline constexpr double max_rate_per_s = 1e6;
+
+/// A `--rate` in requests/s: positive and finite, from 10^-9 to `max_rate_per_s`.
+[[nodiscard]] inline std::string read_rate(std::string_view text, double& v) {
+    if (std::string why = read_decimal(text, v); !why.empty()) return why;
+    if (!std::isfinite(v) || v <= 0) return "must be positive and finite, got " + std::string(text);
+    return read_real(text, 1e-9, max_rate_per_s, false, v);
+}
+
 }  // namespace llmcost::cli

@@ -2,6 +2,7 @@
 /// \file
 /// The flags of `llmcost simulate` (CLI11), registered by cli.cpp beside its deployment flags.
 
+#include "numbers.hpp"
 #include "simulate_command.hpp"
 
 #include <llmcost/catalog/datasets.hpp>
@@ -28,7 +29,14 @@ inline void add_simulate_options(CLI::App* app, simulate_command& c) {
                                    return {};
                                },
                                "COUNT"};
-    CLI::Option* rate = app->add_option("--rate", c.rate, "Requests per second, whole deployment (open arrivals)")->check(positive);
+    const CLI::Validator rate_check{[](std::string& s) -> std::string {  // every command's --rate (numbers.hpp read_rate)
+                                        double v = 0;
+                                        if (std::string why = read_rate(s, v); !why.empty()) return why;
+                                        s = canonical(v);
+                                        return {};
+                                    },
+                                    "REQUESTS/S"};
+    CLI::Option* rate = app->add_option("--rate", c.rate, "Requests per second, whole deployment (open arrivals)")->transform(rate_check);
     CLI::Option* conc = app->add_option("--concurrency", c.concurrency, "Closed loop: N clients, each sending its next request when answered")
                             ->check(whole);
     CLI::Option* trace = app->add_option("--trace", c.trace, "Replay a trace CSV: arrival_s,input_tokens,output_tokens[,prefix_id]");
@@ -58,8 +66,8 @@ inline void add_simulate_options(CLI::App* app, simulate_command& c) {
         ->check(CLI::IsMember({"recompute", "swap"}))->capture_default_str();
     const CLI::Validator fraction{[](std::string& s) -> std::string {
                                       double v = 0;
-                                      if (!CLI::detail::lexical_cast(s, v) || !(v >= 0 && v <= 1))
-                                          return "must be a share from 0 to 1, got '" + s + "'";
+                                      if (!CLI::detail::lexical_cast(s, v) || !(v >= 0 && v < 1))  // as --prefix-hit
+                                          return "must be in [0, 1) (at least the prompt's last token is computed), got '" + s + "'";
                                       return {};
                                   },
                                   "SHARE"};

@@ -155,7 +155,8 @@ report simulate(const simulate_command& c, std::ostream& progress) {
                          .trace_prefixes = c.prefix_cache,
                          .shared_prefix_tokens = c.shared_prefix,
                          .prefill_servers = c.prefill_servers,
-                         .transfer_path = c.kv_path == "scale-up" ? kv_path::scale_up : kv_path::scale_out};
+                         .transfer_path = c.kv_path == "scale-up" ? kv_path::scale_up : kv_path::scale_out,
+                         .ignore_max_position = c.dep.ignore_max_position};
     const auto start = std::chrono::steady_clock::now();
     sim::result r;
     std::string workload_text;

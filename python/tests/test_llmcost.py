@@ -833,6 +833,59 @@ def test_impossible_loads():
     assert e.field == "max_batch"
 
 
+# Token, sequence and request counts are whole, as `llmcost` reads --input, --batch … (audit 40, F8):
+# a fraction is refused naming the argument, in every function that takes one.
+@pytest.mark.parametrize("field,value", [("input", 1000.5), ("output", 200.7), ("batch", 2.5),
+                                         ("max_tokens", 8192.5), ("prefill_chunk", 512.25)])
+def test_fractional_counts_refused_by_estimate(field, value):
+    call = {field: value}
+    if field == "max_tokens":
+        call.update(batch=None)
+    e = refused(**call)
+    assert e.field == field and e.id == "llmcost.argument.whole_number" and e.value == value
+
+
+@pytest.mark.parametrize("call,field", [
+    (lambda: llmcost.kv("Llama-3.1-8B", "H100", context=4096, batch=2.5), "batch"),
+    (lambda: llmcost.kv("Llama-3.1-8B", "H100", context=4096.5, batch=2), "context"),
+    (lambda: llmcost.spec("Llama-3.1-70B", "H100", tp=8, input=1000, output=200, batch=2.5, acceptance=0.8,
+                          draft_tokens=3, drafter="eagle"), "batch"),
+    (lambda: llmcost.spec("Llama-3.1-70B", "H100", tp=8, input=1000.5, output=200, batch=1, acceptance=0.8,
+                          draft_tokens=3, drafter="eagle"), "input"),
+    (lambda: llmcost.disagg("Llama-3.1-70B", "H100", tp=8, input=4000, output=300.5, ttft=1, tpot=0.05), "output"),
+    (lambda: llmcost.disagg("Llama-3.1-70B", "H100", tp=8, input=4000, output=300, ttft=1, tpot=0.05, chunk=511.5),
+     "chunk"),
+    (lambda: llmcost.simulate("Llama-3.1-8B", "H100", rate=1, requests=10.5), "requests"),
+    (lambda: llmcost.simulate("Llama-3.1-8B", "H100", concurrency=2.5, requests=10), "concurrency"),
+    (lambda: llmcost.simulate("Llama-3.1-8B", "H100", rate=1, requests=10, max_batch=7.5), "max_batch"),
+    (lambda: llmcost.sweep("Llama-3.1-8B", ["H100"], input=[1000, 1000.5], output=[200], batch=[1]), "input"),
+    (lambda: llmcost.sweep("Llama-3.1-8B", ["H100"], input=[1000], output=[200], batch=[1, 2.5]), "batch"),
+    (lambda: llmcost.frontier("Llama-3.1-8B", "H100", input=1000, output=200.5, ttft=1, tpot=0.05), "output"),
+    (lambda: llmcost.plan("Llama-3.1-8B", ["H100"], rate=1, mix=[(1000.5, 200, 1.0)], ttft=1, tpot=0.05),
+     "mix input"),
+    (lambda: llmcost.plan("Llama-3.1-8B", ["H100"], rate=1, mix=[(1000, 200, 1.0)], ttft=1, tpot=0.05,
+                          max_gpus=8.5), "max_gpus"),
+])
+def test_fractional_counts_refused_everywhere(call, field):
+    with pytest.raises(llmcost.InvalidInput) as err:
+        call()
+    assert err.value.field == field and err.value.id == "llmcost.argument.whole_number"
+
+
+def test_whole_counts_still_accepted_as_floats():
+    a = llmcost.estimate("Llama-3.1-8B", "H100", input=1000.0, output=200.0, batch=2.0)
+    b = llmcost.estimate("Llama-3.1-8B", "H100", input=1000, output=200, batch=2)
+    assert a.output_tokens_per_s == b.output_tokens_per_s
+
+
+# batch=0 is not a way to ask for saturation (audit 40, F9): the CLI refuses --batch 0; saturation is
+# batch=None or saturate=True.
+def test_batch_zero_refused():
+    e = refused(batch=0)
+    assert e.field == "batch" and e.id == "llmcost.argument.whole_number" and "saturate=True" in e.rule
+    assert llmcost.estimate("Llama-3.1-8B", "H100", input=1000, output=200, batch=None).batch > 1
+
+
 def test_malformed_config_file_names_file_line_and_column():
     with pytest.raises(llmcost.LoadError) as err:
         llmcost.Model.from_hf_config(FIXTURES / "bad" / "syntax_error.json")

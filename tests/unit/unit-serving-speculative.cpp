@@ -733,6 +733,22 @@ TEST_CASE("T4 T6 speculative serving: estimate with speculation") {
               doctest::Approx(draft_per_gpu / kv_bytes_per_token_per_gpu(d).value()).epsilon(1e-3));
         CHECK(with.point.batch < without.point.batch);
     }
+    SUBCASE("a draft model that does not fit is named with its own weights, not the target's (audit 40, F1)") {
+        // Llama-3.1-405B BF16 at TP8: about 101 GB a GPU beside the target's, more than an H100's 80 GB.
+        const deployment draft{.m = catalog::llama_3_1_405b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+        estimate_options o{};
+        o.speculation = {.acceptance = 0.7, .draft_tokens = 3, .head = {}, .draft = draft};
+        const std::string e = test::error_of([&] { return estimate(d, r, o); });
+        CHECK(test::contains(e, "Llama-3.1-405B: draft weights per GPU (B) = "));
+        CHECK(test::contains(e, "the draft model's weights beside " + std::string(d.m.name) + "'s"));
+        CHECK(test::contains(e, "[llmcost.fit.weights]"));
+        const std::string draft_bytes = invalid_input::show(weight_bytes_per_gpu(draft).value());
+        CHECK(test::contains(test::error_of([&] { require_draft_fits(d, {}, o.speculation); return 0; }),
+                             "draft weights per GPU (B) = " + draft_bytes + ": does not fit"));
+        // a draft that fits (Llama-3.1-8B, about 2 GB a GPU): no refusal
+        o.speculation.draft = deployment{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}};
+        CHECK_NOTHROW(require_draft_fits(d, {}, o.speculation));
+    }
     SUBCASE("refusals: the field, the value and the rule") {
         estimate_options o = spec_o;
         o.speculation.acceptance = 1.5;

@@ -271,6 +271,9 @@ TEST_CASE("simulator: bad feature options are refused with the rule") {
                          "fewer prefill servers than its dp · pp servers (1)"));
     CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, one, {.prefix_hit_rate = 1.5}); }),
                          "[llmcost.simulate.prefix_hit_rate]"));
+    // 1 too, as request_shape::cached_fraction refuses it: the prompt's last token is always computed (audit 40, F6)
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, one, {.prefix_hit_rate = 1.0}); }),
+                         "prefix_hit_rate = 1: a prefix-cache hit rate is in [0, 1)"));
     CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8_dp2, one, {.prefill_servers = 0.5}); }),
                          "a whole number of servers"));
     // A token cap under one token let a chunked prompt be cut to nothing, step after step.

@@ -250,6 +250,24 @@ TEST_CASE("simulator: closed loop keeps N requests in the system") {
     CHECK(r.queue.max == 0.0);
 }
 
+TEST_CASE("simulator: the context check reads an unbounded lognormal at its mean, and can be lifted") {
+    // traffic::longest_context: fixed 1000 + uniform to 300 = 1,300; lognormal (mean 1000, no cap) + 200 = 1,200.
+    CHECK(workload::traffic{.input = workload::fixed(1000_tok), .output = workload::uniform(1_tok, 300_tok)}
+              .longest_context()
+              .value() == 1300.0);
+    CHECK(workload::traffic{.input = workload::lognormal(1000_tok, 500_tok)}.longest_context().value() == 1200.0);
+    // Uncapped, a lognormal's longest is infinite; the check reads its mean (as estimate does) and each
+    // draw (mean 1000, sd 500: none near 131,072) passes.
+    const workload::traffic uncapped{.input = workload::lognormal(1000_tok, 500_tok), .arrivals = workload::poisson(1_s)};
+    CHECK(sim::simulate(llama8, uncapped, {.requests = 20}).completed == 20.0);
+    // 140,000 + 200 > 131,072: refused, unless asked to price it anyway (a trace too).
+    const workload::traffic past{.input = workload::fixed(140000_tok), .arrivals = workload::poisson(1_s)};
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, past, {.requests = 2}); }),
+                         "[llmcost.model.context_within_max_position]"));
+    CHECK(sim::simulate(llama8, past, {.requests = 2, .ignore_max_position = true}).completed == 2.0);
+    CHECK(sim::simulate(llama8, all_at_once(1, 131000, 500), {.ignore_max_position = true}).completed == 1.0);
+}
+
 TEST_CASE("simulator: bad input is refused with the rule") {
     // A request longer than the model's context (Llama-3.1-8B: 131,072).
     const std::string longer = test::error_of(

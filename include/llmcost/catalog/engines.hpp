@@ -184,7 +184,10 @@ struct release {
         rule += " GPUs; engines with a profile there: ";
         rule += others.empty() ? std::string("none (use the reference engine)") : others;
     }
-    throw invalid_input(std::string(hw.name), "engine", static_cast<double>(static_cast<int>(kind)), rule,
+    // the value is numeric (invalid_input): the field names what each number is, the rule names the engine
+    static_assert(static_cast<int>(engine_kind::trtllm) == 1 && static_cast<int>(engine_kind::vllm) == 2 &&
+                  static_cast<int>(engine_kind::sglang) == 3);
+    throw invalid_input(std::string(hw.name), "engine (1: trtllm, 2: vllm, 3: sglang)", static_cast<double>(static_cast<int>(kind)), rule,
                         "llmcost.engine.not_on_gpu");
 }
 

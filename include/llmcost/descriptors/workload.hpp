@@ -137,6 +137,12 @@ struct length_distribution {
             if (b.weight > 0.0) m = detail::max(m, b.hi);
         return m;
     }
+    /// The length checked against a model's context: `longest()`, or an unbounded lognormal's
+    /// mean (its tail has no longest draw; a simulator checks each drawn length on its own).
+    [[nodiscard]] constexpr double longest_checked() const {
+        const double l = longest();
+        return l < detail::infinity ? l : mean();
+    }
 };
 
 /// Every request has `length` tokens.
@@ -210,6 +216,11 @@ struct traffic {
     length_distribution input = fixed(tokens(1000.0));
     length_distribution output = fixed(tokens(200.0));
     arrival_process arrivals = poisson(seconds(1.0));
+
+    /// The context checked against a model's max_position: input.longest_checked() + output.longest_checked().
+    [[nodiscard]] constexpr tokens_t longest_context() const {
+        return tokens(input.longest_checked() + output.longest_checked());
+    }
 
     constexpr void validate() const {
         input.validate("input lengths");

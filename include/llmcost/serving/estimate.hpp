@@ -113,6 +113,24 @@ constexpr void require_batch_fits(const deployment& d, const request_shape& r, d
     return l;
 }
 
+/// Refuses a separate draft model whose weights do not fit beside the target's — target weights + reserve +
+/// W_draft per GPU (`with_draft_resident`) > HBM — naming the draft model and W_draft, where the target's
+/// weights alone fit (else `require_weights_fit` names the target's, the first thing that does not fit).
+constexpr void require_draft_fits(const deployment& d, const scheduler_limits& l, const speculative_decoding& s) {
+    if (!s.enabled() || !s.draft || !weights_fit(d, l.pool_reserve())) return;
+    const memory_reserve with_draft = with_draft_resident(l, s).pool_reserve();
+    if (weights_fit(d, with_draft)) return;
+    std::string rule = "does not fit: the draft model's weights beside ";  // appended: GCC bug 105329
+    rule += d.m.name;
+    rule += "'s (";
+    rule += to_text(weight_bytes_per_gpu(d));
+    rule += " per GPU) and the reserve exceed HBM (";
+    rule += kv_pool_text(d, with_draft);
+    rule += "); use a smaller draft model, more GPUs or a smaller format";
+    throw invalid_input(s.draft->m.name, "draft weights per GPU (B)", weight_bytes_per_gpu(*s.draft).value(), rule,
+                        "llmcost.fit.weights");
+}
+
 namespace detail {
 /// The rest of an estimate once its serving point is priced: the memory figures, then energy and
 /// money per output token at the point's output rate (board power × GPUs ÷ rate; $/GPU-h × GPUs ÷
@@ -143,6 +161,7 @@ namespace detail {
                                                   const estimate_options& o = {}) {
     o.validate();
     const pass_model pm = prepare_pass(d);
+    require_draft_fits(d, o.limits, o.speculation);
     const scheduler_limits limits = with_draft_resident(o.limits, o.speculation);
     request_estimate e{};
     e.point = o.batch > 0.0 ? serve_at_batch(pm, r, o.batch, limits) : saturated(pm, r, limits);
@@ -167,6 +186,7 @@ namespace detail {
             "a serving point holds at least one sequence (finite)");
     require(positive_finite(at.output_rate.value()), d.m.name, "output rate (token/s)", at.output_rate.value(),
             "must be positive and finite: energy and money are charged per output token");
+    require_draft_fits(d, o.limits, o.speculation);
     const scheduler_limits resident = with_draft_resident(o.limits, o.speculation);
     // min(n, B) ≤ B fits by construction; what the check still refuses is a shape of which not one sequence fits
     const double running = detail::max(1.0, detail::min(at.batch, admissible_batch(d, r, resident).batch));

@@ -105,6 +105,7 @@ struct engine {
     double prefix_hit_rate = 0;  ///< share of every prompt found cached
     bool trace_prefixes = false; ///< trace prefix ids find their shared part cached
     double shared_prefix = 0;    ///< its length (0: the shorter prompt)
+    bool ignore_max_position = false;  ///< requests past max_position priced as fits (options::ignore_max_position)
     bool cold = false;           ///< a closed loop on servers started cold: the opening pays `cold_opening`
     /// Attention-DP ranks under TensorRT-LLM's balance (`scheduler_limits::adp_timeout_iters`): R ≥ 2
     /// with the balance on, else 1 (no balance).
@@ -812,7 +813,7 @@ inline void check_request(const engine& e, const workload::request& q, std::size
     const double in = q.input.value(), out = q.output.value();
     const double held = e.limits.reserve_full_sequence ? in + out : in + 1.0;
     const bool lengths_ok = in >= 1.0 && std::isfinite(in) && out >= 1.0 && std::isfinite(out);
-    if (lengths_ok && in + out <= e.pm.d.m.max_position &&
+    if (lengths_ok && (e.ignore_max_position || in + out <= e.pm.d.m.max_position) &&
         kv_bytes_per_gpu_for_context(e.pm.d, tokens(held)).value() <= e.kv_budget)
         return;
     const std::string where = std::string(origin) + " request " + std::to_string(index + 1);
@@ -820,7 +821,7 @@ inline void check_request(const engine& e, const workload::request& q, std::size
             "llmcost.simulate.request_tokens");
     require(out >= 1.0 && std::isfinite(out), where, "output (tokens)", out, "a request generates at least one token",
             "llmcost.simulate.request_tokens");
-    require_within_max_position(e.pm.d.m, in + out, " (" + where + ": input + output)");
+    if (!e.ignore_max_position) require_within_max_position(e.pm.d.m, in + out, " (" + where + ": input + output)");
     require(false, where, "KV per sequence (B)", kv_bytes_per_gpu_for_context(e.pm.d, tokens(held)).value(),
             "does not fit: one sequence needs more KV than a server's share of the HBM left after the weights",
             "llmcost.fit.kv_sequence");
@@ -851,6 +852,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.prefix_hit_rate = o.prefix_hit_rate;
     e.trace_prefixes = o.trace_prefixes;
     e.shared_prefix = o.shared_prefix_tokens;
+    e.ignore_max_position = o.ignore_max_position;
     e.cold = o.cold_engine && closed_loop;
     e.adp_ranks = o.limits.adp_timeout_iters > 0.0 ? static_cast<double>(d.attention_ranks()) : 1.0;
     e.seed = o.seed;
@@ -1012,10 +1014,9 @@ LLMCOST_FUNC double result::goodput(double ttft_s, double tpot_s) const {
 LLMCOST_FUNC result simulate(const deployment& d, const workload::traffic& t, const options& o) {
     t.validate();
     o.validate();
-    for (const auto* l : {&t.input, &t.output})
-        if (std::isfinite(l->longest()))
-            require_within_max_position(d.m, t.input.longest() + t.output.longest(),
-                                        " (the workload's longest input + longest output)");
+    if (!o.ignore_max_position)  // an unbounded lognormal: its mean (traffic::longest_context); each draw is checked in run
+        require_within_max_position(d.m, t.longest_context().value(),
+                                    " (the workload's longest input + longest output)");
     workload::sampler g(o.seed);
     const std::size_t n = static_cast<std::size_t>(o.requests);
     std::vector<workload::request> reqs(n);
