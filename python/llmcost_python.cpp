@@ -658,6 +658,14 @@ void bind_fields(py::class_<T>& c, const std::vector<field<T>>& fields, const ch
     c.def("__hash__", [](const T& x) { return py::hash(py::str(std::string(x.name))); });
 }
 
+/// `rate=` at most the one bound every surface takes (`workload::max_requests_per_second`, the CLI's `--rate`); its
+/// other rules (positive, finite) are the library's.
+inline void require_rate_bound(py::handle rate, double per_s) {
+    if (per_s > workload::max_requests_per_second)
+        refuse("rate", rate, "must be at most 1e6 requests/s (workload::max_requests_per_second, the tool's --rate bound)",
+               "llmcost.argument.range");
+}
+
 // ---- commands ------------------------------------------------------------------------------------
 
 estimate_result estimate(py::handle model, py::handle hardware, py::handle input, py::handle output, py::handle batch,
@@ -681,7 +689,7 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
         b = whole_count(batch, "batch");
         if (b == 0.0)  // the library's 0 (saturate) is asked for by name, as `llmcost estimate --batch 0` is refused
             refuse("batch", batch, "must be at least one sequence (batch=None or saturate=True: the largest batch that fits)",
-                   "llmcost.argument.whole_number");
+                   "llmcost.argument.range");
     }
     const scheduler_limits given{.max_batch = cap, .max_tokens_per_step = whole_count(max_tokens, "max_tokens"),
                                  .prefill_chunk = tokens(whole_count(prefill_chunk, "prefill_chunk"))};
@@ -788,13 +796,15 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                 py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
                 py::handle dataset, py::handle preemption, py::handle prefix_hit_rate, py::handle prefill_servers,
                 py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
-                py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
+                py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
+                py::handle ignore_max_position) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce});
     const std::string preempt = str_arg(preemption, "preemption");
     if (preempt != "recompute" && preempt != "swap")
         refuse("preemption", preemption, "must be 'recompute' or 'swap'", "llmcost.argument.choice");
     const double per_s = rate.is_none() ? 0.0 : number(rate, "rate");
+    require_rate_bound(rate, per_s);
     const double clients = concurrency.is_none() ? 0.0 : whole_count(concurrency, "concurrency");
     if (trace.is_none() && !(per_s > 0.0) && !(clients > 0.0))
         refuse("rate", rate, "simulate needs rate=R (open arrivals), concurrency=N (closed loop) or trace=FILE.csv",
@@ -813,7 +823,8 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                          .timeline_points = 0,
                          .preempt = preempt == "swap" ? sim::preemption::swap : sim::preemption::recompute,
                          .prefix_hit_rate = number(prefix_hit_rate, "prefix_hit_rate"),
-                         .prefill_servers = whole_count(prefill_servers, "prefill_servers")};
+                         .prefill_servers = whole_count(prefill_servers, "prefill_servers"),
+                         .ignore_max_position = flag(ignore_max_position, "ignore_max_position")};
     sim::result r;
     if (!trace.is_none()) {
         const std::vector<workload::request> t = io::load_trace_csv(str_arg(trace, "trace"));
@@ -1462,7 +1473,9 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
                   py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                   py::handle eager_prompt) {
     const llmcost::model m = model_arg(model);
-    plan::traffic t{.requests_per_second = per_second(number(rate, "rate")), .target = targets(ttft, tpot)};
+    const double per_s = number(rate, "rate");
+    require_rate_bound(rate, per_s);
+    plan::traffic t{.requests_per_second = per_second(per_s), .target = targets(ttft, tpot)};
     for (const py::object& c : items(mix)) {
         const std::vector<py::object> parts = items(c);
         if (parts.size() != 3 || PyUnicode_Check(c.ptr()))
@@ -1717,7 +1730,7 @@ PYBIND11_MODULE(_core, m) {
           "preemption"_a = "recompute", "prefix_hit_rate"_a = 0.0, "prefill_servers"_a = 0, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(),
+          "quick_reduce"_a = py::none(), "ignore_max_position"_a = false,
           "Simulate the engine request by request (continuous batching, every step priced by the library's "
           "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`. "
           "engine='trtllm', 'vllm' or 'sglang' prices every step with that engine's profile for the GPU's "

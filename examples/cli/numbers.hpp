@@ -13,6 +13,7 @@
 /// read_count("1.5", 1, 1e15, v);  // "must be a whole number, got 1.5"
 /// \endcode
 
+#include <llmcost/descriptors/workload.hpp>
 #include <llmcost/units/text.hpp>
 
 #include <charconv>
@@ -65,9 +66,9 @@ namespace llmcost::cli {
     return {};
 }
 
-/// The most requests per second `--rate` takes, on every command that has one (estimate, plan, simulate;
-/// README: "`--rate` at most 10^6 requests/s").
-inline constexpr double max_rate_per_s = 1e6;
+/// The most requests per second `--rate` takes, on every command that has one (estimate, plan, simulate): the
+/// library's one bound, which Python's `rate=` takes too (`workload::max_requests_per_second`).
+inline constexpr double max_rate_per_s = workload::max_requests_per_second;
 
 /// A `--rate` in requests/s: positive and finite, from 10^-9 to `max_rate_per_s`.
 [[nodiscard]] inline std::string read_rate(std::string_view text, double& v) {

@@ -882,8 +882,33 @@ def test_whole_counts_still_accepted_as_floats():
 # batch=None or saturate=True.
 def test_batch_zero_refused():
     e = refused(batch=0)
-    assert e.field == "batch" and e.id == "llmcost.argument.whole_number" and "saturate=True" in e.rule
+    assert e.field == "batch" and e.id == "llmcost.argument.range" and "saturate=True" in e.rule
     assert llmcost.estimate("Llama-3.1-8B", "H100", input=1000, output=200, batch=None).batch > 1
+
+
+# rate= takes the one bound every command's --rate takes, 10^6 requests/s (review s40c: Python ran rate=1e300).
+@pytest.mark.parametrize("call", [
+    lambda r: llmcost.simulate("Llama-3.1-8B", "H100", rate=r, requests=10),
+    lambda r: llmcost.plan("Llama-3.1-8B", ["H100"], rate=r, mix=[(1000, 200, 1.0)], ttft=1, tpot=0.05),
+])
+def test_rate_above_the_tools_bound_refused(call):
+    with pytest.raises(llmcost.InvalidInput) as err:
+        call(1e300)
+    assert err.value.field == "rate" and err.value.id == "llmcost.argument.range" and "1e6" in err.value.rule
+    with pytest.raises(llmcost.InvalidInput) as err:
+        call(2e6)
+    assert err.value.id == "llmcost.argument.range"
+
+
+# simulate(ignore_max_position=True) lifts the context rule, as `llmcost simulate --ignore-max-position` (review s40c):
+# Llama-3.1-8B's max_position is 131,072; 140,000 + 200 tokens is past it.
+def test_simulate_ignore_max_position():
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.simulate("Llama-3.1-8B", "H100", rate=0.01, requests=2, input_dist="140000", output_dist="200")
+    assert "max_position" in str(err.value)
+    r = llmcost.simulate("Llama-3.1-8B", "H100", rate=0.01, requests=2, input_dist="140000", output_dist="200",
+                         ignore_max_position=True)
+    assert r.requests == 2
 
 
 def test_malformed_config_file_names_file_line_and_column():

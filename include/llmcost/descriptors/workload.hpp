@@ -211,6 +211,10 @@ template <duration T>
     return {.law = arrival_law::closed_loop, .clients = clients};
 }
 
+/// The most requests per second an arrival rate takes where a user states one (the CLI's `--rate` on every
+/// command, Python's `rate=`; README: "`--rate` at most 10^6 requests/s"): one bound for every surface.
+inline constexpr double max_requests_per_second = 1e6;
+
 /// A workload: prompt lengths, answer lengths and arrivals (for a trace, the trace's own).
 struct traffic {
     length_distribution input = fixed(tokens(1000.0));
