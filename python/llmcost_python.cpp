@@ -1286,16 +1286,42 @@ std::vector<engine_profile> engines_arg(py::handle engine, py::handle kv_memory_
     return engines;
 }
 
+/// The run's launch on every deployment of a sweep, a frontier or a plan, as `llmcost frontier|plan --gemm-table …
+/// --clock … --quick-reduce …` set it: quick_reduce='int4' turns each GPU's engine's quantized all-reduce on by the
+/// library's rule (`with_quick_reduce` at tp 0, the engine named: each layout's TP group is `deployment::validate`'s, a
+/// layout left out; the reference engine where none is named, refused by the rule as the tool's), gemm_table= the GEMM
+/// table every deployment loads (`sweep_grid::projection_table`: a deployment it does not fit left out) and clock_MHz=
+/// the engine clock the runs pin (`sweep_grid::clock_MHz`: the GPUs' clock rule, `sweep_grid::validate`).
+struct sweep_launch {
+    std::vector<engine_profile> engines;
+    const gemm_table* table = nullptr;
+    double clock_MHz = 0;
+};
+
+sweep_launch launch_arg(std::vector<engine_profile> engines, std::size_t gpus, py::handle gemm_table, py::handle clock_MHz,
+                        py::handle quick_reduce) {
+    if (quick_reduce_arg(quick_reduce)) {
+        if (engines.empty()) engines.assign(gpus, engine_profile::reference());  // the sweep's reference engine
+        for (engine_profile& e : engines) e = with_quick_reduce(e, 0, e.name, "quick_reduce");
+    }
+    return {.engines = std::move(engines), .table = gemm_table_arg(gemm_table), .clock_MHz = clock_arg(clock_MHz)};
+}
+
 std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handle input, py::handle output,
                                 py::handle batch, py::handle tp, py::handle pp, py::handle ep, py::handle dp,
                                 py::handle weights, py::handle kv_format, py::handle formats,
                                 py::handle disaggregated, py::handle max_batch, py::handle ignore_max_position,
                                 py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
                                 py::handle drafter, py::handle engine, py::handle kv_memory_fraction,
-                                py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt) {
+                                py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt,
+                                py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    g.engines = engines_arg(engine, kv_memory_fraction, g.gpus, eager_prompt);
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, g.gpus, eager_prompt), g.gpus.size(), gemm_table,
+                                  clock_MHz, quick_reduce);
+    g.engines = std::move(run.engines);
+    g.projection_table = run.table;
+    g.clock_MHz = run.clock_MHz;
     const std::optional<llmcost::excluded_modules> kept = excluded_modules_arg(excluded_modules, kept_format);
     if (formats.is_none()) {
         g.formats = formats_axis(weights, kv_format, kept);
@@ -1438,10 +1464,14 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
                 py::handle weights, py::handle kv_format, py::handle disaggregated, py::handle ignore_max_position,
                 py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
                 py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
-                py::handle eager_prompt) {
+                py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    g.engines = engines_arg(engine, kv_memory_fraction, g.gpus, eager_prompt);
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, g.gpus, eager_prompt), g.gpus.size(), gemm_table,
+                                  clock_MHz, quick_reduce);
+    g.engines = std::move(run.engines);
+    g.projection_table = run.table;
+    g.clock_MHz = run.clock_MHz;
     g.formats = formats_axis(weights, kv_format, excluded_modules_arg(excluded_modules, kept_format));
     require_weights_for_kept(g.formats, excluded_modules);
     // As `llmcost frontier`: dp from ep ÷ tp by default (the DEP layouts).
@@ -1462,6 +1492,13 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
         plan::sweep(g, s);
         front = plan::frontier(s, target);
     }
+    // Nothing could be priced at all (every layout breaks a rule): the library's refusal, as `llmcost frontier`'s.
+    if (std::all_of(s.blocks.begin(), s.blocks.end(),
+                    [](const plan::sweep_block& b) { return b.status == plan::point_status::invalid_deployment; })) {
+        const deployment& d = s.blocks.front().d;
+        d.validate();
+        (void)prepare_pass(d);
+    }
     return frontier_points(s, front);
 }
 
@@ -1471,7 +1508,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
                   py::handle utilisation, py::handle colocated_only, py::handle ignore_max_position,
                   py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
                   py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
-                  py::handle eager_prompt) {
+                  py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
     const llmcost::model m = model_arg(model);
     const double per_s = number(rate, "rate");
     require_rate_bound(rate, per_s);
@@ -1499,7 +1536,11 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
     if (flag(colocated_only, "colocated_only")) o.prefill_batches.clear();
     o.speculation = head_speculation_arg(m, acceptance, draft_tokens, drafter);
     for (const py::object& h : items(hardware)) o.gpus.push_back(hardware_arg(h));
-    o.engines = engines_arg(engine, kv_memory_fraction, o.gpus, eager_prompt);
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, o.gpus, eager_prompt), o.gpus.size(), gemm_table,
+                                  clock_MHz, quick_reduce);
+    o.engines = std::move(run.engines);
+    o.projection_table = run.table;
+    o.clock_MHz = run.clock_MHz;
     if (!prices.is_none()) {
         if (!py::isinstance<py::dict>(prices))
             refuse("prices", prices, "must be a dict {GPU name: $ per GPU-hour}", "llmcost.argument.type");
@@ -1877,7 +1918,8 @@ PYBIND11_MODULE(_core, m) {
           "max_batch"_a = opts.limits.max_batch, "ignore_max_position"_a = false, "prefix_hit"_a = 0.0,
           "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
-          "eager_prompt"_a = py::none(),
+          "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
+          "quick_reduce"_a = py::none(),
           "Price a grid in one pass (llmcost::plan::sweep): GPUs × formats (weights × kv, or the (weights, kv) "
           "pairs of `formats`) × layouts (tp × pp × ep × dp) × "
           "modes (disaggregated False/True) × input × output × batch, each a value or a list (batch may be a NumPy "
@@ -1889,7 +1931,10 @@ PYBIND11_MODULE(_core, m) {
           "memory fraction, sized by each engine's own KV pool rule, as `llmcost frontier --kv-memory-fraction` "
           "(see estimate); None: the engine's own. excluded_modules=, kept_format= and eager_prompt= as estimate "
           "takes them, on every format and engine of the grid (frontier and plan likewise, as `llmcost frontier|plan "
-          "--excluded-modules … --kept-format … --eager-prompt …`).");
+          "--excluded-modules … --kept-format … --eager-prompt …`). gemm_table=, clock_MHz= and quick_reduce= as estimate "
+          "takes them, on every deployment of the grid (frontier and plan likewise, as `llmcost frontier|plan "
+          "--gemm-table … --clock … --quick-reduce …`): a deployment the table does not fit, or whose TP group QuickReduce "
+          "does not run on, is kept with status invalid_deployment; an engine without QuickReduce's curve is refused.");
     sw.def("frontier",
            [](const sweep_py& s, py::handle ttft, py::handle tpot, py::handle shape, py::handle disaggregated) {
                plan::frontier_options o{};
@@ -1911,9 +1956,11 @@ PYBIND11_MODULE(_core, m) {
           "ignore_max_position"_a = false, "prefix_hit"_a = 0.0, "acceptance"_a = py::none(),
           "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
-          "eager_prompt"_a = py::none(),
+          "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
+          "quick_reduce"_a = py::none(),
           "The configurations worth running for one request shape (prefix_hit, speculation with draft_tokens, "
-          "acceptance and drafter, and engine= and kv_memory_fraction=, as `sweep` takes them): a sweep over GPUs, "
+          "acceptance and drafter, engine=, kv_memory_fraction=, gemm_table=, clock_MHz= and quick_reduce=, as `sweep` "
+          "takes them; nothing priceable at all, every layout breaking a rule: the library's refusal): a sweep over GPUs, "
           "formats, layouts and "
           "batches (batch=None: the library's batch ladder, up to max_batch) reduced to its frontier under the TTFT/TPOT targets, "
           "as `llmcost frontier` lists it (each figure a list, fastest per user last).");
@@ -1924,10 +1971,11 @@ PYBIND11_MODULE(_core, m) {
           "utilisation"_a = fleet.utilisation, "colocated_only"_a = false, "ignore_max_position"_a = false,
           "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
           "engine"_a = py::none(), "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(),
-          "kept_format"_a = py::none(), "eager_prompt"_a = py::none(),
+          "kept_format"_a = py::none(), "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(),
+          "clock_MHz"_a = py::none(), "quick_reduce"_a = py::none(),
           "The cheapest fleet for `rate` requests/s of the `mix` [(input, output, share), …] (prefix_hit, "
-          "speculation with draft_tokens, acceptance and drafter, and engine= and kv_memory_fraction=, as `sweep` "
-          "takes them: every GPU type named must run the engine) under the TTFT/TPOT "
+          "speculation with draft_tokens, acceptance and drafter, engine=, kv_memory_fraction=, gemm_table=, clock_MHz= "
+          "and quick_reduce=, as `sweep` takes them: every GPU type named must run the engine) under the TTFT/TPOT "
           "targets, among the GPU types `hardware`, formats, layouts and serving modes (llmcost::plan::cheapest_fleet, "
           "as `llmcost plan`): best, options (one per GPU type and mode, cheapest first), skipped, points.");
     m.def("calibrate", &python::calibrate, "measurements"_a, py::kw_only(), "free"_a = py::none(),

@@ -19,6 +19,7 @@
 #include <optional>
 #include <ostream>
 #include <stdexcept>
+#include <utility>
 
 namespace llmcost::cli {
 
@@ -148,6 +149,72 @@ const gemm_table* sweep_gemm_table(const std::string& id, double clock_MHz, cons
     if (clock_MHz != 0.0)
         for (const hardware& h : gpus) h.gpu.efficiency.require_clock(h.name, "--clock", clock_MHz);
     return id.empty() ? nullptr : gemm_table_named(id);
+}
+
+/// The notes `estimate` prints for the run's launch settings (`launch_notes`: --gemm-table, --clock, --quick-reduce),
+/// for the deployments a sweep's rows show: each note once per command (rows of one GPU and TP group share theirs).
+std::vector<std::string> rows_launch_notes(double clock_MHz, const std::vector<const deployment*>& rows) {
+    deployment_options o;  // launch_notes reads the run's --clock from the options, the rest from the deployment
+    o.clock_MHz = clock_MHz;
+    std::vector<std::string> out;
+    for (const deployment* d : rows)
+        for (std::string& n : launch_notes(o, *d))
+            if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(std::move(n));
+    return out;
+}
+
+/// `plan` over every GPU (no --hardware) with --quick-reduce int4: the GPUs whose engine the library's rule refuses
+/// (`with_quick_reduce`: another engine, a profile without the curve) are left out with their engines, and so are the
+/// candidate layouts whose TP group it refuses (`require_quick_reduce_run`: TP 2, 4 or 8), a GPU with none left too.
+/// Returns one note naming what was left out, grouped by the rule's reason; nothing left: the rule's refusal (exit 1), a
+/// layout's where a GPU's engine passed and its layouts did not, else the first GPU's.
+std::string keep_quick_reduce_runs(const model& m, lp::fleet_options& o, std::vector<engine_profile>& engines) {
+    if (engines.empty()) engines.assign(o.gpus.size(), engine_profile::reference());  // the sweep's reference engine
+    std::vector<std::pair<std::string, std::vector<std::string>>> reasons;  // the rule's text [id], what it left out
+    std::optional<invalid_input> first, first_layout;  // nothing left: a GPU's layouts' refusal before another GPU's
+    auto left_out = [&](const invalid_input& e, const std::string& what) {
+        if (!first) first = e;
+        std::string why = e.rule() + (e.id().empty() ? "" : " [" + e.id() + "]");
+        auto at = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == why; });
+        if (at == reasons.end()) at = reasons.insert(reasons.end(), {why, {}});
+        if (std::find(at->second.begin(), at->second.end(), what) == at->second.end()) at->second.push_back(what);
+    };
+    std::vector<hardware> gpus;
+    std::vector<engine_profile> kept;
+    for (std::size_t i = 0; i < o.gpus.size(); ++i) {
+        const hardware& h = o.gpus[i];
+        const engine_profile& e = engines[i];
+        try {
+            (void)with_quick_reduce(e, 0, e.name, "--quick-reduce");
+        } catch (const invalid_input& x) {
+            left_out(x, std::string(h.name));
+            continue;
+        }
+        bool any = false;
+        for (const parallel_layout& l : lp::candidate_layouts(m, h, o.max_instance_gpus)) {
+            try {
+                require_quick_reduce_run(e.kind, l.tp, e.name, "--quick-reduce");
+                any = true;
+            } catch (const invalid_input& x) {
+                left_out(x, std::string(h.name) + " at tp " + std::to_string(l.tp));
+                if (!first_layout) first_layout = x;
+            }
+        }
+        if (!any) continue;
+        gpus.push_back(h);
+        kept.push_back(e);
+    }
+    if (gpus.empty()) throw first_layout ? *first_layout : *first;  // nothing the rule lets run: its refusal
+    o.gpus = std::move(gpus);
+    engines = std::move(kept);
+    if (reasons.empty()) return {};
+    std::string note = "Left out by --quick-reduce int4's rule: ";
+    for (std::size_t k = 0; k < reasons.size(); ++k) {
+        if (k > 0) note += "; ";
+        for (std::size_t j = 0; j < reasons[k].second.size(); ++j) note += (j > 0 ? ", " : "") + reasons[k].second[j];
+        note += " (" + reasons[k].first + ")";
+    }
+    return note + ".";
 }
 
 }  // namespace
@@ -285,6 +352,11 @@ report frontier(const frontier_command& c) {
         r.notes.push_back("... and " + std::to_string(problems.size() - 3) + " more GPU, layout and format combinations.");
     if (c.kv_memory_fraction > 0 && !g.engines.empty()) r.notes.push_back(kv_memory_fraction_note(g.engines.front()));
     for (std::string& n : checkpoint_notes(c.checkpoint, g.engines)) r.notes.push_back(std::move(n));
+    {
+        std::vector<const deployment*> rows;
+        for (Eigen::Index i : front) rows.push_back(&s.point(i).block->d);
+        for (std::string& n : rows_launch_notes(c.clock_MHz, rows)) r.notes.push_back(std::move(n));
+    }
     if (front.empty()) r.notes.push_back("No configuration fits and meets the targets.");
     if (!c.svg.empty()) {
         output_file f{.path = c.svg,
@@ -379,8 +451,10 @@ report plan(const plan_command& c) {
             o.gpus = kept;
         }
     }
-    o.engines = quick_reduce_engines(engines_for(c.engine, c.kv_memory_fraction, o.gpus, c.checkpoint), o.gpus.size(),
-                                     c.quick_reduce);
+    std::vector<engine_profile> engines = engines_for(c.engine, c.kv_memory_fraction, o.gpus, c.checkpoint);
+    std::string quick_reduce_left_out;  // every GPU walked: those the rule refuses left out, not refused
+    if (c.hardware.empty() && c.quick_reduce == "int4") quick_reduce_left_out = keep_quick_reduce_runs(m, o, engines);
+    o.engines = quick_reduce_engines(std::move(engines), o.gpus.size(), c.quick_reduce);
     o.projection_table = sweep_gemm_table(c.gemm_table, c.clock_MHz, o.gpus);
     o.clock_MHz = c.clock_MHz;
     std::vector<std::string> price_names;  // keeps the names the gpu_price views point to
@@ -475,6 +549,12 @@ report plan(const plan_command& c) {
     if (c.max_load < 1.0)
         r.notes.push_back("Load ceiling " + invalid_input::show(c.max_load) + ": the fleet is sized at rate / " +
                           invalid_input::show(c.max_load) + ".");
+    if (!quick_reduce_left_out.empty()) r.notes.push_back(quick_reduce_left_out);
+    {
+        std::vector<const deployment*> rows;
+        for (const lp::deployment_plan& p : res.options) rows.push_back(&p.d);
+        for (std::string& n : rows_launch_notes(c.clock_MHz, rows)) r.notes.push_back(std::move(n));
+    }
     for (const std::string& name : engine_skipped) {
         std::string note = "Left out: ";
         note += name;

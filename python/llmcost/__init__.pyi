@@ -298,7 +298,9 @@ def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]
           engine: Literal["trtllm", "vllm", "sglang"] | None = None,
           kv_memory_fraction: _Number | None = None,
           excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
-          eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> SweepResult: ...
+          eager_prompt: Literal["overlap", "serial", "0"] | None = None,
+          gemm_table: str | None = None, clock_MHz: _Number | None = None,
+          quick_reduce: Literal["int4", "none"] | None = None) -> SweepResult: ...
 
 def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Number,
              output: _Number, ttft: _Number, tpot: _Number, batch: _Numbers | None = None,
@@ -311,7 +313,9 @@ def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareA
              engine: Literal["trtllm", "vllm", "sglang"] | None = None,
              kv_memory_fraction: _Number | None = None,
              excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
-             eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> Result: ...
+             eager_prompt: Literal["overlap", "serial", "0"] | None = None,
+             gemm_table: str | None = None, clock_MHz: _Number | None = None,
+             quick_reduce: Literal["int4", "none"] | None = None) -> Result: ...
 
 def plan(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, rate: _Number,
          mix: Sequence[tuple[_Number, _Number, _Number]], ttft: _Number, tpot: _Number,
@@ -323,7 +327,9 @@ def plan(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]]
          engine: Literal["trtllm", "vllm", "sglang"] | None = None,
          kv_memory_fraction: _Number | None = None,
          excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
-         eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> Result: ...
+         eager_prompt: Literal["overlap", "serial", "0"] | None = None,
+         gemm_table: str | None = None, clock_MHz: _Number | None = None,
+         quick_reduce: Literal["int4", "none"] | None = None) -> Result: ...
 
 def calibrate(measurements: Union[str, os.PathLike[str]], *, free: Sequence[str] | None = None,
               include_check_rows: bool = False, coverage: _Number | None = None) -> Result: ...
