@@ -296,6 +296,116 @@ def test_disagg_spec_simulate_take_the_launch_keywords_as_estimate():
         assert e.value.id == "llmcost.quick_reduce.tp"
 
 
+def test_frontier_plan_sweep_take_quick_reduce_and_match_the_tools_json():
+    # llmcost frontier --model DeepSeek-V3 --hardware MI355X --tp 1,4,8 --engine sglang --weights fp8 --input 8192
+    #                  --output 1024 --ttft 5 --tpot 0.1 --max-batch 16 --quick-reduce int4 --format json
+    kw = dict(engine="sglang", weights="fp8", input=8192, output=1024, ttft=5, tpot=0.1)
+    f = llmcost.frontier("DeepSeek-V3", "MI355X", tp=[1, 4, 8], max_batch=16, quick_reduce="int4", **kw)
+    rows = json.loads((EXPECTED / "frontier_quick_reduce.json").read_text())["rows"]
+    d = f.to_dict()
+    assert len(rows) == len(d["hardware"]) > 0
+    for k, row in enumerate(rows):
+        assert row["layout"] == f"tp {d['tp'][k]}" and d["tp"][k] in (4, 8)  # tp 1: left out by the rule
+        for key, want in row.items():
+            if key != "layout":
+                assert_same_figure(f"{key}[{k}]", d[key][k], want)
+    # llmcost plan --model DeepSeek-V3 --hardware MI355X --engine sglang --weights fp8 --input 8192 --output 1024
+    #              --ttft 5 --tpot 0.1 --rate 1 --quick-reduce int4 --format json
+    p = llmcost.plan("DeepSeek-V3", ["MI355X"], rate=1, mix=[(8192, 1024, 1)], engine="sglang", weights="fp8", ttft=5,
+                     tpot=0.1, quick_reduce="int4")
+    rows = json.loads((EXPECTED / "plan_quick_reduce.json").read_text())["rows"]
+    assert len(rows) == len(p.options) > 0
+    for row, got in zip(rows, p.options):
+        assert row["layout"].startswith(f"tp {got['tp']}") and got["tp"] in (2, 4, 8)
+        for key, want in row.items():
+            if key in got:
+                assert_same_figure(key, got[key], want)
+    # By hand: one 8,192-token prompt alone at tp 8 (batch 1), its 122 TP all-reduces (61 layers x 2) of
+    # 8,192 x 7,168 x 2 B each, above AITER's 64 MiB, on QuickReduce INT4 (a 25.39 us, B 625.2 GB/s) instead of RCCL
+    # (a 56.88 us, B 380 GB/s), t = a + 2(n-1)/n S / B at n = 8 (tables/engines.csv, SGLang on CDNA4): TTFT shorter.
+    one = dict(kw, tp=[8], batch=[1])
+    on = llmcost.frontier("DeepSeek-V3", "MI355X", quick_reduce="int4", **one)
+    off = llmcost.frontier("DeepSeek-V3", "MI355X", **one)
+    s = 8192 * 7168 * 2
+    quick = 122 * (25.39e-6 + 1.75 * s / 625.2e9)
+    rccl = 122 * (56.88e-6 + 1.75 * s / 380e9)
+    assert on.ttft_s[0] - off.ttft_s[0] == pytest.approx(quick - rccl, rel=1e-6) and quick < rccl
+    assert llmcost.frontier("DeepSeek-V3", "MI355X", quick_reduce="none", **one).to_dict() == off.to_dict()
+    sweep = dict(tp=[1, 8], weights="fp8", engine="sglang", input=[8192], output=[1024], batch=[1])
+    sw_on = llmcost.sweep("DeepSeek-V3", "MI355X", quick_reduce="int4", **sweep)
+    sw_off = llmcost.sweep("DeepSeek-V3", "MI355X", **sweep)
+    assert list(sw_on.status) != list(sw_off.status)  # tp 1: invalid_deployment under the rule
+    i = list(sw_on.coordinates()["tp"]).index(8)
+    assert sw_on.ttft_s[i] == pytest.approx(on.ttft_s[0], rel=1e-12) and sw_on.ttft_s[i] < sw_off.ttft_s[i]
+
+
+def test_frontier_plan_sweep_refuse_quick_reduce_where_the_rule_does():
+    kw = dict(weights="fp8", input=8192, output=1024, ttft=5, tpot=0.1)
+    plan_kw = dict(rate=1, mix=[(8192, 1024, 1)], weights="fp8", ttft=5, tpot=0.1)
+    sweep_kw = dict(weights="fp8", input=[8192], output=[1024], batch=[1])
+    for call in (lambda e, hw: llmcost.frontier("DeepSeek-V3", hw, tp=[8], engine=e, quick_reduce="int4", **kw),
+                 lambda e, hw: llmcost.plan("DeepSeek-V3", [hw], engine=e, quick_reduce="int4", **plan_kw),
+                 lambda e, hw: llmcost.sweep("DeepSeek-V3", hw, tp=[8], engine=e, quick_reduce="int4", **sweep_kw)):
+        with pytest.raises(llmcost.InvalidInput, match="the engine is 'vllm'") as e:
+            call("vllm", "MI355X")
+        assert e.value.field == "quick_reduce" and e.value.id == "llmcost.quick_reduce.engine"
+        with pytest.raises(llmcost.InvalidInput) as e:  # the reference engine, none named
+            call(None, "MI355X")
+        assert e.value.id == "llmcost.quick_reduce.engine"
+        with pytest.raises(llmcost.InvalidInput, match="SGLang on Hopper") as e:  # SGLang's Hopper profile: no curve
+            call("sglang", "H100")
+        assert e.value.field == "quick_reduce" and e.value.id == "llmcost.quick_reduce.curve"
+    for call in (lambda: llmcost.frontier("DeepSeek-V3", "MI355X", tp=[8], engine="sglang", quick_reduce="int8", **kw),
+                 lambda: llmcost.plan("DeepSeek-V3", ["MI355X"], engine="sglang", quick_reduce="int8", **plan_kw),
+                 lambda: llmcost.sweep("DeepSeek-V3", "MI355X", tp=[8], engine="sglang", quick_reduce="int8", **sweep_kw)):
+        with pytest.raises(llmcost.InvalidInput) as e:  # a level without a measured curve
+            call()
+        assert e.value.field == "quick_reduce" and e.value.id == "llmcost.argument.choice"
+    # TP 3: the frontier has nothing the rule lets it price (refused, as `llmcost frontier --tp 3`); the sweep keeps
+    # the point with its status.
+    with pytest.raises(llmcost.InvalidInput) as e:
+        llmcost.frontier("Llama-3.1-8B", "MI355X", tp=[3], engine="sglang", quick_reduce="int4", input=1000,
+                         output=200, ttft=5, tpot=0.1)
+    assert e.value.field == "engine.collectives.quick_reduce at tp" and e.value.value == 3
+    assert e.value.id == "llmcost.quick_reduce.tp"
+    s = llmcost.sweep("Llama-3.1-8B", "MI355X", tp=[3], engine="sglang", quick_reduce="int4", input=[1000],
+                      output=[200], batch=[1])
+    assert list(s.status) == [1]  # invalid_deployment
+
+
+def test_frontier_plan_sweep_take_gemm_table_and_clock():
+    # The MI325X Server table fits Llama-2-70B FP8 at tp 1: the tp 2 layouts are left out (invalid_deployment), the
+    # tp 1 ones take the table's times; a clock below the table's 1,700 MHz makes them slower (x 1700 / 1600).
+    kw = dict(weights="fp8", kv="fp8", engine="vllm", input=2000, output=200, ttft=10, tpot=0.2, batch=[1, 8])
+    plain = llmcost.frontier("Llama-2-70B", "MI325X", tp=[1], **kw)
+    table = llmcost.frontier("Llama-2-70B", "MI325X", tp=[1, 2], gemm_table="mi325x-llama2-70b-server", **kw)
+    slow = llmcost.frontier("Llama-2-70B", "MI325X", tp=[1, 2], gemm_table="mi325x-llama2-70b-server", clock_MHz=1600,
+                            **kw)
+    assert set(table.tp) == {1} and table.ttft_s != plain.ttft_s
+    assert all(b > a for a, b in zip(table.ttft_s, slow.ttft_s))
+    sw = llmcost.sweep("Llama-2-70B", "MI325X", tp=[1, 2], input=[2000], output=[200], batch=[1], weights="fp8", kv="fp8",
+                       engine="vllm", gemm_table="mi325x-llama2-70b-server")
+    assert list(sw.status) == [0, 1]  # tp 2: the table does not fit, kept as invalid_deployment
+    p = dict(rate=1, mix=[(2000, 200, 1)], weights="fp8", kv="fp8", engine="vllm", ttft=10, tpot=0.2,
+             colocated_only=True)
+    on = llmcost.plan("Llama-2-70B", ["MI325X"], gemm_table="mi325x-llama2-70b-server", clock_MHz=1600, **p)
+    assert on.best is not None and on.best["tp"] == 1
+    assert on.to_dict() != llmcost.plan("Llama-2-70B", ["MI325X"], **p).to_dict()
+    for call in (lambda **a: llmcost.frontier("Llama-2-70B", "MI325X", tp=[1], **kw, **a),
+                 lambda **a: llmcost.plan("Llama-2-70B", ["MI325X"], **p, **a),
+                 lambda **a: llmcost.sweep("Llama-2-70B", "MI325X", tp=[1], input=[2000], output=[200], batch=[1],
+                                           weights="fp8", kv="fp8", engine="vllm", **a)):
+        with pytest.raises(llmcost.InvalidInput) as e:
+            call(gemm_table="b15")
+        assert e.value.field == "gemm_table" and e.value.id == "llmcost.argument.choice"
+        with pytest.raises(llmcost.InvalidInput) as e:  # 1,700 / 0.5975 = 2,845 MHz: the GEMM fraction would pass 1
+            call(clock_MHz=3000)
+        assert e.value.field == "clock_MHz" and e.value.id == "llmcost.clock.fractions"
+        with pytest.raises(llmcost.InvalidInput) as e:
+            call(clock_MHz=-5)
+        assert e.value.field == "clock_MHz" and e.value.id == "llmcost.clock.range"
+
+
 def test_estimate_matches_the_tools_csv_from_a_config_file():
     # llmcost estimate --model tests/fixtures/hf/Llama-3.1-70B-Instruct/config.json --hardware H200 --tp 2
     #                  --weights fp8 --batch 16 --format csv
