@@ -1288,8 +1288,8 @@ std::vector<engine_profile> engines_arg(py::handle engine, py::handle kv_memory_
 
 /// The run's launch on every deployment of a sweep, a frontier or a plan, as `llmcost frontier|plan --gemm-table …
 /// --clock … --quick-reduce …` set it: quick_reduce='int4' turns each GPU's engine's quantized all-reduce on by the
-/// library's rule (`with_quick_reduce` at tp 0, the engine named: each layout's TP group is `deployment::validate`'s, a
-/// layout left out; the reference engine where none is named, refused by the rule as the tool's), gemm_table= the GEMM
+/// library's rule (`quick_reduce_engines`, as the tool's: each layout's TP group is `deployment::validate`'s, a layout
+/// left out; the reference engine where none is named, refused), gemm_table= the GEMM
 /// table every deployment loads (`sweep_grid::projection_table`: a deployment it does not fit left out) and clock_MHz=
 /// the engine clock the runs pin (`sweep_grid::clock_MHz`: the GPUs' clock rule, `sweep_grid::validate`).
 struct sweep_launch {
@@ -1300,10 +1300,7 @@ struct sweep_launch {
 
 sweep_launch launch_arg(std::vector<engine_profile> engines, std::size_t gpus, py::handle gemm_table, py::handle clock_MHz,
                         py::handle quick_reduce) {
-    if (quick_reduce_arg(quick_reduce)) {
-        if (engines.empty()) engines.assign(gpus, engine_profile::reference());  // the sweep's reference engine
-        for (engine_profile& e : engines) e = with_quick_reduce(e, 0, e.name, "quick_reduce");
-    }
+    if (quick_reduce_arg(quick_reduce)) engines = quick_reduce_engines(std::move(engines), gpus, "quick_reduce");
     return {.engines = std::move(engines), .table = gemm_table_arg(gemm_table), .clock_MHz = clock_arg(clock_MHz)};
 }
 
@@ -1492,13 +1489,7 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
         plan::sweep(g, s);
         front = plan::frontier(s, target);
     }
-    // Nothing could be priced at all (every layout breaks a rule): the library's refusal, as `llmcost frontier`'s.
-    if (std::all_of(s.blocks.begin(), s.blocks.end(),
-                    [](const plan::sweep_block& b) { return b.status == plan::point_status::invalid_deployment; })) {
-        const deployment& d = s.blocks.front().d;
-        d.validate();
-        (void)prepare_pass(d);
-    }
+    plan::require_priceable(s);  // nothing priced at all (every layout breaks a rule): the library's refusal, as the tool's
     return frontier_points(s, front);
 }
 

@@ -187,45 +187,94 @@ deployment build(const deployment_options& o) {
     return d;
 }
 
-std::vector<std::string> launch_notes(const deployment_options& o, const deployment& d) {
+namespace {
+
+/// The QuickReduce note of the deployments `rows` (those whose engine `with_quick_reduce` turned it on), one for all:
+/// the curve t = a + 2(n-1)/n x S / B with each profile's a and B, the TP groups n it runs on and the custom kernel's
+/// range before it; the GPU named where the rows span more than one.
+std::optional<std::string> quick_reduce_note(const std::vector<const deployment*>& rows) {
+    auto size = [](bytes_t b) {
+        const double v = b.value();
+        return v >= 1073741824.0 ? invalid_input::show(v / 1073741824.0) + " GiB" : invalid_input::show(v / 1048576.0) + " MiB";
+    };
+    struct group {
+        const deployment* d;
+        std::vector<int> tps;
+    };
+    std::vector<group> groups;  // one per GPU and curve, in the rows' order
+    for (const deployment* d : rows) {
+        if (!d->engine.collectives.quick_reduce) continue;
+        auto at = std::find_if(groups.begin(), groups.end(), [&](const group& g) {
+            return g.d->hw.name == d->hw.name && g.d->engine.collectives == d->engine.collectives;
+        });
+        if (at == groups.end()) at = groups.insert(groups.end(), group{d, {}});
+        if (std::find(at->tps.begin(), at->tps.end(), d->layout.tp) == at->tps.end()) at->tps.push_back(d->layout.tp);
+    }
+    if (groups.empty()) return std::nullopt;
+    std::string n = "TP all-reduces ";
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+        const engine_collectives& q = groups[k].d->engine.collectives;
+        std::vector<int> tps = groups[k].tps;
+        std::sort(tps.begin(), tps.end());
+        if (k > 0) n += "; ";
+        if (groups.size() > 1) n += std::string(groups[k].d->hw.name) + ": ";
+        n += "from " + size(q.quick_reduce_min) + " to " + size(q.quick_reduce_max);
+        if (k == 0) n += " on QuickReduce INT4 (--quick-reduce int4): t = a + 2(n-1)/n x S / B,";
+        n += " a " + invalid_input::show(q.quick_reduce_all_reduce.value() * 1e6) + " us, B " +
+             invalid_input::show(q.quick_reduce_bus.value() / 1e9) + " GB/s, n = ";
+        std::string caps;  // the custom kernel's range at each n: one figure where they agree
+        bool same = true;
+        for (std::size_t j = 0; j < tps.size(); ++j) {
+            n += (j > 0 ? ", " : "") + std::to_string(tps[j]);
+            if (q.custom_all_reduce_max_at(tps[j]).value() != q.custom_all_reduce_max_at(tps.front()).value()) same = false;
+        }
+        n += " ranks";
+        for (std::size_t j = 0; j < tps.size(); ++j) {
+            const bytes_t cap = q.custom_all_reduce_max_at(tps[j]);
+            if (cap.value() <= 0.0 || (same && j > 0)) continue;
+            caps += (caps.empty() ? "" : ", ") + size(cap) + (same ? "" : " at n = " + std::to_string(tps[j]));
+        }
+        if (!caps.empty()) n += "; the custom kernel keeps the messages up to its " + caps + " first";
+    }
+    return n + " (docs/cdna-all-reduce.md section 7).";
+}
+
+}  // namespace
+
+std::vector<std::string> launch_notes(const deployment_options& o, const std::vector<const deployment*>& rows) {
     std::vector<std::string> notes;
-    if (const gemm_table* g = d.gemm.table) {
-        const double lo = g->first_tokens().value(), hi = g->last_tokens().value();
-        std::string n = "Dense projections (--gemm-table " + std::string(g->id) + "): the table's measured times on " +
-                        std::string(g->gpu) + " from " + invalid_input::show(lo) + " to " + invalid_input::show(hi) +
-                        " tokens a step, at its " + invalid_input::show(g->clock_MHz) + " MHz";
-        if (d.gemm.run_clock_MHz > 0.0)
-            n += " x " + invalid_input::show(g->clock_MHz) + " / " + invalid_input::show(d.gemm.run_clock_MHz) +
-                 " (--clock)";
-        n += "; above it the rate at its largest size, below it the size curve (docs/amd-hipblaslt-tables.md).";
-        notes.push_back(std::move(n));
+    auto add = [&](std::string n) {
+        if (std::find(notes.begin(), notes.end(), n) == notes.end()) notes.push_back(std::move(n));
+    };
+    for (const deployment* d : rows) {
+        if (const gemm_table* g = d->gemm.table) {
+            const double lo = g->first_tokens().value(), hi = g->last_tokens().value();
+            std::string n = "Dense projections (--gemm-table " + std::string(g->id) + "): the table's measured times on " +
+                            std::string(g->gpu) + " from " + invalid_input::show(lo) + " to " + invalid_input::show(hi) +
+                            " tokens a step, at its " + invalid_input::show(g->clock_MHz) + " MHz";
+            if (d->gemm.run_clock_MHz > 0.0)
+                n += " x " + invalid_input::show(g->clock_MHz) + " / " + invalid_input::show(d->gemm.run_clock_MHz) +
+                     " (--clock)";
+            n += "; above it the rate at its largest size, below it the size curve (docs/amd-hipblaslt-tables.md).";
+            add(std::move(n));
+        }
+        if (o.clock_MHz > 0.0) {
+            const double f0 = d->hw.gpu.efficiency.compute_clock_MHz;  // at_clock keeps the clock they were measured at
+            std::string n = "Engine clock pinned at " + invalid_input::show(o.clock_MHz) + " MHz (--clock): ";
+            if (f0 > 0.0)
+                n += "the GPU's compute fractions (GEMM, attention) x " + invalid_input::show(o.clock_MHz) + " / " +
+                     invalid_input::show(f0) + ", the clock they were measured at.";
+            else
+                n += "no effect on the size curves: " + std::string(d->hw.name) + " states no clock for its compute fractions.";
+            add(std::move(n));
+        }
     }
-    if (o.clock_MHz > 0.0) {
-        const double f0 = d.hw.gpu.efficiency.compute_clock_MHz;  // at_clock keeps the clock they were measured at
-        std::string n = "Engine clock pinned at " + invalid_input::show(o.clock_MHz) + " MHz (--clock): ";
-        if (f0 > 0.0)
-            n += "the GPU's compute fractions (GEMM, attention) x " + invalid_input::show(o.clock_MHz) + " / " +
-                 invalid_input::show(f0) + ", the clock they were measured at.";
-        else
-            n += "no effect on the size curves: " + std::string(d.hw.name) + " states no clock for its compute fractions.";
-        notes.push_back(std::move(n));
-    }
-    if (const engine_collectives& q = d.engine.collectives; q.quick_reduce) {  // `with_quick_reduce` turned it on
-        auto size = [](bytes_t b) {
-            const double v = b.value();
-            return v >= 1073741824.0 ? invalid_input::show(v / 1073741824.0) + " GiB" : invalid_input::show(v / 1048576.0) + " MiB";
-        };
-        std::string n = "TP all-reduces from " + size(q.quick_reduce_min) + " to " + size(q.quick_reduce_max) +
-                        " on QuickReduce INT4 (--quick-reduce int4): t = a + 2(n-1)/n x S / B, a " +
-                        invalid_input::show(q.quick_reduce_all_reduce.value() * 1e6) + " us, B " +
-                        invalid_input::show(q.quick_reduce_bus.value() / 1e9) + " GB/s, n = " + std::to_string(d.layout.tp) +
-                        " ranks";
-        if (const bytes_t cap = q.custom_all_reduce_max_at(d.layout.tp); cap.value() > 0.0)
-            n += "; the custom kernel keeps the messages up to its " + size(cap) + " first";
-        n += " (docs/cdna-all-reduce.md section 7).";
-        notes.push_back(std::move(n));
-    }
+    if (std::optional<std::string> n = quick_reduce_note(rows)) notes.push_back(std::move(*n));  // `with_quick_reduce` on
     return notes;
+}
+
+std::vector<std::string> launch_notes(const deployment_options& o, const deployment& d) {
+    return launch_notes(o, std::vector<const deployment*>{&d});
 }
 
 std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, const std::vector<hardware>& gpus) {
@@ -246,14 +295,6 @@ std::vector<engine_profile> engines_for(const std::string& name, double kv_memor
     if (!p) return engines;
     if (engines.empty()) engines.assign(gpus.size(), engine_profile::reference());  // the sweep's reference engine
     for (engine_profile& e : engines) e.overheads.prompt_launch = *p;
-    return engines;
-}
-
-std::vector<engine_profile> quick_reduce_engines(std::vector<engine_profile> engines, std::size_t gpus, const std::string& word) {
-    if (word != "int4") return engines;
-    if (engines.empty()) engines.assign(gpus, engine_profile::reference());  // the sweep's reference engine: refused below
-    for (engine_profile& e : engines)  // tp 0: each layout's TP group is deployment::validate's (a layout left out)
-        e = with_quick_reduce(e, 0, e.name, "--quick-reduce");
     return engines;
 }
 

@@ -294,6 +294,9 @@ inline constexpr std::string_view cost_gpu_hour_flags[] = {
 /// left out): the table, its range and the clock ratio its times are scaled by (`gemm_tuning::time_scale`), what the
 /// pinned clock scales, and the band and curve the quantized all-reduce prices (`engine_collectives::quick_reduce`).
 [[nodiscard]] std::vector<std::string> launch_notes(const deployment_options& o, const deployment& d);
+/// `launch_notes` over the deployments a sweep's rows show (frontier, plan), once per command: the table and clock
+/// notes once each, one QuickReduce note naming every GPU and TP group n it covers.
+[[nodiscard]] std::vector<std::string> launch_notes(const deployment_options& o, const std::vector<const deployment*>& rows);
 /// The note a command prints when `--engine` chose the profile: its name, version and that its
 /// scheduler defaults fill the limits the flags left open (`with_engine_defaults`).
 [[nodiscard]] std::string engine_note(const engine_profile& e);
@@ -310,12 +313,6 @@ inline constexpr std::string_view cost_gpu_hour_flags[] = {
 /// engine's on each GPU where no engine is named).
 [[nodiscard]] std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction,
                                                      const std::vector<hardware>& gpus, const checkpoint_options& o);
-/// `engines` (a sweep's, one per GPU; empty: the reference engine on each of `gpus`) with --quick-reduce's word: int4
-/// turns each one's quantized all-reduce on by the library's rule (`with_quick_reduce`, the engine named where it has
-/// no curve or is not SGLang), its TP group checked per layout (`deployment::validate`: a layout left out); none: as
-/// they are.
-[[nodiscard]] std::vector<engine_profile> quick_reduce_engines(std::vector<engine_profile> engines, std::size_t gpus,
-                                                               const std::string& word);
 /// The note a command prints when --kv-memory-fraction sized the pool: the engine's rule with its f
 /// ("f·H − W − X at f = 0.5, vLLM's gpu_memory_utilization rule …").
 [[nodiscard]] std::string kv_memory_fraction_note(const engine_profile& e);

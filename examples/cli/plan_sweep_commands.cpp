@@ -152,32 +152,48 @@ const gemm_table* sweep_gemm_table(const std::string& id, double clock_MHz, cons
 }
 
 /// The notes `estimate` prints for the run's launch settings (`launch_notes`: --gemm-table, --clock, --quick-reduce),
-/// for the deployments a sweep's rows show: each note once per command (rows of one GPU and TP group share theirs).
+/// for the deployments a sweep's rows show: once per command (one QuickReduce note naming every GPU and TP group n).
 std::vector<std::string> rows_launch_notes(double clock_MHz, const std::vector<const deployment*>& rows) {
-    deployment_options o;  // launch_notes reads the run's --clock from the options, the rest from the deployment
+    deployment_options o;  // launch_notes reads the run's --clock from the options, the rest from the deployments
     o.clock_MHz = clock_MHz;
-    std::vector<std::string> out;
-    for (const deployment* d : rows)
-        for (std::string& n : launch_notes(o, *d))
-            if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(std::move(n));
-    return out;
+    return launch_notes(o, rows);
+}
+
+/// The short reason plan's left-out note gives for a refusal of QuickReduce's rule, by its id (the rule's own text where
+/// the id is another's).
+std::string quick_reduce_reason(const invalid_input& e) {
+    if (e.id() == "llmcost.quick_reduce.engine") return "QuickReduce is priced under SGLang only";
+    if (e.id() == "llmcost.quick_reduce.curve") return "no QuickReduce curve in the engine's profile (tables/engines.csv)";
+    if (e.id() == "llmcost.quick_reduce.tp") return "QuickReduce runs on a TP group of 2, 4 or 8 ranks";
+    return e.rule();
 }
 
 /// `plan` over every GPU (no --hardware) with --quick-reduce int4: the GPUs whose engine the library's rule refuses
 /// (`with_quick_reduce`: another engine, a profile without the curve) are left out with their engines, and so are the
 /// candidate layouts whose TP group it refuses (`require_quick_reduce_run`: TP 2, 4 or 8), a GPU with none left too.
-/// Returns one note naming what was left out, grouped by the rule's reason; nothing left: the rule's refusal (exit 1), a
-/// layout's where a GPU's engine passed and its layouts did not, else the first GPU's.
+/// Returns one note naming what was left out, grouped by the rule's id (one short reason each) and the engine; nothing
+/// left: the rule's refusal (exit 1), a layout's where a GPU's engine passed and its layouts did not, else the first
+/// GPU's. No GPU at all: nothing to say (`cheapest_fleet` refuses).
 std::string keep_quick_reduce_runs(const model& m, lp::fleet_options& o, std::vector<engine_profile>& engines) {
     if (engines.empty()) engines.assign(o.gpus.size(), engine_profile::reference());  // the sweep's reference engine
-    std::vector<std::pair<std::string, std::vector<std::string>>> reasons;  // the rule's text [id], what it left out
+    struct by_engine {
+        std::string engine;
+        std::vector<std::string> what;
+    };
+    struct by_id {
+        std::string id, reason;
+        std::vector<by_engine> engines;
+    };
+    std::vector<by_id> reasons;  // the rule's id, its short reason, what it left out under each engine
     std::optional<invalid_input> first, first_layout;  // nothing left: a GPU's layouts' refusal before another GPU's
-    auto left_out = [&](const invalid_input& e, const std::string& what) {
+    auto left_out = [&](const invalid_input& e, const engine_profile& engine, const std::string& what) {
         if (!first) first = e;
-        std::string why = e.rule() + (e.id().empty() ? "" : " [" + e.id() + "]");
-        auto at = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == why; });
-        if (at == reasons.end()) at = reasons.insert(reasons.end(), {why, {}});
-        if (std::find(at->second.begin(), at->second.end(), what) == at->second.end()) at->second.push_back(what);
+        auto at = std::find_if(reasons.begin(), reasons.end(), [&](const by_id& r) { return r.id == e.id(); });
+        if (at == reasons.end()) at = reasons.insert(reasons.end(), {e.id(), quick_reduce_reason(e), {}});
+        auto eng = std::find_if(at->engines.begin(), at->engines.end(),
+                                [&](const by_engine& b) { return b.engine == engine.name; });
+        if (eng == at->engines.end()) eng = at->engines.insert(at->engines.end(), {std::string(engine.name), {}});
+        if (std::find(eng->what.begin(), eng->what.end(), what) == eng->what.end()) eng->what.push_back(what);
     };
     std::vector<hardware> gpus;
     std::vector<engine_profile> kept;
@@ -187,16 +203,16 @@ std::string keep_quick_reduce_runs(const model& m, lp::fleet_options& o, std::ve
         try {
             (void)with_quick_reduce(e, 0, e.name, "--quick-reduce");
         } catch (const invalid_input& x) {
-            left_out(x, std::string(h.name));
+            left_out(x, e, std::string(h.name));
             continue;
         }
-        bool any = false;
-        for (const parallel_layout& l : lp::candidate_layouts(m, h, o.max_instance_gpus)) {
+        bool any = false;  // the layouts the fleet walks: its own, else `candidate_layouts` (as `cheapest_fleet`)
+        for (const parallel_layout& l : o.layouts.empty() ? lp::candidate_layouts(m, h, o.max_instance_gpus) : o.layouts) {
             try {
                 require_quick_reduce_run(e.kind, l.tp, e.name, "--quick-reduce");
                 any = true;
             } catch (const invalid_input& x) {
-                left_out(x, std::string(h.name) + " at tp " + std::to_string(l.tp));
+                left_out(x, e, std::string(h.name) + " at tp " + std::to_string(l.tp));
                 if (!first_layout) first_layout = x;
             }
         }
@@ -204,15 +220,20 @@ std::string keep_quick_reduce_runs(const model& m, lp::fleet_options& o, std::ve
         gpus.push_back(h);
         kept.push_back(e);
     }
+    if (!first && !first_layout) return {};  // no GPU walked: `cheapest_fleet`'s refusal
     if (gpus.empty()) throw first_layout ? *first_layout : *first;  // nothing the rule lets run: its refusal
     o.gpus = std::move(gpus);
     engines = std::move(kept);
-    if (reasons.empty()) return {};
     std::string note = "Left out by --quick-reduce int4's rule: ";
     for (std::size_t k = 0; k < reasons.size(); ++k) {
         if (k > 0) note += "; ";
-        for (std::size_t j = 0; j < reasons[k].second.size(); ++j) note += (j > 0 ? ", " : "") + reasons[k].second[j];
-        note += " (" + reasons[k].first + ")";
+        for (std::size_t b = 0; b < reasons[k].engines.size(); ++b) {
+            const by_engine& g = reasons[k].engines[b];
+            if (b > 0) note += ", ";
+            for (std::size_t j = 0; j < g.what.size(); ++j) note += (j > 0 ? ", " : "") + g.what[j];
+            note += " (" + g.engine + ")";
+        }
+        note += ": " + reasons[k].reason + (reasons[k].id.empty() ? "" : " [" + reasons[k].id + "]");
     }
     return note + ".";
 }
@@ -237,8 +258,8 @@ report frontier(const frontier_command& c) {
                      .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
     for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     // every GPU named must run the engine: refused otherwise, naming the alternatives
-    g.engines = quick_reduce_engines(engines_for(c.engine, c.kv_memory_fraction, g.gpus, c.checkpoint), g.gpus.size(),
-                                     c.quick_reduce);
+    g.engines = engines_for(c.engine, c.kv_memory_fraction, g.gpus, c.checkpoint);
+    if (c.quick_reduce == "int4") g.engines = quick_reduce_engines(std::move(g.engines), g.gpus.size(), "--quick-reduce");
     g.projection_table = sweep_gemm_table(c.gemm_table, c.clock_MHz, g.gpus);
     g.clock_MHz = c.clock_MHz;
     const lp::frontier_options fo{.ttft_percentile = c.ttft_percentile, .tpot_percentile = c.tpot_percentile,
@@ -263,13 +284,7 @@ report frontier(const frontier_command& c) {
                     << " configurations (at most " << text::grouped(lp::sweep_grid::max_points) << ")...\n"
                     << std::flush;
     const lp::sweep_result s = lp::sweep(g);
-    // Nothing could be priced at all (every layout breaks a rule): the library's refusal, exit 1.
-    if (std::all_of(s.blocks.begin(), s.blocks.end(),
-                    [](const lp::sweep_block& b) { return b.status == lp::point_status::invalid_deployment; })) {
-        const deployment& d = s.blocks.front().d;
-        d.validate();
-        (void)prepare_pass(d);
-    }
+    lp::require_priceable(s);  // nothing priced at all (every layout breaks a rule): the library's refusal, exit 1
     const std::vector<Eigen::Index> eligible = lp::eligible(s, target, fo);
     const std::vector<Eigen::Index> front = lp::frontier_among(s, eligible);
     std::size_t fitting = 0;
@@ -454,7 +469,8 @@ report plan(const plan_command& c) {
     std::vector<engine_profile> engines = engines_for(c.engine, c.kv_memory_fraction, o.gpus, c.checkpoint);
     std::string quick_reduce_left_out;  // every GPU walked: those the rule refuses left out, not refused
     if (c.hardware.empty() && c.quick_reduce == "int4") quick_reduce_left_out = keep_quick_reduce_runs(m, o, engines);
-    o.engines = quick_reduce_engines(std::move(engines), o.gpus.size(), c.quick_reduce);
+    o.engines = c.quick_reduce == "int4" ? quick_reduce_engines(std::move(engines), o.gpus.size(), "--quick-reduce")
+                                         : std::move(engines);
     o.projection_table = sweep_gemm_table(c.gemm_table, c.clock_MHz, o.gpus);
     o.clock_MHz = c.clock_MHz;
     std::vector<std::string> price_names;  // keeps the names the gpu_price views point to

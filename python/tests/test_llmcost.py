@@ -361,14 +361,16 @@ def test_frontier_plan_sweep_refuse_quick_reduce_where_the_rule_does():
         with pytest.raises(llmcost.InvalidInput) as e:  # a level without a measured curve
             call()
         assert e.value.field == "quick_reduce" and e.value.id == "llmcost.argument.choice"
-    # TP 3: the frontier has nothing the rule lets it price (refused, as `llmcost frontier --tp 3`); the sweep keeps
-    # the point with its status.
+    # TP 1 (a layout only QuickReduce's rule refuses: Llama-3.1-8B runs at tp 1 otherwise): the frontier has nothing the
+    # rule lets it price (refused, as `llmcost frontier --tp 1`); the sweep keeps the point with its status.
     with pytest.raises(llmcost.InvalidInput) as e:
-        llmcost.frontier("Llama-3.1-8B", "MI355X", tp=[3], engine="sglang", quick_reduce="int4", input=1000,
+        llmcost.frontier("Llama-3.1-8B", "MI355X", tp=[1], engine="sglang", quick_reduce="int4", input=1000,
                          output=200, ttft=5, tpot=0.1)
-    assert e.value.field == "engine.collectives.quick_reduce at tp" and e.value.value == 3
+    assert e.value.field == "engine.collectives.quick_reduce at tp" and e.value.value == 1
     assert e.value.id == "llmcost.quick_reduce.tp"
-    s = llmcost.sweep("Llama-3.1-8B", "MI355X", tp=[3], engine="sglang", quick_reduce="int4", input=[1000],
+    assert len(llmcost.frontier("Llama-3.1-8B", "MI355X", tp=[1], engine="sglang", input=1000, output=200, ttft=5,
+                                tpot=0.1).ttft_s) > 0  # priced without the switch
+    s = llmcost.sweep("Llama-3.1-8B", "MI355X", tp=[1], engine="sglang", quick_reduce="int4", input=[1000],
                       output=[200], batch=[1])
     assert list(s.status) == [1]  # invalid_deployment
 

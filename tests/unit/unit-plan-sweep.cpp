@@ -1055,3 +1055,35 @@ TEST_CASE("layouts: every layout of a GPU count, ranked by saturated throughput"
                              "[llmcost.layout.gpu_count]"));
     }
 }
+
+TEST_CASE("quick_reduce_engines and require_priceable: a sweep's switch and its refusal when nothing is priced (review s41c)") {
+    SUBCASE("quick_reduce_engines: with_quick_reduce at tp 0 on each engine; none named: the reference engine's refusal") {
+        const std::vector<engine_profile> on =
+            quick_reduce_engines({catalog::sglang_cdna4, catalog::sglang_cdna4}, 2, "quick_reduce");
+        REQUIRE(on.size() == 2);
+        CHECK(on[0].collectives.quick_reduce);
+        CHECK(on[1] == with_quick_reduce(catalog::sglang_cdna4, 0, "MI355X", "quick_reduce"));
+        const std::string none = test::error_of([] { return quick_reduce_engines({}, 1, "--quick-reduce"); });
+        CHECK(test::contains(none, "the engine is 'reference'"));
+        CHECK(test::contains(none, "[llmcost.quick_reduce.engine]"));
+        CHECK(test::contains(test::error_of([] {
+                                 return quick_reduce_engines({catalog::sglang_cdna4, catalog::sglang_cdna3}, 2, "--quick-reduce");
+                             }),
+                             "[llmcost.quick_reduce.curve]"));  // the second GPU's engine has no curve
+    }
+    SUBCASE("require_priceable: every layout left out refuses with the first's rule; one priced layout passes") {
+        // Llama-3.1-8B at tp 1 on MI355X under QuickReduce: only the switch's TP rule (2, 4 or 8 ranks) refuses it.
+        plan::sweep_grid g{.m = catalog::llama_3_1_8b,
+                           .gpus = {catalog::mi355x},
+                           .engines = quick_reduce_engines({catalog::sglang_cdna4}, 1, "quick_reduce"),
+                           .layouts = {{.tp = 1}},
+                           .modes = {{}},
+                           .shapes = {{.input = 1000_tok, .output = 200_tok}},
+                           .batches = {1}};
+        const std::string m = test::error_of([&] { plan::require_priceable(plan::sweep(g)); });
+        CHECK(test::contains(m, "engine.collectives.quick_reduce at tp = 1"));
+        CHECK(test::contains(m, "[llmcost.quick_reduce.tp]"));
+        g.layouts.push_back({.tp = 2});
+        CHECK_NOTHROW(plan::require_priceable(plan::sweep(g)));
+    }
+}

@@ -24,10 +24,12 @@
 #include <llmcost/units/makers.hpp>
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace llmcost {
 
@@ -985,6 +987,17 @@ constexpr void require_quick_reduce_run(engine_kind k, int tp, std::string_view 
                 "llmcost.quick_reduce.curve");
     e.collectives.quick_reduce = true;
     return e;
+}
+
+/// A sweep's engines (one per GPU; none: the sweep's reference engine on each of `gpus`, which the rule refuses) with the
+/// quantized all-reduce turned on (`with_quick_reduce` at tp 0: each layout's TP group is `deployment::validate`'s, a
+/// layout it refuses left out of the sweep), or the first refusal naming `field`. The one way a sweep's switch reaches
+/// its engines: `llmcost frontier|plan --quick-reduce int4` and Python's sweep/frontier/plan(quick_reduce="int4").
+[[nodiscard]] constexpr std::vector<engine_profile> quick_reduce_engines(std::vector<engine_profile> engines,
+                                                                         std::size_t gpus, std::string_view field) {
+    if (engines.empty()) engines.assign(gpus, engine_profile::reference());
+    for (engine_profile& e : engines) e = with_quick_reduce(e, 0, e.name, field);
+    return engines;
 }
 
 }  // namespace llmcost

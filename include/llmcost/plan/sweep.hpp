@@ -342,6 +342,19 @@ void sweep(const sweep_grid& grid, sweep_result& res);
 /// breaks a rule is a point status, not an exception.
 [[nodiscard]] sweep_result sweep(const sweep_grid& grid);
 
+/// Nothing priced at all (every block `invalid_deployment`: every layout breaks a rule): the rule that left the first
+/// block out, thrown (`deployment::validate`, then `prepare_pass`), as `llmcost frontier` and Python's frontier() refuse;
+/// a sweep with a priced block (or none) passes.
+inline void require_priceable(const sweep_result& s) {
+    if (s.blocks.empty() || std::any_of(s.blocks.begin(), s.blocks.end(), [](const sweep_block& b) {
+            return b.status != point_status::invalid_deployment;
+        }))
+        return;
+    const deployment& d = s.blocks.front().d;
+    d.validate();
+    (void)prepare_pass(d);
+}
+
 }  // namespace llmcost::plan
 
 #ifdef LLMCOST_HEADER_ONLY
