@@ -175,7 +175,6 @@ std::string quick_reduce_reason(const invalid_input& e) {
 /// left: the rule's refusal (exit 1), a layout's where a GPU's engine passed and its layouts did not, else the first
 /// GPU's. No GPU at all: nothing to say (`cheapest_fleet` refuses).
 std::string keep_quick_reduce_runs(const model& m, lp::fleet_options& o, std::vector<engine_profile>& engines) {
-    if (engines.empty()) engines.assign(o.gpus.size(), engine_profile::reference());  // the sweep's reference engine
     struct by_engine {
         std::string engine;
         std::vector<std::string> what;
@@ -186,24 +185,26 @@ std::string keep_quick_reduce_runs(const model& m, lp::fleet_options& o, std::ve
     };
     std::vector<by_id> reasons;  // the rule's id, its short reason, what it left out under each engine
     std::optional<invalid_input> first, first_layout;  // nothing left: a GPU's layouts' refusal before another GPU's
-    auto left_out = [&](const invalid_input& e, const engine_profile& engine, const std::string& what) {
+    auto left_out = [&](const invalid_input& e, const std::string& engine, const std::string& what) {
         if (!first) first = e;
         auto at = std::find_if(reasons.begin(), reasons.end(), [&](const by_id& r) { return r.id == e.id(); });
         if (at == reasons.end()) at = reasons.insert(reasons.end(), {e.id(), quick_reduce_reason(e), {}});
         auto eng = std::find_if(at->engines.begin(), at->engines.end(),
-                                [&](const by_engine& b) { return b.engine == engine.name; });
-        if (eng == at->engines.end()) eng = at->engines.insert(at->engines.end(), {std::string(engine.name), {}});
+                                [&](const by_engine& b) { return b.engine == engine; });
+        if (eng == at->engines.end()) eng = at->engines.insert(at->engines.end(), {engine, {}});
         if (std::find(eng->what.begin(), eng->what.end(), what) == eng->what.end()) eng->what.push_back(what);
     };
     std::vector<hardware> gpus;
     std::vector<engine_profile> kept;
     for (std::size_t i = 0; i < o.gpus.size(); ++i) {
         const hardware& h = o.gpus[i];
-        const engine_profile& e = engines[i];
+        engine_profile e;  // the GPU's engine with the switch on (none named: the sweep's reference engine, refused)
         try {
-            (void)with_quick_reduce(e, 0, e.name, "--quick-reduce");
+            e = quick_reduce_engines(engines.empty() ? std::vector<engine_profile>{} : std::vector{engines[i]}, 1,
+                                     "--quick-reduce")
+                    .front();
         } catch (const invalid_input& x) {
-            left_out(x, e, std::string(h.name));
+            left_out(x, x.subject(), std::string(h.name));  // the rule's subject: the engine's name
             continue;
         }
         bool any = false;  // the layouts the fleet walks: its own, else `candidate_layouts` (as `cheapest_fleet`)
@@ -212,7 +213,7 @@ std::string keep_quick_reduce_runs(const model& m, lp::fleet_options& o, std::ve
                 require_quick_reduce_run(e.kind, l.tp, e.name, "--quick-reduce");
                 any = true;
             } catch (const invalid_input& x) {
-                left_out(x, e, std::string(h.name) + " at tp " + std::to_string(l.tp));
+                left_out(x, std::string(e.name), std::string(h.name) + " at tp " + std::to_string(l.tp));
                 if (!first_layout) first_layout = x;
             }
         }
