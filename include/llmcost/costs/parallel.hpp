@@ -215,11 +215,32 @@ template <token_count T>
     const double down = static_cast<double>(attention_down_parameters_per_layer(m)) * m.count_layers().attention();
     return (m.excluded.attention_inputs ? m.excluded.format : m.weights).bytes_for(down);
 }
+/// x = (ep − 1) ÷ tp where the engine runs a fused shared expert whole on every EP rank of a TEP layout, else 0: the
+/// share of the model's shared experts a GPU runs and holds beyond its TP shard (1 ÷ tp, which every layout prices).
+/// The rule: `engine_moe::shared_expert_ep_replicated`, a model with shared experts, ep > 1 and tensor-parallel
+/// attention (dp = 1: the MoE runs without an all-to-all, `detail::all_to_all_seconds_per_pass`). The fused runner
+/// shards each expert over tp ÷ ep ranks (SGLang's moe_tp_size), so a rank holds 1 ÷ (tp ÷ ep) = ep ÷ tp of it:
+/// x = ep ÷ tp − 1 ÷ tp; TEP8 (tp = ep = 8): 7 ÷ 8. SGLang on ROCm, python/sglang/srt/models/deepseek_v2.py
+/// `determine_num_fused_shared_experts` (l.3271–3311: fused under EP on HIP ≥ gfx942, off with deepep / mori) and
+/// `DeepseekV2MoE.__init__` (l.644–650: output × 1 ÷ ep, "every gpu get shared experts gemm output"; PR #12201
+/// aead0ef5e), v0.5.6.post1 9a327bdfc (docs/sglang-rocm-shared-expert.md).
+[[nodiscard]] constexpr double replicated_shared_expert_share(const deployment& d) {
+    if (!d.engine.moe.shared_expert_ep_replicated || !d.expert_parallel() || d.layout.dp > 1 || d.m.ffn.shared_experts <= 0)
+        return 0.0;
+    return static_cast<double>(d.layout.ep - 1) / d.layout.tp;
+}
+/// The shared experts' bytes all layers, in the weights' format (they are never an excluded module):
+/// S_bytes = `mixed_format_bytes`(P_shared, 0), P_shared = `parameter_breakdown::shared_experts`.
+[[nodiscard]] constexpr bytes_t shared_expert_weight_bytes(const model& m) {
+    return mixed_format_bytes(m, parameters(m).shared_experts, 0);
+}
 /// Non-expert bytes per GPU: `non_expert_weight_bytes` ÷ (tp·pp) (the excluded modules in their format,
-/// `mixed_format_bytes`), + the replicated down-projections' D_bytes · (1 − 1 ÷ tp) ÷ pp (`replicated_down_projection_bytes`).
+/// `mixed_format_bytes`), + the replicated down-projections' D_bytes · (1 − 1 ÷ tp) ÷ pp (`replicated_down_projection_bytes`),
+/// + a fused shared expert replicated on every EP rank, S_bytes · x ÷ pp (`replicated_shared_expert_share` x).
 [[nodiscard]] constexpr bytes_t dense_weight_bytes_per_gpu(const deployment& d) {
     const double tp = d.layout.tp, pp = d.layout.pp;
-    return non_expert_weight_bytes(d.m) / (tp * pp) + replicated_down_projection_bytes(d.m) * ((1.0 - 1.0 / tp) / pp);
+    return non_expert_weight_bytes(d.m) / (tp * pp) + replicated_down_projection_bytes(d.m) * ((1.0 - 1.0 / tp) / pp) +
+           shared_expert_weight_bytes(d.m) * (replicated_shared_expert_share(d) / pp);
 }
 [[nodiscard]] constexpr bytes_t weight_bytes_per_gpu(const deployment& d) {
     return dense_weight_bytes_per_gpu(d) + expert_weight_bytes_per_gpu(d);

@@ -454,6 +454,9 @@ struct pass_model {
     /// (`replicated_down_projection_bytes`); whether they are among the excluded modules (attention_in)
     double replicated_parameters = 0;
     bool replicated_excluded = false;
+    /// A fused shared expert each EP rank runs whole beyond its 1 ÷ tp share: P_shared · x parameters
+    /// (`replicated_shared_expert_share` x; 0: none), priced as one more expert of the fused runner
+    double replicated_shared_parameters = 0;
     double expert_resident_bytes = 0;       ///< routed-expert bytes resident per GPU
     double kv_gpu_share = 1;                ///< this GPU's share of a sequence's KV bytes
     double activation_elements = 0;         ///< per token per layer per TP rank
@@ -619,6 +622,12 @@ struct pass_model {
     pm.replicated_parameters =
         static_cast<double>(attention_down_parameters_per_layer(m)) * pm.layer_kinds.attention() * replicated_share;
     pm.replicated_excluded = m.excluded.attention_inputs;
+    // A fused shared expert replicated on every EP rank (`replicated_shared_expert_share` x): + S_bytes · x read a
+    // step (`shared_expert_weight_bytes`), + 2 · t · P_shared · x FLOPs (`step_formula`).
+    if (const double x = replicated_shared_expert_share(d); x > 0.0) {
+        pm.dense_bytes_read += shared_expert_weight_bytes(m).value() * x;
+        pm.replicated_shared_parameters = static_cast<double>(b.shared_experts) * x;
+    }
     pm.expert_resident_bytes = m.is_moe() ? expert_weight_bytes_per_gpu(d).value() : 0.0;
     pm.kv_gpu_share = kv_bytes_per_token_per_gpu(d).value() / kv_bytes_per_token(m).value();
     pm.activation_elements = detail::activation_elements_per_token_layer(m, pm.tp);
@@ -1167,6 +1176,26 @@ template <class V>
     r.overhead = r.overhead + L::map(ps, [](double p) { return p < 1.0 ? p : 1.0; }) * wait;
 }
 
+/// A fused shared expert replicated on every EP rank (`pass_model::replicated_shared_parameters` P_shared · x,
+/// `replicated_shared_expert_share`): F = 2 · t · P_shared · x more GEMM FLOPs on the rank, t = F ÷ r_expert(t) more
+/// GEMM time. It runs inside the fused MoE runner as one more expert that every one of the rank's t tokens picks
+/// (SGLang's `topk_ids[:, -1]` = the shared slot), so at the routed experts' rate for t rows (`expert_gemm_rate`: the
+/// profile's expert curve, AITER's fused_moe; FP8 × `fp8_expert_gemm`), at the routed experts' ∛(k·n) (the fused
+/// expert has their width: it is stacked into their weight tensor). Not × the busiest rank's factor (`ep_imbalance`):
+/// every rank runs it alike; only the routed experts' load is skewed. The 1 ÷ tp share every layout has stays
+/// with the dense projections, as before.
+template <class V>
+[[gnu::noinline]] constexpr void add_replicated_shared_expert(const pass_model& pm, const V& t, step_terms<V>& r) {
+    using L = lanes<V>;
+    const V flops = 2.0 * t * pm.replicated_shared_parameters;
+    const V rate = llmcost::expert_gemm_rate(pm.d.hw.gpu.efficiency,
+                                             {.peak = pm.expert_peak, .grouped_gemm = pm.grouped_gemm,
+                                              .tile_rows = pm.expert_tile_rows, .ceiling = pm.mixed_input_ceiling},
+                                             lane_max(L::constant(1.0), t), pm.expert_cbrt_k_n);
+    r.matmul_flops = r.matmul_flops + flops;
+    r.matmul_compute = r.matmul_compute + flops / rate;
+}
+
 /// One step of `ds` decoding and `ps` prefilling sequences — the pass formula, once, for a value
 /// or a lane of values. GEMM FLOPs are 2·params per token (the LM head only for the positions
 /// that need logits), attention runs over each sequence's context, every touched weight is
@@ -1262,6 +1291,8 @@ template <class V>
         const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(routed * pm.top_k)) : L::constant(1.0);
         r.matmul_compute = dense_and_head(V(r.matmul_flops - expert_flops - lm_head_flops)) +
                            expert_flops * busiest / expert_rate;
+        if (pm.replicated_shared_parameters > 0.0) [[unlikely]]
+            detail::add_replicated_shared_expert(pm, t, r);
     } else {
         r.matmul_flops = dense_part;
         r.weight_bytes = L::constant(pm.dense_bytes_read);

@@ -592,6 +592,14 @@ struct engine_moe {
     /// the mean rank's (`pass_model::attention_dp_busiest`). 0: not measured, every rank's step alike.
     double attention_dp_balance = 0.0;
     int mtp_draft_tokens = 0;      ///< multi-token-prediction draft tokens the engine uses by default
+    /// The engine fuses a model's shared expert into its routed-expert runner and, under expert parallelism
+    /// without an all-to-all (tensor-parallel attention, dp = 1: TEP), runs that fused expert whole on every EP
+    /// rank (`replicated_shared_expert_share`). SGLang on ROCm: `DeepseekV2ForCausalLM.determine_num_fused_shared_experts`
+    /// keeps the fusion on under EP on HIP ≥ gfx942 unless the MoE uses deepep / mori, and `DeepseekV2MoE.__init__`
+    /// scales its output by 1 ÷ ep because "every gpu get shared experts gemm output" (sgl-project/sglang PR #12201,
+    /// aead0ef5e; python/sglang/srt/models/deepseek_v2.py l.644–650, l.3271–3311 at v0.5.6.post1 9a327bdfc, read at
+    /// the HaiShaw/sglang mirror; docs/sglang-rocm-shared-expert.md). false: the shared expert TP-sharded.
+    bool shared_expert_ep_replicated = false;
     [[nodiscard]] constexpr bool operator==(const engine_moe&) const = default;
 };
 
