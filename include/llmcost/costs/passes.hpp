@@ -1177,8 +1177,8 @@ template <class V>
 }
 
 /// A fused shared expert replicated on every EP rank (`pass_model::replicated_shared_parameters` P_shared · x,
-/// `replicated_shared_expert_share`): F = 2 · t · P_shared · x more GEMM FLOPs on the rank, t = F ÷ r_expert(t) more
-/// GEMM time. It runs inside the fused MoE runner as one more expert that every one of the rank's t tokens picks
+/// `replicated_shared_expert_share`): F = 2 · t · P_shared · x more GEMM FLOPs on a rank of t tokens, Δt_gemm =
+/// F ÷ r_expert(t) more GEMM time. It runs inside the fused MoE runner as one more expert that every one of the rank's t tokens picks
 /// (SGLang's `topk_ids[:, -1]` = the shared slot), so at the routed experts' rate for t rows (`expert_gemm_rate`: the
 /// profile's expert curve, AITER's fused_moe; FP8 × `fp8_expert_gemm`), at the routed experts' ∛(k·n) (the fused
 /// expert has their width: it is stacked into their weight tensor). Not × the busiest rank's factor (`ep_imbalance`):
