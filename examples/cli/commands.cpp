@@ -228,7 +228,7 @@ std::vector<std::string> launch_notes(const deployment_options& o, const deploym
     if (const double x = replicated_shared_expert_share(d); x > 0.0) {  // the engine's rule (`replicated_shared_expert_share`)
         notes.push_back("Shared expert fused into the MoE runner and run whole on every EP rank (" + std::string(d.engine.name) +
                         ", ep " + std::to_string(d.layout.ep) + " without attention DP): each GPU holds and reads " +
-                        to_text(shared_expert_weight_bytes(d.m) * (x / d.layout.pp)) + " more weights and runs " +
+                        to_text(replicated_shared_expert_bytes_per_gpu(d)) + " more weights and runs " +
                         invalid_input::show(x) + " of the shared experts' FLOPs a token more than a 1/tp shard, at the routed "
                         "experts' rate (docs/sglang-rocm-shared-expert.md).");
     }

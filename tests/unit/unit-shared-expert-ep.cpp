@@ -1,7 +1,8 @@
 // SGLang on ROCm runs DeepSeek's fused shared expert whole on every EP rank of a TEP layout (tp = ep > 1,
 // tensor-parallel attention, no all-to-all): `engine_moe::shared_expert_ep_replicated`,
 // `replicated_shared_expert_share` (docs/sglang-rocm-shared-expert.md; sgl-project/sglang deepseek_v2.py
-// determine_num_fused_shared_experts l.3271-3311 and DeepseekV2MoE.__init__ l.644-650, PR #12201 aead0ef5e).
+// @00e3e6ea3 determine_num_fused_shared_experts l.3271-3311, its DeepSeek-V3 shape gate l.3279-3284, and
+// DeepseekV2MoE.__init__ l.644-650, PR #12201 aead0ef5e).
 // Every expectation below is worked by hand from DeepSeek-V3's config (hidden 7,168, shared expert width 2,048,
 // gated: 3 matrices, 58 MoE layers of 61) and MI355X's table row; none is the code's output pasted back.
 #include <llmcost/catalog/engines.hpp>
@@ -57,6 +58,18 @@ static_assert(replicated_shared_expert_share(deepseek_mi355x(tep8, catalog::vllm
 static_assert(shared_expert_weight_bytes(catalog::deepseek_v3).value() == 2554331136.0);  // FP8: 1 byte a parameter
 static_assert(dense_weight_bytes_per_gpu(deepseek_mi355x(tep8)).value() - dense_weight_bytes_per_gpu(deepseek_mi355x(tep8, catalog::vllm_cdna4)).value() ==
               2235039744.0);
+// (7/8) · 2,554,331,136 = 2,235,039,744 B, pp 1; pp 2 halves it (each stage holds half the layers).
+static_assert(replicated_shared_expert_bytes_per_gpu(deepseek_mi355x(tep8)).value() == 2235039744.0);
+static_assert(replicated_shared_expert_bytes_per_gpu(deepseek_mi355x({.tp = 8, .pp = 2, .ep = 8})).value() == 2235039744.0 / 2);
+static_assert(replicated_shared_expert_bytes_per_gpu(deepseek_mi355x(dep8)).value() == 0.0);
+// SGLang on CDNA3 (MI300X) runs the same code path (HIP ≥ gfx942).
+static_assert(replicated_shared_expert_share({.m = catalog::deepseek_v3, .hw = catalog::mi300x, .layout = tep8,
+                                              .engine = catalog::sglang_cdna3}) == 7.0 / 8.0);
+// SGLang fuses only the DeepSeek-V3/R1 shape (256 routed, 1 shared, MLA): Llama-4-Maverick (128 routed, 1 shared,
+// standard attention) and Qwen3-Next (512 routed) keep their shared expert TP-sharded.
+static_assert(fuses_deepseek_v3_shared_expert(catalog::deepseek_v3));
+static_assert(!fuses_deepseek_v3_shared_expert(catalog::llama_4_maverick));
+static_assert(!fuses_deepseek_v3_shared_expert(catalog::qwen3_next_80b_a3b));
 
 TEST_CASE("the switch: 1 on SGLang on CDNA3 and CDNA4 (ROCm), 0 on every other profile") {
     for (const engine_profile& e : catalog::all_engines) {
@@ -119,7 +132,7 @@ TEST_CASE("DEP8, TP8·EP1, other engines and models: the shared expert priced as
             check_same(decode_pass(on, 64.0, 2048_tok), decode_pass(sharded(on), 64.0, 2048_tok));
         }
     }
-    SUBCASE("vLLM on CDNA4 and TensorRT-LLM's profile on the same GPU, TEP8") {
+    SUBCASE("the switch off: vLLM on CDNA4 and the TensorRT-LLM Blackwell profile set on MI355X, TEP8") {
         for (const engine_profile& e : {catalog::vllm_cdna4, catalog::trtllm_blackwell}) {
             const deployment d = deepseek_mi355x(tep8, e);
             CHECK(replicated_shared_expert_share(d) == 0.0);
@@ -134,6 +147,20 @@ TEST_CASE("DEP8, TP8·EP1, other engines and models: the shared expert priced as
         REQUIRE(catalog::qwen3_235b_a22b.ffn.shared_experts == 0);
         CHECK(replicated_shared_expert_share(qwen) == 0.0);
         check_same(prefill_pass(qwen, 1.0, 4096_tok, 0_tok), prefill_pass(sharded(qwen), 1.0, 4096_tok, 0_tok));
+    }
+    SUBCASE("MoE models with a shared expert SGLang does not fuse: Llama-4-Maverick TEP8, Qwen3-Next tp 4 ep 4") {
+        REQUIRE(catalog::llama_4_maverick.ffn.shared_experts == 1);
+        REQUIRE(catalog::qwen3_next_80b_a3b.ffn.shared_experts == 1);
+        const deployment maverick{.m = catalog::llama_4_maverick, .hw = catalog::mi355x, .layout = tep8, .engine = catalog::sglang_cdna4};
+        const deployment next{.m = catalog::qwen3_next_80b_a3b, .hw = catalog::mi355x, .layout = {.tp = 4, .ep = 4},
+                              .engine = catalog::sglang_cdna4};
+        for (const deployment& d : {maverick, next}) {
+            CHECK(replicated_shared_expert_share(d) == 0.0);
+            CHECK(replicated_shared_expert_bytes_per_gpu(d).value() == 0.0);
+            CHECK(weight_bytes_per_gpu(d) == weight_bytes_per_gpu(sharded(d)));
+            check_same(prefill_pass(d, 1.0, 4096_tok, 0_tok), prefill_pass(sharded(d), 1.0, 4096_tok, 0_tok));
+            check_same(decode_pass(d, 64.0, 2048_tok), decode_pass(sharded(d), 64.0, 2048_tok));
+        }
     }
 }
 
@@ -174,7 +201,8 @@ TEST_CASE("shared_expert_ep_replicated: the table's optional column, a flag refu
         const std::string text = header + ",shared_expert_ep_replicated,source\n" + row + "," + bad + ",my runs\n";
         const std::string m = test::message_of([&] { return io::parse_engines_csv(text, "mine.csv"); });
         CAPTURE(m);
-        CHECK(test::contains(m, "mine.csv:2"));
+        // file:line:column: the row is line 2, the flag its table's column after the required ones
+        CHECK(test::contains(m, "mine.csv:2:" + std::to_string(std::size(io::detail::engines_csv::required_columns) + 1)));
         CHECK(test::contains(m, "shared_expert_ep_replicated"));
         CHECK((test::contains(m, "a flag is 0 or 1") || test::contains(m, "must not be negative")));
     }

@@ -275,7 +275,7 @@ inline constexpr double generic_routed_kernels = 7.0;
 /// runner's k_moe (`moe_runner_kernels` > 0) where it routes inside itself, i.e. without attention DP (the
 /// tokens are routed before the dispatch there: fused_moe_trtllm_gen.py `forward_impl`), else the generic 7.
 [[nodiscard]] constexpr double routed_branch_kernels(const deployment& d) {
-    const bool attention_dp = d.expert_parallel() && d.layout.dp > 1;
+    const bool attention_dp = d.attention_data_parallel();
     return d.engine.kernels.moe_runner_kernels > 0.0 && !attention_dp ? d.engine.kernels.moe_runner_kernels
                                                                        : generic_routed_kernels;
 }
@@ -309,7 +309,7 @@ inline constexpr double generic_routed_kernels = 7.0;
     const engine_profile& en = d.engine;
     const double generic = kernels_per_pass(m);
     if (en.overheads.eager_enqueue && !en.overheads.cuda_graphs) return generic;
-    const bool attention_dp = d.expert_parallel() && d.layout.dp > 1;
+    const bool attention_dp = d.attention_data_parallel();
     const bool norm_fused = en.kernels.all_reduce_norm_fusion && d.layout.tp > 1 && !attention_dp;
     const double fused_norms = norm_fused ? 3.0 * m.layer_equivalents() : 0.0;
     const double moe_runner = m.is_moe() ? (routed_branch_kernels(d) - generic_routed_kernels) * m.moe_layers() : 0.0;
@@ -799,7 +799,7 @@ struct pass_model {
     // (EPLB) leaves the skew it states (blog4 Table 1: the hottest rank 2.56× the mean without, 1.11× with).
     pm.routing_skew = en.moe.load_balancing ? en.moe.routing_skew : m.ffn.routing_skew;
     // Attention DP: the EP group's ranks step together, so each waits for the one with the most tokens.
-    if (d.expert_parallel() && d.layout.dp > 1 && en.moe.attention_dp_balance > 0.0)
+    if (d.attention_data_parallel() && en.moe.attention_dp_balance > 0.0)
         pm.attention_dp_busiest = 1.0 / en.moe.attention_dp_balance;
     pm.ep_ranks = d.layout.ep;
     pm.extreme_value_z = d.layout.ep > 1 ? detail::const_sqrt(2.0 * detail::const_log(static_cast<double>(d.layout.ep))) : 0.0;
@@ -1183,7 +1183,10 @@ template <class V>
 /// profile's expert curve, AITER's fused_moe; FP8 × `fp8_expert_gemm`), at the routed experts' ∛(k·n) (the fused
 /// expert has their width: it is stacked into their weight tensor). Not × the busiest rank's factor (`ep_imbalance`):
 /// every rank runs it alike; only the routed experts' load is skewed. The 1 ÷ tp share every layout has stays
-/// with the dense projections, as before.
+/// with the dense projections, as before. The rate is a choice: the curve at t rows gives DeepSeek-V3's 7,373-token
+/// TEP8 prompt on MI355X 1,177.5 TFLOP/s, +28 ms; at the routed rows' rate of the same fused launch (~865 TFLOP/s,
+/// AITER's 1-stage kernel runs the shared slot's rows as m-blocks of that launch) it would be ≈ +38 ms, at AITER's
+/// ~720 TFLOP/s fused-MoE ceiling ≈ +46 ms (docs/sglang-rocm-shared-expert.md §4).
 template <class V>
 [[gnu::noinline]] constexpr void add_replicated_shared_expert(const pass_model& pm, const V& t, step_terms<V>& r) {
     using L = lanes<V>;

@@ -18,6 +18,7 @@
 #include <llmcost/io/error.hpp>
 #include <llmcost/io/hardware_csv.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <filesystem>
@@ -234,7 +235,8 @@ using row_reader = detail::hardware_csv::row_reader;
         const std::string_view column = columns[first_custom_large + i];
         *custom_large[i] = table.find_column(column) ? r.figure(column) : 0.0;
     }
-    const std::string_view replicated = columns[first_custom_large + std::size(custom_large)];
+    constexpr std::string_view replicated = "shared_expert_ep_replicated";  // found by its name, wherever it sits
+    static_assert(std::ranges::find(columns, replicated) != columns.end());
     e.shared_expert_ep_replicated = table.find_column(replicated) ? r.figure(replicated) : 0.0;
     try {
         return from_row(e);
