@@ -269,6 +269,15 @@ std::vector<std::string> launch_notes(const deployment_options& o, const std::ve
             add(std::move(n));
         }
     }
+    for (const deployment* d : rows) {
+        if (const double x = replicated_shared_expert_share(*d); x > 0.0) {  // the engine's rule (`replicated_shared_expert_share`)
+            add("Shared expert fused into the MoE runner and run whole on every EP rank (" + std::string(d->engine.name) +
+                ", ep " + std::to_string(d->layout.ep) + " without attention DP): each GPU holds and reads " +
+                to_text(replicated_shared_expert_bytes_per_gpu(*d)) + " more weights and runs " + invalid_input::show(x) +
+                " of the shared experts' FLOPs a token more than a 1/tp shard, at the routed "
+                "experts' rate (docs/sglang-rocm-shared-expert.md).");
+        }
+    }
     if (std::optional<std::string> n = quick_reduce_note(rows)) notes.push_back(std::move(*n));  // `with_quick_reduce` on
     return notes;
 }

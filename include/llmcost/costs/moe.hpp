@@ -60,7 +60,7 @@ namespace llmcost {
 /// and otherwise all-gathers the quantized hidden states with the routing and reduce-scatters the
 /// experts' outputs (`run_post_quant_allgather`, `reducescatter_or_allreduce`; docs/trtllm-moe-comm.md).
 [[nodiscard]] constexpr bool moe_gathers_tokens(const deployment& d) {
-    return d.m.is_moe() && d.expert_parallel() && d.layout.dp > 1 && d.engine.collectives.gather_up_to_top_k &&
+    return d.m.is_moe() && d.attention_data_parallel() && d.engine.collectives.gather_up_to_top_k &&
            d.layout.ep <= d.m.ffn.top_k;
 }
 
@@ -122,7 +122,7 @@ template <class V>
 /// None either where the engine gathers and reduce-scatters instead (`moe_gathers_tokens`).
 template <class V>
 [[nodiscard]] constexpr V all_to_all_seconds_per_pass(const deployment& d, const V& tokens_per_rank) {
-    if (!d.expert_parallel() || d.layout.dp <= 1 || moe_gathers_tokens(d)) return lanes<V>::constant(0.0);
+    if (!d.attention_data_parallel() || moe_gathers_tokens(d)) return lanes<V>::constant(0.0);
     const int group = d.layout.tp * d.layout.dp;
     // The engine's all-to-all kernels (DeepEP, MORI-EP, NVLink one-sided) have their own floor per
     // phase, α_engine, in place of the link's α (descriptors/engine.hpp; E21, E28, E39, E40).

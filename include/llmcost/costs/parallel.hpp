@@ -56,6 +56,11 @@ struct deployment {
     [[nodiscard]] constexpr int instances() const { return expert_parallel() ? 1 : layout.dp; }
     /// Sequences batched by one attention rank see their own KV; this many ranks share a pass.
     [[nodiscard]] constexpr int attention_ranks() const { return expert_parallel() ? layout.dp : 1; }
+    /// Attention data-parallel across the EP group (ep > 1, dp > 1): each rank attends its own tokens, so the MoE
+    /// exchanges them (an all-to-all, `detail::all_to_all_seconds_per_pass`, or a gather, `moe_gathers_tokens`).
+    /// dp = 1 under EP is tensor-parallel attention (TEP): every rank holds every token, no exchange. An engine's
+    /// DP attention without an all-to-all backend (SGLang's gather path) cannot be written apart from it here.
+    [[nodiscard]] constexpr bool attention_data_parallel() const { return expert_parallel() && layout.dp > 1; }
 
     /// The link a group of `ranks` GPUs uses: scale-up when it fits in one domain, else the NIC.
     [[nodiscard]] constexpr const interconnect& link_for(int ranks) const {
@@ -215,11 +220,47 @@ template <token_count T>
     const double down = static_cast<double>(attention_down_parameters_per_layer(m)) * m.count_layers().attention();
     return (m.excluded.attention_inputs ? m.excluded.format : m.weights).bytes_for(down);
 }
+/// Whether SGLang fuses the model's shared expert into its routed-expert runner: the DeepSeek-V3/R1 shape only,
+/// 256 routed experts, 1 shared expert, latent (MLA) attention. `determine_num_fused_shared_experts` turns the fusion
+/// off unless `architectures[0] == "DeepseekV3ForCausalLM"`, `n_routed_experts == 256` and `n_shared_experts == 1`
+/// (sgl-project/sglang python/sglang/srt/models/deepseek_v2.py l.3279–3284 @00e3e6ea3; l.3263–3269 @9a327bdfc);
+/// llama4.py and qwen3_next.py fuse none. Read through the model's fields, not its name: Kimi-K2 (384 experts),
+/// DeepSeek-V2 (160 / 2 shared), Llama-4 and Qwen3-Next (standard attention) are out.
+[[nodiscard]] constexpr bool fuses_deepseek_v3_shared_expert(const model& m) {
+    return m.ffn.routed_experts == 256 && m.ffn.shared_experts == 1 && m.attention.kind == attention_kind::latent;
+}
+/// x = (ep − 1) ÷ tp where the engine runs a fused shared expert whole on every EP rank of a TEP layout, else 0: the
+/// share of the model's shared expert a GPU runs and holds beyond its TP shard (1 ÷ tp, which every layout prices).
+/// The rule: `engine_moe::shared_expert_ep_replicated`, a model whose shared expert the engine fuses
+/// (`fuses_deepseek_v3_shared_expert`), ep > 1 and tensor-parallel attention (not `attention_data_parallel`: the MoE
+/// runs without an all-to-all). The fused runner shards each expert over tp ÷ ep ranks (SGLang's moe_tp_size), so a
+/// rank holds 1 ÷ (tp ÷ ep) = ep ÷ tp of it: x = ep ÷ tp − 1 ÷ tp; TEP8 (tp = ep = 8): 7 ÷ 8. SGLang on ROCm from
+/// v0.5.5.post3 (PR #12201 aead0ef5e), deepseek_v2.py @00e3e6ea3 `determine_num_fused_shared_experts`
+/// (l.3271–3311: fused under EP on HIP ≥ gfx942, off with deepep / mori) and `DeepseekV2MoE.__init__` (l.644–650:
+/// output × 1 ÷ ep, "every gpu get shared experts gemm output") (docs/sglang-rocm-shared-expert.md).
+[[nodiscard]] constexpr double replicated_shared_expert_share(const deployment& d) {
+    if (!d.engine.moe.shared_expert_ep_replicated || !d.expert_parallel() || d.attention_data_parallel() ||
+        !fuses_deepseek_v3_shared_expert(d.m))
+        return 0.0;
+    return static_cast<double>(d.layout.ep - 1) / d.layout.tp;
+}
+/// The shared experts' bytes all layers, in the weights' format (they are never an excluded module):
+/// S_bytes = `mixed_format_bytes`(P_shared, 0), P_shared = `parameter_breakdown::shared_experts`.
+[[nodiscard]] constexpr bytes_t shared_expert_weight_bytes(const model& m) {
+    return mixed_format_bytes(m, parameters(m).shared_experts, 0);
+}
+/// The replicated shared expert's extra bytes per GPU: S_bytes · x ÷ pp (`shared_expert_weight_bytes`,
+/// `replicated_shared_expert_share` x); 0 where the rule does not apply.
+[[nodiscard]] constexpr bytes_t replicated_shared_expert_bytes_per_gpu(const deployment& d) {
+    return shared_expert_weight_bytes(d.m) * (replicated_shared_expert_share(d) / d.layout.pp);
+}
 /// Non-expert bytes per GPU: `non_expert_weight_bytes` ÷ (tp·pp) (the excluded modules in their format,
-/// `mixed_format_bytes`), + the replicated down-projections' D_bytes · (1 − 1 ÷ tp) ÷ pp (`replicated_down_projection_bytes`).
+/// `mixed_format_bytes`), + the replicated down-projections' D_bytes · (1 − 1 ÷ tp) ÷ pp (`replicated_down_projection_bytes`),
+/// + a fused shared expert replicated on every EP rank (`replicated_shared_expert_bytes_per_gpu`).
 [[nodiscard]] constexpr bytes_t dense_weight_bytes_per_gpu(const deployment& d) {
     const double tp = d.layout.tp, pp = d.layout.pp;
-    return non_expert_weight_bytes(d.m) / (tp * pp) + replicated_down_projection_bytes(d.m) * ((1.0 - 1.0 / tp) / pp);
+    return non_expert_weight_bytes(d.m) / (tp * pp) + replicated_down_projection_bytes(d.m) * ((1.0 - 1.0 / tp) / pp) +
+           replicated_shared_expert_bytes_per_gpu(d);
 }
 [[nodiscard]] constexpr bytes_t weight_bytes_per_gpu(const deployment& d) {
     return dense_weight_bytes_per_gpu(d) + expert_weight_bytes_per_gpu(d);

@@ -275,7 +275,7 @@ inline constexpr double generic_routed_kernels = 7.0;
 /// runner's k_moe (`moe_runner_kernels` > 0) where it routes inside itself, i.e. without attention DP (the
 /// tokens are routed before the dispatch there: fused_moe_trtllm_gen.py `forward_impl`), else the generic 7.
 [[nodiscard]] constexpr double routed_branch_kernels(const deployment& d) {
-    const bool attention_dp = d.expert_parallel() && d.layout.dp > 1;
+    const bool attention_dp = d.attention_data_parallel();
     return d.engine.kernels.moe_runner_kernels > 0.0 && !attention_dp ? d.engine.kernels.moe_runner_kernels
                                                                        : generic_routed_kernels;
 }
@@ -309,7 +309,7 @@ inline constexpr double generic_routed_kernels = 7.0;
     const engine_profile& en = d.engine;
     const double generic = kernels_per_pass(m);
     if (en.overheads.eager_enqueue && !en.overheads.cuda_graphs) return generic;
-    const bool attention_dp = d.expert_parallel() && d.layout.dp > 1;
+    const bool attention_dp = d.attention_data_parallel();
     const bool norm_fused = en.kernels.all_reduce_norm_fusion && d.layout.tp > 1 && !attention_dp;
     const double fused_norms = norm_fused ? 3.0 * m.layer_equivalents() : 0.0;
     const double moe_runner = m.is_moe() ? (routed_branch_kernels(d) - generic_routed_kernels) * m.moe_layers() : 0.0;
@@ -454,6 +454,9 @@ struct pass_model {
     /// (`replicated_down_projection_bytes`); whether they are among the excluded modules (attention_in)
     double replicated_parameters = 0;
     bool replicated_excluded = false;
+    /// A fused shared expert each EP rank runs whole beyond its 1 ÷ tp share: P_shared · x parameters
+    /// (`replicated_shared_expert_share` x; 0: none), priced as one more expert of the fused runner
+    double replicated_shared_parameters = 0;
     double expert_resident_bytes = 0;       ///< routed-expert bytes resident per GPU
     double kv_gpu_share = 1;                ///< this GPU's share of a sequence's KV bytes
     double activation_elements = 0;         ///< per token per layer per TP rank
@@ -619,6 +622,12 @@ struct pass_model {
     pm.replicated_parameters =
         static_cast<double>(attention_down_parameters_per_layer(m)) * pm.layer_kinds.attention() * replicated_share;
     pm.replicated_excluded = m.excluded.attention_inputs;
+    // A fused shared expert replicated on every EP rank (`replicated_shared_expert_share` x): + S_bytes · x read a
+    // step (`shared_expert_weight_bytes`), + 2 · t · P_shared · x FLOPs (`step_formula`).
+    if (const double x = replicated_shared_expert_share(d); x > 0.0) {
+        pm.dense_bytes_read += shared_expert_weight_bytes(m).value() * x;
+        pm.replicated_shared_parameters = static_cast<double>(b.shared_experts) * x;
+    }
     pm.expert_resident_bytes = m.is_moe() ? expert_weight_bytes_per_gpu(d).value() : 0.0;
     pm.kv_gpu_share = kv_bytes_per_token_per_gpu(d).value() / kv_bytes_per_token(m).value();
     pm.activation_elements = detail::activation_elements_per_token_layer(m, pm.tp);
@@ -790,7 +799,7 @@ struct pass_model {
     // (EPLB) leaves the skew it states (blog4 Table 1: the hottest rank 2.56× the mean without, 1.11× with).
     pm.routing_skew = en.moe.load_balancing ? en.moe.routing_skew : m.ffn.routing_skew;
     // Attention DP: the EP group's ranks step together, so each waits for the one with the most tokens.
-    if (d.expert_parallel() && d.layout.dp > 1 && en.moe.attention_dp_balance > 0.0)
+    if (d.attention_data_parallel() && en.moe.attention_dp_balance > 0.0)
         pm.attention_dp_busiest = 1.0 / en.moe.attention_dp_balance;
     pm.ep_ranks = d.layout.ep;
     pm.extreme_value_z = d.layout.ep > 1 ? detail::const_sqrt(2.0 * detail::const_log(static_cast<double>(d.layout.ep))) : 0.0;
@@ -1167,6 +1176,29 @@ template <class V>
     r.overhead = r.overhead + L::map(ps, [](double p) { return p < 1.0 ? p : 1.0; }) * wait;
 }
 
+/// A fused shared expert replicated on every EP rank (`pass_model::replicated_shared_parameters` P_shared · x,
+/// `replicated_shared_expert_share`): F = 2 · t · P_shared · x more GEMM FLOPs on a rank of t tokens, Δt_gemm =
+/// F ÷ r_expert(t) more GEMM time. It runs inside the fused MoE runner as one more expert that every one of the rank's t tokens picks
+/// (SGLang's `topk_ids[:, -1]` = the shared slot), so at the routed experts' rate for t rows (`expert_gemm_rate`: the
+/// profile's expert curve, AITER's fused_moe; FP8 × `fp8_expert_gemm`), at the routed experts' ∛(k·n) (the fused
+/// expert has their width: it is stacked into their weight tensor). Not × the busiest rank's factor (`ep_imbalance`):
+/// every rank runs it alike; only the routed experts' load is skewed. The 1 ÷ tp share every layout has stays
+/// with the dense projections, as before. The rate is a choice: the curve at t rows gives DeepSeek-V3's 7,373-token
+/// TEP8 prompt on MI355X 1,177.5 TFLOP/s, +28 ms; at the routed rows' rate of the same fused launch (~865 TFLOP/s,
+/// AITER's 1-stage kernel runs the shared slot's rows as m-blocks of that launch) it would be ≈ +38 ms, at AITER's
+/// ~720 TFLOP/s fused-MoE ceiling ≈ +46 ms (docs/sglang-rocm-shared-expert.md §4).
+template <class V>
+[[gnu::noinline]] constexpr void add_replicated_shared_expert(const pass_model& pm, const V& t, step_terms<V>& r) {
+    using L = lanes<V>;
+    const V flops = 2.0 * t * pm.replicated_shared_parameters;
+    const V rate = llmcost::expert_gemm_rate(pm.d.hw.gpu.efficiency,
+                                             {.peak = pm.expert_peak, .grouped_gemm = pm.grouped_gemm,
+                                              .tile_rows = pm.expert_tile_rows, .ceiling = pm.mixed_input_ceiling},
+                                             lane_max(L::constant(1.0), t), pm.expert_cbrt_k_n);
+    r.matmul_flops = r.matmul_flops + flops;
+    r.matmul_compute = r.matmul_compute + flops / rate;
+}
+
 /// One step of `ds` decoding and `ps` prefilling sequences — the pass formula, once, for a value
 /// or a lane of values. GEMM FLOPs are 2·params per token (the LM head only for the positions
 /// that need logits), attention runs over each sequence's context, every touched weight is
@@ -1262,6 +1294,8 @@ template <class V>
         const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(routed * pm.top_k)) : L::constant(1.0);
         r.matmul_compute = dense_and_head(V(r.matmul_flops - expert_flops - lm_head_flops)) +
                            expert_flops * busiest / expert_rate;
+        if (pm.replicated_shared_parameters > 0.0) [[unlikely]]
+            detail::add_replicated_shared_expert(pm, t, r);
     } else {
         r.matmul_flops = dense_part;
         r.weight_bytes = L::constant(pm.dense_bytes_read);

@@ -594,6 +594,18 @@ struct engine_moe {
     /// the mean rank's (`pass_model::attention_dp_busiest`). 0: not measured, every rank's step alike.
     double attention_dp_balance = 0.0;
     int mtp_draft_tokens = 0;      ///< multi-token-prediction draft tokens the engine uses by default
+    /// The engine fuses a model's shared expert into its routed-expert runner and, under expert parallelism
+    /// without an all-to-all (tensor-parallel attention, dp = 1: TEP), runs that fused expert whole on every EP
+    /// rank (`replicated_shared_expert_share`; the DeepSeek-V3/R1 shape only, `fuses_deepseek_v3_shared_expert`).
+    /// SGLang on ROCm from v0.5.5.post3 (PR #12201 aead0ef5e, 2025-11-13; before it any EP > 1 turned the fusion off,
+    /// and an older ROCm TEP run has this off): `DeepseekV2ForCausalLM.determine_num_fused_shared_experts` keeps the
+    /// fusion on under EP on HIP ≥ gfx942 unless the MoE uses deepep / mori, and `DeepseekV2MoE.__init__` scales its
+    /// output by 1 ÷ ep because "every gpu get shared experts gemm output" (python/sglang/srt/models/deepseek_v2.py
+    /// l.3271–3311, l.644–650 @00e3e6ea3, read at the HaiShaw/sglang mirror; docs/sglang-rocm-shared-expert.md).
+    /// CUDA: off under EP up to v0.5.6 (l.3220–3223 @7b2fb3d47); from 2ecee7571 (PR #14432, in v0.5.6.post1
+    /// 9a327bdfc) CUDA sm80+ fuses under EP too, INFERRED replicated alike, not priced: the B200 SGLang TEP rows'
+    /// image (v0.5.6, 7ae368efd) predates it. false: the shared expert TP-sharded.
+    bool shared_expert_ep_replicated = false;
     [[nodiscard]] constexpr bool operator==(const engine_moe&) const = default;
 };
 

@@ -105,6 +105,9 @@ struct engine_row {
     /// the custom kernel's large-message curve (`engine_collectives::custom_all_reduce_large`, `custom_all_reduce_large_bus`,
     /// `custom_all_reduce_large_min`): its fixed time a (µs), bus bandwidth (GB/s) and the size above which it runs (KiB); 0: none
     double custom_all_reduce_large_us, custom_all_reduce_large_bus_GBps, custom_all_reduce_large_min_KiB;
+    /// 1: the engine runs a fused shared expert whole on every EP rank of a TEP layout
+    /// (`engine_moe::shared_expert_ep_replicated`); 0: TP-sharded
+    double shared_expert_ep_replicated;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -219,7 +222,8 @@ struct engine_row {
                 .routing_skew = r.routing_skew,
                 .busiest_rank = flag(r.busiest_rank, "busiest_rank"),
                 .attention_dp_balance = r.attention_dp_balance,
-                .mtp_draft_tokens = static_cast<int>(r.mtp_draft_tokens)},
+                .mtp_draft_tokens = static_cast<int>(r.mtp_draft_tokens),
+                .shared_expert_ep_replicated = flag(r.shared_expert_ep_replicated, "shared_expert_ep_replicated")},
     });
 }
 
