@@ -644,6 +644,12 @@ template <duration T>
     return output.value() * at_cap.step_time.value() < at_cap.batch * in_base_units(interarrival).value();
 }
 
+/// λ* = B ÷ (O · t̄(B)): the arrival rate per attention rank at which `within_online_cap` stops holding, the most the
+/// deployment sustains online (requests/s; × dp for the whole deployment). `within_online_cap` is λ < λ*, cross-multiplied.
+[[nodiscard]] constexpr per_second_t online_rate_cap(const serving_point& at_cap, const tokens_t& output) {
+    return per_second(at_cap.batch / (output.value() * at_cap.step_time.value()));
+}
+
 namespace detail {
 /// `serve_online_latency`'s refusal of a rate at or above its cap's flow (`within_online_cap`), built out of line.
 [[noreturn]] inline void fail_online_cap(const deployment& d, const seconds_t& interarrival, const tokens_t& output,
