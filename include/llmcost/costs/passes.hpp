@@ -1418,6 +1418,15 @@ struct prompt_chunks {
     return tokens(detail::max(1.0, (1.0 - cached_fraction) * prompt.value()));
 }
 
+/// h ∈ [0, 1): a prefix-cache hit rate (the share of a prompt found in the cache) leaves at least the prompt's last
+/// token to compute (`fresh_prompt_tokens`); one rule, llmcost.simulate.prefix_hit_rate, for every path that takes one
+/// (`request_shape::cached_fraction`, `sim::options::prefix_hit_rate`, `prefix_cache::prefill_times`).
+constexpr void require_prefix_hit_rate(std::string_view subject, std::string_view field, double h) {
+    require(h >= 0.0 && h < 1.0, subject, field, h,
+            "a prefix-cache hit rate is in [0, 1): at least the prompt's last token is computed",
+            "llmcost.simulate.prefix_hit_rate");
+}
+
 [[nodiscard]] constexpr prompt_chunks split_prompt(const tokens_t& prompt, const tokens_t& chunk) {
     const double in = prompt.value(), c = chunk.value();
     const double k = c > 0.0 && c < in ? detail::const_ceil(in / c) : 1.0;

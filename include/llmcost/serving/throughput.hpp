@@ -42,8 +42,7 @@ struct request_shape {
     [[nodiscard]] constexpr tokens_t cached() const { return input - computed(); }
 
     constexpr void validate() const {
-        require(cached_fraction >= 0.0 && cached_fraction < 1.0, "request", "cached_fraction", cached_fraction,
-                "a prefix-cache hit rate is in [0, 1): at least the prompt's last token is computed");
+        require_prefix_hit_rate("request", "cached_fraction", cached_fraction);
         require(positive_finite(input.value()), "request", "input (tokens)", input.value(),
                 "a prompt has at least one token");
         require(output.value() >= 1.0 && non_negative_finite(output.value()), "request", "output (tokens)",
