@@ -748,7 +748,7 @@ report estimate(const estimate_command& c) {
         .add("tokens_per_s_per_user", "tokens/s one user sees", s.per_user.value(), "token/s")
         .add("kv_bytes_per_token", "KV cache per token (all layers)", e.kv_bytes_per_token.value(), "B/token")
         .add("weight_bytes_per_gpu", "weights per GPU", e.weight_bytes_per_gpu.value(), "B")
-        .add("kv_capacity_tokens", "KV room per replica (tokens)", e.kv_capacity_tokens.value(), "token")
+        .add("kv_capacity_tokens", "KV room per replica (tokens)", e.kv_capacity_tokens.value(), "token", "whole tokens")
         .add("energy_j_per_output_token", "GPU energy per output token (board power)",
              e.gpu_energy_per_output_token.value(), "J/token")
         .add("wall_energy_j_per_output_token", "at the wall (x server overhead x cooling)",
@@ -1070,7 +1070,8 @@ report kv(const kv_command& c) {
         .add("in_storage_B", "spilled to NVMe", p.in_storage.value(), "B")
         .add("overflow_B", "beyond every tier", p.overflow.value(), "B")
         .add("restore_s", "time to bring the spilled part back", p.restore_time.value(), "s")
-        .add("max_context_tokens_at_batch_1", "KV room per replica (tokens)", kv_capacity_tokens(d, reserve).value(), "token")
+        .add("max_context_tokens_at_batch_1", "KV room per replica (tokens)", kv_capacity_tokens(d, reserve).value(), "token",
+             "whole tokens")
         .add("max_sequences_at_context", "sequences of this context that fit in HBM", max_sequences(d, ctx, reserve));
     r.records.push_back(std::move(rec));
     if (c.dep.kv_memory_fraction > 0) r.notes.push_back(kv_memory_fraction_note(d.engine));
