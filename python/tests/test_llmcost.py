@@ -370,6 +370,20 @@ def test_spec_refuses_a_draft_model_of_another_vocabulary():
     assert llmcost.spec("Llama-3.1-70B", "H100", drafter="Llama-3.1-8B", **kw).speedup > 0
 
 
+def test_spec_refuses_a_draft_model_that_does_not_fit_naming_the_draft():
+    # As `llmcost spec --model Llama-3.1-70B --tp 8 --drafter Llama-3.1-405B` (exit 1; session 40 F1,
+    # require_draft_fits): the target's 70.6e9 B / 8 fit an H100, but the draft's 405B parameters in BF16 hold
+    # about 101 GB a GPU at TP8, more than the 80 GB HBM, so the refusal names the draft and its weights, not the target.
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.spec("Llama-3.1-70B", "H100", tp=8, input=1000, output=200, batch=1, acceptance=0.7, draft_tokens=3,
+                     drafter="Llama-3.1-405B")
+    assert err.value.subject == "Llama-3.1-405B"
+    assert err.value.field == "draft weights per GPU (B)"
+    assert 100e9 < err.value.value < 102e9  # 405.9e9 parameters × 2 B ÷ 8 = 101.5e9 B
+    assert err.value.id == "llmcost.fit.weights"
+    assert "the draft model's weights beside Llama-3.1-70B's" in err.value.rule
+
+
 def test_disagg_matches_the_tools_table():
     # llmcost disagg --model Llama-3.1-70B --hardware H100 --tp 8 --input 4000 --output 300 --ttft 1 --tpot 0.05
     r = llmcost.disagg("Llama-3.1-70B", "H100", tp=8, input=4000, output=300, ttft=1, tpot=0.05)
