@@ -473,7 +473,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         ->delimiter(',')
         ->capture_default_str();
     calibrate->add_flag("--with-uncertainty", cal.with_uncertainty, "Print each row's prediction interval");
-    calibrate->add_option("--coverage", cal.coverage, "Coverage of the intervals")->transform(probability)->capture_default_str();
+    calibrate->add_option("--coverage", cal.coverage, "Coverage of the intervals")->transform(percentile)->capture_default_str();
     calibrate->add_flag("--all-rows", cal.all_rows, "Fit check rows too (by default only calibration rows are fitted)");
     calibrate->add_option("--engine", cal.engine,
                           "Price every row with this engine's profile (trtllm | vllm | sglang); default: the reference engine")

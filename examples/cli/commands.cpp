@@ -867,12 +867,12 @@ report list(catalog_kind k, const std::string& hardware_file) {
             record rec{.id = std::string(m.name)};
             const bool mla = m.attention.kind == attention_kind::latent;
             rec.add("name", "name", std::string(m.name))
-                .add("layers", "layers", static_cast<double>(m.layers))
-                .add("hidden", "hidden", static_cast<double>(m.hidden))
+                .add("layers", "layers", static_cast<double>(m.layers), "count")  // whole counts, grouped: 16,384 (audit 40, F11)
+                .add("hidden", "hidden", static_cast<double>(m.hidden), "count")
                 .add("attention", "attention", std::string(mla ? "MLA" : m.attention.kv_heads == m.attention.query_heads ? "MHA" : "GQA"))
-                .add("kv_heads", "KV heads", static_cast<double>(m.attention.kv_heads))
-                .add("routed_experts", "experts", static_cast<double>(m.ffn.routed_experts))
-                .add("top_k", "top-k", static_cast<double>(m.ffn.top_k))
+                .add("kv_heads", "KV heads", static_cast<double>(m.attention.kv_heads), "count")
+                .add("routed_experts", "experts", static_cast<double>(m.ffn.routed_experts), "count")
+                .add("top_k", "top-k", static_cast<double>(m.ffn.top_k), "count")
                 .add("parameters", "parameters", static_cast<double>(total_parameters(m)))
                 .add("active_parameters", "active", static_cast<double>(active_parameters(m)))
                 .add("weights", "weights", std::string(m.weights.name))

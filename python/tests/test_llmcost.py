@@ -350,6 +350,16 @@ def test_spec_matches_the_tools_table():
     assert r.min_acceptance_for_target is None  # unreachable
 
 
+def test_spec_takes_the_tools_defaults():
+    # `llmcost spec --model Llama-3.1-70B --hardware H100 --tp 8` prices 1000 -> 200 tokens, batch 1, an EAGLE head,
+    # gamma 3, alpha 0.8 (speculation_defaults, one place for both faces; audit 40, F11)
+    given = llmcost.spec("Llama-3.1-70B", "H100", tp=8, input=1000, output=200, batch=1, acceptance=0.8,
+                         draft_tokens=3, drafter="eagle")
+    assert llmcost.spec("Llama-3.1-70B", "H100", tp=8).to_dict() == given.to_dict()
+    # the audit's call, acceptance and draft_tokens given, the rest defaulted
+    assert llmcost.spec("Llama-3.1-70B", "H100", tp=8, acceptance=0.8, draft_tokens=4).drafter == "an EAGLE head"
+
+
 def test_spec_refuses_a_draft_model_of_another_vocabulary():
     # As `llmcost spec --model Llama-2-70B --hardware H100 --tp 8 --drafter Llama-3.1-8B` (exit 1): a draft model
     # proposes the target's tokens, so Llama-3.1-8B's 128,256-entry vocabulary cannot draft for Llama-2-70B's 32,000

@@ -417,6 +417,18 @@ template <int G, class Drafter, token_count T, token_rate R>
     return out;
 }
 
+/// What the `llmcost spec` command and Python's `spec()` price when a caller names no request, batch or speculation
+/// (one place for both faces, audit 40 F11): 1,000 prompt tokens, 200 generated, one sequence, an EAGLE head drafting
+/// γ = 3 tokens at α = 0.8 (the tool's --acceptance, --draft-tokens and --drafter, for `estimate --spec` too).
+struct speculation_defaults {
+    static constexpr double input = 1000.0;
+    static constexpr double output = 200.0;
+    static constexpr double batch = 1.0;
+    static constexpr double acceptance = 0.8;
+    static constexpr int draft_tokens = 3;
+    static constexpr std::string_view drafter = "eagle";
+};
+
 // ---- speculation in a serving steady state ------------------------------------------------------
 
 /// Speculative decoding as a serving option: a drafter (a head built into the target, or a separate
