@@ -370,7 +370,7 @@ def test_spec_refuses_a_draft_model_of_another_vocabulary():
     assert err.value.id == "llmcost.speculative.draft_vocab"
     assert err.value.subject == "Llama-3.1-8B" and err.value.field == "vocab" and err.value.value == 128256
     assert "Llama-2-70B's vocabulary holds 32000 tokens, the draft model's 128256" in err.value.rule
-    # DeepSeek-V3's 129,280 entries are 1,024 more than Llama-3.1-70B's 128,256: past padding, refused too
+    # DeepSeek-V3's 129,280 entries against Llama-3.1-70B's 128,256: another size, refused too
     with pytest.raises(llmcost.InvalidInput) as err:
         llmcost.spec("Llama-3.1-70B", "H200", weights="fp8", drafter="DeepSeek-V3", **kw)
     assert err.value.id == "llmcost.speculative.draft_vocab" and err.value.value == 129280

@@ -341,29 +341,22 @@ constexpr int verified_tokens(int draft_tokens, int tree_tokens) {
 }
 }  // namespace detail::speculative
 
-/// The most a draft model's vocabulary may fall short of the target's: padding entries of the embedding, never sampled.
-/// vLLM asserts equal vocab sizes for a draft model (V0 spec_decode_worker, github.com/vllm-project/vllm/issues/5203;
-/// V1's draft-model path checks the sizes in SpeculativeConfig, vllm-project/vllm PR #24322); vllm-project/vllm PR
-/// #13849 (closed) tolerated a target larger by at most 128 for one tokenizer padded to different multiples (Qwen 2.5:
-/// 128 for the small models, 256 for the large), the draft's probabilities padded to the target's size. 128 is taken.
-inline constexpr int draft_vocab_padding_max = 128;
-
-/// 0 ≤ V_target − V_draft ≤ 128 (`draft_vocab_padding_max`): a separate draft model proposes the target's tokens, so
-/// its vocabulary is the target's up to padding; refused otherwise, naming both sizes (rule llmcost.speculative.draft_vocab).
-/// A draft head (EAGLE, MTP) shares the target's LM head and is not checked.
+/// V_draft = V_target: a separate draft model proposes the target's tokens, so its vocabulary must be the target's,
+/// exactly; refused otherwise, naming both sizes (rule llmcost.speculative.draft_vocab). vLLM requires equal vocab
+/// sizes for a draft model (V0 spec_decode_worker asserts it, github.com/vllm-project/vllm/issues/5203; V1 checks the
+/// sizes in SpeculativeConfig, vllm-project/vllm PR #24322). Tolerating a padding gap (Qwen 2.5 pads one tokenizer to
+/// 128 or 256) was only proposed: PR #13849 (≤ 128) was closed unmerged and PR #42775 (an opt-in flag) is open, so
+/// llmcost requires equality. A draft head (EAGLE, MTP) shares the target's LM head and is not checked.
 constexpr void require_draft_vocab(const model& target, const model& draft) {
-    const int gap = target.vocab - draft.vocab;
-    if (gap >= 0 && gap <= draft_vocab_padding_max) return;
+    if (draft.vocab == target.vocab) return;
     std::string rule = "the target ";  // appended piece by piece: GCC bug 105329
     rule += target.name;
     rule += "'s vocabulary holds ";
     rule += std::to_string(target.vocab);
     rule += " tokens, the draft model's ";
     rule += std::to_string(draft.vocab);
-    rule += ": a draft model proposes the target's tokens, so its vocabulary must be the target's, at most ";
-    rule += std::to_string(draft_vocab_padding_max);
-    rule += " padding entries smaller (vLLM refuses other pairs); use a draft model with the target's tokenizer, or a draft head "
-            "(eagle, mtp)";
+    rule += ": a draft model proposes the target's tokens, so its vocabulary must be the target's, of equal size (vLLM "
+            "requires equal sizes); use a draft model with the target's tokenizer, or a draft head (eagle, mtp)";
     throw invalid_input(draft.name, "vocab", static_cast<double>(draft.vocab), rule, "llmcost.speculative.draft_vocab");
 }
 
