@@ -595,21 +595,25 @@ std::optional<draft_head> head_named(const std::string& drafter, const model& m)
 }
 
 /// `serve_online_latency` at --rate (whole deployment, so dp ÷ rate between arrivals at each attention rank), its
-/// refusal of a rate the deployment does not sustain (field "interarrival (s)": Little's law with no crossing, or the
-/// running-batch cap's flow) told the most it sustains: λ* = B ÷ (O·t̄(B)) per attention rank (`online_rate_cap` of
-/// its saturated point, the cap `within_online_cap` checks), × dp as --rate counts it (audit 40, F4).
+/// refusal of a rate the deployment does not sustain (the running-batch cap's flow, id llmcost.serving.online_cap, or
+/// Little's law with no crossing, no id, field "interarrival (s)") told the most it sustains: λ* = B ÷ (O·t̄(B)) per
+/// attention rank (`online_rate_cap` of its saturated point, the cap `within_online_cap` checks), × dp as --rate counts
+/// it (audit 40, F4); only where that ceiling is below the refused rate (with no crossing it need not be).
 online_latency online_at_rate(const deployment& d, const request_shape& r, double rate, const scheduler_limits& l) {
     const double dp = static_cast<double>(d.layout.dp);
     try {
         return serve_online_latency(d, r, seconds(dp / rate), l);
     } catch (const invalid_input& e) {
-        if (e.field() != "interarrival (s)") throw;
+        const bool flow_cap = e.id() == "llmcost.serving.online_cap";
+        const bool no_crossing = e.id().empty() && e.field() == "interarrival (s)";
+        if (!flow_cap && !no_crossing) throw;
         double per_rank = 0;
         try {
             per_rank = online_rate_cap(saturated(d, r, l), r.output).value();
         } catch (const invalid_input&) {
             throw e;  // no saturated point to read a ceiling from: the refusal as it was
         }
+        if (!(per_rank * dp < rate)) throw;  // a ceiling at or above the refused rate would mislead: as it was
         std::string rule = e.rule();
         rule += "; the deployment sustains --rate below ";
         rule += text::plain(per_rank * dp, 4);

@@ -147,8 +147,10 @@ namespace detail {
     if (const double* d = std::get_if<double>(&v)) {
         if (unit == "J" && shown_in == "Wh") return human(*d / 3600.0, "Wh");
         if (unit == "B" && shown_in == "GiB") return to_text(gibibytes_t(bytes(*d)));
-        // a capacity in tokens: the whole tokens that fit, ⌊v⌋ (1,512,840.625 fit 1,512,840; audit 40, F10)
-        if (unit == "token" && shown_in == "whole tokens" && std::isfinite(*d)) return human(std::floor(*d), unit);
+        // a capacity in tokens: the whole tokens that fit, ⌊v·(1 + 10⁻¹²)⌋ (1,512,840.625 fit 1,512,840; audit 40,
+        // F10): the relative 10⁻¹² keeps a quotient that is n in exact arithmetic but lands a rounding below it at n
+        if (unit == "token" && shown_in == "whole tokens" && std::isfinite(*d))
+            return human(std::floor(*d * (1.0 + 1e-12)), unit);
         return human(*d, unit);
     }
     if (const bool* b = std::get_if<bool>(&v)) return *b ? "yes" : "no";

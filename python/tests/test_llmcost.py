@@ -631,9 +631,10 @@ def test_kv_spec_simulate_take_the_kept_modules_worked_by_hand():
     assert q.plain_step_s - p.plain_step_s == pytest.approx(1_471_152_128 / 7.352e12, rel=1e-8)
     assert q.verify_s - p.verify_s == pytest.approx(1_471_152_128 / 7.352e12, rel=1e-8)
     assert q.draft_s - p.draft_s == pytest.approx(24_117_248 / 7.352e12, rel=1e-6)
-    # a draft model keeps none of the target's modules (a dense drafter has no MLA kv_b): Llama-3.1-8B is refused for
-    # its vocabulary (128,256 against DeepSeek-V3's 129,280), not for a kv_b it would have been given
-    # (spec's drafter= is a catalog name; disagg's twin above prices a dense drafter with DeepSeek-V3's vocabulary)
+    # a draft model keeps none of the target's modules (a dense drafter has no MLA kv_b): that property is tested by
+    # disagg's twin above (a dense drafter with DeepSeek-V3's vocabulary, dense_ds_drafter(), priced with kv_b kept),
+    # as spec's drafter= takes only a catalog name; here only the order: Llama-3.1-8B is refused for its vocabulary
+    # (128,256 against DeepSeek-V3's 129,280), not for a kv_b it would have been given
     with pytest.raises(llmcost.InvalidInput) as err:
         llmcost.spec("DeepSeek-V3", "B200", **dict(s, drafter="Llama-3.1-8B"), excluded_modules="attention_kv_b")
     assert err.value.id == "llmcost.speculative.draft_vocab"

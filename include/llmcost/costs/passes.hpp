@@ -823,12 +823,12 @@ enum class band_floor : bool { exclusive, inclusive };
 /// large-message curve (`pass_model::custom_large_min` to `custom_all_reduce_max`); out of line, as the library's.
 template <class V>
 [[nodiscard, gnu::noinline]] constexpr V band_all_reduce_override(const pass_model& pm, const V& hidden_state, const V& other,
-                                                                  const interconnect& link, double lo, band_floor floor, double hi) {
+                                                                  const interconnect& link, double lo, band_floor floor_kind, double hi) {
     using L = lanes<V>;
     const V in_band = V(all_reduce_seconds(hidden_state, pm.d.layout.tp, link, pm.tp_algorithm) * pm.tp_all_reduces);
     const V below_ceiling = L::choose(hidden_state <= hi, in_band, other);
-    return floor == band_floor::inclusive ? L::choose(hidden_state >= lo, below_ceiling, other)
-                                          : L::choose(hidden_state > lo, below_ceiling, other);
+    return floor_kind == band_floor::inclusive ? L::choose(hidden_state >= lo, below_ceiling, other)
+                                               : L::choose(hidden_state > lo, below_ceiling, other);
 }
 
 template <class V>

@@ -412,7 +412,8 @@ template <int G, class Drafter, token_count T, token_rate R>
 
 /// What the `llmcost spec` command and Python's `spec()` price when a caller names no request, batch or speculation
 /// (one place for both faces, audit 40 F11): 1,000 prompt tokens, 200 generated, one sequence, an EAGLE head drafting
-/// γ = 3 tokens at α = 0.8 (the tool's --acceptance, --draft-tokens and --drafter, for `estimate --spec` too).
+/// γ = 3 tokens at α = 0.8 (the tool's --acceptance, --draft-tokens and --drafter, for `estimate --spec` too). Every
+/// other CLI command's default request (--input, --output: estimate, kv, cost, …) borrows `input` and `output` from here.
 struct speculation_defaults {
     static constexpr double input = 1000.0;
     static constexpr double output = 200.0;

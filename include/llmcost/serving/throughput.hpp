@@ -638,15 +638,22 @@ namespace detail {
 /// B ÷ O prompts that replace the answers ending). The engine runs no more than B sequences, so B tokens
 /// a step of t̄(B) is the most it emits; arrivals that bring more make the admission queue grow without
 /// bound (a queue is stable iff its load is below its capacity: Loynes, Proc. Camb. Phil. Soc. 58, 1962).
+/// Cross-multiplied, λ·O < `online_token_cap(at_cap)`, with no division.
 template <duration T>
 [[nodiscard]] constexpr bool within_online_cap(const serving_point& at_cap, const T& interarrival, const tokens_t& output) {
     return output.value() * at_cap.step_time.value() < at_cap.batch * in_base_units(interarrival).value();
 }
 
-/// λ* = B ÷ (O · t̄(B)): the arrival rate per attention rank at which `within_online_cap` stops holding, the most the
-/// deployment sustains online (requests/s; × dp for the whole deployment). `within_online_cap` is λ < λ*, cross-multiplied.
+/// B ÷ t̄(B): the most the engine emits per attention rank at its running-batch cap (tokens/s), the flow
+/// `within_online_cap` compares λ·O with (docs/online-caps.md).
+[[nodiscard]] constexpr tokens_per_second_t online_token_cap(const serving_point& at_cap) {
+    return tokens(at_cap.batch) / at_cap.step_time;
+}
+
+/// λ* = B ÷ t̄(B) ÷ O (`online_token_cap` ÷ O): the arrival rate per attention rank at which `within_online_cap` stops
+/// holding, the most the deployment sustains online (requests/s; × dp for the whole deployment).
 [[nodiscard]] constexpr per_second_t online_rate_cap(const serving_point& at_cap, const tokens_t& output) {
-    return per_second(at_cap.batch / (output.value() * at_cap.step_time.value()));
+    return online_token_cap(at_cap) / output;
 }
 
 namespace detail {
@@ -661,7 +668,7 @@ namespace detail {
     rule += " requests/s × ";
     rule += text::plain(output.value(), 4);
     rule += " tokens) is not below B ÷ t̄(B) = ";
-    rule += text::plain(at_cap.batch / t, 4);
+    rule += text::plain(online_token_cap(at_cap).value(), 4);
     rule += " tokens/s, the most the engine emits at its cap of B = ";
     rule += text::plain(at_cap.batch, 6);
     rule += " sequences (";
