@@ -1777,8 +1777,11 @@ PYBIND11_MODULE(_core, m) {
           "kept_format= and eager_prompt= as estimate takes them (every step priced with them), as `llmcost simulate "
           "--excluded-modules … --kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= as estimate takes "
           "them, as `llmcost simulate --gemm-table … --clock … --quick-reduce …`.");
-    m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "batch"_a,
-          "acceptance"_a, "draft_tokens"_a, "drafter"_a, "target"_a = py::none(), "tp"_a = layout.tp,
+    // The tool's defaults (`llmcost spec` with no --input, --output, --batch, --acceptance, --draft-tokens, --drafter)
+    m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a = speculation_defaults::input,
+          "output"_a = speculation_defaults::output, "batch"_a = speculation_defaults::batch,
+          "acceptance"_a = speculation_defaults::acceptance, "draft_tokens"_a = speculation_defaults::draft_tokens,
+          "drafter"_a = std::string(speculation_defaults::drafter), "target"_a = py::none(), "tp"_a = layout.tp,
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),

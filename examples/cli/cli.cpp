@@ -6,6 +6,7 @@
 #include "numbers.hpp"
 #include "plan_commands.hpp"
 #include "plan_sweep_commands.hpp"
+#include "rate_flag.hpp"
 #include "simulate_cli.hpp"
 
 #include <llmcost/descriptors/validation.hpp>
@@ -55,14 +56,6 @@ const CLI::Validator engine_clock{[](std::string& s) -> std::string {
                                       return {};
                                   },
                                   "MHZ"};
-/// --rate, every command's (`read_rate`: at most `max_rate_per_s`).
-const CLI::Validator rate_check{[](std::string& s) -> std::string {
-                                    double v = 0;
-                                    if (std::string why = read_rate(s, v); !why.empty()) return why;
-                                    s = canonical(v);
-                                    return {};
-                                },
-                                "REQUESTS/S"};
 /// A time target, in seconds.
 const CLI::Validator seconds_target = positive_in(1e-9, 1e6, "SECONDS");
 /// Money: positive, at least a nano-dollar (so that a price never underflows to "none" on its
@@ -480,7 +473,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         ->delimiter(',')
         ->capture_default_str();
     calibrate->add_flag("--with-uncertainty", cal.with_uncertainty, "Print each row's prediction interval");
-    calibrate->add_option("--coverage", cal.coverage, "Coverage of the intervals")->transform(probability)->capture_default_str();
+    calibrate->add_option("--coverage", cal.coverage, "Coverage of the intervals")->transform(percentile)->capture_default_str();
     calibrate->add_flag("--all-rows", cal.all_rows, "Fit check rows too (by default only calibration rows are fitted)");
     calibrate->add_option("--engine", cal.engine,
                           "Price every row with this engine's profile (trtllm | vllm | sglang); default: the reference engine")

@@ -644,6 +644,36 @@ std::optional<draft_head> head_named(const std::string& drafter, const model& m)
     return draft_head_named(drafter, m);  // the library's one reading of a drafter's name
 }
 
+/// `serve_online_latency` at --rate (whole deployment, so dp ÷ rate between arrivals at each attention rank), its
+/// refusal of a rate the deployment does not sustain (the running-batch cap's flow, id llmcost.serving.online_cap, or
+/// Little's law with no crossing, no id, field "interarrival (s)") told the most it sustains: λ* = B ÷ (O·t̄(B)) per
+/// attention rank (`online_rate_cap` of its saturated point, the cap `within_online_cap` checks), × dp as --rate counts
+/// it (audit 40, F4); only where that ceiling is below the refused rate (with no crossing it need not be).
+online_latency online_at_rate(const deployment& d, const request_shape& r, double rate, const scheduler_limits& l) {
+    const double dp = static_cast<double>(d.layout.dp);
+    try {
+        return serve_online_latency(d, r, seconds(dp / rate), l);
+    } catch (const invalid_input& e) {
+        const bool flow_cap = e.id() == "llmcost.serving.online_cap";
+        const bool no_crossing = e.id().empty() && e.field() == "interarrival (s)";
+        if (!flow_cap && !no_crossing) throw;
+        double per_rank = 0;
+        try {
+            per_rank = online_rate_cap(saturated(d, r, l), r.output).value();
+        } catch (const invalid_input&) {
+            throw e;  // no saturated point to read a ceiling from: the refusal as it was
+        }
+        if (!(per_rank * dp < rate)) throw;  // a ceiling at or above the refused rate would mislead: as it was
+        std::string rule = e.rule();
+        rule += "; the deployment sustains --rate below ";
+        rule += text::plain(per_rank * dp, 4);
+        rule += " requests/s (λ* = B ÷ (O·t̄(B))";
+        if (d.layout.dp > 1) rule += " = " + text::plain(per_rank, 4) + " per attention rank × " + std::to_string(d.layout.dp);
+        rule += ")";
+        throw invalid_input(e.subject(), e.field(), e.value(), rule, e.id());
+    }
+}
+
 drafter_choice drafter_for(const speculation_options& o, const deployment& d, const deployment_options& dep) {
     drafter_choice c{.speculation = {.acceptance = o.acceptance, .draft_tokens = o.draft_tokens, .head = {}, .draft = {}},
                      .text = {}};
@@ -717,7 +747,7 @@ report estimate(const estimate_command& c) {
     // latencies' distribution (serve_online_latency); energy and money at its output rate, the
     // arrivals' λ·O (the concurrency must still fit the KV cache).
     std::optional<online_latency> online;
-    if (c.rate > 0) online = serve_online_latency(d, r, seconds(static_cast<double>(d.layout.dp) / c.rate), o.limits);
+    if (c.rate > 0) online = online_at_rate(d, r, c.rate, o.limits);
     const request_estimate e = online ? llmcost::estimate_point(d, r, online->point, o) : llmcost::estimate(d, r, o);
     const serving_point& s = online ? online->point : e.point;
     if (c.explain) add_breakdown(out, d, r, s, o.limits);
@@ -772,7 +802,7 @@ report estimate(const estimate_command& c) {
         .add("tokens_per_s_per_user", "tokens/s one user sees", s.per_user.value(), "token/s")
         .add("kv_bytes_per_token", "KV cache per token (all layers)", e.kv_bytes_per_token.value(), "B/token")
         .add("weight_bytes_per_gpu", "weights per GPU", e.weight_bytes_per_gpu.value(), "B")
-        .add("kv_capacity_tokens", "KV room per replica (tokens)", e.kv_capacity_tokens.value(), "token")
+        .add("kv_capacity_tokens", "KV room per replica (tokens)", e.kv_capacity_tokens.value(), "token", "whole tokens")
         .add("energy_j_per_output_token", "GPU energy per output token (board power)",
              e.gpu_energy_per_output_token.value(), "J/token")
         .add("wall_energy_j_per_output_token", "at the wall (x server overhead x cooling)",
@@ -891,12 +921,12 @@ report list(catalog_kind k, const std::string& hardware_file) {
             record rec{.id = std::string(m.name)};
             const bool mla = m.attention.kind == attention_kind::latent;
             rec.add("name", "name", std::string(m.name))
-                .add("layers", "layers", static_cast<double>(m.layers))
-                .add("hidden", "hidden", static_cast<double>(m.hidden))
+                .add("layers", "layers", static_cast<double>(m.layers), "count")  // whole counts, grouped: 16,384 (audit 40, F11)
+                .add("hidden", "hidden", static_cast<double>(m.hidden), "count")
                 .add("attention", "attention", std::string(mla ? "MLA" : m.attention.kv_heads == m.attention.query_heads ? "MHA" : "GQA"))
-                .add("kv_heads", "KV heads", static_cast<double>(m.attention.kv_heads))
-                .add("routed_experts", "experts", static_cast<double>(m.ffn.routed_experts))
-                .add("top_k", "top-k", static_cast<double>(m.ffn.top_k))
+                .add("kv_heads", "KV heads", static_cast<double>(m.attention.kv_heads), "count")
+                .add("routed_experts", "experts", static_cast<double>(m.ffn.routed_experts), "count")
+                .add("top_k", "top-k", static_cast<double>(m.ffn.top_k), "count")
                 .add("parameters", "parameters", static_cast<double>(total_parameters(m)))
                 .add("active_parameters", "active", static_cast<double>(active_parameters(m)))
                 .add("weights", "weights", std::string(m.weights.name))
@@ -1094,7 +1124,8 @@ report kv(const kv_command& c) {
         .add("in_storage_B", "spilled to NVMe", p.in_storage.value(), "B")
         .add("overflow_B", "beyond every tier", p.overflow.value(), "B")
         .add("restore_s", "time to bring the spilled part back", p.restore_time.value(), "s")
-        .add("max_context_tokens_at_batch_1", "KV room per replica (tokens)", kv_capacity_tokens(d, reserve).value(), "token")
+        .add("max_context_tokens_at_batch_1", "KV room per replica (tokens)", kv_capacity_tokens(d, reserve).value(), "token",
+             "whole tokens")
         .add("max_sequences_at_context", "sequences of this context that fit in HBM", max_sequences(d, ctx, reserve));
     r.records.push_back(std::move(rec));
     if (c.dep.kv_memory_fraction > 0) r.notes.push_back(kv_memory_fraction_note(d.engine));

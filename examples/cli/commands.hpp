@@ -7,6 +7,7 @@
 #include "report.hpp"
 
 #include <llmcost/catalog/datasets.hpp>
+#include <llmcost/serving/speculative.hpp>
 #include <llmcost/serving/throughput.hpp>
 
 #include <filesystem>
@@ -101,8 +102,9 @@ struct deployment_options {
 };
 
 struct request_options {
-    double input = 1000;  ///< prompt tokens
-    double output = 200;  ///< generated tokens
+    // Every command's request: 1,000 -> 200 tokens, the one default Python's spec() takes too (speculation_defaults)
+    double input = speculation_defaults::input;    ///< prompt tokens
+    double output = speculation_defaults::output;  ///< generated tokens
     double prefix_hit = 0;  ///< share of the prompt found in a prefix cache (--prefix-hit), [0, 1)
     /// Lengths that vary (estimate --input-dist/--output-dist/--dataset, as simulate takes them):
     /// empty = every request has --input and --output tokens.
@@ -126,9 +128,10 @@ struct request_options {
 /// Speculative decoding, as `spec` reads it and as `estimate` takes it with --spec: one parser.
 struct speculation_options {
     bool on = false;                ///< --spec (estimate): price every decode step as a speculative one
-    double acceptance = 0.8;        ///< alpha, [0, 1)
-    int draft_tokens = 3;           ///< gamma, 1 to 64
-    std::string drafter = "eagle";  ///< "mtp", "eagle", or a catalog model name (a draft model)
+    double acceptance = speculation_defaults::acceptance;    ///< alpha, [0, 1)
+    int draft_tokens = speculation_defaults::draft_tokens;  ///< gamma, 1 to 64
+    /// "mtp", "eagle", or a catalog model name (a draft model)
+    std::string drafter = std::string(speculation_defaults::drafter);
 };
 
 struct estimate_command {
@@ -170,7 +173,7 @@ struct disagg_command {
 struct spec_command {
     deployment_options dep;
     request_options req;
-    double batch = 1;
+    double batch = speculation_defaults::batch;
     speculation_options spec;
     double target = 0;              ///< tokens/s per user to reach; 0 = none
 };

@@ -32,7 +32,7 @@ struct field {
     std::string label;  ///< for people: "time to first token"
     value v;
     std::string unit;   ///< SI: "s", "B", "B/s", "J", "W", "token", "token/s", "USD", "" for a ratio
-    std::string shown_in = {};  ///< a unit for people instead of `unit` in tables: "Wh" for "J"
+    std::string shown_in = {};  ///< a unit for people instead of `unit` in tables: "Wh" for "J", "whole tokens" (floored) for a token capacity
     std::string if_null = "unknown";  ///< what a table shows for null ("unreachable", "none")
     /// The key's first dot nests in JSON: "ttft_s.p90" is {"ttft_s": {"p90": …}}, the same key
     /// heads its CSV column (off by default: a key taken from a name may hold a dot of its own).
@@ -147,6 +147,10 @@ namespace detail {
     if (const double* d = std::get_if<double>(&v)) {
         if (unit == "J" && shown_in == "Wh") return human(*d / 3600.0, "Wh");
         if (unit == "B" && shown_in == "GiB") return to_text(gibibytes_t(bytes(*d)));
+        // a capacity in tokens: the whole tokens that fit, ⌊v·(1 + 10⁻¹²)⌋ (1,512,840.625 fit 1,512,840; audit 40,
+        // F10): the relative 10⁻¹² keeps a quotient that is n in exact arithmetic but lands a rounding below it at n
+        if (unit == "token" && shown_in == "whole tokens" && std::isfinite(*d))
+            return human(std::floor(*d * (1.0 + 1e-12)), unit);
         return human(*d, unit);
     }
     if (const bool* b = std::get_if<bool>(&v)) return *b ? "yes" : "no";

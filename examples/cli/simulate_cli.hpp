@@ -2,7 +2,7 @@
 /// \file
 /// The flags of `llmcost simulate` (CLI11), registered by cli.cpp beside its deployment flags.
 
-#include "numbers.hpp"
+#include "rate_flag.hpp"
 #include "simulate_command.hpp"
 
 #include <llmcost/catalog/datasets.hpp>
@@ -29,13 +29,6 @@ inline void add_simulate_options(CLI::App* app, simulate_command& c) {
                                    return {};
                                },
                                "COUNT"};
-    const CLI::Validator rate_check{[](std::string& s) -> std::string {  // every command's --rate (numbers.hpp read_rate)
-                                        double v = 0;
-                                        if (std::string why = read_rate(s, v); !why.empty()) return why;
-                                        s = canonical(v);
-                                        return {};
-                                    },
-                                    "REQUESTS/S"};
     CLI::Option* rate = app->add_option("--rate", c.rate, "Requests per second, whole deployment (open arrivals)")->transform(rate_check);
     CLI::Option* conc = app->add_option("--concurrency", c.concurrency, "Closed loop: N clients, each sending its next request when answered")
                             ->check(whole);

@@ -20,6 +20,12 @@ EXPECTED = SOURCE / "examples" / "cli" / "expected"
 FIXTURES = SOURCE / "tests" / "fixtures"
 
 
+def dense_ds_drafter():
+    """A dense draft model with DeepSeek-V3's vocabulary (Llama-3.1-8B's config.json, vocab_size 129280; hypothetical):
+    a draft of another vocabulary is refused (require_draft_vocab)."""
+    return llmcost.Model.from_hf_config(FIXTURES / "cli" / "dense_drafter_deepseek_vocab" / "config.json")
+
+
 def printed(v):
     """A figure as the tool's JSON and CSV print it: whole numbers in full, others to 10 significant digits."""
     if abs(v) < 2.0**53 and v == math.floor(v):
@@ -456,6 +462,50 @@ def test_spec_matches_the_tools_table():
     assert r.min_acceptance_for_target is None  # unreachable
 
 
+def test_spec_takes_the_tools_defaults():
+    # `llmcost spec --model Llama-3.1-70B --hardware H100 --tp 8` prices 1000 -> 200 tokens, batch 1, an EAGLE head,
+    # gamma 3, alpha 0.8 (speculation_defaults, one place for both faces; audit 40, F11)
+    given = llmcost.spec("Llama-3.1-70B", "H100", tp=8, input=1000, output=200, batch=1, acceptance=0.8,
+                         draft_tokens=3, drafter="eagle")
+    assert llmcost.spec("Llama-3.1-70B", "H100", tp=8).to_dict() == given.to_dict()
+    # the audit's call, acceptance and draft_tokens given, the rest defaulted
+    assert llmcost.spec("Llama-3.1-70B", "H100", tp=8, acceptance=0.8, draft_tokens=4).drafter == "an EAGLE head"
+
+
+def test_spec_refuses_a_draft_model_of_another_vocabulary():
+    # As `llmcost spec --model Llama-2-70B --hardware H100 --tp 8 --drafter Llama-3.1-8B` (exit 1): a draft model
+    # proposes the target's tokens, so Llama-3.1-8B's 128,256-entry vocabulary cannot draft for Llama-2-70B's 32,000
+    # (audit 40, F2; require_draft_vocab)
+    kw = dict(tp=8, input=1000, output=200, batch=1, acceptance=0.7, draft_tokens=3)
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.spec("Llama-2-70B", "H100", drafter="Llama-3.1-8B", **kw)
+    assert err.value.id == "llmcost.speculative.draft_vocab"
+    assert err.value.subject == "Llama-3.1-8B" and err.value.field == "vocab" and err.value.value == 128256
+    assert "Llama-2-70B's vocabulary holds 32000 tokens, the draft model's 128256" in err.value.rule
+    # DeepSeek-V3's 129,280 entries against Llama-3.1-70B's 128,256: another size, refused too
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.spec("Llama-3.1-70B", "H200", weights="fp8", drafter="DeepSeek-V3", **kw)
+    assert err.value.id == "llmcost.speculative.draft_vocab" and err.value.value == 129280
+    # a draft head shares the target's LM head: EAGLE on Llama-2-70B is priced
+    assert llmcost.spec("Llama-2-70B", "H100", drafter="eagle", **kw).drafter == "an EAGLE head"
+    # the same vocabulary: priced
+    assert llmcost.spec("Llama-3.1-70B", "H100", drafter="Llama-3.1-8B", **kw).speedup > 0
+
+
+def test_spec_refuses_a_draft_model_that_does_not_fit_naming_the_draft():
+    # As `llmcost spec --model Llama-3.1-70B --tp 8 --drafter Llama-3.1-405B` (exit 1; session 40 F1,
+    # require_draft_fits): the target's 70.6e9 B / 8 fit an H100, but the draft's 405B parameters in BF16 hold
+    # about 101 GB a GPU at TP8, more than the 80 GB HBM, so the refusal names the draft and its weights, not the target.
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.spec("Llama-3.1-70B", "H100", tp=8, input=1000, output=200, batch=1, acceptance=0.7, draft_tokens=3,
+                     drafter="Llama-3.1-405B")
+    assert err.value.subject == "Llama-3.1-405B"
+    assert err.value.field == "draft weights per GPU (B)"
+    assert 100e9 < err.value.value < 102e9  # 405.9e9 parameters × 2 B ÷ 8 = 101.5e9 B
+    assert err.value.id == "llmcost.fit.weights"
+    assert "the draft model's weights beside Llama-3.1-70B's" in err.value.rule
+
+
 def test_disagg_matches_the_tools_table():
     # llmcost disagg --model Llama-3.1-70B --hardware H100 --tp 8 --input 4000 --output 300 --ttft 1 --tpot 0.05
     r = llmcost.disagg("Llama-3.1-70B", "H100", tp=8, input=4000, output=300, ttft=1, tpot=0.05)
@@ -598,7 +648,7 @@ def test_excluded_modules_refusals_and_the_draft_model_as_the_tool_reads_them():
     plain = llmcost.estimate("DeepSeek-V3", "B200", **base)
     assert spaced.weight_bytes_per_gpu - plain.weight_bytes_per_gpu == 1_471_152_128
     d = dict(tp=8, weights="nvfp4", kv="fp8", input=1000, output=100, ttft=2, tpot=0.05, acceptance=0.7,
-             draft_tokens=3, drafter="Llama-3.1-8B")
+             draft_tokens=3, drafter=dense_ds_drafter())
     r = llmcost.disagg("DeepSeek-V3", "B200", excluded_modules="attention_kv_b", **d)
     assert r.to_dict() != llmcost.disagg("DeepSeek-V3", "B200", **d).to_dict()  # the target's kv_b still kept
 
@@ -693,8 +743,13 @@ def test_kv_spec_simulate_take_the_kept_modules_worked_by_hand():
     assert q.plain_step_s - p.plain_step_s == pytest.approx(1_471_152_128 / 7.352e12, rel=1e-8)
     assert q.verify_s - p.verify_s == pytest.approx(1_471_152_128 / 7.352e12, rel=1e-8)
     assert q.draft_s - p.draft_s == pytest.approx(24_117_248 / 7.352e12, rel=1e-6)
-    # a draft model keeps none of the target's modules (Llama-3.1-8B has no MLA kv_b)
-    llmcost.spec("DeepSeek-V3", "B200", **dict(s, drafter="Llama-3.1-8B"), excluded_modules="attention_kv_b")
+    # a draft model keeps none of the target's modules (a dense drafter has no MLA kv_b): that property is tested by
+    # disagg's twin above (a dense drafter with DeepSeek-V3's vocabulary, dense_ds_drafter(), priced with kv_b kept),
+    # as spec's drafter= takes only a catalog name; here only the order: Llama-3.1-8B is refused for its vocabulary
+    # (128,256 against DeepSeek-V3's 129,280), not for a kv_b it would have been given
+    with pytest.raises(llmcost.InvalidInput) as err:
+        llmcost.spec("DeepSeek-V3", "B200", **dict(s, drafter="Llama-3.1-8B"), excluded_modules="attention_kv_b")
+    assert err.value.id == "llmcost.speculative.draft_vocab"
     # simulate, one client, fixed lengths: every decode step runs one sequence, 200.1023 us longer, so the TPOT is
     one = dict(tp=8, weights="nvfp4", kv="fp8", concurrency=1, input_dist="1000", output_dist="100", requests=20)
     a = llmcost.simulate("DeepSeek-V3", "B200", **one)

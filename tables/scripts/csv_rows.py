@@ -37,12 +37,12 @@ def row_named(rows, name, path):
 
 
 def insert_columns(rows, columns, fill="0", before="source"):
-    """Add each of `columns` the header lacks, in order, just before the `before` column, every row (blank lines
-    kept blank) filled with `fill`; the names added."""
+    """Add each of `columns` the header lacks, in order, just before the `before` column (None: at the end), every row
+    (blank lines kept blank) filled with `fill`; the names added."""
     head = rows[0]
     added = [c for c in columns if c not in head]
     for column in added:
-        at = head.index(before)
+        at = head.index(before) if before else len(head)
         for r in rows:
             if r:
                 r.insert(at, column if r is head else fill)

@@ -33,8 +33,8 @@ import sys
 
 import csv
 
-from csv_rows import load, row_named, save
-from sglang_cdna4_quick_reduce import NCCL_MS, add_columns, fit
+from csv_rows import insert_columns, load, row_named, save
+from sglang_cdna4_quick_reduce import NCCL_MS, fit
 
 ENGINES = "tables/engines.csv"
 PROFILE = "SGLang on CDNA4 (ROCm)"
@@ -105,13 +105,8 @@ def figures():
 def main():
     want = figures()
     engines = load(ENGINES)
-    add_columns(engines, list(want), before="source")
+    insert_columns(engines, list(want), fill="0", before="source")
     col = {name: i for i, name in enumerate(engines[0])}
-    for r in engines[1:]:
-        if r:
-            for name in want:
-                if r[col[name]] == "":
-                    r[col[name]] = "0"
     row = row_named(engines, PROFILE, ENGINES)
     if row[col["library_all_reduce_us"]] != str(LIBRARY_US) or row[col["library_all_reduce_bus_GBps"]] != "380":
         sys.exit(f"{ENGINES}: {PROFILE}: the RCCL fit is not 56.88 us / 380 GB/s, the transfer's reference; refused")

@@ -33,7 +33,7 @@ unexpected state. Idempotent; run from the repository root, then `python3 tables
 import math
 import sys
 
-from csv_rows import load, row_named, save
+from csv_rows import insert_columns, load, row_named, save
 
 ENGINES, MEASUREMENTS = "tables/engines.csv", "tables/measurements.csv"
 PROFILE = "SGLang on CDNA4 (ROCm)"
@@ -96,28 +96,11 @@ def figures():
             "quick_reduce_min_KiB": "2048", "quick_reduce_max_KiB": str(2 * 1024 * 1024)}
 
 
-def add_columns(rows, names, before=None):
-    """Each of `names` the header lacks, appended (or inserted before `before`), every row filled empty."""
-    head = rows[0]
-    for name in names:
-        if name in head:
-            continue
-        at = head.index(before) if before else len(head)
-        for r in rows:
-            if r:
-                r.insert(at, name if r is head else "")
-
-
 def main():
     want = figures()
     engines = load(ENGINES)
-    add_columns(engines, list(want), before="source")
+    insert_columns(engines, list(want), fill="0", before="source")
     col = {name: i for i, name in enumerate(engines[0])}
-    for r in engines[1:]:
-        if r:
-            for name in want:
-                if r[col[name]] == "":
-                    r[col[name]] = "0"
     row = row_named(engines, PROFILE, ENGINES)
     if row[col["library_all_reduce_us"]] != str(LIBRARY_US) or row[col["library_all_reduce_bus_GBps"]] != "380":
         sys.exit(f"{ENGINES}: {PROFILE}: the RCCL fit is not 56.88 us / 380 GB/s, the transfer's reference; refused")
@@ -130,7 +113,7 @@ def main():
     save(ENGINES, engines)
 
     rows = load(MEASUREMENTS)
-    add_columns(rows, ["quick_reduce"])
+    insert_columns(rows, ["quick_reduce"], fill="", before=None)
     mcol = {name: i for i, name in enumerate(rows[0])}
     hits = [r for r in rows[1:] if r and r[mcol["id"]].startswith(ROW_PREFIX)]
     if len(hits) != EXPECTED_ROWS:

@@ -35,15 +35,15 @@ TEST_CASE("prefix cache S6: prefill with a cached fraction of the prompt") {
         CHECK(p.uncached == prefill_pass(dash, 1, 2000_tok, 0_tok).time());
         CHECK(p.saving_fraction() > 0.0);
         CHECK(p.saving_fraction() < 1.0);
-        // A full hit still computes the last token, for its logits.
-        CHECK(prefix_cache::prefill_times(dash, 2000_tok, 1.0).cached == prefill_pass(dash, 1, 1_tok, 1999_tok).time());
+        // A near-full hit still computes the last token, for its logits: (1 − 0.9999) · 2,000 = 0.2 → 1 computed.
+        CHECK(prefix_cache::prefill_times(dash, 2000_tok, 0.9999).cached == prefill_pass(dash, 1, 1_tok, 1999_tok).time());
     }
     SUBCASE("a higher hit rate never increases TTFT") {
         for (const deployment& d : {dash, llama70_h100}) {
             for (double p : {200.0, 2000.0, 32000.0}) {
                 seconds_t prev = prefix_cache::prefill_times(d, tokens(p), 0.0).cached;
                 for (double h = 0.05; h <= 1.0 + 1e-9; h += 0.05) {
-                    const seconds_t t = prefix_cache::prefill_times(d, tokens(p), detail::min(h, 1.0)).cached;
+                    const seconds_t t = prefix_cache::prefill_times(d, tokens(p), detail::min(h, 0.9999)).cached;
                     CHECK(t <= prev);
                     prev = t;
                 }
@@ -66,7 +66,20 @@ TEST_CASE("prefix cache S6: prefill with a cached fraction of the prompt") {
     }
     SUBCASE("bad input is refused") {
         CHECK(test::contains(error_of([] { return prefix_cache::prefill_times(dash, 2000_tok, 1.5); }),
-                             "cached_fraction = 1.5: a fraction must be in [0, 1]"));
+                             "cached_fraction = 1.5: a prefix-cache hit rate is in [0, 1)"));
+        // A whole prompt cached is refused as the CLI's --prefix-hit 1 and the simulator's prefix_hit_rate = 1 are: one
+        // rule and id (require_prefix_hit_rate), the prompt's last token is always computed (audit 40, F6)
+        const std::string whole = error_of([] { return prefix_cache::prefill_times(dash, 2000_tok, 1.0); });
+        CHECK(test::contains(whole, "prefix cache: cached_fraction = 1: a prefix-cache hit rate is in [0, 1): at least the "
+                                    "prompt's last token is computed [llmcost.simulate.prefix_hit_rate]"));
+        CHECK(test::contains(error_of([] { return prefix_cache::prefill_times(dash, 2000_tok, -0.25); }),
+                             "cached_fraction = -0.25"));
+        CHECK(test::contains(error_of([] { return prefix_cache::expected_prefill(dash, 200_tok, 200_tok, 0.5); }),
+                             "prefix (tokens) = 200: must be in [0, prompt)"));
+        // the same rule for a request's cached fraction and the simulator's hit rate
+        CHECK(test::contains(error_of([] { return serve_at_batch(dash, {.input = 2000_tok, .output = 500_tok, .cached_fraction = 1.0}, 8); }),
+                             "request: cached_fraction = 1: a prefix-cache hit rate is in [0, 1): at least the prompt's last "
+                             "token is computed [llmcost.simulate.prefix_hit_rate]"));
         CHECK(test::contains(error_of([] { return prefix_cache::prefill_times(dash, 0_tok, 0.5); }), "prompt (tokens) = 0"));
         CHECK(test::contains(error_of([] { return prefix_cache::expected_prefill(dash, 200_tok, 300_tok, 0.5); }),
                              "prefix (tokens) = 300"));

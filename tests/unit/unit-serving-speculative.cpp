@@ -399,6 +399,15 @@ TEST_CASE("T6 speculative: a separate draft model") {
     const speculative_step h = speculative_step_for(target, eagle_draft_head(target.m), 1, 2048_tok, 4);
     CHECK(h.draft_time < s.draft_time);
     for (double a : {0.5, 0.7, 0.9}) CHECK(h.speedup(a) > s.speedup(a));
+    // Equal vocabularies only, as vLLM requires (require_draft_vocab): Qwen 2.5's padding gap, the draft 128 entries
+    // short (128,128 against 128,256), is refused as a larger draft vocabulary is; the rule names both sizes.
+    for (int gap : {128, 1, -1}) {
+        deployment other = draft;
+        other.m.vocab = target.m.vocab - gap;
+        const std::string sizes = "vocabulary holds 128256 tokens, the draft model's " + std::to_string(128256 - gap);
+        CHECK_THROWS_WITH_AS(static_cast<void>(speculative_step_for(target, other, 1, 2048_tok, 4)),
+                             doctest::Contains(sizes.c_str()), invalid_input);
+    }
 }
 
 TEST_CASE("T6 speculative: properties of the deployment-level step") {

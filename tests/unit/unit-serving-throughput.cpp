@@ -325,6 +325,8 @@ TEST_CASE("serving: online, the running-batch cap (docs/online-caps.md)") {
         CHECK(test::contains(m, "λ·O < B ÷ t̄(B)"));
         CHECK(test::contains(m, "[llmcost.serving.online_cap]"));
         CHECK(test::contains(m, text::plain(8.0 / t_cap, 4) + " tokens/s"));
+        // the most it sustains, λ* = 8 ÷ (500 · t̄(8)) = 1 ÷ gap_at_cap (what `llmcost estimate --rate` states)
+        CHECK(online_rate_cap(saturated(d, r, eight), r.output).value() == doctest::Approx(1.0 / gap_at_cap).epsilon(1e-9));
         CHECK_FALSE(within_online_cap(saturated(d, r, eight), seconds(gap), r.output));
     }
     SUBCASE("just below: priced, at the rate that arrives, no more than B decoding") {

@@ -821,22 +821,23 @@ template <class V>
                      link_model);
 }
 
-/// The TP all-reduce with the run's quantized all-reduce where the message is in its band
-/// (`pass_model::quick_reduce_min` ≤ S ≤ `quick_reduce_max`); out of line, as the library's.
-template <class V>
-[[nodiscard, gnu::noinline]] constexpr V quick_reduce_override(const pass_model& pm, const V& hidden_state, const V& other) {
-    using L = lanes<V>;
-    const V quick = V(all_reduce_seconds(hidden_state, pm.d.layout.tp, pm.quick_reduce_link, pm.tp_algorithm) * pm.tp_all_reduces);
-    return L::choose(hidden_state >= pm.quick_reduce_min, L::choose(hidden_state <= pm.quick_reduce_max, quick, other), other);
-}
+/// Whether a message-size band's floor takes a message of exactly that size. QuickReduce's does
+/// (quick_all_reduce.py should_quick_allreduce: `_QR_MIN_SIZE ≤ size`, `engine_collectives::quick_reduce_takes`); the
+/// custom kernel's large-message curve does not: it starts above the small-message model's largest checked message
+/// (S > 1,536 KiB, B97's; docs/cdna-all-reduce.md §9). Both bands take their ceiling (`≤ qr_max_size`, `inp_size <= max_size`).
+enum class band_floor : bool { exclusive, inclusive };
 
-/// The TP all-reduce with the custom kernel's large-message curve where the message is in its band
-/// (`pass_model::custom_large_min` < S ≤ `custom_all_reduce_max`); out of line, as the library's.
+/// The TP all-reduce on `link` where the message S is in its band, lo < S ≤ hi (lo ≤ S ≤ hi with an inclusive
+/// floor), else `other`: the run's quantized all-reduce (`pass_model::quick_reduce_*`) and the custom kernel's
+/// large-message curve (`pass_model::custom_large_min` to `custom_all_reduce_max`); out of line, as the library's.
 template <class V>
-[[nodiscard, gnu::noinline]] constexpr V custom_large_override(const pass_model& pm, const V& hidden_state, const V& other) {
+[[nodiscard, gnu::noinline]] constexpr V band_all_reduce_override(const pass_model& pm, const V& hidden_state, const V& other,
+                                                                  const interconnect& link, double lo, band_floor floor_kind, double hi) {
     using L = lanes<V>;
-    const V large = V(all_reduce_seconds(hidden_state, pm.d.layout.tp, pm.custom_large_link, pm.tp_algorithm) * pm.tp_all_reduces);
-    return L::choose(hidden_state > pm.custom_large_min, L::choose(hidden_state <= pm.custom_all_reduce_max, large, other), other);
+    const V in_band = V(all_reduce_seconds(hidden_state, pm.d.layout.tp, link, pm.tp_algorithm) * pm.tp_all_reduces);
+    const V below_ceiling = L::choose(hidden_state <= hi, in_band, other);
+    return floor_kind == band_floor::inclusive ? L::choose(hidden_state >= lo, below_ceiling, other)
+                                               : L::choose(hidden_state > lo, below_ceiling, other);
 }
 
 template <class V>
@@ -1317,13 +1318,15 @@ template <class V>
     if (pm.library_all_reduce_min >= 0.0) [[unlikely]]  // the engine's collective library above the custom kernel's sizes
         r.tp = detail::library_all_reduce_override(pm, hidden_state, r.tp);
     if (pm.quick_reduce_min >= 0.0) [[unlikely]]  // the run's quantized all-reduce in its band, above the custom kernel
-        r.tp = detail::quick_reduce_override(pm, hidden_state, r.tp);
+        r.tp = detail::band_all_reduce_override(pm, hidden_state, r.tp, pm.quick_reduce_link, pm.quick_reduce_min,
+                                                detail::band_floor::inclusive, pm.quick_reduce_max);
     if (pm.custom_all_reduce_max > 0.0)  // the engine's custom all-reduce up to its largest message
         r.tp = L::choose(hidden_state <= pm.custom_all_reduce_max,
                          V(all_reduce_seconds(hidden_state, d.layout.tp, pm.custom_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
                          r.tp);
     if (pm.custom_large_min >= 0.0) [[unlikely]]  // the custom kernel's large messages on their own curve
-        r.tp = detail::custom_large_override(pm, hidden_state, r.tp);
+        r.tp = detail::band_all_reduce_override(pm, hidden_state, r.tp, pm.custom_large_link, pm.custom_large_min,
+                                                detail::band_floor::exclusive, pm.custom_all_reduce_max);
     // GEMM + all-reduce in one kernel (TensorRT-LLM's gemm_allreduce_plugin): each output tile of a
     // row-parallel GEMM is reduced over NVLS while the next tiles compute, so the pair lasts
     // max(t_row, t_AR) and the step pays t_AR' = max(0, t_AR − f_row · max(GEMM compute, weights)).
@@ -1447,6 +1450,15 @@ struct prompt_chunks {
 /// last token for the same reason).
 [[nodiscard]] constexpr tokens_t fresh_prompt_tokens(const tokens_t& prompt, double cached_fraction) {
     return tokens(detail::max(1.0, (1.0 - cached_fraction) * prompt.value()));
+}
+
+/// h ∈ [0, 1): a prefix-cache hit rate (the share of a prompt found in the cache) leaves at least the prompt's last
+/// token to compute (`fresh_prompt_tokens`); one rule, llmcost.simulate.prefix_hit_rate, for every path that takes one
+/// (`request_shape::cached_fraction`, `sim::options::prefix_hit_rate`, `prefix_cache::prefill_times`).
+constexpr void require_prefix_hit_rate(std::string_view subject, std::string_view field, double h) {
+    require(h >= 0.0 && h < 1.0, subject, field, h,
+            "a prefix-cache hit rate is in [0, 1): at least the prompt's last token is computed",
+            "llmcost.simulate.prefix_hit_rate");
 }
 
 [[nodiscard]] constexpr prompt_chunks split_prompt(const tokens_t& prompt, const tokens_t& chunk) {

@@ -57,13 +57,13 @@ struct prefill_comparison {
 };
 
 /// new = fresh_prompt_tokens(P, h), cached = P − new; t = prefill_pass(new after cached) vs prefill_pass(P)
-/// (S6). At least one token is always computed: a full hit still needs the last position's logits
-/// (vLLM recomputes the last token for the same reason).
+/// (S6), h ∈ [0, 1) (`require_prefix_hit_rate`). At least one token is always computed: a full hit still needs the
+/// last position's logits (vLLM recomputes the last token for the same reason).
 template <token_count T>
 [[nodiscard]] constexpr prefill_comparison prefill_times(const deployment& d, const T& prompt,
                                                                         double cached_fraction, double batch = 1.0) {
     detail::require_prompt(prompt);
-    detail::require_fraction(cached_fraction, "cached_fraction");
+    require_prefix_hit_rate("prefix cache", "cached_fraction", cached_fraction);
     require(batch >= 1.0, "prefix cache", "batch", batch, "at least one prompt per pass");
     const double p = in_base_units(prompt).value();
     const double fresh = fresh_prompt_tokens(tokens(p), cached_fraction).value();
@@ -80,7 +80,8 @@ template <token_count T, token_count U>
     detail::require_fraction(hit_rate, "hit_rate");
     const double p = in_base_units(prompt).value();
     const double h = in_base_units(prefix).value();
-    require(h >= 0.0 && h <= p, "prefix cache", "prefix (tokens)", h, "must be in [0, prompt]");
+    require(h >= 0.0 && h < p, "prefix cache", "prefix (tokens)", h,
+            "must be in [0, prompt): at least the prompt's last token is computed (`require_prefix_hit_rate`)");
     const prefill_comparison t = prefill_times(d, prompt, h / p, batch);
     return t.cached * hit_rate + t.uncached * (1.0 - hit_rate);
 }

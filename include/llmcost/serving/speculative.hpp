@@ -341,6 +341,25 @@ constexpr int verified_tokens(int draft_tokens, int tree_tokens) {
 }
 }  // namespace detail::speculative
 
+/// V_draft = V_target: a separate draft model proposes the target's tokens, so its vocabulary must be the target's,
+/// exactly; refused otherwise, naming both sizes (rule llmcost.speculative.draft_vocab). vLLM requires equal vocab
+/// sizes for a draft model (V0 spec_decode_worker asserts it, github.com/vllm-project/vllm/issues/5203; V1 checks the
+/// sizes in SpeculativeConfig, vllm-project/vllm PR #24322). Tolerating a padding gap (Qwen 2.5 pads one tokenizer to
+/// 128 or 256) was only proposed: PR #13849 (≤ 128) was closed unmerged and PR #42775 (an opt-in flag) is open, so
+/// llmcost requires equality. A draft head (EAGLE, MTP) shares the target's LM head and is not checked.
+constexpr void require_draft_vocab(const model& target, const model& draft) {
+    if (draft.vocab == target.vocab) return;
+    std::string rule = "the target ";  // appended piece by piece: GCC bug 105329
+    rule += target.name;
+    rule += "'s vocabulary holds ";
+    rule += std::to_string(target.vocab);
+    rule += " tokens, the draft model's ";
+    rule += std::to_string(draft.vocab);
+    rule += ": a draft model proposes the target's tokens, so its vocabulary must be the target's, of equal size (vLLM "
+            "requires equal sizes); use a draft model with the target's tokenizer, or a draft head (eagle, mtp)";
+    throw invalid_input(draft.name, "vocab", static_cast<double>(draft.vocab), rule, "llmcost.speculative.draft_vocab");
+}
+
 /// One step with a separate draft model (Leviathan et al. 2023; Chen et al. 2023): γ decode passes
 /// of `draft` at the same batch and context, then one verification pass of `target` over γ + 1
 /// tokens per sequence (or `tree_tokens` for a draft tree). The draft's growth from c to c + γ − 1
@@ -352,6 +371,7 @@ template <token_count T>
     const int n = detail::speculative::verified_tokens(draft_tokens, tree_tokens);
     detail::speculative::require_batch(batch);
     detail::speculative::require_context(context);
+    require_draft_vocab(target.m, draft.m);
     return speculative_step{
         .draft_tokens = draft_tokens,
         .draft_time = decode_pass(draft, batch, context).time() * static_cast<double>(draft_tokens),
@@ -389,6 +409,19 @@ template <int G, class Drafter, token_count T, token_rate R>
             speculative_min_acceptance(speculative_step_for(target, drafter, batch, context, g), target_rate);
     return out;
 }
+
+/// What the `llmcost spec` command and Python's `spec()` price when a caller names no request, batch or speculation
+/// (one place for both faces, audit 40 F11): 1,000 prompt tokens, 200 generated, one sequence, an EAGLE head drafting
+/// γ = 3 tokens at α = 0.8 (the tool's --acceptance, --draft-tokens and --drafter, for `estimate --spec` too). Every
+/// other CLI command's default request (--input, --output: estimate, kv, cost, …) borrows `input` and `output` from here.
+struct speculation_defaults {
+    static constexpr double input = 1000.0;
+    static constexpr double output = 200.0;
+    static constexpr double batch = 1.0;
+    static constexpr double acceptance = 0.8;
+    static constexpr int draft_tokens = 3;
+    static constexpr std::string_view drafter = "eagle";
+};
 
 // ---- speculation in a serving steady state ------------------------------------------------------
 

@@ -42,8 +42,7 @@ struct request_shape {
     [[nodiscard]] constexpr tokens_t cached() const { return input - computed(); }
 
     constexpr void validate() const {
-        require(cached_fraction >= 0.0 && cached_fraction < 1.0, "request", "cached_fraction", cached_fraction,
-                "a prefix-cache hit rate is in [0, 1): at least the prompt's last token is computed");
+        require_prefix_hit_rate("request", "cached_fraction", cached_fraction);
         require(positive_finite(input.value()), "request", "input (tokens)", input.value(),
                 "a prompt has at least one token");
         require(output.value() >= 1.0 && non_negative_finite(output.value()), "request", "output (tokens)",
@@ -639,9 +638,22 @@ namespace detail {
 /// B ÷ O prompts that replace the answers ending). The engine runs no more than B sequences, so B tokens
 /// a step of t̄(B) is the most it emits; arrivals that bring more make the admission queue grow without
 /// bound (a queue is stable iff its load is below its capacity: Loynes, Proc. Camb. Phil. Soc. 58, 1962).
+/// Cross-multiplied, λ·O < `online_token_cap(at_cap)`, with no division.
 template <duration T>
 [[nodiscard]] constexpr bool within_online_cap(const serving_point& at_cap, const T& interarrival, const tokens_t& output) {
     return output.value() * at_cap.step_time.value() < at_cap.batch * in_base_units(interarrival).value();
+}
+
+/// B ÷ t̄(B): the most the engine emits per attention rank at its running-batch cap (tokens/s), the flow
+/// `within_online_cap` compares λ·O with (docs/online-caps.md).
+[[nodiscard]] constexpr tokens_per_second_t online_token_cap(const serving_point& at_cap) {
+    return tokens(at_cap.batch) / at_cap.step_time;
+}
+
+/// λ* = B ÷ t̄(B) ÷ O (`online_token_cap` ÷ O): the arrival rate per attention rank at which `within_online_cap` stops
+/// holding, the most the deployment sustains online (requests/s; × dp for the whole deployment).
+[[nodiscard]] constexpr per_second_t online_rate_cap(const serving_point& at_cap, const tokens_t& output) {
+    return online_token_cap(at_cap) / output;
 }
 
 namespace detail {
@@ -656,7 +668,7 @@ namespace detail {
     rule += " requests/s × ";
     rule += text::plain(output.value(), 4);
     rule += " tokens) is not below B ÷ t̄(B) = ";
-    rule += text::plain(at_cap.batch / t, 4);
+    rule += text::plain(online_token_cap(at_cap).value(), 4);
     rule += " tokens/s, the most the engine emits at its cap of B = ";
     rule += text::plain(at_cap.batch, 6);
     rule += " sequences (";

@@ -256,9 +256,7 @@ struct options {
         require(limits.max_tokens_per_step == 0.0 || limits.max_tokens_per_step >= 1.0, "simulation", "max_tokens_per_step",
                 limits.max_tokens_per_step, "a step's token cap is 0 (none) or at least one token: a chunk of no token never ends",
                 "llmcost.simulate.max_tokens");
-        require(prefix_hit_rate >= 0.0 && prefix_hit_rate < 1.0, "simulation", "prefix_hit_rate", prefix_hit_rate,
-                "a prefix-cache hit rate is in [0, 1): at least the prompt's last token is computed (as request_shape::cached_fraction)",
-                "llmcost.simulate.prefix_hit_rate");
+        require_prefix_hit_rate("simulation", "prefix_hit_rate", prefix_hit_rate);
         require(non_negative_finite(shared_prefix_tokens), "simulation", "shared_prefix_tokens", shared_prefix_tokens,
                 "must be zero or positive and finite");
         require(prefill_servers >= 0.0 && prefill_servers <= 1e6 && detail::const_trunc(prefill_servers) == prefill_servers,
