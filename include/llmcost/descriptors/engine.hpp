@@ -946,6 +946,21 @@ struct engine_profile {
     return e;
 }
 
+/// The rule a run's own KV block size keeps: a whole number of tokens, 1 (unpaged, SGLang page_size 1) to 2¹⁶.
+[[nodiscard]] constexpr bool is_kv_block_size(double tokens_per_block) noexcept {
+    return tokens_per_block >= 1.0 && tokens_per_block <= 65536.0 && detail::const_trunc(tokens_per_block) == tokens_per_block;
+}
+inline constexpr std::string_view kv_block_size_rule = "a whole number of tokens per KV block, from 1 to 65,536";
+
+/// `e` with its paged KV cache's block size set to the run's own (vLLM `block_size`, TensorRT-LLM
+/// `tokens_per_block`, SGLang `page_size`): every sequence then holds whole blocks (`kv_block_slots`). The
+/// one way a run's block size reaches an engine: a measurement row (`plan::on_engine`).
+[[nodiscard]] constexpr engine_profile with_kv_block_tokens(engine_profile e, double tokens_per_block) {
+    require(is_kv_block_size(tokens_per_block), e.name, "kv_block_tokens", tokens_per_block, kv_block_size_rule);
+    e.scheduler.kv_block_tokens = tokens_per_block;
+    return e;
+}
+
 /// How a refusal of the switch reads its value 1 (the message shows "`field` = 1"): the switch on, INT4, the way the
 /// user typed it (--quick-reduce int4, quick_reduce="int4", a row's int4).
 inline constexpr std::string_view quick_reduce_on = "(1: on, INT4) ";
