@@ -179,6 +179,7 @@ deployment build(const deployment_options& o) {
     d = with_formats(d, f);
     if (!o.engine.empty()) d.engine = engine_named_for(o.engine, d.hw);
     if (o.kv_memory_fraction > 0) d.engine = with_kv_memory_fraction(d.engine, o.kv_memory_fraction);  // the launch's flag
+    if (o.kv_block_tokens > 0) d.engine = with_kv_block_tokens(d.engine, o.kv_block_tokens);  // the launch's block size
     if (const std::optional<prompt_launch_mode> p = eager_prompt_of(o.checkpoint)) d.engine.overheads.prompt_launch = *p;
     if (!o.gemm_table.empty()) d.gemm.table = gemm_table_named(o.gemm_table);
     if (o.quick_reduce == "int4") d.engine = with_quick_reduce(d.engine, d.layout.tp, d.engine.name, "--quick-reduce");
