@@ -130,7 +130,7 @@ TEST_CASE("simulator: whole blocks and vLLM V0's watermark at admission, by hand
     CHECK(admitted_at_once(32.0, 0.01, n, 1000.0, 1000.0) == std::floor(0.99 * slots / 2016.0));
     CHECK(admitted_at_once(32.0, 0.01, n, 1000.0, 1000.0) < admitted_at_once(1.0, 0.0, n, 1000.0, 1000.0));
     // The watermark is a share in [0, 1), named when not.
-    const std::string m = test::message_of([&] { return admitted_at_once(1.0, 1.0, 2.0, 10.0, 10.0); });
+    const std::string m = test::error_of([&] { return admitted_at_once(1.0, 1.0, 2.0, 10.0, 10.0); });
     CHECK(test::contains(m, "admission_watermark"));
 }
 
@@ -169,5 +169,5 @@ TEST_CASE("measurements: a row's kv_block_tokens and kv_watermark, read and carr
     CHECK(test::contains(mark, "k.csv:2:26"));
     CHECK(test::contains(mark, "kv_watermark"));
     // The engine's own rule, refused named.
-    CHECK(test::contains(test::message_of([] { return with_kv_block_tokens(catalog::vllm_cdna3, 0.5); }), "kv_block_tokens"));
+    CHECK(test::contains(test::error_of([] { return with_kv_block_tokens(catalog::vllm_cdna3, 0.5); }), "kv_block_tokens"));
 }
