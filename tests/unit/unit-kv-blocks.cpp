@@ -56,7 +56,7 @@ TEST_CASE("kv_block_slots: ⌈n ÷ B⌉ · B, by hand") {
     CHECK(kv_block_size(llama8_trtllm(32.0)).value() == 32.0);
 }
 
-TEST_CASE("kv_block_slots property: at least n, under one block more; a block that divides another wastes no more") {
+TEST_CASE("kv_block_slots property: at least n, under one block more, and a block that divides another wastes no more") {
     for (double n = 1.0; n <= 3000.0; n += 7.0)
         for (const double b : {1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0}) {
             const double s = kv_block_slots(tokens(n), tokens(b)).value();
