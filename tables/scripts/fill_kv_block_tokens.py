@@ -100,7 +100,11 @@ def main():
         if sizes:
             r[col_b] = str(sizes.pop())
             filled_b += 1
-        v0 = version_below_0_8(r[ver]) or "VLLM_USE_V1: 0" in r[notes] or any(not YAMLS[y][1] for y in cited)
+        # A cited yaml that sets VLLM_USE_V1: 1 wins over the system json's stated version: those runs use the stock
+        # V1 scheduler (docs/amd-vllm.md, "The MI325X Interactive rows"; ROCm/vllm @71faa1880), no watermark.
+        v1_cited = any(YAMLS[y][1] for y in cited)
+        v0 = not v1_cited and (version_below_0_8(r[ver]) or "VLLM_USE_V1: 0" in r[notes]
+                               or any(not YAMLS[y][1] for y in cited))
         if v0:
             r[col_w] = WATERMARK
             filled_w += 1
