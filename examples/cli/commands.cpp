@@ -1021,7 +1021,8 @@ report kv(const kv_command& c) {
     const double context = c.context > 0 ? c.context : d.m.max_position;
     check_context(d, context, c.dep);
     const tokens_t ctx = tokens(context);
-    const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, ctx);
+    // In the engine's whole KV blocks (`kv_block_slots`), as `max_sequences_at_context` counts them.
+    const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, kv_block_slots(ctx, kv_block_size(d)));
     const bytes_t need = per_sequence * c.batch;
     const memory_reserve reserve{};  // none given: the engine's own KV pool rule (kv_pool_per_gpu)
     require_weights_fit(d, reserve);  // as every command: no KV placement without the weights resident

@@ -9,6 +9,7 @@
 #include <llmcost/plan/measurement.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
 #include <llmcost/serving/throughput.hpp>
+#include <llmcost/sim/disaggregated.hpp>
 #include <llmcost/sim/simulate.hpp>
 
 #include <doctest/doctest.h>
@@ -132,6 +133,76 @@ TEST_CASE("simulator: whole blocks and vLLM V0's watermark at admission, by hand
     // The watermark is a share in [0, 1), named when not.
     const std::string m = test::error_of([&] { return admitted_at_once(1.0, 1.0, 2.0, 10.0, 10.0); });
     CHECK(test::contains(m, "admission_watermark"));
+}
+
+TEST_CASE("simulator: the KV in use (vLLM V0) at B = 16 with the watermark, and the waste given back, by hand") {
+    // Llama-3.1-8B on one H100 (the reference engine's pool, N slots), admission on the KV in use: a prompt of I
+    // tokens takes I slots and its last block's mean waste (16 − 1) ÷ 2 = 7.5, while the KV in use stays within
+    // N · (1 − w). All arrive at t = 0: the first pass admits ⌊N (1 − w) ÷ (I + 7.5)⌋ (kv_per_token cancels).
+    const deployment base{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
+    const double slots = kv_budget_per_gpu(base).value() / llama8_kv_per_token;  // N
+    auto run = [&](double block, double watermark, std::vector<workload::request> reqs) {
+        deployment d = base;
+        d.engine.scheduler.kv_block_tokens = block;
+        return sim::simulate(d, reqs,
+                             {.limits = {.reserve_full_sequence = false, .admission_watermark = watermark},
+                              .keep_requests = true});
+    };
+    auto wave = [](double n, double at, double in, double out) {
+        return std::vector<workload::request>(static_cast<std::size_t>(n),
+                                              {.arrival = seconds(at), .input = tokens(in), .output = tokens(out)});
+    };
+    auto admitted_at_once = [](const sim::result& r, std::size_t from, std::size_t to) {
+        double first = 0;
+        for (std::size_t i = from; i < to; ++i) first += r.requests[i].queue == 0.0 ? 1.0 : 0.0;
+        return first;
+    };
+    const double in = 1000.0, out = 1500.0;
+    const double fit16 = std::floor(0.99 * slots / (in + 7.5));
+    const double n = fit16 + 40.0;  // more than fit
+    CHECK(admitted_at_once(run(16.0, 0.01, wave(n, 0.0, in, out)), 0, static_cast<std::size_t>(n)) == fit16);
+    CHECK(admitted_at_once(run(16.0, 0.0, wave(n, 0.0, in, out)), 0, static_cast<std::size_t>(n)) ==
+          std::floor(slots / (in + 7.5)));
+    CHECK(admitted_at_once(run(1.0, 0.0, wave(n, 0.0, in, out)), 0, static_cast<std::size_t>(n)) ==
+          std::floor(slots / in));
+    // The answers (2,500 tokens each at the end) outgrow the pool: sequences are preempted and readmitted. A
+    // second wave that arrives long after the first has finished finds the whole pool again — every path that
+    // released a sequence gave its waste back — and admits the same ⌊N (1 − w) ÷ (I + 7.5)⌋ at once.
+    std::vector<workload::request> both = wave(n, 0.0, in, out);
+    const std::vector<workload::request> later = wave(n, 1e6, in, out);
+    both.insert(both.end(), later.begin(), later.end());
+    const sim::result r = run(16.0, 0.01, both);
+    CHECK(r.preemptions > 0.0);
+    CHECK(r.completed == 2.0 * n);
+    CHECK(r.output_tokens == 2.0 * n * out);
+    CHECK(admitted_at_once(r, static_cast<std::size_t>(n), static_cast<std::size_t>(2.0 * n)) == fit16);
+}
+
+TEST_CASE("disaggregated simulator: decode admission in whole blocks, by hand") {
+    // Llama-3.1-70B FP8 on TP2 H100s (the reference engine), a whole sequence reserved on the decode rank:
+    // I + O = 4,097 tokens take ⌈4,097 ÷ B⌉ · B slots, 8,192 at B = 4,096, so the decode rank holds
+    // ⌊K ÷ 8,192⌋ at once, not ⌊K ÷ 4,097⌋. With that many clients no request waits for its decode admission;
+    // with one more, one does (it waits for a finished answer's KV).
+    auto decode_wait = [](double block, double clients) {
+        deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 2}};
+        d.m.weights = d.m.kv_cache = d.m.activations = formats::fp8;
+        d.engine.scheduler.kv_block_tokens = block;
+        d.validate();
+        return sim::simulate_disaggregated({.d = d, .workers = 1}, {.d = d, .workers = 1},
+                                           {.input = workload::fixed(4096_tok), .output = workload::fixed(1_tok),
+                                            .clients = clients, .prompts = clients},
+                                           kv_path::scale_up)
+            .max_admission_wait;
+    };
+    deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 2}};
+    d.m.weights = d.m.kv_cache = d.m.activations = formats::fp8;
+    const double k = kv_capacity_tokens(d).value();
+    const double fit_block = std::floor(k / 8192.0), fit_token = std::floor(k / 4097.0);
+    REQUIRE(fit_block >= 1.0);
+    REQUIRE(fit_block < fit_token);
+    CHECK(decode_wait(4096.0, fit_block) == 0.0);
+    CHECK(decode_wait(4096.0, fit_block + 1.0) > 0.0);
+    CHECK(decode_wait(1.0, fit_block + 1.0) == 0.0);  // in tokens they all fit
 }
 
 TEST_CASE("measurements: a row's kv_block_tokens and kv_watermark, read and carried onto its engine") {

@@ -176,11 +176,17 @@ constexpr void require_weights_fit(const deployment& d, memory_reserve r = {}) {
     return tokens(detail::const_ceil(n.value() / b) * b);
 }
 
-/// slots = n + (B − 1) ÷ 2: the mean slots of a sequence of n tokens whose length runs through its last block
-/// (a decoding answer, or lengths that vary), the last block's fill uniform over 1 … B tokens (`kv_block_slots`
-/// averaged over n mod B; Kwon et al., SOSP 2023, §4.3). B = 1: n.
+/// waste = (B − 1) ÷ 2: the mean empty slots in a sequence's last block when its length runs through that block
+/// (a decoding answer, or lengths that vary), the block's fill uniform over 1 … B tokens (`kv_block_slots` − n
+/// averaged over n mod B; Kwon et al., SOSP 2023, §4.3). B = 1: 0.
+[[nodiscard]] constexpr tokens_t kv_expected_block_waste(const tokens_t& block) noexcept {
+    return tokens(detail::max(0.0, block.value() - 1.0) / 2.0);
+}
+
+/// slots = n + (B − 1) ÷ 2: the mean slots of a sequence of n tokens whose length runs through its last block,
+/// n plus `kv_expected_block_waste` (Kwon et al., SOSP 2023, §4.3). B = 1: n.
 [[nodiscard]] constexpr tokens_t kv_expected_block_slots(const tokens_t& n, const tokens_t& block) noexcept {
-    return n + tokens(detail::max(0.0, block.value() - 1.0) / 2.0);
+    return n + kv_expected_block_waste(block);
 }
 
 /// Tokens of context one replica (or attention rank) can cache: budget ÷ KV bytes per token per GPU.

@@ -376,9 +376,12 @@ struct measurement {
         if (kv_memory_fraction)
             require(is_memory_fraction(*kv_memory_fraction), s, "kv_memory_fraction", *kv_memory_fraction,
                     memory_fraction_rule);
-        if (kv_block_tokens) require(is_kv_block_size(*kv_block_tokens), s, "kv_block_tokens", *kv_block_tokens, kv_block_size_rule);
+        if (kv_block_tokens)
+            require(is_kv_block_size(*kv_block_tokens), s, "kv_block_tokens", *kv_block_tokens, kv_block_size_rule,
+                    kv_block_size_rule_id);
         require(kv_watermark >= 0.0 && kv_watermark < 1.0, s, "kv_watermark", kv_watermark,
-                "a share of the KV blocks kept free at admission, in [0, 1) (vLLM V0: 0.01)");
+                "a share of the KV blocks kept free at admission, in [0, 1) (vLLM V0: 0.01)",
+                "llmcost.serving.admission_watermark");
         if (quick_reduce) require_quick_reduce_run(kind_of(engine), d.layout.tp, s, "quick_reduce");  // the library's rule
         if (clock_MHz != 0.0) require_engine_clock(s, "clock_MHz", clock_MHz);  // 0: not pinned; its GPU's rule: as_run
         require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",

@@ -232,7 +232,9 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
                                         double output, std::size_t index) {
     const bool lengths_ok = input >= 1.0 && std::isfinite(input) && output >= 1.0 && std::isfinite(output) &&
                             detail::const_trunc(input) == input && detail::const_trunc(output) == output;
-    const double prefill_kv = lengths_ok ? kv_bytes_per_gpu_for_context(prefill.d, tokens(input)).value() : 0.0;
+    const double prefill_kv =  // in the prefill engine's whole KV blocks, as the colocated prefill role reserves
+        lengths_ok ? kv_bytes_per_gpu_for_context(prefill.d, kv_block_slots(tokens(input), kv_block_size(prefill.d))).value()
+                   : 0.0;
     const double decode_kv =  // in the decode engine's whole KV blocks (`kv_block_slots`)
         lengths_ok ? kv_bytes_per_gpu_for_context(decode.d, kv_block_slots(tokens(input + output), kv_block_size(decode.d))).value()
                    : 0.0;
@@ -268,10 +270,10 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
     require_weights_fit(decode.d);
     const double kv_tokens = kv_capacity_tokens(decode.d).value();  // K: one decode attention rank's pool
     // A sequence in the decode engine's paged cache of B-token blocks: a whole reserve in whole blocks
-    // (`kv_block_slots`), on the KV in use the last block's mean waste (B − 1) ÷ 2 more (`kv_expected_block_slots`).
+    // (`kv_block_slots`), on the KV in use the last block's mean waste (B − 1) ÷ 2 more (`kv_expected_block_waste`).
     const tokens_t block = kv_block_size(decode.d);
     auto reserve_slots = [&](const double in, const double o) { return kv_block_slots(tokens(in + o), block).value(); };
-    const double block_waste = kv_expected_block_slots(tokens(0.0), block).value();
+    const double block_waste = kv_expected_block_waste(block).value();
     const auto ap = static_cast<std::size_t>(prefill.ranks()), ad = static_cast<std::size_t>(decode.ranks());
     const auto n = static_cast<std::size_t>(c.prompts);
     const pass_model pm_p = prepare_pass(prefill.d), pm_d = prepare_pass(decode.d);

@@ -99,7 +99,7 @@ struct engine {
     double kv_per_token = 0;     ///< bytes per GPU per cached token
     tokens_t kv_block = tokens(1.0);  ///< the engine's KV block B (`kv_block_size`): a whole reserve takes whole blocks
     /// Bytes per GPU a sequence on the KV in use holds past its tokens: its last block's mean waste, (B − 1) ÷ 2
-    /// slots (`kv_expected_block_slots`), taken at admission and given back with the sequence.
+    /// slots (`kv_expected_block_waste`), taken at admission and given back with the sequence.
     double kv_block_waste = 0;
     /// Bytes of the pool admission may fill: kv_budget · (1 − w), w = `scheduler_limits::admission_watermark`
     /// (vLLM V0 keeps 1% of its blocks free at admission); a running sequence grows into the rest.
@@ -497,7 +497,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             }
             const double need = need_at_admission(q);
             bool fits = used + need <= e.admission_room;  // vLLM V0: free blocks after it ≥ the watermark
-            // Every answer's end must fit too (SGLang, ignore_eos); a prefill server holds no answer's end.
+            // Every answer's end must fit too (SGLang, ignore_eos); a prefill server holds no answer's end. Counted
+            // in tokens: SGLang's page_size 1 (B = 1); under another --kv-block-tokens it omits the last blocks' waste.
             if (fits && e.limits.ignore_eos_admission && role != stage::prefill) {
                 ends.clear();
                 for (const std::size_t j : admitted_order)  // the running set in this mode (no full reserve)
@@ -847,7 +848,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.kv_budget = kv_budget_per_gpu(d, o.limits.pool_reserve()).value() / pp;
     e.kv_per_token = kv_bytes_per_token_per_gpu(d).value();
     e.kv_block = kv_block_size(d);
-    e.kv_block_waste = e.kv_per_token * kv_expected_block_slots(tokens(0.0), e.kv_block).value();
+    e.kv_block_waste = e.kv_per_token * kv_expected_block_waste(e.kv_block).value();
     e.admission_room = e.kv_budget * (1.0 - o.limits.admission_watermark);
     e.max_batch = o.limits.max_batch > 0 ? o.limits.max_batch / pp : 0.0;
     // A prefill gate on free KV at or above the whole pool would never admit a prompt (an idle engine has it all free).
