@@ -241,6 +241,7 @@ struct deployment_args {
     py::handle gemm_table{};          ///< None or absent: no GEMM table, the size curve
     py::handle clock_MHz{};           ///< None or absent: the engine clock not pinned
     py::handle quick_reduce{};        ///< None, absent or 'none': the engine's quantized all-reduce not on
+    py::handle kv_block_tokens{};     ///< None or absent: the engine's own KV block (tables/engines.csv)
 };
 
 /// The modules `excluded_modules=` names (a str, comma-separated, or a list of str: the words of tables/measurements.csv's
@@ -320,6 +321,13 @@ engine_profile kv_memory_fraction_arg(engine_profile e, py::handle f) {
     return with_kv_memory_fraction(e, v);
 }
 
+/// `e` with `kv_block_tokens=` as its paged KV cache's block size (`with_kv_block_tokens`, as `llmcost …
+/// --kv-block-tokens`); None or absent: the engine's own. Not a whole number from 1 to 65,536: the library's refusal.
+engine_profile kv_block_tokens_arg(engine_profile e, py::handle b) {
+    if (b.ptr() == nullptr || b.is_none()) return e;
+    return with_kv_block_tokens(e, number(b, "kv_block_tokens"));
+}
+
 /// The catalog GEMM table `gemm_table=` names (`catalog::gemm_table_by_id`, as `llmcost … --gemm-table`); None or absent:
 /// none. An unknown id is refused naming the ids; a table that does not fit the deployment by `deployment::validate`.
 const gemm_table* gemm_table_arg(py::handle id) {
@@ -369,7 +377,7 @@ deployment deployment_of(const deployment_args& a) {
                             .kept = excluded_modules_arg(a.excluded_modules, a.kept_format)};
     require_weights_for_kept({f}, a.excluded_modules);
     d = with_formats(d, f);
-    d.engine = kv_memory_fraction_arg(engine_arg(a.engine, d.hw), a.kv_memory_fraction);
+    d.engine = kv_block_tokens_arg(kv_memory_fraction_arg(engine_arg(a.engine, d.hw), a.kv_memory_fraction), a.kv_block_tokens);
     if (const std::optional<prompt_launch_mode> p = eager_prompt_arg(a.eager_prompt)) d.engine.overheads.prompt_launch = *p;
     d.gemm.table = gemm_table_arg(a.gemm_table);
     if (quick_reduce_arg(a.quick_reduce)) d.engine = with_quick_reduce(d.engine, d.layout.tp, d.engine.name, "quick_reduce");
@@ -674,9 +682,11 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
                          py::handle max_tokens, py::handle prefill_chunk, py::handle usd_per_gpu_hour,
                          py::handle utilisation, py::handle ignore_max_position, py::handle engine,
                          py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
-                         py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
+                         py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
+                         py::handle kv_block_tokens) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine, kv_memory_fraction,
-                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce});
+                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
+                                        kv_block_tokens});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -759,7 +769,8 @@ result kv(py::handle model, py::handle hardware, py::handle context, py::handle 
     require(positive_finite(sequences), d.m.name, "batch", sequences, "at least one sequence");
     check_context(d, ctx_tokens, ignore_max_position);
     const tokens_t ctx = tokens(ctx_tokens);
-    const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, ctx);
+    // In the engine's whole KV blocks (`kv_block_slots`), as `max_sequences_at_context` counts them.
+    const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, kv_block_slots(ctx, kv_block_size(d)));
     const bytes_t need = per_sequence * sequences;
     const memory_reserve reserve{};  // none given: the engine's own KV pool rule (kv_pool_per_gpu)
     require_weights_fit(d, reserve);  // as `llmcost kv`: no KV placement without the weights resident
@@ -1117,11 +1128,12 @@ void set_up_estimate_parameters() {
     add("gemm_table", py::none());
     add("clock_MHz", py::none());
     add("quick_reduce", py::none());
+    add("kv_block_tokens", py::none());
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = 27;
+    constexpr std::size_t count_of = 28;
     std::array<PyObject*, count_of> a{};
     for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
     if (nargs > estimate_positional) {
@@ -1158,7 +1170,7 @@ PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
         try {
             estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
                                          a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22],
-                                         a[23], a[24], a[25], a[26]);
+                                         a[23], a[24], a[25], a[26], a[27]);
             return py::cast(std::move(r)).release().ptr();
         } catch (const py::error_already_set&) {
             throw;
@@ -1181,7 +1193,7 @@ PyMethodDef estimate_method{
     "estimate(model, hardware, *, input, output, batch=None, saturate=False, tp=1, pp=1, ep=1, dp=None, gpus=None, "
     "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
     "utilisation=1.0, ignore_max_position=False, engine=None, kv_memory_fraction=None, excluded_modules=None, "
-    "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None, quick_reduce=None)\n--\n\n"
+    "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None, quick_reduce=None, kv_block_tokens=None)\n--\n\n"
     "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
     "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
     "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
@@ -1204,7 +1216,10 @@ PyMethodDef estimate_method{
     "turns on the engine's quantized TP all-reduce (SGLang's QuickReduce INT4 on ROCm, ROCM_QUICK_REDUCE_QUANTIZATION=INT4: "
     "the profile's curve prices the messages of 2 MiB to 2 GiB the custom kernel does not take), refused off SGLang, "
     "for a profile without the curve (MI355X's has it) or a TP other than 2, 4 or 8, as `llmcost estimate --quick-reduce "
-    "int4` (docs/cdna-all-reduce.md section 7); None or 'none': not on. Returns an Estimate with the fields of "
+    "int4` (docs/cdna-all-reduce.md section 7); None or 'none': not on. kv_block_tokens=B is your launch's paged KV block "
+    "size (vllm --block-size, trtllm tokens_per_block, sglang --page-size): each sequence holds whole B-token blocks, as "
+    "`llmcost estimate --kv-block-tokens` (docs/paged-kv-blocks.md); a whole number from 1 to 65,536; None: the engine's "
+    "own (tables/engines.csv). Returns an Estimate with the fields of "
     "`llmcost estimate --format json`."};
 
 // ---- sweeps --------------------------------------------------------------------------------------

@@ -201,6 +201,11 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
                     "Serving engine: trtllm | vllm | sglang (llmcost list engines); default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(app, d.kv_memory_fraction);
+    app->add_option("--kv-block-tokens", d.kv_block_tokens,
+                    "Your launch's KV block size in tokens: each sequence holds whole blocks, ceil(n / B) * B slots "
+                    "(vllm --block-size, trtllm tokens_per_block, sglang --page-size). Default: the engine's own "
+                    "(llmcost list engines: vllm 16, trtllm 32, sglang 1; the reference engine 1)")
+        ->transform(count_in(65536, "TOKENS"));
     add_launch(app, d.gemm_table, d.clock_MHz, d.quick_reduce);
     app->add_flag("--ignore-max-position", d.ignore_max_position,
                   "Allow contexts beyond the model's trained maximum");

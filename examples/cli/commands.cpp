@@ -179,6 +179,7 @@ deployment build(const deployment_options& o) {
     d = with_formats(d, f);
     if (!o.engine.empty()) d.engine = engine_named_for(o.engine, d.hw);
     if (o.kv_memory_fraction > 0) d.engine = with_kv_memory_fraction(d.engine, o.kv_memory_fraction);  // the launch's flag
+    if (o.kv_block_tokens > 0) d.engine = with_kv_block_tokens(d.engine, o.kv_block_tokens);  // the launch's block size
     if (const std::optional<prompt_launch_mode> p = eager_prompt_of(o.checkpoint)) d.engine.overheads.prompt_launch = *p;
     if (!o.gemm_table.empty()) d.gemm.table = gemm_table_named(o.gemm_table);
     if (o.quick_reduce == "int4") d.engine = with_quick_reduce(d.engine, d.layout.tp, d.engine.name, "--quick-reduce");
@@ -1100,7 +1101,8 @@ report kv(const kv_command& c) {
     const double context = c.context > 0 ? c.context : d.m.max_position;
     check_context(d, context, c.dep);
     const tokens_t ctx = tokens(context);
-    const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, ctx);
+    // In the engine's whole KV blocks (`kv_block_slots`), as `max_sequences_at_context` counts them.
+    const bytes_t per_sequence = kv_bytes_per_gpu_for_context(d, kv_block_slots(ctx, kv_block_size(d)));
     const bytes_t need = per_sequence * c.batch;
     const memory_reserve reserve{};  // none given: the engine's own KV pool rule (kv_pool_per_gpu)
     require_weights_fit(d, reserve);  // as every command: no KV placement without the weights resident

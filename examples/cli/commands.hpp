@@ -86,6 +86,9 @@ struct deployment_options {
     /// --kv-memory-fraction: the f of the engine's KV pool rule for this run (`with_kv_memory_fraction`);
     /// 0 = the engine's own default (tables/engines.csv; the reference engine's 0.95)
     double kv_memory_fraction = 0;
+    /// --kv-block-tokens: the paged KV cache's block size for this run (`with_kv_block_tokens`: vLLM --block-size,
+    /// TensorRT-LLM tokens_per_block, SGLang --page-size); 0 = the engine's own (tables/engines.csv kv_block_tokens)
+    double kv_block_tokens = 0;
     /// --gemm-table: a catalog GEMM table's id (`catalog::gemm_table_by_id`; llmcost list gemm-tables) the engine loads
     /// for the dense projections (`deployment::gemm`); empty = none, the size curve
     std::string gemm_table;

@@ -1434,6 +1434,23 @@ def test_kv_memory_fraction_grows_the_pool_and_reaches_sweep_and_simulate():
     assert r.requests == 20
 
 
+def test_kv_block_tokens_prices_whole_blocks_by_hand():
+    # TensorRT-LLM reserves each whole sequence: 1,000 -> 1,000 tokens in 32-token blocks hold ceil(2000/32)*32 =
+    # 2,016 slots, so the KV-bound batch is floor(K / 2,016) rather than floor(K / 2,000) (PagedAttention §4.2-4.3).
+    base = dict(input=1000, output=1000, engine="trtllm")
+    for b, slots in ((32, 2016), (1, 2000), (16, 2000), (48, 2016), (64, 2048)):
+        e = llmcost.estimate("Llama-3.1-8B", "H100", kv_block_tokens=b, **base)
+        assert e.limited_by == "KV capacity"
+        assert e.batch == math.floor(e.kv_capacity_tokens / slots)
+    # None is the engine's own block (TensorRT-LLM's tokens_per_block 32): the same as saying it.
+    assert llmcost.estimate("Llama-3.1-8B", "H100", **base).batch == \
+        llmcost.estimate("Llama-3.1-8B", "H100", kv_block_tokens=32, **base).batch
+    for bad in (0, 1.5, -16, 65537, float("nan")):
+        with pytest.raises(llmcost.InvalidInput, match="a whole number of tokens per KV block") as e:
+            llmcost.estimate("Llama-3.1-8B", "H100", kv_block_tokens=bad, **base)
+        assert e.value.field == "kv_block_tokens" and e.value.id == "llmcost.engine.kv_block_tokens"
+
+
 def test_kv_memory_fraction_refusals_use_the_tools_words():
     for bad in (0, -0.5, 1.5, float("nan"), float("inf")):
         with pytest.raises(ValueError, match=r"must be in \(0, 1\]") as e:

@@ -65,10 +65,11 @@ context_room max_context(const deployment& d) {
     return {lo, false};
 }
 
-/// The layout holds the weights and the KV of one whole request beside the reserve.
+/// The layout holds the weights and the KV of one whole request (its whole blocks) beside the reserve.
 bool holds_a_request(const deployment& d) {
     return weights_fit(d, limits.pool_reserve()) &&
-           kv_bytes_per_gpu_for_context(d, shape.input + shape.output) <= kv_budget_per_gpu(d, limits.pool_reserve());
+           kv_bytes_per_gpu_for_context(d, kv_block_slots(shape.input + shape.output, kv_block_size(d))) <=
+               kv_budget_per_gpu(d, limits.pool_reserve());  // in the engine's whole KV blocks
 }
 
 /// The layout keeps the model's rules (tp divides the heads, ep the experts, …). A GPU without a

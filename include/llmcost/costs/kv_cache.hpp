@@ -159,6 +159,36 @@ constexpr void require_weights_fit(const deployment& d, memory_reserve r = {}) {
     throw invalid_input(d.m.name, "weights per GPU (B)", weight_bytes_per_gpu(d).value(), rule, "llmcost.fit.weights");
 }
 
+/// The engine's KV block in tokens, B ≥ 1: its paged cache's block size (`engine_scheduler::kv_block_tokens`,
+/// tables/engines.csv: TensorRT-LLM tokens_per_block 32, vLLM block_size 16, SGLang page_size 1); an engine
+/// that does not page (0) holds each token in its own slot, B = 1.
+[[nodiscard]] constexpr tokens_t kv_block_size(const deployment& d) noexcept {
+    return tokens(detail::max(1.0, d.engine.scheduler.kv_block_tokens));
+}
+
+/// slots = ⌈n ÷ B⌉ · B: the token slots a sequence of n tokens takes in a paged KV cache of B-token blocks,
+/// whole blocks, the waste (under one block) confined to its last block (PagedAttention: Kwon et al.,
+/// "Efficient Memory Management for Large Language Model Serving with PagedAttention", SOSP 2023, §4.2–4.3).
+/// B = 1: n itself (a mean length, not whole, is kept as it is).
+[[nodiscard]] constexpr tokens_t kv_block_slots(const tokens_t& n, const tokens_t& block) noexcept {
+    const double b = block.value();
+    if (!(b > 1.0)) return n;
+    return tokens(detail::const_ceil(n.value() / b) * b);
+}
+
+/// waste = (B − 1) ÷ 2: the mean empty slots in a sequence's last block when its length runs through that block
+/// (a decoding answer, or lengths that vary), the block's fill uniform over 1 … B tokens (`kv_block_slots` − n
+/// averaged over n mod B; Kwon et al., SOSP 2023, §4.3). B = 1: 0.
+[[nodiscard]] constexpr tokens_t kv_expected_block_waste(const tokens_t& block) noexcept {
+    return tokens(detail::max(0.0, block.value() - 1.0) / 2.0);
+}
+
+/// slots = n + (B − 1) ÷ 2: the mean slots of a sequence of n tokens whose length runs through its last block,
+/// n plus `kv_expected_block_waste` (Kwon et al., SOSP 2023, §4.3). B = 1: n.
+[[nodiscard]] constexpr tokens_t kv_expected_block_slots(const tokens_t& n, const tokens_t& block) noexcept {
+    return n + kv_expected_block_waste(block);
+}
+
 /// Tokens of context one replica (or attention rank) can cache: budget ÷ KV bytes per token per GPU.
 [[nodiscard]] constexpr tokens_t kv_capacity_tokens(const deployment& d, memory_reserve r = {}) {
     const bytes_t budget = kv_budget_per_gpu(d, r);
@@ -166,12 +196,13 @@ constexpr void require_weights_fit(const deployment& d, memory_reserve r = {}) {
     return tokens(budget / (kv_bytes_per_token_per_gpu(d) * tokens(1.0)));
 }
 
-/// Sequences of `context` tokens that fit at once (whole sequences only).
+/// Sequences of `context` tokens that fit at once (whole sequences only), each in whole KV blocks of the
+/// engine's size (`kv_block_slots`).
 template <token_count T>
 [[nodiscard]] constexpr double max_sequences(const deployment& d, const T& context, memory_reserve r = {}) {
     const bytes_t budget = kv_budget_per_gpu(d, r);
     if (budget.value() <= 0.0) return 0.0;
-    const double per_seq = kv_bytes_per_gpu_for_context(d, context).value();
+    const double per_seq = kv_bytes_per_gpu_for_context(d, kv_block_slots(in_base_units(context), kv_block_size(d))).value();
     const double n = budget.value() / per_seq;
     return detail::const_trunc(n);
 }

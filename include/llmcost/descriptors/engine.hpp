@@ -88,6 +88,12 @@ inline constexpr std::array all_architectures{gpu_architecture::any,       gpu_a
 /// --mem-fraction-static, TensorRT-LLM free_gpu_memory_fraction): 0 < f ≤ 1, a share of the GPU's memory.
 inline constexpr std::string_view memory_fraction_rule = "a memory fraction must be in (0, 1]";
 [[nodiscard]] constexpr bool is_memory_fraction(double f) { return f > 0.0 && f <= 1.0; }  // NaN fails both
+/// The rule a run's own KV block size keeps: a whole number of tokens, 1 (unpaged, SGLang page_size 1) to 2¹⁶.
+[[nodiscard]] constexpr bool is_kv_block_size(double tokens_per_block) noexcept {
+    return tokens_per_block >= 1.0 && tokens_per_block <= 65536.0 && detail::const_trunc(tokens_per_block) == tokens_per_block;
+}
+inline constexpr std::string_view kv_block_size_rule = "a whole number of tokens per KV block, from 1 to 65,536";
+inline constexpr std::string_view kv_block_size_rule_id = "llmcost.engine.kv_block_tokens";
 
 /// How an engine sizes its KV pool on one GPU from its memory fraction f, the GPU's HBM H, the
 /// weights W it holds and its non-KV memory A (`engine_non_kv_per_gpu`: activations, NCCL buffers and
@@ -876,8 +882,10 @@ struct engine_profile {
                 scheduler.chunk.value(), "chunked prefill needs a chunk of at least one token");
         require(is_memory_fraction(scheduler.kv_memory_fraction), s, "scheduler.kv_memory_fraction",
                 scheduler.kv_memory_fraction, memory_fraction_rule);
-        require(non_negative_finite(scheduler.kv_block_tokens), s, "scheduler.kv_block_tokens",
-                scheduler.kv_block_tokens, "must be 0 (not paged) or positive and finite");
+        require(scheduler.kv_block_tokens == 0.0 || is_kv_block_size(scheduler.kv_block_tokens), s,
+                "scheduler.kv_block_tokens", scheduler.kv_block_tokens,
+                "must be 0 (not paged) or a whole number of tokens per KV block, from 1 to 65,536",
+                kv_block_size_rule_id);
         {
             const engine_non_kv_memory& n = scheduler.non_kv;
             // Each entry named by its index, so a table's refusal points at its own column (TP 1, 2, 4, 8).
@@ -957,6 +965,17 @@ struct engine_profile {
 [[nodiscard]] constexpr engine_profile with_kv_memory_fraction(engine_profile e, double fraction) {
     require(is_memory_fraction(fraction), e.name, "kv_memory_fraction", fraction, memory_fraction_rule);
     e.scheduler.kv_memory_fraction = fraction;
+    return e;
+}
+
+
+/// `e` with its paged KV cache's block size set to the run's own (vLLM `block_size`, TensorRT-LLM
+/// `tokens_per_block`, SGLang `page_size`): every sequence then holds whole blocks (`kv_block_slots`). The
+/// ways a run's block size reaches an engine: a measurement row (`plan::on_engine`) or the CLI's --kv-block-tokens.
+[[nodiscard]] constexpr engine_profile with_kv_block_tokens(engine_profile e, double tokens_per_block) {
+    require(is_kv_block_size(tokens_per_block), e.name, "kv_block_tokens", tokens_per_block, kv_block_size_rule,
+            kv_block_size_rule_id);
+    e.scheduler.kv_block_tokens = tokens_per_block;
     return e;
 }
 

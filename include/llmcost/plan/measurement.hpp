@@ -241,6 +241,13 @@ struct measurement {
     /// profile's default. Carried onto the row's engine by `with_own_engine`, where the engine's KV pool
     /// rule (`kv_pool_rule`) turns it into the row's KV pool (`kv_pool_per_gpu`; docs/kv-pool.md).
     detail::settable<double> kv_memory_fraction{};
+    /// The run's own KV block size in tokens where its harness states it (vLLM `block_size`: AMD's MLPerf
+    /// yamls set 32 on MI300X); empty: the engine profile's (`engine_scheduler::kv_block_tokens`). Carried onto
+    /// the row's engine by `on_engine` (`with_kv_block_tokens`): each sequence holds whole blocks (`kv_block_slots`).
+    detail::settable<double> kv_block_tokens{};
+    /// The share of KV blocks the run's admission keeps free (`scheduler_limits::admission_watermark`): 0.01 where
+    /// the row runs vLLM V0's block manager, 0 elsewhere. Simulated runs only.
+    double kv_watermark = 0;
     /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
     /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
     /// simulator's median (like for like); p99 far above the median marks a stall (`stalled`).
@@ -369,6 +376,12 @@ struct measurement {
         if (kv_memory_fraction)
             require(is_memory_fraction(*kv_memory_fraction), s, "kv_memory_fraction", *kv_memory_fraction,
                     memory_fraction_rule);
+        if (kv_block_tokens)
+            require(is_kv_block_size(*kv_block_tokens), s, "kv_block_tokens", *kv_block_tokens, kv_block_size_rule,
+                    kv_block_size_rule_id);
+        require(kv_watermark >= 0.0 && kv_watermark < 1.0, s, "kv_watermark", kv_watermark,
+                "a share of the KV blocks kept free at admission, in [0, 1) (vLLM V0: 0.01)",
+                "llmcost.serving.admission_watermark");
         if (quick_reduce) require_quick_reduce_run(kind_of(engine), d.layout.tp, s, "quick_reduce");  // the library's rule
         if (clock_MHz != 0.0) require_engine_clock(s, "clock_MHz", clock_MHz);  // 0: not pinned; its GPU's rule: as_run
         require(non_negative_finite(ttft_median) && non_negative_finite(ttft_p99), s, "ttft_median / ttft_p99 (s)",
@@ -476,7 +489,8 @@ struct measurement {
                            .outputs_per_block = x.outputs_per_block,
                            .adp_timeout_iters = x.adp_timeout_iters,
                            .adp_batching_wait_iters = x.adp_batching_wait_iters,
-                           .decode_cut = x.decode_cut};
+                           .decode_cut = x.decode_cut,
+                           .admission_watermark = x.kv_watermark};
     // A row's token cap is also its prompt chunk where the engine chunks prompts: vLLM splits a
     // prompt to the step's budget (--max-num-batched-tokens), SGLang at --chunked-prefill-size (the
     // InferenceMAX launch scripts set it equal to --max-prefill-tokens, or leave that at its default).
@@ -1014,6 +1028,7 @@ struct efficiency_parameters {
     if (x.quick_reduce) x.d.engine = with_quick_reduce(x.d.engine, x.d.layout.tp, x.id, "quick_reduce");
     x.d.engine.kernels.wide_dense_max_tokens = x.fp16_dense_max_tokens;     // the row's run
     if (x.kv_memory_fraction) x.d.engine = with_kv_memory_fraction(x.d.engine, *x.kv_memory_fraction);  // the row's launch flag
+    if (x.kv_block_tokens) x.d.engine = with_kv_block_tokens(x.d.engine, *x.kv_block_tokens);  // the row's harness
     if (x.cuda_graphs) {  // the row's run, where it says: eager steps each enqueued by the host
         x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;

@@ -39,6 +39,8 @@
 /// | `chunked_context` | optional: 1 = the engine cuts prompts into chunks that fill each step's `max_tokens` budget, oldest prompt first, after a token per running answer (TensorRT-LLM `enable_chunked_context` with `context_chunking_policy` first_come_first_served); needs `max_tokens`, colocated rows only; an online row whose mean prompt is longer than `max_tokens` is simulated (`plan::fcfs_budget_holds_prompts`); empty or 0 = the engine's rule |
 /// | `replica_dispatch` | optional, online rows of a dense deployment: how the harness sent the queries to its dp replicas, `round_robin` or `least_pending` (NVIDIA's MLPerf harness: Interactive, Server); read by the simulated run (`plan::online_arrivals`: round robin gives each replica Erlang-dp gaps; `plan::least_pending_arrivals`: the fewest in flight, ties to the first); empty = a random split, each replica a Poisson stream |
 /// | `prefill_alone` | optional: 1 = prompt steps run alone, the answers waiting (vLLM V0 with chunked prefill off), simulated; empty or 0 = mixed |
+/// | `kv_block_tokens` | optional: the run's own KV block size in tokens where its harness states it (vLLM `block_size`, TensorRT-LLM `tokens_per_block`, SGLang `page_size`): each sequence holds whole blocks, ⌈n ÷ B⌉ · B slots (`kv_block_slots`); empty = the engine profile's |
+/// | `kv_watermark` | optional: the share of KV blocks the run's admission keeps free, 0.01 where the row runs vLLM V0's block manager (`BlockSpaceManager.can_allocate`), simulated (`scheduler_limits::admission_watermark`); empty = 0 |
 /// | `outputs_per_block` | optional: 1 = the block of `receive_interval` decode steps runs whole and its answers end at its end, an answer whose last token falls inside it computed to the block's last step (vLLM V0 multi-step without the async output processor, which `enforce_eager` turns off), simulated, with `receive_interval` above 1 and `prefill_alone`; empty or 0 = an answer ends at its last token |
 /// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
 /// | `input_spread`, `output_spread` | optional: standard deviations of the prompt and answer lengths of the run's requests (the dataset's), priced by the closed forms' length bias (`request_shape`), or drawn from a lognormal of that mean and deviation by an online row's simulated run (`online_lengths`); not on a closed-loop client's row; empty = 0, every request alike |
@@ -268,6 +270,19 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
                    "a memory fraction in (0, 1] (the run's --mem-fraction-static, --gpu-memory-utilization or "
                    "kv_cache_free_gpu_mem_fraction) or empty (the engine's default)");
         x.kv_memory_fraction = f;  // the row's engine's flag: applied with that engine (`plan::on_engine`), never to another's rule
+    }
+    if (t.find_column("kv_block_tokens") && !r.text("kv_block_tokens").empty()) {
+        const double b = r.number("kv_block_tokens", 0.0);
+        if (!is_kv_block_size(b))
+            r.fail("kv_block_tokens",
+                   "a whole number of tokens per KV block, from 1 to 65,536 (the run's vLLM block_size, TensorRT-LLM "
+                   "tokens_per_block or SGLang page_size), or empty (the engine's)");
+        x.kv_block_tokens = b;  // applied with the row's engine (`plan::on_engine`)
+    }
+    if (t.find_column("kv_watermark")) {
+        x.kv_watermark = r.number("kv_watermark", 0.0);
+        if (!(x.kv_watermark >= 0.0 && x.kv_watermark < 1.0))
+            r.fail("kv_watermark", "a share of the KV blocks kept free at admission, in [0, 1) (vLLM V0: 0.01), or empty (0)");
     }
     if (t.find_column("ttft_median_s")) x.ttft_median = r.number("ttft_median_s", 0.0);
     if (t.find_column("ttft_p99_s")) x.ttft_p99 = r.number("ttft_p99_s", 0.0);

@@ -18,7 +18,7 @@ struct request_breakdown {
 };
 
 /// Why point `s` of requests `r` on `d` costs what it does: the passes it was priced with, by
-/// kernel class, and one GPU's HBM holding s.batch sequences at `held_context(r, l)` (the context
+/// kernel class, and one GPU's HBM holding s.batch sequences at `held_kv_slots(d, r, l)` (the KV slots
 /// the batch limit reserves, so free ≥ 0 whenever the batch was admitted).
 [[nodiscard]] constexpr request_breakdown explain(const deployment& d, const request_shape& r, const serving_point& s,
                                                   const scheduler_limits& l = {}) {
@@ -29,7 +29,7 @@ struct request_breakdown {
     b.step = s.step;
     b.prefill_kernels = explain(b.prefill);
     b.step_kernels = explain(b.step);
-    b.memory = memory_per_gpu(d, s.batch, held_context(r, l), l.pool_reserve());
+    b.memory = memory_per_gpu(d, s.batch, held_kv_slots(d, r, l), l.pool_reserve());
     return b;
 }
 

@@ -210,6 +210,12 @@ struct scheduler_limits {
     double adp_batching_wait_iters = 0;  ///< W above; 0 with T: no batching wait
     /// AMD's MLPerf decode target and prefill gate (`decode_target`); off by default. Simulated only.
     decode_target decode_cut{};
+    /// The share w of the KV pool admission keeps free: a prompt is admitted only if the free blocks after it
+    /// stay at or above w of all blocks; running sequences grow into them (vLLM V0's block manager:
+    /// `BlockSpaceManager.can_allocate`, `num_free_gpu_blocks − num_required_blocks ≥ watermark_blocks`,
+    /// watermark_blocks = 0.01 × num_gpu_blocks; github.com/ROCm/vllm @71faa188073d427c57862c45bf17745f3b54b1b1
+    /// vllm/core/block_manager.py). 0: none (vLLM V1's KVCacheManager, TensorRT-LLM, SGLang). Simulated only.
+    double admission_watermark = 0;
 
     /// The reserve that sizes the KV pool under these limits: `reserve`, its step budget (the tokens
     /// the engine's activations are sized for) taken from `max_tokens_per_step` where the reserve does
@@ -266,6 +272,9 @@ struct scheduler_limits {
         require(adp_batching_wait_iters == 0.0 || adp_timeout_iters > 0.0, "scheduler", "adp_batching_wait_iters",
                 adp_batching_wait_iters, "a batching wait belongs to the attention-DP balance: it needs adp_timeout_iters ≥ 1",
                 "llmcost.serving.adp_balance");
+        require(admission_watermark >= 0.0 && admission_watermark < 1.0, "scheduler", "admission_watermark",
+                admission_watermark, "a share of the KV pool kept free at admission, in [0, 1) (vLLM V0: 0.01)",
+                "llmcost.serving.admission_watermark");
         decode_cut.validate("scheduler");
         // AMD's patch sits in V0's `_schedule_default`, run only with chunked prefill off, where a prompt step
         // carries no decodes and whole prompts (ROCm/vllm @71faa1880 vllm/core/scheduler.py `_schedule`).
@@ -555,6 +564,17 @@ struct batch_limit {
     return l.reserve_full_sequence ? r.input + r.length_biased_output() : mean_decode_context(r);
 }
 
+/// The KV slots each admitted sequence holds in the engine's paged cache of B-token blocks (`kv_block_size`):
+/// a whole-sequence reserve in whole blocks, ⌈(I + O) ÷ B⌉ · B (`kv_block_slots`: TensorRT-LLM's
+/// GUARANTEED_NO_EVICT reserves the blocks of its whole sequence); on the KV in use, the mean context
+/// plus the last block's mean waste, x̄ + (B − 1) ÷ 2 (`kv_expected_block_slots`: the answer runs through its
+/// last block). With lengths that vary, the whole reserve rounds the length-biased mean up to whole blocks
+/// (not the mean of each length's blocks). B = 1: `held_context` itself.
+[[nodiscard]] constexpr tokens_t held_kv_slots(const deployment& d, const request_shape& r, const scheduler_limits& l) noexcept {
+    return l.reserve_full_sequence ? kv_block_slots(held_context(r, l), kv_block_size(d))
+                                   : kv_expected_block_slots(held_context(r, l), kv_block_size(d));
+}
+
 /// The admissible batch, without exceptions: for a valid deployment, request and limits (the
 /// pricing paths check them first; sweeps and plans ask `problem(d)`), the batch and what limits
 /// it, 0 when nothing fits.
@@ -563,7 +583,7 @@ struct batch_limit {
     const double in = r.computed().value(), out = r.output.value();  // prompt tokens a step carries
     const bytes_t budget = kv_budget_per_gpu(d, l.pool_reserve());
     if (!(budget.value() > 0.0)) return {.batch = 0.0, .limited_by = "weights do not fit"};
-    const double per_sequence = kv_bytes_per_gpu_for_context(d, held_context(r, l)).value();
+    const double per_sequence = kv_bytes_per_gpu_for_context(d, held_kv_slots(d, r, l)).value();
     batch_limit b{.batch = detail::const_trunc(budget.value() / per_sequence), .limited_by = "KV capacity"};
     if (!(b.batch >= 1.0)) return {.batch = 0.0, .limited_by = "KV capacity"};
     if (l.max_batch > 0 && l.max_batch < b.batch) b = {.batch = l.max_batch, .limited_by = "max batch"};
@@ -586,7 +606,7 @@ namespace detail {
         std::string rule = "does not fit: one sequence needs more KV than the HBM left after the weights (";  // appended: GCC bug 105329
         rule += kv_pool_text(d, l.pool_reserve());
         rule += ")";
-        throw invalid_input(d.m.name, "KV per sequence (B)", kv_bytes_per_gpu_for_context(d, held_context(r, l)).value(),
+        throw invalid_input(d.m.name, "KV per sequence (B)", kv_bytes_per_gpu_for_context(d, held_kv_slots(d, r, l)).value(),
                             rule, "llmcost.fit.kv_sequence");
     }
     return b;

@@ -232,8 +232,12 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
                                         double output, std::size_t index) {
     const bool lengths_ok = input >= 1.0 && std::isfinite(input) && output >= 1.0 && std::isfinite(output) &&
                             detail::const_trunc(input) == input && detail::const_trunc(output) == output;
-    const double prefill_kv = lengths_ok ? kv_bytes_per_gpu_for_context(prefill.d, tokens(input)).value() : 0.0;
-    const double decode_kv = lengths_ok ? kv_bytes_per_gpu_for_context(decode.d, tokens(input + output)).value() : 0.0;
+    const double prefill_kv =  // in the prefill engine's whole KV blocks, as the colocated prefill role reserves
+        lengths_ok ? kv_bytes_per_gpu_for_context(prefill.d, kv_block_slots(tokens(input), kv_block_size(prefill.d))).value()
+                   : 0.0;
+    const double decode_kv =  // in the decode engine's whole KV blocks (`kv_block_slots`)
+        lengths_ok ? kv_bytes_per_gpu_for_context(decode.d, kv_block_slots(tokens(input + output), kv_block_size(decode.d))).value()
+                   : 0.0;
     if (lengths_ok && input + output <= decode.d.m.max_position && prefill_kv <= kv_budget_per_gpu(prefill.d).value() &&
         decode_kv <= kv_budget_per_gpu(decode.d).value())
         return;
@@ -265,6 +269,11 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
     require_weights_fit(prefill.d);
     require_weights_fit(decode.d);
     const double kv_tokens = kv_capacity_tokens(decode.d).value();  // K: one decode attention rank's pool
+    // A sequence in the decode engine's paged cache of B-token blocks: a whole reserve in whole blocks
+    // (`kv_block_slots`), on the KV in use the last block's mean waste (B − 1) ÷ 2 more (`kv_expected_block_waste`).
+    const tokens_t block = kv_block_size(decode.d);
+    auto reserve_slots = [&](const double in, const double o) { return kv_block_slots(tokens(in + o), block).value(); };
+    const double block_waste = kv_expected_block_waste(block).value();
     const auto ap = static_cast<std::size_t>(prefill.ranks()), ad = static_cast<std::size_t>(decode.ranks());
     const auto n = static_cast<std::size_t>(c.prompts);
     const pass_model pm_p = prepare_pass(prefill.d), pm_d = prepare_pass(decode.d);
@@ -322,7 +331,7 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         bool busy = false;
         std::deque<std::size_t> waiting;  // FIFO: requests waiting for admission
         double held = 0;                  // requests admitted and not finished
-        double reserved = 0;              // Σ (I + O) over them (whole-sequence reservation)
+        double reserved = 0;              // Σ ⌈(I + O) ÷ B⌉ · B over them (whole-sequence reservation)
         double pending_input = 0;         // Σ I over those admitted and not yet decoding
     };
     std::vector<prefill_rank> pre(ap);
@@ -379,9 +388,9 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
     };
     // The KV a request reserves at admission on top of what its rank holds (see `decode_admission`).
     auto fits = [&](const decode_rank& r, const request& q) {
-        if (a.reserve_full_sequence) return r.reserved + q.input + q.output <= kv_tokens;
+        if (a.reserve_full_sequence) return r.reserved + reserve_slots(q.input, q.output) <= kv_tokens;
         const double in_use = r.base + static_cast<double>(r.running.size()) * r.step + r.pending_input;
-        return in_use + a.reserved_tokens * r.held + q.input + a.reserved_tokens <= kv_tokens;
+        return in_use + (a.reserved_tokens + block_waste) * r.held + q.input + a.reserved_tokens + block_waste <= kv_tokens;
     };
     double waits = 0;
     // Admits the head of rank k's queue while it has a slot and the reservation fits (FIFO: stops at the
@@ -392,7 +401,7 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
             const std::size_t j = r.waiting.front();
             r.waiting.pop_front();
             r.held += 1.0;
-            r.reserved += reqs[j].input + reqs[j].output;
+            r.reserved += reserve_slots(reqs[j].input, reqs[j].output);
             r.pending_input += reqs[j].input;
             waits += t - reqs[j].eligible;
             out.max_admission_wait = detail::max(out.max_admission_wait, t - reqs[j].eligible);
@@ -535,7 +544,7 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
                     reqs[j].last = t;
                     r.base -= reqs[j].input - reqs[j].first_step + (reqs[j].streamed ? 2.0 : 1.0);
                     r.held -= 1.0;
-                    r.reserved -= reqs[j].input + reqs[j].output;
+                    r.reserved -= reserve_slots(reqs[j].input, reqs[j].output);
                     if (reqs.size() < n) send(client_first_token(seconds(t), front_end).value());
                 }
                 admit(i, t);  // a finished answer frees its slot and its KV

@@ -97,6 +97,13 @@ struct engine {
     scheduler_limits limits;
     double kv_budget = 0;        ///< bytes of KV per GPU one server may use
     double kv_per_token = 0;     ///< bytes per GPU per cached token
+    tokens_t kv_block = tokens(1.0);  ///< the engine's KV block B (`kv_block_size`): a whole reserve takes whole blocks
+    /// Bytes per GPU a sequence on the KV in use holds past its tokens: its last block's mean waste, (B − 1) ÷ 2
+    /// slots (`kv_expected_block_waste`), taken at admission and given back with the sequence.
+    double kv_block_waste = 0;
+    /// Bytes of the pool admission may fill: kv_budget · (1 − w), w = `scheduler_limits::admission_watermark`
+    /// (vLLM V0 keeps 1% of its blocks free at admission); a running sequence grows into the rest.
+    double admission_room = 0;
     double max_batch = 0;        ///< sequences per server (0: no cap)
     double max_tokens = 0;       ///< tokens per step (0: no cap)
     double chunk = 0;            ///< prompt chunk (0: whole prompts)
@@ -252,8 +259,9 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     auto need_for = [&](double input, double output, double prompt) {
         // A prefill server holds the prompt only; its answer is another server's.
         return e.limits.reserve_full_sequence
-                   ? kv_bytes_per_gpu_for_context(e.pm.d, tokens(input + (role == stage::prefill ? 0.0 : output))).value()
-                   : e.kv_per_token * prompt;
+                   ? kv_bytes_per_gpu_for_context(e.pm.d, kv_block_slots(tokens(input + (role == stage::prefill ? 0.0 : output)),
+                                                                         e.kv_block)).value()
+                   : e.kv_per_token * prompt + e.kv_block_waste;
     };
     auto need_at_admission = [&](const live& q) { return need_for(q.input, q.output, q.prompt); };
     auto finish = [&](std::size_t id) {
@@ -263,11 +271,11 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         free_slots.push_back(id);
         if (role == stage::prefill) {  // the prompt's KV leaves for a decode server
             out.prefilled[ids[q.req]] = now;
-            used -= e.limits.reserve_full_sequence ? q.reserved : e.kv_per_token * q.prompt;
+            used -= e.limits.reserve_full_sequence ? q.reserved : e.kv_per_token * q.prompt + e.kv_block_waste;
             return;
         }
         out.e2e[ids[q.req]] = now - out.arrival[ids[q.req]];
-        used -= e.limits.reserve_full_sequence ? q.reserved : e.kv_per_token * (q.input + q.output);
+        used -= e.limits.reserve_full_sequence ? q.reserved : e.kv_per_token * (q.input + q.output) + e.kv_block_waste;
         r.output_tokens += q.output;
         ++finished;
         if (e.closed_loop) clients_free += 1;
@@ -433,7 +441,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             // sequences and KV, by the same rule as ours.
             auto would_start = [&](double need) {
                 return (e.max_batch == 0 || running_count + 1.0 <= e.max_batch) &&
-                       (used + need <= e.kv_budget || running_count == 0);
+                       (used + need <= e.admission_room || running_count == 0);
             };
             // This rank has a context request: a prompt part-way through its chunks, or a waiting one
             // its scheduler would start.
@@ -488,8 +496,9 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 prompt_room -= fresh;
             }
             const double need = need_at_admission(q);
-            bool fits = used + need <= e.kv_budget;
-            // Every answer's end must fit too (SGLang, ignore_eos); a prefill server holds no answer's end.
+            bool fits = used + need <= e.admission_room;  // vLLM V0: free blocks after it ≥ the watermark
+            // Every answer's end must fit too (SGLang, ignore_eos); a prefill server holds no answer's end. Counted
+            // in tokens: SGLang's page_size 1 (B = 1); under another --kv-block-tokens it omits the last blocks' waste.
             if (fits && e.limits.ignore_eos_admission && role != stage::prefill) {
                 ends.clear();
                 for (const std::size_t j : admitted_order)  // the running set in this mode (no full reserve)
@@ -625,7 +634,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                         for (double k = 1.0; e.chunk == 0 && k < ps; k += 1.0) {
                             const other_request q = draw_other();
                             const bool admits = (e.max_batch == 0 || running_count + 1.0 + k <= e.max_batch) &&
-                                                used_at_release + held + q.need <= e.kv_budget &&
+                                                used_at_release + held + q.need <= e.admission_room &&
                                                 dec + rank.tokens + q.fresh <= budget;
                             if (!admits) break;
                             held += q.need;
@@ -771,12 +780,12 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             if (!q.running || q.answered) continue;  // an answered sequence ends with its block
             if (decodes + static_cast<double>(prefilling.size()) + paused <= 1.0) break;  // alone: it must run
             if (q.paused) {  // left out by a decode target: its KV goes, its tokens so far are recomputed
-                used -= e.kv_per_token * (q.input + q.generated);
+                used -= e.kv_per_token * (q.input + q.generated) + e.kv_block_waste;
                 q.paused = false;
                 paused -= 1.0;
             } else if (q.decoding) {
                 stop_decoding(id);
-                used -= e.kv_per_token * (q.input + q.generated);
+                used -= e.kv_per_token * (q.input + q.generated) + e.kv_block_waste;
                 if (e.swap) {  // its KV goes to host memory (the engine waits for the copy) and comes back whole
                     const double out_time = swap_time(q.input + q.generated);
                     now += out_time;
@@ -786,7 +795,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 }
                 q.resident = e.swap;
             } else {
-                used -= e.kv_per_token * q.prompt;  // what its admission took (the whole prompt)
+                used -= e.kv_per_token * q.prompt + e.kv_block_waste;  // what its admission took (the whole prompt)
                 std::erase(prefilling, id);
             }
             q.prompt = q.input + q.generated;
@@ -811,7 +820,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
 /// the request's number, is built only for a request that breaks a rule).
 inline void check_request(const engine& e, const workload::request& q, std::size_t index, std::string_view origin) {
     const double in = q.input.value(), out = q.output.value();
-    const double held = e.limits.reserve_full_sequence ? in + out : in + 1.0;
+    const double held = kv_block_slots(tokens(e.limits.reserve_full_sequence ? in + out : in + 1.0), e.kv_block).value();
     const bool lengths_ok = in >= 1.0 && std::isfinite(in) && out >= 1.0 && std::isfinite(out);
     if (lengths_ok && (e.ignore_max_position || in + out <= e.pm.d.m.max_position) &&
         kv_bytes_per_gpu_for_context(e.pm.d, tokens(held)).value() <= e.kv_budget)
@@ -838,6 +847,9 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     require_weights_fit(d, o.limits.pool_reserve());
     e.kv_budget = kv_budget_per_gpu(d, o.limits.pool_reserve()).value() / pp;
     e.kv_per_token = kv_bytes_per_token_per_gpu(d).value();
+    e.kv_block = kv_block_size(d);
+    e.kv_block_waste = e.kv_per_token * kv_expected_block_waste(e.kv_block).value();
+    e.admission_room = e.kv_budget * (1.0 - o.limits.admission_watermark);
     e.max_batch = o.limits.max_batch > 0 ? o.limits.max_batch / pp : 0.0;
     // A prefill gate on free KV at or above the whole pool would never admit a prompt (an idle engine has it all free).
     require(!o.limits.decode_cut.on() || o.limits.decode_cut.prefill_free_kv.value() < e.kv_budget / e.kv_per_token, "scheduler",
