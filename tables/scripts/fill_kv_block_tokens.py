@@ -23,7 +23,7 @@ changes nothing.
 import re
 import sys
 
-from csv_rows import load, save
+from csv_rows import insert_columns, load, save
 
 PATH = "tables/measurements.csv"
 COMMIT = "965182b03376a00fcae415c54e560e1c83937932"
@@ -81,11 +81,7 @@ def version_below_0_8(version):
 def main():
     rows = load(PATH)
     head = rows[0]
-    for c in ("kv_block_tokens", "kv_watermark"):
-        if c not in head:
-            head.append(c)
-            for r in rows[1:]:
-                r.append("")
+    insert_columns(rows, ("kv_block_tokens", "kv_watermark"), fill="", before=None)
     col_b, col_w = head.index("kv_block_tokens"), head.index("kv_watermark")
     eng, ver, notes = head.index("engine"), head.index("engine_version"), head.index("notes")
     filled_b = filled_w = 0
