@@ -240,6 +240,36 @@ std::optional<std::string> quick_reduce_note(const std::vector<const deployment*
     return n + " (docs/cdna-all-reduce.md section 7).";
 }
 
+/// The replicated shared expert's note of the deployments `rows` (those whose engine runs the shared expert whole on
+/// every EP rank, `replicated_shared_expert_share` > 0), one for all: each layout "tp T ep E: +X a GPU, share x",
+/// grouped by engine, like `quick_reduce_note`.
+std::optional<std::string> shared_expert_note(const std::vector<const deployment*>& rows) {
+    struct group {
+        std::string engine;
+        std::vector<std::string> layouts;
+    };
+    std::vector<group> groups;  // one per engine, in the rows' order
+    for (const deployment* d : rows) {
+        const double x = replicated_shared_expert_share(*d);
+        if (!(x > 0.0)) continue;
+        auto at = std::find_if(groups.begin(), groups.end(), [&](const group& g) { return g.engine == d->engine.name; });
+        if (at == groups.end()) at = groups.insert(groups.end(), group{std::string(d->engine.name), {}});
+        std::string l = "tp " + std::to_string(d->layout.tp) + " ep " + std::to_string(d->layout.ep) + ": +" +
+                        to_text(replicated_shared_expert_bytes_per_gpu(*d)) + " a GPU, share " + invalid_input::show(x);
+        if (std::find(at->layouts.begin(), at->layouts.end(), l) == at->layouts.end()) at->layouts.push_back(std::move(l));
+    }
+    if (groups.empty()) return std::nullopt;
+    std::string n = "Shared expert fused into the MoE runner and run whole on every EP rank without attention DP: each "
+                    "GPU holds and reads the weights shown more and runs the share shown of the shared experts' FLOPs a "
+                    "token more than a 1/tp shard, at the routed experts' rate (";
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+        if (k > 0) n += "; ";
+        n += groups[k].engine + ": ";
+        for (std::size_t j = 0; j < groups[k].layouts.size(); ++j) n += (j > 0 ? "; " : "") + groups[k].layouts[j];
+    }
+    return n + "; docs/sglang-rocm-shared-expert.md).";
+}
+
 }  // namespace
 
 std::vector<std::string> launch_notes(const deployment_options& o, const std::vector<const deployment*>& rows) {
@@ -270,15 +300,7 @@ std::vector<std::string> launch_notes(const deployment_options& o, const std::ve
             add(std::move(n));
         }
     }
-    for (const deployment* d : rows) {
-        if (const double x = replicated_shared_expert_share(*d); x > 0.0) {  // the engine's rule (`replicated_shared_expert_share`)
-            add("Shared expert fused into the MoE runner and run whole on every EP rank (" + std::string(d->engine.name) +
-                ", ep " + std::to_string(d->layout.ep) + " without attention DP): each GPU holds and reads " +
-                to_text(replicated_shared_expert_bytes_per_gpu(*d)) + " more weights and runs " + invalid_input::show(x) +
-                " of the shared experts' FLOPs a token more than a 1/tp shard, at the routed "
-                "experts' rate (docs/sglang-rocm-shared-expert.md).");
-        }
-    }
+    if (std::optional<std::string> n = shared_expert_note(rows)) notes.push_back(std::move(*n));  // `replicated_shared_expert_share`
     if (std::optional<std::string> n = quick_reduce_note(rows)) notes.push_back(std::move(*n));  // `with_quick_reduce` on
     return notes;
 }
