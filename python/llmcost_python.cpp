@@ -792,7 +792,7 @@ result kv(py::handle model, py::handle hardware, py::handle context, py::handle 
     r["in_storage_B"] = p.in_storage.value();
     r["overflow_B"] = p.overflow.value();
     r["restore_s"] = p.restore_time.value();
-    r["max_context_tokens_at_batch_1"] = kv_capacity_tokens(d, reserve).value();
+    r["max_context_tokens_at_batch_1"] = kv_capacity_whole_blocks(d, reserve).value();
     r["max_sequences_at_context"] = max_sequences(d, ctx, reserve);
     return out;
 }

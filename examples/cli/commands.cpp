@@ -1148,7 +1148,7 @@ report kv(const kv_command& c) {
         .add("in_storage_B", "spilled to NVMe", p.in_storage.value(), "B")
         .add("overflow_B", "beyond every tier", p.overflow.value(), "B")
         .add("restore_s", "time to bring the spilled part back", p.restore_time.value(), "s")
-        .add("max_context_tokens_at_batch_1", "KV room per replica (tokens)", kv_capacity_tokens(d, reserve).value(), "token",
+        .add("max_context_tokens_at_batch_1", "KV room per replica (tokens)", kv_capacity_whole_blocks(d, reserve).value(), "token",
              "whole tokens")
         .add("max_sequences_at_context", "sequences of this context that fit in HBM", max_sequences(d, ctx, reserve));
     r.records.push_back(std::move(rec));

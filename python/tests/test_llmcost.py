@@ -714,8 +714,9 @@ def test_kv_spec_simulate_take_the_kept_modules_worked_by_hand():
     assert k.weight_bytes_per_gpu - plain.weight_bytes_per_gpu == 1_471_152_128
     assert plain.kv_budget_bytes_per_gpu - k.kv_budget_bytes_per_gpu == pytest.approx(1_471_152_128, abs=1e-3)
     assert plain.kv_bytes_per_token_per_gpu == 35_136
+    # each room in whole tokens (the reference engine's block of 1, `kv_capacity_whole_blocks`): within one token
     assert (plain.max_context_tokens_at_batch_1 - k.max_context_tokens_at_batch_1
-            == pytest.approx(1_471_152_128 / 35_136, abs=1e-6))
+            == pytest.approx(1_471_152_128 / 35_136, abs=1.0))
     trt = dict(engine="trtllm", kv_memory_fraction=0.5)
     assert (llmcost.kv("DeepSeek-V3", "B200", **trt, **base).kv_budget_bytes_per_gpu
             - llmcost.kv("DeepSeek-V3", "B200", **trt, **kept, **base).kv_budget_bytes_per_gpu
@@ -1405,10 +1406,16 @@ def test_kv_memory_fraction_sizes_the_pool_by_the_engines_rule_by_hand():
     def room(engine, f):
         return llmcost.estimate("Llama-3.1-8B", "H100", engine=engine, kv_memory_fraction=f, **base).kv_capacity_tokens
 
-    assert room("vllm", 0.5) == (0.5 * H - W - X) / per_token == 22_392_856_576 / per_token  # f·H − W − X
-    assert room("sglang", 0.5) == (0.5 * H - W) / per_token                                   # f·H − W
-    assert room("trtllm", 0.5) == 0.5 * (H - W - X) / per_token                               # f·(H − W − X)
-    assert room(None, 0.5) == (0.5 * H - 2e9 - W) / per_token                                 # the reference engine
+    # The room is shown in whole KV blocks, floor(K / B) * B (`kv_capacity_whole_blocks`): vLLM's block_size 16,
+    # SGLang's page_size 1, TensorRT-LLM's tokens_per_block 32, the reference engine's 1 (not paged).
+    def blocks(k, b):
+        return math.floor(k / b) * b
+
+    assert (0.5 * H - W - X) / per_token == 22_392_856_576 / per_token == 170_843.9375
+    assert room("vllm", 0.5) == blocks((0.5 * H - W - X) / per_token, 16) == 170_832          # f·H − W − X
+    assert room("sglang", 0.5) == blocks((0.5 * H - W) / per_token, 1)                        # f·H − W
+    assert room("trtllm", 0.5) == blocks(0.5 * (H - W - X) / per_token, 32)                   # f·(H − W − X)
+    assert room(None, 0.5) == blocks((0.5 * H - 2e9 - W) / per_token, 1)                      # the reference engine
     # None is the engine's own default (vLLM's 0.9): the same as saying it.
     assert room("vllm", None) == room("vllm", 0.9)
 

@@ -57,6 +57,28 @@ TEST_CASE("kv_block_slots: ⌈n ÷ B⌉ · B, by hand") {
     CHECK(kv_block_size(llama8_trtllm(32.0)).value() == 32.0);
 }
 
+TEST_CASE("kv_capacity_whole_blocks: the KV room in whole blocks, by hand, and one sequence of it fits (review s41m S2)") {
+    // Llama-3.1-8B BF16 on one H100 under vLLM on Hopper (block_size 16): its pool holds K = 432,987.9375 tokens
+    // (`llmcost kv`, session 41), ⌊K ÷ 16⌋ = 27,061 blocks = 432,976 tokens; K itself stays fractional.
+    deployment v{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::vllm_hopper};
+    REQUIRE(kv_block_size(v).value() == 16.0);
+    REQUIRE(kv_capacity_tokens(v).value() == doctest::Approx(432'987.9375).epsilon(1e-9));
+    CHECK(kv_capacity_whole_blocks(v).value() == 432'976.0);
+    CHECK(max_sequences(v, tokens(432'976.0)) == 1.0);
+    CHECK(max_sequences(v, tokens(432'977.0)) == 0.0);
+    // Property: at every block size the room is a whole number of blocks, within one block of K, and a sequence of
+    // exactly that room fits while one token more does not.
+    for (double block : {1.0, 8.0, 16.0, 32.0, 64.0, 4096.0}) {
+        const deployment d = llama8_trtllm(block);
+        const double k = kv_capacity_tokens(d).value(), w = kv_capacity_whole_blocks(d).value();
+        CHECK(std::fmod(w, block) == 0.0);
+        CHECK(w <= k);
+        CHECK(w > k - block);
+        CHECK(max_sequences(d, tokens(w)) == 1.0);
+        CHECK(max_sequences(d, tokens(w + 1.0)) == 0.0);
+    }
+}
+
 TEST_CASE("kv_block_slots property: at least n, under one block more, and a block that divides another wastes no more") {
     for (double n = 1.0; n <= 3000.0; n += 7.0)
         for (const double b : {1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0}) {

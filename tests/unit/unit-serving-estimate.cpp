@@ -72,7 +72,7 @@ TEST_CASE("estimate: energy and cost per output token follow from the rate (S29,
     }
     CHECK(e.kv_bytes_per_token == kv_bytes_per_token(catalog::llama_3_1_70b));
     CHECK(e.weight_bytes_per_gpu == weight_bytes_per_gpu(llama70_tp8));
-    CHECK(e.kv_capacity_tokens == kv_capacity_tokens(llama70_tp8));
+    CHECK(e.kv_capacity_tokens == kv_capacity_whole_blocks(llama70_tp8));  // the room shown, in whole blocks
 }
 
 TEST_CASE("estimate: batch 0 saturates; a batch that does not fit is refused") {

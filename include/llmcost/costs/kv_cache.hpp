@@ -196,6 +196,16 @@ constexpr void require_weights_fit(const deployment& d, memory_reserve r = {}) {
     return tokens(budget / (kv_bytes_per_token_per_gpu(d) * tokens(1.0)));
 }
 
+/// Tokens of context one replica (or attention rank) can cache in whole KV blocks: ⌊K ÷ B⌋ · B, K =
+/// `kv_capacity_tokens`, B = `kv_block_size` (PagedAttention allocates whole blocks: Kwon et al., SOSP 2023, §4.2),
+/// the quotient taken as ⌊K·(1 + 10⁻¹²) ÷ B⌋ so a K that is a whole count in exact arithmetic but lands a rounding
+/// below it keeps that count (audit 40, F10). The KV room the surfaces show; nothing prices from it.
+[[nodiscard]] constexpr tokens_t kv_capacity_whole_blocks(const deployment& d, memory_reserve r = {}) {
+    const double k = kv_capacity_tokens(d, r).value();
+    const double b = kv_block_size(d).value();
+    return tokens(detail::const_trunc(k * (1.0 + 1e-12) / b) * b);
+}
+
 /// Sequences of `context` tokens that fit at once (whole sequences only), each in whole KV blocks of the
 /// engine's size (`kv_block_slots`).
 template <token_count T>

@@ -66,7 +66,7 @@ struct request_estimate {
     serving_point point;                       ///< batch, step, TTFT, TPOT, e2e, rates, what limited the batch
     bytes_per_token_t kv_bytes_per_token;      ///< whole model, all layers (S16)
     bytes_t weight_bytes_per_gpu;
-    tokens_t kv_capacity_tokens;               ///< context one replica (attention rank) can cache
+    tokens_t kv_capacity_tokens;               ///< context one replica (attention rank) can cache, in whole KV blocks (`kv_capacity_whole_blocks`)
     joules_per_token_t gpu_energy_per_output_token;
     joules_per_token_t wall_energy_per_output_token;  ///< × server overhead × cooling (S30)
     joules_t gpu_energy_per_request;
@@ -139,7 +139,7 @@ namespace detail {
                                                      const scheduler_limits& limits, request_estimate e) {
     e.kv_bytes_per_token = kv_bytes_per_token(d.m);
     e.weight_bytes_per_gpu = weight_bytes_per_gpu(d);
-    e.kv_capacity_tokens = kv_capacity_tokens(d, limits.pool_reserve());
+    e.kv_capacity_tokens = kv_capacity_whole_blocks(d, limits.pool_reserve());
 
     const double gpus = static_cast<double>(d.layout.gpus());
     const tokens_per_second_t rate = e.point.output_rate;
