@@ -151,8 +151,9 @@ const gemm_table* sweep_gemm_table(const std::string& id, double clock_MHz, cons
     return id.empty() ? nullptr : gemm_table_named(id);
 }
 
-/// The notes `estimate` prints for the run's launch settings (`launch_notes`: --gemm-table, --clock, --quick-reduce),
-/// for the deployments a sweep's rows show: once per command (one QuickReduce note naming every GPU and TP group n).
+/// The notes `estimate` prints for the run's launch settings (`launch_notes`: --gemm-table, --clock, --quick-reduce,
+/// and the shared expert an engine runs whole on every EP rank), for the deployments a sweep's rows show: once per
+/// command (one QuickReduce note naming every GPU and TP group n, one shared-expert note naming every tp and ep).
 std::vector<std::string> rows_launch_notes(double clock_MHz, const std::vector<const deployment*>& rows) {
     deployment_options o;  // launch_notes reads the run's --clock from the options, the rest from the deployments
     o.clock_MHz = clock_MHz;

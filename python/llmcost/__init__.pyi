@@ -240,7 +240,8 @@ def estimate(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output
              excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
              eager_prompt: Literal["overlap", "serial", "0"] | None = None,
              gemm_table: Literal["mi325x-llama2-70b-server", "mi325x-llama2-70b-spx1700"] | None = None,
-             clock_MHz: _Number | None = None) -> Estimate: ...
+             clock_MHz: _Number | None = None, quick_reduce: Literal["int4", "none"] | None = None,
+             kv_block_tokens: _Number | None = None) -> Estimate: ...
 
 def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Number, tp: int = 1, pp: int = 1,
        ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,
@@ -257,7 +258,9 @@ def spec(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: _N
          ignore_max_position: bool = False, engine: Literal["trtllm", "vllm", "sglang"] | None = None,
          kv_memory_fraction: _Number | None = None,
          excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
-         eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> Result: ...
+         eager_prompt: Literal["overlap", "serial", "0"] | None = None,
+         gemm_table: str | None = None, clock_MHz: _Number | None = None,
+         quick_reduce: Literal["int4", "none"] | None = None) -> Result: ...
 
 def simulate(model: _ModelArg, hardware: _HardwareArg, *, rate: _Number | None = None,
              concurrency: _Number | None = None, arrivals: Literal["poisson", "gamma"] = "poisson", cv: _Number = 1.0,
@@ -270,7 +273,9 @@ def simulate(model: _ModelArg, hardware: _HardwareArg, *, rate: _Number | None =
              engine: Literal["trtllm", "vllm", "sglang"] | None = None,
              kv_memory_fraction: _Number | None = None,
              excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
-             eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> Result:
+             eager_prompt: Literal["overlap", "serial", "0"] | None = None,
+             gemm_table: str | None = None, clock_MHz: _Number | None = None,
+             quick_reduce: Literal["int4", "none"] | None = None, ignore_max_position: bool = False) -> Result:
     """The engine simulated request by request: TTFT/TPOT/ITL/E2E/queue percentiles as groups (`r.ttft_s["p90"]`), throughput, goodput (`llmcost simulate`)."""
     ...
 
@@ -284,7 +289,9 @@ def disagg(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: 
            acceptance: _Number | None = None, draft_tokens: int | None = None,
            drafter: Union[Literal["eagle", "mtp"], str, Model] = "eagle",
            excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
-           eager_prompt: Literal["overlap", "serial", "0"] | None = None) -> Result: ...
+           eager_prompt: Literal["overlap", "serial", "0"] | None = None,
+           gemm_table: str | None = None, clock_MHz: _Number | None = None,
+           quick_reduce: Literal["int4", "none"] | None = None) -> Result: ...
 
 def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Numbers,
           output: _Numbers, batch: _Numbers, tp: int | Sequence[int] | None = None,
