@@ -33,15 +33,14 @@ import sys
 
 import csv
 
-from csv_rows import insert_columns, load, row_named, save
-from sglang_cdna4_quick_reduce import NCCL_MS, fit
+from csv_rows import save
+from sglang_cdna4_quick_reduce import LIBRARY_GBPS, LIBRARY_US, NCCL_MS, fit, profile_row
 
 ENGINES = "tables/engines.csv"
 PROFILE = "SGLang on CDNA4 (ROCm)"
 # EmbeddedLLM/vllmtests @355978b8 kernels/allreduce/benchmark_results_ws8.md, 'AITER Unreg', ms, 2 MiB ... 64 MiB
 AITER_SIZES_MIB = [2, 4, 8, 16, 32, 64]
 AITER_UNREG_MS = [0.055, 0.071, 0.102, 0.177, 0.302, 0.572]
-LIBRARY_US, LIBRARY_GBPS = 56.88, 380.0  # this profile's RCCL fit (tables/engines.csv), the transfer's reference
 VALIDATED_KIB = 1536  # B97's largest message, 1,572,864 B (docs/cdna-all-reduce.md section 3)
 MICRO = "tables/microbenchmarks.csv"
 ANCHOR = "B97-1536KiB"  # AITER's kernel on 8x MI355X at the band's floor: the fixed time's anchor
@@ -104,12 +103,7 @@ def figures():
 
 def main():
     want = figures()
-    engines = load(ENGINES)
-    insert_columns(engines, list(want), fill="0", before="source")
-    col = {name: i for i, name in enumerate(engines[0])}
-    row = row_named(engines, PROFILE, ENGINES)
-    if row[col["library_all_reduce_us"]] != str(LIBRARY_US) or row[col["library_all_reduce_bus_GBps"]] != "380":
-        sys.exit(f"{ENGINES}: {PROFILE}: the RCCL fit is not 56.88 us / 380 GB/s, the transfer's reference; refused")
+    engines, col, row = profile_row(want)
     if row[col["custom_all_reduce_max_KiB"]] not in (CAP_OLD, CAP_NEW):
         sys.exit(f"{ENGINES}: {PROFILE}: custom_all_reduce_max_KiB is {row[col['custom_all_reduce_max_KiB']]!r}, "
                  f"neither {CAP_OLD} nor {CAP_NEW}; refused")

@@ -96,14 +96,21 @@ def figures():
             "quick_reduce_min_KiB": "2048", "quick_reduce_max_KiB": str(2 * 1024 * 1024)}
 
 
-def main():
-    want = figures()
+def profile_row(want):
+    """engines.csv with `want`'s columns added (0 elsewhere), its column index and the profile's row, whose RCCL fit
+    must still be the reference both transfers (QuickReduce's, AITER's) are scaled by."""
     engines = load(ENGINES)
     insert_columns(engines, list(want), fill="0", before="source")
     col = {name: i for i, name in enumerate(engines[0])}
     row = row_named(engines, PROFILE, ENGINES)
     if row[col["library_all_reduce_us"]] != str(LIBRARY_US) or row[col["library_all_reduce_bus_GBps"]] != "380":
         sys.exit(f"{ENGINES}: {PROFILE}: the RCCL fit is not 56.88 us / 380 GB/s, the transfer's reference; refused")
+    return engines, col, row
+
+
+def main():
+    want = figures()
+    engines, col, row = profile_row(want)
     for name, value in want.items():
         if row[col[name]] not in ("0", value):
             sys.exit(f"{ENGINES}: {PROFILE}: {name} is {row[col[name]]!r}, neither 0 nor {value!r}; refused")
