@@ -1903,6 +1903,82 @@ TEST_CASE("vLLM on Hopper's dense FP8 GEMM rows (CUTLASS sm90 dispatch: 256-row 
     }
 }
 
+TEST_CASE("expected padded rows of vLLM's FP8 dispatch over a steady state's steps: m + (u - 1) / 2 above 64 tokens, hand-worked") {
+    using af = achievable_fractions;
+    SUBCASE("the unit u = min(T, max(64, next_pow2(m))) that padded_rows(m, T) pads to") {
+        CHECK(af::padding_unit(1.0, 256.0) == 64.0);
+        CHECK(af::padding_unit(64.0, 256.0) == 64.0);
+        CHECK(af::padding_unit(65.0, 256.0) == 128.0);
+        CHECK(af::padding_unit(128.0, 256.0) == 128.0);
+        CHECK(af::padding_unit(129.0, 256.0) == 256.0);
+        CHECK(af::padding_unit(5000.0, 256.0) == 256.0);  // capped at T
+        CHECK(af::padding_unit(200.0, 128.0) == 128.0);
+        CHECK(af::padding_unit(200.0, 64.0) == 64.0);
+    }
+    SUBCASE("p-bar(m) = m + (u - 1) / 2 where u > 64; the exact rows where u <= 64 or T = 0") {
+        CHECK(af::expected_padded_rows(769.0, 256.0) == 896.5);  // 769 + 255 / 2 (exact: 1,024)
+        CHECK(af::expected_padded_rows(768.0, 256.0) == 895.5);  // an aligned count too: the mean over its neighbours
+        CHECK(af::expected_padded_rows(257.0, 256.0) == 384.5);
+        CHECK(af::expected_padded_rows(256.0, 256.0) == 383.5);
+        CHECK(af::expected_padded_rows(129.0, 256.0) == 256.5);  // the 256-row unit starts above 128 tokens
+        CHECK(af::expected_padded_rows(128.0, 256.0) == 191.5);  // 128 + 127 / 2
+        CHECK(af::expected_padded_rows(65.0, 256.0) == 128.5);   // 65 + 127 / 2
+        CHECK(af::expected_padded_rows(64.0, 256.0) == 64.0);    // u = 64: exact
+        CHECK(af::expected_padded_rows(1.0, 256.0) == 64.0);
+        CHECK(af::expected_padded_rows(200.0, 128.0) == 263.5);  // T = 128: 200 + 127 / 2
+        CHECK(af::expected_padded_rows(300.0, 64.0) == 320.0);   // T = 64: every unit 64 rows, exact
+        CHECK(af::expected_padded_rows(572.0, 0.0) == 576.0);    // T = 0: the hardware's 64-row tiles, exact
+        CHECK(af::expected_padded_rows(7.0, 0.0) == 8.0);
+        CHECK(af::expected_padded_rows(0.0, 256.0) == 0.0);
+    }
+    SUBCASE("property: over u consecutive token counts in one unit, the mean exact rows are the mean count + (u - 1) / 2") {
+        // the uniform residue the formula assumes, counted by hand: ⌈M ÷ 256⌉ · 256 for M = m0 … m0 + 255
+        for (const double m0 : {129.0, 300.0, 513.0, 769.0, 1000.0, 4097.0}) {
+            CAPTURE(m0);
+            double rows = 0.0, tokens = 0.0;
+            for (double x = m0; x < m0 + 256.0; x += 1.0) {
+                rows += af::padded_rows(x, 256.0);
+                tokens += x;
+            }
+            CHECK(rows / 256.0 == doctest::Approx(tokens / 256.0 + 127.5).epsilon(1e-15));
+            CHECK(af::expected_padded_rows(tokens / 256.0, 256.0) == doctest::Approx(rows / 256.0).epsilon(1e-15));
+        }
+    }
+    SUBCASE("the size curve reads the rule it is given; exact by default (a kernel's shape: B101-B104's linear_vllm)") {
+        const achievable_fractions& h200 = catalog::h200_sxm.gpu.efficiency;
+        const double root = std::cbrt(8192.0 * 10240.0);
+        CHECK(h200.matmul_at_rows(769.0, root, 256.0) == h200.matmul_at_rows(769.0, root, 256.0, row_padding::exact));
+        CHECK(h200.matmul_at_rows(769.0, root, 256.0) ==
+              doctest::Approx(h200.matmul_at_rows(1024.0, root) * 769.0 / 1024.0).epsilon(1e-12));
+        // e(p̄) · m ÷ p̄, e(p) = e∞ · ∛(p·k·n) ÷ (∛(p·k·n) + n₀) at p̄ = 896.5 rows (no further padding of p̄)
+        const double size = std::cbrt(896.5) * root;
+        CHECK(h200.matmul_at_rows(769.0, root, 256.0, row_padding::expected) ==
+              doctest::Approx(h200.matmul * size / (size + h200.matmul_half_dim) * 769.0 / 896.5).epsilon(1e-12));
+        CHECK(h200.matmul_at_rows(64.0, root, 256.0, row_padding::expected) == h200.matmul_at_rows(64.0, root, 256.0));
+    }
+    SUBCASE("the pass model: prepare_pass prices exact rows, steady_state_pass expected ones, nothing else changed") {
+        deployment llama{.m = catalog::llama_3_1_70b, .hw = catalog::h200_sxm};
+        llama.engine = catalog::vllm_hopper;
+        const deployment d = with_formats(llama, formats::fp8, formats::bf16);
+        const pass_model exact = prepare_pass(d);
+        const pass_model mean = steady_state_pass(exact);
+        CHECK(exact.dense_fp8_padding == row_padding::exact);
+        CHECK(mean.dense_fp8_padding == row_padding::expected);
+        CHECK(mean.dense_fp8_tile_rows == exact.dense_fp8_tile_rows);
+        // a prompt step of 769 tokens: the dense GEMMs of 1,024 rows exact, 896.5 on average over the steps
+        auto compute = [](const pass_model& pm, auto tokens) {
+            const auto terms = detail::sequence_terms_of(pm, {.prefill_sequences = 1.0, .prefill_tokens = tokens});
+            return detail::step_formula(pm, terms, 0.0, 1.0).matmul_compute;
+        };
+        CHECK(compute(mean, 769_tok) < compute(exact, 769_tok));
+        CHECK(compute(mean, 768_tok) > compute(exact, 768_tok));
+        CHECK(compute(mean, 64_tok) == compute(exact, 64_tok));
+        // BF16 matmuls run no padding FP8 kernel: the flag changes nothing there
+        const pass_model bf16 = prepare_pass(with_formats(llama, formats::bf16, formats::bf16));
+        CHECK(compute(steady_state_pass(bf16), 769_tok) == compute(bf16, 769_tok));
+    }
+}
+
 TEST_CASE("SGLang on CDNA4: QuickReduce INT4 where the run turns it on, 2 MiB to 2 GiB above the custom kernel, hand-worked") {
     // docs/cdna-all-reduce.md §7. DeepSeek-V3 (hidden 7168: 14,336 B a token, 122 all-reduces a pass) on 8 MI355X.
     // The profile's QuickReduce curve: a 25.39 µs, B_bus 625.2 GB/s, band 2 MiB ≤ S ≤ 2 GiB (quick_all_reduce.py

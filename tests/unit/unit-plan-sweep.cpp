@@ -277,6 +277,22 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
             CHECK(priced > g.size() / 4);  // most of these deployments price (the rest break a layout rule)
         }
     }
+    SUBCASE("vLLM on Hopper's 256-row FP8 units: the colocated lanes price the steady state's expected rows, as serve_at_batch") {
+        // Llama-3.1-70B FP8 on H200 (T = 256), batches on both sides of 768 and 1,024 step tokens at 179 → 296
+        // (410 → 411: the 2-prompt step goes 768 → 769 tokens); the disaggregated lanes keep the exact rows.
+        const plan::sweep_grid g{.m = catalog::llama_3_1_70b,
+                                 .gpus = {catalog::h200_sxm, catalog::h100_sxm5},
+                                 .engines = {catalog::vllm_hopper, catalog::vllm_hopper},
+                                 .formats = {{.weights = formats::fp8}},
+                                 .layouts = {{.tp = 1}, {.tp = 2}},
+                                 .modes = {{}, {.disaggregated = true, .prefill_batch = 2}},
+                                 .shapes = {{.input = 179_tok, .output = 296_tok}, shapes[0]},
+                                 .batches = {1, 64, 65, 129, 300, 409, 410, 411, 412, 500}};
+        std::size_t priced = 0;
+        CHECK(mismatches(plan::sweep(g), &priced) == 0);
+        CHECK(priced == g.size());
+        REQUIRE(prepare_pass(plan::sweep(g).blocks[0].d).dense_fp8_tile_rows == 256.0);
+    }
     SUBCASE("TensorRT-LLM on Blackwell under attention DP: all-gather + reduce-scatter at EP <= top-k, all-to-all above") {
         // gpt-oss-120b (top-4): EP2·DP2 and EP4·DP4 gather (MXFP8 W4A8 hidden states), EP8·DP8 runs the
         // all-to-all; DeepSeek-V3 (top-8) at EP8·DP8 and EP8 over TP2 x DP4 gathers (docs/trtllm-moe-comm.md).

@@ -631,3 +631,58 @@ TEST_CASE("serving: properties") {
         CHECK(test::contains(test::validation_message(scheduler_limits{.max_batch = -1}), "max_batch"));
     }
 }
+
+TEST_CASE("serving: the steady state's mean step prices vLLM's 256-row FP8 padding at its mean, no saw-tooth in the batch") {
+    // Llama-3.1-70B FP8 on one H200 under vLLM on Hopper, 179 → 296 tokens (MLPerf's Krai rows' shape): a step holds
+    // b decodes and ⌊q⌋ or ⌈q⌉ prompts of 179 tokens, q = b ÷ 296. At b = 411, ⌈q⌉ = 2 prompts make 411 + 358 = 769
+    // tokens, one past 3 × 256: priced exactly, that step computes 1,024 rows and the mean step jumps (docs/expected-padding.md).
+    deployment base{.m = catalog::llama_3_1_70b, .hw = catalog::h200_sxm};
+    base.engine = catalog::vllm_hopper;
+    const deployment d = with_formats(base, formats::fp8, formats::bf16);
+    const request_shape r{.input = 179_tok, .output = 296_tok};
+    REQUIRE(prepare_pass(d).dense_fp8_tile_rows == 256.0);
+    SUBCASE("property: step time and output rate never fall as the batch grows, b = 300 … 600") {
+        // The one exception left is not the FP8 kernel's: the LM head (BF16, the hardware's 64-row tiles, exact) adds
+        // a tile where a step's logits rows b + ⌊q⌋ or b + ⌈q⌉ pass a multiple of 64 (b = 320, 384, 447, 511, 575
+        // here), a step longer by one tile of the LM head's work, under 0.1% of the rate (the exact FP8 staircase:
+        // 8.5% at 410 → 411, below).
+        const pass_model pm = prepare_pass(d);
+        auto lm_head_tiles = [](double b) {
+            const double q = b / 296.0;
+            return std::ceil((b + std::floor(q)) / 64.0) + std::ceil((b + std::ceil(q)) / 64.0);
+        };
+        serving_point last = serve_at_batch(pm, r, 300.0);
+        int tiles_added = 0;
+        for (double b = 301.0; b <= 600.0; b += 1.0) {
+            CAPTURE(b);
+            const serving_point s = serve_at_batch(pm, r, b);
+            CHECK(s.step_time >= last.step_time);
+            if (lm_head_tiles(b) == lm_head_tiles(b - 1.0)) {
+                CHECK(s.output_rate >= last.output_rate);
+            } else {
+                ++tiles_added;
+                CHECK(s.output_rate.value() >= last.output_rate.value() * (1.0 - 1e-3));
+            }
+            last = s;
+        }
+        CHECK(tiles_added > 0);  // 320: 1 prompt (q = 1.08), logits rows 321 = 5 × 64 + 1
+    }
+    SUBCASE("the exact staircase in the same mixture falls at 410 → 411: what the expected rows remove") {
+        const pass_model exact = prepare_pass(d);
+        const prompt_chunks chunks = split_prompt(r, {});
+        auto mean_step = [&](const pass_model& pm, double b) {
+            return detail::colocated_point(pm, detail::serving_sequence_terms(pm, r, chunks), b, 296.0, chunks.count).step_time;
+        };
+        // 410: the 2-prompt step holds 768 tokens, 3 units exactly; 411: 769, a fourth unit of 256 rows
+        CHECK(410.0 / mean_step(exact, 410.0) > 1.05 * (411.0 / mean_step(exact, 411.0)));
+        const pass_model mean = steady_state_pass(exact);
+        CHECK(serve_at_batch(exact, r, 411.0).step_time.value() == mean_step(mean, 411.0));
+        CHECK(serve_at_batch(d, r, 411.0).step_time == serve_at_batch(exact, r, 411.0).step_time);
+    }
+    SUBCASE("a prompt alone keeps the exact rows: serve_at_batch's prefill is prefill_pass on prepare_pass's model") {
+        // 179 tokens alone: 256 rows exact (one step of a known count), not 179 + 127.5 = 306.5
+        CHECK(serve_at_batch(d, r, 411.0).prefill_time == prefill_pass(prepare_pass(d), 1.0, r.computed(), r.cached()).time());
+        CHECK(serve_at_batch(d, r, 411.0).prefill_time <
+              prefill_pass(steady_state_pass(prepare_pass(d)), 1.0, r.computed(), r.cached()).time());
+    }
+}

@@ -503,6 +503,10 @@ struct pass_model {
     /// The most rows a dense FP8 projection's kernel covers M in (`engine_kernels::fp8_gemm_tile_rows`, read where the
     /// matmuls run FP8); 0: the hardware's padding
     double dense_fp8_tile_rows = 0;
+    /// How those padded rows are priced: `exact` (`prepare_pass`: one step of a known token count, the simulator's
+    /// steps, a prompt alone), or `expected` over a steady state's steps (`steady_state_pass`:
+    /// `achievable_fractions::expected_padded_rows`, docs/expected-padding.md)
+    row_padding dense_fp8_padding = row_padding::exact;
     /// The measured GEMM table the engine loads (`deployment::gemm`), its time scale f_table ÷ f_run; nullptr: the
     /// size curve prices the projections (`gemm_table_efficiency`)
     const gemm_table* projection_table = nullptr;
@@ -803,6 +807,16 @@ struct pass_model {
         pm.attention_dp_busiest = 1.0 / en.moe.attention_dp_balance;
     pm.ep_ranks = d.layout.ep;
     pm.extreme_value_z = d.layout.ep > 1 ? detail::const_sqrt(2.0 * detail::const_log(static_cast<double>(d.layout.ep))) : 0.0;
+    return pm;
+}
+
+/// The same pass model for a steady state's mean steps: the dense FP8 projections at their expected padded rows
+/// (`pass_model::dense_fp8_padding`, `achievable_fractions::expected_padded_rows`), since the token count of a running
+/// engine's steps spreads across the kernel's padding unit (docs/expected-padding.md). `serve_at_batch`,
+/// `serve_online_latency` and the sweep's colocated lanes price their mean steps with it; single steps of a known
+/// token count (a kernel's shape, the simulator's steps, a prompt alone) keep `prepare_pass`'s exact rows.
+[[nodiscard]] constexpr pass_model steady_state_pass(pass_model pm) {
+    pm.dense_fp8_padding = row_padding::expected;
     return pm;
 }
 
@@ -1231,11 +1245,12 @@ template <class V>
     // t_dense = F_dense ÷ (P · e(t)), or F_dense ÷ (P₁₆ · gemm · e_hw(t)) in a step of t ≤ T tokens that
     // runs them 16-bit (`pass_model::wide_dense_max_tokens`; AMD's MLPerf Mixtral Server patch).
     // The dense projections under a kernel whose tile and cluster pad M (`fp8_gemm_padded_rows`, p rows):
-    // e(p) · t ÷ p, the padded rows computed and discarded; the LM head is not an FP8 GEMM there.
+    // e(p) · t ÷ p, the padded rows computed and discarded; the LM head is not an FP8 GEMM there. A steady
+    // state's mean step: p̄ (`pass_model::dense_fp8_padding`, `expected_padded_rows`).
     // Under a measured GEMM table (`pass_model::projection_table`) the table's e(t) where it has a figure
     // (`gemm_table_efficiency`), the size curve below its smallest size.
     auto projection_efficiency = [&](const V& rows) {
-        const V curve = pm.dense_gemm.matmul_at_rows(rows, pm.dense_cbrt_k_n, pm.dense_fp8_tile_rows);
+        const V curve = pm.dense_gemm.matmul_at_rows(rows, pm.dense_cbrt_k_n, pm.dense_fp8_tile_rows, pm.dense_fp8_padding);
         if (pm.projection_table == nullptr) [[likely]] return curve;
         const V table = L::map(rows, [&](double x) {
             return gemm_table_efficiency(*pm.projection_table, x, pm.peak, pm.projection_table_time_scale);

@@ -86,6 +86,11 @@ constexpr void require_engine_clock(std::string_view subject, std::string_view f
             "an engine clock a run pins is positive and finite, in MHz, at most 10,000", "llmcost.clock.range");
 }
 
+/// How the rows a padding GEMM kernel computes are priced: `exact`, the kernel's rows for one step of a known token
+/// count (`achievable_fractions::padded_rows`); `expected`, their mean over steps whose token count spreads across a
+/// padding unit (`achievable_fractions::expected_padded_rows`: a steady state's mean step, docs/expected-padding.md).
+enum class row_padding : unsigned char { exact, expected };
+
 struct achievable_fractions {
     double hbm = 1.0;     ///< sustained HBM bandwidth ÷ spec (STREAM-like copy)
     double matmul = 1.0;  ///< GEMM FLOP/s ÷ dense peak for a very large GEMM (e∞)
@@ -134,14 +139,19 @@ struct achievable_fractions {
     /// keeps k and n through every step, so a caller pricing many steps works its root out once.
     /// ∛(padded·k·n) = ∛padded · ∛(k·n), the first tabulated for the usual row counts. For one row
     /// count or a lane of them (detail/lanes.hpp): the same operations either way.
+    /// `padding`: the exact rows of one step, or their mean over a steady state's steps (`expected_padded_rows`).
     template <class V>
         requires(!std::is_integral_v<V>)
-    [[nodiscard]] constexpr V matmul_at_rows(const V& m, double cbrt_k_n, double tile = 0.0) const {
+    [[nodiscard]] constexpr V matmul_at_rows(const V& m, double cbrt_k_n, double tile = 0.0,
+                                             row_padding padding = row_padding::exact) const {
         using L = detail::lanes<V>;
         if (matmul_half_dim <= 0.0) return L::constant(matmul);
         // The kernel computes the padded rows, so the size curve sees them too: the time of a GEMM
         // then never falls as rows are added within a unit (`padded_rows(m, tile)`).
-        const V padded = L::map(m, [tile](double x) { return x > 0.0 ? padded_rows(x, tile) : 1.0; });
+        const bool mean = padding == row_padding::expected;
+        const V padded = L::map(m, [tile, mean](double x) {
+            return x > 0.0 ? (mean ? expected_padded_rows(x, tile) : padded_rows(x, tile)) : 1.0;
+        });
         const V size = L::map(padded, [](double p) { return detail::cbrt_tabulated(p); }) * cbrt_k_n;
         return L::choose(m > 0.0, V(matmul * size / (size + matmul_half_dim) * (m / padded)), L::constant(matmul));
     }
@@ -163,9 +173,26 @@ struct achievable_fractions {
     [[nodiscard]] static constexpr double padded_rows(double m, double tile) {
         if (!(tile > 0.0)) return padded_rows(m);
         if (!(m > 0.0)) return 0.0;
-        double u = gemm_tile_rows;
-        while (u < m && u < tile) u *= 2.0;  // u = min(T, max(64, next_pow2(m)))
+        const double u = padding_unit(m, tile);
         return detail::const_ceil(m / u) * u;
+    }
+    /// The M unit u of that dispatch at m tokens, T > 0: u = min(T, max(64, next_pow2(m))) (`padded_rows(m, T)`).
+    [[nodiscard]] static constexpr double padding_unit(double m, double tile) {
+        double u = gemm_tile_rows;
+        while (u < m && u < tile) u *= 2.0;
+        return u;
+    }
+    /// The mean rows that dispatch computes over steps of m tokens on average whose count spreads across a unit:
+    /// p̄(m) = m + (u − 1) ÷ 2, u = `padding_unit(m, T)` (the mean round-up ⌈M ÷ u⌉ · u − M of an integer M whose
+    /// residue mod u is uniform; a running engine's steps vary by the prompts they carry, Poisson under Poisson
+    /// arrivals, and by the sequences ending and admitted: docs/expected-padding.md). Exact p(m) where u ≤ 64 (the
+    /// 64 × 64 tile, no cluster: m ≤ 64, or T ≤ 64): a step of at most 64 tokens carries no usual prompt, its count
+    /// is the running batch, which vLLM's CUDA graphs round to a capture size (E98: 1, 2, 4, then multiples of 8),
+    /// not a residue spread over the unit; and where T = 0, the hardware's 64-row tiles (`padded_rows(m)`).
+    [[nodiscard]] static constexpr double expected_padded_rows(double m, double tile) {
+        if (!(tile > 0.0) || !(m > 0.0)) return padded_rows(m, tile);
+        const double u = padding_unit(m, tile);
+        return u > gemm_tile_rows ? m + (u - 1.0) / 2.0 : padded_rows(m, tile);
     }
     static constexpr double gemm_tile_rows = 64.0;
     static constexpr double gemm_small_m_step = 8.0;

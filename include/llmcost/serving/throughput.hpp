@@ -507,7 +507,9 @@ template <class V>
 /// decodes. TPOT = the mean of my decode steps, which carry the prompts of the b − 1 others only,
 /// q′ = (b − 1)·k ÷ O (my own prompt is in my TTFT: at batch 1, TPOT is the decode step). Output
 /// rate = b ÷ t̄ × dp (independent replicas, or attention-DP ranks of one EP
-/// group); per GPU ÷ tp·pp·dp. (`detail::colocated_point` is the formula, for sweeps as well.)
+/// group); per GPU ÷ tp·pp·dp. (`detail::colocated_point` is the formula, for sweeps as well.) The steady
+/// state's steps price a padding FP8 kernel's rows at their mean over the steps' spread (`steady_state_pass`);
+/// the prefill of one prompt alone keeps `pm`'s (`prepare_pass`'s exact rows: one step of a known count).
 [[nodiscard]] constexpr serving_point serve_at_batch(const pass_model& pm, const request_shape& r, double batch,
                                                      const scheduler_limits& l = {}) {
     const deployment& d = pm.d;
@@ -518,13 +520,14 @@ template <class V>
             "at least one sequence must be running", "llmcost.serving.batch_at_least_one");
     const double out = r.output.value();
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
+    const pass_model mean = steady_state_pass(pm);
     const detail::colocated_lanes<double> p =
-        detail::colocated_point(pm, detail::serving_sequence_terms(pm, r, chunks), batch, out, chunks.count);
+        detail::colocated_point(mean, detail::serving_sequence_terms(mean, r, chunks), batch, out, chunks.count);
     serving_point s{};
     s.batch = batch;
     s.limited_by = "given";
     const double f = p.steps.share;
-    s.step = detail::to_pass_cost(pm, f > 0.5 ? p.steps.more : p.steps.fewer);  // more is priced where f > 0
+    s.step = detail::to_pass_cost(mean, f > 0.5 ? p.steps.more : p.steps.fewer);  // more is priced where f > 0
     s.step_time = seconds(p.step_time);
     if (f > 0.0) {
         const double t0 = p.steps.fewer.time(), t1 = p.steps.more.time();
@@ -763,6 +766,7 @@ template <duration T>
     const double gap = in_base_units(interarrival).value();
     require(positive_finite(gap), d.m.name, "interarrival (s)", gap, "must be positive and finite");
     const pass_model pm = prepare_pass(d);
+    const pass_model mean = steady_state_pass(pm);  // the steady state's steps (`serve_at_batch` makes its own)
     double b = 1.0;
     serving_point s = serve_at_batch(pm, r, b, l);
     for (int i = 0; i < 200; ++i) {
@@ -779,15 +783,15 @@ template <duration T>
     if (!within_online_cap(at_cap, seconds(gap), r.output)) detail::fail_online_cap(d, seconds(gap), r.output, at_cap);
     const double cap = at_cap.batch;
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
-    const detail::sequence_terms<double> terms = detail::serving_sequence_terms(pm, r, chunks);
+    const detail::sequence_terms<double> terms = detail::serving_sequence_terms(mean, r, chunks);
     online_latency o{};
     o.output = r.output.value();
     o.whole_prompts = l.prefill_chunk.value() == 0.0 && l.max_tokens_per_step == 0.0;
     // t(k) beside min(D, B) sequences decoding, per micro-batch: the engine runs no more than its cap B; a
     // count of the law's above B is B running and D − B waiting for a slot (`admission` below)
     const auto step_at = [&](double decoding) {
-        return [&pm, &terms, m = detail::micro_batch(d, detail::min(decoding, cap))](double k) {
-            return seconds(detail::step_formula(pm, terms, m, k).time());
+        return [&mean, &terms, m = detail::micro_batch(d, detail::min(decoding, cap))](double k) {
+            return seconds(detail::step_formula(mean, terms, m, k).time());
         };
     };
     // Whole prompts: the operating point is the decode loop's root t̄ (the step averaged over the
@@ -858,10 +862,10 @@ template <duration T>
         s.ttft = client_first_token(queueing::first_token_mean(o.steps) + o.admission, s.front_end);
         s.per_user = tokens(1.0) / s.tpot;
     } else {
-        // An empty engine: my prompt's chunk steps alone, no step in flight, no neighbour.
+        // An empty engine: my prompt's chunk steps alone, no step in flight, no neighbour (exact rows: `pm`).
         const double idle = queueing::empty_engine((s.residual + s.e2e - s.front_end).value() / gap * ranks);
         const seconds_t alone = seconds(detail::mix_steps(pm, terms, 0.0, 1.0).mean()) * chunks.count;
-        const seconds_t busy = detail::step_in_flight_first_token(pm, r, s, seconds(gap), l);
+        const seconds_t busy = detail::step_in_flight_first_token(mean, r, s, seconds(gap), l);
         s.ttft = client_first_token(alone * idle + busy * (1.0 - idle), s.front_end);
     }
     s.e2e = detail::end_to_end(s.ttft, s.tpot, o.output);
