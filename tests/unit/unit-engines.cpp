@@ -1903,7 +1903,7 @@ TEST_CASE("vLLM on Hopper's dense FP8 GEMM rows (CUTLASS sm90 dispatch: 256-row 
     }
 }
 
-TEST_CASE("expected padded rows of vLLM's FP8 dispatch over a steady state's steps: m + (u - 1) / 2 above 64 tokens, hand-worked") {
+TEST_CASE("expected padded rows of vLLM's FP8 dispatch: the staircase's mean over a window of w tokens, hand-worked") {
     using af = achievable_fractions;
     SUBCASE("the unit u = min(T, max(64, next_pow2(m))) that padded_rows(m, T) pads to") {
         CHECK(af::padding_unit(1.0, 256.0) == 64.0);
@@ -1915,67 +1915,97 @@ TEST_CASE("expected padded rows of vLLM's FP8 dispatch over a steady state's ste
         CHECK(af::padding_unit(200.0, 128.0) == 128.0);
         CHECK(af::padding_unit(200.0, 64.0) == 64.0);
     }
-    SUBCASE("p-bar(m) = m + (u - 1) / 2 where u > 64; the exact rows where u <= 64 or T = 0") {
-        CHECK(af::expected_padded_rows(769.0, 256.0) == 896.5);  // 769 + 255 / 2 (exact: 1,024)
-        CHECK(af::expected_padded_rows(768.0, 256.0) == 895.5);  // an aligned count too: the mean over its neighbours
-        CHECK(af::expected_padded_rows(257.0, 256.0) == 384.5);
-        CHECK(af::expected_padded_rows(256.0, 256.0) == 383.5);
-        CHECK(af::expected_padded_rows(129.0, 256.0) == 256.5);  // the 256-row unit starts above 128 tokens
-        CHECK(af::expected_padded_rows(128.0, 256.0) == 191.5);  // 128 + 127 / 2
-        CHECK(af::expected_padded_rows(65.0, 256.0) == 128.5);   // 65 + 127 / 2
-        CHECK(af::expected_padded_rows(64.0, 256.0) == 64.0);    // u = 64: exact
-        CHECK(af::expected_padded_rows(1.0, 256.0) == 64.0);
-        CHECK(af::expected_padded_rows(200.0, 128.0) == 263.5);  // T = 128: 200 + 127 / 2
-        CHECK(af::expected_padded_rows(300.0, 64.0) == 320.0);   // T = 64: every unit 64 rows, exact
-        CHECK(af::expected_padded_rows(572.0, 0.0) == 576.0);    // T = 0: the hardware's 64-row tiles, exact
-        CHECK(af::expected_padded_rows(7.0, 0.0) == 8.0);
-        CHECK(af::expected_padded_rows(0.0, 256.0) == 0.0);
+    SUBCASE("the staircase's integral F(x), stair by stair") {
+        CHECK(af::padded_rows_integral(0.0, 256.0) == 0.0);
+        CHECK(af::padded_rows_integral(10.0, 256.0) == 640.0);              // 64 · 10
+        CHECK(af::padded_rows_integral(100.0, 256.0) == 8704.0);            // 64 · 64 + 128 · 36
+        CHECK(af::padded_rows_integral(256.0, 256.0) == 45056.0);           // 4,096 + 128 · 64 + 256 · 128
+        CHECK(af::padded_rows_integral(769.0, 256.0) == 373760.0);          // 45,056 + 512 · 256 + 768 · 256 + 1,024 · 1
+        CHECK(af::padded_rows_integral(300.0, 128.0) == 61952.0);           // 4,096 + 128 · 64 + 256 · 128 + 384 · 44
+        CHECK(af::padded_rows_integral(200.0, 64.0) == 4096.0 + 8192.0 + 12288.0 + 256.0 * 8.0);  // whole 64-row units
     }
-    SUBCASE("property: over u consecutive token counts in one unit, the mean exact rows are the mean count + (u - 1) / 2") {
-        // the uniform residue the formula assumes, counted by hand: ⌈M ÷ 256⌉ · 256 for M = m0 … m0 + 255
-        for (const double m0 : {129.0, 300.0, 513.0, 769.0, 1000.0, 4097.0}) {
-            CAPTURE(m0);
-            double rows = 0.0, tokens = 0.0;
-            for (double x = m0; x < m0 + 256.0; x += 1.0) {
-                rows += af::padded_rows(x, 256.0);
-                tokens += x;
+    SUBCASE("p-bar = (F(m + w/2) - F(lo)) / (m + w/2 - lo); exact where w < 1 or T = 0") {
+        // m = 769, w = 256: (641, 768] at 768 rows, (768, 897] at 1,024: (127 · 768 + 129 · 1,024) ÷ 256 = 897 = m + T ÷ 2
+        // (the continuous window; the integer counts 642 … 897 give the same, their residue's m + (T − 1) ÷ 2 = 896.5
+        // centred half a token lower)
+        CHECK(af::expected_padded_rows(769.0, 256.0, 256.0) == 897.0);
+        // m = 128, w = 256: [0, 256], (64 · 64 + 64 · 128 + 128 · 256) ÷ 256 = 176 (the integer counts 0 … 255, with 0
+        // rows at 0, give 44,800 ÷ 256 = 175: the review's figure)
+        CHECK(af::expected_padded_rows(128.0, 256.0, 256.0) == 176.0);
+        // straddling 128 and 256: m = 200, w = 256, [72, 328]: (56 · 128 + 128 · 256 + 72 · 512) ÷ 256 = 300
+        CHECK(af::expected_padded_rows(200.0, 256.0, 256.0) == 300.0);
+        // m = 100, w = 100, [50, 150]: (14 · 64 + 64 · 128 + 22 · 256) ÷ 100 = 147.2
+        CHECK(af::expected_padded_rows(100.0, 256.0, 100.0) == doctest::Approx(147.2).epsilon(1e-15));
+        // the low end clamps at 0: m = 100, w = 256, [0, 228]: (12,288 + 100 · 256) ÷ 228
+        CHECK(af::expected_padded_rows(100.0, 256.0, 256.0) == doctest::Approx(37888.0 / 228.0).epsilon(1e-15));
+        // T = 128: m = 200, w = 128, [136, 264]: (120 · 256 + 8 · 384) ÷ 128 = 264
+        CHECK(af::expected_padded_rows(200.0, 128.0, 128.0) == 264.0);
+        CHECK(af::expected_padded_rows(769.0, 256.0, 0.0) == 1024.0);  // w = 0: one step's exact rows
+        CHECK(af::expected_padded_rows(769.0, 256.0, 0.99) == 1024.0);
+        CHECK(af::expected_padded_rows(572.0, 0.0, 256.0) == 576.0);  // T = 0: the hardware's 64-row tiles, exact
+        CHECK(af::expected_padded_rows(0.0, 256.0, 256.0) == 0.0);
+        CHECK(af::expected_padded_rows(30.0, 256.0, 40.0) == 64.0);  // within the 64-row stair: flat
+    }
+    SUBCASE("property: the mean exact rows over w consecutive token counts is the window's, straddling units or not") {
+        // the integer counts m0 … m0 + w − 1 each stand for (x − 1, x], where the staircase is flat at padded_rows(x):
+        // the continuous window [m0 − 1, m0 + w − 1], centred at m0 − 1 + w ÷ 2
+        for (const double tile : {128.0, 256.0})
+            for (const double w : {16.0, 100.0, 256.0, 731.0})
+                for (const double m0 : {1.0, 40.0, 65.0, 100.0, 129.0, 200.0, 250.0, 300.0, 513.0, 769.0, 4097.0}) {
+                    CAPTURE(tile);
+                    CAPTURE(w);
+                    CAPTURE(m0);
+                    double rows = 0.0;
+                    for (double x = m0; x < m0 + w; x += 1.0) rows += af::padded_rows(x, tile);
+                    CHECK(af::expected_padded_rows(m0 - 1.0 + w / 2.0, tile, w) == doctest::Approx(rows / w).epsilon(1e-13));
+                }
+    }
+    SUBCASE("property: between the staircase's ends of the window, non-decreasing in m, m + T/2 over whole units above T") {
+        for (const double w : {8.0, 64.0, 256.0, 731.0}) {
+            double last = 0.0;
+            for (double m = 1.0; m < 3000.0; m += 0.75) {
+                CAPTURE(w);
+                CAPTURE(m);
+                const double p = af::expected_padded_rows(m, 256.0, w);
+                CHECK(p >= last);
+                CHECK(p >= af::padded_rows(std::max(m - w / 2.0, 1e-9), 256.0));
+                CHECK(p <= af::padded_rows(m + w / 2.0, 256.0));
+                last = p;
             }
-            CHECK(rows / 256.0 == doctest::Approx(tokens / 256.0 + 127.5).epsilon(1e-15));
-            CHECK(af::expected_padded_rows(tokens / 256.0, 256.0) == doctest::Approx(rows / 256.0).epsilon(1e-15));
         }
+        for (const double m : {640.0, 1000.5, 2049.25})
+            CHECK(af::expected_padded_rows(m, 256.0, 512.0) == doctest::Approx(m + 128.0).epsilon(1e-15));
     }
-    SUBCASE("the size curve reads the rule it is given; exact by default (a kernel's shape: B101-B104's linear_vllm)") {
+    SUBCASE("the size curve reads the window it is given; exact by default (a kernel's shape: B101-B104's linear_vllm)") {
         const achievable_fractions& h200 = catalog::h200_sxm.gpu.efficiency;
         const double root = std::cbrt(8192.0 * 10240.0);
-        CHECK(h200.matmul_at_rows(769.0, root, 256.0) == h200.matmul_at_rows(769.0, root, 256.0, row_padding::exact));
+        CHECK(h200.matmul_at_rows(769.0, root, 256.0) == h200.matmul_at_rows(769.0, root, 256.0, 0.0));
         CHECK(h200.matmul_at_rows(769.0, root, 256.0) ==
               doctest::Approx(h200.matmul_at_rows(1024.0, root) * 769.0 / 1024.0).epsilon(1e-12));
-        // e(p̄) · m ÷ p̄, e(p) = e∞ · ∛(p·k·n) ÷ (∛(p·k·n) + n₀) at p̄ = 896.5 rows (no further padding of p̄)
-        const double size = std::cbrt(896.5) * root;
-        CHECK(h200.matmul_at_rows(769.0, root, 256.0, row_padding::expected) ==
-              doctest::Approx(h200.matmul * size / (size + h200.matmul_half_dim) * 769.0 / 896.5).epsilon(1e-12));
-        CHECK(h200.matmul_at_rows(64.0, root, 256.0, row_padding::expected) == h200.matmul_at_rows(64.0, root, 256.0));
+        // e(p̄) · m ÷ p̄, e(p) = e∞ · ∛(p·k·n) ÷ (∛(p·k·n) + n₀) at p̄ = 897 rows (w = 256; no further padding of p̄)
+        const double size = std::cbrt(897.0) * root;
+        CHECK(h200.matmul_at_rows(769.0, root, 256.0, 256.0) ==
+              doctest::Approx(h200.matmul * size / (size + h200.matmul_half_dim) * 769.0 / 897.0).epsilon(1e-12));
+        CHECK(h200.matmul_at_rows(40.0, root, 256.0, 40.0) == h200.matmul_at_rows(40.0, root, 256.0));  // flat stair
     }
-    SUBCASE("the pass model: prepare_pass prices exact rows, steady_state_pass expected ones, nothing else changed") {
+    SUBCASE("the step formula: the window's rows for a padding FP8 kernel, nothing else changed") {
         deployment llama{.m = catalog::llama_3_1_70b, .hw = catalog::h200_sxm};
         llama.engine = catalog::vllm_hopper;
-        const deployment d = with_formats(llama, formats::fp8, formats::bf16);
-        const pass_model exact = prepare_pass(d);
-        const pass_model mean = steady_state_pass(exact);
-        CHECK(exact.dense_fp8_padding == row_padding::exact);
-        CHECK(mean.dense_fp8_padding == row_padding::expected);
-        CHECK(mean.dense_fp8_tile_rows == exact.dense_fp8_tile_rows);
-        // a prompt step of 769 tokens: the dense GEMMs of 1,024 rows exact, 896.5 on average over the steps
-        auto compute = [](const pass_model& pm, auto tokens) {
-            const auto terms = detail::sequence_terms_of(pm, {.prefill_sequences = 1.0, .prefill_tokens = tokens});
-            return detail::step_formula(pm, terms, 0.0, 1.0).matmul_compute;
+        const pass_model pm = prepare_pass(with_formats(llama, formats::fp8, formats::bf16));
+        // a prompt step of 769 tokens: the dense GEMMs of 1,024 rows exact, 897 over a 256-token window
+        auto compute = [](const pass_model& m, auto tokens, double window) {
+            const auto terms = detail::sequence_terms_of(m, {.prefill_sequences = 1.0, .prefill_tokens = tokens});
+            return detail::step_formula(m, terms, 0.0, 1.0, -1.0, window).matmul_compute;
         };
-        CHECK(compute(mean, 769_tok) < compute(exact, 769_tok));
-        CHECK(compute(mean, 768_tok) > compute(exact, 768_tok));
-        CHECK(compute(mean, 64_tok) == compute(exact, 64_tok));
-        // BF16 matmuls run no padding FP8 kernel: the flag changes nothing there
+        CHECK(compute(pm, 769_tok, 256.0) < compute(pm, 769_tok, 0.0));
+        CHECK(compute(pm, 768_tok, 256.0) > compute(pm, 768_tok, 0.0));
+        CHECK(compute(pm, 769_tok, 0.0) == [&] {
+            const auto terms = detail::sequence_terms_of(pm, {.prefill_sequences = 1.0, .prefill_tokens = 769_tok});
+            return detail::step_formula(pm, terms, 0.0, 1.0).matmul_compute;
+        }());
+        // BF16 matmuls run no padding FP8 kernel: the window changes nothing there
         const pass_model bf16 = prepare_pass(with_formats(llama, formats::bf16, formats::bf16));
-        CHECK(compute(steady_state_pass(bf16), 769_tok) == compute(bf16, 769_tok));
+        CHECK(compute(bf16, 769_tok, 256.0) == compute(bf16, 769_tok, 0.0));
     }
 }
 

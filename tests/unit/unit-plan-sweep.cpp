@@ -277,9 +277,10 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
             CHECK(priced > g.size() / 4);  // most of these deployments price (the rest break a layout rule)
         }
     }
-    SUBCASE("vLLM on Hopper's 256-row FP8 units: the colocated lanes price the steady state's expected rows, as serve_at_batch") {
+    SUBCASE("vLLM on Hopper's 256-row FP8 units: the colocated lanes price the steps' window of rows, as serve_at_batch") {
         // Llama-3.1-70B FP8 on H200 (T = 256), batches on both sides of 768 and 1,024 step tokens at 179 → 296
-        // (410 → 411: the 2-prompt step goes 768 → 769 tokens); the disaggregated lanes keep the exact rows.
+        // (410 → 411: the 2-prompt step goes 768 → 769 tokens), windows from ~0 (b = 1) to ~800 tokens, lanes that
+        // straddle a whole prompt; the disaggregated lanes keep the exact rows.
         const plan::sweep_grid g{.m = catalog::llama_3_1_70b,
                                  .gpus = {catalog::h200_sxm, catalog::h100_sxm5},
                                  .engines = {catalog::vllm_hopper, catalog::vllm_hopper},
@@ -287,7 +288,7 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
                                  .layouts = {{.tp = 1}, {.tp = 2}},
                                  .modes = {{}, {.disaggregated = true, .prefill_batch = 2}},
                                  .shapes = {{.input = 179_tok, .output = 296_tok}, shapes[0]},
-                                 .batches = {1, 64, 65, 129, 300, 409, 410, 411, 412, 500}};
+                                 .batches = {1, 64, 65, 129, 255, 256, 257, 295, 296, 297, 300, 409, 410, 411, 412, 500, 592}};
         std::size_t priced = 0;
         CHECK(mismatches(plan::sweep(g), &priced) == 0);
         CHECK(priced == g.size());

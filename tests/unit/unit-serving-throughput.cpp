@@ -667,22 +667,45 @@ TEST_CASE("serving: the steady state's mean step prices vLLM's 256-row FP8 paddi
         }
         CHECK(tiles_added > 0);  // 320: 1 prompt (q = 1.08), logits rows 321 = 5 × 64 + 1
     }
-    SUBCASE("the exact staircase in the same mixture falls at 410 → 411: what the expected rows remove") {
-        const pass_model exact = prepare_pass(d);
-        const prompt_chunks chunks = split_prompt(r, {});
-        auto mean_step = [&](const pass_model& pm, double b) {
-            return detail::colocated_point(pm, detail::serving_sequence_terms(pm, r, chunks), b, 296.0, chunks.count).step_time;
-        };
+    const prompt_chunks chunks = split_prompt(r, {});
+    // the same mixture of ⌊q⌋ and ⌈q⌉ prompt steps at each step's exact rows (window 0): main's staircase
+    auto exact_mean_step = [&](const request_shape& shape, double b) {
+        const pass_model pm = prepare_pass(d);
+        const prompt_chunks c = split_prompt(shape, {});
+        return detail::mix_steps(pm, detail::serving_sequence_terms(pm, shape, c), b, b / shape.output.value() * c.count)
+            .mean();
+    };
+    SUBCASE("the exact staircase in the same mixture falls at 410 → 411: what the window's mean removes") {
         // 410: the 2-prompt step holds 768 tokens, 3 units exactly; 411: 769, a fourth unit of 256 rows
-        CHECK(410.0 / mean_step(exact, 410.0) > 1.05 * (411.0 / mean_step(exact, 411.0)));
-        const pass_model mean = steady_state_pass(exact);
-        CHECK(serve_at_batch(exact, r, 411.0).step_time.value() == mean_step(mean, 411.0));
-        CHECK(serve_at_batch(d, r, 411.0).step_time == serve_at_batch(exact, r, 411.0).step_time);
+        CHECK(410.0 / exact_mean_step(r, 410.0) > 1.05 * (411.0 / exact_mean_step(r, 411.0)));
+        // q = 411 ÷ 296 = 1.389: σ² = (1 + 0.389²) · 179², w = √12 · σ = 665 tokens, over 2.5 units: near m + 128
+        const double q = 411.0 / 296.0, f = q - 1.0;
+        CHECK(detail::prompt_spread_window(q, 179.0) == doctest::Approx(std::sqrt(12.0 * (1.0 + f * f)) * 179.0).epsilon(1e-15));
+        CHECK(detail::prompt_spread_window(q, 179.0) == doctest::Approx(665.3).epsilon(1e-3));
+        CHECK(serve_at_batch(d, r, 411.0).step_time.value() > 0.99 * serve_at_batch(d, r, 410.0).step_time.value());
     }
-    SUBCASE("a prompt alone keeps the exact rows: serve_at_batch's prefill is prefill_pass on prepare_pass's model") {
-        // 179 tokens alone: 256 rows exact (one step of a known count), not 179 + 127.5 = 306.5
-        CHECK(serve_at_batch(d, r, 411.0).prefill_time == prefill_pass(prepare_pass(d), 1.0, r.computed(), r.cached()).time());
-        CHECK(serve_at_batch(d, r, 411.0).prefill_time <
-              prefill_pass(steady_state_pass(prepare_pass(d)), 1.0, r.computed(), r.cached()).time());
+    SUBCASE("decode-heavy: 179 → 8,000 at b = 200 (q = 0.025, w = √12 · 0.025 · 179 = 15.5 tokens) prices ~ the exact rows") {
+        const request_shape chat{.input = 179_tok, .output = 8000_tok};
+        CHECK(detail::prompt_spread_window(0.025, 179.0) == doctest::Approx(std::sqrt(12.0) * 0.025 * 179.0).epsilon(1e-15));
+        for (const double b : {100.0, 128.0, 200.0, 256.0, 512.0}) {  // 128, 256, 512: a decode-only step on a unit edge
+            CAPTURE(b);
+            const double exact = exact_mean_step(chat, b), mean = serve_at_batch(d, chat, b).step_time.value();
+            CHECK(mean >= exact);
+            CHECK(mean <= 1.01 * exact);
+        }
+    }
+    SUBCASE("the window is continuous in the prompts a step carries: no new cliff at a whole prompt") {
+        // σ² ÷ I² = ⌊q⌋ + f²: 1 on both sides of q = 1, 2 on both sides of q = 2
+        CHECK(detail::prompt_spread_window(1.0 - 1e-9, 100.0) == doctest::Approx(detail::prompt_spread_window(1.0, 100.0)).epsilon(1e-8));
+        CHECK(detail::prompt_spread_window(2.0 - 1e-9, 100.0) == doctest::Approx(detail::prompt_spread_window(2.0, 100.0)).epsilon(1e-8));
+        CHECK(detail::prompt_spread_window(0.0, 100.0) == 0.0);
+    }
+    SUBCASE("batch 1: the first token is one prompt alone, exact rows (the single-prompt step, as on main)") {
+        const pass_model pm = prepare_pass(d);
+        const detail::sequence_terms<double> terms = detail::serving_sequence_terms(pm, r, chunks);
+        const serving_point s = serve_at_batch(d, r, 1.0);
+        CHECK(s.ttft == client_first_token(seconds(detail::step_formula(pm, terms, 0.0, 1.0).time()), d.engine.overheads.request));
+        // 179 tokens alone: 256 rows exact (one step of a known count)
+        CHECK(serve_at_batch(d, r, 411.0).prefill_time == prefill_pass(pm, 1.0, r.computed(), r.cached()).time());
     }
 }

@@ -1699,7 +1699,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         if (c.x.how != plan::scenario::online || c.x.what != plan::metric::ttft_s || !c.refused.empty()) continue;
         const seconds_t gap = plan::online_interarrival(c.x);
         const serving_point s = plan::online_closed_form(c.x, plan::as_run(c.x)).point;
-        const double before = detail::step_in_flight_first_token(steady_state_pass(prepare_pass(plan::as_run(c.x))), c.x.r, s, gap).value();
+        const double before = detail::step_in_flight_first_token(prepare_pass(plan::as_run(c.x)), c.x.r, s, gap).value();
         for (const std::string& key : {std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x),
                                        std::string(to_string(c.x.engine)) + " | all"}) {
             auto* it = group_named(online, key);

@@ -503,10 +503,6 @@ struct pass_model {
     /// The most rows a dense FP8 projection's kernel covers M in (`engine_kernels::fp8_gemm_tile_rows`, read where the
     /// matmuls run FP8); 0: the hardware's padding
     double dense_fp8_tile_rows = 0;
-    /// How those padded rows are priced: `exact` (`prepare_pass`: one step of a known token count, the simulator's
-    /// steps, a prompt alone), or `expected` over a steady state's steps (`steady_state_pass`:
-    /// `achievable_fractions::expected_padded_rows`, docs/expected-padding.md)
-    row_padding dense_fp8_padding = row_padding::exact;
     /// The measured GEMM table the engine loads (`deployment::gemm`), its time scale f_table ÷ f_run; nullptr: the
     /// size curve prices the projections (`gemm_table_efficiency`)
     const gemm_table* projection_table = nullptr;
@@ -807,16 +803,6 @@ struct pass_model {
         pm.attention_dp_busiest = 1.0 / en.moe.attention_dp_balance;
     pm.ep_ranks = d.layout.ep;
     pm.extreme_value_z = d.layout.ep > 1 ? detail::const_sqrt(2.0 * detail::const_log(static_cast<double>(d.layout.ep))) : 0.0;
-    return pm;
-}
-
-/// The same pass model for a steady state's mean steps: the dense FP8 projections at their expected padded rows
-/// (`pass_model::dense_fp8_padding`, `achievable_fractions::expected_padded_rows`), since the token count of a running
-/// engine's steps spreads across the kernel's padding unit (docs/expected-padding.md). `serve_at_batch`,
-/// `serve_online_latency` and the sweep's colocated lanes price their mean steps with it; single steps of a known
-/// token count (a kernel's shape, the simulator's steps, a prompt alone) keep `prepare_pass`'s exact rows.
-[[nodiscard]] constexpr pass_model steady_state_pass(pass_model pm) {
-    pm.dense_fp8_padding = row_padding::expected;
     return pm;
 }
 
@@ -1153,7 +1139,8 @@ template <class V>
 
 template <class V>
 [[nodiscard]] constexpr step_terms<V> step_formula(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
-                                                   const V& ps, const V& previous = lanes<V>::constant(-1.0));
+                                                   const V& ps, const V& previous = lanes<V>::constant(-1.0),
+                                                   const V& window = lanes<V>::constant(0.0));
 
 /// A prompt step run eagerly lasts as long as the host takes to launch it, where that is longer than
 /// its kernels; SGLang's overlap scheduler (on by default: python/sglang/srt/managers/scheduler.py
@@ -1222,9 +1209,12 @@ template <class V>
 /// (seed S11, S13, S14, S27). Each kernel class takes max(FLOPs ÷ its rate, bytes ÷ B).
 /// `previous`: the step before this one, where the caller prices steps one by one (the simulator);
 /// negative (the default): the steady-state decode step of the ds sequences (`eager_prompt_wait`).
+/// `window`: the spread of a steady state's step token counts that a padding FP8 kernel's rows are averaged over
+/// (`prompt_spread_window`, `achievable_fractions::expected_padded_rows`) where the step carries a prompt; 0 (the
+/// default), or a step of decodes only: one step's exact rows.
 template <class V>
 [[nodiscard]] constexpr step_terms<V> step_formula(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
-                                                   const V& ps, const V& previous) {
+                                                   const V& ps, const V& previous, const V& window) {
     using L = lanes<V>;
     const deployment& d = pm.d;
     const achievable_fractions& e = d.hw.gpu.efficiency;
@@ -1246,11 +1236,14 @@ template <class V>
     // runs them 16-bit (`pass_model::wide_dense_max_tokens`; AMD's MLPerf Mixtral Server patch).
     // The dense projections under a kernel whose tile and cluster pad M (`fp8_gemm_padded_rows`, p rows):
     // e(p) · t ÷ p, the padded rows computed and discarded; the LM head is not an FP8 GEMM there. A steady
-    // state's mean step: p̄ (`pass_model::dense_fp8_padding`, `expected_padded_rows`).
+    // state's mean step: p̄, the staircase's mean over the steps' spread `window` (`expected_padded_rows`).
     // Under a measured GEMM table (`pass_model::projection_table`) the table's e(t) where it has a figure
     // (`gemm_table_efficiency`), the size curve below its smallest size.
+    // A step with no prompt holds the running batch, no spread (and vLLM's CUDA graphs run it at a capture size,
+    // E98): its exact rows whatever the window.
     auto projection_efficiency = [&](const V& rows) {
-        const V curve = pm.dense_gemm.matmul_at_rows(rows, pm.dense_cbrt_k_n, pm.dense_fp8_tile_rows, pm.dense_fp8_padding);
+        const V curve = pm.dense_gemm.matmul_at_rows(rows, pm.dense_cbrt_k_n, pm.dense_fp8_tile_rows,
+                                                     L::choose(ps > 0.0, window, L::constant(0.0)));
         if (pm.projection_table == nullptr) [[likely]] return curve;
         const V table = L::map(rows, [&](double x) {
             return gemm_table_efficiency(*pm.projection_table, x, pm.peak, pm.projection_table_time_scale);

@@ -86,11 +86,6 @@ constexpr void require_engine_clock(std::string_view subject, std::string_view f
             "an engine clock a run pins is positive and finite, in MHz, at most 10,000", "llmcost.clock.range");
 }
 
-/// How the rows a padding GEMM kernel computes are priced: `exact`, the kernel's rows for one step of a known token
-/// count (`achievable_fractions::padded_rows`); `expected`, their mean over steps whose token count spreads across a
-/// padding unit (`achievable_fractions::expected_padded_rows`: a steady state's mean step, docs/expected-padding.md).
-enum class row_padding : unsigned char { exact, expected };
-
 struct achievable_fractions {
     double hbm = 1.0;     ///< sustained HBM bandwidth ÷ spec (STREAM-like copy)
     double matmul = 1.0;  ///< GEMM FLOP/s ÷ dense peak for a very large GEMM (e∞)
@@ -139,19 +134,21 @@ struct achievable_fractions {
     /// keeps k and n through every step, so a caller pricing many steps works its root out once.
     /// ∛(padded·k·n) = ∛padded · ∛(k·n), the first tabulated for the usual row counts. For one row
     /// count or a lane of them (detail/lanes.hpp): the same operations either way.
-    /// `padding`: the exact rows of one step, or their mean over a steady state's steps (`expected_padded_rows`).
+    /// `window`: the spread of a steady state's step token counts, w tokens wide (`expected_padded_rows`; below one
+    /// token, the default, the exact rows of one step).
     template <class V>
         requires(!std::is_integral_v<V>)
     [[nodiscard]] constexpr V matmul_at_rows(const V& m, double cbrt_k_n, double tile = 0.0,
-                                             row_padding padding = row_padding::exact) const {
+                                             const V& window = detail::lanes<V>::constant(0.0)) const {
         using L = detail::lanes<V>;
         if (matmul_half_dim <= 0.0) return L::constant(matmul);
         // The kernel computes the padded rows, so the size curve sees them too: the time of a GEMM
         // then never falls as rows are added within a unit (`padded_rows(m, tile)`).
-        const bool mean = padding == row_padding::expected;
-        const V padded = L::map(m, [tile, mean](double x) {
-            return x > 0.0 ? (mean ? expected_padded_rows(x, tile) : padded_rows(x, tile)) : 1.0;
-        });
+        V padded = L::map(m, [tile](double x) { return x > 0.0 ? padded_rows(x, tile) : 1.0; });
+        if (L::any(window >= 1.0))  // a steady state's mean step: the staircase's mean over the window, lane by lane
+            for (int i = 0; i < L::width; ++i)
+                if (const double x = L::get(m, i); x > 0.0)
+                    L::set(padded, i, expected_padded_rows(x, tile, L::get(window, i)));
         const V size = L::map(padded, [](double p) { return detail::cbrt_tabulated(p); }) * cbrt_k_n;
         return L::choose(m > 0.0, V(matmul * size / (size + matmul_half_dim) * (m / padded)), L::constant(matmul));
     }
@@ -182,17 +179,33 @@ struct achievable_fractions {
         while (u < m && u < tile) u *= 2.0;
         return u;
     }
-    /// The mean rows that dispatch computes over steps of m tokens on average whose count spreads across a unit:
-    /// p̄(m) = m + (u − 1) ÷ 2, u = `padding_unit(m, T)` (the mean round-up ⌈M ÷ u⌉ · u − M of an integer M whose
-    /// residue mod u is uniform; a running engine's steps vary by the prompts they carry, Poisson under Poisson
-    /// arrivals, and by the sequences ending and admitted: docs/expected-padding.md). Exact p(m) where u ≤ 64 (the
-    /// 64 × 64 tile, no cluster: m ≤ 64, or T ≤ 64): a step of at most 64 tokens carries no usual prompt, its count
-    /// is the running batch, which vLLM's CUDA graphs round to a capture size (E98: 1, 2, 4, then multiples of 8),
-    /// not a residue spread over the unit; and where T = 0, the hardware's 64-row tiles (`padded_rows(m)`).
-    [[nodiscard]] static constexpr double expected_padded_rows(double m, double tile) {
-        if (!(tile > 0.0) || !(m > 0.0)) return padded_rows(m, tile);
-        const double u = padding_unit(m, tile);
-        return u > gemm_tile_rows ? m + (u - 1.0) / 2.0 : padded_rows(m, tile);
+    /// ∫₀ˣ padded_rows(y, T) dy, T > 0, x ≥ 0, in closed form over the stairs of `padded_rows(m, T)`: each stair
+    /// (a, p] has the height p of its top, so F(x) = F(a) + p · (x − a) with a = p − u (u = `padding_unit`) above T
+    /// and a = u ÷ 2 from 64 to T (next_pow2), a = 0 below 64; F at a stair's foot: 64 · a below 64,
+    /// (2a² + 64²) ÷ 3 at a power of two a ≤ T (Σ v² ÷ 2 over v = 128 … a, a geometric sum), and
+    /// F(T) + T² · (Σ j, j = 2 … a ÷ T) = F(T) + T² · ((a ÷ T)(a ÷ T + 1) ÷ 2 − 1) at a multiple a of T above it.
+    [[nodiscard]] static constexpr double padded_rows_integral(double x, double tile) {
+        if (!(x > 0.0)) return 0.0;
+        const double p = padded_rows(x, tile), u = padding_unit(x, tile);
+        const double below = gemm_tile_rows * gemm_tile_rows;  // F(64)
+        auto at_pow2 = [below](double a) { return a > gemm_tile_rows ? (2.0 * a * a + below) / 3.0 : gemm_tile_rows * a; };
+        const double top = tile > gemm_tile_rows ? tile : gemm_tile_rows;  // the stairs are whole units of T above T
+        const double foot = p > top ? p - u : (p > gemm_tile_rows ? p / 2.0 : 0.0);
+        const double n = foot / top;  // whole units of T below the foot, above T
+        const double f_foot = foot > top ? at_pow2(top) + top * top * (n * (n + 1.0) / 2.0 - 1.0) : at_pow2(foot);
+        return f_foot + p * (x - foot);
+    }
+    /// The mean rows that dispatch computes over steps whose token count spreads uniformly over a window of w tokens
+    /// centred at m (a steady state's mean step, docs/expected-padding.md): p̄ = (F(m + w ÷ 2) − F(lo)) ÷ (m + w ÷ 2 −
+    /// lo), F = `padded_rows_integral`, lo = max(0, m − w ÷ 2) (a step holds no fewer than 0 tokens: the low end
+    /// clamps at the staircase's origin, where F = 0; below 64 tokens the staircase is flat at 64 rows, so 0 or 1
+    /// changes nothing there). w < 1 (a count that does not spread over one token), T ≤ 0 (the hardware's 64-row
+    /// tiles, `padded_rows(m)`) or m ≤ 0: the exact `padded_rows(m, T)`. Over a window of whole units above T it is
+    /// m + T ÷ 2 (the uniform mean round-up; the integer count's m + (T − 1) ÷ 2, half a row below).
+    [[nodiscard]] static constexpr double expected_padded_rows(double m, double tile, double window) {
+        if (!(window >= 1.0) || !(tile > 0.0) || !(m > 0.0)) return padded_rows(m, tile);
+        const double hi = m + window / 2.0, lo = m - window / 2.0 > 0.0 ? m - window / 2.0 : 0.0;
+        return (padded_rows_integral(hi, tile) - padded_rows_integral(lo, tile)) / (hi - lo);
     }
     static constexpr double gemm_tile_rows = 64.0;
     static constexpr double gemm_small_m_step = 8.0;

@@ -155,13 +155,12 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                     grid.clock_MHz);
                 point_status group_status = point_status::ok;
                 std::string problem_text;
-                std::optional<pass_model> pm, mean;  // mean: the colocated steady state's steps (`serve_at_batch`'s)
+                std::optional<pass_model> pm;
                 if (const std::optional<invalid_input> p = problem(d)) {
                     group_status = point_status::invalid_deployment;
                     problem_text = p->what();
                 } else {
                     pm = prepare_pass(d);
-                    mean = steady_state_pass(*pm);
                     if (!weights_fit(d, grid.limits.pool_reserve())) {
                         group_status = point_status::weights_do_not_fit;
                         problem_text = "weights need " + to_text(weight_bytes_per_gpu(d)) + " per GPU; HBM holds " +
@@ -239,7 +238,7 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                         const lane b = detail::load(in.batch, c0, n), o = detail::load(in.output, c0, n);
                         if (!how.disaggregated) {
                             const lane k = detail::load(in.chunks, c0, n);
-                            const core::colocated_lanes<lane> p = core::colocated_point(*mean, seq, b, o, k);
+                            const core::colocated_lanes<lane> p = core::colocated_point(*pm, seq, b, o, k);
                             if (!grid.speculation.enabled()) {
                                 tpot.segment(c0, n) = p.tpot.head(n);
                                 ttft.segment(c0, n) = p.ttft.head(n);

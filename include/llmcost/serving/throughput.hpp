@@ -415,13 +415,30 @@ struct step_mixture {
         return lanes<V>::choose(share > 0.0, V(t0 * (1.0 - share) + more.time() * share), t0);
     }
 };
+/// The spread of the token counts of a steady state's steps that carry p prompt chunks of I tokens on average, as
+/// the width of a uniform window of the same variance, w = √12 · σ (docs/expected-padding.md). Under Poisson arrivals
+/// the prompts a step carries are Poisson(p) (`queueing::decode_loop_of`, the library's own online loop), Var = p·I²;
+/// the ⌊p⌋ / ⌈p⌉ mixture (`mix_steps`) already holds f·(1 − f)·I² of it (f = p − ⌊p⌋), so each of its steps gets
+/// the rest, σ² = (p − f·(1 − f))·I² = (⌊p⌋ + f²)·I², and the mixture's variance is the Poisson's. Continuous in p
+/// (f → 1: ⌊p⌋ + f² → ⌊p⌋ + 1); σ = p·I below one prompt a step, so a decode-heavy step spreads little. The prompts'
+/// own length spread (`request_shape::input_spread`) is left out: the terms carry only E[I].
+template <class V>
+[[nodiscard]] constexpr V prompt_spread_window(const V& p, const V& prompt_tokens) {
+    const V whole = lanes<V>::floor(p);
+    const V f = p - whole;
+    const V variance = (whole + f * f) * prompt_tokens * prompt_tokens;
+    return lanes<V>::map(variance, [](double x) { return const_sqrt(12.0 * x); });
+}
+
+/// `window`: the spread its steps' token counts are priced over (`prompt_spread_window`; 0: each step's exact rows).
 template <class V>
 [[nodiscard]] constexpr step_mixture<V> mix_steps(const pass_model& pm, const sequence_terms<V>& s, const V& decodes,
-                                                  const V& p) {
+                                                  const V& p, const V& window = lanes<V>::constant(0.0)) {
     const V fewer = lanes<V>::floor(p);
+    const V steady = lanes<V>::constant(-1.0);  // `step_formula`'s default `previous`
     // `more` starts unpriced ({} leaves an Eigen array as it is, and zeroes a double).
-    step_mixture<V> m{.fewer = step_formula(pm, s, decodes, fewer), .more = {}, .chunks = fewer, .share = p - fewer};
-    if (lanes<V>::any(m.share > 0.0)) m.more = step_formula(pm, s, decodes, V(fewer + 1.0));
+    step_mixture<V> m{.fewer = step_formula(pm, s, decodes, fewer, steady, window), .more = {}, .chunks = fewer, .share = p - fewer};
+    if (lanes<V>::any(m.share > 0.0)) m.more = step_formula(pm, s, decodes, V(fewer + 1.0), steady, window);
     else if constexpr (std::is_arithmetic_v<V>) m.more = m.fewer;  // a whole step, copied (a constant expression reads it)
     return m;
 }
@@ -432,37 +449,38 @@ template <class V>
 /// other thirty for nothing would cost a sweep a fifth of its time.
 template <class V, class C>
 [[nodiscard]] constexpr V step_time_where(const pass_model& pm, const sequence_terms<V>& s, const V& decodes,
-                                          const V& k, const C& need, const V& otherwise) {
+                                          const V& k, const C& need, const V& otherwise, const V& window) {
     using L = lanes<V>;
     constexpr int few = 4;  // below this many lanes, one by one is cheaper (the sweep benchmark)
     const typename L::mask where = need;  // evaluated once
     const int m = L::count(where);
     if (m == 0) return otherwise;
-    if (m > few) return L::choose(where, step_formula(pm, s, decodes, k).time(), otherwise);
+    if (m > few) return L::choose(where, step_formula(pm, s, decodes, k, L::constant(-1.0), window).time(), otherwise);
     V r = otherwise;
     for (int i = 0; i < L::width; ++i)
         if (L::test(where, i))
-            L::set(r, i, step_formula(pm, lane_of(s, i), L::get(decodes, i), L::get(k, i)).time());
+            L::set(r, i, step_formula(pm, lane_of(s, i), L::get(decodes, i), L::get(k, i), -1.0, L::get(window, i)).time());
     return r;
 }
 
 /// The mean step at p chunks, p no more than the chunks of a mixture `known` of the same steps
 /// (same decodes, same sequences): (1 − g)·t(⌊p⌋) + g·t(⌊p⌋ + 1), g = p − ⌊p⌋, reusing the steps
-/// `known` has priced (⌊p⌋ is most often its ⌊p'⌋ or one below) and pricing only the others.
+/// `known` has priced (⌊p⌋ is most often its ⌊p'⌋ or one below) and pricing only the others; at `known`'s
+/// `window` (the spread of the same steps).
 template <class V>
 [[nodiscard]] constexpr V mean_step_below(const pass_model& pm, const sequence_terms<V>& s, const V& decodes,
-                                          const step_mixture<V>& known, const V& p) {
+                                          const step_mixture<V>& known, const V& p, const V& window) {
     using L = lanes<V>;
     const V n = L::floor(p);
     const V g = p - n;
     const V up = n + 1.0;
     const V t0 = known.fewer.time();                                 // t(N), N = known.chunks
     const V t1 = L::any(known.share > 0.0) ? known.more.time() : t0;  // t(N + 1) where known's f > 0
-    const V lo = step_time_where(pm, s, decodes, n, n != known.chunks, t0);
+    const V lo = step_time_where(pm, s, decodes, n, n != known.chunks, t0, window);
     if (!L::any(g > 0.0)) return lo;
     // t(n + 1): known's t(N + 1) where n = N (then p > N, so known's f > 0), its t(N) where n + 1 = N.
     const V hi = step_time_where(pm, s, decodes, up, g > 0.0 && n != known.chunks && up != known.chunks,
-                                 L::choose(n == known.chunks, t1, t0));
+                                 L::choose(n == known.chunks, t1, t0), window);
     return L::choose(g > 0.0, V(lo * (1.0 - g) + hi * g), lo);
 }
 
@@ -485,10 +503,15 @@ template <class V>
     const V b = batch / static_cast<double>(d.layout.pp);  // micro_batch
     const V others = lane_max(L::constant(0.0), V(b - 1.0));
     colocated_lanes<V> c;  // every field is set below
-    c.steps = mix_steps(pm, s, b, V(b / output * chunks));
+    // The steps' token counts spread with the Poisson prompts they carry (`prompt_spread_window`): the engine's
+    // steps, the same for the mixture and for the steps my decodes share with the others' prompts (TPOT).
+    const V q = b / output * chunks;
+    const V window = prompt_spread_window(q, s.prefill_tokens);
+    c.steps = mix_steps(pm, s, b, q, window);
     c.step_time = c.steps.mean();
-    c.tpot = mean_step_below(pm, s, b, c.steps, V(others / output * chunks));
-    // My prompt's k steps each carry one whole chunk beside b − 1 decodes: t(b − 1, 1), no mixture.
+    c.tpot = mean_step_below(pm, s, b, c.steps, V(others / output * chunks), window);
+    // My prompt's k steps each carry one whole chunk beside b − 1 decodes: t(b − 1, 1), no mixture, and no other
+    // prompt, so no spread: exact rows (at b = 1 the single-prompt step).
     const V first_token_step = step_formula(pm, s, others, L::constant(1.0)).time();
     c.ttft = client_first_token(V(first_token_step * chunks), d.engine.overheads.request);
     c.output_rate_per_gpu = batch * static_cast<double>(d.layout.dp) / c.step_time / static_cast<double>(d.layout.gpus());
@@ -507,9 +530,10 @@ template <class V>
 /// decodes. TPOT = the mean of my decode steps, which carry the prompts of the b − 1 others only,
 /// q′ = (b − 1)·k ÷ O (my own prompt is in my TTFT: at batch 1, TPOT is the decode step). Output
 /// rate = b ÷ t̄ × dp (independent replicas, or attention-DP ranks of one EP
-/// group); per GPU ÷ tp·pp·dp. (`detail::colocated_point` is the formula, for sweeps as well.) The steady
-/// state's steps price a padding FP8 kernel's rows at their mean over the steps' spread (`steady_state_pass`);
-/// the prefill of one prompt alone keeps `pm`'s (`prepare_pass`'s exact rows: one step of a known count).
+/// group); per GPU ÷ tp·pp·dp. (`detail::colocated_point` is the formula, for sweeps as well.) A padding FP8
+/// kernel's rows (vLLM on Hopper) in the mixture's and TPOT's steps: the staircase's mean over the spread of their
+/// token counts, the Poisson prompts they carry (`detail::prompt_spread_window`); the first-token step (my prompt
+/// beside b − 1 decodes, no other prompt) and the prefill of one prompt alone: exact rows (docs/expected-padding.md).
 [[nodiscard]] constexpr serving_point serve_at_batch(const pass_model& pm, const request_shape& r, double batch,
                                                      const scheduler_limits& l = {}) {
     const deployment& d = pm.d;
@@ -520,14 +544,13 @@ template <class V>
             "at least one sequence must be running", "llmcost.serving.batch_at_least_one");
     const double out = r.output.value();
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
-    const pass_model mean = steady_state_pass(pm);
     const detail::colocated_lanes<double> p =
-        detail::colocated_point(mean, detail::serving_sequence_terms(mean, r, chunks), batch, out, chunks.count);
+        detail::colocated_point(pm, detail::serving_sequence_terms(pm, r, chunks), batch, out, chunks.count);
     serving_point s{};
     s.batch = batch;
     s.limited_by = "given";
     const double f = p.steps.share;
-    s.step = detail::to_pass_cost(mean, f > 0.5 ? p.steps.more : p.steps.fewer);  // more is priced where f > 0
+    s.step = detail::to_pass_cost(pm, f > 0.5 ? p.steps.more : p.steps.fewer);  // more is priced where f > 0
     s.step_time = seconds(p.step_time);
     if (f > 0.0) {
         const double t0 = p.steps.fewer.time(), t1 = p.steps.more.time();
@@ -738,8 +761,10 @@ template <duration T>
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
     const double neighbours = max(0.0, micro_batch(pm.d, s.batch) - 1.0);
     const double prompts = 1.0 + s.residual.value() / gap;
-    return s.residual +
-           seconds(mix_steps(pm, serving_sequence_terms(pm, r, chunks), neighbours, prompts).mean()) * chunks.count;
+    const sequence_terms<double> terms = serving_sequence_terms(pm, r, chunks);
+    // The λ·R others are Poisson, mine is not: the spread of theirs (`prompt_spread_window`).
+    const double window = prompt_spread_window(prompts - 1.0, terms.prefill_tokens);
+    return s.residual + seconds(mix_steps(pm, terms, neighbours, prompts, window).mean()) * chunks.count;
 }
 }  // namespace detail
 
@@ -766,7 +791,6 @@ template <duration T>
     const double gap = in_base_units(interarrival).value();
     require(positive_finite(gap), d.m.name, "interarrival (s)", gap, "must be positive and finite");
     const pass_model pm = prepare_pass(d);
-    const pass_model mean = steady_state_pass(pm);  // the steady state's steps (`serve_at_batch` makes its own)
     double b = 1.0;
     serving_point s = serve_at_batch(pm, r, b, l);
     for (int i = 0; i < 200; ++i) {
@@ -783,15 +807,16 @@ template <duration T>
     if (!within_online_cap(at_cap, seconds(gap), r.output)) detail::fail_online_cap(d, seconds(gap), r.output, at_cap);
     const double cap = at_cap.batch;
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
-    const detail::sequence_terms<double> terms = detail::serving_sequence_terms(mean, r, chunks);
+    const detail::sequence_terms<double> terms = detail::serving_sequence_terms(pm, r, chunks);
     online_latency o{};
     o.output = r.output.value();
     o.whole_prompts = l.prefill_chunk.value() == 0.0 && l.max_tokens_per_step == 0.0;
     // t(k) beside min(D, B) sequences decoding, per micro-batch: the engine runs no more than its cap B; a
     // count of the law's above B is B running and D − B waiting for a slot (`admission` below)
+    // Exact rows in each t(D, k): the loop averages over the Poisson k and D's law itself (docs/expected-padding.md).
     const auto step_at = [&](double decoding) {
-        return [&mean, &terms, m = detail::micro_batch(d, detail::min(decoding, cap))](double k) {
-            return seconds(detail::step_formula(mean, terms, m, k).time());
+        return [&pm, &terms, m = detail::micro_batch(d, detail::min(decoding, cap))](double k) {
+            return seconds(detail::step_formula(pm, terms, m, k).time());
         };
     };
     // Whole prompts: the operating point is the decode loop's root t̄ (the step averaged over the
@@ -862,10 +887,10 @@ template <duration T>
         s.ttft = client_first_token(queueing::first_token_mean(o.steps) + o.admission, s.front_end);
         s.per_user = tokens(1.0) / s.tpot;
     } else {
-        // An empty engine: my prompt's chunk steps alone, no step in flight, no neighbour (exact rows: `pm`).
+        // An empty engine: my prompt's chunk steps alone, no step in flight, no neighbour.
         const double idle = queueing::empty_engine((s.residual + s.e2e - s.front_end).value() / gap * ranks);
         const seconds_t alone = seconds(detail::mix_steps(pm, terms, 0.0, 1.0).mean()) * chunks.count;
-        const seconds_t busy = detail::step_in_flight_first_token(mean, r, s, seconds(gap), l);
+        const seconds_t busy = detail::step_in_flight_first_token(pm, r, s, seconds(gap), l);
         s.ttft = client_first_token(alone * idle + busy * (1.0 - idle), s.front_end);
     }
     s.e2e = detail::end_to_end(s.ttft, s.tpot, o.output);
