@@ -758,11 +758,12 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
 result kv(py::handle model, py::handle hardware, py::handle context, py::handle batch, py::handle tp, py::handle pp,
           py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
           py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
-          py::handle kept_format, py::handle eager_prompt) {
+          py::handle kept_format, py::handle eager_prompt, py::handle kv_block_tokens) {
     // eager_prompt= is taken to be refused saying why (kv prices memory, not a step), as `llmcost kv --eager-prompt`.
     if (!eager_prompt.is_none()) refuse("eager_prompt", eager_prompt, std::string(kv_prices_no_step), "llmcost.argument.not_taken");
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
-                                        excluded_modules, kept_format, py::none()});
+                                        excluded_modules, kept_format, py::none(), py::handle{}, py::handle{}, py::handle{},
+                                        kv_block_tokens});
     const double ctx_tokens = whole_count(context, "context");
     const double sequences = whole_count(batch, "batch");
     require(positive_finite(ctx_tokens), d.m.name, "context (tokens)", ctx_tokens, "a context holds at least one token");
@@ -808,9 +809,10 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                 py::handle dataset, py::handle preemption, py::handle prefix_hit_rate, py::handle prefill_servers,
                 py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                 py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-                py::handle ignore_max_position) {
+                py::handle ignore_max_position, py::handle kv_block_tokens) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
-                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce});
+                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
+                                        kv_block_tokens});
     const std::string preempt = str_arg(preemption, "preemption");
     if (preempt != "recompute" && preempt != "swap")
         refuse("preemption", preemption, "must be 'recompute' or 'swap'", "llmcost.argument.choice");
@@ -950,9 +952,10 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
             py::handle pp, py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
             py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
             py::handle kept_format, py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz,
-            py::handle quick_reduce) {
+            py::handle quick_reduce, py::handle kv_block_tokens) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
-                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce});
+                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
+                                        kv_block_tokens});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -975,7 +978,7 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
         static_cast<void>(entry_arg<llmcost::model>(drafter, "drafter", "Model"));  // refused naming drafter, not model
         const deployment draft = deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine,
                                                 kv_memory_fraction, py::none(), py::none(), eager_prompt, py::none(),
-                                                clock_MHz, quick_reduce});
+                                                clock_MHz, quick_reduce, kv_block_tokens});
         // Its weights sit beside the target's: the batch must fit what both leave, as `llmcost spec` checks.
         const speculative_decoding sd{.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft};
         require_draft_fits(d, {}, sd);  // a draft that does not fit is named, not the target (as `llmcost spec`)
@@ -1013,18 +1016,19 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
               py::handle weights, py::handle kv_format, py::handle ignore_max_position, py::handle engine,
               py::handle kv_memory_fraction, py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
               py::handle drafter, py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt,
-              py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
+              py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce, py::handle kv_block_tokens) {
     // Both pools run the engine (each on its own GPU's profile) with the one KV memory fraction, as
     // `llmcost disagg --engine … --kv-memory-fraction …` builds them; both serve the one checkpoint.
     const deployment_args pre_at{model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
-                                 excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce};
+                                 excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
+                                 kv_block_tokens};
     const deployment pre = deployment_of(pre_at);
     const py::handle none = py::none();
     const deployment_args dec_at{model, decode_hardware.is_none() ? hardware : decode_hardware,
                                  decode_tp.is_none() ? tp : decode_tp, pp, ep, dp,
                                  decode_tp.is_none() ? gpus : none, weights, kv_format, engine,
                                  kv_memory_fraction, excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz,
-                                 quick_reduce};
+                                 quick_reduce, kv_block_tokens};
     const deployment dec = deployment_of(dec_at);
     request_shape r = shape_of(input, output);
     r.cached_fraction = prefix_hit_arg(prefix_hit);  // S6: only the rest is prefilled (`disagg --prefix-hit`)
@@ -1288,14 +1292,15 @@ speculative_decoding head_speculation_arg(const model& m, py::handle acceptance,
 /// (`engines_for`): every GPU must run the engine (refused otherwise, naming the alternatives), with
 /// kv_memory_fraction= the f of its KV pool rule (the reference engine's where no engine is named).
 /// Empty when neither is given: the sweep's reference engine.
-/// eager_prompt= ('overlap', 'serial', '0'; `eager_prompt_arg`) states how each engine's prompt steps launch.
-std::vector<engine_profile> engines_arg(py::handle engine, py::handle kv_memory_fraction, const std::vector<hardware>& gpus,
-                                        py::handle eager_prompt) {
+/// eager_prompt= ('overlap', 'serial', '0'; `eager_prompt_arg`) states how each engine's prompt steps launch, and
+/// kv_block_tokens= each engine's paged KV block (`kv_block_tokens_arg`, as `llmcost frontier|plan --kv-block-tokens`).
+std::vector<engine_profile> engines_arg(py::handle engine, py::handle kv_memory_fraction, py::handle kv_block_tokens,
+                                        const std::vector<hardware>& gpus, py::handle eager_prompt) {
     std::vector<engine_profile> engines;
     const std::optional<prompt_launch_mode> p = eager_prompt_arg(eager_prompt);
-    if (engine.is_none() && kv_memory_fraction.is_none() && !p) return engines;
+    if (engine.is_none() && kv_memory_fraction.is_none() && kv_block_tokens.is_none() && !p) return engines;
     for (const hardware& h : gpus) {
-        engines.push_back(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction));
+        engines.push_back(kv_block_tokens_arg(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction), kv_block_tokens));
         if (p) engines.back().overheads.prompt_launch = *p;
     }
     return engines;
@@ -1326,10 +1331,11 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
                                 py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
                                 py::handle drafter, py::handle engine, py::handle kv_memory_fraction,
                                 py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt,
-                                py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
+                                py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
+    py::handle kv_block_tokens) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, g.gpus, eager_prompt), g.gpus.size(), gemm_table,
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, g.gpus, eager_prompt), g.gpus.size(), gemm_table,
                                   clock_MHz, quick_reduce);
     g.engines = std::move(run.engines);
     g.projection_table = run.table;
@@ -1476,10 +1482,11 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
                 py::handle weights, py::handle kv_format, py::handle disaggregated, py::handle ignore_max_position,
                 py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
                 py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
-                py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
+                py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
+    py::handle kv_block_tokens) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, g.gpus, eager_prompt), g.gpus.size(), gemm_table,
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, g.gpus, eager_prompt), g.gpus.size(), gemm_table,
                                   clock_MHz, quick_reduce);
     g.engines = std::move(run.engines);
     g.projection_table = run.table;
@@ -1514,7 +1521,8 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
                   py::handle utilisation, py::handle colocated_only, py::handle ignore_max_position,
                   py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
                   py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
-                  py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
+                  py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
+    py::handle kv_block_tokens) {
     const llmcost::model m = model_arg(model);
     const double per_s = number(rate, "rate");
     require_rate_bound(rate, per_s);
@@ -1542,7 +1550,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
     if (flag(colocated_only, "colocated_only")) o.prefill_batches.clear();
     o.speculation = head_speculation_arg(m, acceptance, draft_tokens, drafter);
     for (const py::object& h : items(hardware)) o.gpus.push_back(hardware_arg(h));
-    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, o.gpus, eager_prompt), o.gpus.size(), gemm_table,
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, o.gpus, eager_prompt), o.gpus.size(), gemm_table,
                                   clock_MHz, quick_reduce);
     o.engines = std::move(run.engines);
     o.projection_table = run.table;
@@ -1760,14 +1768,15 @@ PYBIND11_MODULE(_core, m) {
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
-          "eager_prompt"_a = py::none(),
+          "eager_prompt"_a = py::none(), "kv_block_tokens"_a = py::none(),
           "KV footprint of `batch` sequences of `context` tokens, and where it spills (HBM → DRAM → NVMe): "
           "`llmcost kv`. engine='trtllm', 'vllm' or 'sglang': the KV pool by that engine's rule for the GPU's "
           "architecture; None: the reference engine's. kv_memory_fraction=f: your launch's KV memory fraction, "
           "the f of that rule (see estimate), as `llmcost kv --kv-memory-fraction`; None: the engine's own. "
           "excluded_modules= and kept_format= as estimate takes them (their bytes beside the weights, the KV pool "
           "smaller by the engine's rule), as `llmcost kv --excluded-modules … --kept-format …`. eager_prompt= other "
-          "than None is refused (InvalidInput, as `llmcost kv --eager-prompt`): kv prices memory, not a step.");
+          "than None is refused (InvalidInput, as `llmcost kv --eager-prompt`): kv prices memory, not a step. kv_block_tokens=B "
+          "as estimate takes it (the paged KV block each sequence holds whole), as `llmcost kv --kv-block-tokens`.");
     m.def("simulate", &python::simulate, "model"_a, "hardware"_a, py::kw_only(), "rate"_a = py::none(),
           "concurrency"_a = py::none(), "arrivals"_a = "poisson", "cv"_a = 1.0, "input_dist"_a = "1000",
           "output_dist"_a = "200", "trace"_a = py::none(), "requests"_a = 1000, "seed"_a = 1, "max_batch"_a = 0.0,
@@ -1777,7 +1786,7 @@ PYBIND11_MODULE(_core, m) {
           "preemption"_a = "recompute", "prefix_hit_rate"_a = 0.0, "prefill_servers"_a = 0, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(), "ignore_max_position"_a = false,
+          "quick_reduce"_a = py::none(), "ignore_max_position"_a = false, "kv_block_tokens"_a = py::none(),
           "Simulate the engine request by request (continuous batching, every step priced by the library's "
           "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`. "
           "engine='trtllm', 'vllm' or 'sglang' prices every step with that engine's profile for the GPU's "
@@ -1791,7 +1800,8 @@ PYBIND11_MODULE(_core, m) {
           "`llmcost simulate --kv-memory-fraction` (see estimate); None: the engine's own. excluded_modules=, "
           "kept_format= and eager_prompt= as estimate takes them (every step priced with them), as `llmcost simulate "
           "--excluded-modules … --kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= as estimate takes "
-          "them, as `llmcost simulate --gemm-table … --clock … --quick-reduce …`.");
+          "them, as `llmcost simulate --gemm-table … --clock … --quick-reduce …`. kv_block_tokens=B as estimate takes it, as "
+          "`llmcost simulate --kv-block-tokens`.");
     // The tool's defaults (`llmcost spec` with no --input, --output, --batch, --acceptance, --draft-tokens, --drafter)
     m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a = speculation_defaults::input,
           "output"_a = speculation_defaults::output, "batch"_a = speculation_defaults::batch,
@@ -1801,7 +1811,7 @@ PYBIND11_MODULE(_core, m) {
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(),
+          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
           "Speculative decoding with `drafter` ('eagle', 'mtp', or a catalog model): tokens per pass, speedup, "
           "and the least acceptance that reaches `target` tokens/s per user: `llmcost spec`. engine= and "
           "kv_memory_fraction= as estimate takes them (a draft model runs on the same engine), as `llmcost spec "
@@ -1811,7 +1821,8 @@ PYBIND11_MODULE(_core, m) {
           "step is, docs/speculative-verify.md), so it moves no figure; as `llmcost spec --excluded-modules … "
           "--kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= as estimate takes them, the GEMM "
           "table the target's only (a draft model's projections are priced by the size curve), as `llmcost spec "
-          "--gemm-table … --clock … --quick-reduce …`.");
+          "--gemm-table … --clock … --quick-reduce …`. kv_block_tokens=B as estimate takes it (the draft model's engine "
+          "too), as `llmcost spec --kv-block-tokens`.");
     m.def("disagg", &python::disagg, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "ttft"_a, "tpot"_a,
           "every_token"_a = false, "path"_a = "scale-out", "chunk"_a = opts.limits.prefill_chunk.value(),
           "decode_hardware"_a = py::none(), "decode_tp"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp,
@@ -1820,6 +1831,7 @@ PYBIND11_MODULE(_core, m) {
           "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
           "excluded_modules"_a = py::none(), "kept_format"_a = py::none(), "eager_prompt"_a = py::none(),
           "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(), "quick_reduce"_a = py::none(),
+          "kv_block_tokens"_a = py::none(),
           "Colocated against disaggregated serving under TTFT/TPOT targets (s): KV transfer, prefill stall, P:D "
           "ratio and goodput: `llmcost disagg`. engine= and kv_memory_fraction= as estimate takes them, for both "
           "pools (the decode pool on its own GPU's profile), as `llmcost disagg --engine … --kv-memory-fraction …`. "
@@ -1830,7 +1842,8 @@ PYBIND11_MODULE(_core, m) {
           "--drafter …`. excluded_modules=, kept_format= and eager_prompt= as estimate takes them, for both pools, as "
           "`llmcost disagg --excluded-modules … --kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= "
           "as estimate takes them, for both pools (a GEMM table must fit each pool's GPU and TP degree), as `llmcost "
-          "disagg --gemm-table … --clock … --quick-reduce …`.");
+          "disagg --gemm-table … --clock … --quick-reduce …`. kv_block_tokens=B as estimate takes it, for both pools, "
+          "as `llmcost disagg --kv-block-tokens`.");
 
     // ---- sweeps
     py::class_<sweep_py, std::shared_ptr<sweep_py>> sw(m, "SweepResult",
@@ -1928,7 +1941,7 @@ PYBIND11_MODULE(_core, m) {
           "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(),
+          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
           "Price a grid in one pass (llmcost::plan::sweep): GPUs × formats (weights × kv, or the (weights, kv) "
           "pairs of `formats`) × layouts (tp × pp × ep × dp) × "
           "modes (disaggregated False/True) × input × output × batch, each a value or a list (batch may be a NumPy "
@@ -1943,7 +1956,9 @@ PYBIND11_MODULE(_core, m) {
           "--excluded-modules … --kept-format … --eager-prompt …`). gemm_table=, clock_MHz= and quick_reduce= as estimate "
           "takes them, on every deployment of the grid (frontier and plan likewise, as `llmcost frontier|plan "
           "--gemm-table … --clock … --quick-reduce …`): a deployment the table does not fit, or whose TP group QuickReduce "
-          "does not run on, is kept with status invalid_deployment; an engine without QuickReduce's curve is refused.");
+          "does not run on, is kept with status invalid_deployment; an engine without QuickReduce's curve is refused. "
+          "kv_block_tokens=B: the paged KV block of every GPU's engine (the reference engine's where none is named), as "
+          "estimate takes it (frontier and plan likewise, as `llmcost frontier|plan --kv-block-tokens`).");
     sw.def("frontier",
            [](const sweep_py& s, py::handle ttft, py::handle tpot, py::handle shape, py::handle disaggregated) {
                plan::frontier_options o{};
@@ -1966,9 +1981,9 @@ PYBIND11_MODULE(_core, m) {
           "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(),
+          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
           "The configurations worth running for one request shape (prefix_hit, speculation with draft_tokens, "
-          "acceptance and drafter, engine=, kv_memory_fraction=, gemm_table=, clock_MHz= and quick_reduce=, as `sweep` "
+          "acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, gemm_table=, clock_MHz= and quick_reduce=, as `sweep` "
           "takes them; nothing priceable at all, every layout breaking a rule: the library's refusal): a sweep over GPUs, "
           "formats, layouts and "
           "batches (batch=None: the library's batch ladder, up to max_batch) reduced to its frontier under the TTFT/TPOT targets, "
@@ -1981,9 +1996,9 @@ PYBIND11_MODULE(_core, m) {
           "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
           "engine"_a = py::none(), "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(),
           "kept_format"_a = py::none(), "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(),
-          "clock_MHz"_a = py::none(), "quick_reduce"_a = py::none(),
+          "clock_MHz"_a = py::none(), "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
           "The cheapest fleet for `rate` requests/s of the `mix` [(input, output, share), …] (prefix_hit, "
-          "speculation with draft_tokens, acceptance and drafter, engine=, kv_memory_fraction=, gemm_table=, clock_MHz= "
+          "speculation with draft_tokens, acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, gemm_table=, clock_MHz= "
           "and quick_reduce=, as `sweep` takes them: every GPU type named must run the engine) under the TTFT/TPOT "
           "targets, among the GPU types `hardware`, formats, layouts and serving modes (llmcost::plan::cheapest_fleet, "
           "as `llmcost plan`): best, options (one per GPU type and mode, cheapest first), skipped, points.");

@@ -309,20 +309,22 @@ std::vector<std::string> launch_notes(const deployment_options& o, const deploym
     return launch_notes(o, std::vector<const deployment*>{&d});
 }
 
-std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, const std::vector<hardware>& gpus) {
+std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, double kv_block_tokens,
+                                        const std::vector<hardware>& gpus) {
     std::vector<engine_profile> engines;
-    if (name.empty() && !(kv_memory_fraction > 0)) return engines;  // the sweep's reference engine
+    if (name.empty() && !(kv_memory_fraction > 0) && !(kv_block_tokens > 0)) return engines;  // the sweep's reference engine
     for (const hardware& h : gpus) {
         engine_profile e = name.empty() ? engine_profile::reference() : engine_named_for(name, h);
         if (kv_memory_fraction > 0) e = with_kv_memory_fraction(e, kv_memory_fraction);
+        if (kv_block_tokens > 0) e = with_kv_block_tokens(e, kv_block_tokens);  // the launch's block size
         engines.push_back(e);
     }
     return engines;
 }
 
-std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, const std::vector<hardware>& gpus,
-                                        const checkpoint_options& o) {
-    std::vector<engine_profile> engines = engines_for(name, kv_memory_fraction, gpus);
+std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, double kv_block_tokens,
+                                        const std::vector<hardware>& gpus, const checkpoint_options& o) {
+    std::vector<engine_profile> engines = engines_for(name, kv_memory_fraction, kv_block_tokens, gpus);
     const std::optional<prompt_launch_mode> p = eager_prompt_of(o);
     if (!p) return engines;
     if (engines.empty()) engines.assign(gpus.size(), engine_profile::reference());  // the sweep's reference engine

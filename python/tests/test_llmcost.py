@@ -1485,6 +1485,52 @@ def test_kv_with_an_engine_matches_the_tools_json():
     assert_matches_golden(r, golden)
 
 
+def test_kv_block_tokens_on_every_deployment_surface():
+    # kv_block_tokens= reaches every function that builds a deployment (one helper, `deployment_of` / `engines_arg`),
+    # as `llmcost kv|simulate|spec|disagg|frontier|plan --kv-block-tokens`: a bad block is refused by the library's rule,
+    # naming kv_block_tokens, on each.
+    calls = {
+        "kv": lambda b: llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine="trtllm", kv_block_tokens=b),
+        "simulate": lambda b: llmcost.simulate("Llama-3.1-8B", "H100", rate=1, requests=5, engine="trtllm",
+                                               kv_block_tokens=b),
+        "spec": lambda b: llmcost.spec("Llama-3.1-8B", "H100", engine="trtllm", kv_block_tokens=b),
+        "disagg": lambda b: llmcost.disagg("Llama-3.1-8B", "H100", input=1000, output=200, ttft=2, tpot=0.05,
+                                           engine="trtllm", kv_block_tokens=b),
+        "sweep": lambda b: llmcost.sweep("Llama-3.1-8B", "H100", input=[1000], output=[1000], batch=[1],
+                                         engine="trtllm", kv_block_tokens=b),
+        "frontier": lambda b: llmcost.frontier("Llama-3.1-8B", "H100", input=1000, output=200, ttft=2, tpot=0.05, tp=[1],
+                                               engine="trtllm", kv_block_tokens=b),
+        "plan": lambda b: llmcost.plan("Llama-3.1-8B", ["H100"], rate=1, mix=[(1000, 200, 1)], ttft=2, tpot=0.05,
+                                       engine="trtllm", kv_block_tokens=b),
+    }
+    for name, call in calls.items():
+        assert call(64) is not None, name
+        with pytest.raises(llmcost.InvalidInput, match="a whole number of tokens per KV block") as e:
+            call(0)
+        assert e.value.field == "kv_block_tokens" and e.value.id == "llmcost.engine.kv_block_tokens", name
+    # By hand, as estimate: TensorRT-LLM reserves 1,000 + 1,000 tokens, 2,000 slots in blocks of 1 or 16 and
+    # ceil(2000/64)*64 = 2,048 in blocks of 64; the batch of floor(K / 2,000) sequences fits under 1 and not under 64.
+    base = dict(input=1000, output=1000, engine="trtllm")
+    b1 = llmcost.estimate("Llama-3.1-8B", "H100", kv_block_tokens=1, **base)
+    b64 = llmcost.estimate("Llama-3.1-8B", "H100", kv_block_tokens=64, **base)
+    assert b1.batch == math.floor(b1.kv_capacity_tokens / 2000) > b64.batch == math.floor(b64.kv_capacity_tokens / 2048)
+    grid = dict(input=[1000], output=[1000], batch=[b1.batch], engine="trtllm")
+    assert list(llmcost.sweep("Llama-3.1-8B", "H100", kv_block_tokens=1, **grid).fits) == [True]
+    assert list(llmcost.sweep("Llama-3.1-8B", "H100", kv_block_tokens=64, **grid).fits) == [False]
+    # Without an engine the sweep's reference engine takes the block (its own is 1).
+    ref = dict(input=[1000], output=[1000], batch=[b1.batch])
+    assert list(llmcost.sweep("Llama-3.1-8B", "H100", **ref).fits) == \
+        list(llmcost.sweep("Llama-3.1-8B", "H100", kv_block_tokens=1, **ref).fits)
+    # kv: the room for one sequence in whole blocks, floor(K / B) * B.
+    for b in (1, 64, 256):
+        k = llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine="trtllm", kv_block_tokens=b)
+        assert k.max_context_tokens_at_batch_1 % b == 0
+    # simulate: blocks of 64 waste more of the pool than blocks of 1 on the same requests.
+    sim = dict(rate=2, requests=50, engine="trtllm", input_dist="1000", output_dist="100")
+    assert llmcost.simulate("Llama-3.1-8B", "H100", kv_block_tokens=64, **sim).mean_kv_share > \
+        llmcost.simulate("Llama-3.1-8B", "H100", kv_block_tokens=1, **sim).mean_kv_share
+
+
 def test_kv_pool_at_two_fractions_by_hand():
     # Llama-3.1-8B BF16 on one H100 (docs/kv-pool.md): H = 85,899,345,920 B of HBM, W = 16,060,522,496 B of
     # weights, X = 738,197,504 B of activations + 3,758,096,384 B of runtime (vLLM and TensorRT-LLM on Hopper).
