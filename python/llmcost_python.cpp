@@ -683,7 +683,7 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
                          py::handle utilisation, py::handle ignore_max_position, py::handle engine,
                          py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                          py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-                         py::handle kv_block_tokens) {
+                         py::handle kv_block_tokens, py::handle rate) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
                                         kv_block_tokens});
@@ -692,6 +692,15 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
     const bool saturated = flag(saturate, "saturate");
     const double cap = whole_count(max_batch, "max_batch");
+    const double per_s = rate.is_none() ? 0.0 : number(rate, "rate");
+    if (!rate.is_none()) {  // as `llmcost estimate --rate` (which excludes --batch and --saturate)
+        if (!(per_s > 0.0 && std::isfinite(per_s)))
+            refuse("rate", rate, "must be positive and finite (requests/s)", "llmcost.argument.range");
+        require_rate_bound(rate, per_s);
+        if (!batch.is_none() || saturated)
+            refuse("rate", rate, "excludes batch= and saturate=True (the batch is what the arrivals keep running)",
+                   "llmcost.argument.excludes");
+    }
     double b = estimate_options{}.batch;  // the library's default: saturate
     if (!batch.is_none()) {
         if (saturated) refuse("batch", batch, "excludes saturate=True (a batch is given, or the largest that fits)", "llmcost.argument.excludes");
@@ -712,8 +721,12 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
         .gpu_cost = usd_per_gpu_hour.is_none() ? estimate_options{}.gpu_cost
                                                : dollars_per_hour(number(usd_per_gpu_hour, "usd_per_gpu_hour")),
         .market_prices = catalog::gpu_market_prices};  // as `llmcost estimate` prices it
-    const request_estimate e = llmcost::estimate(d, r, o);
-    const serving_point& s = e.point;
+    // Online (rate=): the concurrency Little's law gives at the rate each dp rank sees (`serve_online_latency_at_rate`,
+    // whose refusal of a rate the deployment does not sustain states the most it sustains, as `llmcost estimate --rate`).
+    std::optional<online_latency> online;
+    if (per_s > 0.0) online = serve_online_latency_at_rate(d, r, per_second(per_s), o.limits, "rate=");
+    const request_estimate e = online ? llmcost::estimate_point(d, r, online->point, o) : llmcost::estimate(d, r, o);
+    const serving_point& s = online ? online->point : e.point;
     estimate_result x;
     x.model = d.m.name;
     x.hardware = d.hw.name;
@@ -841,7 +854,7 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
     sim::result r;
     if (!trace.is_none()) {
         const std::vector<workload::request> t = io::load_trace_csv(str_arg(trace, "trace"));
-        r = sim::simulate(d, t, o);
+        r = sim::simulate_naming_lift(d, t, o, "ignore_max_position=True");
     } else {
         workload::traffic t{};
         if (!dataset.is_none()) {  // a dataset preset's lengths (tables/datasets.csv)
@@ -860,7 +873,7 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
         else if (how == "gamma") t.arrivals = workload::gamma(seconds(1.0 / per_s), number(cv, "cv"));
         else if (how == "poisson") t.arrivals = workload::poisson(seconds(1.0 / per_s));
         else refuse("arrivals", arrivals, "must be 'poisson' or 'gamma'", "llmcost.argument.choice");
-        r = sim::simulate(d, t, o);
+        r = sim::simulate_naming_lift(d, t, o, "ignore_max_position=True");
     }
     result out{.kind = "simulate", .fields = {}};
     py::dict& f = out.fields;
@@ -1133,11 +1146,12 @@ void set_up_estimate_parameters() {
     add("clock_MHz", py::none());
     add("quick_reduce", py::none());
     add("kv_block_tokens", py::none());
+    add("rate", py::none());
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = 28;
+    constexpr std::size_t count_of = 29;
     std::array<PyObject*, count_of> a{};
     for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
     if (nargs > estimate_positional) {
@@ -1174,7 +1188,7 @@ PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
         try {
             estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
                                          a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22],
-                                         a[23], a[24], a[25], a[26], a[27]);
+                                         a[23], a[24], a[25], a[26], a[27], a[28]);
             return py::cast(std::move(r)).release().ptr();
         } catch (const py::error_already_set&) {
             throw;
@@ -1197,7 +1211,8 @@ PyMethodDef estimate_method{
     "estimate(model, hardware, *, input, output, batch=None, saturate=False, tp=1, pp=1, ep=1, dp=None, gpus=None, "
     "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
     "utilisation=1.0, ignore_max_position=False, engine=None, kv_memory_fraction=None, excluded_modules=None, "
-    "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None, quick_reduce=None, kv_block_tokens=None)\n--\n\n"
+    "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None, quick_reduce=None, kv_block_tokens=None, "
+    "rate=None)\n--\n\n"
     "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
     "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
     "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
@@ -1223,7 +1238,9 @@ PyMethodDef estimate_method{
     "int4` (docs/cdna-all-reduce.md section 7); None or 'none': not on. kv_block_tokens=B is your launch's paged KV block "
     "size (vllm --block-size, trtllm tokens_per_block, sglang --page-size): each sequence holds whole B-token blocks, as "
     "`llmcost estimate --kv-block-tokens` (docs/paged-kv-blocks.md); a whole number from 1 to 65,536; None: the engine's "
-    "own (tables/engines.csv). Returns an Estimate with the fields of "
+    "own (tables/engines.csv). rate=R prices Poisson arrivals of R requests/s for the whole deployment (excludes batch= "
+    "and saturate=), as `llmcost estimate --rate`: a rate the deployment does not sustain is refused stating the most it "
+    "sustains. Returns an Estimate with the fields of "
     "`llmcost estimate --format json`."};
 
 // ---- sweeps --------------------------------------------------------------------------------------

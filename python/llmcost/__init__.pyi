@@ -241,7 +241,7 @@ def estimate(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output
              eager_prompt: Literal["overlap", "serial", "0"] | None = None,
              gemm_table: Literal["mi325x-llama2-70b-server", "mi325x-llama2-70b-spx1700"] | None = None,
              clock_MHz: _Number | None = None, quick_reduce: Literal["int4", "none"] | None = None,
-             kv_block_tokens: _Number | None = None) -> Estimate: ...
+             kv_block_tokens: _Number | None = None, rate: _Number | None = None) -> Estimate: ...
 
 def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Number, tp: int = 1, pp: int = 1,
        ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,

@@ -1077,6 +1077,32 @@ def test_simulate_ignore_max_position():
     r = llmcost.simulate("Llama-3.1-8B", "H100", rate=0.01, requests=2, input_dist="140000", output_dist="200",
                          ignore_max_position=True)
     assert r.requests == 2
+    # The refusal names the switch that lifts it, in the library's one wording (`sim::simulate_naming_lift`), as
+    # `llmcost simulate` names --ignore-max-position.
+    assert err.value.id == "llmcost.model.context_within_max_position"
+    assert err.value.rule.endswith("; pass ignore_max_position=True to simulate it anyway")
+
+
+def test_estimate_rate_above_what_the_deployment_sustains_states_that_rate():
+    # As `llmcost estimate --input 2000 --output 300 --max-batch 8 --rate 10` (cli.bad.rate_above_max_batch): B = 8
+    # sequences in steps of t(B) emit 925.5 tokens/s, so at most 925.5 / 300 = 3.085 requests/s (online_rate_cap);
+    # the library's one message (`serve_online_latency_at_rate`) names rate= where the tool names --rate.
+    base = dict(input=2000, output=300, max_batch=8)
+    with pytest.raises(llmcost.InvalidInput) as e:
+        llmcost.estimate("Llama-3.1-8B", "H100", rate=10, **base)
+    assert e.value.id == "llmcost.serving.online_cap"
+    assert "B = 8 sequences (max batch)" in e.value.rule
+    assert "the deployment sustains rate= below 3.085 requests/s (λ* = B ÷ (O·t̄(B)))" in e.value.rule
+    # Two attention ranks: rate= is the whole deployment's, twice one rank's.
+    with pytest.raises(llmcost.InvalidInput, match=r"sustains rate= below 6\.17 requests/s .* = 3\.085 per attention rank × 2"):
+        llmcost.estimate("Llama-3.1-8B", "H100", rate=10, gpus=2, dp=2, **base)
+    # Below the ceiling it is priced: the arrivals' λ·O is the output rate (3 × 300 = 900 tokens/s).
+    ok = llmcost.estimate("Llama-3.1-8B", "H100", rate=3, **base)
+    assert ok.limited_by == "arrival rate" and ok.output_tokens_per_s == pytest.approx(900, rel=1e-12)
+    for bad in (dict(rate=0), dict(rate=float("nan")), dict(rate=1, batch=4), dict(rate=1, saturate=True)):
+        with pytest.raises(llmcost.InvalidInput) as e:
+            llmcost.estimate("Llama-3.1-8B", "H100", **dict(base, **bad))
+        assert e.value.field == "rate"
 
 
 def test_malformed_config_file_names_file_line_and_column():
