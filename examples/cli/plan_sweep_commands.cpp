@@ -210,6 +210,10 @@ std::string keep_quick_reduce_runs(const model& m, lp::fleet_options& o, std::ve
         }
         bool any = false;  // the layouts the fleet walks: its own, else `candidate_layouts` (as `cheapest_fleet`)
         for (const parallel_layout& l : o.layouts.empty() ? lp::candidate_layouts(m, h, o.max_instance_gpus) : o.layouts) {
+            if (l.tp == 1) {  // no TP all-reduce: planned without the switch (`sweep_grid::quick_reduce_tp_groups_only`)
+                any = true;
+                continue;
+            }
             try {
                 require_quick_reduce_run(e.kind, l.tp, e.name, "--quick-reduce");
                 any = true;
@@ -568,6 +572,9 @@ report plan(const plan_command& c) {
         r.notes.push_back("Load ceiling " + invalid_input::show(c.max_load) + ": the fleet is sized at rate / " +
                           invalid_input::show(c.max_load) + ".");
     if (!quick_reduce_left_out.empty()) r.notes.push_back(quick_reduce_left_out);
+    if (c.quick_reduce == "int4")
+        r.notes.push_back("--quick-reduce int4 switches the TP all-reduce: the layouts with tp 1 (one GPU, or attention-DP "
+                          "ranks) have none for it to take, so they are planned without it, not left out.");
     {
         std::vector<const deployment*> rows;
         for (const lp::deployment_plan& p : res.options) rows.push_back(&p.d);
