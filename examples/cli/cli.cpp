@@ -453,6 +453,11 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     CLI::App* cost = app.add_subcommand("cost", "$/GPU-hour; with --model, $/M tokens (the layout, engine and request "
                                                 "flags need it); with prices, break-even and payback");
     add_deployment(cost, co.dep);
+    // Without --model, cost prices the GPU-hour alone: the deployment's default model is not applied, so not shown.
+    cost->get_option("--model")
+        ->default_str("")
+        ->description("Catalog model (llmcost list models) or a Hugging Face config.json (or its folder); without it, "
+                      "the GPU-hour alone is priced (no default model)");
     add_checkpoint(cost, co.dep.checkpoint);
     add_request(cost, co.req);
     cost->add_option("--batch", co.batch, "Decode batch for token rates")->transform(tokens_count)->capture_default_str();
