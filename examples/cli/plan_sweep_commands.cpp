@@ -210,7 +210,7 @@ std::string keep_quick_reduce_runs(const model& m, lp::fleet_options& o, std::ve
         }
         bool any = false;  // the layouts the fleet walks: its own, else `candidate_layouts` (as `cheapest_fleet`)
         for (const parallel_layout& l : o.layouts.empty() ? lp::candidate_layouts(m, h, o.max_instance_gpus) : o.layouts) {
-            if (l.tp == 1) {  // no TP all-reduce: planned without the switch (`sweep_grid::quick_reduce_tp_groups_only`)
+            if (quick_reduce_inert_at(l.tp)) {  // planned without the switch (`sweep_grid::quick_reduce_tp_groups_only`)
                 any = true;
                 continue;
             }

@@ -148,7 +148,8 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
         for (std::size_t fi = 0; fi < grid.formats.size(); ++fi)
             for (std::size_t li = 0; li < grid.layouts.size(); ++li) {
                 engine_profile engine = grid.engines.empty() ? engine_profile::reference() : grid.engines[gi];
-                if (grid.quick_reduce_tp_groups_only && grid.layouts[li].tp == 1) engine.collectives.quick_reduce = false;
+                if (grid.quick_reduce_tp_groups_only && quick_reduce_inert_at(grid.layouts[li].tp))
+                    engine.collectives.quick_reduce = false;
                 const deployment d = at_engine_clock(
                     with_formats({.m = m, .hw = grid.gpus[gi], .layout = grid.layouts[li], .engine = engine,
                                   .gemm = {.table = grid.projection_table}},
