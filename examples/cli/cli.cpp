@@ -153,13 +153,18 @@ void add_kv_memory_fraction(CLI::App* app, double& f) {
 /// --kv-block-tokens, on every command that builds a deployment for one engine (those with --engine): the paged KV
 /// cache's block size of the launch (`with_kv_block_tokens`; frontier and plan apply it to the one engine's profile on
 /// every GPU they try, the reference engine's where none is named).
-void add_kv_block_tokens(CLI::App* app, double& b) {
+void add_kv_block_tokens(CLI::App* app, double& b, std::string_view where = "") {
     app->add_option("--kv-block-tokens", b,
                     "Your launch's KV block size in tokens: each sequence holds whole blocks, ceil(n / B) * B slots "
                     "(vllm --block-size, trtllm tokens_per_block, sglang --page-size). Default: the engine's own "
-                    "(llmcost list engines: vllm 16, trtllm 32, sglang 1; the reference engine 1)")
+                    "(llmcost list engines: vllm 16, trtllm 32, sglang 1; the reference engine 1)" +
+                        std::string(where))
         ->transform(count_in(65536, "TOKENS"));
 }
+
+/// What frontier and plan add to --kv-block-tokens' help: the one block on every GPU's profile of the one engine.
+constexpr std::string_view kv_block_tokens_every_gpu =
+    "; applied to the one engine's profile on every GPU tried (the reference engine's where no --engine is named)";
 
 /// --gemm-table, --clock and --quick-reduce, on every command that prices a deployment's steps (those of
 /// `add_deployment`, frontier, plan): the GEMM table the engine loads (`gemm_table_named`), the clock the run pins
@@ -512,7 +517,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_option("--engine", fr.engine, "Serving engine: trtllm | vllm | sglang; default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(frontier_app, fr.kv_memory_fraction);
-    add_kv_block_tokens(frontier_app, fr.kv_block_tokens);
+    add_kv_block_tokens(frontier_app, fr.kv_block_tokens, kv_block_tokens_every_gpu);
     add_launch(frontier_app, fr.gemm_table, fr.clock_MHz, fr.quick_reduce);
     frontier_app->add_option("--input", fr.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     frontier_app->add_option("--output", fr.output, "Output tokens")->transform(tokens_count)->capture_default_str();
@@ -574,7 +579,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
                          "default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(plan_app, pl.kv_memory_fraction);
-    add_kv_block_tokens(plan_app, pl.kv_block_tokens);
+    add_kv_block_tokens(plan_app, pl.kv_block_tokens, kv_block_tokens_every_gpu);
     add_launch(plan_app, pl.gemm_table, pl.clock_MHz, pl.quick_reduce);
     plan_app->add_option("--usd-per-gpu-hour", pl.usd_per_gpu_hour, "One price for every GPU type")->transform(usd_amount);
     plan_app->add_option("--price", pl.prices, "A GPU type's price: NAME=USD_PER_GPU_HOUR (repeatable)");
