@@ -1973,7 +1973,8 @@ PYBIND11_MODULE(_core, m) {
           "--excluded-modules … --kept-format … --eager-prompt …`). gemm_table=, clock_MHz= and quick_reduce= as estimate "
           "takes them, on every deployment of the grid (frontier and plan likewise, as `llmcost frontier|plan "
           "--gemm-table … --clock … --quick-reduce …`): a deployment the table does not fit, or whose TP group QuickReduce "
-          "does not run on, is kept with status invalid_deployment; an engine without QuickReduce's curve is refused. "
+          "does not run on, is kept with status invalid_deployment (frontier likewise; plan keeps its tp-1 layouts, "
+          "priced without the switch); an engine without QuickReduce's curve is refused. "
           "kv_block_tokens=B: the paged KV block of every GPU's engine (the reference engine's where none is named), as "
           "estimate takes it (frontier and plan likewise, as `llmcost frontier|plan --kv-block-tokens`).");
     sw.def("frontier",
@@ -2018,7 +2019,9 @@ PYBIND11_MODULE(_core, m) {
           "speculation with draft_tokens, acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, gemm_table=, clock_MHz= "
           "and quick_reduce=, as `sweep` takes them: every GPU type named must run the engine) under the TTFT/TPOT "
           "targets, among the GPU types `hardware`, formats, layouts and serving modes (llmcost::plan::cheapest_fleet, "
-          "as `llmcost plan`): best, options (one per GPU type and mode, cheapest first), skipped, points.");
+          "as `llmcost plan`): best, options (one per GPU type and mode, cheapest first), skipped, points. Under "
+          "quick_reduce='int4' the tp-1 layouts (one GPU, attention-DP ranks) are kept, priced without the switch: "
+          "llmcost prices no TP all-reduce there (`llmcost plan` says so in a note).");
     m.def("calibrate", &python::calibrate, "measurements"_a, py::kw_only(), "free"_a = py::none(),
           "include_check_rows"_a = false, "coverage"_a = py::none(),
           "Fit efficiency parameters (`free`, names as `llmcost calibrate --free`; None: the library's default set) "
