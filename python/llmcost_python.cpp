@@ -724,7 +724,7 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
     // Online (rate=): the concurrency Little's law gives at the rate each dp rank sees (`serve_online_latency_at_rate`,
     // whose refusal of a rate the deployment does not sustain states the most it sustains, as `llmcost estimate --rate`).
     std::optional<online_latency> online;
-    if (per_s > 0.0) online = serve_online_latency_at_rate(d, r, per_second(per_s), o.limits, "rate=");
+    if (per_s > 0.0) online = serve_online_latency_at_rate(d, r, per_second(per_s), o.limits, "rate");
     const request_estimate e = online ? llmcost::estimate_point(d, r, online->point, o) : llmcost::estimate(d, r, o);
     const serving_point& s = online ? online->point : e.point;
     estimate_result x;

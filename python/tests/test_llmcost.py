@@ -1087,15 +1087,15 @@ def test_simulate_ignore_max_position():
 def test_estimate_rate_above_what_the_deployment_sustains_states_that_rate():
     # As `llmcost estimate --input 2000 --output 300 --max-batch 8 --rate 10` (cli.bad.rate_above_max_batch): B = 8
     # sequences in steps of t(B) emit 925.5 tokens/s, so at most 925.5 / 300 = 3.085 requests/s (online_rate_cap);
-    # the library's one message (`serve_online_latency_at_rate`) names rate= where the tool names --rate.
+    # the library's one message (`serve_online_latency_at_rate`) names rate where the tool names --rate.
     base = dict(input=2000, output=300, max_batch=8)
     with pytest.raises(llmcost.InvalidInput) as e:
         llmcost.estimate("Llama-3.1-8B", "H100", rate=10, **base)
     assert e.value.id == "llmcost.serving.online_cap"
     assert "B = 8 sequences (max batch)" in e.value.rule
-    assert "the deployment sustains rate= below 3.085 requests/s (λ* = B ÷ (O·t̄(B)))" in e.value.rule
-    # Two attention ranks: rate= is the whole deployment's, twice one rank's.
-    with pytest.raises(llmcost.InvalidInput, match=r"sustains rate= below 6\.17 requests/s .* = 3\.085 per attention rank × 2"):
+    assert "the deployment sustains rate below 3.085 requests/s (λ* = B ÷ (O·t̄(B)))" in e.value.rule
+    # Two attention ranks: rate is the whole deployment's, twice one rank's.
+    with pytest.raises(llmcost.InvalidInput, match=r"sustains rate below 6\.17 requests/s .* = 3\.085 per attention rank × 2"):
         llmcost.estimate("Llama-3.1-8B", "H100", rate=10, gpus=2, dp=2, **base)
     # Below the ceiling it is priced: the arrivals' λ·O is the output rate (3 × 300 = 900 tokens/s).
     ok = llmcost.estimate("Llama-3.1-8B", "H100", rate=3, **base)

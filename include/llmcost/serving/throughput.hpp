@@ -880,7 +880,7 @@ template <duration T>
 /// llmcost.serving.online_cap, or Little's law with no crossing, no id, field "interarrival (s)") told the most it
 /// sustains: λ* = B ÷ (O·t̄(B)) per attention rank (`online_rate_cap` of its saturated point, the cap `within_online_cap`
 /// checks), × dp as `rate` counts it (audit 40, F4), named as the caller's `rate_name` (`llmcost … --rate`, Python's
-/// rate=); only where that ceiling is below the refused rate (with no crossing it need not be).
+/// rate); only where that ceiling is below the refused rate (with no crossing it need not be).
 [[nodiscard]] inline online_latency serve_online_latency_at_rate(const deployment& d, const request_shape& r,
                                                                  per_second_t rate, const scheduler_limits& l,
                                                                  std::string_view rate_name) {
