@@ -572,9 +572,13 @@ report plan(const plan_command& c) {
         r.notes.push_back("Load ceiling " + invalid_input::show(c.max_load) + ": the fleet is sized at rate / " +
                           invalid_input::show(c.max_load) + ".");
     if (!quick_reduce_left_out.empty()) r.notes.push_back(quick_reduce_left_out);
-    if (c.quick_reduce == "int4")
-        r.notes.push_back("--quick-reduce int4 switches the TP all-reduce: the layouts with tp 1 (one GPU, or attention-DP "
-                          "ranks) have none for it to take, so they are planned without it, not left out.");
+    // Said only where a row shown has a tp-1 layout (every walk has one: `candidate_layouts` starts at tp 1).
+    if (c.quick_reduce == "int4" && std::any_of(res.options.begin(), res.options.end(), [](const lp::deployment_plan& p) {
+            return quick_reduce_inert_at(p.d.layout.tp);
+        }))
+        r.notes.push_back("--quick-reduce int4 switches the TP all-reduce: llmcost prices no TP all-reduce in a tp-1 "
+                          "layout (one GPU, PP stages or attention-DP ranks), so the switch moves nothing there; they "
+                          "are planned without it, not left out.");
     {
         std::vector<const deployment*> rows;
         for (const lp::deployment_plan& p : res.options) rows.push_back(&p.d);
