@@ -1552,6 +1552,13 @@ def test_kv_block_tokens_on_every_deployment_surface():
     for b in (1, 64, 256):
         k = llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine="trtllm", kv_block_tokens=b)
         assert k.max_context_tokens_at_batch_1 % b == 0
+    # disagg: the block reaches the priced decode pool, not only the validator. 1,000 + 200 tokens hold 1,200 slots in
+    # 1-token blocks and one 4,096-token block; the same pool K fits floor(K / 1,200) and floor(K / 4,096) sequences, so
+    # the second is floor(b1 * 1,200 / 4,096) here (373 -> 109).
+    dis = dict(input=1000, output=200, ttft=2, tpot=1.0, engine="trtllm")
+    d1 = llmcost.disagg("Llama-3.1-8B", "H100", kv_block_tokens=1, **dis).disaggregated_decode_batch
+    d4096 = llmcost.disagg("Llama-3.1-8B", "H100", kv_block_tokens=4096, **dis).disaggregated_decode_batch
+    assert d4096 == math.floor(d1 * 1200 / 4096) < d1
     # simulate: blocks of 64 waste more of the pool than blocks of 1 on the same requests.
     sim = dict(rate=2, requests=50, engine="trtllm", input_dist="1000", output_dist="100")
     assert llmcost.simulate("Llama-3.1-8B", "H100", kv_block_tokens=64, **sim).mean_kv_share > \
