@@ -683,7 +683,7 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
                          py::handle utilisation, py::handle ignore_max_position, py::handle engine,
                          py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                          py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-                         py::handle kv_block_tokens) {
+                         py::handle kv_block_tokens, py::handle rate) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
                                         kv_block_tokens});
@@ -692,6 +692,15 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
     const bool saturated = flag(saturate, "saturate");
     const double cap = whole_count(max_batch, "max_batch");
+    const double per_s = rate.is_none() ? 0.0 : number(rate, "rate");
+    if (!rate.is_none()) {  // as `llmcost estimate --rate` (which excludes --batch and --saturate)
+        if (!(per_s > 0.0 && std::isfinite(per_s)))
+            refuse("rate", rate, "must be positive and finite (requests/s)", "llmcost.argument.range");
+        require_rate_bound(rate, per_s);
+        if (!batch.is_none() || saturated)
+            refuse("rate", rate, "excludes batch= and saturate=True (the batch is what the arrivals keep running)",
+                   "llmcost.argument.excludes");
+    }
     double b = estimate_options{}.batch;  // the library's default: saturate
     if (!batch.is_none()) {
         if (saturated) refuse("batch", batch, "excludes saturate=True (a batch is given, or the largest that fits)", "llmcost.argument.excludes");
@@ -712,8 +721,12 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
         .gpu_cost = usd_per_gpu_hour.is_none() ? estimate_options{}.gpu_cost
                                                : dollars_per_hour(number(usd_per_gpu_hour, "usd_per_gpu_hour")),
         .market_prices = catalog::gpu_market_prices};  // as `llmcost estimate` prices it
-    const request_estimate e = llmcost::estimate(d, r, o);
-    const serving_point& s = e.point;
+    // Online (rate=): the concurrency Little's law gives at the rate each dp rank sees (`serve_online_latency_at_rate`,
+    // whose refusal of a rate the deployment does not sustain states the most it sustains, as `llmcost estimate --rate`).
+    std::optional<online_latency> online;
+    if (per_s > 0.0) online = serve_online_latency_at_rate(d, r, per_second(per_s), o.limits, "rate");
+    const request_estimate e = online ? llmcost::estimate_point(d, r, online->point, o) : llmcost::estimate(d, r, o);
+    const serving_point& s = online ? online->point : e.point;
     estimate_result x;
     x.model = d.m.name;
     x.hardware = d.hw.name;
@@ -758,11 +771,12 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
 result kv(py::handle model, py::handle hardware, py::handle context, py::handle batch, py::handle tp, py::handle pp,
           py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
           py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
-          py::handle kept_format, py::handle eager_prompt) {
+          py::handle kept_format, py::handle eager_prompt, py::handle kv_block_tokens) {
     // eager_prompt= is taken to be refused saying why (kv prices memory, not a step), as `llmcost kv --eager-prompt`.
     if (!eager_prompt.is_none()) refuse("eager_prompt", eager_prompt, std::string(kv_prices_no_step), "llmcost.argument.not_taken");
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
-                                        excluded_modules, kept_format, py::none()});
+                                        excluded_modules, kept_format, py::none(), py::handle{}, py::handle{}, py::handle{},
+                                        kv_block_tokens});
     const double ctx_tokens = whole_count(context, "context");
     const double sequences = whole_count(batch, "batch");
     require(positive_finite(ctx_tokens), d.m.name, "context (tokens)", ctx_tokens, "a context holds at least one token");
@@ -808,9 +822,10 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                 py::handle dataset, py::handle preemption, py::handle prefix_hit_rate, py::handle prefill_servers,
                 py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                 py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-                py::handle ignore_max_position) {
+                py::handle ignore_max_position, py::handle kv_block_tokens) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
-                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce});
+                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
+                                        kv_block_tokens});
     const std::string preempt = str_arg(preemption, "preemption");
     if (preempt != "recompute" && preempt != "swap")
         refuse("preemption", preemption, "must be 'recompute' or 'swap'", "llmcost.argument.choice");
@@ -839,7 +854,7 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
     sim::result r;
     if (!trace.is_none()) {
         const std::vector<workload::request> t = io::load_trace_csv(str_arg(trace, "trace"));
-        r = sim::simulate(d, t, o);
+        r = sim::simulate_naming_lift(d, t, o, "ignore_max_position=True");
     } else {
         workload::traffic t{};
         if (!dataset.is_none()) {  // a dataset preset's lengths (tables/datasets.csv)
@@ -858,7 +873,7 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
         else if (how == "gamma") t.arrivals = workload::gamma(seconds(1.0 / per_s), number(cv, "cv"));
         else if (how == "poisson") t.arrivals = workload::poisson(seconds(1.0 / per_s));
         else refuse("arrivals", arrivals, "must be 'poisson' or 'gamma'", "llmcost.argument.choice");
-        r = sim::simulate(d, t, o);
+        r = sim::simulate_naming_lift(d, t, o, "ignore_max_position=True");
     }
     result out{.kind = "simulate", .fields = {}};
     py::dict& f = out.fields;
@@ -950,9 +965,10 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
             py::handle pp, py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
             py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
             py::handle kept_format, py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz,
-            py::handle quick_reduce) {
+            py::handle quick_reduce, py::handle kv_block_tokens) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
-                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce});
+                                        excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
+                                        kv_block_tokens});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -975,7 +991,7 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
         static_cast<void>(entry_arg<llmcost::model>(drafter, "drafter", "Model"));  // refused naming drafter, not model
         const deployment draft = deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine,
                                                 kv_memory_fraction, py::none(), py::none(), eager_prompt, py::none(),
-                                                clock_MHz, quick_reduce});
+                                                clock_MHz, quick_reduce, kv_block_tokens});
         // Its weights sit beside the target's: the batch must fit what both leave, as `llmcost spec` checks.
         const speculative_decoding sd{.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft};
         require_draft_fits(d, {}, sd);  // a draft that does not fit is named, not the target (as `llmcost spec`)
@@ -1013,18 +1029,19 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
               py::handle weights, py::handle kv_format, py::handle ignore_max_position, py::handle engine,
               py::handle kv_memory_fraction, py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
               py::handle drafter, py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt,
-              py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
+              py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce, py::handle kv_block_tokens) {
     // Both pools run the engine (each on its own GPU's profile) with the one KV memory fraction, as
     // `llmcost disagg --engine … --kv-memory-fraction …` builds them; both serve the one checkpoint.
     const deployment_args pre_at{model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
-                                 excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce};
+                                 excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
+                                 kv_block_tokens};
     const deployment pre = deployment_of(pre_at);
     const py::handle none = py::none();
     const deployment_args dec_at{model, decode_hardware.is_none() ? hardware : decode_hardware,
                                  decode_tp.is_none() ? tp : decode_tp, pp, ep, dp,
                                  decode_tp.is_none() ? gpus : none, weights, kv_format, engine,
                                  kv_memory_fraction, excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz,
-                                 quick_reduce};
+                                 quick_reduce, kv_block_tokens};
     const deployment dec = deployment_of(dec_at);
     request_shape r = shape_of(input, output);
     r.cached_fraction = prefix_hit_arg(prefix_hit);  // S6: only the rest is prefilled (`disagg --prefix-hit`)
@@ -1129,11 +1146,12 @@ void set_up_estimate_parameters() {
     add("clock_MHz", py::none());
     add("quick_reduce", py::none());
     add("kv_block_tokens", py::none());
+    add("rate", py::none());
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = 28;
+    constexpr std::size_t count_of = 29;
     std::array<PyObject*, count_of> a{};
     for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
     if (nargs > estimate_positional) {
@@ -1170,7 +1188,7 @@ PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
         try {
             estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
                                          a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22],
-                                         a[23], a[24], a[25], a[26], a[27]);
+                                         a[23], a[24], a[25], a[26], a[27], a[28]);
             return py::cast(std::move(r)).release().ptr();
         } catch (const py::error_already_set&) {
             throw;
@@ -1193,7 +1211,8 @@ PyMethodDef estimate_method{
     "estimate(model, hardware, *, input, output, batch=None, saturate=False, tp=1, pp=1, ep=1, dp=None, gpus=None, "
     "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
     "utilisation=1.0, ignore_max_position=False, engine=None, kv_memory_fraction=None, excluded_modules=None, "
-    "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None, quick_reduce=None, kv_block_tokens=None)\n--\n\n"
+    "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None, quick_reduce=None, kv_block_tokens=None, "
+    "rate=None)\n--\n\n"
     "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
     "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
     "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
@@ -1219,7 +1238,9 @@ PyMethodDef estimate_method{
     "int4` (docs/cdna-all-reduce.md section 7); None or 'none': not on. kv_block_tokens=B is your launch's paged KV block "
     "size (vllm --block-size, trtllm tokens_per_block, sglang --page-size): each sequence holds whole B-token blocks, as "
     "`llmcost estimate --kv-block-tokens` (docs/paged-kv-blocks.md); a whole number from 1 to 65,536; None: the engine's "
-    "own (tables/engines.csv). Returns an Estimate with the fields of "
+    "own (tables/engines.csv). rate=R prices Poisson arrivals of R requests/s for the whole deployment (excludes batch= "
+    "and saturate=), as `llmcost estimate --rate`: a rate the deployment does not sustain is refused stating the most it "
+    "sustains. Returns an Estimate with the fields of "
     "`llmcost estimate --format json`."};
 
 // ---- sweeps --------------------------------------------------------------------------------------
@@ -1288,14 +1309,15 @@ speculative_decoding head_speculation_arg(const model& m, py::handle acceptance,
 /// (`engines_for`): every GPU must run the engine (refused otherwise, naming the alternatives), with
 /// kv_memory_fraction= the f of its KV pool rule (the reference engine's where no engine is named).
 /// Empty when neither is given: the sweep's reference engine.
-/// eager_prompt= ('overlap', 'serial', '0'; `eager_prompt_arg`) states how each engine's prompt steps launch.
-std::vector<engine_profile> engines_arg(py::handle engine, py::handle kv_memory_fraction, const std::vector<hardware>& gpus,
-                                        py::handle eager_prompt) {
+/// eager_prompt= ('overlap', 'serial', '0'; `eager_prompt_arg`) states how each engine's prompt steps launch, and
+/// kv_block_tokens= each engine's paged KV block (`kv_block_tokens_arg`, as `llmcost frontier|plan --kv-block-tokens`).
+std::vector<engine_profile> engines_arg(py::handle engine, py::handle kv_memory_fraction, py::handle kv_block_tokens,
+                                        const std::vector<hardware>& gpus, py::handle eager_prompt) {
     std::vector<engine_profile> engines;
     const std::optional<prompt_launch_mode> p = eager_prompt_arg(eager_prompt);
-    if (engine.is_none() && kv_memory_fraction.is_none() && !p) return engines;
+    if (engine.is_none() && kv_memory_fraction.is_none() && kv_block_tokens.is_none() && !p) return engines;
     for (const hardware& h : gpus) {
-        engines.push_back(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction));
+        engines.push_back(kv_block_tokens_arg(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction), kv_block_tokens));
         if (p) engines.back().overheads.prompt_launch = *p;
     }
     return engines;
@@ -1326,10 +1348,11 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
                                 py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
                                 py::handle drafter, py::handle engine, py::handle kv_memory_fraction,
                                 py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt,
-                                py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
+                                py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
+    py::handle kv_block_tokens) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, g.gpus, eager_prompt), g.gpus.size(), gemm_table,
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, g.gpus, eager_prompt), g.gpus.size(), gemm_table,
                                   clock_MHz, quick_reduce);
     g.engines = std::move(run.engines);
     g.projection_table = run.table;
@@ -1476,10 +1499,11 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
                 py::handle weights, py::handle kv_format, py::handle disaggregated, py::handle ignore_max_position,
                 py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
                 py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
-                py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
+                py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
+    py::handle kv_block_tokens) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, g.gpus, eager_prompt), g.gpus.size(), gemm_table,
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, g.gpus, eager_prompt), g.gpus.size(), gemm_table,
                                   clock_MHz, quick_reduce);
     g.engines = std::move(run.engines);
     g.projection_table = run.table;
@@ -1514,7 +1538,8 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
                   py::handle utilisation, py::handle colocated_only, py::handle ignore_max_position,
                   py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
                   py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
-                  py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce) {
+                  py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
+    py::handle kv_block_tokens) {
     const llmcost::model m = model_arg(model);
     const double per_s = number(rate, "rate");
     require_rate_bound(rate, per_s);
@@ -1542,7 +1567,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
     if (flag(colocated_only, "colocated_only")) o.prefill_batches.clear();
     o.speculation = head_speculation_arg(m, acceptance, draft_tokens, drafter);
     for (const py::object& h : items(hardware)) o.gpus.push_back(hardware_arg(h));
-    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, o.gpus, eager_prompt), o.gpus.size(), gemm_table,
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, o.gpus, eager_prompt), o.gpus.size(), gemm_table,
                                   clock_MHz, quick_reduce);
     o.engines = std::move(run.engines);
     o.projection_table = run.table;
@@ -1760,14 +1785,15 @@ PYBIND11_MODULE(_core, m) {
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
-          "eager_prompt"_a = py::none(),
+          "eager_prompt"_a = py::none(), "kv_block_tokens"_a = py::none(),
           "KV footprint of `batch` sequences of `context` tokens, and where it spills (HBM → DRAM → NVMe): "
           "`llmcost kv`. engine='trtllm', 'vllm' or 'sglang': the KV pool by that engine's rule for the GPU's "
           "architecture; None: the reference engine's. kv_memory_fraction=f: your launch's KV memory fraction, "
           "the f of that rule (see estimate), as `llmcost kv --kv-memory-fraction`; None: the engine's own. "
           "excluded_modules= and kept_format= as estimate takes them (their bytes beside the weights, the KV pool "
           "smaller by the engine's rule), as `llmcost kv --excluded-modules … --kept-format …`. eager_prompt= other "
-          "than None is refused (InvalidInput, as `llmcost kv --eager-prompt`): kv prices memory, not a step.");
+          "than None is refused (InvalidInput, as `llmcost kv --eager-prompt`): kv prices memory, not a step. kv_block_tokens=B "
+          "as estimate takes it (the paged KV block each sequence holds whole), as `llmcost kv --kv-block-tokens`.");
     m.def("simulate", &python::simulate, "model"_a, "hardware"_a, py::kw_only(), "rate"_a = py::none(),
           "concurrency"_a = py::none(), "arrivals"_a = "poisson", "cv"_a = 1.0, "input_dist"_a = "1000",
           "output_dist"_a = "200", "trace"_a = py::none(), "requests"_a = 1000, "seed"_a = 1, "max_batch"_a = 0.0,
@@ -1777,7 +1803,7 @@ PYBIND11_MODULE(_core, m) {
           "preemption"_a = "recompute", "prefix_hit_rate"_a = 0.0, "prefill_servers"_a = 0, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(), "ignore_max_position"_a = false,
+          "quick_reduce"_a = py::none(), "ignore_max_position"_a = false, "kv_block_tokens"_a = py::none(),
           "Simulate the engine request by request (continuous batching, every step priced by the library's "
           "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`. "
           "engine='trtllm', 'vllm' or 'sglang' prices every step with that engine's profile for the GPU's "
@@ -1791,7 +1817,8 @@ PYBIND11_MODULE(_core, m) {
           "`llmcost simulate --kv-memory-fraction` (see estimate); None: the engine's own. excluded_modules=, "
           "kept_format= and eager_prompt= as estimate takes them (every step priced with them), as `llmcost simulate "
           "--excluded-modules … --kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= as estimate takes "
-          "them, as `llmcost simulate --gemm-table … --clock … --quick-reduce …`.");
+          "them, as `llmcost simulate --gemm-table … --clock … --quick-reduce …`. kv_block_tokens=B as estimate takes it, as "
+          "`llmcost simulate --kv-block-tokens`.");
     // The tool's defaults (`llmcost spec` with no --input, --output, --batch, --acceptance, --draft-tokens, --drafter)
     m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a = speculation_defaults::input,
           "output"_a = speculation_defaults::output, "batch"_a = speculation_defaults::batch,
@@ -1801,7 +1828,7 @@ PYBIND11_MODULE(_core, m) {
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(),
+          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
           "Speculative decoding with `drafter` ('eagle', 'mtp', or a catalog model): tokens per pass, speedup, "
           "and the least acceptance that reaches `target` tokens/s per user: `llmcost spec`. engine= and "
           "kv_memory_fraction= as estimate takes them (a draft model runs on the same engine), as `llmcost spec "
@@ -1811,7 +1838,8 @@ PYBIND11_MODULE(_core, m) {
           "step is, docs/speculative-verify.md), so it moves no figure; as `llmcost spec --excluded-modules … "
           "--kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= as estimate takes them, the GEMM "
           "table the target's only (a draft model's projections are priced by the size curve), as `llmcost spec "
-          "--gemm-table … --clock … --quick-reduce …`.");
+          "--gemm-table … --clock … --quick-reduce …`. kv_block_tokens=B as estimate takes it (the draft model's engine "
+          "too), as `llmcost spec --kv-block-tokens`.");
     m.def("disagg", &python::disagg, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "ttft"_a, "tpot"_a,
           "every_token"_a = false, "path"_a = "scale-out", "chunk"_a = opts.limits.prefill_chunk.value(),
           "decode_hardware"_a = py::none(), "decode_tp"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp,
@@ -1820,6 +1848,7 @@ PYBIND11_MODULE(_core, m) {
           "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
           "excluded_modules"_a = py::none(), "kept_format"_a = py::none(), "eager_prompt"_a = py::none(),
           "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(), "quick_reduce"_a = py::none(),
+          "kv_block_tokens"_a = py::none(),
           "Colocated against disaggregated serving under TTFT/TPOT targets (s): KV transfer, prefill stall, P:D "
           "ratio and goodput: `llmcost disagg`. engine= and kv_memory_fraction= as estimate takes them, for both "
           "pools (the decode pool on its own GPU's profile), as `llmcost disagg --engine … --kv-memory-fraction …`. "
@@ -1830,7 +1859,8 @@ PYBIND11_MODULE(_core, m) {
           "--drafter …`. excluded_modules=, kept_format= and eager_prompt= as estimate takes them, for both pools, as "
           "`llmcost disagg --excluded-modules … --kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= "
           "as estimate takes them, for both pools (a GEMM table must fit each pool's GPU and TP degree), as `llmcost "
-          "disagg --gemm-table … --clock … --quick-reduce …`.");
+          "disagg --gemm-table … --clock … --quick-reduce …`. kv_block_tokens=B as estimate takes it, for both pools, "
+          "as `llmcost disagg --kv-block-tokens`.");
 
     // ---- sweeps
     py::class_<sweep_py, std::shared_ptr<sweep_py>> sw(m, "SweepResult",
@@ -1928,7 +1958,7 @@ PYBIND11_MODULE(_core, m) {
           "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(),
+          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
           "Price a grid in one pass (llmcost::plan::sweep): GPUs × formats (weights × kv, or the (weights, kv) "
           "pairs of `formats`) × layouts (tp × pp × ep × dp) × "
           "modes (disaggregated False/True) × input × output × batch, each a value or a list (batch may be a NumPy "
@@ -1943,7 +1973,10 @@ PYBIND11_MODULE(_core, m) {
           "--excluded-modules … --kept-format … --eager-prompt …`). gemm_table=, clock_MHz= and quick_reduce= as estimate "
           "takes them, on every deployment of the grid (frontier and plan likewise, as `llmcost frontier|plan "
           "--gemm-table … --clock … --quick-reduce …`): a deployment the table does not fit, or whose TP group QuickReduce "
-          "does not run on, is kept with status invalid_deployment; an engine without QuickReduce's curve is refused.");
+          "does not run on, is kept with status invalid_deployment (frontier likewise; plan keeps its tp-1 layouts, "
+          "priced without the switch); an engine without QuickReduce's curve is refused. "
+          "kv_block_tokens=B: the paged KV block of every GPU's engine (the reference engine's where none is named), as "
+          "estimate takes it (frontier and plan likewise, as `llmcost frontier|plan --kv-block-tokens`).");
     sw.def("frontier",
            [](const sweep_py& s, py::handle ttft, py::handle tpot, py::handle shape, py::handle disaggregated) {
                plan::frontier_options o{};
@@ -1966,9 +1999,9 @@ PYBIND11_MODULE(_core, m) {
           "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(),
+          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
           "The configurations worth running for one request shape (prefix_hit, speculation with draft_tokens, "
-          "acceptance and drafter, engine=, kv_memory_fraction=, gemm_table=, clock_MHz= and quick_reduce=, as `sweep` "
+          "acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, gemm_table=, clock_MHz= and quick_reduce=, as `sweep` "
           "takes them; nothing priceable at all, every layout breaking a rule: the library's refusal): a sweep over GPUs, "
           "formats, layouts and "
           "batches (batch=None: the library's batch ladder, up to max_batch) reduced to its frontier under the TTFT/TPOT targets, "
@@ -1981,12 +2014,14 @@ PYBIND11_MODULE(_core, m) {
           "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
           "engine"_a = py::none(), "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(),
           "kept_format"_a = py::none(), "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(),
-          "clock_MHz"_a = py::none(), "quick_reduce"_a = py::none(),
+          "clock_MHz"_a = py::none(), "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
           "The cheapest fleet for `rate` requests/s of the `mix` [(input, output, share), …] (prefix_hit, "
-          "speculation with draft_tokens, acceptance and drafter, engine=, kv_memory_fraction=, gemm_table=, clock_MHz= "
+          "speculation with draft_tokens, acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, gemm_table=, clock_MHz= "
           "and quick_reduce=, as `sweep` takes them: every GPU type named must run the engine) under the TTFT/TPOT "
           "targets, among the GPU types `hardware`, formats, layouts and serving modes (llmcost::plan::cheapest_fleet, "
-          "as `llmcost plan`): best, options (one per GPU type and mode, cheapest first), skipped, points.");
+          "as `llmcost plan`): best, options (one per GPU type and mode, cheapest first), skipped, points. Under "
+          "quick_reduce='int4' the tp-1 layouts (one GPU, attention-DP ranks) are kept, priced without the switch: "
+          "llmcost prices no TP all-reduce there (`llmcost plan` says so in a note).");
     m.def("calibrate", &python::calibrate, "measurements"_a, py::kw_only(), "free"_a = py::none(),
           "include_check_rows"_a = false, "coverage"_a = py::none(),
           "Fit efficiency parameters (`free`, names as `llmcost calibrate --free`; None: the library's default set) "

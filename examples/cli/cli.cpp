@@ -150,6 +150,22 @@ void add_kv_memory_fraction(CLI::App* app, double& f) {
         ->transform(fraction);
 }
 
+/// --kv-block-tokens, on every command that builds a deployment for one engine (those with --engine): the paged KV
+/// cache's block size of the launch (`with_kv_block_tokens`; frontier and plan apply it to the one engine's profile on
+/// every GPU they try, the reference engine's where none is named).
+void add_kv_block_tokens(CLI::App* app, double& b, std::string_view where = "") {
+    app->add_option("--kv-block-tokens", b,
+                    "Your launch's KV block size in tokens: each sequence holds whole blocks, ceil(n / B) * B slots "
+                    "(vllm --block-size, trtllm tokens_per_block, sglang --page-size). Default: the engine's own "
+                    "(llmcost list engines: vllm 16, trtllm 32, sglang 1; the reference engine 1)" +
+                        std::string(where))
+        ->transform(count_in(65536, "TOKENS"));
+}
+
+/// What frontier and plan add to --kv-block-tokens' help: the one block on every GPU's profile of the one engine.
+constexpr std::string_view kv_block_tokens_every_gpu =
+    "; applied to the one engine's profile on every GPU tried (the reference engine's where no --engine is named)";
+
 /// --gemm-table, --clock and --quick-reduce, on every command that prices a deployment's steps (those of
 /// `add_deployment`, frontier, plan): the GEMM table the engine loads (`gemm_table_named`), the clock the run pins
 /// (`at_engine_clock`) and the quantized all-reduce it turns on (`with_quick_reduce`).
@@ -201,11 +217,7 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
                     "Serving engine: trtllm | vllm | sglang (llmcost list engines); default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(app, d.kv_memory_fraction);
-    app->add_option("--kv-block-tokens", d.kv_block_tokens,
-                    "Your launch's KV block size in tokens: each sequence holds whole blocks, ceil(n / B) * B slots "
-                    "(vllm --block-size, trtllm tokens_per_block, sglang --page-size). Default: the engine's own "
-                    "(llmcost list engines: vllm 16, trtllm 32, sglang 1; the reference engine 1)")
-        ->transform(count_in(65536, "TOKENS"));
+    add_kv_block_tokens(app, d.kv_block_tokens);
     add_launch(app, d.gemm_table, d.clock_MHz, d.quick_reduce);
     app->add_flag("--ignore-max-position", d.ignore_max_position,
                   "Allow contexts beyond the model's trained maximum");
@@ -446,6 +458,11 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     CLI::App* cost = app.add_subcommand("cost", "$/GPU-hour; with --model, $/M tokens (the layout, engine and request "
                                                 "flags need it); with prices, break-even and payback");
     add_deployment(cost, co.dep);
+    // Without --model, cost prices the GPU-hour alone: the deployment's default model is not applied, so not shown.
+    cost->get_option("--model")
+        ->default_str("")
+        ->description("Catalog model (llmcost list models) or a Hugging Face config.json (or its folder); without it, "
+                      "the GPU-hour alone is priced (no default model)");
     add_checkpoint(cost, co.dep.checkpoint);
     add_request(cost, co.req);
     cost->add_option("--batch", co.batch, "Decode batch for token rates")->transform(tokens_count)->capture_default_str();
@@ -500,6 +517,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_option("--engine", fr.engine, "Serving engine: trtllm | vllm | sglang; default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(frontier_app, fr.kv_memory_fraction);
+    add_kv_block_tokens(frontier_app, fr.kv_block_tokens, kv_block_tokens_every_gpu);
     add_launch(frontier_app, fr.gemm_table, fr.clock_MHz, fr.quick_reduce);
     frontier_app->add_option("--input", fr.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     frontier_app->add_option("--output", fr.output, "Output tokens")->transform(tokens_count)->capture_default_str();
@@ -561,6 +579,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
                          "default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(plan_app, pl.kv_memory_fraction);
+    add_kv_block_tokens(plan_app, pl.kv_block_tokens, kv_block_tokens_every_gpu);
     add_launch(plan_app, pl.gemm_table, pl.clock_MHz, pl.quick_reduce);
     plan_app->add_option("--usd-per-gpu-hour", pl.usd_per_gpu_hour, "One price for every GPU type")->transform(usd_amount);
     plan_app->add_option("--price", pl.prices, "A GPU type's price: NAME=USD_PER_GPU_HOUR (repeatable)");

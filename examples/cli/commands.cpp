@@ -309,20 +309,22 @@ std::vector<std::string> launch_notes(const deployment_options& o, const deploym
     return launch_notes(o, std::vector<const deployment*>{&d});
 }
 
-std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, const std::vector<hardware>& gpus) {
+std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, double kv_block_tokens,
+                                        const std::vector<hardware>& gpus) {
     std::vector<engine_profile> engines;
-    if (name.empty() && !(kv_memory_fraction > 0)) return engines;  // the sweep's reference engine
+    if (name.empty() && !(kv_memory_fraction > 0) && !(kv_block_tokens > 0)) return engines;  // the sweep's reference engine
     for (const hardware& h : gpus) {
         engine_profile e = name.empty() ? engine_profile::reference() : engine_named_for(name, h);
         if (kv_memory_fraction > 0) e = with_kv_memory_fraction(e, kv_memory_fraction);
+        if (kv_block_tokens > 0) e = with_kv_block_tokens(e, kv_block_tokens);  // the launch's block size
         engines.push_back(e);
     }
     return engines;
 }
 
-std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, const std::vector<hardware>& gpus,
-                                        const checkpoint_options& o) {
-    std::vector<engine_profile> engines = engines_for(name, kv_memory_fraction, gpus);
+std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, double kv_block_tokens,
+                                        const std::vector<hardware>& gpus, const checkpoint_options& o) {
+    std::vector<engine_profile> engines = engines_for(name, kv_memory_fraction, kv_block_tokens, gpus);
     const std::optional<prompt_launch_mode> p = eager_prompt_of(o);
     if (!p) return engines;
     if (engines.empty()) engines.assign(gpus.size(), engine_profile::reference());  // the sweep's reference engine
@@ -667,36 +669,6 @@ std::optional<draft_head> head_named(const std::string& drafter, const model& m)
     return draft_head_named(drafter, m);  // the library's one reading of a drafter's name
 }
 
-/// `serve_online_latency` at --rate (whole deployment, so dp ÷ rate between arrivals at each attention rank), its
-/// refusal of a rate the deployment does not sustain (the running-batch cap's flow, id llmcost.serving.online_cap, or
-/// Little's law with no crossing, no id, field "interarrival (s)") told the most it sustains: λ* = B ÷ (O·t̄(B)) per
-/// attention rank (`online_rate_cap` of its saturated point, the cap `within_online_cap` checks), × dp as --rate counts
-/// it (audit 40, F4); only where that ceiling is below the refused rate (with no crossing it need not be).
-online_latency online_at_rate(const deployment& d, const request_shape& r, double rate, const scheduler_limits& l) {
-    const double dp = static_cast<double>(d.layout.dp);
-    try {
-        return serve_online_latency(d, r, seconds(dp / rate), l);
-    } catch (const invalid_input& e) {
-        const bool flow_cap = e.id() == "llmcost.serving.online_cap";
-        const bool no_crossing = e.id().empty() && e.field() == "interarrival (s)";
-        if (!flow_cap && !no_crossing) throw;
-        double per_rank = 0;
-        try {
-            per_rank = online_rate_cap(saturated(d, r, l), r.output).value();
-        } catch (const invalid_input&) {
-            throw e;  // no saturated point to read a ceiling from: the refusal as it was
-        }
-        if (!(per_rank * dp < rate)) throw;  // a ceiling at or above the refused rate would mislead: as it was
-        std::string rule = e.rule();
-        rule += "; the deployment sustains --rate below ";
-        rule += text::plain(per_rank * dp, 4);
-        rule += " requests/s (λ* = B ÷ (O·t̄(B))";
-        if (d.layout.dp > 1) rule += " = " + text::plain(per_rank, 4) + " per attention rank × " + std::to_string(d.layout.dp);
-        rule += ")";
-        throw invalid_input(e.subject(), e.field(), e.value(), rule, e.id());
-    }
-}
-
 drafter_choice drafter_for(const speculation_options& o, const deployment& d, const deployment_options& dep) {
     drafter_choice c{.speculation = {.acceptance = o.acceptance, .draft_tokens = o.draft_tokens, .head = {}, .draft = {}},
                      .text = {}};
@@ -770,7 +742,7 @@ report estimate(const estimate_command& c) {
     // latencies' distribution (serve_online_latency); energy and money at its output rate, the
     // arrivals' λ·O (the concurrency must still fit the KV cache).
     std::optional<online_latency> online;
-    if (c.rate > 0) online = online_at_rate(d, r, c.rate, o.limits);
+    if (c.rate > 0) online = serve_online_latency_at_rate(d, r, per_second(c.rate), o.limits, "--rate");
     const request_estimate e = online ? llmcost::estimate_point(d, r, online->point, o) : llmcost::estimate(d, r, o);
     const serving_point& s = online ? online->point : e.point;
     if (c.explain) add_breakdown(out, d, r, s, o.limits);

@@ -210,6 +210,10 @@ std::string keep_quick_reduce_runs(const model& m, lp::fleet_options& o, std::ve
         }
         bool any = false;  // the layouts the fleet walks: its own, else `candidate_layouts` (as `cheapest_fleet`)
         for (const parallel_layout& l : o.layouts.empty() ? lp::candidate_layouts(m, h, o.max_instance_gpus) : o.layouts) {
+            if (quick_reduce_inert_at(l.tp)) {  // planned without the switch (`sweep_grid::quick_reduce_tp_groups_only`)
+                any = true;
+                continue;
+            }
             try {
                 require_quick_reduce_run(e.kind, l.tp, e.name, "--quick-reduce");
                 any = true;
@@ -260,7 +264,7 @@ report frontier(const frontier_command& c) {
                      .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
     for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     // every GPU named must run the engine: refused otherwise, naming the alternatives
-    g.engines = engines_for(c.engine, c.kv_memory_fraction, g.gpus, c.checkpoint);
+    g.engines = engines_for(c.engine, c.kv_memory_fraction, c.kv_block_tokens, g.gpus, c.checkpoint);
     if (c.quick_reduce == "int4") g.engines = quick_reduce_engines(std::move(g.engines), g.gpus.size(), "--quick-reduce");
     g.projection_table = sweep_gemm_table(c.gemm_table, c.clock_MHz, g.gpus);
     g.clock_MHz = c.clock_MHz;
@@ -468,7 +472,7 @@ report plan(const plan_command& c) {
             o.gpus = kept;
         }
     }
-    std::vector<engine_profile> engines = engines_for(c.engine, c.kv_memory_fraction, o.gpus, c.checkpoint);
+    std::vector<engine_profile> engines = engines_for(c.engine, c.kv_memory_fraction, c.kv_block_tokens, o.gpus, c.checkpoint);
     std::string quick_reduce_left_out;  // every GPU walked: those the rule refuses left out, not refused
     if (c.hardware.empty() && c.quick_reduce == "int4") quick_reduce_left_out = keep_quick_reduce_runs(m, o, engines);
     o.engines = c.quick_reduce == "int4" ? quick_reduce_engines(std::move(engines), o.gpus.size(), "--quick-reduce")
@@ -568,6 +572,13 @@ report plan(const plan_command& c) {
         r.notes.push_back("Load ceiling " + invalid_input::show(c.max_load) + ": the fleet is sized at rate / " +
                           invalid_input::show(c.max_load) + ".");
     if (!quick_reduce_left_out.empty()) r.notes.push_back(quick_reduce_left_out);
+    // Said only where a row shown has a tp-1 layout (every walk has one: `candidate_layouts` starts at tp 1).
+    if (c.quick_reduce == "int4" && std::any_of(res.options.begin(), res.options.end(), [](const lp::deployment_plan& p) {
+            return quick_reduce_inert_at(p.d.layout.tp);
+        }))
+        r.notes.push_back("--quick-reduce int4 switches the TP all-reduce: llmcost prices no TP all-reduce in a tp-1 "
+                          "layout (one GPU, PP stages or attention-DP ranks), so the switch moves nothing there; they "
+                          "are planned without it, not left out.");
     {
         std::vector<const deployment*> rows;
         for (const lp::deployment_plan& p : res.options) rows.push_back(&p.d);

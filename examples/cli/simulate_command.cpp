@@ -124,19 +124,6 @@ std::string simulation_svg(const sim::result& r, const std::string& title, bool 
     return doc.str();
 }
 
-/// `sim::simulate`, its refusal of a context past the model's max_position told how to lift it: --ignore-max-position
-/// (`sim::options::ignore_max_position`, audit 40 F7).
-template <class Workload>
-sim::result simulate_telling_max_position(const deployment& d, const Workload& w, const sim::options& o) {
-    try {
-        return sim::simulate(d, w, o);
-    } catch (const invalid_input& e) {
-        if (e.id() != "llmcost.model.context_within_max_position" || o.ignore_max_position) throw;
-        throw invalid_input(e.subject(), e.field(), e.value(), e.rule() + "; pass --ignore-max-position to simulate it anyway",
-                            e.id());
-    }
-}
-
 }  // namespace
 
 report simulate(const simulate_command& c, std::ostream& progress) {
@@ -175,7 +162,7 @@ report simulate(const simulate_command& c, std::ostream& progress) {
     std::string workload_text;
     if (from_trace) {
         const std::vector<workload::request> trace = io::load_trace_csv(c.trace);
-        r = simulate_telling_max_position(d, trace, o);
+        r = sim::simulate_naming_lift(d, trace, o, "--ignore-max-position");
         workload_text = "trace " + std::filesystem::path(c.trace).filename().string() + " (" + invalid_input::show(static_cast<double>(trace.size())) + " requests)";
     } else {
         workload::traffic t{};
@@ -188,7 +175,7 @@ report simulate(const simulate_command& c, std::ostream& progress) {
         if (c.concurrency > 0) t.arrivals = workload::closed_loop(c.concurrency);
         else if (c.arrivals == "gamma") t.arrivals = workload::gamma(seconds(1.0 / c.rate), c.cv);
         else t.arrivals = workload::poisson(seconds(1.0 / c.rate));
-        r = simulate_telling_max_position(d, t, o);
+        r = sim::simulate_naming_lift(d, t, o, "--ignore-max-position");
         std::string lengths = c.dataset.empty() ? "input " : "lengths of the ";
         lengths += c.dataset.empty() ? c.input_dist : c.dataset;
         lengths += c.dataset.empty() ? ", output " : " dataset";

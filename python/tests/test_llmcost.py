@@ -322,7 +322,8 @@ def test_frontier_plan_sweep_take_quick_reduce_and_match_the_tools_json():
     rows = json.loads((EXPECTED / "plan_quick_reduce.json").read_text())["rows"]
     assert len(rows) == len(p.options) > 0
     for row, got in zip(rows, p.options):
-        assert row["layout"].startswith(f"tp {got['tp']}") and got["tp"] in (2, 4, 8)
+        # tp 1 (DEP, one GPU) is kept, planned without the switch it has no TP all-reduce for (s41 review C NIT 11)
+        assert row["layout"].startswith(f"tp {got['tp']}") and got["tp"] in (1, 2, 4, 8)
         for key, want in row.items():
             if key in got:
                 assert_same_figure(key, got[key], want)
@@ -1077,6 +1078,32 @@ def test_simulate_ignore_max_position():
     r = llmcost.simulate("Llama-3.1-8B", "H100", rate=0.01, requests=2, input_dist="140000", output_dist="200",
                          ignore_max_position=True)
     assert r.requests == 2
+    # The refusal names the switch that lifts it, in the library's one wording (`sim::simulate_naming_lift`), as
+    # `llmcost simulate` names --ignore-max-position.
+    assert err.value.id == "llmcost.model.context_within_max_position"
+    assert err.value.rule.endswith("; pass ignore_max_position=True to simulate it anyway")
+
+
+def test_estimate_rate_above_what_the_deployment_sustains_states_that_rate():
+    # As `llmcost estimate --input 2000 --output 300 --max-batch 8 --rate 10` (cli.bad.rate_above_max_batch): B = 8
+    # sequences in steps of t(B) emit 925.5 tokens/s, so at most 925.5 / 300 = 3.085 requests/s (online_rate_cap);
+    # the library's one message (`serve_online_latency_at_rate`) names rate where the tool names --rate.
+    base = dict(input=2000, output=300, max_batch=8)
+    with pytest.raises(llmcost.InvalidInput) as e:
+        llmcost.estimate("Llama-3.1-8B", "H100", rate=10, **base)
+    assert e.value.id == "llmcost.serving.online_cap"
+    assert "B = 8 sequences (max batch)" in e.value.rule
+    assert "the deployment sustains rate below 3.085 requests/s (λ* = B ÷ (O·t̄(B)))" in e.value.rule
+    # Two attention ranks: rate is the whole deployment's, twice one rank's.
+    with pytest.raises(llmcost.InvalidInput, match=r"sustains rate below 6\.17 requests/s .* = 3\.085 per attention rank × 2"):
+        llmcost.estimate("Llama-3.1-8B", "H100", rate=10, gpus=2, dp=2, **base)
+    # Below the ceiling it is priced: the arrivals' λ·O is the output rate (3 × 300 = 900 tokens/s).
+    ok = llmcost.estimate("Llama-3.1-8B", "H100", rate=3, **base)
+    assert ok.limited_by == "arrival rate" and ok.output_tokens_per_s == pytest.approx(900, rel=1e-12)
+    for bad in (dict(rate=0), dict(rate=float("nan")), dict(rate=1, batch=4), dict(rate=1, saturate=True)):
+        with pytest.raises(llmcost.InvalidInput) as e:
+            llmcost.estimate("Llama-3.1-8B", "H100", **dict(base, **bad))
+        assert e.value.field == "rate"
 
 
 def test_malformed_config_file_names_file_line_and_column():
@@ -1483,6 +1510,59 @@ def test_kv_with_an_engine_matches_the_tools_json():
     golden = json.loads((EXPECTED / "kv_memory_fraction.json").read_text())
     r = llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine="vllm", kv_memory_fraction=0.5)
     assert_matches_golden(r, golden)
+
+
+def test_kv_block_tokens_on_every_deployment_surface():
+    # kv_block_tokens= reaches every function that builds a deployment (one helper, `deployment_of` / `engines_arg`),
+    # as `llmcost kv|simulate|spec|disagg|frontier|plan --kv-block-tokens`: a bad block is refused by the library's rule,
+    # naming kv_block_tokens, on each.
+    calls = {
+        "kv": lambda b: llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine="trtllm", kv_block_tokens=b),
+        "simulate": lambda b: llmcost.simulate("Llama-3.1-8B", "H100", rate=1, requests=5, engine="trtllm",
+                                               kv_block_tokens=b),
+        "spec": lambda b: llmcost.spec("Llama-3.1-8B", "H100", engine="trtllm", kv_block_tokens=b),
+        "disagg": lambda b: llmcost.disagg("Llama-3.1-8B", "H100", input=1000, output=200, ttft=2, tpot=0.05,
+                                           engine="trtllm", kv_block_tokens=b),
+        "sweep": lambda b: llmcost.sweep("Llama-3.1-8B", "H100", input=[1000], output=[1000], batch=[1],
+                                         engine="trtllm", kv_block_tokens=b),
+        "frontier": lambda b: llmcost.frontier("Llama-3.1-8B", "H100", input=1000, output=200, ttft=2, tpot=0.05, tp=[1],
+                                               engine="trtllm", kv_block_tokens=b),
+        "plan": lambda b: llmcost.plan("Llama-3.1-8B", ["H100"], rate=1, mix=[(1000, 200, 1)], ttft=2, tpot=0.05,
+                                       engine="trtllm", kv_block_tokens=b),
+    }
+    for name, call in calls.items():
+        assert call(64) is not None, name
+        with pytest.raises(llmcost.InvalidInput, match="a whole number of tokens per KV block") as e:
+            call(0)
+        assert e.value.field == "kv_block_tokens" and e.value.id == "llmcost.engine.kv_block_tokens", name
+    # By hand, as estimate: TensorRT-LLM reserves 1,000 + 1,000 tokens, 2,000 slots in blocks of 1 or 16 and
+    # ceil(2000/64)*64 = 2,048 in blocks of 64; the batch of floor(K / 2,000) sequences fits under 1 and not under 64.
+    base = dict(input=1000, output=1000, engine="trtllm")
+    b1 = llmcost.estimate("Llama-3.1-8B", "H100", kv_block_tokens=1, **base)
+    b64 = llmcost.estimate("Llama-3.1-8B", "H100", kv_block_tokens=64, **base)
+    assert b1.batch == math.floor(b1.kv_capacity_tokens / 2000) > b64.batch == math.floor(b64.kv_capacity_tokens / 2048)
+    grid = dict(input=[1000], output=[1000], batch=[b1.batch], engine="trtllm")
+    assert list(llmcost.sweep("Llama-3.1-8B", "H100", kv_block_tokens=1, **grid).fits) == [True]
+    assert list(llmcost.sweep("Llama-3.1-8B", "H100", kv_block_tokens=64, **grid).fits) == [False]
+    # Without an engine the sweep's reference engine takes the block (its own is 1).
+    ref = dict(input=[1000], output=[1000], batch=[b1.batch])
+    assert list(llmcost.sweep("Llama-3.1-8B", "H100", **ref).fits) == \
+        list(llmcost.sweep("Llama-3.1-8B", "H100", kv_block_tokens=1, **ref).fits)
+    # kv: the room for one sequence in whole blocks, floor(K / B) * B.
+    for b in (1, 64, 256):
+        k = llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine="trtllm", kv_block_tokens=b)
+        assert k.max_context_tokens_at_batch_1 % b == 0
+    # disagg: the block reaches the priced decode pool, not only the validator. 1,000 + 200 tokens hold 1,200 slots in
+    # 1-token blocks and one 4,096-token block; the same pool K fits floor(K / 1,200) and floor(K / 4,096) sequences, so
+    # the second is floor(b1 * 1,200 / 4,096) here (373 -> 109).
+    dis = dict(input=1000, output=200, ttft=2, tpot=1.0, engine="trtllm")
+    d1 = llmcost.disagg("Llama-3.1-8B", "H100", kv_block_tokens=1, **dis).disaggregated_decode_batch
+    d4096 = llmcost.disagg("Llama-3.1-8B", "H100", kv_block_tokens=4096, **dis).disaggregated_decode_batch
+    assert d4096 == math.floor(d1 * 1200 / 4096) < d1
+    # simulate: blocks of 64 waste more of the pool than blocks of 1 on the same requests.
+    sim = dict(rate=2, requests=50, engine="trtllm", input_dist="1000", output_dist="100")
+    assert llmcost.simulate("Llama-3.1-8B", "H100", kv_block_tokens=64, **sim).mean_kv_share > \
+        llmcost.simulate("Llama-3.1-8B", "H100", kv_block_tokens=1, **sim).mean_kv_share
 
 
 def test_kv_pool_at_two_fractions_by_hand():

@@ -786,7 +786,8 @@ struct pass_model {
     // The run's quantized all-reduce (QuickReduce) for quick_reduce_min ≤ S ≤ quick_reduce_max where the run turned it
     // on, on one host: SGLang's GroupCoordinator tries its custom kernel first (below the custom cap, which stays),
     // then QuickReduce, then RCCL (parallel_state.py; quick_all_reduce.py should_quick_allreduce).
-    if (!spans_hosts && en.collectives.quick_reduce && d.layout.tp > 1 && d.layout.tp <= d.hw.scale_up_domain) {
+    if (!spans_hosts && en.collectives.quick_reduce && !quick_reduce_inert_at(d.layout.tp) &&
+        d.layout.tp <= d.hw.scale_up_domain) {
         pm.quick_reduce_link = quick_reduce_link(en.collectives, pm.tp_link, d.layout.tp, pm.tp_algorithm);
         pm.quick_reduce_min = en.collectives.quick_reduce_min.value();
         pm.quick_reduce_max = en.collectives.quick_reduce_max.value();

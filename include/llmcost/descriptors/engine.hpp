@@ -1002,6 +1002,13 @@ constexpr void require_quick_reduce_run(engine_kind k, int tp, std::string_view 
                 "llmcost.quick_reduce.tp");
 }
 
+/// Whether the quantized all-reduce switch is inert in a layout of `tp` TP ranks: tp 1 has no TP all-reduce in the
+/// cost model (costs/passes.hpp prices QuickReduce only where tp > 1), so the switch moves nothing there. The one
+/// test behind plan's keeping its tp-1 layouts under --quick-reduce (`sweep_grid::quick_reduce_tp_groups_only`, the
+/// CLI's every-GPU walk). Not SGLang's own rule: its DP-attention gather all-reduce is not priced
+/// (docs/cdna-all-reduce.md §7).
+[[nodiscard]] constexpr bool quick_reduce_inert_at(int tp) { return tp <= 1; }
+
 /// `e` with the quantized all-reduce turned on for a run on a TP group of `tp` ranks (`engine_collectives::quick_reduce`:
 /// SGLang's QuickReduce INT4, priced on the profile's curve t = a + 2(n-1)/n * S / B_bus for 2 MiB <= S <= 2 GiB,
 /// docs/cdna-all-reduce.md §7), or refused naming `field`: `require_quick_reduce_run` first (an engine other than

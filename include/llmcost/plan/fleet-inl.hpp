@@ -332,6 +332,7 @@ LLMCOST_FUNC fleet_result cheapest_fleet(const model& m, const traffic& t, const
     g.speculation = o.speculation;
     g.projection_table = o.projection_table;
     g.clock_MHz = o.clock_MHz;
+    g.quick_reduce_tp_groups_only = true;  // a tp-1 layout has no TP all-reduce: planned without the switch, not dropped
     if (g.layouts.empty()) g.layouts = candidate_layouts(m, priced.front(), o.max_instance_gpus);
     require(!g.layouts.empty(), m.name, "max_instance_gpus", o.max_instance_gpus,
             "no parallel layout of the model fits in this many GPUs per instance");

@@ -147,9 +147,11 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
     for (std::size_t gi = 0; gi < grid.gpus.size(); ++gi)
         for (std::size_t fi = 0; fi < grid.formats.size(); ++fi)
             for (std::size_t li = 0; li < grid.layouts.size(); ++li) {
+                engine_profile engine = grid.engines.empty() ? engine_profile::reference() : grid.engines[gi];
+                if (grid.quick_reduce_tp_groups_only && quick_reduce_inert_at(grid.layouts[li].tp))
+                    engine.collectives.quick_reduce = false;
                 const deployment d = at_engine_clock(
-                    with_formats({.m = m, .hw = grid.gpus[gi], .layout = grid.layouts[li],
-                                  .engine = grid.engines.empty() ? engine_profile::reference() : grid.engines[gi],
+                    with_formats({.m = m, .hw = grid.gpus[gi], .layout = grid.layouts[li], .engine = engine,
                                   .gemm = {.table = grid.projection_table}},
                                  grid.formats[fi]),
                     grid.clock_MHz);

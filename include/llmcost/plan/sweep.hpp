@@ -133,6 +133,13 @@ struct sweep_grid {
     /// default: the size curve at the GPU's own clock.
     const gemm_table* projection_table = nullptr;
     double clock_MHz = 0;
+    /// true: the engines' quantized TP all-reduce (`engine_collectives::quick_reduce`) is turned on only where the cost
+    /// model prices a TP all-reduce (tp > 1); a tp-1 layout (one GPU, PP stages or attention-DP ranks,
+    /// `quick_reduce_inert_at`) is priced without it, as it is off (the switch moves nothing there), rather than refused
+    /// (`cheapest_fleet`: plan keeps its tp-1 layouts under --quick-reduce). SGLang's DP-attention gather all-reduce is
+    /// not priced (docs/cdna-all-reduce.md §7). false: a tp-1 layout under it is an invalid_deployment (`deployment::validate`),
+    /// as sweep and frontier show it.
+    bool quick_reduce_tp_groups_only = false;
 
     void validate() const {
         const std::string_view s = "sweep";

@@ -904,6 +904,46 @@ template <duration T>
     return o;
 }
 
+/// `serve_online_latency` at `rate` requests/s for the whole deployment (dp ÷ rate between arrivals at each attention
+/// rank), its refusal of a rate the deployment does not sustain (the running-batch cap's flow, id
+/// llmcost.serving.online_cap, or Little's law with no crossing, no id, field "interarrival (s)") told the most it
+/// sustains: λ* = B ÷ (O·t̄(B)) per attention rank (`online_rate_cap` of its saturated point, the cap `within_online_cap`
+/// checks), × dp as `rate` counts it (audit 40, F4), named as the caller's `rate_name` (`llmcost … --rate`, Python's
+/// rate); only where that ceiling is below the refused rate (with no crossing it need not be).
+[[nodiscard]] inline online_latency serve_online_latency_at_rate(const deployment& d, const request_shape& r,
+                                                                 per_second_t rate, const scheduler_limits& l,
+                                                                 std::string_view rate_name) {
+    const double dp = static_cast<double>(d.layout.dp), per_s = rate.value();
+    try {
+        return serve_online_latency(d, r, seconds(dp / per_s), l);
+    } catch (const invalid_input& e) {
+        const bool flow_cap = e.id() == "llmcost.serving.online_cap";
+        const bool no_crossing = e.id().empty() && e.field() == "interarrival (s)";
+        if (!flow_cap && !no_crossing) throw;
+        double per_rank = 0;
+        try {
+            per_rank = online_rate_cap(saturated(d, r, l), r.output).value();
+        } catch (const invalid_input&) {
+            throw e;  // no saturated point to read a ceiling from: the refusal as it was
+        }
+        if (!(per_rank * dp < per_s)) throw;  // a ceiling at or above the refused rate would mislead: as it was
+        std::string rule = e.rule();
+        rule += "; the deployment sustains ";
+        rule += rate_name;
+        rule += " below ";
+        rule += text::plain(per_rank * dp, 4);
+        rule += " requests/s (λ* = B ÷ (O·t̄(B))";
+        if (d.layout.dp > 1) {
+            rule += " = ";
+            rule += text::plain(per_rank, 4);
+            rule += " per attention rank × ";
+            rule += std::to_string(d.layout.dp);
+        }
+        rule += ")";
+        throw invalid_input(e.subject(), e.field(), e.value(), rule, e.id());
+    }
+}
+
 /// `serve_online_latency`'s mean figures.
 template <duration T>
 [[nodiscard]] constexpr serving_point serve_online(const deployment& d, const request_shape& r, const T& interarrival,

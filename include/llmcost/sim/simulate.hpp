@@ -46,6 +46,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -327,6 +328,23 @@ struct result {
 [[nodiscard]] result simulate(const deployment& d, const workload::traffic& t, const options& o = {});
 /// Replays a trace (arrival times non-decreasing; `o.requests` is ignored).
 [[nodiscard]] result simulate(const deployment& d, std::span<const workload::request> trace, const options& o = {});
+
+/// `simulate`, its refusal of a context past the model's max_position (llmcost.model.context_within_max_position) told
+/// how to lift it: `lift`, the caller's switch (`llmcost simulate --ignore-max-position`, Python's
+/// ignore_max_position=True; audit 40 F7). The one wording for every caller; `o.ignore_max_position` set: as `simulate`.
+template <class Workload>
+[[nodiscard]] result simulate_naming_lift(const deployment& d, const Workload& w, const options& o, std::string_view lift) {
+    try {
+        return simulate(d, w, o);
+    } catch (const invalid_input& e) {
+        if (e.id() != "llmcost.model.context_within_max_position" || o.ignore_max_position) throw;
+        std::string rule = e.rule();
+        rule += "; pass ";
+        rule += lift;
+        rule += " to simulate it anyway";
+        throw invalid_input(e.subject(), e.field(), e.value(), rule, e.id());
+    }
+}
 
 /// The percentiles of `xs` (linear interpolation between order statistics at rank q·(n − 1), as
 /// tables/validation.md); reorders `xs`.
