@@ -993,6 +993,7 @@ std::vector<cold_fit> fit_cold_openings(const std::vector<plan::measurement>& ro
             plan::measurement warm = *x;
             warm.d.engine.overheads.cold_start = seconds(0.0);
             warm.d.engine.overheads.cold_prompt_token = seconds(0.0);
+            warm.d.engine.overheads.first_use_build = seconds(0.0);  // the opening at 0, a first-use build too (session 42)
             // The opening is in the mean and not in the median: the run's mean is short of the measured one by
             // more than its median is (measured ÷ simulated, mean above median), and short at all.
             const sim::result run = plan::closed_loop_run(warm);
@@ -1101,6 +1102,109 @@ std::string cold_fits_text(const std::vector<cold_fit>& fits) {
     for (const cold_fit& f : fits) {
         if (f.rows.empty()) continue;
         s += "- " + f.engine + " on " + f.architecture + " (" + f.gpu + "): ";
+        for (std::size_t i = 0; i < f.rows.size(); ++i) s += (i ? ", " : "") + f.rows[i];
+        s += "\n";
+    }
+    return s;
+}
+
+/// A cold benchmark run's first-use kernel build (`engine_overheads::first_use_build`; session 42,
+/// docs/first-use-build.md): the stall S a run's server pays once, at the first prompt step that meets the run's
+/// trigger (tables/measurements.csv `first_use_build`). S is not published; it is fitted per engine × architecture
+/// wherever the engine's closed-loop TTFT rows there carry a trigger. The rule, fixed before any fit: the subset is the
+/// stalled runs (`plan::stalled`) whose row names a trigger, sorted by id, the 1st, 4th, 7th … (every third from the
+/// first), at most a third of the engine's closed-loop TTFT rows on the architecture; each fitted on its run's mean
+/// TTFT (a few opening requests pay the stall: the mean carries it, the median does not), every other figure at the
+/// profile's; S alone is free. The subset's rows are calibration rows.
+struct build_fit {
+    std::string engine, architecture;
+    std::vector<std::string> rows;
+    std::size_t ttft_rows = 0, triggered = 0, stalled = 0;
+    bool fitted = false;
+    std::string failure;
+    double s = 0, se = 0, sigma = 0, catalog_s = 0;
+};
+
+std::vector<build_fit> fit_first_use_builds(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
+    std::vector<build_fit> out;
+    for (const engine_profile& profile : catalog::all_engines) {
+        std::vector<const plan::measurement*> mine;
+        for (const plan::measurement& x : rows)
+            if (plan::kind_of(x.engine) == profile.kind && catalog::architecture_of(x.d.hw.name) == profile.architecture &&
+                x.prompts > 0.0 && x.what == plan::metric::ttft_s && x.d.engine.name == profile.name && !x.disaggregated())
+                mine.push_back(&x);
+        std::vector<const plan::measurement*> stalled;
+        build_fit f;
+        for (const plan::measurement* x : mine)
+            if (x->first_use_build != first_use_trigger::none) {
+                ++f.triggered;
+                if (plan::stalled(*x)) stalled.push_back(x);
+            }
+        if (f.triggered == 0) continue;
+        f.engine = std::string(to_string(profile.kind));
+        f.architecture = std::string(to_string(profile.architecture));
+        f.ttft_rows = mine.size();
+        f.stalled = stalled.size();
+        f.catalog_s = profile.overheads.first_use_build.value();
+        std::sort(stalled.begin(), stalled.end(), [](const plan::measurement* a, const plan::measurement* b) { return a->id < b->id; });
+        std::vector<const plan::measurement*> picked;
+        for (std::size_t i = 0; i < stalled.size() && picked.size() < f.ttft_rows / 3; i += 3) picked.push_back(stalled[i]);
+        const std::vector<plan::measurement> fit_rows = calibration_rows(picked, f.rows, subset_ids, [](plan::measurement& y) {
+            y.median_ttft = false;  // the mean: the stall is in it
+        });
+        plan::calibration_options o{.free = {plan::parameter::first_use_build}};
+        if (!fit_rows.empty()) {
+            plan::efficiency_parameters start = plan::parameters_of(fit_rows.front().d.hw);
+            const engine_overheads& e = fit_rows.front().d.engine.overheads;
+            start.request_overhead = e.request.value();
+            start.host_enqueue = e.host_enqueue.value();
+            start.cold_start = e.cold_start.value();
+            start.cold_prompt_token = e.cold_prompt_token.value();
+            start.first_use_build = 10.0;
+            o.start = start;
+        }
+        calibrate_fit(f, fit_rows, 2, "fewer than two stalled runs in the subset", o, [&](const plan::fitted_parameter& q) {
+            if (q.which == plan::parameter::first_use_build) {
+                f.s = q.value;
+                f.se = q.standard_error;
+            }
+        });
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+std::string build_fits_text(const std::vector<build_fit>& fits) {
+    std::string s = "\n### A cold run's first-use kernel build\n\n"
+                    "A server whose image does not ship a kernel builds it the first time a step needs it (session 42, "
+                    "docs/first-use-build.md). Where a run's image, launch flags and client say which step that is "
+                    "(tables/measurements.csv `first_use_build`, filled by tables/scripts/first_use_build.py): "
+                    "`prefix_extend`, SGLang v0.5.6's release image on B200 with `--attention-backend trtllm_mla`, at the first "
+                    "prompt step that carries a chunked prompt's continuation (FlashInfer's CUTLASS SM100 FMHA module, built "
+                    "by nvcc; the image has no flashinfer-jit-cache); `moe_sort_switch`, SGLang's gfx950 ROCm images without "
+                    "AITER's prebuilt kernels, MXFP4, a client test prompt of at most 1,024 tokens, at the first prompt step of "
+                    "more than 1,024 tokens (AITER's MXFP4 quant + sort switch). That step of the simulated benchmark run lasts "
+                    "S longer (`engine_overheads::first_use_build`), once a server; never a steady state. S is not published: "
+                    "fitted with `plan::calibrate` by the rule in `fit_first_use_builds`: the stalled runs (p99 above 60 × the "
+                    "median) whose row names a trigger, by id, the 1st, 4th, 7th …, at most a third of the engine's "
+                    "closed-loop TTFT rows on the architecture; fitted on the runs' means, S alone free. The subset's rows are "
+                    "calibration rows.\n\n"
+                    "| engine | architecture | closed-loop TTFT rows | with a trigger | of them stalled | calibration rows | "
+                    "S (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
+    for (const build_fit& f : fits) {
+        s += "| " + f.engine + " | " + f.architecture + " | " + std::to_string(f.ttft_rows) + " | " + std::to_string(f.triggered) +
+             " | " + std::to_string(f.stalled) + " | " + std::to_string(f.rows.size()) + " | ";
+        const std::string catalog = text::plain(f.catalog_s, 4) + " s";
+        if (!f.fitted) {
+            s += "not fitted: " + f.failure + " | " + catalog + " | |\n";
+            continue;
+        }
+        s += text::plain(f.s, 4) + " ± " + text::plain(f.se, 2) + " s | " + catalog + " | " + text::plain(f.sigma, 3) + " |\n";
+    }
+    s += "\nFirst-use build calibration subsets (not check rows; listed by id):\n\n";
+    for (const build_fit& f : fits) {
+        if (f.rows.empty()) continue;
+        s += "- " + f.engine + " on " + f.architecture + ": ";
         for (std::size_t i = 0; i < f.rows.size(); ++i) s += (i ? ", " : "") + f.rows[i];
         s += "\n";
     }
@@ -1381,8 +1485,16 @@ std::string opening_wave_text(const std::vector<wave_row>& rows) {
          "simulated ones at every concurrency of the FP8 runs (2–3 s before QuickReduce, research F38 §5), and the MXFP4 "
          "1k runs' waits of 21–25 s are consistent with their c opening requests (about one a client; the TTFT std test "
          "shows c requests at v ≈ p99, not which ones), not random stalls; the rule still reads 7 of 9 runs, the two MXFP4 8k runs at 16 "
-         "and 64 clients being short by more at their medians; on B200, 8 of 15 runs a stall of about 70 s "
-         "whatever the shape: random events, not a function of the run. "
+         "and 64 clients being short by more at their medians; on B200, about half the runs a stall of about 70 s. "
+         "Both stalls are now known to be first-use kernel builds of a cold run (session 42, docs/first-use-build.md; "
+         "Engine fits, A cold run's first-use kernel build): on B200 (SGLang v0.5.6's release image, `--attention-backend "
+         "trtllm_mla`, no flashinfer-jit-cache) the first prompt step carrying a chunked prompt's continuation builds "
+         "FlashInfer's CUTLASS SM100 FMHA module, reached only when the opening burst c · I overflows "
+         "`--chunked-prefill-size` (over InferenceMAX's 175 runs of that image, 0 of 83 fitting runs stall and 63 of 92 "
+         "overflowing ones do: a necessary condition, met with a stall in about two runs of three, INFERRED a JIT cache kept "
+         "by some runners); on MI355X (ROCm images without AITER's prebuilt kernels) every MXFP4 run whose client's test "
+         "prompt has at most 1,024 tokens stalls and no 8k run does, consistent with AITER's 1,024-token MXFP4 quant + sort "
+         "switch (the module built is INFERRED). The simulated benchmark run prices one build S at that step. "
          "What SGLang's scheduler does was read at the rows' versions (v0.5.5–v0.5.6, python/sglang/srt/managers/ "
          "scheduler.py, schedule_policy.py, server_args.py, environ.py) and none of it makes the steady TTFT longer "
          "than simulated: admission (PrefillAdder) reserves KV for a new prompt's input + its output and for each running "
@@ -1498,7 +1610,7 @@ std::string factors_text(const std::vector<check_row>& checks, const std::vector
 report build(const std::vector<plan::measurement>& measurements, const std::vector<micro_row>& micro,
              const std::vector<engine_fit>& fits, const std::vector<front_end_fit>& front_ends,
              const std::vector<version_fit>& versions, const std::vector<eager_fit>& eager,
-             const std::vector<cold_fit>& colds) {
+             const std::vector<cold_fit>& colds, const std::vector<build_fit>& builds) {
     std::vector<check_row> checks;
     std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
     std::vector<check_row> beyond;          // check rows at a rate llmcost cannot serve: no figure, a miss
@@ -2055,8 +2167,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
              text::signed_percent(b.mean_signed) + " | " + std::to_string(g.stalled) + " |\n";
     }
     s += "\nThe stalled runs (`plan::stalled`: p99 TTFT above 60 × the median; in these artifacts the burst start "
-         "alone gives up to 46 ×), check rows: the mean carries a wait that no engine mechanism here explains, so it "
-         "is reported, not fitted.\n\n| id | measured mean | median | p99 | p99 ÷ median | llmcost mean | median |\n"
+         "alone gives up to 46 ×), check rows: the mean carries a first-use kernel build (session 42, "
+         "docs/first-use-build.md), priced where the row names its trigger (`first_use_build`) with the S fitted on "
+         "a third of them (Engine fits, A cold run's first-use kernel build).\n\n| id | measured mean | median | p99 | p99 ÷ median | llmcost mean | median |\n"
          "|---|--:|--:|--:|--:|--:|--:|\n" + stall_list + "\n";
     s += opening_wave_text(waves);
     {
@@ -2226,7 +2339,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "MI355X, and the like-for-like medians of CDNA3 and CDNA4 went from 50% and 34% short to 93% and 130% "
          "long. An engine and architecture with no such rows keeps F = 0. The subset's rows "
          "are calibration rows, out of the check-row statistics.\n\n" + front_end_text(front_ends) +
-         cold_fits_text(colds) + version_fits_text(versions) + eager_fits_text(eager);
+         cold_fits_text(colds) + build_fits_text(builds) + version_fits_text(versions) + eager_fits_text(eager);
     s += "\nHow far off the model is, by group:\n\n";
     for (const engine_stats& g : by_engine) {
         if (g.home) continue;
@@ -2542,6 +2655,11 @@ int main(int argc, char** argv) {
         const std::vector<version_fit> versions = fit_versions(measurements, subset);
         const std::vector<eager_fit> eager = fit_host_enqueue(measurements, subset);
         const std::vector<cold_fit> colds = fit_cold_openings(measurements, front_ends, subset);
+        const std::vector<build_fit> builds = fit_first_use_builds(measurements, subset);
+        for (const build_fit& f : builds)
+            if (sample == 1 && f.fitted && std::abs(f.s - f.catalog_s) > 0.01 + 0.005 * std::abs(f.s))
+                std::fprintf(stderr, "llmcost-validation: %s on %s: fit first-use build %.4g s; tables/engines.csv has %.4g s\n",
+                             f.engine.c_str(), f.architecture.c_str(), f.s, f.catalog_s);
         for (const cold_fit& f : colds)
             if (sample == 1 && f.fitted && (std::abs(f.start_s - f.catalog_start_s) > 0.001 + 0.005 * std::abs(f.start_s) ||
                                             std::abs(f.token_us - f.catalog_token_us) > 0.001 + 0.005 * std::abs(f.token_us)))
@@ -2571,7 +2689,7 @@ int main(int argc, char** argv) {
             if (f.fitted && std::abs(f.us - f.catalog_us) > 0.01 + 0.005 * std::abs(f.us))
                 std::fprintf(stderr, "llmcost-validation: %s: fit host enqueue %.4g us per kernel; tables/engines.csv has %.4g us\n",
                              f.profile.c_str(), f.us, f.catalog_us);
-        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds);
+        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds, builds);
         write(positional[1], r.text);
         print_summary("calibration rows (micro, engine fits)", r.calibration);
         print_summary("check rows (serving)", r.check);
