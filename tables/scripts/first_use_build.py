@@ -47,7 +47,7 @@ MI355X_PREBUILT_IMAGES = ("lmsysorg/sglang:v0.5.5.post3-rocm700-mi35x",)
 AITER_SWITCH = 1024  # ROCm/aiter@v0.1.9.post1 aiter/fused_moe.py: token_num_quant_moe_sort_switch
 
 # The fitted stall (s) a profile carries: tables/validation.md, "A cold run's first-use kernel build".
-FITTED = {"SGLang on Blackwell": "86.16", "SGLang on CDNA4 (ROCm)": "21.67"}
+FITTED = {"SGLang on Blackwell": "83.63", "SGLang on CDNA4 (ROCm)": "21.64"}
 
 ROW_MARKER = "; first_use_build "
 ROW_END = "(tables/scripts/first_use_build.py)"

@@ -1113,9 +1113,11 @@ std::string cold_fits_text(const std::vector<cold_fit>& fits) {
 /// trigger (tables/measurements.csv `first_use_build`). S is not published; it is fitted per engine × architecture
 /// wherever the engine's closed-loop TTFT rows there carry a trigger. The rule, fixed before any fit: the subset is the
 /// stalled runs (`plan::stalled`) whose row names a trigger, sorted by id, the 1st, 4th, 7th … (every third from the
-/// first), at most a third of the engine's closed-loop TTFT rows on the architecture; each fitted on its run's mean
-/// TTFT (a few opening requests pay the stall: the mean carries it, the median does not), every other figure at the
-/// profile's; S alone is free. The subset's rows are calibration rows.
+/// first), at most a third of the engine's closed-loop TTFT rows on the architecture, a run passed over where its rows
+/// would leave a group with
+/// fewer than two thirds of its rows as check rows; each picked run's mean TTFT row (a few opening requests pay the
+/// stall: the mean carries it, the median does not) and its output tokens/s row (the run's makespan carries it), every
+/// other figure at the profile's; S alone is free. The subset's rows are calibration rows.
 struct build_fit {
     std::string engine, architecture;
     std::vector<std::string> rows;
@@ -1147,9 +1149,35 @@ std::vector<build_fit> fit_first_use_builds(const std::vector<plan::measurement>
         f.stalled = stalled.size();
         f.catalog_s = profile.overheads.first_use_build.value();
         std::sort(stalled.begin(), stalled.end(), [](const plan::measurement* a, const plan::measurement* b) { return a->id < b->id; });
-        std::vector<const plan::measurement*> picked;
-        for (std::size_t i = 0; i < stalled.size() && picked.size() < f.ttft_rows / 3; i += 3) picked.push_back(stalled[i]);
-        const std::vector<plan::measurement> fit_rows = calibration_rows(picked, f.rows, subset_ids, [](plan::measurement& y) {
+        std::vector<const plan::measurement*> picked, picked_rows;
+        // Every group keeps two thirds of its rows as check rows (`build`'s check): a run whose rows would take a
+        // group below that is passed over.
+        auto keeps_checks = [&](const std::vector<const plan::measurement*>& more) {
+            for (const plan::measurement* y : more) {
+                const std::string k = engine_group(*y);
+                int n = 0, check = 0;
+                for (const plan::measurement& x : rows) {
+                    if (engine_group(x) != k) continue;
+                    ++n;
+                    const bool taken = std::find(subset_ids.begin(), subset_ids.end(), x.id) != subset_ids.end() ||
+                                       std::any_of(picked_rows.begin(), picked_rows.end(), [&](const plan::measurement* z) { return z == &x; }) ||
+                                       std::any_of(more.begin(), more.end(), [&](const plan::measurement* z) { return z == &x; });
+                    if (x.check && !taken) ++check;
+                }
+                if (n >= 5 && 3 * check < 2 * n) return false;
+            }
+            return true;
+        };
+        for (std::size_t i = 0; i < stalled.size() && picked.size() < f.ttft_rows / 3; i += 3) {
+            std::vector<const plan::measurement*> run{stalled[i]};
+            const std::string tok_id = stalled[i]->id.substr(0, stalled[i]->id.size() - 4) + "tok";  // "…-ttft" → "…-tok"
+            for (const plan::measurement& x : rows)
+                if (x.id == tok_id && x.what == plan::metric::output_tokens_per_s) run.push_back(&x);
+            if (!keeps_checks(run)) continue;
+            picked.push_back(stalled[i]);
+            picked_rows.insert(picked_rows.end(), run.begin(), run.end());
+        }
+        const std::vector<plan::measurement> fit_rows = calibration_rows(picked_rows, f.rows, subset_ids, [](plan::measurement& y) {
             y.median_ttft = false;  // the mean: the stall is in it
         });
         plan::calibration_options o{.free = {plan::parameter::first_use_build}};
@@ -1187,8 +1215,9 @@ std::string build_fits_text(const std::vector<build_fit>& fits) {
                     "S longer (`engine_overheads::first_use_build`), once a server; never a steady state. S is not published: "
                     "fitted with `plan::calibrate` by the rule in `fit_first_use_builds`: the stalled runs (p99 above 60 × the "
                     "median) whose row names a trigger, by id, the 1st, 4th, 7th …, at most a third of the engine's "
-                    "closed-loop TTFT rows on the architecture; fitted on the runs' means, S alone free. The subset's rows are "
-                    "calibration rows.\n\n"
+                    "closed-loop TTFT rows on the architecture, passing over a run whose rows would leave a group with fewer "
+                    "than two thirds of its rows as check rows; fitted on each picked run's mean TTFT and its output tokens/s "
+                    "(the makespan carries S too), S alone free. The subset's rows are calibration rows.\n\n"
                     "| engine | architecture | closed-loop TTFT rows | with a trigger | of them stalled | calibration rows | "
                     "S (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const build_fit& f : fits) {
@@ -2169,7 +2198,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "\nThe stalled runs (`plan::stalled`: p99 TTFT above 60 × the median; in these artifacts the burst start "
          "alone gives up to 46 ×), check rows: the mean carries a first-use kernel build (session 42, "
          "docs/first-use-build.md), priced where the row names its trigger (`first_use_build`) with the S fitted on "
-         "a third of them (Engine fits, A cold run's first-use kernel build).\n\n| id | measured mean | median | p99 | p99 ÷ median | llmcost mean | median |\n"
+         "a few of them (Engine fits, A cold run's first-use kernel build).\n\n| id | measured mean | median | p99 | p99 ÷ median | llmcost mean | median |\n"
          "|---|--:|--:|--:|--:|--:|--:|\n" + stall_list + "\n";
     s += opening_wave_text(waves);
     {
