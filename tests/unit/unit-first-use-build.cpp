@@ -197,10 +197,11 @@ TEST_CASE("first-use build: the profile and the table refuse a bad one, naming t
     // The table's column, found by name; a negative figure refused naming it.
     CHECK(io::detail::engines_csv::columns.back() == "first_use_build_s");
     CHECK(io::detail::engines_csv::column_for("overheads.first_use_build") == "first_use_build_s");
-    // The catalog: SGLang on Blackwell and on CDNA4 carry a fitted S; every other profile 0.
+    // The catalog: SGLang on CDNA4 carries a fitted S; every other profile 0 (SGLang on Blackwell too: 9 of its 11
+    // triggered runs stalled, not systematic, tables/validation.md; session 42, fix C).
     for (const engine_profile& p : catalog::all_engines) {
         CAPTURE(p.name);
-        if (p.name == catalog::sglang_blackwell.name || p.name == catalog::sglang_cdna4.name)
+        if (p.name == catalog::sglang_cdna4.name)
             CHECK(p.overheads.first_use_build.value() > 0.0);
         else CHECK(p.overheads.first_use_build.value() == 0.0);
     }

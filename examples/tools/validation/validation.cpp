@@ -1111,21 +1111,36 @@ std::string cold_fits_text(const std::vector<cold_fit>& fits) {
 /// A cold benchmark run's first-use kernel build (`engine_overheads::first_use_build`; session 42,
 /// docs/first-use-build.md): the stall S a run's server pays once, at the first prompt step that meets the run's
 /// trigger (tables/measurements.csv `first_use_build`). S is not published; it is fitted per engine × architecture
-/// wherever the engine's closed-loop TTFT rows there carry a trigger. The rule, fixed before any fit: the subset is the
-/// stalled runs (`plan::stalled`) whose row names a trigger, sorted by id, the 1st, 4th, 7th … (every third from the
-/// first), at most a third of the engine's closed-loop TTFT rows on the architecture, a run passed over where its rows
-/// would leave a group with
-/// fewer than two thirds of its rows as check rows; each picked run's mean TTFT row (a few opening requests pay the
-/// stall: the mean carries it, the median does not) and its output tokens/s row (the run's makespan carries it), every
-/// other figure at the profile's; S alone is free. The subset's rows are calibration rows.
+/// wherever the engine's closed-loop TTFT rows there carry a trigger, and only where it is systematic (session 42, fix
+/// C; the cold opening's kind of rule, `fit_cold_openings`: "every run that is not stalled …"): every run whose
+/// simulated cold closed loop meets its trigger (`first_use_build_fires`) is stalled (`plan::stalled`), and there is
+/// one (`validation::first_use_build_census`, front_end_rule.hpp); one triggered run that did not stall, and the build
+/// is not systematic: not fitted, S stays 0 (a stall of ~2 runs in 3 is not priced in every run). The reverse check,
+/// reported: the stalled runs that are not triggered. The subset, fixed before any fit: the triggered (so stalled) runs
+/// sorted by id, the 1st, 4th, 7th … (every third from the first), at most a third of the engine's closed-loop TTFT
+/// rows on the architecture, a run passed over where its rows would leave a group with fewer than two thirds of its
+/// rows as check rows; each picked run's mean TTFT row (a few opening requests pay the stall: the mean carries it, the
+/// median does not) and its output tokens/s row (the run's makespan carries it), every other figure at the
+/// profile's; S alone is free. The subset's rows are calibration rows.
 struct build_fit {
     std::string engine, architecture;
-    std::vector<std::string> rows;
-    std::size_t ttft_rows = 0, triggered = 0, stalled = 0;
-    bool fitted = false;
+    std::vector<std::string> rows, not_stalled, untriggered_stalled;
+    std::size_t ttft_rows = 0, named = 0, triggered = 0, stalled = 0, untriggered = 0;
+    bool systematic = false, fitted = false;
     std::string failure;
     double s = 0, se = 0, sigma = 0, catalog_s = 0;
 };
+
+/// Whether a run's simulated cold closed loop meets its row's first-use build trigger (the simulator's own test,
+/// `first_use_build_step`): with a 1 s build its TTFT mean or makespan is longer than with none.
+bool first_use_build_fires(const plan::measurement& x) {
+    if (x.first_use_build == first_use_trigger::none) return false;
+    plan::measurement none = x, probe = x;
+    none.d.engine.overheads.first_use_build = seconds(0.0);
+    probe.d.engine.overheads.first_use_build = seconds(1.0);
+    const sim::result a = plan::closed_loop_run(none), b = plan::closed_loop_run(probe);
+    return b.ttft.mean > a.ttft.mean || b.makespan > a.makespan;
+}
 
 std::vector<build_fit> fit_first_use_builds(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
     std::vector<build_fit> out;
@@ -1135,20 +1150,26 @@ std::vector<build_fit> fit_first_use_builds(const std::vector<plan::measurement>
             if (plan::kind_of(x.engine) == profile.kind && catalog::architecture_of(x.d.hw.name) == profile.architecture &&
                 x.prompts > 0.0 && x.what == plan::metric::ttft_s && x.d.engine.name == profile.name && !x.disaggregated())
                 mine.push_back(&x);
-        std::vector<const plan::measurement*> stalled;
         build_fit f;
         for (const plan::measurement* x : mine)
-            if (x->first_use_build != first_use_trigger::none) {
-                ++f.triggered;
-                if (plan::stalled(*x)) stalled.push_back(x);
-            }
-        if (f.triggered == 0) continue;
+            if (x->first_use_build != first_use_trigger::none) ++f.named;
+        if (f.named == 0) continue;
         f.engine = std::string(to_string(profile.kind));
         f.architecture = std::string(to_string(profile.architecture));
         f.ttft_rows = mine.size();
-        f.stalled = stalled.size();
         f.catalog_s = profile.overheads.first_use_build.value();
-        std::sort(stalled.begin(), stalled.end(), [](const plan::measurement* a, const plan::measurement* b) { return a->id < b->id; });
+        const validation::build_census census = validation::first_use_build_census(mine, first_use_build_fires);
+        f.triggered = census.triggered.size();
+        f.stalled = census.stalled.size();
+        f.untriggered = census.untriggered;
+        for (const plan::measurement* x : census.not_stalled) f.not_stalled.push_back(x->id);
+        for (const plan::measurement* x : census.untriggered_stalled) f.untriggered_stalled.push_back(x->id);
+        f.systematic = census.systematic();
+        if (!f.systematic) {
+            out.push_back(std::move(f));
+            continue;
+        }
+        const std::vector<const plan::measurement*>& stalled = census.stalled;  // by id; every triggered run
         std::vector<const plan::measurement*> picked, picked_rows;
         // Every group keeps two thirds of its rows as check rows (`build`'s check): a run whose rows would take a
         // group below that is passed over.
@@ -1213,22 +1234,48 @@ std::string build_fits_text(const std::vector<build_fit>& fits) {
                     "AITER's prebuilt kernels, MXFP4, a client test prompt of at most 1,024 tokens, at the first prompt step of "
                     "more than 1,024 tokens (AITER's MXFP4 quant + sort switch). That step of the simulated benchmark run lasts "
                     "S longer (`engine_overheads::first_use_build`), once a server; never a steady state. S is not published: "
-                    "fitted with `plan::calibrate` by the rule in `fit_first_use_builds`: the stalled runs (p99 above 60 × the "
-                    "median) whose row names a trigger, by id, the 1st, 4th, 7th …, at most a third of the engine's "
+                    "fitted with `plan::calibrate` by the rule in `fit_first_use_builds`, only where it is systematic (the "
+                    "cold opening's kind of rule): a run is triggered where its simulated cold closed loop meets its row's "
+                    "trigger (the B200 opening overflows the chunk, the MI355X one crosses the 1,024-token switch), and S is "
+                    "fitted only where every triggered run is stalled (p99 above 60 × the median; `validation::"
+                    "first_use_build_census`); one triggered run that did not stall and it is not systematic: S = 0, the "
+                    "rows keep their trigger as data (session 42, fix C: on B200 the build stalls about two runs in three, "
+                    "63 of 92 overflowing runs of that image, and an expected-value form would need a sourced probability). "
+                    "The subset: the triggered runs by id, the 1st, 4th, 7th …, at most a third of the engine's "
                     "closed-loop TTFT rows on the architecture, passing over a run whose rows would leave a group with fewer "
                     "than two thirds of its rows as check rows; fitted on each picked run's mean TTFT and its output tokens/s "
                     "(the makespan carries S too), S alone free. The subset's rows are calibration rows.\n\n"
-                    "| engine | architecture | closed-loop TTFT rows | with a trigger | of them stalled | calibration rows | "
-                    "S (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
+                    "| engine | architecture | closed-loop TTFT rows | naming a trigger | triggered (simulated) | of them stalled | "
+                    "not triggered: stalled | calibration rows | S (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n"
+                    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const build_fit& f : fits) {
-        s += "| " + f.engine + " | " + f.architecture + " | " + std::to_string(f.ttft_rows) + " | " + std::to_string(f.triggered) +
-             " | " + std::to_string(f.stalled) + " | " + std::to_string(f.rows.size()) + " | ";
+        s += "| " + f.engine + " | " + f.architecture + " | " + std::to_string(f.ttft_rows) + " | " + std::to_string(f.named) +
+             " | " + std::to_string(f.triggered) + " | " + std::to_string(f.stalled) + " | " +
+             std::to_string(f.untriggered_stalled.size()) + " of " + std::to_string(f.untriggered) + " | " +
+             std::to_string(f.rows.size()) + " | ";
         const std::string catalog = text::plain(f.catalog_s, 4) + " s";
+        if (!f.systematic) {
+            s += std::to_string(f.stalled) + " of " + std::to_string(f.triggered) + " triggered runs stalled: not systematic, S = 0 | " +
+                 catalog + " | |\n";
+            continue;
+        }
         if (!f.fitted) {
             s += "not fitted: " + f.failure + " | " + catalog + " | |\n";
             continue;
         }
         s += text::plain(f.s, 4) + " ± " + text::plain(f.se, 2) + " s | " + catalog + " | " + text::plain(f.sigma, 3) + " |\n";
+    }
+    for (const build_fit& f : fits) {
+        if (!f.not_stalled.empty()) {
+            s += "\nTriggered runs of " + f.engine + " on " + f.architecture + " that did not stall (by id): ";
+            for (std::size_t i = 0; i < f.not_stalled.size(); ++i) s += (i ? ", " : "") + f.not_stalled[i];
+            s += ".\n";
+        }
+        if (!f.untriggered_stalled.empty()) {
+            s += "\nStalled runs of " + f.engine + " on " + f.architecture + " that are not triggered (by id): ";
+            for (std::size_t i = 0; i < f.untriggered_stalled.size(); ++i) s += (i ? ", " : "") + f.untriggered_stalled[i];
+            s += ".\n";
+        }
     }
     s += "\nFirst-use build calibration subsets (not check rows; listed by id):\n\n";
     for (const build_fit& f : fits) {
@@ -1523,7 +1570,9 @@ std::string opening_wave_text(const std::vector<wave_row>& rows) {
          "overflowing ones do: a necessary condition, met with a stall in about two runs of three, INFERRED a JIT cache kept "
          "by some runners); on MI355X (ROCm images without AITER's prebuilt kernels) every MXFP4 run whose client's test "
          "prompt has at most 1,024 tokens stalls and no 8k run does, consistent with AITER's 1,024-token MXFP4 quant + sort "
-         "switch (the module built is INFERRED). The simulated benchmark run prices one build S at that step. "
+         "switch (the module built is INFERRED). The simulated benchmark run prices one build S at that step where the rule "
+         "finds it systematic (every triggered run stalled: MI355X); on B200, where 8 of the 10 triggered runs here stalled, "
+         "S is 0 (session 42, fix C). "
          "What SGLang's scheduler does was read at the rows' versions (v0.5.5–v0.5.6, python/sglang/srt/managers/ "
          "scheduler.py, schedule_policy.py, server_args.py, environ.py) and none of it makes the steady TTFT longer "
          "than simulated: admission (PrefillAdder) reserves KV for a new prompt's input + its output and for each running "
@@ -2197,8 +2246,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     }
     s += "\nThe stalled runs (`plan::stalled`: p99 TTFT above 60 × the median; in these artifacts the burst start "
          "alone gives up to 46 ×), check rows: the mean carries a first-use kernel build (session 42, "
-         "docs/first-use-build.md), priced where the row names its trigger (`first_use_build`) with the S fitted on "
-         "a few of them (Engine fits, A cold run's first-use kernel build).\n\n| id | measured mean | median | p99 | p99 ÷ median | llmcost mean | median |\n"
+         "docs/first-use-build.md), priced where the row names its trigger (`first_use_build`) and the rule finds the "
+         "build systematic, with the S fitted on a few of them (MI355X); on B200 not every triggered run stalled, S is 0 "
+         "and the stall is left in the mean (Engine fits, A cold run's first-use kernel build).\n\n| id | measured mean | median | p99 | p99 ÷ median | llmcost mean | median |\n"
          "|---|--:|--:|--:|--:|--:|--:|\n" + stall_list + "\n";
     s += opening_wave_text(waves);
     {
