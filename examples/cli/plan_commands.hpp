@@ -35,7 +35,8 @@ struct calibrate_command {
 [[nodiscard]] report calibrate(const calibrate_command& c);
 
 /// The names `--free` accepts: "hbm", "matmul", "matmul_half_dim", "attention", "kernel_overhead",
-/// "link_latency", "link_fraction", "request_overhead", "host_enqueue", "cold_start", "cold_prompt_token".
+/// "link_latency", "link_fraction", "request_overhead", "host_enqueue", "cold_start", "cold_prompt_token",
+/// "first_use_build".
 [[nodiscard]] std::vector<std::string> calibration_parameter_names();
 
 }  // namespace llmcost::cli

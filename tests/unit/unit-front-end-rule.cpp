@@ -163,3 +163,32 @@ TEST_CASE("launch rule: a stalled run's tokens/s row is not a candidate; its TPO
     eager.cuda_graphs = false;
     CHECK_FALSE(validation::launch_candidate(eager, stalled));
 }
+
+TEST_CASE("first-use build rule: fitted only where every triggered run stalled (session 42, fix C)") {
+    const hardware& b200 = catalog::b200_hgx;
+    // Four runs; r1 and r3 are triggered (the hand-given `fires`), r2 and r4 not. Stalled: p99 100 × the median.
+    // Systematic set: r1 and r3 stalled, r2 and r4 not → 2 of 2 triggered stalled: fitted.
+    const std::vector<plan::measurement> systematic{
+        ttft_row("r1", b200, 64, 1, 1000, 0.5, 50.0), ttft_row("r2", b200, 4, 1, 1000, 0.2, 1.0),
+        ttft_row("r3", b200, 16, 1, 8000, 0.5, 50.0), ttft_row("r4", b200, 16, 1, 1000, 0.3, 1.5)};
+    const auto fires = [](const plan::measurement& x) { return x.id == "r1" || x.id == "r3"; };
+    const validation::build_census yes = validation::first_use_build_census(pointers(systematic), fires);
+    CHECK(ids(yes.triggered) == std::vector<std::string>{"r1", "r3"});
+    CHECK(ids(yes.stalled) == std::vector<std::string>{"r1", "r3"});
+    CHECK(yes.not_stalled.empty());
+    CHECK(yes.untriggered == 2);
+    CHECK(yes.untriggered_stalled.empty());
+    CHECK(yes.systematic());
+    // One triggered run that did not stall (r3: p99 2 × its median, under 60 ×): 1 of 2, not systematic (S = 0),
+    // r3 named; an untriggered run that stalled (r4) is the reverse check's, and does not make it systematic.
+    const std::vector<plan::measurement> one_short{
+        ttft_row("r1", b200, 64, 1, 1000, 0.5, 50.0), ttft_row("r2", b200, 4, 1, 1000, 0.2, 1.0),
+        ttft_row("r3", b200, 16, 1, 8000, 0.5, 1.0), ttft_row("r4", b200, 16, 1, 1000, 0.3, 30.0)};
+    const validation::build_census no = validation::first_use_build_census(pointers(one_short), fires);
+    CHECK(ids(no.stalled) == std::vector<std::string>{"r1"});
+    CHECK(ids(no.not_stalled) == std::vector<std::string>{"r3"});
+    CHECK(ids(no.untriggered_stalled) == std::vector<std::string>{"r4"});
+    CHECK_FALSE(no.systematic());
+    // No triggered run: nothing to fit.
+    CHECK_FALSE(validation::first_use_build_census(pointers(systematic), [](const plan::measurement&) { return false; }).systematic());
+}

@@ -109,4 +109,39 @@ struct front_end_rows {
     return f;
 }
 
+/// Where a run's first-use kernel build (`engine_overheads::first_use_build`, docs/first-use-build.md) is
+/// systematic (session 42, fix C; `fit_first_use_builds` in validation.cpp). A run is triggered where its
+/// simulated cold closed loop meets its row's trigger (`fires`: the B200 opening overflows the chunk, the
+/// MI355X one crosses AITER's 1,024-token switch). The rule, the cold opening's kind (`fit_cold_openings`:
+/// fitted only where every run that is not stalled shows the opening): S is fitted only where at least one run
+/// is triggered and every triggered run is stalled (`plan::stalled`); one triggered run that did not stall and
+/// the build is not systematic (S stays 0). The reverse check: the stalled runs that are not triggered.
+struct build_census {
+    std::vector<const plan::measurement*> triggered;            ///< the trigger fires, by id
+    std::vector<const plan::measurement*> stalled;              ///< of them, stalled, by id
+    std::vector<const plan::measurement*> not_stalled;          ///< of them, not stalled, by id
+    std::vector<const plan::measurement*> untriggered_stalled;  ///< the trigger does not fire, stalled all the same
+    std::size_t untriggered = 0;                                ///< runs where the trigger does not fire
+    /// Every triggered run stalled, and there is one: systematic (S fitted), else S = 0.
+    [[nodiscard]] bool systematic() const { return !triggered.empty() && not_stalled.empty(); }
+};
+
+/// The census of a set of closed-loop TTFT rows (one a run) under `fires(row)` (whether the run's trigger
+/// fires), each list by id.
+template <class Fires>
+[[nodiscard]] build_census first_use_build_census(std::vector<const plan::measurement*> rows, Fires&& fires) {
+    std::sort(rows.begin(), rows.end(), [](const plan::measurement* a, const plan::measurement* b) { return a->id < b->id; });
+    build_census c;
+    for (const plan::measurement* x : rows) {
+        if (fires(*x)) {
+            c.triggered.push_back(x);
+            (plan::stalled(*x) ? c.stalled : c.not_stalled).push_back(x);
+        } else {
+            ++c.untriggered;
+            if (plan::stalled(*x)) c.untriggered_stalled.push_back(x);
+        }
+    }
+    return c;
+}
+
 }  // namespace llmcost::validation

@@ -993,6 +993,7 @@ std::vector<cold_fit> fit_cold_openings(const std::vector<plan::measurement>& ro
             plan::measurement warm = *x;
             warm.d.engine.overheads.cold_start = seconds(0.0);
             warm.d.engine.overheads.cold_prompt_token = seconds(0.0);
+            warm.d.engine.overheads.first_use_build = seconds(0.0);  // the opening at 0, a first-use build too (session 42)
             // The opening is in the mean and not in the median: the run's mean is short of the measured one by
             // more than its median is (measured ÷ simulated, mean above median), and short at all.
             const sim::result run = plan::closed_loop_run(warm);
@@ -1101,6 +1102,185 @@ std::string cold_fits_text(const std::vector<cold_fit>& fits) {
     for (const cold_fit& f : fits) {
         if (f.rows.empty()) continue;
         s += "- " + f.engine + " on " + f.architecture + " (" + f.gpu + "): ";
+        for (std::size_t i = 0; i < f.rows.size(); ++i) s += (i ? ", " : "") + f.rows[i];
+        s += "\n";
+    }
+    return s;
+}
+
+/// A cold benchmark run's first-use kernel build (`engine_overheads::first_use_build`; session 42,
+/// docs/first-use-build.md): the stall S a run's server pays once, at the first prompt step that meets the run's
+/// trigger (tables/measurements.csv `first_use_build`). S is not published; it is fitted per engine × architecture
+/// wherever the engine's closed-loop TTFT rows there carry a trigger, and only where it is systematic (session 42, fix
+/// C; the cold opening's kind of rule, `fit_cold_openings`: "every run that is not stalled …"): every run whose
+/// simulated cold closed loop meets its trigger (`first_use_build_fires`) is stalled (`plan::stalled`), and there is
+/// one (`validation::first_use_build_census`, front_end_rule.hpp); one triggered run that did not stall, and the build
+/// is not systematic: not fitted, S stays 0 (a stall of ~2 runs in 3 is not priced in every run). The reverse check,
+/// reported: the stalled runs that are not triggered. The subset, fixed before any fit: the triggered (so stalled) runs
+/// sorted by id, the 1st, 4th, 7th … (every third from the first), at most a third of the engine's closed-loop TTFT
+/// rows on the architecture, a run passed over where its rows would leave a group with fewer than two thirds of its
+/// rows as check rows; each picked run's mean TTFT row (a few opening requests pay the stall: the mean carries it, the
+/// median does not) and its output tokens/s row (the run's makespan carries it), every other figure at the
+/// profile's; S alone is free. The subset's rows are calibration rows.
+struct build_fit {
+    std::string engine, architecture;
+    std::vector<std::string> rows, not_stalled, untriggered_stalled;
+    std::size_t ttft_rows = 0, named = 0, triggered = 0, stalled = 0, untriggered = 0;
+    bool systematic = false, fitted = false;
+    std::string failure;
+    double s = 0, se = 0, sigma = 0, catalog_s = 0;
+};
+
+/// Whether a run's simulated cold closed loop meets its row's first-use build trigger (the simulator's own test,
+/// `first_use_build_step`): with a 1 s build its TTFT mean or makespan is longer than with none.
+bool first_use_build_fires(const plan::measurement& x) {
+    if (x.first_use_build == first_use_trigger::none) return false;
+    plan::measurement none = x, probe = x;
+    none.d.engine.overheads.first_use_build = seconds(0.0);
+    probe.d.engine.overheads.first_use_build = seconds(1.0);
+    const sim::result a = plan::closed_loop_run(none), b = plan::closed_loop_run(probe);
+    return b.ttft.mean > a.ttft.mean || b.makespan > a.makespan;
+}
+
+std::vector<build_fit> fit_first_use_builds(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
+    std::vector<build_fit> out;
+    for (const engine_profile& profile : catalog::all_engines) {
+        std::vector<const plan::measurement*> mine;
+        for (const plan::measurement& x : rows)
+            if (plan::kind_of(x.engine) == profile.kind && catalog::architecture_of(x.d.hw.name) == profile.architecture &&
+                x.prompts > 0.0 && x.what == plan::metric::ttft_s && x.d.engine.name == profile.name && !x.disaggregated())
+                mine.push_back(&x);
+        build_fit f;
+        for (const plan::measurement* x : mine)
+            if (x->first_use_build != first_use_trigger::none) ++f.named;
+        if (f.named == 0) continue;
+        f.engine = std::string(to_string(profile.kind));
+        f.architecture = std::string(to_string(profile.architecture));
+        f.ttft_rows = mine.size();
+        f.catalog_s = profile.overheads.first_use_build.value();
+        const validation::build_census census = validation::first_use_build_census(mine, first_use_build_fires);
+        f.triggered = census.triggered.size();
+        f.stalled = census.stalled.size();
+        f.untriggered = census.untriggered;
+        for (const plan::measurement* x : census.not_stalled) f.not_stalled.push_back(x->id);
+        for (const plan::measurement* x : census.untriggered_stalled) f.untriggered_stalled.push_back(x->id);
+        f.systematic = census.systematic();
+        if (!f.systematic) {
+            out.push_back(std::move(f));
+            continue;
+        }
+        const std::vector<const plan::measurement*>& stalled = census.stalled;  // by id; every triggered run
+        std::vector<const plan::measurement*> picked, picked_rows;
+        // Every group keeps two thirds of its rows as check rows (`build`'s check): a run whose rows would take a
+        // group below that is passed over.
+        auto keeps_checks = [&](const std::vector<const plan::measurement*>& more) {
+            for (const plan::measurement* y : more) {
+                const std::string k = engine_group(*y);
+                int n = 0, check = 0;
+                for (const plan::measurement& x : rows) {
+                    if (engine_group(x) != k) continue;
+                    ++n;
+                    const bool taken = std::find(subset_ids.begin(), subset_ids.end(), x.id) != subset_ids.end() ||
+                                       std::any_of(picked_rows.begin(), picked_rows.end(), [&](const plan::measurement* z) { return z == &x; }) ||
+                                       std::any_of(more.begin(), more.end(), [&](const plan::measurement* z) { return z == &x; });
+                    if (x.check && !taken) ++check;
+                }
+                if (n >= 5 && 3 * check < 2 * n) return false;
+            }
+            return true;
+        };
+        for (std::size_t i = 0; i < stalled.size() && picked.size() < f.ttft_rows / 3; i += 3) {
+            std::vector<const plan::measurement*> run{stalled[i]};
+            const std::string tok_id = stalled[i]->id.substr(0, stalled[i]->id.size() - 4) + "tok";  // "…-ttft" → "…-tok"
+            for (const plan::measurement& x : rows)
+                if (x.id == tok_id && x.what == plan::metric::output_tokens_per_s) run.push_back(&x);
+            if (!keeps_checks(run)) continue;
+            picked.push_back(stalled[i]);
+            picked_rows.insert(picked_rows.end(), run.begin(), run.end());
+        }
+        const std::vector<plan::measurement> fit_rows = calibration_rows(picked_rows, f.rows, subset_ids, [](plan::measurement& y) {
+            y.median_ttft = false;  // the mean: the stall is in it
+        });
+        plan::calibration_options o{.free = {plan::parameter::first_use_build}};
+        if (!fit_rows.empty()) {
+            plan::efficiency_parameters start = plan::parameters_of(fit_rows.front().d.hw);
+            const engine_overheads& e = fit_rows.front().d.engine.overheads;
+            start.request_overhead = e.request.value();
+            start.host_enqueue = e.host_enqueue.value();
+            start.cold_start = e.cold_start.value();
+            start.cold_prompt_token = e.cold_prompt_token.value();
+            start.first_use_build = 10.0;
+            o.start = start;
+        }
+        calibrate_fit(f, fit_rows, 2, "fewer than two stalled runs in the subset", o, [&](const plan::fitted_parameter& q) {
+            if (q.which == plan::parameter::first_use_build) {
+                f.s = q.value;
+                f.se = q.standard_error;
+            }
+        });
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+std::string build_fits_text(const std::vector<build_fit>& fits) {
+    std::string s = "\n### A cold run's first-use kernel build\n\n"
+                    "A server whose image does not ship a kernel builds it the first time a step needs it (session 42, "
+                    "docs/first-use-build.md). Where a run's image, launch flags and client say which step that is "
+                    "(tables/measurements.csv `first_use_build`, filled by tables/scripts/first_use_build.py): "
+                    "`prefix_extend`, SGLang v0.5.6's release image on B200 with `--attention-backend trtllm_mla`, at the first "
+                    "prompt step that carries a chunked prompt's continuation (FlashInfer's CUTLASS SM100 FMHA module, built "
+                    "by nvcc; the image has no flashinfer-jit-cache); `moe_sort_switch`, SGLang's gfx950 ROCm images without "
+                    "AITER's prebuilt kernels, MXFP4, a client test prompt of at most 1,024 tokens, at the first prompt step of "
+                    "more than 1,024 tokens (AITER's MXFP4 quant + sort switch). That step of the simulated benchmark run lasts "
+                    "S longer (`engine_overheads::first_use_build`), once a server; never a steady state. S is not published: "
+                    "fitted with `plan::calibrate` by the rule in `fit_first_use_builds`, only where it is systematic (the "
+                    "cold opening's kind of rule): a run is triggered where its simulated cold closed loop meets its row's "
+                    "trigger (the B200 opening overflows the chunk, the MI355X one crosses the 1,024-token switch), and S is "
+                    "fitted only where every triggered run is stalled (p99 above 60 × the median; `validation::"
+                    "first_use_build_census`); one triggered run that did not stall and it is not systematic: S = 0, the "
+                    "rows keep their trigger as data (session 42, fix C: on B200 the build stalls about two runs in three, "
+                    "63 of 92 overflowing runs of that image, and an expected-value form would need a sourced probability). "
+                    "The subset: the triggered runs by id, the 1st, 4th, 7th …, at most a third of the engine's "
+                    "closed-loop TTFT rows on the architecture, passing over a run whose rows would leave a group with fewer "
+                    "than two thirds of its rows as check rows; fitted on each picked run's mean TTFT and its output tokens/s "
+                    "(the makespan carries S too), S alone free. The subset's rows are calibration rows.\n\n"
+                    "| engine | architecture | closed-loop TTFT rows | naming a trigger | triggered (simulated) | of them stalled | "
+                    "not triggered: stalled | calibration rows | S (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n"
+                    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+    for (const build_fit& f : fits) {
+        s += "| " + f.engine + " | " + f.architecture + " | " + std::to_string(f.ttft_rows) + " | " + std::to_string(f.named) +
+             " | " + std::to_string(f.triggered) + " | " + std::to_string(f.stalled) + " | " +
+             std::to_string(f.untriggered_stalled.size()) + " of " + std::to_string(f.untriggered) + " | " +
+             std::to_string(f.rows.size()) + " | ";
+        const std::string catalog = text::plain(f.catalog_s, 4) + " s";
+        if (!f.systematic) {
+            s += std::to_string(f.stalled) + " of " + std::to_string(f.triggered) + " triggered runs stalled: not systematic, S = 0 | " +
+                 catalog + " | |\n";
+            continue;
+        }
+        if (!f.fitted) {
+            s += "not fitted: " + f.failure + " | " + catalog + " | |\n";
+            continue;
+        }
+        s += text::plain(f.s, 4) + " ± " + text::plain(f.se, 2) + " s | " + catalog + " | " + text::plain(f.sigma, 3) + " |\n";
+    }
+    for (const build_fit& f : fits) {
+        if (!f.not_stalled.empty()) {
+            s += "\nTriggered runs of " + f.engine + " on " + f.architecture + " that did not stall (by id): ";
+            for (std::size_t i = 0; i < f.not_stalled.size(); ++i) s += (i ? ", " : "") + f.not_stalled[i];
+            s += ".\n";
+        }
+        if (!f.untriggered_stalled.empty()) {
+            s += "\nStalled runs of " + f.engine + " on " + f.architecture + " that are not triggered (by id): ";
+            for (std::size_t i = 0; i < f.untriggered_stalled.size(); ++i) s += (i ? ", " : "") + f.untriggered_stalled[i];
+            s += ".\n";
+        }
+    }
+    s += "\nFirst-use build calibration subsets (not check rows; listed by id):\n\n";
+    for (const build_fit& f : fits) {
+        if (f.rows.empty()) continue;
+        s += "- " + f.engine + " on " + f.architecture + ": ";
         for (std::size_t i = 0; i < f.rows.size(); ++i) s += (i ? ", " : "") + f.rows[i];
         s += "\n";
     }
@@ -1381,8 +1561,18 @@ std::string opening_wave_text(const std::vector<wave_row>& rows) {
          "simulated ones at every concurrency of the FP8 runs (2–3 s before QuickReduce, research F38 §5), and the MXFP4 "
          "1k runs' waits of 21–25 s are consistent with their c opening requests (about one a client; the TTFT std test "
          "shows c requests at v ≈ p99, not which ones), not random stalls; the rule still reads 7 of 9 runs, the two MXFP4 8k runs at 16 "
-         "and 64 clients being short by more at their medians; on B200, 8 of 15 runs a stall of about 70 s "
-         "whatever the shape: random events, not a function of the run. "
+         "and 64 clients being short by more at their medians; on B200, about half the runs a stall of about 70 s. "
+         "Both stalls are now known to be first-use kernel builds of a cold run (session 42, docs/first-use-build.md; "
+         "Engine fits, A cold run's first-use kernel build): on B200 (SGLang v0.5.6's release image, `--attention-backend "
+         "trtllm_mla`, no flashinfer-jit-cache) the first prompt step carrying a chunked prompt's continuation builds "
+         "FlashInfer's CUTLASS SM100 FMHA module, reached only when the opening burst c · I overflows "
+         "`--chunked-prefill-size` (over InferenceMAX's 175 runs of that image, 0 of 83 fitting runs stall and 63 of 92 "
+         "overflowing ones do: a necessary condition, met with a stall in about two runs of three, INFERRED a JIT cache kept "
+         "by some runners); on MI355X (ROCm images without AITER's prebuilt kernels) every MXFP4 run whose client's test "
+         "prompt has at most 1,024 tokens stalls and no 8k run does, consistent with AITER's 1,024-token MXFP4 quant + sort "
+         "switch (the module built is INFERRED). The simulated benchmark run prices one build S at that step where the rule "
+         "finds it systematic (every triggered run stalled: MI355X); on B200, where 8 of the 10 triggered runs here stalled, "
+         "S is 0 (session 42, fix C). "
          "What SGLang's scheduler does was read at the rows' versions (v0.5.5–v0.5.6, python/sglang/srt/managers/ "
          "scheduler.py, schedule_policy.py, server_args.py, environ.py) and none of it makes the steady TTFT longer "
          "than simulated: admission (PrefillAdder) reserves KV for a new prompt's input + its output and for each running "
@@ -1498,7 +1688,7 @@ std::string factors_text(const std::vector<check_row>& checks, const std::vector
 report build(const std::vector<plan::measurement>& measurements, const std::vector<micro_row>& micro,
              const std::vector<engine_fit>& fits, const std::vector<front_end_fit>& front_ends,
              const std::vector<version_fit>& versions, const std::vector<eager_fit>& eager,
-             const std::vector<cold_fit>& colds) {
+             const std::vector<cold_fit>& colds, const std::vector<build_fit>& builds) {
     std::vector<check_row> checks;
     std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
     std::vector<check_row> beyond;          // check rows at a rate llmcost cannot serve: no figure, a miss
@@ -2055,8 +2245,10 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
              text::signed_percent(b.mean_signed) + " | " + std::to_string(g.stalled) + " |\n";
     }
     s += "\nThe stalled runs (`plan::stalled`: p99 TTFT above 60 × the median; in these artifacts the burst start "
-         "alone gives up to 46 ×), check rows: the mean carries a wait that no engine mechanism here explains, so it "
-         "is reported, not fitted.\n\n| id | measured mean | median | p99 | p99 ÷ median | llmcost mean | median |\n"
+         "alone gives up to 46 ×), check rows: the mean carries a first-use kernel build (session 42, "
+         "docs/first-use-build.md), priced where the row names its trigger (`first_use_build`) and the rule finds the "
+         "build systematic, with the S fitted on a few of them (MI355X); on B200 not every triggered run stalled, S is 0 "
+         "and the stall is left in the mean (Engine fits, A cold run's first-use kernel build).\n\n| id | measured mean | median | p99 | p99 ÷ median | llmcost mean | median |\n"
          "|---|--:|--:|--:|--:|--:|--:|\n" + stall_list + "\n";
     s += opening_wave_text(waves);
     {
@@ -2226,7 +2418,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "MI355X, and the like-for-like medians of CDNA3 and CDNA4 went from 50% and 34% short to 93% and 130% "
          "long. An engine and architecture with no such rows keeps F = 0. The subset's rows "
          "are calibration rows, out of the check-row statistics.\n\n" + front_end_text(front_ends) +
-         cold_fits_text(colds) + version_fits_text(versions) + eager_fits_text(eager);
+         cold_fits_text(colds) + build_fits_text(builds) + version_fits_text(versions) + eager_fits_text(eager);
     s += "\nHow far off the model is, by group:\n\n";
     for (const engine_stats& g : by_engine) {
         if (g.home) continue;
@@ -2542,6 +2734,11 @@ int main(int argc, char** argv) {
         const std::vector<version_fit> versions = fit_versions(measurements, subset);
         const std::vector<eager_fit> eager = fit_host_enqueue(measurements, subset);
         const std::vector<cold_fit> colds = fit_cold_openings(measurements, front_ends, subset);
+        const std::vector<build_fit> builds = fit_first_use_builds(measurements, subset);
+        for (const build_fit& f : builds)
+            if (sample == 1 && f.fitted && std::abs(f.s - f.catalog_s) > 0.01 + 0.005 * std::abs(f.s))
+                std::fprintf(stderr, "llmcost-validation: %s on %s: fit first-use build %.4g s; tables/engines.csv has %.4g s\n",
+                             f.engine.c_str(), f.architecture.c_str(), f.s, f.catalog_s);
         for (const cold_fit& f : colds)
             if (sample == 1 && f.fitted && (std::abs(f.start_s - f.catalog_start_s) > 0.001 + 0.005 * std::abs(f.start_s) ||
                                             std::abs(f.token_us - f.catalog_token_us) > 0.001 + 0.005 * std::abs(f.token_us)))
@@ -2571,7 +2768,7 @@ int main(int argc, char** argv) {
             if (f.fitted && std::abs(f.us - f.catalog_us) > 0.01 + 0.005 * std::abs(f.us))
                 std::fprintf(stderr, "llmcost-validation: %s: fit host enqueue %.4g us per kernel; tables/engines.csv has %.4g us\n",
                              f.profile.c_str(), f.us, f.catalog_us);
-        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds);
+        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds, builds);
         write(positional[1], r.text);
         print_summary("calibration rows (micro, engine fits)", r.calibration);
         print_summary("check rows (serving)", r.check);

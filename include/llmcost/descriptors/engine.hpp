@@ -377,6 +377,60 @@ inline constexpr std::string_view kv_prices_no_step =
     return std::nullopt;
 }
 
+/// What makes a cold benchmark run's server build a kernel at first use (docs/first-use-build.md): a run
+/// property (its image, launch flags and client), not the engine's, read only by a simulated run that starts cold.
+enum class first_use_trigger : unsigned char {
+    none,           ///< nothing the opening reaches is built at first use (or a client warm-up reached it first)
+    /// SGLang v0.5.6's release image on SM100 with `--attention-backend trtllm_mla`: the first prompt step that
+    /// carries a prompt whose earlier tokens are already in the KV cache (a chunked prompt's continuation) plans a
+    /// FlashInfer ragged-prefill wrapper whose plan() nvcc-builds the CUTLASS SM100 FMHA module (sgl-project/sglang
+    /// @7ae368efd python/sglang/srt/layers/attention/flashinfer_mla_backend.py:100-151, 246-249;
+    /// flashinfer-ai/flashinfer@v0.5.3 flashinfer/prefill.py:67-98; the image has no flashinfer-jit-cache,
+    /// docker/Dockerfile:19, 132-134)
+    prefix_extend,
+    /// SGLang's ROCm images built without AITER's prebuilt kernels (gfx950, v0.5.6.post1-v0.5.7): the first prompt
+    /// step whose MoE forward has more than 1,024 tokens takes AITER's separate MXFP4 quant + sort kernels, which a
+    /// test prompt of at most 1,024 tokens never ran (ROCm/aiter@v0.1.9.post1 aiter/fused_moe.py fused_moe_2stages,
+    /// `token_num_quant_moe_sort_switch = 1024`)
+    moe_sort_switch,
+};
+
+/// The words that name a `first_use_trigger` (tables/measurements.csv `first_use_build`).
+inline constexpr std::string_view first_use_trigger_words =
+    "none, prefix_extend (the first prompt step carrying a chunked prompt's continuation), moe_sort_switch (the "
+    "first prompt step of more than 1,024 tokens)";
+[[nodiscard]] constexpr std::optional<first_use_trigger> first_use_trigger_named(std::string_view word) {
+    if (word == "none") return first_use_trigger::none;
+    if (word == "prefix_extend") return first_use_trigger::prefix_extend;
+    if (word == "moe_sort_switch") return first_use_trigger::moe_sort_switch;
+    return std::nullopt;
+}
+[[nodiscard]] constexpr std::string_view to_string(first_use_trigger t) {
+    switch (t) {
+        case first_use_trigger::none: return "none";
+        case first_use_trigger::prefix_extend: return "prefix_extend";
+        case first_use_trigger::moe_sort_switch: return "moe_sort_switch";
+    }
+    return "?";
+}
+
+/// AITER's MoE token count up to which an MXFP4 forward quantizes and sorts its activations in one fused kernel
+/// (ROCm/aiter@v0.1.9.post1 aiter/fused_moe.py fused_moe_2stages: `token_num_quant_moe_sort_switch = 1024`,
+/// `fused_dynamic_mxfp4_quant_moe_sort` at or below it, `quant_func` + `moe_mxfp4_sort` above).
+inline constexpr double aiter_moe_sort_switch_tokens = 1024.0;
+
+/// Whether a cold run's prompt step is the one that meets the trigger (the build is paid once, at the first):
+/// prefix_extend: the step carries a prompt chunk after the prompt's first (extend_prefix_lens > 0);
+/// moe_sort_switch: the step's tokens T > 1,024 (`aiter_moe_sort_switch_tokens`); none: never.
+[[nodiscard]] constexpr bool first_use_build_step(first_use_trigger t, bool carries_continuation, tokens_t step_tokens) {
+    switch (t) {
+        case first_use_trigger::none: return false;
+        case first_use_trigger::prefix_extend: return carries_continuation;
+        case first_use_trigger::moe_sort_switch: return step_tokens.value() > aiter_moe_sort_switch_tokens;
+    }
+    return false;
+}
+
 /// Host and launch costs that the GPU waits for.
 struct engine_overheads {
     seconds_t step{};          ///< per step: scheduling, input preparation, sampling not overlapped with the GPU
@@ -430,6 +484,12 @@ struct engine_overheads {
     /// Per prompt token of the opening's requests (a server's first `clients`), added to each prompt step
     /// that carries them (see `cold_start`). 0: none.
     seconds_t cold_prompt_token{};
+    /// A first-use kernel build, once: the stall S a cold benchmark run's server pays at the first prompt step that
+    /// meets the run's `first_use_trigger` (a kernel compiled at first use that the server's warm-up and the
+    /// client's single test prompt never reached; docs/first-use-build.md). Added to that step's duration, so every
+    /// request whose prompt is in or behind it waits S. Read only by a simulated run that starts cold
+    /// (`sim::options::cold_engine` with `sim::options::first_use_build`); never by a steady-state price. 0: none.
+    seconds_t first_use_build{};
     /// What a cold server's prompt step adds for the opening's prompts it carries:
     /// Δt = cold_start · [the first such step] + cold_prompt_token · P_open (docs/sglang-closed-loop-ttft.md §4).
     [[nodiscard]] constexpr seconds_t cold_opening(tokens_t opening_prompt, bool first_opening_step) const {
@@ -772,6 +832,8 @@ struct engine_profile {
              "a benchmark run's cold opening must be in [0, 600 s)");
         time(overheads.cold_prompt_token, "overheads.cold_prompt_token (s)", 1e-3,
              "a cold opening's cost per prompt token must be in [0, 1 ms)");
+        time(overheads.first_use_build, "overheads.first_use_build (s)", 600.0,
+             "a benchmark run's first-use kernel build must be in [0, 600 s)");
         time(collectives.all_reduce_latency, "collectives.all_reduce_latency (s)", 1e-2,
              "an all-reduce latency must be in [0, 10 ms)");
         require(non_negative_finite(collectives.custom_all_reduce_max.value()), s,

@@ -108,6 +108,8 @@ struct engine_row {
     /// 1: the engine runs a fused shared expert whole on every EP rank of a TEP layout
     /// (`engine_moe::shared_expert_ep_replicated`); 0: TP-sharded
     double shared_expert_ep_replicated;
+    /// a benchmark run's first-use kernel build (`engine_overheads::first_use_build`), s; 0: none
+    double first_use_build_s;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -176,7 +178,8 @@ struct engine_row {
                       .prefill_launch = microseconds(r.prefill_launch_us),
                       .host_enqueue = microseconds(r.host_enqueue_us),
                       .cold_start = milliseconds(r.cold_start_ms),
-                      .cold_prompt_token = microseconds(r.cold_prompt_token_us)},
+                      .cold_prompt_token = microseconds(r.cold_prompt_token_us),
+                      .first_use_build = seconds(r.first_use_build_s)},
         .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),

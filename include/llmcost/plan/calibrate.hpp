@@ -69,6 +69,7 @@ enum class parameter {
     host_enqueue,      ///< the rows' engine's host enqueue per kernel without CUDA graphs (`engine_overheads::host_enqueue`)
     cold_start,        ///< the rows' engine's cold opening of a benchmark run, once (`engine_overheads::cold_start`)
     cold_prompt_token, ///< and its cost per opening prompt token (`engine_overheads::cold_prompt_token`)
+    first_use_build,   ///< the rows' engine's first-use kernel build in a cold run, once (`engine_overheads::first_use_build`)
 };
 
 inline constexpr std::array all_parameters{parameter::hbm,          parameter::matmul,
@@ -76,7 +77,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
                                            parameter::kernel_overhead, parameter::link_latency,
                                            parameter::link_fraction, parameter::request_overhead,
                                            parameter::host_enqueue, parameter::cold_start,
-                                           parameter::cold_prompt_token};
+                                           parameter::cold_prompt_token, parameter::first_use_build};
 
 /// The member's name: "hbm", "matmul_half_dim", …
 [[nodiscard]] constexpr std::string_view to_string(parameter p) {
@@ -92,6 +93,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::host_enqueue: return "host_enqueue";
         case parameter::cold_start: return "cold_start";
         case parameter::cold_prompt_token: return "cold_prompt_token";
+        case parameter::first_use_build: return "first_use_build";
     }
     return "?";
 }
@@ -110,6 +112,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::host_enqueue: return "engine host enqueue per kernel, CUDA graphs off";
         case parameter::cold_start: return "engine cold opening of a benchmark run, once";
         case parameter::cold_prompt_token: return "engine cold opening per opening prompt token";
+        case parameter::first_use_build: return "engine first-use kernel build of a cold benchmark run, once";
     }
     return "?";
 }
@@ -117,7 +120,8 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
 /// SI unit of the parameter: "s" for times, "" for fractions and n₀ (a matrix dimension).
 [[nodiscard]] constexpr std::string_view unit_of(parameter p) {
     return p == parameter::kernel_overhead || p == parameter::link_latency || p == parameter::request_overhead ||
-                   p == parameter::host_enqueue || p == parameter::cold_start || p == parameter::cold_prompt_token
+                   p == parameter::host_enqueue || p == parameter::cold_start || p == parameter::cold_prompt_token ||
+                   p == parameter::first_use_build
                ? "s"
                : "";
 }
@@ -147,6 +151,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::host_enqueue: return e.host_enqueue;
         case parameter::cold_start: return e.cold_start;
         case parameter::cold_prompt_token: return e.cold_prompt_token;
+        case parameter::first_use_build: return e.first_use_build;
     }
     return e.hbm;
 }
@@ -233,7 +238,7 @@ inline constexpr double jacobian_step = 1e-4;
 [[nodiscard]] constexpr double typical(parameter p) {
     return p == parameter::matmul_half_dim ? 256.0
            : p == parameter::request_overhead ? 1e-3
-           : p == parameter::cold_start       ? 1.0
+           : p == parameter::cold_start || p == parameter::first_use_build ? 1.0
                                               : 1e-6;
 }
 
@@ -292,6 +297,8 @@ template <class Figure>
     if (fit.find(parameter::cold_start) != nullptr) x.d.engine.overheads.cold_start = seconds(fit.fitted.cold_start);
     if (fit.find(parameter::cold_prompt_token) != nullptr)
         x.d.engine.overheads.cold_prompt_token = seconds(fit.fitted.cold_prompt_token);
+    if (fit.find(parameter::first_use_build) != nullptr)
+        x.d.engine.overheads.first_use_build = seconds(fit.fitted.first_use_build);
     return x;
 }
 

@@ -248,6 +248,10 @@ struct measurement {
     /// The share of KV blocks the run's admission keeps free (`scheduler_limits::admission_watermark`): 0.01 where
     /// the row runs vLLM V0's block manager, 0 elsewhere. Simulated runs only.
     double kv_watermark = 0;
+    /// What makes the run's cold server build a kernel at first use (`first_use_trigger`, a run property: its image,
+    /// launch flags and client; docs/first-use-build.md): read by its simulated closed loop only (`closed_loop_run`),
+    /// where the first prompt step that meets it lasts the engine's `first_use_build` longer. none: no build.
+    first_use_trigger first_use_build = first_use_trigger::none;
     /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
     /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
     /// simulator's median (like for like); p99 far above the median marks a stall (`stalled`).
@@ -539,7 +543,8 @@ struct measurement {
 /// `client_lengths` of the row's shape, batch · dp clients released at time 0 (the burst start),
 /// each next prompt sent when an answer ends; seed 1, so the figures are the same on every run. The
 /// servers start cold (`sim::options::cold_engine`): the benchmark launched them just before its burst,
-/// so the opening pays the engine's cold opening (`engine_overheads::cold_opening`; 0 in most profiles).
+/// so the opening pays the engine's cold opening (`engine_overheads::cold_opening`; 0 in most profiles) and,
+/// where the row's `first_use_build` trigger is met, its first-use kernel build (`engine_overheads::first_use_build`).
 [[nodiscard]] inline sim::result closed_loop_run(const measurement& x) {
     require(x.prompts > 0.0 && x.how == scenario::fixed_batch, x.id, "prompts", x.prompts,
             "a closed-loop run needs a fixed_batch row with prompts > 0");
@@ -547,7 +552,7 @@ struct measurement {
                               .output = client_lengths(x.r.output, x.range_ratio),
                               .arrivals = workload::closed_loop(x.batch * x.d.layout.dp)};
     return sim::simulate(as_driven(x), t, {.limits = closed_loop_limits(x), .requests = x.prompts, .seed = 1, .keep_requests = false,
-                                  .timeline_points = 0, .cold_engine = true});
+                                  .timeline_points = 0, .cold_engine = true, .first_use_build = x.first_use_build});
 }
 
 /// A disaggregated row's pools as driven (`as_driven`: the front end where the client came through the
@@ -974,6 +979,8 @@ struct efficiency_parameters {
     /// (`engine_overheads::cold_start`, `cold_prompt_token`), the engine's like `request_overhead`.
     double cold_start = 0.0;
     double cold_prompt_token = 0.0;
+    /// Seconds, once: a cold benchmark run's first-use kernel build (`engine_overheads::first_use_build`), the engine's.
+    double first_use_build = 0.0;
 
     [[nodiscard]] bool operator==(const efficiency_parameters&) const = default;
 };

@@ -114,6 +114,7 @@ struct engine {
     double shared_prefix = 0;    ///< its length (0: the shorter prompt)
     bool ignore_max_position = false;  ///< requests past max_position priced as fits (options::ignore_max_position)
     bool cold = false;           ///< a closed loop on servers started cold: the opening pays `cold_opening`
+    first_use_trigger build = first_use_trigger::none;  ///< a cold closed loop's first-use build trigger (`options::first_use_build`)
     /// Attention-DP ranks under TensorRT-LLM's balance (`scheduler_limits::adp_timeout_iters`): R ≥ 2
     /// with the balance on, else 1 (no balance).
     double adp_ranks = 1;
@@ -210,6 +211,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     double stalled = 0.0;  // swap time since the last step: the next tokens wait for it too (ITL)
     double previous_step = 0;  // the last step's time, 0 when the engine was idle before it
     bool opening_started = false;  // a cold server has run a step of its opening (`engine::cold`)
+    bool built = false;            // a cold server has paid its first-use build (`engine::build`)
     // A decode target (`scheduler_limits::decode_cut`, AMD's MLPerf V0 scheduler): the running queue in
     // V0's order (slot, ticket; an entry whose slot no longer holds that ticket, or no longer runs, is
     // stale), and the sequences it leaves out of the decode (running, holding their KV, not decoding).
@@ -584,6 +586,16 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 opening_started = true;
             }
         }
+        // A cold server's first-use kernel build, once: at the first prompt step that meets the run's trigger
+        // (`first_use_build_step`: a chunk after its prompt's first, or the step's tokens, answers and chunks).
+        if (e.build != first_use_trigger::none && !built && ps > 0) {
+            bool continuation = false;
+            for (std::size_t id : chunk_of_step) continuation = continuation || s[id].prefilled > 0.0;
+            if (first_use_build_step(e.build, continuation, tokens(dec + chunk_sum))) {
+                cold += e.pm.d.engine.overheads.first_use_build.value();
+                built = true;
+            }
+        }
         // One rank's step: its dec answers (context cx in all), then n_prompts prompt chunks of
         // prompt_tokens tokens, by the library's one step formula.
         auto price = [&](double cx, double n_prompts, double prompt_tokens, double pairs, double kv_prefill, double before) {
@@ -866,6 +878,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.shared_prefix = o.shared_prefix_tokens;
     e.ignore_max_position = o.ignore_max_position;
     e.cold = o.cold_engine && closed_loop;
+    e.build = e.cold ? o.first_use_build : first_use_trigger::none;
     e.adp_ranks = o.limits.adp_timeout_iters > 0.0 ? static_cast<double>(d.attention_ranks()) : 1.0;
     e.seed = o.seed;
     e.adp_others_rate = o.adp_others_rate;

@@ -227,6 +227,10 @@ struct options {
     /// prompt steps carrying each server's opening requests (its first closed-loop clients') pay the
     /// engine's cold opening (`engine_overheads::cold_opening`). Read by a closed loop only; false: warm.
     bool cold_engine = false;
+    /// What makes such a cold server build a kernel at first use (`first_use_trigger`; a run property: its image,
+    /// flags and client): the first prompt step that meets it lasts `engine_overheads::first_use_build` longer, once
+    /// per server. Read with `cold_engine` only; none: no build.
+    first_use_trigger first_use_build = first_use_trigger::none;
     /// Under TensorRT-LLM's attention-DP balance (`scheduler_limits::adp_timeout_iters`): the rate
     /// (prompts per second) at which each of the other attention ranks gets its next waiting prompt,
     /// where known; none: the simulated rank's own rate so far (answers completed ÷ time in a closed
