@@ -210,10 +210,17 @@ TEST_CASE("first-use build: the profile and the table refuse a bad one, naming t
 TEST_CASE("first-use build: a row's trigger word, or a refusal naming the column") {
     const std::string header =
         "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
-        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,first_use_build\n";
+        "rate_per_s,batch,prompts,input_tokens,output_tokens,metric,value,unit,source,prefill_workers,first_use_build\n";
     auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "f.csv"); };
     auto row = [](const char* id) {
-        return std::string(id) + ",check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,1,bf16,bf16,fixed_batch,0,8,8192,,8,1000,100,ttft_s,1,s,s,";
+        return std::string(id) + ",check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,1,bf16,bf16,fixed_batch,0,8,8192,,8,80,1000,100,ttft_s,1,s,s,,";
+    };
+    // The same run with no closed loop (prompts 0), or disaggregated (one prefill worker).
+    auto steady_row = [](const char* id) {
+        return std::string(id) + ",check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,1,bf16,bf16,fixed_batch,0,8,8192,,8,0,1000,100,ttft_s,1,s,s,,";
+    };
+    auto disagg_row = [](const char* id) {
+        return std::string(id) + ",check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,1,bf16,bf16,fixed_batch,0,8,8192,,8,80,1000,100,ttft_s,1,s,s,1,";
     };
     const auto rows = rows_of(row("A") + "prefix_extend\n" + row("B") + "moe_sort_switch\n" + row("C") + "none\n" + row("D") + "\n");
     REQUIRE(rows.size() == 4);
@@ -222,10 +229,27 @@ TEST_CASE("first-use build: a row's trigger word, or a refusal naming the column
     CHECK(rows[2].first_use_build == first_use_trigger::none);
     CHECK(rows[3].first_use_build == first_use_trigger::none);  // empty: none
     const std::string m = test::message_of([&] { return rows_of(row("E") + "tile_bucket\n"); });
-    CHECK(test::contains(m, "f.csv:2:25"));
+    CHECK(test::contains(m, "f.csv:2:27"));  // the 27th column: first_use_build
     CHECK(test::contains(m, "first_use_build"));
     CHECK(test::contains(m, "tile_bucket"));
     CHECK(test::contains(m, "prefix_extend"));
+
+    // A trigger where it cannot apply: refused with file:line:column, the column, the word and the rule.
+    const std::string s = test::message_of([&] { return rows_of(row("F") + "none\n" + steady_row("G") + "prefix_extend\n"); });
+    CHECK(test::contains(s, "f.csv:3:27"));
+    CHECK(test::contains(s, "first_use_build"));
+    CHECK(test::contains(s, "prefix_extend"));
+    CHECK(test::contains(s, "prompts > 0"));
+    const std::string d = test::message_of([&] { return rows_of(disagg_row("H") + "moe_sort_switch\n"); });
+    CHECK(test::contains(d, "f.csv:2:27"));
+    CHECK(test::contains(d, "moe_sort_switch"));
+    CHECK(test::contains(d, "no prefill workers"));
+    // none / empty stays accepted on both kinds of row.
+    CHECK(rows_of(steady_row("I") + "none\n" + steady_row("J") + "\n").size() == 2);
+    // A row built in code: validate() refuses it too, naming the field.
+    plan::measurement x = rows_of(steady_row("K") + "\n").front();
+    x.first_use_build = first_use_trigger::moe_sort_switch;
+    CHECK(test::contains(test::error_of([&] { x.validate(); return 0; }), "first_use_build"));
 }
 
 TEST_CASE("first-use build: a calibration parameter like the cold opening's") {
