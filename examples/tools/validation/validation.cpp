@@ -1198,9 +1198,12 @@ std::vector<build_fit> fit_first_use_builds(const std::vector<plan::measurement>
             picked.push_back(stalled[i]);
             picked_rows.insert(picked_rows.end(), run.begin(), run.end());
         }
-        const std::vector<plan::measurement> fit_rows = calibration_rows(picked_rows, f.rows, subset_ids, [](plan::measurement& y) {
-            y.median_ttft = false;  // the mean: the stall is in it
-        });
+        // At least two runs (each brings two rows: its TTFT mean and its tokens/s), else no fit and no calibration row.
+        const std::vector<plan::measurement> fit_rows =
+            picked.size() < 2 ? std::vector<plan::measurement>{}
+                              : calibration_rows(picked_rows, f.rows, subset_ids, [](plan::measurement& y) {
+                                    y.median_ttft = false;  // the mean: the stall is in it
+                                });
         plan::calibration_options o{.free = {plan::parameter::first_use_build}};
         if (!fit_rows.empty()) {
             plan::efficiency_parameters start = plan::parameters_of(fit_rows.front().d.hw);
@@ -1212,7 +1215,7 @@ std::vector<build_fit> fit_first_use_builds(const std::vector<plan::measurement>
             start.first_use_build = 10.0;
             o.start = start;
         }
-        calibrate_fit(f, fit_rows, 2, "fewer than two stalled runs in the subset", o, [&](const plan::fitted_parameter& q) {
+        calibrate_fit(f, fit_rows, 2, "fewer than two stalled runs in the subset (" + std::to_string(picked.size()) + ")", o, [&](const plan::fitted_parameter& q) {
             if (q.which == plan::parameter::first_use_build) {
                 f.s = q.value;
                 f.se = q.standard_error;
@@ -1229,7 +1232,8 @@ std::string build_fits_text(const std::vector<build_fit>& fits) {
                     "docs/first-use-build.md). Where a run's image, launch flags and client say which step that is "
                     "(tables/measurements.csv `first_use_build`, filled by tables/scripts/first_use_build.py): "
                     "`prefix_extend`, SGLang v0.5.6's release image on B200 with `--attention-backend trtllm_mla`, at the first "
-                    "prompt step that carries a chunked prompt's continuation (FlashInfer's CUTLASS SM100 FMHA module, built "
+                    "prompt step that carries a prompt chunk with tokens already in the KV cache (with the radix cache off, a "
+                    "chunked prompt's continuation; FlashInfer's CUTLASS SM100 FMHA module, built "
                     "by nvcc; the image has no flashinfer-jit-cache); `moe_sort_switch`, SGLang's gfx950 ROCm images without "
                     "AITER's prebuilt kernels, MXFP4, a client test prompt of at most 1,024 tokens, at the first prompt step of "
                     "more than 1,024 tokens (AITER's MXFP4 quant + sort switch). That step of the simulated benchmark run lasts "
@@ -1244,7 +1248,11 @@ std::string build_fits_text(const std::vector<build_fit>& fits) {
                     "The subset: the triggered runs by id, the 1st, 4th, 7th …, at most a third of the engine's "
                     "closed-loop TTFT rows on the architecture, passing over a run whose rows would leave a group with fewer "
                     "than two thirds of its rows as check rows; fitted on each picked run's mean TTFT and its output tokens/s "
-                    "(the makespan carries S too), S alone free. The subset's rows are calibration rows.\n\n"
+                    "(the makespan carries S too), S alone free, at least two runs. The subset's rows are calibration rows. Said "
+                    "plainly: this subset rule was settled after a look, not before it. Its first form (each picked run's "
+                    "TTFT row only) was refused by `validation.engine_targets` (it left SGLang's B200 latency group short of "
+                    "two thirds of check rows), so the group clause and the tokens/s rows were added; the 3rd, 6th … "
+                    "alternative was tried (S 38.9 s on B200) and dropped (session 42, docs/first-use-build.md §3).\n\n"
                     "| engine | architecture | closed-loop TTFT rows | naming a trigger | triggered (simulated) | of them stalled | "
                     "not triggered: stalled | calibration rows | S (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n"
                     "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";

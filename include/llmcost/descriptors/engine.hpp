@@ -415,9 +415,10 @@ inline constexpr std::string_view first_use_trigger_words =
 }
 
 /// AITER's MoE token count up to which an MXFP4 forward quantizes and sorts its activations in one fused kernel
-/// (ROCm/aiter@v0.1.9.post1 aiter/fused_moe.py fused_moe_2stages: `token_num_quant_moe_sort_switch = 1024`,
-/// `fused_dynamic_mxfp4_quant_moe_sort` at or below it, `quant_func` + `moe_mxfp4_sort` above).
-inline constexpr double aiter_moe_sort_switch_tokens = 1024.0;
+/// (ROCm/aiter@v0.1.9.post1 aiter/fused_moe.py:890 fused_moe_2stages: `token_num_quant_moe_sort_switch = 1024`,
+/// `fused_dynamic_mxfp4_quant_moe_sort` at or below it, `quant_func` + `moe_mxfp4_sort` above; SGLang's MXFP4 MoE
+/// reaches it: sglang@820e97d6c python/sglang/srt/layers/quantization/quark/quark_moe.py:233–247).
+inline constexpr tokens_t aiter_moe_sort_switch_tokens = tokens(1024.0);
 
 /// Whether a cold run's prompt step is the one that meets the trigger (the build is paid once, at the first):
 /// prefix_extend: the step carries a prompt chunk after the prompt's first (extend_prefix_lens > 0);
@@ -426,7 +427,7 @@ inline constexpr double aiter_moe_sort_switch_tokens = 1024.0;
     switch (t) {
         case first_use_trigger::none: return false;
         case first_use_trigger::prefix_extend: return carries_continuation;
-        case first_use_trigger::moe_sort_switch: return step_tokens.value() > aiter_moe_sort_switch_tokens;
+        case first_use_trigger::moe_sort_switch: return step_tokens.value() > aiter_moe_sort_switch_tokens.value();
     }
     return false;
 }

@@ -252,6 +252,10 @@ struct measurement {
     /// launch flags and client; docs/first-use-build.md): read by its simulated closed loop only (`closed_loop_run`),
     /// where the first prompt step that meets it lasts the engine's `first_use_build` longer. none: no build.
     first_use_trigger first_use_build = first_use_trigger::none;
+    /// The trigger's rule: it is met only by a colocated closed-loop client's simulated run (`closed_loop_run`).
+    static constexpr std::string_view first_use_build_rule =
+        "a first-use build trigger is met only by a colocated closed-loop client's simulated run: it needs prompts > 0 "
+        "and no prefill workers (a disaggregated row's own closed loop does not price it); none or empty elsewhere";
     /// A TTFT row's median and 99th percentile over the run's requests, where the artifact gives
     /// them beside the mean (`value`), in s; 0: not given. The median is compared with the
     /// simulator's median (like for like); p99 far above the median marks a stall (`stalled`).
@@ -396,6 +400,8 @@ struct measurement {
                 "a 99th percentile is at least the median");
         require(!median_ttft || (what == metric::ttft_s && prompts > 0.0), s, "median_ttft", 1.0,
                 "a run's median TTFT is its simulated closed-loop run's: it needs a TTFT row with prompts > 0");
+        require(first_use_build == first_use_trigger::none || (prompts > 0.0 && !disaggregated()), s, "first_use_build",
+                static_cast<double>(first_use_build), first_use_build_rule);
         validate_pools();
         if (how == scenario::single_prefill)
             require(what == metric::ttft_s, s, "metric", static_cast<double>(what),
