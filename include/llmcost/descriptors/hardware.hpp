@@ -145,7 +145,9 @@ struct achievable_fractions {
         // The kernel computes the padded rows, so the size curve sees them too: the time of a GEMM
         // then never falls as rows are added within a unit (`padded_rows(m, tile)`).
         V padded = L::map(m, [tile](double x) { return x > 0.0 ? padded_rows(x, tile) : 1.0; });
-        if (L::any(window >= 1.0))  // a steady state's mean step: the staircase's mean over the window, lane by lane
+        // A steady state's mean step: the staircase's mean over the window, lane by lane. Without a padding tile
+        // (T = 0: the hardware's 64-row tiles) `expected_padded_rows` is the exact rows, so the lanes stay vectorised.
+        if (tile > 0.0 && L::any(window >= 1.0))
             for (int i = 0; i < L::width; ++i)
                 if (const double x = L::get(m, i); x > 0.0)
                     L::set(padded, i, expected_padded_rows(x, tile, L::get(window, i)));

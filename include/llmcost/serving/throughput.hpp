@@ -506,7 +506,8 @@ template <class V>
     // The steps' token counts spread with the Poisson prompts they carry (`prompt_spread_window`): the engine's
     // steps, the same for the mixture and for the steps my decodes share with the others' prompts (TPOT).
     const V q = b / output * chunks;
-    const V window = prompt_spread_window(q, s.prefill_tokens);
+    // Only a padding FP8 kernel reads the window (`matmul_at_rows`); elsewhere it stays 0 and its √ is not taken.
+    const V window = pm.dense_fp8_tile_rows > 0.0 ? prompt_spread_window(q, s.prefill_tokens) : L::constant(0.0);
     c.steps = mix_steps(pm, s, b, q, window);
     c.step_time = c.steps.mean();
     c.tpot = mean_step_below(pm, s, b, c.steps, V(others / output * chunks), window);
@@ -763,7 +764,7 @@ template <duration T>
     const double prompts = 1.0 + s.residual.value() / gap;
     const sequence_terms<double> terms = serving_sequence_terms(pm, r, chunks);
     // The λ·R others are Poisson, mine is not: the spread of theirs (`prompt_spread_window`).
-    const double window = prompt_spread_window(prompts - 1.0, terms.prefill_tokens);
+    const double window = pm.dense_fp8_tile_rows > 0.0 ? prompt_spread_window(prompts - 1.0, terms.prefill_tokens) : 0.0;
     return s.residual + seconds(mix_steps(pm, terms, neighbours, prompts, window).mean()) * chunks.count;
 }
 }  // namespace detail
