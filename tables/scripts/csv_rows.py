@@ -101,3 +101,13 @@ def apply_refits(path, rounds):
                      sentence.format(field=field, old=old, new=new, fit=fit), path, profile)
     save(path, rows)
     print(f"{path}: " + ", ".join(f"{p} {f} = {v[1]}" for fits, _ in rounds for (p, f), v in fits.items()))
+
+
+def replace_marked(cell, marker, end, note):
+    """`cell` with its span from `marker` to `end` (an earlier wording of a script's note) replaced by `note`, or with
+    `note` appended where the cell has no such span: a script's sentence in a notes cell, once."""
+    if marker in cell and end in cell:
+        a = cell.index(marker)
+        b = cell.index(end, a) + len(end)
+        return cell[:a] + note + cell[b:]
+    return cell + note

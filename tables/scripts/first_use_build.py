@@ -40,7 +40,7 @@ Fills, idempotently (run from the repository root, then `python3 tables/scripts/
 
 import sys
 
-from csv_rows import insert_columns, load, row_named, save
+from csv_rows import insert_columns, load, replace_marked, row_named, save
 
 MEASUREMENTS, ENGINES = "tables/measurements.csv", "tables/engines.csv"
 ROW_COLUMN, ENGINE_COLUMN = "first_use_build", "first_use_build_s"
@@ -116,13 +116,7 @@ def image_of(version):
 
 def set_note(row, col, note):
     """Appends `note` to the row's notes once; an earlier wording (from the marker to the script's name) replaced."""
-    cell = row[col]
-    if ROW_MARKER in cell and ROW_END in cell:
-        a = cell.index(ROW_MARKER)
-        b = cell.index(ROW_END, a) + len(ROW_END)
-        row[col] = cell[:a] + note + cell[b:]
-    else:
-        row[col] = cell + note
+    row[col] = replace_marked(row[col], ROW_MARKER, ROW_END, note)
 
 
 def launch_notes(r, c):
@@ -206,12 +200,7 @@ def main():
         r = row_named(rows, name, ENGINES)
         r[col] = s
         note = ENGINE_NOTE_ZERO if s == "0" else ENGINE_NOTE.format(s=s)
-        if ENGINE_MARKER in r[src] and ENGINE_END in r[src]:
-            a = r[src].index(ENGINE_MARKER)
-            b = r[src].index(ENGINE_END, a) + len(ENGINE_END)
-            r[src] = r[src][:a] + note + r[src][b:]
-        else:
-            r[src] += note
+        r[src] = replace_marked(r[src], ENGINE_MARKER, ENGINE_END, note)
     save(ENGINES, rows)
     print(f"{ENGINES}: {ENGINE_COLUMN}: " + ", ".join(f"{n} {s} s" for n, s in FITTED.items()))
 

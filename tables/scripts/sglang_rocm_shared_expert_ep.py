@@ -22,7 +22,7 @@ appended once (an earlier wording of it, from its marker to this script's name, 
   python3 tables/scripts/sglang_rocm_shared_expert_ep.py
 """
 
-from csv_rows import insert_columns, load, row_named, save
+from csv_rows import insert_columns, load, replace_marked, row_named, save
 
 ENGINES = "tables/engines.csv"
 COLUMN = "shared_expert_ep_replicated"
@@ -47,12 +47,7 @@ def main():
     for name in PROFILES:
         r = row_named(rows, name, ENGINES)
         r[h.index(COLUMN)] = "1"
-        if MARKER in r[src]:  # an earlier wording: replaced, from its marker to this script's name
-            a = r[src].index(MARKER)
-            b = r[src].index(END, a) + len(END)
-            r[src] = r[src][:a] + NOTE + r[src][b:]
-        else:
-            r[src] += NOTE
+        r[src] = replace_marked(r[src], MARKER, END, NOTE)  # an earlier wording: replaced, marker to script name
     save(ENGINES, rows)
     print(f"{ENGINES}: {', '.join(PROFILES)}: {COLUMN} 1")
 
