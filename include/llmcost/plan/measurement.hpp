@@ -188,7 +188,8 @@ struct measurement {
     /// prompt first, after one token per running answer (TensorRT-LLM's `enable_chunked_context` with
     /// `context_chunking_policy` first_come_first_served: tensorrt_llm/batch_manager/microBatchScheduler.cpp
     /// `setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>`); the row's prompt chunk is then `max_tokens`
-    /// (`closed_loop_limits`). false: the engine's own rule. Needs `max_tokens`; a colocated row's.
+    /// (`closed_loop_limits`, `offline_limits`). false: the engine's own rule. Needs `max_tokens`; a colocated
+    /// TensorRT-LLM online or offline row's (trtllm-bench 0.17 on TensorRT engines, NVIDIA's MLPerf harness).
     bool chunked_context = false;
     /// How the run's harness spread its queries over the replicas (`online_arrivals`): NVIDIA's MLPerf
     /// harness sends each Server query to the instance with the fewest pending samples and each
