@@ -607,7 +607,7 @@ TEST_CASE("measurements: an offline row whose scheduler holds prompts is priced 
     CHECK(simulated < closed);  // prompt steps alone cost the waiting answers their turn, never less
     // Refused, named: a simulated offline run of a row whose scheduler does not hold prompts.
     CHECK_THROWS_WITH_AS((void)plan::offline_run(rows[2]),
-                         doctest::Contains("Q: receive_interval / prefill_alone / min_waiting_prompts / decode_target_max / chunked_context = 1: "
+                         doctest::Contains("Q: receive_interval / prefill_alone / min_waiting_prompts / adp_timeout_iters / decode_target_max / chunked_context = 1: "
                                            "a simulated offline run needs a scheduler that holds prompts"),
                          invalid_input);
 }
@@ -653,7 +653,7 @@ TEST_CASE("measurements: a simulated offline run is sized by one batch, under it
     CHECK(plan::offline_run_batch(capped[0]).requests == 4000.0);
     // Refused, named: a row priced in closed form has no simulated run to size; its scheduler columns are named.
     CHECK_THROWS_WITH_AS((void)plan::offline_run_batch(rows[2]),
-                         doctest::Contains("C: receive_interval / prefill_alone / min_waiting_prompts / decode_target_max / chunked_context = 1: "
+                         doctest::Contains("C: receive_interval / prefill_alone / min_waiting_prompts / adp_timeout_iters / decode_target_max / chunked_context = 1: "
                                            "a simulated offline run's batch needs a scheduler that holds prompts"),
                          invalid_input);
 }
@@ -1150,15 +1150,11 @@ TEST_CASE("measurements: an offline TensorRT-LLM row with chunked context, by ha
             tokens_sum += c;
             before_sum += before;
         }
+        // n chunks priced by their means (one chunk: its own size; step 2's two: as the simulator does, by their sums)
         const double n = static_cast<double>(chunks.size());
-        if (chunks.size() > 1) {  // two chunks of different sizes: priced as the simulator does, by their sums (means)
-            return step_pass(d, {.decode_sequences = decodes, .decode_context = tokens(context), .prefill_sequences = n,
-                                 .prefill_tokens = tokens(tokens_sum / n), .prefill_prefix = tokens(before_sum / n)})
-                .time()
-                .value();
-        }
+        const double per = chunks.empty() ? 0.0 : 1.0 / n;
         return step_pass(d, {.decode_sequences = decodes, .decode_context = tokens(context), .prefill_sequences = n,
-                             .prefill_tokens = tokens(tokens_sum), .prefill_prefix = tokens(before_sum)})
+                             .prefill_tokens = tokens(tokens_sum * per), .prefill_prefix = tokens(before_sum * per)})
             .time()
             .value();
     };
@@ -1173,6 +1169,10 @@ TEST_CASE("measurements: an offline TensorRT-LLM row with chunked context, by ha
     // hand step takes the mean chunk, 500 tokens after 500), and a decode's context is its tokens so far.
     CHECK(plan::predict(x) == doctest::Approx(by_hand).epsilon(1e-4));
     CHECK(plan::predict(x) == plan::offline_run(x));
+    // The six steps themselves: the two requests run alone (max batch 2) take exactly the steps listed above.
+    const workload::traffic two{.input = workload::fixed(tokens(1500.0)), .output = workload::fixed(tokens(3.0)),
+                                .arrivals = workload::closed_loop(2.0)};
+    CHECK(sim::simulate(d, two, {.limits = plan::closed_loop_limits(x), .requests = 2.0}).steps == 6.0);
     // Without chunking, the same row's 1,500-token prompt is longer than the 1,000-token cap: refused, named
     // (`require_prompt_within_step_cap`: TensorRT-LLM refuses such a prompt, LLM._check_arguments).
     const std::string refused = test::error_of([&] { return plan::predict(rows[1]); });
@@ -1192,15 +1192,41 @@ TEST_CASE("measurements: an offline chunked row whose prompt fits the budget: th
         with_chunks + "C,check,Llama-3.1-8B,H100 SXM5,trtllm,0.17,1,1,1,1,fp8,fp8,offline,,4096,1000,,,500,500,output_tokens_per_s,1,tok/s,s,1\n",
         "c.csv")[0];
     CHECK_FALSE(plan::holds_prompts(x));
+    // The row's chunk is the budget (`row_prompt_chunk`); it does not cut a 500-token prompt, so the closed form
+    // leaves it out (`offline_limits`): one chunk of I ≤ M is the whole prompt.
+    CHECK(plan::row_prompt_chunk(x).value() == 1000.0);
     const scheduler_limits l = plan::offline_limits(x);
-    CHECK(l.prefill_chunk.value() == 1000.0);
+    CHECK(l.prefill_chunk.value() == 0.0);
     const batch_limit b = max_batch(plan::as_run(x), x.r, l);
     CHECK(b.batch == 500.0);
     CHECK(b.limited_by == "max tokens per step");
-    // One chunk of I ≤ M is the whole prompt: the same figure as the closed form without a chunk.
-    scheduler_limits whole = l;
-    whole.prefill_chunk = tokens(0.0);
-    CHECK(plan::predict(x) == doctest::Approx(saturated(plan::as_driven(x), x.r, whole).output_rate.value()).epsilon(1e-12));
+    // The same figure as the closed form with the prompt as one chunk of M.
+    scheduler_limits one_chunk = l;
+    one_chunk.prefill_chunk = tokens(1000.0);
+    CHECK(plan::predict(x) == doctest::Approx(saturated(plan::as_driven(x), x.r, one_chunk).output_rate.value()).epsilon(1e-12));
+}
+
+TEST_CASE("measurements: a vLLM offline row whose budget is below its prompt is chunked by its profile, not refused") {
+    // vLLM V1 chunks prompts to the step's budget (--max-num-batched-tokens; the profile's chunked_prefill): a
+    // 1,500-token prompt under M = 1,000 is two chunks of 750 (`split_prompt`), the same chunk rule as the simulated
+    // run's (`row_prompt_chunk`). The batch keeps its decodes plus the prompt tokens they bring near M:
+    // b = 1,000 ÷ (1 + 1,500 ÷ 500) = 250, below the max batch 256 and the KV room (about 520 sequences of 2,000
+    // tokens on an H100 for Llama-3.1-8B in FP8).
+    const plan::measurement x = plan::with_own_engine(io::parse_measurements_csv(
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source\n"
+        "V,check,Llama-3.1-8B,H100 SXM5,vllm,0.10.0,1,1,1,1,fp8,fp8,offline,,256,1000,,,1500,500,output_tokens_per_s,1,tok/s,s\n",
+        "c.csv")[0]);  // priced on vLLM on Hopper's profile, as validation prices it
+    REQUIRE(x.d.engine.scheduler.chunked_prefill);
+    REQUIRE_FALSE(plan::holds_prompts(x));  // the closed form prices it
+    CHECK(plan::row_prompt_chunk(x).value() == 1000.0);
+    CHECK(plan::offline_limits(x).prefill_chunk.value() == 1000.0);
+    CHECK(plan::closed_loop_limits(x).prefill_chunk.value() == 1000.0);
+    const batch_limit b = max_batch(plan::as_run(x), x.r, plan::offline_limits(x));
+    CHECK(b.batch == 250.0);
+    CHECK(b.limited_by == "max tokens per step");
+    CHECK(split_prompt(x.r, plan::offline_limits(x).prefill_chunk).count == 2.0);
+    CHECK(plan::predict(x) > 0.0);  // priced, not refused by the prompt-within-step-cap rule
 }
 
 TEST_CASE("property: under a first-come-first-served budget shorter than the prompt, TTFT grows as the budget shrinks") {

@@ -483,6 +483,20 @@ struct measurement {
     return workload::uniform(tokens(detail::max(1.0, detail::const_trunc(r * high))), tokens(high));
 }
 
+/// A row's prompt chunk, the one rule for its closed form (`offline_limits`) and its simulated run
+/// (`closed_loop_limits`): where the engine chunks prompts, the row's token cap M = `max_tokens` (0: none given,
+/// the engine's default). vLLM splits a prompt to the step's budget (--max-num-batched-tokens), SGLang at
+/// --chunked-prefill-size (the InferenceMAX launch scripts set it equal to --max-prefill-tokens, or leave that at
+/// its default); TensorRT-LLM with chunked context (`measurement::chunked_context`) cuts a prompt to what is left
+/// of the step's budget, oldest first (microBatchScheduler.cpp `setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>`):
+/// its chunk is the budget too. A row whose prompt steps run alone (`prefill_alone`) runs V0 with chunked prefill
+/// off (`_schedule_default`, V0's non-chunked path; AMD's decode-target gate sits there too): whole prompts, the
+/// step's token budget bounding how many, whatever the profile's chunking: 0.
+[[nodiscard]] inline tokens_t row_prompt_chunk(const measurement& x) {
+    const bool chunks = x.d.engine.scheduler.chunked_prefill || x.chunked_context;
+    return tokens(x.max_tokens > 0.0 && chunks && !x.prefill_alone ? x.max_tokens : 0.0);
+}
+
 /// The engine's scheduler for a simulated run of `x` (a closed loop, or an online row whose engine
 /// holds prompts: `holds_prompts`): the row's caps where it gives them, else the
 /// engine's defaults (`with_engine_defaults`: max sequences, tokens per step, chunked prefill);
@@ -503,19 +517,10 @@ struct measurement {
                            .adp_batching_wait_iters = x.adp_batching_wait_iters,
                            .decode_cut = x.decode_cut,
                            .admission_watermark = x.kv_watermark};
-    // A row's token cap is also its prompt chunk where the engine chunks prompts: vLLM splits a
-    // prompt to the step's budget (--max-num-batched-tokens), SGLang at --chunked-prefill-size (the
-    // InferenceMAX launch scripts set it equal to --max-prefill-tokens, or leave that at its default).
-    // TensorRT-LLM with chunked context (`measurement::chunked_context`) cuts a prompt to what is left of
-    // the step's budget, oldest first: its chunk is the budget too.
-    if (x.max_tokens > 0 && (x.d.engine.scheduler.chunked_prefill || x.chunked_context))
-        given.prefill_chunk = tokens(x.max_tokens);
+    given.prefill_chunk = row_prompt_chunk(x);
     scheduler_limits l = with_engine_defaults(given, x.d.engine);
     l.reserve_full_sequence = given.reserve_full_sequence;  // the row's engine admits, whichever profile prices its steps
-    // A row whose prompt steps run alone runs V0 with chunked prefill off (`_schedule_default`, V0's
-    // non-chunked path; AMD's decode-target gate sits there too): whole prompts, the step's token budget
-    // bounding how many, whatever the profile's chunking.
-    if (x.prefill_alone) l.prefill_chunk = tokens(0.0);
+    if (x.prefill_alone) l.prefill_chunk = tokens(0.0);  // not the profile's default chunk either (`row_prompt_chunk`)
     return l;
 }
 
@@ -858,19 +863,25 @@ struct online_means {
 }
 
 /// The caps an offline row's closed form prices (`saturated`, `saturated_run`): the row's max batch and token cap
-/// per step, and, where the engine chunks prompts oldest first (`measurement::chunked_context`), its prompt chunk:
-/// the budget M, so a prompt of I ≤ M tokens is one chunk (the closed form's whole prompt) and the steady state's
-/// batch keeps its decodes plus the prompt tokens they bring within M, b · (1 + I ÷ O) ≤ M (`admissible_batch`).
+/// per step M, and its prompt chunk where the engine chunks prompts (`row_prompt_chunk`, the rule the simulated
+/// run's `closed_loop_limits` applies: vLLM's and SGLang's chunked prefill, TensorRT-LLM's chunked context, oldest
+/// first, microBatchScheduler.cpp `setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>`). A prompt of I ≤ M tokens is
+/// then one chunk, the closed form's whole prompt; the steady state's batch b keeps its decodes plus the prompt tokens
+/// they bring near M, b · (1 + I ÷ O) ≈ M rounded to the nearest sequence (`admissible_batch`). A chunk that does not
+/// cut the mean prompt (M ≥ I) is left out, the prompt priced whole as before: the same figure, and a row whose
+/// prompt lengths vary stays priced (`serve_at_batch` prices varying prompts whole only).
 [[nodiscard]] inline scheduler_limits offline_limits(const measurement& x) {
+    const tokens_t chunk = row_prompt_chunk(x);
     return {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
-            .prefill_chunk = tokens(x.chunked_context ? x.max_tokens : 0.0)};
+            .prefill_chunk = chunk.value() < x.r.input.value() ? chunk : tokens(0.0)};
 }
 
 /// Refuses, named, an offline run of `x` that is not simulated: not an offline row (field scenario), or an offline
 /// row whose scheduler holds no prompts (`holds_prompts`: its scheduler columns all at their defaults).
 inline void require_simulated_offline(const measurement& x, std::string_view what) {
     require(x.how == scenario::offline, x.id, "scenario", static_cast<double>(x.how), std::string(what) + " needs an offline row");
-    require(holds_prompts(x), x.id, "receive_interval / prefill_alone / min_waiting_prompts / decode_target_max / chunked_context",
+    require(holds_prompts(x), x.id,
+            "receive_interval / prefill_alone / min_waiting_prompts / adp_timeout_iters / decode_target_max / chunked_context",
             x.receive_interval,
             std::string(what) + " needs a scheduler that holds prompts: receive_interval above 1, prefill_alone 1, "
                                 "min_waiting_prompts above 1, adp_timeout_iters or decode_target_max set, or chunked_context 1 "
