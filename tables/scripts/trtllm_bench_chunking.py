@@ -27,8 +27,9 @@ Sets, idempotently (re-running changes nothing; run from the repository root), o
      1536 (the row's `max_tokens`, checked), enable_chunked_context True, context_chunking_policy
      first_come_first_served, batch_scheduler_policy max_util.
 
-A cell holding another figure is refused, naming it (max_tokens on a TRT10 row may hold the heuristic's figure, the
-one being corrected). A source note is appended once to each changed row's notes.
+A cell holding another figure is refused, naming it. A TRT10 row's max_tokens is not checked that way: the cell is
+the heuristic's figure by definition (the one being corrected), and what is written is max(cell, ISL + max batch),
+PR #5625's rule. A source note is appended once to each changed row's notes.
 """
 
 import re
@@ -69,9 +70,9 @@ TRT10_CHUNK_OFF_NOTE = (
     "holds the longest prompt plus the max batch (chunked_context 0).")
 
 
-def put(r, c, rid, field, value, allowed=()):
-    """Sets r[field] = value; refuses a cell holding a figure that is neither empty, the value, nor `allowed`."""
-    if r[c[field]] not in ("", value, *allowed):
+def put(r, c, rid, field, value):
+    """Sets r[field] = value; refuses a cell holding a figure that is neither empty nor the value."""
+    if r[c[field]] not in ("", value):
         sys.exit(f"{MEAS}: {rid}: {field} is {r[c[field]]!r}, neither empty nor {value!r}; refused")
     r[c[field]] = value
 
@@ -104,7 +105,7 @@ def main():
             need = isl + mbs
             put(r, c, rid, "chunked_context", "0")
             if budget < need:
-                put(r, c, rid, "max_tokens", str(need), allowed=(str(budget),))
+                r[c["max_tokens"]] = str(need)  # max(cell, ISL + MBS): the cell is the heuristic's figure
                 r[c["notes"]] += trt10_note(budget, need)
                 counts["trt10_raised"] += 1
             elif "Token budget (session 43" not in notes and TRT10_CHUNK_OFF_NOTE not in notes:

@@ -533,8 +533,13 @@ check_row evaluate(const plan::measurement& x) {
             // the closed form's batch (`saturated`: the row's caps, whole sequences reserved)
             const batch_limit b = max_batch(plan::as_run(x), x.r, plan::offline_limits(x));
             c.ran = "batch " + whole(b.batch) + " (" + std::string(b.limited_by) + ")";
-            // chunked context with the prompt within the budget: each prompt is one chunk of the steady state
-            if (x.chunked_context) c.ran += ", each prompt one chunk";
+            // a prompt within the budget (I ≤ M): the whole-prompt steady state, its mean step within M (the engine
+            // may still split a prompt beside the step's decodes; the closed form does not); a prompt above it: in
+            // equal chunks of M (`offline_limits`)
+            if (plan::offline_limits(x).prefill_chunk.value() > 0.0)
+                c.ran += ", prompts in equal chunks of " + whole(x.max_tokens) + " tokens";
+            else if (x.chunked_context)
+                c.ran += ", prompt within the budget: whole-prompt steady state, mean step within M";
             break;
         }
         case plan::scenario::online: {
@@ -1781,7 +1786,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "offline row whose engine chunked prompts oldest first (`chunked_context`: trtllm-bench 0.17 on TensorRT "
          "engines, MLPerf Offline Llama-3.1-405B) under a budget shorter than its prompt, each simulated step's budget "
          "going to a token per running answer, then to the oldest prompt's next chunk; with the prompt within the "
-         "budget, the closed form prices it as one chunk: docs/trtllm-fcfs-chunked-prompts.md), "
+         "budget, the closed form prices the whole-prompt steady state, its mean step within the budget: docs/trtllm-fcfs-chunked-prompts.md), "
          "`online` = `serve_online` (Little's law at the arrival rate per serving instance: a replica, "
          "or one expert-parallel group, whose arrivals spread evenly over its dp attention ranks: "
          "`plan::online_interarrival`), under the engine's running-batch cap (`plan::online_caps`: the row's max batch, "
