@@ -1426,7 +1426,8 @@ py::dict coordinates(const plan::sweep_result& s) {
 std::vector<std::string> status_names() {
     std::vector<std::string> v;
     for (auto s : {plan::point_status::ok, plan::point_status::invalid_deployment, plan::point_status::weights_do_not_fit,
-                   plan::point_status::beyond_max_position, plan::point_status::over_kv_capacity})
+                   plan::point_status::beyond_max_position, plan::point_status::over_kv_capacity,
+                   plan::point_status::prompt_above_step_cap})
         v.emplace_back(plan::to_string(s));
     return v;
 }

@@ -254,9 +254,11 @@ TEST_CASE("measurements: a row's GEMM + all-reduce build (gemm_allreduce_plugin)
         "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,gemm_allreduce_plugin\n";
     auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "m.csv"); };
     const auto ok = rows_of(
-        "P,check,Llama-3.1-405B,B200 (HGX),trtllm,x,4,1,1,1,fp4,fp8,offline,0,256,2048,,,9429,653,output_tokens_per_s,800,tok/s,s,\n"
-        "Z,check,Llama-3.1-405B,B200 (HGX),trtllm,x,4,1,1,1,fp4,fp8,offline,0,256,2048,,,9429,653,output_tokens_per_s,800,tok/s,s,0\n"
-        "F,check,Llama-3.1-405B,B200 (HGX),trtllm,x,4,1,1,1,fp4,fp8,offline,0,256,2048,,,9429,653,output_tokens_per_s,800,tok/s,s,1\n");
+        "P,check,Llama-3.1-405B,B200 (HGX),trtllm,x,4,1,1,1,fp4,fp8,offline,0,256,10240,,,9429,653,output_tokens_per_s,800,tok/s,s,\n"
+        "Z,check,Llama-3.1-405B,B200 (HGX),trtllm,x,4,1,1,1,fp4,fp8,offline,0,256,10240,,,9429,653,output_tokens_per_s,800,tok/s,s,0\n"
+        "F,check,Llama-3.1-405B,B200 (HGX),trtllm,x,4,1,1,1,fp4,fp8,offline,0,256,10240,,,9429,653,output_tokens_per_s,800,tok/s,s,1\n");
+    // (max_tokens 10,240 holds the whole 9,429-token prompt: unchunked, a prompt above the cap is refused,
+    // `require_prompt_within_step_cap`.)
     REQUIRE(ok.size() == 3);
     CHECK_FALSE(ok[0].gemm_all_reduce_fused);
     CHECK_FALSE(ok[1].gemm_all_reduce_fused);
@@ -270,7 +272,7 @@ TEST_CASE("measurements: a row's GEMM + all-reduce build (gemm_allreduce_plugin)
     CHECK(plan::predict(f) > plan::predict(p));
     for (const char* bad_value : {"2", "-1", "nan"}) {
         const std::string bad = test::message_of([&] {
-            return rows_of(std::string("B,check,Llama-3.1-405B,B200 (HGX),trtllm,x,4,1,1,1,fp4,fp8,offline,0,256,2048,,,9429,653,"
+            return rows_of(std::string("B,check,Llama-3.1-405B,B200 (HGX),trtllm,x,4,1,1,1,fp4,fp8,offline,0,256,10240,,,9429,653,"
                                        "output_tokens_per_s,800,tok/s,s,") + bad_value + "\n");
         });
         CHECK(test::contains(bad, "gemm_allreduce_plugin"));

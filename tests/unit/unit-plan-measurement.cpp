@@ -12,6 +12,8 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "test_helpers.hpp"
 
@@ -605,7 +607,7 @@ TEST_CASE("measurements: an offline row whose scheduler holds prompts is priced 
     CHECK(simulated < closed);  // prompt steps alone cost the waiting answers their turn, never less
     // Refused, named: a simulated offline run of a row whose scheduler does not hold prompts.
     CHECK_THROWS_WITH_AS((void)plan::offline_run(rows[2]),
-                         doctest::Contains("Q: receive_interval / prefill_alone / min_waiting_prompts / decode_target_max = 1: "
+                         doctest::Contains("Q: receive_interval / prefill_alone / min_waiting_prompts / adp_timeout_iters / decode_target_max / chunked_context = 1: "
                                            "a simulated offline run needs a scheduler that holds prompts"),
                          invalid_input);
 }
@@ -651,7 +653,7 @@ TEST_CASE("measurements: a simulated offline run is sized by one batch, under it
     CHECK(plan::offline_run_batch(capped[0]).requests == 4000.0);
     // Refused, named: a row priced in closed form has no simulated run to size; its scheduler columns are named.
     CHECK_THROWS_WITH_AS((void)plan::offline_run_batch(rows[2]),
-                         doctest::Contains("C: receive_interval / prefill_alone / min_waiting_prompts / decode_target_max = 1: "
+                         doctest::Contains("C: receive_interval / prefill_alone / min_waiting_prompts / adp_timeout_iters / decode_target_max / chunked_context = 1: "
                                            "a simulated offline run's batch needs a scheduler that holds prompts"),
                          invalid_input);
 }
@@ -1103,14 +1105,128 @@ TEST_CASE("measurements: a first-come-first-served token budget shorter than a p
                          "chunked_context = 1: chunks that fill a step's token budget need the budget"));
     CHECK(test::contains(error("X,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,2\n"),
                          "chunked_context"));
-    // TensorRT-LLM's online rows only: an offline row (its closed form would not chunk) and a vLLM row
-    // are refused, named.
+    // TensorRT-LLM's online and offline rows only (session 43: an offline row is accepted, C below): a vLLM row
+    // and a TensorRT-LLM fixed-batch row are refused, named with the cell's file:line:column.
     const std::string only = "chunked_context = 1: TensorRT-LLM's oldest-first chunks (enable_chunked_context, "
-                             "first_come_first_served) are priced on its online rows";
-    CHECK(test::contains(error("X,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,offline,,256,1024,,,4000,50,output_tokens_per_s,1,tok/s,s,1\n"),
-                         only));
-    CHECK(test::contains(error("X,check,Llama-3.1-8B,H100 SXM5,vllm,0.10.0,1,1,1,1,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,1\n"),
-                         only));
+                             "first_come_first_served) are priced on its online and offline rows";
+    const std::string vllm = error("X,check,Llama-3.1-8B,H100 SXM5,vllm,0.10.0,1,1,1,1,fp8,fp8,online,,256,1024,2,,4000,50,ttft_s,0.3,s,s,1\n");
+    CHECK(test::contains(vllm, only));
+    CHECK(test::contains(vllm, "c.csv:2:"));
+    const std::string fixed = error("X,check,Llama-3.1-8B,H100 SXM5,trtllm,1.0,1,1,1,1,fp8,fp8,fixed_batch,,256,1024,,8,4000,50,output_tokens_per_s,1,tok/s,s,1\n");
+    CHECK(test::contains(fixed, only));
+    CHECK(test::contains(fixed, "c.csv:2:"));
+    CHECK(rows_of("C,check,Llama-3.1-8B,H100 SXM5,trtllm,0.17,1,1,1,1,fp8,fp8,offline,,256,1024,,,4000,50,output_tokens_per_s,1,tok/s,s,1\n")[0]
+              .chunked_context);
+}
+
+TEST_CASE("measurements: an offline TensorRT-LLM row with chunked context, by hand (session 43)") {
+    const std::string with_chunks =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,chunked_context\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_chunks + rows, "c.csv"); };
+    // Two requests of 1,500 -> 3 tokens queued at once, max batch 2, a step's budget M = 1,000 tokens, chunked
+    // oldest first (TensorRT-LLM's FCFS context chunking); N: the same row with chunking off.
+    const auto rows = rows_of(
+        "C,check,Llama-3.1-8B,H100 SXM5,trtllm,0.17,1,1,1,1,fp8,fp8,offline,2,2,1000,,,1500,3,output_tokens_per_s,1,tok/s,s,1\n"
+        "N,check,Llama-3.1-8B,H100 SXM5,trtllm,0.17,1,1,1,1,fp8,fp8,offline,2,2,1000,,,1500,3,output_tokens_per_s,1,tok/s,s,0\n");
+    const plan::measurement& x = rows[0];
+    REQUIRE(plan::fcfs_budget_holds_prompts(x));  // M = 1,000 < I = 1,500: simulated (`offline_run`)
+    REQUIRE(plan::holds_prompts(x));
+    CHECK(plan::offline_limits(x).prefill_chunk.value() == 1000.0);
+    // The steps by hand, each budget M holding one token per running answer D first, then the oldest prompt's
+    // chunk, then the next prompt's (a prompt under D decodes spans ⌈I ÷ (M − D)⌉ steps; R2 below starts in
+    // what R1 leaves of step 2):
+    //   1: D = 0, R1 1,000 (0 before)                        -> R1's prompt 1,000 of 1,500
+    //   2: D = 0, R1 500 (1,000 before), R2 500 (0 before)   -> R1's first token; R2 500 of 1,500
+    //   3: D = 1 (R1), R2 999 (500 before)                   -> R1's 2nd token; R2 1,499
+    //   4: D = 1 (R1), R2 1 (1,499 before)                   -> R1's 3rd token, R1 ends; R2's first token
+    //   5, 6: D = 1 (R2)                                     -> R2's 2nd and 3rd tokens
+    // 6 tokens over the six steps' time, each step priced by the library's one step formula (`step_pass`).
+    const deployment d = plan::as_driven(x);
+    auto step = [&](double decodes, double context, std::vector<std::pair<double, double>> chunks) {
+        // a step of `decodes` answers at `context` and prompt chunks (tokens, tokens before) of one mean size
+        double tokens_sum = 0, before_sum = 0;
+        for (const auto& [c, before] : chunks) {
+            tokens_sum += c;
+            before_sum += before;
+        }
+        // n chunks priced by their means (one chunk: its own size; step 2's two: as the simulator does, by their sums)
+        const double n = static_cast<double>(chunks.size());
+        const double per = chunks.empty() ? 0.0 : 1.0 / n;
+        return step_pass(d, {.decode_sequences = decodes, .decode_context = tokens(context), .prefill_sequences = n,
+                             .prefill_tokens = tokens(tokens_sum * per), .prefill_prefix = tokens(before_sum * per)})
+            .time()
+            .value();
+    };
+    const double t1 = step(0, 0, {{1000.0, 0.0}});
+    const double t2 = step(0, 0, {{500.0, 1000.0}, {500.0, 0.0}});
+    const double t3 = step(1, 1501, {{999.0, 500.0}});
+    const double t4 = step(1, 1502, {{1.0, 1499.0}});
+    const double t5 = step(1, 1501, {}), t6 = step(1, 1502, {});
+    const double by_hand = 6.0 / (t1 + t2 + t3 + t4 + t5 + t6);
+    CAPTURE(by_hand);
+    // Within 0.01%: the simulator prices step 2's two chunks from their summed attention pairs and KV (the
+    // hand step takes the mean chunk, 500 tokens after 500), and a decode's context is its tokens so far.
+    CHECK(plan::predict(x) == doctest::Approx(by_hand).epsilon(1e-4));
+    CHECK(plan::predict(x) == plan::offline_run(x));
+    // The six steps themselves: the two requests run alone (max batch 2) take exactly the steps listed above.
+    const workload::traffic two{.input = workload::fixed(tokens(1500.0)), .output = workload::fixed(tokens(3.0)),
+                                .arrivals = workload::closed_loop(2.0)};
+    CHECK(sim::simulate(d, two, {.limits = plan::closed_loop_limits(x), .requests = 2.0}).steps == 6.0);
+    // Without chunking, the same row's 1,500-token prompt is longer than the 1,000-token cap: refused, named
+    // (`require_prompt_within_step_cap`: TensorRT-LLM refuses such a prompt, LLM._check_arguments).
+    const std::string refused = test::error_of([&] { return plan::predict(rows[1]); });
+    CHECK(test::contains(refused, "max_tokens_per_step = 1000"));
+    CHECK(test::contains(refused, "below the prompt's 1500 tokens"));
+    CHECK(test::contains(refused, "needs an engine that chunks prompts"));
+}
+
+TEST_CASE("measurements: an offline chunked row whose prompt fits the budget: the closed form, one chunk a prompt") {
+    const std::string with_chunks =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,chunked_context\n";
+    // 500 -> 500 tokens under M = 1,000, chunked: every prompt is one chunk; the steady state's decodes and the
+    // prompt tokens they bring stay within M: b · (1 + I ÷ O) <= M, b <= 1,000 ÷ (1 + 500 ÷ 500) = 500, below
+    // the max batch 4,096 and the KV room of an H100 for Llama-3.1-8B in FP8 (about 780 sequences of 1,000 tokens).
+    const plan::measurement x = io::parse_measurements_csv(
+        with_chunks + "C,check,Llama-3.1-8B,H100 SXM5,trtllm,0.17,1,1,1,1,fp8,fp8,offline,,4096,1000,,,500,500,output_tokens_per_s,1,tok/s,s,1\n",
+        "c.csv")[0];
+    CHECK_FALSE(plan::holds_prompts(x));
+    // The row's chunk is the budget (`row_prompt_chunk`); it does not cut a 500-token prompt, so the closed form
+    // leaves it out (`offline_limits`): one chunk of I ≤ M is the whole prompt.
+    CHECK(plan::row_prompt_chunk(x).value() == 1000.0);
+    const scheduler_limits l = plan::offline_limits(x);
+    CHECK(l.prefill_chunk.value() == 0.0);
+    const batch_limit b = max_batch(plan::as_run(x), x.r, l);
+    CHECK(b.batch == 500.0);
+    CHECK(b.limited_by == "max tokens per step");
+    // The same figure as the closed form with the prompt as one chunk of M.
+    scheduler_limits one_chunk = l;
+    one_chunk.prefill_chunk = tokens(1000.0);
+    CHECK(plan::predict(x) == doctest::Approx(saturated(plan::as_driven(x), x.r, one_chunk).output_rate.value()).epsilon(1e-12));
+}
+
+TEST_CASE("measurements: a vLLM offline row whose budget is below its prompt is chunked by its profile, not refused") {
+    // vLLM V1 chunks prompts to the step's budget (--max-num-batched-tokens; the profile's chunked_prefill): a
+    // 1,500-token prompt under M = 1,000 is two chunks of 750 (`split_prompt`), the same chunk rule as the simulated
+    // run's (`row_prompt_chunk`). The batch keeps its decodes plus the prompt tokens they bring near M:
+    // b = 1,000 ÷ (1 + 1,500 ÷ 500) = 250, below the max batch 256 and the KV room (about 520 sequences of 2,000
+    // tokens on an H100 for Llama-3.1-8B in FP8).
+    const plan::measurement x = plan::with_own_engine(io::parse_measurements_csv(
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source\n"
+        "V,check,Llama-3.1-8B,H100 SXM5,vllm,0.10.0,1,1,1,1,fp8,fp8,offline,,256,1000,,,1500,500,output_tokens_per_s,1,tok/s,s\n",
+        "c.csv")[0]);  // priced on vLLM on Hopper's profile, as validation prices it
+    REQUIRE(x.d.engine.scheduler.chunked_prefill);
+    REQUIRE_FALSE(plan::holds_prompts(x));  // the closed form prices it
+    CHECK(plan::row_prompt_chunk(x).value() == 1000.0);
+    CHECK(plan::offline_limits(x).prefill_chunk.value() == 1000.0);
+    CHECK(plan::closed_loop_limits(x).prefill_chunk.value() == 1000.0);
+    const batch_limit b = max_batch(plan::as_run(x), x.r, plan::offline_limits(x));
+    CHECK(b.batch == 250.0);
+    CHECK(b.limited_by == "max tokens per step");
+    CHECK(split_prompt(x.r, plan::offline_limits(x).prefill_chunk).count == 2.0);
+    CHECK(plan::predict(x) > 0.0);  // priced, not refused by the prompt-within-step-cap rule
 }
 
 TEST_CASE("property: under a first-come-first-served budget shorter than the prompt, TTFT grows as the budget shrinks") {

@@ -555,6 +555,35 @@ TEST_CASE("sweep: infeasible points are marked, never dropped") {
         anyway.ignore_max_position = true;
         CHECK(plan::sweep(anyway).status(0) == plan::point_status::ok);
     }
+    SUBCASE("a prompt longer than the step's token cap, unchunked: the status estimate and saturated refuse by") {
+        // I = 1,000 prompt tokens under a cap of 500 tokens a step: with no prefill chunk the engine runs the prompt
+        // in no step (`prompt_within_step_cap`), so the scalar `saturated` refuses the point, and the sweep marks it;
+        // with a chunk of 500 (two chunks a prompt) it is priced; SGLang runs a longer prompt whole as a step's
+        // first prompt, so its block is priced too.
+        const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 2}};
+        const scheduler_limits unchunked{.max_tokens_per_step = 500}, chunked{.max_tokens_per_step = 500, .prefill_chunk = 500_tok};
+        CHECK(test::contains(test::error_of([&] { return saturated(d, r, unchunked); }),
+                             "llmcost.serving.prompt_within_step_cap"));
+        const plan::sweep_result s = plan::sweep({.m = d.m, .gpus = {d.hw}, .layouts = {d.layout},
+                                                  .modes = {{}, {.disaggregated = true}},
+                                                  .shapes = {r, {.input = 400_tok, .output = 200_tok}},
+                                                  .batches = {1}, .limits = unchunked});
+        REQUIRE(s.size() == 4);
+        CHECK(s.status(0) == plan::point_status::prompt_above_step_cap);  // colocated, 1,000 > 500
+        CHECK(s.status(1) == plan::point_status::ok);                     // 400 ≤ 500
+        CHECK(s.status(2) == plan::point_status::prompt_above_step_cap);  // disaggregated: `max_batch` refuses it too
+        CHECK(s.status(3) == plan::point_status::ok);
+        CHECK(plan::to_string(s.status(0)) == "prompt above step cap");
+        CHECK(std::isfinite(s.tpot_s(0)));  // priced all the same, as the other statuses
+        plan::sweep_grid in_chunks = s.grid;
+        in_chunks.limits = chunked;
+        CHECK(plan::sweep(in_chunks).status(0) == plan::point_status::ok);
+        CHECK(saturated(d, r, chunked).batch >= 1.0);
+        const plan::sweep_result whole = plan::sweep({.m = d.m, .gpus = {d.hw}, .engines = {catalog::sglang_hopper},
+                                                      .layouts = {d.layout}, .shapes = {r}, .batches = {1},
+                                                      .limits = unchunked});
+        CHECK(whole.status(0) == plan::point_status::ok);
+    }
     SUBCASE("a malformed grid is refused") {
         CHECK(test::contains(test::error_of([&] { return plan::sweep({.m = catalog::llama_3_1_8b, .shapes = {r}, .batches = {1}}); }),
                              "gpus"));

@@ -172,9 +172,13 @@ TEST_CASE("serving: the batch the engine admits") {
     SUBCASE("a batch cap and a token cap") {
         CHECK(max_batch(d, r, {.max_batch = 8}).batch == 8);
         CHECK(max_batch(d, r, {.max_batch = 8}).limited_by == "max batch");
-        // b · (1 + 128/2048) ≤ 17 → b = 16.
-        CHECK(max_batch(d, r, {.max_tokens_per_step = 17}).batch == 16);
-        CHECK(max_batch(d, r, {.max_tokens_per_step = 17}).limited_by == "max tokens per step");
+        // b · (1 + 128/2048) ≤ 17 → b = 16, where the engine chunks the 128-token prompt into the 17-token
+        // budget (prefill chunk 17); without chunks a prompt above the cap runs in no step: refused, named.
+        const scheduler_limits capped{.max_tokens_per_step = 17, .prefill_chunk = 17_tok};
+        CHECK(max_batch(d, r, capped).batch == 16);
+        CHECK(max_batch(d, r, capped).limited_by == "max tokens per step");
+        CHECK(test::contains(test::error_of([&] { return max_batch(d, r, {.max_tokens_per_step = 17}); }),
+                             "max_tokens_per_step = 17: below the prompt's 128 tokens"));
     }
     SUBCASE("optimistic admission holds I + O/2 per sequence: more sequences") {
         CHECK(max_batch(d, r, {.reserve_full_sequence = false}).batch > b.batch);

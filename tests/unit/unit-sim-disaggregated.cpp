@@ -509,7 +509,8 @@ TEST_CASE("disagg sim: prefill admission — a prompt longer than the token cap 
                                            {.max_tokens_per_step = 1000, .chunked = false});
     });
     CHECK(test::contains(e, "disaggregated request 1"));
-    CHECK(test::contains(e, "input (tokens) = 1500"));
+    CHECK(test::contains(e, "max_tokens_per_step = 1000: below the prompt's 1500 tokens"));
+    CHECK(test::contains(e, "[llmcost.serving.prompt_within_step_cap]"));
     CHECK(test::contains(e, "needs an engine that chunks prompts"));
 }
 

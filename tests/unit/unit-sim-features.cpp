@@ -1218,3 +1218,34 @@ TEST_CASE("simulator: the decode target under load, its defaults, and its refusa
                          v0_only));
     CHECK(sim::simulate(llama8, one, {.limits = {.prefill_alone = true, .decode_cut = cut_4_6_2}}).completed == 1);
 }
+
+TEST_CASE("simulator and closed form: a prompt above the step's token cap is chunked, refused, or (SGLang) run whole") {
+    // One request of 1,000 prompt tokens and 10 output tokens under a cap of M = 400 tokens a step (audit s42 F5).
+    const auto one = spaced(1, 1.0, 1000.0, 10.0);
+    const scheduler_limits whole{.max_tokens_per_step = 400};
+    const scheduler_limits chunked{.max_tokens_per_step = 400, .prefill_chunk = 400_tok};
+    // Not chunked, the reference engine (TensorRT-LLM's rule): refused, naming the cap, the prompt and the rule.
+    const std::string e = test::error_of([&] { return sim::simulate(llama8, one, {.limits = whole}); });
+    CHECK(test::contains(e, "request 1"));
+    CHECK(test::contains(e, "max_tokens_per_step = 400: below the prompt's 1000 tokens"));
+    CHECK(test::contains(e, "needs an engine that chunks prompts"));
+    CHECK(test::contains(e, "[llmcost.serving.prompt_within_step_cap]"));
+    // The closed form applies the same rule (`fitting_batch`), the same words.
+    const std::string closed = test::error_of([&] { return max_batch(llama8, {.input = 1000_tok, .output = 10_tok}, whole); });
+    CHECK(test::contains(closed, "max_tokens_per_step = 400: below the prompt's 1000 tokens"));
+    CHECK(test::contains(closed, "[llmcost.serving.prompt_within_step_cap]"));
+    // A prompt of exactly M fits (I ≤ M), and M = 0 is no cap.
+    CHECK(max_batch(llama8, {.input = 400_tok, .output = 10_tok}, whole).batch >= 1.0);
+    CHECK(sim::simulate(llama8, spaced(1, 1.0, 400.0, 10.0), {.limits = whole}).completed == 1.0);
+    // Chunked: ⌈1000 ÷ 400⌉ = 3 prompt steps (400, 400, 200), the last making the first token, then 9 decode steps.
+    CHECK(sim::simulate(llama8, one, {.limits = chunked}).steps == 3.0 + 9.0);
+    // SGLang, chunking off, takes a step's first prompt whatever its length: one prompt step, then 9 decode steps.
+    deployment sglang = llama8;
+    sglang.engine.kind = engine_kind::sglang;
+    CHECK(sim::simulate(sglang, one, {.limits = whole}).steps == 1.0 + 9.0);
+    CHECK(max_batch(sglang, {.input = 1000_tok, .output = 10_tok}, whole).batch >= 1.0);
+    CHECK(runs_long_prompt_whole(engine_kind::sglang));
+    CHECK_FALSE(runs_long_prompt_whole(engine_kind::trtllm));
+    CHECK_FALSE(runs_long_prompt_whole(engine_kind::vllm));
+    CHECK_FALSE(runs_long_prompt_whole(engine_kind::reference));
+}

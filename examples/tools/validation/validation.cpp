@@ -459,6 +459,7 @@ std::string engine_text(const plan::measurement& x) {
             if (x.min_waiting_prompts > 1.0) s += ", at least " + whole(x.min_waiting_prompts) + " prompts waiting";
             if (x.prefill_alone) s += ", prompt steps alone";
             if (x.outputs_per_block) s += ", answers end with their block";
+            if (x.chunked_context) s += ", prompts chunked oldest first into " + whole(x.max_tokens) + " tokens a step";
             s += decode_target_text(x);
             if (x.fp16_dense_max_tokens > 0.0) s += ", dense GEMMs 16-bit in steps up to " + whole(x.fp16_dense_max_tokens) + " tokens";
             return s;
@@ -515,8 +516,10 @@ check_row evaluate(const plan::measurement& x) {
         case plan::scenario::offline: {
             if (plan::holds_prompts(x)) {  // simulated: the requests a replica runs, which the sizing batch decides
                 const plan::offline_sizing o = plan::offline_run_batch(x);
+                // a first-come-first-served budget shorter than the prompt: the simulated steps chunk it
+                const std::string chunks = plan::fcfs_budget_holds_prompts(x) ? ", prompts in oldest-first chunks of the step's budget" : "";
                 if (o.from_row) {
-                    c.ran = "simulated, " + whole(o.requests) + " requests a replica queued at once";
+                    c.ran = "simulated, " + whole(o.requests) + " requests a replica queued at once" + chunks;
                     break;
                 }
                 const std::string admission = o.whole_sequences ? "whole sequences reserved" : "admitted on the KV in use";
@@ -524,12 +527,19 @@ check_row evaluate(const plan::measurement& x) {
                 const std::string sized = o.requests > 4000.0 ? "16 × batch " + whole(o.batch.batch) + ranks
                                                               : "at least 4,000; batch " + whole(o.batch.batch) + ranks;
                 c.ran = "simulated, " + whole(o.requests) + " requests a replica (" + sized + ": " +
-                        std::string(o.batch.limited_by) + ", " + admission + ")";
+                        std::string(o.batch.limited_by) + ", " + admission + ")" + chunks;
                 break;
             }
             // the closed form's batch (`saturated`: the row's caps, whole sequences reserved)
-            const batch_limit b = max_batch(plan::as_run(x), x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens});
+            const batch_limit b = max_batch(plan::as_run(x), x.r, plan::offline_limits(x));
             c.ran = "batch " + whole(b.batch) + " (" + std::string(b.limited_by) + ")";
+            // a prompt within the budget (I ≤ M): the whole-prompt steady state, its mean step within M (the engine
+            // may still split a prompt beside the step's decodes; the closed form does not); a prompt above it: in
+            // equal chunks of M (`offline_limits`)
+            if (plan::offline_limits(x).prefill_chunk.value() > 0.0)
+                c.ran += ", prompts in equal chunks of " + whole(x.max_tokens) + " tokens";
+            else if (x.chunked_context)
+                c.ran += ", prompt within the budget: whole-prompt steady state, mean step within M";
             break;
         }
         case plan::scenario::online: {
@@ -1772,7 +1782,11 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "batch bounded by KV capacity and the engine's max batch and max tokens per step; without a request count, "
          "`saturated`; an offline row whose engine's scheduler holds prompts, as vLLM V0's does, is priced by the "
          "simulator with every request queued at once: `plan::offline_run`, where a prompt is admitted on its own KV "
-         "blocks and the newest sequence is preempted and recomputed when the cache runs out), "
+         "blocks and the newest sequence is preempted and recomputed when the cache runs out; so is a TensorRT-LLM "
+         "offline row whose engine chunked prompts oldest first (`chunked_context`: trtllm-bench 0.17 on TensorRT "
+         "engines, MLPerf Offline Llama-3.1-405B) under a budget shorter than its prompt, each simulated step's budget "
+         "going to a token per running answer, then to the oldest prompt's next chunk; with the prompt within the "
+         "budget, the closed form prices the whole-prompt steady state, its mean step within the budget: docs/trtllm-fcfs-chunked-prompts.md), "
          "`online` = `serve_online` (Little's law at the arrival rate per serving instance: a replica, "
          "or one expert-parallel group, whose arrivals spread evenly over its dp attention ranks: "
          "`plan::online_interarrival`), under the engine's running-batch cap (`plan::online_caps`: the row's max batch, "

@@ -188,7 +188,8 @@ struct measurement {
     /// prompt first, after one token per running answer (TensorRT-LLM's `enable_chunked_context` with
     /// `context_chunking_policy` first_come_first_served: tensorrt_llm/batch_manager/microBatchScheduler.cpp
     /// `setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>`); the row's prompt chunk is then `max_tokens`
-    /// (`closed_loop_limits`). false: the engine's own rule. Needs `max_tokens`; a colocated row's.
+    /// (`closed_loop_limits`, `offline_limits`). false: the engine's own rule. Needs `max_tokens`; a colocated
+    /// TensorRT-LLM online or offline row's (trtllm-bench 0.17 on TensorRT engines, NVIDIA's MLPerf harness).
     bool chunked_context = false;
     /// How the run's harness spread its queries over the replicas (`online_arrivals`): NVIDIA's MLPerf
     /// harness sends each Server query to the instance with the fewest pending samples and each
@@ -363,10 +364,11 @@ struct measurement {
                 "chunks that fill a step's token budget need the budget: max_tokens (the run's max_num_tokens) of at "
                 "least one token");
         if (!dispatch_fits()) fail_dispatch();
-        require(!chunked_context || (engine == serving_engine::trtllm && how == scenario::online), s, "chunked_context", 1.0,
+        require(!chunked_context || (engine == serving_engine::trtllm && (how == scenario::online || how == scenario::offline)),
+                s, "chunked_context", 1.0,
                 "TensorRT-LLM's oldest-first chunks (enable_chunked_context, first_come_first_served) are priced on its "
-                "online rows, by the simulated run; an offline row's closed form does not chunk, and vLLM's and SGLang's "
-                "chunked prefill is their engine profile's rule");
+                "online and offline rows (a prompt longer than the budget by the simulated run, a shorter one as one chunk "
+                "of the closed form); vLLM's and SGLang's chunked prefill is their engine profile's rule");
         require(!chunked_context || !disaggregated(), s, "chunked_context", 1.0,
                 "a colocated row's rule: a disaggregated row states its prefill worker's chunk in prefill_chunk_tokens");
         require(adp_timeout_iters == 0.0 || d.attention_ranks() >= 2, s, "adp_timeout_iters", adp_timeout_iters,
@@ -481,6 +483,20 @@ struct measurement {
     return workload::uniform(tokens(detail::max(1.0, detail::const_trunc(r * high))), tokens(high));
 }
 
+/// A row's prompt chunk, the one rule for its closed form (`offline_limits`) and its simulated run
+/// (`closed_loop_limits`): where the engine chunks prompts, the row's token cap M = `max_tokens` (0: none given,
+/// the engine's default). vLLM splits a prompt to the step's budget (--max-num-batched-tokens), SGLang at
+/// --chunked-prefill-size (the InferenceMAX launch scripts set it equal to --max-prefill-tokens, or leave that at
+/// its default); TensorRT-LLM with chunked context (`measurement::chunked_context`) cuts a prompt to what is left
+/// of the step's budget, oldest first (microBatchScheduler.cpp `setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>`):
+/// its chunk is the budget too. A row whose prompt steps run alone (`prefill_alone`) runs V0 with chunked prefill
+/// off (`_schedule_default`, V0's non-chunked path; AMD's decode-target gate sits there too): whole prompts, the
+/// step's token budget bounding how many, whatever the profile's chunking: 0.
+[[nodiscard]] inline tokens_t row_prompt_chunk(const measurement& x) {
+    const bool chunks = x.d.engine.scheduler.chunked_prefill || x.chunked_context;
+    return tokens(x.max_tokens > 0.0 && chunks && !x.prefill_alone ? x.max_tokens : 0.0);
+}
+
 /// The engine's scheduler for a simulated run of `x` (a closed loop, or an online row whose engine
 /// holds prompts: `holds_prompts`): the row's caps where it gives them, else the
 /// engine's defaults (`with_engine_defaults`: max sequences, tokens per step, chunked prefill);
@@ -501,19 +517,10 @@ struct measurement {
                            .adp_batching_wait_iters = x.adp_batching_wait_iters,
                            .decode_cut = x.decode_cut,
                            .admission_watermark = x.kv_watermark};
-    // A row's token cap is also its prompt chunk where the engine chunks prompts: vLLM splits a
-    // prompt to the step's budget (--max-num-batched-tokens), SGLang at --chunked-prefill-size (the
-    // InferenceMAX launch scripts set it equal to --max-prefill-tokens, or leave that at its default).
-    // TensorRT-LLM with chunked context (`measurement::chunked_context`) cuts a prompt to what is left of
-    // the step's budget, oldest first: its chunk is the budget too.
-    if (x.max_tokens > 0 && (x.d.engine.scheduler.chunked_prefill || x.chunked_context))
-        given.prefill_chunk = tokens(x.max_tokens);
+    given.prefill_chunk = row_prompt_chunk(x);
     scheduler_limits l = with_engine_defaults(given, x.d.engine);
     l.reserve_full_sequence = given.reserve_full_sequence;  // the row's engine admits, whichever profile prices its steps
-    // A row whose prompt steps run alone runs V0 with chunked prefill off (`_schedule_default`, V0's
-    // non-chunked path; AMD's decode-target gate sits there too): whole prompts, the step's token budget
-    // bounding how many, whatever the profile's chunking.
-    if (x.prefill_alone) l.prefill_chunk = tokens(0.0);
+    if (x.prefill_alone) l.prefill_chunk = tokens(0.0);  // not the profile's default chunk either (`row_prompt_chunk`)
     return l;
 }
 
@@ -690,22 +697,24 @@ inline constexpr double stall_ratio = 60.0;
 /// `online_closed_form` on the row's deployment as its client drove it (`as_driven`): what `predict` prices.
 [[nodiscard]] inline online_latency online_closed_form(const measurement& x) { return online_closed_form(x, as_driven(x)); }
 
-/// Whether an online row's first-come-first-served token budget holds prompts: the engine chunks
+/// Whether an online or offline row's first-come-first-served token budget holds prompts: the engine chunks
 /// prompts to fill each step's budget M oldest first (`measurement::chunked_context`) and a mean
 /// prompt is longer than M, M < I, so every prompt spans ⌈I ÷ (M − decodes)⌉ ≥ 2 steps and a newer
 /// prompt waits for the older one's remaining chunks before its own start (TensorRT-LLM's
 /// `setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>` hands the budget to the oldest context request
-/// first). The closed form's chunked branch (`detail::step_in_flight_first_token`) has no such wait;
-/// the simulator's step fills its budget in that order (sim/simulate-inl.hpp).
+/// first). The closed forms' chunked branches (`detail::step_in_flight_first_token`, `serve_at_batch`'s
+/// equal chunks) have no such wait; the simulator's step fills its budget in that order (sim/simulate-inl.hpp).
+/// An offline row (trtllm-bench on a TensorRT engine, MLPerf Offline) is then priced by `offline_run`.
 [[nodiscard]] inline bool fcfs_budget_holds_prompts(const measurement& x) {
-    return x.how == scenario::online && x.chunked_context && x.max_tokens >= 1.0 && x.max_tokens < x.r.input.value();
+    return (x.how == scenario::online || x.how == scenario::offline) && x.chunked_context && x.max_tokens >= 1.0 &&
+           x.max_tokens < x.r.input.value();
 }
 
 /// Whether an online or offline row's scheduler holds prompts in a way only the simulator prices:
 /// polls every N > 1 decode steps (vLLM V0's multi-step block), a minimum of waiting prompts,
 /// prompt steps alone, TensorRT-LLM's attention-DP balance, a decode target with its prefill gate
 /// (AMD's MLPerf V0 scheduler, `decode_target`), or (online) a first-come-first-served
-/// token budget shorter than a prompt (`fcfs_budget_holds_prompts`). Such a row is priced by
+/// token budget shorter than a prompt (`fcfs_budget_holds_prompts`, online or offline). Such a row is priced by
 /// `online_run` or `offline_run`, the others by the closed forms (`serve_online`, `saturated`).
 [[nodiscard]] inline bool holds_prompts(const measurement& x) {
     return ((x.how == scenario::online || x.how == scenario::offline) &&
@@ -853,14 +862,30 @@ struct online_means {
             .concurrency = lambda * (ttft / k + (x.r.output.value() - 1.0) * mean_tpot)};
 }
 
+/// The caps an offline row's closed form prices (`saturated`, `saturated_run`): the row's max batch and token cap
+/// per step M, and its prompt chunk where the engine chunks prompts (`row_prompt_chunk`, the rule the simulated
+/// run's `closed_loop_limits` applies: vLLM's and SGLang's chunked prefill, TensorRT-LLM's chunked context, oldest
+/// first, microBatchScheduler.cpp `setCtxRequestsChunkSize<kFIRST_COME_FIRST_SERVED>`). A prompt of I ≤ M tokens is
+/// then one chunk, the closed form's whole prompt; the steady state's batch b keeps its decodes plus the prompt tokens
+/// they bring near M, b · (1 + I ÷ O) ≈ M rounded to the nearest sequence (`admissible_batch`). A chunk that does not
+/// cut the mean prompt (M ≥ I) is left out, the prompt priced whole as before: the same figure, and a row whose
+/// prompt lengths vary stays priced (`serve_at_batch` prices varying prompts whole only).
+[[nodiscard]] inline scheduler_limits offline_limits(const measurement& x) {
+    const tokens_t chunk = row_prompt_chunk(x);
+    return {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
+            .prefill_chunk = chunk.value() < x.r.input.value() ? chunk : tokens(0.0)};
+}
+
 /// Refuses, named, an offline run of `x` that is not simulated: not an offline row (field scenario), or an offline
 /// row whose scheduler holds no prompts (`holds_prompts`: its scheduler columns all at their defaults).
 inline void require_simulated_offline(const measurement& x, std::string_view what) {
     require(x.how == scenario::offline, x.id, "scenario", static_cast<double>(x.how), std::string(what) + " needs an offline row");
-    require(holds_prompts(x), x.id, "receive_interval / prefill_alone / min_waiting_prompts / decode_target_max",
+    require(holds_prompts(x), x.id,
+            "receive_interval / prefill_alone / min_waiting_prompts / adp_timeout_iters / decode_target_max / chunked_context",
             x.receive_interval,
             std::string(what) + " needs a scheduler that holds prompts: receive_interval above 1, prefill_alone 1, "
-                                "min_waiting_prompts above 1, adp_timeout_iters or decode_target_max set (else the closed form prices the row)");
+                                "min_waiting_prompts above 1, adp_timeout_iters or decode_target_max set, or chunked_context 1 "
+                                "with max_tokens below the prompt (else the closed form prices the row)");
 }
 
 /// How an offline row's simulated run is sized (`offline_run`): the batch B (`max_batch`) of the row's mean shape on
@@ -881,8 +906,9 @@ struct offline_sizing {
 [[nodiscard]] inline offline_sizing offline_run_batch(const measurement& x) {
     require_simulated_offline(x, "a simulated offline run's batch");
     const bool whole = closed_loop_limits(x).reserve_full_sequence;
-    offline_sizing o{.batch = max_batch(as_run(x), x.r, {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
-                                                          .reserve_full_sequence = whole}),
+    scheduler_limits sizing = offline_limits(x);
+    sizing.reserve_full_sequence = whole;
+    offline_sizing o{.batch = max_batch(as_run(x), x.r, sizing),
                      .whole_sequences = whole,
                      .from_row = x.requests > 0.0};
     const deployment d = as_driven(x);
@@ -927,7 +953,7 @@ struct offline_sizing {
         case scenario::single_prefill: return prefill_pass(d, 1.0, x.r.input, tokens(0.0)).time().value();
         case scenario::offline: {
             if (holds_prompts(x)) return offline_run(x);  // the engine's scheduler as simulated, all queued at once
-            const scheduler_limits l{.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens};
+            const scheduler_limits l = offline_limits(x);
             return (x.requests > 0 ? saturated_run(d, x.r, x.requests, l) : saturated(d, x.r, l)).output_rate.value();
         }
         case scenario::online: {

@@ -294,7 +294,8 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                         }
                     }
                     if (!how.disaggregated && colocated_at < 0) colocated_at = off;
-                    // Status: the block's, else the context, else the batch against what fits.
+                    // Status: the block's, else the context, else the prompt against the step's cap, else the batch against
+                    // what fits.
                     if (group_status != point_status::ok) {
                         status.setConstant(static_cast<std::uint8_t>(group_status));
                     } else {
@@ -304,6 +305,13 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                             auto st = status.segment(s * B, B);
                             if (!grid.ignore_max_position && r.input.value() + r.output.value() > m.max_position) {
                                 st.setConstant(static_cast<std::uint8_t>(point_status::beyond_max_position));
+                                continue;
+                            }
+                            // the one rule for a prompt under a step's token cap, as `max_batch` refuses it
+                            if (!prompt_within_step_cap(r.input, tokens(admits.max_tokens_per_step),
+                                                        admits.prefill_chunk.value() > 0.0,
+                                                        runs_long_prompt_whole(d.engine.kind))) {
+                                st.setConstant(static_cast<std::uint8_t>(point_status::prompt_above_step_cap));
                                 continue;
                             }
                             const bool prefill_fits = !how.disaggregated || how.prefill_batch <= prefill_limit[su].batch;

@@ -200,6 +200,10 @@ enum class point_status : std::uint8_t {
     weights_do_not_fit,   ///< weights and the memory reserve exceed HBM (figures computed)
     beyond_max_position,  ///< input + output exceeds the model's max_position (figures computed)
     over_kv_capacity,     ///< the batch (or the prefill batch) exceeds what `max_batch` admits (figures computed)
+    /// the prompt is longer than the grid's token cap per step and the engine neither chunks it (no prefill chunk)
+    /// nor runs it whole (`prompt_within_step_cap`, the rule `estimate` and `saturated` refuse by); checked after
+    /// beyond_max_position, before over_kv_capacity (figures computed)
+    prompt_above_step_cap,
 };
 
 [[nodiscard]] constexpr std::string_view to_string(point_status s) {
@@ -209,6 +213,7 @@ enum class point_status : std::uint8_t {
         case point_status::weights_do_not_fit: return "weights do not fit";
         case point_status::beyond_max_position: return "beyond max position";
         case point_status::over_kv_capacity: return "over KV capacity";
+        case point_status::prompt_above_step_cap: return "prompt above step cap";
     }
     return "?";
 }

@@ -308,6 +308,34 @@ struct scheduler_limits {
     return with_engine_admission(l, e);
 }
 
+/// Whether engine `k`, its chunked prefill off, runs a prompt longer than its step's token cap whole as a step's
+/// first prompt: SGLang does (PrefillAdder.add_one_req without rem_chunk_tokens: "if the can_run_list is empty,
+/// always accept the first prefill request", python/sglang/srt/managers/schedule_policy.py, HaiShaw/sglang mirror
+/// @0077f84d37a013213fb59700564e1637987a3f79). TensorRT-LLM refuses the request (LLM._check_arguments: "The sum
+/// of prompt length ... should not exceed max_num_tokens", NVIDIA/TensorRT-LLM issue #9277; PR #9499 chunks it
+/// by default instead); vLLM V0 refuses to start with max_num_batched_tokens below max_model_len
+/// (SchedulerConfig._verify_args, vllm/config.py) and ignores a longer prompt; the reference engine follows
+/// TensorRT-LLM.
+[[nodiscard]] constexpr bool runs_long_prompt_whole(engine_kind k) noexcept { return k == engine_kind::sglang; }
+
+/// The one rule for a prompt of I tokens under a step's token cap M (the closed form's `fitting_batch`, the
+/// simulator's `check_request`, the disaggregated simulator's prefill pass): where the engine does not chunk
+/// prompts, I ≤ M, unless it runs a longer prompt whole (`runs_long_prompt_whole`); M = 0: no cap.
+[[nodiscard]] constexpr bool prompt_within_step_cap(tokens_t prompt, tokens_t cap, bool chunked, bool long_prompt_whole) noexcept {
+    return chunked || long_prompt_whole || cap.value() == 0.0 || prompt.value() <= cap.value();
+}
+
+/// `prompt_within_step_cap`, refused naming the cap M, the prompt and the rule.
+constexpr void require_prompt_within_step_cap(std::string_view subject, tokens_t prompt, tokens_t cap, bool chunked,
+                                              bool long_prompt_whole) {
+    if (prompt_within_step_cap(prompt, cap, chunked, long_prompt_whole)) return;
+    std::string rule = "below the prompt's ";  // appended: GCC bug 105329
+    rule += invalid_input::show(prompt.value());
+    rule += " tokens: a prompt longer than a step's token cap needs an engine that chunks prompts (chunked prefill); "
+            "without it the engine runs it in no step";
+    throw invalid_input(subject, "max_tokens_per_step", cap.value(), rule, "llmcost.serving.prompt_within_step_cap");
+}
+
 /// A deployment serving b concurrent sequences per attention rank in steady state.
 struct serving_point {
     double batch = 0;              ///< concurrent sequences per attention rank (or per pipeline)
@@ -627,6 +655,8 @@ namespace detail {
 [[nodiscard]] constexpr batch_limit fitting_batch(const deployment& d, const request_shape& r, const scheduler_limits& l) {
     r.validate();
     l.validate();
+    require_prompt_within_step_cap(d.m.name, r.input, tokens(l.max_tokens_per_step), l.prefill_chunk.value() > 0.0,
+                                   runs_long_prompt_whole(d.engine.kind));
     require_weights_fit(d, l.pool_reserve());
     const batch_limit b = admissible_batch(d, r, l);
     if (!(b.batch >= 1.0)) {  // what sized the pool named: the engine's rule and its KV memory fraction, or the user's reserve

@@ -305,10 +305,8 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         r.input = draw.length(c.input);
         r.output = draw.length(c.output);
         check_disaggregated_request(prefill, decode, r.input, r.output, reqs.size());
-        if (!l.chunked && !l.first_prompt_always && cap > 0.0 && r.input > cap)
-            throw invalid_input("disaggregated request " + std::to_string(reqs.size() + 1), "input (tokens)", r.input,
-                                "a prompt longer than a prefill pass's token cap (max_tokens_per_step = " +
-                                    invalid_input::show(cap) + ") needs an engine that chunks prompts");
+        require_prompt_within_step_cap("disaggregated request " + std::to_string(reqs.size() + 1), tokens(r.input),
+                                       tokens(cap), l.chunked, l.first_prompt_always);
         r.sent = t;
         reqs.push_back(r);
         at(t, kind::arrive, reqs.size() - 1);

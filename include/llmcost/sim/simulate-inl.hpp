@@ -834,7 +834,9 @@ inline void check_request(const engine& e, const workload::request& q, std::size
     const double in = q.input.value(), out = q.output.value();
     const double held = kv_block_slots(tokens(e.limits.reserve_full_sequence ? in + out : in + 1.0), e.kv_block).value();
     const bool lengths_ok = in >= 1.0 && std::isfinite(in) && out >= 1.0 && std::isfinite(out);
-    if (lengths_ok && (e.ignore_max_position || in + out <= e.pm.d.m.max_position) &&
+    const bool long_whole = runs_long_prompt_whole(e.pm.d.engine.kind);
+    if (lengths_ok && prompt_within_step_cap(q.input, tokens(e.max_tokens), e.chunk > 0.0, long_whole) &&
+        (e.ignore_max_position || in + out <= e.pm.d.m.max_position) &&
         kv_bytes_per_gpu_for_context(e.pm.d, tokens(held)).value() <= e.kv_budget)
         return;
     const std::string where = std::string(origin) + " request " + std::to_string(index + 1);
@@ -843,6 +845,7 @@ inline void check_request(const engine& e, const workload::request& q, std::size
     require(out >= 1.0 && std::isfinite(out), where, "output (tokens)", out, "a request generates at least one token",
             "llmcost.simulate.request_tokens");
     if (!e.ignore_max_position) require_within_max_position(e.pm.d.m, in + out, " (" + where + ": input + output)");
+    require_prompt_within_step_cap(where, q.input, tokens(e.max_tokens), e.chunk > 0.0, long_whole);
     require(false, where, "KV per sequence (B)", kv_bytes_per_gpu_for_context(e.pm.d, tokens(held)).value(),
             "does not fit: one sequence needs more KV than a server's share of the HBM left after the weights",
             "llmcost.fit.kv_sequence");
