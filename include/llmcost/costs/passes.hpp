@@ -1141,17 +1141,33 @@ template <class V>
 template <class V>
 [[nodiscard]] constexpr step_terms<V> step_formula(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
                                                    const V& ps, const V& previous = lanes<V>::constant(-1.0),
-                                                   const V& window = lanes<V>::constant(0.0));
+                                                   const V& window = lanes<V>::constant(0.0),
+                                                   const V& prompt_before = lanes<V>::constant(0.0));
+
+/// The time of the step before an eager prompt step that the host is free to launch the prompt step under:
+/// t_free = max(0, t_prev − h_prev), h_prev the host's own launch time of that step (H = kernels · t_host where it
+/// carried an eager prompt, 0 for a graph-replayed decode step). The host is one thread that launches steps in
+/// order (SGLang's overlap loop, python/sglang/srt/managers/scheduler.py `event_loop_overlap`, v0.5.5: it runs
+/// step k's batch, then resolves step k − 1's, then schedules and launches step k + 1), so a launch overlaps only
+/// the GPU time of the step before that the host is not busy launching (docs/sglang-eager-prompt.md, "One host thread").
+template <class V>
+[[nodiscard]] constexpr V launch_free_time(const V& previous, const V& previous_launch) {
+    return lane_max(lanes<V>::constant(0.0), V(previous - previous_launch));  // t_free = max(0, t_prev − h_prev)
+}
 
 /// A prompt step run eagerly lasts as long as the host takes to launch it, where that is longer than
 /// its kernels; SGLang's overlap scheduler (on by default: python/sglang/srt/managers/scheduler.py
 /// `event_loop_overlap`, v0.5.5) launches a step while the GPU still runs the one before it, so the
-/// launch also hides behind that step: `previous` where the caller knows it (the simulator's last
-/// step, 0 after an idle wait), else (negative) the steady-state decode step of the ds running
-/// sequences (this formula at ps = 0; none with no sequence running): t = max(t_GPU, H − t_prev),
-/// H = kernels · t_host (`pass_model::prefill_overhead`), the difference carried as launch overhead;
-/// a fractional prompt count (an average over steps) has a prompt in a share min(p, 1) of them:
-/// t_overhead += min(p, 1) · max(0, H − t_prev − t_GPU). An engine without CUDA graphs whose
+/// launch also hides behind the part of that step the host is free (`launch_free_time`): t = max(t_GPU,
+/// H − t_free), H = kernels · t_host (`pass_model::prefill_overhead`), the difference carried as launch
+/// overhead. `previous` ≥ 0: t_free where the caller knows it (the simulator's last step less its own
+/// launch, 0 after an idle wait, 0 for a first-token step whose wait for the step before is not priced).
+/// Negative (a steady state): the step before carries an eager prompt with probability π = `prompt_before`
+/// (the mixture's min(q, 1), `mix_steps`), and then the host launched it and is free only for its GPU time
+/// past H (a step like this one: t_free = max(0, t_GPU − H)); else it is the decode step of the ds running
+/// sequences (this formula at ps = 0, graph-replayed: t_free = t_decode; none with no sequence running):
+/// wait = (1 − π) · max(0, H − t_decode − t_GPU) + π · max(0, H − t_GPU). A fractional prompt count (an
+/// average over steps) has a prompt in a share min(p, 1) of them: t_overhead += min(p, 1) · wait. An engine without CUDA graphs whose
 /// executor enqueues every step on the host with nothing to hide it behind (no overlap scheduler:
 /// TensorRT-LLM's C++ executor running a TensorRT engine; vLLM with enforce_eager) is the same law on every step, prompt or
 /// not, with no previous step: t = max(t_GPU, H), H = kernels · t_enqueue (`pass_model::eager_overhead`),
@@ -1161,21 +1177,28 @@ template <class V>
 /// every step compiles as before.
 template <class V>
 [[gnu::noinline]] constexpr void eager_prompt_wait(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
-                                                   const V& ps, const V& previous, step_terms<V>& r) {
+                                                   const V& ps, const V& previous, const V& prompt_before,
+                                                   step_terms<V>& r) {
     using L = lanes<V>;
     if (pm.eager_overhead.value() > 0.0) {  // graphs off: the host enqueues every step, none hidden
         r.overhead = r.overhead + lane_max(L::constant(0.0), V(L::constant(pm.eager_overhead.value()) - r.time()));
         return;
     }
     if (!L::any(ps > 0.0)) return;  // no prompt in any lane: nothing held (and the previous step's own call ends here)
+    const V zero = L::constant(0.0);
     const V host = L::constant(pm.prefill_overhead.value());
-    V prev = pm.prefill_serial ? L::constant(0.0) : previous;  // overlap scheduler off: t = max(t_GPU, H)
+    const V gpu = r.time();
+    // wait(t_free) = max(0, H − t_free − t_GPU)
+    auto wait_after = [&](const V& free) { return lane_max(zero, V(host - free - gpu)); };
+    V wait = wait_after(pm.prefill_serial ? zero : lane_max(zero, previous));  // overlap scheduler off: t = max(t_GPU, H)
     if (!pm.prefill_serial && L::any(previous < 0.0)) {
-        const V zero = L::constant(0.0);
+        // The steady state: after a decode step (graph-replayed, h_prev = 0) or after a prompt step like this one.
         const V decode_step = L::choose(ds > 0.0, step_formula(pm, s, ds, zero, zero).time(), zero);
-        prev = L::choose(previous < 0.0, decode_step, previous);
+        const V after_decode = wait_after(launch_free_time(decode_step, zero));
+        const V after_prompt = wait_after(launch_free_time(gpu, host));
+        const V pi = L::choose(prompt_before > 1.0, L::constant(1.0), lane_max(zero, prompt_before));  // a probability
+        wait = L::choose(previous < 0.0, V((1.0 - pi) * after_decode + pi * after_prompt), wait);
     }
-    const V wait = lane_max(L::constant(0.0), V(host - prev - r.time()));
     r.overhead = r.overhead + L::map(ps, [](double p) { return p < 1.0 ? p : 1.0; }) * wait;
 }
 
@@ -1209,13 +1232,15 @@ template <class V>
 /// is read (prefill also writes its new tokens'), and activations move between kernels
 /// (seed S11, S13, S14, S27). Each kernel class takes max(FLOPs ÷ its rate, bytes ÷ B).
 /// `previous`: the step before this one, where the caller prices steps one by one (the simulator);
-/// negative (the default): the steady-state decode step of the ds sequences (`eager_prompt_wait`).
+/// negative (the default): a steady state, whose step before carries an eager prompt with probability
+/// `prompt_before` (0, the default: the decode step of the ds sequences; `eager_prompt_wait`).
 /// `window`: the spread of a steady state's step token counts that a padding FP8 kernel's rows are averaged over
 /// (`prompt_spread_window`, `achievable_fractions::expected_padded_rows`) where the step carries a prompt; 0 (the
 /// default), or a step of decodes only: one step's exact rows.
 template <class V>
 [[nodiscard]] constexpr step_terms<V> step_formula(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
-                                                   const V& ps, const V& previous, const V& window) {
+                                                   const V& ps, const V& previous, const V& window,
+                                                   const V& prompt_before) {
     using L = lanes<V>;
     const deployment& d = pm.d;
     const achievable_fractions& e = d.hw.gpu.efficiency;
@@ -1365,7 +1390,7 @@ template <class V>
     if (pm.moe_gathers) [[unlikely]]
         r.ep = gather_scatter_seconds_per_pass(d, V(t * pm.attention_dp_busiest));
     if (pm.prefill_overhead.value() > 0.0 || pm.eager_overhead.value() > 0.0) [[unlikely]]
-        eager_prompt_wait(pm, s, ds, ps, previous, r);
+        eager_prompt_wait(pm, s, ds, ps, previous, prompt_before, r);
     return r;
 }
 

@@ -436,6 +436,8 @@ struct step_mixture {
     step_terms<V> fewer, more;  ///< the steps with ⌊p⌋ and ⌈p⌉ chunks (`more` is priced only if some f > 0)
     V chunks;                   ///< ⌊p⌋
     V share;                    ///< f: the share of steps with ⌈p⌉
+    /// π = min(p, 1): the probability that the step before one of these carries a prompt (`eager_prompt_wait`)
+    V prompt_before;
     /// (1 − f)·t(⌊p⌋) + f·t(⌈p⌉)
     [[nodiscard]] constexpr V mean() const {
         const V t0 = fewer.time();
@@ -464,9 +466,12 @@ template <class V>
                                                   const V& p, const V& window = lanes<V>::constant(0.0)) {
     const V fewer = lanes<V>::floor(p);
     const V steady = lanes<V>::constant(-1.0);  // `step_formula`'s default `previous`
+    // π = min(p, 1): the share of the mixture's steps that carry a prompt, ⌊p⌋ ≥ 1 or f
+    const V before = lanes<V>::choose(p > 1.0, lanes<V>::constant(1.0), p);
     // `more` starts unpriced ({} leaves an Eigen array as it is, and zeroes a double).
-    step_mixture<V> m{.fewer = step_formula(pm, s, decodes, fewer, steady, window), .more = {}, .chunks = fewer, .share = p - fewer};
-    if (lanes<V>::any(m.share > 0.0)) m.more = step_formula(pm, s, decodes, V(fewer + 1.0), steady, window);
+    step_mixture<V> m{.fewer = step_formula(pm, s, decodes, fewer, steady, window, before), .more = {}, .chunks = fewer,
+                      .share = p - fewer, .prompt_before = before};
+    if (lanes<V>::any(m.share > 0.0)) m.more = step_formula(pm, s, decodes, V(fewer + 1.0), steady, window, before);
     else if constexpr (std::is_arithmetic_v<V>) m.more = m.fewer;  // a whole step, copied (a constant expression reads it)
     return m;
 }
@@ -477,24 +482,27 @@ template <class V>
 /// other thirty for nothing would cost a sweep a fifth of its time.
 template <class V, class C>
 [[nodiscard]] constexpr V step_time_where(const pass_model& pm, const sequence_terms<V>& s, const V& decodes,
-                                          const V& k, const C& need, const V& otherwise, const V& window) {
+                                          const V& k, const C& need, const V& otherwise, const V& window,
+                                          const V& prompt_before) {
     using L = lanes<V>;
     constexpr int few = 4;  // below this many lanes, one by one is cheaper (the sweep benchmark)
     const typename L::mask where = need;  // evaluated once
     const int m = L::count(where);
     if (m == 0) return otherwise;
-    if (m > few) return L::choose(where, step_formula(pm, s, decodes, k, L::constant(-1.0), window).time(), otherwise);
+    if (m > few)
+        return L::choose(where, step_formula(pm, s, decodes, k, L::constant(-1.0), window, prompt_before).time(), otherwise);
     V r = otherwise;
     for (int i = 0; i < L::width; ++i)
         if (L::test(where, i))
-            L::set(r, i, step_formula(pm, lane_of(s, i), L::get(decodes, i), L::get(k, i), -1.0, L::get(window, i)).time());
+            L::set(r, i, step_formula(pm, lane_of(s, i), L::get(decodes, i), L::get(k, i), -1.0, L::get(window, i),
+                                      L::get(prompt_before, i)).time());
     return r;
 }
 
 /// The mean step at p chunks, p no more than the chunks of a mixture `known` of the same steps
 /// (same decodes, same sequences): (1 − g)·t(⌊p⌋) + g·t(⌊p⌋ + 1), g = p − ⌊p⌋, reusing the steps
 /// `known` has priced (⌊p⌋ is most often its ⌊p'⌋ or one below) and pricing only the others; at `known`'s
-/// `window` (the spread of the same steps).
+/// `window` (the spread of the same steps) and its π (the engine's steps before them: `eager_prompt_wait`).
 template <class V>
 [[nodiscard]] constexpr V mean_step_below(const pass_model& pm, const sequence_terms<V>& s, const V& decodes,
                                           const step_mixture<V>& known, const V& p, const V& window) {
@@ -504,11 +512,11 @@ template <class V>
     const V up = n + 1.0;
     const V t0 = known.fewer.time();                                 // t(N), N = known.chunks
     const V t1 = L::any(known.share > 0.0) ? known.more.time() : t0;  // t(N + 1) where known's f > 0
-    const V lo = step_time_where(pm, s, decodes, n, n != known.chunks, t0, window);
+    const V lo = step_time_where(pm, s, decodes, n, n != known.chunks, t0, window, known.prompt_before);
     if (!L::any(g > 0.0)) return lo;
     // t(n + 1): known's t(N + 1) where n = N (then p > N, so known's f > 0), its t(N) where n + 1 = N.
     const V hi = step_time_where(pm, s, decodes, up, g > 0.0 && n != known.chunks && up != known.chunks,
-                                 L::choose(n == known.chunks, t1, t0), window);
+                                 L::choose(n == known.chunks, t1, t0), window, known.prompt_before);
     return L::choose(g > 0.0, V(lo * (1.0 - g) + hi * g), lo);
 }
 
@@ -540,8 +548,10 @@ template <class V>
     c.step_time = c.steps.mean();
     c.tpot = mean_step_below(pm, s, b, c.steps, V(others / output * chunks), window);
     // My prompt's k steps each carry one whole chunk beside b − 1 decodes: t(b − 1, 1), no mixture, and no other
-    // prompt, so no spread: exact rows (at b = 1 the single-prompt step).
-    const V first_token_step = step_formula(pm, s, others, L::constant(1.0)).time();
+    // prompt, so no spread: exact rows (at b = 1 the single-prompt step). An eager launch hides under no step
+    // before (t_free = 0: t = max(t_GPU, H), `eager_prompt_wait`): the overlap scheduler would launch it under the
+    // step in flight, but this TTFT does not wait for that step, so it cannot also hide the launch behind it.
+    const V first_token_step = step_formula(pm, s, others, L::constant(1.0), L::constant(0.0)).time();
     c.ttft = client_first_token(V(first_token_step * chunks), d.engine.overheads.request);
     c.output_rate_per_gpu = batch * static_cast<double>(d.layout.dp) / c.step_time / static_cast<double>(d.layout.gpus());
     return c;

@@ -210,6 +210,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     auto swap_time = [&](double context) { return kv_swap_time(e.pm.d, tokens(context)).value(); };
     double stalled = 0.0;  // swap time since the last step: the next tokens wait for it too (ITL)
     double previous_step = 0;  // the last step's time, 0 when the engine was idle before it
+    double previous_launch = 0;  // the host's own launch of the last step: H where it carried an eager prompt, else 0
     bool opening_started = false;  // a cold server has run a step of its opening (`engine::cold`)
     bool built = false;            // a cold server has paid its first-use build (`engine::build`)
     // A decode target (`scheduler_limits::decode_cut`, AMD's MLPerf V0 scheduler): the running queue in
@@ -426,6 +427,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             if (e.closed_loop || next >= reqs.size()) break;
             now = std::max(now, reqs[next].arrival.value());
             previous_step = 0.0;  // idle: no step runs while the next one is launched
+            previous_launch = 0.0;
             continue;
         }
         bool hold = false;  // the balance holds every context request (new and partly prefilled) this iteration
@@ -572,8 +574,11 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         const double dec = alone ? 0.0 : decodes, ctx = alone ? 0.0 : context_sum;
         prompt_in_last_step = ps > 0;
         if (ps == 0) decode_steps_since_poll += 1.0;
-        // An eager prompt step's launch overlaps the step before it (`detail::eager_prompt_wait`).
-        const double previous = ps > 0 && e.pm.prefill_overhead.value() > 0.0 && !e.pm.prefill_serial ? previous_step : 0.0;
+        // An eager prompt step's launch overlaps the part of the step before it that the host is not busy
+        // launching (`detail::launch_free_time`, `detail::eager_prompt_wait`).
+        const bool overlapped_launch = e.pm.prefill_overhead.value() > 0.0 && !e.pm.prefill_serial;
+        const double free_before = overlapped_launch ? llmcost::detail::launch_free_time(previous_step, previous_launch) : 0.0;
+        const double previous = ps > 0 ? free_before : 0.0;
         // A cold server's opening: its first `clients` requests' prompt tokens in this step, and the
         // one-time start on the first step that carries any (`engine_overheads::cold_opening`).
         double cold = 0.0;
@@ -621,7 +626,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             // request runs its chunk too (a whole prompt, or up to the chunk size within the token budget after
             // its answers, alike ours), priced as a rank with our answers and its prompts (that chunk after its
             // a_j tokens, and any more it takes below); the busiest by its step's time (`adp_lockstep_time`).
-            const double before = e.pm.prefill_overhead.value() > 0.0 && !e.pm.prefill_serial ? previous_step : 0.0;
+            const double before = free_before;
             other_chunks.clear();
             for (std::size_t j = 0; j < other_waiting.size(); ++j) {
                 other_chunk[j] = 0.0;
@@ -676,6 +681,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         }
         const double t = cold + std::max(t_own, t_others);
         previous_step = t;
+        previous_launch = ps > 0 ? e.pm.prefill_overhead.value() : 0.0;  // the host launched this step's prompt eagerly
         now += t;
         busy += t;
         batch_time += (dec + ps) * t;
