@@ -58,7 +58,8 @@ int main() {
     std::printf("MoE per decode pass against T, the tokens routed through the EP group (context 4096).\n"
                 "experts = E(1 - (1 - k/E)^T) distinct experts touched; expert B = routed-expert bytes one GPU\n"
                 "reads; capacity = %g T k / E tokens per expert; a2a = dispatch bytes one GPU sends per layer;\n"
-                "per pass = dispatch + combine over every MoE layer (S21).\n\n", capacity_factor);
+                "per pass = dispatch + combine over every MoE layer (S21), the combine in the residual format\n"
+                "(BF16: twice the dispatch's bytes where the activations are FP8).\n\n", capacity_factor);
     report(catalog::deepseek_v3, catalog::h200_sxm, 8, capacity_factor);
     report(catalog::qwen3_235b_a22b, catalog::h200_sxm, 8, capacity_factor);
     std::printf("Capacity does not fall (S20) and bytes read climb to all of it; the all-to-all grows with\n"

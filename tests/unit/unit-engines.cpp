@@ -1014,11 +1014,13 @@ TEST_CASE("expert parallelism's all-to-all runs only under attention data parall
     // on SGLang (TensorRT-LLM all-gathers there instead, 8 ranks for top-8: tests/unit/unit-moe-comm.cpp).
     deployment dep{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 4, .ep = 8, .dp = 2},
                    .engine = catalog::sglang_blackwell};
-    // 4 tokens a rank: 4 × 8 × 7168 × 1 B ÷ 4 = 57,344 B per layer and phase; over the 8 ranks on
-    // NVLink 5 (900 GB/s a direction) with the engine's 24.95 µs floor: 24.95 µs + 57,344 · 7/8 ÷ 900 GB/s
-    // = 25.005751 µs, × 2 phases × 58 layers = 2.900667 ms.
+    // 4 tokens a rank: the dispatch 4 × 8 × 7168 × 1 B ÷ 4 = 57,344 B per layer, the combine in BF16
+    // (the residual format) 114,688 B; over the 8 ranks on NVLink 5 (900 GB/s a direction) with the
+    // engine's 24.95 µs floor: 24.95 + 57,344 · 7/8 ÷ 900 GB/s = 25.005751 µs and 24.95 + 114,688 · 7/8
+    // ÷ 900 GB/s = 25.061502 µs, 50.067253 µs a layer × 58 layers = 2.903901 ms.
     CHECK(all_to_all_bytes_per_layer(dep, 4.0).value() == doctest::Approx(57344.0).epsilon(1e-15));
-    CHECK(all_to_all_time_per_pass(dep, 4.0).value() == doctest::Approx(2.900667e-3).epsilon(1e-6));
+    CHECK(all_to_all_bytes_per_layer(dep, 4.0, all_to_all_phase::combine).value() == doctest::Approx(114688.0).epsilon(1e-15));
+    CHECK(all_to_all_time_per_pass(dep, 4.0).value() == doctest::Approx(2.903901e-3).epsilon(1e-6));
     // TP8·EP8, dp 1: every rank already holds the batch after attention, runs its own experts, and the
     // FFN's all-reduce (priced with TP) sums them: no all-to-all, on every engine (SGLang's default
     // --moe-a2a-backend none, vLLM's use_all2all_kernels, TensorRT-LLM's enable_alltoall: costs/moe.hpp).

@@ -100,6 +100,73 @@ TEST_CASE("DeepSeek-V3 EP8 over TP4 x DP2 on TensorRT-LLM gathers (8 ranks, top-
     CHECK(all_to_all_time_per_pass(wide, 4.0).value() > 0.0);
 }
 
+TEST_CASE("the all-to-all's dispatch moves the quantized input, its combine the residual format: by hand") {
+    // A small MoE on a test link: DeepSeek-V3's 58 MoE layers with h = 1,000 and top-2, FP8 activations
+    // (BF16 residual), EP4 over DP4, a link of α = 10 µs and 100 GB/s a direction, no engine floor.
+    deployment d{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 1, .ep = 4, .dp = 4}};
+    d.m.hidden = 1000;
+    d.m.ffn.top_k = 2;
+    d.m.activations = formats::fp8;
+    d.hw.scale_up = interconnect{.name = "test link", .per_direction = bytes_per_second(100e9), .latency = seconds(10e-6)};
+    d.engine.collectives.all_to_all_latency = seconds(0.0);
+    REQUIRE(!moe_gathers_tokens(d));
+    REQUIRE(d.m.moe_layers() == 58);
+    CHECK(all_to_all_bits(d, all_to_all_phase::dispatch) == 8.0);
+    CHECK(all_to_all_bits(d, all_to_all_phase::combine) == 16.0);
+    // 5 tokens a rank: dispatch 5 × 2 × 1,000 × 1 B = 10,000 B, combine 5 × 2 × 1,000 × 2 B = 20,000 B.
+    CHECK(all_to_all_bytes_per_layer(d, 5.0).value() == 10000.0);
+    CHECK(all_to_all_bytes_per_layer(d, 5.0, all_to_all_phase::combine).value() == 20000.0);
+    // Each phase 10 µs + 3/4 × S ÷ 100 GB/s: 10.075 µs and 10.150 µs, 20.225 µs a layer, × 58 = 1,173.05 µs
+    // (both phases at the dispatch's 8 bits would be 58 × 2 × 10.075 = 1,168.70 µs).
+    CHECK(all_to_all_time_per_pass(d, 5.0).value() == doctest::Approx(1173.05e-6).epsilon(1e-12));
+    // W4A8 experts on an engine that quantizes their input to MXFP8 (gpt-oss on TensorRT-LLM, EP8): the
+    // dispatch at the gather's 8.25 bits, the combine at BF16's 16.
+    const deployment w4a8 = gpt_oss(8);
+    REQUIRE(expert_activations_quantized_to_fp8(w4a8));
+    CHECK(all_to_all_bits(w4a8, all_to_all_phase::dispatch) == doctest::Approx(8.25).epsilon(1e-15));
+    CHECK(all_to_all_bits(w4a8, all_to_all_phase::combine) == 16.0);
+    // NVFP4 activations: 4.5 bits out, 16 back.
+    const deployment fp4 = with_formats(d, formats::fp4, formats::fp8);
+    CHECK(all_to_all_bits(fp4, all_to_all_phase::dispatch) == 4.5);
+    CHECK(all_to_all_bits(fp4, all_to_all_phase::combine) == 16.0);
+}
+
+TEST_CASE("property: the combine takes no less than the dispatch where the residual is no narrower") {
+    const model models[] = {catalog::deepseek_v3, catalog::gpt_oss_120b, catalog::qwen3_235b_a22b};
+    const hardware gpus[] = {catalog::b200_hgx, catalog::h800_sxm};
+    for (const model& base : models)
+        for (const number_format act : {formats::bf16, formats::fp8, formats::fp4})
+            for (const hardware& hw : gpus)
+                for (const engine_profile& e : catalog::all_engines)
+                    for (const int n : {2, 8, 16, 32})
+                        for (const double t : {1.0, 7.0, 64.0, 512.0}) {
+                            deployment d{.m = base, .hw = hw, .layout = {.tp = 1, .ep = n, .dp = n}, .engine = e};
+                            d.m.activations = act;
+                            if (moe_gathers_tokens(d)) continue;
+                            const double bd = all_to_all_bits(d, all_to_all_phase::dispatch);
+                            const double bc = all_to_all_bits(d, all_to_all_phase::combine);
+                            CAPTURE(base.name);
+                            CAPTURE(act.name);
+                            CAPTURE(e.name);
+                            CAPTURE(n);
+                            CAPTURE(t);
+                            REQUIRE(bc >= bd);  // every format here quantizes on the way in only
+                            const bytes_t sd = all_to_all_bytes_per_layer(d, t);
+                            const bytes_t sc = all_to_all_bytes_per_layer(d, t, all_to_all_phase::combine);
+                            CHECK(sc >= sd);
+                            CHECK(sc.value() == doctest::Approx(sd.value() * bc / bd).epsilon(1e-12));
+                            // The pass lies between both phases at the dispatch's bytes and both at the combine's.
+                            interconnect l = d.link_for(n);
+                            if (e.collectives.all_to_all_latency.value() > 0.0) l.latency = e.collectives.all_to_all_latency;
+                            const double td = all_to_all_time(sd, n, l).value(), tc = all_to_all_time(sc, n, l).value();
+                            CHECK(tc >= td);
+                            const double layers = d.m.moe_layers(), pass = all_to_all_time_per_pass(d, t).value();
+                            CHECK(pass >= 2.0 * layers * td * (1.0 - 1e-12));
+                            CHECK(pass <= 2.0 * layers * tc * (1.0 + 1e-12));
+                            CHECK(pass == doctest::Approx(layers * (td + tc)).epsilon(1e-12));
+                        }
+}
+
 TEST_CASE("without the library fit, or past the scale-up domain, the gather is the link's ring") {
     deployment d = gpt_oss(2);
     d.engine.collectives.gather_latency = seconds(0.0);

@@ -102,14 +102,36 @@ template <class V>
            static_cast<double>(m.moe_layers());
 }
 
-/// All-to-all bytes per MoE layer and phase, tokens × k × hidden × bytes ÷ tp (one value or a lane).
+/// All-to-all bytes per MoE layer of one phase at b bits a hidden element: T · k · h · b/8 ÷ tp (S21;
+/// one value or a lane), b the phase's bits (`all_to_all_bits`).
 template <class V>
-[[nodiscard]] constexpr V all_to_all_payload_per_layer(const deployment& d, const V& tokens_per_rank) {
+[[nodiscard]] constexpr V all_to_all_payload_per_layer(const deployment& d, const V& tokens_per_rank, double bits) {
     const model& m = d.m;
-    return tokens_per_rank * static_cast<double>(m.ffn.top_k) * static_cast<double>(m.hidden) *
-           m.activations.bits_per_element() / 8.0 / static_cast<double>(d.layout.tp);
+    return tokens_per_rank * static_cast<double>(m.ffn.top_k) * static_cast<double>(m.hidden) * bits / 8.0 /
+           static_cast<double>(d.layout.tp);
 }
-/// Seconds of a pass's all-to-all: 2 phases × MoE layers × one all-to-all over the EP group, where
+}  // namespace detail
+
+/// The two phases of the expert all-to-all: the dispatch sends each token's hidden state to its k experts'
+/// ranks, the combine sends the experts' outputs back to the token's rank.
+enum class all_to_all_phase : unsigned char { dispatch, combine };
+
+/// Bits a hidden element takes in one phase of the expert all-to-all. Dispatch: the experts' input as the
+/// engine quantizes it before the exchange, the same rule as the gather (`moe_gather_bits`: MXFP8 8.25 for
+/// W4A8, NVFP4 4.5 for FP4 activations, else the activations' format; TensorRT-LLM's post-quant
+/// all-to-all, `TRTLLM_MOE_POST_QUANT_ALLTOALLV`, fused_moe_wide_ep.py @01303b3887e039d6dda1b5487ec8a94d9ef9db76).
+/// Combine: the experts' outputs in the residual format (`model::residual_format`, BF16 under quantized
+/// activations), as every engine's kernel returns them: TensorRT-LLM's NVLink one-sided all-to-all
+/// ("combine … in BF16 by default", NVIDIA/TensorRT-LLM@22de8b34 docs/source/blogs/tech_blog/blog18, E28),
+/// MORI-EP ("FP8 dispatch + BF16 combine": ROCm/mori@624002c8 README.md, Benchmarks, E40), DeepEP
+/// (FP8 dispatch, BF16 combine: deepseek-ai/DeepEP@dd758caf docs/legacy.md, E21).
+[[nodiscard]] constexpr double all_to_all_bits(const deployment& d, all_to_all_phase phase) {
+    return phase == all_to_all_phase::dispatch ? moe_gather_bits(d) : d.m.residual_format().bits_per_element();
+}
+
+namespace detail {
+/// Seconds of a pass's all-to-all: MoE layers × (t_dispatch + t_combine), one all-to-all each over the
+/// EP group at the phase's bytes (`all_to_all_bits`), where
 /// the group's attention ranks hold different tokens (attention data parallelism, dp > 1). With
 /// attention tensor-parallel over the whole group (dp = 1, ep = tp) every rank already holds every
 /// token after attention's all-reduce: it runs its own experts on them and the FFN's all-reduce,
@@ -128,20 +150,27 @@ template <class V>
     // phase, α_engine, in place of the link's α (descriptors/engine.hpp; E21, E28, E39, E40).
     interconnect l = d.link_for(group);
     if (d.engine.collectives.all_to_all_latency.value() > 0.0) l.latency = d.engine.collectives.all_to_all_latency;
-    return all_to_all_seconds(all_to_all_payload_per_layer(d, tokens_per_rank), group, l) * (2.0 * d.m.moe_layers());
+    // Per MoE layer: t(S_dispatch) + t(S_combine), each phase's bytes at its own format (`all_to_all_bits`).
+    const V dispatch = all_to_all_payload_per_layer(d, tokens_per_rank, all_to_all_bits(d, all_to_all_phase::dispatch));
+    const V combine = all_to_all_payload_per_layer(d, tokens_per_rank, all_to_all_bits(d, all_to_all_phase::combine));
+    return (all_to_all_seconds(dispatch, group, l) + all_to_all_seconds(combine, group, l)) *
+           static_cast<double>(d.m.moe_layers());
 }
 }  // namespace detail
 
-/// All-to-all bytes one GPU sends per MoE layer and phase: tokens × top-k × hidden × bytes ÷ tp
-/// (seed S21). Dispatch and combine each move this much; (ep_group − 1)/ep_group of it leaves the GPU.
-/// The payload an all-to-all would carry, whether or not the deployment runs one: a deployment that
-/// gathers (`moe_gathers_tokens`) or whose attention is tensor-parallel runs none (`all_to_all_time_per_pass`).
-[[nodiscard]] constexpr bytes_t all_to_all_bytes_per_layer(const deployment& d, double tokens_per_rank) {
+/// All-to-all bytes one GPU sends per MoE layer in one phase: tokens × top-k × hidden × bytes ÷ tp
+/// (seed S21), the bytes of the phase's format (`all_to_all_bits`); the dispatch unless asked for the
+/// combine. (ep_group − 1)/ep_group of it leaves the GPU. The payload an all-to-all would carry, whether
+/// or not the deployment runs one: a deployment that gathers (`moe_gathers_tokens`) or whose attention
+/// is tensor-parallel runs none (`all_to_all_time_per_pass`).
+[[nodiscard]] constexpr bytes_t all_to_all_bytes_per_layer(const deployment& d, double tokens_per_rank,
+                                                           all_to_all_phase phase = all_to_all_phase::dispatch) {
     if (!d.m.is_moe()) return bytes(0.0);
-    return bytes(detail::all_to_all_payload_per_layer(d, tokens_per_rank));
+    return bytes(detail::all_to_all_payload_per_layer(d, tokens_per_rank, all_to_all_bits(d, phase)));
 }
 
-/// Time of the expert all-to-all for one pass: 2 phases × MoE layers, each over the stage's EP group
+/// Time of the expert all-to-all for one pass: MoE layers × (dispatch + combine, each at its own format,
+/// `all_to_all_bits`), each over the stage's EP group
 /// (tp·dp GPUs) on the scale-up link when the group fits in a domain, else on the NIC (S21, S22);
 /// none when the group's attention is tensor-parallel (dp = 1: `detail::all_to_all_seconds_per_pass`).
 [[nodiscard]] constexpr seconds_t all_to_all_time_per_pass(const deployment& d, double tokens_per_rank) {
