@@ -71,6 +71,16 @@ TEST_CASE("eager prompt overlap: a steady step after a prompt step hides nothing
           doctest::Approx(0.0646 - 0.75 * t_d).epsilon(1e-12));
     // A decode step is never held, whatever π.
     CHECK(detail::step_formula(pm, s, 3.0, 0.0, -1.0, 0.0, 1.0).time() == t_d);
+    // An engine whose prompt steps run alone (SGLang, `prefill_alone`): the merged step's t already holds the
+    // decode step the launch hides under, t_d + max(t_p, H − t_d) = max(t, H) = 64.6 ms at any π, here 0 and 0.25
+    // (session 43 integration review: H − t_d would count that decode step twice).
+    deployment alone = d;
+    alone.engine.scheduler.prefill_alone = true;
+    const pass_model pm_alone = prepare_pass(alone);
+    const detail::sequence_terms<double> s_alone = detail::sequence_terms_of(
+        pm_alone, {.decode_sequences = 3, .decode_context = 1500_tok, .prefill_sequences = 1, .prefill_tokens = 1000_tok});
+    CHECK(detail::step_formula(pm_alone, s_alone, 3.0, 1.0, -1.0, 0.0, 0.0).time() == doctest::Approx(0.0646).epsilon(1e-12));
+    CHECK(detail::step_formula(pm_alone, s_alone, 3.0, 1.0, -1.0, 0.0, 0.25).time() == doctest::Approx(0.0646).epsilon(1e-12));
 }
 
 TEST_CASE("eager prompt overlap: at q ≥ 1 prompts a step the steady step is max(t_GPU, H), by hand") {

@@ -1163,7 +1163,8 @@ template <class V>
 /// overhead. `previous` ≥ 0: t_free where the caller knows it (the simulator's last step less its own
 /// launch, 0 after an idle wait, 0 for a first-token step whose wait for the step before is not priced).
 /// Negative (a steady state): the step before carries an eager prompt with probability π = `prompt_before`
-/// (the mixture's min(q, 1), `mix_steps`), and then the host launched it and is free only for its GPU time
+/// (the mixture's min(q, 1), `mix_steps`; 1 where the engine runs prompt steps alone, `prefill_alone`: the merged
+/// step's GPU time holds the decode step before it), and then the host launched it and is free only for its GPU time
 /// past H (a step like this one: t_free = max(0, t_GPU − H)); else it is the decode step of the ds running
 /// sequences (this formula at ps = 0, graph-replayed: t_free = t_decode; none with no sequence running):
 /// wait = (1 − π) · max(0, H − t_decode − t_GPU) + π · max(0, H − t_GPU). A fractional prompt count (an
@@ -1196,7 +1197,12 @@ template <class V>
         const V decode_step = L::choose(ds > 0.0, step_formula(pm, s, ds, zero, zero).time(), zero);
         const V after_decode = wait_after(launch_free_time(decode_step, zero));
         const V after_prompt = wait_after(launch_free_time(gpu, host));
-        const V pi = L::choose(prompt_before > 1.0, L::constant(1.0), lane_max(zero, prompt_before));  // a probability
+        // π: the chance the step before was launched by the same host for a prompt (`prompt_before`, already a
+        // probability: `mix_steps`' min(q, 1)). An engine whose prompt steps run alone (SGLang, `prefill_alone`)
+        // is priced here as one merged step of its decodes and its prompt, whose GPU time already holds the
+        // graph-replayed decode step the launch hides under: t_d + max(t_p, H − t_d) = max(t_GPU, H), π = 1 at any q
+        // (session 43 integration review); hiding H behind another t_decode would count that step twice.
+        const V pi = pm.d.engine.scheduler.prefill_alone ? L::constant(1.0) : prompt_before;
         wait = L::choose(previous < 0.0, V((1.0 - pi) * after_decode + pi * after_prompt), wait);
     }
     r.overhead = r.overhead + L::map(ps, [](double p) { return p < 1.0 ? p : 1.0; }) * wait;

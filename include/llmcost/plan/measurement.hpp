@@ -617,7 +617,7 @@ struct disaggregated_pools {
             .max_tokens_per_step = l.max_tokens_per_step,
             .chunk_tokens = chunk,
             .chunked = e.chunked_prefill,
-            .first_prompt_always = sglang,
+            .first_prompt_always = runs_long_prompt_whole(x.d.engine.kind),  // one rule: serving/throughput.hpp
             .held_slots = sglang ? sim::sglang_prefill_slots_per_running_request * b : none};
 }
 

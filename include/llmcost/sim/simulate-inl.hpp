@@ -626,6 +626,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             // request runs its chunk too (a whole prompt, or up to the chunk size within the token budget after
             // its answers, alike ours), priced as a rank with our answers and its prompts (that chunk after its
             // a_j tokens, and any more it takes below); the busiest by its step's time (`adp_lockstep_time`).
+            // Every rank's launch is priced under our rank's free time (`launch_free_time`): an approximation, each
+            // rank has its own host thread and its own step before.
             const double before = free_before;
             other_chunks.clear();
             for (std::size_t j = 0; j < other_waiting.size(); ++j) {
