@@ -77,6 +77,26 @@ TEST_CASE("serial prompt step: under attention DP the busiest rank's requests, b
     CHECK(prefill_pass(d, 4.0, 922_tok, 0_tok).time().value() - before == doctest::Approx(0.04 / 0.877).epsilon(1e-9));
 }
 
+TEST_CASE("serial prompt step: the request count is capped at the rank's prompt cap B, by hand") {
+    // n_req = min(ps ÷ β, B): DEP4, β = 0.877, t_req = 10 ms. 4 prompts a rank with B = 4 (the Dynamo DEP4 prefill
+    // workers' prefill_max_batch): min(4.561, 4) = 4 requests, + 40 ms (not 45.61 ms); 2 prompts with B = 4:
+    // min(2.281, 4) = 2.281, + 22.805 ms (the cap does not bind); no cap (∞, the default): + 45.610 ms.
+    deployment d = dynamo_prefill({.tp = 1, .ep = 4, .dp = 4});
+    pass_model none = prepare_pass(d);
+    d.engine.overheads.prefill_request = 10.0_ms;
+    pass_model capped = prepare_pass(d), uncapped = prepare_pass(d);
+    REQUIRE(uncapped.prefill_request_cap == std::numeric_limits<double>::infinity());
+    none.prefill_request_cap = capped.prefill_request_cap = 4.0;
+    auto added = [&](const pass_model& pm, double ps) {
+        return prefill_pass(pm, ps, 922_tok, 0_tok).time().value() - prefill_pass(none, ps, 922_tok, 0_tok).time().value();
+    };
+    CHECK(added(capped, 4.0) == doctest::Approx(0.040).epsilon(1e-9));
+    CHECK(added(capped, 2.0) == doctest::Approx(0.020 / 0.877).epsilon(1e-9));
+    CHECK(added(uncapped, 4.0) == doctest::Approx(0.040 / 0.877).epsilon(1e-9));
+    // The cap is read only with t_req: at t_req 0 a capped pass is the uncapped one, bit for bit.
+    CHECK(prefill_pass(none, 4.0, 922_tok, 0_tok).time() == prefill_pass(prepare_pass(dynamo_prefill({.tp = 1, .ep = 4, .dp = 4})), 4.0, 922_tok, 0_tok).time());
+}
+
 TEST_CASE("serial prompt step: properties (linear and monotone in the request count; 0 leaves the step bit for bit)") {
     for (const parallel_layout l : {parallel_layout{.tp = 4, .ep = 4}, parallel_layout{.tp = 1, .ep = 4, .dp = 4}}) {
         const deployment none = dynamo_prefill(l);
@@ -112,6 +132,29 @@ TEST_CASE("serial prompt step: a simulated run pays it per prompt step") {
     const sim::options o{.requests = 4, .seed = 1, .keep_requests = false, .timeline_points = 0};
     const sim::result a = sim::simulate(none, t, o), b = sim::simulate(priced, t, o);
     CHECK(b.ttft.mean - a.ttft.mean == doctest::Approx(0.040).epsilon(1e-6));
+}
+
+TEST_CASE("serial prompt step: the disaggregated simulator pays it per prefill pass (÷ β, capped at B)") {
+    // One DEP4 prefill worker (4 attention ranks), one DEP4 decode worker, 16 clients sending 16 prompts of 922
+    // tokens at t = 0: the router gives each prefill rank 4 (round robin), one pass of b = 4 prompts a rank, all
+    // ending together; the KV transfers and decode steps after it are the same run shifted by the pass's extra
+    // time. So the mean TTFT grows by exactly that pass's b · t_req ÷ β at t_req = 10 ms: 4 × 10 ms ÷ 0.877 =
+    // 45.610 ms with no prompt cap, and min(4 ÷ 0.877, B) × 10 ms = 40 ms with the rank's cap B = 4.
+    const deployment none = dynamo_prefill({.tp = 1, .ep = 4, .dp = 4});
+    deployment priced = none;
+    priced.engine.overheads.prefill_request = 10.0_ms;
+    const sim::disaggregated_client c{.input = workload::fixed(922_tok), .output = workload::fixed(2_tok), .clients = 16,
+                                      .prompts = 16};
+    auto run = [&](const deployment& p, const sim::prefill_admission& l) {
+        return sim::simulate_disaggregated({.d = p, .workers = 1}, {.d = none, .workers = 1}, c, kv_path::scale_up, l);
+    };
+    const sim::prefill_admission open{}, four{.max_running = 4.0};
+    const sim::disaggregated_result a = run(none, open), b = run(priced, open), a4 = run(none, four), b4 = run(priced, four);
+    REQUIRE(b.prefill_passes == 4.0);
+    REQUIRE(b.mean_prompts_per_pass == 4.0);
+    CHECK(b.ttft.mean - a.ttft.mean == doctest::Approx(0.040 / 0.877).epsilon(1e-6));
+    REQUIRE(b4.mean_prompts_per_pass == 4.0);
+    CHECK(b4.ttft.mean - a4.ttft.mean == doctest::Approx(0.040).epsilon(1e-6));
 }
 
 TEST_CASE("prefill_request: the profile's check and tables/engines.csv's optional column refuse a bad figure") {
@@ -168,11 +211,12 @@ TEST_CASE("prefill_request: plan::calibrate recovers it alone from serial TTFT r
 
 TEST_CASE("prefill_request: the catalog's figure is the fit's") {
     // The validation tool's fit (`fit_prefill_requests`, the rule of docs/trtllm-prefill-request.md, stated before
-    // fitting): 9.354 ± 0.40 ms per request on 5 Dynamo GB200 TTFT rows (session 44). TensorRT-LLM on Hopper carries
+    // fitting): 9.901 ± 0.21 ms per request on 5 Dynamo GB200 TTFT rows (session 44, with n_req = min(ps ÷ β, B);
+    // 9.354 ± 0.40 ms before the cap). TensorRT-LLM on Hopper carries
     // the same figure, ASSUMED (the same software's host work; no Hopper rows run serially); every other profile 0
     // (its prompt steps are not serial, so the figure would not be read).
-    CHECK(catalog::trtllm_blackwell.overheads.prefill_request.value() == doctest::Approx(9.354e-3).epsilon(1e-12));
-    CHECK(catalog::trtllm_hopper.overheads.prefill_request.value() == doctest::Approx(9.354e-3).epsilon(1e-12));
+    CHECK(catalog::trtllm_blackwell.overheads.prefill_request.value() == doctest::Approx(9.901e-3).epsilon(1e-12));
+    CHECK(catalog::trtllm_hopper.overheads.prefill_request.value() == doctest::Approx(9.901e-3).epsilon(1e-12));
     for (const engine_profile& e : catalog::all_engines)
         if (!(e == catalog::trtllm_blackwell) && !(e == catalog::trtllm_hopper))
             CHECK(e.overheads.prefill_request.value() == 0.0);
