@@ -493,8 +493,10 @@ struct engine_overheads {
     seconds_t first_use_build{};
     /// The host's time per request in a prompt step the engine runs serially (`prompt_launch_mode::serial`:
     /// TensorRT-LLM's PyTorch executor with `disable_overlap_scheduler`, Dynamo's prefill workers): its loop sets each
-    /// request up, allocates its KV blocks, sets up the cache transceiver's send and handles its response between
-    /// forwards while the GPU waits, so such a step lasts t = max(t_GPU, H) + n_req · t_req (`eager_prompt_wait`).
+    /// request up, allocates its KV blocks and handles its response between forwards while the GPU waits, so such a
+    /// step lasts t = max(t_GPU, H) + n_req · t_req, n_req = min(ps ÷ β, B) (`eager_prompt_wait`). The fitted figure
+    /// may fold in the cache transceiver's serial KV send per context rank (outside the executor loop: it would queue
+    /// sends, not lengthen the pass; docs/trtllm-prefill-request.md).
     /// Not read where the step is not serial: an overlap scheduler prepares step n + 1 while step n runs, so that
     /// work hides behind the GPU's. Fitted by a rule stated before the fit (docs/trtllm-prefill-request.md). 0: none.
     seconds_t prefill_request{};
