@@ -458,7 +458,11 @@ TEST_CASE("kernels a pass launches: TensorRT-LLM's shared expert, on its own str
     SUBCASE("an eager prompt step's host launch carries them: H = 1,205 × 75.89 µs = 91.447 ms") {
         deployment d = tep;
         d.engine.overheads.prompt_launch = prompt_launch_mode::serial;
+        d.engine.overheads.prefill_request = seconds(0.0);  // H alone (session 44's per-request cost: unit-prefill-request.cpp)
         CHECK(prefill_pass(d, 1.0, 100_tok, 0_tok).time().value() == doctest::Approx(1205 * 75.89e-6).epsilon(1e-9));
+        // With the profile's t_req = 9.901 ms the serial step of one prompt lasts H + t_req = 101.348 ms.
+        d.engine.overheads.prefill_request = catalog::trtllm_blackwell.overheads.prefill_request;
+        CHECK(prefill_pass(d, 1.0, 100_tok, 0_tok).time().value() == doctest::Approx(1205 * 75.89e-6 + 9.901e-3).epsilon(1e-9));
     }
     SUBCASE("SGLang and vLLM: none priced") {
         deployment s{.m = catalog::deepseek_v3, .hw = catalog::b200_hgx, .layout = {.tp = 8}, .engine = catalog::sglang_blackwell};

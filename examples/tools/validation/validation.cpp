@@ -41,6 +41,7 @@
 #include <initializer_list>
 #include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -1468,6 +1469,119 @@ std::string eager_fits_text(const std::vector<eager_fit>& fits) {
     return s;
 }
 
+/// The host's time per request of a prompt step TensorRT-LLM runs serially (`engine_overheads::prefill_request`:
+/// its PyTorch executor with the overlap scheduler off, as Dynamo's prefill workers run; such a step lasts
+/// max(t_GPU, H) + n_req · t_req, `eager_prompt_wait`). No public figure gives t_req, so it is fitted. THE RULE,
+/// stated before any fit (docs/trtllm-prefill-request.md): the candidates are TensorRT-LLM's check rows whose
+/// prompts run serially (`eager_prompt` serial: the Dynamo GB200 disaggregated rows) and that measure TTFT; they are
+/// grouped by configuration (the id without its `-c<N>-ttft` tail: prefill layout × decode layout × ISL/OSL); in
+/// each configuration the row at the lowest client concurrency N is taken; those are ordered by id and the subset
+/// is the 1st, 3rd, 5th … of that list. Fitted on the rows' recorded metric (mean TTFT) with `plan::calibrate`
+/// (`parameter::prefill_request` alone), started at 10 ms per request (inside research-d's 8–15 ms, where the
+/// term moves the 1k passes); fewer than 2 subset rows: not fitted (the figure stays 0). Calibration rows, out of
+/// the check rows. The fitted figure is the profile's (one engine × architecture: the rows' own engine).
+struct prefill_request_fit {
+    std::string profile;
+    std::vector<std::string> rows;   ///< the calibration subset's ids
+    std::size_t configurations = 0;  ///< the candidates' configurations
+    bool fitted = false;
+    std::string failure;
+    double ms = 0, se_ms = 0, sigma = 0, catalog_ms = 0;
+};
+
+/// The client concurrency N of an id ending `-c<N>-ttft`, with the id's configuration (the part before);
+/// nullopt where the id does not end so.
+std::optional<std::pair<std::string, double>> configuration_of(const std::string& id) {
+    constexpr std::string_view tail = "-ttft";
+    if (id.size() <= tail.size() || id.compare(id.size() - tail.size(), tail.size(), tail) != 0) return std::nullopt;
+    const std::string head = id.substr(0, id.size() - tail.size());
+    const std::size_t c = head.rfind("-c");
+    if (c == std::string::npos || c + 2 >= head.size()) return std::nullopt;
+    const std::string digits = head.substr(c + 2);
+    if (!std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) return std::nullopt;
+    return std::pair{head.substr(0, c), std::stod(digits)};
+}
+
+std::vector<prefill_request_fit> fit_prefill_requests(const std::vector<plan::measurement>& rows,
+                                                      std::vector<std::string>& subset_ids) {
+    // The lowest-concurrency row of each configuration, per profile (the rows' own engine).
+    std::vector<std::pair<engine_profile, std::map<std::string, std::pair<double, const plan::measurement*>>>> by_profile;
+    for (const plan::measurement& x : rows) {
+        if (!x.check || x.what != plan::metric::ttft_s || x.d.engine.kind != engine_kind::trtllm) continue;
+        if (!x.eager_prompt || *x.eager_prompt != prompt_launch_mode::serial) continue;
+        if (std::find(subset_ids.begin(), subset_ids.end(), x.id) != subset_ids.end()) continue;  // another fit's row
+        const auto config = configuration_of(x.id);
+        const std::optional<engine_profile> profile = plan::own_engine(x);
+        if (!config || !profile) continue;
+        auto mine = std::find_if(by_profile.begin(), by_profile.end(), [&](const auto& e) { return e.first == *profile; });
+        if (mine == by_profile.end()) mine = by_profile.insert(by_profile.end(), {*profile, {}});
+        auto [at, fresh] = mine->second.try_emplace(config->first, config->second, &x);
+        if (!fresh && config->second < at->second.first) at->second = {config->second, &x};
+    }
+    std::vector<prefill_request_fit> out;
+    for (const auto& [profile, configurations] : by_profile) {
+        std::vector<const plan::measurement*> lowest;
+        for (const auto& [name, row] : configurations) lowest.push_back(row.second);
+        std::sort(lowest.begin(), lowest.end(), [](const auto* a, const auto* b) { return a->id < b->id; });
+        std::vector<const plan::measurement*> picked;
+        for (std::size_t i = 0; i < lowest.size(); i += 2) picked.push_back(lowest[i]);  // the 1st, 3rd, 5th …
+        prefill_request_fit f;
+        f.profile = std::string(profile.name);
+        f.configurations = lowest.size();
+        f.catalog_ms = profile.overheads.prefill_request.value() * 1e3;
+        const std::vector<plan::measurement> fit_rows = calibration_rows(picked, f.rows, subset_ids, [](plan::measurement& y) {
+            y.d.engine.overheads.prefill_request = milliseconds(10.0);
+        });
+        calibrate_fit(f, fit_rows, 2, "fewer than two subset rows (" + std::to_string(fit_rows.size()) + ")",
+                      {.free = {plan::parameter::prefill_request}}, [&](const plan::fitted_parameter& q) {
+                          if (q.which == plan::parameter::prefill_request) {
+                              f.ms = q.value * 1e3;
+                              f.se_ms = q.standard_error * 1e3;
+                          }
+                      });
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+std::string prefill_request_fits_text(const std::vector<prefill_request_fit>& fits) {
+    if (fits.empty()) return {};
+    std::string s =
+        "\n### The host's time per request of a serial prompt step\n\n"
+        "TensorRT-LLM's PyTorch executor with the overlap scheduler off (`disable_overlap_scheduler: true`, as Dynamo's "
+        "prefill workers run: ai-dynamo/dynamo gen_yaml.py @357f7dfc; a row's `eager_prompt` serial) does each request's "
+        "host work (request setup, KV block allocation, the response) between forwards while the GPU waits, so a prompt "
+        "step lasts max(t_GPU, H) + n_req · t_req (`engine_overheads::prefill_request`, `eager_prompt_wait`; n_req the "
+        "prompts the step carries on the rank, the busiest rank's under attention DP, at most the prompts B a rank's pass "
+        "takes where the run states it: n_req = min(ps ÷ β, B)). No "
+        "public figure gives t_req, so it is fitted with `plan::calibrate` (`parameter::prefill_request`, alone, started "
+        "at 10 ms) on a subset chosen by a rule stated before the fit (docs/trtllm-prefill-request.md): TensorRT-LLM's "
+        "check rows whose prompts run serially and that measure TTFT, grouped by configuration (the id without its "
+        "`-c<N>-ttft` tail), the lowest client concurrency of each, ordered by id, the 1st, 3rd, 5th …; fitted on the "
+        "rows' mean TTFT. One clause was added to the stated rule when it was coded: a row already in another fit's subset "
+        "is not a candidate; it has no effect today (the literal rule picks the same rows). The subset's rows are "
+        "calibration rows, out of the check-row statistics, even where the fit is refused (as for every fit here: the "
+        "rows are set aside before the fit is tried); the other rows of those configurations stay check rows.\n\n"
+        "| profile | calibration rows | of the configurations | host time per request (fit ± s.e.) | in tables/engines.csv | "
+        "residual s (ln) |\n|---|--:|--:|--:|--:|--:|\n";
+    for (const prefill_request_fit& f : fits) {
+        s += "| " + f.profile + " | " + std::to_string(f.rows.size()) + " | " + std::to_string(f.configurations) + " | ";
+        if (!f.fitted) {
+            s += "not fitted: " + f.failure + " | " + text::plain(f.catalog_ms, 4) + " ms | |\n";
+            continue;
+        }
+        s += text::plain(f.ms, 4) + " ± " + text::plain(f.se_ms, 2) + " ms | " + text::plain(f.catalog_ms, 4) + " ms | " +
+             text::plain(f.sigma, 3) + " |\n";
+    }
+    s += "\nSerial prompt-step calibration subsets (not check rows; listed by id):\n\n";
+    for (const prefill_request_fit& f : fits) {
+        s += "- " + f.profile + ":";
+        for (const std::string& id : f.rows) s += " " + id;
+        s += "\n";
+    }
+    return s;
+}
+
 std::string version_fits_text(const std::vector<version_fit>& fits) {
     if (fits.empty()) return {};
     std::string s =
@@ -1707,7 +1821,8 @@ std::string factors_text(const std::vector<check_row>& checks, const std::vector
 report build(const std::vector<plan::measurement>& measurements, const std::vector<micro_row>& micro,
              const std::vector<engine_fit>& fits, const std::vector<front_end_fit>& front_ends,
              const std::vector<version_fit>& versions, const std::vector<eager_fit>& eager,
-             const std::vector<cold_fit>& colds, const std::vector<build_fit>& builds) {
+             const std::vector<cold_fit>& colds, const std::vector<build_fit>& builds,
+             const std::vector<prefill_request_fit>& serial_prompts) {
     std::vector<check_row> checks;
     std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
     std::vector<check_row> beyond;          // check rows at a rate llmcost cannot serve: no figure, a miss
@@ -2441,7 +2556,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "MI355X, and the like-for-like medians of CDNA3 and CDNA4 went from 50% and 34% short to 93% and 130% "
          "long. An engine and architecture with no such rows keeps F = 0. The subset's rows "
          "are calibration rows, out of the check-row statistics.\n\n" + front_end_text(front_ends) +
-         cold_fits_text(colds) + build_fits_text(builds) + version_fits_text(versions) + eager_fits_text(eager);
+         cold_fits_text(colds) + build_fits_text(builds) + version_fits_text(versions) + eager_fits_text(eager) +
+         prefill_request_fits_text(serial_prompts);
     s += "\nHow far off the model is, by group:\n\n";
     for (const engine_stats& g : by_engine) {
         if (g.home) continue;
@@ -2758,6 +2874,11 @@ int main(int argc, char** argv) {
         const std::vector<eager_fit> eager = fit_host_enqueue(measurements, subset);
         const std::vector<cold_fit> colds = fit_cold_openings(measurements, front_ends, subset);
         const std::vector<build_fit> builds = fit_first_use_builds(measurements, subset);
+        const std::vector<prefill_request_fit> serial_prompts = fit_prefill_requests(measurements, subset);
+        for (const prefill_request_fit& f : serial_prompts)
+            if (sample == 1 && f.fitted && std::abs(f.ms - f.catalog_ms) > 0.01 + 0.005 * std::abs(f.ms))
+                std::fprintf(stderr, "llmcost-validation: %s: fit serial prompt step %.4g ms per request; tables/engines.csv has %.4g ms\n",
+                             f.profile.c_str(), f.ms, f.catalog_ms);
         for (const build_fit& f : builds)
             if (sample == 1 && f.fitted && std::abs(f.s - f.catalog_s) > 0.01 + 0.005 * std::abs(f.s))
                 std::fprintf(stderr, "llmcost-validation: %s on %s: fit first-use build %.4g s; tables/engines.csv has %.4g s\n",
@@ -2791,7 +2912,7 @@ int main(int argc, char** argv) {
             if (f.fitted && std::abs(f.us - f.catalog_us) > 0.01 + 0.005 * std::abs(f.us))
                 std::fprintf(stderr, "llmcost-validation: %s: fit host enqueue %.4g us per kernel; tables/engines.csv has %.4g us\n",
                              f.profile.c_str(), f.us, f.catalog_us);
-        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds, builds);
+        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds, builds, serial_prompts);
         write(positional[1], r.text);
         print_summary("calibration rows (micro, engine fits)", r.calibration);
         print_summary("check rows (serving)", r.check);

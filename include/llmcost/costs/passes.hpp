@@ -482,6 +482,13 @@ struct pass_model {
     seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead + the engine's step overhead
     seconds_t prefill_overhead{};           ///< kernels per pass × the host's time per kernel of an eager prompt step
     bool prefill_serial = false;            ///< that launch hides behind no step before it (overlap scheduler off)
+    /// The host's time per request of such a serial prompt step (`engine_overheads::prefill_request`); 0 where the
+    /// step is not serial (an overlap scheduler prepares step n + 1 while step n runs, hiding that work)
+    seconds_t prefill_request{};
+    /// B: the prompts a rank's serial prompt step may hold, where the caller knows it (the disaggregated prefill
+    /// workers' `prefill_max_batch` per attention rank, `sim::prefill_admission::max_running`); ∞: not known.
+    /// Caps the step's request count n_req = min(ps ÷ β, B) (`eager_prompt_wait`).
+    double prefill_request_cap = std::numeric_limits<double>::infinity();
     seconds_t eager_overhead{};             ///< kernels per pass × the host's enqueue per kernel, every step (CUDA graphs off)
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
@@ -740,6 +747,9 @@ struct pass_model {
     // An eager step launches every kernel on the host, a shared expert's too (`shared_expert_kernels_per_pass`).
     pm.prefill_overhead = eager_prompt ? en.overheads.prefill_launch * detail::kernels_per_pass(d, true) : seconds(0.0);
     pm.prefill_serial = prompt == prompt_launch_mode::serial;
+    // t_req: the serial loop's host work per request (request setup, KV blocks, the response) between forwards; only
+    // a serial prompt step pays it (`eager_prompt_wait`).
+    pm.prefill_request = pm.prefill_serial ? en.overheads.prefill_request : seconds(0.0);
     // H = kernels · t_enqueue: with graphs off and no overlap scheduler every step is enqueued by the
     // host while its kernels run, so it lasts max(t_GPU, H) (TensorRT-LLM's C++ executor on a TensorRT
     // engine, vLLM with enforce_eager; `engine_overheads::host_enqueue`).
@@ -1174,15 +1184,28 @@ template <class V>
 /// not, with no previous step: t = max(t_GPU, H), H = kernels · t_enqueue (`pass_model::eager_overhead`),
 /// t_overhead += max(0, H − t_GPU). A run whose prompt steps run eagerly with the overlap scheduler off
 /// (`pass_model::prefill_serial`: TensorRT-LLM's PyTorch executor with `disable_overlap_scheduler`, Dynamo's
-/// prefill workers) has no step before to hide H behind: t = max(t_GPU, H). Out of line, so the common path of an engine whose graphs cover
+/// prefill workers) has no step before to hide H behind, and its loop does each request's host work (setup, KV
+/// block allocation, the response) between forwards while the GPU waits:
+/// t = max(t_GPU, H) + n_req · t_req (`pass_model::prefill_request`), n_req the prompts (whole or chunks) the step
+/// carries on this rank; under attention DP, where the step already waits for the busiest rank (its tokens 1 ÷ β of
+/// the mean's, `attention_dp_wait`), the busiest rank's count ps ÷ β, capped by the prompts a rank may hold:
+/// n_req = min(ps ÷ β, B) (`pass_model::prefill_request_cap`, B the disaggregated prefill workers' prompt cap per
+/// attention rank; where the pass has no cap, ps ÷ β) — a host count cannot exceed the prompts a rank holds. Where the
+/// figure t_req comes from: docs/trtllm-prefill-request.md. An overlapped step pays no t_req: the overlap
+/// scheduler prepares step n + 1 while step n runs. Out of line, so the common path of an engine whose graphs cover
 /// every step compiles as before.
 template <class V>
 [[gnu::noinline]] constexpr void eager_prompt_wait(const pass_model& pm, const sequence_terms<V>& s, const V& ds,
                                                    const V& ps, const V& previous, const V& prompt_before,
                                                    step_terms<V>& r) {
     using L = lanes<V>;
+    // n_req · t_req, n_req = min(ps ÷ β, B) (the busiest rank's prompts, β = 1 without attention DP, within the
+    // rank's prompt cap B where known); 0 unless serial
+    const V busiest = ps * pm.attention_dp_busiest;
+    const V cap = L::constant(pm.prefill_request_cap);
+    const V requests = L::choose(busiest < cap, busiest, cap) * pm.prefill_request.value();
     if (pm.eager_overhead.value() > 0.0) {  // graphs off: the host enqueues every step, none hidden
-        r.overhead = r.overhead + lane_max(L::constant(0.0), V(L::constant(pm.eager_overhead.value()) - r.time()));
+        r.overhead = r.overhead + lane_max(L::constant(0.0), V(L::constant(pm.eager_overhead.value()) - r.time())) + requests;
         return;
     }
     if (!L::any(ps > 0.0)) return;  // no prompt in any lane: nothing held (and the previous step's own call ends here)
@@ -1205,7 +1228,8 @@ template <class V>
         const V pi = pm.d.engine.scheduler.prefill_alone ? L::constant(1.0) : prompt_before;
         wait = L::choose(previous < 0.0, V((1.0 - pi) * after_decode + pi * after_prompt), wait);
     }
-    r.overhead = r.overhead + L::map(ps, [](double p) { return p < 1.0 ? p : 1.0; }) * wait;
+    // t = max(t_GPU, H) + n_req · t_req
+    r.overhead = r.overhead + L::map(ps, [](double p) { return p < 1.0 ? p : 1.0; }) * wait + requests;
 }
 
 /// A fused shared expert replicated on every EP rank (`pass_model::replicated_shared_parameters` P_shared · x,
@@ -1395,7 +1419,7 @@ template <class V>
     // bytes are t ÷ β a rank while its fixed time a(n) is paid once, not stretched by the wait above.
     if (pm.moe_gathers) [[unlikely]]
         r.ep = gather_scatter_seconds_per_pass(d, V(t * pm.attention_dp_busiest));
-    if (pm.prefill_overhead.value() > 0.0 || pm.eager_overhead.value() > 0.0) [[unlikely]]
+    if (pm.prefill_overhead.value() > 0.0 || pm.eager_overhead.value() > 0.0 || pm.prefill_request.value() > 0.0) [[unlikely]]
         eager_prompt_wait(pm, s, ds, ps, previous, prompt_before, r);
     return r;
 }

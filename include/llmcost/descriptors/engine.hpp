@@ -491,6 +491,15 @@ struct engine_overheads {
     /// request whose prompt is in or behind it waits S. Read only by a simulated run that starts cold
     /// (`sim::options::cold_engine` with `sim::options::first_use_build`); never by a steady-state price. 0: none.
     seconds_t first_use_build{};
+    /// The host's time per request in a prompt step the engine runs serially (`prompt_launch_mode::serial`:
+    /// TensorRT-LLM's PyTorch executor with `disable_overlap_scheduler`, Dynamo's prefill workers): its loop sets each
+    /// request up, allocates its KV blocks and handles its response between forwards while the GPU waits, so such a
+    /// step lasts t = max(t_GPU, H) + n_req · t_req, n_req = min(ps ÷ β, B) (`eager_prompt_wait`). The fitted figure
+    /// may fold in the cache transceiver's serial KV send per context rank (outside the executor loop: it would queue
+    /// sends, not lengthen the pass; docs/trtllm-prefill-request.md).
+    /// Not read where the step is not serial: an overlap scheduler prepares step n + 1 while step n runs, so that
+    /// work hides behind the GPU's. Fitted by a rule stated before the fit (docs/trtllm-prefill-request.md). 0: none.
+    seconds_t prefill_request{};
     /// What a cold server's prompt step adds for the opening's prompts it carries:
     /// Δt = cold_start · [the first such step] + cold_prompt_token · P_open (docs/sglang-closed-loop-ttft.md §4).
     [[nodiscard]] constexpr seconds_t cold_opening(tokens_t opening_prompt, bool first_opening_step) const {
@@ -835,6 +844,10 @@ struct engine_profile {
              "a cold opening's cost per prompt token must be in [0, 1 ms)");
         time(overheads.first_use_build, "overheads.first_use_build (s)", 600.0,
              "a benchmark run's first-use kernel build must be in [0, 600 s)");
+        // Named in µs, the unit of its table column (`prefill_request_us`): a figure of a second or more is no host work.
+        require(non_negative_finite(overheads.prefill_request.value()) && overheads.prefill_request.value() < 1.0, s,
+                "overheads.prefill_request (us)", overheads.prefill_request.value() * 1e6,
+                "a per-request host time of a serial prompt step must be in [0, 1 s)");
         time(collectives.all_reduce_latency, "collectives.all_reduce_latency (s)", 1e-2,
              "an all-reduce latency must be in [0, 10 ms)");
         require(non_negative_finite(collectives.custom_all_reduce_max.value()), s,

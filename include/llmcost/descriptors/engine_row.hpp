@@ -110,6 +110,8 @@ struct engine_row {
     double shared_expert_ep_replicated;
     /// a benchmark run's first-use kernel build (`engine_overheads::first_use_build`), s; 0: none
     double first_use_build_s;
+    /// the host's time per request of a prompt step run serially (`engine_overheads::prefill_request`), µs; 0: none
+    double prefill_request_us;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -179,7 +181,8 @@ struct engine_row {
                       .host_enqueue = microseconds(r.host_enqueue_us),
                       .cold_start = milliseconds(r.cold_start_ms),
                       .cold_prompt_token = microseconds(r.cold_prompt_token_us),
-                      .first_use_build = seconds(r.first_use_build_s)},
+                      .first_use_build = seconds(r.first_use_build_s),
+                      .prefill_request = microseconds(r.prefill_request_us)},
         .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),

@@ -70,6 +70,7 @@ enum class parameter {
     cold_start,        ///< the rows' engine's cold opening of a benchmark run, once (`engine_overheads::cold_start`)
     cold_prompt_token, ///< and its cost per opening prompt token (`engine_overheads::cold_prompt_token`)
     first_use_build,   ///< the rows' engine's first-use kernel build in a cold run, once (`engine_overheads::first_use_build`)
+    prefill_request,   ///< the rows' engine's host time per request of a serial prompt step (`engine_overheads::prefill_request`)
 };
 
 inline constexpr std::array all_parameters{parameter::hbm,          parameter::matmul,
@@ -77,7 +78,8 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
                                            parameter::kernel_overhead, parameter::link_latency,
                                            parameter::link_fraction, parameter::request_overhead,
                                            parameter::host_enqueue, parameter::cold_start,
-                                           parameter::cold_prompt_token, parameter::first_use_build};
+                                           parameter::cold_prompt_token, parameter::first_use_build,
+                                           parameter::prefill_request};
 
 /// The member's name: "hbm", "matmul_half_dim", …
 [[nodiscard]] constexpr std::string_view to_string(parameter p) {
@@ -94,6 +96,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::cold_start: return "cold_start";
         case parameter::cold_prompt_token: return "cold_prompt_token";
         case parameter::first_use_build: return "first_use_build";
+        case parameter::prefill_request: return "prefill_request";
     }
     return "?";
 }
@@ -113,6 +116,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::cold_start: return "engine cold opening of a benchmark run, once";
         case parameter::cold_prompt_token: return "engine cold opening per opening prompt token";
         case parameter::first_use_build: return "engine first-use kernel build of a cold benchmark run, once";
+        case parameter::prefill_request: return "engine host time per request of a serial prompt step";
     }
     return "?";
 }
@@ -121,7 +125,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
 [[nodiscard]] constexpr std::string_view unit_of(parameter p) {
     return p == parameter::kernel_overhead || p == parameter::link_latency || p == parameter::request_overhead ||
                    p == parameter::host_enqueue || p == parameter::cold_start || p == parameter::cold_prompt_token ||
-                   p == parameter::first_use_build
+                   p == parameter::first_use_build || p == parameter::prefill_request
                ? "s"
                : "";
 }
@@ -152,6 +156,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::cold_start: return e.cold_start;
         case parameter::cold_prompt_token: return e.cold_prompt_token;
         case parameter::first_use_build: return e.first_use_build;
+        case parameter::prefill_request: return e.prefill_request;
     }
     return e.hbm;
 }
@@ -237,7 +242,7 @@ inline constexpr double jacobian_step = 1e-4;
 /// Typical sizes of n₀ and the times, so that θ is of order one even when the start is 0.
 [[nodiscard]] constexpr double typical(parameter p) {
     return p == parameter::matmul_half_dim ? 256.0
-           : p == parameter::request_overhead ? 1e-3
+           : p == parameter::request_overhead || p == parameter::prefill_request ? 1e-3
            : p == parameter::cold_start || p == parameter::first_use_build ? 1.0
                                               : 1e-6;
 }
@@ -299,6 +304,8 @@ template <class Figure>
         x.d.engine.overheads.cold_prompt_token = seconds(fit.fitted.cold_prompt_token);
     if (fit.find(parameter::first_use_build) != nullptr)
         x.d.engine.overheads.first_use_build = seconds(fit.fitted.first_use_build);
+    if (fit.find(parameter::prefill_request) != nullptr)
+        x.d.engine.overheads.prefill_request = seconds(fit.fitted.prefill_request);
     return x;
 }
 

@@ -1013,6 +1013,8 @@ struct efficiency_parameters {
     double cold_prompt_token = 0.0;
     /// Seconds, once: a cold benchmark run's first-use kernel build (`engine_overheads::first_use_build`), the engine's.
     double first_use_build = 0.0;
+    /// Seconds per request of a serial prompt step (`engine_overheads::prefill_request`), the engine's.
+    double prefill_request = 0.0;
 
     [[nodiscard]] bool operator==(const efficiency_parameters&) const = default;
 };

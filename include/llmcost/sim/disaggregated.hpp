@@ -276,7 +276,13 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
     const double block_waste = kv_expected_block_waste(block).value();
     const auto ap = static_cast<std::size_t>(prefill.ranks()), ad = static_cast<std::size_t>(decode.ranks());
     const auto n = static_cast<std::size_t>(c.prompts);
-    const pass_model pm_p = prepare_pass(prefill.d), pm_d = prepare_pass(decode.d);
+    // the prefill pass's serial request count is capped at B, the prompts a rank's pass takes (`eager_prompt_wait`)
+    const pass_model pm_p = [&] {
+        pass_model m = prepare_pass(prefill.d);
+        m.prefill_request_cap = l.max_running;
+        return m;
+    }();
+    const pass_model pm_d = prepare_pass(decode.d);
     const seconds_t front_end = prefill.d.engine.overheads.request;
     const double cap = l.max_tokens_per_step;                                // M: the pass's budget
     const double chunk = l.chunk_tokens > 0.0 ? l.chunk_tokens : cap;          // C: where a prompt is cut
