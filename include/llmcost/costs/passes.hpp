@@ -487,7 +487,8 @@ struct pass_model {
     seconds_t prefill_request{};
     /// B: the prompts a rank's serial prompt step may hold, where the caller knows it (the disaggregated prefill
     /// workers' `prefill_max_batch` per attention rank, `sim::prefill_admission::max_running`); ∞: not known.
-    /// Caps the step's request count n_req = min(ps ÷ β, B) (`eager_prompt_wait`).
+    /// Caps the step's request count n_req = min(ps ÷ β, B) (`eager_prompt_wait`). A count, not a quantity: a whole
+    /// number ≥ 1 (the setter copies the validated `max_running`) or ∞.
     double prefill_request_cap = std::numeric_limits<double>::infinity();
     seconds_t eager_overhead{};             ///< kernels per pass × the host's enqueue per kernel, every step (CUDA graphs off)
     interconnect tp_link{};
