@@ -162,6 +162,10 @@ TEST_CASE("launch rule: a stalled run's tokens/s row is not a candidate; its TPO
     plan::measurement eager = rows[5];
     eager.cuda_graphs = false;
     CHECK_FALSE(validation::launch_candidate(eager, stalled));
+    // A batch latency (session 45): a whole batch's makespan, not a tokens/s or TPOT stratum: never a candidate.
+    plan::measurement batch = rows[5];
+    batch.what = metric::batch_latency_s;
+    CHECK_FALSE(validation::launch_candidate(batch, stalled));
 }
 
 TEST_CASE("first-use build rule: fitted only where every triggered run stalled (session 42, fix C)") {

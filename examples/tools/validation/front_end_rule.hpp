@@ -59,6 +59,7 @@ namespace llmcost::validation {
 [[nodiscard]] inline bool launch_candidate(const plan::measurement& x, const std::vector<std::string>& stalled) {
     if (x.disaggregated()) return false;
     if (x.how == plan::scenario::online || x.what == plan::metric::ttft_s || x.cuda_graphs == false) return false;
+    if (x.what == plan::metric::batch_latency_s) return false;  // a whole batch's makespan: not a tokens/s or TPOT stratum
     if (x.what == plan::metric::output_tokens_per_s && x.prompts > 0.0)
         return std::find(stalled.begin(), stalled.end(), run_of(x.id)) == stalled.end();
     return true;

@@ -567,6 +567,7 @@ check_row evaluate(const plan::measurement& x) {
 }
 
 std::string value_text(plan::metric m, double si, int digits) {
+    if (m == plan::metric::batch_latency_s) return text::plain(si, digits) + " s";  // a batch's makespan: seconds
     return m == plan::metric::output_tokens_per_s ? text::plain(si, digits) + " tok/s" : text::plain(si * 1e3, digits) + " ms";
 }
 
@@ -575,6 +576,7 @@ std::string metric_text(plan::metric m) {
         case plan::metric::output_tokens_per_s: return "output tok/s";
         case plan::metric::ttft_s: return "TTFT";
         case plan::metric::tpot_s: return "TPOT / ITL";
+        case plan::metric::batch_latency_s: return "batch latency";
     }
     return "";
 }
@@ -2298,6 +2300,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     std::vector<client_group> client;
     for (const check_row& c : checks) {
         if (c.x.prompts <= 0.0 || c.x.disaggregated()) continue;  // a disaggregated row: its own simulated run (plan::disaggregated_run)
+        if (c.x.what == plan::metric::batch_latency_s) continue;  // a batch's makespan: the steady state has none
         plan::measurement steady = c.x;
         steady.prompts = 0.0;
         steady.range_ratio = 1.0;

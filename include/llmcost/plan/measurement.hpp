@@ -73,6 +73,12 @@ enum class metric {
     output_tokens_per_s,  ///< output tokens/s of the whole deployment
     ttft_s,               ///< time to first token
     tpot_s,               ///< mean time per output token (inter-token latency)
+    /// One batch's makespan on a warm engine: b prompts handed over at once, each answered with exactly its
+    /// output length, timed from the hand-over to the last answer's last token (vLLM's benchmark_latency.py:
+    /// one `LLM.generate` of `--batch-size` prompts, `ignore_eos`, `max_tokens` = output, after warm-up
+    /// iterations, the mean over iterations). Priced as a colocated closed loop's `sim::result::makespan`
+    /// with one prompt per client (`closed_loop_run`, warm: no cold opening, no first-use build).
+    batch_latency_s,
 };
 
 /// How an online run's harness spreads its queries over the dp replicas of a dense deployment.
@@ -128,13 +134,15 @@ inline constexpr std::string_view replica_dispatch_rule =
         case metric::output_tokens_per_s: return "output_tokens_per_s";
         case metric::ttft_s: return "ttft_s";
         case metric::tpot_s: return "tpot_s";
+        case metric::batch_latency_s: return "batch_latency_s";
     }
     return "?";
 }
 inline constexpr std::array all_scenarios{scenario::offline, scenario::online, scenario::fixed_batch,
                                           scenario::single_prefill};
 inline constexpr std::array all_engines{serving_engine::trtllm, serving_engine::vllm, serving_engine::sglang};
-inline constexpr std::array all_metrics{metric::output_tokens_per_s, metric::ttft_s, metric::tpot_s};
+inline constexpr std::array all_metrics{metric::output_tokens_per_s, metric::ttft_s, metric::tpot_s,
+                                        metric::batch_latency_s};
 
 struct measurement {
     std::string id;
@@ -254,6 +262,10 @@ struct measurement {
     /// where the first prompt step that meets it lasts the engine's `first_use_build` longer. none: no build.
     first_use_trigger first_use_build = first_use_trigger::none;
     /// The trigger's rule: it is met only by a colocated closed-loop client's simulated run (`closed_loop_run`).
+    /// The rule a `batch_latency_s` row keeps (`validate`, the loader).
+    static constexpr std::string_view batch_latency_rule =
+        "a batch latency (metric batch_latency_s) is one batch's makespan, priced by a colocated closed loop with one "
+        "prompt per client: a fixed_batch row, not disaggregated, with prompts equal to its clients (batch x dp)";
     static constexpr std::string_view first_use_build_rule =
         "a first-use build trigger is met only by a colocated closed-loop client's simulated run: it needs prompts > 0 "
         "and no prefill workers (a disaggregated row's own closed loop does not price it); none or empty elsewhere";
@@ -404,6 +416,13 @@ struct measurement {
                 "a run's median TTFT is its simulated closed-loop run's: it needs a TTFT row with prompts > 0");
         require(first_use_build == first_use_trigger::none || (prompts > 0.0 && !disaggregated()), s, "first_use_build",
                 static_cast<double>(first_use_build), first_use_build_rule);
+        if (what == metric::batch_latency_s) {
+            require(how == scenario::fixed_batch && prompts > 0.0 && prompts == clients() && !disaggregated(), s,
+                    "prompts", prompts, batch_latency_rule);
+            require(first_use_build == first_use_trigger::none, s, "first_use_build", static_cast<double>(first_use_build),
+                    "a batch latency is timed on a warm engine (the benchmark's warm-up iterations ran first): no "
+                    "first-use build");
+        }
         validate_pools();
         if (how == scenario::single_prefill)
             require(what == metric::ttft_s, s, "metric", static_cast<double>(what),
@@ -558,6 +577,8 @@ struct measurement {
 /// servers start cold (`sim::options::cold_engine`): the benchmark launched them just before its burst,
 /// so the opening pays the engine's cold opening (`engine_overheads::cold_opening`; 0 in most profiles) and,
 /// where the row's `first_use_build` trigger is met, its first-use kernel build (`engine_overheads::first_use_build`).
+/// A batch-latency row (`metric::batch_latency_s`) runs warm instead: its benchmark timed the batch after warm-up
+/// iterations, so no cold opening.
 [[nodiscard]] inline sim::result closed_loop_run(const measurement& x) {
     require(x.prompts > 0.0 && x.how == scenario::fixed_batch, x.id, "prompts", x.prompts,
             "a closed-loop run needs a fixed_batch row with prompts > 0");
@@ -565,7 +586,8 @@ struct measurement {
                               .output = client_lengths(x.r.output, x.range_ratio),
                               .arrivals = workload::closed_loop(x.batch * x.d.layout.dp)};
     return sim::simulate(as_driven(x), t, {.limits = closed_loop_limits(x), .requests = x.prompts, .seed = 1, .keep_requests = false,
-                                  .timeline_points = 0, .cold_engine = true, .first_use_build = x.first_use_build});
+                                  .timeline_points = 0, .cold_engine = x.what != metric::batch_latency_s,
+                                  .first_use_build = x.first_use_build});
 }
 
 /// A disaggregated row's pools as driven (`as_driven`: the front end where the client came through the
@@ -948,6 +970,9 @@ struct offline_sizing {
 
 /// The figure the cost model gives for measurement `x`, run on `x.d` as it stands.
 [[nodiscard]] inline double predict(const measurement& x) {
+    if (x.what == metric::batch_latency_s)  // only a colocated closed loop has a batch's makespan to give
+        require(x.how == scenario::fixed_batch && x.prompts > 0.0 && !x.disaggregated(), x.id, "prompts", x.prompts,
+                measurement::batch_latency_rule);
     const deployment d = as_driven(x);
     switch (x.how) {
         case scenario::single_prefill: return prefill_pass(d, 1.0, x.r.input, tokens(0.0)).time().value();
@@ -977,6 +1002,7 @@ struct offline_sizing {
             }
             if (x.prompts > 0.0) {  // the client's run as simulated: mean TTFT and TPOT over requests, tokens ÷ makespan
                 const sim::result s = closed_loop_run(x);
+                if (x.what == metric::batch_latency_s) return s.makespan;  // the batch's hand-over to its last token
                 if (x.what == metric::ttft_s && x.median_ttft) return s.ttft.p50;  // the run's median, like for like
                 return x.what == metric::ttft_s ? s.ttft.mean
                        : x.what == metric::tpot_s ? s.tpot.mean
