@@ -245,7 +245,12 @@ micro_row price(micro_row r) {
                 text::plain(fraction, 4) + (trt && kernels.own_bf16_curve() && f->compute == compute_class::bf16 ? " (" + std::string(trt->name) + "'s BF16 curve)" : std::string()) +
                 (rows != m ? " (" + text::plain(rows, 5) + " rows computed)" : std::string()) +
                 ", weights " + text::plain(weights_s * 1e6, 4) + " µs) + kernel " + text::plain(e.kernel_overhead.value() * 1e6, 3) +
-                " µs)";
+                " µs)" +
+                // no profile of the engine on the architecture (TensorRT-LLM on CDNA3, B106): say what priced it
+                (trt ? std::string()
+                     : " (no " + std::string(owner == engine_kind::vllm ? "vLLM" : "TensorRT-LLM") + " profile on " +
+                           (arch ? std::string(to_string(*arch)) : std::string("this GPU")) +
+                           ": the hardware's curve, default kernel factors)");
     } else if (r.kind == "gemm_blockscale") {
         // A block-scaled FP8 GEMM (DeepSeek's 128 x 128 blocks) as SGLang runs it on the GPU's
         // architecture: its own FP8 curve where the profile has one (AITER's kernels on ROCm, B62-B63),
