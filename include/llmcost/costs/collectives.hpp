@@ -54,10 +54,10 @@ template <class V>
 /// only (n − g)/n of its bytes cross the NIC (8/16 at EP16 on nodes of 8), (g − 1)/n stay on the scale-up
 /// fabric (the busiest rank of each kind: the off-node share is largest on the smallest node). The two parts
 /// run at once on different links, so the slower sets the time (max, not sum): MORI-EP sends intra-node over
-/// xGMI and inter-node over RDMA in one kernel and reports both bandwidths side by side (ROCm/mori@05bb5f40
-/// README.md, Benchmarks, EP16 rows); DeepEP's internode kernels send over RDMA to the same-index GPU of each
-/// other node and forward over NVLink in a pipeline beside it, and report the RDMA side as the "bottleneck
-/// bandwidth" (deepseek-ai/DeepEP@0297fc80 docs/legacy.md, Performance; sources B10, E21). α is `out`'s.
+/// xGMI and inter-node over RDMA in one kernel and reports both bandwidths of one run side by side (E122);
+/// DeepEP's internode kernels send over RDMA to the same-index GPU of each other node and forward over NVLink
+/// in a pipeline beside it, not after it, and report the RDMA side as the "bottleneck bandwidth"
+/// (deepseek-ai/DeepEP@0297fc80 docs/legacy.md, Performance; B10). α is `out`'s (the engine's floor, if any).
 template <class V>
 [[nodiscard]] constexpr V all_to_all_seconds(const V& bytes, int ranks, int domain, const interconnect& up,
                                              const interconnect& out) {
