@@ -39,13 +39,14 @@ void report(const model& m, const hardware& hw, int gpus, double capacity_factor
                 "  bytes at T = %g and %.0f%% at T = %g: bandwidth saved at batch 1 is gone at serving batches.\n",
                 k, e, 100.0 * ratio(expert_bytes_read_per_gpu(d, batch[0]), expert_weight_bytes_per_gpu(d)), batch[0],
                 100.0 * ratio(expert_bytes_read_per_gpu(d, batch[2]), expert_weight_bytes_per_gpu(d)), batch[2]);
-    // The same experts over two nodes: the EP group leaves the NVLink domain and every all-to-all
-    // rides the NIC (S21, S36). Per-rank traffic is the same; the link is not.
+    // The same experts over two nodes: the EP group leaves the NVLink domain and the half of each
+    // all-to-all that leaves the node rides the NIC (S21, S36), the rest NVLink at the same time
+    // (`all_to_all_time_per_pass`). Per-rank traffic is the same; the link is not.
     const deployment wide{.m = m, .hw = hw, .layout = {.tp = 1, .ep = 2 * gpus, .dp = 2 * gpus}};
     const double per_rank = batch[3] / gpus;  // the same tokens per rank, twice the ranks
     const pass_cost near = decode_pass(d, per_rank, 4096_tok), far = decode_pass(wide, per_rank, 4096_tok);
     std::printf("  at %g tokens per rank the all-to-all takes %s a pass on %s (%d GPUs, %.0f%% of the pass)\n"
-                "  and %s on %s (%d GPUs, %.0f%% of the pass): %.1fx\n\n",
+                "  and %s with half its bytes on %s (%d GPUs, %.0f%% of the pass): %.1fx\n\n",
                 per_rank, to_text(near.ep_time, {.digits = 3}).c_str(), hw.scale_up.name.data(), gpus,
                 100.0 * ratio(near.ep_time, near.time()), to_text(far.ep_time, {.digits = 3}).c_str(),
                 hw.scale_out.name.data(), 2 * gpus, 100.0 * ratio(far.ep_time, far.time()),
@@ -64,6 +65,7 @@ int main() {
     report(catalog::qwen3_235b_a22b, catalog::h200_sxm, 8, capacity_factor);
     std::printf("Capacity does not fall (S20) and bytes read climb to all of it; the all-to-all grows with\n"
                 "every token. Inside one NVLink node it stays a small share of the pass; once the EP group\n"
-                "spans nodes it rides the NIC and becomes a real cost (S21, S22, S37).\n");
+                "spans nodes the share that leaves the node rides the NIC and becomes a real cost (S21, S22,\n"
+                "S37).\n");
     return 0;
 }

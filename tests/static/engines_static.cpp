@@ -88,6 +88,14 @@ static_assert(all_to_all_time_per_pass(deployment{.m = catalog::deepseek_v3, .hw
                                        4.0)
                   .value() > 0.0);
 
+// The all-to-all past the scale-up domain, in constant evaluation (costs/collectives.hpp): n 16 on nodes of 8,
+// 1 MB a rank, 400 GB/s up, 50 GB/s out, α 10 µs: 10 µs + max(0.4375 MB ÷ 400 GB/s, 0.5 MB ÷ 50 GB/s) = 20 µs.
+constexpr interconnect a2a_up{.name = "up", .per_direction = bytes_per_second(400e9), .latency = seconds(1e-6)};
+constexpr interconnect a2a_out{.name = "out", .per_direction = bytes_per_second(50e9), .latency = seconds(10e-6)};
+static_assert(detail::all_to_all_seconds(1e6, 16, 8, a2a_up, a2a_out) > 20e-6 - 1e-15 &&
+              detail::all_to_all_seconds(1e6, 16, 8, a2a_up, a2a_out) < 20e-6 + 1e-15);
+static_assert(detail::all_to_all_seconds(1e6, 8, 8, a2a_up, a2a_out) == detail::all_to_all_seconds(1e6, 8, a2a_up));
+
 // A pass priced in constant evaluation with an engine: host work per step adds to it.
 constexpr deployment base{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
 constexpr deployment slow = [] {

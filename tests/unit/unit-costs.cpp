@@ -43,6 +43,82 @@ TEST_CASE("collectives in the alpha-beta model") {
     }
 }
 
+TEST_CASE("an all-to-all past the scale-up domain: the off-node share on the NIC, the on-node share beside it") {
+    // n 16 on nodes of g 8, S 1 MB a rank, β_up 400 GB/s, β_out 50 GB/s, α 10 µs. A rank's peers: 7 on its
+    // node, 8 off it. Off-node 8/16 · 1 MB = 0.5 MB ÷ 50 GB/s = 10 µs; on-node 7/16 · 1 MB = 0.4375 MB
+    // ÷ 400 GB/s = 1.09375 µs, at the same time on the other link: t = 10 µs + max(1.09375, 10) µs = 20 µs.
+    // The one-link form sent 15/16 over the NIC: 10 µs + 0.9375 MB ÷ 50 GB/s = 28.75 µs.
+    constexpr interconnect up{.name = "up", .per_direction = 400_GBps, .latency = 1_us};
+    constexpr interconnect out{.name = "out", .per_direction = 50_GBps, .latency = 10_us};
+    CHECK(detail::all_to_all_seconds(1e6, 16, 8, up, out) == doctest::Approx(20e-6).epsilon(1e-12));
+    CHECK(detail::all_to_all_seconds(1e6, 16, out) == doctest::Approx(28.75e-6).epsilon(1e-12));
+    // Where the on-node share is the slower (a NIC 20× the fabric): 1 MB · 7/16 ÷ 400 GB/s = 1.09375 µs
+    // against 0.5 MB ÷ 1000 GB/s = 0.5 µs: t = 10 µs + 1.09375 µs.
+    interconnect fast_out = out;
+    fast_out.per_direction = 1000_GBps;
+    CHECK(detail::all_to_all_seconds(1e6, 16, 8, up, fast_out) == doctest::Approx(11.09375e-6).epsilon(1e-12));
+    // 12 ranks on nodes of 8 (8 + 4): the rank on the node of 4 has 8 peers off it, 8/12 of its bytes:
+    // 0.6667 MB ÷ 50 GB/s = 13.3333 µs against 7/12 MB ÷ 400 GB/s = 1.4583 µs: t = 23.3333 µs.
+    CHECK(detail::all_to_all_seconds(1e6, 12, 8, up, out) == doctest::Approx(10e-6 + 8.0 / 12.0 * 1e6 / 50e9).epsilon(1e-12));
+    SUBCASE("inside one domain: the one-link form on the scale-up link, to the last bit") {
+        for (const int n : {1, 2, 3, 4, 7, 8})
+            for (const double bytes : {0.0, 1.0, 4096.0, 1e6, 3.7e9}) {
+                CAPTURE(n);
+                CAPTURE(bytes);
+                CHECK(detail::all_to_all_seconds(bytes, n, 8, up, out) == detail::all_to_all_seconds(bytes, n, up));
+            }
+        CHECK(detail::all_to_all_seconds(1e6, 8, 8, up, out) == doctest::Approx(1e-6 + 0.875e6 / 400e9).epsilon(1e-12));
+    }
+    SUBCASE("the typed form reads the hardware's domain and links") {
+        hardware h = catalog::mi355x;
+        h.scale_up = up;
+        h.scale_out = out;
+        h.scale_up_domain = 8;
+        CHECK(all_to_all_time(1_MB, 16, h).value() == doctest::Approx(20e-6).epsilon(1e-12));
+        CHECK(all_to_all_time(1_MB, 8, h) == all_to_all_time(1_MB, 8, up));
+    }
+    SUBCASE("properties: never more than every byte on the NIC, monotone in S, continuous in β") {
+        for (const int g : {2, 4, 8, 72})
+            for (const int n : {g + 1, 2 * g, 3 * g, 5 * g + 3})
+                for (const double bu : {50e9, 400e9, 900e9})
+                    for (const double bo : {12.5e9, 50e9})
+                        for (const double alpha : {0.0, 2e-6, 25e-6}) {
+                            CAPTURE(g);
+                            CAPTURE(n);
+                            CAPTURE(bu);
+                            CAPTURE(bo);
+                            interconnect u = up, o = out;
+                            u.per_direction = bytes_per_second(bu);
+                            o.per_direction = bytes_per_second(bo);
+                            o.latency = seconds(alpha);
+                            double previous = 0.0;
+                            for (const double bytes : {0.0, 1e3, 1e5, 7.3e6, 1e9}) {
+                                const double t = detail::all_to_all_seconds(bytes, n, g, u, o);
+                                // β_up ≥ β_out here: the old form, (n−1)/n of S on the NIC, bounds it.
+                                CHECK(t <= detail::all_to_all_seconds(bytes, n, o) * (1.0 + 1e-15));
+                                CHECK(t >= alpha);
+                                CHECK(t >= previous);
+                                previous = t;
+                                // A relative change ε in either β moves the time by at most ε relative
+                                // (the max of two continuous terms is continuous, no jump at the switch; t · 1e-15 for rounding).
+                                for (const double eps : {1e-9, 1e-6}) {
+                                    interconnect u2 = u, o2 = o;
+                                    u2.per_direction = bytes_per_second(bu * (1.0 + eps));
+                                    o2.per_direction = bytes_per_second(bo * (1.0 + eps));
+                                    const double t2 = detail::all_to_all_seconds(bytes, n, g, u2, o);
+                                    const double t3 = detail::all_to_all_seconds(bytes, n, g, u, o2);
+                                    CHECK(std::abs(t2 - t) <= (t - alpha) * eps * (1.0 + 1e-6) + t * 1e-15);
+                                    CHECK(std::abs(t3 - t) <= (t - alpha) * eps * (1.0 + 1e-6) + t * 1e-15);
+                                }
+                            }
+                        }
+        // At the crossover both shares take the same time: t = α + either, from both sides.
+        interconnect even = up;
+        even.per_direction = bytes_per_second(50e9 * 7.0 / 8.0);  // 7/16 ÷ β_up = 8/16 ÷ 50 GB/s
+        CHECK(detail::all_to_all_seconds(1e6, 16, 8, even, out) == doctest::Approx(20e-6).epsilon(1e-12));
+    }
+}
+
 TEST_CASE("MoE expert coverage and all-to-all volume") {
     // One token touches exactly k experts; many tokens touch nearly all.
     CHECK(expected_distinct_experts(256, 8, 1) == doctest::Approx(8.0));
@@ -60,11 +136,17 @@ TEST_CASE("MoE expert coverage and all-to-all volume") {
     // Inside an 8-GPU domain: 58 layers · (3.7 µs + 7/8 · 7,340,032 B ÷ 200 GB/s = 35.81264 µs dispatch
     // + 3.7 µs + 7/8 · 14,680,064 B ÷ 200 GB/s = 67.92528 µs combine) = 58 · 103.73792 µs = 6.01679936 ms.
     CHECK(all_to_all_time_per_pass(d, 128).value() == doctest::Approx(6.01679936e-3).epsilon(1e-9));
-    // EP 16 across two 8-GPU domains goes over the 400 Gb/s NIC (50 GB/s), 4× slower per byte (S21, S36).
+    // EP 16 across two 8-GPU domains: 8/16 of each phase's bytes leave the node over the 400 Gb/s NIC
+    // (50 GB/s, α 2 µs), 4× slower per byte (S21, S36), while 7/16 stay on NVLink (200 GB/s) at the same
+    // time: dispatch 2 µs + max(7/16 · 7,340,032 B ÷ 200 GB/s = 16.05632 µs, 8/16 · 7,340,032 B ÷ 50 GB/s
+    // = 73.40032 µs) = 75.40032 µs, combine 2 µs + 146.80064 µs = 148.80064 µs; × 58 = 13.00365568 ms
+    // (every byte's (n−1)/n = 15/16 on the NIC would be 24.18 ms).
     deployment wide = d;
     wide.layout = {.tp = 1, .ep = 16, .dp = 16};
     CHECK(&wide.link_for(16) == &wide.hw.scale_out);
-    CHECK(all_to_all_time_per_pass(wide, 128) > all_to_all_time_per_pass(d, 128) * 3.5);
+    REQUIRE(wide.hw.scale_out.latency.value() == doctest::Approx(2e-6));
+    REQUIRE(wide.hw.scale_out.per_direction.value() == doctest::Approx(50e9));
+    CHECK(all_to_all_time_per_pass(wide, 128).value() == doctest::Approx(13.00365568e-3).epsilon(1e-9));
     // Attention tensor-parallel over the whole EP group (tp = ep = 8, dp = 1): every rank holds every
     // token after attention's all-reduce and the FFN's all-reduce sums the experts' outputs, so no
     // all-to-all runs; the all-reduces stay.

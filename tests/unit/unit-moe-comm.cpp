@@ -156,9 +156,10 @@ TEST_CASE("property: the combine takes no less than the dispatch where the resid
                             CHECK(sc >= sd);
                             CHECK(sc.value() == doctest::Approx(sd.value() * bc / bd).epsilon(1e-12));
                             // The pass lies between both phases at the dispatch's bytes and both at the combine's.
-                            interconnect l = d.link_for(n);
-                            if (e.collectives.all_to_all_latency.value() > 0.0) l.latency = e.collectives.all_to_all_latency;
-                            const double td = all_to_all_time(sd, n, l).value(), tc = all_to_all_time(sc, n, l).value();
+                            hardware h = hw;
+                            if (e.collectives.all_to_all_latency.value() > 0.0)
+                                h.scale_up.latency = h.scale_out.latency = e.collectives.all_to_all_latency;
+                            const double td = all_to_all_time(sd, n, h).value(), tc = all_to_all_time(sc, n, h).value();
                             CHECK(tc >= td);
                             const double layers = d.m.moe_layers(), pass = all_to_all_time_per_pass(d, t).value();
                             CHECK(pass >= 2.0 * layers * td * (1.0 - 1e-12));

@@ -48,6 +48,26 @@ template <class V>
     const double n = ranks;
     return l.latency.value() + bytes * ((n - 1.0) / n) / l.per_direction.value();
 }
+/// t = α + max(S·(g−1)/n ÷ β_up, S·(n−m)/n ÷ β_out) in seconds for n > g ranks on nodes (scale-up
+/// domains) of g, m = the fewest ranks a node holds (g where g divides n, else n mod g); for n ≤ g the
+/// one-link form above, on `up`. Under uniform routing a rank's peers are g − 1 on its node and n − g off it:
+/// only (n − g)/n of its bytes cross the NIC (8/16 at EP16 on nodes of 8), (g − 1)/n stay on the scale-up
+/// fabric (the busiest rank of each kind: the off-node share is largest on the smallest node). The two parts
+/// run at once on different links, so the slower sets the time (max, not sum): MORI-EP sends intra-node over
+/// xGMI and inter-node over RDMA in one kernel and reports both bandwidths of one run side by side (E122);
+/// DeepEP's internode kernels send over RDMA to the same-index GPU of each other node and forward over NVLink
+/// in a pipeline beside it, not after it, and report the RDMA side as the "bottleneck bandwidth"
+/// (deepseek-ai/DeepEP@0297fc80 docs/legacy.md, Performance; B10). α is `out`'s (the engine's floor, if any).
+template <class V>
+[[nodiscard]] constexpr V all_to_all_seconds(const V& bytes, int ranks, int domain, const interconnect& up,
+                                             const interconnect& out) {
+    if (ranks <= domain) return all_to_all_seconds(bytes, ranks, up);
+    const double n = ranks, g = domain;
+    const double fewest = ranks % domain == 0 ? g : static_cast<double>(ranks % domain);
+    const V on_node = bytes * ((g - 1.0) / n) / up.per_direction.value();
+    const V off_node = bytes * ((n - fewest) / n) / out.per_direction.value();
+    return out.latency.value() + lane_max(on_node, off_node);
+}
 /// t = (n−1)·α + (n−1)/n · S ÷ β in seconds: a ring all-gather (or reduce-scatter) of a result of S bytes.
 template <class V>
 [[nodiscard]] constexpr V all_gather_seconds(const V& bytes, int ranks, const interconnect& l) {
@@ -95,6 +115,15 @@ template <data_size D>
 template <data_size D>
 [[nodiscard]] constexpr seconds_t all_to_all_time(const D& bytes, int ranks, const interconnect& l) {
     return seconds(detail::all_to_all_seconds(in_base_units(bytes).value(), ranks, l));
+}
+
+/// All-to-all of S bytes a rank over n ranks of `h`, on nodes of its scale-up domain g: α + (n−1)/n · S ÷ β
+/// inside one domain; past it, α_out + max(S·(g−1)/n ÷ β_up, S·(n−g)/n ÷ β_out) where g divides n, the
+/// on-node and off-node shares on their own links at once (`detail::all_to_all_seconds`; MORI-EP, DeepEP).
+template <data_size D>
+[[nodiscard]] constexpr seconds_t all_to_all_time(const D& bytes, int ranks, const hardware& h) {
+    return seconds(detail::all_to_all_seconds(in_base_units(bytes).value(), ranks, h.scale_up_domain, h.scale_up,
+                                              h.scale_out));
 }
 
 /// Point to point: α + S ÷ β (pipeline stages, KV transfer).

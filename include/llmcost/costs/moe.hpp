@@ -148,12 +148,15 @@ template <class V>
     const int group = d.layout.tp * d.layout.dp;
     // The engine's all-to-all kernels (DeepEP, MORI-EP, NVLink one-sided) have their own floor per
     // phase, α_engine, in place of the link's α (descriptors/engine.hpp; E21, E28, E39, E40).
-    interconnect l = d.link_for(group);
-    if (d.engine.collectives.all_to_all_latency.value() > 0.0) l.latency = d.engine.collectives.all_to_all_latency;
-    // Per MoE layer: t(S_dispatch) + t(S_combine), each phase's bytes at its own format (`all_to_all_bits`).
+    interconnect up = d.hw.scale_up, out = d.hw.scale_out;
+    if (d.engine.collectives.all_to_all_latency.value() > 0.0)
+        up.latency = out.latency = d.engine.collectives.all_to_all_latency;
+    // Per MoE layer: t(S_dispatch) + t(S_combine), each phase's bytes at its own format (`all_to_all_bits`),
+    // each inside one scale-up domain on its link, past it the on-node and off-node shares at once.
+    const int domain = d.hw.scale_up_domain;
     const V dispatch = all_to_all_payload_per_layer(d, tokens_per_rank, all_to_all_bits(d, all_to_all_phase::dispatch));
     const V combine = all_to_all_payload_per_layer(d, tokens_per_rank, all_to_all_bits(d, all_to_all_phase::combine));
-    return (all_to_all_seconds(dispatch, group, l) + all_to_all_seconds(combine, group, l)) *
+    return (all_to_all_seconds(dispatch, group, domain, up, out) + all_to_all_seconds(combine, group, domain, up, out)) *
            static_cast<double>(d.m.moe_layers());
 }
 }  // namespace detail
@@ -171,7 +174,9 @@ template <class V>
 
 /// Time of the expert all-to-all for one pass: MoE layers × (dispatch + combine, each at its own format,
 /// `all_to_all_bits`), each over the stage's EP group
-/// (tp·dp GPUs) on the scale-up link when the group fits in a domain, else on the NIC (S21, S22);
+/// (tp·dp GPUs) on the scale-up link when the group fits in a domain; past it the off-node share,
+/// (n − g)/n, on the NIC and the on-node share, (g − 1)/n, on the scale-up link at once (S21, S22;
+/// `detail::all_to_all_seconds` with the domain);
 /// none when the group's attention is tensor-parallel (dp = 1: `detail::all_to_all_seconds_per_pass`).
 [[nodiscard]] constexpr seconds_t all_to_all_time_per_pass(const deployment& d, double tokens_per_rank) {
     return seconds(detail::all_to_all_seconds_per_pass(d, tokens_per_rank));
