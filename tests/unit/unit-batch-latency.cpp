@@ -102,6 +102,8 @@ TEST_CASE("batch latency: the metric's word, and the rows it cannot be priced on
     // A disaggregated row (one prefill worker): refused.
     const std::string dis = test::message_of([&] { return rows_of(row("F", 8, 16, "batch_latency_s", "", "1,")); });
     CHECK(test::contains(dis, "not disaggregated"));
+    CHECK(test::contains(dis, "prefill_workers = 1"));  // the field that breaks the rule, not prompts
+    CHECK(!test::contains(dis, "prompts = "));
     // A first-use build on a warm engine: refused, naming the column.
     const std::string fub = test::message_of([&] { return rows_of(row("G", 8, 16, "batch_latency_s", "", ",prefix_extend")); });
     CHECK(test::contains(fub, "first_use_build"));
@@ -113,4 +115,9 @@ TEST_CASE("batch latency: the metric's word, and the rows it cannot be priced on
     x.prompts = 0.0;
     CHECK(test::contains(test::error_of([&] { x.validate(); return 0; }), "batch_latency_s"));
     CHECK(test::contains(test::error_of([&] { return plan::predict(x); }), "one batch's makespan"));
+    // ... naming the scenario, the field that breaks the rule (one prompt per client would hold: prompts = clients)
+    x.prompts = x.clients();
+    const std::string online = test::error_of([&] { return plan::predict(x); });
+    CHECK(test::contains(online, "scenario"));
+    CHECK(!test::contains(online, "prompts = "));
 }

@@ -261,11 +261,11 @@ struct measurement {
     /// launch flags and client; docs/first-use-build.md): read by its simulated closed loop only (`closed_loop_run`),
     /// where the first prompt step that meets it lasts the engine's `first_use_build` longer. none: no build.
     first_use_trigger first_use_build = first_use_trigger::none;
-    /// The trigger's rule: it is met only by a colocated closed-loop client's simulated run (`closed_loop_run`).
-    /// The rule a `batch_latency_s` row keeps (`validate`, the loader).
+    /// The rule a `batch_latency_s` row keeps (`require_batch_latency`: `validate` and `predict`).
     static constexpr std::string_view batch_latency_rule =
         "a batch latency (metric batch_latency_s) is one batch's makespan, priced by a colocated closed loop with one "
         "prompt per client: a fixed_batch row, not disaggregated, with prompts equal to its clients (batch x dp)";
+    /// The trigger's rule: it is met only by a colocated closed-loop client's simulated run (`closed_loop_run`).
     static constexpr std::string_view first_use_build_rule =
         "a first-use build trigger is met only by a colocated closed-loop client's simulated run: it needs prompts > 0 "
         "and no prefill workers (a disaggregated row's own closed loop does not price it); none or empty elsewhere";
@@ -315,6 +315,15 @@ struct measurement {
     /// The refusal of a `dispatch` that may not stand, named by its word (out of line: `validate`
     /// stays small).
     [[noreturn]] void fail_dispatch() const;
+    /// A `batch_latency_s` row's shape (`batch_latency_rule`), one field a check so a refusal names the field that
+    /// breaks it: the scenario fixed_batch, no prefill workers, prompts > 0 and equal to the clients. The one place
+    /// the rule is checked (`validate`, and `predict` for a row built without it).
+    void require_batch_latency() const {
+        const std::string_view s = id;
+        require(how == scenario::fixed_batch, s, "scenario", static_cast<double>(how), batch_latency_rule);
+        require(!disaggregated(), s, "prefill_workers", prefill_workers, batch_latency_rule);
+        require(prompts > 0.0 && prompts == clients(), s, "prompts", prompts, batch_latency_rule);
+    }
     void validate() const {
         const std::string_view s = id;
         d.validate();
@@ -417,8 +426,7 @@ struct measurement {
         require(first_use_build == first_use_trigger::none || (prompts > 0.0 && !disaggregated()), s, "first_use_build",
                 static_cast<double>(first_use_build), first_use_build_rule);
         if (what == metric::batch_latency_s) {
-            require(how == scenario::fixed_batch && prompts > 0.0 && prompts == clients() && !disaggregated(), s,
-                    "prompts", prompts, batch_latency_rule);
+            require_batch_latency();
             require(first_use_build == first_use_trigger::none, s, "first_use_build", static_cast<double>(first_use_build),
                     "a batch latency is timed on a warm engine (the benchmark's warm-up iterations ran first): no "
                     "first-use build");
@@ -970,9 +978,7 @@ struct offline_sizing {
 
 /// The figure the cost model gives for measurement `x`, run on `x.d` as it stands.
 [[nodiscard]] inline double predict(const measurement& x) {
-    if (x.what == metric::batch_latency_s)  // only a colocated closed loop has a batch's makespan to give
-        require(x.how == scenario::fixed_batch && x.prompts > 0.0 && !x.disaggregated(), x.id, "prompts", x.prompts,
-                measurement::batch_latency_rule);
+    if (x.what == metric::batch_latency_s) x.require_batch_latency();  // only a colocated closed loop gives a makespan
     const deployment d = as_driven(x);
     switch (x.how) {
         case scenario::single_prefill: return prefill_pass(d, 1.0, x.r.input, tokens(0.0)).time().value();
