@@ -168,6 +168,30 @@ TEST_CASE("launch rule: a stalled run's tokens/s row is not a candidate; its TPO
     CHECK_FALSE(validation::launch_candidate(batch, stalled));
 }
 
+TEST_CASE("validation groups: a batch latency is a latency row, and the closed-loop section leaves it out") {
+    using plan::metric;
+    plan::measurement tok = run_row("c", "tok", metric::output_tokens_per_s);
+    tok.prompts = 16.0;  // a closed-loop client's row: one prompt per client
+    plan::measurement tpot = tok, ttft = tok, batch = tok;
+    tpot.what = metric::tpot_s;
+    ttft.what = metric::ttft_s;
+    batch.what = metric::batch_latency_s;
+    CHECK_FALSE(validation::latency_metric(tok));
+    CHECK(validation::latency_metric(tpot));
+    CHECK(validation::latency_metric(ttft));
+    CHECK(validation::latency_metric(batch));  // grouped with TTFT and TPOT, never with tokens/s
+    // The closed-loop section sets the steady state beside the simulated run: a makespan has no steady state.
+    CHECK(validation::closed_loop_pair(tok));
+    CHECK(validation::closed_loop_pair(tpot));
+    CHECK_FALSE(validation::closed_loop_pair(batch));
+    plan::measurement steady = tok;
+    steady.prompts = 0.0;  // the steady state itself: no closed loop to set beside it
+    CHECK_FALSE(validation::closed_loop_pair(steady));
+    plan::measurement split = tok;
+    split.prefill_workers = 1.0;  // disaggregated: its own simulated run
+    CHECK_FALSE(validation::closed_loop_pair(split));
+}
+
 TEST_CASE("first-use build rule: fitted only where every triggered run stalled (session 42, fix C)") {
     const hardware& b200 = catalog::b200_hgx;
     // Four runs; r1 and r3 are triggered (the hand-given `fires`), r2 and r4 not. Stalled: p99 100 × the median.

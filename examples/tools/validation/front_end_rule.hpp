@@ -65,6 +65,19 @@ namespace llmcost::validation {
     return true;
 }
 
+/// A latency row (TTFT, TPOT or a batch's makespan, `batch_latency_s`): its group is a latency group, apart from
+/// the tokens/s rows (the check-row table's groups, the launch fit's strata).
+[[nodiscard]] inline bool latency_metric(const plan::measurement& x) {
+    return x.what != plan::metric::output_tokens_per_s;
+}
+
+/// A row of the closed-loop section (the steady state at the client's concurrency beside the simulated run): a
+/// colocated closed-loop client's row; a disaggregated row has its own simulated run, and a batch's makespan
+/// (`batch_latency_s`) has no steady state to set beside it.
+[[nodiscard]] inline bool closed_loop_pair(const plan::measurement& x) {
+    return x.prompts > 0.0 && !x.disaggregated() && x.what != plan::metric::batch_latency_s;
+}
+
 /// The rows the front-end rule picks from an engine's closed-loop TTFT rows on one architecture.
 struct front_end_rows {
     std::string gpu;                                         ///< the fit GPU: the one with most of the rows

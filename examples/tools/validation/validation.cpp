@@ -636,7 +636,7 @@ std::string gpu_family(const plan::measurement& x) {
     if (n.starts_with("B") || n.starts_with("GB")) return "NVIDIA Blackwell";
     return "other";
 }
-bool latency_metric(const plan::measurement& x) { return x.what != plan::metric::output_tokens_per_s; }
+using validation::latency_metric;
 
 /// The rows the 20% bar was set on: TensorRT-LLM, the calibration home.
 bool bar_row(const plan::measurement& x) { return x.engine == plan::serving_engine::trtllm; }
@@ -644,7 +644,7 @@ bool bar_row(const plan::measurement& x) { return x.engine == plan::serving_engi
 /// engine × GPU vendor (architecture) × dense/MoE × throughput/latency, in a fixed order.
 std::string engine_group(const plan::measurement& x) {
     return std::string(to_string(x.engine)) + " | " + gpu_family(x) + " | " + (x.d.m.is_moe() ? "MoE" : "dense") + " | " +
-           (latency_metric(x) ? "latency (TTFT, TPOT)" : "throughput (tok/s)");
+           (latency_metric(x) ? "latency (TTFT, TPOT, batch latency)" : "throughput (tok/s)");
 }
 int engine_group_order(const plan::measurement& x) {
     const std::string f = gpu_family(x);
@@ -2304,8 +2304,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     };
     std::vector<client_group> client;
     for (const check_row& c : checks) {
-        if (c.x.prompts <= 0.0 || c.x.disaggregated()) continue;  // a disaggregated row: its own simulated run (plan::disaggregated_run)
-        if (c.x.what == plan::metric::batch_latency_s) continue;  // a batch's makespan: the steady state has none
+        if (!validation::closed_loop_pair(c.x)) continue;  // disaggregated: plan::disaggregated_run; a makespan: no steady state
         plan::measurement steady = c.x;
         steady.prompts = 0.0;
         steady.range_ratio = 1.0;
@@ -2483,13 +2482,13 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
              (priced ? text::signed_percent(m.mean_signed) : "") + " | " + (priced ? text::plain(r, 3) : "") + " | " +
              (priced ? reading(r, g.latency) : "") + " | " + std::to_string(m.refused) + " |\n";
     }
-    // The latency groups split by metric: TTFT and TPOT miss for different reasons (the report's
-    // reader, and the calibration rule, need to see which).
-    s += "\nThe latency groups split into TTFT and TPOT (TTFT rows never set a launch cost; the engine's front end is fitted "
+    // The latency groups split by metric: TTFT, TPOT and batch latency miss for different reasons (the
+    // report's reader, and the calibration rule, need to see which).
+    s += "\nThe latency groups split into TTFT, TPOT and batch latency (TTFT rows never set a launch cost; the engine's front end is fitted "
          "on a rule's few TTFT rows: see Engine fits):\n\n"
          "| engine | GPU vendor (architecture) | model | metric | rows | median abs. error | mean signed error | "
          "llmcost ÷ measured |\n|---|---|---|---|--:|--:|--:|--:|\n";
-    for (const plan::metric m : {plan::metric::ttft_s, plan::metric::tpot_s}) {
+    for (const plan::metric m : {plan::metric::ttft_s, plan::metric::tpot_s, plan::metric::batch_latency_s}) {
         struct metric_split {
             std::string key;
             std::vector<double> errors, ratios;  // errors: `error_or_miss`; ratios: the priced rows'
