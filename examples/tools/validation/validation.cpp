@@ -59,6 +59,10 @@ std::string unsigned_percent(double e) { return std::isinf(e) ? std::string("∞
 
 /// A count rounded half away from zero, grouped: "1,024".
 std::string whole(double v) { return text::grouped(std::round(v)); }
+/// A whole count and its noun, singular at 1 ("1 prompt", "16 prompts"): the row labels' counts.
+std::string counted(double v, std::string_view noun) {
+    return whole(v) + " " + std::string(noun) + (std::round(v) == 1.0 ? "" : "s");
+}
 
 /// "I → O", with "± σ" after a mean whose lengths vary (the row's input_spread / output_spread).
 std::string shape_text(const request_shape& r) {
@@ -496,8 +500,8 @@ std::string engine_text(const plan::measurement& x) {
             if (x.disaggregated())
                 return "disaggregated: " + whole(x.prefill_workers) + " prefill worker(s) tp " + whole(x.prefill_layout.tp) + " ep " +
                        whole(x.prefill_layout.ep) + " dp " + whole(x.prefill_layout.dp) + ", " + whole(x.decode_workers) +
-                       " decode worker(s); " + whole(x.batch) + " clients, closed loop of " + whole(x.prompts) + " prompts";
-            return x.prompts > 0 ? "batch " + whole(x.batch) + ", closed loop of " + whole(x.prompts) + " prompts" +
+                       " decode worker(s); " + counted(x.batch, "client") + ", closed loop of " + counted(x.prompts, "prompt");
+            return x.prompts > 0 ? "batch " + whole(x.batch) + ", closed loop of " + counted(x.prompts, "prompt") +
                                        (x.range_ratio < 1.0 ? ", range ratio " + text::plain(x.range_ratio, 3) : "") +
                                        (x.receive_interval > 1.0 ? ", server polls every " + whole(x.receive_interval) + " decode steps" : "") +
                                        (x.adp_timeout_iters > 0.0 ? adp_text(x) : "")
@@ -562,8 +566,8 @@ check_row evaluate(const plan::measurement& x) {
             break;
         }
         case plan::scenario::fixed_batch:
-            c.ran = x.disaggregated() ? "disaggregated closed loop (simulated): " + whole(x.clients()) + " clients, " + whole(x.prompts) + " prompts"
-                   : x.prompts > 0 ? "simulated: " + whole(x.clients()) + " clients at once, " + whole(x.prompts) + " prompts"
+            c.ran = x.disaggregated() ? "disaggregated closed loop (simulated): " + counted(x.clients(), "client") + ", " + counted(x.prompts, "prompt")
+                   : x.prompts > 0 ? "simulated: " + counted(x.clients(), "client") + " at once, " + counted(x.prompts, "prompt")
                                   : "batch " + whole(x.batch);
             break;
         case plan::scenario::single_prefill: c.ran = "prefill pass"; break;
