@@ -52,11 +52,11 @@ template <class V>
 /// domains) of g, m = the fewest ranks a node holds (g where g divides n, else n mod g); for n ≤ g the
 /// one-link form above, on `up`. Under uniform routing a rank's peers are g − 1 on its node and n − g off it:
 /// only (n − g)/n of its bytes cross the NIC (8/16 at EP16 on nodes of 8), (g − 1)/n stay on the scale-up
-/// fabric (the busiest rank of each kind: the off-node share is largest on the smallest node). The two parts
-/// run at once on different links, so the slower sets the time (max, not sum): MORI-EP sends intra-node over
-/// xGMI and inter-node over RDMA in one kernel and reports both bandwidths of one run side by side (E122);
-/// DeepEP's internode kernels send over RDMA to the same-index GPU of each other node and forward over NVLink
-/// in a pipeline beside it, not after it, and report the RDMA side as the "bottleneck bandwidth"
+/// fabric (the busiest rank of each kind: the off-node share is largest on the smallest node). Max, not sum:
+/// one kernel moves the xGMI and the RDMA tokens in one elapsed time (MORI-EP EP16-V1 and V1-LL: its two
+/// "bandwidth" columns are token counts over that one time, not per-link busy times; E122, E123,
+/// ROCm/mori@624002c8 docs/MORI-EP-BENCHMARK.md l.60–63), and DeepEP's internode kernels send over RDMA to
+/// the same-index GPU of each other node and forward over NVLink in a pipeline beside it, not after it
 /// (deepseek-ai/DeepEP@0297fc80 docs/legacy.md, Performance; B10). α is `out`'s (the engine's floor, if any).
 template <class V>
 [[nodiscard]] constexpr V all_to_all_seconds(const V& bytes, int ranks, int domain, const interconnect& up,
