@@ -49,15 +49,20 @@ template <class V>
     return l.latency.value() + bytes * ((n - 1.0) / n) / l.per_direction.value();
 }
 /// t = α + max(S·(g−1)/n ÷ β_up, S·(n−m)/n ÷ β_out) in seconds for n > g ranks on nodes (scale-up
-/// domains) of g, m = the fewest ranks a node holds (g where g divides n, else n mod g); for n ≤ g the
-/// one-link form above, on `up`. Under uniform routing a rank's peers are g − 1 on its node and n − g off it:
-/// only (n − g)/n of its bytes cross the NIC (8/16 at EP16 on nodes of 8), (g − 1)/n stay on the scale-up
-/// fabric (the busiest rank of each kind: the off-node share is largest on the smallest node). Max, not sum:
-/// one kernel moves the xGMI and the RDMA tokens in one elapsed time (MORI-EP EP16-V1 and V1-LL: its two
+/// domains) of g, m = the fewest ranks a node holds (g where g divides n, else n mod g; nodes filled in order,
+/// 8 + 4 for 12 on nodes of 8; a balanced 6 + 6 sends 6/12 off-node, so the form is conservative there); for
+/// n ≤ g the one-link form above, on `up`. Under uniform routing a rank's peers are g − 1 on its node and n − g off it: only
+/// (n − g)/n of its bytes cross the NIC (8/16 at EP16 on nodes of 8), (g − 1)/n stay on the scale-up fabric
+/// (the busiest rank of each kind: the off-node share is largest on the smallest node). Max, not sum: one
+/// kernel moves the xGMI and the RDMA tokens in one elapsed time (MORI-EP EP16-V1 and V1-LL: its two
 /// "bandwidth" columns are token counts over that one time, not per-link busy times; E122, E123,
-/// ROCm/mori@624002c8 docs/MORI-EP-BENCHMARK.md l.60–63), and DeepEP's internode kernels send over RDMA to
-/// the same-index GPU of each other node and forward over NVLink in a pipeline beside it, not after it
-/// (deepseek-ai/DeepEP@0297fc80 docs/legacy.md, Performance; B10). α is `out`'s (the engine's floor, if any).
+/// ROCm/mori@624002c8 docs/MORI-EP-BENCHMARK.md l.60–63), and DeepEP's normal internode kernels (training,
+/// prefill) send over RDMA to the same-index GPU of each other node and forward over NVLink in a pipeline
+/// beside it, not after it (deepseek-ai/DeepEP@0297fc80 docs/legacy.md, Performance; B10). Sourced for those
+/// kernels only: DeepEP's low-latency decode kernels are pure RDMA (DeepEP@0297fc80 docs/legacy.md: on-node
+/// peers through the NIC too, the one-link form on `out`), not priced apart. Where the scale-up link is PCIe (A100/H100 PCIe, L40S, L4) the
+/// GPU's one port carries both shares, so their sum, not their max, bounds the time: not priced apart either.
+/// α is `out`'s (the engine's floor, if any).
 template <class V>
 [[nodiscard]] constexpr V all_to_all_seconds(const V& bytes, int ranks, int domain, const interconnect& up,
                                              const interconnect& out) {
@@ -118,8 +123,9 @@ template <data_size D>
 }
 
 /// All-to-all of S bytes a rank over n ranks of `h`, on nodes of its scale-up domain g: α + (n−1)/n · S ÷ β
-/// inside one domain; past it, α_out + max(S·(g−1)/n ÷ β_up, S·(n−g)/n ÷ β_out) where g divides n, the
-/// on-node and off-node shares on their own links at once (`detail::all_to_all_seconds`; MORI-EP, DeepEP).
+/// inside one domain; past it, α_out + max(S·(g−1)/n ÷ β_up, S·(n−m)/n ÷ β_out), m = g where g divides n,
+/// m = n mod g otherwise (nodes filled in order): the on-node and off-node shares on their own links at once
+/// (`detail::all_to_all_seconds`; MORI-EP, DeepEP normal kernels).
 template <data_size D>
 [[nodiscard]] constexpr seconds_t all_to_all_time(const D& bytes, int ranks, const hardware& h) {
     return seconds(detail::all_to_all_seconds(in_base_units(bytes).value(), ranks, h.scale_up_domain, h.scale_up,
