@@ -26,6 +26,15 @@ namespace detail {
 }
 }  // namespace detail
 
+/// f = (n − m)/n, m = the fewest ranks a node holds (g where g divides n, else n mod g; nodes filled in order),
+/// 0 for n ≤ g: the share of a rank's all-to-all bytes that leaves its node at the busiest rank, uniform routing.
+[[nodiscard]] constexpr double all_to_all_off_node_share(int ranks, int domain) {
+    if (ranks <= domain) return 0.0;
+    const double n = ranks;
+    const double fewest = ranks % domain == 0 ? static_cast<double>(domain) : static_cast<double>(ranks % domain);
+    return (n - fewest) / n;
+}
+
 namespace detail {
 /// Latency steps of an all-reduce over n ranks: ring 2(n−1), tree 2⌈log₂n⌉, two-shot 2.
 [[nodiscard]] constexpr double all_reduce_steps(int ranks, all_reduce_algorithm algo) {
@@ -49,9 +58,9 @@ template <class V>
     return l.latency.value() + bytes * ((n - 1.0) / n) / l.per_direction.value();
 }
 /// t = α + max(S·(g−1)/n ÷ β_up, S·(n−m)/n ÷ β_out) in seconds for n > g ranks on nodes (scale-up
-/// domains) of g, m = the fewest ranks a node holds (g where g divides n, else n mod g; nodes filled in order,
-/// 8 + 4 for 12 on nodes of 8; a balanced 6 + 6 sends 6/12 off-node, so the form is conservative there); for
-/// n ≤ g the one-link form above, on `up`. Under uniform routing a rank's peers are g − 1 on its node and n − g off it: only
+/// domains) of g, m and (n − m)/n as in `all_to_all_off_node_share` (nodes filled in order, 8 + 4 for 12 on
+/// nodes of 8; a balanced 6 + 6 sends 6/12 off-node, so the form is conservative there); for n ≤ g the one-link
+/// form above, on `up`. Under uniform routing a rank's peers are g − 1 on its node and n − g off it: only
 /// (n − g)/n of its bytes cross the NIC (8/16 at EP16 on nodes of 8), (g − 1)/n stay on the scale-up fabric
 /// (the busiest rank of each kind: the off-node share is largest on the smallest node). Max, not sum: one
 /// kernel moves the xGMI and the RDMA tokens in one elapsed time (MORI-EP EP16-V1 and V1-LL: its two
@@ -68,9 +77,8 @@ template <class V>
                                              const interconnect& out) {
     if (ranks <= domain) return all_to_all_seconds(bytes, ranks, up);
     const double n = ranks, g = domain;
-    const double fewest = ranks % domain == 0 ? g : static_cast<double>(ranks % domain);
     const V on_node = bytes * ((g - 1.0) / n) / up.per_direction.value();
-    const V off_node = bytes * ((n - fewest) / n) / out.per_direction.value();
+    const V off_node = bytes * all_to_all_off_node_share(ranks, domain) / out.per_direction.value();
     return out.latency.value() + lane_max(on_node, off_node);
 }
 /// t = (n−1)·α + (n−1)/n · S ÷ β in seconds: a ring all-gather (or reduce-scatter) of a result of S bytes.
