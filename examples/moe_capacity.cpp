@@ -39,18 +39,19 @@ void report(const model& m, const hardware& hw, int gpus, double capacity_factor
                 "  bytes at T = %g and %.0f%% at T = %g: bandwidth saved at batch 1 is gone at serving batches.\n",
                 k, e, 100.0 * ratio(expert_bytes_read_per_gpu(d, batch[0]), expert_weight_bytes_per_gpu(d)), batch[0],
                 100.0 * ratio(expert_bytes_read_per_gpu(d, batch[2]), expert_weight_bytes_per_gpu(d)), batch[2]);
-    // The same experts over two nodes: the EP group leaves the NVLink domain and the half of each
-    // all-to-all that leaves the node rides the NIC (S21, S36), the rest NVLink at the same time
-    // (`all_to_all_time_per_pass`). Per-rank traffic is the same; the link is not.
+    // The same experts over two nodes: the EP group leaves the NVLink domain and the share of each
+    // all-to-all that leaves the node (`all_to_all_off_node_share`: 8/16 on nodes of 8) rides the NIC (S21,
+    // S36), the rest NVLink at the same time (`all_to_all_time_per_pass`). Per-rank traffic is the same; the
+    // link is not.
     const deployment wide{.m = m, .hw = hw, .layout = {.tp = 1, .ep = 2 * gpus, .dp = 2 * gpus}};
     const double per_rank = batch[3] / gpus;  // the same tokens per rank, twice the ranks
     const pass_cost near = decode_pass(d, per_rank, 4096_tok), far = decode_pass(wide, per_rank, 4096_tok);
     std::printf("  at %g tokens per rank the all-to-all takes %s a pass on %s (%d GPUs, %.0f%% of the pass)\n"
-                "  and %s with half its bytes on %s (%d GPUs, %.0f%% of the pass): %.1fx\n\n",
+                "  and %s with %.0f%% of its bytes on %s (%d GPUs, %.0f%% of the pass): %.1fx\n\n",
                 per_rank, to_text(near.ep_time, {.digits = 3}).c_str(), hw.scale_up.name.data(), gpus,
                 100.0 * ratio(near.ep_time, near.time()), to_text(far.ep_time, {.digits = 3}).c_str(),
-                hw.scale_out.name.data(), 2 * gpus, 100.0 * ratio(far.ep_time, far.time()),
-                ratio(far.ep_time, near.ep_time));
+                100.0 * all_to_all_off_node_share(wide.layout.ep, hw.scale_up_domain), hw.scale_out.name.data(),
+                2 * gpus, 100.0 * ratio(far.ep_time, far.time()), ratio(far.ep_time, near.ep_time));
 }
 }  // namespace
 

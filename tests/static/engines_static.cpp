@@ -95,6 +95,10 @@ constexpr interconnect a2a_out{.name = "out", .per_direction = bytes_per_second(
 static_assert(detail::all_to_all_seconds(1e6, 16, 8, a2a_up, a2a_out) > 20e-6 - 1e-15 &&
               detail::all_to_all_seconds(1e6, 16, 8, a2a_up, a2a_out) < 20e-6 + 1e-15);
 static_assert(detail::all_to_all_seconds(1e6, 8, 8, a2a_up, a2a_out) == detail::all_to_all_seconds(1e6, 8, a2a_up));
+// The off-node share by hand (nodes filled in order): 16 on 8 + 8 sends 8/16 off-node; 12 on 8 + 4, the rank on
+// the node of 4 has 8 peers off it: 8/12; 20 on 8 + 8 + 4: 16/20; none inside one node.
+static_assert(all_to_all_off_node_share(16, 8) == 0.5 && all_to_all_off_node_share(12, 8) == 8.0 / 12.0 &&
+              all_to_all_off_node_share(20, 8) == 16.0 / 20.0 && all_to_all_off_node_share(8, 8) == 0.0);
 
 // A pass priced in constant evaluation with an engine: host work per step adds to it.
 constexpr deployment base{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};

@@ -26,6 +26,15 @@ namespace detail {
 }
 }  // namespace detail
 
+/// f = (n − m)/n, m = the fewest ranks a node holds (g where g divides n, else n mod g; nodes filled in order),
+/// 0 for n ≤ g: the share of a rank's all-to-all bytes that leaves its node at the busiest rank, uniform routing.
+[[nodiscard]] constexpr double all_to_all_off_node_share(int ranks, int domain) {
+    if (ranks <= domain) return 0.0;
+    const double n = ranks;
+    const double fewest = ranks % domain == 0 ? static_cast<double>(domain) : static_cast<double>(ranks % domain);
+    return (n - fewest) / n;
+}
+
 namespace detail {
 /// Latency steps of an all-reduce over n ranks: ring 2(n−1), tree 2⌈log₂n⌉, two-shot 2.
 [[nodiscard]] constexpr double all_reduce_steps(int ranks, all_reduce_algorithm algo) {
@@ -49,23 +58,27 @@ template <class V>
     return l.latency.value() + bytes * ((n - 1.0) / n) / l.per_direction.value();
 }
 /// t = α + max(S·(g−1)/n ÷ β_up, S·(n−m)/n ÷ β_out) in seconds for n > g ranks on nodes (scale-up
-/// domains) of g, m = the fewest ranks a node holds (g where g divides n, else n mod g); for n ≤ g the
-/// one-link form above, on `up`. Under uniform routing a rank's peers are g − 1 on its node and n − g off it:
-/// only (n − g)/n of its bytes cross the NIC (8/16 at EP16 on nodes of 8), (g − 1)/n stay on the scale-up
-/// fabric (the busiest rank of each kind: the off-node share is largest on the smallest node). The two parts
-/// run at once on different links, so the slower sets the time (max, not sum): MORI-EP sends intra-node over
-/// xGMI and inter-node over RDMA in one kernel and reports both bandwidths of one run side by side (E122);
-/// DeepEP's internode kernels send over RDMA to the same-index GPU of each other node and forward over NVLink
-/// in a pipeline beside it, not after it, and report the RDMA side as the "bottleneck bandwidth"
-/// (deepseek-ai/DeepEP@0297fc80 docs/legacy.md, Performance; B10). α is `out`'s (the engine's floor, if any).
+/// domains) of g, m and (n − m)/n as in `all_to_all_off_node_share` (nodes filled in order, 8 + 4 for 12 on
+/// nodes of 8; a balanced 6 + 6 sends 6/12 off-node, so the form is conservative there); for n ≤ g the one-link
+/// form above, on `up`. Under uniform routing a rank's peers are g − 1 on its node and n − g off it: only
+/// (n − g)/n of its bytes cross the NIC (8/16 at EP16 on nodes of 8), (g − 1)/n stay on the scale-up fabric
+/// (the busiest rank of each kind: the off-node share is largest on the smallest node). Max, not sum: one
+/// kernel moves the xGMI and the RDMA tokens in one elapsed time (MORI-EP EP16-V1 and V1-LL: its two
+/// "bandwidth" columns are token counts over that one time, not per-link busy times; E122, E123,
+/// ROCm/mori@624002c8 docs/MORI-EP-BENCHMARK.md l.60–63), and DeepEP's normal internode kernels (training,
+/// prefill) send over RDMA to the same-index GPU of each other node and forward over NVLink in a pipeline
+/// beside it, not after it (deepseek-ai/DeepEP@0297fc80 docs/legacy.md, Performance; B10). Sourced for those
+/// kernels only: DeepEP's low-latency decode kernels are pure RDMA (DeepEP@0297fc80 docs/legacy.md: on-node
+/// peers through the NIC too, the one-link form on `out`), not priced apart. Where the scale-up link is PCIe (A100/H100 PCIe, L40S, L4) the
+/// GPU's one port carries both shares, so their sum, not their max, bounds the time: not priced apart either.
+/// α is `out`'s (the engine's floor, if any).
 template <class V>
 [[nodiscard]] constexpr V all_to_all_seconds(const V& bytes, int ranks, int domain, const interconnect& up,
                                              const interconnect& out) {
     if (ranks <= domain) return all_to_all_seconds(bytes, ranks, up);
     const double n = ranks, g = domain;
-    const double fewest = ranks % domain == 0 ? g : static_cast<double>(ranks % domain);
     const V on_node = bytes * ((g - 1.0) / n) / up.per_direction.value();
-    const V off_node = bytes * ((n - fewest) / n) / out.per_direction.value();
+    const V off_node = bytes * all_to_all_off_node_share(ranks, domain) / out.per_direction.value();
     return out.latency.value() + lane_max(on_node, off_node);
 }
 /// t = (n−1)·α + (n−1)/n · S ÷ β in seconds: a ring all-gather (or reduce-scatter) of a result of S bytes.
@@ -118,8 +131,9 @@ template <data_size D>
 }
 
 /// All-to-all of S bytes a rank over n ranks of `h`, on nodes of its scale-up domain g: α + (n−1)/n · S ÷ β
-/// inside one domain; past it, α_out + max(S·(g−1)/n ÷ β_up, S·(n−g)/n ÷ β_out) where g divides n, the
-/// on-node and off-node shares on their own links at once (`detail::all_to_all_seconds`; MORI-EP, DeepEP).
+/// inside one domain; past it, α_out + max(S·(g−1)/n ÷ β_up, S·(n−m)/n ÷ β_out), m = g where g divides n,
+/// m = n mod g otherwise (nodes filled in order): the on-node and off-node shares on their own links at once
+/// (`detail::all_to_all_seconds`; MORI-EP, DeepEP normal kernels).
 template <data_size D>
 [[nodiscard]] constexpr seconds_t all_to_all_time(const D& bytes, int ranks, const hardware& h) {
     return seconds(detail::all_to_all_seconds(in_base_units(bytes).value(), ranks, h.scale_up_domain, h.scale_up,
