@@ -350,6 +350,84 @@ TEST_CASE("pipeline parallelism: bubbles and stage hand-offs") {
     CHECK(weight_bytes_per_gpu(pp).value() == doctest::Approx(2.0 * static_cast<double>(total_parameters(catalog::llama_3_1_70b)) / 8));
 }
 
+// Stage b − 1's rank j (GPU (b−1)·w + j) hands off to GPU b·w + j; domains of g GPUs filled in order.
+static_assert(pipeline_crossings(2, 8, 8) == 1);  // GPUs 0-15 in pairs: only boundary 4 (GPU 7 → 9) leaves domain 0
+
+TEST_CASE("pipeline hand-offs: only the boundaries that leave a scale-up domain cross the NIC, by hand") {
+    SUBCASE("the count of crossing boundaries") {
+        CHECK(pipeline_crossings(2, 8, 8) == 1);   // b = 4: GPUs 6,7 → 8,9 (7 → 9 crosses)
+        CHECK(pipeline_crossings(4, 4, 8) == 1);   // b = 2: GPUs 4-7 → 8-11; b = 1 (0-3 → 4-7), b = 3 (8-11 → 12-15) stay
+        CHECK(pipeline_crossings(1, 16, 8) == 1);  // b = 8: GPU 7 → 8
+        CHECK(pipeline_crossings(8, 2, 8) == 1);   // w = g: GPU j → 8 + j, every pair crosses
+        CHECK(pipeline_crossings(16, 2, 8) == 1);  // w > g: every boundary
+        CHECK(pipeline_crossings(16, 4, 8) == 3);
+        CHECK(pipeline_crossings(8, 4, 8) == 3);
+        CHECK(pipeline_crossings(3, 4, 8) == 2);   // b = 2 (5 → 8) and b = 3 (6 → 9, 7 → 10); b = 1 (0-2 → 3-5) stays
+        CHECK(pipeline_crossings(2, 4, 8) == 0);   // w·pp = g: one domain
+        CHECK(pipeline_crossings(4, 2, 72) == 0);  // an NVL72 rack
+        CHECK(pipeline_crossings(1, 1, 8) == 0);   // no boundary
+        CHECK(pipeline_crossings(8, 8, 72) == 0);  // GPUs 0-63: one NVL72 rack
+        CHECK(pipeline_crossings(8, 16, 72) == 1); // b = 9: GPUs 64-71 → 72-79
+    }
+    SUBCASE("bad input names the field, the value and the rule") {
+        CHECK_THROWS_WITH_AS(static_cast<void>(pipeline_crossings(0, 2, 8)),
+                             "llmcost: pipeline_crossings: stage_gpus = 0: a pipeline stage holds at least one GPU",
+                             invalid_input);
+        CHECK_THROWS_WITH_AS(static_cast<void>(pipeline_crossings(2, 0, 8)),
+                             "llmcost: pipeline_crossings: pp = 0: pipeline parallelism must be at least 1", invalid_input);
+        CHECK_THROWS_WITH_AS(static_cast<void>(pipeline_crossings(2, 2, 0)),
+                             "llmcost: pipeline_crossings: domain = 0: a scale-up domain holds at least one GPU",
+                             invalid_input);
+    }
+    // Llama-3.1-70B at one decode token: S ÷ tp = 8192 · 2 B ÷ 2 = 8192 B a rank. H100 SXM5 (tables/hardware.csv):
+    // scale-up 450 GB/s a direction, 3.7 µs; scale-out 400 Gb/s = 50 GB/s, 2 µs.
+    const auto p2p = [](const interconnect& l, double s) { return l.latency.value() + s / l.per_direction.value(); };
+    SUBCASE("TP2 PP8 on 8-GPU domains: one hand-off at the NIC, six on NVLink, summed") {
+        const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 2, .pp = 8}};
+        d.validate();
+        CHECK(pipeline_crossings(d) == 1);
+        const pass_cost p = decode_pass(d, 1, 100_tok);
+        // 1 · (2 µs + 8192 ÷ 50e9) + 6 · (3.7 µs + 8192 ÷ 450e9) = 2.16384 + 6 · 3.7182044 = 24.473067 µs
+        // (the old form: 7 · 2.16384 = 15.14688 µs: the table's NVLink latency is above its NIC's).
+        CHECK(p.pp_time.value() == doctest::Approx(24.473067e-6).epsilon(1e-7));
+    }
+    SUBCASE("within one domain, and at tp >= g, the one-link figure bit for bit") {
+        const deployment in{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 2, .pp = 4}};
+        CHECK(pipeline_crossings(in) == 0);
+        CHECK(decode_pass(in, 1, 100_tok).pp_time.value() == p2p(in.hw.scale_up, 8192.0) * 3.0);
+        const deployment wide{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 16, .pp = 2}};
+        wide.validate();
+        CHECK(pipeline_crossings(wide) == 1);
+        CHECK(decode_pass(wide, 1, 100_tok).pp_time.value() == p2p(wide.hw.scale_out, 1024.0) * 1.0);
+    }
+    SUBCASE("an EP group's stage is its tp x dp GPUs") {
+        // Mixtral-8x7B, EP8 over DP8, PP2: stage 0 is GPUs 0-7, stage 1 GPUs 8-15: the one boundary crosses.
+        const deployment d{.m = catalog::mixtral_8x7b, .hw = catalog::h100_sxm5, .layout = {.tp = 1, .pp = 2, .ep = 8, .dp = 8}};
+        d.validate();
+        CHECK(pipeline_crossings(d) == 1);
+        const deployment dense{.m = catalog::mixtral_8x7b, .hw = catalog::h100_sxm5, .layout = {.tp = 1, .pp = 2, .dp = 8}};
+        CHECK(pipeline_crossings(dense) == 0);  // eight replicas of two GPUs
+    }
+    SUBCASE("properties: between the two one-link forms, never above the old NIC form where NVLink is no slower; monotone in S") {
+        const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 2, .pp = 8}};
+        const deployment many{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 1, .pp = 16}};
+        const deployment four{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 4, .pp = 4}};
+        for (const deployment* x : {&d, &many, &four}) {
+            double before = 0.0;
+            for (const double b : {1.0, 8.0, 64.0, 512.0, 4096.0, 32768.0}) {
+                const double t = decode_pass(*x, b, 100_tok).pp_time.value();
+                const double s = b * 8192.0 * 2.0 / x->layout.tp, k = x->layout.pp - 1.0;
+                const double up = p2p(x->hw.scale_up, s), out = p2p(x->hw.scale_out, s);
+                CHECK(t >= std::min(up, out) * k * (1.0 - 1e-12));
+                CHECK(t <= std::max(up, out) * k * (1.0 + 1e-12));
+                if (up <= out) CHECK(t <= out * k * (1.0 + 1e-12));  // the old form: every boundary at the NIC
+                CHECK(t >= before);
+                before = t;
+            }
+        }
+    }
+}
+
 TEST_CASE("layout validation names the rule") {
     auto message = [](const deployment& d) { return test::validation_message(d); };
     deployment d{.m = catalog::mixtral_8x7b, .hw = catalog::h100_sxm5, .layout = {.ep = 3, .dp = 3}};

@@ -121,6 +121,28 @@ struct deployment {
     }
 };
 
+/// Pipeline boundaries whose hand-off leaves a scale-up domain, c of the pp − 1. Stage b holds the w GPUs
+/// b·w … b·w + w − 1 and rank j of stage b − 1 (GPU (b−1)·w + j) sends to GPU b·w + j; domains of g GPUs,
+/// filled in order (GPU x in domain ⌊x ÷ g⌋). Boundary b crosses where some pair straddles a multiple of g:
+/// ⌊((b+1)·w − 1) ÷ g⌋ > ⌊(b−1)·w ÷ g⌋ (every boundary when w ≥ g, none when w·pp ≤ g). Its ranks send at
+/// once, so one crossing pair puts the whole boundary on the NIC. E.g. w 2, pp 8, g 8: only b = 4 (GPU 7 → 9).
+[[nodiscard]] constexpr int pipeline_crossings(int stage_gpus, int pp, int domain) {
+    constexpr std::string_view s = "pipeline_crossings";
+    require(stage_gpus >= 1, s, "stage_gpus", stage_gpus, "a pipeline stage holds at least one GPU");
+    require(pp >= 1, s, "pp", pp, "pipeline parallelism must be at least 1");
+    require(domain >= 1, s, "domain", domain, "a scale-up domain holds at least one GPU");
+    const long long w = stage_gpus, g = domain;  // (b + 1)·w ≤ pp·w: wide, so no int product wraps
+    int crossings = 0;
+    for (long long b = 1; b < pp; ++b)
+        if (((b + 1) * w - 1) / g > ((b - 1) * w) / g) ++crossings;
+    return crossings;
+}
+/// The deployment's crossings: a stage's GPUs are its instance's ÷ pp (tp; tp·dp for an EP group), g its
+/// hardware's scale-up domain (`deployment::link_for`'s, not `gpus_per_node`: NVLink joins an NVL72's trays).
+[[nodiscard]] constexpr int pipeline_crossings(const deployment& d) {
+    return pipeline_crossings(d.instance_gpus() / d.layout.pp, d.layout.pp, d.hw.scale_up_domain);
+}
+
 /// A layout as a user states it: a GPU count and some degrees, the rest left to derive.
 struct layout_request {
     int gpus = 0;  ///< GPUs in all; 0 = tp · pp · dp

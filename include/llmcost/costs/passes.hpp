@@ -1405,9 +1405,23 @@ template <class V>
     } else {
         r.ep = L::constant(0.0);
     }
-    r.pp = d.layout.pp > 1 ? V(point_to_point_seconds(V(hidden_state / pm.tp), d.link_for(d.layout.tp * d.layout.pp)) *
-                               (pm.pp - 1.0))
-                           : L::constant(0.0);
+    // The pp − 1 hand-offs of a pass run one after another along the pipeline, so they add: c of them cross a
+    // domain at the NIC, the rest stay on the scale-up link, t = c · p2p(S ÷ tp, out) + (pp − 1 − c) · p2p(S ÷ tp, up)
+    // (`pipeline_crossings`). c = 0 and c = pp − 1 keep the one-link product, bit for bit.
+    if (d.layout.pp > 1) {
+        const int crossings = pipeline_crossings(d);
+        const V share = hidden_state / pm.tp;
+        const double boundaries = pm.pp - 1.0;
+        if (crossings == 0)
+            r.pp = V(point_to_point_seconds(share, d.hw.scale_up) * boundaries);
+        else if (crossings == d.layout.pp - 1)
+            r.pp = V(point_to_point_seconds(share, d.hw.scale_out) * boundaries);
+        else
+            r.pp = V(point_to_point_seconds(share, d.hw.scale_out) * static_cast<double>(crossings) +
+                     point_to_point_seconds(share, d.hw.scale_up) * (boundaries - crossings));
+    } else {
+        r.pp = L::constant(0.0);
+    }
     // Attention data parallelism: every rank of the EP group waits for the busiest, whose tokens are
     // 1 ÷ β of the mean rank's, β = mean ÷ most tokens per iteration (TensorRT-LLM's ADP balance,
     // blog10): t_k × 1/β for the work that grows with the rank's tokens (GEMM FLOPs, attention, the
