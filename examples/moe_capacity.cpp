@@ -50,7 +50,7 @@ void report(const model& m, const hardware& hw, int gpus, double capacity_factor
                 "  and %s with %.0f%% of its bytes on %s (%d GPUs, %.0f%% of the pass): %.1fx\n\n",
                 per_rank, to_text(near.ep_time, {.digits = 3}).c_str(), hw.scale_up.name.data(), gpus,
                 100.0 * ratio(near.ep_time, near.time()), to_text(far.ep_time, {.digits = 3}).c_str(),
-                100.0 * all_to_all_off_node_share(wide.layout.ep, hw.scale_up_domain), hw.scale_out.name.data(),
+                100.0 * all_to_all_off_node_share(wide.layout.tp * wide.layout.dp, hw.scale_up_domain), hw.scale_out.name.data(),
                 2 * gpus, 100.0 * ratio(far.ep_time, far.time()), ratio(far.ep_time, near.ep_time));
 }
 }  // namespace

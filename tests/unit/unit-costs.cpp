@@ -378,6 +378,13 @@ TEST_CASE("pipeline hand-offs: only the boundaries that leave a scale-up domain 
         CHECK_THROWS_WITH_AS(static_cast<void>(pipeline_crossings(2, 2, 0)),
                              "llmcost: pipeline_crossings: domain = 0: a scale-up domain holds at least one GPU",
                              invalid_input);
+        // The all-to-all's off-node share refuses the same impossible domain (n mod 0 would trap).
+        CHECK_THROWS_WITH_AS(static_cast<void>(all_to_all_off_node_share(16, 0)),
+                             "llmcost: all_to_all_off_node_share: domain = 0: a scale-up domain holds at least one GPU",
+                             invalid_input);
+        CHECK_THROWS_WITH_AS(static_cast<void>(all_to_all_off_node_share(0, 8)),
+                             "llmcost: all_to_all_off_node_share: ranks = 0: an all-to-all runs over at least one rank",
+                             invalid_input);
     }
     // Llama-3.1-70B at one decode token: S ÷ tp = 8192 · 2 B ÷ 2 = 8192 B a rank. H100 SXM5 (tables/hardware.csv):
     // scale-up 450 GB/s a direction, 3.7 µs; scale-out 400 Gb/s = 50 GB/s, 2 µs.

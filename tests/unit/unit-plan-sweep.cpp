@@ -268,8 +268,10 @@ TEST_CASE("sweep: every figure equals the scalar formulas to the last bit") {
                 .gpus = {catalog::h200_sxm, catalog::mi300x, catalog::h100_sxm5},
                 .engines = {catalog::vllm_hopper, catalog::sglang_cdna3, hosty},
                 .formats = {{.weights = formats::fp8, .kv = formats::fp8}},
-                // EP16 over DP16 spans two 8-GPU domains: the all-to-all's on-node and off-node shares.
-                .layouts = {{.tp = 8}, {.tp = 1, .ep = 8, .dp = 8}, {.tp = 2, .ep = 8, .dp = 4}, {.tp = 1, .ep = 16, .dp = 16}},
+                // EP16 over DP16 spans two 8-GPU domains: the all-to-all's on-node and off-node shares; PP2 over EP8·DP8
+                // stages hands off across the domain edge.
+                .layouts = {{.tp = 8}, {.tp = 1, .ep = 8, .dp = 8}, {.tp = 2, .ep = 8, .dp = 4}, {.tp = 1, .ep = 16, .dp = 16},
+                            {.tp = 1, .pp = 2, .ep = 8, .dp = 8}},  // EP stages of tp·dp = 8 GPUs: one crossing boundary
                 .modes = {{}, {.disaggregated = true, .prefill_batch = 2}},
                 .shapes = shapes,
                 .batches = batches,

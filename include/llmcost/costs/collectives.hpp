@@ -29,6 +29,9 @@ namespace detail {
 /// f = (n − m)/n, m = the fewest ranks a node holds (g where g divides n, else n mod g; nodes filled in order),
 /// 0 for n ≤ g: the share of a rank's all-to-all bytes that leaves its node at the busiest rank, uniform routing.
 [[nodiscard]] constexpr double all_to_all_off_node_share(int ranks, int domain) {
+    constexpr std::string_view s = "all_to_all_off_node_share";
+    require(ranks >= 1, s, "ranks", ranks, "an all-to-all runs over at least one rank");
+    require(domain >= 1, s, "domain", domain, "a scale-up domain holds at least one GPU");
     if (ranks <= domain) return 0.0;
     const double n = ranks;
     const double fewest = ranks % domain == 0 ? static_cast<double>(domain) : static_cast<double>(ranks % domain);

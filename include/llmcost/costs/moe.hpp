@@ -175,7 +175,7 @@ template <class V>
 /// Time of the expert all-to-all for one pass: MoE layers × (dispatch + combine, each at its own format,
 /// `all_to_all_bits`), each over the stage's EP group
 /// (tp·dp GPUs) on the scale-up link when the group fits in a domain; past it the off-node share,
-/// (n − g)/n, on the NIC and the on-node share, (g − 1)/n, on the scale-up link at once (S21, S22;
+/// (n − m)/n, m = n mod g or g (`all_to_all_off_node_share`), on the NIC and the on-node share, (g − 1)/n, on the scale-up link at once (S21, S22;
 /// `detail::all_to_all_seconds` with the domain);
 /// none when the group's attention is tensor-parallel (dp = 1: `detail::all_to_all_seconds_per_pass`).
 [[nodiscard]] constexpr seconds_t all_to_all_time_per_pass(const deployment& d, double tokens_per_rank) {
