@@ -78,7 +78,8 @@ void translate(std::exception_ptr p) {
         raise(invalid_input_type, e.what(),
               {{"subject", py::str(e.subject())},
                {"field", py::str(e.field())},
-               {"value", py::float_(e.value())},
+               // a word (a scenario, an engine) as the str it is, as `refuse` passes a name; else the number
+               {"value", e.word().empty() ? py::object(py::float_(e.value())) : py::object(py::str(e.word()))},
                {"rule", py::str(e.rule())},
                {"id", py::str(e.id())}});
     } catch (const io::load_error& e) {

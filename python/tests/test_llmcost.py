@@ -186,8 +186,11 @@ def test_engine_refusals_name_the_engines_and_the_alternatives():
     with pytest.raises(llmcost.InvalidInput, match="trtllm, vllm, sglang") as e:
         llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1, engine="tgi")
     assert e.value.field == "engine"
-    with pytest.raises(llmcost.InvalidInput, match="trtllm has no profile for cdna3 GPUs.*vllm, sglang"):
+    with pytest.raises(llmcost.InvalidInput, match="trtllm has no profile for cdna3 GPUs.*vllm, sglang") as e:
         llmcost.estimate("Llama-3.1-8B", "MI300X", input=128, output=128, batch=1, engine="trtllm")
+    # the engine as its name, as the user wrote it, not an enum's number
+    assert e.value.field == "engine" and e.value.value == "trtllm" and e.value.id == "llmcost.engine.not_on_gpu"
+    assert "engine = trtllm: " in str(e.value)
     with pytest.raises(llmcost.InvalidInput, match="trtllm has no profile for cdna4 GPUs"):
         llmcost.sweep("Llama-3.1-8B", ["H100", "MI355X"], input=[128], output=[128], batch=[1], engine="trtllm")
     with pytest.raises(llmcost.InvalidInput, match="vllm has no profile for ampere GPUs; engines with a profile there: none"):

@@ -118,6 +118,6 @@ TEST_CASE("batch latency: the metric's word, and the rows it cannot be priced on
     // ... naming the scenario, the field that breaks the rule (one prompt per client would hold: prompts = clients)
     x.prompts = x.clients();
     const std::string online = test::error_of([&] { return plan::predict(x); });
-    CHECK(test::contains(online, "scenario"));
+    CHECK(test::contains(online, "scenario = online: "));  // the word, not the enum's number
     CHECK(!test::contains(online, "prompts = "));
 }

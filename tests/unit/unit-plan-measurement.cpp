@@ -93,7 +93,7 @@ TEST_CASE("measurements: an online rate is per instance, an expert-parallel grou
     plan::measurement ep = rows[0];
     ep.dispatch = plan::replica_dispatch::round_robin;
     CHECK(test::contains(test::error_of([&] { ep.validate(); }),
-                         "replica_dispatch (round_robin) = 1: a harness's dispatch over replicas belongs to an online "
+                         "replica_dispatch = round_robin: a harness's dispatch over replicas belongs to an online "
                          "row of a dense deployment"));
 }
 
@@ -813,7 +813,7 @@ TEST_CASE("measurements: a disaggregated row states its pools and is priced by t
                          "prompts = 0: a disaggregated row is priced as a closed-loop client's run"));
     CHECK(test::contains(error("A,check,DeepSeek-V3,GB200 (NVL72),trtllm,x,1,1,8,8,nvfp4,fp8,online,,,,2,,,,922,922,"
                                "ttft_s,0.5,s,s,1,1,4,4,,2\n"),
-                         "scenario = 1: a disaggregated row is priced as a closed-loop client's run"));
+                         "scenario = online: a disaggregated row is priced as a closed-loop client's run"));
     // Each simulated scheduler feature is named by its own column and value.
     const std::string with_interval = with_pools.substr(0, with_pools.size() - 1) + ",receive_interval\n";
     CHECK(test::contains(test::message_of([&] {
@@ -1302,7 +1302,7 @@ TEST_CASE("measurements: the harness's dispatch over the replicas sets a simulat
     offline.how = plan::scenario::offline;
     offline.dispatch = plan::replica_dispatch::least_pending;
     CHECK(test::contains(test::error_of([&] { offline.validate(); }),
-                         "replica_dispatch (least_pending) = 2: a harness's dispatch over replicas belongs to an online row"));
+                         "replica_dispatch = least_pending: a harness's dispatch over replicas belongs to an online row"));
 }
 
 TEST_CASE("measurements: the fewest-pending dispatch gives the simulated replica the row's rate λ") {

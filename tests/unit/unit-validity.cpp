@@ -10,6 +10,7 @@
 
 #include "test_helpers.hpp"
 
+#include <cmath>
 #include <string>
 
 using namespace llmcost;
@@ -48,6 +49,31 @@ TEST_CASE("validity: problem() names the first broken rule, with its id, without
     CHECK(problem(bf16)->id() == "llmcost.deployment.peak_for_format");
     CHECK(test::contains(test::error_of([&] { return decode_pass(bf16, 1, 100_tok); }), "no published rate"));
     CHECK_FALSE(problem(with_formats(bf16, formats::nvfp4, formats::fp8)));
+}
+
+TEST_CASE("validity: a rule whose value is a word names the word, as the user wrote it") {
+    // A scenario, an engine: "scenario = online", never the enum's number.
+    try {
+        require_word(false, "row X", "scenario", "online", "must be fixed_batch", "llmcost.test.word");
+        FAIL("require_word(false, ...) must throw");
+    } catch (const invalid_input& e) {
+        CHECK(std::string(e.what()) == "llmcost: row X: scenario = online: must be fixed_batch [llmcost.test.word]");
+        CHECK(e.field() == "scenario");
+        CHECK(e.word() == "online");
+        CHECK(std::isnan(e.value()));  // no number to give
+        CHECK(e.id() == "llmcost.test.word");
+    }
+    // A number keeps its value and has no word.
+    try {
+        require(false, "s", "tp", 3.0, "must divide the heads");
+        FAIL("require(false, ...) must throw");
+    } catch (const invalid_input& e) {
+        CHECK(e.word().empty());
+        CHECK(e.value() == 3.0);
+        CHECK(std::string(e.what()) == "llmcost: s: tp = 3: must divide the heads");
+    }
+    // A rule that holds is usable in a constant expression, as `require` is.
+    static_assert((require_word(true, "s", "f", "w", "r"), true));
 }
 
 TEST_CASE("validity: a weight format the GPU has no units for is served weight-only, in BF16") {

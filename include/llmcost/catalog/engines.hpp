@@ -186,11 +186,7 @@ struct release {
         rule += " GPUs; engines with a profile there: ";
         rule += others.empty() ? std::string("none (use the reference engine)") : others;
     }
-    // the value is numeric (invalid_input): the field names what each number is, the rule names the engine
-    static_assert(static_cast<int>(engine_kind::trtllm) == 1 && static_cast<int>(engine_kind::vllm) == 2 &&
-                  static_cast<int>(engine_kind::sglang) == 3);
-    throw invalid_input(std::string(hw.name), "engine (1: trtllm, 2: vllm, 3: sglang)", static_cast<double>(static_cast<int>(kind)), rule,
-                        "llmcost.engine.not_on_gpu");
+    throw invalid_input(std::string(hw.name), "engine", to_string(kind), rule, "llmcost.engine.not_on_gpu");
 }
 
 }  // namespace llmcost::catalog

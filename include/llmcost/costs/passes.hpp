@@ -441,6 +441,7 @@ struct step_shape {
 struct pass_model {
     deployment d;
     double tp = 1, pp = 1, ranks = 1;       ///< tensor, pipeline degree; attention ranks sharing a pass
+    int pp_crossings = 0;                   ///< pipeline boundaries that leave a scale-up domain (`pipeline_crossings`)
     bool moe = false;                       ///< routed experts present
     double layers = 0, hidden = 0;          ///< as doubles, for the formulas
     model::layer_counts layer_kinds{};      ///< `model::count_layers`, counted once
@@ -607,6 +608,7 @@ struct pass_model {
     pm.tp = d.layout.tp;
     pm.pp = d.layout.pp;
     pm.ranks = d.attention_ranks();
+    pm.pp_crossings = d.layout.pp > 1 ? pipeline_crossings(d) : 0;  // once, not in every step's formula
     pm.moe = m.is_moe();
     pm.layers = m.layer_equivalents();
     pm.layer_kinds = m.count_layers();
@@ -1409,7 +1411,7 @@ template <class V>
     // domain at the NIC, the rest stay on the scale-up link, t = c · p2p(S ÷ tp, out) + (pp − 1 − c) · p2p(S ÷ tp, up)
     // (`pipeline_crossings`). c = 0 and c = pp − 1 keep the one-link product, bit for bit.
     if (d.layout.pp > 1) {
-        const int crossings = pipeline_crossings(d);
+        const int crossings = pm.pp_crossings;
         const V share = hidden_state / pm.tp;
         const double boundaries = pm.pp - 1.0;
         if (crossings == 0)

@@ -23,12 +23,22 @@ class invalid_input : public std::invalid_argument {
 public:
     invalid_input(std::string_view subject, std::string_view field, double value,
                   std::string_view rule, std::string_view id = {})
-        : std::invalid_argument(make_message(subject, field, value, rule, id)),
+        : std::invalid_argument(make_message(subject, field, show(value), rule, id)),
           subject_(subject), field_(field), value_(value), rule_(rule), id_(id) {}
+
+    /// A value that is a word, not a number (a scenario, an engine, a dispatch rule): the message reads
+    /// "field = online: rule", `word()` is "online" and `value()` NaN.
+    invalid_input(std::string_view subject, std::string_view field, std::string_view word, std::string_view rule,
+                  std::string_view id = {})
+        : std::invalid_argument(make_message(subject, field, std::string(word), rule, id)),
+          subject_(subject), field_(field), value_(std::numeric_limits<double>::quiet_NaN()), word_(word),
+          rule_(rule), id_(id) {}
 
     [[nodiscard]] const std::string& subject() const noexcept { return subject_; }
     [[nodiscard]] const std::string& field() const noexcept { return field_; }
     [[nodiscard]] double value() const noexcept { return value_; }
+    /// The value as a word where the rule's value is one (empty for a number: `value()`).
+    [[nodiscard]] const std::string& word() const noexcept { return word_; }
     [[nodiscard]] const std::string& rule() const noexcept { return rule_; }
     /// The rule's stable id, e.g. "llmcost.layout.tp_divides_heads" (empty where it has none).
     [[nodiscard]] const std::string& id() const noexcept { return id_; }
@@ -41,7 +51,7 @@ public:
     }
 
 private:
-    static std::string make_message(std::string_view subject, std::string_view field, double value,
+    static std::string make_message(std::string_view subject, std::string_view field, const std::string& value,
                                     std::string_view rule, std::string_view id) {
         std::string m = "llmcost: ";
         if (!subject.empty()) {
@@ -50,7 +60,7 @@ private:
         }
         m += field;
         m += " = ";
-        m += show(value);
+        m += value;
         m += ": ";
         m += rule;
         if (!id.empty()) {
@@ -62,7 +72,7 @@ private:
     }
     std::string subject_, field_;
     double value_;
-    std::string rule_, id_;
+    std::string word_, rule_, id_;
 };
 
 namespace detail {
@@ -73,7 +83,20 @@ namespace detail {
     throw invalid_input(subject, field, value, rule, id);
 }
 
+/// As `fail`, for a value that is a word.
+[[noreturn]] inline void fail_word(std::string_view subject, std::string_view field, std::string_view word,
+                                   std::string_view rule, std::string_view id) {
+    throw invalid_input(subject, field, word, rule, id);
+}
+
 }  // namespace detail
+
+/// Checks one rule whose value is a word (a scenario, an engine's name): the message names it as the user
+/// wrote it ("scenario = online: ..."), not as an enum's number.
+constexpr void require_word(bool ok, std::string_view subject, std::string_view field, std::string_view word,
+                            std::string_view rule, std::string_view id = {}) {
+    if (!ok) detail::fail_word(subject, field, word, rule, id);
+}
 
 /// Checks one rule. `ok` false → `invalid_input` at run time, a compile error in a constant
 /// expression ("call to non-constexpr function ... fail", with this call's arguments in the note).

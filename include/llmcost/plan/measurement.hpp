@@ -320,7 +320,7 @@ struct measurement {
     /// the rule is checked (`validate`, and `predict` for a row built without it).
     void require_batch_latency() const {
         const std::string_view s = id;
-        require(how == scenario::fixed_batch, s, "scenario", static_cast<double>(how), batch_latency_rule);
+        require_word(how == scenario::fixed_batch, s, "scenario", to_string(how), batch_latency_rule);
         require(!disaggregated(), s, "prefill_workers", prefill_workers, batch_latency_rule);
         require(prompts > 0.0 && prompts == clients(), s, "prompts", prompts, batch_latency_rule);
     }
@@ -459,7 +459,7 @@ struct measurement {
             return;
         }
         constexpr std::string_view closed_loop = "a disaggregated row is priced as a closed-loop client's run (fixed_batch, prompts > 0)";
-        require(how == scenario::fixed_batch, s, "scenario", static_cast<double>(how), closed_loop);
+        require_word(how == scenario::fixed_batch, s, "scenario", to_string(how), closed_loop);
         require(prompts > 0.0, s, "prompts", prompts, closed_loop);
         constexpr std::string_view own_loop = "a disaggregated row is priced by its own simulated closed loop (`disaggregated_run`): no feature of the colocated scheduler";
         require(receive_interval == 1.0, s, "receive_interval", receive_interval, own_loop);
@@ -495,10 +495,7 @@ struct measurement {
 };
 
 [[noreturn]] inline void measurement::fail_dispatch() const {
-    std::string field = "replica_dispatch (";
-    field += to_string(dispatch);
-    field += ')';
-    throw invalid_input(id, field, static_cast<double>(dispatch), replica_dispatch_rule);
+    throw invalid_input(id, "replica_dispatch", to_string(dispatch), replica_dispatch_rule);
 }
 
 /// A benchmark client's lengths of mean `mean` at random-range-ratio r: whole tokens uniform on
@@ -845,7 +842,7 @@ struct online_means {
 /// simulated concurrency, so the half spans several end-to-end times. A rate beyond the closed form's
 /// capacity is refused as `serve_online` refuses it (a held engine serves no more than a free one).
 [[nodiscard]] inline online_means online_run(const measurement& x) {
-    require(holds_prompts(x), x.id, "scenario", static_cast<double>(x.how),
+    require_word(holds_prompts(x), x.id, "scenario", to_string(x.how),
             "a simulated online run needs an online row whose scheduler holds prompts");
     require(positive_finite(x.rate), x.id, "rate (requests/s)", x.rate, "an online run needs an arrival rate");
     (void)online_closed_form(x, as_run(x));  // throws where the rate is beyond capacity
@@ -909,7 +906,7 @@ struct online_means {
 /// Refuses, named, an offline run of `x` that is not simulated: not an offline row (field scenario), or an offline
 /// row whose scheduler holds no prompts (`holds_prompts`: its scheduler columns all at their defaults).
 inline void require_simulated_offline(const measurement& x, std::string_view what) {
-    require(x.how == scenario::offline, x.id, "scenario", static_cast<double>(x.how), std::string(what) + " needs an offline row");
+    require_word(x.how == scenario::offline, x.id, "scenario", to_string(x.how), std::string(what) + " needs an offline row");
     require(holds_prompts(x), x.id,
             "receive_interval / prefill_alone / min_waiting_prompts / adp_timeout_iters / decode_target_max / chunked_context",
             x.receive_interval,
