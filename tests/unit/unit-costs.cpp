@@ -137,16 +137,16 @@ TEST_CASE("MoE expert coverage and all-to-all volume") {
     // + 3.7 µs + 7/8 · 14,680,064 B ÷ 200 GB/s = 67.92528 µs combine) = 58 · 103.73792 µs = 6.01679936 ms.
     CHECK(all_to_all_time_per_pass(d, 128).value() == doctest::Approx(6.01679936e-3).epsilon(1e-9));
     // EP 16 across two 8-GPU domains: 8/16 of each phase's bytes leave the node over the 400 Gb/s NIC
-    // (50 GB/s, α 2 µs), 4× slower per byte (S21, S36), while 7/16 stay on NVLink (200 GB/s) at the same
-    // time: dispatch 2 µs + max(7/16 · 7,340,032 B ÷ 200 GB/s = 16.05632 µs, 8/16 · 7,340,032 B ÷ 50 GB/s
-    // = 73.40032 µs) = 75.40032 µs, combine 2 µs + 146.80064 µs = 148.80064 µs; × 58 = 13.00365568 ms
-    // (every byte's (n−1)/n = 15/16 on the NIC would be 24.18 ms).
+    // (50 GB/s, α 5.8 µs: docs/link-latency.md), 4× slower per byte (S21, S36), while 7/16 stay on NVLink
+    // (200 GB/s) at the same time: dispatch 5.8 µs + max(7/16 · 7,340,032 B ÷ 200 GB/s = 16.05632 µs,
+    // 8/16 · 7,340,032 B ÷ 50 GB/s = 73.40032 µs) = 79.20032 µs, combine 5.8 µs + 146.80064 µs = 152.60064 µs;
+    // × 58 = 58 · 231.80096 µs = 13.44445568 ms (every byte's (n−1)/n = 15/16 on the NIC would be 24.4 ms).
     deployment wide = d;
     wide.layout = {.tp = 1, .ep = 16, .dp = 16};
     CHECK(&wide.link_for(16) == &wide.hw.scale_out);
-    REQUIRE(wide.hw.scale_out.latency.value() == doctest::Approx(2e-6));
+    REQUIRE(wide.hw.scale_out.latency.value() == doctest::Approx(5.8e-6));
     REQUIRE(wide.hw.scale_out.per_direction.value() == doctest::Approx(50e9));
-    CHECK(all_to_all_time_per_pass(wide, 128).value() == doctest::Approx(13.00365568e-3).epsilon(1e-9));
+    CHECK(all_to_all_time_per_pass(wide, 128).value() == doctest::Approx(13.44445568e-3).epsilon(1e-9));
     // Attention tensor-parallel over the whole EP group (tp = ep = 8, dp = 1): every rank holds every
     // token after attention's all-reduce and the FFN's all-reduce sums the experts' outputs, so no
     // all-to-all runs; the all-reduces stay.
@@ -387,16 +387,16 @@ TEST_CASE("pipeline hand-offs: only the boundaries that leave a scale-up domain 
                              invalid_input);
     }
     // Llama-3.1-70B at one decode token: S ÷ tp = 8192 · 2 B ÷ 2 = 8192 B a rank. H100 SXM5 (tables/hardware.csv):
-    // scale-up 450 GB/s a direction, 3.7 µs; scale-out 400 Gb/s = 50 GB/s, 2 µs.
+    // scale-up 450 GB/s a direction, 3.7 µs; scale-out 400 Gb/s = 50 GB/s, 5.8 µs (docs/link-latency.md).
     const auto p2p = [](const interconnect& l, double s) { return l.latency.value() + s / l.per_direction.value(); };
     SUBCASE("TP2 PP8 on 8-GPU domains: one hand-off at the NIC, six on NVLink, summed") {
         const deployment d{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 2, .pp = 8}};
         d.validate();
         CHECK(pipeline_crossings(d) == 1);
         const pass_cost p = decode_pass(d, 1, 100_tok);
-        // 1 · (2 µs + 8192 ÷ 50e9) + 6 · (3.7 µs + 8192 ÷ 450e9) = 2.16384 + 6 · 3.7182044 = 24.473067 µs
-        // (the old form: 7 · 2.16384 = 15.14688 µs: the table's NVLink latency is above its NIC's).
-        CHECK(p.pp_time.value() == doctest::Approx(24.473067e-6).epsilon(1e-7));
+        // 1 · (5.8 µs + 8192 ÷ 50e9) + 6 · (3.7 µs + 8192 ÷ 450e9) = 5.96384 + 6 · 3.7182044 = 28.273067 µs
+        // (the old all-NIC form: 7 · 5.96384 = 41.74688 µs).
+        CHECK(p.pp_time.value() == doctest::Approx(28.273067e-6).epsilon(1e-7));
     }
     SUBCASE("within one domain, and at tp >= g, the one-link figure bit for bit") {
         const deployment in{.m = catalog::llama_3_1_70b, .hw = catalog::h100_sxm5, .layout = {.tp = 2, .pp = 4}};
