@@ -32,6 +32,9 @@ TEST_CASE("parameter counts agree with published totals within 2%") {
         {&catalog::deepseek_v3, 671, 37, false},  // 671B excludes the MTP module, as we do
         {&catalog::qwen3_235b_a22b, 235, 22, false},
         {&catalog::gpt_oss_120b, 116.8, 5.1, true},  // OpenAI's active count excludes the embedding
+        {&catalog::qwen3_8b, 8.2, 0, false},          // Qwen model cards' "Number of Parameters"
+        {&catalog::qwen3_14b, 14.8, 0, false},
+        {&catalog::qwen3_32b, 32.8, 0, false},
     };
     for (const published& p : rows) {
         CAPTURE(std::string(p.m->name));

@@ -62,6 +62,9 @@ TEST_CASE("each real config.json loads to its catalog entry") {
     CHECK(load_fixture("DeepSeek-V3", "DeepSeek-V3") == measured_skew_left_out);
     CHECK(load_fixture("Qwen3-235B-A22B", "Qwen3-235B-A22B") == catalog::qwen3_235b_a22b);
     CHECK(load_fixture("gpt-oss-120b", "gpt-oss-120b") == catalog::gpt_oss_120b);
+    CHECK(load_fixture("Qwen3-8B", "Qwen3-8B") == catalog::qwen3_8b);
+    CHECK(load_fixture("Qwen3-14B", "Qwen3-14B") == catalog::qwen3_14b);
+    CHECK(load_fixture("Qwen3-32B", "Qwen3-32B") == catalog::qwen3_32b);
 }
 
 TEST_CASE("the model's name: override, else _name_or_path, else the directory") {

@@ -165,6 +165,26 @@ inline constexpr model phi_3_mini = model{
     .ffn = {.intermediate = 8192},
     .max_position = 4096};
 
+/// Qwen3 dense models (8B, 14B, 32B): GQA with 8 KV heads of 128, SwiGLU, RMSNorm, QK-norm (an
+/// RMSNorm of head_dim weights on every query and key head), untied embeddings, 40,960 positions.
+inline constexpr model qwen3_8b = model{
+    .name = "Qwen3-8B", .layers = 36, .hidden = 4096, .vocab = 151936,
+    .attention = {.query_heads = 32, .kv_heads = 8, .head_dim = 128, .qk_norm = true},
+    .ffn = {.intermediate = 12288},
+    .max_position = 40960};
+
+inline constexpr model qwen3_14b = model{
+    .name = "Qwen3-14B", .layers = 40, .hidden = 5120, .vocab = 151936,
+    .attention = {.query_heads = 40, .kv_heads = 8, .head_dim = 128, .qk_norm = true},
+    .ffn = {.intermediate = 17408},
+    .max_position = 40960};
+
+inline constexpr model qwen3_32b = model{
+    .name = "Qwen3-32B", .layers = 64, .hidden = 5120, .vocab = 151936,
+    .attention = {.query_heads = 64, .kv_heads = 8, .head_dim = 128, .qk_norm = true},
+    .ffn = {.intermediate = 25600},
+    .max_position = 40960};
+
 /// The seed's dashboard model (S12, S27, S39): the shape of a public 70B model — 80 layers,
 /// hidden 8192, GQA with 8 KV heads of 128 — but **40B parameters read per pass** at 8 bits,
 /// as the receipt assumes. A dense 70B model reads 70 GB per pass, and a 70B-total MoE at batch
@@ -185,6 +205,7 @@ inline constexpr std::array all_models{llama_2_70b,    llama_3_1_8b,    llama_3_
                                        deepseek_v3,    qwen3_235b_a22b, gpt_oss_120b,
                                        seed_dashboard_model, gpt_oss_20b, llama_4_scout,
                                        gemma_3_27b,    qwen3_next_80b_a3b, nemotron_h_8b,
-                                       phi_3_mini,     llama_4_maverick};
+                                       phi_3_mini,     llama_4_maverick, qwen3_8b,
+                                       qwen3_14b,      qwen3_32b};
 
 }  // namespace llmcost::catalog
