@@ -1603,8 +1603,8 @@ std::string prefill_request_fits_text(const std::vector<prefill_request_fit>& fi
 /// an eighth of the table's V0 rows). Fitted on the rows' metric with `plan::calibrate` (v0_pass, v0_pass_rank and
 /// v0_pass_sequence free, started at 0.8 ms, 0.7 ms and 80 µs: research F's first look). A parameter whose standard
 /// error is at least its value is dropped (fixed at 0) and the rest refitted. The fitted figures are the vLLM Hopper
-/// profile's; tables/engines.csv carries them there and on the CDNA3 profile (an assumption: a host CPU's work, fitted
-/// on NVIDIA hosts). Calibration rows, out of the check rows.
+/// profile's (tables/engines.csv); carried to the CDNA3 profile they moved its V0 rows the wrong way, so it keeps 0
+/// (docs/vllm-v0-host-loop.md). Calibration rows, out of the check rows.
 struct v0_pass_fit {
     std::string profile;
     std::vector<std::string> rows;  ///< the calibration subset's ids
@@ -1722,7 +1722,9 @@ std::string v0_pass_fits_text(const std::vector<v0_pass_fit>& fits) {
         "stated before the fit: Argonne's H100 check rows (`ARG-H100-*`, vLLM 0.5.3-0.6.0), grouped by model x TP, the "
         "groups by id (g), each group's batches ascending (i), the row at length index (g + i) mod 5 of each group and "
         "batch (one row a model x TP x batch cell). A parameter whose standard error is at least its value is dropped "
-        "(fixed at 0) and the rest refitted. The subset's rows are calibration rows, out of the check-row statistics.\n\n"
+        "(fixed at 0) and the rest refitted. The figures are the vLLM Hopper profile's; the CDNA3 rows that run V0 (0.6.5-0.9, "
+        "TP8, multi-step) keep 0: carried there, they moved those rows the wrong way (docs/vllm-v0-host-loop.md). The subset's "
+        "rows are calibration rows, out of the check-row statistics.\n\n"
         "| profile | calibration rows | of the candidates | a0 (fit +- s.e.) | a1 per TP rank beyond the first | h per "
         "sequence | in tables/engines.csv (a0, a1, h) | residual s (ln) |\n|---|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const v0_pass_fit& f : fits) {

@@ -491,9 +491,9 @@ struct pass_model {
     /// number ≥ 1 (the setter copies the validated `max_running`) or ∞.
     double prefill_request_cap = std::numeric_limits<double>::infinity();
     seconds_t eager_overhead{};             ///< kernels per pass × the host's enqueue per kernel, every step (CUDA graphs off)
-    /// The deployment runs vLLM's V0 loop and every step is a scheduler pass that pays its host time
-    /// (`engine_overheads::v0_host_pass`) on top of the step; the simulator clears it and pays the pass at its own
-    /// polls instead (every `receive_interval` steps under V0 multi-step).
+    /// The deployment runs vLLM's V0 loop: a steady-state step pays its share of a scheduler pass's host time,
+    /// t_host ÷ S (`engine_overheads::v0_host_pass_per_step`, S the steps a pass schedules: 1 single-step) on top of
+    /// the step; the simulator clears it and pays t_host at its own polls instead (every `receive_interval` steps).
     bool v0_every_step = false;
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
@@ -1443,10 +1443,10 @@ template <class V>
         r.ep = gather_scatter_seconds_per_pass(d, V(t * pm.attention_dp_busiest));
     if (pm.prefill_overhead.value() > 0.0 || pm.eager_overhead.value() > 0.0 || pm.prefill_request.value() > 0.0) [[unlikely]]
         eager_prompt_wait(pm, s, ds, ps, previous, prompt_before, r);
-    // vLLM V0: t += t_host = a₀ + a₁ · (tp − 1) + h · (ds + ps), the scheduler pass the GPU waits for, one a step
-    // (`engine_overheads::v0_host_pass`; docs/vllm-v0-host-loop.md).
+    // vLLM V0: t += t_host ÷ S, t_host = a₀ + a₁ · (tp − 1) + h · (ds + ps) the scheduler pass the GPU waits for, S
+    // the steps a pass schedules (1 single-step; `engine_overheads::v0_host_pass_per_step`; docs/vllm-v0-host-loop.md).
     if (pm.v0_every_step) [[unlikely]]
-        r.overhead = r.overhead + d.engine.overheads.v0_host_pass(pm.tp, V(ds + ps));
+        r.overhead = r.overhead + d.engine.overheads.v0_host_pass_per_step(pm.tp, V(ds + ps));
     return r;
 }
 

@@ -519,12 +519,21 @@ struct engine_overheads {
     /// own loop (vLLM's profiles run V1, whose per-sequence host work is a few µs and overlaps: no term). Only a vLLM
     /// engine runs it (`validate`).
     bool v0_loop = false;
+    /// The decode steps one V0 scheduler pass schedules (`num_scheduler_steps`, V0 multi-step; 1: single-step, every
+    /// step a pass): a run choice carried from a row's `receive_interval`. A steady state's step pays t_host ÷ this
+    /// (`v0_host_pass_per_step`); the simulator pays t_host at each of its polls.
+    double v0_steps_per_pass = 1;
     /// One V0 scheduler pass's host time: t_host = a₀ + a₁ · (tp − 1) + h · n (docs/vllm-v0-host-loop.md); 0 unless
     /// the deployment runs the V0 loop (`v0_loop`). tp the TP degree, n the sequences the pass schedules (counts).
     template <class V>
     [[nodiscard]] constexpr V v0_host_pass(double tp, const V& sequences) const {
         if (!v0_loop) return sequences * 0.0;
         return sequences * v0_pass_sequence.value() + (v0_pass.value() + v0_pass_rank.value() * (tp - 1.0));
+    }
+    /// A steady state's share of it per step: t_host ÷ S, S the steps a pass schedules (`v0_steps_per_pass`).
+    template <class V>
+    [[nodiscard]] constexpr V v0_host_pass_per_step(double tp, const V& sequences) const {
+        return v0_host_pass(tp, sequences) * (1.0 / v0_steps_per_pass);
     }
     /// What a cold server's prompt step adds for the opening's prompts it carries:
     /// Δt = cold_start · [the first such step] + cold_prompt_token · P_open (docs/sglang-closed-loop-ttft.md §4).
@@ -884,6 +893,9 @@ struct engine_profile {
         require(non_negative_finite(overheads.v0_pass_sequence.value()) && overheads.v0_pass_sequence.value() < 1e-2, s,
                 "overheads.v0_pass_sequence (us)", overheads.v0_pass_sequence.value() * 1e6,
                 "a V0 scheduler pass's host time per sequence must be in [0, 10 ms)");
+        require(overheads.v0_steps_per_pass >= 1.0 && overheads.v0_steps_per_pass <= 1e6, s,
+                "overheads.v0_steps_per_pass", overheads.v0_steps_per_pass,
+                "the steps a V0 scheduler pass schedules must be in [1, 1e6] (num_scheduler_steps)");
         require(!overheads.v0_loop || kind == engine_kind::vllm, s, "overheads.v0_loop", 1.0,
                 "only vLLM runs the V0 LLMEngine loop (host_loop v0 needs engine vllm)");
         time(collectives.all_reduce_latency, "collectives.all_reduce_latency (s)", 1e-2,

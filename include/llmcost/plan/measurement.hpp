@@ -1118,6 +1118,7 @@ struct efficiency_parameters {
     }
     if (x.eager_prompt) x.d.engine.overheads.prompt_launch = *x.eager_prompt;  // the row's run, where it says
     x.d.engine.overheads.v0_loop = x.v0_loop;  // the row's engine loop: vLLM V0 where it says, else the profile's own
+    x.d.engine.overheads.v0_steps_per_pass = x.v0_loop ? x.receive_interval : 1.0;  // V0 multi-step: num_scheduler_steps
     return x;
 }
 
