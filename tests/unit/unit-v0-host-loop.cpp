@@ -55,6 +55,18 @@ TEST_CASE("V0 host pass: a decode step pays a0 + a1 (tp - 1) + h n, by hand") {
           doctest::Approx(3.220e-3).epsilon(1e-9));
 }
 
+TEST_CASE("V0 host pass: under V0 multi-step a steady-state step pays t_host / S, by hand") {
+    // num_scheduler_steps S = 10 (a row's receive_interval): TP4, 16 sequences, t_host = 4,180 µs (above), so each
+    // step of a steady state pays 418 µs.
+    deployment d = llama8b(4, true);
+    d.engine.overheads.v0_steps_per_pass = 10.0;
+    CHECK(decode_pass(d, 16.0, 1000_tok).time().value() - decode_pass(llama8b(4, false), 16.0, 1000_tok).time().value() ==
+          doctest::Approx(0.418e-3).epsilon(1e-9));
+    CHECK(d.engine.overheads.v0_host_pass(4.0, 16.0) == doctest::Approx(4.180e-3).epsilon(1e-12));  // a whole pass
+    d.engine.overheads.v0_steps_per_pass = 0.5;
+    CHECK(test::contains(test::validation_message(d.engine), "overheads.v0_steps_per_pass"));
+}
+
 TEST_CASE("V0 host pass: nothing without the V0 loop, bit for bit (V1 rows keep their price)") {
     // The figures set but the loop off (the default): the step is the profile's, bit for bit.
     deployment plain = with_formats({.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .layout = {.tp = 2}},
@@ -137,7 +149,7 @@ TEST_CASE("V0 host pass: refusals name the field, the value and the rule") {
         "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
         "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,host_loop\n";
     auto row = [](const std::string& engine, const std::string& loop) {
-        return "A,check,Llama-3.1-8B,H100 SXM5," + engine + ",,1,1,1,1,fp16,fp16,fixed_batch,,,,,8,128,128,output_tokens_per_s,"
+        return "A,check,Llama-3.1-8B,H100 SXM5," + engine + ",0.6.0,1,1,1,1,fp16,fp16,fixed_batch,,,,,8,128,128,output_tokens_per_s,"
                "1000,tok/s,synthetic," + loop + "\n";
     };
     const auto ok = io::parse_measurements_csv(header + row("vllm", "v0"), "m.csv");
