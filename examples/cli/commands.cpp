@@ -180,6 +180,11 @@ deployment build(const deployment_options& o) {
     if (!o.engine.empty()) d.engine = engine_named_for(o.engine, d.hw);
     if (o.kv_memory_fraction > 0) d.engine = with_kv_memory_fraction(d.engine, o.kv_memory_fraction);  // the launch's flag
     if (o.kv_block_tokens > 0) d.engine = with_kv_block_tokens(d.engine, o.kv_block_tokens);  // the launch's block size
+    if (o.host_loop == "v0") {  // the launch's engine loop: vLLM V0 pays each scheduler pass on the host
+        require(d.engine.kind == engine_kind::vllm, d.engine.name, "--host-loop v0", 1.0,
+                "only vLLM runs the V0 LLMEngine loop: --host-loop v0 needs --engine vllm (docs/vllm-v0-host-loop.md)");
+        d.engine.overheads.v0_loop = true;
+    }
     if (const std::optional<prompt_launch_mode> p = eager_prompt_of(o.checkpoint)) d.engine.overheads.prompt_launch = *p;
     if (!o.gemm_table.empty()) d.gemm.table = gemm_table_named(o.gemm_table);
     if (o.quick_reduce == "int4") d.engine = with_quick_reduce(d.engine, d.layout.tp, d.engine.name, "--quick-reduce");

@@ -89,6 +89,9 @@ struct deployment_options {
     /// --kv-block-tokens: the paged KV cache's block size for this run (`with_kv_block_tokens`: vLLM --block-size,
     /// TensorRT-LLM tokens_per_block, SGLang --page-size); 0 = the engine's own (tables/engines.csv kv_block_tokens)
     double kv_block_tokens = 0;
+    /// --host-loop: "v0" = the launch runs vLLM's V0 LLMEngine loop, each scheduler pass's host time priced
+    /// (`engine_overheads::v0_loop`; vllm only); empty: the engine profile's own loop.
+    std::string host_loop;
     /// --gemm-table: a catalog GEMM table's id (`catalog::gemm_table_by_id`; llmcost list gemm-tables) the engine loads
     /// for the dense projections (`deployment::gemm`); empty = none, the size curve
     std::string gemm_table;

@@ -1593,6 +1593,162 @@ std::string prefill_request_fits_text(const std::vector<prefill_request_fit>& fi
     return s;
 }
 
+/// vLLM V0's scheduler pass on the host (`engine_overheads::v0_host_pass`: t_host = a₀ + a₁ · (tp − 1) + h · n, n the
+/// sequences the pass schedules, once a pass; docs/vllm-v0-host-loop.md). No public figure gives a₀, a₁ or h, so
+/// they are fitted. THE RULE, stated before any fit: the candidates are the Argonne LLM-Inference-Bench H100 check rows
+/// (ids `ARG-H100-*`: vLLM 0.5.3-0.6.0, V0, static batches of benchmark_latency, batch_latency_s); they are grouped by
+/// model × TP (the id up to `-b<B>`), the groups ordered by id (index g), each group's batches ascending (index i) and
+/// lengths ascending; the subset is, in each group and at each batch, the row at length index (g + i) mod 5 — one row a
+/// model × TP × batch cell, every group's four batches at four of its five lengths (32 of the 160 Argonne rows, 20%;
+/// an eighth of the table's V0 rows). Fitted on the rows' metric with `plan::calibrate` (v0_pass, v0_pass_rank and
+/// v0_pass_sequence free, started at 0.8 ms, 0.7 ms and 80 µs: research F's first look). A parameter whose standard
+/// error is at least its value is dropped (fixed at 0) and the rest refitted. The fitted figures are the vLLM Hopper
+/// profile's (tables/engines.csv); carried to the CDNA3 profile they moved its V0 rows the wrong way, so it keeps 0
+/// (docs/vllm-v0-host-loop.md). Calibration rows, out of the check rows.
+struct v0_pass_fit {
+    std::string profile;
+    std::vector<std::string> rows;  ///< the calibration subset's ids
+    std::size_t candidates = 0;
+    bool fitted = false;
+    std::string failure;
+    std::vector<std::string> dropped;  ///< parameters the rows could not pin (s.e. ≥ value), fixed at 0
+    double a0_us = 0, a0_se_us = 0, a1_us = 0, a1_se_us = 0, h_us = 0, h_se_us = 0, sigma = 0;
+    double catalog_a0_us = 0, catalog_a1_us = 0, catalog_h_us = 0;
+};
+
+std::vector<v0_pass_fit> fit_v0_passes(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
+    struct cell {
+        std::string group;
+        double batch = 0, length = 0;
+        const plan::measurement* x = nullptr;
+    };
+    std::vector<cell> cells;
+    for (const plan::measurement& x : rows) {
+        if (!x.check || !x.v0_loop || x.id.rfind("ARG-H100-", 0) != 0) continue;
+        if (std::find(subset_ids.begin(), subset_ids.end(), x.id) != subset_ids.end()) continue;  // another fit's row
+        const std::size_t tp = x.id.find("-tp"), b = x.id.find("-b", tp == std::string::npos ? 0 : tp);
+        if (tp == std::string::npos || b == std::string::npos) continue;
+        const std::size_t dash = x.id.find('-', b + 2);
+        if (dash == std::string::npos) continue;
+        cells.push_back({x.id.substr(0, b), x.batch, std::stod(x.id.substr(dash + 1)), &x});
+    }
+    std::vector<v0_pass_fit> out;
+    if (cells.empty()) return out;
+    std::vector<std::string> groups;
+    for (const cell& c : cells)
+        if (std::find(groups.begin(), groups.end(), c.group) == groups.end()) groups.push_back(c.group);
+    std::sort(groups.begin(), groups.end());
+    std::vector<const plan::measurement*> picked;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        std::vector<double> batches, lengths;
+        for (const cell& c : cells) {
+            if (c.group != groups[g]) continue;
+            if (std::find(batches.begin(), batches.end(), c.batch) == batches.end()) batches.push_back(c.batch);
+            if (std::find(lengths.begin(), lengths.end(), c.length) == lengths.end()) lengths.push_back(c.length);
+        }
+        std::sort(batches.begin(), batches.end());
+        std::sort(lengths.begin(), lengths.end());
+        for (std::size_t i = 0; i < batches.size(); ++i) {
+            const double length = lengths[(g + i) % lengths.size()];
+            for (const cell& c : cells)
+                if (c.group == groups[g] && c.batch == batches[i] && c.length == length) picked.push_back(c.x);
+        }
+    }
+    std::sort(picked.begin(), picked.end(), [](const auto* a, const auto* b) { return a->id < b->id; });
+    const std::optional<engine_profile> profile = plan::own_engine(*picked.front());
+    v0_pass_fit f;
+    f.profile = profile ? std::string(profile->name) : std::string("?");
+    f.candidates = cells.size();
+    if (profile) {
+        f.catalog_a0_us = profile->overheads.v0_pass.value() * 1e6;
+        f.catalog_a1_us = profile->overheads.v0_pass_rank.value() * 1e6;
+        f.catalog_h_us = profile->overheads.v0_pass_sequence.value() * 1e6;
+    }
+    std::vector<plan::parameter> free{plan::parameter::v0_pass, plan::parameter::v0_pass_rank, plan::parameter::v0_pass_sequence};
+    std::vector<std::string> ids, sink;
+    std::vector<plan::measurement> fit_rows = calibration_rows(picked, ids, sink, [](plan::measurement& y) {
+        y.d.engine.overheads.v0_pass = microseconds(800.0);
+        y.d.engine.overheads.v0_pass_rank = microseconds(700.0);
+        y.d.engine.overheads.v0_pass_sequence = microseconds(80.0);
+    });
+    f.rows = ids;
+    for (const std::string& id : ids) subset_ids.push_back(id);
+    for (int round = 0; round < 3; ++round) {
+        v0_pass_fit g = f;
+        bool drop = false;
+        calibrate_fit(g, fit_rows, free.size() + 1, "fewer rows than parameters", {.free = free},
+                      [&](const plan::fitted_parameter& q) {
+                          const double v = q.value * 1e6, se = q.standard_error * 1e6;
+                          if (q.which == plan::parameter::v0_pass) g.a0_us = v, g.a0_se_us = se;
+                          if (q.which == plan::parameter::v0_pass_rank) g.a1_us = v, g.a1_se_us = se;
+                          if (q.which == plan::parameter::v0_pass_sequence) g.h_us = v, g.h_se_us = se;
+                          if (!(se < v)) {  // the rows cannot pin it: drop it (fixed at 0), refit the rest
+                              g.dropped.push_back(std::string(plan::to_string(q.which)));
+                              free.erase(std::find(free.begin(), free.end(), q.which));
+                              for (plan::measurement& y : fit_rows) {
+                                  if (q.which == plan::parameter::v0_pass) y.d.engine.overheads.v0_pass = seconds(0.0);
+                                  if (q.which == plan::parameter::v0_pass_rank) y.d.engine.overheads.v0_pass_rank = seconds(0.0);
+                                  if (q.which == plan::parameter::v0_pass_sequence)
+                                      y.d.engine.overheads.v0_pass_sequence = seconds(0.0);
+                              }
+                              drop = true;
+                          }
+                      });
+        f = g;
+        if (!f.fitted || !drop || free.empty()) break;
+        f.fitted = false;
+    }
+    if (!f.dropped.empty() && f.fitted) {  // a dropped parameter reads 0
+        for (const std::string& d : f.dropped) {
+            if (d == "v0_pass") f.a0_us = f.a0_se_us = 0;
+            if (d == "v0_pass_rank") f.a1_us = f.a1_se_us = 0;
+            if (d == "v0_pass_sequence") f.h_us = f.h_se_us = 0;
+        }
+    }
+    out.push_back(std::move(f));
+    return out;
+}
+
+std::string v0_pass_fits_text(const std::vector<v0_pass_fit>& fits) {
+    if (fits.empty()) return {};
+    std::string s =
+        "\n### vLLM V0's scheduler pass on the host\n\n"
+        "vLLM's V0 LLMEngine loop runs each scheduler pass (`Scheduler.schedule()`, the driver's input preparation and, "
+        "at TP > 1, the broadcast of the step's inputs to the other TP workers) on the host while the GPU waits, so a "
+        "pass costs t_host = a0 + a1 (tp - 1) + h n, n the sequences it schedules (`engine_overheads::v0_host_pass`; "
+        "every step in a closed form, once a pass in a simulated run; only where the row runs V0: `host_loop` v0, "
+        "docs/vllm-v0-host-loop.md). No public figure gives a0, a1 or h, so they are fitted with `plan::calibrate` "
+        "(`v0_pass`, `v0_pass_rank`, `v0_pass_sequence`, started at 0.8 ms, 0.7 ms, 80 us) on a subset chosen by a rule "
+        "stated before the fit: Argonne's H100 check rows (`ARG-H100-*`, vLLM 0.5.3-0.6.0), grouped by model x TP, the "
+        "groups by id (g), each group's batches ascending (i), the row at length index (g + i) mod 5 of each group and "
+        "batch (one row a model x TP x batch cell). A parameter whose standard error is at least its value is dropped "
+        "(fixed at 0) and the rest refitted. The figures are the vLLM Hopper profile's; the CDNA3 rows that run V0 (0.6.5-0.9, "
+        "TP8, multi-step) keep 0: carried there, they moved those rows the wrong way (docs/vllm-v0-host-loop.md). The subset's "
+        "rows are calibration rows, out of the check-row statistics.\n\n"
+        "| profile | calibration rows | of the candidates | a0 (fit +- s.e.) | a1 per TP rank beyond the first | h per "
+        "sequence | in tables/engines.csv (a0, a1, h) | residual s (ln) |\n|---|--:|--:|--:|--:|--:|--:|--:|\n";
+    for (const v0_pass_fit& f : fits) {
+        s += "| " + f.profile + " | " + std::to_string(f.rows.size()) + " | " + std::to_string(f.candidates) + " | ";
+        const std::string catalog = text::plain(f.catalog_a0_us, 4) + ", " + text::plain(f.catalog_a1_us, 4) + ", " +
+                                    text::plain(f.catalog_h_us, 4) + " us";
+        if (!f.fitted) {
+            s += "not fitted: " + f.failure + " | | | " + catalog + " | |\n";
+            continue;
+        }
+        s += text::plain(f.a0_us, 4) + " +- " + text::plain(f.a0_se_us, 2) + " us | " + text::plain(f.a1_us, 4) + " +- " +
+             text::plain(f.a1_se_us, 2) + " us | " + text::plain(f.h_us, 4) + " +- " + text::plain(f.h_se_us, 2) + " us | " +
+             catalog + " | " + text::plain(f.sigma, 3) + " |\n";
+        for (const std::string& d : f.dropped) s += "\nDropped (s.e. at least the value; fixed at 0): " + d + ".\n";
+    }
+    s += "\nV0 scheduler-pass calibration subset (not check rows; listed by id):\n\n";
+    for (const v0_pass_fit& f : fits) {
+        s += "- " + f.profile + ":";
+        for (const std::string& id : f.rows) s += " " + id;
+        s += "\n";
+    }
+    return s;
+}
+
 std::string version_fits_text(const std::vector<version_fit>& fits) {
     if (fits.empty()) return {};
     std::string s =
@@ -1833,7 +1989,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
              const std::vector<engine_fit>& fits, const std::vector<front_end_fit>& front_ends,
              const std::vector<version_fit>& versions, const std::vector<eager_fit>& eager,
              const std::vector<cold_fit>& colds, const std::vector<build_fit>& builds,
-             const std::vector<prefill_request_fit>& serial_prompts) {
+             const std::vector<prefill_request_fit>& serial_prompts, const std::vector<v0_pass_fit>& v0_passes) {
     std::vector<check_row> checks;
     std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
     std::vector<check_row> beyond;          // check rows at a rate llmcost cannot serve: no figure, a miss
@@ -2568,7 +2724,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "long. An engine and architecture with no such rows keeps F = 0. The subset's rows "
          "are calibration rows, out of the check-row statistics.\n\n" + front_end_text(front_ends) +
          cold_fits_text(colds) + build_fits_text(builds) + version_fits_text(versions) + eager_fits_text(eager) +
-         prefill_request_fits_text(serial_prompts);
+         prefill_request_fits_text(serial_prompts) + v0_pass_fits_text(v0_passes);
     s += "\nHow far off the model is, by group:\n\n";
     for (const engine_stats& g : by_engine) {
         if (g.home) continue;
@@ -2886,6 +3042,15 @@ int main(int argc, char** argv) {
         const std::vector<cold_fit> colds = fit_cold_openings(measurements, front_ends, subset);
         const std::vector<build_fit> builds = fit_first_use_builds(measurements, subset);
         const std::vector<prefill_request_fit> serial_prompts = fit_prefill_requests(measurements, subset);
+        const std::vector<v0_pass_fit> v0_passes = fit_v0_passes(measurements, subset);
+        for (const v0_pass_fit& f : v0_passes)
+            if (sample == 1 && f.fitted &&
+                (std::abs(f.a0_us - f.catalog_a0_us) > 0.5 + 0.005 * f.a0_us ||
+                 std::abs(f.a1_us - f.catalog_a1_us) > 0.5 + 0.005 * f.a1_us ||
+                 std::abs(f.h_us - f.catalog_h_us) > 0.05 + 0.005 * f.h_us))
+                std::fprintf(stderr, "llmcost-validation: %s: fit V0 pass %.4g + %.4g (tp - 1) + %.4g n us; tables/engines.csv has "
+                                     "%.4g, %.4g, %.4g us\n",
+                             f.profile.c_str(), f.a0_us, f.a1_us, f.h_us, f.catalog_a0_us, f.catalog_a1_us, f.catalog_h_us);
         for (const prefill_request_fit& f : serial_prompts)
             if (sample == 1 && f.fitted && std::abs(f.ms - f.catalog_ms) > 0.01 + 0.005 * std::abs(f.ms))
                 std::fprintf(stderr, "llmcost-validation: %s: fit serial prompt step %.4g ms per request; tables/engines.csv has %.4g ms\n",
@@ -2923,7 +3088,7 @@ int main(int argc, char** argv) {
             if (f.fitted && std::abs(f.us - f.catalog_us) > 0.01 + 0.005 * std::abs(f.us))
                 std::fprintf(stderr, "llmcost-validation: %s: fit host enqueue %.4g us per kernel; tables/engines.csv has %.4g us\n",
                              f.profile.c_str(), f.us, f.catalog_us);
-        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds, builds, serial_prompts);
+        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds, builds, serial_prompts, v0_passes);
         write(positional[1], r.text);
         print_summary("calibration rows (micro, engine fits)", r.calibration);
         print_summary("check rows (serving)", r.check);

@@ -492,6 +492,10 @@ struct pass_model {
     /// number ≥ 1 (the setter copies the validated `max_running`) or ∞.
     double prefill_request_cap = std::numeric_limits<double>::infinity();
     seconds_t eager_overhead{};             ///< kernels per pass × the host's enqueue per kernel, every step (CUDA graphs off)
+    /// The deployment runs vLLM's V0 loop: a steady-state step pays its share of a scheduler pass's host time,
+    /// t_host ÷ S (`engine_overheads::v0_host_pass_per_step`, S the steps a pass schedules: 1 single-step) on top of
+    /// the step; the simulator clears it and pays t_host at its own polls instead (every `receive_interval` steps).
+    bool v0_every_step = false;
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
     double tp_all_reduces = 0;
@@ -756,6 +760,9 @@ struct pass_model {
     // H = kernels · t_enqueue: with graphs off and no overlap scheduler every step is enqueued by the
     // host while its kernels run, so it lasts max(t_GPU, H) (TensorRT-LLM's C++ executor on a TensorRT
     // engine, vLLM with enforce_eager; `engine_overheads::host_enqueue`).
+    // vLLM V0's scheduler pass on the host, serial with the GPU (`engine_overheads::v0_host_pass`): a steady state's
+    // every step is a pass.
+    pm.v0_every_step = en.overheads.v0_loop;
     pm.eager_overhead = en.overheads.eager_enqueue && !en.overheads.cuda_graphs
                             ? en.overheads.host_enqueue * kernels
                             : seconds(0.0);
@@ -1438,6 +1445,10 @@ template <class V>
         r.ep = gather_scatter_seconds_per_pass(d, V(t * pm.attention_dp_busiest));
     if (pm.prefill_overhead.value() > 0.0 || pm.eager_overhead.value() > 0.0 || pm.prefill_request.value() > 0.0) [[unlikely]]
         eager_prompt_wait(pm, s, ds, ps, previous, prompt_before, r);
+    // vLLM V0: t += t_host ÷ S, t_host = a₀ + a₁ · (tp − 1) + h · (ds + ps) the scheduler pass the GPU waits for, S
+    // the steps a pass schedules (1 single-step; `engine_overheads::v0_host_pass_per_step`; docs/vllm-v0-host-loop.md).
+    if (pm.v0_every_step) [[unlikely]]
+        r.overhead = r.overhead + d.engine.overheads.v0_host_pass_per_step(pm.tp, V(ds + ps));
     return r;
 }
 

@@ -500,6 +500,41 @@ struct engine_overheads {
     /// Not read where the step is not serial: an overlap scheduler prepares step n + 1 while step n runs, so that
     /// work hides behind the GPU's. Fitted by a rule stated before the fit (docs/trtllm-prefill-request.md). 0: none.
     seconds_t prefill_request{};
+    /// vLLM's V0 `LLMEngine` loop: each scheduler pass runs `Scheduler.schedule()`, the driver's input preparation and
+    /// (at TP > 1) the broadcast of the step's metadata to the other TP workers on the host while the GPU waits
+    /// (vllm-project/vllm v0.6.0 `vllm/engine/llm_engine.py` step, `vllm/worker/worker_base.py` execute_model →
+    /// `broadcast_tensor_dict`; vLLM's v0.6.0 blog: scheduling 29% of Llama-3-8B's time on one H100). A pass costs
+    /// t_host = a₀ + a₁ · (tp − 1) + h · n, n the sequences it schedules (`v0_host_pass`; docs/vllm-v0-host-loop.md).
+    /// a₀: the fixed part at one GPU, s. FITTED (no source gives it). 0: none.
+    seconds_t v0_pass{};
+    /// a₁: the fixed part per TP rank beyond the first, s: the driver's shared-memory broadcast queue waits on each of
+    /// the tp − 1 readers' flags and each of the step's input tensors is broadcast over tp − 1 ranks (vLLM v0.5.4 and
+    /// v0.6.0 `vllm/distributed/parallel_state.py` broadcast_tensor_dict, `device_communicators/shm_broadcast.py`
+    /// acquire_write; skipped at world size 1). FITTED. 0: none.
+    seconds_t v0_pass_rank{};
+    /// h: per sequence the pass schedules (its block tables, sequence metadata, sampling metadata), s. FITTED. 0: none.
+    seconds_t v0_pass_sequence{};
+    /// Whether this deployment runs vLLM's V0 loop, so the pass above is paid: a run choice, not a table column (a
+    /// measured row's `host_loop` v0 sets it; a vLLM ≤ 0.6 release, `VLLM_USE_V1=0`). false, the default: the profile's
+    /// own loop (vLLM's profiles run V1, whose per-sequence host work is a few µs and overlaps: no term). Only a vLLM
+    /// engine runs it (`validate`).
+    bool v0_loop = false;
+    /// The decode steps one V0 scheduler pass schedules (`num_scheduler_steps`, V0 multi-step; 1: single-step, every
+    /// step a pass): a run choice carried from a row's `receive_interval`. A steady state's step pays t_host ÷ this
+    /// (`v0_host_pass_per_step`); the simulator pays t_host at each of its polls.
+    double v0_steps_per_pass = 1;
+    /// One V0 scheduler pass's host time: t_host = a₀ + a₁ · (tp − 1) + h · n (docs/vllm-v0-host-loop.md); 0 unless
+    /// the deployment runs the V0 loop (`v0_loop`). tp the TP degree, n the sequences the pass schedules (counts).
+    template <class V>
+    [[nodiscard]] constexpr V v0_host_pass(double tp, const V& sequences) const {
+        if (!v0_loop) return sequences * 0.0;
+        return sequences * v0_pass_sequence.value() + (v0_pass.value() + v0_pass_rank.value() * (tp - 1.0));
+    }
+    /// A steady state's share of it per step: t_host ÷ S, S the steps a pass schedules (`v0_steps_per_pass`).
+    template <class V>
+    [[nodiscard]] constexpr V v0_host_pass_per_step(double tp, const V& sequences) const {
+        return v0_host_pass(tp, sequences) * (1.0 / v0_steps_per_pass);
+    }
     /// What a cold server's prompt step adds for the opening's prompts it carries:
     /// Δt = cold_start · [the first such step] + cold_prompt_token · P_open (docs/sglang-closed-loop-ttft.md §4).
     [[nodiscard]] constexpr seconds_t cold_opening(tokens_t opening_prompt, bool first_opening_step) const {
@@ -848,6 +883,21 @@ struct engine_profile {
         require(non_negative_finite(overheads.prefill_request.value()) && overheads.prefill_request.value() < 1.0, s,
                 "overheads.prefill_request (us)", overheads.prefill_request.value() * 1e6,
                 "a per-request host time of a serial prompt step must be in [0, 1 s)");
+        // Named in µs, the unit of their table columns (`v0_pass_us`, `v0_pass_rank_us`, `v0_pass_sequence_us`).
+        require(non_negative_finite(overheads.v0_pass.value()) && overheads.v0_pass.value() < 1.0, s,
+                "overheads.v0_pass (us)", overheads.v0_pass.value() * 1e6,
+                "a V0 scheduler pass's fixed host time must be in [0, 1 s)");
+        require(non_negative_finite(overheads.v0_pass_rank.value()) && overheads.v0_pass_rank.value() < 1.0, s,
+                "overheads.v0_pass_rank (us)", overheads.v0_pass_rank.value() * 1e6,
+                "a V0 scheduler pass's host time per TP rank beyond the first must be in [0, 1 s)");
+        require(non_negative_finite(overheads.v0_pass_sequence.value()) && overheads.v0_pass_sequence.value() < 1e-2, s,
+                "overheads.v0_pass_sequence (us)", overheads.v0_pass_sequence.value() * 1e6,
+                "a V0 scheduler pass's host time per sequence must be in [0, 10 ms)");
+        require(overheads.v0_steps_per_pass >= 1.0 && overheads.v0_steps_per_pass <= 1e6, s,
+                "overheads.v0_steps_per_pass", overheads.v0_steps_per_pass,
+                "the steps a V0 scheduler pass schedules must be in [1, 1e6] (num_scheduler_steps)");
+        require(!overheads.v0_loop || kind == engine_kind::vllm, s, "overheads.v0_loop", 1.0,
+                "only vLLM runs the V0 LLMEngine loop (host_loop v0 needs engine vllm)");
         time(collectives.all_reduce_latency, "collectives.all_reduce_latency (s)", 1e-2,
              "an all-reduce latency must be in [0, 10 ms)");
         require(non_negative_finite(collectives.custom_all_reduce_max.value()), s,

@@ -112,6 +112,9 @@ struct engine_row {
     double first_use_build_s;
     /// the host's time per request of a prompt step run serially (`engine_overheads::prefill_request`), µs; 0: none
     double prefill_request_us;
+    /// vLLM V0's scheduler pass on the host (`engine_overheads::v0_pass`, `v0_pass_rank`, `v0_pass_sequence`): its
+    /// fixed time, its time per TP rank beyond the first and per scheduled sequence, µs; 0: none
+    double v0_pass_us, v0_pass_rank_us, v0_pass_sequence_us;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -182,7 +185,10 @@ struct engine_row {
                       .cold_start = milliseconds(r.cold_start_ms),
                       .cold_prompt_token = microseconds(r.cold_prompt_token_us),
                       .first_use_build = seconds(r.first_use_build_s),
-                      .prefill_request = microseconds(r.prefill_request_us)},
+                      .prefill_request = microseconds(r.prefill_request_us),
+                      .v0_pass = microseconds(r.v0_pass_us),
+                      .v0_pass_rank = microseconds(r.v0_pass_rank_us),
+                      .v0_pass_sequence = microseconds(r.v0_pass_sequence_us)},
         .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),

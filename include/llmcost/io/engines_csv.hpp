@@ -33,7 +33,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 103> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 106> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -114,6 +114,9 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 103> 
     {"shared_expert_ep_replicated", "shared_expert_ep_replicated"},
     {"first_use_build_s", "overheads.first_use_build"},
     {"prefill_request_us", "overheads.prefill_request"},
+    {"v0_pass_us", "overheads.v0_pass"},
+    {"v0_pass_rank_us", "overheads.v0_pass_rank"},
+    {"v0_pass_sequence_us", "overheads.v0_pass_sequence"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -141,8 +144,9 @@ inline constexpr auto columns = [] {
 /// the rows a dense FP8 GEMM kernel's M extent covers: 0, the hardware's padding; the FP4 × FP4 experts'
 /// multiplier: 0, none; the quantized all-reduce a run may turn on, 4 figures: 0, none; the custom kernel's
 /// large-message curve, 3 figures: 0, none; a fused shared expert whole on every EP rank of a TEP layout: 0, TP-sharded;
-/// a benchmark run's first-use kernel build: 0, none; the host's time per request of a serial prompt step: 0, none).
-inline constexpr std::size_t optional_columns = 67;
+/// a benchmark run's first-use kernel build: 0, none; the host's time per request of a serial prompt step: 0, none;
+/// vLLM V0's scheduler pass, 3 figures: 0, none).
+inline constexpr std::size_t optional_columns = 70;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -247,6 +251,11 @@ using row_reader = detail::hardware_csv::row_reader;
     constexpr std::string_view request = "prefill_request_us";  // found by its name, wherever it sits
     static_assert(std::ranges::find(columns, request) != columns.end());
     e.prefill_request_us = table.find_column(request) ? r.figure(request) : 0.0;
+    for (std::string_view pass : {std::string_view("v0_pass_us"), std::string_view("v0_pass_rank_us"),
+                                  std::string_view("v0_pass_sequence_us")}) {  // found by their names, wherever they sit
+        double& figure = pass == "v0_pass_us" ? e.v0_pass_us : pass == "v0_pass_rank_us" ? e.v0_pass_rank_us : e.v0_pass_sequence_us;
+        figure = table.find_column(pass) ? r.figure(pass) : 0.0;
+    }
     try {
         return from_row(e);
     } catch (const invalid_input& x) {

@@ -71,6 +71,9 @@ enum class parameter {
     cold_prompt_token, ///< and its cost per opening prompt token (`engine_overheads::cold_prompt_token`)
     first_use_build,   ///< the rows' engine's first-use kernel build in a cold run, once (`engine_overheads::first_use_build`)
     prefill_request,   ///< the rows' engine's host time per request of a serial prompt step (`engine_overheads::prefill_request`)
+    v0_pass,           ///< the rows' engine's V0 scheduler pass, its fixed host time (`engine_overheads::v0_pass`)
+    v0_pass_rank,      ///< and its host time per TP rank beyond the first (`engine_overheads::v0_pass_rank`)
+    v0_pass_sequence,  ///< and its host time per scheduled sequence (`engine_overheads::v0_pass_sequence`)
 };
 
 inline constexpr std::array all_parameters{parameter::hbm,          parameter::matmul,
@@ -79,7 +82,8 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
                                            parameter::link_fraction, parameter::request_overhead,
                                            parameter::host_enqueue, parameter::cold_start,
                                            parameter::cold_prompt_token, parameter::first_use_build,
-                                           parameter::prefill_request};
+                                           parameter::prefill_request, parameter::v0_pass,
+                                           parameter::v0_pass_rank, parameter::v0_pass_sequence};
 
 /// The member's name: "hbm", "matmul_half_dim", …
 [[nodiscard]] constexpr std::string_view to_string(parameter p) {
@@ -97,6 +101,9 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::cold_prompt_token: return "cold_prompt_token";
         case parameter::first_use_build: return "first_use_build";
         case parameter::prefill_request: return "prefill_request";
+        case parameter::v0_pass: return "v0_pass";
+        case parameter::v0_pass_rank: return "v0_pass_rank";
+        case parameter::v0_pass_sequence: return "v0_pass_sequence";
     }
     return "?";
 }
@@ -117,6 +124,9 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::cold_prompt_token: return "engine cold opening per opening prompt token";
         case parameter::first_use_build: return "engine first-use kernel build of a cold benchmark run, once";
         case parameter::prefill_request: return "engine host time per request of a serial prompt step";
+        case parameter::v0_pass: return "vLLM V0 scheduler pass, fixed host time";
+        case parameter::v0_pass_rank: return "vLLM V0 scheduler pass, host time per TP rank beyond the first";
+        case parameter::v0_pass_sequence: return "vLLM V0 scheduler pass, host time per scheduled sequence";
     }
     return "?";
 }
@@ -125,7 +135,8 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
 [[nodiscard]] constexpr std::string_view unit_of(parameter p) {
     return p == parameter::kernel_overhead || p == parameter::link_latency || p == parameter::request_overhead ||
                    p == parameter::host_enqueue || p == parameter::cold_start || p == parameter::cold_prompt_token ||
-                   p == parameter::first_use_build || p == parameter::prefill_request
+                   p == parameter::first_use_build || p == parameter::prefill_request || p == parameter::v0_pass ||
+                   p == parameter::v0_pass_rank || p == parameter::v0_pass_sequence
                ? "s"
                : "";
 }
@@ -157,6 +168,9 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::cold_prompt_token: return e.cold_prompt_token;
         case parameter::first_use_build: return e.first_use_build;
         case parameter::prefill_request: return e.prefill_request;
+        case parameter::v0_pass: return e.v0_pass;
+        case parameter::v0_pass_rank: return e.v0_pass_rank;
+        case parameter::v0_pass_sequence: return e.v0_pass_sequence;
     }
     return e.hbm;
 }
@@ -242,7 +256,10 @@ inline constexpr double jacobian_step = 1e-4;
 /// Typical sizes of n₀ and the times, so that θ is of order one even when the start is 0.
 [[nodiscard]] constexpr double typical(parameter p) {
     return p == parameter::matmul_half_dim ? 256.0
-           : p == parameter::request_overhead || p == parameter::prefill_request ? 1e-3
+           : p == parameter::request_overhead || p == parameter::prefill_request || p == parameter::v0_pass ||
+                     p == parameter::v0_pass_rank
+                 ? 1e-3
+           : p == parameter::v0_pass_sequence ? 1e-4
            : p == parameter::cold_start || p == parameter::first_use_build ? 1.0
                                               : 1e-6;
 }
@@ -306,6 +323,10 @@ template <class Figure>
         x.d.engine.overheads.first_use_build = seconds(fit.fitted.first_use_build);
     if (fit.find(parameter::prefill_request) != nullptr)
         x.d.engine.overheads.prefill_request = seconds(fit.fitted.prefill_request);
+    if (fit.find(parameter::v0_pass) != nullptr) x.d.engine.overheads.v0_pass = seconds(fit.fitted.v0_pass);
+    if (fit.find(parameter::v0_pass_rank) != nullptr) x.d.engine.overheads.v0_pass_rank = seconds(fit.fitted.v0_pass_rank);
+    if (fit.find(parameter::v0_pass_sequence) != nullptr)
+        x.d.engine.overheads.v0_pass_sequence = seconds(fit.fitted.v0_pass_sequence);
     return x;
 }
 

@@ -257,6 +257,10 @@ struct measurement {
     /// The share of KV blocks the run's admission keeps free (`scheduler_limits::admission_watermark`): 0.01 where
     /// the row runs vLLM V0's block manager, 0 elsewhere. Simulated runs only.
     double kv_watermark = 0;
+    /// Whether the run drives vLLM's V0 `LLMEngine` loop (`host_loop` v0 in tables/measurements.csv: a vLLM release
+    /// ≤ 0.6, `VLLM_USE_V1=0`, V0 multi-step; the rule in docs/vllm-v0-host-loop.md), so each scheduler pass pays its
+    /// host time (`engine_overheads::v0_host_pass`); false: the profile's own loop. Carried by `on_engine`.
+    bool v0_loop = false;
     /// What makes the run's cold server build a kernel at first use (`first_use_trigger`, a run property: its image,
     /// launch flags and client; docs/first-use-build.md): read by its simulated closed loop only (`closed_loop_run`),
     /// where the first prompt step that meets it lasts the engine's `first_use_build` longer. none: no build.
@@ -266,6 +270,8 @@ struct measurement {
         "a batch latency (metric batch_latency_s) is one batch's makespan, priced by a colocated closed loop with one "
         "prompt per client: a fixed_batch row, not disaggregated, with prompts equal to its clients (batch x dp)";
     /// The trigger's rule: it is met only by a colocated closed-loop client's simulated run (`closed_loop_run`).
+    static constexpr std::string_view v0_loop_rule =
+        "only vLLM runs the V0 LLMEngine loop: host_loop v0 needs engine vllm (docs/vllm-v0-host-loop.md)";
     static constexpr std::string_view first_use_build_rule =
         "a first-use build trigger is met only by a colocated closed-loop client's simulated run: it needs prompts > 0 "
         "and no prefill workers (a disaggregated row's own closed loop does not price it); none or empty elsewhere";
@@ -410,6 +416,7 @@ struct measurement {
         if (kv_block_tokens)
             require(is_kv_block_size(*kv_block_tokens), s, "kv_block_tokens", *kv_block_tokens, kv_block_size_rule,
                     kv_block_size_rule_id);
+        require(!v0_loop || kind_of(engine) == engine_kind::vllm, s, "host_loop (v0)", 1.0, v0_loop_rule);
         require(kv_watermark >= 0.0 && kv_watermark < 1.0, s, "kv_watermark", kv_watermark,
                 "a share of the KV blocks kept free at admission, in [0, 1) (vLLM V0: 0.01)",
                 "llmcost.serving.admission_watermark");
@@ -1044,6 +1051,9 @@ struct efficiency_parameters {
     double first_use_build = 0.0;
     /// Seconds per request of a serial prompt step (`engine_overheads::prefill_request`), the engine's.
     double prefill_request = 0.0;
+    /// Seconds: vLLM V0's scheduler pass, fixed, per TP rank beyond the first, per scheduled sequence
+    /// (`engine_overheads::v0_pass`, `v0_pass_rank`, `v0_pass_sequence`), the engine's.
+    double v0_pass = 0.0, v0_pass_rank = 0.0, v0_pass_sequence = 0.0;
 
     [[nodiscard]] bool operator==(const efficiency_parameters&) const = default;
 };
@@ -1104,6 +1114,8 @@ struct efficiency_parameters {
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;
     }
     if (x.eager_prompt) x.d.engine.overheads.prompt_launch = *x.eager_prompt;  // the row's run, where it says
+    x.d.engine.overheads.v0_loop = x.v0_loop;  // the row's engine loop: vLLM V0 where it says, else the profile's own
+    x.d.engine.overheads.v0_steps_per_pass = x.v0_loop ? x.receive_interval : 1.0;  // V0 multi-step: num_scheduler_steps
     return x;
 }
 

@@ -681,7 +681,10 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 if (spread > 0.0) t_others = std::max(t_others, price(ctx + e.adp_busiest_z * std::sqrt(spread / dec), 0.0, 0.0, 0.0, 0.0, 0.0));
             }
         }
-        const double t = cold + std::max(t_own, t_others);
+        // vLLM V0: the scheduler pass's host time, once a pass, before the pass's step, for the sequences it schedules
+        // (`engine_overheads::v0_host_pass`; the steps themselves priced without it, `pass_model::v0_every_step`).
+        const double host_pass = poll ? e.pm.d.engine.overheads.v0_host_pass(e.pm.tp, dec + ps) : 0.0;
+        const double t = cold + host_pass + std::max(t_own, t_others);
         previous_step = t;
         previous_launch = ps > 0 ? e.pm.prefill_overhead.value() : 0.0;  // the host launched this step's prompt eagerly
         now += t;
@@ -866,6 +869,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     require(o.preempt != preemption::swap || no_swap.empty(), d.engine.name, "preempt (0: recompute, 1: swap)", 1.0,
             no_swap, "llmcost.simulate.swap_engine");
     engine e{.pm = prepare_pass(d), .limits = o.limits};
+    e.pm.v0_every_step = false;  // vLLM V0's pass is paid at the simulator's polls, not in every step's price
     const double pp = d.layout.pp, servers = static_cast<double>(d.layout.dp) * pp;
     require_weights_fit(d, o.limits.pool_reserve());
     e.kv_budget = kv_budget_per_gpu(d, o.limits.pool_reserve()).value() / pp;
