@@ -10,6 +10,9 @@ value (the mean lengths, the seconds) is computed here and written into the row'
 Sets the rows by id (appends the ones absent, replaces the ones present); re-running changes nothing. Run from the
 repository root."""
 
+from decimal import Decimal
+from fractions import Fraction
+
 from csv_rows import load, save, upsert_rows
 
 TABLE = "tables/measurements.csv"
@@ -67,6 +70,12 @@ def fmt(x):
     return f"{x:.6g}"
 
 
+def eq(num, den):
+    """'=' where fmt(num / den) is the decimal quotient exactly, '≈' where fmt rounded it (1997942 / 500 ≈ 3995.88)."""
+    exact = Fraction(Decimal(str(num))) / den
+    return "=" if Fraction(Decimal(fmt(num / den))) == exact else "≈"
+
+
 def rows_for(header, b):
     (stem, model, engine, version, page, section, dataset, n, cap, tin, tout, tok_s, ttft, ttft_med, ttft_p99,
      tpot) = b
@@ -78,7 +87,7 @@ def rows_for(header, b):
             if cap else
             f"--num-prompts {n} with no concurrency cap, request rate inf: a burst, every request sent at time 0 "
             f"(peak concurrent requests {n} as printed), priced as a closed loop of {n} clients with one prompt each")
-    lengths = (f"lengths the run's totals / successful requests: {tin} / {n} = {fmt(i)} input, {tout} / {n} = {fmt(o)} "
+    lengths = (f"lengths the run's totals / successful requests: {tin} / {n} {eq(tin, n)} {fmt(i)} input, {tout} / {n} {eq(tout, n)} {fmt(o)} "
                f"output, every request at the mean (range_ratio 1)"
                + ("; ShareGPT's spread not carried (datasets.csv's sharegpt4 is another cut and tokenizer; no standard "
                   "deviation printed)" if dataset == "sharegpt" else
@@ -93,8 +102,8 @@ def rows_for(header, b):
               f"chat template's tokens not in the client's input count)")
     values = {
         "tok": (fmt(tok_s), f"Output token throughput {tok_s} tok/s as printed"),
-        "ttft": (fmt(ttft / 1000), f"Mean TTFT {ttft} ms = {fmt(ttft / 1000)} s (median {ttft_med} ms, P99 {ttft_p99} ms)"),
-        "tpot": (fmt(tpot / 1000), f"Mean TPOT (excl. 1st token) {tpot} ms = {fmt(tpot / 1000)} s"),
+        "ttft": (fmt(ttft / 1000), f"Mean TTFT {ttft} ms {eq(ttft, 1000)} {fmt(ttft / 1000)} s (median {ttft_med} ms, P99 {ttft_p99} ms)"),
+        "tpot": (fmt(tpot / 1000), f"Mean TPOT (excl. 1st token) {tpot} ms {eq(tpot, 1000)} {fmt(tpot / 1000)} s"),
     }
     out = []
     for suffix, metric, unit in METRICS:
