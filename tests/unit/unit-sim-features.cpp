@@ -161,10 +161,10 @@ TEST_CASE("simulator: a swap preemption on an engine that has none is refused, n
     vllm.engine = catalog::vllm_hopper;
     sglang.engine = catalog::sglang_hopper;
     const std::string v = test::error_of([&] { return sim::simulate(vllm, t, swap); });
-    CHECK(test::contains(v, "vLLM on Hopper: preempt (0: recompute, 1: swap) = 1: vLLM V1 preempts by recompute only"));
+    CHECK(test::contains(v, "vLLM on Hopper: preempt = swap: vLLM V1 preempts by recompute only"));
     CHECK(test::contains(v, "[llmcost.simulate.swap_engine]"));
     const std::string g = test::error_of([&] { return sim::simulate(sglang, t, swap); });
-    CHECK(test::contains(g, "SGLang on Hopper: preempt (0: recompute, 1: swap) = 1: SGLang retracts"));
+    CHECK(test::contains(g, "SGLang on Hopper: preempt = swap: SGLang retracts"));
     CHECK(test::contains(g, "[llmcost.simulate.swap_engine]"));
     // vLLM's disaggregated decode servers still recompute: refused there too
     deployment vllm_pd = vllm, sglang_pd = sglang;

@@ -433,6 +433,11 @@ inline constexpr tokens_t aiter_moe_sort_switch_tokens = tokens(1024.0);
 }
 
 /// Host and launch costs that the GPU waits for.
+/// The rule of vLLM's V0 loop (`engine_overheads::v0_loop`, a measurement's `host_loop`, the CLI's `--host-loop`):
+/// one text, said by every refusal of it.
+inline constexpr std::string_view v0_loop_rule =
+    "only vLLM runs the V0 LLMEngine loop: host_loop v0 needs engine vllm (docs/vllm-v0-host-loop.md)";
+
 struct engine_overheads {
     seconds_t step{};          ///< per step: scheduling, input preparation, sampling not overlapped with the GPU
     seconds_t launch_eager{};  ///< per kernel, added to the hardware's, CUDA graphs off
@@ -896,8 +901,7 @@ struct engine_profile {
         require(overheads.v0_steps_per_pass >= 1.0 && overheads.v0_steps_per_pass <= 1e6, s,
                 "overheads.v0_steps_per_pass", overheads.v0_steps_per_pass,
                 "the steps a V0 scheduler pass schedules must be in [1, 1e6] (num_scheduler_steps)");
-        require(!overheads.v0_loop || kind == engine_kind::vllm, s, "overheads.v0_loop", 1.0,
-                "only vLLM runs the V0 LLMEngine loop (host_loop v0 needs engine vllm)");
+        require_word(!overheads.v0_loop || kind == engine_kind::vllm, s, "engine", to_string(kind), v0_loop_rule);
         time(collectives.all_reduce_latency, "collectives.all_reduce_latency (s)", 1e-2,
              "an all-reduce latency must be in [0, 10 ms)");
         require(non_negative_finite(collectives.custom_all_reduce_max.value()), s,

@@ -121,9 +121,9 @@ struct engine_row {
 /// know is refused with the name and the known ones.
 [[nodiscard]] constexpr engine_profile from_row(const engine_row& r) {
     const std::optional<engine_kind> kind = engine_named(r.engine);
-    require(kind.has_value(), r.name, "engine", 0.0, "unknown engine: the known ones are trtllm, vllm, sglang, reference");
+    require_word(kind.has_value(), r.name, "engine", r.engine, "unknown engine: the known ones are trtllm, vllm, sglang, reference");
     const std::optional<gpu_architecture> arch = architecture_named(r.architecture);
-    require(arch.has_value(), r.name, "architecture", 0.0,
+    require_word(arch.has_value(), r.name, "architecture", r.architecture,
             "unknown architecture: the known ones are any, ampere, ada, hopper, blackwell, rubin, cdna3, cdna4");
     auto flag = [&](double v, std::string_view field) {
         require(v == 0.0 || v == 1.0, r.name, field, v, "a flag is 0 or 1");

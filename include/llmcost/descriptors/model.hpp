@@ -595,7 +595,7 @@ constexpr void model::validate() const {
                 "must be 0 when a layer pattern says which layers are windowed");
         for (const char k : p.kinds) {
             const bool known = k == 'F' || k == 'W' || k == 'C' || k == 'S' || (k == '-' && p.split_blocks);
-            require(known, s, "pattern.kinds", static_cast<double>(k),
+            require_word(known, s, "pattern.kinds", std::string_view(&k, 1),
                     "letters are F (full), W (window), C (chunked), S (state space), and - (FFN only, split blocks only)");
         }
     }

@@ -270,8 +270,7 @@ struct measurement {
         "a batch latency (metric batch_latency_s) is one batch's makespan, priced by a colocated closed loop with one "
         "prompt per client: a fixed_batch row, not disaggregated, with prompts equal to its clients (batch x dp)";
     /// The trigger's rule: it is met only by a colocated closed-loop client's simulated run (`closed_loop_run`).
-    static constexpr std::string_view v0_loop_rule =
-        "only vLLM runs the V0 LLMEngine loop: host_loop v0 needs engine vllm (docs/vllm-v0-host-loop.md)";
+    static constexpr std::string_view v0_loop_rule = llmcost::v0_loop_rule;  // descriptors/engine.hpp's one text
     static constexpr std::string_view first_use_build_rule =
         "a first-use build trigger is met only by a colocated closed-loop client's simulated run: it needs prompts > 0 "
         "and no prefill workers (a disaggregated row's own closed loop does not price it); none or empty elsewhere";
@@ -416,7 +415,7 @@ struct measurement {
         if (kv_block_tokens)
             require(is_kv_block_size(*kv_block_tokens), s, "kv_block_tokens", *kv_block_tokens, kv_block_size_rule,
                     kv_block_size_rule_id);
-        require(!v0_loop || kind_of(engine) == engine_kind::vllm, s, "host_loop (v0)", 1.0, v0_loop_rule);
+        require_word(!v0_loop || kind_of(engine) == engine_kind::vllm, s, "engine", to_string(engine), v0_loop_rule);
         require(kv_watermark >= 0.0 && kv_watermark < 1.0, s, "kv_watermark", kv_watermark,
                 "a share of the KV blocks kept free at admission, in [0, 1) (vLLM V0: 0.01)",
                 "llmcost.serving.admission_watermark");
@@ -430,20 +429,20 @@ struct measurement {
                 "a 99th percentile is at least the median");
         require(!median_ttft || (what == metric::ttft_s && prompts > 0.0), s, "median_ttft", 1.0,
                 "a run's median TTFT is its simulated closed-loop run's: it needs a TTFT row with prompts > 0");
-        require(first_use_build == first_use_trigger::none || (prompts > 0.0 && !disaggregated()), s, "first_use_build",
-                static_cast<double>(first_use_build), first_use_build_rule);
+        require_word(first_use_build == first_use_trigger::none || (prompts > 0.0 && !disaggregated()), s, "first_use_build",
+                     to_string(first_use_build), first_use_build_rule);
         if (what == metric::batch_latency_s) {
             require_batch_latency();
-            require(first_use_build == first_use_trigger::none, s, "first_use_build", static_cast<double>(first_use_build),
+            require_word(first_use_build == first_use_trigger::none, s, "first_use_build", to_string(first_use_build),
                     "a batch latency is timed on a warm engine (the benchmark's warm-up iterations ran first): no "
                     "first-use build");
         }
         validate_pools();
         if (how == scenario::single_prefill)
-            require(what == metric::ttft_s, s, "metric", static_cast<double>(what),
+            require_word(what == metric::ttft_s, s, "metric", to_string(what),
                     "a single prefill measures time to first token only");
         if (how == scenario::offline)
-            require(what == metric::output_tokens_per_s, s, "metric", static_cast<double>(what),
+            require_word(what == metric::output_tokens_per_s, s, "metric", to_string(what),
                     "an offline run measures output tokens/s only");
     }
 

@@ -866,8 +866,8 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
                   double clients, std::string_view origin) {
     o.validate();
     const std::string_view no_swap = swap_refusal(d.engine.kind, o.prefill_servers > 0.0);
-    require(o.preempt != preemption::swap || no_swap.empty(), d.engine.name, "preempt (0: recompute, 1: swap)", 1.0,
-            no_swap, "llmcost.simulate.swap_engine");
+    require_word(o.preempt != preemption::swap || no_swap.empty(), d.engine.name, "preempt", "swap", no_swap,
+                 "llmcost.simulate.swap_engine");
     engine e{.pm = prepare_pass(d), .limits = o.limits};
     e.pm.v0_every_step = false;  // vLLM V0's pass is paid at the simulator's polls, not in every step's price
     const double pp = d.layout.pp, servers = static_cast<double>(d.layout.dp) * pp;
