@@ -80,7 +80,7 @@ namespace llmcost::validation {
 
 /// The rows the front-end rule picks from an engine's closed-loop TTFT rows on one architecture.
 struct front_end_rows {
-    std::string gpu;                                         ///< the fit GPU: the one with most of the rows
+    std::string gpu;                                         ///< the fit GPU (`choose_fit_gpu`, fit_gpus.hpp)
     double concurrency = std::numeric_limits<double>::infinity();  ///< the lowest client concurrency there
     double prompt = std::numeric_limits<double>::infinity();       ///< the shortest prompt at it (tokens)
     bool every_prompt = false;  ///< the shortest prompt gave fewer than two: every prompt length's rows
@@ -88,16 +88,17 @@ struct front_end_rows {
     std::vector<const plan::measurement*> subset;      ///< the calibration rows, by id
 };
 
-/// The rule, fixed before any fit: on the fit GPU (`busiest_gpu`), the candidates are the rows at the
+/// The rule, fixed before any fit: on the fit GPU `gpu` (the recorded one, else `busiest_gpu`:
+/// `choose_fit_gpu`, fit_gpus.hpp), the candidates are the rows at the
 /// client's lowest concurrency (batch × dp) and, among those, the shortest prompts; where that gives
 /// fewer than two, the rows at the lowest concurrency of every prompt length; sorted by id; the subset
 /// is the 1st, 3rd, 5th … of them (the first two where there are two; none from a single candidate), at
 /// most a third of `rows` (⌊rows ÷ 3⌋). A stalled run (`plan::stalled`) is a candidate like any other
 /// (session 19: the fit reads the run's median, which a stall paid by a few requests leaves untouched).
-[[nodiscard]] inline front_end_rows front_end_subset(const std::vector<const plan::measurement*>& rows) {
+[[nodiscard]] inline front_end_rows front_end_subset(const std::vector<const plan::measurement*>& rows, const std::string& gpu) {
     front_end_rows f;
     if (rows.empty()) return f;
-    f.gpu = busiest_gpu(rows);
+    f.gpu = gpu;
     const auto concurrency = [](const plan::measurement* x) { return x->batch * x->d.layout.dp; };
     for (const plan::measurement* x : rows)
         if (x->d.hw.name == f.gpu) f.concurrency = std::min(f.concurrency, concurrency(x));
@@ -121,6 +122,11 @@ struct front_end_rows {
     for (std::size_t i = 0; i < n && f.subset.size() < cap; ++i)
         if (i % 2 == 0 || (n == 2 && i == 1)) f.subset.push_back(f.candidates[i]);
     return f;
+}
+
+/// The rule on the GPU with most of the rows (`busiest_gpu`): a profile with no recorded fit GPU.
+[[nodiscard]] inline front_end_rows front_end_subset(const std::vector<const plan::measurement*>& rows) {
+    return rows.empty() ? front_end_rows{} : front_end_subset(rows, busiest_gpu(rows));
 }
 
 /// Where a run's first-use kernel build (`engine_overheads::first_use_build`, docs/first-use-build.md) is

@@ -27,6 +27,7 @@
 #include <llmcost/plan/measurement.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
 
+#include "fit_gpus.hpp"
 #include "front_end_rule.hpp"
 #include "summary.hpp"
 
@@ -738,8 +739,18 @@ std::string reading(double ratio, bool latency) {
 
 // ---- engine fits: vLLM and SGLang profile parameters from a calibration subset ------------------------
 
-/// The fit GPU of every rule below: the GPU with most of the rows (ties: the first in the CSV).
+/// The fit GPU of every rule below: the one tables/engine_fits.csv records for the profile and fit (the GPU its
+/// shipped figures were fitted on), else the GPU with most of the rows (ties: the first in the CSV), the rule's pick
+/// for a profile with no recorded fit yet (`validation::choose_fit_gpu`, fit_gpus.hpp).
 using validation::busiest_gpu;
+using validation::choose_fit_gpu;
+using validation::fit_kind;
+
+/// A fit GPU as the fit tables print it: the GPU and where it comes from, tables/engine_fits.csv's record
+/// ("recorded") or the rule's pick, the GPU with most of the rows ("rule": no fit recorded for the profile yet).
+std::string fit_gpu_text(const std::string& gpu, bool recorded) {
+    return (gpu.empty() ? std::string("none") : gpu) + (recorded ? " (recorded)" : " (rule)");
+}
 using validation::launch_candidate;
 using validation::stalled_runs;
 
@@ -792,7 +803,8 @@ void calibrate_fit(Fit& f, const std::vector<plan::measurement>& fit_rows, std::
 }
 
 /// One fit of an engine's profile on one architecture. The rule, fixed before any fit: the fit GPU
-/// is the GPU of that architecture with the most rows of that engine (ties: the first in the CSV);
+/// is the recorded one (tables/engine_fits.csv, `launch`: the GPU the shipped figure was fitted on),
+/// else the GPU of that architecture with the most rows of that engine (ties: the first in the CSV);
 /// the calibration subset is stratified: within each engine × vendor × dense/MoE × metric stratum
 /// (output tokens/s, TPOT) of the engine's rows on that GPU, sorted by id, the 3rd, 6th, 9th … row
 /// (⌊n/3⌋ of a stratum of n, none of one under 3 rows: at most a third of every group, so every group
@@ -806,6 +818,7 @@ void calibrate_fit(Fit& f, const std::vector<plan::measurement>& fit_rows, std::
 /// so a fit reproduces itself.
 struct engine_fit {
     std::string engine, architecture, gpu;
+    bool gpu_recorded = false;      ///< the fit GPU is tables/engine_fits.csv's (else the rule's pick)
     std::vector<std::string> rows;  ///< the calibration subset's ids
     std::size_t engine_rows = 0;    ///< the engine's priceable rows on this architecture
     bool fitted = false;
@@ -839,7 +852,8 @@ std::vector<const plan::measurement*> every_third_by_stratum(const std::vector<c
 }
 
 /// The fits, and the ids of every row in a calibration subset.
-std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
+std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, const validation::fit_records& records,
+                                    std::vector<std::string>& subset_ids) {
     std::vector<engine_fit> out;
     const std::vector<std::string> stalled = stalled_runs(rows);
     for (const engine_kind kind : {engine_kind::vllm, engine_kind::sglang})
@@ -857,12 +871,14 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
                 mine.push_back(&x);
             }
             if (mine.size() < 3) continue;
-            // The fit GPU: the most rows (ties: first seen).
-            const std::string gpu = busiest_gpu(mine);
+            // The fit GPU: the recorded one, else the most rows (ties: first seen).
+            const validation::fit_gpu chosen = choose_fit_gpu(records, profile.name, fit_kind::launch, mine);
+            const std::string& gpu = chosen.gpu;
             engine_fit f;
             f.engine = std::string(to_string(kind));
             f.architecture = std::string(to_string(profile.architecture));
             f.gpu = gpu;
+            f.gpu_recorded = chosen.recorded;
             f.engine_rows = mine.size();
             f.catalog_launch_us = profile.overheads.launch().value() * 1e6;
             f.catalog_gemm = profile.kernels.gemm;
@@ -886,8 +902,9 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
 
 /// One fit of an engine's per-request front end (`engine_overheads::request`) on one architecture.
 /// The rule, fixed before any fit (the subset: `validation::front_end_subset`, front_end_rule.hpp): the
-/// engine's closed-loop client TTFT rows (`prompts`) on that architecture; the fit GPU is the GPU with
-/// most of them (ties: the first in the CSV); the candidates are its rows at the client's lowest concurrency and, among those, the shortest
+/// engine's closed-loop client TTFT rows (`prompts`) on that architecture; the fit GPU is the recorded
+/// one (tables/engine_fits.csv, `front_end`), else the GPU with most of them (ties: the first in the
+/// CSV); the candidates are its rows at the client's lowest concurrency and, among those, the shortest
 /// prompts (where the engine's own first token is shortest, so the front end is most of what the
 /// steps leave unexplained: a prefill error grows with the prompt, a front end does not); where that gives
 /// fewer than two, the rows at the lowest concurrency of every prompt length (a front end does not grow
@@ -904,6 +921,7 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
 /// rows a front end does not change).
 struct front_end_fit {
     std::string engine, architecture, gpu;
+    bool gpu_recorded = false;  ///< the fit GPU is tables/engine_fits.csv's (else the rule's pick)
     std::vector<std::string> rows;
     std::size_t ttft_rows = 0;  ///< the engine's closed-loop TTFT rows on the architecture
     double concurrency = 0;     ///< the candidates' client concurrency
@@ -915,7 +933,8 @@ struct front_end_fit {
     double ms = 0, se_ms = 0, sigma = 0, catalog_ms = 0;
 };
 
-std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
+std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& rows, const validation::fit_records& records,
+                                          std::vector<std::string>& subset_ids) {
     std::vector<front_end_fit> out;
     for (const engine_profile& profile : catalog::all_engines) {
         std::vector<const plan::measurement*> mine;
@@ -927,8 +946,10 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
         front_end_fit f;
         f.engine = std::string(to_string(profile.kind));
         f.architecture = std::string(to_string(profile.architecture));
-        const validation::front_end_rows picked = validation::front_end_subset(mine);
+        const validation::fit_gpu chosen = choose_fit_gpu(records, profile.name, fit_kind::front_end, mine);
+        const validation::front_end_rows picked = validation::front_end_subset(mine, chosen.gpu);
         f.gpu = picked.gpu;
+        f.gpu_recorded = chosen.recorded;
         f.ttft_rows = mine.size();
         f.catalog_ms = profile.overheads.request.value() * 1e3;
         f.concurrency = picked.concurrency;
@@ -957,7 +978,8 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
 /// A benchmark run's cold opening (`engine_overheads::cold_start`, `cold_prompt_token`; session 17,
 /// docs/sglang-closed-loop-ttft.md §4), fitted where an engine's closed-loop runs carry it systematically.
 /// The rule, fixed before any fit (session 17; one clause changed after a look in session 28, below): per
-/// engine × architecture, on the front end's fit GPU (the one with most of the engine's closed-loop TTFT rows
+/// engine × architecture, on its fit GPU (recorded in tables/engine_fits.csv, `cold_opening`, the front end's; else
+/// the one with most of the engine's closed-loop TTFT rows
 /// there); the opening is systematic there when every run that is not stalled (`plan::stalled`) has its
 /// measured mean TTFT above its simulated mean by more than its measured median is above the simulated median (measured ÷ simulated; the profile as it stands, the opening
 /// at 0): the opening is in the mean and not in the median; only then is it fitted. A stalled run (p99 above
@@ -974,6 +996,7 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
 /// all at the lowest concurrency: openings too alike to read a cost per prompt token).
 struct cold_fit {
     std::string engine, architecture, gpu;
+    bool gpu_recorded = false;  ///< the fit GPU is tables/engine_fits.csv's (else the rule's pick)
     std::vector<std::string> rows;
     std::size_t ttft_rows = 0, gpu_rows = 0, short_runs = 0, stalled = 0;
     bool systematic = false, fitted = false, per_token = false;
@@ -986,7 +1009,7 @@ struct cold_fit {
 inline constexpr std::size_t min_unstalled_runs = 3;
 
 std::vector<cold_fit> fit_cold_openings(const std::vector<plan::measurement>& rows, const std::vector<front_end_fit>& front_ends,
-                                        std::vector<std::string>& subset_ids) {
+                                        const validation::fit_records& records, std::vector<std::string>& subset_ids) {
     std::vector<cold_fit> out;
     for (const engine_profile& profile : catalog::all_engines) {
         std::vector<const plan::measurement*> mine;
@@ -999,7 +1022,9 @@ std::vector<cold_fit> fit_cold_openings(const std::vector<plan::measurement>& ro
         cold_fit f;
         f.engine = std::string(to_string(profile.kind));
         f.architecture = std::string(to_string(profile.architecture));
-        f.gpu = busiest_gpu(mine);
+        const validation::fit_gpu chosen = choose_fit_gpu(records, profile.name, fit_kind::cold_opening, mine);
+        f.gpu = chosen.gpu;
+        f.gpu_recorded = chosen.recorded;
         f.ttft_rows = mine.size();
         f.catalog_start_s = profile.overheads.cold_start.value();
         f.catalog_token_us = profile.overheads.cold_prompt_token.value() * 1e6;
@@ -1105,7 +1130,7 @@ std::string cold_fits_text(const std::vector<cold_fit>& fits) {
                     "cold start (fit ± s.e.) | per opening prompt token (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n"
                     "|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const cold_fit& f : fits) {
-        s += "| " + f.engine + " | " + f.architecture + " | " + f.gpu + " | " + std::to_string(f.short_runs) + " of " +
+        s += "| " + f.engine + " | " + f.architecture + " | " + fit_gpu_text(f.gpu, f.gpu_recorded) + " | " + std::to_string(f.short_runs) + " of " +
              std::to_string(f.gpu_rows - f.stalled) + " | " + std::to_string(f.stalled) + " | " + std::to_string(f.rows.size()) + " | ";
         const std::string catalog = text::plain(f.catalog_start_s, 4) + " s, " + text::plain(f.catalog_token_us, 4) + " µs";
         if (!f.systematic) {
@@ -1320,7 +1345,8 @@ std::string build_fits_text(const std::vector<build_fit>& fits) {
 /// One fit of a version profile: an engine's second (or later) profile on an architecture, for the
 /// releases its version range covers (catalog::find_engine by version). The rule, fixed before any
 /// fit: its rows are the priceable rows whose `engine_version` the range covers; the fit GPU is the
-/// GPU with most of them (ties: the first in the CSV); the calibration subset is the fit GPU's rows in
+/// recorded one (tables/engine_fits.csv, `version`), else the GPU with most of them (ties: the first in
+/// the CSV); the calibration subset is the fit GPU's rows in
 /// file order, the 3rd, 6th, 9th … (a third of that GPU's rows, and so at most a third of the
 /// profile's); the free parameters are the per-kernel overhead (→ the profile's launch cost over the
 /// hardware's, CUDA graphs off) and the per-request front end, fitted together on the subset's TTFT
@@ -1328,6 +1354,7 @@ std::string build_fits_text(const std::vector<build_fit>& fits) {
 /// with the profile's launch cost at 0, so a fit reproduces itself.
 struct version_fit {
     std::string profile, gpu;
+    bool gpu_recorded = false;  ///< the fit GPU is tables/engine_fits.csv's (else the rule's pick)
     std::vector<std::string> rows;
     std::size_t profile_rows = 0;
     bool fitted = false;
@@ -1335,7 +1362,8 @@ struct version_fit {
     double launch_us = 0, launch_se_us = 0, ms = 0, se_ms = 0, sigma = 0, catalog_launch_us = 0, catalog_ms = 0;
 };
 
-std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
+std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows, const validation::fit_records& records,
+                                      std::vector<std::string>& subset_ids) {
     std::vector<version_fit> out;
     for (const engine_profile& profile : catalog::all_engines) {
         const std::optional<engine_profile> default_profile = catalog::find_engine(profile.kind, profile.architecture);
@@ -1346,7 +1374,9 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
         if (mine.empty()) continue;
         version_fit f;
         f.profile = std::string(profile.name);
-        f.gpu = busiest_gpu(mine);
+        const validation::fit_gpu chosen = choose_fit_gpu(records, profile.name, fit_kind::version, mine);
+        f.gpu = chosen.gpu;
+        f.gpu_recorded = chosen.recorded;
         f.profile_rows = mine.size();
         f.catalog_launch_us = profile.overheads.launch().value() * 1e6;
         f.catalog_ms = profile.overheads.request.value() * 1e3;
@@ -1379,13 +1409,15 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
 /// without CUDA graphs (`cuda_graphs` 0 in tables/measurements.csv) and are priced in closed form (not a
 /// TTFT, which carries the prompt's admission; not a simulated online or closed-loop run, a step function
 /// of the parameter that the fit's numerical derivatives do not follow; an Offline row that holds prompts is
-/// priced through its simulated run, as its check rows are), those rows on the GPU with most of them, within
+/// priced through its simulated run, as its check rows are), those rows on the fit GPU (recorded in
+/// tables/engine_fits.csv, `host_enqueue`, else the GPU with most of them), within
 /// each engine × vendor × dense/MoE × metric stratum (output tokens/s, TPOT), sorted by id, the 3rd, 6th,
 /// 9th … (so at most a third of every group); host_enqueue alone is free, started at 50 µs per kernel
 /// (where the floor binds on short steps: a start below every step has no slope). Calibration rows, out
 /// of the check rows.
 struct eager_fit {
     std::string profile, gpu;
+    bool gpu_recorded = false;  ///< the fit GPU is tables/engine_fits.csv's (else the rule's pick)
     std::vector<std::string> rows;
     std::size_t eager_rows = 0;
     bool fitted = false;
@@ -1393,7 +1425,8 @@ struct eager_fit {
     double us = 0, se_us = 0, sigma = 0, catalog_us = 0;
 };
 
-std::vector<eager_fit> fit_host_enqueue(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
+std::vector<eager_fit> fit_host_enqueue(const std::vector<plan::measurement>& rows, const validation::fit_records& records,
+                                        std::vector<std::string>& subset_ids) {
     std::vector<eager_fit> out;
     for (const engine_profile& profile : catalog::all_engines) {
         const std::optional<engine_profile> default_profile = catalog::find_engine(profile.kind, profile.architecture);
@@ -1417,7 +1450,9 @@ std::vector<eager_fit> fit_host_enqueue(const std::vector<plan::measurement>& ro
         if (eager.size() < 3) continue;
         eager_fit f;
         f.profile = std::string(profile.name);
-        f.gpu = busiest_gpu(eager);
+        const validation::fit_gpu chosen = choose_fit_gpu(records, profile.name, fit_kind::host_enqueue, eager);
+        f.gpu = chosen.gpu;
+        f.gpu_recorded = chosen.recorded;
         f.eager_rows = eager.size();
         f.catalog_us = profile.overheads.host_enqueue.value() * 1e6;
         const std::vector<plan::measurement> fit_rows =
@@ -1452,8 +1487,8 @@ std::string eager_fits_text(const std::vector<eager_fit>& fits) {
         "(`cuda_graphs`; empty: the profile's). No source gives t_enqueue for these engines, so it is fitted with "
         "`plan::calibrate` (`parameter::host_enqueue`, alone) on a subset chosen by rule before fitting: the profile's "
         "rows stated without graphs and priced in closed form (no TTFT row, no simulated online or closed-loop run; an "
-        "Offline row whose scheduler holds prompts is priced through its simulated run, as its check rows are), on the GPU with most of "
-        "them, within each engine × vendor × dense/MoE × metric stratum (tokens/s, TPOT), sorted by id, the 3rd, 6th, "
+        "Offline row whose scheduler holds prompts is priced through its simulated run, as its check rows are), on the fit GPU (recorded, "
+        "else the GPU with most of them), within each engine × vendor × dense/MoE × metric stratum (tokens/s, TPOT), sorted by id, the 3rd, 6th, "
         "9th … (started at 50 µs per kernel, where the floor binds on the short steps). The subset's rows are "
         "calibration rows, out of the check-row statistics. The Offline rows' steps are longer than the floor, so "
         "the TPOT rows set it. (Session 14 first priced vLLM's eager runs as a gap added to every kernel, "
@@ -1463,7 +1498,7 @@ std::string eager_fits_text(const std::vector<eager_fit>& fits) {
         "| profile | fit GPU | calibration rows | of the rows run without graphs | host enqueue per kernel (fit ± s.e.) | "
         "in tables/engines.csv | residual s (ln) |\n|---|---|--:|--:|--:|--:|--:|\n";
     for (const eager_fit& f : fits) {
-        s += "| " + f.profile + " | " + f.gpu + " | " + std::to_string(f.rows.size()) + " | " + std::to_string(f.eager_rows) + " | ";
+        s += "| " + f.profile + " | " + fit_gpu_text(f.gpu, f.gpu_recorded) + " | " + std::to_string(f.rows.size()) + " | " + std::to_string(f.eager_rows) + " | ";
         if (!f.fitted) {
             s += "not fitted: " + f.failure + " | " + text::plain(f.catalog_us, 4) + " µs | |\n";
             continue;
@@ -1607,6 +1642,8 @@ std::string prefill_request_fits_text(const std::vector<prefill_request_fit>& fi
 /// (docs/vllm-v0-host-loop.md). Calibration rows, out of the check rows.
 struct v0_pass_fit {
     std::string profile;
+    std::string gpu;            ///< the candidates' GPU: tables/engine_fits.csv's where it records one
+    bool gpu_recorded = false;  ///< else the ids' (`ARG-H100-*`), every candidate's GPU, the rule's
     std::vector<std::string> rows;  ///< the calibration subset's ids
     std::size_t candidates = 0;
     bool fitted = false;
@@ -1616,7 +1653,8 @@ struct v0_pass_fit {
     double catalog_a0_us = 0, catalog_a1_us = 0, catalog_h_us = 0;
 };
 
-std::vector<v0_pass_fit> fit_v0_passes(const std::vector<plan::measurement>& rows, std::vector<std::string>& subset_ids) {
+std::vector<v0_pass_fit> fit_v0_passes(const std::vector<plan::measurement>& rows, const validation::fit_records& records,
+                                       std::vector<std::string>& subset_ids) {
     struct cell {
         std::string group;
         double batch = 0, length = 0;
@@ -1626,6 +1664,10 @@ std::vector<v0_pass_fit> fit_v0_passes(const std::vector<plan::measurement>& row
     for (const plan::measurement& x : rows) {
         if (!x.check || !x.v0_loop || x.id.rfind("ARG-H100-", 0) != 0) continue;
         if (std::find(subset_ids.begin(), subset_ids.end(), x.id) != subset_ids.end()) continue;  // another fit's row
+        // On the recorded GPU only, where tables/engine_fits.csv records one for the row's profile.
+        if (const std::optional<engine_profile> own = plan::own_engine(x))
+            if (const validation::recorded_fit* r = records.find(own->name, fit_kind::v0_host_loop); r && r->gpu != x.d.hw.name)
+                continue;
         const std::size_t tp = x.id.find("-tp"), b = x.id.find("-b", tp == std::string::npos ? 0 : tp);
         if (tp == std::string::npos || b == std::string::npos) continue;
         const std::size_t dash = x.id.find('-', b + 2);
@@ -1659,6 +1701,11 @@ std::vector<v0_pass_fit> fit_v0_passes(const std::vector<plan::measurement>& row
     v0_pass_fit f;
     f.profile = profile ? std::string(profile->name) : std::string("?");
     f.candidates = cells.size();
+    std::vector<const plan::measurement*> candidates;
+    for (const cell& c : cells) candidates.push_back(c.x);
+    const validation::fit_gpu chosen = choose_fit_gpu(records, f.profile, fit_kind::v0_host_loop, candidates);
+    f.gpu = chosen.gpu;
+    f.gpu_recorded = chosen.recorded;
     if (profile) {
         f.catalog_a0_us = profile->overheads.v0_pass.value() * 1e6;
         f.catalog_a1_us = profile->overheads.v0_pass_rank.value() * 1e6;
@@ -1725,10 +1772,11 @@ std::string v0_pass_fits_text(const std::vector<v0_pass_fit>& fits) {
         "(fixed at 0) and the rest refitted. The figures are the vLLM Hopper profile's; the CDNA3 rows that run V0 (0.6.5-0.9, "
         "TP8, multi-step) keep 0: carried there, they moved those rows the wrong way (docs/vllm-v0-host-loop.md). The subset's "
         "rows are calibration rows, out of the check-row statistics.\n\n"
-        "| profile | calibration rows | of the candidates | a0 (fit +- s.e.) | a1 per TP rank beyond the first | h per "
-        "sequence | in tables/engines.csv (a0, a1, h) | residual s (ln) |\n|---|--:|--:|--:|--:|--:|--:|--:|\n";
+        "| profile | fit GPU | calibration rows | of the candidates | a0 (fit +- s.e.) | a1 per TP rank beyond the first | h per "
+        "sequence | in tables/engines.csv (a0, a1, h) | residual s (ln) |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const v0_pass_fit& f : fits) {
-        s += "| " + f.profile + " | " + std::to_string(f.rows.size()) + " | " + std::to_string(f.candidates) + " | ";
+        s += "| " + f.profile + " | " + fit_gpu_text(f.gpu, f.gpu_recorded) + " | " + std::to_string(f.rows.size()) + " | " +
+             std::to_string(f.candidates) + " | ";
         const std::string catalog = text::plain(f.catalog_a0_us, 4) + ", " + text::plain(f.catalog_a1_us, 4) + ", " +
                                     text::plain(f.catalog_h_us, 4) + " us";
         if (!f.fitted) {
@@ -1756,7 +1804,8 @@ std::string version_fits_text(const std::vector<version_fit>& fits) {
         "An engine may have several profiles on one architecture, one per version range (tables/engines.csv's `version`); "
         "a row is priced by the profile whose range covers its `engine_version`, and by the engine's default (its first "
         "row there) where none does (`catalog::find_engine`). A later profile's host costs are fitted with "
-        "`plan::calibrate` on a subset chosen by rule before fitting: the rows it prices on the GPU with most of them, "
+        "`plan::calibrate` on a subset chosen by rule before fitting: the rows it prices on the fit GPU (recorded, else "
+        "the GPU with most of them), "
         "in file order, the 3rd, 6th, 9th …; the per-kernel overhead (the profile's launch cost over the hardware's, "
         "CUDA graphs off) and the per-request front end are free together, on the subset's TTFT and TPOT rows. The "
         "subset's rows are calibration rows, out of the check-row statistics.\n\n"
@@ -1764,7 +1813,7 @@ std::string version_fits_text(const std::vector<version_fit>& fits) {
         "tables/engines.csv | front end per request (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n"
         "|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const version_fit& f : fits) {
-        s += "| " + f.profile + " | " + f.gpu + " | " + std::to_string(f.rows.size()) + " | " + std::to_string(f.profile_rows) + " | ";
+        s += "| " + f.profile + " | " + fit_gpu_text(f.gpu, f.gpu_recorded) + " | " + std::to_string(f.rows.size()) + " | " + std::to_string(f.profile_rows) + " | ";
         if (!f.fitted) {
             s += "not fitted: " + f.failure + " | " + text::plain(f.catalog_launch_us, 4) + " µs | | " +
                  text::plain(f.catalog_ms, 4) + " ms | |\n";
@@ -1905,7 +1954,7 @@ std::string front_end_text(const std::vector<front_end_fit>& fits) {
                     "TTFT rows there | front end per request (fit ± s.e.) | in tables/engines.csv | residual s (ln) |\n"
                     "|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
     for (const front_end_fit& f : fits) {
-        s += "| " + f.engine + " | " + f.architecture + " | " + f.gpu + " | " + text::plain(f.concurrency, 3) + " | " +
+        s += "| " + f.engine + " | " + f.architecture + " | " + fit_gpu_text(f.gpu, f.gpu_recorded) + " | " + text::plain(f.concurrency, 3) + " | " +
              (f.every_prompt ? std::string("every length (the shortest, ") + text::plain(f.prompt, 5) + ", gave fewer than two)"
                              : text::plain(f.prompt, 5)) + " | " +
              std::to_string(f.rows.size()) + " | " + std::to_string(f.ttft_rows) + " | ";
@@ -1931,7 +1980,7 @@ std::string fits_text(const std::vector<engine_fit>& fits) {
                     "(fit ± s.e.) | in tables/engines.csv | GEMM multiplier (sourced, not fitted) | residual s (ln) |\n"
                     "|---|---|---|--:|--:|--:|--:|--:|--:|\n";
     for (const engine_fit& f : fits) {
-        s += "| " + f.engine + " | " + f.architecture + " | " + f.gpu + " | " + std::to_string(f.rows.size()) + " | " +
+        s += "| " + f.engine + " | " + f.architecture + " | " + fit_gpu_text(f.gpu, f.gpu_recorded) + " | " + std::to_string(f.rows.size()) + " | " +
              std::to_string(f.engine_rows) + " | ";
         if (!f.fitted) {
             s += "fit failed: " + f.failure + " | | | |\n";
@@ -2674,7 +2723,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "\n## Engine fits (vLLM, SGLang)\n\nEach row is priced by its own engine's profile (tables/engines.csv) on its "
          "GPU's architecture; TensorRT-LLM's kernels are the hardware table's. Where only serving rows exist, the profile's "
          "launch cost per kernel is fitted with `plan::calibrate` on a calibration "
-         "subset chosen before fitting: on the GPU of that architecture with the most rows of the engine, stratified by "
+         "subset chosen before fitting: on the fit GPU, stratified by "
          "engine × vendor × dense/MoE × metric (output tokens/s, TPOT): within each stratum, rows sorted by id, the 3rd, "
          "6th, 9th … row (⌊n/3⌋ of a stratum of n, none of one under 3 rows), so at most a third of every group is fitted "
          "and every group keeps check rows; a closed-loop client's rows are fitted as they are priced, through the "
@@ -2692,7 +2741,13 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "A run whose configuration turns graphs off (`cuda_graphs` 0 in tables/measurements.csv: vLLM's "
          "`enforce_eager: True`, TensorRT-LLM's C++ executor without graphs) is held to the host's enqueue (below, "
          "The host's enqueue without CUDA graphs), fitted by a rule of its own; the graph fit above takes graphs-on rows "
-         "only.\n\n" +
+         "only.\n\nThe fit GPU of every fit in this section is the GPU its shipped figures were fitted on, recorded in "
+         "tables/engine_fits.csv with its source (\"recorded\" in the tables' fit GPU column), so that rows added on "
+         "another GPU leave the calibration rows where the figures came from; only a fit with no record yet (a new "
+         "profile) takes the rule's pick, the GPU of that architecture with the most of the fit's rows (ties: the first "
+         "in the CSV; \"rule\"). Session 46's GPUStack rows gave vLLM on Hopper more H100 SXM5 rows than H200 SXM ones "
+         "and moved the rule's pick, while its shipped launch cost and front end were fitted on H200 SXM: since session "
+         "47 the H200 rows are its calibration rows and the H100 rows check rows (docs/gpustack-qwen3-h100.md).\n\n" +
          fits_text(fits);
     s += "\n### The engine's front end per request\n\nA client's TTFT is the engine's steps to the first token plus the "
          "engine's front end, TTFT = t_engine + F (`client_first_token`; `request_overhead_us` in tables/engines.csv: "
@@ -2707,7 +2762,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "issue 2173, puts tokenising a ~1k-token prompt alone at 10–20 ms, the order of the fits below; SGLang's issue "
          "23393 shows its tokenizer/detokenizer path adding to what the client measures), so it is fitted with `plan::calibrate` "
          "(`parameter::request_overhead`, alone) on a subset chosen by rule before fitting: the engine's closed-loop "
-         "client TTFT rows on the architecture's GPU with most of them, at the client's lowest concurrency and, among "
+         "client TTFT rows on the fit GPU (recorded, else the architecture's GPU with most of them), at the client's "
+         "lowest concurrency and, among "
          "those, the shortest prompts (where the engine's own first token is shortest: a prefill the model gets wrong "
          "grows with the prompt, a front end does not); where that gives fewer than two, the rows at the lowest "
          "concurrency of every prompt length (session 16: a front end does not grow with the prompt, and two lengths "
@@ -3019,7 +3075,7 @@ int main(int argc, char** argv) {
     if (figures_in ? !positional.empty() || figures_out || sample != 1 : positional.size() != 2 || (sample != 1 && figures_out)) {
         std::fprintf(stderr, "usage: llmcost-validation <tables-dir> <output.md> [--figures <file>] [--sample <K>] [--max-… <fraction>]\n"
                              "       llmcost-validation --check-figures <file> [--max-… <fraction>]\n"
-                             "reads <tables-dir>/measurements.csv and <tables-dir>/microbenchmarks.csv; --figures writes the\n"
+                             "reads <tables-dir>/measurements.csv, microbenchmarks.csv and engine_fits.csv (the fit GPUs); --figures writes the\n"
                              "figures the bars hold, --check-figures holds the bars to a file written so; --sample K prices\n"
                              "every K-th serving row only (every code path, quickly: not the report)\n");
         return 2;
@@ -3035,14 +3091,15 @@ int main(int argc, char** argv) {
         }
         for (plan::measurement& x : measurements) x = plan::with_own_engine(x);  // each row by its own engine
         std::vector<std::string> subset;
-        std::vector<engine_fit> fits = fit_engines(measurements, subset);
-        const std::vector<front_end_fit> front_ends = fit_front_ends(measurements, subset);
-        const std::vector<version_fit> versions = fit_versions(measurements, subset);
-        const std::vector<eager_fit> eager = fit_host_enqueue(measurements, subset);
-        const std::vector<cold_fit> colds = fit_cold_openings(measurements, front_ends, subset);
+        const validation::fit_records records = validation::load_fit_records(dir / "engine_fits.csv");
+        std::vector<engine_fit> fits = fit_engines(measurements, records, subset);
+        const std::vector<front_end_fit> front_ends = fit_front_ends(measurements, records, subset);
+        const std::vector<version_fit> versions = fit_versions(measurements, records, subset);
+        const std::vector<eager_fit> eager = fit_host_enqueue(measurements, records, subset);
+        const std::vector<cold_fit> colds = fit_cold_openings(measurements, front_ends, records, subset);
         const std::vector<build_fit> builds = fit_first_use_builds(measurements, subset);
         const std::vector<prefill_request_fit> serial_prompts = fit_prefill_requests(measurements, subset);
-        const std::vector<v0_pass_fit> v0_passes = fit_v0_passes(measurements, subset);
+        const std::vector<v0_pass_fit> v0_passes = fit_v0_passes(measurements, records, subset);
         for (const v0_pass_fit& f : v0_passes)
             if (sample == 1 && f.fitted &&
                 (std::abs(f.a0_us - f.catalog_a0_us) > 0.5 + 0.005 * f.a0_us ||
