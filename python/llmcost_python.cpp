@@ -243,6 +243,7 @@ struct deployment_args {
     py::handle clock_MHz{};           ///< None or absent: the engine clock not pinned
     py::handle quick_reduce{};        ///< None, absent or 'none': the engine's quantized all-reduce not on
     py::handle kv_block_tokens{};     ///< None or absent: the engine's own KV block (tables/engines.csv)
+    py::handle host_loop{};           ///< None or absent: the engine's own loop; 'v0': vLLM's V0 LLMEngine loop
 };
 
 /// The modules `excluded_modules=` names (a str, comma-separated, or a list of str: the words of tables/measurements.csv's
@@ -329,6 +330,17 @@ engine_profile kv_block_tokens_arg(engine_profile e, py::handle b) {
     return with_kv_block_tokens(e, number(b, "kv_block_tokens"));
 }
 
+/// `e` running vLLM's V0 LLMEngine loop where `host_loop=` is 'v0' (`with_v0_loop`, as `llmcost … --host-loop v0`:
+/// each scheduler pass's host time a0 + a1 (tp - 1) + h n priced, docs/vllm-v0-host-loop.md); None or absent: the
+/// engine's own loop. Another word is refused with the one the tool takes; an engine other than vLLM (naming engine)
+/// or a profile with no V0 pass figures (naming host_loop) by the library's rule, as the tool refuses them.
+engine_profile host_loop_arg(engine_profile e, py::handle v) {
+    if (v.ptr() == nullptr || v.is_none()) return e;
+    if (str_arg(v, "host_loop") != "v0")
+        refuse("host_loop", v, "one of 'v0' (None: the engine's own loop)", "llmcost.argument.choice");
+    return with_v0_loop(e, "engine", "host_loop");
+}
+
 /// The catalog GEMM table `gemm_table=` names (`catalog::gemm_table_by_id`, as `llmcost … --gemm-table`); None or absent:
 /// none. An unknown id is refused naming the ids; a table that does not fit the deployment by `deployment::validate`.
 const gemm_table* gemm_table_arg(py::handle id) {
@@ -379,6 +391,7 @@ deployment deployment_of(const deployment_args& a) {
     require_weights_for_kept({f}, a.excluded_modules);
     d = with_formats(d, f);
     d.engine = kv_block_tokens_arg(kv_memory_fraction_arg(engine_arg(a.engine, d.hw), a.kv_memory_fraction), a.kv_block_tokens);
+    d.engine = host_loop_arg(d.engine, a.host_loop);
     if (const std::optional<prompt_launch_mode> p = eager_prompt_arg(a.eager_prompt)) d.engine.overheads.prompt_launch = *p;
     d.gemm.table = gemm_table_arg(a.gemm_table);
     if (quick_reduce_arg(a.quick_reduce)) d.engine = with_quick_reduce(d.engine, d.layout.tp, d.engine.name, "quick_reduce");
@@ -684,10 +697,10 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
                          py::handle utilisation, py::handle ignore_max_position, py::handle engine,
                          py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                          py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-                         py::handle kv_block_tokens, py::handle rate) {
+                         py::handle kv_block_tokens, py::handle rate, py::handle host_loop) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
-                                        kv_block_tokens});
+                                        kv_block_tokens, host_loop});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -772,12 +785,12 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
 result kv(py::handle model, py::handle hardware, py::handle context, py::handle batch, py::handle tp, py::handle pp,
           py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
           py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
-          py::handle kept_format, py::handle eager_prompt, py::handle kv_block_tokens) {
+          py::handle kept_format, py::handle eager_prompt, py::handle kv_block_tokens, py::handle host_loop) {
     // eager_prompt= is taken to be refused saying why (kv prices memory, not a step), as `llmcost kv --eager-prompt`.
     if (!eager_prompt.is_none()) refuse("eager_prompt", eager_prompt, std::string(kv_prices_no_step), "llmcost.argument.not_taken");
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, py::none(), py::handle{}, py::handle{}, py::handle{},
-                                        kv_block_tokens});
+                                        kv_block_tokens, host_loop});
     const double ctx_tokens = whole_count(context, "context");
     const double sequences = whole_count(batch, "batch");
     require(positive_finite(ctx_tokens), d.m.name, "context (tokens)", ctx_tokens, "a context holds at least one token");
@@ -823,10 +836,10 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                 py::handle dataset, py::handle preemption, py::handle prefix_hit_rate, py::handle prefill_servers,
                 py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                 py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-                py::handle ignore_max_position, py::handle kv_block_tokens) {
+                py::handle ignore_max_position, py::handle kv_block_tokens, py::handle host_loop) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
-                                        kv_block_tokens});
+                                        kv_block_tokens, host_loop});
     const std::string preempt = str_arg(preemption, "preemption");
     if (preempt != "recompute" && preempt != "swap")
         refuse("preemption", preemption, "must be 'recompute' or 'swap'", "llmcost.argument.choice");
@@ -966,10 +979,10 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
             py::handle pp, py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
             py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
             py::handle kept_format, py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz,
-            py::handle quick_reduce, py::handle kv_block_tokens) {
+            py::handle quick_reduce, py::handle kv_block_tokens, py::handle host_loop) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
-                                        kv_block_tokens});
+                                        kv_block_tokens, host_loop});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -992,7 +1005,7 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
         static_cast<void>(entry_arg<llmcost::model>(drafter, "drafter", "Model"));  // refused naming drafter, not model
         const deployment draft = deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine,
                                                 kv_memory_fraction, py::none(), py::none(), eager_prompt, py::none(),
-                                                clock_MHz, quick_reduce, kv_block_tokens});
+                                                clock_MHz, quick_reduce, kv_block_tokens, host_loop});
         // Its weights sit beside the target's: the batch must fit what both leave, as `llmcost spec` checks.
         const speculative_decoding sd{.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft};
         require_draft_fits(d, {}, sd);  // a draft that does not fit is named, not the target (as `llmcost spec`)
@@ -1030,19 +1043,20 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
               py::handle weights, py::handle kv_format, py::handle ignore_max_position, py::handle engine,
               py::handle kv_memory_fraction, py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
               py::handle drafter, py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt,
-              py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce, py::handle kv_block_tokens) {
+              py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce, py::handle kv_block_tokens,
+              py::handle host_loop) {
     // Both pools run the engine (each on its own GPU's profile) with the one KV memory fraction, as
     // `llmcost disagg --engine … --kv-memory-fraction …` builds them; both serve the one checkpoint.
     const deployment_args pre_at{model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
                                  excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
-                                 kv_block_tokens};
+                                 kv_block_tokens, host_loop};
     const deployment pre = deployment_of(pre_at);
     const py::handle none = py::none();
     const deployment_args dec_at{model, decode_hardware.is_none() ? hardware : decode_hardware,
                                  decode_tp.is_none() ? tp : decode_tp, pp, ep, dp,
                                  decode_tp.is_none() ? gpus : none, weights, kv_format, engine,
                                  kv_memory_fraction, excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz,
-                                 quick_reduce, kv_block_tokens};
+                                 quick_reduce, kv_block_tokens, host_loop};
     const deployment dec = deployment_of(dec_at);
     request_shape r = shape_of(input, output);
     r.cached_fraction = prefix_hit_arg(prefix_hit);  // S6: only the rest is prefilled (`disagg --prefix-hit`)
@@ -1148,11 +1162,12 @@ void set_up_estimate_parameters() {
     add("quick_reduce", py::none());
     add("kv_block_tokens", py::none());
     add("rate", py::none());
+    add("host_loop", py::none());
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = 29;
+    constexpr std::size_t count_of = 30;
     std::array<PyObject*, count_of> a{};
     for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
     if (nargs > estimate_positional) {
@@ -1189,7 +1204,7 @@ PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
         try {
             estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
                                          a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22],
-                                         a[23], a[24], a[25], a[26], a[27], a[28]);
+                                         a[23], a[24], a[25], a[26], a[27], a[28], a[29]);
             return py::cast(std::move(r)).release().ptr();
         } catch (const py::error_already_set&) {
             throw;
@@ -1213,7 +1228,7 @@ PyMethodDef estimate_method{
     "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
     "utilisation=1.0, ignore_max_position=False, engine=None, kv_memory_fraction=None, excluded_modules=None, "
     "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None, quick_reduce=None, kv_block_tokens=None, "
-    "rate=None)\n--\n\n"
+    "rate=None, host_loop=None)\n--\n\n"
     "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
     "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
     "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
@@ -1241,7 +1256,10 @@ PyMethodDef estimate_method{
     "`llmcost estimate --kv-block-tokens` (docs/paged-kv-blocks.md); a whole number from 1 to 65,536; None: the engine's "
     "own (tables/engines.csv). rate=R prices Poisson arrivals of R requests/s for the whole deployment (excludes batch= "
     "and saturate=), as `llmcost estimate --rate`: a rate the deployment does not sustain is refused stating the most it "
-    "sustains. Returns an Estimate with the fields of "
+    "sustains. host_loop='v0': your launch runs vLLM's V0 LLMEngine loop (vLLM <= 0.6, VLLM_USE_V1=0), each scheduler "
+    "pass's host time a0 + a1 (tp - 1) + h n priced (docs/vllm-v0-host-loop.md), as `llmcost estimate --host-loop v0`; "
+    "refused (InvalidInput) off vLLM and for a profile without V0 pass figures (only vLLM on Hopper's are fitted); "
+    "None: the engine's own loop. Returns an Estimate with the fields of "
     "`llmcost estimate --format json`."};
 
 // ---- sweeps --------------------------------------------------------------------------------------
@@ -1311,14 +1329,18 @@ speculative_decoding head_speculation_arg(const model& m, py::handle acceptance,
 /// kv_memory_fraction= the f of its KV pool rule (the reference engine's where no engine is named).
 /// Empty when neither is given: the sweep's reference engine.
 /// eager_prompt= ('overlap', 'serial', '0'; `eager_prompt_arg`) states how each engine's prompt steps launch, and
-/// kv_block_tokens= each engine's paged KV block (`kv_block_tokens_arg`, as `llmcost frontier|plan --kv-block-tokens`).
+/// kv_block_tokens= each engine's paged KV block (`kv_block_tokens_arg`, as `llmcost frontier|plan --kv-block-tokens`),
+/// host_loop='v0' each engine's V0 loop (`host_loop_arg`: every GPU's engine must be vLLM with V0 pass figures; the
+/// tool's frontier and plan take no --host-loop, its estimate/kv/simulate/spec/disagg do).
 std::vector<engine_profile> engines_arg(py::handle engine, py::handle kv_memory_fraction, py::handle kv_block_tokens,
-                                        const std::vector<hardware>& gpus, py::handle eager_prompt) {
+                                        const std::vector<hardware>& gpus, py::handle eager_prompt, py::handle host_loop) {
     std::vector<engine_profile> engines;
     const std::optional<prompt_launch_mode> p = eager_prompt_arg(eager_prompt);
-    if (engine.is_none() && kv_memory_fraction.is_none() && kv_block_tokens.is_none() && !p) return engines;
+    if (engine.is_none() && kv_memory_fraction.is_none() && kv_block_tokens.is_none() && !p && host_loop.is_none())
+        return engines;
     for (const hardware& h : gpus) {
-        engines.push_back(kv_block_tokens_arg(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction), kv_block_tokens));
+        engines.push_back(host_loop_arg(
+            kv_block_tokens_arg(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction), kv_block_tokens), host_loop));
         if (p) engines.back().overheads.prompt_launch = *p;
     }
     return engines;
@@ -1350,10 +1372,10 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
                                 py::handle drafter, py::handle engine, py::handle kv_memory_fraction,
                                 py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt,
                                 py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-    py::handle kv_block_tokens) {
+    py::handle kv_block_tokens, py::handle host_loop) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, g.gpus, eager_prompt), g.gpus.size(), gemm_table,
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, g.gpus, eager_prompt, host_loop), g.gpus.size(), gemm_table,
                                   clock_MHz, quick_reduce);
     g.engines = std::move(run.engines);
     g.projection_table = run.table;
@@ -1502,10 +1524,10 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
                 py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
                 py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                 py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-    py::handle kv_block_tokens) {
+    py::handle kv_block_tokens, py::handle host_loop) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, g.gpus, eager_prompt), g.gpus.size(), gemm_table,
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, g.gpus, eager_prompt, host_loop), g.gpus.size(), gemm_table,
                                   clock_MHz, quick_reduce);
     g.engines = std::move(run.engines);
     g.projection_table = run.table;
@@ -1541,7 +1563,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
                   py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
                   py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                   py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-    py::handle kv_block_tokens) {
+    py::handle kv_block_tokens, py::handle host_loop) {
     const llmcost::model m = model_arg(model);
     const double per_s = number(rate, "rate");
     require_rate_bound(rate, per_s);
@@ -1569,7 +1591,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
     if (flag(colocated_only, "colocated_only")) o.prefill_batches.clear();
     o.speculation = head_speculation_arg(m, acceptance, draft_tokens, drafter);
     for (const py::object& h : items(hardware)) o.gpus.push_back(hardware_arg(h));
-    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, o.gpus, eager_prompt), o.gpus.size(), gemm_table,
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, o.gpus, eager_prompt, host_loop), o.gpus.size(), gemm_table,
                                   clock_MHz, quick_reduce);
     o.engines = std::move(run.engines);
     o.projection_table = run.table;
@@ -1787,7 +1809,7 @@ PYBIND11_MODULE(_core, m) {
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
-          "eager_prompt"_a = py::none(), "kv_block_tokens"_a = py::none(),
+          "eager_prompt"_a = py::none(), "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(),
           "KV footprint of `batch` sequences of `context` tokens, and where it spills (HBM → DRAM → NVMe): "
           "`llmcost kv`. engine='trtllm', 'vllm' or 'sglang': the KV pool by that engine's rule for the GPU's "
           "architecture; None: the reference engine's. kv_memory_fraction=f: your launch's KV memory fraction, "
@@ -1795,7 +1817,9 @@ PYBIND11_MODULE(_core, m) {
           "excluded_modules= and kept_format= as estimate takes them (their bytes beside the weights, the KV pool "
           "smaller by the engine's rule), as `llmcost kv --excluded-modules … --kept-format …`. eager_prompt= other "
           "than None is refused (InvalidInput, as `llmcost kv --eager-prompt`): kv prices memory, not a step. kv_block_tokens=B "
-          "as estimate takes it (the paged KV block each sequence holds whole), as `llmcost kv --kv-block-tokens`.");
+          "as estimate takes it (the paged KV block each sequence holds whole), as `llmcost kv --kv-block-tokens`. "
+          "host_loop='v0' as estimate takes it (checked, as `llmcost kv --host-loop v0`; kv prices memory, so it moves "
+          "no figure).");
     m.def("simulate", &python::simulate, "model"_a, "hardware"_a, py::kw_only(), "rate"_a = py::none(),
           "concurrency"_a = py::none(), "arrivals"_a = "poisson", "cv"_a = 1.0, "input_dist"_a = "1000",
           "output_dist"_a = "200", "trace"_a = py::none(), "requests"_a = 1000, "seed"_a = 1, "max_batch"_a = 0.0,
@@ -1806,6 +1830,7 @@ PYBIND11_MODULE(_core, m) {
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
           "quick_reduce"_a = py::none(), "ignore_max_position"_a = false, "kv_block_tokens"_a = py::none(),
+          "host_loop"_a = py::none(),
           "Simulate the engine request by request (continuous batching, every step priced by the library's "
           "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`. "
           "engine='trtllm', 'vllm' or 'sglang' prices every step with that engine's profile for the GPU's "
@@ -1820,7 +1845,8 @@ PYBIND11_MODULE(_core, m) {
           "kept_format= and eager_prompt= as estimate takes them (every step priced with them), as `llmcost simulate "
           "--excluded-modules … --kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= as estimate takes "
           "them, as `llmcost simulate --gemm-table … --clock … --quick-reduce …`. kv_block_tokens=B as estimate takes it, as "
-          "`llmcost simulate --kv-block-tokens`.");
+          "`llmcost simulate --kv-block-tokens`. host_loop='v0' as estimate takes it (the host pass paid once a scheduler "
+          "pass), as `llmcost simulate --host-loop v0`.");
     // The tool's defaults (`llmcost spec` with no --input, --output, --batch, --acceptance, --draft-tokens, --drafter)
     m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a = speculation_defaults::input,
           "output"_a = speculation_defaults::output, "batch"_a = speculation_defaults::batch,
@@ -1830,7 +1856,7 @@ PYBIND11_MODULE(_core, m) {
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
+          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(),
           "Speculative decoding with `drafter` ('eagle', 'mtp', or a catalog model): tokens per pass, speedup, "
           "and the least acceptance that reaches `target` tokens/s per user: `llmcost spec`. engine= and "
           "kv_memory_fraction= as estimate takes them (a draft model runs on the same engine), as `llmcost spec "
@@ -1841,7 +1867,8 @@ PYBIND11_MODULE(_core, m) {
           "--kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= as estimate takes them, the GEMM "
           "table the target's only (a draft model's projections are priced by the size curve), as `llmcost spec "
           "--gemm-table … --clock … --quick-reduce …`. kv_block_tokens=B as estimate takes it (the draft model's engine "
-          "too), as `llmcost spec --kv-block-tokens`.");
+          "too), as `llmcost spec --kv-block-tokens`. host_loop='v0' as estimate takes it (the draft model's engine too), "
+          "as `llmcost spec --host-loop v0`.");
     m.def("disagg", &python::disagg, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "ttft"_a, "tpot"_a,
           "every_token"_a = false, "path"_a = "scale-out", "chunk"_a = opts.limits.prefill_chunk.value(),
           "decode_hardware"_a = py::none(), "decode_tp"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp,
@@ -1850,7 +1877,7 @@ PYBIND11_MODULE(_core, m) {
           "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
           "excluded_modules"_a = py::none(), "kept_format"_a = py::none(), "eager_prompt"_a = py::none(),
           "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(), "quick_reduce"_a = py::none(),
-          "kv_block_tokens"_a = py::none(),
+          "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(),
           "Colocated against disaggregated serving under TTFT/TPOT targets (s): KV transfer, prefill stall, P:D "
           "ratio and goodput: `llmcost disagg`. engine= and kv_memory_fraction= as estimate takes them, for both "
           "pools (the decode pool on its own GPU's profile), as `llmcost disagg --engine … --kv-memory-fraction …`. "
@@ -1862,7 +1889,8 @@ PYBIND11_MODULE(_core, m) {
           "`llmcost disagg --excluded-modules … --kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= "
           "as estimate takes them, for both pools (a GEMM table must fit each pool's GPU and TP degree), as `llmcost "
           "disagg --gemm-table … --clock … --quick-reduce …`. kv_block_tokens=B as estimate takes it, for both pools, "
-          "as `llmcost disagg --kv-block-tokens`.");
+          "as `llmcost disagg --kv-block-tokens`. host_loop='v0' as estimate takes it, for both pools, as `llmcost "
+          "disagg --host-loop v0`.");
 
     // ---- sweeps
     py::class_<sweep_py, std::shared_ptr<sweep_py>> sw(m, "SweepResult",
@@ -1960,7 +1988,7 @@ PYBIND11_MODULE(_core, m) {
           "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
+          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(),
           "Price a grid in one pass (llmcost::plan::sweep): GPUs × formats (weights × kv, or the (weights, kv) "
           "pairs of `formats`) × layouts (tp × pp × ep × dp) × "
           "modes (disaggregated False/True) × input × output × batch, each a value or a list (batch may be a NumPy "
@@ -1978,7 +2006,9 @@ PYBIND11_MODULE(_core, m) {
           "does not run on, is kept with status invalid_deployment (frontier likewise; plan keeps its tp-1 layouts, "
           "priced without the switch); an engine without QuickReduce's curve is refused. "
           "kv_block_tokens=B: the paged KV block of every GPU's engine (the reference engine's where none is named), as "
-          "estimate takes it (frontier and plan likewise, as `llmcost frontier|plan --kv-block-tokens`).");
+          "estimate takes it (frontier and plan likewise, as `llmcost frontier|plan --kv-block-tokens`). host_loop='v0' as "
+          "estimate takes it, on every GPU's engine (each must be vLLM with V0 pass figures; frontier and plan likewise; "
+          "`llmcost frontier|plan` take no --host-loop).");
     sw.def("frontier",
            [](const sweep_py& s, py::handle ttft, py::handle tpot, py::handle shape, py::handle disaggregated) {
                plan::frontier_options o{};
@@ -2001,9 +2031,9 @@ PYBIND11_MODULE(_core, m) {
           "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
+          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(),
           "The configurations worth running for one request shape (prefix_hit, speculation with draft_tokens, "
-          "acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, gemm_table=, clock_MHz= and quick_reduce=, as `sweep` "
+          "acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, host_loop=, gemm_table=, clock_MHz= and quick_reduce=, as `sweep` "
           "takes them; nothing priceable at all, every layout breaking a rule: the library's refusal): a sweep over GPUs, "
           "formats, layouts and "
           "batches (batch=None: the library's batch ladder, up to max_batch) reduced to its frontier under the TTFT/TPOT targets, "
@@ -2017,8 +2047,9 @@ PYBIND11_MODULE(_core, m) {
           "engine"_a = py::none(), "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(),
           "kept_format"_a = py::none(), "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(),
           "clock_MHz"_a = py::none(), "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
+          "host_loop"_a = py::none(),
           "The cheapest fleet for `rate` requests/s of the `mix` [(input, output, share), …] (prefix_hit, "
-          "speculation with draft_tokens, acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, gemm_table=, clock_MHz= "
+          "speculation with draft_tokens, acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, host_loop=, gemm_table=, clock_MHz= "
           "and quick_reduce=, as `sweep` takes them: every GPU type named must run the engine) under the TTFT/TPOT "
           "targets, among the GPU types `hardware`, formats, layouts and serving modes (llmcost::plan::cheapest_fleet, "
           "as `llmcost plan`): best, options (one per GPU type and mode, cheapest first), skipped, points. Under "

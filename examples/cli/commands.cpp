@@ -180,17 +180,7 @@ deployment build(const deployment_options& o) {
     if (!o.engine.empty()) d.engine = engine_named_for(o.engine, d.hw);
     if (o.kv_memory_fraction > 0) d.engine = with_kv_memory_fraction(d.engine, o.kv_memory_fraction);  // the launch's flag
     if (o.kv_block_tokens > 0) d.engine = with_kv_block_tokens(d.engine, o.kv_block_tokens);  // the launch's block size
-    if (o.host_loop == "v0") {  // the launch's engine loop: vLLM V0 pays each scheduler pass on the host
-        require_word(d.engine.kind == engine_kind::vllm, d.engine.name, "--engine", to_string(d.engine.kind),
-                     v0_loop_rule);
-        const engine_overheads& h = d.engine.overheads;
-        require_word(h.v0_pass.value() + h.v0_pass_rank.value() + h.v0_pass_sequence.value() > 0.0, d.engine.name,
-                     "--host-loop", "v0",
-                     "this profile has no V0 scheduler-pass figures (v0_pass_us, v0_pass_rank_us, v0_pass_sequence_us "
-                     "in tables/engines.csv: only vLLM on Hopper's are fitted; docs/vllm-v0-host-loop.md), so the "
-                     "V0 loop would price as V1");
-        d.engine.overheads.v0_loop = true;
-    }
+    if (o.host_loop == "v0") d.engine = with_v0_loop(d.engine, "--engine", "--host-loop");  // vLLM V0's host passes
     if (const std::optional<prompt_launch_mode> p = eager_prompt_of(o.checkpoint)) d.engine.overheads.prompt_launch = *p;
     if (!o.gemm_table.empty()) d.gemm.table = gemm_table_named(o.gemm_table);
     if (o.quick_reduce == "int4") d.engine = with_quick_reduce(d.engine, d.layout.tp, d.engine.name, "--quick-reduce");

@@ -1679,3 +1679,91 @@ def test_frontier_and_plan_price_with_the_engine():
     assert vllm.best is not None and plain.best is not None
     assert vllm.best["tpot_s"] != plain.best["tpot_s"]
     assert llmcost.plan("Llama-3.1-8B", ["H100"], engine="vllm", kv_memory_fraction=0.9, **p).to_dict() == vllm.to_dict()
+
+
+# ---- host_loop= (vLLM's V0 LLMEngine loop), as the tool's --host-loop v0 -----------------------------------------
+
+def v0_figures_us():
+    """vLLM on Hopper's fitted V0 pass figures a0, a1, h (µs) as tables/engines.csv holds them."""
+    with open(SOURCE / "tables" / "engines.csv", newline="") as f:
+        row = next(r for r in csv.DictReader(f) if r["name"] == "vLLM on Hopper")
+    return float(row["v0_pass_us"]), float(row["v0_pass_rank_us"]), float(row["v0_pass_sequence_us"])
+
+
+def test_host_loop_v0_adds_the_pass_to_every_step_by_hand():
+    # vLLM V0 pays its scheduler pass t_host = a0 + a1 (tp - 1) + h n on the host every step, serial with the GPU, n
+    # the sequences the step schedules (docs/vllm-v0-host-loop.md); at TP1 the a1 term is 0. tables/engines.csv:
+    # a0 = 934.3, h = 72.33 µs. A fixed batch of n opens with one prompt step of its n prompts, so its TTFT grows by
+    # a0 + h n: n = 1, 1,006.63 µs; n = 16, 934.3 + 1,157.28 = 2,091.58 µs. At batch 1 each decode step schedules the
+    # one sequence, so the TPOT grows by a0 + h = 1,006.63 µs too.
+    a0, _, h = v0_figures_us()
+    base = dict(input=128, output=128, engine="vllm")
+    for n in (1, 16):
+        v1 = llmcost.estimate("Llama-3.1-8B", "H100", batch=n, **base)
+        v0 = llmcost.estimate("Llama-3.1-8B", "H100", batch=n, host_loop="v0", **base)
+        assert v0.ttft_s - v1.ttft_s == pytest.approx((a0 + h * n) * 1e-6, rel=1e-9), n
+        if n == 1:
+            assert v0.tpot_s - v1.tpot_s == pytest.approx((a0 + h) * 1e-6, rel=1e-9)
+        else:  # a steady decode step of 16 also schedules its share of the next prompts: at least the 16 sequences
+            assert v0.tpot_s - v1.tpot_s >= (a0 + h * n) * 1e-6 * (1 - 1e-9)
+    # None is the engine's own loop (V1 for vllm): the same as not saying it.
+    assert llmcost.estimate("Llama-3.1-8B", "H100", batch=4, host_loop=None, **base).tpot_s == \
+        llmcost.estimate("Llama-3.1-8B", "H100", batch=4, **base).tpot_s
+
+
+def test_host_loop_v0_at_tp2_adds_a1_by_hand():
+    # TP2, a fixed batch of 8: its prompt step pays a0 + a1 + 8 h = 934.3 + 349.1 + 578.64 = 1,862.04 µs.
+    a0, a1, h = v0_figures_us()
+    base = dict(input=128, output=128, engine="vllm", tp=2, batch=8)
+    v1 = llmcost.estimate("Llama-3.1-8B", "H100", **base)
+    v0 = llmcost.estimate("Llama-3.1-8B", "H100", host_loop="v0", **base)
+    assert v0.ttft_s - v1.ttft_s == pytest.approx((a0 + a1 + 8 * h) * 1e-6, rel=1e-9)
+
+
+def test_host_loop_refusals_name_the_field_and_the_word():
+    base = dict(input=128, output=128, batch=1)
+    # Another engine (or none: the reference engine): only vLLM runs the V0 loop, naming engine and its word.
+    for engine, word in (("trtllm", "trtllm"), ("sglang", "sglang"), (None, "reference")):
+        with pytest.raises(llmcost.InvalidInput, match="only vLLM runs the V0 LLMEngine loop") as e:
+            llmcost.estimate("Llama-3.1-8B", "H100", engine=engine, host_loop="v0", **base)
+        assert e.value.field == "engine" and word in str(e.value), engine
+    # A vLLM profile with no V0 pass figures (CDNA3's): refused, not priced as V1, naming host_loop = v0.
+    with pytest.raises(llmcost.InvalidInput, match="host_loop = v0: this profile has no V0 scheduler-pass figures") as e:
+        llmcost.estimate("Llama-3.1-8B", "MI300X", engine="vllm", host_loop="v0", **base)
+    assert e.value.field == "host_loop"
+    # A word the tool does not take (--host-loop takes v0 only).
+    for bad in ("v1", "V0", "none", ""):
+        with pytest.raises(llmcost.InvalidInput, match="one of 'v0'") as e:
+            llmcost.estimate("Llama-3.1-8B", "H100", engine="vllm", host_loop=bad, **base)
+        assert e.value.field == "host_loop", bad
+
+
+def test_host_loop_on_every_deployment_surface():
+    # host_loop= reaches every function that takes engine= (`deployment_of` / `engines_arg`): 'v0' on vLLM Hopper
+    # prices, and on TensorRT-LLM it is refused by the library's rule naming engine, on each.
+    calls = {
+        "estimate": lambda e: llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1, engine=e,
+                                               host_loop="v0"),
+        "kv": lambda e: llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine=e, host_loop="v0"),
+        "simulate": lambda e: llmcost.simulate("Llama-3.1-8B", "H100", rate=1, requests=5, engine=e, host_loop="v0"),
+        "spec": lambda e: llmcost.spec("Llama-3.1-8B", "H100", engine=e, host_loop="v0"),
+        "disagg": lambda e: llmcost.disagg("Llama-3.1-8B", "H100", input=1000, output=200, ttft=2, tpot=0.05, engine=e,
+                                           host_loop="v0"),
+        "sweep": lambda e: llmcost.sweep("Llama-3.1-8B", "H100", input=[1000], output=[1000], batch=[1], engine=e,
+                                         host_loop="v0"),
+        "frontier": lambda e: llmcost.frontier("Llama-3.1-8B", "H100", input=1000, output=200, ttft=2, tpot=0.05, tp=[1],
+                                               engine=e, host_loop="v0"),
+        "plan": lambda e: llmcost.plan("Llama-3.1-8B", ["H100"], rate=1, mix=[(1000, 200, 1)], ttft=2, tpot=0.05,
+                                       engine=e, host_loop="v0"),
+    }
+    for name, call in calls.items():
+        assert call("vllm") is not None, name
+        with pytest.raises(llmcost.InvalidInput, match="only vLLM runs the V0 LLMEngine loop") as e:
+            call("trtllm")
+        assert e.value.field == "engine", name
+    # The sweep prices the pass too: a decode step of 1 sequence at TP1, a0 + h longer than V1's.
+    a0, _, h = v0_figures_us()
+    grid = dict(input=[1000], output=[1000], batch=[1], engine="vllm")
+    v1 = llmcost.sweep("Llama-3.1-8B", "H100", **grid).tpot_s[0]
+    v0 = llmcost.sweep("Llama-3.1-8B", "H100", host_loop="v0", **grid).tpot_s[0]
+    assert v0 - v1 == pytest.approx((a0 + h) * 1e-6, rel=1e-9)

@@ -127,6 +127,31 @@ TEST_CASE("V0 host pass: the simulator pays it once a pass, before the pass's st
     CHECK(b.makespan - a.makespan == doctest::Approx(b.steps * 0.960e-3).epsilon(1e-6));
 }
 
+TEST_CASE("V0 host pass: under V0 multi-step (receive_interval 4) the simulator pays it once a pass, not once a step") {
+    // The run above with 6 output tokens and num_scheduler_steps S = 4 (the row's receive_interval): a prompt step
+    // (step 1, both first tokens) and 5 decode steps of 2 (steps 2-6). The scheduler passes, by the poll rule
+    // (idle, after a step that carried a prompt, or S decode steps since the last pass): step 1 (the engine idle),
+    // step 2 (after the prompt step) and step 6 (steps 2, 3, 4, 5 decoded since the pass at step 2) — 3 passes, not
+    // 6. Each schedules the 2 sequences: t_host = a0 + h · 2 = 800 + 160 = 960 µs, so the makespan grows by
+    // 3 × 960 = 2,880 µs; at receive_interval 1 it would be 6 × 960 = 5,760 µs.
+    plan::measurement x{.id = "S4", .check = true, .d = llama8b(1, true), .r = {.input = 100_tok, .output = 6_tok},
+                        .how = plan::scenario::fixed_batch, .batch = 2.0, .prompts = 2.0,
+                        .what = plan::metric::batch_latency_s, .value = 1.0, .source = "synthetic"};
+    x.prefill_alone = true;
+    x.receive_interval = 4.0;
+    plan::measurement off = x;
+    off.d = llama8b(1, false);
+    const sim::result a = plan::closed_loop_run(off), b = plan::closed_loop_run(x);
+    REQUIRE(a.steps == 6.0);  // 1 prompt step + 5 decode steps, as worked above
+    REQUIRE(b.steps == 6.0);
+    CHECK(b.makespan - a.makespan == doctest::Approx(3.0 * 0.960e-3).epsilon(1e-6));
+    // The same run polled every decode step pays it at each of its 6 steps.
+    plan::measurement every = x, every_off = off;
+    every.receive_interval = every_off.receive_interval = 1.0;
+    CHECK(plan::closed_loop_run(every).makespan - plan::closed_loop_run(every_off).makespan ==
+          doctest::Approx(6.0 * 0.960e-3).epsilon(1e-6));
+}
+
 TEST_CASE("V0 host pass: refusals name the field, the value and the rule") {
     engine_profile e = catalog::vllm_hopper;
     e.overheads.v0_pass = microseconds(-1.0);

@@ -1109,6 +1109,24 @@ struct engine_profile {
     return e;
 }
 
+/// `e` running vLLM's V0 LLMEngine loop (`engine_overheads::v0_loop`: each scheduler pass's host time
+/// a0 + a1 (tp - 1) + h n priced, docs/vllm-v0-host-loop.md), or refused naming the caller's fields: an engine
+/// other than vLLM (`engine_field` = its kind, `v0_loop_rule`), and a profile whose V0 pass figures are all 0
+/// (`host_loop_field` = v0: the loop would price as V1; only vLLM on Hopper's are fitted). The one way a launch's
+/// V0 loop reaches an engine: `llmcost --host-loop v0` and the Python keyword host_loop='v0'.
+[[nodiscard]] constexpr engine_profile with_v0_loop(engine_profile e, std::string_view engine_field,
+                                                    std::string_view host_loop_field) {
+    require_word(e.kind == engine_kind::vllm, e.name, engine_field, to_string(e.kind), v0_loop_rule);
+    const engine_overheads& h = e.overheads;
+    require_word(h.v0_pass.value() + h.v0_pass_rank.value() + h.v0_pass_sequence.value() > 0.0, e.name, host_loop_field,
+                 "v0",
+                 "this profile has no V0 scheduler-pass figures (v0_pass_us, v0_pass_rank_us, v0_pass_sequence_us "
+                 "in tables/engines.csv: only vLLM on Hopper's are fitted; docs/vllm-v0-host-loop.md), so the "
+                 "V0 loop would price as V1");
+    e.overheads.v0_loop = true;
+    return e;
+}
+
 /// How a refusal of the switch reads its value 1 (the message shows "`field` = 1"): the switch on, INT4, the way the
 /// user typed it (--quick-reduce int4, quick_reduce="int4", a row's int4).
 inline constexpr std::string_view quick_reduce_on = "(1: on, INT4) ";
