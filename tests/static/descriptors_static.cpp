@@ -52,6 +52,9 @@ static_assert(b300_hgx.scale_out.per_direction == 100_GBps);  // 800 Gb/s NIC
 // Without native FP4, FP4 operands run at the FP8 peak.
 static_assert(h100_sxm5.gpu.peak(compute_class::fp4) == h100_sxm5.gpu.dense.fp8);
 static_assert(b200_hgx.gpu.peak(compute_class::fp4) == 9000_TFLOPS);
+// B107: Blackwell Ultra's FP4 GEMMs run at the FP4 peak it sustains, 13,125 × 0.8702 on B300; FP8 keeps the datasheet's.
+static_assert(b300_hgx.gpu.peak(compute_class::fp4) == 13125_TFLOPS * 0.8702);
+static_assert(b300_hgx.gpu.peak(compute_class::fp8) == 4500_TFLOPS);
 static_assert(!rubin_vr200.gpu.supports(compute_class::bf16));
 // S30: the seed site multiplies GPU power by 1.3 × 1.2 = 1.56.
 static_assert(seed_site.power_multiplier() == 1.3 * 1.2);

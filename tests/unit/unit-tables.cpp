@@ -268,6 +268,27 @@ TEST_CASE("hardware table: the compute fractions' clock is optional, and refused
     CHECK(contains(msg, "must not be negative"));
 }
 
+TEST_CASE("hardware table: the FP4 sustained fraction is optional (1 without it), and refused outside (0, 1]") {
+    // A table from before the column loads, every GPU's FP4 GEMMs at the datasheet's peak.
+    const std::vector<hardware> old =
+        io::parse_hardware_csv(real_rows("hardware.csv").without("fp4_sustained_fraction").text(), "old-hw.csv");
+    REQUIRE_FALSE(old.empty());
+    for (const hardware& h : old) CHECK(h.gpu.efficiency.fp4_sustained == 1.0);
+    // The descriptor's rule lands on the column, with the value as typed.
+    for (const char* bad : {"0", "1.2"}) {
+        const std::string msg = message_of(
+            [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("fp4_sustained_fraction", bad).text(), "bad-hw.csv"); });
+        CHECK(contains(msg, "bad-hw.csv:3:"));
+        CHECK(contains(msg, "\"fp4_sustained_fraction\""));
+        CHECK(contains(msg, std::string("\"") + bad + "\""));
+        CHECK(contains(msg, "(0, 1]"));
+    }
+    const std::string negative = message_of(
+        [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("fp4_sustained_fraction", "-0.87").text(), "bad-hw.csv"); });
+    CHECK(contains(negative, "\"fp4_sustained_fraction\""));
+    CHECK(contains(negative, "must not be negative"));
+}
+
 TEST_CASE("hardware table: a negative bandwidth") {
     const std::string msg = message_of(
         [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("hbm_bandwidth_TBps", "-4.8").text(), "bad-hw.csv"); });

@@ -214,7 +214,12 @@ micro_row price(micro_row r) {
         const achievable_fractions curve = engine_curve ? dense_gemm_curve(e, kernels, f->compute) : e;
         const double fraction = curve.matmul_at(m, k, n);
         r.predicted = fraction * g.peak(f->compute).value() / scale;
+        // An FP4 peak the GPU sustains below its datasheet's (`accelerator::fp4_gemm_peak`) says so.
+        const bool sustained_fp4 = f->compute == compute_class::fp4 && g.dense.fp4.value() > 0 && e.fp4_sustained != 1.0;
         r.how = std::string(to_string(f->compute)) + " peak " + text::plain(g.peak(f->compute).value() / 1e12, 5) +
+                (sustained_fp4 ? " (datasheet " + text::plain(g.dense.fp4.value() / 1e12, 5) + " × sustained fraction " +
+                                     text::plain(e.fp4_sustained, 4) + ")"
+                               : std::string()) +
                 " TFLOP/s × matmul_at(m, k, n) " + text::plain(fraction, 4) + " (" +
                 (engine_curve ? std::string(trt->name) + (quant ? "'s FP4 curve with the quantization: "
                                                                  : "'s " + std::string(f->compute == compute_class::bf16 ? "BF16" : "FP4") +

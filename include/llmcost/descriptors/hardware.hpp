@@ -97,6 +97,11 @@ struct achievable_fractions {
     /// The engine clock, in MHz, the compute fractions (GEMM, attention) were measured at where the
     /// source pinned it (AMD's MLPerf hipBLASLt table: 1,700); 0: not stated, so no clock scales them.
     double compute_clock_MHz = 0.0;
+    /// The fraction of the datasheet dense FP4 peak the GPU's FP4 tensor units sustain on GEMMs, f ∈ (0, 1]: the
+    /// FP4 peak a GEMM runs at is P_fp4 · f (`accelerator::fp4_gemm_peak`), under the same size curve as the other
+    /// formats. 1: the datasheet's. Below 1 where a GPU's measured FP4 GEMMs fall short of its datasheet ratio to
+    /// B200 while its FP8, BF16 and HBM do not (Blackwell Ultra: a power-limited FP4 rate; docs/blackwell-ultra-fp4.md).
+    double fp4_sustained = 1.0;
 
     /// The fractions on a GPU whose engine clock is pinned at f MHz: e(f) = e(f₀) · f ÷ f₀ for the
     /// compute-bound fractions (GEMM e∞, fused attention), memory-bound ones unchanged — a kernel's
@@ -225,12 +230,17 @@ struct accelerator {
     watts_t idle_power;   ///< draw with nothing running
     achievable_fractions efficiency;
 
-    /// The dense peak that runs a matmul of compute class `c`. Without native FP4 units, FP4
-    /// operands are widened to FP8 (then BF16); without INT8 units, to BF16.
+    /// The FP4 peak a GEMM runs at: P_fp4 · f, the datasheet's dense FP4 peak × the fraction the GPU sustains
+    /// (`achievable_fractions::fp4_sustained`; B300 13,125 × 0.8702 = 11,421 TFLOP/s, from aiconfigurator's
+    /// TensorRT-LLM NVFP4 GEMM tables, B107). Zero where the GPU has no FP4 units.
+    [[nodiscard]] constexpr flops_per_second_t fp4_gemm_peak() const { return dense.fp4 * efficiency.fp4_sustained; }
+    /// The dense peak that runs a matmul of compute class `c`: the datasheet's, except FP4's, the rate the FP4
+    /// units sustain (`fp4_gemm_peak`). Without native FP4 units, FP4 operands are widened to FP8 (then BF16),
+    /// at their datasheet peaks; without INT8 units, to BF16.
     [[nodiscard]] constexpr flops_per_second_t peak(compute_class c) const {
         switch (c) {
             case compute_class::fp4:
-                if (dense.fp4.value() > 0) return dense.fp4;
+                if (dense.fp4.value() > 0) return fp4_gemm_peak();
                 [[fallthrough]];
             case compute_class::fp8:
                 if (dense.fp8.value() > 0) return dense.fp8;
@@ -294,6 +304,9 @@ struct accelerator {
         require(non_negative_finite(efficiency.kernel_overhead.value()) && efficiency.kernel_overhead.value() < 1e-3,
                 s, "efficiency.kernel_overhead (s)", efficiency.kernel_overhead.value(),
                 "a per-kernel overhead must be in [0, 1 ms)");
+        require(efficiency.fp4_sustained > 0.0 && efficiency.fp4_sustained <= 1.0, s, "efficiency.fp4_sustained",
+                efficiency.fp4_sustained,
+                "the fraction of the datasheet FP4 peak a GPU sustains on GEMMs must be in (0, 1] (1: the datasheet's)");
         require(non_negative_finite(efficiency.compute_clock_MHz), s, "efficiency.compute_clock_MHz",
                 efficiency.compute_clock_MHz, "must be zero (not stated) or a positive, finite clock");
     }

@@ -31,6 +31,8 @@ struct hardware_row {
         capex_usd_per_gpu;
     std::string_view status;
     double compute_clock_MHz;  ///< optional column: the clock the compute fractions hold at; 0: not stated
+    /// optional column: the fraction of the datasheet dense FP4 peak the GPU sustains on GEMMs; 1: the datasheet's
+    double fp4_sustained_fraction;
 };
 
 /// The typed descriptor of a table row. The scale-up figure counts both directions (vendor
@@ -53,7 +55,8 @@ struct hardware_row {
                                .matmul_half_dim = r.matmul_half_dim,
                                .attention = r.attention_efficiency,
                                .kernel_overhead = microseconds(r.kernel_overhead_us),
-                               .compute_clock_MHz = r.compute_clock_MHz}},
+                               .compute_clock_MHz = r.compute_clock_MHz,
+                               .fp4_sustained = r.fp4_sustained_fraction}},
         .scale_up = interconnect::from_bidirectional(r.scaleup_link,
                                              gigabytes_per_second(r.scaleup_GBps_bidirectional),
                                              microseconds(r.scaleup_latency_us)),

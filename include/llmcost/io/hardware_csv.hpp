@@ -138,7 +138,7 @@ private:
         if (field.starts_with("bandwidth")) return host ? "host_link_GBps_per_direction" : "storage_read_GBps_per_gpu";
     }
     // Accelerator and system fields: the descriptor name, up to the unit in parentheses.
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 20> by_field{{
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 21> by_field{{
         {"hbm_capacity", "hbm_capacity_GiB"},
         {"hbm_stacks", "hbm_stacks"},
         {"hbm_bandwidth", "hbm_bandwidth_TBps"},
@@ -154,6 +154,7 @@ private:
         {"efficiency.attention", "attention_efficiency"},
         {"efficiency.kernel_overhead", "kernel_overhead_us"},
         {"efficiency.compute_clock_MHz", "compute_clock_MHz"},
+        {"efficiency.fp4_sustained", "fp4_sustained_fraction"},
         {"scale_up_domain", "scaleup_domain_gpus"},
         {"gpus_per_node", "gpus_per_node"},
         {"transceivers_per_gpu", "transceivers_per_gpu"},
@@ -218,6 +219,9 @@ void check_part(const row_reader& r, const csv_table& table, std::string_view pa
     h.status = r.label("status");
     // Optional (tables before issue 15's AMD clocks lack it): the clock the compute fractions hold at.
     h.compute_clock_MHz = table.find_column("compute_clock_MHz") ? r.figure("compute_clock_MHz") : 0.0;
+    // Optional (tables before session 47 lack it): the fraction of the datasheet FP4 peak the GPU sustains on
+    // GEMMs; without the column, the datasheet's (1). Its rule (0 < f ≤ 1) is the descriptor's.
+    h.fp4_sustained_fraction = table.find_column("fp4_sustained_fraction") ? r.figure("fp4_sustained_fraction") : 1.0;
 
     const hardware hw = from_row(h);
     // Part by part first, so that a link's or a tier's rule lands on the right column; then the
