@@ -74,6 +74,16 @@ std::string shape_text(const request_shape& r) {
     return one(r.input, r.input_spread) + " → " + one(r.output, r.output_spread);
 }
 
+/// The row's "I → O": where its harness reports answers in other tokens (`output_token_ratio`, `output_token_offset`),
+/// O as reported and the engine's O_eng that llmcost priced ("179 → 299 reported → 240 engine tokens (ρ 1.243, k 1)").
+std::string shape_text(const plan::measurement& x) {
+    std::string t = shape_text(x.r);
+    if (x.answer_count.engine_own()) return t;
+    const plan::measurement e = plan::in_engine_tokens(x);
+    return t + " reported → " + whole(e.r.output.value()) + " engine tokens (ρ " + text::plain(x.answer_count.ratio, 4) +
+           ", k " + text::plain(x.answer_count.offset, 3) + ")";
+}
+
 // ---- statistics --------------------------------------------------------------------------------
 
 using validation::quantile;
@@ -511,17 +521,19 @@ std::string engine_text(const plan::measurement& x) {
     return "";
 }
 
-check_row evaluate(const plan::measurement& x) {
-    check_row c{.x = x, .predicted = 0, .ran = {}, .refused = {}};
+check_row evaluate(const plan::measurement& row) {
+    check_row c{.x = row, .predicted = 0, .ran = {}, .refused = {}};
     try {
-        c.predicted = plan::predict(x);
+        c.predicted = plan::predict(row);
     } catch (const invalid_input& e) {
         // An arrival rate the model's deployment cannot keep up with: the engine served it, the model
         // says the queue would grow without bound. No figure to compare; the row is listed apart.
-        if (x.how != plan::scenario::online) throw;
+        if (row.how != plan::scenario::online) throw;
         c.refused = e.what();
         return c;
     }
+    // what llmcost ran: the engine's answers (a row in a harness's reported tokens priced on them, `plan::predict`)
+    const plan::measurement x = plan::in_engine_tokens(row);
     switch (x.how) {
         case plan::scenario::offline: {
             if (plan::holds_prompts(x)) {  // simulated: the requests a replica runs, which the sizing batch decides
@@ -2817,7 +2829,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         s += "| " + x.id + " | " + std::string(x.d.m.name) + " | " + std::string(x.d.hw.name) + " | " +
              std::string(to_string(x.engine)) + " | " + layout_text(x.d.layout) + " | " + std::string(x.d.m.weights.name) + " / " +
              std::string(x.d.m.kv_cache.name) + " | " + std::string(to_string(x.how)) + " | " +
-             shape_text(x.r) + " | " + engine_text(x) + " | " + c.ran +
+             shape_text(x) + " | " + engine_text(x) + " | " + c.ran +
              " | " + metric_text(x.what) + " | " + value_text(x.what, x.value, 7) + " | " +
              value_text(x.what, c.predicted, 4) + " | " + text::signed_percent(error_of(c)) + " | [" +
              std::to_string(sources.number(x.source)) + "] |\n";
