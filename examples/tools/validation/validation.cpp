@@ -2205,8 +2205,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     for (const check_row& c : checks) {
         if (c.x.how != plan::scenario::online || c.x.what != plan::metric::ttft_s || !c.refused.empty()) continue;
         const seconds_t gap = plan::online_interarrival(c.x);
-        const serving_point s = plan::online_closed_form(c.x, plan::as_run(c.x)).point;
-        const double before = detail::step_in_flight_first_token(prepare_pass(plan::as_run(c.x)), c.x.r, s, gap).value();
+        const plan::measurement e = plan::in_engine_tokens(c.x);  // the engine's answers, as `plan::predict` prices them
+        const serving_point s = plan::online_closed_form(e, plan::as_run(e)).point;
+        const double before = detail::step_in_flight_first_token(prepare_pass(plan::as_run(e)), e.r, s, gap).value();
         for (const std::string& key : {std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x),
                                        std::string(to_string(c.x.engine)) + " | all"}) {
             auto* it = group_named(online, key);
@@ -2259,15 +2260,19 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         const double measured_e2e = t->x.value + n * c.x.value;
         const double lambda = 1.0 / plan::online_interarrival(c.x).value();
         const double b = std::max(1.0, lambda * measured_e2e);  // Little's law on the measured figures
-        const serving_point at_b = serve_at_batch(plan::as_run(c.x), c.x.r, b);
+        // priced on the engine's answers (a row in a harness's reported tokens: `plan::in_engine_tokens`), its TPOT
+        // reported as the row counts (`plan::in_reported_tokens`), as `plan::predict` does
+        const plan::measurement e = plan::in_engine_tokens(c.x);
+        const double tpot_at_b = plan::in_reported_tokens(plan::metric::tpot_s, c.x.r.output, c.x.answer_count,
+                                                          serve_at_batch(plan::as_run(e), e.r, b).tpot.value());
         // llmcost's concurrency at the rate: the simulated run's where the row's scheduler holds prompts.
-        const double at_rate = plan::holds_prompts(c.x) ? plan::online_run(c.x).concurrency
-                                                        : plan::online_closed_form(c.x, plan::as_run(c.x)).point.batch;
+        const double at_rate = plan::holds_prompts(e) ? plan::online_run(e).concurrency
+                                                      : plan::online_closed_form(e, plan::as_run(e)).point.batch;
         const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x);
         auto* it = group_named(held, key);
         it->ratio.push_back(b / at_rate);
         it->at_rate.push_back(error_of(c));
-        it->at_measured.push_back(plan::relative_error(c.x, at_b.tpot.value()));
+        it->at_measured.push_back(plan::relative_error(c.x, tpot_at_b));
         it->wait_steps.push_back(t->x.value / c.x.value);
     }
     sort_by_key(held);
@@ -2315,8 +2320,10 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         if (c.x.how != plan::scenario::online || !plan::holds_prompts(c.x) || !c.refused.empty()) continue;
         double closed = 0;
         try {
-            const serving_point p = plan::online_closed_form(c.x, plan::as_run(c.x)).point;
-            closed = c.x.what == plan::metric::ttft_s ? p.ttft.value() : p.tpot.value();
+            const plan::measurement e = plan::in_engine_tokens(c.x);  // the engine's answers, reported as the row counts
+            const serving_point p = plan::online_closed_form(e, plan::as_run(e)).point;
+            closed = plan::in_reported_tokens(c.x.what, c.x.r.output, c.x.answer_count,
+                                              c.x.what == plan::metric::ttft_s ? p.ttft.value() : p.tpot.value());
         } catch (const invalid_input&) {
             continue;  // beyond the closed form's capacity: no "before" figure
         }
