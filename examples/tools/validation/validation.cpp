@@ -75,6 +75,16 @@ std::string shape_text(const request_shape& r) {
     return one(r.input, r.input_spread) + " → " + one(r.output, r.output_spread);
 }
 
+/// The row's "I → O": where its harness reports answers in other tokens (`output_token_ratio`, `output_token_offset`),
+/// O as reported and the engine's O_eng that llmcost priced ("179 → 299 reported → 240 engine tokens (ρ 1.243, k 1)").
+std::string shape_text(const plan::measurement& x) {
+    std::string t = shape_text(x.r);
+    if (x.answer_count.engine_own()) return t;
+    const plan::measurement e = plan::in_engine_tokens(x);
+    return t + " reported → " + whole(e.r.output.value()) + " engine tokens (ρ " + text::plain(x.answer_count.ratio, 4) +
+           ", k " + text::plain(x.answer_count.offset, 3) + ")";
+}
+
 // ---- statistics --------------------------------------------------------------------------------
 
 using validation::quantile;
@@ -517,17 +527,19 @@ std::string engine_text(const plan::measurement& x) {
     return "";
 }
 
-check_row evaluate(const plan::measurement& x) {
-    check_row c{.x = x, .predicted = 0, .ran = {}, .refused = {}};
+check_row evaluate(const plan::measurement& row) {
+    check_row c{.x = row, .predicted = 0, .ran = {}, .refused = {}};
     try {
-        c.predicted = plan::predict(x);
+        c.predicted = plan::predict(row);
     } catch (const invalid_input& e) {
         // An arrival rate the model's deployment cannot keep up with: the engine served it, the model
         // says the queue would grow without bound. No figure to compare; the row is listed apart.
-        if (x.how != plan::scenario::online) throw;
+        if (row.how != plan::scenario::online) throw;
         c.refused = e.what();
         return c;
     }
+    // what llmcost ran: the engine's answers (a row in a harness's reported tokens priced on them, `plan::predict`)
+    const plan::measurement x = plan::in_engine_tokens(row);
     switch (x.how) {
         case plan::scenario::offline: {
             if (plan::holds_prompts(x)) {  // simulated: the requests a replica runs, which the sizing batch decides
@@ -2247,8 +2259,9 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     for (const check_row& c : checks) {
         if (c.x.how != plan::scenario::online || c.x.what != plan::metric::ttft_s || !c.refused.empty()) continue;
         const seconds_t gap = plan::online_interarrival(c.x);
-        const serving_point s = plan::online_closed_form(c.x, plan::as_run(c.x)).point;
-        const double before = detail::step_in_flight_first_token(prepare_pass(plan::as_run(c.x)), c.x.r, s, gap).value();
+        const plan::measurement e = plan::in_engine_tokens(c.x);  // the engine's answers, as `plan::predict` prices them
+        const serving_point s = plan::online_closed_form(e, plan::as_run(e)).point;
+        const double before = detail::step_in_flight_first_token(prepare_pass(plan::as_run(e)), e.r, s, gap).value();
         for (const std::string& key : {std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x),
                                        std::string(to_string(c.x.engine)) + " | all"}) {
             auto* it = group_named(online, key);
@@ -2301,15 +2314,19 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         const double measured_e2e = t->x.value + n * c.x.value;
         const double lambda = 1.0 / plan::online_interarrival(c.x).value();
         const double b = std::max(1.0, lambda * measured_e2e);  // Little's law on the measured figures
-        const serving_point at_b = serve_at_batch(plan::as_run(c.x), c.x.r, b);
+        // priced on the engine's answers (a row in a harness's reported tokens: `plan::in_engine_tokens`), its TPOT
+        // reported as the row counts (`plan::in_reported_tokens`), as `plan::predict` does
+        const plan::measurement e = plan::in_engine_tokens(c.x);
+        const double tpot_at_b = plan::in_reported_tokens(plan::metric::tpot_s, c.x.r.output, c.x.answer_count,
+                                                          serve_at_batch(plan::as_run(e), e.r, b).tpot.value());
         // llmcost's concurrency at the rate: the simulated run's where the row's scheduler holds prompts.
-        const double at_rate = plan::holds_prompts(c.x) ? plan::online_run(c.x).concurrency
-                                                        : plan::online_closed_form(c.x, plan::as_run(c.x)).point.batch;
+        const double at_rate = plan::holds_prompts(e) ? plan::online_run(e).concurrency
+                                                      : plan::online_closed_form(e, plan::as_run(e)).point.batch;
         const std::string key = std::string(to_string(c.x.engine)) + " | " + gpu_family(c.x);
         auto* it = group_named(held, key);
         it->ratio.push_back(b / at_rate);
         it->at_rate.push_back(error_of(c));
-        it->at_measured.push_back(plan::relative_error(c.x, at_b.tpot.value()));
+        it->at_measured.push_back(plan::relative_error(c.x, tpot_at_b));
         it->wait_steps.push_back(t->x.value / c.x.value);
     }
     sort_by_key(held);
@@ -2357,8 +2374,10 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         if (c.x.how != plan::scenario::online || !plan::holds_prompts(c.x) || !c.refused.empty()) continue;
         double closed = 0;
         try {
-            const serving_point p = plan::online_closed_form(c.x, plan::as_run(c.x)).point;
-            closed = c.x.what == plan::metric::ttft_s ? p.ttft.value() : p.tpot.value();
+            const plan::measurement e = plan::in_engine_tokens(c.x);  // the engine's answers, reported as the row counts
+            const serving_point p = plan::online_closed_form(e, plan::as_run(e)).point;
+            closed = plan::in_reported_tokens(c.x.what, c.x.r.output, c.x.answer_count,
+                                              c.x.what == plan::metric::ttft_s ? p.ttft.value() : p.tpot.value());
         } catch (const invalid_input&) {
             continue;  // beyond the closed form's capacity: no "before" figure
         }
@@ -2878,7 +2897,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
         s += "| " + x.id + " | " + std::string(x.d.m.name) + " | " + std::string(x.d.hw.name) + " | " +
              std::string(to_string(x.engine)) + " | " + layout_text(x.d.layout) + " | " + std::string(x.d.m.weights.name) + " / " +
              std::string(x.d.m.kv_cache.name) + " | " + std::string(to_string(x.how)) + " | " +
-             shape_text(x.r) + " | " + engine_text(x) + " | " + c.ran +
+             shape_text(x) + " | " + engine_text(x) + " | " + c.ran +
              " | " + metric_text(x.what) + " | " + value_text(x.what, x.value, 7) + " | " +
              value_text(x.what, c.predicted, 4) + " | " + text::signed_percent(error_of(c)) + " | [" +
              std::to_string(sources.number(x.source)) + "] |\n";

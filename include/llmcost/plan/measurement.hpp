@@ -144,6 +144,43 @@ inline constexpr std::array all_engines{serving_engine::trtllm, serving_engine::
 inline constexpr std::array all_metrics{metric::output_tokens_per_s, metric::ttft_s, metric::tpot_s,
                                         metric::batch_latency_s};
 
+/// How a run's harness counts the answer tokens it reports (a row's `output_tokens` O, its tok/s and its TPOT) against
+/// the tokens the engine generated: the harness re-tokenises each answer with another tokenizer, ρ of its tokens per
+/// engine token for the same text, and puts k tokens (a start token) in front, so O = ρ · O_eng + k (Krai's MLPerf
+/// v5.1 Llama-3.1 runs report Llama-2 tokens, BOS first: docs/krai-token-unit.md). ρ 1 and k 0: the engine's own count.
+struct output_count {
+    double ratio = 1;   ///< ρ: reported tokens per engine token for the same text (finite, > 0)
+    double offset = 0;  ///< k: tokens the harness adds to each reported answer (0 ≤ k < O)
+    [[nodiscard]] constexpr bool engine_own() const { return ratio == 1.0 && offset == 0.0; }
+};
+/// The rule of a row's reported answer count (`output_count`: `measurement::validate`, the measurements loader).
+inline constexpr std::string_view output_count_rule =
+    "a reported answer count is O = ratio x engine tokens + offset: output_token_ratio finite and > 0 (empty = 1), "
+    "output_token_offset from 0 to below output_tokens (empty = 0), and the engine's answer (O - offset) / ratio at "
+    "least one token";
+
+/// O_eng = (O − k) ÷ ρ: the tokens the engine generated for an answer its harness reports as O tokens (`output_count`).
+[[nodiscard]] constexpr tokens_t engine_output_tokens(tokens_t reported, const output_count& c) {
+    return tokens((reported.value() - c.offset) / c.ratio);
+}
+
+/// A figure priced on the engine's answers (O_eng = `engine_output_tokens` tokens each) in the unit the row reports
+/// (O tokens each). tok/s: the same requests per second counted in reported tokens, tok/s × O ÷ O_eng. TPOT: LoadGen's
+/// per-request (latency − first token) ÷ (n − 1), n the reported count (mlcommons/inference @b66003e
+/// loadgen/logging.cc l.475–476), so the same decode time over O − 1, TPOT × (O_eng − 1) ÷ (O − 1). TTFT and a
+/// batch's latency: times, unchanged. The engine's own count (ρ 1, k 0): the figure as it is.
+[[nodiscard]] constexpr double in_reported_tokens(metric m, tokens_t reported, const output_count& c, double engine_figure) {
+    if (c.engine_own()) return engine_figure;
+    const double o = reported.value(), o_eng = engine_output_tokens(reported, c).value();
+    switch (m) {
+        case metric::output_tokens_per_s: return engine_figure * o / o_eng;
+        case metric::tpot_s: return engine_figure * (o_eng - 1.0) / (o - 1.0);
+        case metric::ttft_s:
+        case metric::batch_latency_s: return engine_figure;
+    }
+    return engine_figure;
+}
+
 struct measurement {
     std::string id;
     bool check = true;  ///< a check row, never used to fit; false: a calibration row
@@ -265,6 +302,10 @@ struct measurement {
     /// launch flags and client; docs/first-use-build.md): read by its simulated closed loop only (`closed_loop_run`),
     /// where the first prompt step that meets it lasts the engine's `first_use_build` longer. none: no build.
     first_use_trigger first_use_build = first_use_trigger::none;
+    /// How the run's harness counts the answers it reports (`output_token_ratio`, `output_token_offset` in
+    /// tables/measurements.csv): `r.output`, `value` (tok/s, TPOT) are in its reported tokens; `predict` prices the
+    /// engine's answers (`in_engine_tokens`) and reports its figure in the row's unit (`in_reported_tokens`).
+    output_count answer_count{};
     /// The rule a `batch_latency_s` row keeps (`require_batch_latency`: `validate` and `predict`).
     static constexpr std::string_view batch_latency_rule =
         "a batch latency (metric batch_latency_s) is one batch's makespan, priced by a colocated closed loop with one "
@@ -429,6 +470,14 @@ struct measurement {
                 "a 99th percentile is at least the median");
         require(!median_ttft || (what == metric::ttft_s && prompts > 0.0), s, "median_ttft", 1.0,
                 "a run's median TTFT is its simulated closed-loop run's: it needs a TTFT row with prompts > 0");
+        require(std::isfinite(answer_count.ratio) && answer_count.ratio > 0.0, s, "output_token_ratio", answer_count.ratio,
+                output_count_rule);
+        require(answer_count.offset >= 0.0 && answer_count.offset < r.output.value(), s, "output_token_offset",
+                answer_count.offset, output_count_rule);
+        require(engine_output_tokens(r.output, answer_count).value() >= 1.0, s, "output_token_ratio", answer_count.ratio,
+                output_count_rule);
+        require(answer_count.engine_own() || what != metric::tpot_s || r.output.value() > 1.0, s, "output_tokens",
+                r.output.value(), "a TPOT row in reported tokens needs answers of more than one reported token");
         require_word(first_use_build == first_use_trigger::none || (prompts > 0.0 && !disaggregated()), s, "first_use_build",
                      to_string(first_use_build), first_use_build_rule);
         if (what == metric::batch_latency_s) {
@@ -979,8 +1028,20 @@ struct offline_sizing {
            instances;
 }
 
-/// The figure the cost model gives for measurement `x`, run on `x.d` as it stands.
-[[nodiscard]] inline double predict(const measurement& x) {
+/// `x` as its engine ran it (`answer_count`): answers of O_eng = (O − k) ÷ ρ tokens (`engine_output_tokens`), their
+/// spread σ ÷ ρ (k is the same on every answer, ρ scales each length), counted in the engine's own tokens. A row in
+/// the engine's own count comes back as it is.
+[[nodiscard]] inline measurement in_engine_tokens(measurement x) {
+    if (x.answer_count.engine_own()) return x;
+    x.r.output = engine_output_tokens(x.r.output, x.answer_count);
+    x.r.output_spread = tokens(x.r.output_spread.value() / x.answer_count.ratio);
+    x.answer_count = {};
+    return x;
+}
+
+/// The figure the cost model gives for measurement `x`'s request shape as it stands, in the engine's own tokens
+/// (`predict` calls it on the engine's answers, `in_engine_tokens`).
+[[nodiscard]] inline double predict_engine_tokens(const measurement& x) {
     if (x.what == metric::batch_latency_s) x.require_batch_latency();  // only a colocated closed loop gives a makespan
     const deployment d = as_driven(x);
     switch (x.how) {
@@ -1024,6 +1085,13 @@ struct offline_sizing {
         }
     }
     return 0.0;
+}
+
+/// The figure the cost model gives for measurement `x`, run on `x.d` as it stands, in the row's unit: its engine's
+/// answers priced (`in_engine_tokens`), the figure counted as the row's harness counts (`in_reported_tokens`).
+[[nodiscard]] inline double predict(const measurement& x) {
+    if (x.answer_count.engine_own()) return predict_engine_tokens(x);
+    return in_reported_tokens(x.what, x.r.output, x.answer_count, predict_engine_tokens(in_engine_tokens(x)));
 }
 
 /// What calibration may change: the kernels' achievable fractions and the links' α and β.

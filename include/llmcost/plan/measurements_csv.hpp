@@ -45,6 +45,7 @@
 /// | `first_use_build` | optional: what makes the run's cold server build a kernel at first use (`first_use_trigger`, docs/first-use-build.md), filled from its image, launch flags and client by tables/scripts/first_use_build.py: `prefix_extend` = the first prompt step carrying a chunked prompt's continuation (SGLang v0.5.6's release image, `--attention-backend trtllm_mla`, on B200), `moe_sort_switch` = the first prompt step of more than 1,024 tokens (SGLang's ROCm images without AITER's prebuilt kernels, MXFP4, a test prompt of at most 1,024 tokens), `none`; that step lasts the engine's `first_use_build_s` longer in the row's simulated closed loop (`plan::closed_loop_run`) only, so a trigger word on a row with no closed loop (`prompts` empty or 0) or on a disaggregated row is refused; empty = none |
 /// | `outputs_per_block` | optional: 1 = the block of `receive_interval` decode steps runs whole and its answers end at its end, an answer whose last token falls inside it computed to the block's last step (vLLM V0 multi-step without the async output processor, which `enforce_eager` turns off), simulated, with `receive_interval` above 1 and `prefill_alone`; empty or 0 = an answer ends at its last token |
 /// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
+/// | `output_token_ratio`, `output_token_offset` | optional: how the run's harness counts the answer tokens it reports, against the engine's: ρ reported tokens per engine token for the same text and k tokens it adds to each answer (a start token), O = ρ · O_eng + k (`plan::output_count`; Krai's MLPerf v5.1 Llama-3.1 runs re-tokenise each answer with the Llama-2 tokenizer and put its BOS first: docs/krai-token-unit.md); the row's `output_tokens`, `output_spread` and its tok/s or TPOT `value` are then in reported tokens; it is priced on the engine's answers, O_eng = (O − k) ÷ ρ (`plan::in_engine_tokens`), and its figure reported as the harness counts (`plan::in_reported_tokens`: tok/s × O ÷ O_eng, TPOT × (O_eng − 1) ÷ (O − 1)); ρ finite and > 0, 0 ≤ k < O, O_eng ≥ 1; empty = 1 and 0, the engine's own count |
 /// | `input_spread`, `output_spread` | optional: standard deviations of the prompt and answer lengths of the run's requests (the dataset's), priced by the closed forms' length bias (`request_shape`), or drawn from a lognormal of that mean and deviation by an online row's simulated run (`online_lengths`); not on a closed-loop client's row; empty = 0, every request alike |
 /// | `prefill_workers`, `prefill_tp`, `prefill_ep`, `prefill_dp`, `decode_workers` | optional: a disaggregated deployment (prefill/decode pools): the prefill pool's workers and one prefill worker's layout (empty degree = 1), the decode pool's workers, each of the row's `tp`/`ep`/`dp` layout (pp 1); such a row is a closed-loop client's run (`prompts` > 0) whose `batch` is the client's concurrency over the whole deployment, priced by its simulated closed loop (`plan::disaggregated_run`, `sim::simulate_disaggregated`; the closed form `plan::disaggregated_bound` bounds it); empty or 0 prefill workers = colocated |
 /// | `prefill_max_batch`, `prefill_max_tokens`, `prefill_chunk_tokens` | optional, disaggregated rows only: the prefill worker's caps, per prefill attention rank: the prompts a pass takes (SGLang --max-running-requests ÷ dp under DP attention, TensorRT-LLM max_batch_size), the pass's token budget (SGLang --max-prefill-tokens, ServerArgs default 16384, not divided under DP attention; TensorRT-LLM max_num_tokens) and where a prompt is cut where the engine chunks (SGLang --chunked-prefill-size ÷ dp; TensorRT-LLM: empty, max_num_tokens); whole, from 1 to 10⁹ (`sim::prefill_cap_max`); empty = the engine's default (`plan::prefill_admission_of`, `sim::prefill_admission`) |
@@ -304,6 +305,18 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (in < 1) r.fail("input_tokens", "a request has at least one input token");
     if (out < 1) r.fail("output_tokens", "a request has at least one output token");
     x.r = {.input = tokens(in), .output = tokens(out)};
+    if (t.find_column("output_token_ratio") && !r.text("output_token_ratio").empty()) {  // optional: older files lack it
+        const std::optional<double> v = t.number(row, "output_token_ratio");
+        if (!v || !std::isfinite(*v) || !(*v > 0.0)) r.fail("output_token_ratio", std::string(plan::output_count_rule));
+        x.answer_count.ratio = *v;
+    }
+    if (t.find_column("output_token_offset") && !r.text("output_token_offset").empty()) {
+        const std::optional<double> v = t.number(row, "output_token_offset");
+        if (!v || !std::isfinite(*v) || !(*v >= 0.0 && *v < out)) r.fail("output_token_offset", std::string(plan::output_count_rule));
+        x.answer_count.offset = *v;
+    }
+    if (plan::engine_output_tokens(x.r.output, x.answer_count).value() < 1.0)
+        r.fail("output_token_ratio", std::string(plan::output_count_rule));
     if (t.find_column("input_spread")) x.r.input_spread = tokens(r.number("input_spread", 0.0));
     if (t.find_column("output_spread")) x.r.output_spread = tokens(r.number("output_spread", 0.0));
     if (t.find_column("clock_MHz")) x.clock_MHz = r.number("clock_MHz", 0.0);
