@@ -44,7 +44,7 @@ function table(system) {
   return { path, buf }
 }
 
-async function nvfp4(system) {
+async function rows(system, dtype) {
   const { path, buf } = table(system)
   const file = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength)
   const rows = await parquetReadObjects({ file, compressors })
@@ -53,7 +53,7 @@ async function nvfp4(system) {
   const ns = new Set(), ks = new Set()
   let device = ''
   for (const r of rows) {
-    if (r.gemm_dtype !== 'nvfp4') continue
+    if (r.gemm_dtype !== dtype) continue
     const m = Number(r.m), n = Number(r.n), k = Number(r.k)
     lat.set(`${m},${n},${k}`, Number(r.latency))
     if (!ms.has(`${n},${k}`)) ms.set(`${n},${k}`, [])
@@ -67,7 +67,7 @@ async function nvfp4(system) {
 // Latency (s) at a grid (n, k), m interpolated linearly in latency between the table's m rows.
 function gridSeconds(t, m, n, k) {
   const ms = t.ms.get(`${n},${k}`)
-  if (!ms) throw new Error(`${t.path}: no nvfp4 rows at n ${n}, k ${k}`)
+  if (!ms) throw new Error(`${t.path}: no rows at n ${n}, k ${k}`)
   const exact = t.lat.get(`${m},${n},${k}`)
   if (exact !== undefined) return exact * 1e-3
   const i = ms.findIndex((x) => x > m)
@@ -85,7 +85,7 @@ function bracket(grid, x) {
   return [a, b, Math.log(x / a) / Math.log(b / a)]
 }
 
-// Latency (s) of an m x n x k NVFP4 GEMM (quantize + GEMM): the rate bilinear in log(TFLOPS) over log(n), log(k).
+// Latency (s) of an m x n x k GEMM as the table times it: the rate bilinear in log(TFLOPS) over log(n), log(k).
 function seconds(t, m, n, k) {
   const [na, nb, fn] = bracket(t.ns, n), [ka, kb, fk] = bracket(t.ks, k)
   const lr = (nn, kk) => Math.log(2 * m * nn * kk / gridSeconds(t, m, nn, kk))
@@ -93,12 +93,13 @@ function seconds(t, m, n, k) {
   return 2 * m * n * k / Math.exp(l)
 }
 
-// The layer's pure-GEMM rate (TFLOP/s) at m rows: sum 2mnk / sum (T(m, n, k) - T(m, 128, k)).
-function layerRate(t, m) {
+// The layer's pure-GEMM rate (TFLOP/s) at m rows: sum 2mnk / sum (T(m, n, k) - T(m, 128, k)); pure = false keeps
+// the quantize kernel in (the FP8 check below).
+function layerRate(t, m, pure = true) {
   let flops = 0, time = 0
   for (const [n, k] of LAYER) {
     flops += 2 * m * n * k
-    time += seconds(t, m, n, k) - seconds(t, m, QUANT_N, k)
+    time += seconds(t, m, n, k) - (pure ? seconds(t, m, QUANT_N, k) : 0)
   }
   return flops / time / 1e12
 }
@@ -117,7 +118,7 @@ function fp4Peaks() {
 const gm = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length)
 const peaks = fp4Peaks()
 const tabs = new Map()
-for (const [system] of GPUS) tabs.set(system, await nvfp4(system))
+for (const [system] of GPUS) tabs.set(system, await rows(system, 'nvfp4'))
 const base = tabs.get('b200_sxm'), baseName = 'B200 (HGX)'
 console.log(`aiconfigurator @${COMMIT}, TensorRT-LLM ${VERSION} nvfp4 rows, Llama-2-70B TP1 layer, m in {${M_SET}}`)
 console.log('gpu | device | table | R(m) TFLOP/s per m | geomean R | ratio to B200 (geomean) | datasheet FP4 | s = ratio x P_B200 / P | effective TFLOP/s')
@@ -128,4 +129,13 @@ for (const [system, name] of GPUS) {
   const s = ratio * peaks.get(baseName) / peaks.get(name)
   console.log(`${name} | ${t.device} | ${t.path} | ${rates.map((r) => r.toFixed(0)).join(' ')} | ${gm(rates).toFixed(0)} | ` +
     `${ratio.toFixed(4)} | ${peaks.get(name)} | ${s.toFixed(4)} | ${(s * peaks.get(name)).toFixed(0)}`)
+}
+
+// A check, not part of the rule: the same layer and m set on the `fp8` rows (FP8 per-tensor Linear, its quantize
+// kept in), whose datasheet peaks are B200's on B300 and GB200's on GB300.
+const fp8 = new Map()
+for (const [system] of GPUS) fp8.set(system, await rows(system, 'fp8'))
+for (const [num, den] of [['b300_sxm', 'b200_sxm'], ['gb300', 'gb200'], ['gb200', 'b200_sxm']]) {
+  const r = M_SET.map((m) => layerRate(fp8.get(num), m, false) / layerRate(fp8.get(den), m, false))
+  console.log(`check: fp8 ${num}/${den} geomean ${gm(r).toFixed(3)} (per m ${r.map((x) => x.toFixed(3)).join(' ')})`)
 }

@@ -26,7 +26,7 @@ hardware at_datasheet(hardware h) {
 
 }  // namespace
 
-TEST_CASE("fp4_sustained: the FP4 GEMM peak, by hand; the other formats' peaks are the datasheet's") {
+TEST_CASE("fp4_sustained: the FP4 GEMM peak by hand, the other formats' peaks the datasheet's") {
     const accelerator& b300 = catalog::b300_hgx.gpu;
     // B107: 13,125 TFLOP/s × 0.8702 = 11,421.375; GB300 15,300 × 0.7938 = 12,145.14.
     CHECK(b300.fp4_gemm_peak().value() == doctest::Approx(11421.375e12).epsilon(1e-12));
@@ -57,7 +57,7 @@ TEST_CASE("fp4_sustained: an FP4 GEMM on B300 at 16,384³, by hand") {
     CHECK(flops / (g.peak(compute_class::bf16).value() * e) == doctest::Approx(6.728680e-3).epsilon(1e-6));
 }
 
-TEST_CASE("fp4_sustained: in a pass, FP4 GEMMs slow by 1 ÷ f; FP8, BF16, memory and attention do not move") {
+TEST_CASE("fp4_sustained: in a pass FP4 GEMMs slow by 1 ÷ f, and FP8, BF16, memory and attention do not move") {
     const hardware b300 = catalog::b300_hgx, datasheet = at_datasheet(catalog::b300_hgx);
     const double f = 0.8702;
     SUBCASE("FP4 weights and activations, the hardware's curve and TensorRT-LLM's") {
@@ -104,7 +104,7 @@ TEST_CASE("fp4_sustained: in a pass, FP4 GEMMs slow by 1 ÷ f; FP8, BF16, memory
     }
 }
 
-TEST_CASE("fp4_sustained: a fraction outside (0, 1] is refused with the field, the value and the rule") {
+TEST_CASE("fp4_sustained: a fraction outside 0 < f <= 1 is refused with the field, the value and the rule") {
     for (const double bad : {0.0, -0.5, 1.2, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
         CAPTURE(bad);
         hardware h = catalog::b300_hgx;

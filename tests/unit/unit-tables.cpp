@@ -268,7 +268,7 @@ TEST_CASE("hardware table: the compute fractions' clock is optional, and refused
     CHECK(contains(msg, "must not be negative"));
 }
 
-TEST_CASE("hardware table: the FP4 sustained fraction is optional (1 without it), and refused outside (0, 1]") {
+TEST_CASE("hardware table: the FP4 sustained fraction is optional (1 without it), and refused outside 0 < f <= 1") {
     // A table from before the column loads, every GPU's FP4 GEMMs at the datasheet's peak.
     const std::vector<hardware> old =
         io::parse_hardware_csv(real_rows("hardware.csv").without("fp4_sustained_fraction").text(), "old-hw.csv");
