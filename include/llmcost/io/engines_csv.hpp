@@ -117,6 +117,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 106> 
     {"v0_pass_us", "overheads.v0_pass"},
     {"v0_pass_rank_us", "overheads.v0_pass_rank"},
     {"v0_pass_sequence_us", "overheads.v0_pass_sequence"},
+    {"v0_output_token_us", "overheads.v0_output_token"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -256,6 +257,9 @@ using row_reader = detail::hardware_csv::row_reader;
         double& figure = pass == "v0_pass_us" ? e.v0_pass_us : pass == "v0_pass_rank_us" ? e.v0_pass_rank_us : e.v0_pass_sequence_us;
         figure = table.find_column(pass) ? r.figure(pass) : 0.0;
     }
+    constexpr std::string_view output_token = "v0_output_token_us";  // found by its name, wherever it sits
+    static_assert(std::ranges::find(columns, output_token) != columns.end());
+    e.v0_output_token_us = table.find_column(output_token) ? r.figure(output_token) : 0.0;
     try {
         return from_row(e);
     } catch (const invalid_input& x) {
