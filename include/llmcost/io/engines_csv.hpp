@@ -33,7 +33,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 106> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 107> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -146,8 +146,8 @@ inline constexpr auto columns = [] {
 /// multiplier: 0, none; the quantized all-reduce a run may turn on, 4 figures: 0, none; the custom kernel's
 /// large-message curve, 3 figures: 0, none; a fused shared expert whole on every EP rank of a TEP layout: 0, TP-sharded;
 /// a benchmark run's first-use kernel build: 0, none; the host's time per request of a serial prompt step: 0, none;
-/// vLLM V0's scheduler pass, 3 figures: 0, none).
-inline constexpr std::size_t optional_columns = 70;
+/// vLLM V0's scheduler pass, 3 figures: 0, none; V0's output processing per sequence-step: 0, none).
+inline constexpr std::size_t optional_columns = 71;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
