@@ -187,7 +187,7 @@ TEST_CASE("V0 host pass: refusals name the field, the value and the rule") {
     const std::string word = test::message_of([&] { return io::parse_measurements_csv(header + row("vllm", "v1"), "m.csv"); });
     CHECK(test::contains(word, "host_loop"));
     // The engines table's optional columns, in µs, found by name: a table without them loads 0.
-    CHECK(io::detail::engines_csv::columns.back() == "v0_pass_sequence_us");
+    CHECK(io::detail::engines_csv::columns.back() == "v0_output_token_us");
     CHECK(io::detail::engines_csv::column_for("overheads.v0_pass (us)") == "v0_pass_us");
     CHECK(io::detail::engines_csv::column_for("overheads.v0_pass_rank (us)") == "v0_pass_rank_us");
     const std::string base = "Mine,vllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,1024,8192,0,0,0.9,16,0,0,0,0,0,1,0,0";
@@ -202,4 +202,102 @@ TEST_CASE("V0 host pass: refusals name the field, the value and the rule") {
     CHECK(mine[0].overheads.v0_pass_sequence.value() == doctest::Approx(75e-6).epsilon(1e-15));
     const std::string bad = test::message_of([&] { return io::parse_engines_csv(with + base + ",900,600,-3,my runs\n", "mine.csv"); });
     CHECK(test::contains(bad, "v0_pass_sequence_us"));
+}
+
+// Session 47: V0's output processing where the async output processor is off (CUDA graphs off, `enforce_eager`): a
+// pass pays n · S · h_t more, h_t per sequence-step (`engine_overheads::v0_output_token`, `v0_output_sync`), so a
+// steady-state step pays n · h_t whatever S (docs/vllm-v0-host-loop.md).
+namespace {
+
+/// llama8b above with CUDA graphs off (or on) and h_t = 20 µs (a round number for the hand sums, not the fitted one).
+deployment eager_llama8b(int tp, bool graphs, double h_t_us, double steps_per_pass) {
+    deployment d = llama8b(tp, true);
+    d.engine.overheads.cuda_graphs = graphs;
+    d.engine.overheads.v0_output_token = microseconds(h_t_us);
+    d.engine.overheads.v0_steps_per_pass = steps_per_pass;
+    return d;
+}
+
+}  // namespace
+
+TEST_CASE("V0 output processing: a pass pays n S h_t more with graphs off, by hand") {
+    // S = 4, TP4, 16 sequences: 800 + 700 × 3 + 80 × 16 + 20 × 16 × 4 = 4,180 + 1,280 = 5,460 µs.
+    CHECK(eager_llama8b(4, false, 20.0, 4.0).engine.overheads.v0_host_pass(4.0, 16.0) ==
+          doctest::Approx(5.460e-3).epsilon(1e-12));
+    // S = 1: 4,180 + 20 × 16 = 4,500 µs.
+    CHECK(eager_llama8b(4, false, 20.0, 1.0).engine.overheads.v0_host_pass(4.0, 16.0) ==
+          doctest::Approx(4.500e-3).epsilon(1e-12));
+    // Graphs on: the async output processor runs, no term: 4,180 µs.
+    CHECK(eager_llama8b(4, true, 20.0, 4.0).engine.overheads.v0_host_pass(4.0, 16.0) ==
+          doctest::Approx(4.180e-3).epsilon(1e-12));
+    CHECK(eager_llama8b(4, false, 20.0, 4.0).engine.overheads.v0_output_sync());
+    CHECK_FALSE(eager_llama8b(4, true, 20.0, 4.0).engine.overheads.v0_output_sync());
+    // Not the V0 loop: nothing at all.
+    deployment v1 = eager_llama8b(4, false, 20.0, 4.0);
+    v1.engine.overheads.v0_loop = false;
+    CHECK(v1.engine.overheads.v0_host_pass(4.0, 16.0) == 0.0);
+}
+
+TEST_CASE("V0 output processing: a steady-state decode step pays n h_t, at S = 1 and S = 4") {
+    // 16 sequences at 1,000 tokens of context, TP4, graphs off: the step with h_t = 20 µs lasts 16 × 20 = 320 µs more
+    // than with h_t = 0, at S = 1 and at S = 4 (n S h_t a pass ÷ S steps).
+    for (double s : {1.0, 4.0}) {
+        CAPTURE(s);
+        const double with = decode_pass(eager_llama8b(4, false, 20.0, s), 16.0, 1000_tok).time().value();
+        const double without = decode_pass(eager_llama8b(4, false, 0.0, s), 16.0, 1000_tok).time().value();
+        CHECK(with - without == doctest::Approx(0.320e-3).epsilon(1e-9));
+        // Graphs on: no term.
+        CHECK(decode_pass(eager_llama8b(4, true, 20.0, s), 16.0, 1000_tok).time().value() ==
+              decode_pass(eager_llama8b(4, true, 0.0, s), 16.0, 1000_tok).time().value());
+    }
+}
+
+TEST_CASE("V0 output processing: the simulator pays n S h_t at each pass, at S = 1 and S = 4") {
+    // A fixed batch of 2 prompts of 100 tokens, TP1, prompts alone, graphs off, h_t = 20 µs against 0.
+    auto run = [](double h_t_us, double s, double output) {
+        plan::measurement x{.id = "S", .check = true, .d = eager_llama8b(1, false, h_t_us, s),
+                            .r = {.input = 100_tok, .output = tokens(output)}, .how = plan::scenario::fixed_batch,
+                            .batch = 2.0, .prompts = 2.0, .what = plan::metric::batch_latency_s, .value = 1.0,
+                            .source = "synthetic"};
+        x.prefill_alone = true;
+        x.receive_interval = s;
+        return plan::closed_loop_run(x);
+    };
+    // S = 1, 3 tokens: a prompt step and 2 decode steps, every step a pass of 2 sequences: 3 × 2 × 1 × 20 = 120 µs.
+    {
+        const sim::result a = run(0.0, 1.0, 3.0), b = run(20.0, 1.0, 3.0);
+        REQUIRE(a.steps == b.steps);
+        REQUIRE(a.steps == 3.0);
+        CHECK(b.makespan - a.makespan == doctest::Approx(0.120e-3).epsilon(1e-6));
+    }
+    // S = 4, 9 tokens: the prompt step (a pass), then 8 decode steps; the scheduler passes at the first decode step
+    // (after a prompt step) and again 4 decode steps later (steps 1 and 5): 3 passes of 2 sequences, each paying
+    // 2 × 4 × 20 µs = 160 µs, 480 µs in all.
+    {
+        const sim::result a = run(0.0, 4.0, 9.0), b = run(20.0, 4.0, 9.0);
+        REQUIRE(a.steps == b.steps);
+        REQUIRE(a.steps == 9.0);
+        CHECK(b.makespan - a.makespan == doctest::Approx(0.480e-3).epsilon(1e-6));
+    }
+}
+
+TEST_CASE("V0 output processing: refusals and the engines table's column") {
+    engine_profile e = catalog::vllm_cdna3;
+    e.overheads.v0_output_token = microseconds(-2.0);
+    CHECK(test::contains(test::validation_message(e), "overheads.v0_output_token (us) = -2"));
+    e.overheads.v0_output_token = milliseconds(10.0);
+    CHECK(test::contains(test::validation_message(e), "V0's output processing per sequence-step must be in [0, 10 ms)"));
+    CHECK(io::detail::engines_csv::column_for("overheads.v0_output_token (us)") == "v0_output_token_us");
+    // Found by its name; a table without it loads 0.
+    const std::string base = "Mine,vllm,cdna3,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,1024,8192,0,0,0.9,16,0,0,0,0,0,1,0,0";
+    const auto old = io::parse_engines_csv(test::engine_table_columns() + ",source\n" + base + ",my runs\n", "old.csv");
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].overheads.v0_output_token.value() == 0.0);
+    const std::string with = test::engine_table_columns() + ",v0_output_token_us,source\n";
+    const auto mine = io::parse_engines_csv(with + base + ",17.5,my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].overheads.v0_output_token.value() == doctest::Approx(17.5e-6).epsilon(1e-15));
+    const std::string bad = test::message_of([&] { return io::parse_engines_csv(with + base + ",-3,my runs\n", "mine.csv"); });
+    CHECK(test::contains(bad, "v0_output_token_us"));
+    CHECK(test::contains(bad, "mine.csv:2"));
 }

@@ -1814,6 +1814,93 @@ std::string v0_pass_fits_text(const std::vector<v0_pass_fit>& fits) {
     return s;
 }
 
+/// vLLM V0's synchronous output processing (`engine_overheads::v0_output_token`, h_t: a pass pays n · S · h_t more where
+/// the async output processor is off, `engine_overheads::v0_output_sync`; docs/vllm-v0-host-loop.md). No public figure
+/// gives h_t, so it is fitted. THE RULE, stated before any fit: engine vLLM on CDNA3; the candidates are the check rows
+/// that run V0 (`host_loop` v0) with CUDA graphs off (`cuda_graphs` 0: `enforce_eager`, so the async output processor
+/// is off), whose metric is output tokens/s or TPOT and whose scenario is not online (online rows never set a fitted
+/// figure, as in `fit_engines`) — a row another fit also calibrates on stays a candidate (the host enqueue's subset
+/// holds two of them: the brief's rule names none out); the fit GPU is the one with most candidates
+/// (`busiest_gpu`); the subset is `every_third_by_stratum` of the candidates on it (each stratum sorted by id, its 3rd,
+/// 6th, …). Fitted with `plan::calibrate`, h_t alone free, started at 20 µs (research A F11's order). Where the fit
+/// fails or its standard error is at least its value, the profile ships 0. Calibration rows, out of the check rows.
+struct v0_output_fit {
+    std::string profile, gpu;
+    std::vector<std::string> rows;  ///< the calibration subset's ids
+    std::size_t candidates = 0;
+    bool fitted = false;
+    std::string failure;
+    double us = 0, se_us = 0, sigma = 0, catalog_us = 0;
+};
+
+std::vector<v0_output_fit> fit_v0_output_tokens(const std::vector<plan::measurement>& rows,
+                                                std::vector<std::string>& subset_ids) {
+    std::vector<const plan::measurement*> candidates;
+    for (const plan::measurement& x : rows) {
+        if (!x.check || !x.v0_loop || !(x.cuda_graphs == false) || plan::kind_of(x.engine) != engine_kind::vllm) continue;
+        if (catalog::architecture_of(x.d.hw.name) != gpu_architecture::cdna3) continue;
+        if (x.what != plan::metric::output_tokens_per_s && x.what != plan::metric::tpot_s) continue;
+        if (x.how == plan::scenario::online) continue;
+        candidates.push_back(&x);
+    }
+    std::vector<v0_output_fit> out;
+    if (candidates.empty()) return out;
+    v0_output_fit f;
+    const std::optional<engine_profile> profile = plan::own_engine(*candidates.front());
+    f.profile = profile ? std::string(profile->name) : std::string("?");
+    if (profile) f.catalog_us = profile->overheads.v0_output_token.value() * 1e6;
+    f.gpu = busiest_gpu(candidates);
+    for (const plan::measurement* x : candidates) f.candidates += x->d.hw.name == f.gpu ? 1 : 0;
+    const std::vector<plan::measurement> fit_rows =
+        calibration_rows(every_third_by_stratum(candidates, f.gpu), f.rows, subset_ids,
+                         [](plan::measurement& y) { y.d.engine.overheads.v0_output_token = microseconds(20.0); });
+    calibrate_fit(f, fit_rows, 2, "fewer rows than parameters", {.free = {plan::parameter::v0_output_token}},
+                  [&](const plan::fitted_parameter& q) {
+                      if (q.which != plan::parameter::v0_output_token) return;
+                      f.us = q.value * 1e6;
+                      f.se_us = q.standard_error * 1e6;
+                  });
+    out.push_back(std::move(f));
+    return out;
+}
+
+std::string v0_output_fits_text(const std::vector<v0_output_fit>& fits) {
+    if (fits.empty()) return {};
+    std::string s =
+        "\n### vLLM V0's synchronous output processing\n\n"
+        "Where vLLM V0 runs without CUDA graphs (`enforce_eager`) its async output processor is off (ROCm/vllm "
+        "vllm/platforms/rocm.py `is_async_output_supported`), so each multi-step pass's S steps of outputs are pythonized "
+        "after its last step and processed (a per-token loop over every sequence: append, computed-token count, stop "
+        "check) before the next `schedule()`, the GPU waiting: a pass pays n S h_t more (`engine_overheads::v0_host_pass`, "
+        "h_t `v0_output_token`; n h_t a step, whatever S). No public figure gives h_t, so it is fitted with "
+        "`plan::calibrate` (`v0_output_token` alone, started at 20 us) on a subset chosen by a rule stated before the "
+        "fit: vLLM on CDNA3, the check rows with `host_loop` v0 and `cuda_graphs` 0 whose metric is output tokens/s or "
+        "TPOT and whose scenario is not online, on the GPU with most of them, each engine x vendor x dense/MoE x metric "
+        "stratum sorted by id, its 3rd, 6th, ... row. A fit that fails or whose standard error is at least its value "
+        "ships 0. Hopper's profile keeps 0: its fit is single-step (S = 1), where h already holds the output "
+        "processing. The subset's rows are calibration rows, out of the check-row statistics.\n\n"
+        "| profile | fit GPU | calibration rows | of the candidates there | h_t (fit +- s.e.) | in tables/engines.csv | "
+        "residual s (ln) |\n|---|---|--:|--:|--:|--:|--:|\n";
+    for (const v0_output_fit& f : fits) {
+        s += "| " + f.profile + " | " + f.gpu + " | " + std::to_string(f.rows.size()) + " | " +
+             std::to_string(f.candidates) + " | ";
+        const std::string catalog = text::plain(f.catalog_us, 4) + " us";
+        if (!f.fitted) {
+            s += "not fitted: " + f.failure + " | " + catalog + " | |\n";
+            continue;
+        }
+        s += text::plain(f.us, 4) + " +- " + text::plain(f.se_us, 2) + " us | " + catalog + " | " +
+             text::plain(f.sigma, 3) + " |\n";
+    }
+    s += "\nV0 output-processing calibration subset (not check rows; listed by id):\n\n";
+    for (const v0_output_fit& f : fits) {
+        s += "- " + f.profile + ":";
+        for (const std::string& id : f.rows) s += " " + id;
+        s += "\n";
+    }
+    return s;
+}
+
 std::string version_fits_text(const std::vector<version_fit>& fits) {
     if (fits.empty()) return {};
     std::string s =
@@ -2055,7 +2142,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
              const std::vector<engine_fit>& fits, const std::vector<front_end_fit>& front_ends,
              const std::vector<version_fit>& versions, const std::vector<eager_fit>& eager,
              const std::vector<cold_fit>& colds, const std::vector<build_fit>& builds,
-             const std::vector<prefill_request_fit>& serial_prompts, const std::vector<v0_pass_fit>& v0_passes) {
+             const std::vector<prefill_request_fit>& serial_prompts, const std::vector<v0_pass_fit>& v0_passes,
+             const std::vector<v0_output_fit>& v0_outputs) {
     std::vector<check_row> checks;
     std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
     std::vector<check_row> beyond;          // check rows at a rate llmcost cannot serve: no figure, a miss
@@ -2804,7 +2892,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "long. An engine and architecture with no such rows keeps F = 0. The subset's rows "
          "are calibration rows, out of the check-row statistics.\n\n" + front_end_text(front_ends) +
          cold_fits_text(colds) + build_fits_text(builds) + version_fits_text(versions) + eager_fits_text(eager) +
-         prefill_request_fits_text(serial_prompts) + v0_pass_fits_text(v0_passes);
+         prefill_request_fits_text(serial_prompts) + v0_pass_fits_text(v0_passes) +
+         v0_output_fits_text(v0_outputs);
     s += "\nHow far off the model is, by group:\n\n";
     for (const engine_stats& g : by_engine) {
         if (g.home) continue;
@@ -3124,6 +3213,12 @@ int main(int argc, char** argv) {
         const std::vector<build_fit> builds = fit_first_use_builds(measurements, subset);
         const std::vector<prefill_request_fit> serial_prompts = fit_prefill_requests(measurements, subset);
         const std::vector<v0_pass_fit> v0_passes = fit_v0_passes(measurements, records, subset);
+        const std::vector<v0_output_fit> v0_outputs = fit_v0_output_tokens(measurements, subset);
+        for (const v0_output_fit& f : v0_outputs)
+            if (sample == 1 && f.fitted && std::abs(f.us - f.catalog_us) > 0.05 + 0.005 * f.us)
+                std::fprintf(stderr, "llmcost-validation: %s: fit V0 output processing %.4g us a sequence-step; "
+                                     "tables/engines.csv has %.4g us\n",
+                             f.profile.c_str(), f.us, f.catalog_us);
         for (const v0_pass_fit& f : v0_passes)
             if (sample == 1 && f.fitted &&
                 (std::abs(f.a0_us - f.catalog_a0_us) > 0.5 + 0.005 * f.a0_us ||
@@ -3169,7 +3264,7 @@ int main(int argc, char** argv) {
             if (f.fitted && std::abs(f.us - f.catalog_us) > 0.01 + 0.005 * std::abs(f.us))
                 std::fprintf(stderr, "llmcost-validation: %s: fit host enqueue %.4g us per kernel; tables/engines.csv has %.4g us\n",
                              f.profile.c_str(), f.us, f.catalog_us);
-        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds, builds, serial_prompts, v0_passes);
+        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds, builds, serial_prompts, v0_passes, v0_outputs);
         write(positional[1], r.text);
         print_summary("calibration rows (micro, engine fits)", r.calibration);
         print_summary("check rows (serving)", r.check);

@@ -519,6 +519,14 @@ struct engine_overheads {
     seconds_t v0_pass_rank{};
     /// h: per sequence the pass schedules (its block tables, sequence metadata, sampling metadata), s. FITTED. 0: none.
     seconds_t v0_pass_sequence{};
+    /// h_t: per sequence per decode step the pass schedules, s: V0's output processing where its async output processor
+    /// is off (`enforce_eager`: ROCm/vllm@71faa1880 vllm/platforms/rocm.py:286-293 `is_async_output_supported`, upstream
+    /// vllm/platforms/cuda.py likewise). The S steps' outputs are pythonized after the block's last step and
+    /// `_process_model_outputs` runs before the next `schedule()` (vllm/worker/multi_step_model_runner.py:413, 427-440,
+    /// 591; vllm/engine/llm_engine.py:1456), a per-token loop over every sequence (append, num_computed, stop check:
+    /// vllm/engine/output_processor/multi_step.py:198-213), so a pass pays n · S · h_t more while the GPU waits
+    /// (`v0_output_sync`). FITTED (no source gives it). 0: none (Hopper's single-step fit folds it into h).
+    seconds_t v0_output_token{};
     /// Whether this deployment runs vLLM's V0 loop, so the pass above is paid: a run choice, not a table column (a
     /// measured row's `host_loop` v0 sets it; a vLLM ≤ 0.6 release, `VLLM_USE_V1=0`). false, the default: the profile's
     /// own loop (vLLM's profiles run V1, whose per-sequence host work is a few µs and overlaps: no term). Only a vLLM
@@ -528,12 +536,18 @@ struct engine_overheads {
     /// step a pass): a run choice carried from a row's `receive_interval`. A steady state's step pays t_host ÷ this
     /// (`v0_host_pass_per_step`); the simulator pays t_host at each of its polls.
     double v0_steps_per_pass = 1;
-    /// One V0 scheduler pass's host time: t_host = a₀ + a₁ · (tp − 1) + h · n (docs/vllm-v0-host-loop.md); 0 unless
-    /// the deployment runs the V0 loop (`v0_loop`). tp the TP degree, n the sequences the pass schedules (counts).
+    /// Whether V0's output processing runs synchronously, the GPU waiting: the V0 loop with CUDA graphs off (vLLM turns
+    /// its async output processor off under `enforce_eager`: vllm/platforms/rocm.py:286-293, cuda.py likewise).
+    [[nodiscard]] constexpr bool v0_output_sync() const { return v0_loop && !cuda_graphs; }
+    /// One V0 scheduler pass's host time: t_host = a₀ + a₁ · (tp − 1) + h · n + [sync] · h_t · n · S
+    /// (docs/vllm-v0-host-loop.md); 0 unless the deployment runs the V0 loop (`v0_loop`). tp the TP degree, n the
+    /// sequences the pass schedules (counts), S its steps (`v0_steps_per_pass`), [sync] `v0_output_sync`.
     template <class V>
     [[nodiscard]] constexpr V v0_host_pass(double tp, const V& sequences) const {
         if (!v0_loop) return sequences * 0.0;
-        return sequences * v0_pass_sequence.value() + (v0_pass.value() + v0_pass_rank.value() * (tp - 1.0));
+        const double per_sequence =
+            v0_pass_sequence.value() + (v0_output_sync() ? v0_output_token.value() * v0_steps_per_pass : 0.0);
+        return sequences * per_sequence + (v0_pass.value() + v0_pass_rank.value() * (tp - 1.0));
     }
     /// A steady state's share of it per step: t_host ÷ S, S the steps a pass schedules (`v0_steps_per_pass`).
     template <class V>
@@ -898,6 +912,9 @@ struct engine_profile {
         require(non_negative_finite(overheads.v0_pass_sequence.value()) && overheads.v0_pass_sequence.value() < 1e-2, s,
                 "overheads.v0_pass_sequence (us)", overheads.v0_pass_sequence.value() * 1e6,
                 "a V0 scheduler pass's host time per sequence must be in [0, 10 ms)");
+        require(non_negative_finite(overheads.v0_output_token.value()) && overheads.v0_output_token.value() < 1e-2, s,
+                "overheads.v0_output_token (us)", overheads.v0_output_token.value() * 1e6,
+                "V0's output processing per sequence-step must be in [0, 10 ms)");
         require(overheads.v0_steps_per_pass >= 1.0 && overheads.v0_steps_per_pass <= 1e6, s,
                 "overheads.v0_steps_per_pass", overheads.v0_steps_per_pass,
                 "the steps a V0 scheduler pass schedules must be in [1, 1e6] (num_scheduler_steps)");

@@ -115,6 +115,9 @@ struct engine_row {
     /// vLLM V0's scheduler pass on the host (`engine_overheads::v0_pass`, `v0_pass_rank`, `v0_pass_sequence`): its
     /// fixed time, its time per TP rank beyond the first and per scheduled sequence, µs; 0: none
     double v0_pass_us, v0_pass_rank_us, v0_pass_sequence_us;
+    /// vLLM V0's output processing per sequence-step where the async output processor is off
+    /// (`engine_overheads::v0_output_token`), µs; 0: none
+    double v0_output_token_us;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -188,7 +191,8 @@ struct engine_row {
                       .prefill_request = microseconds(r.prefill_request_us),
                       .v0_pass = microseconds(r.v0_pass_us),
                       .v0_pass_rank = microseconds(r.v0_pass_rank_us),
-                      .v0_pass_sequence = microseconds(r.v0_pass_sequence_us)},
+                      .v0_pass_sequence = microseconds(r.v0_pass_sequence_us),
+                      .v0_output_token = microseconds(r.v0_output_token_us)},
         .collectives = {.all_reduce_latency = microseconds(r.all_reduce_latency_us),
                         .custom_all_reduce_max = kibibytes(r.custom_all_reduce_max_KiB),
                         .all_to_all_latency = microseconds(r.all_to_all_latency_us),

@@ -74,6 +74,7 @@ enum class parameter {
     v0_pass,           ///< the rows' engine's V0 scheduler pass, its fixed host time (`engine_overheads::v0_pass`)
     v0_pass_rank,      ///< and its host time per TP rank beyond the first (`engine_overheads::v0_pass_rank`)
     v0_pass_sequence,  ///< and its host time per scheduled sequence (`engine_overheads::v0_pass_sequence`)
+    v0_output_token,   ///< V0's synchronous output processing per sequence-step (`engine_overheads::v0_output_token`)
 };
 
 inline constexpr std::array all_parameters{parameter::hbm,          parameter::matmul,
@@ -83,7 +84,8 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
                                            parameter::host_enqueue, parameter::cold_start,
                                            parameter::cold_prompt_token, parameter::first_use_build,
                                            parameter::prefill_request, parameter::v0_pass,
-                                           parameter::v0_pass_rank, parameter::v0_pass_sequence};
+                                           parameter::v0_pass_rank, parameter::v0_pass_sequence,
+                                           parameter::v0_output_token};
 
 /// The member's name: "hbm", "matmul_half_dim", …
 [[nodiscard]] constexpr std::string_view to_string(parameter p) {
@@ -104,6 +106,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::v0_pass: return "v0_pass";
         case parameter::v0_pass_rank: return "v0_pass_rank";
         case parameter::v0_pass_sequence: return "v0_pass_sequence";
+        case parameter::v0_output_token: return "v0_output_token";
     }
     return "?";
 }
@@ -127,6 +130,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::v0_pass: return "vLLM V0 scheduler pass, fixed host time";
         case parameter::v0_pass_rank: return "vLLM V0 scheduler pass, host time per TP rank beyond the first";
         case parameter::v0_pass_sequence: return "vLLM V0 scheduler pass, host time per scheduled sequence";
+        case parameter::v0_output_token: return "vLLM V0 synchronous output processing, host time per sequence-step";
     }
     return "?";
 }
@@ -136,7 +140,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
     return p == parameter::kernel_overhead || p == parameter::link_latency || p == parameter::request_overhead ||
                    p == parameter::host_enqueue || p == parameter::cold_start || p == parameter::cold_prompt_token ||
                    p == parameter::first_use_build || p == parameter::prefill_request || p == parameter::v0_pass ||
-                   p == parameter::v0_pass_rank || p == parameter::v0_pass_sequence
+                   p == parameter::v0_pass_rank || p == parameter::v0_pass_sequence || p == parameter::v0_output_token
                ? "s"
                : "";
 }
@@ -171,6 +175,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::v0_pass: return e.v0_pass;
         case parameter::v0_pass_rank: return e.v0_pass_rank;
         case parameter::v0_pass_sequence: return e.v0_pass_sequence;
+        case parameter::v0_output_token: return e.v0_output_token;
     }
     return e.hbm;
 }
@@ -260,6 +265,7 @@ inline constexpr double jacobian_step = 1e-4;
                      p == parameter::v0_pass_rank
                  ? 1e-3
            : p == parameter::v0_pass_sequence ? 1e-4
+           : p == parameter::v0_output_token ? 1e-5
            : p == parameter::cold_start || p == parameter::first_use_build ? 1.0
                                               : 1e-6;
 }
@@ -327,6 +333,8 @@ template <class Figure>
     if (fit.find(parameter::v0_pass_rank) != nullptr) x.d.engine.overheads.v0_pass_rank = seconds(fit.fitted.v0_pass_rank);
     if (fit.find(parameter::v0_pass_sequence) != nullptr)
         x.d.engine.overheads.v0_pass_sequence = seconds(fit.fitted.v0_pass_sequence);
+    if (fit.find(parameter::v0_output_token) != nullptr)
+        x.d.engine.overheads.v0_output_token = seconds(fit.fitted.v0_output_token);
     return x;
 }
 

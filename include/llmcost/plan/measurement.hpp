@@ -298,6 +298,12 @@ struct measurement {
     /// ≤ 0.6, `VLLM_USE_V1=0`, V0 multi-step; the rule in docs/vllm-v0-host-loop.md), so each scheduler pass pays its
     /// host time (`engine_overheads::v0_host_pass`); false: the profile's own loop. Carried by `on_engine`.
     bool v0_loop = false;
+    /// The largest replica's share s of an Offline run's samples (`replica_share_max` in tables/measurements.csv): AMD's
+    /// MLPerf harness hands each of its replicas one fixed range of the samples in one `LLM.generate` and LoadGen's run
+    /// ends with the last replica's answers (mlcommons/inference_results_v5.1 closed/AMD/code/llama2-70b-99/harness_llm/
+    /// backends/common/offline_sut.py `issue_queries`, common/sorting.py `make_bucket_ranges`), so the run lasts the
+    /// largest replica's makespan (`offline_run_rate`). 1 ÷ instances ≤ s ≤ 1, offline rows only; unset: an equal split.
+    detail::settable<double> replica_share_max{};
     /// What makes the run's cold server build a kernel at first use (`first_use_trigger`, a run property: its image,
     /// launch flags and client; docs/first-use-build.md): read by its simulated closed loop only (`closed_loop_run`),
     /// where the first prompt step that meets it lasts the engine's `first_use_build` longer. none: no build.
@@ -493,6 +499,16 @@ struct measurement {
         if (how == scenario::offline)
             require_word(what == metric::output_tokens_per_s, s, "metric", to_string(what),
                     "an offline run measures output tokens/s only");
+        if (replica_share_max) {
+            require(how == scenario::offline, s, "replica_share_max", *replica_share_max,
+                    "the largest replica's share of the samples is an Offline run's (its replicas each run a fixed share)");
+            const double replicas = static_cast<double>(d.instances());
+            require(*replica_share_max > 0.0 && *replica_share_max <= 1.0 &&
+                        *replica_share_max * replicas >= 1.0 - 1e-9,
+                    s, "replica_share_max", *replica_share_max,
+                    "the largest replica's share of the samples is in [1 / replicas, 1] (" + invalid_input::show(replicas) +
+                        " replicas here), or empty (an equal split)");
+        }
     }
 
     /// A disaggregated row's pools: whole workers, layouts the model can take, and only what
@@ -996,9 +1012,18 @@ struct offline_sizing {
     const deployment d = as_driven(x);
     const double instances = static_cast<double>(d.instances());
     o.ranks = d.expert_parallel() ? static_cast<double>(d.layout.dp) : 1.0;
-    o.requests = o.from_row ? std::max(1.0, std::round(x.requests / instances))
+    // The row's requests: the largest replica's share of them (an equal split where the row gives none; `offline_run_rate`).
+    o.requests = o.from_row ? std::max(1.0, std::round(x.requests * x.replica_share_max.value_or(1.0 / instances)))
                             : std::max(4000.0, std::ceil(16.0 * o.batch.batch * o.ranks));
     return o;
+}
+
+/// An Offline run's output tokens/s from one replica's rate r (`replicas` R of them alike): each replica runs its fixed
+/// share of the N samples and the run ends with the largest share s, T = s · N · O ÷ r, so tokens/s = N · O ÷ T = r ÷ s
+/// (`measurement::replica_share_max`; research A F1-F2); unset, an equal split s = 1 ÷ R: R · r.
+[[nodiscard]] constexpr double offline_run_rate(double replica_rate, double replicas,
+                                                const detail::settable<double>& largest_share) {
+    return replica_rate / largest_share.value_or(1.0 / replicas);
 }
 
 /// The simulated run of an offline row whose scheduler holds prompts (`holds_prompts`): every request
@@ -1022,10 +1047,10 @@ struct offline_sizing {
     const workload::traffic t{.input = input,
                               .output = online_lengths(x.r.output, x.r.output_spread, tokens(context - input.longest())),
                               .arrivals = workload::closed_loop(n)};
-    return sim::simulate(d, t, {.limits = closed_loop_limits(x), .requests = n, .seed = 1, .keep_requests = false,
-                                .timeline_points = 0})
-               .output_tokens_per_s *
-           instances;
+    const double replica_rate = sim::simulate(d, t, {.limits = closed_loop_limits(x), .requests = n, .seed = 1,
+                                                     .keep_requests = false, .timeline_points = 0})
+                                    .output_tokens_per_s;
+    return offline_run_rate(replica_rate, instances, x.replica_share_max);  // the run ends with its largest replica
 }
 
 /// `x` as its engine ran it (`answer_count`): answers of O_eng = (O − k) ÷ ρ tokens (`engine_output_tokens`), their
@@ -1049,7 +1074,9 @@ struct offline_sizing {
         case scenario::offline: {
             if (holds_prompts(x)) return offline_run(x);  // the engine's scheduler as simulated, all queued at once
             const scheduler_limits l = offline_limits(x);
-            return (x.requests > 0 ? saturated_run(d, x.r, x.requests, l) : saturated(d, x.r, l)).output_rate.value();
+            const double all = (x.requests > 0 ? saturated_run(d, x.r, x.requests, l) : saturated(d, x.r, l)).output_rate.value();
+            const double replicas = static_cast<double>(d.instances());
+            return offline_run_rate(all / replicas, replicas, x.replica_share_max);  // the run ends with its largest replica
         }
         case scenario::online: {
             if (holds_prompts(x)) {  // the engine's scheduler holds prompts: its run as simulated, steady-state means
@@ -1121,6 +1148,8 @@ struct efficiency_parameters {
     /// Seconds: vLLM V0's scheduler pass, fixed, per TP rank beyond the first, per scheduled sequence
     /// (`engine_overheads::v0_pass`, `v0_pass_rank`, `v0_pass_sequence`), the engine's.
     double v0_pass = 0.0, v0_pass_rank = 0.0, v0_pass_sequence = 0.0;
+    /// Seconds per sequence-step: V0's synchronous output processing (`engine_overheads::v0_output_token`), the engine's.
+    double v0_output_token = 0.0;
 
     [[nodiscard]] bool operator==(const efficiency_parameters&) const = default;
 };

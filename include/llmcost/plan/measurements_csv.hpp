@@ -42,6 +42,7 @@
 /// | `kv_block_tokens` | optional: the run's own KV block size in tokens where its harness states it (vLLM `block_size`, TensorRT-LLM `tokens_per_block`, SGLang `page_size`): each sequence holds whole blocks, ⌈n ÷ B⌉ · B slots (`kv_block_slots`); empty = the engine profile's |
 /// | `kv_watermark` | optional: the share of KV blocks the run's admission keeps free, 0.01 where the row runs vLLM V0's block manager (`BlockSpaceManager.can_allocate`), simulated (`scheduler_limits::admission_watermark`); empty = 0 |
 /// | `host_loop` | optional: `v0` = the run drives vLLM's V0 LLMEngine loop (a release ≤ 0.6, `VLLM_USE_V1=0`, V0 multi-step; the rule in docs/vllm-v0-host-loop.md), so each scheduler pass pays its host time a₀ + a₁ · (tp − 1) + h · n (`engine_overheads::v0_host_pass`; every step in a closed form, at each poll in a simulated run); a vllm row only; empty = the profile's own loop (no term) |
+/// | `replica_share_max` | optional: the largest replica's share s of an Offline run's samples where the harness gives each replica a fixed, unequal share (AMD's MLPerf harness, `sorting: strategy: buckets`; filled by tables/scripts/replica_share.py from each row's own yaml): the run ends with that replica, tokens/s = one replica's rate ÷ s (`plan::offline_run_rate`); offline rows only, 1 ÷ replicas ≤ s ≤ 1; empty = an equal split |
 /// | `first_use_build` | optional: what makes the run's cold server build a kernel at first use (`first_use_trigger`, docs/first-use-build.md), filled from its image, launch flags and client by tables/scripts/first_use_build.py: `prefix_extend` = the first prompt step carrying a chunked prompt's continuation (SGLang v0.5.6's release image, `--attention-backend trtllm_mla`, on B200), `moe_sort_switch` = the first prompt step of more than 1,024 tokens (SGLang's ROCm images without AITER's prebuilt kernels, MXFP4, a test prompt of at most 1,024 tokens), `none`; that step lasts the engine's `first_use_build_s` longer in the row's simulated closed loop (`plan::closed_loop_run`) only, so a trigger word on a row with no closed loop (`prompts` empty or 0) or on a disaggregated row is refused; empty = none |
 /// | `outputs_per_block` | optional: 1 = the block of `receive_interval` decode steps runs whole and its answers end at its end, an answer whose last token falls inside it computed to the block's last step (vLLM V0 multi-step without the async output processor, which `enforce_eager` turns off), simulated, with `receive_interval` above 1 and `prefill_alone`; empty or 0 = an answer ends at its last token |
 /// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
@@ -294,6 +295,13 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         if (r.text("engine") != "vllm") r.fail("host_loop", std::string(plan::measurement::v0_loop_rule));
         x.v0_loop = true;
     }
+    if (t.find_column("replica_share_max") && !r.text("replica_share_max").empty()) {
+        const double share = r.number("replica_share_max", 0.0);
+        if (!(share > 0.0 && share <= 1.0))
+            r.fail("replica_share_max", "the largest replica's share of an Offline run's samples, in (0, 1], or empty (an "
+                                        "equal split)");
+        x.replica_share_max = share;
+    }
     if (t.find_column("first_use_build") && !r.text("first_use_build").empty()) {
         const std::optional<first_use_trigger> g = first_use_trigger_named(r.text("first_use_build"));
         if (!g) r.fail("first_use_build", std::string(first_use_trigger_words) + " or empty (none)");
@@ -386,6 +394,12 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (!x.dispatch_fits()) r.fail("replica_dispatch", std::string(plan::replica_dispatch_rule));  // the word as written
     if (x.first_use_build != first_use_trigger::none && !(x.prompts > 0.0 && !x.disaggregated()))
         r.fail("first_use_build", std::string(plan::measurement::first_use_build_rule));  // the word as written
+    if (x.replica_share_max && x.how != plan::scenario::offline)
+        r.fail("replica_share_max", "the largest replica's share of the samples is an Offline run's (its replicas each run "
+                                    "a fixed share); empty elsewhere");
+    if (x.replica_share_max && *x.replica_share_max * static_cast<double>(x.d.instances()) < 1.0 - 1e-9)
+        r.fail("replica_share_max", "the largest replica's share is at least 1 / replicas (" +
+                                        std::to_string(x.d.instances()) + " replicas here)");
     try {
         x.validate();
     } catch (const invalid_input& e) {
