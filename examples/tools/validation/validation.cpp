@@ -1856,8 +1856,15 @@ std::vector<v0_output_fit> fit_v0_output_tokens(const std::vector<plan::measurem
     if (profile) f.catalog_us = profile->overheads.v0_output_token.value() * 1e6;
     f.gpu = busiest_gpu(candidates);
     for (const plan::measurement* x : candidates) f.candidates += x->d.hw.name == f.gpu ? 1 : 0;
+    // A pick too small to fit sets nothing, so its rows stay check rows (the failure names the count).
+    const std::vector<const plan::measurement*> picked = every_third_by_stratum(candidates, f.gpu);
+    if (picked.size() < 2) {
+        f.failure = "fewer rows than parameters (" + std::to_string(picked.size()) + " picked; kept as check rows)";
+        out.push_back(std::move(f));
+        return out;
+    }
     const std::vector<plan::measurement> fit_rows =
-        calibration_rows(every_third_by_stratum(candidates, f.gpu), f.rows, subset_ids,
+        calibration_rows(picked, f.rows, subset_ids,
                          [](plan::measurement& y) { y.d.engine.overheads.v0_output_token = microseconds(20.0); });
     calibrate_fit(f, fit_rows, 2, "fewer rows than parameters", {.free = {plan::parameter::v0_output_token}},
                   [&](const plan::fitted_parameter& q) {
