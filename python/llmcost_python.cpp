@@ -1257,7 +1257,8 @@ PyMethodDef estimate_method{
     "own (tables/engines.csv). rate=R prices Poisson arrivals of R requests/s for the whole deployment (excludes batch= "
     "and saturate=), as `llmcost estimate --rate`: a rate the deployment does not sustain is refused stating the most it "
     "sustains. host_loop='v0': your launch runs vLLM's V0 LLMEngine loop (vLLM <= 0.6, VLLM_USE_V1=0), each scheduler "
-    "pass's host time a0 + a1 (tp - 1) + h n priced (docs/vllm-v0-host-loop.md), as `llmcost estimate --host-loop v0`; "
+    "pass's host time a0 + a1 (tp - 1) + h n priced (docs/vllm-v0-host-loop.md), as `llmcost estimate --host-loop v0`, "
+    "with the profile's CUDA graphs on, so V0's synchronous output processing (graphs off) is not paid; "
     "refused (InvalidInput) off vLLM and for a profile without V0 pass figures (only vLLM on Hopper's are fitted); "
     "None: the engine's own loop. Returns an Estimate with the fields of "
     "`llmcost estimate --format json`."};

@@ -274,6 +274,11 @@ TEST_CASE("hardware table: the FP4 sustained fraction is optional (1 without it)
         io::parse_hardware_csv(real_rows("hardware.csv").without("fp4_sustained_fraction").text(), "old-hw.csv");
     REQUIRE_FALSE(old.empty());
     for (const hardware& h : old) CHECK(h.gpu.efficiency.fp4_sustained == 1.0);
+    // An empty cell is the datasheet's too (README: "1 or absent"), not a refusal asking for a number.
+    const std::vector<hardware> blank =
+        io::parse_hardware_csv(real_rows("hardware.csv").with("fp4_sustained_fraction", "").text(), "blank-hw.csv");
+    REQUIRE_FALSE(blank.empty());
+    CHECK(blank.front().gpu.efficiency.fp4_sustained == 1.0);
     // The descriptor's rule lands on the column, with the value as typed.
     for (const char* bad : {"0", "1.2"}) {
         const std::string msg = message_of(

@@ -76,12 +76,12 @@ std::string shape_text(const request_shape& r) {
 }
 
 /// The row's "I → O": where its harness reports answers in other tokens (`output_token_ratio`, `output_token_offset`),
-/// O as reported and the engine's O_eng that llmcost priced ("179 → 299 reported → 240 engine tokens (ρ 1.243, k 1)").
+/// O as reported and the engine's O_eng that llmcost priced ("179 → 299 reported → 240 engine tokens (ρ 1.2429, k 1)").
 std::string shape_text(const plan::measurement& x) {
     std::string t = shape_text(x.r);
     if (x.answer_count.engine_own()) return t;
     const plan::measurement e = plan::in_engine_tokens(x);
-    return t + " reported → " + whole(e.r.output.value()) + " engine tokens (ρ " + text::plain(x.answer_count.ratio, 4) +
+    return t + " reported → " + whole(e.r.output.value()) + " engine tokens (ρ " + text::plain(x.answer_count.ratio, 5) +
            ", k " + text::plain(x.answer_count.offset, 3) + ")";
 }
 
@@ -1820,7 +1820,8 @@ std::string v0_pass_fits_text(const std::vector<v0_pass_fit>& fits) {
 /// that run V0 (`host_loop` v0) with CUDA graphs off (`cuda_graphs` 0: `enforce_eager`, so the async output processor
 /// is off), whose metric is output tokens/s or TPOT and whose scenario is not online (online rows never set a fitted
 /// figure, as in `fit_engines`), and not already a calibration row of another fit (as `fit_v0_passes`: one row sets
-/// one figure); the fit GPU is the one with most candidates (`busiest_gpu`); the subset is `every_third_by_stratum`
+/// one figure); the fit GPU is the recorded one (tables/engine_fits.csv, fit `v0_output`), else the one with most
+/// candidates (`choose_fit_gpu`); the subset is `every_third_by_stratum`
 /// of the candidates on it (each stratum sorted by id, its 3rd, 6th, …). Fitted with `plan::calibrate`, h_t alone
 /// free, started at 20 µs (research A F11's order). Where the fit fails or its standard error is at least its value,
 /// the profile ships 0. Calibration rows, out of the check rows. Session 47: the rule leaves 5 candidates on MI325X
@@ -1830,6 +1831,7 @@ std::string v0_pass_fits_text(const std::vector<v0_pass_fit>& fits) {
 /// 13.2% → 15.6%): recorded in docs/vllm-v0-host-loop.md §6, not shipped.
 struct v0_output_fit {
     std::string profile, gpu;
+    bool gpu_recorded = false;  ///< tables/engine_fits.csv's GPU (else the rule's, `busiest_gpu`)
     std::vector<std::string> rows;  ///< the calibration subset's ids
     std::size_t candidates = 0;
     bool fitted = false;
@@ -1838,6 +1840,7 @@ struct v0_output_fit {
 };
 
 std::vector<v0_output_fit> fit_v0_output_tokens(const std::vector<plan::measurement>& rows,
+                                                const validation::fit_records& records,
                                                 std::vector<std::string>& subset_ids) {
     std::vector<const plan::measurement*> candidates;
     for (const plan::measurement& x : rows) {
@@ -1854,7 +1857,9 @@ std::vector<v0_output_fit> fit_v0_output_tokens(const std::vector<plan::measurem
     const std::optional<engine_profile> profile = plan::own_engine(*candidates.front());
     f.profile = profile ? std::string(profile->name) : std::string("?");
     if (profile) f.catalog_us = profile->overheads.v0_output_token.value() * 1e6;
-    f.gpu = busiest_gpu(candidates);
+    const validation::fit_gpu chosen = choose_fit_gpu(records, f.profile, fit_kind::v0_output, candidates);
+    f.gpu = chosen.gpu;
+    f.gpu_recorded = chosen.recorded;
     for (const plan::measurement* x : candidates) f.candidates += x->d.hw.name == f.gpu ? 1 : 0;
     // A pick too small to fit sets nothing, so its rows stay check rows (the failure names the count).
     const std::vector<const plan::measurement*> picked = every_third_by_stratum(candidates, f.gpu);
@@ -1887,15 +1892,16 @@ std::string v0_output_fits_text(const std::vector<v0_output_fit>& fits) {
         "h_t `v0_output_token`; n h_t a step, whatever S). No public figure gives h_t, so it is fitted with "
         "`plan::calibrate` (`v0_output_token` alone, started at 20 us) on a subset chosen by a rule stated before the "
         "fit: vLLM on CDNA3, the check rows with `host_loop` v0 and `cuda_graphs` 0 whose metric is output tokens/s or "
-        "TPOT and whose scenario is not online, not already a calibration row of another fit, on the GPU with most of "
-        "them, each engine x vendor x dense/MoE x metric "
+        "TPOT and whose scenario is not online, not already a calibration row of another fit, on the recorded fit GPU "
+        "(tables/engine_fits.csv) or else the GPU with most of them, each engine x vendor x dense/MoE x metric "
         "stratum sorted by id, its 3rd, 6th, ... row. A fit that fails or whose standard error is at least its value "
         "ships 0. Hopper's profile keeps 0: its fit is single-step (S = 1), where h already holds the output "
-        "processing. The subset's rows are calibration rows, out of the check-row statistics.\n\n"
+        "processing. The subset's rows are calibration rows, out of the check-row statistics (a pick too small to fit "
+        "sets nothing and its rows stay check rows).\n\n"
         "| profile | fit GPU | calibration rows | of the candidates there | h_t (fit +- s.e.) | in tables/engines.csv | "
         "residual s (ln) |\n|---|---|--:|--:|--:|--:|--:|\n";
     for (const v0_output_fit& f : fits) {
-        s += "| " + f.profile + " | " + f.gpu + " | " + std::to_string(f.rows.size()) + " | " +
+        s += "| " + f.profile + " | " + fit_gpu_text(f.gpu, f.gpu_recorded) + " | " + std::to_string(f.rows.size()) + " | " +
              std::to_string(f.candidates) + " | ";
         const std::string catalog = text::plain(f.catalog_us, 4) + " us";
         if (!f.fitted) {
@@ -2214,7 +2220,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     std::string s;
     s += "# Validation: the cost model against published measurements\n\n";
     s += "Generated by the `validation` target (`llmcost-validation`, examples/tools/validation) from "
-         "`tables/measurements.csv` and `tables/microbenchmarks.csv`: do not edit by hand. Regenerate with "
+         "`tables/measurements.csv` and `tables/microbenchmarks.csv`, each engine fit on the GPU `tables/engine_fits.csv` "
+         "records: do not edit by hand. Regenerate with "
          "`cmake --build <build dir> --target validation`; the test `validation.up_to_date` fails when this file is "
          "stale, and `validation.check_rows_median` fails when the median absolute error of the TensorRT-LLM check rows "
          "(the calibration home, the rows the bar was set on) is above " +
@@ -2269,6 +2276,13 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "each row's KV pool follows its engine's rule (`kv_pool_per_gpu`: TensorRT-LLM f · (HBM − weights − "
          "non-KV memory), vLLM f · HBM − weights − non-KV memory, SGLang f · HBM − weights; docs/kv-pool.md) at the "
          "row's own launch flag where its notes state one (`kv_memory_fraction`), else at the engine's default.\n";
+    s += "- Harness splits and units: an Offline run whose harness gives its replicas unequal fixed shares ends with the "
+         "largest (`replica_share_max` in tables/measurements.csv, `plan::offline_run_rate`: the run's rate is one "
+         "replica's ÷ the largest share; AMD's MI325X Offline buckets, docs/amd-vllm.md); a row whose harness counts its "
+         "answers in another tokenizer's tokens (`output_token_ratio` ρ, `output_token_offset` k: Krai's Llama-3.1 rows, "
+         "counted in Llama-2 tokens with a start token) is priced on the engine's O_eng = (O − k) ÷ ρ tokens a request "
+         "and reported in the row's unit (`plan::in_reported_tokens`: tok/s × O ÷ O_eng, TPOT × (O_eng − 1) ÷ (O − 1); "
+         "docs/krai-token-unit.md).\n";
     s += "- Number formats: a row's weight format sets the weights and the GEMMs, its KV format the cache "
          "(`with_formats`): FP8 rows as TensorRT-LLM's FP8 quantization (FP8 weights, GEMMs and, where the row says "
          "so, KV cache), BF16 rows BF16 throughout; an FP4 checkpoint that quantizes the FFNs only keeps the "
@@ -3226,7 +3240,7 @@ int main(int argc, char** argv) {
         const std::vector<build_fit> builds = fit_first_use_builds(measurements, subset);
         const std::vector<prefill_request_fit> serial_prompts = fit_prefill_requests(measurements, subset);
         const std::vector<v0_pass_fit> v0_passes = fit_v0_passes(measurements, records, subset);
-        const std::vector<v0_output_fit> v0_outputs = fit_v0_output_tokens(measurements, subset);
+        const std::vector<v0_output_fit> v0_outputs = fit_v0_output_tokens(measurements, records, subset);
         for (const v0_output_fit& f : v0_outputs)
             if (sample == 1 && f.fitted && std::abs(f.us - f.catalog_us) > 0.05 + 0.005 * f.us)
                 std::fprintf(stderr, "llmcost-validation: %s: fit V0 output processing %.4g us a sequence-step; "

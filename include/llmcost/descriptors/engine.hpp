@@ -541,18 +541,24 @@ struct engine_overheads {
     [[nodiscard]] constexpr bool v0_output_sync() const { return v0_loop && !cuda_graphs; }
     /// One V0 scheduler pass's host time: t_host = a₀ + a₁ · (tp − 1) + h · n + [sync] · h_t · n · S
     /// (docs/vllm-v0-host-loop.md); 0 unless the deployment runs the V0 loop (`v0_loop`). tp the TP degree, n the
-    /// sequences the pass schedules (counts), S its steps (`v0_steps_per_pass`), [sync] `v0_output_sync`.
+    /// sequences the pass schedules (counts), S the steps it runs (`steps`: `v0_steps_per_pass` for a decode pass; 1
+    /// for a pass that schedules prompts, which V0 multi-step runs as one step, its prefills given no lookahead slots),
+    /// [sync] `v0_output_sync`: a pass processes the S tokens of each of its n sequences.
+    template <class V>
+    [[nodiscard]] constexpr V v0_host_pass(double tp, const V& sequences, double steps) const {
+        if (!v0_loop) return sequences * 0.0;
+        const double per_sequence = v0_pass_sequence.value() + (v0_output_sync() ? v0_output_token.value() * steps : 0.0);
+        return sequences * per_sequence + (v0_pass.value() + v0_pass_rank.value() * (tp - 1.0));
+    }
+    /// A decode pass's: S = `v0_steps_per_pass`.
     template <class V>
     [[nodiscard]] constexpr V v0_host_pass(double tp, const V& sequences) const {
-        if (!v0_loop) return sequences * 0.0;
-        const double per_sequence =
-            v0_pass_sequence.value() + (v0_output_sync() ? v0_output_token.value() * v0_steps_per_pass : 0.0);
-        return sequences * per_sequence + (v0_pass.value() + v0_pass_rank.value() * (tp - 1.0));
+        return v0_host_pass(tp, sequences, v0_steps_per_pass);
     }
     /// A steady state's share of it per step: t_host ÷ S, S the steps a pass schedules (`v0_steps_per_pass`).
     template <class V>
     [[nodiscard]] constexpr V v0_host_pass_per_step(double tp, const V& sequences) const {
-        return v0_host_pass(tp, sequences) * (1.0 / v0_steps_per_pass);
+        return v0_host_pass(tp, sequences, v0_steps_per_pass) * (1.0 / v0_steps_per_pass);
     }
     /// What a cold server's prompt step adds for the opening's prompts it carries:
     /// Δt = cold_start · [the first such step] + cold_prompt_token · P_open (docs/sglang-closed-loop-ttft.md §4).

@@ -220,8 +220,9 @@ void check_part(const row_reader& r, const csv_table& table, std::string_view pa
     // Optional (tables before issue 15's AMD clocks lack it): the clock the compute fractions hold at.
     h.compute_clock_MHz = table.find_column("compute_clock_MHz") ? r.figure("compute_clock_MHz") : 0.0;
     // Optional (tables before session 47 lack it): the fraction of the datasheet FP4 peak the GPU sustains on
-    // GEMMs; without the column, the datasheet's (1). Its rule (0 < f ≤ 1) is the descriptor's.
-    h.fp4_sustained_fraction = table.find_column("fp4_sustained_fraction") ? r.figure("fp4_sustained_fraction") : 1.0;
+    // GEMMs; without the column, or with its cell empty, the datasheet's (1). Its rule (0 < f ≤ 1) is the descriptor's.
+    h.fp4_sustained_fraction =
+        table.find_column("fp4_sustained_fraction") && !r.text("fp4_sustained_fraction").empty() ? r.figure("fp4_sustained_fraction") : 1.0;
 
     const hardware hw = from_row(h);
     // Part by part first, so that a link's or a tier's rule lands on the right column; then the

@@ -682,8 +682,10 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             }
         }
         // vLLM V0: the scheduler pass's host time, once a pass, before the pass's step, for the sequences it schedules
-        // (`engine_overheads::v0_host_pass`; the steps themselves priced without it, `pass_model::v0_every_step`).
-        const double host_pass = poll ? e.pm.d.engine.overheads.v0_host_pass(e.pm.tp, dec + ps) : 0.0;
+        // (`engine_overheads::v0_host_pass`; the steps themselves priced without it, `pass_model::v0_every_step`): a pass
+        // that schedules prompts runs one step, a decode pass its S (the tokens whose outputs it processes).
+        const engine_overheads& oh = e.pm.d.engine.overheads;
+        const double host_pass = poll ? oh.v0_host_pass(e.pm.tp, dec + ps, ps > 0 ? 1.0 : oh.v0_steps_per_pass) : 0.0;
         const double t = cold + host_pass + std::max(t_own, t_others);
         previous_step = t;
         previous_launch = ps > 0 ? e.pm.prefill_overhead.value() : 0.0;  // the host launched this step's prompt eagerly
