@@ -18,14 +18,10 @@ token ids as little-endian int32) and checks:
     loadgen/results.cc l.762, l.817) equals the log's mean token_count (within 0.05%: the detail log prints 6
     significant figures).
 A run that fails any check is refused: the script exits non-zero naming the file, and changes nothing. On the rows
-that pass it sets output_token_ratio = RATIO (rho, reported Llama-2 tokens per Llama-3 token for the same text) and
-output_token_offset = 1 (the start token), and appends the evidence to the row's notes (once; a rerun replaces it).
-The Krai Llama-2-70B row (model Llama-2-70B) is Llama-2 itself and is left as it is.
-
-RATIO = 3.94 / 3.17: characters per token of the Llama-3 and Llama-2 tokenizers on English text (Meta, The Llama 3
-Herd of Models, arXiv 2407.21783 section 3.2: Llama-3's tokenizer 3.94, Llama-2's 3.17). ASSUMED for OpenOrca's
-answers: the same ratio the rows already use to turn the dataset's 222.3 Llama-2 prompt tokens into 179 Llama-3
-tokens (222.3 x 3.17 / 3.94).
+that pass it sets output_token_offset = 1 (the start token) and appends the evidence to the row's notes (once; a rerun
+replaces it). output_token_ratio (rho, reported Llama-2 tokens per engine token) is measured run by run from the same
+answers by tables/scripts/krai_token_ratio.py, run after this one (session 48; until then it was 3.94 / 3.17 = 1.2429,
+assumed). The Krai Llama-2-70B row (model Llama-2-70B) is Llama-2 itself and is left as it is.
 
 Run from the repository root: python3 tables/scripts/krai_token_unit.py [--git-dir DIR] [--check]
 (--check: verify only, write nothing)."""
@@ -42,7 +38,6 @@ from csv_rows import insert_columns, load, replace_marked, save  # noqa: E402
 MEASUREMENTS = "tables/measurements.csv"
 MIRROR = "/work/.mirror/mlcommons+inference_results_v5.1/repo"
 COLUMNS = ("output_token_ratio", "output_token_offset")
-RATIO = "1.2429"  # 3.94 / 3.17 = 1.24290..., ASSUMED (see above)
 OFFSET = "1"      # Llama-2's BOS, id 1, first in every reported answer
 LLAMA2_VOCAB = 32000
 LLAMA2_BOS = 1
@@ -114,10 +109,9 @@ def check_run(git_dir, commit, system, model, scenario):
         scale = "" if offline else f" x {n - 1}/{n}"
         note += (f"; the TEST06 run's {tok_key} / {smp_key}{scale} = {tok:g} / {smp:g}{scale} = {per:.2f} = that mean, so LoadGen's "
                  f"tokens/s and TPOT count these Llama-2 ids")
-    note += (f". So output_tokens, tok/s and TPOT are in Llama-2 tokens, BOS included: output_token_ratio {RATIO} "
-             f"(3.94 / 3.17, Llama-3 / Llama-2 characters per token, arXiv 2407.21783 section 3.2, ASSUMED for OpenOrca's "
-             f"answers as for the prompt's 179) and output_token_offset {OFFSET} (the BOS); priced on "
-             f"(O - 1) / {RATIO} engine tokens (docs/krai-token-unit.md). {END}")
+    note += (f". So output_tokens, tok/s and TPOT are in Llama-2 tokens, BOS included: output_token_offset {OFFSET} (the "
+             f"BOS) and output_token_ratio measured from these answers (tables/scripts/krai_token_ratio.py, below); "
+             f"priced on (O - 1) / ratio engine tokens (docs/krai-token-unit.md). {END}")
     return note
 
 
@@ -150,12 +144,11 @@ def main():
         return
     for r in rows[1:]:
         if r and r[c["id"]] in notes:
-            r[c["output_token_ratio"]] = RATIO
             r[c["output_token_offset"]] = OFFSET
             r[c["notes"]] = replace_marked(r[c["notes"]], MARKER, END, notes[r[c["id"]]])
     save(MEASUREMENTS, rows)
-    print(f"{MEASUREMENTS}: {len(runs)} runs passed; output_token_ratio {RATIO}, output_token_offset {OFFSET} on "
-          f"{len(notes)} rows")
+    print(f"{MEASUREMENTS}: {len(runs)} runs passed; output_token_offset {OFFSET} on {len(notes)} rows (now run "
+          f"tables/scripts/krai_token_ratio.py for output_token_ratio)")
 
 
 if __name__ == "__main__":
