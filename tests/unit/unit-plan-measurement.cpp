@@ -973,9 +973,19 @@ TEST_CASE("measurements: a Krai MLPerf v5.1 open row (vLLM, Llama-3.1-70B, TP2·
     // ÷ 4 replicas = 18.869975, stated to four figures.
     CHECK(x.rate == doctest::Approx(18.87));
     CHECK(std::abs(x.rate - 75.4799 / 4.0) < 0.0005);
-    // Input: the Llama-2 mean 222.3 × 3.17 / 3.94 (the tokenizers' characters per token) = 178.86 → 179;
+    // Input (docs/krai-token-unit.md §5): MLPerf's Llama-2 mean 222.3 holds the reference chat template's 23 tokens
+    // (10 without a system prompt); Krai's Llama-3.1 template adds 15 (9); the text goes at the Llama-2 ÷ Llama-3
+    // ratio of all 19 runs' answers, 530,343 ÷ 450,729 = 1.17664: 15 + 199.3 ÷ 1.17664 = 184.38 and
+    // 9 + 212.3 ÷ 1.17664 = 189.43, the system-prompt share unpublished, so the midpoint 186.91 → 187;
     // output: 21,433.25 ÷ 72.97 = 293.7 → 294.
-    CHECK(x.r.input.value() == std::round(222.3 * 3.17 / 3.94));
+    constexpr double text_ratio = 530343.0 / 450729.0;
+    CHECK(x.r.input.value() ==
+          std::round((15.0 + (222.3 - 23.0) / text_ratio + 9.0 + (222.3 - 10.0) / text_ratio) / 2.0));
+    // Answers: the run's TEST06 log holds 100 answers of 26,950 Llama-2 ids (mean 269.50), 26,850 after the BOSes,
+    // re-encoded to 22,696 Llama-3 tokens + 99 end-of-turn tokens (one answer hit the 1,024-token cap):
+    // ρ = 26,850 ÷ 22,795 = 1.17789, stored to 4 decimals; k = 1, the BOS.
+    CHECK(x.answer_count.ratio == doctest::Approx(26850.0 / 22795.0).epsilon(5e-5));
+    CHECK(x.answer_count.offset == 1.0);
     CHECK(x.r.output.value() == std::round(21433.25 / 72.97));
     CHECK(x.value == doctest::Approx(0.300639534));
     CHECK(x.ttft_median == doctest::Approx(0.295036361));
@@ -1017,9 +1027,11 @@ TEST_CASE("tables/measurements.csv: Krai's vLLM Server row on 8 MI300X reads wit
     // replica (not the 53.56 completed samples/s: docs/mlperf-scheduled-rate.md).
     CHECK(x.rate == doctest::Approx(6.919).epsilon(1e-12));
     CHECK(std::abs(x.rate - 55.3519 / 8.0) < 0.0005);
-    // The same harness and prompts as Krai's NVIDIA rows: 222.3 Llama-2 tokens × 3.17 / 3.94 (the
-    // tokenizers' characters per token) = 178.86 Llama-3.1 tokens (docs/krai-open-dense.md rule 7).
-    CHECK(x.r.input.value() == std::round(222.3 * 3.17 / 3.94));
+    // The same harness and prompts as Krai's NVIDIA rows: 187 Llama-3.1 tokens (docs/krai-token-unit.md §5, worked
+    // in the H100 row's test above); its own answers' ratio: 100 answers, 27,419 Llama-2 ids (27,319 after the
+    // BOSes) against 23,302 Llama-3 tokens + 98 end-of-turn tokens (two at the cap): 27,319 ÷ 23,400 = 1.16748.
+    CHECK(x.r.input.value() == 187.0);
+    CHECK(x.answer_count.ratio == doctest::Approx(27319.0 / 23400.0).epsilon(5e-5));
     CHECK(x.r.input.value() == find("ML51-Krai-H100x8-vllm092-L31-70B-dyn-ser-ttft").r.input.value());
     // 15,863.67 tokens/s / 53.56 samples/s = 296.19 tokens a sample.
     CHECK(x.r.output.value() == 296.0);
