@@ -136,8 +136,9 @@ TEST_CASE("padded MoE: the profile's check, tables/engines.csv's column and the 
     const auto mine = io::parse_engines_csv(with + base + ",7.25,my runs\n", "mine.csv");
     REQUIRE(mine.size() == 1);
     CHECK(mine[0].moe.padded_moe_block.value() == doctest::Approx(7.25e-9).epsilon(1e-15));
-    for (const auto& [bad, rule] : {std::pair{"-3", "must not be negative"}, std::pair{"nan", "expected a finite number"},
-                                    std::pair{"1500", "a padded m-block's time must be in [0, 1 us)"}}) {
+    for (const auto& cell : {std::pair{"-3", "must not be negative"}, std::pair{"nan", "expected a finite number"},
+                             std::pair{"1500", "a padded m-block's time must be in [0, 1 us)"}}) {
+        const std::string bad = cell.first, rule = cell.second;
         const std::string m = test::message_of([&] { return io::parse_engines_csv(with + base + "," + bad + ",my runs\n", "mine.csv"); });
         CHECK(test::contains(m, "mine.csv:2"));
         CHECK(test::contains(m, std::string("\"padded_moe_block_ns\" = \"") + bad + "\""));
