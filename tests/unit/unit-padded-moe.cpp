@@ -43,6 +43,7 @@ TEST_CASE("padded MoE: N_blk = ceil((W C k + E b - k) / b), by hand") {
     CHECK(padded_moe_blocks(8, 16384.0, 8, 256) == 33024.0);
     // DEP16: (2,097,152 + 8,184) ÷ 32 = 2,105,336 ÷ 32 = 65,791.75 → 65,792.
     CHECK(padded_moe_blocks(16, 16384.0, 8, 256) == 65792.0);
+    static_assert(padded_moe_blocks(8, 16384.0, 8, 256) == 33024.0);  // a constant expression
     // SGLang's default cap 4096 on DEP8: (262,144 + 8,184) ÷ 32 = 270,328 ÷ 32 = 8,447.75 → 8,448.
     CHECK(padded_moe_blocks(8, 4096.0, 8, 256) == 8448.0);
     // A small one: W 2, C 4, k 2, E 4, b 32: (16 + 128 − 2) ÷ 32 = 142 ÷ 32 = 4.4375 → 5; exact multiples stay whole:
