@@ -218,6 +218,11 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(app, d.kv_memory_fraction);
     add_kv_block_tokens(app, d.kv_block_tokens);
+    app->add_option("--a2a-dispatch-cap", d.a2a_dispatch_cap,
+                    "Your launch's per-rank all-to-all dispatch cap in tokens (sglang "
+                    "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK): the receive buffer a padded expert runner runs over, "
+                    "W x cap rows a MoE layer (docs/mi355x-disagg-decode.md section 6). Default: the engine's (sglang 4096)")
+        ->transform(count_in(1048576, "TOKENS"));
     app->add_option("--host-loop", d.host_loop,
                     "v0: your launch runs vLLM's V0 LLMEngine loop (vLLM <= 0.6, VLLM_USE_V1=0), so each scheduler "
                     "pass's host time a0 + a1 (tp - 1) + h n is priced (docs/vllm-v0-host-loop.md); vllm only. "

@@ -180,6 +180,7 @@ deployment build(const deployment_options& o) {
     if (!o.engine.empty()) d.engine = engine_named_for(o.engine, d.hw);
     if (o.kv_memory_fraction > 0) d.engine = with_kv_memory_fraction(d.engine, o.kv_memory_fraction);  // the launch's flag
     if (o.kv_block_tokens > 0) d.engine = with_kv_block_tokens(d.engine, o.kv_block_tokens);  // the launch's block size
+    if (o.a2a_dispatch_cap > 0) d.engine = with_dispatch_cap(d.engine, o.a2a_dispatch_cap);  // the launch's MORI cap
     if (o.host_loop == "v0") d.engine = with_v0_loop(d.engine, "--engine", "--host-loop");  // vLLM V0's host passes
     if (const std::optional<prompt_launch_mode> p = eager_prompt_of(o.checkpoint)) d.engine.overheads.prompt_launch = *p;
     if (!o.gemm_table.empty()) d.gemm.table = gemm_table_named(o.gemm_table);

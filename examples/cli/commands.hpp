@@ -89,6 +89,10 @@ struct deployment_options {
     /// --kv-block-tokens: the paged KV cache's block size for this run (`with_kv_block_tokens`: vLLM --block-size,
     /// TensorRT-LLM tokens_per_block, SGLang --page-size); 0 = the engine's own (tables/engines.csv kv_block_tokens)
     double kv_block_tokens = 0;
+    /// --a2a-dispatch-cap: the tokens a rank may dispatch in one expert all-to-all for this run (`with_dispatch_cap`:
+    /// SGLang SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK), the rows a padded expert runner's buffer holds a rank;
+    /// 0 = the engine's default (`engine_moe::dispatch_cap`: SGLang's 4096)
+    double a2a_dispatch_cap = 0;
     /// --host-loop: "v0" = the launch runs vLLM's V0 LLMEngine loop, each scheduler pass's host time priced
     /// (`engine_overheads::v0_loop`; vllm only); empty: the engine profile's own loop.
     std::string host_loop;

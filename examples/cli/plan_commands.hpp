@@ -36,7 +36,8 @@ struct calibrate_command {
 
 /// The names `--free` accepts: "hbm", "matmul", "matmul_half_dim", "attention", "kernel_overhead",
 /// "link_latency", "link_fraction", "request_overhead", "host_enqueue", "cold_start", "cold_prompt_token",
-/// "first_use_build", "prefill_request", "v0_pass", "v0_pass_rank", "v0_pass_sequence", "v0_output_token".
+/// "first_use_build", "prefill_request", "v0_pass", "v0_pass_rank", "v0_pass_sequence", "v0_output_token",
+/// "padded_moe_block".
 [[nodiscard]] std::vector<std::string> calibration_parameter_names();
 
 }  // namespace llmcost::cli

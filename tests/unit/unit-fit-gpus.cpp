@@ -124,7 +124,7 @@ TEST_CASE("fit GPU: the loader reads every fit word and refuses bad rows with fi
           "llmcost: fits.csv:2:1: key \"profile\" = \"vLLM on Hoper\": unknown profile: not a name of tables/engines.csv");
     CHECK(refusal(header + "vLLM on Hopper,launch_cost,H200 SXM,s,\n") ==
           "llmcost: fits.csv:2:2: key \"fit\" = \"launch_cost\": unknown fit: one of launch, front_end, cold_opening, "
-          "host_enqueue, v0_host_loop, version, v0_output");
+          "host_enqueue, v0_host_loop, version, v0_output, padded_moe_block");
     CHECK(refusal(header + "vLLM on Hopper,launch,H300 SXM,s,\n") ==
           "llmcost: fits.csv:2:3: key \"gpu\" = \"H300 SXM\": unknown GPU: not a name of tables/hardware.csv");
     CHECK(refusal(header + "vLLM on Hopper,launch,B200 (HGX),s,\n") ==

@@ -182,7 +182,7 @@ TEST_CASE("prefill_request: the profile's check and tables/engines.csv's optiona
         CHECK(test::contains(m, "mine.csv:2"));
         CHECK(test::contains(m, "prefill_request_us"));
     }
-    CHECK(io::detail::engines_csv::columns[io::detail::engines_csv::columns.size() - 5] == "prefill_request_us");
+    CHECK(io::detail::engines_csv::columns[io::detail::engines_csv::columns.size() - 6] == "prefill_request_us");
     CHECK(io::detail::engines_csv::column_for("overheads.prefill_request (us)") == "prefill_request_us");
 }
 

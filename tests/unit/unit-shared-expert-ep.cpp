@@ -195,7 +195,7 @@ TEST_CASE("shared_expert_ep_replicated: the table's optional column, a flag refu
     REQUIRE(old.size() == 1);
     CHECK_FALSE(old[0].moe.shared_expert_ep_replicated);  // absent: 0, TP-sharded
     // The table's last column but two, before the first-use build and the serial prompt step's per-request cost (optional: found by name, so a table may carry it alone).
-    CHECK(io::detail::engines_csv::columns[io::detail::engines_csv::columns.size() - 7] == "shared_expert_ep_replicated");
+    CHECK(io::detail::engines_csv::columns[io::detail::engines_csv::columns.size() - 8] == "shared_expert_ep_replicated");
     for (const char* bad : {"2", "0.5", "-1"}) {
         // A table of the required columns and this one alone: the loader finds columns by name.
         const std::string text = header + ",shared_expert_ep_replicated,source\n" + row + "," + bad + ",my runs\n";

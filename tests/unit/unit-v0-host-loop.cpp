@@ -187,7 +187,7 @@ TEST_CASE("V0 host pass: refusals name the field, the value and the rule") {
     const std::string word = test::message_of([&] { return io::parse_measurements_csv(header + row("vllm", "v1"), "m.csv"); });
     CHECK(test::contains(word, "host_loop"));
     // The engines table's optional columns, in µs, found by name: a table without them loads 0.
-    CHECK(io::detail::engines_csv::columns.back() == "v0_output_token_us");
+    CHECK(io::detail::engines_csv::columns[io::detail::engines_csv::columns.size() - 2] == "v0_output_token_us");
     CHECK(io::detail::engines_csv::column_for("overheads.v0_pass (us)") == "v0_pass_us");
     CHECK(io::detail::engines_csv::column_for("overheads.v0_pass_rank (us)") == "v0_pass_rank_us");
     const std::string base = "Mine,vllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,1024,8192,0,0,0.9,16,0,0,0,0,0,1,0,0";

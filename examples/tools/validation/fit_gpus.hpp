@@ -35,12 +35,13 @@ enum class fit_kind {
     v0_host_loop,  ///< `fit_v0_passes`: vLLM V0's scheduler pass on the host
     version,       ///< `fit_versions`: an earlier release's profile, launch cost and front end fitted together
     v0_output,     ///< `fit_v0_output_tokens`: vLLM V0's synchronous output processing per sequence-step
+    padded_moe_block,  ///< `fit_padded_moe_blocks`: an expert runner's time per padded m-block (MORI-EP's buffer)
 };
 
 inline constexpr std::array fit_words{std::string_view("launch"),       std::string_view("front_end"),
                                       std::string_view("cold_opening"), std::string_view("host_enqueue"),
                                       std::string_view("v0_host_loop"), std::string_view("version"),
-                                      std::string_view("v0_output")};
+                                      std::string_view("v0_output"),    std::string_view("padded_moe_block")};
 
 [[nodiscard]] constexpr std::string_view to_string(fit_kind f) { return fit_words[static_cast<std::size_t>(f)]; }
 
@@ -90,7 +91,8 @@ struct fit_records {
         std::size_t k = 0;
         while (k < fit_words.size() && fit_words[k] != word) ++k;
         if (k == fit_words.size())
-            fail(1, "unknown fit: one of launch, front_end, cold_opening, host_enqueue, v0_host_loop, version, v0_output");
+            fail(1, "unknown fit: one of launch, front_end, cold_opening, host_enqueue, v0_host_loop, version, v0_output, "
+                    "padded_moe_block");
         r.fit = static_cast<fit_kind>(k);
         r.gpu = row.fields[at[2]];
         const std::optional<gpu_architecture> arch = catalog::architecture_of(r.gpu);

@@ -1920,6 +1920,107 @@ std::string v0_output_fits_text(const std::vector<v0_output_fit>& fits) {
     return s;
 }
 
+/// MORI-EP's padded receive buffer (`engine_moe::padded_moe_block`, c: each MoE layer of a step through the all-to-all
+/// pays c · N_blk, N_blk = ⌈(W·C·k + E·32 − k) ÷ 32⌉, `padded_moe_time_per_pass`; docs/mi355x-disagg-decode.md §6). No
+/// figure gives c for DeepSeek-R1 FP8, so it is fitted. THE RULE, stated before any fit (committed in
+/// docs/mi355x-disagg-decode.md §6.1 first): SGLang on CDNA4; the calibration subset is exactly the three DEP8 1k/1k
+/// TPOT rows `padded_block_rows` (check rows not already another fit's); the fit GPU is the recorded one
+/// (tables/engine_fits.csv, fit `padded_moe_block`: MI355X); least squares of their TPOT on c alone (`plan::calibrate`),
+/// started at 5.7 ns (research M's hand figure from the c256 row). A fit that fails or whose standard error is at least
+/// its value ships 0. Those rows are calibration rows; every other row stays a check row (the DEP16 rows: the
+/// out-of-sample check of the buffer's doubling).
+inline constexpr std::array<std::string_view, 3> padded_block_rows{
+    "IMX-MI355X-sglang-disagg-DSR1-FP8-disagg-p1dep8-d2dep8-1kx1k-c256-tpot",
+    "IMX-MI355X-sglang-disagg-DSR1-FP8-disagg-p1dep8-d2dep8-1kx1k-c512-tpot",
+    "IMX-MI355X-sglang-disagg-DSR1-FP8-disagg-p1dep8-d2dep8-1kx1k-c1024-tpot"};
+
+struct padded_block_fit {
+    std::string profile, gpu;
+    bool gpu_recorded = false;      ///< tables/engine_fits.csv's GPU (else the rule's, `busiest_gpu`)
+    std::vector<std::string> rows;  ///< the calibration subset's ids
+    std::size_t candidates = 0;
+    bool fitted = false;
+    std::string failure;
+    double ns = 0, se_ns = 0, sigma = 0, catalog_ns = 0;
+};
+
+std::vector<padded_block_fit> fit_padded_moe_blocks(const std::vector<plan::measurement>& rows,
+                                                    const validation::fit_records& records,
+                                                    std::vector<std::string>& subset_ids) {
+    std::vector<const plan::measurement*> candidates;
+    for (const plan::measurement& x : rows) {
+        if (!x.check || std::find(padded_block_rows.begin(), padded_block_rows.end(), x.id) == padded_block_rows.end())
+            continue;
+        if (std::find(subset_ids.begin(), subset_ids.end(), x.id) != subset_ids.end()) continue;  // another fit's row
+        candidates.push_back(&x);
+    }
+    std::vector<padded_block_fit> out;
+    if (candidates.empty()) return out;
+    padded_block_fit f;
+    const std::optional<engine_profile> profile = plan::own_engine(*candidates.front());
+    f.profile = profile ? std::string(profile->name) : std::string("?");
+    if (profile) f.catalog_ns = profile->moe.padded_moe_block.value() * 1e9;
+    const validation::fit_gpu chosen = choose_fit_gpu(records, f.profile, fit_kind::padded_moe_block, candidates);
+    f.gpu = chosen.gpu;
+    f.gpu_recorded = chosen.recorded;
+    std::vector<const plan::measurement*> picked;
+    for (const plan::measurement* x : candidates)
+        if (x->d.hw.name == f.gpu) picked.push_back(x);
+    f.candidates = picked.size();
+    if (picked.size() < 2) {
+        f.failure = "fewer rows than parameters (" + std::to_string(picked.size()) + " picked; kept as check rows)";
+        out.push_back(std::move(f));
+        return out;
+    }
+    const std::vector<plan::measurement> fit_rows =
+        calibration_rows(picked, f.rows, subset_ids,
+                         [](plan::measurement& y) { y.d.engine.moe.padded_moe_block = nanoseconds(5.7); });
+    calibrate_fit(f, fit_rows, 2, "fewer rows than parameters", {.free = {plan::parameter::padded_moe_block}},
+                  [&](const plan::fitted_parameter& q) {
+                      if (q.which != plan::parameter::padded_moe_block) return;
+                      f.ns = q.value * 1e9;
+                      f.se_ns = q.standard_error * 1e9;
+                  });
+    out.push_back(std::move(f));
+    return out;
+}
+
+std::string padded_block_fits_text(const std::vector<padded_block_fit>& fits) {
+    if (fits.empty()) return {};
+    std::string s =
+        "\n### MORI-EP's padded receive buffer\n\n"
+        "With `--moe-a2a-backend mori`, SGLang's `MoriEPMoE.forward` hands AITER's fused MoE MORI's whole fixed-shape "
+        "receive buffer, M = W x C rows (W the EP ranks, C `SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK`, 16384 in the "
+        "MI355X disaggregated launches), with only a device-side count of the real tokens; AITER's `moe_sorting` sizes "
+        "its m-block list at N_blk = ceil((M k + 32 E - k) / 32) and the 1-stage kernel's grid follows it (33,024 blocks "
+        "on DEP8, 65,792 on DEP16; docs/mi355x-disagg-decode.md section 6). Each MoE layer of a step through the "
+        "all-to-all pays c N_blk (`padded_moe_time_per_pass`). No figure gives c for DeepSeek-R1 FP8, so it is fitted "
+        "with `plan::calibrate` (`padded_moe_block` alone, started at 5.7 ns) on a subset named by a rule stated before "
+        "the fit: exactly the three DEP8 1k/1k TPOT rows (c256, c512, c1024) on the recorded fit GPU. A fit that fails "
+        "or whose standard error is at least its value ships 0. The subset's rows are calibration rows; the DEP16 rows "
+        "stay check rows, the out-of-sample check of the buffer's doubling.\n\n"
+        "| profile | fit GPU | calibration rows | of the candidates there | c (fit +- s.e.) | in tables/engines.csv | "
+        "residual s (ln) |\n|---|---|--:|--:|--:|--:|--:|\n";
+    for (const padded_block_fit& f : fits) {
+        s += "| " + f.profile + " | " + fit_gpu_text(f.gpu, f.gpu_recorded) + " | " + std::to_string(f.rows.size()) +
+             " | " + std::to_string(f.candidates) + " | ";
+        const std::string catalog = text::plain(f.catalog_ns, 4) + " ns";
+        if (!f.fitted) {
+            s += "not fitted: " + f.failure + " | " + catalog + " | |\n";
+            continue;
+        }
+        s += text::plain(f.ns, 4) + " +- " + text::plain(f.se_ns, 2) + " ns | " + catalog + " | " +
+             text::plain(f.sigma, 3) + " |\n";
+    }
+    s += "\nPadded-buffer calibration subset (not check rows; listed by id):\n\n";
+    for (const padded_block_fit& f : fits) {
+        s += "- " + f.profile + ":";
+        for (const std::string& id : f.rows) s += " " + id;
+        s += "\n";
+    }
+    return s;
+}
+
 std::string version_fits_text(const std::vector<version_fit>& fits) {
     if (fits.empty()) return {};
     std::string s =
@@ -2162,7 +2263,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
              const std::vector<version_fit>& versions, const std::vector<eager_fit>& eager,
              const std::vector<cold_fit>& colds, const std::vector<build_fit>& builds,
              const std::vector<prefill_request_fit>& serial_prompts, const std::vector<v0_pass_fit>& v0_passes,
-             const std::vector<v0_output_fit>& v0_outputs) {
+             const std::vector<v0_output_fit>& v0_outputs, const std::vector<padded_block_fit>& padded_blocks) {
     std::vector<check_row> checks;
     std::vector<check_row> fitted_serving;  // role calibration: none today, reported apart if any appear
     std::vector<check_row> beyond;          // check rows at a rate llmcost cannot serve: no figure, a miss
@@ -2920,7 +3021,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
          "are calibration rows, out of the check-row statistics.\n\n" + front_end_text(front_ends) +
          cold_fits_text(colds) + build_fits_text(builds) + version_fits_text(versions) + eager_fits_text(eager) +
          prefill_request_fits_text(serial_prompts) + v0_pass_fits_text(v0_passes) +
-         v0_output_fits_text(v0_outputs);
+         v0_output_fits_text(v0_outputs) + padded_block_fits_text(padded_blocks);
     s += "\nHow far off the model is, by group:\n\n";
     for (const engine_stats& g : by_engine) {
         if (g.home) continue;
@@ -3241,6 +3342,11 @@ int main(int argc, char** argv) {
         const std::vector<prefill_request_fit> serial_prompts = fit_prefill_requests(measurements, subset);
         const std::vector<v0_pass_fit> v0_passes = fit_v0_passes(measurements, records, subset);
         const std::vector<v0_output_fit> v0_outputs = fit_v0_output_tokens(measurements, records, subset);
+        const std::vector<padded_block_fit> padded_blocks = fit_padded_moe_blocks(measurements, records, subset);
+        for (const padded_block_fit& f : padded_blocks)
+            if (sample == 1 && f.fitted && std::abs(f.ns - f.catalog_ns) > 0.005 + 0.005 * f.ns)
+                std::fprintf(stderr, "llmcost-validation: %s: fit padded MoE block %.4g ns; tables/engines.csv has %.4g ns\n",
+                             f.profile.c_str(), f.ns, f.catalog_ns);
         for (const v0_output_fit& f : v0_outputs)
             if (sample == 1 && f.fitted && std::abs(f.us - f.catalog_us) > 0.05 + 0.005 * f.us)
                 std::fprintf(stderr, "llmcost-validation: %s: fit V0 output processing %.4g us a sequence-step; "
@@ -3291,7 +3397,8 @@ int main(int argc, char** argv) {
             if (f.fitted && std::abs(f.us - f.catalog_us) > 0.01 + 0.005 * std::abs(f.us))
                 std::fprintf(stderr, "llmcost-validation: %s: fit host enqueue %.4g us per kernel; tables/engines.csv has %.4g us\n",
                              f.profile.c_str(), f.us, f.catalog_us);
-        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds, builds, serial_prompts, v0_passes, v0_outputs);
+        const report r = build(measurements, micro, fits, front_ends, versions, eager, colds, builds, serial_prompts, v0_passes, v0_outputs,
+                                 padded_blocks);
         write(positional[1], r.text);
         print_summary("calibration rows (micro, engine fits)", r.calibration);
         print_summary("check rows (serving)", r.check);

@@ -129,6 +129,13 @@ enum class all_to_all_phase : unsigned char { dispatch, combine };
     return phase == all_to_all_phase::dispatch ? moe_gather_bits(d) : d.m.residual_format().bits_per_element();
 }
 
+/// Whether the MoE layers exchange tokens by the expert all-to-all: attention data parallelism (dp > 1) under
+/// expert parallelism, unless the engine gathers instead (`moe_gathers_tokens`); the rule
+/// `detail::all_to_all_seconds_per_pass` documents.
+[[nodiscard]] constexpr bool moe_runs_all_to_all(const deployment& d) {
+    return d.m.is_moe() && d.attention_data_parallel() && !moe_gathers_tokens(d);
+}
+
 namespace detail {
 /// Seconds of a pass's all-to-all: MoE layers × (t_dispatch + t_combine), one all-to-all each over the
 /// EP group at the phase's bytes (`all_to_all_bits`), where
@@ -144,7 +151,7 @@ namespace detail {
 /// None either where the engine gathers and reduce-scatters instead (`moe_gathers_tokens`).
 template <class V>
 [[nodiscard]] constexpr V all_to_all_seconds_per_pass(const deployment& d, const V& tokens_per_rank) {
-    if (!d.attention_data_parallel() || moe_gathers_tokens(d)) return lanes<V>::constant(0.0);
+    if (!moe_runs_all_to_all(d)) return lanes<V>::constant(0.0);
     const int group = d.layout.tp * d.layout.dp;
     // The engine's all-to-all kernels (DeepEP, MORI-EP, NVLink one-sided) have their own floor per
     // phase, α_engine, in place of the link's α (descriptors/engine.hpp; E21, E28, E39, E40).
@@ -180,6 +187,30 @@ template <class V>
 /// none when the group's attention is tensor-parallel (dp = 1: `detail::all_to_all_seconds_per_pass`).
 [[nodiscard]] constexpr seconds_t all_to_all_time_per_pass(const deployment& d, double tokens_per_rank) {
     return seconds(detail::all_to_all_seconds_per_pass(d, tokens_per_rank));
+}
+
+/// N_blk = ⌈(W·C·k + E·b − k) ÷ b⌉: the m-blocks AITER's `moe_sorting` sizes `sorted_expert_ids` at for a
+/// receive buffer of M = W·C rows (W ranks × C tokens a rank may dispatch), k experts a token, E routed experts,
+/// b rows a block (ROCm/aiter@e28297f8f9 aiter/fused_moe.py l.27–51; `aiter_moe_sorting_block`). DEP8 at C = 16384:
+/// (131,072·8 + 256·32 − 8) ÷ 32 → 33,024; DEP16: 65,792.
+[[nodiscard]] constexpr double padded_moe_blocks(int ranks, double cap_tokens, int top_k, int experts,
+                                                 double block = aiter_moe_sorting_block) {
+    const double k = top_k;
+    return detail::const_ceil((ranks * cap_tokens * k + experts * block - k) / block);
+}
+
+/// t_pad = L_moe · c · N_blk a pass: where the layers run the all-to-all (`moe_runs_all_to_all`) and the engine's
+/// expert runner takes its whole fixed-shape receive buffer (c = `engine_moe::padded_moe_block` > 0), each MoE layer's
+/// 1-stage kernel runs a grid of N_blk m-blocks (`padded_moe_blocks`, W = tp·dp MoE ranks, C the run's dispatch cap,
+/// `engine_moe::dispatch_cap`) whatever tokens arrived (HaiShaw/sglang@00e3e6ea3 ep_moe/layer.py l.591–637; AITER
+/// csrc/py_itfs_cu/asm_fmoe.cu l.122–124; the grid captured in the CUDA graph). Every step through that path pays it,
+/// decode and prompt alike (the buffer is the same). FITTED c (docs/mi355x-disagg-decode.md §6). 0 elsewhere.
+[[nodiscard]] constexpr seconds_t padded_moe_time_per_pass(const deployment& d) {
+    const engine_moe& e = d.engine.moe;
+    if (e.padded_moe_block.value() <= 0.0 || !moe_runs_all_to_all(d)) return seconds(0.0);
+    const double blocks = padded_moe_blocks(d.layout.tp * d.layout.dp, e.dispatch_cap(), d.m.ffn.top_k,
+                                            d.m.ffn.routed_experts);
+    return e.padded_moe_block * (blocks * static_cast<double>(d.m.moe_layers()));
 }
 
 /// Time of the MoE's all-gather + reduce-scatter for one pass, where the engine runs them in place of

@@ -480,7 +480,7 @@ struct pass_model {
     double wide_dense_max_tokens = 0;
     double wide_dense_peak = 0;             ///< FLOP/s of those 16-bit GEMMs: the BF16/FP16 peak × the engine's `gemm`
     double wide_dense_extra_bytes = 0;      ///< B per TP rank the 16-bit copy streams beyond the stored weights
-    seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead + the engine's step overhead
+    seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead + the engine's step overhead + a padded expert runner's grid
     seconds_t prefill_overhead{};           ///< kernels per pass × the host's time per kernel of an eager prompt step
     bool prefill_serial = false;            ///< that launch hides behind no step before it (overlap scheduler off)
     /// The host's time per request of such a serial prompt step (`engine_overheads::prefill_request`); 0 where the
@@ -743,6 +743,9 @@ struct pass_model {
     // engine's launch cost (CUDA graphs on or off) and its host work per step.
     const double kernels = detail::kernels_per_pass(d);
     pm.overhead = (g.efficiency.kernel_overhead + en.overheads.launch()) * kernels + en.overheads.step;
+    // + L_moe · c · N_blk: the expert runner's grid over the all-to-all's whole padded receive buffer, a fixed time
+    // every step through that path pays, decode and prompt alike (`padded_moe_time_per_pass`; 0 elsewhere).
+    pm.overhead = pm.overhead + padded_moe_time_per_pass(d);
     // H = kernels · t_host: the host's time to launch a prompt step eagerly, where the engine's graphs
     // capture decode batches only (SGLang: DeepSeek-V3's one-token prompt step 82.64 ms eager, 23.10 ms
     // as a graph; sgl-project/sglang PR 12160). With graphs off every step pays `launch_eager` instead.

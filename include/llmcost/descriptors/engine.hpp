@@ -95,6 +95,23 @@ inline constexpr std::string_view memory_fraction_rule = "a memory fraction must
 inline constexpr std::string_view kv_block_size_rule = "a whole number of tokens per KV block, from 1 to 65,536";
 inline constexpr std::string_view kv_block_size_rule_id = "llmcost.engine.kv_block_tokens";
 
+/// b: the rows of one m-block AITER's `moe_sorting` pads each expert's token list to (`block_size` 32, the default its
+/// fused MoE sorts with; ROCm/aiter@e28297f8f9 aiter/fused_moe.py l.27–51), which sizes `sorted_expert_ids` at
+/// ⌈(M·k + E·b − k) ÷ b⌉ entries, the grid of the 1-stage assembly kernel `fmoe_fp8_blockscale_g1u1`
+/// (csrc/py_itfs_cu/asm_fmoe.cu l.122–124, `sub_X_cnt = sorted_expert_ids.size(0)`; `padded_moe_blocks`).
+inline constexpr double aiter_moe_sorting_block = 32.0;
+/// SGLang's per-rank MORI dispatch cap where the launch sets none: `SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK`
+/// defaults to 4096 (HaiShaw/sglang@00e3e6ea3 python/sglang/srt/layers/moe/fused_moe_triton/layer.py:120,
+/// `get_int_env_var(…, 4096)`; the `amd_mori` branch the MI355X image was built from). INFERRED for other builds.
+inline constexpr double sglang_mori_dispatch_cap_default = 4096.0;
+/// The rule a run's per-rank all-to-all dispatch cap keeps: a whole number of tokens, 1 to 2²⁰.
+[[nodiscard]] constexpr bool is_dispatch_cap(double tokens) noexcept {
+    return tokens >= 1.0 && tokens <= 1048576.0 && detail::const_trunc(tokens) == tokens;
+}
+inline constexpr std::string_view dispatch_cap_rule =
+    "a whole number of tokens a rank may dispatch in one all-to-all, from 1 to 1,048,576 (SGLang "
+    "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK)";
+
 /// How an engine sizes its KV pool on one GPU from its memory fraction f, the GPU's HBM H, the
 /// weights W it holds and its non-KV memory A (`engine_non_kv_per_gpu`: activations, NCCL buffers and
 /// runtime; the library's flat 2 GB where the profile gives no figures).
@@ -742,6 +759,21 @@ struct engine_moe {
     /// 9a327bdfc) CUDA sm80+ fuses under EP too, INFERRED replicated alike, not priced: the B200 SGLang TEP rows'
     /// image (v0.5.6, 7ae368efd) predates it. false: the shared expert TP-sharded.
     bool shared_expert_ep_replicated = false;
+    /// c: the time one padded m-block of the expert runner costs where the runner takes the all-to-all's whole
+    /// fixed-shape receive buffer (`padded_moe_seconds_per_pass`): SGLang's `MoriEPMoE.forward` hands AITER's fused
+    /// MoE MORI's W·C-row dispatch output with only a device-side count of the real tokens (HaiShaw/sglang@00e3e6ea3
+    /// python/sglang/srt/layers/moe/ep_moe/layer.py l.591–637; ROCm/mori@2006c417 src/pybind/mori.cpp l.72–75;
+    /// docs/mi355x-disagg-decode.md §6). FITTED (no figure published for DeepSeek-R1 FP8). 0: none.
+    seconds_t padded_moe_block{};
+    /// C: the tokens a rank may dispatch in one all-to-all, the receive buffer's rows per rank (a launch setting:
+    /// SGLang `SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK`, set with `with_dispatch_cap`); 0: the engine's
+    /// default (`dispatch_cap`). Read only where `padded_moe_block` > 0.
+    double dispatch_cap_tokens = 0.0;
+    /// C the runner's buffer holds: the run's own cap, else SGLang's default (`sglang_mori_dispatch_cap_default`;
+    /// the only engine whose runner is priced padded).
+    [[nodiscard]] constexpr double dispatch_cap() const {
+        return dispatch_cap_tokens > 0.0 ? dispatch_cap_tokens : sglang_mori_dispatch_cap_default;
+    }
     [[nodiscard]] constexpr bool operator==(const engine_moe&) const = default;
 };
 
@@ -1087,6 +1119,11 @@ struct engine_profile {
                 "a balance ratio (mean ÷ most tokens per attention rank) must be 0 (not measured) or in (0, 1]");
         require(moe.mtp_draft_tokens >= 0 && moe.mtp_draft_tokens <= 16, s, "moe.mtp_draft_tokens",
                 moe.mtp_draft_tokens, "must be in [0, 16]");
+        require(non_negative_finite(moe.padded_moe_block.value()) && moe.padded_moe_block.value() < 1e-6, s,
+                "moe.padded_moe_block (ns)", moe.padded_moe_block.value() * 1e9,
+                "a padded m-block's time must be in [0, 1 us)");
+        require(moe.dispatch_cap_tokens == 0.0 || is_dispatch_cap(moe.dispatch_cap_tokens), s, "moe.dispatch_cap_tokens",
+                moe.dispatch_cap_tokens, dispatch_cap_rule);
     }
 
     /// The rules that need the GPU: a kernel rate times the hardware's fraction may not pass the
@@ -1129,6 +1166,15 @@ struct engine_profile {
     require(is_kv_block_size(tokens_per_block), e.name, "kv_block_tokens", tokens_per_block, kv_block_size_rule,
             kv_block_size_rule_id);
     e.scheduler.kv_block_tokens = tokens_per_block;
+    return e;
+}
+
+/// `e` with the per-rank all-to-all dispatch cap set to the run's own (SGLang
+/// `SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK`): the padded expert runner's buffer rows per rank
+/// (`padded_moe_seconds_per_pass`). The ways a run's cap reaches an engine: a measurement row (`plan::on_engine`).
+[[nodiscard]] constexpr engine_profile with_dispatch_cap(engine_profile e, double tokens) {
+    require(is_dispatch_cap(tokens), e.name, "a2a_dispatch_cap_tokens", tokens, dispatch_cap_rule);
+    e.moe.dispatch_cap_tokens = tokens;
     return e;
 }
 

@@ -118,6 +118,9 @@ struct engine_row {
     /// vLLM V0's output processing per sequence-step where the async output processor is off
     /// (`engine_overheads::v0_output_token`), µs; 0: none
     double v0_output_token_us;
+    /// the time one padded m-block of an expert runner that takes the all-to-all's whole receive buffer costs
+    /// (`engine_moe::padded_moe_block`), ns; 0: none
+    double padded_moe_block_ns;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -239,7 +242,8 @@ struct engine_row {
                 .busiest_rank = flag(r.busiest_rank, "busiest_rank"),
                 .attention_dp_balance = r.attention_dp_balance,
                 .mtp_draft_tokens = static_cast<int>(r.mtp_draft_tokens),
-                .shared_expert_ep_replicated = flag(r.shared_expert_ep_replicated, "shared_expert_ep_replicated")},
+                .shared_expert_ep_replicated = flag(r.shared_expert_ep_replicated, "shared_expert_ep_replicated"),
+                .padded_moe_block = seconds(r.padded_moe_block_ns * 1e-9)},
     });
 }
 

@@ -33,7 +33,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 107> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 108> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -118,6 +118,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 107> 
     {"v0_pass_rank_us", "overheads.v0_pass_rank"},
     {"v0_pass_sequence_us", "overheads.v0_pass_sequence"},
     {"v0_output_token_us", "overheads.v0_output_token"},
+    {"padded_moe_block_ns", "moe.padded_moe_block"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -146,8 +147,9 @@ inline constexpr auto columns = [] {
 /// multiplier: 0, none; the quantized all-reduce a run may turn on, 4 figures: 0, none; the custom kernel's
 /// large-message curve, 3 figures: 0, none; a fused shared expert whole on every EP rank of a TEP layout: 0, TP-sharded;
 /// a benchmark run's first-use kernel build: 0, none; the host's time per request of a serial prompt step: 0, none;
-/// vLLM V0's scheduler pass, 3 figures: 0, none; V0's output processing per sequence-step: 0, none).
-inline constexpr std::size_t optional_columns = 71;
+/// vLLM V0's scheduler pass, 3 figures: 0, none; V0's output processing per sequence-step: 0, none; a padded
+/// expert-runner m-block: 0, none).
+inline constexpr std::size_t optional_columns = 72;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -260,6 +262,9 @@ using row_reader = detail::hardware_csv::row_reader;
     constexpr std::string_view output_token = "v0_output_token_us";  // found by its name, wherever it sits
     static_assert(std::ranges::find(columns, output_token) != columns.end());
     e.v0_output_token_us = table.find_column(output_token) ? r.figure(output_token) : 0.0;
+    constexpr std::string_view padded_block = "padded_moe_block_ns";  // found by its name, wherever it sits
+    static_assert(std::ranges::find(columns, padded_block) != columns.end());
+    e.padded_moe_block_ns = table.find_column(padded_block) ? r.figure(padded_block) : 0.0;
     try {
         return from_row(e);
     } catch (const invalid_input& x) {

@@ -52,6 +52,7 @@ namespace detail::calibration {
         case parameter::v0_pass_rank:
         case parameter::v0_pass_sequence: return "rows that run vLLM's V0 loop at several batches and TP degrees";
         case parameter::v0_output_token: return "rows that run vLLM's V0 loop with CUDA graphs off at large batches";
+        case parameter::padded_moe_block: return "rows that run the expert all-to-all on an engine whose runner takes its padded buffer";
     }
     return "other rows";
 }
@@ -90,6 +91,7 @@ struct parameter_space {
         if (at(k) == parameter::v0_pass || at(k) == parameter::v0_pass_rank) return 0.999 / scale[static_cast<std::size_t>(k)];
         if (at(k) == parameter::v0_pass_sequence || at(k) == parameter::v0_output_token)
             return 0.999e-2 / scale[static_cast<std::size_t>(k)];
+        if (at(k) == parameter::padded_moe_block) return 0.999e-6 / scale[static_cast<std::size_t>(k)];
         return std::numeric_limits<double>::infinity();
     }
     [[nodiscard]] Eigen::VectorXd clamp(Eigen::VectorXd t) const {
@@ -142,10 +144,10 @@ public:
     /// otherwise each row keeps its own engine's.
     fit_problem(std::vector<measurement> rows, hardware base, bool front_end = false, bool host_enqueue = false,
                 bool cold_start = false, bool cold_prompt_token = false, bool first_use_build = false,
-                bool prefill_request = false, std::array<bool, 4> v0_pass = {})
+                bool prefill_request = false, std::array<bool, 4> v0_pass = {}, bool padded_moe_block = false)
         : rows_(std::move(rows)), base_(base), front_end_(front_end), host_enqueue_(host_enqueue), cold_start_(cold_start),
           cold_prompt_token_(cold_prompt_token), first_use_build_(first_use_build), prefill_request_(prefill_request),
-          v0_pass_(v0_pass) {
+          v0_pass_(v0_pass), padded_moe_block_(padded_moe_block) {
         first_asked_.resize(rows_.size());
         std::unordered_map<std::size_t, std::vector<std::size_t>> by_hash;
         by_hash.reserve(rows_.size());
@@ -185,6 +187,7 @@ public:
             if (v0_pass_[1]) x.d.engine.overheads.v0_pass_rank = seconds(p.v0_pass_rank);
             if (v0_pass_[2]) x.d.engine.overheads.v0_pass_sequence = seconds(p.v0_pass_sequence);
             if (v0_pass_[3]) x.d.engine.overheads.v0_output_token = seconds(p.v0_output_token);
+            if (padded_moe_block_) x.d.engine.moe.padded_moe_block = seconds(p.padded_moe_block);
             double predicted = 0;
             try {
                 predicted = predict(x);
@@ -211,6 +214,7 @@ private:
     bool first_use_build_ = false;   ///< first_use_build is free: p's value replaces every row's engine first-use build
     bool prefill_request_ = false;   ///< prefill_request is free: likewise its host time per request of a serial prompt step
     std::array<bool, 4> v0_pass_{};  ///< v0_pass, v0_pass_rank, v0_pass_sequence, v0_output_token free: likewise vLLM V0's pass
+    bool padded_moe_block_ = false;  ///< padded_moe_block free: likewise the expert runner's time per padded m-block
     std::vector<std::size_t> first_asked_;  ///< the first row that asks row i's question (i itself if none)
     std::vector<double> predicted_;          ///< this evaluation's predictions
 };
@@ -327,6 +331,7 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
     if (!options.start) out.start.v0_pass_rank = fitted_rows.front().d.engine.overheads.v0_pass_rank.value();
     if (!options.start) out.start.v0_pass_sequence = fitted_rows.front().d.engine.overheads.v0_pass_sequence.value();
     if (!options.start) out.start.v0_output_token = fitted_rows.front().d.engine.overheads.v0_output_token.value();
+    if (!options.start) out.start.padded_moe_block = fitted_rows.front().d.engine.moe.padded_moe_block.value();
     const auto is_free = [&](parameter q) { return std::find(options.free.begin(), options.free.end(), q) != options.free.end(); };
     const bool eager_free =
         std::find(options.free.begin(), options.free.end(), parameter::host_enqueue) != options.free.end();
@@ -346,7 +351,8 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
                 is_fraction(c.at(k)) ? "a fraction starts in (0, max_fraction]"
                                      : "starts at zero or above (kernel_overhead, host_enqueue and cold_prompt_token below 1 ms, "
                                        "request_overhead below 10 s, prefill_request, v0_pass and v0_pass_rank below 1 s, "
-                                       "v0_pass_sequence and v0_output_token below 10 ms, cold_start and first_use_build below 599 s)");
+                                       "v0_pass_sequence and v0_output_token below 10 ms, padded_moe_block below 1 us, cold_start and "
+                                       "first_use_build below 599 s)");
         theta(k) = std::clamp(c.theta(k, v), c.lower(k), c.upper(k));
     }
 
@@ -354,7 +360,8 @@ LLMCOST_FUNC calibration_result calibrate(std::span<const measurement> rows, con
                   is_free(parameter::cold_prompt_token), is_free(parameter::first_use_build),
                   is_free(parameter::prefill_request),
                   {is_free(parameter::v0_pass), is_free(parameter::v0_pass_rank), is_free(parameter::v0_pass_sequence),
-                   is_free(parameter::v0_output_token)});
+                   is_free(parameter::v0_output_token)},
+                  is_free(parameter::padded_moe_block));
     Eigen::VectorXd r;
     if (const auto fail = f.residuals(c.parameters(out.start, theta), r)) refuse_row(*fail, "at the starting parameters");
     Eigen::MatrixXd J = jacobian(f, c, out.start, theta, r);

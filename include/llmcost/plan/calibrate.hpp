@@ -75,6 +75,7 @@ enum class parameter {
     v0_pass_rank,      ///< and its host time per TP rank beyond the first (`engine_overheads::v0_pass_rank`)
     v0_pass_sequence,  ///< and its host time per scheduled sequence (`engine_overheads::v0_pass_sequence`)
     v0_output_token,   ///< V0's synchronous output processing per sequence-step (`engine_overheads::v0_output_token`)
+    padded_moe_block,  ///< a padded expert-runner m-block's time (`engine_moe::padded_moe_block`)
 };
 
 inline constexpr std::array all_parameters{parameter::hbm,          parameter::matmul,
@@ -85,7 +86,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
                                            parameter::cold_prompt_token, parameter::first_use_build,
                                            parameter::prefill_request, parameter::v0_pass,
                                            parameter::v0_pass_rank, parameter::v0_pass_sequence,
-                                           parameter::v0_output_token};
+                                           parameter::v0_output_token, parameter::padded_moe_block};
 
 /// The member's name: "hbm", "matmul_half_dim", …
 [[nodiscard]] constexpr std::string_view to_string(parameter p) {
@@ -107,6 +108,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::v0_pass_rank: return "v0_pass_rank";
         case parameter::v0_pass_sequence: return "v0_pass_sequence";
         case parameter::v0_output_token: return "v0_output_token";
+        case parameter::padded_moe_block: return "padded_moe_block";
     }
     return "?";
 }
@@ -131,6 +133,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::v0_pass_rank: return "vLLM V0 scheduler pass, host time per TP rank beyond the first";
         case parameter::v0_pass_sequence: return "vLLM V0 scheduler pass, host time per scheduled sequence";
         case parameter::v0_output_token: return "vLLM V0 synchronous output processing, host time per sequence-step";
+        case parameter::padded_moe_block: return "expert runner over a padded all-to-all buffer, time per m-block";
     }
     return "?";
 }
@@ -140,7 +143,8 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
     return p == parameter::kernel_overhead || p == parameter::link_latency || p == parameter::request_overhead ||
                    p == parameter::host_enqueue || p == parameter::cold_start || p == parameter::cold_prompt_token ||
                    p == parameter::first_use_build || p == parameter::prefill_request || p == parameter::v0_pass ||
-                   p == parameter::v0_pass_rank || p == parameter::v0_pass_sequence || p == parameter::v0_output_token
+                   p == parameter::v0_pass_rank || p == parameter::v0_pass_sequence || p == parameter::v0_output_token ||
+                   p == parameter::padded_moe_block
                ? "s"
                : "";
 }
@@ -176,6 +180,7 @@ inline constexpr std::array all_parameters{parameter::hbm,          parameter::m
         case parameter::v0_pass_rank: return e.v0_pass_rank;
         case parameter::v0_pass_sequence: return e.v0_pass_sequence;
         case parameter::v0_output_token: return e.v0_output_token;
+        case parameter::padded_moe_block: return e.padded_moe_block;
     }
     return e.hbm;
 }
@@ -266,6 +271,7 @@ inline constexpr double jacobian_step = 1e-4;
                  ? 1e-3
            : p == parameter::v0_pass_sequence ? 1e-4
            : p == parameter::v0_output_token ? 1e-5
+           : p == parameter::padded_moe_block ? 1e-9
            : p == parameter::cold_start || p == parameter::first_use_build ? 1.0
                                               : 1e-6;
 }
@@ -335,6 +341,8 @@ template <class Figure>
         x.d.engine.overheads.v0_pass_sequence = seconds(fit.fitted.v0_pass_sequence);
     if (fit.find(parameter::v0_output_token) != nullptr)
         x.d.engine.overheads.v0_output_token = seconds(fit.fitted.v0_output_token);
+    if (fit.find(parameter::padded_moe_block) != nullptr)
+        x.d.engine.moe.padded_moe_block = seconds(fit.fitted.padded_moe_block);
     return x;
 }
 

@@ -291,6 +291,12 @@ struct measurement {
     /// yamls set 32 on MI300X); empty: the engine profile's (`engine_scheduler::kv_block_tokens`). Carried onto
     /// the row's engine by `on_engine` (`with_kv_block_tokens`): each sequence holds whole blocks (`kv_block_slots`).
     detail::settable<double> kv_block_tokens{};
+    /// The run's per-rank all-to-all dispatch cap in tokens where its launch sets it (`a2a_dispatch_cap_tokens`: SGLang
+    /// `SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK`, 16384 in AMD's MI355X disaggregated launches,
+    /// billishyahao/sglang_disagg@22ad293 set_env_vars.sh:41); empty: the engine's default (`engine_moe::dispatch_cap`).
+    /// Carried onto the row's engine by `on_engine` (`with_dispatch_cap`); read by a padded expert runner
+    /// (`padded_moe_time_per_pass`).
+    detail::settable<double> a2a_dispatch_cap_tokens{};
     /// The share of KV blocks the run's admission keeps free (`scheduler_limits::admission_watermark`): 0.01 where
     /// the row runs vLLM V0's block manager, 0 elsewhere. Simulated runs only.
     double kv_watermark = 0;
@@ -462,6 +468,9 @@ struct measurement {
         if (kv_block_tokens)
             require(is_kv_block_size(*kv_block_tokens), s, "kv_block_tokens", *kv_block_tokens, kv_block_size_rule,
                     kv_block_size_rule_id);
+        if (a2a_dispatch_cap_tokens)
+            require(is_dispatch_cap(*a2a_dispatch_cap_tokens), s, "a2a_dispatch_cap_tokens", *a2a_dispatch_cap_tokens,
+                    dispatch_cap_rule);
         require_word(!v0_loop || kind_of(engine) == engine_kind::vllm, s, "engine", to_string(engine), v0_loop_rule);
         require(kv_watermark >= 0.0 && kv_watermark < 1.0, s, "kv_watermark", kv_watermark,
                 "a share of the KV blocks kept free at admission, in [0, 1) (vLLM V0: 0.01)",
@@ -1150,6 +1159,8 @@ struct efficiency_parameters {
     double v0_pass = 0.0, v0_pass_rank = 0.0, v0_pass_sequence = 0.0;
     /// Seconds per sequence-step: V0's synchronous output processing (`engine_overheads::v0_output_token`), the engine's.
     double v0_output_token = 0.0;
+    /// Seconds per m-block: an expert runner over the all-to-all's padded buffer (`engine_moe::padded_moe_block`), the engine's.
+    double padded_moe_block = 0.0;
 
     [[nodiscard]] bool operator==(const efficiency_parameters&) const = default;
 };
@@ -1205,6 +1216,7 @@ struct efficiency_parameters {
     x.d.engine.kernels.wide_dense_max_tokens = x.fp16_dense_max_tokens;     // the row's run
     if (x.kv_memory_fraction) x.d.engine = with_kv_memory_fraction(x.d.engine, *x.kv_memory_fraction);  // the row's launch flag
     if (x.kv_block_tokens) x.d.engine = with_kv_block_tokens(x.d.engine, *x.kv_block_tokens);  // the row's harness
+    if (x.a2a_dispatch_cap_tokens) x.d.engine = with_dispatch_cap(x.d.engine, *x.a2a_dispatch_cap_tokens);  // its launch env
     if (x.cuda_graphs) {  // the row's run, where it says: eager steps each enqueued by the host
         x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;

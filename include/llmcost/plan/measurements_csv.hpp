@@ -40,6 +40,7 @@
 /// | `replica_dispatch` | optional, online rows of a dense deployment: how the harness sent the queries to its dp replicas, `round_robin` or `least_pending` (NVIDIA's MLPerf harness: Interactive, Server); read by the simulated run (`plan::online_arrivals`: round robin gives each replica Erlang-dp gaps; `plan::least_pending_arrivals`: the fewest in flight, ties to the first); empty = a random split, each replica a Poisson stream |
 /// | `prefill_alone` | optional: 1 = prompt steps run alone, the answers waiting (vLLM V0 with chunked prefill off), simulated; empty or 0 = mixed |
 /// | `kv_block_tokens` | optional: the run's own KV block size in tokens where its harness states it (vLLM `block_size`, TensorRT-LLM `tokens_per_block`, SGLang `page_size`): each sequence holds whole blocks, ⌈n ÷ B⌉ · B slots (`kv_block_slots`); empty = the engine profile's |
+/// | `a2a_dispatch_cap_tokens` | optional: the tokens a rank may dispatch in one expert all-to-all where the launch sets it (SGLang `SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK`): the rows per rank of the receive buffer a padded expert runner runs over (`padded_moe_time_per_pass`); empty = the engine's default (SGLang 4096) |
 /// | `kv_watermark` | optional: the share of KV blocks the run's admission keeps free, 0.01 where the row runs vLLM V0's block manager (`BlockSpaceManager.can_allocate`), simulated (`scheduler_limits::admission_watermark`); empty = 0 |
 /// | `host_loop` | optional: `v0` = the run drives vLLM's V0 LLMEngine loop (a release ≤ 0.6, `VLLM_USE_V1=0`, V0 multi-step; the rule in docs/vllm-v0-host-loop.md), so each scheduler pass pays its host time a₀ + a₁ · (tp − 1) + h · n (`engine_overheads::v0_host_pass`; every step in a closed form, at each poll in a simulated run); a vllm row only; empty = the profile's own loop (no term) |
 /// | `replica_share_max` | optional: the largest replica's share s of an Offline run's samples where the harness gives each replica a fixed, unequal share (AMD's MLPerf harness, `sorting: strategy: buckets`; filled by tables/scripts/replica_share.py from each row's own yaml): the run ends with that replica, tokens/s = one replica's rate ÷ s (`plan::offline_run_rate`); offline rows only, 1 ÷ replicas ≤ s ≤ 1; empty = an equal split |
@@ -282,6 +283,11 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
                    "a whole number of tokens per KV block, from 1 to 65,536 (the run's vLLM block_size, TensorRT-LLM "
                    "tokens_per_block or SGLang page_size), or empty (the engine's)");
         x.kv_block_tokens = b;  // applied with the row's engine (`plan::on_engine`)
+    }
+    if (t.find_column("a2a_dispatch_cap_tokens") && !r.text("a2a_dispatch_cap_tokens").empty()) {
+        const double c = r.number("a2a_dispatch_cap_tokens", 0.0);
+        if (!is_dispatch_cap(c)) r.fail("a2a_dispatch_cap_tokens", std::string(dispatch_cap_rule) + ", or empty (the engine's)");
+        x.a2a_dispatch_cap_tokens = c;  // applied with the row's engine (`plan::on_engine`)
     }
     if (t.find_column("kv_watermark")) {
         x.kv_watermark = r.number("kv_watermark", 0.0);
