@@ -1154,7 +1154,8 @@ struct engine_profile {
                  "v0",
                  "this profile has no V0 scheduler-pass figures (v0_pass_us, v0_pass_rank_us, v0_pass_sequence_us "
                  "in tables/engines.csv: only vLLM on Hopper's are fitted; docs/vllm-v0-host-loop.md), so the "
-                 "V0 loop would price as V1");
+                 "V0 loop would price as V1 (its per-token output processing, v0_output_token_us, is paid only with "
+                 "CUDA graphs off, which this switch leaves on)");
     e.overheads.v0_loop = true;
     return e;
 }
