@@ -788,6 +788,8 @@ result kv(py::handle model, py::handle hardware, py::handle context, py::handle 
           py::handle kept_format, py::handle eager_prompt, py::handle kv_block_tokens, py::handle host_loop) {
     // eager_prompt= is taken to be refused saying why (kv prices memory, not a step), as `llmcost kv --eager-prompt`.
     if (!eager_prompt.is_none()) refuse("eager_prompt", eager_prompt, std::string(kv_prices_no_step), "llmcost.argument.not_taken");
+    // host_loop= likewise (kv prices no scheduler pass), as `llmcost kv --host-loop`.
+    if (!host_loop.is_none()) refuse("host_loop", host_loop, std::string(kv_prices_no_host_loop), "llmcost.argument.not_taken");
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, py::none(), py::handle{}, py::handle{}, py::handle{},
                                         kv_block_tokens, host_loop});
@@ -1258,7 +1260,8 @@ PyMethodDef estimate_method{
     "and saturate=), as `llmcost estimate --rate`: a rate the deployment does not sustain is refused stating the most it "
     "sustains. host_loop='v0': your launch runs vLLM's V0 LLMEngine loop (vLLM <= 0.6, VLLM_USE_V1=0), each scheduler "
     "pass's host time a0 + a1 (tp - 1) + h n priced (docs/vllm-v0-host-loop.md), as `llmcost estimate --host-loop v0`, "
-    "with the profile's CUDA graphs on, so V0's synchronous output processing (graphs off) is not paid; "
+    "with the profile's CUDA graphs on: V0's per-token output processing h_t is paid only with graphs off, which no "
+    "keyword turns off, so it is never paid here; "
     "refused (InvalidInput) off vLLM and for a profile without V0 pass figures (only vLLM on Hopper's are fitted); "
     "None: the engine's own loop. Returns an Estimate with the fields of "
     "`llmcost estimate --format json`."};
@@ -1819,8 +1822,8 @@ PYBIND11_MODULE(_core, m) {
           "smaller by the engine's rule), as `llmcost kv --excluded-modules … --kept-format …`. eager_prompt= other "
           "than None is refused (InvalidInput, as `llmcost kv --eager-prompt`): kv prices memory, not a step. kv_block_tokens=B "
           "as estimate takes it (the paged KV block each sequence holds whole), as `llmcost kv --kv-block-tokens`. "
-          "host_loop='v0' as estimate takes it (checked, as `llmcost kv --host-loop v0`; kv prices memory, so it moves "
-          "no figure).");
+          "host_loop= other than None is refused (InvalidInput, as `llmcost kv --host-loop v0`): kv prices memory, not "
+          "a scheduler pass's host time.");
     m.def("simulate", &python::simulate, "model"_a, "hardware"_a, py::kw_only(), "rate"_a = py::none(),
           "concurrency"_a = py::none(), "arrivals"_a = "poisson", "cv"_a = 1.0, "input_dist"_a = "1000",
           "output_dist"_a = "200", "trace"_a = py::none(), "requests"_a = 1000, "seed"_a = 1, "max_batch"_a = 0.0,

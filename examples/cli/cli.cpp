@@ -225,8 +225,9 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
         ->transform(count_in(1048576, "TOKENS"));
     app->add_option("--host-loop", d.host_loop,
                     "v0: your launch runs vLLM's V0 LLMEngine loop (vLLM <= 0.6, VLLM_USE_V1=0), so each scheduler "
-                    "pass's host time a0 + a1 (tp - 1) + h n is priced (docs/vllm-v0-host-loop.md); vllm only. "
-                    "Default: the engine's own loop")
+                    "pass's host time a0 + a1 (tp - 1) + h n is priced (docs/vllm-v0-host-loop.md); vllm only; the "
+                    "per-token output processing h_t is paid only with CUDA graphs off, which no flag turns off, so "
+                    "never here; kv refuses it. Default: the engine's own loop")
         ->check(CLI::IsMember({"v0"}));
     add_launch(app, d.gemm_table, d.clock_MHz, d.quick_reduce);
     app->add_flag("--ignore-max-position", d.ignore_max_position,

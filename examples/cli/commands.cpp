@@ -1090,6 +1090,8 @@ report kv(const kv_command& c) {
         throw usage_error(std::string(c.dep.gemm_table.empty() ? "--clock" : "--gemm-table") +
                           ": kv prices memory (the KV footprint and where it spills), not a step, so no GEMM time or "
                           "clock enters it; estimate, simulate, spec, cost and disagg read it");
+    if (!c.dep.host_loop.empty())  // taken to be refused saying why, not accepted silently
+        throw usage_error("--host-loop " + c.dep.host_loop + ": " + std::string(kv_prices_no_host_loop));
     if (c.dep.quick_reduce != "none")  // taken to be refused saying why, not ignored
         throw usage_error("--quick-reduce " + c.dep.quick_reduce + ": kv prices memory, not a step, so no all-reduce "
                           "enters it; estimate, simulate, spec, cost and disagg read it");

@@ -1744,7 +1744,6 @@ def test_host_loop_on_every_deployment_surface():
     calls = {
         "estimate": lambda e: llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1, engine=e,
                                                host_loop="v0"),
-        "kv": lambda e: llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine=e, host_loop="v0"),
         "simulate": lambda e: llmcost.simulate("Llama-3.1-8B", "H100", rate=1, requests=5, engine=e, host_loop="v0"),
         "spec": lambda e: llmcost.spec("Llama-3.1-8B", "H100", engine=e, host_loop="v0"),
         "disagg": lambda e: llmcost.disagg("Llama-3.1-8B", "H100", input=1000, output=200, ttft=2, tpot=0.05, engine=e,
@@ -1761,6 +1760,17 @@ def test_host_loop_on_every_deployment_surface():
         with pytest.raises(llmcost.InvalidInput, match="only vLLM runs the V0 LLMEngine loop") as e:
             call("trtllm")
         assert e.value.field == "engine", name
+    # kv prices memory, not a step: host_loop= is refused saying so, as `llmcost kv --host-loop v0` and as its
+    # eager_prompt= is, on vLLM Hopper (which estimate takes it on) and on any other engine alike; None is accepted.
+    why = ("kv prices memory (the KV footprint and where it spills), not a step, so no scheduler pass's host time "
+           "enters it; estimate, simulate, spec, cost and disagg read it (in Python also sweep, frontier and plan)")
+    assert llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine="vllm", host_loop=None) is not None
+    for engine in ("vllm", "trtllm"):
+        with pytest.raises(llmcost.InvalidInput) as refused:
+            llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine=engine, host_loop="v0")
+        assert (refused.value.field, refused.value.value, refused.value.rule) == ("host_loop", "v0", why), engine
+        assert refused.value.id == "llmcost.argument.not_taken"
+        assert "host_loop = 'v0': " + why in str(refused.value)
     # The sweep prices the pass too: a decode step of 1 sequence at TP1, a0 + h longer than V1's.
     a0, _, h = v0_figures_us()
     grid = dict(input=[1000], output=[1000], batch=[1], engine="vllm")

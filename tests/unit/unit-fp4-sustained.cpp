@@ -38,7 +38,8 @@ TEST_CASE("fp4_sustained: the FP4 GEMM peak by hand, the other formats' peaks th
     // B200 and GB200 run at their datasheets (GB200's measured ratio, 0.9946, is within the rule's noise).
     CHECK(catalog::b200_hgx.gpu.peak(compute_class::fp4).value() == 9000e12);
     CHECK(catalog::gb200_nvl72.gpu.peak(compute_class::fp4).value() == 10000e12);
-    // A GPU without FP4 units widens FP4 to its FP8 peak, which no FP4 fraction touches.
+    // A GPU without FP4 units widens FP4 to its FP8 peak, which no FP4 fraction touches (and `validate` refuses one
+    // other than 1 there: below).
     accelerator h100 = catalog::h100_sxm5.gpu;
     h100.efficiency.fp4_sustained = 0.5;
     CHECK(h100.peak(compute_class::fp4) == h100.dense.fp8);
@@ -119,4 +120,20 @@ TEST_CASE("fp4_sustained: a fraction outside 0 < f <= 1 is refused with the fiel
     hardware ok = catalog::b300_hgx;
     ok.gpu.efficiency.fp4_sustained = 1.0;
     CHECK(test::validation_message(ok).empty());
+}
+
+TEST_CASE("fp4_sustained: a fraction other than 1 on a GPU without FP4 units is refused with the field, the value and "
+          "the rule") {
+    hardware h = catalog::h100_sxm5;
+    REQUIRE(h.gpu.dense.fp4.value() == 0.0);
+    h.gpu.efficiency.fp4_sustained = 0.87;
+    const std::string msg = test::validation_message(h);
+    CHECK(test::contains(msg, "H100 SXM5: efficiency.fp4_sustained = 0.87: a sustained fraction of the FP4 peak needs FP4 "
+                              "units: on a GPU without them (dense.fp4 = 0) it is 1"));
+    // 1 (the datasheet's, what an empty cell gives) stays accepted there; and 0.87 on a GPU with FP4 units.
+    h.gpu.efficiency.fp4_sustained = 1.0;
+    CHECK(test::validation_message(h).empty());
+    hardware b200 = catalog::b200_hgx;
+    b200.gpu.efficiency.fp4_sustained = 0.87;
+    CHECK(test::validation_message(b200).empty());
 }

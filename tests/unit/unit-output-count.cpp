@@ -131,8 +131,13 @@ TEST_CASE("output count: bad cells are refused naming file, line, column, value 
     CHECK(test::contains(error("abc", "1"), "key \"output_token_ratio\" = \"abc\": expected a number"));
     CHECK(test::contains(error("1.25", "-1"), "m.csv:2:26: key \"output_token_offset\" = \"-1\": " + rule));
     CHECK(test::contains(error("1.25", "301"), "m.csv:2:26: key \"output_token_offset\" = \"301\": " + rule));  // k < O
-    // (301 − 300) ÷ 1.25 = 0.8 engine tokens: an answer has at least one.
-    CHECK(test::contains(error("1.25", "300"), "key \"output_token_ratio\" = \"1.25\": " + rule));
+    // (301 − 300) ÷ 1.25 = 0.8 engine tokens: an answer has at least one. 301 ÷ 1.25 = 240.8 alone: the offset takes it
+    // below one, so the refusal names the offset's cell.
+    CHECK(test::contains(error("1.25", "300"), "m.csv:2:26: key \"output_token_offset\" = \"300\": " + rule));
+    // 301 ÷ 400 = 0.7525 with no offset: the ratio is the cause, and named.
+    CHECK(test::contains(error("400", ""), "m.csv:2:25: key \"output_token_ratio\" = \"400\": " + rule));
+    // (301 − 1) ÷ 400 = 0.75, and 301 ÷ 400 = 0.7525 alone is short too: the ratio again, not the offset.
+    CHECK(test::contains(error("400", "1"), "m.csv:2:25: key \"output_token_ratio\" = \"400\": " + rule));
     // (301 − 299) ÷ 1.25 = 1.6: accepted
     CHECK(parse("A,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,1,,,online,,,,2,,467,301,tpot_s,8,ms,s,1.25,299\n").size() == 1);
     // A row built in code is held to the same rule by validate.
@@ -141,6 +146,12 @@ TEST_CASE("output count: bad cells are refused naming file, line, column, value 
     CHECK(test::contains(test::validation_message(x), "output_token_ratio"));
     x.answer_count = {.ratio = 1.25, .offset = 301.0};
     CHECK(test::contains(test::validation_message(x), "output_token_offset"));
+    // The short answer's cause named with its value, as the loader names its cell: the offset (301 ÷ 1.25 alone fits)...
+    x.answer_count = {.ratio = 1.25, .offset = 300.0};
+    CHECK(test::contains(test::validation_message(x), "output_token_offset = 300: " + rule));
+    // ...or the ratio where O ÷ ρ alone is below one token.
+    x.answer_count = {.ratio = 400.0, .offset = 1.0};
+    CHECK(test::contains(test::validation_message(x), "output_token_ratio = 400: " + rule));
     x.answer_count = {.ratio = 1.25, .offset = 1.0};
     CHECK(test::validation_message(x).empty());
 }

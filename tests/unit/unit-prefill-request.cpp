@@ -8,6 +8,7 @@
 #include <llmcost/plan/calibrate.hpp>
 #include <llmcost/plan/measurement.hpp>
 
+#include "engine_columns.hpp"
 #include "test_helpers.hpp"
 
 #include <doctest/doctest.h>
@@ -182,7 +183,9 @@ TEST_CASE("prefill_request: the profile's check and tables/engines.csv's optiona
         CHECK(test::contains(m, "mine.csv:2"));
         CHECK(test::contains(m, "prefill_request_us"));
     }
-    CHECK(io::detail::engines_csv::columns[io::detail::engines_csv::columns.size() - 6] == "prefill_request_us");
+    CHECK(test::engine_column_optional("prefill_request_us"));  // found by name, wherever it sits
+    CHECK(test::engine_column_index("first_use_build_s") < test::engine_column_index("prefill_request_us"));
+    CHECK(test::engine_column_index("prefill_request_us") < test::engine_column_index("v0_pass_us"));
     CHECK(io::detail::engines_csv::column_for("overheads.prefill_request (us)") == "prefill_request_us");
 }
 

@@ -14,6 +14,7 @@
 
 #include <doctest/doctest.h>
 
+#include "engine_columns.hpp"
 #include "test_helpers.hpp"
 
 #include <cmath>
@@ -194,8 +195,11 @@ TEST_CASE("shared_expert_ep_replicated: the table's optional column, a flag refu
     const auto old = io::parse_engines_csv(header + ",source\n" + row + ",my runs\n", "old.csv");
     REQUIRE(old.size() == 1);
     CHECK_FALSE(old[0].moe.shared_expert_ep_replicated);  // absent: 0, TP-sharded
-    // The table's last column but two, before the first-use build and the serial prompt step's per-request cost (optional: found by name, so a table may carry it alone).
-    CHECK(io::detail::engines_csv::columns[io::detail::engines_csv::columns.size() - 8] == "shared_expert_ep_replicated");
+    // An optional column, found by name (so a table may carry it alone), after the large-message custom all-reduce's
+    // columns and before the first-use build's, which came after it.
+    CHECK(test::engine_column_optional("shared_expert_ep_replicated"));
+    CHECK(test::engine_column_index("custom_all_reduce_large_min_KiB") < test::engine_column_index("shared_expert_ep_replicated"));
+    CHECK(test::engine_column_index("shared_expert_ep_replicated") < test::engine_column_index("first_use_build_s"));
     for (const char* bad : {"2", "0.5", "-1"}) {
         // A table of the required columns and this one alone: the loader finds columns by name.
         const std::string text = header + ",shared_expert_ep_replicated,source\n" + row + "," + bad + ",my runs\n";

@@ -294,6 +294,20 @@ TEST_CASE("hardware table: the FP4 sustained fraction is optional (1 without it)
     CHECK(contains(negative, "must not be negative"));
 }
 
+TEST_CASE("hardware table: an FP4 sustained fraction on a GPU without FP4 units is refused at its cell") {
+    // The second real row is H200 SXM, whose fp4_dense_TFLOPS is 0: a fraction other than 1 has no FP4 peak to scale.
+    const table_text t = real_rows("hardware.csv");
+    REQUIRE(t.second[t.index("fp4_dense_TFLOPS")] == "0");
+    const std::string msg =
+        message_of([&] { return io::parse_hardware_csv(t.with("fp4_sustained_fraction", "0.87").text(), "bad-hw.csv"); });
+    const std::string column = std::to_string(t.index("fp4_sustained_fraction") + 1);
+    CHECK(contains(msg, "bad-hw.csv:3:" + column + ":"));
+    CHECK(contains(msg, "\"fp4_sustained_fraction\" = \"0.87\""));
+    CHECK(contains(msg, "a sustained fraction of the FP4 peak needs FP4 units: on a GPU without them (dense.fp4 = 0) it is 1"));
+    // 1 there is the datasheet's, accepted as the empty cell is.
+    CHECK(io::parse_hardware_csv(t.with("fp4_sustained_fraction", "1").text(), "ok-hw.csv").size() == 2);
+}
+
 TEST_CASE("hardware table: a negative bandwidth") {
     const std::string msg = message_of(
         [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("hbm_bandwidth_TBps", "-4.8").text(), "bad-hw.csv"); });

@@ -9,6 +9,7 @@
 #include <llmcost/plan/measurement.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
 
+#include "engine_columns.hpp"
 #include "test_helpers.hpp"
 
 #include <doctest/doctest.h>
@@ -187,7 +188,11 @@ TEST_CASE("V0 host pass: refusals name the field, the value and the rule") {
     const std::string word = test::message_of([&] { return io::parse_measurements_csv(header + row("vllm", "v1"), "m.csv"); });
     CHECK(test::contains(word, "host_loop"));
     // The engines table's optional columns, in µs, found by name: a table without them loads 0.
-    CHECK(io::detail::engines_csv::columns[io::detail::engines_csv::columns.size() - 2] == "v0_output_token_us");
+    for (const char* c : {"v0_pass_us", "v0_pass_rank_us", "v0_pass_sequence_us", "v0_output_token_us"}) {
+        CAPTURE(c);
+        CHECK(test::engine_column_optional(c));
+    }
+    CHECK(test::engine_column_index("v0_pass_sequence_us") < test::engine_column_index("v0_output_token_us"));
     CHECK(io::detail::engines_csv::column_for("overheads.v0_pass (us)") == "v0_pass_us");
     CHECK(io::detail::engines_csv::column_for("overheads.v0_pass_rank (us)") == "v0_pass_rank_us");
     const std::string base = "Mine,vllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,1024,8192,0,0,0.9,16,0,0,0,0,0,1,0,0";

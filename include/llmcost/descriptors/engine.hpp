@@ -385,6 +385,12 @@ inline constexpr std::string_view prompt_launch_words =
 inline constexpr std::string_view kv_prices_no_step =
     "kv prices memory (the KV footprint and where it spills), not a step, so it has no prompt launch to state; "
     "estimate, simulate, spec, cost, disagg, frontier and plan read it";
+/// Why a KV footprint takes no V0 host loop (`llmcost kv --host-loop`, Python `kv(host_loop=)`): the loop prices a
+/// scheduler pass's host time on each step (`with_v0_loop`), and kv prices memory. Both surfaces refuse it with this
+/// text rather than accept it silently, as they refuse a prompt launch (`kv_prices_no_step`).
+inline constexpr std::string_view kv_prices_no_host_loop =
+    "kv prices memory (the KV footprint and where it spills), not a step, so no scheduler pass's host time enters it; "
+    "estimate, simulate, spec, cost and disagg read it (in Python also sweep, frontier and plan)";
 /// The mode a word states: overlap, serial, 0 (none); nothing for any other word (the empty one included: the
 /// engine's rule is the absence of a statement).
 [[nodiscard]] constexpr std::optional<prompt_launch_mode> prompt_launch_named(std::string_view word) {
@@ -1180,9 +1186,12 @@ struct engine_profile {
 
 /// `e` running vLLM's V0 LLMEngine loop (`engine_overheads::v0_loop`: each scheduler pass's host time
 /// a0 + a1 (tp - 1) + h n priced, docs/vllm-v0-host-loop.md), or refused naming the caller's fields: an engine
-/// other than vLLM (`engine_field` = its kind, `v0_loop_rule`), and a profile whose V0 pass figures are all 0
+/// other than vLLM (`engine_field` = its kind, `v0_loop_rule`), and a profile whose V0 pass figures a0, a1, h are all 0
 /// (`host_loop_field` = v0: the loop would price as V1; only vLLM on Hopper's are fitted). The one way a launch's
-/// V0 loop reaches an engine: `llmcost --host-loop v0` and the Python keyword host_loop='v0'.
+/// V0 loop reaches an engine: `llmcost --host-loop v0` and the Python keyword host_loop='v0' (kv refuses both:
+/// `kv_prices_no_host_loop`). The per-token output processing h_t (`v0_output_token`) is never paid through it:
+/// only V0 with CUDA graphs off pays it (`v0_output_sync`), and neither the CLI nor Python turns the profile's graphs
+/// off (a measured row's `cuda_graphs` 0 does), so neither checks nor prices h_t; vLLM on Hopper's is 0 anyway.
 [[nodiscard]] constexpr engine_profile with_v0_loop(engine_profile e, std::string_view engine_field,
                                                     std::string_view host_loop_field) {
     require_word(e.kind == engine_kind::vllm, e.name, engine_field, to_string(e.kind), v0_loop_rule);
@@ -1191,7 +1200,8 @@ struct engine_profile {
                  "v0",
                  "this profile has no V0 scheduler-pass figures (v0_pass_us, v0_pass_rank_us, v0_pass_sequence_us "
                  "in tables/engines.csv: only vLLM on Hopper's are fitted; docs/vllm-v0-host-loop.md), so the "
-                 "V0 loop would price as V1");
+                 "V0 loop would price as V1 (its per-token output processing, v0_output_token_us, is paid only with "
+                 "CUDA graphs off, which this switch leaves on)");
     e.overheads.v0_loop = true;
     return e;
 }

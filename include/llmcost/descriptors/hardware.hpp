@@ -307,6 +307,10 @@ struct accelerator {
         require(efficiency.fp4_sustained > 0.0 && efficiency.fp4_sustained <= 1.0, s, "efficiency.fp4_sustained",
                 efficiency.fp4_sustained,
                 "the fraction of the datasheet FP4 peak a GPU sustains on GEMMs must be in (0, 1] (1: the datasheet's)");
+        require(efficiency.fp4_sustained == 1.0 || dense.fp4.value() > 0, s, "efficiency.fp4_sustained",
+                efficiency.fp4_sustained,
+                "a sustained fraction of the FP4 peak needs FP4 units: on a GPU without them (dense.fp4 = 0) it is 1, the "
+                "datasheet's (its FP4 GEMMs run widened at the FP8 or BF16 peak, which no FP4 fraction touches)");
         require(non_negative_finite(efficiency.compute_clock_MHz), s, "efficiency.compute_clock_MHz",
                 efficiency.compute_clock_MHz, "must be zero (not stated) or a positive, finite clock");
     }

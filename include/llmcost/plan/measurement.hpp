@@ -163,6 +163,31 @@ inline constexpr std::string_view output_count_rule =
 [[nodiscard]] constexpr tokens_t engine_output_tokens(tokens_t reported, const output_count& c) {
     return tokens((reported.value() - c.offset) / c.ratio);
 }
+/// The field an answer of fewer than one engine token (`engine_output_tokens` below 1) is refused on: the offset k
+/// where O ÷ ρ alone is at least one token (k is what takes O_eng below 1), else the ratio ρ.
+[[nodiscard]] constexpr std::string_view short_answer_field(tokens_t reported, const output_count& c) {
+    const bool ratio_alone_fits = engine_output_tokens(reported, {.ratio = c.ratio, .offset = 0.0}).value() >= 1.0;
+    return c.offset > 0.0 && ratio_alone_fits ? "output_token_offset" : "output_token_ratio";
+}
+/// The value of that field (`short_answer_field`), for the refusal's text.
+[[nodiscard]] constexpr double short_answer_value(tokens_t reported, const output_count& c) {
+    return short_answer_field(reported, c) == "output_token_offset" ? c.offset : c.ratio;
+}
+
+/// The rule of an Offline row's largest replica share s (`measurement::replica_share_max`: `measurement::validate`,
+/// the measurements loader).
+inline constexpr std::string_view replica_share_rule =
+    "the largest replica's share s of an Offline run's samples (its replicas each run a fixed share): 1 / replicas <= "
+    "s <= 1 on an offline row, or empty (an equal split); empty on other rows";
+/// Whether a largest replica share s keeps `replica_share_rule`: an offline row's, 1 ÷ R ≤ s ≤ 1 over its R replicas
+/// (1e-9 below 1 ÷ R for a share written to a few figures).
+[[nodiscard]] constexpr bool replica_share_fits(double share, scenario how, int replicas) {
+    return how == scenario::offline && share > 0.0 && share <= 1.0 && share * static_cast<double>(replicas) >= 1.0 - 1e-9;
+}
+/// `replica_share_rule` as a refusal of a row of R replicas states it.
+[[nodiscard]] inline std::string replica_share_rule_for(int replicas) {
+    return std::string(replica_share_rule) + " (" + std::to_string(replicas) + " replicas here)";
+}
 
 /// A figure priced on the engine's answers (O_eng = `engine_output_tokens` tokens each) in the unit the row reports
 /// (O tokens each). tok/s: the same requests per second counted in reported tokens, tok/s × O ÷ O_eng. TPOT: LoadGen's
@@ -489,8 +514,8 @@ struct measurement {
                 output_count_rule);
         require(answer_count.offset >= 0.0 && answer_count.offset < r.output.value(), s, "output_token_offset",
                 answer_count.offset, output_count_rule);
-        require(engine_output_tokens(r.output, answer_count).value() >= 1.0, s, "output_token_ratio", answer_count.ratio,
-                output_count_rule);
+        require(engine_output_tokens(r.output, answer_count).value() >= 1.0, s, short_answer_field(r.output, answer_count),
+                short_answer_value(r.output, answer_count), output_count_rule);
         require(answer_count.engine_own() || what != metric::tpot_s || r.output.value() > 1.0, s, "output_tokens",
                 r.output.value(), "a TPOT row in reported tokens needs answers of more than one reported token");
         require_word(first_use_build == first_use_trigger::none || (prompts > 0.0 && !disaggregated()), s, "first_use_build",
@@ -508,16 +533,9 @@ struct measurement {
         if (how == scenario::offline)
             require_word(what == metric::output_tokens_per_s, s, "metric", to_string(what),
                     "an offline run measures output tokens/s only");
-        if (replica_share_max) {
-            require(how == scenario::offline, s, "replica_share_max", *replica_share_max,
-                    "the largest replica's share of the samples is an Offline run's (its replicas each run a fixed share)");
-            const double replicas = static_cast<double>(d.instances());
-            require(*replica_share_max > 0.0 && *replica_share_max <= 1.0 &&
-                        *replica_share_max * replicas >= 1.0 - 1e-9,
-                    s, "replica_share_max", *replica_share_max,
-                    "the largest replica's share of the samples is in [1 / replicas, 1] (" + invalid_input::show(replicas) +
-                        " replicas here), or empty (an equal split)");
-        }
+        if (replica_share_max)
+            require(replica_share_fits(*replica_share_max, how, d.instances()), s, "replica_share_max", *replica_share_max,
+                    replica_share_rule_for(d.instances()));
     }
 
     /// A disaggregated row's pools: whole workers, layouts the model can take, and only what
@@ -646,6 +664,13 @@ struct measurement {
     deployment d = x.d;
     if (x.harness_gemm_table != nullptr) d.gemm.table = x.harness_gemm_table;
     return at_engine_clock(d, x.clock_MHz);
+}
+
+/// One replica of a deployment: a dense deployment's dp replicas are alike, so one of them is the deployment at dp = 1;
+/// an expert-parallel deployment is one instance whole (its dp the attention ranks of its one group).
+[[nodiscard]] constexpr deployment one_replica(deployment d) {
+    if (!d.expert_parallel()) d.layout.dp = 1;
+    return d;
 }
 
 /// The deployment as the measured client drove it (`as_run`): the engine's front end only where the client
@@ -926,8 +951,8 @@ struct online_means {
             "a simulated online run needs an online row whose scheduler holds prompts");
     require(positive_finite(x.rate), x.id, "rate (requests/s)", x.rate, "an online run needs an arrival rate");
     (void)online_closed_form(x, as_run(x));  // throws where the rate is beyond capacity
-    deployment d = as_driven(x);  // in process (MLPerf's harnesses): no API server's front end
-    if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: the row's rate is its own
+    // In process (MLPerf's harnesses): no API server's front end; one replica of a dense deployment: the row's rate is its own.
+    const deployment d = one_replica(as_driven(x));
     // Drawn lengths stay within the model's context: prompts that vary up to half of it, answers up
     // to what the longest prompt leaves (a redraw past either: far in the tails of the rows' spreads).
     const double context = static_cast<double>(x.d.m.max_position);
@@ -995,11 +1020,31 @@ inline void require_simulated_offline(const measurement& x, std::string_view wha
                                 "with max_tokens below the prompt (else the closed form prices the row)");
 }
 
+/// The largest replica's share s of an Offline row's samples: its `replica_share_max`, or where it gives none an equal
+/// split over its R instances, s = 1 ÷ R.
+[[nodiscard]] inline double largest_share(const measurement& x) {
+    return x.replica_share_max.value_or(1.0 / static_cast<double>(x.d.instances()));
+}
+
+/// The requests the largest replica of an Offline row runs, of the row's N (`requests` > 0): max(1, round(s · N)), s
+/// its `largest_share`.
+[[nodiscard]] inline double largest_replica_requests(const measurement& x) {
+    return std::max(1.0, std::round(x.requests * largest_share(x)));
+}
+
+/// An Offline run's output tokens/s from its largest replica's rate r: each replica runs its fixed share of the N
+/// samples and the run ends with the largest, s, T = s · N · O ÷ r, so tokens/s = N · O ÷ T = r ÷ s
+/// (`measurement::replica_share_max`, `largest_share`; research A F1-F2); an equal split s = 1 ÷ R gives R · r.
+[[nodiscard]] constexpr double offline_run_rate(double replica_rate, double largest_share) {
+    return replica_rate / largest_share;
+}
+
 /// How an offline row's simulated run is sized (`offline_run`): the batch B (`max_batch`) of the row's mean shape on
 /// one replica (one attention rank of an expert-parallel group) under the row's caps (max sequences, max tokens per
 /// step) and its engine's admission as the run's scheduler applies it (`closed_loop_limits(x).reserve_full_sequence`:
 /// a whole sequence I + O for TensorRT-LLM, the KV in use I + O/2 for vLLM and SGLang), `limited_by` naming the bound;
-/// and the requests a replica runs: the row's `requests` ÷ its instances where it gives them, else
+/// and the requests a replica runs: its largest replica's share of the row's `requests` where it gives them
+/// (`largest_replica_requests`), else
 /// n = max(4,000, ⌈16 · B · dp⌉) (dp: the attention ranks a simulated instance holds, 1 for a dense replica), so
 /// that the ramp and the drain are a small part of the run.
 struct offline_sizing {
@@ -1019,20 +1064,9 @@ struct offline_sizing {
                      .whole_sequences = whole,
                      .from_row = x.requests > 0.0};
     const deployment d = as_driven(x);
-    const double instances = static_cast<double>(d.instances());
     o.ranks = d.expert_parallel() ? static_cast<double>(d.layout.dp) : 1.0;
-    // The row's requests: the largest replica's share of them (an equal split where the row gives none; `offline_run_rate`).
-    o.requests = o.from_row ? std::max(1.0, std::round(x.requests * x.replica_share_max.value_or(1.0 / instances)))
-                            : std::max(4000.0, std::ceil(16.0 * o.batch.batch * o.ranks));
+    o.requests = o.from_row ? largest_replica_requests(x) : std::max(4000.0, std::ceil(16.0 * o.batch.batch * o.ranks));
     return o;
-}
-
-/// An Offline run's output tokens/s from one replica's rate r (`replicas` R of them alike): each replica runs its fixed
-/// share of the N samples and the run ends with the largest share s, T = s · N · O ÷ r, so tokens/s = N · O ÷ T = r ÷ s
-/// (`measurement::replica_share_max`; research A F1-F2); unset, an equal split s = 1 ÷ R: R · r.
-[[nodiscard]] constexpr double offline_run_rate(double replica_rate, double replicas,
-                                                const detail::settable<double>& largest_share) {
-    return replica_rate / largest_share.value_or(1.0 / replicas);
 }
 
 /// The simulated run of an offline row whose scheduler holds prompts (`holds_prompts`): every request
@@ -1047,9 +1081,7 @@ struct offline_sizing {
 /// start and the drain at the end are a small part of the run.
 [[nodiscard]] inline double offline_run(const measurement& x) {
     require_simulated_offline(x, "a simulated offline run");
-    deployment d = as_driven(x);
-    const double instances = static_cast<double>(d.instances());
-    if (!d.expert_parallel()) d.layout.dp = 1;  // one replica of a dense deployment: its share of the requests
+    const deployment d = one_replica(as_driven(x));  // the largest replica: its share of the requests
     const double context = static_cast<double>(x.d.m.max_position);
     const workload::length_distribution input = online_lengths(x.r.input, x.r.input_spread, tokens(context / 2.0));
     const double n = offline_run_batch(x).requests;
@@ -1059,7 +1091,7 @@ struct offline_sizing {
     const double replica_rate = sim::simulate(d, t, {.limits = closed_loop_limits(x), .requests = n, .seed = 1,
                                                      .keep_requests = false, .timeline_points = 0})
                                     .output_tokens_per_s;
-    return offline_run_rate(replica_rate, instances, x.replica_share_max);  // the run ends with its largest replica
+    return offline_run_rate(replica_rate, largest_share(x));  // the run ends with its largest replica
 }
 
 /// `x` as its engine ran it (`answer_count`): answers of O_eng = (O − k) ÷ ρ tokens (`engine_output_tokens`), their
@@ -1083,9 +1115,12 @@ struct offline_sizing {
         case scenario::offline: {
             if (holds_prompts(x)) return offline_run(x);  // the engine's scheduler as simulated, all queued at once
             const scheduler_limits l = offline_limits(x);
-            const double all = (x.requests > 0 ? saturated_run(d, x.r, x.requests, l) : saturated(d, x.r, l)).output_rate.value();
-            const double replicas = static_cast<double>(d.instances());
-            return offline_run_rate(all / replicas, replicas, x.replica_share_max);  // the run ends with its largest replica
+            if (x.requests > 0)  // the largest replica's run of its round(s · N) requests, in waves; the run ends with it
+                return offline_run_rate(
+                    saturated_run(one_replica(d), x.r, largest_replica_requests(x), l).output_rate.value(), largest_share(x));
+            // Steady state: one replica's rate is the deployment's ÷ its R alike instances.
+            return offline_run_rate(saturated(d, x.r, l).output_rate.value() / static_cast<double>(d.instances()),
+                                    largest_share(x));
         }
         case scenario::online: {
             if (holds_prompts(x)) {  // the engine's scheduler holds prompts: its run as simulated, steady-state means

@@ -43,11 +43,11 @@
 /// | `a2a_dispatch_cap_tokens` | optional: the tokens a rank may dispatch in one expert all-to-all where the launch sets it (SGLang `SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK`): the rows per rank of the receive buffer a padded expert runner runs over (`padded_moe_time_per_pass`); empty = the engine's default (SGLang 4096) |
 /// | `kv_watermark` | optional: the share of KV blocks the run's admission keeps free, 0.01 where the row runs vLLM V0's block manager (`BlockSpaceManager.can_allocate`), simulated (`scheduler_limits::admission_watermark`); empty = 0 |
 /// | `host_loop` | optional: `v0` = the run drives vLLM's V0 LLMEngine loop (a release ≤ 0.6, `VLLM_USE_V1=0`, V0 multi-step; the rule in docs/vllm-v0-host-loop.md), so each scheduler pass pays its host time a₀ + a₁ · (tp − 1) + h · n (`engine_overheads::v0_host_pass`; every step in a closed form, at each poll in a simulated run); a vllm row only; empty = the profile's own loop (no term) |
-/// | `replica_share_max` | optional: the largest replica's share s of an Offline run's samples where the harness gives each replica a fixed, unequal share (AMD's MLPerf harness, `sorting: strategy: buckets`; filled by tables/scripts/replica_share.py from each row's own yaml): the run ends with that replica, tokens/s = one replica's rate ÷ s (`plan::offline_run_rate`); offline rows only, 1 ÷ replicas ≤ s ≤ 1; empty = an equal split |
+/// | `replica_share_max` | optional: the largest replica's share s of an Offline run's samples where the harness gives each replica a fixed, unequal share (AMD's MLPerf harness, `sorting: strategy: buckets`; filled by tables/scripts/replica_share.py from each row's own yaml): the run ends with that replica, tokens/s = one replica's rate ÷ s (`plan::offline_run_rate`); offline rows only, 1 ÷ replicas ≤ s ≤ 1; empty = an equal split (`plan::replica_share_rule`) |
 /// | `first_use_build` | optional: what makes the run's cold server build a kernel at first use (`first_use_trigger`, docs/first-use-build.md), filled from its image, launch flags and client by tables/scripts/first_use_build.py: `prefix_extend` = the first prompt step carrying a chunked prompt's continuation (SGLang v0.5.6's release image, `--attention-backend trtllm_mla`, on B200), `moe_sort_switch` = the first prompt step of more than 1,024 tokens (SGLang's ROCm images without AITER's prebuilt kernels, MXFP4, a test prompt of at most 1,024 tokens), `none`; that step lasts the engine's `first_use_build_s` longer in the row's simulated closed loop (`plan::closed_loop_run`) only, so a trigger word on a row with no closed loop (`prompts` empty or 0) or on a disaggregated row is refused; empty = none |
 /// | `outputs_per_block` | optional: 1 = the block of `receive_interval` decode steps runs whole and its answers end at its end, an answer whose last token falls inside it computed to the block's last step (vLLM V0 multi-step without the async output processor, which `enforce_eager` turns off), simulated, with `receive_interval` above 1 and `prefill_alone`; empty or 0 = an answer ends at its last token |
 /// | `input_tokens`, `output_tokens` | the request shape (the means, where the lengths vary) |
-/// | `output_token_ratio`, `output_token_offset` | optional: how the run's harness counts the answer tokens it reports, against the engine's: ρ reported tokens per engine token for the same text and k tokens it adds to each answer (a start token), O = ρ · O_eng + k (`plan::output_count`; Krai's MLPerf v5.1 Llama-3.1 runs re-tokenise each answer with the Llama-2 tokenizer and put its BOS first: docs/krai-token-unit.md); the row's `output_tokens`, `output_spread` and its tok/s or TPOT `value` are then in reported tokens; it is priced on the engine's answers, O_eng = (O − k) ÷ ρ (`plan::in_engine_tokens`), and its figure reported as the harness counts (`plan::in_reported_tokens`: tok/s × O ÷ O_eng, TPOT × (O_eng − 1) ÷ (O − 1)); ρ finite and > 0, 0 ≤ k < O, O_eng ≥ 1; empty = 1 and 0, the engine's own count |
+/// | `output_token_ratio`, `output_token_offset` | optional: how the run's harness counts the answer tokens it reports, against the engine's: ρ reported tokens per engine token for the same text and k tokens it adds to each answer (a start token), O = ρ · O_eng + k (`plan::output_count`; Krai's MLPerf v5.1 Llama-3.1 runs re-tokenise each answer with the Llama-2 tokenizer and put its BOS first: docs/krai-token-unit.md); the row's `output_tokens`, `output_spread` and its tok/s or TPOT `value` are then in reported tokens; it is priced on the engine's answers, O_eng = (O − k) ÷ ρ (`plan::in_engine_tokens`), and its figure reported as the harness counts (`plan::in_reported_tokens`: tok/s × O ÷ O_eng, TPOT × (O_eng − 1) ÷ (O − 1)); ρ finite and > 0, 0 ≤ k < O, O_eng ≥ 1 (an O_eng below 1 refused on k where O ÷ ρ alone is at least 1, `plan::short_answer_field`); empty = 1 and 0, the engine's own count |
 /// | `input_spread`, `output_spread` | optional: standard deviations of the prompt and answer lengths of the run's requests (the dataset's), priced by the closed forms' length bias (`request_shape`), or drawn from a lognormal of that mean and deviation by an online row's simulated run (`online_lengths`); not on a closed-loop client's row; empty = 0, every request alike |
 /// | `prefill_workers`, `prefill_tp`, `prefill_ep`, `prefill_dp`, `decode_workers` | optional: a disaggregated deployment (prefill/decode pools): the prefill pool's workers and one prefill worker's layout (empty degree = 1), the decode pool's workers, each of the row's `tp`/`ep`/`dp` layout (pp 1); such a row is a closed-loop client's run (`prompts` > 0) whose `batch` is the client's concurrency over the whole deployment, priced by its simulated closed loop (`plan::disaggregated_run`, `sim::simulate_disaggregated`; the closed form `plan::disaggregated_bound` bounds it); empty or 0 prefill workers = colocated |
 /// | `prefill_max_batch`, `prefill_max_tokens`, `prefill_chunk_tokens` | optional, disaggregated rows only: the prefill worker's caps, per prefill attention rank: the prompts a pass takes (SGLang --max-running-requests ÷ dp under DP attention, TensorRT-LLM max_batch_size), the pass's token budget (SGLang --max-prefill-tokens, ServerArgs default 16384, not divided under DP attention; TensorRT-LLM max_num_tokens) and where a prompt is cut where the engine chunks (SGLang --chunked-prefill-size ÷ dp; TensorRT-LLM: empty, max_num_tokens); whole, from 1 to 10⁹ (`sim::prefill_cap_max`); empty = the engine's default (`plan::prefill_admission_of`, `sim::prefill_admission`) |
@@ -302,11 +302,9 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         x.v0_loop = true;
     }
     if (t.find_column("replica_share_max") && !r.text("replica_share_max").empty()) {
-        const double share = r.number("replica_share_max", 0.0);
-        if (!(share > 0.0 && share <= 1.0))
-            r.fail("replica_share_max", "the largest replica's share of an Offline run's samples, in (0, 1], or empty (an "
-                                        "equal split)");
-        x.replica_share_max = share;
+        const std::optional<double> share = t.number(row, "replica_share_max");
+        if (!share || !std::isfinite(*share)) r.fail("replica_share_max", std::string(plan::replica_share_rule));
+        x.replica_share_max = *share;  // its range and its row's replicas: `plan::replica_share_fits` below
     }
     if (t.find_column("first_use_build") && !r.text("first_use_build").empty()) {
         const std::optional<first_use_trigger> g = first_use_trigger_named(r.text("first_use_build"));
@@ -329,8 +327,8 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         if (!v || !std::isfinite(*v) || !(*v >= 0.0 && *v < out)) r.fail("output_token_offset", std::string(plan::output_count_rule));
         x.answer_count.offset = *v;
     }
-    if (plan::engine_output_tokens(x.r.output, x.answer_count).value() < 1.0)
-        r.fail("output_token_ratio", std::string(plan::output_count_rule));
+    if (plan::engine_output_tokens(x.r.output, x.answer_count).value() < 1.0)  // on the cell that takes it below 1
+        r.fail(plan::short_answer_field(x.r.output, x.answer_count), std::string(plan::output_count_rule));
     if (t.find_column("input_spread")) x.r.input_spread = tokens(r.number("input_spread", 0.0));
     if (t.find_column("output_spread")) x.r.output_spread = tokens(r.number("output_spread", 0.0));
     if (t.find_column("clock_MHz")) x.clock_MHz = r.number("clock_MHz", 0.0);
@@ -400,12 +398,8 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     if (!x.dispatch_fits()) r.fail("replica_dispatch", std::string(plan::replica_dispatch_rule));  // the word as written
     if (x.first_use_build != first_use_trigger::none && !(x.prompts > 0.0 && !x.disaggregated()))
         r.fail("first_use_build", std::string(plan::measurement::first_use_build_rule));  // the word as written
-    if (x.replica_share_max && x.how != plan::scenario::offline)
-        r.fail("replica_share_max", "the largest replica's share of the samples is an Offline run's (its replicas each run "
-                                    "a fixed share); empty elsewhere");
-    if (x.replica_share_max && *x.replica_share_max * static_cast<double>(x.d.instances()) < 1.0 - 1e-9)
-        r.fail("replica_share_max", "the largest replica's share is at least 1 / replicas (" +
-                                        std::to_string(x.d.instances()) + " replicas here)");
+    if (x.replica_share_max && !plan::replica_share_fits(*x.replica_share_max, x.how, x.d.instances()))
+        r.fail("replica_share_max", plan::replica_share_rule_for(x.d.instances()));
     try {
         x.validate();
     } catch (const invalid_input& e) {
