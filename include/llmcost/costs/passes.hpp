@@ -913,6 +913,8 @@ struct step_terms {
         return pass_time(matmul_compute, matmul_memory, attention_compute, attention_memory, elementwise, overhead, tp,
                          ep, pp);
     }
+    /// The attention's time, max(compute, KV) (`pass_cost::attention_time`'s figure, untyped).
+    [[nodiscard]] constexpr V attention_time() const { return lane_max(attention_compute, attention_memory); }
 };
 
 /// t = S ÷ tp ÷ R_p: S FLOPs of the state-space layers' recurrence (`state_flops_per_token`; Mamba2: Dao
@@ -1492,6 +1494,13 @@ template <class V>
     return step_pass(prepare_pass(d), s);
 }
 
+/// The time of one step, `step_pass(pm, s).time()` to the last bit, without the typed pass's other
+/// figures (its floors, FLOP and byte totals): for a caller that needs the time alone (`price_request`).
+[[nodiscard]] constexpr seconds_t step_time(const pass_model& pm, const step_shape& s) {
+    return seconds(
+        detail::step_formula(pm, detail::sequence_terms_of(pm, s), s.decode_sequences, s.prefill_sequences).time());
+}
+
 namespace detail {
 /// The attention terms of a decode-only step (`ds` sequences at context `c`), by the step
 /// formula's own attention term: what the closed-form decode sum needs at its second point.
@@ -1499,6 +1508,12 @@ namespace detail {
     step_terms<double> r{};
     attention_of(pm, decode_sequence_terms(pm, c), ds, 0.0, r);
     return r;
+}
+
+/// The terms of a decode-only step (`ds` sequences at context `c`): `decode_pass`'s step formula, untyped,
+/// for the closed-form decode sum, which reads only its time and its attention terms.
+[[nodiscard]] constexpr step_terms<double> decode_step_terms(const pass_model& pm, double ds, double c) {
+    return step_formula(pm, sequence_terms_of(pm, {.decode_sequences = ds, .decode_context = tokens(c)}), ds, 0.0);
 }
 }  // namespace detail
 
@@ -1637,15 +1652,16 @@ template <token_count T>
     const double chunk = lc.chunked > 0 ? static_cast<double>(m.pattern.chunk) : 0.0;
     auto piece = [&](double lo, double hi) {
         if (hi < lo) return 0.0;
-        const pass_cost p0 = decode_pass(pm, batch, tokens(lo));
+        const detail::step_terms<double> p0 = detail::decode_step_terms(pm, batch, lo);
         const detail::step_terms<double> p1 = detail::decode_attention(pm, batch, lo + 1.0);
-        if (lo == x0) s.first_step = p0.time();
+        const double t0 = p0.time();
+        if (lo == x0) s.first_step = seconds(t0);
         // Only attention grows with the context; every other term is the same at each step.
-        const double bc = p1.attention_compute - p0.attention_compute_time.value();
-        const double bm = p1.attention_memory - p0.attention_memory_time.value();
-        const double ac = p0.attention_compute_time.value() - bc * lo;
-        const double am = p0.attention_memory_time.value() - bm * lo;
-        const double fixed = (p0.time() - p0.attention_time()).value() * (hi - lo + 1.0);
+        const double bc = p1.attention_compute - p0.attention_compute;
+        const double bm = p1.attention_memory - p0.attention_memory;
+        const double ac = p0.attention_compute - bc * lo;
+        const double am = p0.attention_memory - bm * lo;
+        const double fixed = (t0 - p0.attention_time()) * (hi - lo + 1.0);
         return detail::sum_max_of_lines(ac, bc, am, bm, lo, hi) + fixed;
     };
     double total = 0.0, lo = x0;
@@ -1664,7 +1680,7 @@ template <token_count T>
     }
     total = total + piece(lo, x1);
     s.total = seconds(total);
-    if (with_last_step) s.last_step = decode_pass(pm, batch, tokens(x1)).time();
+    if (with_last_step) s.last_step = seconds(detail::decode_step_terms(pm, batch, x1).time());
     return s;
 }
 

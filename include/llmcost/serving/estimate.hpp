@@ -215,7 +215,7 @@ struct request_cost {
                                                    const facility& site, const dollars_per_second_t& gpu_cost) {
     const deployment& d = pm.d;
     request_cost c{};
-    c.prefill = prefill_pass(pm, 1.0, r.computed(), r.cached()).time();
+    c.prefill = step_time(pm, {.prefill_sequences = 1.0, .prefill_tokens = r.computed(), .prefill_prefix = r.cached()});
     c.decode = decode_steps(pm, batch, r.input, r.output.value() - 1.0, false).total;
     c.end_to_end = c.prefill + c.decode;
     const double share = static_cast<double>(d.instance_gpus()) / (pm.pp * pm.ranks);
