@@ -553,6 +553,7 @@ struct pass_model {
     double attention_dp_busiest = 1;
     double ep_ranks = 1;                    ///< ranks of the expert-parallel group (G)
     double extreme_value_z = 0;             ///< √(2 ln G): the busiest of G ranks, in standard deviations
+    detail::all_to_all_pass all_to_all{};   ///< the expert all-to-all's constants (`all_to_all_pass_of`)
     [[nodiscard]] constexpr double routing_experts_or_one() const { return routed_experts > 0 ? routed_experts : 1.0; }
 };
 
@@ -816,6 +817,7 @@ struct pass_model {
         pm.fused_row_gemm_share = detail::row_parallel_gemm_share(m);
     pm.busiest_rank = en.moe.busiest_rank && d.expert_parallel();
     pm.moe_gathers = moe_gathers_tokens(d);
+    pm.all_to_all = detail::all_to_all_pass_of(d);
     // The router's skew is the model's (and its data's); an engine that places experts by load
     // (EPLB) leaves the skew it states (blog4 Table 1: the hottest rank 2.56× the mean without, 1.11× with).
     pm.routing_skew = en.moe.load_balancing ? en.moe.routing_skew : m.ffn.routing_skew;
@@ -1341,6 +1343,9 @@ template <class V>
         return V(dense_compute(V(dense_flops - kept)) +
                  kept / (pm.excluded_peak * pm.excluded_gemm.matmul_at_rows(t, pm.dense_cbrt_k_n)) + head);
     };
+    // Under expert parallelism the busiest rank sets the step (`ep_imbalance`) at the step's N = t · ranks · k
+    // expert assignments: its experts' GEMMs and its all-to-all alike, so worked out once for both.
+    const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(t * pm.ranks * pm.top_k)) : L::constant(1.0);
     if (pm.moe) {
         const V expert_flops = 2.0 * t * pm.top_k * pm.expert_parameters * pm.moe_layers / pm.tp;
         r.matmul_flops = dense_part + expert_flops;
@@ -1367,8 +1372,6 @@ template <class V>
         const V expert_rate = llmcost::expert_gemm_rate(e, {.peak = pm.expert_peak, .grouped_gemm = pm.grouped_gemm,
                                                    .tile_rows = pm.expert_tile_rows, .ceiling = pm.mixed_input_ceiling},
                                                rows, pm.expert_cbrt_k_n);
-        // Under expert parallelism the busiest rank sets the step (`ep_imbalance`).
-        const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(routed * pm.top_k)) : L::constant(1.0);
         r.matmul_compute = dense_and_head(V(r.matmul_flops - expert_flops - lm_head_flops)) +
                            expert_flops * busiest / expert_rate;
         if (pm.replicated_shared_parameters > 0.0) [[unlikely]]
@@ -1411,8 +1414,8 @@ template <class V>
                         V(r.tp - pm.fused_row_gemm_share * lane_max(r.matmul_compute, r.matmul_memory)));
     // The all-to-all, unless the engine gathers instead (priced after the attention-DP wait, below).
     if (!pm.moe_gathers) [[likely]] {
-        r.ep = all_to_all_seconds_per_pass(d, t);
-        if (pm.busiest_rank) r.ep = r.ep * ep_imbalance(pm, V(t * pm.ranks * pm.top_k));
+        r.ep = pm.all_to_all.seconds(d, t);
+        if (pm.busiest_rank) r.ep = r.ep * busiest;
     } else {
         r.ep = L::constant(0.0);
     }
