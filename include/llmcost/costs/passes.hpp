@@ -441,6 +441,7 @@ struct step_shape {
 struct pass_model {
     deployment d;
     double tp = 1, pp = 1, ranks = 1;       ///< tensor, pipeline degree; attention ranks sharing a pass
+    detail::divisor tp_divisor{};           ///< tp as a divisor (`detail::divisor`: × 1 ÷ tp where exact)
     int pp_crossings = 0;                   ///< pipeline boundaries that leave a scale-up domain (`pipeline_crossings`)
     bool moe = false;                       ///< routed experts present
     double layers = 0, hidden = 0;          ///< as doubles, for the formulas
@@ -611,6 +612,7 @@ struct pass_model {
     const accelerator& g = d.hw.gpu;
     pass_model pm{.d = d};
     pm.tp = d.layout.tp;
+    pm.tp_divisor = detail::divisor(pm.tp);
     pm.pp = d.layout.pp;
     pm.ranks = d.attention_ranks();
     pm.pp_crossings = d.layout.pp > 1 ? pipeline_crossings(d) : 0;  // once, not in every step's formula
@@ -967,7 +969,7 @@ struct attention_kinds {
 
     /// FLOPs per TP rank: (F_d + F_p + S_d + S_p) ÷ tp.
     [[nodiscard]] constexpr V flops(const pass_model& pm) const {
-        const V pairs = (decode_flops + prompt_flops) / pm.tp;
+        const V pairs = (decode_flops + prompt_flops) / pm.tp_divisor;
         if (pm.state_flops > 0) return V(pairs + (decode_state + prompt_state) / pm.tp);
         return pairs;
     }
@@ -1296,8 +1298,8 @@ template <class V>
 
     // GEMM FLOPs: dense ones see every token, the LM head the positions that need logits, the
     // routed experts k of E per token.
-    const V lm_head_flops = 2.0 * r.logits * pm.lm_head / pm.tp;
-    const V dense_part = (2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * r.logits * pm.lm_head) / pm.tp +
+    const V lm_head_flops = 2.0 * r.logits * pm.lm_head / pm.tp_divisor;
+    const V dense_part = (2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * r.logits * pm.lm_head) / pm.tp_divisor +
                          2.0 * t * pm.replicated_parameters;
     auto dense_efficiency = [&](const V& rows, double cbrt_k_n) {  // the engine's own FP4 curve where it has one (B12)
         return pm.dense_gemm.matmul_at_rows(rows, cbrt_k_n);
@@ -1347,7 +1349,7 @@ template <class V>
     // expert assignments: its experts' GEMMs and its all-to-all alike, so worked out once for both.
     const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(t * pm.ranks * pm.top_k)) : L::constant(1.0);
     if (pm.moe) {
-        const V expert_flops = 2.0 * t * pm.top_k * pm.expert_parameters * pm.moe_layers / pm.tp;
+        const V expert_flops = 2.0 * t * pm.top_k * pm.expert_parameters * pm.moe_layers / pm.tp_divisor;
         r.matmul_flops = dense_part + expert_flops;
         // Experts touched are concave in tokens, so a fractional prompt count (an average over
         // steps) is a mixture: ⌊ps⌋ whole prompts in most steps, one more in a share of them.
@@ -1514,9 +1516,10 @@ namespace detail {
 }
 
 /// The terms of a decode-only step (`ds` sequences at context `c`): `decode_pass`'s step formula, untyped,
-/// for the closed-form decode sum, which reads only its time and its attention terms.
+/// for the closed-form decode sum, which reads only its time and its attention terms. Its sequence terms are
+/// the decoding half alone (`decode_sequence_terms`): a step shape without prompts has 0 in the prefill half.
 [[nodiscard]] constexpr step_terms<double> decode_step_terms(const pass_model& pm, double ds, double c) {
-    return step_formula(pm, sequence_terms_of(pm, {.decode_sequences = ds, .decode_context = tokens(c)}), ds, 0.0);
+    return step_formula(pm, decode_sequence_terms(pm, c), ds, 0.0);
 }
 }  // namespace detail
 
@@ -1524,7 +1527,7 @@ namespace detail {
 /// of `context` tokens (seed S13, S14, S27).
 template <token_count T>
 [[nodiscard]] constexpr pass_cost decode_pass(const pass_model& pm, double batch, const T& context) {
-    return step_pass(pm, {.decode_sequences = batch, .decode_context = in_base_units(context)});
+    return detail::to_pass_cost(pm, detail::decode_step_terms(pm, batch, in_base_units(context).value()));
 }
 template <token_count T>
 [[nodiscard]] constexpr pass_cost decode_pass(const deployment& d, double batch, const T& context) {
