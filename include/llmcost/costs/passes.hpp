@@ -441,6 +441,9 @@ struct step_shape {
 struct pass_model {
     deployment d;
     double tp = 1, pp = 1, ranks = 1;       ///< tensor, pipeline degree; attention ranks sharing a pass
+    /// GPUs of the instance ÷ (pp · ranks): the GPU-seconds a second of one sequence's pass takes (each pipeline
+    /// stage is busy 1/pp of a pass; a pass serves every attention rank), for `price_request`
+    double instance_share = 1;
     detail::divisor tp_divisor{};           ///< tp as a divisor (`detail::divisor`: × 1 ÷ tp where exact)
     int pp_crossings = 0;                   ///< pipeline boundaries that leave a scale-up domain (`pipeline_crossings`)
     bool moe = false;                       ///< routed experts present
@@ -500,6 +503,7 @@ struct pass_model {
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
     double tp_all_reduces = 0;
+    double tp_all_reduce_share = 0;         ///< 2(tp − 1)/tp (`all_reduce_share`), worked out once
     // The engine's figures (descriptors/engine.hpp), worked into rates once:
     double weight_bandwidth = 0;            ///< B/s the GEMMs stream weights at: B × kernels.weights
     double kv_bandwidth = 0;                ///< B/s attention streams KV at: B × kernels.attention_decode
@@ -615,6 +619,7 @@ struct pass_model {
     pm.tp_divisor = detail::divisor(pm.tp);
     pm.pp = d.layout.pp;
     pm.ranks = d.attention_ranks();
+    pm.instance_share = static_cast<double>(d.instance_gpus()) / (pm.pp * pm.ranks);  // GPUs ÷ (pp · ranks)
     pm.pp_crossings = d.layout.pp > 1 ? pipeline_crossings(d) : 0;  // once, not in every step's formula
     pm.moe = m.is_moe();
     pm.layers = m.layer_equivalents();
@@ -772,6 +777,7 @@ struct pass_model {
     pm.tp_link = detail::tp_link(d);
     pm.tp_algorithm = detail::tp_algorithm(d);
     pm.tp_all_reduces = static_cast<double>(tp_all_reduces_per_pass(d));
+    pm.tp_all_reduce_share = detail::all_reduce_share(d.layout.tp);
     // A custom all-reduce (one-shot in the scale-up domain): its small-message latency spread over
     // the algorithm's latency steps, α' = t_custom ÷ steps, and its measured bus bandwidth or the
     // link's (`custom_all_reduce_link`).
@@ -842,7 +848,8 @@ template <class V>
 [[nodiscard, gnu::noinline]] constexpr V library_all_reduce_override(const pass_model& pm, const V& hidden_state, const V& link_model) {
     using L = lanes<V>;
     return L::choose(hidden_state > pm.library_all_reduce_min,
-                     V(all_reduce_seconds(hidden_state, pm.d.layout.tp, pm.library_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
+                     V(all_reduce_seconds(hidden_state, pm.d.layout.tp, pm.library_tp_link, pm.tp_algorithm,
+                                          pm.tp_all_reduce_share) * pm.tp_all_reduces),
                      link_model);
 }
 
@@ -859,7 +866,8 @@ template <class V>
 [[nodiscard, gnu::noinline]] constexpr V band_all_reduce_override(const pass_model& pm, const V& hidden_state, const V& other,
                                                                   const interconnect& link, double lo, band_floor floor_kind, double hi) {
     using L = lanes<V>;
-    const V in_band = V(all_reduce_seconds(hidden_state, pm.d.layout.tp, link, pm.tp_algorithm) * pm.tp_all_reduces);
+    const V in_band =
+        V(all_reduce_seconds(hidden_state, pm.d.layout.tp, link, pm.tp_algorithm, pm.tp_all_reduce_share) * pm.tp_all_reduces);
     const V below_ceiling = L::choose(hidden_state <= hi, in_band, other);
     return floor_kind == band_floor::inclusive ? L::choose(hidden_state >= lo, below_ceiling, other)
                                                : L::choose(hidden_state > lo, below_ceiling, other);
@@ -1395,7 +1403,8 @@ template <class V>
     // Communication: two all-reduces of the hidden state per layer (S13), the experts'
     // all-to-all (S21), and the hand-off between pipeline stages.
     const V hidden_state = t * pm.hidden * pm.residual_bits / 8.0;
-    r.tp = all_reduce_seconds(hidden_state, d.layout.tp, pm.tp_link, pm.tp_algorithm) * pm.tp_all_reduces;
+    r.tp = all_reduce_seconds(hidden_state, d.layout.tp, pm.tp_link, pm.tp_algorithm, pm.tp_all_reduce_share) *
+           pm.tp_all_reduces;
     if (pm.library_all_reduce_min >= 0.0) [[unlikely]]  // the engine's collective library above the custom kernel's sizes
         r.tp = detail::library_all_reduce_override(pm, hidden_state, r.tp);
     if (pm.quick_reduce_min >= 0.0) [[unlikely]]  // the run's quantized all-reduce in its band, above the custom kernel
@@ -1403,7 +1412,8 @@ template <class V>
                                                 detail::band_floor::inclusive, pm.quick_reduce_max);
     if (pm.custom_all_reduce_max > 0.0)  // the engine's custom all-reduce up to its largest message
         r.tp = L::choose(hidden_state <= pm.custom_all_reduce_max,
-                         V(all_reduce_seconds(hidden_state, d.layout.tp, pm.custom_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
+                         V(all_reduce_seconds(hidden_state, d.layout.tp, pm.custom_tp_link, pm.tp_algorithm,
+                                              pm.tp_all_reduce_share) * pm.tp_all_reduces),
                          r.tp);
     if (pm.custom_large_min >= 0.0) [[unlikely]]  // the custom kernel's large messages on their own curve
         r.tp = detail::band_all_reduce_override(pm, hidden_state, r.tp, pm.custom_large_link, pm.custom_large_min,
