@@ -28,8 +28,8 @@ namespace llmcost::detail {
 }
 
 /// A divisor d kept with its reciprocal where that is exact: d = 2^k (a normal double whose reciprocal is normal
-/// too), so x · 2^−k and x ÷ 2^k are the same real number rounded once, the same bits for every x (IEEE 754
-/// §4.3: each operation is correctly rounded). `x / divisor` then multiplies (a division costs several times
+/// too), so x · 2^−k and x ÷ 2^k are the same real number rounded once, the same bits for every x (IEEE 754:
+/// every operation rounds its exact result once). `x / divisor` then multiplies (a division costs several times
 /// a multiplication); any other d divides. For divisors a formula applies again and again (a pass's tp).
 struct divisor {
     double value = 1.0;
