@@ -87,6 +87,16 @@ static_assert(achievable_fractions::padded_rows(1) == 8 && achievable_fractions:
 // The ideal machine has no size effect.
 static_assert(seed_dashboard_gpu.gpu.efficiency.matmul_at(1, 1, 1) == 1.0);
 static_assert(detail::const_cbrt(27.0) == 3.0 && detail::const_cbrt(0.0) == 0.0);
+
+// An exact divisor multiplies only by a power of two's reciprocal, and gives ÷'s bits: 1 ÷ 3 is not exact (3 keeps
+// dividing); 1e300 ÷ 2^1023 is a normal result, 1e-300 ÷ 8 a subnormal one; 2^1023's reciprocal is subnormal (refused).
+static_assert(detail::divisor(8.0).exact_inverse == 0.125 && detail::divisor(1.0).exact_inverse == 1.0);
+static_assert(detail::divisor(3.0).exact_inverse == 0.0 && detail::divisor(6.0).exact_inverse == 0.0);
+static_assert(detail::divisor(0.0).exact_inverse == 0.0 && detail::divisor(-4.0).exact_inverse == 0.0);
+static_assert(detail::divisor(0x1p1023).exact_inverse == 0.0 && detail::divisor(0x1p1022).exact_inverse == 0x1p-1022);
+static_assert(1.0 / detail::divisor(3.0) == 1.0 / 3.0 && 7.0 / detail::divisor(6.0) == 7.0 / 6.0);
+static_assert(0.1 / detail::divisor(8.0) == 0.1 / 8.0 && 1e300 / detail::divisor(0x1p1022) == 1e300 / 0x1p1022);
+static_assert(1e-300 / detail::divisor(0x1p60) == 1e-300 / 0x1p60 && 1e-300 / detail::divisor(0x1p60) > 0.0);
 // ⌊x⌋ toward zero and ⌈x⌉ without an integer register: whole, halves, the edges of 2^52, signs.
 static_assert(detail::const_trunc(2.5) == 2.0 && detail::const_trunc(3.5) == 3.0 && detail::const_trunc(2.0) == 2.0 &&
               detail::const_trunc(0.999999) == 0.0 && detail::const_trunc(-2.5) == -2.0 &&

@@ -46,12 +46,23 @@ namespace detail {
            : algo == all_reduce_algorithm::tree ? 2.0 * ceil_log2(ranks)
                                                 : 2.0;
 }
+/// s = 2(n−1)/n: the share of a message an all-reduce over n ranks moves through each rank's link.
+[[nodiscard]] constexpr double all_reduce_share(int ranks) {
+    const double n = ranks;
+    return 2.0 * (n - 1.0) / n;
+}
+/// t = α · steps + S · s ÷ β in seconds, for S bytes (one value, or a lane of them), s = `all_reduce_share(n)`
+/// given by a caller that prices many all-reduces over the same ranks.
+template <class V>
+[[nodiscard]] constexpr V all_reduce_seconds(const V& bytes, int ranks, const interconnect& l, all_reduce_algorithm algo,
+                                             double share) {
+    if (ranks <= 1) return lanes<V>::constant(0.0);
+    return l.latency.value() * all_reduce_steps(ranks, algo) + bytes * share / l.per_direction.value();
+}
 /// t = α · steps + S · 2(n−1)/n ÷ β in seconds, for S bytes (one value, or a lane of them).
 template <class V>
 [[nodiscard]] constexpr V all_reduce_seconds(const V& bytes, int ranks, const interconnect& l, all_reduce_algorithm algo) {
-    if (ranks <= 1) return lanes<V>::constant(0.0);
-    const double n = ranks;
-    return l.latency.value() * all_reduce_steps(ranks, algo) + bytes * (2.0 * (n - 1.0) / n) / l.per_direction.value();
+    return all_reduce_seconds(bytes, ranks, l, algo, all_reduce_share(ranks));
 }
 /// t = α + S · (n−1)/n ÷ β in seconds (all-to-all through a switch or a full mesh).
 template <class V>

@@ -137,6 +137,47 @@ enum class all_to_all_phase : unsigned char { dispatch, combine };
 }
 
 namespace detail {
+/// What of a pass's all-to-all the deployment fixes, worked out once (`all_to_all_pass_of`): whether one runs, its
+/// group and links, each phase's bits and the MoE layers; `seconds` prices a step's tokens with it.
+struct all_to_all_pass {
+    bool runs = false;  ///< `moe_runs_all_to_all`: a MoE model, attention data-parallel, not gathering
+    int group = 1;      ///< ranks of the EP group, tp · dp
+    int domain = 1;     ///< GPUs of a scale-up domain
+    interconnect up{}, out{};
+    double dispatch_bits = 0, combine_bits = 0;  ///< `all_to_all_bits` of each phase
+    double moe_layers = 0;
+
+    /// t = MoE layers × (t(S_dispatch) + t(S_combine)), each phase's bytes at its own format, each inside one
+    /// scale-up domain on its link, past it the on-node and off-node shares at once; 0 where none runs.
+    template <class V>
+    [[nodiscard]] constexpr V seconds(const deployment& d, const V& tokens_per_rank) const {
+        if (!runs) return lanes<V>::constant(0.0);
+        const V dispatch = all_to_all_payload_per_layer(d, tokens_per_rank, dispatch_bits);
+        const V combine = all_to_all_payload_per_layer(d, tokens_per_rank, combine_bits);
+        return (all_to_all_seconds(dispatch, group, domain, up, out) + all_to_all_seconds(combine, group, domain, up, out)) *
+               moe_layers;
+    }
+};
+
+/// The deployment's all-to-all constants (`all_to_all_pass`).
+[[nodiscard]] constexpr all_to_all_pass all_to_all_pass_of(const deployment& d) {
+    all_to_all_pass a{};
+    a.runs = moe_runs_all_to_all(d);
+    if (!a.runs) return a;
+    a.group = d.layout.tp * d.layout.dp;
+    // The engine's all-to-all kernels (DeepEP, MORI-EP, NVLink one-sided) have their own floor per
+    // phase, α_engine, in place of the link's α (descriptors/engine.hpp; E21, E28, E39, E40).
+    a.up = d.hw.scale_up;
+    a.out = d.hw.scale_out;
+    if (d.engine.collectives.all_to_all_latency.value() > 0.0)
+        a.up.latency = a.out.latency = d.engine.collectives.all_to_all_latency;
+    a.domain = d.hw.scale_up_domain;
+    a.dispatch_bits = all_to_all_bits(d, all_to_all_phase::dispatch);
+    a.combine_bits = all_to_all_bits(d, all_to_all_phase::combine);
+    a.moe_layers = static_cast<double>(d.m.moe_layers());
+    return a;
+}
+
 /// Seconds of a pass's all-to-all: MoE layers × (t_dispatch + t_combine), one all-to-all each over the
 /// EP group at the phase's bytes (`all_to_all_bits`), where
 /// the group's attention ranks hold different tokens (attention data parallelism, dp > 1). With
@@ -151,20 +192,7 @@ namespace detail {
 /// None either where the engine gathers and reduce-scatters instead (`moe_gathers_tokens`).
 template <class V>
 [[nodiscard]] constexpr V all_to_all_seconds_per_pass(const deployment& d, const V& tokens_per_rank) {
-    if (!moe_runs_all_to_all(d)) return lanes<V>::constant(0.0);
-    const int group = d.layout.tp * d.layout.dp;
-    // The engine's all-to-all kernels (DeepEP, MORI-EP, NVLink one-sided) have their own floor per
-    // phase, α_engine, in place of the link's α (descriptors/engine.hpp; E21, E28, E39, E40).
-    interconnect up = d.hw.scale_up, out = d.hw.scale_out;
-    if (d.engine.collectives.all_to_all_latency.value() > 0.0)
-        up.latency = out.latency = d.engine.collectives.all_to_all_latency;
-    // Per MoE layer: t(S_dispatch) + t(S_combine), each phase's bytes at its own format (`all_to_all_bits`),
-    // each inside one scale-up domain on its link, past it the on-node and off-node shares at once.
-    const int domain = d.hw.scale_up_domain;
-    const V dispatch = all_to_all_payload_per_layer(d, tokens_per_rank, all_to_all_bits(d, all_to_all_phase::dispatch));
-    const V combine = all_to_all_payload_per_layer(d, tokens_per_rank, all_to_all_bits(d, all_to_all_phase::combine));
-    return (all_to_all_seconds(dispatch, group, domain, up, out) + all_to_all_seconds(combine, group, domain, up, out)) *
-           static_cast<double>(d.m.moe_layers());
+    return all_to_all_pass_of(d).seconds(d, tokens_per_rank);
 }
 }  // namespace detail
 

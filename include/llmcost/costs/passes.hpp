@@ -441,6 +441,10 @@ struct step_shape {
 struct pass_model {
     deployment d;
     double tp = 1, pp = 1, ranks = 1;       ///< tensor, pipeline degree; attention ranks sharing a pass
+    /// GPUs of the instance ÷ (pp · ranks): the GPU-seconds a second of one sequence's pass takes (each pipeline
+    /// stage is busy 1/pp of a pass; a pass serves every attention rank), for `price_request`
+    double instance_share = 1;
+    detail::divisor tp_divisor{};           ///< tp as a divisor (`detail::divisor`: × 1 ÷ tp where exact)
     int pp_crossings = 0;                   ///< pipeline boundaries that leave a scale-up domain (`pipeline_crossings`)
     bool moe = false;                       ///< routed experts present
     double layers = 0, hidden = 0;          ///< as doubles, for the formulas
@@ -499,6 +503,7 @@ struct pass_model {
     interconnect tp_link{};
     all_reduce_algorithm tp_algorithm = all_reduce_algorithm::ring;
     double tp_all_reduces = 0;
+    double tp_all_reduce_share = 0;         ///< 2(tp − 1)/tp (`all_reduce_share`), worked out once
     // The engine's figures (descriptors/engine.hpp), worked into rates once:
     double weight_bandwidth = 0;            ///< B/s the GEMMs stream weights at: B × kernels.weights
     double kv_bandwidth = 0;                ///< B/s attention streams KV at: B × kernels.attention_decode
@@ -553,6 +558,7 @@ struct pass_model {
     double attention_dp_busiest = 1;
     double ep_ranks = 1;                    ///< ranks of the expert-parallel group (G)
     double extreme_value_z = 0;             ///< √(2 ln G): the busiest of G ranks, in standard deviations
+    detail::all_to_all_pass all_to_all{};   ///< the expert all-to-all's constants (`all_to_all_pass_of`)
     [[nodiscard]] constexpr double routing_experts_or_one() const { return routed_experts > 0 ? routed_experts : 1.0; }
 };
 
@@ -610,8 +616,10 @@ struct pass_model {
     const accelerator& g = d.hw.gpu;
     pass_model pm{.d = d};
     pm.tp = d.layout.tp;
+    pm.tp_divisor = detail::divisor(pm.tp);
     pm.pp = d.layout.pp;
     pm.ranks = d.attention_ranks();
+    pm.instance_share = static_cast<double>(d.instance_gpus()) / (pm.pp * pm.ranks);  // GPUs ÷ (pp · ranks)
     pm.pp_crossings = d.layout.pp > 1 ? pipeline_crossings(d) : 0;  // once, not in every step's formula
     pm.moe = m.is_moe();
     pm.layers = m.layer_equivalents();
@@ -772,6 +780,7 @@ struct pass_model {
     pm.tp_link = detail::tp_link(d);
     pm.tp_algorithm = detail::tp_algorithm(d);
     pm.tp_all_reduces = static_cast<double>(tp_all_reduces_per_pass(d));
+    pm.tp_all_reduce_share = detail::all_reduce_share(d.layout.tp);
     // A custom all-reduce (one-shot in the scale-up domain): its small-message latency spread over
     // the algorithm's latency steps, α' = t_custom ÷ steps, and its measured bus bandwidth or the
     // link's (`custom_all_reduce_link`).
@@ -819,6 +828,7 @@ struct pass_model {
         pm.fused_row_gemm_share = detail::row_parallel_gemm_share(m);
     pm.busiest_rank = en.moe.busiest_rank && d.expert_parallel();
     pm.moe_gathers = moe_gathers_tokens(d);
+    pm.all_to_all = detail::all_to_all_pass_of(d);
     // The router's skew is the model's (and its data's); an engine that places experts by load
     // (EPLB) leaves the skew it states (blog4 Table 1: the hottest rank 2.56× the mean without, 1.11× with).
     pm.routing_skew = en.moe.load_balancing ? en.moe.routing_skew : m.ffn.routing_skew;
@@ -841,7 +851,8 @@ template <class V>
 [[nodiscard, gnu::noinline]] constexpr V library_all_reduce_override(const pass_model& pm, const V& hidden_state, const V& link_model) {
     using L = lanes<V>;
     return L::choose(hidden_state > pm.library_all_reduce_min,
-                     V(all_reduce_seconds(hidden_state, pm.d.layout.tp, pm.library_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
+                     V(all_reduce_seconds(hidden_state, pm.d.layout.tp, pm.library_tp_link, pm.tp_algorithm,
+                                          pm.tp_all_reduce_share) * pm.tp_all_reduces),
                      link_model);
 }
 
@@ -858,7 +869,8 @@ template <class V>
 [[nodiscard, gnu::noinline]] constexpr V band_all_reduce_override(const pass_model& pm, const V& hidden_state, const V& other,
                                                                   const interconnect& link, double lo, band_floor floor_kind, double hi) {
     using L = lanes<V>;
-    const V in_band = V(all_reduce_seconds(hidden_state, pm.d.layout.tp, link, pm.tp_algorithm) * pm.tp_all_reduces);
+    const V in_band =
+        V(all_reduce_seconds(hidden_state, pm.d.layout.tp, link, pm.tp_algorithm, pm.tp_all_reduce_share) * pm.tp_all_reduces);
     const V below_ceiling = L::choose(hidden_state <= hi, in_band, other);
     return floor_kind == band_floor::inclusive ? L::choose(hidden_state >= lo, below_ceiling, other)
                                                : L::choose(hidden_state > lo, below_ceiling, other);
@@ -916,6 +928,8 @@ struct step_terms {
         return pass_time(matmul_compute, matmul_memory, attention_compute, attention_memory, elementwise, overhead, tp,
                          ep, pp);
     }
+    /// The attention's time, max(compute, KV) (`pass_cost::attention_time`'s figure, untyped).
+    [[nodiscard]] constexpr V attention_time() const { return lane_max(attention_compute, attention_memory); }
 };
 
 /// t = S ÷ tp ÷ R_p: S FLOPs of the state-space layers' recurrence (`state_flops_per_token`; Mamba2: Dao
@@ -966,7 +980,7 @@ struct attention_kinds {
 
     /// FLOPs per TP rank: (F_d + F_p + S_d + S_p) ÷ tp.
     [[nodiscard]] constexpr V flops(const pass_model& pm) const {
-        const V pairs = (decode_flops + prompt_flops) / pm.tp;
+        const V pairs = (decode_flops + prompt_flops) / pm.tp_divisor;
         if (pm.state_flops > 0) return V(pairs + (decode_state + prompt_state) / pm.tp);
         return pairs;
     }
@@ -1295,8 +1309,8 @@ template <class V>
 
     // GEMM FLOPs: dense ones see every token, the LM head the positions that need logits, the
     // routed experts k of E per token.
-    const V lm_head_flops = 2.0 * r.logits * pm.lm_head / pm.tp;
-    const V dense_part = (2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * r.logits * pm.lm_head) / pm.tp +
+    const V lm_head_flops = 2.0 * r.logits * pm.lm_head / pm.tp_divisor;
+    const V dense_part = (2.0 * t * (pm.non_expert_parameters - pm.lm_head) + 2.0 * r.logits * pm.lm_head) / pm.tp_divisor +
                          2.0 * t * pm.replicated_parameters;
     auto dense_efficiency = [&](const V& rows, double cbrt_k_n) {  // the engine's own FP4 curve where it has one (B12)
         return pm.dense_gemm.matmul_at_rows(rows, cbrt_k_n);
@@ -1342,8 +1356,11 @@ template <class V>
         return V(dense_compute(V(dense_flops - kept)) +
                  kept / (pm.excluded_peak * pm.excluded_gemm.matmul_at_rows(t, pm.dense_cbrt_k_n)) + head);
     };
+    // Under expert parallelism the busiest rank sets the step (`ep_imbalance`) at the step's N = t · ranks · k
+    // expert assignments: its experts' GEMMs and its all-to-all alike, so worked out once for both.
+    const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(t * pm.ranks * pm.top_k)) : L::constant(1.0);
     if (pm.moe) {
-        const V expert_flops = 2.0 * t * pm.top_k * pm.expert_parameters * pm.moe_layers / pm.tp;
+        const V expert_flops = 2.0 * t * pm.top_k * pm.expert_parameters * pm.moe_layers / pm.tp_divisor;
         r.matmul_flops = dense_part + expert_flops;
         // Experts touched are concave in tokens, so a fractional prompt count (an average over
         // steps) is a mixture: ⌊ps⌋ whole prompts in most steps, one more in a share of them.
@@ -1368,8 +1385,6 @@ template <class V>
         const V expert_rate = llmcost::expert_gemm_rate(e, {.peak = pm.expert_peak, .grouped_gemm = pm.grouped_gemm,
                                                    .tile_rows = pm.expert_tile_rows, .ceiling = pm.mixed_input_ceiling},
                                                rows, pm.expert_cbrt_k_n);
-        // Under expert parallelism the busiest rank sets the step (`ep_imbalance`).
-        const V busiest = pm.busiest_rank ? ep_imbalance(pm, V(routed * pm.top_k)) : L::constant(1.0);
         r.matmul_compute = dense_and_head(V(r.matmul_flops - expert_flops - lm_head_flops)) +
                            expert_flops * busiest / expert_rate;
         if (pm.replicated_shared_parameters > 0.0) [[unlikely]]
@@ -1391,7 +1406,8 @@ template <class V>
     // Communication: two all-reduces of the hidden state per layer (S13), the experts'
     // all-to-all (S21), and the hand-off between pipeline stages.
     const V hidden_state = t * pm.hidden * pm.residual_bits / 8.0;
-    r.tp = all_reduce_seconds(hidden_state, d.layout.tp, pm.tp_link, pm.tp_algorithm) * pm.tp_all_reduces;
+    r.tp = all_reduce_seconds(hidden_state, d.layout.tp, pm.tp_link, pm.tp_algorithm, pm.tp_all_reduce_share) *
+           pm.tp_all_reduces;
     if (pm.library_all_reduce_min >= 0.0) [[unlikely]]  // the engine's collective library above the custom kernel's sizes
         r.tp = detail::library_all_reduce_override(pm, hidden_state, r.tp);
     if (pm.quick_reduce_min >= 0.0) [[unlikely]]  // the run's quantized all-reduce in its band, above the custom kernel
@@ -1399,7 +1415,8 @@ template <class V>
                                                 detail::band_floor::inclusive, pm.quick_reduce_max);
     if (pm.custom_all_reduce_max > 0.0)  // the engine's custom all-reduce up to its largest message
         r.tp = L::choose(hidden_state <= pm.custom_all_reduce_max,
-                         V(all_reduce_seconds(hidden_state, d.layout.tp, pm.custom_tp_link, pm.tp_algorithm) * pm.tp_all_reduces),
+                         V(all_reduce_seconds(hidden_state, d.layout.tp, pm.custom_tp_link, pm.tp_algorithm,
+                                              pm.tp_all_reduce_share) * pm.tp_all_reduces),
                          r.tp);
     if (pm.custom_large_min >= 0.0) [[unlikely]]  // the custom kernel's large messages on their own curve
         r.tp = detail::band_all_reduce_override(pm, hidden_state, r.tp, pm.custom_large_link, pm.custom_large_min,
@@ -1412,8 +1429,8 @@ template <class V>
                         V(r.tp - pm.fused_row_gemm_share * lane_max(r.matmul_compute, r.matmul_memory)));
     // The all-to-all, unless the engine gathers instead (priced after the attention-DP wait, below).
     if (!pm.moe_gathers) [[likely]] {
-        r.ep = all_to_all_seconds_per_pass(d, t);
-        if (pm.busiest_rank) r.ep = r.ep * ep_imbalance(pm, V(t * pm.ranks * pm.top_k));
+        r.ep = pm.all_to_all.seconds(d, t);
+        if (pm.busiest_rank) r.ep = r.ep * busiest;
     } else {
         r.ep = L::constant(0.0);
     }
@@ -1495,6 +1512,13 @@ template <class V>
     return step_pass(prepare_pass(d), s);
 }
 
+/// The time of one step, `step_pass(pm, s).time()` to the last bit, without the typed pass's other
+/// figures (its floors, FLOP and byte totals): for a caller that needs the time alone (`price_request`).
+[[nodiscard]] constexpr seconds_t step_time(const pass_model& pm, const step_shape& s) {
+    return seconds(
+        detail::step_formula(pm, detail::sequence_terms_of(pm, s), s.decode_sequences, s.prefill_sequences).time());
+}
+
 namespace detail {
 /// The attention terms of a decode-only step (`ds` sequences at context `c`), by the step
 /// formula's own attention term: what the closed-form decode sum needs at its second point.
@@ -1503,13 +1527,20 @@ namespace detail {
     attention_of(pm, decode_sequence_terms(pm, c), ds, 0.0, r);
     return r;
 }
+
+/// The terms of a decode-only step (`ds` sequences at context `c`): `decode_pass`'s step formula, untyped,
+/// for the closed-form decode sum, which reads only its time and its attention terms. Its sequence terms are
+/// the decoding half alone (`decode_sequence_terms`): a step shape without prompts has 0 in the prefill half.
+[[nodiscard]] constexpr step_terms<double> decode_step_terms(const pass_model& pm, double ds, double c) {
+    return step_formula(pm, decode_sequence_terms(pm, c), ds, 0.0);
+}
 }  // namespace detail
 
 /// One decode pass: `batch` sequences (per attention rank), each appending one token to a context
 /// of `context` tokens (seed S13, S14, S27).
 template <token_count T>
 [[nodiscard]] constexpr pass_cost decode_pass(const pass_model& pm, double batch, const T& context) {
-    return step_pass(pm, {.decode_sequences = batch, .decode_context = in_base_units(context)});
+    return detail::to_pass_cost(pm, detail::decode_step_terms(pm, batch, in_base_units(context).value()));
 }
 template <token_count T>
 [[nodiscard]] constexpr pass_cost decode_pass(const deployment& d, double batch, const T& context) {
@@ -1640,15 +1671,16 @@ template <token_count T>
     const double chunk = lc.chunked > 0 ? static_cast<double>(m.pattern.chunk) : 0.0;
     auto piece = [&](double lo, double hi) {
         if (hi < lo) return 0.0;
-        const pass_cost p0 = decode_pass(pm, batch, tokens(lo));
+        const detail::step_terms<double> p0 = detail::decode_step_terms(pm, batch, lo);
         const detail::step_terms<double> p1 = detail::decode_attention(pm, batch, lo + 1.0);
-        if (lo == x0) s.first_step = p0.time();
+        const double t0 = p0.time();
+        if (lo == x0) s.first_step = seconds(t0);
         // Only attention grows with the context; every other term is the same at each step.
-        const double bc = p1.attention_compute - p0.attention_compute_time.value();
-        const double bm = p1.attention_memory - p0.attention_memory_time.value();
-        const double ac = p0.attention_compute_time.value() - bc * lo;
-        const double am = p0.attention_memory_time.value() - bm * lo;
-        const double fixed = (p0.time() - p0.attention_time()).value() * (hi - lo + 1.0);
+        const double bc = p1.attention_compute - p0.attention_compute;
+        const double bm = p1.attention_memory - p0.attention_memory;
+        const double ac = p0.attention_compute - bc * lo;
+        const double am = p0.attention_memory - bm * lo;
+        const double fixed = (t0 - p0.attention_time()) * (hi - lo + 1.0);
         return detail::sum_max_of_lines(ac, bc, am, bm, lo, hi) + fixed;
     };
     double total = 0.0, lo = x0;
@@ -1667,7 +1699,7 @@ template <token_count T>
     }
     total = total + piece(lo, x1);
     s.total = seconds(total);
-    if (with_last_step) s.last_step = decode_pass(pm, batch, tokens(x1)).time();
+    if (with_last_step) s.last_step = seconds(detail::decode_step_terms(pm, batch, x1).time());
     return s;
 }
 

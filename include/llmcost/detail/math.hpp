@@ -27,6 +27,34 @@ namespace llmcost::detail {
     return result;
 }
 
+/// A divisor d kept with its reciprocal where that is exact: d = 2^k (a normal double whose reciprocal is normal
+/// too), so x · 2^−k and x ÷ 2^k are the same real number rounded once, the same bits for every x (IEEE 754:
+/// every operation rounds its exact result once). `x / divisor` then multiplies (a division costs several times
+/// a multiplication); any other d divides. For divisors a formula applies again and again (a pass's tp).
+struct divisor {
+    double value = 1.0;
+    double exact_inverse = 1.0;  ///< 1 ÷ d where exact, else 0
+
+    constexpr divisor() = default;
+    constexpr explicit divisor(double d) : value(d), exact_inverse(0.0) {
+        const auto bits = std::bit_cast<unsigned long long>(d);
+        const auto exponent = (bits >> 52) & 0x7ffull;
+        // positive, no mantissa bits, 2^−1022 ≤ d ≤ 2^1022
+        if (d > 0.0 && (bits & 0xfffffffffffffull) == 0 && exponent > 0 && exponent < 2046) exact_inverse = 1.0 / d;
+    }
+};
+/// x ÷ d (`divisor`): × 1 ÷ d where that is exact, else ÷ d; the same bits either way. One value; a lane (or
+/// its expression) divides lane by lane, as it did.
+[[nodiscard]] constexpr double operator/(double x, const divisor& d) {
+    if (d.exact_inverse > 0.0) return x * d.exact_inverse;
+    return x / d.value;
+}
+template <class X>
+    requires(!std::is_arithmetic_v<X>)
+[[nodiscard]] constexpr auto operator/(const X& x, const divisor& d) {
+    return x / d.value;
+}
+
 /// √x by Newton's method from a power-of-two first guess.
 [[nodiscard]] constexpr double const_sqrt(double x) {
     if (!(x > 0.0)) return x == 0.0 ? 0.0 : 0.0 / 0.0 * 0.0;

@@ -215,11 +215,10 @@ struct request_cost {
                                                    const facility& site, const dollars_per_second_t& gpu_cost) {
     const deployment& d = pm.d;
     request_cost c{};
-    c.prefill = prefill_pass(pm, 1.0, r.computed(), r.cached()).time();
+    c.prefill = step_time(pm, {.prefill_sequences = 1.0, .prefill_tokens = r.computed(), .prefill_prefix = r.cached()});
     c.decode = decode_steps(pm, batch, r.input, r.output.value() - 1.0, false).total;
     c.end_to_end = c.prefill + c.decode;
-    const double share = static_cast<double>(d.instance_gpus()) / (pm.pp * pm.ranks);
-    c.gpu_seconds = (c.prefill + c.decode / batch) * share;
+    c.gpu_seconds = (c.prefill + c.decode / batch) * pm.instance_share;
     c.gpu_energy = d.hw.gpu.board_power * c.gpu_seconds;
     c.wall_energy = c.gpu_energy * site.power_multiplier();
     c.cost = gpu_cost.value() > 0.0 ? gpu_cost * c.gpu_seconds
