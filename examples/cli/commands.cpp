@@ -1095,6 +1095,10 @@ report kv(const kv_command& c) {
     if (c.dep.quick_reduce != "none")  // taken to be refused saying why, not ignored
         throw usage_error("--quick-reduce " + c.dep.quick_reduce + ": kv prices memory, not a step, so no all-reduce "
                           "enters it; estimate, simulate, spec, cost and disagg read it");
+    if (c.dep.a2a_dispatch_cap > 0)  // taken to be refused saying why, not accepted silently
+        throw usage_error("--a2a-dispatch-cap " + text::plain(c.dep.a2a_dispatch_cap, 8, text::grouping::none) +
+                          ": kv prices memory (the KV footprint and where it spills), not a step, so the padded expert "
+                          "runner's time does not enter it; estimate, simulate, spec, cost and disagg read it");
     const deployment d = build(c.dep);
     const double context = c.context > 0 ? c.context : d.m.max_position;
     check_context(d, context, c.dep);

@@ -89,7 +89,7 @@ static_assert(seed_dashboard_gpu.gpu.efficiency.matmul_at(1, 1, 1) == 1.0);
 static_assert(detail::const_cbrt(27.0) == 3.0 && detail::const_cbrt(0.0) == 0.0);
 
 // An exact divisor multiplies only by a power of two's reciprocal, and gives ÷'s bits: 1 ÷ 3 is not exact (3 keeps
-// dividing); 1e300 ÷ 2^1023 is a normal result, 1e-300 ÷ 8 a subnormal one; 2^1023's reciprocal is subnormal (refused).
+// dividing); 1e300 ÷ 2^1022 is a normal result, 1e-300 ÷ 2^60 a subnormal one; 2^1023's reciprocal is subnormal (refused).
 static_assert(detail::divisor(8.0).exact_inverse == 0.125 && detail::divisor(1.0).exact_inverse == 1.0);
 static_assert(detail::divisor(3.0).exact_inverse == 0.0 && detail::divisor(6.0).exact_inverse == 0.0);
 static_assert(detail::divisor(0.0).exact_inverse == 0.0 && detail::divisor(-4.0).exact_inverse == 0.0);

@@ -8,6 +8,7 @@
 #include <llmcost/plan/measurement.hpp>
 #include <llmcost/plan/measurements_csv.hpp>
 
+#include "engine_columns.hpp"
 #include "test_helpers.hpp"
 
 #include <doctest/doctest.h>
@@ -127,7 +128,8 @@ TEST_CASE("padded MoE: the profile's check, tables/engines.csv's column and the 
     CHECK(with_dispatch_cap(catalog::sglang_cdna4, 256.0).moe.dispatch_cap() == 256.0);
     CHECK(catalog::sglang_cdna4.moe.dispatch_cap() == 4096.0);  // none given: SGLang's default
     // The engines table's column, in ns, found by name: a table without it loads 0; a bad cell names the column.
-    CHECK(io::detail::engines_csv::columns.back() == "padded_moe_block_ns");
+    CHECK(test::engine_column_optional("padded_moe_block_ns"));
+    CHECK(test::engine_column_index("v0_output_token_us") < test::engine_column_index("padded_moe_block_ns"));
     CHECK(io::detail::engines_csv::column_for("moe.padded_moe_block (ns)") == "padded_moe_block_ns");
     const std::string base = "Mine,sglang,cdna4,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,16384,1,16384,0.875,1,1,0,0,0,0,1,0,0";
     const auto old = io::parse_engines_csv(test::engine_table_columns() + ",source\n" + base + ",my runs\n", "old.csv");
@@ -164,4 +166,28 @@ TEST_CASE("padded MoE: the profile's check, tables/engines.csv's column and the 
         CHECK(test::contains(m, "a2a_dispatch_cap_tokens"));
         CHECK(test::contains(m, "m.csv:2"));
     }
+}
+
+TEST_CASE("padded MoE: the fast paths price the padded step to the last bit (step_time, decode_steps)") {
+    // s48p's time-only paths read the same step formula, so t_pad (in the pass model's overhead) reaches them
+    // exactly: a step's time alone equals the typed step's, and the closed-form decode sum's first step is the
+    // decode pass at that context, bit for bit (==, not Approx), with the pad on and off.
+    deployment d = with_formats({.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = dep8}, formats::fp8,
+                                formats::fp8);
+    d.engine = with_dispatch_cap(catalog::sglang_cdna4, 16384.0);
+    deployment off = d;
+    off.engine.moe.padded_moe_block = seconds(0.0);
+    for (const deployment* x : {&d, &off}) {
+        const pass_model pm = prepare_pass(*x);
+        for (double batch : {1.0, 16.0, 64.0}) {
+            const step_shape s{.decode_sequences = batch, .decode_context = 1500_tok};
+            CHECK(step_time(pm, s).value() == step_pass(pm, s).time().value());
+            const decode_sum sum = decode_steps(pm, batch, 1500_tok, 8.0);
+            CHECK(sum.first_step.value() == decode_pass(pm, batch, 1500_tok).time().value());
+        }
+    }
+    // And the difference between the two is the pad itself on both paths (12.7105 ms, as above).
+    const step_shape s{.decode_sequences = 16.0, .decode_context = 1500_tok};
+    CHECK(step_time(prepare_pass(d), s).value() - step_time(prepare_pass(off), s).value() ==
+          doctest::Approx(12.710541312e-3).epsilon(1e-9));
 }

@@ -766,7 +766,7 @@ struct engine_moe {
     /// image (v0.5.6, 7ae368efd) predates it. false: the shared expert TP-sharded.
     bool shared_expert_ep_replicated = false;
     /// c: the time one padded m-block of the expert runner costs where the runner takes the all-to-all's whole
-    /// fixed-shape receive buffer (`padded_moe_seconds_per_pass`): SGLang's `MoriEPMoE.forward` hands AITER's fused
+    /// fixed-shape receive buffer (`padded_moe_time_per_pass`): SGLang's `MoriEPMoE.forward` hands AITER's fused
     /// MoE MORI's W·C-row dispatch output with only a device-side count of the real tokens (HaiShaw/sglang@00e3e6ea3
     /// python/sglang/srt/layers/moe/ep_moe/layer.py l.591–637; ROCm/mori@2006c417 src/pybind/mori.cpp l.72–75;
     /// docs/mi355x-disagg-decode.md §6). FITTED (no figure published for DeepSeek-R1 FP8). 0: none.
@@ -1177,7 +1177,7 @@ struct engine_profile {
 
 /// `e` with the per-rank all-to-all dispatch cap set to the run's own (SGLang
 /// `SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK`): the padded expert runner's buffer rows per rank
-/// (`padded_moe_seconds_per_pass`). The ways a run's cap reaches an engine: a measurement row (`plan::on_engine`).
+/// (`padded_moe_time_per_pass`). The ways a run's cap reaches an engine: a measurement row (`plan::on_engine`).
 [[nodiscard]] constexpr engine_profile with_dispatch_cap(engine_profile e, double tokens) {
     require(is_dispatch_cap(tokens), e.name, "a2a_dispatch_cap_tokens", tokens, dispatch_cap_rule);
     e.moe.dispatch_cap_tokens = tokens;
