@@ -781,8 +781,8 @@ engine_profile without_launch_cost(engine_profile profile) {
 
 /// A fitted per-kernel overhead as the profile's launch cost over the hardware's (µs): the profile adds
 /// to the hardware's per-kernel cost and cannot take from it, so a fit below it gives 0 (and is reported).
-double launch_over_hardware_us(const plan::fitted_parameter& q, const hardware& h) {
-    return std::max(0.0, q.value - h.gpu.efficiency.kernel_overhead.value()) * 1e6;
+double launch_over_hardware_us(double fitted_s, const hardware& h) {
+    return std::max(0.0, fitted_s - h.gpu.efficiency.kernel_overhead.value()) * 1e6;
 }
 
 /// Each picked row as a calibration row of a fit: out of the check rows, `prepare` sets what the fit
@@ -817,6 +817,20 @@ void calibrate_fit(Fit& f, const std::vector<plan::measurement>& fit_rows, std::
     } catch (const std::exception& e) {
         f.failure = e.what();
     }
+}
+
+/// A fit of one parameter alone (`calibrate_fit` with `which` the only free one, the rest of `o` as given): the
+/// fitted value and its standard error, each × `unit` (the unit the fit's table prints: 1e3 ms, 1e6 µs, 1e9 ns, 1 s),
+/// into `value` and `se`. Every single-parameter fit whose figure is its parameter in a unit goes through here.
+template <class Fit>
+void fit_one_parameter(Fit& f, const std::vector<plan::measurement>& fit_rows, std::size_t least, const std::string& too_few,
+                       plan::parameter which, double unit, double& value, double& se, plan::calibration_options o = {}) {
+    o.free = {which};
+    calibrate_fit(f, fit_rows, least, too_few, o, [&](const plan::fitted_parameter& q) {
+        if (q.which != which) return;
+        value = q.value * unit;
+        se = q.standard_error * unit;
+    });
 }
 
 /// One fit of an engine's profile on one architecture. The rule, fixed before any fit: the fit GPU
@@ -903,15 +917,15 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
             const std::vector<plan::measurement> fit_rows =
                 calibration_rows(every_third_by_stratum(mine, gpu), f.rows, subset_ids,
                                  [&](plan::measurement& y) { y = plan::on_engine(y, neutral); });
-            const std::vector<plan::parameter> free{plan::parameter::kernel_overhead};
-            calibrate_fit(f, fit_rows, free.size() + 1, "fewer rows than parameters", {.free = free}, [&](const plan::fitted_parameter& q) {
+            double per_kernel = 0, per_kernel_se = 0;  // the fitted per-kernel cost (s)
+            fit_one_parameter(f, fit_rows, 2, "fewer rows than parameters", plan::parameter::kernel_overhead, 1.0, per_kernel,
+                              per_kernel_se);
+            if (f.fitted) {
                 const hardware& h = fit_rows.front().d.hw;  // after the check: a subset may be empty
-                if (q.which == plan::parameter::kernel_overhead) {
-                    f.launch_us = launch_over_hardware_us(q, h);
-                    f.at_floor = q.value < h.gpu.efficiency.kernel_overhead.value();
-                    f.launch_se_us = q.standard_error * 1e6;
-                }
-            });
+                f.launch_us = launch_over_hardware_us(per_kernel, h);
+                f.at_floor = per_kernel < h.gpu.efficiency.kernel_overhead.value();
+                f.launch_se_us = per_kernel_se * 1e6;
+            }
             out.push_back(std::move(f));
         }
     return out;
@@ -979,14 +993,9 @@ std::vector<front_end_fit> fit_front_ends(const std::vector<plan::measurement>& 
                 ++f.medians;
             }
         });
-        calibrate_fit(f, fit_rows, 2,
-                      "fewer than two calibration rows (the rule's candidates: " + std::to_string(picked.candidates.size()) + ")",
-                      {.free = {plan::parameter::request_overhead}}, [&](const plan::fitted_parameter& q) {
-                          if (q.which == plan::parameter::request_overhead) {
-                              f.ms = q.value * 1e3;
-                              f.se_ms = q.standard_error * 1e3;
-                          }
-                      });
+        fit_one_parameter(f, fit_rows, 2,
+                          "fewer than two calibration rows (the rule's candidates: " + std::to_string(picked.candidates.size()) + ")",
+                          plan::parameter::request_overhead, 1e3, f.ms, f.se_ms);
         out.push_back(std::move(f));
     }
     return out;
@@ -1268,7 +1277,7 @@ std::vector<build_fit> fit_first_use_builds(const std::vector<plan::measurement>
                               : calibration_rows(picked_rows, f.rows, subset_ids, [](plan::measurement& y) {
                                     y.median_ttft = false;  // the mean: the stall is in it
                                 });
-        plan::calibration_options o{.free = {plan::parameter::first_use_build}};
+        plan::calibration_options o{};
         if (!fit_rows.empty()) {
             plan::efficiency_parameters start = plan::parameters_of(fit_rows.front().d.hw);
             const engine_overheads& e = fit_rows.front().d.engine.overheads;
@@ -1279,12 +1288,8 @@ std::vector<build_fit> fit_first_use_builds(const std::vector<plan::measurement>
             start.first_use_build = 10.0;
             o.start = start;
         }
-        calibrate_fit(f, fit_rows, 2, "fewer than two stalled runs in the subset (" + std::to_string(picked.size()) + ")", o, [&](const plan::fitted_parameter& q) {
-            if (q.which == plan::parameter::first_use_build) {
-                f.s = q.value;
-                f.se = q.standard_error;
-            }
-        });
+        fit_one_parameter(f, fit_rows, 2, "fewer than two stalled runs in the subset (" + std::to_string(picked.size()) + ")",
+                          plan::parameter::first_use_build, 1.0, f.s, f.se, o);
         out.push_back(std::move(f));
     }
     return out;
@@ -1408,7 +1413,7 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
                       {.free = {plan::parameter::kernel_overhead, plan::parameter::request_overhead}},
                       [&](const plan::fitted_parameter& q) {
                           if (q.which == plan::parameter::kernel_overhead) {
-                              f.launch_us = launch_over_hardware_us(q, fit_rows.front().d.hw);
+                              f.launch_us = launch_over_hardware_us(q.value, fit_rows.front().d.hw);
                               f.launch_se_us = q.standard_error * 1e6;
                           } else if (q.which == plan::parameter::request_overhead) {
                               f.ms = q.value * 1e3;
@@ -1477,13 +1482,7 @@ std::vector<eager_fit> fit_host_enqueue(const std::vector<plan::measurement>& ro
                 y.d.engine.overheads.host_enqueue = microseconds(50.0);
                 y.d.engine.overheads.launch_eager = seconds(0.0);
             });
-        calibrate_fit(f, fit_rows, 2, "fewer rows than parameters", {.free = {plan::parameter::host_enqueue}},
-                      [&](const plan::fitted_parameter& q) {
-                          if (q.which == plan::parameter::host_enqueue) {
-                              f.us = q.value * 1e6;
-                              f.se_us = q.standard_error * 1e6;
-                          }
-                      });
+        fit_one_parameter(f, fit_rows, 2, "fewer rows than parameters", plan::parameter::host_enqueue, 1e6, f.us, f.se_us);
         out.push_back(std::move(f));
     }
     return out;
@@ -1595,13 +1594,8 @@ std::vector<prefill_request_fit> fit_prefill_requests(const std::vector<plan::me
         const std::vector<plan::measurement> fit_rows = calibration_rows(picked, f.rows, subset_ids, [](plan::measurement& y) {
             y.d.engine.overheads.prefill_request = milliseconds(10.0);
         });
-        calibrate_fit(f, fit_rows, 2, "fewer than two subset rows (" + std::to_string(fit_rows.size()) + ")",
-                      {.free = {plan::parameter::prefill_request}}, [&](const plan::fitted_parameter& q) {
-                          if (q.which == plan::parameter::prefill_request) {
-                              f.ms = q.value * 1e3;
-                              f.se_ms = q.standard_error * 1e3;
-                          }
-                      });
+        fit_one_parameter(f, fit_rows, 2, "fewer than two subset rows (" + std::to_string(fit_rows.size()) + ")",
+                          plan::parameter::prefill_request, 1e3, f.ms, f.se_ms);
         out.push_back(std::move(f));
     }
     return out;
@@ -1871,12 +1865,7 @@ std::vector<v0_output_fit> fit_v0_output_tokens(const std::vector<plan::measurem
     const std::vector<plan::measurement> fit_rows =
         calibration_rows(picked, f.rows, subset_ids,
                          [](plan::measurement& y) { y.d.engine.overheads.v0_output_token = microseconds(20.0); });
-    calibrate_fit(f, fit_rows, 2, "fewer rows than parameters", {.free = {plan::parameter::v0_output_token}},
-                  [&](const plan::fitted_parameter& q) {
-                      if (q.which != plan::parameter::v0_output_token) return;
-                      f.us = q.value * 1e6;
-                      f.se_us = q.standard_error * 1e6;
-                  });
+    fit_one_parameter(f, fit_rows, 2, "fewer rows than parameters", plan::parameter::v0_output_token, 1e6, f.us, f.se_us);
     out.push_back(std::move(f));
     return out;
 }
@@ -1975,12 +1964,7 @@ std::vector<padded_block_fit> fit_padded_moe_blocks(const std::vector<plan::meas
     const std::vector<plan::measurement> fit_rows =
         calibration_rows(picked, f.rows, subset_ids,
                          [](plan::measurement& y) { y.d.engine.moe.padded_moe_block = nanoseconds(5.7); });
-    calibrate_fit(f, fit_rows, 2, "fewer rows than parameters", {.free = {plan::parameter::padded_moe_block}},
-                  [&](const plan::fitted_parameter& q) {
-                      if (q.which != plan::parameter::padded_moe_block) return;
-                      f.ns = q.value * 1e9;
-                      f.se_ns = q.standard_error * 1e9;
-                  });
+    fit_one_parameter(f, fit_rows, 2, "fewer rows than parameters", plan::parameter::padded_moe_block, 1e9, f.ns, f.se_ns);
     out.push_back(std::move(f));
     return out;
 }
