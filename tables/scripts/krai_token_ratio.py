@@ -41,14 +41,14 @@ import json
 import os
 import re
 import struct
-import subprocess
 import sys
 
 import regex
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from csv_rows import load, replace_marked, save  # noqa: E402
-from krai_token_unit import MEASUREMENTS, MIRROR, SOURCE, show  # noqa: E402
+from csv_rows import load, save  # noqa: E402
+from krai_token_unit import (MEASUREMENTS, MIRROR, accuracy_log_path, answer_ids, git_show,  # noqa: E402
+                             krai_runs, set_marked_notes, show)
 
 LLAMA2_GIT = "/work/.mirror/karpathy+llama2.c/repo"
 LLAMA2_COMMIT = "350e04fe35433e6d2941dce5a1f53308f87058eb"
@@ -79,10 +79,11 @@ END = "[/krai_token_ratio]"
 
 
 def blob(git_dir, commit, path):
-    p = subprocess.run(["git", f"--git-dir={git_dir}", "show", f"{commit}:{path}"], capture_output=True)
-    if p.returncode != 0:
-        sys.exit(f"{git_dir} @{commit}:{path}: not readable ({p.stderr.decode().strip()}); fetch the mirror first")
-    return p.stdout
+    """A pinned vocabulary file's bytes (`git_show`); refused, naming it, where the mirror lacks it."""
+    data, why = git_show(git_dir, commit, path)
+    if data is None:
+        sys.exit(f"{git_dir} @{commit}:{path}: not readable ({why}); fetch the mirror first")
+    return data
 
 
 # ---------------------------------------------------------------------------------------------------------- Llama-2
@@ -292,15 +293,14 @@ def self_check(l2, l3):
 
 # ------------------------------------------------------------------------------------------------------------- runs
 def measure_run(git_dir, commit, system, model, scenario, l2, l3):
-    path = f"open/Krai/compliance/{system}/{model}/{scenario}/TEST06/accuracy/mlperf_log_accuracy.json"
+    path = accuracy_log_path(system, model, scenario)
     text = show(git_dir, commit, path)
     if text is None:
         sys.exit(f"{path} @{commit}: missing; refused")
     n2 = n3 = eot = capped = 0
     counts = []
     for i, e in enumerate(json.loads(text)):
-        raw = bytes.fromhex(e["data"])
-        ids = [int.from_bytes(raw[j:j + 4], "little", signed=True) for j in range(0, len(raw), 4)]
+        ids = answer_ids(e)
         if not ids or ids[0] != 1 or len(ids) != e["token_count"]:
             sys.exit(f"{path} @{commit}: answer {i}: not BOS-first Llama-2 ids of token_count; refused "
                      "(tables/scripts/krai_token_unit.py --check says why)")
@@ -364,15 +364,10 @@ def main():
     rows = load(MEASUREMENTS)
     c = {name: i for i, name in enumerate(rows[0])}
     runs, row_run = {}, {}
-    for r in rows[1:]:
-        if not r or not r[c["id"]].startswith("ML51-Krai-") or r[c["model"]] != "Llama-3.1-70B":
-            continue
-        m = SOURCE.fullmatch(r[c["source"]])
-        if not m:
-            sys.exit(f"{MEASUREMENTS}: {r[c['id']]}: source is not a Krai results summary; refused")
-        if m.groups() not in runs:
-            runs[m.groups()] = measure_run(args.git_dir, *m.groups(), l2, l3)
-        row_run[r[c["id"]]] = m.groups()
+    for r, key in krai_runs(rows, c):
+        if key not in runs:
+            runs[key] = measure_run(args.git_dir, *key, l2, l3)
+        row_run[r[c["id"]]] = key
     print(f"{'run (system/model/scenario)':58} answers  mean L2 ids  mean L3 text  eot  rho_text  rho")
     for key, v in runs.items():
         print(f"{'/'.join(key[1:]):58} {v['answers']:7d} {v['mean2']:12.2f} {v['mean3']:13.2f} {v['eot']:4d} "
@@ -406,11 +401,12 @@ def main():
     if args.check:
         print(f"{len(row_run)} rows; nothing written (--check)")
         return
+    ratio_notes = {}
     for r in rows[1:]:
         if r and r[c["id"]] in row_run:
             v = runs[row_run[r[c["id"]]]]
             rho = f"{v['rho']:.4f}"
-            note = (f"{MARKER} its TEST06 log's {v['answers']} answers ({v['path']}), decoded from Llama-2 ids and "
+            ratio_notes[r[c["id"]]] = (f"{MARKER} its TEST06 log's {v['answers']} answers ({v['path']}), decoded from Llama-2 ids and "
                     f"re-encoded with Llama-3's tokenizer (llama2.c @{LLAMA2_COMMIT[:7]} tokenizer.model; llama-models "
                     f"@{LLAMA3_COMMIT[:7]} {LLAMA3_PATH}): {v['n2']:,} Llama-2 tokens after the BOS (mean "
                     f"{v['mean2']:.2f} ids with it) against {v['n3']:,} Llama-3 tokens of text (mean {v['mean3']:.2f}) "
@@ -420,12 +416,14 @@ def main():
                     f"counts the end-of-turn step (docs/krai-token-unit.md section 5). {END}")
             r[c["output_token_ratio"]] = rho
             r[c["input_tokens"]] = str(prompt)
-            notes = OLD_INPUT.sub(lambda m: ("no mean of that count is published: input_tokens from the prompt count "
-                                             "below (docs/krai-open-dense.md);") if m.group(0).startswith("no mean")
-                                  else "input: input_tokens from the prompt count below (docs/krai-open-dense.md rule 7);",
-                                  r[c["notes"]])
-            notes = replace_marked(notes, INPUT_MARKER, INPUT_END, input_note)
-            r[c["notes"]] = replace_marked(notes, MARKER, END, note)
+            r[c["notes"]] = OLD_INPUT.sub(lambda m: ("no mean of that count is published: input_tokens from the prompt "
+                                                     "count below (docs/krai-open-dense.md);")
+                                          if m.group(0).startswith("no mean")
+                                          else "input: input_tokens from the prompt count below "
+                                               "(docs/krai-open-dense.md rule 7);",
+                                          r[c["notes"]])
+    set_marked_notes(rows, c, dict.fromkeys(row_run, input_note), INPUT_MARKER, INPUT_END)
+    set_marked_notes(rows, c, ratio_notes, MARKER, END)
     save(MEASUREMENTS, rows)
     print(f"{MEASUREMENTS}: output_token_ratio measured, input_tokens {prompt}, on {len(row_run)} rows of {len(runs)} runs")
 

@@ -48,10 +48,51 @@ MARKER = " Answer tokens (tables/scripts/krai_token_unit.py):"
 END = "[/krai_token_unit]"
 
 
-def show(git_dir, commit, path):
-    """The file at `commit`, or None where the commit has no such file."""
+def git_show(git_dir, commit, path):
+    """`git show <commit>:<path>` in `git_dir`: (the file's bytes, "") or (None, git's complaint) where the commit has
+    no such file. The one git read of the Krai scripts (krai_token_ratio.py imports it)."""
     p = subprocess.run(["git", f"--git-dir={git_dir}", "show", f"{commit}:{path}"], capture_output=True)
-    return p.stdout.decode() if p.returncode == 0 else None
+    return (p.stdout, "") if p.returncode == 0 else (None, p.stderr.decode().strip())
+
+
+def show(git_dir, commit, path):
+    """The file at `commit` as text, or None where the commit has no such file."""
+    data, _ = git_show(git_dir, commit, path)
+    return data.decode() if data is not None else None
+
+
+def accuracy_log_path(system, model, scenario):
+    """A Krai run's compliance TEST06 accuracy log: its answers as Llama-2 token ids."""
+    return f"open/Krai/compliance/{system}/{model}/{scenario}/TEST06/accuracy/mlperf_log_accuracy.json"
+
+
+def answer_ids(entry):
+    """One accuracy-log entry's token ids: `data` is little-endian int32s in hex (None where its bytes are not a
+    whole number of int32s)."""
+    raw = bytes.fromhex(entry["data"])
+    if len(raw) % 4:
+        return None
+    return [int.from_bytes(raw[j:j + 4], "little", signed=True) for j in range(0, len(raw), 4)]
+
+
+def krai_runs(rows, c):
+    """(row, run) for every Krai Llama-3.1 row of tables/measurements.csv, run = (commit, system, model, scenario) read
+    from its source; refuses a row whose source is not a Krai results summary."""
+    for r in rows[1:]:
+        if not r or not r[c["id"]].startswith("ML51-Krai-") or r[c["model"]] != "Llama-3.1-70B":
+            continue
+        m = SOURCE.fullmatch(r[c["source"]])
+        if not m:
+            sys.exit(f"{MEASUREMENTS}: {r[c['id']]}: source {r[c['source']]!r} is not a Krai results summary; refused")
+        yield r, m.groups()
+
+
+def set_marked_notes(rows, c, notes, marker, end):
+    """Each row whose id `notes` holds gets that note in its notes, between `marker` and `end` (once; a rerun replaces
+    it: `replace_marked`)."""
+    for r in rows[1:]:
+        if r and r[c["id"]] in notes:
+            r[c["notes"]] = replace_marked(r[c["notes"]], marker, end, notes[r[c["id"]]])
 
 
 def detail_value(text, key):
@@ -62,7 +103,7 @@ def detail_value(text, key):
 def check_run(git_dir, commit, system, model, scenario):
     """The TEST06 evidence of one run as a note, or exits naming the file that fails."""
     base = f"open/Krai/compliance/{system}/{model}/{scenario}/TEST06"
-    acc_path = f"{base}/accuracy/mlperf_log_accuracy.json"
+    acc_path = accuracy_log_path(system, model, scenario)
     text = show(git_dir, commit, acc_path)
     if text is None:
         sys.exit(f"{acc_path} @{commit}: missing; refused (no evidence of the answers' token unit)")
@@ -71,10 +112,10 @@ def check_run(git_dir, commit, system, model, scenario):
         sys.exit(f"{acc_path} @{commit}: no answers; refused")
     top, counts = 0, []
     for i, e in enumerate(log):
-        raw = bytes.fromhex(e["data"])
-        if len(raw) % 4:
-            sys.exit(f"{acc_path} @{commit}: answer {i} (qsl_idx {e['qsl_idx']}): {len(raw)} bytes, not int32 ids; refused")
-        ids = [int.from_bytes(raw[j:j + 4], "little", signed=True) for j in range(0, len(raw), 4)]
+        ids = answer_ids(e)
+        if ids is None:
+            sys.exit(f"{acc_path} @{commit}: answer {i} (qsl_idx {e['qsl_idx']}): {len(e['data']) // 2} bytes, not int32 "
+                     "ids; refused")
         if len(ids) != e["token_count"]:
             sys.exit(f"{acc_path} @{commit}: answer {i}: {len(ids)} ids but token_count {e['token_count']}; refused")
         if not ids or ids[0] != LLAMA2_BOS:
@@ -125,13 +166,7 @@ def main():
     insert_columns(rows, COLUMNS, fill="", before=None)
     c = {name: i for i, name in enumerate(h)}
     notes, runs = {}, {}
-    for r in rows[1:]:
-        if not r or not r[c["id"]].startswith("ML51-Krai-") or r[c["model"]] != "Llama-3.1-70B":
-            continue
-        m = SOURCE.fullmatch(r[c["source"]])
-        if not m:
-            sys.exit(f"{MEASUREMENTS}: {r[c['id']]}: source {r[c['source']]!r} is not a Krai results summary; refused")
-        key = m.groups()
+    for r, key in krai_runs(rows, c):
         if key not in runs:
             runs[key] = check_run(args.git_dir, *key)
         notes[r[c["id"]]] = runs[key]
@@ -145,7 +180,7 @@ def main():
     for r in rows[1:]:
         if r and r[c["id"]] in notes:
             r[c["output_token_offset"]] = OFFSET
-            r[c["notes"]] = replace_marked(r[c["notes"]], MARKER, END, notes[r[c["id"]]])
+    set_marked_notes(rows, c, notes, MARKER, END)
     save(MEASUREMENTS, rows)
     print(f"{MEASUREMENTS}: {len(runs)} runs passed; output_token_offset {OFFSET} on {len(notes)} rows (now run "
           f"tables/scripts/krai_token_ratio.py for output_token_ratio)")
