@@ -580,7 +580,7 @@ std::string online_operating_point(const online_latency& o) {
 void add_breakdown(report& out, const deployment& d, const request_shape& r, const serving_point& s,
                    const scheduler_limits& l) {
     const request_breakdown b = explain(d, r, s, l);
-    auto kernels = [](std::string key, std::string title, const std::array<kernel_class_cost, 7>& rows) {
+    auto kernels = [](std::string key, std::string title, const std::array<kernel_class_cost, kernel_classes>& rows) {
         section sec{.key = std::move(key), .title = std::move(title)};
         for (const kernel_class_cost& k : rows) {
             record row;

@@ -191,3 +191,33 @@ TEST_CASE("padded MoE: the fast paths price the padded step to the last bit (ste
     CHECK(step_time(prepare_pass(d), s).value() - step_time(prepare_pass(off), s).value() ==
           doctest::Approx(12.710541312e-3).epsilon(1e-9));
 }
+
+TEST_CASE("padded MoE: its own term of the pass, printed on its own line, not a launch and not an idle poll's") {
+    // DEP8, c = 5 ns, C = 16384: t_pad = 58 × 5 ns × 33,024 = 9.57696 ms (by hand above). The launches are the same
+    // with and without it (c = 0): the grid is its own term, "MoE padded buffer", bound by the grid.
+    const deployment with = dsv3(dep8, 5.0, 16384.0), without = dsv3(dep8, 0.0, 16384.0);
+    const pass_cost p = decode_pass(with, 64.0, 2000_tok), q = decode_pass(without, 64.0, 2000_tok);
+    CHECK(p.padded_moe_time.value() == doctest::Approx(9.57696e-3).epsilon(1e-12));
+    CHECK(q.padded_moe_time.value() == 0.0);
+    CHECK(p.overhead_time == q.overhead_time);
+    CHECK(p.time().value() - q.time().value() == doctest::Approx(9.57696e-3).epsilon(1e-9));
+    CHECK(p.kernel_time().value() - q.kernel_time().value() == doctest::Approx(9.57696e-3).epsilon(1e-9));
+    const auto rows = explain(p);
+    REQUIRE(rows.size() == 8);
+    CHECK(rows[3].kernel == "kernel launches");
+    CHECK(rows[3].time == q.overhead_time);
+    CHECK(rows[4].kernel == "MoE padded buffer");
+    CHECK(rows[4].time.value() == doctest::Approx(9.57696e-3).epsilon(1e-12));
+    CHECK(to_text(rows[4].limited_by) == "grid");
+    double sum = 0;
+    for (const kernel_class_cost& k : rows) sum += k.time.value();
+    CHECK(sum == doctest::Approx(p.time().value()).epsilon(1e-12));
+    // A prompt step: the same grid on its own line (the eager launch's wait, if any, stays in the launches).
+    CHECK(prefill_pass(with, 4.0, 1024_tok, 0_tok).padded_moe_time.value() == doctest::Approx(9.57696e-3).epsilon(1e-12));
+    // The pass model: the per-pass launch overhead an idle prefill instance polls at (`plan` with percentile targets)
+    // does not hold the grid; it is the pass model's own figure.
+    const pass_model pm = prepare_pass(with), pn = prepare_pass(without);
+    CHECK(pm.overhead == pn.overhead);
+    CHECK(pm.padded_moe.value() == doctest::Approx(9.57696e-3).epsilon(1e-12));
+    CHECK(pn.padded_moe.value() == 0.0);
+}

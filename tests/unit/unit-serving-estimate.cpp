@@ -231,14 +231,16 @@ TEST_CASE("explain: a pass by kernel class sums to its time, and one GPU's memor
             CHECK(rows[0].kernel == "GEMMs");
             CHECK(rows[0].bytes == pass.weight_bytes);
             CHECK(rows[1].flops == pass.attention_flops);
-            CHECK(rows[5].time.value() == 0.0);  // dense: no all-to-all
+            CHECK(rows[4].kernel == "MoE padded buffer");
+            CHECK(rows[4].time.value() == 0.0);  // dense: no padded expert runner
+            CHECK(rows[6].time.value() == 0.0);  // dense: no all-to-all
         }
         // A 2,000-token prompt at batch 1 keeps the GEMMs compute-bound: 2000 rows against a ridge of
         // ~590 FLOP/B (989 TFLOP/s ÷ 3.35 TB/s × 2 B per weight) — the prefill is compute-bound.
         CHECK(b.prefill_kernels[0].limited_by == bound_by::compute);
-        CHECK(b.prefill_kernels[4].kernel == "TP all-reduce");
-        CHECK(b.prefill_kernels[4].time.value() > 0.0);
-        CHECK(to_text(b.prefill_kernels[4].limited_by) == "link");
+        CHECK(b.prefill_kernels[5].kernel == "TP all-reduce");
+        CHECK(b.prefill_kernels[5].time.value() > 0.0);
+        CHECK(to_text(b.prefill_kernels[5].limited_by) == "link");
     }
     SUBCASE("memory by hand: 70.55 G BF16 parameters over 8 GPUs, 32 sequences of 2500 tokens") {
         // Dense weights 70.55e9 x 2 B / 8 = 17.64 GB; KV 327,680 B per token / 8 GPUs x 2500 x 32
@@ -269,8 +271,9 @@ TEST_CASE("explain: a pass by kernel class sums to its time, and one GPU's memor
         CHECK(m.expert_weights.value() == doctest::Approx(58.0 * 256 * 3 * 7168 * 2048 / 8).epsilon(1e-9));
         CHECK(m.dense_weights.value() == doctest::Approx(671e9 - 58.0 * 256 * 3 * 7168 * 2048).epsilon(0.02));
         const request_breakdown b = explain(ds, chat, serve_at_batch(ds, chat, 16));
-        CHECK(b.step_kernels[5].time.value() > 0.0);  // EP all-to-all
-        CHECK(b.step_kernels[4].time.value() == 0.0);  // tp 1: no all-reduce
+        CHECK(b.step_kernels[6].time.value() > 0.0);  // EP all-to-all
+        CHECK(b.step_kernels[5].time.value() == 0.0);  // tp 1: no all-reduce
+        CHECK(b.step_kernels[4].time.value() == 0.0);  // H200's profile: no padded expert runner (c = 0)
     }
     SUBCASE("bad input is named") {
         CHECK(test::contains(test::error_of([] { return memory_per_gpu(llama70_tp8, -1, 100_tok); }),

@@ -551,7 +551,8 @@ bool explain_breakdown(const std::string& dir) {
     const request_shape r{.input = 2000_tok, .output = 500_tok};
     const request_estimate e = estimate(d, r, {.batch = 32});
     const request_breakdown b = explain(d, r, e.point);
-    const std::array<const char*, 7> kernel_colors{"#2171b5", "#6baed6", "#9ecae1", "#fd8d3c", "#d7191c", "#984ea3", "#4daf4a"};
+    const std::array<const char*, kernel_classes> kernel_colors{"#2171b5", "#6baed6", "#9ecae1", "#fd8d3c", "#fdd0a2",
+                                                                "#d7191c", "#984ea3", "#4daf4a"};
     const double x0 = 40.0, width = 880.0, bar_h = 26.0;
     svg::document doc(960.0, 700.0, "estimate --explain");
     doc.text(x0, 30.0, cat("Where the time and the memory go: ", d.m.name, " on 8 x ", d.hw.name, ", 32 users"),
@@ -559,7 +560,7 @@ bool explain_breakdown(const std::string& dir) {
     doc.text(x0, 52.0, "llmcost estimate --tp 8 --input 2000 --output 500 --batch 32 --explain, one tensor-parallel rank; "
              "each bar is 100% of its pass or of the HBM.", {.size = 12.0, .color = "#444444"});
 
-    auto kernel_bar = [&](double y, const std::string& title, const std::array<kernel_class_cost, 7>& rows, seconds_t total) {
+    auto kernel_bar = [&](double y, const std::string& title, const std::array<kernel_class_cost, kernel_classes>& rows, seconds_t total) {
         doc.text(x0, y, cat(title, " (", to_text(total, three), ")"), {.size = 13.0, .bold = true});
         double x = x0;
         for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -14,8 +14,9 @@
 namespace llmcost {
 
 /// What sets a kernel class's time: its FLOPs at the achievable rate, its bytes at the sustained
-/// bandwidth, per-kernel launch overhead, or a link (collectives and hand-offs).
-enum class bound_by { compute, memory, launch, link };
+/// bandwidth, per-kernel launch overhead, a link (collectives and hand-offs), or a grid of fixed size
+/// (the padded MoE runner's m-blocks, whatever tokens arrived).
+enum class bound_by { compute, memory, launch, link, grid };
 
 [[nodiscard]] constexpr std::string_view to_text(bound_by b) {
     switch (b) {
@@ -23,24 +24,29 @@ enum class bound_by { compute, memory, launch, link };
         case bound_by::memory: return "memory";
         case bound_by::launch: return "launch";
         case bound_by::link: return "link";
+        case bound_by::grid: return "grid";
     }
     return "?";
 }
 
 /// One class of kernels in a pass, on one tensor-parallel rank.
 struct kernel_class_cost {
-    std::string_view kernel;  ///< "GEMMs", "attention", "element-wise", "kernel launches", "TP all-reduce", …
+    std::string_view kernel;  ///< "GEMMs", "attention", "element-wise", "kernel launches", "MoE padded buffer", …
     seconds_t time;
     flops_t flops;
     bytes_t bytes;
     bound_by limited_by;
 };
 
+/// The kernel classes `explain` splits a pass into.
+inline constexpr std::size_t kernel_classes = 8;
+
 /// The pass by kernel class, in the order a GPU stream runs them. Each class is its own roofline
 /// (`pass_cost`): GEMMs max(FLOPs ÷ R_gemm, weights ÷ B), attention max(FLOPs ÷ R_attn, KV ÷ B),
-/// element-wise activations ÷ B, launches kernels · t_launch, then TP, EP and PP communication.
-/// The times sum to `p.time()` (to rounding: the pass adds the three links first).
-[[nodiscard]] constexpr std::array<kernel_class_cost, 7> explain(const pass_cost& p) {
+/// element-wise activations ÷ B, launches kernels · t_launch, the padded MoE runner's grid L_moe · c · N_blk
+/// (`padded_moe_time_per_pass`; 0 but where it runs), then TP, EP and PP communication.
+/// The times sum to `p.time()` (to rounding: the pass adds the launches and the grid first, and the three links).
+[[nodiscard]] constexpr std::array<kernel_class_cost, kernel_classes> explain(const pass_cost& p) {
     const bytes_t none_b = bytes(0.0);
     const flops_t none_f = flops(0.0);
     auto roofline = [](const seconds_t& compute, const seconds_t& memory) {
@@ -52,6 +58,7 @@ struct kernel_class_cost {
          roofline(p.attention_compute_time, p.attention_memory_time)},
         {"element-wise", p.elementwise_time, none_f, p.activation_bytes, bound_by::memory},
         {"kernel launches", p.overhead_time, none_f, none_b, bound_by::launch},
+        {"MoE padded buffer", p.padded_moe_time, none_f, none_b, bound_by::grid},
         {"TP all-reduce", p.tp_time, none_f, none_b, bound_by::link},
         {"EP all-to-all", p.ep_time, none_f, none_b, bound_by::link},
         {"PP hand-off", p.pp_time, none_f, none_b, bound_by::link},

@@ -17,15 +17,16 @@
 namespace llmcost {
 
 namespace detail {
-/// t = max(GEMM compute, weights) + max(attention compute, KV) + element-wise + launches
+/// t = max(GEMM compute, weights) + max(attention compute, KV) + element-wise + (launches + padded MoE grid)
 ///     + (TP + EP + PP): kernels one after another, communication not overlapped (a conservative,
-/// common choice). Summed left to right, for a typed pass or a lane of passes.
+/// common choice). Summed left to right, for a typed pass or a lane of passes; the fixed per-step times
+/// (launches, `padded_moe`) summed first, as one term.
 template <class T>
 [[nodiscard]] constexpr T pass_time(const T& matmul_compute, const T& matmul_memory, const T& attention_compute,
-                                    const T& attention_memory, const T& elementwise, const T& overhead, const T& tp,
-                                    const T& ep, const T& pp) {
+                                    const T& attention_memory, const T& elementwise, const T& overhead,
+                                    const T& padded_moe, const T& tp, const T& ep, const T& pp) {
     return lane_max(matmul_compute, matmul_memory) + lane_max(attention_compute, attention_memory) + elementwise +
-           overhead + (tp + ep + pp);
+           (overhead + padded_moe) + (tp + ep + pp);
 }
 }  // namespace detail
 
@@ -52,7 +53,10 @@ struct pass_cost {
     seconds_t attention_compute_time;
     seconds_t attention_memory_time;   ///< KV bytes ÷ bandwidth
     seconds_t elementwise_time;  ///< activation bytes ÷ bandwidth
-    seconds_t overhead_time;     ///< kernels launched × per-kernel overhead
+    seconds_t overhead_time;     ///< kernels launched × per-kernel overhead, the engine's host time per step
+    /// MoE padded buffer: the expert runner's grid over the all-to-all's whole padded receive buffer, L_moe · c · N_blk
+    /// (`padded_moe_time_per_pass`; 0 where the runner takes only the tokens that arrived)
+    seconds_t padded_moe_time{};
     seconds_t tp_time;           ///< tensor-parallel all-reduces, 2 per layer (S13)
     seconds_t ep_time;           ///< expert-parallel exchange: all-to-all dispatch and combine (S21), or all-gather + reduce-scatter (`moe_gathers_tokens`)
     seconds_t pp_time;           ///< hand-offs between pipeline stages
@@ -66,15 +70,15 @@ struct pass_cost {
     [[nodiscard]] constexpr seconds_t attention_time() const {
         return detail::lane_max(attention_compute_time, attention_memory_time);
     }
-    /// The GPU's own work: GEMMs + attention + element-wise kernels + launch overheads.
+    /// The GPU's own work: GEMMs + attention + element-wise kernels + launch overheads + the padded MoE grid.
     [[nodiscard]] constexpr seconds_t kernel_time() const {
-        return matmul_time() + attention_time() + elementwise_time + overhead_time;
+        return matmul_time() + attention_time() + elementwise_time + (overhead_time + padded_moe_time);
     }
     [[nodiscard]] constexpr seconds_t communication_time() const { return tp_time + ep_time + pp_time; }
     /// t = kernels + communication (not overlapped: a conservative, common choice).
     [[nodiscard]] constexpr seconds_t time() const {
         return detail::pass_time(matmul_compute_time, matmul_memory_time, attention_compute_time, attention_memory_time,
-                                 elementwise_time, overhead_time, tp_time, ep_time, pp_time);
+                                 elementwise_time, overhead_time, padded_moe_time, tp_time, ep_time, pp_time);
     }
     [[nodiscard]] constexpr bool memory_bound() const { return memory_time >= compute_time; }
     /// FLOP/byte of the pass (seed S14: ≈ 2·batch for decode at 8 bits).
@@ -484,7 +488,10 @@ struct pass_model {
     double wide_dense_max_tokens = 0;
     double wide_dense_peak = 0;             ///< FLOP/s of those 16-bit GEMMs: the BF16/FP16 peak × the engine's `gemm`
     double wide_dense_extra_bytes = 0;      ///< B per TP rank the 16-bit copy streams beyond the stored weights
-    seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead + the engine's step overhead + a padded expert runner's grid
+    seconds_t overhead{};                   ///< kernels per pass × per-kernel overhead + the engine's step overhead
+    /// t_pad: a padded expert runner's grid, every step through the all-to-all (`padded_moe_time_per_pass`); a
+    /// forward's cost, not a launch's: an idle instance's poll (`plan::detail::prefill_ttft`) does not pay it
+    seconds_t padded_moe{};
     seconds_t prefill_overhead{};           ///< kernels per pass × the host's time per kernel of an eager prompt step
     bool prefill_serial = false;            ///< that launch hides behind no step before it (overlap scheduler off)
     /// The host's time per request of such a serial prompt step (`engine_overheads::prefill_request`); 0 where the
@@ -751,9 +758,10 @@ struct pass_model {
     // engine's launch cost (CUDA graphs on or off) and its host work per step.
     const double kernels = detail::kernels_per_pass(d);
     pm.overhead = (g.efficiency.kernel_overhead + en.overheads.launch()) * kernels + en.overheads.step;
-    // + L_moe · c · N_blk: the expert runner's grid over the all-to-all's whole padded receive buffer, a fixed time
-    // every step through that path pays, decode and prompt alike (`padded_moe_time_per_pass`; 0 elsewhere).
-    pm.overhead = pm.overhead + padded_moe_time_per_pass(d);
+    // t_pad = L_moe · c · N_blk: the expert runner's grid over the all-to-all's whole padded receive buffer, a fixed
+    // time every step through that path pays, decode and prompt alike (`padded_moe_time_per_pass`; 0 elsewhere); its
+    // own term of the step (`step_terms::padded_moe`), added to the launches where the step's time is summed.
+    pm.padded_moe = padded_moe_time_per_pass(d);
     // H = kernels · t_host: the host's time to launch a prompt step eagerly, where the engine's graphs
     // capture decode batches only (SGLang: DeepSeek-V3's one-token prompt step 82.64 ms eager, 23.10 ms
     // as a graph; sgl-project/sglang PR 12160). With graphs off every step pays `launch_eager` instead.
@@ -922,11 +930,12 @@ struct step_terms {
     V weight_bytes, kv_bytes, activation_bytes;
     V matmul_compute, matmul_memory, attention_compute, attention_memory;
     V elementwise, overhead, tp, ep, pp;
+    V padded_moe{};                   ///< t_pad, the padded MoE grid (`pass_model::padded_moe`)
 
     /// The step's time (`pass_time`).
     [[nodiscard]] constexpr V time() const {
-        return pass_time(matmul_compute, matmul_memory, attention_compute, attention_memory, elementwise, overhead, tp,
-                         ep, pp);
+        return pass_time(matmul_compute, matmul_memory, attention_compute, attention_memory, elementwise, overhead,
+                         padded_moe, tp, ep, pp);
     }
     /// The attention's time, max(compute, KV) (`pass_cost::attention_time`'s figure, untyped).
     [[nodiscard]] constexpr V attention_time() const { return lane_max(attention_compute, attention_memory); }
@@ -1402,6 +1411,7 @@ template <class V>
     r.activation_bytes = t * pm.layers * pm.activation_elements * pm.residual_bits / 8.0;
     r.elementwise = r.activation_bytes / pm.elementwise_bandwidth;
     r.overhead = L::constant(pm.overhead.value());
+    r.padded_moe = L::constant(pm.padded_moe.value());
 
     // Communication: two all-reduces of the hidden state per layer (S13), the experts'
     // all-to-all (S21), and the hand-off between pipeline stages.
@@ -1494,6 +1504,7 @@ template <class V>
     c.attention_memory_time = seconds(r.attention_memory);
     c.elementwise_time = seconds(r.elementwise);
     c.overhead_time = seconds(r.overhead);
+    c.padded_moe_time = seconds(r.padded_moe);
     c.tp_time = seconds(r.tp);
     c.ep_time = seconds(r.ep);
     c.pp_time = seconds(r.pp);

@@ -114,7 +114,11 @@ struct disaggregated_figures {
 /// queue, `queueing::capped_bulk_steps`), or every prompt queued when `cap` is 0 (`bulk_steps`).
 [[nodiscard]] inline std::optional<double> prefill_ttft(const pass_model& pm, const request_shape& r, double rate, double q,
                                                         double cap) {
-    // new tokens only (a prefix hit); an idle instance polls at its launch overhead
+    // new tokens only (a prefix hit); an idle instance polls at its launch overhead, without the padded MoE grid
+    // (`pass_model::padded_moe`): that grid is a forward's MoE layers (SGLang's `MoriEPMoE.forward`,
+    // docs/mi355x-disagg-decode.md §6.2), and an instance with no prompt anywhere runs no forward: under attention DP
+    // a rank with nothing runs an idle batch only while another has tokens (sgl-project/sglang scheduler
+    // `prepare_mlp_sync_batch`: `get_idle_batch()` where `max(global_num_tokens) > 0`), else the scheduler idles
     const auto pass = [&](double k) { return k > 0.0 ? prefill_pass(pm, k, r.computed(), r.cached()).time() : pm.overhead; };
     try {
         if (cap > 0.0 && cap < static_cast<double>(queueing::bulk_service::capacity)) {

@@ -13,7 +13,7 @@ namespace llmcost {
 struct request_breakdown {
     pass_cost prefill;  ///< one prompt alone at batch 1: its time is `serving_point::prefill_time`
     pass_cost step;     ///< the serving step priced (`serving_point::step`: b ÷ pp decodes and its prompt chunks)
-    std::array<kernel_class_cost, 7> prefill_kernels, step_kernels;  ///< `explain` of each; rows sum to its time
+    std::array<kernel_class_cost, kernel_classes> prefill_kernels, step_kernels;  ///< `explain` of each; rows sum to its time
     memory_breakdown memory;  ///< one GPU holding the batch's KV at the context each sequence reserves
 };
 
