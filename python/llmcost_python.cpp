@@ -244,6 +244,7 @@ struct deployment_args {
     py::handle quick_reduce{};        ///< None, absent or 'none': the engine's quantized all-reduce not on
     py::handle kv_block_tokens{};     ///< None or absent: the engine's own KV block (tables/engines.csv)
     py::handle host_loop{};           ///< None or absent: the engine's own loop; 'v0': vLLM's V0 LLMEngine loop
+    py::handle a2a_dispatch_cap{};    ///< None or absent: the engine's own all-to-all dispatch cap (SGLang's 4096)
 };
 
 /// The modules `excluded_modules=` names (a str, comma-separated, or a list of str: the words of tables/measurements.csv's
@@ -330,6 +331,17 @@ engine_profile kv_block_tokens_arg(engine_profile e, py::handle b) {
     return with_kv_block_tokens(e, number(b, "kv_block_tokens"));
 }
 
+/// `e` with `a2a_dispatch_cap=` as the tokens a rank may dispatch in one expert all-to-all (`with_dispatch_cap`, as
+/// `llmcost … --a2a-dispatch-cap`: the receive buffer a padded expert runner runs over, docs/mi355x-disagg-decode.md
+/// §6); None or absent: the engine's own (SGLang's 4096). Not a whole number from 1 to 2^20: refused naming the
+/// keyword, by the library's rule (`is_dispatch_cap`, `dispatch_cap_rule`).
+engine_profile a2a_dispatch_cap_arg(engine_profile e, py::handle c) {
+    if (c.ptr() == nullptr || c.is_none()) return e;
+    const double v = number(c, "a2a_dispatch_cap");
+    if (!is_dispatch_cap(v)) refuse("a2a_dispatch_cap", c, std::string(dispatch_cap_rule), "llmcost.argument.range");
+    return with_dispatch_cap(e, v);
+}
+
 /// `e` running vLLM's V0 LLMEngine loop where `host_loop=` is 'v0' (`with_v0_loop`, as `llmcost … --host-loop v0`:
 /// each scheduler pass's host time a0 + a1 (tp - 1) + h n priced, docs/vllm-v0-host-loop.md); None or absent: the
 /// engine's own loop. Another word is refused with the one the tool takes; an engine other than vLLM (naming engine)
@@ -391,7 +403,7 @@ deployment deployment_of(const deployment_args& a) {
     require_weights_for_kept({f}, a.excluded_modules);
     d = with_formats(d, f);
     d.engine = kv_block_tokens_arg(kv_memory_fraction_arg(engine_arg(a.engine, d.hw), a.kv_memory_fraction), a.kv_block_tokens);
-    d.engine = host_loop_arg(d.engine, a.host_loop);
+    d.engine = a2a_dispatch_cap_arg(host_loop_arg(d.engine, a.host_loop), a.a2a_dispatch_cap);
     if (const std::optional<prompt_launch_mode> p = eager_prompt_arg(a.eager_prompt)) d.engine.overheads.prompt_launch = *p;
     d.gemm.table = gemm_table_arg(a.gemm_table);
     if (quick_reduce_arg(a.quick_reduce)) d.engine = with_quick_reduce(d.engine, d.layout.tp, d.engine.name, "quick_reduce");
@@ -697,10 +709,10 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
                          py::handle utilisation, py::handle ignore_max_position, py::handle engine,
                          py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                          py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-                         py::handle kv_block_tokens, py::handle rate, py::handle host_loop) {
+                         py::handle kv_block_tokens, py::handle rate, py::handle host_loop, py::handle a2a_dispatch_cap) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
-                                        kv_block_tokens, host_loop});
+                                        kv_block_tokens, host_loop, a2a_dispatch_cap});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -785,14 +797,17 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
 result kv(py::handle model, py::handle hardware, py::handle context, py::handle batch, py::handle tp, py::handle pp,
           py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
           py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
-          py::handle kept_format, py::handle eager_prompt, py::handle kv_block_tokens, py::handle host_loop) {
+          py::handle kept_format, py::handle eager_prompt, py::handle kv_block_tokens, py::handle host_loop, py::handle a2a_dispatch_cap) {
     // eager_prompt= is taken to be refused saying why (kv prices memory, not a step), as `llmcost kv --eager-prompt`.
     if (!eager_prompt.is_none()) refuse("eager_prompt", eager_prompt, std::string(kv_prices_no_step), "llmcost.argument.not_taken");
     // host_loop= likewise (kv prices no scheduler pass), as `llmcost kv --host-loop`.
     if (!host_loop.is_none()) refuse("host_loop", host_loop, std::string(kv_prices_no_host_loop), "llmcost.argument.not_taken");
+    // a2a_dispatch_cap= likewise (the padded expert runner's grid is a step's time), as `llmcost kv --a2a-dispatch-cap`.
+    if (!a2a_dispatch_cap.is_none())
+        refuse("a2a_dispatch_cap", a2a_dispatch_cap, std::string(kv_prices_no_dispatch_cap), "llmcost.argument.not_taken");
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, py::none(), py::handle{}, py::handle{}, py::handle{},
-                                        kv_block_tokens, host_loop});
+                                        kv_block_tokens, host_loop, a2a_dispatch_cap});
     const double ctx_tokens = whole_count(context, "context");
     const double sequences = whole_count(batch, "batch");
     require(positive_finite(ctx_tokens), d.m.name, "context (tokens)", ctx_tokens, "a context holds at least one token");
@@ -838,10 +853,10 @@ result simulate(py::handle model, py::handle hardware, py::handle rate, py::hand
                 py::handle dataset, py::handle preemption, py::handle prefix_hit_rate, py::handle prefill_servers,
                 py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                 py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-                py::handle ignore_max_position, py::handle kv_block_tokens, py::handle host_loop) {
+                py::handle ignore_max_position, py::handle kv_block_tokens, py::handle host_loop, py::handle a2a_dispatch_cap) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
-                                        kv_block_tokens, host_loop});
+                                        kv_block_tokens, host_loop, a2a_dispatch_cap});
     const std::string preempt = str_arg(preemption, "preemption");
     if (preempt != "recompute" && preempt != "swap")
         refuse("preemption", preemption, "must be 'recompute' or 'swap'", "llmcost.argument.choice");
@@ -981,10 +996,10 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
             py::handle pp, py::handle ep, py::handle dp, py::handle gpus, py::handle weights, py::handle kv_format,
             py::handle ignore_max_position, py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules,
             py::handle kept_format, py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz,
-            py::handle quick_reduce, py::handle kv_block_tokens, py::handle host_loop) {
+            py::handle quick_reduce, py::handle kv_block_tokens, py::handle host_loop, py::handle a2a_dispatch_cap) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
-                                        kv_block_tokens, host_loop});
+                                        kv_block_tokens, host_loop, a2a_dispatch_cap});
     const request_shape r = shape_of(input, output);
     r.validate();
     check_context(d, r.input.value() + r.output.value(), ignore_max_position);
@@ -1007,7 +1022,7 @@ result spec(py::handle model, py::handle hardware, py::handle input, py::handle 
         static_cast<void>(entry_arg<llmcost::model>(drafter, "drafter", "Model"));  // refused naming drafter, not model
         const deployment draft = deployment_of({drafter, hardware, tp, pp, ep, dp, py::none(), weights, kv_format, engine,
                                                 kv_memory_fraction, py::none(), py::none(), eager_prompt, py::none(),
-                                                clock_MHz, quick_reduce, kv_block_tokens, host_loop});
+                                                clock_MHz, quick_reduce, kv_block_tokens, host_loop, a2a_dispatch_cap});
         // Its weights sit beside the target's: the batch must fit what both leave, as `llmcost spec` checks.
         const speculative_decoding sd{.acceptance = a, .draft_tokens = gamma, .head = {}, .draft = draft};
         require_draft_fits(d, {}, sd);  // a draft that does not fit is named, not the target (as `llmcost spec`)
@@ -1046,19 +1061,19 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
               py::handle kv_memory_fraction, py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens,
               py::handle drafter, py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt,
               py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce, py::handle kv_block_tokens,
-              py::handle host_loop) {
+              py::handle host_loop, py::handle a2a_dispatch_cap) {
     // Both pools run the engine (each on its own GPU's profile) with the one KV memory fraction, as
     // `llmcost disagg --engine … --kv-memory-fraction …` builds them; both serve the one checkpoint.
     const deployment_args pre_at{model, hardware, tp, pp, ep, dp, gpus, weights, kv_format, engine, kv_memory_fraction,
                                  excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
-                                 kv_block_tokens, host_loop};
+                                 kv_block_tokens, host_loop, a2a_dispatch_cap};
     const deployment pre = deployment_of(pre_at);
     const py::handle none = py::none();
     const deployment_args dec_at{model, decode_hardware.is_none() ? hardware : decode_hardware,
                                  decode_tp.is_none() ? tp : decode_tp, pp, ep, dp,
                                  decode_tp.is_none() ? gpus : none, weights, kv_format, engine,
                                  kv_memory_fraction, excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz,
-                                 quick_reduce, kv_block_tokens, host_loop};
+                                 quick_reduce, kv_block_tokens, host_loop, a2a_dispatch_cap};
     const deployment dec = deployment_of(dec_at);
     request_shape r = shape_of(input, output);
     r.cached_fraction = prefix_hit_arg(prefix_hit);  // S6: only the rest is prefilled (`disagg --prefix-hit`)
@@ -1165,11 +1180,12 @@ void set_up_estimate_parameters() {
     add("kv_block_tokens", py::none());
     add("rate", py::none());
     add("host_loop", py::none());
+    add("a2a_dispatch_cap", py::none());
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = 30;
+    constexpr std::size_t count_of = 31;
     std::array<PyObject*, count_of> a{};
     for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
     if (nargs > estimate_positional) {
@@ -1206,7 +1222,7 @@ PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
         try {
             estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
                                          a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22],
-                                         a[23], a[24], a[25], a[26], a[27], a[28], a[29]);
+                                         a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30]);
             return py::cast(std::move(r)).release().ptr();
         } catch (const py::error_already_set&) {
             throw;
@@ -1230,7 +1246,7 @@ PyMethodDef estimate_method{
     "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
     "utilisation=1.0, ignore_max_position=False, engine=None, kv_memory_fraction=None, excluded_modules=None, "
     "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None, quick_reduce=None, kv_block_tokens=None, "
-    "rate=None, host_loop=None)\n--\n\n"
+    "rate=None, host_loop=None, a2a_dispatch_cap=None)\n--\n\n"
     "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
     "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
     "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
@@ -1263,7 +1279,10 @@ PyMethodDef estimate_method{
     "with the profile's CUDA graphs on: V0's per-token output processing h_t is paid only with graphs off, which no "
     "keyword turns off, so it is never paid here; "
     "refused (InvalidInput) off vLLM and for a profile without V0 pass figures (only vLLM on Hopper's are fitted); "
-    "None: the engine's own loop. Returns an Estimate with the fields of "
+    "None: the engine's own loop. a2a_dispatch_cap=C: your launch's per-rank all-to-all dispatch cap in tokens (sglang "
+    "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK), the receive buffer of W x C rows a padded expert runner runs over "
+    "in each MoE layer (docs/mi355x-disagg-decode.md section 6), as `llmcost estimate --a2a-dispatch-cap`; a whole "
+    "number from 1 to 1,048,576; None: the engine's own (SGLang's 4096). Returns an Estimate with the fields of "
     "`llmcost estimate --format json`."};
 
 // ---- sweeps --------------------------------------------------------------------------------------
@@ -1337,14 +1356,18 @@ speculative_decoding head_speculation_arg(const model& m, py::handle acceptance,
 /// host_loop='v0' each engine's V0 loop (`host_loop_arg`: every GPU's engine must be vLLM with V0 pass figures; the
 /// tool's frontier and plan take no --host-loop, its estimate/kv/simulate/spec/disagg do).
 std::vector<engine_profile> engines_arg(py::handle engine, py::handle kv_memory_fraction, py::handle kv_block_tokens,
-                                        const std::vector<hardware>& gpus, py::handle eager_prompt, py::handle host_loop) {
+                                        const std::vector<hardware>& gpus, py::handle eager_prompt, py::handle host_loop,
+                                        py::handle a2a_dispatch_cap) {
     std::vector<engine_profile> engines;
     const std::optional<prompt_launch_mode> p = eager_prompt_arg(eager_prompt);
-    if (engine.is_none() && kv_memory_fraction.is_none() && kv_block_tokens.is_none() && !p && host_loop.is_none())
+    if (engine.is_none() && kv_memory_fraction.is_none() && kv_block_tokens.is_none() && !p && host_loop.is_none() &&
+        a2a_dispatch_cap.is_none())
         return engines;
     for (const hardware& h : gpus) {
-        engines.push_back(host_loop_arg(
-            kv_block_tokens_arg(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction), kv_block_tokens), host_loop));
+        engines.push_back(a2a_dispatch_cap_arg(
+            host_loop_arg(kv_block_tokens_arg(kv_memory_fraction_arg(engine_arg(engine, h), kv_memory_fraction), kv_block_tokens),
+                          host_loop),
+            a2a_dispatch_cap));
         if (p) engines.back().overheads.prompt_launch = *p;
     }
     return engines;
@@ -1376,10 +1399,10 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
                                 py::handle drafter, py::handle engine, py::handle kv_memory_fraction,
                                 py::handle excluded_modules, py::handle kept_format, py::handle eager_prompt,
                                 py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-    py::handle kv_block_tokens, py::handle host_loop) {
+    py::handle kv_block_tokens, py::handle host_loop, py::handle a2a_dispatch_cap) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, g.gpus, eager_prompt, host_loop), g.gpus.size(), gemm_table,
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, g.gpus, eager_prompt, host_loop, a2a_dispatch_cap), g.gpus.size(), gemm_table,
                                   clock_MHz, quick_reduce);
     g.engines = std::move(run.engines);
     g.projection_table = run.table;
@@ -1528,10 +1551,10 @@ result frontier(py::handle model, py::handle hardware, py::handle input, py::han
                 py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
                 py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                 py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-    py::handle kv_block_tokens, py::handle host_loop) {
+    py::handle kv_block_tokens, py::handle host_loop, py::handle a2a_dispatch_cap) {
     plan::sweep_grid g{.m = model_arg(model)};
     for (const py::object& h : items(hardware)) g.gpus.push_back(hardware_arg(h));
-    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, g.gpus, eager_prompt, host_loop), g.gpus.size(), gemm_table,
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, g.gpus, eager_prompt, host_loop, a2a_dispatch_cap), g.gpus.size(), gemm_table,
                                   clock_MHz, quick_reduce);
     g.engines = std::move(run.engines);
     g.projection_table = run.table;
@@ -1567,7 +1590,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
                   py::handle prefix_hit, py::handle acceptance, py::handle draft_tokens, py::handle drafter,
                   py::handle engine, py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                   py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-    py::handle kv_block_tokens, py::handle host_loop) {
+    py::handle kv_block_tokens, py::handle host_loop, py::handle a2a_dispatch_cap) {
     const llmcost::model m = model_arg(model);
     const double per_s = number(rate, "rate");
     require_rate_bound(rate, per_s);
@@ -1595,7 +1618,7 @@ result fleet_plan(py::handle model, py::handle hardware, py::handle rate, py::ha
     if (flag(colocated_only, "colocated_only")) o.prefill_batches.clear();
     o.speculation = head_speculation_arg(m, acceptance, draft_tokens, drafter);
     for (const py::object& h : items(hardware)) o.gpus.push_back(hardware_arg(h));
-    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, o.gpus, eager_prompt, host_loop), o.gpus.size(), gemm_table,
+    sweep_launch run = launch_arg(engines_arg(engine, kv_memory_fraction, kv_block_tokens, o.gpus, eager_prompt, host_loop, a2a_dispatch_cap), o.gpus.size(), gemm_table,
                                   clock_MHz, quick_reduce);
     o.engines = std::move(run.engines);
     o.projection_table = run.table;
@@ -1813,7 +1836,7 @@ PYBIND11_MODULE(_core, m) {
           "pp"_a = layout.pp, "ep"_a = layout.ep, "dp"_a = py::none(), "gpus"_a = py::none(), "weights"_a = py::none(),
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
-          "eager_prompt"_a = py::none(), "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(),
+          "eager_prompt"_a = py::none(), "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(), "a2a_dispatch_cap"_a = py::none(),
           "KV footprint of `batch` sequences of `context` tokens, and where it spills (HBM → DRAM → NVMe): "
           "`llmcost kv`. engine='trtllm', 'vllm' or 'sglang': the KV pool by that engine's rule for the GPU's "
           "architecture; None: the reference engine's. kv_memory_fraction=f: your launch's KV memory fraction, "
@@ -1823,7 +1846,8 @@ PYBIND11_MODULE(_core, m) {
           "than None is refused (InvalidInput, as `llmcost kv --eager-prompt`): kv prices memory, not a step. kv_block_tokens=B "
           "as estimate takes it (the paged KV block each sequence holds whole), as `llmcost kv --kv-block-tokens`. "
           "host_loop= other than None is refused (InvalidInput, as `llmcost kv --host-loop v0`): kv prices memory, not "
-          "a scheduler pass's host time.");
+          "a scheduler pass's host time. a2a_dispatch_cap= other than None is refused likewise (as `llmcost kv "
+          "--a2a-dispatch-cap`): the padded expert runner's time is a step's.");
     m.def("simulate", &python::simulate, "model"_a, "hardware"_a, py::kw_only(), "rate"_a = py::none(),
           "concurrency"_a = py::none(), "arrivals"_a = "poisson", "cv"_a = 1.0, "input_dist"_a = "1000",
           "output_dist"_a = "200", "trace"_a = py::none(), "requests"_a = 1000, "seed"_a = 1, "max_batch"_a = 0.0,
@@ -1834,7 +1858,7 @@ PYBIND11_MODULE(_core, m) {
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
           "quick_reduce"_a = py::none(), "ignore_max_position"_a = false, "kv_block_tokens"_a = py::none(),
-          "host_loop"_a = py::none(),
+          "host_loop"_a = py::none(), "a2a_dispatch_cap"_a = py::none(),
           "Simulate the engine request by request (continuous batching, every step priced by the library's "
           "step formula): TTFT, TPOT, ITL, E2E and queueing percentiles, throughput, goodput: `llmcost simulate`. "
           "engine='trtllm', 'vllm' or 'sglang' prices every step with that engine's profile for the GPU's "
@@ -1850,7 +1874,8 @@ PYBIND11_MODULE(_core, m) {
           "--excluded-modules … --kept-format … --eager-prompt …`. gemm_table=, clock_MHz= and quick_reduce= as estimate takes "
           "them, as `llmcost simulate --gemm-table … --clock … --quick-reduce …`. kv_block_tokens=B as estimate takes it, as "
           "`llmcost simulate --kv-block-tokens`. host_loop='v0' as estimate takes it (the host pass paid once a scheduler "
-          "pass), as `llmcost simulate --host-loop v0`.");
+          "pass), as `llmcost simulate --host-loop v0`. a2a_dispatch_cap=C as estimate takes it, as `llmcost simulate "
+          "--a2a-dispatch-cap`.");
     // The tool's defaults (`llmcost spec` with no --input, --output, --batch, --acceptance, --draft-tokens, --drafter)
     m.def("spec", &python::spec, "model"_a, "hardware"_a, py::kw_only(), "input"_a = speculation_defaults::input,
           "output"_a = speculation_defaults::output, "batch"_a = speculation_defaults::batch,
@@ -1860,7 +1885,7 @@ PYBIND11_MODULE(_core, m) {
           "kv"_a = py::none(), "ignore_max_position"_a = false, "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(),
+          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(), "a2a_dispatch_cap"_a = py::none(),
           "Speculative decoding with `drafter` ('eagle', 'mtp', or a catalog model): tokens per pass, speedup, "
           "and the least acceptance that reaches `target` tokens/s per user: `llmcost spec`. engine= and "
           "kv_memory_fraction= as estimate takes them (a draft model runs on the same engine), as `llmcost spec "
@@ -1872,7 +1897,8 @@ PYBIND11_MODULE(_core, m) {
           "table the target's only (a draft model's projections are priced by the size curve), as `llmcost spec "
           "--gemm-table … --clock … --quick-reduce …`. kv_block_tokens=B as estimate takes it (the draft model's engine "
           "too), as `llmcost spec --kv-block-tokens`. host_loop='v0' as estimate takes it (the draft model's engine too), "
-          "as `llmcost spec --host-loop v0`.");
+          "as `llmcost spec --host-loop v0`. a2a_dispatch_cap=C as estimate takes it (the draft model's engine too), "
+          "as `llmcost spec --a2a-dispatch-cap`.");
     m.def("disagg", &python::disagg, "model"_a, "hardware"_a, py::kw_only(), "input"_a, "output"_a, "ttft"_a, "tpot"_a,
           "every_token"_a = false, "path"_a = "scale-out", "chunk"_a = opts.limits.prefill_chunk.value(),
           "decode_hardware"_a = py::none(), "decode_tp"_a = py::none(), "tp"_a = layout.tp, "pp"_a = layout.pp,
@@ -1881,7 +1907,7 @@ PYBIND11_MODULE(_core, m) {
           "prefix_hit"_a = 0.0, "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle",
           "excluded_modules"_a = py::none(), "kept_format"_a = py::none(), "eager_prompt"_a = py::none(),
           "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(), "quick_reduce"_a = py::none(),
-          "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(),
+          "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(), "a2a_dispatch_cap"_a = py::none(),
           "Colocated against disaggregated serving under TTFT/TPOT targets (s): KV transfer, prefill stall, P:D "
           "ratio and goodput: `llmcost disagg`. engine= and kv_memory_fraction= as estimate takes them, for both "
           "pools (the decode pool on its own GPU's profile), as `llmcost disagg --engine … --kv-memory-fraction …`. "
@@ -1894,7 +1920,8 @@ PYBIND11_MODULE(_core, m) {
           "as estimate takes them, for both pools (a GEMM table must fit each pool's GPU and TP degree), as `llmcost "
           "disagg --gemm-table … --clock … --quick-reduce …`. kv_block_tokens=B as estimate takes it, for both pools, "
           "as `llmcost disagg --kv-block-tokens`. host_loop='v0' as estimate takes it, for both pools, as `llmcost "
-          "disagg --host-loop v0`.");
+          "disagg --host-loop v0`. a2a_dispatch_cap=C as estimate takes it, for both pools, as `llmcost disagg "
+          "--a2a-dispatch-cap`.");
 
     // ---- sweeps
     py::class_<sweep_py, std::shared_ptr<sweep_py>> sw(m, "SweepResult",
@@ -1992,7 +2019,7 @@ PYBIND11_MODULE(_core, m) {
           "acceptance"_a = py::none(), "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(),
+          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(), "a2a_dispatch_cap"_a = py::none(),
           "Price a grid in one pass (llmcost::plan::sweep): GPUs × formats (weights × kv, or the (weights, kv) "
           "pairs of `formats`) × layouts (tp × pp × ep × dp) × "
           "modes (disaggregated False/True) × input × output × batch, each a value or a list (batch may be a NumPy "
@@ -2012,7 +2039,8 @@ PYBIND11_MODULE(_core, m) {
           "kv_block_tokens=B: the paged KV block of every GPU's engine (the reference engine's where none is named), as "
           "estimate takes it (frontier and plan likewise, as `llmcost frontier|plan --kv-block-tokens`). host_loop='v0' as "
           "estimate takes it, on every GPU's engine (each must be vLLM with V0 pass figures; frontier and plan likewise; "
-          "`llmcost frontier|plan` take no --host-loop).");
+          "`llmcost frontier|plan` take no --host-loop). a2a_dispatch_cap=C: the all-to-all dispatch cap of every GPU's "
+          "engine, as estimate takes it (frontier and plan likewise, as `llmcost frontier|plan --a2a-dispatch-cap`).");
     sw.def("frontier",
            [](const sweep_py& s, py::handle ttft, py::handle tpot, py::handle shape, py::handle disaggregated) {
                plan::frontier_options o{};
@@ -2035,9 +2063,9 @@ PYBIND11_MODULE(_core, m) {
           "draft_tokens"_a = py::none(), "drafter"_a = "eagle", "engine"_a = py::none(),
           "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(), "kept_format"_a = py::none(),
           "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(), "clock_MHz"_a = py::none(),
-          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(),
+          "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(), "host_loop"_a = py::none(), "a2a_dispatch_cap"_a = py::none(),
           "The configurations worth running for one request shape (prefix_hit, speculation with draft_tokens, "
-          "acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, host_loop=, gemm_table=, clock_MHz= and quick_reduce=, as `sweep` "
+          "acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, host_loop=, a2a_dispatch_cap=, gemm_table=, clock_MHz= and quick_reduce=, as `sweep` "
           "takes them; nothing priceable at all, every layout breaking a rule: the library's refusal): a sweep over GPUs, "
           "formats, layouts and "
           "batches (batch=None: the library's batch ladder, up to max_batch) reduced to its frontier under the TTFT/TPOT targets, "
@@ -2051,9 +2079,9 @@ PYBIND11_MODULE(_core, m) {
           "engine"_a = py::none(), "kv_memory_fraction"_a = py::none(), "excluded_modules"_a = py::none(),
           "kept_format"_a = py::none(), "eager_prompt"_a = py::none(), "gemm_table"_a = py::none(),
           "clock_MHz"_a = py::none(), "quick_reduce"_a = py::none(), "kv_block_tokens"_a = py::none(),
-          "host_loop"_a = py::none(),
+          "host_loop"_a = py::none(), "a2a_dispatch_cap"_a = py::none(),
           "The cheapest fleet for `rate` requests/s of the `mix` [(input, output, share), …] (prefix_hit, "
-          "speculation with draft_tokens, acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, host_loop=, gemm_table=, clock_MHz= "
+          "speculation with draft_tokens, acceptance and drafter, engine=, kv_memory_fraction=, kv_block_tokens=, host_loop=, a2a_dispatch_cap=, gemm_table=, clock_MHz= "
           "and quick_reduce=, as `sweep` takes them: every GPU type named must run the engine) under the TTFT/TPOT "
           "targets, among the GPU types `hardware`, formats, layouts and serving modes (llmcost::plan::cheapest_fleet, "
           "as `llmcost plan`): best, options (one per GPU type and mode, cheapest first), skipped, points. Under "

@@ -162,8 +162,21 @@ void add_kv_block_tokens(CLI::App* app, double& b, std::string_view where = "") 
         ->transform(count_in(65536, "TOKENS"));
 }
 
-/// What frontier and plan add to --kv-block-tokens' help: the one block on every GPU's profile of the one engine.
-constexpr std::string_view kv_block_tokens_every_gpu =
+/// --a2a-dispatch-cap, on every command that prices a step of one engine (those with --engine but kv, which refuses
+/// it; frontier and plan apply it to the one engine's profile on every GPU they try): the tokens a rank may dispatch
+/// in one expert all-to-all, the padded expert runner's buffer (`with_dispatch_cap`; docs/mi355x-disagg-decode.md §6).
+void add_a2a_dispatch_cap(CLI::App* app, double& c, std::string_view where = "") {
+    app->add_option("--a2a-dispatch-cap", c,
+                    "Your launch's per-rank all-to-all dispatch cap in tokens (sglang "
+                    "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK): the receive buffer a padded expert runner runs over, "
+                    "W x cap rows a MoE layer (docs/mi355x-disagg-decode.md section 6). Default: the engine's (sglang 4096)" +
+                        std::string(where))
+        ->transform(count_in(1048576, "TOKENS"));
+}
+
+/// What frontier and plan add to --kv-block-tokens' and --a2a-dispatch-cap's help: the one figure on every GPU's
+/// profile of the one engine.
+constexpr std::string_view one_engine_every_gpu =
     "; applied to the one engine's profile on every GPU tried (the reference engine's where no --engine is named)";
 
 /// --gemm-table, --clock and --quick-reduce, on every command that prices a deployment's steps (those of
@@ -218,11 +231,7 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(app, d.kv_memory_fraction);
     add_kv_block_tokens(app, d.kv_block_tokens);
-    app->add_option("--a2a-dispatch-cap", d.a2a_dispatch_cap,
-                    "Your launch's per-rank all-to-all dispatch cap in tokens (sglang "
-                    "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK): the receive buffer a padded expert runner runs over, "
-                    "W x cap rows a MoE layer (docs/mi355x-disagg-decode.md section 6). Default: the engine's (sglang 4096)")
-        ->transform(count_in(1048576, "TOKENS"));
+    add_a2a_dispatch_cap(app, d.a2a_dispatch_cap);
     app->add_option("--host-loop", d.host_loop,
                     "v0: your launch runs vLLM's V0 LLMEngine loop (vLLM <= 0.6, VLLM_USE_V1=0), so each scheduler "
                     "pass's host time a0 + a1 (tp - 1) + h n is priced (docs/vllm-v0-host-loop.md); vllm only; the "
@@ -528,7 +537,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_option("--engine", fr.engine, "Serving engine: trtllm | vllm | sglang; default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(frontier_app, fr.kv_memory_fraction);
-    add_kv_block_tokens(frontier_app, fr.kv_block_tokens, kv_block_tokens_every_gpu);
+    add_kv_block_tokens(frontier_app, fr.kv_block_tokens, one_engine_every_gpu);
+    add_a2a_dispatch_cap(frontier_app, fr.a2a_dispatch_cap, one_engine_every_gpu);
     add_launch(frontier_app, fr.gemm_table, fr.clock_MHz, fr.quick_reduce);
     frontier_app->add_option("--input", fr.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     frontier_app->add_option("--output", fr.output, "Output tokens")->transform(tokens_count)->capture_default_str();
@@ -590,7 +600,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
                          "default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(plan_app, pl.kv_memory_fraction);
-    add_kv_block_tokens(plan_app, pl.kv_block_tokens, kv_block_tokens_every_gpu);
+    add_kv_block_tokens(plan_app, pl.kv_block_tokens, one_engine_every_gpu);
+    add_a2a_dispatch_cap(plan_app, pl.a2a_dispatch_cap, one_engine_every_gpu);
     add_launch(plan_app, pl.gemm_table, pl.clock_MHz, pl.quick_reduce);
     plan_app->add_option("--usd-per-gpu-hour", pl.usd_per_gpu_hour, "One price for every GPU type")->transform(usd_amount);
     plan_app->add_option("--price", pl.prices, "A GPU type's price: NAME=USD_PER_GPU_HOUR (repeatable)");

@@ -312,21 +312,24 @@ std::vector<std::string> launch_notes(const deployment_options& o, const deploym
 }
 
 std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, double kv_block_tokens,
-                                        const std::vector<hardware>& gpus) {
+                                        double a2a_dispatch_cap, const std::vector<hardware>& gpus) {
     std::vector<engine_profile> engines;
-    if (name.empty() && !(kv_memory_fraction > 0) && !(kv_block_tokens > 0)) return engines;  // the sweep's reference engine
+    if (name.empty() && !(kv_memory_fraction > 0) && !(kv_block_tokens > 0) && !(a2a_dispatch_cap > 0))
+        return engines;  // the sweep's reference engine
     for (const hardware& h : gpus) {
         engine_profile e = name.empty() ? engine_profile::reference() : engine_named_for(name, h);
         if (kv_memory_fraction > 0) e = with_kv_memory_fraction(e, kv_memory_fraction);
         if (kv_block_tokens > 0) e = with_kv_block_tokens(e, kv_block_tokens);  // the launch's block size
+        if (a2a_dispatch_cap > 0) e = with_dispatch_cap(e, a2a_dispatch_cap);  // the launch's MORI cap
         engines.push_back(e);
     }
     return engines;
 }
 
 std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction, double kv_block_tokens,
-                                        const std::vector<hardware>& gpus, const checkpoint_options& o) {
-    std::vector<engine_profile> engines = engines_for(name, kv_memory_fraction, kv_block_tokens, gpus);
+                                        double a2a_dispatch_cap, const std::vector<hardware>& gpus,
+                                        const checkpoint_options& o) {
+    std::vector<engine_profile> engines = engines_for(name, kv_memory_fraction, kv_block_tokens, a2a_dispatch_cap, gpus);
     const std::optional<prompt_launch_mode> p = eager_prompt_of(o);
     if (!p) return engines;
     if (engines.empty()) engines.assign(gpus.size(), engine_profile::reference());  // the sweep's reference engine
@@ -1096,9 +1099,8 @@ report kv(const kv_command& c) {
         throw usage_error("--quick-reduce " + c.dep.quick_reduce + ": kv prices memory, not a step, so no all-reduce "
                           "enters it; estimate, simulate, spec, cost and disagg read it");
     if (c.dep.a2a_dispatch_cap > 0)  // taken to be refused saying why, not accepted silently
-        throw usage_error("--a2a-dispatch-cap " + text::plain(c.dep.a2a_dispatch_cap, 8, text::grouping::none) +
-                          ": kv prices memory (the KV footprint and where it spills), not a step, so the padded expert "
-                          "runner's time does not enter it; estimate, simulate, spec, cost and disagg read it");
+        throw usage_error("--a2a-dispatch-cap " + text::plain(c.dep.a2a_dispatch_cap, 8, text::grouping::none) + ": " +
+                          std::string(kv_prices_no_dispatch_cap));
     const deployment d = build(c.dep);
     const double context = c.context > 0 ? c.context : d.m.max_position;
     check_context(d, context, c.dep);

@@ -319,15 +319,17 @@ inline constexpr std::string_view cost_gpu_hour_flags[] = {
 /// The engine of each of `gpus` as --engine, --kv-memory-fraction and --kv-block-tokens name them, for the sweeps
 /// (frontier, plan): `name`'s profile on each (the reference engine where `name` is empty), with
 /// `kv_memory_fraction` as the f of its KV pool rule (`with_kv_memory_fraction`; 0: the profile's
-/// own) and `kv_block_tokens` its KV block (`with_kv_block_tokens`; 0: the profile's own). Empty when none is
+/// own), `kv_block_tokens` its KV block (`with_kv_block_tokens`; 0: the profile's own) and `a2a_dispatch_cap` the
+/// tokens a rank may dispatch in one all-to-all (`with_dispatch_cap`; 0: the profile's own). Empty when none is
 /// given: the sweep's reference engine.
 [[nodiscard]] std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction,
-                                                     double kv_block_tokens, const std::vector<hardware>& gpus);
+                                                     double kv_block_tokens, double a2a_dispatch_cap,
+                                                     const std::vector<hardware>& gpus);
 /// `engines_for`, each engine's prompt steps launched as --eager-prompt states (`eager_prompt_of`; the reference
 /// engine's on each GPU where no engine is named).
 [[nodiscard]] std::vector<engine_profile> engines_for(const std::string& name, double kv_memory_fraction,
-                                                     double kv_block_tokens, const std::vector<hardware>& gpus,
-                                                     const checkpoint_options& o);
+                                                     double kv_block_tokens, double a2a_dispatch_cap,
+                                                     const std::vector<hardware>& gpus, const checkpoint_options& o);
 /// The note a command prints when --kv-memory-fraction sized the pool: the engine's rule with its f
 /// ("f·H − W − X at f = 0.5, vLLM's gpu_memory_utilization rule …").
 [[nodiscard]] std::string kv_memory_fraction_note(const engine_profile& e);

@@ -264,7 +264,7 @@ report frontier(const frontier_command& c) {
                      .batches = lp::batch_ladder(c.max_batch), .ignore_max_position = c.ignore_max_position};
     for (const std::string& h : c.hardware) g.gpus.push_back(hardware_named(h, "--hardware", c.hardware_file));
     // every GPU named must run the engine: refused otherwise, naming the alternatives
-    g.engines = engines_for(c.engine, c.kv_memory_fraction, c.kv_block_tokens, g.gpus, c.checkpoint);
+    g.engines = engines_for(c.engine, c.kv_memory_fraction, c.kv_block_tokens, c.a2a_dispatch_cap, g.gpus, c.checkpoint);
     if (c.quick_reduce == "int4") g.engines = quick_reduce_engines(std::move(g.engines), g.gpus.size(), "--quick-reduce");
     g.projection_table = sweep_gemm_table(c.gemm_table, c.clock_MHz, g.gpus);
     g.clock_MHz = c.clock_MHz;
@@ -472,7 +472,8 @@ report plan(const plan_command& c) {
             o.gpus = kept;
         }
     }
-    std::vector<engine_profile> engines = engines_for(c.engine, c.kv_memory_fraction, c.kv_block_tokens, o.gpus, c.checkpoint);
+    std::vector<engine_profile> engines =
+        engines_for(c.engine, c.kv_memory_fraction, c.kv_block_tokens, c.a2a_dispatch_cap, o.gpus, c.checkpoint);
     std::string quick_reduce_left_out;  // every GPU walked: those the rule refuses left out, not refused
     if (c.hardware.empty() && c.quick_reduce == "int4") quick_reduce_left_out = keep_quick_reduce_runs(m, o, engines);
     o.engines = c.quick_reduce == "int4" ? quick_reduce_engines(std::move(engines), o.gpus.size(), "--quick-reduce")

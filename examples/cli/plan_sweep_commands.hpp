@@ -28,6 +28,7 @@ struct frontier_command {
     std::string engine;                              ///< --engine: trtllm, vllm, sglang; empty: the reference engine
     double kv_memory_fraction = 0;                   ///< --kv-memory-fraction: f of the engine's KV pool rule; 0: its default
     double kv_block_tokens = 0;                      ///< --kv-block-tokens: the engine's KV block on every GPU; 0: its own
+    double a2a_dispatch_cap = 0;                     ///< --a2a-dispatch-cap: the engine's MORI cap on every GPU; 0: its own
     std::string gemm_table;  ///< --gemm-table: the GEMM table every deployment loads (`gemm_table_named`); empty: none
     double clock_MHz = 0;    ///< --clock: the engine clock the runs pin, MHz; 0: not pinned
     std::string quick_reduce = "none";  ///< --quick-reduce: int4 = every engine's quantized all-reduce on (`quick_reduce_engines`)
@@ -73,6 +74,7 @@ struct plan_command {
     std::string engine;                    ///< --engine: trtllm, vllm, sglang; empty: the reference engine
     double kv_memory_fraction = 0;         ///< --kv-memory-fraction: f of the engine's KV pool rule; 0: its default
     double kv_block_tokens = 0;            ///< --kv-block-tokens: the engine's KV block on every GPU; 0: its own
+    double a2a_dispatch_cap = 0;           ///< --a2a-dispatch-cap: the engine's MORI cap on every GPU; 0: its own
     std::string gemm_table;  ///< --gemm-table: the GEMM table every deployment loads (`gemm_table_named`); empty: none
     double clock_MHz = 0;    ///< --clock: the engine clock the runs pin, MHz; 0: not pinned
     std::string quick_reduce = "none";  ///< --quick-reduce: int4 = every engine's quantized all-reduce on (`quick_reduce_engines`)

@@ -242,7 +242,7 @@ def estimate(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output
              gemm_table: Literal["mi325x-llama2-70b-server", "mi325x-llama2-70b-spx1700"] | None = None,
              clock_MHz: _Number | None = None, quick_reduce: Literal["int4", "none"] | None = None,
              kv_block_tokens: _Number | None = None, rate: _Number | None = None,
-             host_loop: Literal["v0"] | None = None) -> Estimate: ...
+             host_loop: Literal["v0"] | None = None, a2a_dispatch_cap: _Number | None = None) -> Estimate: ...
 
 def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Number, tp: int = 1, pp: int = 1,
        ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,
@@ -251,7 +251,8 @@ def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Nu
        kv_memory_fraction: _Number | None = None,
        excluded_modules: str | Sequence[str] | None = None, kept_format: str | None = None,
        eager_prompt: None = None,  # any other value is refused (InvalidInput)
-       kv_block_tokens: _Number | None = None, host_loop: Literal["v0"] | None = None) -> Result: ...
+       kv_block_tokens: _Number | None = None, host_loop: Literal["v0"] | None = None,
+       a2a_dispatch_cap: _Number | None = None) -> Result: ...
 
 def spec(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: _Number, batch: _Number,
          acceptance: _Number, draft_tokens: int, drafter: Union[Literal["eagle", "mtp"], str, Model],
@@ -263,7 +264,7 @@ def spec(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: _N
          eager_prompt: Literal["overlap", "serial", "0"] | None = None,
          gemm_table: str | None = None, clock_MHz: _Number | None = None,
          quick_reduce: Literal["int4", "none"] | None = None, kv_block_tokens: _Number | None = None,
-         host_loop: Literal["v0"] | None = None) -> Result: ...
+         host_loop: Literal["v0"] | None = None, a2a_dispatch_cap: _Number | None = None) -> Result: ...
 
 def simulate(model: _ModelArg, hardware: _HardwareArg, *, rate: _Number | None = None,
              concurrency: _Number | None = None, arrivals: Literal["poisson", "gamma"] = "poisson", cv: _Number = 1.0,
@@ -279,7 +280,8 @@ def simulate(model: _ModelArg, hardware: _HardwareArg, *, rate: _Number | None =
              eager_prompt: Literal["overlap", "serial", "0"] | None = None,
              gemm_table: str | None = None, clock_MHz: _Number | None = None,
              quick_reduce: Literal["int4", "none"] | None = None, ignore_max_position: bool = False,
-             kv_block_tokens: _Number | None = None, host_loop: Literal["v0"] | None = None) -> Result:
+             kv_block_tokens: _Number | None = None, host_loop: Literal["v0"] | None = None,
+             a2a_dispatch_cap: _Number | None = None) -> Result:
     """The engine simulated request by request: TTFT/TPOT/ITL/E2E/queue percentiles as groups (`r.ttft_s["p90"]`), throughput, goodput (`llmcost simulate`)."""
     ...
 
@@ -296,7 +298,7 @@ def disagg(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output: 
            eager_prompt: Literal["overlap", "serial", "0"] | None = None,
            gemm_table: str | None = None, clock_MHz: _Number | None = None,
            quick_reduce: Literal["int4", "none"] | None = None, kv_block_tokens: _Number | None = None,
-           host_loop: Literal["v0"] | None = None) -> Result: ...
+           host_loop: Literal["v0"] | None = None, a2a_dispatch_cap: _Number | None = None) -> Result: ...
 
 def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Numbers,
           output: _Numbers, batch: _Numbers, tp: int | Sequence[int] | None = None,
@@ -313,7 +315,7 @@ def sweep(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]
           eager_prompt: Literal["overlap", "serial", "0"] | None = None,
           gemm_table: str | None = None, clock_MHz: _Number | None = None,
           quick_reduce: Literal["int4", "none"] | None = None, kv_block_tokens: _Number | None = None,
-          host_loop: Literal["v0"] | None = None) -> SweepResult: ...
+          host_loop: Literal["v0"] | None = None, a2a_dispatch_cap: _Number | None = None) -> SweepResult: ...
 
 def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, input: _Number,
              output: _Number, ttft: _Number, tpot: _Number, batch: _Numbers | None = None,
@@ -329,7 +331,7 @@ def frontier(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareA
              eager_prompt: Literal["overlap", "serial", "0"] | None = None,
              gemm_table: str | None = None, clock_MHz: _Number | None = None,
              quick_reduce: Literal["int4", "none"] | None = None, kv_block_tokens: _Number | None = None,
-          host_loop: Literal["v0"] | None = None) -> Result: ...
+          host_loop: Literal["v0"] | None = None, a2a_dispatch_cap: _Number | None = None) -> Result: ...
 
 def plan(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]], *, rate: _Number,
          mix: Sequence[tuple[_Number, _Number, _Number]], ttft: _Number, tpot: _Number,
@@ -344,7 +346,7 @@ def plan(model: _ModelArg, hardware: Union[_HardwareArg, Sequence[_HardwareArg]]
          eager_prompt: Literal["overlap", "serial", "0"] | None = None,
          gemm_table: str | None = None, clock_MHz: _Number | None = None,
          quick_reduce: Literal["int4", "none"] | None = None, kv_block_tokens: _Number | None = None,
-          host_loop: Literal["v0"] | None = None) -> Result: ...
+          host_loop: Literal["v0"] | None = None, a2a_dispatch_cap: _Number | None = None) -> Result: ...
 
 def calibrate(measurements: Union[str, os.PathLike[str]], *, free: Sequence[str] | None = None,
               include_check_rows: bool = False, coverage: _Number | None = None) -> Result: ...

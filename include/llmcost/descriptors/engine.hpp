@@ -391,6 +391,12 @@ inline constexpr std::string_view kv_prices_no_step =
 inline constexpr std::string_view kv_prices_no_host_loop =
     "kv prices memory (the KV footprint and where it spills), not a step, so no scheduler pass's host time enters it; "
     "estimate, simulate, spec, cost and disagg read it (in Python also sweep, frontier and plan)";
+/// Why a KV footprint takes no all-to-all dispatch cap (`llmcost kv --a2a-dispatch-cap`, Python
+/// `kv(a2a_dispatch_cap=)`): the cap sizes the padded expert runner's grid, a step's time (`padded_moe_time_per_pass`),
+/// and kv prices memory. Both surfaces refuse it with this text.
+inline constexpr std::string_view kv_prices_no_dispatch_cap =
+    "kv prices memory (the KV footprint and where it spills), not a step, so the padded expert runner's time does not "
+    "enter it; estimate, simulate, spec, cost, disagg, frontier and plan read it";
 /// The mode a word states: overlap, serial, 0 (none); nothing for any other word (the empty one included: the
 /// engine's rule is the absence of a statement).
 [[nodiscard]] constexpr std::optional<prompt_launch_mode> prompt_launch_named(std::string_view word) {
