@@ -16,6 +16,7 @@
 #include <llmcost/serving/queueing.hpp>
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -216,6 +217,13 @@ struct scheduler_limits {
     /// watermark_blocks = 0.01 × num_gpu_blocks; github.com/ROCm/vllm @71faa188073d427c57862c45bf17745f3b54b1b1
     /// vllm/core/block_manager.py). 0: none (vLLM V1's KVCacheManager, TensorRT-LLM, SGLang). Simulated only.
     double admission_watermark = 0;
+    /// Scheduler steps L between a closed-loop answer's last step and the first step that can carry its client's
+    /// next prompt: a client freed at the end of step j is admitted no earlier than step j + 1 + L (SGLang's
+    /// overlap loop, `engine_scheduler::overlap_schedule_steps`: L = 2, the next prompt launched behind the two
+    /// steps already in flight; docs/sglang-closed-loop-ttft.md §7). An engine that runs nothing takes it at
+    /// once (no step is in flight). none: the engine's (`with_engine_defaults`), 0 where no engine gave one.
+    /// Simulated only, on a colocated closed loop.
+    std::optional<double> overlap_lag_steps{};
 
     /// The reserve that sizes the KV pool under these limits: `reserve`, its step budget (the tokens
     /// the engine's activations are sized for) taken from `max_tokens_per_step` where the reserve does
@@ -249,6 +257,12 @@ struct scheduler_limits {
         require(receive_interval >= 1.0 && receive_interval <= 1e6 && detail::const_trunc(receive_interval) == receive_interval,
                 "scheduler", "receive_interval (decode steps)", receive_interval,
                 "a whole number of decode steps between polls for new requests, from 1 (every step) to 10⁶");
+        if (overlap_lag_steps)
+            require(*overlap_lag_steps >= 0.0 && *overlap_lag_steps <= 16.0 &&
+                        detail::const_trunc(*overlap_lag_steps) == *overlap_lag_steps,
+                    "scheduler", "overlap_lag_steps (steps)", *overlap_lag_steps,
+                    "a whole number of scheduler steps from 0 (none) to 16 between a closed-loop answer's last step and "
+                    "the step that can carry its client's next prompt");
         require(!(ignore_eos_admission && reserve_full_sequence), "scheduler", "ignore_eos_admission", 1.0,
                 "peak-footprint admission applies to admission on the KV in use (reserve_full_sequence false); "
                 "a whole-sequence reserve already holds every answer's end");
@@ -305,6 +319,7 @@ struct scheduler_limits {
     if (l.max_tokens_per_step == 0) l.max_tokens_per_step = e.scheduler.max_batched_tokens;
     if (l.prefill_chunk.value() == 0 && e.scheduler.chunked_prefill) l.prefill_chunk = e.scheduler.chunk;
     l.prefill_alone = l.prefill_alone || e.scheduler.prefill_alone;
+    if (!l.overlap_lag_steps) l.overlap_lag_steps = e.scheduler.overlap_schedule_steps;
     return with_engine_admission(l, e);
 }
 
