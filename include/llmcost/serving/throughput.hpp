@@ -541,6 +541,15 @@ template <class V>
 /// (k steps, each one chunk of my prompt beside b ÷ pp − 1 decodes); and the time per output
 /// token, the mean of the steps my decode shares with the others' prompts only,
 /// q′ = (b ÷ pp − 1) · k ÷ O chunks: my own prompt is in my TTFT, not again in my TPOT.
+/// A closed loop's wait for an overlap loop's lag (`engine_scheduler::overlap_schedule_steps` L, the simulator's
+/// `scheduler_limits::overlap_lag_steps`): the next prompt is launched behind the L steps already in flight, each the
+/// others' decode step t_d(b − 1): t_w = L · t_d · min(b − 1, 1), none where no other answer runs (an engine that
+/// runs nothing takes it at once), the share in between where fewer than one other runs on average.
+template <class V>
+[[nodiscard]] constexpr V overlap_lag_wait(double lag_steps, const V& decode_step, const V& others) {
+    const V running = others / lane_max(others, lanes<V>::constant(1.0));  // min(b − 1, 1)
+    return V(lag_steps * decode_step * running);
+}
 template <class V>
 struct colocated_lanes {
     step_mixture<V> steps;
@@ -567,7 +576,10 @@ template <class V>
     // before (t_free = 0: t = max(t_GPU, H), `eager_prompt_wait`): the overlap scheduler would launch it under the
     // step in flight, but this TTFT does not wait for that step, so it cannot also hide the launch behind it.
     const V first_token_step = step_formula(pm, s, others, L::constant(1.0), L::constant(0.0)).time();
-    c.ttft = client_first_token(V(first_token_step * chunks), d.engine.overheads.request);
+    V lag_wait = L::constant(0.0);
+    if (const double lag = d.engine.scheduler.overlap_schedule_steps; lag > 0.0)
+        lag_wait = overlap_lag_wait(lag, step_formula(pm, s, others, L::constant(0.0), L::constant(0.0)).time(), others);
+    c.ttft = client_first_token(V(lag_wait + first_token_step * chunks), d.engine.overheads.request);
     c.output_rate_per_gpu = batch * static_cast<double>(d.layout.dp) / c.step_time / static_cast<double>(d.layout.gpus());
     return c;
 }
