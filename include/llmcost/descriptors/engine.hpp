@@ -723,7 +723,7 @@ struct engine_scheduler {
     /// its client's next prompt (`scheduler_limits::overlap_lag_steps`): SGLang's overlap loop
     /// (`Scheduler.event_loop_overlap`, its default) launches step k + 1 before it processes step k's results and
     /// receives new requests only at the top of a turn, so the next prompt reaches a prompt step L = 2 decode steps
-    /// after the answer's last token (docs/sglang-closed-loop-ttft.md §7); 0: the next step (no overlap loop).
+    /// after the answer's last token (docs/sglang-closed-loop-ttft.md §6); 0: the next step (no overlap loop).
     double overlap_schedule_steps = 0;
     [[nodiscard]] constexpr bool operator==(const engine_scheduler&) const = default;
 };

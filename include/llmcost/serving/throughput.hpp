@@ -220,7 +220,7 @@ struct scheduler_limits {
     /// Scheduler steps L between a closed-loop answer's last step and the first step that can carry its client's
     /// next prompt: a client freed at the end of step j is admitted no earlier than step j + 1 + L (SGLang's
     /// overlap loop, `engine_scheduler::overlap_schedule_steps`: L = 2, the next prompt launched behind the two
-    /// steps already in flight; docs/sglang-closed-loop-ttft.md §7). An engine that runs nothing takes it at
+    /// steps already in flight; docs/sglang-closed-loop-ttft.md §6). An engine that runs nothing takes it at
     /// once (no step is in flight). none: the engine's (`with_engine_defaults`), 0 where no engine gave one.
     /// Simulated only, on a colocated closed loop.
     std::optional<double> overlap_lag_steps{};
