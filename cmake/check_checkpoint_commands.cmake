@@ -43,7 +43,12 @@ function(scaled out value digits)
   set(frac "${CMAKE_MATCH_4}00000000000000000000")
   math(EXPR keep "${digits} + 1")
   string(SUBSTRING "${frac}" 0 ${keep} frac)
-  string(REGEX REPLACE "^0+([0-9])" "\\1" n "${whole}${frac}")
+  # Leading zeros off: CMake's REGEX REPLACE anchors ^ again after each match, so "^0+([0-9])" also ate the zero after
+  # the first digit of 0.0308… (3081… read as 381…); "^0+" stops at the first nonzero digit.
+  string(REGEX REPLACE "^0+" "" n "${whole}${frac}")
+  if(n STREQUAL "")
+    set(n 0)
+  endif()
   math(EXPR n "(${n} + 5) / 10")
   set(${out} "${sign}${n}" PARENT_SCOPE)
 endfunction()

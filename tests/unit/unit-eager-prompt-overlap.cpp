@@ -98,8 +98,12 @@ TEST_CASE("eager prompt overlap: at q ≥ 1 prompts a step the steady step is ma
 
 TEST_CASE("eager prompt overlap: property — SGLang TPOT non-decreasing in batch, TTFT in batch and in input") {
     const request_shape r{.input = 1000_tok, .output = 128_tok};
-    for (const scan_case& c : sglang_cases()) {
+    for (scan_case c : sglang_cases()) {
         CAPTURE(c.name);
+        // The eager launch's own property: without the overlap loop's lag (session 49), whose L · t_d(b − 1) follows
+        // the decode step, and the library's decode step is not monotone in b everywhere (gpt-oss-20b FP8 on B200
+        // TP4: 3.027 ms at 182 sequences, 2.738 ms at 183; reported in docs/sglang-closed-loop-ttft.md §6).
+        c.d.engine.scheduler.overlap_schedule_steps = 0.0;
         const pass_model pm = prepare_pass(c.d);
         REQUIRE(pm.prefill_overhead.value() > 0.0);
         const double cap = admissible_batch(c.d, r).batch;

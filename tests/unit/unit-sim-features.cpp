@@ -358,6 +358,103 @@ TEST_CASE("simulator: a scheduler that polls every N decode steps holds a new re
                          "a whole number of decode steps between polls for new requests"));
 }
 
+TEST_CASE("simulator: an overlap loop's closed-loop lag, by hand") {
+    // Two clients, prompts of 1,000 tokens, answers drawn from 50 … 200 tokens. The shorter answer (o_s tokens)
+    // ends at the end of step j; the other has then o_s tokens too and keeps decoding alone. Without the lag (L = 0)
+    // the freed client's next prompt is taken at once and rides in step j + 1: it never queues. With L = 2 (SGLang's
+    // overlap loop) the engine first runs steps j + 1 and j + 2, the other answer alone at contexts 1,000 + o_s and
+    // 1,000 + o_s + 1: the prompt's queue is exactly those two decode steps (5 to 50 ms together on this deployment, checked
+    // below: with t_d = 10 ms the prompt would start 20 ms after the answer's last step instead of at once).
+    const workload::traffic two{.input = workload::fixed(1000_tok), .output = workload::uniform(50_tok, 200_tok),
+                                .arrivals = workload::closed_loop(2)};
+    // The first seed whose two opening answers differ by 3 tokens or more (the other answer runs through both steps).
+    std::uint64_t seed = 1;
+    auto gap_of = [&](std::uint64_t k) {
+        const sim::result x = sim::simulate(llama8, two, {.requests = 3, .seed = k});
+        return std::abs(x.requests[0].output - x.requests[1].output);
+    };
+    while (gap_of(seed) < 3.0 && seed < 64) ++seed;
+    const sim::result none = sim::simulate(llama8, two, {.limits = {.overlap_lag_steps = 0.0}, .requests = 3, .seed = seed});
+    const sim::result lag2 = sim::simulate(llama8, two, {.limits = {.overlap_lag_steps = 2.0}, .requests = 3, .seed = seed});
+    REQUIRE(lag2.requests.size() == 3);
+    const double o_short = std::min(lag2.requests[0].output, lag2.requests[1].output);
+    const double o_long = std::max(lag2.requests[0].output, lag2.requests[1].output);
+    REQUIRE(o_long >= o_short + 3.0);
+    const double two_steps = decode_pass(llama8, 1.0, tokens(1000.0 + o_short)).time().value() +
+                             decode_pass(llama8, 1.0, tokens(1000.0 + o_short + 1.0)).time().value();
+    CHECK(two_steps > 0.005);
+    CHECK(two_steps < 0.05);
+    CHECK(none.requests[2].queue == 0.0);
+    CHECK(lag2.requests[2].queue == doctest::Approx(two_steps).epsilon(1e-9));
+    // Sent when the answer ended: its arrival is the same, its TTFT longer by the two steps (its prompt step then
+    // carries the other answer at a context two tokens longer: well under a thousandth of them).
+    CHECK(lag2.requests[2].arrival == none.requests[2].arrival);
+    CHECK(lag2.requests[2].ttft - none.requests[2].ttft == doctest::Approx(two_steps).epsilon(1e-3));
+    // The opening is not lagged: the first two are alike.
+    CHECK(lag2.requests[0].ttft == none.requests[0].ttft);
+    CHECK(lag2.requests[1].ttft == none.requests[1].ttft);
+    // One client: after each answer the engine runs nothing (no step in flight), so it takes the next prompt at
+    // once: the same run, bit for bit.
+    const workload::traffic one{.input = workload::fixed(1000_tok), .output = workload::fixed(100_tok),
+                                .arrivals = workload::closed_loop(1)};
+    CHECK(same_bits(sim::simulate(llama8, one, {.limits = {.overlap_lag_steps = 2.0}, .requests = 4}),
+                    sim::simulate(llama8, one, {.requests = 4})));
+}
+
+TEST_CASE("simulator: an overlap lag of 0 is today's run bit for bit; a lag answers every request once, later") {
+    const workload::traffic loop{.input = workload::uniform(819_tok, 1024_tok), .output = workload::uniform(819_tok, 1024_tok),
+                                 .arrivals = workload::closed_loop(16)};
+    const sim::options today{.requests = 160, .keep_requests = false};
+    const sim::result base = sim::simulate(llama8, loop, today);
+    CHECK(same_bits(sim::simulate(llama8, loop, {.limits = {.overlap_lag_steps = 0.0}, .requests = 160, .keep_requests = false}), base));
+    // Open arrivals are never lagged (the rule is a closed loop's).
+    const auto open = spaced(40, 0.05, 1000, 200);
+    CHECK(same_bits(sim::simulate(llama8, open, {.limits = {.overlap_lag_steps = 2.0}}), sim::simulate(llama8, open)));
+    const sim::result lag2 = sim::simulate(llama8, loop, {.limits = {.overlap_lag_steps = 2.0}, .requests = 160, .keep_requests = false});
+    CHECK(lag2.completed == 160);
+    CHECK(lag2.output_tokens == base.output_tokens);
+    CHECK(lag2.queue.mean > base.queue.mean);
+    CHECK(lag2.ttft.mean > base.ttft.mean);
+    // SGLang's profiles carry the overlap loop's 2 steps, and the engine defaults hand them to the scheduler; the
+    // others none; a row's own figure wins.
+    CHECK(catalog::sglang_hopper.scheduler.overlap_schedule_steps == 2.0);
+    CHECK(catalog::sglang_cdna4.scheduler.overlap_schedule_steps == 2.0);
+    CHECK(catalog::vllm_hopper.scheduler.overlap_schedule_steps == 0.0);
+    CHECK(catalog::trtllm_blackwell.scheduler.overlap_schedule_steps == 0.0);
+    CHECK(with_engine_defaults({}, catalog::sglang_blackwell).overlap_lag_steps == 2.0);
+    CHECK(with_engine_defaults({}, catalog::vllm_blackwell).overlap_lag_steps == 0.0);
+    CHECK(with_engine_defaults({.overlap_lag_steps = 0.0}, catalog::sglang_blackwell).overlap_lag_steps == 0.0);
+    // Refused, named.
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, loop, {.limits = {.overlap_lag_steps = 1.5}, .requests = 4}); }),
+                         "overlap_lag_steps (steps) = 1.5"));
+    CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, loop, {.limits = {.overlap_lag_steps = -1.0}, .requests = 4}); }),
+                         "a whole number of scheduler steps from 0 (none) to 16"));
+    engine_profile bad = catalog::sglang_hopper;
+    bad.scheduler.overlap_schedule_steps = 2.5;
+    CHECK(test::contains(test::error_of([&] { bad.validate(); return 0; }), "scheduler.overlap_schedule_steps"));
+}
+
+TEST_CASE("closed form: a steady closed loop's TTFT waits for the overlap loop's lag, as the simulator's") {
+    // b = 8 in a steady closed loop on SGLang's overlap loop (L = 2): my next prompt is launched behind the two
+    // decode steps of the other 7 answers already in flight, each between t(7 decodes at the prompt's context) and
+    // t(7 at prompt + answer). The same deployment without the lag prices the same TPOT and rate, its TTFT by exactly
+    // that much less; at b = 1 no other answer runs and nothing changes.
+    deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::sglang_hopper};
+    deployment none = d;
+    none.engine.scheduler.overlap_schedule_steps = 0.0;
+    const request_shape r{.input = 1000_tok, .output = 200_tok};
+    const serving_point x = serve_at_batch(d, r, 8.0), a = serve_at_batch(none, r, 8.0);
+    const double wait = (x.ttft - a.ttft).value();
+    CHECK(wait >= 2.0 * decode_pass(d, 7.0, 1000_tok).time().value() * (1.0 - 1e-9));
+    CHECK(wait <= 2.0 * decode_pass(d, 7.0, 1200_tok).time().value() * (1.0 + 1e-9));
+    CHECK(x.tpot == a.tpot);
+    CHECK(x.output_rate == a.output_rate);
+    CHECK(serve_at_batch(d, r, 1.0).ttft == serve_at_batch(none, r, 1.0).ttft);
+    static_assert(detail::overlap_lag_wait(2.0, 0.01, 0.0) == 0.0);
+    static_assert(detail::overlap_lag_wait(2.0, 0.01, 7.0) == 0.02);
+    static_assert(detail::overlap_lag_wait(2.0, 0.01, 0.5) == 0.01);
+}
+
 TEST_CASE("simulator: prefill batches alone hold the running answers for the prompt step") {
     // A (1000 → 200) decodes alone; B (1000 → 50) arrives in the middle of A's first decode step.
     // Mixed (vLLM, TensorRT-LLM): B's prompt rides with A's decode in one step. Alone (SGLang without

@@ -725,6 +725,12 @@ struct engine_scheduler {
     /// A step that carries prompts carries no decodes: the running answers wait for it (SGLang without
     /// `--enable-mixed-chunk`); false: prompt chunks and decodes share a step (vLLM V1, TensorRT-LLM).
     bool prefill_alone = false;
+    /// Steps L the scheduler runs between a closed-loop answer's last step and the first step that can carry
+    /// its client's next prompt (`scheduler_limits::overlap_lag_steps`): SGLang's overlap loop
+    /// (`Scheduler.event_loop_overlap`, its default) launches step k + 1 before it processes step k's results and
+    /// receives new requests only at the top of a turn, so the next prompt reaches a prompt step L = 2 decode steps
+    /// after the answer's last token (docs/sglang-closed-loop-ttft.md §6); 0: the next step (no overlap loop).
+    double overlap_schedule_steps = 0;
     [[nodiscard]] constexpr bool operator==(const engine_scheduler&) const = default;
 };
 
@@ -1079,6 +1085,11 @@ struct engine_profile {
                 scheduler.chunk.value(), "chunked prefill needs a chunk of at least one token");
         require(is_memory_fraction(scheduler.kv_memory_fraction), s, "scheduler.kv_memory_fraction",
                 scheduler.kv_memory_fraction, memory_fraction_rule);
+        require(scheduler.overlap_schedule_steps >= 0.0 && scheduler.overlap_schedule_steps <= 16.0 &&
+                    detail::const_trunc(scheduler.overlap_schedule_steps) == scheduler.overlap_schedule_steps,
+                s, "scheduler.overlap_schedule_steps", scheduler.overlap_schedule_steps,
+                "a whole number of scheduler steps from 0 (none) to 16 between a closed-loop answer's last step and "
+                "the step that can carry its client's next prompt");
         require(scheduler.kv_block_tokens == 0.0 || is_kv_block_size(scheduler.kv_block_tokens), s,
                 "scheduler.kv_block_tokens", scheduler.kv_block_tokens,
                 "must be 0 (not paged) or a whole number of tokens per KV block, from 1 to 65,536",

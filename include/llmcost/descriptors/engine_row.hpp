@@ -121,6 +121,9 @@ struct engine_row {
     /// the time one padded m-block of an expert runner that takes the all-to-all's whole receive buffer costs
     /// (`engine_moe::padded_moe_block`), ns; 0: none
     double padded_moe_block_ns;
+    /// steps between a closed-loop answer's last step and the first step that can carry its client's next prompt
+    /// (`engine_scheduler::overlap_schedule_steps`, SGLang's overlap loop); 0: the next step
+    double overlap_schedule_steps;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -234,7 +237,8 @@ struct engine_row {
                                                    bytes(r.nccl_tp8_B)},
                                  .runtime = bytes(r.runtime_B),
                                  .runtime_overhead = r.runtime_overhead},
-                      .prefill_alone = flag(r.prefill_alone, "prefill_alone")},
+                      .prefill_alone = flag(r.prefill_alone, "prefill_alone"),
+                      .overlap_schedule_steps = r.overlap_schedule_steps},
         .moe = {.expert_parallel = flag(r.expert_parallel, "expert_parallel"),
                 .attention_dp = flag(r.attention_dp, "attention_dp"),
                 .load_balancing = flag(r.load_balancing, "load_balancing"),

@@ -33,7 +33,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 108> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 109> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -119,6 +119,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 108> 
     {"v0_pass_sequence_us", "overheads.v0_pass_sequence"},
     {"v0_output_token_us", "overheads.v0_output_token"},
     {"padded_moe_block_ns", "moe.padded_moe_block"},
+    {"overlap_schedule_steps", "scheduler.overlap_schedule_steps"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -148,8 +149,9 @@ inline constexpr auto columns = [] {
 /// large-message curve, 3 figures: 0, none; a fused shared expert whole on every EP rank of a TEP layout: 0, TP-sharded;
 /// a benchmark run's first-use kernel build: 0, none; the host's time per request of a serial prompt step: 0, none;
 /// vLLM V0's scheduler pass, 3 figures: 0, none; V0's output processing per sequence-step: 0, none; a padded
-/// expert-runner m-block: 0, none).
-inline constexpr std::size_t optional_columns = 72;
+/// expert-runner m-block: 0, none; the steps between a closed-loop answer's last step and its client's next prompt: 0,
+/// the next step).
+inline constexpr std::size_t optional_columns = 73;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -265,6 +267,9 @@ using row_reader = detail::hardware_csv::row_reader;
     constexpr std::string_view padded_block = "padded_moe_block_ns";  // found by its name, wherever it sits
     static_assert(std::ranges::find(columns, padded_block) != columns.end());
     e.padded_moe_block_ns = table.find_column(padded_block) ? r.figure(padded_block) : 0.0;
+    constexpr std::string_view overlap = "overlap_schedule_steps";  // found by its name, wherever it sits
+    static_assert(std::ranges::find(columns, overlap) != columns.end());
+    e.overlap_schedule_steps = table.find_column(overlap) ? r.figure(overlap) : 0.0;
     try {
         return from_row(e);
     } catch (const invalid_input& x) {

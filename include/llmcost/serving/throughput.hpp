@@ -16,6 +16,7 @@
 #include <llmcost/serving/queueing.hpp>
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -216,6 +217,13 @@ struct scheduler_limits {
     /// watermark_blocks = 0.01 × num_gpu_blocks; github.com/ROCm/vllm @71faa188073d427c57862c45bf17745f3b54b1b1
     /// vllm/core/block_manager.py). 0: none (vLLM V1's KVCacheManager, TensorRT-LLM, SGLang). Simulated only.
     double admission_watermark = 0;
+    /// Scheduler steps L between a closed-loop answer's last step and the first step that can carry its client's
+    /// next prompt: a client freed at the end of step j is admitted no earlier than step j + 1 + L (SGLang's
+    /// overlap loop, `engine_scheduler::overlap_schedule_steps`: L = 2, the next prompt launched behind the two
+    /// steps already in flight; docs/sglang-closed-loop-ttft.md §6). An engine that runs nothing takes it at
+    /// once (no step is in flight). none: the engine's (`with_engine_defaults`), 0 where no engine gave one.
+    /// Simulated only, on a colocated closed loop.
+    std::optional<double> overlap_lag_steps{};
 
     /// The reserve that sizes the KV pool under these limits: `reserve`, its step budget (the tokens
     /// the engine's activations are sized for) taken from `max_tokens_per_step` where the reserve does
@@ -249,6 +257,12 @@ struct scheduler_limits {
         require(receive_interval >= 1.0 && receive_interval <= 1e6 && detail::const_trunc(receive_interval) == receive_interval,
                 "scheduler", "receive_interval (decode steps)", receive_interval,
                 "a whole number of decode steps between polls for new requests, from 1 (every step) to 10⁶");
+        if (overlap_lag_steps)
+            require(*overlap_lag_steps >= 0.0 && *overlap_lag_steps <= 16.0 &&
+                        detail::const_trunc(*overlap_lag_steps) == *overlap_lag_steps,
+                    "scheduler", "overlap_lag_steps (steps)", *overlap_lag_steps,
+                    "a whole number of scheduler steps from 0 (none) to 16 between a closed-loop answer's last step and "
+                    "the step that can carry its client's next prompt");
         require(!(ignore_eos_admission && reserve_full_sequence), "scheduler", "ignore_eos_admission", 1.0,
                 "peak-footprint admission applies to admission on the KV in use (reserve_full_sequence false); "
                 "a whole-sequence reserve already holds every answer's end");
@@ -305,6 +319,7 @@ struct scheduler_limits {
     if (l.max_tokens_per_step == 0) l.max_tokens_per_step = e.scheduler.max_batched_tokens;
     if (l.prefill_chunk.value() == 0 && e.scheduler.chunked_prefill) l.prefill_chunk = e.scheduler.chunk;
     l.prefill_alone = l.prefill_alone || e.scheduler.prefill_alone;
+    if (!l.overlap_lag_steps) l.overlap_lag_steps = e.scheduler.overlap_schedule_steps;
     return with_engine_admission(l, e);
 }
 
@@ -526,6 +541,15 @@ template <class V>
 /// (k steps, each one chunk of my prompt beside b ÷ pp − 1 decodes); and the time per output
 /// token, the mean of the steps my decode shares with the others' prompts only,
 /// q′ = (b ÷ pp − 1) · k ÷ O chunks: my own prompt is in my TTFT, not again in my TPOT.
+/// A closed loop's wait for an overlap loop's lag (`engine_scheduler::overlap_schedule_steps` L, the simulator's
+/// `scheduler_limits::overlap_lag_steps`): the next prompt is launched behind the L steps already in flight, each the
+/// others' decode step t_d(b − 1): t_w = L · t_d · min(b − 1, 1), none where no other answer runs (an engine that
+/// runs nothing takes it at once), the share in between where fewer than one other runs on average.
+template <class V>
+[[nodiscard]] constexpr V overlap_lag_wait(double lag_steps, const V& decode_step, const V& others) {
+    const V running = others / lane_max(others, lanes<V>::constant(1.0));  // min(b − 1, 1)
+    return V(lag_steps * decode_step * running);
+}
 template <class V>
 struct colocated_lanes {
     step_mixture<V> steps;
@@ -552,7 +576,10 @@ template <class V>
     // before (t_free = 0: t = max(t_GPU, H), `eager_prompt_wait`): the overlap scheduler would launch it under the
     // step in flight, but this TTFT does not wait for that step, so it cannot also hide the launch behind it.
     const V first_token_step = step_formula(pm, s, others, L::constant(1.0), L::constant(0.0)).time();
-    c.ttft = client_first_token(V(first_token_step * chunks), d.engine.overheads.request);
+    V lag_wait = L::constant(0.0);
+    if (const double lag = d.engine.scheduler.overlap_schedule_steps; lag > 0.0)
+        lag_wait = overlap_lag_wait(lag, step_formula(pm, s, others, L::constant(0.0), L::constant(0.0)).time(), others);
+    c.ttft = client_first_token(V(lag_wait + first_token_step * chunks), d.engine.overheads.request);
     c.output_rate_per_gpu = batch * static_cast<double>(d.layout.dp) / c.step_time / static_cast<double>(d.layout.gpus());
     return c;
 }

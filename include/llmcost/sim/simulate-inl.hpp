@@ -114,6 +114,9 @@ struct engine {
     double shared_prefix = 0;    ///< its length (0: the shorter prompt)
     bool ignore_max_position = false;  ///< requests past max_position priced as fits (options::ignore_max_position)
     bool cold = false;           ///< a closed loop on servers started cold: the opening pays `cold_opening`
+    /// A closed loop's steps L between an answer's last step and the first that can carry its client's next
+    /// prompt (`scheduler_limits::overlap_lag_steps`; 0 for open arrivals).
+    double overlap_lag = 0;
     first_use_trigger build = first_use_trigger::none;  ///< a cold closed loop's first-use build trigger (`options::first_use_build`)
     /// Attention-DP ranks under TensorRT-LLM's balance (`scheduler_limits::adp_timeout_iters`): R ≥ 2
     /// with the balance on, else 1 (no balance).
@@ -230,6 +233,16 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     std::size_t next = 0, finished = 0;
     // Closed loop: the first `clients` requests are sent at once; each answer releases the next.
     double clients_free = 0;
+    // SGLang's overlap loop (`scheduler_limits::overlap_lag_steps` L, colocated servers): a client freed at the end
+    // of step j sends its next prompt then (its arrival), and the scheduler takes it no earlier than the turn that
+    // builds step j + 1 + L, behind the L steps already launched; an engine that runs nothing takes it at once.
+    const double lag = role == stage::colocated ? e.overlap_lag : 0.0;
+    struct freed_client {
+        double ready;  // the steps run after which it is taken: j + L
+        double sent;   // when its client sent the next prompt: the end of step j
+    };
+    std::deque<freed_client> lagging;
+    double steps_run = 0;  // this server's steps so far
     double stride = 1, sampled = 0;
 
     auto take = [&](std::size_t i, double t) {  // request i arrives at t: a slot for it
@@ -253,6 +266,9 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
     };
     auto arrive = [&](double t) {
         if (e.closed_loop) {
+            const bool idle = decodes + static_cast<double>(prefilling.size()) + paused == 0.0;  // no step in flight
+            for (; !lagging.empty() && (idle || lagging.front().ready <= steps_run) && next < reqs.size(); lagging.pop_front())
+                take(next++, lagging.front().sent);
             for (; clients_free > 0 && next < reqs.size(); clients_free -= 1) take(next++, t);
             return;
         }
@@ -281,7 +297,8 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         used -= e.limits.reserve_full_sequence ? q.reserved : e.kv_per_token * (q.input + q.output) + e.kv_block_waste;
         r.output_tokens += q.output;
         ++finished;
-        if (e.closed_loop) clients_free += 1;
+        if (e.closed_loop && lag > 0.0) lagging.push_back({.ready = steps_run + lag, .sent = now});
+        else if (e.closed_loop) clients_free += 1;
     };
     // The prompt tokens found in the prefix cache: a share of every prompt, or the part a trace's
     // prefix id shares with a prompt already prefilled here; never the whole prompt. Whole tokens
@@ -694,6 +711,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         batch_time += (dec + ps) * t;
         kv_time += used / e.kv_budget * t;
         r.steps += 1.0;
+        steps_run += 1.0;
         // Resident sequences admitted before this step emit their first token in it: TTFT, not ITL.
         double firsts = 0.0;
         while (!alone && !first_token.empty() && first_token.front().step <= step_no + 1.0) {
@@ -895,6 +913,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.shared_prefix = o.shared_prefix_tokens;
     e.ignore_max_position = o.ignore_max_position;
     e.cold = o.cold_engine && closed_loop;
+    e.overlap_lag = closed_loop ? o.limits.overlap_lag_steps.value_or(0.0) : 0.0;
     e.build = e.cold ? o.first_use_build : first_use_trigger::none;
     e.adp_ranks = o.limits.adp_timeout_iters > 0.0 ? static_cast<double>(d.attention_ranks()) : 1.0;
     e.seed = o.seed;
