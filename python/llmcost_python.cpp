@@ -300,6 +300,15 @@ std::optional<prompt_launch_mode> eager_prompt_arg(py::handle v) {
     return m;
 }
 
+/// The KV admission `kv_admission=` states ('reserve', 'in_use': `kv_admission_named`, as `llmcost estimate
+/// --kv-admission`); None or absent: the engine's rule. Another value is refused with the words.
+kv_admission kv_admission_arg(py::handle v) {
+    if (v.ptr() == nullptr || v.is_none()) return kv_admission::engine_default;
+    const std::optional<kv_admission> a = kv_admission_named(str_arg(v, "kv_admission"));
+    if (!a) refuse("kv_admission", v, std::string(kv_admission_rule), "llmcost.argument.choice");
+    return *a;
+}
+
 /// The engine `name` ("trtllm", "vllm", "sglang") on `hw`, as `llmcost … --engine` reads it
 /// (catalog::engine_for); None: the reference engine. An unknown name is refused with the engines;
 /// an engine without a profile for the GPU's architecture by the library, naming the alternatives.
@@ -709,7 +718,7 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
                          py::handle utilisation, py::handle ignore_max_position, py::handle engine,
                          py::handle kv_memory_fraction, py::handle excluded_modules, py::handle kept_format,
                          py::handle eager_prompt, py::handle gemm_table, py::handle clock_MHz, py::handle quick_reduce,
-                         py::handle kv_block_tokens, py::handle rate, py::handle host_loop, py::handle a2a_dispatch_cap) {
+                         py::handle kv_block_tokens, py::handle rate, py::handle host_loop, py::handle a2a_dispatch_cap, py::handle admission) {
     const deployment d = deployment_of({model, hardware, tp, pp, ep, dp, gpus, weights, kv, engine, kv_memory_fraction,
                                         excluded_modules, kept_format, eager_prompt, gemm_table, clock_MHz, quick_reduce,
                                         kv_block_tokens, host_loop, a2a_dispatch_cap});
@@ -741,7 +750,8 @@ estimate_result estimate(py::handle model, py::handle hardware, py::handle input
     const estimate_options o{
         .batch = b,
         // with an engine, its scheduler defaults fill the limits not given (as `llmcost estimate --engine`)
-        .limits = engine.is_none() ? given : with_engine_defaults(given, d.engine),
+        // kv_admission= over the engine's rule, as `llmcost estimate --kv-admission` (`with_kv_admission`)
+        .limits = with_kv_admission(engine.is_none() ? given : with_engine_defaults(given, d.engine), kv_admission_arg(admission)),
         .site = catalog::seed_site,  // as `llmcost estimate` prices it
         .utilisation = number(utilisation, "utilisation"),
         .gpu_cost = usd_per_gpu_hour.is_none() ? estimate_options{}.gpu_cost
@@ -1181,11 +1191,12 @@ void set_up_estimate_parameters() {
     add("rate", py::none());
     add("host_loop", py::none());
     add("a2a_dispatch_cap", py::none());
+    add("kv_admission", py::none());
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = 31;
+    constexpr std::size_t count_of = 32;
     std::array<PyObject*, count_of> a{};
     for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
     if (nargs > estimate_positional) {
@@ -1222,7 +1233,7 @@ PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
         try {
             estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
                                          a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22],
-                                         a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30]);
+                                         a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30], a[31]);
             return py::cast(std::move(r)).release().ptr();
         } catch (const py::error_already_set&) {
             throw;
@@ -1246,7 +1257,7 @@ PyMethodDef estimate_method{
     "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
     "utilisation=1.0, ignore_max_position=False, engine=None, kv_memory_fraction=None, excluded_modules=None, "
     "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None, quick_reduce=None, kv_block_tokens=None, "
-    "rate=None, host_loop=None, a2a_dispatch_cap=None)\n--\n\n"
+    "rate=None, host_loop=None, a2a_dispatch_cap=None, kv_admission=None)\n--\n\n"
     "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
     "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
     "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
@@ -1282,7 +1293,12 @@ PyMethodDef estimate_method{
     "None: the engine's own loop. a2a_dispatch_cap=C: your launch's per-rank all-to-all dispatch cap in tokens (sglang "
     "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK), the receive buffer of W x C rows a padded expert runner runs over "
     "in each MoE layer (docs/mi355x-disagg-decode.md section 6), as `llmcost estimate --a2a-dispatch-cap`; a whole "
-    "number from 1 to 1,048,576; None: the engine's own (SGLang's 4096). Returns an Estimate with the fields of "
+    "number from 1 to 1,048,576; None: the engine's own (SGLang's 4096). "
+    "kv_admission='reserve' or 'in_use' is your launch's KV admission policy, as `llmcost "
+    "estimate --kv-admission`: reserve = each sequence's whole KV (input + output) at admission (trtllm's default, "
+    "GUARANTEED_NO_EVICT), in_use = the KV it uses, its mean context plus half a block (trtllm MAX_UTILIZATION, MLPerf's "
+    "batch_scheduler_policy max_util; vllm and sglang by default); None: the engine's rule (docs/paged-kv-blocks.md). "
+    "Returns an Estimate with the fields of "
     "`llmcost estimate --format json`."};
 
 // ---- sweeps --------------------------------------------------------------------------------------

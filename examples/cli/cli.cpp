@@ -395,6 +395,12 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
                                   ->transform(tokens_count);
     max_batch->excludes(batch);
     max_tokens->excludes(batch);
+    estimate->add_option("--kv-admission", est.kv_admission,
+                         "Your launch's KV admission policy: reserve = each sequence's whole KV (input + output) at "
+                         "admission (trtllm's default, GUARANTEED_NO_EVICT); in_use = the KV it uses, its mean context "
+                         "plus half a block (trtllm MAX_UTILIZATION, MLPerf's batch_scheduler_policy max_util; vllm and "
+                         "sglang by default). Default: the engine's rule (docs/paged-kv-blocks.md)")
+        ->check(CLI::IsMember({"reserve", "in_use"}));
     estimate->add_option("--prefill-chunk", est.prefill_chunk,
                          "Chunked prefill: prompts in chunks of at most this many tokens, one per step (default: whole)")
         ->transform(tokens_count);

@@ -731,6 +731,12 @@ report estimate(const estimate_command& c) {
         o.limits = with_engine_defaults(o.limits, d.engine);
         out.notes.push_back(engine_note(d.engine));
     }
+    if (!c.kv_admission.empty()) {  // the launch's admission policy over the engine's rule
+        o.limits = with_kv_admission(o.limits, require_kv_admission("estimate", "--kv-admission", c.kv_admission));
+        out.notes.push_back(o.limits.reserve_full_sequence
+                                ? "KV admission: each sequence's whole KV reserved at admission (--kv-admission reserve)."
+                                : "KV admission: on the KV in use, the mean context plus half a block (--kv-admission in_use).");
+    }
     if (c.dep.kv_memory_fraction > 0) out.notes.push_back(kv_memory_fraction_note(d.engine));
     for (std::string& n : checkpoint_notes(c.dep.checkpoint, std::span(&d.engine, 1))) out.notes.push_back(std::move(n));
     if (c.best_layout) d.layout = best_layout(d, r, o.limits, c.dep.gpus, out);

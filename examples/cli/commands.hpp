@@ -153,6 +153,9 @@ struct estimate_command {
     double rate = 0;      ///< requests/s under Poisson arrivals, whole deployment; 0 = not online
     double max_batch = 0;
     double max_tokens = 0;
+    /// --kv-admission: reserve | in_use, the launch's KV admission policy over the engine's (`with_kv_admission`:
+    /// TensorRT-LLM's GUARANTEED_NO_EVICT | MAX_UTILIZATION); empty = the engine's rule
+    std::string kv_admission;
     double prefill_chunk = 0;     ///< 0 = whole prompts
     double usd_per_gpu_hour = 0;  ///< 0 = on --pricing's basis
     std::string pricing = "market";  ///< market | committed | tco (pricing_basis)

@@ -242,7 +242,8 @@ def estimate(model: _ModelArg, hardware: _HardwareArg, *, input: _Number, output
              gemm_table: Literal["mi325x-llama2-70b-server", "mi325x-llama2-70b-spx1700"] | None = None,
              clock_MHz: _Number | None = None, quick_reduce: Literal["int4", "none"] | None = None,
              kv_block_tokens: _Number | None = None, rate: _Number | None = None,
-             host_loop: Literal["v0"] | None = None, a2a_dispatch_cap: _Number | None = None) -> Estimate: ...
+             host_loop: Literal["v0"] | None = None, a2a_dispatch_cap: _Number | None = None,
+             kv_admission: Literal["reserve", "in_use"] | None = None) -> Estimate: ...
 
 def kv(model: _ModelArg, hardware: _HardwareArg, *, context: _Number, batch: _Number, tp: int = 1, pp: int = 1,
        ep: int = 1, dp: int | None = None, gpus: int | None = None, weights: str | None = None,

@@ -1488,6 +1488,25 @@ def test_kv_block_tokens_prices_whole_blocks_by_hand():
         assert e.value.field == "kv_block_tokens" and e.value.id == "llmcost.engine.kv_block_tokens"
 
 
+def test_kv_admission_in_use_by_hand():
+    # NVIDIA's MLPerf v5.1 B200 Llama-2-70B Offline launch (docs/paged-kv-blocks.md, "Admission on the KV in use"):
+    # a whole-sequence reserve holds ceil(495 / 32) * 32 = 512 slots a sequence, floor(K / 512) = 1,748; on the KV in
+    # use (TensorRT-LLM MAX_UTILIZATION, batch_scheduler_policy max_util) 222 + 273/2 + 31/2 = 374 slots leave room
+    # for more than the step's token budget runs: 3,584 * 273 / 495 = 1,976.7 -> 1,977.
+    base = dict(input=222, output=273, gpus=8, dp=8, weights="fp4", kv="fp8", engine="trtllm", kv_memory_fraction=0.95,
+                saturate=True, max_batch=2048, max_tokens=3584)
+    whole = llmcost.estimate("Llama-2-70B", "B200 (HGX)", **base)
+    assert whole.limited_by == "KV capacity" and whole.batch == 1748
+    assert whole.batch == math.floor(whole.kv_capacity_tokens / 512)
+    assert llmcost.estimate("Llama-2-70B", "B200 (HGX)", kv_admission="reserve", **base).batch == 1748
+    in_use = llmcost.estimate("Llama-2-70B", "B200 (HGX)", kv_admission="in_use", **base)
+    assert in_use.limited_by == "max tokens per step" and in_use.batch == 1977
+    assert math.floor(whole.kv_capacity_tokens / 374) > 1977
+    with pytest.raises(llmcost.InvalidInput, match="reserve or in_use") as e:
+        llmcost.estimate("Llama-2-70B", "B200 (HGX)", kv_admission="max_util", **base)
+    assert e.value.field == "kv_admission"
+
+
 def test_kv_memory_fraction_refusals_use_the_tools_words():
     for bad in (0, -0.5, 1.5, float("nan"), float("inf")):
         with pytest.raises(ValueError, match=r"must be in \(0, 1\]") as e:

@@ -264,3 +264,69 @@ TEST_CASE("measurements: a row's kv_block_tokens and kv_watermark, read and carr
     // The engine's own rule, refused named.
     CHECK(test::contains(test::error_of([] { return with_kv_block_tokens(catalog::vllm_cdna3, 0.5); }), "kv_block_tokens"));
 }
+
+// The row-level KV admission (docs/paged-kv-blocks.md, "Admission on the KV in use"): NVIDIA's MLPerf v5.1 B200
+// Llama-2-70B Offline run, FP4 weights, FP8 KV, one GPU a replica, max_batch_size 2,048, max_num_tokens 3,584,
+// tokens_per_block 32, I = 222, O = 273, its config's batch_scheduler_policy 'max_util' (TensorRT-LLM MAX_UTILIZATION).
+// By hand: a token's FP8 KV is 80 layers × 2 (K, V) × 8 KV heads × 128 × 1 B = 163,840 B; the pool, 0.95 × (193.27 GB −
+// 34.49 weights − 0.646 activations − 3.758 runtime) = 146.65 GB (research B's F7), is ≈ 895,100 tokens.
+//  - reserve (GUARANTEED_NO_EVICT): ⌈(222 + 273) ÷ 32⌉ · 32 = 16 · 32 = 512 slots a sequence, ⌊895,100 ÷ 512⌋ = 1,748;
+//  - in_use (MAX_UTILIZATION): 222 + 273 ÷ 2 + (32 − 1) ÷ 2 = 374 slots a sequence, ⌊895,100 ÷ 374⌋ = 2,393 fit, but
+//    the step's token budget binds first: b (1 + 222 ÷ 273) ≤ 3,584, b = 3,584 · 273 ÷ 495 = 1,976.7 → 1,977 (the
+//    nearest sequence, `admissible_batch`), below max_batch_size 2,048.
+TEST_CASE("measurements: a row's kv_admission, read by name, sizes its batch on the KV in use (MAX_UTILIZATION)") {
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,kv_memory_fraction,kv_admission\n";
+    auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(header + rows, "a.csv"); };
+    const std::string row = "check,Llama-2-70B,B200 (HGX),trtllm,v5.1,1,1,1,8,fp4,fp8,offline,0,2048,3584,,,222,273,"
+                            "output_tokens_per_s,1,tok/s,s,0.95,";
+    std::vector<plan::measurement> rows = rows_of("U," + row + "in_use\nR," + row + "reserve\nE," + row + "\n");
+    REQUIRE(rows.size() == 3);
+    for (plan::measurement& x : rows) x = plan::with_own_engine(x);  // TensorRT-LLM on Blackwell: tokens_per_block 32
+    CHECK(rows[0].admission == kv_admission::in_use);
+    CHECK(rows[1].admission == kv_admission::reserve);
+    CHECK(rows[2].admission == kv_admission::engine_default);
+    // Every path that sizes the row reads it: the offline closed form and the simulated run's scheduler.
+    CHECK_FALSE(plan::offline_limits(rows[0]).reserve_full_sequence);
+    CHECK_FALSE(plan::closed_loop_limits(rows[0]).reserve_full_sequence);
+    CHECK_FALSE(plan::online_caps(rows[0]).reserve_full_sequence);
+    CHECK(plan::closed_loop_limits(rows[1]).reserve_full_sequence);
+    CHECK(plan::closed_loop_limits(rows[2]).reserve_full_sequence);  // TensorRT-LLM's default: the whole sequence
+    const deployment d = plan::as_run(rows[2]);
+    const double pool = kv_capacity_tokens(d, plan::offline_limits(rows[2]).pool_reserve()).value();
+    CHECK(pool == doctest::Approx(895'100.0).epsilon(0.002));  // the pool by hand (F7), to 0.2%
+    const batch_limit whole = max_batch(d, rows[2].r, plan::offline_limits(rows[2]));
+    CHECK(whole.batch == std::floor(pool / 512.0));
+    CHECK(whole.batch == 1748.0);
+    CHECK(whole.limited_by == "KV capacity");
+    CHECK(max_batch(d, rows[1].r, plan::offline_limits(rows[1])).batch == 1748.0);  // `reserve` is the default here
+    const batch_limit in_use = max_batch(d, rows[0].r, plan::offline_limits(rows[0]));
+    CHECK(std::floor(pool / 374.0) == 2393.0);  // the KV in use leaves room for more than the token budget runs
+    CHECK(in_use.batch == 1977.0);
+    CHECK(in_use.limited_by == "max tokens per step");
+    // Without the token budget (the pool still sized for the row's 3,584-token step) max_batch_size binds, and
+    // without it too the KV in use: ⌊pool ÷ 374⌋.
+    scheduler_limits no_budget = plan::offline_limits(rows[0]);
+    no_budget.reserve = no_budget.pool_reserve();
+    no_budget.max_tokens_per_step = 0;
+    CHECK(max_batch(d, rows[0].r, no_budget).batch == 2048.0);
+    no_budget.max_batch = 0;
+    CHECK(max_batch(d, rows[0].r, no_budget).batch == 2393.0);
+    // The library's rule: the engine's default unchanged, else the word's.
+    const scheduler_limits trt = with_engine_defaults({}, catalog::trtllm_hopper), vllm = with_engine_defaults({}, catalog::vllm_hopper);
+    CHECK(with_kv_admission(trt, kv_admission::engine_default).reserve_full_sequence);
+    CHECK_FALSE(with_kv_admission(trt, kv_admission::in_use).reserve_full_sequence);
+    CHECK_FALSE(with_kv_admission(vllm, kv_admission::engine_default).reserve_full_sequence);
+    CHECK(with_kv_admission(vllm, kv_admission::reserve).reserve_full_sequence);
+    // A word that names no policy is refused with the file, the line, the column, the cell and the rule.
+    const std::string bad = test::message_of([&] { return rows_of("X," + row + "max_util\n"); });
+    CHECK(test::contains(bad, "a.csv:2:26"));
+    CHECK(test::contains(bad, "kv_admission"));
+    CHECK(test::contains(bad, "max_util"));
+    CHECK(test::contains(bad, "reserve or in_use"));
+    const std::string word = test::error_of([] { return require_kv_admission("estimate", "--kv-admission", "no_evict"); });
+    CHECK(test::contains(word, "--kv-admission"));
+    CHECK(test::contains(word, "no_evict"));
+    CHECK(test::contains(word, "GUARANTEED_NO_EVICT"));
+}

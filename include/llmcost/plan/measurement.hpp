@@ -325,6 +325,11 @@ struct measurement {
     /// The share of KV blocks the run's admission keeps free (`scheduler_limits::admission_watermark`): 0.01 where
     /// the row runs vLLM V0's block manager, 0 elsewhere. Simulated runs only.
     double kv_watermark = 0;
+    /// The run's KV admission policy where its launch states one (`kv_admission` in tables/measurements.csv:
+    /// `in_use` where an NVIDIA MLPerf harness config sets `batch_scheduler_policy: 'max_util'`, TensorRT-LLM's
+    /// MAX_UTILIZATION; docs/paged-kv-blocks.md); engine_default: the engine's rule. Read by `closed_loop_limits`
+    /// and `offline_limits` (`with_kv_admission`), so by every path that sizes the row's batch.
+    kv_admission admission = kv_admission::engine_default;
     /// Whether the run drives vLLM's V0 `LLMEngine` loop (`host_loop` v0 in tables/measurements.csv: a vLLM release
     /// ≤ 0.6, `VLLM_USE_V1=0`, V0 multi-step; the rule in docs/vllm-v0-host-loop.md), so each scheduler pass pays its
     /// host time (`engine_overheads::v0_host_pass`); false: the profile's own loop. Carried by `on_engine`.
@@ -642,6 +647,7 @@ struct measurement {
     given.prefill_chunk = row_prompt_chunk(x);
     scheduler_limits l = with_engine_defaults(given, x.d.engine);
     l.reserve_full_sequence = given.reserve_full_sequence;  // the row's engine admits, whichever profile prices its steps
+    l = with_kv_admission(l, x.admission);                    // or as the row's launch states
     if (x.prefill_alone) l.prefill_chunk = tokens(0.0);  // not the profile's default chunk either (`row_prompt_chunk`)
     return l;
 }
@@ -1004,8 +1010,9 @@ struct online_means {
 /// prompt lengths vary stays priced (`serve_at_batch` prices varying prompts whole only).
 [[nodiscard]] inline scheduler_limits offline_limits(const measurement& x) {
     const tokens_t chunk = row_prompt_chunk(x);
-    return {.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
-            .prefill_chunk = chunk.value() < x.r.input.value() ? chunk : tokens(0.0)};
+    return with_kv_admission({.max_batch = x.max_batch, .max_tokens_per_step = x.max_tokens,
+                              .prefill_chunk = chunk.value() < x.r.input.value() ? chunk : tokens(0.0)},
+                             x.admission);  // the row's stated admission; else a whole-sequence reserve
 }
 
 /// Refuses, named, an offline run of `x` that is not simulated: not an offline row (field scenario), or an offline

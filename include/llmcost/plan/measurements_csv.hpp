@@ -42,6 +42,7 @@
 /// | `kv_block_tokens` | optional: the run's own KV block size in tokens where its harness states it (vLLM `block_size`, TensorRT-LLM `tokens_per_block`, SGLang `page_size`): each sequence holds whole blocks, ⌈n ÷ B⌉ · B slots (`kv_block_slots`); empty = the engine profile's |
 /// | `a2a_dispatch_cap_tokens` | optional: the tokens a rank may dispatch in one expert all-to-all where the launch sets it (SGLang `SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK`): the rows per rank of the receive buffer a padded expert runner runs over (`padded_moe_time_per_pass`); empty = the engine's default (SGLang 4096) |
 /// | `kv_watermark` | optional: the share of KV blocks the run's admission keeps free, 0.01 where the row runs vLLM V0's block manager (`BlockSpaceManager.can_allocate`), simulated (`scheduler_limits::admission_watermark`); empty = 0 |
+/// | `kv_admission` | optional: the run's KV admission policy where its launch states one: `in_use` = a sequence admitted on the KV it uses, the mean context I + O/2 plus the last block's mean waste, the batch then bound by the step's token budget where that binds (TensorRT-LLM's MAX_UTILIZATION: NVIDIA's MLPerf harness configs' `batch_scheduler_policy: 'max_util'`), `reserve` = its whole sequence I + O reserved at admission (GUARANTEED_NO_EVICT) (`with_kv_admission`, `plan::closed_loop_limits`, `plan::offline_limits`); empty = the engine's rule (TensorRT-LLM reserves, vLLM and SGLang admit on the KV in use; an offline row's closed form reserves) |
 /// | `host_loop` | optional: `v0` = the run drives vLLM's V0 LLMEngine loop (a release ≤ 0.6, `VLLM_USE_V1=0`, V0 multi-step; the rule in docs/vllm-v0-host-loop.md), so each scheduler pass pays its host time a₀ + a₁ · (tp − 1) + h · n (`engine_overheads::v0_host_pass`; every step in a closed form, at each poll in a simulated run); a vllm row only; empty = the profile's own loop (no term) |
 /// | `replica_share_max` | optional: the largest replica's share s of an Offline run's samples where the harness gives each replica a fixed, unequal share (AMD's MLPerf harness, `sorting: strategy: buckets`; filled by tables/scripts/replica_share.py from each row's own yaml): the run ends with that replica, tokens/s = one replica's rate ÷ s (`plan::offline_run_rate`); offline rows only, 1 ÷ replicas ≤ s ≤ 1; empty = an equal split (`plan::replica_share_rule`) |
 /// | `first_use_build` | optional: what makes the run's cold server build a kernel at first use (`first_use_trigger`, docs/first-use-build.md), filled from its image, launch flags and client by tables/scripts/first_use_build.py: `prefix_extend` = the first prompt step carrying a chunked prompt's continuation (SGLang v0.5.6's release image, `--attention-backend trtllm_mla`, on B200), `moe_sort_switch` = the first prompt step of more than 1,024 tokens (SGLang's ROCm images without AITER's prebuilt kernels, MXFP4, a test prompt of at most 1,024 tokens), `none`; that step lasts the engine's `first_use_build_s` longer in the row's simulated closed loop (`plan::closed_loop_run`) only, so a trigger word on a row with no closed loop (`prompts` empty or 0) or on a disaggregated row is refused; empty = none |
@@ -288,6 +289,11 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
         const double c = r.number("a2a_dispatch_cap_tokens", 0.0);
         if (!is_dispatch_cap(c)) r.fail("a2a_dispatch_cap_tokens", std::string(dispatch_cap_rule) + ", or empty (the engine's)");
         x.a2a_dispatch_cap_tokens = c;  // applied with the row's engine (`plan::on_engine`)
+    }
+    if (t.find_column("kv_admission") && !r.text("kv_admission").empty()) {
+        const std::optional<kv_admission> a = kv_admission_named(r.text("kv_admission"));
+        if (!a) r.fail("kv_admission", std::string(kv_admission_rule));
+        x.admission = *a;
     }
     if (t.find_column("kv_watermark")) {
         x.kv_watermark = r.number("kv_watermark", 0.0);

@@ -308,6 +308,53 @@ struct scheduler_limits {
     return l;
 }
 
+/// A run's KV admission policy where its launch states one, over its engine's default (`with_engine_admission`):
+/// `reserve` = each sequence's whole KV I + O reserved at admission (TensorRT-LLM's `CapacitySchedulerPolicy`
+/// GUARANTEED_NO_EVICT, `getRemainingBlocksToCompletion`); `in_use` = admitted on the KV it uses, the blocks of
+/// its next step (TensorRT-LLM's MAX_UTILIZATION, which NVIDIA's MLPerf harness runs as `batch_scheduler_policy:
+/// max_util`: mlcommons/inference_results_v5.1 @965182b closed/NVIDIA/code/llmlib/cores/trtllm_executor_core.py
+/// maps 'max_util' to `trtllm.CapacitySchedulerPolicy.MAX_UTILIZATION`; vLLM and SGLang by default).
+enum class kv_admission {
+    engine_default,  ///< the engine's rule (`admits_on_kv_in_use`)
+    reserve,         ///< a whole sequence I + O reserved at admission
+    in_use,          ///< the KV in use: the mean context I + O/2 plus the last block's mean waste
+};
+
+/// The words of a `kv_admission` (the CLI's --kv-admission, Python's kv_admission=, tables/measurements.csv's column).
+inline constexpr std::string_view kv_admission_words = "reserve or in_use";
+/// The rule a word that names no `kv_admission` breaks.
+inline constexpr std::string_view kv_admission_rule =
+    "reserve or in_use (reserve: the whole sequence I + O at admission, TensorRT-LLM GUARANTEED_NO_EVICT; "
+    "in_use: the KV in use, TensorRT-LLM MAX_UTILIZATION), or empty for the engine's rule";
+[[nodiscard]] constexpr std::optional<kv_admission> kv_admission_named(std::string_view word) noexcept {
+    if (word == "reserve") return kv_admission::reserve;
+    if (word == "in_use") return kv_admission::in_use;
+    return std::nullopt;
+}
+/// The word a `kv_admission` is written as ("" for the engine's default).
+[[nodiscard]] constexpr std::string_view to_string(kv_admission a) noexcept {
+    switch (a) {
+        case kv_admission::reserve: return "reserve";
+        case kv_admission::in_use: return "in_use";
+        case kv_admission::engine_default: break;
+    }
+    return "";
+}
+/// `kv_admission_named`, refused naming the field, the word and the rule.
+[[nodiscard]] constexpr kv_admission require_kv_admission(std::string_view subject, std::string_view field, std::string_view word) {
+    const std::optional<kv_admission> a = kv_admission_named(word);
+    require_word(a.has_value(), subject, field, word, kv_admission_rule, "llmcost.serving.kv_admission");
+    return *a;
+}
+
+/// `l` with admission policy `a` where it states one (`reserve_full_sequence`: true for `reserve`, false for `in_use`,
+/// which `held_kv_slots` prices as x̄ + (B − 1) ÷ 2 a sequence and `admissible_batch` caps by the step's token budget);
+/// `engine_default` leaves `l` as the engine's rule set it. Apply it after `with_engine_defaults` / `with_engine_admission`.
+[[nodiscard]] constexpr scheduler_limits with_kv_admission(scheduler_limits l, kv_admission a) noexcept {
+    if (a != kv_admission::engine_default) l.reserve_full_sequence = a == kv_admission::reserve;
+    return l;
+}
+
 /// `l` with the engine's scheduler defaults where it leaves a limit open (0): max sequences, max
 /// batched tokens per step, and the engine's prefill chunk when its chunked prefill is on — what
 /// `llmcost … --engine` and the Python module's `engine=` run when no limit is given. An engine
