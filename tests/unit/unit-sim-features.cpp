@@ -407,9 +407,9 @@ TEST_CASE("simulator: an overlap lag of 0 is today's run bit for bit; a lag answ
     const sim::options today{.requests = 160, .keep_requests = false};
     const sim::result base = sim::simulate(llama8, loop, today);
     CHECK(same_bits(sim::simulate(llama8, loop, {.limits = {.overlap_lag_steps = 0.0}, .requests = 160, .keep_requests = false}), base));
-    // Open arrivals are never lagged (the rule is a closed loop's).
+    // Open arrivals with L = 0: today's run bit for bit (their lag, L − 1 steps, is the next test's).
     const auto open = spaced(40, 0.05, 1000, 200);
-    CHECK(same_bits(sim::simulate(llama8, open, {.limits = {.overlap_lag_steps = 2.0}}), sim::simulate(llama8, open)));
+    CHECK(same_bits(sim::simulate(llama8, open, {.limits = {.overlap_lag_steps = 0.0}}), sim::simulate(llama8, open)));
     const sim::result lag2 = sim::simulate(llama8, loop, {.limits = {.overlap_lag_steps = 2.0}, .requests = 160, .keep_requests = false});
     CHECK(lag2.completed == 160);
     CHECK(lag2.output_tokens == base.output_tokens);
@@ -432,6 +432,61 @@ TEST_CASE("simulator: an overlap lag of 0 is today's run bit for bit; a lag answ
     engine_profile bad = catalog::sglang_hopper;
     bad.scheduler.overlap_schedule_steps = 2.5;
     CHECK(test::contains(test::error_of([&] { bad.validate(); return 0; }), "scheduler.overlap_schedule_steps"));
+}
+
+TEST_CASE("simulator: an overlap loop delays an open arrival by one step more, by hand") {
+    // A (1000 → 200) at 0; B (1000 → 50) arrives in the middle of A's first decode step (context 1,001, d1). Without
+    // the overlap B is taken at that step's end: its queue is the residual d1 / 2. With L = 2 (SGLang) the turn at the
+    // end of step k has already launched step k + 1 (A's decode alone at context 1,002, d2): B waits d1 / 2 + d2,
+    // L − 1 = 1 step more. Its arrival is the same.
+    const double prefill = prefill_pass(llama8, 1.0, 1000_tok, 0_tok).time().value();
+    const double d1 = decode_pass(llama8, 1.0, 1001_tok).time().value();
+    const double d2 = decode_pass(llama8, 1.0, 1002_tok).time().value();
+    const std::vector<workload::request> two{{.arrival = 0_s, .input = 1000_tok, .output = 200_tok},
+                                             {.arrival = seconds(prefill + d1 / 2), .input = 1000_tok, .output = 50_tok}};
+    const sim::result none = sim::simulate(llama8, two, {.limits = {.overlap_lag_steps = 0.0}});
+    const sim::result lag2 = sim::simulate(llama8, two, {.limits = {.overlap_lag_steps = 2.0}});
+    REQUIRE(lag2.requests.size() == 2);
+    CHECK(none.requests[1].queue == doctest::Approx(d1 / 2).epsilon(1e-9));
+    CHECK(lag2.requests[1].queue == doctest::Approx(d1 / 2 + d2).epsilon(1e-9));
+    CHECK(lag2.requests[1].arrival == none.requests[1].arrival);
+    CHECK(lag2.requests[0].ttft == none.requests[0].ttft);  // A found the engine idle: taken at once
+    CHECK(lag2.completed == 2);
+    CHECK(lag2.output_tokens == 250);
+    // L = 3 waits two steps more (d2 and A's decode at 1,003).
+    const double d3 = decode_pass(llama8, 1.0, 1003_tok).time().value();
+    CHECK(sim::simulate(llama8, two, {.limits = {.overlap_lag_steps = 3.0}}).requests[1].queue ==
+          doctest::Approx(d1 / 2 + d2 + d3).epsilon(1e-9));
+    // Idle engine: each request arrives after the one before has ended: taken at once, bit for bit; L = 1 (no extra
+    // step) bit for bit the run without the field.
+    const auto apart = spaced(3, 100.0, 1000, 200);
+    CHECK(same_bits(sim::simulate(llama8, apart, {.limits = {.overlap_lag_steps = 2.0}}), sim::simulate(llama8, apart)));
+    const auto busy = spaced(40, 0.05, 1000, 200);
+    CHECK(same_bits(sim::simulate(llama8, busy, {.limits = {.overlap_lag_steps = 1.0}}), sim::simulate(llama8, busy)));
+    const sim::result busy2 = sim::simulate(llama8, busy, {.limits = {.overlap_lag_steps = 2.0}});
+    CHECK(busy2.completed == 40);
+    CHECK(busy2.ttft.mean > sim::simulate(llama8, busy).ttft.mean);
+    static_assert(detail::open_arrival_lag_steps(0.0) == 0.0);
+    static_assert(detail::open_arrival_lag_steps(2.0) == 1.0);
+}
+
+TEST_CASE("closed form: an online arrival on an overlap loop waits one mean step more when the engine is busy") {
+    // Poisson arrivals at 4 a second on Llama-3.1-8B / H100 under SGLang (L = 2): the busy share (1 − ι) of them waits
+    // L − 1 = 1 step of the run more; without the overlap (L = 0) none. The lagged TTFT exceeds the plain one by
+    // about (1 − ι)·t̄ (the run it sits in holds a little more: within half of it either way); TPOT hardly moves.
+    deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::sglang_hopper};
+    deployment none = d;
+    none.engine.scheduler.overlap_schedule_steps = 0.0;
+    const request_shape r{.input = 1000_tok, .output = 200_tok};
+    const online_latency x = serve_online_latency(d, r, 0.25_s), a = serve_online_latency(none, r, 0.25_s);
+    const double lagged = (1.0 - x.steps.idle) * x.point.step_time.value();
+    CHECK(lagged > 0.0);
+    const double wait = (x.point.ttft - a.point.ttft).value();
+    CHECK(wait > 0.5 * lagged);
+    CHECK(wait < 1.5 * lagged);
+    CHECK(x.point.tpot.value() == doctest::Approx(a.point.tpot.value()).epsilon(0.02));
+    // A caller's L = 0 is the engine without the overlap, bit for bit.
+    CHECK(serve_online_latency(d, r, 0.25_s, {.overlap_lag_steps = 0.0}).point.ttft == a.point.ttft);
 }
 
 TEST_CASE("closed form: a steady closed loop's TTFT waits for the overlap loop's lag, as the simulator's") {

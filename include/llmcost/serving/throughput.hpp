@@ -597,6 +597,11 @@ template <class V>
     const V running = others / lane_max(others, lanes<V>::constant(1.0));  // min(b − 1, 1)
     return V(lag_steps * decode_step * running);
 }
+/// An open arrival's extra steps under an overlap loop of L steps (`engine_scheduler::overlap_schedule_steps`): each
+/// turn receives, launches step s + 1 and then waits for step s, so a request that arrives while step k runs is received
+/// at its end and enters step k + 2, not k + 1: L − 1 steps more than a plain loop (0 without the overlap). The closed
+/// loop's L is the same rule with the prompt sent just after step j + 1 was launched (docs/sglang-closed-loop-ttft.md §6).
+[[nodiscard]] constexpr double open_arrival_lag_steps(double lag_steps) noexcept { return max(0.0, lag_steps - 1.0); }
 template <class V>
 struct colocated_lanes {
     step_mixture<V> steps;
@@ -943,6 +948,10 @@ template <duration T>
     const bool rooted = o.decoding.step.value() > 0.0;
     o.rooted = rooted;
     const double ranks = static_cast<double>(d.attention_ranks());
+    // An overlap loop's lag (L, a caller's figure else the engine's): an arrival that finds a step running waits
+    // L − 1 more steps before the one that carries it (`detail::open_arrival_lag_steps`), each a mean step of the run.
+    const double open_lag =
+        detail::open_arrival_lag_steps(l.overlap_lag_steps.value_or(d.engine.scheduler.overlap_schedule_steps));
     if (o.whole_prompts) {
         const double n_steps = detail::max(1.0, o.output - 1.0);
         // The bulk chain (Bailey 1954) at the loop's D̄ = N·λ·t̄ decoders, built once (the D-law average
@@ -973,7 +982,8 @@ template <duration T>
             // TTFT_busy the bulk chain's: n = the prompts in their steps + D̄, and D̄ = λ·N·t̄ is already
             // E[min(D, B)] running + E[(D − B)⁺] = λ·W waiting, so W is not added again (docs/online-caps.md §2);
             // n on [λ·(t(1) + N·TPOT), λ·(TTFT_busy + N·TPOT)], bisected
-            const double busy = queueing::first_token_mean(o.steps).value(), one = o.steps.step[1].value();
+            const double busy = queueing::first_token_mean(o.steps).value() + open_lag * o.decoding.step.value();
+            const double one = o.steps.step[1].value();
             const double decode = n_steps * s.tpot.value();
             const auto rhs = [&](double n) {
                 const double i = queueing::empty_engine(n * ranks);
@@ -999,13 +1009,15 @@ template <duration T>
         // requests held (λ is one rank's).
         o.steps.idle = queueing::empty_engine(held * ranks);
         o.admission = seconds(admission);  // W over all arrivals (Little): not the busy share's (1 − ι)·W
-        s.ttft = client_first_token(queueing::first_token_mean(o.steps) + o.admission, s.front_end);
+        // The overlap's L − 1 steps for the busy share (1 − ι) of the arrivals: none for one that finds the engine empty.
+        const seconds_t lag_wait = s.step_time * (open_lag * (1.0 - o.steps.idle));
+        s.ttft = client_first_token(queueing::first_token_mean(o.steps) + lag_wait + o.admission, s.front_end);
         s.per_user = tokens(1.0) / s.tpot;
     } else {
         // An empty engine: my prompt's chunk steps alone, no step in flight, no neighbour.
         const double idle = queueing::empty_engine((s.residual + s.e2e - s.front_end).value() / gap * ranks);
         const seconds_t alone = seconds(detail::mix_steps(pm, terms, 0.0, 1.0).mean()) * chunks.count;
-        const seconds_t busy = detail::step_in_flight_first_token(pm, r, s, seconds(gap), l);
+        const seconds_t busy = detail::step_in_flight_first_token(pm, r, s, seconds(gap), l) + s.step_time * open_lag;
         s.ttft = client_first_token(alone * idle + busy * (1.0 - idle), s.front_end);
     }
     s.e2e = detail::end_to_end(s.ttft, s.tpot, o.output);

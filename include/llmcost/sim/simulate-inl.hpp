@@ -114,8 +114,8 @@ struct engine {
     double shared_prefix = 0;    ///< its length (0: the shorter prompt)
     bool ignore_max_position = false;  ///< requests past max_position priced as fits (options::ignore_max_position)
     bool cold = false;           ///< a closed loop on servers started cold: the opening pays `cold_opening`
-    /// A closed loop's steps L between an answer's last step and the first that can carry its client's next
-    /// prompt (`scheduler_limits::overlap_lag_steps`; 0 for open arrivals).
+    /// An overlap loop's L (`scheduler_limits::overlap_lag_steps`): a closed loop's steps between an answer's last
+    /// step and the first that can carry its client's next prompt; an open arrival waits L − 1 steps more.
     double overlap_lag = 0;
     first_use_trigger build = first_use_trigger::none;  ///< a cold closed loop's first-use build trigger (`options::first_use_build`)
     /// Attention-DP ranks under TensorRT-LLM's balance (`scheduler_limits::adp_timeout_iters`): R ≥ 2
@@ -242,6 +242,11 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         double sent;   // when its client sent the next prompt: the end of step j
     };
     std::deque<freed_client> lagging;
+    // Open arrivals (`detail::open_arrival_lag_steps`, L − 1 = 1 for SGLang): one that arrives while step k runs is
+    // received at its end and enters step k + 1 + (L − 1); the turn after step m takes those that arrived by the start
+    // of step m − (L − 1) + 1 (the starts of the last L − 1 steps kept); an engine that runs nothing takes it at once.
+    const double open_lag = e.closed_loop ? 0.0 : detail::open_arrival_lag_steps(lag);
+    std::deque<double> step_starts;
     double steps_run = 0;  // this server's steps so far
     double stride = 1, sampled = 0;
 
@@ -272,7 +277,11 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             for (; clients_free > 0 && next < reqs.size(); clients_free -= 1) take(next++, t);
             return;
         }
-        for (; next < reqs.size() && reqs[next].arrival.value() <= t; ++next) take(next, reqs[next].arrival.value());
+        double by = t;
+        if (open_lag > 0.0 && decodes + static_cast<double>(prefilling.size()) + paused > 0.0)  // a step in flight
+            by = static_cast<double>(step_starts.size()) >= open_lag ? std::min(t, step_starts.front())
+                                                                      : -std::numeric_limits<double>::infinity();
+        for (; next < reqs.size() && reqs[next].arrival.value() <= by; ++next) take(next, reqs[next].arrival.value());
     };
     // The KV a request takes at admission: its whole sequence reserved, or its prompt's tokens.
     auto need_for = [&](double input, double output, double prompt) {
@@ -712,6 +721,10 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         kv_time += used / e.kv_budget * t;
         r.steps += 1.0;
         steps_run += 1.0;
+        if (open_lag > 0.0) {
+            step_starts.push_back(now - t);
+            if (static_cast<double>(step_starts.size()) > open_lag) step_starts.pop_front();
+        }
         // Resident sequences admitted before this step emit their first token in it: TTFT, not ITL.
         double firsts = 0.0;
         while (!alone && !first_token.empty() && first_token.front().step <= step_no + 1.0) {
@@ -913,7 +926,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.shared_prefix = o.shared_prefix_tokens;
     e.ignore_max_position = o.ignore_max_position;
     e.cold = o.cold_engine && closed_loop;
-    e.overlap_lag = closed_loop ? o.limits.overlap_lag_steps.value_or(0.0) : 0.0;
+    e.overlap_lag = o.limits.overlap_lag_steps.value_or(0.0);
     e.build = e.cold ? o.first_use_build : first_use_trigger::none;
     e.adp_ranks = o.limits.adp_timeout_iters > 0.0 ? static_cast<double>(d.attention_ranks()) : 1.0;
     e.seed = o.seed;
