@@ -487,6 +487,19 @@ TEST_CASE("closed form: an online arrival on an overlap loop waits one mean step
     CHECK(x.point.tpot.value() == doctest::Approx(a.point.tpot.value()).epsilon(0.02));
     // A caller's L = 0 is the engine without the overlap, bit for bit.
     CHECK(serve_online_latency(d, r, 0.25_s, {.overlap_lag_steps = 0.0}).point.ttft == a.point.ttft);
+    // The same on the engine's own limits (its prompt chunk: the chunked path), and at a given batch: the caller's
+    // L = 0 wins over the engine's L in the steady point too, and no closed loop's lag enters the open arrivals'
+    // fixed point (`overlap_lag_of`; the session 49 review's findings 1-3).
+    const scheduler_limits mine = with_engine_defaults(scheduler_limits{}, d.engine);
+    scheduler_limits mine0 = mine;
+    mine0.overlap_lag_steps = 0.0;
+    const scheduler_limits plain = with_engine_defaults(scheduler_limits{}, none.engine);
+    REQUIRE(mine.prefill_chunk.value() > 0.0);
+    const online_latency chunked = serve_online_latency(d, r, 0.25_s, mine0);
+    CHECK(chunked.point.ttft == serve_online_latency(none, r, 0.25_s, plain).point.ttft);
+    CHECK(chunked.point.e2e == serve_online_latency(none, r, 0.25_s, plain).point.e2e);
+    CHECK(serve_at_batch(d, r, 8.0, mine0).ttft == serve_at_batch(none, r, 8.0, plain).ttft);
+    CHECK(serve_at_batch(d, r, 8.0, mine).ttft > serve_at_batch(none, r, 8.0, plain).ttft);
 }
 
 TEST_CASE("closed form: a steady closed loop's TTFT waits for the overlap loop's lag, as the simulator's") {

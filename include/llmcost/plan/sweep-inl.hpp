@@ -240,7 +240,7 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                         const lane b = detail::load(in.batch, c0, n), o = detail::load(in.output, c0, n);
                         if (!how.disaggregated) {
                             const lane k = detail::load(in.chunks, c0, n);
-                            const core::colocated_lanes<lane> p = core::colocated_point(*pm, seq, b, o, k);
+                            const core::colocated_lanes<lane> p = core::colocated_point(*pm, seq, b, o, k, core::overlap_lag_of(grid.limits, pm->d.engine));
                             if (!grid.speculation.enabled()) {
                                 tpot.segment(c0, n) = p.tpot.head(n);
                                 ttft.segment(c0, n) = p.ttft.head(n);

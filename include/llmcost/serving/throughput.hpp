@@ -222,7 +222,8 @@ struct scheduler_limits {
     /// overlap loop, `engine_scheduler::overlap_schedule_steps`: L = 2, the next prompt launched behind the two
     /// steps already in flight; docs/sglang-closed-loop-ttft.md §6). An engine that runs nothing takes it at
     /// once (no step is in flight). none: the engine's (`with_engine_defaults`), 0 where no engine gave one.
-    /// Simulated only, on a colocated closed loop.
+    /// Read by the simulator (colocated closed loops: L; open arrivals: L − 1) and the closed forms (`serve_at_batch`,
+    /// the sweeps, `serve_online_latency`), resolved in one place (`detail::overlap_lag_of`).
     std::optional<double> overlap_lag_steps{};
 
     /// The reserve that sizes the KV pool under these limits: `reserve`, its step budget (the tokens
@@ -602,6 +603,11 @@ template <class V>
 /// at its end and enters step k + 2, not k + 1: L − 1 steps more than a plain loop (0 without the overlap). The closed
 /// loop's L is the same rule with the prompt sent just after step j + 1 was launched (docs/sglang-closed-loop-ttft.md §6).
 [[nodiscard]] constexpr double open_arrival_lag_steps(double lag_steps) noexcept { return max(0.0, lag_steps - 1.0); }
+/// A run's overlap lag L: the caller's `scheduler_limits::overlap_lag_steps` where given, else its engine's
+/// `engine_scheduler::overlap_schedule_steps` (docs/sglang-closed-loop-ttft.md §6): the one place both are resolved.
+[[nodiscard]] constexpr double overlap_lag_of(const scheduler_limits& l, const engine_profile& e) noexcept {
+    return l.overlap_lag_steps.value_or(e.scheduler.overlap_schedule_steps);
+}
 template <class V>
 struct colocated_lanes {
     step_mixture<V> steps;
@@ -609,7 +615,8 @@ struct colocated_lanes {
 };
 template <class V>
 [[nodiscard]] constexpr colocated_lanes<V> colocated_point(const pass_model& pm, const sequence_terms<V>& s,
-                                                           const V& batch, const V& output, const V& chunks) {
+                                                           const V& batch, const V& output, const V& chunks,
+                                                           double lag_steps) {
     using L = lanes<V>;
     const deployment& d = pm.d;
     const V b = batch / static_cast<double>(d.layout.pp);  // micro_batch
@@ -629,8 +636,8 @@ template <class V>
     // step in flight, but this TTFT does not wait for that step, so it cannot also hide the launch behind it.
     const V first_token_step = step_formula(pm, s, others, L::constant(1.0), L::constant(0.0)).time();
     V lag_wait = L::constant(0.0);
-    if (const double lag = d.engine.scheduler.overlap_schedule_steps; lag > 0.0)
-        lag_wait = overlap_lag_wait(lag, step_formula(pm, s, others, L::constant(0.0), L::constant(0.0)).time(), others);
+    if (lag_steps > 0.0)  // the run's L (`overlap_lag_of`)
+        lag_wait = overlap_lag_wait(lag_steps, step_formula(pm, s, others, L::constant(0.0), L::constant(0.0)).time(), others);
     c.ttft = client_first_token(V(lag_wait + first_token_step * chunks), d.engine.overheads.request);
     c.output_rate_per_gpu = batch * static_cast<double>(d.layout.dp) / c.step_time / static_cast<double>(d.layout.gpus());
     return c;
@@ -663,7 +670,8 @@ template <class V>
     const double out = r.output.value();
     const prompt_chunks chunks = split_prompt(r, l.prefill_chunk);
     const detail::colocated_lanes<double> p =
-        detail::colocated_point(pm, detail::serving_sequence_terms(pm, r, chunks), batch, out, chunks.count);
+        detail::colocated_point(pm, detail::serving_sequence_terms(pm, r, chunks), batch, out, chunks.count,
+                                detail::overlap_lag_of(l, d.engine));
     serving_point s{};
     s.batch = batch;
     s.limited_by = "given";
@@ -911,8 +919,12 @@ template <duration T>
     const double gap = in_base_units(interarrival).value();
     require(positive_finite(gap), d.m.name, "interarrival (s)", gap, "must be positive and finite");
     const pass_model pm = prepare_pass(d);
+    // The steady points below are open arrivals': no closed loop's lag L inside them (their own L − 1 steps are
+    // added once, below); `l` itself keeps the run's L for that.
+    scheduler_limits open = l;
+    open.overlap_lag_steps = 0.0;
     double b = 1.0;
-    serving_point s = serve_at_batch(pm, r, b, l);
+    serving_point s = serve_at_batch(pm, r, b, open);
     for (int i = 0; i < 200; ++i) {
         // The engine holds a request from its arrival there to its last token: not the front end.
         const double next = detail::max(1.0, (s.residual + s.e2e - s.front_end).value() / gap);
@@ -920,7 +932,7 @@ template <duration T>
                 "arrivals outpace the deployment: the queue grows without bound");
         if (detail::max(next - b, b - next) <= 1e-9 * next) break;
         b = next;
-        s = serve_at_batch(pm, r, b, l);
+        s = serve_at_batch(pm, r, b, open);
     }
     // The running-batch cap B (`admissible_batch`) and the flow it allows: a rate at or above it is refused
     const serving_point at_cap = saturated(pm, r, l);
@@ -951,7 +963,7 @@ template <duration T>
     // An overlap loop's lag (L, a caller's figure else the engine's): an arrival that finds a step running waits
     // L − 1 more steps before the one that carries it (`detail::open_arrival_lag_steps`), each a mean step of the run.
     const double open_lag =
-        detail::open_arrival_lag_steps(l.overlap_lag_steps.value_or(d.engine.scheduler.overlap_schedule_steps));
+        detail::open_arrival_lag_steps(detail::overlap_lag_of(l, d.engine));
     if (o.whole_prompts) {
         const double n_steps = detail::max(1.0, o.output - 1.0);
         // The bulk chain (Bailey 1954) at the loop's D̄ = N·λ·t̄ decoders, built once (the D-law average
@@ -997,7 +1009,7 @@ template <duration T>
             held = hi;
             b = detail::max(1.0, held);
             const seconds_t tpot = s.tpot;
-            s = serve_at_batch(pm, r, b, l);
+            s = serve_at_batch(pm, r, b, open);
             s.tpot = tpot;
             s.step_time = o.decoding.step;  // the loop's t̄: (D̄ + λ·t̄) ÷ t̄ = λ·O tokens a step
         }
