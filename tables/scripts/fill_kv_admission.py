@@ -2,59 +2,95 @@
 """Fills tables/measurements.csv's optional column `kv_admission` (the run's KV admission policy) from the
 configuration each row's harness published (docs/paged-kv-blocks.md, "Admission on the KV in use").
 
-The rule, written before the fill: a TensorRT-LLM row run by NVIDIA's MLPerf Inference v5.1 harness gets `in_use`
-where the harness config of its submitter, system, scenario and model sets `batch_scheduler_policy: 'max_util'`,
-which the harness maps to TensorRT-LLM's CapacitySchedulerPolicy.MAX_UTILIZATION (closed/NVIDIA/code/llmlib/cores/
-trtllm_executor_core.py and trtllm_hlapi_core.py; the harness's own default, closed/NVIDIA/code/llmlib/config.py,
-is 'max_util' as well). Every config below was read with `git show` on github.com/mlcommons/inference_results_v5.1
-@965182b03376a00fcae415c54e560e1c83937932 (and is checked again with --mirror GIT_DIR). Every other row stays empty
-(its engine's rule): rows whose config was not read here (MLPerf v4.1 P01/P02, v6.0 ML60-*, Krai's open TensorRT-LLM
-rows, which run their own harness) are left to the engine's default.
+The rule, written before the fill: a TensorRT-LLM row run by NVIDIA's MLPerf Inference harness (v5.1 or v6.0) gets
+`in_use` where the harness config of its submitter, system, scenario and model sets `batch_scheduler_policy:
+'max_util'`, or sets no policy and the harness's own default at that commit is 'max_util' (closed/NVIDIA/code/llmlib/
+config.py, TrtllmHarnessConfig.DEFAULT_RUNTIME_FLAGS). The harness maps that word to TensorRT-LLM's
+CapacitySchedulerPolicy.MAX_UTILIZATION (closed/NVIDIA/code/llmlib/cores/trtllm_executor_core.py and
+trtllm_hlapi_core.py; in v6.0 the endpoint cores write it as the extra YAML's scheduler_config
+capacity_scheduler_policy, config.py). The configs were read with `git show` at two commits:
+- MLPerf v5.1: github.com/mlcommons/inference_results_v5.1 @965182b03376a00fcae415c54e560e1c83937932, every config
+  stating 'max_util';
+- MLPerf v6.0: github.com/gbeezybez/inference_results_v6.0 @232fbf90fceb1d55b633030556fb02deddb4517b (a public copy
+  of mlcommons/inference_results_v6.0); the DeepSeek-R1 configs state 'max_util', the Llama-2-70B configs state no
+  policy, so the default applies (config.py at that commit: 'max_util'; the model's DEFAULT_CORE_TYPE is the
+  executor core, closed/NVIDIA/code/llama2-70b/tensorrt/__init__.py). The config folder is the result folder's
+  system without its "_TRT" suffix (closed/NVIDIA/code/common/workload.py appends it to the system id).
+Every other row stays empty (its engine's rule): rows whose config was not read here (MLPerf v4.1 P01/P02, Krai's
+open TensorRT-LLM rows, which run their own harness) and rows not run by NVIDIA's harness (ML60-AMD-*, vLLM) are left
+to the engine's default.
 
 Run from the repository root; rewrites the file in place, every other cell byte for byte as it was; a second run
-changes nothing. `--mirror GIT_DIR` re-reads each config from a clone of that repository and refuses a config that
-does not say max_util.
+changes nothing. `--mirror GIT_DIR` (repeatable; give a clone of each repository above) re-reads each config, and the
+harness default where the config states none, from the clone holding its commit, and refuses a config that does not
+say max_util the way the table below records it, or a commit no given clone holds.
 """
 
+import re
 import subprocess
 import sys
 
 from csv_rows import insert_columns, load, save
 
 PATH = "tables/measurements.csv"
-COMMIT = "965182b03376a00fcae415c54e560e1c83937932"
-# row-id prefix -> (submitter/configs/system, the harness's model file); the scenario comes from the id
-# (-off Offline, -ser- Server, -int- Interactive).
+V51 = "965182b03376a00fcae415c54e560e1c83937932"  # mlcommons/inference_results_v5.1
+V60 = "232fbf90fceb1d55b633030556fb02deddb4517b"  # gbeezybez/inference_results_v6.0
+# row-id prefix -> (commit, submitter/configs/system); the harness's model file comes from MODELS, the scenario from
+# the id (-off Offline, -ser- Server, -int- Interactive).
 SYSTEMS = {
-    "ML51-NV-B200-": "NVIDIA/configs/B200-SXM-180GBx8",
-    "ML51-Google-B200-": "Google/configs/B200-SXM-180GBx8",
-    "ML51-Nebius-B200-": "Nebius/configs/B200-SXM-180GBx8",
-    "ML51-BcmSmc-B200-": "Broadcom_Supermicro/configs/vSYS-422GA-NBRT-B200-SXM-180GBx8",
-    "ML51-NV-GB200x4-": "NVIDIA/configs/GB200-NVL72_GB200-186GB_aarch64x4",
-    "ML51-NV-GB200x72-": "NVIDIA/configs/GB200-NVL72_GB200-186GB_aarch64x72",
-    "ML51-NV-GB300x72-": "NVIDIA/configs/GB300-NVL72_GB300-288GB_aarch64x72_TRT",
+    "ML51-NV-B200-": (V51, "NVIDIA/configs/B200-SXM-180GBx8"),
+    "ML51-Google-B200-": (V51, "Google/configs/B200-SXM-180GBx8"),
+    "ML51-Nebius-B200-": (V51, "Nebius/configs/B200-SXM-180GBx8"),
+    "ML51-BcmSmc-B200-": (V51, "Broadcom_Supermicro/configs/vSYS-422GA-NBRT-B200-SXM-180GBx8"),
+    "ML51-NV-GB200x4-": (V51, "NVIDIA/configs/GB200-NVL72_GB200-186GB_aarch64x4"),
+    "ML51-NV-GB200x72-": (V51, "NVIDIA/configs/GB200-NVL72_GB200-186GB_aarch64x72"),
+    "ML51-NV-GB300x72-": (V51, "NVIDIA/configs/GB300-NVL72_GB300-288GB_aarch64x72_TRT"),
+    # v6.0: results/B300-SXM-270GBx8_TRT, results/GB200-NVL72_GB200-186GB_aarch64x72_TRT,
+    # results/GB300-NVL72_GB300-288GB_aarch64x72_TRT (the rows' source paths)
+    "ML60-NV-B300-": (V60, "NVIDIA/configs/B300-SXM-270GBx8"),
+    "ML60-NV-GB200x72-": (V60, "NVIDIA/configs/GB200-NVL72_GB200-186GB_aarch64x72"),
+    "ML60-NV-GB300x72-": (V60, "NVIDIA/configs/GB300-NVL72_GB300-288GB_aarch64x72"),
 }
 MODELS = {"L2-70B": "llama2-70b", "L31-405B": "llama3_1-405b", "L31-8B": "llama3_1-8b", "DSR1": "deepseek-r1"}
-# The configs read, each stating batch_scheduler_policy 'max_util' (the Llama-2-70B files twice: the 99 and
-# 99.9 accuracy targets).
-MAX_UTIL = {
-    f"closed/{s}/{sc}/{m}.py"
-    for s, ms in {
-        "NVIDIA/configs/B200-SXM-180GBx8": ("llama2-70b", "llama3_1-405b", "llama3_1-8b", "deepseek-r1"),
-        "Google/configs/B200-SXM-180GBx8": ("llama2-70b", "llama3_1-405b", "llama3_1-8b", "deepseek-r1"),
-        "Nebius/configs/B200-SXM-180GBx8": ("llama2-70b", "llama3_1-405b"),
-        "Broadcom_Supermicro/configs/vSYS-422GA-NBRT-B200-SXM-180GBx8": ("llama3_1-405b",),
-        "NVIDIA/configs/GB200-NVL72_GB200-186GB_aarch64x4": ("llama2-70b",),
-        "NVIDIA/configs/GB200-NVL72_GB200-186GB_aarch64x72": ("deepseek-r1",),
-        "NVIDIA/configs/GB300-NVL72_GB300-288GB_aarch64x72_TRT": ("llama3_1-405b", "deepseek-r1"),
-    }.items()
-    for m in ms
-    for sc in ("Offline", "Server", "Interactive")
-}
+STATED, DEFAULT = "stated", "default"
+
+
+def configs(commit, how, table):
+    return {(commit, f"closed/{s}/{sc}/{m}.py"): how
+            for s, (scs, ms) in table.items() for m in ms for sc in scs}
+
+
+ALL = ("Offline", "Server", "Interactive")
+# The configs read: (commit, path) -> how it says max_util (STATED: `'batch_scheduler_policy': 'max_util'` in the
+# file; DEFAULT: no policy in the file, the harness's default at that commit). The v5.1 Llama-2-70B files serve both
+# accuracy targets (99 and 99.9); the v6.0 Llama-2-70B rows are the 99 target (AccuracyTarget(0.99) in each file).
+MAX_UTIL = (
+    configs(V51, STATED, {
+        "NVIDIA/configs/B200-SXM-180GBx8": (ALL, ("llama2-70b", "llama3_1-405b", "llama3_1-8b", "deepseek-r1")),
+        "Google/configs/B200-SXM-180GBx8": (ALL, ("llama2-70b", "llama3_1-405b", "llama3_1-8b", "deepseek-r1")),
+        "Nebius/configs/B200-SXM-180GBx8": (ALL, ("llama2-70b", "llama3_1-405b")),
+        "Broadcom_Supermicro/configs/vSYS-422GA-NBRT-B200-SXM-180GBx8": (ALL, ("llama3_1-405b",)),
+        "NVIDIA/configs/GB200-NVL72_GB200-186GB_aarch64x4": (ALL, ("llama2-70b",)),
+        "NVIDIA/configs/GB200-NVL72_GB200-186GB_aarch64x72": (ALL, ("deepseek-r1",)),
+        "NVIDIA/configs/GB300-NVL72_GB300-288GB_aarch64x72_TRT": (ALL, ("llama3_1-405b", "deepseek-r1")),
+    })
+    | configs(V60, STATED, {
+        "NVIDIA/configs/B300-SXM-270GBx8": (("Offline", "Server"), ("deepseek-r1",)),
+        "NVIDIA/configs/GB200-NVL72_GB200-186GB_aarch64x72": (("Offline", "Server"), ("deepseek-r1",)),
+        "NVIDIA/configs/GB300-NVL72_GB300-288GB_aarch64x72": (("Offline", "Server"), ("deepseek-r1",)),
+    })
+    | configs(V60, DEFAULT, {
+        "NVIDIA/configs/B300-SXM-270GBx8": (("Offline", "Server"), ("llama2-70b",)),
+        "NVIDIA/configs/GB200-NVL72_GB200-186GB_aarch64x72": (("Offline",), ("llama2-70b",)),
+        "NVIDIA/configs/GB300-NVL72_GB300-288GB_aarch64x72": (("Offline",), ("llama2-70b",)),
+    })
+)
+HARNESS_DEFAULTS = "closed/NVIDIA/code/llmlib/config.py"
+POLICY = re.compile(r"""['"]batch_scheduler_policy['"]\s*:\s*['"](\w+)['"]""")
 
 
 def config_of(row_id):
-    for prefix, system in SYSTEMS.items():
+    for prefix, (commit, system) in SYSTEMS.items():
         if not row_id.startswith(prefix):
             continue
         rest = row_id[len(prefix):]
@@ -62,12 +98,46 @@ def config_of(row_id):
         scenario = ("Offline" if rest.endswith("-off") else "Server" if "-ser-" in rest
                     else "Interactive" if "-int-" in rest else None)
         if model and scenario:
-            return f"closed/{system}/{scenario}/{model}.py"
+            return commit, f"closed/{system}/{scenario}/{model}.py"
     return None
 
 
+def git_show(mirrors, commit, path):
+    """The file at commit:path from the first clone holding the commit; refuses when none does."""
+    for m in mirrors:
+        if subprocess.run(["git", "--git-dir", m, "cat-file", "-e", f"{commit}^{{commit}}"],
+                          capture_output=True).returncode == 0:
+            return subprocess.run(["git", "--git-dir", m, "show", f"{commit}:{path}"], check=True,
+                                  capture_output=True, text=True).stdout
+    sys.exit(f"--mirror: no clone given holds commit {commit} (needed for {path}); give one with --mirror GIT_DIR")
+
+
+def harness_default(text):
+    """The 'batch_scheduler_policy' of config.py's TrtllmHarnessConfig.DEFAULT_RUNTIME_FLAGS, or None."""
+    at = text.find("class TrtllmHarnessConfig(")
+    at = text.find("DEFAULT_RUNTIME_FLAGS = {", at) if at >= 0 else -1
+    if at < 0:
+        return None
+    found = POLICY.search(text, at, text.find("}", at))
+    return found.group(1) if found else None
+
+
+def verify(mirrors, commit, path, how, where):
+    """Refuses (naming the row) a config that does not say max_util the way MAX_UTIL records it."""
+    said = POLICY.findall(git_show(mirrors, commit, path))
+    if how == STATED and (not said or set(said) != {"max_util"}):
+        sys.exit(f"{where}: {path} @{commit} states batch_scheduler_policy {said or 'nowhere'}, not only 'max_util'")
+    if how == DEFAULT:
+        if said:
+            sys.exit(f"{where}: {path} @{commit} states batch_scheduler_policy {said}; the table says it states none")
+        default = harness_default(git_show(mirrors, commit, HARNESS_DEFAULTS))
+        if default != "max_util":
+            sys.exit(f"{where}: {HARNESS_DEFAULTS} @{commit}: the harness default is {default!r}, not 'max_util'")
+
+
 def main():
-    mirror = sys.argv[sys.argv.index("--mirror") + 1] if "--mirror" in sys.argv else None
+    args = sys.argv[1:]
+    mirrors = [args[i + 1] for i, a in enumerate(args) if a == "--mirror" and i + 1 < len(args)]
     rows = load(PATH)
     head = rows[0]
     insert_columns(rows, ("kv_admission",), fill="", before=None)
@@ -77,16 +147,13 @@ def main():
         r[col] = ""
         if r[eng] != "trtllm":
             continue
-        path = config_of(r[0])
-        if path is None:
+        found = config_of(r[0])
+        if found is None:
             continue
-        if path not in MAX_UTIL:
-            sys.exit(f"{PATH}:{line}: {r[0]}: its config {path} was not read; read it and add it above")
-        if mirror:
-            text = subprocess.run(["git", "--git-dir", mirror, "show", f"{COMMIT}:{path}"], check=True,
-                                  capture_output=True, text=True).stdout
-            if "'batch_scheduler_policy': 'max_util'" not in text:
-                sys.exit(f"{PATH}:{line}: {r[0]}: {path} does not set batch_scheduler_policy 'max_util'")
+        if found not in MAX_UTIL:
+            sys.exit(f"{PATH}:{line}: {r[0]}: its config {found[1]} @{found[0]} was not read; read it and add it above")
+        if mirrors:
+            verify(mirrors, *found, MAX_UTIL[found], f"{PATH}:{line}: {r[0]}")
         r[col] = "in_use"
         filled += 1
     save(PATH, rows)
