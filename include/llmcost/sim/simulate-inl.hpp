@@ -926,7 +926,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.shared_prefix = o.shared_prefix_tokens;
     e.ignore_max_position = o.ignore_max_position;
     e.cold = o.cold_engine && closed_loop;
-    e.overlap_lag = o.limits.overlap_lag_steps.value_or(0.0);
+    e.overlap_lag = llmcost::detail::overlap_lag_of(o.limits, d.engine);  // the caller's L, else the engine's
     e.build = e.cold ? o.first_use_build : first_use_trigger::none;
     e.adp_ranks = o.limits.adp_timeout_iters > 0.0 ? static_cast<double>(d.attention_ranks()) : 1.0;
     e.seed = o.seed;
