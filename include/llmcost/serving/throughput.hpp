@@ -221,9 +221,10 @@ struct scheduler_limits {
     /// next prompt: a client freed at the end of step j is admitted no earlier than step j + 1 + L (SGLang's
     /// overlap loop, `engine_scheduler::overlap_schedule_steps`: L = 2, the next prompt launched behind the two
     /// steps already in flight; docs/sglang-closed-loop-ttft.md §6). An engine that runs nothing takes it at
-    /// once (no step is in flight). none: the engine's (`with_engine_defaults`), 0 where no engine gave one.
-    /// Read by the simulator (colocated closed loops: L; open arrivals: L − 1) and the closed forms (`serve_at_batch`,
-    /// the sweeps, `serve_online_latency`), resolved in one place (`detail::overlap_lag_of`).
+    /// once (no step is in flight). none: the deployment's engine's (`engine_scheduler::overlap_schedule_steps`),
+    /// whether or not `with_engine_defaults` filled it. Read by the simulator (colocated closed loops: L; open
+    /// arrivals: L − 1) and the closed forms (`serve_at_batch`, the sweeps, `serve_online_latency`, `ttft_percentile`),
+    /// each resolved in one place (`detail::overlap_lag_of`).
     std::optional<double> overlap_lag_steps{};
 
     /// The reserve that sizes the KV pool under these limits: `reserve`, its step budget (the tokens
