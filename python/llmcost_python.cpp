@@ -24,12 +24,15 @@
 
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -1136,8 +1139,22 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
 //
 // `estimate` is the call a notebook makes in a loop, so its arguments are read the way CPython
 // passes them (METH_FASTCALL: an array and a tuple of interned keyword names, matched by pointer)
-// instead of through pybind11's dispatcher, which looks each of its 19 names up in a dict: about
+// instead of through pybind11's dispatcher, which looks each of its names up in a dict: about
 // a microsecond of the three a call may take.
+
+/// `estimate`'s keyword names, in its parameter order: their count is the binding's (`estimate_call`'s array), held
+/// to `estimate`'s arity below, and `set_up_estimate_parameters` gives each its default in this order (checked there).
+constexpr auto estimate_names = std::to_array<std::string_view>(
+    {"model", "hardware", "input", "output", "batch", "saturate", "tp", "pp", "ep", "dp", "gpus", "weights", "kv",
+     "max_batch", "max_tokens", "prefill_chunk", "usd_per_gpu_hour", "utilisation", "ignore_max_position", "engine",
+     "kv_memory_fraction", "excluded_modules", "kept_format", "eager_prompt", "gemm_table", "clock_MHz", "quick_reduce",
+     "kv_block_tokens", "rate", "host_loop", "a2a_dispatch_cap", "kv_admission"});
+template <class R, class... A>
+consteval std::size_t arity_of(R (*)(A...)) {
+    return sizeof...(A);
+}
+static_assert(estimate_names.size() == arity_of(&estimate),
+              "estimate_names must name every parameter of estimate(), in order: a parameter added to one is added to both");
 
 struct estimate_parameter {
     const char* name;
@@ -1157,6 +1174,9 @@ void set_up_estimate_parameters() {
     const estimate_options opts{};
     auto& p = estimate_parameters();
     auto add = [&](const char* name, py::object d) {
+        // Each default in `estimate_names`' order: a name out of place is a binding out of step with estimate().
+        if (p.size() >= estimate_names.size() || estimate_names[p.size()] != name)
+            throw std::logic_error(std::string("estimate(): the default for '") + name + "' is out of step with estimate_names");
         p.push_back({.name = name, .required = !d, .key = PyUnicode_InternFromString(name),
                      .default_value = d ? d.release().ptr() : nullptr});
     };
@@ -1192,11 +1212,13 @@ void set_up_estimate_parameters() {
     add("host_loop", py::none());
     add("a2a_dispatch_cap", py::none());
     add("kv_admission", py::none());
+    if (p.size() != estimate_names.size())
+        throw std::logic_error("estimate(): a parameter of estimate_names has no default in set_up_estimate_parameters");
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = 32;
+    constexpr std::size_t count_of = estimate_names.size();
     std::array<PyObject*, count_of> a{};
     for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
     if (nargs > estimate_positional) {
@@ -1231,9 +1253,8 @@ PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
         }
     try {
         try {
-            estimate_result r = estimate(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
-                                         a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22],
-                                         a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30], a[31]);
+            // Every argument in order, as many as `estimate_names` (held to estimate()'s arity above).
+            estimate_result r = std::apply([](auto... x) { return estimate(py::handle(x)...); }, a);
             return py::cast(std::move(r)).release().ptr();
         } catch (const py::error_already_set&) {
             throw;

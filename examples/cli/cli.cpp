@@ -56,6 +56,18 @@ const CLI::Validator engine_clock{[](std::string& s) -> std::string {
                                       return {};
                                   },
                                   "MHZ"};
+/// --kv-admission: the library's word rule (`require_kv_admission`: reserve or in_use; empty, the default, the
+/// engine's rule), its refusal's rule text and id, as --clock's.
+const CLI::Validator kv_admission_word{[](const std::string& s) -> std::string {
+                                           if (s.empty()) return {};  // the engine's rule (`kv_admission_rule`)
+                                           try {
+                                               (void)llmcost::require_kv_admission("estimate", "--kv-admission", s);
+                                           } catch (const llmcost::invalid_input& e) {  // CLI11 names the flag before it
+                                               return "got " + s + ": " + e.rule() + " [" + e.id() + "]";
+                                           }
+                                           return {};
+                                       },
+                                       "WORD"};
 /// A time target, in seconds.
 const CLI::Validator seconds_target = positive_in(1e-9, 1e6, "SECONDS");
 /// Money: positive, at least a nano-dollar (so that a price never underflows to "none" on its
@@ -150,28 +162,30 @@ void add_kv_memory_fraction(CLI::App* app, double& f) {
         ->transform(fraction);
 }
 
-/// --kv-block-tokens, on every command that builds a deployment for one engine (those with --engine): the paged KV
-/// cache's block size of the launch (`with_kv_block_tokens`; frontier and plan apply it to the one engine's profile on
-/// every GPU they try, the reference engine's where none is named).
-void add_kv_block_tokens(CLI::App* app, double& b, std::string_view where = "") {
-    app->add_option("--kv-block-tokens", b,
-                    "Your launch's KV block size in tokens: each sequence holds whole blocks, ceil(n / B) * B slots "
-                    "(vllm --block-size, trtllm tokens_per_block, sglang --page-size). Default: the engine's own "
-                    "(llmcost list engines: vllm 16, trtllm 32, sglang 1; the reference engine 1)" +
-                        std::string(where))
-        ->transform(count_in(65536, "TOKENS"));
-}
-
-/// --a2a-dispatch-cap, on every command that prices a step of one engine (those with --engine but kv, which refuses
-/// it; frontier and plan apply it to the one engine's profile on every GPU they try): the tokens a rank may dispatch
-/// in one expert all-to-all, the padded expert runner's buffer (`with_dispatch_cap`; docs/mi355x-disagg-decode.md §6).
-void add_a2a_dispatch_cap(CLI::App* app, double& c, std::string_view where = "") {
-    app->add_option("--a2a-dispatch-cap", c,
-                    "Your launch's per-rank all-to-all dispatch cap in tokens (sglang "
-                    "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK): the receive buffer a padded expert runner runs over, "
-                    "W x cap rows a MoE layer (docs/mi355x-disagg-decode.md section 6). Default: the engine's (sglang 4096)" +
-                        std::string(where))
-        ->transform(count_in(1048576, "TOKENS"));
+/// --kv-block-tokens and --a2a-dispatch-cap, on every command that builds a deployment for one engine (those with
+/// --engine; frontier and plan apply them to the one engine's profile on every GPU they try, the reference engine's
+/// where none is named; `where` is what they add to the help): the launch's paged KV cache block size
+/// (`with_kv_block_tokens`) and the tokens a rank may dispatch in one expert all-to-all, the padded expert runner's
+/// buffer (`with_dispatch_cap`; docs/mi355x-disagg-decode.md §6). Each a whole number of tokens up to its bound.
+void add_launch_tokens(CLI::App* app, double& kv_block_tokens, double& a2a_dispatch_cap, std::string_view where = "") {
+    struct figure {
+        const char* flag;
+        double& value;
+        std::string_view help;
+        double most;
+    };
+    for (const figure& f : {figure{"--kv-block-tokens", kv_block_tokens,
+                                   "Your launch's KV block size in tokens: each sequence holds whole blocks, ceil(n / B) * B "
+                                   "slots (vllm --block-size, trtllm tokens_per_block, sglang --page-size). Default: the "
+                                   "engine's own (llmcost list engines: vllm 16, trtllm 32, sglang 1; the reference engine 1)",
+                                   65536},
+                            figure{"--a2a-dispatch-cap", a2a_dispatch_cap,
+                                   "Your launch's per-rank all-to-all dispatch cap in tokens (sglang "
+                                   "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK): the receive buffer a padded expert runner "
+                                   "runs over, W x cap rows a MoE layer (docs/mi355x-disagg-decode.md section 6). Default: "
+                                   "the engine's (sglang 4096)",
+                                   1048576}})
+        app->add_option(f.flag, f.value, std::string(f.help) + std::string(where))->transform(count_in(f.most, "TOKENS"));
 }
 
 /// What frontier and plan add to --kv-block-tokens' and --a2a-dispatch-cap's help: the one figure on every GPU's
@@ -230,8 +244,7 @@ void add_deployment(CLI::App* app, deployment_options& d, bool with_formats = tr
                     "Serving engine: trtllm | vllm | sglang (llmcost list engines); default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(app, d.kv_memory_fraction);
-    add_kv_block_tokens(app, d.kv_block_tokens);
-    add_a2a_dispatch_cap(app, d.a2a_dispatch_cap);
+    add_launch_tokens(app, d.kv_block_tokens, d.a2a_dispatch_cap);
     app->add_option("--host-loop", d.host_loop,
                     "v0: your launch runs vLLM's V0 LLMEngine loop (vLLM <= 0.6, VLLM_USE_V1=0), so each scheduler "
                     "pass's host time a0 + a1 (tp - 1) + h n is priced (docs/vllm-v0-host-loop.md); vllm only; the "
@@ -400,7 +413,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
                          "admission (trtllm's default, GUARANTEED_NO_EVICT); in_use = the KV it uses, its mean context "
                          "plus half a block (trtllm MAX_UTILIZATION, MLPerf's batch_scheduler_policy max_util; vllm and "
                          "sglang by default). Default: the engine's rule (docs/paged-kv-blocks.md)")
-        ->check(CLI::IsMember({"reserve", "in_use"}));
+        ->check(kv_admission_word);
     estimate->add_option("--prefill-chunk", est.prefill_chunk,
                          "Chunked prefill: prompts in chunks of at most this many tokens, one per step (default: whole)")
         ->transform(tokens_count);
@@ -543,8 +556,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     frontier_app->add_option("--engine", fr.engine, "Serving engine: trtllm | vllm | sglang; default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(frontier_app, fr.kv_memory_fraction);
-    add_kv_block_tokens(frontier_app, fr.kv_block_tokens, one_engine_every_gpu);
-    add_a2a_dispatch_cap(frontier_app, fr.a2a_dispatch_cap, one_engine_every_gpu);
+    add_launch_tokens(frontier_app, fr.kv_block_tokens, fr.a2a_dispatch_cap, one_engine_every_gpu);
     add_launch(frontier_app, fr.gemm_table, fr.clock_MHz, fr.quick_reduce);
     frontier_app->add_option("--input", fr.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     frontier_app->add_option("--output", fr.output, "Output tokens")->transform(tokens_count)->capture_default_str();
@@ -606,8 +618,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
                          "default: the reference engine")
         ->check(CLI::IsMember({"trtllm", "vllm", "sglang"}));
     add_kv_memory_fraction(plan_app, pl.kv_memory_fraction);
-    add_kv_block_tokens(plan_app, pl.kv_block_tokens, one_engine_every_gpu);
-    add_a2a_dispatch_cap(plan_app, pl.a2a_dispatch_cap, one_engine_every_gpu);
+    add_launch_tokens(plan_app, pl.kv_block_tokens, pl.a2a_dispatch_cap, one_engine_every_gpu);
     add_launch(plan_app, pl.gemm_table, pl.clock_MHz, pl.quick_reduce);
     plan_app->add_option("--usd-per-gpu-hour", pl.usd_per_gpu_hour, "One price for every GPU type")->transform(usd_amount);
     plan_app->add_option("--price", pl.prices, "A GPU type's price: NAME=USD_PER_GPU_HOUR (repeatable)");

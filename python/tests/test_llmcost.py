@@ -1310,6 +1310,25 @@ def test_estimate_call_mistakes_are_type_errors_naming_the_argument():
     assert list(inspect.signature(llmcost.estimate).parameters)[:4] == ["model", "hardware", "input", "output"]
 
 
+def test_estimate_names_one_list_in_the_binding_its_docstring_and_the_stub():
+    # The binding's keyword names (estimate_names, held to estimate()'s arity in C++), the docstring's signature and
+    # the .pyi stub's: the same names in the same order, and each the binding accepts with its documented default.
+    import ast
+    import inspect
+    import pathlib
+    documented = inspect.signature(llmcost.estimate).parameters
+    stub = ast.parse((pathlib.Path(llmcost.__file__).parent / "__init__.pyi").read_text())
+    (node,) = [n for n in stub.body if isinstance(n, ast.FunctionDef) and n.name == "estimate"]
+    stubbed = [a.arg for a in node.args.args + node.args.kwonlyargs]
+    assert list(documented) == stubbed
+    base = {"input": 128, "output": 128, "batch": 4}
+    plain = llmcost.estimate("Llama-3.1-8B", "H100", **base).to_dict()
+    for name, p in list(documented.items())[2:]:
+        if p.default is inspect.Parameter.empty or name in base:
+            continue
+        assert llmcost.estimate("Llama-3.1-8B", "H100", **base, **{name: p.default}).to_dict() == plain, name
+
+
 def test_a_new_sweep_never_writes_into_arrays_still_held():
     # the module reuses the memory of a result Python has let go of; a view keeps its result alive
     a = llmcost.sweep("Llama-3.1-8B", "H100", input=[128], output=[128], batch=[1, 2, 3]).tpot_s

@@ -434,6 +434,38 @@ TEST_CASE("simulator: an overlap lag of 0 is today's run bit for bit; a lag answ
     CHECK(test::contains(test::error_of([&] { bad.validate(); return 0; }), "scheduler.overlap_schedule_steps"));
 }
 
+TEST_CASE("overlap lag: one rule for the engine's and the scheduler's figure, the message naming field, value and rule") {
+    CHECK(is_overlap_lag(0.0));
+    CHECK(is_overlap_lag(2.0));
+    CHECK(is_overlap_lag(16.0));
+    CHECK_FALSE(is_overlap_lag(17.0));
+    CHECK_FALSE(is_overlap_lag(-1.0));
+    CHECK_FALSE(is_overlap_lag(0.5));
+    CHECK_FALSE(is_overlap_lag(std::numeric_limits<double>::quiet_NaN()));
+    engine_profile bad = catalog::sglang_hopper;
+    bad.scheduler.overlap_schedule_steps = 17.0;
+    const std::string engine_error = test::error_of([&] { bad.validate(); return 0; });
+    CHECK(test::contains(engine_error, "scheduler.overlap_schedule_steps = 17"));
+    CHECK(test::contains(engine_error, overlap_lag_rule));
+    const std::string limits_error = test::error_of([&] { scheduler_limits{.overlap_lag_steps = 17.0}.validate(); return 0; });
+    CHECK(test::contains(limits_error, "overlap_lag_steps (steps) = 17"));
+    CHECK(test::contains(limits_error, overlap_lag_rule));
+}
+
+TEST_CASE("simulator: a direct call on an SGLang engine with default limits runs the engine's overlap lag") {
+    // No `with_engine_defaults`: the simulator resolves L itself (`detail::overlap_lag_of`), the engine's 2 here.
+    deployment sglang = llama8;
+    sglang.engine = catalog::sglang_hopper;
+    REQUIRE(sglang.engine.scheduler.overlap_schedule_steps == 2.0);
+    const workload::traffic loop{.input = workload::uniform(819_tok, 1024_tok), .output = workload::uniform(819_tok, 1024_tok),
+                                 .arrivals = workload::closed_loop(16)};
+    const sim::result plain = sim::simulate(sglang, loop, {.requests = 64, .keep_requests = false});
+    const sim::result two = sim::simulate(sglang, loop, {.limits = {.overlap_lag_steps = 2.0}, .requests = 64, .keep_requests = false});
+    const sim::result none = sim::simulate(sglang, loop, {.limits = {.overlap_lag_steps = 0.0}, .requests = 64, .keep_requests = false});
+    CHECK(same_bits(plain, two));
+    CHECK(plain.ttft.mean > none.ttft.mean);  // the caller's 0 wins over the engine's 2
+}
+
 TEST_CASE("simulator: an overlap loop delays an open arrival by one step more, by hand") {
     // A (1000 → 200) at 0; B (1000 → 50) arrives in the middle of A's first decode step (context 1,001, d1). Without
     // the overlap B is taken at that step's end: its queue is the residual d1 / 2. With L = 2 (SGLang) the turn at the
@@ -473,7 +505,8 @@ TEST_CASE("simulator: an overlap loop delays an open arrival by one step more, b
 TEST_CASE("closed form: an online arrival on an overlap loop waits one mean step more when the engine is busy") {
     // Poisson arrivals at 4 a second on Llama-3.1-8B / H100 under SGLang (L = 2): the busy share (1 − ι) of them waits
     // L − 1 = 1 step of the run more; without the overlap (L = 0) none. The lagged TTFT exceeds the plain one by
-    // about (1 − ι)·t̄ (the run it sits in holds a little more: within half of it either way); TPOT hardly moves.
+    // about (1 − ι)·t̄ (the run it sits in holds a little more: within half of it either way, two runs compared); TPOT
+    // hardly moves. The lag's exact share of one run's TTFT is the test "the open arrival's lag wait … by hand" below.
     deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::sglang_hopper};
     deployment none = d;
     none.engine.scheduler.overlap_schedule_steps = 0.0;
@@ -500,6 +533,40 @@ TEST_CASE("closed form: an online arrival on an overlap loop waits one mean step
     CHECK(chunked.point.e2e == serve_online_latency(none, r, 0.25_s, plain).point.e2e);
     CHECK(serve_at_batch(d, r, 8.0, mine0).ttft == serve_at_batch(none, r, 8.0, plain).ttft);
     CHECK(serve_at_batch(d, r, 8.0, mine).ttft > serve_at_batch(none, r, 8.0, plain).ttft);
+}
+
+TEST_CASE("closed form: the open arrival's lag wait, (L − 1)⁺ · t̄, by hand, in the mean TTFT and in its percentiles") {
+    // The formula: L = 2 with a 10 ms step waits one step, 10 ms; L = 3 two, 20 ms; L = 1 and L = 0 none.
+    static_assert(detail::open_arrival_lag_wait(2.0, seconds(0.010)) == seconds(0.010));
+    static_assert(detail::open_arrival_lag_wait(3.0, seconds(0.010)) == seconds(0.020));
+    static_assert(detail::open_arrival_lag_wait(1.0, seconds(0.010)) == seconds(0.0));
+    static_assert(detail::open_arrival_lag_wait(0.0, seconds(0.010)) == seconds(0.0));
+    // Whole prompts at 4 arrivals a second on Llama-3.1-8B / H100 under SGLang: the run is rooted, and its mean TTFT is,
+    // term by term, F + E[TTFT_engine] + (1 − ι)·(L − 1)·t̄ + W, t̄ the loop's root (`decoding.step`), ι the chance an
+    // arrival finds the engine empty; with L = 3 the lag term is twice L = 2's share of the same run's t̄.
+    deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::sglang_hopper};
+    const request_shape r{.input = 1000_tok, .output = 200_tok};
+    for (const double lag : {2.0, 3.0}) {
+        const online_latency x = serve_online_latency(d, r, 0.25_s, {.overlap_lag_steps = lag});
+        REQUIRE(x.rooted);
+        REQUIRE(x.whole_prompts);
+        const double busy = 1.0 - x.steps.idle, t = x.decoding.step.value();
+        REQUIRE(busy > 0.0);
+        const double lag_wait = busy * (lag - 1.0) * t;
+        CHECK(x.open_lag.value() == doctest::Approx(lag_wait).epsilon(1e-12));
+        const double mean = x.point.front_end.value() + queueing::first_token_mean(x.steps).value() + lag_wait + x.admission.value();
+        CHECK(x.point.ttft.value() == doctest::Approx(mean).epsilon(1e-12));
+        // The percentiles carry the same lag wait (a shift by its mean, as the wait for a slot): p50 and p90.
+        for (const double q : {0.5, 0.9}) {
+            const double p = x.point.front_end.value() + queueing::first_token_quantile(x.steps, q).value() + lag_wait +
+                             x.admission.value();
+            CHECK(ttft_percentile(x, q).value() == doctest::Approx(p).epsilon(1e-12));
+        }
+    }
+    // Without the overlap the lag term is 0 and the percentile is the steps' quantile alone.
+    const online_latency a = serve_online_latency(d, r, 0.25_s, {.overlap_lag_steps = 0.0});
+    CHECK(a.open_lag.value() == 0.0);
+    CHECK(ttft_percentile(a, 0.9) == client_first_token(queueing::first_token_quantile(a.steps, 0.9) + a.admission, a.point.front_end));
 }
 
 TEST_CASE("closed form: a steady closed loop's TTFT waits for the overlap loop's lag, as the simulator's") {

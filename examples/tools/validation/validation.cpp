@@ -779,10 +779,12 @@ engine_profile without_launch_cost(engine_profile profile) {
     return profile;
 }
 
-/// A fitted per-kernel overhead as the profile's launch cost over the hardware's (µs): the profile adds
-/// to the hardware's per-kernel cost and cannot take from it, so a fit below it gives 0 (and is reported).
-double launch_over_hardware_us(double fitted_s, const hardware& h) {
-    return std::max(0.0, fitted_s - h.gpu.efficiency.kernel_overhead.value()) * 1e6;
+/// A fitted per-kernel overhead as the profile's launch cost over the hardware's, max(0, fitted − the hardware's):
+/// the profile adds to the hardware's per-kernel cost and cannot take from it, so a fit below it gives 0 (and is
+/// reported).
+seconds_t launch_over_hardware(seconds_t fitted, const hardware& h) {
+    const seconds_t over = fitted - h.gpu.efficiency.kernel_overhead;
+    return over.value() > 0.0 ? over : seconds(0.0);  // NaN and below the hardware's: 0
 }
 
 /// Each picked row as a calibration row of a fit: out of the check rows, `prepare` sets what the fit
@@ -922,7 +924,7 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
                               per_kernel_se);
             if (f.fitted) {
                 const hardware& h = fit_rows.front().d.hw;  // after the check: a subset may be empty
-                f.launch_us = launch_over_hardware_us(per_kernel, h);
+                f.launch_us = launch_over_hardware(seconds(per_kernel), h).value() * 1e6;
                 f.at_floor = per_kernel < h.gpu.efficiency.kernel_overhead.value();
                 f.launch_se_us = per_kernel_se * 1e6;
             }
@@ -1413,7 +1415,7 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
                       {.free = {plan::parameter::kernel_overhead, plan::parameter::request_overhead}},
                       [&](const plan::fitted_parameter& q) {
                           if (q.which == plan::parameter::kernel_overhead) {
-                              f.launch_us = launch_over_hardware_us(q.value, fit_rows.front().d.hw);
+                              f.launch_us = launch_over_hardware(seconds(q.value), fit_rows.front().d.hw).value() * 1e6;
                               f.launch_se_us = q.standard_error * 1e6;
                           } else if (q.which == plan::parameter::request_overhead) {
                               f.ms = q.value * 1e3;

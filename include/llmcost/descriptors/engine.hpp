@@ -94,6 +94,19 @@ inline constexpr std::string_view memory_fraction_rule = "a memory fraction must
 }
 inline constexpr std::string_view kv_block_size_rule = "a whole number of tokens per KV block, from 1 to 65,536";
 inline constexpr std::string_view kv_block_size_rule_id = "llmcost.engine.kv_block_tokens";
+/// The rule an overlap loop's lag L keeps (`engine_scheduler::overlap_schedule_steps`,
+/// `scheduler_limits::overlap_lag_steps`: SGLang's overlap loop, docs/sglang-closed-loop-ttft.md §6): a whole number
+/// of scheduler steps, 0 (no overlap) to 16. Both `validate()`s refuse through `require_overlap_lag`.
+inline constexpr std::string_view overlap_lag_rule =
+    "a whole number of scheduler steps from 0 (none) to 16 between a closed-loop answer's last step and "
+    "the step that can carry its client's next prompt";
+[[nodiscard]] constexpr bool is_overlap_lag(double steps) noexcept {
+    return steps >= 0.0 && steps <= 16.0 && detail::const_trunc(steps) == steps;  // NaN fails the range
+}
+/// Refuses an overlap lag outside `overlap_lag_rule`, naming `subject`, `field` and the value.
+constexpr void require_overlap_lag(std::string_view subject, std::string_view field, double steps) {
+    require(is_overlap_lag(steps), subject, field, steps, overlap_lag_rule);
+}
 
 /// b: the rows of one m-block AITER's `moe_sorting` pads each expert's token list to (`block_size` 32, the default its
 /// fused MoE sorts with; ROCm/aiter@e28297f8f9 aiter/fused_moe.py l.27–51), which sizes `sorted_expert_ids` at
@@ -1085,11 +1098,7 @@ struct engine_profile {
                 scheduler.chunk.value(), "chunked prefill needs a chunk of at least one token");
         require(is_memory_fraction(scheduler.kv_memory_fraction), s, "scheduler.kv_memory_fraction",
                 scheduler.kv_memory_fraction, memory_fraction_rule);
-        require(scheduler.overlap_schedule_steps >= 0.0 && scheduler.overlap_schedule_steps <= 16.0 &&
-                    detail::const_trunc(scheduler.overlap_schedule_steps) == scheduler.overlap_schedule_steps,
-                s, "scheduler.overlap_schedule_steps", scheduler.overlap_schedule_steps,
-                "a whole number of scheduler steps from 0 (none) to 16 between a closed-loop answer's last step and "
-                "the step that can carry its client's next prompt");
+        require_overlap_lag(s, "scheduler.overlap_schedule_steps", scheduler.overlap_schedule_steps);
         require(scheduler.kv_block_tokens == 0.0 || is_kv_block_size(scheduler.kv_block_tokens), s,
                 "scheduler.kv_block_tokens", scheduler.kv_block_tokens,
                 "must be 0 (not paged) or a whole number of tokens per KV block, from 1 to 65,536",

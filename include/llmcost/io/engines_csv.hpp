@@ -198,78 +198,40 @@ using row_reader = detail::hardware_csv::row_reader;
         const bool may_be_absent = i + 4 >= required_columns.size();
         *figures[i] = may_be_absent && !table.find_column(column) ? 0.0 : r.figure(column);
     }
+    // An optional column's figure: 0 where the table has no such column (a table written before it).
+    const auto optional_figure = [&](std::string_view column) { return table.find_column(column) ? r.figure(column) : 0.0; };
     e.kv_pool = table.find_column("kv_pool_rule") ? r.label("kv_pool_rule") : std::string_view{};
-    double* non_kv[] = {&e.activation_dense_tp1, &e.activation_dense_tp2, &e.activation_dense_tp4,
-                        &e.activation_dense_tp8, &e.activation_moe_tp1, &e.activation_moe_tp2,
-                        &e.activation_moe_tp4, &e.activation_moe_tp8, &e.activation_min_MiB,
-                        &e.activation_overhead, &e.nccl_tp1_B, &e.nccl_tp2_B, &e.nccl_tp4_B, &e.nccl_tp8_B,
-                        &e.runtime_B, &e.runtime_overhead};
-    const std::size_t first_non_kv = std::size(figures) + 5;  // after name … version, the figures, kv_pool_rule
-    for (std::size_t i = 0; i < std::size(non_kv); ++i) {
-        const std::string_view column = columns[first_non_kv + i];
-        *non_kv[i] = table.find_column(column) ? r.figure(column) : 0.0;
-    }
-    double* gather[] = {&e.moe_gather_up_to_top_k, &e.gather_latency_us, &e.gather_step_us, &e.gather_bus_GBps};
-    const std::size_t first_gather = first_non_kv + std::size(non_kv);
-    for (std::size_t i = 0; i < std::size(gather); ++i) {
-        const std::string_view column = columns[first_gather + i];
-        *gather[i] = table.find_column(column) ? r.figure(column) : 0.0;
-    }
-    double* shared_expert[] = {&e.shared_expert_kernels, &e.shared_expert_stream};
-    const std::size_t first_shared_expert = first_gather + std::size(gather);
-    for (std::size_t i = 0; i < std::size(shared_expert); ++i) {
-        const std::string_view column = columns[first_shared_expert + i];
-        *shared_expert[i] = table.find_column(column) ? r.figure(column) : 0.0;
-    }
-    const std::string_view fp8_quant = columns[first_shared_expert + std::size(shared_expert)];
-    e.fp8_attention_quant_kernels = table.find_column(fp8_quant) ? r.figure(fp8_quant) : 0.0;
-    double* cross_host[] = {&e.cross_host_all_reduce_us, &e.cross_host_all_reduce_bus_GBps, &e.cross_host_norm_kernels,
-                            &e.cross_host_all_reduce_max_KiB};
-    const std::size_t first_cross_host = first_shared_expert + std::size(shared_expert) + 1;
-    for (std::size_t i = 0; i < std::size(cross_host); ++i) {
-        const std::string_view column = columns[first_cross_host + i];
-        *cross_host[i] = table.find_column(column) ? r.figure(column) : 0.0;
-    }
-    const std::string_view fp8_tile = columns[first_cross_host + std::size(cross_host)];
-    e.fp8_gemm_tile_rows = table.find_column(fp8_tile) ? r.figure(fp8_tile) : 0.0;
-    const std::string_view fp4_experts = columns[first_cross_host + std::size(cross_host) + 1];
-    e.fp4_expert_gemm = table.find_column(fp4_experts) ? r.figure(fp4_experts) : 0.0;
-    double* quick_reduce[] = {&e.quick_reduce_us, &e.quick_reduce_bus_GBps, &e.quick_reduce_min_KiB, &e.quick_reduce_max_KiB};
-    const std::size_t first_quick_reduce = first_cross_host + std::size(cross_host) + 2;
-    for (std::size_t i = 0; i < std::size(quick_reduce); ++i) {
-        const std::string_view column = columns[first_quick_reduce + i];
-        *quick_reduce[i] = table.find_column(column) ? r.figure(column) : 0.0;
-    }
-    double* custom_large[] = {&e.custom_all_reduce_large_us, &e.custom_all_reduce_large_bus_GBps,
-                              &e.custom_all_reduce_large_min_KiB};
-    const std::size_t first_custom_large = first_quick_reduce + std::size(quick_reduce);
-    for (std::size_t i = 0; i < std::size(custom_large); ++i) {
-        const std::string_view column = columns[first_custom_large + i];
-        *custom_large[i] = table.find_column(column) ? r.figure(column) : 0.0;
-    }
-    constexpr std::string_view replicated = "shared_expert_ep_replicated";  // found by its name, wherever it sits
-    static_assert(std::ranges::find(columns, replicated) != columns.end());
-    e.shared_expert_ep_replicated = table.find_column(replicated) ? r.figure(replicated) : 0.0;
-    constexpr std::string_view build = "first_use_build_s";  // found by its name, wherever it sits
-    static_assert(std::ranges::find(columns, build) != columns.end());
-    e.first_use_build_s = table.find_column(build) ? r.figure(build) : 0.0;
-    constexpr std::string_view request = "prefill_request_us";  // found by its name, wherever it sits
-    static_assert(std::ranges::find(columns, request) != columns.end());
-    e.prefill_request_us = table.find_column(request) ? r.figure(request) : 0.0;
-    for (std::string_view pass : {std::string_view("v0_pass_us"), std::string_view("v0_pass_rank_us"),
-                                  std::string_view("v0_pass_sequence_us")}) {  // found by their names, wherever they sit
-        double& figure = pass == "v0_pass_us" ? e.v0_pass_us : pass == "v0_pass_rank_us" ? e.v0_pass_rank_us : e.v0_pass_sequence_us;
-        figure = table.find_column(pass) ? r.figure(pass) : 0.0;
-    }
-    constexpr std::string_view output_token = "v0_output_token_us";  // found by its name, wherever it sits
-    static_assert(std::ranges::find(columns, output_token) != columns.end());
-    e.v0_output_token_us = table.find_column(output_token) ? r.figure(output_token) : 0.0;
-    constexpr std::string_view padded_block = "padded_moe_block_ns";  // found by its name, wherever it sits
-    static_assert(std::ranges::find(columns, padded_block) != columns.end());
-    e.padded_moe_block_ns = table.find_column(padded_block) ? r.figure(padded_block) : 0.0;
-    constexpr std::string_view overlap = "overlap_schedule_steps";  // found by its name, wherever it sits
-    static_assert(std::ranges::find(columns, overlap) != columns.end());
-    e.overlap_schedule_steps = table.find_column(overlap) ? r.figure(overlap) : 0.0;
+    // The optional columns that sit together after name … version, the figures and kv_pool_rule, in the table's order:
+    // the non-KV memory, the MoE gather, the shared expert, FP8 attention quantisation, the cross-host all-reduce, the
+    // FP8 GEMM tile and FP4 experts, the quick all-reduce, the large custom all-reduce.
+    double* const in_order[] = {&e.activation_dense_tp1, &e.activation_dense_tp2, &e.activation_dense_tp4,
+                                &e.activation_dense_tp8, &e.activation_moe_tp1, &e.activation_moe_tp2,
+                                &e.activation_moe_tp4, &e.activation_moe_tp8, &e.activation_min_MiB,
+                                &e.activation_overhead, &e.nccl_tp1_B, &e.nccl_tp2_B, &e.nccl_tp4_B, &e.nccl_tp8_B,
+                                &e.runtime_B, &e.runtime_overhead,
+                                &e.moe_gather_up_to_top_k, &e.gather_latency_us, &e.gather_step_us, &e.gather_bus_GBps,
+                                &e.shared_expert_kernels, &e.shared_expert_stream,
+                                &e.fp8_attention_quant_kernels,
+                                &e.cross_host_all_reduce_us, &e.cross_host_all_reduce_bus_GBps, &e.cross_host_norm_kernels,
+                                &e.cross_host_all_reduce_max_KiB,
+                                &e.fp8_gemm_tile_rows, &e.fp4_expert_gemm,
+                                &e.quick_reduce_us, &e.quick_reduce_bus_GBps, &e.quick_reduce_min_KiB, &e.quick_reduce_max_KiB,
+                                &e.custom_all_reduce_large_us, &e.custom_all_reduce_large_bus_GBps,
+                                &e.custom_all_reduce_large_min_KiB};
+    const std::size_t first_in_order = std::size(figures) + 5;  // after name … version, the figures, kv_pool_rule
+    for (std::size_t i = 0; i < std::size(in_order); ++i) *in_order[i] = optional_figure(columns[first_in_order + i]);
+    // Columns found by their names, wherever they sit (each a column of the table, checked at compile time).
+    static constexpr std::array by_name{std::string_view("shared_expert_ep_replicated"), std::string_view("first_use_build_s"),
+                                        std::string_view("prefill_request_us"), std::string_view("v0_pass_us"),
+                                        std::string_view("v0_pass_rank_us"), std::string_view("v0_pass_sequence_us"),
+                                        std::string_view("v0_output_token_us"), std::string_view("padded_moe_block_ns"),
+                                        std::string_view("overlap_schedule_steps")};
+    static_assert(std::ranges::all_of(by_name, [](std::string_view n) { return std::ranges::find(columns, n) != columns.end(); }));
+    double* const by_name_figures[] = {&e.shared_expert_ep_replicated, &e.first_use_build_s, &e.prefill_request_us,
+                                       &e.v0_pass_us, &e.v0_pass_rank_us, &e.v0_pass_sequence_us,
+                                       &e.v0_output_token_us, &e.padded_moe_block_ns, &e.overlap_schedule_steps};
+    static_assert(sizeof(by_name_figures) / sizeof(double*) == by_name.size());
+    for (std::size_t i = 0; i < by_name.size(); ++i) *by_name_figures[i] = optional_figure(by_name[i]);
     try {
         return from_row(e);
     } catch (const invalid_input& x) {

@@ -12,7 +12,9 @@
 #include <boost/math/distributions/students_t.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <exception>
 #include <functional>
 #include <limits>

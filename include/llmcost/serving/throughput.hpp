@@ -221,9 +221,10 @@ struct scheduler_limits {
     /// next prompt: a client freed at the end of step j is admitted no earlier than step j + 1 + L (SGLang's
     /// overlap loop, `engine_scheduler::overlap_schedule_steps`: L = 2, the next prompt launched behind the two
     /// steps already in flight; docs/sglang-closed-loop-ttft.md §6). An engine that runs nothing takes it at
-    /// once (no step is in flight). none: the engine's (`with_engine_defaults`), 0 where no engine gave one.
-    /// Read by the simulator (colocated closed loops: L; open arrivals: L − 1) and the closed forms (`serve_at_batch`,
-    /// the sweeps, `serve_online_latency`), resolved in one place (`detail::overlap_lag_of`).
+    /// once (no step is in flight). none: the deployment's engine's (`engine_scheduler::overlap_schedule_steps`),
+    /// whether or not `with_engine_defaults` filled it. Read by the simulator (colocated closed loops: L; open
+    /// arrivals: L − 1) and the closed forms (`serve_at_batch`, the sweeps, `serve_online_latency`, `ttft_percentile`),
+    /// each resolved in one place (`detail::overlap_lag_of`).
     std::optional<double> overlap_lag_steps{};
 
     /// The reserve that sizes the KV pool under these limits: `reserve`, its step budget (the tokens
@@ -258,12 +259,7 @@ struct scheduler_limits {
         require(receive_interval >= 1.0 && receive_interval <= 1e6 && detail::const_trunc(receive_interval) == receive_interval,
                 "scheduler", "receive_interval (decode steps)", receive_interval,
                 "a whole number of decode steps between polls for new requests, from 1 (every step) to 10⁶");
-        if (overlap_lag_steps)
-            require(*overlap_lag_steps >= 0.0 && *overlap_lag_steps <= 16.0 &&
-                        detail::const_trunc(*overlap_lag_steps) == *overlap_lag_steps,
-                    "scheduler", "overlap_lag_steps (steps)", *overlap_lag_steps,
-                    "a whole number of scheduler steps from 0 (none) to 16 between a closed-loop answer's last step and "
-                    "the step that can carry its client's next prompt");
+        if (overlap_lag_steps) require_overlap_lag("scheduler", "overlap_lag_steps (steps)", *overlap_lag_steps);
         require(!(ignore_eos_admission && reserve_full_sequence), "scheduler", "ignore_eos_admission", 1.0,
                 "peak-footprint admission applies to admission on the KV in use (reserve_full_sequence false); "
                 "a whole-sequence reserve already holds every answer's end");
@@ -603,6 +599,13 @@ template <class V>
 /// at its end and enters step k + 2, not k + 1: L − 1 steps more than a plain loop (0 without the overlap). The closed
 /// loop's L is the same rule with the prompt sent just after step j + 1 was launched (docs/sglang-closed-loop-ttft.md §6).
 [[nodiscard]] constexpr double open_arrival_lag_steps(double lag_steps) noexcept { return max(0.0, lag_steps - 1.0); }
+/// An open arrival's wait for the overlap lag: t_w = (L − 1)⁺ · t̄ (docs/sglang-closed-loop-ttft.md §6), the
+/// `open_arrival_lag_steps` whole steps after the one in flight that it waits behind. The step is the run's mean step t̄
+/// (the decode loop's root where `serve_online_latency` has one, else its steady point's), one for every path: the
+/// step in flight is already in the residual (length-biased), the L − 1 after it are ordinary steps of the run.
+[[nodiscard]] constexpr seconds_t open_arrival_lag_wait(double lag_steps, seconds_t step) noexcept {
+    return step * open_arrival_lag_steps(lag_steps);
+}
 /// A run's overlap lag L: the caller's `scheduler_limits::overlap_lag_steps` where given, else its engine's
 /// `engine_scheduler::overlap_schedule_steps` (docs/sglang-closed-loop-ttft.md §6): the one place both are resolved.
 [[nodiscard]] constexpr double overlap_lag_of(const scheduler_limits& l, const engine_profile& e) noexcept {
@@ -874,6 +877,10 @@ struct online_latency {
     /// no (1 − ι) share. Inside `point.ttft`, and added to `ttft_percentile`'s quantiles. 0 where the law stays
     /// below B, and where the loop has no root (one output token, chunked prompts, a token cap: not priced there).
     seconds_t admission{};
+    /// The mean wait for an overlap loop's lag over all arrivals, (1 − ι)·(L − 1)⁺·t̄ (`detail::open_arrival_lag_wait`:
+    /// an arrival that finds the engine empty waits none). Inside `point.ttft`, and added to `ttft_percentile`'s
+    /// quantiles (a shift by the mean, as `admission`). 0 without an overlap loop (L ≤ 1).
+    seconds_t open_lag{};
 };
 
 namespace detail {
@@ -961,9 +968,10 @@ template <duration T>
     o.rooted = rooted;
     const double ranks = static_cast<double>(d.attention_ranks());
     // An overlap loop's lag (L, a caller's figure else the engine's): an arrival that finds a step running waits
-    // L − 1 more steps before the one that carries it (`detail::open_arrival_lag_steps`), each a mean step of the run.
-    const double open_lag =
-        detail::open_arrival_lag_steps(detail::overlap_lag_of(l, d.engine));
+    // L − 1 more steps before the one that carries it, each the run's mean step t̄: the loop's root where it has one,
+    // else the steady point's (`detail::open_arrival_lag_wait`). An arrival that finds the engine empty waits none.
+    const seconds_t busy_lag =
+        detail::open_arrival_lag_wait(detail::overlap_lag_of(l, d.engine), rooted ? o.decoding.step : s.step_time);
     if (o.whole_prompts) {
         const double n_steps = detail::max(1.0, o.output - 1.0);
         // The bulk chain (Bailey 1954) at the loop's D̄ = N·λ·t̄ decoders, built once (the D-law average
@@ -994,7 +1002,7 @@ template <duration T>
             // TTFT_busy the bulk chain's: n = the prompts in their steps + D̄, and D̄ = λ·N·t̄ is already
             // E[min(D, B)] running + E[(D − B)⁺] = λ·W waiting, so W is not added again (docs/online-caps.md §2);
             // n on [λ·(t(1) + N·TPOT), λ·(TTFT_busy + N·TPOT)], bisected
-            const double busy = queueing::first_token_mean(o.steps).value() + open_lag * o.decoding.step.value();
+            const double busy = queueing::first_token_mean(o.steps).value() + busy_lag.value();
             const double one = o.steps.step[1].value();
             const double decode = n_steps * s.tpot.value();
             const auto rhs = [&](double n) {
@@ -1022,15 +1030,16 @@ template <duration T>
         o.steps.idle = queueing::empty_engine(held * ranks);
         o.admission = seconds(admission);  // W over all arrivals (Little): not the busy share's (1 − ι)·W
         // The overlap's L − 1 steps for the busy share (1 − ι) of the arrivals: none for one that finds the engine empty.
-        const seconds_t lag_wait = s.step_time * (open_lag * (1.0 - o.steps.idle));
-        s.ttft = client_first_token(queueing::first_token_mean(o.steps) + lag_wait + o.admission, s.front_end);
+        o.open_lag = busy_lag * (1.0 - o.steps.idle);
+        s.ttft = client_first_token(queueing::first_token_mean(o.steps) + o.open_lag + o.admission, s.front_end);
         s.per_user = tokens(1.0) / s.tpot;
     } else {
         // An empty engine: my prompt's chunk steps alone, no step in flight, no neighbour.
         const double idle = queueing::empty_engine((s.residual + s.e2e - s.front_end).value() / gap * ranks);
         const seconds_t alone = seconds(detail::mix_steps(pm, terms, 0.0, 1.0).mean()) * chunks.count;
-        const seconds_t busy = detail::step_in_flight_first_token(pm, r, s, seconds(gap), l) + s.step_time * open_lag;
+        const seconds_t busy = detail::step_in_flight_first_token(pm, r, s, seconds(gap), l) + busy_lag;
         s.ttft = client_first_token(alone * idle + busy * (1.0 - idle), s.front_end);
+        o.open_lag = busy_lag * (1.0 - idle);
     }
     s.e2e = detail::end_to_end(s.ttft, s.tpot, o.output);
     // Flow conservation: in steady state the deployment emits what arrives, λ·O tokens a second per
@@ -1102,10 +1111,11 @@ constexpr void require_percentile_model(const online_latency& o, double q) {
 
 /// The q-quantile of TTFT under Poisson arrivals: the engine's steps' (`queueing::first_token_quantile`),
 /// shifted by the mean wait for a slot `o.admission` where the decoding count's law reaches past the
-/// running-batch cap (a shift by the mean, not the wait's own law: docs/online-caps.md §5); unshifted below it.
+/// running-batch cap (a shift by the mean, not the wait's own law: docs/online-caps.md §5); unshifted below it;
+/// and by the mean overlap-lag wait `o.open_lag` (`detail::open_arrival_lag_wait`, the one the mean TTFT holds).
 [[nodiscard]] constexpr seconds_t ttft_percentile(const online_latency& o, double q) {
     detail::require_percentile_model(o, q);
-    return client_first_token(queueing::first_token_quantile(o.steps, q) + o.admission, o.point.front_end);
+    return client_first_token(queueing::first_token_quantile(o.steps, q) + o.open_lag + o.admission, o.point.front_end);
 }
 
 /// The q-quantile of TPOT under Poisson arrivals: the mean of a request's O − 1 decode steps, both

@@ -114,8 +114,9 @@ struct engine {
     double shared_prefix = 0;    ///< its length (0: the shorter prompt)
     bool ignore_max_position = false;  ///< requests past max_position priced as fits (options::ignore_max_position)
     bool cold = false;           ///< a closed loop on servers started cold: the opening pays `cold_opening`
-    /// An overlap loop's L (`scheduler_limits::overlap_lag_steps`): a closed loop's steps between an answer's last
-    /// step and the first that can carry its client's next prompt; an open arrival waits L − 1 steps more.
+    /// An overlap loop's L (`scheduler_limits::overlap_lag_steps`, else the engine's: `detail::overlap_lag_of`): a
+    /// closed loop's steps between an answer's last step and the first that can carry its client's next prompt; an
+    /// open arrival waits L − 1 steps more.
     double overlap_lag = 0;
     first_use_trigger build = first_use_trigger::none;  ///< a cold closed loop's first-use build trigger (`options::first_use_build`)
     /// Attention-DP ranks under TensorRT-LLM's balance (`scheduler_limits::adp_timeout_iters`): R ≥ 2
@@ -926,7 +927,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.shared_prefix = o.shared_prefix_tokens;
     e.ignore_max_position = o.ignore_max_position;
     e.cold = o.cold_engine && closed_loop;
-    e.overlap_lag = o.limits.overlap_lag_steps.value_or(0.0);
+    e.overlap_lag = llmcost::detail::overlap_lag_of(o.limits, d.engine);  // the caller's L, else the engine's
     e.build = e.cold ? o.first_use_build : first_use_trigger::none;
     e.adp_ranks = o.limits.adp_timeout_iters > 0.0 ? static_cast<double>(d.attention_ranks()) : 1.0;
     e.seed = o.seed;
