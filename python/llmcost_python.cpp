@@ -304,11 +304,14 @@ std::optional<prompt_launch_mode> eager_prompt_arg(py::handle v) {
 }
 
 /// The KV admission `kv_admission=` states ('reserve', 'in_use': `kv_admission_named`, as `llmcost estimate
-/// --kv-admission`); None or absent: the engine's rule. Another value is refused with the words.
+/// --kv-admission`); None, absent or empty: the engine's rule (`kv_admission_rule`, as the CLI and the table's
+/// column read an empty word). Another value is refused with the library's rule and its id.
 kv_admission kv_admission_arg(py::handle v) {
     if (v.ptr() == nullptr || v.is_none()) return kv_admission::engine_default;
-    const std::optional<kv_admission> a = kv_admission_named(str_arg(v, "kv_admission"));
-    if (!a) refuse("kv_admission", v, std::string(kv_admission_rule), "llmcost.argument.choice");
+    const std::string word = str_arg(v, "kv_admission");
+    if (word.empty()) return kv_admission::engine_default;
+    const std::optional<kv_admission> a = kv_admission_named(word);
+    if (!a) refuse("kv_admission", v, std::string(kv_admission_rule), "llmcost.serving.kv_admission");
     return *a;
 }
 

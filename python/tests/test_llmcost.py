@@ -1523,7 +1523,9 @@ def test_kv_admission_in_use_by_hand():
     assert math.floor(whole.kv_capacity_tokens / 374) > 1977
     with pytest.raises(llmcost.InvalidInput, match="reserve or in_use") as e:
         llmcost.estimate("Llama-2-70B", "B200 (HGX)", kv_admission="max_util", **base)
-    assert e.value.field == "kv_admission"
+    assert e.value.field == "kv_admission" and e.value.id == "llmcost.serving.kv_admission"
+    # An empty word is the engine's rule, as the CLI's --kv-admission "" and the table's empty cell read it.
+    assert llmcost.estimate("Llama-2-70B", "B200 (HGX)", kv_admission="", **base).batch == 1748
 
 
 def test_kv_memory_fraction_refusals_use_the_tools_words():

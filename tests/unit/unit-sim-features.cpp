@@ -543,7 +543,7 @@ TEST_CASE("closed form: the open arrival's lag wait, (L − 1)⁺ · t̄, by han
     static_assert(detail::open_arrival_lag_wait(0.0, seconds(0.010)) == seconds(0.0));
     // Whole prompts at 4 arrivals a second on Llama-3.1-8B / H100 under SGLang: the run is rooted, and its mean TTFT is,
     // term by term, F + E[TTFT_engine] + (1 − ι)·(L − 1)·t̄ + W, t̄ the loop's root (`decoding.step`), ι the chance an
-    // arrival finds the engine empty; with L = 3 the lag term is twice L = 2's share of the same run's t̄.
+    // arrival finds the engine empty. Checked: open_lag ÷ ((1 − ι)·t̄) = L − 1 for each run (L = 2 and 3 are two runs).
     deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::sglang_hopper};
     const request_shape r{.input = 1000_tok, .output = 200_tok};
     for (const double lag : {2.0, 3.0}) {
@@ -554,6 +554,7 @@ TEST_CASE("closed form: the open arrival's lag wait, (L − 1)⁺ · t̄, by han
         REQUIRE(busy > 0.0);
         const double lag_wait = busy * (lag - 1.0) * t;
         CHECK(x.open_lag.value() == doctest::Approx(lag_wait).epsilon(1e-12));
+        CHECK(x.open_lag.value() / (busy * t) == doctest::Approx(lag - 1.0).epsilon(1e-12));
         const double mean = x.point.front_end.value() + queueing::first_token_mean(x.steps).value() + lag_wait + x.admission.value();
         CHECK(x.point.ttft.value() == doctest::Approx(mean).epsilon(1e-12));
         // The percentiles carry the same lag wait (a shift by its mean, as the wait for a slot): p50 and p90.

@@ -782,7 +782,7 @@ engine_profile without_launch_cost(engine_profile profile) {
 /// A fitted per-kernel overhead as the profile's launch cost over the hardware's, max(0, fitted − the hardware's):
 /// the profile adds to the hardware's per-kernel cost and cannot take from it, so a fit below it gives 0 (and is
 /// reported).
-seconds_t launch_over_hardware(seconds_t fitted, const hardware& h) {
+[[nodiscard]] seconds_t launch_over_hardware(seconds_t fitted, const hardware& h) {
     const seconds_t over = fitted - h.gpu.efficiency.kernel_overhead;
     return over.value() > 0.0 ? over : seconds(0.0);  // NaN and below the hardware's: 0
 }

@@ -100,12 +100,13 @@ inline constexpr std::string_view kv_block_size_rule_id = "llmcost.engine.kv_blo
 inline constexpr std::string_view overlap_lag_rule =
     "a whole number of scheduler steps from 0 (none) to 16 between a closed-loop answer's last step and "
     "the step that can carry its client's next prompt";
+inline constexpr std::string_view overlap_lag_rule_id = "llmcost.engine.overlap_lag";
 [[nodiscard]] constexpr bool is_overlap_lag(double steps) noexcept {
     return steps >= 0.0 && steps <= 16.0 && detail::const_trunc(steps) == steps;  // NaN fails the range
 }
 /// Refuses an overlap lag outside `overlap_lag_rule`, naming `subject`, `field` and the value.
 constexpr void require_overlap_lag(std::string_view subject, std::string_view field, double steps) {
-    require(is_overlap_lag(steps), subject, field, steps, overlap_lag_rule);
+    require(is_overlap_lag(steps), subject, field, steps, overlap_lag_rule, overlap_lag_rule_id);
 }
 
 /// b: the rows of one m-block AITER's `moe_sorting` pads each expert's token list to (`block_size` 32, the default its
