@@ -63,8 +63,10 @@ double one_decode_beside(const pass_model& pm, double prompts, double each) {
 }
 
 bool same_bits(const sim::result& a, const sim::result& b) {
+    // No memcmp on an empty list: its data() may be null, which memcmp must not be given even for 0 bytes.
     return a.requests.size() == b.requests.size() &&
-           std::memcmp(a.requests.data(), b.requests.data(), a.requests.size() * sizeof(sim::request_result)) == 0 &&
+           (a.requests.empty() ||
+            std::memcmp(a.requests.data(), b.requests.data(), a.requests.size() * sizeof(sim::request_result)) == 0) &&
            std::memcmp(&a.ttft, &b.ttft, sizeof a.ttft) == 0 && std::memcmp(&a.itl, &b.itl, sizeof a.itl) == 0 &&
            a.output_tokens_per_s == b.output_tokens_per_s && a.steps == b.steps && a.preemptions == b.preemptions;
 }
