@@ -11,11 +11,13 @@
 #include "test_helpers.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -61,6 +63,23 @@ TEST_CASE("tables/engines.csv equals catalog::all_engines, row for row") {
         CHECK(loaded[i].moe == entry.moe);
         CHECK(loaded[i] == entry);
     }
+}
+
+TEST_CASE("the engine loader's field lists read each engine_row figure once: the check refuses a field twice or left out") {
+    namespace ec = io::detail::engines_csv;
+    // The loader's own lists pass (its static_assert); 59 + 36 + 9 figure fields beside the 5 names, 109 columns.
+    static_assert(ec::reads_each_once(ec::all_figure_fields, ec::row_figures));
+    CHECK(ec::row_figures == 104);
+    CHECK(ec::all_figure_fields.size() + ec::row_texts == ec::columns.size());
+    // A list one field short (the last left out), or one that reads a field twice, is refused.
+    std::array<ec::figure_field, ec::all_figure_fields.size()> twice = ec::all_figure_fields;
+    twice.back() = twice.front();
+    CHECK_FALSE(ec::reads_each_once(twice, ec::row_figures));
+    CHECK_FALSE(ec::reads_each_once(std::span(ec::all_figure_fields).first(ec::all_figure_fields.size() - 1), ec::row_figures));
+    constexpr ec::figure_field two_same[] = {&engine_row::gemm, &engine_row::gemm};
+    static_assert(!ec::reads_each_once(two_same, 2));
+    constexpr ec::figure_field two[] = {&engine_row::gemm, &engine_row::weights};
+    static_assert(ec::reads_each_once(two, 2));
 }
 
 TEST_CASE("every row of tables/engines.csv names its source, and every profile is one engine on one architecture and version range") {

@@ -417,15 +417,17 @@ TEST_CASE("simulator: an overlap lag of 0 is today's run bit for bit; a lag answ
     CHECK(lag2.output_tokens == base.output_tokens);
     CHECK(lag2.queue.mean > base.queue.mean);
     CHECK(lag2.ttft.mean > base.ttft.mean);
-    // SGLang's profiles carry the overlap loop's 2 steps, and the engine defaults hand them to the scheduler; the
-    // others none; a row's own figure wins.
+    // SGLang's profiles carry the overlap loop's 2 steps, the others none; the engine defaults leave the limit open
+    // (L has one resolver, `detail::overlap_lag_of`: the engine's where open, a caller's own figure wins).
     CHECK(catalog::sglang_hopper.scheduler.overlap_schedule_steps == 2.0);
     CHECK(catalog::sglang_cdna4.scheduler.overlap_schedule_steps == 2.0);
     CHECK(catalog::vllm_hopper.scheduler.overlap_schedule_steps == 0.0);
     CHECK(catalog::trtllm_blackwell.scheduler.overlap_schedule_steps == 0.0);
-    CHECK(with_engine_defaults({}, catalog::sglang_blackwell).overlap_lag_steps == 2.0);
-    CHECK(with_engine_defaults({}, catalog::vllm_blackwell).overlap_lag_steps == 0.0);
+    CHECK_FALSE(with_engine_defaults({}, catalog::sglang_blackwell).overlap_lag_steps.has_value());
+    CHECK(detail::overlap_lag_of(with_engine_defaults({}, catalog::sglang_blackwell), catalog::sglang_blackwell) == 2.0);
+    CHECK(detail::overlap_lag_of(with_engine_defaults({}, catalog::vllm_blackwell), catalog::vllm_blackwell) == 0.0);
     CHECK(with_engine_defaults({.overlap_lag_steps = 0.0}, catalog::sglang_blackwell).overlap_lag_steps == 0.0);
+    CHECK(detail::overlap_lag_of({.overlap_lag_steps = 0.0}, catalog::sglang_blackwell) == 0.0);
     // Refused, named.
     CHECK(test::contains(test::error_of([&] { return sim::simulate(llama8, loop, {.limits = {.overlap_lag_steps = 1.5}, .requests = 4}); }),
                          "overlap_lag_steps (steps) = 1.5"));

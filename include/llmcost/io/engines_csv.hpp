@@ -22,6 +22,7 @@
 #include <array>
 #include <cstddef>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -160,6 +161,82 @@ inline constexpr auto required_columns = [] {
 
 using row_reader = detail::hardware_csv::row_reader;
 
+/// The figure columns' fields, by where the loader finds them: `figures`, the columns after name … version in the
+/// table's order; `in_order`, the optional ones after kv_pool_rule, in order; `by_name`, those found by their names
+/// (`by_name_columns`) wherever they sit.
+using figure_field = double engine_row::*;
+inline constexpr figure_field figures[] = {
+    &engine_row::gemm, &engine_row::grouped_gemm, &engine_row::expert_tile_rows, &engine_row::attention_prefill,
+    &engine_row::attention_decode, &engine_row::attention_fp8, &engine_row::mla_decode, &engine_row::elementwise,
+    &engine_row::weights, &engine_row::step_overhead_us, &engine_row::launch_eager_us, &engine_row::launch_graph_us,
+    &engine_row::cuda_graphs, &engine_row::all_reduce_latency_us, &engine_row::custom_all_reduce_max_KiB,
+    &engine_row::all_to_all_latency_us, &engine_row::library_all_reduce_us, &engine_row::library_all_reduce_bus_GBps,
+    &engine_row::max_sequences, &engine_row::max_batched_tokens, &engine_row::chunked_prefill,
+    &engine_row::chunk_tokens, &engine_row::kv_memory_fraction, &engine_row::kv_block_tokens,
+    &engine_row::prefill_alone, &engine_row::expert_parallel, &engine_row::attention_dp, &engine_row::load_balancing,
+    &engine_row::routing_skew, &engine_row::busiest_rank, &engine_row::mtp_draft_tokens,
+    &engine_row::request_overhead_us, &engine_row::fp4_gemm_efficiency, &engine_row::fp4_gemm_half_dim,
+    &engine_row::fp4_quant_gemm_efficiency, &engine_row::fp4_quant_gemm_half_dim, &engine_row::attention_dp_balance,
+    &engine_row::mixed_input_expert_gemm, &engine_row::mixed_input_hidden_align,
+    &engine_row::mixed_input_width_align, &engine_row::prefill_launch_us, &engine_row::host_enqueue_us,
+    &engine_row::custom_all_reduce_max_2_ranks_KiB, &engine_row::fp8_gemm_efficiency, &engine_row::fp8_gemm_half_dim,
+    &engine_row::moe_runner_kernels, &engine_row::all_reduce_norm_fusion, &engine_row::expert_fp8_activations,
+    &engine_row::custom_all_reduce_bus_GBps, &engine_row::cold_start_ms, &engine_row::cold_prompt_token_us,
+    &engine_row::bf16_gemm_efficiency, &engine_row::bf16_gemm_half_dim, &engine_row::separate_prompt_attention,
+    &engine_row::mla_attention_kernels, &engine_row::prompt_attention_efficiency,
+    &engine_row::prompt_attention_half_keys, &engine_row::prompt_attention_half_rows, &engine_row::fp8_expert_gemm};
+inline constexpr figure_field in_order[] = {
+    &engine_row::activation_dense_tp1, &engine_row::activation_dense_tp2, &engine_row::activation_dense_tp4,
+    &engine_row::activation_dense_tp8, &engine_row::activation_moe_tp1, &engine_row::activation_moe_tp2,
+    &engine_row::activation_moe_tp4, &engine_row::activation_moe_tp8, &engine_row::activation_min_MiB,
+    &engine_row::activation_overhead, &engine_row::nccl_tp1_B, &engine_row::nccl_tp2_B, &engine_row::nccl_tp4_B,
+    &engine_row::nccl_tp8_B, &engine_row::runtime_B, &engine_row::runtime_overhead,
+    &engine_row::moe_gather_up_to_top_k, &engine_row::gather_latency_us, &engine_row::gather_step_us,
+    &engine_row::gather_bus_GBps, &engine_row::shared_expert_kernels, &engine_row::shared_expert_stream,
+    &engine_row::fp8_attention_quant_kernels, &engine_row::cross_host_all_reduce_us,
+    &engine_row::cross_host_all_reduce_bus_GBps, &engine_row::cross_host_norm_kernels,
+    &engine_row::cross_host_all_reduce_max_KiB, &engine_row::fp8_gemm_tile_rows, &engine_row::fp4_expert_gemm,
+    &engine_row::quick_reduce_us, &engine_row::quick_reduce_bus_GBps, &engine_row::quick_reduce_min_KiB,
+    &engine_row::quick_reduce_max_KiB, &engine_row::custom_all_reduce_large_us,
+    &engine_row::custom_all_reduce_large_bus_GBps, &engine_row::custom_all_reduce_large_min_KiB};
+/// The columns found by their names, wherever they sit (each a column of the table, checked below).
+inline constexpr std::array by_name_columns{std::string_view("shared_expert_ep_replicated"), std::string_view("first_use_build_s"),
+                                            std::string_view("prefill_request_us"), std::string_view("v0_pass_us"),
+                                            std::string_view("v0_pass_rank_us"), std::string_view("v0_pass_sequence_us"),
+                                            std::string_view("v0_output_token_us"), std::string_view("padded_moe_block_ns"),
+                                            std::string_view("overlap_schedule_steps")};
+inline constexpr figure_field by_name[] = {
+    &engine_row::shared_expert_ep_replicated, &engine_row::first_use_build_s, &engine_row::prefill_request_us,
+    &engine_row::v0_pass_us, &engine_row::v0_pass_rank_us, &engine_row::v0_pass_sequence_us,
+    &engine_row::v0_output_token_us, &engine_row::padded_moe_block_ns, &engine_row::overlap_schedule_steps};
+static_assert(std::size(by_name) == by_name_columns.size());
+static_assert(std::ranges::all_of(by_name_columns, [](std::string_view n) { return std::ranges::find(columns, n) != columns.end(); }));
+
+/// Whether `read` holds each of `engine_row`'s `n_figures` figure fields exactly once: no field twice, and as many as
+/// the row has (a field left out of every list, or read twice, fails).
+[[nodiscard]] constexpr bool reads_each_once(std::span<const figure_field> read, std::size_t n_figures) {
+    for (std::size_t i = 0; i < read.size(); ++i)
+        for (std::size_t j = i + 1; j < read.size(); ++j)
+            if (read[i] == read[j]) return false;
+    return read.size() == n_figures;
+}
+/// `engine_row`'s figure fields: all its members but its 5 names (name, engine, architecture, version, kv_pool) are
+/// `double`, laid out without padding (a member of another type breaks the size's division and fails here too).
+inline constexpr std::size_t row_texts = 5;
+static_assert((sizeof(engine_row) - row_texts * sizeof(std::string_view)) % sizeof(double) == 0);
+inline constexpr std::size_t row_figures = (sizeof(engine_row) - row_texts * sizeof(std::string_view)) / sizeof(double);
+inline constexpr auto all_figure_fields = [] {
+    std::array<figure_field, std::size(figures) + std::size(in_order) + std::size(by_name)> all{};
+    std::size_t k = 0;
+    for (const figure_field f : figures) all[k++] = f;
+    for (const figure_field f : in_order) all[k++] = f;
+    for (const figure_field f : by_name) all[k++] = f;
+    return all;
+}();
+// Every figure of a row read exactly once, and every column read: the texts, then one column a figure field.
+static_assert(reads_each_once(all_figure_fields, row_figures), "an engine_row figure field is read twice or never");
+static_assert(row_texts + all_figure_fields.size() == columns.size());
+
 /// The column a descriptor field came from ("kernels.gemm" → "gemm"); empty if none.
 [[nodiscard]] inline std::string_view column_for(std::string_view field) {
     const std::string_view bare = field.substr(0, field.find(" ("));
@@ -175,28 +252,10 @@ using row_reader = detail::hardware_csv::row_reader;
     e.engine = r.name("engine");
     e.architecture = r.name("architecture");
     e.version = r.label("version");
-    double* figures[] = {&e.gemm, &e.grouped_gemm, &e.expert_tile_rows, &e.attention_prefill, &e.attention_decode,
-                         &e.attention_fp8, &e.mla_decode, &e.elementwise, &e.weights, &e.step_overhead_us,
-                         &e.launch_eager_us, &e.launch_graph_us, &e.cuda_graphs, &e.all_reduce_latency_us,
-                         &e.custom_all_reduce_max_KiB, &e.all_to_all_latency_us, &e.library_all_reduce_us,
-                         &e.library_all_reduce_bus_GBps, &e.max_sequences,
-                         &e.max_batched_tokens, &e.chunked_prefill, &e.chunk_tokens, &e.kv_memory_fraction,
-                         &e.kv_block_tokens, &e.prefill_alone, &e.expert_parallel, &e.attention_dp, &e.load_balancing,
-                         &e.routing_skew, &e.busiest_rank, &e.mtp_draft_tokens, &e.request_overhead_us,
-                         &e.fp4_gemm_efficiency, &e.fp4_gemm_half_dim, &e.fp4_quant_gemm_efficiency,
-                         &e.fp4_quant_gemm_half_dim, &e.attention_dp_balance, &e.mixed_input_expert_gemm,
-                         &e.mixed_input_hidden_align, &e.mixed_input_width_align, &e.prefill_launch_us,
-                         &e.host_enqueue_us, &e.custom_all_reduce_max_2_ranks_KiB, &e.fp8_gemm_efficiency,
-                         &e.fp8_gemm_half_dim, &e.moe_runner_kernels, &e.all_reduce_norm_fusion,
-                         &e.expert_fp8_activations, &e.custom_all_reduce_bus_GBps,
-                         &e.cold_start_ms, &e.cold_prompt_token_us,
-                         &e.bf16_gemm_efficiency, &e.bf16_gemm_half_dim, &e.separate_prompt_attention,
-                         &e.mla_attention_kernels, &e.prompt_attention_efficiency, &e.prompt_attention_half_keys,
-                         &e.prompt_attention_half_rows, &e.fp8_expert_gemm};
     for (std::size_t i = 0; i < std::size(figures); ++i) {
         const std::string_view column = columns[i + 4];
         const bool may_be_absent = i + 4 >= required_columns.size();
-        *figures[i] = may_be_absent && !table.find_column(column) ? 0.0 : r.figure(column);
+        e.*figures[i] = may_be_absent && !table.find_column(column) ? 0.0 : r.figure(column);
     }
     // An optional column's figure: 0 where the table has no such column (a table written before it).
     const auto optional_figure = [&](std::string_view column) { return table.find_column(column) ? r.figure(column) : 0.0; };
@@ -204,34 +263,9 @@ using row_reader = detail::hardware_csv::row_reader;
     // The optional columns that sit together after name … version, the figures and kv_pool_rule, in the table's order:
     // the non-KV memory, the MoE gather, the shared expert, FP8 attention quantisation, the cross-host all-reduce, the
     // FP8 GEMM tile and FP4 experts, the quick all-reduce, the large custom all-reduce.
-    double* const in_order[] = {&e.activation_dense_tp1, &e.activation_dense_tp2, &e.activation_dense_tp4,
-                                &e.activation_dense_tp8, &e.activation_moe_tp1, &e.activation_moe_tp2,
-                                &e.activation_moe_tp4, &e.activation_moe_tp8, &e.activation_min_MiB,
-                                &e.activation_overhead, &e.nccl_tp1_B, &e.nccl_tp2_B, &e.nccl_tp4_B, &e.nccl_tp8_B,
-                                &e.runtime_B, &e.runtime_overhead,
-                                &e.moe_gather_up_to_top_k, &e.gather_latency_us, &e.gather_step_us, &e.gather_bus_GBps,
-                                &e.shared_expert_kernels, &e.shared_expert_stream,
-                                &e.fp8_attention_quant_kernels,
-                                &e.cross_host_all_reduce_us, &e.cross_host_all_reduce_bus_GBps, &e.cross_host_norm_kernels,
-                                &e.cross_host_all_reduce_max_KiB,
-                                &e.fp8_gemm_tile_rows, &e.fp4_expert_gemm,
-                                &e.quick_reduce_us, &e.quick_reduce_bus_GBps, &e.quick_reduce_min_KiB, &e.quick_reduce_max_KiB,
-                                &e.custom_all_reduce_large_us, &e.custom_all_reduce_large_bus_GBps,
-                                &e.custom_all_reduce_large_min_KiB};
     const std::size_t first_in_order = std::size(figures) + 5;  // after name … version, the figures, kv_pool_rule
-    for (std::size_t i = 0; i < std::size(in_order); ++i) *in_order[i] = optional_figure(columns[first_in_order + i]);
-    // Columns found by their names, wherever they sit (each a column of the table, checked at compile time).
-    static constexpr std::array by_name{std::string_view("shared_expert_ep_replicated"), std::string_view("first_use_build_s"),
-                                        std::string_view("prefill_request_us"), std::string_view("v0_pass_us"),
-                                        std::string_view("v0_pass_rank_us"), std::string_view("v0_pass_sequence_us"),
-                                        std::string_view("v0_output_token_us"), std::string_view("padded_moe_block_ns"),
-                                        std::string_view("overlap_schedule_steps")};
-    static_assert(std::ranges::all_of(by_name, [](std::string_view n) { return std::ranges::find(columns, n) != columns.end(); }));
-    double* const by_name_figures[] = {&e.shared_expert_ep_replicated, &e.first_use_build_s, &e.prefill_request_us,
-                                       &e.v0_pass_us, &e.v0_pass_rank_us, &e.v0_pass_sequence_us,
-                                       &e.v0_output_token_us, &e.padded_moe_block_ns, &e.overlap_schedule_steps};
-    static_assert(sizeof(by_name_figures) / sizeof(double*) == by_name.size());
-    for (std::size_t i = 0; i < by_name.size(); ++i) *by_name_figures[i] = optional_figure(by_name[i]);
+    for (std::size_t i = 0; i < std::size(in_order); ++i) e.*in_order[i] = optional_figure(columns[first_in_order + i]);
+    for (std::size_t i = 0; i < std::size(by_name); ++i) e.*by_name[i] = optional_figure(by_name_columns[i]);
     try {
         return from_row(e);
     } catch (const invalid_input& x) {

@@ -221,8 +221,8 @@ struct scheduler_limits {
     /// next prompt: a client freed at the end of step j is admitted no earlier than step j + 1 + L (SGLang's
     /// overlap loop, `engine_scheduler::overlap_schedule_steps`: L = 2, the next prompt launched behind the two
     /// steps already in flight; docs/sglang-closed-loop-ttft.md §6). An engine that runs nothing takes it at
-    /// once (no step is in flight). none: the deployment's engine's (`engine_scheduler::overlap_schedule_steps`),
-    /// whether or not `with_engine_defaults` filled it. Read by the simulator (colocated closed loops: L; open
+    /// once (no step is in flight). none: the deployment's engine's (`engine_scheduler::overlap_schedule_steps`);
+    /// `with_engine_defaults` leaves it open (one writer of L: its readers resolve it). Read by the simulator (colocated closed loops: L; open
     /// arrivals: L − 1) and the closed forms (`serve_at_batch`, the sweeps, `serve_online_latency`, `ttft_percentile`),
     /// each resolved in one place (`detail::overlap_lag_of`).
     std::optional<double> overlap_lag_steps{};
@@ -363,7 +363,6 @@ inline constexpr std::string_view kv_admission_rule =
     if (l.max_tokens_per_step == 0) l.max_tokens_per_step = e.scheduler.max_batched_tokens;
     if (l.prefill_chunk.value() == 0 && e.scheduler.chunked_prefill) l.prefill_chunk = e.scheduler.chunk;
     l.prefill_alone = l.prefill_alone || e.scheduler.prefill_alone;
-    if (!l.overlap_lag_steps) l.overlap_lag_steps = e.scheduler.overlap_schedule_steps;
     return with_engine_admission(l, e);
 }
 
