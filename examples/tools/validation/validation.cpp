@@ -29,6 +29,7 @@
 
 #include "fit_gpus.hpp"
 #include "front_end_rule.hpp"
+#include "launch_fit.hpp"
 #include "summary.hpp"
 
 #include <algorithm>
@@ -762,6 +763,7 @@ std::string reading(double ratio, bool latency) {
 using validation::busiest_gpu;
 using validation::choose_fit_gpu;
 using validation::fit_kind;
+using validation::launch_over_hardware;
 
 /// A fit GPU as the fit tables print it: the GPU and where it comes from, tables/engine_fits.csv's record
 /// ("recorded") or the rule's pick, the GPU with most of the rows ("rule": no fit recorded for the profile yet).
@@ -777,14 +779,6 @@ engine_profile without_launch_cost(engine_profile profile) {
     profile.overheads.launch_eager = seconds(0.0);
     profile.overheads.launch_graph = seconds(0.0);
     return profile;
-}
-
-/// A fitted per-kernel overhead as the profile's launch cost over the hardware's, max(0, fitted − the hardware's):
-/// the profile adds to the hardware's per-kernel cost and cannot take from it, so a fit below it gives 0 (and is
-/// reported).
-[[nodiscard]] seconds_t launch_over_hardware(seconds_t fitted, const hardware& h) {
-    const seconds_t over = fitted - h.gpu.efficiency.kernel_overhead;
-    return over.value() > 0.0 ? over : seconds(0.0);  // NaN and below the hardware's: 0
 }
 
 /// Each picked row as a calibration row of a fit: out of the check rows, `prepare` sets what the fit
@@ -923,10 +917,15 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
             fit_one_parameter(f, fit_rows, 2, "fewer rows than parameters", plan::parameter::kernel_overhead, 1.0, per_kernel,
                               per_kernel_se);
             if (f.fitted) {
-                const hardware& h = fit_rows.front().d.hw;  // after the check: a subset may be empty
-                f.launch_us = launch_over_hardware(seconds(per_kernel), h).value() * 1e6;
-                f.at_floor = per_kernel < h.gpu.efficiency.kernel_overhead.value();
-                f.launch_se_us = per_kernel_se * 1e6;
+                try {  // after the check: a subset may be empty
+                    const validation::launch_over l = launch_over_hardware(seconds(per_kernel), fit_rows.front().d.hw);
+                    f.launch_us = l.cost.value() * 1e6;
+                    f.at_floor = l.at_floor;
+                    f.launch_se_us = per_kernel_se * 1e6;
+                } catch (const std::exception& e) {  // a NaN fit: reported as a failed fit, not as launch 0
+                    f.fitted = false;
+                    f.failure = e.what();
+                }
             }
             out.push_back(std::move(f));
         }
@@ -1415,7 +1414,8 @@ std::vector<version_fit> fit_versions(const std::vector<plan::measurement>& rows
                       {.free = {plan::parameter::kernel_overhead, plan::parameter::request_overhead}},
                       [&](const plan::fitted_parameter& q) {
                           if (q.which == plan::parameter::kernel_overhead) {
-                              f.launch_us = launch_over_hardware(seconds(q.value), fit_rows.front().d.hw).value() * 1e6;
+                              // a NaN fit throws: `calibrate_fit` reports it as the fit's failure
+                              f.launch_us = launch_over_hardware(seconds(q.value), fit_rows.front().d.hw).cost.value() * 1e6;
                               f.launch_se_us = q.standard_error * 1e6;
                           } else if (q.which == plan::parameter::request_overhead) {
                               f.ms = q.value * 1e3;
