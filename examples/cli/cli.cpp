@@ -166,8 +166,8 @@ void add_kv_memory_fraction(CLI::App* app, double& f) {
 /// --engine; kv takes --a2a-dispatch-cap only to refuse it: it prices memory, not a step; frontier and plan apply
 /// them to the one engine's profile on every GPU they try, the reference engine's where none is named; `where` is
 /// what they add to the help): the launch's paged KV cache block size (`with_kv_block_tokens`) and the tokens a
-/// rank may dispatch in one expert all-to-all, the padded expert runner's
-/// buffer (`with_dispatch_cap`; docs/mi355x-disagg-decode.md §6). Each a whole number of tokens up to its bound.
+/// rank may dispatch in one expert all-to-all, the padded expert runner's buffer (`with_dispatch_cap`;
+/// docs/mi355x-disagg-decode.md §6). Each a whole number of tokens up to its bound.
 void add_launch_tokens(CLI::App* app, double& kv_block_tokens, double& a2a_dispatch_cap, std::string_view where = "") {
     struct figure {
         const char* flag;
