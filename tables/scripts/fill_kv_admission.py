@@ -23,7 +23,13 @@ to the engine's default.
 Run from the repository root; rewrites the file in place, every other cell byte for byte as it was; a second run
 changes nothing. `--mirror GIT_DIR` (repeatable; give a clone of each repository above) re-reads each config, and the
 harness default where the config states none, from the clone holding its commit, and refuses a config that does not
-say max_util the way the table below records it, or a commit no given clone holds.
+say max_util the way the table below records it, or a commit no given clone holds. A `--mirror` without a value, or
+any other argument, is refused; so is a config the table says states no policy (DEFAULT) in which any spelling of a
+scheduler-policy key appears (e.g. `capacity_scheduler_policy`, `batch_scheduler_policy=`): the harness default
+applies only where the config sets nothing.
+
+`python3 tables/scripts/fill_kv_admission.py --self-test` checks those refusals on made-up inputs (no table is read
+or written, no clone needed) and prints "self-test: ok".
 """
 
 import re
@@ -87,6 +93,10 @@ MAX_UTIL = (
 )
 HARNESS_DEFAULTS = "closed/NVIDIA/code/llmlib/config.py"
 POLICY = re.compile(r"""['"]batch_scheduler_policy['"]\s*:\s*['"](\w+)['"]""")
+# Any spelling of a scheduler-policy key (the dict key above, a keyword argument, TensorRT-LLM's own
+# capacity_scheduler_policy, CapacitySchedulerPolicy): in a DEFAULT config, any of them means it may set a policy.
+ANY_POLICY_KEY = re.compile(r"\w*scheduler_?policy\w*", re.IGNORECASE)
+USAGE = "usage: fill_kv_admission.py [--mirror GIT_DIR]... | --self-test"
 
 
 def config_of(row_id):
@@ -122,22 +132,79 @@ def harness_default(text):
     return found.group(1) if found else None
 
 
-def verify(mirrors, commit, path, how, where):
-    """Refuses (naming the row) a config that does not say max_util the way MAX_UTIL records it."""
-    said = POLICY.findall(git_show(mirrors, commit, path))
+def check_config(text, how, commit, path, where, harness_text):
+    """Refuses (naming the row) a config text that does not say max_util the way MAX_UTIL records it; `harness_text()`
+    gives config.py at the commit, read only where the config states no policy."""
+    said = POLICY.findall(text)
     if how == STATED and (not said or set(said) != {"max_util"}):
         sys.exit(f"{where}: {path} @{commit} states batch_scheduler_policy {said or 'nowhere'}, not only 'max_util'")
     if how == DEFAULT:
         if said:
             sys.exit(f"{where}: {path} @{commit} states batch_scheduler_policy {said}; the table says it states none")
-        default = harness_default(git_show(mirrors, commit, HARNESS_DEFAULTS))
+        other = ANY_POLICY_KEY.search(text)
+        if other:
+            line = text.count("\n", 0, other.start()) + 1
+            sys.exit(f"{where}: {path} @{commit}:{line} names the policy key {other.group(0)!r}; the table says the "
+                     "config states no policy, so the harness default applies only if no spelling of the key appears")
+        default = harness_default(harness_text())
         if default != "max_util":
             sys.exit(f"{where}: {HARNESS_DEFAULTS} @{commit}: the harness default is {default!r}, not 'max_util'")
 
 
+def verify(mirrors, commit, path, how, where):
+    """`check_config` on the config read from the clones."""
+    check_config(git_show(mirrors, commit, path), how, commit, path, where,
+                 lambda: git_show(mirrors, commit, HARNESS_DEFAULTS))
+
+
+def parse_args(args):
+    """The clones given with --mirror (each needs its GIT_DIR); any other argument is refused, named."""
+    mirrors = []
+    i = 0
+    while i < len(args):
+        if args[i] != "--mirror":
+            sys.exit(f"{args[i]!r}: not an argument of this script ({USAGE})")
+        if i + 1 >= len(args) or args[i + 1].startswith("--"):
+            sys.exit(f"--mirror: needs a value, the git directory of a clone (--mirror GIT_DIR); {USAGE}")
+        mirrors.append(args[i + 1])
+        i += 2
+    return mirrors
+
+
+def self_test():
+    """The refusals above on made-up inputs; each must exit naming its argument or key."""
+    def refusal(f):
+        try:
+            f()
+        except SystemExit as e:
+            return str(e.code)
+        return ""
+
+    assert parse_args([]) == [] and parse_args(["--mirror", "a", "--mirror", "b"]) == ["a", "b"]
+    assert "--mirror: needs a value" in refusal(lambda: parse_args(["--mirror"]))
+    assert "--mirror: needs a value" in refusal(lambda: parse_args(["--mirror", "a", "--mirror"]))
+    assert "--mirror: needs a value" in refusal(lambda: parse_args(["--mirror", "--mirror", "a"]))
+    assert "'--mirrors': not an argument" in refusal(lambda: parse_args(["--mirrors", "a"]))
+    harness = "class TrtllmHarnessConfig(x):\n    DEFAULT_RUNTIME_FLAGS = {'batch_scheduler_policy': 'max_util'}\n"
+    default = lambda text: refusal(lambda: check_config(text, DEFAULT, "c0", "p.py", "row", lambda: harness))
+    assert default("x = {'tensor_parallelism': 8}\n") == ""  # no policy: the harness default, max_util
+    assert "'capacity_scheduler_policy'" in default("a = 1\nb = {'capacity_scheduler_policy': 'max_util'}\n")
+    assert "p.py @c0:2" in default("a = 1\nb = {'capacity_scheduler_policy': 'max_util'}\n")
+    assert "'batch_scheduler_policy'" in default("f(batch_scheduler_policy='guaranteed_no_evict')\n")
+    assert "'CapacitySchedulerPolicy'" in default("p = CapacitySchedulerPolicy.GUARANTEED_NO_EVICT\n")
+    assert "states batch_scheduler_policy ['max_util']" in default("{'batch_scheduler_policy': 'max_util'}\n")
+    stated = lambda text: refusal(lambda: check_config(text, STATED, "c0", "p.py", "row", lambda: harness))
+    assert stated("{'batch_scheduler_policy': 'max_util'}\n") == ""
+    assert "not only 'max_util'" in stated("{'batch_scheduler_policy': 'static'}\n")
+    print("self-test: ok")
+
+
 def main():
     args = sys.argv[1:]
-    mirrors = [args[i + 1] for i, a in enumerate(args) if a == "--mirror" and i + 1 < len(args)]
+    if args == ["--self-test"]:
+        self_test()
+        return
+    mirrors = parse_args(args)
     rows = load(PATH)
     head = rows[0]
     insert_columns(rows, ("kv_admission",), fill="", before=None)
