@@ -1145,19 +1145,59 @@ result disagg(py::handle model, py::handle hardware, py::handle input, py::handl
 // instead of through pybind11's dispatcher, which looks each of its names up in a dict: about
 // a microsecond of the three a call may take.
 
-/// `estimate`'s keyword names, in its parameter order: their count is the binding's (`estimate_call`'s array), held
-/// to `estimate`'s arity below, and `set_up_estimate_parameters` gives each its default in this order (checked there).
-constexpr auto estimate_names = std::to_array<std::string_view>(
-    {"model", "hardware", "input", "output", "batch", "saturate", "tp", "pp", "ep", "dp", "gpus", "weights", "kv",
-     "max_batch", "max_tokens", "prefill_chunk", "usd_per_gpu_hour", "utilisation", "ignore_max_position", "engine",
-     "kv_memory_fraction", "excluded_modules", "kept_format", "eager_prompt", "gemm_table", "clock_MHz", "quick_reduce",
-     "kv_block_tokens", "rate", "host_loop", "a2a_dispatch_cap", "kv_admission"});
+/// A default of one of `estimate`'s parameters, as Python sees it: none (a required argument), None, a bool, an int or
+/// a float of `value`.
+enum class default_kind { required, none, boolean, integer, real };
+struct estimate_parameter_spec {
+    std::string_view name;
+    default_kind kind;
+    double value = 0;
+};
+/// `estimate`'s parameters, in its order: the ONE list its keyword names, its defaults (the library's own where it has
+/// one) and its docstring's signature (`estimate_doc`, generated from it) are read from. Its count is held to
+/// `estimate`'s arity below; tests/test_llmcost.py holds the .pyi stub's names and defaults to the docstring's.
+constexpr parallel_layout default_layout{};
+constexpr estimate_options default_options{};
+constexpr auto estimate_spec = std::to_array<estimate_parameter_spec>({
+    {"model", default_kind::required},
+    {"hardware", default_kind::required},
+    {"input", default_kind::required},
+    {"output", default_kind::required},
+    {"batch", default_kind::none},
+    {"saturate", default_kind::boolean, 0},
+    {"tp", default_kind::integer, default_layout.tp},
+    {"pp", default_kind::integer, default_layout.pp},
+    {"ep", default_kind::integer, default_layout.ep},
+    {"dp", default_kind::none},
+    {"gpus", default_kind::none},
+    {"weights", default_kind::none},
+    {"kv", default_kind::none},
+    {"max_batch", default_kind::real, default_options.limits.max_batch},
+    {"max_tokens", default_kind::real, default_options.limits.max_tokens_per_step},
+    {"prefill_chunk", default_kind::real, default_options.limits.prefill_chunk.value()},
+    {"usd_per_gpu_hour", default_kind::none},
+    {"utilisation", default_kind::real, default_options.utilisation},
+    {"ignore_max_position", default_kind::boolean, 0},
+    {"engine", default_kind::none},
+    {"kv_memory_fraction", default_kind::none},
+    {"excluded_modules", default_kind::none},
+    {"kept_format", default_kind::none},
+    {"eager_prompt", default_kind::none},
+    {"gemm_table", default_kind::none},
+    {"clock_MHz", default_kind::none},
+    {"quick_reduce", default_kind::none},
+    {"kv_block_tokens", default_kind::none},
+    {"rate", default_kind::none},
+    {"host_loop", default_kind::none},
+    {"a2a_dispatch_cap", default_kind::none},
+    {"kv_admission", default_kind::none},
+});
 template <class R, class... A>
 consteval std::size_t arity_of(R (*)(A...)) {
     return sizeof...(A);
 }
-static_assert(estimate_names.size() == arity_of(&estimate),
-              "estimate_names must name every parameter of estimate(), in order: a parameter added to one is added to both");
+static_assert(estimate_spec.size() == arity_of(&estimate),
+              "estimate_spec must name every parameter of estimate(), in order: a parameter added to one is added to both");
 
 struct estimate_parameter {
     const char* name;
@@ -1172,116 +1212,26 @@ std::vector<estimate_parameter>& estimate_parameters() {
 }
 constexpr Py_ssize_t estimate_positional = 2;  // model, hardware; the others are keywords
 
-void set_up_estimate_parameters() {
-    const parallel_layout layout{};
-    const estimate_options opts{};
-    auto& p = estimate_parameters();
-    auto add = [&](const char* name, py::object d) {
-        // Each default in `estimate_names`' order: a name out of place is a binding out of step with estimate().
-        if (p.size() >= estimate_names.size() || estimate_names[p.size()] != name)
-            throw std::logic_error(std::string("estimate(): the default for '") + name + "' is out of step with estimate_names");
-        p.push_back({.name = name, .required = !d, .key = PyUnicode_InternFromString(name),
-                     .default_value = d ? d.release().ptr() : nullptr});
-    };
-    add("model", {});
-    add("hardware", {});
-    add("input", {});
-    add("output", {});
-    add("batch", py::none());
-    add("saturate", py::bool_(false));
-    add("tp", py::int_(layout.tp));
-    add("pp", py::int_(layout.pp));
-    add("ep", py::int_(layout.ep));
-    add("dp", py::none());
-    add("gpus", py::none());
-    add("weights", py::none());
-    add("kv", py::none());
-    add("max_batch", py::float_(opts.limits.max_batch));
-    add("max_tokens", py::float_(opts.limits.max_tokens_per_step));
-    add("prefill_chunk", py::float_(opts.limits.prefill_chunk.value()));
-    add("usd_per_gpu_hour", py::none());
-    add("utilisation", py::float_(opts.utilisation));
-    add("ignore_max_position", py::bool_(false));
-    add("engine", py::none());
-    add("kv_memory_fraction", py::none());
-    add("excluded_modules", py::none());
-    add("kept_format", py::none());
-    add("eager_prompt", py::none());
-    add("gemm_table", py::none());
-    add("clock_MHz", py::none());
-    add("quick_reduce", py::none());
-    add("kv_block_tokens", py::none());
-    add("rate", py::none());
-    add("host_loop", py::none());
-    add("a2a_dispatch_cap", py::none());
-    add("kv_admission", py::none());
-    if (p.size() != estimate_names.size())
-        throw std::logic_error("estimate(): a parameter of estimate_names has no default in set_up_estimate_parameters");
+/// The default of `p` as a Python object (null for a required argument).
+py::object default_of(const estimate_parameter_spec& p) {
+    switch (p.kind) {
+        case default_kind::required: return {};
+        case default_kind::none: return py::none();
+        case default_kind::boolean: return py::bool_(p.value != 0.0);
+        case default_kind::integer: return py::int_(static_cast<long long>(p.value));
+        case default_kind::real: return py::float_(p.value);
+    }
+    return {};
 }
 
-PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-    const auto& params = estimate_parameters();
-    constexpr std::size_t count_of = estimate_names.size();
-    std::array<PyObject*, count_of> a{};
-    for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
-    if (nargs > estimate_positional) {
-        PyErr_Format(PyExc_TypeError, "estimate() takes 2 positional arguments (model, hardware) but %zd were given; "
-                     "the others are keywords (input=, output=, batch=, tp=, ...)", nargs);
-        return nullptr;
-    }
-    for (Py_ssize_t i = 0; i < nargs; ++i) a[static_cast<std::size_t>(i)] = args[i];
-    const Py_ssize_t nk = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
-    for (Py_ssize_t k = 0; k < nk; ++k) {
-        PyObject* name = PyTuple_GET_ITEM(kwnames, k);
-        std::size_t j = 0;
-        while (j < count_of && params[j].key != name) ++j;
-        if (j == count_of) {  // not interned the same way: compare the text
-            j = 0;
-            while (j < count_of && PyUnicode_Compare(params[j].key, name) != 0) ++j;
-        }
-        if (j == count_of) {
-            PyErr_Format(PyExc_TypeError, "estimate() got an unexpected keyword argument '%U'", name);
-            return nullptr;
-        }
-        if (static_cast<Py_ssize_t>(j) < nargs) {
-            PyErr_Format(PyExc_TypeError, "estimate() got multiple values for argument '%U'", name);
-            return nullptr;
-        }
-        a[j] = args[nargs + k];
-    }
-    for (std::size_t j = 0; j < count_of; ++j)
-        if (a[j] == nullptr) {
-            PyErr_Format(PyExc_TypeError, "estimate() missing required argument '%s'", params[j].name);
-            return nullptr;
-        }
-    try {
-        try {
-            // Every argument in order, as many as `estimate_names` (held to estimate()'s arity above).
-            estimate_result r = std::apply([](auto... x) { return estimate(py::handle(x)...); }, a);
-            return py::cast(std::move(r)).release().ptr();
-        } catch (const py::error_already_set&) {
-            throw;
-        } catch (...) {
-            translate(std::current_exception());  // raises the Python exception (error_already_set) …
-            throw;                                // … or the exception is not one of the library's
-        }
-    } catch (py::error_already_set& e) {
-        e.restore();
-    } catch (const std::bad_alloc&) {
-        PyErr_NoMemory();
-    } catch (const std::exception& e) {
-        PyErr_SetString(PyExc_RuntimeError, e.what());
-    }
-    return nullptr;
+/// `estimate`'s docstring: its signature, generated from `estimate_spec` (each default as Python writes it, `repr`),
+/// then `estimate_description`. Built once, at import, before the function object is made.
+std::string& estimate_doc() {
+    static std::string doc;
+    return doc;
 }
-
-PyMethodDef estimate_method{
-    "estimate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&estimate_call)), METH_FASTCALL | METH_KEYWORDS,
-    "estimate(model, hardware, *, input, output, batch=None, saturate=False, tp=1, pp=1, ep=1, dp=None, gpus=None, "
-    "weights=None, kv=None, max_batch=0.0, max_tokens=0.0, prefill_chunk=0.0, usd_per_gpu_hour=None, "
-    "utilisation=1.0, ignore_max_position=False, engine=None, kv_memory_fraction=None, excluded_modules=None, "
-    "kept_format=None, eager_prompt=None, gemm_table=None, clock_MHz=None, quick_reduce=None, kv_block_tokens=None, "
-    "rate=None, host_loop=None, a2a_dispatch_cap=None, kv_admission=None)\n--\n\n"
+/// The docstring's description, after the signature `set_up_estimate_parameters` writes from `estimate_spec`.
+const char* const estimate_description =
     "Latency, throughput, memory, energy and $ of `model` (a catalog name or a Model) on `hardware` (a name or a "
     "Hardware) for requests of `input` prompt and `output` generated tokens, at `batch` concurrent sequences, or "
     "saturated (batch=None or saturate=True: the largest batch the KV cache and max_batch/max_tokens admit). "
@@ -1323,7 +1273,83 @@ PyMethodDef estimate_method{
     "GUARANTEED_NO_EVICT), in_use = the KV it uses, its mean context plus half a block (trtllm MAX_UTILIZATION, MLPerf's "
     "batch_scheduler_policy max_util; vllm and sglang by default); None: the engine's rule (docs/paged-kv-blocks.md). "
     "Returns an Estimate with the fields of "
-    "`llmcost estimate --format json`."};
+    "`llmcost estimate --format json`.";
+
+void set_up_estimate_parameters() {
+    auto& p = estimate_parameters();
+    std::string signature = "estimate(";
+    for (std::size_t i = 0; i < estimate_spec.size(); ++i) {
+        const estimate_parameter_spec& s = estimate_spec[i];
+        py::object d = default_of(s);
+        if (i > 0) signature += ", ";
+        if (i == static_cast<std::size_t>(estimate_positional)) signature += "*, ";  // the others are keywords
+        signature += s.name;
+        if (d) signature += "=" + py::repr(d).cast<std::string>();
+        p.push_back({.name = s.name.data(), .required = !d, .key = PyUnicode_InternFromString(s.name.data()),
+                     .default_value = d ? d.release().ptr() : nullptr});
+    }
+    estimate_doc() = signature + ")\n--\n\n" + estimate_description;
+}
+
+PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    const auto& params = estimate_parameters();
+    constexpr std::size_t count_of = estimate_spec.size();
+    std::array<PyObject*, count_of> a{};
+    for (std::size_t i = 0; i < count_of; ++i) a[i] = params[i].default_value;
+    if (nargs > estimate_positional) {
+        PyErr_Format(PyExc_TypeError, "estimate() takes 2 positional arguments (model, hardware) but %zd were given; "
+                     "the others are keywords (input=, output=, batch=, tp=, ...)", nargs);
+        return nullptr;
+    }
+    for (Py_ssize_t i = 0; i < nargs; ++i) a[static_cast<std::size_t>(i)] = args[i];
+    const Py_ssize_t nk = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nk; ++k) {
+        PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+        std::size_t j = 0;
+        while (j < count_of && params[j].key != name) ++j;
+        if (j == count_of) {  // not interned the same way: compare the text
+            j = 0;
+            while (j < count_of && PyUnicode_Compare(params[j].key, name) != 0) ++j;
+        }
+        if (j == count_of) {
+            PyErr_Format(PyExc_TypeError, "estimate() got an unexpected keyword argument '%U'", name);
+            return nullptr;
+        }
+        if (static_cast<Py_ssize_t>(j) < nargs) {
+            PyErr_Format(PyExc_TypeError, "estimate() got multiple values for argument '%U'", name);
+            return nullptr;
+        }
+        a[j] = args[nargs + k];
+    }
+    for (std::size_t j = 0; j < count_of; ++j)
+        if (a[j] == nullptr) {
+            PyErr_Format(PyExc_TypeError, "estimate() missing required argument '%s'", params[j].name);
+            return nullptr;
+        }
+    try {
+        try {
+            // Every argument in order, as many as `estimate_spec` (held to estimate()'s arity above).
+            estimate_result r = std::apply([](auto... x) { return estimate(py::handle(x)...); }, a);
+            return py::cast(std::move(r)).release().ptr();
+        } catch (const py::error_already_set&) {
+            throw;
+        } catch (...) {
+            translate(std::current_exception());  // raises the Python exception (error_already_set) …
+            throw;                                // … or the exception is not one of the library's
+        }
+    } catch (py::error_already_set& e) {
+        e.restore();
+    } catch (const std::bad_alloc&) {
+        PyErr_NoMemory();
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+    return nullptr;
+}
+
+
+PyMethodDef estimate_method{"estimate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&estimate_call)),
+                            METH_FASTCALL | METH_KEYWORDS, nullptr};  // ml_doc: estimate_doc(), set at import
 
 // ---- sweeps --------------------------------------------------------------------------------------
 
@@ -1855,6 +1881,7 @@ PYBIND11_MODULE(_core, m) {
     const parallel_layout layout{};
     const estimate_options opts{};
     set_up_estimate_parameters();
+    estimate_method.ml_doc = estimate_doc().c_str();
     m.attr("estimate") = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&estimate_method, nullptr, m.attr("__name__").ptr()));
 
     py::class_<result>(m, "Result", "A command's figures: attributes, `to_dict()`, the `llmcost` tool's JSON names.")

@@ -1311,8 +1311,9 @@ def test_estimate_call_mistakes_are_type_errors_naming_the_argument():
 
 
 def test_estimate_names_one_list_in_the_binding_its_docstring_and_the_stub():
-    # The binding's keyword names (estimate_names, held to estimate()'s arity in C++), the docstring's signature and
-    # the .pyi stub's: the same names in the same order, and each the binding accepts with its documented default.
+    # The binding's one list (estimate_spec, held to estimate()'s arity in C++) gives its keyword names, its defaults
+    # and the docstring's signature; the .pyi stub's names, in the same order, and its defaults must be the
+    # docstring's, and each default the docstring shows is one the binding accepts and prices as the default.
     import ast
     import inspect
     import pathlib
@@ -1321,6 +1322,17 @@ def test_estimate_names_one_list_in_the_binding_its_docstring_and_the_stub():
     (node,) = [n for n in stub.body if isinstance(n, ast.FunctionDef) and n.name == "estimate"]
     stubbed = [a.arg for a in node.args.args + node.args.kwonlyargs]
     assert list(documented) == stubbed
+    # The stub's defaults (positional ones aligned to the end of args; keyword-only ones, None where required).
+    positional = node.args.args
+    stub_defaults = dict(zip([a.arg for a in positional[len(positional) - len(node.args.defaults):]], node.args.defaults))
+    stub_defaults.update({a.arg: d for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None})
+    for name, p in documented.items():
+        if p.default is inspect.Parameter.empty:
+            assert name not in stub_defaults, name
+        else:
+            assert name in stub_defaults and ast.literal_eval(stub_defaults[name]) == p.default, name
+    assert [p.kind for p in documented.values()][:3] == [inspect.Parameter.POSITIONAL_OR_KEYWORD] * 2 + [
+        inspect.Parameter.KEYWORD_ONLY]
     base = {"input": 128, "output": 128, "batch": 4}
     plain = llmcost.estimate("Llama-3.1-8B", "H100", **base).to_dict()
     for name, p in list(documented.items())[2:]:
