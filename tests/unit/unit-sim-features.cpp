@@ -468,6 +468,16 @@ TEST_CASE("simulator: a direct call on an SGLang engine with default limits runs
     const sim::result none = sim::simulate(sglang, loop, {.limits = {.overlap_lag_steps = 0.0}, .requests = 64, .keep_requests = false});
     CHECK(same_bits(plain, two));
     CHECK(plain.ttft.mean > none.ttft.mean);  // the caller's 0 wins over the engine's 2
+    // Through the engine defaults (the CLI's and the Python module's path), which leave L open: the same L = 2, and a
+    // caller's 0 still wins.
+    const sim::result defaults =
+        sim::simulate(sglang, loop, {.limits = with_engine_defaults({}, sglang.engine), .requests = 64, .keep_requests = false});
+    const sim::result defaults_two = sim::simulate(
+        sglang, loop, {.limits = with_engine_defaults({.overlap_lag_steps = 2.0}, sglang.engine), .requests = 64, .keep_requests = false});
+    const sim::result defaults_none = sim::simulate(
+        sglang, loop, {.limits = with_engine_defaults({.overlap_lag_steps = 0.0}, sglang.engine), .requests = 64, .keep_requests = false});
+    CHECK(same_bits(defaults, defaults_two));
+    CHECK(defaults.ttft.mean > defaults_none.ttft.mean);
 }
 
 TEST_CASE("simulator: an overlap loop delays an open arrival by one step more, by hand") {
