@@ -1284,11 +1284,16 @@ void set_up_estimate_parameters() {
         if (i > 0) signature += ", ";
         if (i == static_cast<std::size_t>(estimate_positional)) signature += "*, ";  // the others are keywords
         signature += s.name;
-        if (d) signature += "=" + py::repr(d).cast<std::string>();
+        if (d) {  // appended, not "=" + …: GCC bug 105329
+            signature += '=';
+            signature += py::repr(d).cast<std::string>();
+        }
         p.push_back({.name = s.name.data(), .required = !d, .key = PyUnicode_InternFromString(s.name.data()),
                      .default_value = d ? d.release().ptr() : nullptr});
     }
-    estimate_doc() = signature + ")\n--\n\n" + estimate_description;
+    signature += ")\n--\n\n";
+    signature += estimate_description;
+    estimate_doc() = std::move(signature);
 }
 
 PyObject* estimate_call(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
