@@ -424,8 +424,9 @@ TEST_CASE("a launch's KV memory fraction (with_kv_memory_fraction): Llama-3.1-8B
     // Sequences of 8,192 tokens (1,073,741,824 B each): 22.39 / 1.074 = 20.9 → 20; 56.75 / 1.074 = 52.9 → 52.
     CHECK(max_sequences(on(catalog::vllm_hopper, 0.5), 8192_tok) == 20.0);
     CHECK(max_sequences(on(catalog::vllm_hopper, 0.9), 8192_tok) == 52.0);
-    // SGLang (--mem-fraction-static): f·H − W = 42,949,672,960 − 16,060,522,496 = 26,889,150,464 B.
-    CHECK(kv_budget_per_gpu(on(catalog::sglang_hopper, 0.5)).value() == 26'889'150'464.0);
+    // SGLang (--mem-fraction-static): f·(H − R) − W, R its 2,874 MiB = 3,013,607,424 B resident at init (the H100 has
+    // no runtime figure: H its spec 80 GiB): 0.5 x 82,885,738,496 − 16,060,522,496 = 25,382,346,752 B.
+    CHECK(kv_budget_per_gpu(on(catalog::sglang_hopper, 0.5)).value() == 25'382'346'752.0);
     // TensorRT-LLM (free_gpu_memory_fraction): f·(H − W − X) = 0.5 x 65,342,529,536 = 32,671,264,768 B.
     CHECK(kv_budget_per_gpu(on(catalog::trtllm_hopper, 0.5)).value() == 32'671'264'768.0);
     // The reference engine: f·H − 2 GB − W = 42,949,672,960 − 2,000,000,000 − 16,060,522,496 = 24,889,150,464 B.
