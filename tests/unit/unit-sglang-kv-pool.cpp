@@ -19,6 +19,7 @@
 #include <string>
 
 using namespace llmcost;
+using namespace llmcost::literals;
 
 namespace {
 
