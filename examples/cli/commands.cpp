@@ -354,7 +354,13 @@ std::string kv_memory_fraction_note(const engine_profile& e) {
     }
     n += ", at f = ";
     n += invalid_input::show(s.kv_memory_fraction);
-    n += " (--kv-memory-fraction): H the GPU's HBM as the runtime reports it, W the weights";
+    n += " (--kv-memory-fraction)";
+    if (s.long_context_fraction_scale > 0.0) {
+        n += " × ";
+        n += invalid_input::show(s.long_context_fraction_scale);
+        n += " where the model's context exceeds 8,192 tokens (SGLang's aiter backend)";
+    }
+    n += ": H the GPU's HBM as the runtime reports it, W the weights";
     if (s.kv_pool == kv_pool_rule::share_of_total_static) {
         n += ", R the memory resident at init (";
         n += to_text(s.init_resident, text::options{.digits = 3, .bytes = text::byte_prefix::binary});

@@ -125,13 +125,51 @@ TEST_CASE("engines.csv init_resident_MiB: the table's SGLang on Hopper cell, and
     const auto loaded = io::parse_engines_csv(text, "engines.csv");
     for (const engine_profile& e : loaded)
         CHECK(e.scheduler.init_resident.value() == (e.name == catalog::sglang_hopper.name ? 3'013'607'424.0 : 0.0));
-    const std::string cell = ",2,2874,\"";
+    const std::string cell = ",2,2874,0,\"";
     const std::size_t at = text.find(cell);
     REQUIRE(at != std::string::npos);
     for (const char* bad : {"-1", "nan"}) {
         std::string broken = text;
-        broken.replace(at, cell.size(), std::string(",2,") + bad + ",\"");
+        broken.replace(at, cell.size(), std::string(",2,") + bad + ",0,\"");
         const std::string m = test::message_of([&] { return io::parse_engines_csv(broken, "bad-engines.csv"); });
         CHECK(test::contains(m, "init_resident_MiB"));
     }
+}
+
+TEST_CASE("SGLang's aiter backend on ROCm: mem_fraction_static x 0.85 above 8,192 tokens of context, by hand") {
+    // DeepSeek-V3 FP8 TP8 on MI355X, SGLang on CDNA4 at the launch's 0.8 (server_args.py l.1419–1422 @7ae368efd: the
+    // aiter backend and context_len 163,840 > 8,192): f′ = 0.8 x 0.85 = 0.68. H = 288 GiB = 309,237,645,312 B (no runtime
+    // figure), R_init 0; W = 84,686,336,704 + the router's 199,557,120 B (no kv_b copies priced on ROCm) =
+    // 84,885,893,824 B. Pool = 0.68 x 309,237,645,312 − 84,885,893,824 = 210,281,598,812.16 − 84,885,893,824 =
+    // 125,395,704,988.16 B (162,504,222,425.6 B at f = 0.8).
+    const deployment d = dsv3_tp8(catalog::mi355x, catalog::sglang_cdna4, 0.8);
+    CHECK(catalog::sglang_cdna4.scheduler.long_context_fraction_scale == 0.85);
+    CHECK(static_memory_fraction(d) == doctest::Approx(0.68).epsilon(1e-15));
+    CHECK(weight_bytes_per_gpu(d).value() == doctest::Approx(84'885'893'824.0).epsilon(1e-13));
+    const kv_pool_split s = kv_pool_per_gpu(d);
+    CHECK(s.fraction == doctest::Approx(0.68).epsilon(1e-15));
+    CHECK(s.pool.value() == doctest::Approx(125'395'704'988.16).epsilon(1e-12));
+    // A model whose context is 8,192 tokens keeps the launch's f.
+    deployment short_context = d;
+    short_context.m.max_position = 8192;
+    CHECK(static_memory_fraction(short_context) == 0.8);
+    CHECK(kv_budget_per_gpu(short_context).value() == doctest::Approx(162'504'222'425.6).epsilon(1e-12));
+    // The other SGLang profiles do not scale it (CDNA3's rows name no attention backend).
+    CHECK(static_memory_fraction(dsv3_tp8(catalog::mi300x, catalog::sglang_cdna3, 0.8)) == 0.8);
+    CHECK(static_memory_fraction(dsv3_tp8(catalog::h200_sxm, catalog::sglang_hopper, 0.82)) == 0.82);
+}
+
+TEST_CASE("long_context_fraction_scale: above 1, negative, NaN or on another pool rule refused, named") {
+    for (const double bad : {1.2, -0.5, std::nan("")}) {
+        engine_profile e = catalog::sglang_cdna4;
+        e.scheduler.long_context_fraction_scale = bad;
+        const std::string m = test::validation_message(e);
+        CHECK(test::contains(m, "scheduler.long_context_fraction_scale"));
+        CHECK(test::contains(m, "0 (none) or in (0, 1]"));
+    }
+    engine_profile v = catalog::vllm_cdna4;
+    v.scheduler.long_context_fraction_scale = 0.85;
+    CHECK(test::contains(test::validation_message(v), "share_of_total_static"));
+    for (const engine_profile& e : io::parse_engines_csv(engines_text(), "engines.csv"))
+        CHECK(e.scheduler.long_context_fraction_scale == (e.name == catalog::sglang_cdna4.name ? 0.85 : 0.0));
 }
