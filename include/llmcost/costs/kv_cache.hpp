@@ -94,8 +94,9 @@ struct kv_pool_split {
 /// nvidia-smi's total where hardware.csv gives it, else the spec capacity; W = weights + resident; X = the engine's
 /// non-KV memory, `engine_non_kv_per_gpu`: activations + NCCL buffers + runtime, the flat 2 GB for a profile without
 /// figures; f = `kv_memory_fraction`): share_of_total (vLLM, the reference engine) f·H − X − W; free_after_weights
-/// (TensorRT-LLM) f·(H − X − W); share_of_total_static (SGLang) f′·(H − R_init) − W (f′ = `static_memory_fraction`), R_init the engine's memory
-/// resident at init (`engine_scheduler::init_resident`; SGLang v0.5.6 model_runner.py `profile_max_num_token`:
+/// (TensorRT-LLM) f·(H − X − W); share_of_total_static (SGLang) f′·(H − R_init) − W, f′ = `static_memory_fraction`,
+/// R_init the engine's memory resident at init (`engine_scheduler::init_resident`; SGLang v0.5.6 model_runner.py
+/// `profile_max_num_token`:
 /// rest = A_load − T_init·(1 − f) = f·T_init − W with T_init = H − R_init the free memory after the distributed
 /// init). A reserve the user gives: H·(1 − fraction) − A − W, A its activations (2 GB unset). Every rule reads the
 /// runtime's H (vLLM's gpu_memory_utilization multiplies the total the driver reports; TensorRT-LLM's and SGLang's
