@@ -1240,7 +1240,7 @@ const char* const estimate_description =
     "overrides the price). engine='trtllm', 'vllm' or 'sglang' prices it with that engine's profile for the "
     "GPU's architecture (tables/engines.csv), its scheduler defaults filling the limits not given; None: the "
     "reference engine. kv_memory_fraction=f is your launch's KV memory fraction, sized by the engine's own rule "
-    "(vllm --gpu-memory-utilization: pool f*H - W - X; sglang --mem-fraction-static: f*H - W; trtllm "
+    "(vllm --gpu-memory-utilization: pool f*H - W - X; sglang --mem-fraction-static: f*(H - R) - W, R its memory resident at init; trtllm "
     "free_gpu_memory_fraction: f*(H - W - X); the reference engine: f*H - W - 2 GB), as `llmcost estimate "
     "--kv-memory-fraction`; None: the engine's own (tables/engines.csv). excluded_modules= names the modules the "
     "checkpoint keeps out of weights= (a str, comma-separated, or a list: attention_in, attention_kv_b, attention_out, "

@@ -155,8 +155,8 @@ void add_pricing(CLI::App* app, std::string& pricing, std::string_view default_t
 void add_kv_memory_fraction(CLI::App* app, double& f) {
     app->add_option("--kv-memory-fraction", f,
                     "Your launch's KV memory fraction f, sized by the engine's own rule: vllm --gpu-memory-utilization "
-                    "(pool f*H - W - X), sglang --mem-fraction-static (f*H - W), trtllm free_gpu_memory_fraction "
-                    "(f*(H - W - X)); without --engine the reference engine's f*H - W - 2 GB. H the GPU's HBM, W the "
+                    "(pool f*H - W - X), sglang --mem-fraction-static (f*(H - R) - W, R its memory resident at init), trtllm free_gpu_memory_fraction "
+                    "(f*(H - W - X)); without --engine the reference engine's f*H - W - 2 GB. H the GPU's HBM as the runtime reports it, W the "
                     "weights, X the engine's non-KV memory. Default: the engine's own (llmcost list engines; the "
                     "reference 0.95)")
         ->transform(fraction);

@@ -350,13 +350,22 @@ std::string kv_memory_fraction_note(const engine_profile& e) {
     switch (s.kv_pool) {
         case kv_pool_rule::share_of_total: n += ", f·H − W − X"; break;
         case kv_pool_rule::free_after_weights: n += ", f·(H − W − X)"; break;
-        case kv_pool_rule::share_of_total_static: n += ", f·H − W"; break;
+        case kv_pool_rule::share_of_total_static: n += ", f·(H − R) − W"; break;
     }
     n += ", at f = ";
     n += invalid_input::show(s.kv_memory_fraction);
-    n += " (--kv-memory-fraction): H the GPU's HBM, W the weights";
-    if (s.kv_pool == kv_pool_rule::share_of_total_static)
-        n += "; the activations and CUDA graphs live in the other 1 − f";
+    n += " (--kv-memory-fraction)";
+    if (s.long_context_fraction_scale > 0.0) {
+        n += " × ";
+        n += invalid_input::show(s.long_context_fraction_scale);
+        n += " where the model's context exceeds 8,192 tokens (SGLang's aiter backend)";
+    }
+    n += ": H the GPU's HBM as the runtime reports it, W the weights";
+    if (s.kv_pool == kv_pool_rule::share_of_total_static) {
+        n += ", R the memory resident at init (";
+        n += to_text(s.init_resident, text::options{.digits = 3, .bytes = text::byte_prefix::binary});
+        n += "); the activations and CUDA graphs live in the other 1 − f";
+    }
     else if (s.non_kv.given())
         n += ", X the engine's non-KV memory (activations, NCCL buffers, runtime)";
     else
@@ -1000,8 +1009,8 @@ report list(catalog_kind k, const std::string& hardware_file) {
                           "loop (Marlin on Hopper, B39); 0: no ceiling.");
         r.notes.push_back("KV pool rule and KV memory fraction: how the engine sizes its KV pool from the GPU's HBM H, the "
                           "weights W and its other memory X, and the fraction f it launches with by default: "
-                          "share_of_total f·H − W − X (vLLM --gpu-memory-utilization), share_of_total_static f·H − W "
-                          "(SGLang --mem-fraction-static), free_after_weights f·(H − W − X) (TensorRT-LLM "
+                          "share_of_total f·H − W − X (vLLM --gpu-memory-utilization), share_of_total_static f·(H − R) − W, R "
+                          "the memory resident at init (SGLang --mem-fraction-static), free_after_weights f·(H − W − X) (TensorRT-LLM "
                           "free_gpu_memory_fraction). --kv-memory-fraction F prices your launch's f instead (docs/kv-pool.md); "
                           "the reference engine: share_of_total, f = 0.95, X its 2 GB.");
         for (const engine_profile& e : catalog::all_engines) {

@@ -163,8 +163,13 @@ TEST_CASE("cold opening: the profile and the table refuse a bad one, naming the 
     // Four clients' 922-token prompts in the opening step: 0.1853 + 4 · 922 · 129.7 µs = 0.1853 + 0.4783336 s.
     CHECK(catalog::sglang_blackwell.overheads.cold_opening(3688_tok, true).value() == doctest::Approx(0.6636336).epsilon(1e-12));
     CHECK(catalog::sglang_blackwell.overheads.cold_opening(3688_tok, false).value() == doctest::Approx(0.4783336).epsilon(1e-12));
+    // SGLang on Hopper (session 51, docs/kv-pool.md): 0.6111 s, the start alone (two rows), on H200 once its pool is
+    // priced as SGLang computes it; no per-token cost: 0.6111 s at any opening.
+    CHECK(catalog::sglang_hopper.overheads.cold_opening(3688_tok, true).value() == doctest::Approx(0.6111).epsilon(1e-12));
+    CHECK(catalog::sglang_hopper.overheads.cold_opening(3688_tok, false).value() == 0.0);
     for (const engine_profile& p : catalog::all_engines)
-        if (p.name != catalog::sglang_cdna3.name && p.name != catalog::sglang_blackwell.name)
+        if (p.name != catalog::sglang_cdna3.name && p.name != catalog::sglang_blackwell.name &&
+            p.name != catalog::sglang_hopper.name)
             CHECK(p.overheads.cold_opening(1000_tok, true).value() == 0.0);
     const auto old_table = io::parse_engines_csv(old_header + base + ",my runs\n", "old.csv");
     REQUIRE(old_table.size() == 1);

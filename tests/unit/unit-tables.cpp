@@ -308,6 +308,30 @@ TEST_CASE("hardware table: an FP4 sustained fraction on a GPU without FP4 units 
     CHECK(io::parse_hardware_csv(t.with("fp4_sustained_fraction", "1").text(), "ok-hw.csv").size() == 2);
 }
 
+TEST_CASE("hardware table: the runtime's capacity is optional (the spec's without it), and refused above the spec") {
+    // A table from before the column loads, every GPU's pool starting from its spec capacity.
+    const std::vector<hardware> old =
+        io::parse_hardware_csv(real_rows("hardware.csv").without("runtime_capacity_MiB").text(), "old-hw.csv");
+    REQUIRE_FALSE(old.empty());
+    for (const hardware& h : old) CHECK(h.gpu.runtime_hbm() == h.gpu.hbm_capacity);
+    // The second row is the H200: 143,771 MiB = 150,754,820,096 B as nvidia-smi reports it.
+    const std::vector<hardware> real = io::parse_hardware_csv(real_rows("hardware.csv").text(), "hw.csv");
+    REQUIRE(real.size() == 2);
+    CHECK(real[1].name == "H200 SXM");
+    CHECK(real[1].gpu.runtime_hbm().value() == 150'754'820'096.0);
+    // 141 GiB = 144,384 MiB: a runtime figure above it is refused on its column, as typed.
+    const std::string above = message_of(
+        [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("runtime_capacity_MiB", "144385").text(), "bad-hw.csv"); });
+    CHECK(contains(above, "bad-hw.csv:3:"));
+    CHECK(contains(above, "\"runtime_capacity_MiB\""));
+    CHECK(contains(above, "\"144385\""));
+    CHECK(contains(above, "at most hbm_capacity"));
+    CHECK(io::parse_hardware_csv(real_rows("hardware.csv").with("runtime_capacity_MiB", "144384").text(), "ok-hw.csv").size() == 2);
+    const std::string negative = message_of(
+        [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("runtime_capacity_MiB", "-1").text(), "bad-hw.csv"); });
+    CHECK(contains(negative, "\"runtime_capacity_MiB\""));
+}
+
 TEST_CASE("hardware table: a negative bandwidth") {
     const std::string msg = message_of(
         [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("hbm_bandwidth_TBps", "-4.8").text(), "bad-hw.csv"); });

@@ -81,32 +81,57 @@ struct kv_pool_split {
     bytes_t runtime{};       ///< the runtime memory the rule subtracts (`engine_non_kv_per_gpu`)
 };
 
-/// The KV pool of one GPU by the engine's rule (H = HBM, W = weights + resident, X = the engine's non-KV
-/// memory, `engine_non_kv_per_gpu`: activations + NCCL buffers + runtime, the flat 2 GB for a profile
-/// without figures; f = `kv_memory_fraction`): share_of_total (vLLM, the reference engine) f·H − X − W;
-/// free_after_weights (TensorRT-LLM) f·(H − X − W); share_of_total_static (SGLang) f·H − W. A reserve
-/// the user gives: H·(1 − fraction) − A − W, A its activations (2 GB unset). Sources: `kv_pool_rule`
-/// (descriptors/engine.hpp), docs/kv-pool.md.
+/// f as the share_of_total_static rule applies it: f · s where the engine scales its static fraction for long contexts
+/// (`engine_scheduler::long_context_fraction_scale`: SGLang's aiter backend, mem_fraction_static × 0.85 where
+/// context_len > 8,192, server_args.py l.1419–1422 @7ae368efd) and the model's context (`max_position`, SGLang's
+/// context_len without --context-length) exceeds `long_context_fraction_tokens`; f otherwise.
+[[nodiscard]] constexpr double static_memory_fraction(const deployment& d) {
+    const double f = d.engine.scheduler.kv_memory_fraction, s = d.engine.scheduler.long_context_fraction_scale;
+    return s > 0.0 && static_cast<double>(d.m.max_position) > long_context_fraction_tokens ? f * s : f;
+}
+
+/// The KV pool of one GPU by the engine's rule (H = the HBM the runtime reports, `accelerator::runtime_hbm`:
+/// nvidia-smi's total where hardware.csv gives it, else the spec capacity; W = weights + resident; X = the engine's
+/// non-KV memory, `engine_non_kv_per_gpu`: activations + NCCL buffers + runtime, the flat 2 GB for a profile without
+/// figures; f = `kv_memory_fraction`): share_of_total (vLLM, the reference engine) f·H − X − W; free_after_weights
+/// (TensorRT-LLM) f·(H − X − W); share_of_total_static (SGLang) f′·(H − R_init) − W, f′ = `static_memory_fraction`,
+/// R_init the engine's memory resident at init (`engine_scheduler::init_resident`; SGLang v0.5.6 model_runner.py
+/// `profile_max_num_token`:
+/// rest = A_load − T_init·(1 − f) = f·T_init − W with T_init = H − R_init the free memory after the distributed
+/// init). A reserve the user gives: H·(1 − fraction) − A − W, A its activations (2 GB unset). Every rule reads the
+/// runtime's H (vLLM's gpu_memory_utilization multiplies the total the driver reports; TensorRT-LLM's and SGLang's
+/// free memory starts from it); the spec capacity's difference, which the driver keeps, is in `slack`, so the
+/// split still sums to the spec capacity. Sources: `kv_pool_rule` (descriptors/engine.hpp), docs/kv-pool.md.
 [[nodiscard]] constexpr kv_pool_split kv_pool_per_gpu(const deployment& d, memory_reserve r = {}) {
-    const bytes_t hbm = d.hw.gpu.hbm_capacity;
+    const bytes_t hbm = d.hw.gpu.runtime_hbm();
+    const bytes_t driver = d.hw.gpu.hbm_capacity - hbm;  // kept by the driver: 0 where no runtime figure is given
     const bytes_t held = weight_bytes_per_gpu(d) + r.resident;
     if (r.given()) {
         const bytes_t a = r.activations.value_or(library_activations);
         const double f = 1.0 - r.fraction.value_or(library_reserve_fraction);
-        return {kv_pool_rule::share_of_total, f, a, hbm * (1.0 - f), hbm * f - a - held};
+        return {kv_pool_rule::share_of_total, f, a, driver + hbm * (1.0 - f), hbm * f - a - held};
     }
     const double f = d.engine.scheduler.kv_memory_fraction;
     require(is_memory_fraction(f), d.engine.name, "scheduler.kv_memory_fraction", f, memory_fraction_rule);
-    if (d.engine.scheduler.kv_pool == kv_pool_rule::share_of_total_static)
-        return {kv_pool_rule::share_of_total_static, f, bytes(0.0), hbm * (1.0 - f), hbm * f - held};
+    if (d.engine.scheduler.kv_pool == kv_pool_rule::share_of_total_static) {
+        const double fs = static_memory_fraction(d);
+        const bytes_t resident = d.engine.scheduler.init_resident;
+        require(resident < hbm, d.engine.name, "scheduler.init_resident (B)", resident.value(),
+                "the memory resident at init must be below the GPU's runtime capacity (accelerator::runtime_hbm: "
+                "hardware.csv runtime_capacity_MiB, else hbm_capacity_GiB)",
+                init_resident_rule_id);
+        return {kv_pool_rule::share_of_total_static, fs, bytes(0.0), driver + (hbm - resident) * (1.0 - fs),
+                (hbm - resident) * fs - held, bytes(0.0), resident};
+    }
     const non_kv_memory n = engine_non_kv_per_gpu(d, r.step_tokens);
     const bytes_t x = n.total();  // = 2 GB exactly for an engine without its own figures
     if (d.engine.scheduler.kv_pool == kv_pool_rule::free_after_weights) {
         const bytes_t free = hbm - x - held;
-        return {kv_pool_rule::free_after_weights, f, n.activations, free * (1.0 - f), free * f, n.communication, n.runtime};
+        return {kv_pool_rule::free_after_weights, f, n.activations, driver + free * (1.0 - f), free * f, n.communication,
+                n.runtime};
     }
-    return {kv_pool_rule::share_of_total, f, n.activations, hbm * (1.0 - f), hbm * f - x - held, n.communication,
-            n.runtime};
+    return {kv_pool_rule::share_of_total, f, n.activations, driver + hbm * (1.0 - f), hbm * f - x - held,
+            n.communication, n.runtime};
 }
 
 /// HBM left for KV on one GPU: the pool of `kv_pool_per_gpu`. Negative means the weights do not fit;

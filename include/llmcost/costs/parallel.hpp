@@ -276,13 +276,37 @@ template <token_count T>
 [[nodiscard]] constexpr bytes_t replicated_shared_expert_bytes_per_gpu(const deployment& d) {
     return shared_expert_weight_bytes(d.m) * (replicated_shared_expert_share(d) / d.layout.pp);
 }
+/// What SGLang lays out on a GPU beyond the checkpoint's TP shard (sgl-project/sglang v0.5.6 @7ae368efd
+/// python/sglang/srt/models/deepseek_v2.py; docs/kv-pool.md), 0 on other engines:
+/// - the router gate whole on every rank in BF16: `MoEGate.weight = nn.Parameter(torch.empty((n_routed_experts,
+///   hidden_size)))` (l.523), unsharded, the model's dtype (the FP8 checkpoint keeps the gate BF16, without block
+///   scales), where the library's shard prices it in the weights' format ÷ tp: G · (2 B ÷ pp − b_w ÷ (8 · tp · pp)),
+///   G = h · E · L_moe;
+/// - on CUDA (Hopper, Blackwell), latent attention's absorbed copies of kv_b: `post_load_weights` (l.3502–3665)
+///   dequantizes a 128 × 128 block-FP8 kv_b to BF16 (`block_quant_dequant`, no DeepGEMM BMM by default) and keeps
+///   `w_kc`, `w_vc` as new contiguous BF16 tensors beside kv_b: P_kv_b · L_attn · 2 B ÷ (tp · pp) (a BF16 kv_b is copied
+///   the same way). On ROCm the copies are FP8 per-tensor or MXFP4 (`block_quant_to_tensor_quant`,
+///   `quark_post_load_weights`): not priced.
+[[nodiscard]] constexpr bytes_t engine_load_extra_bytes_per_gpu(const deployment& d) {
+    if (d.engine.kind != engine_kind::sglang) return bytes(0.0);
+    const model& m = d.m;
+    const double tp = d.layout.tp, pp = d.layout.pp;
+    const double gate = m.is_moe() ? static_cast<double>(count_t{m.hidden} * m.ffn.routed_experts * m.moe_layers()) : 0.0;
+    const bytes_t router = formats::bf16.bytes_for(gate) / pp - m.weights.bytes_for(gate) / (tp * pp);
+    const bool cuda = d.engine.architecture == gpu_architecture::hopper || d.engine.architecture == gpu_architecture::blackwell;
+    const double kv_b = m.attention.kind == attention_kind::latent && cuda
+                            ? static_cast<double>(attention_kv_up_parameters_per_layer(m) * m.count_layers().attention())
+                            : 0.0;
+    return router + formats::bf16.bytes_for(kv_b) / (tp * pp);
+}
 /// Non-expert bytes per GPU: `non_expert_weight_bytes` ÷ (tp·pp) (the excluded modules in their format,
 /// `mixed_format_bytes`), + the replicated down-projections' D_bytes · (1 − 1 ÷ tp) ÷ pp (`replicated_down_projection_bytes`),
-/// + a fused shared expert replicated on every EP rank (`replicated_shared_expert_bytes_per_gpu`).
+/// + a fused shared expert replicated on every EP rank (`replicated_shared_expert_bytes_per_gpu`), + what the engine
+/// lays out at load beyond the shard (`engine_load_extra_bytes_per_gpu`: SGLang's BF16 router and absorbed MLA copies).
 [[nodiscard]] constexpr bytes_t dense_weight_bytes_per_gpu(const deployment& d) {
     const double tp = d.layout.tp, pp = d.layout.pp;
     return non_expert_weight_bytes(d.m) / (tp * pp) + replicated_down_projection_bytes(d.m) * ((1.0 - 1.0 / tp) / pp) +
-           replicated_shared_expert_bytes_per_gpu(d);
+           replicated_shared_expert_bytes_per_gpu(d) + engine_load_extra_bytes_per_gpu(d);
 }
 [[nodiscard]] constexpr bytes_t weight_bytes_per_gpu(const deployment& d) {
     return dense_weight_bytes_per_gpu(d) + expert_weight_bytes_per_gpu(d);

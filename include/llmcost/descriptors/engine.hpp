@@ -94,6 +94,12 @@ inline constexpr std::string_view memory_fraction_rule = "a memory fraction must
 }
 inline constexpr std::string_view kv_block_size_rule = "a whole number of tokens per KV block, from 1 to 65,536";
 inline constexpr std::string_view kv_block_size_rule_id = "llmcost.engine.kv_block_tokens";
+/// The rule id of an engine's memory resident at init (`engine_scheduler::init_resident`): non-negative and finite, on
+/// the share_of_total_static rule only, and below the GPU's runtime capacity (`kv_pool_per_gpu`).
+inline constexpr std::string_view init_resident_rule_id = "llmcost.engine.init_resident";
+/// The context above which SGLang's aiter backend scales its static fraction (`context_len > 8192`, server_args.py
+/// l.1419–1422 @7ae368efd; `engine_scheduler::long_context_fraction_scale`).
+inline constexpr double long_context_fraction_tokens = 8192.0;
 /// The rule an overlap loop's lag L keeps (`engine_scheduler::overlap_schedule_steps`,
 /// `scheduler_limits::overlap_lag_steps`: SGLang's overlap loop, docs/sglang-closed-loop-ttft.md §6): a whole number
 /// of scheduler steps, 0 (no overlap) to 16. Both `validate()`s refuse through `require_overlap_lag`.
@@ -745,6 +751,17 @@ struct engine_scheduler {
     /// receives new requests only at the top of a turn, so the next prompt reaches a prompt step L = 2 decode steps
     /// after the answer's last token (docs/sglang-closed-loop-ttft.md §6); 0: the next step (no overlap loop).
     double overlap_schedule_steps = 0;
+    /// R_init, the memory resident on a GPU before the engine measures the total its static fraction applies to: CUDA
+    /// context, NCCL and custom all-reduce buffers after the distributed init. SGLang's `profile_max_num_token`
+    /// sizes the pool from the free memory after that init, T_init = H_rt − R_init, as f · T_init − W
+    /// (`kv_pool_per_gpu`; sgl-project/sglang v0.5.6 model_runner.py, docs/kv-pool.md); read by the
+    /// share_of_total_static rule only. 0: none.
+    bytes_t init_resident{};
+    /// s, the factor the engine applies to its static fraction where the model's context exceeds
+    /// `long_context_fraction_tokens`: SGLang v0.5.5+ with the aiter attention backend on ROCm multiplies
+    /// mem_fraction_static by 0.85 there, even when the launch sets it (server_args.py l.1419–1422 @7ae368efd);
+    /// read by the share_of_total_static rule only (`static_memory_fraction`). 0: none (f as given).
+    double long_context_fraction_scale = 0;
     [[nodiscard]] constexpr bool operator==(const engine_scheduler&) const = default;
 };
 
@@ -1100,6 +1117,20 @@ struct engine_profile {
         require(is_memory_fraction(scheduler.kv_memory_fraction), s, "scheduler.kv_memory_fraction",
                 scheduler.kv_memory_fraction, memory_fraction_rule);
         require_overlap_lag(s, "scheduler.overlap_schedule_steps", scheduler.overlap_schedule_steps);
+        require(non_negative_finite(scheduler.init_resident.value()), s, "scheduler.init_resident (B)",
+                scheduler.init_resident.value(), "the memory resident at init must be 0 (none) or positive and finite",
+                init_resident_rule_id);
+        require(scheduler.long_context_fraction_scale == 0.0 ||
+                    (scheduler.long_context_fraction_scale > 0.0 && scheduler.long_context_fraction_scale <= 1.0 &&
+                     scheduler.kv_pool == kv_pool_rule::share_of_total_static),
+                s, "scheduler.long_context_fraction_scale", scheduler.long_context_fraction_scale,
+                "the long-context factor on the static fraction must be 0 (none) or in (0, 1], on an engine whose KV pool "
+                "rule is share_of_total_static (SGLang)");
+        require(scheduler.init_resident.value() == 0.0 || scheduler.kv_pool == kv_pool_rule::share_of_total_static, s,
+                "scheduler.init_resident (B)", scheduler.init_resident.value(),
+                "the memory resident at init is subtracted by the share_of_total_static rule (SGLang) only: 0 on an "
+                "engine whose pool rule is another",
+                init_resident_rule_id);
         require(scheduler.kv_block_tokens == 0.0 || is_kv_block_size(scheduler.kv_block_tokens), s,
                 "scheduler.kv_block_tokens", scheduler.kv_block_tokens,
                 "must be 0 (not paged) or a whole number of tokens per KV block, from 1 to 65,536",

@@ -124,6 +124,12 @@ struct engine_row {
     /// steps between a closed-loop answer's last step and the first step that can carry its client's next prompt
     /// (`engine_scheduler::overlap_schedule_steps`, SGLang's overlap loop); 0: the next step
     double overlap_schedule_steps;
+    /// the memory resident on a GPU at init, before the static fraction applies (`engine_scheduler::init_resident`,
+    /// SGLang), MiB; 0: none
+    double init_resident_MiB;
+    /// the factor on the static fraction where the model's context exceeds 8,192 tokens
+    /// (`engine_scheduler::long_context_fraction_scale`, SGLang's aiter backend); 0: none
+    double long_context_fraction_scale;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -238,7 +244,9 @@ struct engine_row {
                                  .runtime = bytes(r.runtime_B),
                                  .runtime_overhead = r.runtime_overhead},
                       .prefill_alone = flag(r.prefill_alone, "prefill_alone"),
-                      .overlap_schedule_steps = r.overlap_schedule_steps},
+                      .overlap_schedule_steps = r.overlap_schedule_steps,
+                      .init_resident = mebibytes(r.init_resident_MiB),
+                      .long_context_fraction_scale = r.long_context_fraction_scale},
         .moe = {.expert_parallel = flag(r.expert_parallel, "expert_parallel"),
                 .attention_dp = flag(r.attention_dp, "attention_dp"),
                 .load_balancing = flag(r.load_balancing, "load_balancing"),

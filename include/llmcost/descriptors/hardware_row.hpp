@@ -33,6 +33,8 @@ struct hardware_row {
     double compute_clock_MHz;  ///< optional column: the clock the compute fractions hold at; 0: not stated
     /// optional column: the fraction of the datasheet dense FP4 peak the GPU sustains on GEMMs; 1: the datasheet's
     double fp4_sustained_fraction;
+    /// optional column: the device memory the runtime reports as the total, MiB (nvidia-smi); 0: the spec capacity
+    double runtime_capacity_MiB;
 };
 
 /// The typed descriptor of a table row. The scale-up figure counts both directions (vendor
@@ -56,7 +58,8 @@ struct hardware_row {
                                .attention = r.attention_efficiency,
                                .kernel_overhead = microseconds(r.kernel_overhead_us),
                                .compute_clock_MHz = r.compute_clock_MHz,
-                               .fp4_sustained = r.fp4_sustained_fraction}},
+                               .fp4_sustained = r.fp4_sustained_fraction},
+                .runtime_capacity = mebibytes(r.runtime_capacity_MiB)},
         .scale_up = interconnect::from_bidirectional(r.scaleup_link,
                                              gigabytes_per_second(r.scaleup_GBps_bidirectional),
                                              microseconds(r.scaleup_latency_us)),

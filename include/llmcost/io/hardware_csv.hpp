@@ -138,8 +138,9 @@ private:
         if (field.starts_with("bandwidth")) return host ? "host_link_GBps_per_direction" : "storage_read_GBps_per_gpu";
     }
     // Accelerator and system fields: the descriptor name, up to the unit in parentheses.
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 21> by_field{{
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 22> by_field{{
         {"hbm_capacity", "hbm_capacity_GiB"},
+        {"runtime_capacity", "runtime_capacity_MiB"},
         {"hbm_stacks", "hbm_stacks"},
         {"hbm_bandwidth", "hbm_bandwidth_TBps"},
         {"dense.bf16", "bf16_dense_TFLOPS"},
@@ -223,6 +224,11 @@ void check_part(const row_reader& r, const csv_table& table, std::string_view pa
     // GEMMs; without the column, or with its cell empty, the datasheet's (1). Its rule (0 < f ≤ 1) is the descriptor's.
     h.fp4_sustained_fraction =
         table.find_column("fp4_sustained_fraction") && !r.text("fp4_sustained_fraction").empty() ? r.figure("fp4_sustained_fraction") : 1.0;
+
+    // Optional (tables before session 51 lack it): the memory the runtime reports as the total, MiB; without the
+    // column, or with its cell empty, 0 (the spec capacity). Its rule (0 or (0, hbm_capacity]) is the descriptor's.
+    h.runtime_capacity_MiB =
+        table.find_column("runtime_capacity_MiB") && !r.text("runtime_capacity_MiB").empty() ? r.figure("runtime_capacity_MiB") : 0.0;
 
     const hardware hw = from_row(h);
     // Part by part first, so that a link's or a tier's rule lands on the right column; then the

@@ -1,0 +1,175 @@
+// SGLang's KV pool as SGLang computes it (session 51, docs/kv-pool.md §"SGLang's pool as SGLang computes it"):
+// the runtime's capacity (hardware.csv runtime_capacity_MiB), the memory resident at init (engines.csv
+// init_resident_MiB) and the weights as SGLang lays them out (`engine_load_extra_bytes_per_gpu`).
+#include <llmcost/catalog/engines.hpp>
+#include <llmcost/catalog/hardware.hpp>
+#include <llmcost/catalog/models.hpp>
+#include <llmcost/costs/breakdown.hpp>
+#include <llmcost/costs/kv_cache.hpp>
+#include <llmcost/io/engines_csv.hpp>
+
+#include <doctest/doctest.h>
+
+#include "test_helpers.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+using namespace llmcost;
+using namespace llmcost::literals;
+
+namespace {
+
+deployment dsv3_tp8(const hardware& hw, const engine_profile& e, double f) {
+    return with_formats(deployment{.m = catalog::deepseek_v3, .hw = hw, .layout = {.tp = 8}, .engine = with_kv_memory_fraction(e, f)},
+                        formats::fp8, formats::bf16);
+}
+
+std::string engines_text() {
+    std::ifstream in(std::filesystem::path(LLMCOST_TABLES_DIR) / "engines.csv", std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("SGLang's pool, DeepSeek-V3 FP8 TP8 on H200 at f 0.82 (IMX-H200-sglang-DSR1-tp8-8kx1k-c64), by hand") {
+    // H, the runtime's total: nvidia-smi's 143,771 MiB (sglang issue 3196) = 143,771 x 1,048,576 = 150,754,820,096 B
+    // (the spec's 141 GiB = 151,397,597,184 B). R_init: 2,874 MiB = 3,013,607,424 B (the mean of 2.50 and 3.11 GiB,
+    // InferenceX issue 2128 and sglang PR 11716). H − R = 147,741,212,672 B.
+    const deployment d = dsv3_tp8(catalog::h200_sxm, catalog::sglang_hopper, 0.82);
+    CHECK(d.hw.gpu.runtime_hbm().value() == 150'754'820'096.0);
+    CHECK(d.hw.gpu.hbm_capacity.value() == 151'397'597'184.0);
+    CHECK(d.engine.scheduler.init_resident.value() == 3'013'607'424.0);
+    // The checkpoint's shard (the library's count before this session): DeepSeek-V3 has 671,026,419,200 parameters:
+    // embedding + LM head 2 x 129,280 x 7,168 = 1,853,358,080; attention 61 x 187,107,328 = 11,413,547,008; dense FFN
+    // 3 x 3 x 7,168 x 18,432 = 1,189,085,184; routed experts 58 x 256 x 3 x 7,168 x 2,048 = 654,840,053,760; shared
+    // 58 x 3 x 7,168 x 2,048 = 2,554,331,136; routers 58 x (7,168 x 256 + 256) = 106,445,312; norms 2 x 7,168 x 61 +
+    // 7,168 = 881,664. At 1 B ÷ 8: 83,878,302,400 B, + the replicated down-projections 61 x 7,168 x 2,112 x 7/8 =
+    // 808,034,304 B: 84,686,336,704 B. vLLM lays out just that.
+    CHECK(weight_bytes_per_gpu(dsv3_tp8(catalog::h200_sxm, catalog::vllm_hopper, 0.82)).value() ==
+          doctest::Approx(84'686'336'704.0).epsilon(1e-13));
+    CHECK(engine_load_extra_bytes_per_gpu(dsv3_tp8(catalog::h200_sxm, catalog::vllm_hopper, 0.82)).value() == 0.0);
+    // SGLang adds (deepseek_v2.py @7ae368efd): the BF16 router whole on every rank, G = 7,168 x 256 x 58 =
+    // 106,430,464 parameters: 2 G − G ÷ 8 = 212,860,928 − 13,303,808 = 199,557,120 B; and the BF16 w_kc, w_vc copies of
+    // kv_b, 61 x 512 x 128 x (128 + 128) = 1,023,410,176 parameters x 2 B ÷ 8 = 255,852,544 B. Extra 455,409,664 B;
+    // W = 85,141,746,368 B (79.29 GiB; research P's count with the BF16 embedding and head: 79.51 GiB).
+    CHECK(engine_load_extra_bytes_per_gpu(d).value() == 455'409'664.0);
+    CHECK(weight_bytes_per_gpu(d).value() == doctest::Approx(85'141'746'368.0).epsilon(1e-13));
+    // Pool: 0.82 x 147,741,212,672 − 85,141,746,368 = 121,147,794,391.04 − 85,141,746,368 = 36,006,048,023.04 B.
+    const kv_pool_split s = kv_pool_per_gpu(d);
+    CHECK(s.rule == kv_pool_rule::share_of_total_static);
+    CHECK(s.pool.value() == doctest::Approx(36'006'048'023.04).epsilon(1e-12));
+    // Cell: (512 + 64) x 61 x 2 B = 70,272 B a token; 36,006,048,023.04 ÷ 70,272 = 512,381.1 tokens (the library gave
+    // 561,527 before: f·H − W on the spec's 141 GiB; SGLang's published figures give 508.8k-510.5k, aisimulate PR 263
+    // "observed ~509k"; the rest, ~3.3k tokens, is the BF16 embedding and LM head the row does not declare).
+    CHECK(kv_bytes_per_token_per_gpu(d).value() == 70'272.0);
+    CHECK(std::floor(kv_capacity_tokens(d).value()) == 512'381.0);
+    // The split still sums to the spec capacity: the driver's 642,777,088 B and R_init sit outside the pool.
+    CHECK(s.runtime.value() == 3'013'607'424.0);
+    CHECK(s.slack.value() == doctest::Approx(642'777'088.0 + 0.18 * 147'741'212'672.0).epsilon(1e-12));
+    const memory_breakdown m = memory_per_gpu(d, 0.0, 0_tok);
+    CHECK(m.dense_weights.value() + m.expert_weights.value() + m.slack.value() + m.runtime.value() + m.free.value() +
+              m.activations.value() + m.communication.value() + m.kv.value() ==
+          doctest::Approx(m.capacity.value()).epsilon(1e-12));
+}
+
+TEST_CASE("the runtime's capacity is what every pool rule starts from: vLLM on H200 by hand") {
+    // vLLM: f·H − X − W with H = 150,754,820,096 B; the same deployment on a copy of the H200 without the runtime
+    // figure starts from the spec's 151,397,597,184 B: the pools differ by f x 642,777,088 = 0.9 x 642,777,088 B.
+    const deployment d = dsv3_tp8(catalog::h200_sxm, catalog::vllm_hopper, 0.9);
+    hardware spec = catalog::h200_sxm;
+    spec.gpu.runtime_capacity = bytes(0.0);
+    const deployment s = dsv3_tp8(spec, catalog::vllm_hopper, 0.9);
+    CHECK(kv_budget_per_gpu(s).value() - kv_budget_per_gpu(d).value() == doctest::Approx(578'499'379.2).epsilon(1e-9));
+    // A GPU without the figure (H100) keeps the spec's 80 GiB.
+    CHECK(catalog::h100_sxm5.gpu.runtime_hbm() == catalog::h100_sxm5.gpu.hbm_capacity);
+}
+
+TEST_CASE("SGLang's load-time extras: the router on every SGLang profile, the BF16 kv_b copies on CUDA only") {
+    // CDNA3 (ROCm): the router 199,557,120 B only (the FP8 copies of kv_b are not priced there).
+    CHECK(engine_load_extra_bytes_per_gpu(dsv3_tp8(catalog::mi300x, catalog::sglang_cdna3, 0.8)).value() == 199'557'120.0);
+    // A dense model with standard attention: nothing.
+    const deployment llama{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::sglang_hopper};
+    CHECK(engine_load_extra_bytes_per_gpu(llama).value() == 0.0);
+}
+
+TEST_CASE("init_resident: negative, NaN, on another pool rule and at or above the runtime's capacity are refused, named") {
+    for (const double bad : {-1.0, std::nan("")}) {
+        engine_profile e = catalog::sglang_hopper;
+        e.scheduler.init_resident = bytes(bad);
+        const std::string m = test::validation_message(e);
+        CHECK(test::contains(m, "scheduler.init_resident"));
+        CHECK(test::contains(m, "0 (none) or positive and finite"));
+    }
+    engine_profile v = catalog::vllm_hopper;
+    v.scheduler.init_resident = mebibytes(2874.0);
+    const std::string other = test::validation_message(v);
+    CHECK(test::contains(other, "scheduler.init_resident"));
+    CHECK(test::contains(other, "share_of_total_static"));
+    // 140.40 GiB resident on an H200 whose runtime reports 143,771 MiB: nothing left for the fraction.
+    engine_profile big = catalog::sglang_hopper;
+    big.scheduler.init_resident = mebibytes(143'771.0);
+    const std::string cap = test::error_of([&] { return kv_pool_per_gpu(dsv3_tp8(catalog::h200_sxm, big, 0.82)); });
+    CHECK(test::contains(cap, "scheduler.init_resident"));
+    CHECK(test::contains(cap, "below the GPU's runtime capacity"));
+    CHECK(test::contains(cap, "llmcost.engine.init_resident"));
+}
+
+TEST_CASE("engines.csv init_resident_MiB: the table's SGLang on Hopper cell, and a bad cell refused with its column") {
+    const std::string text = engines_text();
+    const auto loaded = io::parse_engines_csv(text, "engines.csv");
+    for (const engine_profile& e : loaded)
+        CHECK(e.scheduler.init_resident.value() == (e.name == catalog::sglang_hopper.name ? 3'013'607'424.0 : 0.0));
+    const std::string cell = ",2,2874,0,\"";
+    const std::size_t at = text.find(cell);
+    REQUIRE(at != std::string::npos);
+    for (const char* bad : {"-1", "nan"}) {
+        std::string broken = text;
+        broken.replace(at, cell.size(), std::string(",2,") + bad + ",0,\"");
+        const std::string m = test::message_of([&] { return io::parse_engines_csv(broken, "bad-engines.csv"); });
+        CHECK(test::contains(m, "init_resident_MiB"));
+    }
+}
+
+TEST_CASE("SGLang's aiter backend on ROCm: mem_fraction_static x 0.85 above 8,192 tokens of context, by hand") {
+    // DeepSeek-V3 FP8 TP8 on MI355X, SGLang on CDNA4 at the launch's 0.8 (server_args.py l.1419–1422 @7ae368efd: the
+    // aiter backend and context_len 163,840 > 8,192): f′ = 0.8 x 0.85 = 0.68. H = 288 GiB = 309,237,645,312 B (no runtime
+    // figure), R_init 0; W = 84,686,336,704 + the router's 199,557,120 B (no kv_b copies priced on ROCm) =
+    // 84,885,893,824 B. Pool = 0.68 x 309,237,645,312 − 84,885,893,824 = 210,281,598,812.16 − 84,885,893,824 =
+    // 125,395,704,988.16 B (162,504,222,425.6 B at f = 0.8).
+    const deployment d = dsv3_tp8(catalog::mi355x, catalog::sglang_cdna4, 0.8);
+    CHECK(catalog::sglang_cdna4.scheduler.long_context_fraction_scale == 0.85);
+    CHECK(static_memory_fraction(d) == doctest::Approx(0.68).epsilon(1e-15));
+    CHECK(weight_bytes_per_gpu(d).value() == doctest::Approx(84'885'893'824.0).epsilon(1e-13));
+    const kv_pool_split s = kv_pool_per_gpu(d);
+    CHECK(s.fraction == doctest::Approx(0.68).epsilon(1e-15));
+    CHECK(s.pool.value() == doctest::Approx(125'395'704'988.16).epsilon(1e-12));
+    // A model whose context is 8,192 tokens keeps the launch's f.
+    deployment short_context = d;
+    short_context.m.max_position = 8192;
+    CHECK(static_memory_fraction(short_context) == 0.8);
+    CHECK(kv_budget_per_gpu(short_context).value() == doctest::Approx(162'504'222'425.6).epsilon(1e-12));
+    // The other SGLang profiles do not scale it (CDNA3's rows name no attention backend).
+    CHECK(static_memory_fraction(dsv3_tp8(catalog::mi300x, catalog::sglang_cdna3, 0.8)) == 0.8);
+    CHECK(static_memory_fraction(dsv3_tp8(catalog::h200_sxm, catalog::sglang_hopper, 0.82)) == 0.82);
+}
+
+TEST_CASE("long_context_fraction_scale: above 1, negative, NaN or on another pool rule refused, named") {
+    for (const double bad : {1.2, -0.5, std::nan("")}) {
+        engine_profile e = catalog::sglang_cdna4;
+        e.scheduler.long_context_fraction_scale = bad;
+        const std::string m = test::validation_message(e);
+        CHECK(test::contains(m, "scheduler.long_context_fraction_scale"));
+        CHECK(test::contains(m, "0 (none) or in (0, 1]"));
+    }
+    engine_profile v = catalog::vllm_cdna4;
+    v.scheduler.long_context_fraction_scale = 0.85;
+    CHECK(test::contains(test::validation_message(v), "share_of_total_static"));
+    for (const engine_profile& e : io::parse_engines_csv(engines_text(), "engines.csv"))
+        CHECK(e.scheduler.long_context_fraction_scale == (e.name == catalog::sglang_cdna4.name ? 0.85 : 0.0));
+}
