@@ -36,6 +36,21 @@ def row_named(rows, name, path):
     return hits[0]
 
 
+def set_profile_once(path, profile, values, note):
+    """Set `values` (column -> text) on the row named `profile` of the table at `path` and append `note` to its source,
+    once: a row whose source already holds the note is left as it is (a later refit may have moved its figures), so a
+    second run changes nothing."""
+    rows = load(path)
+    head = rows[0]
+    src = head.index("source")
+    r = row_named(rows, profile, path)
+    if note not in r[src]:
+        for k, v in values.items():
+            r[head.index(k)] = v
+        r[src] += note
+    save(path, rows)
+
+
 def insert_columns(rows, columns, fill="0", before="source"):
     """Add each of `columns` the header lacks, in order, just before the `before` column (None: at the end), every row
     (blank lines kept blank) filled with `fill`; the names added."""

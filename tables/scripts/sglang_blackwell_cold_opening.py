@@ -11,7 +11,7 @@ the opening priced (tables/validation.md, Engine fits), the source text appended
 `python3 tables/scripts/engines_catalog_sync.py` writes the catalog's row from the table.
 """
 
-from csv_rows import load, row_named, save
+from csv_rows import set_profile_once
 
 ENGINES = "tables/engines.csv"
 PROFILE = "SGLang on Blackwell"
@@ -38,15 +38,7 @@ NOTE = (
 
 
 def main():
-    rows = load(ENGINES)
-    h = rows[0]
-    src = h.index("source")
-    r = row_named(rows, PROFILE, ENGINES)
-    if NOTE not in r[src]:  # set once: a later refit (tables/scripts/*_refits.py) may move these figures
-        for k, v in VALUES.items():
-            r[h.index(k)] = v
-        r[src] += NOTE
-    save(ENGINES, rows)
+    set_profile_once(ENGINES, PROFILE, VALUES, NOTE)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ is; run from the repository root): tables/engines.csv, "SGLang on Hopper": cold_
 `python3 tables/scripts/engines_catalog_sync.py` writes the catalog's row from the table.
 """
 
-from csv_rows import load, row_named, save
+from csv_rows import set_profile_once
 
 ENGINES = "tables/engines.csv"
 PROFILE = "SGLang on Hopper"
@@ -27,15 +27,7 @@ NOTE = (
 
 
 def main():
-    rows = load(ENGINES)
-    h = rows[0]
-    src = h.index("source")
-    r = row_named(rows, PROFILE, ENGINES)
-    if NOTE not in r[src]:
-        for k, v in VALUES.items():
-            r[h.index(k)] = v
-        r[src] += NOTE
-    save(ENGINES, rows)
+    set_profile_once(ENGINES, PROFILE, VALUES, NOTE)
 
 
 if __name__ == "__main__":
