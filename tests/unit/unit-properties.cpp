@@ -134,7 +134,6 @@ hardware random_hardware(rng& g) {
     a.hbm_bandwidth = a.hbm_bandwidth * factor(g, 1.0);
     const double capacity = factor(g, 1.0);
     a.hbm_capacity = a.hbm_capacity * capacity;  // may leave 1–64 GB per stack: rejected
-    a.runtime_capacity = a.runtime_capacity * capacity;  // the runtime's share of it kept (0 stays 0: the spec's)
     auto peak = [&](flops_per_second_t p, double zero) {
         return chance(g, zero) ? flops_per_second(0.0) : p * factor(g, 1.0);
     };

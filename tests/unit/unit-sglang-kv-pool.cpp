@@ -83,7 +83,7 @@ TEST_CASE("the runtime's capacity is what every pool rule starts from: vLLM on H
     // figure starts from the spec's 151,397,597,184 B: the pools differ by f x 642,777,088 = 0.9 x 642,777,088 B.
     const deployment d = dsv3_tp8(catalog::h200_sxm, catalog::vllm_hopper, 0.9);
     hardware spec = catalog::h200_sxm;
-    spec.gpu.runtime_capacity = bytes(0.0);
+    spec.gpu.driver_reserved = bytes(0.0);
     const deployment s = dsv3_tp8(spec, catalog::vllm_hopper, 0.9);
     CHECK(kv_budget_per_gpu(s).value() - kv_budget_per_gpu(d).value() == doctest::Approx(578'499'379.2).epsilon(1e-9));
     // A GPU without the figure (H100) keeps the spec's 80 GiB.

@@ -25,7 +25,7 @@ struct launch_over {
 /// `at_floor`. A fit that is not finite (NaN, ∞) prices nothing: refused, naming the value and the rule.
 [[nodiscard]] inline launch_over launch_over_hardware(seconds_t fitted, const hardware& h) {
     require(std::isfinite(fitted.value()), "launch fit on " + std::string(h.name), "fitted per-kernel overhead (s)",
-            fitted.value(), "must be finite: a launch cost needs a finite fit");
+            fitted.value(), "must be finite: a launch cost needs a finite fit", "llmcost.validation.launch_fit_finite");
     const seconds_t over = fitted - h.gpu.efficiency.kernel_overhead;
     const bool at_floor = over < seconds(0.0);
     return {.cost = at_floor ? seconds(0.0) : over, .at_floor = at_floor};

@@ -922,7 +922,7 @@ std::vector<engine_fit> fit_engines(const std::vector<plan::measurement>& rows, 
                     f.launch_us = l.cost.value() * 1e6;
                     f.at_floor = l.at_floor;
                     f.launch_se_us = per_kernel_se * 1e6;
-                } catch (const std::exception& e) {  // a NaN fit: reported as a failed fit, not as launch 0
+                } catch (const invalid_input& e) {  // a NaN fit: reported as a failed fit, not as launch 0
                     f.fitted = false;
                     f.failure = e.what();
                 }

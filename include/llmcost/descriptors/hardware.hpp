@@ -229,17 +229,17 @@ struct accelerator {
     watts_t board_power;  ///< TDP/TGP
     watts_t idle_power;   ///< draw with nothing running
     achievable_fractions efficiency;
-    /// The device memory the runtime reports as the GPU's total (nvidia-smi's "Total", the total of
-    /// `cudaMemGetInfo` / `torch.cuda.mem_get_info` that the engines' pool rules start from); 0: not published,
-    /// the spec capacity (`runtime_hbm`). H200: 143,771 MiB = 140.40 GiB against the spec's 141 GiB.
-    bytes_t runtime_capacity{};
+    /// What the driver keeps of the spec capacity: the spec's HBM less the device memory the runtime reports as the
+    /// GPU's total (nvidia-smi's "Total", the total of `cudaMemGetInfo` / `torch.cuda.mem_get_info` that the engines'
+    /// pool rules start from; tables/hardware.csv `runtime_capacity_MiB`); 0: not published, the spec capacity.
+    /// H200: 141 GiB − 143,771 MiB = 613 MiB. Held as the reserve, not the total, so a caller who changes
+    /// `hbm_capacity` moves the runtime's total with it.
+    bytes_t driver_reserved{};
 
-    /// H_rt, the HBM the runtime reports: `runtime_capacity` where given, else `hbm_capacity`. Every KV pool rule
-    /// reads it (`kv_pool_per_gpu`): vLLM's gpu_memory_utilization multiplies the total the driver reports,
-    /// TensorRT-LLM's free memory and SGLang's mem_fraction_static start from what it reports free.
-    [[nodiscard]] constexpr bytes_t runtime_hbm() const {
-        return runtime_capacity.value() > 0.0 ? runtime_capacity : hbm_capacity;
-    }
+    /// H_rt = hbm_capacity − driver_reserved, the HBM the runtime reports. Every KV pool rule reads it
+    /// (`kv_pool_per_gpu`): vLLM's gpu_memory_utilization multiplies the total the driver reports, TensorRT-LLM's
+    /// free memory and SGLang's mem_fraction_static start from what it reports free.
+    [[nodiscard]] constexpr bytes_t runtime_hbm() const { return hbm_capacity - driver_reserved; }
 
     /// The FP4 peak a GEMM runs at: P_fp4 · f, the datasheet's dense FP4 peak × the fraction the GPU sustains
     /// (`achievable_fractions::fp4_sustained`; B300 13,125 × 0.8702 = 11,421 TFLOP/s, from aiconfigurator's
@@ -282,10 +282,12 @@ struct accelerator {
         const std::string_view s = name;
         require(positive_finite(hbm_capacity.value()), s, "hbm_capacity (B)", hbm_capacity.value(),
                 "must be positive and finite");
-        require(non_negative_finite(runtime_capacity.value()) && runtime_capacity <= hbm_capacity, s,
-                "runtime_capacity (B)", runtime_capacity.value(),
-                "the memory the runtime reports must be 0 (not published: the spec capacity) or positive, finite and at "
-                "most hbm_capacity (the driver reserves part of the spec's memory, it never adds to it)");
+        // The driver keeps part of the spec's memory, never adds to it; more than a tenth of it kept is a unit slip
+        // (a GiB figure in the MiB column), not a driver: H200's is 0.4%.
+        require(non_negative_finite(driver_reserved.value()) && driver_reserved <= hbm_capacity * 0.1, s,
+                "driver_reserved (B)", driver_reserved.value(),
+                "the runtime's total (runtime_capacity_MiB) must be at most the spec capacity and at least 90% of it "
+                "(the driver keeps a few hundred MiB; a figure far below is a GiB value in the MiB column)");
         require(hbm_stacks >= 1, s, "hbm_stacks", hbm_stacks, "an accelerator has at least one HBM stack");
         require(stack_capacity() >= gigabytes(1.0), s, "hbm_capacity (B)", hbm_capacity.value(),
                 "capacity per stack is below 1 GB, smaller than any HBM stack: check hbm_stacks");

@@ -59,7 +59,9 @@ struct hardware_row {
                                .kernel_overhead = microseconds(r.kernel_overhead_us),
                                .compute_clock_MHz = r.compute_clock_MHz,
                                .fp4_sustained = r.fp4_sustained_fraction},
-                .runtime_capacity = mebibytes(r.runtime_capacity_MiB)},
+                // the driver's share: the spec less the runtime's total, where the table gives one
+                .driver_reserved = r.runtime_capacity_MiB != 0.0 ? gibibytes(r.hbm_capacity_GiB) - mebibytes(r.runtime_capacity_MiB)
+                                                                : bytes(0.0)},
         .scale_up = interconnect::from_bidirectional(r.scaleup_link,
                                              gigabytes_per_second(r.scaleup_GBps_bidirectional),
                                              microseconds(r.scaleup_latency_us)),

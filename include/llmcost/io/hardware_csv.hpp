@@ -140,7 +140,7 @@ private:
     // Accelerator and system fields: the descriptor name, up to the unit in parentheses.
     static constexpr std::array<std::pair<std::string_view, std::string_view>, 22> by_field{{
         {"hbm_capacity", "hbm_capacity_GiB"},
-        {"runtime_capacity", "runtime_capacity_MiB"},
+        {"driver_reserved", "runtime_capacity_MiB"},
         {"hbm_stacks", "hbm_stacks"},
         {"hbm_bandwidth", "hbm_bandwidth_TBps"},
         {"dense.bf16", "bf16_dense_TFLOPS"},

@@ -166,7 +166,7 @@ LLMCOST_FUNC void sweep(const sweep_grid& grid, sweep_result& res) {
                     if (!weights_fit(d, grid.limits.pool_reserve())) {
                         group_status = point_status::weights_do_not_fit;
                         problem_text = "weights need " + to_text(weight_bytes_per_gpu(d)) + " per GPU; HBM holds " +
-                                       to_text(d.hw.gpu.hbm_capacity) + " less the reserve (" +
+                                       to_text(d.hw.gpu.runtime_hbm()) + " less the reserve (" +
                                        kv_pool_text(d, grid.limits.pool_reserve()) + ")";
                     }
                 }
