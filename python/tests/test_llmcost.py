@@ -1474,7 +1474,7 @@ def test_kv_memory_fraction_sizes_the_pool_by_the_engines_rule_by_hand():
 
     assert (0.5 * H - W - X) / per_token == 22_392_856_576 / per_token == 170_843.9375
     assert room("vllm", 0.5) == blocks((0.5 * H - W - X) / per_token, 16) == 170_832          # f·H − W − X
-    R = 2874 * 2**20  # SGLang on Hopper's memory resident at init, 3,013,607,424 B (engines.csv init_resident_MiB)
+    R = 2175 * 2**20  # SGLang on Hopper's memory resident at init, 2,280,652,800 B (engines.csv init_resident_MiB)
     assert room("sglang", 0.5) == blocks((0.5 * (H - R) - W) / per_token, 1)                  # f·(H − R) − W
     assert room("trtllm", 0.5) == blocks(0.5 * (H - W - X) / per_token, 32)                   # f·(H − W − X)
     assert room(None, 0.5) == blocks((0.5 * H - 2e9 - W) / per_token, 1)                      # the reference engine
@@ -1636,11 +1636,11 @@ def test_kv_pool_at_two_fractions_by_hand():
     assert pool("vllm", 0.9) == 56_752_594_944
     assert llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine="vllm",
                       kv_memory_fraction=0.5).max_sequences_at_context == 22_392_856_576 // per_sequence == 20
-    # The difference between two fractions is Δf × H under vLLM, Δf × (H − R) under SGLang (R its 2,874 MiB resident
+    # The difference between two fractions is Δf × H under vLLM, Δf × (H − R) under SGLang (R its 2,175 MiB resident
     # at init; W and X do not move) and
     # Δf × (H − W − X) under TensorRT-LLM, whose fraction is of the memory left after the weights and X.
     assert pool("vllm", 0.9) - pool("vllm", 0.5) == pytest.approx(0.4 * H, rel=1e-12)
-    assert pool("sglang", 0.9) - pool("sglang", 0.5) == pytest.approx(0.4 * (H - 2874 * 2**20), rel=1e-12)  # f·(H − R) − W
+    assert pool("sglang", 0.9) - pool("sglang", 0.5) == pytest.approx(0.4 * (H - 2175 * 2**20), rel=1e-12)  # f·(H − R) − W
     assert pool("trtllm", 0.9) - pool("trtllm", 0.5) == pytest.approx(0.4 * (H - W - X), rel=1e-12)
     assert pool(None, 0.9) - pool(None, 0.5) == pytest.approx(0.4 * H, rel=1e-12)  # the reference engine, f·H − 2 GB − W
     assert pool(None, 0.5) == 0.5 * H - 2e9 - W == 24_889_150_464

@@ -153,16 +153,16 @@ namespace kv_pool_static {
 constexpr deployment ref{.m = llama_3_1_8b, .hw = h100_sxm5};
 static_assert(kv_budget_per_gpu(ref) == kv_budget_per_gpu(ref, {.fraction = 0.05}));
 static_assert(kv_pool_per_gpu(ref).rule == kv_pool_rule::share_of_total);
-// SGLang at 0.82: f·(H − R) − W, H the runtime's 143,771 MiB, R the engine's 2,874 MiB resident at init, and a user's
+// SGLang at 0.82: f·(H − R) − W, H the runtime's 143,071.875 MiB, R the engine's 2,175 MiB resident at init, and a user's
 // reserve wins (share_of_total).
 constexpr deployment sg = [] {
     deployment d{.m = deepseek_v3, .hw = h200_sxm, .layout = {.tp = 8}, .engine = sglang_hopper};
     d.engine.scheduler.kv_memory_fraction = 0.82;
     return d;
 }();
-static_assert(h200_sxm.gpu.runtime_hbm() == 143'771_MiB);
-static_assert(sglang_hopper.scheduler.init_resident == 2'874_MiB);
-static_assert(kv_budget_per_gpu(sg) == (143'771_MiB - 2'874_MiB) * 0.82 - weight_bytes_per_gpu(sg));
+static_assert(h200_sxm.gpu.runtime_hbm() == bytes(150'021'734'400.0));
+static_assert(sglang_hopper.scheduler.init_resident == 2'175_MiB);
+static_assert(kv_budget_per_gpu(sg) == (mebibytes(143'071.875) - 2'175_MiB) * 0.82 - weight_bytes_per_gpu(sg));
 static_assert(kv_pool_per_gpu(sg, {.fraction = 0.05}).rule == kv_pool_rule::share_of_total);
 // TensorRT-LLM: f·(H − X − W) with X its non-KV memory at 8,192 tokens per step: activations
 // 2 · 8,192 · 4,096 · 11 = 738,197,504 B, NCCL at TP1 0, runtime 3.5 GiB = 3,758,096,384 B.

@@ -43,19 +43,19 @@ deployment llama70_trtllm() {
 
 TEST_CASE("KV pool, SGLang's rule: f x (HBM - R_init) - weights, the activations in the other 1 - f") {
     const deployment d = dsv3_sglang(0.82);
-    // H200 as the runtime reports it: 143,771 MiB = 150,754,820,096 B (tables/hardware.csv runtime_capacity_MiB; the
-    // spec's 141 GiB = 151,397,597,184 B); SGLang on Hopper's memory resident at init R = 2,874 MiB = 3,013,607,424 B.
+    // H200 as the runtime reports it: 143,071.875 MiB = 150,021,734,400 B (tables/hardware.csv runtime_capacity_MiB; the
+    // spec's 141 GiB = 151,397,597,184 B); SGLang on Hopper's memory resident at init R = 2,175 MiB = 2,280,652,800 B.
     // Weights: 671 G FP8 parameters at 1 B, split 8 ways in TP8 = 83.88 GB per GPU, but MLA's q_a and kv_a
     // (7,168 x 2,112 x 61 = 923,467,776) whole on every rank (docs/mla-replicated-down-projection.md): + 923,467,776 x
     // 7 / 8 = 808,034,304 B; and what SGLang lays out beyond its shard (session 51): the BF16 router whole, 7,168 x 256 x
     // 58 = 106,430,464 x (2 - 1/8) = 199,557,120 B, and the BF16 w_kc/w_vc copies of kv_b, 61 x 512 x 128 x 256 x 2 / 8 =
     // 255,852,544 B: 85.142 GB.
-    const double hbm = 143'771.0 * 1'048'576.0, resident = 2'874.0 * 1'048'576.0;
+    const double hbm = 150'021'734'400.0, resident = 2'175.0 * 1'048'576.0;
     const double weights =
         static_cast<double>(total_parameters(catalog::deepseek_v3)) / 8.0 + 808'034'304.0 + 199'557'120.0 + 255'852'544.0;
     REQUIRE(weight_bytes_per_gpu(d).value() == doctest::Approx(weights).epsilon(1e-9));
     CHECK(weights == doctest::Approx(85.142e9).epsilon(1e-4));
-    // Pool = 0.82 x (150.7548 − 3.0136) GB − 85.142 GB = 121.148 − 85.142 = 36.006 GB.
+    // Pool = 0.82 x (150.0217 − 2.2807) GB − 85.142 GB = 121.148 − 85.142 = 36.006 GB.
     const double pool = 0.82 * (hbm - resident) - weights;
     CHECK(pool == doctest::Approx(36.006e9).epsilon(1e-4));
     const kv_pool_split s = kv_pool_per_gpu(d);
@@ -63,16 +63,16 @@ TEST_CASE("KV pool, SGLang's rule: f x (HBM - R_init) - weights, the activations
     CHECK(s.fraction == 0.82);
     CHECK(s.pool.value() == doctest::Approx(pool).epsilon(1e-12));
     CHECK(s.activations.value() == 0.0);
-    // Outside the pool: the driver's (151,397,597,184 − 150,754,820,096), R, and 0.18 of the rest.
+    // Outside the pool: the driver's (151,397,597,184 − 150,021,734,400), R, and 0.18 of the rest.
     CHECK(s.slack.value() == doctest::Approx(141.0 * GiB - hbm + 0.18 * (hbm - resident)).epsilon(1e-12));
     CHECK(s.runtime.value() == resident);
     CHECK(kv_budget_per_gpu(d) == s.pool);
     // MLA cache in BF16: (512 + 64) x 61 layers x 2 B = 70,272 B per token, whole on every TP rank:
-    // 36.006 GB / 70,272 B = 512,381 tokens (561,5xx before session 51, 573,0xx before the replicated
+    // 36.006 GB / 70,272 B = 512,379 tokens (561,5xx before session 51, 573,0xx before the replicated
     // down-projections; the generic reserve gave 57.95 GB, 824,644 tokens).
     CHECK(kv_bytes_per_token_per_gpu(d).value() == 70'272.0);
     CHECK(kv_capacity_tokens(d).value() == doctest::Approx(pool / 70'272.0).epsilon(1e-12));
-    CHECK(kv_capacity_tokens(d).value() == doctest::Approx(512'381.0).epsilon(1e-5));
+    CHECK(kv_capacity_tokens(d).value() == doctest::Approx(512'379.6).epsilon(1e-5));
     // 64 sequences of 7,373 + 922 tokens (the c64 run's mean) need 64 x 8,295 x 70,272 B = 37.31 GB: no longer all
     // at once (61 of them fit).
     CHECK(max_sequences(d, 8'295_tok) == std::floor(pool / (70'272.0 * 8'295)));
@@ -148,10 +148,10 @@ TEST_CASE("KV pool, vLLM's rule: f x HBM - weights - non-KV, and the reference e
     CHECK(n2.activations.value() == 436'207'616.0);
     CHECK(n2.communication.value() == 358'612'992.0);
     CHECK(n2.runtime.value() == runtime);
-    // H the runtime's 143,771 MiB (tables/hardware.csv runtime_capacity_MiB): 0.9 x 150.755 − 75.107 = 60.57 GB.
-    const double pool2 = 0.9 * 143'771.0 * 1'048'576.0 - w2 - 436'207'616.0 - 358'612'992.0 - runtime;
+    // H the runtime's 150,021,734,400 B (tables/hardware.csv runtime_capacity_MiB): 0.9 x 150.022 − 75.107 = 59.91 GB.
+    const double pool2 = 0.9 * 150'021'734'400.0 - w2 - 436'207'616.0 - 358'612'992.0 - runtime;
     CHECK(kv_budget_per_gpu(tp2, {.step_tokens = 4'096_tok}).value() == doctest::Approx(pool2).epsilon(1e-12));
-    CHECK(pool2 == doctest::Approx(60.57e9).epsilon(1e-3));
+    CHECK(pool2 == doctest::Approx(59.91e9).epsilon(1e-3));
     // The reference engine (no engine named) keeps the library's reserve: 0.95 x HBM - 2 GB - weights,
     // the same bytes as the generic rule a user asks for with fraction 0.05, whatever the step budget.
     deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
@@ -171,7 +171,7 @@ TEST_CASE("non-KV memory: SGLang's figures, the floor, the TP steps; SGLang's po
     CHECK(n.communication.value() == 411'041'792.0);
     CHECK(n.runtime.value() == doctest::Approx(4'509'715'660.8).epsilon(1e-15));
     CHECK(kv_budget_per_gpu(d, {.step_tokens = 8'192_tok}).value() ==
-          doctest::Approx(0.82 * (143'771.0 - 2'874.0) * 1'048'576.0 - weight_bytes_per_gpu(d).value()).epsilon(1e-12));
+          doctest::Approx(0.82 * (150'021'734'400.0 - 2'175.0 * 1'048'576.0) - weight_bytes_per_gpu(d).value()).epsilon(1e-12));
     // The floor: one token of Llama-3.1-8B under TensorRT-LLM is 2 x 1 x 4,096 x 11 = 90,112 B, under
     // 70 MiB = 73,400,320 B; SGLang's floor is 90 MiB, then its 15 %.
     deployment small{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::trtllm_hopper};
@@ -230,8 +230,8 @@ TEST_CASE("non-KV memory: partial coefficients, no step budget, a negative step 
 
 TEST_CASE("KV pool: a reserve the user gives wins over the engine's rule") {
     const deployment d = dsv3_sglang(0.82);
-    // H the runtime's 143,771 MiB; the generic rule subtracts no memory resident at init, the engine's rule its 2,874 MiB.
-    const double hbm = 143'771.0 * 1'048'576.0, weights = weight_bytes_per_gpu(d).value();
+    // H the runtime's 150,021,734,400 B; the generic rule subtracts no memory resident at init, the engine's rule its 2,175 MiB.
+    const double hbm = 150'021'734'400.0, weights = weight_bytes_per_gpu(d).value();
     // Fraction given: the generic rule, 2 GB of activations for the one left unset.
     CHECK(kv_budget_per_gpu(d, {.fraction = 0.05}).value() == doctest::Approx(0.95 * hbm - 2e9 - weights).epsilon(1e-12));
     CHECK(kv_pool_per_gpu(d, {.fraction = 0.05}).rule == kv_pool_rule::share_of_total);
@@ -239,7 +239,7 @@ TEST_CASE("KV pool: a reserve the user gives wins over the engine's rule") {
     CHECK(kv_budget_per_gpu(d, {.activations = 10_GB}).value() == doctest::Approx(0.95 * hbm - 10e9 - weights).epsilon(1e-12));
     // Resident bytes (a draft model) count with the weights under the engine's rule, not in place of it.
     CHECK(kv_budget_per_gpu(d, {.resident = 1_GB}).value() ==
-          doctest::Approx(0.82 * (hbm - 2'874.0 * 1'048'576.0) - weights - 1e9).epsilon(1e-12));
+          doctest::Approx(0.82 * (hbm - 2'175.0 * 1'048'576.0) - weights - 1e9).epsilon(1e-12));
     CHECK_FALSE(memory_reserve{}.given());
     CHECK(memory_reserve{.fraction = 0.0}.given());
 }
@@ -345,7 +345,7 @@ TEST_CASE("measurements: a row's kv_memory_fraction overrides its engine's defau
     CHECK(a.engine.scheduler.kv_memory_fraction == 0.82);
     CHECK(b.engine.scheduler.kv_memory_fraction == catalog::sglang_hopper.scheduler.kv_memory_fraction);
     CHECK(kv_budget_per_gpu(a).value() ==
-          doctest::Approx(0.82 * (143'771.0 - 2'874.0) * 1'048'576.0 - weight_bytes_per_gpu(a).value()).epsilon(1e-12));
+          doctest::Approx(0.82 * (150'021'734'400.0 - 2'175.0 * 1'048'576.0) - weight_bytes_per_gpu(a).value()).epsilon(1e-12));
     // Refused with the file, the line, the column and the cell.
     auto error = [&](const std::string& row) { return test::message_of([&] { return rows_of(row); }); };
     const std::string m =
@@ -436,9 +436,9 @@ TEST_CASE("a launch's KV memory fraction (with_kv_memory_fraction): Llama-3.1-8B
     // Sequences of 8,192 tokens (1,073,741,824 B each): 22.39 / 1.074 = 20.9 → 20; 56.75 / 1.074 = 52.9 → 52.
     CHECK(max_sequences(on(catalog::vllm_hopper, 0.5), 8192_tok) == 20.0);
     CHECK(max_sequences(on(catalog::vllm_hopper, 0.9), 8192_tok) == 52.0);
-    // SGLang (--mem-fraction-static): f·(H − R) − W, R its 2,874 MiB = 3,013,607,424 B resident at init (the H100 has
-    // no runtime figure: H its spec 80 GiB): 0.5 x 82,885,738,496 − 16,060,522,496 = 25,382,346,752 B.
-    CHECK(kv_budget_per_gpu(on(catalog::sglang_hopper, 0.5)).value() == 25'382'346'752.0);
+    // SGLang (--mem-fraction-static): f·(H − R) − W, R its 2,175 MiB = 2,280,652,800 B resident at init (the H100 has
+    // no runtime figure: H its spec 80 GiB): 0.5 x 83,618,693,120 − 16,060,522,496 = 25,748,824,064 B.
+    CHECK(kv_budget_per_gpu(on(catalog::sglang_hopper, 0.5)).value() == 25'748'824'064.0);
     // TensorRT-LLM (free_gpu_memory_fraction): f·(H − W − X) = 0.5 x 65,342,529,536 = 32,671,264,768 B.
     CHECK(kv_budget_per_gpu(on(catalog::trtllm_hopper, 0.5)).value() == 32'671'264'768.0);
     // The reference engine: f·H − 2 GB − W = 42,949,672,960 − 2,000,000,000 − 16,060,522,496 = 24,889,150,464 B.

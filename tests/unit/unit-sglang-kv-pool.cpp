@@ -38,13 +38,13 @@ std::string engines_text() {
 }  // namespace
 
 TEST_CASE("SGLang's pool, DeepSeek-V3 FP8 TP8 on H200 at f 0.82 (IMX-H200-sglang-DSR1-tp8-8kx1k-c64), by hand") {
-    // H, the runtime's total: nvidia-smi's 143,771 MiB (sglang issue 3196) = 143,771 x 1,048,576 = 150,754,820,096 B
-    // (the spec's 141 GiB = 151,397,597,184 B). R_init: 2,874 MiB = 3,013,607,424 B (the mean of 2.50 and 3.11 GiB,
-    // InferenceX issue 2128 and sglang PR 11716). H − R = 147,741,212,672 B.
+    // H, the runtime's total: CUDA's 150,021,734,400 B (deviceQuery "143072 MBytes (150021734400 bytes)"; nvidia-smi's
+    // 143,771 MiB less its reserved 700) = 143,071.875 MiB (the spec's 141 GiB = 151,397,597,184 B). R_init: 2,175 MiB =
+    // 2,280,652,800 B (the mean of 1.82 and 2.43 GiB, InferenceX issue 2128 and sglang PR 11716). H − R = 147,741,081,600 B.
     const deployment d = dsv3_tp8(catalog::h200_sxm, catalog::sglang_hopper, 0.82);
-    CHECK(d.hw.gpu.runtime_hbm().value() == 150'754'820'096.0);
+    CHECK(d.hw.gpu.runtime_hbm().value() == doctest::Approx(150'021'734'400.0).epsilon(1e-15));
     CHECK(d.hw.gpu.hbm_capacity.value() == 151'397'597'184.0);
-    CHECK(d.engine.scheduler.init_resident.value() == 3'013'607'424.0);
+    CHECK(d.engine.scheduler.init_resident.value() == 2'280'652'800.0);
     // The checkpoint's shard (the library's count before this session): DeepSeek-V3 has 671,026,419,200 parameters:
     // embedding + LM head 2 x 129,280 x 7,168 = 1,853,358,080; attention 61 x 187,107,328 = 11,413,547,008; dense FFN
     // 3 x 3 x 7,168 x 18,432 = 1,189,085,184; routed experts 58 x 256 x 3 x 7,168 x 2,048 = 654,840,053,760; shared
@@ -60,18 +60,18 @@ TEST_CASE("SGLang's pool, DeepSeek-V3 FP8 TP8 on H200 at f 0.82 (IMX-H200-sglang
     // W = 85,141,746,368 B (79.29 GiB; research P's count with the BF16 embedding and head: 79.51 GiB).
     CHECK(engine_load_extra_bytes_per_gpu(d).value() == 455'409'664.0);
     CHECK(weight_bytes_per_gpu(d).value() == doctest::Approx(85'141'746'368.0).epsilon(1e-13));
-    // Pool: 0.82 x 147,741,212,672 − 85,141,746,368 = 121,147,794,391.04 − 85,141,746,368 = 36,006,048,023.04 B.
+    // Pool: 0.82 x 147,741,081,600 − 85,141,746,368 = 121,147,686,912 − 85,141,746,368 = 36,005,940,544 B.
     const kv_pool_split s = kv_pool_per_gpu(d);
     CHECK(s.rule == kv_pool_rule::share_of_total_static);
-    CHECK(s.pool.value() == doctest::Approx(36'006'048'023.04).epsilon(1e-12));
-    // Cell: (512 + 64) x 61 x 2 B = 70,272 B a token; 36,006,048,023.04 ÷ 70,272 = 512,381.1 tokens (the library gave
+    CHECK(s.pool.value() == doctest::Approx(36'005'940'544.0).epsilon(1e-12));
+    // Cell: (512 + 64) x 61 x 2 B = 70,272 B a token; 36,005,940,544 ÷ 70,272 = 512,379.6 tokens (the library gave
     // 561,527 before: f·H − W on the spec's 141 GiB; SGLang's published figures give 508.8k-510.5k, aisimulate PR 263
     // "observed ~509k"; the rest, ~3.3k tokens, is the BF16 embedding and LM head the row does not declare).
     CHECK(kv_bytes_per_token_per_gpu(d).value() == 70'272.0);
-    CHECK(std::floor(kv_capacity_tokens(d).value()) == 512'381.0);
-    // The split still sums to the spec capacity: the driver's 642,777,088 B and R_init sit outside the pool.
-    CHECK(s.runtime.value() == 3'013'607'424.0);
-    CHECK(s.slack.value() == doctest::Approx(642'777'088.0 + 0.18 * 147'741'212'672.0).epsilon(1e-12));
+    CHECK(std::floor(kv_capacity_tokens(d).value()) == 512'379.0);
+    // The split still sums to the spec capacity: the driver's 1,375,862,784 B and R_init sit outside the pool.
+    CHECK(s.runtime.value() == 2'280'652'800.0);
+    CHECK(s.slack.value() == doctest::Approx(1'375'862'784.0 + 0.18 * 147'741'081'600.0).epsilon(1e-12));
     const memory_breakdown m = memory_per_gpu(d, 0.0, 0_tok);
     CHECK(m.dense_weights.value() + m.expert_weights.value() + m.slack.value() + m.runtime.value() + m.free.value() +
               m.activations.value() + m.communication.value() + m.kv.value() ==
@@ -79,13 +79,13 @@ TEST_CASE("SGLang's pool, DeepSeek-V3 FP8 TP8 on H200 at f 0.82 (IMX-H200-sglang
 }
 
 TEST_CASE("the runtime's capacity is what every pool rule starts from: vLLM on H200 by hand") {
-    // vLLM: f·H − X − W with H = 150,754,820,096 B; the same deployment on a copy of the H200 without the runtime
-    // figure starts from the spec's 151,397,597,184 B: the pools differ by f x 642,777,088 = 0.9 x 642,777,088 B.
+    // vLLM: f·H − X − W with H = 150,021,734,400 B; the same deployment on a copy of the H200 without the runtime
+    // figure starts from the spec's 151,397,597,184 B: the pools differ by f x 1,375,862,784 = 0.9 x 1,375,862,784 B.
     const deployment d = dsv3_tp8(catalog::h200_sxm, catalog::vllm_hopper, 0.9);
     hardware spec = catalog::h200_sxm;
     spec.gpu.driver_reserved = bytes(0.0);
     const deployment s = dsv3_tp8(spec, catalog::vllm_hopper, 0.9);
-    CHECK(kv_budget_per_gpu(s).value() - kv_budget_per_gpu(d).value() == doctest::Approx(578'499'379.2).epsilon(1e-9));
+    CHECK(kv_budget_per_gpu(s).value() - kv_budget_per_gpu(d).value() == doctest::Approx(1'238'276'505.6).epsilon(1e-9));
     // A GPU without the figure (H100) keeps the spec's 80 GiB.
     CHECK(catalog::h100_sxm5.gpu.runtime_hbm() == catalog::h100_sxm5.gpu.hbm_capacity);
 }
@@ -107,13 +107,13 @@ TEST_CASE("init_resident: negative, NaN, on another pool rule and at or above th
         CHECK(test::contains(m, "0 (none) or positive and finite"));
     }
     engine_profile v = catalog::vllm_hopper;
-    v.scheduler.init_resident = mebibytes(2874.0);
+    v.scheduler.init_resident = mebibytes(2175.0);
     const std::string other = test::validation_message(v);
     CHECK(test::contains(other, "scheduler.init_resident"));
     CHECK(test::contains(other, "share_of_total_static"));
-    // 140.40 GiB resident on an H200 whose runtime reports 143,771 MiB: nothing left for the fraction.
+    // 139.72 GiB resident on an H200 whose runtime reports 143,072 MiB: nothing left for the fraction.
     engine_profile big = catalog::sglang_hopper;
-    big.scheduler.init_resident = mebibytes(143'771.0);
+    big.scheduler.init_resident = mebibytes(143'072.0);
     const std::string cap = test::error_of([&] { return kv_pool_per_gpu(dsv3_tp8(catalog::h200_sxm, big, 0.82)); });
     CHECK(test::contains(cap, "scheduler.init_resident"));
     CHECK(test::contains(cap, "below the GPU's runtime capacity"));
@@ -124,8 +124,8 @@ TEST_CASE("engines.csv init_resident_MiB: the table's SGLang on Hopper cell, and
     const std::string text = engines_text();
     const auto loaded = io::parse_engines_csv(text, "engines.csv");
     for (const engine_profile& e : loaded)
-        CHECK(e.scheduler.init_resident.value() == (e.name == catalog::sglang_hopper.name ? 3'013'607'424.0 : 0.0));
-    const std::string cell = ",2,2874,0,\"";
+        CHECK(e.scheduler.init_resident.value() == (e.name == catalog::sglang_hopper.name ? 2'280'652'800.0 : 0.0));
+    const std::string cell = ",2,2175,0,\"";
     const std::size_t at = text.find(cell);
     REQUIRE(at != std::string::npos);
     for (const char* bad : {"-1", "nan"}) {

@@ -314,11 +314,11 @@ TEST_CASE("hardware table: the runtime's capacity is optional (the spec's withou
         io::parse_hardware_csv(real_rows("hardware.csv").without("runtime_capacity_MiB").text(), "old-hw.csv");
     REQUIRE_FALSE(old.empty());
     for (const hardware& h : old) CHECK(h.gpu.runtime_hbm() == h.gpu.hbm_capacity);
-    // The second row is the H200: 143,771 MiB = 150,754,820,096 B as nvidia-smi reports it.
+    // The second row is the H200: 143,071.875 MiB = 150,021,734,400 B as CUDA reports it.
     const std::vector<hardware> real = io::parse_hardware_csv(real_rows("hardware.csv").text(), "hw.csv");
     REQUIRE(real.size() == 2);
     CHECK(real[1].name == "H200 SXM");
-    CHECK(real[1].gpu.runtime_hbm().value() == 150'754'820'096.0);
+    CHECK(real[1].gpu.runtime_hbm().value() == doctest::Approx(150'021'734'400.0).epsilon(1e-15));
     // 141 GiB = 144,384 MiB: a runtime figure above it is refused on its column, as typed.
     const std::string above = message_of(
         [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("runtime_capacity_MiB", "144385").text(), "bad-hw.csv"); });

@@ -230,9 +230,9 @@ struct accelerator {
     watts_t idle_power;   ///< draw with nothing running
     achievable_fractions efficiency;
     /// What the driver keeps of the spec capacity: the spec's HBM less the device memory the runtime reports as the
-    /// GPU's total (nvidia-smi's "Total", the total of `cudaMemGetInfo` / `torch.cuda.mem_get_info` that the engines'
-    /// pool rules start from; tables/hardware.csv `runtime_capacity_MiB`); 0: not published, the spec capacity.
-    /// H200: 141 GiB − 143,771 MiB = 613 MiB. Held as the reserve, not the total, so a caller who changes
+    /// GPU's total (the total of `cudaMemGetInfo` / `torch.cuda.mem_get_info` that the engines' pool rules start from,
+    /// nvidia-smi's "Total" less its "Reserved"; tables/hardware.csv `runtime_capacity_MiB`); 0: not published, the
+    /// spec capacity. H200: 141 GiB − 143,071.875 MiB (150,021,734,400 B) = 1,312.125 MiB. Held as the reserve, not the total, so a caller who changes
     /// `hbm_capacity` moves the runtime's total with it.
     bytes_t driver_reserved{};
 
