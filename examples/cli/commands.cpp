@@ -358,7 +358,7 @@ std::string kv_memory_fraction_note(const engine_profile& e) {
     if (s.long_context_fraction_scale > 0.0) {
         n += " × ";
         n += invalid_input::show(s.long_context_fraction_scale);
-        n += " where the model's context exceeds 8,192 tokens (SGLang's aiter backend)";
+        n += " where the model's context exceeds " + to_text(long_context_fraction_tokens) + " (SGLang's aiter backend)";
     }
     n += ": H the GPU's HBM as the runtime reports it, W the weights";
     if (s.kv_pool == kv_pool_rule::share_of_total_static) {

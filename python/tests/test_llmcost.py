@@ -1341,6 +1341,15 @@ def test_estimate_names_one_list_in_the_binding_its_docstring_and_the_stub():
         assert llmcost.estimate("Llama-3.1-8B", "H100", **base, **{name: p.default}).to_dict() == plain, name
 
 
+def test_estimate_docstring_states_the_sglang_cdna4_long_context_factor_with_its_source():
+    # SGLang's aiter backend (CDNA4) multiplies mem_fraction_static by 0.85 above 8,192 tokens of context, the
+    # launch's fraction included (server_args.py l.1419-1422 @7ae368efd): a user who passes kv_memory_fraction= reads it.
+    doc = " ".join(llmcost.estimate.__doc__.split())
+    assert "0.85*f" in doc
+    assert "8,192 tokens" in doc
+    assert "server_args.py l.1419-1422 @7ae368efd" in doc
+
+
 def test_a_new_sweep_never_writes_into_arrays_still_held():
     # the module reuses the memory of a result Python has let go of; a view keeps its result alive
     a = llmcost.sweep("Llama-3.1-8B", "H100", input=[128], output=[128], batch=[1, 2, 3]).tpot_s

@@ -83,6 +83,72 @@ TEST_CASE("the engine loader's field lists read each engine_row figure once: the
     static_assert(ec::reads_each_once(two, 2));
 }
 
+TEST_CASE("the engine loader pairs columns and fields by name: its list is tables/engines.csv's header, column for column") {
+    namespace ec = io::detail::engines_csv;
+    // A figure column's entry names the engine_row member it fills by that member's own name.
+    static_assert(ec::table_columns[4].column == "gemm" && ec::table_columns[4].figure == &engine_row::gemm);
+    static_assert(ec::table_columns[5].column == "grouped_gemm" && ec::table_columns[5].figure == &engine_row::grouped_gemm);
+    static_assert(ec::table_columns.back().column == "long_context_fraction_scale" &&
+                  ec::table_columns.back().figure == &engine_row::long_context_fraction_scale);
+    static_assert(ec::table_columns[0].figure == nullptr && ec::table_columns[0].column == "name");
+    // The table's header, read here as text, is the loader's list in order and then source: two entries of the list
+    // swapped would fail this (and the loader would refuse the table, below).
+    std::ifstream in(tables_dir / "engines.csv");
+    std::string header;
+    std::getline(in, header);
+    std::vector<std::string> names;
+    std::stringstream cells(header);
+    for (std::string cell; std::getline(cells, cell, ',');) names.push_back(cell);
+    REQUIRE(names.size() == ec::columns.size() + 1);
+    for (std::size_t i = 0; i < ec::columns.size(); ++i) {
+        CAPTURE(i);
+        CHECK(names[i] == ec::columns[i]);
+    }
+    CHECK(names.back() == "source");
+    // Two neighbouring figures with their own values land in their own fields.
+    const std::string row = "Mine,vllm,hopper,1,0.5,0.25,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,1024,8192,0,0,0.9,16,0,0,0,0,0,1,0,0";
+    const auto mine = io::parse_engines_csv(test::engine_table_columns() + ",source\n" + row + ",my runs\n", "mine.csv");
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].kernels.gemm == 0.5);
+    CHECK(mine[0].kernels.grouped_gemm == 0.25);
+}
+
+TEST_CASE("an engine table whose header has two columns swapped is refused with file, line, column and the rule") {
+    // Hand-written: the required columns with gemm and grouped_gemm (columns 5 and 6) swapped. Read by name, the
+    // cells written under them would swap the two GEMM ceilings; the loader refuses the header instead.
+    const std::string swapped =
+        "name,engine,architecture,version,grouped_gemm,gemm,expert_tile_rows,attention_prefill,attention_decode,"
+        "attention_fp8,mla_decode,elementwise,weights,step_overhead_us,launch_eager_us,launch_graph_us,cuda_graphs,"
+        "all_reduce_latency_us,custom_all_reduce_max_KiB,all_to_all_latency_us,library_all_reduce_us,"
+        "library_all_reduce_bus_GBps,max_sequences,max_batched_tokens,chunked_prefill,chunk_tokens,kv_memory_fraction,"
+        "kv_block_tokens,prefill_alone,expert_parallel,attention_dp,load_balancing,routing_skew,busiest_rank,"
+        "mtp_draft_tokens,request_overhead_us,source\n"
+        "Mine,vllm,hopper,1,0.5,0.25,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,1024,8192,0,0,0.9,16,0,0,0,0,0,1,0,0,my runs\n";
+    const std::string m = test::message_of([&] { return io::parse_engines_csv(swapped, "swapped.csv"); });
+    CAPTURE(m);
+    CHECK(test::contains(m, "swapped.csv:1:6: "));  // the file, the header's line, the column that stands too late
+    CHECK(test::contains(m, "key \"gemm\""));
+    CHECK(test::contains(m, "column 6 \"gemm\" stands after column 5 \"grouped_gemm\""));
+    CHECK(test::contains(m, "[llmcost.engines_csv.column_order]"));
+    // Two optional columns swapped at the end (the SGLang init resident and long-context factor) are refused too;
+    // source, which the loader does not read, may stand anywhere.
+    const std::string base = "Mine,sglang,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,1,8192,0.875,1,1,0,0,0,0,1,0,0";
+    const std::string late = test::message_of([&] {
+        return io::parse_engines_csv(test::engine_table_columns() + ",long_context_fraction_scale,init_resident_MiB,source\n" +
+                                         base + ",0,2175,my runs\n",
+                                     "late.csv");
+    });
+    CAPTURE(late);
+    CHECK(test::contains(late, "late.csv:1:38: "));
+    CHECK(test::contains(late, "column 38 \"init_resident_MiB\" stands after column 37 \"long_context_fraction_scale\""));
+    const std::string trtllm = "Mine,trtllm,blackwell,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+    const auto first = io::parse_engines_csv("source," + test::engine_table_columns() + ",prefill_request_us\nmy runs," +
+                                                 trtllm + ",9354\n",
+                                             "first.csv");
+    REQUIRE(first.size() == 1);
+    CHECK(first[0].overheads.prefill_request.value() == doctest::Approx(9.354e-3).epsilon(1e-12));  // 9,354 us
+}
+
 TEST_CASE("every row of tables/engines.csv names its source, and every profile is one engine on one architecture and version range") {
     std::ifstream in(tables_dir / "engines.csv");
     std::string header, line;

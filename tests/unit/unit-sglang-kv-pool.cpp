@@ -13,10 +13,13 @@
 #include "test_helpers.hpp"
 
 #include <cmath>
+#include <concepts>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <type_traits>
 
 using namespace llmcost;
 using namespace llmcost::literals;
@@ -99,24 +102,34 @@ TEST_CASE("SGLang's load-time extras: the router on every SGLang profile, the BF
 }
 
 TEST_CASE("init_resident: negative, NaN, on another pool rule and at or above the runtime's capacity are refused, named") {
-    for (const double bad : {-1.0, std::nan("")}) {
+    // Each refusal shows the figure in its cell's unit (MiB, the column init_resident_MiB) and its bytes after the rule.
+    const std::string field = "scheduler.init_resident (MiB, column init_resident_MiB) = ";
+    for (const auto& [bad, mib, in_bytes] : {std::tuple{-1.0, "-1", "(-1048576 B)"}, std::tuple{std::nan(""), "nan", "(nan B)"}}) {
         engine_profile e = catalog::sglang_hopper;
-        e.scheduler.init_resident = bytes(bad);
+        e.scheduler.init_resident = mebibytes(bad);
         const std::string m = test::validation_message(e);
-        CHECK(test::contains(m, "scheduler.init_resident"));
-        CHECK(test::contains(m, "0 (none) or positive and finite"));
+        CAPTURE(m);
+        CHECK(test::contains(m, field + mib + ": "));
+        CHECK(test::contains(m, "0 (none) or positive and finite " + std::string(in_bytes)));
+        CHECK(test::contains(m, "[llmcost.engine.init_resident]"));
     }
+    // 2,175 MiB = 2,175 x 1,048,576 = 2,280,652,800 B on vLLM, whose pool rule is share_of_total.
     engine_profile v = catalog::vllm_hopper;
     v.scheduler.init_resident = mebibytes(2175.0);
     const std::string other = test::validation_message(v);
-    CHECK(test::contains(other, "scheduler.init_resident"));
+    CAPTURE(other);
+    CHECK(test::contains(other, field + "2175: "));
     CHECK(test::contains(other, "share_of_total_static"));
-    // 139.72 GiB resident on an H200 whose runtime reports 143,072 MiB: nothing left for the fraction.
+    CHECK(test::contains(other, "(2280652800 B)"));
+    // 143,072 MiB = 150,021,865,472 B resident on an H200 whose runtime reports 143,071.875 MiB: nothing left for the
+    // fraction.
     engine_profile big = catalog::sglang_hopper;
     big.scheduler.init_resident = mebibytes(143'072.0);
     const std::string cap = test::error_of([&] { return kv_pool_per_gpu(dsv3_tp8(catalog::h200_sxm, big, 0.82)); });
-    CHECK(test::contains(cap, "scheduler.init_resident"));
-    CHECK(test::contains(cap, "below the GPU's runtime capacity"));
+    CAPTURE(cap);
+    CHECK(test::contains(cap, field + "143072: "));
+    CHECK(test::contains(cap, "below the GPU's runtime capacity, 143071.875 MiB on H200 SXM"));
+    CHECK(test::contains(cap, "(150021865472 B)"));
     CHECK(test::contains(cap, "llmcost.engine.init_resident"));
 }
 
@@ -132,8 +145,17 @@ TEST_CASE("engines.csv init_resident_MiB: the table's SGLang on Hopper cell, and
         std::string broken = text;
         broken.replace(at, cell.size(), std::string(",2,") + bad + ",0,\"");
         const std::string m = test::message_of([&] { return io::parse_engines_csv(broken, "bad-engines.csv"); });
-        CHECK(test::contains(m, "init_resident_MiB"));
+        CAPTURE(m);
+        // The column and its cell as written (nan is refused by the figure reader, before the engine's rules).
+        CHECK(test::contains(m, "key \"init_resident_MiB\" = \"" + std::string(bad) + "\""));
     }
+    // -1 MiB: the engine's rule shows the same figure in MiB, and its bytes, -1 x 1,048,576.
+    std::string negative = text;
+    negative.replace(at, cell.size(), ",2,-1,0,\"");
+    const std::string m = test::message_of([&] { return io::parse_engines_csv(negative, "bad-engines.csv"); });
+    CAPTURE(m);
+    CHECK(test::contains(m, "scheduler.init_resident (MiB, column init_resident_MiB) = -1: "));
+    CHECK(test::contains(m, "(-1048576 B)"));
 }
 
 TEST_CASE("SGLang's aiter backend on ROCm: mem_fraction_static x 0.85 above 8,192 tokens of context, by hand") {
@@ -149,10 +171,16 @@ TEST_CASE("SGLang's aiter backend on ROCm: mem_fraction_static x 0.85 above 8,19
     const kv_pool_split s = kv_pool_per_gpu(d);
     CHECK(s.fraction == doctest::Approx(0.68).epsilon(1e-15));
     CHECK(s.pool.value() == doctest::Approx(125'395'704'988.16).epsilon(1e-12));
-    // A model whose context is 8,192 tokens keeps the launch's f.
+    // The threshold is a token count (server_args.py: context_len > 8192): a model whose context is 8,192 tokens
+    // keeps the launch's f, one of 8,193 tokens takes 0.8 x 0.85 = 0.68.
+    static_assert(std::same_as<std::remove_cv_t<decltype(long_context_fraction_tokens)>, tokens_t>);
+    CHECK(long_context_fraction_tokens.value() == 8192.0);
     deployment short_context = d;
     short_context.m.max_position = 8192;
     CHECK(static_memory_fraction(short_context) == 0.8);
+    deployment just_above = d;
+    just_above.m.max_position = 8193;
+    CHECK(static_memory_fraction(just_above) == doctest::Approx(0.68).epsilon(1e-15));
     CHECK(kv_budget_per_gpu(short_context).value() == doctest::Approx(162'504'222'425.6).epsilon(1e-12));
     // The other SGLang profiles do not scale it (CDNA3's rows name no attention backend).
     CHECK(static_memory_fraction(dsv3_tp8(catalog::mi300x, catalog::sglang_cdna3, 0.8)) == 0.8);

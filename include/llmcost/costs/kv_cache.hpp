@@ -87,7 +87,7 @@ struct kv_pool_split {
 /// context_len without --context-length) exceeds `long_context_fraction_tokens`; f otherwise.
 [[nodiscard]] constexpr double static_memory_fraction(const deployment& d) {
     const double f = d.engine.scheduler.kv_memory_fraction, s = d.engine.scheduler.long_context_fraction_scale;
-    return s > 0.0 && static_cast<double>(d.m.max_position) > long_context_fraction_tokens ? f * s : f;
+    return s > 0.0 && tokens(static_cast<double>(d.m.max_position)) > long_context_fraction_tokens ? f * s : f;
 }
 
 /// The KV pool of one GPU by the engine's rule (H = the HBM the runtime reports, `accelerator::runtime_hbm`:
@@ -116,10 +116,13 @@ struct kv_pool_split {
     if (d.engine.scheduler.kv_pool == kv_pool_rule::share_of_total_static) {
         const double fs = static_memory_fraction(d);
         const bytes_t resident = d.engine.scheduler.init_resident;
-        require(resident < hbm, d.engine.name, "scheduler.init_resident (B)", resident.value(),
-                "the memory resident at init must be below the GPU's runtime capacity (accelerator::runtime_hbm: "
-                "hardware.csv runtime_capacity_MiB, else hbm_capacity_GiB)",
-                init_resident_rule_id);
+        if (!(resident < hbm))
+            refuse_init_resident(d.engine.name, resident,
+                                 "the memory resident at init must be below the GPU's runtime capacity, " +
+                                     text::fixed(hbm.value() / detail::pow2(20), 3) + " MiB on " +
+                                     std::string(d.hw.gpu.name) +
+                                     " (accelerator::runtime_hbm: hardware.csv runtime_capacity_MiB, else "
+                                     "hbm_capacity_GiB)");
         return {kv_pool_rule::share_of_total_static, fs, bytes(0.0), driver + (hbm - resident) * (1.0 - fs),
                 (hbm - resident) * fs - held, bytes(0.0), resident};
     }

@@ -24,6 +24,7 @@
 #include <llmcost/units/makers.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -97,9 +98,19 @@ inline constexpr std::string_view kv_block_size_rule_id = "llmcost.engine.kv_blo
 /// The rule id of an engine's memory resident at init (`engine_scheduler::init_resident`): non-negative and finite, on
 /// the share_of_total_static rule only, and below the GPU's runtime capacity (`kv_pool_per_gpu`).
 inline constexpr std::string_view init_resident_rule_id = "llmcost.engine.init_resident";
-/// The context above which SGLang's aiter backend scales its static fraction (`context_len > 8192`, server_args.py
-/// l.1419–1422 @7ae368efd; `engine_scheduler::long_context_fraction_scale`).
-inline constexpr double long_context_fraction_tokens = 8192.0;
+/// Refuses `resident`, an engine's memory resident at init, in its table cell's unit: the field names the column
+/// (tables/engines.csv init_resident_MiB), the value is in MiB and the rule ends with the bytes. Not constexpr on
+/// purpose: reached only on a refusal, during constant evaluation it is the compile error.
+[[noreturn]] inline void refuse_init_resident(std::string_view subject, bytes_t resident, std::string_view rule) {
+    const double b = resident.value();
+    const std::string in_bytes = std::isfinite(b) ? text::fixed(b, 0) : invalid_input::show(b);
+    throw invalid_input(subject, "scheduler.init_resident (MiB, column init_resident_MiB)", b / detail::pow2(20),
+                        std::string(rule) + " (" + in_bytes + " B)", init_resident_rule_id);
+}
+/// The context above which SGLang's aiter backend scales its static fraction: a model context (context_len) of more
+/// than 8,192 tokens (sgl-project/sglang v0.5.5+ python/sglang/srt/server_args.py l.1419–1422 @7ae368efd,
+/// `context_len > 8192`; `engine_scheduler::long_context_fraction_scale`, `static_memory_fraction`).
+inline constexpr tokens_t long_context_fraction_tokens = tokens(8192.0);
 /// The rule an overlap loop's lag L keeps (`engine_scheduler::overlap_schedule_steps`,
 /// `scheduler_limits::overlap_lag_steps`: SGLang's overlap loop, docs/sglang-closed-loop-ttft.md §6): a whole number
 /// of scheduler steps, 0 (no overlap) to 16. Both `validate()`s refuse through `require_overlap_lag`.
@@ -1117,20 +1128,18 @@ struct engine_profile {
         require(is_memory_fraction(scheduler.kv_memory_fraction), s, "scheduler.kv_memory_fraction",
                 scheduler.kv_memory_fraction, memory_fraction_rule);
         require_overlap_lag(s, "scheduler.overlap_schedule_steps", scheduler.overlap_schedule_steps);
-        require(non_negative_finite(scheduler.init_resident.value()), s, "scheduler.init_resident (B)",
-                scheduler.init_resident.value(), "the memory resident at init must be 0 (none) or positive and finite",
-                init_resident_rule_id);
+        if (!non_negative_finite(scheduler.init_resident.value()))
+            refuse_init_resident(s, scheduler.init_resident, "the memory resident at init must be 0 (none) or positive and finite");
         require(scheduler.long_context_fraction_scale == 0.0 ||
                     (scheduler.long_context_fraction_scale > 0.0 && scheduler.long_context_fraction_scale <= 1.0 &&
                      scheduler.kv_pool == kv_pool_rule::share_of_total_static),
                 s, "scheduler.long_context_fraction_scale", scheduler.long_context_fraction_scale,
                 "the long-context factor on the static fraction must be 0 (none) or in (0, 1], on an engine whose KV pool "
                 "rule is share_of_total_static (SGLang)");
-        require(scheduler.init_resident.value() == 0.0 || scheduler.kv_pool == kv_pool_rule::share_of_total_static, s,
-                "scheduler.init_resident (B)", scheduler.init_resident.value(),
-                "the memory resident at init is subtracted by the share_of_total_static rule (SGLang) only: 0 on an "
-                "engine whose pool rule is another",
-                init_resident_rule_id);
+        if (scheduler.init_resident.value() != 0.0 && scheduler.kv_pool != kv_pool_rule::share_of_total_static)
+            refuse_init_resident(s, scheduler.init_resident,
+                                 "the memory resident at init is subtracted by the share_of_total_static rule (SGLang) "
+                                 "only: 0 on an engine whose pool rule is another");
         require(scheduler.kv_block_tokens == 0.0 || is_kv_block_size(scheduler.kv_block_tokens), s,
                 "scheduler.kv_block_tokens", scheduler.kv_block_tokens,
                 "must be 0 (not paged) or a whole number of tokens per KV block, from 1 to 65,536",

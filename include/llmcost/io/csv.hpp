@@ -36,6 +36,8 @@ public:
 
     [[nodiscard]] const std::string& origin() const noexcept { return origin_; }
     [[nodiscard]] const std::vector<std::string>& header() const noexcept { return header_; }
+    /// The header's line in the input (1-based).
+    [[nodiscard]] int header_line() const noexcept { return header_line_; }
     [[nodiscard]] const std::vector<csv_row>& rows() const noexcept { return rows_; }
     [[nodiscard]] std::size_t size() const noexcept { return rows_.size(); }
 
