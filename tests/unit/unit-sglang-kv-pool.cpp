@@ -149,13 +149,17 @@ TEST_CASE("engines.csv init_resident_MiB: the table's SGLang on Hopper cell, and
         // The column and its cell as written (nan is refused by the figure reader, before the engine's rules).
         CHECK(test::contains(m, "key \"init_resident_MiB\" = \"" + std::string(bad) + "\""));
     }
-    // -1 MiB: the engine's rule shows the same figure in MiB, and its bytes, -1 x 1,048,576.
-    std::string negative = text;
-    negative.replace(at, cell.size(), ",2,-1,0,\"");
-    const std::string m = test::message_of([&] { return io::parse_engines_csv(negative, "bad-engines.csv"); });
+    // A cell the engine's rule refuses (2,175 MiB on a vLLM row, whose pool rule is share_of_total): the message shows
+    // the cell, then the rule with the same figure in MiB, naming the column, and its bytes, 2,175 x 1,048,576.
+    const std::string vllm = "Mine,vllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,1024,8192,0,0,0.9,16,0,0,0,0,0,1,0,0";
+    const std::string m = test::message_of([&] {
+        return io::parse_engines_csv(test::engine_table_columns() + ",init_resident_MiB,source\n" + vllm + ",2175,my runs\n",
+                                     "mine.csv");
+    });
     CAPTURE(m);
-    CHECK(test::contains(m, "scheduler.init_resident (MiB, column init_resident_MiB) = -1: "));
-    CHECK(test::contains(m, "(-1048576 B)"));
+    CHECK(test::contains(m, "mine.csv:2:37: key \"init_resident_MiB\" = \"2175\""));
+    CHECK(test::contains(m, "scheduler.init_resident (MiB, column init_resident_MiB) = 2175: "));
+    CHECK(test::contains(m, "(2280652800 B)"));
 }
 
 TEST_CASE("SGLang's aiter backend on ROCm: mem_fraction_static x 0.85 above 8,192 tokens of context, by hand") {

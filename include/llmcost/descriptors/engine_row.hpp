@@ -127,7 +127,7 @@ struct engine_row {
     /// the memory resident on a GPU at init, before the static fraction applies (`engine_scheduler::init_resident`,
     /// SGLang), MiB; 0: none
     double init_resident_MiB;
-    /// the factor on the static fraction where the model's context exceeds 8,192 tokens
+    /// the factor on the static fraction where the model's context exceeds `long_context_fraction_tokens` (8,192)
     /// (`engine_scheduler::long_context_fraction_scale`, SGLang's aiter backend); 0: none
     double long_context_fraction_scale;
 };
