@@ -287,8 +287,9 @@ inline void require_column_order(const csv_table& table) {
             throw load_error(table.origin(), header[i],
                              "column " + std::to_string(i + 1) + " \"" + header[i] + "\" stands after column " +
                                  std::to_string(*last + 1) + " \"" + header[*last] +
-                                 "\", which tables/engines.csv puts after it (two columns swapped or moved): the "
-                                 "engine table's columns stand in the order of tables/engines.csv [" +
+                                 "\", which the engine table's column order puts after it (two columns swapped or "
+                                 "moved): the columns stand in the order of tables/engines.csv, the loader's "
+                                 "io::detail::engines_csv::table_columns [" +
                                  std::string(column_order_rule_id) + "]",
                              table.header_line(), static_cast<int>(i) + 1);
         last = i;
