@@ -20,6 +20,7 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace llmcost;
@@ -91,6 +92,27 @@ TEST_CASE("the engine loader pairs columns and fields by name: its list is table
     static_assert(ec::table_columns.back().column == "long_context_fraction_scale" &&
                   ec::table_columns.back().figure == &engine_row::long_context_fraction_scale);
     static_assert(ec::table_columns[0].figure == nullptr && ec::table_columns[0].column == "name");
+    // The list's figures stand in engine_row's member order (its static_assert): two entries swapped are refused, and
+    // so is an entry with another column's member or name.
+    static_assert(ec::figures_in_row_order(ec::table_columns) && ec::names_each_once(ec::table_columns));
+    constexpr auto swapped = [] {
+        auto l = ec::table_columns;
+        std::swap(l[4], l[5]);  // gemm, grouped_gemm
+        return l;
+    }();
+    static_assert(!ec::figures_in_row_order(swapped));
+    constexpr auto other_member = [] {
+        auto l = ec::table_columns;
+        l[4].figure = &engine_row::grouped_gemm;
+        return l;
+    }();
+    static_assert(!ec::figures_in_row_order(other_member));
+    constexpr auto other_name = [] {
+        auto l = ec::table_columns;
+        l[4].column = "grouped_gemm";
+        return l;
+    }();
+    static_assert(!ec::names_each_once(other_name));
     // The table's header, read here as text, is the loader's list in order and then source: two entries of the list
     // swapped would fail this (and the loader would refuse the table, below).
     std::ifstream in(tables_dir / "engines.csv");

@@ -229,6 +229,39 @@ inline constexpr auto all_figure_fields = [] {
 inline constexpr std::size_t figure_columns =
     static_cast<std::size_t>(std::ranges::count_if(table_columns, [](const column_field& c) { return c.figure != nullptr; }));
 static_assert(figure_columns == all_figure_fields.size(), "the table's columns are the 5 texts and one column a figure");
+/// The figures `table_columns` lists before kv_pool_rule, the one text among the figures.
+inline constexpr std::size_t figures_before_kv_pool = [] {
+    std::size_t n = 0;
+    for (const column_field& c : table_columns) {
+        if (c.column == "kv_pool_rule") return n;
+        if (c.figure != nullptr) ++n;
+    }
+    return n;
+}();
+/// An `engine_row` whose figures hold their places among its figures, 0, 1, 2, … in declaration order (the texts
+/// empty), built by position: `engine_row`'s members stand in the table's column order (the catalog's rows are written
+/// so), so `table_columns`' k-th figure must point at the member holding k.
+inline constexpr engine_row figure_places = []<std::size_t... A, std::size_t... B>(std::index_sequence<A...>,
+                                                                                     std::index_sequence<B...>) {
+    return engine_row{{}, {}, {}, {}, static_cast<double>(A)..., std::string_view{}, static_cast<double>(sizeof...(A) + B)...};
+}(std::make_index_sequence<figures_before_kv_pool>{}, std::make_index_sequence<row_figures - figures_before_kv_pool>{});
+/// Whether each figure of `table_columns` stands at its member's place in `engine_row`: two entries swapped, or an
+/// entry written by hand with another column's member, fail to compile.
+[[nodiscard]] constexpr bool figures_in_row_order(std::span<const column_field> list) {
+    std::size_t k = 0;
+    for (const column_field& c : list)
+        if (c.figure != nullptr && figure_places.*c.figure != static_cast<double>(k++)) return false;
+    return true;
+}
+static_assert(figures_in_row_order(table_columns), "table_columns' figures stand in engine_row's order, one column a member");
+/// Whether no two entries of `list` name one column.
+[[nodiscard]] constexpr bool names_each_once(std::span<const column_field> list) {
+    for (std::size_t i = 0; i < list.size(); ++i)
+        for (std::size_t j = i + 1; j < list.size(); ++j)
+            if (list[i].column == list[j].column) return false;
+    return true;
+}
+static_assert(names_each_once(table_columns), "a column of table_columns is named twice");
 // Every figure of a row read exactly once, and every column read: the texts, then one column a figure field.
 static_assert(reads_each_once(all_figure_fields, row_figures), "an engine_row figure field is read twice or never");
 static_assert(row_texts + all_figure_fields.size() == columns.size());
