@@ -277,9 +277,11 @@ template <token_count T>
     return transfer_time(kv_bytes_per_gpu_for_context(d, context), d.hw.host_memory.bandwidth);
 }
 
-/// t = weight bytes per GPU ÷ storage read bandwidth — why a node keeps one model resident (S18).
+/// t = (weight bytes per GPU − what the engine makes on the GPU at load) ÷ storage read bandwidth — why a node keeps
+/// one model resident (S18). SGLang's absorbed kv_b copies (`absorbed_kv_b_copy_bytes_per_gpu`) are computed from the
+/// kv_b already read (post_load_weights), not read from storage; the whole router is read whole by every rank.
 [[nodiscard]] constexpr seconds_t weight_load_time(const deployment& d) {
-    return transfer_time(weight_bytes_per_gpu(d), d.hw.storage.bandwidth);
+    return transfer_time(weight_bytes_per_gpu(d) - absorbed_kv_b_copy_bytes_per_gpu(d), d.hw.storage.bandwidth);
 }
 
 }  // namespace llmcost
