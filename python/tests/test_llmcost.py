@@ -444,10 +444,11 @@ def test_kv_matches_the_tools_table():
     r = llmcost.kv("Llama-3.1-70B", "H100", tp=8, context=131072, batch=64)
     assert r.kind == "kv"
     assert shown(r.kv_bytes_per_sequence_per_gpu) == 5.369e9
-    assert shown(r.kv_budget_bytes_per_gpu) == 61.97e9
+    # H100 at CUDA's 85,045,477,376 B (session 52): 0.95 H − 2 GB − 17.64 GB = 61.15 GB; 343.6 − 61.15 − 250 = 32.44 GB.
+    assert shown(r.kv_budget_bytes_per_gpu) == 61.15e9
     assert shown(r.in_host_B) == 250e9
-    assert shown(r.in_storage_B) == 31.63e9
-    assert shown(r.restore_s) == 8.425
+    assert shown(r.in_storage_B) == 32.44e9
+    assert shown(r.restore_s) == 8.541  # 250 GB ÷ 64 GB/s + 32.44 GB ÷ 7 GB/s
     assert r.max_sequences_at_context == 11
     assert r["overflow_B"] == 0
     assert r.to_dict()["gpus"] == 8
@@ -1489,7 +1490,8 @@ def test_kv_memory_fraction_grows_the_pool_and_reaches_sweep_and_simulate():
         assert rooms == sorted(rooms) and len(set(rooms)) == len(rooms)
     # The sweep prices the same deployment. 64 sequences of 4,500 tokens in use (vLLM admits on the KV in use,
     # I + O/2: 37.7 GB of KV; the reference engine reserves 5,000, 41.9 GB) fit vLLM's pool at
-    # its 0.9 (56.75 GB) and not at 0.5 (22.39 GB); the reference engine's likewise (63.54 GB at 0.95, 24.89 GB).
+    # its 0.9 (55.98 GB) and not at 0.5 (21.97 GB); the reference engine's likewise (62.73 GB at 0.95, 24.46 GB; the
+    # H100 at CUDA's 85,045,477,376 B, session 52).
     s = llmcost.sweep("Llama-3.1-8B", "H100", input=[4000], output=[1000], batch=[1, 64], engine="vllm",
                       kv_memory_fraction=0.5)
     e = llmcost.estimate("Llama-3.1-8B", "H100", input=4000, output=1000, batch=1, engine="vllm", kv_memory_fraction=0.5)
@@ -1554,7 +1556,7 @@ def test_kv_memory_fraction_refusals_use_the_tools_words():
         llmcost.simulate("Llama-3.1-8B", "H100", rate=1, kv_memory_fraction=0)
     # A fraction that leaves no pool: the library's does-not-fit, naming the rule and the fraction.
     with pytest.raises(llmcost.InvalidInput,
-                       match="does not fit.*share_of_total at kv_memory_fraction 0.2 leaves -3.377 GB for KV") as e:
+                       match="does not fit.*share_of_total at kv_memory_fraction 0.2 leaves -3.548 GB for KV") as e:
         llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1, engine="vllm", kv_memory_fraction=0.2)
     assert e.value.id == "llmcost.fit.weights"
 
@@ -1699,8 +1701,8 @@ def test_spec_and_disagg_price_with_the_engine():
     assert (llmcost.spec("Llama-3.1-70B", "H100", engine="vllm", **draft).draft_s >
             llmcost.spec("Llama-3.1-70B", "H100", **draft).draft_s)
     # As `llmcost spec`: the batch must fit the engine's pool at the launch's fraction (vLLM at 0.2 leaves
-    # 0.2 × 85.90 GB − 16.06 GB − 4.50 GB = −3.377 GB).
-    with pytest.raises(llmcost.InvalidInput, match="share_of_total at kv_memory_fraction 0.2 leaves -3.377 GB for KV"):
+    # 0.2 × 85.05 GB − 16.06 GB − 4.50 GB = −3.548 GB, the H100 at CUDA's total).
+    with pytest.raises(llmcost.InvalidInput, match="share_of_total at kv_memory_fraction 0.2 leaves -3.548 GB for KV"):
         llmcost.spec("Llama-3.1-8B", "H100", engine="vllm", kv_memory_fraction=0.2, **base)
     d = dict(input=4000, output=300, ttft=2, tpot=0.05)
     small = llmcost.disagg("Llama-3.1-8B", "H100", engine="vllm", kv_memory_fraction=0.4, **d)
@@ -1721,7 +1723,7 @@ def test_frontier_and_plan_price_with_the_engine():
     assert len(f.index) > 0
     for i, tpot, ttft in zip(f.index, f.tpot_s, f.ttft_s):
         assert (s.tpot_s[i], s.ttft_s[i]) == (tpot, ttft)
-    # 64 sequences of 5,000 tokens (41.9 GB of KV) do not fit vLLM's pool at 0.5 (22.39 GB), and do at its own 0.9.
+    # 64 sequences of 5,000 tokens (41.9 GB of KV) do not fit vLLM's pool at 0.5 (21.97 GB), and do at its own 0.9.
     assert 64 not in f.batch
     assert 64 in llmcost.frontier("Llama-3.1-8B", "H100", tp=[1], batch=batches, engine="vllm", **kw).batch
     ref = llmcost.frontier("Llama-3.1-8B", "H100", tp=[1], batch=batches, **kw)
