@@ -9,7 +9,9 @@
 # 1. kv: the reference engine's pool f·H − W − 2 GB is 1,471,152,128 B smaller; TensorRT-LLM's f·(H − W − X) at
 #    f = 0.5 is 735,576,064 B smaller. MLA at FP8 holds (512 + 64) · 61 · 1 B = 35,136 B a token, all of it on every
 #    rank, so one 8,192-token sequence holds 287,834,112 B and the sequences that fit are ⌊pool ÷ 287,834,112⌋: 465
-#    plain, 460 kept (the pool 1,471,152,128 B, 5.11 sequences, smaller; docs/checkpoint-composition.md 9.3).
+#    plain, 460 kept on the spec's 180 GiB (the pool 1,471,152,128 B, 5.11 sequences, smaller; docs/checkpoint-
+#    composition.md 9.3); on the B200's runtime total (182,630 MiB, session 52) the pool is 0.95 × 1,769,881,600 =
+#    1,681,387,520 B, 5.84 sequences, smaller: 465.x − 5.84 = 459.2–460.1 → 459 plain (the tool's), 459.x − 5.11 → 454 kept.
 #    The JSON's `weights` stays the format name; the kept modules are `excluded_modules` (a list) and `kept_format`.
 # 2. spec, batch 1, the MTP module, γ = 1: every pass is HBM-bound, so the plain decode pass and the verification read
 #    1,471,152,128 B more, 1,471,152,128 ÷ 7.352e12 = 200,102,302.5 ps longer; the MTP module's one layer keeps
@@ -108,9 +110,9 @@ near("kv pool per GPU, plain - kept (B), reference engine" ${d} 1471152128 1)
 field(seq "${plain}" kv_bytes_per_sequence_per_gpu 0)
 near("kv one 8192-token sequence (B)" ${seq} 287834112 0)
 field(n "${plain}" max_sequences_at_context 0)
-near("kv sequences that fit, plain" ${n} 465 0)
+near("kv sequences that fit, plain" ${n} 459 0)
 field(n "${more}" max_sequences_at_context 0)
-near("kv sequences that fit, kv_b and o_proj kept" ${n} 460 0)
+near("kv sequences that fit, kv_b and o_proj kept" ${n} 454 0)
 run(t0 kv ${ds} --context 8192 --engine trtllm --kv-memory-fraction 0.5)
 run(t1 kv ${ds} --context 8192 --engine trtllm --kv-memory-fraction 0.5 ${kept})
 field(b0 "${t0}" kv_budget_bytes_per_gpu 0)

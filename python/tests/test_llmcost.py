@@ -444,10 +444,11 @@ def test_kv_matches_the_tools_table():
     r = llmcost.kv("Llama-3.1-70B", "H100", tp=8, context=131072, batch=64)
     assert r.kind == "kv"
     assert shown(r.kv_bytes_per_sequence_per_gpu) == 5.369e9
-    assert shown(r.kv_budget_bytes_per_gpu) == 61.97e9
+    # H100 at CUDA's 85,045,477,376 B (session 52): 0.95 H − 2 GB − 17.64 GB = 61.15 GB; 343.6 − 61.15 − 250 = 32.44 GB.
+    assert shown(r.kv_budget_bytes_per_gpu) == 61.15e9
     assert shown(r.in_host_B) == 250e9
-    assert shown(r.in_storage_B) == 31.63e9
-    assert shown(r.restore_s) == 8.425
+    assert shown(r.in_storage_B) == 32.44e9
+    assert shown(r.restore_s) == 8.541  # 250 GB ÷ 64 GB/s + 32.44 GB ÷ 7 GB/s
     assert r.max_sequences_at_context == 11
     assert r["overflow_B"] == 0
     assert r.to_dict()["gpus"] == 8
@@ -517,8 +518,10 @@ def test_disagg_matches_the_tools_table():
     assert shown(r.kv_transfer_s) == 3.283e-3  # 1.311e9 B over 8 NICs of 50 GB/s + α 5.8 µs (docs/link-latency.md)
     assert r.colocated_feasible and r.disaggregated_feasible
     assert r.colocated_batch == 57
-    assert r.disaggregated_decode_batch == 351
-    assert shown(r.prefill_per_decode_instances) == 4.965
+    # The reference engine's pool on an H100 at CUDA's 85,045,477,376 B (session 52): 0.95 H − 2 GB − 17.64 GB =
+    # 61,154,776,883.2 B, ÷ (4,300 tokens × 40,960 B) = 347.2 (351 on the spec's 80 GiB).
+    assert r.disaggregated_decode_batch == 347
+    assert shown(r.prefill_per_decode_instances) == 4.942  # the golden disagg.txt (4.965 before session 52)
     assert shown(r.goodput_gain, 3) == 1.17
 
 
@@ -1277,12 +1280,13 @@ def test_calibrate_matches_the_tools_table():
     # llmcost calibrate examples/cli/measurements_example.csv --with-uncertainty  (--free hbm,matmul, coverage 0.8)
     c = llmcost.calibrate(SOURCE / "examples" / "cli" / "measurements_example.csv", free=["hbm", "matmul"], coverage=0.8)
     assert (c.hardware, c.rows, c.dof, c.converged) == ("H100 SXM5", 5, 3, True)
-    assert shown(c.rss) == 0.04331 and shown(c.sigma) == 0.1201
-    assert shown(c.parameters["hbm"]["value"]) == 0.8237
-    assert shown(c.parameters["matmul"]["standard_error"]) == 0.07074
-    assert c.correlation.shape == (2, 2) and shown(c.correlation[0, 1]) == -0.364
+    # The golden examples/cli/expected/calibrate.txt (refitted in session 52: the H100's runtime total moves T05's batch).
+    assert shown(c.rss) == 0.0643 and shown(c.sigma) == 0.1464
+    assert shown(c.parameters["hbm"]["value"]) == 0.8663
+    assert shown(c.parameters["matmul"]["standard_error"]) == 0.08263
+    assert c.correlation.shape == (2, 2) and shown(c.correlation[0, 1]) == -0.3518
     t01 = next(r for r in c.predictions if r["id"] == "T01")
-    assert shown(t01["predicted"]) == 2.66e4 and shown(100 * t01["error"], 3) == -7.76
+    assert shown(t01["predicted"]) == 2.669e4 and shown(100 * t01["error"], 3) == -7.45
     assert t01["low"] < t01["predicted"] < t01["high"]
 
 
@@ -1468,9 +1472,9 @@ def test_kv_memory_fraction_matches_the_tools_json():
 
 
 def test_kv_memory_fraction_sizes_the_pool_by_the_engines_rule_by_hand():
-    # Llama-3.1-8B BF16 on one H100: H = 85,899,345,920 B, W = 16,060,522,496 B, 131,072 B of KV a token;
-    # vLLM and TensorRT-LLM on Hopper: X = 738,197,504 B activations + 3,758,096,384 B runtime.
-    H, W, X, per_token = 85_899_345_920, 16_060_522_496, 738_197_504 + 3_758_096_384, 131_072
+    # Llama-3.1-8B BF16 on one H100: H = 85,045,477,376 B (CUDA's total, session 52), W = 16,060,522,496 B, 131,072 B
+    # of KV a token; vLLM and TensorRT-LLM on Hopper: X = 738,197,504 B activations + 3,758,096,384 B runtime.
+    H, W, X, per_token = 85_045_477_376, 16_060_522_496, 738_197_504 + 3_758_096_384, 131_072
     base = dict(input=128, output=128, batch=1)
 
     def room(engine, f):
@@ -1481,8 +1485,8 @@ def test_kv_memory_fraction_sizes_the_pool_by_the_engines_rule_by_hand():
     def blocks(k, b):
         return math.floor(k / b) * b
 
-    assert (0.5 * H - W - X) / per_token == 22_392_856_576 / per_token == 170_843.9375
-    assert room("vllm", 0.5) == blocks((0.5 * H - W - X) / per_token, 16) == 170_832          # f·H − W − X
+    assert (0.5 * H - W - X) / per_token == 21_965_922_304 / per_token == 167_586.6875
+    assert room("vllm", 0.5) == blocks((0.5 * H - W - X) / per_token, 16) == 167_584          # f·H − W − X
     R = 2175 * 2**20  # SGLang on Hopper's memory resident at init, 2,280,652,800 B (engines.csv init_resident_MiB)
     assert room("sglang", 0.5) == blocks((0.5 * (H - R) - W) / per_token, 1)                  # f·(H − R) − W
     assert room("trtllm", 0.5) == blocks(0.5 * (H - W - X) / per_token, 32)                   # f·(H − W − X)
@@ -1498,7 +1502,8 @@ def test_kv_memory_fraction_grows_the_pool_and_reaches_sweep_and_simulate():
         assert rooms == sorted(rooms) and len(set(rooms)) == len(rooms)
     # The sweep prices the same deployment. 64 sequences of 4,500 tokens in use (vLLM admits on the KV in use,
     # I + O/2: 37.7 GB of KV; the reference engine reserves 5,000, 41.9 GB) fit vLLM's pool at
-    # its 0.9 (56.75 GB) and not at 0.5 (22.39 GB); the reference engine's likewise (63.54 GB at 0.95, 24.89 GB).
+    # its 0.9 (55.98 GB) and not at 0.5 (21.97 GB); the reference engine's likewise (62.73 GB at 0.95, 24.46 GB; the
+    # H100 at CUDA's 85,045,477,376 B, session 52).
     s = llmcost.sweep("Llama-3.1-8B", "H100", input=[4000], output=[1000], batch=[1, 64], engine="vllm",
                       kv_memory_fraction=0.5)
     e = llmcost.estimate("Llama-3.1-8B", "H100", input=4000, output=1000, batch=1, engine="vllm", kv_memory_fraction=0.5)
@@ -1531,15 +1536,16 @@ def test_kv_block_tokens_prices_whole_blocks_by_hand():
 
 def test_kv_admission_in_use_by_hand():
     # NVIDIA's MLPerf v5.1 B200 Llama-2-70B Offline launch (docs/paged-kv-blocks.md, "Admission on the KV in use"):
-    # a whole-sequence reserve holds ceil(495 / 32) * 32 = 512 slots a sequence, floor(K / 512) = 1,748; on the KV in
+    # a whole-sequence reserve holds ceil(495 / 32) * 32 = 512 slots a sequence, floor(K / 512) = 1,728 (K ≈ 884,892 on
+    # the B200's runtime total, session 52: tests/unit/unit-kv-blocks.cpp); on the KV in
     # use (TensorRT-LLM MAX_UTILIZATION, batch_scheduler_policy max_util) 222 + 273/2 + 31/2 = 374 slots leave room
     # for more than the step's token budget runs: 3,584 * 273 / 495 = 1,976.7 -> 1,977.
     base = dict(input=222, output=273, gpus=8, dp=8, weights="fp4", kv="fp8", engine="trtllm", kv_memory_fraction=0.95,
                 saturate=True, max_batch=2048, max_tokens=3584)
     whole = llmcost.estimate("Llama-2-70B", "B200 (HGX)", **base)
-    assert whole.limited_by == "KV capacity" and whole.batch == 1748
+    assert whole.limited_by == "KV capacity" and whole.batch == 1728
     assert whole.batch == math.floor(whole.kv_capacity_tokens / 512)
-    assert llmcost.estimate("Llama-2-70B", "B200 (HGX)", kv_admission="reserve", **base).batch == 1748
+    assert llmcost.estimate("Llama-2-70B", "B200 (HGX)", kv_admission="reserve", **base).batch == 1728
     in_use = llmcost.estimate("Llama-2-70B", "B200 (HGX)", kv_admission="in_use", **base)
     assert in_use.limited_by == "max tokens per step" and in_use.batch == 1977
     assert math.floor(whole.kv_capacity_tokens / 374) > 1977
@@ -1547,7 +1553,7 @@ def test_kv_admission_in_use_by_hand():
         llmcost.estimate("Llama-2-70B", "B200 (HGX)", kv_admission="max_util", **base)
     assert e.value.field == "kv_admission" and e.value.id == "llmcost.serving.kv_admission"
     # An empty word is the engine's rule, as the CLI's --kv-admission "" and the table's empty cell read it.
-    assert llmcost.estimate("Llama-2-70B", "B200 (HGX)", kv_admission="", **base).batch == 1748
+    assert llmcost.estimate("Llama-2-70B", "B200 (HGX)", kv_admission="", **base).batch == 1728
 
 
 def test_kv_memory_fraction_refusals_use_the_tools_words():
@@ -1563,7 +1569,7 @@ def test_kv_memory_fraction_refusals_use_the_tools_words():
         llmcost.simulate("Llama-3.1-8B", "H100", rate=1, kv_memory_fraction=0)
     # A fraction that leaves no pool: the library's does-not-fit, naming the rule and the fraction.
     with pytest.raises(llmcost.InvalidInput,
-                       match="does not fit.*share_of_total at kv_memory_fraction 0.2 leaves -3.377 GB for KV") as e:
+                       match="does not fit.*share_of_total at kv_memory_fraction 0.2 leaves -3.548 GB for KV") as e:
         llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=1, engine="vllm", kv_memory_fraction=0.2)
     assert e.value.id == "llmcost.fit.weights"
 
@@ -1631,20 +1637,21 @@ def test_kv_block_tokens_on_every_deployment_surface():
 
 
 def test_kv_pool_at_two_fractions_by_hand():
-    # Llama-3.1-8B BF16 on one H100 (docs/kv-pool.md): H = 85,899,345,920 B of HBM, W = 16,060,522,496 B of
-    # weights, X = 738,197,504 B of activations + 3,758,096,384 B of runtime (vLLM and TensorRT-LLM on Hopper).
-    H, W, X = 85_899_345_920, 16_060_522_496, 738_197_504 + 3_758_096_384
+    # Llama-3.1-8B BF16 on one H100 (docs/kv-pool.md): H = 85,045,477,376 B, the total CUDA reports (session 52),
+    # W = 16,060,522,496 B of weights, X = 738,197,504 B of activations + 3,758,096,384 B of runtime (vLLM and
+    # TensorRT-LLM on Hopper).
+    H, W, X = 85_045_477_376, 16_060_522_496, 738_197_504 + 3_758_096_384
     per_sequence = 8192 * 131_072  # 8,192 tokens × 131,072 B of KV a token = 1,073,741,824 B
 
     def pool(engine, f):
         return llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine=engine,
                           kv_memory_fraction=f).kv_budget_bytes_per_gpu
 
-    # vLLM, f·H − W − X: 0.5 × H − W − X = 22,392,856,576 B (20 sequences); 0.9 × H − W − X = 56,752,594,944 B (52).
-    assert pool("vllm", 0.5) == 22_392_856_576
-    assert pool("vllm", 0.9) == 56_752_594_944
+    # vLLM, f·H − W − X: 0.5 × H − W − X = 21,965,922,304 B (20 sequences); 0.9 × H − W − X = 55,984,113,254.4 B (52).
+    assert pool("vllm", 0.5) == 21_965_922_304
+    assert pool("vllm", 0.9) == pytest.approx(55_984_113_254.4, rel=1e-15)
     assert llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1, engine="vllm",
-                      kv_memory_fraction=0.5).max_sequences_at_context == 22_392_856_576 // per_sequence == 20
+                      kv_memory_fraction=0.5).max_sequences_at_context == 21_965_922_304 // per_sequence == 20
     # The difference between two fractions is Δf × H under vLLM, Δf × (H − R) under SGLang (R its 2,175 MiB resident
     # at init; W and X do not move) and
     # Δf × (H − W − X) under TensorRT-LLM, whose fraction is of the memory left after the weights and X.
@@ -1652,7 +1659,7 @@ def test_kv_pool_at_two_fractions_by_hand():
     assert pool("sglang", 0.9) - pool("sglang", 0.5) == pytest.approx(0.4 * (H - 2175 * 2**20), rel=1e-12)  # f·(H − R) − W
     assert pool("trtllm", 0.9) - pool("trtllm", 0.5) == pytest.approx(0.4 * (H - W - X), rel=1e-12)
     assert pool(None, 0.9) - pool(None, 0.5) == pytest.approx(0.4 * H, rel=1e-12)  # the reference engine, f·H − 2 GB − W
-    assert pool(None, 0.5) == 0.5 * H - 2e9 - W == 24_889_150_464
+    assert pool(None, 0.5) == 0.5 * H - 2e9 - W == 24_462_216_192
     # None: the engine's own fraction (vLLM's 0.9); no engine: the reference engine's 0.95.
     assert pool("vllm", None) == pool("vllm", 0.9)
     assert llmcost.kv("Llama-3.1-8B", "H100", context=8192, batch=1).kv_budget_bytes_per_gpu == pool(None, 0.95)
@@ -1708,8 +1715,8 @@ def test_spec_and_disagg_price_with_the_engine():
     assert (llmcost.spec("Llama-3.1-70B", "H100", engine="vllm", **draft).draft_s >
             llmcost.spec("Llama-3.1-70B", "H100", **draft).draft_s)
     # As `llmcost spec`: the batch must fit the engine's pool at the launch's fraction (vLLM at 0.2 leaves
-    # 0.2 × 85.90 GB − 16.06 GB − 4.50 GB = −3.377 GB).
-    with pytest.raises(llmcost.InvalidInput, match="share_of_total at kv_memory_fraction 0.2 leaves -3.377 GB for KV"):
+    # 0.2 × 85.05 GB − 16.06 GB − 4.50 GB = −3.548 GB, the H100 at CUDA's total).
+    with pytest.raises(llmcost.InvalidInput, match="share_of_total at kv_memory_fraction 0.2 leaves -3.548 GB for KV"):
         llmcost.spec("Llama-3.1-8B", "H100", engine="vllm", kv_memory_fraction=0.2, **base)
     d = dict(input=4000, output=300, ttft=2, tpot=0.05)
     small = llmcost.disagg("Llama-3.1-8B", "H100", engine="vllm", kv_memory_fraction=0.4, **d)
@@ -1730,7 +1737,7 @@ def test_frontier_and_plan_price_with_the_engine():
     assert len(f.index) > 0
     for i, tpot, ttft in zip(f.index, f.tpot_s, f.ttft_s):
         assert (s.tpot_s[i], s.ttft_s[i]) == (tpot, ttft)
-    # 64 sequences of 5,000 tokens (41.9 GB of KV) do not fit vLLM's pool at 0.5 (22.39 GB), and do at its own 0.9.
+    # 64 sequences of 5,000 tokens (41.9 GB of KV) do not fit vLLM's pool at 0.5 (21.97 GB), and do at its own 0.9.
     assert 64 not in f.batch
     assert 64 in llmcost.frontier("Llama-3.1-8B", "H100", tp=[1], batch=batches, engine="vllm", **kw).batch
     ref = llmcost.frontier("Llama-3.1-8B", "H100", tp=[1], batch=batches, **kw)

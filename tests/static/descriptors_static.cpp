@@ -169,8 +169,10 @@ static_assert(kv_pool_per_gpu(sg, {.fraction = 0.05}).rule == kv_pool_rule::shar
 constexpr deployment trt{.m = llama_3_1_8b, .hw = h100_sxm5, .engine = trtllm_hopper};
 static_assert(engine_non_kv_per_gpu(trt).activations.value() == 738'197'504.0);
 static_assert(engine_non_kv_per_gpu(trt).total().value() == 738'197'504.0 + 3'758'096'384.0);
+// H the H100's runtime total, 81,105.6875 MiB = 85,045,477,376 B (deviceQuery, hardware.csv runtime_capacity_MiB).
+static_assert(h100_sxm5.gpu.runtime_hbm() == bytes(85'045'477'376.0));
 static_assert(kv_budget_per_gpu(trt) ==
-              (h100_sxm5.gpu.hbm_capacity - engine_non_kv_per_gpu(trt).total() - weight_bytes_per_gpu(trt)) * 0.9);
+              (bytes(85'045'477'376.0) - engine_non_kv_per_gpu(trt).total() - weight_bytes_per_gpu(trt)) * 0.9);
 // The step budget: 2,048 tokens a step leave a larger pool than the engine's 8,192.
 static_assert(kv_budget_per_gpu(trt, {.step_tokens = 2'048_tok}) > kv_budget_per_gpu(trt));
 // An engine without the figures keeps the flat 2 GB (AMD's profiles).

@@ -167,9 +167,11 @@ TEST_CASE("KV cache per GPU, capacity and spill tiers") {
     d16.layout.tp = 16;
     d16.hw.scale_up_domain = 16;
     CHECK(kv_bytes_per_token_per_gpu(d16) == kv_bytes_per_token_per_gpu(d));
-    // Budget: 80 GiB · 0.95 − 2 GB − 141.1 GB / 8 = 61.97 GB → ÷ 40,960 B ≈ 1.513 M tokens
-    // (the H100's "80 GB" of HBM are 80 GiB = 85.9 GB: nvidia-smi shows 81,559 MiB).
-    const double budget = 80.0 * 1073741824.0 * 0.95 - 2e9 - 2.0 * static_cast<double>(total_parameters(catalog::llama_3_1_70b)) / 8;
+    // Budget: H · 0.95 − 2 GB − 141.1 GB / 8, H the H100's runtime total 81,105.6875 MiB = 85,045,477,376 B (CUDA's,
+    // hardware.csv runtime_capacity_MiB; the spec's 80 GiB = 85.9 GB, nvidia-smi's 81,559 MiB): 80,793,203,507.2 −
+    // 2,000,000,000 − 17,638,426,624 = 61,154,776,883.2 B → ÷ 40,960 B ≈ 1.493 M tokens.
+    const double budget = 85'045'477'376.0 * 0.95 - 2e9 - 2.0 * static_cast<double>(total_parameters(catalog::llama_3_1_70b)) / 8;
+    CHECK(budget == doctest::Approx(61'154'776'883.2).epsilon(1e-12));
     CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(budget));
     CHECK(kv_capacity_tokens(d).value() == doctest::Approx(budget / 40'960.0));
     CHECK(max_sequences(d, 131'072_tok) == std::floor(budget / (40'960.0 * 131'072)));
@@ -179,13 +181,13 @@ TEST_CASE("KV cache per GPU, capacity and spill tiers") {
         CHECK(kv_capacity_tokens(one) == 0_tok);
     }
     SUBCASE("S17: spilling to host DRAM and storage, and bringing it back") {
-        // Need 400 GB per GPU: 61.97 GB in HBM, 250 GB in host DRAM, the rest on NVMe.
+        // Need 400 GB per GPU: 61.15 GB in HBM, 250 GB in host DRAM, the rest (88.85 GB) on NVMe.
         const spill_placement p = place_kv(d, 400_GB);
         CHECK(p.in_hbm.value() == doctest::Approx(budget));
         CHECK(p.in_host == 250_GB);
         CHECK(p.in_storage.value() == doctest::Approx(400e9 - budget - 250e9));
         CHECK(p.overflow == 0_B);
-        // 250 GB ÷ 64 GB/s + 88.0 GB ÷ 7 GB/s.
+        // 250 GB ÷ 64 GB/s + 88.85 GB ÷ 7 GB/s.
         CHECK(p.restore_time.value() == doctest::Approx(250.0 / 64 + (400e9 - budget - 250e9) / 7e9));
     }
     SUBCASE("S18: loading weights from storage") {

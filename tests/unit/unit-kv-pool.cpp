@@ -81,12 +81,14 @@ TEST_CASE("KV pool, SGLang's rule: f x (HBM - R_init) - weights, the activations
 
 TEST_CASE("KV pool, TensorRT-LLM's rule: f x (HBM - weights - non-KV), T05 at max tokens 2,048") {
     const deployment d = llama70_trtllm();
-    // H100: 80 GiB = 85,899,345,920 B. Weights 70.55 G FP8 parameters = 70.55 GB.
+    // H100 as CUDA reports it (session 52): 81,105.6875 MiB = 85,045,477,376 B (deviceQuery, hardware.csv
+    // runtime_capacity_MiB; the spec's 80 GiB = 85,899,345,920 B). Weights 70,553,706,496 FP8 parameters = 70.55 GB.
     // Non-KV (aiconfigurator's memory model, docs/kv-pool.md), T05's max tokens 2,048:
     //   activations 2 x 2,048 x (64 heads x 128 = 8,192) x 11 (LLAMA at TP1) = 369,098,752 B,
     //   NCCL at TP1 0, runtime 3.5 GiB = 3,758,096,384 B: 4,127,195,136 B in all.
-    // Free = 85.899 - 70.55 - 0.369 - 3.758 = 11.22 GB; pool = 0.9 x 11.22 = 10.10 GB.
-    const double hbm = 80.0 * GiB;
+    // Free = 85,045,477,376 - 70,553,706,496 - 369,098,752 - 3,758,096,384 = 10,364,575,744 B;
+    // pool = 0.9 x 10,364,575,744 = 9,328,118,169.6 B = 9.33 GB (10.10 GB on the spec's 80 GiB).
+    const double hbm = 85'045'477'376.0;
     const double weights = static_cast<double>(total_parameters(catalog::llama_3_1_70b));
     REQUIRE(weight_bytes_per_gpu(d).value() == doctest::Approx(weights).epsilon(1e-9));
     const double a = 2.0 * 2048 * 8192 * 11, runtime = 3.5 * GiB;
@@ -102,42 +104,46 @@ TEST_CASE("KV pool, TensorRT-LLM's rule: f x (HBM - weights - non-KV), T05 at ma
     CHECK(s.activations.value() == a);
     CHECK(s.runtime.value() == runtime);
     CHECK(s.pool.value() == doctest::Approx(0.9 * free).epsilon(1e-12));
-    CHECK(s.pool.value() == doctest::Approx(10.10e9).epsilon(2e-3));
-    CHECK(s.slack.value() == doctest::Approx(0.1 * free).epsilon(1e-12));
+    CHECK(s.pool.value() == doctest::Approx(9'328'118'169.6).epsilon(1e-12));
+    // Slack: the driver's reserve (80 GiB − 85,045,477,376 = 853,868,544 B) + 0.1 x free = 1,890,326,118.4 B.
+    CHECK(s.slack.value() == doctest::Approx(853'868'544.0 + 0.1 * free).epsilon(1e-12));
     // FP8 KV: 80 layers x 8 heads x 128 x 2 (K, V) x 1 B = 163,840 B per token; T05's sequences of
-    // 128 + 2,048 tokens hold 356.5 MB each: 10.10 GB / 356.5 MB = 28.3, 28 fit (the flat 2 GB gave 33,
-    // the library's reserve 25).
+    // 128 + 2,048 tokens hold 356,515,840 B each: 9,328,118,169.6 / 356,515,840 = 26.16, 26 fit (28 on the spec's
+    // 80 GiB; the flat 2 GB gave 33). The library's reserve: 0.95 x 85,045,477,376 - 2e9 - 70,553,706,496 =
+    // 8,239,497,011.2 B, / 356,515,840 = 23.1: 23 (25 on the spec's).
     CHECK(kv_bytes_per_token_per_gpu(d).value() == 163'840.0);
     CHECK(max_sequences(d, 2'176_tok, t05) == std::floor(0.9 * free / (163'840.0 * 2'176)));
-    CHECK(max_sequences(d, 2'176_tok, t05) == 28.0);
-    CHECK(max_sequences(d, 2'176_tok, {.fraction = 0.05}) == 25.0);
-    // The limits carry the budget: T05's run (max batch 64, max tokens 2,048) admits 28, by KV capacity.
+    CHECK(max_sequences(d, 2'176_tok, t05) == 26.0);
+    CHECK(max_sequences(d, 2'176_tok, {.fraction = 0.05}) == 23.0);
+    // The limits carry the budget: T05's run (max batch 64, max tokens 2,048) admits 26, by KV capacity.
     const scheduler_limits l{.max_batch = 64, .max_tokens_per_step = 2048};
     CHECK(l.pool_reserve().step_tokens.value() == 2048.0);
     const batch_limit b = max_batch(d, {.input = 128_tok, .output = 2'048_tok}, l);
-    CHECK(b.batch == 28.0);
+    CHECK(b.batch == 26.0);
     CHECK(std::string(b.limited_by) == "KV capacity");
     // No step budget given: the engine's max_batched_tokens 8,192 (E110): activations
-    // 2 x 8,192 x 8,192 x 11 = 1,476,395,008 B; pool = 0.9 x (85.899 - 70.55 - 1.476 - 3.758) = 9.10 GB, 25 sequences.
+    // 2 x 8,192 x 8,192 x 11 = 1,476,395,008 B; pool = 0.9 x (85,045,477,376 - 70,553,706,496 - 1,476,395,008 -
+    // 3,758,096,384) = 0.9 x 9,257,279,488 = 8,331,551,539.2 B, / 356,515,840 = 23.4: 23 sequences.
     const double a8k = 2.0 * 8192 * 8192 * 11;
     CHECK(engine_non_kv_per_gpu(d).activations.value() == a8k);
     CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(0.9 * (hbm - weights - a8k - runtime)).epsilon(1e-12));
-    CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(9.10e9).epsilon(2e-3));
-    CHECK(max_sequences(d, 2'176_tok) == 25.0);
+    CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(8'331'551'539.2).epsilon(1e-12));
+    CHECK(max_sequences(d, 2'176_tok) == 23.0);
 }
 
 TEST_CASE("KV pool, vLLM's rule: f x HBM - weights - non-KV, and the reference engine's 0.95") {
     deployment d{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::vllm_hopper};
     // vLLM prices with TensorRT-LLM's coefficients (aiconfigurator vllm_backend.py): at its 8,192 tokens
     // per step, activations 2 x 8,192 x (32 x 128 = 4,096) x 11 = 738,197,504 B; runtime 3.5 GiB.
-    // Pool = 0.9 x 85.899 GB - 16.06 GB (8.03 G x 2 B, BF16) - 0.738 - 3.758 = 77.31 - 20.56 = 56.75 GB.
-    const double hbm = 80.0 * GiB;
+    // H the H100's runtime total, 85,045,477,376 B (session 52). Pool = 0.9 x 85,045,477,376 - 16,060,522,496
+    // (8,030,261,248 x 2 B, BF16) - 738,197,504 - 3,758,096,384 = 76,540,929,638.4 - 20,556,816,384 = 55,984,113,254.4 B.
+    const double hbm = 85'045'477'376.0;
     const double weights = 2.0 * static_cast<double>(total_parameters(catalog::llama_3_1_8b));
     const double a = 2.0 * 8192 * 4096 * 11, runtime = 3.5 * GiB;
     CHECK(a == 738'197'504.0);
     CHECK(kv_pool_per_gpu(d).rule == kv_pool_rule::share_of_total);
     CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(0.9 * hbm - weights - a - runtime).epsilon(1e-12));
-    CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(56.75e9).epsilon(1e-3));
+    CHECK(kv_budget_per_gpu(d).value() == doctest::Approx(55'984'113'254.4).epsilon(1e-12));
     // Llama-3.1-70B BF16 in TP2 on H200 at max tokens 4,096: activations 2 x 4,096 x 8,192 x 6.5 (TP2)
     // = 436,207,616 B, NCCL at TP2 358,612,992 B (342 MiB), runtime 3.5 GiB; weights 141.1 GB / 2 = 70.55 GB.
     // Pool = 0.9 x 151.398 - 70.55 - 0.436 - 0.359 - 3.758 = 136.26 - 75.10 = 61.15 GB.
@@ -153,9 +159,11 @@ TEST_CASE("KV pool, vLLM's rule: f x HBM - weights - non-KV, and the reference e
     CHECK(kv_budget_per_gpu(tp2, {.step_tokens = 4'096_tok}).value() == doctest::Approx(pool2).epsilon(1e-12));
     CHECK(pool2 == doctest::Approx(59.91e9).epsilon(1e-3));
     // The reference engine (no engine named) keeps the library's reserve: 0.95 x HBM - 2 GB - weights,
-    // the same bytes as the generic rule a user asks for with fraction 0.05, whatever the step budget.
+    // the same bytes as the generic rule a user asks for with fraction 0.05, whatever the step budget:
+    // 0.95 x 85,045,477,376 - 2e9 - 16,060,522,496 = 62,732,681,011.2 B.
     deployment ref{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5};
     CHECK(kv_budget_per_gpu(ref).value() == doctest::Approx(0.95 * hbm - 2e9 - weights).epsilon(1e-12));
+    CHECK(kv_budget_per_gpu(ref).value() == doctest::Approx(62'732'681'011.2).epsilon(1e-12));
     CHECK(kv_budget_per_gpu(ref) == kv_budget_per_gpu(ref, {.fraction = 0.05}));
     CHECK(kv_budget_per_gpu(ref, {.step_tokens = 512_tok}) == kv_budget_per_gpu(ref));
 }
@@ -414,36 +422,37 @@ TEST_CASE("measurements: the row's flags travel with it onto any engine, and onl
 }
 
 TEST_CASE("a launch's KV memory fraction (with_kv_memory_fraction): Llama-3.1-8B BF16 on one H100, by hand") {
-    // H100 SXM5: 80 GiB = 85,899,345,920 B. Llama-3.1-8B: 32 layers of (q 4,096², k and v 4,096 x 1,024 each,
+    // H100 SXM5 as CUDA reports it: 81,105.6875 MiB = 85,045,477,376 B (session 52; the spec's 80 GiB =
+    // 85,899,345,920 B). Llama-3.1-8B: 32 layers of (q 4,096², k and v 4,096 x 1,024 each,
     // o 4,096², FFN 3 x 4,096 x 14,336, two norms of 4,096) = 218,112,000, x 32 = 6,979,584,000, embeddings
     // and LM head 2 x 128,256 x 4,096 = 1,050,673,152, final norm 4,096: 8,030,261,248 parameters, at 2 B
     // W = 16,060,522,496 B. KV: 32 layers x 2 x 8 heads x 128 x 2 B = 131,072 B a token.
     // vLLM and TensorRT-LLM on Hopper at their 8,192 tokens a step: X = 2 x 8,192 x 4,096 x 11 = 738,197,504 B
     // of activations + 3,758,096,384 B of runtime (no NCCL at TP 1) = 4,496,293,888 B.
-    constexpr double H = 85'899'345'920.0, W = 16'060'522'496.0, X = 4'496'293'888.0;
+    constexpr double H = 85'045'477'376.0, W = 16'060'522'496.0, X = 4'496'293'888.0;
     auto on = [](const engine_profile& e, double f) {
         return deployment{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = with_kv_memory_fraction(e, f)};
     };
     REQUIRE(weight_bytes_per_gpu(on(catalog::vllm_hopper, 0.5)).value() == W);
     REQUIRE(kv_bytes_per_token_per_gpu(on(catalog::vllm_hopper, 0.5)).value() == 131'072.0);
-    // vLLM (--gpu-memory-utilization): f·H − W − X. 0.5: 42,949,672,960 − 20,556,816,384 = 22,392,856,576 B.
+    // vLLM (--gpu-memory-utilization): f·H − W − X. 0.5: 42,522,738,688 − 20,556,816,384 = 21,965,922,304 B.
     const kv_pool_split v5 = kv_pool_per_gpu(on(catalog::vllm_hopper, 0.5));
     CHECK(v5.rule == kv_pool_rule::share_of_total);
     CHECK(v5.fraction == 0.5);
-    CHECK(v5.pool.value() == 22'392'856'576.0);
-    // 0.9: 77,309,411,328 − 20,556,816,384 = 56,752,594,944 B (docs/kv-pool.md: 56.75 GB).
-    CHECK(kv_budget_per_gpu(on(catalog::vllm_hopper, 0.9)).value() == doctest::Approx(56'752'594'944.0).epsilon(1e-12));
-    // Sequences of 8,192 tokens (1,073,741,824 B each): 22.39 / 1.074 = 20.9 → 20; 56.75 / 1.074 = 52.9 → 52.
+    CHECK(v5.pool.value() == 21'965'922'304.0);
+    // 0.9: 76,540,929,638.4 − 20,556,816,384 = 55,984,113,254.4 B.
+    CHECK(kv_budget_per_gpu(on(catalog::vllm_hopper, 0.9)).value() == doctest::Approx(55'984'113'254.4).epsilon(1e-12));
+    // Sequences of 8,192 tokens (1,073,741,824 B each): 21.97 / 1.074 = 20.5 → 20; 55.98 / 1.074 = 52.1 → 52.
     CHECK(max_sequences(on(catalog::vllm_hopper, 0.5), 8192_tok) == 20.0);
     CHECK(max_sequences(on(catalog::vllm_hopper, 0.9), 8192_tok) == 52.0);
-    // SGLang (--mem-fraction-static): f·(H − R) − W, R its 2,175 MiB = 2,280,652,800 B resident at init (the H100 has
-    // no runtime figure: H its spec 80 GiB): 0.5 x 83,618,693,120 − 16,060,522,496 = 25,748,824,064 B.
-    CHECK(kv_budget_per_gpu(on(catalog::sglang_hopper, 0.5)).value() == 25'748'824'064.0);
-    // TensorRT-LLM (free_gpu_memory_fraction): f·(H − W − X) = 0.5 x 65,342,529,536 = 32,671,264,768 B.
-    CHECK(kv_budget_per_gpu(on(catalog::trtllm_hopper, 0.5)).value() == 32'671'264'768.0);
-    // The reference engine: f·H − 2 GB − W = 42,949,672,960 − 2,000,000,000 − 16,060,522,496 = 24,889,150,464 B.
-    CHECK(kv_budget_per_gpu(on(engine_profile::reference(), 0.5)).value() == 24'889'150'464.0);
-    CHECK(H * 0.5 - W - X == 22'392'856'576.0);  // the arithmetic above, once more from the named terms
+    // SGLang (--mem-fraction-static): f·(H − R) − W, R its 2,175 MiB = 2,280,652,800 B resident at init:
+    // 0.5 x (85,045,477,376 − 2,280,652,800 = 82,764,824,576) − 16,060,522,496 = 25,321,889,792 B.
+    CHECK(kv_budget_per_gpu(on(catalog::sglang_hopper, 0.5)).value() == 25'321'889'792.0);
+    // TensorRT-LLM (free_gpu_memory_fraction): f·(H − W − X) = 0.5 x 64,488,660,992 = 32,244,330,496 B.
+    CHECK(kv_budget_per_gpu(on(catalog::trtllm_hopper, 0.5)).value() == 32'244'330'496.0);
+    // The reference engine: f·H − 2 GB − W = 42,522,738,688 − 2,000,000,000 − 16,060,522,496 = 24,462,216,192 B.
+    CHECK(kv_budget_per_gpu(on(engine_profile::reference(), 0.5)).value() == 24'462'216'192.0);
+    CHECK(H * 0.5 - W - X == 21'965'922'304.0);  // the arithmetic above, once more from the named terms
     // f = 1 is allowed (all of HBM to the engine), and only the fraction changes.
     const engine_profile one = with_kv_memory_fraction(catalog::vllm_hopper, 1.0);
     CHECK(one.scheduler.kv_memory_fraction == 1.0);
@@ -478,7 +487,8 @@ TEST_CASE("with_kv_memory_fraction: 0, negative, above 1 and NaN are refused, na
 }
 
 TEST_CASE("a fraction that leaves no KV pool: the does-not-fit refusals name the rule and the fraction") {
-    // vLLM at 0.2: 0.2 x 85.90 GB − 16.06 − 4.50 = −3.377 GB.
+    // vLLM at 0.2 on the H100's runtime 85,045,477,376 B: 17,009,095,475.2 − 16,060,522,496 − 738,197,504 −
+    // 3,758,096,384 = −3,547,720,908.8 B = −3.548 GB.
     const deployment v{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5,
                        .engine = with_kv_memory_fraction(catalog::vllm_hopper, 0.2)};
     const std::string w = test::error_of([&] {
@@ -487,11 +497,11 @@ TEST_CASE("a fraction that leaves no KV pool: the does-not-fit refusals name the
     });
     CHECK(test::contains(w, "weights per GPU (B)"));
     CHECK(test::contains(w, "does not fit"));
-    CHECK(test::contains(w, "share_of_total at kv_memory_fraction 0.2 leaves -3.377 GB for KV"));
+    CHECK(test::contains(w, "share_of_total at kv_memory_fraction 0.2 leaves -3.548 GB for KV"));
     CHECK(test::contains(w, "a larger KV memory fraction"));
     CHECK(test::contains(w, "[llmcost.fit.weights]"));
-    // TensorRT-LLM at 1e-9 keeps a pool of 65 B (f·(H − W − X) > 0 for any f > 0): the weights fit, one sequence
-    // does not; the refusal names the rule and the fraction, and no larger fraction is offered for the weights.
+    // TensorRT-LLM at 1e-9 keeps a pool of 64.5 B (1e-9 x 64,488,660,992; f·(H − W − X) > 0 for any f > 0): the
+    // weights fit, one sequence does not; the refusal names the rule and the fraction, and no larger fraction is offered for the weights.
     const deployment t{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5,
                        .engine = with_kv_memory_fraction(catalog::trtllm_hopper, 1e-9)};
     CHECK(weights_fit(t));

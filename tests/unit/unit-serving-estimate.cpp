@@ -244,17 +244,18 @@ TEST_CASE("explain: a pass by kernel class sums to its time, and one GPU's memor
     }
     SUBCASE("memory by hand: 70.55 G BF16 parameters over 8 GPUs, 32 sequences of 2500 tokens") {
         // Dense weights 70.55e9 x 2 B / 8 = 17.64 GB; KV 327,680 B per token / 8 GPUs x 2500 x 32
-        // = 3.2768 GB; slack 5% of 80 GiB = 4.295 GB; activations 2 GB.
+        // = 3.2768 GB; slack: the driver's reserve, 80 GiB − 85,045,477,376 B (CUDA's total, session 52) = 853,868,544 B,
+        // + 5% of 85,045,477,376 = 4,252,273,868.8 B: 5,106,142,412.8 B; activations 2 GB.
         const memory_breakdown m = memory_per_gpu(llama70_tp8, 32, 2500_tok);
         CHECK(m.dense_weights.value() == doctest::Approx(70.55e9 * 2 / 8).epsilon(1e-3));
         CHECK(m.expert_weights.value() == 0.0);
         CHECK(m.kv.value() == doctest::Approx(327680.0 / 8 * 2500 * 32).epsilon(1e-12));
-        CHECK(m.slack.value() == doctest::Approx(0.05 * 80 * 1073741824.0).epsilon(1e-12));
+        CHECK(m.slack.value() == doctest::Approx(5'106'142'412.8).epsilon(1e-12));
         CHECK(m.activations.value() == 2e9);
         const double parts = m.dense_weights.value() + m.expert_weights.value() + m.kv.value() + m.activations.value() +
                              m.slack.value() + m.free.value();
         CHECK(parts == doctest::Approx(m.capacity.value()).epsilon(1e-12));
-        CHECK(m.free.value() == doctest::Approx(80 * 1073741824.0 * 0.95 - 2e9 - 70.55e9 / 4 - 3.2768e9).epsilon(1e-3));
+        CHECK(m.free.value() == doctest::Approx(85'045'477'376.0 * 0.95 - 2e9 - 70.55e9 / 4 - 3.2768e9).epsilon(1e-3));
     }
     SUBCASE("at the saturated batch the held KV fits, and one more sequence would not") {
         const serving_point s = saturated(llama70_tp8, chat);

@@ -6,6 +6,7 @@
 #include <llmcost/catalog/models.hpp>
 #include <llmcost/costs/breakdown.hpp>
 #include <llmcost/costs/kv_cache.hpp>
+#include <llmcost/costs/passes.hpp>
 #include <llmcost/io/engines_csv.hpp>
 
 #include <doctest/doctest.h>
@@ -53,12 +54,14 @@ TEST_CASE("SGLang's pool, DeepSeek-V3 FP8 TP8 on H200 at f 0.82 (IMX-H200-sglang
     // 3 x 3 x 7,168 x 18,432 = 1,189,085,184; routed experts 58 x 256 x 3 x 7,168 x 2,048 = 654,840,053,760; shared
     // 58 x 3 x 7,168 x 2,048 = 2,554,331,136; routers 58 x (7,168 x 256 + 256) = 106,445,312; norms 2 x 7,168 x 61 +
     // 7,168 = 881,664. At 1 B ÷ 8: 83,878,302,400 B, + the replicated down-projections 61 x 7,168 x 2,112 x 7/8 =
-    // 808,034,304 B: 84,686,336,704 B. vLLM lays out just that.
+    // 808,034,304 B: 84,686,336,704 B. Every engine keeps the BF16 router whole on every rank (session 52: vLLM's
+    // ReplicatedLinear(..., quant_config=None), TensorRT-LLM's DeepseekV3Gate, SGLang's MoEGate), G = 7,168 x 256 x 58 =
+    // 106,430,464 parameters: 2 G − G ÷ 8 = 212,860,928 − 13,303,808 = 199,557,120 B; vLLM lays out
+    // 84,686,336,704 + 199,557,120 = 84,885,893,824 B.
     CHECK(weight_bytes_per_gpu(dsv3_tp8(catalog::h200_sxm, catalog::vllm_hopper, 0.82)).value() ==
-          doctest::Approx(84'686'336'704.0).epsilon(1e-13));
-    CHECK(engine_load_extra_bytes_per_gpu(dsv3_tp8(catalog::h200_sxm, catalog::vllm_hopper, 0.82)).value() == 0.0);
-    // SGLang adds (deepseek_v2.py @7ae368efd): the BF16 router whole on every rank, G = 7,168 x 256 x 58 =
-    // 106,430,464 parameters: 2 G − G ÷ 8 = 212,860,928 − 13,303,808 = 199,557,120 B; and the BF16 w_kc, w_vc copies of
+          doctest::Approx(84'885'893'824.0).epsilon(1e-13));
+    CHECK(engine_load_extra_bytes_per_gpu(dsv3_tp8(catalog::h200_sxm, catalog::vllm_hopper, 0.82)).value() == 199'557'120.0);
+    // SGLang adds (deepseek_v2.py @7ae368efd) the same router, 199,557,120 B, and the BF16 w_kc, w_vc copies of
     // kv_b, 61 x 512 x 128 x (128 + 128) = 1,023,410,176 parameters x 2 B ÷ 8 = 255,852,544 B. Extra 455,409,664 B;
     // W = 85,141,746,368 B (79.29 GiB; research P's count with the BF16 embedding and head: 79.51 GiB).
     CHECK(engine_load_extra_bytes_per_gpu(d).value() == 455'409'664.0);
@@ -89,16 +92,55 @@ TEST_CASE("the runtime's capacity is what every pool rule starts from: vLLM on H
     spec.gpu.driver_reserved = bytes(0.0);
     const deployment s = dsv3_tp8(spec, catalog::vllm_hopper, 0.9);
     CHECK(kv_budget_per_gpu(s).value() - kv_budget_per_gpu(d).value() == doctest::Approx(1'238'276'505.6).epsilon(1e-9));
-    // A GPU without the figure (H100) keeps the spec's 80 GiB.
-    CHECK(catalog::h100_sxm5.gpu.runtime_hbm() == catalog::h100_sxm5.gpu.hbm_capacity);
+    // The H100 SXM5 as CUDA reports it (session 52): 81,105.6875 MiB x 1,048,576 = 85,045,477,376 B (deviceQuery
+    // "81106 MBytes (85045477376 bytes)"), the spec's 80 GiB = 85,899,345,920 B less the driver's 853,868,544 B.
+    CHECK(catalog::h100_sxm5.gpu.runtime_hbm().value() == 85'045'477'376.0);
+    CHECK(catalog::h100_sxm5.gpu.driver_reserved.value() == 853'868'544.0);
+    // A GPU without a cited figure (H800, the same die: its total not published) keeps the spec's 80 GiB.
+    CHECK(catalog::h800_sxm.gpu.runtime_hbm() == catalog::h800_sxm.gpu.hbm_capacity);
 }
 
-TEST_CASE("SGLang's load-time extras: the router on every SGLang profile, the BF16 kv_b copies on CUDA only") {
+TEST_CASE("the load-time extras: the router whole where the engine's code keeps it, SGLang's BF16 kv_b copies on CUDA only") {
     // CDNA3 (ROCm): the router 199,557,120 B only (the FP8 copies of kv_b are not priced there).
     CHECK(engine_load_extra_bytes_per_gpu(dsv3_tp8(catalog::mi300x, catalog::sglang_cdna3, 0.8)).value() == 199'557'120.0);
+    // DeepSeek-V3 FP8 TP8, TensorRT-LLM (DeepseekV3Gate: the whole BF16 [256, 7,168] weight on every rank) and vLLM on
+    // ROCm: 2 x 106,430,464 − 106,430,464 ÷ 8 = 199,557,120 B, no kv_b copies.
+    CHECK(engine_load_extra_bytes_per_gpu(dsv3_tp8(catalog::b200_hgx, catalog::trtllm_blackwell, 0.9)).value() == 199'557'120.0);
+    CHECK(engine_load_extra_bytes_per_gpu(dsv3_tp8(catalog::h200_sxm, catalog::trtllm_hopper, 0.9)).value() == 199'557'120.0);
+    CHECK(engine_load_extra_bytes_per_gpu(dsv3_tp8(catalog::mi300x, catalog::vllm_cdna3, 0.9)).value() == 199'557'120.0);
+    // Mixtral-8x7B BF16 TP8 (h 4,096, 8 experts, 32 MoE layers: G = 1,048,576): vLLM keeps it whole (mixtral.py
+    // ReplicatedLinear, quant_config=None): 2 G − 2 G ÷ 8 = 2,097,152 − 262,144 = 1,835,008 B. TensorRT-LLM's Mixtral
+    // router is not read: its shard stays, 0. The reference engine: 0.
+    const auto mixtral = [](const engine_profile& e) {
+        return with_formats(deployment{.m = catalog::mixtral_8x7b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}, .engine = e},
+                            formats::bf16, formats::bf16);
+    };
+    CHECK(engine_load_extra_bytes_per_gpu(mixtral(catalog::vllm_hopper)).value() == 1'835'008.0);
+    CHECK(engine_load_extra_bytes_per_gpu(mixtral(catalog::trtllm_hopper)).value() == 0.0);
+    CHECK(engine_load_extra_bytes_per_gpu(mixtral(engine_profile{})).value() == 0.0);
     // A dense model with standard attention: nothing.
     const deployment llama{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = catalog::sglang_hopper};
     CHECK(engine_load_extra_bytes_per_gpu(llama).value() == 0.0);
+}
+
+TEST_CASE("SGLang's kv_b copies are made on the GPU: not read from storage, and read a step in place of kv_b, by hand") {
+    // DeepSeek-V3 FP8 TP8 on H200: SGLang's W = 85,141,746,368 B holds the copies, 255,852,544 B, made by
+    // post_load_weights from the kv_b already read. Read from storage: 85,141,746,368 − 255,852,544 = 84,885,893,824 B,
+    // the bytes vLLM reads too (the same shard and router); at the H200's 7 GB/s a GPU: 12.126556 s.
+    const deployment sg = dsv3_tp8(catalog::h200_sxm, catalog::sglang_hopper, 0.82);
+    const deployment vl = dsv3_tp8(catalog::h200_sxm, catalog::vllm_hopper, 0.82);
+    CHECK(absorbed_kv_b_copy_bytes_per_gpu(sg).value() == 255'852'544.0);
+    CHECK(absorbed_kv_b_copy_bytes_per_gpu(vl).value() == 0.0);
+    CHECK(weight_load_time(sg).value() == doctest::Approx(84'885'893'824.0 / 7e9).epsilon(1e-12));
+    CHECK(weight_load_time(sg).value() == doctest::Approx(weight_load_time(vl).value()).epsilon(1e-15));
+    // A step reads kv_b once: SGLang's absorbed decode multiplies by the BF16 copies (2 B x 1,023,410,176 ÷ 8 =
+    // 255,852,544 B a rank), vLLM's shard the FP8 kv_b (1 B x 1,023,410,176 ÷ 8 = 127,926,272 B): SGLang's step reads
+    // 127,926,272 B more a rank, nothing else apart (the router's read is the shard's on both).
+    CHECK(kv_b_weight_bytes(sg.m).value() == 1'023'410'176.0);
+    CHECK(prepare_pass(sg).dense_bytes_read - prepare_pass(vl).dense_bytes_read == doctest::Approx(127'926'272.0).epsilon(1e-9));
+    // On ROCm (no copies priced) SGLang reads what vLLM reads.
+    CHECK(prepare_pass(dsv3_tp8(catalog::mi300x, catalog::sglang_cdna3, 0.8)).dense_bytes_read ==
+          prepare_pass(dsv3_tp8(catalog::mi300x, catalog::vllm_cdna3, 0.8)).dense_bytes_read);
 }
 
 TEST_CASE("init_resident: negative, NaN, on another pool rule and at or above the runtime's capacity are refused, named") {

@@ -57,11 +57,13 @@ static_assert(replicated_shared_expert_share(deepseek_mi355x(dep8)) == 0.0);
 static_assert(replicated_shared_expert_share(deepseek_mi355x(tp8)) == 0.0);
 static_assert(replicated_shared_expert_share(deepseek_mi355x(tep8, catalog::vllm_cdna4)) == 0.0);
 static_assert(shared_expert_weight_bytes(catalog::deepseek_v3).value() == 2554331136.0);  // FP8: 1 byte a parameter
-// SGLang against vLLM: the replicated shared expert, (7/8) · 2,554,331,136 = 2,235,039,744 B, + SGLang's BF16 router
-// whole on every rank (`engine_load_extra_bytes_per_gpu`, session 51): G = 7,168 · 256 · 58 = 106,430,464 parameters,
-// 2 G − G ÷ 8 = 199,557,120 B (no kv_b copies priced on ROCm): 2,434,596,864 B.
+// SGLang against vLLM: the replicated shared expert, (7/8) · 2,554,331,136 = 2,235,039,744 B, and nothing else: both
+// keep the BF16 router whole on every rank (`whole_router_extra_bytes_per_gpu`, session 52: G = 7,168 · 256 · 58 =
+// 106,430,464 parameters, 2 G − G ÷ 8 = 199,557,120 B each; no kv_b copies priced on ROCm).
+static_assert(whole_router_extra_bytes_per_gpu(deepseek_mi355x(tep8)).value() == 199557120.0);
+static_assert(whole_router_extra_bytes_per_gpu(deepseek_mi355x(tep8, catalog::vllm_cdna4)).value() == 199557120.0);
 static_assert(dense_weight_bytes_per_gpu(deepseek_mi355x(tep8)).value() - dense_weight_bytes_per_gpu(deepseek_mi355x(tep8, catalog::vllm_cdna4)).value() ==
-              2434596864.0);
+              2235039744.0);
 // (7/8) · 2,554,331,136 = 2,235,039,744 B, pp 1; pp 2 halves it (each stage holds half the layers).
 static_assert(replicated_shared_expert_bytes_per_gpu(deepseek_mi355x(tep8)).value() == 2235039744.0);
 static_assert(replicated_shared_expert_bytes_per_gpu(deepseek_mi355x({.tp = 8, .pp = 2, .ep = 8})).value() == 2235039744.0 / 2);

@@ -1093,9 +1093,10 @@ TEST_CASE("attention-DP lockstep prefill: an other rank's extra prompts fit its 
     const double pool = kv(1200.0) + 2.0 * kv(2000.0) + margin / 2.0;
     CHECK(kv(1200.0) + 2.0 * kv(1300.0) + 2.0 * kv(1200.0) > pool);  // charged with ours, it would not fit
     CHECK(kv(1200.0) + 2.0 * kv(1300.0) <= pool);                    // ours fit: A, B and C run
-    // The pool of a given reserve (fraction 0): HBM − activations − weights, so activations = HBM − weights − pool.
+    // The pool of a given reserve (fraction 0): H − activations − weights, H the runtime's total (`runtime_hbm`, what
+    // every pool rule reads), so activations = H − weights − pool.
     const memory_reserve reserve{.fraction = 0.0,
-                                 .activations = bytes(moe.hw.gpu.hbm_capacity.value() - weight_bytes_per_gpu(moe).value() - pool)};
+                                 .activations = bytes(moe.hw.gpu.runtime_hbm().value() - weight_bytes_per_gpu(moe).value() - pool)};
     REQUIRE(kv_budget_per_gpu(moe, reserve).value() == doctest::Approx(pool).epsilon(1e-12));
     const double P = prefill_pass(pm, 1.0, 1000_tok, 0_tok).time().value();
     const auto with = [&](double prompts, double each) { return one_decode_beside(pm, prompts, each); };

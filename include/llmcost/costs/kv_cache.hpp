@@ -91,7 +91,7 @@ struct kv_pool_split {
 }
 
 /// The KV pool of one GPU by the engine's rule (H = the HBM the runtime reports, `accelerator::runtime_hbm`:
-/// nvidia-smi's total where hardware.csv gives it, else the spec capacity; W = weights + resident; X = the engine's
+/// the total CUDA reports where hardware.csv gives it, else the spec capacity; W = weights + resident; X = the engine's
 /// non-KV memory, `engine_non_kv_per_gpu`: activations + NCCL buffers + runtime, the flat 2 GB for a profile without
 /// figures; f = `kv_memory_fraction`): share_of_total (vLLM, the reference engine) f·H − X − W; free_after_weights
 /// (TensorRT-LLM) f·(H − X − W); share_of_total_static (SGLang) f′·(H − R_init) − W, f′ = `static_memory_fraction`,
@@ -104,7 +104,7 @@ struct kv_pool_split {
 /// split still sums to the spec capacity. Sources: `kv_pool_rule` (descriptors/engine.hpp), docs/kv-pool.md.
 [[nodiscard]] constexpr kv_pool_split kv_pool_per_gpu(const deployment& d, memory_reserve r = {}) {
     const bytes_t hbm = d.hw.gpu.runtime_hbm();
-    const bytes_t driver = d.hw.gpu.hbm_capacity - hbm;  // kept by the driver: 0 where no runtime figure is given
+    const bytes_t driver = d.hw.gpu.driver_reserved;  // kept by the driver: 0 where no runtime figure is given
     const bytes_t held = weight_bytes_per_gpu(d) + r.resident;
     if (r.given()) {
         const bytes_t a = r.activations.value_or(library_activations);
@@ -280,9 +280,11 @@ template <token_count T>
     return transfer_time(kv_bytes_per_gpu_for_context(d, context), d.hw.host_memory.bandwidth);
 }
 
-/// t = weight bytes per GPU ÷ storage read bandwidth — why a node keeps one model resident (S18).
+/// t = (weight bytes per GPU − what the engine makes on the GPU at load) ÷ storage read bandwidth — why a node keeps
+/// one model resident (S18). SGLang's absorbed kv_b copies (`absorbed_kv_b_copy_bytes_per_gpu`) are computed from the
+/// kv_b already read (post_load_weights), not read from storage; the whole router is read whole by every rank.
 [[nodiscard]] constexpr seconds_t weight_load_time(const deployment& d) {
-    return transfer_time(weight_bytes_per_gpu(d), d.hw.storage.bandwidth);
+    return transfer_time(weight_bytes_per_gpu(d) - absorbed_kv_b_copy_bytes_per_gpu(d), d.hw.storage.bandwidth);
 }
 
 }  // namespace llmcost

@@ -276,33 +276,71 @@ template <token_count T>
 [[nodiscard]] constexpr bytes_t replicated_shared_expert_bytes_per_gpu(const deployment& d) {
     return shared_expert_weight_bytes(d.m) * (replicated_shared_expert_share(d) / d.layout.pp);
 }
-/// What SGLang lays out on a GPU beyond the checkpoint's TP shard (sgl-project/sglang v0.5.6 @7ae368efd
-/// python/sglang/srt/models/deepseek_v2.py; docs/kv-pool.md), 0 on other engines:
-/// - the router gate whole on every rank in BF16: `MoEGate.weight = nn.Parameter(torch.empty((n_routed_experts,
-///   hidden_size)))` (l.523), unsharded, the model's dtype (the FP8 checkpoint keeps the gate BF16, without block
-///   scales), where the library's shard prices it in the weights' format ÷ tp: G · (2 B ÷ pp − b_w ÷ (8 · tp · pp)),
-///   G = h · E · L_moe;
-/// - on CUDA (Hopper, Blackwell), latent attention's absorbed copies of kv_b: `post_load_weights` (l.3502–3665)
-///   dequantizes a 128 × 128 block-FP8 kv_b to BF16 (`block_quant_dequant`, no DeepGEMM BMM by default) and keeps
-///   `w_kc`, `w_vc` as new contiguous BF16 tensors beside kv_b: P_kv_b · L_attn · 2 B ÷ (tp · pp) (a BF16 kv_b is copied
-///   the same way). On ROCm the copies are FP8 per-tensor or MXFP4 (`block_quant_to_tensor_quant`,
-///   `quark_post_load_weights`): not priced.
-[[nodiscard]] constexpr bytes_t engine_load_extra_bytes_per_gpu(const deployment& d) {
-    if (d.engine.kind != engine_kind::sglang) return bytes(0.0);
+/// Whether the engine keeps the MoE router (gate) whole on every rank in the model's dtype (BF16), unsharded and
+/// unquantized, where the library's shard prices it in the weights' format ÷ tp. One rule, the engines and the model
+/// families read in their code (docs/kv-pool.md):
+/// - SGLang, every MoE model: `MoEGate.weight = nn.Parameter(torch.empty((n_routed_experts, hidden_size)))`, unsharded,
+///   the model's dtype (sgl-project/sglang v0.5.6 @7ae368efd python/sglang/srt/models/deepseek_v2.py l.523; session 51);
+/// - vLLM, every MoE model: `ReplicatedLinear(hidden, experts, bias=False, quant_config=None)` in DeepSeek-V2/V3
+///   (l.122–126), Qwen3-MoE (qwen3_moe.py l.122–126), Mixtral (mixtral.py l.82–86, params_dtype the model's) and
+///   Llama-4 (llama4.py l.69–73, the router) at ROCm/vllm @f8c9a385233a8e1f724411785a1c326006640df5
+///   vllm/model_executor/models/, and gpt-oss's `torch.nn.Linear(hidden, experts, dtype=torch.bfloat16)`
+///   (gpt_oss.py l.196–198 at ROCm/vllm @0f3854d292a2f45231ae7478c91da67d2e28f3c4, 2025-09, which has gpt-oss); Qwen3-Next not read;
+/// - TensorRT-LLM, latent-attention (DeepSeek-V3 class) MoE models only: `DeepseekV3Gate.weight =
+///   nn.Parameter(torch.empty((num_experts, hidden_size), dtype=config.torch_dtype))`, loaded whole
+///   (`self.weight.copy_(weights[0]["weight"][:])`; NVIDIA/TensorRT-LLM @000561df0bd751d793257102bbe59cb4a64b2fd5
+///   tensorrt_llm/_torch/models/modeling_deepseekv3.py, research Q). Qwen3-MoE's `Qwen3Gate` is the same
+///   (modeling_qwen3_moe.py @03441af14b66) but has no field that picks it out; Mixtral's and gpt-oss's routers
+///   (the rows' TensorRT-LLM 0.17 engine build and 1.2.0rc2) not read: their shard stays.
+[[nodiscard]] constexpr bool keeps_router_whole(const deployment& d) {
+    if (!d.m.is_moe()) return false;
+    switch (d.engine.kind) {
+        case engine_kind::sglang:
+        case engine_kind::vllm: return true;
+        case engine_kind::trtllm: return d.m.attention.kind == attention_kind::latent;
+        case engine_kind::reference: return false;
+    }
+    return false;
+}
+/// The whole router's bytes on a GPU beyond its TP shard, where `keeps_router_whole`: G · (2 B ÷ pp − b_w ÷ (8 · tp ·
+/// pp)), G = h · E · L_moe (the gate kept BF16 without block scales, where the library's shard prices it in the
+/// weights' format ÷ tp); 0 otherwise. DeepSeek-V3 FP8 TP8: G = 106,430,464, 212.9 − 13.3 = 199.6 MB.
+[[nodiscard]] constexpr bytes_t whole_router_extra_bytes_per_gpu(const deployment& d) {
+    if (!keeps_router_whole(d)) return bytes(0.0);
     const model& m = d.m;
     const double tp = d.layout.tp, pp = d.layout.pp;
-    const double gate = m.is_moe() ? static_cast<double>(count_t{m.hidden} * m.ffn.routed_experts * m.moe_layers()) : 0.0;
-    const bytes_t router = formats::bf16.bytes_for(gate) / pp - m.weights.bytes_for(gate) / (tp * pp);
+    const double gate = static_cast<double>(count_t{m.hidden} * m.ffn.routed_experts * m.moe_layers());
+    return formats::bf16.bytes_for(gate) / pp - m.weights.bytes_for(gate) / (tp * pp);
+}
+/// Latent attention's kv_b (W_UK, W_UV) bytes, all layers, in the checkpoint's format: P_kv_b · L_attn · b ÷ 8, b the
+/// excluded format where the checkpoint keeps attention_kv_b, else the weights'; 0 for standard attention.
+[[nodiscard]] constexpr bytes_t kv_b_weight_bytes(const model& m) {
+    if (m.attention.kind != attention_kind::latent) return bytes(0.0);
+    const double kv_b = static_cast<double>(attention_kv_up_parameters_per_layer(m) * m.count_layers().attention());
+    return (m.excluded.attention_kv_up ? m.excluded.format : m.weights).bytes_for(kv_b);
+}
+/// SGLang's absorbed copies of latent attention's kv_b on CUDA (Hopper, Blackwell), per GPU: P_kv_b · L_attn · 2 B ÷
+/// (tp · pp); 0 on other engines, other attention and ROCm. `post_load_weights` (sgl-project/sglang v0.5.6 @7ae368efd
+/// python/sglang/srt/models/deepseek_v2.py l.3502–3665) dequantizes a 128 × 128 block-FP8 kv_b to BF16
+/// (`block_quant_dequant`, no DeepGEMM BMM by default) and keeps `w_kc`, `w_vc` as new contiguous BF16 tensors beside
+/// kv_b (a BF16 kv_b is copied the same way). On ROCm the copies are FP8 per-tensor or MXFP4
+/// (`block_quant_to_tensor_quant`, `quark_post_load_weights`): not priced. Made on the GPU, not read from disk.
+[[nodiscard]] constexpr bytes_t absorbed_kv_b_copy_bytes_per_gpu(const deployment& d) {
+    if (d.engine.kind != engine_kind::sglang || d.m.attention.kind != attention_kind::latent) return bytes(0.0);
     const bool cuda = d.engine.architecture == gpu_architecture::hopper || d.engine.architecture == gpu_architecture::blackwell;
-    const double kv_b = m.attention.kind == attention_kind::latent && cuda
-                            ? static_cast<double>(attention_kv_up_parameters_per_layer(m) * m.count_layers().attention())
-                            : 0.0;
-    return router + formats::bf16.bytes_for(kv_b) / (tp * pp);
+    if (!cuda) return bytes(0.0);
+    const double kv_b = static_cast<double>(attention_kv_up_parameters_per_layer(d.m) * d.m.count_layers().attention());
+    return formats::bf16.bytes_for(kv_b) / (static_cast<double>(d.layout.tp) * d.layout.pp);
+}
+/// What the engine lays out on a GPU at load beyond the checkpoint's TP shard (docs/kv-pool.md): the whole router
+/// (`whole_router_extra_bytes_per_gpu`) + SGLang's absorbed kv_b copies (`absorbed_kv_b_copy_bytes_per_gpu`).
+[[nodiscard]] constexpr bytes_t engine_load_extra_bytes_per_gpu(const deployment& d) {
+    return whole_router_extra_bytes_per_gpu(d) + absorbed_kv_b_copy_bytes_per_gpu(d);
 }
 /// Non-expert bytes per GPU: `non_expert_weight_bytes` ÷ (tp·pp) (the excluded modules in their format,
 /// `mixed_format_bytes`), + the replicated down-projections' D_bytes · (1 − 1 ÷ tp) ÷ pp (`replicated_down_projection_bytes`),
 /// + a fused shared expert replicated on every EP rank (`replicated_shared_expert_bytes_per_gpu`), + what the engine
-/// lays out at load beyond the shard (`engine_load_extra_bytes_per_gpu`: SGLang's BF16 router and absorbed MLA copies).
+/// lays out at load beyond the shard (`engine_load_extra_bytes_per_gpu`: the whole BF16 router, SGLang's absorbed MLA copies).
 [[nodiscard]] constexpr bytes_t dense_weight_bytes_per_gpu(const deployment& d) {
     const double tp = d.layout.tp, pp = d.layout.pp;
     return non_expert_weight_bytes(d.m) / (tp * pp) + replicated_down_projection_bytes(d.m) * ((1.0 - 1.0 / tp) / pp) +

@@ -657,6 +657,14 @@ struct pass_model {
         pm.dense_bytes_read += shared_expert_weight_bytes(m).value() * x;
         pm.replicated_shared_parameters = static_cast<double>(b.shared_experts) * x;
     }
+    // SGLang's absorbed MLA decode multiplies by kv_b's BF16 copies w_kc, w_vc (made at load,
+    // `absorbed_kv_b_copy_bytes_per_gpu`), not by kv_b: one of the two is read a step, the copies, + C · pp − K ÷ tp
+    // (C the copies per GPU, K = `kv_b_weight_bytes`; torch.bmm(q_nope, w_kc) in forward_absorb_prepare and
+    // torch.bmm(attn_output, w_vc) in forward_absorb_core, sgl-project/sglang @3e4a39ee73308590c5c753108bdcb8d333f7f1c6
+    // python/sglang/srt/models/deepseek_v2.py; a prompt step on the MHA path, forward_normal, reads kv_b instead:
+    // priced as decode, where weight reads bind). DeepSeek-V3 FP8 TP8: 255.9 − 127.9 = + 127.9 MB a step a rank.
+    if (const bytes_t copies = absorbed_kv_b_copy_bytes_per_gpu(d); copies.value() > 0.0)
+        pm.dense_bytes_read += copies.value() * pm.pp - kv_b_weight_bytes(m).value() / pm.tp;
     pm.expert_resident_bytes = m.is_moe() ? expert_weight_bytes_per_gpu(d).value() : 0.0;
     pm.kv_gpu_share = kv_bytes_per_token_per_gpu(d).value() / kv_bytes_per_token(m).value();
     pm.activation_elements = detail::activation_elements_per_token_layer(m, pm.tp);
