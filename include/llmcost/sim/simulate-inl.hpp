@@ -928,7 +928,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.shared_prefix = o.shared_prefix_tokens;
     e.ignore_max_position = o.ignore_max_position;
     e.cold = o.cold_engine && closed_loop;
-    e.cold_opening = e.cold && d.engine.overheads.pays_cold_opening(d.model.is_moe());  // docs/sglang-closed-loop-ttft.md §7
+    e.cold_opening = e.cold && d.engine.overheads.pays_cold_opening(d.m.is_moe());  // docs/sglang-closed-loop-ttft.md §7
     e.overlap_lag = llmcost::detail::overlap_lag_of(o.limits, d.engine);  // the caller's L, else the engine's
     e.build = e.cold ? o.first_use_build : first_use_trigger::none;
     e.adp_ranks = o.limits.adp_timeout_iters > 0.0 ? static_cast<double>(d.attention_ranks()) : 1.0;
