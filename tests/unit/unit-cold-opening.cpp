@@ -222,3 +222,64 @@ TEST_CASE("cold opening: plan::closed_loop_run starts cold, and plan::calibrate 
     CHECK(plan::unit_of(plan::parameter::cold_start) == "s");
     CHECK(plan::parameter_named("cold_prompt_token") == plan::parameter::cold_prompt_token);
 }
+
+TEST_CASE("cold opening only for MoE models (cold_opening_moe_only, docs/sglang-closed-loop-ttft.md §7): a dense run pays none") {
+    // The rule on its own: ¬moe_only ∨ moe.
+    engine_overheads o{};
+    CHECK(o.pays_cold_opening(false));
+    CHECK(o.pays_cold_opening(true));
+    o.cold_opening_moe_only = true;
+    CHECK_FALSE(o.pays_cold_opening(false));
+    CHECK(o.pays_cold_opening(true));
+    // The catalog: SGLang on Hopper alone carries the rule (tables/engines.csv cold_opening_moe_only 1).
+    for (const engine_profile& p : catalog::all_engines)
+        CHECK(p.overheads.cold_opening_moe_only == (p.name == catalog::sglang_hopper.name));
+
+    // The same burst as above (two clients, 1,000 → 10 tokens, four requests), W₀ = 2 s, w = 100 µs, the rule on.
+    const sim::options run{.requests = 4, .seed = 1, .keep_requests = true, .timeline_points = 0, .cold_engine = true};
+    auto moe_only = [](deployment d) {
+        d = cold(d, 2.0_s, microseconds(100.0));
+        d.engine.overheads.cold_opening_moe_only = true;
+        return d;
+    };
+    SUBCASE("a dense model (Qwen3-8B, BF16) pays nothing: bit for bit the run without the opening") {
+        const deployment warm{.m = catalog::qwen3_8b, .hw = catalog::h100_sxm5};
+        REQUIRE_FALSE(warm.m.is_moe());
+        const sim::result a = sim::simulate(warm, burst, run), x = sim::simulate(moe_only(warm), burst, run);
+        REQUIRE(x.requests.size() == 4);
+        for (std::size_t i = 0; i < 4; ++i) CHECK(x.requests[i].ttft == a.requests[i].ttft);
+        CHECK(x.ttft.mean == a.ttft.mean);
+        CHECK(x.makespan == a.makespan);
+        // Without the rule the same dense run pays it: both opening prompts in one step, +2 + 100 µs × 2,000 = +2.2 s.
+        const sim::result y = sim::simulate(cold(warm, 2.0_s, microseconds(100.0)), burst, run);
+        CHECK(y.requests[0].ttft == doctest::Approx(a.requests[0].ttft + 2.2).epsilon(1e-9));
+    }
+    SUBCASE("an MoE model (gpt-oss-20b) pays it: +2.2 s on both opening requests, nothing on the next two") {
+        const deployment warm{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5};
+        REQUIRE(warm.m.is_moe());
+        const sim::result a = sim::simulate(warm, burst, run), x = sim::simulate(moe_only(warm), burst, run);
+        REQUIRE(x.requests.size() == 4);
+        CHECK(x.requests[0].ttft == doctest::Approx(a.requests[0].ttft + 2.2).epsilon(1e-9));
+        CHECK(x.requests[1].ttft == doctest::Approx(a.requests[1].ttft + 2.2).epsilon(1e-9));
+        CHECK(x.requests[2].ttft == doctest::Approx(a.requests[2].ttft).epsilon(1e-9));
+        CHECK(x.requests[3].ttft == doctest::Approx(a.requests[3].ttft).epsilon(1e-9));
+        CHECK(x.makespan == doctest::Approx(a.makespan + 2.2).epsilon(1e-9));
+    }
+    SUBCASE("the table: the column is optional (absent: 0, every model), a flag, a bad cell refused naming it") {
+        const std::string base = "Mine,sglang,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,2048,8192,0,0,0.9,32,0,0,0,0,0,1,0,0";
+        const std::string header = test::engine_table_columns() + ",cold_opening_moe_only,source\n";
+        const auto on = io::parse_engines_csv(header + base + ",1,my runs\n", "mine.csv");
+        REQUIRE(on.size() == 1);
+        CHECK(on[0].overheads.cold_opening_moe_only);
+        const auto off = io::parse_engines_csv(test::engine_table_columns() + ",source\n" + base + ",my runs\n", "old.csv");
+        REQUIRE(off.size() == 1);
+        CHECK_FALSE(off[0].overheads.cold_opening_moe_only);
+        for (const char* bad : {"2", "0.5", "-1", "nan"}) {
+            const std::string m = test::message_of([&] {
+                return io::parse_engines_csv(header + base + "," + bad + ",my runs\n", "mine.csv");
+            });
+            CHECK(test::contains(m, "mine.csv:2"));
+            CHECK(test::contains(m, "cold_opening_moe_only"));
+        }
+    }
+}

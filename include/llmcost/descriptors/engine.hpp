@@ -550,6 +550,11 @@ struct engine_overheads {
     /// Per prompt token of the opening's requests (a server's first `clients`), added to each prompt step
     /// that carries them (see `cold_start`). 0: none.
     seconds_t cold_prompt_token{};
+    /// Whether only a model with routed experts pays the cold opening (`cold_start`, `cold_prompt_token`): true where
+    /// the engine's one-time work at the opening's shapes is its MoE kernels built per batch size at first use (SGLang
+    /// on Hopper: Triton fused-MoE configs chosen by the step's token count, docs/sglang-closed-loop-ttft.md §7); false:
+    /// every cold closed loop pays it.
+    bool cold_opening_moe_only = false;
     /// A first-use kernel build, once: the stall S a cold benchmark run's server pays at the first prompt step that
     /// meets the run's `first_use_trigger` (a kernel compiled at first use that the server's warm-up and the
     /// client's single test prompt never reached; docs/first-use-build.md). Added to that step's duration, so every
@@ -625,6 +630,9 @@ struct engine_overheads {
     [[nodiscard]] constexpr seconds_t cold_opening(tokens_t opening_prompt, bool first_opening_step) const {
         return (first_opening_step ? cold_start : seconds_t{}) + cold_prompt_token * opening_prompt.value();
     }
+    /// Whether a cold closed loop of this model pays the opening: ¬cold_opening_moe_only ∨ (the model has routed
+    /// experts) (docs/sglang-closed-loop-ttft.md §7).
+    [[nodiscard]] constexpr bool pays_cold_opening(bool moe_model) const { return !cold_opening_moe_only || moe_model; }
     /// Per-kernel launch cost the engine adds: t = graphs ? launch_graph : launch_eager.
     [[nodiscard]] constexpr seconds_t launch() const { return cuda_graphs ? launch_graph : launch_eager; }
     [[nodiscard]] constexpr bool operator==(const engine_overheads&) const = default;

@@ -130,6 +130,9 @@ struct engine_row {
     /// the factor on the static fraction where the model's context exceeds `long_context_fraction_tokens` (8,192)
     /// (`engine_scheduler::long_context_fraction_scale`, SGLang's aiter backend); 0: none
     double long_context_fraction_scale;
+    /// 1: only a model with routed experts pays the cold opening (`engine_overheads::cold_opening_moe_only`); 0: every
+    /// cold closed loop does
+    double cold_opening_moe_only;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -199,6 +202,7 @@ struct engine_row {
                       .host_enqueue = microseconds(r.host_enqueue_us),
                       .cold_start = milliseconds(r.cold_start_ms),
                       .cold_prompt_token = microseconds(r.cold_prompt_token_us),
+                      .cold_opening_moe_only = flag(r.cold_opening_moe_only, "cold_opening_moe_only"),
                       .first_use_build = seconds(r.first_use_build_s),
                       .prefill_request = microseconds(r.prefill_request_us),
                       .v0_pass = microseconds(r.v0_pass_us),

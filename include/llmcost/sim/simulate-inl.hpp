@@ -114,6 +114,7 @@ struct engine {
     double shared_prefix = 0;    ///< its length (0: the shorter prompt)
     bool ignore_max_position = false;  ///< requests past max_position priced as fits (options::ignore_max_position)
     bool cold = false;           ///< a closed loop on servers started cold: the opening pays `cold_opening`
+    bool cold_opening = false;   ///< and its engine's opening applies to this model (`engine_overheads::pays_cold_opening`)
     /// An overlap loop's L (`scheduler_limits::overlap_lag_steps`, else the engine's: `detail::overlap_lag_of`): a
     /// closed loop's steps between an answer's last step and the first that can carry its client's next prompt; an
     /// open arrival waits L − 1 steps more.
@@ -609,7 +610,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         // A cold server's opening: its first `clients` requests' prompt tokens in this step, and the
         // one-time start on the first step that carries any (`engine_overheads::cold_opening`).
         double cold = 0.0;
-        if (e.cold && ps > 0) {
+        if (e.cold_opening && ps > 0) {
             double opening = 0.0;
             for (std::size_t j = 0; j < chunk_of_step.size(); ++j)
                 if (static_cast<double>(s[chunk_of_step[j]].req) < clients) opening += chunk_tokens[j];
@@ -927,6 +928,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
     e.shared_prefix = o.shared_prefix_tokens;
     e.ignore_max_position = o.ignore_max_position;
     e.cold = o.cold_engine && closed_loop;
+    e.cold_opening = e.cold && d.engine.overheads.pays_cold_opening(d.m.is_moe());  // docs/sglang-closed-loop-ttft.md §7
     e.overlap_lag = llmcost::detail::overlap_lag_of(o.limits, d.engine);  // the caller's L, else the engine's
     e.build = e.cold ? o.first_use_build : first_use_trigger::none;
     e.adp_ranks = o.limits.adp_timeout_iters > 0.0 ? static_cast<double>(d.attention_ranks()) : 1.0;
