@@ -848,6 +848,24 @@ struct pass_model {
     return pm;
 }
 
+/// Whether `pm`'s engine runs some prompt steps of its model as absorbed MLA: a latent-attention model on an engine
+/// with a threshold (`engine_kernels::mla_absorbed_prefix_below` > 0).
+[[nodiscard]] constexpr bool has_absorbed_prompt_steps(const pass_model& pm) {
+    return pm.d.m.attention.kind == attention_kind::latent && pm.d.engine.kernels.mla_absorbed_prefix_below.value() > 0.0;
+}
+
+/// The pass model of a prompt step that runs absorbed MLA (`engine_kernels::absorbed_mla_prompt_step`, SGLang v0.5.6
+/// deepseek_v2.py l.320–367 @7ae368efd): f_p = 2·H·(r + d_rope) + 2·H·r a query-key pair, the absorbed form
+/// (`attention_flops_per_pair`, DeepSeek-V2 §2.1.3), in place of the MHA form 2·H·(d_nope + d_rope) + 2·H·d_v, for
+/// every prompt token of the step, at the prompt rate R_p (`pass_model::attention_rate`). The rate is an ASSUMPTION:
+/// no source gives FlashInfer's MLA paged-prefill throughput on Hopper, so the MHA prompt kernels' is read
+/// (docs/sglang-closed-loop-ttft.md §8). A pass model without absorbed prompt steps (`has_absorbed_prompt_steps`) is
+/// returned as it is.
+[[nodiscard]] constexpr pass_model absorbed_prompt_attention(pass_model pm) {
+    if (has_absorbed_prompt_steps(pm)) pm.pair_flops_prefill = detail::attention_flops_per_pair(pm.d.m, true);
+    return pm;
+}
+
 namespace detail {
 
 /// What a step's sequences bring, per sequence and for the whole model (this GPU's share is

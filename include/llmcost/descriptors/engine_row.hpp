@@ -130,6 +130,9 @@ struct engine_row {
     /// the factor on the static fraction where the model's context exceeds 8,192 tokens
     /// (`engine_scheduler::long_context_fraction_scale`, SGLang's aiter backend); 0: none
     double long_context_fraction_scale;
+    /// the prefix total below which a prompt step carrying a prefix runs absorbed MLA
+    /// (`engine_kernels::mla_absorbed_prefix_below`, SGLang on Hopper), tokens; 0: never
+    double mla_absorbed_prefix_below_tokens;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -179,6 +182,7 @@ struct engine_row {
                     .moe_runner_kernels = r.moe_runner_kernels,
                     .all_reduce_norm_fusion = flag(r.all_reduce_norm_fusion, "all_reduce_norm_fusion"),
                     .mla_attention_kernels = r.mla_attention_kernels,
+                    .mla_absorbed_prefix_below = tokens(r.mla_absorbed_prefix_below_tokens),
                     .shared_expert_kernels = r.shared_expert_kernels,
                     .shared_expert_stream = flag(r.shared_expert_stream, "shared_expert_stream"),
                     .fp8_attention_quant_kernels = r.fp8_attention_quant_kernels,

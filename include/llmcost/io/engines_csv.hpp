@@ -34,7 +34,7 @@ namespace detail::engines_csv {
 
 /// The columns the loader reads, in the order of `tables/engines.csv`, each with the descriptor
 /// field a rule names when it fails (empty: the column's own name).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 111> columns_and_fields{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 112> columns_and_fields{{
     {"name", ""}, {"engine", "engine"}, {"architecture", "architecture"}, {"version", ""},
     {"gemm", "kernels.gemm"}, {"grouped_gemm", "kernels.grouped_gemm"},
     {"expert_tile_rows", "kernels.expert_tile_rows"}, {"attention_prefill", "kernels.attention_prefill"},
@@ -123,6 +123,7 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 111> 
     {"overlap_schedule_steps", "scheduler.overlap_schedule_steps"},
     {"init_resident_MiB", "scheduler.init_resident"},
     {"long_context_fraction_scale", "scheduler.long_context_fraction_scale"},
+    {"mla_absorbed_prefix_below_tokens", "kernels.mla_absorbed_prefix_below"},
 }};
 inline constexpr auto columns = [] {
     std::array<std::string_view, columns_and_fields.size()> c{};
@@ -154,8 +155,8 @@ inline constexpr auto columns = [] {
 /// vLLM V0's scheduler pass, 3 figures: 0, none; V0's output processing per sequence-step: 0, none; a padded
 /// expert-runner m-block: 0, none; the steps between a closed-loop answer's last step and its client's next prompt: 0,
 /// the next step; the memory resident at init before the static fraction: 0, none; the static fraction's
-/// long-context factor: 0, none).
-inline constexpr std::size_t optional_columns = 75;
+/// long-context factor: 0, none; the prefix total below which a continuation step runs absorbed MLA: 0, never).
+inline constexpr std::size_t optional_columns = 76;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -208,12 +209,14 @@ inline constexpr std::array by_name_columns{std::string_view("shared_expert_ep_r
                                             std::string_view("v0_pass_rank_us"), std::string_view("v0_pass_sequence_us"),
                                             std::string_view("v0_output_token_us"), std::string_view("padded_moe_block_ns"),
                                             std::string_view("overlap_schedule_steps"), std::string_view("init_resident_MiB"),
-                                            std::string_view("long_context_fraction_scale")};
+                                            std::string_view("long_context_fraction_scale"),
+                                            std::string_view("mla_absorbed_prefix_below_tokens")};
 inline constexpr figure_field by_name[] = {
     &engine_row::shared_expert_ep_replicated, &engine_row::first_use_build_s, &engine_row::prefill_request_us,
     &engine_row::v0_pass_us, &engine_row::v0_pass_rank_us, &engine_row::v0_pass_sequence_us,
     &engine_row::v0_output_token_us, &engine_row::padded_moe_block_ns, &engine_row::overlap_schedule_steps,
-    &engine_row::init_resident_MiB, &engine_row::long_context_fraction_scale};
+    &engine_row::init_resident_MiB, &engine_row::long_context_fraction_scale,
+    &engine_row::mla_absorbed_prefix_below_tokens};
 static_assert(std::size(by_name) == by_name_columns.size());
 static_assert(std::ranges::all_of(by_name_columns, [](std::string_view n) { return std::ranges::find(columns, n) != columns.end(); }));
 
