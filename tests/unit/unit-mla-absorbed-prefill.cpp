@@ -166,3 +166,19 @@ TEST_CASE("mla_absorbed_prefix_below: negative, NaN, infinite or fractional refu
         CHECK(test::contains(m, "mla_absorbed_prefix_below_tokens"));
     }
 }
+
+TEST_CASE("absorbed MLA in the closed form's chunked prefill: the step's Σ p over its prompts, by hand") {
+    const deployment d = dsv3_tp8(catalog::sglang_hopper);
+    const deployment never = dsv3_tp8(with_threshold(catalog::sglang_hopper, 0.0));
+    // One 12,288-token prompt in chunks of 4,096 (`split_prompt`: 3 chunks at prefixes 0, 4,096, 8,192): only the
+    // second is absorbed, +37,730,062,958,592 FLOPs a GPU ÷ 327.4914 TFLOP/s = 0.115210 s (as in the simulator).
+    const double one = chunked_prefill_time(d, 1.0, 12288_tok, 4096_tok).value() -
+                       chunked_prefill_time(never, 1.0, 12288_tok, 4096_tok).value();
+    CHECK(one == doctest::Approx(37'730'062'958'592.0 / 327.4914e12).epsilon(1e-9));
+    // Two such prompts prefilled together: the second step's Σ p = 2 × 4,096 = 8,192, not below the threshold: MHA.
+    CHECK(chunked_prefill_time(d, 2.0, 12288_tok, 4096_tok).value() ==
+          chunked_prefill_time(never, 2.0, 12288_tok, 4096_tok).value());
+    // Whole prompts: no step carries a prefix.
+    CHECK(chunked_prefill_time(d, 1.0, 12288_tok, 16384_tok).value() ==
+          chunked_prefill_time(never, 1.0, 12288_tok, 16384_tok).value());
+}

@@ -14,6 +14,8 @@
 #include <llmcost/descriptors/gemm_table.hpp>
 #include <llmcost/detail/lanes.hpp>
 
+#include <optional>
+
 namespace llmcost {
 
 namespace detail {
@@ -1630,15 +1632,21 @@ struct chunked_steps {
 
 /// Σ_{j=0}^{k−1} step(`base` + chunk j of the `fresh` prompt tokens after `cached` + j · I ÷ k):
 /// `base` gives the decodes that share each step and the prompts prefilled together
-/// (`prefill_sequences`); the chunks are `split_prompt`'s. Every step streams the weights again.
+/// (`prefill_sequences`); the chunks are `split_prompt`'s. Every step streams the weights again. A step whose
+/// prompts already hold Σ p = prompts · (cached + j · I ÷ k) tokens with 0 < Σ p < P runs absorbed MLA
+/// (`engine_kernels::absorbed_mla_prompt_step`, `absorbed_prompt_attention`).
 [[nodiscard]] constexpr chunked_steps chunked_prefill(const pass_model& pm, step_shape base, const tokens_t& fresh,
                                                       const tokens_t& cached, const tokens_t& chunk) {
     const prompt_chunks c = split_prompt(fresh, chunk);
     chunked_steps r{.total = seconds(0.0), .steps = c.count};
     base.prefill_tokens = c.tokens;
+    const std::optional<pass_model> absorbed =
+        has_absorbed_prompt_steps(pm) ? std::optional<pass_model>(absorbed_prompt_attention(pm)) : std::nullopt;
     for (double j = 0; j < c.count; j += 1.0) {
         base.prefill_prefix = cached + c.tokens * j;
-        r.total = r.total + step_pass(pm, base).time();
+        const bool absorbs =
+            absorbed && pm.d.engine.kernels.absorbed_mla_prompt_step(base.prefill_prefix * base.prefill_sequences);
+        r.total = r.total + step_pass(absorbs ? *absorbed : pm, base).time();
     }
     return r;
 }
