@@ -14,6 +14,8 @@
 #include <llmcost/descriptors/gemm_table.hpp>
 #include <llmcost/detail/lanes.hpp>
 
+#include <optional>
+
 namespace llmcost {
 
 namespace detail {
@@ -856,6 +858,24 @@ struct pass_model {
     return pm;
 }
 
+/// Whether `pm`'s engine runs some prompt steps of its model as absorbed MLA: a latent-attention model on an engine
+/// with a threshold (`engine_kernels::mla_absorbed_prefix_below` > 0).
+[[nodiscard]] constexpr bool has_absorbed_prompt_steps(const pass_model& pm) {
+    return pm.d.m.attention.kind == attention_kind::latent && pm.d.engine.kernels.mla_absorbed_prefix_below.value() > 0.0;
+}
+
+/// The pass model of a prompt step that runs absorbed MLA (`engine_kernels::absorbed_mla_prompt_step`, SGLang v0.5.6
+/// deepseek_v2.py l.320–367 @7ae368efd): f_p = 2·H·(r + d_rope) + 2·H·r a query-key pair, the absorbed form
+/// (`attention_flops_per_pair`, DeepSeek-V2 §2.1.3), in place of the MHA form 2·H·(d_nope + d_rope) + 2·H·d_v, for
+/// every prompt token of the step, at the prompt rate R_p (`pass_model::attention_rate`). The rate is an ASSUMPTION:
+/// no source gives FlashInfer's MLA paged-prefill throughput on Hopper, so the MHA prompt kernels' is read
+/// (docs/sglang-closed-loop-ttft.md §8). A pass model without absorbed prompt steps (`has_absorbed_prompt_steps`) is
+/// returned as it is.
+[[nodiscard]] constexpr pass_model absorbed_prompt_attention(pass_model pm) {
+    if (has_absorbed_prompt_steps(pm)) pm.pair_flops_prefill = detail::attention_flops_per_pair(pm.d.m, true);
+    return pm;
+}
+
 namespace detail {
 
 /// What a step's sequences bring, per sequence and for the whole model (this GPU's share is
@@ -1620,15 +1640,21 @@ struct chunked_steps {
 
 /// Σ_{j=0}^{k−1} step(`base` + chunk j of the `fresh` prompt tokens after `cached` + j · I ÷ k):
 /// `base` gives the decodes that share each step and the prompts prefilled together
-/// (`prefill_sequences`); the chunks are `split_prompt`'s. Every step streams the weights again.
+/// (`prefill_sequences`); the chunks are `split_prompt`'s. Every step streams the weights again. A step whose
+/// prompts already hold Σ p = prompts · (cached + j · I ÷ k) tokens with 0 < Σ p < P runs absorbed MLA
+/// (`engine_kernels::absorbed_mla_prompt_step`, `absorbed_prompt_attention`).
 [[nodiscard]] constexpr chunked_steps chunked_prefill(const pass_model& pm, step_shape base, const tokens_t& fresh,
                                                       const tokens_t& cached, const tokens_t& chunk) {
     const prompt_chunks c = split_prompt(fresh, chunk);
     chunked_steps r{.total = seconds(0.0), .steps = c.count};
     base.prefill_tokens = c.tokens;
+    const std::optional<pass_model> absorbed =
+        has_absorbed_prompt_steps(pm) ? std::optional<pass_model>(absorbed_prompt_attention(pm)) : std::nullopt;
     for (double j = 0; j < c.count; j += 1.0) {
         base.prefill_prefix = cached + c.tokens * j;
-        r.total = r.total + step_pass(pm, base).time();
+        const bool absorbs =
+            absorbed && pm.d.engine.kernels.absorbed_mla_prompt_step(base.prefill_prefix * base.prefill_sequences);
+        r.total = r.total + step_pass(absorbs ? *absorbed : pm, base).time();
     }
     return r;
 }

@@ -111,6 +111,9 @@ inline constexpr std::string_view init_resident_rule_id = "llmcost.engine.init_r
 /// than 8,192 tokens (sgl-project/sglang v0.5.5+ python/sglang/srt/server_args.py l.1419–1422 @7ae368efd,
 /// `context_len > 8192`; `engine_scheduler::long_context_fraction_scale`, `static_memory_fraction`).
 inline constexpr tokens_t long_context_fraction_tokens = tokens(8192.0);
+/// The rule id of an engine's absorbed-MLA prompt threshold (`engine_kernels::mla_absorbed_prefix_below`): 0 (never)
+/// or a whole, finite number of tokens.
+inline constexpr std::string_view mla_absorbed_prefix_rule_id = "llmcost.engine.mla_absorbed_prefix";
 /// The rule an overlap loop's lag L keeps (`engine_scheduler::overlap_schedule_steps`,
 /// `scheduler_limits::overlap_lag_steps`: SGLang's overlap loop, docs/sglang-closed-loop-ttft.md §6): a whole number
 /// of scheduler steps, 0 (no overlap) to 16. Both `validate()`s refuse through `require_overlap_lag`.
@@ -291,6 +294,21 @@ struct engine_kernels {
     /// checkpoint: kv_b dequantized to BF16 at load, so each absorbed BMM is one torch.bmm); SGLang on
     /// Blackwell: 11 (docs/sglang-batch1-moe-decode.md §10–11).
     double mla_attention_kernels = 0.0;
+    /// P, the prefix total below which a prompt step that carries any prefix runs absorbed MLA on a model with latent
+    /// attention: a step whose prompts already hold Σ p tokens (extend_prefix_lens summed over the step's batch) with
+    /// 0 < Σ p < P prices every prompt token's attention in the absorbed form (`attention_flops_per_pair`, decode form:
+    /// 2·H·(r + d_rope) + 2·H·r, DeepSeek-V3 2176 against the MHA form's 640 a head) at the prompt rate; Σ p = 0 or
+    /// ≥ P keeps the MHA form. SGLang v0.5.6 on Hopper (flashinfer / fa3 / flashmla backends): 8,192
+    /// (`SGL_CHUNKED_PREFIX_CACHE_THRESHOLD`, deepseek_v2.py l.1362 and `handle_attention_flashinfer` l.320–367
+    /// @7ae368efd; flashinfer_mla_backend.py l.321–340: a prefix runs BatchMLAPagedAttentionWrapper). 0: never (an
+    /// engine that sends continuations to MHA: trtllm_mla on Blackwell, aiter on ROCm, deepseek_v2.py l.391–411).
+    /// docs/sglang-closed-loop-ttft.md §8.
+    tokens_t mla_absorbed_prefix_below{};
+    /// Whether a prompt step whose batch already holds `prefix` tokens (Σ extend_prefix_lens) runs absorbed MLA:
+    /// 0 < prefix < P (`mla_absorbed_prefix_below`; P = 0: never).
+    [[nodiscard]] constexpr bool absorbed_mla_prompt_step(tokens_t prefix) const {
+        return prefix.value() > 0.0 && prefix.value() < mla_absorbed_prefix_below.value();
+    }
     /// Kernels one shared expert (DeepSeek's: `model::ffn.shared_experts`) launches where the engine runs
     /// it as a dense gated MLP of its own outside the routed-expert runner: gate-up GEMM, SwiGLU (+ the
     /// quantization of its output), down GEMM. 0: none priced (fused into the routed runner, or not read).
@@ -948,6 +966,13 @@ struct engine_profile {
                     kernels.mla_attention_kernels == detail::const_trunc(kernels.mla_attention_kernels),
                 s, "kernels.mla_attention_kernels", kernels.mla_attention_kernels,
                 "must be 0 (the generic four) or a whole number of kernels up to 64");
+        require(non_negative_finite(kernels.mla_absorbed_prefix_below.value()) &&
+                    kernels.mla_absorbed_prefix_below.value() ==
+                        detail::const_trunc(kernels.mla_absorbed_prefix_below.value()),
+                s, "kernels.mla_absorbed_prefix_below (tokens)", kernels.mla_absorbed_prefix_below.value(),
+                "the prefix total below which a continuation step runs absorbed MLA must be 0 (never) or a whole, finite "
+                "number of tokens",
+                mla_absorbed_prefix_rule_id);
         require(non_negative_finite(kernels.shared_expert_kernels) && kernels.shared_expert_kernels <= 16.0 &&
                     kernels.shared_expert_kernels == detail::const_trunc(kernels.shared_expert_kernels),
                 s, "kernels.shared_expert_kernels", kernels.shared_expert_kernels,

@@ -133,6 +133,9 @@ struct engine_row {
     /// 1: only a model with routed experts pays the cold opening (`engine_overheads::cold_opening_moe_only`); 0: every
     /// cold closed loop does
     double cold_opening_moe_only;
+    /// the prefix total below which a prompt step carrying a prefix runs absorbed MLA
+    /// (`engine_kernels::mla_absorbed_prefix_below`, SGLang on Hopper), tokens; 0: never
+    double mla_absorbed_prefix_below_tokens;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -182,6 +185,7 @@ struct engine_row {
                     .moe_runner_kernels = r.moe_runner_kernels,
                     .all_reduce_norm_fusion = flag(r.all_reduce_norm_fusion, "all_reduce_norm_fusion"),
                     .mla_attention_kernels = r.mla_attention_kernels,
+                    .mla_absorbed_prefix_below = tokens(r.mla_absorbed_prefix_below_tokens),
                     .shared_expert_kernels = r.shared_expert_kernels,
                     .shared_expert_stream = flag(r.shared_expert_stream, "shared_expert_stream"),
                     .fp8_attention_quant_kernels = r.fp8_attention_quant_kernels,

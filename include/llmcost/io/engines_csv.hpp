@@ -50,7 +50,7 @@ struct column_field {
 /// The columns the loader reads, in the order of `tables/engines.csv` (the loader refuses a table whose header has
 /// them in another order, `column_order_rule_id`), each with the descriptor field a rule names when it fails and the
 /// figure it fills.
-inline constexpr std::array<column_field, 112> table_columns{{
+inline constexpr std::array<column_field, 113> table_columns{{
     column_field{"name", ""},
     column_field{"engine", "engine"},
     column_field{"architecture", "architecture"},
@@ -163,6 +163,7 @@ inline constexpr std::array<column_field, 112> table_columns{{
     LLMCOST_DETAIL_ENGINE_FIGURE(init_resident_MiB, "scheduler.init_resident"),
     LLMCOST_DETAIL_ENGINE_FIGURE(long_context_fraction_scale, "scheduler.long_context_fraction_scale"),
     LLMCOST_DETAIL_ENGINE_FIGURE(cold_opening_moe_only, "overheads.cold_opening_moe_only"),
+    LLMCOST_DETAIL_ENGINE_FIGURE(mla_absorbed_prefix_below_tokens, "kernels.mla_absorbed_prefix_below"),
 }};
 #undef LLMCOST_DETAIL_ENGINE_FIGURE
 inline constexpr auto columns = [] {
@@ -195,8 +196,9 @@ inline constexpr auto columns = [] {
 /// vLLM V0's scheduler pass, 3 figures: 0, none; V0's output processing per sequence-step: 0, none; a padded
 /// expert-runner m-block: 0, none; the steps between a closed-loop answer's last step and its client's next prompt: 0,
 /// the next step; the memory resident at init before the static fraction: 0, none; the static fraction's
-/// long-context factor: 0, none; only a model with routed experts paying the cold opening: 0, every model).
-inline constexpr std::size_t optional_columns = 76;
+/// long-context factor: 0, none; only a model with routed experts paying the cold opening: 0, every model; the prefix total below which a
+/// continuation step runs absorbed MLA: 0, never).
+inline constexpr std::size_t optional_columns = 77;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];

@@ -65,10 +65,10 @@ private:
 };
 
 /// Steps priced once per exact shape: a direct-mapped table keyed by the six sums that fix the
-/// step formula's terms and, for an eager prompt step, the step before it.
+/// step formula's terms, for an eager prompt step the step before it, and whether its prompts run absorbed MLA.
 class step_cache {
 public:
-    using key = std::array<double, 7>;
+    using key = std::array<double, 8>;
     template <class Price>
     double get(const key& k, Price&& price, double& hits) {
         std::uint64_t h = 0x9e3779b97f4a7c15ULL;
@@ -94,6 +94,9 @@ private:
 /// What every server shares: the prepared deployment and the engine's limits.
 struct engine {
     pass_model pm;
+    /// `pm` for a prompt step that runs absorbed MLA (`absorbed_prompt_attention`), set where the engine has such
+    /// steps for the model (`has_absorbed_prompt_steps`; SGLang on Hopper's continuation steps)
+    std::optional<pass_model> absorbed{};
     scheduler_limits limits;
     double kv_budget = 0;        ///< bytes of KV per GPU one server may use
     double kv_per_token = 0;     ///< bytes per GPU per cached token
@@ -629,10 +632,16 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 built = true;
             }
         }
+        // Whether a rank's prompt step whose prompts already hold `prefix` tokens (Σ extend_prefix_lens) runs absorbed
+        // MLA (`engine_kernels::absorbed_mla_prompt_step`: SGLang on Hopper, 0 < Σ p < 8,192): its pass model then.
+        auto absorbed_at = [&](double prefix) {
+            return e.absorbed && e.pm.d.engine.kernels.absorbed_mla_prompt_step(tokens(prefix));
+        };
         // One rank's step: its dec answers (context cx in all), then n_prompts prompt chunks of
         // prompt_tokens tokens, by the library's one step formula.
-        auto price = [&](double cx, double n_prompts, double prompt_tokens, double pairs, double kv_prefill, double before) {
-            const step_cache::key k{dec, n_prompts, prompt_tokens, cx, pairs, kv_prefill, before};
+        auto price = [&](double cx, double n_prompts, double prompt_tokens, double pairs, double kv_prefill, double before,
+                         bool absorbed) {
+            const step_cache::key k{dec, n_prompts, prompt_tokens, cx, pairs, kv_prefill, before, absorbed ? 1.0 : 0.0};
             return cache.get(k, [&] {
                 const double c = dec > 0 ? cx / dec : 0.0;
                 const llmcost::detail::sequence_terms<double> terms{
@@ -641,10 +650,12 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                     .pairs_prefill = n_prompts > 0 ? pairs / n_prompts : 0.0,
                     .kv_decode = kv_bytes_for_context(m, kinds, tokens(c)).value(),
                     .kv_prefill = n_prompts > 0 ? kv_prefill / n_prompts : 0.0};
-                return llmcost::detail::step_formula(e.pm, terms, dec, n_prompts, before).time();
+                return llmcost::detail::step_formula(absorbed ? *e.absorbed : e.pm, terms, dec, n_prompts, before).time();
             }, r.cache_hits);
         };
-        const double t_own = price(ctx, ps, chunk_sum, pairs_sum, kv_prefill_sum, previous);
+        double prefix_sum = 0.0;  // Σ p: the tokens this step's prompts held before their chunks
+        for (std::size_t id : chunk_of_step) prefix_sum += s[id].prefilled;
+        const double t_own = price(ctx, ps, chunk_sum, pairs_sum, kv_prefill_sum, previous, absorbed_at(prefix_sum));
         // Attention-DP ranks run every iteration in lockstep, so it lasts as long as the busiest rank's step
         // (TensorRT-LLM blog10 and bloc_x: iteration time = max over ranks m of time_i,m), each rank's step by
         // the same formula: t = max(t_own, max_j t_j, t_kv).
@@ -665,7 +676,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                     double c = other_prompt[j];
                     if (e.chunk > 0) c = std::min({c, e.chunk, std::floor(budget - dec)});
                     if (c >= 1.0) {
-                        rank = {.tokens = c, .before = other_prefix[j], .prompts = 1.0,
+                        rank = {.tokens = c, .before = other_prefix[j], .prefix_total = other_prefix[j], .prompts = 1.0,
                                 .pairs = llmcost::detail::attention_pairs(m, kinds, other_prefix[j], c),
                                 .kv_prefill = kv_bytes_for_context(m, kinds, tokens(other_prefix[j] + c)).value()};
                         double held = (other_started[j] ? 0.0 : other_need[j]);
@@ -687,6 +698,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                             held += q.need;
                             rank.tokens += q.fresh;
                             rank.prompts += 1.0;
+                            rank.prefix_total += q.prefix;
                             rank.pairs += llmcost::detail::attention_pairs(m, kinds, q.prefix, q.fresh);
                             rank.kv_prefill += kv_bytes_for_context(m, kinds, tokens(q.prefix + q.fresh)).value();
                         }
@@ -695,7 +707,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
                 other_chunks.push_back(rank);
             }
             t_others = adp_lockstep_time(0.0, other_chunks, [&](const adp_rank_chunk& k) {
-                return price(ctx, k.prompts, k.tokens, k.pairs, k.kv_prefill, before);
+                return price(ctx, k.prompts, k.tokens, k.pairs, k.kv_prefill, before, absorbed_at(k.prefix_total));
             });
             // The answers: the ranks hold as many (TensorRT-LLM gives a new request to the rank with the fewest
             // active ones) but not the same contexts: a rank's KV is the sum of its d sequences' contexts, drawn
@@ -706,7 +718,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
             if (dec > 1.0 && e.adp_busiest_z > 0.0) {
                 // σ_rank² = d σ_c² = (d Σc² − C²) ÷ d (whole tokens: 0 exactly when our contexts are all one length).
                 const double spread = context_squares * dec - ctx * ctx;
-                if (spread > 0.0) t_others = std::max(t_others, price(ctx + e.adp_busiest_z * std::sqrt(spread / dec), 0.0, 0.0, 0.0, 0.0, 0.0));
+                if (spread > 0.0) t_others = std::max(t_others, price(ctx + e.adp_busiest_z * std::sqrt(spread / dec), 0.0, 0.0, 0.0, 0.0, 0.0, false));
             }
         }
         // vLLM V0: the scheduler pass's host time, once a pass, before the pass's step, for the sequences it schedules
@@ -905,6 +917,7 @@ inline result run(const deployment& d, std::vector<workload::request> reqs, cons
                  "llmcost.simulate.swap_engine");
     engine e{.pm = prepare_pass(d), .limits = o.limits};
     e.pm.v0_every_step = false;  // vLLM V0's pass is paid at the simulator's polls, not in every step's price
+    if (has_absorbed_prompt_steps(e.pm)) e.absorbed = absorbed_prompt_attention(e.pm);
     const double pp = d.layout.pp, servers = static_cast<double>(d.layout.dp) * pp;
     require_weights_fit(d, o.limits.pool_reserve());
     e.kv_budget = kv_budget_per_gpu(d, o.limits.pool_reserve()).value() / pp;

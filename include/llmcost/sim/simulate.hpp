@@ -151,6 +151,7 @@ struct adp_balance_decision {
 struct adp_rank_chunk {
     double tokens = 0;  ///< prompt tokens this iteration; 0: the rank runs no prompt
     double before = 0;  ///< tokens before its first chunk (prefix-cache hit, chunks so far)
+    double prefix_total = 0;  ///< Σ p: the tokens its prompts held before their chunks (`engine_kernels::absorbed_mla_prompt_step`)
     double prompts = 0;
     double pairs = 0;
     double kv_prefill = 0;
