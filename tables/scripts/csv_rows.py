@@ -93,6 +93,19 @@ def set_field(row, col, field, value, sentence, path, name):
     return changed
 
 
+def set_profile_column(path, profile, column, value, sentence):
+    """The whole job of a script that owns one engine column: adds `column` (0 on every row, before `source`) if the
+    table lacks it, sets it to `value` on the row `profile` by `set_field`'s rule, saves only if something changed, and
+    prints what it did."""
+    rows = load(path)
+    changed = bool(insert_columns(rows, [column]))
+    col = {name: i for i, name in enumerate(rows[0])}
+    changed |= set_field(row_named(rows, profile, path), col, column, value, sentence, path, profile)
+    if changed:
+        save(path, rows)
+    print(f"{path}: {profile}: {column} = {value}" + (" (set)" if changed else " (already set)"))
+
+
 def upsert_rows(rows, new):
     """Each row of `new` replaces the row of `rows` with the same id (first cell), or is appended after the last."""
     ids = {r[0]: i for i, r in enumerate(rows) if r}

@@ -19,7 +19,7 @@ The catalog (include/llmcost/catalog/engines.hpp) must carry the same values: th
 "tables/engines.csv equals catalog::all_engines, row for row" checks it (engines_catalog_sync.py writes it).
 """
 
-from csv_rows import insert_columns, load, row_named, save, set_field
+from csv_rows import set_profile_column
 
 PATH = "tables/engines.csv"
 NAME = "SGLang on CDNA4 (ROCm)"
@@ -48,13 +48,7 @@ SENTENCE = (
 
 
 def main():
-    rows = load(PATH)
-    changed = bool(insert_columns(rows, [COLUMN]))
-    col = {name: i for i, name in enumerate(rows[0])}
-    changed |= set_field(row_named(rows, NAME, PATH), col, COLUMN, VALUE, SENTENCE, PATH, NAME)
-    if changed:
-        save(PATH, rows)
-    print(f"{PATH}: {NAME}: {COLUMN} = {VALUE}" + (" (set)" if changed else " (already set)"))
+    set_profile_column(PATH, NAME, COLUMN, VALUE, SENTENCE)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ whose cold_opening_moe_only is neither 0 nor 1 is refused. Run from the reposito
   python3 tables/scripts/engines_catalog_sync.py
 """
 
-from csv_rows import insert_columns, load, row_named, save, set_field
+from csv_rows import set_profile_column
 
 PATH = "tables/engines.csv"
 NAME = "SGLang on Hopper"
@@ -30,13 +30,7 @@ SENTENCE = (
 
 
 def main():
-    rows = load(PATH)
-    changed = bool(insert_columns(rows, [COLUMN]))
-    col = {name: i for i, name in enumerate(rows[0])}
-    changed |= set_field(row_named(rows, NAME, PATH), col, COLUMN, VALUE, SENTENCE, PATH, NAME)
-    if changed:
-        save(PATH, rows)
-    print(f"{PATH}: {NAME}: {COLUMN} = {VALUE}" + (" (set)" if changed else " (already set)"))
+    set_profile_column(PATH, NAME, COLUMN, VALUE, SENTENCE)
 
 
 if __name__ == "__main__":

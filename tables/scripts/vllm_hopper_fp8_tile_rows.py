@@ -18,7 +18,7 @@ source. Idempotent: re-running changes nothing. Then run tables/scripts/engines_
 repository root."""
 
 
-from csv_rows import insert_columns, load, row_named, save, set_field
+from csv_rows import set_profile_column
 
 PATH = "tables/engines.csv"
 COLUMN = "fp8_gemm_tile_rows"
@@ -40,15 +40,7 @@ SENTENCE = (
 
 
 def main():
-    rows = load(PATH)
-    changed = bool(insert_columns(rows, [COLUMN]))
-    head = rows[0]
-    col = {name: i for i, name in enumerate(head)}
-    r = row_named(rows, PROFILE, PATH)
-    changed |= set_field(r, col, COLUMN, VALUE, SENTENCE, PATH, PROFILE)
-    if changed:
-        save(PATH, rows)
-    print(f"{PATH}: {PROFILE}: {COLUMN} = {VALUE}" + (" (set)" if changed else " (already set)"))
+    set_profile_column(PATH, PROFILE, COLUMN, VALUE, SENTENCE)
 
 
 if __name__ == "__main__":
