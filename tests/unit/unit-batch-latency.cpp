@@ -63,7 +63,7 @@ TEST_CASE("batch latency: one prompt step, then O - 1 decode steps of the whole 
     CHECK(plan::predict(tok) == doctest::Approx(2.0 * 5.0 / plan::predict(lat)).epsilon(1e-12));
 }
 
-TEST_CASE("batch latency: timed warm, after the benchmark's warm-up; a cold opening is not paid") {
+TEST_CASE("batch latency: timed warm, after the benchmark's warm-up, a cold opening is not paid") {
     // The same rows on an engine with a cold opening of 7 s: the tokens/s row (a benchmark client's burst on a server
     // started just before it) pays it; the batch-latency row does not.
     plan::measurement lat = rows_of(row("W", 2, 5)).front();

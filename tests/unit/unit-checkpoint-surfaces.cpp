@@ -157,7 +157,7 @@ TEST_CASE("excluded_modules_named: a list that names no module is names_none, ne
     CHECK(excluded_modules_names_none == "names no module; the words: ");
 }
 
-TEST_CASE("prompt_launch_named: overlap, serial, 0; nothing else") {
+TEST_CASE("prompt_launch_named: overlap, serial, 0, nothing else") {
     static_assert(prompt_launch_named("overlap") == prompt_launch_mode::overlap);
     CHECK(prompt_launch_named("serial") == prompt_launch_mode::serial);
     CHECK(prompt_launch_named("0") == prompt_launch_mode::none);

@@ -2193,7 +2193,7 @@ TEST_CASE("SGLang on CDNA4: QuickReduce INT4 where the run turns it on, 2 MiB to
     }
 }
 
-TEST_CASE("with_quick_reduce: the one rule of a run that turns QuickReduce on; an 8k-token prompt step on 8 MI355X, hand-worked") {
+TEST_CASE("with_quick_reduce: the one rule of a run that turns QuickReduce on, an 8k-token prompt step on 8 MI355X, hand-worked") {
     // tables/engines.csv, "SGLang on CDNA4 (ROCm)": quick_reduce_us 25.39, quick_reduce_bus_GBps 625.2, band 2048 KiB to
     // 2,097,152 KiB; its custom kernel (AITER's) up to 65,536 KiB. DeepSeek-V3: hidden 7,168, 61 layers, two TP all-reduces each.
     deployment d{.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = {.tp = 8}};

@@ -61,7 +61,7 @@ TEST_CASE("first-use build: the trigger function, by hand") {
     CHECK_FALSE(first_use_trigger_named("").has_value());
 }
 
-TEST_CASE("first-use build: a chunked prompt's continuation step lasts S longer; the requests behind it wait S") {
+TEST_CASE("first-use build: a chunked prompt's continuation step lasts S longer, the requests behind it wait S") {
     // Chunk and budget 1,500 tokens. Step 1: request 0 whole (1,000) and request 1's first 500 tokens; step 2:
     // request 1's last 500 (its continuation: 500 tokens already in the KV) beside request 0's first decode. The
     // build is paid in step 2, so request 1's first token comes S = 30 s later, request 0's (out of step 1) does not

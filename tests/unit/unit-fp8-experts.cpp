@@ -91,7 +91,7 @@ TEST_CASE("fp8_expert_gemm on SGLang CDNA4: a TP8 prompt's expert GEMMs take 1 Ã
     CHECK(catalog::vllm_cdna4.kernels.fp8_expert_gemm == 0.0);
 }
 
-TEST_CASE("fp8_expert_gemm: FP8 experts' prompt step, not NVFP4's; a decode step that streams weights keeps its time") {
+TEST_CASE("fp8_expert_gemm: FP8 experts' prompt step, not NVFP4's, a decode step that streams weights keeps its time") {
     const deployment fp8 = deepseek_b200(formats::fp8, catalog::sglang_blackwell);
     deployment none = fp8;
     none.engine.kernels.fp8_expert_gemm = 0.0;
@@ -129,7 +129,7 @@ TEST_CASE("fp8_expert_gemm: FP8 experts' prompt step, not NVFP4's; a decode step
     }
 }
 
-TEST_CASE("property: a smaller fp8_expert_gemm never shortens a step; 1 is the curve itself") {
+TEST_CASE("property: a smaller fp8_expert_gemm never shortens a step, 1 is the curve itself") {
     const deployment base = deepseek_b200(formats::fp8, engine_profile::reference());
     for (double n : {1.0, 512.0, 8192.0}) {
         CAPTURE(n);

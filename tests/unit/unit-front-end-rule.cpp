@@ -50,7 +50,7 @@ std::vector<std::string> ids(const std::vector<const plan::measurement*>& rows) 
 
 }  // namespace
 
-TEST_CASE("front-end rule: the stalled run is a candidate; lowest concurrency, shortest prompt, 1st and 3rd by id") {
+TEST_CASE("front-end rule: the stalled run is a candidate, lowest concurrency, shortest prompt, 1st and 3rd by id") {
     const hardware& h200 = catalog::h200_sxm;
     const hardware& h100 = catalog::h100_sxm5;
     // 8 rows on H200, 2 on H100 (at a lower concurrency, but not the fit GPU): cap ⌊10 ÷ 3⌋ = 3.
@@ -136,7 +136,7 @@ plan::measurement run_row(const std::string& run, const char* suffix, plan::metr
 
 }  // namespace
 
-TEST_CASE("launch rule: a stalled run's tokens/s row is not a candidate; its TPOT row is") {
+TEST_CASE("launch rule: a stalled run's tokens/s row is not a candidate, its TPOT row is") {
     using plan::metric;
     // Run "s": p99 TTFT 70 s over a 0.5 s median, 140 > 60 (stalled). Run "q": 20 s over 0.5 s, 40 ≤ 60.
     // Run "e": exactly 60 × (30 s over 0.5 s): "above 60 ×" is strict, so not stalled.

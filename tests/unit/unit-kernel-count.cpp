@@ -309,7 +309,7 @@ TEST_CASE("kernels a pass launches: SGLang's absorbed MLA block on Blackwell (SM
     }
 }
 
-TEST_CASE("property: more kernels in the MLA block never shorten a step; four is the generic count") {
+TEST_CASE("property: more kernels in the MLA block never shorten a step, four is the generic count") {
     for (const parallel_layout l : {parallel_layout{.tp = 1}, parallel_layout{.tp = 8}, parallel_layout{.tp = 1, .ep = 8, .dp = 8}}) {
         CAPTURE(l.tp);
         const deployment off{.m = catalog::deepseek_v3, .hw = catalog::h200_sxm, .layout = l};

@@ -168,7 +168,7 @@ TEST_CASE("KV pool, vLLM's rule: f x HBM - weights - non-KV, and the reference e
     CHECK(kv_budget_per_gpu(ref, {.step_tokens = 512_tok}) == kv_budget_per_gpu(ref));
 }
 
-TEST_CASE("non-KV memory: SGLang's figures, the floor, the TP steps; SGLang's pool does not subtract them") {
+TEST_CASE("non-KV memory: SGLang's figures, the floor, the TP steps, SGLang's pool does not subtract them") {
     // DeepSeek-V3 (MLA: no head dim, the query width is the hidden 7,168, as aiconfigurator's utils.py)
     // in TP8 under SGLang at 8,192 tokens: 2 x 8,192 x 7,168 x 13 (MOE at TP8) x 1.15 = 1,755,735,654.4 B;
     // NCCL at TP8 411,041,792 B (392 MiB); runtime 3.5 GiB x 1.2 = 4,509,715,660.8 B.

@@ -143,7 +143,7 @@ TEST_CASE("absorbed MLA in the simulator: a continuation below 8,192 tokens of p
     CHECK(run(d, 16384.0) == run(never, 16384.0));
 }
 
-TEST_CASE("mla_absorbed_prefix_below: negative, NaN, infinite or fractional refused, named; the table's cells") {
+TEST_CASE("mla_absorbed_prefix_below: negative, NaN, infinite or fractional refused, named, and the table's cells") {
     for (const double bad : {-1.0, std::nan(""), std::numeric_limits<double>::infinity(), 8191.5}) {
         const engine_profile e = with_threshold(catalog::sglang_hopper, bad);
         const std::string m = test::validation_message(e);
@@ -156,12 +156,12 @@ TEST_CASE("mla_absorbed_prefix_below: negative, NaN, infinite or fractional refu
     for (const engine_profile& e : io::parse_engines_csv(text, "engines.csv"))
         CHECK(e.kernels.mla_absorbed_prefix_below.value() == (e.name == catalog::sglang_hopper.name ? 8192.0 : 0.0));
     // A bad cell in the column is refused with the column's name.
-    const std::string cell = ",2,2175,0,8192,\"";
+    const std::string cell = ",2,2175,0,1,8192,\"";  // ... init_resident, long-context scale, cold opening MoE-only, threshold
     const std::size_t at = text.find(cell);
     REQUIRE(at != std::string::npos);
     for (const char* bad : {"-8192", "nan"}) {
         std::string broken = text;
-        broken.replace(at, cell.size(), std::string(",2,2175,0,") + bad + ",\"");
+        broken.replace(at, cell.size(), std::string(",2,2175,0,1,") + bad + ",\"");
         const std::string m = test::message_of([&] { return io::parse_engines_csv(broken, "bad-engines.csv"); });
         CHECK(test::contains(m, "mla_absorbed_prefix_below_tokens"));
     }

@@ -543,7 +543,7 @@ TEST_CASE("measurements: a row's graphs setting (cuda_graphs) prices its launche
     }
 }
 
-TEST_CASE("property: a graphs-off run's step grows with the eager launch cost; a graphs-on run's ignores it") {
+TEST_CASE("property: a graphs-off run's step grows with the eager launch cost, a graphs-on run's ignores it") {
     const std::string header =
         "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
         "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,cuda_graphs\n";

@@ -98,7 +98,7 @@ TEST_CASE("serial prompt step: the request count is capped at the rank's prompt 
     CHECK(prefill_pass(none, 4.0, 922_tok, 0_tok).time() == prefill_pass(prepare_pass(dynamo_prefill({.tp = 1, .ep = 4, .dp = 4})), 4.0, 922_tok, 0_tok).time());
 }
 
-TEST_CASE("serial prompt step: properties (linear and monotone in the request count; 0 leaves the step bit for bit)") {
+TEST_CASE("serial prompt step: properties (linear and monotone in the request count, 0 leaves the step bit for bit)") {
     for (const parallel_layout l : {parallel_layout{.tp = 4, .ep = 4}, parallel_layout{.tp = 1, .ep = 4, .dp = 4}}) {
         const deployment none = dynamo_prefill(l);
         deployment priced = none;

@@ -75,7 +75,7 @@ TEST_CASE("estimate: energy and cost per output token follow from the rate (S29,
     CHECK(e.kv_capacity_tokens == kv_capacity_whole_blocks(llama70_tp8));  // the room shown, in whole blocks
 }
 
-TEST_CASE("estimate: batch 0 saturates; a batch that does not fit is refused") {
+TEST_CASE("estimate: batch 0 saturates, a batch that does not fit is refused") {
     const request_estimate sat = estimate(llama70_tp8, chat);
     const serving_point s = saturated(llama70_tp8, chat);
     CHECK(sat.point.batch == s.batch);

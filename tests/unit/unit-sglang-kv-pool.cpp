@@ -135,9 +135,14 @@ TEST_CASE("SGLang's kv_b copies are made on the GPU: not read from storage, and 
     CHECK(weight_load_time(sg).value() == doctest::Approx(weight_load_time(vl).value()).epsilon(1e-15));
     // A step reads kv_b once: SGLang's absorbed decode multiplies by the BF16 copies (2 B x 1,023,410,176 ÷ 8 =
     // 255,852,544 B a rank), vLLM's shard the FP8 kv_b (1 B x 1,023,410,176 ÷ 8 = 127,926,272 B): SGLang's step reads
-    // 127,926,272 B more a rank, nothing else apart (the router's read is the shard's on both).
+    // 127,926,272 B more a rank, nothing else apart (both read the whole router, below).
     CHECK(kv_b_weight_bytes(sg.m).value() == 1'023'410'176.0);
     CHECK(prepare_pass(sg).dense_bytes_read - prepare_pass(vl).dense_bytes_read == doctest::Approx(127'926'272.0).epsilon(1e-9));
+    // Every rank runs the whole BF16 gate GEMM on an engine that keeps the router whole: G = 7,168 x 256 x 58 =
+    // 106,430,464 parameters, 2 B each read a step (212,860,928 B) where the shard reads 1 B x G ÷ 8 = 13,303,808 B:
+    // vLLM's step reads 199,557,120 B a rank more than the reference engine's (which keeps the shard).
+    const deployment ref = dsv3_tp8(catalog::h200_sxm, engine_profile{}, 0.82);
+    CHECK(prepare_pass(vl).dense_bytes_read - prepare_pass(ref).dense_bytes_read == doctest::Approx(199'557'120.0).epsilon(1e-9));
     // On ROCm (no copies priced) SGLang reads what vLLM reads.
     CHECK(prepare_pass(dsv3_tp8(catalog::mi300x, catalog::sglang_cdna3, 0.8)).dense_bytes_read ==
           prepare_pass(dsv3_tp8(catalog::mi300x, catalog::vllm_cdna3, 0.8)).dense_bytes_read);

@@ -403,7 +403,7 @@ TEST_CASE("simulator: an overlap loop's closed-loop lag, by hand") {
                     sim::simulate(llama8, one, {.requests = 4})));
 }
 
-TEST_CASE("simulator: an overlap lag of 0 is today's run bit for bit; a lag answers every request once, later") {
+TEST_CASE("simulator: an overlap lag of 0 is today's run bit for bit, a lag answers every request once, later") {
     const workload::traffic loop{.input = workload::uniform(819_tok, 1024_tok), .output = workload::uniform(819_tok, 1024_tok),
                                  .arrivals = workload::closed_loop(16)};
     const sim::options today{.requests = 160, .keep_requests = false};

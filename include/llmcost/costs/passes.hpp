@@ -667,6 +667,11 @@ struct pass_model {
     // priced as decode, where weight reads bind). DeepSeek-V3 FP8 TP8: 255.9 − 127.9 = + 127.9 MB a step a rank.
     if (const bytes_t copies = absorbed_kv_b_copy_bytes_per_gpu(d); copies.value() > 0.0)
         pm.dense_bytes_read += copies.value() * pm.pp - kv_b_weight_bytes(m).value() / pm.tp;
+    // The router kept whole (`keeps_router_whole`: SGLang, vLLM, TensorRT-LLM on latent MoE): every rank runs the whole
+    // BF16 gate GEMM, G · 2 B read a step where the shard above reads G · b_w ÷ (8 · tp): + the extra bytes of a GPU of
+    // each stage, `whole_router_extra_bytes_per_gpu` · pp (DeepSeek-V3 FP8 TP8: 212.9 − 13.3 = + 199.6 MB a step a rank;
+    // research Q, session 51). Its FLOPs stay the shard's (2 · t · G ÷ tp; the whole GEMM's ≈ 0.5% of a prompt step's).
+    pm.dense_bytes_read += whole_router_extra_bytes_per_gpu(d).value() * pm.pp;
     pm.expert_resident_bytes = m.is_moe() ? expert_weight_bytes_per_gpu(d).value() : 0.0;
     pm.kv_gpu_share = kv_bytes_per_token_per_gpu(d).value() / kv_bytes_per_token(m).value();
     pm.activation_elements = detail::activation_elements_per_token_layer(m, pm.tp);
@@ -874,6 +879,14 @@ struct pass_model {
 [[nodiscard]] constexpr pass_model absorbed_prompt_attention(pass_model pm) {
     if (has_absorbed_prompt_steps(pm)) pm.pair_flops_prefill = detail::attention_flops_per_pair(pm.d.m, true);
     return pm;
+}
+
+/// Whether prompts that already hold Σ p = `prefix_total` tokens in the KV cache (SGLang's Σ extend_prefix_lens: a split
+/// prompt's earlier chunks or a prefix-cache hit) run absorbed MLA on `pm`'s engine: 0 < Σ p < P
+/// (`engine_kernels::absorbed_mla_prompt_step`; SGLang v0.5.6 deepseek_v2.py l.320–367, l.1362 @7ae368efd). The one
+/// test every pricing path reads, the simulator's steps and `step_pass` alike.
+[[nodiscard]] constexpr bool absorbs_prompt_prefix(const pass_model& pm, const tokens_t& prefix_total) {
+    return has_absorbed_prompt_steps(pm) && pm.d.engine.kernels.absorbed_mla_prompt_step(prefix_total);
 }
 
 namespace detail {
@@ -1542,7 +1555,21 @@ template <class V>
 }  // namespace detail
 
 /// One step (seed S11, S13, S14, S27): `detail::step_formula` for one shape, typed.
+namespace detail {
+/// Whether step `s` runs its prompts as absorbed MLA: Σ p = prompts · prefix (`absorbs_prompt_prefix`).
+[[nodiscard]] constexpr bool absorbs_prompt_step(const pass_model& pm, const step_shape& s) {
+    return s.prefill_sequences > 0.0 && absorbs_prompt_prefix(pm, s.prefill_prefix * s.prefill_sequences);
+}
+}  // namespace detail
+
+/// One step of `s`, priced by the step formula on `pm`, or on `absorbed_prompt_attention(pm)` where its prompts run
+/// absorbed MLA (`detail::absorbs_prompt_step`): every closed form that prices a prompt step reads the rule here.
 [[nodiscard]] constexpr pass_cost step_pass(const pass_model& pm, const step_shape& s) {
+    if (detail::absorbs_prompt_step(pm, s)) {
+        const pass_model a = absorbed_prompt_attention(pm);
+        return detail::to_pass_cost(a, detail::step_formula(a, detail::sequence_terms_of(a, s), s.decode_sequences,
+                                                            s.prefill_sequences));
+    }
     return detail::to_pass_cost(pm, detail::step_formula(pm, detail::sequence_terms_of(pm, s), s.decode_sequences,
                                                          s.prefill_sequences));
 }
@@ -1554,6 +1581,7 @@ template <class V>
 /// The time of one step, `step_pass(pm, s).time()` to the last bit, without the typed pass's other
 /// figures (its floors, FLOP and byte totals): for a caller that needs the time alone (`price_request`).
 [[nodiscard]] constexpr seconds_t step_time(const pass_model& pm, const step_shape& s) {
+    if (detail::absorbs_prompt_step(pm, s)) return step_pass(pm, s).time();
     return seconds(
         detail::step_formula(pm, detail::sequence_terms_of(pm, s), s.decode_sequences, s.prefill_sequences).time());
 }
@@ -1641,20 +1669,15 @@ struct chunked_steps {
 /// Σ_{j=0}^{k−1} step(`base` + chunk j of the `fresh` prompt tokens after `cached` + j · I ÷ k):
 /// `base` gives the decodes that share each step and the prompts prefilled together
 /// (`prefill_sequences`); the chunks are `split_prompt`'s. Every step streams the weights again. A step whose
-/// prompts already hold Σ p = prompts · (cached + j · I ÷ k) tokens with 0 < Σ p < P runs absorbed MLA
-/// (`engine_kernels::absorbed_mla_prompt_step`, `absorbed_prompt_attention`).
+/// prompts already hold Σ p = prompts · (cached + j · I ÷ k) tokens with 0 < Σ p < P runs absorbed MLA (`step_pass`).
 [[nodiscard]] constexpr chunked_steps chunked_prefill(const pass_model& pm, step_shape base, const tokens_t& fresh,
                                                       const tokens_t& cached, const tokens_t& chunk) {
     const prompt_chunks c = split_prompt(fresh, chunk);
     chunked_steps r{.total = seconds(0.0), .steps = c.count};
     base.prefill_tokens = c.tokens;
-    const std::optional<pass_model> absorbed =
-        has_absorbed_prompt_steps(pm) ? std::optional<pass_model>(absorbed_prompt_attention(pm)) : std::nullopt;
     for (double j = 0; j < c.count; j += 1.0) {
         base.prefill_prefix = cached + c.tokens * j;
-        const bool absorbs =
-            absorbed && pm.d.engine.kernels.absorbed_mla_prompt_step(base.prefill_prefix * base.prefill_sequences);
-        r.total = r.total + step_pass(absorbs ? *absorbed : pm, base).time();
+        r.total = r.total + step_pass(pm, base).time();
     }
     return r;
 }

@@ -282,12 +282,13 @@ struct accelerator {
         const std::string_view s = name;
         require(positive_finite(hbm_capacity.value()), s, "hbm_capacity (B)", hbm_capacity.value(),
                 "must be positive and finite");
-        // The driver keeps part of the spec's memory, never adds to it; more than a tenth of it kept is a unit slip
-        // (a GiB figure in the MiB column), not a driver: H200's is 0.4%.
+        // The runtime's total is the spec's less the driver's reserve, ECC and the spec's rounding, never more; more
+        // than a tenth kept is a unit slip (a GiB figure in the MiB column): H200's gap is 0.4%, L4's (GDDR6) 8.5%.
         require(non_negative_finite(driver_reserved.value()) && driver_reserved <= hbm_capacity * 0.1, s,
                 "driver_reserved (B)", driver_reserved.value(),
                 "the runtime's total (runtime_capacity_MiB) must be at most the spec capacity and at least 90% of it "
-                "(the driver keeps a few hundred MiB; a figure far below is a GiB value in the MiB column)");
+                "(the gap is the driver's reserve, ECC and the spec's rounding: 0.4% on H200, 8.5% on L4; a figure far below "
+                "is a GiB value in the MiB column)");
         require(hbm_stacks >= 1, s, "hbm_stacks", hbm_stacks, "an accelerator has at least one HBM stack");
         require(stack_capacity() >= gigabytes(1.0), s, "hbm_capacity (B)", hbm_capacity.value(),
                 "capacity per stack is below 1 GB, smaller than any HBM stack: check hbm_stacks");

@@ -282,8 +282,6 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         m.prefill_request_cap = l.max_running;
         return m;
     }();
-    // a pass whose prompts already hold 0 < Σ p < P tokens runs absorbed MLA (`engine_kernels::absorbed_mla_prompt_step`)
-    const pass_model pm_p_absorbed = absorbed_prompt_attention(pm_p);
     const pass_model pm_d = prepare_pass(decode.d);
     const seconds_t front_end = prefill.d.engine.overheads.request;
     const double cap = l.max_tokens_per_step;                                // M: the pass's budget
@@ -371,8 +369,8 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         p.busy = true;
         out.prefill_passes += 1.0;
         out.mean_prompts_per_pass += b;
-        const bool absorbed = prefill.d.engine.kernels.absorbed_mla_prompt_step(tokens(done_before));
-        at(t + prefill_pass(absorbed ? pm_p_absorbed : pm_p, b, tokens(tokens_in / b), tokens(done_before / b)).time().value(),
+        // a pass whose prompts already hold 0 < Σ p < P tokens runs absorbed MLA (`step_pass`, `absorbs_prompt_prefix`)
+        at(t + prefill_pass(pm_p, b, tokens(tokens_in / b), tokens(done_before / b)).time().value(),
            kind::prefill_done, k);
     };
     auto wake_prefill = [&](std::size_t k, double t) {  // starts once every prompt that arrives at this instant is queued
