@@ -14,7 +14,6 @@
 #include <llmcost/descriptors/gemm_table.hpp>
 #include <llmcost/detail/lanes.hpp>
 
-#include <optional>
 
 namespace llmcost {
 
@@ -1565,13 +1564,11 @@ namespace detail {
 /// One step of `s`, priced by the step formula on `pm`, or on `absorbed_prompt_attention(pm)` where its prompts run
 /// absorbed MLA (`detail::absorbs_prompt_step`): every closed form that prices a prompt step reads the rule here.
 [[nodiscard]] constexpr pass_cost step_pass(const pass_model& pm, const step_shape& s) {
-    if (detail::absorbs_prompt_step(pm, s)) {
-        const pass_model a = absorbed_prompt_attention(pm);
-        return detail::to_pass_cost(a, detail::step_formula(a, detail::sequence_terms_of(a, s), s.decode_sequences,
+    const auto on = [&s](const pass_model& p) {
+        return detail::to_pass_cost(p, detail::step_formula(p, detail::sequence_terms_of(p, s), s.decode_sequences,
                                                             s.prefill_sequences));
-    }
-    return detail::to_pass_cost(pm, detail::step_formula(pm, detail::sequence_terms_of(pm, s), s.decode_sequences,
-                                                         s.prefill_sequences));
+    };
+    return detail::absorbs_prompt_step(pm, s) ? on(absorbed_prompt_attention(pm)) : on(pm);
 }
 
 [[nodiscard]] constexpr pass_cost step_pass(const deployment& d, const step_shape& s) {

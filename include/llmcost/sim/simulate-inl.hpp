@@ -635,7 +635,7 @@ inline void run_server(const engine& e, std::span<const workload::request> all_r
         // Whether a rank's prompt step whose prompts already hold `prefix` tokens (Σ extend_prefix_lens) runs absorbed
         // MLA (`engine_kernels::absorbed_mla_prompt_step`: SGLang on Hopper, 0 < Σ p < 8,192): its pass model then.
         auto absorbed_at = [&](double prefix) {
-            return e.absorbed && absorbs_prompt_prefix(e.pm, tokens(prefix));
+            return absorbs_prompt_prefix(e.pm, tokens(prefix));  // e.absorbed is set exactly then
         };
         // One rank's step: its dec answers (context cx in all), then n_prompts prompt chunks of
         // prompt_tokens tokens, by the library's one step formula.
