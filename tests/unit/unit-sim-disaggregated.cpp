@@ -551,3 +551,57 @@ TEST_CASE("disagg sim: prefill admission — bad caps are refused, naming the fi
                .held_slots = sim::sglang_prefill_slots_per_running_request * sim::prefill_cap_max})()
               .prefill_passes == 1.0);
 }
+
+TEST_CASE("disagg sim: a DEP prefill worker's ranks in lockstep — the pass lasts the longest rank's, by hand") {
+    // sim::prefill_worker_lockstep: gpt-oss-20b, one EP2·DP2 prefill worker (two attention ranks, engine without a
+    // balance ratio β), two one-GPU decode workers (each answer decodes alone), F = 10 ms, O = 2. Prompts drawn
+    // uniformly from 1,000–3,000 tokens (seed 7), replayed here in the run's order (input, output per request):
+    // A → prefill rank 0 and decode rank 0, B → rank 1 and decode rank 1. Each prompt's own pass t_X =
+    // prefill_pass(1, I_X); its TTFT = (pass end) + kv_X + s₀(I_X) + F.
+    deployment pre{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.ep = 2, .dp = 2}};
+    pre.engine.overheads.request = 10_ms;
+    pre.validate();
+    deployment dec{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {}};
+    dec.engine.overheads.request = 10_ms;
+    dec.validate();
+    const workload::length_distribution input = workload::uniform(1000_tok, 3000_tok);
+    const workload::length_distribution output = workload::fixed(2_tok);
+    workload::sampler draw(7);
+    const double in_a = draw.length(input);
+    (void)draw.length(output);
+    const double in_b = draw.length(input);
+    REQUIRE(in_a != in_b);
+    auto own = [&](const deployment& d, double in) { return prefill_pass(d, 1.0, tokens(in), 0_tok).time().value(); };
+    auto after = [&](double in) {  // transfer, first decode step alone, front end
+        return kv_transfer_for(pre, tokens(in), kv_path::scale_up).time.value() + step(dec, 1, in) + 0.010;
+    };
+    auto run = [&](const deployment& p, double clients) {
+        return sim::simulate_disaggregated({.d = p, .workers = 1}, {.d = dec, .workers = 2},
+                                           {.input = input, .output = output, .clients = clients, .prompts = 2, .seed = 7},
+                                           kv_path::scale_up, {.max_running = 1});
+    };
+    CHECK(sim::prefill_worker_lockstep(pre));
+    SUBCASE("two clients: both ranks hold a prompt at t = 0, both passes last max(t_A, t_B)") {
+        const double t = std::max(own(pre, in_a), own(pre, in_b));
+        const sim::disaggregated_result s = run(pre, 2);
+        CHECK(s.ttft.mean == doctest::Approx(t + (after(in_a) + after(in_b)) / 2.0).epsilon(1e-12));
+        CHECK(s.ttft.max == doctest::Approx(t + std::max(after(in_a), after(in_b))).epsilon(1e-12));
+        CHECK(s.prefill_passes == 2.0);
+    }
+    SUBCASE("one client: the other rank holds no prompt (an idle batch), each pass at its own prompt") {
+        const sim::disaggregated_result s = run(pre, 1);
+        CHECK(s.ttft.mean == doctest::Approx((own(pre, in_a) + after(in_a) + own(pre, in_b) + after(in_b)) / 2.0).epsilon(1e-12));
+    }
+    SUBCASE("an engine with a measured balance ratio β: 1/β in every pass prices the wait, no lockstep on top") {
+        deployment b = pre;
+        b.engine.moe.attention_dp_balance = 0.5;
+        CHECK_FALSE(sim::prefill_worker_lockstep(b));
+        const sim::disaggregated_result s = run(b, 2);
+        CHECK(s.ttft.mean == doctest::Approx((own(b, in_a) + after(in_a) + own(b, in_b) + after(in_b)) / 2.0).epsilon(1e-12));
+    }
+    SUBCASE("TEP (dp 1) and a dense TP worker are one attention rank: no lockstep") {
+        deployment tep{.m = catalog::gpt_oss_20b, .hw = catalog::h100_sxm5, .layout = {.tp = 2, .ep = 2}};
+        CHECK_FALSE(sim::prefill_worker_lockstep(tep));
+        CHECK_FALSE(sim::prefill_worker_lockstep(llama70b_tp8_fp8_f10()));
+    }
+}

@@ -78,8 +78,16 @@
 /// that instant, so the prompts and KV caches that reach it then are in it. Each drawn request is checked
 /// against both pools (`check_disaggregated_request`: one sequence must fit a rank).
 ///
-/// Deterministic under a seed. Each rank is an independent server (no lockstep between the attention
-/// ranks of one DEP worker, but for the join step's idle forward, priced at the rank's own step); SGLang's retraction when the KV runs out, and its check that one request
+/// - **The prefill worker's lockstep** (`prefill_worker_lockstep`): where a prefill worker's attention ranks are
+///   data-parallel and the engine carries no balance ratio, a rank's pass lasts the longest of the passes its
+///   worker's ranks hold when it starts (a running one's own price, a queued one's pass as it would start),
+///   each priced at its own prompts, t = max(t_own, max_j t_j): the whole pass at the busiest rank's prompts,
+///   its routed experts included (which see the mean rank's tokens: over-charged by up to the busiest rank's
+///   excess, as the colocated lockstep, docs/adp-lockstep-prefill.md).
+///
+/// Deterministic under a seed. Each rank is an independent server (the prefill lockstep above reads the
+/// other ranks' passes, not a common iteration clock; a decode worker's ranks are not in lockstep but for the
+/// join step's idle forward, priced at the rank's own step); SGLang's retraction when the KV runs out, and its check that one request
 /// could finish alone, are left out (the reservation of 512 per held request stands for them).
 
 #include <llmcost/serving/disaggregation.hpp>
@@ -255,6 +263,19 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
             "llmcost.fit.kv_sequence");
 }
 
+/// Whether a prefill worker's attention ranks run each forward in lockstep, priced pass by pass in the
+/// simulated run: attention data parallelism under expert parallelism (`attention_data_parallel`), where an
+/// SGLang scheduler all-gathers every rank's token count each iteration and a rank with no prompt runs an idle
+/// batch while any rank has tokens (HaiShaw/sglang@00e3e6ea3 python/sglang/srt/disaggregation/prefill.py
+/// get_next_disagg_prefill_batch_to_run → prepare_mlp_sync_batch; managers/scheduler_dp_attn_mixin.py
+/// prepare_mlp_sync_batch_raw, need_idle_batch = max(global_num_tokens) > 0), and each MoE layer's all-to-all
+/// waits for the slowest rank; and an engine that carries no balance ratio β (`engine_moe::attention_dp_balance`
+/// 0): where β is measured, 1/β (`pass_model::attention_dp_busiest`) already prices the same wait as a
+/// steady-state average in every pass, so it is not priced twice. docs/mi355x-prefill.md §7.
+[[nodiscard]] constexpr bool prefill_worker_lockstep(const deployment& d) {
+    return d.attention_data_parallel() && d.attention_ranks() > 1 && !(d.engine.moe.attention_dp_balance > 0.0);
+}
+
 /// Simulates the closed loop of `c` against the pools (see the file's comment); the KV over `path`,
 /// the prefill ranks' admission `l` (a pass's B prompts and M tokens, SGLang's hold), the decode ranks' `a`.
 [[nodiscard]] inline disaggregated_result simulate_disaggregated(const worker_pool& prefill, const worker_pool& decode,
@@ -287,6 +308,9 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
     const double cap = l.max_tokens_per_step;                                // M: the pass's budget
     const double chunk = l.chunk_tokens > 0.0 ? l.chunk_tokens : cap;          // C: where a prompt is cut
     constexpr double no_hold = std::numeric_limits<double>::infinity();
+    // R: the ranks of one prefill worker that run each forward together (`prefill_worker_lockstep`), else 1.
+    const std::size_t lockstep_ranks =
+        prefill_worker_lockstep(prefill.d) ? static_cast<std::size_t>(prefill.d.attention_ranks()) : 1;
 
     struct request {
         double input = 0, output = 0, sent = 0, first = 0, last = 0;
@@ -323,7 +347,9 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
         std::deque<std::size_t> backlog;  // FIFO: requests waiting for a slot (`prefill_admission::held_slots`)
         std::vector<std::pair<std::size_t, double>> pass;  // (request, tokens it prefills in this pass)
         double held = 0;                  // requests holding a slot
+        double own_seconds = 0;           // its pass's price at its own prompts (the lockstep reads it)
         bool busy = false;
+        bool in_pass = false;             // a pass is running (from its start to its end)
     };
     struct decode_rank {
         // (the step of its last token, request): the sequences in the batch, soonest end first
@@ -346,32 +372,64 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
     // A pass: at most B prompts from the head of the queue within M (SGLang: the first whatever its
     // tokens, a later one while fewer than what is left of M; else while they fit what is left), a
     // prompt longer than what is left of C cut there where the engine chunks (the cut closes the pass).
-    auto start_pass = [&](std::size_t k, double t) {
-        prefill_rank& p = pre[k];
-        p.pass.clear();
-        double tokens_in = 0.0, done_before = 0.0;
-        while (!p.queue.empty() && static_cast<double>(p.pass.size()) < l.max_running) {
-            const request& q = reqs[p.queue.front()];
+    // Planned from the head of rank k's queue without taking the prompts (`take` = false): the pass a
+    // worker's other rank would run in the same forward (the lockstep below) is priced from its plan.
+    struct planned_pass {
+        double prompts = 0, tokens_in = 0, done_before = 0;
+    };
+    auto plan_pass = [&](prefill_rank& p, bool take) {
+        planned_pass plan{};
+        for (std::size_t at_q = 0; at_q < p.queue.size() && plan.prompts < l.max_running; ++at_q) {
+            const std::size_t j = p.queue[at_q];
+            const request& q = reqs[j];
             const double rest = q.input - q.prefilled;
-            if (!p.pass.empty() && cap > 0.0) {
-                const double left = cap - tokens_in;
+            if (plan.prompts > 0.0 && cap > 0.0) {
+                const double left = cap - plan.tokens_in;
                 const bool enters = l.first_prompt_always ? rest < left : (rest <= left || l.chunked);
                 if (!enters) break;
             }
-            const double take = l.chunked && chunk > 0.0 ? detail::min(rest, chunk - tokens_in) : rest;
-            tokens_in += take;
-            done_before += q.prefilled;
-            p.pass.emplace_back(p.queue.front(), take);
-            p.queue.pop_front();
-            if ((cap > 0.0 && tokens_in >= cap) || (l.chunked && chunk > 0.0 && tokens_in >= chunk) || take < rest) break;
+            const double chunk_take = l.chunked && chunk > 0.0 ? detail::min(rest, chunk - plan.tokens_in) : rest;
+            plan.tokens_in += chunk_take;
+            plan.done_before += q.prefilled;
+            plan.prompts += 1.0;
+            if (take) p.pass.emplace_back(j, chunk_take);
+            if ((cap > 0.0 && plan.tokens_in >= cap) || (l.chunked && chunk > 0.0 && plan.tokens_in >= chunk) ||
+                chunk_take < rest)
+                break;
         }
-        const auto b = static_cast<double>(p.pass.size());
+        if (take)
+            for (double i = 0.0; i < plan.prompts; i += 1.0) p.queue.pop_front();
+        return plan;
+    };
+    // a pass whose prompts already hold 0 < Σ p < P tokens runs absorbed MLA (`step_pass`, `absorbs_prompt_prefix`)
+    auto pass_seconds = [&](const planned_pass& plan) {
+        return prefill_pass(pm_p, plan.prompts, tokens(plan.tokens_in / plan.prompts),
+                            tokens(plan.done_before / plan.prompts)).time().value();
+    };
+    auto start_pass = [&](std::size_t k, double t) {
+        prefill_rank& p = pre[k];
+        p.pass.clear();
+        const planned_pass own = plan_pass(p, true);
         p.busy = true;
+        p.own_seconds = pass_seconds(own);
         out.prefill_passes += 1.0;
-        out.mean_prompts_per_pass += b;
-        // a pass whose prompts already hold 0 < Σ p < P tokens runs absorbed MLA (`step_pass`, `absorbs_prompt_prefix`)
-        at(t + prefill_pass(pm_p, b, tokens(tokens_in / b), tokens(done_before / b)).time().value(),
-           kind::prefill_done, k);
+        out.mean_prompts_per_pass += own.prompts;
+        // The worker's ranks in lockstep (`prefill_worker_lockstep`): the pass lasts as long as the longest pass of
+        // the worker's ranks that hold a prompt now, each priced at its own prompts (one running, its own pass's
+        // price; one with a queue, the pass it would start): t = max(t_own, max_j t_j).
+        double seconds_taken = p.own_seconds;
+        if (lockstep_ranks > 1) {
+            const std::size_t first = k - k % lockstep_ranks;
+            for (std::size_t j = first; j < first + lockstep_ranks; ++j) {
+                if (j == k) continue;
+                if (pre[j].in_pass)
+                    seconds_taken = detail::max(seconds_taken, pre[j].own_seconds);
+                else if (!pre[j].queue.empty())
+                    seconds_taken = detail::max(seconds_taken, pass_seconds(plan_pass(pre[j], false)));
+            }
+        }
+        p.in_pass = true;
+        at(t + seconds_taken, kind::prefill_done, k);
     };
     auto wake_prefill = [&](std::size_t k, double t) {  // starts once every prompt that arrives at this instant is queued
         if (!pre[k].busy && !pre[k].queue.empty()) {
@@ -494,6 +552,7 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
                 break;
             }
             case kind::prefill_done: {
+                pre[i].in_pass = false;
                 std::vector<std::size_t> chunked;  // a chunk's request goes back to the head of the queue
                 for (const auto& [j, took] : pre[i].pass) {
                     reqs[j].prefilled += took;
