@@ -264,13 +264,14 @@ TEST_CASE("engines.csv init_resident_MiB: the table's SGLang on Hopper cell, and
     const auto loaded = io::parse_engines_csv(text, "engines.csv");
     for (const engine_profile& e : loaded)
         CHECK(e.scheduler.init_resident.value() == (e.name == catalog::sglang_hopper.name ? 2'280'652'800.0 : 0.0));
-    const std::string cell = ",2,2175,0,1,8192,\"";  // overlap steps, init_resident_MiB, long-context scale, cold_opening_moe_only,
-                                                   // mla_absorbed_prefix_below_tokens
+    // overlap steps, init_resident_MiB, long-context scale, cold_opening_moe_only, mla_absorbed_prefix_below_tokens,
+    // router_whole_bf16
+    const std::string cell = ",2,2175,0,1,8192,every_moe,\"";
     const std::size_t at = text.find(cell);
     REQUIRE(at != std::string::npos);
     for (const char* bad : {"-1", "nan"}) {
         std::string broken = text;
-        broken.replace(at, cell.size(), std::string(",2,") + bad + ",0,1,8192,\"");
+        broken.replace(at, cell.size(), std::string(",2,") + bad + ",0,1,8192,every_moe,\"");
         const std::string m = test::message_of([&] { return io::parse_engines_csv(broken, "bad-engines.csv"); });
         CAPTURE(m);
         // The column and its cell as written (nan is refused by the figure reader, before the engine's rules).
