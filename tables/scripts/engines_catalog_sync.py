@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes each `from_row(engine_row{...})` row of include/llmcost/catalog/engines.hpp from the row of
 tables/engines.csv with the same name, field for field in the table's column order (all columns but `source`;
-a cell that is not a number is written as a string literal). The catalog is the compiled copy of the table
+a cell that is not a number, such as kv_pool_rule's or router_whole_bf16's names, is written as a string literal). The catalog is the compiled copy of the table
 (tests/unit/unit-engines.cpp checks that they agree); this keeps it so after a script edits the table.
 Idempotent; run from the repository root. Refuses a catalog row whose name the table does not have."""
 

@@ -68,10 +68,11 @@ TEST_CASE("tables/engines.csv equals catalog::all_engines, row for row") {
 
 TEST_CASE("the engine loader's field lists read each engine_row figure once: the check refuses a field twice or left out") {
     namespace ec = io::detail::engines_csv;
-    // The loader's own list passes (its static_assert): 108 figure fields beside the 5 names, 113 columns.
+    // The loader's own list passes (its static_assert): 108 figure fields beside the 6 names, 114 columns.
     static_assert(ec::reads_each_once(ec::all_figure_fields, ec::row_figures));
+    CHECK(ec::row_texts == 6);
     CHECK(ec::row_figures == 108);
-    CHECK(ec::columns.size() == 113);
+    CHECK(ec::columns.size() == 114);
     CHECK(ec::all_figure_fields.size() + ec::row_texts == ec::columns.size());
     // A list one field short (the last left out), or one that reads a field twice, is refused.
     std::array<ec::figure_field, ec::all_figure_fields.size()> twice = ec::all_figure_fields;
@@ -89,8 +90,10 @@ TEST_CASE("the engine loader pairs columns and fields by name: its list is table
     // A figure column's entry names the engine_row member it fills by that member's own name.
     static_assert(ec::table_columns[4].column == "gemm" && ec::table_columns[4].figure == &engine_row::gemm);
     static_assert(ec::table_columns[5].column == "grouped_gemm" && ec::table_columns[5].figure == &engine_row::grouped_gemm);
-    static_assert(ec::table_columns.back().column == "mla_absorbed_prefix_below_tokens" &&
-                  ec::table_columns.back().figure == &engine_row::mla_absorbed_prefix_below_tokens);
+    static_assert(ec::table_columns[ec::table_columns.size() - 2].column == "mla_absorbed_prefix_below_tokens" &&
+                  ec::table_columns[ec::table_columns.size() - 2].figure == &engine_row::mla_absorbed_prefix_below_tokens);
+    // The last column is a text, the router's model set: it fills no figure.
+    static_assert(ec::table_columns.back().column == "router_whole_bf16" && ec::table_columns.back().figure == nullptr);
     static_assert(ec::table_columns[0].figure == nullptr && ec::table_columns[0].column == "name");
     // The list's figures stand in engine_row's member order (its static_assert): two entries swapped are refused, and
     // so is an entry with another column's member or name.

@@ -156,12 +156,13 @@ TEST_CASE("mla_absorbed_prefix_below: negative, NaN, infinite or fractional refu
     for (const engine_profile& e : io::parse_engines_csv(text, "engines.csv"))
         CHECK(e.kernels.mla_absorbed_prefix_below.value() == (e.name == catalog::sglang_hopper.name ? 8192.0 : 0.0));
     // A bad cell in the column is refused with the column's name.
-    const std::string cell = ",2,2175,0,1,8192,\"";  // ... init_resident, long-context scale, cold opening MoE-only, threshold
+    // ... init_resident, long-context scale, cold opening MoE-only, threshold, router_whole_bf16
+    const std::string cell = ",2,2175,0,1,8192,every_moe,\"";
     const std::size_t at = text.find(cell);
     REQUIRE(at != std::string::npos);
     for (const char* bad : {"-8192", "nan"}) {
         std::string broken = text;
-        broken.replace(at, cell.size(), std::string(",2,2175,0,1,") + bad + ",\"");
+        broken.replace(at, cell.size(), std::string(",2,2175,0,1,") + bad + ",every_moe,\"");
         const std::string m = test::message_of([&] { return io::parse_engines_csv(broken, "bad-engines.csv"); });
         CHECK(test::contains(m, "mla_absorbed_prefix_below_tokens"));
     }

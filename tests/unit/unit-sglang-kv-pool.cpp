@@ -11,12 +11,14 @@
 
 #include <doctest/doctest.h>
 
+#include "engine_columns.hpp"
 #include "test_helpers.hpp"
 
 #include <cmath>
 #include <concepts>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -123,6 +125,83 @@ TEST_CASE("the load-time extras: the router whole where the engine's code keeps 
     CHECK(engine_load_extra_bytes_per_gpu(llama).value() == 0.0);
 }
 
+TEST_CASE("router_whole_bf16: the profile's model set decides whether a rank holds and reads the router whole, by hand") {
+    const auto with_router = [](engine_profile e, router_whole_models r) {
+        e.moe.router_whole_bf16 = r;
+        return e;
+    };
+    const engine_profile none = with_router(catalog::vllm_hopper, router_whole_models::none);
+    const engine_profile every = with_router(catalog::vllm_hopper, router_whole_models::every_moe);
+    const engine_profile latent = with_router(catalog::vllm_hopper, router_whole_models::latent_moe);
+    // DeepSeek-V3 FP8 TP8 (h 7,168, 256 routed experts, 61 − 3 dense = 58 MoE layers, latent attention): the gate has
+    // G = 7,168 x 256 x 58 = 106,430,464 parameters. Sharded (none), the library prices it in the weights' format ÷ tp,
+    // 1 B x G ÷ 8 = 13,303,808 B a GPU, and adds nothing. Whole in BF16 (every_moe, and latent_moe for a latent-attention
+    // model): 2 B x G = 212,860,928 B a GPU in its place, + 212,860,928 − 13,303,808 = 199,557,120 B.
+    const deployment d_none = dsv3_tp8(catalog::h200_sxm, none, 0.9);
+    const deployment d_every = dsv3_tp8(catalog::h200_sxm, every, 0.9);
+    const deployment d_latent = dsv3_tp8(catalog::h200_sxm, latent, 0.9);
+    CHECK_FALSE(keeps_router_whole(d_none));
+    CHECK(keeps_router_whole(d_every));
+    CHECK(keeps_router_whole(d_latent));
+    CHECK(whole_router_extra_bytes_per_gpu(d_none).value() == 0.0);
+    CHECK(whole_router_extra_bytes_per_gpu(d_every).value() == 199'557'120.0);
+    CHECK(whole_router_extra_bytes_per_gpu(d_latent).value() == 199'557'120.0);
+    // Held (the weights per GPU) and read a step (pp 1: the extra of the one stage) by the same 199,557,120 B.
+    CHECK(weight_bytes_per_gpu(d_every).value() - weight_bytes_per_gpu(d_none).value() ==
+          doctest::Approx(199'557'120.0).epsilon(1e-12));
+    CHECK(prepare_pass(d_every).dense_bytes_read - prepare_pass(d_none).dense_bytes_read ==
+          doctest::Approx(199'557'120.0).epsilon(1e-12));
+    // Mixtral-8x7B BF16 TP8 (h 4,096, 8 experts, 32 MoE layers, standard attention): G = 4,096 x 8 x 32 = 1,048,576.
+    // every_moe: 2 B x G − 2 B x G ÷ 8 = 2,097,152 − 262,144 = 1,835,008 B; latent_moe (not latent attention) and none: 0.
+    const auto mixtral = [](const engine_profile& e) {
+        return with_formats(deployment{.m = catalog::mixtral_8x7b, .hw = catalog::h100_sxm5, .layout = {.tp = 8}, .engine = e},
+                            formats::bf16, formats::bf16);
+    };
+    CHECK(whole_router_extra_bytes_per_gpu(mixtral(every)).value() == 1'835'008.0);
+    CHECK(whole_router_extra_bytes_per_gpu(mixtral(latent)).value() == 0.0);
+    CHECK(whole_router_extra_bytes_per_gpu(mixtral(none)).value() == 0.0);
+    // A dense model holds no router, whatever the set.
+    const deployment llama{.m = catalog::llama_3_1_8b, .hw = catalog::h100_sxm5, .engine = every};
+    CHECK_FALSE(keeps_router_whole(llama));
+    // The catalog's values (tables/engines.csv router_whole_bf16, each with its source): SGLang and vLLM every MoE
+    // model, TensorRT-LLM latent-attention MoE models, the 0.9-0.16 TensorRT engine none (its router is FP32, not priced).
+    for (const engine_profile& e : catalog::all_engines) {
+        CAPTURE(e.name);
+        const router_whole_models want = e.kind == engine_kind::trtllm
+                                             ? (e.version == "0.9-0.16" ? router_whole_models::none : router_whole_models::latent_moe)
+                                             : router_whole_models::every_moe;
+        CHECK(e.moe.router_whole_bf16 == want);
+    }
+    CHECK(engine_profile::reference().moe.router_whole_bf16 == router_whole_models::none);
+}
+
+TEST_CASE("engine table: the router_whole_bf16 column, by name, absent as none, and its refusal") {
+    namespace ec = io::detail::engines_csv;
+    const std::string columns = test::engine_table_columns();
+    const std::string row = "Mine,vllm,hopper,1,1,1,0,1,1,1,1,1,1,0,0,0,1,0,0,0,0,0,1024,8192,1,8192,0.9,16,0,0,0,0,0,1,0,0";
+    CHECK(test::engine_column_optional("router_whole_bf16"));
+    // A table written before the column: none, the library's shard.
+    CHECK(io::parse_engines_csv(columns + ",source\n" + row + ",my runs\n", "old.csv")[0].moe.router_whole_bf16 ==
+          router_whole_models::none);
+    const std::string header = columns + ",router_whole_bf16,source\n";
+    const auto read = [&](const std::string& cell) {
+        return io::parse_engines_csv(header + row + "," + cell + ",my runs\n", "mine.csv")[0].moe.router_whole_bf16;
+    };
+    CHECK(read("none") == router_whole_models::none);
+    CHECK(read("every_moe") == router_whole_models::every_moe);
+    CHECK(read("latent_moe") == router_whole_models::latent_moe);
+    for (const char* bad : {"all", "", "EVERY_MOE", "1"}) {
+        const std::string m = test::message_of([&] { return read(bad); });
+        CAPTURE(m);
+        // The file, the row's line 2, the column (the 37th: after the required ones), the value and the allowed names.
+        CHECK(test::contains(m, "mine.csv:2:" + std::to_string(std::size(ec::required_columns) + 1)));
+        CHECK(test::contains(m, "router_whole_bf16"));
+        CHECK(test::contains(m, std::string("\"") + bad + "\""));
+        CHECK(test::contains(m, "none, every_moe, latent_moe"));
+        CHECK(test::contains(m, "[llmcost.engine.router_whole_bf16]"));
+    }
+}
+
 TEST_CASE("SGLang's kv_b copies are made on the GPU: not read from storage, and read a step in place of kv_b, by hand") {
     // DeepSeek-V3 FP8 TP8 on H200: SGLang's W = 85,141,746,368 B holds the copies, 255,852,544 B, made by
     // post_load_weights from the kv_b already read. Read from storage: 85,141,746,368 − 255,852,544 = 84,885,893,824 B,
@@ -185,13 +264,14 @@ TEST_CASE("engines.csv init_resident_MiB: the table's SGLang on Hopper cell, and
     const auto loaded = io::parse_engines_csv(text, "engines.csv");
     for (const engine_profile& e : loaded)
         CHECK(e.scheduler.init_resident.value() == (e.name == catalog::sglang_hopper.name ? 2'280'652'800.0 : 0.0));
-    const std::string cell = ",2,2175,0,1,8192,\"";  // overlap steps, init_resident_MiB, long-context scale, cold_opening_moe_only,
-                                                   // mla_absorbed_prefix_below_tokens
+    // overlap steps, init_resident_MiB, long-context scale, cold_opening_moe_only, mla_absorbed_prefix_below_tokens,
+    // router_whole_bf16
+    const std::string cell = ",2,2175,0,1,8192,every_moe,\"";
     const std::size_t at = text.find(cell);
     REQUIRE(at != std::string::npos);
     for (const char* bad : {"-1", "nan"}) {
         std::string broken = text;
-        broken.replace(at, cell.size(), std::string(",2,") + bad + ",0,1,8192,\"");
+        broken.replace(at, cell.size(), std::string(",2,") + bad + ",0,1,8192,every_moe,\"");
         const std::string m = test::message_of([&] { return io::parse_engines_csv(broken, "bad-engines.csv"); });
         CAPTURE(m);
         // The column and its cell as written (nan is refused by the figure reader, before the engine's rules).

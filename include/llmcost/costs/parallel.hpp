@@ -277,28 +277,17 @@ template <token_count T>
     return shared_expert_weight_bytes(d.m) * (replicated_shared_expert_share(d) / d.layout.pp);
 }
 /// Whether the engine keeps the MoE router (gate) whole on every rank in the model's dtype (BF16), unsharded and
-/// unquantized, where the library's shard prices it in the weights' format ÷ tp. One rule, the engines and the model
-/// families read in their code (docs/kv-pool.md):
-/// - SGLang, every MoE model: `MoEGate.weight = nn.Parameter(torch.empty((n_routed_experts, hidden_size)))`, unsharded,
-///   the model's dtype (sgl-project/sglang v0.5.6 @7ae368efd python/sglang/srt/models/deepseek_v2.py l.523; session 51);
-/// - vLLM, every MoE model: `ReplicatedLinear(hidden, experts, bias=False, quant_config=None)` in DeepSeek-V2/V3
-///   (l.122–126), Qwen3-MoE (qwen3_moe.py l.122–126), Mixtral (mixtral.py l.82–86, params_dtype the model's) and
-///   Llama-4 (llama4.py l.69–73, the router) at ROCm/vllm @f8c9a385233a8e1f724411785a1c326006640df5
-///   vllm/model_executor/models/, and gpt-oss's `torch.nn.Linear(hidden, experts, dtype=torch.bfloat16)`
-///   (gpt_oss.py l.196–198 at ROCm/vllm @0f3854d292a2f45231ae7478c91da67d2e28f3c4, 2025-09, which has gpt-oss); Qwen3-Next not read;
-/// - TensorRT-LLM, latent-attention (DeepSeek-V3 class) MoE models only: `DeepseekV3Gate.weight =
-///   nn.Parameter(torch.empty((num_experts, hidden_size), dtype=config.torch_dtype))`, loaded whole
-///   (`self.weight.copy_(weights[0]["weight"][:])`; NVIDIA/TensorRT-LLM @000561df0bd751d793257102bbe59cb4a64b2fd5
-///   tensorrt_llm/_torch/models/modeling_deepseekv3.py, research Q). Qwen3-MoE's `Qwen3Gate` is the same
-///   (modeling_qwen3_moe.py @03441af14b66) but has no field that picks it out; Mixtral's and gpt-oss's routers
-///   (the rows' TensorRT-LLM 0.17 engine build and 1.2.0rc2) not read: their shard stays.
+/// unquantized, where the library's shard prices it in the weights' format ÷ tp: the profile's model set
+/// (`engine_moe::router_whole_bf16`, tables/engines.csv router_whole_bf16, each profile's source cell naming the engine
+/// code read; docs/kv-pool.md): every_moe, any MoE model (SGLang's `MoEGate`; vLLM's `ReplicatedLinear(hidden,
+/// experts, quant_config=None)`); latent_moe, an MoE model with latent attention (TensorRT-LLM's `DeepseekV3Gate`);
+/// none, no model.
 [[nodiscard]] constexpr bool keeps_router_whole(const deployment& d) {
     if (!d.m.is_moe()) return false;
-    switch (d.engine.kind) {
-        case engine_kind::sglang:
-        case engine_kind::vllm: return true;
-        case engine_kind::trtllm: return d.m.attention.kind == attention_kind::latent;
-        case engine_kind::reference: return false;
+    switch (d.engine.moe.router_whole_bf16) {
+        case router_whole_models::none: return false;
+        case router_whole_models::every_moe: return true;
+        case router_whole_models::latent_moe: return d.m.attention.kind == attention_kind::latent;
     }
     return false;
 }

@@ -666,7 +666,7 @@ struct pass_model {
     // priced as decode, where weight reads bind). DeepSeek-V3 FP8 TP8: 255.9 − 127.9 = + 127.9 MB a step a rank.
     if (const bytes_t copies = absorbed_kv_b_copy_bytes_per_gpu(d); copies.value() > 0.0)
         pm.dense_bytes_read += copies.value() * pm.pp - kv_b_weight_bytes(m).value() / pm.tp;
-    // The router kept whole (`keeps_router_whole`: SGLang, vLLM, TensorRT-LLM on latent MoE): every rank runs the whole
+    // The router kept whole (`keeps_router_whole`, the profile's router_whole_bf16): every rank runs the whole
     // BF16 gate GEMM, G · 2 B read a step where the shard above reads G · b_w ÷ (8 · tp): + the extra bytes of a GPU of
     // each stage, `whole_router_extra_bytes_per_gpu` · pp (DeepSeek-V3 FP8 TP8: 212.9 − 13.3 = + 199.6 MB a step a rank;
     // research Q, session 51). Its FLOPs stay the shard's (2 · t · G ÷ tp; the whole GEMM's ≈ 0.5% of a prompt step's).

@@ -183,6 +183,33 @@ inline constexpr std::array all_kv_pool_rules{kv_pool_rule::share_of_total, kv_p
     return std::nullopt;
 }
 
+/// The MoE models whose router (gate) an engine keeps whole on every rank in BF16, unsharded and unquantized
+/// (`engine_moe::router_whole_bf16`, the engines.csv column router_whole_bf16; read by `keeps_router_whole`,
+/// costs/parallel.hpp; each profile's source cell names the engine code read; docs/kv-pool.md).
+enum class router_whole_models : unsigned char {
+    none,        ///< no model: the library's shard, the weights' format ÷ tp
+    every_moe,   ///< every MoE model (SGLang's `MoEGate`, vLLM's `ReplicatedLinear(..., quant_config=None)`)
+    latent_moe,  ///< MoE models with latent attention only (TensorRT-LLM's `DeepseekV3Gate`)
+};
+inline constexpr std::array all_router_whole_models{router_whole_models::none, router_whole_models::every_moe,
+                                                    router_whole_models::latent_moe};
+[[nodiscard]] constexpr std::string_view to_string(router_whole_models r) {
+    switch (r) {
+        case router_whole_models::none: return "none";
+        case router_whole_models::every_moe: return "every_moe";
+        case router_whole_models::latent_moe: return "latent_moe";
+    }
+    return "?";
+}
+/// The model set called `name` ("none", "every_moe", "latent_moe").
+[[nodiscard]] constexpr std::optional<router_whole_models> router_whole_models_named(std::string_view name) {
+    for (router_whole_models r : all_router_whole_models)
+        if (to_string(r) == name) return r;
+    return std::nullopt;
+}
+/// The rule id of the router_whole_bf16 cell: one of the names `all_router_whole_models` lists.
+inline constexpr std::string_view router_whole_bf16_rule_id = "llmcost.engine.router_whole_bf16";
+
 /// The operands of a model's routed-expert GEMMs, as far as an engine's expert multiplier tells them apart
 /// (`engine_kernels::expert_curve_multiplier`; the model's formats decide which, costs/passes.hpp).
 enum class expert_operands : unsigned char {
@@ -855,6 +882,9 @@ struct engine_moe {
     /// SGLang `SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK`, set with `with_dispatch_cap`); 0: the engine's
     /// default (`dispatch_cap`). Read only where `padded_moe_block` > 0.
     double dispatch_cap_tokens = 0.0;
+    /// The MoE models whose router the engine keeps whole on every rank in BF16 (`keeps_router_whole`,
+    /// `whole_router_extra_bytes_per_gpu`); none: the library's shard.
+    router_whole_models router_whole_bf16 = router_whole_models::none;
     /// C the runner's buffer holds: the run's own cap, else SGLang's default (`sglang_mori_dispatch_cap_default`;
     /// the only engine whose runner is priced padded).
     [[nodiscard]] constexpr double dispatch_cap() const {

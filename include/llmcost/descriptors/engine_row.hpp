@@ -136,6 +136,9 @@ struct engine_row {
     /// the prefix total below which a prompt step carrying a prefix runs absorbed MLA
     /// (`engine_kernels::mla_absorbed_prefix_below`, SGLang on Hopper), tokens; 0: never
     double mla_absorbed_prefix_below_tokens;
+    /// the MoE models whose router the engine keeps whole on every rank in BF16 (`engine_moe::router_whole_bf16`):
+    /// "none", "every_moe" or "latent_moe"; the loader writes "none" for a table without the column
+    std::string_view router_whole_bf16;
 };
 
 /// The typed, validated profile of a table row. An engine or architecture the library does not
@@ -153,6 +156,9 @@ struct engine_row {
     const std::optional<kv_pool_rule> pool = r.kv_pool.empty() ? kv_pool_rule::share_of_total : kv_pool_rule_named(r.kv_pool);
     require(pool.has_value(), r.name, "kv_pool_rule", 0.0,
             "unknown KV pool rule: the known ones are share_of_total, free_after_weights, share_of_total_static");
+    const std::optional<router_whole_models> router = router_whole_models_named(r.router_whole_bf16);
+    require_word(router.has_value(), r.name, "router_whole_bf16", r.router_whole_bf16,
+                 "unknown router model set: the known ones are none, every_moe, latent_moe", router_whole_bf16_rule_id);
     require(r.mtp_draft_tokens >= 0.0 && r.mtp_draft_tokens <= 16.0 &&
                 r.mtp_draft_tokens == detail::const_trunc(r.mtp_draft_tokens),
             r.name, "mtp_draft_tokens", r.mtp_draft_tokens, "a whole number of draft tokens in [0, 16]");
@@ -263,7 +269,8 @@ struct engine_row {
                 .attention_dp_balance = r.attention_dp_balance,
                 .mtp_draft_tokens = static_cast<int>(r.mtp_draft_tokens),
                 .shared_expert_ep_replicated = flag(r.shared_expert_ep_replicated, "shared_expert_ep_replicated"),
-                .padded_moe_block = seconds(r.padded_moe_block_ns * 1e-9)},
+                .padded_moe_block = seconds(r.padded_moe_block_ns * 1e-9),
+                .router_whole_bf16 = *router},
     });
 }
 

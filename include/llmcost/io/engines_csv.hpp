@@ -37,7 +37,8 @@ namespace detail::engines_csv {
 /// `engine_row`'s figure fields, as pointers to its members.
 using figure_field = double engine_row::*;
 /// One column of the table: its name, the descriptor field a rule names when it fails (empty: the column's own name),
-/// and the `engine_row` figure it fills (none for the 5 texts: name, engine, architecture, version, kv_pool_rule).
+/// and the `engine_row` figure it fills (none for the 6 texts: name, engine, architecture, version, kv_pool_rule,
+/// router_whole_bf16).
 struct column_field {
     std::string_view column;
     std::string_view field;
@@ -50,7 +51,7 @@ struct column_field {
 /// The columns the loader reads, in the order of `tables/engines.csv` (the loader refuses a table whose header has
 /// them in another order, `column_order_rule_id`), each with the descriptor field a rule names when it fails and the
 /// figure it fills.
-inline constexpr std::array<column_field, 113> table_columns{{
+inline constexpr std::array<column_field, 114> table_columns{{
     column_field{"name", ""},
     column_field{"engine", "engine"},
     column_field{"architecture", "architecture"},
@@ -164,6 +165,7 @@ inline constexpr std::array<column_field, 113> table_columns{{
     LLMCOST_DETAIL_ENGINE_FIGURE(long_context_fraction_scale, "scheduler.long_context_fraction_scale"),
     LLMCOST_DETAIL_ENGINE_FIGURE(cold_opening_moe_only, "overheads.cold_opening_moe_only"),
     LLMCOST_DETAIL_ENGINE_FIGURE(mla_absorbed_prefix_below_tokens, "kernels.mla_absorbed_prefix_below"),
+    column_field{"router_whole_bf16", "router_whole_bf16"},
 }};
 #undef LLMCOST_DETAIL_ENGINE_FIGURE
 inline constexpr auto columns = [] {
@@ -197,8 +199,9 @@ inline constexpr auto columns = [] {
 /// expert-runner m-block: 0, none; the steps between a closed-loop answer's last step and its client's next prompt: 0,
 /// the next step; the memory resident at init before the static fraction: 0, none; the static fraction's
 /// long-context factor: 0, none; only a model with routed experts paying the cold opening: 0, every model; the prefix total below which a
-/// continuation step runs absorbed MLA: 0, never).
-inline constexpr std::size_t optional_columns = 77;
+/// continuation step runs absorbed MLA: 0, never; the MoE models whose router the engine keeps whole in BF16, a name
+/// and not a figure: none).
+inline constexpr std::size_t optional_columns = 78;
 inline constexpr auto required_columns = [] {
     std::array<std::string_view, columns.size() - optional_columns> c{};
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = columns[i];
@@ -215,9 +218,10 @@ using row_reader = detail::hardware_csv::row_reader;
             if (read[i] == read[j]) return false;
     return read.size() == n_figures;
 }
-/// `engine_row`'s figure fields: all its members but its 5 names (name, engine, architecture, version, kv_pool) are
-/// `double`, laid out without padding (a member of another type breaks the size's division and fails here too).
-inline constexpr std::size_t row_texts = 5;
+/// `engine_row`'s figure fields: all its members but its 6 names (name, engine, architecture, version, kv_pool,
+/// router_whole_bf16) are `double`, laid out without padding (a member of another type breaks the size's division and
+/// fails here too).
+inline constexpr std::size_t row_texts = 6;
 static_assert((sizeof(engine_row) - row_texts * sizeof(std::string_view)) % sizeof(double) == 0);
 inline constexpr std::size_t row_figures = (sizeof(engine_row) - row_texts * sizeof(std::string_view)) / sizeof(double);
 /// The figure fields of `table_columns`, in its order.
@@ -231,7 +235,7 @@ inline constexpr auto all_figure_fields = [] {
 /// How many of `table_columns` fill a figure (the others are the texts).
 inline constexpr std::size_t figure_columns =
     static_cast<std::size_t>(std::ranges::count_if(table_columns, [](const column_field& c) { return c.figure != nullptr; }));
-static_assert(figure_columns == all_figure_fields.size(), "the table's columns are the 5 texts and one column a figure");
+static_assert(figure_columns == all_figure_fields.size(), "the table's columns are the 6 texts and one column a figure");
 /// The figures `table_columns` lists before kv_pool_rule, the one text among the figures.
 inline constexpr std::size_t figures_before_kv_pool = [] {
     std::size_t n = 0;
@@ -242,11 +246,13 @@ inline constexpr std::size_t figures_before_kv_pool = [] {
     return n;
 }();
 /// An `engine_row` whose figures hold their places among its figures, 0, 1, 2, … in declaration order (the texts
-/// empty), built by position: `engine_row`'s members stand in the table's column order (the catalog's rows are written
-/// so), so `table_columns`' k-th figure must point at the member holding k.
+/// empty; router_whole_bf16, the last member, after the figures), built by position: `engine_row`'s members stand in
+/// the table's column order (the catalog's rows are written so), so `table_columns`' k-th figure must point at the
+/// member holding k.
 inline constexpr engine_row figure_places = []<std::size_t... A, std::size_t... B>(std::index_sequence<A...>,
                                                                                      std::index_sequence<B...>) {
-    return engine_row{{}, {}, {}, {}, static_cast<double>(A)..., std::string_view{}, static_cast<double>(sizeof...(A) + B)...};
+    return engine_row{{}, {}, {}, {}, static_cast<double>(A)..., std::string_view{},
+                      static_cast<double>(sizeof...(A) + B)..., std::string_view{}};
 }(std::make_index_sequence<figures_before_kv_pool>{}, std::make_index_sequence<row_figures - figures_before_kv_pool>{});
 /// Whether each figure of `table_columns` stands at its member's place in `engine_row`: two entries swapped, or an
 /// entry written by hand with another column's member, fail to compile.
@@ -293,6 +299,8 @@ static_assert(row_texts + all_figure_fields.size() == columns.size());
         e.*c.figure = may_be_absent && !table.find_column(c.column) ? 0.0 : r.figure(c.column);
     }
     e.kv_pool = table.find_column("kv_pool_rule") ? r.label("kv_pool_rule") : std::string_view{};
+    // A table written before router_whole_bf16: none, the library's shard (an empty cell is refused by `from_row`).
+    e.router_whole_bf16 = table.find_column("router_whole_bf16") ? r.label("router_whole_bf16") : std::string_view{"none"};
     try {
         return from_row(e);
     } catch (const invalid_input& x) {
