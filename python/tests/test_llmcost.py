@@ -854,6 +854,19 @@ def test_cost_unknown_is_none_and_a_given_price_is_used():
         assert e.usd_per_gpu_hour is None and e.usd_per_million_output_tokens is None
 
 
+
+def test_a_price_past_the_bound_or_an_overflowing_cost_is_refused_not_inf():
+    # Before session 53 usd_per_gpu_hour=1e308 answered usd_per_million_output_tokens = inf; the tool's bound
+    # ($10^12 a GPU-hour) is the library's now, and a utilisation that overflows $/M is refused naming it.
+    with pytest.raises(llmcost.InvalidInput) as e:
+        llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=8, usd_per_gpu_hour=1e308)
+    assert e.value.id == "llmcost.cost.gpu_hour_range"
+    with pytest.raises(llmcost.InvalidInput) as e:
+        llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=8, usd_per_gpu_hour=1e12,
+                         utilisation=1e-300)
+    assert e.value.field == "utilisation" and e.value.id == "llmcost.cost.overflow"
+
+
 # ---- catalogs and descriptors ----------------------------------------------------------------------
 
 def test_catalogs():
