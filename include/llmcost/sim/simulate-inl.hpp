@@ -1127,8 +1127,9 @@ LLMCOST_FUNC result simulate(const deployment& d, std::span<const workload::requ
     require(!trace.empty(), "trace", "requests", 0.0, "a trace needs at least one request", "llmcost.simulate.requests_whole");
     for (std::size_t i = 0; i < trace.size(); ++i) {
         const double a = trace[i].arrival.value();
-        require(non_negative_finite(a), "trace request " + std::to_string(i + 1), "arrival (s)", a,
-                "must be zero or positive and finite", "llmcost.trace.arrival_time");
+        require(non_negative_finite(a) && a <= workload::max_arrival_s, "trace request " + std::to_string(i + 1),
+                "arrival (s)", a, "must be zero or positive, at most 10^9 s (workload::max_arrival_s)",
+                "llmcost.trace.arrival_time");
         if (i > 0)
             require(a >= trace[i - 1].arrival.value(), "trace request " + std::to_string(i + 1), "arrival (s)", a,
                     "arrival times must not decrease", "llmcost.trace.arrival_order");
