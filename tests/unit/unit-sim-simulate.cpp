@@ -106,6 +106,17 @@ TEST_CASE("workload: bad descriptors name the field, the value and the rule") {
                          "[llmcost.workload.clients_whole]"));
 }
 
+TEST_CASE("simulate: drawn arrivals past 10^9 s are refused, as a trace's are") {
+    // 100 Poisson arrivals 10^8 s apart on average: the last near 99 x 10^8 = 9.9e9 s (its spread ~10^9), past 10^9 s;
+    // 10^6 s apart: near 9.9e7 s, inside it.
+    const workload::traffic slow{.arrivals = workload::poisson(seconds(1e8))};
+    const std::string why = test::error_of([&] { return sim::simulate(llama8, slow, {.requests = 100}); });
+    CHECK(test::contains(why, "simulation: last arrival (s) = "));
+    CHECK(test::contains(why, "[llmcost.simulate.arrival_span]"));
+    const workload::traffic fine{.arrivals = workload::poisson(seconds(1e6))};
+    CHECK_NOTHROW((void)sim::simulate(llama8, fine, {.requests = 100}));
+}
+
 TEST_CASE("trace CSV: a good trace, and each error with file:line:column") {
     const auto r = io::parse_trace_csv("arrival_s,input_tokens,output_tokens,prefix_id\n0,100,10,\n0.5,200,20,3\n",
                                        "t.csv");

@@ -1120,6 +1120,13 @@ LLMCOST_FUNC result simulate(const deployment& d, const workload::traffic& t, co
         reqs[i].output = tokens(g.length(t.output));
     }
     const bool closed = t.arrivals.law == workload::arrival_law::closed_loop;
+    // The draws obey a trace's bound: past it a double cannot tell an arrival from its first token (TTFT quantized).
+    if (!closed && n > 0)
+        require(reqs[n - 1].arrival.value() <= workload::max_arrival_s, "simulation", "last arrival (s)",
+                reqs[n - 1].arrival.value(),
+                "the draws arrive past 10^9 s (workload::max_arrival_s, where a double stops resolving a step's time): "
+                "raise the rate or simulate fewer requests",
+                "llmcost.simulate.arrival_span");
     return internal::run(d, std::move(reqs), o, closed, closed ? t.arrivals.clients : 0.0, "generated");
 }
 
