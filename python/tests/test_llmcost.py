@@ -169,6 +169,24 @@ def test_engine_none_is_the_reference_and_an_engine_changes_the_price():
     assert vllm.kv_bytes_per_token == ref.kv_bytes_per_token and vllm.tp == 8
 
 
+
+def test_a_sweep_axis_past_the_grid_bound_is_refused_before_it_is_read():
+    # Before session 53 the binding read every value of an axis before the library's grid bound (10^7 points):
+    # batch=range(1, 10**9) filled 21 GB and the kernel was killed. An axis stating a longer length is refused
+    # unread, as the grid would be; this one fails the test if it is ever iterated.
+    class Unread:
+        def __len__(self):
+            return 10**9
+
+        def __iter__(self):
+            raise AssertionError("the axis was read before its length was checked")
+
+    for axis in ("batch", "input"):
+        kwargs = {"input": 100, "output": 10, "batch": 1, axis: Unread()}
+        with pytest.raises(llmcost.InvalidInput) as e:
+            llmcost.sweep("Llama-3.1-8B", ["H100"], **kwargs)
+        assert e.value.field == axis and e.value.id == "llmcost.plan.grid_size"
+
 def test_sweep_with_an_engine_equals_the_scalar_estimate():
     # 128-token prompts fit vLLM's 8192-token chunk and step budget, so the engine's scheduler defaults
     # that estimate fills in change nothing at these batches: the sweep point is estimate's, to the bit.
