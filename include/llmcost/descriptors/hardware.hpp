@@ -76,10 +76,11 @@ struct dense_peaks {
     [[nodiscard]] constexpr bool operator==(const dense_peaks&) const = default;
 };
 
-/// What real kernels sustain of the datasheet figures, from micro-benchmarks (calibration rows
-/// B01–B08; the sources are in tables/hardware.csv). Defaults are the ideal machine.
 /// The largest engine clock, MHz, a run may pin or a GPU's fractions be measured at (ASSUMED: no GPU clocks near it).
 inline constexpr double max_engine_clock_MHz = 1e4;
+
+/// What real kernels sustain of the datasheet figures, from micro-benchmarks (calibration rows
+/// B01–B08; the sources are in tables/hardware.csv). Defaults are the ideal machine.
 /// The rule of an engine clock f MHz a run pins (AMD's MLPerf harnesses: `rocm-smi --setperfdeterminism`): positive,
 /// finite, at most 10,000 MHz (ASSUMED bound: no GPU clocks near it; it catches a unit slip). "0: not pinned" is the
 /// callers' word for none and never reaches it. On a GPU, `achievable_fractions::require_clock` adds the fractions'.
