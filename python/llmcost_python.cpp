@@ -182,11 +182,16 @@ const Entry& entry_arg(py::handle v, std::string_view field, const char* python_
 const model& model_arg(py::handle v) { return entry_arg<model>(v, "model", "Model"); }
 const hardware& hardware_arg(py::handle v) { return entry_arg<hardware>(v, "hardware", "Hardware"); }
 
+/// Whether a list argument is a single value (a str, None, a descriptor or anything not iterable), a list of one.
+bool single_item(py::handle v) {
+    return PyUnicode_Check(v.ptr()) || v.is_none() || !py::hasattr(v, "__iter__") || py::isinstance<model>(v) ||
+           py::isinstance<hardware>(v);
+}
+
 /// The values of a list argument (any iterable but a str); a single value is a list of one.
 std::vector<py::object> items(py::handle v) {
     std::vector<py::object> out;
-    if (PyUnicode_Check(v.ptr()) || v.is_none() || !py::hasattr(v, "__iter__") || py::isinstance<model>(v) ||
-        py::isinstance<hardware>(v)) {
+    if (single_item(v)) {
         out.push_back(py::reinterpret_borrow<py::object>(v));
         return out;
     }
@@ -194,15 +199,32 @@ std::vector<py::object> items(py::handle v) {
     return out;
 }
 
-/// Numbers of a list argument; a NumPy array of doubles is read without a Python object per value.
+/// A sweep's axis longer than the grid may hold (`plan::sweep_grid::max_points`) is refused as the library refuses
+/// the grid, before it is read: `batch=range(1, 10**9)` filled 21 GB and the kernel was killed before session 53.
+[[noreturn]] void refuse_long_axis(std::string_view field, double length) {
+    refuse(field, py::int_(static_cast<long long>(length)),
+           "has more values than a sweep's 10^7 grid points (this is its length): split the sweep, or try fewer",
+           "llmcost.plan.grid_size");
+}
+
+/// Numbers of a list argument (a sweep's axis); a NumPy array of doubles is read without a Python object per value.
 std::vector<double> numbers(py::handle v, std::string_view field) {
+    constexpr double most = plan::sweep_grid::max_points;
     if (py::isinstance<py::array>(v)) {
         const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(v);
         if (!a) refuse(field, v, "must be an array of numbers", "llmcost.argument.type");
+        if (static_cast<double>(a.size()) > most) refuse_long_axis(field, static_cast<double>(a.size()));
         return {a.data(), a.data() + a.size()};
     }
+    if (single_item(v)) return {number(v, field)};
+    const Py_ssize_t hint = PyObject_LengthHint(v.ptr(), 0);  // a range or list states it; a generator may not
+    if (hint < 0) throw py::error_already_set();
+    if (static_cast<double>(hint) > most) refuse_long_axis(field, static_cast<double>(hint));
     std::vector<double> out;
-    for (const py::object& x : items(v)) out.push_back(number(x, field));
+    for (py::handle x : v) {
+        out.push_back(number(x, field));
+        if (static_cast<double>(out.size()) > most) refuse_long_axis(field, static_cast<double>(out.size()));
+    }
     return out;
 }
 
@@ -1499,8 +1521,12 @@ std::shared_ptr<sweep_py> sweep(py::handle model, py::handle hardware, py::handl
     g.layouts = plan::expand(layout_axes_arg(tp, pp, ep, dp, {}));
     g.modes.clear();
     for (const py::object& m : items(disaggregated)) g.modes.push_back({.disaggregated = flag(m, "disaggregated")});
-    for (double in : whole_counts(input, "input"))
-        for (double out : whole_counts(output, "output"))
+    const std::vector<double> ins = whole_counts(input, "input"), outs = whole_counts(output, "output");
+    // The shapes are input x output: bounded as the grid is, before they are built.
+    if (static_cast<double>(ins.size()) * static_cast<double>(outs.size()) > plan::sweep_grid::max_points)
+        refuse_long_axis("input x output", static_cast<double>(ins.size()) * static_cast<double>(outs.size()));
+    for (double in : ins)
+        for (double out : outs)
             g.shapes.push_back({.input = tokens(in), .output = tokens(out), .cached_fraction = prefix_hit_arg(prefix_hit)});
     g.speculation = head_speculation_arg(g.m, acceptance, draft_tokens, drafter);
     g.batches = whole_counts(batch, "batch");

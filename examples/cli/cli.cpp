@@ -300,12 +300,15 @@ void add_request(CLI::App* app, request_options& r) {
 void add_lengths(CLI::App* app, std::string& input_dist, std::string& output_dist, std::string& dataset) {
     CLI::Option* input = app->get_option("--input");
     CLI::Option* output = app->get_option("--output");
+    const std::string length_words = "L, fixed:L, uniform:LO:HI or lognormal:MEAN:SD[:MAX]";
     CLI::Option* in = app->add_option("--input-dist", input_dist,
-                                      "Prompt lengths that vary: L, fixed:L, uniform:LO:HI, lognormal:MEAN:SD[:MAX] (replaces --input)");
-    CLI::Option* out = app->add_option("--output-dist", output_dist, "Output lengths that vary, as --input-dist (replaces --output)");
+                                      "Prompt lengths that vary: L, fixed:L, uniform:LO:HI, lognormal:MEAN:SD[:MAX] (replaces --input)")
+                          ->check(not_empty(length_words));
+    CLI::Option* out = app->add_option("--output-dist", output_dist, "Output lengths that vary, as --input-dist (replaces --output)")
+                           ->check(not_empty(length_words));
     std::string about_sets = "Prompt and output lengths of a public dataset (tables/datasets.csv): ";
     about_sets += llmcost::catalog::dataset_names();
-    CLI::Option* set = app->add_option("--dataset", dataset, about_sets);
+    CLI::Option* set = app->add_option("--dataset", dataset, about_sets)->check(not_empty(llmcost::catalog::dataset_names()));
     in->excludes(input);
     out->excludes(output);
     for (CLI::Option* o : {in, out, input, output}) set->excludes(o);
@@ -583,7 +586,7 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
         ->transform(probability);
     add_speculation(frontier_app, fr.spec, true);
     frontier_app->add_option("--prefill-batch", fr.prefill_batch, "Prompts per prefill pass, disaggregated")->transform(tokens_count);
-    frontier_app->add_option("--svg", fr.svg, "Also draw the frontier into this SVG file");
+    frontier_app->add_option("--svg", fr.svg, "Also draw the frontier into this SVG file")->check(not_empty("a file name"));
     frontier_app->add_flag("--ignore-max-position", fr.ignore_max_position, "Allow contexts beyond the model's maximum");
     add_format(frontier_app, format);
 
@@ -596,7 +599,8 @@ int llmcost::cli::run(const std::vector<std::string>& arguments, std::ostream& o
     plan_app->add_option("--input", pl.input, "Prompt tokens")->transform(tokens_count)->capture_default_str();
     plan_app->add_option("--output", pl.output, "Output tokens")->transform(tokens_count)->capture_default_str();
     plan_app->add_option("--mix", pl.mix,
-                         "A mix of request shapes INPUT:OUTPUT:SHARE,... or datasets NAME:SHARE,... (replaces --input/--output)");
+                         "A mix of request shapes INPUT:OUTPUT:SHARE,... or datasets NAME:SHARE,... (replaces --input/--output)")
+        ->check(not_empty("INPUT:OUTPUT:SHARE,... or NAME:SHARE,..."));
     add_lengths(plan_app, pl.input_dist, pl.output_dist, pl.dataset);
     plan_app->add_option("--ttft", pl.ttft, "Time-to-first-token target, s")->transform(seconds_target)->capture_default_str();
     plan_app->add_option("--tpot", pl.tpot, "Time-per-output-token target, s")->transform(seconds_target)->capture_default_str();

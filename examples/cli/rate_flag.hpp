@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// The one check of `--rate` (CLI11), shared by every command that takes one (cli.cpp, simulate_cli.hpp).
+/// The one check of `--rate` (CLI11), shared by every command that takes one (cli.cpp, simulate_cli.hpp), and the
+/// check of a text flag whose empty value would otherwise read as the flag left out.
 
 #include "numbers.hpp"
 
@@ -19,5 +20,14 @@ inline const CLI::Validator rate_check{[](std::string& s) -> std::string {
                                            return {};
                                        },
                                        "REQUESTS/S"};
+
+/// A text flag given an empty value (`--dataset ""`) is refused naming what it takes, as --eager-prompt's and
+/// --gemm-table's are: an empty string is how these flags say "not given", so it was silently read as left out.
+[[nodiscard]] inline CLI::Validator not_empty(std::string takes) {
+    return CLI::Validator{[takes](const std::string& s) -> std::string {
+                              return s.empty() ? "an empty value names nothing; give " + takes : std::string{};
+                          },
+                          ""};
+}
 
 }  // namespace llmcost::cli

@@ -32,7 +32,8 @@ inline void add_simulate_options(CLI::App* app, simulate_command& c) {
     CLI::Option* rate = app->add_option("--rate", c.rate, "Requests per second, whole deployment (open arrivals)")->transform(rate_check);
     CLI::Option* conc = app->add_option("--concurrency", c.concurrency, "Closed loop: N clients, each sending its next request when answered")
                             ->check(whole);
-    CLI::Option* trace = app->add_option("--trace", c.trace, "Replay a trace CSV: arrival_s,input_tokens,output_tokens[,prefix_id]");
+    CLI::Option* trace = app->add_option("--trace", c.trace, "Replay a trace CSV: arrival_s,input_tokens,output_tokens[,prefix_id]")
+                             ->check(not_empty("a trace file"));
     rate->excludes(conc);
     trace->excludes(rate);
     trace->excludes(conc);
@@ -42,7 +43,7 @@ inline void add_simulate_options(CLI::App* app, simulate_command& c) {
     CLI::Option* out = app->add_option("--output-dist", c.output_dist, "Output lengths, as --input-dist")->capture_default_str();
     std::string about_sets = "Prompt and output lengths of a public dataset (tables/datasets.csv): ";
     about_sets += catalog::dataset_names();
-    CLI::Option* set = app->add_option("--dataset", c.dataset, about_sets);
+    CLI::Option* set = app->add_option("--dataset", c.dataset, about_sets)->check(not_empty(catalog::dataset_names()));
     set->excludes(in);
     set->excludes(out);
     set->excludes(trace);
@@ -73,7 +74,8 @@ inline void add_simulate_options(CLI::App* app, simulate_command& c) {
         ->check(whole);
     app->add_option("--kv-path", c.kv_path, "Disaggregated: the prompt's KV crosses scale-out (NIC) or scale-up (NVLink)")
         ->check(CLI::IsMember({"scale-out", "scale-up"}))->capture_default_str();
-    app->add_option("--svg", c.svg, "Also draw the TTFT and TPOT CDFs and the batch and KV occupancy over time into this SVG file");
+    app->add_option("--svg", c.svg, "Also draw the TTFT and TPOT CDFs and the batch and KV occupancy over time into this SVG file")
+        ->check(not_empty("a file name"));
     app->add_option("--slo-ttft", c.ttft_target, "TTFT target for goodput, s")->check(positive);
     app->add_option("--slo-tpot", c.tpot_target, "TPOT target for goodput, s")->check(positive);
 }

@@ -169,6 +169,24 @@ def test_engine_none_is_the_reference_and_an_engine_changes_the_price():
     assert vllm.kv_bytes_per_token == ref.kv_bytes_per_token and vllm.tp == 8
 
 
+
+def test_a_sweep_axis_past_the_grid_bound_is_refused_before_it_is_read():
+    # Before session 53 the binding read every value of an axis before the library's grid bound (10^7 points):
+    # batch=range(1, 10**9) filled 21 GB and the kernel was killed. An axis stating a longer length is refused
+    # unread, as the grid would be; this one fails the test if it is ever iterated.
+    class Unread:
+        def __len__(self):
+            return 10**9
+
+        def __iter__(self):
+            raise AssertionError("the axis was read before its length was checked")
+
+    for axis in ("batch", "input"):
+        kwargs = {"input": 100, "output": 10, "batch": 1, axis: Unread()}
+        with pytest.raises(llmcost.InvalidInput) as e:
+            llmcost.sweep("Llama-3.1-8B", ["H100"], **kwargs)
+        assert e.value.field == axis and e.value.id == "llmcost.plan.grid_size"
+
 def test_sweep_with_an_engine_equals_the_scalar_estimate():
     # 128-token prompts fit vLLM's 8192-token chunk and step budget, so the engine's scheduler defaults
     # that estimate fills in change nothing at these batches: the sweep point is estimate's, to the bit.
@@ -852,6 +870,19 @@ def test_cost_unknown_is_none_and_a_given_price_is_used():
     if unpriced:
         e = llmcost.estimate("Llama-3.1-8B", unpriced[0], input=128, output=128, batch=1)
         assert e.usd_per_gpu_hour is None and e.usd_per_million_output_tokens is None
+
+
+
+def test_a_price_past_the_bound_or_an_overflowing_cost_is_refused_not_inf():
+    # Before session 53 usd_per_gpu_hour=1e308 answered usd_per_million_output_tokens = inf; the tool's bound
+    # ($10^12 a GPU-hour) is the library's now, and a utilisation that overflows $/M is refused naming it.
+    with pytest.raises(llmcost.InvalidInput) as e:
+        llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=8, usd_per_gpu_hour=1e308)
+    assert e.value.id == "llmcost.cost.gpu_hour_range"
+    with pytest.raises(llmcost.InvalidInput) as e:
+        llmcost.estimate("Llama-3.1-8B", "H100", input=128, output=128, batch=8, usd_per_gpu_hour=1e12,
+                         utilisation=1e-300)
+    assert e.value.field == "utilisation" and e.value.id == "llmcost.cost.overflow"
 
 
 # ---- catalogs and descriptors ----------------------------------------------------------------------

@@ -149,6 +149,24 @@ TEST_CASE("estimate: options are validated") {
                          "gpu_cost ($/s)"));
 }
 
+TEST_CASE("estimate: a given GPU-hour price is at most $10^12, and $ per million tokens is never infinite") {
+    // The bound is the tool's (--usd-per-gpu-hour): $10^12 is priced, $10^13 refused; before session 53 Python's
+    // usd_per_gpu_hour=1e308 priced usd_per_million_output_tokens as inf.
+    CHECK(estimate(llama70_tp8, chat, {.batch = 8, .gpu_cost = dollars_per_hour(1e12)}).cost_known());
+    const std::string high =
+        test::error_of([] { return estimate(llama70_tp8, chat, {.batch = 8, .gpu_cost = dollars_per_hour(1e13)}); });
+    CHECK(test::contains(high, "rate ($/GPU-h) = 1e+13"));
+    CHECK(test::contains(high, "[llmcost.cost.gpu_hour_range]"));
+    // Worked by hand: $10^12/h is 2.8e8 $/s; x 8 GPUs = 2.2e9 $/s; the output rate R at batch 8 lies between 10 and
+    // 10^5 tokens/s, so 10^6 x 2.2e9 / (R x u) is at least 2.2e310 at u = 1e-300 (overflows a double, ~1.8e308) and at
+    // most 2.2e304 at u = 1e-290 (finite).
+    CHECK(estimate(llama70_tp8, chat, {.batch = 8, .utilisation = 1e-290, .gpu_cost = dollars_per_hour(1e12)}).cost_known());
+    const std::string tiny = test::error_of(
+        [] { return estimate(llama70_tp8, chat, {.batch = 8, .utilisation = 1e-300, .gpu_cost = dollars_per_hour(1e12)}); });
+    CHECK(test::contains(tiny, "utilisation = 1e-300"));
+    CHECK(test::contains(tiny, "[llmcost.cost.overflow]"));
+}
+
 TEST_CASE("estimate: properties") {
     SUBCASE("more sequences never lower the deployment's output rate nor raise energy per token") {
         double last_rate = 0, last_energy = INFINITY;

@@ -106,6 +106,17 @@ TEST_CASE("workload: bad descriptors name the field, the value and the rule") {
                          "[llmcost.workload.clients_whole]"));
 }
 
+TEST_CASE("simulate: drawn arrivals past 10^9 s are refused, as a trace's are") {
+    // 100 Poisson arrivals 10^8 s apart on average: the last near 99 x 10^8 = 9.9e9 s (its spread ~10^9), past 10^9 s;
+    // 10^6 s apart: near 9.9e7 s, inside it.
+    const workload::traffic slow{.arrivals = workload::poisson(seconds(1e8))};
+    const std::string why = test::error_of([&] { return sim::simulate(llama8, slow, {.requests = 100}); });
+    CHECK(test::contains(why, "simulation: last arrival (s) = "));
+    CHECK(test::contains(why, "[llmcost.simulate.arrival_span]"));
+    const workload::traffic fine{.arrivals = workload::poisson(seconds(1e6))};
+    CHECK_NOTHROW((void)sim::simulate(llama8, fine, {.requests = 100}));
+}
+
 TEST_CASE("trace CSV: a good trace, and each error with file:line:column") {
     const auto r = io::parse_trace_csv("arrival_s,input_tokens,output_tokens,prefix_id\n0,100,10,\n0.5,200,20,3\n",
                                        "t.csv");
@@ -130,6 +141,17 @@ TEST_CASE("trace CSV: a good trace, and each error with file:line:column") {
     CHECK(test::contains(error((std::string(h) + "nan,1,1\n").c_str()), "must be finite"));
     CHECK(test::contains(error((std::string(h) + "2,1,1\n1,1,1\n").c_str()), "t.csv:3:1"));
     CHECK(test::contains(error((std::string(h) + "2,1,1\n1,1,1\n").c_str()), "[llmcost.trace.arrival_order]"));
+    // An arrival past 10^9 s is refused at its cell: at 1e308 the arrival absorbed every step's time (1e308 + 0.03 =
+    // 1e308), and TTFT, TPOT and E2E all read 0 s with exit 0 before session 53.
+    CHECK(test::contains(error((std::string(h) + "0,1,1\n1e308,1,1\n").c_str()),
+                         "t.csv:3:1: key \"arrival_s\" = \"1e308\": an arrival time is at most 10^9 s"));
+    CHECK_NOTHROW(io::parse_trace_csv(std::string(h) + "1e9,1,1\n", "t.csv"));
+    // The library's own rule, for a request list built in C++ or Python (sim::simulate).
+    std::vector<workload::request> late = all_at_once(2, 100, 10);
+    late[1].arrival = seconds(2e9);
+    const std::string why = test::error_of([&] { return sim::simulate(llama8, late, {}); });
+    CHECK(test::contains(why, "trace request 2: arrival (s) = 2e+09"));
+    CHECK(test::contains(why, "[llmcost.trace.arrival_time]"));
     CHECK(test::contains(error((std::string(h) + "0,0,1\n").c_str()), "t.csv:2:2: key \"input_tokens\" = \"0\""));
     CHECK(test::contains(error((std::string(h) + "0,5,2.5\n").c_str()), "t.csv:2:3: key \"output_tokens\""));
     CHECK(test::contains(error("arrival_s,input_tokens\n0,1\n"), "key \"output_tokens\": no such column"));

@@ -268,6 +268,25 @@ TEST_CASE("hardware table: the compute fractions' clock is optional, and refused
     CHECK(contains(msg, "must not be negative"));
 }
 
+TEST_CASE("hardware table: the compute fractions' clock is refused above 10,000 MHz (a clock in Hz or kHz)") {
+    // 1,700 MHz written in Hz: --clock 1600 would scale the fractions by 1600 / 1.7e9 and price every GEMM ~10^6
+    // times slower (1e308 gave a TTFT of 2e303 s before the rule), so the loader refuses it at its cell.
+    const std::string msg = message_of(
+        [&] { return io::parse_hardware_csv(real_rows("hardware.csv").with("compute_clock_MHz", "1.7e9").text(), "bad-hw.csv"); });
+    CHECK(contains(msg, "bad-hw.csv:3:"));
+    CHECK(contains(msg, "\"compute_clock_MHz\""));
+    CHECK(contains(msg, "1.7e9"));
+    CHECK(contains(msg, "llmcost.clock.range"));
+    // The descriptor's own rule, for a GPU built in C++: 10,000 MHz is the bound, 0 (not stated) stays allowed.
+    hardware h = catalog::mi325x;
+    h.gpu.efficiency.compute_clock_MHz = 10'000.0;
+    CHECK_NOTHROW(h.validate());
+    h.gpu.efficiency.compute_clock_MHz = 0.0;
+    CHECK_NOTHROW(h.validate());
+    h.gpu.efficiency.compute_clock_MHz = 10'000.5;
+    CHECK_THROWS_AS(h.validate(), invalid_input);
+}
+
 TEST_CASE("hardware table: the FP4 sustained fraction is optional (1 without it), and refused outside 0 < f <= 1") {
     // A table from before the column loads, every GPU's FP4 GEMMs at the datasheet's peak.
     const std::vector<hardware> old =

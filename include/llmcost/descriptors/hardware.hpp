@@ -76,13 +76,16 @@ struct dense_peaks {
     [[nodiscard]] constexpr bool operator==(const dense_peaks&) const = default;
 };
 
+/// The largest engine clock, MHz, a run may pin or a GPU's fractions be measured at (ASSUMED: no GPU clocks near it).
+inline constexpr double max_engine_clock_MHz = 1e4;
+
 /// What real kernels sustain of the datasheet figures, from micro-benchmarks (calibration rows
 /// B01–B08; the sources are in tables/hardware.csv). Defaults are the ideal machine.
 /// The rule of an engine clock f MHz a run pins (AMD's MLPerf harnesses: `rocm-smi --setperfdeterminism`): positive,
 /// finite, at most 10,000 MHz (ASSUMED bound: no GPU clocks near it; it catches a unit slip). "0: not pinned" is the
 /// callers' word for none and never reaches it. On a GPU, `achievable_fractions::require_clock` adds the fractions'.
 constexpr void require_engine_clock(std::string_view subject, std::string_view field, double f_MHz) {
-    require(f_MHz > 0.0 && f_MHz <= 1e4, subject, field, f_MHz,
+    require(f_MHz > 0.0 && f_MHz <= max_engine_clock_MHz, subject, field, f_MHz,
             "an engine clock a run pins is positive and finite, in MHz, at most 10,000", "llmcost.clock.range");
 }
 
@@ -329,8 +332,13 @@ struct accelerator {
                 efficiency.fp4_sustained,
                 "a sustained fraction of the FP4 peak needs FP4 units: on a GPU without them (dense.fp4 = 0) it is 1, the "
                 "datasheet's (its FP4 GEMMs run widened at the FP8 or BF16 peak, which no FP4 fraction touches)");
-        require(non_negative_finite(efficiency.compute_clock_MHz), s, "efficiency.compute_clock_MHz",
-                efficiency.compute_clock_MHz, "must be zero (not stated) or a positive, finite clock");
+        // The clock the fractions were measured at obeys the pinned clock's bound: --clock f scales them by f ÷ f₀,
+        // so an f₀ in Hz or kHz (1.7e9 for 1,700 MHz) would price every GEMM ~10^6 times slower without a word.
+        require(efficiency.compute_clock_MHz == 0.0 ||
+                    (efficiency.compute_clock_MHz > 0.0 && efficiency.compute_clock_MHz <= max_engine_clock_MHz),
+                s, "efficiency.compute_clock_MHz", efficiency.compute_clock_MHz,
+                "must be zero (not stated) or a clock in (0, 10,000] MHz, the bound of an engine clock a run pins",
+                "llmcost.clock.range");
     }
     [[nodiscard]] constexpr bool operator==(const accelerator&) const = default;
 };

@@ -236,6 +236,10 @@ struct traffic {
     }
 };
 
+/// The latest arrival a replayed trace may state, s (ASSUMED: 10^9 s, 31.7 years; a double resolves a time near it
+/// to 1.2e-7 s, so a step of microseconds or more stays exact to several digits; at 10^308 every TTFT read 0 s).
+inline constexpr double max_arrival_s = 1e9;
+
 /// One request of a workload: when it arrives and its lengths; `prefix` names a shared prefix
 /// (−1: none).
 struct request {

@@ -49,6 +49,9 @@ namespace llmcost::io {
         };
         const double a = number(at);
         if (a < 0.0) fail(at, "an arrival time is not negative [llmcost.trace.arrival_time]");
+        if (a > workload::max_arrival_s)
+            fail(at, "an arrival time is at most 10^9 s (workload::max_arrival_s: later, a double no longer resolves "
+                     "a step's time) [llmcost.trace.arrival_time]");
         if (!r.empty() && a < r.back().arrival.value())
             fail(at, "arrival times must not decrease (the row before arrives at " +
                          std::to_string(r.back().arrival.value()) + " s) [llmcost.trace.arrival_order]");

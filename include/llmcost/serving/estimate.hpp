@@ -153,6 +153,12 @@ namespace detail {
     e.cost_per_output_token = e.cost_known()
         ? e.gpu_cost * gpus / (rate * o.utilisation)
         : dollars_per_token_t::from_value(std::numeric_limits<double>::quiet_NaN());
+    // A known price gives a finite $ per million output tokens (the figure every face prints), or none: a tiny
+    // utilisation overflows 10^6 · C · GPUs ÷ (R_out · u) to infinity.
+    require(!e.cost_known() || non_negative_finite(e.cost_per_output_token.value() * 1e6), "estimate", "utilisation",
+            o.utilisation,
+            "the cost per million output tokens, 10^6 x $/GPU-s x GPUs / (output rate x utilisation), overflows a double",
+            "llmcost.cost.overflow");
     return e;
 }
 }  // namespace detail

@@ -1120,6 +1120,13 @@ LLMCOST_FUNC result simulate(const deployment& d, const workload::traffic& t, co
         reqs[i].output = tokens(g.length(t.output));
     }
     const bool closed = t.arrivals.law == workload::arrival_law::closed_loop;
+    // The draws obey a trace's bound: past it a double cannot tell an arrival from its first token (TTFT quantized).
+    if (!closed && n > 0)
+        require(reqs[n - 1].arrival.value() <= workload::max_arrival_s, "simulation", "last arrival (s)",
+                reqs[n - 1].arrival.value(),
+                "the draws arrive past 10^9 s (workload::max_arrival_s, where a double stops resolving a step's time): "
+                "raise the rate or simulate fewer requests",
+                "llmcost.simulate.arrival_span");
     return internal::run(d, std::move(reqs), o, closed, closed ? t.arrivals.clients : 0.0, "generated");
 }
 
@@ -1127,8 +1134,9 @@ LLMCOST_FUNC result simulate(const deployment& d, std::span<const workload::requ
     require(!trace.empty(), "trace", "requests", 0.0, "a trace needs at least one request", "llmcost.simulate.requests_whole");
     for (std::size_t i = 0; i < trace.size(); ++i) {
         const double a = trace[i].arrival.value();
-        require(non_negative_finite(a), "trace request " + std::to_string(i + 1), "arrival (s)", a,
-                "must be zero or positive and finite", "llmcost.trace.arrival_time");
+        require(non_negative_finite(a) && a <= workload::max_arrival_s, "trace request " + std::to_string(i + 1),
+                "arrival (s)", a, "must be zero or positive, at most 10^9 s (workload::max_arrival_s)",
+                "llmcost.trace.arrival_time");
         if (i > 0)
             require(a >= trace[i - 1].arrival.value(), "trace request " + std::to_string(i + 1), "arrival (s)", a,
                     "arrival times must not decrease", "llmcost.trace.arrival_order");

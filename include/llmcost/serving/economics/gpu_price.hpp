@@ -53,9 +53,17 @@ struct gpu_hour_price {
     return p;
 }
 
-/// A price the caller gives, kept with its basis ("given").
+/// The most a caller may price a GPU-hour at, $ (the tool's bound on a price, --usd-per-gpu-hour): far above any
+/// listed price, so a larger figure is a slip, and $/token from it could overflow to an infinite figure.
+inline constexpr double max_usd_per_gpu_hour = 1e12;
+
+/// A price the caller gives, kept with its basis ("given"): positive, at most `max_usd_per_gpu_hour`. The tool's
+/// `cost` passes its capex + power figure here too (--capex, --electricity, --depreciation-years), so the rule says so.
 [[nodiscard]] constexpr gpu_hour_price given_gpu_hour(const dollars_per_second_t& rate) {
-    require(positive_finite(rate.value()), "gpu_hour_price", "rate ($/s)", rate.value(), "must be positive and finite");
+    require(positive_finite(rate.value()) && rate.value() <= dollars_per_hour(max_usd_per_gpu_hour).value(),
+            "gpu_hour_price", "rate ($/GPU-h)", rate.value() * 3600.0,
+            "a GPU-hour's price, given or from capex, power and electricity, must be positive and at most $10^12",
+            "llmcost.cost.gpu_hour_range");
     return gpu_hour_price{.rate = rate, .given = true};
 }
 
