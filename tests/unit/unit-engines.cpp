@@ -787,6 +787,41 @@ TEST_CASE("SGLang on ROCm's dense FP8 GEMM curve (AITER block-scaled FP8, B62-B6
         CHECK(has(zero, "fp8_gemm_half_dim"));
     }
 }
+TEST_CASE("vLLM on CDNA4's dense MXFP4 GEMM curve (AITER gemm_a4w4, B110), hand-worked") {
+    const engine_kernels& k = catalog::vllm_cdna4.kernels;
+    const achievable_fractions& mi355x = catalog::mi355x.gpu.efficiency;
+    SUBCASE("the curve replaces the hardware's for FP4 only") {
+        CHECK(k.own_fp4_curve());
+        CHECK_FALSE(k.unfused_fp4_quantization());
+        const achievable_fractions fp4 = dense_gemm_curve(mi355x, k, compute_class::fp4);
+        CHECK(fp4.matmul == doctest::Approx(0.7081 / 0.9215).epsilon(1e-12));  // e∞ of the datasheet peak, ÷ gemm
+        CHECK(fp4.matmul_half_dim == 5029.0);
+        CHECK(fp4.hbm == mi355x.hbm);
+        CHECK(dense_gemm_curve(mi355x, k, compute_class::fp8) == mi355x);
+        CHECK(dense_gemm_curve(mi355x, k, compute_class::bf16) == mi355x);
+    }
+    SUBCASE("its rate at Llama-2-70B's QKV projection, 4,096 tokens, by hand") {
+        // m 4096, k 8192, n 10240: ∛(4096 · 8192 · 10240) = ∛(5 · 2³⁶) = 4096 · ∛5 = 7004.06;
+        // e = 0.7081 · 7004.06 ÷ (7004.06 + 5029) = 0.412162 of 10,000 TFLOP/s = 4,121.6 TFLOP/s (AITER's table:
+        // 4,330.0, B110-QKV-4096); the hardware's curve under gemm 0.9215 gave 9,215 · 0.6793 · 7004.06 ÷ 7802.06
+        // = 5,619.5 TFLOP/s, 30% above the kernel.
+        const achievable_fractions fp4 = dense_gemm_curve(mi355x, k, compute_class::fp4);
+        CHECK(10000.0 * k.gemm * fp4.matmul_at(4096.0, 8192.0, 10240.0) == doctest::Approx(4121.62).epsilon(1e-5));
+        CHECK(10000.0 * k.gemm * mi355x.matmul_at(4096.0, 8192.0, 10240.0) == doctest::Approx(5619.50).epsilon(1e-5));
+    }
+    SUBCASE("in a pass: an MXFP4 decode step's dense GEMMs slow, attention and weight reads do not move") {
+        const deployment own = with_formats({.m = catalog::llama_2_70b, .hw = catalog::mi355x, .engine = catalog::vllm_cdna4},
+                                            formats::mxfp4, formats::fp8);
+        deployment ref = own;
+        ref.engine.kernels.fp4_gemm_efficiency = 0.0;
+        ref.engine.kernels.fp4_gemm_half_dim = 0.0;
+        const pass_cost a = decode_pass(ref, 3072.0, 500_tok), b = decode_pass(own, 3072.0, 500_tok);
+        CHECK(b.matmul_compute_time.value() > a.matmul_compute_time.value());
+        CHECK(b.attention_compute_time.value() == a.attention_compute_time.value());
+        CHECK(b.matmul_memory_time.value() == a.matmul_memory_time.value());
+    }
+}
+
 
 TEST_CASE("Hopper engines' dense BF16 GEMM curve (aiconfigurator's TensorRT-LLM BF16 GEMM table on H100, B75-B76), hand-worked") {
     const achievable_fractions& h100 = catalog::h100_sxm5.gpu.efficiency;

@@ -203,27 +203,34 @@ micro_row price(micro_row r) {
     if (r.kind == "hbm_copy") {
         r.predicted = g.sustained_hbm_bandwidth().value() / scale;
         r.how = "HBM spec " + text::plain(g.hbm_bandwidth.value() / 1e12, 4) + " TB/s × hbm fraction " + text::plain(e.hbm, 4);
-    } else if (r.kind == "gemm" || r.kind == "gemm_quant") {
-        // gemm_quant: an FP4 GEMM timed with the kernel that quantizes its BF16 activations before it (B19)
+    } else if (r.kind == "gemm" || r.kind == "gemm_quant" || r.kind == "gemm_vllm") {
+        // gemm_quant: an FP4 GEMM timed with the kernel that quantizes its BF16 activations before it (B19);
+        // gemm_vllm: a GEMM under vLLM's profile of the architecture (AITER's MXFP4 kernels on CDNA4, B110)
         const bool quant = r.kind == "gemm_quant";
         const std::vector<double> mnk = dimensions(r.size, r.id);
         if (mnk.size() != 3) throw std::runtime_error(r.id + ": a GEMM size is m x n x k");
         const std::optional<number_format> f = format_named(r.precision);
         if (!f) throw std::runtime_error(r.id + ": unknown precision '" + r.precision + "'");
         const double m = mnk[0], n = mnk[1], k = mnk[2];
-        // TensorRT-LLM's profile on this GPU's architecture, where it has one: its dense GEMM curve for
-        // the format (its own FP4 curve, B12; its BF16 curve, B75-B76), as the serving rows price it;
-        // otherwise the hardware's.
+        // TensorRT-LLM's profile (gemm_vllm: vLLM's) on this GPU's architecture, where it has one: its dense
+        // GEMM curve for the format (its own FP4 curve, B12, B110; its BF16 curve, B75-B76), as the serving
+        // rows price it; otherwise the hardware's.
         const std::optional<gpu_architecture> arch = catalog::architecture_of(hw->name);
-        const std::optional<engine_profile> trt = arch ? catalog::find_engine(engine_kind::trtllm, *arch) : std::nullopt;
+        const engine_kind gemm_owner = r.kind == "gemm_vllm" ? engine_kind::vllm : engine_kind::trtllm;
+        const std::optional<engine_profile> trt = arch ? catalog::find_engine(gemm_owner, *arch) : std::nullopt;
         const bool engine_curve = trt && ((f->compute == compute_class::fp4 && trt->kernels.own_fp4_curve()) ||
                                           (f->compute == compute_class::bf16 && trt->kernels.own_bf16_curve()));
+        if (r.kind == "gemm_vllm" && !engine_curve)
+            throw std::runtime_error(r.id + ": gemm_vllm needs a GPU whose vLLM profile has its own curve for the format");
         engine_kernels kernels = trt ? trt->kernels : engine_kernels{};
         kernels.fp4_quantization_fused = !quant;
         if (quant && !(engine_curve && kernels.unfused_fp4_quantization()))
             throw std::runtime_error(r.id + ": gemm_quant needs an FP4 GEMM on a GPU whose TensorRT-LLM profile has the curve with the quantization");
         const achievable_fractions curve = engine_curve ? dense_gemm_curve(e, kernels, f->compute) : e;
-        const double fraction = curve.matmul_at(m, k, n);
+        // An engine's own curve is of the datasheet peak: the pass applies its `gemm` to the peak and
+        // `dense_gemm_curve` divides it out of e∞, so the fraction here is the curve's × gemm (1 on TensorRT-LLM).
+        const double gemm_factor = engine_curve ? kernels.gemm : 1.0;
+        const double fraction = curve.matmul_at(m, k, n) * gemm_factor;
         r.predicted = fraction * g.peak(f->compute).value() / scale;
         // An FP4 peak the GPU sustains below its datasheet's (`accelerator::fp4_gemm_peak`) says so.
         const bool sustained_fp4 = f->compute == compute_class::fp4 && g.dense.fp4.value() > 0 && e.fp4_sustained != 1.0;
@@ -236,7 +243,7 @@ micro_row price(micro_row r) {
                                                                  : "'s " + std::string(f->compute == compute_class::bf16 ? "BF16" : "FP4") +
                                                                        " curve: ")
                               : std::string()) + "e∞ " +
-                text::plain(curve.matmul, 4) + ", n₀ " + text::plain(curve.matmul_half_dim, 4) + ", ∛(m·n·k) " +
+                text::plain(curve.matmul * gemm_factor, 4) + ", n₀ " + text::plain(curve.matmul_half_dim, 4) + ", ∛(m·n·k) " +
                 text::plain(std::cbrt(achievable_fractions::padded_rows(m) * n * k), 4) + ")";
     } else if (r.kind == "linear" || r.kind == "linear_vllm") {
         // A linear layer's GEMM timed whole, weights read from HBM and the kernel's fixed cost included
@@ -409,7 +416,7 @@ micro_row price(micro_row r) {
                     text::plain(link.per_direction.value() / 1e9, 4) + " GB/s per direction) = " + text::plain(t.value() * 1e6, 4) + " µs";
         }
     } else {
-        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, gemm_blockscale, linear, linear_vllm, expert_gemm, expert_gemm_fp8, attention, prompt_attention, all_reduce)");
+        throw std::runtime_error(r.id + ": unknown kind '" + r.kind + "' (hbm_copy, gemm, gemm_quant, gemm_vllm, gemm_blockscale, linear, linear_vllm, expert_gemm, expert_gemm_fp8, attention, prompt_attention, all_reduce)");
     }
     return r;
 }
@@ -3071,6 +3078,7 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
     s += "|---|---|---|---|--:|--:|--:|---|---|---|\n";
     for (const micro_row& r : micro) {
         const std::string what = r.kind == "gemm" ? r.precision + " GEMM"
+                                 : r.kind == "gemm_vllm" ? r.precision + " GEMM (vLLM's kernels)"
                                  : r.kind == "gemm_quant" ? r.precision + " GEMM with its activations' quantization"
                                  : r.kind == "gemm_blockscale" ? "block-scaled " + r.precision + " GEMM (SGLang)"
                                  : r.kind == "linear" || r.kind == "linear_vllm" ? r.precision + " linear layer (GEMM timed whole)"
@@ -3080,8 +3088,8 @@ report build(const std::vector<plan::measurement>& measurements, const std::vect
                                  : r.kind == "prompt_attention" ? r.precision + " prompt (context) attention, causal"
                                  : r.kind == "all_reduce" ? "all-reduce bus bandwidth" : "HBM bandwidth";
         std::string size = r.size;
-        if (r.kind == "gemm" || r.kind == "gemm_quant" || r.kind == "gemm_blockscale" || r.kind == "linear" ||
-            r.kind == "linear_vllm")
+        if (r.kind == "gemm" || r.kind == "gemm_quant" || r.kind == "gemm_vllm" || r.kind == "gemm_blockscale" ||
+            r.kind == "linear" || r.kind == "linear_vllm")
             size = "m·n·k " + r.size;
         if (r.kind == "expert_gemm" || r.kind == "expert_gemm_fp8") size = "rows per expert · width · hidden " + r.size;
         if (r.kind == "prompt_attention") size = "prompts · tokens · query heads · KV heads " + r.size;
