@@ -1884,30 +1884,30 @@ def test_host_loop_on_every_deployment_surface():
 
 def test_a2a_dispatch_cap_sizes_the_padded_moe_grid_by_hand():
     # MORI-EP's padded receive buffer (docs/mi355x-disagg-decode.md section 6): SGLang on MI355X runs each of
-    # DeepSeek-V3's 58 MoE layers over N_blk = ceil((W C k + 32 E - k) / 32) m-blocks at c = 6.636 ns a block
+    # DeepSeek-V3's 58 MoE layers over N_blk = ceil((W C k + 32 E - k) / 32) m-blocks at c = 7.504 ns a block
     # (tables/engines.csv padded_moe_block_ns), W = 8 ranks (DEP8), k = 8, E = 256, C the per-rank dispatch cap:
     #   C = 16384: (1,048,576 + 8,192 - 8) / 32 = 33,023.75 -> 33,024
     #   C = 4096 (SGLang's default: a2a_dispatch_cap=None): (262,144 + 8,184) / 32 = 8,447.75 -> 8,448
     #   C = 1024: (65,536 + 8,184) / 32 = 2,303.75 -> 2,304
-    # Every step pays 58 c N_blk, so against the default a step is 58 x 24,576 x 6.636 ns = 9.459007488 ms longer at
-    # C = 16384 and 58 x 6,144 x 6.636 ns = 2.364751872 ms shorter at C = 1024 (eager_prompt='0': no prompt launch
+    # Every step pays 58 c N_blk, so against the default a step is 58 x 24,576 x 7.504 ns = 10.696261632 ms longer at
+    # C = 16384 and 58 x 6,144 x 7.504 ns = 2.674065408 ms shorter at C = 1024 (eager_prompt='0': no prompt launch
     # that could hide part of it; the batch fixed, so the steps' mixture is the same).
     kw = dict(engine="sglang", ep=8, dp=8, input=1000, output=1000, batch=16, eager_prompt="0")
     base = llmcost.estimate("DeepSeek-V3", "MI355X", **kw)
     big = llmcost.estimate("DeepSeek-V3", "MI355X", a2a_dispatch_cap=16384, **kw)
     small = llmcost.estimate("DeepSeek-V3", "MI355X", a2a_dispatch_cap=1024, **kw)
-    assert big.decode_step_s - base.decode_step_s == pytest.approx(9.459007488e-3, rel=1e-9)
-    assert base.decode_step_s - small.decode_step_s == pytest.approx(2.364751872e-3, rel=1e-9)
+    assert big.decode_step_s - base.decode_step_s == pytest.approx(10.696261632e-3, rel=1e-9)
+    assert base.decode_step_s - small.decode_step_s == pytest.approx(2.674065408e-3, rel=1e-9)
     assert llmcost.estimate("DeepSeek-V3", "MI355X", a2a_dispatch_cap=4096, **kw).decode_step_s == base.decode_step_s
     # TEP8 runs no all-to-all: no buffer, whatever the cap.
     tep = dict(kw, ep=8, dp=None, tp=8)
     assert llmcost.estimate("DeepSeek-V3", "MI355X", a2a_dispatch_cap=16384, **tep).decode_step_s == \
         llmcost.estimate("DeepSeek-V3", "MI355X", **tep).decode_step_s
-    # sweep (so frontier and plan, through the same engines): the same 9.459 ms on the step at batch 16.
+    # sweep (so frontier and plan, through the same engines): the same 10.696 ms on the step at batch 16.
     grid = dict(input=[1000], output=[1000], batch=[16], ep=[8], dp=[8], engine="sglang", eager_prompt="0")
     s0 = llmcost.sweep("DeepSeek-V3", "MI355X", **grid)
     s1 = llmcost.sweep("DeepSeek-V3", "MI355X", a2a_dispatch_cap=16384, **grid)
-    assert s1.tpot_s[0] - s0.tpot_s[0] == pytest.approx(9.459007488e-3, rel=1e-9)
+    assert s1.tpot_s[0] - s0.tpot_s[0] == pytest.approx(10.696261632e-3, rel=1e-9)
     front = dict(input=1000, output=1000, ttft=100, tpot=10, ep=[8], dp=[8], engine="sglang")
     assert llmcost.frontier("DeepSeek-V3", "MI355X", a2a_dispatch_cap=16384, **front) is not None
     assert llmcost.plan("DeepSeek-V3", ["MI355X"], rate=1, mix=[(1000, 1000, 1)], ttft=100, tpot=10, engine="sglang",

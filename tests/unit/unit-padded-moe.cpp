@@ -89,9 +89,9 @@ TEST_CASE("padded MoE: TEP, no all-to-all, a dense model and c = 0 add nothing")
 }
 
 TEST_CASE("padded MoE: a DEP8 decode step on MI355X SGLang pays 58 x c x 33,024 more") {
-    // The shipped profile's c (tables/engines.csv, fitted 6.636 ns) with the run's cap 16384: 58 × 33,024 = 1,915,392
-    // blocks a step; × 6.636 ns = 12,710,541.312 ns = 12.7105 ms added to the decode step at any batch.
-    REQUIRE(catalog::sglang_cdna4.moe.padded_moe_block.value() == doctest::Approx(6.636e-9).epsilon(1e-12));
+    // The shipped profile's c (tables/engines.csv, fitted 7.504 ns, session 53) with the run's cap 16384: 58 × 33,024 = 1,915,392
+    // blocks a step; × 7.504 ns = 14,373,101.568 ns = 14.3731 ms added to the decode step at any batch.
+    REQUIRE(catalog::sglang_cdna4.moe.padded_moe_block.value() == doctest::Approx(7.504e-9).epsilon(1e-12));
     deployment with = with_formats({.m = catalog::deepseek_v3, .hw = catalog::mi355x, .layout = dep8}, formats::fp8,
                                    formats::fp8);
     with.engine = with_dispatch_cap(catalog::sglang_cdna4, 16384.0);
@@ -100,14 +100,14 @@ TEST_CASE("padded MoE: a DEP8 decode step on MI355X SGLang pays 58 x c x 33,024 
     for (double batch : {16.0, 64.0, 256.0}) {
         const double added = decode_pass(with, batch, 1500_tok).time().value() -
                              decode_pass(without, batch, 1500_tok).time().value();
-        CHECK(added == doctest::Approx(12.710541312e-3).epsilon(1e-9));
+        CHECK(added == doctest::Approx(14.373101568e-3).epsilon(1e-9));
     }
     // A prompt step goes through the same MoE path, so it pays it too (its eager launch may hide part of it behind
     // the host's enqueue, so at most t_pad and more than nothing).
     const double prompt = prefill_pass(with, 4.0, 1024_tok, 0_tok).time().value() -
                           prefill_pass(without, 4.0, 1024_tok, 0_tok).time().value();
     CHECK(prompt > 0.0);
-    CHECK(prompt <= 12.710541312e-3 * (1.0 + 1e-9));
+    CHECK(prompt <= 14.373101568e-3 * (1.0 + 1e-9));
 }
 
 TEST_CASE("padded MoE: the profile's check, tables/engines.csv's column and the measurement column refuse bad figures") {
@@ -168,6 +168,57 @@ TEST_CASE("padded MoE: the profile's check, tables/engines.csv's column and the 
     }
 }
 
+// Uniform expert routing (SGLang --ep-dispatch-algorithm fake on its all-to-all path, docs/mi355x-prefill.md §8), by
+// hand: DeepSeek-V3 on DEP8, one prompt of T = 7,373 tokens, k = 8: N = T·k = 58,984 picks, each on a rank with
+// p = 1/8, so a rank's count is Binomial(58,984, 1/8): σ²/μ² = (1 − 1/8) · 8 ÷ 58,984 = 7 ÷ 58,984 = 1.186763e-4,
+// σ/μ = 0.01089386; z = √(2 ln 8) = √4.158883 = 2.039334: I = 1 + 2.039334 · 0.01089386 = 1.022216.
+// The model's router (c = 1.28 over E = 256): + 1.28² · 8 ÷ 256 = 0.0512 under the root, √0.05131868 = 0.2265363,
+// I = 1 + 2.039334 · 0.2265363 = 1.461983.
+TEST_CASE("expert routing: uniform random experts leave the busiest EP rank only the draw's spread, hand-worked") {
+    deployment d = dsv3({.tp = 1, .ep = 8, .dp = 8}, 0.0, 0.0);
+    const double picks = 7373.0 * 8.0;
+    const pass_model routed = prepare_pass(d);
+    CHECK(routed.routing_skew == 1.28);
+    CHECK(detail::ep_imbalance(routed, picks) == doctest::Approx(1.461983).epsilon(1e-6));
+    d.engine = with_expert_routing(d.engine, expert_routing::uniform);
+    const pass_model uniform = prepare_pass(d);
+    CHECK(uniform.routing_skew == 0.0);
+    CHECK(routing_cv(d.m, d.engine) == 0.0);
+    CHECK(detail::ep_imbalance(uniform, picks) == doctest::Approx(1.022216).epsilon(1e-6));
+    // Uniform routing overrides a balancer's stated skew too (the router's logits are not read at all).
+    d.engine.moe.load_balancing = true;
+    d.engine.moe.routing_skew = 0.1;
+    CHECK(routing_cv(d.m, d.engine) == 0.0);
+    d.engine = with_expert_routing(d.engine, expert_routing::model);
+    CHECK(routing_cv(d.m, d.engine) == 0.1);
+    // The prefill pass prices less under uniform routing: its expert GEMMs and all-to-all wait for a lighter rank.
+    const deployment m = dsv3({.tp = 1, .ep = 8, .dp = 8}, 0.0, 0.0);
+    deployment u = m;
+    u.engine = with_expert_routing(u.engine, expert_routing::uniform);
+    CHECK(prefill_pass(u, 1.0, 7373_tok, 0_tok).time().value() < prefill_pass(m, 1.0, 7373_tok, 0_tok).time().value());
+    // The measurements table's column: read by name, carried onto the row's engine; a bad word refused by name.
+    const std::string header =
+        "id,role,model,hardware,engine,engine_version,tp,pp,ep,dp,weights,kv,scenario,requests,max_batch,max_tokens,"
+        "rate_per_s,batch,input_tokens,output_tokens,metric,value,unit,source,expert_routing\n";
+    auto row = [](const std::string& routing) {
+        return (routing.empty() ? std::string("E") : routing) +
+               ",check,DeepSeek-V3,MI355X,sglang,0.5.6,1,1,8,8,fp8,fp8,fixed_batch,,,,,64,1024,1024,tpot_s,0.04,s,"
+               "synthetic," + routing + "\n";
+    };
+    const auto rows = io::parse_measurements_csv(header + row("uniform") + row("model") + row(""), "m.csv");
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].routing == expert_routing::uniform);
+    CHECK(plan::with_own_engine(rows[0]).d.engine.moe.routing == expert_routing::uniform);
+    CHECK(prepare_pass(plan::as_run(plan::with_own_engine(rows[0]))).routing_skew == 0.0);
+    CHECK(prepare_pass(plan::as_run(plan::with_own_engine(rows[1]))).routing_skew == 1.28);
+    CHECK(rows[2].routing == expert_routing::model);
+    const std::string bad = test::message_of([&] { return io::parse_measurements_csv(header + row("fake"), "m.csv"); });
+    CHECK(test::contains(bad, "m.csv:2:25"));
+    CHECK(test::contains(bad, "expert_routing"));
+    CHECK(test::contains(bad, "\"fake\""));
+    CHECK(test::contains(bad, "model (the model's router, the default) or uniform"));
+}
+
 TEST_CASE("padded MoE: the fast paths price the padded step to the last bit (step_time, decode_steps)") {
     // s48p's time-only paths read the same step formula, so t_pad (in the pass model's overhead) reaches them
     // exactly: a step's time alone equals the typed step's, and the closed-form decode sum's first step is the
@@ -186,10 +237,10 @@ TEST_CASE("padded MoE: the fast paths price the padded step to the last bit (ste
             CHECK(sum.first_step.value() == decode_pass(pm, batch, 1500_tok).time().value());
         }
     }
-    // And the difference between the two is the pad itself on both paths (12.7105 ms, as above).
+    // And the difference between the two is the pad itself on both paths (14.3731 ms, as above).
     const step_shape s{.decode_sequences = 16.0, .decode_context = 1500_tok};
     CHECK(step_time(prepare_pass(d), s).value() - step_time(prepare_pass(off), s).value() ==
-          doctest::Approx(12.710541312e-3).epsilon(1e-9));
+          doctest::Approx(14.373101568e-3).epsilon(1e-9));
 }
 
 TEST_CASE("padded MoE: its own term of the pass, printed on its own line, not a launch and not an idle poll's") {

@@ -616,6 +616,15 @@ struct pass_model {
 /// (`engine_kernels::fp8_gemm_tile_rows`; the rule is `achievable_fractions::padded_rows(m, T)`, T = 0 the hardware's).
 [[nodiscard]] constexpr double fp8_gemm_padded_rows(double m, double T) { return achievable_fractions::padded_rows(m, T); }
 
+/// c, the coefficient of variation of the experts' token shares the busiest-rank factor reads (`ep_imbalance`): 0 under
+/// uniform routing (`expert_routing::uniform`: every expert's share is 1/E, so a rank's count of the N = T·k picks is
+/// Binomial(N, 1/G), σ²/μ² = (1 − 1/G)·G ÷ N, `ep_imbalance`'s sampling term alone); else what the engine's EPLB
+/// leaves where it balances (blog4 Table 1: the hottest rank 2.56× the mean without, 1.11× with), else the model's.
+[[nodiscard]] constexpr double routing_cv(const model& m, const engine_profile& en) noexcept {
+    if (en.moe.routing == expert_routing::uniform) return 0.0;  // c = 0: p_e = 1/E for every expert e
+    return en.moe.load_balancing ? en.moe.routing_skew : m.ffn.routing_skew;
+}
+
 /// The deployment's constants for pricing passes. Refuses a deployment that breaks a rule
 /// (`deployment::validate`, which also asks that the GPU can run the model's matmuls).
 [[nodiscard]] constexpr pass_model prepare_pass(const deployment& d) {
@@ -851,9 +860,7 @@ struct pass_model {
     pm.busiest_rank = en.moe.busiest_rank && d.expert_parallel();
     pm.moe_gathers = moe_gathers_tokens(d);
     pm.all_to_all = detail::all_to_all_pass_of(d);
-    // The router's skew is the model's (and its data's); an engine that places experts by load
-    // (EPLB) leaves the skew it states (blog4 Table 1: the hottest rank 2.56× the mean without, 1.11× with).
-    pm.routing_skew = en.moe.load_balancing ? en.moe.routing_skew : m.ffn.routing_skew;
+    pm.routing_skew = routing_cv(m, en);  // the model's, the balancer's, or 0 under uniform routing
     // Attention DP: the EP group's ranks step together, so each waits for the one with the most tokens.
     if (d.attention_data_parallel() && en.moe.attention_dp_balance > 0.0)
         pm.attention_dp_busiest = 1.0 / en.moe.attention_dp_balance;

@@ -146,6 +146,27 @@ inline constexpr std::string_view dispatch_cap_rule =
     "a whole number of tokens a rank may dispatch in one all-to-all, from 1 to 1,048,576 (SGLang "
     "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK)";
 
+/// Which experts a run's tokens are sent to: `model`, the model's router (its logits and correction bias); `uniform`,
+/// each token's top-k drawn uniformly at random, the router ignored (SGLang `--ep-dispatch-algorithm fake` on its
+/// all-to-all MoE path: `transform_select_experts_inputs` overwrites the logits with `uniform_(5, 10)` and zeroes the
+/// correction bias, HaiShaw/sglang@00e3e6ea3 python/sglang/srt/eplb/expert_location_dispatch.py l.64–73, read by
+/// `select_experts` in layers/moe/topk.py only where `forward_deepep` passes an `ExpertLocationDispatchInfo`).
+enum class expert_routing : unsigned char {
+    model,    ///< the model's router: its experts' token shares carry its skew (`ffn_spec::routing_skew`)
+    uniform,  ///< uniform random expert choice: no skew, only the draw's sampling noise
+};
+/// The rule a word that names no `expert_routing` breaks (tables/measurements.csv's `expert_routing`).
+inline constexpr std::string_view expert_routing_rule =
+    "model (the model's router, the default) or uniform (each token's experts drawn uniformly at random: SGLang "
+    "--ep-dispatch-algorithm fake on its all-to-all MoE path), or empty for the model's";
+/// The routing a word states; nothing for any other word (the empty one included: the model's router is the
+/// absence of a statement, as the loader reads it).
+[[nodiscard]] constexpr std::optional<expert_routing> expert_routing_named(std::string_view word) noexcept {
+    if (word == "model") return expert_routing::model;
+    if (word == "uniform") return expert_routing::uniform;
+    return std::nullopt;
+}
+
 /// How an engine sizes its KV pool on one GPU from its memory fraction f, the GPU's HBM H, the
 /// weights W it holds and its non-KV memory A (`engine_non_kv_per_gpu`: activations, NCCL buffers and
 /// runtime; the library's flat 2 GB where the profile gives no figures).
@@ -853,6 +874,9 @@ struct engine_moe {
     /// (read only with `load_balancing`: EPLB places redundant experts by measured load). Without
     /// one, the busiest-rank model sees the model's own router skew (`ffn_spec::routing_skew`).
     double routing_skew = 0.0;
+    /// The run's expert choice (`expert_routing`, set with `with_expert_routing`): under `uniform` the experts'
+    /// shares carry no skew, the model's or the balancer's (`routing_cv`).
+    expert_routing routing = expert_routing::model;
     bool busiest_rank = false;     ///< price the EP step at its busiest rank (`ep_imbalance`)
     /// Attention data parallelism's balance ratio β = mean ÷ most tokens over the attention ranks of
     /// an EP group, per iteration (the engine's scheduler decides it: which rank takes a prompt when);
@@ -1311,6 +1335,14 @@ struct engine_profile {
 [[nodiscard]] constexpr engine_profile with_dispatch_cap(engine_profile e, double tokens) {
     require(is_dispatch_cap(tokens), e.name, "a2a_dispatch_cap_tokens", tokens, dispatch_cap_rule);
     e.moe.dispatch_cap_tokens = tokens;
+    return e;
+}
+
+/// `e` with the run's expert choice (`expert_routing`: SGLang `--ep-dispatch-algorithm fake` on its all-to-all MoE
+/// path draws every token's experts uniformly at random). The ways a run's routing reaches an engine: a measurement
+/// row (`plan::on_engine`, tables/measurements.csv's `expert_routing`).
+[[nodiscard]] constexpr engine_profile with_expert_routing(engine_profile e, expert_routing r) noexcept {
+    e.moe.routing = r;
     return e;
 }
 

@@ -330,6 +330,11 @@ struct measurement {
     /// MAX_UTILIZATION; docs/paged-kv-blocks.md); engine_default: the engine's rule. Read by `closed_loop_limits`
     /// and `offline_limits` (`with_kv_admission`), so by every path that sizes the row's batch.
     kv_admission admission = kv_admission::engine_default;
+    /// The run's expert choice where its launch states one (`expert_routing` in tables/measurements.csv: `uniform`
+    /// where SGLang's `--ep-dispatch-algorithm fake` reaches its all-to-all MoE path, AMD's MI355X DEP launches,
+    /// billishyahao/sglang_disagg@22ad293 sglang_disagg_server.sh:51 with `--moe-a2a-backend mori`, l.63); the model's
+    /// router by default. Carried onto the row's engine by `on_engine` (`with_expert_routing`), read by `routing_cv`.
+    expert_routing routing = expert_routing::model;
     /// Whether the run drives vLLM's V0 `LLMEngine` loop (`host_loop` v0 in tables/measurements.csv: a vLLM release
     /// ≤ 0.6, `VLLM_USE_V1=0`, V0 multi-step; the rule in docs/vllm-v0-host-loop.md), so each scheduler pass pays its
     /// host time (`engine_overheads::v0_host_pass`); false: the profile's own loop. Carried by `on_engine`.
@@ -1259,6 +1264,7 @@ struct efficiency_parameters {
     if (x.kv_memory_fraction) x.d.engine = with_kv_memory_fraction(x.d.engine, *x.kv_memory_fraction);  // the row's launch flag
     if (x.kv_block_tokens) x.d.engine = with_kv_block_tokens(x.d.engine, *x.kv_block_tokens);  // the row's harness
     if (x.a2a_dispatch_cap_tokens) x.d.engine = with_dispatch_cap(x.d.engine, *x.a2a_dispatch_cap_tokens);  // its launch env
+    x.d.engine = with_expert_routing(x.d.engine, x.routing);  // the row's launch: its experts chosen as it ran
     if (x.cuda_graphs) {  // the row's run, where it says: eager steps each enqueued by the host
         x.d.engine.overheads.cuda_graphs = *x.cuda_graphs;
         x.d.engine.overheads.eager_enqueue = !*x.cuda_graphs;
