@@ -240,15 +240,32 @@ std::vector<double> whole_counts(py::handle v, std::string_view field) {
 
 /// The layout axes of a sweep: each degree given (a number or a list) replaces `defaults`' axis.
 plan::layout_axes layout_axes_arg(py::handle tp, py::handle pp, py::handle ep, py::handle dp, plan::layout_axes defaults) {
+    // Each axis bounded as `numbers` bounds one, from its length before it is read (tp=range(1, 10**9) would fill
+    // memory first), and the layouts tp x pp x ep x dp as the grid is, before `plan::expand` builds them.
+    constexpr double most = plan::sweep_grid::max_points;
     auto degrees = [](py::handle v, std::string_view name, std::vector<int>& into) {
+        constexpr double limit = plan::sweep_grid::max_points;
         if (v.is_none()) return;  // the default axis
         into.clear();
-        for (const py::object& x : items(v)) into.push_back(whole(x, name));
+        if (single_item(v)) {
+            into.push_back(whole(v, name));
+            return;
+        }
+        const Py_ssize_t hint = PyObject_LengthHint(v.ptr(), 0);  // a range or list states it; a generator may not
+        if (hint < 0) throw py::error_already_set();
+        if (static_cast<double>(hint) > limit) refuse_long_axis(name, static_cast<double>(hint));
+        for (py::handle x : v) {
+            into.push_back(whole(x, name));
+            if (static_cast<double>(into.size()) > limit) refuse_long_axis(name, static_cast<double>(into.size()));
+        }
     };
     degrees(tp, "tp", defaults.tp);
     degrees(pp, "pp", defaults.pp);
     degrees(ep, "ep", defaults.ep);
     degrees(dp, "dp", defaults.dp);
+    const double layouts = static_cast<double>(defaults.tp.size()) * static_cast<double>(defaults.pp.size()) *
+                           static_cast<double>(defaults.ep.size()) * static_cast<double>(defaults.dp.size());
+    if (layouts > most) refuse_long_axis("tp x pp x ep x dp", layouts);
     return defaults;
 }
 

@@ -181,11 +181,17 @@ def test_a_sweep_axis_past_the_grid_bound_is_refused_before_it_is_read():
         def __iter__(self):
             raise AssertionError("the axis was read before its length was checked")
 
-    for axis in ("batch", "input"):
+    for axis in ("batch", "input", "tp", "dp"):
         kwargs = {"input": 100, "output": 10, "batch": 1, axis: Unread()}
         with pytest.raises(llmcost.InvalidInput) as e:
             llmcost.sweep("Llama-3.1-8B", ["H100"], **kwargs)
         assert e.value.field == axis and e.value.id == "llmcost.plan.grid_size"
+    # The layouts tp x pp x ep x dp are bounded as the grid is, before they are built: 4 axes of 100 values
+    # each is 10^8 layouts (each axis alone is short).
+    short = list(range(1, 101))
+    with pytest.raises(llmcost.InvalidInput) as e:
+        llmcost.sweep("Llama-3.1-8B", ["H100"], input=100, output=10, batch=1, tp=short, pp=short, ep=short, dp=short)
+    assert e.value.field == "tp x pp x ep x dp" and e.value.id == "llmcost.plan.grid_size"
 
 def test_sweep_with_an_engine_equals_the_scalar_estimate():
     # 128-token prompts fit vLLM's 8192-token chunk and step budget, so the engine's scheduler defaults

@@ -217,6 +217,19 @@ TEST_CASE("expert routing: uniform random experts leave the busiest EP rank only
     CHECK(test::contains(bad, "expert_routing"));
     CHECK(test::contains(bad, "\"fake\""));
     CHECK(test::contains(bad, "model (the model's router, the default) or uniform"));
+    // `uniform` where the fake dispatch cannot reach the experts' choice is refused by name: a TEP layout (dp 1),
+    // another engine, a dense model; `model` stays accepted there.
+    auto row_on = [](const std::string& engine, const std::string& model, const std::string& layout) {
+        return "U," "check," + model + ",MI355X," + engine + ",0.5.6," + layout +
+               ",fp8,fp8,fixed_batch,,,,,64,1024,1024,tpot_s,0.04,s,synthetic,uniform\n";
+    };
+    for (const std::string& r : {row_on("sglang", "DeepSeek-V3", "8,1,8,1"), row_on("vllm", "DeepSeek-V3", "1,1,8,8"),
+                                 row_on("sglang", "Llama-3.1-70B", "1,1,1,8")}) {
+        const std::string refused = test::message_of([&] { return io::parse_measurements_csv(header + r, "m.csv"); });
+        CHECK(test::contains(refused, "m.csv:2:25"));
+        CHECK(test::contains(refused, "uniform only on an SGLang row of a model with routed experts"));
+        CHECK(test::contains(refused, "[llmcost.engine.expert_routing]"));
+    }
 }
 
 TEST_CASE("padded MoE: the fast paths price the padded step to the last bit (step_time, decode_steps)") {

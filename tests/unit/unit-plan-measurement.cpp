@@ -273,8 +273,8 @@ TEST_CASE("measurements: an online row whose scheduler holds prompts is priced b
     // prompts, prompt steps alone, max_num_seqs 650 and max_num_batched_tokens 40960; eight replicas,
     // the rate per replica.
     const auto rows = rows_of(
-        "S,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.000001,,1000,50,ttft_s,0.1,s,s,9,8,1\n"
-        "T,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.000001,,1000,50,tpot_s,0.01,s,s,9,8,1\n"
+        "S,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.00001,,1000,50,ttft_s,0.1,s,s,9,8,1\n"
+        "T,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.00001,,1000,50,tpot_s,0.01,s,s,9,8,1\n"
         "U,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,10,,1000,50,ttft_s,0.1,s,s,9,8,1\n"
         "V,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,10,,1000,50,ttft_s,0.1,s,s,,,\n");
     REQUIRE(rows.size() == 4);
@@ -290,12 +290,13 @@ TEST_CASE("measurements: an online row whose scheduler holds prompts is priced b
     const scheduler_limits l = plan::closed_loop_limits(s);
     CHECK((l.receive_interval == 9 && l.min_waiting_prompts == 8 && l.prefill_alone));
     CHECK((l.max_batch == 650 && l.max_tokens_per_step == 40960));
-    // One request every 10⁶ s: each finds the engine idle (a pass admits at once, whatever Q), so
+    // One request every 10⁵ s: each finds the engine idle (a pass admits at once, whatever Q), so
     // its TTFT is the prefill pass of its 1,000-token prompt, and its TPOT the mean of its 49 decode
     // steps alone at contexts 1,001 … 1,049.
     deployment one = s.d;
     one.layout.dp = 1;
-    // (Arrivals reach 4·10⁹ s, so each time carries about 10⁻⁶ s of rounding: 10⁻⁵ relative; one
+    // (Arrivals reach 4·10⁸ s, within the simulation's 10⁹ s bound, so each time carries about 10⁻⁷ s of
+    // rounding: 10⁻⁶ relative; one
     // request meeting another would be off by a whole step.)
     CHECK(plan::predict(s) == doctest::Approx(prefill_pass(one, 1.0, 1000_tok, 0_tok).time().value()).epsilon(1e-5));
     double steps = 0;
@@ -332,11 +333,11 @@ TEST_CASE("measurements: a row whose V0 multi-step blocks run whole ends each an
         "prefill_alone,outputs_per_block\n";
     auto rows_of = [&](const std::string& rows) { return io::parse_measurements_csv(with_blocks + rows, "b.csv"); };
     // AMD's MLPerf Server harness as a row: vLLM V0, 9-step blocks, prompt steps alone, enforce_eager
-    // (no async output processor: a block's answers end at its end). One request every 10⁶ s.
+    // (no async output processor: a block's answers end at its end). One request every 10⁵ s.
     const auto rows = rows_of(
-        "S,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.000001,,1000,50,ttft_s,0.1,s,s,9,,1,1\n"
-        "T,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.000001,,1000,50,tpot_s,0.01,s,s,9,,1,1\n"
-        "U,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.000001,,1000,50,tpot_s,0.01,s,s,9,,1,\n");
+        "S,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.00001,,1000,50,ttft_s,0.1,s,s,9,,1,1\n"
+        "T,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.00001,,1000,50,tpot_s,0.01,s,s,9,,1,1\n"
+        "U,check,Llama-3.1-8B,H100 SXM5,vllm,0.9,1,1,1,8,,,online,,650,40960,0.00001,,1000,50,tpot_s,0.01,s,s,9,,1,\n");
     REQUIRE(rows.size() == 3);
     CHECK(rows[0].outputs_per_block);
     CHECK_FALSE(rows[2].outputs_per_block);

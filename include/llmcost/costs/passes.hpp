@@ -620,6 +620,8 @@ struct pass_model {
 /// uniform routing (`expert_routing::uniform`: every expert's share is 1/E, so a rank's count of the N = T·k picks is
 /// Binomial(N, 1/G), σ²/μ² = (1 − 1/G)·G ÷ N, `ep_imbalance`'s sampling term alone); else what the engine's EPLB
 /// leaves where it balances (blog4 Table 1: the hottest rank 2.56× the mean without, 1.11× with), else the model's.
+/// The picks are read as independent: SGLang's grouped top-k (a token's k picks within its top groups, one group a
+/// rank at EP8) clusters them, which neither branch prices (docs/mi355x-prefill.md §8.3).
 [[nodiscard]] constexpr double routing_cv(const model& m, const engine_profile& en) noexcept {
     if (en.moe.routing == expert_routing::uniform) return 0.0;  // c = 0: p_e = 1/E for every expert e
     return en.moe.load_balancing ? en.moe.routing_skew : m.ffn.routing_skew;

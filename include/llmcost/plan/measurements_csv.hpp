@@ -293,7 +293,16 @@ inline plan::measurement read_row(const csv_table& t, std::size_t row, const std
     }
     if (t.find_column("expert_routing") && !r.text("expert_routing").empty()) {
         const std::optional<expert_routing> e = expert_routing_named(r.text("expert_routing"));
-        if (!e) r.fail("expert_routing", std::string(expert_routing_rule));
+        if (!e) r.fail("expert_routing", std::string(expert_routing_rule) + " [llmcost.engine.expert_routing]");
+        // `uniform` is what SGLang's fake dispatch does on its all-to-all MoE path only (attention data parallel
+        // under expert parallelism, `forward_deepep`); on any other row the flag changes nothing, so stating it
+        // there would silently drop the model's skew (docs/mi355x-prefill.md §8.1).
+        if (*e == expert_routing::uniform &&
+            !(x.engine == plan::serving_engine::sglang && x.d.m.is_moe() && x.d.attention_data_parallel()))
+            r.fail("expert_routing",
+                   "uniform only on an SGLang row of a model with routed experts whose layout is expert parallel "
+                   "with attention data parallelism (ep > 1, dp > 1): elsewhere the fake dispatch does not reach "
+                   "the experts' choice [llmcost.engine.expert_routing]");
         x.routing = *e;  // applied with the row's engine (`plan::on_engine`)
     }
     if (t.find_column("kv_admission") && !r.text("kv_admission").empty()) {

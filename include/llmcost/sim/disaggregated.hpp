@@ -269,7 +269,8 @@ inline void check_disaggregated_request(const worker_pool& prefill, const worker
 /// batch while any rank has tokens (HaiShaw/sglang@00e3e6ea3 python/sglang/srt/disaggregation/prefill.py
 /// get_next_disagg_prefill_batch_to_run → prepare_mlp_sync_batch; managers/scheduler_dp_attn_mixin.py
 /// prepare_mlp_sync_batch_raw, need_idle_batch = max(global_num_tokens) > 0), and each MoE layer's all-to-all
-/// waits for the slowest rank; and an engine that carries no balance ratio β (`engine_moe::attention_dp_balance`
+/// waits for the slowest rank (read in SGLang; applied to any engine's prefill worker of that layout, an
+/// assumption where the engine's own code was not read); and an engine that carries no balance ratio β (`engine_moe::attention_dp_balance`
 /// 0): where β is measured, 1/β (`pass_model::attention_dp_busiest`) already prices the same wait as a
 /// steady-state average in every pass, so it is not priced twice. docs/mi355x-prefill.md §7.
 [[nodiscard]] constexpr bool prefill_worker_lockstep(const deployment& d) {
