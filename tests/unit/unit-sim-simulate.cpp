@@ -145,7 +145,7 @@ TEST_CASE("trace CSV: a good trace, and each error with file:line:column") {
     // 1e308), and TTFT, TPOT and E2E all read 0 s with exit 0 before session 53.
     CHECK(test::contains(error((std::string(h) + "0,1,1\n1e308,1,1\n").c_str()),
                          "t.csv:3:1: key \"arrival_s\" = \"1e308\": an arrival time is at most 10^9 s"));
-    CHECK_NOTHROW(io::parse_trace_csv(std::string(h) + "1e9,1,1\n", "t.csv"));
+    CHECK(io::parse_trace_csv(std::string(h) + "1e9,1,1\n", "t.csv").size() == 1);  // 10^9 s itself is allowed
     // The library's own rule, for a request list built in C++ or Python (sim::simulate).
     std::vector<workload::request> late = all_at_once(2, 100, 10);
     late[1].arrival = seconds(2e9);
